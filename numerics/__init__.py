@@ -1,0 +1,1 @@
+"""icl-verify numerics: ODE integration, Monte Carlo with standard errors, references, testing."""

@@ -1,0 +1,64 @@
+"""numpy samplers implementing the data models of :mod:`theory.settings`.
+
+A :class:`PromptBatch` holds ``B`` independent prompts of one length: contexts ``X`` (B, n, d),
+labels ``y`` (B, n), query ``xq`` (B, d), query label ``yq`` (B,) and the task ``beta`` (B, d).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from theory.settings import LinearRegressionICL, check_int
+
+__all__ = ["PromptBatch", "sample_prompts", "psd_sqrt", "gaussian_rows"]
+
+
+@dataclass(frozen=True, slots=True)
+class PromptBatch:
+    X: np.ndarray  # (B, n, d) context covariates x_i
+    y: np.ndarray  # (B, n) context labels
+    xq: np.ndarray  # (B, d) query covariate
+    yq: np.ndarray  # (B,) noisy query label
+    beta: np.ndarray  # (B, d) task vectors
+
+    @property
+    def B(self) -> int:
+        return self.X.shape[0]
+
+
+def psd_sqrt(S: np.ndarray) -> np.ndarray:
+    """Symmetric square root of a PSD matrix (eigendecomposition; rank-deficient allowed)."""
+    w, V = np.linalg.eigh(np.asarray(S, dtype=float))
+    return (V * np.sqrt(np.clip(w, 0.0, None))) @ V.T
+
+
+def gaussian_rows(rng: np.random.Generator, shape: tuple[int, ...], cov: np.ndarray) -> np.ndarray:
+    """Draws of ``N(0, cov)`` with leading shape ``shape`` (last axis is d)."""
+    d = cov.shape[0]
+    z = rng.standard_normal((*shape, d))
+    if np.array_equal(cov, np.eye(d)):
+        return z
+    return z @ psd_sqrt(cov)  # psd_sqrt is symmetric, so rows have covariance cov
+
+
+def sample_prompts(
+    setting: LinearRegressionICL, B: int, *, rng: np.random.Generator, n: int | None = None
+) -> PromptBatch:
+    """Draw ``B`` prompts with ``n`` context pairs (default ``setting.N``).
+
+    ``beta ~ N(task_mean, task_cov)``, ``x ~ N(0, Sigma_x)``, noise ``N(0, noise_var)`` on every
+    label including the query's.
+    """
+    B = check_int("B (number of prompts)", B, minimum=1)
+    n = setting.N if n is None else check_int("n (prompt length)", n, minimum=1)
+    d = setting.d
+    beta = setting.task_mean + gaussian_rows(rng, (B,), setting.task_cov)
+    X = gaussian_rows(rng, (B, n), setting.Sigma_x)
+    xq = gaussian_rows(rng, (B,), setting.Sigma_x)
+    sd = np.sqrt(setting.noise_var)
+    y = np.einsum("bnd,bd->bn", X, beta) + sd * rng.standard_normal((B, n))
+    yq = np.einsum("bd,bd->b", xq, beta) + sd * rng.standard_normal(B)
+    assert X.shape == (B, n, d)
+    return PromptBatch(X=X, y=y, xq=xq, yq=yq, beta=beta)

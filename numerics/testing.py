@@ -1,0 +1,272 @@
+"""Named tolerances and agreement helpers (STYLE R9), public for users' own tests.
+
+Every helper returns an :class:`~theory.common.protocols.Evidence` record (so the report can show
+predicted, observed, tolerance and pass) and has an ``assert_*`` twin for tests.  Each family has a
+negative-control test in ``tests/common/test_testing.py`` proving it can fail.
+
+=========  ======================================================  =====================================
+kind       comparison                                              constant(s)
+=========  ======================================================  =====================================
+EXACT      ``sympy.simplify(lhs - rhs) == 0``                      --
+FLOAT      float64 value vs an mpmath reference (50 digits)         ``FLOAT_RTOL = 1e-12``
+SOLVER     ODE vs closed form, error in solver units                ``SOLVER_RTOL/ATOL``, ``SOLVER_BOUND``
+MC         ``|mean - expected| ≤ Z_MC·se + bias``; ``se ≤ 2%``     ``Z_MC = 5``, ``MC_POWER = 0.02``
+TRAIN      relative distance in invariant coordinates              ``TRAIN_RTOL = 0.05``, ``TRAIN_POWER``
+RATE       log-log slope within a band                             ``RATE_BAND = 0.15``
+ORDER      strict inequality with a stated margin                  caller's margin
+=========  ======================================================  =====================================
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import sympy as sp
+from scipy import stats
+
+from theory.common.protocols import Estimate, Evidence
+
+__all__ = [
+    "FLOAT_RTOL",
+    "SOLVER_RTOL",
+    "SOLVER_ATOL",
+    "SOLVER_BOUND",
+    "Z_MC",
+    "MC_POWER",
+    "TRAIN_RTOL",
+    "TRAIN_POWER",
+    "TRAIN_TOLERANCE",
+    "RATE_BAND",
+    "exact_agreement",
+    "float_agreement",
+    "close_agreement",
+    "solver_agreement",
+    "mc_agreement",
+    "mc_difference_agreement",
+    "rate_agreement",
+    "train_agreement",
+    "ordering",
+    "informational",
+    "passed",
+    "assert_passed",
+    "assert_fails",
+]
+
+#: float64 evaluator vs 50-digit mpmath reference.
+FLOAT_RTOL = 1e-12
+#: Verification solver tolerances (never solve_ivp's defaults).
+SOLVER_RTOL = 1e-10
+SOLVER_ATOL = 1e-12
+#: An ODE result agrees with a closed form if its error is ≤ SOLVER_BOUND solver units.
+SOLVER_BOUND = 10.0
+#: MC z-score: two-sided false-alarm probability ≈ 5.7e-7 per check.
+Z_MC = 5.0
+#: MC power: the standard error must be ≤ MC_POWER × the scale of the quantity.
+MC_POWER = 0.02
+#: Trained model vs prediction, relative distance in invariant coordinates.
+TRAIN_RTOL = 0.05
+#: The initial distance must be ≥ TRAIN_POWER × the tolerance (the test could fail).
+TRAIN_POWER = 10.0
+#: dtype-keyed relative tolerance for trained-vs-predicted (NT's _DEFAULT_TOLERANCE idea).
+TRAIN_TOLERANCE = {"float64": TRAIN_RTOL, "float32": TRAIN_RTOL}
+#: Allowed deviation of a fitted log-log slope from the predicted exponent.
+RATE_BAND = 0.15
+
+
+def _ev(name: str, kind: str, predicted: Any, observed: Any, tol: float, err: float,
+        ok: bool, **kw: Any) -> Evidence:
+    return Evidence(
+        name=name,
+        kind=kind,
+        predicted=predicted,
+        observed=observed,
+        tolerance=float(tol),
+        error=float(err) if math.isfinite(err) else float("inf"),
+        passed=bool(ok),
+        **kw,
+    )
+
+
+def _arr(x: Any) -> np.ndarray:
+    return np.asarray(x, dtype=float)
+
+
+# ------------------------------------------------------------------------------------ EXACT
+def exact_agreement(name: str, lhs: Any, rhs: Any, *, details: dict | None = None) -> Evidence:
+    """EXACT: ``simplify(lhs - rhs) == 0`` (scalars or matrices)."""
+    diff = sp.simplify(sp.sympify(lhs) - sp.sympify(rhs))
+    if isinstance(diff, sp.MatrixBase):
+        ok = all(sp.simplify(e) == 0 for e in diff)
+    else:
+        ok = diff == 0
+    return _ev(name, "EXACT", str(rhs), str(lhs), 0.0, 0.0 if ok else float("inf"), ok,
+               details={"difference": str(diff)[:500], **(details or {})})
+
+
+# ------------------------------------------------------------------------------------ FLOAT
+def float_agreement(
+    name: str, value: Any, reference: Any, *, rtol: float = FLOAT_RTOL, atol: float = 0.0,
+    details: dict | None = None,
+) -> Evidence:
+    """FLOAT: ``|value - reference| ≤ atol + rtol·|reference|`` elementwise."""
+    v, r = _arr(value), _arr(np.asarray(reference, dtype=float))
+    tol = atol + rtol * np.abs(r)
+    diff = np.abs(v - r)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        units = np.where(tol > 0, diff / np.where(tol > 0, tol, 1.0), np.where(diff > 0, np.inf, 0))
+    err = float(np.max(units)) if units.size else 0.0
+    ok = bool(np.all(np.isfinite(v))) and err <= 1.0
+    return _ev(name, "FLOAT", r, v, float(np.max(tol)) if tol.size else 0.0, err, ok,
+               details=details or {})
+
+
+def close_agreement(
+    name: str, observed: Any, expected: Any, *, atol: float, rtol: float = 0.0,
+    kind: str = "FLOAT", details: dict | None = None,
+) -> Evidence:
+    """Generic ``|observed - expected| ≤ atol + rtol·|expected|`` with an explicit kind."""
+    ev = float_agreement(name, observed, expected, rtol=rtol, atol=atol, details=details)
+    return _ev(name, kind, ev.predicted, ev.observed, ev.tolerance, ev.error, ev.passed,
+               details=ev.details)
+
+
+# ----------------------------------------------------------------------------------- SOLVER
+def solver_agreement(
+    name: str, observed: Any, expected: Any, *, rtol: float = SOLVER_RTOL,
+    atol: float = SOLVER_ATOL, bound: float = SOLVER_BOUND, details: dict | None = None,
+) -> Evidence:
+    """SOLVER: error in units of ``atol + rtol·|expected|`` (scipy's ``compute_error``) ≤ bound.
+
+    ``error`` in the record is the worst component's solver units divided by ``bound``.
+    """
+    o, e = _arr(observed), _arr(expected)
+    if o.shape != e.shape:
+        raise ValueError(f"{name}: shape mismatch {o.shape} vs {e.shape}")
+    scale = atol + rtol * np.abs(e)
+    units = np.abs(o - e) / scale
+    worst = float(np.max(units)) if units.size else 0.0
+    ok = bool(np.all(np.isfinite(o))) and worst <= bound
+    return _ev(name, "SOLVER", e, o, bound * float(np.max(scale)), worst / bound, ok,
+               details={"solver_units": worst, "bound": bound, "rtol": rtol, "atol": atol,
+                        **(details or {})})
+
+
+# --------------------------------------------------------------------------------------- MC
+def mc_agreement(
+    name: str, predicted: float, estimate: Estimate, *, scale: float | None = None,
+    z: float = Z_MC, bias: float = 0.0, power: float = MC_POWER, details: dict | None = None,
+) -> Evidence:
+    """MC: ``|mean − predicted| ≤ z·se + bias`` **and** the power check ``se ≤ power·scale``.
+
+    ``scale`` defaults to ``|predicted|``; pass the natural scale of the quantity when the predicted
+    value can be near zero (e.g. an excess risk: pass the total risk).  A check whose standard error
+    exceeds ``power·scale`` fails, so no check passes by a tiny sample.
+    """
+    predicted = float(predicted)
+    scale = abs(predicted) if scale is None else float(scale)
+    if scale <= 0:
+        raise ValueError(f"{name}: MC scale must be > 0 (got {scale}); pass scale=...")
+    tol = z * estimate.se + bias
+    diff = abs(estimate.mean - predicted)
+    powered = estimate.se <= power * scale
+    err = diff / tol if tol > 0 else (0.0 if diff == 0 else float("inf"))
+    ok = diff <= tol and powered and math.isfinite(estimate.mean)
+    return _ev(name, "MC", predicted, estimate.mean, tol, err, ok, se=estimate.se, scale=scale,
+               details={"n": estimate.n, "z": z, "bias": bias, "se_over_scale": estimate.se / scale,
+                        "power_ok": powered, **(details or {})})
+
+
+def mc_difference_agreement(
+    name: str, predicted_diff: float, estimate_diff: Estimate, *, scale: float, **kw: Any
+) -> Evidence:
+    """MC on a paired difference (common random numbers); ``scale`` is the scale of the terms."""
+    return mc_agreement(name, predicted_diff, estimate_diff, scale=scale, **kw)
+
+
+# ------------------------------------------------------------------------------------- RATE
+def rate_agreement(
+    name: str, x: Sequence[float], y: Sequence[float], expected_slope: float, *,
+    band: float = RATE_BAND, details: dict | None = None,
+) -> Evidence:
+    """RATE: slope of ``log y`` against ``log x`` (``scipy.stats.linregress``) within ``band``."""
+    lx, ly = np.log(_arr(x)), np.log(_arr(y))
+    if not (np.all(np.isfinite(lx)) and np.all(np.isfinite(ly))):
+        return _ev(name, "RATE", expected_slope, float("nan"), band, float("inf"), False,
+                   details={"reason": "non-positive or non-finite values", **(details or {})})
+    fit = stats.linregress(lx, ly)
+    err = abs(fit.slope - expected_slope) / band
+    return _ev(name, "RATE", expected_slope, float(fit.slope), band, err, err <= 1.0,
+               details={"intercept": float(fit.intercept), "r2": float(fit.rvalue**2),
+                        "stderr": float(fit.stderr), **(details or {})})
+
+
+# ------------------------------------------------------------------------------------ TRAIN
+def _rel(a: np.ndarray, b: np.ndarray) -> float:
+    nb = float(np.linalg.norm(b))
+    return float(np.linalg.norm(a - b)) / (nb if nb > 0 else 1.0)
+
+
+def train_agreement(
+    name: str, observed: Any, predicted: Any, initial: Any, *, rtol: float = TRAIN_RTOL,
+    power: float = TRAIN_POWER, details: dict | None = None,
+) -> Evidence:
+    """TRAIN: ``‖observed − predicted‖/‖predicted‖ ≤ rtol`` and the start was far:
+    ``‖initial − predicted‖/‖predicted‖ ≥ power·rtol`` (else the check could not fail)."""
+    o, p, i = _arr(observed), _arr(predicted), _arr(initial)
+    dist, start = _rel(o, p), _rel(i, p)
+    far = start >= power * rtol
+    ok = dist <= rtol and far and bool(np.all(np.isfinite(o)))
+    return _ev(name, "TRAIN", p, o, rtol, dist / rtol, ok,
+               details={"relative_distance": dist, "initial_relative_distance": start,
+                        "start_far_enough": far, "power": power, **(details or {})})
+
+
+# ------------------------------------------------------------------------------------ ORDER
+def ordering(
+    name: str, smaller: float, larger: float, *, margin: float, details: dict | None = None
+) -> Evidence:
+    """ORDER: ``larger − smaller ≥ margin`` (a strict inequality with a stated margin)."""
+    gap = float(larger) - float(smaller)
+    err = (margin - gap) / margin + 1.0 if margin > 0 else (0.0 if gap > 0 else float("inf"))
+    return _ev(name, "ORDER", f"gap ≥ {margin:.4g}", gap, margin, max(err, 0.0),
+               gap >= margin and gap > 0,
+               details={"smaller": float(smaller), "larger": float(larger), **(details or {})})
+
+
+def informational(name: str, predicted: Any, observed: Any, *, details: dict | None = None) -> Evidence:
+    """INFO: reported, never fails (only for checks the spec marks informational)."""
+    return _ev(name, "INFO", predicted, observed, 0.0, 0.0, True, details=details or {})
+
+
+# ---------------------------------------------------------------------------------- asserts
+def _flatten(ev: Evidence | Iterable[Evidence]) -> list[Evidence]:
+    return [ev] if isinstance(ev, Evidence) else list(ev)
+
+
+def passed(ev: Evidence | Iterable[Evidence]) -> bool:
+    """True if every non-informational record passed (and there is at least one record)."""
+    evs = _flatten(ev)
+    return bool(evs) and all(e.passed for e in evs)
+
+
+def assert_passed(ev: Evidence | Iterable[Evidence]) -> None:
+    """Raise ``AssertionError`` listing every failing record (expected, actual, tol-units)."""
+    evs = _flatten(ev)
+    if not evs:
+        raise AssertionError("no evidence produced: a check that compares nothing cannot pass")
+    bad = [e for e in evs if not e.passed]
+    if bad:
+        raise AssertionError("\n".join(e.describe() for e in bad))
+
+
+def assert_fails(ev: Evidence | Iterable[Evidence]) -> None:
+    """Negative control: at least one non-informational record must fail."""
+    evs = _flatten(ev)
+    if not any((not e.passed) and not e.informational for e in evs):
+        raise AssertionError(
+            "negative control passed, so the check cannot detect this fault:\n"
+            + "\n".join(e.describe() for e in evs)
+        )

@@ -1,0 +1,1 @@
+"""Literal torch models of the papers' parameterisations (STYLE R14)."""

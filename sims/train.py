@@ -1,0 +1,161 @@
+"""The one training loop (STYLE R14): literal, resumable, returns a frozen record.
+
+``train(model, objective, cfg, *, generator)`` minimises ``objective(model, generator, step)`` —
+a scalar loss tensor, usually the MSE on a fresh minibatch of prompts from a sampler in
+:mod:`sims.data` (online training), or an exact population loss written by the experiment
+("population-gradient mode").  :func:`minibatch_objective` builds the common case.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from sims.cache import atomic_write_bytes
+from sims.config import TrainConfig
+
+__all__ = ["TrainResult", "train", "minibatch_objective", "resolve_device", "torch_dtype",
+           "make_generator"]
+
+Objective = Callable[[torch.nn.Module, torch.Generator, int], torch.Tensor]
+
+
+@dataclass(frozen=True, slots=True)
+class TrainResult:
+    """What a run produced: final parameters (numpy), loss history, seed, wall time."""
+
+    params: dict[str, np.ndarray]  # state_dict as float64 numpy arrays
+    steps: np.ndarray  # (k,) steps at which the loss was logged
+    losses: np.ndarray  # (k,) logged training losses
+    final_loss: float  # mean of the last 10 % of logged losses
+    seed: int
+    config: TrainConfig
+    wall_time: float  # seconds spent in this process (excludes resumed part)
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. gradient norms, snapshots
+
+
+def resolve_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def torch_dtype(name: str) -> torch.dtype:
+    return {"float32": torch.float32, "float64": torch.float64}[name]
+
+
+def make_generator(seed: int, device: torch.device | str = "cpu") -> torch.Generator:
+    g = torch.Generator(device=device)
+    g.manual_seed(int(seed))
+    return g
+
+
+def minibatch_objective(
+    sampler: Callable[[int, torch.Generator], tuple[Any, torch.Tensor]],
+    batch_size: int,
+    *,
+    half: bool = False,
+) -> Objective:
+    """MSE (or ½·MSE) of ``model(inputs)`` against targets on a fresh batch from ``sampler``."""
+
+    def objective(model: torch.nn.Module, gen: torch.Generator, step: int) -> torch.Tensor:
+        inputs, target = sampler(batch_size, gen)
+        pred = model(inputs)
+        loss = torch.mean((pred - target) ** 2)
+        return 0.5 * loss if half else loss
+
+    return objective
+
+
+def _make_optimizer(model: torch.nn.Module, cfg: TrainConfig) -> torch.optim.Optimizer:
+    params = [p for p in model.parameters() if p.requires_grad]
+    if cfg.optimizer == "adam":
+        return torch.optim.AdamW(params, lr=cfg.lr, betas=cfg.betas, weight_decay=cfg.weight_decay)
+    return torch.optim.SGD(params, lr=cfg.lr, momentum=cfg.momentum, weight_decay=cfg.weight_decay)
+
+
+def _lr_at(cfg: TrainConfig, step: int) -> float:
+    if cfg.lr_decay >= 1.0 or cfg.steps == 0:
+        return cfg.lr
+    frac = step / cfg.steps
+    return cfg.lr * (cfg.lr_decay + (1 - cfg.lr_decay) * 0.5 * (1 + math.cos(math.pi * frac)))
+
+
+def train(
+    model: torch.nn.Module,
+    objective: Objective,
+    cfg: TrainConfig,
+    *,
+    generator: torch.Generator,
+    checkpoint: str | Path | None = None,
+    callback: Callable[[torch.nn.Module, int], dict[str, float] | None] | None = None,
+) -> TrainResult:
+    """Run ``cfg.steps`` optimiser steps on ``objective``; resume from ``checkpoint`` if it exists.
+
+    The model must already be on the right device and dtype. ``callback(model, step)`` runs at each
+    logging step and may return scalars to record in ``extra["trace"]``.
+    """
+    opt = _make_optimizer(model, cfg)
+    start, steps_log, loss_log, trace = 0, [], [], []
+    ckpt = Path(checkpoint) if checkpoint is not None else None
+    if ckpt is not None and ckpt.exists():
+        state = torch.load(ckpt, weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        generator.set_state(state["gen"])
+        start, steps_log, loss_log, trace = state["step"], state["steps"], state["losses"], state["trace"]
+    t0 = time.perf_counter()
+    bar = None
+    if cfg.progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=cfg.steps, initial=start, desc="train", leave=False)
+    model.train()
+    for step in range(start, cfg.steps):
+        for group in opt.param_groups:
+            group["lr"] = _lr_at(cfg, step)
+        opt.zero_grad(set_to_none=True)
+        loss = objective(model, generator, step)
+        if not torch.isfinite(loss):
+            raise FloatingPointError(f"loss became {loss.item()} at step {step} (lr={cfg.lr})")
+        loss.backward()
+        if cfg.grad_clip > 0:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
+        opt.step()
+        if step % cfg.log_every == 0 or step == cfg.steps - 1:
+            steps_log.append(step)
+            loss_log.append(float(loss.detach()))
+            if callback is not None:
+                trace.append({"step": step, **(callback(model, step) or {})})
+        if bar is not None:
+            bar.update(1)
+        if ckpt is not None and cfg.checkpoint_every and (step + 1) % cfg.checkpoint_every == 0:
+            buf = io.BytesIO()
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(),
+                        "gen": generator.get_state(), "step": step + 1, "steps": steps_log,
+                        "losses": loss_log, "trace": trace}, buf)
+            atomic_write_bytes(ckpt, buf.getvalue())
+    if bar is not None:
+        bar.close()
+    losses = np.asarray(loss_log, dtype=float)
+    tail = losses[-max(1, len(losses) // 10):] if len(losses) else np.array([float("nan")])
+    params = {k: v.detach().to("cpu", torch.float64).numpy().copy()
+              for k, v in model.state_dict().items()}
+    return TrainResult(
+        params=params,
+        steps=np.asarray(steps_log, dtype=int),
+        losses=losses,
+        final_loss=float(np.mean(tail)),
+        seed=cfg.seed,
+        config=cfg,
+        wall_time=time.perf_counter() - t0,
+        extra={"trace": trace} if trace else {},
+    )

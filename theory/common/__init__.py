@@ -1,0 +1,1 @@
+"""Shared theory: symbols, protocols, evaluators, Gaussian identities, baselines, registry."""

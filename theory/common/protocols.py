@@ -1,0 +1,197 @@
+"""Records and protocols shared by every layer (STYLE R2, R7).
+
+* :class:`Estimate` -- a number with its standard error (closed forms have ``se = 0``).
+* :class:`Evidence` -- the outcome of one comparison (predicted, observed, tolerance, pass).
+* :class:`Result` -- one verifiable result of a paper, with the dotted paths of the check
+  functions that verify it. The report (``sims.verify``) and the test-suite call the *same*
+  check functions, so they cannot disagree.
+
+A *check function* is any callable ``check(*, quick: bool = True, seed: int = 0, **params) ->
+Sequence[Evidence]``; its keyword parameters (with defaults) are the setting it runs at and can be
+overridden from the CLI (``icl-verify check ID --set key=value``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+__all__ = [
+    "Estimate",
+    "Evidence",
+    "Result",
+    "CheckFn",
+    "RiskFn",
+    "KINDS",
+    "RESULT_KINDS",
+]
+
+#: Tolerance kinds of STYLE R9 (+ ORDER for strict orderings, INFO for informational rows).
+KINDS = ("EXACT", "FLOAT", "SOLVER", "MC", "TRAIN", "RATE", "ORDER", "INFO")
+#: Kinds of results (what the paper calls them).
+RESULT_KINDS = (
+    "theorem",
+    "lemma",
+    "proposition",
+    "corollary",
+    "equation",
+    "identity",
+    "definition",
+    "observation",
+    "remark",
+    "derived",
+    "baseline",
+    "table",
+    "figure",
+    "cross-check",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A scalar estimate ``mean ± se`` from ``n`` samples (``se = 0``, ``n = 0`` for closed forms)."""
+
+    mean: float
+    se: float = 0.0
+    n: int = 0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.mean) and math.isfinite(self.se)) or self.se < 0:
+            raise ValueError(f"Estimate needs finite mean and se ≥ 0, got {self.mean}, {self.se}")
+
+    def __float__(self) -> float:
+        return float(self.mean)
+
+
+def _jsonable(x: Any) -> Any:
+    """Convert numpy scalars / arrays and tuples to plain JSON types."""
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        np = None  # type: ignore[assignment]
+    if np is not None and isinstance(x, np.ndarray):
+        return [_jsonable(v) for v in x.tolist()]
+    if np is not None and isinstance(x, np.generic):
+        return _jsonable(x.item())
+    if isinstance(x, float):
+        return x if math.isfinite(x) else repr(x)
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (int, str, bool)) or x is None:
+        return x
+    return repr(x)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Outcome of one comparison between a prediction and an independent observation.
+
+    ``error`` is the discrepancy in units of ``tolerance`` (pass iff ``error ≤ 1`` and any power
+    condition holds); ``se`` is the Monte Carlo standard error where there is one; ``scale`` is the
+    scale of the quantity used by the power check (``se ≤ 0.02·scale`` for MC).  Informational rows
+    (``kind == "INFO"``) are reported but never fail.
+    """
+
+    name: str  # what was compared, e.g. "R(M,N) closed form vs MC at d=3,N=10"
+    kind: str  # one of KINDS
+    predicted: Any  # the theory value (float, list) or a description of it
+    observed: Any  # the independent value
+    tolerance: float  # the allowed |difference| (absolute, in the units of the quantity)
+    error: float  # |difference| / tolerance
+    passed: bool
+    se: float | None = None  # MC standard error of `observed` (None if not MC)
+    scale: float | None = None  # scale of the quantity (power check)
+    details: dict[str, Any] = field(default_factory=dict)  # setting, seeds, sample sizes, ...
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"Evidence.kind must be one of {KINDS}, got {self.kind!r}")
+
+    @property
+    def informational(self) -> bool:
+        return self.kind == "INFO"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "predicted": _jsonable(self.predicted),
+            "observed": _jsonable(self.observed),
+            "tolerance": _jsonable(self.tolerance),
+            "error_in_tolerance_units": _jsonable(self.error),
+            "se": _jsonable(self.se),
+            "scale": _jsonable(self.scale),
+            "pass": bool(self.passed),
+            "informational": self.informational,
+            "details": _jsonable(self.details),
+        }
+
+    def describe(self) -> str:
+        status = "PASS" if self.passed else "FAIL"
+        se = f", se={self.se:.4g}" if self.se is not None else ""
+        return (
+            f"[{status}] {self.kind} {self.name}: predicted={_short(self.predicted)} "
+            f"observed={_short(self.observed)} tol={self.tolerance:.4g} "
+            f"error={self.error:.3g} tol-units{se} details={_jsonable(self.details)}"
+        )
+
+
+def _short(x: Any) -> str:
+    if isinstance(x, float):
+        return f"{x:.8g}"
+    s = repr(_jsonable(x))
+    return s if len(s) < 120 else s[:117] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One verifiable result of a paper (STYLE R2).
+
+    ``checks`` are dotted paths ``"package.module:function"`` of check functions; ``figures`` are
+    dotted paths of functions ``fig(*, quick: bool = True, seed: int = 0) -> matplotlib Figure``.
+    """
+
+    id: str  # "<key>:<kind><number>", e.g. "zfb24:thm4"
+    kind: str  # one of RESULT_KINDS
+    summary: str  # one line
+    source: str  # "[zfb24] Theorem 4, eq. (11)"
+    statement: str = ""  # the statement, plain text / LaTeX
+    objects: tuple[str, ...] = ()  # dotted paths of the theory objects it concerns
+    checks: tuple[str, ...] = ()  # dotted paths of check functions (numerics / sims)
+    figures: tuple[str, ...] = ()  # dotted paths of figure functions
+    derived: bool = False  # a toolkit extension, not stated in the paper
+    informational: bool = False  # only reported, never fails (spec marks it informational)
+
+    def __post_init__(self) -> None:
+        if ":" not in self.id or not self.id.split(":", 1)[0]:
+            raise ValueError(f"Result.id must look like '<key>:<name>', got {self.id!r}")
+        if self.kind not in RESULT_KINDS:
+            raise ValueError(f"Result.kind must be one of {RESULT_KINDS}, got {self.kind!r}")
+        for p in self.checks + self.figures + self.objects:
+            if ":" not in p and "." not in p:
+                raise ValueError(f"{self.id}: {p!r} is not a dotted path 'module:function'")
+
+    @property
+    def paper(self) -> str:
+        return self.id.split(":", 1)[0]
+
+
+class CheckFn(Protocol):
+    """A check: runs comparisons at a setting given by keyword parameters."""
+
+    def __call__(self, *, quick: bool = True, seed: int = 0, **params: Any) -> Sequence[Evidence]:
+        ...
+
+
+class RiskFn(Protocol):
+    """Interchangeable risk evaluators (closed form, Monte Carlo, trained model) (STYLE R7)."""
+
+    def __call__(self, setting: Any, params: Any) -> Estimate:
+        ...
+
+
+Fn = Callable[..., Any]

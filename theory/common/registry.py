@@ -1,0 +1,80 @@
+"""The registry of verifiable results (STYLE R2, §5.3).
+
+Every theory module that encodes results ends with ``RESULTS: tuple[Result, ...]`` and is listed in
+:data:`MODULES`.  ``python -m theory.common.registry --markdown`` prints the table.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from theory.common.protocols import Result
+
+__all__ = ["MODULES", "all_results", "get", "resolve", "markdown_table"]
+
+#: Modules holding a ``RESULTS`` tuple, in report order.  Each paper slice adds its module here.
+MODULES: tuple[str, ...] = (
+    "theory.common.gaussian",
+    "theory.common.baselines",
+)
+
+
+@functools.cache
+def all_results() -> tuple[Result, ...]:
+    """All registered results, in report order; ids are unique."""
+    out: list[Result] = []
+    seen: dict[str, str] = {}
+    for name in MODULES:
+        mod = importlib.import_module(name)
+        results = getattr(mod, "RESULTS", None)
+        if not isinstance(results, tuple) or not all(isinstance(r, Result) for r in results):
+            raise TypeError(f"{name}.RESULTS must be a tuple of Result records")
+        for r in results:
+            if r.id in seen:
+                raise ValueError(f"duplicate result id {r.id!r} in {name} and {seen[r.id]}")
+            seen[r.id] = name
+            out.append(r)
+    return tuple(out)
+
+
+def get(result_id: str) -> Result:
+    """The result with this id; ``KeyError`` lists close matches."""
+    for r in all_results():
+        if r.id == result_id:
+            return r
+    close = [r.id for r in all_results() if result_id.split(":")[-1] in r.id]
+    raise KeyError(f"no result {result_id!r}" + (f"; did you mean {close}?" if close else ""))
+
+
+def resolve(path: str) -> Callable[..., Any]:
+    """Import ``"package.module:attr"`` (or ``"package.module.attr"``)."""
+    if ":" in path:
+        mod_name, attr = path.split(":", 1)
+    else:
+        mod_name, _, attr = path.rpartition(".")
+    obj: Any = importlib.import_module(mod_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def markdown_table() -> str:
+    rows = ["| id | kind | summary | source | checks |", "|---|---|---|---|---|"]
+    for r in all_results():
+        tag = " *(derived)*" if r.derived else ""
+        rows.append(
+            f"| `{r.id}` | {r.kind} | {r.summary}{tag} | {r.source} | {len(r.checks)} |"
+        )
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    if "--markdown" in sys.argv:
+        print(markdown_table())
+    else:
+        for r in all_results():
+            print(f"{r.id:28s} {r.summary}")

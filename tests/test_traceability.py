@@ -1,0 +1,90 @@
+"""Every registered result has a test (STYLE R2), checks resolve, and the layering holds (R16)."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from theory.common.registry import all_results, resolve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _marked_ids() -> set[str]:
+    """Result ids named by ``@pytest.mark.result("...")`` anywhere under tests/ (parsed, not run)."""
+    ids: set[str] = set()
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "result"
+            ):
+                for arg in node.args:
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        ids.add(arg.value)
+    return ids
+
+
+def test_every_result_has_a_test() -> None:
+    marked = _marked_ids()
+    missing = [r.id for r in all_results() if r.id not in marked]
+    assert not missing, f"results without a @pytest.mark.result test: {missing}"
+
+
+def test_markers_name_registered_results() -> None:
+    known = {r.id for r in all_results()}
+    unknown = sorted(_marked_ids() - known)
+    assert not unknown, f"tests mark unregistered result ids: {unknown}"
+
+
+def test_every_result_has_checks_that_resolve() -> None:
+    for r in all_results():
+        assert r.checks, f"{r.id} has no check"
+        for path in r.checks + r.figures + r.objects:
+            obj = resolve(path)
+            assert callable(obj), f"{r.id}: {path} is not callable"
+        for path in r.checks:
+            sig = inspect.signature(resolve(path))
+            for name in ("quick", "seed"):
+                assert name in sig.parameters, f"{path} lacks keyword parameter {name!r}"
+                assert sig.parameters[name].kind is inspect.Parameter.KEYWORD_ONLY, path
+
+
+FORBIDDEN_IN_SIMS_TRAINING = ("theory.", "numerics")
+ALLOWED = ("theory.settings", "theory.common.protocols")
+
+
+@pytest.mark.parametrize("sub", ["models", "experiments", "train.py", "data.py"])
+def test_layering_trained_models_import_no_prediction(sub: str) -> None:
+    """sims/models, data, train, experiments import only theory.settings / protocols (R16)."""
+    base = ROOT / "sims" / sub
+    files = [base] if base.suffix == ".py" else sorted(base.glob("*.py"))
+    for f in files:
+        for node in ast.walk(ast.parse(f.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for n in names:
+                if n.startswith(FORBIDDEN_IN_SIMS_TRAINING) or n == "theory":
+                    assert n.startswith(ALLOWED), f"{f.relative_to(ROOT)} imports {n}"
+
+
+def test_theory_imports_no_numerics_or_sims() -> None:
+    for f in (ROOT / "theory").rglob("*.py"):
+        for node in ast.walk(ast.parse(f.read_text())):
+            mods = []
+            if isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                mods = [node.module]
+            for m in mods:
+                assert not m.startswith(("numerics", "sims", "torch", "scipy")), (
+                    f"{f.relative_to(ROOT)} imports {m} (theory may use stdlib, sympy, mpmath, numpy)"
+                )

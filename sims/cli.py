@@ -1,0 +1,138 @@
+"""The ``icl-verify`` command: list | check RESULT_ID | report | figure RESULT_ID.
+
+* ``icl-verify list`` -- every registered result with its source.
+* ``icl-verify check ID [--set key=value ...] [--full] [--seed S] [--json]`` -- run one result's
+  checks at the default (or given) setting; exit 1 if any check fails.
+* ``icl-verify report [--quick|--full] [--out DIR] [--seed S] [--only ID ...] [--resume]`` -- the
+  main job: run everything, write Markdown/HTML/PNG/JSON to DIR; exit 1 if any check fails.
+* ``icl-verify figure ID [--out DIR]`` -- draw a result's figures as PNG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["main", "build_parser"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="icl-verify",
+        description="Verify the theory of in-context learning in trained attention models: "
+        "closed forms vs ODE vs Monte Carlo vs trained torch models.",
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("list", help="list registered results")
+
+    c = sub.add_parser("check", help="run one result's checks")
+    c.add_argument("id", help="result id, e.g. base:gd or zfb24:thm4")
+    c.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a check parameter (repeatable); see --params")
+    c.add_argument("--full", action="store_true", help="full-size run instead of quick")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--json", action="store_true", help="print the evidence as JSON")
+    c.add_argument("--params", action="store_true", help="list the settable parameters and exit")
+
+    r = sub.add_parser("report", help="run all checks and write the verification report")
+    g = r.add_mutually_exclusive_group()
+    g.add_argument("--quick", action="store_true", help="quick tier (default)")
+    g.add_argument("--full", action="store_true", help="full tier (larger samples, more seeds)")
+    r.add_argument("--out", default="icl-verify-report", help="output directory")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--only", nargs="+", metavar="ID", help="restrict to these result ids")
+    r.add_argument("--resume", action="store_true",
+                   help="reuse per-result outcomes already written to OUT/.partial")
+    r.add_argument("--no-figures", action="store_true")
+
+    f = sub.add_parser("figure", help="draw the figures of one result")
+    f.add_argument("id")
+    f.add_argument("--out", default="icl-verify-figures")
+    f.add_argument("--full", action="store_true")
+    f.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def _cmd_list() -> int:
+    from theory.common.registry import all_results
+
+    for r in all_results():
+        tag = " [derived]" if r.derived else ""
+        print(f"{r.id:30s} {r.summary}{tag}  ({r.source})")
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from sims.verify import check_parameters, parse_set_options, verify_result
+    from theory.common.registry import get
+
+    result = get(args.id)
+    if args.params:
+        for path in result.checks:
+            print(path)
+            for name, prm in check_parameters(path).items():
+                print(f"    {name} = {prm.default!r}")
+        return 0
+    overrides = parse_set_options(result, args.sets)
+    outcome = verify_result(result, quick=not args.full, seed=args.seed, overrides=overrides)
+    if args.json:
+        print(json.dumps(outcome.to_json(), indent=2))
+    else:
+        print(f"{result.id}: {result.summary} ({result.source})")
+        for e in outcome.evidence:
+            print("  " + e.describe())
+        for err in outcome.errors:
+            print("  [ERROR] " + err)
+        print("PASS" if outcome.passed else "FAIL")
+    return 0 if outcome.passed else 1
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from sims.report import write_report
+
+    summary = write_report(args.out, quick=not args.full, seed=args.seed, ids=args.only,
+                           resume=args.resume, figures=not args.no_figures)
+    print(f"{summary.n_results} results, {summary.n_checks} checks: "
+          f"{summary.n_failed_results} results failed, {summary.n_failed_checks} checks failed; "
+          f"{summary.wall_time:.1f} s. Report: {Path(args.out) / 'report.html'}")
+    return 0 if summary.passed else 1
+
+
+def _cmd_figure(args: argparse.Namespace) -> int:
+    from sims.report import _slug, save_figure
+    from theory.common.registry import get, resolve
+
+    result = get(args.id)
+    if not result.figures:
+        print(f"{result.id} has no figures", file=sys.stderr)
+        return 1
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for path in result.figures:
+        target = out / f"{_slug(path.split(':')[-1])}.png"
+        save_figure(resolve(path)(quick=not args.full, seed=args.seed), target)
+        print(target)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "list":
+            return _cmd_list()
+        if args.command == "check":
+            return _cmd_check(args)
+        if args.command == "report":
+            return _cmd_report(args)
+        return _cmd_figure(args)
+    except (KeyError, ValueError) as exc:
+        print(f"icl-verify: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

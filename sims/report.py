@@ -1,0 +1,296 @@
+"""The verification report: run every registered result's checks, write Markdown, HTML, PNG, JSON.
+
+Output directory layout::
+
+    report.md, report.html     one row per result, every check's evidence, the figures
+    results.json               every check: predicted, observed, tolerance, se, pass (deterministic:
+                               the same seed gives the same file; wall times are kept apart)
+    timings.json               wall time per result and check
+    figures/*.png              the papers' figures and the overall agreement plot
+    .partial/<id>.json         per-result outcomes, written atomically; ``--resume`` reuses them
+
+Progress is shown with tqdm on stderr.  The exit status is non-zero if any check fails.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import platform
+import re
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sims.cache import atomic_write_bytes
+from sims.verify import Outcome, verify_result
+from theory.common.protocols import Evidence, Result
+from theory.common.registry import all_results, resolve
+
+__all__ = ["ReportSummary", "write_report", "save_figure"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReportSummary:
+    out_dir: Path
+    n_results: int
+    n_checks: int
+    n_failed_results: int
+    n_failed_checks: int
+    wall_time: float
+
+    @property
+    def passed(self) -> bool:
+        return self.n_failed_results == 0
+
+
+def _slug(s: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s)
+
+
+def _dump(path: Path, obj: Any) -> None:
+    atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=False) + "\n").encode())
+
+
+def save_figure(fig: Any, path: Path) -> None:
+    """Save a matplotlib Figure as PNG atomically (Agg canvas, no pyplot state)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def _agreement_figure(outcomes: Sequence[Outcome]) -> Any:
+    """Every check's error in tolerance units (pass iff ≤ 1), one marker per check."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(10, 3.6))
+    ax = fig.add_subplot(1, 1, 1)
+    colors = {"EXACT": "k", "FLOAT": "tab:gray", "SOLVER": "tab:blue", "MC": "tab:orange",
+              "TRAIN": "tab:green", "RATE": "tab:purple", "ORDER": "tab:brown", "INFO": "tab:olive"}
+    i = 0
+    seen: set[str] = set()
+    for o in outcomes:
+        for e in o.evidence:
+            err = min(e.error, 10.0) if e.error == e.error else 10.0
+            label = e.kind if e.kind not in seen else None
+            seen.add(e.kind)
+            ax.plot(i, max(err, 1e-4), "o", ms=3, color=colors.get(e.kind, "k"), label=label)
+            i += 1
+    ax.axhline(1.0, color="r", lw=1, ls="--", label="tolerance")
+    ax.set_yscale("log")
+    ax.set_xlabel("check (report order)")
+    ax.set_ylabel("|error| / tolerance (capped at 10)")
+    ax.set_title("All checks: error in tolerance units (pass iff ≤ 1)")
+    ax.legend(fontsize=7, ncol=5, loc="upper right")
+    return fig
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    if isinstance(x, list):
+        flat = json.dumps(x)
+        return flat if len(flat) <= 60 else flat[:57] + "..."
+    return str(x)
+
+
+def _evidence_rows_md(ev: Sequence[Evidence]) -> list[str]:
+    rows = ["| check | kind | predicted | observed | tolerance | se | error (tol units) | pass |",
+            "|---|---|---|---|---|---|---|---|"]
+    for e in ev:
+        j = e.to_json()
+        rows.append(
+            f"| {e.name} | {e.kind} | {_fmt(j['predicted'])} | {_fmt(j['observed'])} | "
+            f"{_fmt(j['tolerance'])} | {_fmt(j['se']) if e.se is not None else ''} | "
+            f"{_fmt(j['error_in_tolerance_units'])} | {'✅' if e.passed else '❌'} |"
+        )
+    return rows
+
+
+def _markdown(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
+              seed: int) -> str:
+    n_fail = sum(not o.passed for o in outcomes)
+    n_checks = sum(len(o.evidence) for o in outcomes)
+    lines = [
+        "# icl-verify verification report",
+        "",
+        f"Mode: `{mode}`, seed {seed}. {len(outcomes)} results, {n_checks} checks, "
+        f"**{len(outcomes) - n_fail} results pass, {n_fail} fail**.",
+        "",
+        "![agreement](figures/agreement.png)",
+        "",
+        "| result | summary | source | checks | status |",
+        "|---|---|---|---|---|",
+    ]
+    for o in outcomes:
+        r = o.result
+        tag = " *(derived)*" if r.derived else ""
+        lines.append(f"| [`{r.id}`](#{_slug(r.id)}) | {r.summary}{tag} | {r.source} | "
+                     f"{len(o.evidence)} | {'✅ pass' if o.passed else '❌ FAIL'} |")
+    for o in outcomes:
+        r = o.result
+        lines += ["", f"## <a id='{_slug(r.id)}'></a>`{r.id}` — {r.summary}", "",
+                  f"Source: {r.source}." + (" Derived (toolkit extension)." if r.derived else "")]
+        if r.statement:
+            lines += ["", r.statement]
+        lines += [""] + _evidence_rows_md(o.evidence)
+        for err in o.errors:
+            lines += ["", "```", err.strip(), "```"]
+        for png in figures.get(r.id, []):
+            lines += ["", f"![{r.id}]({png})"]
+    return "\n".join(lines) + "\n"
+
+
+def _html(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str, seed: int) -> str:
+    esc = html.escape
+    n_fail = sum(not o.passed for o in outcomes)
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>icl-verify report</title>",
+        "<style>body{font-family:sans-serif;max-width:1200px;margin:auto}"
+        "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px}"
+        ".pass{color:#070}.fail{color:#b00;font-weight:bold}img{max-width:100%}</style></head><body>",
+        "<h1>icl-verify verification report</h1>",
+        f"<p>Mode <code>{esc(mode)}</code>, seed {seed}: {len(outcomes)} results, "
+        f"{len(outcomes) - n_fail} pass, {n_fail} fail.</p>",
+        "<img src='figures/agreement.png' alt='agreement'>",
+        "<table><tr><th>result</th><th>summary</th><th>source</th><th>checks</th><th>status</th></tr>",
+    ]
+    for o in outcomes:
+        r = o.result
+        cls = "pass" if o.passed else "fail"
+        parts.append(
+            f"<tr><td><a href='#{_slug(r.id)}'><code>{esc(r.id)}</code></a></td>"
+            f"<td>{esc(r.summary)}{' <i>(derived)</i>' if r.derived else ''}</td>"
+            f"<td>{esc(r.source)}</td><td>{len(o.evidence)}</td>"
+            f"<td class='{cls}'>{'pass' if o.passed else 'FAIL'}</td></tr>"
+        )
+    parts.append("</table>")
+    for o in outcomes:
+        r = o.result
+        parts.append(f"<h2 id='{_slug(r.id)}'><code>{esc(r.id)}</code> — {esc(r.summary)}</h2>")
+        parts.append(f"<p>Source: {esc(r.source)}.{' Derived.' if r.derived else ''}</p>")
+        if r.statement:
+            parts.append(f"<pre>{esc(r.statement)}</pre>")
+        parts.append("<table><tr><th>check</th><th>kind</th><th>predicted</th><th>observed</th>"
+                     "<th>tolerance</th><th>se</th><th>error/tol</th><th>pass</th></tr>")
+        for e in o.evidence:
+            j = e.to_json()
+            cls = "pass" if e.passed else "fail"
+            parts.append(
+                f"<tr><td>{esc(e.name)}</td><td>{e.kind}</td><td>{esc(_fmt(j['predicted']))}</td>"
+                f"<td>{esc(_fmt(j['observed']))}</td><td>{esc(_fmt(j['tolerance']))}</td>"
+                f"<td>{esc(_fmt(j['se'])) if e.se is not None else ''}</td>"
+                f"<td>{esc(_fmt(j['error_in_tolerance_units']))}</td>"
+                f"<td class='{cls}'>{'pass' if e.passed else 'FAIL'}</td></tr>"
+            )
+        parts.append("</table>")
+        for err in o.errors:
+            parts.append(f"<pre class='fail'>{esc(err)}</pre>")
+        for png in figures.get(r.id, []):
+            parts.append(f"<img src='{esc(png)}' alt='{esc(r.id)}'>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
+    ev = []
+    for j in data["evidence"]:
+        ev.append(Evidence(name=j["name"], kind=j["kind"], predicted=j["predicted"],
+                           observed=j["observed"], tolerance=j["tolerance"],
+                           error=float(j["error_in_tolerance_units"]), passed=j["pass"],
+                           se=j["se"], scale=j["scale"], details=j["details"]))
+    return Outcome(result, tuple(ev), tuple(data["errors"]), data.get("wall_time", 0.0))
+
+
+def write_report(
+    out_dir: str | Path,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    ids: Sequence[str] | None = None,
+    resume: bool = False,
+    figures: bool = True,
+    progress: bool = True,
+) -> ReportSummary:
+    """Run the checks of every (or the selected) result and write the report to ``out_dir``."""
+    from tqdm.auto import tqdm
+
+    t0 = time.perf_counter()
+    out = Path(out_dir)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    partial = out / ".partial"
+    partial.mkdir(exist_ok=True)
+    mode = "quick" if quick else "full"
+    results = [r for r in all_results() if ids is None or r.id in ids]
+    if ids is not None:
+        missing = sorted(set(ids) - {r.id for r in results})
+        if missing:
+            raise KeyError(f"unknown result ids: {missing}")
+    outcomes: list[Outcome] = []
+    fig_paths: dict[str, list[str]] = {}
+    timings: dict[str, Any] = {}
+    bar = tqdm(results, desc=f"icl-verify report ({mode})", unit="result", disable=not progress,
+               file=sys.stderr)
+    for r in bar:
+        bar.set_postfix_str(r.id)
+        part = partial / f"{_slug(r.id)}.{mode}.{seed}.json"
+        if resume and part.exists():
+            data = json.loads(part.read_text())
+            outcome = _outcome_from_json(r, data)
+        else:
+            outcome = verify_result(r, quick=quick, seed=seed)
+            _dump(part, {**outcome.to_json(), "wall_time": outcome.wall_time})
+        outcomes.append(outcome)
+        timings[r.id] = {"total": outcome.wall_time, **outcome.per_check_time}
+        if figures:
+            for path in r.figures:
+                png = f"figures/{_slug(path.split(':')[-1])}.png"
+                if png in sum(fig_paths.values(), []):
+                    fig_paths.setdefault(r.id, []).append(png)
+                    continue
+                t1 = time.perf_counter()
+                target = out / png
+                if not (resume and target.exists()):
+                    try:
+                        save_figure(resolve(path)(quick=quick, seed=seed), target)
+                    except Exception as exc:  # noqa: BLE001 - a broken figure fails the report
+                        outcomes[-1] = Outcome(r, outcome.evidence,
+                                               outcome.errors + (f"figure {path}: {exc!r}",),
+                                               outcome.wall_time, outcome.per_check_time)
+                        continue
+                timings.setdefault("figures", {})[path] = time.perf_counter() - t1
+                fig_paths.setdefault(r.id, []).append(png)
+    bar.close()
+    if figures:
+        save_figure(_agreement_figure(outcomes), out / "figures" / "agreement.png")
+    n_checks = sum(len(o.evidence) for o in outcomes)
+    n_failed_checks = sum((not e.passed) for o in outcomes for e in o.evidence) + sum(
+        len(o.errors) for o in outcomes)
+    payload = {
+        "tool": "icl-verify",
+        "mode": mode,
+        "seed": seed,
+        "n_results": len(outcomes),
+        "n_checks": n_checks,
+        "n_failed_results": sum(not o.passed for o in outcomes),
+        "n_failed_checks": n_failed_checks,
+        "pass": all(o.passed for o in outcomes),
+        "results": [o.to_json() for o in outcomes],
+    }
+    _dump(out / "results.json", payload)
+    wall = time.perf_counter() - t0
+    _dump(out / "timings.json", {"wall_time": wall, "per_result": timings,
+                                 "python": platform.python_version(), "cpus": os.cpu_count()})
+    atomic_write_bytes(out / "report.md", _markdown(outcomes, fig_paths, mode, seed).encode())
+    atomic_write_bytes(out / "report.html", _html(outcomes, fig_paths, mode, seed).encode())
+    return ReportSummary(out, len(outcomes), n_checks, payload["n_failed_results"],
+                         n_failed_checks, wall)

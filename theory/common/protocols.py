@@ -72,7 +72,7 @@ def _jsonable(x: Any) -> Any:
     except ImportError:  # pragma: no cover
         np = None  # type: ignore[assignment]
     if np is not None and isinstance(x, np.ndarray):
-        return [_jsonable(v) for v in x.tolist()]
+        return _jsonable(x.tolist())
     if np is not None and isinstance(x, np.generic):
         return _jsonable(x.item())
     if isinstance(x, float):

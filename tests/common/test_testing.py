@@ -1,0 +1,88 @@
+"""The agreement helpers of numerics.testing pass on agreement and fail on a planted fault.
+
+Each helper family gets a positive case and a negative control (issue 2, item 6/9).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from numerics import testing as T
+from numerics.montecarlo import mc_mean
+from numerics.ode import integrate
+from theory.common.protocols import Estimate
+
+
+def _chi2_draw(rng: np.random.Generator, b: int) -> np.ndarray:
+    return rng.standard_normal(b) ** 2  # E = 1
+
+
+def test_exact() -> None:
+    x = sp.Symbol("x")
+    T.assert_passed(T.exact_agreement("square", (x + 1) ** 2, x**2 + 2 * x + 1))
+    T.assert_fails(T.exact_agreement("square (fault: wrong cross term)", (x + 1) ** 2, x**2 + x + 1))
+    A = sp.Matrix([[x, 1], [0, x]])
+    T.assert_passed(T.exact_agreement("matrix", A * A, sp.Matrix([[x**2, 2 * x], [0, x**2]])))
+    T.assert_fails(T.exact_agreement("matrix fault", A * A, sp.Matrix([[x**2, x], [0, x**2]])))
+
+
+def test_float() -> None:
+    T.assert_passed(T.float_agreement("e", np.exp(1.0), 2.718281828459045))
+    T.assert_fails(T.float_agreement("e fault", np.exp(1.0) * (1 + 1e-10), np.e))
+    T.assert_fails(T.float_agreement("nan", float("nan"), 1.0))
+
+
+def test_solver_units() -> None:
+    tr = integrate(lambda t, y: -y, [1.0], (0.0, 2.0))
+    T.assert_passed(T.solver_agreement("exp decay", tr.final, [np.exp(-2.0)]))
+    # negative control: the wrong rate (exp(-2.0001)) is far outside 10 solver units
+    T.assert_fails(T.solver_agreement("exp decay, fault", tr.final, [np.exp(-2.0001)]))
+
+
+def test_mc_z_and_power() -> None:
+    est = mc_mean(_chi2_draw, 200_000, rng=np.random.default_rng(1))
+    T.assert_passed(T.mc_agreement("E chi2_1", 1.0, est))
+    # fault: a wrong expectation (1.05) is ≫ 5 se away (se ≈ 0.0032)
+    T.assert_fails(T.mc_agreement("E chi2_1 fault", 1.05, est))
+    # power: a tiny sample passes the z-test but must fail the se ≤ 2 % check
+    small = mc_mean(_chi2_draw, 50, rng=np.random.default_rng(2))
+    ev = T.mc_agreement("E chi2_1 tiny sample", 1.0, small)
+    assert not ev.details["power_ok"] and not ev.passed
+
+
+def test_mc_scale_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="scale"):
+        T.mc_agreement("zero", 0.0, Estimate(0.0, 0.1, 10))
+
+
+def test_rate() -> None:
+    N = np.array([10, 20, 40, 80, 160])
+    T.assert_passed(T.rate_agreement("1/N", N, 3.0 / N, -1.0))
+    T.assert_fails(T.rate_agreement("1/N vs slope -2 (fault)", N, 3.0 / N, -2.0))
+    T.assert_fails(T.rate_agreement("negative values", N, -1.0 / N, -1.0))
+
+
+def test_train_needs_convergence_and_power() -> None:
+    target = np.eye(3)
+    T.assert_passed(T.train_agreement("P", target * 1.01, target, np.zeros((3, 3))))
+    T.assert_fails(T.train_agreement("P far", target * 1.2, target, np.zeros((3, 3))))
+    # started next to the target: the check could not have failed, so it must not pass
+    T.assert_fails(T.train_agreement("P no power", target * 1.01, target, target * 1.1))
+
+
+def test_ordering_and_info() -> None:
+    T.assert_passed(T.ordering("a < b", 1.0, 2.0, margin=0.5))
+    T.assert_fails(T.ordering("a < b fault", 1.9, 2.0, margin=0.5))
+    info = T.informational("heuristic", -0.5, -1 / 6)
+    assert info.passed and info.informational
+
+
+def test_assert_helpers_reject_empty_and_passing_controls() -> None:
+    with pytest.raises(AssertionError, match="no evidence"):
+        T.assert_passed([])
+    with pytest.raises(AssertionError, match="negative control passed"):
+        T.assert_fails(T.float_agreement("ok", 1.0, 1.0))
+    with pytest.raises(AssertionError, match="FAIL"):
+        T.assert_passed(T.float_agreement("bad", 1.0, 2.0))

@@ -29,7 +29,8 @@ from typing import Any
 from sims.cache import atomic_write_bytes
 from sims.verify import Outcome, verify_result
 from theory.common.protocols import Evidence, Result
-from theory.common.registry import all_results, resolve
+from theory.common import registry
+from theory.common.registry import resolve
 
 __all__ = ["ReportSummary", "write_report", "save_figure"]
 
@@ -230,7 +231,7 @@ def write_report(
     partial = out / ".partial"
     partial.mkdir(exist_ok=True)
     mode = "quick" if quick else "full"
-    results = [r for r in all_results() if ids is None or r.id in ids]
+    results = [r for r in registry.all_results() if ids is None or r.id in ids]
     if ids is not None:
         missing = sorted(set(ids) - {r.id for r in results})
         if missing:

@@ -1,0 +1,110 @@
+"""The CLI and the report: list / check --json / --set / report files, determinism, failure exit."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from sims import cli
+from sims.report import write_report
+from sims.verify import parse_set_options, verify_result
+from theory.common import registry
+from theory.common.protocols import Result
+
+
+def _cheap_id() -> str:
+    """A foundation result (key ``base``): cheap enough to run here."""
+    return next(r.id for r in registry.all_results() if r.paper == "base")
+
+
+def test_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    for r in registry.all_results():
+        assert r.id in out
+
+
+def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
+    rid = _cheap_id()
+    assert cli.main(["check", rid, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["id"] == rid and data["pass"] and data["evidence"]
+    for e in data["evidence"]:
+        assert {"predicted", "observed", "tolerance", "pass", "se"} <= set(e)
+
+
+def test_check_rejects_unknown_keys_and_ids(capsys: pytest.CaptureFixture[str]) -> None:
+    rid = _cheap_id()
+    assert cli.main(["check", rid, "--set", "no_such_parameter=1"]) == 2
+    assert "settable keys" in capsys.readouterr().err
+    assert cli.main(["check", "nope:none"]) == 2
+
+
+@pytest.fixture
+def fake_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Result, Result]:
+    """Two results backed by a throw-away module: one passing, one failing, one raising."""
+    (tmp_path / "fake_checks.py").write_text(textwrap.dedent('''
+        from numerics.testing import float_agreement
+        def ok(*, quick=True, seed=0, x: float = 1.0):
+            return [float_agreement("x == 1", x, 1.0)]
+        def bad(*, quick=True, seed=0):
+            return [float_agreement("1 == 2", 1.0, 2.0)]
+        def boom(*, quick=True, seed=0):
+            raise RuntimeError("kaput")
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    good = Result(id="fake:ok", kind="identity", summary="ok", source="test",
+                  checks=("fake_checks:ok",))
+    bad = Result(id="fake:bad", kind="identity", summary="bad", source="test",
+                 checks=("fake_checks:bad", "fake_checks:boom"))
+    monkeypatch.setattr(registry, "all_results", lambda: (good, bad))
+    return good, bad
+
+
+def test_set_options_are_typed(fake_results: tuple[Result, Result]) -> None:
+    good, _ = fake_results
+    assert parse_set_options(good, ["x=2"]) == {"fake_checks:ok": {"x": 2.0}}
+    assert not verify_result(good, overrides=parse_set_options(good, ["x=2"])).passed
+    with pytest.raises(ValueError, match="expected"):
+        parse_set_options(good, ["x=abc"])
+
+
+def test_report_fails_on_failing_check_and_records_errors(
+    fake_results: tuple[Result, Result], tmp_path: Path
+) -> None:
+    out = tmp_path / "rep"
+    summary = write_report(out, progress=False)
+    assert not summary.passed and summary.n_failed_results == 1
+    data = json.loads((out / "results.json").read_text())
+    bad = next(r for r in data["results"] if r["id"] == "fake:bad")
+    assert not bad["pass"] and any("kaput" in e for e in bad["errors"])
+    for name in ("report.md", "report.html", "timings.json", "figures/agreement.png"):
+        assert (out / name).exists()
+    assert cli.main(["report", "--out", str(tmp_path / "rep2")]) == 1
+
+
+def test_report_resume_reuses_partial_outcomes(
+    fake_results: tuple[Result, Result], tmp_path: Path
+) -> None:
+    out = tmp_path / "rep"
+    write_report(out, ids=["fake:ok"], progress=False)
+    first = (out / "results.json").read_text()
+    partial = next((out / ".partial").glob("fake_ok*.json"))
+    data = json.loads(partial.read_text())
+    data["evidence"][0]["name"] = "edited to prove reuse"
+    partial.write_text(json.dumps(data))
+    write_report(out, ids=["fake:ok"], progress=False, resume=True)
+    assert "edited to prove reuse" in (out / "results.json").read_text()
+    write_report(out, ids=["fake:ok"], progress=False)  # no resume: recomputed
+    assert (out / "results.json").read_text() == first
+
+
+def test_report_json_is_deterministic_for_a_seed(tmp_path: Path) -> None:
+    rid = _cheap_id()
+    a = write_report(tmp_path / "a", ids=[rid], seed=3, progress=False, figures=False)
+    b = write_report(tmp_path / "b", ids=[rid], seed=3, progress=False, figures=False)
+    assert a.passed and b.passed
+    assert (tmp_path / "a" / "results.json").read_bytes() == (tmp_path / "b" / "results.json").read_bytes()

@@ -1,0 +1,635 @@
+"""Fast Monte Carlo risks of GD-family predictors from sufficient statistics (issue 2, item 6).
+
+The GD family of [zwb24] §1.7 (★) (spec ``002_linear_transformer_block.md``) predicts ``ŷ = xᵀg``
+with
+
+.. math::
+
+    g = a + \\tfrac1N\\,(\\Gamma X^\\top + \\varphi\\, y^\\top)(y - X b),
+
+so ``a = b = φ = 0`` is one-step preconditioned GD (von Oswald), ``a = b = β₀, φ = 0`` is GD-β
+([zwb24] (5.1)), and general ``(a, b, Γ, φ)`` is the LTB.  With ``debias=True`` every ``X`` in (★)
+is replaced by the centred ``X_c = X − 1 x̄ᵀ``: for ``a = b = φ = 0`` this is the debiased GD of
+[hpcy25] (4.11) (spec ``001_multihead_softmax.md`` §1.7), ``(η/L) Σ yᵢ (xᵢ − x̄)ᵀ P x_q`` with
+``Γ = η Pᵀ``; for general ``b`` it is one step from ``b`` on ``(1/2N) Σ (yᵢ − bᵀ(xᵢ − x̄))²``
+[derived extension].
+
+Why sufficient statistics suffice (exact, [derived] here, checked against raw prompts in
+``tests/common/test_mc_fast.py``).  Write ``Σ_x = C Cᵀ`` with ``C`` of shape ``d×r`` (``r`` the
+rank), ``xᵢ = C zᵢ``, ``εᵢ = σ ζᵢ`` and stack the standard rows ``(zᵢ, ζᵢ) ∈ R^{r+1}`` into ``Z_f``;
+let ``M = Z_fᵀ Z_f ~ Wishart(N, I_{r+1})`` (debiased: the centred scatter ``M_c ~ Wishart(N−1)``,
+independent of the row mean).  With ``h = (Cᵀ(β − b); σ)`` and ``h_β = (Cᵀβ; σ)``
+
+.. math::
+
+    X^\\top(y - Xb) = C\\,[M h]_{1:r}, \\qquad y^\\top(y - Xb) = h_\\beta^\\top M h
+    \\quad(\\text{debiased: } h_\\beta^\\top M_c h + (\\xi_0 \\lVert h_\\beta\\rVert)^2,
+    \\ \\xi_0 \\sim N(0,1)).
+
+So ``g`` depends on the prompt only through the vector ``v = M h``.  Two exact samplers of ``v``:
+
+* ``method="bartlett"``: the Bartlett factor ``A`` (χ diagonal, N(0,1) strictly lower triangle;
+  lower-trapezoidal when ``N < r+1``) with ``A Aᵀ ~ Wishart``, then ``v = A (Aᵀ h)``;
+  ``(r+1)(r+2)/2`` draws per prompt.
+* ``method="vector"`` (default): for a fixed ``h``, ``M h = c² h + c (‖h‖ ξ − h hᵀξ/‖h‖)`` with
+  ``c² ~ χ²_N`` and ``ξ ~ N(0, I_{r+1})`` independent (rotate ``h`` to ``e₁``: the first column of a
+  Wishart matrix is ``(‖w‖², ‖w‖·N(0, I))`` with ``w ~ N(0, I_N)``).  ``r + 2`` draws per prompt.
+
+The task ``β ~ N(β*, Ψ)`` is drawn; with ``integrate_query=True`` the query is integrated exactly,
+``E[(xᵀg − y)² | g, β] = (g − β)ᵀ Σ_x (g − β) + σ²`` (Rao–Blackwellisation: a variance reduction,
+not a theory risk function); ``integrate_query=False`` samples ``x`` and ``ε`` as well.  The values
+go through :func:`numerics.montecarlo.mc_mean` (chunked float64 sums, ``se = sd/√n``).
+
+The independent route :func:`gd_family_risk_raw` samples literal prompts with
+:func:`numerics.sampling.sample_prompts` and applies the predictor :func:`gd_family_predict`.
+
+Notation: paper ``H`` ([zwb24]) / ``Λ`` ([zfb24]) = ``Sigma_x``; ``β*`` = ``task_mean``; ``Ψ`` =
+``task_cov``; ``σ²`` = ``noise_var``; ``L`` ([hpcy25]) = ``N``.
+
+References: [zwb24] arXiv 2310.08391; [hpcy25] arXiv 2503.12734.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from numerics.montecarlo import DEFAULT_BATCH, mc_mean
+from numerics.sampling import sample_prompts
+from numerics.testing import mc_agreement, mc_difference_agreement
+from theory.common.protocols import Estimate, Evidence
+from theory.settings import (
+    PSD_RTOL,
+    LinearRegressionICL,
+    as_matrix,
+    as_vector,
+    check_choice,
+    check_int,
+    check_real,
+)
+
+__all__ = [
+    "METHODS",
+    "psd_factor",
+    "bartlett_factor",
+    "wishart_sample",
+    "wishart_times_vector",
+    "bartlett_times_vector",
+    "gd_family_predict",
+    "gd_family_risk_raw",
+    "gd_family_risk_mc",
+    "gd_family_draw",
+    "FAST_BATCH",
+    "CASES",
+    "closed_form_risk",
+    "check_fast_vs_raw",
+    "check_fast_vs_closed_form",
+]
+
+#: Samplers of ``v = M h`` (see the module docstring).
+METHODS = ("vector", "bartlett")
+#: Prompts per chunk of the fast engine (measured on the 2-core machine: 8k–32k are equally fast;
+#: larger chunks only cost memory).
+FAST_BATCH = 16384
+_DIAGONALS = ("chi", "normal")
+
+
+# ------------------------------------------------------------------------------- factorisation
+def psd_factor(S: Any, *, name: str = "Sigma_x") -> np.ndarray:
+    """``C`` of shape ``(d, r)`` with ``C Cᵀ = S`` and ``r`` the numerical rank (eigh).
+
+    Eigenvalues ``≤ PSD_RTOL · max`` are treated as zero, so rank-deficient ``S`` gives ``r < d``
+    (``r ≥ 1`` is kept even for ``S = 0`` so that shapes stay valid).
+
+    >>> C = psd_factor([[1.0, 1.0], [1.0, 1.0]])
+    >>> C.shape, bool(np.allclose(C @ C.T, 1.0))
+    ((2, 1), True)
+    """
+    arr = np.array(as_matrix(name, S), dtype=float)
+    w, V = np.linalg.eigh(arr)
+    top = max(float(np.max(np.abs(w))), 0.0)
+    keep = w > PSD_RTOL * top if top > 0 else np.zeros_like(w, dtype=bool)
+    if not np.any(keep):
+        return np.zeros((arr.shape[0], 1))
+    return V[:, keep] * np.sqrt(w[keep])
+
+
+# ---------------------------------------------------------------------------- Wishart samplers
+def _dtype(dtype: str) -> type:
+    check_choice("dtype", dtype, ("float64", "float32"))
+    return np.float64 if dtype == "float64" else np.float32
+
+
+def _chi2(rng: np.random.Generator, dof: float, size: Any, dtype: str) -> np.ndarray:
+    """χ²_dof draws (``2·Gamma(dof/2)``); ``dof = 0`` gives exact zeros."""
+    if dof <= 0:
+        return np.zeros(size)
+    return 2.0 * rng.standard_gamma(dof / 2.0, size=size, dtype=_dtype(dtype)).astype(float)
+
+
+def _normal(rng: np.random.Generator, size: Any, dtype: str) -> np.ndarray:
+    return rng.standard_normal(size, dtype=_dtype(dtype)).astype(float, copy=False)
+
+
+def bartlett_factor(
+    rng: np.random.Generator,
+    B: int,
+    p: int,
+    dof: int,
+    *,
+    diagonal: str = "chi",
+    dtype: str = "float64",
+) -> np.ndarray:
+    """Bartlett factors ``A`` (B, p, m), ``m = min(dof, p)``, with ``A Aᵀ ~ Wishart(dof, I_p)``.
+
+    Source: Bartlett decomposition (e.g. Muirhead 1982, Thm 3.2.14); for ``dof < p`` the QR
+    factor of a ``dof×p`` Gaussian matrix, ``Z = QR`` with ``R`` upper trapezoidal.
+
+    .. math::
+
+        A_{ii} \\sim \\chi_{\\mathrm{dof}-i}\\ (i = 0,\\dots,m-1), \\qquad
+        A_{ij} \\sim N(0, 1)\\ (i > j), \\qquad A_{ij} = 0\\ (i < j).
+
+    Parameters
+    ----------
+    B : number of independent factors.
+    p : dimension of the Wishart matrix.
+    dof : degrees of freedom (the prompt length N; N − 1 for a centred scatter), ≥ 0.
+    diagonal : ``"chi"`` (correct) or ``"normal"`` (a fault for negative controls: N(0,1) on the
+        diagonal instead of the χ variables).
+    dtype : ``"float32"`` draws are upcast to float64 (see ``docs/montecarlo.md``).
+
+    >>> A = bartlett_factor(np.random.default_rng(0), 2, 3, 5)
+    >>> A.shape, bool(np.all(np.triu(A, 1) == 0)), bool(np.all(np.diagonal(A, axis1=1, axis2=2) > 0))
+    ((2, 3, 3), True, True)
+    """
+    B = check_int("B", B, minimum=1)
+    p = check_int("p (Wishart dimension)", p, minimum=1)
+    dof = check_int("dof (Wishart degrees of freedom)", dof, minimum=0)
+    check_choice("diagonal", diagonal, _DIAGONALS)
+    m = min(dof, p)
+    A = np.zeros((B, p, m))
+    if m == 0:
+        return A
+    rows, cols = np.tril_indices(p, -1, m)
+    if rows.size:
+        A[:, rows, cols] = _normal(rng, (B, rows.size), dtype)
+    idx = np.arange(m)
+    if diagonal == "chi":
+        dofs = dof - idx.astype(float)
+        A[:, idx, idx] = np.sqrt(_chi2_vector(rng, dofs, B, dtype))
+    else:
+        A[:, idx, idx] = _normal(rng, (B, m), dtype)
+    return A
+
+
+def _chi2_vector(rng: np.random.Generator, dofs: np.ndarray, B: int, dtype: str) -> np.ndarray:
+    """(B, len(dofs)) χ² draws with column-wise degrees of freedom (all > 0)."""
+    shape = np.broadcast_to(dofs / 2.0, (B, dofs.size))
+    return 2.0 * rng.standard_gamma(shape, dtype=_dtype(dtype)).astype(float)
+
+
+def wishart_sample(
+    rng: np.random.Generator, B: int, Sigma: Any, dof: int, *, diagonal: str = "chi",
+    dof_offset: int = 0,
+) -> np.ndarray:
+    """``B`` draws (B, d, d) of ``XᵀX ~ Wishart(dof, Σ)`` via ``C A Aᵀ Cᵀ`` (``Σ = C Cᵀ``).
+
+    ``dof_offset`` and ``diagonal="normal"`` inject faults for negative controls.
+
+    >>> W = wishart_sample(np.random.default_rng(1), 4000, np.eye(2), 3)
+    >>> bool(np.allclose(W.mean(axis=0), 3 * np.eye(2), atol=0.3))
+    True
+    """
+    C = psd_factor(Sigma)
+    A = bartlett_factor(rng, B, C.shape[1], dof + dof_offset, diagonal=diagonal)
+    CA = np.einsum("ik,bkm->bim", C, A)
+    return CA @ np.swapaxes(CA, 1, 2)
+
+
+def bartlett_times_vector(
+    rng: np.random.Generator, h: np.ndarray, dof: int, *, diagonal: str = "chi",
+    dtype: str = "float64",
+) -> np.ndarray:
+    """``M h`` (B, p) for ``M = A Aᵀ ~ Wishart(dof, I_p)`` drawn by :func:`bartlett_factor`."""
+    B, p = h.shape
+    A = bartlett_factor(rng, B, p, dof, diagonal=diagonal, dtype=dtype)
+    t = np.einsum("bim,bi->bm", A, h)
+    return np.einsum("bim,bm->bi", A, t)
+
+
+def wishart_times_vector(
+    rng: np.random.Generator, h: np.ndarray, dof: int, *, diagonal: str = "chi",
+    dtype: str = "float64",
+) -> np.ndarray:
+    """Exact draws of ``M h`` (B, p), ``M ~ Wishart(dof, I_p)``, from ``p + 1`` variables each.
+
+    Source: [derived] rotation invariance of ``Wishart(dof, I)``: for a unit ``u`` and
+    ``w = Z u ~ N(0, I_dof)``, ``Zᵀw = ‖w‖² u + P_⊥Zᵀw`` with ``P_⊥Zᵀ`` independent of ``w``, so
+
+    .. math::
+
+        M h = c^2 h + c\\,(\\lVert h\\rVert\\,\\xi - h\\,h^\\top\\xi/\\lVert h\\rVert),\\qquad
+        c^2 \\sim \\chi^2_{\\mathrm{dof}},\\ \\xi \\sim N(0, I_p).
+
+    ``diagonal="normal"`` (fault) draws ``c ~ N(0, 1)`` instead of ``χ_dof``.
+
+    >>> v = wishart_times_vector(np.random.default_rng(0), np.ones((200_000, 2)), 5)
+    >>> bool(np.allclose(v.mean(axis=0), 5.0, atol=0.05))
+    True
+    """
+    check_choice("diagonal", diagonal, _DIAGONALS)
+    B, p = h.shape
+    if diagonal == "chi":
+        c2 = _chi2(rng, dof, B, dtype)
+        c = np.sqrt(c2)
+    else:
+        c = _normal(rng, B, dtype)
+        c2 = c * c
+    xi = _normal(rng, (B, p), dtype)
+    nh = np.sqrt(np.einsum("bi,bi->b", h, h))
+    hx = np.einsum("bi,bi->b", h, xi)
+    alpha = c2 - c * hx / np.where(nh > 0, nh, 1.0)  # c² − c hᵀξ/‖h‖
+    xi *= (c * nh)[:, None]
+    xi += alpha[:, None] * h
+    return xi
+
+
+# ------------------------------------------------------------------------------ parameters
+class _LinearMap:
+    """Row-wise ``x ↦ x Mᵀ`` for a fixed small matrix, avoiding threaded BLAS on tall-skinny input.
+
+    Diagonal ``M`` is applied elementwise.  Otherwise the rows are multiplied in stacked blocks of
+    ``_BLOCK`` rows: OpenBLAS then runs each small GEMM on one thread, which on the shared 2-core
+    machine was 2–10× faster than one threaded ``(B, r) @ (r, r)`` GEMM (measured in the issue).
+    """
+
+    _BLOCK = 512
+
+    def __init__(self, M: np.ndarray) -> None:
+        M = np.asarray(M, dtype=float)
+        self.diag = np.diag(M).copy() if np.array_equal(M, np.diag(np.diag(M))) else None
+        self.MT = np.ascontiguousarray(M.T)
+        self.identity = self.diag is not None and bool(np.all(self.diag == 1.0))
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        if self.identity and x.shape[1] == self.MT.shape[1]:
+            return x
+        if self.diag is not None and x.shape[1] == self.MT.shape[1]:
+            return x * self.diag
+        B = x.shape[0]
+        k = B - B % self._BLOCK
+        out = np.empty((B, self.MT.shape[1]))
+        if k:
+            np.matmul(x[:k].reshape(-1, self._BLOCK, x.shape[1]), self.MT,
+                      out=out[:k].reshape(-1, self._BLOCK, self.MT.shape[1]))
+        if k < B:
+            out[k:] = x[k:] @ self.MT
+        return out
+
+def _params(
+    Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: Any, N: Any, Gamma: Any,
+    a: Any, b: Any, phi: Any,
+) -> dict[str, Any]:
+    setting = LinearRegressionICL.from_arrays(
+        Sigma_x=Sigma_x, N=N, task_mean=task_mean, task_cov=task_cov, noise_var=noise_var
+    )
+    d = setting.d
+    G = np.array(as_matrix("Gamma", Gamma, d=d, psd=False), dtype=float)
+
+    def vec(name: str, v: Any) -> np.ndarray:
+        return np.zeros(d) if v is None else np.array(as_vector(name, v, d=d), dtype=float)
+
+    return dict(setting=setting, d=d, Gamma=G, a=vec("a", a), b=vec("b", b),
+                phi=None if phi is None else vec("phi", phi))
+
+
+def gd_family_predict(
+    X: np.ndarray, y: np.ndarray, xq: np.ndarray, *, Gamma: np.ndarray, a: np.ndarray,
+    b: np.ndarray, phi: np.ndarray | None = None, debias: bool = False,
+) -> np.ndarray:
+    """Literal predictions ``xqᵀ g`` (B,) of (★) on raw prompts ``X`` (B, N, d), ``y`` (B, N).
+
+    Source: [zwb24] §1.7 (★) of spec 002; ``debias=True``: ``X → X − 1x̄ᵀ`` ([hpcy25] (4.11)).
+
+    .. math::
+
+        g = a + \\tfrac1N (\\Gamma X^\\top + \\varphi y^\\top)(y - X b)
+
+    >>> X = np.ones((1, 2, 1)); y = np.array([[1.0, 3.0]]); xq = np.array([[2.0]])
+    >>> gd_family_predict(X, y, xq, Gamma=np.eye(1), a=np.zeros(1), b=np.zeros(1))
+    array([4.])
+    """
+    N = X.shape[1]
+    Xs = X - X.mean(axis=1, keepdims=True) if debias else X
+    r = y - np.einsum("bnd,d->bn", Xs, b)
+    g = a + np.einsum("bnj,bn->bj", Xs, r) @ Gamma.T / N
+    if phi is not None:
+        g = g + np.einsum("bn,bn->b", y, r)[:, None] * phi / N
+    return np.einsum("bd,bd->b", xq, g)
+
+
+def gd_family_risk_raw(
+    *, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: float, N: int, Gamma: Any,
+    a: Any = None, b: Any = None, phi: Any = None, debias: bool = False, n: int,
+    rng: np.random.Generator, batch: int = DEFAULT_BATCH,
+) -> Estimate:
+    """The independent raw-prompt route: ``E(ŷ − y)²`` over literal prompts.
+
+    Draws prompts with :func:`numerics.sampling.sample_prompts`, applies
+    :func:`gd_family_predict`, averages ``(ŷ − y_q)²`` (query noise included) with
+    :func:`numerics.montecarlo.mc_mean`.  About ``(N + 1)(d + 1) + d`` normals per prompt.
+    """
+    P = _params(Sigma_x, task_mean, task_cov, noise_var, N, Gamma, a, b, phi)
+    setting = P["setting"]
+
+    def draw(rng: np.random.Generator, B: int) -> np.ndarray:
+        pb = sample_prompts(setting, B, rng=rng)
+        yhat = gd_family_predict(pb.X, pb.y, pb.xq, Gamma=P["Gamma"], a=P["a"], b=P["b"],
+                                 phi=P["phi"], debias=debias)
+        return (yhat - pb.yq) ** 2
+
+    return mc_mean(draw, n, rng=rng, batch=batch)
+
+
+# ---------------------------------------------------------------------------------- fast route
+def gd_family_draw(
+    *, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: float, N: int, Gamma: Any,
+    a: Any = None, b: Any = None, phi: Any = None, debias: bool = False,
+    method: str = "vector", dtype: str = "float64", integrate_query: bool = True,
+    dof_offset: int = 0, diagonal: str = "chi",
+) -> Callable[[np.random.Generator, int], np.ndarray]:
+    """The per-prompt value sampler ``draw(rng, B) -> (B,)`` behind :func:`gd_family_risk_mc`.
+
+    Exposed so that users can feed it to :func:`numerics.montecarlo.mc_means` alongside other
+    columns (common random numbers), and for the benchmark's per-prompt loop.
+    """
+    P = _params(Sigma_x, task_mean, task_cov, noise_var, N, Gamma, a, b, phi)
+    check_choice("method", method, METHODS)
+    check_choice("diagonal", diagonal, _DIAGONALS)
+    _dtype(dtype)
+    dof_offset = check_int("dof_offset", dof_offset)
+    setting: LinearRegressionICL = P["setting"]
+    N = setting.N
+    dof = N - 1 if debias else N
+    dof = dof + dof_offset
+    if dof < 0:
+        raise ValueError(f"dof_offset={dof_offset} makes the Wishart degrees of freedom {dof} < 0")
+    # Whitened coordinates ([zwb24] spec 002 §1.8): with Σ_x = C Cᵀ only Cᵀβ, Cᵀa, Cᵀb, Cᵀφ and
+    # CᵀΓC enter, and the risk is ‖Cᵀ(g − β)‖² + σ².
+    C = psd_factor(setting.Sigma_x)  # (d, r)
+    Lt = psd_factor(setting.task_cov, name="task_cov")  # (d, s)
+    r = C.shape[1]
+    K = _LinearMap(C.T @ Lt)  # ξ ↦ Cᵀ Ψ^{1/2} ξ
+    m_w = C.T @ np.array(setting.task_mean)
+    a_w, b_w = C.T @ P["a"], C.T @ P["b"]
+    phi_w = None if P["phi"] is None else C.T @ P["phi"]
+    G_w = _LinearMap(C.T @ P["Gamma"] @ C)  # CᵀΓC
+    sigma = math.sqrt(setting.noise_var)
+    noise_var = setting.noise_var
+    times_vector = wishart_times_vector if method == "vector" else bartlett_times_vector
+
+    def draw(rng: np.random.Generator, B: int) -> np.ndarray:
+        beta = K(_normal(rng, (B, Lt.shape[1]), dtype)) + m_w  # Cᵀβ, (B, r)
+        h = np.empty((B, r + 1))
+        np.subtract(beta, b_w, out=h[:, :r])
+        h[:, r] = sigma
+        v = times_vector(rng, h, dof, diagonal=diagonal, dtype=dtype)  # (B, r+1) = M h
+        stat = G_w(v[:, :r])  # Cᵀ Γ Xᵀ(y − Xb)
+        if phi_w is not None:
+            q = np.einsum("bi,bi->b", beta, v[:, :r]) + sigma * v[:, r]  # yᵀ(y − Xb)
+            if debias:
+                hb2 = np.einsum("bi,bi->b", beta, beta) + noise_var
+                q = q + _normal(rng, B, dtype) ** 2 * hb2
+            stat += q[:, None] * phi_w
+        stat *= 1.0 / N
+        stat += a_w
+        stat -= beta  # Cᵀ(g − β)
+        if integrate_query:
+            return np.einsum("bi,bi->b", stat, stat) + noise_var
+        z = _normal(rng, (B, r), dtype)  # query x = C z
+        eps = sigma * _normal(rng, B, dtype)
+        return (np.einsum("bi,bi->b", z, stat) - eps) ** 2
+
+    return draw
+
+
+def gd_family_risk_mc(
+    *,
+    Sigma_x: Any,
+    task_mean: Any,
+    task_cov: Any,
+    noise_var: float,
+    N: int,
+    Gamma: Any,
+    a: Any = None,
+    b: Any = None,
+    phi: Any = None,
+    debias: bool = False,
+    n: int,
+    rng: np.random.Generator,
+    batch: int = FAST_BATCH,
+    dtype: str = "float64",
+    integrate_query: bool = True,
+    method: str = "vector",
+    dof_offset: int = 0,
+    diagonal: str = "chi",
+) -> Estimate:
+    """Fast MC estimate of the ICL risk ``E(xᵀg − y)²`` (query noise included) of (★).
+
+    Source: predictor [zwb24] §1.7 (★) (spec 002), risk [zwb24] (3.5); debiased GD [hpcy25] (4.11)
+    (spec 001 §1.7).  The sampler is [derived] (module docstring) and verified against the literal
+    raw-prompt route :func:`gd_family_risk_raw` in ``tests/common/test_mc_fast.py``.
+
+    .. math::
+
+        R = \\mathbb E\\,(x^\\top g - y)^2,\\qquad
+        g = a + \\tfrac1N(\\Gamma X^\\top + \\varphi y^\\top)(y - Xb)
+
+    Parameters
+    ----------
+    Sigma_x : covariate covariance ``Σ_x`` (d, d), PSD (rank-deficient allowed).
+    task_mean, task_cov : prior ``β ~ N(β*, Ψ)``; ``Ψ`` PSD.
+    noise_var : label-noise variance ``σ² ≥ 0`` (context and query labels).
+    N : prompt length ``≥ 1``.
+    Gamma : step-size / preconditioner ``Γ`` (d, d), any real matrix.
+    a, b, phi : vectors of length d (``None`` = 0); ``phi=None`` skips the quadratic statistic.
+    debias : centre the covariates, ``X → X − 1x̄ᵀ`` ([hpcy25] debiased GD).
+    n : number of prompts; rng : explicit generator; batch : prompts per chunk.
+    dtype : ``"float32"`` draws the Gaussians / Gammas in float32 and upcasts (all arithmetic in
+        float64; see ``docs/montecarlo.md``).
+    integrate_query : integrate the query ``(x, ε)`` exactly (default) or sample it.
+    method : ``"vector"`` (default, ``r + 2`` draws per prompt) or ``"bartlett"``.
+    dof_offset, diagonal : fault injection for negative controls only (wrong degrees of freedom;
+        ``"normal"`` replaces the χ variables of the Wishart sampler by N(0, 1)).
+
+    Returns
+    -------
+    Estimate with ``se = sd/√n``.
+
+    Notes
+    -----
+    ``debias=True`` centres ``X`` everywhere in (★) (also inside ``y − X b``); the paper defines
+    only ``a = b = φ = 0``.  Rank-deficient ``Σ_x`` works through ``Σ_x = C Cᵀ`` with ``C`` of full
+    column rank ``r``.  ``N < r + 1`` is allowed (singular Wishart).
+
+    Examples
+    --------
+    One-step GD with ``Γ = I`` at ``d = 1``, ``N = 1``, ``σ² = 0``: ``g = x₁²β`` so
+    ``R = E(x₁² − 1)² E β² E x² = 2``.
+
+    >>> est = gd_family_risk_mc(Sigma_x=[[1.0]], task_mean=[0.0], task_cov=[[1.0]], noise_var=0.0,
+    ...                         N=1, Gamma=[[1.0]], n=400_000, rng=np.random.default_rng(0))
+    >>> abs(est.mean - 2.0) < 5 * est.se
+    True
+    """
+    draw = gd_family_draw(
+        Sigma_x=Sigma_x, task_mean=task_mean, task_cov=task_cov, noise_var=noise_var, N=N,
+        Gamma=Gamma, a=a, b=b, phi=phi, debias=debias, method=method, dtype=dtype,
+        integrate_query=integrate_query, dof_offset=dof_offset, diagonal=diagonal,
+    )
+    return mc_mean(draw, n, rng=rng, batch=batch)
+
+
+# ------------------------------------------------------------------------------------ checks
+_SIGMA_GENERAL = (
+    (1.0, 0.3, 0.0, 0.2), (0.3, 1.5, 0.4, 0.0), (0.0, 0.4, 0.8, 0.1), (0.2, 0.0, 0.1, 0.6),
+)
+_PSI_GENERAL = (
+    (0.5, 0.1, 0.0, 0.0), (0.1, 0.3, 0.05, 0.0), (0.0, 0.05, 0.4, 0.1), (0.0, 0.0, 0.1, 0.2),
+)
+_GAMMA_GENERAL = (
+    (0.6, 0.1, 0.0, -0.1), (0.05, 0.4, 0.1, 0.0), (0.0, -0.1, 0.5, 0.1), (0.1, 0.0, 0.05, 0.3),
+)
+_B_RANK2 = ((1.0, 0.2), (0.5, -0.7), (0.0, 1.1), (-0.4, 0.3))  # Σ = B Bᵀ has rank 2 in d = 4
+
+
+def _case(name: str) -> dict[str, Any]:
+    """Pinned settings (d = 4) at which the fast engine is checked against the raw route."""
+    I4 = np.eye(4)
+    S = np.array(_SIGMA_GENERAL)
+    Psi = np.array(_PSI_GENERAL)
+    G = np.array(_GAMMA_GENERAL)
+    mu = np.array([0.5, -0.3, 0.2, 0.1])
+    beta0 = np.array([0.3, -0.1, 0.0, 0.2])
+    cases: dict[str, dict[str, Any]] = {
+        # one-step GD (von Oswald), isotropic
+        "isotropic": dict(Sigma_x=I4, task_mean=np.zeros(4), task_cov=I4, noise_var=0.25, N=8,
+                          Gamma=0.5 * I4),
+        "diagonal": dict(Sigma_x=np.diag([0.5, 1.0, 1.5, 2.0]), task_mean=np.zeros(4),
+                         task_cov=I4 / 4, noise_var=0.1, N=6,
+                         Gamma=np.diag([0.8, 0.6, 0.5, 0.3])),
+        # GD-β with a task mean, Ψ ≠ I, general PSD Σ and a non-symmetric Γ
+        "general": dict(Sigma_x=S, task_mean=mu, task_cov=Psi, noise_var=0.3, N=6, Gamma=G,
+                        a=beta0, b=beta0),
+        "rank_deficient": dict(Sigma_x=np.array(_B_RANK2) @ np.array(_B_RANK2).T, task_mean=mu,
+                               task_cov=I4, noise_var=0.2, N=5, Gamma=G, a=beta0, b=beta0),
+        # hpcy25 debiased GD with a preconditioner: Γ = η Pᵀ
+        "debiased": dict(Sigma_x=S, task_mean=mu, task_cov=I4 / 4, noise_var=0.1, N=6,
+                         Gamma=0.7 * G.T, debias=True),
+        # general (★): a ≠ b and the quadratic statistic φ
+        "ltb": dict(Sigma_x=S, task_mean=mu, task_cov=Psi, noise_var=0.3, N=6, Gamma=G,
+                    a=beta0, b=-beta0, phi=np.array([0.05, -0.02, 0.03, 0.01])),
+        "ltb_debiased": dict(Sigma_x=S, task_mean=mu, task_cov=Psi, noise_var=0.3, N=6, Gamma=G,
+                             a=beta0, b=-beta0, phi=np.array([0.05, -0.02, 0.03, 0.01]),
+                             debias=True),
+        # N < d + 1: singular Wishart
+        "short_prompt": dict(Sigma_x=S, task_mean=mu, task_cov=Psi, noise_var=0.3, N=2,
+                             Gamma=0.5 * G, a=beta0, b=beta0),
+    }
+    check_choice("case", name, tuple(cases))
+    return cases[name]
+
+
+CASES = ("isotropic", "diagonal", "general", "rank_deficient", "debiased", "ltb", "ltb_debiased",
+         "short_prompt")
+
+
+def closed_form_risk(case: str) -> float | None:
+    """The baseline closed form for a pinned case (``None`` for the LTB cases, which have none
+    in :mod:`theory.common.baselines`)."""
+    from theory.common import baselines
+
+    c = _case(case)
+    common = (c["Sigma_x"], c["task_mean"], c["task_cov"], c["noise_var"], c["N"])
+    if c.get("phi") is not None:
+        return None
+    if c.get("debias"):
+        # hpcy25's ŷ = (η/N) Σ yᵢ (xᵢ − x̄)ᵀ P x is g = (1/N) Γ X_cᵀ y with Γ = η Pᵀ
+        return float(baselines.dgd_risk(np.asarray(c["Gamma"]).T, 1.0, c["Sigma_x"], c["task_cov"],
+                                         c["noise_var"], c["N"], task_mean=c["task_mean"]))
+    if c.get("a") is not None:
+        return float(baselines.gd_beta_risk(c["Gamma"], c["a"], *common))
+    return float(baselines.gd_risk(c["Gamma"], *common))
+
+
+def _diff(fast: Estimate, raw: Estimate) -> Estimate:
+    return Estimate(fast.mean - raw.mean, math.hypot(fast.se, raw.se), min(fast.n, raw.n))
+
+
+@functools.lru_cache(maxsize=32)
+def _raw_estimate(case: str, n: int, seed: int) -> Estimate:
+    """Raw-route risk of a pinned case (memoised: deterministic in its arguments, and shared by the
+    positive checks and the negative controls, which differ only in the fast sampler)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[0])
+    return gd_family_risk_raw(**_case(case), n=n, rng=rng)
+
+
+def check_fast_vs_raw(
+    *, quick: bool = True, seed: int = 0, case: str = "general", method: str = "vector",
+    integrate_query: bool = True, dof_offset: int = 0, diagonal: str = "chi",
+) -> list[Evidence]:
+    """MC (difference): the fast engine agrees with literal raw prompts, ``|Δ| ≤ 5·√(se_f²+se_r²)``.
+
+    Independent route: :func:`gd_family_risk_raw` (``sample_prompts`` + :func:`gd_family_predict`).
+    ``dof_offset`` / ``diagonal`` inject faults into the fast sampler (negative controls).
+    """
+    c = _case(case)
+    n = 200_000 if quick else 2_000_000
+    raw = _raw_estimate(case, n, seed)
+    rng_fast = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
+    fast = gd_family_risk_mc(**c, n=n, rng=rng_fast, method=method,
+                             integrate_query=integrate_query, dof_offset=dof_offset,
+                             diagonal=diagonal)
+    return [mc_difference_agreement(
+        f"fast ({method}, integrate_query={integrate_query}) − raw risk, case {case}",
+        0.0, _diff(fast, raw), scale=raw.mean,
+        details={"case": case, "fast": fast.mean, "fast_se": fast.se, "raw": raw.mean,
+                 "raw_se": raw.se, "seed": seed, "dof_offset": dof_offset, "diagonal": diagonal},
+    )]
+
+
+def check_fast_vs_closed_form(
+    *, quick: bool = True, seed: int = 0, case: str = "general", method: str = "vector",
+    dtype: str = "float64", d: int = 0, N: int = 0, dof_offset: int = 0, diagonal: str = "chi",
+) -> list[Evidence]:
+    """MC: the fast engine agrees with ``gd_risk`` / ``gd_beta_risk`` / ``dgd_risk`` at z = 5.
+
+    ``d > 0`` (and ``N``) switches to isotropic one-step GD at that size (e.g. the benchmark's
+    d = 20, N = 40) instead of a pinned case.
+    """
+    from theory.common import baselines
+
+    if d:
+        N = check_int("N", N, minimum=1)
+        c = dict(Sigma_x=np.eye(d), task_mean=np.zeros(d), task_cov=np.eye(d) / d, noise_var=0.25,
+                 N=N, Gamma=np.eye(d) * N / (N + d + 1))
+        expected = float(baselines.gd_risk(c["Gamma"], c["Sigma_x"], c["task_mean"],
+                                           c["task_cov"], c["noise_var"], N))
+        label = f"isotropic d={d}, N={N}"
+    else:
+        c = _case(case)
+        cf = closed_form_risk(case)
+        if cf is None:
+            raise ValueError(f"case {case!r} has no closed form in theory.common.baselines")
+        expected, label = cf, f"case {case}"
+    n = 400_000 if quick else 4_000_000
+    est = gd_family_risk_mc(**c, n=n, rng=np.random.default_rng(seed), method=method, dtype=dtype,
+                            dof_offset=dof_offset, diagonal=diagonal)
+    return [mc_agreement(f"fast MC ({method}, {dtype}) vs closed-form risk, {label}", expected,
+                         est, details={"seed": seed, "n": n, "dof_offset": dof_offset,
+                                       "diagonal": diagonal})]

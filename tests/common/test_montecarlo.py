@@ -1,0 +1,148 @@
+"""The generic Monte Carlo engine numerics.montecarlo (mc_mean / mc_means / estimate_from_samples).
+
+* the standard error is right: ``se·√n`` estimates the known standard deviation, within the
+  sampling error of a sample standard deviation (Z_MC of its own standard error);
+* chunked accumulation equals the one-shot formula on the same draws (FLOAT tolerance), also for
+  values with a huge offset (no catastrophic cancellation);
+* the estimate covers a known mean (MC tolerance with the power check);
+* reproducible from an explicit generator; bad input and NaN/inf raise ValueError.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from numerics.montecarlo import estimate_from_samples, mc_mean, mc_means
+from numerics.testing import FLOAT_RTOL, Z_MC, assert_fails, assert_passed, mc_agreement
+from theory.common.protocols import Estimate
+
+
+#: Values at offset 1e8 keep only ~8 significant digits of their N(0, 1) part (ulp(1e8) ≈ 1.5e-8),
+#: so chunked and one-shot summation can differ at that level, not at FLOAT_RTOL.
+OFFSET_RTOL = 1e-6
+
+
+def _sd_band(sd: float, kurtosis: float, n: int) -> float:
+    """Z_MC standard errors of the sample sd: Var(s) ≈ σ²(κ − 1)/(4n) (delta method)."""
+    return Z_MC * sd * math.sqrt((kurtosis - 1.0) / (4.0 * n))
+
+
+@pytest.mark.mc
+@pytest.mark.parametrize(
+    ("name", "draw", "mean", "sd", "kurtosis"),
+    [
+        ("N(1, 2²)", lambda rng, b: 1.0 + 2.0 * rng.standard_normal(b), 1.0, 2.0, 3.0),
+        ("Exp(1)", lambda rng, b: rng.standard_exponential(b), 1.0, 1.0, 9.0),
+        ("χ²₃", lambda rng, b: rng.chisquare(3, b), 3.0, math.sqrt(6.0), 3.0 + 12.0 / 3.0),
+    ],
+)
+def test_se_matches_known_variance(name, draw, mean: float, sd: float, kurtosis: float) -> None:
+    n = 200_000
+    est = mc_mean(draw, n, rng=np.random.default_rng(1), batch=7_777)  # ragged last chunk
+    assert est.n == n
+    sd_hat = est.se * math.sqrt(n)
+    assert abs(sd_hat - sd) <= _sd_band(sd, kurtosis, n), (name, sd_hat, sd)
+    assert_passed(mc_agreement(f"mean of {name}", mean, est))
+
+
+@pytest.mark.mc
+def test_negative_control_se_check_detects_a_wrong_variance() -> None:
+    """The same sd check rejects the N(1, 2²) draws when the claimed sd is 2.05 (2.5 % off)."""
+    n = 200_000
+    est = mc_mean(lambda rng, b: 1.0 + 2.0 * rng.standard_normal(b), n,
+                  rng=np.random.default_rng(1), batch=7_777)
+    assert abs(est.se * math.sqrt(n) - 2.05) > _sd_band(2.05, 3.0, n)
+    assert_fails(mc_agreement("mean with a wrong expected value", 1.05, est))
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e8])
+@pytest.mark.parametrize("batch", [1, 333, 10_000])
+def test_chunked_sums_equal_one_shot_formula(offset: float, batch: int) -> None:
+    """Same draws, same numbers: chunked shifted sums vs numpy mean / std (ddof=1)."""
+    n = 3_001
+
+    def draw(rng: np.random.Generator, b: int) -> np.ndarray:
+        return offset + rng.standard_normal(b)
+
+    est = mc_mean(draw, n, rng=np.random.default_rng(3), batch=batch)
+    # replay the identical chunk sequence
+    rng, vals, done = np.random.default_rng(3), [], 0
+    while done < n:
+        b = min(batch, n - done)
+        vals.append(draw(rng, b))
+        done += b
+    v = np.concatenate(vals)
+    ref_se = float(np.std(v - offset, ddof=1) / math.sqrt(n))
+    assert math.isclose(est.mean, float(np.mean(v)), rel_tol=FLOAT_RTOL, abs_tol=FLOAT_RTOL)
+    # with offset 1e8 the values carry only ~8 significant digits of the N(0,1) part
+    assert math.isclose(est.se, ref_se, rel_tol=OFFSET_RTOL if offset else FLOAT_RTOL)
+    one_shot = estimate_from_samples(v - offset)  # the helper on the centred values
+    assert math.isclose(est.mean - offset, one_shot.mean, rel_tol=OFFSET_RTOL if offset else FLOAT_RTOL,
+                        abs_tol=OFFSET_RTOL if offset else FLOAT_RTOL)
+
+
+def test_mc_means_columns_are_independent_estimates() -> None:
+    def draw(rng: np.random.Generator, b: int) -> np.ndarray:
+        z = rng.standard_normal(b)
+        return np.stack([z, 3.0 * z + 1.0, z**2], axis=1)
+
+    e0, e1, e2 = mc_means(draw, 50_000, rng=np.random.default_rng(4), batch=4_096)
+    assert math.isclose(e1.mean, 3.0 * e0.mean + 1.0, rel_tol=FLOAT_RTOL)
+    assert math.isclose(e1.se, 3.0 * e0.se, rel_tol=FLOAT_RTOL)
+    assert_passed(mc_agreement("E z² = 1", 1.0, e2))
+
+
+def test_reproducible_from_seed() -> None:
+    def draw(rng: np.random.Generator, b: int) -> np.ndarray:
+        return rng.standard_normal(b) ** 2
+
+    a = mc_mean(draw, 10_000, rng=np.random.default_rng(9), batch=1_000)
+    b = mc_mean(draw, 10_000, rng=np.random.default_rng(9), batch=1_000)
+    c = mc_mean(draw, 10_000, rng=np.random.default_rng(10), batch=1_000)
+    assert a == b
+    assert a != c
+
+
+def _ok(rng: np.random.Generator, b: int) -> np.ndarray:
+    return rng.standard_normal(b)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        (dict(n=1), "n"),
+        (dict(n=2.5), "n"),
+        (dict(batch=0), "batch"),
+        (dict(rng=123), "rng"),
+        (dict(rng=np.random.RandomState(0)), "rng"),
+        (dict(draw=lambda rng, b: rng.standard_normal((b + 1,))), "shape"),
+        (dict(draw=lambda rng, b: rng.standard_normal((b, 2, 2))), "shape"),
+    ],
+)
+def test_bad_input_raises_value_error(kwargs: dict, match: str) -> None:
+    kw = dict(draw=_ok, n=100, rng=np.random.default_rng(0)) | kwargs
+    with pytest.raises(ValueError, match=match):
+        mc_mean(kw.pop("draw"), kw.pop("n"), **kw)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_nan_or_inf_draws_are_detected(bad: float) -> None:
+    def draw(rng: np.random.Generator, b: int) -> np.ndarray:
+        v = rng.standard_normal(b)
+        v[-1] = bad
+        return v
+
+    with pytest.raises(ValueError, match="NaN or inf"):
+        mc_mean(draw, 1_000, rng=np.random.default_rng(0), batch=300)
+    with pytest.raises(ValueError, match="NaN or inf"):
+        estimate_from_samples(np.array([1.0, bad, 2.0]))
+
+
+def test_estimate_record_rejects_nonfinite_or_negative_se() -> None:
+    with pytest.raises(ValueError):
+        Estimate(float("nan"), 0.1, 10)
+    with pytest.raises(ValueError):
+        Estimate(1.0, -0.1, 10)

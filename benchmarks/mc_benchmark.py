@@ -171,8 +171,8 @@ def report(res: dict) -> str:
     ]
     vr = (raw.estimate.se**2 * raw.n) / (fast.estimate.se**2 * fast.n)
     out.append(
-        f"EFFECTIVE prompts/s of the fast engine (raw-prompt equivalent: rate × per-prompt variance "
-        f"ratio {vr:.2f}): {fast.rate * vr:,.0f} (plain figure above: {fast.rate:,.0f})"
+        f"EFFECTIVE prompts/s of the fast engine (raw-prompt equivalent: rate × per-prompt "
+        f"variance ratio {vr:.2f}): {fast.rate * vr:,.0f} (plain figure above: {fast.rate:,.0f})"
     )
     return "\n".join(out)
 

@@ -146,7 +146,8 @@ def test_wishart_times_vector_moments(sampler, p: int, dof: int) -> None:
     outer = v[:, :, None] * v[:, None, :]
     assert_passed(
         _matrix_evidence("E[Mh]", v, dof * h)
-        + _matrix_evidence("E[Mh hᵀM]", outer, wishart_fourth_moment(np.outer(h, h), np.eye(p), dof))
+        + _matrix_evidence("E[Mh hᵀM]", outer,
+                           wishart_fourth_moment(np.outer(h, h), np.eye(p), dof))
     )
 
 

@@ -19,7 +19,6 @@ from numerics.montecarlo import estimate_from_samples, mc_mean, mc_means
 from numerics.testing import FLOAT_RTOL, Z_MC, assert_fails, assert_passed, mc_agreement
 from theory.common.protocols import Estimate
 
-
 #: Values at offset 1e8 keep only ~8 significant digits of their N(0, 1) part (ulp(1e8) ≈ 1.5e-8),
 #: so chunked and one-shot summation can differ at that level, not at FLOAT_RTOL.
 OFFSET_RTOL = 1e-6
@@ -80,8 +79,8 @@ def test_chunked_sums_equal_one_shot_formula(offset: float, batch: int) -> None:
     # with offset 1e8 the values carry only ~8 significant digits of the N(0,1) part
     assert math.isclose(est.se, ref_se, rel_tol=OFFSET_RTOL if offset else FLOAT_RTOL)
     one_shot = estimate_from_samples(v - offset)  # the helper on the centred values
-    assert math.isclose(est.mean - offset, one_shot.mean, rel_tol=OFFSET_RTOL if offset else FLOAT_RTOL,
-                        abs_tol=OFFSET_RTOL if offset else FLOAT_RTOL)
+    tol = OFFSET_RTOL if offset else FLOAT_RTOL
+    assert math.isclose(est.mean - offset, one_shot.mean, rel_tol=tol, abs_tol=tol)
 
 
 def test_mc_means_columns_are_independent_estimates() -> None:

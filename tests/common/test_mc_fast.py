@@ -53,6 +53,15 @@ def test_fast_agrees_with_raw_prompts(case: str, method: str, integrate_query: b
 
 
 @pytest.mark.mc
+@pytest.mark.parametrize("case", ["general", "ltb_debiased"])
+@pytest.mark.parametrize(("method", "integrate_query"), [("vector", False), ("bartlett", True)])
+def test_fast_other_variants_agree_with_raw_prompts(
+    case: str, method: str, integrate_query: bool
+) -> None:
+    assert_passed(check_fast_vs_raw(case=case, method=method, integrate_query=integrate_query))
+
+
+@pytest.mark.mc
 @pytest.mark.parametrize("case", ["isotropic", "debiased", "short_prompt"])
 def test_negative_control_wrong_dof_fails_raw_agreement(case: str) -> None:
     """A Wishart with N − 1 degrees of freedom instead of N (debiased: N − 2 instead of N − 1)."""

@@ -62,6 +62,7 @@ def test_fast_other_variants_agree_with_raw_prompts(
 
 
 @pytest.mark.mc
+@pytest.mark.result("base:suffstat-mc")
 @pytest.mark.parametrize("case", ["isotropic", "debiased", "short_prompt"])
 def test_negative_control_wrong_dof_fails_raw_agreement(case: str) -> None:
     """A Wishart with N − 1 degrees of freedom instead of N (debiased: N − 2 instead of N − 1)."""

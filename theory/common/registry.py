@@ -20,6 +20,8 @@ __all__ = ["MODULES", "all_results", "get", "resolve", "markdown_table"]
 MODULES: tuple[str, ...] = (
     "theory.common.gaussian",
     "theory.common.baselines",
+    "theory.common.engines",
+    "theory.ltb",
 )
 
 

@@ -270,3 +270,20 @@ def assert_fails(ev: Evidence | Iterable[Evidence]) -> None:
             "negative control passed, so the check cannot detect this fault:\n"
             + "\n".join(e.describe() for e in evs)
         )
+
+
+# ------------------------------------------------------------------------- OPTIM (additive)
+#: Numerical optimisation (BFGS with complex-step gradients) of an exact, smooth risk formula:
+#: minimum value vs the closed-form minimum, relative.  Added by the zwb24 slice (spec 002 C6/C8:
+#: "R to 1e-10").
+OPTIM_RTOL = 1e-10
+#: ... and the argmin vs the closed-form minimiser, absolute (spec 002 C6: 1e-6).
+OPTIM_ARG_ATOL = 1e-6
+
+
+def fixture_atol(printed: str) -> float:
+    """Half a unit in the last printed digit of a reference value quoted in a spec (e.g.
+    ``"2.535387"`` → 5e-7): the tolerance a printed fixture itself implies."""
+    s = printed.strip().lstrip("+-")
+    decimals = len(s.split(".", 1)[1]) if "." in s else 0
+    return 0.5 * 10.0 ** (-decimals)

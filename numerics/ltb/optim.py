@@ -1,0 +1,117 @@
+"""BFGS on the exact zwb24 risk formulas (spec 002 C6, C8, C10, C11).
+
+Gradients are complex-step derivatives of :func:`theory.ltb.ltb_risk_whitened` (exact to machine
+precision, the formula is bilinear and never conjugates), so argmins are accurate to ~1e-9.
+Everything is in whitened coordinates (spec §1.8): parameters ``(a, b, Γ̄, φ)``, data ``(Ψ̄, μ̄)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize
+
+from theory.ltb._ops import NP
+from theory.ltb.core import _ltb_risk_w, optimal_gamma_whitened
+
+__all__ = ["OptResult", "minimise", "min_gd_beta", "min_ltb", "inf_lsa", "cs_grad"]
+
+_H = 1e-30  # complex step
+
+
+@dataclass(frozen=True, slots=True)
+class OptResult:
+    value: float  # best minimum found
+    x: np.ndarray  # argmin (flat)
+    values: tuple[float, ...]  # minimum of every restart
+    parts: dict  # argmin split into named parameters
+
+
+def cs_grad(f: Callable[[np.ndarray], complex], x: np.ndarray) -> np.ndarray:
+    """Complex-step gradient ``Im f(x + i h e_k)/h`` (exact for analytic ``f``)."""
+    g = np.empty(x.size)
+    for k in range(x.size):
+        xc = x.astype(complex)
+        xc[k] += 1j * _H
+        g[k] = np.imag(f(xc)) / _H
+    return g
+
+
+def minimise(f: Callable[[np.ndarray], complex], starts: list[np.ndarray]) -> tuple[np.ndarray,
+                                                                                   list[float]]:
+    """BFGS from every start; returns the best argmin and all restart minima."""
+    best, vals = None, []
+    for x0 in starts:
+        res = minimize(lambda x: float(np.real(f(x))), x0, jac=lambda x: cs_grad(f, x),
+                       method="BFGS", options={"gtol": 1e-13, "maxiter": 20000})
+        vals.append(float(res.fun))
+        if best is None or res.fun < best.fun:
+            best = res
+    assert best is not None
+    return best.x, vals
+
+
+def _split(x: np.ndarray, d: int, names: tuple[str, ...]) -> dict:
+    out, i = {}, 0
+    for n in names:
+        k = d * d if n == "Gamma" else d
+        out[n] = x[i:i + k].reshape(d, d) if n == "Gamma" else x[i:i + k]
+        i += k
+    return out
+
+
+def _starts(rng: np.random.Generator, n_params: int, restarts: int, structured: list[np.ndarray]
+            ) -> list[np.ndarray]:
+    return structured + [0.5 * rng.standard_normal(n_params) for _ in range(restarts)]
+
+
+def min_gd_beta(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator,
+                restarts: int = 3) -> OptResult:
+    """``min over (Γ̄, β̄)`` of the GD-β risk (= LTB risk at ``a = b = β̄, φ = 0``)."""
+    d = P.shape[0]
+    z = np.zeros(d)
+
+    def f(x: np.ndarray) -> complex:
+        p = _split(x, d, ("Gamma", "beta"))
+        return _ltb_risk_w(NP, p["beta"], p["beta"], p["Gamma"], z, P, mu, s2, N)
+
+    x, vals = minimise(f, _starts(rng, d * d + d, restarts, []))
+    return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, ("Gamma", "beta")))
+
+
+def min_ltb(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator,
+            restarts: int = 3) -> OptResult:
+    """``min over (a, b, Γ̄, φ)`` of the general LTB risk (Thm 5.3, spec C8)."""
+    d = P.shape[0]
+    names = ("a", "b", "Gamma", "phi")
+
+    def f(x: np.ndarray) -> complex:
+        p = _split(x, d, names)
+        return _ltb_risk_w(NP, p["a"], p["b"], p["Gamma"], p["phi"], P, mu, s2, N)
+
+    x, vals = minimise(f, _starts(rng, 3 * d + d * d, restarts, []))
+    return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))
+
+
+def inf_lsa(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator,
+            restarts: int = 2) -> OptResult:
+    """``inf over (b, Γ̄, φ)`` of the LSA risk (``a = 0``), multi-start (spec C10, Appendix A).
+
+    Structured starts: the optimal GD-0 (``b = 0``, ``Γ̄`` optimal for ``Ψ̄ + μ̄μ̄ᵀ``, ``φ = 0``) and
+    the centred start (``b = μ̄``, ``Γ̄ = Γ̄*``); plus ``restarts`` random ones.
+    """
+    d = P.shape[0]
+    names = ("b", "Gamma", "phi")
+    z = np.zeros(d)
+
+    def f(x: np.ndarray) -> complex:
+        p = _split(x, d, names)
+        return _ltb_risk_w(NP, z, p["b"], p["Gamma"], p["phi"], P, mu, s2, N)
+
+    G0 = np.asarray(optimal_gamma_whitened(P + np.outer(mu, mu), s2, N))
+    Gs = np.asarray(optimal_gamma_whitened(P, s2, N))
+    structured = [np.concatenate([z, G0.ravel(), z]), np.concatenate([mu, Gs.ravel(), z])]
+    x, vals = minimise(f, _starts(rng, 2 * d + d * d, restarts, structured))
+    return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))

@@ -1,0 +1,1 @@
+"""Checks that compare trained models with theory predictions, one module per paper."""

@@ -1,0 +1,241 @@
+"""zwb24 checks that involve the torch models (spec 002 C1, C2, C17, C18, token matrix / mask).
+
+Trained runs are shared with tests and the report through :func:`sims.cache.cached`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import torch
+
+from numerics.ltb.optim import inf_lsa
+from numerics.mc_fast import gd_family_predict
+from numerics.testing import (
+    FLOAT_RTOL,
+    Z_MC,
+    close_agreement,
+    mc_agreement,
+    ordering,
+    train_agreement,
+)
+from sims.cache import cached
+from sims.data import embed, sample_prompts
+from sims.experiments.ltb import PRESETS, run
+from sims.models.ltb import LTB
+from theory.common.baselines import gd_beta_risk
+from theory.common.protocols import Estimate, Evidence
+from theory.ltb import core, gap
+from theory.ltb._ops import psd_sqrt
+from theory.settings import LinearRegressionICL
+
+__all__ = ["check_token_mask", "check_effective_form", "check_lemma51", "table1_runs",
+           "check_table1", "check_table1_zero_mean", "check_gd_beta_training", "trained"]
+
+
+def _random_ltb(rng: np.random.Generator, d: int, k: int, m: int, *, mlp: bool = True,
+                **kw: Any) -> LTB:
+    model = LTB(d, k=k, v=k, m=m, mlp=mlp, dtype=torch.float64, **kw)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.from_numpy(rng.standard_normal(tuple(p.shape))))
+    return model
+
+
+def _prompts(rng: np.random.Generator, d: int, N: int, B: int):
+    st = LinearRegressionICL.from_arrays(Sigma_x=np.eye(d), N=N, task_mean=rng.standard_normal(d),
+                                         noise_var=0.25)
+    g = torch.Generator().manual_seed(int(rng.integers(2**31)))
+    return sample_prompts(st, B, generator=g)
+
+
+def check_token_mask(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6,
+                     mask_query: bool = True) -> list[Evidence]:
+    """(3.1)/(3.2): with the token matrix of :func:`sims.data.embed` and the model's mask,
+    ``Z M Zᵀ = [[XᵀX, Xᵀy], [yᵀX, ‖y‖²]]`` (the query column is dropped).  ``mask_query=False``
+    (fault) lets the query column in."""
+    rng = np.random.default_rng(seed)
+    p = _prompts(rng, d, N, 32)
+    Z = embed(p.X, p.y, p.xq)
+    G = (LTB(d, mask_query=mask_query).gram(Z) * N).numpy()
+    X, y = p.X.numpy(), p.y.numpy()
+    top = np.concatenate([np.einsum("bni,bnj->bij", X, X), np.einsum("bni,bn->bi", X, y)[:, :, None]],
+                         axis=2)
+    bot = np.concatenate([np.einsum("bni,bn->bi", X, y), np.sum(y**2, axis=1)[:, None]], axis=1)
+    ref = np.concatenate([top, bot[:, None, :]], axis=1)
+    return [close_agreement("Z M Z^T == [[X^T X, X^T y],[y^T X, |y|^2]] (mask (3.2))", G, ref,
+                            atol=FLOAT_RTOL * (1 + float(np.max(np.abs(ref)))),
+                            details={"mask_query": mask_query})]
+
+
+def check_effective_form(*, quick: bool = True, seed: int = 0, cases: int = 12,
+                         mlp_residual: bool = True, mask_query: bool = True) -> list[Evidence]:
+    """(★) (spec C1): the raw torch LTB (3.3) and LSA (3.4) forward passes equal the effective
+    predictor ``xᵀ[a + (1/N)(ΓXᵀ + φyᵀ)(y − Xb)]`` with ``(a, b, Γ, φ)`` from
+    :func:`theory.ltb.effective_params`, for random raw float64 matrices (d ∈ [1, 5],
+    N ∈ [1, 12], k ∈ [d, d+2], m ∈ [1, 4]).  Faults: ``mlp_residual=False``, ``mask_query=False``."""
+    rng = np.random.default_rng(seed)
+    out: list[Evidence] = []
+    for c in range(cases if quick else 5 * cases):
+        d, N = int(rng.integers(1, 6)), int(rng.integers(1, 13))
+        k, m = int(rng.integers(d, d + 3)), int(rng.integers(1, 5))
+        for mlp in (True, False):
+            model = _random_ltb(rng, d, k, m, mlp=mlp, mlp_residual=mlp_residual,
+                                mask_query=mask_query)
+            W = {n: p.detach().numpy() for n, p in model.named_parameters()}
+            eff = core.effective_params(W["attn.W_K"], W["attn.W_Q"], W["attn.W_V"],
+                                        W["attn.W_P"], W.get("W_1"), W.get("W_2"))
+            p = _prompts(rng, d, N, 32)
+            with torch.no_grad():
+                f = model(embed(p.X, p.y, p.xq)).numpy()
+            star = gd_family_predict(p.X.numpy(), p.y.numpy(), p.xq.numpy(), Gamma=eff["Gamma"],
+                                     a=eff["a"], b=eff["b"], phi=eff["phi"])
+            out.append(close_agreement(
+                f"{'LTB' if mlp else 'LSA'} forward == effective form (star), case {c}: d={d}, "
+                f"N={N}, k={k}, m={m}", f, star, atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(star))),
+                details={"mlp_residual": mlp_residual, "mask_query": mask_query}))
+    return out
+
+
+def check_lemma51(*, quick: bool = True, seed: int = 0, cases: int = 8) -> list[Evidence]:
+    """Lemma 5.1 (spec C2): the explicit raw weights of :func:`theory.ltb.lemma51_weights`, loaded
+    into the torch LTB, reproduce the GD-β predictor ``f_{Γ,β}`` on random prompts."""
+    rng = np.random.default_rng(seed)
+    out: list[Evidence] = []
+    for c in range(cases if quick else 5 * cases):
+        d, N = int(rng.integers(1, 6)), int(rng.integers(1, 13))
+        k, v, m = int(rng.integers(d, d + 3)), int(rng.integers(1, 3)), int(rng.integers(1, 5))
+        G, b = rng.standard_normal((d, d)), rng.standard_normal(d)
+        W = core.lemma51_weights(G, b, k=k, v=v, m=m)
+        model = LTB(d, k=k, v=v, m=m)
+        with torch.no_grad():
+            for name, key in (("attn.W_K", "W_K"), ("attn.W_Q", "W_Q"), ("attn.W_V", "W_V"),
+                              ("attn.W_P", "W_P"), ("W_1", "W_1"), ("W_2", "W_2")):
+                model.get_parameter(name).copy_(torch.from_numpy(W[key]))
+        p = _prompts(rng, d, N, 32)
+        with torch.no_grad():
+            f = model(embed(p.X, p.y, p.xq)).numpy()
+        ref = gd_family_predict(p.X.numpy(), p.y.numpy(), p.xq.numpy(), Gamma=G, a=b, b=b)
+        out.append(close_agreement(f"LTB with Lemma 5.1 weights == GD-beta, case {c}: d={d}, "
+                                   f"N={N}, k={k}, v={v}, m={m}", f, ref,
+                                   atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(ref)))))
+    return out
+
+
+# ------------------------------------------------------------------------------ training
+def trained(preset: str, seed: int = 0) -> dict[str, Any]:
+    """The trained run of ``preset`` with ``seed`` (config-keyed cache shared by tests/report)."""
+    exp = PRESETS[preset]
+    exp = dataclasses.replace(exp, train=dataclasses.replace(exp.train, seed=seed))
+    return cached("zwb24-ltb", exp, lambda: run(exp))
+
+
+def _eff_from_params(P: dict[str, np.ndarray]) -> dict[str, Any]:
+    return core.effective_params(P["attn.W_K"], P["attn.W_Q"], P["attn.W_V"], P["attn.W_P"],
+                                 P.get("W_1"), P.get("W_2"))
+
+
+def table1_runs(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+    """The four C17 runs (LTB / LSA at ‖β*‖ = 3 and at β* = 0) with the theory lines."""
+    out: dict[str, Any] = {}
+    for key, suffix in (("shared", ""), ("zero", "_zero")):
+        st = PRESETS["c17_ltb" + suffix].setting
+        H, Psi, bs, s2, N = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var, st.N
+        P, mu = core.whiten(H, Psi, bs)
+        out[key] = {
+            "ltb": trained("c17_ltb" + suffix, seed),
+            "lsa": trained("c17_lsa" + suffix, seed),
+            "R_star": core.optimal_risk(H, Psi, s2, N),
+            "inf_lsa": inf_lsa(P, mu, s2, N, rng=np.random.default_rng(seed)).value,
+            "floor": gap.lsa_risk_floor(H, Psi, bs, s2, N),
+            "beta_norm": float(np.linalg.norm(bs)),
+            "setting": st,
+        }
+    return out
+
+
+def _est(r: dict[str, Any]) -> Estimate:
+    m, se = r["test_risk"]
+    return Estimate(m, se, PRESETS["c17_ltb"].test_size)
+
+
+def check_table1(*, quick: bool = True, seed: int = 0, use_mlp: bool = True) -> list[Evidence]:
+    """Table 1 at CPU scale (spec C17): the trained LTB reaches ``R*`` and learns ``β*`` in its MLP
+    row (effective ``a ≈ b ≈ β*``, ``Γ ≈ Γ*``, ``φ ≈ 0``); the trained LSA stalls at ``inf_LSA``
+    and never goes below the LSA floor.  ``use_mlp=False`` (fault) puts the LSA run in the LTB's
+    place."""
+    runs = table1_runs(quick=quick, seed=seed)["shared"]
+    ltb = runs["ltb"] if use_mlp else runs["lsa"]
+    lsa = runs["lsa"]
+    st = runs["setting"]
+    out = [
+        train_agreement("trained LTB test risk vs R*", ltb["test_risk"][0], runs["R_star"],
+                        ltb["init_test_risk"][0], details={"se": ltb["test_risk"][1]}),
+        train_agreement("trained LSA test risk vs inf_LSA", lsa["test_risk"][0], runs["inf_lsa"],
+                        lsa["init_test_risk"][0], details={"se": lsa["test_risk"][1]}),
+        ordering("LSA floor (Thm 4.1 ii) < trained LSA risk + 5 se", runs["floor"],
+                 lsa["test_risk"][0] + Z_MC * lsa["test_risk"][1], margin=Z_MC * lsa["test_risk"][1]),
+        ordering("trained LTB risk < trained LSA risk", ltb["test_risk"][0], lsa["test_risk"][0],
+                 margin=Z_MC * (ltb["test_risk"][1] + lsa["test_risk"][1])),
+    ]
+    eff, eff0 = _eff_from_params(ltb["params"]), _eff_from_params(ltb["init_params"])
+    Gs = core.optimal_gamma(st.Sigma_x, st.task_cov, st.noise_var, st.N)
+    bs = st.task_mean
+    d = st.d
+
+    def vec(e: dict[str, Any]) -> np.ndarray:
+        if e["b"] is None:
+            return np.full(3 * d + d * d, np.nan)
+        return np.concatenate([e["a"], e["b"], np.ravel(e["Gamma"]), e["phi"]])
+
+    out.append(train_agreement("trained LTB effective (a, b, Gamma, phi) vs (beta*, beta*, "
+                               "Gamma*, 0)", vec(eff), np.concatenate([bs, bs, Gs.ravel(),
+                                                                      np.zeros(d)]), vec(eff0),
+                               details={"a": eff["a"], "b": eff["b"], "Gamma": eff["Gamma"],
+                                        "phi": eff["phi"]}))
+    return out
+
+
+def check_table1_zero_mean(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """β* = 0 control (spec C17): the trained LTB and LSA both reach ``R*`` (no gap)."""
+    runs = table1_runs(quick=quick, seed=seed)["zero"]
+    return [train_agreement(f"beta* = 0: trained {k.upper()} test risk vs R*",
+                            runs[k]["test_risk"][0], runs["R_star"], runs[k]["init_test_risk"][0],
+                            details={"se": runs[k]["test_risk"][1]}) for k in ("ltb", "lsa")] + [
+        close_agreement("beta* = 0: inf_LSA == R* (BFGS)", runs["inf_lsa"], runs["R_star"],
+                        atol=1e-8 * runs["R_star"])]
+
+
+def check_gd_beta_training(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Direct GD-β training (spec C18): the learned ``(Γ, β)`` has risk ≈ ``R*`` (closed form of the
+    learned parameters), reaches ``(Γ*, β*)`` in the Ω-weighted whitened coordinates
+    ``(Γ̄Ω^{1/2}, H^{1/2}β)``, and its MC test risk matches the closed-form risk of its parameters."""
+    r = trained("c18_gd_beta", seed)
+    st = PRESETS["c18_gd_beta"].setting
+    H, Psi, bs, s2, N = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var, st.N
+    G, b = r["params"]["Gamma"], r["params"]["beta"]
+    G0, b0 = r["init_params"]["Gamma"], r["init_params"]["beta"]
+    Rs = core.optimal_risk(H, Psi, s2, N)
+    R = float(gd_beta_risk(G, b, H, bs, Psi, s2, N))
+    R0 = float(gd_beta_risk(G0, b0, H, bs, Psi, s2, N))
+    Hh = psd_sqrt(H)
+    P = Hh @ Psi @ Hh
+    Oh = psd_sqrt(np.asarray(core.omega(P, s2, N)))
+    Gs = core.optimal_gamma(H, Psi, s2, N)
+
+    def coords(Gm: np.ndarray, bm: np.ndarray) -> np.ndarray:
+        return np.concatenate([(Hh @ Gm @ Hh @ Oh).ravel(), Hh @ bm])
+
+    n = PRESETS["c18_gd_beta"].test_size
+    return [
+        train_agreement("trained GD-beta: closed-form risk of learned (Gamma, beta) vs R*", R, Rs,
+                        R0, details={"relative_excess": (R - Rs) / Rs}),
+        train_agreement("trained GD-beta: Omega-weighted whitened (Gamma, beta) vs optimum",
+                        coords(G, b), coords(Gs, bs), coords(G0, b0),
+                        details={"beta": b, "beta_star": bs, "max|beta-beta*|":
+                                 float(np.max(np.abs(b - bs)))}),
+        mc_agreement("trained GD-beta MC test risk vs closed-form risk of its parameters", R,
+                     Estimate(r["test_risk"][0], r["test_risk"][1], n)),
+    ]

@@ -1,0 +1,1 @@
+"""Figure functions, one module per paper: ``fig_xxx(*, quick=True, seed=0) -> Figure``."""

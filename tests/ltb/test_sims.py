@@ -1,0 +1,87 @@
+"""zwb24 torch models: forward passes vs the effective form, Lemma 5.1, training (C1, C2, C17, C18).
+
+Trained runs come from ``sims.checks.ltb.trained`` (config-keyed cache), so each configuration is
+trained once per run and shared with the report.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from numerics.testing import assert_fails, assert_passed
+from sims.checks import ltb as S
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:asm3.1")
+def test_token_matrix_and_mask_and_negative_control() -> None:
+    assert_passed(S.check_token_mask())
+    assert_fails(S.check_token_mask(mask_query=False))  # query column enters Z M Z^T
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:eq3.3")
+def test_effective_form() -> None:
+    assert_passed(S.check_effective_form())
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:eq3.3")
+def test_effective_form_negative_control_no_mlp_residual() -> None:
+    assert_fails(S.check_effective_form(mlp_residual=False))
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:eq3.3")
+def test_effective_form_negative_control_query_in_mask() -> None:
+    assert_fails(S.check_effective_form(mask_query=False))
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:lem5.1")
+def test_lemma51_construction() -> None:
+    assert_passed(S.check_lemma51())
+
+
+@pytest.fixture(scope="module")
+def table1() -> list:
+    return S.check_table1()
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("zwb24:table1")
+def test_table1_ltb_reaches_R_star_lsa_stalls(table1: list) -> None:
+    assert_passed(table1)
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("zwb24:table1")
+def test_table1_negative_control_without_mlp(table1: list) -> None:
+    assert_passed(table1)
+    assert_fails(S.check_table1(use_mlp=False))  # the LSA in the LTB's place misses R*
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("zwb24:table1")
+def test_table1_zero_mean_control() -> None:
+    assert_passed(S.check_table1_zero_mean())
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("zwb24:thm6.3")
+def test_gd_beta_training_reaches_optimum() -> None:
+    assert_passed(S.check_gd_beta_training())
+
+
+@pytest.mark.train
+@pytest.mark.thorough
+@pytest.mark.result("zwb24:table1")
+@pytest.mark.parametrize("seed", [1, 2])
+def test_table1_more_seeds(seed: int) -> None:
+    assert_passed(S.check_table1(seed=seed))
+    assert_passed(S.check_table1_zero_mean(seed=seed))
+    assert_passed(S.check_gd_beta_training(seed=seed))

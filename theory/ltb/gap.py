@@ -1,0 +1,182 @@
+"""zwb24 Theorem 4.1 (LSA vs LTB approximation gap) and Lemma 6.1 / Corollary 6.2 rate objects.
+
+The paper's printed inequality of Thm 4.1 was lost; the floor, ``L`` and ``U`` below are the
+spec's own proved bounds ([R-derived-bound], spec 002 §2.6, G10).  Tests use these, never a
+guessed paper constant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from theory.ltb._ops import ops_for
+from theory.ltb.core import _num_setting, _sym_mat, optimal_risk, whiten
+
+__all__ = [
+    "lsa_risk_floor",
+    "gap_lower_bound",
+    "gap_lower_bound_simplified",
+    "gd0_gap",
+    "gap_upper_bound",
+    "gap_upper_bound_eig",
+    "gap_exact_d1_noiseless",
+    "sum_min",
+    "cor62_bounds",
+]
+
+
+def lsa_risk_floor(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
+    r"""Risk floor of every LSA: ``R(f) ≥ σ² + 2(‖β*‖_H² + tr(HΨ))/(N+2)`` [derived].
+
+    Source: [zwb24] Theorem 4.1 (printed form lost); spec 002 §2.6 (ii) [R-derived-bound, V-num].
+
+    .. math::
+
+        R(f) \ge \sigma^2 + \frac{2}{N+2}\big(\|\beta^*\|_H^2 + \operatorname{tr}(H\Psi)\big),
+        \qquad f \in F_{LSA}
+
+    Parameters
+    ----------
+    H, Psi : PSD ``(d, d)``; beta_star : β* ``(d,)``; sigma2 : σ²; N : context length.
+
+    Notes
+    -----
+    Proof (spec): given the task, the LSA output is ``xᵀ s`` with ``s`` an average of i.i.d.
+    products of jointly Gaussian factors; Isserlis gives ``Var ≥ 2 (mean)²``, and pointwise
+    minimisation gives the factor ``2/(N+2)``.
+
+    Examples
+    --------
+    >>> round(lsa_risk_floor([[1.0]], [[1.0]], [2.0], 0.0, 5), 12)   # 10/7
+    1.428571428571
+    """
+    ops = ops_for(H, Psi, beta_star, sigma2, N)
+    Hm, Pm = (_sym_mat(H), _sym_mat(Psi)) if ops.symbolic else (np.asarray(H, float),
+                                                                 np.asarray(Psi, float))
+    bs = ops.vec(beta_star)
+    return ops.out(sigma2 + 2 * (ops.dot(bs, Hm @ bs) + ops.tr(Hm @ Pm)) / (N + 2))
+
+
+def gap_lower_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
+    r"""``L = 2(‖β*‖_H² + tr HΨ)/(N+2) − (R* − σ²) ≤ inf_LSA R − inf_LTB R`` [derived].
+
+    Source: [zwb24] Theorem 4.1; spec 002 §2.6 (iii) [R-derived-bound, V-num over 40 configs].
+
+    >>> round(gap_lower_bound([[1.0]], [[1.0]], [2.0], 0.0, 5), 12)   # 8/7 (Appendix A row 1)
+    1.142857142857
+    """
+    return lsa_risk_floor(H, Psi, beta_star, sigma2, N) - optimal_risk(H, Psi, sigma2, N)
+
+
+def gap_lower_bound_simplified(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> float:
+    r"""``2(‖β*‖_H² − (r+1) tr(HΨ) − r σ²)/(N+2) ≤ L`` with ``r = rank(Ψ̄)`` [derived].
+
+    Source: spec 002 §2.6 (iii), "Simplified" (uses ``R* − σ² ≤ ((r+1)tr HΨ + rσ²)/(N+1)``).
+
+    >>> gap_lower_bound_simplified([[1.0]], [[1.0]], [2.0], 0.0, 5) <= 8 / 7
+    True
+    """
+    Hm, Pm, s2, n, bs = _num_setting(H, Psi, sigma2, N, beta_star)
+    P, _ = whiten(Hm, Pm, bs)
+    w = np.linalg.eigvalsh(P)
+    r = int(np.sum(w > 1e-10 * max(1.0, float(w.max()))))
+    return float(2 * (bs @ Hm @ bs - (r + 1) * np.trace(Hm @ Pm) - r * s2) / (n + 2))
+
+
+def gd0_gap(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
+    r"""Upper bound from the optimal GD-0 (``b = 0, φ = 0``): ``R*(Ψ + β*β*ᵀ) − R*(Ψ)``.
+
+    Source: [zwb24] §2.1 "GD-0 / LSA baseline" and Thm 4.1; spec 002 §2.6 (iv) [V-num].
+
+    >>> round(gd0_gap([[1.0]], [[1.0]], [2.0], 0.0, 5), 12)      # 8/7 (exact case d = 1, σ = 0)
+    1.142857142857
+    """
+    ops = ops_for(H, Psi, beta_star, sigma2, N)
+    Pm = _sym_mat(Psi) if ops.symbolic else np.asarray(Psi, float)
+    bs = ops.vec(beta_star)
+    return optimal_risk(H, Pm + ops.outer(bs, bs), sigma2, N) - optimal_risk(H, Psi, sigma2, N)
+
+
+def gap_upper_bound_eig(lams: Any, mu_coords: Any, sigma2: Any, N: Any) -> Any:
+    r"""``U = Σ_i μ̄_i² (g_i² + f)/((N+1) g_i² + f)``, ``g_i = Nλ_i/((N+1)λ_i + c)``, ``f = Σg_i²``.
+
+    Source: spec 002 §2.6 (iv) [R-derived-bound, V-num]: LSA with ``Γ = Γ*``, ``φ = 0`` and the
+    optimal centring ``b``.  ``μ̄_i`` are the coordinates of ``H^{1/2}β*`` in the eigenbasis of
+    Ψ̄ (eigenvalues ``λ_i``).
+
+    >>> round(gap_upper_bound_eig([1.0], [2.0], 0.0, 5), 12)      # 8/7
+    1.142857142857
+    """
+    ops = ops_for(lams, mu_coords, sigma2, N)
+    if ops.symbolic:
+        lams, mus = list(lams), list(mu_coords)
+        c = sum(lams) + sigma2
+        g = [N * lam / ((N + 1) * lam + c) for lam in lams]
+        f = sum(gi**2 for gi in g)
+        return sum(m**2 * (gi**2 + f) / ((N + 1) * gi**2 + f) for m, gi in zip(mus, g))
+    lam, mu = np.asarray(lams, float), np.asarray(mu_coords, float)
+    c = lam.sum() + sigma2
+    g = N * lam / ((N + 1) * lam + c)
+    f = float(np.sum(g**2))
+    if f == 0.0:  # Ψ̄ = 0: Γ* = 0, the LSA predicts 0 from the mean part
+        return float(mu @ mu)
+    return float(np.sum(mu**2 * (g**2 + f) / ((N + 1) * g**2 + f)))
+
+
+def gap_upper_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> float:
+    """Matrix wrapper of :func:`gap_upper_bound_eig` (numeric; eigendecomposition of Ψ̄).
+
+    >>> round(gap_upper_bound(np.eye(2), np.eye(2), [2.1213203435596424] * 2, 0.25, 10), 5)
+    2.07692
+    """
+    Hm, Pm, s2, n, bs = _num_setting(H, Psi, sigma2, N, beta_star)
+    P, mu = whiten(Hm, Pm, bs)
+    lam, V = np.linalg.eigh(P)
+    return gap_upper_bound_eig(np.clip(lam, 0.0, None), V.T @ mu, s2, n)
+
+
+def gap_exact_d1_noiseless(beta_star_H_norm2: Any, N: Any) -> Any:
+    r"""Exact gap at ``d = 1, σ = 0``: ``2‖β*‖_H²/(N+2)`` (``= L = U = GD0gap``).
+
+    Source: spec 002 §2.6 (v) [V-num]; Appendix A last bullet (``N=20, μ=4``: 1.454545).
+
+    >>> round(gap_exact_d1_noiseless(16.0, 20), 6)
+    1.454545
+    """
+    return 2 * beta_star_H_norm2 / (N + 2)
+
+
+def sum_min(lams: Any, sigma2: Any, N: Any) -> Any:
+    r"""``Σ_i min(λ_i, σ²/N)`` — the rate of Lemma 6.1 / Corollary 6.2.
+
+    Source: [zwb24] Lemma 6.1 (b), Corollary 6.2; spec 002 §2.7 (b) [R: constants unspecified].
+
+    >>> sum_min([1.0, 0.01], 1.0, 10)
+    0.11
+    """
+    lam = np.asarray(lams, dtype=float)
+    return float(np.sum(np.minimum(lam, sigma2 / N)))
+
+
+def cor62_bounds(lams: Any, sigma2: Any, N: Any) -> tuple[float, float]:
+    r"""Corollary 6.2 with explicit constants [derived]: with ``κ = Σλ_i/σ²``,
+
+    .. math::
+
+        \tfrac14\sum_i\min(\lambda_i,\sigma^2/N) \le R^*-\sigma^2
+        \le 2(1+\kappa)\sum_i\min(\lambda_i,\sigma^2/N).
+
+    Source: [zwb24] Corollary 6.2 (``≂`` only); constants: spec 002 §2.8 [V-num, 20 000 spectra].
+    Needs σ² > 0.
+
+    >>> lo, hi = cor62_bounds([1.0, 0.5], 1.0, 20)
+    >>> round(lo, 6), round(hi, 6)
+    (0.025, 0.5)
+    """
+    if not sigma2 > 0:
+        raise ValueError(f"sigma2 must be > 0 for Corollary 6.2 (bounded SNR), got {sigma2!r}")
+    s = sum_min(lams, sigma2, N)
+    kappa = float(np.sum(lams)) / sigma2
+    return 0.25 * s, 2 * (1 + kappa) * s

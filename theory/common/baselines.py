@@ -349,4 +349,542 @@ def dgd_risk(
     )
 
 
-RESULTS: tuple[Result, ...] = ()
+# ----------------------------------------------------------------------------- ridge / Bayes
+def _num_design(X: Any, y: Any | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    Xa = np.array(X, dtype=float)
+    if Xa.ndim < 2 or not np.all(np.isfinite(Xa)):
+        raise ValueError(f"X must be a finite real (..., N, d) array, got shape {Xa.shape}")
+    if y is None:
+        return Xa, None
+    ya = np.array(y, dtype=float)
+    if ya.shape != Xa.shape[:-1] or not np.all(np.isfinite(ya)):
+        raise ValueError(f"y must be finite with shape {Xa.shape[:-1]} (X is {Xa.shape}), got {ya.shape}")
+    return Xa, ya
+
+
+def _solve(A: Any, B: Any) -> Any:
+    """``A⁻¹ B`` (numpy: batched ``solve``; SymPy: ``A.inv() * B`` / ``Inverse``)."""
+    if isinstance(A, np.ndarray):
+        return np.linalg.solve(A, B)
+    if isinstance(A, sp.MatrixBase):
+        return A.inv() @ B
+    return sp.Inverse(A) @ B
+
+
+def _col(y: np.ndarray) -> np.ndarray:
+    return y[..., :, None]
+
+
+def _ridge(X: Any, y: Any, lam: Any) -> Any:
+    # (X^T X + lam I)^{-1} X^T y
+    XtX = _T(X) @ X
+    return _solve(XtX + _smul(lam, _eye(XtX)), _T(X) @ y)
+
+
+def _eye(M: Any) -> Any:
+    if isinstance(M, np.ndarray):
+        return np.broadcast_to(np.eye(M.shape[-1]), M.shape)
+    if isinstance(M, sp.MatrixBase):
+        return sp.eye(M.shape[0])
+    return sp.Identity(M.shape[0])
+
+
+def ridge_predictor(X: Any, y: Any, lam: Any) -> Any:
+    r"""Ridge estimator ``β̂_λ = (XᵀX + λI)⁻¹ Xᵀ y`` (predict with ``⟨β̂_λ, x⟩``).
+
+    Source: [hpcy25] §1.7 "Bayes / ridge" (spec 001, code ``RidgeEst``); [czz24] R10 (spec 000).
+
+    .. math:: \hat\beta_\lambda = (X^\top X + \lambda I_d)^{-1} X^\top y.
+
+    Parameters
+    ----------
+    X : design ``(..., N, d)`` (rows are x_iᵀ)
+    y : labels ``(..., N)`` (SymPy: column ``(N, 1)``)
+    lam : penalty λ ≥ 0 (unnormalised; czz24's normalised λ is ``lam / N``).  ``λ = 0`` is OLS and
+        needs ``XᵀX`` invertible.
+
+    Returns
+    -------
+    ``(..., d)`` float64 array, or a SymPy column vector.
+
+    Examples
+    --------
+    >>> ridge_predictor([[1.0], [1.0]], [1.0, 3.0], 2.0).tolist()   # (2 + 2)^{-1} * 4
+    [1.0]
+    """
+    if is_symbolic(X, y, lam):
+        return _ridge(_sym_matrix("X", X), _sym_matrix("y", y), sp.sympify(lam))
+    Xa, ya = _num_design(X, y)
+    lam = check_real("lam (ridge penalty)", lam, lower=0.0)
+    try:
+        return _ridge(Xa, _col(ya), lam)[..., 0]
+    except np.linalg.LinAlgError as exc:
+        raise ValueError(f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)") from exc
+
+
+def _posterior_gain(X: Any, Psi: Any, s2: Any) -> tuple[Any, Any]:
+    # K = (Psi X^T X + s2 I)^{-1} Psi;  posterior covariance Cov(beta | X, y) = s2 K
+    XtX = _T(X) @ X
+    return _solve(Psi @ XtX + _smul(s2, _eye(XtX)), Psi), XtX
+
+
+def _bayes_mean(X: Any, y: Any, mu: Any, Psi: Any, s2: Any) -> Any:
+    # beta* + (Psi X^T X + s2 I)^{-1} Psi X^T (y - X beta*)
+    K, _ = _posterior_gain(X, Psi, s2)
+    return mu + K @ (_T(X) @ (y - X @ mu))
+
+
+def _bayes_risk(X: Any, S: Any, Psi: Any, s2: Any) -> Any:
+    # s2 + tr(S Cov(beta | X, y)) = s2 + s2 tr(S (Psi X^T X + s2 I)^{-1} Psi)
+    K, _ = _posterior_gain(X, Psi, s2)
+    return s2 + s2 * _tr(S @ K)
+
+
+def _noise_pos(noise_var: Any) -> float:
+    return check_real(
+        "noise_var (sigma^2)", noise_var, lower=0.0, lower_open=True,
+        paper="the Bayes posterior mean formula needs sigma^2 > 0",
+    )
+
+
+def bayes_posterior_mean(X: Any, y: Any, task_mean: Any, task_cov: Any, noise_var: Any) -> Any:
+    r"""Posterior mean ``E[β | X, y]`` under ``β ~ N(β*, Ψ)``, Gaussian noise σ² (the Bayes predictor).
+
+    Source: [zwb24] Lemma 6.1(a), eq. (F.1) (spec 002 §2.7).
+
+    .. math::
+
+        \hat\beta_{\rm Bayes} = \beta^* + \Psi^{1/2}(\Psi^{1/2}X^\top X\Psi^{1/2} + \sigma^2 I)^{-1}
+            \Psi^{1/2}X^\top(y - X\beta^*)
+          = \beta^* + (\Psi X^\top X + \sigma^2 I)^{-1}\Psi X^\top (y - X\beta^*).
+
+    Parameters
+    ----------
+    X : design ``(..., N, d)``;  y : labels ``(..., N)``
+    task_mean : β* ``(d,)``;  task_cov : Ψ ⪰ 0 (singular allowed);  noise_var : σ² > 0
+
+    Returns
+    -------
+    ``(..., d)`` float64 array, or a SymPy column vector.
+
+    Notes
+    -----
+    The second form follows from the first by the push-through identity
+    ``Ψ^{1/2}(Ψ^{1/2}AΨ^{1/2} + σ²)⁻¹ = (ΨA + σ²)⁻¹Ψ^{1/2}`` and needs no matrix square root; it is
+    valid for singular Ψ because ``ΨA`` has non-negative eigenvalues, so ``ΨA + σ²I`` is
+    invertible when σ² > 0.  With ``Ψ = τ²I, β* = 0`` it is ridge with ``λ = σ²/τ²``.
+
+    References
+    ----------
+    arXiv:2402.14951 (zwb24).
+
+    Examples
+    --------
+    >>> bayes_posterior_mean([[1.0], [1.0]], [1.0, 3.0], [0.0], [[0.5]], 1.0).tolist()
+    [1.0]
+    """
+    if is_symbolic(X, y, task_mean, task_cov, noise_var):
+        Xs = _sym_matrix("X", X)
+        return _bayes_mean(
+            Xs,
+            _sym_matrix("y", y),
+            _sym_vector("task_mean", task_mean, Xs.shape[1]),
+            _sym_matrix("task_cov", task_cov),
+            sp.sympify(noise_var),
+        )
+    Xa, ya = _num_design(X, y)
+    d = Xa.shape[-1]
+    mu = np.array(as_vector("task_mean", task_mean, d=d))
+    out = _bayes_mean(Xa, _col(ya), mu[:, None], _num_cov("task_cov", task_cov, d),
+                      _noise_pos(noise_var))
+    return out[..., 0]
+
+
+def bayes_conditional_risk(X: Any, Sigma_x: Any, task_cov: Any, noise_var: Any) -> Any:
+    r"""Exact risk of the Bayes predictor given the design X (independent of y and of β*).
+
+    Source: [zwb24] Lemma 6.1(a) (spec 002 §2.7); [hpcy25] R9 ``R_B`` (spec 001, isotropic case).
+
+    .. math::
+
+        L(\hat\beta_{\rm Bayes}; X) = \sigma^2 + \operatorname{tr}\bigl(\Sigma_x
+            \operatorname{Cov}(\beta\mid X, y)\bigr)
+          = \sigma^2 + \sigma^2\operatorname{tr}\bigl(\Sigma_x(\Psi X^\top X + \sigma^2 I)^{-1}\Psi\bigr).
+
+    The Bayes risk is ``R_Bayes = E_X[L]`` (Monte Carlo over X only).
+
+    Parameters
+    ----------
+    X : design ``(..., N, d)``;  Sigma_x : Σ_x ⪰ 0;  task_cov : Ψ ⪰ 0;  noise_var : σ² > 0
+
+    Returns
+    -------
+    float64 (``(...)`` for batched X), or a SymPy expression.
+
+    Notes
+    -----
+    The Gaussian posterior covariance ``σ²(ΨXᵀX + σ²I)⁻¹Ψ`` does not depend on y, so averaging the
+    conditional squared error over (β, y, x, ε) given X gives this formula.  For ``Ψ = I/d,
+    Σ_x = I`` it is hpcy25's ``σ² + σ² tr[(XᵀX + dσ²I)⁻¹]``.
+
+    Examples
+    --------
+    >>> float(bayes_conditional_risk([[1.0], [1.0]], [[1.0]], [[0.5]], 1.0))   # 1 + 0.5/2
+    1.25
+    """
+    if is_symbolic(X, Sigma_x, task_cov, noise_var):
+        return _bayes_risk(_sym_matrix("X", X), _sym_matrix("Sigma_x", Sigma_x),
+                           _sym_matrix("task_cov", task_cov), sp.sympify(noise_var))
+    Xa, _ = _num_design(X)
+    d = Xa.shape[-1]
+    return _out(_bayes_risk(Xa, _num_cov("Sigma_x", Sigma_x, d), _num_cov("task_cov", task_cov, d),
+                            _noise_pos(noise_var)))
+
+
+def _ridge_risk(X: Any, lam: Any, S: Any, mu: Any, Psi: Any, s2: Any) -> Any:
+    # beta_hat - beta = (A - I) beta + B X^T eps, B = (X^T X + lam I)^{-1}, A = B X^T X
+    # R = s2 + tr(S (A - I) Psi0 (A - I)^T) + s2 tr(S B X^T X B^T)
+    XtX = _T(X) @ X
+    I = _eye(XtX)
+    B = _solve(XtX + _smul(lam, I), I)
+    AmI = B @ XtX - I
+    Psi0 = Psi + _outer(mu)
+    return s2 + _tr(S @ AmI @ Psi0 @ _T(AmI)) + s2 * _tr(S @ B @ XtX @ _T(B))
+
+
+def ridge_conditional_risk(
+    X: Any, lam: Any, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: Any
+) -> Any:
+    r"""Exact risk of ridge ``⟨(XᵀX + λI)⁻¹Xᵀy, x⟩`` given the design X [derived; standard].
+
+    Source: [czz24] R10 "exact closed forms" (spec 000; there for Σ_x = I, E[ββᵀ] = α²/d I, as an
+    excess risk); here for general Σ_x, β*, Ψ, including the query noise.
+
+    .. math::
+
+        L(\hat\beta_\lambda; X) = \sigma^2 + \operatorname{tr}\bigl(\Sigma_x (A - I)\Psi_0
+            (A - I)^\top\bigr) + \sigma^2 \operatorname{tr}(\Sigma_x B X^\top X B),
+        \quad B = (X^\top X + \lambda I)^{-1},\ A = B X^\top X,\ \Psi_0 = \Psi + \beta^*\beta^{*\top}.
+
+    Parameters
+    ----------
+    X : design ``(..., N, d)``;  lam : λ ≥ 0 (λ = 0: OLS, needs rank d)
+    Sigma_x, task_mean, task_cov, noise_var : the data model (σ² ≥ 0)
+
+    Returns
+    -------
+    float64 (``(...)``), or a SymPy expression.
+
+    Notes
+    -----
+    At ``Ψ = τ²I, β* = 0, λ = σ²/τ²`` it equals :func:`bayes_conditional_risk`; at ``λ = 0`` its
+    expectation over X is :func:`ols_risk`.
+
+    Examples
+    --------
+    >>> float(ridge_conditional_risk([[1.0], [1.0]], 2.0, [[1.0]], [0.0], [[0.5]], 1.0))
+    1.25
+    """
+    if is_symbolic(X, lam, Sigma_x, task_mean, task_cov, noise_var):
+        Xs = _sym_matrix("X", X)
+        return _ridge_risk(Xs, sp.sympify(lam), _sym_matrix("Sigma_x", Sigma_x),
+                           _sym_vector("task_mean", task_mean, Xs.shape[1]),
+                           _sym_matrix("task_cov", task_cov), sp.sympify(noise_var))
+    Xa, _ = _num_design(X)
+    d = Xa.shape[-1]
+    lam = check_real("lam (ridge penalty)", lam, lower=0.0)
+    try:
+        return _out(_ridge_risk(Xa, lam, _num_cov("Sigma_x", Sigma_x, d),
+                                np.array(as_vector("task_mean", task_mean, d=d)),
+                                _num_cov("task_cov", task_cov, d),
+                                check_real("noise_var (sigma^2)", noise_var, lower=0.0)))
+    except np.linalg.LinAlgError as exc:
+        raise ValueError(f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)") from exc
+
+
+# ------------------------------------------------------------------------------------- OLS
+def ols_risk_expr() -> sp.Expr:
+    """The SymPy source of :func:`ols_risk` in the shared symbols ``d, N, sigma2``."""
+    return sigma2_sym * (1 + d_sym / (N_sym - d_sym - 1))
+
+
+def ols_risk(d: Any, N: Any, noise_var: Any) -> Any:
+    r"""Expected ICL risk of ordinary least squares ``⟨(XᵀX)⁻¹Xᵀy, x⟩``.
+
+    Source: [czz24] R10 "exact closed forms" (spec 000: ``E_X E(w_ols) = σ² d/(n − d − 1)``, an
+    excess risk), plus the query noise σ²; standard (inverse-Wishart mean
+    ``E[(XᵀX)⁻¹] = Σ⁻¹/(N − d − 1)``).
+
+    .. math:: R_{\rm OLS} = \sigma^2\Bigl(1 + \frac{d}{N - d - 1}\Bigr), \qquad N > d + 1.
+
+    Parameters
+    ----------
+    d : dimension ≥ 1;  N : prompt length, N > d + 1;  noise_var : σ² ≥ 0
+
+    Returns
+    -------
+    float64, or a SymPy expression.
+
+    Notes
+    -----
+    Holds for every positive-definite Σ_x and every law of β (OLS is unbiased given X, so neither
+    appears).  For ``N ∈ {d, d + 1}`` the expectation is infinite (σ² > 0): ValueError.
+
+    Examples
+    --------
+    >>> float(ols_risk(2, 5, 1.0))
+    2.0
+    """
+    if is_symbolic(d, N, noise_var):
+        return ols_risk_expr().subs({d_sym: d, N_sym: N, sigma2_sym: noise_var})
+    d = check_int("d", d, minimum=1)
+    N = check_int("N", N, minimum=1)
+    if N <= d + 1:
+        raise ValueError(f"N must be > d + 1 = {d + 1} for a finite OLS risk (inverse-Wishart mean), "
+                         f"got N = {N}")
+    s2 = check_real("noise_var (sigma^2)", noise_var, lower=0.0)
+    return np.float64(_ols_fn()(d, N, s2))
+
+
+@functools.cache
+def _ols_fn() -> Callable[..., Any]:
+    return lambdified((d_sym, N_sym, sigma2_sym), ols_risk_expr())
+
+
+# ------------------------------------------------------------------- proportional (MP) limit
+def _mp_m(xi: Any, lam: Any) -> Any:
+    # Marchenko-Pastur Stieltjes transform at z = -lam < 0 (hpcy25 R9, czz24 R10):
+    # m(-lam) = [sqrt((1 - xi + lam)^2 + 4 xi lam) - (1 - xi + lam)] / (2 xi lam)
+    b = 1 - xi + lam
+    return (sp.sqrt(b**2 + 4 * xi * lam) - b) / (2 * xi * lam)
+
+
+def _ridge_limit_expr(xi: Any, lam: Any, s2: Any, signal: Any) -> sp.Expr:
+    # risk = s2 + signal lam^2 m'(-lam) + s2 xi (m(-lam) - lam m'(-lam)),  m'(-lam) = -d/dlam m(-lam)
+    l = sp.Dummy("lam", positive=True)
+    m = _mp_m(xi, l)
+    mprime = -sp.diff(m, l)
+    return (s2 + signal * l**2 * mprime + s2 * xi * (m - l * mprime)).subs(l, lam)
+
+
+@functools.cache
+def _ridge_limit_fn(backend: str = "numpy") -> Callable[..., Any]:
+    args = (xi_sym, lam_sym, sigma2_sym, signal_sym)
+    return lambdified(args, _ridge_limit_expr(*args), backend=backend)
+
+
+@functools.cache
+def _mp_fn(backend: str = "numpy") -> Callable[..., Any]:
+    return lambdified((xi_sym, lam_sym), _mp_m(xi_sym, lam_sym), backend=backend)
+
+
+def _limit_args(xi: Any, lam: Any | None, s2: Any, signal: Any) -> None:
+    for name, v, lower_open in (("xi", xi, True), ("noise_var (sigma^2)", s2, False),
+                                ("signal", signal, True), ("lam", lam, True)):
+        if v is None:
+            continue
+        arr = np.asarray(v, dtype=float)
+        if not np.all(np.isfinite(arr)) or np.any(arr <= 0 if lower_open else arr < 0):
+            op = ">" if lower_open else "≥"
+            raise ValueError(f"{name} must be finite and {op} 0 (proportional limit), got {v!r}")
+
+
+def mp_stieltjes(xi: Any, lam: Any) -> Any:
+    r"""Marchenko–Pastur Stieltjes transform ``m(−λ) = lim (1/d) tr (XᵀX/N + λI)⁻¹``, d/N → ξ.
+
+    Source: [hpcy25] R9, eq. (D.34)–(D.36) (spec 001); [czz24] R10 ``m_γ(−λ)`` (spec 000);
+    Dobriban & Wager (2018).
+
+    .. math::
+
+        m(-\lambda) = \frac{\sqrt{(1-\xi+\lambda)^2 + 4\xi\lambda} - (1-\xi+\lambda)}{2\xi\lambda},
+        \qquad \xi\lambda m^2 + (1-\xi+\lambda)m - 1 = 0.
+
+    Parameters
+    ----------
+    xi : aspect ratio ξ = d/N > 0;  lam : λ > 0 (normalised: ``XᵀX/N + λI``)
+
+    Returns
+    -------
+    float64 (broadcast array), or a SymPy expression.
+
+    Examples
+    --------
+    >>> round(float(mp_stieltjes(1e-9, 1.0)), 6)   # ξ → 0: 1/(1 + λ)
+    0.5
+    """
+    if is_symbolic(xi, lam):
+        return _mp_m(sp.sympify(xi), sp.sympify(lam))
+    _limit_args(xi, lam, 0.0, 1.0)
+    return _out(_mp_fn()(np.asarray(xi, dtype=float), np.asarray(lam, dtype=float)))
+
+
+def ridge_risk_limit(xi: Any, lam: Any, noise_var: Any, signal: Any = 1) -> Any:
+    r"""Proportional-limit ICL risk of ridge, ``x ~ N(0, I_d)``, ``β ~ N(0, (signal/d) I_d)``.
+
+    Source: [czz24] R10 ridge formula (spec 000, eqs. F.4/F.8 context) and [hpcy25] R9 (spec 001)
+    via the Marchenko–Pastur Stieltjes transform (Dobriban & Wager 2018, Thm 2.1; Hastie et al.
+    2022, Thm 5) [derived: assembled here from the conditional risk of czz24 R10].
+
+    With ``Σ̂ = XᵀX/N``, ``β̂ = (Σ̂ + λI)⁻¹Xᵀy/N`` (= ``ridge_predictor(X, y, N·λ)``) and
+    ``m = m(−λ)``, ``m' = m'(z)|_{z=−λ} = −∂_λ m(−λ)``:
+
+    .. math::
+
+        R_\lambda = \sigma^2 + \text{signal}\,\lambda^2 m' + \sigma^2\xi\,(m - \lambda m').
+
+    Parameters
+    ----------
+    xi : ξ = lim d/N > 0;  lam : normalised penalty λ > 0;  noise_var : σ² ≥ 0;
+    signal : α² = E‖β‖² > 0 (1 in hpcy25 and czz24's theory; 4 in czz24's experiments)
+
+    Returns
+    -------
+    float64 (broadcast array), or a SymPy expression in the arguments.
+
+    Notes
+    -----
+    Bias ``(α²/d)‖λ(Σ̂ + λ)⁻¹‖_F² → α²λ²m'`` and variance ``(σ²/N)tr(Σ̂(Σ̂ + λ)⁻²) →
+    σ²ξ(m − λm')`` (czz24 R10's conditional formula).  Minimised at ``λ* = σ²ξ/α²`` where it is
+    :func:`bayes_risk_limit_mp`.  λ = 0 (ridgeless) is excluded.
+
+    Examples
+    --------
+    >>> round(float(ridge_risk_limit(1e-9, 1.0, 0.0)), 6)   # ξ → 0, σ² = 0: bias λ²/(1+λ)²
+    0.25
+    """
+    if is_symbolic(xi, lam, noise_var, signal):
+        return _ridge_limit_expr(sp.sympify(xi), sp.sympify(lam), sp.sympify(noise_var),
+                                 sp.sympify(signal))
+    _limit_args(xi, lam, noise_var, signal)
+    f = _ridge_limit_fn()
+    return _out(f(*(np.asarray(v, dtype=float) for v in (xi, lam, noise_var, signal))))
+
+
+def bayes_risk_limit_mp(xi: Any, noise_var: Any, signal: Any = 1) -> Any:
+    r"""Proportional-limit Bayes risk: ridge at ``λ* = σ²ξ/signal`` (the posterior mean).
+
+    Source: [hpcy25] R9, eqs. (D.34)–(D.36), ``R_B∞`` (spec 001); [czz24] R10 ``R_ridge*``.
+
+    .. math::
+
+        R_{B\infty} = \sigma^2 + \sigma^2\xi\, m(-\sigma^2\xi/\text{signal})
+        \;\overset{\text{signal}=1}{=}\; \tfrac12\Bigl[\sigma^2 + 1 - \tfrac1\xi
+            + \sqrt{4\sigma^2 + (\sigma^2 - 1 + 1/\xi)^2}\Bigr].
+
+    Parameters
+    ----------
+    xi : ξ > 0;  noise_var : σ² > 0;  signal : α² = E‖β‖² > 0
+
+    Returns
+    -------
+    float64 (broadcast array), or a SymPy expression.
+
+    Notes
+    -----
+    Implemented as :func:`ridge_risk_limit` at λ* (no second transcription); tests check it
+    against both printed forms above and the spec's values (ξ = 1/8, σ² = 0.1: 0.114057).
+
+    Examples
+    --------
+    >>> round(float(bayes_risk_limit_mp(0.125, 0.1)), 6)
+    0.114057
+    """
+    if is_symbolic(xi, noise_var, signal):
+        xi, noise_var, signal = (sp.sympify(v) for v in (xi, noise_var, signal))
+        return _ridge_limit_expr(xi, noise_var * xi / signal, noise_var, signal)
+    _limit_args(xi, None, noise_var, signal)
+    if np.any(np.asarray(noise_var, dtype=float) <= 0):
+        raise ValueError(f"noise_var (sigma^2) must be > 0 for the Bayes limit, got {noise_var!r}")
+    xi_a, s2, sig = (np.asarray(v, dtype=float) for v in (xi, noise_var, signal))
+    return _out(_ridge_limit_fn()(xi_a, s2 * xi_a / sig, s2, sig))
+
+
+_NB = "numerics.baselines:"
+_TB = "theory.common.baselines:"
+
+RESULTS: tuple[Result, ...] = (
+    Result(
+        id="base:gd",
+        kind="baseline",
+        summary="exact finite-N risk of one-step preconditioned GD (von Oswald), general Σ, β*, Ψ",
+        source="[zwb24] spec 002 §2.1 (GD-0 baseline); [hpcy25] spec 001 R9 R_V (isotropic case)",
+        statement="R = σ² + tr(HΨ0) − 2tr(HΓHΨ0) + ((N+1)/N)tr(HΓᵀHΓHΨ0) + (c0/N)tr(ΓᵀHΓH), "
+        "Ψ0 = Ψ + β*β*ᵀ, c0 = tr(HΨ0) + σ²",
+        objects=(_TB + "gd_risk",),
+        checks=(_NB + "check_gd_mc", _NB + "check_gd_family_exact"),
+    ),
+    Result(
+        id="base:gd-beta",
+        kind="baseline",
+        summary="exact finite-N risk of GD with learnable initialisation β0 (GD-β)",
+        source="[zwb24] eq. (5.1) and spec 002 §2.1 (closed form from Lemma H.4)",
+        statement="R(f_{Γ,β0}) = σ² + tr(HΨ_β) − 2tr(HΓHΨ_β) + ((N+1)/N)tr(HΓᵀHΓHΨ_β) "
+        "+ (c_β/N)tr(ΓᵀHΓH), Ψ_β = Ψ + (β* − β0)(β* − β0)ᵀ",
+        objects=(_TB + "gd_beta_risk",),
+        checks=(_NB + "check_gd_beta_mc", _NB + "check_gd_family_exact",
+                _NB + "check_gd_family_float"),
+    ),
+    Result(
+        id="base:dgd",
+        kind="derived",
+        summary="exact finite-N risk of preconditioned debiased GD = GD with N−1 samples, "
+        "Γ = η(N−1)/N Pᵀ",
+        source="[hpcy25] eq. (4.11) (estimator) and spec 001 R9 R_D (isotropic); general Σ, Ψ, P, "
+        "β* derived here",
+        statement="R_D(P, η; N) = R_GD(η (N−1)/N Pᵀ; N − 1); isotropic: 1 + σ² − 2η(L−1)/L "
+        "+ η²(L−1)(L + d(1+σ²))/L²",
+        objects=(_TB + "dgd_risk",),
+        checks=(_NB + "check_dgd_mc", _NB + "check_gd_family_exact", _NB + "check_gd_family_float"),
+        derived=True,
+    ),
+    Result(
+        id="base:ridge-bayes",
+        kind="baseline",
+        summary="ridge with λ = σ²/τ² equals the Bayes posterior mean (Ψ = τ²I, β* = 0)",
+        source="[zwb24] Lemma 6.1(a), eq. (F.1) (spec 002 §2.7); [hpcy25] §1.7 (λ = dσ² for "
+        "Ψ = I/d); STYLE R11",
+        statement="(XᵀX + σ²/τ² I)⁻¹Xᵀy = E[β | X, y] for β ~ N(0, τ²I)",
+        objects=(_TB + "ridge_predictor", _TB + "bayes_posterior_mean"),
+        checks=(_NB + "check_ridge_bayes",),
+    ),
+    Result(
+        id="base:bayes-risk",
+        kind="baseline",
+        summary="exact conditional risk of the Bayes predictor given X; Bayes < ridge(λ ≠ λ*), OLS",
+        source="[zwb24] Lemma 6.1(a) (spec 002 §2.7); [hpcy25] spec 001 R9 R_B; ridge conditional "
+        "risk: [czz24] spec 000 R10 (general Σ, β*, Ψ derived)",
+        statement="L(β̂_Bayes; X) = σ² + σ² tr(Σ_x (ΨXᵀX + σ²I)⁻¹Ψ)",
+        objects=(_TB + "bayes_conditional_risk", _TB + "ridge_conditional_risk"),
+        checks=(_NB + "check_bayes_risk_mc", _NB + "check_ridge_ordering"),
+    ),
+    Result(
+        id="base:ols",
+        kind="baseline",
+        summary="expected OLS risk σ²(1 + d/(N − d − 1)), any PD Σ_x, N > d + 1",
+        source="[czz24] spec 000 R10 exact closed forms (+ query noise σ²)",
+        statement="E(⟨(XᵀX)⁻¹Xᵀy, x⟩ − y)² = σ²(1 + d/(N − d − 1))",
+        objects=(_TB + "ols_risk",),
+        checks=(_NB + "check_ols_mc", _NB + "check_ols_float"),
+    ),
+    Result(
+        id="base:mp-limit",
+        kind="baseline",
+        summary="proportional-limit Bayes risk R_B∞ via the Marchenko–Pastur Stieltjes transform",
+        source="[hpcy25] eqs. (D.34)–(D.36) (spec 001 R9); [czz24] spec 000 R10 R_ridge*",
+        statement="R_B∞ = σ² + σ²ξ m(−σ²ξ) = ½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]",
+        objects=(_TB + "bayes_risk_limit_mp", _TB + "mp_stieltjes"),
+        checks=(_NB + "check_mp_exact", _NB + "check_mp_float", _NB + "check_mp_wishart"),
+    ),
+    Result(
+        id="base:ridge-limit",
+        kind="derived",
+        summary="proportional-limit ridge risk at any λ > 0: σ² + α²λ²m' + σ²ξ(m − λm')",
+        source="assembled from [czz24] spec 000 R10's conditional ridge risk and the MP "
+        "transform (Dobriban & Wager 2018)",
+        statement="R_λ = σ² + α² λ² m'(−λ) + σ² ξ (m(−λ) − λ m'(−λ)); minimised at λ* = σ²ξ/α²",
+        objects=(_TB + "ridge_risk_limit",),
+        checks=(_NB + "check_mp_exact", _NB + "check_mp_float", _NB + "check_mp_wishart"),
+        derived=True,
+    ),
+)

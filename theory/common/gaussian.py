@@ -248,4 +248,34 @@ def sample_cov_second_moment(Sigma: Any, N: Any) -> Any:
     return _wishart(np.eye(S.shape[0]), S, float(n)) / float(n) ** 2
 
 
-RESULTS: tuple[Result, ...] = ()
+_NB = "numerics.baselines:"
+
+RESULTS: tuple[Result, ...] = (
+    Result(
+        id="base:isserlis",
+        kind="identity",
+        summary="Gaussian fourth moment E[x x^T A x x^T] = ΣAΣ + ΣA^TΣ + tr(AΣ)Σ",
+        source="[zwb24] Lemma H.4 (spec 002 §2.0); [zfb24] Lemma 30 (spec 004 R13)",
+        statement="E[x x^T A x x^T] = Σ A Σ + Σ A^T Σ + tr(AΣ) Σ for x ~ N(0, Σ), any real A",
+        objects=("theory.common.gaussian:isserlis_fourth_moment",),
+        checks=(_NB + "check_isserlis_exact", _NB + "check_isserlis_mc"),
+    ),
+    Result(
+        id="base:wishart",
+        kind="identity",
+        summary="Wishart fourth moment E[X^T X A X^T X] = N²ΣAΣ + N(ΣA^TΣ + tr(AΣ)Σ)",
+        source="[zwb24] Lemma H.4 (spec 002 §2.0, general-A form)",
+        statement="E[X^T X A X^T X] = N^2 Σ A Σ + N (Σ A^T Σ + tr(AΣ) Σ), X with N iid N(0, Σ) rows",
+        objects=("theory.common.gaussian:wishart_fourth_moment",),
+        checks=(_NB + "check_wishart_exact", _NB + "check_wishart_mc"),
+    ),
+    Result(
+        id="base:sample-cov",
+        kind="identity",
+        summary="E[Λ̂²] = ((N+1)/N)Σ² + (trΣ/N)Σ = ΓΛ for the sample covariance Λ̂ = X^T X/N",
+        source="[zfb24] §1.1 key identity (spec 004 §1.1; JMLR Lemma 30 corollary)",
+        statement="E[Λ̂^2] = ((N+1)/N) Λ^2 + (tr Λ / N) Λ",
+        objects=("theory.common.gaussian:sample_cov_second_moment",),
+        checks=(_NB + "check_sample_cov",),
+    ),
+)

@@ -1,0 +1,105 @@
+"""50-digit mpmath references for the FLOAT checks of the baselines (STYLE R9).
+
+These are *independent* routes, not the SymPy expressions re-evaluated at high precision:
+
+* :func:`mp_stieltjes_ref` solves the Marchenko–Pastur self-consistency equation
+  ``ξλ m² + (1 − ξ + λ) m − 1 = 0`` for its positive root with ``mpmath.polyroots``;
+* :func:`ridge_limit_ref` differentiates that root numerically (``mpmath.diff``) to get ``m'``;
+* :func:`bayes_limit_ref` is hpcy25's printed form ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]``
+  (spec 001 R9), scaled to a general signal ``α²`` by homogeneity (risk − σ² scales as α² at fixed
+  σ²/α²);
+* :func:`exact_rational` evaluates a SymPy matrix formula at exact rational inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+__all__ = [
+    "DPS",
+    "mp_stieltjes_ref",
+    "ridge_limit_ref",
+    "bayes_limit_ref",
+    "ols_risk_ref",
+    "to_rational_matrix",
+    "exact_rational",
+]
+
+#: Working precision of every reference (decimal digits).
+DPS = 50
+
+
+def _mpf(x: Any) -> mpmath.mpf:
+    return mpmath.mpf(Fraction(float(x)).numerator) / Fraction(float(x)).denominator
+
+
+def mp_stieltjes_ref(xi: float, lam: float) -> mpmath.mpf:
+    """Positive root of ``ξλ m² + (1 − ξ + λ) m − 1 = 0`` (the MP Stieltjes transform at −λ)."""
+    with mpmath.workdps(DPS):
+        x, l = _mpf(xi), _mpf(lam)
+        roots = mpmath.polyroots([x * l, 1 - x + l, -1], maxsteps=200, extraprec=2 * DPS)
+        pos = [mpmath.re(r) for r in roots if abs(mpmath.im(r)) < mpmath.mpf(10) ** (-DPS + 5)
+               and mpmath.re(r) > 0]
+        if len(pos) != 1:
+            raise ArithmeticError(f"expected one positive root, got {roots}")
+        return +pos[0]
+
+
+def ridge_limit_ref(xi: float, lam: float, noise_var: float, signal: float = 1.0) -> mpmath.mpf:
+    """``σ² + α²λ²m' + σ²ξ(m − λm')`` with ``m`` from :func:`mp_stieltjes_ref` and ``m'`` by
+    50-digit numerical differentiation."""
+    with mpmath.workdps(DPS + 20):
+        x, l, s2, a2 = (_mpf(v) for v in (xi, lam, noise_var, signal))
+        m = mp_stieltjes_ref(xi, lam)
+        mprime = -mpmath.diff(lambda t: _root(x, t), l)
+        out = s2 + a2 * l**2 * mprime + s2 * x * (m - l * mprime)
+    with mpmath.workdps(DPS):
+        return +out
+
+
+def _root(x: mpmath.mpf, l: mpmath.mpf) -> mpmath.mpf:
+    # the positive root of x l m^2 + (1 - x + l) m - 1 in the numerically stable form
+    b = 1 - x + l
+    return 2 / (b + mpmath.sqrt(b**2 + 4 * x * l))
+
+
+def bayes_limit_ref(xi: float, noise_var: float, signal: float = 1.0) -> mpmath.mpf:
+    """hpcy25 R9's printed ``R_B∞`` (signal 1); for signal α², ``α²·R_B∞(ξ, σ²/α²)`` (the limit is
+    homogeneous of degree 1 in (σ², α²))."""
+    with mpmath.workdps(DPS):
+        x, s2, a2 = (_mpf(v) for v in (xi, noise_var, signal))
+        t = s2 / a2
+        r1 = (t + 1 - 1 / x + mpmath.sqrt(4 * t + (t - 1 + 1 / x) ** 2)) / 2
+        return a2 * r1
+
+
+def ols_risk_ref(d: int, N: int, noise_var: float) -> mpmath.mpf:
+    """``σ²(1 + d/(N − d − 1))`` at 50 digits (czz24 R10 + query noise)."""
+    with mpmath.workdps(DPS):
+        return _mpf(noise_var) * (1 + mpmath.mpf(d) / (N - d - 1))
+
+
+def to_rational_matrix(a: Any) -> sp.Matrix | sp.Rational:
+    """Exact SymPy rationals equal to the float64 entries of ``a`` (matrix, vector or scalar)."""
+    arr = np.asarray(a, dtype=float)
+    if arr.ndim == 0:
+        return sp.Rational(Fraction(float(arr)))
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    return sp.Matrix([[sp.Rational(Fraction(float(v))) for v in row] for row in arr])
+
+
+def exact_rational(fn: Callable[..., Any], *args: Any, ints: tuple[int, ...] = ()) -> float:
+    """Evaluate a closed form at the exact rational values of float ``args`` (positions in
+    ``ints`` are passed as SymPy Integers) and return the exact result rounded to float."""
+    conv = [sp.Integer(int(a)) if i in ints else to_rational_matrix(a) for i, a in enumerate(args)]
+    val = fn(*conv)
+    if isinstance(val, sp.MatrixBase):
+        return np.array(val.evalf(DPS).tolist(), dtype=float)  # type: ignore[return-value]
+    return float(sp.N(val, DPS))

@@ -24,6 +24,7 @@ from numerics.testing import (
     OPTIM_ARG_ATOL,
     OPTIM_RTOL,
     SOLVER_BOUND,
+    Z_MC,
     close_agreement,
     exact_agreement,
     fixture_atol,
@@ -60,6 +61,7 @@ __all__ = [
     "check_lemG2_rhs",
     "check_thm63_flow",
     "check_cross_zfb24",
+    "check_lem61_bayes",
     "APPENDIX_A",
 ]
 
@@ -726,4 +728,56 @@ def check_cross_zfb24(*, quick: bool = True, seed: int = 0, d: int = 3, N: int =
         core.optimal_gamma(sp.Matrix([[lam]]), sp.eye(1), ss, Ns,
                            finite_sample_factor=finite_sample_factor)[0, 0],
         1 / lsa_flow.gamma_noisy(sp.Matrix([[lam]]), Ns, ss)[0, 0]))
+    return out
+
+
+# ------------------------------------------------------------------------- Lemma 6.1 (C12)
+def check_lem61_bayes(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6,
+                      sigma2: float = 0.49) -> list[Evidence]:
+    """Lemma 6.1 (spec C12): the Bayes predictor (shared ``bayes_posterior_mean``) has MC risk
+    equal to ``E_X[L(β̂_Bayes; X)]`` (shared ``bayes_conditional_risk``, MC over X only), and
+    ``R_Bayes < R*``; rate (b): under bounded SNR the log-log slope of ``R_Bayes − σ²`` in N
+    matches that of ``Σ min(λ_i, σ²/N)`` (constants unspecified, so only the rate is tested)."""
+    from numerics.montecarlo import mc_mean
+    from numerics.sampling import sample_prompts
+    from theory.common.baselines import bayes_conditional_risk, bayes_posterior_mean
+    from theory.settings import LinearRegressionICL
+
+    rng = np.random.default_rng(seed)
+    H, Psi, bs = random_setting(rng, d)
+    st = LinearRegressionICL.from_arrays(Sigma_x=H, N=N, task_mean=bs, task_cov=Psi,
+                                         noise_var=sigma2)
+
+    def full(r: np.random.Generator, B: int) -> np.ndarray:
+        p = sample_prompts(st, B, rng=r)
+        bh = bayes_posterior_mean(p.X, p.y, bs, Psi, sigma2)
+        return (np.einsum("bd,bd->b", p.xq, bh) - p.yq) ** 2
+
+    def semi(r: np.random.Generator, B: int) -> np.ndarray:
+        X = gaussian_rows(r, (B, N), H)
+        return np.asarray(bayes_conditional_risk(X, H, Psi, sigma2))
+
+    n = _n(quick, 200_000, 1_000_000)
+    e_full = mc_mean(full, n, rng=rng)
+    e_semi = mc_mean(semi, n // 4, rng=rng)
+    comb = type(e_full)(e_full.mean, float(np.hypot(e_full.se, e_semi.se)), e_full.n)
+    Rs = core.optimal_risk(H, Psi, sigma2, N)
+    out = [mc_agreement("Bayes predictor MC risk == E_X[conditional risk] (Lemma 6.1 a)",
+                        e_semi.mean, comb),
+           ordering("R_Bayes < R* (optimal GD-beta)", e_semi.mean, Rs, margin=Z_MC * e_semi.se)]
+    # rate (b): bounded SNR, tr(H Psi) = sigma^2, lambda_i ∝ i^-1.5, d = 20
+    dd, s2 = 20, 1.0
+    lam = power_law_spectrum(dd, 1.5, s2)
+    Ns = (20, 40, 80, 160)
+    rb = []
+    for NN in Ns:
+        def draw(r: np.random.Generator, B: int, NN: int = NN) -> np.ndarray:
+            X = r.standard_normal((B, NN, dd)) * np.sqrt(lam)
+            return np.asarray(bayes_conditional_risk(X, np.diag(lam), np.eye(dd), s2)) - s2
+        rb.append(mc_mean(draw, _n(quick, 1000, 5000), rng=rng).mean)
+    sm = [gap.sum_min(lam, s2, NN) for NN in Ns]
+    from scipy import stats
+    slope = float(stats.linregress(np.log(Ns), np.log(sm)).slope)
+    out.append(rate_agreement("R_Bayes - s2 vs N: slope of sum min(lambda_i, s2/N)", Ns, rb,
+                              slope, details={"sum_min": sm}))
     return out

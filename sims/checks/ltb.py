@@ -15,6 +15,7 @@ from numerics.ltb.optim import inf_lsa
 from numerics.mc_fast import gd_family_predict
 from numerics.testing import (
     FLOAT_RTOL,
+    OPTIM_RTOL,
     Z_MC,
     close_agreement,
     mc_agreement,
@@ -205,7 +206,7 @@ def check_table1_zero_mean(*, quick: bool = True, seed: int = 0) -> list[Evidenc
                             runs[k]["test_risk"][0], runs["R_star"], runs[k]["init_test_risk"][0],
                             details={"se": runs[k]["test_risk"][1]}) for k in ("ltb", "lsa")] + [
         close_agreement("beta* = 0: inf_LSA == R* (BFGS)", runs["inf_lsa"], runs["R_star"],
-                        atol=1e-8 * runs["R_star"])]
+                        atol=OPTIM_RTOL * runs["R_star"])]
 
 
 def check_gd_beta_training(*, quick: bool = True, seed: int = 0) -> list[Evidence]:

@@ -116,3 +116,9 @@ def test_lemG2_rhs_is_minus_gradient() -> None:
 def test_thm63_flow_and_negative_control() -> None:
     assert_passed(C.check_thm63_flow())
     assert_fails(C.check_thm63_flow(gamma_fn=_no_factor))
+
+
+@pytest.mark.mc
+@pytest.mark.result("zwb24:lem6.1")
+def test_lem61_bayes() -> None:
+    assert_passed(C.check_lem61_bayes())

@@ -181,6 +181,17 @@ RESULTS: tuple[Result, ...] = (
         figures=(f"{_F}:fig_gap_scaling",),
     ),
     Result(
+        id="zwb24:lem6.1", kind="lemma",
+        summary="Bayes-optimal ICL: posterior mean (ridge centred at beta*), conditional risk, "
+                "R_Bayes <= R*, rate sum min(l_i, s2/N) under bounded SNR (constants unspecified)",
+        source="[zwb24] Lemma 6.1, eq. (F.1); spec 002 §2.7 (rate [R])",
+        statement="L(b_Bayes; X) = s2 + s2 tr(H Psi^1/2 (Psi^1/2 X^TX Psi^1/2 + s2 I)^-1 Psi^1/2)",
+        objects=("theory.common.baselines:bayes_posterior_mean",
+                 "theory.common.baselines:bayes_conditional_risk", "theory.ltb:sum_min"),
+        checks=(f"{_N}:check_lem61_bayes",),
+        figures=(f"{_F}:fig_rates",),
+    ),
+    Result(
         id="zwb24:cor6.2", kind="corollary",
         summary="Rate of optimal GD-beta: (1/4) sum min(l_i, s2/N) <= R* - s2 <= 2(1+kappa) sum "
                 "min (constants derived), power-law slopes -(1-1/alpha)",

@@ -192,7 +192,8 @@ def rate_agreement(
     band: float = RATE_BAND, details: dict | None = None,
 ) -> Evidence:
     """RATE: slope of ``log y`` against ``log x`` (``scipy.stats.linregress``) within ``band``."""
-    lx, ly = np.log(_arr(x)), np.log(_arr(y))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lx, ly = np.log(_arr(x)), np.log(_arr(y))
     if not (np.all(np.isfinite(lx)) and np.all(np.isfinite(ly))):
         return _ev(name, "RATE", expected_slope, float("nan"), band, float("inf"), False,
                    details={"reason": "non-positive or non-finite values", **(details or {})})

@@ -61,9 +61,9 @@ def sample_prompts(
     if n < 1:
         raise ValueError(f"n (prompt length) must be ≥ 1, got {n}")
     kw = {"dtype": dtype, "device": device}
-    Sx = torch.as_tensor(setting.Sigma_x, **kw)
-    mean = torch.as_tensor(setting.task_mean, **kw)
-    beta = mean + mvn((B,), torch.as_tensor(setting.task_cov, **kw), generator=generator)
+    Sx = torch.tensor(setting.covariates.Sigma_x, **kw)  # from the tuples: no read-only views
+    mean = torch.tensor(setting.prior.task_mean, **kw)
+    beta = mean + mvn((B,), torch.tensor(setting.prior.task_cov, **kw), generator=generator)
     X = mvn((B, n), Sx, generator=generator)  # (B, n, d)
     xq = mvn((B,), Sx, generator=generator)  # (B, d)
     sd = float(setting.noise_var) ** 0.5

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import scipy.linalg
 import sympy as sp
 
 from numerics import references as ref
@@ -60,6 +61,8 @@ __all__ = [
     "check_mp_exact",
     "check_mp_float",
     "check_mp_wishart",
+    "check_wishart_sampler",
+    "wishart_eigenvalues",
 ]
 
 # ------------------------------------------------------------------------- pinned settings
@@ -359,11 +362,19 @@ def check_gd_family_exact(*, quick: bool = True, seed: int = 0,
     out.append(exact_agreement("GD(eta I) vs hpcy25 R_V (symbolic d, L)", sp.simplify(gdv - RV), 0))
     out.append(exact_agreement("DGD(I, eta) vs hpcy25 R_D (symbolic d, L)",
                                sp.simplify(dgd(Id, eta, Id, Id / dd, s2, Nn) - RD), 0))
-    P = sp.Matrix(2, 2, lambda i, j: sp.Symbol(f"q{i}{j}", real=True))
-    lhs = dgd(P, eta, H, Psi, s2, Nn, task_mean=mu)
-    rhs = gdb(eta * (Nn - 1) / Nn * P.T, sp.zeros(2, 1), H, mu, Psi, s2, Nn - 1)
-    out.append(exact_agreement("DGD(P, eta; N) = GD(eta (N-1)/N P^T; N-1) (d=2)",
-                               sp.expand(sp.together(lhs - rhs)), 0))
+    # (iv) at exact rational matrices (STYLE R9: full symbolic expansion of the 2×2 difference is
+    # slow), keeping N, eta, sigma2 symbolic; three fixed rational draws.
+    rng = np.random.default_rng(7)
+    for k in range(2 if quick else 4):
+        def rat(shape: tuple[int, int], sym: bool = False) -> sp.Matrix:
+            v = rng.integers(-6, 7, size=shape)
+            M = sp.Matrix(shape[0], shape[1], lambda i, j: sp.Rational(int(v[i, j]), 5))
+            return M * M.T + sp.eye(shape[0]) / 7 if sym else M
+        Hk, Pk, Psik, muk = rat((2, 2), True), rat((2, 2)), rat((2, 2), True), rat((2, 1))
+        lhs = dgd(Pk, eta, Hk, Psik, s2, Nn, task_mean=muk)
+        rhs = gdb(eta * (Nn - 1) / Nn * Pk.T, sp.zeros(2, 1), Hk, muk, Psik, s2, Nn - 1)
+        out.append(exact_agreement(f"DGD(P, eta; N) = GD(eta (N-1)/N P^T; N-1), d=2, draw {k}",
+                                   sp.cancel(lhs - rhs), 0))
     return out
 
 
@@ -397,19 +408,19 @@ def _random_design(rng: np.random.Generator, d: int, N: int) -> tuple[np.ndarray
 
 
 def check_ridge_bayes(*, quick: bool = True, seed: int = 0, draws: int = 20,
+                      exact_shape: tuple[int, int] = (2, 2),
                       ridge_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """Ridge with ``λ = σ²/τ²`` equals the posterior mean under ``β ~ N(0, τ²I)`` (STYLE R11):
-    EXACT at d = 2, N = 2 (symbolic X, y, σ², τ²); FLOAT on random designs (estimates and
-    conditional risks), ``rtol = FLOAT_RTOL``."""
+    EXACT at ``(d, N) = exact_shape`` (symbolic X, y, σ², τ²); FLOAT on random designs (estimates
+    and conditional risks), ``rtol = FLOAT_RTOL``."""
     ridge = ridge_fn or B.ridge_predictor
     s2, t2 = sp.Symbol("sigma2", positive=True), sp.Symbol("tau2", positive=True)
-    X = sp.Matrix(2, 2, lambda i, j: sp.Symbol(f"x{i}{j}", real=True))
-    y = sp.Matrix(sp.symbols("y0:2", real=True))
-    out = [exact_agreement("ridge(sigma2/tau2) == posterior mean (d=2, N=2)",
-                           sp.simplify(ridge(X, y, s2 / t2)
-                                       - B.bayes_posterior_mean(X, y, sp.zeros(2, 1),
-                                                                t2 * sp.eye(2), s2)),
-                           sp.zeros(2, 1))]
+    d0, n0 = exact_shape
+    X = sp.Matrix(n0, d0, lambda i, j: sp.Symbol(f"x{i}{j}", real=True))
+    y = sp.Matrix(sp.symbols(f"y0:{n0}", real=True))
+    diff = ridge(X, y, s2 / t2) - B.bayes_posterior_mean(X, y, sp.zeros(d0, 1), t2 * sp.eye(d0), s2)
+    out = [exact_agreement(f"ridge(sigma2/tau2) == posterior mean (d={d0}, N={n0})",
+                           diff.applyfunc(sp.cancel), sp.zeros(d0, 1))]
     rng = np.random.default_rng(seed)
     for k in range(draws if not quick else max(3, draws // 4)):
         d, N = int(rng.integers(1, 6)), int(rng.integers(1, 12))
@@ -538,6 +549,13 @@ def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     grad = sp.diff(B.ridge_risk_limit(xi, lam, s2, a2), lam)
     pts = [(sp.Rational(1, 8), sp.Rational(1, 10), 1), (sp.Rational(1, 5), 3, 2),
            (2, sp.Rational(1, 2), sp.Rational(1, 3)), (sp.Rational(7, 3), sp.Rational(5, 4), 4)]
+    (m_pos, _), (m_neg, w_neg) = B._mp_m_stable_parts(xi, lam)  # the float64 twin's branches
+    for x, l in ((sp.Rational(1, 2), sp.Rational(1, 3)), (3, sp.Rational(1, 5)), (7, 5)):
+        sub = {xi: x, lam: l}
+        out.append(exact_agreement(f"float64 twin branches == m(-lam) at xi={x}, lam={l}",
+                                   sp.radsimp(m_pos.subs(sub) - m.subs(sub)) if 1 - x + l >= 0
+                                   else sp.radsimp(m_neg.subs(sub) + w_neg.subs(sub) / l
+                                                   - m.subs(sub)), 0))
     for x, v, a in pts:
         sub = {xi: x, s2: v, a2: a}
         out.append(exact_agreement(f"R_Binf == hpcy25 printed form at xi={x}, s2={v}",
@@ -565,10 +583,10 @@ def check_mp_float(*, quick: bool = True, seed: int = 0,
     precision."""
     bayes = bayes_fn or B.bayes_risk_limit_mp
     out = []
-    grid = [(0.125, 0.1, 1.0), (0.2, 3.0, 1.0), (0.05, 0.1, 1.0), (2.0, 0.5, 4.0),
-            (10.0, 0.01, 1.0), (0.5, 2.0, 0.3)]
-    for xi, v, a in grid:
-        lam = 0.7 * v * xi / a + 0.05
+    grid = [(0.125, 0.1, 1.0, 0.06), (0.2, 3.0, 1.0, 0.3), (0.05, 0.1, 1.0, 1e-3),
+            (2.0, 0.5, 4.0, 0.2), (10.0, 0.01, 1.0, 1e-4), (0.5, 2.0, 0.3, 5.0),
+            (500.0, 4.0, 0.2, 2e-4), (1e-3, 1e-3, 1.0, 1e-4)]  # incl. the cancellation-prone ends
+    for xi, v, a, lam in grid:
         out.append(float_agreement(f"mp_stieltjes({xi}, {lam:.4g})", B.mp_stieltjes(xi, lam),
                                    float(ref.mp_stieltjes_ref(xi, lam))))
         out.append(float_agreement(f"ridge_risk_limit({xi}, {lam:.4g}, {v}, {a})",
@@ -597,8 +615,59 @@ def _ridge_cond_eig(s: np.ndarray, lam: float, v: float, a2: float, d: int, N: i
         np.sum(s / (s + lam) ** 2))
 
 
+def wishart_eigenvalues(rng: np.random.Generator, d: int, N: int, *,
+                        sampler: str = "tridiagonal", dof_shift: int = 0) -> np.ndarray:
+    """Eigenvalues of ``XᵀX`` for ``X`` an ``N×d`` standard Gaussian matrix (ascending).
+
+    ``sampler="dense"`` draws X and diagonalises ``XᵀX`` (LAPACK ``syev``).  ``"tridiagonal"``
+    draws the same law in O(d²) with the Dumitriu–Edelman (2002, Thm 3.4) β = 1 Laguerre model:
+    ``XᵀX`` has the eigenvalues of ``BBᵀ``, B lower bidiagonal with ``B_ii ~ χ_{N−i+1}``,
+    ``B_{i+1,i} ~ χ_{d−i}`` (for d > N, the N non-zero eigenvalues of ``XXᵀ`` plus d − N zeros).
+    No BLAS-3 call, so it is also immune to the thread oversubscription that made the dense route
+    take 2–20 s at d = 400 on the shared 2-core machine.  ``dof_shift`` (default 0) shifts the
+    diagonal χ degrees of freedom: a fault for negative controls only.
+    """
+    check_choice("sampler", sampler, ("dense", "tridiagonal"))
+    if sampler == "dense":
+        X = rng.standard_normal((N, d))
+        return scipy.linalg.eigvalsh(X.T @ X, driver="ev")
+    m, n = (d, N) if N >= d else (N, d)  # m×m problem with n ≥ m degrees of freedom
+    a = np.sqrt(rng.chisquare(n + dof_shift - np.arange(m)))  # χ_n, ..., χ_{n-m+1}
+    b = np.sqrt(rng.chisquare(np.arange(m - 1, 0, -1))) if m > 1 else np.zeros(0)  # χ_{m-1..1}
+    diag = a**2 + np.concatenate([[0.0], b**2])
+    off = a[:-1] * b
+    eig = scipy.linalg.eigvalsh_tridiagonal(diag, off)
+    return np.concatenate([np.zeros(d - m), eig]) if m < d else eig
+
+
+def check_wishart_sampler(*, quick: bool = True, seed: int = 0, d: int = 5, N: int = 8,
+                          sampler: str = "tridiagonal", dof_shift: int = 0) -> list[Evidence]:
+    """MC: the tridiagonal Wishart-eigenvalue sampler vs the dense route (same law): paired-free
+    comparison of E[Σ f(e_i)] for f = e, e², 1/(e + N/2) (independent samples, difference with
+    the combined SE), at ``d < N`` and ``d > N``."""
+    n = 5_000 if quick else 100_000
+    rng = np.random.default_rng(seed)
+    out = []
+    for dd, NN in ((d, N), (N, d)):
+        def stats(smp: str) -> np.ndarray:
+            v = np.empty((n, 3))
+            for j in range(n):
+                e = wishart_eigenvalues(rng, dd, NN, sampler=smp,
+                                        dof_shift=dof_shift if smp == sampler else 0)
+                v[j] = (e.sum(), (e**2).sum(), (1 / (e + NN / 2)).sum())
+            return v
+        a, b = stats(sampler), stats("dense")
+        for k, name in enumerate(("sum e", "sum e^2", "sum 1/(e+N/2)")):
+            ea, eb = estimate_from_samples(a[:, k]), estimate_from_samples(b[:, k])
+            diff = Estimate(ea.mean - eb.mean, math.sqrt(ea.se**2 + eb.se**2), n)
+            out.append(mc_difference_agreement(f"Wishart eigenvalues {sampler} vs dense, {name}, "
+                                               f"d={dd}, N={NN}", 0.0, diff, scale=abs(eb.mean)))
+    return out
+
+
 def check_mp_wishart(*, quick: bool = True, seed: int = 0, d: int = 400, xi: float = 0.5,
                      noise_var: float = 0.5, signal: float = 1.0, lam_factor: float = 2.0,
+                     sampler: str = "tridiagonal",
                      limit_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC: the proportional limits vs large Wishart draws (x ~ N(0, I_d), β ~ N(0, signal/d I)).
 
@@ -607,9 +676,10 @@ def check_mp_wishart(*, quick: bool = True, seed: int = 0, d: int = 400, xi: flo
     ``lam_factor``·λ*.  The finite-d mean has an O(1/d) bias (measured: ≈ 0.04–0.16/d), larger than
     the SE of a few draws at d = 400, so the comparison uses the Richardson extrapolation
     ``2·E_d − E_{d/2}`` (bias O(1/d²) ≈ 1e-6 here, below 1 % of the SE) with its SE from both sizes;
-    tolerance Z_MC·se.  The raw d = 400 mean is reported as an INFO row."""
+    tolerance Z_MC·se.  The raw d = 400 mean is reported as an INFO row.  Eigenvalues come from
+    :func:`wishart_eigenvalues` (``sampler="dense"`` draws X itself)."""
     lim = limit_fn or B.ridge_risk_limit
-    draws = (6, 12) if quick else (40, 80)  # at d and d/2
+    draws = (8, 16) if quick else (100, 200)  # at d and d/2
     lam_b = noise_var * xi / signal
     lams = (lam_b, lam_factor * lam_b)
     rng = np.random.default_rng(seed)
@@ -618,8 +688,7 @@ def check_mp_wishart(*, quick: bool = True, seed: int = 0, d: int = 400, xi: flo
         N = int(round(dd / xi))
         vals = np.empty((k, len(lams)))
         for j in range(k):
-            X = rng.standard_normal((N, dd))
-            s = np.linalg.eigvalsh(X.T @ X / N)
+            s = wishart_eigenvalues(rng, dd, N, sampler=sampler) / N  # spectrum of X^T X / N
             vals[j] = [_ridge_cond_eig(s, lm, noise_var, signal, dd, N) for lm in lams]
         per_size[dd] = vals
     out = []
@@ -632,10 +701,9 @@ def check_mp_wishart(*, quick: bool = True, seed: int = 0, d: int = 400, xi: flo
         pred = float(lim(xi, lm, noise_var, signal))
         out.append(mc_agreement(f"MP limit, {label}, xi={xi}: Richardson(d={d}, {d // 2})", pred,
                                 rich, details={"d": d, "xi": xi, "lam": lm, "draws": draws,
-                                               "E_d": e_hi.mean, "E_d/2": e_lo.mean}))
+                                               "sampler": sampler, "E_d": e_hi.mean,
+                                               "E_d/2": e_lo.mean}))
         out.append(informational(f"MP limit, {label}: raw mean at d={d} (O(1/d) bias)", pred,
                                  e_hi.mean, details={"se": e_hi.se,
                                                      "d_times_bias": d * (e_hi.mean - pred)}))
     return out
-
-

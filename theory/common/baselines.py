@@ -659,23 +659,50 @@ def _mp_m(xi: Any, lam: Any) -> Any:
     return (sp.sqrt(b**2 + 4 * xi * lam) - b) / (2 * xi * lam)
 
 
-def _ridge_limit_expr(xi: Any, lam: Any, s2: Any, signal: Any) -> sp.Expr:
-    # risk = s2 + signal lam^2 m'(-lam) + s2 xi (m(-lam) - lam m'(-lam)),  m'(-lam) = -d/dlam m(-lam)
-    l = sp.Dummy("lam", positive=True)
-    m = _mp_m(xi, l)
+def _mp_m_stable_parts(xi: Any, lam: Any) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
+    """The same m(−λ) for the float64 twin, as ``m_reg + w/λ`` on two branches of b = 1 − ξ + λ:
+
+    * b ≥ 0: ``m_reg = 2/(b + s)`` (rationalised: ``s − b`` cancels when ξλ ≪ b²), ``w = 0``;
+    * b < 0 (ξ > 1 + λ): the point mass ``w = 1 − 1/ξ`` of the MP law at 0 split off, and the
+      N×N companion transform ``m_reg = (2/ξ)/(s + ξ − 1 + λ)`` (no cancellation).
+
+    Both are algebraically equal to :func:`_mp_m`; ``check_mp_exact`` verifies it exactly.
+    """
+    b = 1 - xi + lam
+    s = sp.sqrt(b**2 + 4 * xi * lam)
+    return (2 / (b + s), sp.Integer(0)), ((2 / xi) / (s + xi - 1 + lam), 1 - 1 / xi)
+
+
+def _ridge_risk_from_m(m: Any, w: Any, l: Any, xi: Any, s2: Any, signal: Any) -> Any:
+    # m(-lam) = m_reg + w/lam.  risk = s2 + signal lam^2 m' + s2 xi (m - lam m'),
+    # m' = -d/dlam m(-lam); the point mass w/lam contributes signal*w to the bias and 0 to the
+    # variance term, so it is added in closed form (no cancellation in floating point).
     mprime = -sp.diff(m, l)
-    return (s2 + signal * l**2 * mprime + s2 * xi * (m - l * mprime)).subs(l, lam)
+    return s2 + signal * (l**2 * mprime + w) + s2 * xi * (m - l * mprime)
+
+
+def _ridge_limit_expr(xi: Any, lam: Any, s2: Any, signal: Any, *, stable: bool = False) -> sp.Expr:
+    l = sp.Dummy("lam", positive=True)
+    if not stable:
+        expr = _ridge_risk_from_m(_mp_m(xi, l), 0, l, xi, s2, signal)
+    else:
+        (m_pos, w_pos), (m_neg, w_neg) = _mp_m_stable_parts(xi, l)
+        expr = sp.Piecewise((_ridge_risk_from_m(m_pos, w_pos, l, xi, s2, signal), 1 - xi + l >= 0),
+                            (_ridge_risk_from_m(m_neg, w_neg, l, xi, s2, signal), True))
+    return expr.subs(l, lam)
 
 
 @functools.cache
 def _ridge_limit_fn(backend: str = "numpy") -> Callable[..., Any]:
     args = (xi_sym, lam_sym, sigma2_sym, signal_sym)
-    return lambdified(args, _ridge_limit_expr(*args), backend=backend)
+    return lambdified(args, _ridge_limit_expr(*args, stable=True), backend=backend)
 
 
 @functools.cache
 def _mp_fn(backend: str = "numpy") -> Callable[..., Any]:
-    return lambdified((xi_sym, lam_sym), _mp_m(xi_sym, lam_sym), backend=backend)
+    (m_pos, _), (m_neg, w_neg) = _mp_m_stable_parts(xi_sym, lam_sym)
+    expr = sp.Piecewise((m_pos, 1 - xi_sym + lam_sym >= 0), (m_neg + w_neg / lam_sym, True))
+    return lambdified((xi_sym, lam_sym), expr, backend=backend)
 
 
 def _limit_args(xi: Any, lam: Any | None, s2: Any, signal: Any) -> None:
@@ -874,7 +901,8 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] eqs. (D.34)–(D.36) (spec 001 R9); [czz24] spec 000 R10 R_ridge*",
         statement="R_B∞ = σ² + σ²ξ m(−σ²ξ) = ½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]",
         objects=(_TB + "bayes_risk_limit_mp", _TB + "mp_stieltjes"),
-        checks=(_NB + "check_mp_exact", _NB + "check_mp_float", _NB + "check_mp_wishart"),
+        checks=(_NB + "check_mp_exact", _NB + "check_mp_float", _NB + "check_mp_wishart",
+                _NB + "check_wishart_sampler"),
     ),
     Result(
         id="base:ridge-limit",

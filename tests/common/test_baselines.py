@@ -1,0 +1,416 @@
+"""Baselines (theory.common.baselines): GD family, ridge/Bayes, OLS, proportional limits.
+
+Each family: the check passes, the same check with an injected fault fails, plus cheap exact
+property tests (Hypothesis) and bad-input tests.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from numerics import baselines as nb
+from numerics.sampling import psd_sqrt
+from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed, float_agreement
+from theory.common import baselines as B
+from theory.settings import LinearRegressionICL
+from theory.strategies import dims, linear_regression_settings, psd_matrices
+
+
+# ---------------------------------------------------------------- faults (negative controls)
+def _gd_beta_no_correction(G, b, S, mu, Psi, v, N):
+    """Wrong: the Wishart factor (N+1)/N replaced by 1."""
+    G, S = np.asarray(G), np.asarray(S)
+    Psib = np.asarray(Psi) + np.outer(np.asarray(mu) - b, np.asarray(mu) - b)
+    return B.gd_beta_risk(G, b, S, mu, Psi, v, N) - np.trace(S @ G.T @ S @ G @ S @ Psib) / N
+
+
+def _gd_no_correction(G, S, mu, Psi, v, N):
+    return _gd_beta_no_correction(G, np.zeros(len(mu)), S, mu, Psi, v, N)
+
+
+def _gd_beta_noise_doubled(G, b, S, mu, Psi, v, N):
+    return B.gd_beta_risk(G, b, S, mu, Psi, 2 * v, N)
+
+
+def _dgd_uncentred(P, eta, S, Psi, v, N, task_mean):
+    """Wrong: forgets the centring (vanilla GD with Γ = ηPᵀ and N samples)."""
+    return B.gd_risk(eta * np.asarray(P).T, S, task_mean, Psi, v, N)
+
+
+def _square(d: int, bound: float = 1.5):
+    return st.lists(st.floats(-bound, bound, allow_nan=False, allow_infinity=False),
+                    min_size=d * d, max_size=d * d).map(lambda v: np.array(v).reshape(d, d))
+
+
+def _vec(d: int, bound: float = 2.0):
+    return st.lists(st.floats(-bound, bound, allow_nan=False, allow_infinity=False),
+                    min_size=d, max_size=d).map(np.array)
+
+
+# --------------------------------------------------------------------------- GD family: MC
+@pytest.mark.mc
+@pytest.mark.result("base:gd")
+def test_gd_mc():
+    assert_passed(nb.check_gd_mc())
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:gd")
+def test_gd_mc_negative_control():
+    assert_fails(nb.check_gd_mc(risk_fn=_gd_no_correction))
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:gd-beta")
+def test_gd_beta_mc():
+    assert_passed(nb.check_gd_beta_mc())
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:gd-beta")
+@pytest.mark.parametrize("fault", [_gd_beta_no_correction, _gd_beta_noise_doubled])
+def test_gd_beta_mc_negative_control(fault):
+    assert_fails(nb.check_gd_beta_mc(risk_fn=fault))
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:dgd")
+def test_dgd_mc():
+    assert_passed(nb.check_dgd_mc())
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:dgd")
+def test_dgd_mc_negative_control():
+    assert_fails(nb.check_dgd_mc(risk_fn=_dgd_uncentred))
+
+
+# ------------------------------------------------------------------ GD family: exact / float
+@pytest.fixture(scope="module")
+def gd_exact_evidence():
+    return nb.check_gd_family_exact()
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("base:gd")
+@pytest.mark.result("base:gd-beta")
+@pytest.mark.result("base:dgd")
+def test_gd_family_exact(gd_exact_evidence):
+    """GD-β = spec 002 §2.1 display; GD(ηI) = hpcy25 R_V; DGD = hpcy25 R_D; DGD = GD(N−1) map."""
+    assert_passed(gd_exact_evidence)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("base:gd-beta")
+@pytest.mark.result("base:dgd")
+def test_gd_family_exact_negative_control(gd_exact_evidence):
+    assert_passed(gd_exact_evidence)
+    faulty_dgd = lambda P, e, S, Psi, v, N, task_mean=0: B.dgd_risk(  # noqa: E731
+        P, e, S, Psi, v, N + 1, task_mean=task_mean)
+    bad = nb.check_gd_family_exact(
+        gd_beta_fn=lambda G, b, S, mu, Psi, v, N: B.gd_beta_risk(G, b, S, mu, Psi, 2 * v, N),
+        dgd_fn=faulty_dgd)
+    assert sum(not e.passed for e in bad) >= 3
+
+
+@pytest.mark.float
+@pytest.mark.result("base:gd-beta")
+@pytest.mark.result("base:dgd")
+def test_gd_family_float():
+    assert_passed(nb.check_gd_family_float())
+
+
+@pytest.mark.float
+@pytest.mark.result("base:gd-beta")
+@given(linear_regression_settings(singular=False), st.data())
+def test_gd_beta_whitening_invariance(s, data):
+    """Structural law (spec 002 §1.8): the risk depends on (Γ, β0, H, β*, Ψ) only through the
+    whitened quantities: R(Γ, β0; H, β*, Ψ) = R(H^{1/2}ΓH^{1/2}, H^{1/2}β0; I, H^{1/2}β*,
+    H^{1/2}ΨH^{1/2})."""
+    d = s.d
+    G, b = data.draw(_square(d)), data.draw(_vec(d))
+    Hh = psd_sqrt(s.Sigma_x)
+    r = B.gd_beta_risk(G, b, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N)
+    w = B.gd_beta_risk(Hh @ G @ Hh, Hh @ b, np.eye(d), Hh @ s.task_mean, Hh @ s.task_cov @ Hh,
+                       s.noise_var, s.N)
+    cond = np.linalg.cond(s.Sigma_x)
+    assert_passed(float_agreement("whitening", w, r, rtol=FLOAT_RTOL * 100 * cond**2))
+
+
+@pytest.mark.float
+@pytest.mark.result("base:gd-beta")
+@given(linear_regression_settings(), st.data())
+def test_gd_beta_special_cases(s, data):
+    """Γ = 0 gives σ² + tr(HΨ_β); the risk never falls below σ² (it includes the query noise);
+    batched Γ evaluates elementwise."""
+    d = s.d
+    b = data.draw(_vec(d))
+    G = data.draw(_square(d))
+    zero = B.gd_beta_risk(np.zeros((d, d)), b, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N)
+    m = s.task_mean - b
+    expect = s.noise_var + np.trace(s.Sigma_x @ (s.task_cov + np.outer(m, m)))
+    assert_passed(float_agreement("Gamma = 0", zero, expect, atol=FLOAT_RTOL * (1 + abs(expect))))
+    r = B.gd_beta_risk(G, b, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N)
+    assert r >= s.noise_var * (1 - FLOAT_RTOL) - FLOAT_RTOL
+    batch = B.gd_beta_risk(np.stack([G, np.zeros((d, d))]), b, s.Sigma_x, s.task_mean,
+                           s.task_cov, s.noise_var, s.N)
+    assert_passed(float_agreement("batched", batch, [r, zero], atol=FLOAT_RTOL * (1 + abs(r))))
+
+
+@pytest.mark.float
+@pytest.mark.result("base:dgd")
+@given(linear_regression_settings(), st.data())
+def test_dgd_is_gd_with_one_sample_less(s, data):
+    """[derived] DGD(P, η; N) = GD(η (N−1)/N Pᵀ; N − 1) for every setting (numeric, drawn)."""
+    d = s.d
+    P, eta = data.draw(_square(d)), data.draw(st.floats(-2, 2))
+    lhs = B.dgd_risk(P, eta, s.Sigma_x, s.task_cov, s.noise_var, s.N, task_mean=s.task_mean)
+    rhs = B.gd_risk(eta * (s.N - 1) / s.N * P.T, s.Sigma_x, s.task_mean, s.task_cov,
+                    s.noise_var, s.N - 1)
+    assert_passed(float_agreement("DGD = GD(N-1)", lhs, rhs, rtol=100 * FLOAT_RTOL,
+                                  atol=100 * FLOAT_RTOL))
+
+
+# ----------------------------------------------------------------------------- ridge/Bayes
+@pytest.mark.symbolic
+@pytest.mark.float
+@pytest.mark.result("base:ridge-bayes")
+def test_ridge_equals_posterior_mean():
+    assert_passed(nb.check_ridge_bayes())
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("base:ridge-bayes")
+def test_ridge_equals_posterior_mean_negative_control():
+    """λ doubled must fail, in the exact part (at d = 1, N = 2: simplifying a *non-zero* 2×2
+    difference takes ~10 s) and in the float part."""
+    ev = nb.check_ridge_bayes(exact_shape=(1, 2),
+                              ridge_fn=lambda X, y, lam: B.ridge_predictor(X, y, 2 * lam))
+    assert not ev[0].passed and ev[0].kind == "EXACT"
+    assert_fails(ev[1:])
+
+
+@pytest.mark.float
+@pytest.mark.result("base:ridge-bayes")
+@given(st.data(), st.floats(0.05, 4.0), st.floats(0.05, 4.0))
+def test_ridge_equals_posterior_mean_drawn(data, tau2, sigma2):
+    d = data.draw(dims)
+    N = data.draw(st.integers(1, 12))
+    X = data.draw(st.lists(_vec(d), min_size=N, max_size=N).map(np.array))
+    y = data.draw(_vec(N))
+    a = B.ridge_predictor(X, y, sigma2 / tau2)
+    b = B.bayes_posterior_mean(X, y, np.zeros(d), tau2 * np.eye(d), sigma2)
+    cond = np.linalg.cond(X.T @ X + sigma2 / tau2 * np.eye(d))
+    assert_passed(float_agreement("ridge == Bayes", a, b,
+                                  atol=FLOAT_RTOL * cond * (1 + np.abs(b).max())))
+
+
+@pytest.mark.float
+@pytest.mark.result("base:bayes-risk")
+@given(st.data(), st.floats(0.05, 3.0), st.floats(0.0, 20.0))
+def test_bayes_conditional_risk_is_minimal(data, sigma2, lam):
+    """Given X, Bayes ≤ ridge(λ) for every λ (the posterior mean minimises the conditional risk),
+    with equality at Ψ = τ²I, β* = 0, λ = σ²/τ²; general Σ_x, Ψ (singular allowed)."""
+    d = data.draw(dims)
+    N = data.draw(st.integers(d, 12))
+    X = data.draw(st.lists(_vec(d), min_size=N, max_size=N).map(np.array))
+    S = data.draw(psd_matrices(d))
+    Psi = data.draw(psd_matrices(d))
+    bayes = B.bayes_conditional_risk(X, S, Psi, sigma2)
+    if lam == 0 and np.linalg.matrix_rank(X) < d:
+        return
+    ridge = B.ridge_conditional_risk(X, lam, S, np.zeros(d), Psi, sigma2)
+    assert ridge >= bayes - 1e3 * FLOAT_RTOL * (1 + ridge)
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:bayes-risk")
+def test_bayes_and_ridge_conditional_risk_mc():
+    assert_passed(nb.check_bayes_risk_mc())
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:bayes-risk")
+def test_bayes_conditional_risk_mc_negative_control():
+    ev = nb.check_bayes_risk_mc(
+        risk_fn=lambda X, S, Psi, v: B.bayes_conditional_risk(X, S, Psi, 1.3 * v))
+    assert not ev[0].passed and ev[1].passed
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:bayes-risk")
+def test_bayes_below_ridge_and_ols():
+    assert_passed(nb.check_ridge_ordering())
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:bayes-risk")
+def test_bayes_ordering_negative_control():
+    """A Bayes risk that ignored Σ_x (used I) is not below ridge at every λ: the ordering fails."""
+    assert_fails(nb.check_ridge_ordering(
+        risk_fn=lambda X, S, Psi, v: B.bayes_conditional_risk(X, 1.5 * S, Psi, v)))
+
+
+# -------------------------------------------------------------------------------------- OLS
+@pytest.mark.mc
+@pytest.mark.result("base:ols")
+def test_ols_mc():
+    assert_passed(nb.check_ols_mc())
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:ols")
+def test_ols_mc_negative_control():
+    """Wrong denominator d/(N − d) instead of d/(N − d − 1), at a short prompt (d = 3, N = 8)."""
+    assert_passed(nb.check_ols_mc(N=8))
+    assert_fails(nb.check_ols_mc(N=8, risk_fn=lambda d, N, v: v * (1 + d / (N - d))))
+
+
+@pytest.mark.float
+@pytest.mark.result("base:ols")
+def test_ols_float():
+    assert_passed(nb.check_ols_float())
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("base:ols")
+def test_ols_limits_and_bad_input():
+    d, N, s2 = sp.Symbol("d", positive=True), sp.Symbol("N", positive=True), sp.Symbol("s2")
+    expr = B.ols_risk(d, N, s2)
+    assert sp.limit(expr, N, sp.oo) == s2  # N → ∞: only the query noise is left
+    with pytest.raises(ValueError, match="N"):
+        B.ols_risk(3, 4, 1.0)
+    with pytest.raises(ValueError, match="sigma"):
+        B.ols_risk(3, 10, -1.0)
+
+
+# ------------------------------------------------------------------- proportional limit
+@pytest.mark.symbolic
+@pytest.mark.result("base:mp-limit")
+@pytest.mark.result("base:ridge-limit")
+def test_mp_exact():
+    assert_passed(nb.check_mp_exact())
+
+
+@pytest.fixture(scope="module")
+def mp_float_evidence():
+    return nb.check_mp_float()
+
+
+@pytest.mark.float
+@pytest.mark.result("base:mp-limit")
+@pytest.mark.result("base:ridge-limit")
+def test_mp_float(mp_float_evidence):
+    assert_passed(mp_float_evidence)
+
+
+@pytest.mark.float
+@pytest.mark.result("base:mp-limit")
+def test_mp_float_negative_control(mp_float_evidence):
+    """The ξ = N/d vs d/N convention slip must be caught."""
+    assert_passed(mp_float_evidence)
+    assert_fails(nb.check_mp_float(bayes_fn=lambda xi, v, a=1: B.bayes_risk_limit_mp(1 / xi, v, a)))
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:mp-limit")
+@pytest.mark.result("base:ridge-limit")
+def test_mp_vs_large_wishart():
+    assert_passed(nb.check_mp_wishart())
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:ridge-limit")
+def test_mp_vs_large_wishart_negative_control():
+    """A ridge limit without the −λm' part of the variance term (a plausible slip) fails."""
+    def wrong(xi, lam, v, a):
+        return B.ridge_risk_limit(xi, lam, v, a) + v * xi * lam * float(
+            -(B.mp_stieltjes(xi, lam * (1 + 1e-6)) - B.mp_stieltjes(xi, lam)) / (lam * 1e-6))
+    assert_fails(nb.check_mp_wishart(limit_fn=wrong))
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:mp-limit")
+def test_wishart_tridiagonal_sampler():
+    """The fast Dumitriu–Edelman eigenvalue sampler used by the MP check has the dense law."""
+    assert_passed(nb.check_wishart_sampler())
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:mp-limit")
+def test_wishart_tridiagonal_sampler_negative_control():
+    assert_fails(nb.check_wishart_sampler(dof_shift=-1))
+
+
+@pytest.mark.float
+@pytest.mark.result("base:mp-limit")
+def test_bayes_limit_matches_hpcy25():
+    """Cross-check with the hpcy25 module's R_B∞ if it is present, else with spec 001 R9's printed
+    formula (transcribed here as the fixture)."""
+    xi = np.array([0.01, 0.125, 0.2, 1.0, 2.0, 10.0])
+    s2 = np.array([0.1, 0.1, 3.0, 0.5, 0.01, 1.0])
+    try:
+        from theory.softmax_multihead import bayes_risk_limit as hp
+        other = np.array([float(hp(x, v)) for x, v in zip(xi, s2, strict=True)])
+    except ImportError:
+        other = 0.5 * (s2 + 1 - 1 / xi + np.sqrt(4 * s2 + (s2 - 1 + 1 / xi) ** 2))
+    assert_passed(float_agreement("R_Binf vs hpcy25", B.bayes_risk_limit_mp(xi, s2), other,
+                                  rtol=100 * FLOAT_RTOL))
+
+
+@pytest.mark.float
+@pytest.mark.result("base:ridge-limit")
+@given(st.floats(1e-3, 1e3), st.floats(1e-3, 1e2), st.floats(0.05, 10.0), st.floats(0.01, 100.0))
+def test_ridge_limit_at_least_bayes(xi, s2, signal, f):
+    """The proportional ridge risk at any λ is ≥ the Bayes limit (equality at λ*), and m solves
+    the MP self-consistency equation."""
+    lam_star = s2 * xi / signal
+    r = B.ridge_risk_limit(xi, f * lam_star, s2, signal)
+    b = B.bayes_risk_limit_mp(xi, s2, signal)
+    assert r >= b * (1 - 1e3 * FLOAT_RTOL)
+    m = B.mp_stieltjes(xi, f * lam_star)
+    lam = f * lam_star
+    assert abs(xi * lam * m**2 + (1 - xi + lam) * m - 1) <= 1e3 * FLOAT_RTOL * (1 + xi * lam * m**2)
+
+
+# ---------------------------------------------------------------------------- bad input
+@pytest.mark.result("base:gd")
+def test_bad_input_raises():
+    s = LinearRegressionICL.isotropic(d=2, N=4)
+    with pytest.raises(ValueError, match="Sigma_x"):
+        B.gd_risk(np.eye(2), [[1.0, 2.0], [2.0, 1.0]], s.task_mean, s.task_cov, 0.1, 4)
+    with pytest.raises(ValueError, match="task_cov"):
+        B.gd_risk(np.eye(2), np.eye(2), s.task_mean, -np.eye(2), 0.1, 4)
+    with pytest.raises(ValueError, match="noise_var"):
+        B.gd_beta_risk(np.eye(2), [0, 0], np.eye(2), s.task_mean, np.eye(2), -0.1, 4)
+    with pytest.raises(ValueError, match="N"):
+        B.gd_risk(np.eye(2), np.eye(2), s.task_mean, np.eye(2), 0.1, 0)
+    with pytest.raises(ValueError, match="N"):
+        B.dgd_risk(np.eye(2), 1.0, np.eye(2), np.eye(2), 0.1, 1)
+    with pytest.raises(ValueError, match="Gamma"):
+        B.gd_risk(np.eye(3), np.eye(2), s.task_mean, np.eye(2), 0.1, 4)
+    with pytest.raises(ValueError, match="noise_var"):
+        B.bayes_conditional_risk(np.ones((3, 2)), np.eye(2), np.eye(2), 0.0)
+    with pytest.raises(ValueError, match="lam"):
+        B.ridge_risk_limit(0.5, 0.0, 1.0)
+    with pytest.raises(ValueError, match="xi"):
+        B.bayes_risk_limit_mp(-0.5, 1.0)
+    with pytest.raises(ValueError, match="singular"):
+        B.ridge_predictor(np.ones((3, 2)), np.ones(3), 0.0)
+
+
+@pytest.mark.float
+@pytest.mark.result("base:gd")
+@given(st.data())
+def test_gd_risk_reduces_to_spec_isotropic(data):
+    """Γ = ηI, H = I, Ψ = I/d reproduces hpcy25's R_V (spec 001 R9) numerically too."""
+    d, L = data.draw(dims), data.draw(st.integers(1, 64))
+    eta, s2 = data.draw(st.floats(-2, 2)), data.draw(st.floats(0, 4))
+    RV = 1 + s2 - 2 * eta + eta**2 * (1 + (d * (1 + s2) + 1) / L)
+    r = B.gd_risk(eta * np.eye(d), np.eye(d), np.zeros(d), np.eye(d) / d, s2, L)
+    assert_passed(float_agreement("R_V", r, RV, atol=10 * FLOAT_RTOL * (1 + abs(RV))))
+

@@ -23,6 +23,7 @@ from numerics.testing import (
     FLOAT_RTOL,
     OPTIM_ARG_ATOL,
     OPTIM_RTOL,
+    SOLVER_ATOL,
     SOLVER_BOUND,
     Z_MC,
     close_agreement,
@@ -307,6 +308,12 @@ def check_thm52_symbolic(*, quick: bool = True, seed: int = 0,
                                    core.optimal_risk(I, I, s2, N),
                                    s2 + dd * (1 + dd + s2) / (N + 1 + dd + s2)))
     out.append(exact_agreement("N -> oo: Gamma* -> H^-1 (d=1)", sp.limit(Gs, N, sp.oo), 1 / h))
+    h2 = sp.Symbol("h2", positive=True)
+    G2 = core.optimal_gamma(sp.diag(h, h2), sp.diag(psi, 0), s2, N,
+                            finite_sample_factor=finite_sample_factor)
+    out.append(exact_agreement("N -> oo, singular Psi: Gamma* -> H^-1/2 P_{Im Psi_bar} H^-1/2",
+                               G2.applyfunc(lambda e: sp.limit(e, N, sp.oo)),
+                               sp.diag(1 / h, 0)))
     return out
 
 
@@ -405,6 +412,40 @@ def check_thm53_bfgs(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
             for k, v in (("a", mu), ("b", mu), ("Gamma", Gbar), ("phi", np.zeros(d))):
                 out.append(close_agreement(f"LTB argmin {k} == optimum (a=b=beta*, phi=0, "
                                            "Gamma=Gamma*)", res.parts[k], v, atol=OPTIM_ARG_ATOL))
+    out += _thm53_raw_characterisation(rng, d, N, sigma2)
+    return out
+
+
+def _raw_risk(W: dict, H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N: int) -> float:
+    e = core.effective_params(**W)
+    return core.ltb_risk(e["a"], e["b"], e["Gamma"], e["phi"], H, Psi, bs, s2, N)
+
+
+def _thm53_raw_characterisation(rng: np.random.Generator, d: int, N: int, s2: float
+                                ) -> list[Evidence]:
+    """Thm 5.3 (b) in raw weights: the Lemma 5.1 weights at ``(Γ*, β*)`` are optimal, also after
+    the rescaling ``(v, W) ↦ (s v, W/s)`` and, for singular H, with ``u_1 = β* + n``, ``n ∈ Null H``;
+    switching on ``H^{1/2}w ≠ 0`` (the ‖y‖² term) makes the LTB sub-optimal."""
+    out: list[Evidence] = []
+    H, Psi, bs = random_setting(rng, d, singular_H=True)
+    R = core.optimal_risk(H, Psi, s2, N)
+    W = core.lemma51_weights(core.optimal_gamma(H, Psi, s2, N), bs)
+    out.append(float_agreement("raw Lemma 5.1 weights at (Gamma*, beta*) have risk R*",
+                               _raw_risk(W, H, Psi, bs, s2, N), R, rtol=FLOAT_RTOL * 100))
+    s = 3.7
+    Ws = {**W, "W_V": s * W["W_V"], "W_Q": W["W_Q"] / s}
+    out.append(float_agreement("rescaling (v, W) -> (s v, W/s) keeps risk R*",
+                               _raw_risk(Ws, H, Psi, bs, s2, N), R, rtol=FLOAT_RTOL * 100))
+    n = (np.eye(d) - psd_projector(H)) @ rng.standard_normal(d)
+    Wn = {**W, "W_1": W["W_1"].copy()}
+    Wn["W_1"][0, :d] += n
+    out.append(float_agreement("u_1 = beta* + n (n in Null H) keeps risk R* (singular H)",
+                               _raw_risk(Wn, H, Psi, bs, s2, N), R, rtol=FLOAT_RTOL * 100))
+    Ww = {**W, "W_Q": W["W_Q"].copy(), "W_K": W["W_K"].copy()}
+    Ww["W_K"][-1, d] = 1.0
+    Ww["W_Q"][-1, :d] = 0.05 * (H @ rng.standard_normal(d))  # w with H^1/2 w != 0
+    out.append(ordering("H^1/2 w != 0 (||y||^2 term on) is sub-optimal", R,
+                        _raw_risk(Ww, H, Psi, bs, s2, N), margin=OPTIM_RTOL * R))
     return out
 
 
@@ -430,11 +471,12 @@ def check_thm41_floor(*, quick: bool = True, seed: int = 0, draws: int = 200
             worst, worst_info = (fl - r) / r, {"d": d, "N": N, "sigma2": s2, "R": r, "floor": fl}
     out = [close_agreement("max relative violation of the LSA floor over random LSA params",
                            max(worst, 0.0), 0.0, atol=FLOAT_RTOL * 100, details=worst_info)]
-    H, Psi, bs = random_setting(rng, 3, mean_scale=2.0)
+    dd = _n(quick, 2, 3)
+    H, Psi, bs = random_setting(rng, dd, mean_scale=2.0)
     P, mu = core.whiten(H, Psi, bs)
     inf = inf_lsa(P, mu, 0.49, 5, rng=rng, restarts=_n(quick, 1, 6)).value
-    out.append(_leq("LSA floor <= inf_LSA (BFGS), d=3, N=5", gap.lsa_risk_floor(H, Psi, bs, 0.49,
-                                                                                5), inf,
+    out.append(_leq(f"LSA floor <= inf_LSA (BFGS), d={dd}, N=5", gap.lsa_risk_floor(H, Psi, bs,
+                                                                                   0.49, 5), inf,
                     atol=OPTIM_RTOL * inf))
     return out
 
@@ -457,8 +499,21 @@ def check_thm41_gap(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         out.append(_fixture(f"Appendix A L {tag}", gap.gap_lower_bound(I, I, bs, s * s, N), row[8]))
         out.append(_fixture(f"Appendix A U {tag}", gap.gap_upper_bound(I, I, bs, s * s, N), row[9]))
         out.append(_fixture(f"Appendix A GD0 gap {tag}", gap.gd0_gap(I, I, bs, s * s, N), row[10]))
+    for dd, NN, s, m in ((1, 5, 0.0, 2.0), (1, 5, 1.0, 2.0)):
+        I, bs = np.eye(dd), m * np.ones(dd) / np.sqrt(dd)
+        full = inf_lsa(I, bs, s * s, NN, rng=rng, restarts=1).value
+        nophi = inf_lsa(I, bs, s * s, NN, rng=rng, restarts=1, phi_zero=True).value
+        if s == 0:
+            out.append(float_agreement("sigma = 0: the phi term does not help the LSA", full, nophi,
+                                       rtol=OPTIM_RTOL * 10))
+        else:
+            out.append(ordering("sigma > 0: the phi term helps the LSA (smaller inf_LSA)", full,
+                                nophi, margin=OPTIM_RTOL * 10 * full))
+        out.append(_leq(f"simplified bound <= L (d={dd}, N={NN}, sigma={s})",
+                        gap.gap_lower_bound_simplified(I, I, bs, s * s, NN),
+                        gap.gap_lower_bound(I, I, bs, s * s, NN), atol=FLOAT_RTOL * 100))
     worst_lo, worst_hi = -np.inf, -np.inf
-    for k in range(_n(quick, 6, 40)):
+    for k in range(_n(quick, 4, 40)):
         d = int(rng.integers(1, 4))
         N = int(rng.choice([2, 4, 10, 30]))
         s2 = float(rng.choice([0.0, 0.09, 1.0]))
@@ -467,7 +522,7 @@ def check_thm41_gap(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         if np.trace(H @ Psi) + s2 <= 0:
             continue
         P, mu = core.whiten(H, Psi, bs)
-        g = inf_lsa(P, mu, s2, N, rng=rng, restarts=_n(quick, 1, 4)).value \
+        g = inf_lsa(P, mu, s2, N, rng=rng, restarts=_n(quick, 0, 4)).value \
             - core.optimal_risk(H, Psi, s2, N)
         L = gap.gap_lower_bound(H, Psi, bs, s2, N)
         up = min(gap.gap_upper_bound(H, Psi, bs, s2, N), gap.gd0_gap(H, Psi, bs, s2, N))
@@ -690,6 +745,14 @@ def check_thm63_flow(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
         out.append(close_agreement(f"E(t) non-increasing (max increase), singular H={sing}",
                                    max(float(np.max(np.diff(E))), 0.0), 0.0,
                                    atol=SOLVER_BOUND * (FLOW_SOLVER.atol + FLOW_SOLVER.rtol * R0)))
+        tail = (tr.t > 0.25 * T) & (E > 1e3 * SOLVER_ATOL * R0)
+        if np.sum(tail) >= 3:
+            from scipy import stats
+
+            sl = float(stats.linregress(tr.t[tail], np.log(E[tail])).slope)
+            out.append(ordering(f"log E(t) eventually linear with negative slope (singular "
+                                f"H={sing})", sl, 0.0, margin=1.0 / T,
+                                details={"slope": sl}))
         PH = psd_projector(H)
         e = (tr.y[:, d * d:] - bs) @ PH
         lhs = np.sum(e**2, axis=1)

@@ -96,22 +96,24 @@ def min_ltb(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.
 
 
 def inf_lsa(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator,
-            restarts: int = 2) -> OptResult:
+            restarts: int = 2, phi_zero: bool = False) -> OptResult:
     """``inf over (b, Γ̄, φ)`` of the LSA risk (``a = 0``), multi-start (spec C10, Appendix A).
 
     Structured starts: the optimal GD-0 (``b = 0``, ``Γ̄`` optimal for ``Ψ̄ + μ̄μ̄ᵀ``, ``φ = 0``) and
-    the centred start (``b = μ̄``, ``Γ̄ = Γ̄*``); plus ``restarts`` random ones.
+    the centred start (``b = μ̄``, ``Γ̄ = Γ̄*``); plus ``restarts`` random ones.  ``phi_zero``:
+    the sub-family without the quadratic statistic (``φ = 0``; Thm 4.1 (vi)).
     """
     d = P.shape[0]
-    names = ("b", "Gamma", "phi")
+    names = ("b", "Gamma") if phi_zero else ("b", "Gamma", "phi")
     z = np.zeros(d)
 
     def f(x: np.ndarray) -> complex:
         p = _split(x, d, names)
-        return _ltb_risk_w(NP, z, p["b"], p["Gamma"], p["phi"], P, mu, s2, N)
+        return _ltb_risk_w(NP, z, p["b"], p["Gamma"], p.get("phi", z), P, mu, s2, N)
 
     G0 = np.asarray(optimal_gamma_whitened(P + np.outer(mu, mu), s2, N))
     Gs = np.asarray(optimal_gamma_whitened(P, s2, N))
-    structured = [np.concatenate([z, G0.ravel(), z]), np.concatenate([mu, Gs.ravel(), z])]
-    x, vals = minimise(f, _starts(rng, 2 * d + d * d, restarts, structured))
+    tail = [] if phi_zero else [z]
+    structured = [np.concatenate([z, G0.ravel(), *tail]), np.concatenate([mu, Gs.ravel(), *tail])]
+    x, vals = minimise(f, _starts(rng, d + d * d + len(tail) * d, restarts, structured))
     return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))

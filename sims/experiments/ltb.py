@@ -132,8 +132,21 @@ def test_risk(model: torch.nn.Module, setting: LinearRegressionICL, n: int,
     return float(v.mean()), float(v.std() / math.sqrt(n))
 
 
-def run(exp: LTBExperiment | str, **overrides: Any) -> dict[str, Any]:
-    """Train one configuration; returns weights, curve, final test risk and wall time."""
+def run(exp: LTBExperiment | str, *, threads: int = 1, **overrides: Any) -> dict[str, Any]:
+    """Train one configuration; returns weights, curve, final test risk and wall time.
+
+    ``threads``: torch intra-op threads for the run (restored afterwards).  These models are tiny;
+    one thread is fastest on the shared 2-core machines (as in ``tests/conftest.py``).
+    """
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        return _run(exp, **overrides)
+    finally:
+        torch.set_num_threads(old)
+
+
+def _run(exp: LTBExperiment | str, **overrides: Any) -> dict[str, Any]:
     if isinstance(exp, str):
         exp = PRESETS[exp]
     if overrides:

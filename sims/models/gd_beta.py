@@ -32,5 +32,6 @@ class GDBeta(nn.Module):
         y = Z[:, d, :n]  # (B, N)
         xq = Z[:, :d, n]  # (B, d)
         r = y - X @ self.beta  # (B, N) residuals at the initialisation
-        g = self.beta + torch.einsum("ij,bnj,bn->bi", self.Gamma, X, r) / n  # (B, d)
-        return torch.einsum("bd,bd->b", xq, g)
+        grad = torch.bmm(X.transpose(1, 2), r[:, :, None])[:, :, 0]  # (B, d)  Xᵀ(y − Xβ)
+        g = self.beta + grad @ self.Gamma.T / n  # (B, d)
+        return (xq * g).sum(dim=1)

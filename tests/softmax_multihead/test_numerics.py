@@ -1,0 +1,207 @@
+"""hpcy25 Monte Carlo and ODE routes, each with a negative control."""
+
+from __future__ import annotations
+
+import pytest
+
+from numerics.softmax_multihead import flows, mc
+from numerics.testing import assert_fails, assert_passed
+
+
+@pytest.fixture(scope="module")
+def dgd_mc():
+    return mc.check_dgd_mc()
+
+
+@pytest.fixture(scope="module")
+def ltilde_mc():
+    return mc.check_ltilde_mc()
+
+
+# -------------------------------------------------------------------------- MC: risks
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:eqD.29")
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_dgd_gd_ridge_risks_mc(dgd_mc) -> None:
+    assert_passed(dgd_mc)
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:eqD.29")
+def test_dgd_mc_negative_control_wrong_prior_scale(dgd_mc) -> None:
+    """β ~ N(0, I) instead of N(0, I/d) in the sampled prompts must fail."""
+    assert_passed(dgd_mc)
+    assert_fails(mc.check_dgd_mc(task_var=1.0))
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:eqD.29")
+def test_dgd_mc_negative_control_wrong_step(dgd_mc) -> None:
+    """MC at η = 0.8 against the closed form at η = 0.897 must fail: sampled with the wrong step."""
+    import theory.softmax_multihead as th
+    from numerics.testing import mc_agreement
+    import numpy as np
+    from numerics.softmax_multihead.predictors import dgd_weights
+
+    (e,) = mc.risk_mc([lambda X, q: dgd_weights(X, q, 0.8)], d=5, L=40, sigma2=0.1, n=20_000,
+                      rng=np.random.default_rng(0))
+    assert_fails(mc_agreement("R_D(0.897) vs MC of eta=0.8", th.dgd_risk(0.897, 5, 40, 0.1), e))
+
+
+# ------------------------------------------------------------------ MC: Prop 4.1 (Fig 6)
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:prop4.1")
+def test_ltilde_vs_true_loss_mc(ltilde_mc) -> None:
+    assert_passed(ltilde_mc)
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:prop4.1")
+def test_ltilde_mc_negative_control_no_factor_d(ltilde_mc) -> None:
+    """exp(ωωᵀ) without the factor d in L̃ must fail the landscape check."""
+    assert_passed(ltilde_mc)
+    assert_fails(mc.check_ltilde_mc(kernel_scale=1.0))
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:prop4.1")
+def test_ltilde_mc_negative_control_wrong_prior(ltilde_mc) -> None:
+    assert_fails(mc.check_ltilde_mc(task_var=1.0))
+
+
+@pytest.mark.mc
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:prop4.1")
+def test_ltilde_gap_scales_like_one_over_L() -> None:
+    assert_passed(mc.check_ltilde_gap_scaling())
+    assert_fails(mc.check_ltilde_gap_scaling(kernel_scale=1.0))
+
+
+# ---------------------------------------------------------------- MC: Thm 4.2(i), (4.9)
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:thm4.2i")
+@pytest.mark.result("hpcy25:eq4.10")
+def test_tf_converges_to_dgd_slope_two() -> None:
+    assert_passed(mc.check_tf_dgd())
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:thm4.2i")
+def test_tf_dgd_negative_control_wrong_step() -> None:
+    """Comparing the pair (2ωμ = 0.879) with DGD at η = 0.8 must fail (the gap does not vanish)."""
+    assert_fails(mc.check_tf_dgd(dgd_eta=0.8))
+
+
+@pytest.mark.result("hpcy25:eq4.10")
+def test_multihead_on_manifold_equals_pair() -> None:
+    assert_passed(mc.check_multihead_equals_pair())
+
+
+# ----------------------------------------------------------------- MC: single head, §5
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:eq4.12")
+def test_single_head_exact_optimum_mc() -> None:
+    assert_passed(mc.check_single_head_mc())
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:sec5.1")
+def test_length_generalisation_mc() -> None:
+    assert_passed(mc.check_length_mc())
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:sec5.1")
+def test_length_generalisation_negative_control_renormalised_linear() -> None:
+    """Linear attention rescaled by 1/L' at test time does not follow R_lin: must fail."""
+    assert_fails(mc.check_length_mc(renormalise_linear=True))
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:eq5.2")
+def test_emulation_slope_two() -> None:
+    assert_passed(mc.check_emulation())
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:eq5.6")
+def test_noniso_mc() -> None:
+    assert_passed(mc.check_noniso())
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:def5.1")
+def test_multitask_mc_and_table2() -> None:
+    assert_passed(mc.check_multitask())
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:def5.1")
+def test_multitask_negative_control_wrong_L() -> None:
+    assert_fails(mc.check_multitask(L=40))
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:appA.4")
+def test_softmax_norm_concentration() -> None:
+    assert_passed(mc.check_softmax_norm())
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:appA.4")
+def test_softmax_norm_negative_control_wrong_dimension() -> None:
+    """References computed for d = 4 while sampling d = 5 must fail."""
+    import numpy as np
+    from numerics.softmax_multihead._util import band
+    from numerics.softmax_multihead.predictors import sample_covariates, softmax
+    import theory.softmax_multihead as th
+
+    rng = np.random.default_rng(0)
+    X, xq = sample_covariates(rng, 10_000, 40, 5)
+    p = softmax(0.2 * np.einsum("bld,bd->bl", X, xq))
+    v = float((40 * (p * p).sum(axis=1)).mean())
+    assert_fails([band("L E|p|^2 / e^{d w^2} - 1 (wrong d)",
+                       v / th.softmax_norm_first_order(0.2, 4) - 1, -0.02, 0.02)])
+
+
+# --------------------------------------------------------------------------- ODE (App B)
+@pytest.mark.ode
+@pytest.mark.result("hpcy25:appB")
+def test_flow_structure() -> None:
+    assert_passed(flows.check_flow_structure())
+
+
+@pytest.mark.ode
+@pytest.mark.result("hpcy25:appB-phases")
+@pytest.mark.result("hpcy25:obs4")
+def test_flow_phases() -> None:
+    assert_passed(flows.check_flow_phases())
+
+
+@pytest.mark.ode
+@pytest.mark.result("hpcy25:appB-phases")
+def test_flow_phases_negative_control_wrong_noise() -> None:
+    """The snapshot table at σ² = 0.01 instead of 0.1 must fail."""
+    assert_fails(flows.check_flow_phases(sigma2=0.01))
+
+
+@pytest.mark.ode
+@pytest.mark.result("hpcy25:appB-phases")
+def test_flow_late_phase_and_documented_discrepancy() -> None:
+    ev = flows.check_flow_late()
+    assert_passed(ev)
+    info = [e for e in ev if e.kind == "INFO" and "heuristic" in e.name]
+    assert info and abs(info[0].observed + 1 / 6) < 0.02  # measured ω slope ≈ −1/6, not −1/2
+
+
+@pytest.mark.ode
+@pytest.mark.result("hpcy25:appB-phases")
+def test_lambert_peak() -> None:
+    assert_passed(flows.check_peak_lambert())
+
+
+@pytest.mark.ode
+@pytest.mark.result("hpcy25:eq4.3")
+@pytest.mark.result("hpcy25:obs2")
+def test_stage_patterns_on_ltilde() -> None:
+    assert_passed(flows.check_stage_patterns())

@@ -1,0 +1,146 @@
+"""hpcy25 trained models vs predictions (torch, CPU).  Trained models are shared through
+``sims.cache.cached`` (config-keyed), so each preset trains at most once per run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from numerics.testing import assert_fails, assert_passed
+from sims.checks import softmax_multihead as C
+from sims.experiments.softmax_multihead import PRESETS, sample_batch
+from sims.models.linear_attention import LinearAttention
+from sims.train import make_generator
+
+slow_train = [pytest.mark.train, pytest.mark.slow]
+
+
+# ---------------------------------------------------------------- the model (no training)
+@pytest.mark.result("hpcy25:eq2.3")
+def test_model_is_eq_2_3() -> None:
+    assert_passed(C.check_model_forward())
+    assert_passed(C.check_model_forward(H=4, seed=3))
+
+
+@pytest.mark.result("hpcy25:eq2.3")
+def test_model_negative_control_double_softmax() -> None:
+    assert_passed(C.check_model_forward())
+    assert_fails(C.check_model_forward(double_softmax=True))
+
+
+@pytest.mark.result("hpcy25:eq2.3")
+def test_model_negative_control_query_attends_to_itself() -> None:
+    assert_passed(C.check_model_forward())
+    assert_fails(C.check_model_forward(query_self_attend=True))
+
+
+@pytest.mark.result("hpcy25:sec5.1")
+def test_linear_attention_model_is_fixed_normaliser_gd() -> None:
+    """With W_KQ = [[Γ, 0], [0, 0]] and OV row e_D, the model is (1/L₀) Σ y_i x_iᵀ Γ x_q for any L."""
+    exp = PRESETS["linear"][0]
+    gen = make_generator(0)
+    m = LinearAttention(5, 1, L0=40, generator=gen)
+    G = torch.randn(5, 5, generator=gen, dtype=torch.float64)
+    with torch.no_grad():
+        m.W_KQ.zero_()
+        m.W_KQ[0, :5, :5] = G
+        m.W_OV.zero_()
+        m.W_OV[0, 5] = 1.0
+    for L in (20, 80):
+        Z, _ = sample_batch(exp, 64, generator=gen, L=L, dtype=torch.float64)
+        X, y, xq = Z[:, :5, :L], Z[:, 5, :L], Z[:, :5, L]
+        ref = torch.einsum("bl,bil,ij,bj->b", y, X, G, xq) / 40
+        assert torch.allclose(m(Z), ref, rtol=1e-12, atol=1e-12)
+
+
+# ---------------------------------------------------------------------- trained models
+@pytest.mark.parametrize("H", [1, 2, 3, 4])
+@pytest.mark.result("hpcy25:obs1")
+@pytest.mark.result("hpcy25:obs2")
+@pytest.mark.result("hpcy25:eq4.6")
+def test_observations_and_manifold_position(H: int) -> None:
+    assert_passed(C.check_observations(H=H))
+
+
+for _m in slow_train:
+    test_observations_and_manifold_position = _m(test_observations_and_manifold_position)
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:obs3")
+def test_obs3_risks() -> None:
+    assert_passed(C.check_obs3_risks())
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:obs4")
+def test_obs4_dynamics() -> None:
+    assert_passed(C.check_obs4_dynamics())
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:eq4.12")
+def test_single_head_trained() -> None:
+    assert_passed(C.check_single_head_trained())
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:sec5.1")
+def test_length_generalisation_trained() -> None:
+    assert_passed(C.check_length_trained())
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:eq5.6")
+def test_noniso_trained_vs_PD_star() -> None:
+    assert_passed(C.check_noniso_trained())
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:def5.1")
+def test_multitask_trained() -> None:
+    assert_passed(C.check_multitask_trained())
+
+
+# ------------------------------------------------------------------------- thorough tier
+@pytest.mark.thorough
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:obs1")
+def test_observations_negative_control_trained_double_softmax() -> None:
+    """A model trained with a double softmax cannot reach the paper's pattern / risk band."""
+    assert_fails(C.check_observations(H=2, double_softmax=True))
+
+
+@pytest.mark.thorough
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("H", [2, 3])
+@pytest.mark.result("hpcy25:obs2")
+def test_observations_more_seeds(H: int, seed: int) -> None:
+    assert_passed(C.check_observations(H=H, seed=seed))
+
+
+@pytest.mark.thorough
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:def5.1")
+def test_multitask_spec_recipe() -> None:
+    assert_passed(C.check_multitask_trained(preset="multitask_spec"))
+
+
+def test_presets_are_seeded_explicitly() -> None:
+    """Same seed → identical training result (no global RNG)."""
+    from sims.experiments.softmax_multihead import run
+
+    a = run("smoke", steps=20)
+    b = run("smoke", steps=20)
+    assert all(np.array_equal(a.params[k], b.params[k]) for k in a.params)

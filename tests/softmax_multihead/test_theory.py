@@ -1,0 +1,216 @@
+"""hpcy25 closed forms: public API, identities (EXACT), float twins, spec values, properties."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+import theory.softmax_multihead as th
+from numerics.softmax_multihead import algebra
+from numerics.softmax_multihead.tables import check_table1
+from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed, float_agreement
+from theory.strategies import hpcy25_settings
+
+pytestmark = pytest.mark.symbolic
+
+
+# ------------------------------------------------------------------------- public API
+@pytest.mark.result("hpcy25:eqD.29")
+def test_dgd_risk_public_api_numbers_and_symbols() -> None:
+    """Floats in → float out; SymPy in → expression (the issue's public API)."""
+    v = th.dgd_risk(0.897, 5, 40, 0.1)
+    assert isinstance(float(v), float)
+    e, d, L, s2 = sp.symbols("eta d L sigma2", positive=True)
+    expr = th.dgd_risk(e, d, L, s2)
+    assert isinstance(expr, sp.Expr)
+    assert sp.simplify(expr.subs({e: sp.Rational(897, 1000), d: 5, L: 40, s2: sp.Rational(1, 10)})
+                       - sp.nsimplify(v, rational=True)) == 0 or abs(
+        float(expr.subs({e: 0.897, d: 5, L: 40, s2: 0.1})) - v) < 1e-14
+    # spec R9 MC-verified values (printed to 5 digits)
+    assert abs(th.dgd_risk(0.897, 5, 100, 0.1) - 0.16431) < 5e-6
+    assert abs(th.gd_risk(0.897, 5, 100, 0.1) - 0.16291) < 5e-6
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_risk_limit_public_api() -> None:
+    assert abs(th.bayes_risk_limit(0.125, 0.1) - 0.114057) < 5e-7  # spec R9
+    x, s2 = sp.symbols("xi sigma2", positive=True)
+    expr = th.bayes_risk_limit(x, s2)
+    assert isinstance(expr, sp.Expr)
+    # σ² → 0 limit: max(0, 1 - 1/ξ) (ξ = 2 → 1/2)
+    assert sp.limit(expr.subs(x, 2), s2, 0) == sp.Rational(1, 2)
+
+
+@pytest.mark.result("hpcy25:eqD.29")
+@pytest.mark.parametrize("bad", [{"d": 0}, {"L": -1}, {"sigma2": -0.1}, {"d": float("nan")}])
+def test_bad_input_raises_valueerror_naming_symbol(bad: dict) -> None:
+    kw = {"eta": 0.5, "d": 5, "L": 40, "sigma2": 0.1, **bad}
+    name = next(iter(bad))
+    with pytest.raises(ValueError, match=name):
+        th.dgd_risk(**kw)
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_limit_bad_xi() -> None:
+    with pytest.raises(ValueError, match="xi"):
+        th.bayes_risk_limit(0.0, 0.1)
+    with pytest.raises(ValueError, match="sigma2"):
+        th.bayes_risk_limit(0.1, -1.0)
+
+
+@pytest.mark.result("hpcy25:eqD.29")
+def test_dgd_risk_agrees_with_foundation_general_form() -> None:
+    """Cross-check: the isotropic R_D equals theory.common.baselines.dgd_risk at P = I, β ~ N(0, I/d)."""
+    base = pytest.importorskip("theory.common.baselines")
+    for d, L, eta in ((5, 40, 0.897), (3, 10, 0.5), (20, 100, 1.2)):
+        gen = base.dgd_risk(np.eye(d), eta, np.eye(d), np.eye(d) / d, 0.1, L)
+        assert_passed(float_agreement(f"R_D isotropic vs general at d={d}, L={L}",
+                                      th.dgd_risk(eta, d, L, 0.1), float(gen), rtol=1e-10))
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_limit_agrees_with_foundation_mp_form() -> None:
+    base = pytest.importorskip("theory.common.baselines")
+    for xi, s2 in ((0.125, 0.1), (0.2, 3.0), (2.0, 0.5)):
+        assert_passed(float_agreement(f"R_B∞ vs MP form at xi={xi}",
+                                      th.bayes_risk_limit(xi, s2),
+                                      float(base.bayes_risk_limit_mp(xi, s2)), rtol=1e-10))
+
+
+# ---------------------------------------------------------------- float twins vs mpmath
+@pytest.mark.float
+@pytest.mark.result("hpcy25:eqD.29")
+@given(e=st.floats(-2, 2), d=st.integers(1, 6), L=st.integers(2, 64), s2=st.floats(0, 4))
+@example(e=0.897, d=5, L=40, s2=0.1)
+def test_dgd_risk_float_vs_mpmath(e: float, d: int, L: int, s2: float) -> None:
+    with mpmath.workdps(50):
+        ref = th.dgd_risk(sp.Float(e, 50), d, L, sp.Float(s2, 50))
+    assert_passed(float_agreement("R_D float vs 50 digits", th.dgd_risk(e, d, L, s2),
+                                  float(sp.N(ref, 50)), rtol=FLOAT_RTOL, atol=1e-15))
+
+
+@pytest.mark.float
+@pytest.mark.result("hpcy25:prop4.1")
+@given(hpcy25_settings())
+@example({"d": 5, "L": 40, "sigma2": 0.1, "H": 2, "omega": [0.13, -0.13], "mu": [3.45, -3.45]})
+def test_ltilde_float_vs_symbolic(s: dict) -> None:
+    sym = th.ltilde([sp.Float(v, 50) for v in s["omega"]], [sp.Float(v, 50) for v in s["mu"]],
+                    s["d"], s["L"], sp.Float(s["sigma2"], 50))
+    assert_passed(float_agreement("Ltilde float vs 50 digits",
+                                  th.ltilde(s["omega"], s["mu"], s["d"], s["L"], s["sigma2"]),
+                                  float(sp.N(sym, 50)), rtol=1e-11, atol=1e-13))
+
+
+@pytest.mark.result("hpcy25:eq4.5")
+@given(hpcy25_settings(small_omega=False))
+@example({"d": 5, "L": 40, "sigma2": 0.1, "H": 2, "omega": [0.13, -0.13], "mu": [3.45, -3.45]})
+def test_lower_bound_property(s: dict) -> None:
+    """(4.5) holds for every sign-matched configuration drawn (μ_h ↦ sign(ω_h)|μ_h|)."""
+    w = np.array(s["omega"])
+    m = np.sign(w) * np.abs(s["mu"])
+    if np.abs(m).sum() < 1e-100:  # the bound is 0/0 at mu = 0 (x = d s²/‖μ‖₁² underflows)
+        return
+    lt = th.ltilde(list(w), list(m), s["d"], s["L"], s["sigma2"])
+    lb = th.lower_bound_45(w @ m, np.abs(m).sum(), s["d"], s["L"], s["sigma2"])
+    assert lt >= lb - 1e-9 * max(1.0, abs(lt))
+
+
+@pytest.mark.result("hpcy25:prop4.1")
+@given(hpcy25_settings())
+def test_ltilde_gradient_numeric_matches_finite_differences(s: dict) -> None:
+    w, m = np.array(s["omega"]), np.array(s["mu"])
+    g_w, g_m = th.ltilde_grad(w, m, s["d"], s["L"], s["sigma2"])
+    h = 1e-6
+    for i in range(len(w)):
+        e = np.zeros(len(w))
+        e[i] = h
+        fd_w = (th.ltilde(list(w + e), list(m), s["d"], s["L"], s["sigma2"])
+                - th.ltilde(list(w - e), list(m), s["d"], s["L"], s["sigma2"])) / (2 * h)
+        fd_m = (th.ltilde(list(w), list(m + e), s["d"], s["L"], s["sigma2"])
+                - th.ltilde(list(w), list(m - e), s["d"], s["L"], s["sigma2"])) / (2 * h)
+        scale = 1 + abs(fd_w) + abs(fd_m)
+        assert abs(fd_w - g_w[i]) < 1e-5 * scale and abs(fd_m - g_m[i]) < 1e-5 * scale
+
+
+# -------------------------------------------------------------- identity checks (EXACT)
+@pytest.mark.result("hpcy25:prop4.1")
+def test_prop41_identities() -> None:
+    assert_passed(algebra.check_prop41_identities())
+
+
+@pytest.mark.result("hpcy25:prop4.1")
+def test_ltilde_without_factor_d_is_a_different_function() -> None:
+    """Negative control at the formula level: exp(ωωᵀ) without d changes L̃ off ω = 0."""
+    a = th.ltilde([0.2, -0.2], [3.0, -3.0], 5, 40, 0.1)
+    b = th.ltilde([0.2, -0.2], [3.0, -3.0], 5, 40, 0.1, kernel_scale=1)
+    assert abs(a - b) > 0.1
+
+
+@pytest.mark.result("hpcy25:eq4.3")
+def test_stage1_taylor() -> None:
+    assert_passed(algebra.check_stage1_taylor())
+
+
+@pytest.mark.result("hpcy25:eq4.5")
+def test_lower_bound_and_equality() -> None:
+    assert_passed(algebra.check_lower_bound())
+
+
+@pytest.mark.result("hpcy25:eq4.6")
+def test_manifold() -> None:
+    assert_passed(algebra.check_manifold())
+
+
+@pytest.mark.result("hpcy25:thm4.2ii")
+def test_optimality() -> None:
+    assert_passed(algebra.check_optimality())
+
+
+@pytest.mark.result("hpcy25:eqD.29")
+def test_risk_identities_and_spec_constants() -> None:
+    assert_passed(algebra.check_risk_identities())
+    assert_passed(algebra.check_spec_constants())
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_comparison() -> None:
+    assert_passed(algebra.check_bayes_comparison())
+
+
+@pytest.mark.result("hpcy25:eq4.12")
+def test_single_head_optimum() -> None:
+    assert_passed(algebra.check_single_head())
+
+
+@pytest.mark.result("hpcy25:table1")
+def test_table1() -> None:
+    assert_passed(check_table1())
+
+
+@pytest.mark.result("hpcy25:table1")
+def test_table1_negative_control() -> None:
+    """A wrong implied c (e.g. softmax c = 1 for every column) must fail the recomputation."""
+    from numerics.softmax_multihead import tables
+
+    ev = check_table1()
+    good = tables.TABLE1_C
+    try:
+        tables.TABLE1_C = (1.0,) * 8
+        assert_fails(check_table1())
+    finally:
+        tables.TABLE1_C = good
+    assert_passed(ev)
+
+
+@pytest.mark.result("hpcy25:appB")
+def test_reduced_flow_limits() -> None:
+    """Structural: the flow vanishes at the origin; at c_L = 0 (L → ∞) the imbalance is conserved."""
+    w, m, d, s = sp.symbols("omega mu d s", positive=True)
+    L = sp.Symbol("L", positive=True)
+    rate = th.imbalance_rate(w, m, d, L, sp.Rational(1, 10), s)
+    assert sp.limit(rate, L, sp.oo) == 0
+    assert th.reduced_rhs(0.0, 0.0, 5, 40, 0.1) == (0.0, 0.0)

@@ -43,6 +43,7 @@ __all__ = [
     "case_setting",
     "gd_beta_predict",
     "dgd_predict",
+    "bayes_risk_mc",
     "check_isserlis_mc",
     "check_isserlis_exact",
     "check_wishart_mc",
@@ -123,13 +124,6 @@ def dgd_predict(P: np.ndarray, eta: float, X: np.ndarray, y: np.ndarray,
 
 # ----------------------------------------------------------------------- Gaussian identities
 _A_GENERAL = ((0.7, -0.4, 0.2), (0.3, 1.1, -0.5), (0.0, 0.6, -0.8))  # non-symmetric test matrix
-
-
-def _directions(d: int, k: int) -> np.ndarray:
-    """Fixed unit directions (u_j, v_j) at which matrix identities are projected."""
-    rng = np.random.default_rng(20240601)  # fixed: part of the pinned setting, not of `seed`
-    U = rng.standard_normal((k, 2, d))
-    return U / np.linalg.norm(U, axis=-1, keepdims=True)
 
 
 def _matrix_mc(name: str, predicted: np.ndarray, draw: Callable[[np.random.Generator, int],
@@ -214,8 +208,8 @@ def check_isserlis_exact(*, quick: bool = True, seed: int = 0,
     for d in (1, 2):
         S, m4 = _mgf_fourth(d)
         A = sp.Matrix(d, d, lambda i, j: sp.Symbol(f"a{i}{j}", real=True))
-        truth = sp.Matrix(d, d, lambda a, e: sum(A[b, c] * m4(a, b, c, e)
-                                                 for b in range(d) for c in range(d)))
+        truth = sp.Matrix(d, d, lambda a, e, A=A, m4=m4, d=d: sum(
+            A[b, c] * m4(a, b, c, e) for b in range(d) for c in range(d)))
         out.append(exact_agreement(f"Isserlis at d={d} vs MGF derivatives", sp.expand(fn(A, S)),
                                    truth, details={"d": d}))
     return out
@@ -231,8 +225,8 @@ def check_wishart_exact(*, quick: bool = True, seed: int = 0,
     for d in (1, 2):
         S, m4 = _mgf_fourth(d)
         A = sp.Matrix(d, d, lambda i, j: sp.Symbol(f"a{i}{j}", real=True))
-        diag = sp.Matrix(d, d, lambda a, e: sum(A[b, c] * m4(a, b, c, e)
-                                                for b in range(d) for c in range(d)))
+        diag = sp.Matrix(d, d, lambda a, e, A=A, m4=m4, d=d: sum(
+            A[b, c] * m4(a, b, c, e) for b in range(d) for c in range(d)))
         truth = Nn * diag + Nn * (Nn - 1) * S * A * S
         out.append(exact_agreement(f"Wishart at d={d} vs MGF + independence",
                                    sp.expand(fn(A, S, Nn)), sp.expand(truth), details={"d": d}))
@@ -436,6 +430,18 @@ def check_ridge_bayes(*, quick: bool = True, seed: int = 0, draws: int = 20,
             B.ridge_conditional_risk(Xn, v / tau2, S, np.zeros(d), tau2 * np.eye(d), v),
             B.bayes_conditional_risk(Xn, S, tau2 * np.eye(d), v)))
     return out
+
+
+def bayes_risk_mc(setting: LinearRegressionICL, n: int, *, rng: np.random.Generator) -> Estimate:
+    """The Bayes risk ``R_Bayes = E_X[L(β̂_Bayes; X)]`` by Monte Carlo over X only ([zwb24]
+    Lemma 6.1(a): "MC over X only"); β, ε and the query are integrated exactly by
+    :func:`~theory.common.baselines.bayes_conditional_risk`.  Needs ``noise_var > 0``."""
+
+    def draw(r: np.random.Generator, b: int) -> np.ndarray:
+        X = gaussian_rows(r, (b, setting.N), setting.Sigma_x)
+        return B.bayes_conditional_risk(X, setting.Sigma_x, setting.task_cov, setting.noise_var)
+
+    return mc_mean(draw, n, rng=rng)
 
 
 def _bayes_setting() -> LinearRegressionICL:
@@ -649,7 +655,7 @@ def check_wishart_sampler(*, quick: bool = True, seed: int = 0, d: int = 5, N: i
     rng = np.random.default_rng(seed)
     out = []
     for dd, NN in ((d, N), (N, d)):
-        def stats(smp: str) -> np.ndarray:
+        def stats(smp: str, dd: int = dd, NN: int = NN) -> np.ndarray:
             v = np.empty((n, 3))
             for j in range(n):
                 e = wishart_eigenvalues(rng, dd, NN, sampler=smp,

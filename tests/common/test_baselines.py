@@ -243,6 +243,31 @@ def test_bayes_conditional_risk_mc_negative_control():
 
 @pytest.mark.mc
 @pytest.mark.result("base:bayes-risk")
+def test_bayes_risk_mc_isotropic_vs_raw_prompts():
+    """hpcy25's setting (Ψ = I/d, Σ = I, d = 5, L = 40, σ² = 0.1): E_X[L_Bayes] (MC over X) agrees
+    with the raw-prompt MC of the ridge(λ = dσ²) predictor's squared error (independent samples),
+    and lies above σ²."""
+    from numerics.montecarlo import mc_mean
+    from numerics.sampling import sample_prompts
+    from numerics.testing import mc_difference_agreement
+    from theory.common.protocols import Estimate
+
+    s = LinearRegressionICL.isotropic(d=5, N=40, noise_var=0.1, task_var=1 / 5)
+    rb = nb.bayes_risk_mc(s, 4_000, rng=np.random.default_rng(1))
+
+    def draw(rng, b):
+        pb = sample_prompts(s, b, rng=rng)
+        w = B.ridge_predictor(pb.X, pb.y, s.d * s.noise_var)
+        return (np.einsum("bd,bd->b", w, pb.xq) - pb.yq) ** 2
+
+    raw = mc_mean(draw, 60_000, rng=np.random.default_rng(2))
+    diff = Estimate(rb.mean - raw.mean, float(np.hypot(rb.se, raw.se)), raw.n)
+    assert_passed(mc_difference_agreement("E_X[L_Bayes] vs raw MC", 0.0, diff, scale=raw.mean))
+    assert rb.mean > s.noise_var
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:bayes-risk")
 def test_bayes_below_ridge_and_ols():
     assert_passed(nb.check_ridge_ordering())
 

@@ -288,7 +288,8 @@ def dgd_risk(
 
         R_D = \sigma^2 + \operatorname{tr}(\Sigma\Psi_0) - 2n\operatorname{tr}(\Sigma G\Sigma\Psi_0)
             + n(n+1)\operatorname{tr}(\Sigma G^\top\Sigma G\Sigma\Psi_0)
-            + n\,(\operatorname{tr}(\Sigma\Psi_0) + \sigma^2)\operatorname{tr}(G^\top\Sigma G\Sigma),
+            + n\,(\operatorname{tr}(\Sigma\Psi_0) + \sigma^2)
+              \operatorname{tr}(G^\top\Sigma G\Sigma),
 
     i.e. DGD with N samples is GD with ``N − 1`` samples and ``Γ = η (N−1)/N Pᵀ`` (hpcy25 R9's
     "one degree of freedom" remark, now for general Σ, Ψ, P).
@@ -358,7 +359,8 @@ def _num_design(X: Any, y: Any | None = None) -> tuple[np.ndarray, np.ndarray | 
         return Xa, None
     ya = np.array(y, dtype=float)
     if ya.shape != Xa.shape[:-1] or not np.all(np.isfinite(ya)):
-        raise ValueError(f"y must be finite with shape {Xa.shape[:-1]} (X is {Xa.shape}), got {ya.shape}")
+        raise ValueError(
+            f"y must be finite with shape {Xa.shape[:-1]} (X is {Xa.shape}), got {ya.shape}")
     return Xa, ya
 
 
@@ -419,7 +421,8 @@ def ridge_predictor(X: Any, y: Any, lam: Any) -> Any:
     try:
         return _ridge(Xa, _col(ya), lam)[..., 0]
     except np.linalg.LinAlgError as exc:
-        raise ValueError(f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)") from exc
+        raise ValueError(
+            f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)") from exc
 
 
 def _posterior_gain(X: Any, Psi: Any, s2: Any) -> tuple[Any, Any]:
@@ -448,7 +451,7 @@ def _noise_pos(noise_var: Any) -> float:
 
 
 def bayes_posterior_mean(X: Any, y: Any, task_mean: Any, task_cov: Any, noise_var: Any) -> Any:
-    r"""Posterior mean ``E[β | X, y]`` under ``β ~ N(β*, Ψ)``, Gaussian noise σ² (the Bayes predictor).
+    r"""Posterior mean ``E[β | X, y]`` under ``β ~ N(β*, Ψ)``, noise σ² (the Bayes predictor).
 
     Source: [zwb24] Lemma 6.1(a), eq. (F.1) (spec 002 §2.7).
 
@@ -509,7 +512,8 @@ def bayes_conditional_risk(X: Any, Sigma_x: Any, task_cov: Any, noise_var: Any) 
 
         L(\hat\beta_{\rm Bayes}; X) = \sigma^2 + \operatorname{tr}\bigl(\Sigma_x
             \operatorname{Cov}(\beta\mid X, y)\bigr)
-          = \sigma^2 + \sigma^2\operatorname{tr}\bigl(\Sigma_x(\Psi X^\top X + \sigma^2 I)^{-1}\Psi\bigr).
+          = \sigma^2 + \sigma^2\operatorname{tr}\bigl(\Sigma_x
+            (\Psi X^\top X + \sigma^2 I)^{-1}\Psi\bigr).
 
     The Bayes risk is ``R_Bayes = E_X[L]`` (Monte Carlo over X only).
 
@@ -564,7 +568,8 @@ def ridge_conditional_risk(
 
         L(\hat\beta_\lambda; X) = \sigma^2 + \operatorname{tr}\bigl(\Sigma_x (A - I)\Psi_0
             (A - I)^\top\bigr) + \sigma^2 \operatorname{tr}(\Sigma_x B X^\top X B),
-        \quad B = (X^\top X + \lambda I)^{-1},\ A = B X^\top X,\ \Psi_0 = \Psi + \beta^*\beta^{*\top}.
+        \quad B = (X^\top X + \lambda I)^{-1},\ A = B X^\top X,
+        \ \Psi_0 = \Psi + \beta^*\beta^{*\top}.
 
     Parameters
     ----------
@@ -599,7 +604,8 @@ def ridge_conditional_risk(
                                 _num_cov("task_cov", task_cov, d),
                                 check_real("noise_var (sigma^2)", noise_var, lower=0.0)))
     except np.linalg.LinAlgError as exc:
-        raise ValueError(f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)") from exc
+        raise ValueError(
+            f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)") from exc
 
 
 # ------------------------------------------------------------------------------------- OLS
@@ -640,8 +646,8 @@ def ols_risk(d: Any, N: Any, noise_var: Any) -> Any:
     d = check_int("d", d, minimum=1)
     N = check_int("N", N, minimum=1)
     if N <= d + 1:
-        raise ValueError(f"N must be > d + 1 = {d + 1} for a finite OLS risk (inverse-Wishart mean), "
-                         f"got N = {N}")
+        raise ValueError(f"N must be > d + 1 = {d + 1} for a finite OLS risk "
+                         f"(inverse-Wishart mean), got N = {N}")
     s2 = check_real("noise_var (sigma^2)", noise_var, lower=0.0)
     return np.float64(_ols_fn()(d, N, s2))
 

@@ -265,7 +265,8 @@ RESULTS: tuple[Result, ...] = (
         kind="identity",
         summary="Wishart fourth moment E[X^T X A X^T X] = N²ΣAΣ + N(ΣA^TΣ + tr(AΣ)Σ)",
         source="[zwb24] Lemma H.4 (spec 002 §2.0, general-A form)",
-        statement="E[X^T X A X^T X] = N^2 Σ A Σ + N (Σ A^T Σ + tr(AΣ) Σ), X with N iid N(0, Σ) rows",
+        statement="E[X^T X A X^T X] = N^2 Σ A Σ + N (Σ A^T Σ + tr(AΣ) Σ), "
+        "X with N iid N(0, Σ) rows",
         objects=("theory.common.gaussian:wishart_fourth_moment",),
         checks=(_NB + "check_wishart_exact", _NB + "check_wishart_mc"),
     ),

@@ -62,8 +62,8 @@ def check_token_mask(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
     Z = embed(p.X, p.y, p.xq)
     G = (LTB(d, mask_query=mask_query).gram(Z) * N).numpy()
     X, y = p.X.numpy(), p.y.numpy()
-    top = np.concatenate([np.einsum("bni,bnj->bij", X, X), np.einsum("bni,bn->bi", X, y)[:, :, None]],
-                         axis=2)
+    Xty = np.einsum("bni,bn->bi", X, y)
+    top = np.concatenate([np.einsum("bni,bnj->bij", X, X), Xty[:, :, None]], axis=2)
     bot = np.concatenate([np.einsum("bni,bn->bi", X, y), np.sum(y**2, axis=1)[:, None]], axis=1)
     ref = np.concatenate([top, bot[:, None, :]], axis=1)
     return [close_agreement("Z M Z^T == [[X^T X, X^T y],[y^T X, |y|^2]] (mask (3.2))", G, ref,
@@ -76,7 +76,8 @@ def check_effective_form(*, quick: bool = True, seed: int = 0, cases: int = 12,
     """(★) (spec C1): the raw torch LTB (3.3) and LSA (3.4) forward passes equal the effective
     predictor ``xᵀ[a + (1/N)(ΓXᵀ + φyᵀ)(y − Xb)]`` with ``(a, b, Γ, φ)`` from
     :func:`theory.ltb.effective_params`, for random raw float64 matrices (d ∈ [1, 5],
-    N ∈ [1, 12], k ∈ [d, d+2], m ∈ [1, 4]).  Faults: ``mlp_residual=False``, ``mask_query=False``."""
+    N ∈ [1, 12], k ∈ [d, d+2], m ∈ [1, 4]).
+    Faults: ``mlp_residual=False``, ``mask_query=False``."""
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     for c in range(cases if quick else 5 * cases):
@@ -177,7 +178,8 @@ def check_table1(*, quick: bool = True, seed: int = 0, use_mlp: bool = True) -> 
         train_agreement("trained LSA test risk vs inf_LSA", lsa["test_risk"][0], runs["inf_lsa"],
                         lsa["init_test_risk"][0], details={"se": lsa["test_risk"][1]}),
         ordering("LSA floor (Thm 4.1 ii) < trained LSA risk + 5 se", runs["floor"],
-                 lsa["test_risk"][0] + Z_MC * lsa["test_risk"][1], margin=Z_MC * lsa["test_risk"][1]),
+                 lsa["test_risk"][0] + Z_MC * lsa["test_risk"][1],
+                 margin=Z_MC * lsa["test_risk"][1]),
         ordering("trained LTB risk < trained LSA risk", ltb["test_risk"][0], lsa["test_risk"][0],
                  margin=Z_MC * (ltb["test_risk"][1] + lsa["test_risk"][1])),
     ]
@@ -216,7 +218,8 @@ def check_table1_zero_mean(*, quick: bool = True, seed: int = 0) -> list[Evidenc
 def check_gd_beta_training(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Direct GD-β training (spec C18): the learned ``(Γ, β)`` has risk ≈ ``R*`` (closed form of the
     learned parameters), reaches ``(Γ*, β*)`` in the Ω-weighted whitened coordinates
-    ``(Γ̄Ω^{1/2}, H^{1/2}β)``, and its MC test risk matches the closed-form risk of its parameters."""
+    ``(Γ̄Ω^{1/2}, H^{1/2}β)``, and its MC test risk matches the closed-form risk of its
+    parameters."""
     r = trained("c18_gd_beta", seed)
     st = PRESETS["c18_gd_beta"].setting
     H, Psi, bs, s2, N = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var, st.N

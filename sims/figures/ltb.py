@@ -29,7 +29,8 @@ def fig_gap_scaling(*, quick: bool = True, seed: int = 0) -> Figure:
     s2, d = 0.25, 2
     I = np.eye(d)
     mus = np.array([0.5, 1, 2, 4] if quick else [0.25, 0.5, 1, 2, 4, 8])
-    g = gap_grid((20,), tuple(mus), seed=seed)[0]
+    r = 0 if quick else 2
+    g = gap_grid((20,), tuple(mus), seed=seed, restarts=r)[0]
     bounds = {name: [fn(I, I, m * np.ones(d) / np.sqrt(d), s2, 20) for m in mus]
               for name, fn in (("L", T.gap_lower_bound), ("U", T.gap_upper_bound),
                                ("GD0 gap", T.gd0_gap))}
@@ -41,7 +42,7 @@ def fig_gap_scaling(*, quick: bool = True, seed: int = 0) -> Figure:
     ax1.set(xlabel="|beta*|", ylabel="gap", title="gap vs |beta*| (N = 20)")
     ax1.legend(fontsize=8)
     Ns = np.array([5, 10, 20, 40, 80] if quick else [5, 10, 20, 40, 80, 160, 320])
-    gN = gap_grid(tuple(int(n) for n in Ns), (2.0,), seed=seed)[:, 0]
+    gN = gap_grid(tuple(int(n) for n in Ns), (2.0,), seed=seed, restarts=r)[:, 0]
     ax2.loglog(Ns, gN, "o", label=f"gap (BFGS), slope (last 3) {_slope(Ns[-3:], gN[-3:]):.2f}")
     for name, fn in (("L", T.gap_lower_bound), ("U", T.gap_upper_bound), ("GD0 gap", T.gd0_gap)):
         v = np.array([fn(I, I, 2 * np.ones(d) / np.sqrt(d), s2, int(n)) for n in Ns])
@@ -64,8 +65,10 @@ def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
     ex = np.array([T.optimal_risk_eig(lam, s2, int(n)) - s2 for n in Ns])
     sm = np.array([T.sum_min(lam, s2, int(n)) for n in Ns])
     lo, hi = np.array([T.cor62_bounds(lam, s2, int(n)) for n in Ns]).T
-    ax.loglog(Ns, ex, "-", label=f"R* - sigma^2, slope (N>300) {_slope(Ns[Ns > 300], ex[Ns > 300]):.2f}")
-    ax.loglog(Ns, sm, "--", label=f"sum min(lambda_i, sigma^2/N), slope {_slope(Ns[Ns > 300], sm[Ns > 300]):.2f}")
+    big = Ns > 300
+    ax.loglog(Ns, ex, "-", label=f"R* - sigma^2, slope (N>300) {_slope(Ns[big], ex[big]):.2f}")
+    ax.loglog(Ns, sm, "--",
+              label=f"sum min(lambda_i, sigma^2/N), slope {_slope(Ns[big], sm[big]):.2f}")
     ax.fill_between(Ns, lo, hi, alpha=0.15, label="Cor 6.2 band [1/4, 2(1+kappa)] x sum min")
     ax.set(xlabel="N", ylabel="excess risk", title="rates, alpha = 2 (theory slope -1/2)")
     ax.legend(fontsize=7)
@@ -107,7 +110,7 @@ def fig_table1_training(*, quick: bool = True, seed: int = 0) -> Figure:
     runs = table1_runs(quick=quick, seed=seed)
     fig = Figure(figsize=(10, 4))
     axes = fig.subplots(1, 2)
-    for ax, key in zip(axes, ("shared", "zero")):
+    for ax, key in zip(axes, ("shared", "zero"), strict=True):
         r = runs[key]
         for name, style in (("ltb", "o-"), ("lsa", "s-")):
             st, mean, se = r[name]["curve"]

@@ -4,7 +4,8 @@ Source: [zwb24] eq. (5.1); spec 002 §1.5.
 
 .. math::
 
-    f_{\\Gamma,\\beta}(Z) = \\big\\langle \\beta + \\tfrac1N\\Gamma X^\\top(y - X\\beta),\\ x\\big\\rangle
+    f_{\\Gamma,\\beta}(Z) = \\big\\langle \\beta
+        + \\tfrac1N\\Gamma X^\\top(y - X\\beta),\\ x\\big\\rangle
 
 Trained directly (spec C18).  Input is the token matrix ``Z`` (B, d+1, N+1) of
 :func:`sims.data.embed`.

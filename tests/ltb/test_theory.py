@@ -6,11 +6,14 @@ import numpy as np
 import pytest
 import sympy as sp
 from hypothesis import example, given, settings
-from hypothesis import strategies as st
 
 import theory.ltb as T
-from numerics.ltb.checks import APPENDIX_A, check_cross_zfb24, check_thm52_forms, \
-    check_thm52_symbolic
+from numerics.ltb.checks import (
+    APPENDIX_A,
+    check_cross_zfb24,
+    check_thm52_forms,
+    check_thm52_symbolic,
+)
 from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed, fixture_atol
 from theory.strategies import zwb24_settings
 

@@ -95,7 +95,8 @@ RESULTS: tuple[Result, ...] = (
         summary="Data model: task ~ N(beta*, Psi), x ~ N(0, H) (H, Psi may be singular), noise "
                 "sigma^2; token matrix (3.1) and mask (3.2)",
         source="[zwb24] Assumption 3.1, eq. (3.1), (3.2); spec 002 §1.1-1.2",
-        statement="E[y^2] = tr(H(Psi + b*b*^T)) + sigma^2; Z M Z^T = [[X^T X, X^T y],[y^T X, |y|^2]]",
+        statement="E[y^2] = tr(H(Psi + b*b*^T)) + sigma^2; "
+                  "Z M Z^T = [[X^T X, X^T y],[y^T X, |y|^2]]",
         objects=("theory.ltb:label_second_moment",),
         checks=(f"{_N}:check_data_model_mc", f"{_S}:check_token_mask"),
     ),
@@ -139,7 +140,8 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="zwb24:eq-ltb-risk", kind="equation",
-        summary="Closed-form ICL risk of the general LTB in effective parameters (a, b, Gamma, phi)",
+        summary="Closed-form ICL risk of the general LTB in effective parameters "
+                "(a, b, Gamma, phi)",
         source="[zwb24] App. D (proofs of Thm 4.1, 5.3); spec 002 §2.2 [V-num], §1.8 whitening",
         statement="R_LTB = s2 + T1 + T2 + T3 (spec 002 §2.2); LSA = R_LTB(a=0)",
         objects=("theory.ltb:ltb_risk", "theory.ltb:ltb_risk_whitened", "theory.ltb:lsa_risk"),
@@ -244,7 +246,8 @@ RESULTS: tuple[Result, ...] = (
                 "Gamma^-1 (sigma = 0) and zfb24's derived Gamma_s^-1 (label noise s^2)",
         source="[zwb24] Thm 5.2 special case; [zfb24] Theorem 4; spec 002 §5, spec 004 §5",
         statement="Gamma*(Lambda, I, s2, N) = ((1+1/N)Lambda + (tr Lambda + s2)/N I)^-1",
-        objects=("theory.ltb:optimal_gamma", "theory.lsa_flow:gamma", "theory.lsa_flow:gamma_noisy"),
+        objects=("theory.ltb:optimal_gamma", "theory.lsa_flow:gamma",
+                 "theory.lsa_flow:gamma_noisy"),
         checks=(f"{_N}:check_cross_zfb24",),
     ),
 )

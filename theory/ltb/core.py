@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.ltb._ops import NP, SP, ops_for, psd_projector, psd_sqrt
+from theory.ltb._ops import NP, SP, ops_for, psd_sqrt
 from theory.settings import as_matrix, as_vector, check_int, check_real
 
 __all__ = [
@@ -221,8 +221,7 @@ def omega(Psi_bar: Any, sigma2: Any, N: Any) -> Any:
     ops = ops_for(Psi_bar, sigma2, N)
     P = ops.mat(Psi_bar)
     c = ops.tr(P) + sigma2
-    return sp.Rational(1, 1) * ((N + 1) * P + c * ops.eye(P.shape[0])) / N if ops.symbolic else (
-        ((N + 1) * P + c * np.eye(P.shape[0])) / N)
+    return ((N + 1) * P + c * ops.eye(P.shape[0])) / N
 
 
 def optimal_gamma_whitened(Psi_bar: Any, sigma2: Any, N: Any) -> Any:
@@ -365,11 +364,10 @@ def optimal_risk_eig(lams: Any, sigma2: Any, N: Any) -> Any:
     >>> optimal_risk_eig([1.0, 1.0], 0.25, 10)          # spec Appendix A: 0.740566
     0.7405660377358491
     """
-    if is_sym := ops_for(lams, sigma2, N).symbolic:
+    if ops_for(lams, sigma2, N).symbolic:
         lams = list(lams)
         c = sum(lams) + sigma2
         return sigma2 + sum(lam * (lam + c) / ((N + 1) * lam + c) for lam in lams)
-    del is_sym
     lam = np.asarray(lams, dtype=float)
     c = lam.sum(axis=-1, keepdims=True) + sigma2
     r = sigma2 + np.sum(lam * (lam + c) / ((N + 1) * lam + c), axis=-1)
@@ -394,8 +392,7 @@ def _ltb_risk_w(ops: Any, a: Any, b: Any, G: Any, phi: Any, P: Any, mu: Any, s2:
           + (s2 / N) * ops.tr(G @ G.T))
     Eq = ops.dot(b, m) + T + mm + s2
     v1 = E2 @ b + E3
-    v2 = ((N + 1) / N if not ops.symbolic else (N + 1) / N) * (E2 @ b) + ((T + mm) / N) * b \
-        + ((N + 2) / N) * E3
+    v2 = ((N + 1) / N) * (E2 @ b) + ((T + mm) / N) * b + ((N + 2) / N) * E3
     EAq = Eq * e0 - (v1 - G @ v2) - s2 * ((I - G) @ m) + (s2 / N) * (G @ (b + 2 * m))
     T2 = 2 * ops.dot(phi, EAq)
     bm = ops.dot(b, m)

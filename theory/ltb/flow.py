@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from theory.ltb._ops import NP, ops_for, psd_projector, psd_sqrt
+from theory.ltb._ops import NP, ops_for, psd_projector
 from theory.ltb.core import _num_setting, _optimal_gamma, _sym_mat
 
 __all__ = [
@@ -210,5 +210,3 @@ def beta_rate_bound(t: Any, beta0: Any, H: Any, beta_star: Any, N: Any) -> Any:
     e0 = PH @ (np.asarray(beta0, float) - np.asarray(beta_star, float))
     return np.exp(-4 * lam * np.asarray(t, float) / (N + 1)) * float(e0 @ e0)
 
-
-_ = psd_sqrt  # re-exported helper used by numerics (whitening of Γ)

@@ -115,7 +115,7 @@ def gap_upper_bound_eig(lams: Any, mu_coords: Any, sigma2: Any, N: Any) -> Any:
         c = sum(lams) + sigma2
         g = [N * lam / ((N + 1) * lam + c) for lam in lams]
         f = sum(gi**2 for gi in g)
-        return sum(m**2 * (gi**2 + f) / ((N + 1) * gi**2 + f) for m, gi in zip(mus, g))
+        return sum(m**2 * (gi**2 + f) / ((N + 1) * gi**2 + f) for m, gi in zip(mus, g, strict=True))
     lam, mu = np.asarray(lams, float), np.asarray(mu_coords, float)
     c = lam.sum() + sigma2
     g = N * lam / ((N + 1) * lam + c)

@@ -171,6 +171,13 @@ def check_isserlis_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int =
 
     ests = mc_means(draw, _n(quick, 400_000, 2_000_000), rng=rng)
     out = []
+    # scalar corollary (spec §2.0): E[(u^T S v)^2] = ((N+1)/N)(u^T H v)^2 + (u^T H u)(v^T H v)/N,
+    # S = X^T X / N -- against the shared Wishart identity (exact algebra, float64)
+    u, v = rng.standard_normal(d), rng.standard_normal(d)
+    scal = (N + 1) / N * (u @ H @ v) ** 2 + (u @ H @ u) * (v @ H @ v) / N
+    via = float(u @ np.asarray(wishart_fourth_moment(np.outer(v, v), H, N)) @ u) / N**2
+    out.append(float_agreement("E[(u^T S v)^2] scalar form == u^T E[S vv^T S] u (Lemma H.4)",
+                               scal, via, rtol=FLOAT_RTOL * 100))
     s1, s2 = float(np.max(np.abs(pred1))), float(np.max(np.abs(pred2)))
     for k in range(d * d):
         i, j = divmod(k, d)
@@ -838,13 +845,19 @@ def check_lem61_bayes(*, quick: bool = True, seed: int = 0, d: int = 3, N: int =
         X = gaussian_rows(r, (B, N), H)
         return np.asarray(bayes_conditional_risk(X, H, Psi, sigma2))
 
+    p = sample_prompts(st, 64, rng=rng)
+    ridge = bs + np.linalg.solve(np.einsum("bni,bnj->bij", p.X, p.X) + sigma2 * np.linalg.inv(Psi),
+                                 np.einsum("bni,bn->bi", p.X, p.y - p.X @ bs)[:, :, None])[:, :, 0]
+    bh = bayes_posterior_mean(p.X, p.y, bs, Psi, sigma2)
+    out0 = [close_agreement("posterior mean == beta* + (X^TX + s2 Psi^-1)^-1 X^T(y - X beta*)",
+                            bh, ridge, atol=FLOAT_RTOL * 1e3 * (1 + float(np.max(np.abs(ridge)))))]
     n = _n(quick, 200_000, 1_000_000)
     e_full = mc_mean(full, n, rng=rng)
     e_semi = mc_mean(semi, n // 4, rng=rng)
     comb = type(e_full)(e_full.mean, float(np.hypot(e_full.se, e_semi.se)), e_full.n)
     Rs = core.optimal_risk(H, Psi, sigma2, N)
-    out = [mc_agreement("Bayes predictor MC risk == E_X[conditional risk] (Lemma 6.1 a)",
-                        e_semi.mean, comb),
+    out = out0 + [mc_agreement("Bayes predictor MC risk == E_X[conditional risk] (Lemma 6.1 a)",
+                               e_semi.mean, comb),
            ordering("R_Bayes < R* (optimal GD-beta)", e_semi.mean, Rs, margin=Z_MC * e_semi.se)]
     # rate (b): bounded SNR, tr(H Psi) = sigma^2, lambda_i ∝ i^-1.5, d = 20
     dd, s2 = 20, 1.0

@@ -439,3 +439,28 @@ def test_gd_risk_reduces_to_spec_isotropic(data):
     r = B.gd_risk(eta * np.eye(d), np.eye(d), np.zeros(d), np.eye(d) / d, s2, L)
     assert_passed(float_agreement("R_V", r, RV, atol=10 * FLOAT_RTOL * (1 + abs(RV))))
 
+
+
+# --------------------------------------------------------------- reproducibility / full tier
+@pytest.mark.mc
+@pytest.mark.result("base:ols")
+def test_same_seed_same_evidence():
+    """Same seed → identical evidence (JSON); a different seed → a different sample."""
+    a = [e.to_json() for e in nb.check_ols_mc(seed=3)]
+    b = [e.to_json() for e in nb.check_ols_mc(seed=3)]
+    c = [e.to_json() for e in nb.check_ols_mc(seed=4)]
+    assert a == b and a != c
+
+
+_ALL_CHECKS = sorted({c for mod in ("theory.common.gaussian", "theory.common.baselines")
+                      for r in __import__(mod, fromlist=["RESULTS"]).RESULTS for c in r.checks})
+
+
+@pytest.mark.thorough
+@pytest.mark.slow
+@pytest.mark.result("base:gd")
+@pytest.mark.parametrize("path", _ALL_CHECKS)
+def test_full_mode_checks(path):
+    """The report's --full setting (larger samples, fully symbolic limits) of every base check."""
+    from theory.common.registry import resolve
+    assert_passed(resolve(path)(quick=False))

@@ -1,0 +1,67 @@
+"""Pinned settings (d = 3) and the literal GD-family predictors used by the Monte Carlo routes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from theory.settings import LinearRegressionICL, check_choice
+
+# ------------------------------------------------------------------------- pinned settings
+#: Pinned settings (d = 3) for the GD-family Monte Carlo checks.
+CASES = ("isotropic", "diagonal", "general", "rank-deficient")
+
+_SIGMA_GENERAL = ((1.2, 0.4, -0.2), (0.4, 0.9, 0.3), (-0.2, 0.3, 0.7))
+_PSI_GENERAL = ((0.6, 0.2, 0.0), (0.2, 0.5, -0.1), (0.0, -0.1, 0.3))
+_B_RANK2 = ((1.0, 0.3), (0.4, -0.8), (-0.5, 0.6))  # Σ = B Bᵀ, rank 2 in d = 3
+_GAMMA = ((0.6, 0.15, 0.0), (-0.1, 0.5, 0.1), (0.05, 0.1, 0.4))  # non-symmetric
+_BETA0 = (0.5, -0.2, 0.4)
+_MU = (0.8, -0.5, 0.6)
+
+
+def case_setting(case: str, N: int = 8) -> tuple[LinearRegressionICL, dict[str, Any]]:
+    """The data model and predictor parameters (``Gamma, beta0, P, eta``) of a pinned case."""
+    check_choice("case", case, CASES)
+    d = 3
+    I3 = np.eye(d)
+    if case == "isotropic":
+        s = LinearRegressionICL.from_arrays(Sigma_x=I3, N=N, task_cov=I3 / d, noise_var=0.25)
+        p = dict(Gamma=0.8 * I3, beta0=np.zeros(d), P=I3, eta=0.8)
+    elif case == "diagonal":
+        s = LinearRegressionICL.from_arrays(Sigma_x=np.diag([2.0, 1.0, 0.5]), N=N,
+                                            task_cov=np.diag([1.0, 0.5, 0.25]), noise_var=0.5)
+        p = dict(Gamma=np.diag([0.4, 0.7, 1.0]), beta0=np.array(_BETA0), P=np.diag([0.4, 0.7, 1.0]),
+                 eta=0.9)
+    elif case == "general":
+        s = LinearRegressionICL.from_arrays(Sigma_x=_SIGMA_GENERAL, N=N, task_mean=_MU,
+                                            task_cov=_PSI_GENERAL, noise_var=0.49)
+        p = dict(Gamma=np.array(_GAMMA), beta0=np.array(_BETA0), P=np.array(_GAMMA).T, eta=1.1)
+    else:  # rank-deficient
+        Bm = np.array(_B_RANK2)
+        s = LinearRegressionICL.from_arrays(Sigma_x=Bm @ Bm.T, N=N, task_mean=_MU,
+                                            task_cov=_PSI_GENERAL, noise_var=0.3)
+        p = dict(Gamma=np.array(_GAMMA), beta0=np.array(_BETA0), P=np.array(_GAMMA), eta=0.7)
+    return s, p
+
+
+# ------------------------------------------------------------------------------ predictors
+def gd_beta_predict(Gamma: np.ndarray, beta0: np.ndarray, X: np.ndarray, y: np.ndarray,
+                    xq: np.ndarray) -> np.ndarray:
+    """``⟨β0 + (1/N) Γ Xᵀ(y − Xβ0), x_q⟩`` for a batch ``X (B, N, d)``, ``y (B, N)``, ``xq (B, d)``
+    ([zwb24] eq. (5.1)); ``β0 = 0`` is one-step preconditioned GD (von Oswald)."""
+    N = X.shape[1]
+    r = y - X @ beta0  # (B, N) residuals at the initialisation
+    g = beta0 + np.einsum("ij,bnj,bn->bi", Gamma, X, r) / N  # (B, d)
+    return np.einsum("bd,bd->b", g, xq)
+
+
+def dgd_predict(P: np.ndarray, eta: float, X: np.ndarray, y: np.ndarray,
+                xq: np.ndarray) -> np.ndarray:
+    """``(η/N) Σ_i y_i (x_i − x̄)ᵀ P x_q`` ([hpcy25] eq. (4.11), preconditioned)."""
+    N = X.shape[1]
+    Xc = X - X.mean(axis=1, keepdims=True)  # (B, N, d) centred covariates
+    return eta / N * np.einsum("bn,bnd,de,be->b", y, Xc, P, xq)
+
+# ----------------------------------------------------------------------- Gaussian identities
+_A_GENERAL = ((0.7, -0.4, 0.2), (0.3, 1.1, -0.5), (0.0, 0.6, -0.8))  # non-symmetric test matrix

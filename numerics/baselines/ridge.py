@@ -1,0 +1,175 @@
+"""Checks of ridge / Bayes / OLS (``base:ridge-bayes``, ``base:bayes-risk``, ``base:ols``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from numerics import references as ref
+from numerics.baselines.cases import (
+    _MU,
+    _PSI_GENERAL,
+    _SIGMA_GENERAL,
+)
+from numerics.montecarlo import mc_mean, mc_means
+from numerics.sampling import gaussian_rows, sample_prompts
+from numerics.testing import (
+    FLOAT_RTOL,
+    Z_MC,
+    exact_agreement,
+    float_agreement,
+    mc_agreement,
+    mc_difference_agreement,
+    ordering,
+)
+from theory.common import baselines as B
+from theory.common.protocols import Estimate, Evidence
+from theory.settings import LinearRegressionICL
+
+
+# --------------------------------------------------------------------------- ridge / Bayes
+def _random_design(rng: np.random.Generator, d: int, N: int) -> tuple[np.ndarray, ...]:
+    X = rng.standard_normal((N, d))
+    y = rng.standard_normal(N)
+    return X, y
+
+
+def check_ridge_bayes(*, quick: bool = True, seed: int = 0, draws: int = 20,
+                      exact_shape: tuple[int, int] = (2, 2),
+                      ridge_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+    """Ridge with ``λ = σ²/τ²`` equals the posterior mean under ``β ~ N(0, τ²I)`` (STYLE R11):
+    EXACT at ``(d, N) = exact_shape`` (symbolic X, y, σ², τ²); FLOAT on random designs (estimates
+    and conditional risks), ``rtol = FLOAT_RTOL``."""
+    ridge = ridge_fn or B.ridge_predictor
+    s2, t2 = sp.Symbol("sigma2", positive=True), sp.Symbol("tau2", positive=True)
+    d0, n0 = exact_shape
+    X = sp.Matrix(n0, d0, lambda i, j: sp.Symbol(f"x{i}{j}", real=True))
+    y = sp.Matrix(sp.symbols(f"y0:{n0}", real=True))
+    diff = ridge(X, y, s2 / t2) - B.bayes_posterior_mean(X, y, sp.zeros(d0, 1), t2 * sp.eye(d0), s2)
+    out = [exact_agreement(f"ridge(sigma2/tau2) == posterior mean (d={d0}, N={n0})",
+                           diff.applyfunc(sp.cancel), sp.zeros(d0, 1))]
+    rng = np.random.default_rng(seed)
+    for k in range(draws if not quick else max(3, draws // 4)):
+        d, N = int(rng.integers(1, 6)), int(rng.integers(1, 12))
+        Xn, yn = _random_design(rng, d, N)
+        tau2, v = float(rng.uniform(0.1, 3.0)), float(rng.uniform(0.05, 2.0))
+        a = ridge(Xn, yn, v / tau2)
+        b = B.bayes_posterior_mean(Xn, yn, np.zeros(d), tau2 * np.eye(d), v)
+        out.append(float_agreement(f"ridge == posterior mean, draw {k} (d={d}, N={N})", a, b,
+                                   atol=FLOAT_RTOL * float(np.max(np.abs(b)))))
+        S = np.diag(rng.uniform(0.2, 2.0, d))
+        out.append(float_agreement(
+            f"ridge conditional risk == Bayes conditional risk, draw {k}",
+            B.ridge_conditional_risk(Xn, v / tau2, S, np.zeros(d), tau2 * np.eye(d), v),
+            B.bayes_conditional_risk(Xn, S, tau2 * np.eye(d), v)))
+    return out
+
+
+def bayes_risk_mc(setting: LinearRegressionICL, n: int, *, rng: np.random.Generator) -> Estimate:
+    """The Bayes risk ``R_Bayes = E_X[L(β̂_Bayes; X)]`` by Monte Carlo over X only ([zwb24]
+    Lemma 6.1(a): "MC over X only"); β, ε and the query are integrated exactly by
+    :func:`~theory.common.baselines.bayes_conditional_risk`.  Needs ``noise_var > 0``."""
+
+    def draw(r: np.random.Generator, b: int) -> np.ndarray:
+        X = gaussian_rows(r, (b, setting.N), setting.Sigma_x)
+        return B.bayes_conditional_risk(X, setting.Sigma_x, setting.task_cov, setting.noise_var)
+
+    return mc_mean(draw, n, rng=rng)
+
+
+def _bayes_setting() -> LinearRegressionICL:
+    return LinearRegressionICL.from_arrays(Sigma_x=_SIGMA_GENERAL, N=6, task_mean=_MU,
+                                           task_cov=_PSI_GENERAL, noise_var=0.49)
+
+
+def check_bayes_risk_mc(*, quick: bool = True, seed: int = 0, lam: float = 1.5,
+                        risk_fn: Callable[..., Any] | None = None,
+                        ridge_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+    """MC (raw prompts, general Σ, β* ≠ 0, Ψ ≠ I): the squared error of the posterior-mean
+    predictor minus :func:`bayes_conditional_risk` at the same X has mean 0 (paired); likewise
+    ridge (λ = ``lam``) vs :func:`ridge_conditional_risk`.  The conditional formulas are the
+    objects under test; X is drawn, the predictors are applied to the drawn prompts."""
+    risk = risk_fn or B.bayes_conditional_risk
+    rrisk = ridge_risk_fn or B.ridge_conditional_risk
+    s = _bayes_setting()
+    n = 60_000 if quick else 600_000
+
+    def draw(rng: np.random.Generator, b: int) -> np.ndarray:
+        pb = sample_prompts(s, b, rng=rng)
+        bh = B.bayes_posterior_mean(pb.X, pb.y, s.task_mean, s.task_cov, s.noise_var)
+        rh = B.ridge_predictor(pb.X, pb.y, lam)
+        eb = (np.einsum("bd,bd->b", bh, pb.xq) - pb.yq) ** 2
+        er = (np.einsum("bd,bd->b", rh, pb.xq) - pb.yq) ** 2
+        cb = risk(pb.X, s.Sigma_x, s.task_cov, s.noise_var)
+        cr = rrisk(pb.X, lam, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var)
+        return np.stack([eb - cb, er - cr, eb, er], axis=1)
+
+    db, dr, eb, er = mc_means(draw, n, rng=np.random.default_rng(seed))
+    det = {"N": s.N, "d": s.d, "lam": lam, "n": n}
+    return [
+        mc_difference_agreement("Bayes: sq. error - conditional risk", 0.0, db, scale=eb.mean,
+                                details={**det, "bayes_risk_mc": eb.mean}),
+        mc_difference_agreement(f"ridge(lam={lam}): sq. error - conditional risk", 0.0, dr,
+                                scale=er.mean, details={**det, "ridge_risk_mc": er.mean}),
+    ]
+
+
+def check_ridge_ordering(*, quick: bool = True, seed: int = 0, factors: tuple[float, ...] = (
+        0.25, 4.0), risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+    """ORDER: at ``Ψ = τ²I, β* = 0`` the Bayes risk E_X[L_Bayes] is strictly below ridge at
+    ``λ = f·σ²/τ²`` (f ≠ 1) and below OLS (λ = 0), general Σ_x; margins are Z_MC standard errors
+    of the paired differences over the same X draws (so a tie cannot pass).  (Ridge vs OLS has
+    no fixed order: a large λ can lose to OLS at high SNR, so it is not asserted.)"""
+    risk = risk_fn or B.bayes_conditional_risk
+    d, N, tau2, v = 3, 10, 0.5, 0.4
+    S = np.array(_SIGMA_GENERAL)
+    n = 20_000 if quick else 200_000
+    lams = [f * v / tau2 for f in factors] + [0.0]
+
+    def draw(rng: np.random.Generator, b: int) -> np.ndarray:
+        X = gaussian_rows(rng, (b, N), S)
+        rb = risk(X, S, tau2 * np.eye(d), v)
+        return np.stack([B.ridge_conditional_risk(X, lm, S, np.zeros(d), tau2 * np.eye(d), v) - rb
+                         for lm in lams], axis=1)
+
+    ests = mc_means(draw, n, rng=np.random.default_rng(seed))
+    out = []
+    for lm, e in zip(lams, ests, strict=True):
+        label = f"ridge(lam={lm:.3g})" if lm > 0 else "OLS"
+        out.append(ordering(f"E[Bayes] < E[{label}] (d={d}, N={N})", 0.0, e.mean,
+                            margin=Z_MC * e.se, details={"se": e.se, "n": n}))
+    return out
+
+
+# -------------------------------------------------------------------------------------- OLS
+def check_ols_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 12,
+                 risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+    """MC (raw prompts, general PD Σ, β* ≠ 0, Ψ ≠ I): OLS squared error vs :func:`ols_risk`.
+    Needs N > d + 3 for a finite variance of the squared error (inverse-Wishart second moments)."""
+    fn = risk_fn or B.ols_risk
+    S = np.array(_SIGMA_GENERAL)[:d, :d]
+    s = LinearRegressionICL.from_arrays(Sigma_x=S, N=N, task_mean=np.array(_MU)[:d],
+                                        task_cov=np.array(_PSI_GENERAL)[:d, :d], noise_var=0.49)
+    n = 100_000 if quick else 1_000_000
+
+    def draw(rng: np.random.Generator, b: int) -> np.ndarray:
+        pb = sample_prompts(s, b, rng=rng)
+        XtX = np.einsum("bni,bnj->bij", pb.X, pb.X)
+        w = np.linalg.solve(XtX, np.einsum("bni,bn->bi", pb.X, pb.y)[..., None])[..., 0]
+        return (np.einsum("bd,bd->b", w, pb.xq) - pb.yq) ** 2
+
+    est = mc_mean(draw, n, rng=np.random.default_rng(seed))
+    return [mc_agreement(f"OLS risk, d={d}, N={N}", float(fn(d, N, s.noise_var)), est,
+                         details={"d": d, "N": N, "n": n})]
+
+
+def check_ols_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """FLOAT: :func:`ols_risk` vs its 50-digit reference at a grid of (d, N, σ²)."""
+    out = []
+    for d, N, v in ((1, 3, 0.1), (3, 12, 0.49), (5, 7, 2.0), (20, 100, 1e-3)):
+        out.append(float_agreement(f"ols_risk({d}, {N}, {v})", B.ols_risk(d, N, v),
+                                   float(ref.ols_risk_ref(d, N, v))))
+    return out

@@ -64,6 +64,18 @@ def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     lim0 = sp.limit(B.ridge_risk_limit(xi, lam, s2, a2).subs(sub0), xi, 0)
     out.append(exact_agreement("ridge limit as xi -> 0", sp.simplify(lim0),
                                (s2 + a2 * lam**2 / (1 + lam) ** 2).subs(sub0)))
+    # czz24 V-R10 limits: m(-lam) -> 1/(1 + lam) as xi -> 0; ridgeless (lam -> 0, xi < 1) ridge
+    # risk -> s2 + s2 xi/(1 - xi), which is also the proportional limit of the finite-N OLS risk
+    # sigma^2 (1 + d/(N - d - 1)) at d = xi N (links base:ols and base:ridge-limit).
+    out.append(exact_agreement("m(-lam) as xi -> 0", sp.limit(m, xi, 0), 1 / (1 + lam)))
+    Nn = sp.Symbol("N", positive=True)
+    for x in (sp.Rational(1, 4), sp.Rational(2, 3)):
+        ridgeless = sp.limit(B.ridge_risk_limit(x, lam, s2, a2), lam, 0, "+")
+        ols_lim = sp.limit(B.ols_risk(x * Nn, Nn, s2), Nn, sp.oo)
+        out.append(exact_agreement(f"ridgeless limit = s2 + s2 xi/(1 - xi) at xi={x}",
+                                   sp.simplify(ridgeless), s2 + s2 * x / (1 - x)))
+        out.append(exact_agreement(f"OLS risk at d = xi N, N -> oo, = ridgeless limit, xi={x}",
+                                   sp.simplify(ols_lim - ridgeless), 0))
     return out
 
 

@@ -162,6 +162,30 @@ def test_gd_beta_special_cases(s, data):
 
 
 @pytest.mark.float
+@pytest.mark.result("base:gd-beta")
+@pytest.mark.result("base:dgd")
+@given(linear_regression_settings(), st.data(), st.floats(0.2, 5.0))
+def test_scale_consistency(s, data, c):
+    """Structural law (STYLE R11): x → c x and ε → c ε with Γ → Γ/c² (P → P/c²) rescale the
+    prediction error by c, so the GD-β and DGD risks by c²."""
+    d = s.d
+    G, b = data.draw(_square(d)), data.draw(_vec(d))
+    eta = data.draw(st.floats(-2, 2))
+    r = B.gd_beta_risk(G, b, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N)
+    rc = B.gd_beta_risk(G / c**2, b, c**2 * s.Sigma_x, s.task_mean, s.task_cov,
+                        c**2 * s.noise_var, s.N)
+    q = B.dgd_risk(G, eta, s.Sigma_x, s.task_cov, s.noise_var, s.N, task_mean=s.task_mean)
+    qc = B.dgd_risk(G / c**2, eta, c**2 * s.Sigma_x, s.task_cov, c**2 * s.noise_var, s.N,
+                    task_mean=s.task_mean)
+    assert_passed([
+        float_agreement("GD-beta scale", rc, c**2 * r, rtol=100 * FLOAT_RTOL,
+                        atol=100 * FLOAT_RTOL * c**2),
+        float_agreement("DGD scale", qc, c**2 * q, rtol=100 * FLOAT_RTOL,
+                        atol=100 * FLOAT_RTOL * c**2),
+    ])
+
+
+@pytest.mark.float
 @pytest.mark.result("base:dgd")
 @given(linear_regression_settings(), st.data())
 def test_dgd_is_gd_with_one_sample_less(s, data):

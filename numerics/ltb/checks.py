@@ -736,7 +736,8 @@ def flow_trajectory(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N
         dG, db = flow._flow_rhs(NP, y[:d * d].reshape(d, d), y[d * d:] - bs, H, Psi, s2, N)
         return np.concatenate([dG.ravel(), db])
 
-    ts = np.concatenate([[0.0], np.geomspace(1e-2, T, n_eval - 1)])
+    ts = (np.array([0.0, T]) if n_eval <= 2
+          else np.concatenate([[0.0], np.geomspace(min(1e-2, T), T, n_eval - 1)]))
     return integrate(rhs, np.concatenate([G0.ravel(), b0]), (0.0, T), solver=FLOW_SOLVER,
                      t_eval=ts)
 
@@ -755,6 +756,16 @@ def check_thm63_flow(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
         H, Psi, bs = random_setting(rng, d, singular_H=sing, H_eigs=(0.5, 2.5))
         G0, b0 = 0.3 * rng.standard_normal((d, d)), rng.standard_normal(d)
         tr = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, T)
+        y0 = np.concatenate([G0.ravel(), b0])
+        out.append(solver_agreement(f"t = 0 returns the initial state (singular H={sing})",
+                                    tr.y[0], y0))
+        t1 = 0.05 * T  # semigroup: (0 -> t1) then (t1 -> 2 t1) == (0 -> 2 t1)
+        a = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, 2 * t1, n_eval=2)
+        m = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, t1, n_eval=2).final
+        b2 = flow_trajectory(H, Psi, bs, sigma2, N, m[:d * d].reshape(d, d), m[d * d:], t1,
+                             n_eval=2)
+        out.append(solver_agreement(f"semigroup: flow(t1) then flow(t1) == flow(2 t1) (singular "
+                                    f"H={sing})", b2.final, a.final))
         Gl, bl = flow.flow_limit(G0, b0, H, Psi, bs, sigma2, N, gamma_fn=gamma_fn)
         out.append(solver_agreement(f"flow(T={T:g}) == Thm 6.3 limit (singular H={sing})",
                                     tr.final, np.concatenate([Gl.ravel(), bl])))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import sympy as sp
 from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import theory.ltb as T
 from numerics.ltb.checks import (
@@ -80,6 +81,22 @@ def test_optimal_risk_below_any_gd_beta(s: tuple) -> None:
     for eps in (1e-2, 1e-1):
         Rp = float(gd_beta_risk(G + eps * np.eye(d), bs + eps, H, bs, Psi, s2, N))
         assert Rp >= R - FLOAT_RTOL * 1e3 * (1 + R)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm4.1")
+@settings(max_examples=40)
+@given(zwb24_settings(), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.1, 1.0]))
+@example((np.eye(1), np.eye(1), np.array([2.0]), 1e-12, 5), 0, 0.0)
+def test_lsa_floor_property(s: tuple, seed: int, phi_scale: float) -> None:
+    """Thm 4.1 (ii) [derived floor] on the exact §2.2 formula at drawn LSA parameters (spec C9)."""
+    H, Psi, bs, s2, N = s
+    rng = np.random.default_rng(seed)
+    d = len(bs)
+    b, G = 2 * rng.standard_normal(d), rng.standard_normal((d, d))
+    phi = phi_scale * rng.standard_normal(d)
+    R = T.lsa_risk(b, G, phi, H, Psi, bs, s2, N)
+    assert R >= T.lsa_risk_floor(H, Psi, bs, s2, N) - FLOAT_RTOL * 1e3 * R
 
 
 @pytest.mark.float

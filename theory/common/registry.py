@@ -22,6 +22,7 @@ MODULES: tuple[str, ...] = (
     "theory.common.baselines",
     "theory.common.engines",
     "theory.ltb",
+    "theory.lsa_flow",
     "theory.softmax_multihead",
 )
 

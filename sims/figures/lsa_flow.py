@@ -1,0 +1,162 @@
+"""zfb24 figures (spec 004 §4): Figure 1's theory content at CPU scale (P1 + P2), the R(M, N)
+rates, and the Lemma 10 flow trajectory.
+
+Theory: solid lines; ODE: dashed; simulations (trained models, Monte Carlo): markers with ±2·se
+bars; rates on log-log axes with the fitted slope in the legend.  ``matplotlib.figure.Figure`` only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+from scipy import stats
+
+import numerics.lsa_flow as NL
+from numerics.montecarlo import mc_mean
+from sims.checks.lsa_flow import random_cov_test_risk, trained_random_cov
+from sims.experiments.lsa_flow import blocks
+from theory import lsa_flow as T
+
+__all__ = ["fig_figure1", "fig_rates", "fig_ode_trajectory"]
+
+
+def _slope(x, y) -> float:
+    return float(stats.linregress(np.log(x), np.log(y)).slope)
+
+
+def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
+    """Figure 1 (normalised error ÷ d vs test length M): fixed Λ = I and random Λ = c·diag(Exp(1)),
+    c ∈ {1, 4, 9}.  d = 20 theory: zero estimator, least squares (closed form / MC), LSA trained on
+    random (δ_R) and fixed (δ_F) covariance at N = 40, LSA limit; overlaid: a d = 5, N = 20 LSA
+    trained on random covariance (markers, MC on fresh prompts) and its r(δ_learned, c, M)."""
+    rng = np.random.default_rng(seed)
+    d, N = 20, 40
+    Ms = np.arange(1, 101)
+    dR, dF = float(T.delta_exp(N, d)), N / (N + d + 1)
+    r5 = trained_random_cov(seed)
+    P5 = blocks(r5.W_KQ, r5.W_PV)["P"]
+    d5 = P5.shape[0]
+    delta5 = float(np.mean(np.diag(P5)))
+    Mm = np.array([5, 10, 20, 40, 80]) if quick else np.array([2, 5, 10, 20, 40, 60, 80, 100])
+    n = 20_000 if quick else 200_000
+    fig = Figure(figsize=(14, 3.8))
+    axes = fig.subplots(1, 4)
+    panels = [("Test on Fixed Covariance", None, 1.0)] + [
+        (f"Test on Random Covariance, Scale = {c:.1f}", c, c) for c in (1.0, 4.0, 9.0)]
+    for ax, (title, c, ymax) in zip(axes, panels):
+        ax.axhline(ymax, color="gray", ls="--", label="zero estimator")
+        if c is None:
+            ax.plot(Ms, np.clip((d - Ms) / d, 0, None), color="C0", label="least squares")
+            for dl, lab, col in ((dR, "LSA random-trained (δ_R)", "C1"), (dF, "LSA fixed-trained (δ_F)", "C2")):
+                ax.plot(Ms, [float(T.fixed_test_risk(dl, 1.0, int(m), d)) for m in Ms], color=col, label=lab)
+            ax.axhline(4 / 9, color="k", ls="--", label="LSA limit (4/9)")
+            ax.plot(Ms, [float(T.fixed_test_risk(delta5, 1.0, int(m), d5)) for m in Ms], color="C3", ls=":",
+                    label=f"r_I(δ_learned), d={d5}")
+
+            def mc(m: int):
+                def draw(g, b, m=m):
+                    X, y, xq, yq, _ = NL.sample_linear(g, b, m, np.eye(d5))
+                    return (NL.predictor_predict(P5, X, y, xq) - yq) ** 2 / d5
+                return mc_mean(draw, n, rng=rng)
+        else:
+            Mls = np.array([2, 5, 10, 15, 19])
+            ls = [NL.least_squares_risk_mc(int(m), d, c=c, random_cov=True, n=200 if quick else 3000,
+                                           rng=rng).mean for m in Mls]
+            ax.plot(np.r_[Mls, d, 100], np.r_[ls, 0.0, 0.0], color="C0", label="least squares (MC)")
+            for dl, lab, col in ((dR, "LSA random-trained (δ_R)", "C1"), (dF, "LSA fixed-trained (δ_F)", "C2")):
+                ax.plot(Ms, T.rdm_test_risk_fn(dl, c, Ms, 1, 2, 6, d), color=col, label=lab)
+            ax.axhline(float(T.lsa_limit_random(c)), color="k", ls="--", label="LSA limit")
+            ax.plot(Ms, T.rdm_test_risk_fn(delta5, c, Ms, 1, 2, 6, d5), color="C3", ls=":",
+                    label=f"r(δ_learned), d={d5}")
+
+            def mc(m: int, c=c):
+                return random_cov_test_risk(P5, c, m, n, rng)
+        ests = [mc(int(m)) for m in Mm]
+        ax.errorbar(Mm, [e.mean for e in ests], yerr=[2 * e.se for e in ests], fmt="o", color="C3",
+                    ms=4, label=f"trained LSA d={d5}, N=20 (MC)")
+        ax.set_ylim(0, ymax * (1.05 if c != 9.0 else 0.95))
+        if c is not None and c > 1:
+            ax.text(50, 0.5 * ymax, f"LSA curves off-axis:\nlimit {float(T.lsa_limit_random(c)):.1f},\n"
+                    f"trained d=5 at M=80: {ests[-1].mean:.1f}", fontsize=7, ha="center")
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("in-context examples M")
+    axes[0].set_ylabel("squared error / d")
+    axes[0].legend(fontsize=6)
+    fig.suptitle(f"zfb24 Figure 1 (theory, d=20, N={N}) with a trained d={d5} LSA (δ = {delta5:.3f})",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
+    """R(M, N) (Λ = diag(0.5, 1, 1.5, 2)) against M with the Corollary 6 bounds and MC markers, and
+    the floor R(∞, N) against N, with fitted log-log slopes (−1 in M, −2 in N)."""
+    rng = np.random.default_rng(seed)
+    L = NL.spec_Lambda()
+    fig = Figure(figsize=(10, 4))
+    ax1, ax2 = fig.subplots(1, 2)
+    Ms = np.unique(np.logspace(0, 3, 25).astype(int))
+    for N, col in ((16, "C0"), (64, "C1"), (256, "C2")):
+        R = np.array([float(T.prior_risk(L, N, int(m))) for m in Ms])
+        ax1.loglog(Ms, R, color=col, label=f"R(M, N={N}), slope(M≤N/4) {_slope(Ms[Ms <= N / 4], R[Ms <= N / 4]):.2f}")
+        ax1.loglog(Ms, [T.cor6_bound(L, N, int(m)) for m in Ms], color=col, ls=":", lw=0.8)
+    P = np.linalg.inv(T.gamma_fn(L, 16))
+    Mm = [1, 4, 16, 64]
+    ests = []
+    for m in Mm:
+        def draw(g, b, m=m):
+            X, y, xq, yq, _ = NL.sample_linear(g, b, m, L)
+            return (NL.predictor_predict(P, X, y, xq) - yq) ** 2
+        ests.append(mc_mean(draw, 40_000 if quick else 400_000, rng=rng))
+    ax1.errorbar(Mm, [e.mean for e in ests], yerr=[2 * e.se for e in ests], fmt="o", color="C0",
+                 label="MC, N=16")
+    ax1.set_xlabel("test length M")
+    ax1.set_ylabel("E(ŷ − y)², w ~ N(0, I)")
+    ax1.legend(fontsize=7, title="dotted: Corollary 6 bound", title_fontsize=7)
+    Ns = np.unique(np.logspace(np.log10(50), np.log10(5000), 20).astype(int))
+    fl = np.array([float(T.prior_risk_floor(L, int(n))) for n in Ns])
+    ax2.loglog(Ns, fl, color="C0", label=f"R(∞, N), slope {_slope(Ns, fl):.3f}")
+    ax2.loglog(Ns, [T.cor6_eta(L, int(n)) for n in Ns], color="C1", ls=":", label="η (Corollary 6)")
+    ax2.set_xlabel("training length N")
+    ax2.legend(fontsize=7)
+    fig.suptitle("zfb24 rates: O(1/M) + O(1/N²)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def fig_ode_trajectory(*, quick: bool = True, seed: int = 0) -> Figure:
+    """Lemma 10 from Assumption 3 (spec reference: Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3, random Θ):
+    U₁₁ entries, u₋₁ with u_min and its limit, the balancedness error, and ℓ̃ − min against the PL
+    envelope e^{−μt}(ℓ̃(0) − min)."""
+    L, N, s = NL.spec_Lambda(), 16, 0.3
+    Th = NL.random_theta(4, np.random.default_rng(seed))
+    U0, u0 = T.initial_state(Th, s)
+    ts = np.linspace(0, 60, 600)
+    tr = NL.integrate_flow(L, N, U0, u0, 60.0, t_eval=ts)
+    Us, us = tr.y[:, :16].reshape(-1, 4, 4), tr.y[:, 16]
+    Ue, ue = T.limit_params_fn(L, N)
+    fig = Figure(figsize=(12, 3.6))
+    a, b, c, e = fig.subplots(1, 4)
+    for i in range(4):
+        for j in range(4):
+            a.plot(ts, Us[:, i, j], ls="--", lw=0.8, color=f"C{i}" if i == j else "gray")
+        a.axhline(Ue[i, i], color=f"C{i}", lw=0.5)
+    a.set_title("U₁₁(t) entries (dashed) and limits", fontsize=9)
+    b.plot(ts, us, ls="--", label="u₋₁(t) (ODE)")
+    b.axhline(ue, color="k", label="‖Γ⁻¹‖_F^½")
+    b.axhline(T.u_min(L, N, s, Th), color="r", ls=":", label="u_min (Lemma 19)")
+    b.legend(fontsize=7)
+    bal = np.abs(us**2 - np.sum(Us**2, axis=(1, 2)))
+    c.semilogy(ts, np.maximum(bal, 1e-18), ls="--")
+    c.set_title("|u₋₁² − ‖U₁₁‖_F²| (Lemma 17)", fontsize=9)
+    lmin = -0.5 * np.trace(L @ L @ np.linalg.inv(T.gamma_fn(L, N)))
+    ell = np.array([T.reduced_loss_fn(U, u, L, N) for U, u in zip(Us, us)]) - lmin
+    mu = T.pl_constant(L, N, s, Th)
+    e.semilogy(ts, np.maximum(ell, 1e-16), ls="--", label="ℓ̃ − min ℓ̃ (ODE)")
+    e.semilogy(ts, ell[0] * np.exp(-mu * ts), color="k", label=f"PL envelope, μ = {mu:.2e}")
+    e.legend(fontsize=7)
+    for ax in (a, b, c, e):
+        ax.set_xlabel("t")
+    fig.suptitle("zfb24 Lemma 10 gradient flow from Assumption 3", fontsize=10)
+    fig.tight_layout()
+    return fig

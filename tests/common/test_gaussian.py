@@ -1,4 +1,5 @@
-"""Gaussian / Wishart moment identities (theory.common.gaussian): exact, MC, properties, controls."""
+"""Gaussian / Wishart moment identities (theory.common.gaussian): exact, MC, properties,
+negative controls."""
 
 from __future__ import annotations
 
@@ -182,7 +183,8 @@ def test_sample_cov_properties(data):
     excess = sample_cov_second_moment(S, N) - S @ S
     assert np.linalg.eigvalsh(excess).min() >= -FLOAT_RTOL * (1 + np.abs(excess).max())
     assert_passed(float_agreement("N * excess", N * excess, S @ S + np.trace(S) * S,
-                                  atol=FLOAT_RTOL * N * (1 + np.abs(S @ S).max() + np.trace(S) ** 2)))
+                                  atol=FLOAT_RTOL * N
+                                  * (1 + np.abs(S @ S).max() + np.trace(S) ** 2)))
 
 
 # ---------------------------------------------------------------------------- bad input

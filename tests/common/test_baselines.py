@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from numerics import baselines as nb
 from numerics.sampling import psd_sqrt
-from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed, float_agreement
+from numerics.testing import FLOAT_RTOL, Z_MC, assert_fails, assert_passed, float_agreement
 from theory.common import baselines as B
 from theory.settings import LinearRegressionICL
 from theory.strategies import dims, linear_regression_settings, psd_matrices
@@ -488,3 +488,16 @@ def test_full_mode_checks(path):
     """The report's --full setting (larger samples, fully symbolic limits) of every base check."""
     from theory.common.registry import resolve
     assert_passed(resolve(path)(quick=False))
+
+
+@pytest.mark.mc
+@pytest.mark.result("base:gd")
+def test_baseline_figure_closed_forms_sit_inside_mc_bars() -> None:
+    """The figure's data: every closed-form point lies within 5 se of its MC marker."""
+    from sims.figures.baselines import compute_baseline_risks
+
+    data = compute_baseline_risks(quick=True, seed=0)
+    for key in ("gd", "dgd", "ols"):
+        ok = ~np.isnan(data[key])
+        z = np.abs(data[f"{key}_mc"][ok] - data[key][ok]) / data[f"{key}_se"][ok]
+        assert np.all(z <= Z_MC), (key, z)

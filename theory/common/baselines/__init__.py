@@ -83,6 +83,7 @@ RESULTS: tuple[Result, ...] = (
         "Ψ0 = Ψ + β*β*ᵀ, c0 = tr(HΨ0) + σ²",
         objects=(_TB + "gd_risk",),
         checks=(_NB + "check_gd_mc", _NB + "check_gd_family_exact"),
+        figures=("sims.figures.baselines:fig_baseline_risks",),
     ),
     Result(
         id="base:gd-beta",

@@ -24,7 +24,6 @@ from numerics.softmax_multihead.predictors import (
 )
 from numerics.testing import (
     MC_POWER,
-    RATE_BAND,
     Z_MC,
     exact_agreement,
     float_agreement,
@@ -455,5 +454,3 @@ def check_softmax_norm(*, quick: bool = True, seed: int = 0, d: int = 5) -> list
             prev = est
     return ev
 
-
-_ = (RATE_BAND,)

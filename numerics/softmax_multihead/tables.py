@@ -21,7 +21,7 @@ def check_table1(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     cs = th.table1_implied_c()
     ev.append(float_agreement("implied c per Table 1 column (spec R12)", cs, TABLE1_C, rtol=2e-3))
     for j, (w, m, v) in enumerate(th.TABLE1):
-        ev.append(float_agreement(f"column {j + 1}: 2 c omega mu recomputed", 
+        ev.append(float_agreement(f"column {j + 1}: 2 c omega mu recomputed",
                                   th.table1_effective_step(w, m, TABLE1_C[j]), v, rtol=2e-3))
         ev.append(band(f"column {j + 1}: 2 c omega mu in [0.85, 1.05]", v, 0.85, 1.05))
     ev.append(band("softmax column: |2 omega mu - 1/kappa| ≤ 0.05 (on the manifold)",

@@ -11,7 +11,7 @@ cited in each record.
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import math
 from typing import Any
 
@@ -33,7 +33,7 @@ from sims.experiments.softmax_multihead import (
     trained,
 )
 from sims.train import make_generator
-from theory.common.protocols import Evidence
+from theory.common.protocols import Estimate, Evidence
 
 __all__ = [
     "circuits", "pattern_metrics", "check_model_forward", "check_observations",
@@ -72,6 +72,13 @@ def pattern_metrics(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> dict[
         "ov_ratio": np.abs(mu) / np.linalg.norm(OV[:, 0, :], axis=1),
         "active": np.abs(mu) >= 0.05 * np.abs(mu).max(),
     }
+
+
+@functools.lru_cache(maxsize=64)
+def _risk(preset: str, seed: int, L: int | None = None, overrides: tuple = ()) -> Estimate:
+    """Risk of the trained ``preset`` model at test length ``L`` (memoised within the process)."""
+    res = trained(preset, seed=seed, **dict(overrides))
+    return model_risk(res.extra["experiment"], res.params, L=L, seed=seed)
 
 
 def _eta_hat(m: dict[str, np.ndarray]) -> tuple[float, float, float]:
@@ -148,7 +155,7 @@ def check_observations(*, quick: bool = True, seed: int = 0, H: int = 2,
                       {k: v.tolist() for k, v in m.items()}),
     ]
     ev.append(_plateau(tag, res.losses))
-    risk = model_risk(exp, res.params, seed=seed)
+    risk = _risk(_PRESET[H], seed, None, tuple(exp_over.items()))
     if H == 1:
         ev.append(informational("H=1 risk (spec reference 0.413)", 0.413, risk.mean))
         return ev
@@ -171,8 +178,7 @@ def check_observations(*, quick: bool = True, seed: int = 0, H: int = 2,
         band(f"{tag}: ICL risk in [0.240, 0.27] (spec torch recipe)", risk.mean, 0.240, 0.27,
              details={"se": risk.se, "R_D*": th.dgd_risk_star(exp.d, exp.L, exp.sigma2)}),
     ]
-    r1 = model_risk(trained("h1", seed=seed).extra["experiment"], trained("h1", seed=seed).params,
-                    seed=seed)
+    r1 = _risk("h1", seed)
     ev.append(band(f"{tag}: H=1 risk - H={H} risk ≥ 0.1 (spec: multi-head beats one head)",
                    r1.mean - risk.mean, 0.1, None, details={"H1": r1.mean, "H": risk.mean}))
     return ev
@@ -184,8 +190,7 @@ def check_obs3_risks(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     (``≤ sup_ξ R_DGD∞/R_B∞ = 2.53`` at σ² = 0.1 times ``R_B∞``)."""
     risks, ev = {}, []
     for H in (1, 2, 3, 4):
-        res = trained(_PRESET[H], seed=seed)
-        risks[H] = model_risk(res.extra["experiment"], res.params, seed=seed)
+        risks[H] = _risk(_PRESET[H], seed)
     for H in (3, 4):
         se = math.hypot(risks[H].se, risks[2].se)
         ev.append(band(f"Obs 3: |risk(H={H}) - risk(H=2)| ≤ 0.01 + 5 se", abs(risks[H].mean
@@ -231,9 +236,8 @@ def check_single_head_trained(*, quick: bool = True, seed: int = 0) -> list[Evid
     exp = res.extra["experiment"]
     m = pattern_metrics(exp, res.params)
     w, mu = float(m["omega"][0]), float(m["mu"][0])
-    risk = model_risk(exp, res.params, seed=seed)
-    r2 = trained("h2", seed=seed)
-    risk2 = model_risk(r2.extra["experiment"], r2.params, seed=seed)
+    risk = _risk("h1", seed)
+    risk2 = _risk("h2", seed)
     omegas = np.linspace(0.3, 0.8, 51)
     curve, _ = single_head_curve(omegas, d=exp.d, L=exp.L, sigma2=exp.sigma2, n=20_000,
                                  rng=np.random.default_rng(seed))
@@ -257,15 +261,13 @@ def check_length_trained(*, quick: bool = True, seed: int = 0) -> list[Evidence]
     least 0.3 above its risk at L' = 40; both vs their closed forms (informational)."""
     ev: list[Evidence] = []
     sm = trained("h2", seed=seed)
-    lin = trained("linear", seed=seed)
     Lps = (20, 40, 80, 160)
-    rs = [model_risk(sm.extra["experiment"], sm.params, L=Lp, seed=seed) for Lp in Lps]
+    rs = [_risk("h2", seed, Lp) for Lp in Lps]
     for i in range(len(Lps) - 1):
         gap = rs[i].mean - rs[i + 1].mean
         ev.append(band(f"softmax risk decreases from L'={Lps[i]} to {Lps[i + 1]} (beyond 5 se)",
                        gap, Z_MC * math.hypot(rs[i].se, rs[i + 1].se), None))
-    rl = {Lp: model_risk(lin.extra["experiment"], lin.params, L=Lp, seed=seed)
-          for Lp in (40, 80)}
+    rl = {Lp: _risk("linear", seed, Lp) for Lp in (40, 80)}
     ev.append(band("linear attention: risk(L'=80) - risk(L'=40) ≥ 0.3", rl[80].mean - rl[40].mean,
                    0.3, None))
     m = pattern_metrics(sm.extra["experiment"], sm.params)
@@ -339,5 +341,3 @@ def check_multitask_trained(*, quick: bool = True, seed: int = 0,
                             2 * th.mt_task_risk(exp.L, 4, exp.sigma2), risk.mean))
     return ev
 
-
-_ = dataclasses

@@ -219,8 +219,7 @@ PRESETS: dict[str, tuple[HpcyExperiment, TrainConfig]] = {
     "h4": (HpcyExperiment(H=4), _SPEC),  # Fig. 3 (four heads), Fig. 4(a); spec recipe
     "linear": (HpcyExperiment(H=1, model="linear"), _FAST),  # Fig. 8 baseline
     "noniso": (HpcyExperiment(H=2, rho=0.5), _FAST),  # §5.3, Fig. 12
-    "multitask": (HpcyExperiment(d=6, L=48, H=4, multitask=True),
-                  dataclasses.replace(_FAST, lr=5e-3, lr_decay=0.1, steps=6000)),  # §5.4 Mode III
+    "multitask": (HpcyExperiment(d=6, L=48, H=4, multitask=True), _FAST),  # §5.4 (calibrated)
     "h2_spec": (HpcyExperiment(H=2), _SPEC),  # the spec's recipe (thorough tier)
     "multitask_spec": (HpcyExperiment(d=6, L=48, H=4, multitask=True),
                        dataclasses.replace(_SPEC, steps=10_000)),

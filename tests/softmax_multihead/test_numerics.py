@@ -38,10 +38,11 @@ def test_dgd_mc_negative_control_wrong_prior_scale(dgd_mc) -> None:
 @pytest.mark.result("hpcy25:eqD.29")
 def test_dgd_mc_negative_control_wrong_step(dgd_mc) -> None:
     """MC at η = 0.8 against the closed form at η = 0.897 must fail: sampled with the wrong step."""
-    import theory.softmax_multihead as th
-    from numerics.testing import mc_agreement
     import numpy as np
+
+    import theory.softmax_multihead as th
     from numerics.softmax_multihead.predictors import dgd_weights
+    from numerics.testing import mc_agreement
 
     (e,) = mc.risk_mc([lambda X, q: dgd_weights(X, q, 0.8)], d=5, L=40, sigma2=0.1, n=20_000,
                       rng=np.random.default_rng(0))
@@ -152,9 +153,10 @@ def test_softmax_norm_concentration() -> None:
 def test_softmax_norm_negative_control_wrong_dimension() -> None:
     """References computed for d = 4 while sampling d = 5 must fail."""
     import numpy as np
+
+    import theory.softmax_multihead as th
     from numerics.softmax_multihead._util import band
     from numerics.softmax_multihead.predictors import sample_covariates, softmax
-    import theory.softmax_multihead as th
 
     rng = np.random.default_rng(0)
     X, xq = sample_covariates(rng, 10_000, 40, 5)

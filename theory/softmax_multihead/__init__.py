@@ -31,7 +31,8 @@ Public API named in the issue: :func:`dgd_risk` and :func:`bayes_risk_limit`.
 """
 
 from theory.softmax_multihead.core import *  # noqa: F403
-from theory.softmax_multihead.core import A2_matrix, __all__ as _core_all
+from theory.softmax_multihead.core import A2_matrix
+from theory.softmax_multihead.core import __all__ as _core_all
 from theory.softmax_multihead.extensions import *  # noqa: F403
 from theory.softmax_multihead.extensions import __all__ as _ext_all
 from theory.softmax_multihead.flow import *  # noqa: F403

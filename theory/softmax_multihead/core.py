@@ -15,7 +15,10 @@ import numpy as np
 import sympy as sp
 
 from theory.common.evaluate import is_symbolic, lambdified
-from theory.common.symbols import L, d, eta, omega, sigma2, xi
+from theory.common.symbols import eta as _ETA
+from theory.common.symbols import omega as _OMEGA
+from theory.common.symbols import sigma2 as _S2
+from theory.common.symbols import xi as _XI
 from theory.softmax_multihead._dual import check_scalar, dual, twin
 
 __all__ = [
@@ -53,7 +56,7 @@ def c_L(L: Any, sigma2: Any) -> Any:
     >>> round(c_L(40, 0.1), 12)
     0.0275
     """
-    return dual(_c_L, (sp.Symbol("L"), sigma2), (L, sigma2))
+    return dual(_c_L, (sp.Symbol("L"), _S2), (L, sigma2))
 
 
 def _kappa(d_: Any, L_: Any, sigma2_: Any) -> sp.Expr:
@@ -70,7 +73,7 @@ def kappa(d: Any, L: Any, sigma2: Any) -> Any:
     0.879121
     """
     _check(d, L, sigma2)
-    return dual(_kappa, (sp.Symbol("d"), sp.Symbol("L"), sigma2), (d, L, sigma2))
+    return dual(_kappa, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
 # ------------------------------------------------------------------------ approximate loss
@@ -95,8 +98,8 @@ def _ltilde(om: Sequence[Any], mu_: Sequence[Any], d_: Any, L_: Any, s2: Any,
 @functools.cache
 def _ltilde_lambda(H: int) -> Any:
     om, mu_ = _vec_syms(H)
-    syms = (*om, *mu_, sp.Symbol("d"), sp.Symbol("L"), sigma2, _ks)
-    return lambdified(syms, _ltilde(om, mu_, sp.Symbol("d"), sp.Symbol("L"), sigma2, _ks))
+    syms = (*om, *mu_, sp.Symbol("d"), sp.Symbol("L"), _S2, _ks)
+    return lambdified(syms, _ltilde(om, mu_, sp.Symbol("d"), sp.Symbol("L"), _S2, _ks))
 
 
 def ltilde_fn(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, kernel_scale: Any = None) -> Any:
@@ -186,7 +189,6 @@ def ltilde_grad(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, 
         om = sp.Matrix(omega)
         mu_ = sp.Matrix(mu)
         cL = _c_L(sp.sympify(L), sp.sympify(sigma2))
-        E = om.applyfunc(lambda _: 0) * om.T  # H×H zeros
         E = sp.Matrix(len(om), len(om), lambda i, j: sp.exp(sp.sympify(d) * om[i] * om[j]))
         A = om * om.T + cL * E
         g_mu = -2 * om + 2 * A * mu_
@@ -254,7 +256,7 @@ def lower_bound_45(s: Any, mu_l1: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """
     _check(d, L, sigma2)
     return dual(_lower_bound, (sp.Symbol("s"), sp.Symbol("l1"), sp.Symbol("d"), sp.Symbol("L"),
-                               sigma2), (s, mu_l1, d, L, sigma2))
+                               _S2), (s, mu_l1, d, L, sigma2))
 
 
 # --------------------------------------------------------------------- solution manifold
@@ -274,7 +276,7 @@ def ltilde_reduced(omega: Any, m: Any, d: Any, L: Any, sigma2: Any) -> Any:
     0.4820091678
     """
     _check(d, L, sigma2)
-    return dual(_ltilde_reduced, (omega_s, m_sym, sp.Symbol("d"), sp.Symbol("L"), sigma2),
+    return dual(_ltilde_reduced, (omega_s, m_sym, sp.Symbol("d"), sp.Symbol("L"), _S2),
                 (omega, m, d, L, sigma2))
 
 
@@ -298,10 +300,10 @@ def m_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """
     check_scalar("omega", omega, lower=0.0, lower_open=True, paper="manifold needs ω > 0")
     _check(d, L, sigma2)
-    return dual(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), sigma2), (omega, d, L, sigma2))
+    return dual(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2), (omega, d, L, sigma2))
 
 
-m_star_fn = twin(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), sigma2))
+m_star_fn = twin(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2))
 
 
 def _ltilde_star(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
@@ -320,11 +322,11 @@ def ltilde_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """
     check_scalar("omega", omega, lower=0.0, lower_open=True, paper="manifold needs ω > 0")
     _check(d, L, sigma2)
-    return dual(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), sigma2),
+    return dual(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2),
                 (omega, d, L, sigma2))
 
 
-ltilde_star_fn = twin(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), sigma2))
+ltilde_star_fn = twin(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2))
 
 
 def _eta_of_omega(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
@@ -343,11 +345,11 @@ def eta_of_omega(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """
     check_scalar("omega", omega, lower=0.0, lower_open=True, paper="manifold needs ω > 0")
     _check(d, L, sigma2)
-    return dual(_eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), sigma2),
+    return dual(_eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2),
                 (omega, d, L, sigma2))
 
 
-eta_of_omega_fn = twin(_eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), sigma2))
+eta_of_omega_fn = twin(_eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2))
 
 
 def eta_series(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
@@ -364,7 +366,7 @@ def eta_series(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
         k = _kappa(d_, L_, s2)
         return 1 / (2 * k) - _c_L(L_, s2) * d_**3 / (12 * k**2) * om**4
 
-    return dual(b, (omega_s, sp.Symbol("d"), sp.Symbol("L"), sigma2), (omega, d, L, sigma2))
+    return dual(b, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2), (omega, d, L, sigma2))
 
 
 def A2_eigenvalues(omega: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
@@ -388,7 +390,7 @@ def A2_eigenvalues(omega: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
     def ap(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
         return _c_L(L_, s2) * (sp.cosh(d_ * om**2) - 1)
 
-    syms = (omega, sp.Symbol("d"), sp.Symbol("L"), sigma2)
+    syms = (_OMEGA, sp.Symbol("d"), sp.Symbol("L"), _S2)
     return dual(am, syms, (omega, d, L, sigma2)), dual(ap, syms, (omega, d, L, sigma2))
 
 
@@ -414,10 +416,10 @@ def ltilde_inf(d: Any, L: Any, sigma2: Any) -> Any:
     0.220879
     """
     _check(d, L, sigma2)
-    return dual(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), sigma2), (d, L, sigma2))
+    return dual(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
-ltilde_inf_fn = twin(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), sigma2))
+ltilde_inf_fn = twin(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), _S2))
 
 
 def _eta_star(d_: Any, L_: Any, s2: Any) -> sp.Expr:
@@ -433,10 +435,10 @@ def eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     0.879121
     """
     _check(d, L, sigma2)
-    return dual(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), sigma2), (d, L, sigma2))
+    return dual(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
-eta_star_fn = twin(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), sigma2))
+eta_star_fn = twin(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), _S2))
 
 
 # --------------------------------------------------------------------------- single head
@@ -455,7 +457,7 @@ def single_head_ltilde(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> Any:
     1.1
     """
     _check(d, L, sigma2)
-    return dual(_single, (omega, sp.Symbol("mu"), sp.Symbol("d"), sp.Symbol("L"), sigma2),
+    return dual(_single, (_OMEGA, sp.Symbol("mu"), sp.Symbol("d"), sp.Symbol("L"), _S2),
                 (omega, mu, d, L, sigma2))
 
 
@@ -483,7 +485,7 @@ def single_head_optimum(d: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]:
     def v(d_: Any, L_: Any, s2: Any) -> sp.Expr:
         return 1 + s2 - 1 / (1 + sp.E * (1 + s2) * d_ / L_)
 
-    syms = (sp.Symbol("d", positive=True), sp.Symbol("L", positive=True), sigma2)
+    syms = (sp.Symbol("d", positive=True), sp.Symbol("L", positive=True), _S2)
     vals = (d, L, sigma2)
     return dual(w, syms, vals), dual(m, syms, vals), dual(v, syms, vals)
 
@@ -505,10 +507,10 @@ def gd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     0.24136
     """
     _check(d, L, sigma2)
-    return dual(_gd_risk, (eta, sp.Symbol("d"), sp.Symbol("L"), sigma2), (eta, d, L, sigma2))
+    return dual(_gd_risk, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2), (eta, d, L, sigma2))
 
 
-gd_risk_fn = twin(_gd_risk, (eta, sp.Symbol("d"), sp.Symbol("L"), sigma2))
+gd_risk_fn = twin(_gd_risk, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2))
 
 
 def gd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
@@ -519,7 +521,7 @@ def gd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     """
     _check(d, L, sigma2)
     return dual(lambda d_, L_, s2: L_ / (L_ + d_ * (1 + s2) + 1),
-                (sp.Symbol("d"), sp.Symbol("L"), sigma2), (d, L, sigma2))
+                (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
 def gd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
@@ -530,7 +532,7 @@ def gd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
     """
     _check(d, L, sigma2)
     return dual(lambda d_, L_, s2: s2 + (d_ * (1 + s2) + 1) / (L_ + d_ * (1 + s2) + 1),
-                (sp.Symbol("d"), sp.Symbol("L"), sigma2), (d, L, sigma2))
+                (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
 def _dgd_risk(e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
@@ -578,10 +580,10 @@ def dgd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     (3*eta**2 - 4*eta + 4)/4
     """
     _check(d, L, sigma2)
-    return dual(_dgd_risk, (eta, sp.Symbol("d"), sp.Symbol("L"), sigma2), (eta, d, L, sigma2))
+    return dual(_dgd_risk, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2), (eta, d, L, sigma2))
 
 
-dgd_risk_fn = twin(_dgd_risk, (eta, sp.Symbol("d"), sp.Symbol("L"), sigma2))
+dgd_risk_fn = twin(_dgd_risk, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2))
 
 
 def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
@@ -592,7 +594,7 @@ def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     """
     _check(d, L, sigma2)
     return dual(lambda d_, L_, s2: L_ / (L_ + d_ * (1 + s2)),
-                (sp.Symbol("d"), sp.Symbol("L"), sigma2), (d, L, sigma2))
+                (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
 def dgd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
@@ -603,7 +605,7 @@ def dgd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
     """
     _check(d, L, sigma2)
     return dual(lambda d_, L_, s2: s2 + (d_ * (1 + s2) + 1) / (L_ + d_ * (1 + s2)),
-                (sp.Symbol("d"), sp.Symbol("L"), sigma2), (d, L, sigma2))
+                (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
 def _gd_limit(x: Any, s2: Any) -> sp.Expr:
@@ -622,10 +624,10 @@ def gd_risk_limit(xi: Any, sigma2: Any) -> Any:
     """
     check_scalar("xi", xi, lower=0.0, lower_open=True, paper="ξ = d/L > 0")
     check_scalar("sigma2", sigma2, lower=0.0)
-    return dual(_gd_limit, (xi, sigma2), (xi, sigma2))
+    return dual(_gd_limit, (_XI, _S2), (xi, sigma2))
 
 
-gd_risk_limit_fn = twin(_gd_limit, (xi, sigma2))
+gd_risk_limit_fn = twin(_gd_limit, (_XI, _S2))
 
 
 def eta_limit(xi: Any, sigma2: Any) -> Any:
@@ -635,7 +637,7 @@ def eta_limit(xi: Any, sigma2: Any) -> Any:
     0.879121
     """
     check_scalar("xi", xi, lower=0.0, lower_open=True, paper="ξ = d/L > 0")
-    return dual(lambda x, s2: 1 / (1 + x * (1 + s2)), (xi, sigma2), (xi, sigma2))
+    return dual(lambda x, s2: 1 / (1 + x * (1 + s2)), (_XI, _S2), (xi, sigma2))
 
 
 def mp_stieltjes(z: Any, xi: Any) -> Any:
@@ -650,7 +652,7 @@ def mp_stieltjes(z: Any, xi: Any) -> Any:
     """
     zs = sp.Symbol("z", real=True)
     return dual(lambda z_, x: (1 - x - z_ - sp.sqrt((1 - x - z_) ** 2 - 4 * x * z_)) / (2 * x * z_),
-                (zs, xi), (z, xi))
+                (zs, _XI), (z, xi))
 
 
 def _bayes_limit(x: Any, s2: Any) -> sp.Expr:
@@ -689,10 +691,10 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     """
     check_scalar("xi", xi, lower=0.0, lower_open=True, paper="ξ = d/L > 0")
     check_scalar("sigma2", sigma2, lower=0.0, paper="noise variance σ² ≥ 0")
-    return dual(_bayes_limit, (xi, sigma2), (xi, sigma2))
+    return dual(_bayes_limit, (_XI, _S2), (xi, sigma2))
 
 
-bayes_risk_limit_fn = twin(_bayes_limit, (xi, sigma2))
+bayes_risk_limit_fn = twin(_bayes_limit, (_XI, _S2))
 
 
 def _gap_bound(x: Any, s2: Any) -> sp.Expr:
@@ -709,7 +711,7 @@ def bayes_gap_bound(xi: Any, sigma2: Any) -> Any:
     0.10989
     """
     check_scalar("xi", xi, lower=0.0, lower_open=True, paper="ξ = d/L > 0")
-    return dual(_gap_bound, (xi, sigma2), (xi, sigma2))
+    return dual(_gap_bound, (_XI, _S2), (xi, sigma2))
 
 
-bayes_gap_bound_fn = twin(_gap_bound, (xi, sigma2))
+bayes_gap_bound_fn = twin(_gap_bound, (_XI, _S2))

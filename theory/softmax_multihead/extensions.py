@@ -9,7 +9,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common.evaluate import is_symbolic
-from theory.common.symbols import sigma2
+from theory.common.symbols import sigma2 as _S2
 from theory.softmax_multihead._dual import check_scalar, dual
 from theory.softmax_multihead.core import _dgd_risk
 
@@ -46,7 +46,7 @@ def linear_length_risk(Lp: Any, L: Any, d: Any, sigma2: Any) -> Any:
     0.86
     """
     check_scalar("Lp", Lp, lower=0.0, lower_open=True, paper="test length L' > 0")
-    return dual(_lin_len, (_Lp, _L, _d, sigma2), (Lp, L, d, sigma2))
+    return dual(_lin_len, (_Lp, _L, _d, _S2), (Lp, L, d, sigma2))
 
 
 def linear_length_argmin(L: Any, d: Any, sigma2: Any) -> Any:
@@ -57,7 +57,7 @@ def linear_length_argmin(L: Any, d: Any, sigma2: Any) -> Any:
     >>> linear_length_argmin(40, 5, 0.1)
     43.25
     """
-    return dual(lambda L_, d_, s2: L_ + (d_ * (1 + s2) + 1) / 2, (_L, _d, sigma2), (L, d, sigma2))
+    return dual(lambda L_, d_, s2: L_ + (d_ * (1 + s2) + 1) / 2, (_L, _d, _S2), (L, d, sigma2))
 
 
 def softmax_length_risk(Lp: Any, eta: Any, d: Any, sigma2: Any) -> Any:
@@ -70,7 +70,7 @@ def softmax_length_risk(Lp: Any, eta: Any, d: Any, sigma2: Any) -> Any:
     0.167
     """
     e = sp.Symbol("eta", real=True)
-    return dual(lambda Lp_, e_, d_, s2: _dgd_risk(e_, d_, Lp_, s2), (_Lp, e, _d, sigma2),
+    return dual(lambda Lp_, e_, d_, s2: _dgd_risk(e_, d_, Lp_, s2), (_Lp, e, _d, _S2),
                 (Lp, eta, d, sigma2))
 
 
@@ -81,13 +81,13 @@ def softmax_length_limit(eta: Any, sigma2: Any) -> Any:
     0.1
     """
     e = sp.Symbol("eta", real=True)
-    return dual(lambda e_, s2: s2 + (1 - e_) ** 2, (e, sigma2), (eta, sigma2))
+    return dual(lambda e_, s2: s2 + (1 - e_) ** 2, (e, _S2), (eta, sigma2))
 
 
 def single_head_length_limit(omega: Any, mu: Any, sigma2: Any) -> Any:
     """Single head at fixed ``(ω, μ)``: ``L' → ∞`` limit ``σ² + (1 − ωμ)²`` [D] (spec 001 R11)."""
     w, m = sp.Symbol("omega", real=True), sp.Symbol("mu", real=True)
-    return dual(lambda w_, m_, s2: s2 + (1 - w_ * m_) ** 2, (w, m, sigma2), (omega, mu, sigma2))
+    return dual(lambda w_, m_, s2: s2 + (1 - w_ * m_) ** 2, (w, m, _S2), (omega, mu, sigma2))
 
 
 # ----------------------------------------------------------------- §5.2 Table 1 arithmetic
@@ -240,7 +240,7 @@ def mt_task_eta(L: Any, s_k: Any, sigma2: Any) -> Any:
     0.916
     """
     s = sp.Symbol("s_k", positive=True)
-    return dual(lambda L_, sk, s2: L_ / (L_ + sk * (1 + s2)), (_L, s, sigma2), (L, s_k, sigma2))
+    return dual(lambda L_, sk, s2: L_ / (L_ + sk * (1 + s2)), (_L, s, _S2), (L, s_k, sigma2))
 
 
 def mt_shared_p(n_j: Any, n: Any, s: Any, L: Any, sigma2: Any) -> Any:
@@ -253,7 +253,7 @@ def mt_shared_p(n_j: Any, n: Any, s: Any, L: Any, sigma2: Any) -> Any:
     """
     nj, nn, ss = (sp.Symbol(v, positive=True) for v in ("n_j", "n", "s"))
     return dual(lambda a, b, c, L_, s2: a * L_ / (a * L_ + b * c * (1 + s2)),
-                (nj, nn, ss, _L, sigma2), (n_j, n, s, L, sigma2))
+                (nj, nn, ss, _L, _S2), (n_j, n, s, L, sigma2))
 
 
 def mt_task_risk(L: Any, s_k: Any, sigma2: Any) -> Any:
@@ -267,7 +267,7 @@ def mt_task_risk(L: Any, s_k: Any, sigma2: Any) -> Any:
     """
     s = sp.Symbol("s_k", positive=True)
     return dual(lambda L_, sk, s2: sk * (sk * (1 + s2) + 1) / (L_ + sk * (1 + s2)),
-                (_L, s, sigma2), (L, s_k, sigma2))
+                (_L, s, _S2), (L, s_k, sigma2))
 
 
 #: [hpcy25] Table 2 (H = 3, Mode IV); columns (ω_G1, ω_G3, ω_G2, μ_1, μ_2) (spec §6 item 9).

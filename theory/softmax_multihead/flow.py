@@ -15,7 +15,8 @@ import numpy as np
 import sympy as sp
 
 from theory.common.evaluate import is_symbolic, lambdified
-from theory.common.symbols import sigma2, t
+from theory.common.symbols import sigma2 as _S2
+from theory.common.symbols import t as _T
 from theory.softmax_multihead._dual import check_scalar, dual
 from theory.softmax_multihead.core import _c_L, _kappa, _ltilde, _vec_syms
 
@@ -54,13 +55,13 @@ def flow_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> li
 @functools.cache
 def _flow_lambda(H: int) -> Any:
     om, mu_ = _vec_syms(H)
-    rhs = flow_rhs(om, mu_, _d, _L, sigma2, _s)
-    return lambdified((*om, *mu_, _d, _L, sigma2, _s), sp.Matrix(rhs))
+    rhs = flow_rhs(om, mu_, _d, _L, _S2, _s)
+    return lambdified((*om, *mu_, _d, _L, _S2, _s), sp.Matrix(rhs))
 
 
 def flow_rhs_fn(t_: float, y: np.ndarray, d: float, L: float, sigma2_: float,
                 s: float = 1.0) -> np.ndarray:
-    """Numeric twin of :func:`flow_rhs` in ``solve_ivp`` form ``f(t, y, *args)``; y = (ω…, μ…)."""
+    """Numeric twin of :func:`flow_rhs` in ``solve_ivp`` form ``f(_T, y, *args)``; y = (ω…, μ…)."""
     H = len(y) // 2
     return np.asarray(_flow_lambda(H)(*y, d, L, sigma2_, s), dtype=float).ravel()
 
@@ -97,7 +98,7 @@ def reduced_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) ->
 
 @functools.cache
 def _reduced_lambda() -> Any:
-    syms = (_w, _m, _d, _L, sigma2, _s)
+    syms = (_w, _m, _d, _L, _S2, _s)
     return lambdified(syms, sp.Matrix(_reduced(*syms)))
 
 
@@ -125,7 +126,7 @@ def imbalance_rate(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1)
     >>> imbalance_rate(0.0, 1.0, 5, 40, 0.1)
     0.0
     """
-    return dual(_imb_rate, (_w, _m, _d, _L, sigma2, _s), (omega, mu, d, L, sigma2, s))
+    return dual(_imb_rate, (_w, _m, _d, _L, _S2, _s), (omega, mu, d, L, sigma2, s))
 
 
 def initial_state(eps: float, H: int = 2) -> np.ndarray:
@@ -145,7 +146,7 @@ def phase1_omega(t_: Any, eps: Any, s: Any = 1) -> Any:
     0.001
     """
     es = sp.Symbol("epsilon", positive=True)
-    return dual(lambda tt, e, ss: e * sp.exp(2 * ss * tt), (t, es, _s), (t_, eps, s))
+    return dual(lambda tt, e, ss: e * sp.exp(2 * ss * tt), (_T, es, _s), (t_, eps, s))
 
 
 def peak_omega_lambert(d: Any, L: Any, sigma2_: Any) -> Any:
@@ -162,7 +163,7 @@ def peak_omega_lambert(d: Any, L: Any, sigma2_: Any) -> Any:
 
     if is_symbolic(d, L, sigma2_):
         return b(*(sp.sympify(v) for v in (d, L, sigma2_)))
-    f = lambdified((_d, _L, sigma2), b(_d, _L, sigma2), backend="mpmath")
+    f = lambdified((_d, _L, _S2), b(_d, _L, _S2), backend="mpmath")
     return float(mpmath.re(f(d, L, sigma2_)))
 
 
@@ -178,7 +179,7 @@ def late_mu_law(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
         return (ss * (d_ / L_) * (1 + s2) * d_**2 * tt / (8 * _kappa(d_, L_, s2) ** 6)) ** (
             sp.Rational(1, 6))
 
-    return dual(b, (t, _d, _L, sigma2, _s), (t_, d, L, sigma2_, s))
+    return dual(b, (_T, _d, _L, _S2, _s), (t_, d, L, sigma2_, s))
 
 
 def heuristic_late_omega(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
@@ -194,4 +195,4 @@ def heuristic_late_omega(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> A
         K = ss * (d_ / L_) * (1 + s2) * d_**2 / (3 * _kappa(d_, L_, s2) ** 2)
         return 1 / sp.sqrt(2 * K * tt)
 
-    return dual(b, (t, _d, _L, sigma2, _s), (t_, d, L, sigma2_, s))
+    return dual(b, (_T, _d, _L, _S2, _s), (t_, d, L, sigma2_, s))

@@ -26,9 +26,19 @@ from numerics.montecarlo import mc_mean, mc_means
 from numerics.ode import VERIFY, IntegrationError, SolverConfig, integrate
 from numerics.sampling import psd_sqrt
 from numerics.testing import (
-    FLOAT_RTOL, MC_POWER, SOLVER_ATOL, SOLVER_RTOL, close_agreement, exact_agreement,
-    float_agreement, informational, mc_agreement, mc_difference_agreement, ordering,
-    rate_agreement, solver_agreement,
+    FLOAT_RTOL,
+    SOLVER_ATOL,
+    SOLVER_RTOL,
+    close_agreement,
+    exact_agreement,
+    fixture_atol,
+    float_agreement,
+    informational,
+    mc_agreement,
+    mc_difference_agreement,
+    ordering,
+    rate_agreement,
+    solver_agreement,
 )
 from theory import lsa_flow as T
 from theory.common.protocols import Estimate, Evidence
@@ -222,6 +232,12 @@ def integrate_rdm_flow(Zc: np.ndarray, xi: np.ndarray, U0: np.ndarray, u0: float
         return pack(dU, du, u * u)
 
     return integrate(rhs, pack(U0, u0, 0.0), (0.0, t_end), solver=VERIFY, t_eval=t_eval)
+
+
+def _spec_ref(name: str, value: float, printed: str) -> Evidence:
+    """A value against a reference printed in spec 004, to half a unit of its last printed digit."""
+    return close_agreement(name, value, float(printed), atol=fixture_atol(printed),
+                           details={"printed": printed})
 
 
 def _solver_scale_atol(scale: float) -> float:
@@ -444,10 +460,10 @@ def check_flow_reductions(*, quick: bool = True, seed: int = 0, d: int = 3, N: i
     out.append(solver_agreement("isotropic: U₁₁ = s(t)I with s² logistic (d=5, N=20, σ=0.2)",
                                 q_ode, T.isotropic_q_fn(ts5, d5, N5, s5), details={"t": ts5.tolist()}))
     qstar = 1 / (np.sqrt(d5) * (1 + (d5 + 1) / N5))
-    for name, val, ref in (("q* (spec 0.3440105)", qstar, 0.3440105),
-                           ("q(1) (spec 0.2324746)", float(T.isotropic_q_fn(1.0, d5, N5, s5)), 0.2324746),
-                           ("u₋₁(∞) (spec 1.3115076)", T.limit_params_fn(np.eye(d5), N5)[1], 1.3115076)):
-        out.append(close_agreement(f"isotropic reference {name}", val, ref, atol=5e-8))
+    for name, val, ref in (("q*", qstar, "0.3440105"),
+                           ("q(1)", float(T.isotropic_q_fn(1.0, d5, N5, s5)), "0.2324746"),
+                           ("u₋₁(∞)", T.limit_params_fn(np.eye(d5), N5)[1], "1.3115076")):
+        out.append(_spec_ref(f"isotropic reference {name}", val, ref))
     return out
 
 
@@ -485,9 +501,8 @@ def check_minima(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
                                np.diag(_G(gamma_fn, Ls, 16)), [0.84375, 1.375, 1.90625, 2.4375],
                                atol=FLOAT_RTOL))
     Gs = _G(gamma_fn, Ls, 16)
-    out.append(close_agreement("spec T-R5: L* = 0.5775387",
-                               0.5 * (np.trace(Ls) - np.trace(Ls @ Ls @ np.linalg.inv(Gs))), 0.5775387,
-                               atol=5e-8))
+    out.append(_spec_ref("spec T-R5: L*",
+                         0.5 * (np.trace(Ls) - np.trace(Ls @ Ls @ np.linalg.inv(Gs))), "0.5775387"))
     Th = random_theta(d, rng)
     U0, u0 = T.initial_state(Th, 0.3)
     tr = integrate_flow(L, N, U0, u0, 500.0)
@@ -539,12 +554,9 @@ def check_thm4_ode(*, quick: bool = True, seed: int = 0, sigma_init: float = 0.3
     Ls = spec_Lambda()
     Ths = np.eye(4) / np.sqrt(2)
     if N == 16 and sigma_init == 0.3:
-        out += [close_agreement("spec: σ²‖Γ‖_op√d = 0.43875", float(T.init_condition(Ls, N, sigma_init)),
-                                0.43875, atol=5e-9),
-                close_agreement("spec: μ = 4.3279e-3", T.pl_constant(Ls, N, sigma_init, Ths), 4.3279e-3,
-                                atol=5e-8),
-                close_agreement("spec: u_min = 0.181473", T.u_min(Ls, N, sigma_init, Ths), 0.181473,
-                                atol=5e-7)]
+        out += [_spec_ref("spec: σ²‖Γ‖_op√d", float(T.init_condition(Ls, N, sigma_init)), "0.43875"),
+                _spec_ref("spec: μ", T.pl_constant(Ls, N, sigma_init, Ths), "0.0043279"),
+                _spec_ref("spec: u_min", T.u_min(Ls, N, sigma_init, Ths), "0.181473")]
     rng = np.random.default_rng(seed)
     cases = [("spec Λ", Ls, Ths), ("random Λ, Θ (d=3)", random_spd(3, rng), random_theta(3, rng))]
     for tag, L, Th in cases:
@@ -562,6 +574,8 @@ def check_thm4_ode(*, quick: bool = True, seed: int = 0, sigma_init: float = 0.3
         lmin = -0.5 * np.trace(L @ L @ np.linalg.inv(T.gamma_fn(L, N)))
         l0 = T.reduced_loss_fn(U0, u0, L, N)
         out.append(ordering(f"{tag}: ℓ̃(0) < 0 (Lemma 18)", l0, 0.0, margin=SOLVER_ATOL))
+        out.append(ordering(f"{tag}: ℓ̃(0) ≤ (σ²/2)‖ΛΘ‖²[√dσ²‖Γ‖ − 2] (Lemma 18)", l0,
+                            T.initial_loss_bound(L, N, sigma_init, Th), margin=SOLVER_ATOL))
         ell = np.array([T.reduced_loss_fn(*unpack(y, d), L, N) for y in tr.y])
         mu = T.pl_constant(L, N, sigma_init, Th)
         env = np.exp(-mu * tr.t) * (l0 - lmin)
@@ -574,7 +588,7 @@ def check_thm4_ode(*, quick: bool = True, seed: int = 0, sigma_init: float = 0.3
         out.append(solver_agreement(f"{tag}: (U₁₁, u₋₁)(T) = (‖Γ⁻¹‖_F^(-1/2)Γ⁻¹, ‖Γ⁻¹‖_F^(1/2))",
                                     pack(Uf, uf), pack(Ue, ue), details={"t_end": t_end}))
         if tag == "spec Λ" and N == 16:
-            out.append(close_agreement("spec: u₋₁(∞) = 1.2416855", ue, 1.2416855, atol=5e-8))
+            out.append(_spec_ref("spec: u₋₁(∞)", ue, "1.2416855"))
     return out
 
 
@@ -619,19 +633,6 @@ def _thm5_config() -> tuple[np.ndarray, np.ndarray, float]:
     return A @ A.T / 3 + 0.5 * np.eye(3), np.array([1.0, -0.5, 0.3]), 0.16
 
 
-def quadratic_task_moments(Lambda: np.ndarray, w0: np.ndarray, s2: float, coef: float = 0.5
-                           ) -> tuple[np.ndarray, np.ndarray, float]:
-    """[derived] (spec T-R9, Isserlis) moments of ``y = ⟨w₀,x⟩ + coef(x₁² − Λ₁₁) + sε``:
-    ``a = w₀``, ``Σ = Λw₀w₀ᵀΛ + (w₀ᵀΛw₀)Λ + 2coef²Λ₁₁²Λ + 8coef²Λ₁₁ℓℓᵀ + s²Λ`` (ℓ = Λe₁),
-    best-linear error ``2coef²Λ₁₁² + s²`` (coef = ½ gives the spec's ½Λ₁₁², 2Λ₁₁ℓℓᵀ)."""
-    L = Lambda
-    l = L[:, 0]
-    Lw = L @ w0
-    Sig = np.outer(Lw, Lw) + (w0 @ Lw) * L + 2 * coef**2 * L[0, 0] ** 2 * L \
-        + 8 * coef**2 * L[0, 0] * np.outer(l, l) + s2 * L
-    return Sig, w0.copy(), 2 * coef**2 * L[0, 0] ** 2 + s2
-
-
 def check_thm5_mc(*, quick: bool = True, seed: int = 0, N: int = 10, M: int = 5,
                   gamma_fn: GammaFn | None = None, p_fn: GammaFn | None = None) -> list[Evidence]:
     """Theorem 5 on the spec's nonlinear task (d = 3, N = 10, M = 5): MC of the risk of the trained
@@ -639,7 +640,7 @@ def check_thm5_mc(*, quick: bool = True, seed: int = 0, N: int = 10, M: int = 5,
     rng = np.random.default_rng(seed)
     L, w0, s2 = _thm5_config()
     P = np.linalg.inv(T.gamma_fn(L, N)) if p_fn is None else np.asarray(p_fn(L, N), dtype=float)
-    Sig, a, best = quadratic_task_moments(L, w0, s2)
+    Sig, a, best = T.quadratic_task_moments(L, w0, s2)
     n = 800_000 if quick else 8_000_000
     out = []
     for m in (M, 8 * M):
@@ -682,17 +683,15 @@ def check_cor6(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     R ≤ tight bound ≤ κ bound, and the M-threshold ``R − η ≤ ε``."""
     L = spec_Lambda()
     out = []
-    refs = {1: 14.13231, 4: 3.750524, 16: 1.155077, 64: 0.506216, math.inf: 0.289929}
+    refs = {1: "14.13231", 4: "3.750524", 16: "1.155077", 64: "0.506216", math.inf: "0.289929"}
     for M, ref in refs.items():
-        out.append(close_agreement(f"spec T-R10: R(M={M}, N=16) = {ref}", float(T.prior_risk(L, 16, M)),
-                                   ref, atol=5e-6 if ref < 10 else 5e-5))
-    for M, ref in {5: 3.816568, 20: 1.153846, 80: 0.488166}.items():
-        out.append(close_agreement(f"spec T-R10 isotropic d=5, N=20: R({M}) = {ref}",
-                                   float(T.prior_risk(np.eye(5), 20, M)), ref, atol=5e-7))
-    out.append(close_agreement("spec: tight bound at M = N = 16 = 2.145182", T.tight_bound(L, 16, 16),
-                               2.145182, atol=5e-7))
-    out.append(close_agreement("spec: κ bound at M = N = 16 = 2.988281", T.cor6_bound(L, 16, 16),
-                               2.988281, atol=5e-7))
+        out.append(_spec_ref(f"spec T-R10: R(M={M}, N=16)", float(T.prior_risk(L, 16, M)), ref))
+    for M, ref in {5: "3.816568", 20: "1.153846", 80: "0.488166"}.items():
+        out.append(_spec_ref(f"spec T-R10 isotropic d=5, N=20: R({M})",
+                             float(T.prior_risk(np.eye(5), 20, M)), ref))
+    out.append(_spec_ref("spec: tight bound at M = N = 16", T.tight_bound(L, 16, 16), "2.145182"))
+    out.append(_spec_ref("spec: κ bound at M = N = 16", T.cor6_bound(L, 16, 16), "2.988281"))
+    out.append(_spec_ref("spec: η at N = 16", T.cor6_eta(L, 16), "1.42578"))
     out.append(close_agreement("R(N,N) = 2L* (N = 16)", float(T.prior_risk(L, 16, 16)),
                                2 * T.optimal_loss_fn(L, 16), atol=0.0, rtol=FLOAT_RTOL))
     gaps_a, gaps_b = [], []
@@ -777,8 +776,8 @@ def check_shifts_mc(*, quick: bool = True, seed: int = 0, N: int = 12, M: int = 
     Pt = np.linalg.inv(T.gamma_fn(L, N))
     n = 250_000 if quick else 2_500_000
     wfix = np.array([6.0, -8.0, 0.0])
-    cases = [("in-distribution", L, L, None, 1.467317), ("query shift S_q", L, _SQ, None, 1.852511),
-             ("covariate scaling c=2", 4 * L, 4 * L, None, 138.7298),
+    cases = [("in-distribution", L, L, None, "1.467317"), ("query shift S_q", L, _SQ, None, "1.852511"),
+             ("covariate scaling c=2", 4 * L, 4 * L, None, "138.7298"),
              ("task shift: fixed w, ‖w‖ = 10", L, L, wfix, None)]
     out = []
     for tag, Lp, Sq, w, ref in cases:
@@ -794,7 +793,7 @@ def check_shifts_mc(*, quick: bool = True, seed: int = 0, N: int = 12, M: int = 
                                        T.shift_risk_fn(Pt, L, L, M, np.outer(w, w)), pred,
                                        atol=0.0, rtol=1e3 * FLOAT_RTOL))
         if ref is not None:
-            out.append(close_agreement(f"spec T-R11 reference, {tag}", pred, ref, atol=5e-7 * max(1, ref)))
+            out.append(_spec_ref(f"spec T-R11 reference, {tag}", pred, ref))
         out.append(mc_agreement(f"shifted risk, {tag}", pred, mc_mean(draw, n, rng=rng)))
     return out
 
@@ -942,8 +941,8 @@ def check_rdm_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
         out.append(close_agreement("spec: γ, ζ, ξ = 8, 2.875, 2", [g[0], z[0, 1], xi[0]], [8, 2.875, 2],
                                    atol=FLOAT_RTOL))
         Ul, ul = T.rdm_limit(*m, N)
-        out.append(close_agreement("spec: u₋₁(∞), u_ii(∞) = 0.658037, 0.379918", [ul, Ul[0, 0]],
-                                   [0.658037, 0.379918], atol=5e-7))
+        out.append(_spec_ref("spec: u₋₁(∞)", ul, "0.658037"))
+        out.append(_spec_ref("spec: u_ii(∞)", Ul[0, 0], "0.379918"))
     Th = random_theta(d, rng)
     # condition (21): E[‖Γ_τ‖_op ‖Λ_τ‖_F²] by MC (no closed form)
     def draw(r: np.random.Generator, b: int) -> np.ndarray:
@@ -1101,7 +1100,6 @@ def check_fig1(*, quick: bool = True, seed: int = 0, d: int = 20) -> list[Eviden
                         float(T.lsa_limit_random(1)), 1.0, margin=0.5))
     out.append(ordering("c = 9: LSA limit (387) ≫ zero estimator (9)", 9.0,
                         float(T.lsa_limit_random(9)), margin=100.0))
-    out.append(close_agreement("δ_R(N=40) = 0.2759, δ_R(N=100) = 0.3077 (d = 20)",
-                               [float(T.delta_exp(40, 20)), float(T.delta_exp(100, 20))],
-                               [0.2759, 0.3077], atol=5e-5))
+    out.append(_spec_ref("spec §4: δ_R(N=40), d = 20", float(T.delta_exp(40, 20)), "0.2759"))
+    out.append(_spec_ref("spec §4: δ_R(N=100), d = 20", float(T.delta_exp(100, 20)), "0.3077"))
     return out

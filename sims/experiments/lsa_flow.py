@@ -30,7 +30,7 @@ import torch
 
 from sims.cache import cached
 from sims.config import TrainConfig
-from sims.data import embed, mvn
+from sims.data import embed
 from sims.models.lsa import LSA
 from sims.train import TrainResult, make_generator, train
 from theory.settings import Matrix, as_matrix, check_choice, check_int, check_real

@@ -110,8 +110,9 @@ def test_thm8_more_seeds(seed: int) -> None:
 @pytest.mark.result("zfb24:thm4")
 def test_training_is_deterministic() -> None:
     """Same seed → identical trained weights (explicit generators only)."""
-    from sims.experiments.lsa_flow import _train, PRESETS
     import dataclasses
+
+    from sims.experiments.lsa_flow import PRESETS, _train
 
     s, cfg = PRESETS["smoke"]
     a, b = _train(s, cfg), _train(s, cfg)

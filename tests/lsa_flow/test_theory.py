@@ -12,8 +12,14 @@ from hypothesis import example, given, settings
 
 import theory.lsa_flow as T
 from numerics.lsa_flow import (
-    check_cor6, check_eq6, check_lem9, check_lem10_symbolic, check_lem15_symbolic,
-    check_lem17_symbolic, check_rdm_symbolic, check_thm5_identities,
+    check_cor6,
+    check_eq6,
+    check_lem9,
+    check_lem10_symbolic,
+    check_lem15_symbolic,
+    check_lem17_symbolic,
+    check_rdm_symbolic,
+    check_thm5_identities,
 )
 from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed
 from theory.strategies import zfb24_settings

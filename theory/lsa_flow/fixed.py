@@ -25,7 +25,7 @@ __all__ = [
     "loss_of_P", "loss_of_P_fn",
     "flow_rhs", "flow_rhs_fn", "FLOW_VARIANTS", "balancedness", "balanced_flow_rhs",
     "excess_identity", "limit_params", "limit_params_fn", "W_KQ_star", "W_PV_star",
-    "init_condition", "u_min", "pl_constant", "initial_state",
+    "init_condition", "initial_loss_bound", "u_min", "pl_constant", "initial_state",
     "isotropic_q", "isotropic_q_fn", "offdiag_decay",
 ]
 
@@ -185,7 +185,7 @@ def optimal_loss_isotropic(d: Any, N: Any) -> Any:
     Examples
     --------
     >>> from theory.common.symbols import d, N
-    >>> optimal_loss_isotropic(d, N)
+    >>> sp.factor(optimal_loss_isotropic(d, N))
     d*(d + 1)/(2*(N + d + 1))
     """
     return sp.sympify(d) * (d + 1) / (2 * (N + d + 1))
@@ -571,6 +571,27 @@ def init_condition(Lambda: Any, N: Any, sigma_init: Any) -> Any:
     xp, L, n = _prep(Lambda, N)
     s = xp.S(sigma_init)
     return s**2 * xp.opnorm_spd(_gamma(L, n, xp)) * xp.sqrt(xp.S(xp.dim(L)))
+
+
+def initial_loss_bound(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
+    r"""Lemma 18's bound on the initial reduced loss (negative iff σ²‖Γ‖_op√d < 2).
+
+    Source: [zfb24] Lemma 18, eq. (43) (spec R6).
+
+    .. math:: \tilde\ell(0) \le \frac{\sigma^2}{2}\|\Lambda\Theta\|_F^2
+              \big[\sqrt d\,\sigma^2\|\Gamma\|_{op} - 2\big]
+
+    Examples
+    --------
+    >>> initial_loss_bound(np.eye(1), 1, 0.5, np.eye(1)) < 0
+    True
+    """
+    L = num_matrix("Lambda", Lambda)
+    G = _gamma(L, num_N("N", N), NP)
+    T = np.asarray(Theta, dtype=float)
+    s = float(sigma_init)
+    c = np.sqrt(L.shape[0]) * s**2 * np.max(np.linalg.eigvalsh(G))
+    return float(s**2 / 2 * np.sum((L @ T) ** 2) * (c - 2))
 
 
 def _umin2(L: np.ndarray, G: np.ndarray, s: float, Theta: np.ndarray) -> float:

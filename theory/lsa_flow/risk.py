@@ -17,7 +17,7 @@ from theory.lsa_flow.fixed import _gamma, _prep
 from theory.settings import as_vector, check_real
 
 __all__ = [
-    "theorem5_excess", "theorem5_risk", "noiseless_Sigma", "noiseless_risk", "prior_risk",
+    "theorem5_excess", "theorem5_risk", "quadratic_task_moments", "noiseless_Sigma", "noiseless_risk", "prior_risk",
     "prior_risk_fn", "prior_risk_floor", "prior_risk_isotropic", "tight_bound", "cor6_eta",
     "cor6_bound", "cor6_M_threshold", "shift_risk", "shift_risk_fn", "covariate_scaling_risk",
     "covariate_scaling_limit", "query_shift_floor", "plain_gd_risk_limit",
@@ -84,6 +84,34 @@ def theorem5_risk(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, best_linear_e
     0.5
     """
     return best_linear_error + theorem5_excess(Lambda, N, M, Sigma, a, Gamma=Gamma)
+
+
+def quadratic_task_moments(Lambda: Any, w0: Any, s2: float, coef: float = 0.5
+                           ) -> tuple[np.ndarray, np.ndarray, float]:
+    r"""[derived] Theorem 5 inputs for the nonlinear task ``y = ⟨w₀,x⟩ + coef(x₁² − Λ₁₁) + sε``.
+
+    Source: [derived] spec 004 T-R9 (Isserlis / Lemma 30), used to test [zfb24] Theorem 5.
+
+    .. math:: a = w_0,\quad \Sigma = \Lambda w_0w_0^\top\Lambda + (w_0^\top\Lambda w_0)\Lambda
+              + 2c^2\Lambda_{11}^2\Lambda + 8c^2\Lambda_{11}\ell\ell^\top + s^2\Lambda,\quad
+              \text{best linear error} = 2c^2\Lambda_{11}^2 + s^2
+
+    with ℓ = Λe₁ and c = ``coef`` (c = ½ gives the spec's ½Λ₁₁²Λ + 2Λ₁₁ℓℓᵀ and ½Λ₁₁² + s²).
+
+    Examples
+    --------
+    >>> S, a, best = quadratic_task_moments(np.eye(1), [0.0], 0.0)
+    >>> float(S[0, 0]), best       # Var(½(x² − 1)·x) = ¼(E x⁶ − 2E x⁴ + E x²) = 5/2
+    (2.5, 0.5)
+    """
+    L = num_matrix("Lambda", Lambda)
+    w0 = np.asarray(as_vector("w0", w0, d=L.shape[0]))
+    s2 = check_real("s2", s2, lower=0.0)
+    l = L[:, 0]
+    Lw = L @ w0
+    Sig = (np.outer(Lw, Lw) + (w0 @ Lw) * L + 2 * coef**2 * L[0, 0] ** 2 * L
+           + 8 * coef**2 * L[0, 0] * np.outer(l, l) + s2 * L)
+    return Sig, w0.copy(), float(2 * coef**2 * L[0, 0] ** 2 + s2)
 
 
 def noiseless_Sigma(w: Any, Lambda: Any) -> Any:

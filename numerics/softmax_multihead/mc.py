@@ -439,6 +439,8 @@ def check_softmax_norm(*, quick: bool = True, seed: int = 0, d: int = 5) -> list
 
             vals = np.concatenate([draw(rng, min(5000, n - k)) for k in range(0, n, 5000)])
             est = estimate_from_samples(vals)
+            ev.append(band(f"MC power: se / (L E|p|^2) ≤ 2 % at omega={om}, L={L}",
+                           est.se / est.mean, None, MC_POWER))
             if d * om**2 <= 0.2:
                 for ref_name, ref in (("e^{d w^2}", th.softmax_norm_first_order(om, d)),
                                       ("(1-2w^2)^{-d/2}", lim)):

@@ -46,7 +46,7 @@ class LinearAttention(nn.Module):
         self.W_OV = nn.Parameter(uniform_init((H, D), D, **kw))  # (H, D) last row of OV per head
 
     def forward(self, Z: torch.Tensor) -> torch.Tensor:
-        """``ŷ = Σ_h (W_OV^h)_{D,:} (Z_{1:L} Z_{1:L}ᵀ / L_0) W_KQ^h z_q`` for Z (B, D, L+1) -> (B,)."""
+        """``ŷ = Σ_h (W_OV^h)_{D,:} (Z_{1:L} Z_{1:L}ᵀ / L_0) W_KQ^h z_q``; Z (B, D, L+1) -> (B,)."""
         L = Z.shape[2] - 1
         ctx = Z[:, :, :L]  # (B, D, L) context columns (mask M' drops the query)
         G = ctx @ ctx.transpose(1, 2) / self.L0  # (B, D, D)  fixed training normaliser

@@ -11,9 +11,9 @@ Source: [hpcy25] eq. (2.2)–(2.3); the authors' ``MultiHeadAttention`` (single-
 ``Z`` is the ``(B, D, L+1)`` token matrix of :func:`sims.data.embed` (``D = d + 1``; columns
 ``(x_i; y_i)`` then the query ``(x_q; 0)``).  Per head the parameters are *full*
 ``W_Q^h, W_K^h, W_V^h ∈ R^{D×D}`` (head dimension ``D``, not ``D/H``); one output map
-``W_O ∈ R^{1×HD}`` (``n_out = 1``; ``n_out = n`` for the multi-task variant), no biases, scores scaled
-by ``1/√D``.  The query attends to the ``L`` context columns only (causal mask of (2.2)); the residual
-adds 0 to the prediction slot.  Initialisation is PyTorch's ``nn.Linear`` default,
+``W_O ∈ R^{1×HD}`` (``n_out = 1``; ``n_out = n`` for the multi-task variant), no biases, scores
+scaled by ``1/√D``.  The query attends to the ``L`` context columns only (causal mask of (2.2));
+the residual adds 0 to the prediction slot.  Initialisation is PyTorch's ``nn.Linear`` default,
 ``U(−1/√fan_in, 1/√fan_in)`` (fan_in = D for the head maps, HD for ``W_O``), drawn from an explicit
 ``torch.Generator``.
 
@@ -37,7 +37,8 @@ __all__ = ["SoftmaxAttention", "uniform_init"]
 
 def uniform_init(shape: tuple[int, ...], fan_in: int, *, generator: torch.Generator,
                  dtype: torch.dtype, device: torch.device | str) -> torch.Tensor:
-    """PyTorch's default ``nn.Linear`` weight law ``U(−1/√fan_in, 1/√fan_in)`` from ``generator``."""
+    """PyTorch's default ``nn.Linear`` weight law ``U(−1/√fan_in, 1/√fan_in)``, from ``generator``.
+    """
     bound = 1.0 / math.sqrt(fan_in)
     u = torch.rand(shape, generator=generator, dtype=dtype, device=device)
     return (2.0 * u - 1.0) * bound
@@ -75,7 +76,8 @@ class SoftmaxAttention(nn.Module):
         return torch.einsum("hki,hkj->hij", self.W_K, self.W_Q) / math.sqrt(self.D)
 
     def ov(self) -> torch.Tensor:
-        """Effective ``OV^h = W_O^h W_V^h`` (last ``n_out`` rows of the OV circuit), (H, n_out, D)."""
+        """Effective ``OV^h = W_O^h W_V^h`` (last ``n_out`` rows of the OV circuit): (H, n_out, D).
+        """
         W_O = self.W_O.view(self.n_out, self.H, self.D)  # (n_out, H, D)
         return torch.einsum("ohk,hkj->hoj", W_O, self.W_V)
 

@@ -117,3 +117,21 @@ def inf_lsa(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.
     structured = [np.concatenate([z, G0.ravel(), *tail]), np.concatenate([mu, Gs.ravel(), *tail])]
     x, vals = minimise(f, _starts(rng, d + d * d + len(tail) * d, restarts, structured))
     return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))
+
+
+def polish(P: np.ndarray, mu: np.ndarray, s2: float, N: int, start: dict, *, lsa: bool
+           ) -> OptResult:
+    """BFGS on the exact (whitened) LTB / LSA risk from the given effective parameters: finds the
+    stationary point whose basin ``start`` lies in (used to classify trained models that stop at a
+    spurious local minimum)."""
+    d = P.shape[0]
+    names = ("b", "Gamma", "phi") if lsa else ("a", "b", "Gamma", "phi")
+    z = np.zeros(d)
+
+    def f(x: np.ndarray) -> complex:
+        p = _split(x, d, names)
+        return _ltb_risk_w(NP, p.get("a", z), p["b"], p["Gamma"], p["phi"], P, mu, s2, N)
+
+    x0 = np.concatenate([np.ravel(start[n]) for n in names])
+    x, vals = minimise(f, [x0])
+    return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))

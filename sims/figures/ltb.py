@@ -57,8 +57,8 @@ def fig_gap_scaling(*, quick: bool = True, seed: int = 0) -> Figure:
 def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
     """Lemma 6.1 / Cor 6.2: ``R* − σ²`` and ``Σ min(λ_i, σ²/N)`` (and the Cor 6.2 band) vs N for a
     power-law spectrum ``λ_i ∝ i^{-2}``, ``tr = σ²/2``, d = 4000."""
-    fig = Figure(figsize=(5.5, 4))
-    ax = fig.subplots()
+    fig = Figure(figsize=(11, 4))
+    ax, ax2 = fig.subplots(1, 2)
     s2 = 1.0
     lam = power_law_spectrum(4000, 2.0, s2 / 2)
     Ns = np.unique(np.geomspace(10, 3000 if quick else 30000, 25).astype(int))
@@ -70,8 +70,31 @@ def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
     ax.loglog(Ns, sm, "--",
               label=f"sum min(lambda_i, sigma^2/N), slope {_slope(Ns[big], sm[big]):.2f}")
     ax.fill_between(Ns, lo, hi, alpha=0.15, label="Cor 6.2 band [1/4, 2(1+kappa)] x sum min")
-    ax.set(xlabel="N", ylabel="excess risk", title="rates, alpha = 2 (theory slope -1/2)")
+    ax.set(xlabel="N", ylabel="excess risk", title="Cor 6.2, d=4000, alpha=2 (slope -1/2)")
     ax.legend(fontsize=7)
+    # Lemma 6.1: Bayes (MC over X of the exact conditional risk) vs optimal GD-beta vs sum min
+    from numerics.montecarlo import mc_mean
+    from theory.common.baselines import bayes_conditional_risk
+
+    rng = np.random.default_rng(seed)
+    dd = 20
+    lam2 = power_law_spectrum(dd, 1.5, s2)
+    N2 = np.array([5, 10, 20, 40, 80, 160, 320])
+    rb = []
+    for n in N2:
+        def draw(r: np.random.Generator, B: int, n: int = int(n)) -> np.ndarray:
+            X = r.standard_normal((B, n, dd)) * np.sqrt(lam2)
+            return np.asarray(bayes_conditional_risk(X, np.diag(lam2), np.eye(dd), s2)) - s2
+        rb.append(mc_mean(draw, 1000 if quick else 10000, rng=rng))
+    ax2.errorbar(N2, [e.mean for e in rb], yerr=[2 * e.se for e in rb], fmt="o",
+                 label="R_Bayes - sigma^2 (MC over X)")
+    ax2.loglog(N2, [T.optimal_risk_eig(lam2, s2, int(n)) - s2 for n in N2], "-",
+               label="R* - sigma^2 (optimal GD-beta = LTB)")
+    ax2.loglog(N2, [T.sum_min(lam2, s2, int(n)) for n in N2], "--",
+               label="sum min(lambda_i, sigma^2/N)")
+    ax2.set(xlabel="N", ylabel="excess risk", xscale="log", yscale="log",
+            title="Lemma 6.1, d=20, lambda_i ~ i^-1.5, tr = sigma^2")
+    ax2.legend(fontsize=7)
     fig.tight_layout()
     return fig
 

@@ -103,11 +103,13 @@ def spec_Lambda() -> np.ndarray:
 
 
 def sample_linear(rng: np.random.Generator, b: int, n: int, Lambda: np.ndarray, *,
-                  s2: float = 0.0, w: np.ndarray | None = None, Sq: np.ndarray | None = None
+                  s2: float = 0.0, w: np.ndarray | None = None, Sq: np.ndarray | None = None,
+                  query_law: str = "gaussian"
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Prompts ``x_i ~ N(0, Λ)``, ``w ~ N(0, I)`` (or fixed ``w``), ``y = ⟨w,x⟩ + N(0, s²)``.
 
-    The query is ``N(0, Sq)`` (default Sq = Λ) and independent of the prompt.
+    The query has second moment ``Sq`` (default Λ), is independent of the prompt, and is
+    ``N(0, Sq)`` or, with ``query_law="uniform"``, ``Sq^{1/2}·U(−√3, √3)^d`` (non-Gaussian).
     Returns ``X (b,n,d), y (b,n), xq (b,d), yq (b,), w (b,d)``.
     """
     d = Lambda.shape[0]
@@ -115,7 +117,10 @@ def sample_linear(rng: np.random.Generator, b: int, n: int, Lambda: np.ndarray, 
     Rq = R if Sq is None else psd_sqrt(np.asarray(Sq, dtype=float))
     W = rng.standard_normal((b, d)) if w is None else np.broadcast_to(np.asarray(w, float), (b, d))
     X = rng.standard_normal((b, n, d)) @ R
-    xq = rng.standard_normal((b, d)) @ Rq
+    if query_law == "uniform":
+        xq = rng.uniform(-math.sqrt(3.0), math.sqrt(3.0), size=(b, d)) @ Rq
+    else:
+        xq = rng.standard_normal((b, d)) @ Rq
     y = np.einsum("bnd,bd->bn", X, W)
     yq = np.einsum("bd,bd->b", xq, W)
     if s2 > 0:
@@ -778,11 +783,17 @@ def check_shifts_mc(*, quick: bool = True, seed: int = 0, N: int = 12, M: int = 
     wfix = np.array([6.0, -8.0, 0.0])
     cases = [("in-distribution", L, L, None, "1.467317"), ("query shift S_q", L, _SQ, None, "1.852511"),
              ("covariate scaling c=2", 4 * L, 4 * L, None, "138.7298"),
-             ("task shift: fixed w, ‖w‖ = 10", L, L, wfix, None)]
-    out = []
+             ("task shift: fixed w, ‖w‖ = 10", L, L, wfix, None),
+             ("query shift S_q, non-Gaussian (uniform) query", L, _SQ, "uniform", "1.852511")]
+    out = [close_agreement("query-shift floor: R(Γ⁻¹; Λ, S_q, M → ∞) = query_shift_floor",
+                           T.shift_risk_fn(Pt, L, _SQ, np.inf), float(T.query_shift_floor(L, N, _SQ)),
+                           atol=0.0, rtol=1e2 * FLOAT_RTOL)]
     for tag, Lp, Sq, w, ref in cases:
-        def draw(r: np.random.Generator, b: int, Lp=Lp, Sq=Sq, w=w) -> np.ndarray:
-            X, y, xq, yq, _ = sample_linear(r, b, M, Lp, Sq=Sq, w=w)
+        law = "uniform" if isinstance(w, str) else "gaussian"
+        w = None if isinstance(w, str) else w
+
+        def draw(r: np.random.Generator, b: int, Lp=Lp, Sq=Sq, w=w, law=law) -> np.ndarray:
+            X, y, xq, yq, _ = sample_linear(r, b, M, Lp, Sq=Sq, w=w, query_law=law)
             return (predictor_predict(P, X, y, xq) - yq) ** 2
 
         if w is None:
@@ -960,11 +971,15 @@ def check_rdm_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
     Us = tr.y[:, : d * d].reshape(-1, d, d)
     us = tr.y[:, d * d]
     out.append(solver_agreement("balancedness (Lemma 25)", us**2, np.sum(Us**2, axis=(1, 2))))
-    E2 = np.diag(m[1])
-    umin2 = sigma_init**2 * (2 * np.sum((np.diag(m[0]) @ Th) ** 2) - np.sqrt(d) * sigma_init**2 * Eq.mean) \
-        / (2 * np.sqrt(d) * np.max(E2))
-    out.append(ordering("Lemma 27: u₋₁(t) ≥ u_min", float(np.sqrt(umin2)), float(us.min()),
-                        margin=SOLVER_ATOL))
+    umin = T.rdm_u_min(m[0], m[1], Th, sigma_init, Eq.mean)
+    out.append(ordering("Lemma 27: u₋₁(t) ≥ u_min", umin, float(us.min()), margin=SOLVER_ATOL))
+    lmin = T.rdm_min_loss(*m, N)
+    ell = np.array([T.rdm_loss(U, u, Zc, xi) for U, u in zip(Us, us)]) - lmin
+    nu = T.rdm_pl_constant(*m, N, Th, sigma_init, Eq.mean)
+    slack = ell[0] * np.exp(-nu * tr.t[1:]) - ell[1:]
+    out.append(ordering("Lemma 28: PL envelope ℓ_rdm(t) − min ≤ e^(−νt)(ℓ_rdm(0) − min)", 0.0,
+                        float(slack.min()) + _solver_scale_atol(abs(lmin)), margin=SOLVER_ATOL,
+                        details={"nu": nu}))
     offd = ~np.eye(d, dtype=bool)
     pred = U0[offd][None, :] * np.exp(-z[offd][None, :] * tr.y[:, -1][:, None])
     out.append(solver_agreement("off-diagonals u_ij(0)exp(−ζ_ij∫u²)", Us[:, offd], pred,

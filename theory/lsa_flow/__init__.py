@@ -97,8 +97,10 @@ from theory.lsa_flow.random_cov import (
     rdm_min_loss,
     rdm_moments,
     rdm_optimal_loss,
+    rdm_pl_constant,
     rdm_test_risk,
     rdm_test_risk_fn,
+    rdm_u_min,
 )
 from theory.lsa_flow.risk import (
     cor6_bound,
@@ -133,7 +135,7 @@ __all__ = [
     "delta_exp", "delta_iid", "exp_moments", "fixed_test_risk", "gamma_law_moments",
     "lsa_limit_random", "moments_iid", "rdm_coefficients", "rdm_D", "rdm_flow_rhs",
     "rdm_init_bound", "rdm_limit", "rdm_loss", "rdm_min_loss", "rdm_moments",
-    "rdm_optimal_loss", "rdm_test_risk", "rdm_test_risk_fn",
+    "rdm_optimal_loss", "rdm_pl_constant", "rdm_test_risk", "rdm_test_risk_fn", "rdm_u_min",
     "cor6_bound", "cor6_eta", "cor6_M_threshold", "covariate_scaling_limit",
     "covariate_scaling_risk", "noiseless_risk", "noiseless_Sigma", "plain_gd_risk_limit",
     "prior_risk", "prior_risk_floor", "prior_risk_fn", "prior_risk_isotropic",
@@ -266,7 +268,7 @@ RESULTS: tuple[Result, ...] = (
         source="[zfb24] Theorem 8, eqs. (21), (22); Lemma 21, Corollary 22, Lemmas 23–28",
         statement="u−1U11 → D = (E[Γ_τΛ_τ²])⁻¹E[Λ_τ²]; Exp(1): D = N/(3N+d+5) I",
         objects=(_T + "rdm_moments", _T + "rdm_limit", _T + "rdm_D", _T + "delta_exp",
-                 _T + "rdm_init_bound"),
+                 _T + "rdm_init_bound", _T + "rdm_u_min", _T + "rdm_pl_constant"),
         checks=(_N + "check_rdm_symbolic", _N + "check_rdm_moments_mc", _N + "check_rdm_ode",
                 _N + "check_rdm_loss_mc", _S + "check_thm8_sgd"),
     ),

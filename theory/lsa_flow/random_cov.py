@@ -17,7 +17,7 @@ from theory.settings import check_int
 
 __all__ = [
     "rdm_moments", "rdm_coefficients", "rdm_loss", "rdm_flow_rhs", "rdm_D", "rdm_limit",
-    "rdm_min_loss", "rdm_optimal_loss", "rdm_init_bound", "moments_iid", "delta_iid",
+    "rdm_min_loss", "rdm_optimal_loss", "rdm_init_bound", "rdm_u_min", "rdm_pl_constant", "moments_iid", "delta_iid",
     "delta_exp", "exp_moments", "gamma_law_moments", "rdm_test_risk", "rdm_test_risk_fn",
     "fixed_test_risk", "lsa_limit_random",
 ]
@@ -136,6 +136,41 @@ def rdm_init_bound(m1: Any, Theta: Any, E_opG_fro2L: float) -> float:
     T = np.asarray(Theta, dtype=float)
     d = T.shape[0]
     return float(2 * np.sum((np.diag(np.asarray(m1, dtype=float)) @ T) ** 2) / (np.sqrt(d) * E_opG_fro2L))
+
+
+def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: float) -> float:
+    r"""Lemma 27's lower bound on ``u₋₁(t)`` (random covariance, diagonal Λ_τ).
+
+    Source: [zfb24] Lemma 27, eq. (60) (reconstructed from the proof, spec §6.21).
+
+    .. math:: u_{-1}(t) \ge \sqrt{\frac{\sigma^2[2\|E\Lambda_\tau\Theta\|_F^2
+              - \sqrt d\sigma^2E(\|\Gamma_\tau\|_{op}\|\Lambda_\tau\|_F^2)]}{2\sqrt d\|E\Lambda_\tau^2\|_{op}}}
+
+    ``E_opG_fro2L = E[‖Γ_τ‖_op‖Λ_τ‖_F²]`` is passed in (no closed form).  Raises ``ValueError`` when
+    condition (21) fails (the bracket is not positive).
+    """
+    T = np.asarray(Theta, dtype=float)
+    d = T.shape[0]
+    s2 = float(sigma_init) ** 2
+    br = 2 * np.sum((np.diag(np.asarray(m1, dtype=float)) @ T) ** 2) - np.sqrt(d) * s2 * E_opG_fro2L
+    if br <= 0:
+        raise ValueError("Lemma 27 needs condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²)")
+    return float(np.sqrt(s2 * br / (2 * np.sqrt(d) * np.max(np.asarray(m2, dtype=float)))))
+
+
+def rdm_pl_constant(m1: Any, m2: Any, m3: Any, N: int, Theta: Any, sigma_init: float,
+                    E_opG_fro2L: float) -> float:
+    r"""Lemma 28's PL constant ``ν = η·u_min²`` with ``η = min{γ_i, ζ_ij}`` (u_min of Lemma 27).
+
+    Source: [zfb24] Lemma 28, eq. (61) (spec R12 and §6.12: valid but conservative).
+
+    .. math:: \nu = \frac{\eta\sigma^2}{2\sqrt d\|E\Lambda_\tau^2\|_{op}}\big[2\|E\Lambda_\tau\Theta\|_F^2
+              - \sqrt d\sigma^2E(\|\Gamma_\tau\|_{op}\|\Lambda_\tau\|_F^2)\big]
+    """
+    g, _, z = rdm_moments(m1, m2, m3, N)
+    d = len(g)
+    eta = float(min(g.min(), z[~np.eye(d, dtype=bool)].min() if d > 1 else g.min()))
+    return eta * rdm_u_min(m1, m2, Theta, sigma_init, E_opG_fro2L) ** 2
 
 
 # -------------------------------------------------------------- [derived] iid closed forms

@@ -49,6 +49,13 @@ def test_dgd_mc_negative_control_wrong_step(dgd_mc) -> None:
     assert_fails(mc_agreement("R_D(0.897) vs MC of eta=0.8", th.dgd_risk(0.897, 5, 40, 0.1), e))
 
 
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_finite_sample_bayes_risk() -> None:
+    assert_passed(mc.check_bayes_finite())
+    assert_fails(mc.check_bayes_finite(task_var=1.0))  # ridge λ = dσ² is not Bayes for β ~ N(0, I)
+
+
 # ------------------------------------------------------------------ MC: Prop 4.1 (Fig 6)
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:prop4.1")

@@ -29,6 +29,7 @@ __all__ = [
     "gd_eta_star", "gd_risk_star", "dgd_risk", "dgd_risk_fn", "dgd_eta_star", "dgd_risk_star",
     "gd_risk_limit", "gd_risk_limit_fn", "eta_limit", "mp_stieltjes", "bayes_risk_limit",
     "bayes_risk_limit_fn", "bayes_gap_bound", "bayes_gap_bound_fn", "m_sym",
+    "bayes_risk_given_design",
 ]
 
 m_sym = sp.Symbol("m", real=True)  # aggregate OV weight of the positive heads, m = Σ_{H+} μ_h
@@ -715,3 +716,29 @@ def bayes_gap_bound(xi: Any, sigma2: Any) -> Any:
 
 
 bayes_gap_bound_fn = twin(_gap_bound, (_XI, _S2))
+
+
+def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
+    """Finite-sample Bayes risk given the design: ``σ² + σ² tr[(XᵀX + dσ² I_d)^{-1}]``.
+
+    Source: [hpcy25] (D.34); spec 001 R9 ([R], high).  ``R_B = E_X`` of this (prior ``β ~ N(0, I/d)``,
+    so ridge with ``λ = dσ²`` is the posterior mean); includes the query noise.
+
+    Parameters
+    ----------
+    X : design, numpy ``(L, d)`` or ``(B, L, d)`` (batched), or a SymPy ``Matrix``;
+    sigma2 : noise variance σ² > 0.
+
+    >>> round(bayes_risk_given_design(np.zeros((3, 2)), 0.5), 6)
+    1.5
+    """
+    if isinstance(X, sp.MatrixBase):
+        d = X.shape[1]
+        s2 = sp.sympify(sigma2)
+        return s2 + s2 * (X.T * X + d * s2 * sp.eye(d)).inv().trace()
+    check_scalar("sigma2", sigma2, lower=0.0, lower_open=True, paper="Bayes risk needs σ² > 0")
+    Xa = np.asarray(X, dtype=float)
+    d = Xa.shape[-1]
+    A = np.einsum("...ld,...le->...de", Xa, Xa) + d * sigma2 * np.eye(d)
+    out = sigma2 + sigma2 * np.trace(np.linalg.inv(A), axis1=-2, axis2=-1)
+    return float(out) if np.ndim(out) == 0 else out

@@ -103,8 +103,10 @@ RESULTS: tuple[Result, ...] = (
         id="hpcy25:thm4.2iii", kind="theorem",
         summary="Bayes comparison: 0 <= R_DGD∞ - R_B∞ <= xi/(1+xi(1+σ²)) (proven replacement)",
         source="[hpcy25] Theorem 4.2(iii), (D.34)-(D.36); spec 001 R9, §6 item 6",
-        objects=(f"{_T}:bayes_risk_limit", f"{_T}:bayes_gap_bound", f"{_T}:mp_stieltjes"),
-        checks=(f"{_A}:check_bayes_comparison", f"{_MC}:check_dgd_mc"),
+        objects=(f"{_T}:bayes_risk_limit", f"{_T}:bayes_gap_bound", f"{_T}:mp_stieltjes",
+                 f"{_T}:bayes_risk_given_design"),
+        checks=(f"{_A}:check_bayes_comparison", f"{_MC}:check_bayes_finite",
+                f"{_MC}:check_dgd_mc"),
         derived=True,
     ),
     Result(

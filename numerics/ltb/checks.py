@@ -127,26 +127,29 @@ def _n(quick: bool, q: int, full: int) -> int:
 def check_data_model_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6,
                         sigma2: float = 0.49) -> list[Evidence]:
     """Assumption 3.1: MC of the sampled prompts vs ``E[y²] = tr(H(Ψ+β*β*ᵀ)) + σ²`` and
-    ``E[x_i y_i] = Hβ*`` (the sampler implements the data model)."""
+    ``E[x_i y_i] = Hβ*`` (the sampler implements the data model), for regular and singular H."""
     from numerics.sampling import sample_prompts
     from theory.settings import LinearRegressionICL
 
     rng = np.random.default_rng(seed)
-    H, Psi, bs = random_setting(rng, d)
-    st = LinearRegressionICL.from_arrays(Sigma_x=H, N=N, task_mean=bs, task_cov=Psi,
-                                         noise_var=sigma2)
+    out: list[Evidence] = []
+    for sing in (False, True):
+        H, Psi, bs = random_setting(rng, d, singular_H=sing)
+        st = LinearRegressionICL.from_arrays(Sigma_x=H, N=N, task_mean=bs, task_cov=Psi,
+                                             noise_var=sigma2)
 
-    def draw(r: np.random.Generator, B: int) -> np.ndarray:
-        p = sample_prompts(st, B, rng=r)
-        return np.column_stack([p.yq**2, p.X[:, 0, :] * p.y[:, :1]])
+        def draw(r: np.random.Generator, B: int, st: LinearRegressionICL = st) -> np.ndarray:
+            p = sample_prompts(st, B, rng=r)
+            return np.column_stack([p.yq**2, p.X[:, 0, :] * p.y[:, :1]])
 
-    ests = mc_means(draw, _n(quick, 200_000, 1_000_000), rng=rng)
-    ey2 = core.label_second_moment(H, Psi, bs, sigma2)
-    out = [mc_agreement("E[y^2] = tr(H(Psi+b*b*^T)) + sigma^2 (Assumption 3.1)", ey2, ests[0])]
-    Hb = H @ bs
-    for i in range(d):
-        out.append(mc_agreement(f"E[x_i y_i]_{i} = (H beta*)_{i}", Hb[i], ests[1 + i],
-                                scale=float(np.sqrt(ey2 * np.trace(H)))))
+        ests = mc_means(draw, _n(quick, 200_000, 1_000_000), rng=rng)
+        ey2 = core.label_second_moment(H, Psi, bs, sigma2)
+        out.append(mc_agreement(f"E[y^2] = tr(H(Psi+b*b*^T)) + sigma^2 (singular H={sing})",
+                                ey2, ests[0]))
+        Hb = H @ bs
+        for i in range(d):
+            out.append(mc_agreement(f"E[x_i y_i]_{i} = (H beta*)_{i} (singular H={sing})", Hb[i],
+                                    ests[1 + i], scale=float(np.sqrt(ey2 * np.trace(H)))))
     return out
 
 

@@ -122,3 +122,12 @@ def test_thm63_flow_and_negative_control() -> None:
 @pytest.mark.result("zwb24:lem6.1")
 def test_lem61_bayes() -> None:
     assert_passed(C.check_lem61_bayes())
+
+
+@pytest.mark.mc
+@pytest.mark.result("zwb24:eq-ltb-risk")
+def test_same_seed_same_evidence() -> None:
+    """Explicit-generator discipline (STYLE R8): the same seed gives identical evidence."""
+    a, b = C.check_ltb_risk_mc(seed=7), C.check_ltb_risk_mc(seed=7)
+    assert [e.observed for e in a] == [e.observed for e in b]
+    assert C.check_ltb_risk_mc(seed=8)[0].observed != a[0].observed

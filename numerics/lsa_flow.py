@@ -454,7 +454,8 @@ def check_flow_reductions(*, quick: bool = True, seed: int = 0, d: int = 3, N: i
 
     rb = integrate(rhs, U0.ravel(), (0.0, t_end), solver=VERIFY, t_eval=ts)
     out.append(solver_agreement("reduced balanced ODE = full ODE (U₁₁(t))", rb.y,
-                                tr.y[:, : d * d]))
+                                tr.y[:, : d * d],
+                                atol=_solver_scale_atol(float(np.max(np.abs(tr.y[:, : d * d]))))))
     # (iii) isotropic logistic
     d5, N5, s5 = 5, 20, 0.2
     Th5 = np.eye(d5) / d5**0.25
@@ -1030,14 +1031,19 @@ def check_rdm_risk_mc(*, quick: bool = True, seed: int = 0, d: int = 5, N: int =
     rng = np.random.default_rng(seed)
     dl = float(T.delta_exp(N, d)) if delta is None else float(delta)
     out = []
-    for c, M, n in ((1.0, 10, 300_000), (1.0, 40, 300_000), (2.0, 10, 600_000)):
+    for c, M, n in ((1.0, 10, 250_000), (1.0, 40, 150_000), (2.0, 10, 300_000)):
         def draw(r: np.random.Generator, b: int, c: float = c, M: int = M) -> np.ndarray:
-            X, y, xq, yq, _, _ = sample_random_cov(r, b, M, d, c=c, law=law)
-            return (predictor_predict(dl * np.eye(d), X, y, xq) - yq) ** 2 / d
+            # the query is integrated exactly (Rao–Blackwell): E[(ĝᵀPx_q − wᵀx_q)² | prompt, w, Λ_new]
+            # = (Pᵀĝ − w)ᵀ Λ_new (Pᵀĝ − w) with P = δI
+            X, y, _, _, W, lam = sample_random_cov(r, b, M, d, c=c, law=law)
+            e = dl * np.einsum("bn,bnd->bd", y, X) / M - W
+            return np.einsum("bd,bd->b", e * lam, e) / d
 
         pred = float(T.rdm_test_risk_fn(dl, c, M, 1, 2, 6, d))
+        # power scale: the zero predictor's normalised risk c·m1 = c (Exp(1) tails make the
+        # per-sample variance erratic; 2 % of the trivial risk is the resolution we claim)
         out.append(mc_agreement(f"r(δ={dl:.4f}, c={c}, M={M}), d={d}", pred,
-                                mc_mean(draw, n if quick else 10 * n, rng=rng)))
+                                mc_mean(draw, n if quick else 10 * n, rng=rng), scale=max(c, pred)))
     M, c = 10, 2.0
 
     def draw_f(r: np.random.Generator, b: int) -> np.ndarray:

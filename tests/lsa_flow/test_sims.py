@@ -74,6 +74,14 @@ def test_eq12_trained_negative_control(eq12_evidence) -> None:
     assert_fails(SC.check_eq12_trained(gamma_fn=lambda_as_gamma))
 
 
+@pytest.mark.result("zfb24:shifts")
+def test_shifts_with_the_trained_model() -> None:
+    ev = SC.check_shifts_trained()
+    assert_passed(ev)
+    # negative control: Λ⁻¹ in place of Γ⁻¹ as the reference limit
+    assert_fails(SC.check_shifts_trained(gamma_fn=lambda_as_gamma))
+
+
 @pytest.fixture(scope="module")
 def thm8_evidence():
     return SC.check_thm8_sgd()

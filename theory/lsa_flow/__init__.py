@@ -252,7 +252,7 @@ RESULTS: tuple[Result, ...] = (
         source="[zfb24] §4.2, eqs. (17), (18); exact risk [derived] (spec R11)",
         statement="x ↦ cx: ŷ → c²x_qᵀw, limit risk (c²−1)²c²trΛ",
         objects=(_T + "shift_risk", _T + "covariate_scaling_limit", _T + "query_shift_floor"),
-        checks=(_N + "check_shifts_mc", _N + "check_covariate_scaling"),
+        checks=(_N + "check_shifts_mc", _N + "check_covariate_scaling", _S + "check_shifts_trained"),
     ),
     Result(
         id="zfb24:fn2", kind="remark",

@@ -36,6 +36,14 @@ from theory.settings import LinearRegressionICL
 __all__ = ["check_token_mask", "check_effective_form", "check_lemma51", "table1_runs",
            "check_table1", "check_table1_zero_mean", "check_gd_beta_training", "trained"]
 
+# Spec 002 §3 pass criteria, stricter than TRAIN_RTOL (5 %), so they win (developer guide):
+#: C17: trained LTB test risk within 2 % of R*.
+C17_LTB_RTOL = 0.02
+#: C17: trained LSA test risk within 3 % of inf_LSA.
+C17_LSA_RTOL = 0.03
+#: C18: relative excess risk of the trained GD-β parameters ≤ 0.5 %.
+C18_EXCESS_RTOL = 0.005
+
 
 def _random_ltb(rng: np.random.Generator, d: int, k: int, m: int, *, mlp: bool = True,
                 **kw: Any) -> LTB:
@@ -175,9 +183,11 @@ def check_table1(*, quick: bool = True, seed: int = 0, use_mlp: bool = True) -> 
     st = runs["setting"]
     out = [
         train_agreement("trained LTB test risk vs R*", ltb["test_risk"][0], runs["R_star"],
-                        ltb["init_test_risk"][0], details={"se": ltb["test_risk"][1]}),
+                        ltb["init_test_risk"][0], rtol=C17_LTB_RTOL,
+                        details={"se": ltb["test_risk"][1]}),
         train_agreement("trained LSA test risk vs inf_LSA", lsa["test_risk"][0], runs["inf_lsa"],
-                        lsa["init_test_risk"][0], details={"se": lsa["test_risk"][1]}),
+                        lsa["init_test_risk"][0], rtol=C17_LSA_RTOL,
+                        details={"se": lsa["test_risk"][1]}),
         ordering("LSA floor (Thm 4.1 ii) < trained LSA risk + 5 se", runs["floor"],
                  lsa["test_risk"][0] + Z_MC * lsa["test_risk"][1],
                  margin=Z_MC * lsa["test_risk"][1]),
@@ -278,7 +288,7 @@ def check_gd_beta_training(*, quick: bool = True, seed: int = 0) -> list[Evidenc
     n = PRESETS["c18_gd_beta"].test_size
     return [
         train_agreement("trained GD-beta: closed-form risk of learned (Gamma, beta) vs R*", R, Rs,
-                        R0, details={"relative_excess": (R - Rs) / Rs}),
+                        R0, rtol=C18_EXCESS_RTOL, details={"relative_excess": (R - Rs) / Rs}),
         train_agreement("trained GD-beta: Omega-weighted whitened (Gamma, beta) vs optimum",
                         coords(G, b), coords(Gs, bs), coords(G0, b0),
                         details={"beta": b, "beta_star": bs, "max|beta-beta*|":

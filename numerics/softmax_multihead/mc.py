@@ -182,6 +182,48 @@ def check_ltilde_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 4
     return ev
 
 
+def check_stein(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40,
+                omegas: tuple[float, ...] = (0.1, 0.2, 0.5), exact: bool = True) -> list[Evidence]:
+    """Stein's lemma behind the cross term of Prop. 4.1 (spec V-R1 (c)): exactly
+    ``E[x_qᵀ Σ_i p_i x_i] = ω E[‖x_q‖²(1 − ‖p‖²)]``, ``p = softmax(ω X x_q)`` (paired MC, z = 5).
+    ``exact=False`` drops the ``‖p‖²`` correction (the first-order form): negative control."""
+    rng = np.random.default_rng(seed)
+    ev = []
+    for om in omegas:
+        def draw(r: np.random.Generator, b: int, om: float = om) -> np.ndarray:
+            X, xq = sample_covariates(r, b, L, d)
+            p = softmax(om * np.einsum("bld,bd->bl", X, xq))
+            lhs = np.einsum("bd,bl,bld->b", xq, p, X)
+            corr = np.einsum("bl,bl->b", p, p) if exact else 0.0
+            rhs = om * np.einsum("bd,bd->b", xq, xq) * (1 - corr)
+            return np.stack([lhs, lhs - rhs], axis=1)
+
+        e_l, e_d = mc_means(draw, 20_000 if quick else 200_000, rng=rng)
+        ev.append(mc_agreement(f"Stein: E[x_q^T sum p_i x_i] - omega E[|x_q|^2(1-|p|^2)] = 0 "
+                               f"(omega={om})", 0.0, e_d, scale=e_l.mean))
+    return ev
+
+
+def check_manifold_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40,
+                      sigma2: float = 0.1, theory_L: int | None = None) -> list[Evidence]:
+    """(4.6) against the true loss (spec V-R4 (c)): the MC-exact optimal aggregate
+    ``m = E[y_q k]/E[k²]``, ``k = Σ_i (p_i^+ − p_i^−) y_i``, is within 3 % of ``m*(ω)`` for ω ≤ 0.3.
+    ``theory_L`` evaluates ``m*`` at another prompt length (negative control)."""
+    rng = np.random.default_rng(seed)
+    omegas = (0.05, 0.13, 0.3)
+    mus = np.array([0.0, 1.0, 2.0])
+    mc, _ = ltilde_landscape_mc(omegas, mus, d=d, L=L, sigma2=sigma2,
+                                n=40_000 if quick else 400_000, rng=rng)
+    ev = []
+    for i, om in enumerate(omegas):
+        a0, a1, a2 = np.linalg.solve(np.vander(mus, 3, increasing=True), mc[i])  # exact quadratic
+        m_opt = -a1 / (2 * a2)
+        ms = th.m_star(om, d, L if theory_L is None else theory_L, sigma2)
+        ev.append(band(f"MC-exact optimal m / m*(omega) - 1 at omega={om} (spec: within 3 %)",
+                       m_opt / ms - 1, -0.03, 0.03, details={"m_opt": m_opt, "m_star": ms}))
+    return ev
+
+
 def check_ltilde_gap_scaling(*, quick: bool = True, seed: int = 0, d: int = 5,
                              omega: float = 0.13, sigma2: float = 0.1,
                              kernel_scale: float | None = None) -> list[Evidence]:

@@ -226,6 +226,7 @@ PRESETS: dict[str, tuple[HpcyExperiment, TrainConfig]] = {
     "noniso": (HpcyExperiment(H=2, rho=0.5), _SHORT),  # §5.3, Fig. 12
     "multitask": (HpcyExperiment(d=6, L=48, H=4, multitask=True), _SHORT),  # §5.4 (calibrated)
     "h2_spec": (HpcyExperiment(H=2), _SPEC),  # the spec's recipe (thorough tier)
+    "h3_spec": (HpcyExperiment(H=3), _SPEC),  # the spec's recipe (thorough tier)
     "multitask_spec": (HpcyExperiment(d=6, L=48, H=4, multitask=True),
                        dataclasses.replace(_SPEC, steps=10_000)),
 }

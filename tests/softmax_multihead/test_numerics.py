@@ -78,6 +78,20 @@ def test_ltilde_mc_negative_control_wrong_prior(ltilde_mc) -> None:
 
 
 @pytest.mark.mc
+@pytest.mark.result("hpcy25:prop4.1")
+def test_stein_identity() -> None:
+    assert_passed(mc.check_stein())
+    assert_fails(mc.check_stein(exact=False))  # first-order form without the |p|^2 term
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:eq4.6")
+def test_manifold_optimal_m_mc() -> None:
+    assert_passed(mc.check_manifold_mc())
+    assert_fails(mc.check_manifold_mc(theory_L=30))
+
+
+@pytest.mark.mc
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:prop4.1")
 def test_ltilde_gap_scales_like_one_over_L() -> None:

@@ -55,7 +55,7 @@ RESULTS: tuple[Result, ...] = (
         statement="Ltilde = 1+σ² - 2<mu,omega> + mu^T[omega omega^T + c_L exp(d omega omega^T)] mu",
         objects=(f"{_T}:ltilde", f"{_T}:ltilde_grad"),
         checks=(f"{_A}:check_prop41_identities", f"{_MC}:check_ltilde_mc",
-                f"{_MC}:check_ltilde_gap_scaling"),
+                f"{_MC}:check_ltilde_gap_scaling", f"{_MC}:check_stein"),
         figures=(f"{_FIG}:fig_6",),
     ),
     Result(
@@ -77,7 +77,8 @@ RESULTS: tuple[Result, ...] = (
         summary="solution manifold M(omega), m*(omega), Ltilde*(omega) increasing, eta(omega) expansion (4.8)",
         source="[hpcy25] eqs. (4.6)-(4.8); spec 001 R4",
         objects=(f"{_T}:m_star", f"{_T}:ltilde_star", f"{_T}:eta_of_omega", f"{_T}:eta_series"),
-        checks=(f"{_A}:check_manifold", f"{_S}:check_observations"),
+        checks=(f"{_A}:check_manifold", f"{_MC}:check_manifold_mc",
+                f"{_S}:check_observations"),
         figures=(f"{_FIG}:fig_6",),
     ),
     Result(

@@ -306,6 +306,14 @@ def check_single_head(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     for val, ref, dig in zip(th.single_head_optimum(5, 40, 0.1), (0.4472, 1.6277, 0.37207),
                              (4, 4, 5)):
         ev.append(_printed("single-head optimum (spec R6)", val, ref, dig))
+    # NW reading: ω xᵀq + ‖x − q‖²/(2h²) is constant (= ωd) on the sphere ‖x‖² = ‖q‖² = d
+    xq, nx, nq = sp.symbols("xq nx nq", real=True)  # xᵀq, ‖x‖², ‖q‖²
+    h = th.nw_bandwidth(_w)
+    ev.append(exact_agreement("NW: omega x^T q + |x-q|^2/(2h^2) on the sphere = omega d",
+                              (_w * xq + (nx + nq - 2 * xq) / (2 * h**2)).subs({nx: _d, nq: _d}),
+                              _w * _d))
+    ev.append(exact_agreement("NW bandwidth at the single-head optimum = d^{1/4}",
+                              th.nw_bandwidth(w0), _d ** sp.Rational(1, 4)))
     ev.append(band("min Ltilde_1 - inf Ltilde > 0 at d=5, L=40, σ²=0.1",
                    th.single_head_optimum(5, 40, 0.1)[2] - th.ltilde_inf(5, 40, 0.1), 0.1, None))
     return ev

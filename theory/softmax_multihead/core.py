@@ -29,7 +29,7 @@ __all__ = [
     "gd_eta_star", "gd_risk_star", "dgd_risk", "dgd_risk_fn", "dgd_eta_star", "dgd_risk_star",
     "gd_risk_limit", "gd_risk_limit_fn", "eta_limit", "mp_stieltjes", "bayes_risk_limit",
     "bayes_risk_limit_fn", "bayes_gap_bound", "bayes_gap_bound_fn", "m_sym",
-    "bayes_risk_given_design",
+    "bayes_risk_given_design", "nw_bandwidth",
 ]
 
 m_sym = sp.Symbol("m", real=True)  # aggregate OV weight of the positive heads, m = Σ_{H+} μ_h
@@ -742,3 +742,17 @@ def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
     A = np.einsum("...ld,...le->...de", Xa, Xa) + d * sigma2 * np.eye(d)
     out = sigma2 + sigma2 * np.trace(np.linalg.inv(A), axis1=-2, axis2=-1)
     return float(out) if np.ndim(out) == 0 else out
+
+
+def nw_bandwidth(omega: Any) -> Any:
+    """Nadaraya–Watson reading of one head: on the sphere ``‖x‖² = ‖q‖² = d`` the softmax kernel
+    ``exp(ω xᵀq) ∝ exp(−‖x − q‖²/(2h²))`` with bandwidth ``h = ω^{-1/2}`` (``h = d^{1/4}`` at the
+    single-head optimum ω = 1/√d).
+
+    Source: [hpcy25] (4.12) and §4 (Chen et al. 2024a); spec 001 R6 ([R]).
+
+    >>> nw_bandwidth(0.25)
+    2.0
+    """
+    check_scalar("omega", omega, lower=0.0, lower_open=True, paper="NW bandwidth needs ω > 0")
+    return dual(lambda w: 1 / sp.sqrt(w), (_OMEGA,), (omega,))

@@ -142,7 +142,7 @@ RESULTS: tuple[Result, ...] = (
         id="hpcy25:eq4.12", kind="equation",
         summary="single head: Ltilde optimum omega = 1/sqrt(d) vs exact-risk optimum 0.5-0.55 (NW)",
         source="[hpcy25] (4.12), §4 (Chen et al. 2024a); spec 001 R6, §6 item 14",
-        objects=(f"{_T}:single_head_optimum",),
+        objects=(f"{_T}:single_head_optimum", f"{_T}:nw_bandwidth"),
         checks=(f"{_A}:check_single_head", f"{_MC}:check_single_head_mc",
                 f"{_S}:check_single_head_trained"),
     ),

@@ -472,6 +472,30 @@ def check_multitask(*, quick: bool = True, seed: int = 0, L: int = 48,
                      ("task2_G2", 0.907), ("task2_G3", 0.927)):
         ev.append(float_agreement(f"Table 2 {key} (spec R14, to 1e-3)", sums[key], ref, rtol=0.0,
                                   atol=1e-3))
+    # independent route: minimise the foundation's exact general DGD risk
+    # (theory.common.baselines.dgd_risk, derived separately) over a shared diagonal preconditioner
+    # (sum of the two task risks, code scaling, noiseless query) and over a per-task step
+    from scipy.optimize import minimize
+
+    from theory.common.baselines import dgd_risk as general_dgd_risk
+
+    def task_risk(P: np.ndarray, S: tuple[int, ...], dim: int) -> float:
+        Psi = np.diag([1.0 if j in S else 0.0 for j in range(dim)])
+        return float(general_dgd_risk(P, 1.0, np.eye(dim), Psi, len(S) * sigma2, L)) - len(
+            S) * sigma2  # remove the query noise: the code's query labels are noiseless
+
+    supports = ((0, 1, 2, 3), (2, 3, 4, 5))
+    res = minimize(lambda p: sum(task_risk(np.diag(p), S, 6) for S in supports), np.full(6, 0.9),
+                   method="BFGS", options={"gtol": 1e-12})
+    pj = [th.mt_shared_p(sum(j in S for S in supports), 2, 4, L, sigma2) for j in range(6)]
+    ev.append(float_agreement("shared diagonal preconditioner p_j = argmin of the general DGD "
+                              "risk (Mode II)", res.x, pj, rtol=1e-6))
+    res1 = minimize(lambda e: task_risk(e[0] * np.eye(4), (0, 1, 2, 3), 4), [0.9], method="BFGS",
+                    options={"gtol": 1e-12})
+    ev.append(float_agreement("per-task eta_k = argmin of the general DGD risk (Mode III)",
+                              res1.x[0], th.mt_task_eta(L, 4, sigma2), rtol=1e-6))
+    ev.append(float_agreement("per-task risk = min of the general DGD risk", res1.fun,
+                              th.mt_task_risk(L, 4, sigma2), rtol=1e-9))
     rng = np.random.default_rng(seed)
     s = 4
     eta = th.mt_task_eta(L, s, sigma2)

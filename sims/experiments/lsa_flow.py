@@ -132,6 +132,11 @@ class TrainedLSA:
     wall_time: float
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def final_loss(self) -> float:
+        """Mean of the last 10 % of logged training losses."""
+        return float(np.mean(self.losses[-max(1, len(self.losses) // 10):]))
+
     def model(self) -> LSA:
         m = LSA(self.setting.d, parameterisation="merged")
         with torch.no_grad():

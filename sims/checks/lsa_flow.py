@@ -16,7 +16,6 @@ import torch
 from numerics.lsa_flow import (
     lsa_predict,
     predictor_predict,
-    random_theta,
     sample_linear,
     sample_random_cov,
 )
@@ -200,7 +199,7 @@ def check_shifts_trained(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn
     r = trained_sgd(seed)
     s = r.setting
     L = np.array(s.Lambda)
-    d, M = s.d, 16
+    M = 16
     P = blocks(r.W_KQ, r.W_PV)["P"]
     Gi = np.linalg.inv(_gamma(gamma_fn, L, s.N))
     Sq = np.diag([2.0, 0.5, 1.0, 0.25]) + 0.2
@@ -279,5 +278,3 @@ def random_cov_test_risk(P: np.ndarray, c: float, M: int, n: int, rng: np.random
 
     return mc_mean(draw, n, rng=rng)
 
-
-_ = random_theta  # re-exported helper used by figures

@@ -229,7 +229,12 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainedLSA:
     trace: list[dict[str, float]] = []
 
     def callback(m: torch.nn.Module, step: int) -> dict[str, float]:
-        return _grad_stats(m, d)
+        out = _grad_stats(m, d)
+        if setting.mode == "fixed_batch":  # the factor trajectory (after this step's update)
+            with torch.no_grad():
+                out["u"] = float(m.W_PV[d, d])
+                out.update({f"U{i}{j}": float(m.W_KQ[i, j]) for i in range(d) for j in range(d)})
+        return out
 
     phases = [cfg]
     if setting.lr_drop[0] > 0:
@@ -249,6 +254,9 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainedLSA:
              "g_irrelevant_max": max(e["g_irrelevant"] for e in trace)}
     if setting.mode == "fixed_batch":
         extra["balance_drift_predicted"] = lr_sq_sum
+        extra["factor_trace"] = {  # steps taken -> (U11 row-major, u)
+            e["step"] + 1: np.array([e[f"U{i}{j}"] for i in range(d) for j in range(d)] + [e["u"]])
+            for e in trace}
         extra["normal_eq"] = (A, bP)
         with torch.no_grad():
             extra["loss_init_final"] = (float(losses[0][0]), float(objective(model, gen, 0)))

@@ -58,6 +58,12 @@ def test_thm4_population_gd_negative_control(gd_evidence) -> None:
     assert_fails(SC.check_thm4_population_gd(gamma_fn=lambda_as_gamma))
 
 
+@pytest.mark.result("zfb24:lem10")
+def test_flow_vs_gd_at_matched_time() -> None:
+    assert_passed(SC.check_flow_vs_gd())
+    assert_fails(SC.check_flow_vs_gd(gamma_fn=lambda_as_gamma))
+
+
 @pytest.fixture(scope="module")
 def eq12_evidence():
     return SC.check_eq12_trained()

@@ -181,7 +181,7 @@ RESULTS: tuple[Result, ...] = (
         source="[zfb24] Lemma 10 / 14, eq. (27)",
         statement="U̇ = −u²ΓΛUΛ + uΛ², u̇ = −tr[uΓΛUΛUᵀ − Λ²Uᵀ]",
         objects=(_T + "flow_rhs",),
-        checks=(_N + "check_lem10_symbolic", _N + "check_flow_ode"),
+        checks=(_N + "check_lem10_symbolic", _N + "check_flow_ode", _S + "check_flow_vs_gd"),
         figures=(_F + "fig_ode_trajectory",),
     ),
     Result(

@@ -268,7 +268,7 @@ def check_thm8_sgd(*, quick: bool = True, seed: int = 0, delta: float | None = N
         gam = ((N + 1) / N * lam + lam.sum(1, keepdims=True) / N).max(axis=1)
         return gam * (lam**2).sum(axis=1)
 
-    E = mc_mean(draw, 400_000, rng=rng)
+    E = mc_mean(draw, 200_000 if quick else 2_000_000, rng=rng)
     bound = T.rdm_init_bound(np.ones(d), theta(s), E.mean)
 
     def slope_terms(P: np.ndarray):
@@ -279,7 +279,7 @@ def check_thm8_sgd(*, quick: bool = True, seed: int = 0, delta: float | None = N
             gh = np.einsum("bn,bnd->bd", y, X) / 200
             return np.stack([np.einsum("bd,de,be->b", gh, P, lam**2 * W),
                              np.einsum("bd,bd->b", lam**3 * W, W)], axis=1)
-        num, den = mc_means(draw_s, 20_000 if quick else 200_000, rng=np.random.default_rng(seed + 8))
+        num, den = mc_means(draw_s, 10_000 if quick else 100_000, rng=np.random.default_rng(seed + 8))
         return num.mean / den.mean
 
     slope = slope_terms(b["P"])

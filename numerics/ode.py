@@ -81,7 +81,7 @@ def integrate(
     """Integrate ``y' = rhs(t, y, *args)`` over ``t_span`` with ``solver``'s method and tolerances.
 
     >>> tr = integrate(lambda t, y: -y, [1.0], (0.0, 1.0))
-    >>> abs(tr.final[0] - np.exp(-1.0)) < 1e-9
+    >>> bool(abs(tr.final[0] - np.exp(-1.0)) < 1e-9)
     True
     """
     y0 = np.asarray(y0, dtype=float)

@@ -122,12 +122,12 @@ def test_observations_negative_control_trained_double_softmax() -> None:
 @pytest.mark.thorough
 @pytest.mark.train
 @pytest.mark.slow
-@pytest.mark.parametrize("H,preset", [(2, "h2"), (3, "h3_spec")])
 @pytest.mark.result("hpcy25:obs4")
 @pytest.mark.result("hpcy25:obs2")
-def test_seed_outcomes(H: int, preset: str) -> None:
-    """Seeds 0-3: the ± pattern (all checks pass) or the documented single-head trap."""
-    assert_passed(C.check_seed_outcomes(H=H, preset=preset))
+def test_seed_outcomes_two_heads() -> None:
+    """H = 2, seeds 0-3: the ± pattern (all checks pass) or the documented single-head trap
+    (seed 1).  H = 3 across seeds is not asserted: see docs/papers/softmax_multihead.md."""
+    assert_passed(C.check_seed_outcomes(H=2))
 
 
 @pytest.mark.thorough

@@ -36,6 +36,28 @@ def test_dgd_mc_negative_control_wrong_prior_scale(dgd_mc) -> None:
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:eqD.29")
+def test_dgd_risk_vs_foundation_fast_mc() -> None:
+    """Independent route: the foundation's sufficient-statistic MC (debias=True) vs R_D."""
+    import numpy as np
+
+    import theory.softmax_multihead as th
+    from numerics.testing import mc_agreement
+
+    fast = pytest.importorskip("numerics.mc_fast")
+    for d, L, eta in ((5, 40, 0.897), (5, 10, 0.5)):
+        est = fast.gd_family_risk_mc(Sigma_x=np.eye(d), task_mean=np.zeros(d),
+                                     task_cov=np.eye(d) / d, noise_var=0.1, N=L,
+                                     Gamma=eta * np.eye(d), debias=True, n=20_000,
+                                     rng=np.random.default_rng(1))
+        assert_passed(mc_agreement(f"R_D vs mc_fast (debias) at d={d}, L={L}",
+                                   th.dgd_risk(eta, d, L, 0.1), est))
+        if L == 10:  # control: the vanilla-GD formula is not the debiased risk
+            assert_fails(mc_agreement("R_V (fault) vs mc_fast (debias)",
+                                      th.gd_risk(eta, d, L, 0.1), est))
+
+
+@pytest.mark.mc
+@pytest.mark.result("hpcy25:eqD.29")
 def test_dgd_mc_negative_control_wrong_step(dgd_mc) -> None:
     """MC at η = 0.8 against the closed form at η = 0.897 must fail: sampled with the wrong step."""
     import numpy as np

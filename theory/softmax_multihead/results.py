@@ -1,4 +1,4 @@
-"""The verifiable results of hpcy25 (STYLE R2), with the dotted paths of their checks and figures."""
+"""The verifiable results of hpcy25 (STYLE R2), with the dotted paths of checks and figures."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="hpcy25:obs3", kind="observation",
-        summary="H >= 2 alike and better than H = 1; length generalisation; constant factor of Bayes",
+        summary="H >= 2 alike, better than H = 1; length generalisation; constant factor of Bayes",
         source="[hpcy25] §3 Observation 3, Fig. 4(a); spec 001 R0",
         checks=(f"{_S}:check_obs3_risks",),
         figures=(f"{_FIG}:fig_4a",),
@@ -60,7 +60,7 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="hpcy25:eq4.3", kind="equation",
-        summary="Stage I: Taylor decomposition of the GD update; low-order stationarity <omega,mu> = 1/kappa",
+        summary="Stage I: Taylor decomposition of the GD step; stationarity <omega,mu> = 1/kappa",
         source="[hpcy25] §4.2, eqs. (4.1)-(4.3); spec 001 R2",
         objects=(f"{_T}:kappa", f"{_T}:eta_star"),
         checks=(f"{_A}:check_stage1_taylor", f"{_F}:check_stage_patterns"),
@@ -74,7 +74,7 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="hpcy25:eq4.6", kind="equation",
-        summary="solution manifold M(omega), m*(omega), Ltilde*(omega) increasing, eta(omega) expansion (4.8)",
+        summary="manifold M(omega), m*(omega), Ltilde*(omega) increasing, eta(omega) series (4.8)",
         source="[hpcy25] eqs. (4.6)-(4.8); spec 001 R4",
         objects=(f"{_T}:m_star", f"{_T}:ltilde_star", f"{_T}:eta_of_omega", f"{_T}:eta_series"),
         checks=(f"{_A}:check_manifold", f"{_MC}:check_manifold_mc",
@@ -154,7 +154,7 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="hpcy25:sec5.1", kind="derived",
-        summary="length generalisation: softmax R_D(eta;L') decreasing; linear minimum at L+(D'+1)/2",
+        summary="length generalisation: softmax R_D(eta;L') decreasing; linear min at L+(D'+1)/2",
         source="[hpcy25] §5.1, Fig. 8; spec 001 R11",
         objects=(f"{_T}:softmax_length_risk", f"{_T}:linear_length_risk",
                  f"{_T}:linear_length_argmin"),
@@ -164,7 +164,7 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="hpcy25:table1", kind="table",
-        summary="normalised activations: Table 1 arithmetic, implied c, 2c omega mu in [0.85, 1.05]",
+        summary="normalised activations: Table 1 arithmetic, implied c, 2c omega mu in [0.85,1.05]",
         source="[hpcy25] §5.2, Table 1; spec 001 R12",
         objects=(f"{_T}:table1_implied_c", f"{_T}:table1_effective_step"),
         checks=("numerics.softmax_multihead.tables:check_table1",),

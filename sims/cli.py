@@ -103,7 +103,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_figure(args: argparse.Namespace) -> int:
-    from sims.report import _slug, save_figure
+    from sims.report import figure_filename, save_figure
     from theory.common.registry import get, resolve
 
     result = get(args.id)
@@ -113,7 +113,7 @@ def _cmd_figure(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for path in result.figures:
-        target = out / f"{_slug(path.split(':')[-1])}.png"
+        target = out / figure_filename(path)
         save_figure(resolve(path)(quick=not args.full, seed=args.seed), target)
         print(target)
     return 0

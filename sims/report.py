@@ -32,7 +32,7 @@ from theory.common.protocols import Evidence, Result
 from theory.common import registry
 from theory.common.registry import resolve
 
-__all__ = ["ReportSummary", "write_report", "save_figure"]
+__all__ = ["ReportSummary", "write_report", "save_figure", "figure_filename"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,12 @@ class ReportSummary:
 
 def _slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", s)
+
+
+def figure_filename(path: str) -> str:
+    """``"sims.figures.ltb:fig_rates"`` → ``"ltb_fig_rates.png"`` (unique across papers)."""
+    mod, _, fn = path.partition(":")
+    return f"{_slug(mod.rsplit('.', 1)[-1])}_{_slug(fn)}.png"
 
 
 def _dump(path: Path, obj: Any) -> None:
@@ -254,7 +260,7 @@ def write_report(
         timings[r.id] = {"total": outcome.wall_time, **outcome.per_check_time}
         if figures:
             for path in r.figures:
-                png = f"figures/{_slug(path.split(':')[-1])}.png"
+                png = f"figures/{figure_filename(path)}"
                 if png in sum(fig_paths.values(), []):
                     fig_paths.setdefault(r.id, []).append(png)
                     continue

@@ -55,6 +55,17 @@ def test_every_result_has_checks_that_resolve() -> None:
                 assert sig.parameters[name].kind is inspect.Parameter.KEYWORD_ONLY, path
 
 
+def _imported_modules(path: Path) -> list[str]:
+    """Every module named by an ``import`` / ``from … import`` anywhere in the file."""
+    mods: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            mods += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            mods.append(node.module)
+    return mods
+
+
 FORBIDDEN_IN_SIMS_TRAINING = ("theory.", "numerics")
 ALLOWED = ("theory.settings", "theory.common.protocols")
 
@@ -65,26 +76,14 @@ def test_layering_trained_models_import_no_prediction(sub: str) -> None:
     base = ROOT / "sims" / sub
     files = [base] if base.suffix == ".py" else sorted(base.glob("*.py"))
     for f in files:
-        for node in ast.walk(ast.parse(f.read_text())):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            for n in names:
-                if n.startswith(FORBIDDEN_IN_SIMS_TRAINING) or n == "theory":
-                    assert n.startswith(ALLOWED), f"{f.relative_to(ROOT)} imports {n}"
+        for n in _imported_modules(f):
+            if n.startswith(FORBIDDEN_IN_SIMS_TRAINING) or n == "theory":
+                assert n.startswith(ALLOWED), f"{f.relative_to(ROOT)} imports {n}"
 
 
 def test_theory_imports_no_numerics_or_sims() -> None:
     for f in (ROOT / "theory").rglob("*.py"):
-        for node in ast.walk(ast.parse(f.read_text())):
-            mods = []
-            if isinstance(node, ast.Import):
-                mods = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                mods = [node.module]
-            for m in mods:
-                assert not m.startswith(("numerics", "sims", "torch", "scipy")), (
-                    f"{f.relative_to(ROOT)} imports {m} (theory may use stdlib, sympy, mpmath, numpy)"
-                )
+        for m in _imported_modules(f):
+            assert not m.startswith(("numerics", "sims", "torch", "scipy")), (
+                f"{f.relative_to(ROOT)} imports {m} (theory may use stdlib, sympy, mpmath, numpy)"
+            )

@@ -87,3 +87,22 @@ def test_theory_imports_no_numerics_or_sims() -> None:
             assert not m.startswith(("numerics", "sims", "torch", "scipy")), (
                 f"{f.relative_to(ROOT)} imports {m} (theory may use stdlib, sympy, mpmath, numpy)"
             )
+
+
+GLOBAL_RNG_CALLS = (
+    "np.random.seed(", "numpy.random.seed(", "torch.manual_seed(", "random.seed(",
+    "torch.cuda.manual_seed", "np.random.rand(", "np.random.randn(", "np.random.normal(",
+    "np.random.uniform(", "np.random.choice(", "np.random.standard_normal(",
+)
+
+
+def test_no_library_code_uses_a_global_rng() -> None:
+    """Randomness is explicit (STYLE R8): generators are passed in, never global state."""
+    offenders = []
+    for pkg in ("theory", "numerics", "sims", "benchmarks"):
+        for f in (ROOT / pkg).rglob("*.py"):
+            text = f.read_text()
+            for call in GLOBAL_RNG_CALLS:
+                if call in text:
+                    offenders.append(f"{f.relative_to(ROOT)}: {call}")
+    assert not offenders, offenders

@@ -106,3 +106,10 @@ def test_no_library_code_uses_a_global_rng() -> None:
                 if call in text:
                     offenders.append(f"{f.relative_to(ROOT)}: {call}")
     assert not offenders, offenders
+
+
+def test_readme_lists_every_result() -> None:
+    """The README's results table is regenerated (python -m theory.common.registry --readme)."""
+    readme = (ROOT / "README.md").read_text()
+    missing = [r.id for r in all_results() if f"`{r.id}`" not in readme]
+    assert not missing, f"README table is stale; missing {missing}"

@@ -76,8 +76,21 @@ def markdown_table() -> str:
     return "\n".join(rows)
 
 
+def update_readme(path: str) -> None:
+    """Rewrite the table between ``<!-- RESULTS-TABLE -->`` and ``<!-- /RESULTS-TABLE -->``."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    start, stop = "<!-- RESULTS-TABLE -->", "<!-- /RESULTS-TABLE -->"
+    i, j = text.index(start), text.index(stop)
+    text = text[: i + len(start)] + "\n" + markdown_table() + "\n" + text[j:]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    if "--markdown" in sys.argv:
+    if "--readme" in sys.argv:
+        update_readme(sys.argv[sys.argv.index("--readme") + 1])
+    elif "--markdown" in sys.argv:
         print(markdown_table())
     else:
         for r in all_results():

@@ -98,7 +98,7 @@ def check_thm4_sgd(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn | Non
     Gi = np.linalg.inv(_gamma(gamma_fn, L, s.N))
     Li = np.linalg.inv(L)
     out = [train_agreement("P = u₋₁W^KQ_11 → Γ⁻¹ (SGD, fresh prompts)", b["P"], Gi, b0["P"],
-                           details={"relF_to_Lambda_inv": _rel(b["P"], Li), "wall_time": r.wall_time}),
+                           details={"relF_to_Lambda_inv": _rel(b["P"], Li)}),
            ordering("P clearly away from Λ⁻¹: relF(P,Λ⁻¹) − relF(P,Γ⁻¹) ≥ 5·TRAIN_RTOL",
                     _rel(b["P"], Gi) + 5 * TRAIN_RTOL, _rel(b["P"], Li), margin=1e-3),
            close_agreement("‖u₁₂‖ → 0 (relative to |u₋₁|)", np.linalg.norm(b["u12"]) / abs(b["u"]), 0.0,

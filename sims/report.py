@@ -28,8 +28,8 @@ from typing import Any
 
 from sims.cache import atomic_write_bytes
 from sims.verify import Outcome, verify_result
-from theory.common.protocols import Evidence, Result
 from theory.common import registry
+from theory.common.protocols import Evidence, Result
 from theory.common.registry import resolve
 
 __all__ = ["ReportSummary", "write_report", "save_figure", "figure_filename"]

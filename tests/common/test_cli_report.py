@@ -108,3 +108,16 @@ def test_report_json_is_deterministic_for_a_seed(tmp_path: Path) -> None:
     b = write_report(tmp_path / "b", ids=[rid], seed=3, progress=False, figures=False)
     assert a.passed and b.passed
     assert (tmp_path / "a" / "results.json").read_bytes() == (tmp_path / "b" / "results.json").read_bytes()
+
+
+def test_python_m_sims_trains_a_preset(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m sims <slug> <preset> --field=value`` (STYLE R18), typed overrides applied."""
+    from sims.__main__ import main as sims_main
+
+    monkeypatch.setenv("ICL_VERIFY_CACHE", "off")
+    assert sims_main(["lsa_flow", "smoke", "--steps=5"]) == 0
+    assert "final loss" in capsys.readouterr().out
+    assert sims_main(["lsa_flow", "no-such-preset"]) == 2
+    with pytest.raises(ValueError, match="unknown field"):
+        sims_main(["lsa_flow", "smoke", "--stepz=5"])

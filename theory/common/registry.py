@@ -21,9 +21,9 @@ MODULES: tuple[str, ...] = (
     "theory.common.gaussian",
     "theory.common.baselines",
     "theory.common.engines",
-    "theory.ltb",
-    "theory.lsa_flow",
-    "theory.softmax_multihead",
+    "theory.lsa_flow",  # zfb24
+    "theory.softmax_multihead",  # hpcy25
+    "theory.ltb",  # zwb24 (its cross-check uses zfb24's Γ, so it comes after)
 )
 
 

@@ -1,16 +1,19 @@
 """A config-keyed cache for expensive results (trained models), shared by tests and the report.
 
 Entries live in memory for the process and on disk under ``$ICL_VERIFY_CACHE`` (default
-``~/.cache/icl-verify``).  The key is a hash of ``(namespace, repr(key), code fingerprint)``, where
-the fingerprint hashes the source of ``sims/`` training code and ``theory/settings.py``, so editing
-a model or the loop invalidates old entries.  Writes are atomic (temporary file + ``os.replace``):
+``~/.cache/icl-verify``).  The key is a hash of ``(namespace, repr(key), code fingerprint)``.  The
+fingerprint hashes the source of the module that defines ``compute`` and of every ``sims`` module it
+imports, transitively (so one paper's model, loop, data and experiment — not another paper's), plus
+``sims/cache.py`` and ``theory/settings.py``; editing any of them invalidates old entries.  Writes are atomic (temporary file + ``os.replace``):
 nothing written is left half-written.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
+import importlib.util
 import os
 import pickle
 import tempfile
@@ -18,7 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["cache_dir", "cached", "atomic_write_bytes", "code_fingerprint", "clear_memory"]
+__all__ = ["cache_dir", "cached", "atomic_write_bytes", "code_fingerprint", "module_closure",
+           "module_fingerprint", "clear_memory"]
 
 T = TypeVar("T")
 _MEMORY: dict[str, Any] = {}
@@ -52,6 +56,60 @@ def code_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
+def _sims_imports(path: Path, module: str) -> list[str]:
+    """Modules under ``sims`` imported by the file (absolute or relative imports)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) \
+                if node.level else (node.module or "")
+            out.append(base)
+            out += [f"{base}.{a.name}" for a in node.names]
+    return [m for m in out if m == "sims" or m.startswith("sims.")]
+
+
+@functools.cache
+def module_closure(module: str) -> tuple[Path, ...]:
+    """Source files of ``module`` and of the ``sims`` modules it imports, transitively."""
+    root = Path(__file__).resolve().parent
+    seen: set[str] = set()
+    files: set[Path] = set()
+    stack = [module]
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        path = Path(spec.origin).resolve()
+        if root not in path.parents:
+            continue
+        files.add(path)
+        stack += _sims_imports(path, name)
+    return tuple(sorted(files))
+
+
+@functools.cache
+def module_fingerprint(module: str) -> str:
+    """Hash of :func:`module_closure` plus ``sims/cache.py`` and ``theory/settings.py``."""
+    root = Path(__file__).resolve().parent
+    paths = sorted(set(module_closure(module)) | {root / "cache.py",
+                                                 root.parent / "theory" / "settings.py"})
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(str(p.relative_to(root.parent)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (readers see the old file or the new one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -68,11 +126,12 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-def _digest(namespace: str, key: Any) -> str:
+def _digest(namespace: str, key: Any, module: str | None) -> str:
     h = hashlib.sha256()
     h.update(namespace.encode())
     h.update(repr(key).encode())
-    h.update(code_fingerprint().encode())
+    fp = module_fingerprint(module) if module and module.startswith("sims.") else code_fingerprint()
+    h.update(fp.encode())
     return h.hexdigest()[:24]
 
 
@@ -80,8 +139,10 @@ def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
     """Return the cached value for ``(namespace, key)`` or compute, store and return it.
 
     ``key`` must have a deterministic ``repr`` (frozen dataclasses, tuples, numbers, strings).
+    When ``compute`` is defined in a ``sims`` module, only that module's import closure enters the
+    code fingerprint; otherwise all training code does (:func:`code_fingerprint`).
     """
-    digest = _digest(namespace, key)
+    digest = _digest(namespace, key, getattr(compute, "__module__", None))
     if digest in _MEMORY:
         return _MEMORY[digest]
     path = cache_dir() / namespace.replace(":", "_").replace("/", "_") / f"{digest}.pkl"

@@ -124,3 +124,23 @@ def test_atomic_write_leaves_no_partial_file(tmp_path: Path) -> None:
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]
     assert os.path.getsize(target) == 3
+
+
+def test_fingerprint_follows_the_import_closure_of_compute() -> None:
+    """One paper's cached models are keyed by its own training code only, not other papers'."""
+    names = {p.name for p in cache.module_closure("sims.experiments.lsa_flow")}
+    assert {"lsa_flow.py", "lsa.py", "train.py", "data.py"} <= names
+    assert "softmax_attention.py" not in names and "ltb.py" not in names
+    hp = {p.name for p in cache.module_closure("sims.experiments.softmax_multihead")}
+    assert "softmax_attention.py" in hp and "lsa.py" not in hp
+    assert cache.module_fingerprint("sims.experiments.lsa_flow") != cache.module_fingerprint(
+        "sims.experiments.softmax_multihead")
+
+
+def test_cache_key_changes_when_compute_module_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digest uses the fingerprint of compute's module (negative control: another module)."""
+    a = cache._digest("ns", ("k",), "sims.experiments.lsa_flow")
+    b = cache._digest("ns", ("k",), "sims.experiments.lsa_flow")
+    c = cache._digest("ns", ("k",), "sims.experiments.softmax_multihead")
+    d = cache._digest("ns", ("k",), None)  # defined outside sims: the global fingerprint
+    assert a == b and len({a, c, d}) == 3

@@ -310,6 +310,9 @@ def _sym_state(d: int) -> tuple[sp.Matrix, sp.Symbol]:
 
 
 _SYM_LAMBDA = sp.Matrix([[2, 1], [1, 3]])  # non-diagonal rational SPD Λ (does not commute with U)
+#: The two d = 2 covariances every symbolic lsa_flow check runs at.
+_SYM_LAMBDA_CASES = (("diag symbolic Λ", sp.diag(*sp.symbols("l1 l2", positive=True))),
+                     ("non-diagonal Λ", _SYM_LAMBDA))
 
 
 def check_lem15_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
@@ -318,8 +321,7 @@ def check_lem15_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]
     U, v = _sym_state(2)
     N = sp.Symbol("N", positive=True)
     out = []
-    for tag, L in (("diag symbolic Λ", sp.diag(*sp.symbols("l1 l2", positive=True))),
-                   ("non-diagonal Λ", _SYM_LAMBDA)):
+    for tag, L in _SYM_LAMBDA_CASES:
         ell = T.reduced_loss(U, v, L, N)
         gU, gv = T.reduced_loss_grad(U, v, L, N)
         dU = sp.Matrix(2, 2, lambda i, j: sp.diff(ell, U[i, j]))
@@ -358,8 +360,7 @@ def check_lem10_symbolic(*, quick: bool = True, seed: int = 0, variant: str = "p
     U, v = _sym_state(2)
     N = sp.Symbol("N", positive=True)
     out = []
-    for tag, L in (("diag symbolic Λ", sp.diag(*sp.symbols("l1 l2", positive=True))),
-                   ("non-diagonal Λ", _SYM_LAMBDA)):
+    for tag, L in _SYM_LAMBDA_CASES:
         ell = T.reduced_loss(U, v, L, N)
         dU, dv = T.flow_rhs(U, v, L, N, variant=variant)
         out.append(exact_agreement(f"U̇₁₁ = −∂ℓ̃/∂U₁₁, {tag}", dU,
@@ -373,8 +374,7 @@ def check_lem17_symbolic(*, quick: bool = True, seed: int = 0, variant: str = "p
     U, v = _sym_state(2)
     N = sp.Symbol("N", positive=True)
     out = []
-    for tag, L in (("diag symbolic Λ", sp.diag(*sp.symbols("l1 l2", positive=True))),
-                   ("non-diagonal Λ", _SYM_LAMBDA)):
+    for tag, L in _SYM_LAMBDA_CASES:
         dU, dv = T.flow_rhs(U, v, L, N, variant=variant)
         rate = 2 * v * dv - 2 * sum(U[i, j] * dU[i, j] for i in range(2) for j in range(2))
         out.append(exact_agreement(f"d/dt balancedness = 0, {tag}", sp.expand(rate), 0))

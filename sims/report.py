@@ -15,6 +15,7 @@ Progress is shown with tqdm on stderr.  The exit status is non-zero if any check
 from __future__ import annotations
 
 import html
+import io
 import json
 import os
 import platform
@@ -68,8 +69,6 @@ def save_figure(fig: Any, path: Path) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     FigureCanvasAgg(fig)
-    import io
-
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
     atomic_write_bytes(path, buf.getvalue())
@@ -243,7 +242,9 @@ def write_report(
         if missing:
             raise KeyError(f"unknown result ids: {missing}")
     outcomes: list[Outcome] = []
-    fig_paths: dict[str, list[str]] = {}
+    fig_paths: dict[str, list[str]] = {}  # result id -> its figure files
+    drawn: set[str] = set()  # figure files written (or reused) in this run
+    figure_times: dict[str, float] = {}
     timings: dict[str, Any] = {}
     bar = tqdm(results, desc=f"icl-verify report ({mode})", unit="result", disable=not progress,
                file=sys.stderr)
@@ -259,23 +260,23 @@ def write_report(
         outcomes.append(outcome)
         timings[r.id] = {"total": outcome.wall_time, **outcome.per_check_time}
         if figures:
+            fig_errors = []
             for path in r.figures:
                 png = f"figures/{figure_filename(path)}"
-                if png in sum(fig_paths.values(), []):
-                    fig_paths.setdefault(r.id, []).append(png)
-                    continue
-                t1 = time.perf_counter()
                 target = out / png
-                if not (resume and target.exists()):
+                if png not in drawn and not (resume and target.exists()):
+                    t1 = time.perf_counter()
                     try:
                         save_figure(resolve(path)(quick=quick, seed=seed), target)
                     except Exception as exc:  # noqa: BLE001 - a broken figure fails the report
-                        outcomes[-1] = Outcome(r, outcome.evidence,
-                                               outcome.errors + (f"figure {path}: {exc!r}",),
-                                               outcome.wall_time, outcome.per_check_time)
+                        fig_errors.append(f"figure {path}: {exc!r}")
                         continue
-                timings.setdefault("figures", {})[path] = time.perf_counter() - t1
+                    figure_times[path] = time.perf_counter() - t1
+                drawn.add(png)
                 fig_paths.setdefault(r.id, []).append(png)
+            if fig_errors:
+                outcomes[-1] = Outcome(r, outcome.evidence, outcome.errors + tuple(fig_errors),
+                                       outcome.wall_time, outcome.per_check_time)
     bar.close()
     if figures:
         save_figure(_agreement_figure(outcomes), out / "figures" / "agreement.png")
@@ -296,6 +297,7 @@ def write_report(
     _dump(out / "results.json", payload)
     wall = time.perf_counter() - t0
     _dump(out / "timings.json", {"wall_time": wall, "per_result": timings,
+                                 "figures": figure_times,
                                  "python": platform.python_version(), "cpus": os.cpu_count()})
     atomic_write_bytes(out / "report.md", _markdown(outcomes, fig_paths, mode, seed).encode())
     atomic_write_bytes(out / "report.html", _html(outcomes, fig_paths, mode, seed).encode())

@@ -121,3 +121,35 @@ def test_python_m_sims_trains_a_preset(capsys: pytest.CaptureFixture[str],
     assert sims_main(["lsa_flow", "no-such-preset"]) == 2
     with pytest.raises(ValueError, match="unknown field"):
         sims_main(["lsa_flow", "smoke", "--stepz=5"])
+
+
+def test_report_figures_drawn_once_and_every_figure_error_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "fake_figs.py").write_text(textwrap.dedent('''
+        from matplotlib.figure import Figure
+        from numerics.testing import float_agreement
+        CALLS = []
+        def ok(*, quick=True, seed=0):
+            return [float_agreement("x == 1", 1.0, 1.0)]
+        def fig(*, quick=True, seed=0):
+            CALLS.append(1)
+            return Figure()
+        def broken1(*, quick=True, seed=0):
+            raise RuntimeError("first")
+        def broken2(*, quick=True, seed=0):
+            raise RuntimeError("second")
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import fake_figs  # type: ignore[import-not-found]
+
+    a = Result(id="fake:a", kind="identity", summary="a", source="t", checks=("fake_figs:ok",),
+               figures=("fake_figs:fig",))
+    b = Result(id="fake:b", kind="identity", summary="b", source="t", checks=("fake_figs:ok",),
+               figures=("fake_figs:fig", "fake_figs:broken1", "fake_figs:broken2"))
+    monkeypatch.setattr(registry, "all_results", lambda: (a, b))
+    summary = write_report(tmp_path / "rep", progress=False)
+    assert len(fake_figs.CALLS) == 1  # the shared figure is drawn once
+    data = json.loads((tmp_path / "rep" / "results.json").read_text())
+    errs = next(r for r in data["results"] if r["id"] == "fake:b")["errors"]
+    assert not summary.passed and len(errs) == 2 and "first" in errs[0] and "second" in errs[1]

@@ -116,9 +116,6 @@ def test_atomic_write_leaves_no_partial_file(tmp_path: Path) -> None:
     target = tmp_path / "out.bin"
     cache.atomic_write_bytes(target, b"old")
 
-    class Boom(bytes):
-        pass
-
     with pytest.raises(TypeError):
         cache.atomic_write_bytes(target, None)  # type: ignore[arg-type]
     assert target.read_bytes() == b"old"

@@ -17,7 +17,7 @@ import importlib.util
 import os
 import pickle
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -48,11 +48,16 @@ def code_fingerprint() -> str:
     for sub in _FINGERPRINT_DIRS:
         paths += sorted((root / sub).glob("*.py"))
     paths.append(root.parent / "theory" / "settings.py")
+    return _hash_sources(p for p in paths if p.exists())
+
+
+def _hash_sources(paths: Iterable[Path]) -> str:
+    """sha256 over (repo-relative name, bytes) of each file, in sorted order."""
+    repo = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    for p in paths:
-        if p.exists():
-            h.update(p.name.encode())
-            h.update(p.read_bytes())
+    for p in sorted(set(paths)):
+        h.update(str(p.resolve().relative_to(repo)).encode())
+        h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -101,13 +106,8 @@ def module_closure(module: str) -> tuple[Path, ...]:
 def module_fingerprint(module: str) -> str:
     """Hash of :func:`module_closure` plus ``sims/cache.py`` and ``theory/settings.py``."""
     root = Path(__file__).resolve().parent
-    paths = sorted(set(module_closure(module)) | {root / "cache.py",
-                                                 root.parent / "theory" / "settings.py"})
-    h = hashlib.sha256()
-    for p in paths:
-        h.update(str(p.relative_to(root.parent)).encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+    return _hash_sources([*module_closure(module), root / "cache.py",
+                          root.parent / "theory" / "settings.py"])
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

@@ -241,7 +241,7 @@ def integrate_rdm_flow(Zc: np.ndarray, xi: np.ndarray, U0: np.ndarray, u0: float
 
 def _spec_ref(name: str, value: float, printed: str) -> Evidence:
     """A value against a reference printed in spec 004, to half a unit of its last printed digit."""
-    return close_agreement(name, value, float(printed), atol=fixture_atol(printed),
+    return close_agreement(name, value, float(printed), kind="FLOAT", atol=fixture_atol(printed),
                            details={"printed": printed})
 
 
@@ -280,7 +280,7 @@ def check_lem9(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6,
         lhs = T.prediction_quadratic(T.U_from_weights(Kn, Rn), En, N, order=vec_order)
         rhs = T.prediction_eq6(En, Kn, Rn, N)
         out.append(close_agreement(f"Lemma 9 uᵀHu = eq.(6), d={d}, N={N}, draw {rep}", lhs, rhs,
-                                   atol=FLOAT_RTOL * (1 + abs(rhs)) * (d + 1) ** 2, rtol=FLOAT_RTOL))
+                                   kind="FLOAT", atol=FLOAT_RTOL * (1 + abs(rhs)) * (d + 1) ** 2, rtol=FLOAT_RTOL))
         ev = np.linalg.eigvalsh(T.lemma9_H(En, N))
         tol = 1e-12 * np.max(np.abs(ev))
         out.append(exact_agreement(f"#negative eigenvalues of H = d+1 (d={d}, N={N})",
@@ -299,7 +299,7 @@ def check_eq6(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5) -> l
         full = T.lsa_output(En, Kn, Rn, N)[d, N]
         out.append(close_agreement(f"eq.(6) = f_LSA entry, d={d}, N={N}, draw {rep}",
                                    T.prediction_eq6(En, Kn, Rn, N), full,
-                                   atol=FLOAT_RTOL * (1 + abs(full)) * (d + 1) ** 2, rtol=FLOAT_RTOL))
+                                   kind="FLOAT", atol=FLOAT_RTOL * (1 + abs(full)) * (d + 1) ** 2, rtol=FLOAT_RTOL))
     return out
 
 
@@ -497,15 +497,15 @@ def check_minima(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
         lhs = T.reduced_loss_fn(U, u, L, N, Gamma=G) - lmin
         rhs = T.excess_identity(U, u, L, N)
         out.append(close_agreement(f"Corollary 16 excess identity (draw {rep})", lhs, rhs,
-                                   atol=FLOAT_RTOL * 1e2 * (1 + abs(rhs)), rtol=FLOAT_RTOL * 1e2))
+                                   kind="FLOAT", atol=FLOAT_RTOL * 1e2 * (1 + abs(rhs)), rtol=FLOAT_RTOL * 1e2))
     for c in (0.5, 1.0, 3.0):
         gU, gu = T.reduced_loss_grad_fn(np.linalg.inv(T.gamma_fn(L, N)) / c, c, L, N, Gamma=G)
         out.append(close_agreement(f"∇ℓ̃ = 0 at (Γ⁻¹/c, c), c={c}", np.append(gU.ravel(), gu),
-                                   np.zeros(d * d + 1), atol=FLOAT_RTOL * 1e2))
+                                   np.zeros(d * d + 1), kind="FLOAT", atol=FLOAT_RTOL * 1e2))
     Ls = spec_Lambda()
     out.append(close_agreement("spec T-R5: Γ = diag(0.84375, 1.375, 1.90625, 2.4375)",
                                np.diag(_G(gamma_fn, Ls, 16)), [0.84375, 1.375, 1.90625, 2.4375],
-                               atol=FLOAT_RTOL))
+                               kind="FLOAT", atol=FLOAT_RTOL))
     Gs = _G(gamma_fn, Ls, 16)
     out.append(_spec_ref("spec T-R5: L*",
                          0.5 * (np.trace(Ls) - np.trace(Ls @ Ls @ np.linalg.inv(Gs))), "0.5775387"))
@@ -629,7 +629,7 @@ def check_eq12(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 10) ->
         a = lsa_predict(X, y, xq, K, R)
         b = predictor_predict(P, X, y, xq)
         out.append(close_agreement(f"LSA(W*) = x_qᵀΓ⁻¹ĝ at M={M}", a, b,
-                                   atol=1e2 * FLOAT_RTOL * float(np.max(np.abs(b))), rtol=1e2 * FLOAT_RTOL))
+                                   kind="FLOAT", atol=1e2 * FLOAT_RTOL * float(np.max(np.abs(b))), rtol=1e2 * FLOAT_RTOL))
     return out
 
 
@@ -699,7 +699,7 @@ def check_cor6(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     out.append(_spec_ref("spec: κ bound at M = N = 16", T.cor6_bound(L, 16, 16), "2.988281"))
     out.append(_spec_ref("spec: η at N = 16", T.cor6_eta(L, 16), "1.42578"))
     out.append(close_agreement("R(N,N) = 2L* (N = 16)", float(T.prior_risk(L, 16, 16)),
-                               2 * T.optimal_loss_fn(L, 16), atol=0.0, rtol=FLOAT_RTOL))
+                               2 * T.optimal_loss_fn(L, 16), kind="FLOAT", atol=0.0, rtol=FLOAT_RTOL))
     gaps_a, gaps_b = [], []
     for N in (4, 16, 64, 256):
         for M in (1, 4, 16, 64, 256, 1024):
@@ -788,7 +788,7 @@ def check_shifts_mc(*, quick: bool = True, seed: int = 0, N: int = 12, M: int = 
              ("query shift S_q, non-Gaussian (uniform) query", L, _SQ, "uniform", "1.852511")]
     out = [close_agreement("query-shift floor: R(Γ⁻¹; Λ, S_q, M → ∞) = query_shift_floor",
                            T.shift_risk_fn(Pt, L, _SQ, np.inf), float(T.query_shift_floor(L, N, _SQ)),
-                           atol=0.0, rtol=1e2 * FLOAT_RTOL)]
+                           kind="FLOAT", atol=0.0, rtol=1e2 * FLOAT_RTOL)]
     for tag, Lp, Sq, w, ref in cases:
         law = "uniform" if isinstance(w, str) else "gaussian"
         w = None if isinstance(w, str) else w
@@ -803,7 +803,7 @@ def check_shifts_mc(*, quick: bool = True, seed: int = 0, N: int = 12, M: int = 
             pred = float(T.noiseless_risk(w, L, N, M))
             out.append(close_agreement("fixed-w: shift_risk with Ω = wwᵀ = noiseless_risk",
                                        T.shift_risk_fn(Pt, L, L, M, np.outer(w, w)), pred,
-                                       atol=0.0, rtol=1e3 * FLOAT_RTOL))
+                                       kind="FLOAT", atol=0.0, rtol=1e3 * FLOAT_RTOL))
         if ref is not None:
             out.append(_spec_ref(f"spec T-R11 reference, {tag}", pred, ref))
         out.append(mc_agreement(f"shifted risk, {tag}", pred, mc_mean(draw, n, rng=rng)))
@@ -855,7 +855,7 @@ def check_fn2(*, quick: bool = True, seed: int = 0, n: int = 20) -> list[Evidenc
     I3 = np.eye(3)
     pred = T.shift_risk_fn(I3, L, L, n)
     out = [close_agreement("plain GD risk: shift_risk(P=I) = baselines.gd_risk(Γ=I)", pred,
-                           float(gd_risk(I3, L, np.zeros(3), I3, 0.0, n)), atol=0.0,
+                           float(gd_risk(I3, L, np.zeros(3), I3, 0.0, n)), kind="FLOAT", atol=0.0,
                            rtol=1e3 * FLOAT_RTOL)]
 
     def draw(r: np.random.Generator, b: int) -> np.ndarray:
@@ -900,10 +900,10 @@ def check_rdm_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     gv, xv, zv = T.rdm_moments([1.0] * 4, [2.0] * 4, [6.0] * 4, 10)
     gi, xi_i, zi = (float(e.subs({d: 4, N: 10})) for e in T.moments_iid(1, 2, 6, d, N))
     out.append(close_agreement("per-coordinate rdm_moments = iid closed form (d=4, N=10)",
-                               [gv[0], xv[0], zv[0, 1]], [gi, xi_i, zi], atol=0.0, rtol=FLOAT_RTOL))
+                               [gv[0], xv[0], zv[0, 1]], [gi, xi_i, zi], kind="FLOAT", atol=0.0, rtol=FLOAT_RTOL))
     out.append(close_agreement("2L*_rdm/d = 1 − 2δ (Exp(1), d=4, N=10)",
                                2 * T.rdm_optimal_loss([1] * 4, [2] * 4, [6] * 4, 10) / 4,
-                               1 - 2 * float(T.delta_exp(10, 4)), atol=0.0, rtol=FLOAT_RTOL))
+                               1 - 2 * float(T.delta_exp(10, 4)), kind="FLOAT", atol=0.0, rtol=FLOAT_RTOL))
     out.append(exact_agreement("Figure 1 'LSA limit' (δ = 1/3): fixed panel 4/9",
                                T.fixed_test_risk(sp.Rational(1, 3), 1, sp.oo, 20), sp.Rational(4, 9)))
     for c, v in ((1, sp.Rational(1, 3)), (4, sp.Rational(76, 3)), (9, 387)):
@@ -951,7 +951,7 @@ def check_rdm_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
     out = []
     if (d, N) == (3, 8):
         out.append(close_agreement("spec: γ, ζ, ξ = 8, 2.875, 2", [g[0], z[0, 1], xi[0]], [8, 2.875, 2],
-                                   atol=FLOAT_RTOL))
+                                   kind="FLOAT", atol=FLOAT_RTOL))
         Ul, ul = T.rdm_limit(*m, N)
         out.append(_spec_ref("spec: u₋₁(∞)", ul, "0.658037"))
         out.append(_spec_ref("spec: u_ii(∞)", Ul[0, 0], "0.379918"))
@@ -991,7 +991,7 @@ def check_rdm_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
     out.append(solver_agreement("limit: u₋₁U₁₁ → D = diag(ξ/γ), factors of Lemma 28", pack(Uf, uf),
                                 pack(Ul, ul)))
     out.append(close_agreement("D = δI with δ = N/(3N+d+5)", np.diag(T.rdm_D(*m, N)),
-                               np.full(d, float(T.delta_exp(N, d))), atol=0.0, rtol=FLOAT_RTOL))
+                               np.full(d, float(T.delta_exp(N, d))), kind="FLOAT", atol=0.0, rtol=FLOAT_RTOL))
     out.append(solver_agreement("ℓ_rdm(T) = −½Σξ²/γ (Lemma 24)", T.rdm_loss(Uf, uf, Zc, xi),
                                 T.rdm_min_loss(*m, N)))
     return out
@@ -1116,7 +1116,7 @@ def check_fig1(*, quick: bool = True, seed: int = 0, d: int = 20) -> list[Eviden
         out.append(mc_agreement(f"least squares, fixed Λ = I, M={M}: (d − M)/d", (d - M) / d, est,
                                 scale=1.0))
     est = least_squares_risk_mc(d + 5, d, random_cov=True, n=2000, rng=rng)
-    out.append(close_agreement("least squares = 0 for M ≥ d (random Λ)", est.mean, 0.0, atol=1e-12))
+    out.append(close_agreement("least squares = 0 for M ≥ d (random Λ)", est.mean, 0.0, kind="FLOAT", atol=1e-12))
     out.append(ordering("c = 1: LSA limit (1/3) < zero estimator (1)",
                         float(T.lsa_limit_random(1)), 1.0, margin=0.5))
     out.append(ordering("c = 9: LSA limit (387) ≫ zero estimator (9)", 9.0,

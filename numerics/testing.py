@@ -14,6 +14,8 @@ MC         ``|mean - expected| ≤ Z_MC·se + bias``; ``se ≤ 2%``     ``Z_MC =
 TRAIN      relative distance in invariant coordinates              ``TRAIN_RTOL = 0.05``, ``TRAIN_POWER``
 RATE       log-log slope within a band                             ``RATE_BAND = 0.15``
 ORDER      strict inequality with a stated margin                  caller's margin
+OPTIM      optimiser on an exact formula vs the closed-form optimum ``OPTIM_RTOL``, ``OPTIM_ARG_ATOL``
+PAPER      computed value vs a number printed in the paper          half a unit of the last digit
 =========  ======================================================  =====================================
 """
 
@@ -27,7 +29,7 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
-from theory.common.protocols import Estimate, Evidence
+from theory.common.protocols import KINDS, Estimate, Evidence
 
 __all__ = [
     "FLOAT_RTOL",
@@ -50,6 +52,11 @@ __all__ = [
     "train_agreement",
     "ordering",
     "informational",
+    "OPTIM_RTOL",
+    "OPTIM_ARG_ATOL",
+    "optim_agreement",
+    "fixture_atol",
+    "paper_agreement",
     "passed",
     "assert_passed",
     "assert_fails",
@@ -124,10 +131,18 @@ def float_agreement(
 
 
 def close_agreement(
-    name: str, observed: Any, expected: Any, *, atol: float, rtol: float = 0.0,
-    kind: str = "FLOAT", details: dict | None = None,
+    name: str, observed: Any, expected: Any, *, kind: str, atol: float, rtol: float = 0.0,
+    details: dict | None = None,
 ) -> Evidence:
-    """Generic ``|observed - expected| ≤ atol + rtol·|expected|`` with an explicit kind."""
+    """Generic ``|observed - expected| ≤ atol + rtol·|expected|`` under an explicit ``kind``.
+
+    ``kind`` is required: it says which route produced ``observed`` (see
+    :data:`theory.common.protocols.KIND_MEANINGS`).  For a trained model use
+    :func:`train_agreement` (it adds the start-distance power check); for an optimiser,
+    :func:`optim_agreement`; for a printed number, :func:`paper_agreement`.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"{name}: kind must be one of {KINDS}, got {kind!r}")
     ev = float_agreement(name, observed, expected, rtol=rtol, atol=atol, details=details)
     return _ev(name, kind, ev.predicted, ev.observed, ev.tolerance, ev.error, ev.passed,
                details=ev.details)
@@ -273,18 +288,44 @@ def assert_fails(ev: Evidence | Iterable[Evidence]) -> None:
         )
 
 
-# ------------------------------------------------------------------------- OPTIM (additive)
+# ------------------------------------------------------------------------------------ OPTIM
 #: Numerical optimisation (BFGS with complex-step gradients) of an exact, smooth risk formula:
-#: minimum value vs the closed-form minimum, relative.  Added by the zwb24 slice (spec 002 C6/C8:
-#: "R to 1e-10").
+#: minimum value vs the closed-form minimum, relative (spec 002 C6/C8: "R to 1e-10").
 OPTIM_RTOL = 1e-10
 #: ... and the argmin vs the closed-form minimiser, absolute (spec 002 C6: 1e-6).
 OPTIM_ARG_ATOL = 1e-6
 
 
+def optim_agreement(
+    name: str, optimised: Any, closed_form: Any, *, rtol: float = OPTIM_RTOL, atol: float = 0.0,
+    details: dict | None = None,
+) -> Evidence:
+    """OPTIM: a numerical optimiser's minimum (or minimiser) against the closed form,
+    ``|optimised − closed_form| ≤ atol + rtol·|closed_form|`` elementwise."""
+    return close_agreement(name, optimised, closed_form, kind="OPTIM", atol=atol, rtol=rtol,
+                           details=details)
+
+
+# ------------------------------------------------------------------------------------ PAPER
 def fixture_atol(printed: str) -> float:
     """Half a unit in the last printed digit of a reference value quoted in a spec (e.g.
-    ``"2.535387"`` → 5e-7): the tolerance a printed fixture itself implies."""
+    ``"2.535387"`` → 5e-7): the tolerance a printed fixture itself implies.
+
+    >>> fixture_atol("2.535387")
+    5e-07
+    """
     s = printed.strip().lstrip("+-")
     decimals = len(s.split(".", 1)[1]) if "." in s else 0
     return 0.5 * 10.0 ** (-decimals)
+
+
+def paper_agreement(
+    name: str, value: Any, printed: str, *, source: str, atol: float | None = None,
+    rtol: float = 0.0, details: dict | None = None,
+) -> Evidence:
+    """PAPER: a value we compute against a number *printed* in a paper or spec (``printed`` is the
+    literal text, e.g. ``"0.10524"``); the default tolerance is :func:`fixture_atol` of it.
+    ``source`` cites where it is printed (``"[zwb24] Table A.1 row 2"``)."""
+    tol = fixture_atol(printed) if atol is None else atol
+    return close_agreement(name, value, float(printed), kind="PAPER", atol=tol, rtol=rtol,
+                           details={"printed": printed, "source": source, **(details or {})})

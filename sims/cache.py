@@ -3,9 +3,10 @@
 Entries live in memory for the process and on disk under ``$ICL_VERIFY_CACHE`` (default
 ``~/.cache/icl-verify``).  The key is a hash of ``(namespace, repr(key), code fingerprint)``.  The
 fingerprint hashes the source of the module that defines ``compute`` and of every ``sims`` module it
-imports, transitively (so one paper's model, loop, data and experiment — not another paper's), plus
-``sims/cache.py`` and ``theory/settings.py``; editing any of them invalidates old entries.  Writes are atomic (temporary file + ``os.replace``):
-nothing written is left half-written.
+imports, transitively, into ``theory.settings`` too (so one paper's model, loop, data, experiment
+and setting -- not another paper's), plus ``sims/cache.py``; editing any of them invalidates old
+entries.  Writes are atomic (temporary file + ``os.replace``): nothing written is left
+half-written.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def code_fingerprint() -> str:
     paths = [root / f for f in _FINGERPRINT_FILES]
     for sub in _FINGERPRINT_DIRS:
         paths += sorted((root / sub).glob("*.py"))
-    paths.append(root.parent / "theory" / "settings.py")
+    paths += sorted((root.parent / "theory" / "settings").glob("*.py"))
     return _hash_sources(p for p in paths if p.exists())
 
 
@@ -73,13 +74,15 @@ def _sims_imports(path: Path, module: str) -> list[str]:
                 if node.level else (node.module or "")
             out.append(base)
             out += [f"{base}.{a.name}" for a in node.names]
-    return [m for m in out if m == "sims" or m.startswith("sims.")]
+    return [m for m in out if m == "sims" or m.startswith(("sims.", "theory.settings"))]
 
 
 @functools.cache
 def module_closure(module: str) -> tuple[Path, ...]:
-    """Source files of ``module`` and of the ``sims`` modules it imports, transitively."""
+    """Source files of ``module`` and of the ``sims`` and ``theory.settings`` modules it imports,
+    transitively."""
     root = Path(__file__).resolve().parent
+    settings_root = root.parent / "theory" / "settings"
     seen: set[str] = set()
     files: set[Path] = set()
     stack = [module]
@@ -95,7 +98,7 @@ def module_closure(module: str) -> tuple[Path, ...]:
         if spec is None or not spec.origin or not spec.origin.endswith(".py"):
             continue
         path = Path(spec.origin).resolve()
-        if root not in path.parents:
+        if root not in path.parents and settings_root not in path.parents:
             continue
         files.add(path)
         stack += _sims_imports(path, name)
@@ -104,10 +107,10 @@ def module_closure(module: str) -> tuple[Path, ...]:
 
 @functools.cache
 def module_fingerprint(module: str) -> str:
-    """Hash of :func:`module_closure` plus ``sims/cache.py`` and ``theory/settings.py``."""
+    """Hash of :func:`module_closure` (which follows imports into ``theory.settings``) plus
+    ``sims/cache.py``."""
     root = Path(__file__).resolve().parent
-    return _hash_sources([*module_closure(module), root / "cache.py",
-                          root.parent / "theory" / "settings.py"])
+    return _hash_sources([*module_closure(module), root / "cache.py"])
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

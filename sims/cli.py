@@ -6,6 +6,10 @@
 * ``icl-verify report [--quick|--full] [--out DIR] [--seed S] [--only ID ...] [--resume]`` -- the
   main job: run everything, write Markdown/HTML/PNG/JSON to DIR; exit 1 if any check fails.
 * ``icl-verify figure ID [--out DIR]`` -- draw a result's figures as PNG.
+* ``icl-verify show ID`` -- statement, source, and the ``file:line`` of every object, check, figure
+  and test of one result.
+* ``icl-verify compare OLD/results.json NEW/results.json [--rtol R]`` -- row-by-row comparison of
+  two reports; exit 1 if any row changed, went missing or appeared.
 """
 
 from __future__ import annotations
@@ -48,6 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--resume", action="store_true",
                    help="reuse per-result outcomes already written to OUT/.partial")
     r.add_argument("--no-figures", action="store_true")
+
+    s = sub.add_parser("show", help="where one result lives: objects, checks, figures, tests")
+    s.add_argument("id")
+
+    cmp_ = sub.add_parser("compare", help="compare two results.json files row by row")
+    cmp_.add_argument("old")
+    cmp_.add_argument("new")
+    cmp_.add_argument("--rtol", type=float, default=1e-12,
+                      help="relative tolerance for 'close' numbers (default 1e-12)")
+    cmp_.add_argument("--limit", type=int, default=50, help="differing rows to print")
 
     f = sub.add_parser("figure", help="draw the figures of one result")
     f.add_argument("id")
@@ -102,6 +116,22 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0 if summary.passed else 1
 
 
+def _cmd_show(args: argparse.Namespace) -> int:
+    from sims.show import format_map, result_map
+    from theory.common.registry import get
+
+    print(format_map(result_map(get(args.id))))
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from sims.compare import compare_files, format_comparison
+
+    c = compare_files(args.old, args.new, rtol=args.rtol)
+    print(format_comparison(c, limit=args.limit))
+    return 0 if c.unchanged else 1
+
+
 def _cmd_figure(args: argparse.Namespace) -> int:
     from sims.report import figure_filename, save_figure
     from theory.common.registry import get, resolve
@@ -140,6 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_check(args)
         if args.command == "report":
             return _cmd_report(args)
+        if args.command == "show":
+            return _cmd_show(args)
+        if args.command == "compare":
+            return _cmd_compare(args)
         return _cmd_figure(args)
     except (KeyError, ValueError) as exc:
         print(f"icl-verify: error: {exc}", file=sys.stderr)

@@ -110,12 +110,12 @@ def random_setting(rng: np.random.Generator, d: int = 3, *, singular_H: bool = F
 def _leq(name: str, lhs: float, rhs: float, *, atol: float, details: dict | None = None
          ) -> Evidence:
     """``lhs ≤ rhs`` up to ``atol`` (violation ``max(0, lhs − rhs)`` compared with 0)."""
-    return close_agreement(name, max(0.0, float(lhs) - float(rhs)), 0.0, atol=atol,
+    return close_agreement(name, max(0.0, float(lhs) - float(rhs)), 0.0, kind="FLOAT", atol=atol,
                            details={"lhs": float(lhs), "rhs": float(rhs), **(details or {})})
 
 
 def _fixture(name: str, observed: float, printed: str, **kw: Any) -> Evidence:
-    return close_agreement(name, observed, float(printed), atol=fixture_atol(printed),
+    return close_agreement(name, observed, float(printed), kind="FLOAT", atol=fixture_atol(printed),
                            details={"printed": printed, "source": "spec 002 Appendix A", **kw})
 
 
@@ -255,12 +255,12 @@ def check_thm52_forms(*, quick: bool = True, seed: int = 0, d: int = 3, N: int =
         Gbar = np.asarray(core.optimal_gamma_whitened(P, sigma2, N))
         scale = float(np.max(np.abs(Gbar)))
         out.append(close_agreement(f"H^1/2 Gamma* H^1/2 == Psi_bar Omega^-1 (singular H={sing})",
-                                   Hh @ Gs @ Hh, Gbar, atol=tol * scale))
+                                   Hh @ Gs @ Hh, Gbar, kind="FLOAT", atol=tol * scale))
         out.append(close_agreement(f"Gamma* symmetric (singular H={sing})", Gs, Gs.T,
-                                   atol=tol * float(np.max(np.abs(Gs)))))
+                                   kind="FLOAT", atol=tol * float(np.max(np.abs(Gs)))))
         PH = psd_projector(H)
         out.append(close_agreement(f"Im Gamma* in Im H (singular H={sing})", PH @ Gs @ PH, Gs,
-                                   atol=tol * float(np.max(np.abs(Gs)))))
+                                   kind="FLOAT", atol=tol * float(np.max(np.abs(Gs)))))
         lam = np.clip(np.linalg.eigvalsh(P), 0, None)
         R = core.optimal_risk(H, Psi, sigma2, N)
         out.append(float_agreement(f"R* matrix form == eigen form (singular H={sing})", R,
@@ -275,11 +275,11 @@ def check_thm52_forms(*, quick: bool = True, seed: int = 0, d: int = 3, N: int =
     Gs = core.optimal_gamma(H, Psi, sigma2, N)
     newton = np.linalg.inv((N + 1) / N * H + c / N * np.linalg.inv(Psi))
     out.append(close_agreement("Gamma* == ((N+1)/N H + c/N Psi^-1)^-1 (regularised Newton)", Gs,
-                               newton, atol=tol * float(np.max(np.abs(Gs)))))
+                               newton, kind="FLOAT", atol=tol * float(np.max(np.abs(Gs)))))
     wu = np.linalg.inv((N + 1) / N * H + (np.trace(H) + sigma2) / N * np.eye(d))
     out.append(close_agreement("Psi = I: Gamma* == Wu et al. ((N+1)/N H + (trH+s2)/N I)^-1",
                                core.optimal_gamma(H, np.eye(d), sigma2, N), wu,
-                               atol=tol * float(np.max(np.abs(wu)))))
+                               kind="FLOAT", atol=tol * float(np.max(np.abs(wu)))))
     for row in APPENDIX_A:
         dd, NN, s, mu = row[:4]
         I = np.eye(dd)
@@ -344,9 +344,9 @@ def check_thm52_bfgs(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
             Hh = psd_sqrt(H)
             Gs = core.optimal_gamma(H, Psi, sigma2, N, finite_sample_factor=finite_sample_factor)
             out.append(close_agreement("argmin Gamma_bar == H^1/2 Gamma* H^1/2", res.parts["Gamma"],
-                                       Hh @ Gs @ Hh, atol=OPTIM_ARG_ATOL))
+                                       Hh @ Gs @ Hh, kind="FLOAT", atol=OPTIM_ARG_ATOL))
             out.append(close_agreement("argmin beta_bar == H^1/2 beta*", res.parts["beta"], mu,
-                                       atol=OPTIM_ARG_ATOL))
+                                       kind="FLOAT", atol=OPTIM_ARG_ATOL))
     return out
 
 
@@ -390,13 +390,13 @@ def check_thm52_minimiser_set(*, quick: bool = True, seed: int = 0, d: int = 3, 
     f1 = gd_family_predict(X, p.y, xq, Gamma=Gs, a=bs, b=bs)
     f2 = gd_family_predict(X, p.y, xq, Gamma=Gs + A, a=bs + n, b=bs + n)
     out.append(close_agreement("function-level uniqueness: f_{Gamma*+A, beta*+n} == f* on 256 "
-                               "prompts", f2, f1, atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(f1)))))
+                               "prompts", f2, f1, kind="FLOAT", atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(f1)))))
     # Psi_bar = 0: Psi supported on Null(H)
     Psi0 = np.outer(Q @ rng.standard_normal(d), Q @ rng.standard_normal(d))
     Psi0 = Psi0 + Psi0.T + 4 * np.outer(Q[:, 0], Q[:, 0])
     Psi0 = Psi0 @ Psi0.T
     out.append(close_agreement("Psi_bar = 0 => Gamma* = 0", core.optimal_gamma(H, Psi0, sigma2, N),
-                               np.zeros((d, d)), atol=FLOAT_RTOL * 100))
+                               np.zeros((d, d)), kind="FLOAT", atol=FLOAT_RTOL * 100))
     return out
 
 
@@ -421,7 +421,7 @@ def check_thm53_bfgs(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
             Gbar = np.asarray(core.optimal_gamma_whitened(P, sigma2, N))
             for k, v in (("a", mu), ("b", mu), ("Gamma", Gbar), ("phi", np.zeros(d))):
                 out.append(close_agreement(f"LTB argmin {k} == optimum (a=b=beta*, phi=0, "
-                                           "Gamma=Gamma*)", res.parts[k], v, atol=OPTIM_ARG_ATOL))
+                                           "Gamma=Gamma*)", res.parts[k], v, kind="FLOAT", atol=OPTIM_ARG_ATOL))
     out += _thm53_raw_characterisation(rng, d, N, sigma2)
     return out
 
@@ -481,7 +481,7 @@ def check_thm41_floor(*, quick: bool = True, seed: int = 0, draws: int = 200
         if (fl - r) / r > worst:
             worst, worst_info = (fl - r) / r, {"d": d, "N": N, "sigma2": s2, "R": r, "floor": fl}
     out = [close_agreement("max relative violation of the LSA floor over random LSA params",
-                           max(worst, 0.0), 0.0, atol=FLOAT_RTOL * 100, details=worst_info)]
+                           max(worst, 0.0), 0.0, kind="FLOAT", atol=FLOAT_RTOL * 100, details=worst_info)]
     dd = _n(quick, 2, 3)
     H, Psi, bs = random_setting(rng, dd, mean_scale=2.0)
     P, mu = core.whiten(H, Psi, bs)
@@ -540,14 +540,14 @@ def check_thm41_gap(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         worst_lo = max(worst_lo, L - g)
         worst_hi = max(worst_hi, g - up)
     out.append(close_agreement("max(L - gap) over random configs (gap >= L)", max(worst_lo, 0.0),
-                               0.0, atol=OPTIM_RTOL * 10))
+                               0.0, kind="FLOAT", atol=OPTIM_RTOL * 10))
     out.append(close_agreement("max(gap - min(U, GD0gap)) over random configs", max(worst_hi, 0.0),
-                               0.0, atol=OPTIM_RTOL * 10))
+                               0.0, kind="FLOAT", atol=OPTIM_RTOL * 10))
     H, Psi, _ = random_setting(rng, 2)
     P, mu = core.whiten(H, Psi, np.zeros(2))
     g0 = inf_lsa(P, mu, 0.25, 8, rng=rng, restarts=1).value - core.optimal_risk(H, Psi, 0.25, 8)
     out.append(close_agreement("beta* = 0 => gap = 0", g0, 0.0,
-                               atol=OPTIM_RTOL * core.optimal_risk(H, Psi, 0.25, 8)))
+                               kind="FLOAT", atol=OPTIM_RTOL * core.optimal_risk(H, Psi, 0.25, 8)))
     h, psi, N, bst = 1.7, 0.6, 20, 1.3
     g1 = inf_lsa(np.array([[h * psi]]), np.array([np.sqrt(h) * bst]), 0.0, N, rng=rng,
                  restarts=1).value - core.optimal_risk([[h]], [[psi]], 0.0, N)
@@ -626,9 +626,9 @@ def check_cor62(*, quick: bool = True, seed: int = 0, alpha: float = 2.0, d: int
         lo_worst = max(lo_worst, (lo - ex) / ex)
         hi_worst = max(hi_worst, (ex - hi) / ex)
     out = [close_agreement("max relative violation of (1/4) sum min <= R* - s2", max(lo_worst, 0),
-                           0.0, atol=FLOAT_RTOL * 100),
+                           0.0, kind="FLOAT", atol=FLOAT_RTOL * 100),
            close_agreement("max relative violation of R* - s2 <= 2(1+kappa) sum min",
-                           max(hi_worst, 0), 0.0, atol=FLOAT_RTOL * 100)]
+                           max(hi_worst, 0), 0.0, kind="FLOAT", atol=FLOAT_RTOL * 100)]
     s2 = 1.0
     lam = power_law_spectrum(d, alpha, s2 / 2)
     Ns = np.array([700, 1000, 1400])
@@ -673,12 +673,12 @@ def check_corG1_excess(*, quick: bool = True, seed: int = 0, d: int = 3, N: int 
             E = flow.excess_risk(G, beta, H, Psi, bs, sigma2, N)
             out.append(close_agreement(f"E(Gamma, beta) == R - R* (singular H={sing})", E,
                                        R - core.optimal_risk(H, Psi, sigma2, N),
-                                       atol=FLOAT_RTOL * 100 * R))
+                                       kind="FLOAT", atol=FLOAT_RTOL * 100 * R))
             K = np.asarray(flow.K_matrix(G, H, N))
             mineig = float(np.min(np.linalg.eigvalsh(K - H / (N + 1))))
             out.append(close_agreement(f"K(Gamma) - H/(N+1) is PSD (singular H={sing})",
                                        min(mineig, 0.0), 0.0,
-                                       atol=FLOAT_RTOL * 100 * float(np.max(np.abs(K)))))
+                                       kind="FLOAT", atol=FLOAT_RTOL * 100 * float(np.max(np.abs(K)))))
     return out
 
 
@@ -711,14 +711,14 @@ def check_lemG2_rhs(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8
         rhs = np.concatenate([np.asarray(dG).ravel(), np.asarray(db)])
         sc = float(np.max(np.abs(grad)))
         out.append(close_agreement(f"flow RHS == -grad R (complex step), singular H={sing}", rhs,
-                                   -grad, atol=FLOAT_RTOL * 100 * sc))
+                                   -grad, kind="FLOAT", atol=FLOAT_RTOL * 100 * sc))
         Hh = psd_sqrt(H)
         dGw, dew = flow.flow_rhs_whitened(Hh @ G @ Hh, Hh @ (beta - bs), H, Hh @ Psi @ Hh,
                                           sigma2, N)
         out.append(close_agreement(f"whitened flow == transformed plain flow, singular H={sing}",
                                    np.concatenate([dGw.ravel(), dew]),
                                    np.concatenate([(Hh @ dG @ Hh).ravel(), Hh @ db]),
-                                   atol=FLOAT_RTOL * 100 * sc))
+                                   kind="FLOAT", atol=FLOAT_RTOL * 100 * sc))
     return out
 
 
@@ -783,7 +783,7 @@ def check_thm63_flow(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
         R0 = float(gd_beta_risk(G0, b0, H, bs, Psi, sigma2, N))
         out.append(close_agreement(f"E(t) non-increasing (max increase), singular H={sing}",
                                    max(float(np.max(np.diff(E))), 0.0), 0.0,
-                                   atol=SOLVER_BOUND * (FLOW_SOLVER.atol + FLOW_SOLVER.rtol * R0)))
+                                   kind="FLOAT", atol=SOLVER_BOUND * (FLOW_SOLVER.atol + FLOW_SOLVER.rtol * R0)))
         tail = (tr.t > 0.25 * T) & (E > 1e3 * SOLVER_ATOL * R0)
         if np.sum(tail) >= 3:
             from scipy import stats
@@ -799,7 +799,7 @@ def check_thm63_flow(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
         out.append(close_agreement(f"beta-rate bound |P_H(beta(t)-beta*)|^2 <= exp(...) (max "
                                    f"violation), singular H={sing}",
                                    max(float(np.max(lhs - rhs_b)), 0.0), 0.0,
-                                   atol=SOLVER_BOUND * (FLOW_SOLVER.atol
+                                   kind="FLOAT", atol=SOLVER_BOUND * (FLOW_SOLVER.atol
                                                         + FLOW_SOLVER.rtol * float(lhs[0]))))
     return out
 
@@ -819,11 +819,11 @@ def check_cross_zfb24(*, quick: bool = True, seed: int = 0, d: int = 3, N: int =
     G0 = core.optimal_gamma(Lam, I, 0.0, N, finite_sample_factor=finite_sample_factor)
     ref0 = np.linalg.inv(np.asarray(lsa_flow.gamma(Lam, N), float))
     out = [close_agreement("Gamma*(H=Lambda, Psi=I, sigma=0) == zfb24 Gamma^-1", G0, ref0,
-                           atol=FLOAT_RTOL * 100 * float(np.max(np.abs(ref0))))]
+                           kind="FLOAT", atol=FLOAT_RTOL * 100 * float(np.max(np.abs(ref0))))]
     Gs = core.optimal_gamma(Lam, I, s2, N, finite_sample_factor=finite_sample_factor)
     refs = np.linalg.inv(np.asarray(lsa_flow.gamma_noisy(Lam, N, s2), float))
     out.append(close_agreement(f"Gamma*(H=Lambda, Psi=I, sigma^2={s2}) == zfb24 Gamma_s^-1", Gs,
-                               refs, atol=FLOAT_RTOL * 100 * float(np.max(np.abs(refs)))))
+                               refs, kind="FLOAT", atol=FLOAT_RTOL * 100 * float(np.max(np.abs(refs)))))
     Ns, lam, ss = sp.symbols("N lambda s2", positive=True)
     out.append(exact_agreement(
         "d=1 symbolic: Gamma*(lambda, 1, s2, N) == 1/Gamma_s(lambda, N, s2)",
@@ -864,7 +864,7 @@ def check_lem61_bayes(*, quick: bool = True, seed: int = 0, d: int = 3, N: int =
                                  np.einsum("bni,bn->bi", p.X, p.y - p.X @ bs)[:, :, None])[:, :, 0]
     bh = bayes_posterior_mean(p.X, p.y, bs, Psi, sigma2)
     out0 = [close_agreement("posterior mean == beta* + (X^TX + s2 Psi^-1)^-1 X^T(y - X beta*)",
-                            bh, ridge, atol=FLOAT_RTOL * 1e3 * (1 + float(np.max(np.abs(ridge)))))]
+                            bh, ridge, kind="FLOAT", atol=FLOAT_RTOL * 1e3 * (1 + float(np.max(np.abs(ridge)))))]
     n = _n(quick, 200_000, 1_000_000)
     e_full = mc_mean(full, n, rng=rng)
     e_semi = mc_mean(semi, n // 4, rng=rng)

@@ -81,7 +81,7 @@ def check_eq6_torch(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6
             yt = m(torch.as_tensor(E)).numpy()
         ref = np.array([T.lsa_output(e, K, R, n)[d, n] for e in E])
         out.append(close_agreement(f"torch LSA forward = [f_LSA(E)]_(d+1,n+1), n={n}", yt, ref,
-                                   atol=1e2 * FLOAT_RTOL * float(np.max(np.abs(ref))), rtol=0.0))
+                                   kind="FLOAT", atol=1e2 * FLOAT_RTOL * float(np.max(np.abs(ref))), rtol=0.0))
     return out
 
 
@@ -141,7 +141,7 @@ def check_thm4_population_gd(*, quick: bool = True, seed: int = 0,
                            float(np.abs(np.r_[b["u12"], b["u21"]]).max()), 0),
            close_agreement("balancedness drift = Σ lr²(‖g_r‖² − ‖g_K‖²) (discrete conservation law)",
                            drift, r.extra["balance_drift_predicted"],
-                           atol=FLOAT_RTOL * cfg.steps * max(1.0, abs(b0["balance_full"]) + b["u"] ** 2)),
+                           kind="FLOAT", atol=FLOAT_RTOL * cfg.steps * max(1.0, abs(b0["balance_full"]) + b["u"] ** 2)),
            ordering("balancedness drift is O(lr): |drift| < 2·lr·(L₀ − L_T)", abs(drift),
                     2 * cfg.lr * (L0 - LT), margin=1e-6, details={"drift": drift, "lr": cfg.lr}),
            train_agreement("GD converged to the batch minimiser P_emp", b["P"], Pemp, b0["P"],
@@ -210,7 +210,7 @@ def check_eq12_trained(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn |
             y_zeroed = model(torch.as_tensor(Z)).numpy()
         ref = predictor_predict(b["P"], X, y, xq)
         out.append(close_agreement(f"u₁₂ = u₂₁ = 0: model = x_qᵀP_learned ĝ at M={M} (ρ = M)", y_zeroed, ref,
-                                   atol=1e3 * FLOAT_RTOL * float(np.max(np.abs(ref))), rtol=0.0))
+                                   kind="FLOAT", atol=1e3 * FLOAT_RTOL * float(np.max(np.abs(ref))), rtol=0.0))
         y_init = lsa_predict(X, y, xq, r.W_KQ0, r.W_PV0)
         out.append(train_agreement(f"trained model ≈ x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ on fresh prompts, M={M}", y_model,
                                    predictor_predict(Gi, X, y, xq), y_init))

@@ -76,7 +76,7 @@ def check_token_mask(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
     bot = np.concatenate([np.einsum("bni,bn->bi", X, y), np.sum(y**2, axis=1)[:, None]], axis=1)
     ref = np.concatenate([top, bot[:, None, :]], axis=1)
     return [close_agreement("Z M Z^T == [[X^T X, X^T y],[y^T X, |y|^2]] (mask (3.2))", G, ref,
-                            atol=FLOAT_RTOL * (1 + float(np.max(np.abs(ref)))),
+                            kind="FLOAT", atol=FLOAT_RTOL * (1 + float(np.max(np.abs(ref)))),
                             details={"mask_query": mask_query})]
 
 
@@ -105,7 +105,7 @@ def check_effective_form(*, quick: bool = True, seed: int = 0, cases: int = 12,
                                      a=eff["a"], b=eff["b"], phi=eff["phi"])
             out.append(close_agreement(
                 f"{'LTB' if mlp else 'LSA'} forward == effective form (star), case {c}: d={d}, "
-                f"N={N}, k={k}, m={m}", f, star, atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(star))),
+                f"N={N}, k={k}, m={m}", f, star, kind="FLOAT", atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(star))),
                 details={"mlp_residual": mlp_residual, "mask_query": mask_query}))
     return out
 
@@ -131,7 +131,7 @@ def check_lemma51(*, quick: bool = True, seed: int = 0, cases: int = 8) -> list[
         ref = gd_family_predict(p.X.numpy(), p.y.numpy(), p.xq.numpy(), Gamma=G, a=b, b=b)
         out.append(close_agreement(f"LTB with Lemma 5.1 weights == GD-beta, case {c}: d={d}, "
                                    f"N={N}, k={k}, v={v}, m={m}", f, ref,
-                                   atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(ref)))))
+                                   kind="FLOAT", atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(ref)))))
     return out
 
 
@@ -239,7 +239,7 @@ def check_table1_zero_mean(*, quick: bool = True, seed: int = 0,
                     runs["lsa"]["test_risk"][0], sh["lsa"]["test_risk"][0],
                     margin=Z_MC * (runs["lsa"]["test_risk"][1] + sh["lsa"]["test_risk"][1])),
            close_agreement("beta* = 0: inf_LSA == R* (BFGS)", runs["inf_lsa"], runs["R_star"],
-                           atol=OPTIM_RTOL * runs["R_star"])]
+                           kind="FLOAT", atol=OPTIM_RTOL * runs["R_star"])]
     for k in ("ltb", "lsa"):
         r = runs[k]
         if not allow_local_min:

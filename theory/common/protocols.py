@@ -25,11 +25,33 @@ __all__ = [
     "CheckFn",
     "RiskFn",
     "KINDS",
+    "KIND_MEANINGS",
     "RESULT_KINDS",
 ]
 
-#: Tolerance kinds of STYLE R9 (+ ORDER for strict orderings, INFO for informational rows).
-KINDS = ("EXACT", "FLOAT", "SOLVER", "MC", "TRAIN", "RATE", "ORDER", "INFO")
+#: What each evidence kind means: the one source for ``docs/testing.md`` and the report's legend
+#: (STYLE R9, plus OPTIM, PAPER, ORDER and INFO).  A kind names the *route* that produced the
+#: observed value, so a reader knows how independent the agreement is.
+KIND_MEANINGS: dict[str, str] = {
+    "EXACT": "symbolic identity: sympy.simplify(lhs - rhs) == 0, or exact rational arithmetic",
+    "FLOAT": "two float64 evaluations of one formula (lambdified twin vs an mpmath reference or a "
+             "second closed form), |diff| <= atol + rtol*|ref|",
+    "SOLVER": "an ODE integration (DOP853/LSODA at rtol 1e-10, atol 1e-12) against a closed-form "
+              "limit or conserved quantity, error in solver-tolerance units <= 10",
+    "MC": "a Monte Carlo estimate from sampled prompts against a closed form: "
+          "|mean - predicted| <= 5 se (+ stated bias), with the power check se <= 2% of the scale",
+    "TRAIN": "a trained torch model against the predicted optimum in invariant coordinates "
+             "(relative distance <= tolerance; the start was at least 10x the tolerance away)",
+    "RATE": "a fitted log-log slope against a predicted exponent, within a stated band",
+    "ORDER": "a strict inequality between two quantities with a stated margin",
+    "OPTIM": "a numerical optimiser (BFGS, root finder) run on an exact formula against the "
+             "closed-form optimum or minimiser",
+    "PAPER": "a value we compute against a number printed in the paper (or its spec), within half a "
+             "unit of the last printed digit unless stated",
+    "INFO": "reported only, never fails (a quantity the spec marks informational)",
+}
+#: Evidence kinds (the keys of :data:`KIND_MEANINGS`).
+KINDS = tuple(KIND_MEANINGS)
 #: Kinds of results (what the paper calls them).
 RESULT_KINDS = (
     "theorem",

@@ -14,16 +14,24 @@ from typing import Any
 
 from theory.common.protocols import Result
 
-__all__ = ["MODULES", "all_results", "get", "resolve", "markdown_table"]
+__all__ = ["PAPERS", "MODULES", "all_results", "get", "resolve", "markdown_table"]
 
-#: Modules holding a ``RESULTS`` tuple, in report order.  Each paper slice adds its module here.
+#: Paper key -> slug, in report order.  The slug names one package in each layer
+#: (``theory/<slug>/``, ``numerics/<slug>/``, ``sims/{experiments,checks,figures}/<slug>.py``,
+#: ``tests/<slug>/``); ``tests/test_layout.py`` asserts that shape for every entry.
+PAPERS: dict[str, str] = {
+    "zfb24": "lsa_flow",
+    "hpcy25": "softmax_multihead",
+    "zwb24": "ltb",  # its cross-check uses zfb24's Γ, so it comes after
+}
+
+#: Modules holding a ``RESULTS`` tuple, in report order: the shared baselines, then each paper's
+#: package (which re-exports ``RESULTS`` from its ``results.py``).
 MODULES: tuple[str, ...] = (
     "theory.common.gaussian",
     "theory.common.baselines",
     "theory.common.engines",
-    "theory.lsa_flow",  # zfb24
-    "theory.softmax_multihead",  # hpcy25
-    "theory.ltb",  # zwb24 (its cross-check uses zfb24's Γ, so it comes after)
+    *(f"theory.{slug}" for slug in PAPERS.values()),
 )
 
 

@@ -1,0 +1,161 @@
+"""Where a result lives: ``icl-verify show ID``.
+
+For one registered result this prints its statement and source, then the ``file:line`` of each
+theory object, each check function and each figure function, and the pytest node ids of the tests
+marked ``@pytest.mark.result(ID)`` -- everything a reader needs to audit the result, found from the
+registry and by parsing the test files (nothing is imported from ``tests/`` or run).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from theory.common.protocols import Result
+from theory.common.registry import resolve
+
+__all__ = ["ROOT", "Location", "ResultMap", "locate", "result_map", "test_nodes", "format_map"]
+
+#: The repository root (the folder holding ``theory/``, ``numerics/``, ``sims/`` and ``tests/``).
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A dotted path and where it is defined (``file`` relative to :data:`ROOT` when inside it)."""
+
+    path: str
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultMap:
+    """Everything ``show`` prints for one result."""
+
+    result: Result
+    objects: tuple[Location, ...]
+    checks: tuple[Location, ...]
+    figures: tuple[Location, ...]
+    tests: tuple[str, ...]
+
+
+def _rel(file: str) -> str:
+    p = Path(file).resolve()
+    try:
+        return str(p.relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+def _assignment_line(module: Any, name: str) -> int:
+    """Line of ``name = ...`` (or ``name: T = ...``) at module level, for constants."""
+    src = inspect.getsource(module)
+    for node in ast.parse(src).body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return node.lineno
+    return 1
+
+
+def locate(path: str) -> Location:
+    """``file:line`` of the object at a dotted path ``"pkg.module:attr"``."""
+    obj = resolve(path)
+    target = inspect.unwrap(obj)
+    try:
+        file = inspect.getsourcefile(target)
+        _, line = inspect.getsourcelines(target)
+    except TypeError:  # a constant (a table, a tuple): find its assignment in the module
+        mod_name = path.split(":", 1)[0] if ":" in path else path.rpartition(".")[0]
+        module = importlib.import_module(mod_name)
+        attr = path.split(":", 1)[1] if ":" in path else path.rpartition(".")[2]
+        file = inspect.getsourcefile(module)
+        line = _assignment_line(module, attr.split(".")[-1])
+    if file is None:
+        raise ValueError(f"{path}: no source file")
+    return Location(path, _rel(file), max(int(line), 1))
+
+
+def _marker_ids(decorators: list[ast.expr]) -> list[str]:
+    ids: list[str] = []
+    for dec in decorators:
+        for node in ast.walk(dec):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "result"):
+                ids += [a.value for a in node.args
+                        if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return ids
+
+
+@functools.cache
+def test_nodes(tests_dir: str | None = None) -> dict[str, tuple[str, ...]]:
+    """Result id -> pytest node ids (``tests/x.py::Class::test_fn``) of the tests marked with it.
+
+    A ``pytestmark = pytest.mark.result(...)`` at module or class level marks every test below it.
+    """
+    base = Path(tests_dir) if tests_dir else ROOT / "tests"
+    out: dict[str, list[str]] = {}
+    if not base.is_dir():
+        return {}
+    for file in sorted(base.rglob("test_*.py")):
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        rel = _rel(str(file))
+
+        def module_marks(body: list[ast.stmt]) -> list[str]:
+            marks: list[str] = []
+            for st in body:
+                if (isinstance(st, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == "pytestmark" for t in st.targets)):
+                    marks += _marker_ids([st.value])
+            return marks
+
+        def visit(body: list[ast.stmt], prefix: str, inherited: list[str]) -> None:
+            for st in body:
+                if isinstance(st, ast.ClassDef) and st.name.startswith("Test"):
+                    marks = inherited + _marker_ids(st.decorator_list) + module_marks(st.body)
+                    visit(st.body, f"{prefix}::{st.name}", marks)
+                elif (isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and st.name.startswith("test")):
+                    for rid in inherited + _marker_ids(st.decorator_list):
+                        out.setdefault(rid, []).append(f"{prefix}::{st.name}")
+
+        visit(tree.body, rel, module_marks(tree.body))
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+
+
+def result_map(result: Result) -> ResultMap:
+    """Locate every object, check and figure of ``result`` and its tests."""
+    return ResultMap(
+        result=result,
+        objects=tuple(locate(p) for p in result.objects),
+        checks=tuple(locate(p) for p in result.checks),
+        figures=tuple(locate(p) for p in result.figures),
+        tests=test_nodes().get(result.id, ()),
+    )
+
+
+def format_map(m: ResultMap) -> str:
+    """The text ``icl-verify show`` prints."""
+    r = m.result
+    tag = " [derived: a toolkit extension, not stated in the paper]" if r.derived else ""
+    lines = [f"{r.id} ({r.kind}){tag}", f"  {r.summary}", f"  source: {r.source}"]
+    if r.statement:
+        lines += ["  statement:"] + [f"    {s}" for s in r.statement.strip().splitlines()]
+    for title, locs in (("objects", m.objects), ("checks", m.checks), ("figures", m.figures)):
+        lines.append(f"  {title}:" + ("" if locs else " (none)"))
+        lines += [f"    {loc.path}  ->  {loc}" for loc in locs]
+    lines.append("  tests:" + ("" if m.tests else " (none found)"))
+    lines += [f"    {t}" for t in m.tests]
+    return "\n".join(lines)

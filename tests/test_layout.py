@@ -1,0 +1,307 @@
+"""The slice template, asserted for every registered paper (docs/adding-a-result.md).
+
+Every paper slug has the same shape in every layer:
+
+* ``theory/<slug>/``: ``__init__.py`` (docstring, a ``NOTATION`` constant, explicit re-exports,
+  ``__all__``), ``results.py`` (``RESULTS`` only) and section modules whose docstrings cite the
+  paper section they encode;
+* ``numerics/<slug>/``: route modules (samplers, literal predictors, integrators, quadrature) and
+  ``checks_<section>.py`` modules holding only ``check_<result>_<route>`` functions;
+* ``sims/experiments/<slug>.py`` (``PRESETS: dict[str, tuple[Setting, TrainConfig]]``, ``run``,
+  ``trained``), ``sims/checks/<slug>.py``, ``sims/figures/<slug>.py``;
+* fault switches of checks are keyword-only ``fault_*`` parameters defaulting to ``None``.
+
+Repository-wide: no file in theory/, numerics/, sims/ over 500 lines; no module imports another
+module's private name; figures never import checks.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sims.config import TrainConfig
+from sims.show import format_map, result_map
+from sims.train import TrainResult
+from theory.common.registry import PAPERS, all_results, resolve
+
+ROOT = Path(__file__).resolve().parents[1]
+SLUGS = sorted(PAPERS.items())  # (key, slug)
+MAX_LINES = 500
+#: The routes a check may be named after (``check_<result>_<route>[_<qualifier>]``).
+ROUTES = ("symbolic", "float", "ode", "mc", "quad", "optim", "torch", "train", "paper", "rate",
+          "order")
+SECTION_CITE = re.compile(r"§|Appendix|App\.|Section|Sec\.")
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _norm(result_id: str) -> str:
+    """``hpcy25:prop4.1`` -> ``prop4_1``; ``zwb24:eq-gdbeta-risk`` -> ``eq_gdbeta_risk``."""
+    return re.sub(r"[^a-z0-9]+", "_", result_id.split(":", 1)[1].lower()).strip("_")
+
+
+def _check_defs(path: Path) -> list[ast.FunctionDef]:
+    return [n for n in _tree(path).body
+            if isinstance(n, ast.FunctionDef) and n.name.startswith("check_")]
+
+
+def _py_files(*pkgs: str) -> list[Path]:
+    return sorted(f for p in pkgs for f in (ROOT / p).rglob("*.py") if "__pycache__" not in f.parts)
+
+
+# ------------------------------------------------------------------------------ theory side
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_theory_package_shape(key: str, slug: str) -> None:
+    pkg = ROOT / "theory" / slug
+    assert (pkg / "__init__.py").is_file() and (pkg / "results.py").is_file(), pkg
+    mod = importlib.import_module(f"theory.{slug}")
+    assert mod.__doc__ and f"[{key}]" in mod.__doc__, f"theory.{slug} docstring must cite [{key}]"
+    notation = getattr(mod, "NOTATION", None)
+    assert isinstance(notation, str) and "paper" in notation and "code" in notation, (
+        f"theory.{slug}.NOTATION must be the notation table (paper symbol -> code name)")
+    init = _tree(pkg / "__init__.py")
+    assert not any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
+                   for n in ast.walk(init)), f"theory/{slug}/__init__.py uses import *"
+    all_ = getattr(mod, "__all__", None)
+    assert isinstance(all_, (list, tuple)) and "RESULTS" in all_ and "NOTATION" in all_
+    for name in all_:
+        assert hasattr(mod, name), f"theory.{slug}.__all__ names missing {name!r}"
+    results = importlib.import_module(f"theory.{slug}.results")
+    assert mod.RESULTS is results.RESULTS
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_results_module_holds_results_only(key: str, slug: str) -> None:
+    tree = _tree(ROOT / "theory" / slug / "results.py")
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # docstring
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        names = {t.id for t in targets if isinstance(t, ast.Name)}
+        assert names and names <= {"RESULTS", "__all__"}, (
+            f"theory/{slug}/results.py line {node.lineno}: only RESULTS (and __all__) belong here")
+    results = importlib.import_module(f"theory.{slug}.results").RESULTS
+    assert results and all(r.paper == key for r in results)
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_section_modules_cite_their_section(key: str, slug: str) -> None:
+    for f in sorted((ROOT / "theory" / slug).glob("*.py")):
+        if f.name in ("__init__.py", "results.py"):
+            continue
+        doc = ast.get_docstring(_tree(f)) or ""
+        first = doc.strip().splitlines()[0] if doc.strip() else ""
+        assert f"[{key}]" in first and SECTION_CITE.search(first), (
+            f"theory/{slug}/{f.name}: the docstring's first line must cite [{key}] and the paper "
+            f"section it encodes (e.g. '[{key}] §4.2 ...'); got {first!r}")
+
+
+# ---------------------------------------------------------------------------- numerics side
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_numerics_routes_apart_from_checks(key: str, slug: str) -> None:
+    pkg = ROOT / "numerics" / slug
+    assert (pkg / "__init__.py").is_file(), f"numerics/{slug} must be a package"
+    checks = sorted(pkg.glob("checks_*.py"))
+    assert checks, f"numerics/{slug} has no checks_<section>.py module"
+    for f in sorted(pkg.glob("*.py")):
+        defs = _check_defs(f)
+        if f.name.startswith("checks_"):
+            continue
+        assert not defs, f"numerics/{slug}/{f.name} is a route module but defines {defs[0].name}"
+        for node in ast.walk(_tree(f)):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert ".checks_" not in node.module and not node.module.startswith(
+                    "sims.checks"), f"route module numerics/{slug}/{f.name} imports checks"
+
+
+def _registered_checks() -> dict[str, list[str]]:
+    """``module:function`` -> ids of the results that list it."""
+    out: dict[str, list[str]] = {}
+    for r in all_results():
+        for c in r.checks:
+            out.setdefault(c, []).append(r.id)
+    return out
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_check_names_follow_result_and_route(key: str, slug: str) -> None:
+    """``check_<result>_<route>[_<qualifier>]``, ``<result>`` one of the paper's result ids."""
+    own = {_norm(r.id) for r in all_results() if r.paper == key}
+    files = sorted((ROOT / "numerics" / slug).glob("checks_*.py")) + [
+        ROOT / "sims" / "checks" / f"{slug}.py"]
+    bad = []
+    for f in files:
+        for fn in _check_defs(f):
+            rest = fn.name[len("check_"):]
+            ok = any(rest.startswith(r + "_") and rest[len(r) + 1:].split("_")[0] in ROUTES
+                     for r in own)
+            if not ok:
+                bad.append(f"{f.relative_to(ROOT)}:{fn.lineno} {fn.name}")
+    assert not bad, ("check names must be check_<result>_<route>[_<qualifier>] with a route in "
+                     f"{ROUTES}:\n" + "\n".join(bad))
+
+
+# -------------------------------------------------------------------------------- sims side
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_sims_modules_exist(key: str, slug: str) -> None:
+    for sub in ("experiments", "checks", "figures"):
+        assert (ROOT / "sims" / sub / f"{slug}.py").is_file(), f"sims/{sub}/{slug}.py missing"
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_presets_are_setting_config_pairs(key: str, slug: str) -> None:
+    mod = importlib.import_module(f"sims.experiments.{slug}")
+    assert isinstance(mod.PRESETS, dict) and "smoke" in mod.PRESETS
+    for name, pair in mod.PRESETS.items():
+        assert isinstance(pair, tuple) and len(pair) == 2, f"{slug} PRESETS[{name!r}]"
+        setting, cfg = pair
+        assert dataclasses.is_dataclass(setting) and not isinstance(setting, type), name
+        assert setting.__dataclass_params__.frozen, f"{slug} PRESETS[{name!r}] setting not frozen"
+        assert isinstance(cfg, TrainConfig), f"{slug} PRESETS[{name!r}] config"
+    for fn in ("run", "trained"):
+        assert callable(getattr(mod, fn, None)), f"sims.experiments.{slug}.{fn} missing"
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_cache_namespace_is_the_slug(key: str, slug: str) -> None:
+    calls = [n for n in ast.walk(_tree(ROOT / "sims" / "experiments" / f"{slug}.py"))
+             if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "cached"]
+    assert calls, f"sims/experiments/{slug}.py: trained() should go through sims.cache.cached"
+    for c in calls:
+        ns = c.args[0] if c.args else None
+        assert isinstance(ns, ast.Constant) and ns.value == slug, (
+            f"sims/experiments/{slug}.py:{c.lineno}: cache namespace must be {slug!r}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_python_m_sims_smoke(key: str, slug: str, tmp_path: Path) -> None:
+    """``python -m sims <slug> smoke`` runs (a few steps) and ``run`` returns a TrainResult."""
+    env = {"ICL_VERIFY_CACHE": "off", "ICL_VERIFY_TORCH_THREADS": "1", "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-m", "sims", slug, "smoke", "--steps=3"],
+                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "final loss" in proc.stdout
+    mod = importlib.import_module(f"sims.experiments.{slug}")
+    assert isinstance(mod.run("smoke", steps=3), TrainResult)
+
+
+# ------------------------------------------------------------------------- fault switches
+def _all_check_functions() -> list[tuple[str, object]]:
+    return [(p, resolve(p)) for p in sorted(_registered_checks())]
+
+
+def test_fault_switches_are_named_fault() -> None:
+    """A check's fault switch is a keyword-only ``fault_<what>=None``; a callable or ``*_fn``
+    parameter of a check is always a fault switch."""
+    bad = []
+    for path, fn in _all_check_functions():
+        for name, p in inspect.signature(fn).parameters.items():  # type: ignore[arg-type]
+            looks_like_fault = name.endswith("_fn") or "Callable" in str(p.annotation)
+            if name.startswith("fault_"):
+                if p.kind is not p.KEYWORD_ONLY or p.default not in (None, False):
+                    bad.append(f"{path}: {name} must be keyword-only with default None")
+            elif looks_like_fault:
+                bad.append(f"{path}: {name} injects a fault; name it fault_{name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_negative_controls_use_fault_switches_or_settings() -> None:
+    """Every ``assert_fails(check_x(...))`` in the tests passes only ``fault_*`` switches or
+    numeric setting parameters of that check (a changed setting that breaks an assumption)."""
+    checks = {getattr(fn, "__name__", ""): fn for _, fn in _all_check_functions()}
+    bad = []
+    for f in sorted((ROOT / "tests").rglob("test_*.py")):
+        for node in ast.walk(_tree(f)):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "assert_fails"
+                    and node.args and isinstance(node.args[0], ast.Call)):
+                continue
+            inner = node.args[0]
+            name = getattr(inner.func, "attr", None) or getattr(inner.func, "id", "")
+            if name not in checks:
+                continue
+            params = inspect.signature(checks[name]).parameters  # type: ignore[arg-type]
+            for kw in inner.keywords:
+                if kw.arg is None or kw.arg.startswith("fault_"):
+                    continue
+                p = params.get(kw.arg)
+                numeric = p is not None and isinstance(p.default, (int, float)) and not isinstance(
+                    p.default, bool)
+                if not numeric:
+                    bad.append(f"{f.relative_to(ROOT)}:{node.lineno} {name}({kw.arg}=...)")
+    assert not bad, "negative controls must inject faults through fault_* switches:\n" + "\n".join(
+        bad)
+
+
+# ----------------------------------------------------------------------------- repository
+def test_no_file_over_500_lines() -> None:
+    long = [f"{f.relative_to(ROOT)}: {n}" for f in _py_files("theory", "numerics", "sims")
+            if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
+    assert not long, f"split by paper section or result (≤ {MAX_LINES} lines):\n" + "\n".join(long)
+
+
+def test_no_module_imports_a_private_name() -> None:
+    bad = []
+    for f in _py_files("theory", "numerics", "sims", "tests"):
+        for node in ast.walk(_tree(f)):
+            if isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    if a.name.startswith("_") and not (a.name.startswith("__")
+                                                       and a.name.endswith("__")):
+                        bad.append(f"{f.relative_to(ROOT)}:{node.lineno} {node.module}.{a.name}")
+                    if a.name == "__all__":
+                        bad.append(f"{f.relative_to(ROOT)}:{node.lineno} imports __all__")
+    assert not bad, "private names imported across modules:\n" + "\n".join(bad)
+
+
+def test_figures_never_import_checks() -> None:
+    bad = []
+    for f in sorted((ROOT / "sims" / "figures").glob("*.py")):
+        for node in ast.walk(_tree(f)):
+            mods = ([node.module] if isinstance(node, ast.ImportFrom) and node.module else
+                    [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            if isinstance(node, ast.ImportFrom) and node.module in ("sims", "numerics"):
+                mods += [f"{node.module}.{a.name}" for a in node.names]
+            for m in mods:
+                if m.startswith("sims.checks") or re.search(r"\.checks(_|$)", m):
+                    bad.append(f"{f.relative_to(ROOT)}:{node.lineno} imports {m}")
+    assert not bad, "figures import routes, experiments and metrics, never checks:\n" + "\n".join(
+        bad)
+
+
+def test_every_slug_has_a_public_strategy() -> None:
+    import theory.strategies as S
+
+    for key, slug in SLUGS:
+        name = f"{key}_settings"
+        assert name in S.__all__, f"theory.strategies.__all__ lacks {name} ({slug})"
+
+
+# ------------------------------------------------------------------------------ show ID
+def test_show_prints_existing_locations_for_every_result() -> None:
+    for r in all_results():
+        m = result_map(r)
+        text = format_map(m)
+        assert r.source in text
+        for loc in m.objects + m.checks + m.figures:
+            path = ROOT / loc.file
+            assert path.is_file(), f"{r.id}: {loc}"
+            assert 1 <= loc.line <= len(path.read_text(encoding="utf-8").splitlines()), loc
+        assert m.tests, f"{r.id}: show found no test"
+        for node in m.tests:
+            file, _, rest = node.partition("::")
+            assert (ROOT / file).is_file() and rest, node

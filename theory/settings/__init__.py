@@ -1,0 +1,47 @@
+"""Data models of the five papers, as frozen, validated, keyword-only dataclasses (STYLE R6).
+
+* :mod:`.validators` -- ``check_real``, ``check_int``, ``check_choice``, ``as_vector``,
+  ``as_matrix``: every bad value raises a :class:`ValueError` naming the symbol, the value and the
+  assumption it violates (STYLE R19);
+* :mod:`.linear` -- the shared Gaussian linear-regression model: :class:`GaussianCovariates`,
+  :class:`GaussianTaskPrior`, :class:`LinearRegressionICL`;
+* one module per paper slug holding that paper's own setting (the object its strategy in
+  :mod:`theory.strategies` draws, and the ``Setting`` of its training presets).
+
+Only the standard library and numpy are imported here, so the trained models of ``sims`` can use
+these settings without seeing any prediction (STYLE R16).
+"""
+
+from __future__ import annotations
+
+from theory.settings.linear import GaussianCovariates, GaussianTaskPrior, LinearRegressionICL
+from theory.settings.validators import (
+    PSD_RTOL,
+    Matrix,
+    MatrixLike,
+    Vector,
+    VectorLike,
+    as_matrix,
+    as_vector,
+    check_choice,
+    check_int,
+    check_real,
+    readonly,
+)
+
+__all__ = [
+    "Matrix",
+    "Vector",
+    "MatrixLike",
+    "VectorLike",
+    "GaussianCovariates",
+    "GaussianTaskPrior",
+    "LinearRegressionICL",
+    "as_matrix",
+    "as_vector",
+    "check_int",
+    "check_real",
+    "check_choice",
+    "readonly",
+    "PSD_RTOL",
+]

@@ -1,0 +1,40 @@
+"""Public Hypothesis strategies for every setting (STYLE R12): build your own property tests.
+
+Small dimensions (``d`` 1–6, ``N`` 2–64, ``H`` 1–4), bounded finite floats, variances in [0, 4].
+Each paper has one composite strategy ``<key>_settings`` that draws that paper's validated setting
+object (the same class its closed forms and training presets take); the shared building blocks are
+in :mod:`.common`.  ``docs/your-own-checks.md`` walks through a property test built on them.
+
+>>> from hypothesis import given
+>>> from theory.strategies import linear_regression_settings
+>>> @given(linear_regression_settings())
+... def test_noise_is_nonnegative(setting):
+...     assert setting.noise_var >= 0
+>>> test_noise_is_nonnegative()
+"""
+
+from __future__ import annotations
+
+from theory.strategies.common import (
+    dims,
+    linear_regression_settings,
+    pd_matrices,
+    prompt_lengths,
+    psd_matrices,
+    variances,
+)
+from theory.strategies.lsa_flow import zfb24_settings
+from theory.strategies.ltb import zwb24_settings
+from theory.strategies.softmax_multihead import hpcy25_settings
+
+__all__ = [
+    "dims",
+    "prompt_lengths",
+    "variances",
+    "psd_matrices",
+    "pd_matrices",
+    "linear_regression_settings",
+    "zfb24_settings",
+    "hpcy25_settings",
+    "zwb24_settings",
+]

@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument("--rtol", type=float, default=1e-12,
                       help="relative tolerance for 'close' numbers (default 1e-12)")
     cmp_.add_argument("--limit", type=int, default=50, help="differing rows to print")
+    cmp_.add_argument("--paper", action="append", default=[], metavar="KEY",
+                      help="compare only this paper's results (repeatable), e.g. zfb24 or base")
 
     f = sub.add_parser("figure", help="draw the figures of one result")
     f.add_argument("id")
@@ -127,7 +129,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def _cmd_compare(args: argparse.Namespace) -> int:
     from sims.compare import compare_files, format_comparison
 
-    c = compare_files(args.old, args.new, rtol=args.rtol)
+    c = compare_files(args.old, args.new, rtol=args.rtol, papers=tuple(args.paper))
     print(format_comparison(c, limit=args.limit))
     return 0 if c.unchanged else 1
 

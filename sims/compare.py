@@ -78,9 +78,13 @@ def _close(a: Any, b: Any, rtol: float) -> bool:
     return a == b
 
 
-def compare(old: dict[str, Any], new: dict[str, Any], *, rtol: float = 1e-12) -> Comparison:
-    """Compare two parsed ``results.json`` documents."""
+def compare(old: dict[str, Any], new: dict[str, Any], *, rtol: float = 1e-12,
+            papers: tuple[str, ...] = ()) -> Comparison:
+    """Compare two parsed ``results.json`` documents (only the given paper keys, if any)."""
     a, b = dict(_rows(old)), dict(_rows(new))
+    if papers:
+        a = {k: v for k, v in a.items() if k[0].split(":", 1)[0] in papers}
+        b = {k: v for k, v in b.items() if k[0].split(":", 1)[0] in papers}
     counts: Counter[str] = Counter()
     diffs: list[RowDiff] = []
     kinds = []
@@ -102,10 +106,11 @@ def compare(old: dict[str, Any], new: dict[str, Any], *, rtol: float = 1e-12) ->
     return Comparison(dict(counts), tuple(diffs), tuple(kinds))
 
 
-def compare_files(old: str | Path, new: str | Path, *, rtol: float = 1e-12) -> Comparison:
+def compare_files(old: str | Path, new: str | Path, *, rtol: float = 1e-12,
+                  papers: tuple[str, ...] = ()) -> Comparison:
     """Compare two ``results.json`` files (see :func:`compare`)."""
     with open(old, encoding="utf-8") as fa, open(new, encoding="utf-8") as fb:
-        return compare(json.load(fa), json.load(fb), rtol=rtol)
+        return compare(json.load(fa), json.load(fb), rtol=rtol, papers=papers)
 
 
 def format_comparison(c: Comparison, *, limit: int = 50) -> str:

@@ -6,7 +6,8 @@ products, canonicalised heads, distances to a solution manifold.  These function
 (numpy arrays, e.g. ``TrainResult.params``) and return plain numpy values; they contain no
 prediction, so a check can put them beside any closed form.
 
-One section per paper, in registry order; shared helpers first.
+One section per paper, in registry order; shared helpers first.  Each section extends
+``__all__`` with its own names (``__all__ += [...]``), so the sections can be edited apart.
 """
 
 from __future__ import annotations

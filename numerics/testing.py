@@ -4,19 +4,22 @@ Every helper returns an :class:`~theory.common.protocols.Evidence` record (so th
 predicted, observed, tolerance and pass) and has an ``assert_*`` twin for tests.  Each family has a
 negative-control test in ``tests/common/test_testing.py`` proving it can fail.
 
-=========  ======================================================  =====================================
-kind       comparison                                              constant(s)
-=========  ======================================================  =====================================
-EXACT      ``sympy.simplify(lhs - rhs) == 0``                      --
-FLOAT      float64 value vs an mpmath reference (50 digits)         ``FLOAT_RTOL = 1e-12``
-SOLVER     ODE vs closed form, error in solver units                ``SOLVER_RTOL/ATOL``, ``SOLVER_BOUND``
-MC         ``|mean - expected| ≤ Z_MC·se + bias``; ``se ≤ 2%``     ``Z_MC = 5``, ``MC_POWER = 0.02``
-TRAIN      relative distance in invariant coordinates              ``TRAIN_RTOL = 0.05``, ``TRAIN_POWER``
-RATE       log-log slope within a band                             ``RATE_BAND = 0.15``
-ORDER      strict inequality with a stated margin                  caller's margin
-OPTIM      optimiser on an exact formula vs the closed-form optimum ``OPTIM_RTOL``, ``OPTIM_ARG_ATOL``
-PAPER      computed value vs a number printed in the paper          half a unit of the last digit
-=========  ======================================================  =====================================
+=======  ================================================  ==================================
+kind     comparison                                        constant(s)
+=======  ================================================  ==================================
+EXACT    ``sympy.simplify(lhs - rhs) == 0``                --
+FLOAT    float64 value vs an mpmath reference (50 digits)  ``FLOAT_RTOL = 1e-12``
+SOLVER   ODE vs closed form, error in solver units         ``SOLVER_RTOL/ATOL``, ``SOLVER_BOUND``
+MC       ``|mean - expected| ≤ Z_MC·se + bias``, power     ``Z_MC = 5``, ``MC_POWER = 0.02``
+TRAIN    relative distance in invariant coordinates        ``TRAIN_RTOL``, ``TRAIN_POWER``
+RATE     log-log slope within a band                       ``RATE_BAND = 0.15``
+ORDER    strict inequality with a stated margin            caller's margin
+OPTIM    optimiser on an exact formula vs the optimum      ``OPTIM_RTOL``, ``OPTIM_ARG_ATOL``
+PAPER    computed value vs a number printed in the paper   half a unit of the last digit
+INFO     reported only, never fails                        --
+=======  ================================================  ==================================
+
+The meaning of each kind is defined once, in :data:`theory.common.protocols.KIND_MEANINGS`.
 """
 
 from __future__ import annotations
@@ -212,11 +215,13 @@ def rate_agreement(
     if not (np.all(np.isfinite(lx)) and np.all(np.isfinite(ly))):
         return _ev(name, "RATE", expected_slope, float("nan"), band, float("inf"), False,
                    details={"reason": "non-positive or non-finite values", **(details or {})})
-    fit = stats.linregress(lx, ly)
-    err = abs(fit.slope - expected_slope) / band
-    return _ev(name, "RATE", expected_slope, float(fit.slope), band, err, err <= 1.0,
-               details={"intercept": float(fit.intercept), "r2": float(fit.rvalue**2),
-                        "stderr": float(fit.stderr), **(details or {})})
+    fit: Any = stats.linregress(lx, ly)  # scipy's stub types the result as a bare tuple
+    slope, intercept = float(fit.slope), float(fit.intercept)
+    rvalue, stderr = float(fit.rvalue), float(fit.stderr)
+    err = abs(slope - expected_slope) / band
+    return _ev(name, "RATE", expected_slope, slope, band, err, err <= 1.0,
+               details={"intercept": intercept, "r2": rvalue**2, "stderr": stderr,
+                        **(details or {})})
 
 
 # ------------------------------------------------------------------------------------ TRAIN
@@ -252,7 +257,9 @@ def ordering(
                details={"smaller": float(smaller), "larger": float(larger), **(details or {})})
 
 
-def informational(name: str, predicted: Any, observed: Any, *, details: dict | None = None) -> Evidence:
+def informational(
+    name: str, predicted: Any, observed: Any, *, details: dict | None = None
+) -> Evidence:
     """INFO: reported, never fails (only for checks the spec marks informational)."""
     return _ev(name, "INFO", predicted, observed, 0.0, 0.0, True, details=details or {})
 

@@ -30,7 +30,7 @@ from typing import Any
 from sims.cache import atomic_write_bytes
 from sims.verify import Outcome, verify_result
 from theory.common import registry
-from theory.common.protocols import Evidence, Result
+from theory.common.protocols import KIND_MEANINGS, Evidence, Result
 from theory.common.registry import resolve
 
 __all__ = ["ReportSummary", "write_report", "save_figure", "figure_filename"]
@@ -81,7 +81,8 @@ def _agreement_figure(outcomes: Sequence[Outcome]) -> Any:
     fig = Figure(figsize=(10, 3.6))
     ax = fig.add_subplot(1, 1, 1)
     colors = {"EXACT": "k", "FLOAT": "tab:gray", "SOLVER": "tab:blue", "MC": "tab:orange",
-              "TRAIN": "tab:green", "RATE": "tab:purple", "ORDER": "tab:brown", "INFO": "tab:olive"}
+              "TRAIN": "tab:green", "RATE": "tab:purple", "ORDER": "tab:brown", "INFO": "tab:olive",
+              "OPTIM": "tab:cyan", "PAPER": "tab:pink"}
     i = 0
     seen: set[str] = set()
     for o in outcomes:
@@ -109,6 +110,30 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
+def kind_counts(outcomes: Sequence[Outcome]) -> dict[str, int]:
+    """Evidence rows per kind, in the order of :data:`KIND_MEANINGS`."""
+    counts = {k: 0 for k in KIND_MEANINGS}
+    for o in outcomes:
+        for e in o.evidence:
+            counts[e.kind] += 1
+    return counts
+
+
+def _legend_md(outcomes: Sequence[Outcome]) -> list[str]:
+    rows = ["## Evidence kinds", "", "| kind | rows | what the row compares |", "|---|---|---|"]
+    rows += [f"| {k} | {n} | {KIND_MEANINGS[k]} |" for k, n in kind_counts(outcomes).items()]
+    return rows
+
+
+def _legend_html(outcomes: Sequence[Outcome]) -> list[str]:
+    esc = html.escape
+    parts = ["<h2>Evidence kinds</h2>",
+             "<table><tr><th>kind</th><th>rows</th><th>what the row compares</th></tr>"]
+    parts += [f"<tr><td>{k}</td><td>{n}</td><td>{esc(KIND_MEANINGS[k])}</td></tr>"
+              for k, n in kind_counts(outcomes).items()]
+    return parts + ["</table>"]
+
+
 def _evidence_rows_md(ev: Sequence[Evidence]) -> list[str]:
     rows = ["| check | kind | predicted | observed | tolerance | se | error (tol units) | pass |",
             "|---|---|---|---|---|---|---|---|"]
@@ -133,6 +158,10 @@ def _markdown(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: 
         f"**{len(outcomes) - n_fail} results pass, {n_fail} fail**.",
         "",
         "![agreement](figures/agreement.png)",
+        "",
+        *_legend_md(outcomes),
+        "",
+        "## Results",
         "",
         "| result | summary | source | checks | status |",
         "|---|---|---|---|---|",
@@ -168,6 +197,8 @@ def _html(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
         f"<p>Mode <code>{esc(mode)}</code>, seed {seed}: {len(outcomes)} results, "
         f"{len(outcomes) - n_fail} pass, {n_fail} fail.</p>",
         "<img src='figures/agreement.png' alt='agreement'>",
+        *_legend_html(outcomes),
+        "<h2>Results</h2>",
         "<table><tr><th>result</th><th>summary</th><th>source</th><th>checks</th><th>status</th></tr>",
     ]
     for o in outcomes:

@@ -111,7 +111,8 @@ def train(
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         generator.set_state(state["gen"])
-        start, steps_log, loss_log, trace = state["step"], state["steps"], state["losses"], state["trace"]
+        start, steps_log = state["step"], state["steps"]
+        loss_log, trace = state["losses"], state["trace"]
     t0 = time.perf_counter()
     bar = None
     if cfg.progress:

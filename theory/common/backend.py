@@ -164,9 +164,9 @@ class NumpyOps:
     @staticmethod
     def outer(u: Any, v: Any | None = None) -> Any:
         """``u vᵀ`` (default ``u uᵀ``), batched over leading axes."""
-        u = np.asarray(u)
-        v = u if v is None else np.asarray(v)
-        return u[..., :, None] * v[..., None, :]
+        uu = np.asarray(u)
+        vv = uu if v is None else np.asarray(v)
+        return uu[..., :, None] * vv[..., None, :]
 
     @staticmethod
     def dot(u: Any, v: Any) -> Any:
@@ -318,7 +318,8 @@ class SympyOps:
         if not isinstance(A, sp.MatrixBase):
             raise ValueError("the operator norm of a MatrixSymbol has no closed form; "
                              "pass an explicit Matrix")
-        return sp.Max(*A.eigenvals().keys())
+        eig: dict[Any, int] = A.eigenvals()  # pyright: ignore[reportAssignmentType] (a dict here)
+        return sp.Max(*eig.keys())
 
     @staticmethod
     def projector(A: Any) -> Any:

@@ -46,8 +46,8 @@ KIND_MEANINGS: dict[str, str] = {
     "ORDER": "a strict inequality between two quantities with a stated margin",
     "OPTIM": "a numerical optimiser (BFGS, root finder) run on an exact formula against the "
              "closed-form optimum or minimiser",
-    "PAPER": "a value we compute against a number printed in the paper (or its spec), within half a "
-             "unit of the last printed digit unless stated",
+    "PAPER": "a value we compute against a number printed in the paper (or its spec), within "
+             "half a unit of the last printed digit unless stated",
     "INFO": "reported only, never fails (a quantity the spec marks informational)",
 }
 #: Evidence kinds (the keys of :data:`KIND_MEANINGS`).
@@ -73,7 +73,7 @@ RESULT_KINDS = (
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """A scalar estimate ``mean ± se`` from ``n`` samples (``se = 0``, ``n = 0`` for closed forms)."""
+    """A scalar estimate ``mean ± se`` from ``n`` samples (``se = n = 0`` for closed forms)."""
 
     mean: float
     se: float = 0.0

@@ -86,3 +86,27 @@ def test_assert_helpers_reject_empty_and_passing_controls() -> None:
         T.assert_fails(T.float_agreement("ok", 1.0, 1.0))
     with pytest.raises(AssertionError, match="FAIL"):
         T.assert_passed(T.float_agreement("bad", 1.0, 2.0))
+
+
+def test_docs_testing_lists_every_kind_with_its_meaning() -> None:
+    """docs/testing.md's kinds table is KIND_MEANINGS verbatim (the report legend prints it too)."""
+    from pathlib import Path
+
+    from theory.common.protocols import KIND_MEANINGS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "testing.md").read_text(encoding="utf-8")
+    for kind, meaning in KIND_MEANINGS.items():
+        assert f"| {kind} | {meaning} |" in doc, f"docs/testing.md: kind {kind} missing or stale"
+
+
+def test_close_agreement_requires_a_known_kind() -> None:
+    import pytest
+
+    with pytest.raises(TypeError):
+        T.close_agreement("no kind", 1.0, 1.0, atol=0.1)  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="kind must be one of"):
+        T.close_agreement("bad kind", 1.0, 1.0, kind="CLOSE", atol=0.1)
+    T.assert_passed(T.optim_agreement("optimiser", 1.0 + 1e-12, 1.0))
+    T.assert_fails(T.optim_agreement("optimiser fault", 1.0 + 1e-6, 1.0))
+    T.assert_passed(T.paper_agreement("printed", 0.105234, "0.10523", source="spec"))
+    T.assert_fails(T.paper_agreement("printed fault", 0.10524, "0.10523", source="spec"))

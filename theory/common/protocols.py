@@ -35,11 +35,11 @@ __all__ = [
 KIND_MEANINGS: dict[str, str] = {
     "EXACT": "symbolic identity: sympy.simplify(lhs - rhs) == 0, or exact rational arithmetic",
     "FLOAT": "two float64 evaluations of one formula (lambdified twin vs an mpmath reference or a "
-             "second closed form), |diff| <= atol + rtol*|ref|",
+             "second closed form), abs(diff) <= atol + rtol*abs(ref)",
     "SOLVER": "an ODE integration (DOP853/LSODA at rtol 1e-10, atol 1e-12) against a closed-form "
               "limit or conserved quantity, error in solver-tolerance units <= 10",
     "MC": "a Monte Carlo estimate from sampled prompts against a closed form: "
-          "|mean - predicted| <= 5 se (+ stated bias), with the power check se <= 2% of the scale",
+          "abs(mean - predicted) <= 5 se (+ stated bias), with the power check se <= 2% of the scale",
     "TRAIN": "a trained torch model against the predicted optimum in invariant coordinates "
              "(relative distance <= tolerance; the start was at least 10x the tolerance away)",
     "RATE": "a fitted log-log slope against a predicted exponent, within a stated band",

@@ -22,7 +22,8 @@ def _chi2_draw(rng: np.random.Generator, b: int) -> np.ndarray:
 def test_exact() -> None:
     x = sp.Symbol("x")
     T.assert_passed(T.exact_agreement("square", (x + 1) ** 2, x**2 + 2 * x + 1))
-    T.assert_fails(T.exact_agreement("square (fault: wrong cross term)", (x + 1) ** 2, x**2 + x + 1))
+    T.assert_fails(
+        T.exact_agreement("square (fault: wrong cross term)", (x + 1) ** 2, x**2 + x + 1))
     A = sp.Matrix([[x, 1], [0, x]])
     T.assert_passed(T.exact_agreement("matrix", A * A, sp.Matrix([[x**2, 2 * x], [0, x**2]])))
     T.assert_fails(T.exact_agreement("matrix fault", A * A, sp.Matrix([[x**2, x], [0, x**2]])))

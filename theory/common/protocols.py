@@ -39,7 +39,8 @@ KIND_MEANINGS: dict[str, str] = {
     "SOLVER": "an ODE integration (DOP853/LSODA at rtol 1e-10, atol 1e-12) against a closed-form "
               "limit or conserved quantity, error in solver-tolerance units <= 10",
     "MC": "a Monte Carlo estimate from sampled prompts against a closed form: "
-          "abs(mean - predicted) <= 5 se (+ stated bias), with the power check se <= 2% of the scale",
+          "abs(mean - predicted) <= 5 se (+ stated bias), with the power check "
+          "se <= 2% of the scale",
     "TRAIN": "a trained torch model against the predicted optimum in invariant coordinates "
              "(relative distance <= tolerance; the start was at least 10x the tolerance away)",
     "RATE": "a fitted log-log slope against a predicted exponent, within a stated band",

@@ -107,7 +107,8 @@ def test_report_json_is_deterministic_for_a_seed(tmp_path: Path) -> None:
     a = write_report(tmp_path / "a", ids=[rid], seed=3, progress=False, figures=False)
     b = write_report(tmp_path / "b", ids=[rid], seed=3, progress=False, figures=False)
     assert a.passed and b.passed
-    assert (tmp_path / "a" / "results.json").read_bytes() == (tmp_path / "b" / "results.json").read_bytes()
+    ra, rb = tmp_path / "a" / "results.json", tmp_path / "b" / "results.json"
+    assert ra.read_bytes() == rb.read_bytes()
 
 
 def test_python_m_sims_trains_a_preset(capsys: pytest.CaptureFixture[str],
@@ -153,3 +154,33 @@ def test_report_figures_drawn_once_and_every_figure_error_recorded(
     data = json.loads((tmp_path / "rep" / "results.json").read_text())
     errs = next(r for r in data["results"] if r["id"] == "fake:b")["errors"]
     assert not summary.passed and len(errs) == 2 and "first" in errs[0] and "second" in errs[1]
+
+
+def test_show_prints_locations_and_tests(capsys: pytest.CaptureFixture[str]) -> None:
+    rid = _cheap_id()
+    assert cli.main(["show", rid]) == 0
+    out = capsys.readouterr().out
+    r = registry.get(rid)
+    assert r.source in out and "tests/" in out
+    for path in r.checks:
+        assert path in out
+    assert cli.main(["show", "nope:none"]) == 2
+
+
+def test_compare_reports_changed_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``compare`` exits 0 on identical or round-off-close files and 1 on a changed row."""
+    rid = _cheap_id()
+    doc = {"results": [verify_result(registry.get(rid)).to_json()]}
+    a, b, c = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"
+    a.write_text(json.dumps(doc))
+    ev = doc["results"][0]["evidence"][0]
+    close = json.loads(json.dumps(doc))
+    if isinstance(ev["observed"], float):
+        close["results"][0]["evidence"][0]["observed"] = ev["observed"] * (1 + 1e-15)
+    b.write_text(json.dumps(close))
+    changed = json.loads(json.dumps(doc))
+    changed["results"][0]["evidence"][0]["pass"] = not ev["pass"]
+    c.write_text(json.dumps(changed))
+    assert cli.main(["compare", str(a), str(b)]) == 0
+    assert cli.main(["compare", str(a), str(c)]) == 1
+    assert "[changed]" in capsys.readouterr().out

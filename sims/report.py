@@ -244,7 +244,8 @@ def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
         ev.append(Evidence(name=j["name"], kind=j["kind"], predicted=j["predicted"],
                            observed=j["observed"], tolerance=j["tolerance"],
                            error=float(j["error_in_tolerance_units"]), passed=j["pass"],
-                           se=j["se"], scale=j["scale"], details=j["details"]))
+                           se=j["se"], scale=j["scale"], details=j["details"],
+                           discrepancy=j.get("status") == "discrepancy"))
     return Outcome(result, tuple(ev), tuple(data["errors"]), data.get("wall_time", 0.0))
 
 

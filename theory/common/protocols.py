@@ -117,6 +117,12 @@ class Evidence:
     condition holds); ``se`` is the Monte Carlo standard error where there is one; ``scale`` is the
     scale of the quantity used by the power check (``se ≤ 0.02·scale`` for MC).  Informational rows
     (``kind == "INFO"``) are reported but never fail.
+
+    ``status`` is ``"pass"``, ``"fail"`` or ``"discrepancy"``.  A *discrepancy* is a row where the
+    toolkit's independent routes agree with each other and contradict a number or statement the
+    paper prints (or a pass criterion its spec states): the toolkit works, the claim is not
+    reproduced.  Such a row has ``passed = True`` (it does not fail the run) and ``discrepancy =
+    True``; the report lists it under "Claims not reproduced".
     """
 
     name: str  # what was compared, e.g. "R(M,N) closed form vs MC at d=3,N=10"
@@ -129,14 +135,24 @@ class Evidence:
     se: float | None = None  # MC standard error of `observed` (None if not MC)
     scale: float | None = None  # scale of the quantity (power check)
     details: dict[str, Any] = field(default_factory=dict)  # setting, seeds, sample sizes, ...
+    discrepancy: bool = False  # our routes agree with each other and contradict the paper
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"Evidence.kind must be one of {KINDS}, got {self.kind!r}")
+        if self.discrepancy and not self.passed:
+            raise ValueError(f"{self.name}: a discrepancy row means our routes agree (passed=True)")
 
     @property
     def informational(self) -> bool:
         return self.kind == "INFO"
+
+    @property
+    def status(self) -> str:
+        """``"pass"``, ``"fail"`` or ``"discrepancy"``."""
+        if self.discrepancy:
+            return "discrepancy"
+        return "pass" if self.passed else "fail"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -149,12 +165,13 @@ class Evidence:
             "se": _jsonable(self.se),
             "scale": _jsonable(self.scale),
             "pass": bool(self.passed),
+            "status": self.status,
             "informational": self.informational,
             "details": _jsonable(self.details),
         }
 
     def describe(self) -> str:
-        status = "PASS" if self.passed else "FAIL"
+        status = self.status.upper()
         se = f", se={self.se:.4g}" if self.se is not None else ""
         return (
             f"[{status}] {self.kind} {self.name}: predicted={_short(self.predicted)} "

@@ -25,7 +25,7 @@ The meaning of each kind is defined once, in :data:`theory.common.protocols.KIND
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,6 +44,10 @@ __all__ = [
     "TRAIN_RTOL",
     "TRAIN_POWER",
     "TRAIN_TOLERANCE",
+    "TRAIN_START_UNITS",
+    "train_discrimination",
+    "claim_agreement",
+    "assert_discrepancy",
     "RATE_BAND",
     "exact_agreement",
     "float_agreement",
@@ -245,6 +249,97 @@ def train_agreement(
                         "start_far_enough": far, "power": power, **(details or {})})
 
 
+#: Start distance of a discriminating TRAIN check, in tolerance units (the developers' guide:
+#: a training check starts at least 3x its tolerance away from the target).
+TRAIN_START_UNITS = 3.0
+
+
+def train_discrimination(
+    name: str, observed: Any, predicted: Any, initial: Any, *,
+    alternatives: Mapping[str, Any], rtol: float = TRAIN_RTOL,
+    start_units: float = TRAIN_START_UNITS, norm: Any | None = None, seeds: Sequence[int] = (),
+    seeds_passed: Sequence[int] = (), details: dict | None = None,
+) -> Evidence:
+    r"""TRAIN that tells the theorem from its neighbours.
+
+    Passes iff (i) the trained estimate is within ``rtol`` of the prediction, (ii) it is *outside*
+    ``rtol`` of every named alternative (the formula without its finite-N term, off by one in N,
+    the rival optimum, Λ⁻¹, ...), and (iii) the start was at least ``start_units`` tolerances away.
+    All distances are relative to ``norm`` (default ``‖predicted‖``), so "units" are comparable:
+
+    .. math::
+
+        u(x) = \frac{\lVert \hat\theta - x\rVert}{\mathrm{rtol}\,\lVert\theta^*\rVert}.
+
+    ``details`` records ``start_units``, ``alternatives`` (``[{"name", "units"}]``, each > 1 for a
+    pass, plus each alternative's own distance to the prediction as ``separation_units``: an
+    alternative closer than 2 units to the prediction cannot be told apart and fails the check),
+    ``seeds`` and ``seeds_passed``.
+    """
+    o, p, i = _arr(observed), _arr(predicted), _arr(initial)
+    scale = float(np.linalg.norm(p)) if norm is None else float(norm)
+    scale = scale if scale > 0 else 1.0
+
+    def units(x: np.ndarray) -> float:
+        return float(np.linalg.norm(o - x)) / (rtol * scale)
+
+    alt_rows = []
+    for alt_name, value in alternatives.items():
+        a = _arr(value)
+        sep = float(np.linalg.norm(a - p)) / (rtol * scale)
+        alt_rows.append({"name": alt_name, "units": units(a), "separation_units": sep})
+    err, start = units(p), float(np.linalg.norm(i - p)) / (rtol * scale)
+    separated = all(r["units"] > 1.0 and r["separation_units"] >= 2.0 for r in alt_rows)
+    ok = (err <= 1.0 and start >= start_units and separated and bool(alternatives)
+          and bool(np.all(np.isfinite(o))))
+    return _ev(name, "TRAIN", p, o, rtol, err, ok,
+               details={"relative_distance": err * rtol, "start_units": start,
+                        "alternatives": alt_rows, "seeds": list(seeds),
+                        "seeds_passed": list(seeds_passed), **(details or {})})
+
+
+# ------------------------------------------------------------------------ paper claims
+def claim_agreement(
+    name: str, *, kind: str, paper: Any, ours: Any, observed: Any, atol: float,
+    rtol: float = 0.0, source: str, details: dict | None = None,
+) -> Evidence:
+    """A claim of the paper checked by our independent route, with a third outcome.
+
+    ``paper`` is what the paper states, ``ours`` what the toolkit derives, ``observed`` the
+    independent route's value (ODE fit, MC, trained model).  Status:
+
+    * ``pass`` -- ``observed`` agrees with ``paper`` (the claim is reproduced);
+    * ``discrepancy`` -- ``observed`` agrees with ``ours`` and not with ``paper``: our routes agree
+      with each other and contradict the paper (reported, never hidden, does not fail the run);
+    * ``fail`` -- ``observed`` agrees with neither (a bug in the toolkit).
+
+    Tolerance: ``atol + rtol·|reference|`` elementwise.
+    """
+    o, pp, oo = _arr(observed), _arr(paper), _arr(ours)
+
+    def within(ref: np.ndarray) -> tuple[bool, float]:
+        tol = atol + rtol * np.abs(ref)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = np.where(tol > 0, np.abs(o - ref) / np.where(tol > 0, tol, 1.0),
+                         np.where(o == ref, 0.0, np.inf))
+        worst = float(np.max(u)) if u.size else 0.0
+        return worst <= 1.0, worst
+
+    ok_paper, u_paper = within(pp)
+    ok_ours, u_ours = within(oo)
+    finite = bool(np.all(np.isfinite(o)))
+    tol = float(np.max(atol + rtol * np.abs(pp))) if pp.size else atol
+    info = {"paper": pp, "ours": oo, "units_to_paper": u_paper, "units_to_ours": u_ours,
+            "source": source, **(details or {})}
+    if ok_paper and finite:
+        return _ev(name, kind, pp, o, tol, u_paper, True, details=info)
+    if ok_ours and finite:
+        return Evidence(name=name, kind=kind, predicted=pp, observed=o, tolerance=tol,
+                        error=u_paper if math.isfinite(u_paper) else float("inf"), passed=True,
+                        details=info, discrepancy=True)
+    return _ev(name, kind, pp, o, tol, u_paper, False, details=info)
+
+
 # ------------------------------------------------------------------------------------ ORDER
 def ordering(
     name: str, smaller: float, larger: float, *, margin: float, details: dict | None = None
@@ -283,6 +378,16 @@ def assert_passed(ev: Evidence | Iterable[Evidence]) -> None:
     bad = [e for e in evs if not e.passed]
     if bad:
         raise AssertionError("\n".join(e.describe() for e in bad))
+
+
+def assert_discrepancy(ev: Evidence | Iterable[Evidence]) -> None:
+    """A known discrepancy stays one: at least one row has status ``discrepancy`` and none fails
+    (pins a claim the paper makes and our routes refute, so it cannot silently flip)."""
+    evs = _flatten(ev)
+    bad = [e for e in evs if not e.passed]
+    if bad or not any(e.discrepancy for e in evs):
+        raise AssertionError("expected a discrepancy and no failure:\n"
+                             + "\n".join(e.describe() for e in evs))
 
 
 def assert_fails(ev: Evidence | Iterable[Evidence]) -> None:

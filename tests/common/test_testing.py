@@ -111,3 +111,45 @@ def test_close_agreement_requires_a_known_kind() -> None:
     T.assert_fails(T.optim_agreement("optimiser fault", 1.0 + 1e-6, 1.0))
     T.assert_passed(T.paper_agreement("printed", 0.105234, "0.10523", source="spec"))
     T.assert_fails(T.paper_agreement("printed fault", 0.10524, "0.10523", source="spec"))
+
+
+def test_train_discrimination_tells_the_prediction_from_its_neighbours() -> None:
+    target = np.diag([1.0, 2.0, 3.0])
+    near_alt = target * 1.02  # e.g. the formula off by one in N: 2 % away
+    far_alt = target * 1.5  # e.g. Λ⁻¹
+    start = np.zeros((3, 3))
+    trained = target * 1.004
+    ok = T.train_discrimination("P → Γ⁻¹", trained, target, start, rtol=0.008,
+                                alternatives={"N+1": near_alt, "Λ⁻¹": far_alt}, seeds=[0],
+                                seeds_passed=[0])
+    T.assert_passed(ok)
+    assert ok.details["start_units"] >= T.TRAIN_START_UNITS
+    assert all(a["units"] > 1 for a in ok.details["alternatives"])
+    # a 5 % band also admits the N+1 alternative: the check must refuse to pass
+    T.assert_fails(T.train_discrimination("P → Γ⁻¹ (band too wide)", trained, target, start,
+                                          rtol=0.05, alternatives={"N+1": near_alt}))
+    # the alternative passed as the prediction fails (trained is 2 units from it at rtol 0.008)
+    T.assert_fails(T.train_discrimination("N+1 as prediction", trained, near_alt, start,
+                                          rtol=0.008, alternatives={"Γ⁻¹": target}))
+    # a start inside 3 tolerances cannot fail, so the check fails
+    T.assert_fails(T.train_discrimination("no power", trained, target, target * 1.01, rtol=0.008,
+                                          alternatives={"Λ⁻¹": far_alt}))
+    # no alternative named: nothing is discriminated, so it fails
+    T.assert_fails(T.train_discrimination("no alternatives", trained, target, start, rtol=0.008,
+                                          alternatives={}))
+
+
+def test_claim_agreement_has_three_outcomes() -> None:
+    reproduced = T.claim_agreement("rate", kind="RATE", paper=-0.5, ours=-1 / 6, observed=-0.49,
+                                   atol=0.05, source="[p] App. B")
+    refuted = T.claim_agreement("rate", kind="RATE", paper=-0.5, ours=-1 / 6, observed=-0.17,
+                                atol=0.05, source="[p] App. B")
+    broken = T.claim_agreement("rate", kind="RATE", paper=-0.5, ours=-1 / 6, observed=-1.0,
+                               atol=0.05, source="[p] App. B")
+    assert (reproduced.status, refuted.status, broken.status) == ("pass", "discrepancy", "fail")
+    T.assert_passed(reproduced)
+    T.assert_discrepancy(refuted)
+    T.assert_fails(broken)
+    with pytest.raises(AssertionError):
+        T.assert_discrepancy(reproduced)
+    assert refuted.to_json()["status"] == "discrepancy" and refuted.to_json()["pass"]

@@ -112,8 +112,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     summary = write_report(args.out, quick=not args.full, seed=args.seed, ids=args.only,
                            resume=args.resume, figures=not args.no_figures)
-    print(f"{summary.n_results} results, {summary.n_checks} checks: "
-          f"{summary.n_failed_results} results failed, {summary.n_failed_checks} checks failed; "
+    print(f"{summary.n_results} results, {summary.unique_checks} check functions, "
+          f"{summary.n_checks} evidence rows: {summary.n_failed_results} results failed, "
+          f"{summary.n_failed_checks} rows failed, {summary.n_discrepancies} results with a claim "
+          f"not reproduced; "
           f"{summary.wall_time:.1f} s. Report: {Path(args.out) / 'report.html'}")
     return 0 if summary.passed else 1
 

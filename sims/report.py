@@ -30,7 +30,13 @@ from typing import Any
 from sims.cache import atomic_write_bytes
 from sims.verify import Outcome, verify_result
 from theory.common import registry
-from theory.common.protocols import KIND_MEANINGS, Evidence, Result
+from theory.common.protocols import (
+    INDEPENDENT_KINDS,
+    KIND_MEANINGS,
+    SELF_CONSISTENCY_KINDS,
+    Evidence,
+    Result,
+)
 from theory.common.registry import resolve
 
 __all__ = ["ReportSummary", "write_report", "save_figure", "figure_filename"]
@@ -40,10 +46,12 @@ __all__ = ["ReportSummary", "write_report", "save_figure", "figure_filename"]
 class ReportSummary:
     out_dir: Path
     n_results: int
-    n_checks: int
+    n_checks: int  # unique evidence rows (a check shared by several results counted once)
     n_failed_results: int
-    n_failed_checks: int
+    n_failed_checks: int  # unique failed rows + check errors
     wall_time: float
+    unique_checks: int = 0  # distinct check functions run
+    n_discrepancies: int = 0  # results whose claim the toolkit does not reproduce
 
     @property
     def passed(self) -> bool:
@@ -110,13 +118,103 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
-def kind_counts(outcomes: Sequence[Outcome]) -> dict[str, int]:
-    """Evidence rows per kind, in the order of :data:`KIND_MEANINGS`."""
-    counts = {k: 0 for k in KIND_MEANINGS}
+def unique_rows(outcomes: Sequence[Outcome]) -> dict[str, tuple[Evidence, ...]]:
+    """Check path -> its evidence rows, each check once even when several results list it."""
+    out: dict[str, tuple[Evidence, ...]] = {}
     for o in outcomes:
-        for e in o.evidence:
+        i = 0
+        for path, n in o.check_rows:
+            out.setdefault(path, o.evidence[i:i + n])
+            i += n
+        if not o.check_rows and o.evidence:  # an outcome built without row bookkeeping
+            out.setdefault(f"{o.result.id}#rows", o.evidence)
+    return out
+
+
+def kind_counts(outcomes: Sequence[Outcome]) -> dict[str, int]:
+    """Unique evidence rows per kind, in the order of :data:`KIND_MEANINGS`."""
+    counts = {k: 0 for k in KIND_MEANINGS}
+    for rows in unique_rows(outcomes).values():
+        for e in rows:
             counts[e.kind] += 1
     return counts
+
+
+def headline_counts(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """The honest counts of a report: unique checks and rows, rows by kind, independent-route
+    comparisons apart from self-consistency rows, failures and discrepancies."""
+    rows = unique_rows(outcomes)
+    by_kind = kind_counts(outcomes)
+    flat = [e for evs in rows.values() for e in evs]
+    return {
+        "unique_checks": sum(1 for p in rows if "#" not in p),
+        "unique_rows": len(flat),
+        "rows_by_kind": by_kind,
+        "independent_comparisons": sum(by_kind[k] for k in INDEPENDENT_KINDS),
+        "self_consistency_rows": sum(by_kind[k] for k in SELF_CONSISTENCY_KINDS),
+        "failed_rows": sum(not e.passed for e in flat),
+        "discrepancy_rows": sum(e.discrepancy for e in flat),
+        "discrepancies": [o.result.id for o in outcomes if o.status == "discrepancy"],
+    }
+
+
+def headline(outcomes: Sequence[Outcome], mode: str, seed: int) -> str:
+    """One paragraph of honest counts (plain text, shared by Markdown and HTML)."""
+    c = headline_counts(outcomes)
+    n_fail = sum(o.status == "fail" for o in outcomes)
+    n_disc = len(c["discrepancies"])
+    other = c["unique_rows"] - c["independent_comparisons"] - c["self_consistency_rows"]
+    return (f"Mode {mode}, seed {seed}. {len(outcomes)} results: "
+            f"{len(outcomes) - n_fail - n_disc} pass, {n_disc} with a claim not reproduced "
+            f"(discrepancy), {n_fail} fail. {c['unique_checks']} check functions (each run once) "
+            f"produced {c['unique_rows']} evidence rows: {c['independent_comparisons']} "
+            f"independent-route comparisons (MC, ODE, trained models), "
+            f"{c['self_consistency_rows']} self-consistency rows (symbolic, two float forms of "
+            f"one formula) and {other} others (orderings, rates, optimisers, printed numbers, "
+            f"informational).")
+
+
+def discrepancy_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidence]]:
+    """Every row whose claim is not reproduced, with its result."""
+    return [(o.result, e) for o in outcomes for e in o.evidence if e.discrepancy]
+
+
+def _claims_md(outcomes: Sequence[Outcome]) -> list[str]:
+    rows = discrepancy_rows(outcomes)
+    out = ["## Claims not reproduced", ""]
+    if not rows:
+        return out + ["None: every claim checked was reproduced.", ""]
+    out += ["Our independent routes agree with each other and contradict what the paper states.",
+            "", "| result | claim | paper | ours | observed | source |",
+            "|---|---|---|---|---|---|"]
+    for r, e in rows:
+        d = e.to_json()["details"]
+        out.append(f"| [`{r.id}`](#{_slug(r.id)}) | {e.name} | {_fmt(d.get('paper'))} | "
+                   f"{_fmt(d.get('ours'))} | {_fmt(e.to_json()['observed'])} | "
+                   f"{d.get('source', r.source)} |")
+    return out + [""]
+
+
+def _claims_html(outcomes: Sequence[Outcome]) -> list[str]:
+    esc = html.escape
+    rows = discrepancy_rows(outcomes)
+    parts = ["<h2>Claims not reproduced</h2>"]
+    if not rows:
+        return parts + ["<p>None: every claim checked was reproduced.</p>"]
+    parts += ["<p>Our independent routes agree with each other and contradict what the paper "
+              "states.</p>", "<table><tr><th>result</th><th>claim</th><th>paper</th><th>ours</th>"
+              "<th>observed</th><th>source</th></tr>"]
+    for r, e in rows:
+        d = e.to_json()["details"]
+        parts.append(f"<tr><td><a href='#{_slug(r.id)}'><code>{esc(r.id)}</code></a></td>"
+                     f"<td>{esc(e.name)}</td><td>{esc(_fmt(d.get('paper')))}</td>"
+                     f"<td>{esc(_fmt(d.get('ours')))}</td>"
+                     f"<td>{esc(_fmt(e.to_json()['observed']))}</td>"
+                     f"<td>{esc(str(d.get('source', r.source)))}</td></tr>")
+    return parts + ["</table>"]
+
+
+_STATUS_MD = {"pass": "✅ pass", "fail": "❌ FAIL", "discrepancy": "⚠️ discrepancy"}
 
 
 def _legend_md(outcomes: Sequence[Outcome]) -> list[str]:
@@ -149,16 +247,14 @@ def _evidence_rows_md(ev: Sequence[Evidence]) -> list[str]:
 
 def _markdown(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
               seed: int) -> str:
-    n_fail = sum(not o.passed for o in outcomes)
-    n_checks = sum(len(o.evidence) for o in outcomes)
     lines = [
         "# icl-verify verification report",
         "",
-        f"Mode: `{mode}`, seed {seed}. {len(outcomes)} results, {n_checks} checks, "
-        f"**{len(outcomes) - n_fail} results pass, {n_fail} fail**.",
+        headline(outcomes, mode, seed),
         "",
         "![agreement](figures/agreement.png)",
         "",
+        *_claims_md(outcomes),
         *_legend_md(outcomes),
         "",
         "## Results",
@@ -170,7 +266,7 @@ def _markdown(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: 
         r = o.result
         tag = " *(derived)*" if r.derived else ""
         lines.append(f"| [`{r.id}`](#{_slug(r.id)}) | {r.summary}{tag} | {r.source} | "
-                     f"{len(o.evidence)} | {'✅ pass' if o.passed else '❌ FAIL'} |")
+                     f"{len(o.evidence)} | {_STATUS_MD[o.status]} |")
     for o in outcomes:
         r = o.result
         lines += ["", f"## <a id='{_slug(r.id)}'></a>`{r.id}` — {r.summary}", "",
@@ -187,16 +283,15 @@ def _markdown(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: 
 
 def _html(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str, seed: int) -> str:
     esc = html.escape
-    n_fail = sum(not o.passed for o in outcomes)
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>icl-verify report</title>",
         "<style>body{font-family:sans-serif;max-width:1200px;margin:auto}"
         "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px}"
         ".pass{color:#070}.fail{color:#b00;font-weight:bold}img{max-width:100%}</style></head><body>",
         "<h1>icl-verify verification report</h1>",
-        f"<p>Mode <code>{esc(mode)}</code>, seed {seed}: {len(outcomes)} results, "
-        f"{len(outcomes) - n_fail} pass, {n_fail} fail.</p>",
+        f"<p>{esc(headline(outcomes, mode, seed))}</p>",
         "<img src='figures/agreement.png' alt='agreement'>",
+        *_claims_html(outcomes),
         *_legend_html(outcomes),
         "<h2>Results</h2>",
         "<table><tr><th>result</th><th>summary</th><th>source</th><th>checks</th><th>status</th></tr>",
@@ -208,7 +303,7 @@ def _html(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
             f"<tr><td><a href='#{_slug(r.id)}'><code>{esc(r.id)}</code></a></td>"
             f"<td>{esc(r.summary)}{' <i>(derived)</i>' if r.derived else ''}</td>"
             f"<td>{esc(r.source)}</td><td>{len(o.evidence)}</td>"
-            f"<td class='{cls}'>{'pass' if o.passed else 'FAIL'}</td></tr>"
+            f"<td class='{cls}'>{o.status}</td></tr>"
         )
     parts.append("</table>")
     for o in outcomes:
@@ -274,6 +369,7 @@ def write_report(
         if missing:
             raise KeyError(f"unknown result ids: {missing}")
     outcomes: list[Outcome] = []
+    memo: dict[str, tuple[tuple[Evidence, ...], str | None]] = {}  # each check runs once
     fig_paths: dict[str, list[str]] = {}  # result id -> its figure files
     drawn: set[str] = set()  # figure files written (or reused) in this run
     figure_times: dict[str, float] = {}
@@ -287,7 +383,7 @@ def write_report(
             data = json.loads(part.read_text())
             outcome = _outcome_from_json(r, data)
         else:
-            outcome = verify_result(r, quick=quick, seed=seed)
+            outcome = verify_result(r, quick=quick, seed=seed, memo=memo)
             _dump(part, {**outcome.to_json(), "wall_time": outcome.wall_time})
         outcomes.append(outcome)
         timings[r.id] = {"total": outcome.wall_time, **outcome.per_check_time}
@@ -308,22 +404,23 @@ def write_report(
                 fig_paths.setdefault(r.id, []).append(png)
             if fig_errors:
                 outcomes[-1] = Outcome(r, outcome.evidence, outcome.errors + tuple(fig_errors),
-                                       outcome.wall_time, outcome.per_check_time)
+                                       outcome.wall_time, outcome.per_check_time,
+                                       outcome.check_rows)
     bar.close()
     if figures:
         save_figure(_agreement_figure(outcomes), out / "figures" / "agreement.png")
-    n_checks = sum(len(o.evidence) for o in outcomes)
-    n_failed_checks = sum((not e.passed) for o in outcomes for e in o.evidence) + sum(
-        len(o.errors) for o in outcomes)
+    counts = headline_counts(outcomes)
+    n_failed_checks = counts["failed_rows"] + sum(len(o.errors) for o in outcomes)
     payload = {
         "tool": "icl-verify",
         "mode": mode,
         "seed": seed,
         "n_results": len(outcomes),
-        "n_checks": n_checks,
+        "n_checks": counts["unique_rows"],
         "n_failed_results": sum(not o.passed for o in outcomes),
         "n_failed_checks": n_failed_checks,
         "pass": all(o.passed for o in outcomes),
+        **counts,
         "results": [o.to_json() for o in outcomes],
     }
     _dump(out / "results.json", payload)
@@ -333,5 +430,6 @@ def write_report(
                                  "python": platform.python_version(), "cpus": os.cpu_count()})
     atomic_write_bytes(out / "report.md", _markdown(outcomes, fig_paths, mode, seed).encode())
     atomic_write_bytes(out / "report.html", _html(outcomes, fig_paths, mode, seed).encode())
-    return ReportSummary(out, len(outcomes), n_checks, payload["n_failed_results"],
-                         n_failed_checks, wall)
+    return ReportSummary(out, len(outcomes), counts["unique_rows"], payload["n_failed_results"],
+                         n_failed_checks, wall, counts["unique_checks"],
+                         len(counts["discrepancies"]))

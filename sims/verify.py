@@ -32,10 +32,21 @@ class Outcome:
     errors: tuple[str, ...] = ()  # exceptions raised by checks ("path: message")
     wall_time: float = 0.0
     per_check_time: dict[str, float] = field(default_factory=dict)
+    #: (check path, number of evidence rows it produced), in order: ``evidence`` is their
+    #: concatenation, so a row can be traced to its check and a shared check counted once.
+    check_rows: tuple[tuple[str, int], ...] = ()
 
     @property
     def passed(self) -> bool:
+        """No error, some evidence, and no failed row (discrepancies do not fail)."""
         return not self.errors and bool(self.evidence) and all(e.passed for e in self.evidence)
+
+    @property
+    def status(self) -> str:
+        """``"fail"`` if not passed, else ``"discrepancy"`` if a row is one, else ``"pass"``."""
+        if not self.passed:
+            return "fail"
+        return "discrepancy" if any(e.discrepancy for e in self.evidence) else "pass"
 
     def to_json(self) -> dict[str, Any]:
         r = self.result
@@ -47,8 +58,10 @@ class Outcome:
             "source": r.source,
             "derived": r.derived,
             "pass": self.passed,
+            "status": self.status,
             "errors": list(self.errors),
             "checks": list(r.checks),
+            "check_rows": [[p, n] for p, n in self.check_rows],
             "evidence": [e.to_json() for e in self.evidence],
         }
 
@@ -118,19 +131,36 @@ def verify_result(
     quick: bool = True,
     seed: int = 0,
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    memo: dict[str, tuple[tuple[Evidence, ...], str | None]] | None = None,
 ) -> Outcome:
-    """Run every check of ``result``; exceptions become recorded errors."""
+    """Run every check of ``result``; exceptions become recorded errors.
+
+    ``memo`` (check path -> (evidence, error)) lets a caller that verifies several results run a
+    check shared by them once: a check without overrides found in ``memo`` is not run again.
+    """
     evidence: list[Evidence] = []
     errors: list[str] = []
     times: dict[str, float] = {}
+    rows: list[tuple[str, int]] = []
     t0 = time.perf_counter()
     for path in result.checks:
         t1 = time.perf_counter()
-        try:
-            kw = dict((overrides or {}).get(path, {}))
-            evidence += run_check(path, quick=quick, seed=seed, **kw)
-        except Exception as exc:  # noqa: BLE001 - reported, not swallowed
-            tb = traceback.format_exc(limit=3)
-            errors.append(f"{path}: {type(exc).__name__}: {exc}\n{tb}")
-        times[path] = time.perf_counter() - t1
-    return Outcome(result, tuple(evidence), tuple(errors), time.perf_counter() - t0, times)
+        kw = dict((overrides or {}).get(path, {}))
+        if memo is not None and not kw and path in memo:
+            got, err = memo[path]
+        else:
+            got, err = (), None
+            try:
+                got = tuple(run_check(path, quick=quick, seed=seed, **kw))
+            except Exception as exc:  # noqa: BLE001 - reported, not swallowed
+                tb = traceback.format_exc(limit=3)
+                err = f"{path}: {type(exc).__name__}: {exc}\n{tb}"
+            if memo is not None and not kw:
+                memo[path] = (got, err)
+            times[path] = time.perf_counter() - t1
+        evidence += got
+        rows.append((path, len(got)))
+        if err is not None:
+            errors.append(err)
+    return Outcome(result, tuple(evidence), tuple(errors), time.perf_counter() - t0, times,
+                   tuple(rows))

@@ -184,3 +184,38 @@ def test_compare_reports_changed_rows(tmp_path: Path, capsys: pytest.CaptureFixt
     assert cli.main(["compare", str(a), str(b)]) == 0
     assert cli.main(["compare", str(a), str(c)]) == 1
     assert "[changed]" in capsys.readouterr().out
+
+
+def test_a_shared_check_runs_once_and_counts_once(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Honest counts: a check listed by two results runs once; the headline counts its rows once;
+    a discrepancy row is reported, listed, and does not fail the run."""
+    (tmp_path / "shared_checks.py").write_text(textwrap.dedent('''
+        from numerics.testing import claim_agreement, float_agreement
+        CALLS = []
+        def shared(*, quick=True, seed=0):
+            CALLS.append(seed)
+            return [float_agreement("a == a", 1.0, 1.0), float_agreement("b == b", 2.0, 2.0)]
+        def claim(*, quick=True, seed=0):
+            return [claim_agreement("printed rate", kind="RATE", paper=-0.5, ours=-1 / 6,
+                                    observed=-0.17, atol=0.05, source="[p] App. B")]
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import shared_checks  # type: ignore[import-not-found]
+
+    one = Result(id="fake:one", kind="identity", summary="1", source="t",
+                 checks=("shared_checks:shared",))
+    two = Result(id="fake:two", kind="identity", summary="2", source="t",
+                 checks=("shared_checks:shared", "shared_checks:claim"))
+    monkeypatch.setattr(registry, "all_results", lambda: (one, two))
+    summary = write_report(tmp_path / "rep", progress=False, figures=False)
+    assert shared_checks.CALLS == [0]
+    data = json.loads((tmp_path / "rep" / "results.json").read_text())
+    assert (data["unique_checks"], data["unique_rows"]) == (2, 3)
+    assert data["self_consistency_rows"] == 2 and data["discrepancies"] == ["fake:two"]
+    assert summary.passed and summary.n_discrepancies == 1
+    two_json = next(r for r in data["results"] if r["id"] == "fake:two")
+    assert two_json["status"] == "discrepancy"
+    assert two_json["evidence"][-1]["status"] == "discrepancy"
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Claims not reproduced" in md and "printed rate" in md

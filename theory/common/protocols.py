@@ -26,6 +26,8 @@ __all__ = [
     "RiskFn",
     "KINDS",
     "KIND_MEANINGS",
+    "INDEPENDENT_KINDS",
+    "SELF_CONSISTENCY_KINDS",
     "RESULT_KINDS",
 ]
 
@@ -53,6 +55,10 @@ KIND_MEANINGS: dict[str, str] = {
 }
 #: Evidence kinds (the keys of :data:`KIND_MEANINGS`).
 KINDS = tuple(KIND_MEANINGS)
+#: Kinds whose observed value comes from an independent route (sampling, integration, training).
+INDEPENDENT_KINDS = ("MC", "SOLVER", "TRAIN")
+#: Kinds that compare two forms of one formula (self-consistency, not independent evidence).
+SELF_CONSISTENCY_KINDS = ("EXACT", "FLOAT")
 #: Kinds of results (what the paper calls them).
 RESULT_KINDS = (
     "theorem",

@@ -21,13 +21,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from numerics.mc_fast import (
+from numerics.baselines.suffstat import (
     CASES,
-    bartlett_factor,
-    bartlett_times_vector,
     check_fast_vs_closed_form,
     check_fast_vs_raw,
     closed_form_risk,
+)
+from numerics.mc_fast import (
+    bartlett_factor,
+    bartlett_times_vector,
     gd_family_predict,
     gd_family_risk_mc,
     gd_family_risk_raw,

@@ -52,6 +52,11 @@ __all__ = [
     "dual",
     "twin",
     "check_scalar",
+    "T",
+    "tr",
+    "smul",
+    "eye_like",
+    "outer",
 ]
 
 #: Eigenvalues at or below this fraction of the largest |eigenvalue| (at least of 1) count as zero
@@ -343,6 +348,34 @@ def ops_for(*values: Any) -> NumpyOps | SympyOps:
     (True, True)
     """
     return SP if is_symbolic(*values) else NP
+
+
+# ------------------------------------------------------------------- per-object dispatch
+# For formulas whose arguments may mix kinds (a numeric Σ with a symbolic N, say): each helper
+# dispatches on its own matrix argument, numpy arrays to :data:`NP`, everything else to :data:`SP`.
+def T(M: Any) -> Any:
+    """Transpose of the last two axes (numpy, batched) or of a SymPy matrix (expression)."""
+    return NP.T(M) if isinstance(M, np.ndarray) else M.T
+
+
+def tr(M: Any) -> Any:
+    """Trace of the last two axes (numpy) or :meth:`SympyOps.tr` (``Trace(unpow(M)).doit()``)."""
+    return NP.tr(M) if isinstance(M, np.ndarray) else SP.tr(M)
+
+
+def smul(s: Any, M: Any) -> Any:
+    """Scalar (batched over leading axes for numpy) times matrix."""
+    return NP.smul(s, M) if isinstance(M, np.ndarray) else s * M
+
+
+def eye_like(M: Any) -> Any:
+    """The identity of ``M``'s size: ``np.eye``, ``sp.eye`` or ``sp.Identity``."""
+    return NP.eye(M.shape[-1]) if isinstance(M, np.ndarray) else SP.eye_like(M)
+
+
+def outer(v: Any) -> Any:
+    """``v vᵀ`` (numpy: batched over leading axes; SymPy: ``v @ v.T`` of a column)."""
+    return NP.outer(v) if isinstance(v, np.ndarray) else v @ v.T
 
 
 # ------------------------------------------------------------------------------- validation

@@ -15,13 +15,14 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="base:suffstat-mc",
         kind="derived",
-        summary="Sufficient-statistic MC engine has the raw-prompt law (GD family, debiased, LTB φ)",
+        summary=("Sufficient-statistic MC engine has the raw-prompt law "
+                 "(GD family, debiased, LTB φ)"),
         source="[derived] numerics.mc_fast (Wishart / rotation-invariance sampling of M h)",
         statement=(
             "For x = C z, ε = σ ζ and M the Wishart matrix of the rows (z, ζ), M h has the law "
             "c² h + c (‖h‖ ξ − h hᵀξ/‖h‖) with c² ~ χ²_N, ξ ~ N(0, I) independent."
         ),
-        checks=("numerics.mc_fast:check_fast_vs_raw",),
+        checks=("numerics.baselines.suffstat:check_fast_vs_raw",),
         derived=True,
     ),
 )

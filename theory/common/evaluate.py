@@ -20,7 +20,9 @@ __all__ = ["lambdified", "is_symbolic", "to_float", "mp_eval"]
 
 
 @functools.lru_cache(maxsize=512)
-def _lambdify_cached(args: tuple[sp.Basic, ...], expr: sp.Basic, backend: str) -> Callable[..., Any]:
+def _lambdify_cached(
+    args: tuple[sp.Basic, ...], expr: sp.Basic, backend: str
+) -> Callable[..., Any]:
     if backend == "numpy":
         return sp.lambdify(args, expr, modules="numpy", cse=True)
     if backend == "mpmath":

@@ -27,99 +27,32 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from theory.common import backend as bk
 from theory.common.evaluate import is_symbolic
 from theory.common.protocols import Result
-from theory.settings import as_matrix, check_int
+from theory.settings import check_int
 
 __all__ = [
     "isserlis_fourth_moment",
     "wishart_fourth_moment",
     "sample_cov_second_moment",
+    "isserlis_identity",
+    "wishart_identity",
     "RESULTS",
 ]
 
 
-# ----------------------------------------------------------------------------------- backend
-def _T(M: Any) -> Any:
-    """Transpose of the last two axes (numpy, batched) or of a SymPy matrix expression."""
-    if isinstance(M, np.ndarray):
-        return np.swapaxes(M, -1, -2)
-    return M.T
-
-
-def _tr(M: Any) -> Any:
-    """Trace of the last two axes (numpy) / ``Trace`` of a SymPy matrix (expression)."""
-    if isinstance(M, np.ndarray):
-        return np.trace(M, axis1=-2, axis2=-1)
-    if isinstance(M, sp.MatrixBase):
-        return M.trace()
-    return sp.Trace(_unpow(M)).doit()
-
-
-def _unpow(e: Any) -> Any:
-    """Pull scalars out of matrix powers, ``(c A)**k -> c**k A**k`` (SymPy leaves
-    ``Trace((c I)**2)`` unevaluated otherwise)."""
-
-    def rep(p: Any) -> Any:
-        c, mats = p.base.as_coeff_mmul()
-        base = mats.args[0] if len(mats.args) == 1 else sp.MatMul(*mats.args)
-        return c**p.exp * sp.MatPow(base, p.exp).doit()
-
-    return e.replace(lambda p: isinstance(p, sp.MatPow) and isinstance(p.base, sp.MatMul), rep)
-
-
-def _smul(s: Any, M: Any) -> Any:
-    """Scalar (possibly batched) times matrix."""
-    if isinstance(M, np.ndarray):
-        return np.asarray(s, dtype=float)[..., None, None] * M
-    return s * M
-
-
-def _eye_like(M: Any) -> Any:
-    if isinstance(M, np.ndarray):
-        return np.eye(M.shape[-1])
-    if isinstance(M, sp.MatrixBase):
-        return sp.eye(M.shape[0])
-    return sp.Identity(M.shape[0])
-
-
-def _sym_matrix(name: str, value: Any) -> Any:
-    """Accept a SymPy ``Matrix``/``MatrixSymbol``/matrix expression; lists become ``Matrix``."""
-    if isinstance(value, (sp.MatrixBase, sp.MatrixExpr)):
-        return value
-    if isinstance(value, (list, tuple)):
-        return sp.Matrix(value)
-    raise ValueError(f"{name} must be a SymPy Matrix or MatrixSymbol when symbolic, got {value!r}")
-
-
-def _num_square(name: str, value: Any, d: int | None = None) -> np.ndarray:
-    """A finite real (batched) square matrix ``(..., d, d)`` as float64 (no PSD requirement)."""
-    try:
-        arr = np.array(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a real matrix, got {value!r}") from exc
-    if arr.ndim < 2 or arr.shape[-1] != arr.shape[-2] or (d is not None and arr.shape[-1] != d):
-        want = f"({d}, {d})" if d is not None else "square"
-        raise ValueError(f"{name} must have trailing shape {want}, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must have finite entries, got {value!r}")
-    return arr
-
-
-def _num_cov(name: str, value: Any, d: int | None = None) -> np.ndarray:
-    """A covariance: symmetric PSD ``d×d`` (validated by :func:`theory.settings.as_matrix`)."""
-    return np.array(as_matrix(name, value, d=d), dtype=float)
 
 
 # ---------------------------------------------------------------------------- the identities
-def _isserlis(A: Any, S: Any) -> Any:
+def isserlis_identity(A: Any, S: Any) -> Any:
     # E[x x^T A x x^T] = S A S + S A^T S + tr(A S) S
-    return S @ A @ S + S @ _T(A) @ S + _smul(_tr(A @ S), S)
+    return S @ A @ S + S @ bk.T(A) @ S + bk.smul(bk.tr(A @ S), S)
 
 
-def _wishart(A: Any, S: Any, N: Any) -> Any:
+def wishart_identity(A: Any, S: Any, N: Any) -> Any:
     # E[X^T X A X^T X] = N^2 S A S + N (S A^T S + tr(A S) S)
-    return _smul(N**2, S @ A @ S) + _smul(N, S @ _T(A) @ S + _smul(_tr(A @ S), S))
+    return bk.smul(N**2, S @ A @ S) + bk.smul(N, S @ bk.T(A) @ S + bk.smul(bk.tr(A @ S), S))
 
 
 def isserlis_fourth_moment(A: Any, Sigma: Any) -> Any:
@@ -160,9 +93,9 @@ def isserlis_fourth_moment(A: Any, Sigma: Any) -> Any:
     Matrix([[3*s**2]])
     """
     if is_symbolic(A, Sigma):
-        return _isserlis(_sym_matrix("A", A), _sym_matrix("Sigma", Sigma))
-    S = _num_cov("Sigma", Sigma)
-    return _isserlis(_num_square("A", A, S.shape[0]), S)
+        return isserlis_identity(bk.sym_matrix("A", A), bk.sym_matrix("Sigma", Sigma))
+    S = bk.num_cov("Sigma", Sigma)
+    return isserlis_identity(bk.num_square("A", A, S.shape[0]), S)
 
 
 def wishart_fourth_moment(A: Any, Sigma: Any, N: Any) -> Any:
@@ -201,10 +134,10 @@ def wishart_fourth_moment(A: Any, Sigma: Any, N: Any) -> Any:
     8.0
     """
     if is_symbolic(A, Sigma, N):
-        return _wishart(_sym_matrix("A", A), _sym_matrix("Sigma", Sigma), sp.sympify(N))
-    S = _num_cov("Sigma", Sigma)
+        return wishart_identity(bk.sym_matrix("A", A), bk.sym_matrix("Sigma", Sigma), sp.sympify(N))
+    S = bk.num_cov("Sigma", Sigma)
     n = check_int("N", N, minimum=1, paper="number of rows of X")
-    return _wishart(_num_square("A", A, S.shape[0]), S, float(n))
+    return wishart_identity(bk.num_square("A", A, S.shape[0]), S, float(n))
 
 
 def sample_cov_second_moment(Sigma: Any, N: Any) -> Any:
@@ -240,12 +173,12 @@ def sample_cov_second_moment(Sigma: Any, N: Any) -> Any:
     [[3.0]]
     """
     if is_symbolic(Sigma, N):
-        S = _sym_matrix("Sigma", Sigma)
+        S = bk.sym_matrix("Sigma", Sigma)
         n = sp.sympify(N)
-        return _smul(1 / n**2, _wishart(_eye_like(S), S, n))
-    S = _num_cov("Sigma", Sigma)
+        return bk.smul(1 / n**2, wishart_identity(bk.eye_like(S), S, n))
+    S = bk.num_cov("Sigma", Sigma)
     n = check_int("N", N, minimum=1, paper="number of rows of X")
-    return _wishart(np.eye(S.shape[0]), S, float(n)) / float(n) ** 2
+    return wishart_identity(np.eye(S.shape[0]), S, float(n)) / float(n) ** 2
 
 
 _NB = "numerics.baselines:"

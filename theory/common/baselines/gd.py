@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from theory.common import backend as bk
 from theory.common.evaluate import is_symbolic
-from theory.common.gaussian import _T, _num_cov, _num_square, _smul, _sym_matrix, _tr, _wishart
+from theory.common.gaussian import wishart_identity
 from theory.settings import LinearRegressionICL, as_vector, check_int, check_real
 
-__all__ = ["setting_kwargs", "gd_beta_risk", "gd_risk", "dgd_risk"]
+__all__ = ["float_out", "setting_kwargs", "gd_beta_risk", "gd_risk", "dgd_risk"]
 
 
 def setting_kwargs(setting: LinearRegressionICL) -> dict[str, Any]:
@@ -33,34 +34,9 @@ def setting_kwargs(setting: LinearRegressionICL) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------- validation
-def _num_vector(name: str, value: Any, d: int) -> np.ndarray:
-    """A finite real (batched) vector ``(..., d)``; a scalar 0 means the zero vector."""
-    arr = np.array(value, dtype=float)
-    if arr.ndim == 0 and arr == 0:
-        return np.zeros(d)
-    if arr.ndim < 1 or arr.shape[-1] != d:
-        raise ValueError(f"{name} must have trailing length d = {d}, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must have finite entries, got {value!r}")
-    return arr
 
 
-def _outer(v: Any) -> Any:
-    if isinstance(v, np.ndarray):
-        return v[..., :, None] * v[..., None, :]
-    return v @ v.T
-
-
-def _sym_vector(name: str, value: Any, d: Any) -> Any:
-    if isinstance(value, (int, float)) and value == 0 or (
-        isinstance(value, sp.Basic) and not isinstance(value, sp.MatrixExpr) and value == 0
-    ):
-        return sp.ZeroMatrix(d, 1)
-    v = _sym_matrix(name, value)
-    return v
-
-
-def _out(x: Any) -> Any:
+def float_out(x: Any) -> Any:
     arr = np.asarray(x, dtype=float)
     return np.float64(arr) if arr.ndim == 0 else arr
 
@@ -71,15 +47,15 @@ def _gd_beta(Gamma: Any, beta0: Any, S: Any, mu: Any, Psi: Any, s2: Any, N: Any)
     # R = s2 + E|(Gamma S_hat - I) delta + Gamma X^T eps / N|_S^2
     #   = s2 + tr(S Psi_b) - 2 tr(S Gamma S Psi_b) + tr(E[S_hat G^T S G S_hat] Psi_b)
     #     + (s2/N) tr(G^T S G S)
-    Psi_b = Psi + _outer(mu - beta0)
-    GSG = _T(Gamma) @ S @ Gamma
-    fourth = _smul(1 / N**2, _wishart(GSG, S, N))  # E[S_hat A S_hat], Lemma H.4
+    Psi_b = Psi + bk.outer(mu - beta0)
+    GSG = bk.T(Gamma) @ S @ Gamma
+    fourth = bk.smul(1 / N**2, wishart_identity(GSG, S, N))  # E[S_hat A S_hat], Lemma H.4
     return (
         s2
-        + _tr(S @ Psi_b)
-        - 2 * _tr(S @ Gamma @ S @ Psi_b)
-        + _tr(fourth @ Psi_b)
-        + s2 / N * _tr(GSG @ S)
+        + bk.tr(S @ Psi_b)
+        - 2 * bk.tr(S @ Gamma @ S @ Psi_b)
+        + bk.tr(fourth @ Psi_b)
+        + s2 / N * bk.tr(GSG @ S)
     )
 
 
@@ -131,26 +107,26 @@ wishart_fourth_moment`), not by retyping the display above; a symbolic test chec
     5.5
     """
     if is_symbolic(Gamma, beta0, Sigma_x, task_mean, task_cov, noise_var, N):
-        S = _sym_matrix("Sigma_x", Sigma_x)
+        S = bk.sym_matrix("Sigma_x", Sigma_x)
         d = S.shape[0]
         return _gd_beta(
-            _sym_matrix("Gamma", Gamma),
-            _sym_vector("beta0", beta0, d),
+            bk.sym_matrix("Gamma", Gamma),
+            bk.sym_vector("beta0", beta0, d),
             S,
-            _sym_vector("task_mean", task_mean, d),
-            _sym_matrix("task_cov", task_cov),
+            bk.sym_vector("task_mean", task_mean, d),
+            bk.sym_matrix("task_cov", task_cov),
             sp.sympify(noise_var),
             sp.sympify(N),
         )
-    S = _num_cov("Sigma_x", Sigma_x)
+    S = bk.num_cov("Sigma_x", Sigma_x)
     d = S.shape[0]
-    return _out(
+    return float_out(
         _gd_beta(
-            _num_square("Gamma", Gamma, d),
-            _num_vector("beta0", beta0, d),
+            bk.num_square("Gamma", Gamma, d),
+            bk.num_vector("beta0", beta0, d),
             S,
             np.array(as_vector("task_mean", task_mean, d=d)),
-            _num_cov("task_cov", task_cov, d),
+            bk.num_cov("task_cov", task_cov, d),
             check_real("noise_var (sigma^2)", noise_var, lower=0.0),
             float(check_int("N", N, minimum=1, paper="prompt length")),
         )
@@ -205,15 +181,15 @@ def _dgd(P: Any, eta: Any, S: Any, mu: Any, Psi: Any, s2: Any, N: Any) -> Any:
     # X^T C eps | X ~ N(0, s2 S_c).  With G = (eta/N) P^T and n = N - 1:
     # R = s2 + tr(S Psi0) - 2 n tr(S G S Psi0) + tr(E[S_c G^T S G S_c] Psi0) + s2 n tr(G^T S G S)
     n = N - 1
-    Psi0 = Psi + _outer(mu)
-    G = _smul(eta / N, _T(P))
-    GSG = _T(G) @ S @ G
+    Psi0 = Psi + bk.outer(mu)
+    G = bk.smul(eta / N, bk.T(P))
+    GSG = bk.T(G) @ S @ G
     return (
         s2
-        + _tr(S @ Psi0)
-        - 2 * n * _tr(S @ G @ S @ Psi0)
-        + _tr(_wishart(GSG, S, n) @ Psi0)
-        + s2 * n * _tr(GSG @ S)
+        + bk.tr(S @ Psi0)
+        - 2 * n * bk.tr(S @ G @ S @ Psi0)
+        + bk.tr(wishart_identity(GSG, S, n) @ Psi0)
+        + s2 * n * bk.tr(GSG @ S)
     )
 
 
@@ -270,26 +246,26 @@ def dgd_risk(
     1.25
     """
     if is_symbolic(P, eta, Sigma_x, task_cov, noise_var, N, task_mean):
-        S = _sym_matrix("Sigma_x", Sigma_x)
+        S = bk.sym_matrix("Sigma_x", Sigma_x)
         d = S.shape[0]
         return _dgd(
-            _sym_matrix("P", P),
+            bk.sym_matrix("P", P),
             sp.sympify(eta),
             S,
-            _sym_vector("task_mean", task_mean, d),
-            _sym_matrix("task_cov", task_cov),
+            bk.sym_vector("task_mean", task_mean, d),
+            bk.sym_matrix("task_cov", task_cov),
             sp.sympify(noise_var),
             sp.sympify(N),
         )
-    S = _num_cov("Sigma_x", Sigma_x)
+    S = bk.num_cov("Sigma_x", Sigma_x)
     d = S.shape[0]
-    return _out(
+    return float_out(
         _dgd(
-            _num_square("P", P, d),
+            bk.num_square("P", P, d),
             check_real("eta", eta),
             S,
-            _num_vector("task_mean", task_mean, d),
-            _num_cov("task_cov", task_cov, d),
+            bk.num_vector("task_mean", task_mean, d),
+            bk.num_cov("task_cov", task_cov, d),
             check_real("noise_var (sigma^2)", noise_var, lower=0.0),
             float(check_int("N", N, minimum=2, paper="debiased GD needs N ≥ 2")),
         )

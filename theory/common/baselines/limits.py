@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.baselines.gd import _out
+from theory.common.baselines.gd import float_out
 from theory.common.evaluate import is_symbolic, lambdified
 from theory.common.symbols import lam as lam_sym
 from theory.common.symbols import sigma2 as sigma2_sym
@@ -113,7 +113,7 @@ def mp_stieltjes(xi: Any, lam: Any) -> Any:
     if is_symbolic(xi, lam):
         return _mp_m(sp.sympify(xi), sp.sympify(lam))
     _limit_args(xi, lam, 0.0, 1.0)
-    return _out(_mp_fn()(np.asarray(xi, dtype=float), np.asarray(lam, dtype=float)))
+    return float_out(_mp_fn()(np.asarray(xi, dtype=float), np.asarray(lam, dtype=float)))
 
 
 def ridge_risk_limit(xi: Any, lam: Any, noise_var: Any, signal: Any = 1) -> Any:
@@ -155,7 +155,7 @@ def ridge_risk_limit(xi: Any, lam: Any, noise_var: Any, signal: Any = 1) -> Any:
                                  sp.sympify(signal))
     _limit_args(xi, lam, noise_var, signal)
     f = _ridge_limit_fn()
-    return _out(f(*(np.asarray(v, dtype=float) for v in (xi, lam, noise_var, signal))))
+    return float_out(f(*(np.asarray(v, dtype=float) for v in (xi, lam, noise_var, signal))))
 
 
 def bayes_risk_limit_mp(xi: Any, noise_var: Any, signal: Any = 1) -> Any:
@@ -194,4 +194,4 @@ def bayes_risk_limit_mp(xi: Any, noise_var: Any, signal: Any = 1) -> Any:
     if np.any(np.asarray(noise_var, dtype=float) <= 0):
         raise ValueError(f"noise_var (sigma^2) must be > 0 for the Bayes limit, got {noise_var!r}")
     xi_a, s2, sig = (np.asarray(v, dtype=float) for v in (xi, noise_var, signal))
-    return _out(_ridge_limit_fn()(xi_a, s2 * xi_a / sig, s2, sig))
+    return float_out(_ridge_limit_fn()(xi_a, s2 * xi_a / sig, s2, sig))

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.baselines.gd import _out, _outer, _sym_vector
+from theory.common import backend as bk
+from theory.common.baselines.gd import float_out
 from theory.common.evaluate import is_symbolic, lambdified
-from theory.common.gaussian import _T, _num_cov, _smul, _sym_matrix, _tr
 from theory.common.symbols import N as N_sym
 from theory.common.symbols import d as d_sym
 from theory.common.symbols import sigma2 as sigma2_sym
@@ -57,8 +57,8 @@ def _col(y: np.ndarray) -> np.ndarray:
 
 def _ridge(X: Any, y: Any, lam: Any) -> Any:
     # (X^T X + lam I)^{-1} X^T y
-    XtX = _T(X) @ X
-    return _solve(XtX + _smul(lam, _eye(XtX)), _T(X) @ y)
+    XtX = bk.T(X) @ X
+    return _solve(XtX + bk.smul(lam, _eye(XtX)), bk.T(X) @ y)
 
 
 def _eye(M: Any) -> Any:
@@ -93,7 +93,7 @@ def ridge_predictor(X: Any, y: Any, lam: Any) -> Any:
     [1.0]
     """
     if is_symbolic(X, y, lam):
-        return _ridge(_sym_matrix("X", X), _sym_matrix("y", y), sp.sympify(lam))
+        return _ridge(bk.sym_matrix("X", X), bk.sym_matrix("y", y), sp.sympify(lam))
     Xa, ya = _num_design(X, y)
     lam = check_real("lam (ridge penalty)", lam, lower=0.0)
     try:
@@ -105,20 +105,20 @@ def ridge_predictor(X: Any, y: Any, lam: Any) -> Any:
 
 def _posterior_gain(X: Any, Psi: Any, s2: Any) -> tuple[Any, Any]:
     # K = (Psi X^T X + s2 I)^{-1} Psi;  posterior covariance Cov(beta | X, y) = s2 K
-    XtX = _T(X) @ X
-    return _solve(Psi @ XtX + _smul(s2, _eye(XtX)), Psi), XtX
+    XtX = bk.T(X) @ X
+    return _solve(Psi @ XtX + bk.smul(s2, _eye(XtX)), Psi), XtX
 
 
 def _bayes_mean(X: Any, y: Any, mu: Any, Psi: Any, s2: Any) -> Any:
     # beta* + (Psi X^T X + s2 I)^{-1} Psi X^T (y - X beta*)
     K, _ = _posterior_gain(X, Psi, s2)
-    return mu + K @ (_T(X) @ (y - X @ mu))
+    return mu + K @ (bk.T(X) @ (y - X @ mu))
 
 
 def _bayes_risk(X: Any, S: Any, Psi: Any, s2: Any) -> Any:
     # s2 + tr(S Cov(beta | X, y)) = s2 + s2 tr(S (Psi X^T X + s2 I)^{-1} Psi)
     K, _ = _posterior_gain(X, Psi, s2)
-    return s2 + s2 * _tr(S @ K)
+    return s2 + s2 * bk.tr(S @ K)
 
 
 def _noise_pos(noise_var: Any) -> float:
@@ -165,18 +165,18 @@ def bayes_posterior_mean(X: Any, y: Any, task_mean: Any, task_cov: Any, noise_va
     [1.0]
     """
     if is_symbolic(X, y, task_mean, task_cov, noise_var):
-        Xs = _sym_matrix("X", X)
+        Xs = bk.sym_matrix("X", X)
         return _bayes_mean(
             Xs,
-            _sym_matrix("y", y),
-            _sym_vector("task_mean", task_mean, Xs.shape[1]),
-            _sym_matrix("task_cov", task_cov),
+            bk.sym_matrix("y", y),
+            bk.sym_vector("task_mean", task_mean, Xs.shape[1]),
+            bk.sym_matrix("task_cov", task_cov),
             sp.sympify(noise_var),
         )
     Xa, ya = _num_design(X, y)
     d = Xa.shape[-1]
     mu = np.array(as_vector("task_mean", task_mean, d=d))
-    out = _bayes_mean(Xa, _col(ya), mu[:, None], _num_cov("task_cov", task_cov, d),
+    out = _bayes_mean(Xa, _col(ya), mu[:, None], bk.num_cov("task_cov", task_cov, d),
                       _noise_pos(noise_var))
     return out[..., 0]
 
@@ -215,23 +215,23 @@ def bayes_conditional_risk(X: Any, Sigma_x: Any, task_cov: Any, noise_var: Any) 
     1.25
     """
     if is_symbolic(X, Sigma_x, task_cov, noise_var):
-        return _bayes_risk(_sym_matrix("X", X), _sym_matrix("Sigma_x", Sigma_x),
-                           _sym_matrix("task_cov", task_cov), sp.sympify(noise_var))
+        return _bayes_risk(bk.sym_matrix("X", X), bk.sym_matrix("Sigma_x", Sigma_x),
+                           bk.sym_matrix("task_cov", task_cov), sp.sympify(noise_var))
     Xa, _ = _num_design(X)
     d = Xa.shape[-1]
-    return _out(_bayes_risk(Xa, _num_cov("Sigma_x", Sigma_x, d), _num_cov("task_cov", task_cov, d),
-                            _noise_pos(noise_var)))
+    return float_out(_bayes_risk(Xa, bk.num_cov("Sigma_x", Sigma_x, d),
+                                 bk.num_cov("task_cov", task_cov, d), _noise_pos(noise_var)))
 
 
 def _ridge_risk(X: Any, lam: Any, S: Any, mu: Any, Psi: Any, s2: Any) -> Any:
     # beta_hat - beta = (A - I) beta + B X^T eps, B = (X^T X + lam I)^{-1}, A = B X^T X
     # R = s2 + tr(S (A - I) Psi0 (A - I)^T) + s2 tr(S B X^T X B^T)
-    XtX = _T(X) @ X
+    XtX = bk.T(X) @ X
     I = _eye(XtX)
-    B = _solve(XtX + _smul(lam, I), I)
+    B = _solve(XtX + bk.smul(lam, I), I)
     AmI = B @ XtX - I
-    Psi0 = Psi + _outer(mu)
-    return s2 + _tr(S @ AmI @ Psi0 @ _T(AmI)) + s2 * _tr(S @ B @ XtX @ _T(B))
+    Psi0 = Psi + bk.outer(mu)
+    return s2 + bk.tr(S @ AmI @ Psi0 @ bk.T(AmI)) + s2 * bk.tr(S @ B @ XtX @ bk.T(B))
 
 
 def ridge_conditional_risk(
@@ -269,17 +269,17 @@ def ridge_conditional_risk(
     1.25
     """
     if is_symbolic(X, lam, Sigma_x, task_mean, task_cov, noise_var):
-        Xs = _sym_matrix("X", X)
-        return _ridge_risk(Xs, sp.sympify(lam), _sym_matrix("Sigma_x", Sigma_x),
-                           _sym_vector("task_mean", task_mean, Xs.shape[1]),
-                           _sym_matrix("task_cov", task_cov), sp.sympify(noise_var))
+        Xs = bk.sym_matrix("X", X)
+        return _ridge_risk(Xs, sp.sympify(lam), bk.sym_matrix("Sigma_x", Sigma_x),
+                           bk.sym_vector("task_mean", task_mean, Xs.shape[1]),
+                           bk.sym_matrix("task_cov", task_cov), sp.sympify(noise_var))
     Xa, _ = _num_design(X)
     d = Xa.shape[-1]
     lam = check_real("lam (ridge penalty)", lam, lower=0.0)
     try:
-        return _out(_ridge_risk(Xa, lam, _num_cov("Sigma_x", Sigma_x, d),
+        return float_out(_ridge_risk(Xa, lam, bk.num_cov("Sigma_x", Sigma_x, d),
                                 np.array(as_vector("task_mean", task_mean, d=d)),
-                                _num_cov("task_cov", task_cov, d),
+                                bk.num_cov("task_cov", task_cov, d),
                                 check_real("noise_var (sigma^2)", noise_var, lower=0.0)))
     except np.linalg.LinAlgError as exc:
         raise ValueError(

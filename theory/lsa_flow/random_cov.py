@@ -1,4 +1,4 @@
-"""zfb24 §4.3, random covariance: Lemma 21 / Corollary 22 ODE, Lemmas 23–28, Theorem 8, risks.
+"""[zfb24] §4.3 Random covariance: Lemma 21 / Corollary 22 ODE, Lemmas 23–28, Theorem 8, risks.
 
 Per prompt ``Λ_τ = diag(λ_{τ,1..d})`` with independent coordinates of moments ``m1_i = Eλ_i``,
 ``m2_i = Eλ_i²``, ``m3_i = Eλ_i³`` (Definition 7).  The flow is eq. (52) on ``(U₁₁, u₋₁)``; its

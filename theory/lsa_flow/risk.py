@@ -1,7 +1,7 @@
-"""zfb24, test-time risk: Theorem 5, the noiseless risk and Corollary 6, §4.2 shifts, footnote 2.
+"""[zfb24] §4.1–§4.2 Test-time risk: Theorem 5, the noiseless risk and Corollary 6, shifts, footnote 2.
 
 The trained LSA predicts ``ŷ = x_qᵀ P (1/M) Σ yᵢxᵢ`` with ``P = Γ⁻¹`` (eq. 12) on a test prompt of
-length M (ρ = M).  Numbers in -> float64, SymPy in -> expressions (see ``_backend``).
+length M (ρ = M).  Numbers in -> float64, SymPy in -> expressions (:mod:`theory.common.backend`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.lsa_flow._backend import NP, SP, backend, num_matrix, num_N
-from theory.lsa_flow.fixed import _gamma, _prep
+from theory.common.backend import NP, SP, ops_for
+from theory.lsa_flow.training import gamma_xp, num_Lambda, num_N, prepare
 from theory.settings import as_vector, check_real
 
 __all__ = [
@@ -65,9 +65,9 @@ def theorem5_excess(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, *, Gamma: A
     -----
     Needs x-marginal N(0, Λ), finite E y, E xy, E y²xxᵀ, iid test pairs; ρ = M.
     """
-    xp, L, n = _prep(Lambda, N)
-    G = _gamma(L, n, xp) if Gamma is None else xp.mat(Gamma)
-    Sig = xp.mat(Sigma) if xp is SP else num_matrix("Sigma", Sigma, spd=False)
+    xp, L, n = prepare(Lambda, N)
+    G = gamma_xp(L, n, xp) if Gamma is None else xp.mat(Gamma)
+    Sig = xp.mat(Sigma) if xp is SP else num_Lambda("Sigma", Sigma, spd=False)
     av = xp.col(a) if xp is SP else np.asarray(as_vector("a", a, d=L.shape[0]))
     return _thm5_excess(L, G, n, _M(M, xp), Sig, av, xp)
 
@@ -104,7 +104,7 @@ def quadratic_task_moments(Lambda: Any, w0: Any, s2: float, coef: float = 0.5
     >>> float(S[0, 0]), best       # Var(½(x² − 1)·x) = ¼(E x⁶ − 2E x⁴ + E x²) = 5/2
     (2.5, 0.5)
     """
-    L = num_matrix("Lambda", Lambda)
+    L = num_Lambda("Lambda", Lambda)
     w0 = np.asarray(as_vector("w0", w0, d=L.shape[0]))
     s2 = check_real("s2", s2, lower=0.0)
     l = L[:, 0]
@@ -119,7 +119,7 @@ def noiseless_Sigma(w: Any, Lambda: Any) -> Any:
 
     Source: [zfb24] §4.1 after Theorem 5 (from Lemma 30, spec §6.6).
     """
-    xp = backend(w, Lambda)
+    xp = ops_for(w, Lambda)
     L = xp.mat(Lambda)
     wv = xp.col(w)
     Lw = L @ wv
@@ -135,8 +135,8 @@ def noiseless_risk(w: Any, Lambda: Any, N: Any, M: Any) -> Any:
               + \frac1{N^2}\big[\|w\|^2_{\Gamma^{-2}\Lambda^3} + 2\operatorname{tr}\Lambda\|w\|^2_{\Gamma^{-2}\Lambda^2}
               + (\operatorname{tr}\Lambda)^2\|w\|^2_{\Gamma^{-2}\Lambda}\big]
     """
-    xp, L, n = _prep(Lambda, N)
-    G = _gamma(L, n, xp)
+    xp, L, n = prepare(Lambda, N)
+    G = gamma_xp(L, n, xp)
     Gi2 = xp.inv(G) @ xp.inv(G)
     wv = xp.col(w) if xp is SP else np.asarray(as_vector("w", w, d=L.shape[0]))
     T = xp.tr(L)
@@ -171,21 +171,21 @@ def prior_risk(Lambda: Any, N: Any, M: Any, *, Gamma: Any = None) -> Any:
     >>> round(float(prior_risk(np.diag([0.5, 1, 1.5, 2]), 16, 4)), 6)   # spec T-R10 reference
     3.750524
     """
-    xp, L, n = _prep(Lambda, N)
-    G = _gamma(L, n, xp) if Gamma is None else xp.mat(Gamma)
+    xp, L, n = prepare(Lambda, N)
+    G = gamma_xp(L, n, xp) if Gamma is None else xp.mat(Gamma)
     return _prior_risk(L, G, n, _M(M, xp), xp)
 
 
 def prior_risk_fn(Lambda: Any, N: Any, M: Any, Gamma: Any = None) -> float:
     """numpy twin of :func:`prior_risk`."""
     L = np.asarray(Lambda, dtype=float)
-    G = _gamma(L, N, NP) if Gamma is None else np.asarray(Gamma, dtype=float)
+    G = gamma_xp(L, N, NP) if Gamma is None else np.asarray(Gamma, dtype=float)
     return float(_prior_risk(L, G, N, M, NP))
 
 
 def prior_risk_floor(Lambda: Any, N: Any) -> Any:
     """``R(∞, N) = tr(Γ⁻²Λ(Λ + trΛ I)²)/N²`` (spec R10; slope −2 in N)."""
-    return prior_risk(Lambda, N, sp.oo if backend(Lambda, N) is SP else math.inf)
+    return prior_risk(Lambda, N, sp.oo if ops_for(Lambda, N) is SP else math.inf)
 
 
 def prior_risk_isotropic(d: Any, N: Any, M: Any) -> Any:
@@ -206,7 +206,7 @@ def tight_bound(Lambda: Any, N: Any, M: Any) -> float:
 
     Source: [zfb24] §4.1 (display before Corollary 6, averaged over w ~ N(0, I)); spec R10.
     """
-    L = num_matrix("Lambda", Lambda)
+    L = num_Lambda("Lambda", Lambda)
     n, d, T = num_N("N", N), L.shape[0], np.trace(L)
     return float((d + 1) * T / M + (T + 2 * d * T + np.trace(np.linalg.inv(L)) * T**2) / n**2)
 
@@ -221,7 +221,7 @@ def cor6_eta(Lambda: Any, N: Any) -> float:
     >>> round(cor6_eta(np.diag([0.5, 1, 1.5, 2]), 16), 5)   # spec T-R10 reference
     1.42578
     """
-    L = num_matrix("Lambda", Lambda)
+    L = num_Lambda("Lambda", Lambda)
     n, d = num_N("N", N), L.shape[0]
     ev = np.linalg.eigvalsh(L)
     return float((1 + 2 * d + d**2 * ev[-1] / ev[0]) * np.trace(L) / n**2)
@@ -229,13 +229,13 @@ def cor6_eta(Lambda: Any, N: Any) -> float:
 
 def cor6_bound(Lambda: Any, N: Any, M: Any) -> float:
     """Corollary 6 / κ bound ``(d+1)trΛ/M + η``.  Source: [zfb24] Corollary 6 (spec R10)."""
-    L = num_matrix("Lambda", Lambda)
+    L = num_Lambda("Lambda", Lambda)
     return float((L.shape[0] + 1) * np.trace(L) / M + cor6_eta(L, N))
 
 
 def cor6_M_threshold(Lambda: Any, eps: float) -> int:
     """Corollary 6: test length ``M ≥ ⌈(d+1)trΛ/ε⌉`` gives error ``≤ η + ε``."""
-    L = num_matrix("Lambda", Lambda)
+    L = num_Lambda("Lambda", Lambda)
     eps = check_real("epsilon", eps, lower=0.0, lower_open=True, upper=1.0, upper_open=True)
     return int(math.ceil((L.shape[0] + 1) * np.trace(L) / eps))
 
@@ -270,8 +270,8 @@ def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) ->
     -----
     Λ' = S_q = Λ, P = Γ⁻¹ gives :func:`prior_risk`; M = N gives 2L(P).
     """
-    xp = backend(P, Lambda_test, S_q, M, Omega)
-    Lp = xp.mat(Lambda_test) if xp is SP else num_matrix("Lambda_test", Lambda_test, spd=False)
+    xp = ops_for(P, Lambda_test, S_q, M, Omega)
+    Lp = xp.mat(Lambda_test) if xp is SP else num_Lambda("Lambda_test", Lambda_test, spd=False)
     d = xp.dim(Lp)
     Om = xp.eye(d) if Omega is None else xp.mat(Omega)
     return _shift_risk(xp.mat(P), Lp, xp.mat(S_q), _M(M, xp), Om, xp)
@@ -286,9 +286,9 @@ def shift_risk_fn(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None)
 
 def covariate_scaling_risk(Lambda: Any, N: Any, M: Any, c: Any) -> Any:
     """[derived] Risk under covariate scaling ``x ↦ c x``: ``R(Γ⁻¹; c²Λ, c²Λ, M)`` (spec R11.3)."""
-    xp, L, n = _prep(Lambda, N)
+    xp, L, n = prepare(Lambda, N)
     c = xp.S(c) if xp is SP else check_real("c", c, lower=0.0, lower_open=True)
-    Gi = xp.inv(_gamma(L, n, xp))
+    Gi = xp.inv(gamma_xp(L, n, xp))
     return _shift_risk(Gi, c**2 * L, c**2 * L, _M(M, xp), xp.eye(xp.dim(L)), xp)
 
 
@@ -302,14 +302,14 @@ def covariate_scaling_limit(c: Any, Lambda: Any) -> Any:
     >>> float(covariate_scaling_limit(2.0, np.eye(3)))
     108.0
     """
-    xp = backend(c, Lambda)
+    xp = ops_for(c, Lambda)
     return (c**2 - 1) ** 2 * c**2 * xp.tr(xp.mat(Lambda))
 
 
 def query_shift_floor(Lambda: Any, N: Any, S_q: Any) -> Any:
     """[derived] ``M → ∞`` query-shift risk ``tr[(Λ+trΛI)Γ⁻¹S_qΓ⁻¹(Λ+trΛI)]/N²`` (spec R11.2)."""
-    xp, L, n = _prep(Lambda, N)
-    Gi = xp.inv(_gamma(L, n, xp))
+    xp, L, n = prepare(Lambda, N)
+    Gi = xp.inv(gamma_xp(L, n, xp))
     K = L + xp.tr(L) * xp.eye(xp.dim(L))
     return xp.tr(K @ Gi @ xp.mat(S_q) @ Gi @ K) / n**2
 
@@ -324,7 +324,7 @@ def plain_gd_risk_limit(Lambda: Any) -> Any:
     >>> float(plain_gd_risk_limit(np.diag([1.0, 2.0])))
     2.0
     """
-    xp = backend(Lambda)
+    xp = ops_for(Lambda)
     L = xp.mat(Lambda)
     B = L - xp.eye(xp.dim(L))
     return xp.tr(L @ B @ B)

@@ -1,0 +1,207 @@
+"""[zfb24] §3 Training setup: Γ (Theorem 4, Lemma 10), its label-noise extension, Assumption 3.
+
+Every public function accepts numbers / numpy arrays (returns float64) or SymPy objects (returns
+expressions), written once against :mod:`theory.common.backend`; ``<name>_fn`` is the numpy twin
+without input validation.  The keyword ``Gamma=`` accepted by several functions of this package
+replaces ``Γ``: it is the hook for the label-noise extension (pass :func:`gamma_noisy`) and for
+fault injection in negative controls.
+
+:class:`Assumption3Setting` is the frozen, validated setting ``(Λ, N, σ, Θ)`` of Assumption 3 /
+Theorem 4 (§3.3 data model), the object :func:`theory.strategies.zfb24_settings` draws.
+
+The helpers :func:`prepare`, :func:`gamma_xp`, :func:`gamma_noisy_xp`, :func:`num_Lambda` and
+:func:`num_N` are shared by the other section modules of this package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from theory.common.backend import NP, SP, ops_for
+from theory.settings import Matrix, as_matrix, check_int, check_real
+
+__all__ = [
+    "gamma", "gamma_fn", "gamma_noisy", "gamma_noisy_fn", "initial_state", "Assumption3Setting",
+    "prepare", "gamma_xp", "gamma_noisy_xp", "num_Lambda", "num_N",
+]
+
+
+# ------------------------------------------------------------------------------ validation
+def num_Lambda(name: str, A: Any, *, d: int | None = None, spd: bool = True) -> np.ndarray:
+    """Validated float64 matrix (SPD when ``spd``) for the numeric path."""
+    return np.array(as_matrix(name, A, d=d, psd=spd, definite=spd, paper="zfb24"), dtype=float)
+
+
+def num_N(name: str, N: Any) -> int:
+    """Validated prompt length ``≥ 1`` (numpy integers accepted, integral floats too)."""
+    if isinstance(N, float) and N.is_integer():
+        N = int(N)
+    return check_int(name, N, minimum=1, paper="zfb24 prompt length")
+
+
+def prepare(Lambda: Any, N: Any) -> tuple[Any, Any, Any]:
+    """``(xp, Λ, N)``: the backend for the input, and Λ, N validated (numeric) or sympified."""
+    xp = ops_for(Lambda, N)
+    if xp is NP:
+        return xp, num_Lambda("Lambda", Lambda), num_N("N", N)
+    return xp, SP.mat(Lambda), SP.S(N)
+
+
+# --------------------------------------------------------------------------------------- Γ
+def gamma_xp(Lambda: Any, N: Any, xp: Any) -> Any:
+    """Γ on the backend ``xp`` (no validation)."""
+    d = xp.dim(Lambda)
+    return (1 + xp.S(1) / N) * Lambda + (xp.tr(Lambda) / N) * xp.eye(d)
+
+
+def gamma(Lambda: Any, N: Any) -> Any:
+    r"""The matrix ``Γ`` whose inverse the trained LSA learns.
+
+    Source: [zfb24] Theorem 4 and Lemma 10 (also eq. (37) and Theorem 5).
+
+    .. math:: \Gamma = \Big(1 + \frac1N\Big)\Lambda + \frac{\operatorname{tr}\Lambda}{N} I_d
+
+    Parameters
+    ----------
+    Lambda : covariate covariance Λ (d×d, symmetric positive definite); SymPy Matrix/MatrixSymbol ok
+    N : training prompt length N ≥ 1 (int or SymPy symbol)
+
+    Returns
+    -------
+    (d, d) float64 array, or a SymPy matrix expression.
+
+    Notes
+    -----
+    Γ commutes with Λ and Γ ⪰ Λ.  It is also E[Λ̂²]Λ⁻¹ (spec §1.1).  The paper writes it both as
+    (1+1/N)Λ + trΛ/N·I and ((N+1)/N)Λ + trΛ/N·I (spec §6.4): identical.
+
+    References
+    ----------
+    Zhang, Frei, Bartlett (2024), JMLR 25(49); arXiv:2306.09927.
+
+    Examples
+    --------
+    >>> gamma([[1.0]], 2).tolist()
+    [[2.0]]
+    >>> import sympy as sp
+    >>> N = sp.Symbol("N", positive=True)
+    >>> gamma(sp.Matrix([[1]]), N)
+    Matrix([[1 + 2/N]])
+    """
+    xp, L, n = prepare(Lambda, N)
+    return gamma_xp(L, n, xp)
+
+
+def gamma_fn(Lambda: Any, N: Any) -> np.ndarray:
+    """numpy twin of :func:`gamma` (no validation)."""
+    return gamma_xp(np.asarray(Lambda, dtype=float), N, NP)
+
+
+def gamma_noisy_xp(Lambda: Any, N: Any, s2: Any, xp: Any) -> Any:
+    """Γ_s on the backend ``xp`` (no validation)."""
+    return gamma_xp(Lambda, N, xp) + (s2 / N) * xp.eye(xp.dim(Lambda))
+
+
+def gamma_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
+    r"""[derived] ``Γ_s``: the label-noise extension of ``Γ``.
+
+    Source: [derived] spec 004 §5 "Label-noise extension" (not in [zfb24]).
+
+    .. math:: \Gamma_s = \Gamma + \frac{s^2}{N} I = \Big(1+\frac1N\Big)\Lambda
+              + \frac{\operatorname{tr}\Lambda + s^2}{N} I
+
+    Parameters
+    ----------
+    Lambda : Λ (d×d SPD); N : training prompt length ≥ 1; s2 : training label-noise variance s² ≥ 0
+
+    Notes
+    -----
+    With training labels y = ⟨w,x⟩ + ε, Var ε = s², E[ĝĝᵀ] = ΛΓ_s and E[ĝwᵀ] = Λ for
+    ĝ = (1/N)Σ yᵢxᵢ, so ℓ̃, the flow and the minimiser P = Γ_s⁻¹ hold with Γ → Γ_s.  At zero task
+    mean Γ_s⁻¹ should equal zwb24's optimal one-step-GD preconditioner Γ* (cross-check pending).
+    (s² is the noise variance; σ is zfb24's initialisation scale, ``sigma_init``.)
+
+    Examples
+    --------
+    >>> gamma_noisy([[1.0]], 2, 1.0).tolist()
+    [[2.5]]
+    """
+    xp, L, n = prepare(Lambda, N)
+    s2 = xp.S(s2) if xp is SP else check_real("s2 (label-noise variance)", s2, lower=0.0)
+    return gamma_noisy_xp(L, n, s2, xp)
+
+
+def gamma_noisy_fn(Lambda: Any, N: Any, s2: float) -> np.ndarray:
+    """numpy twin of :func:`gamma_noisy`."""
+    return gamma_noisy_xp(np.asarray(Lambda, dtype=float), N, s2, NP)
+
+
+
+# ------------------------------------------------------------------------ Assumption 3
+def initial_state(Theta: Any, sigma_init: float) -> tuple[np.ndarray, float]:
+    r"""Assumption 3: ``U₁₁(0) = σΘΘᵀ``, ``u₋₁(0) = σ`` (u₁₂ = u₂₁ = 0), with ``‖ΘΘᵀ‖_F = 1``.
+
+    Source: [zfb24] Assumption 3, eq. (10).  Raises ``ValueError`` if ‖ΘΘᵀ‖_F ≠ 1 or σ ≤ 0.
+
+    Examples
+    --------
+    >>> U0, u0 = initial_state(np.eye(1), 0.5)
+    >>> U0.tolist(), u0
+    ([[0.5]], 0.5)
+    """
+    T = np.asarray(Theta, dtype=float)
+    s = check_real("sigma_init (σ)", sigma_init, lower=0.0, lower_open=True, paper="Assumption 3")
+    A = T @ T.T
+    nrm = float(np.linalg.norm(A))
+    if abs(nrm - 1.0) > 1e-10:
+        raise ValueError(f"‖ΘΘᵀ‖_F must be 1 (Assumption 3), got {nrm:.6g}")
+    return s * A, s
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Assumption3Setting:
+    """The setting of [zfb24] Theorem 4: data model (§3.3) and balanced initialisation (Assumption 3).
+
+    Matrices are stored as tuples of row tuples (hashable); :attr:`Lambda_array` and
+    :attr:`Theta_array` give float64 arrays.
+
+    >>> s = Assumption3Setting(Lambda=[[1.0]], N=2, sigma_init=0.3, Theta=[[1.0]])
+    >>> s.Lambda, s.d
+    (((1.0,),), 1)
+    """
+
+    Lambda: Matrix  # covariate covariance Λ (d×d, symmetric positive definite)
+    N: int  # training prompt length N ≥ 1
+    sigma_init: float  # σ > 0 of Assumption 3 (initialisation scale, not a noise level)
+    Theta: Matrix  # Θ (d×d) with ‖ΘΘᵀ‖_F = 1 (Assumption 3)
+
+    def __post_init__(self) -> None:
+        L = as_matrix("Lambda", self.Lambda, definite=True, paper="zfb24 §3.3")
+        object.__setattr__(self, "Lambda", L)
+        check_int("N", self.N, minimum=1, paper="zfb24 prompt length")
+        check_real("sigma_init (σ)", self.sigma_init, lower=0.0, lower_open=True,
+                   paper="zfb24 Assumption 3")
+        T = np.asarray(self.Theta, dtype=float)
+        if T.shape != (len(L), len(L)):
+            raise ValueError(f"Theta must have shape ({len(L)}, {len(L)}) (zfb24 Assumption 3), "
+                             f"got shape {T.shape}")
+        initial_state(T, self.sigma_init)  # raises unless ‖ΘΘᵀ‖_F = 1
+        object.__setattr__(self, "Theta", tuple(tuple(float(v) for v in row) for row in T))
+
+    @property
+    def d(self) -> int:
+        """The covariate dimension d."""
+        return len(self.Lambda)
+
+    @property
+    def Lambda_array(self) -> np.ndarray:
+        """Λ as a float64 array."""
+        return np.array(self.Lambda, dtype=float)
+
+    @property
+    def Theta_array(self) -> np.ndarray:
+        """Θ as a float64 array."""
+        return np.array(self.Theta, dtype=float)

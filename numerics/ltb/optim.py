@@ -13,10 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import minimize
 
-from theory.ltb._ops import NP
-from theory.ltb.core import _ltb_risk_w, optimal_gamma_whitened
+from theory.common.backend import NP, psd_sqrt
+from theory.ltb import optimal_gamma_whitened, optimal_risk
+from theory.ltb.risk import ltb_risk_expr
 
-__all__ = ["OptResult", "minimise", "min_gd_beta", "min_ltb", "inf_lsa", "cs_grad"]
+__all__ = ["OptResult", "minimise", "min_gd_beta", "min_ltb", "inf_lsa", "polish", "cs_grad",
+           "gap_grid", "risk_plain_complex"]
 
 _H = 1e-30  # complex step
 
@@ -75,7 +77,7 @@ def min_gd_beta(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.ran
 
     def f(x: np.ndarray) -> complex:
         p = _split(x, d, ("Gamma", "beta"))
-        return _ltb_risk_w(NP, p["beta"], p["beta"], p["Gamma"], z, P, mu, s2, N)
+        return ltb_risk_expr(NP, p["beta"], p["beta"], p["Gamma"], z, P, mu, s2, N)
 
     x, vals = minimise(f, _starts(rng, d * d + d, restarts, []))
     return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, ("Gamma", "beta")))
@@ -89,7 +91,7 @@ def min_ltb(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.
 
     def f(x: np.ndarray) -> complex:
         p = _split(x, d, names)
-        return _ltb_risk_w(NP, p["a"], p["b"], p["Gamma"], p["phi"], P, mu, s2, N)
+        return ltb_risk_expr(NP, p["a"], p["b"], p["Gamma"], p["phi"], P, mu, s2, N)
 
     x, vals = minimise(f, _starts(rng, 3 * d + d * d, restarts, []))
     return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))
@@ -109,7 +111,7 @@ def inf_lsa(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.
 
     def f(x: np.ndarray) -> complex:
         p = _split(x, d, names)
-        return _ltb_risk_w(NP, z, p["b"], p["Gamma"], p.get("phi", z), P, mu, s2, N)
+        return ltb_risk_expr(NP, z, p["b"], p["Gamma"], p.get("phi", z), P, mu, s2, N)
 
     G0 = np.asarray(optimal_gamma_whitened(P + np.outer(mu, mu), s2, N))
     Gs = np.asarray(optimal_gamma_whitened(P, s2, N))
@@ -130,8 +132,35 @@ def polish(P: np.ndarray, mu: np.ndarray, s2: float, N: int, start: dict, *, lsa
 
     def f(x: np.ndarray) -> complex:
         p = _split(x, d, names)
-        return _ltb_risk_w(NP, p.get("a", z), p["b"], p["Gamma"], p["phi"], P, mu, s2, N)
+        return ltb_risk_expr(NP, p.get("a", z), p["b"], p["Gamma"], p["phi"], P, mu, s2, N)
 
     x0 = np.concatenate([np.ravel(start[n]) for n in names])
     x, vals = minimise(f, [x0])
     return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))
+
+
+def gap_grid(Ns: tuple[int, ...], mus: tuple[float, ...], *, sigma2: float = 0.25, d: int = 2,
+             seed: int = 0, restarts: int = 1) -> np.ndarray:
+    """``inf_LSA − R*`` for ``H = Ψ = I_d``, ``β* = μ·1/√d`` on a grid (rows N, columns μ)."""
+    rng = np.random.default_rng(seed)
+    I = np.eye(d)
+    out = np.empty((len(Ns), len(mus)))
+    for i, N in enumerate(Ns):
+        Rs = optimal_risk(I, I, sigma2, N)
+        for j, m in enumerate(mus):
+            mu = m * np.ones(d) / np.sqrt(d)
+            out[i, j] = inf_lsa(I, mu, sigma2, N, rng=rng, restarts=restarts).value - Rs
+    return out
+
+
+def risk_plain_complex(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N: int):
+    Hh = psd_sqrt(H)
+    P, mu = Hh @ Psi @ Hh, Hh @ bs
+    d = H.shape[0]
+
+    def f(x: np.ndarray) -> complex:
+        G, beta = x[:d * d].reshape(d, d), x[d * d:]
+        bb = Hh @ beta
+        return ltb_risk_expr(NP, bb, bb, Hh @ G @ Hh, np.zeros(d), P, mu, s2, N)
+
+    return f

@@ -9,28 +9,33 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import theory.ltb as T
-from numerics.ltb.checks import (
-    APPENDIX_A,
-    check_cross_zfb24,
-    check_thm52_forms,
-    check_thm52_symbolic,
+from numerics.ltb.checks_gd_beta import (
+    check_cross_zfb24_float,
+    check_thm5_2_float_forms,
+    check_thm5_2_symbolic,
 )
+from numerics.ltb.fixtures import APPENDIX_A
 from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed, fixture_atol
+from theory.settings import LinearRegressionICL
 from theory.strategies import zwb24_settings
+
+
+def _no_factor(H, Psi, s2, N):  # Γ* without the (N+1)/N factor (negative controls)
+    return T.optimal_gamma(H, Psi, s2, N, finite_sample_factor=False)
 
 
 @pytest.mark.symbolic
 @pytest.mark.result("zwb24:thm5.2")
 def test_thm52_symbolic_and_negative_control() -> None:
-    assert_passed(check_thm52_symbolic())
+    assert_passed(check_thm5_2_symbolic())
     # negative control: Gamma* without the (N+1)/N factor must fail the exact checks
-    assert_fails(check_thm52_symbolic(finite_sample_factor=False))
+    assert_fails(check_thm5_2_symbolic(fault_gamma_fn=_no_factor))
 
 
 @pytest.mark.float
 @pytest.mark.result("zwb24:thm5.2")
 def test_thm52_forms_and_appendix_a() -> None:
-    assert_passed(check_thm52_forms())
+    assert_passed(check_thm5_2_float_forms())
 
 
 @pytest.mark.float
@@ -67,12 +72,13 @@ def test_public_api_symbolic_matches_numeric() -> None:
 @pytest.mark.result("zwb24:thm5.2")
 @settings(max_examples=25)
 @given(zwb24_settings())
-@example((np.eye(2), np.eye(2), np.array([3.0, 0.0]), 0.25, 10))
-def test_optimal_risk_below_any_gd_beta(s: tuple) -> None:
+@example(LinearRegressionICL.from_arrays(Sigma_x=np.eye(2), N=10, task_mean=[3.0, 0.0],
+                                         task_cov=np.eye(2), noise_var=0.25))
+def test_optimal_risk_below_any_gd_beta(s: LinearRegressionICL) -> None:
     """R* ≤ R(f_{Γ,β}) for perturbed parameters, R* ≥ σ², and R* is independent of β*."""
     from theory.common.baselines import gd_beta_risk
 
-    H, Psi, bs, s2, N = s
+    H, Psi, bs, s2, N = s.Sigma_x, s.task_cov, s.task_mean, s.noise_var, s.N
     R = T.optimal_risk(H, Psi, s2, N)
     G = T.optimal_gamma(H, Psi, s2, N)
     assert R >= s2 - FLOAT_RTOL * 10
@@ -87,10 +93,11 @@ def test_optimal_risk_below_any_gd_beta(s: tuple) -> None:
 @pytest.mark.result("zwb24:thm4.1")
 @settings(max_examples=40)
 @given(zwb24_settings(), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.1, 1.0]))
-@example((np.eye(1), np.eye(1), np.array([2.0]), 1e-12, 5), 0, 0.0)
-def test_lsa_floor_property(s: tuple, seed: int, phi_scale: float) -> None:
+@example(LinearRegressionICL.from_arrays(Sigma_x=np.eye(1), N=5, task_mean=[2.0],
+                                         task_cov=np.eye(1), noise_var=1e-12), 0, 0.0)
+def test_lsa_floor_property(s: LinearRegressionICL, seed: int, phi_scale: float) -> None:
     """Thm 4.1 (ii) [derived floor] on the exact §2.2 formula at drawn LSA parameters (spec C9)."""
-    H, Psi, bs, s2, N = s
+    H, Psi, bs, s2, N = s.Sigma_x, s.task_cov, s.task_mean, s.noise_var, s.N
     rng = np.random.default_rng(seed)
     d = len(bs)
     b, G = 2 * rng.standard_normal(d), rng.standard_normal((d, d))
@@ -139,5 +146,5 @@ def test_ltb_risk_symbolic_d1_reduces_to_gd_beta() -> None:
 @pytest.mark.symbolic
 @pytest.mark.result("zwb24:cross-zfb24")
 def test_cross_zfb24_and_negative_control() -> None:
-    assert_passed(check_cross_zfb24())
-    assert_fails(check_cross_zfb24(finite_sample_factor=False))
+    assert_passed(check_cross_zfb24_float())
+    assert_fails(check_cross_zfb24_float(fault_gamma_fn=_no_factor))

@@ -1,5 +1,5 @@
-"""zwb24 §6 / App. G: gradient flow on GD-β — Corollary G.1 (excess risk), Lemma G.2 (the ODE,
-plain and whitened), the invariants and Theorem 6.3 (limits), and the derived β-rate bound.
+"""[zwb24] §6 and App. G: gradient flow on GD-β, Corollary G.1 (excess risk), Lemma G.2 (the
+ODE, plain and whitened), the invariants, Theorem 6.3 (limits) and the derived β-rate bound.
 
 Flow convention: ``dΓ/dt = −∇_Γ R``, ``dβ/dt = −∇_β R`` on the population risk (spec 002 §2.9,
 G14: a paper objective scaled by 1/2 only rescales time).
@@ -11,11 +11,15 @@ from typing import Any
 
 import numpy as np
 
-from theory.ltb._ops import NP, ops_for, psd_projector
-from theory.ltb.core import _num_setting, _optimal_gamma, _sym_mat
+from theory.common.backend import NP, ops_for, psd_projector
+from theory.ltb.gd_beta import optimal_gamma_expr
+from theory.ltb.model import num_setting, sym_mat
 
 __all__ = [
     "K_matrix",
+    "k_matrix_expr",
+    "excess_risk_expr",
+    "flow_rhs_expr",
     "excess_risk",
     "flow_rhs",
     "flow_rhs_whitened",
@@ -27,12 +31,13 @@ __all__ = [
 
 def _setting(ops: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any):
     if ops.symbolic:
-        return _sym_mat(H), _sym_mat(Psi), ops.vec(beta_star), sigma2, N
-    Hm, Pm, s2, n, bs = _num_setting(H, Psi, sigma2, N, beta_star)
+        return sym_mat(H), sym_mat(Psi), ops.vec(beta_star), sigma2, N
+    Hm, Pm, s2, n, bs = num_setting(H, Psi, sigma2, N, beta_star)
     return Hm, Pm, bs, s2, n
 
 
-def _K(ops: Any, G: Any, H: Any, N: Any) -> Any:
+def k_matrix_expr(ops: Any, G: Any, H: Any, N: Any) -> Any:
+    """The formula of :func:`K_matrix` on converted backend matrices (no validation)."""
     I = ops.eye(H.shape[0])
     R = I - G @ H
     return R.T @ H @ R + (H @ G.T @ H @ G @ H + ops.tr(G.T @ H @ G @ H) * H) / N
@@ -47,7 +52,7 @@ def K_matrix(Gamma: Any, H: Any, N: Any) -> Any:
     1.0
     """
     ops = ops_for(Gamma, H, N)
-    return _K(ops, ops.mat(Gamma), ops.mat(H), N)
+    return k_matrix_expr(ops, ops.mat(Gamma), ops.mat(H), N)
 
 
 def excess_risk(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
@@ -75,15 +80,17 @@ def excess_risk(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2:
     """
     ops = ops_for(Gamma, beta, H, Psi, beta_star, sigma2, N)
     Hm, Pm, bs, s2, n = _setting(ops, H, Psi, beta_star, sigma2, N)
-    Gs = _optimal_gamma(ops, Hm, Pm, s2, n)
-    return ops.out(_excess(ops, ops.mat(Gamma), ops.vec(beta) - bs, Gs, Hm, Pm, s2, n))
+    Gs = optimal_gamma_expr(ops, Hm, Pm, s2, n)
+    return ops.out(excess_risk_expr(ops, ops.mat(Gamma), ops.vec(beta) - bs, Gs, Hm, Pm, s2, n))
 
 
-def _excess(ops: Any, G: Any, e: Any, Gs: Any, Hm: Any, Pm: Any, s2: Any, n: Any) -> Any:
+def excess_risk_expr(ops: Any, G: Any, e: Any, Gs: Any, Hm: Any, Pm: Any, s2: Any, n: Any
+                     ) -> Any:
+    """The formula of :func:`excess_risk` with ``e = β − β*`` and ``Gs = Γ*`` given."""
     c = ops.tr(Hm @ Pm) + s2
     D = G - Gs
     Wt = (n + 1) * (Hm @ Pm @ Hm) / n + (c / n) * Hm
-    return ops.tr(Hm @ D @ Wt @ D.T) + ops.dot(e, _K(ops, G, Hm, n) @ e)
+    return ops.tr(Hm @ D @ Wt @ D.T) + ops.dot(e, k_matrix_expr(ops, G, Hm, n) @ e)
 
 
 def flow_rhs(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
@@ -113,15 +120,17 @@ def flow_rhs(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: An
     """
     ops = ops_for(Gamma, beta, H, Psi, beta_star, sigma2, N)
     Hm, Pm, bs, s2, n = _setting(ops, H, Psi, beta_star, sigma2, N)
-    return _flow_rhs(ops, ops.mat(Gamma), ops.vec(beta) - bs, Hm, Pm, s2, n)
+    return flow_rhs_expr(ops, ops.mat(Gamma), ops.vec(beta) - bs, Hm, Pm, s2, n)
 
 
-def _flow_rhs(ops: Any, G: Any, e: Any, Hm: Any, Pm: Any, s2: Any, n: Any) -> tuple[Any, Any]:
+def flow_rhs_expr(ops: Any, G: Any, e: Any, Hm: Any, Pm: Any, s2: Any, n: Any
+                  ) -> tuple[Any, Any]:
+    """The formula of :func:`flow_rhs` with ``e = β − β*`` (no validation; the ODE route)."""
     Pb = Pm + ops.outer(e, e)
     cb = ops.tr(Hm @ Pb) + s2
     I = ops.eye(Hm.shape[0])
     dG = -2 * (Hm @ (G @ ((n + 1) * (Hm @ Pb) / n + (cb / n) * I) - Pb) @ Hm)
-    db = -2 * (_K(ops, G, Hm, n) @ e)
+    db = -2 * (k_matrix_expr(ops, G, Hm, n) @ e)
     return dG, db
 
 
@@ -171,11 +180,11 @@ def flow_limit(Gamma0: Any, beta0: Any, H: Any, Psi: Any, beta_star: Any, sigma2
     >>> [round(float(x), 6) for x in (G[0, 0], G[1, 1], b[0], b[1])]
     [0.714286, 3.0, 1.0, 5.0]
     """
-    Hm, Pm, s2, n, bs = _num_setting(H, Psi, sigma2, N, beta_star)
+    Hm, Pm, s2, n, bs = num_setting(H, Psi, sigma2, N, beta_star)
     PH = psd_projector(Hm)
     G0 = np.asarray(Gamma0, float)
     b0 = np.asarray(beta0, float)
-    Gs = _optimal_gamma(NP, Hm, Pm, s2, n) if gamma_fn is None else np.asarray(
+    Gs = optimal_gamma_expr(NP, Hm, Pm, s2, n) if gamma_fn is None else np.asarray(
         gamma_fn(Hm, Pm, s2, n), float)
     return Gs + (G0 - PH @ G0 @ PH), PH @ bs + (np.eye(len(bs)) - PH) @ b0
 

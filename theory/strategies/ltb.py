@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from theory.settings import LinearRegressionICL
 from theory.strategies.common import pd_matrices, psd_matrices
 
 __all__ = ["zwb24_settings"]
@@ -12,9 +13,10 @@ __all__ = ["zwb24_settings"]
 
 @st.composite
 def zwb24_settings(draw: st.DrawFn, *, d: int | None = None, singular: bool = True
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, int]:
-    """``(H, Psi, beta_star, sigma2, N)`` of zwb24 Assumption 3.1: PSD H (possibly singular),
-    PSD Psi, task mean, sigma2 ≥ 0 with tr(H Psi) + sigma2 > 0, N ≥ 1."""
+                   ) -> LinearRegressionICL:
+    """A validated :class:`~theory.settings.LinearRegressionICL` of zwb24 Assumption 3.1: PSD
+    ``Sigma_x = H`` (possibly singular), PSD ``task_cov = Psi``, ``task_mean = beta*``,
+    ``noise_var = sigma2 ≥ 0.01`` (so ``tr(H Psi) + sigma2 > 0``) and ``N ≥ 1``."""
     d = draw(st.integers(1, 4)) if d is None else d
     rank = draw(st.integers(1, d)) if singular else d
     H = draw(psd_matrices(d, rank=rank)) if singular else draw(pd_matrices(d))
@@ -22,4 +24,5 @@ def zwb24_settings(draw: st.DrawFn, *, d: int | None = None, singular: bool = Tr
     bs = np.array(draw(st.lists(st.floats(-3, 3, allow_nan=False), min_size=d, max_size=d)))
     s2 = draw(st.floats(0.01, 2.0, allow_nan=False))
     N = draw(st.integers(1, 50))
-    return H, Psi, bs, s2, N
+    return LinearRegressionICL.from_arrays(Sigma_x=H, N=N, task_mean=bs, task_cov=Psi,
+                                           noise_var=s2)

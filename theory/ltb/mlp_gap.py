@@ -1,4 +1,5 @@
-"""zwb24 Theorem 4.1 (LSA vs LTB approximation gap) and Lemma 6.1 / Corollary 6.2 rate objects.
+"""[zwb24] §4 Benefits of the MLP component: Theorem 4.1, the approximation gap between the LSA
+and the LTB (GD-β) classes.
 
 The paper's printed inequality of Thm 4.1 was lost; the floor, ``L`` and ``U`` below are the
 spec's own proved bounds ([R-derived-bound], spec 002 §2.6, G10).  Tests use these, never a
@@ -11,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from theory.ltb._ops import ops_for
-from theory.ltb.core import _num_setting, _sym_mat, optimal_risk, whiten
+from theory.common.backend import ops_for
+from theory.ltb.gd_beta import optimal_risk
+from theory.ltb.model import num_setting, sym_mat, whiten
 
 __all__ = [
     "lsa_risk_floor",
@@ -22,8 +24,6 @@ __all__ = [
     "gap_upper_bound",
     "gap_upper_bound_eig",
     "gap_exact_d1_noiseless",
-    "sum_min",
-    "cor62_bounds",
 ]
 
 
@@ -53,7 +53,7 @@ def lsa_risk_floor(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any
     1.428571428571
     """
     ops = ops_for(H, Psi, beta_star, sigma2, N)
-    Hm, Pm = (_sym_mat(H), _sym_mat(Psi)) if ops.symbolic else (np.asarray(H, float),
+    Hm, Pm = (sym_mat(H), sym_mat(Psi)) if ops.symbolic else (np.asarray(H, float),
                                                                  np.asarray(Psi, float))
     bs = ops.vec(beta_star)
     return ops.out(sigma2 + 2 * (ops.dot(bs, Hm @ bs) + ops.tr(Hm @ Pm)) / (N + 2))
@@ -78,7 +78,7 @@ def gap_lower_bound_simplified(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N:
     >>> gap_lower_bound_simplified([[1.0]], [[1.0]], [2.0], 0.0, 5) <= 8 / 7
     True
     """
-    Hm, Pm, s2, n, bs = _num_setting(H, Psi, sigma2, N, beta_star)
+    Hm, Pm, s2, n, bs = num_setting(H, Psi, sigma2, N, beta_star)
     P, _ = whiten(Hm, Pm, bs)
     w = np.linalg.eigvalsh(P)
     r = int(np.sum(w > 1e-10 * max(1.0, float(w.max()))))
@@ -94,7 +94,7 @@ def gd0_gap(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
     1.142857142857
     """
     ops = ops_for(H, Psi, beta_star, sigma2, N)
-    Pm = _sym_mat(Psi) if ops.symbolic else np.asarray(Psi, float)
+    Pm = sym_mat(Psi) if ops.symbolic else np.asarray(Psi, float)
     bs = ops.vec(beta_star)
     return optimal_risk(H, Pm + ops.outer(bs, bs), sigma2, N) - optimal_risk(H, Psi, sigma2, N)
 
@@ -131,7 +131,7 @@ def gap_upper_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> fl
     >>> round(gap_upper_bound(np.eye(2), np.eye(2), [2.1213203435596424] * 2, 0.25, 10), 5)
     2.07692
     """
-    Hm, Pm, s2, n, bs = _num_setting(H, Psi, sigma2, N, beta_star)
+    Hm, Pm, s2, n, bs = num_setting(H, Psi, sigma2, N, beta_star)
     P, mu = whiten(Hm, Pm, bs)
     lam, V = np.linalg.eigh(P)
     return gap_upper_bound_eig(np.clip(lam, 0.0, None), V.T @ mu, s2, n)
@@ -146,37 +146,3 @@ def gap_exact_d1_noiseless(beta_star_H_norm2: Any, N: Any) -> Any:
     1.454545
     """
     return 2 * beta_star_H_norm2 / (N + 2)
-
-
-def sum_min(lams: Any, sigma2: Any, N: Any) -> Any:
-    r"""``Σ_i min(λ_i, σ²/N)`` — the rate of Lemma 6.1 / Corollary 6.2.
-
-    Source: [zwb24] Lemma 6.1 (b), Corollary 6.2; spec 002 §2.7 (b) [R: constants unspecified].
-
-    >>> sum_min([1.0, 0.01], 1.0, 10)
-    0.11
-    """
-    lam = np.asarray(lams, dtype=float)
-    return float(np.sum(np.minimum(lam, sigma2 / N)))
-
-
-def cor62_bounds(lams: Any, sigma2: Any, N: Any) -> tuple[float, float]:
-    r"""Corollary 6.2 with explicit constants [derived]: with ``κ = Σλ_i/σ²``,
-
-    .. math::
-
-        \tfrac14\sum_i\min(\lambda_i,\sigma^2/N) \le R^*-\sigma^2
-        \le 2(1+\kappa)\sum_i\min(\lambda_i,\sigma^2/N).
-
-    Source: [zwb24] Corollary 6.2 (``≂`` only); constants: spec 002 §2.8 [V-num, 20 000 spectra].
-    Needs σ² > 0.
-
-    >>> lo, hi = cor62_bounds([1.0, 0.5], 1.0, 20)
-    >>> round(lo, 6), round(hi, 6)
-    (0.025, 0.5)
-    """
-    if not sigma2 > 0:
-        raise ValueError(f"sigma2 must be > 0 for Corollary 6.2 (bounded SNR), got {sigma2!r}")
-    s = sum_min(lams, sigma2, N)
-    kappa = float(np.sum(lams)) / sigma2
-    return 0.25 * s, 2 * (1 + kappa) * s

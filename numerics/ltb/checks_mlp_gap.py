@@ -1,0 +1,171 @@
+"""[zwb24] §4 Benefits of the MLP component: checks of Theorem 4.1, the LSA vs LTB gap (spec 002
+C9-C11, Appendix A).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from numerics.ltb.fixtures import APPENDIX_A, fixture_evidence, leq_evidence, quick_n
+from numerics.ltb.optim import (
+    gap_grid,
+    inf_lsa,
+)
+from numerics.ltb.sampling import random_setting
+from numerics.testing import (
+    FLOAT_RTOL,
+    OPTIM_RTOL,
+    close_agreement,
+    float_agreement,
+    ordering,
+    rate_agreement,
+)
+from theory.common.protocols import Evidence
+from theory.ltb import (
+    gap_exact_d1_noiseless,
+    gap_lower_bound,
+    gap_lower_bound_simplified,
+    gap_upper_bound,
+    gd0_gap,
+    lsa_risk,
+    lsa_risk_floor,
+    optimal_risk,
+    whiten,
+)
+
+__all__ = [
+    "check_thm4_1_float_floor",
+    "check_thm4_1_optim_gap",
+    "check_thm4_1_rate",
+]
+
+
+def check_thm4_1_float_floor(*, quick: bool = True, seed: int = 0, draws: int = 200
+                      ) -> list[Evidence]:
+    """Thm 4.1 (ii): every LSA risk is ≥ ``σ² + 2(‖β*‖_H² + tr HΨ)/(N+2)`` at random parameters
+    and settings (``d ≤ 4, N ≤ 50``; spec C9), and so is ``inf_LSA`` (BFGS)."""
+    rng = np.random.default_rng(seed)
+    worst, worst_info = -np.inf, {}
+    for _ in range(quick_n(quick, draws, 5 * draws)):
+        d = int(rng.integers(1, 5))
+        N = int(rng.integers(1, 51))
+        s2 = float(rng.choice([0.0, 0.09, 1.0]))
+        H, Psi, bs = random_setting(rng, d, singular_H=bool(rng.integers(2)) and d > 1,
+                                    mean_scale=float(rng.choice([0.3, 1.0, 3.0])))
+        b = rng.standard_normal(d) * rng.choice([0.1, 1, 3])
+        G = rng.standard_normal((d, d)) * rng.choice([0.1, 0.5, 1.0])
+        phi = rng.standard_normal(d) * rng.choice([0.0, 0.05, 0.3])
+        r = lsa_risk(b, G, phi, H, Psi, bs, s2, N)
+        fl = lsa_risk_floor(H, Psi, bs, s2, N)
+        if (fl - r) / r > worst:
+            worst, worst_info = (fl - r) / r, {"d": d, "N": N, "sigma2": s2, "R": r, "floor": fl}
+    out = [close_agreement("max relative violation of the LSA floor over random LSA params",
+                           max(worst, 0.0), 0.0, kind="FLOAT", atol=FLOAT_RTOL * 100,
+                           details=worst_info)]
+    dd = quick_n(quick, 2, 3)
+    H, Psi, bs = random_setting(rng, dd, mean_scale=2.0)
+    P, mu = whiten(H, Psi, bs)
+    inf = inf_lsa(P, mu, 0.49, 5, rng=rng, restarts=quick_n(quick, 1, 6)).value
+    out.append(leq_evidence(f"LSA floor <= inf_LSA (BFGS), d={dd}, N=5", lsa_risk_floor(H, Psi, bs,
+                                                                                   0.49, 5), inf,
+                    atol=OPTIM_RTOL * inf))
+    return out
+
+
+def check_thm4_1_optim_gap(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Thm 4.1 (i)-(v): Appendix A fixtures (inf_LSA by BFGS, L, U, GD0gap), ``L ≤ gap ≤
+    min(U, GD0gap)`` on random configurations incl. rank-deficient ones, ``β* = 0 ⇒ gap = 0``, and
+    the exact case ``d = 1, σ = 0`` (spec C10)."""
+    rng = np.random.default_rng(seed)
+    out: list[Evidence] = []
+    for row in APPENDIX_A if not quick else APPENDIX_A[:3]:
+        d, N, s, m = row[:4]
+        I = np.eye(d)
+        bs = m * np.ones(d) / np.sqrt(d)
+        inf = inf_lsa(I, bs, s * s, N, rng=rng, restarts=quick_n(quick, 1, 6)).value
+        Rs = optimal_risk(I, I, s * s, N)
+        tag = f"(d={d}, N={N}, sigma={s}, |beta*|={m})"
+        out.append(fixture_evidence(f"Appendix A inf_LSA {tag}", inf, row[6]))
+        out.append(fixture_evidence(f"Appendix A gap {tag}", inf - Rs, row[7]))
+        out.append(fixture_evidence(f"Appendix A L {tag}", gap_lower_bound(I, I, bs, s * s, N),
+                                    row[8]))
+        out.append(fixture_evidence(f"Appendix A U {tag}", gap_upper_bound(I, I, bs, s * s, N),
+                                    row[9]))
+        out.append(fixture_evidence(f"Appendix A GD0 gap {tag}", gd0_gap(I, I, bs, s * s, N),
+                                    row[10]))
+    for dd, NN, s, m in ((1, 5, 0.0, 2.0), (1, 5, 1.0, 2.0)):
+        I, bs = np.eye(dd), m * np.ones(dd) / np.sqrt(dd)
+        full = inf_lsa(I, bs, s * s, NN, rng=rng, restarts=1).value
+        nophi = inf_lsa(I, bs, s * s, NN, rng=rng, restarts=1, phi_zero=True).value
+        if s == 0:
+            out.append(float_agreement("sigma = 0: the phi term does not help the LSA", full, nophi,
+                                       rtol=OPTIM_RTOL * 10))
+        else:
+            out.append(ordering("sigma > 0: the phi term helps the LSA (smaller inf_LSA)", full,
+                                nophi, margin=OPTIM_RTOL * 10 * full))
+        out.append(leq_evidence(f"simplified bound <= L (d={dd}, N={NN}, sigma={s})",
+                        gap_lower_bound_simplified(I, I, bs, s * s, NN),
+                        gap_lower_bound(I, I, bs, s * s, NN), atol=FLOAT_RTOL * 100))
+    worst_lo, worst_hi = -np.inf, -np.inf
+    for k in range(quick_n(quick, 4, 40)):
+        d = int(rng.integers(1, 4))
+        N = int(rng.choice([2, 4, 10, 30]))
+        s2 = float(rng.choice([0.0, 0.09, 1.0]))
+        H, Psi, bs = random_setting(rng, d, singular_H=(k % 3 == 1) and d > 1,
+                                    rank_Psi=1 if k % 3 == 2 else None, mean_scale=1.5)
+        if np.trace(H @ Psi) + s2 <= 0:
+            continue
+        P, mu = whiten(H, Psi, bs)
+        g = inf_lsa(P, mu, s2, N, rng=rng, restarts=quick_n(quick, 0, 4)).value \
+            - optimal_risk(H, Psi, s2, N)
+        L = gap_lower_bound(H, Psi, bs, s2, N)
+        up = min(gap_upper_bound(H, Psi, bs, s2, N), gd0_gap(H, Psi, bs, s2, N))
+        worst_lo = max(worst_lo, L - g)
+        worst_hi = max(worst_hi, g - up)
+    out.append(close_agreement("max(L - gap) over random configs (gap >= L)", max(worst_lo, 0.0),
+                               0.0, kind="FLOAT", atol=OPTIM_RTOL * 10))
+    out.append(close_agreement("max(gap - min(U, GD0gap)) over random configs", max(worst_hi, 0.0),
+                               0.0, kind="FLOAT", atol=OPTIM_RTOL * 10))
+    H, Psi, _ = random_setting(rng, 2)
+    P, mu = whiten(H, Psi, np.zeros(2))
+    g0 = inf_lsa(P, mu, 0.25, 8, rng=rng, restarts=1).value - optimal_risk(H, Psi, 0.25, 8)
+    out.append(close_agreement("beta* = 0 => gap = 0", g0, 0.0,
+                               kind="FLOAT", atol=OPTIM_RTOL * optimal_risk(H, Psi, 0.25, 8)))
+    h, psi, N, bst = 1.7, 0.6, 20, 1.3
+    g1 = inf_lsa(np.array([[h * psi]]), np.array([np.sqrt(h) * bst]), 0.0, N, rng=rng,
+                 restarts=1).value - optimal_risk([[h]], [[psi]], 0.0, N)
+    ex = gap_exact_d1_noiseless(h * bst**2, N)
+    out.append(float_agreement("d=1, sigma=0: gap == 2|beta*|_H^2/(N+2)", g1, ex,
+                               rtol=OPTIM_RTOL * 10))
+    for name, val in (("L", gap_lower_bound([[h]], [[psi]], [bst], 0.0, N)),
+                      ("U", gap_upper_bound([[h]], [[psi]], [bst], 0.0, N)),
+                      ("GD0gap", gd0_gap([[h]], [[psi]], [bst], 0.0, N))):
+        out.append(float_agreement(f"d=1, sigma=0: {name} == exact gap", val, ex,
+                                   rtol=FLOAT_RTOL * 100))
+    out.append(fixture_evidence("exact case N=20, |beta*|=4 (spec Appendix A)",
+                        gap_exact_d1_noiseless(16.0, 20), "1.454545"))
+    return out
+
+
+def check_thm4_1_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Thm 4.1 (vi): gap ~ 1/N (log-log slope −1 at large N), ≈ ∝ ‖β*‖², strictly increasing in
+    ‖β*‖ (``H = Ψ = I_2, σ = .5``; spec C11), plus the spec's measured grid at N = 5, 80."""
+    Ns = (40, 80, 160)
+    mus = (0.5, 1.0, 2.0, 4.0)
+    r = quick_n(quick, 0, 2)  # quick: the two structured BFGS starts only (GD-0 optimum, centred)
+    gN = gap_grid(Ns, (2.0,), seed=seed, restarts=r)[:, 0]
+    out = [rate_agreement("gap vs N (|beta*| = 2), slope -1", Ns, gN, -1.0)]
+    gm = gap_grid((20,), mus, seed=seed, restarts=r)[0]
+    out.append(rate_agreement("gap vs |beta*| (N = 20), slope 2", mus, gm, 2.0))
+    for j in range(len(mus) - 1):
+        out.append(ordering(f"gap increasing in |beta*|: {mus[j]} < {mus[j + 1]}", gm[j],
+                            gm[j + 1], margin=0.1 * gm[j]))
+    if not quick:
+        grid = gap_grid((5, 80), mus, seed=seed, restarts=4)
+        printed = (("0.08321", "0.33342", "1.3189", "4.95724"),
+                   ("0.00885", "0.03540", "0.14056", "0.52864"))
+        for i, N in enumerate((5, 80)):
+            for j, m in enumerate(mus):
+                out.append(fixture_evidence(f"spec C11 measured gap N={N}, |beta*|={m}", grid[i, j],
+                                    printed[i][j]))
+    return out

@@ -1,0 +1,43 @@
+"""[zwb24] spec 002 Appendix A reference values and the evidence helpers the zwb24 checks share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numerics.testing import close_agreement, fixture_atol
+from theory.common.protocols import Evidence
+
+__all__ = ["APPENDIX_A", "leq_evidence", "fixture_evidence", "quick_n"]
+
+
+#: spec 002 Appendix A (H = Ψ = I_d, β* = μ·1/√d): d, N, σ, μ, γ*, R*, inf_LSA, gap, L, U, GD0gap
+#: as printed (strings: their number of decimals sets the fixture tolerance).
+APPENDIX_A = (
+    (1, 5, 0.0, 2.0, "0.714286", "0.285714", "1.428571", "1.142857", "1.142857", "1.142857",
+     "1.142857"),
+    (1, 5, 1.0, 2.0, "0.625", "1.375", "2.453510", "1.078510", "1.053571", "1.142857",
+     "1.152778"),
+    (2, 10, 0.5, 3.0, "0.754717", "0.740566", "2.535387", "1.794821", "1.342767", "2.076923",
+     "1.812573"),
+    (3, 20, 1.0, 4.0, "0.8", "1.6", "3.633257", "2.033257", "1.127273", "2.666667", "2.092825"),
+    (5, 20, 0.5, 3.0, "0.761905", "1.440476", "2.884775", "1.444299", "0.082251", "2.076923",
+     "1.621403"),
+)
+
+
+def leq_evidence(name: str, lhs: float, rhs: float, *, atol: float,
+                 details: dict | None = None) -> Evidence:
+    """``lhs ≤ rhs`` up to ``atol`` (violation ``max(0, lhs − rhs)`` compared with 0)."""
+    return close_agreement(name, max(0.0, float(lhs) - float(rhs)), 0.0, kind="FLOAT", atol=atol,
+                           details={"lhs": float(lhs), "rhs": float(rhs), **(details or {})})
+
+
+def fixture_evidence(name: str, observed: float, printed: str, **kw: Any) -> Evidence:
+    """``observed`` vs a number ``printed`` in spec 002 Appendix A (tolerance from its decimals)."""
+    return close_agreement(name, observed, float(printed), kind="FLOAT", atol=fixture_atol(printed),
+                           details={"printed": printed, "source": "spec 002 Appendix A", **kw})
+
+
+def quick_n(quick: bool, q: int, full: int) -> int:
+    """``q`` in the quick tier, ``full`` otherwise."""
+    return q if quick else full

@@ -35,11 +35,11 @@ __all__ = [
 DPS = 50
 
 
-def _mpf(x: Any) -> mpmath.mpf:
+def _mpf(x: Any) -> Any:
     return mpmath.mpf(Fraction(float(x)).numerator) / Fraction(float(x)).denominator
 
 
-def mp_stieltjes_ref(xi: float, lam: float) -> mpmath.mpf:
+def mp_stieltjes_ref(xi: float, lam: float) -> Any:
     """Positive root of ``ξλ m² + (1 − ξ + λ) m − 1 = 0`` (the MP Stieltjes transform at −λ)."""
     with mpmath.workdps(DPS):
         x, l = _mpf(xi), _mpf(lam)
@@ -51,7 +51,7 @@ def mp_stieltjes_ref(xi: float, lam: float) -> mpmath.mpf:
         return +pos[0]
 
 
-def ridge_limit_ref(xi: float, lam: float, noise_var: float, signal: float = 1.0) -> mpmath.mpf:
+def ridge_limit_ref(xi: float, lam: float, noise_var: float, signal: float = 1.0) -> Any:
     """``σ² + α²λ²m' + σ²ξ(m − λm')`` with ``m`` from :func:`mp_stieltjes_ref` and ``m'`` by
     50-digit numerical differentiation."""
     with mpmath.workdps(DPS + 20):
@@ -63,13 +63,13 @@ def ridge_limit_ref(xi: float, lam: float, noise_var: float, signal: float = 1.0
         return +out
 
 
-def _root(x: mpmath.mpf, l: mpmath.mpf) -> mpmath.mpf:
+def _root(x: Any, l: Any) -> Any:
     # the positive root of x l m^2 + (1 - x + l) m - 1 in the numerically stable form
     b = 1 - x + l
     return 2 / (b + mpmath.sqrt(b**2 + 4 * x * l))
 
 
-def bayes_limit_ref(xi: float, noise_var: float, signal: float = 1.0) -> mpmath.mpf:
+def bayes_limit_ref(xi: float, noise_var: float, signal: float = 1.0) -> Any:
     """hpcy25 R9's printed ``R_B∞`` (signal 1); for signal α², ``α²·R_B∞(ξ, σ²/α²)`` (the limit is
     homogeneous of degree 1 in (σ², α²))."""
     with mpmath.workdps(DPS):
@@ -79,13 +79,13 @@ def bayes_limit_ref(xi: float, noise_var: float, signal: float = 1.0) -> mpmath.
         return a2 * r1
 
 
-def ols_risk_ref(d: int, N: int, noise_var: float) -> mpmath.mpf:
+def ols_risk_ref(d: int, N: int, noise_var: float) -> Any:
     """``σ²(1 + d/(N − d − 1))`` at 50 digits (czz24 R10 + query noise)."""
     with mpmath.workdps(DPS):
         return _mpf(noise_var) * (1 + mpmath.mpf(d) / (N - d - 1))
 
 
-def to_rational_matrix(a: Any) -> sp.Matrix | sp.Rational:
+def to_rational_matrix(a: Any) -> Any:
     """Exact SymPy rationals equal to the float64 entries of ``a`` (matrix, vector or scalar)."""
     arr = np.asarray(a, dtype=float)
     if arr.ndim == 0:

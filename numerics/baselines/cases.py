@@ -12,12 +12,12 @@ from theory.settings import LinearRegressionICL, check_choice
 #: Pinned settings (d = 3) for the GD-family Monte Carlo checks.
 CASES = ("isotropic", "diagonal", "general", "rank-deficient")
 
-_SIGMA_GENERAL = ((1.2, 0.4, -0.2), (0.4, 0.9, 0.3), (-0.2, 0.3, 0.7))
-_PSI_GENERAL = ((0.6, 0.2, 0.0), (0.2, 0.5, -0.1), (0.0, -0.1, 0.3))
-_B_RANK2 = ((1.0, 0.3), (0.4, -0.8), (-0.5, 0.6))  # Σ = B Bᵀ, rank 2 in d = 3
+SIGMA_GENERAL = ((1.2, 0.4, -0.2), (0.4, 0.9, 0.3), (-0.2, 0.3, 0.7))
+PSI_GENERAL = ((0.6, 0.2, 0.0), (0.2, 0.5, -0.1), (0.0, -0.1, 0.3))
+B_RANK2 = ((1.0, 0.3), (0.4, -0.8), (-0.5, 0.6))  # Σ = B Bᵀ, rank 2 in d = 3
 _GAMMA = ((0.6, 0.15, 0.0), (-0.1, 0.5, 0.1), (0.05, 0.1, 0.4))  # non-symmetric
 _BETA0 = (0.5, -0.2, 0.4)
-_MU = (0.8, -0.5, 0.6)
+MU = (0.8, -0.5, 0.6)
 
 
 def case_setting(case: str, N: int = 8) -> tuple[LinearRegressionICL, dict[str, Any]]:
@@ -34,13 +34,13 @@ def case_setting(case: str, N: int = 8) -> tuple[LinearRegressionICL, dict[str, 
         p = dict(Gamma=np.diag([0.4, 0.7, 1.0]), beta0=np.array(_BETA0), P=np.diag([0.4, 0.7, 1.0]),
                  eta=0.9)
     elif case == "general":
-        s = LinearRegressionICL.from_arrays(Sigma_x=_SIGMA_GENERAL, N=N, task_mean=_MU,
-                                            task_cov=_PSI_GENERAL, noise_var=0.49)
+        s = LinearRegressionICL.from_arrays(Sigma_x=SIGMA_GENERAL, N=N, task_mean=MU,
+                                            task_cov=PSI_GENERAL, noise_var=0.49)
         p = dict(Gamma=np.array(_GAMMA), beta0=np.array(_BETA0), P=np.array(_GAMMA).T, eta=1.1)
     else:  # rank-deficient
-        Bm = np.array(_B_RANK2)
-        s = LinearRegressionICL.from_arrays(Sigma_x=Bm @ Bm.T, N=N, task_mean=_MU,
-                                            task_cov=_PSI_GENERAL, noise_var=0.3)
+        Bm = np.array(B_RANK2)
+        s = LinearRegressionICL.from_arrays(Sigma_x=Bm @ Bm.T, N=N, task_mean=MU,
+                                            task_cov=PSI_GENERAL, noise_var=0.3)
         p = dict(Gamma=np.array(_GAMMA), beta0=np.array(_BETA0), P=np.array(_GAMMA), eta=0.7)
     return s, p
 
@@ -64,4 +64,4 @@ def dgd_predict(P: np.ndarray, eta: float, X: np.ndarray, y: np.ndarray,
     return eta / N * np.einsum("bn,bnd,de,be->b", y, Xc, P, xq)
 
 # ----------------------------------------------------------------------- Gaussian identities
-_A_GENERAL = ((0.7, -0.4, 0.2), (0.3, 1.1, -0.5), (0.0, 0.6, -0.8))  # non-symmetric test matrix
+A_GENERAL = ((0.7, -0.4, 0.2), (0.3, 1.1, -0.5), (0.0, 0.6, -0.8))  # non-symmetric test matrix

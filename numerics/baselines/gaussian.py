@@ -12,9 +12,9 @@ import numpy as np
 import sympy as sp
 
 from numerics.baselines.cases import (
-    _A_GENERAL,
-    _B_RANK2,
-    _SIGMA_GENERAL,
+    A_GENERAL,
+    B_RANK2,
+    SIGMA_GENERAL,
 )
 from numerics.montecarlo import mc_means
 from numerics.sampling import gaussian_rows
@@ -45,9 +45,9 @@ def _matrix_mc(name: str, predicted: np.ndarray, draw: Callable[[np.random.Gener
 def _case_sigma(kind: str) -> np.ndarray:
     check_choice("sigma", kind, ("general", "rank-deficient", "identity"))
     if kind == "general":
-        return np.array(_SIGMA_GENERAL)
+        return np.array(SIGMA_GENERAL)
     if kind == "rank-deficient":
-        Bm = np.array(_B_RANK2)
+        Bm = np.array(B_RANK2)
         return Bm @ Bm.T
     return np.eye(3)
 
@@ -57,7 +57,7 @@ def check_isserlis_mc(*, quick: bool = True, seed: int = 0, sigma: str = "genera
     """MC: entries of ``E[x xᵀ A x xᵀ]`` (x ~ N(0, Σ), non-symmetric A, d = 3) vs
     :func:`~theory.common.gaussian.isserlis_fourth_moment` (or a faulted ``moment_fn``)."""
     fn = moment_fn or G.isserlis_fourth_moment
-    S, A = _case_sigma(sigma), np.array(_A_GENERAL)
+    S, A = _case_sigma(sigma), np.array(A_GENERAL)
     n = 200_000 if quick else 2_000_000
 
     def draw(rng: np.random.Generator, b: int) -> np.ndarray:
@@ -73,7 +73,7 @@ def check_wishart_mc(*, quick: bool = True, seed: int = 0, sigma: str = "general
                      moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC: entries of ``E[XᵀX A XᵀX]`` (N rows) and of ``E[Λ̂²]`` vs the Wishart identities."""
     fn = moment_fn or G.wishart_fourth_moment
-    S, A = _case_sigma(sigma), np.array(_A_GENERAL)
+    S, A = _case_sigma(sigma), np.array(A_GENERAL)
     n = 100_000 if quick else 1_000_000
 
     def draw(rng: np.random.Generator, b: int) -> np.ndarray:
@@ -145,7 +145,7 @@ def check_sample_cov(*, quick: bool = True, seed: int = 0, N: int = 5,
     printed = (Nn + 1) / Nn * Ss * Ss + Ss.trace() / Nn * Ss  # spec 004 §1.1
     out = [exact_agreement("E[Lambda_hat^2] vs spec 004 §1.1 (d=2, symbolic N)",
                            fn(Ss, Nn), printed)]
-    S = np.array(_SIGMA_GENERAL)
+    S = np.array(SIGMA_GENERAL)
     n = 100_000 if quick else 1_000_000
 
     def draw(rng: np.random.Generator, b: int) -> np.ndarray:

@@ -41,7 +41,7 @@ def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     grad = sp.diff(B.ridge_risk_limit(xi, lam, s2, a2), lam)
     pts = [(sp.Rational(1, 8), sp.Rational(1, 10), 1), (sp.Rational(1, 5), 3, 2),
            (2, sp.Rational(1, 2), sp.Rational(1, 3)), (sp.Rational(7, 3), sp.Rational(5, 4), 4)]
-    (m_pos, _), (m_neg, w_neg) = B._mp_m_stable_parts(xi, lam)  # the float64 twin's branches
+    (m_pos, _), (m_neg, w_neg) = B.mp_m_stable_parts(xi, lam)  # the float64 twin's branches
     for x, l in ((sp.Rational(1, 2), sp.Rational(1, 3)), (3, sp.Rational(1, 5)), (7, 5)):
         sub = {xi: x, lam: l}
         out.append(exact_agreement(f"float64 twin branches == m(-lam) at xi={x}, lam={l}",
@@ -49,7 +49,7 @@ def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
                                    else sp.radsimp(m_neg.subs(sub) + w_neg.subs(sub) / l
                                                    - m.subs(sub)), 0))
     for x, v, a in pts:
-        sub = {xi: x, s2: v, a2: a}
+        sub: dict[Any, Any] = {xi: x, s2: v, a2: a}
         out.append(exact_agreement(f"R_Binf == hpcy25 printed form at xi={x}, s2={v}",
                                    sp.radsimp(sp.nsimplify(bayes1.subs(sub) - printed.subs(sub))),
                                    0))
@@ -60,7 +60,8 @@ def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
                                    0))
     # xi -> 0 (population ridge): fully symbolic in the full run (about 4 s), at a rational point
     # in the quick run.
-    sub0 = {} if not quick else {lam: sp.Rational(1, 3), s2: sp.Rational(1, 2), a2: 2}
+    sub0: dict[Any, Any] = (
+        {} if not quick else {lam: sp.Rational(1, 3), s2: sp.Rational(1, 2), a2: 2})
     lim0 = sp.limit(B.ridge_risk_limit(xi, lam, s2, a2).subs(sub0), xi, 0)
     out.append(exact_agreement("ridge limit as xi -> 0", sp.simplify(lim0),
                                (s2 + a2 * lam**2 / (1 + lam) ** 2).subs(sub0)))
@@ -134,13 +135,13 @@ def wishart_eigenvalues(rng: np.random.Generator, d: int, N: int, *,
     check_choice("sampler", sampler, ("dense", "tridiagonal"))
     if sampler == "dense":
         X = rng.standard_normal((N, d))
-        return scipy.linalg.eigvalsh(X.T @ X, driver="ev")
+        return np.asarray(scipy.linalg.eigvalsh(X.T @ X, driver="ev"), dtype=float)
     m, n = (d, N) if N >= d else (N, d)  # m×m problem with n ≥ m degrees of freedom
     a = np.sqrt(rng.chisquare(n + dof_shift - np.arange(m)))  # χ_n, ..., χ_{n-m+1}
     b = np.sqrt(rng.chisquare(np.arange(m - 1, 0, -1))) if m > 1 else np.zeros(0)  # χ_{m-1..1}
     diag = a**2 + np.concatenate([[0.0], b**2])
     off = a[:-1] * b
-    eig = scipy.linalg.eigvalsh_tridiagonal(diag, off)
+    eig = np.asarray(scipy.linalg.eigvalsh_tridiagonal(diag, off), dtype=float)
     return np.concatenate([np.zeros(d - m), eig]) if m < d else eig
 
 

@@ -10,9 +10,9 @@ import sympy as sp
 
 from numerics import references as ref
 from numerics.baselines.cases import (
-    _MU,
-    _PSI_GENERAL,
-    _SIGMA_GENERAL,
+    MU,
+    PSI_GENERAL,
+    SIGMA_GENERAL,
 )
 from numerics.montecarlo import mc_mean, mc_means
 from numerics.sampling import gaussian_rows, sample_prompts
@@ -81,8 +81,8 @@ def bayes_risk_mc(setting: LinearRegressionICL, n: int, *, rng: np.random.Genera
 
 
 def _bayes_setting() -> LinearRegressionICL:
-    return LinearRegressionICL.from_arrays(Sigma_x=_SIGMA_GENERAL, N=6, task_mean=_MU,
-                                           task_cov=_PSI_GENERAL, noise_var=0.49)
+    return LinearRegressionICL.from_arrays(Sigma_x=SIGMA_GENERAL, N=6, task_mean=MU,
+                                           task_cov=PSI_GENERAL, noise_var=0.49)
 
 
 def check_bayes_risk_mc(*, quick: bool = True, seed: int = 0, lam: float = 1.5,
@@ -125,7 +125,7 @@ def check_ridge_ordering(*, quick: bool = True, seed: int = 0, factors: tuple[fl
     no fixed order: a large λ can lose to OLS at high SNR, so it is not asserted.)"""
     risk = risk_fn or B.bayes_conditional_risk
     d, N, tau2, v = 3, 10, 0.5, 0.4
-    S = np.array(_SIGMA_GENERAL)
+    S = np.array(SIGMA_GENERAL)
     n = 20_000 if quick else 200_000
     lams = [f * v / tau2 for f in factors] + [0.0]
 
@@ -150,9 +150,9 @@ def check_ols_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 12,
     """MC (raw prompts, general PD Σ, β* ≠ 0, Ψ ≠ I): OLS squared error vs :func:`ols_risk`.
     Needs N > d + 3 for a finite variance of the squared error (inverse-Wishart second moments)."""
     fn = risk_fn or B.ols_risk
-    S = np.array(_SIGMA_GENERAL)[:d, :d]
-    s = LinearRegressionICL.from_arrays(Sigma_x=S, N=N, task_mean=np.array(_MU)[:d],
-                                        task_cov=np.array(_PSI_GENERAL)[:d, :d], noise_var=0.49)
+    S = np.array(SIGMA_GENERAL)[:d, :d]
+    s = LinearRegressionICL.from_arrays(Sigma_x=S, N=N, task_mean=np.array(MU)[:d],
+                                        task_cov=np.array(PSI_GENERAL)[:d, :d], noise_var=0.49)
     n = 100_000 if quick else 1_000_000
 
     def draw(rng: np.random.Generator, b: int) -> np.ndarray:

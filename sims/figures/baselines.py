@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -33,17 +35,21 @@ def compute_baseline_risks(*, quick: bool = True, seed: int = 0, d: int = 5,
         "bayes_mc", "bayes_se", "bayes_mp")}
     for N in Ns:
         N = int(N)
-        common = dict(Sigma_x=I, task_mean=z, task_cov=I / d, noise_var=noise_var, N=N)
+        common: dict[str, Any] = dict(Sigma_x=I, task_mean=z, task_cov=I / d,
+                                      noise_var=noise_var, N=N)
         out["gd"].append(float(baselines.gd_risk(I, I, z, I / d, noise_var, N)))
         e = gd_family_risk_mc(**common, Gamma=I, n=n_fast, rng=rng)
-        out["gd_mc"].append(e.mean), out["gd_se"].append(e.se)
+        out["gd_mc"].append(e.mean)
+        out["gd_se"].append(e.se)
         out["dgd"].append(float(baselines.dgd_risk(I, 1.0, I, I / d, noise_var, N)))
         e = gd_family_risk_mc(**common, Gamma=I, debias=True, n=n_fast, rng=rng)
-        out["dgd_mc"].append(e.mean), out["dgd_se"].append(e.se)
+        out["dgd_mc"].append(e.mean)
+        out["dgd_se"].append(e.se)
         setting = LinearRegressionICL.from_arrays(Sigma_x=I, N=N, task_cov=I / d,
                                                   noise_var=noise_var)
 
-        def draw(r: np.random.Generator, b: int, kind: str) -> np.ndarray:
+        def draw(r: np.random.Generator, b: int, kind: str,
+                 setting: LinearRegressionICL = setting) -> np.ndarray:
             p = sample_prompts(setting, b, rng=r)
             if kind == "ols":
                 A = np.einsum("bni,bnj->bij", p.X, p.X)
@@ -55,11 +61,14 @@ def compute_baseline_risks(*, quick: bool = True, seed: int = 0, d: int = 5,
         if N > d + 1:
             out["ols"].append(float(baselines.ols_risk(d, N, noise_var)))
             e = mc_mean(lambda r, b: draw(r, b, "ols"), n_raw, rng=rng)
-            out["ols_mc"].append(e.mean), out["ols_se"].append(e.se)
+            out["ols_mc"].append(e.mean)
+            out["ols_se"].append(e.se)
         else:
-            out["ols"].append(np.nan), out["ols_mc"].append(np.nan), out["ols_se"].append(np.nan)
+            for k in ("ols", "ols_mc", "ols_se"):
+                out[k].append(np.nan)
         e = mc_mean(lambda r, b: draw(r, b, "bayes"), n_raw, rng=rng)
-        out["bayes_mc"].append(e.mean), out["bayes_se"].append(e.se)
+        out["bayes_mc"].append(e.mean)
+        out["bayes_se"].append(e.se)
         out["bayes_mp"].append(float(baselines.bayes_risk_limit_mp(d / N, noise_var)))
     return {"N": Ns, **{k: np.asarray(v, dtype=float) for k, v in out.items()}}
 

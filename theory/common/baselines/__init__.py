@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from theory.common.baselines.gd import dgd_risk, gd_beta_risk, gd_risk, setting_kwargs
 from theory.common.baselines.limits import (
-    _mp_m_stable_parts,
     bayes_risk_limit_mp,
+    mp_m_stable_parts,
     mp_stieltjes,
     ridge_risk_limit,
     signal_sym,
@@ -65,10 +65,10 @@ __all__ = [
     "mp_stieltjes",
     "ridge_risk_limit",
     "bayes_risk_limit_mp",
+    "mp_m_stable_parts",
+    "signal_sym",
     "RESULTS",
 ]
-
-_ = (_mp_m_stable_parts, signal_sym)  # re-exported for numerics.baselines (exact branch check)
 
 _NB = "numerics.baselines:"
 _TB = "theory.common.baselines:"

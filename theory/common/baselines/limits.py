@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import sympy as sp
@@ -29,7 +29,7 @@ def _mp_m(xi: Any, lam: Any) -> Any:
     return (sp.sqrt(b**2 + 4 * xi * lam) - b) / (2 * xi * lam)
 
 
-def _mp_m_stable_parts(xi: Any, lam: Any) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
+def mp_m_stable_parts(xi: Any, lam: Any) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
     """The same m(−λ) for the float64 twin, as ``m_reg + w/λ`` on two branches of b = 1 − ξ + λ:
 
     * b ≥ 0: ``m_reg = 2/(b + s)`` (rationalised: ``s − b`` cancels when ξλ ≪ b²), ``w = 0``;
@@ -56,10 +56,10 @@ def _ridge_limit_expr(xi: Any, lam: Any, s2: Any, signal: Any, *, stable: bool =
     if not stable:
         expr = _ridge_risk_from_m(_mp_m(xi, l), 0, l, xi, s2, signal)
     else:
-        (m_pos, w_pos), (m_neg, w_neg) = _mp_m_stable_parts(xi, l)
+        (m_pos, w_pos), (m_neg, w_neg) = mp_m_stable_parts(xi, l)
         expr = sp.Piecewise((_ridge_risk_from_m(m_pos, w_pos, l, xi, s2, signal), 1 - xi + l >= 0),
                             (_ridge_risk_from_m(m_neg, w_neg, l, xi, s2, signal), True))
-    return expr.subs(l, lam)
+    return cast(sp.Expr, expr.subs(l, lam))
 
 
 @functools.cache
@@ -70,7 +70,7 @@ def _ridge_limit_fn(backend: str = "numpy") -> Callable[..., Any]:
 
 @functools.cache
 def _mp_fn(backend: str = "numpy") -> Callable[..., Any]:
-    (m_pos, _), (m_neg, w_neg) = _mp_m_stable_parts(xi_sym, lam_sym)
+    (m_pos, _), (m_neg, w_neg) = mp_m_stable_parts(xi_sym, lam_sym)
     expr = sp.Piecewise((m_pos, 1 - xi_sym + lam_sym >= 0), (m_neg + w_neg / lam_sym, True))
     return lambdified((xi_sym, lam_sym), expr, backend=backend)
 

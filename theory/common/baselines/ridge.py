@@ -51,7 +51,9 @@ def _solve(A: Any, B: Any) -> Any:
     return sp.Inverse(A) @ B
 
 
-def _col(y: np.ndarray) -> np.ndarray:
+def _col(y: np.ndarray | None) -> np.ndarray:
+    if y is None:
+        raise ValueError("y (responses) is required for the numeric route")
     return y[..., :, None]
 
 

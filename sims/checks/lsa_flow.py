@@ -3,22 +3,18 @@
 Invariant coordinates (STYLE R10): the identifiable product ``P = u₋₁U₁₁`` (u₋₁ = w^{PV}_{22},
 U₁₁ = W^{KQ}_{11}), the blocks ``u₁₂ = w^{PV}_{21}``, ``u₂₁ = w^{KQ}_{21}``, the factors
 ``(U₁₁, u₋₁)`` only where balancedness is (approximately) conserved (full-batch GD), and
-predictions on fresh prompts.  Fault injection (``gamma_fn=``) is for the negative controls.
+predictions on fresh prompts.  Fault switches (``fault_gamma_fn=``, ``fault_delta=``) are for the negative controls.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import torch
 
-from numerics.lsa_flow import (
-    lsa_predict,
-    predictor_predict,
-    sample_linear,
-    sample_random_cov,
-)
+from numerics.lsa_flow.faults import GammaFn, gamma_or_fault
+from numerics.lsa_flow.ode import integrate_flow
+from numerics.lsa_flow.predictors import lsa_predict, predictor_predict
+from numerics.lsa_flow.sampling import sample_linear, sample_random_cov
 from numerics.montecarlo import estimate_from_samples, mc_mean, mc_means
 from numerics.testing import (
     FLOAT_RTOL,
@@ -30,36 +26,40 @@ from numerics.testing import (
     ordering,
     train_agreement,
 )
-from sims.experiments.lsa_flow import blocks, run, theta
+from sims.experiments.lsa_flow import (
+    blocks,
+    final_weights,
+    initial_weights,
+    load_model,
+    setting_of,
+    theta,
+    trained,
+)
+from sims.train import TrainResult
 from theory import lsa_flow as T
 from theory.common.protocols import Evidence
 
-__all__ = ["check_eq6_torch", "check_thm4_sgd", "check_thm4_population_gd", "check_eq12_trained",
-           "check_shifts_trained", "check_flow_vs_gd",
-           "check_thm8_sgd", "trained_sgd", "trained_fixed_batch", "trained_random_cov"]
-
-GammaFn = Callable[[np.ndarray, int], np.ndarray]
-
-
-def _gamma(gamma_fn: GammaFn | None, L: np.ndarray, N: int) -> np.ndarray:
-    return T.gamma_fn(L, N) if gamma_fn is None else np.asarray(gamma_fn(L, N), dtype=float)
-
+__all__ = ["check_eq6_torch", "check_thm4_train_sgd", "check_thm4_train_population_gd", "check_eq12_train",
+           "check_shifts_train", "check_lem10_train_flow_vs_gd",
+           "check_thm8_train_sgd", "trained_sgd", "trained_fixed_batch", "trained_random_cov"]
 
 def _rel(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(a - b) / np.linalg.norm(b))
 
 
-def trained_sgd(seed: int = 0):
+def trained_sgd(seed: int = 0) -> TrainResult:
     """The spec T-R8(d1) run (cached; shared by tests, checks, figures and the report)."""
-    return run("thm4_sgd", seed=seed)
+    return trained("thm4_sgd", seed=seed)
 
 
-def trained_fixed_batch(seed: int = 0):
-    return run("thm4_fixed_batch", seed=seed)
+def trained_fixed_batch(seed: int = 0) -> TrainResult:
+    """The spec T-R8(d2) proxy run: full-batch GD on one antithetic batch (cached)."""
+    return trained("thm4_fixed_batch", seed=seed)
 
 
-def trained_random_cov(seed: int = 0):
-    return run("thm8_random_cov", seed=seed)
+def trained_random_cov(seed: int = 0) -> TrainResult:
+    """The spec T-R12(d) run on Exp(1) random covariance (cached)."""
+    return trained("thm8_random_cov", seed=seed)
 
 
 def check_eq6_torch(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6) -> list[Evidence]:
@@ -85,17 +85,17 @@ def check_eq6_torch(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6
     return out
 
 
-def check_thm4_sgd(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn | None = None
+def check_thm4_train_sgd(*, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
                    ) -> list[Evidence]:
     """Theorem 4 by SGD on fresh prompts (spec T-R8(d1); all (d+1)² entries trainable):
     P = u₋₁W^{KQ}₁₁ → Γ⁻¹ (TRAIN), clearly away from Λ⁻¹, u₁₂, u₂₁ → 0 although they received
     nonzero gradients, the blocks that cannot affect ŷ got exactly zero gradient, and the final
     training loss matches the population loss at the learned P (loss plateau)."""
     r = trained_sgd(seed)
-    s = r.setting
+    s = setting_of(r)
     L = np.array(s.Lambda)
-    b, b0 = blocks(r.W_KQ, r.W_PV), blocks(r.W_KQ0, r.W_PV0)
-    Gi = np.linalg.inv(_gamma(gamma_fn, L, s.N))
+    b, b0 = blocks(*final_weights(r)), blocks(*initial_weights(r))
+    Gi = np.linalg.inv(gamma_or_fault(fault_gamma_fn, L, s.N))
     Li = np.linalg.inv(L)
     out = [train_agreement("P = u₋₁W^KQ_11 → Γ⁻¹ (SGD, fresh prompts)", b["P"], Gi, b0["P"],
                            details={"relF_to_Lambda_inv": _rel(b["P"], Li)}),
@@ -120,20 +120,20 @@ def check_thm4_sgd(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn | Non
     return out
 
 
-def check_thm4_population_gd(*, quick: bool = True, seed: int = 0,
-                             gamma_fn: GammaFn | None = None) -> list[Evidence]:
+def check_thm4_train_population_gd(*, quick: bool = True, seed: int = 0,
+                             fault_gamma_fn: GammaFn | None = None) -> list[Evidence]:
     """Theorem 4 by full-batch GD on one large antithetic batch (our population-gradient proxy,
     see sims.experiments.lsa_flow): u₁₂ = u₂₁ = 0 exactly; balancedness moves exactly by
     Σ lr²(‖g_r‖² − ‖g_K‖²) and only O(lr) (≤ 2·lr·(L₀ − L_T), descent lemma); GD reaches the batch
     minimiser; the factors (U₁₁, u₋₁) reach Theorem 4's limits and P the batch minimiser ≈ Γ⁻¹."""
     r = trained_fixed_batch(seed)
-    s, cfg = r.setting, r.config
+    s, cfg = setting_of(r), r.config
     L = np.array(s.Lambda)
     d = s.d
-    b, b0 = blocks(r.W_KQ, r.W_PV), blocks(r.W_KQ0, r.W_PV0)
+    b, b0 = blocks(*final_weights(r)), blocks(*initial_weights(r))
     A, bv = r.extra["normal_eq"]
     Pemp = np.linalg.solve(A, bv).reshape(d, d)
-    G = _gamma(gamma_fn, L, s.N)
+    G = gamma_or_fault(fault_gamma_fn, L, s.N)
     Ue, ue = T.limit_params_fn(L, s.N, Gamma=G)
     drift = b["balance_full"] - b0["balance_full"]
     L0, LT = r.extra["loss_init_final"]
@@ -155,24 +155,22 @@ def check_thm4_population_gd(*, quick: bool = True, seed: int = 0,
     return out
 
 
-def check_flow_vs_gd(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn | None = None
+def check_lem10_train_flow_vs_gd(*, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
                      ) -> list[Evidence]:
     """Lemma 10 against training at matched time τ = lr·steps: the full-batch GD run's factors
     (U₁₁, u₋₁) at τ ∈ {4, 8, 24} equal the ODE solution of the population flow from the same
     Assumption-3 start (TRAIN; the start is the initial state, the gap includes the O(B^{-1/2})
     batch error and the O(lr) discretisation)."""
-    from numerics.lsa_flow import integrate_flow
-
     r = trained_fixed_batch(seed)
-    s, cfg = r.setting, r.config
+    s, cfg = setting_of(r), r.config
     L = np.array(s.Lambda)
     d = s.d
-    b0 = blocks(r.W_KQ0, r.W_PV0)
+    b0 = blocks(*initial_weights(r))
     start = np.append(b0["U11"].ravel(), b0["u"])
     taus = (4.0, 8.0, 24.0)
     steps = [int(round(t / cfg.lr)) for t in taus]
     tr = integrate_flow(L, s.N, b0["U11"], b0["u"], max(taus), t_eval=[k * cfg.lr for k in steps],
-                        Gamma=_gamma(gamma_fn, L, s.N))
+                        Gamma=gamma_or_fault(fault_gamma_fn, L, s.N))
     out = []
     for k, y in zip(steps, tr.y, strict=True):
         out.append(train_agreement(f"GD factors at τ = lr·steps = {k * cfg.lr:g} = ODE (Lemma 10)",
@@ -181,26 +179,27 @@ def check_flow_vs_gd(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn | N
     return out
 
 
-def check_eq12_trained(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn | None = None
+def check_eq12_train(*, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
                        ) -> list[Evidence]:
     """eq. (12) for the SGD-trained model on fresh prompts of length M ∈ {4, 16, 64} with ρ = M:
     (i) with u₁₂, u₂₁ zeroed the model computes exactly x_qᵀP(1/M)Σyᵢxᵢ (FLOAT); (ii) the unmodified
     model's predictions agree with x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ (TRAIN, start = the initial model)."""
     r = trained_sgd(seed)
-    s = r.setting
+    s = setting_of(r)
     L = np.array(s.Lambda)
     d = s.d
-    b = blocks(r.W_KQ, r.W_PV)
-    Gi = np.linalg.inv(_gamma(gamma_fn, L, s.N))
-    K0 = r.W_KQ.copy()
-    R0 = r.W_PV.copy()
+    b = blocks(*final_weights(r))
+    Gi = np.linalg.inv(gamma_or_fault(fault_gamma_fn, L, s.N))
+    K_final, R_final = final_weights(r)
+    K0 = K_final.copy()
+    R0 = R_final.copy()
     K0[d, :d] = 0.0
     R0[d, :d] = 0.0
     rng = np.random.default_rng(seed + 12)
     out = []
     for M in (4, 16, 64):
         X, y, xq, _, _ = sample_linear(rng, 2000, M, L)
-        model = r.model()
+        model = load_model(r)
         Z = np.concatenate([np.concatenate([X.transpose(0, 2, 1), xq[:, :, None]], axis=2),
                             np.concatenate([y, np.zeros((len(y), 1))], axis=1)[:, None, :]], axis=1)
         with torch.no_grad():
@@ -211,25 +210,25 @@ def check_eq12_trained(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn |
         ref = predictor_predict(b["P"], X, y, xq)
         out.append(close_agreement(f"u₁₂ = u₂₁ = 0: model = x_qᵀP_learned ĝ at M={M} (ρ = M)", y_zeroed, ref,
                                    kind="FLOAT", atol=1e3 * FLOAT_RTOL * float(np.max(np.abs(ref))), rtol=0.0))
-        y_init = lsa_predict(X, y, xq, r.W_KQ0, r.W_PV0)
+        y_init = lsa_predict(X, y, xq, *initial_weights(r))
         out.append(train_agreement(f"trained model ≈ x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ on fresh prompts, M={M}", y_model,
                                    predictor_predict(Gi, X, y, xq), y_init))
     return out
 
 
-def check_shifts_trained(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn | None = None
+def check_shifts_train(*, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
                          ) -> list[Evidence]:
     """§4.2 with the SGD-trained model itself (spec T-R11(d)): its MC risk (torch forward, ρ = M) under
     no shift, a query shift and covariate scaling x ↦ 2x equals the exact R(P_learned; Λ', S_q, M)
     (MC), and is within TRAIN_RTOL of the risk R(Γ⁻¹; …) of the theoretical limit."""
     r = trained_sgd(seed)
-    s = r.setting
+    s = setting_of(r)
     L = np.array(s.Lambda)
     M = 16
-    P = blocks(r.W_KQ, r.W_PV)["P"]
-    Gi = np.linalg.inv(_gamma(gamma_fn, L, s.N))
+    P = blocks(*final_weights(r))["P"]
+    Gi = np.linalg.inv(gamma_or_fault(fault_gamma_fn, L, s.N))
     Sq = np.diag([2.0, 0.5, 1.0, 0.25]) + 0.2
-    model = r.model()
+    model = load_model(r)
     rng = np.random.default_rng(seed + 42)
     out = []
     for tag, Lp, S in (("no shift", L, L), ("query shift", L, Sq), ("covariate scaling x ↦ 2x", 4 * L, 4 * L)):
@@ -245,21 +244,21 @@ def check_shifts_trained(*, quick: bool = True, seed: int = 0, gamma_fn: GammaFn
                                 T.shift_risk_fn(P, Lp, S, M), est))
         out.append(train_agreement(f"R(P_learned) ≈ R(Γ⁻¹) under {tag}", T.shift_risk_fn(P, Lp, S, M),
                                    T.shift_risk_fn(Gi, Lp, S, M),
-                                   T.shift_risk_fn(blocks(r.W_KQ0, r.W_PV0)["P"], Lp, S, M)))
+                                   T.shift_risk_fn(blocks(*initial_weights(r))["P"], Lp, S, M)))
     return out
 
 
-def check_thm8_sgd(*, quick: bool = True, seed: int = 0, delta: float | None = None
+def check_thm8_train_sgd(*, quick: bool = True, seed: int = 0, fault_delta: float | None = None
                    ) -> list[Evidence]:
     """Theorem 8 by SGD on random-covariance prompts (Exp(1), d = 5, N = 20, σ = 0.18):
     P → D = δI with δ = N/(3N+d+5) (TRAIN), small off-diagonals, condition (21) (MC expectation),
     and on fresh prompts the coefficient of ŷ on z = x_qᵀΛ_new w is δ (spec T-R12(d), §6.14: the
     pooled slope on x_qᵀw would be 2δ, not δ)."""
     r = trained_random_cov(seed)
-    s = r.setting
+    s = setting_of(r)
     d, N = s.d, s.N
-    D = T.rdm_D([1.0] * d, [2.0] * d, [6.0] * d, N) if delta is None else delta * np.eye(d)
-    b, b0 = blocks(r.W_KQ, r.W_PV), blocks(r.W_KQ0, r.W_PV0)
+    D = T.rdm_D([1.0] * d, [2.0] * d, [6.0] * d, N) if fault_delta is None else fault_delta * np.eye(d)
+    b, b0 = blocks(*final_weights(r)), blocks(*initial_weights(r))
     off = b["P"] - np.diag(np.diag(b["P"]))
     rng = np.random.default_rng(seed)
 
@@ -292,15 +291,3 @@ def check_thm8_sgd(*, quick: bool = True, seed: int = 0, delta: float | None = N
                      margin=1e-3, details={"E_mc": E.mean, "se": E.se}),
             train_agreement("fresh prompts (M=200): pooled slope of ŷ on z = x_qᵀΛ_new w → δ (eq. 23)",
                             slope, float(D[0, 0]), slope_terms(b0["P"]))]
-
-
-def random_cov_test_risk(P: np.ndarray, c: float, M: int, n: int, rng: np.random.Generator):
-    """MC normalised error (÷ d) of ŷ = x_qᵀPĝ on Exp(1)·c random-covariance test prompts."""
-    d = P.shape[0]
-
-    def draw(g: np.random.Generator, b: int) -> np.ndarray:
-        X, y, xq, yq, _, _ = sample_random_cov(g, b, M, d, c=c)
-        return (predictor_predict(P, X, y, xq) - yq) ** 2 / d
-
-    return mc_mean(draw, n, rng=rng)
-

@@ -22,7 +22,7 @@ prediction).  Three kinds of run, each from Assumption 3 (``W^{PV}(0) = σ e e�
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,8 +35,9 @@ from sims.models.lsa import LSA
 from sims.train import TrainResult, make_generator, train
 from theory.settings import Matrix, as_matrix, check_choice, check_int, check_real
 
-__all__ = ["LSAFlowSetting", "PRESETS", "run", "init_weights", "sample_batch", "TrainedLSA",
-           "blocks"]
+__all__ = ["LSAFlowSetting", "PRESETS", "run", "trained", "train_lsa", "init_weights",
+           "sample_batch", "theta", "blocks", "final_weights", "initial_weights", "setting_of",
+           "load_model"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -118,31 +119,29 @@ def blocks(W_KQ: np.ndarray, W_PV: np.ndarray) -> dict[str, Any]:
             "balance_full": float(W_PV[d] @ W_PV[d] - np.sum(W_KQ[:, :d] ** 2))}
 
 
-@dataclass(frozen=True, slots=True)
-class TrainedLSA:
-    """A finished run: final and initial merged weights, loss history, gradient diagnostics."""
+def final_weights(result: TrainResult) -> tuple[np.ndarray, np.ndarray]:
+    """The trained merged weights ``(W^{KQ}, W^{PV})`` of a run."""
+    return result.params["W_KQ"], result.params["W_PV"]
 
-    setting: LSAFlowSetting
-    config: TrainConfig
-    W_KQ: np.ndarray
-    W_PV: np.ndarray
-    W_KQ0: np.ndarray
-    W_PV0: np.ndarray
-    losses: np.ndarray
-    wall_time: float
-    extra: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def final_loss(self) -> float:
-        """Mean of the last 10 % of logged training losses."""
-        return float(np.mean(self.losses[-max(1, len(self.losses) // 10):]))
+def initial_weights(result: TrainResult) -> tuple[np.ndarray, np.ndarray]:
+    """The Assumption-3 initial weights ``(W^{KQ}(0), W^{PV}(0))`` of a run."""
+    return result.extra["W_KQ0"], result.extra["W_PV0"]
 
-    def model(self) -> LSA:
-        m = LSA(self.setting.d, parameterisation="merged")
-        with torch.no_grad():
-            m.W_KQ.copy_(torch.as_tensor(self.W_KQ))
-            m.W_PV.copy_(torch.as_tensor(self.W_PV))
-        return m
+
+def setting_of(result: TrainResult) -> LSAFlowSetting:
+    """The :class:`LSAFlowSetting` a run was trained on."""
+    return result.extra["setting"]
+
+
+def load_model(result: TrainResult) -> LSA:
+    """A merged-parameter :class:`~sims.models.lsa.LSA` holding a run's trained weights."""
+    m = LSA(setting_of(result).d, parameterisation="merged")
+    K, R = final_weights(result)
+    with torch.no_grad():
+        m.W_KQ.copy_(torch.as_tensor(K))
+        m.W_PV.copy_(torch.as_tensor(R))
+    return m
 
 
 def _grad_stats(model: LSA, d: int) -> dict[str, float]:
@@ -198,7 +197,13 @@ def _batch_statistics(setting: LSAFlowSetting, B: int, gen: torch.Generator, mod
     return S / Btot, c / Btot, e / Btot, (A / Btot).numpy(), (bP / Btot).numpy(), n
 
 
-def _train(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainedLSA:
+def train_lsa(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
+    """Train the merged LSA on ``setting`` with ``cfg`` (uncached; see :func:`trained`).
+
+    Returns a :class:`~sims.train.TrainResult`: ``params`` holds the final ``W_KQ``, ``W_PV``;
+    ``extra`` the initial weights ``W_KQ0``, ``W_PV0``, the ``setting``, gradient diagnostics and
+    (``mode="fixed_batch"``) the factor trajectory, normal equations and balancedness drift.
+    """
     # these tiny models train ~10× faster on one thread on a busy 2-core machine (the test suite
     # sets this in conftest; the report's process does not), so pin it here and restore it after
     old = torch.get_num_threads()
@@ -209,7 +214,7 @@ def _train(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainedLSA:
         torch.set_num_threads(old)
 
 
-def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainedLSA:
+def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
     gen = make_generator(cfg.seed)
     model = LSA(setting.d, parameterisation="merged")
     init_weights(model, setting)
@@ -239,10 +244,13 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainedLSA:
     phases = [cfg]
     if setting.lr_drop[0] > 0:
         phases.append(dataclasses.replace(cfg, steps=setting.lr_drop[0], lr=cfg.lr * setting.lr_drop[1]))
-    losses, wall = [], 0.0
-    lr_sq_sum = 0.0
+    losses: list[np.ndarray] = []
+    steps: list[np.ndarray] = []
+    wall, lr_sq_sum, offset = 0.0, 0.0, 0
     for ph in phases:
         res: TrainResult = train(model, objective, ph, generator=gen, callback=callback)
+        steps.append(res.steps + offset)
+        offset += ph.steps
         tr = res.extra.get("trace", [])
         trace += tr
         if setting.mode == "fixed_batch" and ph.log_every == 1:
@@ -262,9 +270,14 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainedLSA:
             extra["loss_init_final"] = (float(losses[0][0]), float(objective(model, gen, 0)))
             extra["grad_final"] = float(sum((p.grad**2).sum() for p in model.parameters()
                                             if p.grad is not None) ** 0.5)
-    return TrainedLSA(setting=setting, config=cfg, W_KQ=model.W_KQ.detach().numpy().copy(),
-                      W_PV=model.W_PV.detach().numpy().copy(), W_KQ0=K0, W_PV0=R0,
-                      losses=np.concatenate(losses), wall_time=wall, extra=extra)
+    all_losses = np.concatenate(losses)
+    tail = all_losses[-max(1, len(all_losses) // 10):]
+    extra.update(setting=setting, W_KQ0=K0, W_PV0=R0)
+    return TrainResult(
+        params={"W_KQ": model.W_KQ.detach().numpy().copy(),
+                "W_PV": model.W_PV.detach().numpy().copy()},
+        steps=np.concatenate(steps), losses=all_losses, final_loss=float(np.mean(tail)),
+        seed=cfg.seed, config=cfg, wall_time=wall, extra=extra)
 
 
 _SPEC_LAMBDA = np.diag([0.5, 1.0, 1.5, 2.0]).tolist()
@@ -303,11 +316,23 @@ PRESETS: dict[str, tuple[LSAFlowSetting, TrainConfig]] = {
 }
 
 
-def run(preset: str, *, setting: LSAFlowSetting | None = None, **overrides: Any) -> TrainedLSA:
-    """Train ``PRESETS[preset]`` (``TrainConfig`` fields overridable), cached by configuration."""
+def _resolve(preset: str, setting: LSAFlowSetting | None,
+             overrides: dict[str, Any]) -> tuple[LSAFlowSetting, TrainConfig]:
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; presets: {sorted(PRESETS)}")
     s0, cfg0 = PRESETS[preset]
-    s = s0 if setting is None else setting
-    cfg = dataclasses.replace(cfg0, **overrides)
-    return cached("lsa_flow", (s, cfg), lambda: _train(s, cfg))
+    return (s0 if setting is None else setting), dataclasses.replace(cfg0, **overrides)
+
+
+def run(preset: str, *, setting: LSAFlowSetting | None = None, **overrides: Any) -> TrainResult:
+    """Train ``PRESETS[preset]`` (``TrainConfig`` fields overridable; uncached)."""
+    s, cfg = _resolve(preset, setting, overrides)
+    return train_lsa(s, cfg)
+
+
+def trained(preset: str, *, seed: int = 0, setting: LSAFlowSetting | None = None,
+            **overrides: Any) -> TrainResult:
+    """:func:`run` through the config-keyed cache (one run per configuration, shared by tests,
+    checks, figures and the report)."""
+    s, cfg = _resolve(preset, setting, {"seed": seed, **overrides})
+    return cached("lsa_flow", (s, cfg), lambda: train_lsa(s, cfg))

@@ -12,9 +12,9 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 import numerics.lsa_flow as NL
+from numerics.lsa_flow.montecarlo import random_cov_test_risk
 from numerics.montecarlo import mc_mean
-from sims.checks.lsa_flow import random_cov_test_risk, trained_random_cov
-from sims.experiments.lsa_flow import blocks
+from sims.experiments.lsa_flow import blocks, final_weights, trained
 from theory import lsa_flow as T
 
 __all__ = ["fig_figure1", "fig_rates", "fig_ode_trajectory"]
@@ -33,8 +33,8 @@ def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
     d, N = 20, 40
     Ms = np.arange(1, 101)
     dR, dF = float(T.delta_exp(N, d)), N / (N + d + 1)
-    r5 = trained_random_cov(seed)
-    P5 = blocks(r5.W_KQ, r5.W_PV)["P"]
+    r5 = trained("thm8_random_cov", seed=seed)
+    P5 = blocks(*final_weights(r5))["P"]
     d5 = P5.shape[0]
     delta5 = float(np.mean(np.diag(P5)))
     Mm = np.array([5, 10, 20, 40, 80]) if quick else np.array([2, 5, 10, 20, 40, 60, 80, 100])

@@ -11,16 +11,14 @@ import sympy as sp
 from hypothesis import example, given, settings
 
 import theory.lsa_flow as T
-from numerics.lsa_flow import (
-    check_cor6,
-    check_eq6,
-    check_lem9,
+from numerics.lsa_flow.checks_flow import (
     check_lem10_symbolic,
     check_lem15_symbolic,
     check_lem17_symbolic,
-    check_rdm_symbolic,
-    check_thm5_identities,
 )
+from numerics.lsa_flow.checks_model import check_eq6_symbolic, check_lem9_symbolic
+from numerics.lsa_flow.checks_random_cov import check_thm8_symbolic
+from numerics.lsa_flow.checks_risk import check_cor6_float, check_thm5_symbolic
 from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed
 from theory.strategies import zfb24_settings
 
@@ -103,14 +101,14 @@ def test_gamma_noisy_special_cases() -> None:
 @pytest.mark.symbolic
 @pytest.mark.result("zfb24:lem9")
 def test_lem9_and_row_major_negative_control() -> None:
-    assert_passed(check_lem9())
-    assert_fails(check_lem9(vec_order="row"))  # spec T-R1: row-major Vec must fail
+    assert_passed(check_lem9_symbolic())
+    assert_fails(check_lem9_symbolic(fault_vec_order="row"))  # spec T-R1: row-major Vec must fail
 
 
 @pytest.mark.symbolic
 @pytest.mark.result("zfb24:eq6")
 def test_eq6_is_the_full_lsa_entry() -> None:
-    assert_passed(check_eq6())
+    assert_passed(check_eq6_symbolic())
 
 
 # ------------------------------------------------------------- Lemma 15, Lemma 10, Lemma 17
@@ -124,27 +122,27 @@ def test_lem15_gradients_symbolic() -> None:
 @pytest.mark.result("zfb24:lem10")
 def test_lem10_rhs_is_minus_gradient_and_negative_controls() -> None:
     assert_passed(check_lem10_symbolic())
-    assert_fails(check_lem10_symbolic(variant="symmetrised"))
-    assert_fails(check_lem10_symbolic(variant="transposed"))
+    assert_fails(check_lem10_symbolic(fault_variant="symmetrised"))
+    assert_fails(check_lem10_symbolic(fault_variant="transposed"))
 
 
 @pytest.mark.symbolic
 @pytest.mark.result("zfb24:lem17")
 def test_lem17_balancedness_symbolic_and_negative_controls() -> None:
     assert_passed(check_lem17_symbolic())
-    assert_fails(check_lem17_symbolic(variant="transposed"))
-    assert_fails(check_lem17_symbolic(variant="symmetrised"))
+    assert_fails(check_lem17_symbolic(fault_variant="transposed"))
+    assert_fails(check_lem17_symbolic(fault_variant="symmetrised"))
 
 
 @pytest.mark.float
 @pytest.mark.result("zfb24:thm4")
 @settings(max_examples=25)
 @given(zfb24_settings())
-@example((SPEC_L, 16, 0.3, THETA_SPEC))
-def test_limit_is_a_fixed_point_and_balanced(s: tuple) -> None:
+@example(T.Assumption3Setting(Lambda=SPEC_L, N=16, sigma_init=0.3, Theta=THETA_SPEC))
+def test_limit_is_a_fixed_point_and_balanced(s: T.Assumption3Setting) -> None:
     """Structural laws: flow_rhs vanishes at the Theorem 4 limit, which is balanced, attains
     min ℓ̃ = −½tr(Λ²Γ⁻¹), and the init condition holds for the drawn σ."""
-    L, N, sigma, Th = s
+    L, N, sigma = s.Lambda_array, s.N, s.sigma_init
     U, u = T.limit_params_fn(L, N)
     dU, du = T.flow_rhs_fn(U, u, L, T.gamma_fn(L, N))
     scale = 1 + np.max(np.abs(L)) ** 3
@@ -163,13 +161,13 @@ def test_limit_is_a_fixed_point_and_balanced(s: tuple) -> None:
 @pytest.mark.symbolic
 @pytest.mark.result("zfb24:thm5")
 def test_thm5_identities() -> None:
-    assert_passed(check_thm5_identities())
+    assert_passed(check_thm5_symbolic())
 
 
 @pytest.mark.float
 @pytest.mark.result("zfb24:cor6")
 def test_cor6_references_bounds_threshold() -> None:
-    assert_passed(check_cor6())
+    assert_passed(check_cor6_float())
 
 
 @pytest.mark.symbolic
@@ -206,7 +204,7 @@ def test_shift_risk_reduces_to_prior_risk() -> None:
 @pytest.mark.symbolic
 @pytest.mark.result("zfb24:thm8")
 def test_rdm_symbolic() -> None:
-    assert_passed(check_rdm_symbolic())
+    assert_passed(check_thm8_symbolic())
 
 
 @pytest.mark.symbolic

@@ -5,13 +5,15 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from theory.lsa_flow.training import Assumption3Setting
+
 __all__ = ["zfb24_settings"]
 
 
 @st.composite
-def zfb24_settings(draw: st.DrawFn, *, d: int | None = None
-                   ) -> tuple[np.ndarray, int, float, np.ndarray]:
-    """``(Lambda, N, sigma_init, Theta)`` of zfb24 Assumption 3 / Theorem 4 (spec 004 §3):
+def zfb24_settings(draw: st.DrawFn, *, d: int | None = None) -> Assumption3Setting:
+    """A validated :class:`~theory.lsa_flow.Assumption3Setting` ``(Lambda, N, sigma_init, Theta)``
+    of zfb24 Assumption 3 / Theorem 4 (spec 004 §3):
     ``Λ = Q diag(λ) Qᵀ`` with λ_i ∈ [0.2, 3] and Q orthogonal (QR of a drawn matrix), N ∈ [1, 60],
     Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2} (the paper's random scheme), and σ ∈ (0, 0.9·√(2/(√d‖Γ‖_op))) so that
     σ²‖Γ‖_op√d < 2 (Theorem 4's condition)."""
@@ -29,4 +31,4 @@ def zfb24_settings(draw: st.DrawFn, *, d: int | None = None
     sigma_init = draw(st.floats(0.05 * s_max, s_max))
     M0 = np.array(draw(st.lists(fl, min_size=d * d, max_size=d * d))).reshape(d, d) + np.eye(d)
     Theta = M0 / np.sqrt(np.linalg.norm(M0 @ M0.T))
-    return Lambda, N, sigma_init, Theta
+    return Assumption3Setting(Lambda=Lambda, N=N, sigma_init=sigma_init, Theta=Theta)

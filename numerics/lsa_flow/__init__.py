@@ -1,0 +1,38 @@
+"""[zfb24] numerics: independent routes for the closed forms of :mod:`theory.lsa_flow`.
+
+Routes (no checks): :mod:`.sampling` (prompt samplers), :mod:`.predictors` (the literal LSA
+read-out of eq. (6) and the preconditioned one-step predictor of eq. (12)), :mod:`.ode` (Lemma 10
+and eq. (52) with the verification solver), :mod:`.montecarlo` (Figure 1 estimators),
+:mod:`.faults` (wrong Γ's for negative controls) and :mod:`.evidence` (shared evidence helpers).
+
+Checks, one module per paper section, named ``check_<result>_<route>[_<qualifier>]``:
+:mod:`.checks_model` (§2, Lemma 9, eq. (12)), :mod:`.checks_flow` (§5 / Appendix A),
+:mod:`.checks_thm4` (Theorem 4), :mod:`.checks_risk` (§4.1), :mod:`.checks_shifts` (§4.2),
+:mod:`.checks_random_cov` (§4.3).  Fault switches are keyword-only ``fault_*=None`` parameters.
+
+The route names are re-exported here.
+"""
+
+from __future__ import annotations
+
+from numerics.lsa_flow.faults import GammaFn, gamma_or_fault, lambda_as_gamma, wrong_gamma
+from numerics.lsa_flow.montecarlo import least_squares_risk_mc, random_cov_test_risk
+from numerics.lsa_flow.ode import STIFF, integrate_flow, integrate_rdm_flow, pack, unpack
+from numerics.lsa_flow.predictors import lsa_predict, predictor_predict, weights_from_P
+from numerics.lsa_flow.sampling import (
+    SPEC_LAMBDA,
+    random_spd,
+    random_theta,
+    sample_linear,
+    sample_quadratic_task,
+    sample_random_cov,
+    spec_Lambda,
+)
+
+__all__ = [
+    "SPEC_LAMBDA", "spec_Lambda", "random_spd", "random_theta", "sample_linear",
+    "sample_quadratic_task", "sample_random_cov", "lsa_predict", "predictor_predict",
+    "weights_from_P", "STIFF", "pack", "unpack", "integrate_flow", "integrate_rdm_flow",
+    "least_squares_risk_mc", "random_cov_test_risk", "GammaFn", "wrong_gamma", "lambda_as_gamma",
+    "gamma_or_fault",
+]

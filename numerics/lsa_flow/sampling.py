@@ -1,0 +1,102 @@
+"""[zfb24] prompt samplers: fixed covariance (§3.3), the nonlinear task of spec T-R9, random
+covariance (§4.3, Definition 7), and the random Λ / Θ of the verification plan.
+
+A Monte Carlo route samples prompts here and applies a predictor (:mod:`.predictors`); it never
+calls a theory risk function.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from numerics.sampling import psd_sqrt
+
+__all__ = ["SPEC_LAMBDA", "spec_Lambda", "random_spd", "random_theta", "sample_linear", "sample_quadratic_task", "sample_random_cov"]
+
+
+#: Spec T-R5/T-R6/T-R8/T-R10 reference covariance.
+SPEC_LAMBDA = (0.5, 1.0, 1.5, 2.0)
+
+
+def random_spd(d: int, rng: np.random.Generator, lo: float = 0.5, hi: float = 2.0) -> np.ndarray:
+    """``Q diag(λ) Qᵀ`` with Haar ``Q`` and ``λ_i ~ U[lo, hi]`` (spec §3 strategy)."""
+    Q, R = np.linalg.qr(rng.standard_normal((d, d)))
+    Q = Q * np.sign(np.diag(R))
+    lam = rng.uniform(lo, hi, size=d)
+    S = (Q * lam) @ Q.T
+    return 0.5 * (S + S.T)
+
+
+def random_theta(d: int, rng: np.random.Generator) -> np.ndarray:
+    """Assumption 3's random scheme: ``Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2}`` so ``ΘΘᵀ = M₀M₀ᵀ/‖M₀M₀ᵀ‖_F``."""
+    M0 = rng.standard_normal((d, d))
+    return M0 / np.sqrt(np.linalg.norm(M0 @ M0.T))
+
+
+def spec_Lambda() -> np.ndarray:
+    return np.diag(SPEC_LAMBDA)
+
+
+def sample_linear(rng: np.random.Generator, b: int, n: int, Lambda: np.ndarray, *,
+                  s2: float = 0.0, w: np.ndarray | None = None, Sq: np.ndarray | None = None,
+                  query_law: str = "gaussian"
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Prompts ``x_i ~ N(0, Λ)``, ``w ~ N(0, I)`` (or fixed ``w``), ``y = ⟨w,x⟩ + N(0, s²)``.
+
+    The query has second moment ``Sq`` (default Λ), is independent of the prompt, and is
+    ``N(0, Sq)`` or, with ``query_law="uniform"``, ``Sq^{1/2}·U(−√3, √3)^d`` (non-Gaussian).
+    Returns ``X (b,n,d), y (b,n), xq (b,d), yq (b,), w (b,d)``.
+    """
+    d = Lambda.shape[0]
+    R = psd_sqrt(Lambda)
+    Rq = R if Sq is None else psd_sqrt(np.asarray(Sq, dtype=float))
+    W = rng.standard_normal((b, d)) if w is None else np.broadcast_to(np.asarray(w, float), (b, d))
+    X = rng.standard_normal((b, n, d)) @ R
+    if query_law == "uniform":
+        xq = rng.uniform(-math.sqrt(3.0), math.sqrt(3.0), size=(b, d)) @ Rq
+    else:
+        xq = rng.standard_normal((b, d)) @ Rq
+    y = np.einsum("bnd,bd->bn", X, W)
+    yq = np.einsum("bd,bd->b", xq, W)
+    if s2 > 0:
+        y = y + math.sqrt(s2) * rng.standard_normal((b, n))
+        yq = yq + math.sqrt(s2) * rng.standard_normal(b)
+    return X, y, xq, yq, W
+
+
+def sample_quadratic_task(rng: np.random.Generator, b: int, n: int, Lambda: np.ndarray,
+                          w0: np.ndarray, s2: float, coef: float = 0.5
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Spec T-R9 nonlinear task: ``y = ⟨w₀,x⟩ + coef·(x₁² − Λ₁₁) + s ε`` for prompt and query."""
+    d = Lambda.shape[0]
+    R = psd_sqrt(Lambda)
+    Z = rng.standard_normal((b, n + 1, d)) @ R
+    yy = Z @ w0 + coef * (Z[:, :, 0] ** 2 - Lambda[0, 0]) + math.sqrt(s2) * rng.standard_normal((b, n + 1))
+    return Z[:, :n], yy[:, :n], Z[:, n], yy[:, n]
+
+
+def sample_random_cov(rng: np.random.Generator, b: int, n: int, d: int, *, c: float = 1.0,
+                      law: tuple[str, Any] = ("exp", None)
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Definition 7: per prompt ``Λ_τ = c·diag(λ)``, ``λ_i`` iid Exp(1) (``law=("exp", None)``) or
+    independent Gamma(k_i, θ_i) (``law=("gamma", (k, theta))``); ``x ~ N(0, Λ_τ)``, ``w ~ N(0, I)``.
+
+    Returns ``X, y, xq, yq, w, lam`` with ``lam`` (b, d) the diagonal of Λ_τ.
+    """
+    kind, par = law
+    if kind == "exp":
+        lam = rng.exponential(1.0, size=(b, d))
+    elif kind == "gamma":
+        k, th = (np.asarray(v, dtype=float) for v in par)
+        lam = rng.gamma(k, th, size=(b, d))
+    else:
+        raise ValueError(f"law must be 'exp' or 'gamma', got {kind!r}")
+    lam = c * lam
+    sd = np.sqrt(lam)
+    W = rng.standard_normal((b, d))
+    X = rng.standard_normal((b, n, d)) * sd[:, None, :]
+    xq = rng.standard_normal((b, d)) * sd
+    return X, np.einsum("bnd,bd->bn", X, W), xq, np.einsum("bd,bd->b", xq, W), W, lam

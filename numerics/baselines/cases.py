@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from numerics.mc_fast import gd_family_predict
 from theory.settings import LinearRegressionICL, check_choice
 
 # ------------------------------------------------------------------------- pinned settings
@@ -49,19 +50,23 @@ def case_setting(case: str, N: int = 8) -> tuple[LinearRegressionICL, dict[str, 
 def gd_beta_predict(Gamma: np.ndarray, beta0: np.ndarray, X: np.ndarray, y: np.ndarray,
                     xq: np.ndarray) -> np.ndarray:
     """``⟨β0 + (1/N) Γ Xᵀ(y − Xβ0), x_q⟩`` for a batch ``X (B, N, d)``, ``y (B, N)``, ``xq (B, d)``
-    ([zwb24] eq. (5.1)); ``β0 = 0`` is one-step preconditioned GD (von Oswald)."""
-    N = X.shape[1]
-    r = y - X @ beta0  # (B, N) residuals at the initialisation
-    g = beta0 + np.einsum("ij,bnj,bn->bi", Gamma, X, r) / N  # (B, d)
-    return np.einsum("bd,bd->b", g, xq)
+    ([zwb24] eq. (5.1)); ``β0 = 0`` is one-step preconditioned GD (von Oswald).
+
+    The paper-notation face of the one GD-family predictor
+    :func:`numerics.mc_fast.gd_family_predict` (``a = b = β0``)."""
+    beta0 = np.asarray(beta0, dtype=float)
+    return gd_family_predict(X, y, xq, Gamma=np.asarray(Gamma, dtype=float), a=beta0, b=beta0)
 
 
 def dgd_predict(P: np.ndarray, eta: float, X: np.ndarray, y: np.ndarray,
                 xq: np.ndarray) -> np.ndarray:
-    """``(η/N) Σ_i y_i (x_i − x̄)ᵀ P x_q`` ([hpcy25] eq. (4.11), preconditioned)."""
-    N = X.shape[1]
-    Xc = X - X.mean(axis=1, keepdims=True)  # (B, N, d) centred covariates
-    return eta / N * np.einsum("bn,bnd,de,be->b", y, Xc, P, xq)
+    """``(η/N) Σ_i y_i (x_i − x̄)ᵀ P x_q`` ([hpcy25] eq. (4.11), preconditioned).
+
+    The paper-notation face of :func:`numerics.mc_fast.gd_family_predict` with ``debias=True``,
+    ``Γ = η Pᵀ`` and ``a = b = 0``."""
+    d = X.shape[-1]
+    return gd_family_predict(X, y, xq, Gamma=eta * np.asarray(P, dtype=float).T, a=np.zeros(d),
+                             b=np.zeros(d), debias=True)
 
 # ----------------------------------------------------------------------- Gaussian identities
 A_GENERAL = ((0.7, -0.4, 0.2), (0.3, 1.1, -0.5), (0.0, 0.6, -0.8))  # non-symmetric test matrix

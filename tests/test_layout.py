@@ -291,6 +291,29 @@ def test_every_slug_has_a_public_strategy() -> None:
         assert name in S.__all__, f"theory.strategies.__all__ lacks {name} ({slug})"
 
 
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_strategy_draws_the_validated_setting_object(key: str, slug: str) -> None:
+    """``<key>_settings()`` draws that slice's frozen setting dataclass, not a tuple or dict."""
+    from hypothesis import HealthCheck, given, settings
+
+    import theory.strategies as S
+
+    seen: list[object] = []
+
+    @settings(max_examples=3, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(getattr(S, f"{key}_settings")())
+    def draw(setting: object) -> None:
+        seen.append(setting)
+
+    draw()
+    assert seen
+    for setting in seen:
+        assert dataclasses.is_dataclass(setting) and not isinstance(setting, type), (
+            f"{key}_settings drew {type(setting).__name__}, not a setting object")
+        assert setting.__dataclass_params__.frozen, f"{key}_settings: setting not frozen"  # type: ignore[attr-defined]
+
+
 # ------------------------------------------------------------------------------ show ID
 def test_show_prints_existing_locations_for_every_result() -> None:
     for r in all_results():

@@ -29,48 +29,103 @@ from numerics.testing import (
 from theory import lsa_flow as T
 from theory.common.protocols import Evidence
 
-__all__ = ["check_thm8_symbolic", "check_thm8_mc_moments", "check_thm8_ode", "check_thm8_mc_loss", "check_rdm_risk_mc", "check_fig1_mc"]
+__all__ = [
+    "check_thm8_symbolic",
+    "check_thm8_mc_moments",
+    "check_thm8_ode",
+    "check_thm8_mc_loss",
+    "check_rdm_risk_mc",
+    "check_fig1_mc",
+]
 
 
-_GAMMA_LAW = (np.array([1.0, 2.0, 3.0]), np.array([1.0, 0.5, 0.4]))  # Gamma(k_i, θ_i), per coordinate
+_GAMMA_LAW = (
+    np.array([1.0, 2.0, 3.0]),
+    np.array([1.0, 0.5, 0.4]),
+)  # Gamma(k_i, θ_i), per coordinate
 
 
 def _gamma_law_m(k: np.ndarray, th: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    m = [np.array([float(v) for v in col]) for col in
-         zip(*(T.gamma_law_moments(float(a), float(b)) for a, b in zip(k, th)))]
+    m = [
+        np.array([float(v) for v in col])
+        for col in zip(
+            *(T.gamma_law_moments(float(a), float(b)) for a, b in zip(k, th, strict=True)),
+            strict=True,
+        )
+    ]
     return m[0], m[1], m[2]
 
 
 def check_thm8_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Corollary 22 / R12 (EXACT): Exp(1) γ, ζ, δ = N/(3N+d+5), the iid formulas equal the general
-    per-coordinate ones, Gamma(k, θ) shrink factor k/(k+2), and r(δ_R, 1, N) = 1 − 2δ_R = 2L*_rdm/d."""
+    per-coordinate ones, Gamma(k, θ) shrink factor k/(k+2), and r(δ_R, 1, N) = 1 − 2δ_R =
+    2L*_rdm/d."""
     d, N, k, th, M = sp.symbols("d N k theta M", positive=True)
     g, xi, z = T.moments_iid(1, 2, 6, d, N)
-    out = [exact_agreement("Exp(1): γ = 6 + (2d+10)/N", g, 6 + (2 * d + 10) / N),
-           exact_agreement("Exp(1): ζ = 2 + (d+4)/N", z, 2 + (d + 4) / N),
-           exact_agreement("Exp(1): δ = ξ/γ = N/(3N+d+5)", T.delta_iid(1, 2, 6, d, N), T.delta_exp(N, d))]
+    out = [
+        exact_agreement("Exp(1): γ = 6 + (2d+10)/N", g, 6 + (2 * d + 10) / N),
+        exact_agreement("Exp(1): ζ = 2 + (d+4)/N", z, 2 + (d + 4) / N),
+        exact_agreement(
+            "Exp(1): δ = ξ/γ = N/(3N+d+5)", T.delta_iid(1, 2, 6, d, N), T.delta_exp(N, d)
+        ),
+    ]
     m1, m2, m3 = T.gamma_law_moments(k, th)
-    out.append(exact_agreement("Gamma(k,θ): lim_N E[δλ] = m1m2/m3 = k/(k+2)",
-                               sp.limit(T.delta_iid(m1, m2, m3, 3, N), N, sp.oo) * m1, k / (k + 2)))
+    out.append(
+        exact_agreement(
+            "Gamma(k,θ): lim_N E[δλ] = m1m2/m3 = k/(k+2)",
+            sp.limit(T.delta_iid(m1, m2, m3, 3, N), N, sp.oo) * m1,
+            k / (k + 2),
+        )
+    )
     dR = T.delta_exp(N, d)
-    out.append(exact_agreement("r(δ_R, 1, N) = 1 − 2δ_R", T.rdm_test_risk(dR, 1, N, 1, 2, 6, d), 1 - 2 * dR))
+    out.append(
+        exact_agreement(
+            "r(δ_R, 1, N) = 1 − 2δ_R", T.rdm_test_risk(dR, 1, N, 1, 2, 6, d), 1 - 2 * dR
+        )
+    )
     gv, xv, zv = T.rdm_moments([1.0] * 4, [2.0] * 4, [6.0] * 4, 10)
     gi, xi_i, zi = (float(e.subs({d: 4, N: 10})) for e in T.moments_iid(1, 2, 6, d, N))
-    out.append(close_agreement("per-coordinate rdm_moments = iid closed form (d=4, N=10)",
-                               [gv[0], xv[0], zv[0, 1]], [gi, xi_i, zi], kind="FLOAT", atol=0.0, rtol=FLOAT_RTOL))
-    out.append(close_agreement("2L*_rdm/d = 1 − 2δ (Exp(1), d=4, N=10)",
-                               2 * T.rdm_optimal_loss([1] * 4, [2] * 4, [6] * 4, 10) / 4,
-                               1 - 2 * float(T.delta_exp(10, 4)), kind="FLOAT", atol=0.0, rtol=FLOAT_RTOL))
-    out.append(exact_agreement("Figure 1 'LSA limit' (δ = 1/3): fixed panel 4/9",
-                               T.fixed_test_risk(sp.Rational(1, 3), 1, sp.oo, 20), sp.Rational(4, 9)))
+    out.append(
+        close_agreement(
+            "per-coordinate rdm_moments = iid closed form (d=4, N=10)",
+            [gv[0], xv[0], zv[0, 1]],
+            [gi, xi_i, zi],
+            kind="FLOAT",
+            atol=0.0,
+            rtol=FLOAT_RTOL,
+        )
+    )
+    out.append(
+        close_agreement(
+            "2L*_rdm/d = 1 − 2δ (Exp(1), d=4, N=10)",
+            2 * T.rdm_optimal_loss([1] * 4, [2] * 4, [6] * 4, 10) / 4,
+            1 - 2 * float(T.delta_exp(10, 4)),
+            kind="FLOAT",
+            atol=0.0,
+            rtol=FLOAT_RTOL,
+        )
+    )
+    out.append(
+        exact_agreement(
+            "Figure 1 'LSA limit' (δ = 1/3): fixed panel 4/9",
+            T.fixed_test_risk(sp.Rational(1, 3), 1, sp.oo, 20),
+            sp.Rational(4, 9),
+        )
+    )
     for c, v in ((1, sp.Rational(1, 3)), (4, sp.Rational(76, 3)), (9, 387)):
-        out.append(exact_agreement(f"Figure 1 'LSA limit' random panel c={c}",
-                                   T.rdm_test_risk(sp.Rational(1, 3), c, sp.oo, 1, 2, 6, 20), v))
+        out.append(
+            exact_agreement(
+                f"Figure 1 'LSA limit' random panel c={c}",
+                T.rdm_test_risk(sp.Rational(1, 3), c, sp.oo, 1, 2, 6, 20),
+                v,
+            )
+        )
     return out
 
 
 def check_thm8_mc_moments(*, quick: bool = True, seed: int = 0, N: int = 8) -> list[Evidence]:
-    """Lemma 21 → Corollary 22: MC of E[Γ_τΛ_τUΛ_τ] (sampled Λ_τ, independent Gamma(k_i, θ_i) entries
+    """Lemma 21 → Corollary 22: MC of E[Γ_τΛ_τUΛ_τ] (sampled Λ_τ, independent Gamma(k_i, θ_i)
+    entries
     with different laws so ζ is not symmetric) equals Zc ∘ U entrywise; E[Λ_τ²] = diag(ξ)."""
     rng = np.random.default_rng(seed)
     k, th = _GAMMA_LAW
@@ -88,31 +143,50 @@ def check_thm8_mc_moments(*, quick: bool = True, seed: int = 0, N: int = 8) -> l
     ests = mc_means(draw, 1_000_000 if quick else 10_000_000, rng=rng)
     pred = np.concatenate([(Zc * U).ravel(), xi])
     scale = float(np.max(np.abs(pred)))
-    out = [mc_agreement(f"E[Γ_τΛ_τUΛ_τ]_{i // d}{i % d} = (Zc∘U)" if i < d * d else
-                        f"E[λ_{i - d * d}²] = ξ", float(p), e, scale=scale)
-           for i, (p, e) in enumerate(zip(pred, ests))]
-    out.append(ordering("ζ is not symmetric for non-identical laws", 0.0,
-                        abs(Zc[0, 1] - Zc[1, 0]), margin=0.1))
+    out = [
+        mc_agreement(
+            f"E[Γ_τΛ_τUΛ_τ]_{i // d}{i % d} = (Zc∘U)" if i < d * d else f"E[λ_{i - d * d}²] = ξ",
+            float(p),
+            e,
+            scale=scale,
+        )
+        for i, (p, e) in enumerate(zip(pred, ests, strict=True))
+    ]
+    out.append(
+        ordering(
+            "ζ is not symmetric for non-identical laws", 0.0, abs(Zc[0, 1] - Zc[1, 0]), margin=0.1
+        )
+    )
     return out
 
 
-def check_thm8_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
-                  sigma_init: float = 0.15) -> list[Evidence]:
+def check_thm8_ode(
+    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8, sigma_init: float = 0.15
+) -> list[Evidence]:
     """Corollary 22 / Lemmas 25–28 / Theorem 8: eq. (52) from Assumption 3 (Exp(1), d = 3, N = 8):
     spec references (γ = 8, ζ = 2.875, ξ = 2, u₋₁(∞) = 0.658037, u_ii(∞) = 0.379918), balancedness,
-    off-diagonal decay u_ij(0)exp(−ζ_ij∫u²), condition (21) (MC expectation), Lemma 27 bound, limit."""
+    off-diagonal decay u_ij(0)exp(−ζ_ij∫u²), condition (21) (MC expectation), Lemma 27 bound,
+    limit."""
     rng = np.random.default_rng(seed)
     m = [np.full(d, float(v)) for v in T.exp_moments()]
     Zc, xi = T.rdm_coefficients(*m, N)
     g, _, z = T.rdm_moments(*m, N)
     out = []
     if (d, N) == (3, 8):
-        out.append(close_agreement("spec: γ, ζ, ξ = 8, 2.875, 2", [g[0], z[0, 1], xi[0]], [8, 2.875, 2],
-                                   kind="FLOAT", atol=FLOAT_RTOL))
+        out.append(
+            close_agreement(
+                "spec: γ, ζ, ξ = 8, 2.875, 2",
+                [g[0], z[0, 1], xi[0]],
+                [8, 2.875, 2],
+                kind="FLOAT",
+                atol=FLOAT_RTOL,
+            )
+        )
         Ul, ul = T.rdm_limit(*m, N)
         out.append(spec_ref("spec: u₋₁(∞)", ul, "0.658037"))
         out.append(spec_ref("spec: u_ii(∞)", Ul[0, 0], "0.379918"))
     Th = random_theta(d, rng)
+
     # condition (21): E[‖Γ_τ‖_op ‖Λ_τ‖_F²] by MC (no closed form)
     def draw(r: np.random.Generator, b: int) -> np.ndarray:
         lam = r.exponential(1.0, size=(b, d))
@@ -121,8 +195,15 @@ def check_thm8_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
 
     Eq = mc_mean(draw, 400_000, rng=rng)
     bound = T.rdm_init_bound(m[0], Th, Eq.mean)
-    out.append(ordering("condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²)", sigma_init**2, bound,
-                        margin=0.2 * bound, details={"E_mc": Eq.mean, "se": Eq.se}))
+    out.append(
+        ordering(
+            "condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²)",
+            sigma_init**2,
+            bound,
+            margin=0.2 * bound,
+            details={"E_mc": Eq.mean, "se": Eq.se},
+        )
+    )
     U0, u0 = T.initial_state(Th, sigma_init)
     ts = np.linspace(0, 200, 401)
     tr = integrate_rdm_flow(Zc, xi, U0, u0, 200.0, t_eval=ts)
@@ -132,30 +213,59 @@ def check_thm8_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
     umin = T.rdm_u_min(m[0], m[1], Th, sigma_init, Eq.mean)
     out.append(ordering("Lemma 27: u₋₁(t) ≥ u_min", umin, float(us.min()), margin=SOLVER_ATOL))
     lmin = T.rdm_min_loss(*m, N)
-    ell = np.array([T.rdm_loss(U, u, Zc, xi) for U, u in zip(Us, us)]) - lmin
+    ell = np.array([T.rdm_loss(U, u, Zc, xi) for U, u in zip(Us, us, strict=True)]) - lmin
     nu = T.rdm_pl_constant(*m, N, Th, sigma_init, Eq.mean)
     slack = ell[0] * np.exp(-nu * tr.t[1:]) - ell[1:]
-    out.append(ordering("Lemma 28: PL envelope ℓ_rdm(t) − min ≤ e^(−νt)(ℓ_rdm(0) − min)", 0.0,
-                        float(slack.min()) + solver_scale_atol(abs(lmin)), margin=SOLVER_ATOL,
-                        details={"nu": nu}))
+    out.append(
+        ordering(
+            "Lemma 28: PL envelope ℓ_rdm(t) − min ≤ e^(−νt)(ℓ_rdm(0) − min)",
+            0.0,
+            float(slack.min()) + solver_scale_atol(abs(lmin)),
+            margin=SOLVER_ATOL,
+            details={"nu": nu},
+        )
+    )
     offd = ~np.eye(d, dtype=bool)
     pred = U0[offd][None, :] * np.exp(-z[offd][None, :] * tr.y[:, -1][:, None])
-    out.append(solver_agreement("off-diagonals u_ij(0)exp(−ζ_ij∫u²)", Us[:, offd], pred,
-                                atol=solver_scale_atol(np.max(np.abs(U0)))))
+    out.append(
+        solver_agreement(
+            "off-diagonals u_ij(0)exp(−ζ_ij∫u²)",
+            Us[:, offd],
+            pred,
+            atol=solver_scale_atol(np.max(np.abs(U0))),
+        )
+    )
     Ul, ul = T.rdm_limit(*m, N)
     tr2 = integrate_rdm_flow(Zc, xi, U0, u0, 500.0)
     Uf, uf = unpack(tr2.final, d)
-    out.append(solver_agreement("limit: u₋₁U₁₁ → D = diag(ξ/γ), factors of Lemma 28", pack(Uf, uf),
-                                pack(Ul, ul)))
-    out.append(close_agreement("D = δI with δ = N/(3N+d+5)", np.diag(T.rdm_D(*m, N)),
-                               np.full(d, float(T.delta_exp(N, d))), kind="FLOAT", atol=0.0, rtol=FLOAT_RTOL))
-    out.append(solver_agreement("ℓ_rdm(T) = −½Σξ²/γ (Lemma 24)", T.rdm_loss(Uf, uf, Zc, xi),
-                                T.rdm_min_loss(*m, N)))
+    out.append(
+        solver_agreement(
+            "limit: u₋₁U₁₁ → D = diag(ξ/γ), factors of Lemma 28", pack(Uf, uf), pack(Ul, ul)
+        )
+    )
+    out.append(
+        close_agreement(
+            "D = δI with δ = N/(3N+d+5)",
+            np.diag(T.rdm_D(*m, N)),
+            np.full(d, float(T.delta_exp(N, d))),
+            kind="FLOAT",
+            atol=0.0,
+            rtol=FLOAT_RTOL,
+        )
+    )
+    out.append(
+        solver_agreement(
+            "ℓ_rdm(T) = −½Σξ²/γ (Lemma 24)", T.rdm_loss(Uf, uf, Zc, xi), T.rdm_min_loss(*m, N)
+        )
+    )
     return out
 
 
-def check_thm8_mc_loss(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8) -> list[Evidence]:
-    """Lemma 23: MC population loss (full eq.-(6) read-out, Exp(1) random covariance) at a non-diagonal
+def check_thm8_mc_loss(
+    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8
+) -> list[Evidence]:
+    """Lemma 23: MC population loss (full eq.-(6) read-out, Exp(1) random covariance) at a
+    non-diagonal
     U₁₁ equals ℓ_rdm + ½ΣEλ_i (spec T-R12(c)); and at the minimiser it equals L*_rdm."""
     rng = np.random.default_rng(seed)
     m = [np.full(d, float(v)) for v in T.exp_moments()]
@@ -164,34 +274,54 @@ def check_thm8_mc_loss(*, quick: bool = True, seed: int = 0, d: int = 3, N: int 
     u = 0.9
     Ul, ul = T.rdm_limit(*m, N)
     out = []
-    for tag, (UU, uu), pred in (("non-diagonal U₁₁", (U, u), T.rdm_loss(U, u, Zc, xi) + 0.5 * m[0].sum()),
-                                ("minimiser D", (Ul, ul), T.rdm_optimal_loss(*m, N))):
+    for tag, (UU, uu), pred in (
+        ("non-diagonal U₁₁", (U, u), T.rdm_loss(U, u, Zc, xi) + 0.5 * m[0].sum()),
+        ("minimiser D", (Ul, ul), T.rdm_optimal_loss(*m, N)),
+    ):
         K, R = weights_from_P(UU, uu)
 
         def draw(r: np.random.Generator, b: int, K=K, R=R) -> np.ndarray:
             X, y, xq, yq, _, _ = sample_random_cov(r, b, N, d)
             return 0.5 * (lsa_predict(X, y, xq, K, R) - yq) ** 2
 
-        out.append(mc_agreement(f"random-cov population loss at {tag} (d={d}, N={N})", pred,
-                                mc_mean(draw, 600_000 if quick else 6_000_000, rng=rng)))
+        out.append(
+            mc_agreement(
+                f"random-cov population loss at {tag} (d={d}, N={N})",
+                pred,
+                mc_mean(draw, 600_000 if quick else 6_000_000, rng=rng),
+            )
+        )
     return out
 
 
-def check_rdm_risk_mc(*, quick: bool = True, seed: int = 0, d: int = 5, N: int = 20,
-                      delta: float | None = None, fault_gamma_k: float | None = None) -> list[Evidence]:
-    """[derived] r(δ, c, M) vs MC of the normalised squared error of ŷ = δ x_qᵀĝ on random-covariance
+def check_rdm_risk_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    N: int = 20,
+    delta: float | None = None,
+    fault_gamma_k: float | None = None,
+) -> list[Evidence]:
+    """[derived] r(δ, c, M) vs MC of the normalised squared error of ŷ = δ x_qᵀĝ on
+    random-covariance
     test prompts (Λ_new = c·diag(Exp(1))), c ∈ {1, 2}, M ∈ {10, 40}; and the fixed-test r_I.
 
     ``fault_gamma_k`` (negative control) samples the test entries from Gamma(k, 1/k) (same mean 1)
     while the prediction keeps the Exp(1) moments (1, 2, 6)."""
-    law = (("exp", None) if fault_gamma_k is None
-           else ("gamma", (np.full(d, fault_gamma_k), np.full(d, 1 / fault_gamma_k))))
+    law = (
+        ("exp", None)
+        if fault_gamma_k is None
+        else ("gamma", (np.full(d, fault_gamma_k), np.full(d, 1 / fault_gamma_k)))
+    )
     rng = np.random.default_rng(seed)
     dl = float(T.delta_exp(N, d)) if delta is None else float(delta)
     out = []
     for c, M, n in ((1.0, 10, 250_000), (1.0, 40, 150_000), (2.0, 10, 300_000)):
+
         def draw(r: np.random.Generator, b: int, c: float = c, M: int = M) -> np.ndarray:
-            # the query is integrated exactly (Rao–Blackwell): E[(ĝᵀPx_q − wᵀx_q)² | prompt, w, Λ_new]
+            # the query is integrated exactly (Rao–Blackwell): E[(ĝᵀPx_q − wᵀx_q)² | prompt, w,
+            # Λ_new]
             # = (Pᵀĝ − w)ᵀ Λ_new (Pᵀĝ − w) with P = δI
             X, y, _, _, W, lam = sample_random_cov(r, b, M, d, c=c, law=law)
             e = dl * np.einsum("bn,bnd->bd", y, X) / M - W
@@ -200,35 +330,65 @@ def check_rdm_risk_mc(*, quick: bool = True, seed: int = 0, d: int = 5, N: int =
         pred = float(T.rdm_test_risk_fn(dl, c, M, 1, 2, 6, d))
         # power scale: the zero predictor's normalised risk c·m1 = c (Exp(1) tails make the
         # per-sample variance erratic; 2 % of the trivial risk is the resolution we claim)
-        out.append(mc_agreement(f"r(δ={dl:.4f}, c={c}, M={M}), d={d}", pred,
-                                mc_mean(draw, n if quick else 10 * n, rng=rng), scale=max(c, pred)))
+        out.append(
+            mc_agreement(
+                f"r(δ={dl:.4f}, c={c}, M={M}), d={d}",
+                pred,
+                mc_mean(draw, n if quick else 10 * n, rng=rng),
+                scale=max(c, pred),
+            )
+        )
     M, c = 10, 2.0
 
     def draw_f(r: np.random.Generator, b: int) -> np.ndarray:
         X, y, xq, yq, _ = sample_linear(r, b, M, c * np.eye(d))
         return (predictor_predict(dl * np.eye(d), X, y, xq) - yq) ** 2 / d
 
-    out.append(mc_agreement(f"r_I(δ, c={c}, M={M}) fixed test covariance cI",
-                            float(T.fixed_test_risk(dl, c, M, d)),
-                            mc_mean(draw_f, 100_000 if quick else 1_000_000, rng=rng)))
+    out.append(
+        mc_agreement(
+            f"r_I(δ, c={c}, M={M}) fixed test covariance cI",
+            float(T.fixed_test_risk(dl, c, M, d)),
+            mc_mean(draw_f, 100_000 if quick else 1_000_000, rng=rng),
+        )
+    )
     return out
 
 
 def check_fig1_mc(*, quick: bool = True, seed: int = 0, d: int = 20) -> list[Evidence]:
     """Figure 1 proxies (spec §4 P1): least squares = 0 for M ≥ d and (d − M)/d below (MC, fixed
-    panel); LSA limit ≤ zero estimator at c = 1 and ≫ zero at c = 9; δ_R(40), δ_R(100) references."""
+    panel); LSA limit ≤ zero estimator at c = 1 and ≫ zero at c = 9; δ_R(40), δ_R(100)
+    references."""
     rng = np.random.default_rng(seed)
     out = []
     for M in (5, 15):
         est = least_squares_risk_mc(M, d, random_cov=False, n=8000 if quick else 80_000, rng=rng)
-        out.append(mc_agreement(f"least squares, fixed Λ = I, M={M}: (d − M)/d", (d - M) / d, est,
-                                scale=1.0))
+        out.append(
+            mc_agreement(
+                f"least squares, fixed Λ = I, M={M}: (d − M)/d", (d - M) / d, est, scale=1.0
+            )
+        )
     est = least_squares_risk_mc(d + 5, d, random_cov=True, n=2000, rng=rng)
-    out.append(close_agreement("least squares = 0 for M ≥ d (random Λ)", est.mean, 0.0, kind="FLOAT", atol=1e-12))
-    out.append(ordering("c = 1: LSA limit (1/3) < zero estimator (1)",
-                        float(T.lsa_limit_random(1)), 1.0, margin=0.5))
-    out.append(ordering("c = 9: LSA limit (387) ≫ zero estimator (9)", 9.0,
-                        float(T.lsa_limit_random(9)), margin=100.0))
+    out.append(
+        close_agreement(
+            "least squares = 0 for M ≥ d (random Λ)", est.mean, 0.0, kind="FLOAT", atol=1e-12
+        )
+    )
+    out.append(
+        ordering(
+            "c = 1: LSA limit (1/3) < zero estimator (1)",
+            float(T.lsa_limit_random(1)),
+            1.0,
+            margin=0.5,
+        )
+    )
+    out.append(
+        ordering(
+            "c = 9: LSA limit (387) ≫ zero estimator (9)",
+            9.0,
+            float(T.lsa_limit_random(9)),
+            margin=100.0,
+        )
+    )
     out.append(spec_ref("spec §4: δ_R(N=40), d = 20", float(T.delta_exp(40, 20)), "0.2759"))
     out.append(spec_ref("spec §4: δ_R(N=100), d = 20", float(T.delta_exp(100, 20)), "0.3077"))
     return out

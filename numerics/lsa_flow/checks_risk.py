@@ -29,7 +29,13 @@ from numerics.testing import (
 from theory import lsa_flow as T
 from theory.common.protocols import Evidence
 
-__all__ = ["check_thm5_mc", "check_thm5_symbolic", "check_cor6_float", "check_cor6_mc", "check_cor6_rate"]
+__all__ = [
+    "check_thm5_mc",
+    "check_thm5_symbolic",
+    "check_cor6_float",
+    "check_cor6_mc",
+    "check_cor6_rate",
+]
 
 
 def _thm5_config() -> tuple[np.ndarray, np.ndarray, float]:
@@ -37,25 +43,43 @@ def _thm5_config() -> tuple[np.ndarray, np.ndarray, float]:
     return A @ A.T / 3 + 0.5 * np.eye(3), np.array([1.0, -0.5, 0.3]), 0.16
 
 
-def check_thm5_mc(*, quick: bool = True, seed: int = 0, N: int = 10, M: int = 5,
-                  fault_gamma_fn: GammaFn | None = None, fault_p_fn: GammaFn | None = None) -> list[Evidence]:
+def check_thm5_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    N: int = 10,
+    M: int = 5,
+    fault_gamma_fn: GammaFn | None = None,
+    fault_p_fn: GammaFn | None = None,
+) -> list[Evidence]:
     """Theorem 5 on the spec's nonlinear task (d = 3, N = 10, M = 5): MC of the risk of the trained
     predictor x_qᵀΓ⁻¹ĝ (applied to sampled prompts) vs the closed form; also at M = 40."""
     rng = np.random.default_rng(seed)
     L, w0, s2 = _thm5_config()
-    P = np.linalg.inv(T.gamma_fn(L, N)) if fault_p_fn is None else np.asarray(fault_p_fn(L, N), dtype=float)
+    P = (
+        np.linalg.inv(T.gamma_fn(L, N))
+        if fault_p_fn is None
+        else np.asarray(fault_p_fn(L, N), dtype=float)
+    )
     Sig, a, best = T.quadratic_task_moments(L, w0, s2)
     n = 800_000 if quick else 8_000_000
     out = []
     for m in (M, 8 * M):
+
         def draw(r: np.random.Generator, b: int, m: int = m) -> np.ndarray:
             X, y, xq, yq = sample_quadratic_task(r, b, m, L, w0, s2)
             return (predictor_predict(P, X, y, xq) - yq) ** 2
 
         est = mc_mean(draw, n if m == M else n // 4, rng=rng)
         pred = T.theorem5_risk(L, N, m, Sig, a, best, Gamma=gamma_or_fault(fault_gamma_fn, L, N))
-        out.append(mc_agreement(f"Theorem 5 risk, nonlinear task, N={N}, M={m}", float(pred), est,
-                                details={"best_linear": best}))
+        out.append(
+            mc_agreement(
+                f"Theorem 5 risk, nonlinear task, N={N}, M={m}",
+                float(pred),
+                est,
+                details={"best_linear": best},
+            )
+        )
     return out
 
 
@@ -66,23 +90,37 @@ def check_thm5_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     L = sp.diag(l1, l2)
     N, M = sp.symbols("N M", positive=True)
     w = sp.Matrix(sp.symbols("w1 w2", real=True))
-    out = [exact_agreement("Theorem 5 with Σ = ‖w‖²_ΛΛ + ΛwwᵀΛ = noiseless display",
-                           T.theorem5_risk(L, N, M, T.noiseless_Sigma(w, L), w, 0),
-                           T.noiseless_risk(w, L, N, M))]
+    out = [
+        exact_agreement(
+            "Theorem 5 with Σ = ‖w‖²_ΛΛ + ΛwwᵀΛ = noiseless display",
+            T.theorem5_risk(L, N, M, T.noiseless_Sigma(w, L), w, 0),
+            T.noiseless_risk(w, L, N, M),
+        )
+    ]
     G = T.gamma(L, N)
     Gi = G.inv()
     K = L + L.trace() * sp.eye(2)
-    out.append(exact_agreement("1/N² bracket = aᵀΓ⁻²Λ(Λ+trΛI)²a/N²",
-                               T.theorem5_excess(L, N, sp.oo, sp.zeros(2, 2), w),
-                               (w.T * Gi * Gi * L * K * K * w)[0, 0] / N**2))
+    out.append(
+        exact_agreement(
+            "1/N² bracket = aᵀΓ⁻²Λ(Λ+trΛI)²a/N²",
+            T.theorem5_excess(L, N, sp.oo, sp.zeros(2, 2), w),
+            (w.T * Gi * Gi * L * K * K * w)[0, 0] / N**2,
+        )
+    )
     out.append(exact_agreement("R(N, N) = 2L*", T.prior_risk(L, N, N), 2 * T.optimal_loss(L, N)))
-    out.append(exact_agreement("isotropic R(M,N) = d(d+1)[N²/M + d + 1]/(N+d+1)², d=3",
-                               T.prior_risk(sp.eye(3), N, M), T.prior_risk_isotropic(3, N, M)))
+    out.append(
+        exact_agreement(
+            "isotropic R(M,N) = d(d+1)[N²/M + d + 1]/(N+d+1)², d=3",
+            T.prior_risk(sp.eye(3), N, M),
+            T.prior_risk_isotropic(3, N, M),
+        )
+    )
     return out
 
 
 def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Corollary 6 / R10 (closed forms): spec reference values of R(M,N), R(N,N) = 2L*, the orderings
+    """Corollary 6 / R10 (closed forms): spec reference values of R(M,N), R(N,N) = 2L*, the
+    orderings
     R ≤ tight bound ≤ κ bound, and the M-threshold ``R − η ≤ ε``."""
     L = spec_Lambda()
     out = []
@@ -90,13 +128,26 @@ def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     for M, ref in refs.items():
         out.append(spec_ref(f"spec T-R10: R(M={M}, N=16)", float(T.prior_risk(L, 16, M)), ref))
     for M, ref in {5: "3.816568", 20: "1.153846", 80: "0.488166"}.items():
-        out.append(spec_ref(f"spec T-R10 isotropic d=5, N=20: R({M})",
-                             float(T.prior_risk(np.eye(5), 20, M)), ref))
+        out.append(
+            spec_ref(
+                f"spec T-R10 isotropic d=5, N=20: R({M})",
+                float(T.prior_risk(np.eye(5), 20, M)),
+                ref,
+            )
+        )
     out.append(spec_ref("spec: tight bound at M = N = 16", T.tight_bound(L, 16, 16), "2.145182"))
     out.append(spec_ref("spec: κ bound at M = N = 16", T.cor6_bound(L, 16, 16), "2.988281"))
     out.append(spec_ref("spec: η at N = 16", T.cor6_eta(L, 16), "1.42578"))
-    out.append(close_agreement("R(N,N) = 2L* (N = 16)", float(T.prior_risk(L, 16, 16)),
-                               2 * T.optimal_loss_fn(L, 16), kind="FLOAT", atol=0.0, rtol=FLOAT_RTOL))
+    out.append(
+        close_agreement(
+            "R(N,N) = 2L* (N = 16)",
+            float(T.prior_risk(L, 16, 16)),
+            2 * T.optimal_loss_fn(L, 16),
+            kind="FLOAT",
+            atol=0.0,
+            rtol=FLOAT_RTOL,
+        )
+    )
     gaps_a, gaps_b = [], []
     for N in (4, 16, 64, 256):
         for M in (1, 4, 16, 64, 256, 1024):
@@ -110,17 +161,28 @@ def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         Mth = T.cor6_M_threshold(L, eps)
         for N in (16, 64):
             R = float(T.prior_risk(L, N, Mth))
-            out.append(ordering(f"Corollary 6: R − η ≤ ε at M = {Mth} (ε={eps}, N={N})",
-                                R - T.cor6_eta(L, N), eps, margin=1e-9))
+            out.append(
+                ordering(
+                    f"Corollary 6: R − η ≤ ε at M = {Mth} (ε={eps}, N={N})",
+                    R - T.cor6_eta(L, N),
+                    eps,
+                    margin=1e-9,
+                )
+            )
     return out
 
 
-def check_cor6_mc(*, quick: bool = True, seed: int = 0, N: int = 16,
-                  fault_p_fn: GammaFn | None = None) -> list[Evidence]:
+def check_cor6_mc(
+    *, quick: bool = True, seed: int = 0, N: int = 16, fault_p_fn: GammaFn | None = None
+) -> list[Evidence]:
     """MC of R(M, N) (w ~ N(0, I), noiseless) for the predictor x_qᵀΓ⁻¹ĝ at M ∈ {1, 4, 16, 64}."""
     rng = np.random.default_rng(seed)
     L = spec_Lambda()
-    P = np.linalg.inv(T.gamma_fn(L, N)) if fault_p_fn is None else np.asarray(fault_p_fn(L, N), dtype=float)
+    P = (
+        np.linalg.inv(T.gamma_fn(L, N))
+        if fault_p_fn is None
+        else np.asarray(fault_p_fn(L, N), dtype=float)
+    )
     out = []
     for M, n in ((1, 200_000), (4, 150_000), (16, 100_000), (64, 50_000)):
         n = n if quick else 10 * n
@@ -129,8 +191,13 @@ def check_cor6_mc(*, quick: bool = True, seed: int = 0, N: int = 16,
             X, y, xq, yq, _ = sample_linear(r, b, M, L)
             return (predictor_predict(P, X, y, xq) - yq) ** 2
 
-        out.append(mc_agreement(f"R(M={M}, N={N}) closed form vs MC", float(T.prior_risk(L, N, M)),
-                                mc_mean(draw, n, rng=rng)))
+        out.append(
+            mc_agreement(
+                f"R(M={M}, N={N}) closed form vs MC",
+                float(T.prior_risk(L, N, M)),
+                mc_mean(draw, n, rng=rng),
+            )
+        )
     return out
 
 
@@ -144,6 +211,7 @@ def check_cor6_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     P = np.linalg.inv(T.gamma_fn(L, Nbig))
     Rs = []
     for M in Ms:
+
         def draw(r: np.random.Generator, b: int, M: int = M) -> np.ndarray:
             X, y, xq, yq, _ = sample_linear(r, b, M, L)
             return (predictor_predict(P, X, y, xq) - yq) ** 2

@@ -1,5 +1,4 @@
-"""[zfb24] §3 Theorem 4 checks (with Lemmas 18–20): the flow from Assumption 3 by ODE.
-"""
+"""[zfb24] §3 Theorem 4 checks (with Lemmas 18–20): the flow from Assumption 3 by ODE."""
 
 from __future__ import annotations
 
@@ -27,8 +26,14 @@ from theory.common.protocols import Evidence
 __all__ = ["check_thm4_ode", "check_thm4_ode_beyond_condition"]
 
 
-def check_thm4_ode(*, quick: bool = True, seed: int = 0, sigma_init: float = 0.3, N: int = 16,
-                   fault_gamma_fn: GammaFn | None = None) -> list[Evidence]:
+def check_thm4_ode(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    sigma_init: float = 0.3,
+    N: int = 16,
+    fault_gamma_fn: GammaFn | None = None,
+) -> list[Evidence]:
     """Theorem 4 with Lemmas 18–20 on the spec's reference (Λ = diag(0.5,1,1.5,2), N = 16, σ = 0.3,
     ΘΘᵀ = I/2) and on a random non-diagonal Λ with random Θ (d = 3): condition, u_min, μ
     reference values; u₋₁(t) ≥ u_min; the PL envelope; the limit in solver units."""
@@ -36,9 +41,11 @@ def check_thm4_ode(*, quick: bool = True, seed: int = 0, sigma_init: float = 0.3
     Ls = spec_Lambda()
     Ths = np.eye(4) / np.sqrt(2)
     if N == 16 and sigma_init == 0.3:
-        out += [spec_ref("spec: σ²‖Γ‖_op√d", float(T.init_condition(Ls, N, sigma_init)), "0.43875"),
-                spec_ref("spec: μ", T.pl_constant(Ls, N, sigma_init, Ths), "0.0043279"),
-                spec_ref("spec: u_min", T.u_min(Ls, N, sigma_init, Ths), "0.181473")]
+        out += [
+            spec_ref("spec: σ²‖Γ‖_op√d", float(T.init_condition(Ls, N, sigma_init)), "0.43875"),
+            spec_ref("spec: μ", T.pl_constant(Ls, N, sigma_init, Ths), "0.0043279"),
+            spec_ref("spec: u_min", T.u_min(Ls, N, sigma_init, Ths), "0.181473"),
+        ]
     rng = np.random.default_rng(seed)
     cases = [("spec Λ", Ls, Ths), ("random Λ, Θ (d=3)", random_spd(3, rng), random_theta(3, rng))]
     for tag, L, Th in cases:
@@ -51,32 +58,55 @@ def check_thm4_ode(*, quick: bool = True, seed: int = 0, sigma_init: float = 0.3
         tr = integrate_flow(L, N, U0, u0, t_end, t_eval=ts)
         us = tr.y[:, d * d]
         umin = T.u_min(L, N, sigma_init, Th)
-        out.append(ordering(f"{tag}: min_t u₋₁(t) > u_min (Lemma 19)", umin, float(us.min()),
-                            margin=SOLVER_ATOL))
+        out.append(
+            ordering(
+                f"{tag}: min_t u₋₁(t) > u_min (Lemma 19)", umin, float(us.min()), margin=SOLVER_ATOL
+            )
+        )
         lmin = -0.5 * np.trace(L @ L @ np.linalg.inv(T.gamma_fn(L, N)))
         l0 = T.reduced_loss_fn(U0, u0, L, N)
         out.append(ordering(f"{tag}: ℓ̃(0) < 0 (Lemma 18)", l0, 0.0, margin=SOLVER_ATOL))
-        out.append(ordering(f"{tag}: ℓ̃(0) ≤ (σ²/2)‖ΛΘ‖²[√dσ²‖Γ‖ − 2] (Lemma 18)", l0,
-                            T.initial_loss_bound(L, N, sigma_init, Th), margin=SOLVER_ATOL))
+        out.append(
+            ordering(
+                f"{tag}: ℓ̃(0) ≤ (σ²/2)‖ΛΘ‖²[√dσ²‖Γ‖ − 2] (Lemma 18)",
+                l0,
+                T.initial_loss_bound(L, N, sigma_init, Th),
+                margin=SOLVER_ATOL,
+            )
+        )
         ell = np.array([T.reduced_loss_fn(*unpack(y, d), L, N) for y in tr.y])
         mu = T.pl_constant(L, N, sigma_init, Th)
         env = np.exp(-mu * tr.t) * (l0 - lmin)
         slack = env - (ell - lmin)
-        out.append(ordering(f"{tag}: PL envelope ℓ̃(t) − min ≤ e^(−μt)(ℓ̃(0) − min)", 0.0,
-                            float(slack.min()) + solver_scale_atol(abs(lmin)),
-                            margin=SOLVER_ATOL, details={"mu": mu}))
+        out.append(
+            ordering(
+                f"{tag}: PL envelope ℓ̃(t) − min ≤ e^(−μt)(ℓ̃(0) − min)",
+                0.0,
+                float(slack.min()) + solver_scale_atol(abs(lmin)),
+                margin=SOLVER_ATOL,
+                details={"mu": mu},
+            )
+        )
         Ue, ue = T.limit_params_fn(L, N, Gamma=gamma_or_fault(fault_gamma_fn, L, N))
         Uf, uf = unpack(tr.final, d)
-        out.append(solver_agreement(f"{tag}: (U₁₁, u₋₁)(T) = (‖Γ⁻¹‖_F^(-1/2)Γ⁻¹, ‖Γ⁻¹‖_F^(1/2))",
-                                    pack(Uf, uf), pack(Ue, ue), details={"t_end": t_end}))
+        out.append(
+            solver_agreement(
+                f"{tag}: (U₁₁, u₋₁)(T) = (‖Γ⁻¹‖_F^(-1/2)Γ⁻¹, ‖Γ⁻¹‖_F^(1/2))",
+                pack(Uf, uf),
+                pack(Ue, ue),
+                details={"t_end": t_end},
+            )
+        )
         if tag == "spec Λ" and N == 16:
             out.append(spec_ref("spec: u₋₁(∞)", ue, "1.2416855"))
     return out
 
 
-def check_thm4_ode_beyond_condition(*, quick: bool = True, seed: int = 0, N: int = 16,
-                                condition: float = 3.5) -> list[Evidence]:
-    """Informational (spec T-R6/R7): start with σ²‖Γ‖_op√d = ``condition`` > 2 and record whether the
+def check_thm4_ode_beyond_condition(
+    *, quick: bool = True, seed: int = 0, N: int = 16, condition: float = 3.5
+) -> list[Evidence]:
+    """Informational (spec T-R6/R7): start with σ²‖Γ‖_op√d = ``condition`` > 2 and record whether
+    the
     flow still reaches the Theorem 4 limit (the condition is only sufficient)."""
     L = spec_Lambda()
     Th = np.eye(4) / np.sqrt(2)
@@ -87,6 +117,11 @@ def check_thm4_ode_beyond_condition(*, quick: bool = True, seed: int = 0, N: int
     P = uf * Uf
     Pstar = np.linalg.inv(T.gamma_fn(L, N))
     rel = float(np.linalg.norm(P - Pstar) / np.linalg.norm(Pstar))
-    return [informational(f"beyond the condition (σ²‖Γ‖√d = {condition}): ‖P(T) − Γ⁻¹‖/‖Γ⁻¹‖",
-                          0.0, rel, details={"sigma_init": s, "l0": T.reduced_loss_fn(U0, u0, L, N),
-                                             "u_final": uf})]
+    return [
+        informational(
+            f"beyond the condition (σ²‖Γ‖√d = {condition}): ‖P(T) − Γ⁻¹‖/‖Γ⁻¹‖",
+            0.0,
+            rel,
+            details={"sigma_init": s, "l0": T.reduced_loss_fn(U0, u0, L, N), "u_final": uf},
+        )
+    ]

@@ -11,8 +11,14 @@ __all__ = ["spec_ref", "solver_scale_atol"]
 
 def spec_ref(name: str, value: float, printed: str) -> Evidence:
     """A value against a reference printed in spec 004, to half a unit of its last printed digit."""
-    return close_agreement(name, value, float(printed), kind="FLOAT", atol=fixture_atol(printed),
-                           details={"printed": printed})
+    return close_agreement(
+        name,
+        value,
+        float(printed),
+        kind="FLOAT",
+        atol=fixture_atol(printed),
+        details={"printed": printed},
+    )
 
 
 def solver_scale_atol(scale: float) -> float:

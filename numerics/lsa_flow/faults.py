@@ -28,4 +28,8 @@ def lambda_as_gamma(Lambda: np.ndarray, N: int) -> np.ndarray:
 
 def gamma_or_fault(fault_gamma_fn: GammaFn | None, L: np.ndarray, N: int) -> np.ndarray:
     """``Γ(Λ, N)``, or ``fault_gamma_fn(Λ, N)`` when a fault is injected."""
-    return T.gamma_fn(L, N) if fault_gamma_fn is None else np.asarray(fault_gamma_fn(L, N), dtype=float)
+    return (
+        T.gamma_fn(L, N)
+        if fault_gamma_fn is None
+        else np.asarray(fault_gamma_fn(L, N), dtype=float)
+    )

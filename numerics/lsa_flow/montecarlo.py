@@ -13,9 +13,11 @@ from theory.common.protocols import Estimate
 __all__ = ["least_squares_risk_mc", "random_cov_test_risk"]
 
 
-def least_squares_risk_mc(M: int, d: int, *, c: float = 1.0, random_cov: bool, n: int,
-                          rng: np.random.Generator) -> Estimate:
+def least_squares_risk_mc(
+    M: int, d: int, *, c: float = 1.0, random_cov: bool, n: int, rng: np.random.Generator
+) -> Estimate:
     """MC normalised error (÷ d) of min-norm least squares (noiseless) on length-M prompts."""
+
     def draw(r: np.random.Generator, b: int) -> np.ndarray:
         if random_cov:
             X, y, xq, yq, _, _ = sample_random_cov(r, b, M, d, c=c)
@@ -27,8 +29,9 @@ def least_squares_risk_mc(M: int, d: int, *, c: float = 1.0, random_cov: bool, n
     return mc_mean(draw, n, rng=rng, batch=2000)
 
 
-def random_cov_test_risk(P: np.ndarray, c: float, M: int, n: int,
-                         rng: np.random.Generator) -> Estimate:
+def random_cov_test_risk(
+    P: np.ndarray, c: float, M: int, n: int, rng: np.random.Generator
+) -> Estimate:
     """MC normalised error (÷ d) of ŷ = x_qᵀPĝ on Exp(1)·c random-covariance test prompts."""
     d = P.shape[0]
 

@@ -29,9 +29,20 @@ def unpack(y: np.ndarray, d: int) -> tuple[np.ndarray, float]:
     return y[: d * d].reshape(d, d), float(y[d * d])
 
 
-def integrate_flow(Lambda: np.ndarray, N: int, U0: np.ndarray, u0: float, t_end: float, *,
-                   variant: str = "paper", Gamma: np.ndarray | None = None, t0: float = 0.0,
-                   t_eval: Any = None, I0: float = 0.0, solver: SolverConfig = VERIFY) -> Trajectory:
+def integrate_flow(
+    Lambda: np.ndarray,
+    N: int,
+    U0: np.ndarray,
+    u0: float,
+    t_end: float,
+    *,
+    variant: str = "paper",
+    Gamma: np.ndarray | None = None,
+    t0: float = 0.0,
+    t_eval: Any = None,
+    I0: float = 0.0,
+    solver: SolverConfig = VERIFY,
+) -> Trajectory:
     """Integrate Lemma 10 plus ``I(t) = ∫₀ᵗ u₋₁²`` (state: row-major U₁₁, u₋₁, I)."""
     L = np.asarray(Lambda, dtype=float)
     G = T.gamma_fn(L, N) if Gamma is None else np.asarray(Gamma, dtype=float)
@@ -42,12 +53,14 @@ def integrate_flow(Lambda: np.ndarray, N: int, U0: np.ndarray, u0: float, t_end:
         dU, du = T.flow_rhs_fn(U, u, L, G, variant)
         return pack(dU, du, u * u)
 
-    return integrate(rhs, pack(np.asarray(U0, float), u0, I0), (t0, t_end), solver=solver,
-                     t_eval=t_eval)
+    return integrate(
+        rhs, pack(np.asarray(U0, float), u0, I0), (t0, t_end), solver=solver, t_eval=t_eval
+    )
 
 
-def integrate_rdm_flow(Zc: np.ndarray, xi: np.ndarray, U0: np.ndarray, u0: float, t_end: float,
-                       *, t_eval: Any = None) -> Trajectory:
+def integrate_rdm_flow(
+    Zc: np.ndarray, xi: np.ndarray, U0: np.ndarray, u0: float, t_end: float, *, t_eval: Any = None
+) -> Trajectory:
     """Integrate eq. (52) plus ``I(t) = ∫ u₋₁²``."""
     d = Zc.shape[0]
 

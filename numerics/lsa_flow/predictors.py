@@ -9,8 +9,9 @@ import numpy as np
 __all__ = ["lsa_predict", "predictor_predict", "weights_from_P"]
 
 
-def lsa_predict(X: np.ndarray, y: np.ndarray, xq: np.ndarray, W_KQ: np.ndarray,
-                W_PV: np.ndarray) -> np.ndarray:
+def lsa_predict(
+    X: np.ndarray, y: np.ndarray, xq: np.ndarray, W_KQ: np.ndarray, W_PV: np.ndarray
+) -> np.ndarray:
     """The LSA read-out of eq. (6), literally, from the embedding (4) with ``ρ = n``:
     ``ŷ = [W^{PV} E (Eᵀ W^{KQ} E)/ρ]_{d+1, n+1}`` for ``E = [[X, x_q],[y, 0]]`` (query included)."""
     b, n, d = X.shape

@@ -14,7 +14,15 @@ import numpy as np
 
 from numerics.sampling import psd_sqrt
 
-__all__ = ["SPEC_LAMBDA", "spec_Lambda", "random_spd", "random_theta", "sample_linear", "sample_quadratic_task", "sample_random_cov"]
+__all__ = [
+    "SPEC_LAMBDA",
+    "spec_Lambda",
+    "random_spd",
+    "random_theta",
+    "sample_linear",
+    "sample_quadratic_task",
+    "sample_random_cov",
+]
 
 
 #: Spec T-R5/T-R6/T-R8/T-R10 reference covariance.
@@ -40,10 +48,17 @@ def spec_Lambda() -> np.ndarray:
     return np.diag(SPEC_LAMBDA)
 
 
-def sample_linear(rng: np.random.Generator, b: int, n: int, Lambda: np.ndarray, *,
-                  s2: float = 0.0, w: np.ndarray | None = None, Sq: np.ndarray | None = None,
-                  query_law: str = "gaussian"
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def sample_linear(
+    rng: np.random.Generator,
+    b: int,
+    n: int,
+    Lambda: np.ndarray,
+    *,
+    s2: float = 0.0,
+    w: np.ndarray | None = None,
+    Sq: np.ndarray | None = None,
+    query_law: str = "gaussian",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Prompts ``x_i ~ N(0, Λ)``, ``w ~ N(0, I)`` (or fixed ``w``), ``y = ⟨w,x⟩ + N(0, s²)``.
 
     The query has second moment ``Sq`` (default Λ), is independent of the prompt, and is
@@ -67,20 +82,36 @@ def sample_linear(rng: np.random.Generator, b: int, n: int, Lambda: np.ndarray, 
     return X, y, xq, yq, W
 
 
-def sample_quadratic_task(rng: np.random.Generator, b: int, n: int, Lambda: np.ndarray,
-                          w0: np.ndarray, s2: float, coef: float = 0.5
-                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def sample_quadratic_task(
+    rng: np.random.Generator,
+    b: int,
+    n: int,
+    Lambda: np.ndarray,
+    w0: np.ndarray,
+    s2: float,
+    coef: float = 0.5,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Spec T-R9 nonlinear task: ``y = ⟨w₀,x⟩ + coef·(x₁² − Λ₁₁) + s ε`` for prompt and query."""
     d = Lambda.shape[0]
     R = psd_sqrt(Lambda)
     Z = rng.standard_normal((b, n + 1, d)) @ R
-    yy = Z @ w0 + coef * (Z[:, :, 0] ** 2 - Lambda[0, 0]) + math.sqrt(s2) * rng.standard_normal((b, n + 1))
+    yy = (
+        Z @ w0
+        + coef * (Z[:, :, 0] ** 2 - Lambda[0, 0])
+        + math.sqrt(s2) * rng.standard_normal((b, n + 1))
+    )
     return Z[:, :n], yy[:, :n], Z[:, n], yy[:, n]
 
 
-def sample_random_cov(rng: np.random.Generator, b: int, n: int, d: int, *, c: float = 1.0,
-                      law: tuple[str, Any] = ("exp", None)
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def sample_random_cov(
+    rng: np.random.Generator,
+    b: int,
+    n: int,
+    d: int,
+    *,
+    c: float = 1.0,
+    law: tuple[str, Any] = ("exp", None),
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Definition 7: per prompt ``Λ_τ = c·diag(λ)``, ``λ_i`` iid Exp(1) (``law=("exp", None)``) or
     independent Gamma(k_i, θ_i) (``law=("gamma", (k, theta))``); ``x ~ N(0, Λ_τ)``, ``w ~ N(0, I)``.
 

@@ -1,4 +1,5 @@
-"""[zfb24] training runs of the merged-parameter LSA (no mask, ρ = prompt length), on CPU in float64.
+"""[zfb24] training runs of the merged-parameter LSA (no mask, ρ = prompt length), on CPU in
+float64.
 
 Imports only ``theory.settings`` / ``theory.common.protocols`` (the trained model never sees a
 prediction).  Three kinds of run, each from Assumption 3 (``W^{PV}(0) = σ e eᵀ``,
@@ -35,9 +36,21 @@ from sims.models.lsa import LSA
 from sims.train import TrainResult, make_generator, train
 from theory.settings import Matrix, as_matrix, check_choice, check_int, check_real
 
-__all__ = ["LSAFlowSetting", "PRESETS", "run", "trained", "train_lsa", "init_weights",
-           "sample_batch", "theta", "blocks", "final_weights", "initial_weights", "setting_of",
-           "load_model"]
+__all__ = [
+    "LSAFlowSetting",
+    "PRESETS",
+    "run",
+    "trained",
+    "train_lsa",
+    "init_weights",
+    "sample_batch",
+    "theta",
+    "blocks",
+    "final_weights",
+    "initial_weights",
+    "setting_of",
+    "load_model",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -56,14 +69,22 @@ class LSAFlowSetting:
     def __post_init__(self) -> None:
         check_int("d", self.d, minimum=1)
         check_int("N", self.N, minimum=1)
-        check_real("sigma_init (σ)", self.sigma_init, lower=0.0, lower_open=True,
-                   paper="zfb24 Assumption 3")
+        check_real(
+            "sigma_init (σ)",
+            self.sigma_init,
+            lower=0.0,
+            lower_open=True,
+            paper="zfb24 Assumption 3",
+        )
         check_choice("mode", self.mode, ("sgd", "fixed_batch"))
         if self.random_cov == (self.Lambda is not None):
             raise ValueError("give Lambda for fixed covariance, or random_cov=True (not both)")
         if self.Lambda is not None:
-            object.__setattr__(self, "Lambda", as_matrix("Lambda", self.Lambda, d=self.d,
-                                                         definite=True, paper="zfb24 §3.3"))
+            object.__setattr__(
+                self,
+                "Lambda",
+                as_matrix("Lambda", self.Lambda, d=self.d, definite=True, paper="zfb24 §3.3"),
+            )
 
 
 def theta(setting: LSAFlowSetting) -> np.ndarray:
@@ -88,9 +109,16 @@ def _randn(shape: tuple[int, ...], gen: torch.Generator, dtype: torch.dtype) -> 
     return torch.randn(shape, generator=gen, dtype=torch.float32).to(dtype)
 
 
-def sample_batch(setting: LSAFlowSetting, B: int, gen: torch.Generator, *, n: int | None = None,
-                 dtype: torch.dtype = torch.float64) -> tuple[torch.Tensor, torch.Tensor, dict]:
-    """``(Z, target, parts)``: embedded prompts (4) of length ``n`` (default N) and noiseless targets.
+def sample_batch(
+    setting: LSAFlowSetting,
+    B: int,
+    gen: torch.Generator,
+    *,
+    n: int | None = None,
+    dtype: torch.dtype = torch.float64,
+) -> tuple[torch.Tensor, torch.Tensor, dict]:
+    """``(Z, target, parts)``: embedded prompts (4) of length ``n`` (default N) and noiseless
+    targets.
 
     ``w ~ N(0, I_d)``; ``x_i, x_q ~ N(0, Λ)`` (or ``N(0, Λ_τ)``, ``Λ_τ = diag(Exp(1))`` per prompt).
     """
@@ -115,8 +143,14 @@ def blocks(W_KQ: np.ndarray, W_PV: np.ndarray) -> dict[str, Any]:
     """Lemma 9's blocks: U₁₁, u₋₁, u₁₂ (= w^{PV}_{21}), u₂₁ (= w^{KQ}_{21}) and P = u₋₁U₁₁."""
     d = W_KQ.shape[0] - 1
     U11, u = W_KQ[:d, :d], float(W_PV[d, d])
-    return {"U11": U11, "u": u, "u12": W_PV[d, :d].copy(), "u21": W_KQ[d, :d].copy(), "P": u * U11,
-            "balance_full": float(W_PV[d] @ W_PV[d] - np.sum(W_KQ[:, :d] ** 2))}
+    return {
+        "U11": U11,
+        "u": u,
+        "u12": W_PV[d, :d].copy(),
+        "u21": W_KQ[d, :d].copy(),
+        "P": u * U11,
+        "balance_full": float(W_PV[d] @ W_PV[d] - np.sum(W_KQ[:, :d] ** 2)),
+    }
 
 
 def final_weights(result: TrainResult) -> tuple[np.ndarray, np.ndarray]:
@@ -146,19 +180,25 @@ def load_model(result: TrainResult) -> LSA:
 
 def _grad_stats(model: LSA, d: int) -> dict[str, float]:
     gK, gR = model.W_KQ.grad, model.W_PV.grad
-    return {"g_r2": float((gR[d] ** 2).sum()), "g_K2": float((gK[:, :d] ** 2).sum()),
-            "g_u12": float(gR[d, :d].abs().max()), "g_u21": float(gK[d, :d].abs().max()),
-            "g_irrelevant": float(gR[:d].abs().max() + gK[:, d].abs().max())}
+    return {
+        "g_r2": float((gR[d] ** 2).sum()),
+        "g_K2": float((gK[:, :d] ** 2).sum()),
+        "g_u12": float(gR[d, :d].abs().max()),
+        "g_u21": float(gK[d, :d].abs().max()),
+        "g_irrelevant": float(gR[:d].abs().max() + gK[:, d].abs().max()),
+    }
 
 
-def _batch_statistics(setting: LSAFlowSetting, B: int, gen: torch.Generator, model: LSA,
-                      chunk: int = 16384) -> tuple[torch.Tensor, ...]:
+def _batch_statistics(
+    setting: LSAFlowSetting, B: int, gen: torch.Generator, model: LSA, chunk: int = 16384
+) -> tuple[torch.Tensor, ...]:
     """Sufficient statistics of ONE fixed antithetic batch of ``B`` prompts (``B/2`` draws and their
     ``w → −w`` mirrors) for the batch loss ``½ mean(ŷ − t)²`` of the LSA read-out.
 
     ``ŷ = Σ_ijk r_i G_ij K_jk z_k`` (LSA.forward: r = last row of W^{PV}, G = Z Zᵀ/ρ, K = W^{KQ},
     z = query token, whose last entry is 0), so with ``T = G ⊗ z_{1:d}`` the batch loss is exactly
-    ``½(vᵀ S v − 2 vᵀ c + e)``, ``v = r ⊗ K_{:, :d}``, ``S = mean TTᵀ``, ``c = mean tT``, ``e = mean t²``:
+    ``½(vᵀ S v − 2 vᵀ c + e)``, ``v = r ⊗ K_{:, :d}``, ``S = mean TTᵀ``, ``c = mean tT``,
+    ``e = mean t²``:
     the same loss as calling the model on the batch (verified on the first chunk), at a cost
     independent of B.  Also returns the normal equations ``(A, b)`` of the batch least-squares
     problem in ``P`` on the invariant set (features ``ĝ ⊗ x_q``, ĝ = label row of G), whose solution
@@ -227,6 +267,7 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
             v = (m.pv()[-1][:, None, None] * m.kq()[None, :, :d]).reshape(-1)  # r_i K_jk
             return 0.5 * (v @ S @ v - 2 * (v @ c) + e)
     else:
+
         def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
             Z, t, _ = sample_batch(setting, cfg.batch_size, g)
             return 0.5 * torch.mean((m(Z) - t) ** 2)
@@ -243,7 +284,9 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
 
     phases = [cfg]
     if setting.lr_drop[0] > 0:
-        phases.append(dataclasses.replace(cfg, steps=setting.lr_drop[0], lr=cfg.lr * setting.lr_drop[1]))
+        phases.append(
+            dataclasses.replace(cfg, steps=setting.lr_drop[0], lr=cfg.lr * setting.lr_drop[1])
+        )
     losses: list[np.ndarray] = []
     steps: list[np.ndarray] = []
     wall, lr_sq_sum, offset = 0.0, 0.0, 0
@@ -257,27 +300,40 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
             lr_sq_sum += ph.lr**2 * sum(e["g_r2"] - e["g_K2"] for e in tr)
         losses.append(res.losses)
         wall += res.wall_time
-    extra = {"trace_first": trace[0] if trace else {}, "g_u12_max": max(e["g_u12"] for e in trace),
-             "g_u21_max": max(e["g_u21"] for e in trace),
-             "g_irrelevant_max": max(e["g_irrelevant"] for e in trace)}
+    extra = {
+        "trace_first": trace[0] if trace else {},
+        "g_u12_max": max(e["g_u12"] for e in trace),
+        "g_u21_max": max(e["g_u21"] for e in trace),
+        "g_irrelevant_max": max(e["g_irrelevant"] for e in trace),
+    }
     if setting.mode == "fixed_batch":
         extra["balance_drift_predicted"] = lr_sq_sum
         extra["factor_trace"] = {  # steps taken -> (U11 row-major, u)
             e["step"] + 1: np.array([e[f"U{i}{j}"] for i in range(d) for j in range(d)] + [e["u"]])
-            for e in trace}
+            for e in trace
+        }
         extra["normal_eq"] = (A, bP)
         with torch.no_grad():
             extra["loss_init_final"] = (float(losses[0][0]), float(objective(model, gen, 0)))
-            extra["grad_final"] = float(sum((p.grad**2).sum() for p in model.parameters()
-                                            if p.grad is not None) ** 0.5)
+            extra["grad_final"] = float(
+                sum((p.grad**2).sum() for p in model.parameters() if p.grad is not None) ** 0.5
+            )
     all_losses = np.concatenate(losses)
-    tail = all_losses[-max(1, len(all_losses) // 10):]
+    tail = all_losses[-max(1, len(all_losses) // 10) :]
     extra.update(setting=setting, W_KQ0=K0, W_PV0=R0)
     return TrainResult(
-        params={"W_KQ": model.W_KQ.detach().numpy().copy(),
-                "W_PV": model.W_PV.detach().numpy().copy()},
-        steps=np.concatenate(steps), losses=all_losses, final_loss=float(np.mean(tail)),
-        seed=cfg.seed, config=cfg, wall_time=wall, extra=extra)
+        params={
+            "W_KQ": model.W_KQ.detach().numpy().copy(),
+            "W_PV": model.W_PV.detach().numpy().copy(),
+        },
+        steps=np.concatenate(steps),
+        losses=all_losses,
+        final_loss=float(np.mean(tail)),
+        seed=cfg.seed,
+        config=cfg,
+        wall_time=wall,
+        extra=extra,
+    )
 
 
 _SPEC_LAMBDA = np.diag([0.5, 1.0, 1.5, 2.0]).tolist()
@@ -288,36 +344,65 @@ PRESETS: dict[str, tuple[LSAFlowSetting, TrainConfig]] = {
     # (1000 + 500 steps instead of the spec's 1500 + 1500, for the time budget; relF ≈ 0.02)
     "thm4_sgd": (
         LSAFlowSetting(d=4, N=16, Lambda=_SPEC_LAMBDA, sigma_init=0.3, lr_drop=(500, 0.1)),
-        TrainConfig(optimizer="sgd", lr=0.05, steps=1000, batch_size=1024, half_mse=True,
-                    log_every=10, device="cpu"),
+        TrainConfig(
+            optimizer="sgd",
+            lr=0.05,
+            steps=1000,
+            batch_size=1024,
+            half_mse=True,
+            log_every=10,
+            device="cpu",
+        ),
     ),
     # T-R8(d2) proxy: full-batch GD on one antithetic batch of 2·2¹⁸ prompts.  lr 0.008 (not the
     # spec's 0.05): the full parameterisation adds the u₂₁ direction, whose curvature
     # ≈ u²E[(wᵀΛ̂w)²]λ_max ≈ 200 makes GD unstable above lr ≈ 0.01 (the spec ran GD on ℓ̃ only)
     "thm4_fixed_batch": (
         LSAFlowSetting(d=4, N=16, Lambda=_SPEC_LAMBDA, sigma_init=0.3, mode="fixed_batch"),
-        TrainConfig(optimizer="gd", lr=0.008, steps=3000, batch_size=2**19, half_mse=True,
-                    log_every=1, device="cpu"),
+        TrainConfig(
+            optimizer="gd",
+            lr=0.008,
+            steps=3000,
+            batch_size=2**19,
+            half_mse=True,
+            log_every=1,
+            device="cpu",
+        ),
     ),
     # T-R12(d) scaled to Figure 1's P2 (d = 5, N = 20): Exp(1) random covariance, σ = 0.18 (the
     # seed-0 Θ gives condition (21) ≈ 0.038 at d = 5, so the spec's σ = 0.2 would violate it),
     # lr 0.04 for 700 steps then 0.004 for 500 (spec: 0.02 × 2000 + 0.002 × 1000 at d = 4)
     "thm8_random_cov": (
         LSAFlowSetting(d=5, N=20, random_cov=True, sigma_init=0.18, lr_drop=(500, 0.1)),
-        TrainConfig(optimizer="sgd", lr=0.04, steps=700, batch_size=1024, half_mse=True,
-                    log_every=10, device="cpu"),
+        TrainConfig(
+            optimizer="sgd",
+            lr=0.04,
+            steps=700,
+            batch_size=1024,
+            half_mse=True,
+            log_every=10,
+            device="cpu",
+        ),
     ),
     # smoke: a few steps, for the CLI
     "smoke": (
         LSAFlowSetting(d=3, N=8, Lambda=np.eye(3).tolist(), sigma_init=0.3),
-        TrainConfig(optimizer="sgd", lr=0.05, steps=20, batch_size=64, half_mse=True,
-                    log_every=5, device="cpu"),
+        TrainConfig(
+            optimizer="sgd",
+            lr=0.05,
+            steps=20,
+            batch_size=64,
+            half_mse=True,
+            log_every=5,
+            device="cpu",
+        ),
     ),
 }
 
 
-def _resolve(preset: str, setting: LSAFlowSetting | None,
-             overrides: dict[str, Any]) -> tuple[LSAFlowSetting, TrainConfig]:
+def _resolve(
+    preset: str, setting: LSAFlowSetting | None, overrides: dict[str, Any]
+) -> tuple[LSAFlowSetting, TrainConfig]:
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; presets: {sorted(PRESETS)}")
     s0, cfg0 = PRESETS[preset]
@@ -330,8 +415,9 @@ def run(preset: str, *, setting: LSAFlowSetting | None = None, **overrides: Any)
     return train_lsa(s, cfg)
 
 
-def trained(preset: str, *, seed: int = 0, setting: LSAFlowSetting | None = None,
-            **overrides: Any) -> TrainResult:
+def trained(
+    preset: str, *, seed: int = 0, setting: LSAFlowSetting | None = None, **overrides: Any
+) -> TrainResult:
     """:func:`run` through the config-keyed cache (one run per configuration, shared by tests,
     checks, figures and the report)."""
     s, cfg = _resolve(preset, setting, {"seed": seed, **overrides})

@@ -42,48 +42,91 @@ def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
     fig = Figure(figsize=(14, 3.8))
     axes = fig.subplots(1, 4)
     panels = [("Test on Fixed Covariance", None, 1.0)] + [
-        (f"Test on Random Covariance, Scale = {c:.1f}", c, c) for c in (1.0, 4.0, 9.0)]
-    for ax, (title, c, ymax) in zip(axes, panels):
+        (f"Test on Random Covariance, Scale = {c:.1f}", c, c) for c in (1.0, 4.0, 9.0)
+    ]
+    for ax, (title, c, ymax) in zip(axes, panels, strict=True):
         ax.axhline(ymax, color="gray", ls="--", label="zero estimator")
         if c is None:
             ax.plot(Ms, np.clip((d - Ms) / d, 0, None), color="C0", label="least squares")
-            for dl, lab, col in ((dR, "LSA random-trained (δ_R)", "C1"), (dF, "LSA fixed-trained (δ_F)", "C2")):
-                ax.plot(Ms, [float(T.fixed_test_risk(dl, 1.0, int(m), d)) for m in Ms], color=col, label=lab)
+            for dl, lab, col in (
+                (dR, "LSA random-trained (δ_R)", "C1"),
+                (dF, "LSA fixed-trained (δ_F)", "C2"),
+            ):
+                ax.plot(
+                    Ms,
+                    [float(T.fixed_test_risk(dl, 1.0, int(m), d)) for m in Ms],
+                    color=col,
+                    label=lab,
+                )
             ax.axhline(4 / 9, color="k", ls="--", label="LSA limit (4/9)")
-            ax.plot(Ms, [float(T.fixed_test_risk(delta5, 1.0, int(m), d5)) for m in Ms], color="C3", ls=":",
-                    label=f"r_I(δ_learned), d={d5}")
+            ax.plot(
+                Ms,
+                [float(T.fixed_test_risk(delta5, 1.0, int(m), d5)) for m in Ms],
+                color="C3",
+                ls=":",
+                label=f"r_I(δ_learned), d={d5}",
+            )
 
             def mc(m: int):
                 def draw(g, b, m=m):
                     X, y, xq, yq, _ = NL.sample_linear(g, b, m, np.eye(d5))
                     return (NL.predictor_predict(P5, X, y, xq) - yq) ** 2 / d5
+
                 return mc_mean(draw, n, rng=rng)
         else:
             Mls = np.array([2, 5, 10, 15, 19])
-            ls = [NL.least_squares_risk_mc(int(m), d, c=c, random_cov=True, n=200 if quick else 3000,
-                                           rng=rng).mean for m in Mls]
+            ls = [
+                NL.least_squares_risk_mc(
+                    int(m), d, c=c, random_cov=True, n=200 if quick else 3000, rng=rng
+                ).mean
+                for m in Mls
+            ]
             ax.plot(np.r_[Mls, d, 100], np.r_[ls, 0.0, 0.0], color="C0", label="least squares (MC)")
-            for dl, lab, col in ((dR, "LSA random-trained (δ_R)", "C1"), (dF, "LSA fixed-trained (δ_F)", "C2")):
+            for dl, lab, col in (
+                (dR, "LSA random-trained (δ_R)", "C1"),
+                (dF, "LSA fixed-trained (δ_F)", "C2"),
+            ):
                 ax.plot(Ms, T.rdm_test_risk_fn(dl, c, Ms, 1, 2, 6, d), color=col, label=lab)
             ax.axhline(float(T.lsa_limit_random(c)), color="k", ls="--", label="LSA limit")
-            ax.plot(Ms, T.rdm_test_risk_fn(delta5, c, Ms, 1, 2, 6, d5), color="C3", ls=":",
-                    label=f"r(δ_learned), d={d5}")
+            ax.plot(
+                Ms,
+                T.rdm_test_risk_fn(delta5, c, Ms, 1, 2, 6, d5),
+                color="C3",
+                ls=":",
+                label=f"r(δ_learned), d={d5}",
+            )
 
             def mc(m: int, c=c):
                 return random_cov_test_risk(P5, c, m, n, rng)
+
         ests = [mc(int(m)) for m in Mm]
-        ax.errorbar(Mm, [e.mean for e in ests], yerr=[2 * e.se for e in ests], fmt="o", color="C3",
-                    ms=4, label=f"trained LSA d={d5}, N=20 (MC)")
+        ax.errorbar(
+            Mm,
+            [e.mean for e in ests],
+            yerr=[2 * e.se for e in ests],
+            fmt="o",
+            color="C3",
+            ms=4,
+            label=f"trained LSA d={d5}, N=20 (MC)",
+        )
         ax.set_ylim(0, ymax * (1.05 if c != 9.0 else 0.95))
         if c is not None and c > 1:
-            ax.text(50, 0.5 * ymax, f"LSA curves off-axis:\nlimit {float(T.lsa_limit_random(c)):.1f},\n"
-                    f"trained d=5 at M=80: {ests[-1].mean:.1f}", fontsize=7, ha="center")
+            ax.text(
+                50,
+                0.5 * ymax,
+                f"LSA curves off-axis:\nlimit {float(T.lsa_limit_random(c)):.1f},\n"
+                f"trained d=5 at M=80: {ests[-1].mean:.1f}",
+                fontsize=7,
+                ha="center",
+            )
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("in-context examples M")
     axes[0].set_ylabel("squared error / d")
     axes[0].legend(fontsize=6)
-    fig.suptitle(f"zfb24 Figure 1 (theory, d=20, N={N}) with a trained d={d5} LSA (δ = {delta5:.3f})",
-                 fontsize=10)
+    fig.suptitle(
+        f"zfb24 Figure 1 (theory, d=20, N={N}) with a trained d={d5} LSA (δ = {delta5:.3f})",
+        fontsize=10,
+    )
     fig.tight_layout()
     return fig
 
@@ -98,18 +141,31 @@ def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
     Ms = np.unique(np.logspace(0, 3, 25).astype(int))
     for N, col in ((16, "C0"), (64, "C1"), (256, "C2")):
         R = np.array([float(T.prior_risk(L, N, int(m))) for m in Ms])
-        ax1.loglog(Ms, R, color=col, label=f"R(M, N={N}), slope(M≤N/4) {_slope(Ms[Ms <= N / 4], R[Ms <= N / 4]):.2f}")
+        ax1.loglog(
+            Ms,
+            R,
+            color=col,
+            label=f"R(M, N={N}), slope(M≤N/4) {_slope(Ms[Ms <= N / 4], R[Ms <= N / 4]):.2f}",
+        )
         ax1.loglog(Ms, [T.cor6_bound(L, N, int(m)) for m in Ms], color=col, ls=":", lw=0.8)
     P = np.linalg.inv(T.gamma_fn(L, 16))
     Mm = [1, 4, 16, 64]
     ests = []
     for m in Mm:
+
         def draw(g, b, m=m):
             X, y, xq, yq, _ = NL.sample_linear(g, b, m, L)
             return (NL.predictor_predict(P, X, y, xq) - yq) ** 2
+
         ests.append(mc_mean(draw, 40_000 if quick else 400_000, rng=rng))
-    ax1.errorbar(Mm, [e.mean for e in ests], yerr=[2 * e.se for e in ests], fmt="o", color="C0",
-                 label="MC, N=16")
+    ax1.errorbar(
+        Mm,
+        [e.mean for e in ests],
+        yerr=[2 * e.se for e in ests],
+        fmt="o",
+        color="C0",
+        label="MC, N=16",
+    )
     ax1.set_xlabel("test length M")
     ax1.set_ylabel("E(ŷ − y)², w ~ N(0, I)")
     ax1.legend(fontsize=7, title="dotted: Corollary 6 bound", title_fontsize=7)
@@ -125,7 +181,8 @@ def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
 
 
 def fig_ode_trajectory(*, quick: bool = True, seed: int = 0) -> Figure:
-    """Lemma 10 from Assumption 3 (spec reference: Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3, random Θ):
+    """Lemma 10 from Assumption 3 (spec reference: Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3,
+    random Θ):
     U₁₁ entries, u₋₁ with u_min and its limit, the balancedness error, and ℓ̃ − min against the PL
     envelope e^{−μt}(ℓ̃(0) − min)."""
     L, N, s = NL.spec_Lambda(), 16, 0.3
@@ -150,7 +207,7 @@ def fig_ode_trajectory(*, quick: bool = True, seed: int = 0) -> Figure:
     c.semilogy(ts, np.maximum(bal, 1e-18), ls="--")
     c.set_title("|u₋₁² − ‖U₁₁‖_F²| (Lemma 17)", fontsize=9)
     lmin = -0.5 * np.trace(L @ L @ np.linalg.inv(T.gamma_fn(L, N)))
-    ell = np.array([T.reduced_loss_fn(U, u, L, N) for U, u in zip(Us, us)]) - lmin
+    ell = np.array([T.reduced_loss_fn(U, u, L, N) for U, u in zip(Us, us, strict=True)]) - lmin
     mu = T.pl_constant(L, N, s, Th)
     e.semilogy(ts, np.maximum(ell, 1e-16), ls="--", label="ℓ̃ − min ℓ̃ (ODE)")
     e.semilogy(ts, ell[0] * np.exp(-mu * ts), color="k", label=f"PL envelope, μ = {mu:.2e}")

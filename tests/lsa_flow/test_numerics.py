@@ -98,8 +98,9 @@ def test_thm4_beyond_condition_is_informational() -> None:
 @pytest.mark.result("zfb24:thm4")
 @settings(max_examples=3)
 @given(zfb24_settings(d=2))
-@example(T.Assumption3Setting(Lambda=np.diag([0.5, 2.0]), N=4, sigma_init=0.3,
-                              Theta=np.eye(2) / 2**0.25))
+@example(
+    T.Assumption3Setting(Lambda=np.diag([0.5, 2.0]), N=4, sigma_init=0.3, Theta=np.eye(2) / 2**0.25)
+)
 def test_thm4_limit_for_drawn_settings(s: T.Assumption3Setting) -> None:
     """Theorem 4 limit in solver units and balancedness for Hypothesis-drawn settings (d = 2)."""
     L, N, sigma, Th = s.Lambda_array, s.N, s.sigma_init, s.Theta_array
@@ -107,8 +108,12 @@ def test_thm4_limit_for_drawn_settings(s: T.Assumption3Setting) -> None:
     tr = NL.integrate_flow(L, N, U0, u0, 4000.0, solver=NL.STIFF)
     Uf, uf = NL.unpack(tr.final, 2)
     Ue, ue = T.limit_params_fn(L, N)
-    assert_passed([solver_agreement("limit", NL.pack(Uf, uf), NL.pack(Ue, ue)),
-                   solver_agreement("balance", uf**2, float(np.sum(Uf**2)))])
+    assert_passed(
+        [
+            solver_agreement("limit", NL.pack(Uf, uf), NL.pack(Ue, ue)),
+            solver_agreement("balance", uf**2, float(np.sum(Uf**2))),
+        ]
+    )
 
 
 @pytest.mark.float

@@ -104,7 +104,9 @@ def test_thm8_random_cov_sgd(thm8_evidence) -> None:
 def test_thm8_negative_control_fixed_trained_delta(thm8_evidence) -> None:
     assert_passed(thm8_evidence)
     d, N = 5, 20
-    assert_fails(SC.check_thm8_train_sgd(fault_delta=N / (N + d + 1)))  # δ_F of fixed-identity training
+    assert_fails(
+        SC.check_thm8_train_sgd(fault_delta=N / (N + d + 1))
+    )  # δ_F of fixed-identity training
 
 
 @pytest.mark.thorough

@@ -59,12 +59,15 @@ def test_optimal_loss_float_vs_mpmath() -> None:
 
 @pytest.mark.symbolic
 @pytest.mark.result("zfb24:cor16")
-@pytest.mark.parametrize("bad", [
-    ({"Lambda": [[1.0, 2.0], [2.0, 1.0]], "N": 3}, "Sigma_x|Lambda"),
-    ({"Lambda": [[1.0, 0.0], [0.0, 0.0]], "N": 3}, "definite"),
-    ({"Lambda": [[1.0]], "N": 0}, "N"),
-    ({"Lambda": [[1.0]], "N": 2.5}, "N"),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ({"Lambda": [[1.0, 2.0], [2.0, 1.0]], "N": 3}, "Sigma_x|Lambda"),
+        ({"Lambda": [[1.0, 0.0], [0.0, 0.0]], "N": 3}, "definite"),
+        ({"Lambda": [[1.0]], "N": 0}, "N"),
+        ({"Lambda": [[1.0]], "N": 2.5}, "N"),
+    ],
+)
 def test_bad_input_raises(bad: tuple) -> None:
     kw, pat = bad
     with pytest.raises(ValueError, match=pat):
@@ -91,10 +94,12 @@ def test_gamma_noisy_special_cases() -> None:
     L = sp.diag(*sp.symbols("l1 l2", positive=True))
     assert sp.simplify(T.gamma_noisy(L, N, 0) - T.gamma(L, N)) == sp.zeros(2, 2)
     # Γ_s = (1+1/N)Λ + (trΛ + s²)/N I
-    assert sp.simplify(T.gamma_noisy(L, N, s2) - ((1 + 1 / N) * L + (L.trace() + s2) / N * sp.eye(2))) \
-        == sp.zeros(2, 2)
-    assert float(T.optimal_loss_noisy(SPEC_L, 16, 0.0)) == pytest.approx(T.optimal_loss_fn(SPEC_L, 16),
-                                                                        rel=FLOAT_RTOL)
+    assert sp.simplify(
+        T.gamma_noisy(L, N, s2) - ((1 + 1 / N) * L + (L.trace() + s2) / N * sp.eye(2))
+    ) == sp.zeros(2, 2)
+    assert float(T.optimal_loss_noisy(SPEC_L, 16, 0.0)) == pytest.approx(
+        T.optimal_loss_fn(SPEC_L, 16), rel=FLOAT_RTOL
+    )
 
 
 # ---------------------------------------------------------------------- Lemma 9 and eq. (6)
@@ -146,15 +151,21 @@ def test_limit_is_a_fixed_point_and_balanced(s: T.Assumption3Setting) -> None:
     U, u = T.limit_params_fn(L, N)
     dU, du = T.flow_rhs_fn(U, u, L, T.gamma_fn(L, N))
     scale = 1 + np.max(np.abs(L)) ** 3
-    assert np.max(np.abs(dU)) <= 1e3 * FLOAT_RTOL * scale and abs(du) <= 1e3 * FLOAT_RTOL * scale * len(L)
+    assert np.max(np.abs(dU)) <= 1e3 * FLOAT_RTOL * scale and abs(
+        du
+    ) <= 1e3 * FLOAT_RTOL * scale * len(L)
     assert abs(float(T.balancedness(U, u))) <= 1e2 * FLOAT_RTOL * u**2
     lmin = -0.5 * np.trace(L @ L @ np.linalg.inv(T.gamma_fn(L, N)))
-    assert T.reduced_loss_fn(U, u, L, N) == pytest.approx(lmin, rel=1e3 * FLOAT_RTOL, abs=1e3 * FLOAT_RTOL)
+    assert T.reduced_loss_fn(U, u, L, N) == pytest.approx(
+        lmin, rel=1e3 * FLOAT_RTOL, abs=1e3 * FLOAT_RTOL
+    )
     assert float(T.init_condition(L, N, sigma)) < 2
     G = T.gamma_fn(L, N)
     np.testing.assert_allclose(G @ L, L @ G, atol=1e2 * FLOAT_RTOL * scale)  # Γ commutes with Λ
     assert np.min(np.linalg.eigvalsh(G - L)) > 0  # Γ ⪰ Λ (strictly, trΛ/N > 0)
-    assert float(T.prior_risk(L, N, N)) == pytest.approx(2 * T.optimal_loss_fn(L, N), rel=1e2 * FLOAT_RTOL)
+    assert float(T.prior_risk(L, N, N)) == pytest.approx(
+        2 * T.optimal_loss_fn(L, N), rel=1e2 * FLOAT_RTOL
+    )
 
 
 # --------------------------------------------------------------------- Theorem 5, Cor 6
@@ -183,8 +194,11 @@ def test_limits_of_the_risk() -> None:
     # R(∞, N) for d = 1 is O(1/N²): N² R(∞, N) → finite non-zero
     r1 = T.prior_risk(sp.Matrix([[l1]]), N, sp.oo)
     assert sp.simplify(sp.limit(N**2 * r1, N, sp.oo)) == 4 * l1  # (λ+λ)²λ/λ² = 4λ
-    assert math.isclose(float(T.prior_risk(np.eye(2), 3, math.inf)),
-                        float(T.prior_risk_isotropic(2, 3, sp.oo)), rel_tol=FLOAT_RTOL)
+    assert math.isclose(
+        float(T.prior_risk(np.eye(2), 3, math.inf)),
+        float(T.prior_risk_isotropic(2, 3, sp.oo)),
+        rel_tol=FLOAT_RTOL,
+    )
 
 
 @pytest.mark.symbolic

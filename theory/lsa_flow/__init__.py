@@ -2,7 +2,8 @@
 
 JMLR 25(49); arXiv:2306.09927.  Spec: ``../shared/specs/004_trained_lsa.md`` (authoritative).
 
-A single linear self-attention layer (merged ``W^{KQ}, W^{PV} ∈ R^{(d+1)×(d+1)}``, no mask, ρ = prompt
+A single linear self-attention layer (merged ``W^{KQ}, W^{PV} ∈ R^{(d+1)×(d+1)}``, no mask, ρ =
+prompt
 length) trained by gradient flow on noiseless linear-regression prompts from the balanced
 initialisation (Assumption 3) converges to ``u₋₁U₁₁ = Γ⁻¹`` (Theorem 4) and then predicts
 ``ŷ = x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ`` on prompts of any length M (eq. 12).
@@ -205,10 +206,10 @@ N                   ``N``               ``N`` (training prompt length)
 M                   ``M``               ``M`` (test prompt length; ρ = M at test)
 Λ                   ``Lambda``          ``Sigma_x`` (covariate covariance)
 Γ                   ``gamma(...)``      (1+1/N)Λ + trΛ/N·I; zwb24's Γ is ≈ our Γ⁻¹ (clash!)
-Γ_s                 ``gamma_noisy``     [derived] Γ + s²/N·I, label-noise variance s² = ``noise_var``
+Γ_s                 ``gamma_noisy``     [derived] Γ + s²/N·I, label-noise var. s² = ``noise_var``
 w (w_τ)             ``w``               ``beta`` (task vector, prior N(0, I_d), mean 0)
 σ                   ``sigma_init``      initialisation scale of Assumption 3 — NOT a noise level
-Θ                   ``Theta``           ‖ΘΘᵀ‖_F = 1; random scheme M₀M₀ᵀ/‖M₀M₀ᵀ‖_F (M₀ ≠ test length)
+Θ                   ``Theta``           ‖ΘΘᵀ‖_F = 1; random M₀M₀ᵀ/‖M₀M₀ᵀ‖_F (M₀ ≠ test length)
 U₁₁, u₋₁            ``U11``, ``u``      W^{KQ}_{11}, w^{PV}_{22}
 u₁₂, u₂₁            ``u12``, ``u21``    w^{PV}_{21}, w^{KQ}_{21}
 P                   ``P``               u₋₁U₁₁, the effective preconditioner

@@ -15,8 +15,14 @@ from theory.common.backend import NP, SP
 from theory.lsa_flow.training import gamma_xp, num_Lambda, num_N, prepare
 
 __all__ = [
-    "limit_params", "limit_params_fn", "W_KQ_star", "W_PV_star", "init_condition",
-    "initial_loss_bound", "u_min", "pl_constant",
+    "limit_params",
+    "limit_params_fn",
+    "W_KQ_star",
+    "W_PV_star",
+    "init_condition",
+    "initial_loss_bound",
+    "u_min",
+    "pl_constant",
 ]
 
 
@@ -133,7 +139,8 @@ def u_min(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
 
     Source: [zfb24] Lemma 19, eq. (44) (reconstructed from the proof, spec §6.21).
 
-    .. math:: u_{\min} = \sqrt{\frac{\sigma^2\|\Lambda\Theta\|_F^2\,[2 - \sqrt d\sigma^2\|\Gamma\|_{op}]}
+    .. math:: u_{\min} = \sqrt{\frac{\sigma^2\|\Lambda\Theta\|_F^2\,[2 - \sqrt
+              d\sigma^2\|\Gamma\|_{op}]}
               {2\sqrt d\,\|\Lambda\|_{op}^2}}
 
     Examples
@@ -155,8 +162,10 @@ def pl_constant(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     Source: [zfb24] Lemma 12 / 20, eq. (30) (spec §6.8).
 
     .. math:: \mu = \frac{\sigma^2\|\Lambda\Theta\|_F^2[2-\sqrt d\sigma^2\|\Gamma\|_{op}]}
-              {\sqrt d\|\Lambda\|_{op}^2\operatorname{tr}(\Gamma^{-1}\Lambda^{-1})\operatorname{tr}(\Lambda^{-1})}
-              = \frac{2u_{\min}^2}{\operatorname{tr}(\Gamma^{-1}\Lambda^{-1})\operatorname{tr}(\Lambda^{-1})}
+              {\sqrt d\|\Lambda\|_{op}^2\operatorname{tr}(\Gamma^{-1}\Lambda^{-1})
+              \operatorname{tr}(\Lambda^{-1})}
+              = \frac{2u_{\min}^2}{\operatorname{tr}(\Gamma^{-1}\Lambda^{-1})
+              \operatorname{tr}(\Lambda^{-1})}
 
     Examples
     --------
@@ -168,5 +177,3 @@ def pl_constant(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     um2 = _umin2(L, G, float(sigma_init), np.asarray(Theta, dtype=float))
     Li = np.linalg.inv(L)
     return float(2 * um2 / (np.trace(np.linalg.inv(G) @ Li) * np.trace(Li)))
-
-

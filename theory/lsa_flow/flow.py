@@ -1,4 +1,5 @@
-"""[zfb24] §5 and Appendix A (Lemmas 10, 11, 15, 17; Corollary 16): reduced loss, gradient flow, minima.
+"""[zfb24] §5 and Appendix A (Lemmas 10, 11, 15, 17; Corollary 16): reduced loss, gradient flow,
+minima.
 
 On the invariant set ``u₁₂ = u₂₁ = 0`` the population loss (8) is ``ℓ̃ + trΛ/2`` (Lemma 15), the
 gradient flow is the ODE of Lemma 10 in ``(U₁₁, u₋₁)``, balancedness is conserved (Lemma 17) and
@@ -19,10 +20,25 @@ from theory.lsa_flow.training import gamma_noisy_xp, gamma_xp, num_Lambda, num_N
 from theory.settings import check_choice, check_real
 
 __all__ = [
-    "optimal_loss", "optimal_loss_fn", "optimal_loss_noisy", "optimal_loss_isotropic",
-    "reduced_loss", "reduced_loss_fn", "reduced_loss_grad", "reduced_loss_grad_fn",
-    "loss_of_P", "loss_of_P_fn", "flow_rhs", "flow_rhs_fn", "FLOW_VARIANTS", "balancedness",
-    "balanced_flow_rhs", "excess_identity", "isotropic_q", "isotropic_q_fn", "offdiag_decay",
+    "optimal_loss",
+    "optimal_loss_fn",
+    "optimal_loss_noisy",
+    "optimal_loss_isotropic",
+    "reduced_loss",
+    "reduced_loss_fn",
+    "reduced_loss_grad",
+    "reduced_loss_grad_fn",
+    "loss_of_P",
+    "loss_of_P_fn",
+    "flow_rhs",
+    "flow_rhs_fn",
+    "FLOW_VARIANTS",
+    "balancedness",
+    "balanced_flow_rhs",
+    "excess_identity",
+    "isotropic_q",
+    "isotropic_q_fn",
+    "offdiag_decay",
 ]
 
 
@@ -37,7 +53,8 @@ def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
     Source: [zfb24] Corollary 16 (min ℓ̃) and Lemma 15 (L = ℓ̃ + trΛ/2); [derived] as a closed form
     (spec R5), and Theorem 4 ("global minimum of (8)").
 
-    .. math:: L^* = \tfrac12\big[\operatorname{tr}\Lambda - \operatorname{tr}(\Lambda^2\Gamma^{-1})\big]
+    .. math:: L^* = \tfrac12\big[\operatorname{tr}\Lambda -
+              \operatorname{tr}(\Lambda^2\Gamma^{-1})\big]
               = \tfrac12\sum_i \frac{\lambda_i(\lambda_i + \operatorname{tr}\Lambda)}{(N+1)\lambda_i
               + \operatorname{tr}\Lambda}
 
@@ -48,7 +65,8 @@ def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
 
     Notes
     -----
-    That L* is the minimum over *all* parameters (not only the invariant set) is the spec's [derived]
+    That L* is the minimum over *all* parameters (not only the invariant set) is the spec's
+    [derived]
     odd/even-in-w argument (spec §6.19).  Isotropic Λ = I_d: L* = d(d+1)/(2(N+d+1)).
 
     Examples
@@ -104,8 +122,10 @@ def reduced_loss(U11: Any, u: Any, Lambda: Any, N: Any, *, Gamma: Any = None) ->
 
     Source: [zfb24] eq. (28), Lemma 15.
 
-    .. math:: \tilde\ell = \operatorname{tr}\big[\tfrac12 u_{-1}^2\,\Gamma\Lambda U_{11}\Lambda U_{11}^\top
-              - u_{-1}\Lambda^2 U_{11}^\top\big], \qquad L = \tilde\ell + \tfrac12\operatorname{tr}\Lambda
+    .. math:: \tilde\ell = \operatorname{tr}\big[\tfrac12 u_{-1}^2\,\Gamma\Lambda U_{11}\Lambda
+              U_{11}^\top
+              - u_{-1}\Lambda^2 U_{11}^\top\big], \qquad L = \tilde\ell +
+              \tfrac12\operatorname{tr}\Lambda
 
     Parameters
     ----------
@@ -135,13 +155,17 @@ def _grad(U: Any, u: Any, Lambda: Any, G: Any, xp: Any) -> tuple[Any, Any]:
     return gU, gu
 
 
-def reduced_loss_grad(U11: Any, u: Any, Lambda: Any, N: Any, *, Gamma: Any = None) -> tuple[Any, Any]:
+def reduced_loss_grad(
+    U11: Any, u: Any, Lambda: Any, N: Any, *, Gamma: Any = None
+) -> tuple[Any, Any]:
     r"""Gradients of ``ℓ̃`` (Lemma 15).
 
     Source: [zfb24] Lemma 15.
 
-    .. math:: \partial_{U_{11}}\tilde\ell = u_{-1}^2\Gamma\Lambda U_{11}\Lambda - u_{-1}\Lambda^2,\qquad
-              \partial_{u_{-1}}\tilde\ell = \operatorname{tr}[u_{-1}\Gamma\Lambda U_{11}\Lambda U_{11}^\top
+    .. math:: \partial_{U_{11}}\tilde\ell = u_{-1}^2\Gamma\Lambda U_{11}\Lambda -
+              u_{-1}\Lambda^2,\qquad
+              \partial_{u_{-1}}\tilde\ell = \operatorname{tr}[u_{-1}\Gamma\Lambda U_{11}\Lambda
+              U_{11}^\top
               - \Lambda^2 U_{11}^\top]
 
     Notes
@@ -153,7 +177,9 @@ def reduced_loss_grad(U11: Any, u: Any, Lambda: Any, N: Any, *, Gamma: Any = Non
     return _grad(xp.mat(U11), xp.S(u) if xp is SP else float(u), L, G, xp)
 
 
-def reduced_loss_grad_fn(U11: Any, u: float, Lambda: Any, N: Any, Gamma: Any = None) -> tuple[np.ndarray, float]:
+def reduced_loss_grad_fn(
+    U11: Any, u: float, Lambda: Any, N: Any, Gamma: Any = None
+) -> tuple[np.ndarray, float]:
     """numpy twin of :func:`reduced_loss_grad`."""
     L = np.asarray(Lambda, dtype=float)
     G = gamma_xp(L, N, NP) if Gamma is None else np.asarray(Gamma, dtype=float)
@@ -162,8 +188,9 @@ def reduced_loss_grad_fn(U11: Any, u: float, Lambda: Any, N: Any, Gamma: Any = N
 
 
 def _loss_of_P(P: Any, Lambda: Any, G: Any, s2: Any, xp: Any) -> Any:
-    return (xp.tr(G @ Lambda @ P @ Lambda @ P.T) - 2 * xp.tr(Lambda @ Lambda @ P.T)
-            + xp.tr(Lambda) + s2) / 2
+    return (
+        xp.tr(G @ Lambda @ P @ Lambda @ P.T) - 2 * xp.tr(Lambda @ Lambda @ P.T) + xp.tr(Lambda) + s2
+    ) / 2
 
 
 def loss_of_P(P: Any, Lambda: Any, N: Any, *, Gamma: Any = None, s2: Any = 0) -> Any:
@@ -205,8 +232,9 @@ def _flow(U: Any, u: Any, Lambda: Any, G: Any, xp: Any, variant: str) -> tuple[A
     return dU, du
 
 
-def flow_rhs(U11: Any, u: Any, Lambda: Any, N: Any, *, variant: str = "paper",
-             Gamma: Any = None) -> tuple[Any, Any]:
+def flow_rhs(
+    U11: Any, u: Any, Lambda: Any, N: Any, *, variant: str = "paper", Gamma: Any = None
+) -> tuple[Any, Any]:
     r"""Right-hand side of the gradient-flow ODE of Lemma 10 (state ``(U₁₁, u₋₁)``).
 
     Source: [zfb24] Lemma 10, eq. (27) (= Lemma 14).
@@ -240,8 +268,9 @@ def flow_rhs(U11: Any, u: Any, Lambda: Any, N: Any, *, variant: str = "paper",
     return _flow(xp.mat(U11), xp.S(u) if xp is SP else float(u), L, G, xp, variant)
 
 
-def flow_rhs_fn(U11: np.ndarray, u: float, Lambda: np.ndarray, Gamma: np.ndarray,
-                variant: str = "paper") -> tuple[np.ndarray, float]:
+def flow_rhs_fn(
+    U11: np.ndarray, u: float, Lambda: np.ndarray, Gamma: np.ndarray, variant: str = "paper"
+) -> tuple[np.ndarray, float]:
     """numpy twin of :func:`flow_rhs` taking Γ precomputed (for ODE integrators)."""
     dU, du = _flow(U11, u, Lambda, Gamma, NP, variant)
     return dU, float(du)
@@ -285,7 +314,6 @@ def excess_identity(U11: Any, u: float, Lambda: Any, N: Any) -> float:
     Lh, Gh = psd_sqrt(L), psd_sqrt(G)
     inner = u * Lh @ np.asarray(U11, dtype=float) @ Lh - L @ np.linalg.inv(G)
     return float(0.5 * np.sum((Gh @ inner) ** 2))
-
 
 
 # ----------------------------------------------------------------- [derived] reductions

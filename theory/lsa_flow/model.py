@@ -15,8 +15,14 @@ import sympy as sp
 from theory.common.backend import SP, ops_for
 from theory.settings import check_choice
 
-__all__ = ["U_from_weights", "vec", "lemma9_H", "prediction_quadratic", "prediction_eq6",
-           "lsa_output"]
+__all__ = [
+    "U_from_weights",
+    "vec",
+    "lemma9_H",
+    "prediction_quadratic",
+    "prediction_eq6",
+    "lsa_output",
+]
 
 
 def U_from_weights(W_KQ: Any, W_PV: Any) -> Any:
@@ -85,7 +91,8 @@ def prediction_quadratic(U: Any, E: Any, rho: Any, *, order: str = "column") -> 
 
 
 def prediction_eq6(E: Any, W_KQ: Any, W_PV: Any, rho: Any) -> Any:
-    r"""The LSA prediction, eq. (6): ``ŷ = (w^{PV}_{21}ᵀ, w^{PV}_{22}) (EEᵀ/ρ) [W^{KQ}_{11}; w^{KQ}_{21}ᵀ] x_q``.
+    r"""The LSA prediction, eq. (6):
+    ``ŷ = (w^{PV}_{21}ᵀ, w^{PV}_{22}) (EEᵀ/ρ) [W^{KQ}_{11}; w^{KQ}_{21}ᵀ] x_q``.
 
     Source: [zfb24] eq. (6) (ρ = number of columns of E minus 1, spec §6.16).
     """
@@ -100,12 +107,11 @@ def prediction_eq6(E: Any, W_KQ: Any, W_PV: Any, rho: Any) -> Any:
 
 
 def lsa_output(E: Any, W_KQ: Any, W_PV: Any, rho: Any) -> Any:
-    r"""The full LSA output ``f(E) = E + W^{PV} E (Eᵀ W^{KQ} E)/ρ`` (eq. (3)/(5)); ŷ is entry (d+1, N+1).
+    r"""The full LSA output ``f(E) = E + W^{PV} E (Eᵀ W^{KQ} E)/ρ`` (eq. (3)/(5)); ŷ is entry (d+1,
+    N+1).
 
     Source: [zfb24] eq. (3), (5).
     """
     xp = ops_for(E, W_KQ, W_PV, rho)
     E, K, R = xp.mat(E), xp.mat(W_KQ), xp.mat(W_PV)
     return E + R @ E @ (E.T @ K @ E) / rho
-
-

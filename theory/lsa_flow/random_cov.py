@@ -16,10 +16,26 @@ from theory.common.evaluate import is_symbolic, lambdified
 from theory.settings import check_int
 
 __all__ = [
-    "rdm_moments", "rdm_coefficients", "rdm_loss", "rdm_flow_rhs", "rdm_D", "rdm_limit",
-    "rdm_min_loss", "rdm_optimal_loss", "rdm_init_bound", "rdm_u_min", "rdm_pl_constant", "moments_iid", "delta_iid",
-    "delta_exp", "exp_moments", "gamma_law_moments", "rdm_test_risk", "rdm_test_risk_fn",
-    "fixed_test_risk", "lsa_limit_random",
+    "rdm_moments",
+    "rdm_coefficients",
+    "rdm_loss",
+    "rdm_flow_rhs",
+    "rdm_D",
+    "rdm_limit",
+    "rdm_min_loss",
+    "rdm_optimal_loss",
+    "rdm_init_bound",
+    "rdm_u_min",
+    "rdm_pl_constant",
+    "moments_iid",
+    "delta_iid",
+    "delta_exp",
+    "exp_moments",
+    "gamma_law_moments",
+    "rdm_test_risk",
+    "rdm_test_risk_fn",
+    "fixed_test_risk",
+    "lsa_limit_random",
 ]
 
 
@@ -28,7 +44,8 @@ def rdm_moments(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarr
 
     Source: [zfb24] Corollary 22, eq. (51) (arXiv (C.3); re-derived, spec §6.9).
 
-    .. math:: \gamma_i = E\big[\tfrac{N+1}N\lambda_i^3 + \tfrac1N\lambda_i^2\textstyle\sum_j\lambda_j\big],\
+    .. math:: \gamma_i = E\big[\tfrac{N+1}N\lambda_i^3 +
+              \tfrac1N\lambda_i^2\textstyle\sum_j\lambda_j\big],\
               \xi_i = E\lambda_i^2,\ \zeta_{ij} = E\big[\tfrac{N+1}N\lambda_i^2\lambda_j
               + \tfrac1N\lambda_i\lambda_j\textstyle\sum_k\lambda_k\big]\ (i\ne j)
 
@@ -51,17 +68,21 @@ def rdm_moments(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarr
     if not (m1.shape == m2.shape == m3.shape and m1.ndim == 1):
         raise ValueError(f"m1, m2, m3 must be (d,) vectors, got {m1.shape}, {m2.shape}, {m3.shape}")
     if np.any(m1 <= 0) or np.any(m2 < m1**2) or np.any(m3 <= 0):
-        raise ValueError("moments must come from a.s. positive laws: m1 > 0, m2 ≥ m1², m3 > 0 (Def. 7)")
+        raise ValueError(
+            "moments must come from a.s. positive laws: m1 > 0, m2 ≥ m1², m3 > 0 (Def. 7)"
+        )
     S1 = m1.sum()
     gamma = (N + 1) / N * m3 + (m3 + m2 * (S1 - m1)) / N
     rest = S1 - m1[:, None] - m1[None, :]  # Σ_{k≠i,j} m1_k
-    zeta = (N + 1) / N * np.outer(m2, m1) + (np.outer(m2, m1) + np.outer(m1, m2)
-                                               + np.outer(m1, m1) * rest) / N
+    zeta = (N + 1) / N * np.outer(m2, m1) + (
+        np.outer(m2, m1) + np.outer(m1, m2) + np.outer(m1, m1) * rest
+    ) / N
     return gamma, m2.copy(), zeta
 
 
 def rdm_coefficients(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(Zc, xi)``: ``Zc`` = ζ with γ on the diagonal, the coefficient of eq. (52): ``E[Γ_τΛ_τUΛ_τ] = Zc ∘ U``."""
+    """``(Zc, xi)``: ``Zc`` = ζ with γ on the diagonal, the coefficient of eq. (52):
+    ``E[Γ_τΛ_τUΛ_τ] = Zc ∘ U``."""
     g, xi, z = rdm_moments(m1, m2, m3, N)
     Zc = z.copy()
     np.fill_diagonal(Zc, g)
@@ -69,21 +90,28 @@ def rdm_coefficients(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.
 
 
 def rdm_loss(U11: Any, u: float, Zc: Any, xi: Any) -> float:
-    r"""Lemma 23: ``ℓ_rdm = ½Σγ_iu²u_ii² + ½Σ_{i≠j}ζ_iju²u_ij² − Σξ_iu_iiu`` (population loss − ½ΣEλ_i).
+    r"""Lemma 23: ``ℓ_rdm = ½Σγ_iu²u_ii² + ½Σ_{i≠j}ζ_iju²u_ij² − Σξ_iu_iiu`` (population loss −
+    ½ΣEλ_i).
 
     Source: [zfb24] Lemma 23, eq. (53).
     """
     U = np.asarray(U11, dtype=float)
-    return float(0.5 * u**2 * np.sum(np.asarray(Zc) * U**2) - u * np.sum(np.asarray(xi) * np.diag(U)))
+    return float(
+        0.5 * u**2 * np.sum(np.asarray(Zc) * U**2) - u * np.sum(np.asarray(xi) * np.diag(U))
+    )
 
 
-def rdm_flow_rhs(U11: np.ndarray, u: float, Zc: np.ndarray, xi: np.ndarray) -> tuple[np.ndarray, float]:
+def rdm_flow_rhs(
+    U11: np.ndarray, u: float, Zc: np.ndarray, xi: np.ndarray
+) -> tuple[np.ndarray, float]:
     r"""Corollary 22, eq. (52): the random-covariance flow.
 
     Source: [zfb24] Corollary 22, eq. (52) (Lemma 21 for diagonal Λ_τ).
 
-    .. math:: \dot u_{ii} = -\gamma_iu_{-1}^2u_{ii} + \xi_iu_{-1},\quad \dot u_{ij} = -\zeta_{ij}u_{-1}^2u_{ij},\quad
-              \dot u_{-1} = -\textstyle\sum_i\gamma_iu_{-1}u_{ii}^2 - \sum_{i\ne j}\zeta_{ij}u_{-1}u_{ij}^2
+    .. math:: \dot u_{ii} = -\gamma_iu_{-1}^2u_{ii} + \xi_iu_{-1},\quad \dot u_{ij} =
+              -\zeta_{ij}u_{-1}^2u_{ij},\quad
+              \dot u_{-1} = -\textstyle\sum_i\gamma_iu_{-1}u_{ii}^2 - \sum_{i\ne
+              j}\zeta_{ij}u_{-1}u_{ij}^2
               + \sum_i\xi_iu_{ii}
     """
     dU = -(u**2) * Zc * U11 + u * np.diag(xi)
@@ -128,14 +156,17 @@ def rdm_optimal_loss(m1: Any, m2: Any, m3: Any, N: int) -> float:
 
 
 def rdm_init_bound(m1: Any, Theta: Any, E_opG_fro2L: float) -> float:
-    r"""Condition (21): the bound ``2‖E[Λ_τ]Θ‖_F² / (√d E[‖Γ_τ‖_op‖Λ_τ‖_F²])`` that σ² must stay below.
+    r"""Condition (21): the bound ``2‖E[Λ_τ]Θ‖_F² / (√d E[‖Γ_τ‖_op‖Λ_τ‖_F²])`` that σ² must stay
+    below.
 
     Source: [zfb24] Theorem 8, eq. (21) / Lemma 26, eq. (58).  The expectation
     ``E_opG_fro2L = E[‖Γ_τ‖_op ‖Λ_τ‖_F²]`` has no closed form for general laws: pass it (MC).
     """
     T = np.asarray(Theta, dtype=float)
     d = T.shape[0]
-    return float(2 * np.sum((np.diag(np.asarray(m1, dtype=float)) @ T) ** 2) / (np.sqrt(d) * E_opG_fro2L))
+    return float(
+        2 * np.sum((np.diag(np.asarray(m1, dtype=float)) @ T) ** 2) / (np.sqrt(d) * E_opG_fro2L)
+    )
 
 
 def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: float) -> float:
@@ -144,7 +175,8 @@ def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: floa
     Source: [zfb24] Lemma 27, eq. (60) (reconstructed from the proof, spec §6.21).
 
     .. math:: u_{-1}(t) \ge \sqrt{\frac{\sigma^2[2\|E\Lambda_\tau\Theta\|_F^2
-              - \sqrt d\sigma^2E(\|\Gamma_\tau\|_{op}\|\Lambda_\tau\|_F^2)]}{2\sqrt d\|E\Lambda_\tau^2\|_{op}}}
+              - \sqrt d\sigma^2E(\|\Gamma_\tau\|_{op}\|\Lambda_\tau\|_F^2)]}{2\sqrt
+              d\|E\Lambda_\tau^2\|_{op}}}
 
     ``E_opG_fro2L = E[‖Γ_τ‖_op‖Λ_τ‖_F²]`` is passed in (no closed form).  Raises ``ValueError`` when
     condition (21) fails (the bracket is not positive).
@@ -158,13 +190,15 @@ def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: floa
     return float(np.sqrt(s2 * br / (2 * np.sqrt(d) * np.max(np.asarray(m2, dtype=float)))))
 
 
-def rdm_pl_constant(m1: Any, m2: Any, m3: Any, N: int, Theta: Any, sigma_init: float,
-                    E_opG_fro2L: float) -> float:
+def rdm_pl_constant(
+    m1: Any, m2: Any, m3: Any, N: int, Theta: Any, sigma_init: float, E_opG_fro2L: float
+) -> float:
     r"""Lemma 28's PL constant ``ν = η·u_min²`` with ``η = min{γ_i, ζ_ij}`` (u_min of Lemma 27).
 
     Source: [zfb24] Lemma 28, eq. (61) (spec R12 and §6.12: valid but conservative).
 
-    .. math:: \nu = \frac{\eta\sigma^2}{2\sqrt d\|E\Lambda_\tau^2\|_{op}}\big[2\|E\Lambda_\tau\Theta\|_F^2
+    .. math:: \nu = \frac{\eta\sigma^2}{2\sqrt
+              d\|E\Lambda_\tau^2\|_{op}}\big[2\|E\Lambda_\tau\Theta\|_F^2
               - \sqrt d\sigma^2E(\|\Gamma_\tau\|_{op}\|\Lambda_\tau\|_F^2)\big]
     """
     g, _, z = rdm_moments(m1, m2, m3, N)
@@ -189,7 +223,11 @@ def moments_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> tuple[Any, Any, An
     6 + (2*d + 10)/N
     """
     m1, m2, m3, d, N = (sp.sympify(v) for v in (m1, m2, m3, d, N))
-    return (m3 + (2 * m3 + (d - 1) * m1 * m2) / N, m2, m1 * m2 + (3 * m1 * m2 + (d - 2) * m1**3) / N)
+    return (
+        m3 + (2 * m3 + (d - 1) * m1 * m2) / N,
+        m2,
+        m1 * m2 + (3 * m1 * m2 + (d - 2) * m1**3) / N,
+    )
 
 
 def delta_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> Any:
@@ -222,8 +260,12 @@ def gamma_law_moments(k: Any, theta: Any) -> tuple[Any, Any, Any]:
 
 def _r_expr() -> sp.Expr:
     dl, c, M = sp.symbols("delta c M", positive=True)
-    return (dl**2 * c**3 * _m3 - 2 * dl * c**2 * _m2 + c * _m1
-            + dl**2 * c**3 / M * (2 * _m3 + (_dS - 1) * _m1 * _m2)), (dl, c, M)
+    return (
+        dl**2 * c**3 * _m3
+        - 2 * dl * c**2 * _m2
+        + c * _m1
+        + dl**2 * c**3 / M * (2 * _m3 + (_dS - 1) * _m1 * _m2)
+    ), (dl, c, M)
 
 
 def rdm_test_risk(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any) -> Any:
@@ -245,8 +287,11 @@ def rdm_test_risk(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any)
     vals = {dl: delta, c_: c, M_: M, _m1: m1, _m2: m2, _m3: m3, _dS: d}
     if is_symbolic(*vals.values()):
         out = expr.subs(vals)
-        return sp.limit(expr.subs({k: v for k, v in vals.items() if k is not M_}), M_, sp.oo) \
-            if M == sp.oo else out
+        return (
+            sp.limit(expr.subs({k: v for k, v in vals.items() if k is not M_}), M_, sp.oo)
+            if M == sp.oo
+            else out
+        )
     return rdm_test_risk_fn(delta, c, M, m1, m2, m3, d)
 
 
@@ -271,6 +316,7 @@ def fixed_test_risk(delta: Any, c: Any, M: Any, d: Any) -> Any:
 
 
 def lsa_limit_random(c: Any) -> Any:
-    """[derived] Random-trained LSA, M, N → ∞ (δ = 1/3), Exp(1), normalised: ``c(2c²/3 − 4c/3 + 1)``."""
+    """[derived] Random-trained LSA, M, N → ∞ (δ = 1/3), Exp(1), normalised:
+    ``c(2c²/3 − 4c/3 + 1)``."""
     c = sp.sympify(c)
     return c * (2 * c**2 / 3 - 4 * c / 3 + 1)

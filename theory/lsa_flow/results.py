@@ -107,7 +107,8 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="zfb24:thm4",
         kind="theorem",
-        summary="GF from Assumption 3 (σ²‖Γ‖√d < 2) stays u−1 ≥ u_min, obeys PL, converges to eq. (11)",
+        summary="GF from Assumption 3 (σ²‖Γ‖√d < 2) stays u−1 ≥ u_min, obeys PL, converges to eq. "
+        "(11)",
         source="[zfb24] Theorem 4, eq. (11); Lemmas 18–20, eqs. (43), (44), (30)",
         statement="W^KQ_* = ‖Γ⁻¹‖_F^{-1/2}[[Γ⁻¹,0],[0,0]], W^PV_* = ‖Γ⁻¹‖_F^{1/2}e e ᵀ",
         objects=(
@@ -178,7 +179,8 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="zfb24:shifts",
         kind="observation",
-        summary="§4.2: exact shifted risk R(P; Λ', S_q, M); task/query shifts tolerated, scaling not",
+        summary="§4.2: exact shifted risk R(P; Λ', S_q, M); task/query shifts tolerated, scaling "
+        "not",
         source="[zfb24] §4.2, eqs. (17), (18); exact risk [derived] (spec R11)",
         statement="x ↦ cx: ŷ → c²x_qᵀw, limit risk (c²−1)²c²trΛ",
         objects=(
@@ -204,7 +206,8 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="zfb24:thm8",
         kind="theorem",
-        summary="random covariance: Lemma 21/Cor 22 ODE and moments, minimisers D = diag(ξ/γ), limits",
+        summary="random covariance: Lemma 21/Cor 22 ODE and moments, minimisers D = diag(ξ/γ), "
+        "limits",
         source="[zfb24] Theorem 8, eqs. (21), (22); Lemma 21, Corollary 22, Lemmas 23–28",
         statement="u−1U11 → D = (E[Γ_τΛ_τ²])⁻¹E[Λ_τ²]; Exp(1): D = N/(3N+d+5) I",
         objects=(
@@ -228,7 +231,8 @@ RESULTS: tuple[Result, ...] = (
         id="zfb24:rdm_risk",
         kind="derived",
         derived=True,
-        summary="exact risk r(δ, c, M) of a scalar-δ LSA on random-covariance tests (Figure 1 curves)",
+        summary="exact risk r(δ, c, M) of a scalar-δ LSA on random-covariance tests (Figure 1 "
+        "curves)",
         source="[derived] spec R12, for [zfb24] eq. (23) and Figure 1",
         statement="r = δ²c³m3 − 2δc²m2 + cm1 + δ²c³(2m3 + (d−1)m1m2)/M",
         objects=("theory.lsa_flow:rdm_test_risk", "theory.lsa_flow:fixed_test_risk"),
@@ -248,7 +252,8 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="zfb24:fig1",
         kind="figure",
-        summary="Figure 1 theory content: zero, least squares, LSA fixed/random-trained, c ∈ {1,4,9}",
+        summary="Figure 1 theory content: zero, least squares, LSA fixed/random-trained, c ∈ "
+        "{1,4,9}",
         source="[zfb24] Figure 1, Appendix E (CPU proxies P1, P2 of spec §4)",
         statement="orderings: LSA limit ≤ zero at c = 1; LSA ≫ zero at c = 9; LS = 0 for M ≥ d",
         objects=(

@@ -1,4 +1,5 @@
-"""[zfb24] §4.1–§4.2 Test-time risk: Theorem 5, the noiseless risk and Corollary 6, shifts, footnote 2.
+"""[zfb24] §4.1–§4.2 Test-time risk: Theorem 5, the noiseless risk and Corollary 6, shifts,
+footnote 2.
 
 The trained LSA predicts ``ŷ = x_qᵀ P (1/M) Σ yᵢxᵢ`` with ``P = Γ⁻¹`` (eq. 12) on a test prompt of
 length M (ρ = M).  Numbers in -> float64, SymPy in -> expressions (:mod:`theory.common.backend`).
@@ -17,10 +18,25 @@ from theory.lsa_flow.training import gamma_xp, num_Lambda, num_N, prepare
 from theory.settings import as_vector, check_real
 
 __all__ = [
-    "theorem5_excess", "theorem5_risk", "quadratic_task_moments", "noiseless_Sigma", "noiseless_risk", "prior_risk",
-    "prior_risk_fn", "prior_risk_floor", "prior_risk_isotropic", "tight_bound", "cor6_eta",
-    "cor6_bound", "cor6_M_threshold", "shift_risk", "shift_risk_fn", "covariate_scaling_risk",
-    "covariate_scaling_limit", "query_shift_floor", "plain_gd_risk_limit",
+    "theorem5_excess",
+    "theorem5_risk",
+    "quadratic_task_moments",
+    "noiseless_Sigma",
+    "noiseless_risk",
+    "prior_risk",
+    "prior_risk_fn",
+    "prior_risk_floor",
+    "prior_risk_isotropic",
+    "tight_bound",
+    "cor6_eta",
+    "cor6_bound",
+    "cor6_M_threshold",
+    "shift_risk",
+    "shift_risk_fn",
+    "covariate_scaling_risk",
+    "covariate_scaling_limit",
+    "query_shift_floor",
+    "plain_gd_risk_limit",
 ]
 
 
@@ -41,8 +57,9 @@ def _thm5_excess(L: Any, G: Any, n: Any, M: Any, Sigma: Any, a: Any, xp: Any) ->
     Gi2 = xp.inv(G) @ xp.inv(G)
     T = xp.tr(L)
     var = xp.tr(Sigma @ Gi2 @ L) * _inv_M(M)
-    bias = (xp.quad(a, Gi2 @ L @ L @ L) + 2 * T * xp.quad(a, Gi2 @ L @ L)
-            + T**2 * xp.quad(a, Gi2 @ L)) / n**2
+    bias = (
+        xp.quad(a, Gi2 @ L @ L @ L) + 2 * T * xp.quad(a, Gi2 @ L @ L) + T**2 * xp.quad(a, Gi2 @ L)
+    ) / n**2
     return var + bias
 
 
@@ -51,7 +68,8 @@ def theorem5_excess(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, *, Gamma: A
 
     Source: [zfb24] Theorem 5, eqs. (15), (16) (weights rebuilt from Appendix B, spec §6.5).
 
-    .. math:: \frac1M\operatorname{tr}(\Sigma\Gamma^{-2}\Lambda) + \frac{1}{N^2}\Big[\|a\|^2_{\Gamma^{-2}\Lambda^3}
+    .. math:: \frac1M\operatorname{tr}(\Sigma\Gamma^{-2}\Lambda) +
+              \frac{1}{N^2}\Big[\|a\|^2_{\Gamma^{-2}\Lambda^3}
               + 2\operatorname{tr}\Lambda\,\|a\|^2_{\Gamma^{-2}\Lambda^2}
               + (\operatorname{tr}\Lambda)^2\|a\|^2_{\Gamma^{-2}\Lambda}\Big]
 
@@ -72,8 +90,9 @@ def theorem5_excess(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, *, Gamma: A
     return _thm5_excess(L, G, n, _M(M, xp), Sig, av, xp)
 
 
-def theorem5_risk(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, best_linear_error: Any, *,
-                  Gamma: Any = None) -> Any:
+def theorem5_risk(
+    Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, best_linear_error: Any, *, Gamma: Any = None
+) -> Any:
     r"""Theorem 5: ``E(ŷ_q − y_q)² = min_w E(⟨w,x⟩ − y)² + excess`` (:func:`theorem5_excess`).
 
     Source: [zfb24] Theorem 5, eq. (15).
@@ -86,8 +105,9 @@ def theorem5_risk(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, best_linear_e
     return best_linear_error + theorem5_excess(Lambda, N, M, Sigma, a, Gamma=Gamma)
 
 
-def quadratic_task_moments(Lambda: Any, w0: Any, s2: float, coef: float = 0.5
-                           ) -> tuple[np.ndarray, np.ndarray, float]:
+def quadratic_task_moments(
+    Lambda: Any, w0: Any, s2: float, coef: float = 0.5
+) -> tuple[np.ndarray, np.ndarray, float]:
     r"""[derived] Theorem 5 inputs for the nonlinear task ``y = ⟨w₀,x⟩ + coef(x₁² − Λ₁₁) + sε``.
 
     Source: [derived] spec 004 T-R9 (Isserlis / Lemma 30), used to test [zfb24] Theorem 5.
@@ -109,8 +129,13 @@ def quadratic_task_moments(Lambda: Any, w0: Any, s2: float, coef: float = 0.5
     s2 = check_real("s2", s2, lower=0.0)
     l = L[:, 0]
     Lw = L @ w0
-    Sig = (np.outer(Lw, Lw) + (w0 @ Lw) * L + 2 * coef**2 * L[0, 0] ** 2 * L
-           + 8 * coef**2 * L[0, 0] * np.outer(l, l) + s2 * L)
+    Sig = (
+        np.outer(Lw, Lw)
+        + (w0 @ Lw) * L
+        + 2 * coef**2 * L[0, 0] ** 2 * L
+        + 8 * coef**2 * L[0, 0] * np.outer(l, l)
+        + s2 * L
+    )
     return Sig, w0.copy(), float(2 * coef**2 * L[0, 0] ** 2 + s2)
 
 
@@ -131,8 +156,10 @@ def noiseless_risk(w: Any, Lambda: Any, N: Any, M: Any) -> Any:
 
     Source: [zfb24] §4.1, the display before Corollary 6 (spec R10).
 
-    .. math:: \frac1M\big[\|w\|^2_{\Gamma^{-2}\Lambda^3} + \operatorname{tr}(\Gamma^{-2}\Lambda^2)\|w\|^2_\Lambda\big]
-              + \frac1{N^2}\big[\|w\|^2_{\Gamma^{-2}\Lambda^3} + 2\operatorname{tr}\Lambda\|w\|^2_{\Gamma^{-2}\Lambda^2}
+    .. math:: \frac1M\big[\|w\|^2_{\Gamma^{-2}\Lambda^3} +
+              \operatorname{tr}(\Gamma^{-2}\Lambda^2)\|w\|^2_\Lambda\big]
+              + \frac1{N^2}\big[\|w\|^2_{\Gamma^{-2}\Lambda^3} +
+              2\operatorname{tr}\Lambda\|w\|^2_{\Gamma^{-2}\Lambda^2}
               + (\operatorname{tr}\Lambda)^2\|w\|^2_{\Gamma^{-2}\Lambda}\big]
     """
     xp, L, n = prepare(Lambda, N)
@@ -141,16 +168,18 @@ def noiseless_risk(w: Any, Lambda: Any, N: Any, M: Any) -> Any:
     wv = xp.col(w) if xp is SP else np.asarray(as_vector("w", w, d=L.shape[0]))
     T = xp.tr(L)
     a3, a2, a1 = xp.quad(wv, Gi2 @ L @ L @ L), xp.quad(wv, Gi2 @ L @ L), xp.quad(wv, Gi2 @ L)
-    return ((a3 + xp.tr(Gi2 @ L @ L) * xp.quad(wv, L)) * _inv_M(_M(M, xp))
-            + (a3 + 2 * T * a2 + T**2 * a1) / n**2)
+    return (a3 + xp.tr(Gi2 @ L @ L) * xp.quad(wv, L)) * _inv_M(_M(M, xp)) + (
+        a3 + 2 * T * a2 + T**2 * a1
+    ) / n**2
 
 
 def _prior_risk(L: Any, G: Any, n: Any, M: Any, xp: Any) -> Any:
     Gi2 = xp.inv(G) @ xp.inv(G)
     T = xp.tr(L)
     K = L + T * xp.eye(xp.dim(L))
-    return ((xp.tr(Gi2 @ L @ L @ L) + xp.tr(Gi2 @ L @ L) * T) * _inv_M(M)
-            + xp.tr(Gi2 @ L @ K @ K) / n**2)
+    return (xp.tr(Gi2 @ L @ L @ L) + xp.tr(Gi2 @ L @ L) * T) * _inv_M(M) + xp.tr(
+        Gi2 @ L @ K @ K
+    ) / n**2
 
 
 def prior_risk(Lambda: Any, N: Any, M: Any, *, Gamma: Any = None) -> Any:
@@ -158,8 +187,10 @@ def prior_risk(Lambda: Any, N: Any, M: Any, *, Gamma: Any = None) -> Any:
 
     Source: [derived] from [zfb24] Theorem 5 / eq. (16) averaged over w (spec R10).
 
-    .. math:: R(M,N) = \frac1M\big[\operatorname{tr}(\Gamma^{-2}\Lambda^3) + \operatorname{tr}(\Gamma^{-2}\Lambda^2)
-              \operatorname{tr}\Lambda\big] + \frac1{N^2}\operatorname{tr}\big(\Gamma^{-2}\Lambda(\Lambda
+    .. math:: R(M,N) = \frac1M\big[\operatorname{tr}(\Gamma^{-2}\Lambda^3) +
+              \operatorname{tr}(\Gamma^{-2}\Lambda^2)
+              \operatorname{tr}\Lambda\big] +
+              \frac1{N^2}\operatorname{tr}\big(\Gamma^{-2}\Lambda(\Lambda
               + \operatorname{tr}\Lambda I)^2\big)
 
     Notes
@@ -252,12 +283,14 @@ def _shift_risk(P: Any, Lp: Any, Sq: Any, M: Any, Om: Any, xp: Any) -> Any:
 
 
 def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) -> Any:
-    r"""[derived] Exact risk of ``ŷ = x_qᵀP(1/M)Σyᵢxᵢ`` under shifts (spec R11 "general exact risk").
+    r"""[derived] Exact risk of ``ŷ = x_qᵀP(1/M)Σyᵢxᵢ`` under shifts (spec R11 "general exact
+    risk").
 
     Source: [derived] spec R11, for [zfb24] §4.2 (eqs. (17), (18)).
 
     .. math:: R = \operatorname{tr}[\Omega(\Lambda'P - I)S_q(P^\top\Lambda' - I)] + \frac1M\big[
-              \operatorname{tr}(\Omega\Lambda'A\Lambda') + \operatorname{tr}(A\Lambda')\operatorname{tr}(\Omega\Lambda')\big],
+              \operatorname{tr}(\Omega\Lambda'A\Lambda') +
+              \operatorname{tr}(A\Lambda')\operatorname{tr}(\Omega\Lambda')\big],
               \quad A = PS_qP^\top
 
     Parameters

@@ -24,8 +24,17 @@ from theory.common.backend import NP, SP, ops_for
 from theory.settings import Matrix, as_matrix, check_int, check_real
 
 __all__ = [
-    "gamma", "gamma_fn", "gamma_noisy", "gamma_noisy_fn", "initial_state", "Assumption3Setting",
-    "prepare", "gamma_xp", "gamma_noisy_xp", "num_Lambda", "num_N",
+    "gamma",
+    "gamma_fn",
+    "gamma_noisy",
+    "gamma_noisy_fn",
+    "initial_state",
+    "Assumption3Setting",
+    "prepare",
+    "gamma_xp",
+    "gamma_noisy_xp",
+    "num_Lambda",
+    "num_N",
 ]
 
 
@@ -139,7 +148,6 @@ def gamma_noisy_fn(Lambda: Any, N: Any, s2: float) -> np.ndarray:
     return gamma_noisy_xp(np.asarray(Lambda, dtype=float), N, s2, NP)
 
 
-
 # ------------------------------------------------------------------------ Assumption 3
 def initial_state(Theta: Any, sigma_init: float) -> tuple[np.ndarray, float]:
     r"""Assumption 3: ``U₁₁(0) = σΘΘᵀ``, ``u₋₁(0) = σ`` (u₁₂ = u₂₁ = 0), with ``‖ΘΘᵀ‖_F = 1``.
@@ -163,7 +171,8 @@ def initial_state(Theta: Any, sigma_init: float) -> tuple[np.ndarray, float]:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Assumption3Setting:
-    """The setting of [zfb24] Theorem 4: data model (§3.3) and balanced initialisation (Assumption 3).
+    """The setting of [zfb24] Theorem 4: data model (§3.3) and balanced initialisation (Assumption
+    3).
 
     Matrices are stored as tuples of row tuples (hashable); :attr:`Lambda_array` and
     :attr:`Theta_array` give float64 arrays.
@@ -182,12 +191,19 @@ class Assumption3Setting:
         L = as_matrix("Lambda", self.Lambda, definite=True, paper="zfb24 §3.3")
         object.__setattr__(self, "Lambda", L)
         check_int("N", self.N, minimum=1, paper="zfb24 prompt length")
-        check_real("sigma_init (σ)", self.sigma_init, lower=0.0, lower_open=True,
-                   paper="zfb24 Assumption 3")
+        check_real(
+            "sigma_init (σ)",
+            self.sigma_init,
+            lower=0.0,
+            lower_open=True,
+            paper="zfb24 Assumption 3",
+        )
         T = np.asarray(self.Theta, dtype=float)
         if T.shape != (len(L), len(L)):
-            raise ValueError(f"Theta must have shape ({len(L)}, {len(L)}) (zfb24 Assumption 3), "
-                             f"got shape {T.shape}")
+            raise ValueError(
+                f"Theta must have shape ({len(L)}, {len(L)}) (zfb24 Assumption 3), "
+                f"got shape {T.shape}"
+            )
         initial_state(T, self.sigma_init)  # raises unless ‖ΘΘᵀ‖_F = 1
         object.__setattr__(self, "Theta", tuple(tuple(float(v) for v in row) for row in T))
 

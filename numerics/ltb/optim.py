@@ -14,11 +14,12 @@ import numpy as np
 from scipy.optimize import minimize
 
 from theory.common.backend import NP, psd_sqrt
-from theory.ltb import optimal_gamma_whitened, optimal_risk
+from theory.ltb import lsa_risk_floor, optimal_gamma_whitened, optimal_risk, whiten
 from theory.ltb.risk import ltb_risk_expr
+from theory.settings import LinearRegressionICL
 
 __all__ = ["OptResult", "minimise", "min_gd_beta", "min_ltb", "inf_lsa", "polish", "cs_grad",
-           "gap_grid", "risk_plain_complex"]
+           "gap_grid", "risk_plain_complex", "table1_levels"]
 
 _H = 1e-30  # complex step
 
@@ -164,3 +165,16 @@ def risk_plain_complex(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float
         return ltb_risk_expr(NP, bb, bb, Hh @ G @ Hh, np.zeros(d), P, mu, s2, N)
 
     return f
+
+
+def table1_levels(setting: LinearRegressionICL, *, rng: np.random.Generator) -> dict[str, float]:
+    """Table 1's reference lines for one data model: ``R*`` (Thm 5.2), ``inf_LSA`` (BFGS, 2
+    random restarts) and the LSA floor (Thm 4.1 (ii)), keyed ``R_star``, ``inf_lsa``, ``floor``."""
+    H, Psi, bs = setting.Sigma_x, setting.task_cov, setting.task_mean
+    s2, N = setting.noise_var, setting.N
+    P, mu = whiten(H, Psi, bs)
+    return {
+        "R_star": optimal_risk(H, Psi, s2, N),
+        "inf_lsa": inf_lsa(P, mu, s2, N, rng=rng).value,
+        "floor": lsa_risk_floor(H, Psi, bs, s2, N),
+    }

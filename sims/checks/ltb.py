@@ -1,17 +1,17 @@
 """zwb24 checks that involve the torch models (spec 002 C1, C2, C17, C18, token matrix / mask).
 
-Trained runs are shared with tests and the report through :func:`sims.cache.cached`.
+Trained runs come from :func:`sims.experiments.ltb.trained` (config-keyed cache shared with the
+tests and the report).  Fault switches are the keyword-only ``fault_*`` parameters.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
 import torch
 
-from numerics.ltb.optim import inf_lsa, polish
+from numerics.ltb.optim import polish, table1_levels
 from numerics.mc_fast import gd_family_predict
 from numerics.testing import (
     FLOAT_RTOL,
@@ -23,18 +23,17 @@ from numerics.testing import (
     ordering,
     train_agreement,
 )
-from sims.cache import cached
 from sims.data import embed, sample_prompts
-from sims.experiments.ltb import PRESETS, run
+from sims.experiments.ltb import PRESETS, trained
 from sims.models.ltb import LTB
+from theory.common.backend import psd_sqrt
 from theory.common.baselines import gd_beta_risk
 from theory.common.protocols import Estimate, Evidence
-from theory.ltb import core, gap
-from theory.ltb._ops import psd_sqrt
+from theory.ltb import effective_params, lemma51_weights, omega, optimal_gamma, optimal_risk, whiten
 from theory.settings import LinearRegressionICL
 
-__all__ = ["check_token_mask", "check_effective_form", "check_lemma51", "table1_runs",
-           "check_table1", "check_table1_zero_mean", "check_gd_beta_training", "trained"]
+__all__ = ["check_asm3_1_torch_mask", "check_eq3_3_torch", "check_lem5_1_torch", "table1_runs",
+           "check_table1_train", "check_table1_train_zero_mean", "check_thm6_3_train"]
 
 # Spec 002 §3 pass criteria, stricter than TRAIN_RTOL (5 %), so they win (developer guide):
 #: C17: trained LTB test risk within 2 % of R*.
@@ -61,11 +60,12 @@ def _prompts(rng: np.random.Generator, d: int, N: int, B: int):
     return sample_prompts(st, B, generator=g)
 
 
-def check_token_mask(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6,
-                     mask_query: bool = True) -> list[Evidence]:
+def check_asm3_1_torch_mask(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6,
+                            fault_unmasked_query: bool | None = None) -> list[Evidence]:
     """(3.1)/(3.2): with the token matrix of :func:`sims.data.embed` and the model's mask,
-    ``Z M Zᵀ = [[XᵀX, Xᵀy], [yᵀX, ‖y‖²]]`` (the query column is dropped).  ``mask_query=False``
-    (fault) lets the query column in."""
+    ``Z M Zᵀ = [[XᵀX, Xᵀy], [yᵀX, ‖y‖²]]`` (the query column is dropped).
+    ``fault_unmasked_query=True`` (fault) lets the query column in."""
+    mask_query = not fault_unmasked_query
     rng = np.random.default_rng(seed)
     p = _prompts(rng, d, N, 32)
     Z = embed(p.X, p.y, p.xq)
@@ -80,13 +80,16 @@ def check_token_mask(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
                             details={"mask_query": mask_query})]
 
 
-def check_effective_form(*, quick: bool = True, seed: int = 0, cases: int = 12,
-                         mlp_residual: bool = True, mask_query: bool = True) -> list[Evidence]:
+def check_eq3_3_torch(*, quick: bool = True, seed: int = 0, cases: int = 12,
+                      fault_no_mlp_residual: bool | None = None,
+                      fault_unmasked_query: bool | None = None) -> list[Evidence]:
     """(★) (spec C1): the raw torch LTB (3.3) and LSA (3.4) forward passes equal the effective
     predictor ``xᵀ[a + (1/N)(ΓXᵀ + φyᵀ)(y − Xb)]`` with ``(a, b, Γ, φ)`` from
     :func:`theory.ltb.effective_params`, for random raw float64 matrices (d ∈ [1, 5],
     N ∈ [1, 12], k ∈ [d, d+2], m ∈ [1, 4]).
-    Faults: ``mlp_residual=False``, ``mask_query=False``."""
+    Faults: ``fault_no_mlp_residual=True`` (MLP ``W_2W_1U`` without the residual),
+    ``fault_unmasked_query=True`` (the query column enters ``Z M Zᵀ``)."""
+    mlp_residual, mask_query = not fault_no_mlp_residual, not fault_unmasked_query
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     for c in range(cases if quick else 5 * cases):
@@ -96,7 +99,7 @@ def check_effective_form(*, quick: bool = True, seed: int = 0, cases: int = 12,
             model = _random_ltb(rng, d, k, m, mlp=mlp, mlp_residual=mlp_residual,
                                 mask_query=mask_query)
             W = {n: p.detach().numpy() for n, p in model.named_parameters()}
-            eff = core.effective_params(W["attn.W_K"], W["attn.W_Q"], W["attn.W_V"],
+            eff = effective_params(W["attn.W_K"], W["attn.W_Q"], W["attn.W_V"],
                                         W["attn.W_P"], W.get("W_1"), W.get("W_2"))
             p = _prompts(rng, d, N, 32)
             with torch.no_grad():
@@ -105,12 +108,13 @@ def check_effective_form(*, quick: bool = True, seed: int = 0, cases: int = 12,
                                      a=eff["a"], b=eff["b"], phi=eff["phi"])
             out.append(close_agreement(
                 f"{'LTB' if mlp else 'LSA'} forward == effective form (star), case {c}: d={d}, "
-                f"N={N}, k={k}, m={m}", f, star, kind="FLOAT", atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(star))),
+                f"N={N}, k={k}, m={m}", f, star, kind="FLOAT",
+                atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(star))),
                 details={"mlp_residual": mlp_residual, "mask_query": mask_query}))
     return out
 
 
-def check_lemma51(*, quick: bool = True, seed: int = 0, cases: int = 8) -> list[Evidence]:
+def check_lem5_1_torch(*, quick: bool = True, seed: int = 0, cases: int = 8) -> list[Evidence]:
     """Lemma 5.1 (spec C2): the explicit raw weights of :func:`theory.ltb.lemma51_weights`, loaded
     into the torch LTB, reproduce the GD-β predictor ``f_{Γ,β}`` on random prompts."""
     rng = np.random.default_rng(seed)
@@ -119,7 +123,7 @@ def check_lemma51(*, quick: bool = True, seed: int = 0, cases: int = 8) -> list[
         d, N = int(rng.integers(1, 6)), int(rng.integers(1, 13))
         k, v, m = int(rng.integers(d, d + 3)), int(rng.integers(1, 3)), int(rng.integers(1, 5))
         G, b = rng.standard_normal((d, d)), rng.standard_normal(d)
-        W = core.lemma51_weights(G, b, k=k, v=v, m=m)
+        W = lemma51_weights(G, b, k=k, v=v, m=m)
         model = LTB(d, k=k, v=v, m=m)
         with torch.no_grad():
             for name, key in (("attn.W_K", "W_K"), ("attn.W_Q", "W_Q"), ("attn.W_V", "W_V"),
@@ -136,15 +140,8 @@ def check_lemma51(*, quick: bool = True, seed: int = 0, cases: int = 8) -> list[
 
 
 # ------------------------------------------------------------------------------ training
-def trained(preset: str, seed: int = 0) -> dict[str, Any]:
-    """The trained run of ``preset`` with ``seed`` (config-keyed cache shared by tests/report)."""
-    exp = PRESETS[preset]
-    exp = dataclasses.replace(exp, train=dataclasses.replace(exp.train, seed=seed))
-    return cached("zwb24-ltb", exp, lambda: run(exp))
-
-
 def _eff_from_params(P: dict[str, np.ndarray]) -> dict[str, Any]:
-    return core.effective_params(P["attn.W_K"], P["attn.W_Q"], P["attn.W_V"], P["attn.W_P"],
+    return effective_params(P["attn.W_K"], P["attn.W_Q"], P["attn.W_V"], P["attn.W_P"],
                                  P.get("W_1"), P.get("W_2"))
 
 
@@ -152,50 +149,44 @@ def table1_runs(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
     """The four C17 runs (LTB / LSA at ‖β*‖ = 3 and at β* = 0) with the theory lines."""
     out: dict[str, Any] = {}
     for key, suffix in (("shared", ""), ("zero", "_zero")):
-        st = PRESETS["c17_ltb" + suffix].setting
-        H, Psi, bs, s2, N = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var, st.N
-        P, mu = core.whiten(H, Psi, bs)
+        st = PRESETS["c17_ltb" + suffix][0].setting
         out[key] = {
-            "ltb": trained("c17_ltb" + suffix, seed),
-            "lsa": trained("c17_lsa" + suffix, seed),
-            "R_star": core.optimal_risk(H, Psi, s2, N),
-            "inf_lsa": inf_lsa(P, mu, s2, N, rng=np.random.default_rng(seed)).value,
-            "floor": gap.lsa_risk_floor(H, Psi, bs, s2, N),
-            "beta_norm": float(np.linalg.norm(bs)),
+            "ltb": trained("c17_ltb" + suffix, seed=seed),
+            "lsa": trained("c17_lsa" + suffix, seed=seed),
+            **table1_levels(st, rng=np.random.default_rng(seed)),
+            "beta_norm": float(np.linalg.norm(st.task_mean)),
             "setting": st,
         }
     return out
 
 
-def _est(r: dict[str, Any]) -> Estimate:
-    m, se = r["test_risk"]
-    return Estimate(m, se, PRESETS["c17_ltb"].test_size)
-
-
-def check_table1(*, quick: bool = True, seed: int = 0, use_mlp: bool = True) -> list[Evidence]:
+def check_table1_train(*, quick: bool = True, seed: int = 0, fault_no_mlp: bool | None = None
+                       ) -> list[Evidence]:
     """Table 1 at CPU scale (spec C17): the trained LTB reaches ``R*`` and learns ``β*`` in its MLP
     row (effective ``a ≈ b ≈ β*``, ``Γ ≈ Γ*``, ``φ ≈ 0``); the trained LSA stalls at ``inf_LSA``
-    and never goes below the LSA floor.  ``use_mlp=False`` (fault) puts the LSA run in the LTB's
-    place."""
+    and never goes below the LSA floor.  ``fault_no_mlp=True`` (fault) puts the LSA run in the
+    LTB's place."""
     runs = table1_runs(quick=quick, seed=seed)["shared"]
-    ltb = runs["ltb"] if use_mlp else runs["lsa"]
+    ltb = runs["lsa"] if fault_no_mlp else runs["ltb"]
     lsa = runs["lsa"]
     st = runs["setting"]
     out = [
-        train_agreement("trained LTB test risk vs R*", ltb["test_risk"][0], runs["R_star"],
-                        ltb["init_test_risk"][0], rtol=C17_LTB_RTOL,
-                        details={"se": ltb["test_risk"][1]}),
-        train_agreement("trained LSA test risk vs inf_LSA", lsa["test_risk"][0], runs["inf_lsa"],
-                        lsa["init_test_risk"][0], rtol=C17_LSA_RTOL,
-                        details={"se": lsa["test_risk"][1]}),
+        train_agreement("trained LTB test risk vs R*", ltb.extra["test_risk"][0], runs["R_star"],
+                        ltb.extra["init_test_risk"][0], rtol=C17_LTB_RTOL,
+                        details={"se": ltb.extra["test_risk"][1]}),
+        train_agreement("trained LSA test risk vs inf_LSA", lsa.extra["test_risk"][0],
+                        runs["inf_lsa"],
+                        lsa.extra["init_test_risk"][0], rtol=C17_LSA_RTOL,
+                        details={"se": lsa.extra["test_risk"][1]}),
         ordering("LSA floor (Thm 4.1 ii) < trained LSA risk + 5 se", runs["floor"],
-                 lsa["test_risk"][0] + Z_MC * lsa["test_risk"][1],
-                 margin=Z_MC * lsa["test_risk"][1]),
-        ordering("trained LTB risk < trained LSA risk", ltb["test_risk"][0], lsa["test_risk"][0],
-                 margin=Z_MC * (ltb["test_risk"][1] + lsa["test_risk"][1])),
+                 lsa.extra["test_risk"][0] + Z_MC * lsa.extra["test_risk"][1],
+                 margin=Z_MC * lsa.extra["test_risk"][1]),
+        ordering("trained LTB risk < trained LSA risk", ltb.extra["test_risk"][0],
+                 lsa.extra["test_risk"][0],
+                 margin=Z_MC * (ltb.extra["test_risk"][1] + lsa.extra["test_risk"][1])),
     ]
-    eff, eff0 = _eff_from_params(ltb["params"]), _eff_from_params(ltb["init_params"])
-    Gs = core.optimal_gamma(st.Sigma_x, st.task_cov, st.noise_var, st.N)
+    eff, eff0 = _eff_from_params(ltb.params), _eff_from_params(ltb.extra["init_params"])
+    Gs = optimal_gamma(st.Sigma_x, st.task_cov, st.noise_var, st.N)
     bs = st.task_mean
     d = st.d
 
@@ -219,8 +210,8 @@ SPURIOUS_LSA_START = {"b": np.array([-2.979, 2.395]), "Gamma": np.array([[0.107,
                       "phi": np.array([0.125, -0.099])}
 
 
-def check_table1_zero_mean(*, quick: bool = True, seed: int = 0,
-                           allow_local_min: bool = False) -> list[Evidence]:
+def check_table1_train_zero_mean(*, quick: bool = True, seed: int = 0,
+                                 allow_local_min: bool = False) -> list[Evidence]:
     """β* = 0 control (spec C17): the trained LTB and LSA both reach ``R*`` (no gap), and
     ``inf_LSA = R*`` by BFGS.
 
@@ -233,30 +224,34 @@ def check_table1_zero_mean(*, quick: bool = True, seed: int = 0,
     both = table1_runs(quick=quick, seed=seed)
     runs, sh = both["zero"], both["shared"]
     st = runs["setting"]
-    P, mu = core.whiten(st.Sigma_x, st.task_cov, st.task_mean)
+    P, mu = whiten(st.Sigma_x, st.task_cov, st.task_mean)
     s2, N = st.noise_var, st.N
     out = [ordering("Table 1 ordering: no-MLP risk at beta* != 0 >> at beta* = 0",
-                    runs["lsa"]["test_risk"][0], sh["lsa"]["test_risk"][0],
-                    margin=Z_MC * (runs["lsa"]["test_risk"][1] + sh["lsa"]["test_risk"][1])),
+                    runs["lsa"].extra["test_risk"][0], sh["lsa"].extra["test_risk"][0],
+                    margin=Z_MC * (runs["lsa"].extra["test_risk"][1]
+                                   + sh["lsa"].extra["test_risk"][1])),
            close_agreement("beta* = 0: inf_LSA == R* (BFGS)", runs["inf_lsa"], runs["R_star"],
                            kind="FLOAT", atol=OPTIM_RTOL * runs["R_star"])]
     for k in ("ltb", "lsa"):
         r = runs[k]
         if not allow_local_min:
             out.append(train_agreement(f"beta* = 0: trained {k.upper()} test risk vs R*",
-                                       r["test_risk"][0], runs["R_star"], r["init_test_risk"][0],
-                                       details={"se": r["test_risk"][1]}))
+                                       r.extra["test_risk"][0], runs["R_star"],
+                                       r.extra["init_test_risk"][0],
+                                       details={"se": r.extra["test_risk"][1]}))
             continue
-        eff = _eff_from_params(r["params"])
+        eff = _eff_from_params(r.params)
         pol = polish(P, mu, s2, N, eff, lsa=(k == "lsa"))
         out.append(train_agreement(f"beta* = 0: trained {k.upper()} risk vs the stationary point "
-                                   "of the exact risk in its basin", r["test_risk"][0], pol.value,
-                                   r["init_test_risk"][0],
+                                   "of the exact risk in its basin", r.extra["test_risk"][0],
+                                   pol.value,
+                                   r.extra["init_test_risk"][0],
                                    details={"stationary_value": pol.value,
                                             "R_star": runs["R_star"]}))
-        se = r["test_risk"][1]
+        se = r.extra["test_risk"][1]
         out.append(ordering(f"beta* = 0: trained {k.upper()} risk not below R* (beyond 5 se)",
-                            runs["R_star"] - 2 * Z_MC * se, r["test_risk"][0], margin=Z_MC * se))
+                            runs["R_star"] - 2 * Z_MC * se, r.extra["test_risk"][0],
+                            margin=Z_MC * se))
     spur = polish(P, mu, s2, N, SPURIOUS_LSA_START, lsa=True)
     out.append(informational("beta* = 0: spurious local minimum of the exact LSA risk (BFGS "
                              "polish from the stuck point of seeds 2, 4)", runs["R_star"],
@@ -264,28 +259,28 @@ def check_table1_zero_mean(*, quick: bool = True, seed: int = 0,
     return out
 
 
-def check_gd_beta_training(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_thm6_3_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Direct GD-β training (spec C18): the learned ``(Γ, β)`` has risk ≈ ``R*`` (closed form of the
     learned parameters), reaches ``(Γ*, β*)`` in the Ω-weighted whitened coordinates
     ``(Γ̄Ω^{1/2}, H^{1/2}β)``, and its MC test risk matches the closed-form risk of its
     parameters."""
-    r = trained("c18_gd_beta", seed)
-    st = PRESETS["c18_gd_beta"].setting
+    r = trained("c18_gd_beta", seed=seed)
+    st = PRESETS["c18_gd_beta"][0].setting
     H, Psi, bs, s2, N = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var, st.N
-    G, b = r["params"]["Gamma"], r["params"]["beta"]
-    G0, b0 = r["init_params"]["Gamma"], r["init_params"]["beta"]
-    Rs = core.optimal_risk(H, Psi, s2, N)
+    G, b = r.params["Gamma"], r.params["beta"]
+    G0, b0 = r.extra["init_params"]["Gamma"], r.extra["init_params"]["beta"]
+    Rs = optimal_risk(H, Psi, s2, N)
     R = float(gd_beta_risk(G, b, H, bs, Psi, s2, N))
     R0 = float(gd_beta_risk(G0, b0, H, bs, Psi, s2, N))
     Hh = psd_sqrt(H)
     P = Hh @ Psi @ Hh
-    Oh = psd_sqrt(np.asarray(core.omega(P, s2, N)))
-    Gs = core.optimal_gamma(H, Psi, s2, N)
+    Oh = psd_sqrt(np.asarray(omega(P, s2, N)))
+    Gs = optimal_gamma(H, Psi, s2, N)
 
     def coords(Gm: np.ndarray, bm: np.ndarray) -> np.ndarray:
         return np.concatenate([(Hh @ Gm @ Hh @ Oh).ravel(), Hh @ bm])
 
-    n = PRESETS["c18_gd_beta"].test_size
+    n = PRESETS["c18_gd_beta"][0].test_size
     return [
         train_agreement("trained GD-beta: closed-form risk of learned (Gamma, beta) vs R*", R, Rs,
                         R0, rtol=C18_EXCESS_RTOL, details={"relative_excess": (R - Rs) / Rs}),
@@ -294,5 +289,5 @@ def check_gd_beta_training(*, quick: bool = True, seed: int = 0) -> list[Evidenc
                         details={"beta": b, "beta_star": bs, "max|beta-beta*|":
                                  float(np.max(np.abs(b - bs)))}),
         mc_agreement("trained GD-beta MC test risk vs closed-form risk of its parameters", R,
-                     Estimate(r["test_risk"][0], r["test_risk"][1], n)),
+                     Estimate(r.extra["test_risk"][0], r.extra["test_risk"][1], n)),
     ]

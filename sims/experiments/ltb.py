@@ -1,9 +1,11 @@
 """zwb24 training experiments (spec 002 C17, C18 and the β* = 0 control): raw-matrix LTB and LSA
-trained online on fresh prompts, and GD-β trained directly.
+trained online on fresh prompts, and GD-β trained directly (STYLE R18).
 
-Imports only ``theory.settings`` (the trained models never see a prediction).  ``run(exp)``
-returns plain numbers: final weights, the test-risk curve on a fixed test batch, and the final
-test risk on ``test_size`` fresh prompts (mean, se).
+Imports only ``theory.settings`` (the trained models never see a prediction).  ``PRESETS`` maps a
+name to ``(LTBExperiment, TrainConfig)``; ``run(preset, **overrides)`` returns a
+:class:`sims.train.TrainResult` whose ``extra`` holds the initial weights, the test-risk curve on
+a fixed test batch and the final test risk on ``test_size`` fresh prompts (mean, se);
+``trained(preset, seed=...)`` is the same run through the config-keyed cache.
 """
 
 from __future__ import annotations
@@ -16,23 +18,25 @@ from typing import Any
 import numpy as np
 import torch
 
+from sims.cache import cached
 from sims.config import TrainConfig
 from sims.data import embed, sample_prompts
 from sims.models.gd_beta import GDBeta
 from sims.models.ltb import LTB
-from sims.train import make_generator, torch_dtype, train
+from sims.train import TrainResult, make_generator, torch_dtype, train
 from theory.settings import LinearRegressionICL
 
-__all__ = ["LTBExperiment", "PRESETS", "run", "ChunkedSampler"]
+__all__ = ["LTBExperiment", "PRESETS", "run", "trained", "resolve", "ChunkedSampler",
+           "build_model", "test_risk"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LTBExperiment:
-    """One training run (what is trained, on which data model, how)."""
+    """What is trained and on which data model (the optimiser, steps and seed are the preset's
+    :class:`~sims.config.TrainConfig`)."""
 
     setting: LinearRegressionICL  # zwb24 Assumption 3.1 (H, Psi, beta*, sigma^2, N)
     model: str = "ltb"  # "ltb", "lsa" (LTB without MLP) or "gd_beta"
-    train: TrainConfig = TrainConfig()  # optimiser, lr, steps, batch, dtype, seed
     init_std: float = 0.1  # LTB/LSA weights i.i.d. N(0, init_std^2); GD-beta starts at 0
     mlp_residual: bool = True  # False: MLP without residual (negative control only)
     mask_query: bool = True  # False: query column enters Z M Z^T (negative control only)
@@ -58,27 +62,27 @@ _H18 = (lambda V: (V * np.array([0.32, 0.85, 3.7])) @ V.T)(
 
 _C17 = TrainConfig(optimizer="adam", lr=2e-2, steps=1000, batch_size=512, lr_decay=0.0,
                    dtype="float64", log_every=50)
-PRESETS: dict[str, LTBExperiment] = {
+_C17_ZERO = dataclasses.replace(_C17, steps=500, log_every=25)
+#: Presets keyed by spec check; "smoke" is a seconds-long sanity run.
+PRESETS: dict[str, tuple[LTBExperiment, TrainConfig]] = {
     # spec C17: d = 2, N = 10, sigma = .5, H = Psi = I, |beta*| = 3; raw LTB / LSA, k = m = d+1
-    "c17_ltb": LTBExperiment(setting=_setting(3.0), model="ltb", train=_C17),
-    "c17_lsa": LTBExperiment(setting=_setting(3.0), model="lsa", train=_C17),
+    "c17_ltb": (LTBExperiment(setting=_setting(3.0), model="ltb"), _C17),
+    "c17_lsa": (LTBExperiment(setting=_setting(3.0), model="lsa"), _C17),
     # beta* = 0 control: both reach R*
-    "c17_ltb_zero": LTBExperiment(setting=_setting(0.0), model="ltb",
-                                  train=dataclasses.replace(_C17, steps=500, log_every=25)),
-    "c17_lsa_zero": LTBExperiment(setting=_setting(0.0), model="lsa",
-                                  train=dataclasses.replace(_C17, steps=500, log_every=25)),
+    "c17_ltb_zero": (LTBExperiment(setting=_setting(0.0), model="ltb"), _C17_ZERO),
+    "c17_lsa_zero": (LTBExperiment(setting=_setting(0.0), model="lsa"), _C17_ZERO),
     # spec C18: direct GD-beta training, d = 3, N = 10, sigma = .5, float32, batch 512, Adam .02
-    "c18_gd_beta": LTBExperiment(
-        setting=LinearRegressionICL.from_arrays(
-            Sigma_x=0.5 * (_H18 + _H18.T), N=10, task_mean=[2.0, -1.0, 0.5],
-            task_cov=np.diag([1.0, 0.5, 0.25]), noise_var=0.25),
-        model="gd_beta",
+    "c18_gd_beta": (
+        LTBExperiment(
+            setting=LinearRegressionICL.from_arrays(
+                Sigma_x=0.5 * (_H18 + _H18.T), N=10, task_mean=[2.0, -1.0, 0.5],
+                task_cov=np.diag([1.0, 0.5, 0.25]), noise_var=0.25),
+            model="gd_beta"),
         # lr .05 (spec: .02) and 2000 steps: relative excess 1.5e-4 in ~9 s on one thread
-        train=TrainConfig(optimizer="adam", lr=5e-2, steps=2000, batch_size=512, lr_decay=0.0,
-                          dtype="float32", log_every=100)),
-    "smoke": LTBExperiment(setting=_setting(3.0), model="ltb",
-                           train=dataclasses.replace(_C17, steps=20, log_every=5),
-                           test_size=2000, curve_size=500),
+        TrainConfig(optimizer="adam", lr=5e-2, steps=2000, batch_size=512, lr_decay=0.0,
+                    dtype="float32", log_every=100)),
+    "smoke": (LTBExperiment(setting=_setting(3.0), model="ltb", test_size=2000, curve_size=500),
+              dataclasses.replace(_C17, steps=20, log_every=5)),
 }
 
 
@@ -106,8 +110,10 @@ class ChunkedSampler:
         return self._Z[sl], self._y[sl]
 
 
-def build_model(exp: LTBExperiment, gen: torch.Generator) -> torch.nn.Module:
-    dt = torch_dtype(exp.train.dtype)
+def build_model(exp: LTBExperiment, gen: torch.Generator, *, dtype: str = "float64"
+                ) -> torch.nn.Module:
+    """A freshly initialised model for ``exp`` (LTB/LSA init drawn from ``gen``)."""
+    dt = torch_dtype(dtype)
     d = exp.setting.d
     if exp.model == "gd_beta":
         return GDBeta(d, dtype=dt)
@@ -132,8 +138,24 @@ def test_risk(model: torch.nn.Module, setting: LinearRegressionICL, n: int,
     return float(v.mean()), float(v.std() / math.sqrt(n))
 
 
-def run(exp: LTBExperiment | str, *, threads: int = 1, **overrides: Any) -> dict[str, Any]:
-    """Train one configuration; returns weights, curve, final test risk and wall time.
+def resolve(preset: str | tuple[LTBExperiment, TrainConfig], **overrides: Any
+            ) -> tuple[LTBExperiment, TrainConfig]:
+    """The ``(experiment, config)`` of a preset name or pair, with ``overrides`` applied to the
+    fields of the TrainConfig or, for the other names, of the experiment."""
+    exp, cfg = PRESETS[preset] if isinstance(preset, str) else preset
+    tr = {k: v for k, v in overrides.items() if k in TrainConfig.__dataclass_fields__}
+    ex = {k: v for k, v in overrides.items() if k not in tr}
+    if tr:
+        cfg = dataclasses.replace(cfg, **tr)
+    if ex:
+        exp = dataclasses.replace(exp, **ex)
+    return exp, cfg
+
+
+def run(preset: str | tuple[LTBExperiment, TrainConfig], *, threads: int = 1, **overrides: Any
+        ) -> TrainResult:
+    """Train one configuration; ``extra`` holds ``init_params``, ``curve`` (steps, mean, se),
+    ``test_risk`` and ``init_test_risk`` (mean, se) and the ``experiment``.
 
     ``threads``: torch intra-op threads for the run (restored afterwards).  These models are tiny;
     one thread is fastest on the shared 2-core machines (as in ``tests/conftest.py``).
@@ -141,55 +163,55 @@ def run(exp: LTBExperiment | str, *, threads: int = 1, **overrides: Any) -> dict
     old = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        return _run(exp, **overrides)
+        return _run(*resolve(preset, **overrides))
     finally:
         torch.set_num_threads(old)
 
 
-def _run(exp: LTBExperiment | str, **overrides: Any) -> dict[str, Any]:
-    if isinstance(exp, str):
-        exp = PRESETS[exp]
-    if overrides:
-        tr = {k: v for k, v in overrides.items() if k in TrainConfig.__dataclass_fields__}
-        ex = {k: v for k, v in overrides.items() if k not in tr}
-        exp = dataclasses.replace(exp, train=dataclasses.replace(exp.train, **tr), **ex)
-    dt = torch_dtype(exp.train.dtype)
-    gen = make_generator(exp.train.seed)
-    model = build_model(exp, gen)
+def trained(preset: str, *, seed: int = 0, **overrides: Any) -> TrainResult:
+    """The run of ``preset`` with ``seed`` through the config-keyed cache shared by the tests and
+    the report (one training per configuration)."""
+    exp, cfg = resolve(preset, seed=seed, **overrides)
+    return cached("ltb", (exp, cfg), lambda: run((exp, cfg)))
+
+
+def _run(exp: LTBExperiment, cfg: TrainConfig) -> TrainResult:
+    dt = torch_dtype(cfg.dtype)
+    gen = make_generator(cfg.seed)
+    model = build_model(exp, gen, dtype=cfg.dtype)
     init = {k: v.detach().double().numpy().copy() for k, v in model.state_dict().items()}
-    test_gen = make_generator(exp.train.seed + 10_000)
+    test_gen = make_generator(cfg.seed + 10_000)
     pc = sample_prompts(exp.setting, exp.curve_size, generator=test_gen, dtype=dt)
     Zc, yc = embed(pc.X, pc.y, pc.xq), pc.yq
-    every = max(1, exp.train.steps // exp.curve_points)
+    every = max(1, cfg.steps // exp.curve_points)
 
     def callback(m: torch.nn.Module, step: int) -> dict[str, float] | None:
-        if step % every and step != exp.train.steps - 1:
+        if step % every and step != cfg.steps - 1:
             return None
         with torch.no_grad():
             v = ((m(Zc) - yc) ** 2).double()
         return {"test": float(v.mean()), "test_se": float(v.std() / math.sqrt(len(v)))}
 
-    sampler = ChunkedSampler(exp.setting, exp.train.batch_size, dtype=dt)
+    sampler = ChunkedSampler(exp.setting, cfg.batch_size, dtype=dt)
 
     def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
-        Z, y = sampler(exp.train.batch_size, g)
+        Z, y = sampler(cfg.batch_size, g)
         return torch.mean((m(Z) - y) ** 2)
 
-    cfg = dataclasses.replace(exp.train, log_every=min(exp.train.log_every, every))
-    res = train(model, objective, cfg, generator=gen, callback=callback)
-    init_risk = test_risk(build_model(exp, make_generator(exp.train.seed)), exp.setting,
-                          exp.curve_size, make_generator(exp.train.seed + 30_000), dtype=dt)
-    final = test_risk(model, exp.setting, exp.test_size, make_generator(exp.train.seed + 20_000),
+    res = train(model, objective, dataclasses.replace(cfg, log_every=min(cfg.log_every, every)),
+                generator=gen, callback=callback)
+    init_risk = test_risk(build_model(exp, make_generator(cfg.seed), dtype=cfg.dtype),
+                          exp.setting, exp.curve_size, make_generator(cfg.seed + 30_000),
+                          dtype=dt)
+    final = test_risk(model, exp.setting, exp.test_size, make_generator(cfg.seed + 20_000),
                       dtype=dt)
     trace = [t for t in res.extra.get("trace", []) if "test" in t]
-    return {
-        "params": res.params,
-        "init_params": init,
-        "curve": (np.array([t["step"] for t in trace]), np.array([t["test"] for t in trace]),
-                  np.array([t["test_se"] for t in trace])),
-        "test_risk": final,
-        "init_test_risk": init_risk,
-        "final_loss": res.final_loss,
-        "wall_time": res.wall_time,
-        "seed": exp.train.seed,
-    }
+    res.extra.update(
+        init_params=init,
+        curve=(np.array([t["step"] for t in trace]), np.array([t["test"] for t in trace]),
+               np.array([t["test_se"] for t in trace])),
+        test_risk=final,
+        init_test_risk=init_risk,
+        experiment=exp,
+    )
+    return res

@@ -11,7 +11,10 @@ import numpy as np
 from matplotlib.figure import Figure
 from scipy import stats
 
-from numerics.ltb.checks import flow_trajectory, gap_grid, power_law_spectrum, random_setting
+from numerics.ltb.flow import flow_trajectory
+from numerics.ltb.optim import gap_grid, table1_levels
+from numerics.ltb.sampling import power_law_spectrum, random_setting
+from sims.experiments.ltb import PRESETS, trained
 from theory import ltb as T
 
 __all__ = ["fig_gap_scaling", "fig_rates", "fig_flow", "fig_table1_training"]
@@ -128,15 +131,14 @@ def fig_flow(*, quick: bool = True, seed: int = 0) -> Figure:
 def fig_table1_training(*, quick: bool = True, seed: int = 0) -> Figure:
     """Table 1 at CPU scale (spec C17): test risk of the trained LTB and LSA along training, with
     horizontal lines at R*, inf_LSA and the LSA floor L + R*; plus the β* = 0 control."""
-    from sims.checks.ltb import table1_runs
-
-    runs = table1_runs(quick=quick, seed=seed)
     fig = Figure(figsize=(10, 4))
     axes = fig.subplots(1, 2)
     for ax, key in zip(axes, ("shared", "zero"), strict=True):
-        r = runs[key]
+        suffix = "" if key == "shared" else "_zero"
+        setting = PRESETS["c17_ltb" + suffix][0].setting
+        r = table1_levels(setting, rng=np.random.default_rng(seed))
         for name, style in (("ltb", "o-"), ("lsa", "s-")):
-            st, mean, se = r[name]["curve"]
+            st, mean, se = trained(f"c17_{name}{suffix}", seed=seed).extra["curve"]
             ax.errorbar(st, mean, yerr=2 * np.asarray(se), fmt=style, ms=3,
                         label=f"trained {name.upper()}")
         ax.axhline(r["R_star"], color="k", lw=1, label=f"R* = {r['R_star']:.4f}")
@@ -145,7 +147,8 @@ def fig_table1_training(*, quick: bool = True, seed: int = 0) -> Figure:
             ax.axhline(r["floor"], color="C3", lw=1, ls=":", label=f"LSA floor = {r['floor']:.4f}")
         ax.set_yscale("log")
         ax.set(xlabel="step", ylabel="test risk",
-               title=f"|beta*| = {r['beta_norm']:g} (d=2, N=10, sigma=0.5)")
+               title=f"|beta*| = {float(np.linalg.norm(setting.task_mean)):g} (d=2, N=10, "
+                     "sigma=0.5)")
         ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

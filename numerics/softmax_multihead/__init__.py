@@ -1,7 +1,6 @@
-"""hpcy25 numerics: predictors on sampled prompts, Monte Carlo routes, ODE flows, and the check
-functions referenced by ``theory.softmax_multihead.RESULTS``."""
-
-from numerics.softmax_multihead.algebra import *  # noqa: F403
-from numerics.softmax_multihead.flows import *  # noqa: F403
-from numerics.softmax_multihead.mc import *  # noqa: F403
-from numerics.softmax_multihead.tables import *  # noqa: F403
+"""hpcy25 numerics: route modules (:mod:`~numerics.softmax_multihead.predictors`,
+:mod:`~numerics.softmax_multihead.mc`, :mod:`~numerics.softmax_multihead.flows`,
+:mod:`~numerics.softmax_multihead.bands`) and the check functions referenced by
+``theory.softmax_multihead.RESULTS``, one ``checks_<section>`` module per paper section
+(``checks_sec4_1``, ``checks_sec4_2``, ``checks_appd``, ``checks_appb``, ``checks_sec5``,
+``checks_appa``).  Import the modules directly."""

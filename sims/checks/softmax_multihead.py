@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 import theory.softmax_multihead as th
-from numerics.softmax_multihead._util import band
+from numerics.softmax_multihead.bands import band
 from numerics.softmax_multihead.mc import single_head_curve
 from numerics.softmax_multihead.predictors import full_attention_predict
 from numerics.testing import Z_MC, float_agreement, informational, train_agreement
@@ -28,6 +28,7 @@ from sims.experiments.softmax_multihead import (
     MT_SUPPORTS,
     HpcyExperiment,
     build_model,
+    circuits,
     kms_covariance,
     model_risk,
     sample_batch,
@@ -37,22 +38,14 @@ from sims.train import make_generator
 from theory.common.protocols import Estimate, Evidence
 
 __all__ = [
-    "circuits", "pattern_metrics", "check_model_forward", "check_observations",
-    "check_obs3_risks", "check_obs4_dynamics", "check_single_head_trained",
-    "check_length_trained", "check_noniso_trained", "check_multitask_trained",
-    "check_seed_outcomes",
+    "pattern_metrics", "check_eq2_3_torch", "check_obs1_train",
+    "check_obs3_train", "check_obs4_train", "check_eq4_12_train",
+    "check_sec5_1_train", "check_eq5_6_train", "check_def5_1_train",
+    "check_obs2_train_seeds",
 ]
 
 #: H ≥ 2 presets used for the pattern checks (one per head count).
 _PRESET = {1: "h1", 2: "h2", 3: "h3", 4: "h4"}
-
-
-def circuits(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Effective ``KQ`` (H, D, D) and ``OV`` (H, n_out, D) of a trained softmax model (float64)."""
-    H, D = exp.H, exp.d + exp.n_out
-    KQ = np.einsum("hki,hkj->hij", params["W_K"], params["W_Q"]) / math.sqrt(D)
-    OV = np.einsum("ohk,hkj->hoj", params["W_O"].reshape(exp.n_out, H, D), params["W_V"])
-    return KQ, OV
 
 
 def pattern_metrics(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -104,12 +97,15 @@ def _plateau(tag: str, losses: np.ndarray) -> Evidence:
 
 
 # ------------------------------------------------------------------------- the model itself
-def check_model_forward(*, quick: bool = True, seed: int = 0, H: int = 2,
-                        double_softmax: bool = False,
-                        query_self_attend: bool = False) -> list[Evidence]:
+def check_eq2_3_torch(*, quick: bool = True, seed: int = 0, H: int = 2,
+                      fault_double_softmax: bool | None = None,
+                      fault_query_self_attend: bool | None = None) -> list[Evidence]:
     """The torch model is eq. (2.3): its forward equals ``Σ_h OV^h Z_{1:L} softmax(Z_{1:L}ᵀ KQ^h z_q)``
     computed in numpy from its effective circuits (query attends to the context only, one softmax),
-    and its init is PyTorch's default ``U(±1/√fan_in)``.  The fault switches must break this."""
+    and its init is PyTorch's default ``U(±1/√fan_in)``.  The fault switches (a second softmax, the
+    query attending to itself) must break this."""
+    double_softmax = bool(fault_double_softmax)
+    query_self_attend = bool(fault_query_self_attend)
     exp = HpcyExperiment(H=H, double_softmax=double_softmax, query_self_attend=query_self_attend)
     gen = make_generator(seed)
     model = build_model(exp, generator=gen, dtype=torch.float64)
@@ -135,12 +131,13 @@ def check_model_forward(*, quick: bool = True, seed: int = 0, H: int = 2,
 
 
 # -------------------------------------------------------------------------- Obs. 1-3 (R0)
-def check_observations(*, quick: bool = True, seed: int = 0, H: int = 2,
-                       double_softmax: bool = False, preset: str = "") -> list[Evidence]:
+def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: str = "",
+                     fault_double_softmax: bool | None = None) -> list[Evidence]:
     """Obs. 1–2 and the manifold position on a trained H-head model (spec torch recipe pass list):
     diag_ratio ≥ 0.97 and ov_ratio ≥ 0.98 on active heads, sign matching; for H ≥ 2 also zero-sum
     ``|Σμ| ≤ 0.1 max|μ|``, active ``|ω_h|`` spread ≤ 15 %, ``|2ω̄m − 1/κ| ≤ 0.05`` and TRAIN (5 %) on
     the invariant ``⟨ω, μ⟩`` vs ``1/κ`` (4.3) and ``m`` vs ``m*(ω̄)``; risk in [0.240, 0.27] and ≥ 0.1 below H = 1."""
+    double_softmax = bool(fault_double_softmax)  # FAULT: train with a second softmax
     exp_over: dict[str, Any] = {"double_softmax": True} if double_softmax else {}
     preset = preset or _PRESET[H]
     res = trained(preset, seed=seed, **exp_over)
@@ -190,7 +187,7 @@ def check_observations(*, quick: bool = True, seed: int = 0, H: int = 2,
     return ev
 
 
-def check_obs3_risks(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_obs3_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Obs. 3: H = 2, 3, 4 perform alike (within ±0.01 + MC noise of each other) and sit on the DGD
     risk ``R_D(η̂; L)``; H = 1 is worst; the learned risk is within the proven factor of Bayes
     (``≤ sup_ξ R_DGD∞/R_B∞ = 2.53`` at σ² = 0.1 times ``R_B∞``)."""
@@ -209,7 +206,7 @@ def check_obs3_risks(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     return ev
 
 
-def check_obs4_dynamics(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[Evidence]:
+def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[Evidence]:
     """Obs. 4 (trained H-head model): the ± pattern appears early and persists (sign of ω_hμ_h at
     40 % of training equals the final one on active heads; in our compressed 3000-step schedule the
     pair forms around 30 %), |ω| rises then decays (peak ≥ 1.1× final), |μ| grows (final ≥ its
@@ -235,7 +232,7 @@ def check_obs4_dynamics(*, quick: bool = True, seed: int = 0, H: int = 2) -> lis
 
 
 # ------------------------------------------------------------------------------- R6 (d)
-def check_single_head_trained(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_eq4_12_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """V-R6(d): trained H = 1 has |ω| ∈ [0.40, 0.65], ωμ > 0, risk ∈ [0.38, 0.44], ≥ 0.1 above the
     two-head risk; |ω| within 15 % of the MC-exact single-head optimum (spec §6 item 14), not 1/√d."""
     res = trained("h1", seed=seed)
@@ -261,7 +258,7 @@ def check_single_head_trained(*, quick: bool = True, seed: int = 0) -> list[Evid
 
 
 # ------------------------------------------------------------------------------ R11 (d)
-def check_length_trained(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """V-R11(d): the trained two-head softmax model's risk strictly decreases over
     L' ∈ {20, 40, 80, 160}; the trained linear-attention model (fixed 1/40) has risk at L' = 80 at
     least 0.3 above its risk at L' = 40; both vs their closed forms (informational)."""
@@ -288,7 +285,7 @@ def check_length_trained(*, quick: bool = True, seed: int = 0) -> list[Evidence]
 
 
 # ------------------------------------------------------------------------------ R13 (d)
-def check_noniso_trained(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_eq5_6_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """V-R13(d): KMS ρ = 0.5, H = 2: a ± head pair, and ``P = Σ_h μ_h sym(K11^h)`` within 15 %
     (relative Frobenius) of ``P_D*``, with the error to ``Σ^{-1}`` at least 1.5× larger."""
     res = trained("noniso", seed=seed)
@@ -315,7 +312,7 @@ def check_noniso_trained(*, quick: bool = True, seed: int = 0) -> list[Evidence]
 
 
 # ------------------------------------------------------------------------------ R14 (d)
-def check_multitask_trained(*, quick: bool = True, seed: int = 0,
+def check_def5_1_train(*, quick: bool = True, seed: int = 0,
                             preset: str = "multitask") -> list[Evidence]:
     """V-R14(d) robust criteria (mode labels are seed-dependent): per task k,
     ``|Σ_h μ_{h,k}| ≤ 0.05 Σ_h |μ_{h,k}|``; ``P_k = Σ_h μ_{h,k} diag(K11^h)`` has diagonal entries in
@@ -349,10 +346,10 @@ def check_multitask_trained(*, quick: bool = True, seed: int = 0,
 
 
 
-def check_seed_outcomes(*, quick: bool = True, seed: int = 0, H: int = 2, preset: str = "",
+def check_obs2_train_seeds(*, quick: bool = True, seed: int = 0, H: int = 2, preset: str = "",
                         seeds: tuple[int, ...] = (0, 1, 2, 3)) -> list[Evidence]:
     """Across init seeds (thorough tier): every trained H-head model ends in one of two states —
-    the paper's ± pattern (then every :func:`check_observations` row passes) or the *single-head
+    the paper's ± pattern (then every :func:`check_obs1_train` row passes) or the *single-head
     trap* (all active heads of one sign, risk within 0.03 of the trained H = 1 risk).  The paper's
     Obs. 4 says the dynamics are consistent across seeds; with our generator-drawn default init some
     seeds (e.g. H = 2 seed 1, H = 3 seed 2, also under the spec's 8000-step recipe) stay in the
@@ -372,7 +369,7 @@ def check_seed_outcomes(*, quick: bool = True, seed: int = 0, H: int = 2, preset
                            abs(_risk(preset, s_).mean - _risk("h1", s_).mean), None, 0.03))
         else:
             ev += [dataclasses.replace(e, name=f"seed {s_}: {e.name}")
-                   for e in check_observations(H=H, seed=s_, preset=preset)]
+                   for e in check_obs1_train(H=H, seed=s_, preset=preset)]
     ev.append(informational(f"H={H}: fraction of seeds in the single-head trap (paper: none)",
                             0.0, trapped / len(seeds), details={"seeds": list(seeds)}))
     return ev

@@ -49,6 +49,7 @@ __all__ = [
     "model_risk",
     "kms_covariance",
     "MT_SUPPORTS",
+    "circuits",
 ]
 
 #: Multi-task supports of the authors' code (0-based): S_1 = {1,2,3,4}, S_2 = {3,4,5,6} (1-based).
@@ -190,7 +191,15 @@ def trained(preset: str, *, seed: int = 0, **overrides: Any) -> TrainResult:
     exp = dataclasses.replace(exp, **{k: v for k, v in overrides.items() if k in exp_fields})
     cfg = dataclasses.replace(cfg, seed=seed,
                               **{k: v for k, v in overrides.items() if k not in exp_fields})
-    return cached("hpcy25", (exp, cfg), lambda: run((exp, cfg)))
+    return cached("softmax_multihead", (exp, cfg), lambda: run((exp, cfg)))
+
+
+def circuits(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Effective ``KQ`` (H, D, D) and ``OV`` (H, n_out, D) of a trained softmax model (float64)."""
+    H, D = exp.H, exp.d + exp.n_out
+    KQ = np.einsum("hki,hkj->hij", params["W_K"], params["W_Q"]) / math.sqrt(D)
+    OV = np.einsum("ohk,hkj->hoj", params["W_O"].reshape(exp.n_out, H, D), params["W_V"])
+    return KQ, OV
 
 
 @torch.no_grad()

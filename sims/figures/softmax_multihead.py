@@ -16,8 +16,7 @@ import theory.softmax_multihead as th
 from numerics.softmax_multihead.flows import STIFF, reduced_flow
 from numerics.softmax_multihead.mc import ltilde_landscape_mc, risk_mc
 from numerics.softmax_multihead.predictors import dgd_weights, gd_weights, ridge_weights, tf_weights
-from sims.checks.softmax_multihead import circuits
-from sims.experiments.softmax_multihead import model_risk, trained
+from sims.experiments.softmax_multihead import circuits, model_risk, trained
 
 __all__ = ["fig_patterns", "fig_4a", "fig_4b", "fig_6", "fig_8", "fig_22"]
 

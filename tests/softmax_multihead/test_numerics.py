@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import pytest
 
-from numerics.softmax_multihead import flows, mc
+from numerics.softmax_multihead import (
+    checks_appa,
+    checks_appb,
+    checks_appd,
+    checks_sec4_1,
+    checks_sec4_2,
+    checks_sec5,
+)
 from numerics.testing import assert_fails, assert_passed
 
 
 @pytest.fixture(scope="module")
 def dgd_mc():
-    return mc.check_dgd_mc()
+    return checks_appd.check_eqd_29_mc()
 
 
 @pytest.fixture(scope="module")
 def ltilde_mc():
-    return mc.check_ltilde_mc()
+    return checks_sec4_1.check_prop4_1_mc()
 
 
 # -------------------------------------------------------------------------- MC: risks
@@ -31,7 +38,7 @@ def test_dgd_gd_ridge_risks_mc(dgd_mc) -> None:
 def test_dgd_mc_negative_control_wrong_prior_scale(dgd_mc) -> None:
     """β ~ N(0, I) instead of N(0, I/d) in the sampled prompts must fail."""
     assert_passed(dgd_mc)
-    assert_fails(mc.check_dgd_mc(task_var=1.0))
+    assert_fails(checks_appd.check_eqd_29_mc(fault_task_var=1.0))
 
 
 @pytest.mark.mc
@@ -60,22 +67,15 @@ def test_dgd_risk_vs_foundation_fast_mc() -> None:
 @pytest.mark.result("hpcy25:eqD.29")
 def test_dgd_mc_negative_control_wrong_step(dgd_mc) -> None:
     """MC at η = 0.8 against the closed form at η = 0.897 must fail: sampled with the wrong step."""
-    import numpy as np
-
-    import theory.softmax_multihead as th
-    from numerics.softmax_multihead.predictors import dgd_weights
-    from numerics.testing import mc_agreement
-
-    (e,) = mc.risk_mc([lambda X, q: dgd_weights(X, q, 0.8)], d=5, L=40, sigma2=0.1, n=20_000,
-                      rng=np.random.default_rng(0))
-    assert_fails(mc_agreement("R_D(0.897) vs MC of eta=0.8", th.dgd_risk(0.897, 5, 40, 0.1), e))
+    assert_passed(dgd_mc)
+    assert_fails(checks_appd.check_eqd_29_mc(fault_mc_eta=0.8))
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:thm4.2iii")
 def test_finite_sample_bayes_risk() -> None:
-    assert_passed(mc.check_bayes_finite())
-    assert_fails(mc.check_bayes_finite(task_var=1.0))  # ridge λ = dσ² is not Bayes for β ~ N(0, I)
+    assert_passed(checks_appd.check_thm4_2iii_mc())
+    assert_fails(checks_appd.check_thm4_2iii_mc(fault_task_var=1.0))  # ridge λ = dσ² is not Bayes for β ~ N(0, I)
 
 
 # ------------------------------------------------------------------ MC: Prop 4.1 (Fig 6)
@@ -90,35 +90,36 @@ def test_ltilde_vs_true_loss_mc(ltilde_mc) -> None:
 def test_ltilde_mc_negative_control_no_factor_d(ltilde_mc) -> None:
     """exp(ωωᵀ) without the factor d in L̃ must fail the landscape check."""
     assert_passed(ltilde_mc)
-    assert_fails(mc.check_ltilde_mc(kernel_scale=1.0))
+    assert_fails(checks_sec4_1.check_prop4_1_mc(fault_kernel_scale=1.0))
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:prop4.1")
 def test_ltilde_mc_negative_control_wrong_prior(ltilde_mc) -> None:
-    assert_fails(mc.check_ltilde_mc(task_var=1.0))
+    assert_fails(checks_sec4_1.check_prop4_1_mc(fault_task_var=1.0))
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:prop4.1")
 def test_stein_identity() -> None:
-    assert_passed(mc.check_stein())
-    assert_fails(mc.check_stein(exact=False))  # first-order form without the |p|^2 term
+    assert_passed(checks_sec4_1.check_prop4_1_mc_stein())
+    # the first-order form without the |p|^2 term must fail
+    assert_fails(checks_sec4_1.check_prop4_1_mc_stein(fault_first_order=True))
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:eq4.6")
 def test_manifold_optimal_m_mc() -> None:
-    assert_passed(mc.check_manifold_mc())
-    assert_fails(mc.check_manifold_mc(theory_L=30))
+    assert_passed(checks_sec4_2.check_eq4_6_mc())
+    assert_fails(checks_sec4_2.check_eq4_6_mc(fault_theory_L=30))
 
 
 @pytest.mark.mc
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:prop4.1")
 def test_ltilde_gap_scales_like_one_over_L() -> None:
-    assert_passed(mc.check_ltilde_gap_scaling())
-    assert_fails(mc.check_ltilde_gap_scaling(kernel_scale=1.0))
+    assert_passed(checks_sec4_1.check_prop4_1_mc_gap())
+    assert_fails(checks_sec4_1.check_prop4_1_mc_gap(fault_kernel_scale=1.0))
 
 
 # ---------------------------------------------------------------- MC: Thm 4.2(i), (4.9)
@@ -126,114 +127,103 @@ def test_ltilde_gap_scales_like_one_over_L() -> None:
 @pytest.mark.result("hpcy25:thm4.2i")
 @pytest.mark.result("hpcy25:eq4.10")
 def test_tf_converges_to_dgd_slope_two() -> None:
-    assert_passed(mc.check_tf_dgd())
+    assert_passed(checks_sec4_2.check_thm4_2i_mc())
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:thm4.2i")
 def test_tf_dgd_negative_control_wrong_step() -> None:
     """Comparing the pair (2ωμ = 0.879) with DGD at η = 0.8 must fail (the gap does not vanish)."""
-    assert_fails(mc.check_tf_dgd(dgd_eta=0.8))
+    assert_fails(checks_sec4_2.check_thm4_2i_mc(fault_dgd_eta=0.8))
 
 
 @pytest.mark.result("hpcy25:eq4.10")
 def test_multihead_on_manifold_equals_pair() -> None:
-    assert_passed(mc.check_multihead_equals_pair())
+    assert_passed(checks_sec4_2.check_eq4_10_float())
 
 
 # ----------------------------------------------------------------- MC: single head, §5
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:eq4.12")
 def test_single_head_exact_optimum_mc() -> None:
-    assert_passed(mc.check_single_head_mc())
+    assert_passed(checks_sec4_2.check_eq4_12_mc())
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:sec5.1")
 def test_length_generalisation_mc() -> None:
-    assert_passed(mc.check_length_mc())
+    assert_passed(checks_sec5.check_sec5_1_mc())
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:sec5.1")
 def test_length_generalisation_negative_control_renormalised_linear() -> None:
     """Linear attention rescaled by 1/L' at test time does not follow R_lin: must fail."""
-    assert_fails(mc.check_length_mc(renormalise_linear=True))
+    assert_fails(checks_sec5.check_sec5_1_mc(fault_renormalise_linear=True))
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:eq5.2")
 def test_emulation_slope_two() -> None:
-    assert_passed(mc.check_emulation())
+    assert_passed(checks_sec5.check_eq5_2_rate())
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:eq5.6")
 def test_noniso_mc() -> None:
-    assert_passed(mc.check_noniso())
+    assert_passed(checks_sec5.check_eq5_6_mc())
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:def5.1")
 def test_multitask_mc_and_table2() -> None:
-    assert_passed(mc.check_multitask())
+    assert_passed(checks_sec5.check_def5_1_mc())
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:def5.1")
 def test_multitask_negative_control_wrong_L() -> None:
-    assert_fails(mc.check_multitask(L=40))
+    assert_fails(checks_sec5.check_def5_1_mc(L=40))
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:appA.4")
 def test_softmax_norm_concentration() -> None:
-    assert_passed(mc.check_softmax_norm())
+    assert_passed(checks_appa.check_appa_4_mc())
 
 
 @pytest.mark.mc
 @pytest.mark.result("hpcy25:appA.4")
 def test_softmax_norm_negative_control_wrong_dimension() -> None:
     """References computed for d = 4 while sampling d = 5 must fail."""
-    import numpy as np
-
-    import theory.softmax_multihead as th
-    from numerics.softmax_multihead._util import band
-    from numerics.softmax_multihead.predictors import sample_covariates, softmax
-
-    rng = np.random.default_rng(0)
-    X, xq = sample_covariates(rng, 10_000, 40, 5)
-    p = softmax(0.2 * np.einsum("bld,bd->bl", X, xq))
-    v = float((40 * (p * p).sum(axis=1)).mean())
-    assert_fails([band("L E|p|^2 / e^{d w^2} - 1 (wrong d)",
-                       v / th.softmax_norm_first_order(0.2, 4) - 1, -0.02, 0.02)])
+    assert_fails(checks_appa.check_appa_4_mc(fault_theory_d=4))
 
 
 # --------------------------------------------------------------------------- ODE (App B)
 @pytest.mark.ode
 @pytest.mark.result("hpcy25:appB")
 def test_flow_structure() -> None:
-    assert_passed(flows.check_flow_structure())
+    assert_passed(checks_appb.check_appb_ode())
 
 
 @pytest.mark.ode
 @pytest.mark.result("hpcy25:appB-phases")
 @pytest.mark.result("hpcy25:obs4")
 def test_flow_phases() -> None:
-    assert_passed(flows.check_flow_phases())
+    assert_passed(checks_appb.check_appb_phases_ode())
 
 
 @pytest.mark.ode
 @pytest.mark.result("hpcy25:appB-phases")
 def test_flow_phases_negative_control_wrong_noise() -> None:
     """The snapshot table at σ² = 0.01 instead of 0.1 must fail."""
-    assert_fails(flows.check_flow_phases(sigma2=0.01))
+    assert_fails(checks_appb.check_appb_phases_ode(sigma2=0.01))
 
 
 @pytest.mark.ode
 @pytest.mark.result("hpcy25:appB-phases")
 def test_flow_late_phase_and_documented_discrepancy() -> None:
-    ev = flows.check_flow_late()
+    ev = checks_appb.check_appb_phases_ode_late()
     assert_passed(ev)
     info = [e for e in ev if e.kind == "INFO" and "heuristic" in e.name]
     assert info and abs(info[0].observed + 1 / 6) < 0.02  # measured ω slope ≈ −1/6, not −1/2
@@ -242,11 +232,11 @@ def test_flow_late_phase_and_documented_discrepancy() -> None:
 @pytest.mark.ode
 @pytest.mark.result("hpcy25:appB-phases")
 def test_lambert_peak() -> None:
-    assert_passed(flows.check_peak_lambert())
+    assert_passed(checks_appb.check_appb_phases_ode_peak())
 
 
 @pytest.mark.ode
 @pytest.mark.result("hpcy25:eq4.3")
 @pytest.mark.result("hpcy25:obs2")
 def test_stage_patterns_on_ltilde() -> None:
-    assert_passed(flows.check_stage_patterns())
+    assert_passed(checks_appb.check_obs2_ode())

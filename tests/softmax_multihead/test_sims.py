@@ -19,20 +19,20 @@ slow_train = [pytest.mark.train, pytest.mark.slow]
 # ---------------------------------------------------------------- the model (no training)
 @pytest.mark.result("hpcy25:eq2.3")
 def test_model_is_eq_2_3() -> None:
-    assert_passed(C.check_model_forward())
-    assert_passed(C.check_model_forward(H=4, seed=3))
+    assert_passed(C.check_eq2_3_torch())
+    assert_passed(C.check_eq2_3_torch(H=4, seed=3))
 
 
 @pytest.mark.result("hpcy25:eq2.3")
 def test_model_negative_control_double_softmax() -> None:
-    assert_passed(C.check_model_forward())
-    assert_fails(C.check_model_forward(double_softmax=True))
+    assert_passed(C.check_eq2_3_torch())
+    assert_fails(C.check_eq2_3_torch(fault_fault_double_softmax=True))
 
 
 @pytest.mark.result("hpcy25:eq2.3")
 def test_model_negative_control_query_attends_to_itself() -> None:
-    assert_passed(C.check_model_forward())
-    assert_fails(C.check_model_forward(query_self_attend=True))
+    assert_passed(C.check_eq2_3_torch())
+    assert_fails(C.check_eq2_3_torch(fault_query_self_attend=True))
 
 
 @pytest.mark.result("hpcy25:sec5.1")
@@ -60,7 +60,7 @@ def test_linear_attention_model_is_fixed_normaliser_gd() -> None:
 @pytest.mark.result("hpcy25:obs2")
 @pytest.mark.result("hpcy25:eq4.6")
 def test_observations_and_manifold_position(H: int) -> None:
-    assert_passed(C.check_observations(H=H))
+    assert_passed(C.check_obs1_train(H=H))
 
 
 for _m in slow_train:
@@ -71,42 +71,42 @@ for _m in slow_train:
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:obs3")
 def test_obs3_risks() -> None:
-    assert_passed(C.check_obs3_risks())
+    assert_passed(C.check_obs3_train())
 
 
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:obs4")
 def test_obs4_dynamics() -> None:
-    assert_passed(C.check_obs4_dynamics())
+    assert_passed(C.check_obs4_train())
 
 
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:eq4.12")
 def test_single_head_trained() -> None:
-    assert_passed(C.check_single_head_trained())
+    assert_passed(C.check_eq4_12_train())
 
 
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:sec5.1")
 def test_length_generalisation_trained() -> None:
-    assert_passed(C.check_length_trained())
+    assert_passed(C.check_sec5_1_train())
 
 
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:eq5.6")
 def test_noniso_trained_vs_PD_star() -> None:
-    assert_passed(C.check_noniso_trained())
+    assert_passed(C.check_eq5_6_train())
 
 
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:def5.1")
 def test_multitask_trained() -> None:
-    assert_passed(C.check_multitask_trained())
+    assert_passed(C.check_def5_1_train())
 
 
 # ------------------------------------------------------------------------- thorough tier
@@ -116,7 +116,7 @@ def test_multitask_trained() -> None:
 @pytest.mark.result("hpcy25:obs1")
 def test_observations_negative_control_trained_double_softmax() -> None:
     """A model trained with a double softmax cannot reach the paper's pattern / risk band."""
-    assert_fails(C.check_observations(H=2, double_softmax=True))
+    assert_fails(C.check_obs1_train(H=2, fault_double_softmax=True))
 
 
 @pytest.mark.thorough
@@ -127,7 +127,7 @@ def test_observations_negative_control_trained_double_softmax() -> None:
 def test_seed_outcomes_two_heads() -> None:
     """H = 2, seeds 0-3: the ± pattern (all checks pass) or the documented single-head trap
     (seed 1).  H = 3 across seeds is not asserted: see docs/papers/softmax_multihead.md."""
-    assert_passed(C.check_seed_outcomes(H=2))
+    assert_passed(C.check_obs2_train_seeds(H=2))
 
 
 @pytest.mark.thorough
@@ -135,7 +135,7 @@ def test_seed_outcomes_two_heads() -> None:
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:def5.1")
 def test_multitask_spec_recipe() -> None:
-    assert_passed(C.check_multitask_trained(preset="multitask_spec"))
+    assert_passed(C.check_def5_1_train(preset="multitask_spec"))
 
 
 def test_presets_are_seeded_explicitly() -> None:

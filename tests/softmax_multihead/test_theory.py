@@ -10,9 +10,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import theory.softmax_multihead as th
-from numerics.softmax_multihead import algebra
-from numerics.softmax_multihead.tables import check_table1
+from numerics.softmax_multihead import checks_appd, checks_sec4_1, checks_sec4_2, checks_sec5
 from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed, float_agreement
+from theory.softmax_multihead import HpcySetting
 from theory.strategies import hpcy25_settings
 
 pytestmark = pytest.mark.symbolic
@@ -95,42 +95,42 @@ def test_dgd_risk_float_vs_mpmath(e: float, d: int, L: int, s2: float) -> None:
 @pytest.mark.float
 @pytest.mark.result("hpcy25:prop4.1")
 @given(hpcy25_settings())
-@example({"d": 5, "L": 40, "sigma2": 0.1, "H": 2, "omega": [0.13, -0.13], "mu": [3.45, -3.45]})
-def test_ltilde_float_vs_symbolic(s: dict) -> None:
-    sym = th.ltilde([sp.Float(v, 50) for v in s["omega"]], [sp.Float(v, 50) for v in s["mu"]],
-                    s["d"], s["L"], sp.Float(s["sigma2"], 50))
+@example(HpcySetting(d=5, L=40, sigma2=0.1, omega=(0.13, -0.13), mu=(3.45, -3.45)))
+def test_ltilde_float_vs_symbolic(s: HpcySetting) -> None:
+    sym = th.ltilde([sp.Float(v, 50) for v in s.omega], [sp.Float(v, 50) for v in s.mu],
+                    s.d, s.L, sp.Float(s.sigma2, 50))
     assert_passed(float_agreement("Ltilde float vs 50 digits",
-                                  th.ltilde(s["omega"], s["mu"], s["d"], s["L"], s["sigma2"]),
+                                  th.ltilde(s.omega, s.mu, s.d, s.L, s.sigma2),
                                   float(sp.N(sym, 50)), rtol=1e-11, atol=1e-13))
 
 
 @pytest.mark.result("hpcy25:eq4.5")
 @given(hpcy25_settings(small_omega=False))
-@example({"d": 5, "L": 40, "sigma2": 0.1, "H": 2, "omega": [0.13, -0.13], "mu": [3.45, -3.45]})
-def test_lower_bound_property(s: dict) -> None:
+@example(HpcySetting(d=5, L=40, sigma2=0.1, omega=(0.13, -0.13), mu=(3.45, -3.45)))
+def test_lower_bound_property(s: HpcySetting) -> None:
     """(4.5) holds for every sign-matched configuration drawn (μ_h ↦ sign(ω_h)|μ_h|)."""
-    w = np.array(s["omega"])
-    m = np.sign(w) * np.abs(s["mu"])
+    w = np.array(s.omega)
+    m = np.sign(w) * np.abs(s.mu)
     if np.abs(m).sum() < 1e-100:  # the bound is 0/0 at mu = 0 (x = d s²/‖μ‖₁² underflows)
         return
-    lt = th.ltilde(list(w), list(m), s["d"], s["L"], s["sigma2"])
-    lb = th.lower_bound_45(w @ m, np.abs(m).sum(), s["d"], s["L"], s["sigma2"])
+    lt = th.ltilde(list(w), list(m), s.d, s.L, s.sigma2)
+    lb = th.lower_bound_45(w @ m, np.abs(m).sum(), s.d, s.L, s.sigma2)
     assert lt >= lb - 1e-9 * max(1.0, abs(lt))
 
 
 @pytest.mark.result("hpcy25:prop4.1")
 @given(hpcy25_settings())
-def test_ltilde_gradient_numeric_matches_finite_differences(s: dict) -> None:
-    w, m = np.array(s["omega"]), np.array(s["mu"])
-    g_w, g_m = th.ltilde_grad(w, m, s["d"], s["L"], s["sigma2"])
+def test_ltilde_gradient_numeric_matches_finite_differences(s: HpcySetting) -> None:
+    w, m = np.array(s.omega), np.array(s.mu)
+    g_w, g_m = th.ltilde_grad(w, m, s.d, s.L, s.sigma2)
     h = 1e-6
     for i in range(len(w)):
         e = np.zeros(len(w))
         e[i] = h
-        fd_w = (th.ltilde(list(w + e), list(m), s["d"], s["L"], s["sigma2"])
-                - th.ltilde(list(w - e), list(m), s["d"], s["L"], s["sigma2"])) / (2 * h)
-        fd_m = (th.ltilde(list(w), list(m + e), s["d"], s["L"], s["sigma2"])
-                - th.ltilde(list(w), list(m - e), s["d"], s["L"], s["sigma2"])) / (2 * h)
+        fd_w = (th.ltilde(list(w + e), list(m), s.d, s.L, s.sigma2)
+                - th.ltilde(list(w - e), list(m), s.d, s.L, s.sigma2)) / (2 * h)
+        fd_m = (th.ltilde(list(w), list(m + e), s.d, s.L, s.sigma2)
+                - th.ltilde(list(w), list(m - e), s.d, s.L, s.sigma2)) / (2 * h)
         scale = 1 + abs(fd_w) + abs(fd_m)
         assert abs(fd_w - g_w[i]) < 1e-5 * scale and abs(fd_m - g_m[i]) < 1e-5 * scale
 
@@ -138,7 +138,7 @@ def test_ltilde_gradient_numeric_matches_finite_differences(s: dict) -> None:
 # -------------------------------------------------------------- identity checks (EXACT)
 @pytest.mark.result("hpcy25:prop4.1")
 def test_prop41_identities() -> None:
-    assert_passed(algebra.check_prop41_identities())
+    assert_passed(checks_sec4_1.check_prop4_1_symbolic())
 
 
 @pytest.mark.result("hpcy25:prop4.1")
@@ -151,58 +151,50 @@ def test_ltilde_without_factor_d_is_a_different_function() -> None:
 
 @pytest.mark.result("hpcy25:eq4.3")
 def test_stage1_taylor() -> None:
-    assert_passed(algebra.check_stage1_taylor())
+    assert_passed(checks_sec4_2.check_eq4_3_symbolic())
 
 
 @pytest.mark.result("hpcy25:eq4.5")
 def test_lower_bound_and_equality() -> None:
-    assert_passed(algebra.check_lower_bound())
+    assert_passed(checks_sec4_2.check_eq4_5_symbolic())
 
 
 @pytest.mark.result("hpcy25:eq4.6")
 def test_manifold() -> None:
-    assert_passed(algebra.check_manifold())
+    assert_passed(checks_sec4_2.check_eq4_6_symbolic())
 
 
 @pytest.mark.result("hpcy25:thm4.2ii")
 def test_optimality() -> None:
-    assert_passed(algebra.check_optimality())
+    assert_passed(checks_sec4_2.check_thm4_2ii_symbolic())
 
 
 @pytest.mark.result("hpcy25:eqD.29")
 def test_risk_identities_and_spec_constants() -> None:
-    assert_passed(algebra.check_risk_identities())
-    assert_passed(algebra.check_spec_constants())
+    assert_passed(checks_appd.check_eqd_29_symbolic())
+    assert_passed(checks_appd.check_eqd_29_paper())
 
 
 @pytest.mark.result("hpcy25:thm4.2iii")
 def test_bayes_comparison() -> None:
-    assert_passed(algebra.check_bayes_comparison())
+    assert_passed(checks_appd.check_thm4_2iii_symbolic())
 
 
 @pytest.mark.result("hpcy25:eq4.12")
 def test_single_head_optimum() -> None:
-    assert_passed(algebra.check_single_head())
+    assert_passed(checks_sec4_2.check_eq4_12_symbolic())
 
 
 @pytest.mark.result("hpcy25:table1")
 def test_table1() -> None:
-    assert_passed(check_table1())
+    assert_passed(checks_sec5.check_table1_paper())
 
 
 @pytest.mark.result("hpcy25:table1")
 def test_table1_negative_control() -> None:
     """A wrong implied c (e.g. softmax c = 1 for every column) must fail the recomputation."""
-    from numerics.softmax_multihead import tables
-
-    ev = check_table1()
-    good = tables.TABLE1_C
-    try:
-        tables.TABLE1_C = (1.0,) * 8
-        assert_fails(check_table1())
-    finally:
-        tables.TABLE1_C = good
-    assert_passed(ev)
+    assert_passed(checks_sec5.check_table1_paper())
+    assert_fails(checks_sec5.check_table1_paper(fault_table1_c=(1.0,) * 8))
 
 
 @pytest.mark.result("hpcy25:appB")

@@ -1,13 +1,125 @@
-"""hpcy25 — He, Pan, Chen, Yang (2025): multi-head softmax attention for in-context linear regression.
+"""[hpcy25] He, Pan, Chen, Yang (2025): multi-head softmax attention for in-context linear regression.
 
-Closed forms (SymPy builders with float64 twins) for the approximate loss ``L̃`` (Prop. 4.1), its
-solution manifold and optimality reduction (Thm 4.2), the closed-form risks of vanilla / debiased
-one-step GD and the Bayes limit, the two-head gradient flow of App. B, and the §5 extensions.
-The paper's displayed math was lost in extraction; spec 001 (``../shared/specs/
-001_multihead_softmax.md``) rebuilt it and is the authority.  Each docstring cites it.
+arXiv:2503.12734.  Closed forms (SymPy builders with float64 twins) for the approximate loss ``L̃``
+(Prop. 4.1), its solution manifold and optimality reduction (Thm 4.2), the closed-form risks of
+vanilla / debiased one-step GD and the Bayes limit, the two-head gradient flow of App. B, and the §5
+extensions.  The paper's displayed math was lost in extraction; spec 001
+(``../shared/specs/001_multihead_softmax.md``) rebuilt it and is the authority.  Each docstring cites
+it.  The notation table is :data:`NOTATION`.
 
-NOTATION (paper symbol → code name → canonical cross-paper name)
+Public API named in the issue: :func:`dgd_risk` and :func:`bayes_risk_limit` (both evaluate the
+shared implementations of :mod:`theory.common.baselines`).
 
+Modules, by paper section: :mod:`~theory.softmax_multihead.approx_loss` (§4.1, Prop. 4.1),
+:mod:`~theory.softmax_multihead.manifold` (§4.2 Stages I–II, (4.6)–(4.12)),
+:mod:`~theory.softmax_multihead.optimality` (Thm 4.2, App. D), :mod:`~theory.softmax_multihead.flow`
+(App. B), :mod:`~theory.softmax_multihead.extensions` (§5, App. A.4),
+:mod:`~theory.softmax_multihead.setting` (§2, (3.1)–(3.2)); ``RESULTS`` in
+:mod:`~theory.softmax_multihead.results`.
+"""
+
+from theory.softmax_multihead.approx_loss import (
+    KERNEL_SCALE,
+    c_L,
+    c_L_expr,
+    check_dLs,
+    kappa,
+    kappa_expr,
+    lower_bound_45,
+    ltilde,
+    ltilde_expr,
+    ltilde_fn,
+    ltilde_grad,
+    ltilde_series,
+    vec_syms,
+)
+from theory.softmax_multihead.extensions import (
+    TABLE1,
+    TABLE2,
+    gamma_star,
+    kms_covariance,
+    kms_inverse,
+    linear_length_argmin,
+    linear_length_risk,
+    mt_shared_p,
+    mt_task_eta,
+    mt_task_risk,
+    pd_star,
+    precond_dgd_risk,
+    precond_gd_risk,
+    single_head_length_limit,
+    softmax_length_limit,
+    softmax_length_risk,
+    softmax_norm_first_order,
+    softmax_norm_limit,
+    table1_effective_step,
+    table1_implied_c,
+    table2_sums,
+)
+from theory.softmax_multihead.flow import (
+    HEURISTIC_OMEGA_EXPONENT,
+    LATE_MU_EXPONENT,
+    flow_rhs,
+    flow_rhs_fn,
+    heuristic_late_omega,
+    imbalance,
+    imbalance_rate,
+    initial_state,
+    late_mu_law,
+    peak_omega_lambert,
+    phase1_omega,
+    reduced_rhs,
+    reduced_rhs_fn,
+)
+from theory.softmax_multihead.manifold import (
+    eta_of_omega,
+    eta_of_omega_fn,
+    eta_series,
+    ltilde_reduced,
+    ltilde_star,
+    ltilde_star_fn,
+    m_star,
+    m_star_fn,
+    m_sym,
+    nw_bandwidth,
+    omega_s,
+    single_head_ltilde,
+    single_head_optimum,
+)
+from theory.softmax_multihead.optimality import (
+    A2_eigenvalues,
+    A2_matrix,
+    bayes_gap_bound,
+    bayes_gap_bound_fn,
+    bayes_risk_given_design,
+    bayes_risk_limit,
+    bayes_risk_limit_fn,
+    dgd_eta_star,
+    dgd_risk,
+    dgd_risk_expr,
+    dgd_risk_fn,
+    dgd_risk_star,
+    eta_limit,
+    eta_star,
+    eta_star_fn,
+    gd_eta_star,
+    gd_risk,
+    gd_risk_expr,
+    gd_risk_fn,
+    gd_risk_limit,
+    gd_risk_limit_fn,
+    gd_risk_star,
+    ltilde_inf,
+    ltilde_inf_fn,
+    mp_stieltjes,
+)
+from theory.softmax_multihead.results import RESULTS
+from theory.softmax_multihead.setting import (
+    HpcySetting,
+)
+
+#: Notation table (paper symbol → code name → canonical cross-paper name, ``theory.settings``).
+NOTATION = """\
 =================  =================  ============================================
 paper              code               canonical (theory.settings)
 =================  =================  ============================================
@@ -26,17 +138,101 @@ c_L = (1+σ²)/L     ``c_L``            --
 Σ (KMS ρ^|i-j|)    ``Sigma``          ``Sigma_x``
 Γ, P               ``Gamma``, ``P``   preconditioner (zfb24's Γ)
 =================  =================  ============================================
-
-Public API named in the issue: :func:`dgd_risk` and :func:`bayes_risk_limit`.
 """
 
-from theory.softmax_multihead.core import *  # noqa: F403
-from theory.softmax_multihead.core import A2_matrix
-from theory.softmax_multihead.core import __all__ as _core_all
-from theory.softmax_multihead.extensions import *  # noqa: F403
-from theory.softmax_multihead.extensions import __all__ as _ext_all
-from theory.softmax_multihead.flow import *  # noqa: F403
-from theory.softmax_multihead.flow import __all__ as _flow_all
-from theory.softmax_multihead.results import RESULTS
-
-__all__ = [*_core_all, *_ext_all, *_flow_all, "A2_matrix", "RESULTS"]
+__all__ = [
+    # approx_loss
+    "c_L",
+    "kappa",
+    "ltilde",
+    "ltilde_fn",
+    "ltilde_grad",
+    "ltilde_series",
+    "lower_bound_45",
+    "check_dLs",
+    "c_L_expr",
+    "kappa_expr",
+    "ltilde_expr",
+    "vec_syms",
+    "KERNEL_SCALE",
+    # manifold
+    "ltilde_reduced",
+    "m_star",
+    "m_star_fn",
+    "ltilde_star",
+    "ltilde_star_fn",
+    "eta_of_omega",
+    "eta_of_omega_fn",
+    "eta_series",
+    "single_head_ltilde",
+    "single_head_optimum",
+    "nw_bandwidth",
+    "m_sym",
+    "omega_s",
+    # optimality
+    "A2_eigenvalues",
+    "A2_matrix",
+    "ltilde_inf",
+    "ltilde_inf_fn",
+    "eta_star",
+    "eta_star_fn",
+    "gd_risk",
+    "gd_risk_fn",
+    "gd_eta_star",
+    "gd_risk_star",
+    "dgd_risk",
+    "dgd_risk_fn",
+    "dgd_eta_star",
+    "dgd_risk_star",
+    "gd_risk_limit",
+    "gd_risk_limit_fn",
+    "eta_limit",
+    "mp_stieltjes",
+    "bayes_risk_limit",
+    "bayes_risk_limit_fn",
+    "bayes_gap_bound",
+    "bayes_gap_bound_fn",
+    "bayes_risk_given_design",
+    "gd_risk_expr",
+    "dgd_risk_expr",
+    # flow
+    "flow_rhs",
+    "flow_rhs_fn",
+    "reduced_rhs",
+    "reduced_rhs_fn",
+    "imbalance",
+    "imbalance_rate",
+    "phase1_omega",
+    "peak_omega_lambert",
+    "late_mu_law",
+    "heuristic_late_omega",
+    "LATE_MU_EXPONENT",
+    "HEURISTIC_OMEGA_EXPONENT",
+    "initial_state",
+    # extensions
+    "linear_length_risk",
+    "linear_length_argmin",
+    "softmax_length_risk",
+    "softmax_length_limit",
+    "single_head_length_limit",
+    "TABLE1",
+    "table1_implied_c",
+    "table1_effective_step",
+    "kms_covariance",
+    "kms_inverse",
+    "precond_gd_risk",
+    "gamma_star",
+    "precond_dgd_risk",
+    "pd_star",
+    "mt_task_eta",
+    "mt_shared_p",
+    "mt_task_risk",
+    "TABLE2",
+    "table2_sums",
+    "softmax_norm_first_order",
+    "softmax_norm_limit",
+    # setting
+    "HpcySetting",
+    "NOTATION",
+    "RESULTS",
+]

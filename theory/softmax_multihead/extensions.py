@@ -1,4 +1,4 @@
-"""hpcy25 §5 and App. A.4: linear vs softmax, normalised activations, non-isotropic covariates,
+"""[hpcy25] §5 and App. A.4: linear vs softmax, normalised activations, non-isotropic covariates,
 multi-task superposition, softmax-norm concentration."""
 
 from __future__ import annotations
@@ -8,10 +8,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.evaluate import is_symbolic
+from theory.common.backend import check_scalar, dual, is_symbolic
 from theory.common.symbols import sigma2 as _S2
-from theory.softmax_multihead._dual import check_scalar, dual
-from theory.softmax_multihead.core import _dgd_risk
+from theory.softmax_multihead.optimality import dgd_risk_expr
 
 __all__ = [
     "linear_length_risk", "linear_length_argmin", "softmax_length_risk", "softmax_length_limit",
@@ -70,7 +69,7 @@ def softmax_length_risk(Lp: Any, eta: Any, d: Any, sigma2: Any) -> Any:
     0.167
     """
     e = sp.Symbol("eta", real=True)
-    return dual(lambda Lp_, e_, d_, s2: _dgd_risk(e_, d_, Lp_, s2), (_Lp, e, _d, _S2),
+    return dual(lambda Lp_, e_, d_, s2: dgd_risk_expr(e_, d_, Lp_, s2), (_Lp, e, _d, _S2),
                 (Lp, eta, d, sigma2))
 
 

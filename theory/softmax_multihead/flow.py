@@ -1,4 +1,4 @@
-"""hpcy25 App. B: gradient flow of ``L̃`` (H heads), the reduced two-head system and its phases.
+"""[hpcy25] App. B: gradient flow of ``L̃`` (H heads), the reduced two-head system and its phases.
 
 State order (flat vector for ``solve_ivp``): ``(ω_1, …, ω_H, μ_1, …, μ_H)``.  Flow
 ``dθ/dt = −s ∇L̃``, ``s = 1`` (ours) or ``s = 1/2`` (the authors' code, used for Fig. 22's time axis;
@@ -14,11 +14,11 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from theory.common.evaluate import is_symbolic, lambdified
+from theory.common.backend import check_scalar, dual, is_symbolic
+from theory.common.evaluate import lambdified
 from theory.common.symbols import sigma2 as _S2
 from theory.common.symbols import t as _T
-from theory.softmax_multihead._dual import check_scalar, dual
-from theory.softmax_multihead.core import _c_L, _kappa, _ltilde, _vec_syms
+from theory.softmax_multihead.approx_loss import c_L_expr, kappa_expr, ltilde_expr, vec_syms
 
 __all__ = [
     "flow_rhs", "flow_rhs_fn", "reduced_rhs", "reduced_rhs_fn", "imbalance", "imbalance_rate",
@@ -48,13 +48,13 @@ def flow_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> li
     """
     om = [sp.sympify(o) for o in omega]
     mu_ = [sp.sympify(m) for m in mu]
-    F = _ltilde(om, mu_, sp.sympify(d), sp.sympify(L), sp.sympify(sigma2))
+    F = ltilde_expr(om, mu_, sp.sympify(d), sp.sympify(L), sp.sympify(sigma2))
     return [-sp.sympify(s) * sp.diff(F, v) for v in (*om, *mu_)]
 
 
 @functools.cache
 def _flow_lambda(H: int) -> Any:
-    om, mu_ = _vec_syms(H)
+    om, mu_ = vec_syms(H)
     rhs = flow_rhs(om, mu_, _d, _L, _S2, _s)
     return lambdified((*om, *mu_, _d, _L, _S2, _s), sp.Matrix(rhs))
 
@@ -67,7 +67,7 @@ def flow_rhs_fn(t_: float, y: np.ndarray, d: float, L: float, sigma2_: float,
 
 
 def _reduced(w: Any, m: Any, d_: Any, L_: Any, s2: Any, s: Any) -> tuple[sp.Expr, sp.Expr]:
-    cL = _c_L(L_, s2)
+    cL = c_L_expr(L_, s2)
     x = d_ * w**2
     dw = 2 * s * m * (1 - 2 * w * m - 2 * (1 + s2) * (d_ / L_) * w * m * sp.cosh(x))
     dm = 2 * s * (w * (1 - 2 * w * m) - 2 * cL * m * sp.sinh(x))
@@ -115,7 +115,7 @@ def imbalance(omega: Any, mu: Any) -> Any:
 
 def _imb_rate(w: Any, m: Any, d_: Any, L_: Any, s2: Any, s: Any) -> sp.Expr:
     x = d_ * w**2
-    return 8 * s * _c_L(L_, s2) * m**2 * (sp.sinh(x) - x * sp.cosh(x))
+    return 8 * s * c_L_expr(L_, s2) * m**2 * (sp.sinh(x) - x * sp.cosh(x))
 
 
 def imbalance_rate(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> Any:
@@ -176,7 +176,7 @@ def late_mu_law(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
     7.637
     """
     def b(tt: Any, d_: Any, L_: Any, s2: Any, ss: Any) -> sp.Expr:
-        return (ss * (d_ / L_) * (1 + s2) * d_**2 * tt / (8 * _kappa(d_, L_, s2) ** 6)) ** (
+        return (ss * (d_ / L_) * (1 + s2) * d_**2 * tt / (8 * kappa_expr(d_, L_, s2) ** 6)) ** (
             sp.Rational(1, 6))
 
     return dual(b, (_T, _d, _L, _S2, _s), (t_, d, L, sigma2_, s))
@@ -192,7 +192,7 @@ def heuristic_late_omega(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> A
     True
     """
     def b(tt: Any, d_: Any, L_: Any, s2: Any, ss: Any) -> sp.Expr:
-        K = ss * (d_ / L_) * (1 + s2) * d_**2 / (3 * _kappa(d_, L_, s2) ** 2)
+        K = ss * (d_ / L_) * (1 + s2) * d_**2 / (3 * kappa_expr(d_, L_, s2) ** 2)
         return 1 / sp.sqrt(2 * K * tt)
 
     return dual(b, (_T, _d, _L, _S2, _s), (t_, d, L, sigma2_, s))

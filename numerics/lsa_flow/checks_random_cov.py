@@ -168,7 +168,8 @@ def check_thm8_ode(
     off-diagonal decay u_ij(0)exp(−ζ_ij∫u²), condition (21) (MC expectation), Lemma 27 bound,
     limit."""
     rng = np.random.default_rng(seed)
-    m = [np.full(d, float(v)) for v in T.exp_moments()]
+    m1, m2, m3 = (np.full(d, float(v)) for v in T.exp_moments())
+    m = (m1, m2, m3)
     Zc, xi = T.rdm_coefficients(*m, N)
     g, _, z = T.rdm_moments(*m, N)
     out = []
@@ -268,7 +269,8 @@ def check_thm8_mc_loss(
     non-diagonal
     U₁₁ equals ℓ_rdm + ½ΣEλ_i (spec T-R12(c)); and at the minimiser it equals L*_rdm."""
     rng = np.random.default_rng(seed)
-    m = [np.full(d, float(v)) for v in T.exp_moments()]
+    m1, m2, m3 = (np.full(d, float(v)) for v in T.exp_moments())
+    m = (m1, m2, m3)
     Zc, xi = T.rdm_coefficients(*m, N)
     U = 0.4 * np.eye(d) + 0.15 * rng.standard_normal((d, d))
     u = 0.9

@@ -34,7 +34,7 @@ from sims.config import TrainConfig
 from sims.data import embed
 from sims.models.lsa import LSA
 from sims.train import TrainResult, make_generator, train
-from theory.settings import Matrix, as_matrix, check_choice, check_int, check_real
+from theory.settings import MatrixLike, as_matrix, check_choice, check_int, check_real
 
 __all__ = [
     "LSAFlowSetting",
@@ -59,7 +59,7 @@ class LSAFlowSetting:
 
     d: int  # covariate dimension
     N: int  # training prompt length (ρ = N)
-    Lambda: Matrix | None = None  # fixed covariance Λ (None with random_cov)
+    Lambda: MatrixLike | None = None  # fixed covariance Λ (None with random_cov)
     random_cov: bool = False  # Definition 7: Λ_τ = diag(Exp(1)) per prompt
     sigma_init: float = 0.3  # σ of Assumption 3 (initialisation scale, not a noise level)
     theta_seed: int = 0  # seeds M₀ of Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2}
@@ -180,6 +180,8 @@ def load_model(result: TrainResult) -> LSA:
 
 def _grad_stats(model: LSA, d: int) -> dict[str, float]:
     gK, gR = model.W_KQ.grad, model.W_PV.grad
+    if gK is None or gR is None:
+        raise RuntimeError("_grad_stats needs the gradients of W_KQ and W_PV (after backward)")
     return {
         "g_r2": float((gR[d] ** 2).sum()),
         "g_K2": float((gK[:, :d] ** 2).sum()),
@@ -191,7 +193,7 @@ def _grad_stats(model: LSA, d: int) -> dict[str, float]:
 
 def _batch_statistics(
     setting: LSAFlowSetting, B: int, gen: torch.Generator, model: LSA, chunk: int = 16384
-) -> tuple[torch.Tensor, ...]:
+) -> tuple[torch.Tensor, torch.Tensor, float, np.ndarray, np.ndarray, int]:
     """Sufficient statistics of ONE fixed antithetic batch of ``B`` prompts (``B/2`` draws and their
     ``w → −w`` mirrors) for the batch loss ``½ mean(ŷ − t)²`` of the LSA read-out.
 
@@ -262,11 +264,14 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
     d = setting.d
     if setting.mode == "fixed_batch":
         S, c, e, A, bP, nb = _batch_statistics(setting, cfg.batch_size, gen, model)
+        normal_eq = (A, bP)
 
         def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
+            assert isinstance(m, LSA)
             v = (m.pv()[-1][:, None, None] * m.kq()[None, :, :d]).reshape(-1)  # r_i K_jk
             return 0.5 * (v @ S @ v - 2 * (v @ c) + e)
     else:
+        normal_eq = None
 
         def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
             Z, t, _ = sample_batch(setting, cfg.batch_size, g)
@@ -275,6 +280,7 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
     trace: list[dict[str, float]] = []
 
     def callback(m: torch.nn.Module, step: int) -> dict[str, float]:
+        assert isinstance(m, LSA)
         out = _grad_stats(m, d)
         if setting.mode == "fixed_batch":  # the factor trajectory (after this step's update)
             with torch.no_grad():
@@ -300,7 +306,7 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
             lr_sq_sum += ph.lr**2 * sum(e["g_r2"] - e["g_K2"] for e in tr)
         losses.append(res.losses)
         wall += res.wall_time
-    extra = {
+    extra: dict[str, Any] = {
         "trace_first": trace[0] if trace else {},
         "g_u12_max": max(e["g_u12"] for e in trace),
         "g_u21_max": max(e["g_u21"] for e in trace),
@@ -312,7 +318,7 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
             e["step"] + 1: np.array([e[f"U{i}{j}"] for i in range(d) for j in range(d)] + [e["u"]])
             for e in trace
         }
-        extra["normal_eq"] = (A, bP)
+        extra["normal_eq"] = normal_eq
         with torch.no_grad():
             extra["loss_init_final"] = (float(losses[0][0]), float(objective(model, gen, 0)))
             extra["grad_final"] = float(

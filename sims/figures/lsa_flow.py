@@ -7,6 +7,8 @@ bars; rates on log-log axes with the fitted slope in the legend.  ``matplotlib.f
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from matplotlib.figure import Figure
 from scipy import stats
@@ -16,12 +18,14 @@ from numerics.lsa_flow.montecarlo import random_cov_test_risk
 from numerics.montecarlo import mc_mean
 from sims.experiments.lsa_flow import blocks, final_weights, trained
 from theory import lsa_flow as T
+from theory.common.protocols import Estimate
 
 __all__ = ["fig_figure1", "fig_rates", "fig_ode_trajectory"]
 
 
 def _slope(x, y) -> float:
-    return float(stats.linregress(np.log(x), np.log(y)).slope)
+    fit = stats.linregress(np.log(x), np.log(y))
+    return float(fit.slope)  # pyright: ignore[reportAttributeAccessIssue] (stubs lack the fields)
 
 
 def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
@@ -67,12 +71,14 @@ def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
                 label=f"r_I(δ_learned), d={d5}",
             )
 
-            def mc(m: int):
-                def draw(g, b, m=m):
+            def mc_fixed(m: int) -> Estimate:
+                def draw(g: np.random.Generator, b: int, m: int = m) -> np.ndarray:
                     X, y, xq, yq, _ = NL.sample_linear(g, b, m, np.eye(d5))
                     return (NL.predictor_predict(P5, X, y, xq) - yq) ** 2 / d5
 
                 return mc_mean(draw, n, rng=rng)
+
+            mc: Callable[[int], Estimate] = mc_fixed
         else:
             Mls = np.array([2, 5, 10, 15, 19])
             ls = [
@@ -96,8 +102,10 @@ def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
                 label=f"r(δ_learned), d={d5}",
             )
 
-            def mc(m: int, c=c):
+            def mc_random(m: int, c: float = c) -> Estimate:
                 return random_cov_test_risk(P5, c, m, n, rng)
+
+            mc = mc_random
 
         ests = [mc(int(m)) for m in Mm]
         ax.errorbar(

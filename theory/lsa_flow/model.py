@@ -38,7 +38,8 @@ def U_from_weights(W_KQ: Any, W_PV: Any) -> Any:
     [[1.0, 0.0], [0.0, 2.0]]
     """
     if ops_for(W_KQ, W_PV) is SP:
-        K, R = sp.Matrix(W_KQ), sp.Matrix(W_PV)
+        K: Any = sp.Matrix(W_KQ)  # Any: SymPy's stubs type slices as scalars
+        R: Any = sp.Matrix(W_PV)
         d = K.shape[0] - 1
         return K[:, :d].row_join(R[d, :].T)
     K, R = np.asarray(W_KQ, dtype=float), np.asarray(W_PV, dtype=float)

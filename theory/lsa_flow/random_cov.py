@@ -258,7 +258,7 @@ def gamma_law_moments(k: Any, theta: Any) -> tuple[Any, Any, Any]:
     return (k * theta, k * (k + 1) * theta**2, k * (k + 1) * (k + 2) * theta**3)
 
 
-def _r_expr() -> sp.Expr:
+def _r_expr() -> tuple[sp.Expr, tuple[sp.Symbol, sp.Symbol, sp.Symbol]]:
     dl, c, M = sp.symbols("delta c M", positive=True)
     return (
         dl**2 * c**3 * _m3

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from theory.common.backend import NP, SP, ops_for
-from theory.settings import Matrix, as_matrix, check_int, check_real
+from theory.settings import MatrixLike, as_matrix, check_int, check_real, readonly
 
 __all__ = [
     "gamma",
@@ -174,18 +174,18 @@ class Assumption3Setting:
     """The setting of [zfb24] Theorem 4: data model (§3.3) and balanced initialisation (Assumption
     3).
 
-    Matrices are stored as tuples of row tuples (hashable); :attr:`Lambda_array` and
-    :attr:`Theta_array` give float64 arrays.
+    Matrices are stored as tuples of row tuples (hashable; any matrix-like input is accepted);
+    :attr:`Lambda_array` and :attr:`Theta_array` give read-only float64 arrays.
 
     >>> s = Assumption3Setting(Lambda=[[1.0]], N=2, sigma_init=0.3, Theta=[[1.0]])
     >>> s.Lambda, s.d
     (((1.0,),), 1)
     """
 
-    Lambda: Matrix  # covariate covariance Λ (d×d, symmetric positive definite)
+    Lambda: MatrixLike  # covariate covariance Λ (d×d, symmetric positive definite)
     N: int  # training prompt length N ≥ 1
     sigma_init: float  # σ > 0 of Assumption 3 (initialisation scale, not a noise level)
-    Theta: Matrix  # Θ (d×d) with ‖ΘΘᵀ‖_F = 1 (Assumption 3)
+    Theta: MatrixLike  # Θ (d×d) with ‖ΘΘᵀ‖_F = 1 (Assumption 3)
 
     def __post_init__(self) -> None:
         L = as_matrix("Lambda", self.Lambda, definite=True, paper="zfb24 §3.3")
@@ -214,10 +214,10 @@ class Assumption3Setting:
 
     @property
     def Lambda_array(self) -> np.ndarray:
-        """Λ as a float64 array."""
-        return np.array(self.Lambda, dtype=float)
+        """Λ as a read-only float64 array."""
+        return readonly(self.Lambda)
 
     @property
     def Theta_array(self) -> np.ndarray:
-        """Θ as a float64 array."""
-        return np.array(self.Theta, dtype=float)
+        """Θ as a read-only float64 array."""
+        return readonly(self.Theta)

@@ -196,7 +196,7 @@ def check_thm4_2i_mc(*, quick: bool = True, seed: int = 0, eta: float = 0.879, d
     err = tf_dgd_errors(omegas, eta=eta, d=d, L=L, sigma2=sigma2,
                         n=20_000 if quick else 200_000, rng=rng, dgd_eta=fault_dgd_eta)
     return [
-        rate_agreement("mean |TF - DGD| ~ omega^2 [D]", omegas, err, 2.0),
+        rate_agreement("mean |TF - DGD| ~ omega^2 [D]", omegas, err.tolist(), 2.0),
         band("mean |TF - DGD| at omega = 0.0125 ≤ 1e-3 (spec V-R7)", float(err[-1]), None, 1e-3),
         band("mean |TF - DGD| decreases monotonically in omega", float(np.diff(err).max()),
              None, 0.0),

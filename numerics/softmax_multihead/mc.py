@@ -21,6 +21,7 @@ from theory.common.protocols import Estimate
 
 __all__ = [
     "WeightFn",
+    "Grid",
     "prior_var",
     "risk_mc",
     "ltilde_landscape_mc",
@@ -30,6 +31,8 @@ __all__ = [
 
 
 WeightFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+#: A grid of parameter values (a sequence or a 1-D array).
+Grid = Sequence[float] | np.ndarray
 
 
 def prior_var(d: int, task_var: float | None) -> float:
@@ -53,14 +56,14 @@ def risk_mc(weight_fns: Sequence[WeightFn], *, d: int, L: int, sigma2: float, n:
     return mc_means(draw, n, rng=rng, batch=batch)
 
 
-def ltilde_landscape_mc(omegas: Sequence[float], mus: Sequence[float], *, d: int, L: int,
+def ltilde_landscape_mc(omegas: Grid, mus: Grid, *, d: int, L: int,
                         sigma2: float, n: int, rng: np.random.Generator,
                         task_var: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """True two-head risk of the symmetric pair ``(ω, μ), (−ω, −μ)`` on a grid: (mean, se) arrays
     of shape (len(omegas), len(mus)).  The risk is quadratic in μ, so one pass per ω suffices."""
     tau2 = prior_var(d, task_var)
-    mus = np.asarray(mus, dtype=float)
-    mean = np.zeros((len(omegas), len(mus)))
+    mu_grid = np.asarray(mus, dtype=float)
+    mean = np.zeros((len(omegas), len(mu_grid)))
     se = np.zeros_like(mean)
     X, xq = sample_covariates(rng, n, L, d)
     base = np.einsum("bld,bd->bl", X, xq)
@@ -70,13 +73,13 @@ def ltilde_landscape_mc(omegas: Sequence[float], mus: Sequence[float], *, d: int
         A0 = tau2 * np.einsum("bd,bd->b", xq, xq) + sigma2
         A1 = -2 * tau2 * np.einsum("bd,bd->b", xq, a)
         A2 = tau2 * np.einsum("bd,bd->b", a, a) + sigma2 * np.einsum("bl,bl->b", u, u)
-        vals = A0[:, None] + A1[:, None] * mus + A2[:, None] * mus**2  # (n, n_mu)
+        vals = A0[:, None] + A1[:, None] * mu_grid + A2[:, None] * mu_grid**2  # (n, n_mu)
         mean[i] = vals.mean(axis=0)
         se[i] = vals.std(axis=0, ddof=1) / math.sqrt(n)
     return mean, se
 
 
-def tf_dgd_errors(omegas: Sequence[float], *, eta: float, d: int, L: int, sigma2: float, n: int,
+def tf_dgd_errors(omegas: Grid, *, eta: float, d: int, L: int, sigma2: float, n: int,
                   rng: np.random.Generator, dgd_eta: float | None = None) -> np.ndarray:
     """Mean ``|TF − DGD_η|`` over ``n`` prompts for the symmetric pair with ``2ω μ = η``."""
     X, xq = sample_covariates(rng, n, L, d)
@@ -91,7 +94,7 @@ def tf_dgd_errors(omegas: Sequence[float], *, eta: float, d: int, L: int, sigma2
     return np.asarray(out)
 
 
-def single_head_curve(omegas: Sequence[float], *, d: int, L: int, sigma2: float, n: int,
+def single_head_curve(omegas: Grid, *, d: int, L: int, sigma2: float, n: int,
                       rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Exact single-head risk, optimised over μ, on an ω grid (MC): (risk, mu_opt) arrays."""
     tau2 = 1.0 / d

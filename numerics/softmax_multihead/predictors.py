@@ -20,6 +20,7 @@ that still only *applies the predictor* to sampled prompts (it never calls a the
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = [
     "softmax", "tf_weights", "tf_predict", "dgd_weights", "gd_weights", "ridge_weights",
@@ -45,7 +46,7 @@ def sample_covariates(rng: np.random.Generator, B: int, L: int, d: int,
     return X, xq
 
 
-def tf_weights(X: np.ndarray, xq: np.ndarray, omega: np.ndarray, mu: np.ndarray,
+def tf_weights(X: np.ndarray, xq: np.ndarray, omega: ArrayLike, mu: ArrayLike,
                K: np.ndarray | None = None) -> np.ndarray:
     """Label weights (B, L) of H reparametrised heads: ``w_i = Σ_h μ_h softmax(ω_h X K x_q)_i``.
 
@@ -54,7 +55,7 @@ def tf_weights(X: np.ndarray, xq: np.ndarray, omega: np.ndarray, mu: np.ndarray,
     q = xq if K is None else xq @ np.asarray(K, dtype=float).T  # (B, d)
     base = np.einsum("bld,bd->bl", X, q)  # (B, L)  x_iᵀ K x_q
     w = np.zeros_like(base)
-    for om, m in zip(np.atleast_1d(omega), np.atleast_1d(mu)):
+    for om, m in zip(np.atleast_1d(omega), np.atleast_1d(mu), strict=True):
         w += m * softmax(om * base)
     return w
 
@@ -77,9 +78,9 @@ def dgd_weights(X: np.ndarray, xq: np.ndarray, eta: float,
 def gd_weights(X: np.ndarray, xq: np.ndarray, eta: float, Gamma: np.ndarray | None = None,
                L0: int | None = None) -> np.ndarray:
     """Vanilla one-step GD: ``w_i = (η/L₀) x_iᵀ Γ x_q`` (``L₀`` defaults to the prompt length)."""
-    L0 = X.shape[1] if L0 is None else L0
+    n0 = X.shape[1] if L0 is None else L0
     q = xq if Gamma is None else xq @ np.asarray(Gamma, dtype=float).T
-    return eta / L0 * np.einsum("bld,bd->bl", X, q)
+    return eta / n0 * np.einsum("bld,bd->bl", X, q)
 
 
 def ridge_weights(X: np.ndarray, xq: np.ndarray, lam: float) -> np.ndarray:

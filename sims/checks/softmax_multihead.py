@@ -34,6 +34,7 @@ from sims.experiments.softmax_multihead import (
     sample_batch,
     trained,
 )
+from sims.models.softmax_attention import SoftmaxAttention
 from sims.train import make_generator
 from theory.common.protocols import Estimate, Evidence
 
@@ -109,6 +110,7 @@ def check_eq2_3_torch(*, quick: bool = True, seed: int = 0, H: int = 2,
     exp = HpcyExperiment(H=H, double_softmax=double_softmax, query_self_attend=query_self_attend)
     gen = make_generator(seed)
     model = build_model(exp, generator=gen, dtype=torch.float64)
+    assert isinstance(model, SoftmaxAttention)
     with torch.no_grad():
         for p in (model.W_Q, model.W_K):  # larger scores so the softmax is far from uniform
             p.mul_(3.0)
@@ -119,6 +121,7 @@ def check_eq2_3_torch(*, quick: bool = True, seed: int = 0, H: int = 2,
     ref = full_attention_predict(Z.numpy(), KQ, OV)[:, 0]
     D = exp.d + 1
     fresh = build_model(HpcyExperiment(H=H), generator=make_generator(seed + 1))
+    assert isinstance(fresh, SoftmaxAttention)
     bound = max(float(p.detach().abs().max()) for p in (fresh.W_Q, fresh.W_K, fresh.W_V))
     return [
         float_agreement("torch forward = eq. (2.3) from the effective KQ, OV (numpy)", out, ref,
@@ -303,9 +306,9 @@ def check_eq5_6_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     e_g = np.linalg.norm(P - th.gamma_star(S, exp.L, exp.sigma2)) / np.linalg.norm(PD)
     return [
         band("noniso: mu_1 mu_2 < 0 (± head pair)", float(mu[0] * mu[1]), None, 0.0),
-        band("noniso: ||P - P_D*||_F / ||P_D*||_F ≤ 0.15", e_pd, 0.0, 0.15,
+        band("noniso: ||P - P_D*||_F / ||P_D*||_F ≤ 0.15", float(e_pd), 0.0, 0.15,
              details={"P": P.tolist()}),
-        band("noniso: error to Sigma^-1 ≥ 1.5 × error to P_D*", e_si / e_pd, 1.5, None,
+        band("noniso: error to Sigma^-1 ≥ 1.5 × error to P_D*", float(e_si / e_pd), 1.5, None,
              details={"err_Sigma_inv": e_si, "err_PD": e_pd}),
         informational("noniso: relative error to Gamma* (spec reference 0.039)", 0.039, e_g),
     ]

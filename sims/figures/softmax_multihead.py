@@ -125,8 +125,9 @@ def fig_6(*, quick: bool = True, seed: int = 0) -> Figure:
                                              (lt, r"$\tilde L$", "viridis", None),
                                              (mc - lt, r"true $-\ \tilde L$", "RdBu_r", 0.12))):
         ax = fig.add_subplot(1, 3, k + 1)
-        kw = {"vmin": -lim, "vmax": lim} if lim else {"vmin": 0, "vmax": 1.5}
-        im = ax.imshow(Z, origin="lower", aspect="auto", extent=ext, cmap=cm, **kw)
+        vmin, vmax = (-lim, lim) if lim else (0, 1.5)
+        im = ax.imshow(Z, origin="lower", aspect="auto", extent=ext, cmap=cm, vmin=vmin,
+                       vmax=vmax)
         ws = omegas[1:]
         ax.plot(th.m_star(ws, _D, _L, _S2), ws, "w--" if k < 2 else "k--", lw=1,
                 label=r"$m^*(\omega)$")

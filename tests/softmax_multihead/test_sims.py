@@ -26,7 +26,7 @@ def test_model_is_eq_2_3() -> None:
 @pytest.mark.result("hpcy25:eq2.3")
 def test_model_negative_control_double_softmax() -> None:
     assert_passed(C.check_eq2_3_torch())
-    assert_fails(C.check_eq2_3_torch(fault_fault_double_softmax=True))
+    assert_fails(C.check_eq2_3_torch(fault_double_softmax=True))
 
 
 @pytest.mark.result("hpcy25:eq2.3")

@@ -56,7 +56,7 @@ def flow_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> li
 def _flow_lambda(H: int) -> Any:
     om, mu_ = vec_syms(H)
     rhs = flow_rhs(om, mu_, _d, _L, _S2, _s)
-    return lambdified((*om, *mu_, _d, _L, _S2, _s), sp.Matrix(rhs))
+    return lambdified((*om, *mu_, _d, _L, _S2, _s), sp.Matrix(rhs))  # pyright: ignore[reportArgumentType]
 
 
 def flow_rhs_fn(t_: float, y: np.ndarray, d: float, L: float, sigma2_: float,
@@ -99,7 +99,7 @@ def reduced_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) ->
 @functools.cache
 def _reduced_lambda() -> Any:
     syms = (_w, _m, _d, _L, _S2, _s)
-    return lambdified(syms, sp.Matrix(_reduced(*syms)))
+    return lambdified(syms, sp.Matrix(_reduced(*syms)))  # pyright: ignore[reportArgumentType]
 
 
 def reduced_rhs_fn(t_: float, y: np.ndarray, d: float, L: float, sigma2_: float,

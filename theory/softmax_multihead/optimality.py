@@ -11,7 +11,7 @@ at ``λ = −z``).  Spec 001 R8, R9 (``../shared/specs/001_multihead_softmax.md`
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import sympy as sp
@@ -123,12 +123,13 @@ def _isotropic_risk(kind: str) -> sp.Expr:
         r = baselines.gd_risk(_E_ISO * eye, eye, 0, eye / _D_ISO, _S2_ISO, _L_ISO)
     else:
         r = baselines.dgd_risk(eye, _E_ISO, eye, eye / _D_ISO, _S2_ISO, _L_ISO)
-    return sp.sympify(r).doit()
+    return cast(sp.Expr, sp.sympify(r).doit())
 
 
 def _iso(kind: str, e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
-    return _isotropic_risk(kind).xreplace({_E_ISO: sp.sympify(e), _D_ISO: sp.sympify(d_),
-                                           _L_ISO: sp.sympify(L_), _S2_ISO: sp.sympify(s2)})
+    rep = {_E_ISO: sp.sympify(e), _D_ISO: sp.sympify(d_), _L_ISO: sp.sympify(L_),
+           _S2_ISO: sp.sympify(s2)}
+    return cast(sp.Expr, _isotropic_risk(kind).xreplace(rep))
 
 
 def gd_risk_expr(e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:

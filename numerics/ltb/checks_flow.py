@@ -149,7 +149,8 @@ def check_thm6_3_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
         if np.sum(tail) >= 3:
             from scipy import stats
 
-            sl = float(stats.linregress(tr.t[tail], np.log(E[tail])).slope)
+            fit: Any = stats.linregress(tr.t[tail], np.log(E[tail]))  # stub: a bare tuple
+            sl = float(fit.slope)
             out.append(ordering(f"log E(t) eventually linear with negative slope (singular "
                                 f"H={sing})", sl, 0.0, margin=1.0 / T,
                                 details={"slope": sl}))

@@ -154,7 +154,7 @@ def check_thm4_1_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     mus = (0.5, 1.0, 2.0, 4.0)
     r = quick_n(quick, 0, 2)  # quick: the two structured BFGS starts only (GD-0 optimum, centred)
     gN = gap_grid(Ns, (2.0,), seed=seed, restarts=r)[:, 0]
-    out = [rate_agreement("gap vs N (|beta*| = 2), slope -1", Ns, gN, -1.0)]
+    out = [rate_agreement("gap vs N (|beta*| = 2), slope -1", Ns, gN.tolist(), -1.0)]
     gm = gap_grid((20,), mus, seed=seed, restarts=r)[0]
     out.append(rate_agreement("gap vs |beta*| (N = 20), slope 2", mus, gm, 2.0))
     for j in range(len(mus) - 1):

@@ -7,6 +7,8 @@ the fitted slope in the legend.  Built with ``matplotlib.figure.Figure`` (never 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from matplotlib.figure import Figure
 from scipy import stats
@@ -20,8 +22,9 @@ from theory import ltb as T
 __all__ = ["fig_gap_scaling", "fig_rates", "fig_flow", "fig_table1_training"]
 
 
-def _slope(x, y) -> float:
-    return float(stats.linregress(np.log(x), np.log(y)).slope)
+def _slope(x: Any, y: Any) -> float:
+    fit: Any = stats.linregress(np.log(x), np.log(y))  # scipy's stub types it as a bare tuple
+    return float(fit.slope)
 
 
 def fig_gap_scaling(*, quick: bool = True, seed: int = 0) -> Figure:

@@ -36,7 +36,8 @@ def test_gd_beta_risk_mc_and_negative_control() -> None:
 @pytest.mark.result("zwb24:eq-ltb-risk")
 def test_ltb_risk_mc_and_negative_control() -> None:
     assert_passed(checks_model.check_eq_ltb_risk_mc())
-    assert_fails(checks_model.check_eq_ltb_risk_mc(fault_phi_scale=0.0))  # quadratic-statistic term dropped
+    # quadratic-statistic term dropped
+    assert_fails(checks_model.check_eq_ltb_risk_mc(fault_phi_scale=0.0))
 
 
 @pytest.mark.mc

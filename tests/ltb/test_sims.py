@@ -1,7 +1,7 @@
 """zwb24 torch models: forward passes vs the effective form, Lemma 5.1, training (C1, C2, C17, C18).
 
-Trained runs come from ``sims.experiments.ltb.trained`` (config-keyed cache), so each configuration is
-trained once per run and shared with the report.
+Trained runs come from ``sims.experiments.ltb.trained`` (config-keyed cache), so each configuration
+is trained once per run and shared with the report.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from sims.checks import ltb as S
 @pytest.mark.result("zwb24:asm3.1")
 def test_token_matrix_and_mask_and_negative_control() -> None:
     assert_passed(S.check_asm3_1_torch_mask())
-    assert_fails(S.check_asm3_1_torch_mask(fault_unmasked_query=True))  # query column enters Z M Z^T
+    assert_fails(S.check_asm3_1_torch_mask(fault_unmasked_query=True))  # query column in Z M Z^T
 
 
 @pytest.mark.float
@@ -107,7 +107,7 @@ def test_table1_more_seeds(seed: int) -> None:
 @pytest.mark.train
 @pytest.mark.result("zwb24:table1")
 def test_smoke_preset_runs() -> None:
-    """``run("smoke")`` trains a few steps and returns a TrainResult with the experiment's extras."""
+    """``run("smoke")`` trains a few steps; a TrainResult carrying the experiment's extras."""
     from sims.experiments.ltb import run
     from sims.train import TrainResult
 

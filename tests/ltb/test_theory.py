@@ -124,7 +124,8 @@ def test_validation_errors_name_symbol() -> None:
 def test_lemma51_effective_params_roundtrip() -> None:
     rng = np.random.default_rng(0)
     G, b = rng.standard_normal((3, 3)), rng.standard_normal(3)
-    p = T.effective_params(**T.lemma51_weights(G, b, k=4, v=2, m=3))
+    w = T.lemma51_weights(G, b, k=4, v=2, m=3)
+    p = T.effective_params(w["W_K"], w["W_Q"], w["W_V"], w["W_P"], w["W_1"], w["W_2"])
     assert np.allclose(p["a"], b) and np.allclose(p["b"], b)
     assert np.allclose(p["Gamma"], G) and np.allclose(p["phi"], 0)
 

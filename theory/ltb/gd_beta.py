@@ -66,15 +66,15 @@ def lemma51_weights(Gamma: Any, beta: Any, *, k: int | None = None, v: int | Non
     if G.shape != (d, d):
         raise ValueError(f"Gamma must have shape ({d}, {d}), got {G.shape}")
     D = d + 1
-    k = D if k is None else check_int("k", k, minimum=d, paper="zwb24 Lemma 5.1 needs k ≥ d")
-    v = D if v is None else check_int("v", v, minimum=1)
-    m = D if m is None else check_int("m", m, minimum=1)
-    W_K = np.zeros((k, D)); W_K[:d, :d] = np.eye(d)  # noqa: E702
-    W_Q = np.zeros((k, D)); W_Q[:d, :d] = G.T  # noqa: E702
-    W_V = np.zeros((v, D)); W_V[0, :d] = -b; W_V[0, d] = 1.0  # noqa: E702
-    W_P = np.zeros((D, v)); W_P[d, 0] = 1.0  # noqa: E702
-    W_1 = np.zeros((m, D)); W_1[0, :d] = b  # noqa: E702
-    W_2 = np.zeros((D, m)); W_2[d, 0] = 1.0  # noqa: E702
+    nk = D if k is None else check_int("k", k, minimum=d, paper="zwb24 Lemma 5.1 needs k ≥ d")
+    nv = D if v is None else check_int("v", v, minimum=1)
+    nm = D if m is None else check_int("m", m, minimum=1)
+    W_K = np.zeros((nk, D)); W_K[:d, :d] = np.eye(d)  # noqa: E702
+    W_Q = np.zeros((nk, D)); W_Q[:d, :d] = G.T  # noqa: E702
+    W_V = np.zeros((nv, D)); W_V[0, :d] = -b; W_V[0, d] = 1.0  # noqa: E702
+    W_P = np.zeros((D, nv)); W_P[d, 0] = 1.0  # noqa: E702
+    W_1 = np.zeros((nm, D)); W_1[0, :d] = b  # noqa: E702
+    W_2 = np.zeros((D, nm)); W_2[d, 0] = 1.0  # noqa: E702
     return {"W_K": W_K, "W_Q": W_Q, "W_V": W_V, "W_P": W_P, "W_1": W_1, "W_2": W_2}
 
 

@@ -88,13 +88,13 @@ def ltb_risk_whitened(a: Any, b: Any, Gamma: Any, phi: Any, Psi_bar: Any, mu_bar
     """
     ops = ops_for(a, b, Gamma, phi, Psi_bar, mu_bar, sigma2, N)
     if ops.symbolic:
-        args = [SP.vec(a), SP.vec(b), sym_mat(Gamma), SP.vec(phi), sym_mat(Psi_bar),
-                SP.vec(mu_bar)]
-        return sp.expand(ltb_risk_expr(SP, *args, sigma2, N))
+        return sp.expand(ltb_risk_expr(SP, SP.vec(a), SP.vec(b), sym_mat(Gamma), SP.vec(phi),
+                                       sym_mat(Psi_bar), SP.vec(mu_bar), sigma2, N))
     arrs = [np.asarray(x) for x in (a, b, Gamma, phi, Psi_bar, mu_bar)]
-    arrs = [x.reshape(-1) if i in (0, 1, 3, 5) else x.reshape(x.shape[0] if x.ndim else 1, -1)
-            for i, x in enumerate(arrs)]
-    return ops.out(ltb_risk_expr(NP, *arrs, sigma2, N))
+    aa, bb, GG, ff, PP, mm = [
+        x.reshape(-1) if i in (0, 1, 3, 5) else x.reshape(x.shape[0] if x.ndim else 1, -1)
+        for i, x in enumerate(arrs)]
+    return ops.out(ltb_risk_expr(NP, aa, bb, GG, ff, PP, mm, sigma2, N))
 
 
 def ltb_risk(a: Any, b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: Any,

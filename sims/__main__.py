@@ -7,6 +7,7 @@ are type-checked against the preset's ``TrainConfig`` fields by :func:`sims.conf
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import importlib
 import sys
 
@@ -19,12 +20,24 @@ def main(argv: list[str] | None = None) -> int:
         print(__doc__)
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     slug, preset, rest = argv[0], argv[1], argv[2:]
+    from theory.common.registry import PAPERS
+
+    if slug not in PAPERS.values():
+        close = difflib.get_close_matches(slug, sorted(PAPERS.values()), n=3)
+        print(f"python -m sims: unknown slug {slug!r}; slugs: {sorted(PAPERS.values())}"
+              + (f" (did you mean {close}?)" if close else ""), file=sys.stderr)
+        return 2
     mod = importlib.import_module(f"sims.experiments.{slug}")
     if preset not in mod.PRESETS:
-        print(f"unknown preset {preset!r}; presets: {sorted(mod.PRESETS)}", file=sys.stderr)
+        print(f"python -m sims: unknown preset {preset!r}; presets: {sorted(mod.PRESETS)}",
+              file=sys.stderr)
         return 2
     _setting, cfg = mod.PRESETS[preset]
-    new_cfg = parse_overrides(cfg, rest) if isinstance(cfg, TrainConfig) else cfg
+    try:
+        new_cfg = parse_overrides(cfg, rest) if isinstance(cfg, TrainConfig) else cfg
+    except ValueError as exc:
+        print(f"python -m sims: error: {exc}", file=sys.stderr)
+        return 2
     changes = {f.name: getattr(new_cfg, f.name) for f in dataclasses.fields(new_cfg)
                if getattr(new_cfg, f.name) != getattr(cfg, f.name)}
     result = mod.run(preset, **changes)

@@ -6,7 +6,9 @@ fingerprint hashes the source of the module that defines ``compute`` and of ever
 imports, transitively, into ``theory.settings`` too (so one paper's model, loop, data, experiment
 and setting -- not another paper's), plus ``sims/cache.py``; editing any of them invalidates old
 entries.  Writes are atomic (temporary file + ``os.replace``): nothing written is left
-half-written.
+half-written.  Each file starts with a magic tag and the SHA-256 of its payload; an entry whose
+checksum does not match (a truncated or corrupted file) is reported with a warning and recomputed,
+never unpickled.
 """
 
 from __future__ import annotations
@@ -18,17 +20,38 @@ import importlib.util
 import os
 import pickle
 import tempfile
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
 __all__ = ["cache_dir", "cached", "atomic_write_bytes", "code_fingerprint", "module_closure",
-           "module_fingerprint", "clear_memory"]
+           "module_fingerprint", "clear_memory", "pack_entry", "unpack_entry"]
 
 T = TypeVar("T")
 _MEMORY: dict[str, Any] = {}
 _FINGERPRINT_DIRS = ("models", "experiments")
 _FINGERPRINT_FILES = ("train.py", "data.py", "cache.py")
+#: File header of a cache entry: magic tag, then the SHA-256 digest of the payload.
+_MAGIC = b"ICLV-CACHE-1\n"
+
+
+def pack_entry(value: Any) -> bytes:
+    """Pickle ``value`` behind the magic tag and the payload SHA-256 (:func:`unpack_entry`)."""
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return _MAGIC + hashlib.sha256(payload).digest() + payload
+
+
+def unpack_entry(data: bytes) -> Any:
+    """The value of a cache file written by :func:`pack_entry`; ``ValueError`` if the tag or the
+    checksum does not match (nothing is unpickled then)."""
+    n = len(_MAGIC)
+    if data[:n] != _MAGIC:
+        raise ValueError("not an icl-verify cache entry (bad header)")
+    digest, payload = data[n:n + 32], data[n + 32:]
+    if len(digest) != 32 or hashlib.sha256(payload).digest() != digest:
+        raise ValueError("checksum mismatch (truncated or corrupted file)")
+    return pickle.loads(payload)
 
 
 def cache_dir() -> Path:
@@ -151,17 +174,17 @@ def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
     path = cache_dir() / namespace.replace(":", "_").replace("/", "_") / f"{digest}.pkl"
     if _disk_enabled() and path.exists():
         try:
-            with open(path, "rb") as fh:
-                value = pickle.load(fh)
+            value = unpack_entry(path.read_bytes())
             _MEMORY[digest] = value
             return value
-        except Exception:  # corrupt or incompatible entry: recompute and overwrite
-            pass
+        except Exception as exc:  # noqa: BLE001 - corrupt or incompatible: recompute, overwrite
+            warnings.warn(f"cache entry {path} is unreadable ({type(exc).__name__}: {exc}); "
+                          "recomputing", RuntimeWarning, stacklevel=2)
     value = compute()
     _MEMORY[digest] = value
     if _disk_enabled():
         try:
-            atomic_write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            atomic_write_bytes(path, pack_entry(value))
         except OSError:  # read-only home etc.: memory cache still works
             pass
     return value

@@ -95,6 +95,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
         return 0
     overrides = parse_set_options(result, args.sets)
     outcome = verify_result(result, quick=not args.full, seed=args.seed, overrides=overrides)
+    if args.sets:
+        # a value the check's validators reject (out of the domain of an assumption) is a usage
+        # error, not a failed check: exit 2 with one line naming the key
+        for err in outcome.errors:
+            head = err.splitlines()[0]
+            _, _, rest = head.partition(": ")
+            if rest.startswith(("ValueError: ", "TypeError: ")):
+                print(f"icl-verify: error: --set {' '.join(args.sets)}: {rest}", file=sys.stderr)
+                return 2
     if args.json:
         print(json.dumps(outcome.to_json(), indent=2))
     else:
@@ -180,7 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_compare(args)
         return _cmd_figure(args)
     except (KeyError, ValueError) as exc:
-        print(f"icl-verify: error: {exc}", file=sys.stderr)
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"icl-verify: error: {msg}", file=sys.stderr)
         return 2
 
 

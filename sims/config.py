@@ -94,7 +94,8 @@ def coerce(name: str, text: str, annotation: Any) -> Any:
     if isinstance(value, list) and typing.get_origin(annotation) is tuple:
         value = tuple(value)
     if not _matches(value, annotation):
-        raise ValueError(f"--{name}={text!r}: expected {annotation}, got {type(value).__name__}")
+        want = getattr(annotation, "__name__", None) or str(annotation)
+        raise ValueError(f"{name}={text!r}: expected {want}, got {type(value).__name__}")
     return value
 
 

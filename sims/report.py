@@ -341,7 +341,9 @@ def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
                            error=float(j["error_in_tolerance_units"]), passed=j["pass"],
                            se=j["se"], scale=j["scale"], details=j["details"],
                            discrepancy=j.get("status") == "discrepancy"))
-    return Outcome(result, tuple(ev), tuple(data["errors"]), data.get("wall_time", 0.0))
+    rows = tuple((str(p), int(n)) for p, n in data.get("check_rows", []))
+    return Outcome(result, tuple(ev), tuple(data["errors"]), data.get("wall_time", 0.0),
+                   check_rows=rows)
 
 
 def write_report(
@@ -367,7 +369,11 @@ def write_report(
     if ids is not None:
         missing = sorted(set(ids) - {r.id for r in results})
         if missing:
-            raise KeyError(f"unknown result ids: {missing}")
+            from theory.common.registry import suggest
+
+            hints = {m: suggest(m) for m in missing}
+            raise KeyError("unknown result ids: " + "; ".join(
+                f"{m!r}" + (f" (did you mean {hints[m]}?)" if hints[m] else "") for m in missing))
     outcomes: list[Outcome] = []
     memo: dict[str, tuple[tuple[Evidence, ...], str | None]] = {}  # each check runs once
     fig_paths: dict[str, list[str]] = {}  # result id -> its figure files

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +90,28 @@ def _lr_at(cfg: TrainConfig, step: int) -> float:
     return cfg.lr * (cfg.lr_decay + (1 - cfg.lr_decay) * 0.5 * (1 + math.cos(math.pi * frac)))
 
 
+def load_checkpoint(path: Path) -> dict[str, Any] | None:
+    """A training checkpoint, loaded with ``weights_only=True`` (tensors and plain containers
+    only: no pickled code runs); ``None`` if there is none.
+
+    A truncated or corrupted file is reported with a warning, removed and ignored (training
+    restarts from step 0), never half-loaded.
+    """
+    if not path.exists():
+        return None
+    try:
+        state = torch.load(path, weights_only=True, map_location="cpu")
+        missing = {"model", "opt", "gen", "step", "steps", "losses", "trace"} - set(state)
+        if missing:
+            raise ValueError(f"missing keys {sorted(missing)}")
+        return state
+    except Exception as exc:  # noqa: BLE001 - any unreadable checkpoint is discarded
+        warnings.warn(f"checkpoint {path} is unreadable ({type(exc).__name__}: {exc}); "
+                      "training restarts from step 0", RuntimeWarning, stacklevel=2)
+        path.unlink(missing_ok=True)
+        return None
+
+
 def train(
     model: torch.nn.Module,
     objective: Objective,
@@ -106,13 +129,13 @@ def train(
     opt = _make_optimizer(model, cfg)
     start, steps_log, loss_log, trace = 0, [], [], []
     ckpt = Path(checkpoint) if checkpoint is not None else None
-    if ckpt is not None and ckpt.exists():
-        state = torch.load(ckpt, weights_only=False)
+    state = load_checkpoint(ckpt) if ckpt is not None else None
+    if state is not None:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         generator.set_state(state["gen"])
-        start, steps_log = state["step"], state["steps"]
-        loss_log, trace = state["losses"], state["trace"]
+        start, steps_log = int(state["step"]), list(state["steps"])
+        loss_log, trace = list(state["losses"]), list(state["trace"])
     t0 = time.perf_counter()
     bar = None
     if cfg.progress:

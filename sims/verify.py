@@ -103,7 +103,10 @@ def parse_set_options(result: Result, options: Sequence[str]) -> dict[str, dict[
             accepted |= set(params)
             if key in params:
                 fn = resolve(path)
-                per_check[path][key] = coerce(key, text, _annotation(fn, key, params[key]))
+                try:
+                    per_check[path][key] = coerce(key, text, _annotation(fn, key, params[key]))
+                except ValueError as exc:
+                    raise ValueError(f"--set {exc}") from None
                 used = True
         if not used:
             raise ValueError(

@@ -58,8 +58,23 @@ def get(result_id: str) -> Result:
     for r in all_results():
         if r.id == result_id:
             return r
-    close = [r.id for r in all_results() if result_id.split(":")[-1] in r.id]
+    close = suggest(result_id)
     raise KeyError(f"no result {result_id!r}" + (f"; did you mean {close}?" if close else ""))
+
+
+def suggest(result_id: str, n: int = 3) -> list[str]:
+    """Registered ids close to a mistyped one (:mod:`difflib`), best first.
+
+    >>> suggest("zfb24:thm44")[0]
+    'zfb24:thm4'
+    """
+    import difflib
+
+    ids = [r.id for r in all_results()]
+    close = difflib.get_close_matches(result_id, ids, n=n, cutoff=0.6)
+    tail = result_id.split(":")[-1]
+    close += [i for i in ids if tail and tail in i and i not in close]
+    return close[:n]
 
 
 def resolve(path: str) -> Callable[..., Any]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-__all__ = ["d", "N", "M", "L", "H", "k", "sigma2", "tau2", "lam", "eta", "omega", "mu", "xi", "t"]
+__all__ = ["d", "N", "M", "L", "H", "k", "sigma2", "tau2", "lam", "eta", "omega", "mu", "xi", "t",
+           "Lip", "n", "s"]
 
 d = sp.Symbol("d", integer=True, positive=True)  # covariate dimension
 N = sp.Symbol("N", integer=True, positive=True)  # training prompt length
@@ -24,3 +25,7 @@ omega = sp.Symbol("omega", real=True)  # attention scale (hpcy25)
 mu = sp.Symbol("mu", real=True)  # value scale (hpcy25)
 xi = sp.Symbol("xi", positive=True)  # aspect ratio d/N in the proportional limit
 t = sp.Symbol("t", nonnegative=True)  # (flow) time
+#: collins24's Lipschitz constant L (a positive real, not hpcy25's integer prompt length ``L``).
+Lip = sp.Symbol("L_lip", positive=True)
+n = sp.Symbol("n", integer=True, positive=True)  # collins24 / czz24 context length
+s = sp.Symbol("s", integer=True, positive=True)  # czz24 sparsity

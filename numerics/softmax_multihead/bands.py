@@ -41,8 +41,11 @@ def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
 
 def printed_bayes_limit(xi: Any, sigma2: Any) -> Any:
     """The paper's printed display of ``R_B∞`` (spec 001 R9, (D.36)), as a test oracle for
-    Thm 4.2(iii): ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]`` (SymPy in → expression, numbers in →
-    float64).  :func:`theory.softmax_multihead.bayes_risk_limit` evaluates the shared MP form
+    Thm 4.2(iii): ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]`` (SymPy in → expression, numbers
+    in → float64).  :func:`theory.softmax_multihead.bayes_risk_limit` evaluates the shared MP form
     instead; the first rows of :func:`check_thm4_2iii_symbolic` tie the two together exactly."""
-    return dual(lambda x, s2: sp.Rational(1, 2) * (s2 + 1 - 1 / x + sp.sqrt(4 * s2 + (s2 - 1 + 1 / x) ** 2)),
-                (sp.Symbol("xi", positive=True), sp.Symbol("sigma2", nonnegative=True)), (xi, sigma2))
+    def display(x: Any, s2: Any) -> Any:
+        return sp.Rational(1, 2) * (s2 + 1 - 1 / x + sp.sqrt(4 * s2 + (s2 - 1 + 1 / x) ** 2))
+
+    syms = (sp.Symbol("xi", positive=True), sp.Symbol("sigma2", nonnegative=True))
+    return dual(display, syms, (xi, sigma2))

@@ -157,7 +157,8 @@ def check_appb_phases_ode_late(*, quick: bool = True, seed: int = 0, d: float = 
     slope = float(np.polyfit(np.log(tl), np.log(mu), 1)[0])
     ev.append(band("late slope of log mu vs log t on [1e4, 1e6] (spec: [0.15, 0.19])", slope,
                    0.15, 0.19))
-    ev.append(rate_agreement("mu ~ t^{1/6} late [D]", tl.tolist(), mu.tolist(), float(th.LATE_MU_EXPONENT)))
+    ev.append(rate_agreement("mu ~ t^{1/6} late [D]", tl.tolist(), mu.tolist(),
+                             float(th.LATE_MU_EXPONENT)))
     ev.append(close_agreement("mu(1e6) vs the derived law (spec: 7.637)",
                               th.late_mu_law(1e6, d, L, sigma2), 7.637, atol=5e-4, kind="FLOAT"))
     ev.append(band("mu(t)/law(t) - 1 at t = 1e6 (law is asymptotic)",

@@ -107,7 +107,8 @@ def check_eqd_29_mc(*, quick: bool = True, seed: int = 0, eta: float = 0.897, si
     eta_mc = eta if fault_mc_eta is None else fault_mc_eta
     ev: list[Evidence] = []
     for d, L in ((5, 10), (5, 40), (5, 100), (20, 100)):
-        eD, eV = risk_mc([lambda X, q: dgd_weights(X, q, eta_mc), lambda X, q: gd_weights(X, q, eta_mc)],
+        eD, eV = risk_mc([lambda X, q: dgd_weights(X, q, eta_mc),
+                          lambda X, q: gd_weights(X, q, eta_mc)],
                          d=d, L=L, sigma2=sigma2, n=n, rng=rng, task_var=fault_task_var)
         setting = {"d": d, "L": L, "eta": eta, "sigma2": sigma2, "task_var": fault_task_var}
         ev.append(mc_agreement(f"R_D(eta; L) vs MC at d={d}, L={L}",
@@ -164,8 +165,8 @@ def check_thm4_2iii_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evide
 
 def check_thm4_2iii_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40,
                        sigma2: float = 0.1, fault_task_var: float | None = None) -> list[Evidence]:
-    """(D.34): the finite-sample Bayes risk ``E_X[σ² + σ² tr((XᵀX + dσ²I)^{-1})]`` equals the risk of
-    the ridge predictor (λ = dσ²) applied to sampled prompts (paired MC, z = 5); the spec's
+    """(D.34): the finite-sample Bayes risk ``E_X[σ² + σ² tr((XᵀX + dσ²I)^{-1})]`` equals the risk
+    of the ridge predictor (λ = dσ²) applied to sampled prompts (paired MC, z = 5); the spec's
     reference MC value at d = 5, L = 40 (0.1144–0.1146) and its closeness to ``R_B∞(1/8)``."""
     rng = np.random.default_rng(seed)
     tau2 = prior_var(d, fault_task_var)

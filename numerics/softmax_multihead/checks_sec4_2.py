@@ -167,7 +167,8 @@ def check_eq4_10_float(*, quick: bool = True, seed: int = 0, d: int = 5, L: int 
                                 omega: float = 0.13) -> list[Evidence]:
     """(4.9): any H ≥ 2 model on ``M(ω)`` (homogeneous, zero-sum) predicts exactly like the
     two-head model ``(ω, m), (−ω, −m)`` with ``m = Σ_{H+} μ_h``; (4.10)–(4.11): and that pair is the
-    debiased-GD predictor with step ``2ω m`` to first order (checked by :func:`check_thm4_2i_mc`)."""
+    debiased-GD predictor with step ``2ω m`` to first order (checked by
+    :func:`check_thm4_2i_mc`)."""
     rng = np.random.default_rng(seed)
     X, xq = sample_covariates(rng, 2000, L, d)
     ev = []
@@ -189,8 +190,8 @@ def check_thm4_2i_mc(*, quick: bool = True, seed: int = 0, eta: float = 0.879, d
                  ) -> list[Evidence]:
     """Thm 4.2(i): TF on ``Θ(ω)`` with ``2ω Σ_{H+} μ_h = η`` → ``DGD_η`` as ω → 0; the mean
     absolute difference has log-log slope 2 in ω [D] (≥ 1 is the paper's bound); at ω = 0.0125 it
-    is ≤ 1e-3 (spec V-R5/R7).  ``fault_dgd_eta`` (default ``None``: η) is the step of the DGD compared with; any
-    other value is the negative control."""
+    is ≤ 1e-3 (spec V-R5/R7).  ``fault_dgd_eta`` (default ``None``: η) is the step of the DGD
+    compared with; any other value is the negative control."""
     rng = np.random.default_rng(seed)
     omegas = (0.1, 0.05, 0.025, 0.0125)
     err = tf_dgd_errors(omegas, eta=eta, d=d, L=L, sigma2=sigma2,
@@ -205,10 +206,11 @@ def check_thm4_2i_mc(*, quick: bool = True, seed: int = 0, eta: float = 0.879, d
     ]
 
 
-def check_thm4_2ii_symbolic(*, quick: bool = True, seed: int = 0, d: float = 5.0, L: float = 40.0,
-                     sigma2: float = 0.1) -> list[Evidence]:
-    """Thm 4.2(ii): ``A₂`` eigen-split and PSD; the minimiser over ``Θ(ω)`` (aggregates μ₊, μ₋, μ₀) is
-    ``(m*, −m*, 0)``; ``L̃*(ω)`` increasing; ``lim 2ω m* = 1/κ``; ``inf L̃ = σ² + D'/(L + D')``."""
+def check_thm4_2ii_symbolic(*, quick: bool = True, seed: int = 0, d: float = 5.0,
+                            L: float = 40.0, sigma2: float = 0.1) -> list[Evidence]:
+    """Thm 4.2(ii): ``A₂`` eigen-split and PSD; the minimiser over ``Θ(ω)`` (aggregates μ₊, μ₋,
+    μ₀) is ``(m*, −m*, 0)``; ``L̃*(ω)`` increasing; ``lim 2ω m* = 1/κ``;
+    ``inf L̃ = σ² + D'/(L + D')``."""
     ev: list[Evidence] = []
     am, ap = th.A2_eigenvalues(_w, _d, _L, _s2)
     u, v = sp.Matrix([1, -1]), sp.Matrix([1, 1])
@@ -264,7 +266,7 @@ def check_eq4_12_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence
         v0 - th.ltilde_inf(_d, _L, _s2),
         1 / (1 + _d * (1 + _s2) / _L) - 1 / (1 + sp.E * (1 + _s2) * _d / _L)))
     for val, ref, dig in zip(th.single_head_optimum(5, 40, 0.1), (0.4472, 1.6277, 0.37207),
-                             (4, 4, 5)):
+                             (4, 4, 5), strict=True):
         ev.append(printed("single-head optimum (spec R6)", val, ref, dig))
     # NW reading: ω xᵀq + ‖x − q‖²/(2h²) is constant (= ωd) on the sphere ‖x‖² = ‖q‖² = d
     xq, nx, nq = sp.symbols("xq nx nq", real=True)  # xᵀq, ‖x‖², ‖q‖²

@@ -38,7 +38,8 @@ __all__ = [
 ]
 
 
-def check_eq5_2_rate(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40) -> list[Evidence]:
+def check_eq5_2_rate(*, quick: bool = True, seed: int = 0, d: int = 5,
+                     L: int = 40) -> list[Evidence]:
     """(5.2): a softmax pair ``(cW_KQ, W_OV/(2c)), (−cW_KQ, −W_OV/(2c))`` equals the linear head
     ``W_OV[(1/L)Σ z_i z_iᵀ − z̄z̄ᵀ]W_KQ z_q`` up to O(c²) (slope 2 in c) [R/D]."""
     rng = np.random.default_rng(seed)
@@ -66,12 +67,13 @@ def check_eq5_2_rate(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 
 
 
 def check_sec5_1_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40,
-                    sigma2: float = 0.1, fault_renormalise_linear: bool | None = None) -> list[Evidence]:
+                    sigma2: float = 0.1,
+                    fault_renormalise_linear: bool | None = None) -> list[Evidence]:
     """§5.1 length generalisation: the softmax model ≈ DGD with fixed η = 1/κ(L) has risk
-    ``R_D(η; L')``; linear attention (fixed 1/L normaliser, η = η_V*(L)) has ``R_lin(L')``, minimised
-    at ``L' = L + (D'+1)/2``.  Closed forms vs MC at L' ∈ {10, 20, 40, 80, 100}; the symbolic argmin;
-    monotone decrease of ``R_D(η; L')`` for η ≤ 1, L' ≥ 5.  ``fault_renormalise_linear=True`` (linear
-    attention rescaled by 1/L' at test time) is the negative control: ``R_lin`` assumes the fixed
+    ``R_D(η; L')``; linear attention (fixed 1/L normaliser, η = η_V*(L)) has ``R_lin(L')``,
+    minimised at ``L' = L + (D'+1)/2``.  Closed forms vs MC at L' ∈ {10, 20, 40, 80, 100}; the
+    symbolic argmin; monotone decrease of ``R_D(η; L')`` for η ≤ 1, L' ≥ 5.
+    ``fault_renormalise_linear=True`` (linear attention rescaled by 1/L' at test time) is the negative control: ``R_lin`` assumes the fixed
     training normaliser."""
     rng = np.random.default_rng(seed)
     n = 20_000 if quick else 200_000
@@ -105,8 +107,8 @@ def check_table1_paper(*, quick: bool = True, seed: int = 0,
                        fault_table1_c: tuple[float, ...] | None = None) -> list[Evidence]:
     """Table 1: the implied ``c = (2cωμ)/(2ωμ)`` equal the spec's values to the table's 4 digits
     (relative 2e-3: ω and μ carry 4 significant digits); ``2cωμ ∈ [0.85, 1.05]`` for every column
-    (the same DGD step across activations); the softmax column is the manifold ``η ≈ 1/κ``.  ``fault_table1_c`` replaces the
-    spec's implied coefficients (negative control)."""
+    (the same DGD step across activations); the softmax column is the manifold ``η ≈ 1/κ``.
+    ``fault_table1_c`` replaces the spec's implied coefficients (negative control)."""
     ev: list[Evidence] = []
     table_c = TABLE1_C if fault_table1_c is None else tuple(fault_table1_c)
     cs = th.table1_implied_c()
@@ -163,7 +165,8 @@ def check_eq5_6_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40
 def check_def5_1_mc(*, quick: bool = True, seed: int = 0, L: int = 48,
                     sigma2: float = 0.1) -> list[Evidence]:
     """§5.4: spec values of ``η_k``, ``p_j``, the per-task risk; Table 2 sums (spec R14); MC of the
-    per-task restricted DGD in the code's scaling (β_k ~ N(0, I_|S|), noise |S|σ², noiseless query)."""
+    per-task restricted DGD in the code's scaling (β_k ~ N(0, I_|S|), noise |S|σ², noiseless
+    query)."""
     ev: list[Evidence] = []
     for name, val, ref in (("eta_k", th.mt_task_eta(L, 4, sigma2), 0.9160),
                            ("p_G2", th.mt_shared_p(2, 2, 4, L, sigma2), 0.9160),

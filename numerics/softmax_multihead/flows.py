@@ -32,7 +32,8 @@ def two_head_flow(T: float, *, eps: float = 1e-3, d: float = 5, L: float = 40,
                      args=(d, L, sigma2, s), t_eval=t_eval)
 
 
-def augmented_rhs(t: float, y: np.ndarray, d: float, L: float, sigma2: float, s: float) -> np.ndarray:
+def augmented_rhs(t: float, y: np.ndarray, d: float, L: float, sigma2: float,
+                  s: float) -> np.ndarray:
     """Reduced (B.4) flow plus the running integral of the imbalance rate."""
     f = th.reduced_rhs_fn(t, y[:2], d, L, sigma2, s)
     x = d * y[0] ** 2

@@ -3,8 +3,8 @@
 Trained models come from :func:`sims.experiments.softmax_multihead.trained` (config-keyed cache,
 shared with the tests and the report).  Everything a theorem predicts is read off the trained
 parameters in invariant coordinates: the effective circuits ``KQ^h = W_K^{h⊤}W_Q^h/√D`` and
-``OV^h = W_O^h W_V^h``, the head scales ``ω_h = mean diag K11^h`` and ``μ_h = OV^h_{D}``, the effective
-step ``η̂ = 2ω̄m``, preconditioners ``P = Σ_h μ_h sym(K11^h)``, and risks on fresh prompts.
+``OV^h = W_O^h W_V^h``, the head scales ``ω_h = mean diag K11^h`` and ``μ_h = OV^h_{D}``, the
+effective step ``η̂ = 2ω̄m``, preconditioners ``P = Σ_h μ_h sym(K11^h)``, and risks on fresh prompts.
 Acceptance bands are the spec's (spec 001 §3, "Torch training recipe", V-R6, V-R11, V-R13, V-R14),
 cited in each record.
 """
@@ -101,7 +101,8 @@ def _plateau(tag: str, losses: np.ndarray) -> Evidence:
 def check_eq2_3_torch(*, quick: bool = True, seed: int = 0, H: int = 2,
                       fault_double_softmax: bool | None = None,
                       fault_query_self_attend: bool | None = None) -> list[Evidence]:
-    """The torch model is eq. (2.3): its forward equals ``Σ_h OV^h Z_{1:L} softmax(Z_{1:L}ᵀ KQ^h z_q)``
+    """The torch model is eq. (2.3): its forward equals
+    ``Σ_h OV^h Z_{1:L} softmax(Z_{1:L}ᵀ KQ^h z_q)``
     computed in numpy from its effective circuits (query attends to the context only, one softmax),
     and its init is PyTorch's default ``U(±1/√fan_in)``.  The fault switches (a second softmax, the
     query attending to itself) must break this."""
@@ -139,7 +140,8 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
     """Obs. 1–2 and the manifold position on a trained H-head model (spec torch recipe pass list):
     diag_ratio ≥ 0.97 and ov_ratio ≥ 0.98 on active heads, sign matching; for H ≥ 2 also zero-sum
     ``|Σμ| ≤ 0.1 max|μ|``, active ``|ω_h|`` spread ≤ 15 %, ``|2ω̄m − 1/κ| ≤ 0.05`` and TRAIN (5 %) on
-    the invariant ``⟨ω, μ⟩`` vs ``1/κ`` (4.3) and ``m`` vs ``m*(ω̄)``; risk in [0.240, 0.27] and ≥ 0.1 below H = 1."""
+    the invariant ``⟨ω, μ⟩`` vs ``1/κ`` (4.3) and ``m`` vs ``m*(ω̄)``;
+    risk in [0.240, 0.27] and ≥ 0.1 below H = 1."""
     double_softmax = bool(fault_double_softmax)  # FAULT: train with a second softmax
     exp_over: dict[str, Any] = {"double_softmax": True} if double_softmax else {}
     preset = preset or _PRESET[H]
@@ -237,7 +239,8 @@ def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[E
 # ------------------------------------------------------------------------------- R6 (d)
 def check_eq4_12_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """V-R6(d): trained H = 1 has |ω| ∈ [0.40, 0.65], ωμ > 0, risk ∈ [0.38, 0.44], ≥ 0.1 above the
-    two-head risk; |ω| within 15 % of the MC-exact single-head optimum (spec §6 item 14), not 1/√d."""
+    two-head risk; |ω| within 15 % of the MC-exact single-head optimum (spec §6 item 14), not
+    1/√d."""
     res = trained("h1", seed=seed)
     exp = res.extra["experiment"]
     m = pattern_metrics(exp, res.params)
@@ -318,7 +321,8 @@ def check_eq5_6_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 def check_def5_1_train(*, quick: bool = True, seed: int = 0,
                             preset: str = "multitask") -> list[Evidence]:
     """V-R14(d) robust criteria (mode labels are seed-dependent): per task k,
-    ``|Σ_h μ_{h,k}| ≤ 0.05 Σ_h |μ_{h,k}|``; ``P_k = Σ_h μ_{h,k} diag(K11^h)`` has diagonal entries in
+    ``|Σ_h μ_{h,k}| ≤ 0.05 Σ_h |μ_{h,k}|``; ``P_k = Σ_h μ_{h,k} diag(K11^h)``
+    has diagonal entries in
     [0.8, 1.05] on ``S_k`` and ≤ 0.1 off ``S_k``; cross-task OV entries ≤ 0.1; risk vs the per-task
     optimum (informational: spec reference 0.444 vs 0.412 per task)."""
     res = trained(preset, seed=seed)

@@ -75,7 +75,8 @@ def test_dgd_mc_negative_control_wrong_step(dgd_mc) -> None:
 @pytest.mark.result("hpcy25:thm4.2iii")
 def test_finite_sample_bayes_risk() -> None:
     assert_passed(checks_appd.check_thm4_2iii_mc())
-    assert_fails(checks_appd.check_thm4_2iii_mc(fault_task_var=1.0))  # ridge λ = dσ² is not Bayes for β ~ N(0, I)
+    # ridge λ = dσ² is not Bayes for β ~ N(0, I)
+    assert_fails(checks_appd.check_thm4_2iii_mc(fault_task_var=1.0))
 
 
 # ------------------------------------------------------------------ MC: Prop 4.1 (Fig 6)

@@ -37,7 +37,8 @@ def test_model_negative_control_query_attends_to_itself() -> None:
 
 @pytest.mark.result("hpcy25:sec5.1")
 def test_linear_attention_model_is_fixed_normaliser_gd() -> None:
-    """With W_KQ = [[Γ, 0], [0, 0]] and OV row e_D, the model is (1/L₀) Σ y_i x_iᵀ Γ x_q for any L."""
+    """With W_KQ = [[Γ, 0], [0, 0]] and OV row e_D, the model is (1/L₀) Σ y_i x_iᵀ Γ x_q for any
+    L."""
     exp = PRESETS["linear"][0]
     gen = make_generator(0)
     m = LinearAttention(5, 1, L0=40, generator=gen)

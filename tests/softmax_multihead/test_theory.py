@@ -63,7 +63,8 @@ def test_bayes_limit_bad_xi() -> None:
 
 @pytest.mark.result("hpcy25:eqD.29")
 def test_dgd_risk_agrees_with_foundation_general_form() -> None:
-    """Cross-check: the isotropic R_D equals theory.common.baselines.dgd_risk at P = I, β ~ N(0, I/d)."""
+    """Cross-check: the isotropic R_D equals theory.common.baselines.dgd_risk at P = I,
+    β ~ N(0, I/d)."""
     base = pytest.importorskip("theory.common.baselines")
     for d, L, eta in ((5, 40, 0.897), (3, 10, 0.5), (20, 100, 1.2)):
         gen = base.dgd_risk(np.eye(d), eta, np.eye(d), np.eye(d) / d, 0.1, L)
@@ -199,7 +200,8 @@ def test_table1_negative_control() -> None:
 
 @pytest.mark.result("hpcy25:appB")
 def test_reduced_flow_limits() -> None:
-    """Structural: the flow vanishes at the origin; at c_L = 0 (L → ∞) the imbalance is conserved."""
+    """Structural: the flow vanishes at the origin; at c_L = 0 (L → ∞) the imbalance is
+    conserved."""
     w, m, d, s = sp.symbols("omega mu d s", positive=True)
     L = sp.Symbol("L", positive=True)
     rate = th.imbalance_rate(w, m, d, L, sp.Rational(1, 10), s)

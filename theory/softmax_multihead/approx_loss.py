@@ -83,7 +83,7 @@ def ltilde_expr(om: Sequence[Any], mu_: Sequence[Any], d_: Any, L_: Any, s2: Any
     ks = d_ if ks is None else ks
     H = len(om)
     cL = c_L_expr(L_, s2)
-    lin = sum(m_ * o for m_, o in zip(mu_, om))
+    lin = sum(m_ * o for m_, o in zip(mu_, om, strict=True))
     quad = sum(mu_[h] * mu_[g] * (om[h] * om[g] + cL * sp.exp(ks * om[h] * om[g]))
                for h in range(H) for g in range(H))
     return 1 + s2 - 2 * lin + quad
@@ -117,7 +117,8 @@ def ltilde(omega: Sequence[Any], mu: Sequence[Any], d: Any, L: Any, sigma2: Any,
     .. math::
 
         \\tilde L(\\omega,\\mu) = 1+\\sigma^2 - 2\\langle\\mu,\\omega\\rangle
-          + \\mu^\\top\\big[\\omega\\omega^\\top + c_L\\, e^{\\circ\\, d\\,\\omega\\omega^\\top}\\big]\\mu,
+          + \\mu^\\top\\big[\\omega\\omega^\\top
+          + c_L\\, e^{\\circ\\, d\\,\\omega\\omega^\\top}\\big]\\mu,
         \\qquad c_L = \\frac{1+\\sigma^2}{L}
 
     (``e^{∘ ·}`` entrywise).
@@ -216,13 +217,13 @@ def ltilde_series(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, K: int) -> A
     om = list(omega)
     mu_ = list(mu)
     cL = (1 + sigma2) / L
-    s = sum(a * b for a, b in zip(om, mu_))
+    s = sum(a * b for a, b in zip(om, mu_, strict=True))
     kap = 1 + d * cL
     out = 1 + sigma2 - 2 * s + kap * s**2 + cL * sum(mu_) ** 2
     fact = 1
     for k in range(2, K + 1):
         fact *= k
-        out += cL * d**k / fact * sum(m_ * o**k for m_, o in zip(mu_, om)) ** 2
+        out += cL * d**k / fact * sum(m_ * o**k for m_, o in zip(mu_, om, strict=True)) ** 2
     return out
 
 

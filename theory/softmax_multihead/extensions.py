@@ -164,7 +164,8 @@ def precond_gd_risk(Gamma: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
 
     .. math::
 
-        R(\\Gamma) = \\sigma^2 + \\tfrac{\\mathrm{tr}\\Sigma}{d} - \\tfrac2d \\mathrm{tr}(\\Sigma\\Gamma\\Sigma)
+        R(\\Gamma) = \\sigma^2 + \\tfrac{\\mathrm{tr}\\Sigma}{d}
+          - \\tfrac2d \\mathrm{tr}(\\Sigma\\Gamma\\Sigma)
           + \\tfrac1d \\mathrm{tr}(\\Gamma^\\top\\Sigma\\Gamma\\Sigma M),\\quad
         M = (1+\\tfrac1L)\\Sigma + \\tfrac{\\mathrm{tr}\\Sigma + d\\sigma^2}{L} I
 
@@ -243,7 +244,8 @@ def mt_task_eta(L: Any, s_k: Any, sigma2: Any) -> Any:
 
 
 def mt_shared_p(n_j: Any, n: Any, s: Any, L: Any, sigma2: Any) -> Any:
-    """Optimal shared diagonal debiased preconditioner entry ``p_j = n_j L/(n_j L + n s(1+σ²))`` [D].
+    """Optimal shared diagonal debiased preconditioner entry ``p_j = n_j L/(n_j L + n s(1+σ²))``
+    [D].
 
     Source: spec 001 R14 Mode II ([D]; ``n_j`` tasks use coordinate j, all ``|S_k| = s``).
 
@@ -285,7 +287,7 @@ def table2_sums() -> dict[str, float]:
     >>> s = table2_sums(); round(s["task1_G2"], 3), round(s["task2_G3"], 3)
     (0.915, 0.927)
     """
-    wG1, wG3, wG2, m1, m2 = (np.array(c) for c in zip(*TABLE2))
+    wG1, wG3, wG2, m1, m2 = (np.array(c) for c in zip(*TABLE2, strict=True))
     return {
         "sum_mu1": float(m1.sum()), "sum_mu2": float(m2.sum()),
         "task1_G1": float(m1 @ wG1), "task1_G2": float(m1 @ wG2), "task1_G3": float(m1 @ wG3),

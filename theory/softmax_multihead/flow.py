@@ -26,7 +26,8 @@ __all__ = [
     "LATE_MU_EXPONENT", "HEURISTIC_OMEGA_EXPONENT", "initial_state",
 ]
 
-_d, _L, _s = sp.Symbol("d", positive=True), sp.Symbol("L", positive=True), sp.Symbol("s", positive=True)
+_d, _L = sp.Symbol("d", positive=True), sp.Symbol("L", positive=True)
+_s = sp.Symbol("s", positive=True)
 _w, _m = sp.Symbol("omega", real=True), sp.Symbol("mu", real=True)
 
 #: Late-phase law of the true flow [D, verified to 3 digits]: μ ~ t^{1/6}, ω ~ t^{-1/6}.
@@ -40,7 +41,9 @@ def flow_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> li
 
     Source: [hpcy25] App. B, (B.1); spec 001 R10 ([R], high).
 
-    .. math:: \\dot\\omega = -s\\nabla_\\omega \\tilde L, \\qquad \\dot\\mu = -s\\nabla_\\mu \\tilde L
+    .. math::
+
+        \\dot\\omega = -s\\nabla_\\omega \\tilde L, \\qquad \\dot\\mu = -s\\nabla_\\mu \\tilde L
 
     >>> om, mu = sp.symbols("w1 w2"), sp.symbols("m1 m2")
     >>> len(flow_rhs(om, mu, 5, 40, sp.Rational(1, 10)))
@@ -81,7 +84,8 @@ def reduced_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) ->
 
     .. math::
 
-        \\dot\\omega = 2s\\mu\\big[1 - 2\\omega\\mu - 2(1+\\sigma^2)\\tfrac{d}{L}\\omega\\mu\\cosh(d\\omega^2)\\big],
+        \\dot\\omega = 2s\\mu\\big[1 - 2\\omega\\mu
+          - 2(1+\\sigma^2)\\tfrac{d}{L}\\omega\\mu\\cosh(d\\omega^2)\\big],
         \\quad
         \\dot\\mu = 2s\\big[\\omega(1-2\\omega\\mu) - 2c_L\\mu\\sinh(d\\omega^2)\\big]
 

@@ -35,7 +35,9 @@ def ltilde_reduced(omega: Any, m: Any, d: Any, L: Any, sigma2: Any) -> Any:
     Source: [hpcy25] (4.6); spec 001 R4 ([R], high).  Also the reduced two-head potential
     ``L̃_red(ω, μ)`` of App. B with ``m = μ`` (spec R10).
 
-    .. math:: \\tilde L = 1+\\sigma^2 - 4\\omega m + 4m^2\\big(\\omega^2 + c_L\\sinh(d\\omega^2)\\big)
+    .. math::
+
+        \\tilde L = 1+\\sigma^2 - 4\\omega m + 4m^2\\big(\\omega^2 + c_L\\sinh(d\\omega^2)\\big)
 
     >>> round(ltilde_reduced(0.1, 2.0, 5, 40, 0.1), 10)
     0.4820091678
@@ -120,7 +122,10 @@ def eta_series(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
 
     Source: [hpcy25] (4.8); spec 001 R4 ([D] expansion).
 
-    .. math:: \\omega m^*(\\omega) = \\frac{1}{2\\kappa} - \\frac{c_L d^3}{12\\kappa^2}\\omega^4 + O(\\omega^8)
+    .. math::
+
+        \\omega m^*(\\omega) = \\frac{1}{2\\kappa}
+          - \\frac{c_L d^3}{12\\kappa^2}\\omega^4 + O(\\omega^8)
 
     >>> round(eta_series(0.0, 5, 40, 0.1), 6)
     0.43956
@@ -153,7 +158,8 @@ def single_head_ltilde(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> Any:
 
 
 def single_head_optimum(d: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]:
-    """Minimiser of ``L̃₁``: ``ω* = 1/√d``, ``μ* = √d/(1 + e(1+σ²)d/L)``, value ``1+σ² − 1/(1+e(1+σ²)d/L)``.
+    """Minimiser of ``L̃₁``: ``ω* = 1/√d``, ``μ* = √d/(1 + e(1+σ²)d/L)``, value
+    ``1+σ² − 1/(1+e(1+σ²)d/L)``.
 
     Source: [hpcy25] §4 (Chen et al. 2024a), code ``plots.ipynb``; spec 001 R6 ([R], high).
 

@@ -2,10 +2,11 @@
 vanilla / debiased one-step GD (D.25)–(D.33) and the Bayes comparison (iii).
 
 The paper-notation risks ``gd_risk(eta, d, L, sigma2)``, ``dgd_risk(eta, d, L, sigma2)``,
-``bayes_risk_limit(xi, sigma2)`` and ``mp_stieltjes(z, xi)`` keep hpcy25's names and arguments but are
-*not* transcribed again: they evaluate the shared implementations in :mod:`theory.common.baselines`
-(``gd_risk``/``dgd_risk`` at ``Γ = ηI, Σ = I, Ψ = I/d``; ``bayes_risk_limit_mp``; ``mp_stieltjes``
-at ``λ = −z``).  Spec 001 R8, R9 (``../shared/specs/001_multihead_softmax.md``) is the authority.
+``bayes_risk_limit(xi, sigma2)`` and ``mp_stieltjes(z, xi)`` keep hpcy25's names and arguments but
+are *not* transcribed again: they evaluate the shared implementations in
+:mod:`theory.common.baselines` (``gd_risk``/``dgd_risk`` at ``Γ = ηI, Σ = I, Ψ = I/d``;
+``bayes_risk_limit_mp``; ``mp_stieltjes`` at ``λ = −z``).  Spec 001 R8, R9
+(``../shared/specs/001_multihead_softmax.md``) is the authority.
 """
 
 from __future__ import annotations
@@ -143,7 +144,10 @@ def gd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
 
     Source: [hpcy25] (D.25)–(D.29); spec 001 R9 ([R], MC-verified).  Prior ``β ~ N(0, I/d)``.
 
-    .. math:: R_V(\\eta;L) = 1+\\sigma^2 - 2\\eta + \\eta^2\\Big(1 + \\frac{D'+1}{L}\\Big),\\ D' = d(1+\\sigma^2)
+    .. math::
+
+        R_V(\\eta;L) = 1+\\sigma^2 - 2\\eta + \\eta^2\\Big(1 + \\frac{D'+1}{L}\\Big),
+        \\quad D' = d(1+\\sigma^2)
 
     >>> round(gd_risk(0.897, 5, 40, 0.1), 5)
     0.24136
@@ -260,7 +264,9 @@ def gd_risk_limit(xi: Any, sigma2: Any) -> Any:
 
     Source: [hpcy25] (D.33); spec 001 R9.  Equals ``inf L̃`` at ``d/L = ξ``.
 
-    .. math:: R_{GD\\infty} = R_{DGD\\infty} = \\sigma^2 + \\frac{\\xi(1+\\sigma^2)}{1+\\xi(1+\\sigma^2)}
+    .. math::
+
+        R_{GD\\infty} = R_{DGD\\infty} = \\sigma^2 + \\frac{\\xi(1+\\sigma^2)}{1+\\xi(1+\\sigma^2)}
 
     >>> round(gd_risk_limit(0.125, 0.1), 6)
     0.220879
@@ -379,8 +385,9 @@ bayes_gap_bound_fn = twin(_gap_bound, (_XI, _S2))
 def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
     """Finite-sample Bayes risk given the design: ``σ² + σ² tr[(XᵀX + dσ² I_d)^{-1}]``.
 
-    Source: [hpcy25] (D.34); spec 001 R9 ([R], high).  ``R_B = E_X`` of this (prior ``β ~ N(0, I/d)``,
-    so ridge with ``λ = dσ²`` is the posterior mean); includes the query noise.
+    Source: [hpcy25] (D.34); spec 001 R9 ([R], high).  ``R_B = E_X`` of this
+    (prior ``β ~ N(0, I/d)``, so ridge with ``λ = dσ²`` is the posterior mean); includes the
+    query noise.
 
     Parameters
     ----------

@@ -53,8 +53,12 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] Proposition 4.1, Prop. C.1; spec 001 R1",
         statement="Ltilde = 1+σ² - 2<mu,omega> + mu^T[omega omega^T + c_L exp(d omega omega^T)] mu",
         objects=("theory.softmax_multihead:ltilde", "theory.softmax_multihead:ltilde_grad"),
-        checks=("numerics.softmax_multihead.checks_sec4_1:check_prop4_1_symbolic", "numerics.softmax_multihead.checks_sec4_1:check_prop4_1_mc",
-                "numerics.softmax_multihead.checks_sec4_1:check_prop4_1_mc_gap", "numerics.softmax_multihead.checks_sec4_1:check_prop4_1_mc_stein"),
+        checks=(
+            "numerics.softmax_multihead.checks_sec4_1:check_prop4_1_symbolic",
+            "numerics.softmax_multihead.checks_sec4_1:check_prop4_1_mc",
+            "numerics.softmax_multihead.checks_sec4_1:check_prop4_1_mc_gap",
+            "numerics.softmax_multihead.checks_sec4_1:check_prop4_1_mc_stein",
+        ),
         figures=("sims.figures.softmax_multihead:fig_6",),
     ),
     Result(
@@ -87,8 +91,11 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:eta_of_omega",
             "theory.softmax_multihead:eta_series",
         ),
-        checks=("numerics.softmax_multihead.checks_sec4_2:check_eq4_6_symbolic", "numerics.softmax_multihead.checks_sec4_2:check_eq4_6_mc",
-                "sims.checks.softmax_multihead:check_obs1_train"),
+        checks=(
+            "numerics.softmax_multihead.checks_sec4_2:check_eq4_6_symbolic",
+            "numerics.softmax_multihead.checks_sec4_2:check_eq4_6_mc",
+            "sims.checks.softmax_multihead:check_obs1_train",
+        ),
         figures=("sims.figures.softmax_multihead:fig_6",),
     ),
     Result(
@@ -117,10 +124,17 @@ RESULTS: tuple[Result, ...] = (
         id="hpcy25:thm4.2iii", kind="theorem",
         summary="Bayes comparison: 0 <= R_DGD∞ - R_B∞ <= xi/(1+xi(1+σ²)) (proven replacement)",
         source="[hpcy25] Theorem 4.2(iii), (D.34)-(D.36); spec 001 R9, §6 item 6",
-        objects=("theory.softmax_multihead:bayes_risk_limit", "theory.softmax_multihead:bayes_gap_bound", "theory.softmax_multihead:mp_stieltjes",
-                 "theory.softmax_multihead:bayes_risk_given_design"),
-        checks=("numerics.softmax_multihead.checks_appd:check_thm4_2iii_symbolic", "numerics.softmax_multihead.checks_appd:check_thm4_2iii_mc",
-                "numerics.softmax_multihead.checks_appd:check_eqd_29_mc"),
+        objects=(
+            "theory.softmax_multihead:bayes_risk_limit",
+            "theory.softmax_multihead:bayes_gap_bound",
+            "theory.softmax_multihead:mp_stieltjes",
+            "theory.softmax_multihead:bayes_risk_given_design",
+        ),
+        checks=(
+            "numerics.softmax_multihead.checks_appd:check_thm4_2iii_symbolic",
+            "numerics.softmax_multihead.checks_appd:check_thm4_2iii_mc",
+            "numerics.softmax_multihead.checks_appd:check_eqd_29_mc",
+        ),
         derived=True,
     ),
     Result(
@@ -133,8 +147,11 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:gd_risk",
             "theory.softmax_multihead:gd_risk_limit",
         ),
-        checks=("numerics.softmax_multihead.checks_appd:check_eqd_29_symbolic", "numerics.softmax_multihead.checks_appd:check_eqd_29_paper",
-                "numerics.softmax_multihead.checks_appd:check_eqd_29_mc"),
+        checks=(
+            "numerics.softmax_multihead.checks_appd:check_eqd_29_symbolic",
+            "numerics.softmax_multihead.checks_appd:check_eqd_29_paper",
+            "numerics.softmax_multihead.checks_appd:check_eqd_29_mc",
+        ),
         figures=("sims.figures.softmax_multihead:fig_4b",),
         derived=True,
     ),
@@ -175,8 +192,11 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:single_head_optimum",
             "theory.softmax_multihead:nw_bandwidth",
         ),
-        checks=("numerics.softmax_multihead.checks_sec4_2:check_eq4_12_symbolic", "numerics.softmax_multihead.checks_sec4_2:check_eq4_12_mc",
-                "sims.checks.softmax_multihead:check_eq4_12_train"),
+        checks=(
+            "numerics.softmax_multihead.checks_sec4_2:check_eq4_12_symbolic",
+            "numerics.softmax_multihead.checks_sec4_2:check_eq4_12_mc",
+            "sims.checks.softmax_multihead:check_eq4_12_train",
+        ),
     ),
     Result(
         id="hpcy25:eq5.2", kind="equation",
@@ -188,8 +208,11 @@ RESULTS: tuple[Result, ...] = (
         id="hpcy25:sec5.1", kind="derived",
         summary="length generalisation: softmax R_D(eta;L') decreasing; linear min at L+(D'+1)/2",
         source="[hpcy25] §5.1, Fig. 8; spec 001 R11",
-        objects=("theory.softmax_multihead:softmax_length_risk", "theory.softmax_multihead:linear_length_risk",
-                 "theory.softmax_multihead:linear_length_argmin"),
+        objects=(
+            "theory.softmax_multihead:softmax_length_risk",
+            "theory.softmax_multihead:linear_length_risk",
+            "theory.softmax_multihead:linear_length_argmin",
+        ),
         checks=(
             "numerics.softmax_multihead.checks_sec5:check_sec5_1_mc",
             "sims.checks.softmax_multihead:check_sec5_1_train",

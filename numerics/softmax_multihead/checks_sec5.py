@@ -73,8 +73,8 @@ def check_sec5_1_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 4
     ``R_D(η; L')``; linear attention (fixed 1/L normaliser, η = η_V*(L)) has ``R_lin(L')``,
     minimised at ``L' = L + (D'+1)/2``.  Closed forms vs MC at L' ∈ {10, 20, 40, 80, 100}; the
     symbolic argmin; monotone decrease of ``R_D(η; L')`` for η ≤ 1, L' ≥ 5.
-    ``fault_renormalise_linear=True`` (linear attention rescaled by 1/L' at test time) is the negative control: ``R_lin`` assumes the fixed
-    training normaliser."""
+    ``fault_renormalise_linear=True`` (linear attention rescaled by 1/L' at test time) is the
+    negative control: ``R_lin`` assumes the fixed training normaliser."""
     rng = np.random.default_rng(seed)
     n = 20_000 if quick else 200_000
     eta = th.eta_star(d, L, sigma2)

@@ -1,5 +1,4 @@
-"""[zfb24] §2 / Lemma 9 checks: the quadratic form (24), eq. (6) as the full LSA entry, and eq.
-(12)."""
+"""[zfb24] §2 / Lemma 9 checks: the quadratic form (24), eq. (6) as the LSA entry, eq. (12)."""
 
 from __future__ import annotations
 
@@ -42,8 +41,8 @@ def check_lem9_symbolic(
     *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6, fault_vec_order: str | None = None
 ) -> list[Evidence]:
     """Lemma 9: ŷ = uᵀHu with column-major Vec (symbolic at d = 1, numeric at d), and H has exactly
-    d+1 negative eigenvalues when N ≥ d.  ``fault_vec_order="row"`` is the negative control
-    (T-R1)."""
+    d+1 negative eigenvalues when N ≥ d.  ``fault_vec_order="row"`` is the negative
+    control (T-R1)."""
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     E, K, R = _sym_setup(1, 2)
@@ -83,8 +82,7 @@ def check_lem9_symbolic(
 def check_eq6_symbolic(
     *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5
 ) -> list[Evidence]:
-    """eq. (6) equals the bottom-right entry of the full LSA output (3)/(5) (symbolic d=1,
-    numeric)."""
+    """eq. (6) equals the bottom-right entry of the LSA output (3)/(5) (symbolic d=1, numeric)."""
     rng = np.random.default_rng(seed)
     E, K, R = _sym_setup(1, 2)
     out = [

@@ -58,8 +58,8 @@ def _gamma_law_m(k: np.ndarray, th: np.ndarray) -> tuple[np.ndarray, np.ndarray,
 
 def check_thm8_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Corollary 22 / R12 (EXACT): Exp(1) γ, ζ, δ = N/(3N+d+5), the iid formulas equal the general
-    per-coordinate ones, Gamma(k, θ) shrink factor k/(k+2), and r(δ_R, 1, N) = 1 − 2δ_R =
-    2L*_rdm/d."""
+    per-coordinate ones, Gamma(k, θ) shrink factor k/(k+2), and
+    r(δ_R, 1, N) = 1 − 2δ_R = 2L*_rdm/d."""
     d, N, k, th, M = sp.symbols("d N k theta M", positive=True)
     g, xi, z = T.moments_iid(1, 2, 6, d, N)
     out = [
@@ -165,8 +165,8 @@ def check_thm8_ode(
 ) -> list[Evidence]:
     """Corollary 22 / Lemmas 25–28 / Theorem 8: eq. (52) from Assumption 3 (Exp(1), d = 3, N = 8):
     spec references (γ = 8, ζ = 2.875, ξ = 2, u₋₁(∞) = 0.658037, u_ii(∞) = 0.379918), balancedness,
-    off-diagonal decay u_ij(0)exp(−ζ_ij∫u²), condition (21) (MC expectation), Lemma 27 bound,
-    limit."""
+    off-diagonal decay u_ij(0)exp(−ζ_ij∫u²), condition (21) (MC expectation), Lemma 27
+    bound, limit."""
     rng = np.random.default_rng(seed)
     m1, m2, m3 = (np.full(d, float(v)) for v in T.exp_moments())
     m = (m1, m2, m3)

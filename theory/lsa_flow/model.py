@@ -108,8 +108,9 @@ def prediction_eq6(E: Any, W_KQ: Any, W_PV: Any, rho: Any) -> Any:
 
 
 def lsa_output(E: Any, W_KQ: Any, W_PV: Any, rho: Any) -> Any:
-    r"""The full LSA output ``f(E) = E + W^{PV} E (Eᵀ W^{KQ} E)/ρ`` (eq. (3)/(5)); ŷ is entry (d+1,
-    N+1).
+    r"""The full LSA output ``f(E) = E + W^{PV} E (Eᵀ W^{KQ} E)/ρ`` (eq. (3)/(5)).
+
+    ŷ is entry (d+1, N+1).
 
     Source: [zfb24] eq. (3), (5).
     """

@@ -90,8 +90,9 @@ def rdm_coefficients(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.
 
 
 def rdm_loss(U11: Any, u: float, Zc: Any, xi: Any) -> float:
-    r"""Lemma 23: ``ℓ_rdm = ½Σγ_iu²u_ii² + ½Σ_{i≠j}ζ_iju²u_ij² − Σξ_iu_iiu`` (population loss −
-    ½ΣEλ_i).
+    r"""Lemma 23: ``ℓ_rdm = ½Σγ_iu²u_ii² + ½Σ_{i≠j}ζ_iju²u_ij² − Σξ_iu_iiu``.
+
+    It is the population loss minus ½ΣEλ_i.
 
     Source: [zfb24] Lemma 23, eq. (53).
     """

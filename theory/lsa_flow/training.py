@@ -171,8 +171,7 @@ def initial_state(Theta: Any, sigma_init: float) -> tuple[np.ndarray, float]:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Assumption3Setting:
-    """The setting of [zfb24] Theorem 4: data model (§3.3) and balanced initialisation (Assumption
-    3).
+    """The setting of [zfb24] Theorem 4: data model (§3.3) and initialisation (Assumption 3).
 
     Matrices are stored as tuples of row tuples (hashable; any matrix-like input is accepted);
     :attr:`Lambda_array` and :attr:`Theta_array` give read-only float64 arrays.

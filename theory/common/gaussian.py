@@ -36,8 +36,6 @@ __all__ = [
     "isserlis_fourth_moment",
     "wishart_fourth_moment",
     "sample_cov_second_moment",
-    "isserlis_identity",
-    "wishart_identity",
     "RESULTS",
 ]
 

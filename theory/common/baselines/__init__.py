@@ -51,6 +51,8 @@ from theory.common.baselines.ridge import (
 )
 from theory.common.protocols import Result
 
+_ = (mp_m_stable_parts, signal_sym)  # used by numerics.baselines (exact branch check)
+
 __all__ = [
     "setting_kwargs",
     "gd_beta_risk",
@@ -65,8 +67,6 @@ __all__ = [
     "mp_stieltjes",
     "ridge_risk_limit",
     "bayes_risk_limit_mp",
-    "mp_m_stable_parts",
-    "signal_sym",
     "RESULTS",
 ]
 

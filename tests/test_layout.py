@@ -235,14 +235,24 @@ def test_negative_controls_use_fault_switches_or_settings() -> None:
             if name not in checks:
                 continue
             params = inspect.signature(checks[name]).parameters  # type: ignore[arg-type]
+            faulted = False  # the fault itself goes through a fault_* switch or a numeric setting
+            choices = []  # string settings (which case, which sampler) only pick where
             for kw in inner.keywords:
                 if kw.arg is None or kw.arg.startswith("fault_"):
+                    faulted = True
                     continue
                 p = params.get(kw.arg)
                 numeric = p is not None and isinstance(p.default, (int, float)) and not isinstance(
                     p.default, bool)
-                if not numeric:
+                if numeric:
+                    faulted = True
+                elif p is not None and isinstance(p.default, str):
+                    choices.append(kw.arg)
+                else:
                     bad.append(f"{f.relative_to(ROOT)}:{node.lineno} {name}({kw.arg}=...)")
+            if choices and not faulted:
+                bad.append(f"{f.relative_to(ROOT)}:{node.lineno} {name}({choices[0]}=...) with "
+                           "no fault_* switch or numeric setting")
     assert not bad, "negative controls must inject faults through fault_* switches:\n" + "\n".join(
         bad)
 

@@ -53,10 +53,10 @@ def _case_sigma(kind: str) -> np.ndarray:
 
 
 def check_isserlis_mc(*, quick: bool = True, seed: int = 0, sigma: str = "general",
-                      moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                      fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC: entries of ``E[x xᵀ A x xᵀ]`` (x ~ N(0, Σ), non-symmetric A, d = 3) vs
-    :func:`~theory.common.gaussian.isserlis_fourth_moment` (or a faulted ``moment_fn``)."""
-    fn = moment_fn or G.isserlis_fourth_moment
+    :func:`~theory.common.gaussian.isserlis_fourth_moment` (or a faulted ``fault_moment_fn``)."""
+    fn = fault_moment_fn or G.isserlis_fourth_moment
     S, A = _case_sigma(sigma), np.array(A_GENERAL)
     n = 200_000 if quick else 2_000_000
 
@@ -70,9 +70,9 @@ def check_isserlis_mc(*, quick: bool = True, seed: int = 0, sigma: str = "genera
 
 
 def check_wishart_mc(*, quick: bool = True, seed: int = 0, sigma: str = "general", N: int = 4,
-                     moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                     fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC: entries of ``E[XᵀX A XᵀX]`` (N rows) and of ``E[Λ̂²]`` vs the Wishart identities."""
-    fn = moment_fn or G.wishart_fourth_moment
+    fn = fault_moment_fn or G.wishart_fourth_moment
     S, A = _case_sigma(sigma), np.array(A_GENERAL)
     n = 100_000 if quick else 1_000_000
 
@@ -102,9 +102,9 @@ def _mgf_fourth(d: int) -> tuple[sp.Matrix, Callable[[int, int, int, int], sp.Ex
 
 
 def check_isserlis_exact(*, quick: bool = True, seed: int = 0,
-                         moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                         fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """EXACT at d = 1, 2 with symbolic Σ and A: the identity vs MGF fourth moments."""
-    fn = moment_fn or G.isserlis_fourth_moment
+    fn = fault_moment_fn or G.isserlis_fourth_moment
     out = []
     for d in (1, 2):
         S, m4 = _mgf_fourth(d)
@@ -117,10 +117,10 @@ def check_isserlis_exact(*, quick: bool = True, seed: int = 0,
 
 
 def check_wishart_exact(*, quick: bool = True, seed: int = 0,
-                        moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                        fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """EXACT at d = 1, 2, symbolic N: ``Σ_{i,j} E[x_i x_iᵀ A x_j x_jᵀ]`` from the MGF (N diagonal
     terms) and independence (N(N−1) off-diagonal terms ``ΣAΣ``) vs the Wishart identity."""
-    fn = moment_fn or G.wishart_fourth_moment
+    fn = fault_moment_fn or G.wishart_fourth_moment
     Nn = sp.Symbol("N", integer=True, positive=True)
     out = []
     for d in (1, 2):
@@ -135,10 +135,10 @@ def check_wishart_exact(*, quick: bool = True, seed: int = 0,
 
 
 def check_sample_cov(*, quick: bool = True, seed: int = 0, N: int = 5,
-                     moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                     fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """``E[Λ̂²] = ((N+1)/N)Σ² + (trΣ/N)Σ`` ([zfb24] §1.1, spec 004): EXACT against the spec's
     printed form (symbolic 2×2 Σ, symbolic N) and MC entries at d = 3 (general Σ)."""
-    fn = moment_fn or G.sample_cov_second_moment
+    fn = fault_moment_fn or G.sample_cov_second_moment
     Nn = sp.Symbol("N", integer=True, positive=True)
     s11, s12, s22 = sp.symbols("s11 s12 s22", real=True)
     Ss = sp.Matrix([[s11, s12], [s12, s22]])

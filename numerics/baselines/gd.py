@@ -63,18 +63,18 @@ def _gd_family_check(which: int, label: str, theory: Callable[[LinearRegressionI
 
 
 def check_gd_mc(*, quick: bool = True, seed: int = 0, cases: tuple[str, ...] = CASES, N: int = 8,
-                risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC (raw prompts): one-step preconditioned GD (von Oswald) vs :func:`gd_risk`."""
-    fn = risk_fn or B.gd_risk
+    fn = fault_risk_fn or B.gd_risk
     return _gd_family_check(
         0, "GD", lambda s, p: fn(p["Gamma"], s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N),
         quick=quick, seed=seed, cases=cases, N=N)
 
 
 def check_gd_beta_mc(*, quick: bool = True, seed: int = 0, cases: tuple[str, ...] = CASES,
-                     N: int = 8, risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                     N: int = 8, fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC (raw prompts): GD with learnable initialisation (GD-β) vs :func:`gd_beta_risk`."""
-    fn = risk_fn or B.gd_beta_risk
+    fn = fault_risk_fn or B.gd_beta_risk
     return _gd_family_check(
         1, "GD-beta",
         lambda s, p: fn(p["Gamma"], p["beta0"], s.Sigma_x, s.task_mean, s.task_cov, s.noise_var,
@@ -83,9 +83,9 @@ def check_gd_beta_mc(*, quick: bool = True, seed: int = 0, cases: tuple[str, ...
 
 
 def check_dgd_mc(*, quick: bool = True, seed: int = 0, cases: tuple[str, ...] = CASES, N: int = 8,
-                 risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                 fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC (raw prompts): preconditioned debiased GD vs :func:`dgd_risk` (task mean included)."""
-    fn = risk_fn or B.dgd_risk
+    fn = fault_risk_fn or B.dgd_risk
     return _gd_family_check(
         2, "DGD",
         lambda s, p: fn(p["P"], p["eta"], s.Sigma_x, s.task_cov, s.noise_var, s.N,
@@ -99,14 +99,14 @@ def _sym_spd2(prefix: str) -> sp.Matrix:
 
 
 def check_gd_family_exact(*, quick: bool = True, seed: int = 0,
-                          gd_beta_fn: Callable[..., Any] | None = None,
-                          dgd_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                          fault_gd_beta_fn: Callable[..., Any] | None = None,
+                          fault_dgd_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """EXACT: (i) GD-β risk = spec 002 §2.1's printed display (d = 2, symbolic symmetric H, Ψ,
     general Γ, β0, β*, σ², N); (ii) GD at ``Γ = ηI, H = I, Ψ = I/d`` = hpcy25's ``R_V`` and
     (iii) DGD = hpcy25's ``R_D`` (spec 001 R9; symbolic d, N, η, σ²); (iv) DGD(P, η; N) =
     GD(η(N−1)/N Pᵀ; N − 1) at d = 2 (the reduction behind [derived] DGD)."""
-    gdb = gd_beta_fn or B.gd_beta_risk
-    dgd = dgd_fn or B.dgd_risk
+    gdb = fault_gd_beta_fn or B.gd_beta_risk
+    dgd = fault_dgd_fn or B.dgd_risk
     Nn = sp.Symbol("N", integer=True, positive=True)
     s2, eta = sp.Symbol("sigma2", nonnegative=True), sp.Symbol("eta", real=True)
     H, Psi = _sym_spd2("h"), _sym_spd2("p")

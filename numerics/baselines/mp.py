@@ -81,12 +81,12 @@ def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 
 def check_mp_float(*, quick: bool = True, seed: int = 0,
-                   bayes_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                   fault_bayes_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """FLOAT: numpy twins of ``mp_stieltjes``, ``ridge_risk_limit``, ``bayes_risk_limit_mp`` vs
     independent 50-digit references (polynomial root, numerical derivative, hpcy25's printed
     form), ``rtol = FLOAT_RTOL``; plus hpcy25's printed values (spec 001 R9) at their printed
     precision."""
-    bayes = bayes_fn or B.bayes_risk_limit_mp
+    bayes = fault_bayes_fn or B.bayes_risk_limit_mp
     out = []
     grid = [(0.125, 0.1, 1.0, 0.06), (0.2, 3.0, 1.0, 0.3), (0.05, 0.1, 1.0, 1e-3),
             (2.0, 0.5, 4.0, 0.2), (10.0, 0.01, 1.0, 1e-4), (0.5, 2.0, 0.3, 5.0),
@@ -173,7 +173,7 @@ def check_wishart_sampler(*, quick: bool = True, seed: int = 0, d: int = 5, N: i
 def check_mp_wishart(*, quick: bool = True, seed: int = 0, d: int = 400, xi: float = 0.5,
                      noise_var: float = 0.5, signal: float = 1.0, lam_factor: float = 2.0,
                      sampler: str = "tridiagonal",
-                     limit_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                     fault_limit_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC: the proportional limits vs large Wishart draws (x ~ N(0, I_d), β ~ N(0, signal/d I)).
 
     For each draw of X (N = d/ξ rows) the exact conditional ridge risk is computed from the
@@ -183,7 +183,7 @@ def check_mp_wishart(*, quick: bool = True, seed: int = 0, d: int = 400, xi: flo
     ``2·E_d − E_{d/2}`` (bias O(1/d²) ≈ 1e-6 here, below 1 % of the SE) with its SE from both sizes;
     tolerance Z_MC·se.  The raw d = 400 mean is reported as an INFO row.  Eigenvalues come from
     :func:`wishart_eigenvalues` (``sampler="dense"`` draws X itself)."""
-    lim = limit_fn or B.ridge_risk_limit
+    lim = fault_limit_fn or B.ridge_risk_limit
     draws = (8, 16) if quick else (100, 200)  # at d and d/2
     lam_b = noise_var * xi / signal
     lams = (lam_b, lam_factor * lam_b)

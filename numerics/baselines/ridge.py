@@ -39,11 +39,11 @@ def _random_design(rng: np.random.Generator, d: int, N: int) -> tuple[np.ndarray
 
 def check_ridge_bayes(*, quick: bool = True, seed: int = 0, draws: int = 20,
                       exact_shape: tuple[int, int] = (2, 2),
-                      ridge_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                      fault_ridge_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """Ridge with ``λ = σ²/τ²`` equals the posterior mean under ``β ~ N(0, τ²I)`` (STYLE R11):
     EXACT at ``(d, N) = exact_shape`` (symbolic X, y, σ², τ²); FLOAT on random designs (estimates
     and conditional risks), ``rtol = FLOAT_RTOL``."""
-    ridge = ridge_fn or B.ridge_predictor
+    ridge = fault_ridge_fn or B.ridge_predictor
     s2, t2 = sp.Symbol("sigma2", positive=True), sp.Symbol("tau2", positive=True)
     d0, n0 = exact_shape
     X = sp.Matrix(n0, d0, lambda i, j: sp.Symbol(f"x{i}{j}", real=True))
@@ -86,14 +86,14 @@ def _bayes_setting() -> LinearRegressionICL:
 
 
 def check_bayes_risk_mc(*, quick: bool = True, seed: int = 0, lam: float = 1.5,
-                        risk_fn: Callable[..., Any] | None = None,
-                        ridge_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                        fault_risk_fn: Callable[..., Any] | None = None,
+                        fault_ridge_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC (raw prompts, general Σ, β* ≠ 0, Ψ ≠ I): the squared error of the posterior-mean
     predictor minus :func:`bayes_conditional_risk` at the same X has mean 0 (paired); likewise
     ridge (λ = ``lam``) vs :func:`ridge_conditional_risk`.  The conditional formulas are the
     objects under test; X is drawn, the predictors are applied to the drawn prompts."""
-    risk = risk_fn or B.bayes_conditional_risk
-    rrisk = ridge_risk_fn or B.ridge_conditional_risk
+    risk = fault_risk_fn or B.bayes_conditional_risk
+    rrisk = fault_ridge_risk_fn or B.ridge_conditional_risk
     s = _bayes_setting()
     n = 60_000 if quick else 600_000
 
@@ -118,12 +118,12 @@ def check_bayes_risk_mc(*, quick: bool = True, seed: int = 0, lam: float = 1.5,
 
 
 def check_ridge_ordering(*, quick: bool = True, seed: int = 0, factors: tuple[float, ...] = (
-        0.25, 4.0), risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+        0.25, 4.0), fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """ORDER: at ``Ψ = τ²I, β* = 0`` the Bayes risk E_X[L_Bayes] is strictly below ridge at
     ``λ = f·σ²/τ²`` (f ≠ 1) and below OLS (λ = 0), general Σ_x; margins are Z_MC standard errors
     of the paired differences over the same X draws (so a tie cannot pass).  (Ridge vs OLS has
     no fixed order: a large λ can lose to OLS at high SNR, so it is not asserted.)"""
-    risk = risk_fn or B.bayes_conditional_risk
+    risk = fault_risk_fn or B.bayes_conditional_risk
     d, N, tau2, v = 3, 10, 0.5, 0.4
     S = np.array(SIGMA_GENERAL)
     n = 20_000 if quick else 200_000
@@ -146,10 +146,10 @@ def check_ridge_ordering(*, quick: bool = True, seed: int = 0, factors: tuple[fl
 
 # -------------------------------------------------------------------------------------- OLS
 def check_ols_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 12,
-                 risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+                 fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """MC (raw prompts, general PD Σ, β* ≠ 0, Ψ ≠ I): OLS squared error vs :func:`ols_risk`.
     Needs N > d + 3 for a finite variance of the squared error (inverse-Wishart second moments)."""
-    fn = risk_fn or B.ols_risk
+    fn = fault_risk_fn or B.ols_risk
     S = np.array(SIGMA_GENERAL)[:d, :d]
     s = LinearRegressionICL.from_arrays(Sigma_x=S, N=N, task_mean=np.array(MU)[:d],
                                         task_cov=np.array(PSI_GENERAL)[:d, :d], noise_var=0.49)

@@ -5,7 +5,8 @@ Pinned settings (d = 4) cover one-step GD, GD-β with a task mean and a non-symm
 rank-deficient Σ, hpcy25's debiased GD, the general LTB statistic φ and a singular Wishart
 (N < d + 1).  The raw route samples prompts with :func:`numerics.sampling.sample_prompts` and
 applies :func:`numerics.mc_fast.gd_family_predict`; it never calls a theory risk function.
-``dof_offset`` / ``diagonal`` inject faults into the fast sampler (negative controls).
+``fault_dof_offset`` / ``fault_diagonal`` inject faults into the fast sampler (negative
+controls).
 """
 
 from __future__ import annotations
@@ -109,13 +110,16 @@ def _raw_estimate(case: str, n: int, seed: int) -> Estimate:
 
 def check_fast_vs_raw(
     *, quick: bool = True, seed: int = 0, case: str = "general", method: str = "vector",
-    integrate_query: bool = True, dof_offset: int = 0, diagonal: str = "chi",
+    integrate_query: bool = True, fault_dof_offset: int | None = None,
+    fault_diagonal: str | None = None,
 ) -> list[Evidence]:
     """MC (difference): the fast engine agrees with literal raw prompts, ``|Δ| ≤ 5·√(se_f²+se_r²)``.
 
     Independent route: :func:`gd_family_risk_raw` (``sample_prompts`` + :func:`gd_family_predict`).
-    ``dof_offset`` / ``diagonal`` inject faults into the fast sampler (negative controls).
+    ``fault_dof_offset`` / ``fault_diagonal`` inject faults into the fast sampler (negative
+    controls): χ degrees of freedom shifted, normals instead of χ on the Bartlett diagonal.
     """
+    dof_offset, diagonal = fault_dof_offset or 0, fault_diagonal or "chi"
     c = case_params(case)
     n = 200_000 if quick else 2_000_000
     raw = _raw_estimate(case, n, seed)
@@ -133,13 +137,15 @@ def check_fast_vs_raw(
 
 def check_fast_vs_closed_form(
     *, quick: bool = True, seed: int = 0, case: str = "general", method: str = "vector",
-    dtype: str = "float64", d: int = 0, N: int = 0, dof_offset: int = 0, diagonal: str = "chi",
+    dtype: str = "float64", d: int = 0, N: int = 0, fault_dof_offset: int | None = None,
+    fault_diagonal: str | None = None,
 ) -> list[Evidence]:
     """MC: the fast engine agrees with ``gd_risk`` / ``gd_beta_risk`` / ``dgd_risk`` at z = 5.
 
     ``d > 0`` (and ``N``) switches to isotropic one-step GD at that size (e.g. the benchmark's
-    d = 20, N = 40) instead of a pinned case.
+    d = 20, N = 40) instead of a pinned case.  ``fault_*`` as in :func:`check_fast_vs_raw`.
     """
+    dof_offset, diagonal = fault_dof_offset or 0, fault_diagonal or "chi"
     from theory.common import baselines
 
     if d:

@@ -61,7 +61,7 @@ def test_gd_mc():
 @pytest.mark.mc
 @pytest.mark.result("base:gd")
 def test_gd_mc_negative_control():
-    assert_fails(nb.check_gd_mc(risk_fn=_gd_no_correction))
+    assert_fails(nb.check_gd_mc(fault_risk_fn=_gd_no_correction))
 
 
 @pytest.mark.mc
@@ -74,7 +74,7 @@ def test_gd_beta_mc():
 @pytest.mark.result("base:gd-beta")
 @pytest.mark.parametrize("fault", [_gd_beta_no_correction, _gd_beta_noise_doubled])
 def test_gd_beta_mc_negative_control(fault):
-    assert_fails(nb.check_gd_beta_mc(risk_fn=fault))
+    assert_fails(nb.check_gd_beta_mc(fault_risk_fn=fault))
 
 
 @pytest.mark.mc
@@ -86,7 +86,7 @@ def test_dgd_mc():
 @pytest.mark.mc
 @pytest.mark.result("base:dgd")
 def test_dgd_mc_negative_control():
-    assert_fails(nb.check_dgd_mc(risk_fn=_dgd_uncentred))
+    assert_fails(nb.check_dgd_mc(fault_risk_fn=_dgd_uncentred))
 
 
 # ------------------------------------------------------------------ GD family: exact / float
@@ -112,8 +112,8 @@ def test_gd_family_exact_negative_control(gd_exact_evidence):
     faulty_dgd = lambda P, e, S, Psi, v, N, task_mean=0: B.dgd_risk(  # noqa: E731
         P, e, S, Psi, v, N + 1, task_mean=task_mean)
     bad = nb.check_gd_family_exact(
-        gd_beta_fn=lambda G, b, S, mu, Psi, v, N: B.gd_beta_risk(G, b, S, mu, Psi, 2 * v, N),
-        dgd_fn=faulty_dgd)
+        fault_gd_beta_fn=lambda G, b, S, mu, Psi, v, N: B.gd_beta_risk(G, b, S, mu, Psi, 2 * v, N),
+        fault_dgd_fn=faulty_dgd)
     assert sum(not e.passed for e in bad) >= 3
 
 
@@ -213,7 +213,7 @@ def test_ridge_equals_posterior_mean_negative_control():
     """λ doubled must fail, in the exact part (at d = 1, N = 2: simplifying a *non-zero* 2×2
     difference takes ~10 s) and in the float part."""
     ev = nb.check_ridge_bayes(exact_shape=(1, 2),
-                              ridge_fn=lambda X, y, lam: B.ridge_predictor(X, y, 2 * lam))
+                              fault_ridge_fn=lambda X, y, lam: B.ridge_predictor(X, y, 2 * lam))
     assert not ev[0].passed and ev[0].kind == "EXACT"
     assert_fails(ev[1:])
 
@@ -261,7 +261,7 @@ def test_bayes_and_ridge_conditional_risk_mc():
 @pytest.mark.result("base:bayes-risk")
 def test_bayes_conditional_risk_mc_negative_control():
     ev = nb.check_bayes_risk_mc(
-        risk_fn=lambda X, S, Psi, v: B.bayes_conditional_risk(X, S, Psi, 1.3 * v))
+        fault_risk_fn=lambda X, S, Psi, v: B.bayes_conditional_risk(X, S, Psi, 1.3 * v))
     assert not ev[0].passed and ev[1].passed
 
 
@@ -301,7 +301,7 @@ def test_bayes_below_ridge_and_ols():
 def test_bayes_ordering_negative_control():
     """A Bayes risk that ignored Σ_x (used I) is not below ridge at every λ: the ordering fails."""
     assert_fails(nb.check_ridge_ordering(
-        risk_fn=lambda X, S, Psi, v: B.bayes_conditional_risk(X, 1.5 * S, Psi, v)))
+        fault_risk_fn=lambda X, S, Psi, v: B.bayes_conditional_risk(X, 1.5 * S, Psi, v)))
 
 
 # -------------------------------------------------------------------------------------- OLS
@@ -316,7 +316,7 @@ def test_ols_mc():
 def test_ols_mc_negative_control():
     """Wrong denominator d/(N − d) instead of d/(N − d − 1), at a short prompt (d = 3, N = 8)."""
     assert_passed(nb.check_ols_mc(N=8))
-    assert_fails(nb.check_ols_mc(N=8, risk_fn=lambda d, N, v: v * (1 + d / (N - d))))
+    assert_fails(nb.check_ols_mc(N=8, fault_risk_fn=lambda d, N, v: v * (1 + d / (N - d))))
 
 
 @pytest.mark.float
@@ -362,7 +362,7 @@ def test_mp_float(mp_float_evidence):
 def test_mp_float_negative_control(mp_float_evidence):
     """The ξ = N/d vs d/N convention slip must be caught."""
     assert_passed(mp_float_evidence)
-    assert_fails(nb.check_mp_float(bayes_fn=lambda xi, v, a=1: B.bayes_risk_limit_mp(1 / xi, v, a)))
+    assert_fails(nb.check_mp_float(fault_bayes_fn=lambda xi, v, a=1: B.bayes_risk_limit_mp(1 / xi, v, a)))
 
 
 @pytest.mark.mc
@@ -379,7 +379,7 @@ def test_mp_vs_large_wishart_negative_control():
     def wrong(xi, lam, v, a):
         return B.ridge_risk_limit(xi, lam, v, a) + v * xi * lam * float(
             -(B.mp_stieltjes(xi, lam * (1 + 1e-6)) - B.mp_stieltjes(xi, lam)) / (lam * 1e-6))
-    assert_fails(nb.check_mp_wishart(limit_fn=wrong))
+    assert_fails(nb.check_mp_wishart(fault_limit_fn=wrong))
 
 
 @pytest.mark.mc

@@ -24,7 +24,7 @@ def _tr(M):
     return np.trace(M) if isinstance(M, np.ndarray) else M.trace()
 
 
-# Faults injected through the checks' ``moment_fn`` parameter -------------------------------
+# Faults injected through the checks' ``fault_moment_fn`` parameter -------------------------------
 def _isserlis_without_transpose(A, S):
     """Wrong: treats A as symmetric (ΣAᵀΣ -> ΣAΣ)."""
     return 2 * (S @ A @ S) + _tr(A @ S) * S
@@ -60,7 +60,7 @@ def test_isserlis_exact_vs_mgf():
 @pytest.mark.symbolic
 @pytest.mark.result("base:isserlis")
 def test_isserlis_exact_negative_control():
-    assert_fails(nb.check_isserlis_exact(moment_fn=_isserlis_without_transpose))
+    assert_fails(nb.check_isserlis_exact(fault_moment_fn=_isserlis_without_transpose))
 
 
 @pytest.mark.symbolic
@@ -72,7 +72,7 @@ def test_wishart_exact_vs_mgf_and_independence():
 @pytest.mark.symbolic
 @pytest.mark.result("base:wishart")
 def test_wishart_exact_negative_control():
-    assert_fails(nb.check_wishart_exact(moment_fn=_wishart_symmetric_form))
+    assert_fails(nb.check_wishart_exact(fault_moment_fn=_wishart_symmetric_form))
 
 
 @pytest.mark.symbolic
@@ -107,7 +107,7 @@ def test_isserlis_mc(sigma):
 @pytest.mark.mc
 @pytest.mark.result("base:isserlis")
 def test_isserlis_mc_negative_control():
-    assert_fails(nb.check_isserlis_mc(moment_fn=_isserlis_without_trace))
+    assert_fails(nb.check_isserlis_mc(fault_moment_fn=_isserlis_without_trace))
 
 
 @pytest.mark.mc
@@ -119,7 +119,7 @@ def test_wishart_mc():
 @pytest.mark.mc
 @pytest.mark.result("base:wishart")
 def test_wishart_mc_negative_control():
-    assert_fails(nb.check_wishart_mc(moment_fn=_wishart_symmetric_form))
+    assert_fails(nb.check_wishart_mc(fault_moment_fn=_wishart_symmetric_form))
 
 
 @pytest.mark.mc
@@ -133,7 +133,7 @@ def test_sample_cov(sample_cov_evidence):
 @pytest.mark.result("base:sample-cov")
 def test_sample_cov_negative_control(sample_cov_evidence):
     assert_passed(sample_cov_evidence)
-    assert_fails(nb.check_sample_cov(moment_fn=_sample_cov_without_correction))
+    assert_fails(nb.check_sample_cov(fault_moment_fn=_sample_cov_without_correction))
 
 
 # ----------------------------------------------------------------------- properties (cheap)

@@ -69,7 +69,7 @@ def test_fast_other_variants_agree_with_raw_prompts(
 def test_negative_control_wrong_dof_fails_raw_agreement(case: str) -> None:
     """A Wishart with N − 1 degrees of freedom instead of N (debiased: N − 2 instead of N − 1)."""
     assert_passed(check_fast_vs_raw(case=case))
-    assert_fails(check_fast_vs_raw(case=case, dof_offset=-1))
+    assert_fails(check_fast_vs_raw(case=case, fault_dof_offset=-1))
 
 
 @pytest.mark.mc
@@ -78,7 +78,7 @@ def test_negative_control_wrong_dof_fails_raw_agreement(case: str) -> None:
 def test_negative_control_no_chi_square_fails_raw_agreement(case: str, method: str) -> None:
     """Normals instead of the χ variables on the Bartlett diagonal (vector sampler: c ~ N(0,1))."""
     assert_passed(check_fast_vs_raw(case=case, method=method))
-    assert_fails(check_fast_vs_raw(case=case, method=method, diagonal="normal"))
+    assert_fails(check_fast_vs_raw(case=case, method=method, fault_diagonal="normal"))
 
 
 # ------------------------------------------------------------------ fast vs closed forms (MC)
@@ -107,7 +107,7 @@ def test_float32_draws_keep_float64_accuracy_of_the_estimate() -> None:
 @pytest.mark.mc
 def test_negative_control_wrong_dof_fails_closed_form() -> None:
     assert_passed(check_fast_vs_closed_form(case="debiased"))
-    assert_fails(check_fast_vs_closed_form(case="debiased", dof_offset=1))
+    assert_fails(check_fast_vs_closed_form(case="debiased", fault_dof_offset=1))
 
 
 # ------------------------------------------------------------------ Wishart moments (MC)

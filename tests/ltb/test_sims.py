@@ -102,15 +102,3 @@ def test_table1_more_seeds(seed: int) -> None:
     # docstring); what holds for every seed is "stationary point, never below R*"
     assert_passed(S.check_table1_train_zero_mean(seed=seed, allow_local_min=True))
     assert_passed(S.check_thm6_3_train(seed=seed))
-
-
-@pytest.mark.train
-@pytest.mark.result("zwb24:table1")
-def test_smoke_preset_runs() -> None:
-    """``run("smoke")`` trains a few steps; a TrainResult carrying the experiment's extras."""
-    from sims.experiments.ltb import run
-    from sims.train import TrainResult
-
-    r = run("smoke", steps=3)
-    assert isinstance(r, TrainResult) and r.config.steps == 3
-    assert {"init_params", "curve", "test_risk", "init_test_risk"} <= set(r.extra)

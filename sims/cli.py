@@ -6,6 +6,10 @@
 * ``icl-verify report [--quick|--full] [--out DIR] [--seed S] [--only ID ...] [--resume]`` -- the
   main job: run everything, write Markdown/HTML/PNG/JSON to DIR; exit 1 if any check fails.
 * ``icl-verify figure ID [--out DIR]`` -- draw a result's figures as PNG.
+* ``icl-verify sweep ID --grid KEY=V1,V2 [--grid ...] [--seeds 0-4] --out DIR`` (or ``--preset
+  slug:name``) -- a result's checks over a grid of settings and seeds, on ``--jobs N`` local
+  processes (default: the cores), ``--dask-local N`` or ``--scheduler tcp://HOST:PORT``; writes
+  ``sweep.csv`` and ``sweep.json``; exit 1 if a row fails, 2 on a bad grid (before any work).
 * ``icl-verify show ID`` -- statement, source, and the ``file:line`` of every object, check, figure
   and test of one result.
 * ``icl-verify compare OLD/results.json NEW/results.json [--rtol R]`` -- row-by-row comparison of
@@ -52,6 +56,25 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--resume", action="store_true",
                    help="reuse per-result outcomes already written to OUT/.partial")
     r.add_argument("--no-figures", action="store_true")
+    _executor_options(r, default_help="serial")
+
+    w = sub.add_parser("sweep", help="a result's checks (or a training preset) over a grid of "
+                       "settings and seeds")
+    w.add_argument("id", nargs="?", help="result id, e.g. base:ols (or use --preset)")
+    w.add_argument("--preset", metavar="SLUG:NAME",
+                   help="sweep a training preset instead, e.g. softmax_multihead:h2")
+    w.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
+                   help="values of one check parameter (repeatable; Cartesian product)")
+    w.add_argument("--seeds", default="0", help="seeds: N, A-B or a comma list (default 0)")
+    w.add_argument("--out", required=True, help="output directory")
+    w.add_argument("--full", action="store_true", help="full tier of the checks")
+    w.add_argument("--resume", action="store_true", help="skip cells already done in OUT")
+    w.add_argument("--plot", action="append", default=[], metavar="KEY",
+                   help="save a bound-vs-empirical plot along this grid key (repeatable)")
+    w.add_argument("--loglog", action="store_true", help="log-log axes for --plot")
+    w.add_argument("--device", choices=("cpu", "cuda"),
+                   help="training device passed to presets and checks taking 'device'")
+    _executor_options(w, default_help="the number of cores")
 
     s = sub.add_parser("show", help="where one result lives: objects, checks, figures, tests")
     s.add_argument("id")
@@ -71,6 +94,16 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--full", action="store_true")
     f.add_argument("--seed", type=int, default=0)
     return p
+
+
+def _executor_options(p: argparse.ArgumentParser, *, default_help: str) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--jobs", type=int, metavar="N",
+                   help=f"run on N local worker processes (default: {default_help})")
+    g.add_argument("--dask-local", type=int, metavar="N",
+                   help="start a dask LocalCluster on loopback with N workers")
+    g.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="connect to a running dask scheduler")
 
 
 def _cmd_list() -> int:
@@ -117,15 +150,51 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    from sims.parallel import spec_from_args
     from sims.report import write_report
 
+    spec = spec_from_args(args.jobs, args.dask_local, args.scheduler, default_parallel=False)
     summary = write_report(args.out, quick=not args.full, seed=args.seed, ids=args.only,
-                           resume=args.resume, figures=not args.no_figures)
+                           resume=args.resume, figures=not args.no_figures, executor_spec=spec)
     print(f"{summary.n_results} results, {summary.unique_checks} check functions, "
           f"{summary.n_checks} evidence rows: {summary.n_failed_results} results failed, "
           f"{summary.n_failed_checks} rows failed, {summary.n_discrepancies} results with a claim "
           f"not reproduced; "
           f"{summary.wall_time:.1f} s. Report: {Path(args.out) / 'report.html'}")
+    return 0 if summary.passed else 1
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from sims.parallel import spec_from_args
+    from sims.sweep import SweepSpec, parse_grid, parse_seeds, run_sweep
+
+    if (args.id is None) == (args.preset is None):
+        raise ValueError("give a result id or --preset slug:name (one of them)")
+    target = args.preset or args.id
+    if args.device == "cuda":
+        import torch
+
+        if not torch.cuda.is_available():
+            raise ValueError("--device cuda: no CUDA device is available here")
+    grid = parse_grid(target, args.grid, preset=args.preset is not None)
+    if not grid and args.seeds == "0":
+        raise ValueError("nothing to sweep: give --grid KEY=V1,V2,... and/or --seeds")
+    spec = SweepSpec(target=target, grid=grid, seeds=parse_seeds(args.seeds),
+                     quick=not args.full, preset=args.preset is not None, device=args.device)
+    for key in args.plot:
+        if key not in spec.keys:
+            raise ValueError(f"--plot {key!r} is not a grid key; grid keys: {list(spec.keys)}")
+    ex = spec_from_args(args.jobs, args.dask_local, args.scheduler, default_parallel=True)
+    summary = run_sweep(spec, args.out, executor_spec=ex, resume=args.resume,
+                        plot=args.plot, loglog=args.loglog)
+    for point in summary.per_point:
+        where = ", ".join(f"{k}={point[k]!r}" for k in spec.keys) or "(seeds only)"
+        counts = ", ".join(f"{point[s]} {s}" for s in ("pass", "fail", "discrepancy", "info",
+                                                        "error") if point[s])
+        print(f"  {where}: {counts}")
+    print(f"{summary.n_cells} cells, {summary.n_rows} rows, {summary.n_failed} failed; "
+          f"{summary.wall_time:.1f} s on {ex.describe()}. Table: "
+          f"{Path(args.out) / 'sweep.csv'}")
     return 0 if summary.passed else 1
 
 
@@ -174,7 +243,7 @@ def _set_torch_threads() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command in ("check", "report", "figure"):
+    if args.command in ("check", "report", "figure", "sweep"):
         _set_torch_threads()
     try:
         if args.command == "list":
@@ -183,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_check(args)
         if args.command == "report":
             return _cmd_report(args)
+        if args.command == "sweep":
+            return _cmd_sweep(args)
         if args.command == "show":
             return _cmd_show(args)
         if args.command == "compare":

@@ -10,6 +10,12 @@ Output directory layout::
     .partial/<id>.json         per-result outcomes, written atomically; ``--resume`` reuses them
 
 Progress is shown with tqdm on stderr.  The exit status is non-zero if any check fails.
+
+With a parallel ``executor`` (:mod:`sims.parallel`: ``--jobs N``, ``--dask-local N``,
+``--scheduler ADDR``) every distinct check and figure of the run is one task; workers return
+evidence and PNG bytes, the client writes the cache entries, the partial outcomes (as soon as all
+checks of a result are in) and the outputs.  The outcomes are then assembled by the same code as
+the serial run, from those results, so ``results.json`` is byte-identical to the serial one.
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from sims.cache import atomic_write_bytes
-from sims.verify import Outcome, verify_result
+from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_entries
+from sims.verify import CheckRun, Outcome, run_check_safely, verify_result
 from theory.common import registry
 from theory.common.protocols import (
     INDEPENDENT_KINDS,
@@ -39,7 +46,8 @@ from theory.common.protocols import (
 )
 from theory.common.registry import resolve
 
-__all__ = ["ReportSummary", "write_report", "save_figure", "figure_filename"]
+__all__ = ["ReportSummary", "write_report", "save_figure", "figure_png", "figure_filename",
+           "draw_figure"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +80,32 @@ def _dump(path: Path, obj: Any) -> None:
     atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=False) + "\n").encode())
 
 
-def save_figure(fig: Any, path: Path) -> None:
-    """Save a matplotlib Figure as PNG atomically (Agg canvas, no pyplot state)."""
+def figure_png(fig: Any) -> bytes:
+    """A matplotlib Figure as PNG bytes (Agg canvas, no pyplot state)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     FigureCanvasAgg(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
-    atomic_write_bytes(path, buf.getvalue())
+    return buf.getvalue()
+
+
+def save_figure(fig: Any, path: Path) -> None:
+    """Save a matplotlib Figure as PNG atomically."""
+    atomic_write_bytes(path, figure_png(fig))
+
+
+def check_task(path: str, quick: bool, seed: int) -> CheckRun:
+    """:func:`sims.verify.run_check_safely` with positional arguments (a worker task)."""
+    return run_check_safely(path, quick=quick, seed=seed)
+
+
+def draw_figure(path: str, quick: bool, seed: int) -> tuple[bytes | None, str | None]:
+    """PNG bytes of the figure function at ``path`` or the error text (a worker task)."""
+    try:
+        return figure_png(resolve(path)(quick=quick, seed=seed)), None
+    except Exception as exc:  # noqa: BLE001 - a broken figure fails the report
+        return None, f"figure {path}: {exc!r}"
 
 
 def _agreement_figure(outcomes: Sequence[Outcome]) -> Any:
@@ -346,6 +372,61 @@ def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
                    check_rows=rows)
 
 
+def _run_parallel(
+    spec: ExecutorSpec,
+    todo: Sequence[Result],
+    figure_paths: Sequence[str],
+    *,
+    quick: bool,
+    seed: int,
+    part_of: Any,
+    progress: bool,
+) -> tuple[dict[str, CheckRun], dict[str, float], dict[str, tuple[bytes | None, str | None]],
+           dict[str, float]]:
+    """Every distinct check of ``todo`` and every figure in ``figure_paths``, on ``spec``'s
+    workers.  The partial outcome of a result is written as soon as its last check is in."""
+    from tqdm.auto import tqdm
+
+    checks = list(dict.fromkeys(p for r in todo for p in r.checks))
+    tasks: list[tuple[Any, tuple[Any, ...]]] = [
+        (check_task, (p, quick, seed)) for p in checks]
+    tasks += [(draw_figure, (p, quick, seed)) for p in figure_paths]
+    memo: dict[str, CheckRun] = {}
+    times: dict[str, float] = {}
+    pngs: dict[str, tuple[bytes | None, str | None]] = {}
+    fig_times: dict[str, float] = {}
+    waiting = {r.id: set(r.checks) for r in todo}
+    bar = tqdm(total=len(tasks), desc=f"icl-verify report ({spec.describe()})", unit="task",
+               disable=not progress, file=sys.stderr)
+
+    def on_done(i: int, ret: UnitReturn) -> None:
+        store_entries(ret.entries)  # the client alone writes the cache
+        if i < len(checks):
+            path = checks[i]
+            memo[path] = ret.value
+            times[path] = ret.seconds
+            for r in todo:
+                pend = waiting.get(r.id)
+                if pend is None:
+                    continue
+                pend.discard(path)
+                if not pend:
+                    del waiting[r.id]
+                    o = verify_result(r, quick=quick, seed=seed, memo=memo)
+                    wall = sum(times.get(p, 0.0) for p in dict.fromkeys(r.checks))
+                    _dump(part_of(r), {**o.to_json(), "wall_time": wall})
+        else:
+            path = figure_paths[i - len(checks)]
+            pngs[path] = ret.value
+            fig_times[path] = ret.seconds
+        bar.update(1)
+
+    with executor(spec) as runner:
+        run_all(runner, tasks, on_done)
+    bar.close()
+    return memo, times, pngs, fig_times
+
+
 def write_report(
     out_dir: str | Path,
     *,
@@ -355,8 +436,13 @@ def write_report(
     resume: bool = False,
     figures: bool = True,
     progress: bool = True,
+    executor_spec: ExecutorSpec | None = None,
 ) -> ReportSummary:
-    """Run the checks of every (or the selected) result and write the report to ``out_dir``."""
+    """Run the checks of every (or the selected) result and write the report to ``out_dir``.
+
+    ``executor_spec`` (default serial) runs the checks and figures on worker processes or a Dask
+    cluster; the files written are the same (``results.json`` byte for byte).
+    """
     from tqdm.auto import tqdm
 
     t0 = time.perf_counter()
@@ -375,19 +461,43 @@ def write_report(
             raise KeyError("unknown result ids: " + "; ".join(
                 f"{m!r}" + (f" (did you mean {hints[m]}?)" if hints[m] else "") for m in missing))
     outcomes: list[Outcome] = []
-    memo: dict[str, tuple[tuple[Evidence, ...], str | None]] = {}  # each check runs once
+    memo: dict[str, CheckRun] = {}  # each check runs once
     fig_paths: dict[str, list[str]] = {}  # result id -> its figure files
     drawn: set[str] = set()  # figure files written (or reused) in this run
     figure_times: dict[str, float] = {}
     timings: dict[str, Any] = {}
-    bar = tqdm(results, desc=f"icl-verify report ({mode})", unit="result", disable=not progress,
-               file=sys.stderr)
+
+    def part_of(r: Result) -> Path:
+        return partial / f"{_slug(r.id)}.{mode}.{seed}.json"
+
+    pngs: dict[str, tuple[bytes | None, str | None]] = {}
+    par_times: dict[str, float] = {}
+    if executor_spec is not None and executor_spec.parallel:
+        todo = [r for r in results if not (resume and part_of(r).exists())]
+        fig_todo: list[str] = []
+        if figures:
+            for r in results:
+                for path in r.figures:
+                    target = out / "figures" / figure_filename(path)
+                    if path not in fig_todo and not (resume and target.exists()):
+                        fig_todo.append(path)
+        memo, par_times, pngs, figure_times = _run_parallel(
+            executor_spec, todo, fig_todo, quick=quick, seed=seed, part_of=part_of,
+            progress=progress)
+    bar = tqdm(results, desc=f"icl-verify report ({mode})", unit="result",
+               disable=not progress or bool(par_times or pngs), file=sys.stderr)
     for r in bar:
         bar.set_postfix_str(r.id)
-        part = partial / f"{_slug(r.id)}.{mode}.{seed}.json"
+        part = part_of(r)
         if resume and part.exists():
             data = json.loads(part.read_text())
             outcome = _outcome_from_json(r, data)
+        elif par_times:  # every check ran on a worker: assemble, the partial is written
+            outcome = verify_result(r, quick=quick, seed=seed, memo=memo)
+            outcome = Outcome(r, outcome.evidence, outcome.errors,
+                              sum(par_times.get(p, 0.0) for p in dict.fromkeys(r.checks)),
+                              {p: par_times[p] for p in r.checks if p in par_times},
+                              outcome.check_rows)
         else:
             outcome = verify_result(r, quick=quick, seed=seed, memo=memo)
             _dump(part, {**outcome.to_json(), "wall_time": outcome.wall_time})
@@ -398,7 +508,13 @@ def write_report(
             for path in r.figures:
                 png = f"figures/{figure_filename(path)}"
                 target = out / png
-                if png not in drawn and not (resume and target.exists()):
+                if png not in drawn and path in pngs:
+                    data_png, fig_err = pngs[path]
+                    if fig_err is not None or data_png is None:
+                        fig_errors.append(fig_err or f"figure {path}: no image")
+                        continue
+                    atomic_write_bytes(target, data_png)
+                elif png not in drawn and not (resume and target.exists()):
                     t1 = time.perf_counter()
                     try:
                         save_figure(resolve(path)(quick=quick, seed=seed), target)

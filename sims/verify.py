@@ -20,7 +20,11 @@ from sims.config import coerce
 from theory.common.protocols import Evidence, Result
 from theory.common.registry import resolve
 
-__all__ = ["Outcome", "run_check", "verify_result", "check_parameters", "parse_set_options"]
+__all__ = ["Outcome", "run_check", "run_check_safely", "verify_result", "check_parameters",
+           "parse_set_options", "CheckRun"]
+
+#: What one check call produced: its evidence rows, the error text if it raised (else ``None``).
+CheckRun = tuple[tuple[Evidence, ...], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,13 +132,25 @@ def run_check(path: str, *, quick: bool = True, seed: int = 0, **overrides: Any)
     return evidence
 
 
+def run_check_safely(path: str, *, quick: bool = True, seed: int = 0,
+                     **overrides: Any) -> CheckRun:
+    """:func:`run_check`, with an exception turned into an error text (``"path: Type: message"``
+    and a short traceback) instead of raised: one broken check cannot hide the others.  This is
+    what a worker of :mod:`sims.parallel` runs, so serial and parallel runs record the same."""
+    try:
+        return tuple(run_check(path, quick=quick, seed=seed, **overrides)), None
+    except Exception as exc:  # noqa: BLE001 - reported, not swallowed
+        tb = traceback.format_exc(limit=3)
+        return (), f"{path}: {type(exc).__name__}: {exc}\n{tb}"
+
+
 def verify_result(
     result: Result,
     *,
     quick: bool = True,
     seed: int = 0,
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
-    memo: dict[str, tuple[tuple[Evidence, ...], str | None]] | None = None,
+    memo: dict[str, CheckRun] | None = None,
 ) -> Outcome:
     """Run every check of ``result``; exceptions become recorded errors.
 
@@ -152,12 +168,7 @@ def verify_result(
         if memo is not None and not kw and path in memo:
             got, err = memo[path]
         else:
-            got, err = (), None
-            try:
-                got = tuple(run_check(path, quick=quick, seed=seed, **kw))
-            except Exception as exc:  # noqa: BLE001 - reported, not swallowed
-                tb = traceback.format_exc(limit=3)
-                err = f"{path}: {type(exc).__name__}: {exc}\n{tb}"
+            got, err = run_check_safely(path, quick=quick, seed=seed, **kw)
             if memo is not None and not kw:
                 memo[path] = (got, err)
             times[path] = time.perf_counter() - t1

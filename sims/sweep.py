@@ -1,0 +1,419 @@
+"""Sweeps: one result's checks (or one training preset) over a grid of settings and seeds.
+
+``icl-verify sweep ID --grid KEY=V1,V2 [--grid ...] [--seeds 0-4] --out DIR`` runs every check of
+result ``ID`` at every point of the Cartesian grid and every seed, on any executor of
+:mod:`sims.parallel`, and writes a tidy table -- one row per grid point, seed and evidence row:
+
+    result, check, row, index, kind, <grid keys...>, seed, predicted, observed, tolerance, se,
+    status
+
+to ``DIR/sweep.csv`` and ``DIR/sweep.json`` (``index`` numbers the rows of one check call, so a
+row whose label names the setting can still be followed across the grid).  ``--preset slug:name``
+sweeps a training preset instead (grid keys: ``TrainConfig`` fields and fields of the preset's
+setting); its rows report the final training loss (kind INFO).
+
+Everything is validated before any work: an unknown key, a value of the wrong type, an empty
+grid or a bad seed range raise :class:`ValueError` (the CLI exits 2).  A check that does not take
+any grid key runs once per seed, not once per grid point; its rows are repeated in the table.
+
+Each finished cell (one check call at one setting and seed) is written atomically to
+``DIR/.cells/<hash>.json`` by the client; ``resume=True`` skips the cells found there.  The
+table holds no timings (they go to ``DIR/timings.json``), so the same grid and seeds give a
+byte-identical ``sweep.json`` on every executor.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import hashlib
+import importlib
+import io
+import itertools
+import json
+import re
+import sys
+import time
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sims.cache import atomic_write_bytes
+from sims.config import TrainConfig, coerce
+from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_entries
+from sims.verify import check_parameters, parse_set_options, run_check_safely
+from theory.common.registry import PAPERS, get
+
+__all__ = ["SweepSpec", "SweepSummary", "parse_seeds", "parse_grid", "plan", "run_sweep",
+           "COLUMNS_HEAD", "COLUMNS_TAIL", "read_table"]
+
+#: Columns before and after the grid keys, in table order.
+COLUMNS_HEAD = ("result", "check", "row", "index", "kind")
+COLUMNS_TAIL = ("seed", "predicted", "observed", "tolerance", "se", "status")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SweepSpec:
+    """What to sweep (validated by :func:`parse_grid` and :func:`parse_seeds`)."""
+
+    target: str  # a result id, or "slug:preset" when ``preset`` is True
+    grid: tuple[tuple[str, tuple[Any, ...]], ...]  # (key, values) in command-line order
+    seeds: tuple[int, ...] = (0,)  # seeds, in order
+    quick: bool = True  # quick tier of the checks
+    preset: bool = False  # sweep a training preset instead of a result's checks
+    device: str | None = None  # "cpu" / "cuda": passed to training (TrainConfig.device)
+
+    def __post_init__(self) -> None:
+        if not self.seeds:
+            raise ValueError("no seeds to sweep")
+        keys = [k for k, _ in self.grid]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"a grid key is given twice: {keys}")
+        for k, vals in self.grid:
+            if not vals:
+                raise ValueError(f"--grid {k}= is empty: give at least one value")
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(k for k, _ in self.grid)
+
+    def points(self) -> list[tuple[tuple[str, Any], ...]]:
+        """The grid points, first key slowest."""
+        return [tuple(zip(self.keys, vals, strict=True))
+                for vals in itertools.product(*(v for _, v in self.grid))]
+
+
+@dataclass(frozen=True, slots=True)
+class SweepSummary:
+    out_dir: Path
+    n_cells: int  # distinct check calls (or training runs)
+    n_rows: int  # table rows
+    n_failed: int  # rows with status fail or error
+    wall_time: float
+    per_point: tuple[dict[str, Any], ...]  # grid point -> counts of rows by status
+
+    @property
+    def passed(self) -> bool:
+        return self.n_failed == 0
+
+
+# ----------------------------------------------------------------------------- parsing
+def parse_seeds(text: str) -> tuple[int, ...]:
+    """``"0-4"`` → (0, 1, 2, 3, 4); ``"1,3,7"``; ``"2"``; ranges and lists mix (``"0-2,9"``).
+
+    >>> parse_seeds("0-2,9")
+    (0, 1, 2, 9)
+    """
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", part)
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if hi < lo:
+                raise ValueError(f"--seeds {text!r}: empty range {part!r}")
+            out += range(lo, hi + 1)
+        elif re.fullmatch(r"\d+", part):
+            out.append(int(part))
+        else:
+            raise ValueError(f"--seeds {text!r}: expected N, A-B or a comma list of them "
+                             "(non-negative integers)")
+    if len(set(out)) != len(out):
+        raise ValueError(f"--seeds {text!r}: a seed is repeated")
+    return tuple(out)
+
+
+def _split_values(text: str) -> list[str]:
+    """Split ``V1,V2,...`` at top-level commas (a value may be a tuple ``(1,2)`` or list)."""
+    parts: list[str] = []
+    depth, cur = 0, ""
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _preset_fields(slug: str, preset: str) -> dict[str, Any]:
+    """Settable fields of a preset: ``TrainConfig`` fields and the setting's fields -> type."""
+    mod = importlib.import_module(f"sims.experiments.{slug}")
+    if preset not in mod.PRESETS:
+        raise ValueError(f"unknown preset {slug}:{preset}; presets: {sorted(mod.PRESETS)}")
+    setting, _ = mod.PRESETS[preset]
+    hints: dict[str, Any] = dict(typing.get_type_hints(TrainConfig))
+    if dataclasses.is_dataclass(setting):
+        setting_hints = typing.get_type_hints(type(setting))
+        for f in dataclasses.fields(setting):
+            hints.setdefault(f.name, setting_hints.get(f.name, Any))
+    hints.pop("seed", None)  # seeds come from --seeds
+    return hints
+
+
+def split_preset(target: str) -> tuple[str, str]:
+    """``"slug:name"`` → (slug, name); a paper key works for the slug (``hpcy25:h2``)."""
+    slug, sep, name = target.partition(":")
+    slug = PAPERS.get(slug, slug)
+    if not sep or not name:
+        raise ValueError(f"--preset {target!r} must look like slug:name, e.g. softmax_multihead:h2")
+    if slug not in PAPERS.values():
+        raise ValueError(f"--preset {target!r}: unknown slug {slug!r}; slugs: "
+                         f"{sorted(PAPERS.values())}")
+    return slug, name
+
+
+def parse_grid(target: str, options: Sequence[str], *, preset: bool = False
+               ) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """``KEY=V1,V2,...`` strings → ((key, values), ...), every value type-checked.
+
+    For a result, a key must be a parameter of at least one of its checks (see ``icl-verify check
+    ID --params``) and each value must parse as that parameter's type for every check taking it;
+    for a preset, a ``TrainConfig`` or setting field.  Raises ``ValueError`` naming the key.
+    """
+    out: list[tuple[str, tuple[Any, ...]]] = []
+    hints = _preset_fields(*split_preset(target)) if preset else {}
+    result = None if preset else get(target)
+    for opt in options:
+        if "=" not in opt:
+            raise ValueError(f"--grid {opt!r} must look like KEY=V1,V2,...")
+        key, text = opt.split("=", 1)
+        key = key.strip()
+        values = _split_values(text)
+        if not values:
+            raise ValueError(f"--grid {key}= is empty: give at least one value")
+        if key == "seed":
+            raise ValueError("--grid seed=...: use --seeds for seeds")
+        if preset:
+            if key not in hints:
+                raise ValueError(f"preset {target} has no field {key!r}; fields: {sorted(hints)}")
+            typed = tuple(coerce(key, v, hints[key]) for v in values)
+        else:
+            assert result is not None
+            try:
+                typed_per_check = [parse_set_options(result, [f"{key}={v}"]) for v in values]
+            except ValueError as exc:
+                raise ValueError(f"--grid {key}={text}: " + str(exc).removeprefix("--set ")
+                                 ) from None
+            typed = tuple(next(iter(kw[key] for kw in d.values() if key in kw))
+                          for d in typed_per_check)
+        if len(set(map(repr, typed))) != len(typed):
+            raise ValueError(f"--grid {key}: a value is repeated: {values}")
+        out.append((key, typed))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------- cells
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One check call (or one training run): what runs on a worker."""
+
+    check: str  # check path, or "slug:preset"
+    overrides: tuple[tuple[str, Any], ...]  # the grid values this check takes, sorted by key
+    seed: int
+
+    def key(self, spec: SweepSpec) -> str:
+        text = repr((spec.target, spec.preset, spec.quick, spec.device, self.check,
+                     self.overrides, self.seed))
+        return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _check_keys(path: str) -> set[str]:
+    return set(check_parameters(path))
+
+
+def plan(spec: SweepSpec) -> tuple[list[Cell], list[tuple[tuple[tuple[str, Any], ...], int,
+                                                          list[Cell]]]]:
+    """(distinct cells in run order, [(grid point, seed, cells of its rows in order)])."""
+    checks = (spec.target,) if spec.preset else get(spec.target).checks
+    takes = {c: (set(spec.keys) if spec.preset else _check_keys(c) & set(spec.keys))
+             for c in checks}
+    cells: dict[Cell, None] = {}
+    layout = []
+    for point in spec.points():
+        for seed in spec.seeds:
+            row_cells = []
+            for c in checks:
+                extra: tuple[tuple[str, Any], ...] = ()
+                if spec.device is not None and (spec.preset or "device" in _check_keys(c)):
+                    extra = (("device", spec.device),)
+                cell = Cell(c, tuple(sorted(((k, v) for k, v in point if k in takes[c]),
+                                            key=lambda kv: kv[0])) + extra, seed)
+                cells.setdefault(cell)
+                row_cells.append(cell)
+            layout.append((point, seed, row_cells))
+    return list(cells), layout
+
+
+def check_cell(path: str, overrides: tuple[tuple[str, Any], ...], seed: int,
+               quick: bool) -> dict[str, Any]:
+    """One check at one setting and seed → ``{"rows": [evidence json...], "error": str | None}``
+    (a worker task)."""
+    evidence, err = run_check_safely(path, quick=quick, seed=seed, **dict(overrides))
+    return {"rows": [e.to_json() for e in evidence], "error": err}
+
+
+def preset_cell(target: str, overrides: tuple[tuple[str, Any], ...], seed: int,
+                quick: bool) -> dict[str, Any]:
+    """One training run of a preset (through the experiment's cached ``trained``)."""
+    del quick  # a preset is its own tier
+    slug, name = split_preset(target)
+    try:
+        mod = importlib.import_module(f"sims.experiments.{slug}")
+        res = mod.trained(name, seed=seed, **dict(overrides))
+    except Exception as exc:  # noqa: BLE001 - reported as an error row
+        return {"rows": [], "error": f"{target}: {type(exc).__name__}: {exc}"}
+    row = {"name": "final_loss", "kind": "INFO", "predicted": None,
+           "observed": float(res.final_loss), "tolerance": None, "se": None, "status": "info"}
+    return {"rows": [row], "error": None}
+
+
+def _row_status(ev: Mapping[str, Any]) -> str:
+    if ev.get("kind") == "INFO":
+        return "info"
+    return str(ev.get("status", "pass" if ev.get("pass") else "fail"))
+
+
+def _table(spec: SweepSpec, layout: Sequence[tuple[tuple[tuple[str, Any], ...], int, list[Cell]]],
+           values: Mapping[Cell, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for point, seed, row_cells in layout:
+        for cell in row_cells:
+            got = values[cell]
+            base = {"result": spec.target, "check": cell.check}
+            grid = {k: v for k, v in point}
+            for i, ev in enumerate(got["rows"]):
+                rows.append({**base, "row": ev["name"], "index": i, "kind": ev["kind"], **grid,
+                             "seed": seed, "predicted": ev["predicted"],
+                             "observed": ev["observed"], "tolerance": ev["tolerance"],
+                             "se": ev["se"], "status": _row_status(ev)})
+            if got["error"] is not None:
+                rows.append({**base, "row": got["error"].splitlines()[0],
+                             "index": len(got["rows"]), "kind": "ERROR", **grid, "seed": seed,
+                             "predicted": None, "observed": None, "tolerance": None, "se": None,
+                             "status": "error"})
+    return rows
+
+
+def _summary(spec: SweepSpec, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for point in spec.points():
+        out[tuple(v for _, v in point)] = {**dict(point), "pass": 0, "fail": 0,
+                                           "discrepancy": 0, "info": 0, "error": 0}
+    for r in rows:
+        out[tuple(r[k] for k in spec.keys)][r["status"]] += 1
+    return list(out.values())
+
+
+def _csv_value(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, (list, dict, tuple)):
+        return json.dumps(v)
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+def _csv(columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> bytes:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([_csv_value(r[c]) for c in columns])
+    return buf.getvalue().encode()
+
+
+def _jsonable_grid(spec: SweepSpec) -> dict[str, list[Any]]:
+    return {k: [list(v) if isinstance(v, tuple) else v for v in vals] for k, vals in spec.grid}
+
+
+def read_table(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a ``sweep.json`` (or of the directory holding it)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "sweep.json"
+    return list(json.loads(p.read_text())["rows"])
+
+
+def run_sweep(
+    spec: SweepSpec,
+    out_dir: str | Path,
+    *,
+    executor_spec: ExecutorSpec | None = None,
+    resume: bool = False,
+    progress: bool = True,
+    plot: Sequence[str] = (),
+    loglog: bool = False,
+) -> SweepSummary:
+    """Run the sweep and write ``sweep.csv``, ``sweep.json``, ``timings.json`` (and one PNG per
+    ``plot`` key, :func:`sims.figures.sweep.bound_vs_empirical`) to ``out_dir``."""
+    from tqdm.auto import tqdm
+
+    for key in plot:
+        if key not in spec.keys:
+            raise ValueError(f"--plot {key!r} is not a grid key; grid keys: {list(spec.keys)}")
+    t0 = time.perf_counter()
+    out = Path(out_dir)
+    cell_dir = out / ".cells"
+    cell_dir.mkdir(parents=True, exist_ok=True)
+    cells, layout = plan(spec)
+    values: dict[Cell, dict[str, Any]] = {}
+    if resume:
+        for cell in cells:
+            f = cell_dir / f"{cell.key(spec)}.json"
+            if f.exists():
+                values[cell] = json.loads(f.read_text())["value"]
+    todo = [c for c in cells if c not in values]
+    fn = preset_cell if spec.preset else check_cell
+    tasks = [(fn, (c.check, c.overrides, c.seed, spec.quick)) for c in todo]
+    times: dict[str, float] = {}
+    bar = tqdm(total=len(cells), initial=len(cells) - len(todo), unit="cell", file=sys.stderr,
+               desc=f"icl-verify sweep {spec.target}", disable=not progress)
+
+    def on_done(i: int, ret: UnitReturn) -> None:
+        cell = todo[i]
+        store_entries(ret.entries)  # the client alone writes the cache
+        values[cell] = ret.value
+        times[cell.key(spec)] = ret.seconds
+        body = {"check": cell.check, "overrides": [[k, _jsonable(v)] for k, v in cell.overrides],
+                "seed": cell.seed, "value": ret.value}
+        atomic_write_bytes(cell_dir / f"{cell.key(spec)}.json",
+                           (json.dumps(body, sort_keys=True) + "\n").encode())
+        bar.update(1)
+
+    with executor(executor_spec or ExecutorSpec()) as runner:
+        run_all(runner, tasks, on_done)
+    bar.close()
+    rows = _table(spec, layout, values)
+    columns = [*COLUMNS_HEAD, *spec.keys, *COLUMNS_TAIL]
+    summary = _summary(spec, rows)
+    doc = {"tool": "icl-verify sweep", "target": spec.target,
+           "kind": "preset" if spec.preset else "result",
+           "mode": "quick" if spec.quick else "full", "device": spec.device,
+           "grid": _jsonable_grid(spec), "seeds": list(spec.seeds), "columns": columns,
+           "summary": summary, "rows": rows}
+    atomic_write_bytes(out / "sweep.json", (json.dumps(doc, indent=1) + "\n").encode())
+    atomic_write_bytes(out / "sweep.csv", _csv(columns, rows))
+    wall = time.perf_counter() - t0
+    atomic_write_bytes(out / "timings.json", (json.dumps(
+        {"wall_time": wall, "executor": (executor_spec or ExecutorSpec()).describe(),
+         "cells_run": len(todo), "cells_resumed": len(cells) - len(todo), "per_cell": times},
+        indent=1) + "\n").encode())
+    if plot:
+        from sims.figures.sweep import bound_vs_empirical
+        from sims.report import save_figure
+
+        for key in plot:
+            save_figure(bound_vs_empirical(rows, x=key, loglog=loglog), out / f"sweep_{key}.png")
+    n_failed = sum(r["status"] in ("fail", "error") for r in rows)
+    return SweepSummary(out, len(cells), len(rows), n_failed, wall, tuple(summary))
+
+
+def _jsonable(v: Any) -> Any:
+    return list(v) if isinstance(v, tuple) else v

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from theory.common.backend import psd_sqrt  # the one PSD square root (rank cut RANK_RTOL)
 from theory.settings import LinearRegressionICL, check_int
 
 __all__ = ["PromptBatch", "sample_prompts", "psd_sqrt", "gaussian_rows"]
@@ -26,12 +27,6 @@ class PromptBatch:
     @property
     def B(self) -> int:
         return self.X.shape[0]
-
-
-def psd_sqrt(S: np.ndarray) -> np.ndarray:
-    """Symmetric square root of a PSD matrix (eigendecomposition; rank-deficient allowed)."""
-    w, V = np.linalg.eigh(np.asarray(S, dtype=float))
-    return (V * np.sqrt(np.clip(w, 0.0, None))) @ V.T
 
 
 def gaussian_rows(rng: np.random.Generator, shape: tuple[int, ...], cov: np.ndarray) -> np.ndarray:

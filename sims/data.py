@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import torch
 
+from theory.common.backend import RANK_RTOL
 from theory.settings import LinearRegressionICL
 
 __all__ = ["TorchPrompts", "sample_prompts", "embed", "mvn"]
@@ -30,8 +31,10 @@ class TorchPrompts:
 
 
 def _sqrt_psd(S: torch.Tensor) -> torch.Tensor:
+    """Torch twin of :func:`theory.common.backend.psd_sqrt` (same rank cut ``RANK_RTOL``)."""
     w, V = torch.linalg.eigh(S)
-    return (V * w.clamp_min(0).sqrt()) @ V.T
+    cut = RANK_RTOL * max(1.0, float(w.abs().max())) if w.numel() else 0.0
+    return (V * torch.where(w > cut, w, torch.zeros_like(w)).sqrt()) @ V.T
 
 
 def mvn(

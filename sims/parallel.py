@@ -191,7 +191,8 @@ class DaskBroker:
     def fetch(self, digest: str, timeout: float) -> bytes | None:
         from distributed import Lock, Variable
 
-        var, lock = Variable(self._name(digest)), Lock(self._name(digest))
+        var: Any = Variable(self._name(digest))  # sync API inside a worker (no event loop here)
+        lock: Any = Lock(self._name(digest))
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             try:
@@ -335,7 +336,7 @@ class Runner:
         if self._client is not None:
             from distributed import wait
 
-            res = wait(list(futures), return_when="FIRST_COMPLETED")
+            res: Any = wait(list(futures), return_when="FIRST_COMPLETED")
             return list(res.done), list(res.not_done)
         done, rest = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
         return list(done), list(rest)
@@ -365,7 +366,7 @@ def executor(spec: ExecutorSpec) -> Iterator[Runner]:
         env = {"OMP_NUM_THREADS": str(spec.torch_threads),
                "MKL_NUM_THREADS": str(spec.torch_threads)}
         with LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
-                          host="127.0.0.1", dashboard_address=None, memory_limit=0,
+                          host="127.0.0.1", dashboard_address=":0", memory_limit=0,
                           env=env) as cluster, Client(cluster) as client:
             yield Runner(spec, client=client, broker=DaskBroker(uuid.uuid4().hex[:12]))
         return

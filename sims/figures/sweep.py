@@ -93,10 +93,15 @@ def bound_vs_empirical(
 ) -> Figure:
     """Predicted (line) vs observed (markers, ±2·se) against grid key ``x``; one colour per
     check row followed across the grid (at most ``max_series``); fitted slopes in the legend.
+    Without ``row``, series constant in ``x`` (checks not taking ``x``) are left out.
 
     ``table`` is the ``rows`` list of a sweep (or the whole ``sweep.json`` document).
     """
     data = series(table, x, row=row)
+    if row is None:  # rows that do not depend on x (checks not taking it) are left out
+        varying = {k: v for k, v in data.items() if np.ptp(v["predicted"]) > 0
+                   or np.ptp(v["observed"]) > 0}
+        data = varying or data
     if not data:
         raise ValueError(f"no row of the table has numeric predicted and observed values "
                          f"along {x!r}" + (f" matching {row!r}" if row else ""))
@@ -105,14 +110,12 @@ def bound_vs_empirical(
     kind = "log-log slope" if loglog else "slope"
     for j, (key, s) in enumerate(list(data.items())[:max_series]):
         color = f"C{j}"
-        name = str(s["label"])
-        name = name if len(name) <= 38 else name[:35] + "..."
+        name = f"{key[0].rsplit(':', 1)[-1]}[{key[1]}]"
         ax.plot(s["x"], s["predicted"], "-", color=color,
                 label=f"{name}: predicted ({kind} {_slope(s['x'], s['predicted'], loglog):.3g})")
         ax.errorbar(s["x"], s["observed"], yerr=2.0 * s["se"], fmt="o", ms=4, capsize=3,
                     color=color,
                     label=f"observed ±2se ({kind} {_slope(s['x'], s['observed'], loglog):.3g})")
-        del key
     if loglog:
         ax.set_xscale("log")
         ax.set_yscale("log")

@@ -1,0 +1,195 @@
+"""``icl-verify sweep``: the tidy table, validation before work, executors agree byte for byte,
+resume after SIGKILL, the bound-vs-empirical plot.
+
+Cheap ``base:*`` results and tiny grids only: the whole module runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sims.cli import main as cli_main
+from sims.parallel import ExecutorSpec
+from sims.sweep import SweepSpec, parse_grid, parse_seeds, plan, run_sweep
+
+ROOT = Path(__file__).resolve().parents[2]
+RID = "base:ols"  # checks: check_ols_mc (takes d, N) and check_ols_float (takes nothing)
+
+
+GRID = ["N=6,8,12,16,20,24"]
+SEEDS = (0, 1)
+N_CELLS = 6 * 2 + 2  # check_ols_mc at every (N, seed), check_ols_float once per seed
+
+
+def _spec(seeds: tuple[int, ...] = SEEDS, grid: list[str] | None = None) -> SweepSpec:
+    return SweepSpec(target=RID, grid=parse_grid(RID, grid or GRID), seeds=seeds)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The serial, uninterrupted sweep every other executor and the resumed run must equal."""
+    out = tmp_path_factory.mktemp("reference")
+    run_sweep(_spec(), out, progress=False)
+    return out
+
+
+def test_parse_seeds_and_grid_types() -> None:
+    assert parse_seeds("0-4") == (0, 1, 2, 3, 4)
+    assert parse_seeds("3") == (3,)
+    assert parse_seeds("1,5-6") == (1, 5, 6)
+    for bad in ("4-2", "a", "1,1", "-1", ""):
+        with pytest.raises(ValueError):
+            parse_seeds(bad)
+    assert parse_grid(RID, ["N=8,12", "d=2"]) == (("N", (8, 12)), ("d", (2,)))
+
+
+@pytest.mark.parametrize("grid,needle", [
+    (["N=8,abc"], "expected int"),           # a value of the wrong type
+    (["M=8"], "'M'"),                        # an unknown key
+    (["N="], "empty"),                       # an empty grid
+    (["N=8", "N=12"], "twice"),              # a key given twice
+    (["N8"], "KEY=V1"),                      # not KEY=values
+    (["seed=1,2"], "--seeds"),               # seeds go through --seeds
+])
+def test_bad_grid_exits_2_before_any_work(grid: list[str], needle: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["sweep", RID, "--out", str(tmp_path / "out"), "--jobs", "1"]
+    for g in grid:
+        argv += ["--grid", g]
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert not (tmp_path / "out").exists()  # nothing was started
+
+
+def test_bad_seeds_plot_and_preset_exit_2(tmp_path: Path) -> None:
+    out = str(tmp_path / "out")
+    assert cli_main(["sweep", RID, "--grid", "N=8", "--seeds", "2-1", "--out", out]) == 2
+    assert cli_main(["sweep", RID, "--grid", "N=8", "--plot", "d", "--out", out]) == 2
+    assert cli_main(["sweep", "--preset", "lsa_flow:nope", "--grid", "lr=0.1", "--out", out]) == 2
+    assert cli_main(["sweep", "--preset", "lsa_flow:smoke", "--grid", "lr=x", "--out", out]) == 2
+    assert cli_main(["sweep", "--preset", "lsa_flow:smoke", "--grid", "lrr=1", "--out", out]) == 2
+    assert not (tmp_path / "out").exists()
+
+
+def test_plan_runs_a_check_not_taking_the_key_once_per_seed() -> None:
+    cells, layout = plan(_spec())
+    by_check = {c.check: 0 for c in cells}
+    for c in cells:
+        by_check[c.check] += 1
+    assert by_check == {"numerics.baselines:check_ols_mc": 12,  # 6 N values x 2 seeds
+                        "numerics.baselines:check_ols_float": 2}  # once per seed
+    assert len(cells) == N_CELLS and len(layout) == 12
+
+
+def test_table_columns_rows_and_summary(reference: Path) -> None:
+    doc = json.loads((reference / "sweep.json").read_text())
+    assert doc["columns"] == ["result", "check", "row", "index", "kind", "N", "seed",
+                              "predicted", "observed", "tolerance", "se", "status"]
+    rows = doc["rows"]
+    # per grid point and seed: 1 MC row + 4 FLOAT rows of base:ols
+    assert len(rows) == 6 * 2 * 5
+    with (reference / "sweep.csv").open() as fh:
+        table = list(csv.DictReader(fh))
+    assert len(table) == len(rows) and list(table[0]) == doc["columns"]
+    mc = [r for r in rows if r["kind"] == "MC"]
+    assert {(r["N"], r["seed"]) for r in mc} == {(n, s) for n in (6, 8, 12, 16, 20, 24)
+                                                 for s in SEEDS}
+    assert all(r["se"] > 0 and r["status"] == "pass" for r in mc)
+    pred = {r["N"]: r["predicted"] for r in mc}
+    assert pred[8] == pytest.approx(0.49 * (1 + 3 / 4)) and pred[12] == pytest.approx(0.67375)
+    assert [p["pass"] for p in doc["summary"]] == [10] * 6
+
+
+def test_seed_changes_the_table_negative_control(tmp_path: Path, reference: Path) -> None:
+    grid = ["N=6"]
+    run_sweep(_spec((0,), grid), tmp_path / "a", progress=False)
+    run_sweep(_spec((5,), grid), tmp_path / "c", progress=False)
+    a = json.loads((tmp_path / "a" / "sweep.json").read_text())
+    ref = json.loads((reference / "sweep.json").read_text())
+    assert a["rows"][:5] == ref["rows"][:5]  # the same cell gives the same rows
+    c = json.loads((tmp_path / "c" / "sweep.json").read_text())
+    obs_a = [r["observed"] for r in a["rows"] if r["kind"] == "MC"]
+    assert obs_a != [r["observed"] for r in c["rows"] if r["kind"] == "MC"]
+
+
+def test_processes_give_byte_identical_sweep_json(tmp_path: Path, reference: Path) -> None:
+    run_sweep(_spec(), tmp_path / "jobs", progress=False,
+              executor_spec=ExecutorSpec(kind="processes", workers=2))
+    assert (reference / "sweep.json").read_bytes() == (tmp_path / "jobs" / "sweep.json"
+                                                       ).read_bytes()
+    assert (reference / "sweep.csv").read_bytes() == (tmp_path / "jobs" / "sweep.csv"
+                                                      ).read_bytes()
+
+
+def test_dask_local_cluster_gives_byte_identical_sweep_json(tmp_path: Path,
+                                                             reference: Path) -> None:
+    pytest.importorskip("distributed")
+    run_sweep(_spec(), tmp_path / "dask", progress=False,
+              executor_spec=ExecutorSpec(kind="dask-local", workers=2))
+    assert (reference / "sweep.json").read_bytes() == (tmp_path / "dask" / "sweep.json"
+                                                       ).read_bytes()
+    timing = json.loads((tmp_path / "dask" / "timings.json").read_text())
+    assert "LocalCluster, 2 workers" in timing["executor"]
+
+
+def test_plot_is_saved_next_to_the_table(tmp_path: Path) -> None:
+    from matplotlib.figure import Figure
+
+    from sims.figures.sweep import bound_vs_empirical, series
+    from sims.sweep import read_table
+
+    run_sweep(_spec((0,), ["N=8,12"]), tmp_path, progress=False, plot=["N"], loglog=True)
+    assert (tmp_path / "sweep_N.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = read_table(tmp_path)
+    fig = bound_vs_empirical(rows, x="N", loglog=True)
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    legend = ax.get_legend()
+    assert legend is not None
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert len(labels) == 2 and all("slope" in t for t in labels)  # only the row varying in N
+    s = series(rows, "N")[("numerics.baselines:check_ols_mc", 0)]
+    assert list(s["x"]) == [8.0, 12.0] and (s["se"] > 0).all()
+    with pytest.raises(ValueError):
+        bound_vs_empirical(rows, x="N", row="no such row")
+
+
+def _env(cache_dir: Path) -> dict[str, str]:
+    return {**os.environ, "ICL_VERIFY_CACHE": str(cache_dir), "MPLBACKEND": "Agg",
+            "ICL_VERIFY_TORCH_THREADS": "1"}
+
+
+@pytest.mark.slow
+def test_sweep_killed_then_resumed_equals_uninterrupted(tmp_path: Path, reference: Path) -> None:
+    cmd = [sys.executable, "-m", "sims.cli", "sweep", RID, "--grid", GRID[0], "--seeds",
+           ",".join(map(str, SEEDS)), "--jobs", "1"]
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([*cmd, "--out", str(killed)], cwd=ROOT, env=_env(tmp_path / "cache"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cells = killed / ".cells"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if cells.is_dir() and len(list(cells.glob("*.json"))) >= 3:
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the sweep finished before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done = len(list(cells.glob("*.json")))
+    assert 3 <= done < N_CELLS and not (killed / "sweep.json").exists()
+    assert not [p for p in killed.rglob("*.tmp")]
+    run_sweep(_spec(), killed, progress=False, resume=True)
+    resumed = json.loads((killed / "timings.json").read_text())
+    assert resumed["cells_resumed"] == done and resumed["cells_run"] == N_CELLS - done
+    assert (killed / "sweep.json").read_bytes() == (reference / "sweep.json").read_bytes()

@@ -37,7 +37,7 @@ def run(out: Path, cache: Path, extra: list[str], only: list[str] | None) -> flo
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--only", nargs="+", default=None, metavar="ID")
     p.add_argument("--keep", default=None, help="keep the two reports under this directory")

@@ -98,7 +98,7 @@ def time_steps(model: nn.Module, H: int, steps: int, parts: dict[str, float] | N
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--steps", type=int, default=200)
     p.add_argument("--repeats", type=int, default=3)
     args = p.parse_args(argv)

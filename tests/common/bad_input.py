@@ -29,74 +29,89 @@ from typing import Any
 
 import numpy as np
 
+from theory.settings.domains import COMMON, Domain
+
 #: Public theory modules whose ``__all__`` functions the harness covers.
-MODULES = ("theory.common.gaussian", "theory.common.baselines")
+MODULES = ("theory.common.gaussian", "theory.common.baselines", "theory.lsa_flow",
+           "theory.softmax_multihead", "theory.ltb")
 #: Seconds a single call may take before it counts as a hang.
 CALL_LIMIT = 20
 
-_PSD = np.array([[1.0, 0.3], [0.3, 2.0]])
-_SQ = np.array([[0.6, 0.1], [-0.2, 0.4]])
-_VEC = np.array([0.5, -0.3])
+#: Domains by parameter name for functions that carry none (``theory.common``); a slice's exported
+#: functions carry their own (``fn.__domains__``, from ``theory/<slug>/domains.py``).
+DOMAINS: dict[str, Domain] = COMMON
 
 
-@dataclass(frozen=True)
-class Domain:
-    """A parameter's valid value (at d = 2) and the kind that yields its bad values."""
-
-    valid: Any
-    kind: str  # count, count0, nonneg, positive, real, psd, square, vector, design, response
+def domains_of(fn: Callable[..., Any]) -> dict[str, Domain]:
+    """The domains a function declares (``__domains__``), else :data:`DOMAINS` by name."""
+    return getattr(fn, "__domains__", None) or DOMAINS
 
 
-#: Domains by parameter name (the names the toolkit uses for the papers' symbols).
-DOMAINS: dict[str, Domain] = {
-    "d": Domain(2, "count"), "N": Domain(10, "count"), "M": Domain(12, "count"),
-    "L": Domain(10, "count"), "H": Domain(2, "count"), "n": Domain(10, "count"),
-    "sigma2": Domain(0.25, "nonneg"), "noise_var": Domain(0.25, "nonneg"),
-    "s2": Domain(0.25, "nonneg"), "tau2": Domain(1.0, "positive"), "lam": Domain(0.5, "nonneg"),
-    "xi": Domain(0.5, "positive"), "signal": Domain(1.0, "positive"),
-    "omega": Domain(0.4, "real"), "eta": Domain(0.3, "real"),
-    "sigma_init": Domain(0.1, "positive"),
-    "Lambda": Domain(_PSD, "psd"), "Sigma": Domain(_PSD, "psd"), "Sigma_x": Domain(_PSD, "psd"),
-    "Psi": Domain(_PSD, "psd"), "task_cov": Domain(_PSD, "psd"), "H_cov": Domain(_PSD, "psd"),
-    "Gamma": Domain(_SQ, "square"), "P": Domain(_SQ, "square"),
-    "beta_star": Domain(_VEC, "vector"), "task_mean": Domain(_VEC, "vector"),
-    "beta0": Domain(_VEC, "vector"), "A": Domain(_SQ, "square"),
-    "X": Domain(np.arange(20.0).reshape(10, 2) % 7 - 3, "design"),
-    "y": Domain(np.linspace(-1.0, 1.0, 10), "response"),
-}
+def _bump(valid: Any, value: float, where: tuple[int, ...] = (0,)) -> np.ndarray:
+    arr = np.array(valid, dtype=float)
+    arr[(..., *where)] = value
+    return arr
 
 
-def bad_values(kind: str) -> Iterator[tuple[str, Any]]:
-    """``(label, value)`` pairs outside a domain kind."""
+def bad_values(dom: Domain, shared: bool = True) -> Iterator[tuple[str, Any]]:
+    """``(label, value)`` pairs outside a domain (derived from its kind, bounds and example).
+
+    ``shared``: another argument of the call has the same ``dim`` (so a wrong length is a
+    mismatch; alone, a vector of another length is a valid input of another size)."""
+    kind, valid = dom.kind, dom.valid
+    if kind == "choice":
+        yield "not a choice", "two"
+        return
     yield "a string", "two"
-    if kind in ("count", "count0"):
-        yield "zero" if kind == "count" else "negative", 0 if kind == "count" else -1
+    if kind in ("object", "callable"):
+        yield "None", None
+        return
+    if kind == "symbols":
+        yield "numbers, not symbols", [0.4] * len(valid)
+        return
+    if kind == "count":
+        if dom.minimum >= 1:
+            yield f"below the minimum ({dom.minimum - 1})", dom.minimum - 1
         yield "negative", -3
-        yield "non-integer", 2.5
+        yield "non-integer", dom.minimum + 0.5
         yield "NaN", math.nan
-    elif kind in ("nonneg", "positive", "real"):
+        if not dom.inf_ok:
+            yield "+inf", math.inf
+        return
+    if kind == "real":
         yield "NaN", math.nan
-        yield "+inf", math.inf
-        if kind != "real":
-            yield "negative", -0.5
-        if kind == "positive":
-            yield "zero", 0.0
-    elif kind in ("psd", "square"):
-        yield "NaN entry", np.array([[1.0, math.nan], [math.nan, 1.0]])
-        yield "inf entry", np.array([[math.inf, 0.0], [0.0, 1.0]])
-        yield "wrong shape (2x3)", np.ones((2, 3))
-        if kind == "psd":
-            yield "non-symmetric", np.array([[1.0, 0.5], [0.0, 1.0]])
-            yield "indefinite", np.array([[1.0, 0.0], [0.0, -1.0]])
-    elif kind == "vector":
-        yield "NaN entry", np.array([math.nan, 0.0])
-        yield "wrong length (3)", np.zeros(3)
-    elif kind == "design":  # an N x d design matrix (N = 10, d = 2 in the valid example)
-        yield "NaN entry", np.full((10, 2), math.nan)
-        yield "1-D", np.ones(10)
-    elif kind == "response":  # responses of the N = 10 rows of the design
-        yield "NaN entry", np.full(10, math.nan)
-        yield "wrong length (11)", np.ones(11)
+        if dom.upper is None or dom.lower is not None:
+            yield "+inf", math.inf
+        if dom.lower is None or dom.upper is not None:
+            yield "-inf", -math.inf
+        if dom.lower is not None:
+            yield "below the lower bound", dom.lower if dom.lower_open else dom.lower - 0.5
+        if dom.upper is not None:
+            yield "above the upper bound", dom.upper if dom.upper_open else dom.upper + 0.5
+        return
+    arr = np.asarray(valid, dtype=float)
+    if kind in ("psd", "pd", "square", "matrix"):
+        yield "NaN entry", _bump(arr, math.nan, (0, 0))
+        yield "inf entry", _bump(arr, math.inf, (0, 0))
+        n, m = arr.shape[-2:]
+        if kind == "matrix":
+            yield "1-D", np.ones(n)
+            return
+        yield f"wrong shape ({n}x{m + 1})", np.ones((*arr.shape[:-1], m + 1))
+        if kind in ("psd", "pd"):
+            asym = arr.copy()
+            asym[..., 0, -1] += 0.5
+            yield "non-symmetric", asym
+            yield "indefinite", _bump(arr, -abs(float(arr.reshape(-1)[0])) - 1.0, (0, 0))
+        if kind == "pd":
+            yield "singular", np.zeros_like(arr)
+        return
+    yield "NaN entry", _bump(arr, math.nan, (0,) * max(arr.ndim, 1)) if arr.ndim else math.nan
+    if dom.lower is not None:
+        yield "entry below the lower bound", _bump(arr, dom.lower - 0.5 if not dom.lower_open
+                                                   else dom.lower, (0,) * max(arr.ndim, 1))
+    if kind == "vector" and ((dom.dim and shared) or dom.length):
+        yield f"wrong length ({arr.shape[-1] + 1})", np.zeros((*arr.shape[:-1], arr.shape[-1] + 1))
 
 
 @dataclass
@@ -125,6 +140,8 @@ def _call(fn: Callable[..., Any], kw: dict[str, Any]) -> Any:
 
 
 def _finite_number(x: Any) -> bool:
+    if x is None:  # a validator: returns nothing
+        return True
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -150,7 +167,8 @@ def check_function(qual: str, fn: Callable[..., Any],
     params = inspect.signature(fn).parameters
     required = [p for p in params.values() if p.default is inspect.Parameter.empty
                 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    unknown = [p.name for p in required if p.name not in DOMAINS]
+    doms = domains_of(fn)
+    unknown = [p.name for p in required if p.name not in doms]
     if any(p.kind is p.VAR_POSITIONAL for p in params.values()):
         res.skipped[qual] = "takes *args (no signature-derived domain)"
         return res
@@ -158,9 +176,9 @@ def check_function(qual: str, fn: Callable[..., Any],
         res.skipped[qual] = f"no declared domain for {unknown}"
         return res
     if not required:
-        res.skipped[qual] = "no required parameters"
+        res.skipped[qual] = "no required parameters (no input to validate)"
         return res
-    base = {p.name: DOMAINS[p.name].valid for p in required}
+    base = {p.name: doms[p.name].valid for p in required}
     try:
         out = _call(fn, base)
     except _Timeout:
@@ -174,7 +192,9 @@ def check_function(qual: str, fn: Callable[..., Any],
         return res
     res.covered.append(qual)
     for p in required:
-        for label, bad in bad_values(DOMAINS[p.name].kind):
+        dim = doms[p.name].dim
+        shared = any(doms[q.name].dim == dim for q in required if q is not p)
+        for label, bad in bad_values(doms[p.name], shared):
             res.calls += 1
             kw = {**base, p.name: bad}
             try:
@@ -198,3 +218,51 @@ def run_harness(modules: tuple[str, ...] = MODULES) -> HarnessResult:
     for qual, fn in functions(modules):
         check_function(qual, fn, res)
     return res
+
+
+#: ``docs/testing.md`` keeps the rendered lists between these markers (checked by a test).
+DOCS_BEGIN = "<!-- bad-input harness: generated by `python tests/common/bad_input.py --write` -->"
+DOCS_END = "<!-- end of the generated bad-input list -->"
+
+
+def render(res: HarnessResult, modules: tuple[str, ...] = MODULES) -> str:
+    """The covered / skipped lists as Markdown (the generated block of ``docs/testing.md``)."""
+    lines = [DOCS_BEGIN, "",
+             "| module | covered | skipped | failures |", "|---|---:|---:|---:|"]
+    for m in modules:
+        cov = [q for q in res.covered if q.rsplit(".", 1)[0] == m]
+        skp = [q for q in res.skipped if q.rsplit(".", 1)[0] == m]
+        bad = [f for f in res.failures if f.startswith(m + ".")]
+        lines.append(f"| `{m}` | {len(cov)} | {len(skp)} | {len(bad)} |")
+    lines.append(f"| total | {len(res.covered)} | {len(res.skipped)} | {len(res.failures)} |")
+    lines += ["", f"{res.calls} bad calls, each required to raise `ValueError` or `TypeError`.", ""]
+    for m in modules:
+        cov = sorted(q.rsplit(".", 1)[1] for q in res.covered if q.rsplit(".", 1)[0] == m)
+        lines.append(f"- covered in `{m}`: " + (", ".join(f"`{c}`" for c in cov) or "none"))
+    lines += ["", "Skipped, with the reason:", ""]
+    for q, why in sorted(res.skipped.items()):
+        lines.append(f"- `{q}`: {why}")
+    lines += ["", DOCS_END]
+    return "\n".join(lines)
+
+
+def docs_block(text: str) -> str | None:
+    """The generated block inside ``text`` (``None`` if the markers are missing)."""
+    i, j = text.find(DOCS_BEGIN), text.find(DOCS_END)
+    return None if i < 0 or j < 0 else text[i:j + len(DOCS_END)]
+
+
+if __name__ == "__main__":  # refresh docs/testing.md: python tests/common/bad_input.py --write
+    import sys
+    from pathlib import Path
+
+    with np.errstate(all="ignore"):
+        block = render(run_harness())
+    docs = Path(__file__).resolve().parents[2] / "docs" / "testing.md"
+    text = docs.read_text(encoding="utf-8")
+    old = docs_block(text)
+    if "--write" in sys.argv:
+        if old is None:
+            raise SystemExit(f"{docs}: the markers of the generated block are missing")
+        docs.write_text(text.replace(old, block), encoding="utf-8")
+    print(block)

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-_spec = importlib.util.spec_from_file_location("bad_input", Path(__file__).with_name("bad_input.py"))
+_spec = importlib.util.spec_from_file_location("bad_input",
+                                               Path(__file__).with_name("bad_input.py"))
 assert _spec is not None and _spec.loader is not None
 harness = importlib.util.module_from_spec(_spec)
 sys.modules["bad_input"] = harness
@@ -35,6 +36,40 @@ def test_no_exported_function_accepts_bad_input(outcome) -> None:  # noqa: ANN00
     assert not outcome.failures, "\n".join(outcome.failures)
 
 
+def test_docs_list_is_current(outcome) -> None:  # noqa: ANN001
+    """docs/testing.md keeps the covered / skipped lists (regenerate: python
+    tests/common/bad_input.py --write)."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "testing.md"
+    assert harness.docs_block(docs.read_text(encoding="utf-8")) == harness.render(outcome), (
+        "docs/testing.md's bad-input list is stale: run python tests/common/bad_input.py --write")
+
+
+def test_validation_keeps_valid_input_and_names_the_parameter() -> None:
+    """The wrapped exports accept SymPy and arrays as before and name the broken assumption."""
+    import sympy as sp
+
+    import theory.lsa_flow as zfb
+    import theory.softmax_multihead as hp
+    from theory.lsa_flow import training  # the section modules keep the unwrapped originals
+    from theory.softmax_multihead import optimality
+
+    assert training.gamma_fn is not zfb.gamma_fn and not hasattr(training.gamma_fn, "raw")
+
+    L = np.array([[1.0, 0.3], [0.3, 2.0]])
+    assert np.allclose(zfb.gamma_fn(L, 10), training.gamma_fn(L, 10))
+    assert isinstance(hp.eta_star(sp.Symbol("d", positive=True), 40, sp.Rational(1, 10)), sp.Expr)
+    assert np.allclose(hp.eta_star_fn(np.array([2.0, 5.0]), 40, 0.1),
+                       optimality.eta_star_fn(np.array([2.0, 5.0]), 40, 0.1))
+    with pytest.raises(ValueError, match="Lambda.*positive semidefinite"):
+        zfb.gamma_fn(np.array([[1.0, 0.0], [0.0, -1.0]]), 10)
+    with pytest.raises(ValueError, match="N must be an integer"):
+        zfb.gamma_fn(L, 2.5)
+    with pytest.raises(TypeError, match="d must be .*string"):
+        hp.eta_star("two", 40, 0.1)
+    with pytest.raises(ValueError, match="shapes do not match"):
+        zfb.noiseless_risk(np.zeros(3), L, 10, 12)
+
+
 def test_harness_catches_an_unvalidated_function() -> None:
     """Negative control: a function that computes on NaN, a negative size and σ² < 0 is caught."""
 
@@ -50,6 +85,11 @@ def test_harness_catches_an_unvalidated_function() -> None:
 
     bad = harness.check_function("unvalidated", unvalidated)
     good = harness.check_function("validated", validated)
-    assert any("sigma2=negative" in f for f in bad.failures)
+    assert any("sigma2=below the lower bound" in f for f in bad.failures)
     assert any("N=NaN" in f or "N=non-integer" in f for f in bad.failures)
     assert good.covered == ["validated"] and not good.failures
+    from theory.settings.domains import COMMON
+    from theory.settings.domains import validated as wrap
+
+    wrapped = harness.check_function("wrapped", wrap(unvalidated, COMMON))
+    assert wrapped.covered == ["wrapped"] and not wrapped.failures

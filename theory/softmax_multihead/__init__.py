@@ -237,3 +237,11 @@ __all__ = [
     "NOTATION",
     "RESULTS",
 ]
+
+from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
+from theory.softmax_multihead.domains import DOMAINS as _DOMAINS  # noqa: E402
+from theory.softmax_multihead.domains import OVERRIDES as _OVERRIDES  # noqa: E402
+from theory.softmax_multihead.domains import TWIN_ARGS as _TWIN_ARGS  # noqa: E402
+
+_validate_exports(globals(), __all__, _DOMAINS, overrides=_OVERRIDES, args=_TWIN_ARGS,
+                  paper="hpcy25")

@@ -119,9 +119,8 @@ def check_thm6_3_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
         H, Psi, bs = random_setting(rng, d, singular_H=sing, H_eigs=(0.5, 2.5))
         G0, b0 = 0.3 * rng.standard_normal((d, d)), rng.standard_normal(d)
         tr = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, T)
-        y0 = np.concatenate([G0.ravel(), b0])
-        out.append(solver_agreement(f"t = 0 returns the initial state (singular H={sing})",
-                                    tr.y[0], y0))
+        # (no "t = 0 returns the initial state" row: solve_ivp returns y0 by construction, so
+        # that row could not fail; the semigroup row below exercises the integrator instead)
         t1 = 0.05 * T  # semigroup: (0 -> t1) then (t1 -> 2 t1) == (0 -> 2 t1)
         a = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, 2 * t1, n_eval=2)
         m = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, t1, n_eval=2).final

@@ -6,22 +6,27 @@ tests and the report).  Fault switches are the keyword-only ``fault_*`` paramete
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import torch
 
-from numerics.ltb.optim import polish, table1_levels
+from numerics.ltb.optim import inf_lsa, polish
 from numerics.mc_fast import gd_family_predict
 from numerics.testing import (
     FLOAT_RTOL,
     OPTIM_RTOL,
+    TRAIN_RTOL,
+    TRAIN_START_UNITS,
     Z_MC,
+    claim_agreement,
     close_agreement,
-    informational,
     mc_agreement,
     ordering,
-    train_agreement,
+    train_discrimination,
 )
 from sims.data import embed, sample_prompts
 from sims.experiments.ltb import PRESETS, trained
@@ -29,10 +34,19 @@ from sims.models.ltb import LTB
 from theory.common.backend import psd_sqrt
 from theory.common.baselines import gd_beta_risk
 from theory.common.protocols import Estimate, Evidence
-from theory.ltb import effective_params, lemma51_weights, omega, optimal_gamma, optimal_risk, whiten
+from theory.ltb import (
+    effective_params,
+    gd0_gap,
+    lemma51_weights,
+    lsa_risk_floor,
+    omega,
+    optimal_gamma,
+    optimal_risk,
+    whiten,
+)
 from theory.settings import LinearRegressionICL
 
-__all__ = ["check_asm3_1_torch_mask", "check_eq3_3_torch", "check_lem5_1_torch", "table1_runs",
+__all__ = ["check_asm3_1_torch_mask", "check_eq3_3_torch", "check_lem5_1_torch",
            "check_table1_train", "check_table1_train_zero_mean", "check_thm6_3_train"]
 
 # Spec 002 §3 pass criteria, stricter than TRAIN_RTOL (5 %), so they win (developer guide):
@@ -42,6 +56,22 @@ C17_LTB_RTOL = 0.02
 C17_LSA_RTOL = 0.03
 #: C18: relative excess risk of the trained GD-β parameters ≤ 0.5 %.
 C18_EXCESS_RTOL = 0.005
+# Per-block tolerances of the trained effective parameters (issue 8: one norm over the
+# concatenation (a, b, Γ, φ) let Γ be 20 % wrong, because ‖β*‖ = 3 dominates it).  Each is a
+# fraction of its own block's target norm; measured over seeds 0-2 the trained blocks sit at
+# ≤ 0.3 (a, b), ≤ 0.6 (Γ) of these, and every named neighbour is ≥ 2 of them from the target.
+#: C17: a and b relative to ‖β*‖ (measured ≤ 0.7 %).
+C17_AB_RTOL = 0.02
+#: C17: Γ relative to ‖Γ*‖ (measured ≤ 1.6 %; Γ* at N → N+1 is 7.0 % away at N = 5).
+C17_GAMMA_RTOL = 0.025
+#: C17: φ in Γ-equivalent units (see ``_phi_tolerance``).
+C17_PHI_RTOL = TRAIN_RTOL
+#: C18: Γ̄Ω^{1/2} relative to its optimum (measured ≤ 1.6 %; N → N+1 is 7.4 % away at N = 5).
+C18_GAMMA_RTOL = 0.03
+#: C18: H^{1/2}β relative to H^{1/2}β* (measured ≤ 0.7 %).
+C18_BETA_RTOL = 0.02
+#: Seeds of every trained claim in the report's --full tier and the thorough tests (quick: 1).
+FULL_SEEDS = 3
 
 
 def _random_ltb(rng: np.random.Generator, d: int, k: int, m: int, *, mlp: bool = True,
@@ -142,152 +172,341 @@ def check_lem5_1_torch(*, quick: bool = True, seed: int = 0, cases: int = 8) -> 
 # ------------------------------------------------------------------------------ training
 def _eff_from_params(P: dict[str, np.ndarray]) -> dict[str, Any]:
     return effective_params(P["attn.W_K"], P["attn.W_Q"], P["attn.W_V"], P["attn.W_P"],
-                                 P.get("W_1"), P.get("W_2"))
+                            P.get("W_1"), P.get("W_2"))
 
 
-def table1_runs(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """The four C17 runs (LTB / LSA at ‖β*‖ = 3 and at β* = 0) with the theory lines."""
-    out: dict[str, Any] = {}
-    for key, suffix in (("shared", ""), ("zero", "_zero")):
-        st = PRESETS["c17_ltb" + suffix][0].setting
-        out[key] = {
-            "ltb": trained("c17_ltb" + suffix, seed=seed),
-            "lsa": trained("c17_lsa" + suffix, seed=seed),
-            **table1_levels(st, rng=np.random.default_rng(seed)),
-            "beta_norm": float(np.linalg.norm(st.task_mean)),
-            "setting": st,
-        }
+def _seeds(quick: bool, seed: int) -> tuple[int, ...]:
+    """``(seed,)`` in the quick tier; ``FULL_SEEDS`` consecutive seeds otherwise (--full and the
+    thorough tests)."""
+    return (seed,) if quick else tuple(seed + i for i in range(FULL_SEEDS))
+
+
+def _per_seed(name: str, runs: Sequence[tuple[int, Any, Any]], predicted: Any,
+              alternatives: Mapping[str, Any], *, rtol: float, norm: float,
+              fault_alternative: str | None = None, details: dict | None = None
+              ) -> tuple[Evidence, list[Evidence]]:
+    """``train_discrimination`` of every seed's ``(seed, observed, initial)``, folded into one row.
+
+    The row reports the first seed that fails (else the seed farthest from the prediction), so it
+    passes iff every seed passes; ``details`` gets ``seeds``, ``seeds_passed`` and, per seed, its
+    units, start units, nearest alternative and the named alternative (trap) it ended in, if any.
+    ``fault_alternative`` (negative control) makes the named alternative the prediction; the
+    stated prediction then becomes an alternative.  ``norm`` is fixed so units do not move.
+    """
+    pred, alts = predicted, dict(alternatives)
+    if fault_alternative is not None and fault_alternative in alts:
+        pred = alts.pop(fault_alternative)
+        alts["stated prediction"] = predicted
+    evs = [train_discrimination(name, o, pred, i, alternatives=alts, rtol=rtol, norm=norm)
+           for _, o, i in runs]
+    seeds = [s for s, _, _ in runs]
+    ok = [s for s, e in zip(seeds, evs, strict=True) if e.passed]
+    rows = []
+    for s, e in zip(seeds, evs, strict=True):
+        alt = sorted(e.details["alternatives"], key=lambda r: r["units"])
+        trap = alt[0]["name"] if alt and alt[0]["units"] <= 1.0 else None
+        rows.append({"seed": s, "units": e.error, "start_units": e.details["start_units"],
+                     "nearest_alternative": alt[0]["name"] if alt else None, "trap": trap})
+    bad = [k for k, e in enumerate(evs) if not e.passed]
+    k = bad[0] if bad else int(np.argmax([e.error for e in evs]))
+    _, o, i = runs[k]
+    ev = train_discrimination(
+        name, o, pred, i, alternatives=alts, rtol=rtol, norm=norm, seeds=seeds, seeds_passed=ok,
+        details={"seed_reported": seeds[k], "per_seed": rows,
+                 "traps": {str(r["seed"]): r["trap"] for r in rows if r["trap"]},
+                 **({"fault_alternative": fault_alternative} if fault_alternative else {}),
+                 **(details or {})})
+    return ev, evs
+
+
+_LEVELS: dict[str, dict[str, Any]] = {}
+
+
+def _levels(preset: str) -> dict[str, Any]:
+    """Theory lines of a C17 data model (cached per process): ``R*`` and its N±1 neighbours,
+    ``inf_LSA`` (BFGS, fixed restarts) with its argmin and its N+1 neighbour, the LSA floor, the
+    risk of the β* = 0 solution (optimal GD-0), ``Γ*`` and its neighbours."""
+    if preset in _LEVELS:
+        return _LEVELS[preset]
+    st = PRESETS[preset][0].setting
+    H, Psi, bs, s2, N = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var, st.N
+    P, mu = whiten(H, Psi, bs)
+    lsa = inf_lsa(P, mu, s2, N, rng=np.random.default_rng(0))
+    Rs = optimal_risk(H, Psi, s2, N)
+    out = {
+        "setting": st, "R_star": Rs, "inf_lsa": lsa.value, "lsa_parts": lsa.parts,
+        "floor": lsa_risk_floor(H, Psi, bs, s2, N),
+        "R_star_N+1": optimal_risk(H, Psi, s2, N + 1),
+        "R_star_N-1": optimal_risk(H, Psi, s2, N - 1),
+        "gd0": Rs + gd0_gap(H, Psi, bs, s2, N),
+        "inf_lsa_N+1": inf_lsa(P, mu, s2, N + 1, rng=np.random.default_rng(0)).value,
+        "Gamma_star": optimal_gamma(H, Psi, s2, N),
+        "Gamma_alts": _gamma_alternatives(H, Psi, bs, s2, N),
+    }
+    _LEVELS[preset] = out
     return out
 
 
-def check_table1_train(*, quick: bool = True, seed: int = 0, fault_no_mlp: bool | None = None
-                       ) -> list[Evidence]:
-    """Table 1 at CPU scale (spec C17): the trained LTB reaches ``R*`` and learns ``β*`` in its MLP
-    row (effective ``a ≈ b ≈ β*``, ``Γ ≈ Γ*``, ``φ ≈ 0``); the trained LSA stalls at ``inf_LSA``
-    and never goes below the LSA floor.  ``fault_no_mlp=True`` (fault) puts the LSA run in the
-    LTB's place."""
-    runs = table1_runs(quick=quick, seed=seed)["shared"]
-    ltb = runs["lsa"] if fault_no_mlp else runs["ltb"]
-    lsa = runs["lsa"]
-    st = runs["setting"]
+def _gamma_alternatives(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N: int
+                        ) -> dict[str, np.ndarray]:
+    """The neighbours of ``Γ*`` a wrong derivation or a trained model could land on."""
+    return {
+        "Gamma* off by one (N -> N+1)": optimal_gamma(H, Psi, s2, N + 1),
+        "Gamma* off by one (N -> N-1)": optimal_gamma(H, Psi, s2, N - 1),
+        "Omega without its (N+1)/N": optimal_gamma(H, Psi, s2, N, finite_sample_factor=False),
+        "no finite-N term (N -> inf: H^-1)": np.linalg.pinv(H),
+        "beta* = 0 solution (GD-0 optimum: Gamma for Psi + beta* beta*^T)":
+            optimal_gamma(H, Psi + np.outer(bs, bs), s2, N),
+    }
+
+
+def _risks(runs: Sequence[tuple[int, Any]]) -> list[tuple[int, float, float]]:
+    return [(s, r.extra["test_risk"][0], r.extra["init_test_risk"][0]) for s, r in runs]
+
+
+def check_table1_train(*, quick: bool = True, seed: int = 0, fault_no_mlp: bool | None = None,
+                       fault_alternative: str | None = None) -> list[Evidence]:
+    """Table 1 at CPU scale (spec C17, at N = 5: see ``sims.experiments.ltb.PRESETS``).
+
+    The trained LTB reaches ``R*`` and its effective parameters reach the Thm 5.3 optimum block by
+    block, each block with its own tolerance and its named neighbours: ``a → β*`` (not 0: the LSA
+    optimum and the β* = 0 solution), ``b → β*`` (not 0, not the LSA optimum's centring),
+    ``Γ → Γ*`` (not Γ* with N → N±1, Ω without its (N+1)/N, H⁻¹, the β* = 0 solution's Γ, the
+    LSA optimum's Γ), ``φ → 0`` (ORDER: φ starts at ≈ 0; closer to 0 than to the LSA optimum's
+    φ).  The trained LSA stalls at ``inf_LSA`` (not ``R*``, not the LSA floor, not ``inf_LSA``
+    at N+1) and never goes below the LSA floor.  One seed in the quick tier, ``FULL_SEEDS``
+    otherwise (every seed must pass).
+
+    Faults: ``fault_no_mlp=True`` puts the LSA run in the LTB's place;
+    ``fault_alternative=<name>`` makes that named alternative the prediction of every row that
+    lists it (each must then fail)."""
+    lv = _levels("c17_ltb")
+    st = lv["setting"]
+    seeds = _seeds(quick, seed)
+    ltb = [(s, trained("c17_lsa" if fault_no_mlp else "c17_ltb", seed=s)) for s in seeds]
+    lsa = [(s, trained("c17_lsa", seed=s)) for s in seeds]
+    Rs, Ls = lv["R_star"], lv["inf_lsa"]
+    fa = fault_alternative
     out = [
-        train_agreement("trained LTB test risk vs R*", ltb.extra["test_risk"][0], runs["R_star"],
-                        ltb.extra["init_test_risk"][0], rtol=C17_LTB_RTOL,
-                        details={"se": ltb.extra["test_risk"][1]}),
-        train_agreement("trained LSA test risk vs inf_LSA", lsa.extra["test_risk"][0],
-                        runs["inf_lsa"],
-                        lsa.extra["init_test_risk"][0], rtol=C17_LSA_RTOL,
-                        details={"se": lsa.extra["test_risk"][1]}),
-        ordering("LSA floor (Thm 4.1 ii) < trained LSA risk + 5 se", runs["floor"],
-                 lsa.extra["test_risk"][0] + Z_MC * lsa.extra["test_risk"][1],
-                 margin=Z_MC * lsa.extra["test_risk"][1]),
-        ordering("trained LTB risk < trained LSA risk", ltb.extra["test_risk"][0],
-                 lsa.extra["test_risk"][0],
-                 margin=Z_MC * (ltb.extra["test_risk"][1] + lsa.extra["test_risk"][1])),
+        _per_seed("trained LTB test risk vs R*", _risks(ltb), Rs, {
+            "inf_LSA (LSA optimum, a = 0)": Ls,
+            "beta* = 0 solution (optimal GD-0 risk, a = b = 0)": lv["gd0"],
+            "R* off by one (N -> N+1)": lv["R_star_N+1"],
+            "R* off by one (N -> N-1)": lv["R_star_N-1"],
+        }, rtol=C17_LTB_RTOL, norm=Rs, fault_alternative=fa)[0],
+        _per_seed("trained LSA test risk vs inf_LSA", _risks(lsa), Ls, {
+            "R* (LTB optimum)": Rs,
+            "LSA floor L + R* (Thm 4.1 (ii) bound)": lv["floor"],
+            "inf_LSA off by one (N -> N+1)": lv["inf_lsa_N+1"],
+        }, rtol=C17_LSA_RTOL, norm=Ls, fault_alternative=fa,
+            details={"not_separable_by_risk": {
+                "optimal GD-0 risk (b = 0, phi = 0)": lv["gd0"],
+                "separation_units": abs(lv["gd0"] - Ls) / (C17_LSA_RTOL * Ls)}})[0],
     ]
-    eff, eff0 = _eff_from_params(ltb.params), _eff_from_params(ltb.extra["init_params"])
-    Gs = optimal_gamma(st.Sigma_x, st.task_cov, st.noise_var, st.N)
-    bs = st.task_mean
+    for s, r in lsa:
+        se = r.extra["test_risk"][1]
+        out.append(ordering(f"LSA floor (Thm 4.1 ii) < trained LSA risk + 5 se (seed {s})",
+                            lv["floor"], r.extra["test_risk"][0] + Z_MC * se, margin=Z_MC * se))
+    for (s, a), (_, b) in zip(ltb, lsa, strict=True):
+        ra, rb = a.extra["test_risk"], b.extra["test_risk"]
+        out.append(ordering(f"trained LTB risk < trained LSA risk (seed {s})", ra[0], rb[0],
+                            margin=Z_MC * (ra[1] + rb[1])))
+
+    effs = [(s, _eff_from_params(r.params), _eff_from_params(r.extra["init_params"]))
+            for s, r in ltb]
+    bs, Gs, L = st.task_mean, lv["Gamma_star"], lv["lsa_parts"]
     d = st.d
 
-    def vec(e: dict[str, Any]) -> np.ndarray:
-        if e["b"] is None:
-            return np.full(3 * d + d * d, np.nan)
-        return np.concatenate([e["a"], e["b"], np.ravel(e["Gamma"]), e["phi"]])
+    def block(e: dict[str, Any], key: str) -> np.ndarray:
+        if e["b"] is None:  # v2 = 0: off the effective chart
+            return np.full((d, d) if key == "Gamma" else d, np.nan)
+        return np.asarray(e[key], dtype=float)
 
-    out.append(train_agreement("trained LTB effective (a, b, Gamma, phi) vs (beta*, beta*, "
-                               "Gamma*, 0)", vec(eff), np.concatenate([bs, bs, Gs.ravel(),
-                                                                      np.zeros(d)]), vec(eff0),
-                               details={"a": eff["a"], "b": eff["b"], "Gamma": eff["Gamma"],
-                                        "phi": eff["phi"]}))
+    def blocks(key: str) -> list[tuple[int, np.ndarray, np.ndarray]]:
+        return [(s, block(e, key), block(e0, key)) for s, e, e0 in effs]
+
+    zero = np.zeros(d)
+    out.append(_per_seed("trained LTB effective a vs beta* (MLP row learns the mean)",
+                         blocks("a"), bs, {"LSA optimum and beta* = 0 solution (a = 0)": zero},
+                         rtol=C17_AB_RTOL, norm=float(np.linalg.norm(bs)),
+                         fault_alternative=fa)[0])
+    out.append(_per_seed("trained LTB effective b vs beta* (centring)", blocks("b"), bs,
+                         {"beta* = 0 solution (GD-0: b = 0)": zero,
+                          "LSA optimum's centring b_LSA": L["b"]},
+                         rtol=C17_AB_RTOL, norm=float(np.linalg.norm(bs)),
+                         fault_alternative=fa)[0])
+    out.append(_per_seed("trained LTB effective Gamma vs Gamma* (Thm 5.2 at N)", blocks("Gamma"),
+                         Gs, {**lv["Gamma_alts"], "LSA optimum's Gamma": L["Gamma"]},
+                         rtol=C17_GAMMA_RTOL, norm=float(np.linalg.norm(Gs)),
+                         fault_alternative=fa)[0])
+    out.append(_phi_order(blocks("phi"), L["phi"], _phi_tolerance(st, Gs), fa))
     return out
 
 
-#: A stationary point of the exact β* = 0 LSA risk that is not the global minimum (found by BFGS
-#: from where seeds 2 and 4 of ``c17_lsa_zero`` stop): b ≈ (−3.03, 2.44), risk 1.3510 > R*.
-SPURIOUS_LSA_START = {"b": np.array([-2.979, 2.395]), "Gamma": np.array([[0.107, 0.217],
-                                                                         [0.212, 0.19]]),
-                      "phi": np.array([0.125, -0.099])}
+def _phi_tolerance(st: LinearRegressionICL, Gs: np.ndarray) -> float:
+    r"""Tolerance of the φ block: ``C17_PHI_RTOL`` of ``‖Γ*‖`` in Γ-equivalent units.
+
+    At ``b = β*``, ``yᵀ(y − Xb)/N ≈ β̃ᵀ Xᵀ(y − Xb)/N``, so ``φ`` acts like a perturbation
+    ``φβ̃ᵀ`` of ``Γ``, of size ``‖φ‖·√(‖β*‖²_H + tr HΨ)``.
+    """
+    scale = math.sqrt(float(st.task_mean @ st.Sigma_x @ st.task_mean)
+                      + float(np.trace(st.Sigma_x @ st.task_cov)))
+    return C17_PHI_RTOL * float(np.linalg.norm(Gs)) / scale
+
+
+def _phi_order(runs: list[tuple[int, np.ndarray, np.ndarray]], phi_lsa: np.ndarray, tol: float,
+               fault_alternative: str | None) -> Evidence:
+    """φ starts at ≈ 0 (its target), so it is an ORDER row, not a TRAIN row: on every seed the
+    trained φ is closer to 0 than to the LSA optimum's φ by ``‖φ_LSA‖ − 2·tol`` (i.e. ``‖φ‖ ≲
+    tol``).  ``fault_alternative="LSA optimum's phi"`` swaps the two."""
+    name_alt = "LSA optimum's phi"
+    pred, alt = np.zeros_like(phi_lsa), np.asarray(phi_lsa, dtype=float)
+    if fault_alternative == name_alt:
+        pred, alt = alt, pred
+    margin = float(np.linalg.norm(alt - pred)) - 2 * tol
+    gaps = [(float(np.linalg.norm(o - alt)) - float(np.linalg.norm(o - pred)), s, o, i)
+            for s, o, i in runs]
+    gap, s, o, i = min(gaps, key=lambda g: g[0] if math.isfinite(g[0]) else -math.inf)
+    ev = ordering("trained LTB effective phi closer to 0 than to the LSA optimum's phi "
+                  "(phi starts at ~0: ORDER, not TRAIN)", float(np.linalg.norm(o - pred)),
+                  float(np.linalg.norm(o - alt)), margin=margin,
+                  details={"phi": o, "phi_start": i, "phi_lsa": phi_lsa, "tolerance": tol,
+                           "units_to_0": float(np.linalg.norm(o)) / tol,
+                           "alternatives": [{"name": name_alt,
+                                             "units": float(np.linalg.norm(o - phi_lsa)) / tol}],
+                           "seeds": [r[0] for r in runs], "seed_reported": s,
+                           "seeds_passed": [r[0] for r in runs if np.linalg.norm(r[1] - alt)
+                                            - np.linalg.norm(r[1] - pred) >= margin]})
+    return ev if math.isfinite(gap) else dataclasses.replace(ev, passed=False)
+
+
+def _trap_starts() -> dict[str, dict[str, np.ndarray]]:
+    return {"spurious local minimum of the exact LSA risk (interior)": SPURIOUS_LSA_START,
+            "centring at infinity (v2 -> 0 boundary: |b| -> inf, Gamma -> 0)":
+                BOUNDARY_LSA_START}
+
+
+#: Where the spec's N(0, 0.1²) init sends some β* = 0 LSA seeds (C17 at N = 5): an interior
+#: stationary point of the exact LSA risk (seed 2) ...
+SPURIOUS_LSA_START = {"b": np.array([-4.302, 1.576]),
+                      "Gamma": np.array([[-0.017, 0.065], [0.068, 0.145]]),
+                      "phi": np.array([0.1044, -0.0391])}
+#: ... and the edge of the effective chart, ``v₂ → 0`` (seeds 3-5): ``b`` runs off, ``Γ → 0``.
+BOUNDARY_LSA_START = {"b": np.array([71.164, -55.804]),
+                      "Gamma": np.array([[-1e-4, -1e-4], [1e-4, 1e-4]]),
+                      "phi": np.array([-0.0053, 0.0042])}
 
 
 def check_table1_train_zero_mean(*, quick: bool = True, seed: int = 0,
-                                 allow_local_min: bool = False) -> list[Evidence]:
-    """β* = 0 control (spec C17): the trained LTB and LSA both reach ``R*`` (no gap), and
-    ``inf_LSA = R*`` by BFGS.
+                                 fault_alternative: str | None = None) -> list[Evidence]:
+    """β* = 0 control (spec C17): the trained LTB and LSA both reach ``R*`` (no gap), not its
+    N±1 neighbours and not the named traps of the exact risk; ``inf_LSA = R*`` by BFGS.
 
-    Finding (not in the spec): at β* = 0 the exact LSA (and LTB) risk has spurious local minima
-    in the centring ``b`` (reported as an INFO row); from the spec's N(0, 0.1²) init some seeds
-    stop there (seed 0 does not).  ``allow_local_min=True`` (used for extra seeds) replaces "reaches
-    R*" by the statement that holds for every seed: the trained model sits at a stationary point of
-    the exact risk (BFGS polishing from its effective parameters moves the risk by < 5 %) and
-    never below ``R*``."""
-    both = table1_runs(quick=quick, seed=seed)
-    runs, sh = both["zero"], both["shared"]
-    st = runs["setting"]
+    Finding (not in the spec): at β* = 0 the exact LSA (and LTB) risk has spurious stationary
+    points (an interior one and the ``v₂ → 0`` edge of the chart, both above ``R*``), and from
+    the spec's N(0, 0.1²) init some seeds end there.  The claim is not weakened: a seed that ends
+    in a trap fails "reaches R*"; if on every such seed the trained risk equals the stationary
+    value BFGS finds from its effective parameters (our two routes agree), the row has status
+    ``discrepancy`` against the spec's control ("both models must reach the same R*"), with the
+    seeds and their traps in ``details``.  Otherwise it fails.
+    """
+    lv = _levels("c17_ltb_zero")
+    st = lv["setting"]
     P, mu = whiten(st.Sigma_x, st.task_cov, st.task_mean)
     s2, N = st.noise_var, st.N
+    seeds = _seeds(quick, seed)
+    Rs = lv["R_star"]
+    lsa0, lsa_sh = trained("c17_lsa_zero", seed=seed), trained("c17_lsa", seed=seed)
     out = [ordering("Table 1 ordering: no-MLP risk at beta* != 0 >> at beta* = 0",
-                    runs["lsa"].extra["test_risk"][0], sh["lsa"].extra["test_risk"][0],
-                    margin=Z_MC * (runs["lsa"].extra["test_risk"][1]
-                                   + sh["lsa"].extra["test_risk"][1])),
-           close_agreement("beta* = 0: inf_LSA == R* (BFGS)", runs["inf_lsa"], runs["R_star"],
-                           kind="FLOAT", atol=OPTIM_RTOL * runs["R_star"])]
+                    lsa0.extra["test_risk"][0], lsa_sh.extra["test_risk"][0],
+                    margin=Z_MC * (lsa0.extra["test_risk"][1] + lsa_sh.extra["test_risk"][1])),
+           close_agreement("beta* = 0: inf_LSA == R* (BFGS)", lv["inf_lsa"], Rs,
+                           kind="FLOAT", atol=OPTIM_RTOL * Rs)]
+    traps = {k: polish(P, mu, s2, N, v, lsa=True).value for k, v in _trap_starts().items()}
+    for k, v in traps.items():
+        out.append(ordering(f"beta* = 0: the {k} lies above R* (BFGS on the exact LSA risk)",
+                            Rs, v, margin=C17_LTB_RTOL * Rs, details={"value": v}))
+    alts = {"R* off by one (N -> N+1)": lv["R_star_N+1"],
+            "R* off by one (N -> N-1)": lv["R_star_N-1"], **traps}
     for k in ("ltb", "lsa"):
-        r = runs[k]
-        if not allow_local_min:
-            out.append(train_agreement(f"beta* = 0: trained {k.upper()} test risk vs R*",
-                                       r.extra["test_risk"][0], runs["R_star"],
-                                       r.extra["init_test_risk"][0],
-                                       details={"se": r.extra["test_risk"][1]}))
+        runs = [(s, trained(f"c17_{k}_zero", seed=s)) for s in seeds]
+        ev, evs = _per_seed(f"beta* = 0: trained {k.upper()} test risk vs R*", _risks(runs), Rs,
+                            alts, rtol=C17_LTB_RTOL, norm=Rs, fault_alternative=fault_alternative)
+        if ev.passed or fault_alternative is not None:
+            out.append(ev)
             continue
-        eff = _eff_from_params(r.params)
-        pol = polish(P, mu, s2, N, eff, lsa=(k == "lsa"))
-        out.append(train_agreement(f"beta* = 0: trained {k.upper()} risk vs the stationary point "
-                                   "of the exact risk in its basin", r.extra["test_risk"][0],
-                                   pol.value,
-                                   r.extra["init_test_risk"][0],
-                                   details={"stationary_value": pol.value,
-                                            "R_star": runs["R_star"]}))
-        se = r.extra["test_risk"][1]
-        out.append(ordering(f"beta* = 0: trained {k.upper()} risk not below R* (beyond 5 se)",
-                            runs["R_star"] - 2 * Z_MC * se, r.extra["test_risk"][0],
-                            margin=Z_MC * se))
-    spur = polish(P, mu, s2, N, SPURIOUS_LSA_START, lsa=True)
-    out.append(informational("beta* = 0: spurious local minimum of the exact LSA risk (BFGS "
-                             "polish from the stuck point of seeds 2, 4)", runs["R_star"],
-                             spur.value, details={"b": spur.parts["b"]}))
+        # a seed missed R*: is it at a stationary point of the exact risk (our routes agree)?
+        ours = {}
+        for (s, r), e in zip(runs, evs, strict=True):
+            if e.passed:
+                continue
+            eff = _eff_from_params(r.params)
+            stationary = (polish(P, mu, s2, N, eff, lsa=(k == "lsa")).value
+                          if eff["b"] is not None else float("nan"))
+            c = claim_agreement(f"seed {s}", kind="TRAIN", paper=Rs, ours=stationary,
+                                observed=r.extra["test_risk"][0], atol=0.0, rtol=C17_LTB_RTOL,
+                                source=CONTROL_SOURCE)
+            ours[str(s)] = {"stationary_value": stationary, "status": c.status,
+                            "start_units": e.details["start_units"]}
+        agree = all(v["status"] == "discrepancy" and v["start_units"] >= TRAIN_START_UNITS
+                    for v in ours.values())
+        details = {**ev.details, "paper": Rs, "source": CONTROL_SOURCE,
+                   "stationary_point_of_failed_seeds": ours}
+        out.append(dataclasses.replace(ev, passed=agree, discrepancy=agree, details=details))
     return out
 
 
-def check_thm6_3_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Direct GD-β training (spec C18): the learned ``(Γ, β)`` has risk ≈ ``R*`` (closed form of the
-    learned parameters), reaches ``(Γ*, β*)`` in the Ω-weighted whitened coordinates
-    ``(Γ̄Ω^{1/2}, H^{1/2}β)``, and its MC test risk matches the closed-form risk of its
-    parameters."""
-    r = trained("c18_gd_beta", seed=seed)
+#: The spec's statement that a trapped β* = 0 seed contradicts.
+CONTROL_SOURCE = "spec 002 C17 control: at beta* = 0 both models must reach the same R*"
+
+
+def check_thm6_3_train(*, quick: bool = True, seed: int = 0,
+                       fault_alternative: str | None = None) -> list[Evidence]:
+    """Direct GD-β training (spec C18, at N = 5: see ``sims.experiments.ltb.PRESETS``): the learned
+    ``(Γ, β)`` has closed-form risk ≈ ``R*`` (not ``R*`` at N±1, not the optimal GD-0 risk); its
+    ``Γ`` reaches ``Γ*`` in the Ω-weighted whitened coordinates ``Γ̄Ω^{1/2}`` (not Γ* at N±1,
+    not Ω without its (N+1)/N, not H⁻¹, not the GD-0 optimum's Γ) and its ``β`` reaches ``β*`` in
+    ``H^{1/2}β`` (not 0), each block with its own tolerance; the MC test risk of the primary seed
+    matches the closed-form risk of its parameters.  ``fault_alternative=<name>``: that named
+    alternative is the prediction (negative control)."""
     st = PRESETS["c18_gd_beta"][0].setting
     H, Psi, bs, s2, N = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var, st.N
-    G, b = r.params["Gamma"], r.params["beta"]
-    G0, b0 = r.extra["init_params"]["Gamma"], r.extra["init_params"]["beta"]
+    seeds = _seeds(quick, seed)
+    runs = [(s, trained("c18_gd_beta", seed=s)) for s in seeds]
     Rs = optimal_risk(H, Psi, s2, N)
-    R = float(gd_beta_risk(G, b, H, bs, Psi, s2, N))
-    R0 = float(gd_beta_risk(G0, b0, H, bs, Psi, s2, N))
     Hh = psd_sqrt(H)
-    P = Hh @ Psi @ Hh
-    Oh = psd_sqrt(np.asarray(omega(P, s2, N)))
+    Oh = psd_sqrt(np.asarray(omega(Hh @ Psi @ Hh, s2, N)))
     Gs = optimal_gamma(H, Psi, s2, N)
 
-    def coords(Gm: np.ndarray, bm: np.ndarray) -> np.ndarray:
-        return np.concatenate([(Hh @ Gm @ Hh @ Oh).ravel(), Hh @ bm])
+    def risk(G: np.ndarray, b: np.ndarray) -> float:
+        return float(gd_beta_risk(G, b, H, bs, Psi, s2, N))
 
-    n = PRESETS["c18_gd_beta"][0].test_size
-    return [
-        train_agreement("trained GD-beta: closed-form risk of learned (Gamma, beta) vs R*", R, Rs,
-                        R0, rtol=C18_EXCESS_RTOL, details={"relative_excess": (R - Rs) / Rs}),
-        train_agreement("trained GD-beta: Omega-weighted whitened (Gamma, beta) vs optimum",
-                        coords(G, b), coords(Gs, bs), coords(G0, b0),
-                        details={"beta": b, "beta_star": bs, "max|beta-beta*|":
-                                 float(np.max(np.abs(b - bs)))}),
-        mc_agreement("trained GD-beta MC test risk vs closed-form risk of its parameters", R,
-                     Estimate(r.extra["test_risk"][0], r.extra["test_risk"][1], n)),
+    def cG(G: np.ndarray) -> np.ndarray:
+        return Hh @ G @ Hh @ Oh
+
+    par = [(s, r.params, r.extra["init_params"]) for s, r in runs]
+    fa = fault_alternative
+    out = [
+        _per_seed("trained GD-beta: closed-form risk of learned (Gamma, beta) vs R*",
+                  [(s, risk(p["Gamma"], p["beta"]), risk(p0["Gamma"], p0["beta"]))
+                   for s, p, p0 in par], Rs,
+                  {"R* off by one (N -> N+1)": optimal_risk(H, Psi, s2, N + 1),
+                   "R* off by one (N -> N-1)": optimal_risk(H, Psi, s2, N - 1),
+                   "optimal GD-0 risk (beta = 0)": Rs + gd0_gap(H, Psi, bs, s2, N)},
+                  rtol=C18_EXCESS_RTOL, norm=Rs, fault_alternative=fa)[0],
+        _per_seed("trained GD-beta: Omega-weighted whitened Gamma vs Gamma*",
+                  [(s, cG(p["Gamma"]), cG(p0["Gamma"])) for s, p, p0 in par], cG(Gs),
+                  {k: cG(v) for k, v in _gamma_alternatives(H, Psi, bs, s2, N).items()},
+                  rtol=C18_GAMMA_RTOL, norm=float(np.linalg.norm(cG(Gs))),
+                  fault_alternative=fa)[0],
+        _per_seed("trained GD-beta: whitened beta vs beta*",
+                  [(s, Hh @ p["beta"], Hh @ p0["beta"]) for s, p, p0 in par], Hh @ bs,
+                  {"GD-0 (beta = 0)": np.zeros_like(bs)}, rtol=C18_BETA_RTOL,
+                  norm=float(np.linalg.norm(Hh @ bs)), fault_alternative=fa)[0],
     ]
+    r = runs[0][1]
+    n = PRESETS["c18_gd_beta"][0].test_size
+    out.append(mc_agreement("trained GD-beta MC test risk vs closed-form risk of its parameters",
+                            risk(r.params["Gamma"], r.params["beta"]),
+                            Estimate(r.extra["test_risk"][0], r.extra["test_risk"][1], n)))
+    return out

@@ -49,7 +49,7 @@ class LTBExperiment:
             raise ValueError(f"model must be 'ltb', 'lsa' or 'gd_beta', got {self.model!r}")
 
 
-def _setting(beta_norm: float, *, d: int = 2, N: int = 10, noise_var: float = 0.25
+def _setting(beta_norm: float, *, d: int = 2, N: int = 5, noise_var: float = 0.25
              ) -> LinearRegressionICL:
     return LinearRegressionICL.from_arrays(
         Sigma_x=np.eye(d), N=N, task_mean=beta_norm * np.ones(d) / math.sqrt(d),
@@ -64,18 +64,25 @@ _C17 = TrainConfig(optimizer="adam", lr=2e-2, steps=1000, batch_size=512, lr_dec
                    dtype="float64", log_every=50)
 _C17_ZERO = dataclasses.replace(_C17, steps=500, log_every=25)
 #: Presets keyed by spec check; "smoke" is a seconds-long sanity run.
+#:
+#: C17 and C18 run at N = 5 (spec 002: N = 10).  At N = 10 the neighbours of Γ* (N -> N±1 in Ω)
+#: lie 2.3 % (C17) and 2.6 % (C18) from it, closer than two tolerances of what SGD on 512-prompt
+#: batches reaches (0.6-1.4 %); at N = 5 they lie 7.0 % and 7.4 % away, so the trained Γ is told
+#: apart from them (issue 8: change the setting, not the claim).
 PRESETS: dict[str, tuple[LTBExperiment, TrainConfig]] = {
-    # spec C17: d = 2, N = 10, sigma = .5, H = Psi = I, |beta*| = 3; raw LTB / LSA, k = m = d+1
+    # spec C17 (N = 5, see above): d = 2, sigma = .5, H = Psi = I, |beta*| = 3; raw LTB / LSA,
+    # k = m = d+1
     "c17_ltb": (LTBExperiment(setting=_setting(3.0), model="ltb"), _C17),
     "c17_lsa": (LTBExperiment(setting=_setting(3.0), model="lsa"), _C17),
     # beta* = 0 control: both reach R*
     "c17_ltb_zero": (LTBExperiment(setting=_setting(0.0), model="ltb"), _C17_ZERO),
     "c17_lsa_zero": (LTBExperiment(setting=_setting(0.0), model="lsa"), _C17_ZERO),
-    # spec C18: direct GD-beta training, d = 3, N = 10, sigma = .5, float32, batch 512, Adam .02
+    # spec C18: direct GD-beta training, d = 3, N = 5 (spec: 10, see above), sigma = .5, float32,
+    # batch 512, Adam .02
     "c18_gd_beta": (
         LTBExperiment(
             setting=LinearRegressionICL.from_arrays(
-                Sigma_x=0.5 * (_H18 + _H18.T), N=10, task_mean=[2.0, -1.0, 0.5],
+                Sigma_x=0.5 * (_H18 + _H18.T), N=5, task_mean=[2.0, -1.0, 0.5],
                 task_cov=np.diag([1.0, 0.5, 0.25]), noise_var=0.25),
             model="gd_beta"),
         # lr .05 (spec: .02) and 2000 steps: relative excess 1.5e-4 in ~9 s on one thread

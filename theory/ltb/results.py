@@ -159,10 +159,13 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="zwb24:table1", kind="table",
-        summary="Table 1 at CPU scale: trained LTB reaches R* (learns beta* in its MLP row), "
-                "trained LSA stalls at inf_LSA above the LSA floor; at beta* = 0 both reach R*",
-        source="[zwb24] Table 1, §4 (GPT2 numbers [P]); CPU proxy: spec 002 C17",
-        statement="R(LTB) ~ R* = 0.740566 < inf_LSA = 2.535387 ~ R(LSA), d=2, N=10, sigma=.5, "
+        summary="Table 1 at CPU scale: trained LTB reaches R* (learns beta* in its MLP row; "
+                "a, b, Gamma, phi each vs its named neighbours), trained LSA stalls at inf_LSA "
+                "above the LSA floor; at beta* = 0 both reach R* (seeds ending in a named trap of "
+                "the exact risk: discrepancy)",
+        source="[zwb24] Table 1, §4 (GPT2 numbers [P]); CPU proxy: spec 002 C17 at N = 5 "
+               "(spec: N = 10; N = 5 separates Gamma* from its N+-1 neighbours)",
+        statement="R(LTB) ~ R* = 1.037879 < inf_LSA = 3.911633 ~ R(LSA), d=2, N=5, sigma=.5, "
                   "|beta*| = 3",
         objects=("theory.ltb:optimal_risk", "theory.ltb:lsa_risk_floor"),
         checks=("sims.checks.ltb:check_table1_train",

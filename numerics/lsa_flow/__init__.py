@@ -15,7 +15,16 @@ The route names are re-exported here.
 
 from __future__ import annotations
 
-from numerics.lsa_flow.faults import GammaFn, gamma_or_fault, lambda_as_gamma, wrong_gamma
+from numerics.lsa_flow.faults import (
+    GAMMA_ALTERNATIVES,
+    GammaFn,
+    gamma_factor_dropped,
+    gamma_n_minus_1,
+    gamma_n_plus_1,
+    gamma_or_fault,
+    lambda_as_gamma,
+    wrong_gamma,
+)
 from numerics.lsa_flow.montecarlo import least_squares_risk_mc, random_cov_test_risk
 from numerics.lsa_flow.ode import STIFF, integrate_flow, integrate_rdm_flow, pack, unpack
 from numerics.lsa_flow.predictors import lsa_predict, predictor_predict, weights_from_P
@@ -50,5 +59,9 @@ __all__ = [
     "GammaFn",
     "wrong_gamma",
     "lambda_as_gamma",
+    "gamma_n_plus_1",
+    "gamma_n_minus_1",
+    "gamma_factor_dropped",
+    "GAMMA_ALTERNATIVES",
     "gamma_or_fault",
 ]

@@ -280,9 +280,11 @@ def check_thm8_mc_loss(
     u = 0.9
     Ul, ul = T.rdm_limit(*m, N)
     out = []
-    for tag, (UU, uu), pred in (
-        ("non-diagonal U₁₁", (U, u), T.rdm_loss(U, u, Zc, xi) + 0.5 * m[0].sum()),
-        ("minimiser D", (Ul, ul), T.rdm_optimal_loss(*m, N)),
+    # prompts per row: the non-diagonal row's loss is heavier-tailed (its se/scale ranged up to
+    # 2.0 % over 40 seeds at 600k prompts, against the 2 % power check), so it gets twice as many
+    for tag, (UU, uu), pred, n_quick in (
+        ("non-diagonal U₁₁", (U, u), T.rdm_loss(U, u, Zc, xi) + 0.5 * m[0].sum(), 1_200_000),
+        ("minimiser D", (Ul, ul), T.rdm_optimal_loss(*m, N), 600_000),
     ):
         K, R = weights_from_P(UU, uu)
 
@@ -294,7 +296,7 @@ def check_thm8_mc_loss(
             mc_agreement(
                 f"random-cov population loss at {tag} (d={d}, N={N})",
                 pred,
-                mc_mean(draw, 600_000 if quick else 6_000_000, rng=rng),
+                mc_mean(draw, n_quick if quick else 10 * n_quick, rng=rng),
             )
         )
     return out

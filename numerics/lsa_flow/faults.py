@@ -9,7 +9,17 @@ import numpy as np
 
 from theory import lsa_flow as T
 
-__all__ = ["GammaFn", "wrong_gamma", "lambda_as_gamma", "gamma_or_fault"]
+__all__ = [
+    "GammaFn",
+    "wrong_gamma",
+    "lambda_as_gamma",
+    "gamma_n_plus_1",
+    "gamma_n_minus_1",
+    "gamma_factor_dropped",
+    "GAMMA_ALTERNATIVES",
+    "inverse_alternatives",
+    "gamma_or_fault",
+]
 
 #: A replacement for ``Γ(Λ, N)`` (or for the predictor matrix ``P(Λ, N)``).
 GammaFn = Callable[[np.ndarray, int], np.ndarray]
@@ -24,6 +34,37 @@ def wrong_gamma(Lambda: np.ndarray, N: int) -> np.ndarray:
 def lambda_as_gamma(Lambda: np.ndarray, N: int) -> np.ndarray:
     """Negative control: ``Γ := Λ`` (so the learned matrix would be Λ⁻¹, the naive answer)."""
     return np.asarray(Lambda, dtype=float).copy()
+
+
+def gamma_n_plus_1(Lambda: np.ndarray, N: int) -> np.ndarray:
+    """Alternative: Γ off by one, N → N+1: ``(N+2)/(N+1) Λ + trΛ/(N+1) I``."""
+    return T.gamma_fn(Lambda, N + 1)
+
+
+def gamma_n_minus_1(Lambda: np.ndarray, N: int) -> np.ndarray:
+    """Alternative: Γ off by one, N → N−1: ``N/(N−1) Λ + trΛ/(N−1) I`` (needs N ≥ 2)."""
+    return T.gamma_fn(Lambda, N - 1)
+
+
+def gamma_factor_dropped(Lambda: np.ndarray, N: int) -> np.ndarray:
+    """Alternative: Γ with its ``(N+1)/N`` factor dropped, ``Λ + trΛ/N I``."""
+    L = np.asarray(Lambda, dtype=float)
+    return L + np.trace(L) / N * np.eye(L.shape[0])
+
+
+#: The named neighbours of Γ that a trained route must tell apart from Γ (zfb24 Theorem 4):
+#: off by one in N either way, the (N+1)/N factor dropped, and Λ (no finite-N term: P = Λ⁻¹).
+GAMMA_ALTERNATIVES: dict[str, GammaFn] = {
+    "Γ with N → N+1": gamma_n_plus_1,
+    "Γ with N → N−1": gamma_n_minus_1,
+    "Γ without (N+1)/N: Λ + trΛ/N·I": gamma_factor_dropped,
+    "Λ (finite-N terms removed: Λ⁻¹)": lambda_as_gamma,
+}
+
+
+def inverse_alternatives(Lambda: np.ndarray, N: int) -> dict[str, np.ndarray]:
+    """Γ's named neighbours, inverted: the P a model that had learned that neighbour would reach."""
+    return {name: np.linalg.inv(fn(Lambda, N)) for name, fn in GAMMA_ALTERNATIVES.items()}
 
 
 def gamma_or_fault(fault_gamma_fn: GammaFn | None, L: np.ndarray, N: int) -> np.ndarray:

@@ -1,5 +1,6 @@
-"""[zfb24] Monte Carlo routes for Figure 1: normalised test errors of least squares and of a
-preconditioned one-step predictor on fixed- or random-covariance prompts (sampled, then applied)."""
+"""[zfb24] Monte Carlo routes for Figure 1 and §4.3: normalised test errors of least squares and of
+a preconditioned one-step predictor on fixed- or random-covariance prompts (sampled, then
+applied), the expectation in condition (21), and the coefficient of ŷ on z = x_qᵀΛ_new w."""
 
 from __future__ import annotations
 
@@ -7,10 +8,15 @@ import numpy as np
 
 from numerics.lsa_flow.predictors import predictor_predict
 from numerics.lsa_flow.sampling import sample_linear, sample_random_cov
-from numerics.montecarlo import mc_mean
+from numerics.montecarlo import mc_mean, mc_means
 from theory.common.protocols import Estimate
 
-__all__ = ["least_squares_risk_mc", "random_cov_test_risk"]
+__all__ = [
+    "least_squares_risk_mc",
+    "random_cov_test_risk",
+    "condition21_expectation",
+    "random_cov_slope",
+]
 
 
 def least_squares_risk_mc(
@@ -40,3 +46,33 @@ def random_cov_test_risk(
         return (predictor_predict(P, X, y, xq) - yq) ** 2 / d
 
     return mc_mean(draw, n, rng=rng)
+
+
+def condition21_expectation(d: int, N: int, n: int, rng: np.random.Generator) -> Estimate:
+    """MC of ``E[‖Γ_τ‖_op‖Λ_τ‖_F²]`` for ``Λ_τ = diag(Exp(1))`` (the denominator of condition (21)),
+    ``Γ_τ = (N+1)/N Λ_τ + trΛ_τ/N I``."""
+
+    def draw(g: np.random.Generator, b: int) -> np.ndarray:
+        lam = g.exponential(1.0, size=(b, d))
+        gam = ((N + 1) / N * lam + lam.sum(1, keepdims=True) / N).max(axis=1)
+        return gam * (lam**2).sum(axis=1)
+
+    return mc_mean(draw, n, rng=rng)
+
+
+def random_cov_slope(P: np.ndarray, M: int, n: int, rng: np.random.Generator) -> float:
+    """Pooled regression slope of ŷ = x_qᵀPĝ on ``z = x_qᵀΛ_new w`` over fresh Definition-7
+    prompts of length M (Exp(1)); the query ``x_q ~ N(0, Λ_new)`` is integrated exactly:
+    ``E[ŷz | prompt, w, Λ_new] = ĝᵀPΛ_new²w`` and ``E[z² | w, Λ_new] = wᵀΛ_new³w``."""
+    d = P.shape[0]
+
+    def draw(g: np.random.Generator, b: int) -> np.ndarray:
+        X, y, _, _, W, lam = sample_random_cov(g, b, M, d)
+        gh = np.einsum("bn,bnd->bd", y, X) / M
+        return np.stack(
+            [np.einsum("bd,de,be->b", gh, P, lam**2 * W), np.einsum("bd,bd->b", lam**3 * W, W)],
+            axis=1,
+        )
+
+    num, den = mc_means(draw, n, rng=rng)
+    return num.mean / den.mean

@@ -1,7 +1,9 @@
 """zfb24 trained models (torch, float64, CPU) vs the theory in invariant coordinates (TRAIN).
 
 Each configuration is trained once per run (sims.cache.cached, shared with the report) through the
-check functions of sims.checks.lsa_flow; the negative controls rerun the same checks with a fault.
+check functions of sims.checks.lsa_flow; the negative controls rerun the same checks with a fault:
+each named neighbour of Γ (numerics.lsa_flow.GAMMA_ALTERNATIVES: N → N±1, (N+1)/N dropped, Λ) passed
+as the prediction through ``fault_gamma_fn`` must make the trained check fail.
 """
 
 from __future__ import annotations
@@ -10,11 +12,20 @@ import numpy as np
 import pytest
 
 import sims.checks.lsa_flow as SC
-from numerics.lsa_flow import lambda_as_gamma
+from numerics.lsa_flow import GAMMA_ALTERNATIVES, gamma_n_plus_1, lambda_as_gamma
 from numerics.testing import assert_fails, assert_passed
 from sims.experiments.lsa_flow import PRESETS, final_weights, train_lsa
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
+
+#: Every named neighbour of Γ, as a fault (the trained checks must tell each one from Γ).
+ALTERNATIVES = pytest.mark.parametrize(
+    "fault", list(GAMMA_ALTERNATIVES.values()), ids=list(GAMMA_ALTERNATIVES)
+)
+#: The two the issue names first (N → N+1; no finite-N term, Λ⁻¹), for the costlier checks.
+NEAREST = pytest.mark.parametrize(
+    "fault", [gamma_n_plus_1, lambda_as_gamma], ids=["N → N+1", "Λ⁻¹"]
+)
 
 
 @pytest.mark.result("zfb24:eq6")
@@ -38,9 +49,10 @@ def test_thm4_sgd(sgd_evidence) -> None:
 
 
 @pytest.mark.result("zfb24:thm4")
-def test_thm4_sgd_negative_control_lambda_inverse(sgd_evidence) -> None:
+@ALTERNATIVES
+def test_thm4_sgd_negative_control_neighbours(sgd_evidence, fault) -> None:
     assert_passed(sgd_evidence)
-    assert_fails(SC.check_thm4_train_sgd(fault_gamma_fn=lambda_as_gamma))  # Λ⁻¹ in place of Γ⁻¹
+    assert_fails(SC.check_thm4_train_sgd(fault_gamma_fn=fault))
 
 
 @pytest.fixture(scope="module")
@@ -55,15 +67,27 @@ def test_thm4_population_gd(gd_evidence) -> None:
 
 
 @pytest.mark.result("zfb24:thm4")
-def test_thm4_population_gd_negative_control(gd_evidence) -> None:
+@ALTERNATIVES
+def test_thm4_population_gd_negative_control(gd_evidence, fault) -> None:
     assert_passed(gd_evidence)
-    assert_fails(SC.check_thm4_train_population_gd(fault_gamma_fn=lambda_as_gamma))
+    assert_fails(SC.check_thm4_train_population_gd(fault_gamma_fn=fault))
+
+
+@pytest.fixture(scope="module")
+def lem10_evidence():
+    return SC.check_lem10_train_flow_vs_gd()
 
 
 @pytest.mark.result("zfb24:lem10")
-def test_flow_vs_gd_at_matched_time() -> None:
-    assert_passed(SC.check_lem10_train_flow_vs_gd())
-    assert_fails(SC.check_lem10_train_flow_vs_gd(fault_gamma_fn=lambda_as_gamma))
+def test_flow_vs_gd_at_matched_time(lem10_evidence) -> None:
+    assert_passed(lem10_evidence)
+
+
+@pytest.mark.result("zfb24:lem10")
+@ALTERNATIVES
+def test_flow_vs_gd_negative_control(lem10_evidence, fault) -> None:
+    assert_passed(lem10_evidence)
+    assert_fails(SC.check_lem10_train_flow_vs_gd(fault_gamma_fn=fault))
 
 
 @pytest.fixture(scope="module")
@@ -77,17 +101,35 @@ def test_eq12_trained_at_other_lengths(eq12_evidence) -> None:
 
 
 @pytest.mark.result("zfb24:eq12")
-def test_eq12_trained_negative_control(eq12_evidence) -> None:
+@ALTERNATIVES
+def test_eq12_trained_negative_control(eq12_evidence, fault) -> None:
     assert_passed(eq12_evidence)
-    assert_fails(SC.check_eq12_train(fault_gamma_fn=lambda_as_gamma))
+    assert_fails(SC.check_eq12_train(fault_gamma_fn=fault))
+
+
+@pytest.fixture(scope="module")
+def shifts_evidence():
+    return SC.check_shifts_train()
 
 
 @pytest.mark.result("zfb24:shifts")
-def test_shifts_with_the_trained_model() -> None:
-    ev = SC.check_shifts_train()
-    assert_passed(ev)
-    # negative control: Λ⁻¹ in place of Γ⁻¹ as the reference limit
-    assert_fails(SC.check_shifts_train(fault_gamma_fn=lambda_as_gamma))
+def test_shifts_with_the_trained_model(shifts_evidence) -> None:
+    assert_passed(shifts_evidence)
+
+
+@pytest.mark.result("zfb24:shifts")
+@NEAREST
+def test_shifts_negative_control(shifts_evidence, fault) -> None:
+    assert_passed(shifts_evidence)
+    assert_fails(SC.check_shifts_train(fault_gamma_fn=fault))
+
+
+@pytest.mark.thorough
+@pytest.mark.result("zfb24:shifts")
+@ALTERNATIVES
+def test_shifts_negative_control_all_neighbours(shifts_evidence, fault) -> None:
+    assert_passed(shifts_evidence)
+    assert_fails(SC.check_shifts_train(fault_gamma_fn=fault))
 
 
 @pytest.fixture(scope="module")
@@ -101,28 +143,44 @@ def test_thm8_random_cov_sgd(thm8_evidence) -> None:
 
 
 @pytest.mark.result("zfb24:thm8")
-def test_thm8_negative_control_fixed_trained_delta(thm8_evidence) -> None:
+@pytest.mark.parametrize(
+    "delta",
+    [20 / (20 + 5 + 1), 1 / 3],
+    ids=["δ_F of fixed-identity training", "δ without finite-N terms (N → ∞)"],
+)
+def test_thm8_negative_control_neighbours(thm8_evidence, delta: float) -> None:
     assert_passed(thm8_evidence)
-    d, N = 5, 20
-    assert_fails(
-        SC.check_thm8_train_sgd(fault_delta=N / (N + d + 1))
-    )  # δ_F of fixed-identity training
+    assert_fails(SC.check_thm8_train_sgd(fault_delta=delta))  # d = 5, N = 20
 
 
 @pytest.mark.thorough
 @pytest.mark.result("zfb24:thm4")
-@pytest.mark.parametrize("seed", [1, 2])
-def test_thm4_sgd_more_seeds(seed: int) -> None:
-    assert_passed(SC.check_thm4_train_sgd(seed=seed))
-    assert_passed(SC.check_thm4_train_population_gd(seed=seed))
-    assert_passed(SC.check_eq12_train(seed=seed))
+@pytest.mark.result("zfb24:lem10")
+@pytest.mark.result("zfb24:eq12")
+@pytest.mark.result("zfb24:shifts")
+@pytest.mark.parametrize(
+    "check",
+    [
+        SC.check_thm4_train_sgd,
+        SC.check_thm4_train_population_gd,
+        SC.check_lem10_train_flow_vs_gd,
+        SC.check_eq12_train,
+        SC.check_shifts_train,
+    ],
+)
+def test_thm4_three_seeds(check) -> None:
+    """The full tier: every trained claim on seeds 0, 1, 2; each row passes on every seed."""
+    ev = check(quick=False)
+    assert_passed(ev)
+    assert all(e.details["seeds_passed"] == [0, 1, 2] for e in ev if e.kind == "TRAIN")
 
 
 @pytest.mark.thorough
 @pytest.mark.result("zfb24:thm8")
-@pytest.mark.parametrize("seed", [1, 2])
-def test_thm8_more_seeds(seed: int) -> None:
-    assert_passed(SC.check_thm8_train_sgd(seed=seed))
+def test_thm8_three_seeds() -> None:
+    ev = SC.check_thm8_train_sgd(quick=False)
+    assert_passed(ev)
+    assert all(e.details["seeds_passed"] == [0, 1, 2] for e in ev if e.kind == "TRAIN")
 
 
 @pytest.mark.result("zfb24:thm4")

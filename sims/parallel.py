@@ -134,6 +134,10 @@ class ManagerBroker:
     def publish(self, digest: str, data: bytes) -> None:
         self.published[digest] = data
 
+    def peek(self, digest: str) -> bytes | None:
+        """The entry if some worker already published it in this run."""
+        return self.published.get(digest)
+
     def release(self, digest: str) -> None:
         with self.lock:
             self.claims.pop(digest, None)
@@ -182,6 +186,15 @@ class DaskBroker:
         from distributed import Variable
 
         Variable(self._name(digest)).set(data)
+
+    def peek(self, digest: str) -> bytes | None:
+        from distributed import Variable
+
+        var: Any = Variable(self._name(digest))
+        try:
+            return var.get(timeout=0.05)
+        except TimeoutError:
+            return None
 
     def release(self, digest: str) -> None:
         lock = self._locks.pop(digest, None)
@@ -255,6 +268,10 @@ def call_unit(fn: Callable[..., Any], args: tuple[Any, ...], handed_out: Mapping
             return digest
         path = root / namespace.replace(":", "_").replace("/", "_") / f"{digest}.pkl"
         if disk and path.exists():
+            return digest
+        data = broker.peek(digest)  # trained earlier in this run (on another worker)
+        if data is not None:
+            memory[digest] = cache.unpack_entry(data)
             return digest
         if broker.claim(digest):
             mine.add(digest)  # this worker computes it; capture() publishes it

@@ -23,6 +23,7 @@ PAPERS: dict[str, str] = {
     "zfb24": "lsa_flow",
     "hpcy25": "softmax_multihead",
     "zwb24": "ltb",  # its cross-check uses zfb24's Γ, so it comes after
+    "collins24": "softmax_window",
 }
 
 #: Modules holding a ``RESULTS`` tuple, in report order: the shared baselines, then each paper's

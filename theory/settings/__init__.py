@@ -15,6 +15,11 @@ these settings without seeing any prediction (STYLE R16).
 from __future__ import annotations
 
 from theory.settings.linear import GaussianCovariates, GaussianTaskPrior, LinearRegressionICL
+from theory.settings.softmax_window import (
+    LipschitzTasks,
+    SoftmaxWindowSetting,
+    SphereCovariates,
+)
 from theory.settings.validators import (
     PSD_RTOL,
     Matrix,
@@ -37,6 +42,9 @@ __all__ = [
     "GaussianCovariates",
     "GaussianTaskPrior",
     "LinearRegressionICL",
+    "SphereCovariates",
+    "LipschitzTasks",
+    "SoftmaxWindowSetting",
     "as_matrix",
     "as_vector",
     "check_int",

@@ -26,6 +26,7 @@ from theory.strategies.common import (
 from theory.strategies.lsa_flow import zfb24_settings
 from theory.strategies.ltb import zwb24_settings
 from theory.strategies.softmax_multihead import hpcy25_settings
+from theory.strategies.softmax_window import collins24_settings
 
 __all__ = [
     "dims",
@@ -37,4 +38,5 @@ __all__ = [
     "zfb24_settings",
     "hpcy25_settings",
     "zwb24_settings",
+    "collins24_settings",
 ]

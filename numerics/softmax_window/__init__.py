@@ -1,0 +1,26 @@
+"""[collins24] numerics: routes and checks of the softmax_window slice.
+
+Routes (no checks): :mod:`.quadrature` (the exact R0.3 quadrature of A(ω), N(ω); the 1-NN limit by
+scipy's incomplete beta), :mod:`.sampling` (sphere covariates, task classes, prompts),
+:mod:`.predictors` (literal softmax / linear / hard-window predictors, Monte Carlo risks),
+:mod:`.api` (the public :func:`optimal_scale`).  Checks, by paper section: :mod:`.checks_risk`
+(§2, App. B), :mod:`.checks_optimum` (§3 Theorems 3.4, 3.5), :mod:`.checks_linear` (Theorem 3.6,
+Remark 2.2), :mod:`.checks_window` (§3.1, App. D, G), :mod:`.checks_signal` (App. B-C),
+:mod:`.checks_lowrank` (§4).
+"""
+
+from __future__ import annotations
+
+from numerics.softmax_window.api import mc_risk_curve, optimal_scale, spline_argmin
+from numerics.softmax_window.quadrature import (
+    WindowTerms,
+    a_infinity,
+    affine_risk_quad,
+    noise_term,
+    optimal_scale_affine,
+    t_cdf,
+    window_terms,
+)
+
+__all__ = ["optimal_scale", "mc_risk_curve", "spline_argmin", "WindowTerms", "window_terms",
+           "affine_risk_quad", "noise_term", "optimal_scale_affine", "a_infinity", "t_cdf"]

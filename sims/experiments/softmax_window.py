@@ -1,0 +1,179 @@
+"""collins24 training experiments (spec 003 §3.2, S1-S6, shrunk to 1000 steps with the lr decaying
+to 0.05 of its start): one literal softmax unit (or linear attention) trained online on fresh
+prompts from the sphere, MSE against the noiseless target f(x_q).
+
+Imports only ``theory.settings`` and sims modules (the trained model never sees a prediction).
+``PRESETS`` maps a name to ``(UnitExperiment, TrainConfig)``; ``run(preset, **overrides)``
+returns a :class:`sims.train.TrainResult` whose ``extra`` holds ``M_final`` (d×d), ``M_avg``
+(average over the last 20 % of steps, the spec's estimator), ``M_trace`` (‖M‖₂ over training) and
+``value``; ``trained(preset, seed=...)`` is the same run through the config-keyed cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from sims.cache import cached
+from sims.config import TrainConfig
+from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit, tokens
+from sims.train import TrainResult, make_generator, train
+from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
+
+__all__ = ["UnitExperiment", "PRESETS", "SIGMAS", "run", "trained", "resolve", "sample_batch"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UnitExperiment:
+    """What is trained on which data model (optimiser, steps and seed: the TrainConfig)."""
+
+    setting: SoftmaxWindowSetting  # collins24 data model (covariates, tasks, n, sigma^2)
+    model: str = "softmax"  # "softmax" (SoftmaxUnit) or "linear" (LinearAttentionUnit)
+    tied: bool = True  # softmax: M_K ≡ M_Q (spec §1.6)
+    init: float = 1e-3  # softmax: M_K = M_Q = init·I
+    train_value: bool = False  # True: the value scalar is trained (negative control only)
+    include_query: bool = False  # True: the query attends to itself (negative control only)
+    avg_frac: float = 0.2  # average M over the last avg_frac of the steps
+
+    def __post_init__(self) -> None:
+        if self.model not in ("softmax", "linear"):
+            raise ValueError(f"model must be 'softmax' or 'linear', got {self.model!r}")
+
+
+def _sphere(gen: torch.Generator, shape: tuple[int, ...], d: int) -> torch.Tensor:
+    z = torch.randn(*shape, d, generator=gen, dtype=torch.float64)
+    return z / z.norm(dim=-1, keepdim=True)
+
+
+def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator
+                 ) -> tuple[torch.Tensor, torch.Tensor]:
+    """B prompts (tokens Z, noiseless target f(x_q)); uniform / acg / lowrank covariates."""
+    d, n, cov, T = s.d, s.n, s.covariates, s.tasks
+    if cov.kind == "uniform":
+        X = _sphere(gen, (B, n + 1), d)
+    elif cov.kind == "acg":
+        z = torch.randn(B, n + 1, d, generator=gen, dtype=torch.float64) * torch.arange(
+            1, d + 1, dtype=torch.float64)
+        X = z / z.norm(dim=-1, keepdim=True)
+    elif cov.kind == "lowrank":
+        k = cov.k or 1
+        X = torch.cat([cov.c_u * _sphere(gen, (B, n + 1), k),
+                       cov.c_v * _sphere(gen, (B, n + 1), d - k)], dim=-1)
+    else:
+        raise ValueError(f"covariates kind {cov.kind!r} is not sampled in torch")
+    u = (torch.rand(3, B, generator=gen, dtype=torch.float64) * 2 - 1) * T.L
+    b = u[2] if T.intercept else torch.zeros(B, dtype=torch.float64)
+    if T.kind == "lowrank":
+        k = cov.k or 1
+        a = _sphere(gen, (B,), k)
+        f = torch.einsum("bmk,bk->bm", X[..., :k], a) + T.offset
+    elif T.kind == "constant":
+        f = (torch.rand(B, 1, generator=gen, dtype=torch.float64) * 2 - 1).expand(B, n + 1)
+    else:
+        v = _sphere(gen, (B,), d)
+        t = torch.einsum("bmd,bd->bm", X, v)
+        if T.kind in ("affine", "linear"):
+            f = u[0, :, None] * t + b[:, None] if T.kind == "affine" else T.L * t
+        elif T.kind == "relu":
+            f = u[0, :, None] * t.clamp(min=0) + u[1, :, None] * (-t).clamp(min=0) + b[:, None]
+        else:
+            f = torch.cos(T.L * t)
+    eps = s.sigma2**0.5 * torch.randn(B, n, generator=gen, dtype=torch.float64)
+    return tokens(X[:, :n], f[:, :n] + eps, X[:, n]), f[:, n]
+
+
+def _iso(sigma: float, task: str = "affine", *, d: int = 5, n: int = 20, L: float = 1.0
+         ) -> SoftmaxWindowSetting:
+    return SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma * sigma, task=task)
+
+
+#: S1/S2 noise levels (spec 003 §3.2).
+SIGMAS = (1.0, 0.3, 0.1, 0.01)
+_C = TrainConfig(optimizer="adam", lr=0.05, steps=1000, batch_size=256, lr_decay=0.05,
+                 dtype="float64", log_every=10)
+PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
+    **{f"s1_sigma{s:g}": (UnitExperiment(setting=_iso(s)), _C) for s in SIGMAS},
+    **{f"s2_relu_sigma{s:g}": (UnitExperiment(setting=_iso(s, "relu")), _C) for s in SIGMAS},
+    # S4: linear attention, M init 0, Adam 1e-2
+    "s4_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
+                  dataclasses.replace(_C, lr=0.01)),
+    # S5: d = 6, k = 2, n = 20, sigma = 0, Assumption 4.3 with c_u = c_v = 1, untied M
+    "s5_lowrank": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
+        n=20, sigma2=0.0), tied=False), dataclasses.replace(_C, steps=2000)),
+    # S6: constant tasks b ~ U[-1, 1], sigma = 0.5, d = 3, n = 20
+    "s6_constant": (UnitExperiment(setting=_iso(0.5, "constant", d=3, L=0.0)), _C),
+    "smoke": (UnitExperiment(setting=_iso(0.1)), dataclasses.replace(_C, steps=20, log_every=5)),
+}
+
+
+def resolve(preset: str | tuple[UnitExperiment, TrainConfig], **overrides: Any
+            ) -> tuple[UnitExperiment, TrainConfig]:
+    """The (experiment, config) of a preset with overrides of TrainConfig or experiment fields."""
+    exp, cfg = PRESETS[preset] if isinstance(preset, str) else preset
+    tr = {k: v for k, v in overrides.items() if k in TrainConfig.__dataclass_fields__}
+    ex = {k: v for k, v in overrides.items() if k not in tr}
+    return (dataclasses.replace(exp, **ex) if ex else exp,
+            dataclasses.replace(cfg, **tr) if tr else cfg)
+
+
+def build_model(exp: UnitExperiment) -> torch.nn.Module:
+    d = exp.setting.d
+    if exp.model == "linear":
+        return LinearAttentionUnit(d)
+    return SoftmaxUnit(d, tied=exp.tied, init=exp.init, train_value=exp.train_value,
+                       include_query=exp.include_query)
+
+
+def run(preset: str | tuple[UnitExperiment, TrainConfig], *, threads: int = 1, **overrides: Any
+        ) -> TrainResult:
+    """Train one configuration (torch on ``threads`` threads, restored afterwards)."""
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        return _run(*resolve(preset, **overrides))
+    finally:
+        torch.set_num_threads(old)
+
+
+def trained(preset: str, *, seed: int = 0, **overrides: Any) -> TrainResult:
+    """The run of ``preset`` with ``seed`` through the config-keyed cache (one training per
+    configuration, shared by the tests and the report)."""
+    exp, cfg = resolve(preset, seed=seed, **overrides)
+    return cached("softmax_window", (exp, cfg), lambda: run((exp, cfg)))
+
+
+def _run(exp: UnitExperiment, cfg: TrainConfig) -> TrainResult:
+    gen = make_generator(cfg.seed)
+    model = build_model(exp)
+    start = max(0, int(round(cfg.steps * (1 - exp.avg_frac))))
+    acc: list[np.ndarray] = []
+    norms: list[tuple[int, float]] = []
+    chunk = 25  # fresh prompts for every step, drawn 25 steps at a time (amortised sampling)
+    buf: list[Any] = []
+
+    def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
+        if step >= start:
+            acc.append(m.M().detach().numpy().copy())  # type: ignore[operator]
+        if step % cfg.log_every == 0:
+            norms.append((step, float(torch.linalg.matrix_norm(m.M().detach(), 2))))  # type: ignore[operator]
+        if step % chunk == 0 or not buf:
+            Zc, tc = sample_batch(exp.setting, cfg.batch_size * chunk, g)
+            buf[:] = [Zc.split(cfg.batch_size), tc.split(cfg.batch_size)]
+        Z, target = buf[0][step % chunk], buf[1][step % chunk]
+        return torch.mean((m(Z) - target) ** 2)
+
+    res = train(model, objective, cfg, generator=gen)
+    M_final = model.M().detach().numpy().copy()  # type: ignore[operator]
+    res.extra.update(
+        M_final=M_final,
+        M_avg=np.mean(acc, axis=0) if acc else M_final,
+        M_trace=np.array(norms),
+        value=float(getattr(model, "value", torch.ones(())).detach()),
+        experiment=exp,
+    )
+    return res

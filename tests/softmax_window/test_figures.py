@@ -1,0 +1,32 @@
+"""collins24 figures draw (quick tier) with the expected axes."""
+
+from __future__ import annotations
+
+import pytest
+
+from sims.figures import softmax_window as F
+
+
+@pytest.mark.result("collins24:thm3.4")
+def test_fig_omega_lambda() -> None:
+    fig = F.fig_omega_lambda()
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and len(ax.get_lines()) == 5
+    assert "slope" in ax.get_lines()[0].get_label()
+
+
+@pytest.mark.result("collins24:thm3.5")
+def test_fig_transfer() -> None:
+    assert len(F.fig_transfer().axes[0].get_lines()) == 4
+
+
+@pytest.mark.result("collins24:thm3.4")
+def test_fig_weights() -> None:
+    assert len(F.fig_weights().axes[0].get_lines()) == 4
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm3.4")
+def test_fig_training_norm() -> None:
+    assert len(F.fig_training_norm().axes[0].get_lines()) == 8

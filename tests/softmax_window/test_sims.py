@@ -1,0 +1,70 @@
+"""collins24 torch units: the literal unit vs the numpy predictor, and the trained runs S1, S2, S4,
+S5, S6 (spec 003 §3.2), with the trained-value-scalar negative control at σ = 1.
+
+Trained runs come from ``sims.experiments.softmax_window.trained`` (config-keyed cache).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from numerics.softmax_window.checks_lowrank import check_thm4_4_mc
+from numerics.testing import assert_fails, assert_passed
+from sims.checks import softmax_window as S
+
+
+@pytest.mark.float
+@pytest.mark.result("collins24:risk-affine")
+def test_literal_torch_unit_and_negative_control() -> None:
+    assert_passed(S.check_risk_affine_torch())
+    assert_fails(S.check_risk_affine_torch(fault_query_attends=True))
+
+
+@pytest.mark.mc
+@pytest.mark.result("collins24:thm4.4")
+def test_thm44_even_in_c2_and_negative_control() -> None:
+    assert_passed(check_thm4_4_mc())
+    assert_fails(check_thm4_4_mc(fault_full_rank_task=True))
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm3.4")
+def test_s1_trained_scale_matches_quadrature() -> None:
+    assert_passed(S.check_thm3_4_train())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm3.4")
+def test_s1_negative_control_trained_value_scalar() -> None:
+    """The value scalar trained instead of fixed: detectable at σ = 1 (shrinkage pays)."""
+    assert_fails(S.check_thm3_4_train(fault_train_value=True))
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm3.4")
+def test_s2_relu_trained_scale() -> None:
+    assert_passed(S.check_thm3_4_train_relu())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm3.6")
+def test_s4_linear_attention_floor() -> None:
+    assert_passed(S.check_thm3_6_train())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm4.4")
+def test_s5_lowrank_projection() -> None:
+    assert_passed(S.check_thm4_4_train())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:limits")
+def test_s6_constant_tasks_keep_m_small() -> None:
+    assert_passed(S.check_limits_train())

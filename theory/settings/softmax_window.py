@@ -1,0 +1,108 @@
+"""[collins24] data models (spec 003 §1.2): sphere covariates, Lipschitz task classes, the ICL
+setting of one softmax attention unit.
+
+Only the standard library, numpy and the shared validators are imported (the trained models of
+``sims`` build their samplers from these objects without seeing a prediction).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from theory.settings.validators import Vector, as_vector, check_choice, check_int, check_real
+
+__all__ = ["COVARIATE_KINDS", "TASK_KINDS", "SphereCovariates", "LipschitzTasks",
+           "SoftmaxWindowSetting"]
+
+#: Covariate laws on the (whitened) sphere: ``"uniform"`` x ~ U^d; ``"ellipsoid"`` x = Σ^{1/2}x̃,
+#: x̃ ~ U^d (Assumption 3.3 / B.2); ``"acg"`` the experiments' U^d_S, x = Sx̃/‖Sx̃‖, x̃ ~ N(0, I),
+#: S = diag(1..d) (NOT of the form Σ^{1/2}U^d); ``"lowrank"`` Assumption 4.3,
+#: x = c_u B u + c_v B⊥ v.
+COVARIATE_KINDS = ("uniform", "ellipsoid", "acg", "lowrank")
+#: Task classes (Def 3.2, C.1, C.2, 4.2, §3.2, Remark 2.1): affine, 2-ReLU, cosine, linear,
+#: low-rank linear and constant.
+TASK_KINDS = ("affine", "relu", "cos", "linear", "lowrank", "constant")
+
+_P = "[collins24] §1.2 of spec 003"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SphereCovariates:
+    """How ``x_1, …, x_{n+1}`` are drawn (spec 003 §1.2)."""
+
+    d: int  # covariate dimension (x ∈ R^d; tokens in R^{d+1}); d ≥ 2
+    kind: str = "uniform"  # one of COVARIATE_KINDS
+    Sigma_diag: Vector | None = None  # "ellipsoid": the diagonal of Σ ≻ 0 (x = Σ^{1/2} x̃)
+    k: int | None = None  # "lowrank": rank k of B (1 ≤ k < d)
+    c_u: float = 1.0  # "lowrank": scale of the col(B) part (c_u ≠ 0)
+    c_v: float = 1.0  # "lowrank": scale of the col(B)^⊥ part (|c_v| < ∞)
+
+    def __post_init__(self) -> None:
+        check_int("d", self.d, minimum=2, paper=f"{_P}: x lies on S^(d-1), d ≥ 2")
+        check_choice("kind", self.kind, COVARIATE_KINDS, paper=_P)
+        if self.kind == "ellipsoid":
+            if self.Sigma_diag is None:
+                raise ValueError("Sigma_diag must be given for kind='ellipsoid' (Assumption 3.3)")
+            v = as_vector("Sigma_diag", self.Sigma_diag, d=self.d, paper="Assumption 3.3")
+            if min(v) <= 0:
+                raise ValueError(f"Sigma_diag must be positive (Σ ≻ 0, Assumption 3.3), got {v}")
+            object.__setattr__(self, "Sigma_diag", v)
+        elif self.Sigma_diag is not None:
+            raise ValueError(f"Sigma_diag is only used by kind='ellipsoid', got kind={self.kind!r}")
+        if self.kind == "lowrank":
+            if self.k is None:
+                raise ValueError("k must be given for kind='lowrank' (Assumption 4.3)")
+            check_int("k", self.k, minimum=1, paper="Assumption 4.3")
+            if self.k >= self.d:
+                raise ValueError(f"k must be < d (Assumption 4.3), got k={self.k}, d={self.d}")
+            c_u = check_real("c_u", self.c_u, paper="Assumption 4.3")
+            if c_u == 0:
+                raise ValueError("c_u must be ≠ 0 (Assumption 4.3), got 0")
+            check_real("c_v", self.c_v, paper="Assumption 4.3: |c_v| < ∞")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LipschitzTasks:
+    """The task distribution D(F) (spec 003 §1.2; ``L`` is the Lipschitz constant, not a loss)."""
+
+    kind: str = "affine"  # one of TASK_KINDS
+    L: float = 1.0  # Lipschitz constant (cos: the frequency); ≥ 0
+    intercept: bool = True  # affine/relu: draw b ~ Unif[−L, L] (False: b = 0)
+    offset: float = 0.0  # lowrank: constant added to aᵀBᵀx (App. J.1's "+2", uncertain OCR)
+
+    def __post_init__(self) -> None:
+        check_choice("kind", self.kind, TASK_KINDS, paper=_P)
+        check_real("L", self.L, lower=0.0, paper=f"{_P}: Lipschitz constant L ≥ 0")
+        check_real("offset", self.offset, paper="App. J.1")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SoftmaxWindowSetting:
+    """One ICL problem of [collins24]: n labelled points, noise σ², covariates and tasks."""
+
+    covariates: SphereCovariates  # the law of x_i and of the query x_{n+1}
+    tasks: LipschitzTasks  # the law of the task f
+    n: int  # context length (the query is example n+1; it does not attend to itself)
+    sigma2: float = 0.0  # label-noise variance σ² (context labels only; target noiseless)
+
+    def __post_init__(self) -> None:
+        check_int("n", self.n, minimum=1, paper=f"{_P}: n ≥ 1 context examples")
+        check_real("sigma2", self.sigma2, lower=0.0, paper=f"{_P}: noise variance σ² ≥ 0")
+        if self.tasks.kind == "lowrank" and self.covariates.kind != "lowrank":
+            raise ValueError("tasks kind='lowrank' needs covariates kind='lowrank' "
+                             "(Def 4.2 uses B)")
+
+    @property
+    def d(self) -> int:
+        return self.covariates.d
+
+    @property
+    def L(self) -> float:
+        return self.tasks.L
+
+    @classmethod
+    def isotropic(cls, *, d: int, n: int, L: float = 1.0, sigma2: float = 0.0,
+                  task: str = "affine") -> SoftmaxWindowSetting:
+        """x ~ U^d with tasks of class ``task`` (the theorems' and S1-S4's setting)."""
+        return cls(covariates=SphereCovariates(d=d), tasks=LipschitzTasks(kind=task, L=L), n=n,
+                   sigma2=sigma2)

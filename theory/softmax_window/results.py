@@ -1,0 +1,216 @@
+"""[collins24] results: every verifiable statement with its objects, checks and figures (STYLE R2).
+
+Ids are ``collins24:<kind><number>`` as numbered in the paper; the spec
+``../shared/specs/003_softmax_lipschitz.md`` is authoritative.
+"""
+
+from __future__ import annotations
+
+from theory.common.protocols import Result
+
+__all__ = ["RESULTS"]
+
+
+RESULTS: tuple[Result, ...] = (
+    Result(
+        id="collins24:risk-affine", kind="equation",
+        summary="Rotation reduction and the exact affine-class split L = (L^2/3d) A(omega) + "
+                "sigma^2 N(omega); A, N by 1-D Gauss-Legendre quadrature (vs sphere MC); "
+                "scale invariance",
+        source="[collins24] App. B.1, Lemma C.4 decomposition (10); spec 003 R0.1-R0.3, R0.7",
+        statement="L_aff(omega) = (L^2/(3d)) A(omega) + sigma^2 N(omega); "
+                  "L*(cL, c sigma) = c^2 L*(L, sigma)",
+        objects=(
+            "theory.softmax_window:affine_risk_split",
+            "theory.softmax_window:risk_scale",
+            "numerics.softmax_window.quadrature:window_terms",
+            "numerics.softmax_window.api:optimal_scale",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_risk:check_risk_affine_mc",
+            "numerics.softmax_window.checks_risk:check_risk_affine_quad_scale",
+            "sims.checks.softmax_window:check_risk_affine_torch",
+        ),
+        derived=True,
+    ),
+    Result(
+        id="collins24:limits", kind="remark",
+        summary="Remark 2.1: omega = 0 (label average, N(0) = 1/n), omega -> inf (1-NN, "
+                "A(inf) = 2 int F_d^n), N increasing so omega* = 0 and L* = sigma^2/n for "
+                "constant tasks",
+        source="[collins24] Remark 2.1; spec 003 R0.4, R0.5, R1",
+        statement="N(0) = 1/n, A(0) = 1 + 1/n; A(inf) = 2 int_{-1}^1 F_d(t)^n dt, N(inf) = 1",
+        objects=(
+            "theory.softmax_window:zero_scale_terms",
+            "theory.softmax_window:a_infinity_mp",
+            "theory.softmax_window:constant_task_risk",
+            "theory.softmax_window:nearest_neighbour_risk",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_risk:check_limits_quad",
+            "numerics.softmax_window.checks_risk:check_limits_mc",
+            "sims.checks.softmax_window:check_limits_train",
+        ),
+    ),
+    Result(
+        id="collins24:asymptotics", kind="derived",
+        summary="N(omega) ~ c_d omega^{(d-1)/2}/n, rad ~ ((d-1)/2omega)^2, omega*_aff ~ "
+                "Lambda^{2/(d+3)}; the paper's omega^{d/2} (exponent 2/(d+4)) is a discrepancy",
+        source="[collins24] Lemma D.1, Cor. G.5, §3.1; spec 003 R0.8, G1 [DERIVED]",
+        statement="c_d = 2^{2-d} sqrt(pi)/Gamma(d/2); omega*_aff = [(d-1)2^{d-2}Gamma(d/2)Lambda/"
+                  "(3d sqrt(pi))]^{2/(d+3)}",
+        objects=(
+            "theory.softmax_window:noise_constant",
+            "theory.softmax_window:noise_asymptote",
+            "theory.softmax_window:rad_asymptote",
+            "theory.softmax_window:affine_optimum_asymptote",
+            "theory.softmax_window:affine_optimum_exponent",
+            "theory.softmax_window:paper_noise_exponent",
+            "theory.softmax_window:paper_affine_optimum_exponent",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_risk:check_asymptotics_quad",
+            "numerics.softmax_window.checks_risk:check_asymptotics_rate",
+        ),
+        derived=True,
+    ),
+    Result(
+        id="collins24:thm3.4", kind="theorem",
+        summary="omega* against Lambda = nL^2/sigma^2: monotone in L, sigma, n; the spec's "
+                "reference values; Lambda-collapse; slope inside the (reconstructed) bracket",
+        source="[collins24] Theorem 3.4 (= E.1, E.2), eq. (15), (17); spec 003 R6, G2",
+        statement="Omega(Lambda^alpha) <= omega* <= O(Lambda^{2(d+2)/(d(d+4))}) (affine); "
+                  "Omega(Lambda^beta) <= omega* <= O(Lambda^{2 beta}) (ReLU)",
+        objects=(
+            "theory.softmax_window:Lambda",
+            "theory.softmax_window:alpha",
+            "theory.softmax_window:beta",
+            "theory.softmax_window:thm34_bracket",
+            "theory.softmax_window:surrogate_optimum",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_optimum:check_thm3_4_paper",
+            "numerics.softmax_window.checks_optimum:check_thm3_4_order",
+            "numerics.softmax_window.checks_optimum:check_thm3_4_optim_collapse",
+            "numerics.softmax_window.checks_optimum:check_thm3_4_rate",
+            "sims.checks.softmax_window:check_thm3_4_train",
+            "sims.checks.softmax_window:check_thm3_4_train_relu",
+        ),
+        figures=(
+            "sims.figures.softmax_window:fig_omega_lambda",
+            "sims.figures.softmax_window:fig_training_norm",
+            "sims.figures.softmax_window:fig_weights",
+        ),
+    ),
+    Result(
+        id="collins24:thm3.5", kind="theorem",
+        summary="Transfer across Lipschitz constants: the exact curve L'^2 S(omega_L) + sigma^2 "
+                "N(omega_L) is quadratic in L' and tangent to the envelope L*(L') at L' = L",
+        source="[collins24] Theorem 3.5 (= E.3); spec 003 R7, G5 [derived exact counterpart]",
+        statement="L_test(L') >= min_omega [L'^2 S(omega) + sigma^2 N(omega)], equality iff L' = L",
+        objects=(
+            "theory.softmax_window:transfer_risk",
+            "theory.softmax_window:transfer_ratio_limits",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_optimum:check_thm3_5_quad",
+        ),
+        figures=(
+            "sims.figures.softmax_window:fig_transfer",
+        ),
+    ),
+    Result(
+        id="collins24:thm3.6", kind="theorem",
+        summary="Linear attention cannot beat L^2/3; exact affine optimum m* I with "
+                "L_LA = a m^2 - 2bm + c; softmax* < label average < best linear attention",
+        source="[collins24] Theorem 3.6 (= Lemma F.1); spec 003 R8",
+        statement="L_LA(M) >= L^2/3 for every M; m* = b/a, L_LA* = c - b^2/a",
+        objects=(
+            "theory.softmax_window:la_floor",
+            "theory.softmax_window:la_coefficients",
+            "theory.softmax_window:la_risk",
+            "theory.softmax_window:la_optimum",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_linear:check_thm3_6_mc",
+            "numerics.softmax_window.checks_linear:check_thm3_6_mc_floor",
+            "sims.checks.softmax_window:check_thm3_6_train",
+        ),
+    ),
+    Result(
+        id="collins24:thm4.4", kind="theorem",
+        summary="Low-rank tasks: the optimum over M = c1 BB^T + c2 B_perp B_perp^T has c2 = 0 "
+                "(L even in c2, minimised at 0); trained unit: rho(M, B) -> 0",
+        source="[collins24] Theorem 4.4 (= H.5), Lemma H.2, Assumption 4.3; spec 003 R12, G9, "
+               "G12",
+        statement="M* = c BB^T, c in (0, C_b/c_u^2]",
+        objects=(
+            "theory.softmax_window:rho_metric",
+            "theory.softmax_window:lowrank_M",
+            "theory.softmax_window:thm44_scale_bound",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_lowrank:check_thm4_4_mc",
+            "sims.checks.softmax_window:check_thm4_4_train",
+        ),
+    ),
+    Result(
+        id="collins24:rem2.2", kind="remark",
+        summary="Small-omega link: softmax = label mean + (omega/n) sum (y_i - ybar) x_i^T x "
+                "+ O(omega^2)",
+        source="[collins24] Remark 2.2; spec 003 R9 [derived]",
+        statement="|y_SA - [ybar + (omega/n) sum (y_i - ybar) x_i^T x]| = O(omega^2)",
+        objects=(
+            "theory.softmax_window:small_omega_prediction",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_linear:check_rem2_2_rate",
+        ),
+    ),
+    Result(
+        id="collins24:sec3.1", kind="observation",
+        summary="Hard-window proof sketch: window mass p_omega = 1/2 I_{1/omega - 1/(4omega^2)}"
+                "((d-1)/2, 1/2) (mpmath, scipy) vs hard-window MC",
+        source="[collins24] §3.1; spec 003 R10",
+        statement="p_omega = P(s <= 1/(2 omega)) = 1/2 I_{1/omega - 1/(4 omega^2)}((d-1)/2, 1/2)",
+        objects=(
+            "theory.softmax_window:window_mass",
+            "theory.softmax_window:window_threshold",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_window:check_sec3_1_mc",
+        ),
+    ),
+    Result(
+        id="collins24:lemD.2", kind="lemma",
+        summary="The noise term sigma^2 N(omega) is strictly increasing in omega (via Lemma I.3 "
+                "and Assumption D.1's noise model)",
+        source="[collins24] Lemma D.2, Lemma I.3; spec 003 R5",
+        statement="L_noise(omega) > L_noise(omega') iff omega > omega'",
+        objects=(
+            "theory.softmax_window:i3_ratio",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_window:check_lemd_2_quad",
+            "numerics.softmax_window.checks_window:check_lemd_2_float_i3",
+        ),
+    ),
+    Result(
+        id="collins24:appG", kind="lemma",
+        summary="Spherical caps: exact measure by the incomplete beta, bounds G.1, Stirling/"
+                "Kershaw G.6, G.7",
+        source="[collins24] App. G (G.1, G.6, G.7); spec 003 R11, G13",
+        statement="flat-disk <= sigma_eps = 1/2 I_{2eps-eps^2}((d-1)/2,1/2) <= 1/2 r^{d-1}",
+        objects=(
+            "theory.softmax_window:cap_measure",
+            "theory.softmax_window:cap_bounds",
+            "theory.softmax_window:stirling_bounds",
+            "theory.softmax_window:kershaw_ratio",
+            "theory.softmax_window:g7_lhs",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_window:check_appg_float",
+            "numerics.softmax_window.checks_window:check_appg_mc",
+        ),
+    ),
+)

@@ -20,12 +20,10 @@ the serial run, from those results, so ``results.json`` is byte-identical to the
 
 from __future__ import annotations
 
-import html
 import io
 import json
 import os
 import platform
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -35,12 +33,16 @@ from typing import Any
 
 from sims.cache import atomic_write_bytes
 from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_entries
+from sims.render import (  # rendering lives in sims.render
+    agreement_figure,
+    anchor,
+    headline_counts,
+    html_report,
+    markdown_report,
+)
 from sims.verify import CheckRun, Outcome, run_check_safely, verify_result
 from theory.common import registry
 from theory.common.protocols import (
-    INDEPENDENT_KINDS,
-    KIND_MEANINGS,
-    SELF_CONSISTENCY_KINDS,
     Evidence,
     Result,
 )
@@ -66,14 +68,10 @@ class ReportSummary:
         return self.n_failed_results == 0
 
 
-def _slug(s: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s)
-
-
 def figure_filename(path: str) -> str:
     """``"sims.figures.ltb:fig_rates"`` → ``"ltb_fig_rates.png"`` (unique across papers)."""
     mod, _, fn = path.partition(":")
-    return f"{_slug(mod.rsplit('.', 1)[-1])}_{_slug(fn)}.png"
+    return f"{anchor(mod.rsplit('.', 1)[-1])}_{anchor(fn)}.png"
 
 
 def _dump(path: Path, obj: Any) -> None:
@@ -106,257 +104,6 @@ def draw_figure(path: str, quick: bool, seed: int) -> tuple[bytes | None, str | 
         return figure_png(resolve(path)(quick=quick, seed=seed)), None
     except Exception as exc:  # noqa: BLE001 - a broken figure fails the report
         return None, f"figure {path}: {exc!r}"
-
-
-def _agreement_figure(outcomes: Sequence[Outcome]) -> Any:
-    """Every check's error in tolerance units (pass iff ≤ 1), one marker per check."""
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(10, 3.6))
-    ax = fig.add_subplot(1, 1, 1)
-    colors = {"EXACT": "k", "FLOAT": "tab:gray", "SOLVER": "tab:blue", "MC": "tab:orange",
-              "TRAIN": "tab:green", "RATE": "tab:purple", "ORDER": "tab:brown", "INFO": "tab:olive",
-              "OPTIM": "tab:cyan", "PAPER": "tab:pink"}
-    i = 0
-    seen: set[str] = set()
-    for o in outcomes:
-        for e in o.evidence:
-            err = min(e.error, 10.0) if e.error == e.error else 10.0
-            label = e.kind if e.kind not in seen else None
-            seen.add(e.kind)
-            ax.plot(i, max(err, 1e-4), "o", ms=3, color=colors.get(e.kind, "k"), label=label)
-            i += 1
-    ax.axhline(1.0, color="r", lw=1, ls="--", label="tolerance")
-    ax.set_yscale("log")
-    ax.set_xlabel("check (report order)")
-    ax.set_ylabel("|error| / tolerance (capped at 10)")
-    ax.set_title("All checks: error in tolerance units (pass iff ≤ 1)")
-    ax.legend(fontsize=7, ncol=5, loc="upper right")
-    return fig
-
-
-def _fmt(x: Any) -> str:
-    if isinstance(x, float):
-        return f"{x:.6g}"
-    if isinstance(x, list):
-        flat = json.dumps(x)
-        return flat if len(flat) <= 60 else flat[:57] + "..."
-    return str(x)
-
-
-def unique_rows(outcomes: Sequence[Outcome]) -> dict[str, tuple[Evidence, ...]]:
-    """Check path -> its evidence rows, each check once even when several results list it."""
-    out: dict[str, tuple[Evidence, ...]] = {}
-    for o in outcomes:
-        i = 0
-        for path, n in o.check_rows:
-            out.setdefault(path, o.evidence[i:i + n])
-            i += n
-        if not o.check_rows and o.evidence:  # an outcome built without row bookkeeping
-            out.setdefault(f"{o.result.id}#rows", o.evidence)
-    return out
-
-
-def kind_counts(outcomes: Sequence[Outcome]) -> dict[str, int]:
-    """Unique evidence rows per kind, in the order of :data:`KIND_MEANINGS`."""
-    counts = {k: 0 for k in KIND_MEANINGS}
-    for rows in unique_rows(outcomes).values():
-        for e in rows:
-            counts[e.kind] += 1
-    return counts
-
-
-def headline_counts(outcomes: Sequence[Outcome]) -> dict[str, Any]:
-    """The honest counts of a report: unique checks and rows, rows by kind, independent-route
-    comparisons apart from self-consistency rows, failures and discrepancies."""
-    rows = unique_rows(outcomes)
-    by_kind = kind_counts(outcomes)
-    flat = [e for evs in rows.values() for e in evs]
-    return {
-        "unique_checks": sum(1 for p in rows if "#" not in p),
-        "unique_rows": len(flat),
-        "rows_by_kind": by_kind,
-        "independent_comparisons": sum(by_kind[k] for k in INDEPENDENT_KINDS),
-        "self_consistency_rows": sum(by_kind[k] for k in SELF_CONSISTENCY_KINDS),
-        "failed_rows": sum(not e.passed for e in flat),
-        "discrepancy_rows": sum(e.discrepancy for e in flat),
-        "discrepancies": [o.result.id for o in outcomes if o.status == "discrepancy"],
-    }
-
-
-def headline(outcomes: Sequence[Outcome], mode: str, seed: int) -> str:
-    """One paragraph of honest counts (plain text, shared by Markdown and HTML)."""
-    c = headline_counts(outcomes)
-    n_fail = sum(o.status == "fail" for o in outcomes)
-    n_disc = len(c["discrepancies"])
-    other = c["unique_rows"] - c["independent_comparisons"] - c["self_consistency_rows"]
-    return (f"Mode {mode}, seed {seed}. {len(outcomes)} results: "
-            f"{len(outcomes) - n_fail - n_disc} pass, {n_disc} with a claim not reproduced "
-            f"(discrepancy), {n_fail} fail. {c['unique_checks']} check functions (each run once) "
-            f"produced {c['unique_rows']} evidence rows: {c['independent_comparisons']} "
-            f"independent-route comparisons (MC, ODE, trained models), "
-            f"{c['self_consistency_rows']} self-consistency rows (symbolic, two float forms of "
-            f"one formula) and {other} others (orderings, rates, optimisers, printed numbers, "
-            f"informational).")
-
-
-def discrepancy_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidence]]:
-    """Every row whose claim is not reproduced, with its result."""
-    return [(o.result, e) for o in outcomes for e in o.evidence if e.discrepancy]
-
-
-def _claims_md(outcomes: Sequence[Outcome]) -> list[str]:
-    rows = discrepancy_rows(outcomes)
-    out = ["## Claims not reproduced", ""]
-    if not rows:
-        return out + ["None: every claim checked was reproduced.", ""]
-    out += ["Our independent routes agree with each other and contradict what the paper states.",
-            "", "| result | claim | paper | ours | observed | source |",
-            "|---|---|---|---|---|---|"]
-    for r, e in rows:
-        d = e.to_json()["details"]
-        out.append(f"| [`{r.id}`](#{_slug(r.id)}) | {e.name} | {_fmt(d.get('paper'))} | "
-                   f"{_fmt(d.get('ours'))} | {_fmt(e.to_json()['observed'])} | "
-                   f"{d.get('source', r.source)} |")
-    return out + [""]
-
-
-def _claims_html(outcomes: Sequence[Outcome]) -> list[str]:
-    esc = html.escape
-    rows = discrepancy_rows(outcomes)
-    parts = ["<h2>Claims not reproduced</h2>"]
-    if not rows:
-        return parts + ["<p>None: every claim checked was reproduced.</p>"]
-    parts += ["<p>Our independent routes agree with each other and contradict what the paper "
-              "states.</p>", "<table><tr><th>result</th><th>claim</th><th>paper</th><th>ours</th>"
-              "<th>observed</th><th>source</th></tr>"]
-    for r, e in rows:
-        d = e.to_json()["details"]
-        parts.append(f"<tr><td><a href='#{_slug(r.id)}'><code>{esc(r.id)}</code></a></td>"
-                     f"<td>{esc(e.name)}</td><td>{esc(_fmt(d.get('paper')))}</td>"
-                     f"<td>{esc(_fmt(d.get('ours')))}</td>"
-                     f"<td>{esc(_fmt(e.to_json()['observed']))}</td>"
-                     f"<td>{esc(str(d.get('source', r.source)))}</td></tr>")
-    return parts + ["</table>"]
-
-
-_STATUS_MD = {"pass": "✅ pass", "fail": "❌ FAIL", "discrepancy": "⚠️ discrepancy"}
-
-
-def _legend_md(outcomes: Sequence[Outcome]) -> list[str]:
-    rows = ["## Evidence kinds", "", "| kind | rows | what the row compares |", "|---|---|---|"]
-    rows += [f"| {k} | {n} | {KIND_MEANINGS[k]} |" for k, n in kind_counts(outcomes).items()]
-    return rows
-
-
-def _legend_html(outcomes: Sequence[Outcome]) -> list[str]:
-    esc = html.escape
-    parts = ["<h2>Evidence kinds</h2>",
-             "<table><tr><th>kind</th><th>rows</th><th>what the row compares</th></tr>"]
-    parts += [f"<tr><td>{k}</td><td>{n}</td><td>{esc(KIND_MEANINGS[k])}</td></tr>"
-              for k, n in kind_counts(outcomes).items()]
-    return parts + ["</table>"]
-
-
-def _evidence_rows_md(ev: Sequence[Evidence]) -> list[str]:
-    rows = ["| check | kind | predicted | observed | tolerance | se | error (tol units) | pass |",
-            "|---|---|---|---|---|---|---|---|"]
-    for e in ev:
-        j = e.to_json()
-        rows.append(
-            f"| {e.name} | {e.kind} | {_fmt(j['predicted'])} | {_fmt(j['observed'])} | "
-            f"{_fmt(j['tolerance'])} | {_fmt(j['se']) if e.se is not None else ''} | "
-            f"{_fmt(j['error_in_tolerance_units'])} | {'✅' if e.passed else '❌'} |"
-        )
-    return rows
-
-
-def _markdown(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
-              seed: int) -> str:
-    lines = [
-        "# icl-verify verification report",
-        "",
-        headline(outcomes, mode, seed),
-        "",
-        "![agreement](figures/agreement.png)",
-        "",
-        *_claims_md(outcomes),
-        *_legend_md(outcomes),
-        "",
-        "## Results",
-        "",
-        "| result | summary | source | checks | status |",
-        "|---|---|---|---|---|",
-    ]
-    for o in outcomes:
-        r = o.result
-        tag = " *(derived)*" if r.derived else ""
-        lines.append(f"| [`{r.id}`](#{_slug(r.id)}) | {r.summary}{tag} | {r.source} | "
-                     f"{len(o.evidence)} | {_STATUS_MD[o.status]} |")
-    for o in outcomes:
-        r = o.result
-        lines += ["", f"## <a id='{_slug(r.id)}'></a>`{r.id}` — {r.summary}", "",
-                  f"Source: {r.source}." + (" Derived (toolkit extension)." if r.derived else "")]
-        if r.statement:
-            lines += ["", r.statement]
-        lines += [""] + _evidence_rows_md(o.evidence)
-        for err in o.errors:
-            lines += ["", "```", err.strip(), "```"]
-        for png in figures.get(r.id, []):
-            lines += ["", f"![{r.id}]({png})"]
-    return "\n".join(lines) + "\n"
-
-
-def _html(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str, seed: int) -> str:
-    esc = html.escape
-    parts = [
-        "<!doctype html><html><head><meta charset='utf-8'><title>icl-verify report</title>",
-        "<style>body{font-family:sans-serif;max-width:1200px;margin:auto}"
-        "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px}"
-        ".pass{color:#070}.fail{color:#b00;font-weight:bold}img{max-width:100%}</style></head><body>",
-        "<h1>icl-verify verification report</h1>",
-        f"<p>{esc(headline(outcomes, mode, seed))}</p>",
-        "<img src='figures/agreement.png' alt='agreement'>",
-        *_claims_html(outcomes),
-        *_legend_html(outcomes),
-        "<h2>Results</h2>",
-        "<table><tr><th>result</th><th>summary</th><th>source</th><th>checks</th><th>status</th></tr>",
-    ]
-    for o in outcomes:
-        r = o.result
-        cls = "pass" if o.passed else "fail"
-        parts.append(
-            f"<tr><td><a href='#{_slug(r.id)}'><code>{esc(r.id)}</code></a></td>"
-            f"<td>{esc(r.summary)}{' <i>(derived)</i>' if r.derived else ''}</td>"
-            f"<td>{esc(r.source)}</td><td>{len(o.evidence)}</td>"
-            f"<td class='{cls}'>{o.status}</td></tr>"
-        )
-    parts.append("</table>")
-    for o in outcomes:
-        r = o.result
-        parts.append(f"<h2 id='{_slug(r.id)}'><code>{esc(r.id)}</code> — {esc(r.summary)}</h2>")
-        parts.append(f"<p>Source: {esc(r.source)}.{' Derived.' if r.derived else ''}</p>")
-        if r.statement:
-            parts.append(f"<pre>{esc(r.statement)}</pre>")
-        parts.append("<table><tr><th>check</th><th>kind</th><th>predicted</th><th>observed</th>"
-                     "<th>tolerance</th><th>se</th><th>error/tol</th><th>pass</th></tr>")
-        for e in o.evidence:
-            j = e.to_json()
-            cls = "pass" if e.passed else "fail"
-            parts.append(
-                f"<tr><td>{esc(e.name)}</td><td>{e.kind}</td><td>{esc(_fmt(j['predicted']))}</td>"
-                f"<td>{esc(_fmt(j['observed']))}</td><td>{esc(_fmt(j['tolerance']))}</td>"
-                f"<td>{esc(_fmt(j['se'])) if e.se is not None else ''}</td>"
-                f"<td>{esc(_fmt(j['error_in_tolerance_units']))}</td>"
-                f"<td class='{cls}'>{'pass' if e.passed else 'FAIL'}</td></tr>"
-            )
-        parts.append("</table>")
-        for err in o.errors:
-            parts.append(f"<pre class='fail'>{esc(err)}</pre>")
-        for png in figures.get(r.id, []):
-            parts.append(f"<img src='{esc(png)}' alt='{esc(r.id)}'>")
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
 
 
 def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
@@ -468,7 +215,7 @@ def write_report(
     timings: dict[str, Any] = {}
 
     def part_of(r: Result) -> Path:
-        return partial / f"{_slug(r.id)}.{mode}.{seed}.json"
+        return partial / f"{anchor(r.id)}.{mode}.{seed}.json"
 
     pngs: dict[str, tuple[bytes | None, str | None]] = {}
     par_times: dict[str, float] = {}
@@ -530,7 +277,7 @@ def write_report(
                                        outcome.check_rows)
     bar.close()
     if figures:
-        save_figure(_agreement_figure(outcomes), out / "figures" / "agreement.png")
+        save_figure(agreement_figure(outcomes), out / "figures" / "agreement.png")
     counts = headline_counts(outcomes)
     n_failed_checks = counts["failed_rows"] + sum(len(o.errors) for o in outcomes)
     payload = {
@@ -550,8 +297,8 @@ def write_report(
     _dump(out / "timings.json", {"wall_time": wall, "per_result": timings,
                                  "figures": figure_times,
                                  "python": platform.python_version(), "cpus": os.cpu_count()})
-    atomic_write_bytes(out / "report.md", _markdown(outcomes, fig_paths, mode, seed).encode())
-    atomic_write_bytes(out / "report.html", _html(outcomes, fig_paths, mode, seed).encode())
+    atomic_write_bytes(out / "report.md", markdown_report(outcomes, fig_paths, mode, seed).encode())
+    atomic_write_bytes(out / "report.html", html_report(outcomes, fig_paths, mode, seed).encode())
     return ReportSummary(out, len(outcomes), counts["unique_rows"], payload["n_failed_results"],
                          n_failed_checks, wall, counts["unique_checks"],
                          len(counts["discrepancies"]))

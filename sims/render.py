@@ -1,0 +1,296 @@
+"""Rendering of the verification report (split from :mod:`sims.report`): the headline counts,
+the evidence-kind legend, the "Claims not reproduced" section, Markdown and HTML pages, and the
+overall agreement plot.  Pure functions of the outcomes: nothing here runs a check or writes."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from sims.verify import Outcome
+from theory.common.protocols import (
+    INDEPENDENT_KINDS,
+    KIND_MEANINGS,
+    SELF_CONSISTENCY_KINDS,
+    Evidence,
+    Result,
+)
+
+__all__ = [
+    "anchor",
+    "agreement_figure",
+    "fmt_value",
+    "unique_rows",
+    "kind_counts",
+    "headline_counts",
+    "headline",
+    "discrepancy_rows",
+    "claims_md",
+    "claims_html",
+    "legend_md",
+    "legend_html",
+    "evidence_rows_md",
+    "markdown_report",
+    "html_report",
+    "STATUS_MD",
+]
+
+
+def anchor(s: str) -> str:
+    """A file-name and HTML-anchor safe form of a result id or check path."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", s)
+
+
+def agreement_figure(outcomes: Sequence[Outcome]) -> Any:
+    """Every check's error in tolerance units (pass iff ≤ 1), one marker per check."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(10, 3.6))
+    ax = fig.add_subplot(1, 1, 1)
+    colors = {"EXACT": "k", "FLOAT": "tab:gray", "SOLVER": "tab:blue", "MC": "tab:orange",
+              "TRAIN": "tab:green", "RATE": "tab:purple", "ORDER": "tab:brown", "INFO": "tab:olive",
+              "OPTIM": "tab:cyan", "PAPER": "tab:pink"}
+    i = 0
+    seen: set[str] = set()
+    for o in outcomes:
+        for e in o.evidence:
+            err = min(e.error, 10.0) if e.error == e.error else 10.0
+            label = e.kind if e.kind not in seen else None
+            seen.add(e.kind)
+            ax.plot(i, max(err, 1e-4), "o", ms=3, color=colors.get(e.kind, "k"), label=label)
+            i += 1
+    ax.axhline(1.0, color="r", lw=1, ls="--", label="tolerance")
+    ax.set_yscale("log")
+    ax.set_xlabel("check (report order)")
+    ax.set_ylabel("|error| / tolerance (capped at 10)")
+    ax.set_title("All checks: error in tolerance units (pass iff ≤ 1)")
+    ax.legend(fontsize=7, ncol=5, loc="upper right")
+    return fig
+
+
+def fmt_value(x: Any) -> str:
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    if isinstance(x, list):
+        flat = json.dumps(x)
+        return flat if len(flat) <= 60 else flat[:57] + "..."
+    return str(x)
+
+
+def unique_rows(outcomes: Sequence[Outcome]) -> dict[str, tuple[Evidence, ...]]:
+    """Check path -> its evidence rows, each check once even when several results list it."""
+    out: dict[str, tuple[Evidence, ...]] = {}
+    for o in outcomes:
+        i = 0
+        for path, n in o.check_rows:
+            out.setdefault(path, o.evidence[i:i + n])
+            i += n
+        if not o.check_rows and o.evidence:  # an outcome built without row bookkeeping
+            out.setdefault(f"{o.result.id}#rows", o.evidence)
+    return out
+
+
+def kind_counts(outcomes: Sequence[Outcome]) -> dict[str, int]:
+    """Unique evidence rows per kind, in the order of :data:`KIND_MEANINGS`."""
+    counts = {k: 0 for k in KIND_MEANINGS}
+    for rows in unique_rows(outcomes).values():
+        for e in rows:
+            counts[e.kind] += 1
+    return counts
+
+
+def headline_counts(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """The honest counts of a report: unique checks and rows, rows by kind, independent-route
+    comparisons apart from self-consistency rows, failures and discrepancies."""
+    rows = unique_rows(outcomes)
+    by_kind = kind_counts(outcomes)
+    flat = [e for evs in rows.values() for e in evs]
+    return {
+        "unique_checks": sum(1 for p in rows if "#" not in p),
+        "unique_rows": len(flat),
+        "rows_by_kind": by_kind,
+        "independent_comparisons": sum(by_kind[k] for k in INDEPENDENT_KINDS),
+        "self_consistency_rows": sum(by_kind[k] for k in SELF_CONSISTENCY_KINDS),
+        "failed_rows": sum(not e.passed for e in flat),
+        "discrepancy_rows": sum(e.discrepancy for e in flat),
+        "discrepancies": [o.result.id for o in outcomes if o.status == "discrepancy"],
+    }
+
+
+def headline(outcomes: Sequence[Outcome], mode: str, seed: int) -> str:
+    """One paragraph of honest counts (plain text, shared by Markdown and HTML)."""
+    c = headline_counts(outcomes)
+    n_fail = sum(o.status == "fail" for o in outcomes)
+    n_disc = len(c["discrepancies"])
+    other = c["unique_rows"] - c["independent_comparisons"] - c["self_consistency_rows"]
+    return (f"Mode {mode}, seed {seed}. {len(outcomes)} results: "
+            f"{len(outcomes) - n_fail - n_disc} pass, {n_disc} with a claim not reproduced "
+            f"(discrepancy), {n_fail} fail. {c['unique_checks']} check functions (each run once) "
+            f"produced {c['unique_rows']} evidence rows: {c['independent_comparisons']} "
+            f"independent-route comparisons (MC, ODE, trained models), "
+            f"{c['self_consistency_rows']} self-consistency rows (symbolic, two float forms of "
+            f"one formula) and {other} others (orderings, rates, optimisers, printed numbers, "
+            f"informational).")
+
+
+def discrepancy_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidence]]:
+    """Every row whose claim is not reproduced, with its result."""
+    return [(o.result, e) for o in outcomes for e in o.evidence if e.discrepancy]
+
+
+def claims_md(outcomes: Sequence[Outcome]) -> list[str]:
+    rows = discrepancy_rows(outcomes)
+    out = ["## Claims not reproduced", ""]
+    if not rows:
+        return out + ["None: every claim checked was reproduced.", ""]
+    out += ["Our independent routes agree with each other and contradict what the paper states.",
+            "", "| result | claim | paper | ours | observed | source |",
+            "|---|---|---|---|---|---|"]
+    for r, e in rows:
+        d = e.to_json()["details"]
+        out.append(f"| [`{r.id}`](#{anchor(r.id)}) | {e.name} | {fmt_value(d.get('paper'))} | "
+                   f"{fmt_value(d.get('ours'))} | {fmt_value(e.to_json()['observed'])} | "
+                   f"{d.get('source', r.source)} |")
+    return out + [""]
+
+
+def claims_html(outcomes: Sequence[Outcome]) -> list[str]:
+    esc = html.escape
+    rows = discrepancy_rows(outcomes)
+    parts = ["<h2>Claims not reproduced</h2>"]
+    if not rows:
+        return parts + ["<p>None: every claim checked was reproduced.</p>"]
+    parts += ["<p>Our independent routes agree with each other and contradict what the paper "
+              "states.</p>", "<table><tr><th>result</th><th>claim</th><th>paper</th><th>ours</th>"
+              "<th>observed</th><th>source</th></tr>"]
+    for r, e in rows:
+        d = e.to_json()["details"]
+        parts.append(f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
+                     f"<td>{esc(e.name)}</td><td>{esc(fmt_value(d.get('paper')))}</td>"
+                     f"<td>{esc(fmt_value(d.get('ours')))}</td>"
+                     f"<td>{esc(fmt_value(e.to_json()['observed']))}</td>"
+                     f"<td>{esc(str(d.get('source', r.source)))}</td></tr>")
+    return parts + ["</table>"]
+
+
+STATUS_MD = {"pass": "✅ pass", "fail": "❌ FAIL", "discrepancy": "⚠️ discrepancy"}
+
+
+def legend_md(outcomes: Sequence[Outcome]) -> list[str]:
+    rows = ["## Evidence kinds", "", "| kind | rows | what the row compares |", "|---|---|---|"]
+    rows += [f"| {k} | {n} | {KIND_MEANINGS[k]} |" for k, n in kind_counts(outcomes).items()]
+    return rows
+
+
+def legend_html(outcomes: Sequence[Outcome]) -> list[str]:
+    esc = html.escape
+    parts = ["<h2>Evidence kinds</h2>",
+             "<table><tr><th>kind</th><th>rows</th><th>what the row compares</th></tr>"]
+    parts += [f"<tr><td>{k}</td><td>{n}</td><td>{esc(KIND_MEANINGS[k])}</td></tr>"
+              for k, n in kind_counts(outcomes).items()]
+    return parts + ["</table>"]
+
+
+def evidence_rows_md(ev: Sequence[Evidence]) -> list[str]:
+    rows = ["| check | kind | predicted | observed | tolerance | se | error (tol units) | pass |",
+            "|---|---|---|---|---|---|---|---|"]
+    for e in ev:
+        j = e.to_json()
+        rows.append(
+            f"| {e.name} | {e.kind} | {fmt_value(j['predicted'])} | {fmt_value(j['observed'])} | "
+            f"{fmt_value(j['tolerance'])} | {fmt_value(j['se']) if e.se is not None else ''} | "
+            f"{fmt_value(j['error_in_tolerance_units'])} | {'✅' if e.passed else '❌'} |"
+        )
+    return rows
+
+
+def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
+              seed: int) -> str:
+    lines = [
+        "# icl-verify verification report",
+        "",
+        headline(outcomes, mode, seed),
+        "",
+        "![agreement](figures/agreement.png)",
+        "",
+        *claims_md(outcomes),
+        *legend_md(outcomes),
+        "",
+        "## Results",
+        "",
+        "| result | summary | source | checks | status |",
+        "|---|---|---|---|---|",
+    ]
+    for o in outcomes:
+        r = o.result
+        tag = " *(derived)*" if r.derived else ""
+        lines.append(f"| [`{r.id}`](#{anchor(r.id)}) | {r.summary}{tag} | {r.source} | "
+                     f"{len(o.evidence)} | {STATUS_MD[o.status]} |")
+    for o in outcomes:
+        r = o.result
+        lines += ["", f"## <a id='{anchor(r.id)}'></a>`{r.id}` — {r.summary}", "",
+                  f"Source: {r.source}." + (" Derived (toolkit extension)." if r.derived else "")]
+        if r.statement:
+            lines += ["", r.statement]
+        lines += [""] + evidence_rows_md(o.evidence)
+        for err in o.errors:
+            lines += ["", "```", err.strip(), "```"]
+        for png in figures.get(r.id, []):
+            lines += ["", f"![{r.id}]({png})"]
+    return "\n".join(lines) + "\n"
+
+
+def html_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
+                seed: int) -> str:
+    esc = html.escape
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>icl-verify report</title>",
+        "<style>body{font-family:sans-serif;max-width:1200px;margin:auto}"
+        "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px}"
+        ".pass{color:#070}.fail{color:#b00;font-weight:bold}img{max-width:100%}</style></head><body>",
+        "<h1>icl-verify verification report</h1>",
+        f"<p>{esc(headline(outcomes, mode, seed))}</p>",
+        "<img src='figures/agreement.png' alt='agreement'>",
+        *claims_html(outcomes),
+        *legend_html(outcomes),
+        "<h2>Results</h2>",
+        "<table><tr><th>result</th><th>summary</th><th>source</th><th>checks</th><th>status</th></tr>",
+    ]
+    for o in outcomes:
+        r = o.result
+        cls = "pass" if o.passed else "fail"
+        parts.append(
+            f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
+            f"<td>{esc(r.summary)}{' <i>(derived)</i>' if r.derived else ''}</td>"
+            f"<td>{esc(r.source)}</td><td>{len(o.evidence)}</td>"
+            f"<td class='{cls}'>{o.status}</td></tr>"
+        )
+    parts.append("</table>")
+    for o in outcomes:
+        r = o.result
+        parts.append(f"<h2 id='{anchor(r.id)}'><code>{esc(r.id)}</code> — {esc(r.summary)}</h2>")
+        parts.append(f"<p>Source: {esc(r.source)}.{' Derived.' if r.derived else ''}</p>")
+        if r.statement:
+            parts.append(f"<pre>{esc(r.statement)}</pre>")
+        parts.append("<table><tr><th>check</th><th>kind</th><th>predicted</th><th>observed</th>"
+                     "<th>tolerance</th><th>se</th><th>error/tol</th><th>pass</th></tr>")
+        for e in o.evidence:
+            j = e.to_json()
+            cls = "pass" if e.passed else "fail"
+            parts.append(
+                f"<tr><td>{esc(e.name)}</td><td>{e.kind}</td><td>{esc(fmt_value(j['predicted']))}</td>"
+                f"<td>{esc(fmt_value(j['observed']))}</td><td>{esc(fmt_value(j['tolerance']))}</td>"
+                f"<td>{esc(fmt_value(j['se'])) if e.se is not None else ''}</td>"
+                f"<td>{esc(fmt_value(j['error_in_tolerance_units']))}</td>"
+                f"<td class='{cls}'>{'pass' if e.passed else 'FAIL'}</td></tr>"
+            )
+        parts.append("</table>")
+        for err in o.errors:
+            parts.append(f"<pre class='fail'>{esc(err)}</pre>")
+        for png in figures.get(r.id, []):
+            parts.append(f"<img src='{esc(png)}' alt='{esc(r.id)}'>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 __all__ = ["cache_dir", "cached", "atomic_write_bytes", "code_fingerprint", "module_closure",
-           "module_fingerprint", "clear_memory", "pack_entry", "unpack_entry"]
+           "module_fingerprint", "clear_memory", "pack_entry", "unpack_entry",
+           "remove_stale_temporaries"]
 
 T = TypeVar("T")
 _MEMORY: dict[str, Any] = {}
@@ -150,6 +151,18 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temporaries(directory: Path) -> list[Path]:
+    """Delete the temporary files :func:`atomic_write_bytes` leaves when its process is killed
+    (SIGKILL skips its clean-up) under ``directory``; called when a run resumes.  The files they
+    were to replace are intact: a write is only ever visible through ``os.replace``."""
+    if not directory.is_dir():
+        return []
+    stale = [p for p in directory.rglob(".*.tmp") if p.is_file()]
+    for p in stale:
+        p.unlink(missing_ok=True)
+    return stale
 
 
 def _digest(namespace: str, key: Any, module: str | None) -> str:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sims.cache import atomic_write_bytes
+from sims.cache import atomic_write_bytes, remove_stale_temporaries
 from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_entries
 from sims.render import (  # rendering lives in sims.render
     agreement_figure,
@@ -197,6 +197,8 @@ def write_report(
     (out / "figures").mkdir(parents=True, exist_ok=True)
     partial = out / ".partial"
     partial.mkdir(exist_ok=True)
+    if resume:
+        remove_stale_temporaries(out)  # left by a killed run; the files they target are intact
     mode = "quick" if quick else "full"
     results = [r for r in registry.all_results() if ids is None or r.id in ids]
     if ids is not None:

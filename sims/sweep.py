@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sims.cache import atomic_write_bytes
+from sims.cache import atomic_write_bytes, remove_stale_temporaries
 from sims.config import TrainConfig, coerce
 from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_entries
 from sims.verify import check_parameters, parse_set_options, run_check_safely
@@ -362,6 +362,8 @@ def run_sweep(
     out = Path(out_dir)
     cell_dir = out / ".cells"
     cell_dir.mkdir(parents=True, exist_ok=True)
+    if resume:
+        remove_stale_temporaries(out)  # left by a killed run; the files they target are intact
     cells, layout = plan(spec)
     values: dict[Cell, dict[str, Any]] = {}
     if resume:

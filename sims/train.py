@@ -129,6 +129,9 @@ def train(
     opt = _make_optimizer(model, cfg)
     start, steps_log, loss_log, trace = 0, [], [], []
     ckpt = Path(checkpoint) if checkpoint is not None else None
+    if ckpt is not None:  # temporaries a killed run's checkpoint write left behind
+        for tmp in ckpt.parent.glob(f".{ckpt.name}.*.tmp"):
+            tmp.unlink(missing_ok=True)
     state = load_checkpoint(ckpt) if ckpt is not None else None
     if state is not None:
         model.load_state_dict(state["model"])

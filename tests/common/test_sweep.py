@@ -188,8 +188,10 @@ def test_sweep_killed_then_resumed_equals_uninterrupted(tmp_path: Path, referenc
     proc.wait()
     done = len(list(cells.glob("*.json")))
     assert 3 <= done < N_CELLS and not (killed / "sweep.json").exists()
-    assert not [p for p in killed.rglob("*.tmp")]
+    for cell in cells.glob("*.json"):  # never half-written (a SIGKILL may leave a .tmp beside)
+        json.loads(cell.read_text())
     run_sweep(_spec(), killed, progress=False, resume=True)
+    assert not [p for p in killed.rglob("*.tmp")]
     resumed = json.loads((killed / "timings.json").read_text())
     assert resumed["cells_resumed"] == done and resumed["cells_run"] == N_CELLS - done
     assert (killed / "sweep.json").read_bytes() == (reference / "sweep.json").read_bytes()

@@ -104,7 +104,7 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     # S5: d = 6, k = 2, n = 20, sigma = 0, Assumption 4.3 with c_u = c_v = 1, untied M
     "s5_lowrank": (UnitExperiment(setting=SoftmaxWindowSetting(
         covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
-        n=20, sigma2=0.0), tied=False), dataclasses.replace(_C, steps=2000)),
+        n=20, sigma2=0.0), tied=False), _C),
     # S6: constant tasks b ~ U[-1, 1], sigma = 0.5, d = 3, n = 20
     "s6_constant": (UnitExperiment(setting=_iso(0.5, "constant", d=3, L=0.0)), _C),
     "smoke": (UnitExperiment(setting=_iso(0.1)), dataclasses.replace(_C, steps=20, log_every=5)),

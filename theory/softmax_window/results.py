@@ -213,4 +213,75 @@ RESULTS: tuple[Result, ...] = (
             "numerics.softmax_window.checks_window:check_appg_mc",
         ),
     ),
+    Result(
+        id="collins24:lemB.1", kind="lemma",
+        summary="The x-part r of the value row is optimally 0: the cross term vanishes when f "
+                "and -f are equally likely, so L(r) - L(0) = E(sum beta_i r^T x_i)^2 >= 0",
+        source="[collins24] Lemma B.1; spec 003 R2",
+        statement="L(r) - L(0) = E[(sum_i beta_i r^T x_i)^2] >= 0",
+        objects=(
+            "theory.softmax_window:affine_signal_rho",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_signal:check_lemb_1_mc",
+        ),
+    ),
+    Result(
+        id="collins24:lemB.5", kind="lemma",
+        summary="Under Assumption B.4 every minimiser is M* = omega Sigma^-1: perturbed and "
+                "negative-definite M never beat omega* I; L_Sigma(omega Sigma^-1) = "
+                "L_I(omega I) (not claimed for U^d_S)",
+        source="[collins24] Assumption B.4, Lemma B.5; spec 003 R3, G6",
+        statement="M* = omega Sigma^-1; L_Sigma(M) = L_I(Sigma^1/2 M Sigma^1/2) [derived]",
+        objects=(
+            "theory.softmax_window:lemB5_optimum",
+            "theory.softmax_window:whitened_M",
+            "theory.softmax_window:affine_signal_rho",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_signal:check_lemb_5_mc",
+            "numerics.softmax_window.checks_signal:check_lemb_5_mc_sigma",
+        ),
+    ),
+    Result(
+        id="collins24:corC.6", kind="corollary",
+        summary="Affine signal bounds: C.2's 4L^2, shapes rad ~ omega^-2 and orth ~ "
+                "omega^{(d-3)/2}/n (exact), C.6's constants fitted and reported",
+        source="[collins24] Lemma C.2, Corollary C.6, eq. (13); spec 003 R4",
+        statement="L^2 Omega(1/(omega+1)^2) <= L_signal "
+                  "<= L^2 O(1/omega^2 + omega^{d/2-1}/n + 1/n)",
+        objects=(
+            "theory.softmax_window:signal_bound_c2",
+            "theory.softmax_window:c6_lower_shape",
+            "theory.softmax_window:c6_upper_shape",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_signal:check_corc_6_quad",
+        ),
+    ),
+    Result(
+        id="collins24:lemC.8", kind="lemma",
+        summary="Any L-Lipschitz class: L_signal <= L^2 O(1/omega + 1/n); the ReLU signal decays "
+                "between omega^-1 and omega^-2 (spec: -1.5), constant fitted",
+        source="[collins24] Lemma C.8; spec 003 R4",
+        statement="L_signal <= L^2 O(1/omega + 1/n) for omega >= (d + sqrt d)/2",
+        objects=(
+            "theory.softmax_window:c8_upper_shape",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_signal:check_lemc_8_mc",
+        ),
+    ),
+    Result(
+        id="collins24:lemC.9", kind="lemma",
+        summary="ReLU signal >= 1/2 affine signal for every omega (MC ratio vs quadrature)",
+        source="[collins24] Lemma C.9; spec 003 R4 item 2",
+        statement="L_signal(omega; F+_L) >= 1/2 L_signal(omega; F^aff_L)",
+        objects=(
+            "theory.softmax_window:C9_RATIO",
+        ),
+        checks=(
+            "numerics.softmax_window.checks_signal:check_lemc_9_mc",
+        ),
+    ),
 )

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from numerics.ltb.optim import inf_lsa, polish
+from numerics.ltb.neighbours import c17_levels, gamma_alternatives, phi_tolerance, trap_starts
+from numerics.ltb.optim import polish
 from numerics.mc_fast import gd_family_predict
 from numerics.testing import (
     FLOAT_RTOL,
@@ -38,7 +39,6 @@ from theory.ltb import (
     effective_params,
     gd0_gap,
     lemma51_weights,
-    lsa_risk_floor,
     omega,
     optimal_gamma,
     optimal_risk,
@@ -64,7 +64,7 @@ C18_EXCESS_RTOL = 0.005
 C17_AB_RTOL = 0.02
 #: C17: Γ relative to ‖Γ*‖ (measured ≤ 1.6 %; Γ* at N → N+1 is 7.0 % away at N = 5).
 C17_GAMMA_RTOL = 0.025
-#: C17: φ in Γ-equivalent units (see ``_phi_tolerance``).
+#: C17: φ in Γ-equivalent units (see :func:`numerics.ltb.neighbours.phi_tolerance`).
 C17_PHI_RTOL = TRAIN_RTOL
 #: C18: Γ̄Ω^{1/2} relative to its optimum (measured ≤ 1.6 %; N → N+1 is 7.4 % away at N = 5).
 C18_GAMMA_RTOL = 0.03
@@ -219,47 +219,6 @@ def _per_seed(name: str, runs: Sequence[tuple[int, Any, Any]], predicted: Any,
     return ev, evs
 
 
-_LEVELS: dict[str, dict[str, Any]] = {}
-
-
-def _levels(preset: str) -> dict[str, Any]:
-    """Theory lines of a C17 data model (cached per process): ``R*`` and its N±1 neighbours,
-    ``inf_LSA`` (BFGS, fixed restarts) with its argmin and its N+1 neighbour, the LSA floor, the
-    risk of the β* = 0 solution (optimal GD-0), ``Γ*`` and its neighbours."""
-    if preset in _LEVELS:
-        return _LEVELS[preset]
-    st = PRESETS[preset][0].setting
-    H, Psi, bs, s2, N = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var, st.N
-    P, mu = whiten(H, Psi, bs)
-    lsa = inf_lsa(P, mu, s2, N, rng=np.random.default_rng(0))
-    Rs = optimal_risk(H, Psi, s2, N)
-    out = {
-        "setting": st, "R_star": Rs, "inf_lsa": lsa.value, "lsa_parts": lsa.parts,
-        "floor": lsa_risk_floor(H, Psi, bs, s2, N),
-        "R_star_N+1": optimal_risk(H, Psi, s2, N + 1),
-        "R_star_N-1": optimal_risk(H, Psi, s2, N - 1),
-        "gd0": Rs + gd0_gap(H, Psi, bs, s2, N),
-        "inf_lsa_N+1": inf_lsa(P, mu, s2, N + 1, rng=np.random.default_rng(0)).value,
-        "Gamma_star": optimal_gamma(H, Psi, s2, N),
-        "Gamma_alts": _gamma_alternatives(H, Psi, bs, s2, N),
-    }
-    _LEVELS[preset] = out
-    return out
-
-
-def _gamma_alternatives(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N: int
-                        ) -> dict[str, np.ndarray]:
-    """The neighbours of ``Γ*`` a wrong derivation or a trained model could land on."""
-    return {
-        "Gamma* off by one (N -> N+1)": optimal_gamma(H, Psi, s2, N + 1),
-        "Gamma* off by one (N -> N-1)": optimal_gamma(H, Psi, s2, N - 1),
-        "Omega without its (N+1)/N": optimal_gamma(H, Psi, s2, N, finite_sample_factor=False),
-        "no finite-N term (N -> inf: H^-1)": np.linalg.pinv(H),
-        "beta* = 0 solution (GD-0 optimum: Gamma for Psi + beta* beta*^T)":
-            optimal_gamma(H, Psi + np.outer(bs, bs), s2, N),
-    }
-
-
 def _risks(runs: Sequence[tuple[int, Any]]) -> list[tuple[int, float, float]]:
     return [(s, r.extra["test_risk"][0], r.extra["init_test_risk"][0]) for s, r in runs]
 
@@ -280,7 +239,7 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, fault_no_mlp: bool 
     Faults: ``fault_no_mlp=True`` puts the LSA run in the LTB's place;
     ``fault_alternative=<name>`` makes that named alternative the prediction of every row that
     lists it (each must then fail)."""
-    lv = _levels("c17_ltb")
+    lv = c17_levels(PRESETS["c17_ltb"][0].setting)
     st = lv["setting"]
     seeds = _seeds(quick, seed)
     ltb = [(s, trained("c17_lsa" if fault_no_mlp else "c17_ltb", seed=s)) for s in seeds]
@@ -339,19 +298,8 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, fault_no_mlp: bool 
                          Gs, {**lv["Gamma_alts"], "LSA optimum's Gamma": L["Gamma"]},
                          rtol=C17_GAMMA_RTOL, norm=float(np.linalg.norm(Gs)),
                          fault_alternative=fa)[0])
-    out.append(_phi_order(blocks("phi"), L["phi"], _phi_tolerance(st, Gs), fa))
+    out.append(_phi_order(blocks("phi"), L["phi"], phi_tolerance(st, Gs, C17_PHI_RTOL), fa))
     return out
-
-
-def _phi_tolerance(st: LinearRegressionICL, Gs: np.ndarray) -> float:
-    r"""Tolerance of the φ block: ``C17_PHI_RTOL`` of ``‖Γ*‖`` in Γ-equivalent units.
-
-    At ``b = β*``, ``yᵀ(y − Xb)/N ≈ β̃ᵀ Xᵀ(y − Xb)/N``, so ``φ`` acts like a perturbation
-    ``φβ̃ᵀ`` of ``Γ``, of size ``‖φ‖·√(‖β*‖²_H + tr HΨ)``.
-    """
-    scale = math.sqrt(float(st.task_mean @ st.Sigma_x @ st.task_mean)
-                      + float(np.trace(st.Sigma_x @ st.task_cov)))
-    return C17_PHI_RTOL * float(np.linalg.norm(Gs)) / scale
 
 
 def _phi_order(runs: list[tuple[int, np.ndarray, np.ndarray]], phi_lsa: np.ndarray, tol: float,
@@ -380,23 +328,6 @@ def _phi_order(runs: list[tuple[int, np.ndarray, np.ndarray]], phi_lsa: np.ndarr
     return ev if math.isfinite(gap) else dataclasses.replace(ev, passed=False)
 
 
-def _trap_starts() -> dict[str, dict[str, np.ndarray]]:
-    return {"spurious local minimum of the exact LSA risk (interior)": SPURIOUS_LSA_START,
-            "centring at infinity (v2 -> 0 boundary: |b| -> inf, Gamma -> 0)":
-                BOUNDARY_LSA_START}
-
-
-#: Where the spec's N(0, 0.1²) init sends some β* = 0 LSA seeds (C17 at N = 5): an interior
-#: stationary point of the exact LSA risk (seed 2) ...
-SPURIOUS_LSA_START = {"b": np.array([-4.302, 1.576]),
-                      "Gamma": np.array([[-0.017, 0.065], [0.068, 0.145]]),
-                      "phi": np.array([0.1044, -0.0391])}
-#: ... and the edge of the effective chart, ``v₂ → 0`` (seeds 3-5): ``b`` runs off, ``Γ → 0``.
-BOUNDARY_LSA_START = {"b": np.array([71.164, -55.804]),
-                      "Gamma": np.array([[-1e-4, -1e-4], [1e-4, 1e-4]]),
-                      "phi": np.array([-0.0053, 0.0042])}
-
-
 def check_table1_train_zero_mean(*, quick: bool = True, seed: int = 0,
                                  fault_alternative: str | None = None) -> list[Evidence]:
     """β* = 0 control (spec C17): the trained LTB and LSA both reach ``R*`` (no gap), not its
@@ -410,7 +341,7 @@ def check_table1_train_zero_mean(*, quick: bool = True, seed: int = 0,
     ``discrepancy`` against the spec's control ("both models must reach the same R*"), with the
     seeds and their traps in ``details``.  Otherwise it fails.
     """
-    lv = _levels("c17_ltb_zero")
+    lv = c17_levels(PRESETS["c17_ltb_zero"][0].setting)
     st = lv["setting"]
     P, mu = whiten(st.Sigma_x, st.task_cov, st.task_mean)
     s2, N = st.noise_var, st.N
@@ -422,7 +353,7 @@ def check_table1_train_zero_mean(*, quick: bool = True, seed: int = 0,
                     margin=Z_MC * (lsa0.extra["test_risk"][1] + lsa_sh.extra["test_risk"][1])),
            close_agreement("beta* = 0: inf_LSA == R* (BFGS)", lv["inf_lsa"], Rs,
                            kind="FLOAT", atol=OPTIM_RTOL * Rs)]
-    traps = {k: polish(P, mu, s2, N, v, lsa=True).value for k, v in _trap_starts().items()}
+    traps = {k: polish(P, mu, s2, N, v, lsa=True).value for k, v in trap_starts().items()}
     for k, v in traps.items():
         out.append(ordering(f"beta* = 0: the {k} lies above R* (BFGS on the exact LSA risk)",
                             Rs, v, margin=C17_LTB_RTOL * Rs, details={"value": v}))
@@ -499,7 +430,7 @@ def check_thm6_3_train(*, quick: bool = True, seed: int = 0,
                   rtol=C18_EXCESS_RTOL, norm=Rs, fault_alternative=fa)[0],
         _per_seed("trained GD-beta: Omega-weighted whitened Gamma vs Gamma*",
                   [(s, cG(p["Gamma"]), cG(p0["Gamma"])) for s, p, p0 in par], cG(Gs),
-                  {k: cG(v) for k, v in _gamma_alternatives(H, Psi, bs, s2, N).items()},
+                  {k: cG(v) for k, v in gamma_alternatives(H, Psi, bs, s2, N).items()},
                   rtol=C18_GAMMA_RTOL, norm=float(np.linalg.norm(cG(Gs))),
                   fault_alternative=fa)[0],
         _per_seed("trained GD-beta: whitened beta vs beta*",

@@ -43,8 +43,9 @@ KIND_MEANINGS: dict[str, str] = {
     "MC": "a Monte Carlo estimate from sampled prompts against a closed form: "
           "abs(mean - predicted) <= 5 se (+ stated bias), with the power check "
           "se <= 2% of the scale",
-    "TRAIN": "a trained torch model against the predicted optimum in invariant coordinates "
-             "(relative distance <= tolerance; the start was at least 10x the tolerance away)",
+    "TRAIN": "a trained torch model against the predicted optimum in invariant coordinates: "
+             "within tolerance of the prediction and outside tolerance of each named alternative, "
+             "started at least 3 tolerances away, over the seeds listed",
     "RATE": "a fitted log-log slope against a predicted exponent, within a stated band",
     "ORDER": "a strict inequality between two quantities with a stated margin",
     "OPTIM": "a numerical optimiser (BFGS, root finder) run on an exact formula against the "

@@ -14,9 +14,10 @@ import math
 import numpy as np
 import torch
 
+from numerics.montecarlo import estimate_from_samples
 from numerics.softmax_window.api import optimal_scale
 from numerics.softmax_window.predictors import mc_risk, softmax_predict
-from numerics.softmax_window.quadrature import optimal_scale_affine
+from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
 from numerics.softmax_window.sampling import sample_prompts
 from numerics.testing import (
     FLOAT_RTOL,
@@ -30,10 +31,20 @@ from numerics.testing import (
 from sims.experiments.softmax_window import PRESETS, SIGMAS, trained
 from sims.models.softmax_unit import SoftmaxUnit, tokens
 from theory.common.protocols import Estimate, Evidence
-from theory.softmax_window import constant_task_risk, la_floor, la_optimum, rho_metric
+from theory.settings.softmax_window import SoftmaxWindowSetting
+from theory.softmax_window import (
+    Lambda,
+    constant_task_risk,
+    la_floor,
+    la_optimum,
+    rho_metric,
+    surrogate_optimum,
+    transfer_risk,
+)
 
 __all__ = ["check_risk_affine_torch", "check_thm3_4_train", "check_thm3_4_train_relu",
-           "check_thm3_6_train", "check_limits_train", "check_thm4_4_train"]
+           "check_thm3_5_train", "check_thm3_6_train", "check_limits_train", "check_thm4_4_train",
+           "check_fig1_order", "check_fig3_4_train", "check_fig5_quad", "check_fig9_train"]
 
 #: S1 pass criterion (spec 003 §3.2): anisotropy ‖M − ω̂I‖_F/‖M‖_F ≤ 0.06.
 ANISOTROPY_MAX = 0.06
@@ -53,8 +64,6 @@ def check_risk_affine_torch(*, quick: bool = True, seed: int = 0, d: int = 5, n:
     """The literal torch unit (W_K, W_Q, W_V of (4), M_K = M_Q = √ω I, value 1) equals the numpy
     predictor Σ_i y_i softmax_i(ω x_iᵀx) that the risk split describes, on random prompts.
     ``fault_query_attends=True`` builds the unit with the query attending to itself."""
-    from theory.settings.softmax_window import SoftmaxWindowSetting
-
     rng = np.random.default_rng(seed)
     st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=1.0, sigma2=0.1)
     p = sample_prompts(st, 64, rng)
@@ -76,9 +85,10 @@ def check_thm3_4_train(*, quick: bool = True, seed: int = 0,
                        fault_train_value: bool | None = None) -> list[Evidence]:
     """S1 (Lemma B.5 + Theorem 3.4, affine, d = 5, n = 20, L = 1): ω̂ = tr(M̄)/d of the trained
     unit within 5 % of the quadrature ω*(σ) for σ ∈ {1, .3, .1, .01}, outside 5 % of the named
-    alternatives (label average ω = 0, the eq. (9) bandwidth conventions ω*/2 and 2ω*, the
-    neighbouring σ's optima), starting ≥ 3 tolerances away; anisotropy ≤ 0.06; ω̂ strictly
-    decreasing in σ.  Seeds: (seed,) quick, three seeds full.
+    alternatives (label average ω = 0, the 1-NN limit, the eq. (9) bandwidth conventions ω*/2 and
+    2ω*, the neighbouring σ's optima, the §3.1 surrogate optimum (2Λ/d)^{2/(d+2)} built on the
+    paper's exponent where it is separable), starting ≥ 3 tolerances away; anisotropy ≤ 0.06;
+    ω̂ strictly decreasing in σ.  Seeds: (seed,) quick, three seeds full.
 
     ``fault_train_value=True`` trains the value scalar too (the paper fixes it to 1).  It is
     detectable at σ = 1, where shrinking the labels pays: the trained scale moves ~14 % off ω*."""
@@ -97,16 +107,25 @@ def check_thm3_4_train(*, quick: bool = True, seed: int = 0,
             out.append(ordering(f"S1 sigma={s:g} seed={sd}: anisotropy <= 0.06", aniso,
                                 ANISOTROPY_MAX, margin=1e-9))
         w = opt[s]
-        alts = {"label average (omega = 0)": 0.0, "eq. (9) convention omega*/2": w / 2,
-                "eq. (9) convention 2 omega*": 2 * w}
+        alts = {"label average (omega = 0)": 0.0, "1-NN limit (omega = inf)": math.inf,
+                "eq. (9) convention omega*/2": w / 2, "eq. (9) convention 2 omega*": 2 * w}
         for j in (i - 1, i + 1):
             if 0 <= j < len(SIGMAS):
                 alts[f"optimum at sigma = {SIGMAS[j]:g}"] = opt[SIGMAS[j]]
+        # the §3.1 'tight' surrogate (L²/ω + σ²ω^{d/2}/n, the paper's exponent): named where it is
+        # separable from ω* (≥ 2 tolerances); at σ = 0.3 it is 7.6 % away and is only recorded
+        sur = float(surrogate_optimum(Lambda(20, 1.0, s * s), 5))
+        unresolved = {}
+        if abs(sur - w) >= 2 * TRAIN_RTOL * w:
+            alts["§3.1 surrogate (2 Lambda/d)^{2/(d+2)} (paper's exponent)"] = sur
+        else:
+            unresolved["§3.1 surrogate (2 Lambda/d)^{2/(d+2)}"] = sur
         passed = [sd for sd, x in zip(seeds, ws, strict=True) if abs(x - w) <= TRAIN_RTOL * w]
         out.append(train_discrimination(
             f"S1 trained omega-hat vs quadrature omega* (sigma={s:g})", float(np.mean(ws)), w,
             _omega_hat(PRESETS["smoke"][0].init ** 2 * np.eye(5)), alternatives=alts,
-            seeds=seeds, seeds_passed=passed, details={"per_seed": ws}))
+            seeds=seeds, seeds_passed=passed,
+            details={"per_seed": ws, "alternatives_not_separable": unresolved}))
         means.append(float(np.mean(ws)))
     for a, b, s in zip(means[:-1], means[1:], sigmas[1:], strict=False):
         out.append(ordering(f"S1 omega-hat increases as sigma decreases to {s:g}", a, b,
@@ -136,6 +155,47 @@ def check_thm3_4_train_relu(*, quick: bool = True, seed: int = 0, reps: int = 40
         if prev is not None:
             out.append(ordering(f"S2 omega-hat larger at sigma={s:g}", prev, wh, margin=1e-3))
         prev = wh
+    return out
+
+
+def check_thm3_5_train(*, quick: bool = True, seed: int = 0, reps: int = 0,
+                       fault_swap_units: bool | None = None) -> list[Evidence]:
+    """S3 (Theorem 3.5): units pretrained at L ∈ {0.03, 0.1, 1} (σ = 0.01, d = 5, n = 20) are
+    tested on L′ ∈ {0.03, 0.1, 1, 3} with common prompts: the matched unit wins at L′ = L
+    (paired difference > 3 SE) and each unit's MC risk tracks the quadrature transfer curve
+    L′²S(ω_L) + σ²N(ω_L) within 5 SE + 5 %.  ``fault_swap_units=True`` pairs each unit with the
+    wrong pretraining L."""
+    rng = np.random.default_rng(seed + 3)
+    reps = reps or (40_000 if quick else 160_000)
+    Ls = (0.03, 0.1, 1.0)
+    presets = ("s3_L0.03", "s3_L0.1", "s1_sigma0.01")
+    Ms = [trained(p, seed=seed).extra["M_avg"] for p in presets]
+    if fault_swap_units:
+        Ms = Ms[::-1]
+    s2, d, n = 1e-4, 5, 20
+    curves = []
+    for L in Ls:
+        w = optimal_scale_affine(d, n, L, s2)[0]
+        wt = window_terms(w, n, d)
+        curves.append((wt.A / (3 * d), wt.N))
+    out = []
+    for Lp in (0.03, 0.1, 1.0, 3.0):
+        st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=Lp, sigma2=s2)
+        p = sample_prompts(st, reps, rng)
+        errs = [(softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2 for M in Ms]
+        for j, L in enumerate(Ls):
+            est = estimate_from_samples(errs[j])
+            pred = transfer_risk(Lp, curves[j][0], curves[j][1], s2)
+            out.append(mc_agreement(f"S3 unit pretrained at L = {L} tested at L' = {Lp}: MC vs "
+                                    "quadrature transfer curve", pred, est, bias=0.05 * pred))
+        if Lp in Ls:
+            j = Ls.index(Lp)
+            for k in range(len(Ls)):
+                if k != j:
+                    diff = estimate_from_samples(errs[k] - errs[j])
+                    out.append(ordering(f"S3 at L' = {Lp}: matched unit beats the one pretrained "
+                                        f"at L = {Ls[k]} by > 3 SE", 3 * diff.se, diff.mean,
+                                        margin=1e-12, details={"diff": diff.mean}))
     return out
 
 
@@ -183,12 +243,98 @@ def check_limits_train(*, quick: bool = True, seed: int = 0, reps: int = 100_000
 
 def check_thm4_4_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """S5 (Theorem 4.4): the untied unit trained on low-rank tasks (d = 6, k = 2, σ = 0) has
-    ρ(M, B) = ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB) ≤ 0.05 at the end, and lower than at 20 % of training."""
+    ρ(M, B) = ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB) ≤ 0.05 at the end (it starts at 1: M = 10⁻⁶ I), and
+    lower than at 20 % of training."""
     r = trained("s5_lowrank", seed=seed)
     st = r.extra["experiment"].setting
     d, k = st.d, st.covariates.k
     B = np.eye(d)[:, :k]
     M = 0.5 * (r.extra["M_final"] + r.extra["M_final"].T)
     rho = rho_metric(M, B)
+    snaps = r.extra["M_snapshots"]
+    early = snaps[len(snaps) // 5]
+    rho_early = rho_metric(0.5 * (early + early.T), B)
     return [ordering("S5 final rho(M, B) <= 0.05", rho, RHO_MAX, margin=1e-9,
-                     details={"eig(B^T M B)": np.linalg.eigvalsh(B.T @ M @ B)})]
+                     details={"eig(B^T M B)": np.linalg.eigvalsh(B.T @ M @ B)}),
+            ordering("S5 rho decreases: final < at 20 % of training", rho, rho_early,
+                     margin=1e-9, details={"rho_20%": rho_early})]
+
+
+def check_fig1_order(*, quick: bool = True, seed: int = 0, reps: int = 100_000,
+                     fault_linear_intercept: bool | None = None) -> list[Evidence]:
+    """Fig. 1 (bottom row), population version: for d = 2, σ = 0.1 and L ∈ {0.1, 1.5, 6} (the
+    affine class stands in for the hills class), the softmax optimum (quadrature) is below the
+    best linear attention (closed form) at every n ∈ {5, 20, 100}; one trained unit (L = 1.5,
+    n = 20) sits within 5 % of its optimum and below linear attention (MC).
+    ``fault_linear_intercept=True`` compares with linear attention on intercept-free tasks."""
+    out = []
+    s2 = 0.01
+    for L in (0.1, 1.5, 6.0):
+        for n in (5, 20, 100):
+            soft = optimal_scale_affine(2, n, L, s2)[1]
+            la = la_optimum(2, n, L if not fault_linear_intercept else 0.0, s2)[1]
+            out.append(ordering(f"Fig. 1: softmax* < linear attention* (d=2, L={L}, n={n})",
+                                soft, float(la), margin=1e-9))
+    r = trained("fig1_d2", seed=seed)
+    st = r.extra["experiment"].setting
+    est = mc_risk(st, r.extra["M_avg"], reps, np.random.default_rng(seed + 5))
+    opt = optimal_scale_affine(2, st.n, st.L, st.sigma2)[1]
+    out.append(mc_agreement("Fig. 1 trained unit (d=2, n=20, L=1.5) risk vs softmax optimum", opt,
+                            est, bias=0.05 * opt))
+    return out
+
+
+def check_fig3_4_train(*, quick: bool = True, seed: int = 0, step: int = 100) -> list[Evidence]:
+    """Figs. 3-4's claim at the S1 sizes: ‖M‖₂ grows more slowly for larger σ -- at ``step`` and
+    at the end (tr(M)/d, the invariant scale) it is strictly decreasing in σ ∈ {1, .3, .1, .01} --
+    and the scale ends at the population optimum ω* within 5 % (trained units vs quadrature)."""
+    out = []
+    early, late = [], []
+    for s in SIGMAS:
+        ex = trained(f"s1_sigma{s:g}", seed=seed).extra
+        tr = ex["M_trace"]
+        early.append(float(tr[np.searchsorted(tr[:, 0], step), 1]))
+        snaps = ex["M_snapshots"]
+        late.append(float(np.mean([np.trace(M) / 5 for M in snaps[-len(snaps) // 5:]])))
+        w = optimal_scale_affine(5, 20, 1.0, s * s)[0]
+        out.append(close_agreement(f"Figs. 3-4: final tr(M)/d vs omega* (sigma = {s:g})",
+                                   late[-1], w, kind="TRAIN", atol=0.0, rtol=TRAIN_RTOL))
+    for name, vals in ((f"step {step} (||M||_2)", early), ("end (tr(M)/d)", late)):
+        for a, b, s in zip(vals[:-1], vals[1:], SIGMAS[1:], strict=True):
+            out.append(ordering(f"Figs. 3-4: ||M||_2 at {name} larger for sigma = {s:g}", a, b,
+                                margin=1e-6))
+    return out
+
+
+def check_fig5_quad(*, quick: bool = True, seed: int = 0,
+                    fault_sigma_scale: float | None = None) -> list[Evidence]:
+    """Fig. 5's message (n = 200, σ = 0.01, d = 5): the affine optimum ω* = 14.99 and
+    𝓛* = 0.00338 (spec [COMPUTED]); a unit pretrained at a mismatched L (0.1 vs 1) loses on the
+    other's tasks (quadrature transfer curves).  ``fault_sigma_scale`` multiplies σ."""
+    d, n = 5, 200
+    s2 = (0.01 * (1.0 if fault_sigma_scale is None else float(fault_sigma_scale))) ** 2
+    w, loss = optimal_scale_affine(d, n, 1.0, s2)
+    out = [close_agreement("Fig. 5: omega* (n = 200)", w, 14.99, kind="PAPER", atol=0.005),
+           close_agreement("Fig. 5: L* (n = 200)", loss, 0.00338, kind="PAPER", atol=5e-6)]
+    w01 = optimal_scale_affine(d, n, 0.1, s2)[0]
+    for L_pre, w_pre, L_test, w_test in ((0.1, w01, 1.0, w), (1.0, w, 0.1, w01)):
+        t_pre, t_ok = window_terms(w_pre, n, d), window_terms(w_test, n, d)
+        bad = transfer_risk(L_test, t_pre.A / (3 * d), t_pre.N, s2)
+        good = transfer_risk(L_test, t_ok.A / (3 * d), t_ok.N, s2)
+        out.append(ordering(f"Fig. 5: pretrained at L = {L_pre} loses on L' = {L_test}", good,
+                            bad, margin=1e-9))
+    return out
+
+
+def check_fig9_train(*, quick: bool = True, seed: int = 0,
+                     fault_wrong_subspace: bool | None = None) -> list[Evidence]:
+    """Fig. 9's claim at the S5 size: ρ(M, B) of the trained softmax unit decreases over training
+    (median over the last fifth < median over the second fifth) and ends ≤ 0.05.
+    ``fault_wrong_subspace=True`` measures ρ against B' = (e₃, e₄), not the task subspace."""
+    r = trained("s5_lowrank", seed=seed)
+    B = np.eye(6)[:, 2:4] if fault_wrong_subspace else np.eye(6)[:, :2]
+    rho = np.array([rho_metric(0.5 * (M + M.T), B) for M in r.extra["M_snapshots"][1:]])
+    m = len(rho) // 5
+    return [ordering("Fig. 9: median rho, last fifth < second fifth",
+                     float(np.median(rho[-m:])), float(np.median(rho[m:2 * m])), margin=1e-9),
+            ordering("Fig. 9: final rho <= 0.05", float(rho[-1]), RHO_MAX, margin=1e-9)]

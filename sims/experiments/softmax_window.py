@@ -5,8 +5,9 @@ prompts from the sphere, MSE against the noiseless target f(x_q).
 Imports only ``theory.settings`` and sims modules (the trained model never sees a prediction).
 ``PRESETS`` maps a name to ``(UnitExperiment, TrainConfig)``; ``run(preset, **overrides)``
 returns a :class:`sims.train.TrainResult` whose ``extra`` holds ``M_final`` (d×d), ``M_avg``
-(average over the last 20 % of steps, the spec's estimator), ``M_trace`` (‖M‖₂ over training) and
-``value``; ``trained(preset, seed=...)`` is the same run through the config-keyed cache.
+(average over the last 20 % of steps, the spec's estimator), ``M_trace`` (step, ‖M‖₂) and
+``M_snapshots`` (M at the same steps) over training, and ``value``; ``trained(preset, seed=...)``
+is the same run through the config-keyed cache.
 """
 
 from __future__ import annotations
@@ -99,6 +100,10 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     **{f"s1_sigma{s:g}": (UnitExperiment(setting=_iso(s)), _C) for s in SIGMAS},
     **{f"s2_relu_sigma{s:g}": (UnitExperiment(setting=_iso(s, "relu")), _C) for s in SIGMAS},
     # S4: linear attention, M init 0, Adam 1e-2
+    # S3: pretraining at L ∈ {0.03, 0.1} with sigma = 0.01 (L = 1 is s1_sigma0.01)
+    **{f"s3_L{L:g}": (UnitExperiment(setting=_iso(0.01, L=L)), _C) for L in (0.03, 0.1)},
+    # Fig. 1 at one point: d = 2, n = 20, L = 1.5, sigma = 0.1 (affine stands in for the hills)
+    "fig1_d2": (UnitExperiment(setting=_iso(0.1, d=2, L=1.5)), _C),
     "s4_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
                   dataclasses.replace(_C, lr=0.01)),
     # S5: d = 6, k = 2, n = 20, sigma = 0, Assumption 4.3 with c_u = c_v = 1, untied M
@@ -153,6 +158,7 @@ def _run(exp: UnitExperiment, cfg: TrainConfig) -> TrainResult:
     start = max(0, int(round(cfg.steps * (1 - exp.avg_frac))))
     acc: list[np.ndarray] = []
     norms: list[tuple[int, float]] = []
+    snaps: list[np.ndarray] = []
     chunk = 25  # fresh prompts for every step, drawn 25 steps at a time (amortised sampling)
     buf: list[Any] = []
 
@@ -160,7 +166,9 @@ def _run(exp: UnitExperiment, cfg: TrainConfig) -> TrainResult:
         if step >= start:
             acc.append(m.M().detach().numpy().copy())  # type: ignore[operator]
         if step % cfg.log_every == 0:
-            norms.append((step, float(torch.linalg.matrix_norm(m.M().detach(), 2))))  # type: ignore[operator]
+            Mt = m.M().detach()  # type: ignore[operator]
+            norms.append((step, float(torch.linalg.matrix_norm(Mt, 2))))
+            snaps.append(Mt.numpy().copy())
         if step % chunk == 0 or not buf:
             Zc, tc = sample_batch(exp.setting, cfg.batch_size * chunk, g)
             buf[:] = [Zc.split(cfg.batch_size), tc.split(cfg.batch_size)]
@@ -173,6 +181,7 @@ def _run(exp: UnitExperiment, cfg: TrainConfig) -> TrainResult:
         M_final=M_final,
         M_avg=np.mean(acc, axis=0) if acc else M_final,
         M_trace=np.array(norms),
+        M_snapshots=np.array(snaps),
         value=float(getattr(model, "value", torch.ones(())).detach()),
         experiment=exp,
     )

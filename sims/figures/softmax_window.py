@@ -16,9 +16,15 @@ from scipy import stats
 
 from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
 from sims.experiments.softmax_window import SIGMAS, trained
-from theory.softmax_window import affine_optimum_asymptote, thm34_bracket, transfer_risk
+from theory.softmax_window import (
+    affine_optimum_asymptote,
+    rho_metric,
+    thm34_bracket,
+    transfer_risk,
+)
 
-__all__ = ["fig_omega_lambda", "fig_transfer", "fig_training_norm", "fig_weights"]
+__all__ = ["fig_omega_lambda", "fig_transfer", "fig_training_norm", "fig_weights",
+           "fig_lowrank_rho"]
 
 
 def _slope(x: Any, y: Any) -> float:
@@ -102,6 +108,25 @@ def fig_weights(*, quick: bool = True, seed: int = 0) -> Figure:
     ax.plot(th, np.cos(th), "--", label="linear attention (any M = mI)")
     ax.set(xlabel="angle to the query", ylabel="relative weight",
            title="Fig. 1: softmax window adapts, linear attention does not (d = 2, n = 20)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def fig_lowrank_rho(*, quick: bool = True, seed: int = 0) -> Figure:
+    """Fig. 9 at the S5 size (d = 6, k = 2, n = 20, σ = 0, Assumption 4.3): ρ(M, B) =
+    ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB) of the trained untied unit over training (log scale)."""
+    fig = Figure(figsize=(6, 4.5))
+    ax = fig.subplots()
+    r = trained("s5_lowrank", seed=seed)
+    d, k = 6, 2
+    B = np.eye(d)[:, :k]
+    steps = r.extra["M_trace"][:, 0]
+    rho = [rho_metric(0.5 * (M + M.T), B) for M in r.extra["M_snapshots"]]
+    ax.semilogy(steps, rho, ".", ms=3, label="trained softmax unit")
+    ax.axhline(0.05, color="k", lw=1, label="S5 pass level 0.05")
+    ax.set(xlabel="step", ylabel="rho(M, B)", title="Fig. 9 / Theorem 4.4: attention learns the "
+           "projection (d=6, k=2)")
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

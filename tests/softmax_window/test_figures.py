@@ -30,3 +30,11 @@ def test_fig_weights() -> None:
 @pytest.mark.result("collins24:thm3.4")
 def test_fig_training_norm() -> None:
     assert len(F.fig_training_norm().axes[0].get_lines()) == 8
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm4.4")
+def test_fig_lowrank_rho() -> None:
+    ax = F.fig_lowrank_rho().axes[0]
+    assert ax.get_yscale() == "log" and len(ax.get_lines()) == 2

@@ -51,6 +51,14 @@ def test_s2_relu_trained_scale() -> None:
 
 @pytest.mark.slow
 @pytest.mark.train
+@pytest.mark.result("collins24:thm3.5")
+def test_s3_transfer_matched_unit_wins_and_negative_control() -> None:
+    assert_passed(S.check_thm3_5_train())
+    assert_fails(S.check_thm3_5_train(fault_swap_units=True))
+
+
+@pytest.mark.slow
+@pytest.mark.train
 @pytest.mark.result("collins24:thm3.6")
 def test_s4_linear_attention_floor() -> None:
     assert_passed(S.check_thm3_6_train())
@@ -68,3 +76,33 @@ def test_s5_lowrank_projection() -> None:
 @pytest.mark.result("collins24:limits")
 def test_s6_constant_tasks_keep_m_small() -> None:
     assert_passed(S.check_limits_train())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig1")
+def test_fig1_softmax_below_linear_and_negative_control() -> None:
+    assert_passed(S.check_fig1_order())
+    assert_fails(S.check_fig1_order(fault_linear_intercept=True))
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig3-4")
+def test_fig34_norm_growth_ordered_in_sigma() -> None:
+    assert_passed(S.check_fig3_4_train())
+    assert_fails(S.check_fig3_4_train(step=0))  # at initialisation nothing is ordered yet
+
+
+@pytest.mark.result("collins24:fig5")
+def test_fig5_targets_and_mismatch() -> None:
+    assert_passed(S.check_fig5_quad())
+    assert_fails(S.check_fig5_quad(fault_sigma_scale=2.0))
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig9")
+def test_fig9_rho_decreases() -> None:
+    assert_passed(S.check_fig9_train())
+    assert_fails(S.check_fig9_train(fault_wrong_subspace=True))

@@ -114,6 +114,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             "numerics.softmax_window.checks_optimum:check_thm3_5_quad",
+            "sims.checks.softmax_window:check_thm3_5_train",
         ),
         figures=(
             "sims.figures.softmax_window:fig_transfer",
@@ -152,6 +153,9 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "numerics.softmax_window.checks_lowrank:check_thm4_4_mc",
             "sims.checks.softmax_window:check_thm4_4_train",
+        ),
+        figures=(
+            "sims.figures.softmax_window:fig_lowrank_rho",
         ),
     ),
     Result(
@@ -282,6 +286,69 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             "numerics.softmax_window.checks_signal:check_lemc_9_mc",
+        ),
+    ),
+    Result(
+        id="collins24:fig1", kind="figure",
+        summary="Fig. 1 (d = 2), population version: softmax's window adapts, linear attention's "
+                "shape is fixed; softmax* < linear attention* for every L and n; one trained unit",
+        source="[collins24] Figure 1, App. J; spec 003 §4 (affine class stands in for the hills "
+               "class, G10)",
+        statement="softmax error < linear error for all nu and n",
+        objects=(
+            "theory.softmax_window:la_optimum",
+        ),
+        checks=(
+            "sims.checks.softmax_window:check_fig1_order",
+        ),
+        figures=(
+            "sims.figures.softmax_window:fig_weights",
+        ),
+    ),
+    Result(
+        id="collins24:fig3-4", kind="figure",
+        summary="Figs. 3-4 at the S1 size: ||M|| over training grows more slowly for larger "
+                "sigma and ends at the population optimum (lines)",
+        source="[collins24] Figures 3, 4; spec 003 §4",
+        statement="||M|| grows more slowly for larger sigma",
+        objects=(
+            "theory.softmax_window:Lambda",
+        ),
+        checks=(
+            "sims.checks.softmax_window:check_fig3_4_train",
+        ),
+        figures=(
+            "sims.figures.softmax_window:fig_training_norm",
+        ),
+    ),
+    Result(
+        id="collins24:fig5", kind="figure",
+        summary="Fig. 5 (n = 200): omega* = 14.99, L* = 0.00338; mismatched-L pretraining loses",
+        source="[collins24] Figure 5; spec 003 §4 [COMPUTED targets]",
+        statement="pretraining with matched L generalises, mismatched L does not",
+        objects=(
+            "theory.softmax_window:transfer_risk",
+        ),
+        checks=(
+            "sims.checks.softmax_window:check_fig5_quad",
+        ),
+        figures=(
+            "sims.figures.softmax_window:fig_transfer",
+        ),
+    ),
+    Result(
+        id="collins24:fig9", kind="figure",
+        summary="Fig. 9 at the S5 size: rho(M, B) of the trained unit decreases and ends <= 0.05",
+        source="[collins24] Figure 9, App. J.1; spec 003 §4, G9",
+        statement="rho(M, B) decreases over training",
+        objects=(
+            "theory.softmax_window:rho_metric",
+        ),
+        checks=(
+            "sims.checks.softmax_window:check_fig9_train",
+        ),
+        figures=(
+            "sims.figures.softmax_window:fig_lowrank_rho",
         ),
     ),
 )

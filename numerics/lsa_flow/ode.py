@@ -11,6 +11,11 @@ import numpy as np
 from numerics.ode import VERIFY, SolverConfig, Trajectory, integrate
 from theory import lsa_flow as T
 
+# The right-hand sides call the section modules' unchecked twins (the hot path); the public,
+# validated ``T.flow_rhs_fn`` / ``T.rdm_flow_rhs`` check the inputs once at the entry.
+from theory.lsa_flow.flow import flow_rhs_fn as _flow_rhs_fn
+from theory.lsa_flow.random_cov import rdm_flow_rhs as _rdm_flow_rhs
+
 __all__ = ["STIFF", "pack", "unpack", "integrate_flow", "integrate_rdm_flow"]
 
 
@@ -47,10 +52,11 @@ def integrate_flow(
     L = np.asarray(Lambda, dtype=float)
     G = T.gamma_fn(L, N) if Gamma is None else np.asarray(Gamma, dtype=float)
     d = L.shape[0]
+    T.flow_rhs_fn(np.asarray(U0, float), u0, L, G, variant)  # validates the inputs once
 
     def rhs(t: float, yv: np.ndarray) -> np.ndarray:
         U, u = unpack(yv, d)
-        dU, du = T.flow_rhs_fn(U, u, L, G, variant)
+        dU, du = _flow_rhs_fn(U, u, L, G, variant)
         return pack(dU, du, u * u)
 
     return integrate(
@@ -63,10 +69,11 @@ def integrate_rdm_flow(
 ) -> Trajectory:
     """Integrate eq. (52) plus ``I(t) = ∫ u₋₁²``."""
     d = Zc.shape[0]
+    T.rdm_flow_rhs(U0, u0, Zc, xi)  # validates the inputs once
 
     def rhs(t: float, yv: np.ndarray) -> np.ndarray:
         U, u = unpack(yv, d)
-        dU, du = T.rdm_flow_rhs(U, u, Zc, xi)
+        dU, du = _rdm_flow_rhs(U, u, Zc, xi)
         return pack(dU, du, u * u)
 
     return integrate(rhs, pack(U0, u0, 0.0), (0.0, t_end), solver=VERIFY, t_eval=t_eval)

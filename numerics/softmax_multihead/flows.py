@@ -11,6 +11,11 @@ import theory.softmax_multihead as th
 from numerics.ode import VERIFY, SolverConfig, Trajectory, integrate
 from numerics.testing import SOLVER_ATOL, SOLVER_RTOL
 
+# The integrators call the section module's unchecked right-hand sides (the hot path); the
+# public, validated ``th.*_rhs_fn`` checks the inputs once at the entry of each route.
+from theory.softmax_multihead.flow import flow_rhs_fn as _flow_rhs_fn
+from theory.softmax_multihead.flow import reduced_rhs_fn as _reduced_rhs_fn
+
 __all__ = [
     "STIFF",
     "two_head_flow",
@@ -28,14 +33,16 @@ def two_head_flow(T: float, *, eps: float = 1e-3, d: float = 5, L: float = 40,
                   sigma2: float = 0.1, s: float = 1.0, solver: SolverConfig = VERIFY,
                   t_eval: np.ndarray | None = None) -> Trajectory:
     """The 4-D flow (ω₁, ω₂, μ₁, μ₂) from Def. B.1 on [0, T]."""
-    return integrate(th.flow_rhs_fn, th.initial_state(eps), (0.0, T), solver=solver,
-                     args=(d, L, sigma2, s), t_eval=t_eval)
+    y0 = th.initial_state(eps)
+    th.flow_rhs_fn(0.0, y0, d, L, sigma2, s)  # validates the inputs once
+    return integrate(_flow_rhs_fn, y0, (0.0, T), solver=solver, args=(d, L, sigma2, s),
+                     t_eval=t_eval)
 
 
 def augmented_rhs(t: float, y: np.ndarray, d: float, L: float, sigma2: float,
                   s: float) -> np.ndarray:
     """Reduced (B.4) flow plus the running integral of the imbalance rate."""
-    f = th.reduced_rhs_fn(t, y[:2], d, L, sigma2, s)
+    f = _reduced_rhs_fn(t, y[:2], d, L, sigma2, s)
     x = d * y[0] ** 2
     rate = 8 * s * (1 + sigma2) / L * y[1] ** 2 * (np.sinh(x) - x * np.cosh(x))
     return np.array([f[0], f[1], rate])
@@ -45,7 +52,8 @@ def reduced_flow(T: float, *, eps: float = 1e-3, d: float = 5, L: float = 40,
                  sigma2: float = 0.1, s: float = 1.0, solver: SolverConfig = VERIFY,
                  t_eval: np.ndarray | None = None) -> Trajectory:
     """The reduced 2-D system (B.4) from (ε, ε) on [0, T]."""
-    return integrate(th.reduced_rhs_fn, [eps, eps], (0.0, T), solver=solver,
+    th.reduced_rhs_fn(0.0, np.array([eps, eps]), d, L, sigma2, s)  # validates the inputs once
+    return integrate(_reduced_rhs_fn, [eps, eps], (0.0, T), solver=solver,
                      args=(d, L, sigma2, s), t_eval=t_eval)
 
 
@@ -59,4 +67,5 @@ def stage_flow(H: int, *, seed: int, T: float = 1000.0, d: float = 5, L: float =
     """Gradient flow of L̃ for H heads from N(0, init_scale²) (≙ 1e5 GD steps at lr 0.01)."""
     rng = np.random.default_rng(seed)
     y0 = rng.normal(0.0, init_scale, 2 * H)
-    return integrate(th.flow_rhs_fn, y0, (0.0, T), solver=STIFF, args=(d, L, sigma2, 1.0)).final
+    th.flow_rhs_fn(0.0, y0, d, L, sigma2, 1.0)  # validates the inputs once
+    return integrate(_flow_rhs_fn, y0, (0.0, T), solver=STIFF, args=(d, L, sigma2, 1.0)).final

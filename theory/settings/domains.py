@@ -139,10 +139,29 @@ def _fail(name: str, dom: Domain, got: str, exc: type[Exception] = ValueError) -
     return exc(f"{name} must be {dom.describe()}{_where(dom)}, got {got}")
 
 
-def _is_sympy(value: Any) -> bool:
-    from theory.common.evaluate import is_symbolic  # local: theory.common imports theory.settings
+_SYMBOLIC: list[Callable[..., bool]] = []
 
-    return is_symbolic(value)
+
+def _is_sympy(value: Any) -> bool:
+    if not _SYMBOLIC:  # imported late: theory.common imports theory.settings
+        from theory.common.evaluate import is_symbolic
+
+        _SYMBOLIC.append(is_symbolic)
+    return _SYMBOLIC[0](value)
+
+
+def _scalar_ok(v: float, dom: Domain) -> bool:
+    """The fast path for a Python / numpy float scalar (ODE right-hand sides call this often)."""
+    if dom.kind == "count":
+        if v != v or (v in (math.inf, -math.inf) and not (dom.inf_ok and v > 0)):
+            return False
+        return (not math.isfinite(v) or v == math.floor(v)) and v >= dom.minimum
+    if not math.isfinite(v):
+        return False
+    lo, hi = dom.lower, dom.upper
+    if lo is not None and (v <= lo if dom.lower_open else v < lo):
+        return False
+    return not (hi is not None and (v >= hi if dom.upper_open else v > hi))
 
 
 def _numeric(name: str, value: Any, dom: Domain) -> np.ndarray:
@@ -161,8 +180,6 @@ def _numeric(name: str, value: Any, dom: Domain) -> np.ndarray:
                 continue
     if arr.dtype.kind not in "iufc":
         raise _fail(name, dom, f"{value!r} (not a number)"[:300], TypeError)
-    if dom.scalar and arr.ndim:
-        raise _fail(name, dom, f"an array of shape {arr.shape}")
     return np.real(arr) if arr.dtype.kind == "c" else arr  # complex-step input: check the real part
 
 
@@ -170,7 +187,12 @@ _PSD_SEEN: dict[bytes, bool] = {}
 
 
 def _check_matrix(name: str, arr: np.ndarray, dom: Domain) -> None:
-    if not np.all(np.isfinite(arr)):
+    key = b""
+    if dom.kind in ("psd", "pd") and arr.size <= 400:  # a repeated covariance: checked once
+        key = arr.tobytes() + f"{arr.shape}{arr.dtype.str}{dom.kind}".encode()
+        if key in _PSD_SEEN:
+            return
+    if not np.isfinite(arr).all():
         raise _fail(name, dom, "a matrix with non-finite entries")
     if arr.ndim < 2:
         raise _fail(name, dom, f"shape {arr.shape}")
@@ -179,9 +201,6 @@ def _check_matrix(name: str, arr: np.ndarray, dom: Domain) -> None:
     if arr.shape[-1] != arr.shape[-2] or arr.shape[-1] == 0:
         raise _fail(name, dom, f"shape {arr.shape} (not square)")
     if dom.kind == "square":
-        return
-    key = arr.tobytes() + bytes(str(arr.shape) + dom.kind, "ascii") if arr.size <= 400 else b""
-    if key and key in _PSD_SEEN:
         return
     arr = arr.astype(float)
     scale = max(1.0, float(np.max(np.abs(arr))))
@@ -205,11 +224,19 @@ def check_value(name: str, value: Any, dom: Domain) -> Any:
     the wrong type) naming ``name`` and the assumption; return the size it fixes (for ``dim``).
 
     >>> check_value("N", 10, COMMON["N"])
+    10
     >>> check_value("N", 2.5, COMMON["N"])
     Traceback (most recent call last):
     ...
     ValueError: N must be an integer ≥ 1, got 2.5
     """
+    if dom.kind in ("count", "real") and isinstance(value, (int, float)) \
+            and not isinstance(value, bool):
+        if not _scalar_ok(float(value), dom):
+            raise _fail(name, dom, repr(value))
+        return int(value) if dom.kind == "count" and math.isfinite(value) else None
+    if type(value) is np.ndarray and value.dtype.kind in "fiu" and dom.kind in _ARRAY_KINDS:
+        return _check_array(name, value, dom, value)  # the fast path for numpy input
     if isinstance(value, str) and dom.kind != "choice":
         raise _fail(name, dom, f"the string {value!r}", TypeError)
     if value is None:
@@ -239,35 +266,31 @@ def check_value(name: str, value: Any, dom: Domain) -> Any:
         if not dom.symbolic:
             raise _fail(name, dom, f"the SymPy object {value!r} (numbers only here)", TypeError)
         return None
+    return _check_array(name, _numeric(name, value, dom), dom, value)
+
+
+_ARRAY_KINDS = ("count", "real", "psd", "pd", "square", "matrix", "vector", "array")
+
+
+def _check_array(name: str, arr: np.ndarray, dom: Domain, value: Any) -> Any:
+    if dom.scalar and arr.ndim:
+        raise _fail(name, dom, f"an array of shape {arr.shape}")
     if dom.kind in ("count", "real"):
-        if type(value) is int or type(value) is float:  # the fast path (scalars in ODE loops)
-            v = float(value)
-            if dom.kind == "count":
-                ok = v == v and (v == math.floor(v) if math.isfinite(v) else dom.inf_ok and v > 0)
-                if not ok:
-                    raise _fail(name, dom, repr(value))
-                if v < dom.minimum:
-                    raise _fail(name, dom, repr(value))
-                return int(v) if math.isfinite(v) else None
-            _check_real(name, np.asarray(v), dom, value)
-            return None
-        arr = _numeric(name, value, dom)
         if dom.kind == "count":
             fin = np.isfinite(arr)
-            if not np.all(fin | (dom.inf_ok & (arr > 0))) or np.any(arr[fin] != np.floor(arr[fin])):
-                raise _fail(name, dom, repr(value))
-            if np.any(arr < dom.minimum):
-                raise _fail(name, dom, repr(value))
+            if not (fin | (dom.inf_ok & (arr > 0))).all() or (arr[fin] != np.floor(arr[fin])).any():
+                raise _fail(name, dom, repr(value)[:300])
+            if (arr < dom.minimum).any():
+                raise _fail(name, dom, repr(value)[:300])
             return int(arr) if arr.ndim == 0 and np.isfinite(arr) else None
         _check_real(name, arr, dom, value)
         return None
-    arr = _numeric(name, value, dom)
     if dom.kind in ("psd", "pd", "square", "matrix"):
         _check_matrix(name, arr, dom)
         return arr.shape[-1]
-    if not np.all(np.isfinite(arr)):
+    if not np.isfinite(arr).all():
         raise _fail(name, dom, "an array with non-finite entries")
-    if (dom.lower is not None or dom.upper is not None) and dom.kind in ("vector", "array"):
+    if dom.lower is not None or dom.upper is not None:
         _check_real(name, arr, dom, value)
     if dom.kind == "vector":
         if arr.ndim < 1:
@@ -279,12 +302,13 @@ def check_value(name: str, value: Any, dom: Domain) -> Any:
 
 
 def _check_real(name: str, arr: np.ndarray, dom: Domain, value: Any) -> None:
-    if not np.all(np.isfinite(arr)):
-        raise _fail(name, dom, repr(value))
-    if dom.lower is not None and np.any(arr <= dom.lower if dom.lower_open else arr < dom.lower):
-        raise _fail(name, dom, repr(value))
-    if dom.upper is not None and np.any(arr >= dom.upper if dom.upper_open else arr > dom.upper):
-        raise _fail(name, dom, repr(value))
+    if not np.isfinite(arr).all():
+        raise _fail(name, dom, repr(value)[:300])
+    lo, hi = dom.lower, dom.upper
+    if lo is not None and (arr <= lo if dom.lower_open else arr < lo).any():
+        raise _fail(name, dom, repr(value)[:300])
+    if hi is not None and (arr >= hi if dom.upper_open else arr > hi).any():
+        raise _fail(name, dom, repr(value)[:300])
 
 
 # ---------------------------------------------------------------------------- wrapping
@@ -305,18 +329,21 @@ def validated(fn: Callable[..., Any], domains: Mapping[str, Domain], *,
              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     doms = {p: (domains[p].with_(paper=paper) if paper else domains[p])
             for p in sig.parameters if p in domains}
-    order = [(i, n, doms.get(n)) for i, n in enumerate(names)]
-    has_dim = any(d.dim for d in doms.values())
+    pos = tuple((n, doms.get(n)) for n in names)
 
     def check(a: tuple[Any, ...], kw: dict[str, Any]) -> None:
-        sizes: dict[str, tuple[str, int]] | None = {} if has_dim else None
-        for (_, n, dom), v in zip(order, a, strict=False):
+        sizes: dict[str, tuple[str, int]] = {}
+        for (n, dom), v in zip(pos, a, strict=False):
             if dom is not None:
-                _one(n, v, dom, sizes)
+                size = check_value(n, v, dom)
+                if dom.dim is not None and size is not None:
+                    _same_size(sizes, n, size, dom)
         for n, v in kw.items():
             dom = doms.get(n)
             if dom is not None:
-                _one(n, v, dom, sizes)
+                size = check_value(n, v, dom)
+                if dom.dim is not None and size is not None:
+                    _same_size(sizes, n, size, dom)
 
     if args is not None:
         def call(*a: Any, **kw: Any) -> Any:
@@ -336,10 +363,8 @@ def validated(fn: Callable[..., Any], domains: Mapping[str, Domain], *,
     return wrapper
 
 
-def _one(name: str, value: Any, dom: Domain, sizes: dict[str, tuple[str, int]] | None) -> None:
-    size = check_value(name, value, dom)
-    if sizes is None or dom.dim is None or size is None:
-        return
+def _same_size(sizes: dict[str, tuple[str, int]], name: str, size: int, dom: Domain) -> None:
+    assert dom.dim is not None
     prev = sizes.get(dom.dim)
     if prev is None:
         sizes[dom.dim] = (name, size)

@@ -12,7 +12,7 @@ from numerics.montecarlo import estimate_from_samples
 from numerics.softmax_window.predictors import hard_window_predict
 from numerics.softmax_window.quadrature import window_terms
 from numerics.softmax_window.sampling import sphere
-from numerics.testing import FLOAT_RTOL, close_agreement, mc_agreement, ordering
+from numerics.testing import FLOAT_RTOL, close_agreement, informational, mc_agreement, ordering
 from theory.common.protocols import Evidence
 from theory.softmax_window import (
     cap_bounds,
@@ -59,12 +59,19 @@ def check_sec3_1_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
 
 def check_lemd_2_quad(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20
                       ) -> list[Evidence]:
-    """Lemma D.2: N(ω) strictly increasing on a log grid 1e-3 … 300 (quadrature), from 1/n up."""
+    """Lemma D.2: N(ω) strictly increasing on a log grid 1e-3 … 300 (quadrature), from 1/n up;
+    Lemma D.1's unspecified constants fitted and reported (INFO)."""
     grid = np.geomspace(1e-3, 300.0, 10 if quick else 40)
     Ns = np.array([window_terms(float(w), n, d).N for w in grid])
+    mid = (grid >= d + math.sqrt(d)) & (grid <= 100)
+    c_lo = float(np.min(Ns[mid] * n / grid[mid] ** (d / 2)))
+    C_hi = float(np.max(Ns[mid] * n / (1 + grid[mid] ** (d / 2))))
     return [ordering("N(omega) strictly increasing (smallest step)", 0.0,
                      float(np.min(np.diff(Ns))), margin=1e-12, details={"N": Ns}),
-            ordering("N(1e-3) > 1/n", 1 / n, float(Ns[0]), margin=0.0)]
+            ordering("N(1e-3) > 1/n", 1 / n, float(Ns[0]), margin=0.0),
+            informational("Lemma D.1 fitted constants c, C of c w^{d/2}/n <= N <= C(1+w^{d/2})/n "
+                          "(paper's exponent; window d + sqrt d <= omega <= 100)", "unspecified",
+                          [c_lo, C_hi])]
 
 
 def check_lemd_2_float_i3(*, quick: bool = True, seed: int = 0, draws: int = 0,

@@ -148,6 +148,9 @@ def test_public_optimal_scale_api() -> None:
     w_r, l_r = optimal_scale(5, 20, 1.0, 1.0, "relu", rng=np.random.default_rng(0), reps=20_000)
     assert isinstance(w_r, Estimate) and isinstance(l_r, Estimate) and w_r.se > 0
     assert abs(w_r.mean - 0.59) <= 0.03 * 0.59 + 5 * w_r.se  # spec S2 target ±3 %
+    w_c, _ = optimal_scale(5, 20, 1.0, 0.01**2, "cos", rng=np.random.default_rng(1), reps=20_000)
+    assert isinstance(w_c, Estimate)
+    assert abs(w_c.mean - 7.33) <= 0.03 * 7.33 + 5 * w_c.se  # spec S2 cosine target (report-only)
     with pytest.raises(ValueError, match="rng"):
         optimal_scale(5, 20, 1.0, 1.0, "cos")
     with pytest.raises(ValueError, match="sigma2"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from numerics.softmax_window.checks_lowrank import check_thm4_4_mc
+from numerics.softmax_window.checks_lowrank import check_thm4_4_mc, check_thm4_4_mc_lemmas
 from numerics.testing import assert_fails, assert_passed
 from sims.checks import softmax_window as S
 
@@ -25,6 +25,13 @@ def test_literal_torch_unit_and_negative_control() -> None:
 def test_thm44_even_in_c2_and_negative_control() -> None:
     assert_passed(check_thm4_4_mc())
     assert_fails(check_thm4_4_mc(fault_full_rank_task=True))
+
+
+@pytest.mark.mc
+@pytest.mark.result("collins24:thm4.4")
+def test_lemmas_h1_h3_h4_signs_and_negative_control() -> None:
+    assert_passed(check_thm4_4_mc_lemmas())
+    assert_fails(check_thm4_4_mc_lemmas(fault_flip_alpha=True))
 
 
 @pytest.mark.slow

@@ -141,7 +141,8 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="collins24:thm4.4", kind="theorem",
         summary="Low-rank tasks: the optimum over M = c1 BB^T + c2 B_perp B_perp^T has c2 = 0 "
-                "(L even in c2, minimised at 0); trained unit: rho(M, B) -> 0",
+                "(L even in c2, minimised at 0); Lemmas H.1, H.3, H.4 signs; trained unit: "
+                "rho(M, B) -> 0",
         source="[collins24] Theorem 4.4 (= H.5), Lemma H.2, Assumption 4.3; spec 003 R12, G9, "
                "G12",
         statement="M* = c BB^T, c in (0, C_b/c_u^2]",
@@ -152,6 +153,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             "numerics.softmax_window.checks_lowrank:check_thm4_4_mc",
+            "numerics.softmax_window.checks_lowrank:check_thm4_4_mc_lemmas",
             "sims.checks.softmax_window:check_thm4_4_train",
         ),
         figures=(

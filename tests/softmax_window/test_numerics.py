@@ -116,6 +116,12 @@ def test_sec31_window_mass_and_negative_control() -> None:
     assert_fails(CW.check_sec3_1_mc(fault_radius_power=1.0))
 
 
+@pytest.mark.result("collins24:sec3.1")
+def test_sec31_noise_slope_is_a_discrepancy() -> None:
+    """The sketch's E[1/K] ~ omega^{d/2}/n: the binomial with the exact cap mass gives (d-1)/2."""
+    assert_discrepancy(CW.check_sec3_1_rate())
+
+
 @pytest.mark.result("collins24:lemD.2")
 def test_lemd2_noise_increasing() -> None:
     assert_passed(CW.check_lemd_2_quad())

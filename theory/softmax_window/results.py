@@ -185,6 +185,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             "numerics.softmax_window.checks_window:check_sec3_1_mc",
+            "numerics.softmax_window.checks_window:check_sec3_1_rate",
         ),
     ),
     Result(

@@ -32,8 +32,8 @@ from theory.softmax_window import (
     window_mass,
 )
 
-__all__ = ["check_sec3_1_mc", "check_sec3_1_rate", "inverse_count_mean", "check_lemd_2_quad", "check_lemd_2_float_i3", "check_appg_float",
-           "check_appg_mc"]
+__all__ = ["check_sec3_1_mc", "check_sec3_1_rate", "inverse_count_mean", "check_lemd_2_quad",
+           "check_lemd_2_float_i3", "check_appg_float", "check_appg_mc"]
 
 
 def _p_scipy(omega: float, d: int) -> float:

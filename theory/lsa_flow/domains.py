@@ -24,7 +24,7 @@ _NONNEG = Domain("real", 0.5, lower=0.0)
 DOMAINS: dict[str, Domain] = {
     **COMMON,
     "M": Domain("count", 12, inf_ok=True, what="a test length: an integer ≥ 1 or inf"),
-    "Lambda": Domain("psd", _PSD, dim="d", what="a covariance Λ (symmetric PSD)"),
+    "Lambda": Domain("pd", _PSD, dim="d", what="a covariance Λ (symmetric positive definite)"),
     "Lambda_test": Domain("psd", _PSD, dim="d", what="a covariance Λ' (symmetric PSD)"),
     "S_q": Domain("psd", _PSD, dim="d", what="a second moment E[x_q x_qᵀ] (symmetric PSD)"),
     "Omega": Domain("psd", _PSD, dim="d", optional=True, what="a task covariance Ω (PSD)"),
@@ -65,10 +65,8 @@ _IID = {  # the iid-entry formulas take scalar moments
     "m2": _POS.with_(valid=2.0, what="the moment E[λ²] > 0"),
     "m3": _POS.with_(valid=6.0, what="the moment E[λ³] > 0"),
 }
-_PD = {"Lambda": DOMAINS["Lambda"].with_(kind="pd", what="a covariance Λ (positive definite)")}
 
 #: Per-function changes to :data:`DOMAINS`.
 OVERRIDES: dict[str, dict[str, Domain]] = {
     "moments_iid": _IID, "delta_iid": _IID, "rdm_test_risk": _IID, "rdm_test_risk_fn": _IID,
-    "tight_bound": _PD, "cor6_eta": _PD, "cor6_bound": _PD,
 }

@@ -213,6 +213,17 @@ _m1, _m2, _m3 = sp.symbols("m1 m2 m3", positive=True)
 _dS, _NS = sp.symbols("d N", positive=True)
 
 
+def _check_iid_moments(m1: Any, m2: Any, m3: Any) -> None:
+    """Numeric iid moments must come from an a.s. positive law (Def. 7), as in
+    :func:`rdm_moments`: ``m1 > 0``, ``m2 ≥ m1²``, ``m3 > 0`` (SymPy input is not checked)."""
+    if is_symbolic(m1, m2, m3):
+        return
+    a, b, c = (np.asarray(v, dtype=float) for v in (m1, m2, m3))
+    if np.any(a <= 0) or np.any(b < a**2) or np.any(c <= 0):
+        raise ValueError("m1, m2, m3 must be the moments of an a.s. positive law: m1 > 0, "
+                         f"m2 ≥ m1², m3 > 0 (zfb24 Def. 7), got {m1!r}, {m2!r}, {m3!r}")
+
+
 def moments_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> tuple[Any, Any, Any]:
     r"""[derived] iid diagonal entries: ``γ = m3 + (2m3 + (d−1)m1m2)/N``, ``ξ = m2``,
     ``ζ = m1m2 + (3m1m2 + (d−2)m1³)/N`` (spec R12, from Corollary 22).
@@ -223,6 +234,7 @@ def moments_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> tuple[Any, Any, An
     >>> moments_iid(1, 2, 6, d, N)[0]
     6 + (2*d + 10)/N
     """
+    _check_iid_moments(m1, m2, m3)
     m1, m2, m3, d, N = (sp.sympify(v) for v in (m1, m2, m3, d, N))
     return (
         m3 + (2 * m3 + (d - 1) * m1 * m2) / N,
@@ -284,6 +296,7 @@ def rdm_test_risk(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any)
     >>> rdm_test_risk(sp.Rational(1, 3), 1, sp.oo, 1, 2, 6, 20)    # LSA limit at c = 1
     1/3
     """
+    _check_iid_moments(m1, m2, m3)
     expr, (dl, c_, M_) = _r_expr()
     vals = {dl: delta, c_: c, M_: M, _m1: m1, _m2: m2, _m3: m3, _dS: d}
     if is_symbolic(*vals.values()):
@@ -298,6 +311,7 @@ def rdm_test_risk(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any)
 
 def rdm_test_risk_fn(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any) -> Any:
     """numpy twin of :func:`rdm_test_risk` (``M = np.inf`` allowed)."""
+    _check_iid_moments(m1, m2, m3)
     expr, (dl, c_, M_) = _r_expr()
     return lambdified((dl, c_, M_, _m1, _m2, _m3, _dS), expr)(delta, c, M, m1, m2, m3, d)
 

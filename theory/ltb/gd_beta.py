@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common.backend import ops_for
-from theory.ltb.model import num_setting, sym_mat
+from theory.ltb.model import check_omega_invertible, num_setting, sym_mat
 from theory.settings import as_vector, check_int
 
 __all__ = [
@@ -104,6 +104,8 @@ def optimal_gamma_whitened(Psi_bar: Any, sigma2: Any, N: Any) -> Any:
     """
     ops = ops_for(Psi_bar, sigma2, N)
     P = ops.mat(Psi_bar)
+    if not ops.symbolic:
+        check_omega_invertible(ops.tr(P), sigma2)
     return P @ ops.inv(ops.mat(omega(P, sigma2, N)))
 
 
@@ -242,6 +244,7 @@ def optimal_risk_eig(lams: Any, sigma2: Any, N: Any) -> Any:
         c = sum(lams) + sigma2
         return sigma2 + sum(lam * (lam + c) / ((N + 1) * lam + c) for lam in lams)
     lam = np.asarray(lams, dtype=float)
+    check_omega_invertible(lam.sum(axis=-1), sigma2, "sum(lams)")
     c = lam.sum(axis=-1, keepdims=True) + sigma2
     r = sigma2 + np.sum(lam * (lam + c) / ((N + 1) * lam + c), axis=-1)
     return float(r) if np.ndim(r) == 0 else r

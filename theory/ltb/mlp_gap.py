@@ -14,7 +14,7 @@ import numpy as np
 
 from theory.common.backend import ops_for
 from theory.ltb.gd_beta import optimal_risk
-from theory.ltb.model import num_setting, sym_mat, whiten
+from theory.ltb.model import check_omega_invertible, num_setting, sym_mat, whiten
 
 __all__ = [
     "lsa_risk_floor",
@@ -117,6 +117,7 @@ def gap_upper_bound_eig(lams: Any, mu_coords: Any, sigma2: Any, N: Any) -> Any:
         f = sum(gi**2 for gi in g)
         return sum(m**2 * (gi**2 + f) / ((N + 1) * gi**2 + f) for m, gi in zip(mus, g, strict=True))
     lam, mu = np.asarray(lams, float), np.asarray(mu_coords, float)
+    check_omega_invertible(lam.sum(), sigma2, "sum(lams)")
     c = lam.sum() + sigma2
     g = N * lam / ((N + 1) * lam + c)
     f = float(np.sum(g**2))

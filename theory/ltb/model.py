@@ -19,6 +19,7 @@ from theory.settings import as_matrix, as_vector, check_int, check_real
 __all__ = [
     "PAPER",
     "num_setting",
+    "check_omega_invertible",
     "sym_mat",
     "effective_params",
     "whiten",
@@ -41,14 +42,20 @@ def num_setting(H: Any, Psi: Any, sigma2: Any, N: Any, beta_star: Any = None) ->
     Pm = np.array(as_matrix("Psi", Psi, d=d, paper=PAPER))
     s2 = check_real("sigma2", sigma2, lower=0.0, paper=PAPER)
     n = check_int("N", N, minimum=1, paper="zwb24 prompt length")
-    if np.trace(Hm @ Pm) + s2 <= 0:
-        raise ValueError(
-            f"tr(H Psi) + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got "
-            f"tr(H Psi)={np.trace(Hm @ Pm):.3g}, sigma2={s2:.3g}")
+    check_omega_invertible(np.trace(Hm @ Pm), s2, "tr(H Psi)")
     if beta_star is None:
         return Hm, Pm, s2, n
     bs = np.array(as_vector("beta_star", beta_star, d=d, paper=PAPER))
     return Hm, Pm, s2, n, bs
+
+
+def check_omega_invertible(trace: Any, sigma2: Any, what: str = "tr(Psi_bar)") -> None:
+    """Raise unless ``tr(HΨ) + σ² > 0`` (= ``tr Ψ̄ + σ²``; entrywise for batches): Ω invertible."""
+    c = np.asarray(trace, dtype=float) + np.asarray(sigma2, dtype=float)
+    if not np.all(c > 0):
+        raise ValueError(
+            f"{what} + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got "
+            f"{what}={np.min(np.asarray(trace, dtype=float)):.3g}, sigma2={np.min(sigma2):.3g}")
 
 
 def sym_mat(A: Any) -> Any:

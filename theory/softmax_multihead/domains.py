@@ -61,6 +61,8 @@ DOMAINS: dict[str, Domain] = {
 
 _VEC_HEADS = {"omega": _HEADS, "mu": _HEADS.with_(valid=np.array([1.5, -1.5]))}
 _INT_D = {"d": Domain("count", 3, what="an integer dimension d ≥ 1")}
+#: The debiased (DGD) risks use L − 1 centred samples (R_D(P; L) = R((L−1)P/L; L−1)): L > 1.
+_DGD_L = _L.with_(lower=1.0, what="a prompt length L > 1 (debiasing uses L − 1 samples)")
 
 #: Per-function changes to :data:`DOMAINS`.
 OVERRIDES: dict[str, dict[str, Domain]] = {
@@ -70,7 +72,11 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
                  "mu": Domain("symbols", sp.symbols("m1 m2"), what="SymPy symbols μ_h")},
     "lower_bound_45": {"s": _REAL.with_(valid=0.8, what="a finite ⟨ω, μ⟩")},
     "mt_shared_p": {"s": Domain("count", 2, what="a support size s ≥ 1")},
-    "kms_covariance": _INT_D, "kms_inverse": _INT_D,
+    "kms_covariance": _INT_D,
+    "kms_inverse": {"d": Domain("count", 3, minimum=2,
+                                what="an integer d ≥ 2 (the tridiagonal closed form)")},
+    "dgd_risk": {"L": _DGD_L}, "dgd_risk_fn": {"L": _DGD_L}, "dgd_risk_expr": {"L_": _DGD_L},
+    "precond_dgd_risk": {"L": _DGD_L}, "softmax_length_risk": {"Lp": _DGD_L},
     "bayes_risk_limit": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
     "bayes_risk_limit_fn": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
     "bayes_risk_given_design": {"sigma2": _POS.with_(valid=0.25,

@@ -23,6 +23,7 @@ PAPERS: dict[str, str] = {
     "zfb24": "lsa_flow",
     "hpcy25": "softmax_multihead",
     "zwb24": "ltb",  # its cross-check uses zfb24's Γ, so it comes after
+    "czz24": "sparse_multihead",
     "collins24": "softmax_window",
 }
 

@@ -27,6 +27,7 @@ from theory.strategies.lsa_flow import zfb24_settings
 from theory.strategies.ltb import zwb24_settings
 from theory.strategies.softmax_multihead import hpcy25_settings
 from theory.strategies.softmax_window import collins24_settings
+from theory.strategies.sparse_multihead import czz24_settings
 
 __all__ = [
     "dims",
@@ -38,5 +39,6 @@ __all__ = [
     "zfb24_settings",
     "hpcy25_settings",
     "zwb24_settings",
+    "czz24_settings",
     "collins24_settings",
 ]

@@ -1,0 +1,30 @@
+"""Random contexts for the float / symbolic checks of [czz24]'s constructions (route module)."""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+__all__ = ["random_context", "symbolic_context", "token_matrix"]
+
+
+def random_context(rng: np.random.Generator, d: int, n: int, q: int, sigma: float = 0.5
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(X n×d, y (n,), Xq q×d)`` with a dense Gaussian task (every ``r̂_j ≠ 0`` a.s.)."""
+    w = rng.standard_normal(d)
+    X = rng.standard_normal((n, d))
+    return X, X @ w + sigma * rng.standard_normal(n), rng.standard_normal((q, d))
+
+
+def token_matrix(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> np.ndarray:
+    """Eq. (2.3): ``E = [[x_1 … x_n, x_{n+1} … x_{n+q}], [y_1 … y_n, 0 … 0]]`` ((d+1) × (n+q))."""
+    q = Xq.shape[0]
+    return np.vstack([np.hstack([X.T, Xq.T]), np.hstack([y, np.zeros(q)])[None, :]])
+
+
+def symbolic_context(d: int, n: int, q: int) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
+    """Symbols ``x_{i,j}``, ``y_i`` and query symbols ``z_{k,j}``."""
+    X = sp.Matrix(n, d, lambda i, j: sp.Symbol(f"x_{i}{j}", real=True))
+    y = sp.Matrix(n, 1, lambda i, _: sp.Symbol(f"y_{i}", real=True))
+    Xq = sp.Matrix(q, d, lambda i, j: sp.Symbol(f"z_{i}{j}", real=True))
+    return X, y, Xq

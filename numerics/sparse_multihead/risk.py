@@ -1,0 +1,207 @@
+"""[czz24] §5 Monte Carlo excess risks ``E‖ŵ − w*‖²`` (Σ = I) of every method, with the divergence
+guard for fixed-step pre-GD, and oracle tuning over the spec's grids (spec 000 §3 V-R6..R10).
+
+The MC route samples contexts and applies the predictors of :mod:`.predictors`; it never calls a
+theory risk function.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from numerics.montecarlo import estimate_from_samples
+from numerics.sparse_multihead.predictors import (
+    ALPHA_GRID,
+    batch_lambda_max,
+    bayes_fit,
+    gd_path,
+    lasso_fit,
+    ols_fit,
+    pregd_path,
+    ridge_fit,
+)
+from numerics.sparse_multihead.sampling import sample_sparse_prompts
+from theory.common.protocols import Estimate
+from theory.settings import SparseRegressionICL, check_choice, check_int, check_real
+
+__all__ = ["METHODS", "DivergedContextsError", "excess_risk", "excess_risk_samples",
+           "ETA_GRID", "LAMBDA_GRID", "TunedRisks", "tuned_risks", "lasso_star",
+           "tuned_risks_cached"]
+
+METHODS = ("pre_gd", "gd", "ridge", "ols", "lasso", "bayes")
+#: Spec §3 V-R6: η-grid of the oracle tuning and the normalised λ-grid.
+ETA_GRID = (1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0)
+LAMBDA_GRID = tuple(float(v) for v in np.logspace(-4, 2, 25))
+
+
+class DivergedContextsError(ArithmeticError):
+    """A fixed-step (pre-)GD diverged on some contexts (``η λ_max ≥ 2``); ``fraction`` says on how
+    many.  No finite mean is returned from such samples."""
+
+    def __init__(self, method: str, eta: float, fraction: float, trials: int) -> None:
+        self.method, self.eta, self.fraction, self.trials = method, eta, fraction, trials
+        super().__init__(
+            f"{method} with eta = {eta:g} diverges on a fraction {fraction:.4g} of {trials} "
+            "contexts (eta * lambda_max >= 2; r̂ has heavy tails): refusing to average them")
+
+
+def excess_risk_samples(method: str, *, d: int, s: int, n: int, sigma2: float,
+                        prior: str = "sign", eta: float | None = None, steps: int | None = None,
+                        lam: float | None = None, trials: int, seed: int
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Per-context ``‖ŵ − w*‖²`` and a boolean ``diverged`` mask (only (pre-)GD can diverge)."""
+    check_choice("method", method, METHODS)
+    st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=sigma2, prior=prior)
+    trials = check_int("trials", trials, minimum=2)
+    p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(seed))
+    diverged = np.zeros(trials, dtype=bool)
+    if method in ("pre_gd", "gd"):
+        if eta is None or steps is None:
+            raise ValueError(f"method {method!r} needs eta and steps")
+        eta = check_real("eta (step size)", eta, lower=0.0, lower_open=True)
+        steps = check_int("steps", steps, minimum=0)
+        lmax = batch_lambda_max(p.X, p.y, preprocess=method == "pre_gd")
+        diverged = eta * lmax >= 2.0
+        path = (pregd_path if method == "pre_gd" else gd_path)(p.X, p.y, eta, steps)
+        w_hat = path[-1]
+    elif method == "ridge":
+        if lam is None:
+            raise ValueError("method 'ridge' needs lam (normalised penalty)")
+        w_hat = ridge_fit(p.X, p.y, check_real("lam", lam, lower=0.0, lower_open=True))
+    elif method == "ols":
+        w_hat = ols_fit(p.X, p.y)
+    elif method == "lasso":
+        if lam is None:
+            raise ValueError("method 'lasso' needs lam (sklearn alpha)")
+        w_hat = lasso_fit(p.X, p.y, check_real("lam (lasso alpha)", lam, lower=0.0,
+                                                lower_open=True))
+    else:
+        w_hat = bayes_fit(p.X, p.y, s, sigma2, prior)
+    with np.errstate(over="ignore", invalid="ignore"):
+        err = np.sum((w_hat - p.w) ** 2, axis=1)
+    diverged |= ~np.isfinite(err)
+    return err, diverged
+
+
+def excess_risk(method: str, *, d: int, s: int, n: int, sigma2: float, prior: str = "sign",
+                eta: float | None = None, steps: int | None = None, lam: float | None = None,
+                trials: int, seed: int) -> Estimate:
+    """Monte Carlo ``E‖ŵ − w*‖²`` (Σ = I, no query noise) of ``method`` with ``se``.
+
+    ``method``: ``"pre_gd"`` / ``"gd"`` (``eta``, ``steps``), ``"ridge"`` (``lam``, normalised),
+    ``"ols"``, ``"lasso"`` (``lam`` = sklearn alpha), ``"bayes"``.  ``prior="sign"`` is the ±1/√s
+    theory prior, ``"gauss"`` the experimental one.  Raises :class:`DivergedContextsError` (with the
+    fraction) if a fixed-step (pre-)GD diverges on any context: the mean would be meaningless.
+
+    >>> e = excess_risk("ols", d=4, s=2, n=40, sigma2=0.25, trials=4000, seed=0)
+    >>> abs(e.mean - 0.25 * 4 / 35) < 5 * e.se
+    True
+    """
+    err, div = excess_risk_samples(method, d=d, s=s, n=n, sigma2=sigma2, prior=prior, eta=eta,
+                                   steps=steps, lam=lam, trials=trials, seed=seed)
+    if np.any(div):
+        raise DivergedContextsError(method, float(eta or 0.0), float(np.mean(div)), len(err))
+    return estimate_from_samples(err)
+
+
+@dataclass(frozen=True, slots=True)
+class TunedRisks:
+    """Oracle-tuned MC risks on one common set of contexts (spec §3 V-R6 protocol)."""
+
+    pre_gd: Estimate
+    pre_gd_arg: tuple[float, int]  # (η, t)
+    gd: Estimate
+    gd_arg: tuple[float, int]
+    ridge: Estimate
+    ridge_arg: float
+    ols: Estimate | None  # None where the expectation is infinite (n ∈ {d−1, d, d+1})
+    diverged_eta: dict[str, tuple[float, ...]]  # η values dropped because some context diverged
+
+
+def _best_path(method: str, X: np.ndarray, y: np.ndarray, w: np.ndarray, D: np.ndarray,
+               etas: Sequence[float], steps: int
+               ) -> tuple[Estimate, tuple[float, int], tuple[float, ...]]:
+    best: tuple[float, Estimate, tuple[float, int]] | None = None
+    dropped = []
+    lmax = batch_lambda_max(X, y, preprocess=method == "pre_gd")
+    for eta in etas:
+        if np.any(eta * lmax >= 2.0):
+            dropped.append(float(eta))
+            continue
+        path = (pregd_path if method == "pre_gd" else gd_path)(X, y, eta, steps)
+        errs = np.sum((D[None] * (path - w[None])) ** 2, axis=2)  # (steps + 1, B)
+        t = int(np.argmin(errs.mean(axis=1)))
+        est = estimate_from_samples(errs[t])
+        if best is None or est.mean < best[0]:
+            best = (est.mean, est, (float(eta), t))
+    if best is None:
+        raise DivergedContextsError(method, float(max(etas)), 1.0, len(X))
+    return best[1], best[2], tuple(dropped)
+
+
+def tuned_risks(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
+                prior: str = "sign", steps: int = 200, etas: Sequence[float] = ETA_GRID,
+                lams: Sequence[float] = LAMBDA_GRID, Sigma_diag: Sequence[float] | None = None,
+                sigma_support: float | None = None) -> TunedRisks:
+    """pre-GD*, GD* (η from ``etas``, t ≤ ``steps``), ridge* (λ from ``lams``) and OLS on the same
+    contexts; risk ``‖Σ^{1/2}(ŵ − w*)‖²``.
+
+    ``Sigma_diag``: a fixed diagonal Σ (the flat-spectrum variant).  ``sigma_support``: the spec's
+    small-β variant, ``Σ_ii = sigma_support`` on the task's support and 1 elsewhere, ``w*_S``
+    rescaled so that ``w*ᵀΣw* = 1`` (spec §3 V-R6 failure mode 4).
+    """
+    st = SparseRegressionICL(d=d, s=s, n=n, sigma2=sigma2, prior=prior,
+                             Sigma_diag=tuple(Sigma_diag) if Sigma_diag is not None else ())
+    rng = np.random.default_rng(seed)
+    p = sample_sparse_prompts(st, trials, rng=rng)
+    w, X = p.w, p.X
+    D = np.broadcast_to(np.sqrt(np.asarray(st.Sigma_diag)), w.shape).copy()
+    if sigma_support is not None:
+        on = w != 0
+        D = np.where(on, np.sqrt(sigma_support), 1.0)
+        w = w / np.sqrt(np.sum((D * w) ** 2, axis=1, keepdims=True))
+        X = X * D[:, None, :]
+    y = np.einsum("bnd,bd->bn", X, w) + p.eps
+    pre, pre_arg, drop_pre = _best_path("pre_gd", X, y, w, D, etas, steps)
+    gd, gd_arg, drop_gd = _best_path("gd", X, y, w, D, etas, steps)
+    best_r: tuple[Estimate, float] | None = None
+    for lam in lams:
+        e = estimate_from_samples(np.sum((D * (ridge_fit(X, y, lam) - w)) ** 2, axis=1))
+        if best_r is None or e.mean < best_r[0].mean:
+            best_r = (e, float(lam))
+    assert best_r is not None
+    ols = None
+    if abs(n - d) > 1 or sigma2 == 0.0:
+        ols = estimate_from_samples(np.sum((D * (ols_fit(X, y) - w)) ** 2, axis=1))
+    return TunedRisks(pre_gd=pre, pre_gd_arg=pre_arg, gd=gd, gd_arg=gd_arg, ridge=best_r[0],
+                      ridge_arg=best_r[1], ols=ols,
+                      diverged_eta={"pre_gd": drop_pre, "gd": drop_gd})
+
+
+def lasso_star(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
+               prior: str = "gauss", alphas: Sequence[float] = ALPHA_GRID
+               ) -> tuple[Estimate, float]:
+    """Lasso* over the paper's α grid (sklearn normalisation), on common contexts."""
+    st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=sigma2, prior=prior)
+    p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(seed))
+    best: tuple[Estimate, float] | None = None
+    for a in alphas:
+        e = estimate_from_samples(np.sum((lasso_fit(p.X, p.y, a) - p.w) ** 2, axis=1))
+        if best is None or e.mean < best[0].mean:
+            best = (e, float(a))
+    assert best is not None
+    return best
+
+
+@functools.lru_cache(maxsize=64)
+def tuned_risks_cached(d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
+                       prior: str = "sign", steps: int = 200,
+                       Sigma_diag: tuple[float, ...] | None = None,
+                       sigma_support: float | None = None) -> TunedRisks:
+    """:func:`tuned_risks` memoised per process (the theorem checks share their rows)."""
+    return tuned_risks(d=d, s=s, n=n, sigma2=sigma2, trials=trials, seed=seed, prior=prior,
+                       steps=steps, Sigma_diag=Sigma_diag, sigma_support=sigma_support)

@@ -1,0 +1,179 @@
+"""czz24 training experiments (spec 000 V-sims): S1, the constructed pre-GD transformer with
+learnable step sizes (pre-processed vs raw), and S2, a trained masked multi-head linear transformer
+(Eq. 2.2) with 1 or 8 heads in layer 1.
+
+Imports only ``theory.settings`` (no prediction).  ``PRESETS`` maps a name to
+``(SparseExperiment, TrainConfig)``; ``run(preset, **overrides)`` returns a
+:class:`sims.train.TrainResult` whose ``extra`` holds the learned step sizes (S1), the test excess
+risk on fresh contexts (``test_excess``: exact per context through unit queries, mean and se) and
+the initial one; ``trained(preset, seed=...)`` goes through the config-keyed cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from sims.cache import cached
+from sims.config import TrainConfig
+from sims.models.sparse_multihead import MaskedLinearTF, PreGDTF
+from sims.train import TrainResult, make_generator, torch_dtype, train
+from theory.settings import SparseRegressionICL
+
+__all__ = ["SparseExperiment", "PRESETS", "run", "trained", "resolve", "sample_sparse_tokens",
+           "build_model", "test_excess"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SparseExperiment:
+    """What is trained and on which data (optimiser, steps and seed: the preset's TrainConfig)."""
+
+    setting: SparseRegressionICL  # [czz24] §2 data model (d, s, n, σ², prior, q)
+    model: str = "pregd"  # "pregd" (S1, Alg. 1 + GD), "rawgd" (S1 without Alg. 1), "lintf" (S2)
+    gd_layers: int = 4  # S1: number of GD layers k
+    log_eta_init: float = -1.0  # S1: θ_ℓ at initialisation (η = e^θ)
+    heads: tuple[int, ...] = (1, 1, 1)  # S2: heads per layer
+    d_hid: int = 24  # S2: hidden width
+    test_size: int = 4000  # fresh contexts for the final test excess risk (exact per context)
+
+    def __post_init__(self) -> None:
+        if self.model not in ("pregd", "rawgd", "lintf"):
+            raise ValueError(f"model must be 'pregd', 'rawgd' or 'lintf', got {self.model!r}")
+
+
+def _s1(q: int = 8) -> SparseRegressionICL:
+    return SparseRegressionICL.isotropic(d=32, s=2, n=128, sigma2=0.25, prior="sign", q=q)
+
+
+def _s2(n: int = 32, sigma2: float = 0.25) -> SparseRegressionICL:
+    return SparseRegressionICL.isotropic(d=8, s=2, n=n, sigma2=sigma2, prior="gauss", q=8)
+
+
+_S1_CFG = TrainConfig(optimizer="adam", lr=0.05, steps=150, batch_size=128, dtype="float64",
+                      log_every=10)
+_S2_CFG = TrainConfig(optimizer="adam", lr=3e-3, steps=600, batch_size=64, grad_clip=1.0,
+                      dtype="float64", log_every=20)
+#: Spec V-sims S1 (batch 128 and 150 steps: the issue's ≤ 10 s budget; spec 256 × 300) and S2
+#: (600 steps, lr 3e-3).
+PRESETS: dict[str, tuple[SparseExperiment, TrainConfig]] = {
+    "s1_pre": (SparseExperiment(setting=_s1(), model="pregd"), _S1_CFG),
+    "s1_raw": (SparseExperiment(setting=_s1(), model="rawgd"), _S1_CFG),
+    "s2_h1": (SparseExperiment(setting=_s2(), model="lintf", heads=(1, 1, 1)), _S2_CFG),
+    "s2_h8": (SparseExperiment(setting=_s2(), model="lintf", heads=(8, 1, 1)), _S2_CFG),
+    "smoke": (SparseExperiment(setting=_s2(n=12), model="lintf", heads=(4, 1), test_size=200),
+              dataclasses.replace(_S2_CFG, steps=20, log_every=5)),
+}
+
+
+def sample_sparse_tokens(st: SparseRegressionICL, B: int, *, generator: torch.Generator,
+                         dtype: torch.dtype = torch.float64
+                         ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(E, yq, w, X)``: token matrices (B, d+1, n+q) with 0 in the query label slots, the noisy
+    query labels (B, q), the tasks (B, d) and the contexts (B, n, d); Σ = diag(D) + ζ𝟙𝟙ᵀ."""
+    d, s, n, q = st.d, st.s, st.n, st.q
+    keys = torch.rand((B, d), generator=generator, dtype=dtype)
+    supp = torch.argsort(keys, dim=1)[:, :s]
+    if st.prior == "sign":
+        vals = (2.0 * torch.randint(0, 2, (B, s), generator=generator).to(dtype) - 1) / math.sqrt(s)
+    else:
+        vals = torch.randn((B, s), generator=generator, dtype=dtype)
+    w = torch.zeros((B, d), dtype=dtype).scatter(1, supp, vals)
+    L = torch.linalg.cholesky(torch.tensor(np.array(st.Sigma_x_array), dtype=dtype))
+    Z = torch.randn((B, n + q, d), generator=generator, dtype=dtype) @ L.T
+    noise = math.sqrt(st.sigma2) * torch.randn((B, n + q), generator=generator, dtype=dtype)
+    yall = torch.einsum("bmd,bd->bm", Z, w) + noise
+    E = torch.cat([Z.transpose(1, 2), torch.cat([yall[:, :n], torch.zeros((B, q), dtype=dtype)],
+                                                dim=1)[:, None, :]], dim=1)
+    return E, yall[:, n:], w, Z[:, :n]
+
+
+def build_model(exp: SparseExperiment, gen: torch.Generator, *, dtype: str = "float64"
+                ) -> torch.nn.Module:
+    dt = torch_dtype(dtype)
+    if exp.model in ("pregd", "rawgd"):
+        return PreGDTF(exp.gd_layers, preprocess=exp.model == "pregd",
+                       log_eta_init=exp.log_eta_init, dtype=dt)
+    return MaskedLinearTF(exp.setting.d, exp.heads, exp.d_hid, generator=gen,
+                          attn_scale=1.0 / exp.setting.n, dtype=dt)
+
+
+def _query_pred(model: torch.nn.Module, E: torch.Tensor, n: int) -> torch.Tensor:
+    out = model(E, n)
+    return out if isinstance(model, PreGDTF) else out[:, n:]
+
+
+@torch.no_grad()
+def test_excess(model: torch.nn.Module, st: SparseRegressionICL, size: int, gen: torch.Generator,
+                *, dtype: torch.dtype = torch.float64, chunk: int = 1000) -> tuple[float, float]:
+    """Mean and se over ``size`` fresh contexts of the model's exact conditional excess risk
+    ``‖Σ^{1/2}(ŵ − w*)‖²``: the model is linear in each query (masked linear attention), so the
+    ``d`` unit queries ``e_j`` read off ``ŵ`` (no query noise enters the estimate)."""
+    vals = []
+    done = 0
+    S = torch.tensor(np.array(st.Sigma_x_array), dtype=dtype)
+    d, n = st.d, st.n
+    unit = torch.cat([torch.eye(d, dtype=dtype), torch.zeros((1, d), dtype=dtype)], dim=0)
+    while done < size:
+        b = min(chunk, size - done)
+        E, _, w, _ = sample_sparse_tokens(st, b, generator=gen, dtype=dtype)
+        Eu = torch.cat([E[:, :, :n], unit[None].expand(b, -1, -1)], dim=2)
+        diff = _query_pred(model, Eu, n) - w  # (b, d)
+        vals.append(torch.einsum("bi,ij,bj->b", diff, S, diff))
+        done += b
+    v = torch.cat(vals).double()
+    return float(v.mean()), float(v.std() / math.sqrt(len(v)))
+
+
+def resolve(preset: str | tuple[SparseExperiment, TrainConfig], **overrides: Any
+            ) -> tuple[SparseExperiment, TrainConfig]:
+    """The ``(experiment, config)`` of a preset with ``overrides`` applied (TrainConfig fields
+    first, the rest to the experiment)."""
+    exp, cfg = PRESETS[preset] if isinstance(preset, str) else preset
+    tr = {k: v for k, v in overrides.items() if k in TrainConfig.__dataclass_fields__}
+    ex = {k: v for k, v in overrides.items() if k not in tr}
+    return (dataclasses.replace(exp, **ex) if ex else exp,
+            dataclasses.replace(cfg, **tr) if tr else cfg)
+
+
+def run(preset: str | tuple[SparseExperiment, TrainConfig], *, threads: int = 1,
+        **overrides: Any) -> TrainResult:
+    """Train one configuration on fresh prompts every step (torch threads set for the run)."""
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        return _run(*resolve(preset, **overrides))
+    finally:
+        torch.set_num_threads(old)
+
+
+def trained(preset: str, *, seed: int = 0, **overrides: Any) -> TrainResult:
+    """The run of ``preset`` with ``seed`` through the cache shared by tests and the report."""
+    exp, cfg = resolve(preset, seed=seed, **overrides)
+    return cached("sparse_multihead", (exp, cfg), lambda: run((exp, cfg)))
+
+
+def _run(exp: SparseExperiment, cfg: TrainConfig) -> TrainResult:
+    dt = torch_dtype(cfg.dtype)
+    gen = make_generator(cfg.seed)
+    model = build_model(exp, gen, dtype=cfg.dtype)
+    init = {k: v.detach().double().numpy().copy() for k, v in model.state_dict().items()}
+    st = exp.setting
+
+    def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
+        E, yq, _, _ = sample_sparse_tokens(st, cfg.batch_size, generator=g, dtype=dt)
+        return torch.mean((_query_pred(m, E, st.n) - yq) ** 2)
+
+    init_risk = test_excess(model, st, min(exp.test_size, 1000), make_generator(cfg.seed + 30_000),
+                            dtype=dt)
+    res = train(model, objective, cfg, generator=gen)
+    final = test_excess(model, st, exp.test_size, make_generator(cfg.seed + 20_000), dtype=dt)
+    res.extra.update(init_params=init, test_excess=final, init_test_excess=init_risk,
+                     experiment=exp)
+    if isinstance(model, PreGDTF):
+        res.extra["eta"] = np.exp(model.theta.detach().double().numpy())
+    return res

@@ -1,0 +1,56 @@
+"""czz24 torch: the effective-predictor extraction vs a random model's forward pass (R12), the
+constructed weights in torch, the torch sampler, trained S1 / S2 models and head importance."""
+
+from __future__ import annotations
+
+import pytest
+
+from numerics.testing import assert_fails, assert_passed
+from sims.checks import sparse_multihead as C
+
+
+@pytest.mark.float
+@pytest.mark.result("czz24:eq2.2")
+def test_effective_predictor_vs_forward_and_negative_control() -> None:
+    assert_passed(C.check_eq2_2_torch())
+    assert_fails(C.check_eq2_2_torch(fault_attn_scale=1.0))  # the 1/n of the scores dropped
+
+
+@pytest.mark.float
+@pytest.mark.result("czz24:prop4.1")
+def test_prop41_in_torch() -> None:
+    assert_passed(C.check_prop4_1_torch())
+
+
+@pytest.mark.float
+@pytest.mark.result("czz24:prop4.2")
+def test_prop42_in_torch_and_negative_control() -> None:
+    assert_passed(C.check_prop4_2_torch())
+    assert_fails(C.check_prop4_2_torch(fault_readout_sign=+1))
+
+
+@pytest.mark.mc
+@pytest.mark.result("czz24:sec2")
+def test_torch_sampler() -> None:
+    assert_passed(C.check_sec2_torch())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("czz24:s1")
+def test_s1_trained() -> None:
+    assert_passed(C.check_s1_train())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("czz24:s2")
+def test_s2_trained() -> None:
+    assert_passed(C.check_s2_train())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("czz24:eq3.1")
+def test_head_importance_of_trained_model() -> None:
+    assert_passed(C.check_eq3_1_train())

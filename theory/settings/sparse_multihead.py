@@ -1,0 +1,116 @@
+"""[czz24] §2 data models: sparse linear regression in context (spec 000 §1.1).
+
+* covariates ``x ~ N(0, Σ)`` with ``Σ = diag(Sigma_diag) + zeta·𝟙𝟙ᵀ`` (diagonal Σ: ``zeta = 0``,
+  the theory's Sec. 2; ``Σ = I + ζ𝟙𝟙ᵀ``: App. G, Fig. 11);
+* an ``s``-sparse task ``w*`` with a uniformly random support of size ``s`` and either the theory
+  prior (``prior="sign"``: ``w*_i = ±1/√s`` on the support, Thm 5.3) or the experimental prior
+  (``prior="gauss"``: ``w*_i ~ N(0, 1)`` on the support, Sec. 3 / App. B);
+* labels ``y = ⟨w*, x⟩ + ε``, ``ε ~ N(0, σ²)``; ``n`` context pairs and ``q`` queries.
+
+Only the standard library and numpy are imported (``sims`` may use this module).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from theory.settings.validators import (
+    Vector,
+    VectorLike,
+    as_vector,
+    check_choice,
+    check_int,
+    check_real,
+    readonly,
+)
+
+__all__ = ["SPARSE_PRIORS", "SparseRegressionICL"]
+
+#: The two task priors of [czz24]: the theory prior (±1/√s, Thm 5.3) and the experimental one.
+SPARSE_PRIORS = ("sign", "gauss")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SparseRegressionICL:
+    """Sparse linear regression in context ([czz24] §2, Thm 5.3, App. B, App. G).
+
+    >>> st = SparseRegressionICL.isotropic(d=16, s=4, n=12, sigma2=0.01, prior="gauss")
+    >>> st.task_second_moment, st.signal
+    (0.25, 4.0)
+    """
+
+    d: int  # feature dimension d ≥ 1
+    s: int  # sparsity s = |supp w*|, 1 ≤ s ≤ d
+    n: int  # context length n ≥ 1 (number of labelled examples)
+    sigma2: float  # label-noise variance σ² ≥ 0 (the paper's σ is the standard deviation)
+    prior: str = "sign"  # "sign": w*_i = ±1/√s (theory); "gauss": w*_i ~ N(0, 1) (experiments)
+    Sigma_diag: Vector = ()  # diagonal part of Σ (length d, entries > 0); () means all ones
+    zeta: float = 0.0  # Σ = diag(Sigma_diag) + zeta·𝟙𝟙ᵀ, zeta ≥ 0 (App. G non-orthogonal design)
+    q: int = 1  # query tokens per prompt (1 in theory, 4 in training)
+
+    def __post_init__(self) -> None:
+        where = "[czz24] §2"
+        d = check_int("d", self.d, minimum=1, paper=where)
+        s = check_int("s (sparsity)", self.s, minimum=1, paper=where)
+        if s > d:
+            raise ValueError(f"s (sparsity) must be ≤ d = {d} ([czz24] §2: ‖w*‖_0 ≤ s ≤ d), "
+                             f"got s = {s}")
+        check_int("n (context length)", self.n, minimum=1, paper=where)
+        check_int("q (queries per prompt)", self.q, minimum=1, paper=where)
+        check_real("sigma2 (noise variance σ²)", self.sigma2, lower=0.0, paper=where)
+        check_choice("prior", self.prior, SPARSE_PRIORS, paper=where)
+        diag = (1.0,) * d if len(self.Sigma_diag) == 0 else as_vector(
+            "Sigma_diag (diagonal of Σ)", self.Sigma_diag, d=d, paper=where)
+        for j, v in enumerate(diag):
+            check_real(f"Sigma_diag[{j}] (Σ_jj)", v, lower=0.0, lower_open=True,
+                       paper=where + ": Σ positive definite")
+        check_real("zeta (Σ = D + ζ𝟙𝟙ᵀ)", self.zeta, lower=0.0, paper="[czz24] App. G")
+        object.__setattr__(self, "Sigma_diag", tuple(float(v) for v in diag))
+        object.__setattr__(self, "sigma2", float(self.sigma2))
+        object.__setattr__(self, "zeta", float(self.zeta))
+
+    @classmethod
+    def isotropic(cls, *, d: int, s: int, n: int, sigma2: float, prior: str = "sign",
+                  q: int = 1) -> SparseRegressionICL:
+        """``Σ = I_d`` (Thm 5.3 and the experiments)."""
+        return cls(d=d, s=s, n=n, sigma2=sigma2, prior=prior, q=q)
+
+    @classmethod
+    def diagonal(cls, diag: VectorLike, *, s: int, n: int, sigma2: float, prior: str = "sign",
+                 q: int = 1) -> SparseRegressionICL:
+        """Diagonal ``Σ = diag(diag)`` (Thm 5.1)."""
+        v = as_vector("Sigma_diag (diagonal of Σ)", diag)
+        return cls(d=len(v), s=s, n=n, sigma2=sigma2, prior=prior, Sigma_diag=v, q=q)
+
+    @property
+    def Sigma_x_array(self) -> np.ndarray:
+        """``Σ = diag(Sigma_diag) + zeta·𝟙𝟙ᵀ`` (read-only, d×d)."""
+        return readonly(np.diag(self.Sigma_diag) + self.zeta * np.ones((self.d, self.d)))
+
+    @property
+    def diagonal_design(self) -> bool:
+        """True when Σ is diagonal (``zeta = 0``): then ``r_j ≠ 0 ⇔ j ∈ S``."""
+        return self.zeta == 0.0
+
+    @property
+    def slab_var(self) -> float:
+        """Per-coordinate second moment of ``w*_i`` on the support: ``1/s`` (sign) or 1."""
+        return 1.0 / self.s if self.prior == "sign" else 1.0
+
+    @property
+    def task_second_moment(self) -> float:
+        """``E[w*w*ᵀ] = c·I_d`` with ``c = (s/d)·slab_var``: ``1/d`` (sign), ``s/d`` (gauss)."""
+        return self.s / self.d * self.slab_var
+
+    @property
+    def signal(self) -> float:
+        """``E‖w*‖² = s·slab_var``: 1 for the sign prior, ``s`` for the Gaussian one."""
+        return self.s * self.slab_var
+
+    @property
+    def beta_min(self) -> float:
+        """Lower bound ``min_j Σ_jj/√s`` of ``β = min_{i∈S} |r_i|`` (sign prior, diagonal Σ)."""
+        return min(self.Sigma_diag) / math.sqrt(self.s)

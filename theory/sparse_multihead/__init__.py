@@ -1,0 +1,132 @@
+"""[czz24] Chen, Zhao, Zou (NeurIPS 2024), "How Transformers Utilize Multi-Head Attention in
+In-Context Learning? A Case Study on Sparse Linear Regression", arXiv:2408.04532.
+
+Spec: ``../shared/specs/000_multihead_sparse.md`` (square roots garbled in the paper's text are
+restored in its §6).  Sections:
+
+* :mod:`.data` (§2 data models), :mod:`.model` (Eq. 2.2 and the exact effective predictor R12),
+* :mod:`.constructions` (Alg. 1, Props. 4.1 / 4.2, head count R11 [derived]),
+* :mod:`.pregd` (Eq. 4.3 closed forms), :mod:`.decomposition` (App. D Eq. D.1, corrected),
+* :mod:`.concentration` (Lemmas D.1, D.2, D.7), :mod:`.bounds` (Thms 5.1–5.3),
+* :mod:`.baselines` (exact OLS / ridge for Σ = I), :mod:`.bayes` (support enumeration [derived]),
+* :mod:`.heads` (Eq. 3.1 head importance and pruning).
+"""
+
+from __future__ import annotations
+
+from theory.sparse_multihead.baselines import (
+    linear_lower_bound,
+    minnorm_excess_expr,
+    ols_excess_expr,
+    ols_excess_risk,
+    ridge_excess_conditional,
+    ridge_lmmse_lambda,
+    ridge_star_limit,
+)
+from theory.sparse_multihead.bayes import bayes_posterior_mean, supports
+from theory.sparse_multihead.bounds import (
+    bound_ratio_isotropic,
+    eta_t_star_51,
+    thm51_bound,
+    thm52_bound,
+    thm53_rate,
+    thm53_steps,
+)
+from theory.sparse_multihead.concentration import (
+    lemD1_rate,
+    lemD2_sample_size,
+    lemD7_rate,
+    noise_term_mean,
+    rhat_cov,
+    rhat_mean,
+)
+from theory.sparse_multihead.constructions import (
+    READOUT_SIGN,
+    alg1,
+    alg1_best_rank_error,
+    alg1_kronecker_matrix,
+    alg1_layer,
+    alg1_min_heads,
+    gd_layer,
+    pregd_transformer,
+    rhat,
+)
+from theory.sparse_multihead.data import (
+    correlation_support,
+    null_excess_risk,
+    population_correlation,
+    task_second_moment,
+)
+from theory.sparse_multihead.decomposition import (
+    DECOMPOSITION_VARIANTS,
+    error_decomposition,
+    excess_from_parts,
+)
+from theory.sparse_multihead.heads import head_importance, pruning_keep, sorted_importance
+from theory.sparse_multihead.model import (
+    LayerWeights,
+    LinTFWeights,
+    apply_layer,
+    effective_predictor,
+    forward,
+    layer_operator,
+    predict,
+)
+from theory.sparse_multihead.pregd import (
+    gd_coefficient,
+    gd_population,
+    minnorm_interpolator,
+    one_step_prediction,
+    phi,
+    pregd_coefficient,
+    pregd_flow,
+    pregd_gram,
+    pregd_iterate,
+    pregd_limit,
+    pregd_population,
+)
+from theory.sparse_multihead.results import RESULTS
+
+NOTATION = """
+==============================  ========================  =====================================
+paper symbol                    code name                 canonical / notes
+==============================  ========================  =====================================
+n                               ``n``                     context length (others: N)
+q, m = n + q                    ``q``                     queries per prompt, sequence length
+d, s                            ``d``, ``s``              dimension, sparsity
+σ (standard deviation)          ``sigma2`` = σ²           noise variance (``noise_var``)
+Σ (diagonal; I + ζ𝟙𝟙ᵀ)          ``Sigma_diag``, ``zeta``  ``Sigma_x``
+w*, S                           ``w``, support mask       task vector (``beta``)
+r̂, R̂ = diag(r̂)                  ``rhat``                  empirical correlations Xᵀy/n
+r = Σw*, R, β = min_S |r_i|     ``r``, ``beta``           population correlations
+R̂Σ̂R̂ (App. D "Σ̂")               ``G`` (Ĝ)                 preprocessed Gram (kept apart from Σ̂)
+w̃^t, ŵ = R̂w̃^t                   ``pregd_iterate``,        pre-GD iterate / effective coefficient
+                                ``pregd_coefficient``
+η, t                            ``eta``, ``t``            step size, number of steps (= layers-1)
+E(w) (no ½)                     excess risk               E_ICL − σ², ‖Σ^{1/2}(ŵ − w*)‖²
+h, d_hid, L                     ``n_heads``, ``d_hid``    heads, width (3d in constructions)
+W_E, W_{Q,K,V}, W_1, W_O        ``W_E``, ``WQ``, ...      Eq. 2.2 weights; read-out −e_{d+1}
+M = diag(1_n, 0_q)              mask (first n columns)    context-only keys/values
+W_{i,j} (Eq. 3.1)               ``head_importance``       head importance (rows sum to 1)
+==============================  ========================  =====================================
+"""
+
+__all__ = [
+    "NOTATION", "RESULTS",
+    "task_second_moment", "population_correlation", "correlation_support", "null_excess_risk",
+    "LayerWeights", "LinTFWeights", "apply_layer", "forward", "predict", "layer_operator",
+    "effective_predictor",
+    "READOUT_SIGN", "rhat", "alg1", "alg1_layer", "gd_layer", "pregd_transformer",
+    "alg1_kronecker_matrix", "alg1_min_heads", "alg1_best_rank_error",
+    "phi", "pregd_gram", "pregd_iterate", "pregd_coefficient", "gd_coefficient", "pregd_limit",
+    "minnorm_interpolator", "pregd_flow", "pregd_population", "gd_population",
+    "one_step_prediction",
+    "DECOMPOSITION_VARIANTS", "error_decomposition", "excess_from_parts",
+    "rhat_mean", "rhat_cov", "lemD1_rate", "lemD2_sample_size", "noise_term_mean", "lemD7_rate",
+    "thm51_bound", "thm52_bound", "thm53_rate", "bound_ratio_isotropic", "eta_t_star_51",
+    "thm53_steps",
+    "ols_excess_risk", "ols_excess_expr", "minnorm_excess_expr", "ridge_lmmse_lambda",
+    "ridge_excess_conditional", "ridge_star_limit", "linear_lower_bound",
+    "bayes_posterior_mean", "supports",
+    "head_importance", "sorted_importance", "pruning_keep",
+]

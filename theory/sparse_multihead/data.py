@@ -1,0 +1,55 @@
+"""[czz24] §2 data models: task priors, E[w*w*ᵀ], population correlations (spec 000 §1.1, §1.5).
+
+The setting object is :class:`theory.settings.SparseRegressionICL`; this module holds the closed
+forms of its moments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from theory.common.evaluate import is_symbolic
+from theory.settings import SPARSE_PRIORS, SparseRegressionICL, check_choice
+
+__all__ = ["task_second_moment", "population_correlation", "null_excess_risk",
+           "correlation_support"]
+
+
+def task_second_moment(d: Any, s: Any, prior: str = "sign") -> Any:
+    r"""``E[w*w*ᵀ] = c I_d`` for the two priors of [czz24] (returns ``c``).
+
+    Source: [czz24] Thm 5.3 (sign prior: ``E[w*w*ᵀ] = I/d``, used in App. F.5–F.6) and Sec. 3 /
+    App. B (experimental prior: ``E[wwᵀ] = (s/d) I``); spec 000 §1.1.
+
+    .. math:: c_{\rm sign} = \frac{s}{d}\cdot\frac1s = \frac1d, \qquad
+        c_{\rm gauss} = \frac{s}{d}\cdot 1 .
+
+    >>> task_second_moment(16, 4, "sign"), task_second_moment(16, 4, "gauss")
+    (0.0625, 0.25)
+    """
+    check_choice("prior", prior, SPARSE_PRIORS, paper="[czz24] §2")
+    slab = (1 / sp.sympify(s) if is_symbolic(s) else 1.0 / s) if prior == "sign" else 1
+    c = sp.sympify(s) / d * slab if is_symbolic(d, s) else float(s) / float(d) * slab
+    return sp.simplify(c) if isinstance(c, sp.Basic) else float(c)
+
+
+def population_correlation(Sigma: Any, w: Any) -> np.ndarray:
+    r"""``r = E[x y] = Σ w*`` (spec §1.5; §6 item 30); diagonal Σ: ``r_j = Σ_jj w*_j``."""
+    return np.asarray(Sigma, dtype=float) @ np.asarray(w, dtype=float)
+
+
+def correlation_support(setting: SparseRegressionICL, w: Any) -> np.ndarray:
+    """Boolean mask ``r_j ≠ 0``; equals ``supp(w*)`` for diagonal Σ (not for ``zeta > 0``)."""
+    return population_correlation(setting.Sigma_x_array, w) != 0
+
+
+def null_excess_risk(setting: SparseRegressionICL) -> float:
+    """Excess risk of ``ŷ = 0``: ``E[w*ᵀΣw*] = c·Tr Σ`` (= E‖w‖² for Σ = I: 1 sign, s gauss).
+
+    >>> null_excess_risk(SparseRegressionICL.isotropic(d=16, s=4, n=10, sigma2=0.0, prior="gauss"))
+    4.0
+    """
+    return setting.task_second_moment * float(np.trace(setting.Sigma_x_array))

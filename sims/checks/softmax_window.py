@@ -133,11 +133,12 @@ def check_thm3_4_train(*, quick: bool = True, seed: int = 0,
     return out
 
 
-def check_thm3_4_train_relu(*, quick: bool = True, seed: int = 0, reps: int = 40_000
+def check_thm3_4_train_relu(*, quick: bool = True, seed: int = 0, reps: int = 0
                             ) -> list[Evidence]:
     """S2 (ReLU class): ω̂ within 10 % of the MC + spline optimum (spec targets 0.59, 2.78, 5.40,
     6.75), outside 10 % of the label average and of the eq. (9) conventions; ω̂ decreasing in σ."""
     rng = np.random.default_rng(seed)
+    reps = reps or (40_000 if quick else 160_000)
     out = []
     sigmas = (1.0, 0.01) if quick else SIGMAS
     prev = None
@@ -166,7 +167,7 @@ def check_thm3_5_train(*, quick: bool = True, seed: int = 0, reps: int = 0,
     L′²S(ω_L) + σ²N(ω_L) within 5 SE + 5 %.  ``fault_swap_units=True`` pairs each unit with the
     wrong pretraining L."""
     rng = np.random.default_rng(seed + 3)
-    reps = reps or (40_000 if quick else 160_000)
+    reps = reps or (20_000 if quick else 160_000)
     Ls = (0.03, 0.1, 1.0)
     presets = ("s3_L0.03", "s3_L0.1", "s1_sigma0.01")
     Ms = [trained(p, seed=seed).extra["M_avg"] for p in presets]

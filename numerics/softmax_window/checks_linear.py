@@ -4,11 +4,19 @@ Remark 2.2 (small-ω softmax = label mean + linear attention, error O(ω²))."""
 from __future__ import annotations
 
 import numpy as np
+import sympy as sp
 
 from numerics.softmax_window.predictors import mc_risk, softmax_predict
 from numerics.softmax_window.quadrature import optimal_scale_affine
 from numerics.softmax_window.sampling import sample_prompts
-from numerics.testing import Z_MC, mc_agreement, ordering, paper_agreement, rate_agreement
+from numerics.testing import (
+    Z_MC,
+    exact_agreement,
+    mc_agreement,
+    ordering,
+    paper_agreement,
+    rate_agreement,
+)
 from theory.common.protocols import Evidence
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 from theory.softmax_window import (
@@ -19,7 +27,8 @@ from theory.softmax_window import (
     small_omega_prediction,
 )
 
-__all__ = ["check_thm3_6_mc", "check_thm3_6_mc_floor", "check_rem2_2_rate"]
+__all__ = ["check_thm3_6_mc", "check_thm3_6_mc_floor", "check_thm3_6_symbolic",
+           "check_rem2_2_rate"]
 
 
 def check_thm3_6_mc(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
@@ -72,6 +81,24 @@ def check_thm3_6_mc_floor(*, quick: bool = True, seed: int = 0, d: int = 4, n: i
             out.append(ordering(f"{task}: L_LA(M_{j}) >= L^2/3 - 5 SE", floor - Z_MC * est.se,
                                 est.mean, margin=1e-9, details={"M": M, "se": est.se}))
     return out
+
+
+def check_thm3_6_symbolic(*, quick: bool = True, seed: int = 0,
+                          fault_drop_pairs: bool | None = None) -> list[Evidence]:
+    """R8 (a): expand E[(m Σ_i (l vᵀx_i + b + ε_i) x_iᵀx − l vᵀx − b)²] term by term from the
+    moment identities of independent uniforms on S^{d−1} (E t_i² = 1/d, E t_i t_j = 0,
+    E(vᵀx_i)²t_i² = 1/d², E(vᵀx_i)t_i(vᵀx_j)t_j = 1/d³, E(vᵀx_i)t_i(vᵀx) = 1/d², E(vᵀx)² = 1/d,
+    E l² = E b² = L²/3) and compare with :func:`la_risk` exactly (SymPy).
+    ``fault_drop_pairs=True`` leaves out the n(n−1) pair term."""
+    m = sp.Symbol("m", real=True)
+    d, n, L, s2 = sp.symbols("d n L sigma2", positive=True)
+    s = L**2 / 3
+    pairs = 0 if fault_drop_pairs else n * (n - 1) * s / d**3
+    quad = m**2 * (n * s / d**2 + pairs + n * s / d + n * s2 / d)
+    cross = -2 * m * n * s / d**2
+    const = s / d + s
+    return [exact_agreement("L_LA(mI) from the moment identities = a m^2 - 2bm + c",
+                            quad + cross + const, la_risk(m, d, n, L, s2))]
 
 
 def check_rem2_2_rate(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,

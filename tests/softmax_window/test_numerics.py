@@ -103,6 +103,13 @@ def test_thm36_floor_and_negative_control_no_intercept() -> None:
     assert_fails(CL.check_thm3_6_mc_floor(fault_no_intercept=True))
 
 
+@pytest.mark.symbolic
+@pytest.mark.result("collins24:thm3.6")
+def test_thm36_moments_symbolic_and_negative_control() -> None:
+    assert_passed(CL.check_thm3_6_symbolic())
+    assert_fails(CL.check_thm3_6_symbolic(fault_drop_pairs=True))
+
+
 @pytest.mark.result("collins24:rem2.2")
 def test_rem22_slope_two_and_negative_control() -> None:
     assert_passed(CL.check_rem2_2_rate())

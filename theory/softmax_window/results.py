@@ -135,6 +135,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "numerics.softmax_window.checks_linear:check_thm3_6_mc",
             "numerics.softmax_window.checks_linear:check_thm3_6_mc_floor",
+            "numerics.softmax_window.checks_linear:check_thm3_6_symbolic",
             "sims.checks.softmax_window:check_thm3_6_train",
         ),
     ),

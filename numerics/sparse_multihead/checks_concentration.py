@@ -11,7 +11,8 @@ from numerics.testing import mc_agreement, ordering, rate_agreement
 from theory.common.protocols import Evidence
 from theory.sparse_multihead import lemD1_rate, lemD7_rate, noise_term_mean, rhat_cov, rhat_mean
 
-__all__ = ["check_lemd_1_mc", "check_lemd_1_rate", "check_lemd_7_mc", "check_lemd_7_rate"]
+__all__ = ["check_lemd_1_mc", "check_lemd_1_rate", "check_lemd_1_rate_d2", "check_lemd_7_mc",
+           "check_lemd_7_rate"]
 
 
 def _setting(seed: int, d: int = 16, s: int = 4) -> tuple[np.ndarray, np.ndarray]:
@@ -126,3 +127,46 @@ def check_lemd_7_rate(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25
                            details={"ratios": ratios, "fitted_C": max(ratios)}),
             ordering("ratio to the D.7 shape bounded (max/min < 10)", max(ratios) / min(ratios),
                      10.0, margin=1e-3, details={"ratios": ratios})]
+
+
+def _n_for_event(beta: float, p_target: float, rng: np.random.Generator, reps: int,
+                 sigma2: float) -> int:
+    """Least n on a geometric grid with ``P(|r̂_i| ≥ |r_i|/2 ∀ i ∈ S) ≥ p_target`` (MC), for Σ = I,
+    s = 2, ``w*_S = (β, sqrt(1 − β²))`` (‖w*‖ = 1 fixed, so only β changes)."""
+    w = np.array([beta, np.sqrt(1 - beta**2)])
+    n = 4
+    while True:
+        X = rng.standard_normal((reps, n, 2))  # only the support matters: y = X_S w_S + ε
+        y = X @ w + np.sqrt(sigma2) * rng.standard_normal((reps, n))
+        rh = np.einsum("bni,bn->bi", X, y) / n
+        if np.mean(np.all(np.abs(rh) >= np.abs(w) / 2, axis=1)) >= p_target:
+            return n
+        n = int(np.ceil(n * 1.1))
+
+
+def check_lemd_1_rate_d2(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25,
+                         fault_beta_ratio: float | None = None) -> list[Evidence]:
+    """Lemma D.2: the event ``E_R = {|r̂_i| ≥ |r_i|/2, i ∈ S}`` needs ``n ≳ s log(d/δ)/β²``:
+    halving β multiplies the n reaching P(E_R) = 0.9 by ≈ 4 (accepted in [2, 8], spec V-R4), and
+    P(E_R) increases with n.  ``fault_beta_ratio`` replaces the halving (negative control: a ratio
+    of 1 must not show the scaling)."""
+    rng = np.random.default_rng(seed)
+    reps = 1000 if quick else 5000
+    ratio = 0.5 if fault_beta_ratio is None else fault_beta_ratio
+    n1 = _n_for_event(0.2, 0.9, rng, reps, sigma2)
+    n2 = _n_for_event(0.2 * ratio, 0.9, rng, reps, sigma2)
+    q = n2 / n1
+    info = {"n(β=0.2)": n1, f"n(β={0.2 * ratio:g})": n2, "ratio": q}
+    out = [ordering("halving β: n_0.9 ratio ≥ 2", 2.0, q, margin=1e-9, details=info),
+           ordering("halving β: n_0.9 ratio ≤ 8", q, 8.0, margin=1e-9, details=info)]
+    w = np.array([0.2, np.sqrt(1 - 0.04)])
+    ps = []
+    for n in (20, 80, 320):
+        X = rng.standard_normal((reps, n, 2))
+        y = X @ w + np.sqrt(sigma2) * rng.standard_normal((reps, n))
+        rh = np.einsum("bni,bn->bi", X, y) / n
+        ps.append(float(np.mean(np.all(np.abs(rh) >= np.abs(w) / 2, axis=1))))
+    for a, b, na, nb in zip(ps, ps[1:], (20, 80), (80, 320), strict=False):
+        out.append(ordering(f"P(E_R) increases, n = {na} → {nb}", a, b, margin=0.01,
+                            details={"P": ps}))
+    return out

@@ -218,9 +218,9 @@ def check_s1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     are counted and must stay below 1 %."""
     runs = {m: trained(f"s1_{m}", seed=seed) for m in ("pre", "raw")}
     curves = {m: s1_eta_curve(preprocess=m == "pre", seed=seed,
-                              trials=1500 if quick else 10_000) for m in ("pre", "raw")}
+                              trials=1000 if quick else 10_000) for m in ("pre", "raw")}
     best = {m: float(np.min(curves[m][1])) for m in curves}
-    trials = 1000 if quick else 10_000
+    trials = 800 if quick else 10_000
     st = PRESETS["s1_pre"][0].setting
     risk, div = {}, {}
     for m in ("pre", "raw"):
@@ -267,12 +267,13 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """S2 (spec V-sims, negative finding): trained masked linear TFs with heads (1,1,1) and
     (8,1,1), d = 8, s = 2, n = 32, σ = 0.5, Gaussian prior.  Sanity only: finite, risk < 0.2·E‖w‖²
     (= 0.4), within 3× ridge*, and above the Bayes floor (MC, exact risk via R12).  The h = 8 vs
-    h = 1 difference is reported (INFO), not asserted: the spec found no benefit at CPU scale."""
+    h = 1 difference is reported (INFO), not asserted: the spec found no benefit at CPU scale.
+    The quick tier trains only the (8, 1, 1) model (the report's time budget); --full both."""
     st = PRESETS["s2_h1"][0].setting
     trials = 300 if quick else 2000
     out = []
     risks = {}
-    for name in ("s2_h1", "s2_h8"):
+    for name in ("s2_h8",) if quick else ("s2_h1", "s2_h8"):
         res = trained(name, seed=seed)
         model = MaskedLinearTF(st.d, PRESETS[name][0].heads, PRESETS[name][0].d_hid,
                                generator=torch.Generator().manual_seed(0), attn_scale=1.0 / st.n)
@@ -298,9 +299,10 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
                                 res.extra["test_excess"][0], est, scale=est.mean, power=0.1,
                                 details={"forward_se": res.extra["test_excess"][1]},
                                 bias=3 * res.extra["test_excess"][1]))
-    out.append(informational("S2: h = 8 minus h = 1 risk (no benefit expected at CPU scale)",
-                             None, risks["s2_h8"].mean - risks["s2_h1"].mean,
-                             details={"h1": risks["s2_h1"].mean, "h8": risks["s2_h8"].mean}))
+    if "s2_h1" in risks:
+        out.append(informational("S2: h = 8 minus h = 1 risk (no benefit expected at CPU scale)",
+                                 None, risks["s2_h8"].mean - risks["s2_h1"].mean,
+                                 details={"h1": risks["s2_h1"].mean, "h8": risks["s2_h8"].mean}))
     return out
 
 

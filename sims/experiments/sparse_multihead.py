@@ -39,7 +39,7 @@ class SparseExperiment:
     log_eta_init: float = -1.0  # S1: θ_ℓ at initialisation (η = e^θ)
     heads: tuple[int, ...] = (1, 1, 1)  # S2: heads per layer
     d_hid: int = 24  # S2: hidden width
-    test_size: int = 4000  # fresh contexts for the final test excess risk (exact per context)
+    test_size: int = 1000  # fresh contexts for the final test excess risk (exact per context)
 
     def __post_init__(self) -> None:
         if self.model not in ("pregd", "rawgd", "lintf"):
@@ -168,7 +168,7 @@ def _run(exp: SparseExperiment, cfg: TrainConfig) -> TrainResult:
         E, yq, _, _ = sample_sparse_tokens(st, cfg.batch_size, generator=g, dtype=dt)
         return torch.mean((_query_pred(m, E, st.n) - yq) ** 2)
 
-    init_risk = test_excess(model, st, min(exp.test_size, 1000), make_generator(cfg.seed + 30_000),
+    init_risk = test_excess(model, st, min(exp.test_size, 500), make_generator(cfg.seed + 30_000),
                             dtype=dt)
     res = train(model, objective, cfg, generator=gen)
     final = test_excess(model, st, exp.test_size, make_generator(cfg.seed + 20_000), dtype=dt)

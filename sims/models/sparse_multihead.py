@@ -55,7 +55,7 @@ class MaskedLinearTF(nn.Module):
             Q = torch.einsum("kij,bjm->bkim", self.WQ[i], H)
             K = torch.einsum("kij,bjm->bkim", self.WK[i], Hc)
             V = torch.einsum("kij,bjm->bkim", self.WV[i], Hc)
-            att = torch.einsum("bkia,bkja,bkjm->bkim", V, K, Q) * self.attn_scale
+            att = (V @ K.transpose(-1, -2)) @ Q * self.attn_scale  # (B, h, d_hid/h, m)
             if head_mask is not None:
                 mask = torch.tensor(head_mask[i], dtype=att.dtype)
                 att = att * mask[None, :, None, None]

@@ -84,6 +84,13 @@ def test_rhat_rate() -> None:
 
 
 @pytest.mark.mc
+@pytest.mark.result("czz24:lemD.1")
+def test_lemma_d2_beta_scaling_and_negative_control() -> None:
+    assert_passed(checks_concentration.check_lemd_1_rate_d2())
+    assert_fails(checks_concentration.check_lemd_1_rate_d2(fault_beta_ratio=1.0))
+
+
+@pytest.mark.mc
 @pytest.mark.result("czz24:lemD.7")
 def test_noise_term_and_negative_control() -> None:
     assert_passed(checks_concentration.check_lemd_7_mc())

@@ -54,3 +54,11 @@ def test_s2_trained() -> None:
 @pytest.mark.result("czz24:eq3.1")
 def test_head_importance_of_trained_model() -> None:
     assert_passed(C.check_eq3_1_train())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.thorough
+@pytest.mark.result("czz24:s2")
+def test_s2_trained_both_head_counts() -> None:
+    assert_passed(C.check_s2_train(quick=False))

@@ -149,6 +149,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "numerics.sparse_multihead.checks_concentration:check_lemd_1_mc",
             "numerics.sparse_multihead.checks_concentration:check_lemd_1_rate",
+            "numerics.sparse_multihead.checks_concentration:check_lemd_1_rate_d2",
         ),
     ),
     Result(

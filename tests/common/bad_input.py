@@ -266,3 +266,62 @@ if __name__ == "__main__":  # refresh docs/testing.md: python tests/common/bad_i
             raise SystemExit(f"{docs}: the markers of the generated block are missing")
         docs.write_text(text.replace(old, block), encoding="utf-8")
     print(block)
+
+
+def bad_value_strategy(dom: Domain) -> Any:
+    """A Hypothesis strategy of values outside ``dom`` (random positions, magnitudes, spectra),
+    for the property test next to the fixed list of :func:`bad_values`."""
+    from hypothesis import strategies as st
+
+    kind, valid = dom.kind, dom.valid
+    text = st.text(min_size=1, max_size=5)
+    if kind in ("choice", "object", "callable", "symbols"):
+        return text.filter(lambda s: s not in dom.choices)
+    finite = st.floats(-1e6, 1e6, allow_nan=False)
+    nonfinite = st.sampled_from([math.nan, math.inf, -math.inf])
+    if kind == "count":
+        below = st.integers(-10**6, dom.minimum - 1)
+        frac = finite.filter(lambda v: v != math.floor(v))
+        return st.one_of(text, below, frac, st.just(math.nan))
+    if kind == "real":
+        outs = [text, nonfinite]
+        if dom.lower is not None:
+            lo = dom.lower
+            outs.append(st.floats(-1e6, lo, allow_nan=False, exclude_max=not dom.lower_open))
+        if dom.upper is not None:
+            hi = dom.upper
+            outs.append(st.floats(hi, 1e6, allow_nan=False, exclude_min=not dom.upper_open))
+        return st.one_of(*outs)
+    arr = np.asarray(valid, dtype=float)
+
+    @st.composite
+    def poisoned(draw: Any) -> np.ndarray:  # a NaN / inf at a random entry
+        out = arr.copy()
+        idx = tuple(draw(st.integers(0, n - 1)) for n in arr.shape)
+        out[idx] = draw(nonfinite)
+        return out
+
+    outs = [text, poisoned()]
+    if kind in ("psd", "pd"):
+        n = arr.shape[-1]
+
+        @st.composite
+        def indefinite(draw: Any) -> np.ndarray:  # Q diag(λ) Qᵀ with a negative eigenvalue
+            lam = np.array(draw(st.lists(st.floats(0.1, 10.0), min_size=n, max_size=n)))
+            lam[draw(st.integers(0, n - 1))] = -draw(st.floats(1e-3, 10.0))
+            q, _ = np.linalg.qr(np.array(draw(st.lists(st.floats(-1, 1), min_size=n * n,
+                                                       max_size=n * n))).reshape(n, n)
+                                + 3 * np.eye(n))
+            return (q * lam) @ q.T
+
+        @st.composite
+        def asymmetric(draw: Any) -> np.ndarray:
+            out = arr.copy()
+            i, j = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+            if i == j:
+                i, j = 0, n - 1
+            out[i, j] += draw(st.floats(1e-3, 10.0))
+            return out
+
+        outs += [indefinite(), asymmetric()]
+    return st.one_of(*outs)

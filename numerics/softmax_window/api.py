@@ -4,7 +4,8 @@
 
 * ``task="affine"``: ``(ω*, 𝓛*)`` as floats, by the R0.3 quadrature and bounded Brent on log ω
   (located to 1e-5 relative; the minimum is flat);
-* ``task="relu"`` or ``"cos"``: ``(Estimate, Estimate)`` by Monte Carlo with common random
+* ``task="relu"``, ``"cos"`` or ``"hills"`` (Fig. 1, d = 2): ``(Estimate, Estimate)`` by Monte
+  Carlo with common random
   numbers over a log-ω grid, a cubic spline of log 𝓛 in log ω and its argmin (spec R0.6); the
   standard errors come from independent batches.  Needs ``rng``.
 
@@ -26,7 +27,8 @@ from theory.common.protocols import Estimate
 from theory.settings import check_choice, check_int, check_real
 from theory.settings.softmax_window import SoftmaxWindowSetting
 
-__all__ = ["optimal_scale", "mc_risk_curve", "spline_argmin"]
+__all__ = ["optimal_scale", "mc_risk_curve", "spline_argmin", "linear_attention_best_mc",
+           "fig1_errors"]
 
 
 def mc_risk_curve(setting: SoftmaxWindowSetting, omegas: np.ndarray, reps: int,
@@ -78,7 +80,7 @@ def optimal_scale(d: int, n: int, L: float, sigma2: float, task: str = "affine",
     check_int("n", n, minimum=1)
     check_real("L", L, lower=0.0, paper="Lipschitz constant L ≥ 0")
     check_real("sigma2", sigma2, lower=0.0, paper="noise variance σ² ≥ 0")
-    check_choice("task", task, ("affine", "relu", "cos"))
+    check_choice("task", task, ("affine", "relu", "cos", "hills"))
     if task == "affine":
         return optimal_scale_affine(int(d), int(n), float(L), float(sigma2))
     if rng is None:
@@ -92,3 +94,25 @@ def optimal_scale(d: int, n: int, L: float, sigma2: float, task: str = "affine",
     se_w = float(np.std(wb, ddof=1) / math.sqrt(batches))
     r_se = estimate_from_samples(err[:, int(np.argmin(np.abs(omegas - w_all)))]).se
     return Estimate(w_all, se_w, reps), Estimate(r_all, r_se, reps)
+
+
+def linear_attention_best_mc(setting: SoftmaxWindowSetting, reps: int, rng: np.random.Generator
+                             ) -> Estimate:
+    """min_m E(m Σ_i y_i x_iᵀx_q − f(x_q))² = c − b²/a from MC moments a = E S², b = E S f,
+    c = E f² (S = Σ y_i x_iᵀx_q; M = mI is optimal by rotation invariance); se by the delta
+    method on the per-prompt residual at the plug-in m."""
+    p = sample_prompts(setting, reps, rng)
+    S = np.sum(p.y * np.einsum("bnd,bd->bn", p.X, p.xq), axis=1)
+    m = float(np.mean(S * p.fq) / np.mean(S * S))
+    return estimate_from_samples((m * S - p.fq) ** 2)
+
+
+def fig1_errors(nu: float, n: int, sigma2: float, rng: np.random.Generator, *,
+                reps: int = 10_000) -> tuple[Estimate, Estimate, float]:
+    """Fig. 1 (bottom row) at one point of the hills class f = cos(νθ − b), d = 2: the softmax
+    optimum (MC + spline over ω ∈ [0.05, 400]), the best linear attention (MC), and ω*."""
+    w, loss = optimal_scale(2, n, nu, sigma2, "hills", rng=rng, reps=reps,
+                            omegas=np.geomspace(0.05, 400.0, 30))
+    assert isinstance(w, Estimate) and isinstance(loss, Estimate)
+    st = SoftmaxWindowSetting.isotropic(d=2, n=n, L=nu, sigma2=sigma2, task="hills")
+    return loss, linear_attention_best_mc(st, 2 * reps, rng), w.mean

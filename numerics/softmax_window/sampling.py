@@ -81,6 +81,8 @@ class TaskBatch:
                     + self.b[:, None])
         if self.kind == "cos":
             return np.cos(self.L * t)
+        if self.kind == "hills":
+            return np.cos(self.L * np.arctan2(x[..., 1], x[..., 0]) - self.b[:, None])
         return np.broadcast_to(self.b[:, None], t.shape).copy()  # constant
 
 
@@ -99,6 +101,8 @@ def sample_tasks(setting: SoftmaxWindowSetting, B: int, rng: np.random.Generator
         return TaskBatch("linear", v, np.full(B, L), np.zeros(B), np.zeros(B), L)
     if T.kind == "constant":
         return TaskBatch("constant", v, np.zeros(B), np.zeros(B), rng.uniform(-1, 1, B), L)
+    if T.kind == "hills":
+        return TaskBatch("hills", v, np.zeros(B), np.zeros(B), rng.uniform(-np.pi, np.pi, B), L)
     return TaskBatch(T.kind, v, u[0], u[1], b, L)
 
 

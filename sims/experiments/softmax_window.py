@@ -74,6 +74,9 @@ def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator
         f = torch.einsum("bmk,bk->bm", X[..., :k], a) + T.offset
     elif T.kind == "constant":
         f = (torch.rand(B, 1, generator=gen, dtype=torch.float64) * 2 - 1).expand(B, n + 1)
+    elif T.kind == "hills":
+        ph = (torch.rand(B, 1, generator=gen, dtype=torch.float64) * 2 - 1) * torch.pi
+        f = torch.cos(T.L * torch.atan2(X[..., 1], X[..., 0]) - ph)
     else:
         v = _sphere(gen, (B,), d)
         t = torch.einsum("bmd,bd->bm", X, v)
@@ -102,8 +105,8 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     # S4: linear attention, M init 0, Adam 1e-2
     # S3: pretraining at L ∈ {0.03, 0.1} with sigma = 0.01 (L = 1 is s1_sigma0.01)
     **{f"s3_L{L:g}": (UnitExperiment(setting=_iso(0.01, L=L)), _C) for L in (0.03, 0.1)},
-    # Fig. 1 at one point: d = 2, n = 20, L = 1.5, sigma = 0.1 (affine stands in for the hills)
-    "fig1_d2": (UnitExperiment(setting=_iso(0.1, d=2, L=1.5)), _C),
+    # Fig. 1 at one point: hills f = cos(1.5 theta - b) on the circle, n = 20, sigma = 0.1
+    "fig1_d2": (UnitExperiment(setting=_iso(0.1, "hills", d=2, L=1.5)), _C),
     "s4_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
                   dataclasses.replace(_C, lr=0.01)),
     # S5: d = 6, k = 2, n = 20, sigma = 0, Assumption 4.3 with c_u = c_v = 1, untied M

@@ -20,6 +20,12 @@ def test_fig_transfer() -> None:
     assert len(F.fig_transfer().axes[0].get_lines()) == 4
 
 
+@pytest.mark.result("collins24:fig1")
+def test_fig_error_vs_n() -> None:
+    fig = F.fig_error_vs_n()
+    assert len(fig.axes) == 3 and fig.axes[0].get_xscale() == "log"
+
+
 @pytest.mark.result("collins24:thm3.4")
 def test_fig_weights() -> None:
     assert len(F.fig_weights().axes[0].get_lines()) == 4

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from numerics.softmax_window.checks_lowrank import check_thm4_4_mc, check_thm4_4_mc_lemmas
-from numerics.testing import assert_fails, assert_passed
+from numerics.testing import assert_discrepancy, assert_fails, assert_passed
 from sims.checks import softmax_window as S
 
 
@@ -89,8 +89,9 @@ def test_s6_constant_tasks_keep_m_small() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:fig1")
 def test_fig1_softmax_below_linear_and_negative_control() -> None:
-    assert_passed(S.check_fig1_order())
-    assert_fails(S.check_fig1_order(fault_linear_intercept=True))
+    ev = S.check_fig1_order()
+    assert_discrepancy(ev)  # n = 5, nu = 6: "for all n" is not reproduced (pinned)
+    assert_fails(S.check_fig1_order(fault_sigma2_scale=4.0))
 
 
 @pytest.mark.slow

@@ -19,9 +19,10 @@ __all__ = ["COVARIATE_KINDS", "TASK_KINDS", "SphereCovariates", "LipschitzTasks"
 #: S = diag(1..d) (NOT of the form Σ^{1/2}U^d); ``"lowrank"`` Assumption 4.3,
 #: x = c_u B u + c_v B⊥ v.
 COVARIATE_KINDS = ("uniform", "ellipsoid", "acg", "lowrank")
-#: Task classes (Def 3.2, C.1, C.2, 4.2, §3.2, Remark 2.1): affine, 2-ReLU, cosine, linear,
-#: low-rank linear and constant.
-TASK_KINDS = ("affine", "relu", "cos", "linear", "lowrank", "constant")
+#: Task classes (Def 3.2, C.1, C.2, 4.2, §3.2, Remark 2.1, App. J): affine, 2-ReLU, cosine,
+#: linear, low-rank linear, constant, and Fig. 1's "hills" f = cos(νθ − b) on the circle (d = 2,
+#: ν = L, b ~ Unif[−π, π]; reading G10).
+TASK_KINDS = ("affine", "relu", "cos", "linear", "lowrank", "constant", "hills")
 
 _P = "[collins24] §1.2 of spec 003"
 
@@ -88,6 +89,9 @@ class SoftmaxWindowSetting:
     def __post_init__(self) -> None:
         check_int("n", self.n, minimum=1, paper=f"{_P}: n ≥ 1 context examples")
         check_real("sigma2", self.sigma2, lower=0.0, paper=f"{_P}: noise variance σ² ≥ 0")
+        if self.tasks.kind == "hills" and (self.d != 2 or self.covariates.kind != "uniform"):
+            raise ValueError(f"tasks kind='hills' lives on the circle: needs d = 2 and uniform "
+                             f"covariates (Fig. 1), got d={self.d}, {self.covariates.kind!r}")
         if self.tasks.kind == "lowrank" and self.covariates.kind != "lowrank":
             raise ValueError("tasks kind='lowrank' needs covariates kind='lowrank' "
                              "(Def 4.2 uses B)")

@@ -100,6 +100,7 @@ RESULTS: tuple[Result, ...] = (
             "sims.figures.softmax_window:fig_omega_lambda",
             "sims.figures.softmax_window:fig_training_norm",
             "sims.figures.softmax_window:fig_weights",
+            "sims.figures.softmax_window:fig_error_vs_n",
         ),
     ),
     Result(
@@ -294,10 +295,10 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="collins24:fig1", kind="figure",
-        summary="Fig. 1 (d = 2), population version: softmax's window adapts, linear attention's "
-                "shape is fixed; softmax* < linear attention* for every L and n; one trained unit",
-        source="[collins24] Figure 1, App. J; spec 003 §4 (affine class stands in for the hills "
-               "class, G10)",
+        summary="Fig. 1 (d = 2, hills cos(nu theta - b)), population version: softmax* < linear "
+                "attention* for n >= 20; at n = 5, nu = 6 the claim 'for all n' is not "
+                "reproduced (discrepancy); one trained unit",
+        source="[collins24] Figure 1, App. J; spec 003 §4, G10",
         statement="softmax error < linear error for all nu and n",
         objects=(
             "theory.softmax_window:la_optimum",
@@ -307,6 +308,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         figures=(
             "sims.figures.softmax_window:fig_weights",
+            "sims.figures.softmax_window:fig_error_vs_n",
         ),
     ),
     Result(

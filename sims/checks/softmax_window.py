@@ -247,8 +247,10 @@ def check_limits_train(*, quick: bool = True, seed: int = 0, reps: int = 100_000
 def check_thm4_4_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """S5 (Theorem 4.4): the untied unit trained on low-rank tasks (d = 6, k = 2, σ = 0) has
     ρ(M, B) = ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB) ≤ 0.05 at the end (it starts at 1: M = 10⁻⁶ I), and
-    lower than at 20 % of training."""
-    r = trained("s5_lowrank", seed=seed)
+    lower than at 20 % of training.  ``quick=False`` trains the paper's size instead (d = 10,
+    k = 2, n = 50, σ = 0.01, 3000 steps, batch 256: ρ = 0.0007; the spec's numpy run with the
+    paper's batch of 1 reached 0.105)."""
+    r = trained("s5_lowrank" if quick else "s5_paper", seed=seed)
     st = r.extra["experiment"].setting
     d, k = st.d, st.covariates.k
     B = np.eye(d)[:, :k]

@@ -113,6 +113,11 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     "s5_lowrank": (UnitExperiment(setting=SoftmaxWindowSetting(
         covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
         n=20, sigma2=0.0), tied=False), _C),
+    # S5 at the paper's size (App. J.1, Fig. 9): d = 10, k = 2, n = 50, sigma = 0.01 (--full)
+    "s5_paper": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=10, kind="lowrank", k=2),
+        tasks=LipschitzTasks(kind="lowrank"), n=50, sigma2=1e-4), tied=False),
+        dataclasses.replace(_C, steps=3000)),
     # S6: constant tasks b ~ U[-1, 1], sigma = 0.5, d = 3, n = 20
     "s6_constant": (UnitExperiment(setting=_iso(0.5, "constant", d=3, L=0.0)), _C),
     "smoke": (UnitExperiment(setting=_iso(0.1)), dataclasses.replace(_C, steps=20, log_every=5)),

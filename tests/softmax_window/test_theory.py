@@ -96,3 +96,14 @@ def test_settings_validate() -> None:
         T.Lambda(20, 1.0, 0.0)
     with pytest.raises(ValueError, match="B"):
         T.rho_metric(np.eye(3), np.ones((3, 1)))
+
+
+@pytest.mark.result("collins24:lemD.2")
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(0.01, 10.0), min_size=2, max_size=8),
+       st.lists(st.floats(0.01, 10.0), min_size=8, max_size=8))
+def test_lemma_i3_property(a_list: list[float], b_list: list[float]) -> None:
+    """Lemma I.3: same-ordered positive a, b give Σa²/(Σa)² ≤ Σ(ab)²/(Σab)²."""
+    a = np.sort(np.array(a_list))
+    b = np.sort(np.array(b_list[: len(a)]))
+    assert T.i3_ratio(a) <= T.i3_ratio(a * b) * (1 + 1e-12)

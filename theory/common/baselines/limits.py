@@ -80,6 +80,9 @@ def _limit_args(xi: Any, lam: Any | None, s2: Any, signal: Any) -> None:
                                 ("signal", signal, True), ("lam", lam, True)):
         if v is None:
             continue
+        if isinstance(v, (str, bytes)) or (
+                isinstance(v, np.ndarray) and v.dtype.kind not in "biuf"):
+            raise TypeError(f"{name} must be a real number or array, got {v!r}")
         arr = np.asarray(v, dtype=float)
         if not np.all(np.isfinite(arr)) or np.any(arr <= 0 if lower_open else arr < 0):
             op = ">" if lower_open else "≥"

@@ -10,6 +10,7 @@ from numerics.sparse_multihead import (
     checks_constructions,
     checks_data,
     checks_decomposition,
+    checks_figures,
     checks_pregd,
     checks_theorems,
 )
@@ -23,5 +24,6 @@ from numerics.sparse_multihead.risk import (
 
 __all__ = ["excess_risk", "excess_risk_samples", "tuned_risks", "METHODS",
            "DivergedContextsError", "checks_baselines", "checks_bayes", "checks_concentration",
-           "checks_constructions", "checks_data", "checks_decomposition", "checks_pregd",
+           "checks_constructions", "checks_data", "checks_decomposition", "checks_figures",
+           "checks_pregd",
            "checks_theorems"]

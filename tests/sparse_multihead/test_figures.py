@@ -7,13 +7,13 @@ import pytest
 from sims.figures import sparse_multihead as F
 
 
-@pytest.mark.result("czz24:thm5.3-lower")
+@pytest.mark.result("czz24:fig1b")
 def test_fig1b() -> None:
     fig = F.fig_fig1b()
     assert fig.axes[0].get_ylim() == (0.0, 5.0)
 
 
-@pytest.mark.result("czz24:eq4.3")
+@pytest.mark.result("czz24:fig2c")
 def test_fig2c() -> None:
     assert len(F.fig_fig2c().axes) == 3
 

@@ -13,6 +13,7 @@ from numerics.sparse_multihead import (
     checks_concentration,
     checks_data,
     checks_decomposition,
+    checks_figures,
     checks_pregd,
     checks_theorems,
     excess_risk,
@@ -184,3 +185,25 @@ def test_bayes_floor_mc() -> None:
 def test_excess_risk_api_estimate() -> None:
     e = excess_risk("ridge", d=8, s=2, n=40, sigma2=0.25, lam=0.05, trials=400, seed=3)
     assert e.se > 0 and np.isfinite(e.mean) and e.n == 400
+
+
+@pytest.mark.float
+@pytest.mark.result("czz24:fig1b")
+def test_fig1b_ols_row_matches_the_printed_values() -> None:
+    assert_passed(checks_figures.check_fig1b_paper())
+
+
+@pytest.mark.mc
+@pytest.mark.result("czz24:fig1b")
+def test_fig1b_mc_and_negative_control() -> None:
+    assert_passed(checks_figures.check_fig1b_mc())
+    assert_fails(checks_figures.check_fig1b_mc(fault_sigma2=0.5))
+
+
+@pytest.mark.mc
+@pytest.mark.result("czz24:fig2c")
+def test_fig2c_and_negative_controls() -> None:
+    assert_passed(checks_figures.check_fig2c_order())
+    assert_passed(checks_figures.check_fig2c_mc())
+    assert_fails(checks_figures.check_fig2c_order(fault_no_preprocess=True))
+    assert_fails(checks_figures.check_fig2c_mc(fault_signal=4.4))

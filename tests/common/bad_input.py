@@ -33,7 +33,7 @@ from theory.settings.domains import COMMON, Domain
 
 #: Public theory modules whose ``__all__`` functions the harness covers.
 MODULES = ("theory.common.gaussian", "theory.common.baselines", "theory.lsa_flow",
-           "theory.softmax_multihead", "theory.ltb")
+           "theory.softmax_multihead", "theory.ltb", "theory.softmax_window")
 #: Seconds a single call may take before it counts as a hang.
 CALL_LIMIT = 20
 

@@ -73,6 +73,32 @@ def test_validation_keeps_valid_input_and_names_the_parameter() -> None:
         zfb.noiseless_risk(np.zeros(3), L, 10, 12)
 
 
+def test_softmax_window_domains() -> None:
+    """[collins24]: L is a real Lipschitz constant (not a prompt length), N is the noise functional
+    N(ω) (not a context length); the section modules keep the unchecked originals."""
+    import sympy as sp
+
+    import theory.softmax_window as cz
+    from theory.softmax_window import asymptotics, reductions
+
+    assert reductions.Lambda is not cz.Lambda and cz.Lambda.__dict__["raw"] is reductions.Lambda
+    assert cz.Lambda(20, 0.5, 0.01) == reductions.Lambda(20, 0.5, 0.01) == 500.0
+    assert cz.orth_asymptote(0.1, 10.0, 3) == asymptotics.orth_asymptote(0.1, 10.0, 3)
+    assert isinstance(cz.noise_asymptote(sp.Symbol("w", positive=True), 100, 3), sp.Expr)
+    with pytest.raises(ValueError, match="n must be .*context length"):
+        cz.noise_asymptote(10.0, 0, 3)
+    with pytest.raises(ValueError, match="N must be .*noise functional"):
+        cz.orth_asymptote(math.nan, 10.0, 3)
+    with pytest.raises(ValueError, match="omega must be .*ω > 0"):
+        cz.orth_asymptote(0.1, 0.0, 3)
+    with pytest.raises(ValueError, match="Sigma must be .*positive definite"):
+        cz.lemB5_optimum(1.0, np.array([[1.0, 0.0], [0.0, -1.0]]))
+    with pytest.raises(ValueError, match="orthonormal"):
+        cz.lowrank_M(1.0, 0.0, np.ones((2, 1)))
+    with pytest.raises(TypeError, match="L must be"):
+        cz.la_floor("two")
+
+
 @pytest.fixture(scope="module")
 def covered_params(outcome):  # noqa: ANN001, ANN201 - [(name, fn, valid kwargs, parameter)]
     fns = dict(harness.functions())
@@ -91,9 +117,9 @@ def covered_params(outcome):  # noqa: ANN001, ANN201 - [(name, fn, valid kwargs,
 @settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_random_bad_input_is_rejected(covered_params, data) -> None:  # noqa: ANN001
-    """Hypothesis: a covered exported function (slices and theory.common), one parameter, a random value outside its domain
-    (random NaN position, random indefinite spectrum, values past the bounds, numeric strings,
-    ...) -> ValueError/TypeError."""
+    """Hypothesis: a covered exported function (slices and theory.common), one parameter, a
+    random value outside its domain (random NaN position, random indefinite spectrum, values past
+    the bounds, numeric strings, ...) -> ValueError/TypeError."""
     qual, fn, base, name, dom = data.draw(st.sampled_from(covered_params), label="parameter")
     bad = data.draw(harness.bad_value_strategy(dom), label=f"{qual}({name}=...)")
     with np.errstate(all="ignore"), pytest.raises((ValueError, TypeError)):

@@ -121,3 +121,9 @@ Clashes: L is the Lipschitz constant (hpcy25's L is a prompt length); n is the c
 N in the experiments is the number of queries per task; the factor-2 bandwidth convention of
 eq. (9) (w_KQ = ω/2) -- all numbers here use M = ωI.
 """
+
+from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
+from theory.softmax_window.domains import DOMAINS as _DOMAINS  # noqa: E402
+from theory.softmax_window.domains import OVERRIDES as _OVERRIDES  # noqa: E402
+
+_validate_exports(globals(), __all__, _DOMAINS, overrides=_OVERRIDES, paper="collins24")

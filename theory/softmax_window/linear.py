@@ -93,6 +93,9 @@ def small_omega_prediction(X: Any, y: Any, x: Any, omega: float) -> np.ndarray:
     """
     check_scalar("omega", omega, lower=0.0)
     X, y, x = np.asarray(X, float), np.asarray(y, float), np.asarray(x, float)
+    if X.ndim != 3 or y.shape != X.shape[:2] or x.shape != (X.shape[0], X.shape[2]):
+        raise ValueError(f"small_omega_prediction needs X (B, n, d), y (B, n), x (B, d); got "
+                         f"{X.shape}, {y.shape}, {x.shape}")
     n = y.shape[-1]
     ybar = y.mean(-1)
     t = np.einsum("bnd,bd->bn", X, x)

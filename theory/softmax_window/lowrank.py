@@ -30,6 +30,8 @@ def rho_metric(M: Any, B: Any) -> float:
     Q, _ = np.linalg.qr(np.concatenate([B, np.eye(M.shape[0])], axis=1))
     Bp = Q[:, B.shape[1]:M.shape[0]]
     smin = float(np.min(np.linalg.svd(B.T @ M @ B, compute_uv=False)))
+    if smin == 0.0:
+        raise ValueError("rho_metric: BᵀMB is singular (σ_min = 0), ρ(M, B) is undefined")
     return float(np.linalg.norm(Bp.T @ M @ Bp, 2)) / smin
 
 
@@ -54,5 +56,7 @@ def lowrank_M(c1: float, c2: float, B: Any) -> np.ndarray:
     [[1.0, 0.0], [0.0, 0.0]]
     """
     B = np.asarray(B, dtype=float)
+    if B.ndim != 2 or not np.allclose(B.T @ B, np.eye(B.shape[1])):
+        raise ValueError(f"B must be d×k with orthonormal columns (Def 4.2), got shape {B.shape}")
     P = B @ B.T
     return c1 * P + c2 * (np.eye(B.shape[0]) - P)

@@ -171,3 +171,11 @@ def test_head_importance_metric() -> None:
     assert pruning_keep(W).tolist() == [[True, True, True], [False, False, True]]
     with pytest.raises(ValueError, match="sums to 0"):
         head_importance([[0.0, 0.0]])
+
+
+@pytest.mark.slow
+@pytest.mark.thorough
+@pytest.mark.result("czz24:heads-alg1")
+def test_head_count_lbfgs_fit_on_contexts() -> None:
+    """Spec V-R11 (thorough tier only: minutes): L-BFGS fits of h free heads to r̂ ⊙ x."""
+    assert_passed(CC.check_heads_alg1_optim_fit(quick=False))

@@ -22,8 +22,10 @@ from numerics.softmax_multihead.predictors import (
 )
 from numerics.testing import (
     Z_MC,
+    claim_agreement,
     close_agreement,
     exact_agreement,
+    fixture_atol,
     informational,
     mc_agreement,
 )
@@ -141,11 +143,16 @@ def check_thm4_2iii_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evide
     for (x, s2, ref, dig) in ((0.125, 0.1, 0.114057, 6), (0.2, 3.0, 3.40512, 5)):
         ev.append(printed(f"R_B∞(xi={x}, σ²={s2}) (spec R9)", th.bayes_risk_limit(x, s2), ref,
                            dig))
-    # Spec R9 prints 0.10524 for ξ = 0.05, σ² = 0.1; the closed form gives 0.1052342 (6e-6 off,
-    # a rounding slip in the spec: the two other printed values agree to all digits).  Reported.
-    ev.append(informational("R_B∞(xi=0.05, σ²=0.1): spec prints 0.10524 (rounding slip)",
-                            0.10524, th.bayes_risk_limit(0.05, 0.1),
-                            details={"discrepancy": "spec rounding, 6e-6"}))
+    # Spec R9 prints 0.10524 for ξ = 0.05, σ² = 0.1; the 50-digit MP route and the float64
+    # display both give 0.1052342 (5.8e-6 off, more than half a unit of the last printed digit):
+    # a printed number not reproduced.
+    xi_q, s2_q = sp.Rational(1, 20), sp.Rational(1, 10)
+    mp_route = float(sp.N(s2_q + s2_q * xi_q * th.mp_stieltjes(-s2_q * xi_q, xi_q), 50))
+    ev.append(claim_agreement(
+        "R_B∞(xi=0.05, σ²=0.1): printed 0.10524 vs the 50-digit MP route and the float64 display",
+        kind="PAPER", paper=0.10524, ours=mp_route, observed=th.bayes_risk_limit(0.05, 0.1),
+        atol=fixture_atol("0.10524"), source="spec 001 R9 (values of R_B∞)",
+        details={"printed": "0.10524", "mp_50_digits": mp_route}))
     xs = np.logspace(-3, 3, 121 if quick else 601)
     s2s = np.logspace(-3, 2, 51 if quick else 201)
     X, S = np.meshgrid(xs, s2s)

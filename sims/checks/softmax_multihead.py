@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,9 +24,17 @@ import theory.softmax_multihead as th
 from numerics.softmax_multihead.bands import band
 from numerics.softmax_multihead.mc import single_head_curve
 from numerics.softmax_multihead.predictors import full_attention_predict
-from numerics.testing import Z_MC, float_agreement, informational, train_agreement
+from numerics.testing import (
+    TRAIN_RTOL,
+    Z_MC,
+    claim_agreement,
+    float_agreement,
+    informational,
+    train_discrimination,
+)
 from sims.experiments.softmax_multihead import (
     MT_SUPPORTS,
+    PRESETS,
     HpcyExperiment,
     build_model,
     circuits,
@@ -97,14 +106,154 @@ def _plateau(tag: str, losses: np.ndarray) -> Evidence:
                 details={"last": float(last.mean()), "prev": float(prev.mean()), "se": se})
 
 
+#: Seeds of the --full tier (``quick=False``): the primary seed and the next two.
+_N_SEEDS_FULL = 3
+#: TRAIN tolerance of ⟨ω, μ⟩ vs 1/κ for presets trained with a decayed lr: 2 %, so the
+#: single-head trap of H = 3 (3.4 % off) and the L = ∞ value 1 (13.7 % off) are told apart; the
+#: trained pattern seeds sit within 1.3 %.  The spec's constant-lr recipe (H = 4) keeps minibatch
+#: noise (seed 0: 2.3 % off) and is held to TRAIN_RTOL (5 %, still ≥ 2 units from every
+#: alternative).
+_RTOL_INNER = 0.02
+
+
+def _rtol_inner(preset: str) -> float:
+    return _RTOL_INNER if PRESETS[preset][1].lr_decay < 1.0 else TRAIN_RTOL
+
+
+def _seeds(quick: bool, seed: int) -> tuple[int, ...]:
+    """The seeds a trained claim runs on: the primary seed (quick), three seeds (--full)."""
+    return (seed,) if quick else tuple(seed + k for k in range(_N_SEEDS_FULL))
+
+
+def _swap(predicted: Any, alternatives: dict[str, Any], fault: str | None,
+          prediction_name: str) -> tuple[Any, dict[str, Any]]:
+    """FAULT: pass the named alternative as the prediction (the prediction becomes an
+    alternative), so the check must fail."""
+    if fault is None or fault not in alternatives:
+        return predicted, alternatives
+    alts = {k: v for k, v in alternatives.items() if k != fault}
+    alts[prediction_name] = predicted
+    return alternatives[fault], alts
+
+
+def _manifold_alternatives(exp: HpcyExperiment, wbar: float) -> tuple[
+        float, dict[str, float], float, dict[str, float]]:
+    """Predictions and named alternatives of the manifold position: ``⟨ω, μ⟩ = 1/κ`` (4.3) and
+    ``m = m*(ω̄)`` (4.6)."""
+    d, L, s2 = exp.d, exp.L, exp.sigma2
+    w1, m1, _ = th.single_head_optimum(d, L, s2)
+    inner_alts = {
+        "L = ∞ (finite-L term dropped): 1": 1.0,
+        "single-head optimum omega_1* mu_1* (4.12)": float(w1 * m1),
+    }
+    m_alts = {"L = ∞ (finite-L term dropped): 1/(2 omega_bar)": 1.0 / (2 * wbar)}
+    return float(th.eta_star(d, L, s2)), inner_alts, float(th.m_star(wbar, d, L, s2)), m_alts
+
+
+def _manifold_estimates(preset: str, s_: int, exp_over: dict[str, Any]) -> tuple[
+        float, float, float]:
+    res = trained(preset, seed=s_, **exp_over)
+    m = pattern_metrics(res.extra["experiment"], res.params)
+    wbar, mass, _ = _eta_hat(m)
+    return float(m["omega"] @ m["mu"]), mass, wbar
+
+
+def _manifold_rows(tag: str, exp: HpcyExperiment, m: dict[str, np.ndarray],
+                   init: dict[str, np.ndarray], *, seeds: tuple[int, ...], preset: str,
+                   exp_over: dict[str, Any], fault_prediction: str | None) -> list[Evidence]:
+    """TRAIN rows of the manifold position (train_discrimination): ⟨ω, μ⟩ vs 1/κ (2 %) against
+    L = ∞ and the single-head optimum; m vs m*(ω̄) (5 %) against L = ∞.  ``seeds_passed``: the
+    seeds whose own estimate passes the same discrimination."""
+    wbar, mass, _ = _eta_hat(m)
+    k_inv, inner_alts, ms, m_alts = _manifold_alternatives(exp, wbar)
+    if fault_prediction is not None and fault_prediction not in {**inner_alts, **m_alts}:
+        raise ValueError(f"fault_prediction must be one of {sorted({**inner_alts, **m_alts})}, "
+                         f"got {fault_prediction!r}")
+    rtol_inner = _rtol_inner(preset)
+    k_inv, inner_alts = _swap(k_inv, inner_alts, fault_prediction, "1/kappa (4.3)")
+    ms, m_alts = _swap(ms, m_alts, fault_prediction, "m*(omega_bar) (4.6)")
+    inner0 = float(init["omega"] @ init["mu"])
+    m0 = float(np.abs(init["mu"]).sum() / 2)
+    ok_inner, ok_m = [], []
+    for s_ in seeds:
+        i_s, m_s, w_s = _manifold_estimates(preset, s_, exp_over)
+        k_s, ia_s, ms_s, ma_s = _manifold_alternatives(exp, w_s)
+        k_s, ia_s = _swap(k_s, ia_s, fault_prediction, "1/kappa (4.3)")
+        ms_s, ma_s = _swap(ms_s, ma_s, fault_prediction, "m*(omega_bar) (4.6)")
+        if train_discrimination("", i_s, k_s, inner0, alternatives=ia_s,
+                                rtol=rtol_inner).passed:
+            ok_inner.append(s_)
+        if train_discrimination("", m_s, ms_s, m0, alternatives=ma_s).passed:
+            ok_m.append(s_)
+    return [
+        train_discrimination(f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
+                             float(m["omega"] @ m["mu"]), k_inv, inner0,
+                             alternatives=inner_alts, rtol=rtol_inner, seeds=seeds,
+                             seeds_passed=ok_inner, details={"2 omega_bar m": 2 * wbar * mass}),
+        train_discrimination(f"{tag}: m vs m*(omega_bar) (4.6)", mass, ms, m0,
+                             alternatives=m_alts, seeds=seeds, seeds_passed=ok_m,
+                             details={"omega_bar": wbar}),
+    ]
+
+
+def _trap(preset: str, H: int, s_: int) -> str | None:
+    """The named trap a trained H-head seed ends in, judged by its own criteria (not by the TRAIN
+    rows): ``"single-head trap"`` = all active heads of one sign and risk within 0.03 of the
+    trained H = 1 risk; ``None`` otherwise."""
+    res = trained(preset, seed=s_)
+    m = pattern_metrics(res.extra["experiment"], res.params)
+    a = m["active"]
+    one_sign = bool(np.all(m["mu"][a] > 0) or np.all(m["mu"][a] < 0))
+    if H >= 2 and one_sign and abs(_risk(preset, s_).mean - _risk("h1", s_).mean) <= 0.03:
+        return "single-head trap"
+    return None
+
+
+def seed_outcomes(preset: str, H: int, seeds: tuple[int, ...], *, claim: str,
+                  reach: Callable[[int], bool] | None = None) -> Evidence:
+    """A claim over seeds (Obs. 4: "consistent across seeds").  ``observed`` = the number of seeds
+    whose model reaches the prediction (``reach(seed)``; default: every :func:`check_obs1_train`
+    row passes); ``paper`` =
+    all seeds; ``ours`` = the seeds not in a named trap (:func:`_trap`, judged independently).
+    pass: every seed reaches the prediction; discrepancy: the others all end in a named trap;
+    fail: a seed neither reaches the prediction nor ends in a named trap."""
+    reached, traps = [], {}
+    for s_ in seeds:
+        trap = _trap(preset, H, s_)
+        if trap is not None:
+            traps[str(s_)] = trap
+        ok = (reach(s_) if reach is not None
+              else all(e.passed for e in check_obs1_train(H=H, seed=s_, preset=preset)))
+        if ok:
+            reached.append(s_)
+    # TRAIN contract: start distance and named alternatives of each seed's <omega, mu> row
+    starts, alts = [], []
+    for s_ in seeds:
+        res = trained(preset, seed=s_)
+        exp = res.extra["experiment"]
+        m, init = pattern_metrics(exp, res.params), pattern_metrics(exp, res.extra["init_params"])
+        k_inv, inner_alts, _, _ = _manifold_alternatives(exp, _eta_hat(m)[0])
+        row = train_discrimination("", float(m["omega"] @ m["mu"]), k_inv,
+                                   float(init["omega"] @ init["mu"]), alternatives=inner_alts,
+                                   rtol=_rtol_inner(preset))
+        starts.append(row.details["start_units"])
+        alts += [{**a, "name": f"seed {s_}: {a['name']}"} for a in row.details["alternatives"]]
+    return claim_agreement(
+        f"H={H}: seeds reaching the prediction ({claim}) of {len(seeds)}",
+        kind="TRAIN", paper=len(seeds), ours=len(seeds) - len(traps), observed=len(reached),
+        atol=0.5, source="[hpcy25] §3 Observation 4 (dynamics consistent across seeds)",
+        details={"seeds": list(seeds), "seeds_passed": reached, "traps": traps,
+                 "preset": preset, "start_units": min(starts), "alternatives": alts})
+
+
 # ------------------------------------------------------------------------- the model itself
 def check_eq2_3_torch(*, quick: bool = True, seed: int = 0, H: int = 2,
                       fault_double_softmax: bool | None = None,
                       fault_query_self_attend: bool | None = None) -> list[Evidence]:
     """The torch model is eq. (2.3): its forward equals
     ``Σ_h OV^h Z_{1:L} softmax(Z_{1:L}ᵀ KQ^h z_q)``
-    computed in numpy from its effective circuits (query attends to the context only, one softmax),
-    and its init is PyTorch's default ``U(±1/√fan_in)``.  The fault switches (a second softmax, the
+    computed in numpy from its effective circuits (query attends to the context only, one softmax).
+    The fault switches (a second softmax, the
     query attending to itself) must break this."""
     double_softmax = bool(fault_double_softmax)
     query_self_attend = bool(fault_query_self_attend)
@@ -120,31 +269,30 @@ def check_eq2_3_torch(*, quick: bool = True, seed: int = 0, H: int = 2,
     params = {k: v.detach().numpy() for k, v in model.state_dict().items()}
     KQ, OV = circuits(exp, params)
     ref = full_attention_predict(Z.numpy(), KQ, OV)[:, 0]
-    D = exp.d + 1
-    fresh = build_model(HpcyExperiment(H=H), generator=make_generator(seed + 1))
-    assert isinstance(fresh, SoftmaxAttention)
-    bound = max(float(p.detach().abs().max()) for p in (fresh.W_Q, fresh.W_K, fresh.W_V))
     return [
         float_agreement("torch forward = eq. (2.3) from the effective KQ, OV (numpy)", out, ref,
                         rtol=1e-10, atol=1e-12,
                         details={"double_softmax": double_softmax,
                                  "query_self_attend": query_self_attend}),
-        band("init: max |W_Q|, |W_K|, |W_V| ≤ 1/sqrt(D) (default nn.Linear law)", bound, 0.0,
-             1 / math.sqrt(D)),
     ]
 
 
 # -------------------------------------------------------------------------- Obs. 1-3 (R0)
 def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: str = "",
-                     fault_double_softmax: bool | None = None) -> list[Evidence]:
+                     fault_double_softmax: bool | None = None,
+                     fault_prediction: str | None = None) -> list[Evidence]:
     """Obs. 1–2 and the manifold position on a trained H-head model (spec torch recipe pass list):
     diag_ratio ≥ 0.97 and ov_ratio ≥ 0.98 on active heads, sign matching; for H ≥ 2 also zero-sum
-    ``|Σμ| ≤ 0.1 max|μ|``, active ``|ω_h|`` spread ≤ 15 %, ``|2ω̄m − 1/κ| ≤ 0.05`` and TRAIN (5 %) on
-    the invariant ``⟨ω, μ⟩`` vs ``1/κ`` (4.3) and ``m`` vs ``m*(ω̄)``;
-    risk in [0.240, 0.27] and ≥ 0.1 below H = 1."""
+    ``|Σμ| ≤ 0.1 max|μ|``, active ``|ω_h|`` spread ≤ 15 %, ``|2ω̄m − 1/κ| ≤ 0.05``; TRAIN rows that
+    tell the prediction from its neighbours (:func:`_manifold_rows`): the invariant ``⟨ω, μ⟩`` vs
+    ``1/κ`` (4.3) and ``m`` vs ``m*(ω̄)`` (4.6); risk in [0.240, 0.27] and ≥ 0.1 below H = 1.
+    ``quick=False`` trains three seeds (``seed, seed+1, seed+2``): the TRAIN rows list the seeds
+    that reach the prediction and a claim row counts the seeds in each named trap.
+    ``fault_prediction`` names an alternative to pass as the prediction (negative control)."""
     double_softmax = bool(fault_double_softmax)  # FAULT: train with a second softmax
     exp_over: dict[str, Any] = {"double_softmax": True} if double_softmax else {}
     preset = preset or _PRESET[H]
+    seeds = _seeds(quick, seed)
     res = trained(preset, seed=seed, **exp_over)
     exp = res.extra["experiment"]
     if exp.H != H:
@@ -170,7 +318,6 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
     wbar, mass, eta = _eta_hat(m)
     kinv = th.eta_star(exp.d, exp.L, exp.sigma2)
     init = pattern_metrics(exp, res.extra["init_params"])
-    ms = th.m_star(wbar, exp.d, exp.L, exp.sigma2)
     ev += [
         band(f"{tag}: |sum mu| ≤ 0.1 max|mu| (Obs 2: zero-sum OV)",
              abs(m["mu"].sum()) / np.abs(m["mu"]).max(), None, 0.1),
@@ -178,14 +325,13 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
              float(np.abs(m["omega"][a]).max() / np.abs(m["omega"][a]).min() - 1), 0.0, 0.15),
         band(f"{tag}: |2 omega_bar m - 1/kappa| ≤ 0.05 (manifold position, spec)",
              abs(eta - kinv), None, 0.05, details={"omega_bar": wbar, "m": mass}),
-        train_agreement(f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
-                        float(m["omega"] @ m["mu"]), kinv,
-                        float(init["omega"] @ init["mu"]), details={"2 omega_bar m": eta}),
-        train_agreement(f"{tag}: m vs m*(omega_bar) (4.6)", mass, ms,
-                        float(np.abs(init["mu"]).sum() / 2)),
+        *_manifold_rows(tag, exp, m, init, seeds=seeds, preset=preset, exp_over=exp_over,
+                        fault_prediction=fault_prediction),
         band(f"{tag}: ICL risk in [0.240, 0.27] (spec torch recipe)", risk.mean, 0.240, 0.27,
              details={"se": risk.se, "R_D*": th.dgd_risk_star(exp.d, exp.L, exp.sigma2)}),
     ]
+    if len(seeds) > 1 and not double_softmax:
+        ev.append(seed_outcomes(preset, H, seeds, claim="Obs 1-2 (+/- pattern on the manifold)"))
     r1 = _risk("h1", seed)
     ev.append(band(f"{tag}: H=1 risk - H={H} risk ≥ 0.1 (spec: multi-head beats one head)",
                    r1.mean - risk.mean, 0.1, None, details={"H1": r1.mean, "H": risk.mean}))
@@ -211,11 +357,7 @@ def check_obs3_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     return ev
 
 
-def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[Evidence]:
-    """Obs. 4 (trained H-head model): the ± pattern appears early and persists (sign of ω_hμ_h at
-    40 % of training equals the final one on active heads; in our compressed 3000-step schedule the
-    pair forms around 30 %), |ω| rises then decays (peak ≥ 1.1× final), |μ| grows (final ≥ its
-    value at 40 % of training)."""
+def _obs4_rows(H: int, seed: int) -> list[Evidence]:
     res = trained(_PRESET[H], seed=seed)
     tr = res.extra["trace"]
     rows = [r for r in tr if "omega_0" in r]
@@ -224,16 +366,35 @@ def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[E
     early = (2 * len(rows)) // 5
     act = np.abs(mu[-1]) >= 0.05 * np.abs(mu[-1]).max()
     peak = np.abs(om[:, act]).mean(axis=1)
+    tag = f"seed {seed}: "
     return [
-        band("Obs 4: signs of omega_h mu_h at 40% of training = final (active heads)",
+        band(tag + "Obs 4: signs of omega_h mu_h at 40% of training = final (active heads)",
              float(np.mean(np.sign(om[early, act] * mu[early, act]) == np.sign(om[-1, act]
                                                                                   * mu[-1, act]))),
              1.0, 1.0),
-        band("Obs 4: |omega| rises then decays (peak / final mean |omega_h|)",
+        band(tag + "Obs 4: |omega| rises then decays (peak / final mean |omega_h|)",
              float(peak.max() / peak[-1]), 1.1, None),
-        band("Obs 4: |mu| grows (final / value at 40 % of training, sum |mu_h|)",
+        band(tag + "Obs 4: |mu| grows (final / value at 40 % of training, sum |mu_h|)",
              float(np.abs(mu[-1]).sum() / np.abs(mu[early]).sum()), 1.0, None),
     ]
+
+
+def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[Evidence]:
+    """Obs. 4 (trained H-head model): the ± pattern appears early and persists (sign of ω_hμ_h at
+    40 % of training equals the final one on active heads; in our compressed 3000-step schedule the
+    pair forms around 30 %), |ω| rises then decays (peak ≥ 1.1× final), |μ| grows (final ≥ its
+    value at 40 % of training).  ``quick=False``: the paper's "consistent across seeds" is a claim
+    over three seeds (:func:`seed_outcomes`: a seed reaches it if its Obs-4 rows and its Obs-1/2
+    pattern rows all pass; seeds in a named trap make it a ``discrepancy``)."""
+    ev = _obs4_rows(H, seed)
+    seeds = _seeds(quick, seed)
+    if len(seeds) > 1:
+        def reach(s_: int) -> bool:
+            return all(e.passed for e in _obs4_rows(H, s_) + check_obs1_train(H=H, seed=s_))
+
+        ev.append(seed_outcomes(_PRESET[H], H, seeds, claim="Obs 4 dynamics and pattern",
+                                reach=reach))
+    return ev
 
 
 # ------------------------------------------------------------------------------- R6 (d)
@@ -291,29 +452,55 @@ def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 
 # ------------------------------------------------------------------------------ R13 (d)
-def check_eq5_6_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """V-R13(d): KMS ρ = 0.5, H = 2: a ± head pair, and ``P = Σ_h μ_h sym(K11^h)`` within 15 %
-    (relative Frobenius) of ``P_D*``, with the error to ``Σ^{-1}`` at least 1.5× larger."""
+def _noniso_P(seed: int) -> tuple[HpcyExperiment, np.ndarray, np.ndarray, np.ndarray]:
+    """(experiment, trained P = Σ_h μ_h sym(K11^h), its value at init, μ) of the noniso preset."""
     res = trained("noniso", seed=seed)
     exp = res.extra["experiment"]
-    KQ, OV = circuits(exp, res.params)
     d = exp.d
-    K11 = KQ[:, :d, :d]
-    mu = OV[:, 0, d]
-    P = np.einsum("h,hij->ij", mu, 0.5 * (K11 + K11.transpose(0, 2, 1)))
-    S = kms_covariance(d, exp.rho)
+
+    def P_of(params: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        KQ, OV = circuits(exp, params)
+        K11 = KQ[:, :d, :d]
+        mu = OV[:, 0, d]
+        return np.einsum("h,hij->ij", mu, 0.5 * (K11 + K11.transpose(0, 2, 1))), mu
+
+    P, mu = P_of(res.params)
+    return exp, P, P_of(res.extra["init_params"])[0], mu
+
+
+def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
+                      fault_prediction: str | None = None) -> list[Evidence]:
+    """V-R13(d): KMS ρ = 0.5, H = 2: a ± head pair, and ``P = Σ_h μ_h sym(K11^h)`` within 5 %
+    (relative Frobenius, train_discrimination) of ``P_D*``, outside 5 % of ``Σ^{-1}`` (the
+    finite-L term dropped) and of the single-head trap's ``P`` (no ± pair: both heads one sign).
+    ``Γ*`` (the vanilla-GD optimum (5.6)) is 1.9 % from ``P_D*`` at L = 40 and is NOT told apart
+    (the finite-ω bias of the trained softmax pair is +1.4 %; see docs/papers); its distance is
+    reported.  ``quick=False`` runs three seeds.  ``fault_prediction`` passes a named alternative
+    as the prediction (negative control)."""
+    exp, P, P0, mu = _noniso_P(seed)
+    S = kms_covariance(exp.d, exp.rho)
     PD = th.pd_star(S, exp.L, exp.sigma2)
-    Sinv = np.linalg.inv(S)
-    e_pd = np.linalg.norm(P - PD) / np.linalg.norm(PD)
-    e_si = np.linalg.norm(P - Sinv) / np.linalg.norm(Sinv)
-    e_g = np.linalg.norm(P - th.gamma_star(S, exp.L, exp.sigma2)) / np.linalg.norm(PD)
+    G = th.gamma_star(S, exp.L, exp.sigma2)
+    alts = {"Sigma^-1 (finite-L term dropped)": np.linalg.inv(S)}
+    pred, alts = _swap(PD, alts, fault_prediction, "P_D*")
+    seeds = _seeds(quick, seed)
+    passed_seeds, traps = [], {}
+    for s_ in seeds:
+        _, P_s, _, mu_s = _noniso_P(s_)
+        if float(mu_s[0] * mu_s[1]) > 0:
+            traps[str(s_)] = "single-head trap (mu_1 mu_2 > 0)"
+        if train_discrimination("", P_s, pred, P0, alternatives=alts).passed:
+            passed_seeds.append(s_)
+    nPD = float(np.linalg.norm(PD))
     return [
         band("noniso: mu_1 mu_2 < 0 (± head pair)", float(mu[0] * mu[1]), None, 0.0),
-        band("noniso: ||P - P_D*||_F / ||P_D*||_F ≤ 0.15", float(e_pd), 0.0, 0.15,
-             details={"P": P.tolist()}),
-        band("noniso: error to Sigma^-1 ≥ 1.5 × error to P_D*", float(e_si / e_pd), 1.5, None,
-             details={"err_Sigma_inv": e_si, "err_PD": e_pd}),
-        informational("noniso: relative error to Gamma* (spec reference 0.039)", 0.039, e_g),
+        train_discrimination(
+            "noniso: P = sum_h mu_h sym(K11^h) vs P_D* (5.3)-(5.6) debiased", P, pred, P0,
+            alternatives=alts, seeds=seeds, seeds_passed=passed_seeds,
+            details={"P": P.tolist(), "traps": traps,
+                     "not_separated": {"Gamma* (5.6)": {
+                         "units_to_trained": float(np.linalg.norm(P - G)) / (0.05 * nPD),
+                         "separation_units": float(np.linalg.norm(G - PD)) / (0.05 * nPD)}}}),
     ]
 
 
@@ -354,29 +541,22 @@ def check_def5_1_train(*, quick: bool = True, seed: int = 0,
 
 
 def check_obs2_train_seeds(*, quick: bool = True, seed: int = 0, H: int = 2, preset: str = "",
-                        seeds: tuple[int, ...] = (0, 1, 2, 3)) -> list[Evidence]:
-    """Across init seeds (thorough tier): every trained H-head model ends in one of two states —
-    the paper's ± pattern (then every :func:`check_obs1_train` row passes) or the *single-head
-    trap* (all active heads of one sign, risk within 0.03 of the trained H = 1 risk).  The paper's
-    Obs. 4 says the dynamics are consistent across seeds; with our generator-drawn default init some
-    seeds (e.g. H = 2 seed 1, H = 3 seed 2, also under the spec's 8000-step recipe) stay in the
-    single-head configuration.  The trap fraction is reported (INFO) as a documented discrepancy.
+                           seeds: tuple[int, ...] = (0, 1, 2, 3)) -> list[Evidence]:
+    """Across init seeds (thorough tier): every seed that does not end in a named trap must pass
+    every :func:`check_obs1_train` row (the claim is not weakened); a seed in the single-head trap
+    (all active heads of one sign, risk within 0.03 of the trained H = 1 risk) is shown with that
+    evidence, and the claim row over seeds (:func:`seed_outcomes`) is a ``discrepancy`` (the paper
+    says the dynamics are consistent across seeds; H = 2 seed 1 and H = 3 seed 2 are trapped).
     ``preset`` defaults to the quick preset ``h{H}`` (``"h3_spec"``: the spec's recipe)."""
     preset = preset or _PRESET[H]
     ev: list[Evidence] = []
-    trapped = 0
     for s_ in seeds:
-        res = trained(preset, seed=s_)
-        m = pattern_metrics(res.extra["experiment"], res.params)
-        a = m["active"]
-        one_sign = bool(np.all(m["mu"][a] > 0) or np.all(m["mu"][a] < 0))
-        if one_sign:
-            trapped += 1
-            ev.append(band(f"seed {s_}: single-head trap: |risk(H={H}) - risk(H=1)| ≤ 0.03",
+        trap = _trap(preset, H, s_)
+        if trap is not None:
+            ev.append(band(f"seed {s_}: {trap}: |risk(H={H}) - risk(H=1)| ≤ 0.03",
                            abs(_risk(preset, s_).mean - _risk("h1", s_).mean), None, 0.03))
         else:
             ev += [dataclasses.replace(e, name=f"seed {s_}: {e.name}")
                    for e in check_obs1_train(H=H, seed=s_, preset=preset)]
-    ev.append(informational(f"H={H}: fraction of seeds in the single-head trap (paper: none)",
-                            0.0, trapped / len(seeds), details={"seeds": list(seeds)}))
+    ev.append(seed_outcomes(preset, H, tuple(seeds), claim="Obs 1-2 (+/- pattern on the manifold)"))
     return ev

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from numerics.testing import assert_fails, assert_passed
+from numerics.testing import assert_discrepancy, assert_fails, assert_passed
 from sims.checks import softmax_multihead as C
 from sims.experiments.softmax_multihead import PRESETS, sample_batch
 from sims.models.linear_attention import LinearAttention
@@ -110,8 +110,26 @@ def test_multitask_trained() -> None:
     assert_passed(C.check_def5_1_train())
 
 
-# ------------------------------------------------------------------------- thorough tier
-@pytest.mark.thorough
+@pytest.mark.parametrize("alternative", ["L = ∞ (finite-L term dropped): 1",
+                                         "single-head optimum omega_1* mu_1* (4.12)",
+                                         "L = ∞ (finite-L term dropped): 1/(2 omega_bar)"])
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:eq4.6")
+def test_manifold_position_alternatives_fail(alternative: str) -> None:
+    """Each named alternative of the manifold TRAIN rows, passed as the prediction, fails."""
+    assert_passed(C.check_obs1_train(H=2))
+    assert_fails(C.check_obs1_train(H=2, fault_prediction=alternative))
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:eq5.6")
+def test_noniso_alternative_fails() -> None:
+    assert_passed(C.check_eq5_6_train())
+    assert_fails(C.check_eq5_6_train(fault_prediction="Sigma^-1 (finite-L term dropped)"))
+
+
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:obs1")
@@ -120,15 +138,38 @@ def test_observations_negative_control_trained_double_softmax() -> None:
     assert_fails(C.check_obs1_train(H=2, fault_double_softmax=True))
 
 
+# ------------------------------------------------------------------------- thorough tier
+@pytest.mark.thorough
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:obs4")
+def test_obs4_consistent_across_seeds_is_a_discrepancy() -> None:
+    """Obs. 4 over seeds 0-2 (H = 2): seed 1 ends in the single-head trap, so the claim is a
+    pinned discrepancy (not a pass, not a fail)."""
+    assert_discrepancy(C.check_obs4_train(quick=False))
+
+
+@pytest.mark.thorough
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:obs1")
+def test_obs1_full_tier_three_seeds() -> None:
+    """--full tier: H = 2 on seeds 0-2; the TRAIN rows list seeds 0, 2 as reaching the
+    prediction and the seed claim is a discrepancy (seed 1 trapped); H = 3 likewise (seed 2)."""
+    assert_discrepancy(C.check_obs1_train(H=2, quick=False))
+    assert_discrepancy(C.check_obs1_train(H=3, quick=False))
+
+
 @pytest.mark.thorough
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:obs4")
 @pytest.mark.result("hpcy25:obs2")
 def test_seed_outcomes_two_heads() -> None:
-    """H = 2, seeds 0-3: the ± pattern (all checks pass) or the documented single-head trap
-    (seed 1).  H = 3 across seeds is not asserted: see docs/papers/softmax_multihead.md."""
-    assert_passed(C.check_obs2_train_seeds(H=2))
+    """H = 2, seeds 0-3: seeds 0, 2, 3 pass every Obs-1 row, seed 1 is in the single-head trap:
+    the claim over seeds is a discrepancy; H = 3 (seed 2 trapped) likewise."""
+    assert_discrepancy(C.check_obs2_train_seeds(H=2))
+    assert_discrepancy(C.check_obs2_train_seeds(H=3, seeds=(0, 1, 2)))
 
 
 @pytest.mark.thorough

@@ -26,7 +26,7 @@ from sims.train import TrainResult, make_generator, torch_dtype, train
 from theory.settings import SparseRegressionICL
 
 __all__ = ["SparseExperiment", "PRESETS", "run", "trained", "resolve", "sample_sparse_tokens",
-           "build_model", "test_excess"]
+           "build_model", "fresh_excess"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -108,8 +108,8 @@ def _query_pred(model: torch.nn.Module, E: torch.Tensor, n: int) -> torch.Tensor
 
 
 @torch.no_grad()
-def test_excess(model: torch.nn.Module, st: SparseRegressionICL, size: int, gen: torch.Generator,
-                *, dtype: torch.dtype = torch.float64, chunk: int = 1000) -> tuple[float, float]:
+def fresh_excess(model: torch.nn.Module, st: SparseRegressionICL, size: int, gen: torch.Generator,
+                 *, dtype: torch.dtype = torch.float64, chunk: int = 1000) -> tuple[float, float]:
     """Mean and se over ``size`` fresh contexts of the model's exact conditional excess risk
     ``‖Σ^{1/2}(ŵ − w*)‖²``: the model is linear in each query (masked linear attention), so the
     ``d`` unit queries ``e_j`` read off ``ŵ`` (no query noise enters the estimate)."""
@@ -168,10 +168,10 @@ def _run(exp: SparseExperiment, cfg: TrainConfig) -> TrainResult:
         E, yq, _, _ = sample_sparse_tokens(st, cfg.batch_size, generator=g, dtype=dt)
         return torch.mean((_query_pred(m, E, st.n) - yq) ** 2)
 
-    init_risk = test_excess(model, st, min(exp.test_size, 500), make_generator(cfg.seed + 30_000),
-                            dtype=dt)
+    init_risk = fresh_excess(model, st, min(exp.test_size, 500), make_generator(cfg.seed + 30_000),
+                             dtype=dt)
     res = train(model, objective, cfg, generator=gen)
-    final = test_excess(model, st, exp.test_size, make_generator(cfg.seed + 20_000), dtype=dt)
+    final = fresh_excess(model, st, exp.test_size, make_generator(cfg.seed + 20_000), dtype=dt)
     res.extra.update(init_params=init, test_excess=final, init_test_excess=init_risk,
                      experiment=exp)
     if isinstance(model, PreGDTF):

@@ -209,49 +209,63 @@ def _s1_risks(eta: float, preprocess: bool, seed: int, trials: int
 S1_RTOL = {"pre": 0.35, "raw": 0.15}
 
 
-def check_s1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_s1_train(*, quick: bool = True, seed: int = 0,
+                   fault_swap_prediction: bool | None = None) -> list[Evidence]:
     """S1 (spec V-sims): Alg. 1 + 4 GD layers with learnable η_ℓ = e^{θ_ℓ} (θ = −1 at start),
     trained online.  TRAIN (risk coordinates): the trained model's exact risk on a test set is near
     the oracle constant-η 4-step optimum of its own method (numpy MC over an η grid) and away from
     the other method's optimum (named alternative); ORDER: trained pre-GD-TF < 0.7 × trained
     raw-GD-TF and < ridge*; contexts where the learned fixed step diverges (η λ_max(R̂Σ̂R̂) ≥ 2)
-    are counted and must stay below 1 %."""
-    runs = {m: trained(f"s1_{m}", seed=seed) for m in ("pre", "raw")}
+    are counted and must stay below 1 %.  One seed in the quick tier, three in --full (one TRAIN
+    row per seed and method, ``seeds_passed`` in the details).  ``fault_swap_prediction`` passes the
+    alternative as the prediction (negative control)."""
+    seeds = (seed,) if quick else (seed, seed + 1, seed + 2)
     curves = {m: s1_eta_curve(preprocess=m == "pre", seed=seed,
                               trials=1000 if quick else 10_000) for m in ("pre", "raw")}
     best = {m: float(np.min(curves[m][1])) for m in curves}
     trials = 800 if quick else 10_000
     st = PRESETS["s1_pre"][0].setting
-    risk, div = {}, {}
-    for m in ("pre", "raw"):
-        err, dv = _s1_risks(float(np.mean(runs[m].extra["eta"])), m == "pre", seed, trials)
-        risk[m], div[m] = estimate_from_samples(err), dv
     p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(seed + 99))
     ridge = min(np.mean(np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1))
                 for lam in LAMBDA_GRID)
+    init = {m: float(np.mean(_s1_risks(float(np.exp(-1.0)), m == "pre", seed, trials)[0]))
+            for m in ("pre", "raw")}
+    rows: dict[tuple[str, int], Evidence] = {}
     out = []
-    for m, other in (("pre", "raw"), ("raw", "pre")):
-        init, _ = _s1_risks(float(np.exp(-1.0)), m == "pre", seed, trials)
-        out.append(train_discrimination(
-            f"S1 {m}-GD-TF: trained risk vs the tuned constant-η optimum", [risk[m].mean],
-            [best[m]], [float(np.mean(init))], alternatives={f"{other}-GD optimum": [best[other]]},
-            rtol=S1_RTOL[m], seeds=[seed], seeds_passed=[seed],
-            details={"eta_learned": runs[m].extra["eta"].tolist(),
-                     "eta_argmin": float(curves[m][0][np.argmin(curves[m][1])]),
-                     "spec_eta": {"pre": 0.93, "raw": 0.75}[m], "risk_se": risk[m].se,
-                     "spec_risk": {"pre": 0.046, "raw": 0.083}[m],
-                     "forward_test_excess": runs[m].extra["test_excess"],
-                     "wall_time": runs[m].wall_time}))
-    info = {"pre": risk["pre"].mean, "raw": risk["raw"].mean, "ridge*": float(ridge),
-            "diverged_fraction_pre": float(np.mean(div["pre"])),
-            "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075}}
-    out.append(ordering("S1 trained pre-GD-TF < 0.7 × raw-GD-TF", risk["pre"].mean,
-                        0.7 * risk["raw"].mean, margin=3 * (risk["pre"].se + 0.7 * risk["raw"].se),
-                        details=info))
-    out.append(ordering("S1 trained pre-GD-TF < ridge*", risk["pre"].mean, float(ridge),
-                        margin=3 * risk["pre"].se, details=info))
-    out.append(ordering("diverged contexts of the learned step < 1 %", float(np.mean(div["pre"])),
-                        0.01, margin=1e-4, details=info))
+    for sd in seeds:
+        runs = {m: trained(f"s1_{m}", seed=sd) for m in ("pre", "raw")}
+        risk, div = {}, {}
+        for m in ("pre", "raw"):
+            err, dv = _s1_risks(float(np.mean(runs[m].extra["eta"])), m == "pre", sd, trials)
+            risk[m], div[m] = estimate_from_samples(err), dv
+        for m, other in (("pre", "raw"), ("raw", "pre")):
+            pred, alt = (best[other], best[m]) if fault_swap_prediction else (best[m], best[other])
+            rows[(m, sd)] = train_discrimination(
+                f"S1 {m}-GD-TF (seed {sd}): trained risk vs the tuned constant-η optimum",
+                [risk[m].mean], [pred], [init[m]], alternatives={f"{other}-GD optimum": [alt]},
+                rtol=S1_RTOL[m], seeds=list(seeds),
+                details={"eta_learned": runs[m].extra["eta"].tolist(),
+                         "eta_argmin": float(curves[m][0][np.argmin(curves[m][1])]),
+                         "spec_eta": {"pre": 0.93, "raw": 0.75}[m], "risk_se": risk[m].se,
+                         "spec_risk": {"pre": 0.046, "raw": 0.083}[m],
+                         "forward_test_excess": runs[m].extra["test_excess"],
+                         "wall_time": runs[m].wall_time})
+        info = {"seed": sd, "pre": risk["pre"].mean, "raw": risk["raw"].mean,
+                "ridge*": float(ridge), "diverged_fraction_pre": float(np.mean(div["pre"])),
+                "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075}}
+        out.append(ordering(f"S1 (seed {sd}) trained pre-GD-TF < 0.7 × raw-GD-TF",
+                            risk["pre"].mean, 0.7 * risk["raw"].mean,
+                            margin=3 * (risk["pre"].se + 0.7 * risk["raw"].se), details=info))
+        out.append(ordering(f"S1 (seed {sd}) trained pre-GD-TF < ridge*", risk["pre"].mean,
+                            float(ridge), margin=3 * risk["pre"].se, details=info))
+        out.append(ordering(f"S1 (seed {sd}) diverged contexts of the learned step < 1 %",
+                            float(np.mean(div["pre"])), 0.01, margin=1e-4, details=info))
+    for m in ("pre", "raw"):
+        ok = [sd for sd in seeds if rows[(m, sd)].passed]
+        for sd in seeds:
+            r = rows[(m, sd)]
+            r.details["seeds_passed"] = ok
+            out.insert(0, r)
     return out
 
 

@@ -38,8 +38,10 @@ def test_torch_sampler() -> None:
 @pytest.mark.slow
 @pytest.mark.train
 @pytest.mark.result("czz24:s1")
-def test_s1_trained() -> None:
+def test_s1_trained_and_negative_control() -> None:
     assert_passed(C.check_s1_train())
+    # the other method's optimum passed as the prediction
+    assert_fails(C.check_s1_train(fault_swap_prediction=True))
 
 
 @pytest.mark.slow
@@ -62,3 +64,11 @@ def test_head_importance_of_trained_model() -> None:
 @pytest.mark.result("czz24:s2")
 def test_s2_trained_both_head_counts() -> None:
     assert_passed(C.check_s2_train(quick=False))
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.thorough
+@pytest.mark.result("czz24:s1")
+def test_s1_trained_three_seeds() -> None:
+    assert_passed(C.check_s1_train(quick=False))

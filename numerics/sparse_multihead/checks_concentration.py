@@ -12,7 +12,7 @@ from theory.common.protocols import Evidence
 from theory.sparse_multihead import lemD1_rate, lemD7_rate, noise_term_mean, rhat_cov, rhat_mean
 
 __all__ = ["check_lemd_1_mc", "check_lemd_1_rate", "check_lemd_1_rate_d2", "check_lemd_7_mc",
-           "check_lemd_7_rate"]
+           "check_lemd_7_rate", "check_lemd_7_rate_aux", "check_lemd_7_float"]
 
 
 def _setting(seed: int, d: int = 16, s: int = 4) -> tuple[np.ndarray, np.ndarray]:
@@ -169,4 +169,49 @@ def check_lemd_1_rate_d2(*, quick: bool = True, seed: int = 0, sigma2: float = 0
     for a, b, na, nb in zip(ps, ps[1:], (20, 80), (80, 320), strict=False):
         out.append(ordering(f"P(E_R) increases, n = {na} → {nb}", a, b, margin=0.01,
                             details={"P": ps}))
+    return out
+
+
+def check_lemd_7_rate_aux(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25
+                          ) -> list[Evidence]:
+    """Lemmas D.3 / D.4 rates (spec V-R5): ``E‖Σ̂ − Σ‖₂`` has log-log slope −0.5 ± 0.05 for n ≫ d
+    (n = 400..6400, d = 16) and ``E‖R̂Σ̂R̂ − RΣR‖₂`` a slope in [−1, −0.5]."""
+    S, w = _setting(seed)
+    r = S @ w
+    rng = np.random.default_rng(seed)
+    ns = (400, 1600, 6400)
+    a, b = [], []
+    for n in ns:
+        reps = 60 if quick else 300
+        X = gaussian_rows(rng, (reps, n), S)
+        y = X @ w + np.sqrt(sigma2) * rng.standard_normal((reps, n))
+        Sh = np.einsum("bni,bnj->bij", X, X) / n
+        rh = np.einsum("bni,bn->bi", X, y) / n
+        a.append(float(np.mean(np.linalg.norm(Sh - S, ord=2, axis=(1, 2)))))
+        G = rh[:, :, None] * Sh * rh[:, None, :]
+        b.append(float(np.mean(np.linalg.norm(G - np.diag(r**2 * np.diag(S)), ord=2,
+                                              axis=(1, 2)))))
+    sb = float(np.polyfit(np.log(ns), np.log(b), 1)[0])
+    return [rate_agreement("E‖Σ̂ − Σ‖ vs n (Lemma D.3)", ns, a, -0.5, band=0.05),
+            ordering("‖R̂Σ̂R̂ − RΣR‖ slope ≥ −1 (Lemma D.4)", -1.0, sb, margin=1e-3,
+                     details={"slope": sb, "values": b}),
+            ordering("‖R̂Σ̂R̂ − RΣR‖ slope ≤ −0.5 (Lemma D.4)", sb, -0.5, margin=1e-3,
+                     details={"slope": sb, "values": b})]
+
+
+def check_lemd_7_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """The scalar facts of Lemma D.6: ``max_{x∈[0,1]} x(1 − x)^k ≤ 1/(k+1)`` (fine grid, k ≤ 50)
+    and ``Σ_{i,j≤t} 1/(i + j − 1) ≤ t·H_t`` (t ≤ 200)."""
+    xs = np.linspace(0.0, 1.0, 20_001)
+    ks = np.arange(0, 51)
+    mx = np.array([np.max(xs * (1 - xs) ** k) for k in ks])
+    out = [ordering("max x(1−x)^k ≤ 1/(k+1), k ≤ 50 (worst gap)", float(np.max(mx * (ks + 1))),
+                    1.0 + 1e-12, margin=1e-15)]
+    worst = -np.inf
+    for t in (1, 2, 5, 20, 200):
+        i = np.arange(1, t + 1)
+        lhs = float(np.sum(1.0 / (i[:, None] + i[None, :] - 1)))
+        worst = max(worst, lhs / (t * float(np.sum(1.0 / i))))
+    out.append(ordering("Σ 1/(i+j−1) ≤ t·H_t, t ≤ 200 (max ratio)", worst, 1.0 + 1e-12,
+                        margin=1e-15))
     return out

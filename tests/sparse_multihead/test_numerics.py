@@ -100,6 +100,13 @@ def test_noise_term_and_negative_control() -> None:
 
 
 @pytest.mark.mc
+@pytest.mark.result("czz24:lemD.7")
+def test_auxiliary_lemmas_d3_d4_d6() -> None:
+    assert_passed(checks_concentration.check_lemd_7_rate_aux())
+    assert_passed(checks_concentration.check_lemd_7_float())
+
+
+@pytest.mark.mc
 @pytest.mark.result("czz24:thm5.3")
 def test_thm53_orderings_and_negative_control() -> None:
     assert_passed(checks_theorems.check_thm5_3_order())

@@ -161,6 +161,8 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "numerics.sparse_multihead.checks_concentration:check_lemd_7_mc",
             "numerics.sparse_multihead.checks_concentration:check_lemd_7_rate",
+            "numerics.sparse_multihead.checks_concentration:check_lemd_7_rate_aux",
+            "numerics.sparse_multihead.checks_concentration:check_lemd_7_float",
         ),
     ),
     Result(

@@ -282,19 +282,23 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     (8,1,1), d = 8, s = 2, n = 32, σ = 0.5, Gaussian prior.  Sanity only: finite, risk < 0.2·E‖w‖²
     (= 0.4), within 3× ridge*, and above the Bayes floor (MC, exact risk via R12).  The h = 8 vs
     h = 1 difference is reported (INFO), not asserted: the spec found no benefit at CPU scale.
-    The quick tier trains only the (8, 1, 1) model (the report's time budget); --full both."""
+    The quick tier trains only the (8, 1, 1) model, seed ``seed`` (the report's time budget);
+    --full both models on three seeds."""
     st = PRESETS["s2_h1"][0].setting
     trials = 300 if quick else 2000
     out = []
-    risks = {}
-    for name in ("s2_h8",) if quick else ("s2_h1", "s2_h8"):
-        res = trained(name, seed=seed)
+    risks: dict[str, list[float]] = {}
+    runs = [("s2_h8", seed)] if quick else [(nm, sd) for sd in (seed, seed + 1, seed + 2)
+                                            for nm in ("s2_h1", "s2_h8")]
+    for name, sd in runs:
+        res = trained(name, seed=sd)
         model = MaskedLinearTF(st.d, PRESETS[name][0].heads, PRESETS[name][0].d_hid,
                                generator=torch.Generator().manual_seed(0), attn_scale=1.0 / st.n)
         model.load_state_dict({k: torch.as_tensor(v) for k, v in res.params.items()})
         err, X, y, w = _exact_risk(model, st, trials, seed)
         est = estimate_from_samples(err)
-        risks[name] = est
+        risks.setdefault(name, []).append(est.mean)
+        name = f"{name} (seed {sd})"
         eb = np.sum((np.stack([bayes_posterior_mean(X[i], y[i], st.s, st.sigma2, "gauss")
                                for i in range(trials)]) - w) ** 2, axis=1)
         lam = 0.25 * st.d / (st.n * st.signal)  # LMMSE λ* = σ²d/(nα²), normalised
@@ -314,9 +318,10 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
                                 details={"forward_se": res.extra["test_excess"][1]},
                                 bias=3 * res.extra["test_excess"][1]))
     if "s2_h1" in risks:
-        out.append(informational("S2: h = 8 minus h = 1 risk (no benefit expected at CPU scale)",
-                                 None, risks["s2_h8"].mean - risks["s2_h1"].mean,
-                                 details={"h1": risks["s2_h1"].mean, "h8": risks["s2_h8"].mean}))
+        h1, h8 = float(np.mean(risks["s2_h1"])), float(np.mean(risks["s2_h8"]))
+        out.append(informational("S2: h = 8 minus h = 1 risk, mean over seeds (no benefit "
+                                 "expected at CPU scale)", None, h8 - h1,
+                                 details={"h1": risks["s2_h1"], "h8": risks["s2_h8"]}))
     return out
 
 

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 import torch
 
-from theory.common.backend import RANK_RTOL
 from theory.settings import LinearRegressionICL
+
+#: = theory.common.backend.RANK_RTOL (tested in tests/common/test_train_cache.py).
+RANK_RTOL = 1e-10
 
 __all__ = ["TorchPrompts", "sample_prompts", "embed", "mvn"]
 
@@ -31,7 +33,8 @@ class TorchPrompts:
 
 
 def _sqrt_psd(S: torch.Tensor) -> torch.Tensor:
-    """Torch twin of :func:`theory.common.backend.psd_sqrt` (same rank cut ``RANK_RTOL``)."""
+    """Torch twin of :func:`theory.common.backend.psd_sqrt` (same rank cut, ``RANK_RTOL``; sims'
+    training code may not import theory beyond settings, so the constant is repeated here)."""
     w, V = torch.linalg.eigh(S)
     cut = RANK_RTOL * max(1.0, float(w.abs().max())) if w.numel() else 0.0
     return (V * torch.where(w > cut, w, torch.zeros_like(w)).sqrt()) @ V.T

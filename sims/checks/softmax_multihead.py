@@ -12,7 +12,6 @@ cited in each record.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -25,16 +24,15 @@ from numerics.softmax_multihead.bands import band
 from numerics.softmax_multihead.mc import single_head_curve
 from numerics.softmax_multihead.predictors import full_attention_predict
 from numerics.testing import (
-    TRAIN_RTOL,
     Z_MC,
     claim_agreement,
     float_agreement,
     informational,
     train_discrimination,
 )
+from sims.checks import softmax_multihead_rows as hp_rows
 from sims.experiments.softmax_multihead import (
     MT_SUPPORTS,
-    PRESETS,
     HpcyExperiment,
     build_model,
     circuits,
@@ -45,7 +43,7 @@ from sims.experiments.softmax_multihead import (
 )
 from sims.models.softmax_attention import SoftmaxAttention
 from sims.train import make_generator
-from theory.common.protocols import Estimate, Evidence
+from theory.common.protocols import Evidence
 
 __all__ = [
     "pattern_metrics", "check_eq2_3_torch", "check_obs1_train",
@@ -54,159 +52,7 @@ __all__ = [
     "check_obs2_train_seeds",
 ]
 
-#: H ≥ 2 presets used for the pattern checks (one per head count).
-_PRESET = {1: "h1", 2: "h2", 3: "h3", 4: "h4"}
-
-
-def pattern_metrics(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Per-head Obs. 1 metrics (spec R0, ``extract_kq_ov_details``): ω_h, μ_h, diag_ratio,
-    diag_var, max|k21|, max|v|, ov_ratio; and the active-head mask ``|μ_h| ≥ 0.05 max|μ|``."""
-    KQ, OV = circuits(exp, params)
-    d = exp.d
-    K11 = KQ[:, :d, :d]
-    diag = np.diagonal(K11, axis1=1, axis2=2)  # (H, d)
-    omega = diag.mean(axis=1)
-    mu = OV[:, 0, d]
-    return {
-        "omega": omega,
-        "mu": mu,
-        "diag_ratio": np.linalg.norm(diag, axis=1) / np.linalg.norm(K11, axis=(1, 2)),
-        "diag_var": diag.var(axis=1) / omega**2,
-        "k21": np.abs(KQ[:, d, :d]).max(axis=1),
-        "v": np.abs(OV[:, 0, :d]).max(axis=1),
-        "ov_ratio": np.abs(mu) / np.linalg.norm(OV[:, 0, :], axis=1),
-        "active": np.abs(mu) >= 0.05 * np.abs(mu).max(),
-    }
-
-
-@functools.lru_cache(maxsize=64)
-def _risk(preset: str, seed: int, L: int | None = None, overrides: tuple = ()) -> Estimate:
-    """Risk of the trained ``preset`` model at test length ``L`` (memoised within the process)."""
-    res = trained(preset, seed=seed, **dict(overrides))
-    return model_risk(res.extra["experiment"], res.params, L=L, seed=seed)
-
-
-def _eta_hat(m: dict[str, np.ndarray]) -> tuple[float, float, float]:
-    """(ω̄, m, 2ω̄m): mean |ω| and half the OV ℓ1 mass over active heads (spec's manifold
-    position); the invariant form of the effective step is ``⟨ω, μ⟩`` (4.3)."""
-    a = m["active"]
-    wbar = float(np.abs(m["omega"][a]).mean())
-    mass = float(np.abs(m["mu"][a]).sum() / 2)
-    return wbar, mass, 2 * wbar * mass
-
-
-def _plateau(tag: str, losses: np.ndarray) -> Evidence:
-    """Convergence: the mean minibatch loss of the last quarter of training improved on the quarter
-    before by at most 5 % of its value beyond 5 standard errors (minibatch noise)."""
-    k = max(2, len(losses) // 4)
-    last, prev = losses[-k:], losses[-2 * k:-k]
-    se = math.hypot(last.std(ddof=1), prev.std(ddof=1)) / math.sqrt(k)
-    return band(f"{tag}: loss plateau: (prev quarter - last quarter) ≤ 5 % + 5 se",
-                float(prev.mean() - last.mean()), None, 0.05 * float(last.mean()) + Z_MC * se,
-                details={"last": float(last.mean()), "prev": float(prev.mean()), "se": se})
-
-
-#: Seeds of the --full tier (``quick=False``): the primary seed and the next two.
-_N_SEEDS_FULL = 3
-#: TRAIN tolerance of ⟨ω, μ⟩ vs 1/κ for presets trained with a decayed lr: 2 %, so the
-#: single-head trap of H = 3 (3.4 % off) and the L = ∞ value 1 (13.7 % off) are told apart; the
-#: trained pattern seeds sit within 1.3 %.  The spec's constant-lr recipe (H = 4) keeps minibatch
-#: noise (seed 0: 2.3 % off) and is held to TRAIN_RTOL (5 %, still ≥ 2 units from every
-#: alternative).
-_RTOL_INNER = 0.02
-
-
-def _rtol_inner(preset: str) -> float:
-    return _RTOL_INNER if PRESETS[preset][1].lr_decay < 1.0 else TRAIN_RTOL
-
-
-def _seeds(quick: bool, seed: int) -> tuple[int, ...]:
-    """The seeds a trained claim runs on: the primary seed (quick), three seeds (--full)."""
-    return (seed,) if quick else tuple(seed + k for k in range(_N_SEEDS_FULL))
-
-
-def _swap(predicted: Any, alternatives: dict[str, Any], fault: str | None,
-          prediction_name: str) -> tuple[Any, dict[str, Any]]:
-    """FAULT: pass the named alternative as the prediction (the prediction becomes an
-    alternative), so the check must fail."""
-    if fault is None or fault not in alternatives:
-        return predicted, alternatives
-    alts = {k: v for k, v in alternatives.items() if k != fault}
-    alts[prediction_name] = predicted
-    return alternatives[fault], alts
-
-
-def _manifold_alternatives(exp: HpcyExperiment, wbar: float) -> tuple[
-        float, dict[str, float], float, dict[str, float]]:
-    """Predictions and named alternatives of the manifold position: ``⟨ω, μ⟩ = 1/κ`` (4.3) and
-    ``m = m*(ω̄)`` (4.6)."""
-    d, L, s2 = exp.d, exp.L, exp.sigma2
-    w1, m1, _ = th.single_head_optimum(d, L, s2)
-    inner_alts = {
-        "L = ∞ (finite-L term dropped): 1": 1.0,
-        "single-head optimum omega_1* mu_1* (4.12)": float(w1 * m1),
-    }
-    m_alts = {"L = ∞ (finite-L term dropped): 1/(2 omega_bar)": 1.0 / (2 * wbar)}
-    return float(th.eta_star(d, L, s2)), inner_alts, float(th.m_star(wbar, d, L, s2)), m_alts
-
-
-def _manifold_estimates(preset: str, s_: int, exp_over: dict[str, Any]) -> tuple[
-        float, float, float]:
-    res = trained(preset, seed=s_, **exp_over)
-    m = pattern_metrics(res.extra["experiment"], res.params)
-    wbar, mass, _ = _eta_hat(m)
-    return float(m["omega"] @ m["mu"]), mass, wbar
-
-
-def _manifold_rows(tag: str, exp: HpcyExperiment, m: dict[str, np.ndarray],
-                   init: dict[str, np.ndarray], *, seeds: tuple[int, ...], preset: str,
-                   exp_over: dict[str, Any], fault_prediction: str | None) -> list[Evidence]:
-    """TRAIN rows of the manifold position (train_discrimination): ⟨ω, μ⟩ vs 1/κ (2 %) against
-    L = ∞ and the single-head optimum; m vs m*(ω̄) (5 %) against L = ∞.  ``seeds_passed``: the
-    seeds whose own estimate passes the same discrimination."""
-    wbar, mass, _ = _eta_hat(m)
-    k_inv, inner_alts, ms, m_alts = _manifold_alternatives(exp, wbar)
-    if fault_prediction is not None and fault_prediction not in {**inner_alts, **m_alts}:
-        raise ValueError(f"fault_prediction must be one of {sorted({**inner_alts, **m_alts})}, "
-                         f"got {fault_prediction!r}")
-    rtol_inner = _rtol_inner(preset)
-    k_inv, inner_alts = _swap(k_inv, inner_alts, fault_prediction, "1/kappa (4.3)")
-    ms, m_alts = _swap(ms, m_alts, fault_prediction, "m*(omega_bar) (4.6)")
-    inner0 = float(init["omega"] @ init["mu"])
-    m0 = float(np.abs(init["mu"]).sum() / 2)
-    ok_inner, ok_m = [], []
-    for s_ in seeds:
-        i_s, m_s, w_s = _manifold_estimates(preset, s_, exp_over)
-        k_s, ia_s, ms_s, ma_s = _manifold_alternatives(exp, w_s)
-        k_s, ia_s = _swap(k_s, ia_s, fault_prediction, "1/kappa (4.3)")
-        ms_s, ma_s = _swap(ms_s, ma_s, fault_prediction, "m*(omega_bar) (4.6)")
-        if train_discrimination("", i_s, k_s, inner0, alternatives=ia_s,
-                                rtol=rtol_inner).passed:
-            ok_inner.append(s_)
-        if train_discrimination("", m_s, ms_s, m0, alternatives=ma_s).passed:
-            ok_m.append(s_)
-    return [
-        train_discrimination(f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
-                             float(m["omega"] @ m["mu"]), k_inv, inner0,
-                             alternatives=inner_alts, rtol=rtol_inner, seeds=seeds,
-                             seeds_passed=ok_inner, details={"2 omega_bar m": 2 * wbar * mass}),
-        train_discrimination(f"{tag}: m vs m*(omega_bar) (4.6)", mass, ms, m0,
-                             alternatives=m_alts, seeds=seeds, seeds_passed=ok_m,
-                             details={"omega_bar": wbar}),
-    ]
-
-
-def _trap(preset: str, H: int, s_: int) -> str | None:
-    """The named trap a trained H-head seed ends in, judged by its own criteria (not by the TRAIN
-    rows): ``"single-head trap"`` = all active heads of one sign and risk within 0.03 of the
-    trained H = 1 risk; ``None`` otherwise."""
-    res = trained(preset, seed=s_)
-    m = pattern_metrics(res.extra["experiment"], res.params)
-    a = m["active"]
-    one_sign = bool(np.all(m["mu"][a] > 0) or np.all(m["mu"][a] < 0))
-    if H >= 2 and one_sign and abs(_risk(preset, s_).mean - _risk("h1", s_).mean) <= 0.03:
-        return "single-head trap"
-    return None
+pattern_metrics = hp_rows.pattern_metrics
 
 
 def seed_outcomes(preset: str, H: int, seeds: tuple[int, ...], *, claim: str,
@@ -214,12 +60,12 @@ def seed_outcomes(preset: str, H: int, seeds: tuple[int, ...], *, claim: str,
     """A claim over seeds (Obs. 4: "consistent across seeds").  ``observed`` = the number of seeds
     whose model reaches the prediction (``reach(seed)``; default: every :func:`check_obs1_train`
     row passes); ``paper`` =
-    all seeds; ``ours`` = the seeds not in a named trap (:func:`_trap`, judged independently).
+    all seeds; ``ours`` = the seeds not in a named trap (``trap``, judged independently).
     pass: every seed reaches the prediction; discrepancy: the others all end in a named trap;
     fail: a seed neither reaches the prediction nor ends in a named trap."""
     reached, traps = [], {}
     for s_ in seeds:
-        trap = _trap(preset, H, s_)
+        trap = hp_rows.trap(preset, H, s_)
         if trap is not None:
             traps[str(s_)] = trap
         ok = (reach(s_) if reach is not None
@@ -231,11 +77,12 @@ def seed_outcomes(preset: str, H: int, seeds: tuple[int, ...], *, claim: str,
     for s_ in seeds:
         res = trained(preset, seed=s_)
         exp = res.extra["experiment"]
-        m, init = pattern_metrics(exp, res.params), pattern_metrics(exp, res.extra["init_params"])
-        k_inv, inner_alts, _, _ = _manifold_alternatives(exp, _eta_hat(m)[0])
+        m = hp_rows.pattern_metrics(exp, res.params)
+        init = hp_rows.pattern_metrics(exp, res.extra["init_params"])
+        k_inv, inner_alts, _, _ = hp_rows.manifold_alternatives(exp, hp_rows.eta_hat(m)[0])
         row = train_discrimination("", float(m["omega"] @ m["mu"]), k_inv,
                                    float(init["omega"] @ init["mu"]), alternatives=inner_alts,
-                                   rtol=_rtol_inner(preset))
+                                   rtol=hp_rows.rtol_inner(preset))
         starts.append(row.details["start_units"])
         alts += [{**a, "name": f"seed {s_}: {a['name']}"} for a in row.details["alternatives"]]
     return claim_agreement(
@@ -284,20 +131,20 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
     """Obs. 1–2 and the manifold position on a trained H-head model (spec torch recipe pass list):
     diag_ratio ≥ 0.97 and ov_ratio ≥ 0.98 on active heads, sign matching; for H ≥ 2 also zero-sum
     ``|Σμ| ≤ 0.1 max|μ|``, active ``|ω_h|`` spread ≤ 15 %, ``|2ω̄m − 1/κ| ≤ 0.05``; TRAIN rows that
-    tell the prediction from its neighbours (:func:`_manifold_rows`): the invariant ``⟨ω, μ⟩`` vs
+    tell the prediction from its neighbours (``manifold_rows``): the invariant ``⟨ω, μ⟩`` vs
     ``1/κ`` (4.3) and ``m`` vs ``m*(ω̄)`` (4.6); risk in [0.240, 0.27] and ≥ 0.1 below H = 1.
     ``quick=False`` trains three seeds (``seed, seed+1, seed+2``): the TRAIN rows list the seeds
     that reach the prediction and a claim row counts the seeds in each named trap.
     ``fault_prediction`` names an alternative to pass as the prediction (negative control)."""
     double_softmax = bool(fault_double_softmax)  # FAULT: train with a second softmax
     exp_over: dict[str, Any] = {"double_softmax": True} if double_softmax else {}
-    preset = preset or _PRESET[H]
-    seeds = _seeds(quick, seed)
+    preset = preset or hp_rows.PRESET[H]
+    seeds = hp_rows.seeds(quick, seed)
     res = trained(preset, seed=seed, **exp_over)
     exp = res.extra["experiment"]
     if exp.H != H:
         raise ValueError(f"preset {preset!r} has H={exp.H}, not H={H}")
-    m = pattern_metrics(exp, res.params)
+    m = hp_rows.pattern_metrics(exp, res.params)
     a = m["active"]
     tag = f"H={H}" + (" [double softmax]" if double_softmax else "")
     ev = [
@@ -310,14 +157,14 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
         informational(f"{tag}: pattern metrics", "spec R0 / torch recipe",
                       {k: v.tolist() for k, v in m.items()}),
     ]
-    ev.append(_plateau(tag, res.losses))
-    risk = _risk(preset, seed, None, tuple(exp_over.items()))
+    ev.append(hp_rows.plateau(tag, res.losses))
+    risk = hp_rows.risk(preset, seed, None, tuple(exp_over.items()))
     if H == 1:
         ev.append(informational("H=1 risk (spec reference 0.413)", 0.413, risk.mean))
         return ev
-    wbar, mass, eta = _eta_hat(m)
+    wbar, mass, eta = hp_rows.eta_hat(m)
     kinv = th.eta_star(exp.d, exp.L, exp.sigma2)
-    init = pattern_metrics(exp, res.extra["init_params"])
+    init = hp_rows.pattern_metrics(exp, res.extra["init_params"])
     ev += [
         band(f"{tag}: |sum mu| ≤ 0.1 max|mu| (Obs 2: zero-sum OV)",
              abs(m["mu"].sum()) / np.abs(m["mu"]).max(), None, 0.1),
@@ -325,14 +172,14 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
              float(np.abs(m["omega"][a]).max() / np.abs(m["omega"][a]).min() - 1), 0.0, 0.15),
         band(f"{tag}: |2 omega_bar m - 1/kappa| ≤ 0.05 (manifold position, spec)",
              abs(eta - kinv), None, 0.05, details={"omega_bar": wbar, "m": mass}),
-        *_manifold_rows(tag, exp, m, init, seeds=seeds, preset=preset, exp_over=exp_over,
+        *hp_rows.manifold_rows(tag, exp, m, init, seeds=seeds, preset=preset, exp_over=exp_over,
                         fault_prediction=fault_prediction),
         band(f"{tag}: ICL risk in [0.240, 0.27] (spec torch recipe)", risk.mean, 0.240, 0.27,
              details={"se": risk.se, "R_D*": th.dgd_risk_star(exp.d, exp.L, exp.sigma2)}),
     ]
     if len(seeds) > 1 and not double_softmax:
         ev.append(seed_outcomes(preset, H, seeds, claim="Obs 1-2 (+/- pattern on the manifold)"))
-    r1 = _risk("h1", seed)
+    r1 = hp_rows.risk("h1", seed)
     ev.append(band(f"{tag}: H=1 risk - H={H} risk ≥ 0.1 (spec: multi-head beats one head)",
                    r1.mean - risk.mean, 0.1, None, details={"H1": r1.mean, "H": risk.mean}))
     return ev
@@ -344,7 +191,7 @@ def check_obs3_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     (``≤ sup_ξ R_DGD∞/R_B∞ = 2.53`` at σ² = 0.1 times ``R_B∞``)."""
     risks, ev = {}, []
     for H in (1, 2, 3, 4):
-        risks[H] = _risk(_PRESET[H], seed)
+        risks[H] = hp_rows.risk(hp_rows.PRESET[H], seed)
     for H in (3, 4):
         se = math.hypot(risks[H].se, risks[2].se)
         ev.append(band(f"Obs 3: |risk(H={H}) - risk(H=2)| ≤ 0.01 + 5 se", abs(risks[H].mean
@@ -358,7 +205,7 @@ def check_obs3_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 
 def _obs4_rows(H: int, seed: int) -> list[Evidence]:
-    res = trained(_PRESET[H], seed=seed)
+    res = trained(hp_rows.PRESET[H], seed=seed)
     tr = res.extra["trace"]
     rows = [r for r in tr if "omega_0" in r]
     om = np.array([[r[f"omega_{h}"] for h in range(H)] for r in rows])
@@ -387,12 +234,12 @@ def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[E
     over three seeds (:func:`seed_outcomes`: a seed reaches it if its Obs-4 rows and its Obs-1/2
     pattern rows all pass; seeds in a named trap make it a ``discrepancy``)."""
     ev = _obs4_rows(H, seed)
-    seeds = _seeds(quick, seed)
+    seeds = hp_rows.seeds(quick, seed)
     if len(seeds) > 1:
         def reach(s_: int) -> bool:
             return all(e.passed for e in _obs4_rows(H, s_) + check_obs1_train(H=H, seed=s_))
 
-        ev.append(seed_outcomes(_PRESET[H], H, seeds, claim="Obs 4 dynamics and pattern",
+        ev.append(seed_outcomes(hp_rows.PRESET[H], H, seeds, claim="Obs 4 dynamics and pattern",
                                 reach=reach))
     return ev
 
@@ -404,10 +251,10 @@ def check_eq4_12_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     1/√d."""
     res = trained("h1", seed=seed)
     exp = res.extra["experiment"]
-    m = pattern_metrics(exp, res.params)
+    m = hp_rows.pattern_metrics(exp, res.params)
     w, mu = float(m["omega"][0]), float(m["mu"][0])
-    risk = _risk("h1", seed)
-    risk2 = _risk("h2", seed)
+    risk = hp_rows.risk("h1", seed)
+    risk2 = hp_rows.risk("h2", seed)
     omegas = np.linspace(0.3, 0.8, 51)
     curve, _ = single_head_curve(omegas, d=exp.d, L=exp.L, sigma2=exp.sigma2, n=20_000,
                                  rng=np.random.default_rng(seed))
@@ -432,16 +279,16 @@ def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     ev: list[Evidence] = []
     sm = trained("h2", seed=seed)
     Lps = (20, 40, 80, 160)
-    rs = [_risk("h2", seed, Lp) for Lp in Lps]
+    rs = [hp_rows.risk("h2", seed, Lp) for Lp in Lps]
     for i in range(len(Lps) - 1):
         gap = rs[i].mean - rs[i + 1].mean
         ev.append(band(f"softmax risk decreases from L'={Lps[i]} to {Lps[i + 1]} (beyond 5 se)",
                        gap, Z_MC * math.hypot(rs[i].se, rs[i + 1].se), None))
-    rl = {Lp: _risk("linear", seed, Lp) for Lp in (40, 80)}
+    rl = {Lp: hp_rows.risk("linear", seed, Lp) for Lp in (40, 80)}
     ev.append(band("linear attention: risk(L'=80) - risk(L'=40) ≥ 0.3", rl[80].mean - rl[40].mean,
                    0.3, None))
-    m = pattern_metrics(sm.extra["experiment"], sm.params)
-    eta = _eta_hat(m)[2]
+    m = hp_rows.pattern_metrics(sm.extra["experiment"], sm.params)
+    eta = hp_rows.eta_hat(m)[2]
     ev.append(informational("softmax trained risk vs R_D(eta_hat; L')",
                             [th.softmax_length_risk(Lp, eta, 5, 0.1) for Lp in Lps],
                             [r.mean for r in rs]))
@@ -482,8 +329,8 @@ def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
     PD = th.pd_star(S, exp.L, exp.sigma2)
     G = th.gamma_star(S, exp.L, exp.sigma2)
     alts = {"Sigma^-1 (finite-L term dropped)": np.linalg.inv(S)}
-    pred, alts = _swap(PD, alts, fault_prediction, "P_D*")
-    seeds = _seeds(quick, seed)
+    pred, alts = hp_rows.swap(PD, alts, fault_prediction, "P_D*")
+    seeds = hp_rows.seeds(quick, seed)
     passed_seeds, traps = [], {}
     for s_ in seeds:
         _, P_s, _, mu_s = _noniso_P(s_)
@@ -548,13 +395,14 @@ def check_obs2_train_seeds(*, quick: bool = True, seed: int = 0, H: int = 2, pre
     evidence, and the claim row over seeds (:func:`seed_outcomes`) is a ``discrepancy`` (the paper
     says the dynamics are consistent across seeds; H = 2 seed 1 and H = 3 seed 2 are trapped).
     ``preset`` defaults to the quick preset ``h{H}`` (``"h3_spec"``: the spec's recipe)."""
-    preset = preset or _PRESET[H]
+    preset = preset or hp_rows.PRESET[H]
     ev: list[Evidence] = []
     for s_ in seeds:
-        trap = _trap(preset, H, s_)
+        trap = hp_rows.trap(preset, H, s_)
         if trap is not None:
             ev.append(band(f"seed {s_}: {trap}: |risk(H={H}) - risk(H=1)| ≤ 0.03",
-                           abs(_risk(preset, s_).mean - _risk("h1", s_).mean), None, 0.03))
+                           abs(hp_rows.risk(preset, s_).mean - hp_rows.risk("h1", s_).mean),
+                           None, 0.03))
         else:
             ev += [dataclasses.replace(e, name=f"seed {s_}: {e.name}")
                    for e in check_obs1_train(H=H, seed=s_, preset=preset)]

@@ -287,7 +287,7 @@ RESULTS: tuple[Result, ...] = (
         source="[collins24] Lemma C.9; spec 003 R4 item 2",
         statement="L_signal(omega; F+_L) >= 1/2 L_signal(omega; F^aff_L)",
         objects=(
-            "theory.softmax_window:C9_RATIO",
+            "theory.softmax_window:affine_signal_rho",
         ),
         checks=(
             "numerics.softmax_window.checks_signal:check_lemc_9_mc",

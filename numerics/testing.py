@@ -24,8 +24,9 @@ The meaning of each kind is defined once, in :data:`theory.common.protocols.KIND
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,8 @@ __all__ = [
     "TRAIN_TOLERANCE",
     "TRAIN_START_UNITS",
     "train_discrimination",
+    "over_seeds",
+    "trap_of",
     "claim_agreement",
     "assert_discrepancy",
     "RATE_BAND",
@@ -296,6 +299,46 @@ def train_discrimination(
                details={"relative_distance": err * rtol, "start_units": start,
                         "alternatives": alt_rows, "seeds": list(seeds),
                         "seeds_passed": list(seeds_passed), **(details or {})})
+
+
+def trap_of(ev: Evidence) -> str | None:
+    """The named alternative a TRAIN row ended in (within 1 tolerance unit of it), if any."""
+    near = [a for a in ev.details.get("alternatives", []) if a["units"] <= 1.0]
+    return min(near, key=lambda a: a["units"])["name"] if near else None
+
+
+def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -> list[Evidence]:
+    """One check's rows over ``seeds``, merged row by row (``rows_of(seed)`` returns one seed's
+    rows, always in the same order); the one fold of per-seed outcomes for every slice.
+
+    Each merged row is the first seed's failing row, else the worst seed's (largest error), so it
+    passes iff the row passed on *every* seed.  ``details`` gains ``seeds``, ``seeds_passed`` and
+    ``reported_seed``; a TRAIN row also gets ``per_seed`` (units to the prediction, start units,
+    the nearest named alternative and the one the seed ended in, its ``trap``) and ``traps``.
+    """
+    per = [rows_of(s) for s in seeds]
+    if not per or len({len(r) for r in per}) != 1:
+        raise ValueError(f"over_seeds: seeds={list(seeds)!r} must be non-empty and rows_of(seed) "
+                         "must return the same number of rows for every seed")
+    out = []
+    for rows in zip(*per, strict=True):
+        bad = [e for e in rows if not e.passed]
+        pick = bad[0] if bad else max(rows, key=lambda e: e.error)
+        pairs = list(zip(seeds, rows, strict=True))
+        details = {**pick.details, "seeds": list(seeds),
+                   "seeds_passed": [s for s, e in pairs if e.passed],
+                   "reported_seed": next(s for s, e in pairs if e is pick)}
+        if pick.kind == "TRAIN":
+            details["per_seed"] = [
+                {"seed": s, "units": e.error, "start_units": e.details.get("start_units"),
+                 "nearest_alternative": min(e.details.get("alternatives") or [{"name": None,
+                                            "units": 0}], key=lambda a: a["units"])["name"],
+                 "trap": trap_of(e)}
+                for s, e in pairs]
+            details["traps"] = {str(r["seed"]): r["trap"] for r in details["per_seed"]
+                                if r["trap"]}
+        out.append(dataclasses.replace(pick, details=details))
+    return out
 
 
 # ------------------------------------------------------------------------ paper claims

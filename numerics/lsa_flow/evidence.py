@@ -1,12 +1,10 @@
 """[zfb24] evidence helpers shared by the check modules: spec reference values, solver-unit
-tolerances, and the merge of one trained check's rows over several seeds."""
+tolerances, and the seeds of a trained check (their rows are merged by
+:func:`numerics.testing.over_seeds`, re-exported here)."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Sequence
-
-from numerics.testing import SOLVER_ATOL, SOLVER_RTOL, close_agreement, fixture_atol
+from numerics.testing import SOLVER_ATOL, SOLVER_RTOL, close_agreement, fixture_atol, over_seeds
 from theory.common.protocols import Evidence
 
 __all__ = ["spec_ref", "solver_scale_atol", "FULL_SEEDS", "seeds", "over_seeds"]
@@ -41,44 +39,3 @@ def seeds(seed: int, quick: bool) -> tuple[int, ...]:
     """
     return (seed,) if quick else tuple(range(seed, seed + FULL_SEEDS))
 
-
-def _trap(ev: Evidence) -> str | None:
-    """The named alternative a seed's TRAIN row ended in (within 1 unit of it), if any."""
-    near = [a for a in ev.details.get("alternatives", []) if a["units"] <= 1.0]
-    return min(near, key=lambda a: a["units"])["name"] if near else None
-
-
-def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -> list[Evidence]:
-    """One check's rows over ``seeds``, merged row by row (``rows_of(seed)`` returns the rows of one
-    seed, always in the same order).
-
-    Each merged row is the first seed's row that failed, else the worst seed's row (largest error),
-    so it passes iff the row passed on *every* seed.  Its details add ``seeds`` and
-    ``seeds_passed``; a TRAIN row also gets ``per_seed`` (units to the prediction, start units, and
-    the named alternative the seed ended in, its ``trap``, if any).
-    """
-    per = [rows_of(s) for s in seeds]
-    if len({len(r) for r in per}) != 1:
-        raise ValueError("rows_of(seed) returned different numbers of rows for different seeds")
-    out = []
-    for rows in zip(*per, strict=True):
-        bad = [e for e in rows if not e.passed]
-        pick = bad[0] if bad else max(rows, key=lambda e: e.error)
-        details = {
-            **pick.details,
-            "seeds": list(seeds),
-            "seeds_passed": [s for s, e in zip(seeds, rows, strict=True) if e.passed],
-            "reported_seed": next(sd for sd, e in zip(seeds, rows, strict=True) if e is pick),
-        }
-        if pick.kind == "TRAIN":
-            details["per_seed"] = [
-                {
-                    "seed": s,
-                    "units": e.error,
-                    "start_units": e.details.get("start_units"),
-                    "trap": _trap(e),
-                }
-                for s, e in zip(seeds, rows, strict=True)
-            ]
-        out.append(dataclasses.replace(pick, details=details))
-    return out

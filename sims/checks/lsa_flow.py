@@ -8,7 +8,7 @@ negative controls.
 
 Every TRAIN row is a :func:`~numerics.testing.train_discrimination` against Γ's named neighbours
 (:data:`numerics.lsa_flow.faults.GAMMA_ALTERNATIVES`; for Theorem 8: N → ∞ and δ_F).  Trained
-claims run on ``seeds(seed, quick)``, merged by :func:`~numerics.lsa_flow.evidence.over_seeds`.
+claims run on ``seeds(seed, quick)``, merged by :func:`~numerics.testing.over_seeds`.
 """
 
 from __future__ import annotations

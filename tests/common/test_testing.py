@@ -153,3 +153,22 @@ def test_claim_agreement_has_three_outcomes() -> None:
     with pytest.raises(AssertionError):
         T.assert_discrepancy(reproduced)
     assert refuted.to_json()["status"] == "discrepancy" and refuted.to_json()["pass"]
+
+
+def test_over_seeds_folds_rows_and_names_traps() -> None:
+    target, alt = np.eye(2), 1.3 * np.eye(2)
+
+    def rows(seed: int) -> list:
+        final = target * (1.01 if seed != 1 else 1.3)  # seed 1 ends at the alternative
+        return [T.train_discrimination("P", final, target, np.zeros((2, 2)),
+                                       alternatives={"rival": alt})]
+
+    (row,) = T.over_seeds(rows, (0, 2))
+    T.assert_passed(row)
+    assert row.details["seeds_passed"] == [0, 2] and row.details["traps"] == {}
+    (row,) = T.over_seeds(rows, (0, 1, 2))
+    T.assert_fails(row)
+    assert row.details["seeds_passed"] == [0, 2] and row.details["reported_seed"] == 1
+    assert row.details["traps"] == {"1": "rival"}
+    with pytest.raises(ValueError, match="seeds"):
+        T.over_seeds(rows, ())

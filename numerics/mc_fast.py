@@ -59,9 +59,9 @@ import numpy as np
 
 from numerics.montecarlo import DEFAULT_BATCH, mc_mean
 from numerics.sampling import sample_prompts
+from theory.common.backend import rank_mask
 from theory.common.protocols import Estimate
 from theory.settings import (
-    PSD_RTOL,
     LinearRegressionICL,
     as_matrix,
     as_vector,
@@ -95,7 +95,8 @@ _DIAGONALS = ("chi", "normal")
 def psd_factor(S: Any, *, name: str = "Sigma_x") -> np.ndarray:
     """``C`` of shape ``(d, r)`` with ``C Cᵀ = S`` and ``r`` the numerical rank (eigh).
 
-    Eigenvalues ``≤ PSD_RTOL · max`` are treated as zero, so rank-deficient ``S`` gives ``r < d``
+    Eigenvalues at or below the backend's one rank cut (:func:`theory.common.backend.rank_mask`)
+    are treated as zero, so rank-deficient ``S`` gives ``r < d``
     (``r ≥ 1`` is kept even for ``S = 0`` so that shapes stay valid).
 
     >>> C = psd_factor([[1.0, 1.0], [1.0, 1.0]])
@@ -104,8 +105,7 @@ def psd_factor(S: Any, *, name: str = "Sigma_x") -> np.ndarray:
     """
     arr = np.array(as_matrix(name, S), dtype=float)
     w, V = np.linalg.eigh(arr)
-    top = max(float(np.max(np.abs(w))), 0.0)
-    keep = w > PSD_RTOL * top if top > 0 else np.zeros_like(w, dtype=bool)
+    keep = rank_mask(w)
     if not np.any(keep):
         return np.zeros((arr.shape[0], 1))
     return V[:, keep] * np.sqrt(w[keep])

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.sampling import psd_sqrt
+from numerics.sampling import gaussian_rows, psd_sqrt
 
 __all__ = [
     "SPEC_LAMBDA",
@@ -66,14 +66,13 @@ def sample_linear(
     Returns ``X (b,n,d), y (b,n), xq (b,d), yq (b,), w (b,d)``.
     """
     d = Lambda.shape[0]
-    R = psd_sqrt(Lambda)
-    Rq = R if Sq is None else psd_sqrt(np.asarray(Sq, dtype=float))
+    Q = np.asarray(Lambda if Sq is None else Sq, dtype=float)
     W = rng.standard_normal((b, d)) if w is None else np.broadcast_to(np.asarray(w, float), (b, d))
-    X = rng.standard_normal((b, n, d)) @ R
+    X = gaussian_rows(rng, (b, n), np.asarray(Lambda, dtype=float))
     if query_law == "uniform":
-        xq = rng.uniform(-math.sqrt(3.0), math.sqrt(3.0), size=(b, d)) @ Rq
+        xq = rng.uniform(-math.sqrt(3.0), math.sqrt(3.0), size=(b, d)) @ psd_sqrt(Q)
     else:
-        xq = rng.standard_normal((b, d)) @ Rq
+        xq = gaussian_rows(rng, (b,), Q)
     y = np.einsum("bnd,bd->bn", X, W)
     yq = np.einsum("bd,bd->b", xq, W)
     if s2 > 0:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from numerics.sampling import gaussian_rows
+
 __all__ = [
     "softmax", "tf_weights", "tf_predict", "dgd_weights", "gd_weights", "ridge_weights",
     "conditional_risk", "full_attention_predict", "sample_covariates",
@@ -37,13 +39,10 @@ def softmax(s: np.ndarray, axis: int = -1) -> np.ndarray:
 
 def sample_covariates(rng: np.random.Generator, B: int, L: int, d: int,
                       Sigma: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Context covariates ``X`` (B, L, d) and queries ``x_q`` (B, d), rows ``N(0, Σ)``."""
-    X = rng.standard_normal((B, L, d))
-    xq = rng.standard_normal((B, d))
-    if Sigma is not None:
-        C = np.linalg.cholesky(np.asarray(Sigma, dtype=float))
-        X, xq = X @ C.T, xq @ C.T
-    return X, xq
+    """Context covariates ``X`` (B, L, d) and queries ``x_q`` (B, d), rows ``N(0, Σ)`` (default
+    ``I``), drawn by the shared :func:`numerics.sampling.gaussian_rows`."""
+    S = np.eye(d) if Sigma is None else np.asarray(Sigma, dtype=float)
+    return gaussian_rows(rng, (B, L), S), gaussian_rows(rng, (B,), S)
 
 
 def tf_weights(X: np.ndarray, xq: np.ndarray, omega: ArrayLike, mu: ArrayLike,

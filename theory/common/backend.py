@@ -35,6 +35,7 @@ from theory.settings import as_matrix, check_real
 
 __all__ = [
     "RANK_RTOL",
+    "rank_mask",
     "NP",
     "SP",
     "NumpyOps",
@@ -67,7 +68,13 @@ RANK_RTOL = 1e-10
 
 
 # --------------------------------------------------------------------------- numeric helpers
-def _cut(w: np.ndarray) -> np.ndarray:
+def rank_mask(w: np.ndarray) -> np.ndarray:
+    """Which eigenvalues ``w`` count as nonzero: ``w > RANK_RTOL · max(1, max|w|)`` (the one rank
+    cut of :func:`psd_sqrt`, :func:`psd_projector` and ``numerics.mc_fast.psd_factor``).
+
+    >>> rank_mask(np.array([0.0, 1e-14, 2.0])).tolist()
+    [False, False, True]
+    """
     return w > RANK_RTOL * max(1.0, float(np.max(np.abs(w)))) if w.size else w > 0
 
 
@@ -78,7 +85,7 @@ def psd_sqrt(S: Any) -> np.ndarray:
     [[2.0, 0.0], [0.0, 0.0]]
     """
     w, V = np.linalg.eigh(np.asarray(S, dtype=float))
-    w = np.where(_cut(w), w, 0.0)
+    w = np.where(rank_mask(w), w, 0.0)
     return (V * np.sqrt(w)) @ V.T
 
 
@@ -89,7 +96,7 @@ def psd_projector(S: Any) -> np.ndarray:
     [[1.0, 0.0], [0.0, 0.0]]
     """
     w, V = np.linalg.eigh(np.asarray(S, dtype=float))
-    Vk = V[:, _cut(w)]
+    Vk = V[:, rank_mask(w)]
     return Vk @ Vk.T
 
 

@@ -24,15 +24,26 @@ The meaning of each kind is defined once, in :data:`theory.common.protocols.KIND
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 import sympy as sp
 from scipy import stats
 
+from numerics.train_evidence import (
+    TRAIN_CONTRACT,
+    TRAIN_POWER,
+    TRAIN_RTOL,
+    TRAIN_START_UNITS,
+    TRAIN_TOLERANCE,
+    over_seeds,
+    train_agreement,
+    train_contract_violations,
+    train_discrimination,
+    trap_of,
+)
 from theory.common.protocols import KINDS, Estimate, Evidence
 
 __all__ = [
@@ -47,6 +58,8 @@ __all__ = [
     "TRAIN_TOLERANCE",
     "TRAIN_START_UNITS",
     "train_discrimination",
+    "TRAIN_CONTRACT",
+    "train_contract_violations",
     "over_seeds",
     "trap_of",
     "claim_agreement",
@@ -83,12 +96,6 @@ SOLVER_BOUND = 10.0
 Z_MC = 5.0
 #: MC power: the standard error must be ≤ MC_POWER × the scale of the quantity.
 MC_POWER = 0.02
-#: Trained model vs prediction, relative distance in invariant coordinates.
-TRAIN_RTOL = 0.05
-#: The initial distance must be ≥ TRAIN_POWER × the tolerance (the test could fail).
-TRAIN_POWER = 10.0
-#: dtype-keyed relative tolerance for trained-vs-predicted (NT's _DEFAULT_TOLERANCE idea).
-TRAIN_TOLERANCE = {"float64": TRAIN_RTOL, "float32": TRAIN_RTOL}
 #: Allowed deviation of a fitted log-log slope from the predicted exponent.
 RATE_BAND = 0.15
 
@@ -148,11 +155,15 @@ def close_agreement(
 
     ``kind`` is required: it says which route produced ``observed`` (see
     :data:`theory.common.protocols.KIND_MEANINGS`).  For a trained model use
-    :func:`train_agreement` (it adds the start-distance power check); for an optimiser,
-    :func:`optim_agreement`; for a printed number, :func:`paper_agreement`.
+    :func:`train_discrimination` (``kind="TRAIN"`` is refused here: a TRAIN row must carry its
+    start distance and named alternatives); for an optimiser, :func:`optim_agreement`; for a
+    printed number, :func:`paper_agreement`.
     """
     if kind not in KINDS:
         raise ValueError(f"{name}: kind must be one of {KINDS}, got {kind!r}")
+    if kind == "TRAIN":
+        raise ValueError(f"{name}: close_agreement(kind='TRAIN') is refused; use "
+                         "train_discrimination (start distance, named alternatives, seeds)")
     ev = float_agreement(name, observed, expected, rtol=rtol, atol=atol, details=details)
     return _ev(name, kind, ev.predicted, ev.observed, ev.tolerance, ev.error, ev.passed,
                details=ev.details)
@@ -229,116 +240,6 @@ def rate_agreement(
     return _ev(name, "RATE", expected_slope, slope, band, err, err <= 1.0,
                details={"intercept": intercept, "r2": rvalue**2, "stderr": stderr,
                         **(details or {})})
-
-
-# ------------------------------------------------------------------------------------ TRAIN
-def _rel(a: np.ndarray, b: np.ndarray) -> float:
-    nb = float(np.linalg.norm(b))
-    return float(np.linalg.norm(a - b)) / (nb if nb > 0 else 1.0)
-
-
-def train_agreement(
-    name: str, observed: Any, predicted: Any, initial: Any, *, rtol: float = TRAIN_RTOL,
-    power: float = TRAIN_POWER, details: dict | None = None,
-) -> Evidence:
-    """TRAIN: ``‖observed − predicted‖/‖predicted‖ ≤ rtol`` and the start was far:
-    ``‖initial − predicted‖/‖predicted‖ ≥ power·rtol`` (else the check could not fail)."""
-    o, p, i = _arr(observed), _arr(predicted), _arr(initial)
-    dist, start = _rel(o, p), _rel(i, p)
-    far = start >= power * rtol
-    ok = dist <= rtol and far and bool(np.all(np.isfinite(o)))
-    return _ev(name, "TRAIN", p, o, rtol, dist / rtol, ok,
-               details={"relative_distance": dist, "initial_relative_distance": start,
-                        "start_far_enough": far, "power": power, **(details or {})})
-
-
-#: Start distance of a discriminating TRAIN check, in tolerance units (the developers' guide:
-#: a training check starts at least 3x its tolerance away from the target).
-TRAIN_START_UNITS = 3.0
-
-
-def train_discrimination(
-    name: str, observed: Any, predicted: Any, initial: Any, *,
-    alternatives: Mapping[str, Any], rtol: float = TRAIN_RTOL,
-    start_units: float = TRAIN_START_UNITS, norm: Any | None = None, seeds: Sequence[int] = (),
-    seeds_passed: Sequence[int] = (), details: dict | None = None,
-) -> Evidence:
-    r"""TRAIN that tells the theorem from its neighbours.
-
-    Passes iff (i) the trained estimate is within ``rtol`` of the prediction, (ii) it is *outside*
-    ``rtol`` of every named alternative (the formula without its finite-N term, off by one in N,
-    the rival optimum, Λ⁻¹, ...), and (iii) the start was at least ``start_units`` tolerances away.
-    All distances are relative to ``norm`` (default ``‖predicted‖``), so "units" are comparable:
-
-    .. math::
-
-        u(x) = \frac{\lVert \hat\theta - x\rVert}{\mathrm{rtol}\,\lVert\theta^*\rVert}.
-
-    ``details`` records ``start_units``, ``alternatives`` (``[{"name", "units"}]``, each > 1 for a
-    pass, plus each alternative's own distance to the prediction as ``separation_units``: an
-    alternative closer than 2 units to the prediction cannot be told apart and fails the check),
-    ``seeds`` and ``seeds_passed``.
-    """
-    o, p, i = _arr(observed), _arr(predicted), _arr(initial)
-    scale = float(np.linalg.norm(p)) if norm is None else float(norm)
-    scale = scale if scale > 0 else 1.0
-
-    def units(x: np.ndarray) -> float:
-        return float(np.linalg.norm(o - x)) / (rtol * scale)
-
-    alt_rows = []
-    for alt_name, value in alternatives.items():
-        a = _arr(value)
-        sep = float(np.linalg.norm(a - p)) / (rtol * scale)
-        alt_rows.append({"name": alt_name, "units": units(a), "separation_units": sep})
-    err, start = units(p), float(np.linalg.norm(i - p)) / (rtol * scale)
-    separated = all(r["units"] > 1.0 and r["separation_units"] >= 2.0 for r in alt_rows)
-    ok = (err <= 1.0 and start >= start_units and separated and bool(alternatives)
-          and bool(np.all(np.isfinite(o))))
-    return _ev(name, "TRAIN", p, o, rtol, err, ok,
-               details={"relative_distance": err * rtol, "start_units": start,
-                        "alternatives": alt_rows, "seeds": list(seeds),
-                        "seeds_passed": list(seeds_passed), **(details or {})})
-
-
-def trap_of(ev: Evidence) -> str | None:
-    """The named alternative a TRAIN row ended in (within 1 tolerance unit of it), if any."""
-    near = [a for a in ev.details.get("alternatives", []) if a["units"] <= 1.0]
-    return min(near, key=lambda a: a["units"])["name"] if near else None
-
-
-def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -> list[Evidence]:
-    """One check's rows over ``seeds``, merged row by row (``rows_of(seed)`` returns one seed's
-    rows, always in the same order); the one fold of per-seed outcomes for every slice.
-
-    Each merged row is the first seed's failing row, else the worst seed's (largest error), so it
-    passes iff the row passed on *every* seed.  ``details`` gains ``seeds``, ``seeds_passed`` and
-    ``reported_seed``; a TRAIN row also gets ``per_seed`` (units to the prediction, start units,
-    the nearest named alternative and the one the seed ended in, its ``trap``) and ``traps``.
-    """
-    per = [rows_of(s) for s in seeds]
-    if not per or len({len(r) for r in per}) != 1:
-        raise ValueError(f"over_seeds: seeds={list(seeds)!r} must be non-empty and rows_of(seed) "
-                         "must return the same number of rows for every seed")
-    out = []
-    for rows in zip(*per, strict=True):
-        bad = [e for e in rows if not e.passed]
-        pick = bad[0] if bad else max(rows, key=lambda e: e.error)
-        pairs = list(zip(seeds, rows, strict=True))
-        details = {**pick.details, "seeds": list(seeds),
-                   "seeds_passed": [s for s, e in pairs if e.passed],
-                   "reported_seed": next(s for s, e in pairs if e is pick)}
-        if pick.kind == "TRAIN":
-            details["per_seed"] = [
-                {"seed": s, "units": e.error, "start_units": e.details.get("start_units"),
-                 "nearest_alternative": min(e.details.get("alternatives") or [{"name": None,
-                                            "units": 0}], key=lambda a: a["units"])["name"],
-                 "trap": trap_of(e)}
-                for s, e in pairs]
-            details["traps"] = {str(r["seed"]): r["trap"] for r in details["per_seed"]
-                                if r["trap"]}
-        out.append(dataclasses.replace(pick, details=details))
-    return out
 
 
 # ------------------------------------------------------------------------ paper claims

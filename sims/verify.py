@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from numerics.testing import train_contract_violations
 from sims.config import coerce
 from theory.common.protocols import Evidence, Result
 from theory.common.registry import resolve
@@ -129,6 +130,10 @@ def run_check(path: str, *, quick: bool = True, seed: int = 0, **overrides: Any)
     for e in evidence:
         if not isinstance(e, Evidence):
             raise TypeError(f"{path} returned {type(e).__name__}, expected Evidence")
+        broken = train_contract_violations(e)
+        if broken:  # issue 8: every TRAIN record carries start, alternatives and seeds
+            raise ValueError(f"{path}: TRAIN row {e.name!r} breaks the contract: "
+                             + "; ".join(broken))
     return evidence
 
 

@@ -65,12 +65,33 @@ def test_rate() -> None:
     T.assert_fails(T.rate_agreement("negative values", N, -1.0 / N, -1.0))
 
 
-def test_train_needs_convergence_and_power() -> None:
+def test_train_needs_convergence_power_and_alternatives() -> None:
     target = np.eye(3)
-    T.assert_passed(T.train_agreement("P", target * 1.01, target, np.zeros((3, 3))))
-    T.assert_fails(T.train_agreement("P far", target * 1.2, target, np.zeros((3, 3))))
+    alts = {"1.2x": 1.2 * target}
+    T.assert_passed(T.train_agreement("P", target * 1.01, target, np.zeros((3, 3)),
+                                      alternatives=alts))
+    T.assert_fails(T.train_agreement("P far", target * 1.2, target, np.zeros((3, 3)),
+                                     alternatives=alts))
     # started next to the target: the check could not have failed, so it must not pass
-    T.assert_fails(T.train_agreement("P no power", target * 1.01, target, target * 1.1))
+    T.assert_fails(T.train_agreement("P no power", target * 1.01, target, target * 1.1,
+                                     alternatives=alts))
+    # no named alternative: nothing was told apart
+    T.assert_fails(T.train_agreement("P no alternatives", target * 1.01, target,
+                                     np.zeros((3, 3)), alternatives={}))
+
+
+def test_train_contract_violations() -> None:
+    good = T.train_discrimination("P", np.eye(2) * 1.01, np.eye(2), np.zeros((2, 2)),
+                                  alternatives={"2I": 2 * np.eye(2)}, seeds=[0], seeds_passed=[0])
+    assert T.passed(good) and T.train_contract_violations(good) == []
+    bare = T.close_agreement("x", 1.0, 1.0, kind="MC", atol=0.1)
+    assert T.train_contract_violations(bare) == []  # not a TRAIN row
+    import dataclasses
+    no_alts = dataclasses.replace(good, details={"start_units": 20.0, "seeds": [0]})
+    assert {"details['alternatives'] missing", "details['seeds_passed'] missing"} <= set(
+        T.train_contract_violations(no_alts))
+    near = dataclasses.replace(good, details={**good.details, "start_units": 1.0})
+    assert any("start_units" in v for v in T.train_contract_violations(near))
 
 
 def test_ordering_and_info() -> None:
@@ -172,3 +193,31 @@ def test_over_seeds_folds_rows_and_names_traps() -> None:
     assert row.details["traps"] == {"1": "rival"}
     with pytest.raises(ValueError, match="seeds"):
         T.over_seeds(rows, ())
+
+
+def test_close_agreement_refuses_train() -> None:
+    with pytest.raises(ValueError, match="train_discrimination"):
+        T.close_agreement("P", 1.0, 1.0, kind="TRAIN", atol=0.1)
+
+
+def bare_train_check(*, quick: bool = True, seed: int = 0) -> list:
+    """A check whose TRAIN row names no alternative and no seeds (breaks issue 8's contract)."""
+    import dataclasses
+    ev = T.train_discrimination("P", np.eye(2), np.eye(2), np.zeros((2, 2)),
+                                alternatives={"2I": 2 * np.eye(2)})
+    return [dataclasses.replace(ev, details={"start_units": ev.details["start_units"]})]
+
+
+def good_train_check(*, quick: bool = True, seed: int = 0) -> list:
+    return [T.train_discrimination("P", np.eye(2), np.eye(2), np.zeros((2, 2)),
+                                   alternatives={"2I": 2 * np.eye(2)}, seeds=[seed],
+                                   seeds_passed=[seed])]
+
+
+def test_run_check_enforces_the_train_contract() -> None:
+    from sims.verify import run_check, run_check_safely
+    assert run_check(f"{__name__}:good_train_check")[0].passed
+    with pytest.raises(ValueError, match="breaks the contract"):
+        run_check(f"{__name__}:bare_train_check")
+    rows, err = run_check_safely(f"{__name__}:bare_train_check")
+    assert rows == () and err is not None and "alternatives" in err

@@ -1,0 +1,173 @@
+"""TRAIN evidence: a trained model against a prediction and its named neighbours, folded over
+seeds, and the contract every TRAIN record of ``results.json`` keeps (issue 8).
+
+Re-exported by :mod:`numerics.testing`, the one place users import agreement helpers from; kept in
+its own module so that ``numerics/testing.py`` stays one screenful per kind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from theory.common.protocols import Evidence
+
+__all__ = [
+    "TRAIN_RTOL",
+    "TRAIN_POWER",
+    "TRAIN_TOLERANCE",
+    "TRAIN_START_UNITS",
+    "TRAIN_CONTRACT",
+    "train_agreement",
+    "train_discrimination",
+    "trap_of",
+    "over_seeds",
+    "train_contract_violations",
+]
+
+#: Trained model vs prediction, relative distance in invariant coordinates.
+TRAIN_RTOL = 0.05
+#: The initial distance must be ≥ TRAIN_POWER × the tolerance (the test could fail).
+TRAIN_POWER = 10.0
+#: dtype-keyed relative tolerance for trained-vs-predicted (NT's _DEFAULT_TOLERANCE idea).
+TRAIN_TOLERANCE = {"float64": TRAIN_RTOL, "float32": TRAIN_RTOL}
+
+
+def _as_array(x: Any) -> np.ndarray:
+    return np.asarray(x, dtype=float)
+
+
+def _train_ev(name: str, predicted: Any, observed: Any, tol: float, err: float, ok: bool,
+              **kw: Any) -> Evidence:
+    return Evidence(name=name, kind="TRAIN", predicted=predicted, observed=observed,
+                    tolerance=float(tol), error=float(err) if math.isfinite(err) else float("inf"),
+                    passed=bool(ok), **kw)
+
+
+# ------------------------------------------------------------------------------------ TRAIN
+def train_agreement(
+    name: str, observed: Any, predicted: Any, initial: Any, *, alternatives: Mapping[str, Any],
+    rtol: float = TRAIN_RTOL, **kw: Any,
+) -> Evidence:
+    """TRAIN, the short name: :func:`train_discrimination` (named ``alternatives`` are required --
+    a trained row that names no neighbour cannot tell the theorem from them)."""
+    return train_discrimination(name, observed, predicted, initial, alternatives=alternatives,
+                                rtol=rtol, **kw)
+
+
+#: Start distance of a discriminating TRAIN check, in tolerance units (the developers' guide:
+#: a training check starts at least 3x its tolerance away from the target).
+TRAIN_START_UNITS = 3.0
+
+
+def train_discrimination(
+    name: str, observed: Any, predicted: Any, initial: Any, *,
+    alternatives: Mapping[str, Any], rtol: float = TRAIN_RTOL,
+    start_units: float = TRAIN_START_UNITS, norm: Any | None = None, seeds: Sequence[int] = (),
+    seeds_passed: Sequence[int] = (), details: dict | None = None,
+) -> Evidence:
+    r"""TRAIN that tells the theorem from its neighbours.
+
+    Passes iff (i) the trained estimate is within ``rtol`` of the prediction, (ii) it is *outside*
+    ``rtol`` of every named alternative (the formula without its finite-N term, off by one in N,
+    the rival optimum, Λ⁻¹, ...), and (iii) the start was at least ``start_units`` tolerances away.
+    All distances are relative to ``norm`` (default ``‖predicted‖``), so "units" are comparable:
+
+    .. math::
+
+        u(x) = \frac{\lVert \hat\theta - x\rVert}{\mathrm{rtol}\,\lVert\theta^*\rVert}.
+
+    ``details`` records ``start_units``, ``alternatives`` (``[{"name", "units"}]``, each > 1 for a
+    pass, plus each alternative's own distance to the prediction as ``separation_units``: an
+    alternative closer than 2 units to the prediction cannot be told apart and fails the check),
+    ``seeds`` and ``seeds_passed``.
+    """
+    o, p, i = _as_array(observed), _as_array(predicted), _as_array(initial)
+    scale = float(np.linalg.norm(p)) if norm is None else float(norm)
+    scale = scale if scale > 0 else 1.0
+
+    def units(x: np.ndarray) -> float:
+        return float(np.linalg.norm(o - x)) / (rtol * scale)
+
+    alt_rows = []
+    for alt_name, value in alternatives.items():
+        a = _as_array(value)
+        sep = float(np.linalg.norm(a - p)) / (rtol * scale)
+        alt_rows.append({"name": alt_name, "units": units(a), "separation_units": sep})
+    err, start = units(p), float(np.linalg.norm(i - p)) / (rtol * scale)
+    separated = all(r["units"] > 1.0 and r["separation_units"] >= 2.0 for r in alt_rows)
+    ok = (err <= 1.0 and start >= start_units and separated and bool(alternatives)
+          and bool(np.all(np.isfinite(o))))
+    return _train_ev(name, p, o, rtol, err, ok,
+               details={"relative_distance": err * rtol, "start_units": start,
+                        "alternatives": alt_rows, "seeds": list(seeds),
+                        "seeds_passed": list(seeds_passed), **(details or {})})
+
+
+def trap_of(ev: Evidence) -> str | None:
+    """The named alternative a TRAIN row ended in (within 1 tolerance unit of it), if any."""
+    near = [a for a in ev.details.get("alternatives", []) if a["units"] <= 1.0]
+    return min(near, key=lambda a: a["units"])["name"] if near else None
+
+
+def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -> list[Evidence]:
+    """One check's rows over ``seeds``, merged row by row (``rows_of(seed)`` returns one seed's
+    rows, always in the same order); the one fold of per-seed outcomes for every slice.
+
+    Each merged row is the first seed's failing row, else the worst seed's (largest error), so it
+    passes iff the row passed on *every* seed.  ``details`` gains ``seeds``, ``seeds_passed`` and
+    ``reported_seed``; a TRAIN row also gets ``per_seed`` (units to the prediction, start units,
+    the nearest named alternative and the one the seed ended in, its ``trap``) and ``traps``.
+    """
+    per = [rows_of(s) for s in seeds]
+    if not per or len({len(r) for r in per}) != 1:
+        raise ValueError(f"over_seeds: seeds={list(seeds)!r} must be non-empty and rows_of(seed) "
+                         "must return the same number of rows for every seed")
+    out = []
+    for rows in zip(*per, strict=True):
+        bad = [e for e in rows if not e.passed]
+        pick = bad[0] if bad else max(rows, key=lambda e: e.error)
+        pairs = list(zip(seeds, rows, strict=True))
+        details = {**pick.details, "seeds": list(seeds),
+                   "seeds_passed": [s for s, e in pairs if e.passed],
+                   "reported_seed": next(s for s, e in pairs if e is pick)}
+        if pick.kind == "TRAIN":
+            details["per_seed"] = [
+                {"seed": s, "units": e.error, "start_units": e.details.get("start_units"),
+                 "nearest_alternative": min(e.details.get("alternatives") or [{"name": None,
+                                            "units": 0}], key=lambda a: a["units"])["name"],
+                 "trap": trap_of(e)}
+                for s, e in pairs]
+            details["traps"] = {str(r["seed"]): r["trap"] for r in details["per_seed"]
+                                if r["trap"]}
+        out.append(dataclasses.replace(pick, details=details))
+    return out
+
+
+#: ``details`` every TRAIN record carries in ``results.json`` (issue 8's contract).
+TRAIN_CONTRACT = ("start_units", "alternatives", "seeds", "seeds_passed")
+
+
+def train_contract_violations(ev: Evidence) -> list[str]:
+    """What a TRAIN record lacks of the contract (empty for other kinds and for a sound record):
+    the :data:`TRAIN_CONTRACT` details, a non-empty list of ``{"name", "units"}`` alternatives, and,
+    for a pass, ``start_units ≥ TRAIN_START_UNITS`` and every alternative ``units > 1``."""
+    if ev.kind != "TRAIN":
+        return []
+    d = ev.details
+    out = [f"details[{k!r}] missing" for k in TRAIN_CONTRACT if k not in d]
+    alts = d.get("alternatives")
+    if "alternatives" in d and (not isinstance(alts, list) or not alts or not all(
+            isinstance(a, dict) and {"name", "units"} <= set(a) for a in alts)):
+        out.append("details['alternatives'] must be a non-empty list of {'name', 'units'}")
+    elif ev.passed and not ev.discrepancy and alts:
+        start = d.get("start_units")
+        if start is None or not start >= TRAIN_START_UNITS:
+            out.append(f"passed with start_units={start!r} < {TRAIN_START_UNITS}")
+        out += [f"passed within {a['units']:.3g} units of alternative {a['name']!r}"
+                for a in alts if not a["units"] > 1.0]
+    return out

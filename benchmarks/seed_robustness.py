@@ -1,10 +1,11 @@
 """Seed robustness of the Monte Carlo checks (issue 12, item 5): no flaky failures.
 
-Run ``python benchmarks/seed_robustness.py [--seeds 20] [--first 1] [--out seed_robustness.json]``.
+Run ``python benchmarks/seed_robustness.py [--seeds 20] [--first 1] [--papers KEY ...]
+[--out seed_robustness.json]`` (``--papers collins24 czz24``: only those papers' results).
 
 Every registered check function whose quick-tier evidence at seed 0 contains an MC row is run
-again, quick tier, under ``--seeds`` further seeds (``--first`` .. ``--first + seeds − 1``).  A check
-that trains a torch model (``sims.*``) is left out: its seeds are the trained-routes sweep's job.
+again, quick tier, under ``--seeds`` further seeds (``--first`` .. ``--first + seeds − 1``).
+A check that trains a torch model (``sims.*``) is left out: its seeds are the trained-routes sweep's job.
 The script counts failed MC rows (and any other failed row or error of those checks) per seed.
 
 At z = 5 a correct MC row fails with probability ≈ 5.7e-7, so the goal over 20 seeds × all MC rows
@@ -29,9 +30,11 @@ from sims.verify import run_check  # noqa: E402
 from theory.common.registry import all_results  # noqa: E402
 
 
-def mc_checks() -> list[tuple[str, int]]:
-    """``(check path, MC rows at seed 0)`` of every untrained check with an MC row."""
-    paths = sorted({c for r in all_results() for c in r.checks if not c.startswith("sims.")})
+def mc_checks(papers: list[str] | None = None) -> list[tuple[str, int]]:
+    """``(check path, MC rows at seed 0)`` of every untrained check with an MC row (of the results
+    of ``papers``, by key, if given)."""
+    paths = sorted({c for r in all_results() for c in r.checks if not c.startswith("sims.")
+                    and (not papers or r.id.split(":")[0] in papers)})
     out = []
     for p in paths:
         rows = run_check(p, quick=True, seed=0)
@@ -47,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=1)
     ap.add_argument("--out", default="seed_robustness.json")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--papers", nargs="*", default=None, help="paper keys (default: all)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     state: dict = {"seeds": {}, "checks": None}
@@ -54,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         state = json.loads(out.read_text())
     t0 = time.perf_counter()
     if state["checks"] is None:
-        state["checks"] = [[p, n] for p, n in mc_checks()]
+        state["checks"] = [[p, n] for p, n in mc_checks(args.papers)]
+        state["papers"] = args.papers
     checks = [(p, int(n)) for p, n in state["checks"]]
     print(f"{len(checks)} checks with {sum(n for _, n in checks)} MC rows at seed 0", flush=True)
     for seed in range(args.first, args.first + args.seeds):

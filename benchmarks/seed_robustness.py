@@ -6,7 +6,8 @@ Run ``python benchmarks/seed_robustness.py [--seeds 20] [--first 1] [--papers KE
 Every registered check function whose quick-tier evidence at seed 0 contains an MC row is run
 again, quick tier, under ``--seeds`` further seeds (``--first`` .. ``--first + seeds − 1``).
 A check that trains a torch model (``sims.*``) is left out: its seeds are the trained-routes
-sweep's job.  The script counts failed MC rows (and any other failed row or error of those checks) per seed.
+sweep's job.  The script counts failed MC rows (and any other failed row or error of those
+checks) per seed.
 
 At z = 5 a correct MC row fails with probability ≈ 5.7e-7, so the goal over 20 seeds × all MC rows
 is 0 failures; a row that fails is a bug to fix, not a seed to avoid.

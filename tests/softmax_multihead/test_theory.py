@@ -207,3 +207,26 @@ def test_reduced_flow_limits() -> None:
     rate = th.imbalance_rate(w, m, d, L, sp.Rational(1, 10), s)
     assert sp.limit(rate, L, sp.oo) == 0
     assert th.reduced_rhs(0.0, 0.0, 5, 40, 0.1) == (0.0, 0.0)
+
+
+def test_package_reexports_exactly_the_section_apis() -> None:
+    """``theory.softmax_multihead.__all__`` is derived from the section modules' ``__all__``; the
+    explicit imports of ``__init__`` must name exactly those (no stale or missing re-export)."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    tree = ast.parse(Path(th.__file__).read_text(encoding="utf-8"))
+    imported: dict[str, set[str]] = {}
+    for node in tree.body:
+        if (isinstance(node, ast.ImportFrom) and node.module
+                and node.module.startswith("theory.softmax_multihead.")):
+            public = {a.name for a in node.names if not (a.asname or a.name).startswith("_")}
+            if public:
+                imported.setdefault(node.module, set()).update(public)
+    sections = {m: set(importlib.import_module(m).__all__) for m in imported}
+    for m in imported:
+        assert imported[m] == sections[m], (m, imported[m] ^ sections[m])
+    names = set().union(*sections.values())
+    assert sorted(th.__all__) == sorted(names | {"NOTATION"})
+    assert len(th.__all__) == len(set(th.__all__))

@@ -19,7 +19,18 @@ Modules, by paper section: :mod:`~theory.softmax_multihead.approx_loss` (§4.1, 
 :mod:`~theory.softmax_multihead.results`.
 """
 
-from theory.softmax_multihead.approx_loss import (
+# The public API is the section modules' ``__all__`` (``__all__`` below is derived from them); the
+# names are imported explicitly so that pyright and readers see them (``noqa: F401``: ruff cannot
+# follow a derived ``__all__``).
+from theory.softmax_multihead import (
+    approx_loss,
+    extensions,
+    flow,
+    manifold,
+    optimality,
+    setting,
+)
+from theory.softmax_multihead.approx_loss import (  # noqa: F401
     KERNEL_SCALE,
     c_L,
     c_L_expr,
@@ -34,7 +45,7 @@ from theory.softmax_multihead.approx_loss import (
     ltilde_series,
     vec_syms,
 )
-from theory.softmax_multihead.extensions import (
+from theory.softmax_multihead.extensions import (  # noqa: F401
     TABLE1,
     TABLE2,
     gamma_star,
@@ -57,7 +68,7 @@ from theory.softmax_multihead.extensions import (
     table1_implied_c,
     table2_sums,
 )
-from theory.softmax_multihead.flow import (
+from theory.softmax_multihead.flow import (  # noqa: F401
     HEURISTIC_OMEGA_EXPONENT,
     LATE_MU_EXPONENT,
     flow_rhs,
@@ -72,7 +83,7 @@ from theory.softmax_multihead.flow import (
     reduced_rhs,
     reduced_rhs_fn,
 )
-from theory.softmax_multihead.manifold import (
+from theory.softmax_multihead.manifold import (  # noqa: F401
     eta_of_omega,
     eta_of_omega_fn,
     eta_series,
@@ -87,7 +98,7 @@ from theory.softmax_multihead.manifold import (
     single_head_ltilde,
     single_head_optimum,
 )
-from theory.softmax_multihead.optimality import (
+from theory.softmax_multihead.optimality import (  # noqa: F401
     A2_eigenvalues,
     A2_matrix,
     bayes_gap_bound,
@@ -114,8 +125,8 @@ from theory.softmax_multihead.optimality import (
     ltilde_inf_fn,
     mp_stieltjes,
 )
-from theory.softmax_multihead.results import RESULTS
-from theory.softmax_multihead.setting import (
+from theory.softmax_multihead.results import RESULTS  # noqa: F401
+from theory.softmax_multihead.setting import (  # noqa: F401
     HpcySetting,
 )
 
@@ -141,102 +152,13 @@ c_L = (1+σ²)/L     ``c_L``            --
 =================  =================  ============================================
 """
 
-__all__ = [
-    # approx_loss
-    "c_L",
-    "kappa",
-    "ltilde",
-    "ltilde_fn",
-    "ltilde_grad",
-    "ltilde_series",
-    "lower_bound_45",
-    "check_dLs",
-    "c_L_expr",
-    "kappa_expr",
-    "ltilde_expr",
-    "vec_syms",
-    "KERNEL_SCALE",
-    # manifold
-    "ltilde_reduced",
-    "m_star",
-    "m_star_fn",
-    "ltilde_star",
-    "ltilde_star_fn",
-    "eta_of_omega",
-    "eta_of_omega_fn",
-    "eta_series",
-    "single_head_ltilde",
-    "single_head_optimum",
-    "nw_bandwidth",
-    "m_sym",
-    "omega_s",
-    # optimality
-    "A2_eigenvalues",
-    "A2_matrix",
-    "ltilde_inf",
-    "ltilde_inf_fn",
-    "eta_star",
-    "eta_star_fn",
-    "gd_risk",
-    "gd_risk_fn",
-    "gd_eta_star",
-    "gd_risk_star",
-    "dgd_risk",
-    "dgd_risk_fn",
-    "dgd_eta_star",
-    "dgd_risk_star",
-    "gd_risk_limit",
-    "gd_risk_limit_fn",
-    "eta_limit",
-    "mp_stieltjes",
-    "bayes_risk_limit",
-    "bayes_risk_limit_fn",
-    "bayes_gap_bound",
-    "bayes_gap_bound_fn",
-    "bayes_risk_given_design",
-    "gd_risk_expr",
-    "dgd_risk_expr",
-    # flow
-    "flow_rhs",
-    "flow_rhs_fn",
-    "reduced_rhs",
-    "reduced_rhs_fn",
-    "imbalance",
-    "imbalance_rate",
-    "phase1_omega",
-    "peak_omega_lambert",
-    "late_mu_law",
-    "heuristic_late_omega",
-    "LATE_MU_EXPONENT",
-    "HEURISTIC_OMEGA_EXPONENT",
-    "initial_state",
-    # extensions
-    "linear_length_risk",
-    "linear_length_argmin",
-    "softmax_length_risk",
-    "softmax_length_limit",
-    "single_head_length_limit",
-    "TABLE1",
-    "table1_implied_c",
-    "table1_effective_step",
-    "kms_covariance",
-    "kms_inverse",
-    "precond_gd_risk",
-    "gamma_star",
-    "precond_dgd_risk",
-    "pd_star",
-    "mt_task_eta",
-    "mt_shared_p",
-    "mt_task_risk",
-    "TABLE2",
-    "table2_sums",
-    "softmax_norm_first_order",
-    "softmax_norm_limit",
-    # setting
-    "HpcySetting",
-    "NOTATION",
-    "RESULTS",
-]
+__all__ = ["NOTATION", "RESULTS"]
+__all__ += approx_loss.__all__
+__all__ += manifold.__all__
+__all__ += optimality.__all__
+__all__ += flow.__all__
+__all__ += extensions.__all__
+__all__ += setting.__all__
 
 from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
 from theory.softmax_multihead.domains import DOMAINS as _DOMAINS  # noqa: E402

@@ -20,7 +20,8 @@ from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from numerics.testing import close_agreement, mc_agreement, ordering, paper_agreement
 from theory.common.protocols import Evidence
 from theory.settings import SparseRegressionICL
-from theory.sparse_multihead import ols_excess_risk, pregd_gram, rhat
+from theory.sparse_multihead import ols_excess_risk
+from theory.sparse_multihead.pregd import pregd_gram, rhat  # unwrapped: a per-context loop
 
 __all__ = ["check_fig1b_paper", "check_fig1b_mc", "check_fig2c_order", "check_fig2c_mc",
            "FIG1B_OLS_PRINTED", "FIG1B_MC_PRINTED", "FIG2C_ETA"]

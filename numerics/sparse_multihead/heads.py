@@ -10,7 +10,11 @@ import numpy as np
 
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from theory.settings import SparseRegressionICL
-from theory.sparse_multihead import LayerWeights, LinTFWeights, effective_predictor
+from theory.sparse_multihead.model import (  # unwrapped: a per-context loop
+    LayerWeights,
+    LinTFWeights,
+    effective_predictor,
+)
 
 __all__ = ["to_weights", "head_deltas", "exact_risks"]
 

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from theory.sparse_multihead import bayes_posterior_mean
+from theory.sparse_multihead.bayes import bayes_posterior_mean  # unwrapped: a per-context loop
 
 __all__ = ["pregd_path", "gd_path", "ridge_fit", "ols_fit", "lasso_fit", "bayes_fit",
            "ALPHA_GRID", "batch_lambda_max"]

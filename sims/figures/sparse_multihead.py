@@ -30,13 +30,12 @@ from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import (
     head_importance,
     ols_excess_risk,
-    pregd_gram,
-    rhat,
     sorted_importance,
     thm51_bound,
     thm52_bound,
     thm53_rate,
 )
+from theory.sparse_multihead.pregd import pregd_gram, rhat  # unwrapped: a per-context loop
 
 __all__ = ["fig_fig1b", "fig_fig2c", "fig_bounds", "fig_heads", "FIG1B_SPEC", "FIG2C_SPEC"]
 

@@ -33,7 +33,8 @@ from theory.settings.domains import COMMON, Domain
 
 #: Public theory modules whose ``__all__`` functions the harness covers.
 MODULES = ("theory.common.gaussian", "theory.common.baselines", "theory.lsa_flow",
-           "theory.softmax_multihead", "theory.ltb", "theory.softmax_window")
+           "theory.softmax_multihead", "theory.ltb", "theory.softmax_window",
+           "theory.sparse_multihead")
 #: Seconds a single call may take before it counts as a hang.
 CALL_LIMIT = 20
 

@@ -179,3 +179,35 @@ def test_head_importance_metric() -> None:
 def test_head_count_lbfgs_fit_on_contexts() -> None:
     """Spec V-R11 (thorough tier only: minutes): L-BFGS fits of h free heads to r̂ ⊙ x."""
     assert_passed(CC.check_heads_alg1_optim_fit(quick=False))
+
+
+def test_exported_functions_validate_their_domains() -> None:
+    """Issue 12: the exports of theory.sparse_multihead check their arguments (domains declared
+    once in ``theory/sparse_multihead/domains.py``) and name the parameter; the section modules
+    keep the unchecked originals for the Monte Carlo loops."""
+    import theory.sparse_multihead as czz
+    from theory.sparse_multihead import bayes, bounds, constructions, pregd
+
+    assert czz.rhat.__dict__["raw"] is constructions.rhat and not hasattr(pregd.rhat, "raw")
+    X, y = np.arange(20.0).reshape(10, 2) % 7 - 3, np.linspace(-1.0, 1.0, 10)
+    assert np.array_equal(czz.pregd_coefficient(X, y, 0.3, 4),
+                          pregd.pregd_coefficient(X, y, 0.3, 4))
+    assert isinstance(czz.thm53_rate(n_sym, d_sym, 4, s2_sym), sp.Expr)  # SymPy input passes
+    assert czz.bayes_posterior_mean(X, y, 1, 0.25).shape == bayes.bayes_posterior_mean(
+        X, y, 1, 0.25).shape
+    with pytest.raises(ValueError, match="sigma2 must be .*σ² > 0"):
+        czz.bayes_posterior_mean(X, y, 1, 0.0)
+    with pytest.raises(ValueError, match="X must be .*finite"):
+        czz.pregd_gram(np.where(X > 2, np.nan, X), y)
+    with pytest.raises(TypeError, match="n must be .*context length"):
+        czz.ols_excess_risk(16, "24", 0.01, 1.0)
+    with pytest.raises(ValueError, match="t must be .*GD steps"):
+        czz.pregd_iterate(X, y, 0.3, -1)
+    with pytest.raises(ValueError, match="shapes do not match"):
+        czz.alg1(X, y, np.ones((3, 5)))
+    with pytest.raises(ValueError, match="y must have one label per row"):
+        czz.rhat(X, y[:5])
+    with pytest.raises(ValueError, match="delta must be < d"):
+        bounds.thm52_bound(100, 2.0, 0.1, 4.0, 4, 8.0)  # log(d/δ) < 0: no silent NaN
+    with pytest.raises(ValueError, match="s .*must be ≤ d"):
+        czz.supports(3, 4)

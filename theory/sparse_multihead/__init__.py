@@ -130,3 +130,9 @@ __all__ = [
     "bayes_posterior_mean", "supports",
     "head_importance", "sorted_importance", "pruning_keep",
 ]
+
+from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
+from theory.sparse_multihead.domains import DOMAINS as _DOMAINS  # noqa: E402
+from theory.sparse_multihead.domains import OVERRIDES as _OVERRIDES  # noqa: E402
+
+_validate_exports(globals(), __all__, _DOMAINS, overrides=_OVERRIDES, paper="czz24")

@@ -27,6 +27,8 @@ def _normalised(logp: np.ndarray) -> np.ndarray:
 def supports(d: int, s: int) -> np.ndarray:
     """All ``C(d, s)`` supports as an index array ``(C(d,s), s)``."""
     d, s = check_int("d", d, minimum=1), check_int("s", s, minimum=1)
+    if s > d:
+        raise ValueError(f"s (sparsity) must be ≤ d = {d} (C(d, s) supports), got s = {s}")
     return np.array(list(itertools.combinations(range(d), s)), dtype=int).reshape(-1, s)
 
 

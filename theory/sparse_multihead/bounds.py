@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
 from theory.common.backend import dual
+from theory.common.evaluate import is_symbolic
 from theory.common.symbols import d as d_sym
 from theory.common.symbols import n as n_sym
 from theory.common.symbols import s as s_sym
@@ -18,6 +20,14 @@ from theory.common.symbols import sigma2 as sigma2_sym
 
 __all__ = ["thm51_bound", "thm52_bound", "thm53_rate", "bound_ratio_isotropic",
            "eta_t_star_51", "thm53_steps"]
+
+
+def _check_log(d: Any, delta: Any) -> None:
+    """``log(d/δ) > 0`` (numeric input): otherwise the bounds' square roots are of negatives."""
+    if not is_symbolic(d, delta) and np.any(np.asarray(d, dtype=float)
+                                            <= np.asarray(delta, dtype=float)):
+        raise ValueError(f"delta must be < d so that log(d/δ) > 0 ([czz24] §5), got d = {d}, "
+                         f"delta = {delta}")
 
 
 def thm51_bound(n: Any, t: Any, sigma2: Any, s: Any, beta: Any, trRSR: Any, trS: Any, d: Any,
@@ -33,6 +43,7 @@ def thm51_bound(n: Any, t: Any, sigma2: Any, s: Any, beta: Any, trRSR: Any, trS:
         L = sp.log(d / dl)
         return C * sp.log(t) / beta * sp.sqrt(s2 * a * L / n + s2 * s * trS * L**2 / n**2)
 
+    _check_log(d, delta)
     syms = sp.symbols("n t sigma2 s beta trRSR trS d delta C", positive=True)
     return dual(b, syms, (n, t, sigma2, s, beta, trRSR, trS, d, delta, C))
 
@@ -42,6 +53,7 @@ def thm52_bound(n: Any, t: Any, sigma2: Any, trS: Any, d: Any, delta: Any, C: An
     def b(n: Any, t: Any, s2: Any, trS: Any, d: Any, dl: Any, C: Any) -> sp.Expr:
         return C * sp.log(t) * sp.sqrt(s2 * trS * sp.log(d / dl) / n)
 
+    _check_log(d, delta)
     syms = sp.symbols("n t sigma2 trS d delta C", positive=True)
     return dual(b, syms, (n, t, sigma2, trS, d, delta, C))
 
@@ -77,6 +89,7 @@ def eta_t_star_51(n: Any, sigma2: Any, s: Any, beta: Any, trRSR: Any, trS: Any, 
         L = sp.log(d / dl)
         return 1 / (beta * sp.sqrt(s2 * a * L / n + s2 * s * trS * L**2 / n**2))
 
+    _check_log(d, delta)
     syms = sp.symbols("n sigma2 s beta trRSR trS d delta", positive=True)
     return dual(b, syms, (n, sigma2, s, beta, trRSR, trS, d, delta))
 

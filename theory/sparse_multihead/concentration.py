@@ -16,6 +16,14 @@ __all__ = ["rhat_mean", "rhat_cov", "lemD1_rate", "noise_term_mean", "lemD7_rate
            "lemD2_sample_size"]
 
 
+def _log_d_delta(d: Any, delta: Any) -> float:
+    """``log(d/δ)``, required > 0 (else the rate shapes are NaN or negative)."""
+    if float(delta) >= float(d):
+        raise ValueError(f"delta must be < d so that log(d/δ) > 0 ([czz24] App. D), got d = {d}, "
+                         f"delta = {delta}")
+    return float(np.log(float(d) / float(delta)))
+
+
 def rhat_mean(Sigma: Any, w: Any) -> np.ndarray:
     """``E r̂ = r = Σw*`` (Eq. 4.1; spec R4)."""
     return np.asarray(Sigma, dtype=float) @ np.asarray(w, dtype=float)
@@ -42,12 +50,12 @@ def lemD1_rate(w: Any, Sigma_max: float, sigma2: float, n: int, d: int, delta: f
     r"""Lemma D.1 shape: ``‖R̂ − R‖₂ ≤ C K (‖w*‖₁ + 1) sqrt(log(d/δ)/n)``, ``K = max Σ_ii + σ²``
     (constants unspecified; spec §6 item 12)."""
     K = float(Sigma_max) + float(sigma2)
-    return C * K * (float(np.sum(np.abs(w))) + 1.0) * float(np.sqrt(np.log(d / delta) / n))
+    return C * K * (float(np.sum(np.abs(w))) + 1.0) * float(np.sqrt(_log_d_delta(d, delta) / n))
 
 
 def lemD2_sample_size(s: int, d: int, delta: float, beta: float, C: float = 1.0) -> float:
     """Lemma D.2: ``P(|r̂_i| ≥ |r_i|/2 ∀i ∈ S) ≥ 1 − δ`` once ``n ≳ s log(d/δ)/β²``."""
-    return C * s * float(np.log(d / delta)) / beta**2
+    return C * s * _log_d_delta(d, delta) / beta**2
 
 
 def noise_term_mean(R: Any, Sigma_hat: Any, sigma2: float, n: int) -> float:
@@ -59,5 +67,5 @@ def noise_term_mean(R: Any, Sigma_hat: Any, sigma2: float, n: int) -> float:
 def lemD7_rate(trRSR: float, trS: float, s: int, sigma2: float, n: int, d: int, delta: float,
                C: float = 1.0) -> float:
     r"""Lemma D.7 shape: ``σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ) log²(d/δ)/n²`` (times ``C``)."""
-    L = float(np.log(d / delta))
+    L = _log_d_delta(d, delta)
     return C * (sigma2 * trRSR * L / n + sigma2 * s * trS * L**2 / n**2)

@@ -39,6 +39,9 @@ def rhat(X: Any, y: Any) -> Any:
     """
     if isinstance(X, np.ndarray) or not is_symbolic(X):
         Xa, ya = np.asarray(X, dtype=float), np.asarray(y, dtype=float).reshape(-1)
+        if Xa.ndim != 2 or ya.shape[0] != Xa.shape[0]:
+            raise ValueError(f"y must have one label per row of X (n = {Xa.shape[0]}), got "
+                             f"{ya.shape[0]} labels ([czz24] Eq. 4.1)")
         return Xa.T @ ya / Xa.shape[0]
     Xs, ys = sp.Matrix(X), sp.Matrix(y)
     return Xs.T @ ys / Xs.shape[0]

@@ -31,6 +31,8 @@ def task_second_moment(d: Any, s: Any, prior: str = "sign") -> Any:
     (0.0625, 0.25)
     """
     check_choice("prior", prior, SPARSE_PRIORS, paper="[czz24] §2")
+    if not is_symbolic(d, s) and float(s) > float(d):
+        raise ValueError(f"s (sparsity) must be ≤ d = {d} ([czz24] §2), got s = {s}")
     slab = (1 / sp.sympify(s) if is_symbolic(s) else 1.0 / s) if prior == "sign" else 1
     c = sp.sympify(s) / d * slab if is_symbolic(d, s) else float(s) / float(d) * slab
     return sp.simplify(c) if isinstance(c, sp.Basic) else float(c)

@@ -75,6 +75,11 @@ def excess_from_parts(parts: dict[str, np.ndarray], Sigma: Any) -> dict[str, flo
     r"""``E = ‖Σ^{1/2}R̂(bias + noise)‖²``, ``Bias = ‖Σ^{1/2}R̂ bias‖²``,
     ``Var = ‖Σ^{1/2}R̂ noise‖²`` and the cross term ``E − Bias − Var`` (Eqs. D.2, D.3)."""
     S12 = psd_sqrt(np.asarray(Sigma, dtype=float))
+    for key in ("bias", "noise", "rhat"):
+        v = np.asarray(parts.get(key, np.nan), dtype=float)
+        if v.shape != (S12.shape[0],) or not np.isfinite(v).all():
+            raise ValueError(f"parts[{key!r}] must be a finite vector of length d = "
+                             f"{S12.shape[0]} (error_decomposition's output), got {v!r}"[:300])
     r = parts["rhat"]
     b, v = S12 @ (r * parts["bias"]), S12 @ (r * parts["noise"])
     E, B, V = float(np.sum((b + v) ** 2)), float(b @ b), float(v @ v)

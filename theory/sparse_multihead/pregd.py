@@ -101,6 +101,9 @@ def minnorm_interpolator(X: Any, y: Any, weights: Any | None = None) -> np.ndarr
     r"""``argmin Σ_j ŵ_j²/ω_j s.t. Xŵ = y`` = ``Ω Xᵀ(XΩXᵀ)⁻¹y`` (``Ω = diag(ω)``, default I)."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float).reshape(-1)
+    if X.ndim != 2 or X.shape[0] > X.shape[1] or y.shape[0] != X.shape[0]:
+        raise ValueError(f"X must be n × d with n ≤ d and y of length n (an interpolator), got X "
+                         f"{X.shape} and y {y.shape}")
     om = np.ones(X.shape[1]) if weights is None else np.asarray(weights, dtype=float)
     XO = X * om[None, :]
     return XO.T @ np.linalg.solve(XO @ X.T, y)

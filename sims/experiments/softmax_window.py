@@ -121,6 +121,23 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     # S6: constant tasks b ~ U[-1, 1], sigma = 0.5, d = 3, n = 20
     "s6_constant": (UnitExperiment(setting=_iso(0.5, "constant", d=3, L=0.0)), _C),
     "smoke": (UnitExperiment(setting=_iso(0.1)), dataclasses.replace(_C, steps=20, log_every=5)),
+    # Figs. 3-4 ablations at sigma = 0.01 (L = 1, n = 20 is s1_sigma0.01; L = 0.03, 0.1: s3_L*):
+    # several L, several n, and the non-isotropic sphere law U^d_S ("acg", S = diag(1..d))
+    "f34_L0.01": (UnitExperiment(setting=_iso(0.01, L=0.01)), _C),
+    **{f"f34_n{n}": (UnitExperiment(setting=_iso(0.01, n=n)), _C) for n in (5, 10, 50, 100, 200)},
+    **{f"f34_acg_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="affine", L=L),
+        n=20, sigma2=1e-4)), _C) for L in (0.01, 0.1, 1.0)},
+    # S2's report-only cosine extension: f = cos(L v^T x), sigma in {.1, .01} at L = 1, and
+    # L in {0.5, 2, 4} at sigma = 0.01 (non-monotone in L at n = 20)
+    **{f"s2_cos_sigma{s:g}": (UnitExperiment(setting=_iso(s, "cos")), _C) for s in (0.1, 0.01)},
+    **{f"s2_cos_L{L:g}": (UnitExperiment(setting=_iso(0.01, "cos", L=L)), _C) for L in (0.5, 2, 4)},
+    # the spec's S1 / S4 length (--full): 3000 steps, lr cosine-decayed to 0.05x (the spec's
+    # 0.999 per step ends at 0.999^3000 = 0.05x)
+    **{f"s1p_sigma{s:g}": (UnitExperiment(setting=_iso(s)), dataclasses.replace(_C, steps=3000))
+       for s in SIGMAS},
+    "s4p_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
+                   dataclasses.replace(_C, lr=0.01, steps=3000)),
 }
 
 

@@ -1,6 +1,7 @@
 """collins24 figures (spec 003 §4): ω* against Λ with the bracket and the fitted slope (Theorem 3.4
 as a figure), the transfer curves of Theorem 3.5 (Fig. 5's message), ‖M‖ over training with the
-population optima drawn as lines (Figs. 3-4 at the S1 sizes), and Fig. 1's attention weights.
+population optima drawn as lines (Figs. 3-4: σ, L and n ablations and the U^d_S panels), and
+Fig. 1's attention weights.
 
 Theory: solid lines; simulations: markers; rates on log-log axes with the fitted slope in the
 legend.  Built with ``matplotlib.figure.Figure`` (never pyplot); never imports checks.
@@ -14,9 +15,10 @@ import numpy as np
 from matplotlib.figure import Figure
 from scipy import stats
 
+from numerics.softmax_window.anisotropic import optimal_diag_M
 from numerics.softmax_window.api import fig1_errors
 from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
-from sims.experiments.softmax_window import SIGMAS, trained
+from sims.experiments.softmax_window import PRESETS, SIGMAS, trained
 from theory.softmax_window import (
     affine_optimum_asymptote,
     rho_metric,
@@ -79,18 +81,38 @@ def fig_transfer(*, quick: bool = True, seed: int = 0) -> Figure:
 
 
 def fig_training_norm(*, quick: bool = True, seed: int = 0) -> Figure:
-    """Figs. 3-4 at the S1 sizes: ‖M‖₂ over training for σ ∈ {1, .3, .1, .01} (trained units,
-    markers), with the population optima ω* drawn as horizontal lines (‖ωI‖₂ = ω)."""
-    fig = Figure(figsize=(6, 4.5))
-    ax = fig.subplots()
-    for s in SIGMAS:
-        r = trained(f"s1_sigma{s:g}", seed=seed)
-        tr = r.extra["M_trace"]
-        line = ax.plot(tr[:, 0], tr[:, 1], ".", ms=2, label=f"trained, sigma = {s:g}")[0]
-        ax.axhline(optimal_scale_affine(5, 20, 1.0, s * s)[0], color=line.get_color(), lw=1)
-    ax.set(xlabel="step", ylabel="||M||_2", title="Figs. 3-4: ||M|| over training (affine, d=5, "
-           "n=20); lines: quadrature omega*")
-    ax.legend(fontsize=7)
+    """Figs. 3-4 (affine, d = 5): ‖M‖₂ over training (trained units, markers) for several σ
+    (L = 1, n = 20), several L and several n (σ = 0.01), and on the non-isotropic sphere U^d_S for
+    several L, with the population optima drawn as horizontal lines: ω* by quadrature
+    (‖ωI‖₂ = ω) and, for U^d_S, ‖diag(m*)‖₂ of the MC optimum over diagonal M."""
+    fig = Figure(figsize=(11, 8))
+    axes = fig.subplots(2, 2).ravel()
+    s2 = 1e-4
+    ns = (5, 10, 20, 50) if quick else (5, 10, 20, 50, 100, 200)
+    panels = [
+        ("sigma (L = 1, n = 20)", [(s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0])
+                                   for s in SIGMAS]),
+        ("L (sigma = 0.01, n = 20)", [(L, p, optimal_scale_affine(5, 20, L, s2)[0]) for L, p in (
+            (0.01, "f34_L0.01"), (0.03, "s3_L0.03"), (0.1, "s3_L0.1"), (1.0, "s1_sigma0.01"))]),
+        ("n (sigma = 0.01, L = 1)", [(n, "s1_sigma0.01" if n == 20 else f"f34_n{n}",
+                                     optimal_scale_affine(5, n, 1.0, s2)[0]) for n in ns]),
+    ]
+    rng = np.random.default_rng(seed + 17)
+    acg = []
+    for L in ((0.01, 0.1) if quick else (0.01, 0.1, 1.0)):
+        st = PRESETS[f"f34_acg_L{L:g}"][0].setting
+        acg.append((L, f"f34_acg_L{L:g}", float(np.max(
+            optimal_diag_M(st, 20_000 if quick else 80_000, rng).m))))
+    panels.append(("L on U^d_S (sigma = 0.01, n = 20)", acg))
+    for ax, (label, runs) in zip(axes, panels, strict=True):
+        for v, preset, w in runs:
+            tr = trained(preset, seed=seed).extra["M_trace"]
+            line = ax.plot(tr[:, 0], tr[:, 1], ".", ms=2, label=f"trained, {label.split()[0]} = "
+                           f"{v:g}")[0]
+            ax.axhline(w, color=line.get_color(), lw=1)
+        ax.set(xlabel="step", ylabel="||M||_2", title=f"Figs. 3-4: ||M|| vs {label}")
+        ax.legend(fontsize=7)
+    fig.suptitle("lines: population optima (quadrature; U^d_S: MC over diagonal M)")
     fig.tight_layout()
     return fig
 

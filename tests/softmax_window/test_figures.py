@@ -35,7 +35,9 @@ def test_fig_weights() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:thm3.4")
 def test_fig_training_norm() -> None:
-    assert len(F.fig_training_norm().axes[0].get_lines()) == 8
+    axes = F.fig_training_norm().axes
+    assert len(axes) == 4  # sigma, L, n, U^d_S panels: a marker series and an optimum line each
+    assert [len(ax.get_lines()) for ax in axes] == [8, 8, 8, 4]
 
 
 @pytest.mark.slow

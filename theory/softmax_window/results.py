@@ -93,8 +93,9 @@ RESULTS: tuple[Result, ...] = (
             "numerics.softmax_window.checks_optimum:check_thm3_4_order",
             "numerics.softmax_window.checks_optimum:check_thm3_4_optim_collapse",
             "numerics.softmax_window.checks_optimum:check_thm3_4_rate",
-            "sims.checks.softmax_window:check_thm3_4_train",
-            "sims.checks.softmax_window:check_thm3_4_train_relu",
+            "sims.checks.softmax_window_train:check_thm3_4_train",
+            "sims.checks.softmax_window_train:check_thm3_4_train_relu",
+            "sims.checks.softmax_window_train:check_thm3_4_train_cos",
         ),
         figures=(
             "sims.figures.softmax_window:fig_omega_lambda",
@@ -314,14 +315,16 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="collins24:fig3-4", kind="figure",
         summary="Figs. 3-4 at the S1 size: ||M|| over training grows more slowly for larger "
-                "sigma and ends at the population optimum (lines)",
+                "sigma, faster for larger L and n (also on U^d_S) and ends at the population "
+                "optimum (quadrature; MC over diagonal M for U^d_S)",
         source="[collins24] Figures 3, 4; spec 003 §4",
-        statement="||M|| grows more slowly for larger sigma",
+        statement="||M|| grows more slowly for larger sigma and faster for larger L and n",
         objects=(
             "theory.softmax_window:Lambda",
         ),
         checks=(
-            "sims.checks.softmax_window:check_fig3_4_train",
+            "sims.checks.softmax_window_train:check_fig3_4_train",
+            "sims.checks.softmax_window_train:check_fig3_4_train_acg",
         ),
         figures=(
             "sims.figures.softmax_window:fig_training_norm",

@@ -12,7 +12,7 @@ def test_fig_omega_lambda() -> None:
     fig = F.fig_omega_lambda()
     ax = fig.axes[0]
     assert ax.get_xscale() == "log" and len(ax.get_lines()) == 5
-    assert "slope" in ax.get_lines()[0].get_label()
+    assert "slope" in str(ax.get_lines()[0].get_label())
 
 
 @pytest.mark.result("collins24:thm3.5")

@@ -17,8 +17,10 @@ Corollary 6, shifts, footnote 2), :mod:`.random_cov` (§4.3, Theorem 8); :mod:`.
 NOTATION: see :data:`NOTATION` (paper symbol → code name → canonical cross-paper name).
 """
 
+# ruff: noqa: F401  (re-exports: ruff cannot read an ``__all__`` built from the sections' lists)
 from __future__ import annotations
 
+from theory.lsa_flow import convergence, flow, model, random_cov, risk, training
 from theory.lsa_flow.convergence import (
     W_KQ_star,
     W_PV_star,
@@ -111,88 +113,15 @@ from theory.lsa_flow.training import (
     initial_state,
 )
 
-__all__ = [
-    "U_from_weights",
-    "vec",
-    "lemma9_H",
-    "prediction_quadratic",
-    "prediction_eq6",
-    "lsa_output",
-    "gamma",
-    "gamma_fn",
-    "gamma_noisy",
-    "gamma_noisy_fn",
-    "initial_state",
-    "Assumption3Setting",
-    "optimal_loss",
-    "optimal_loss_fn",
-    "optimal_loss_noisy",
-    "optimal_loss_isotropic",
-    "reduced_loss",
-    "reduced_loss_fn",
-    "reduced_loss_grad",
-    "reduced_loss_grad_fn",
-    "loss_of_P",
-    "loss_of_P_fn",
-    "flow_rhs",
-    "flow_rhs_fn",
-    "FLOW_VARIANTS",
-    "balancedness",
-    "balanced_flow_rhs",
-    "excess_identity",
-    "isotropic_q",
-    "isotropic_q_fn",
-    "offdiag_decay",
-    "limit_params",
-    "limit_params_fn",
-    "W_KQ_star",
-    "W_PV_star",
-    "init_condition",
-    "initial_loss_bound",
-    "u_min",
-    "pl_constant",
-    "theorem5_excess",
-    "theorem5_risk",
-    "quadratic_task_moments",
-    "noiseless_Sigma",
-    "noiseless_risk",
-    "prior_risk",
-    "prior_risk_fn",
-    "prior_risk_floor",
-    "prior_risk_isotropic",
-    "tight_bound",
-    "cor6_eta",
-    "cor6_bound",
-    "cor6_M_threshold",
-    "shift_risk",
-    "shift_risk_fn",
-    "covariate_scaling_risk",
-    "covariate_scaling_limit",
-    "query_shift_floor",
-    "plain_gd_risk_limit",
-    "rdm_moments",
-    "rdm_coefficients",
-    "rdm_loss",
-    "rdm_flow_rhs",
-    "rdm_D",
-    "rdm_limit",
-    "rdm_min_loss",
-    "rdm_optimal_loss",
-    "rdm_init_bound",
-    "rdm_u_min",
-    "rdm_pl_constant",
-    "moments_iid",
-    "delta_iid",
-    "delta_exp",
-    "exp_moments",
-    "gamma_law_moments",
-    "rdm_test_risk",
-    "rdm_test_risk_fn",
-    "fixed_test_risk",
-    "lsa_limit_random",
-    "NOTATION",
-    "RESULTS",
-]
+# The exports are the section modules' ``__all__`` (each public name is listed once, where it is
+# defined), plus the notation table and RESULTS; the imports above bind them explicitly.
+__all__ = ["NOTATION", "RESULTS"]
+__all__ += model.__all__
+__all__ += training.__all__
+__all__ += flow.__all__
+__all__ += convergence.__all__
+__all__ += risk.__all__
+__all__ += random_cov.__all__
 
 #: The notation table: paper symbol → code name → canonical cross-paper name.
 NOTATION = """\

@@ -30,12 +30,9 @@ __all__ = [
     "gamma_noisy_fn",
     "initial_state",
     "Assumption3Setting",
-    "prepare",
-    "gamma_xp",
-    "gamma_noisy_xp",
-    "num_Lambda",
-    "num_N",
 ]
+# Also public, for the sibling section modules only (theory.lsa_flow does not re-export them):
+# prepare, gamma_xp, gamma_noisy_xp, num_Lambda, num_N.
 
 
 # ------------------------------------------------------------------------------ validation

@@ -15,8 +15,10 @@ Theorem 5.2), :mod:`.rates` (§6 Lemma 6.1, Corollary 6.2), :mod:`.flow` (§6 / 
 flow, Theorem 6.3); :data:`RESULTS` in :mod:`.results`; the notation table is :data:`NOTATION`.
 """
 
+# ruff: noqa: F401  (re-exports: ruff cannot read an ``__all__`` built from the sections' lists)
 from __future__ import annotations
 
+from theory.ltb import flow, gd_beta, mlp_gap, model, rates, risk
 from theory.ltb.flow import (
     K_matrix,
     beta_rate_bound,
@@ -48,15 +50,15 @@ from theory.ltb.rates import cor62_bounds, sum_min
 from theory.ltb.results import RESULTS
 from theory.ltb.risk import lsa_risk, ltb_risk, ltb_risk_whitened
 
-__all__ = [
-    "optimal_risk", "optimal_gamma", "optimal_risk_eig", "optimal_gamma_whitened", "omega",
-    "effective_params", "lemma51_weights", "ltb_risk", "ltb_risk_whitened", "lsa_risk",
-    "whiten", "whiten_params", "label_second_moment",
-    "lsa_risk_floor", "gap_lower_bound", "gap_lower_bound_simplified", "gd0_gap",
-    "gap_upper_bound", "gap_upper_bound_eig", "gap_exact_d1_noiseless", "sum_min", "cor62_bounds",
-    "K_matrix", "excess_risk", "flow_rhs", "flow_rhs_whitened", "flow_limit", "invariants",
-    "beta_rate_bound", "NOTATION", "RESULTS",
-]
+# The exports are the section modules' ``__all__`` (each public name is listed once, where it is
+# defined), plus the notation table and RESULTS; the imports above bind them explicitly.
+__all__ = ["NOTATION", "RESULTS"]
+__all__ += model.__all__
+__all__ += risk.__all__
+__all__ += mlp_gap.__all__
+__all__ += gd_beta.__all__
+__all__ += rates.__all__
+__all__ += flow.__all__
 
 #: The notation table: paper symbol -> code name -> canonical (``theory.settings``) name / meaning.
 NOTATION = """

@@ -17,9 +17,6 @@ from theory.ltb.model import num_setting, sym_mat
 
 __all__ = [
     "K_matrix",
-    "k_matrix_expr",
-    "excess_risk_expr",
-    "flow_rhs_expr",
     "excess_risk",
     "flow_rhs",
     "flow_rhs_whitened",
@@ -27,6 +24,8 @@ __all__ = [
     "invariants",
     "beta_rate_bound",
 ]
+# Also public, for the sibling section modules and numerics.ltb only (theory.ltb does not re-export
+# them): k_matrix_expr, excess_risk_expr, flow_rhs_expr.
 
 
 def _setting(ops: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any):

@@ -22,11 +22,12 @@ __all__ = [
     "lemma51_weights",
     "omega",
     "optimal_gamma_whitened",
-    "optimal_gamma_expr",
     "optimal_gamma",
     "optimal_risk",
     "optimal_risk_eig",
 ]
+# Also public, for the sibling section modules and numerics.ltb only (theory.ltb does not re-export
+# them): optimal_gamma_expr.
 
 
 # ------------------------------------------------------------------- Lemma 5.1: F_GDβ ⊆ F_LTB

@@ -17,15 +17,13 @@ from theory.common.backend import SP, ops_for, psd_sqrt
 from theory.settings import as_matrix, as_vector, check_int, check_real
 
 __all__ = [
-    "PAPER",
-    "num_setting",
-    "check_omega_invertible",
-    "sym_mat",
     "effective_params",
     "whiten",
     "whiten_params",
     "label_second_moment",
 ]
+# Also public, for the sibling section modules and numerics.ltb only (theory.ltb does not re-export
+# them): PAPER, num_setting, check_omega_invertible, sym_mat.
 
 #: Where the data model's assumptions come from (named in validation errors).
 PAPER = "zwb24 Assumption 3.1"

@@ -16,7 +16,9 @@ import sympy as sp
 from theory.common.backend import NP, SP, ops_for
 from theory.ltb.model import num_setting, sym_mat, whiten, whiten_params
 
-__all__ = ["ltb_risk_expr", "ltb_risk_whitened", "ltb_risk", "lsa_risk"]
+__all__ = ["ltb_risk_whitened", "ltb_risk", "lsa_risk"]
+# Also public, for the sibling section modules and numerics.ltb only (theory.ltb does not re-export
+# them): ltb_risk_expr.
 
 
 def ltb_risk_expr(ops: Any, a: Any, b: Any, G: Any, phi: Any, P: Any, mu: Any, s2: Any, N: Any

@@ -27,6 +27,7 @@ from numerics.testing import (
     close_agreement,
     mc_agreement,
     ordering,
+    over_seeds,
     train_discrimination,
 )
 from sims.data import embed, sample_prompts
@@ -185,38 +186,25 @@ def _per_seed(name: str, runs: Sequence[tuple[int, Any, Any]], predicted: Any,
               alternatives: Mapping[str, Any], *, rtol: float, norm: float,
               fault_alternative: str | None = None, details: dict | None = None
               ) -> tuple[Evidence, list[Evidence]]:
-    """``train_discrimination`` of every seed's ``(seed, observed, initial)``, folded into one row.
-
-    The row reports the first seed that fails (else the seed farthest from the prediction), so it
-    passes iff every seed passes; ``details`` gets ``seeds``, ``seeds_passed`` and, per seed, its
-    units, start units, nearest alternative and the named alternative (trap) it ended in, if any.
-    ``fault_alternative`` (negative control) makes the named alternative the prediction; the
-    stated prediction then becomes an alternative.  ``norm`` is fixed so units do not move.
+    """``train_discrimination`` of every seed's ``(seed, observed, initial)``, folded into one row
+    by :func:`~numerics.testing.over_seeds` (the row passes iff every seed passes, and records
+    ``seeds``, ``seeds_passed``, ``reported_seed``, ``per_seed`` and ``traps``); also returns the
+    per-seed rows.  ``fault_alternative`` (negative control) makes the named alternative the
+    prediction; the stated prediction then becomes an alternative.  ``norm`` is fixed so units do
+    not move.
     """
     pred, alts = predicted, dict(alternatives)
     if fault_alternative is not None and fault_alternative in alts:
         pred = alts.pop(fault_alternative)
         alts["stated prediction"] = predicted
-    evs = [train_discrimination(name, o, pred, i, alternatives=alts, rtol=rtol, norm=norm)
-           for _, o, i in runs]
-    seeds = [s for s, _, _ in runs]
-    ok = [s for s, e in zip(seeds, evs, strict=True) if e.passed]
-    rows = []
-    for s, e in zip(seeds, evs, strict=True):
-        alt = sorted(e.details["alternatives"], key=lambda r: r["units"])
-        trap = alt[0]["name"] if alt and alt[0]["units"] <= 1.0 else None
-        rows.append({"seed": s, "units": e.error, "start_units": e.details["start_units"],
-                     "nearest_alternative": alt[0]["name"] if alt else None, "trap": trap})
-    bad = [k for k, e in enumerate(evs) if not e.passed]
-    k = bad[0] if bad else int(np.argmax([e.error for e in evs]))
-    _, o, i = runs[k]
-    ev = train_discrimination(
-        name, o, pred, i, alternatives=alts, rtol=rtol, norm=norm, seeds=seeds, seeds_passed=ok,
-        details={"seed_reported": seeds[k], "per_seed": rows,
-                 "traps": {str(r["seed"]): r["trap"] for r in rows if r["trap"]},
-                 **({"fault_alternative": fault_alternative} if fault_alternative else {}),
-                 **(details or {})})
-    return ev, evs
+    extra = {**({"fault_alternative": fault_alternative} if fault_alternative else {}),
+             **(details or {})}
+    by_seed = {s: train_discrimination(name, o, pred, i, alternatives=alts, rtol=rtol, norm=norm,
+                                       details=extra)
+               for s, o, i in runs}
+    seeds = list(by_seed)
+    (ev,) = over_seeds(lambda s: [by_seed[s]], seeds)
+    return ev, [by_seed[s] for s in seeds]
 
 
 def _risks(runs: Sequence[tuple[int, Any]]) -> list[tuple[int, float, float]]:
@@ -322,7 +310,7 @@ def _phi_order(runs: list[tuple[int, np.ndarray, np.ndarray]], phi_lsa: np.ndarr
                            "units_to_0": float(np.linalg.norm(o)) / tol,
                            "alternatives": [{"name": name_alt,
                                              "units": float(np.linalg.norm(o - phi_lsa)) / tol}],
-                           "seeds": [r[0] for r in runs], "seed_reported": s,
+                           "seeds": [r[0] for r in runs], "reported_seed": s,
                            "seeds_passed": [r[0] for r in runs if np.linalg.norm(r[1] - alt)
                                             - np.linalg.norm(r[1] - pred) >= margin]})
     return ev if math.isfinite(gap) else dataclasses.replace(ev, passed=False)
@@ -382,7 +370,7 @@ def check_table1_train_zero_mean(*, quick: bool = True, seed: int = 0,
                             "units_to_ours": c.details["units_to_ours"]}
         agree = all(v["status"] == "discrepancy" and v["start_units"] >= TRAIN_START_UNITS
                     for v in ours.values())
-        rep = ours[str(ev.details["seed_reported"])]
+        rep = ours[str(ev.details["reported_seed"])]
         details = {**ev.details, "paper": Rs, "ours": rep["stationary_value"],
                    "units_to_paper": ev.error, "units_to_ours": rep["units_to_ours"],
                    "source": CONTROL_SOURCE, "stationary_point_of_failed_seeds": ours}

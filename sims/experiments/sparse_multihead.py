@@ -1,6 +1,8 @@
 """czz24 training experiments (spec 000 V-sims): S1, the constructed pre-GD transformer with
 learnable step sizes (pre-processed vs raw), and S2, a trained masked multi-head linear transformer
-(Eq. 2.2) with 1 or 8 heads in layer 1.
+(Eq. 2.2) with 1 or 8 heads in layer 1, and the small trained models of Fig. 1b (d = 16, s = 4,
+σ = 0.1, trained at n = 12 with q = 4 as in App. B), with head pruning and a short fine-tune
+(Sec. 3, Eq. 3.1; ``pruned``).
 
 Imports only ``theory.settings`` (no prediction).  ``PRESETS`` maps a name to
 ``(SparseExperiment, TrainConfig)``; ``run(preset, **overrides)`` returns a
@@ -26,7 +28,7 @@ from sims.train import TrainResult, make_generator, torch_dtype, train
 from theory.settings import SparseRegressionICL
 
 __all__ = ["SparseExperiment", "PRESETS", "run", "trained", "resolve", "sample_sparse_tokens",
-           "build_model", "fresh_excess"]
+           "build_model", "fresh_excess", "load_model", "coefficients", "pruned", "FIG1B_PRESETS"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -54,6 +56,10 @@ def _s2(n: int = 32, sigma2: float = 0.25) -> SparseRegressionICL:
     return SparseRegressionICL.isotropic(d=8, s=2, n=n, sigma2=sigma2, prior="gauss", q=8)
 
 
+def _fig1b() -> SparseRegressionICL:
+    return SparseRegressionICL.isotropic(d=16, s=4, n=12, sigma2=0.01, prior="gauss", q=4)
+
+
 _S1_CFG = TrainConfig(optimizer="adam", lr=0.05, steps=150, batch_size=128, dtype="float64",
                       log_every=10)
 _S2_CFG = TrainConfig(optimizer="adam", lr=3e-3, steps=600, batch_size=64, grad_clip=1.0,
@@ -65,9 +71,23 @@ PRESETS: dict[str, tuple[SparseExperiment, TrainConfig]] = {
     "s1_raw": (SparseExperiment(setting=_s1(), model="rawgd"), _S1_CFG),
     "s2_h1": (SparseExperiment(setting=_s2(), model="lintf", heads=(1, 1, 1)), _S2_CFG),
     "s2_h8": (SparseExperiment(setting=_s2(), model="lintf", heads=(8, 1, 1)), _S2_CFG),
+    # Fig. 1b small trained models (App. B data, d_hid 48 = 3d, h heads in every layer): the quick
+    # tier's (4, 4, 4) at 600 steps (≈ 5 s); --full the paper's L = 4 with h ∈ {1, 4, 8}.
+    "fig1b_h4": (SparseExperiment(setting=_fig1b(), model="lintf", heads=(4, 4, 4), d_hid=48,
+                                  test_size=500), _S2_CFG),
+    "fig1b_h1_l4": (SparseExperiment(setting=_fig1b(), model="lintf", heads=(1,) * 4, d_hid=48,
+                                     test_size=500), dataclasses.replace(_S2_CFG, steps=3000)),
+    "fig1b_h4_l4": (SparseExperiment(setting=_fig1b(), model="lintf", heads=(4,) * 4, d_hid=48,
+                                     test_size=500), dataclasses.replace(_S2_CFG, steps=3000)),
+    "fig1b_h8_l4": (SparseExperiment(setting=_fig1b(), model="lintf", heads=(8,) * 4, d_hid=48,
+                                     test_size=500), dataclasses.replace(_S2_CFG, steps=3000)),
     "smoke": (SparseExperiment(setting=_s2(n=12), model="lintf", heads=(4, 1), test_size=200),
               dataclasses.replace(_S2_CFG, steps=20, log_every=5)),
 }
+
+#: The Fig. 1b presets of each tier.
+FIG1B_PRESETS = {"quick": ("fig1b_h4",), "full": ("fig1b_h4", "fig1b_h1_l4", "fig1b_h4_l4",
+                                                  "fig1b_h8_l4")}
 
 
 def sample_sparse_tokens(st: SparseRegressionICL, B: int, *, generator: torch.Generator,
@@ -176,4 +196,74 @@ def _run(exp: SparseExperiment, cfg: TrainConfig) -> TrainResult:
                      experiment=exp)
     if isinstance(model, PreGDTF):
         res.extra["eta"] = np.exp(model.theta.detach().double().numpy())
+    return res
+
+
+def load_model(preset: str, res: TrainResult) -> MaskedLinearTF:
+    """The trained masked linear TF of a ``lintf`` preset with the parameters of ``res``."""
+    exp = PRESETS[preset][0]
+    if exp.model != "lintf":
+        raise ValueError(f"preset {preset!r} is not a masked linear TF (model = {exp.model!r})")
+    model = MaskedLinearTF(exp.setting.d, exp.heads, exp.d_hid,
+                           generator=torch.Generator().manual_seed(0),
+                           attn_scale=1.0 / exp.setting.n)
+    model.load_state_dict({k: torch.as_tensor(v) for k, v in res.params.items()})
+    return model
+
+
+@torch.no_grad()
+def coefficients(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The model's coefficient ``ŵ`` (B, d) on the contexts ``X`` (B, n, d), ``y`` (B, n), read off
+    by the ``d`` unit queries (the model is linear in a query).  The attention scale is ``1/n`` of
+    *these* contexts (the Fig. 1b models are evaluated at n other than their training n = 12, as
+    in the paper; no positional encoding)."""
+    B, n, d = X.shape
+    E = torch.zeros((B, d + 1, n + d), dtype=torch.float64)
+    E[:, :d, :n] = torch.as_tensor(X).transpose(1, 2)
+    E[:, d, :n] = torch.as_tensor(y)
+    E[:, :d, n:] = torch.eye(d, dtype=torch.float64)
+    old = model.attn_scale
+    model.attn_scale = 1.0 / n
+    try:
+        return model(E, n)[:, n:].numpy()
+    finally:
+        model.attn_scale = old
+
+
+def pruned(preset: str, keep: tuple[tuple[bool, ...], ...], *, seed: int = 0, steps: int = 500
+           ) -> TrainResult:
+    """Sec. 3 pruning: the trained ``preset`` model with the heads ``keep[i][j] = False`` zeroed
+    (W_Q, W_K, W_V of the head: its output and all its gradients vanish, so it stays pruned), then
+    fine-tuned ``steps`` steps on fresh prompts (issue budget ≤ 500; the paper: 60,000).  ``keep``
+    comes from the caller (the head-importance ranking); cached like :func:`trained`."""
+    exp, cfg = resolve(preset, seed=seed)
+    keep = tuple(tuple(bool(k) for k in row) for row in keep)
+    if [len(r) for r in keep] != list(exp.heads):
+        raise ValueError(f"keep must have {exp.heads} entries per layer, got {keep}")
+    ft = dataclasses.replace(cfg, steps=steps, seed=seed + 40_000)
+
+    def compute() -> TrainResult:
+        model = load_model(preset, trained(preset, seed=seed))
+        with torch.no_grad():
+            for i, row in enumerate(keep):
+                for j, k in enumerate(row):
+                    if not k:
+                        for lst in (model.WQ, model.WK, model.WV):
+                            lst[i][j].zero_()
+        return _train_lintf(model, exp, ft)
+
+    return cached("sparse_multihead", ("pruned", exp, cfg, keep, steps), compute)
+
+
+def _train_lintf(model: torch.nn.Module, exp: SparseExperiment, cfg: TrainConfig) -> TrainResult:
+    st, dt = exp.setting, torch_dtype(cfg.dtype)
+
+    def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
+        E, yq, _, _ = sample_sparse_tokens(st, cfg.batch_size, generator=g, dtype=dt)
+        return torch.mean((_query_pred(m, E, st.n) - yq) ** 2)
+
+    res = train(model, objective, cfg, generator=make_generator(cfg.seed))
+    res.extra.update(test_excess=fresh_excess(model, st, exp.test_size,
+                                              make_generator(cfg.seed + 20_000), dtype=dt),
+                     experiment=exp)
     return res

@@ -7,6 +7,7 @@ import pytest
 
 from numerics.testing import assert_fails, assert_passed
 from sims.checks import sparse_multihead as C
+from sims.checks import sparse_multihead_fig1b as F1
 
 
 @pytest.mark.float
@@ -56,6 +57,24 @@ def test_s2_trained() -> None:
 @pytest.mark.result("czz24:eq3.1")
 def test_head_importance_of_trained_model() -> None:
     assert_passed(C.check_eq3_1_train())
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("czz24:fig1b")
+def test_fig1b_trained_above_bayes_floor_and_negative_control() -> None:
+    assert_passed(F1.check_fig1b_train())
+    # a model that sees its task w* must break the Bayes floor
+    assert_fails(F1.check_fig1b_train(fault_leak_task=1.0))
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("czz24:eq3.1")
+def test_pruning_and_negative_control() -> None:
+    assert_passed(F1.check_eq3_1_train_pruning())
+    # torch zeroes the least important head while the mask keeps the most important one
+    assert_fails(F1.check_eq3_1_train_pruning(fault_prune_rule="argmin"))
 
 
 @pytest.mark.slow

@@ -3,8 +3,10 @@ pattern metrics, seed lists, named alternatives, manifold rows and traps.  No ch
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,6 +16,7 @@ from numerics.softmax_multihead.bands import band
 from numerics.testing import (
     TRAIN_RTOL,
     Z_MC,
+    over_seeds,
     train_discrimination,
 )
 from sims.experiments.softmax_multihead import (
@@ -121,48 +124,26 @@ def manifold_alternatives(exp: HpcyExperiment, wbar: float) -> tuple[
     return float(th.eta_star(d, L, s2)), inner_alts, float(th.m_star(wbar, d, L, s2)), m_alts
 
 
-def manifold_estimates(preset: str, s_: int, exp_over: dict[str, Any]) -> tuple[
-        float, float, float]:
-    res = trained(preset, seed=s_, **exp_over)
-    m = pattern_metrics(res.extra["experiment"], res.params)
-    wbar, mass, _ = eta_hat(m)
-    return float(m["omega"] @ m["mu"]), mass, wbar
-
-
 def manifold_rows(tag: str, exp: HpcyExperiment, m: dict[str, np.ndarray],
-                   init: dict[str, np.ndarray], *, seeds: tuple[int, ...], preset: str,
-                   exp_over: dict[str, Any], fault_prediction: str | None) -> list[Evidence]:
-    """TRAIN rows of the manifold position (train_discrimination): ⟨ω, μ⟩ vs 1/κ (2 %) against
-    L = ∞ and the single-head optimum; m vs m*(ω̄) (5 %) against L = ∞.  ``seeds_passed``: the
-    seeds whose own estimate passes the same discrimination."""
+                  init: dict[str, np.ndarray], *, preset: str,
+                  fault_prediction: str | None) -> list[Evidence]:
+    """TRAIN rows of the manifold position (train_discrimination) of one seed: ⟨ω, μ⟩ vs 1/κ (2 %)
+    against L = ∞ and the single-head optimum; m vs m*(ω̄) (5 %) against L = ∞.  Over seeds they
+    are folded by :func:`fold_seeds` (``seeds``, ``seeds_passed``)."""
     wbar, mass, _ = eta_hat(m)
     k_inv, inner_alts, ms, m_alts = manifold_alternatives(exp, wbar)
     if fault_prediction is not None and fault_prediction not in {**inner_alts, **m_alts}:
         raise ValueError(f"fault_prediction must be one of {sorted({**inner_alts, **m_alts})}, "
                          f"got {fault_prediction!r}")
-    rtol_in = rtol_inner(preset)
     k_inv, inner_alts = swap(k_inv, inner_alts, fault_prediction, "1/kappa (4.3)")
     ms, m_alts = swap(ms, m_alts, fault_prediction, "m*(omega_bar) (4.6)")
-    inner0 = float(init["omega"] @ init["mu"])
-    m0 = float(np.abs(init["mu"]).sum() / 2)
-    ok_inner, ok_m = [], []
-    for s_ in seeds:
-        i_s, m_s, w_s = manifold_estimates(preset, s_, exp_over)
-        k_s, ia_s, ms_s, ma_s = manifold_alternatives(exp, w_s)
-        k_s, ia_s = swap(k_s, ia_s, fault_prediction, "1/kappa (4.3)")
-        ms_s, ma_s = swap(ms_s, ma_s, fault_prediction, "m*(omega_bar) (4.6)")
-        if train_discrimination("", i_s, k_s, inner0, alternatives=ia_s,
-                                rtol=rtol_in).passed:
-            ok_inner.append(s_)
-        if train_discrimination("", m_s, ms_s, m0, alternatives=ma_s).passed:
-            ok_m.append(s_)
     return [
         train_discrimination(f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
-                             float(m["omega"] @ m["mu"]), k_inv, inner0,
-                             alternatives=inner_alts, rtol=rtol_in, seeds=seeds,
-                             seeds_passed=ok_inner, details={"2 omega_bar m": 2 * wbar * mass}),
-        train_discrimination(f"{tag}: m vs m*(omega_bar) (4.6)", mass, ms, m0,
-                             alternatives=m_alts, seeds=seeds, seeds_passed=ok_m,
+                             float(m["omega"] @ m["mu"]), k_inv,
+                             float(init["omega"] @ init["mu"]), alternatives=inner_alts,
+                             rtol=rtol_inner(preset), details={"2 omega_bar m": 2 * wbar * mass}),
+        train_discrimination(f"{tag}: m vs m*(omega_bar) (4.6)", mass, ms,
+                             float(np.abs(init["mu"]).sum() / 2), alternatives=m_alts,
                              details={"omega_bar": wbar}),
     ]
 
@@ -178,3 +159,17 @@ def trap(preset: str, H: int, s_: int) -> str | None:
     if H >= 2 and one_sign and abs(risk(preset, s_).mean - risk("h1", s_).mean) <= 0.03:
         return "single-head trap"
     return None
+
+
+def fold_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int],
+               trap_of_seed: Callable[[int], str | None]) -> list[Evidence]:
+    """One check's rows folded over ``seeds`` by :func:`numerics.testing.over_seeds`, over the seeds
+    that do not end in a named trap (judged by ``trap_of_seed``, the trap's own criteria): each row
+    passes iff it passes on every such seed (the claim is not weakened; the trapped seeds are
+    reported in ``details["traps"]`` and counted by the claim row over seeds).  With one seed, or
+    every seed trapped, the fold runs over all ``seeds`` (a trapped primary seed fails)."""
+    traps = {str(s_): t for s_ in seeds if len(seeds) > 1 and (t := trap_of_seed(s_)) is not None}
+    free = [s_ for s_ in seeds if str(s_) not in traps] or list(seeds)
+    return [dataclasses.replace(e, details={**e.details, "seeds": list(seeds),
+                                            "traps": {**e.details.get("traps", {}), **traps}})
+            for e in over_seeds(rows_of, free)]

@@ -122,12 +122,19 @@ def test_manifold_position_alternatives_fail(alternative: str) -> None:
     assert_fails(C.check_obs1_train(H=2, fault_prediction=alternative))
 
 
+@pytest.mark.parametrize("alternative", ["Gamma* (5.6) (vanilla GD)",
+                                         "Sigma^-1 (finite-L term dropped)"])
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:eq5.6")
-def test_noniso_alternative_fails() -> None:
-    assert_passed(C.check_eq5_6_train())
-    assert_fails(C.check_eq5_6_train(fault_prediction="Sigma^-1 (finite-L term dropped)"))
+def test_noniso_alternative_fails(alternative: str) -> None:
+    """Each named alternative of the non-isotropic TRAIN row (Γ* (5.6), the rival optimum, is ≥ 2
+    tolerance units from P_D* at L = 20), passed as the prediction, fails."""
+    ok = C.check_eq5_6_train()
+    assert_passed(ok)
+    row = next(e for e in ok if e.kind == "TRAIN")
+    assert alternative in {a["name"] for a in row.details["alternatives"]}
+    assert_fails(C.check_eq5_6_train(fault_prediction=alternative))
 
 
 @pytest.mark.train
@@ -170,6 +177,20 @@ def test_seed_outcomes_two_heads() -> None:
     """H = 2, seeds 0-3: seeds 0, 2, 3 pass every Obs-1 row, seed 1 is in the single-head trap:
     the claim over seeds is a discrepancy."""
     assert_discrepancy(C.check_obs2_train_seeds(H=2))
+
+
+@pytest.mark.thorough
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:eq5.6")
+def test_noniso_full_tier_three_seeds() -> None:
+    """--full tier: non-isotropic P over seeds 0-2: seeds 0, 2 reach P_D* (outside Γ*), seed 1
+    ends in the named single-head trap (reported in ``traps``, not folded)."""
+    ev = C.check_eq5_6_train(quick=False)
+    assert_passed(ev)
+    row = next(e for e in ev if e.kind == "TRAIN")
+    assert row.details["seeds"] == [0, 1, 2] and row.details["seeds_passed"] == [0, 2]
+    assert set(row.details["traps"]) == {"1"}
 
 
 @pytest.mark.thorough

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from numerics.montecarlo import estimate_from_samples
 from numerics.softmax_window.predictors import mc_risk, softmax_predict
 from numerics.softmax_window.quadrature import optimal_scale_affine
 from numerics.softmax_window.sampling import sample_prompts
@@ -17,6 +18,7 @@ from numerics.testing import (
     paper_agreement,
     rate_agreement,
 )
+from theory.common.gaussian import isserlis_fourth_moment
 from theory.common.protocols import Evidence
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 from theory.softmax_window import (
@@ -28,7 +30,7 @@ from theory.softmax_window import (
 )
 
 __all__ = ["check_thm3_6_mc", "check_thm3_6_mc_floor", "check_thm3_6_symbolic",
-           "check_rem2_2_rate"]
+           "check_thm3_6_moments", "la_moments", "check_rem2_2_rate"]
 
 
 def check_thm3_6_mc(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
@@ -99,6 +101,70 @@ def check_thm3_6_symbolic(*, quick: bool = True, seed: int = 0,
     const = s / d + s
     return [exact_agreement("L_LA(mI) from the moment identities = a m^2 - 2bm + c",
                             quad + cross + const, la_risk(m, d, n, L, s2))]
+
+
+def la_moments(d: int, *, fault_gaussian_fourth: bool = False) -> dict[str, sp.Expr]:
+    """R8 (a): the five moments of Theorem 3.6's linear-attention risk for independent uniforms
+    x_i, x_j, x, v on S^{d−1}, derived exactly (SymPy, concrete d) from E xxᵀ = I/d and the
+    sphere's fourth moment E[x xᵀ A x xᵀ] = (A + Aᵀ + tr(A) I)/(d(d+2)) -- Isserlis for g ~ N(0, I)
+    (:func:`theory.common.gaussian.isserlis_fourth_moment`) divided by E‖g‖⁴ = d(d+2), since
+    g/‖g‖ and ‖g‖ are independent.  Every moment is linear in each of vvᵀ, xxᵀ, so the outer
+    expectations substitute I/d.  ``fault_gaussian_fourth`` uses the Gaussian N(0, I/d) fourth
+    moment instead (radius not fixed)."""
+    eye = sp.eye(d)
+    two = eye / d  # E xxᵀ on the sphere (and for N(0, I/d))
+    den = d * d if fault_gaussian_fourth else d * (d + 2)
+
+    def s4(A: sp.Matrix) -> sp.Matrix:
+        return sp.Matrix(isserlis_fourth_moment(A, eye)) / den
+
+    return {
+        "E t_i^2": (two * two).trace(),
+        "E (v'x_i)^2 t_i^2": (two * s4(two)).trace(),
+        "E (v'x_i) t_i (v'x_j) t_j": (two * two * two * two).trace(),
+        "E (v'x_i) t_i (v'x)": (two * two * two).trace(),
+        "E (v'x)^2": (two * two).trace(),
+    }
+
+
+def check_thm3_6_moments(*, quick: bool = True, seed: int = 0, reps: int = 0,
+                         fault_gaussian_fourth: bool | None = None) -> list[Evidence]:
+    """R8 (a): the moment identities behind 𝓛_LA(mI) = am² − 2bm + c derived by SymPy
+    (:func:`la_moments`) equal 1/d, 1/d², 1/d³, 1/d², 1/d for d = 2..6 (EXACT); the risk
+    assembled from the derived moments equals :func:`la_risk` exactly; and each moment matches
+    Monte Carlo on the sphere at d = 5 (independent route).  ``fault_gaussian_fourth=True``
+    derives with the Gaussian fourth moment (the sphere's fixed radius dropped)."""
+    out: list[Evidence] = []
+    m = sp.Symbol("m", real=True)
+    n, L, s2 = sp.symbols("n L sigma2", positive=True)
+    fault = bool(fault_gaussian_fourth)
+    for d in range(2, 7):
+        mo = la_moments(d, fault_gaussian_fourth=fault)
+        ref = [sp.Rational(1, d), sp.Rational(1, d**2), sp.Rational(1, d**3),
+               sp.Rational(1, d**2), sp.Rational(1, d)]
+        out.append(exact_agreement(f"R8 (a) moments at d = {d} (sphere fourth moment)",
+                                   sp.Matrix(list(mo.values())), sp.Matrix(ref)))
+        s = L**2 / 3
+        quad = m**2 * (n * (s * mo["E (v'x_i)^2 t_i^2"] + (s + s2) * mo["E t_i^2"])
+                       + n * (n - 1) * s * mo["E (v'x_i) t_i (v'x_j) t_j"])
+        risk = quad - 2 * m * n * s * mo["E (v'x_i) t_i (v'x)"] + s * mo["E (v'x)^2"] + s
+        out.append(exact_agreement(f"L_LA(mI) from the derived moments = la_risk (d = {d})", risk,
+                                   la_risk(m, d, n, L, s2)))
+    rng = np.random.default_rng(seed + 29)
+    reps = reps or (200_000 if quick else 1_000_000)
+    d = 5
+    x, xi, xj, v = (np.asarray(rng.standard_normal((reps, d))) for _ in range(4))
+    x, xi, xj, v = (a / np.linalg.norm(a, axis=1, keepdims=True) for a in (x, xi, xj, v))
+    ti, tj = np.sum(xi * x, axis=1), np.sum(xj * x, axis=1)
+    vi, vj, vx = np.sum(v * xi, axis=1), np.sum(v * xj, axis=1), np.sum(v * x, axis=1)
+    samples = {"E t_i^2": ti**2, "E (v'x_i)^2 t_i^2": vi**2 * ti**2,
+               "E (v'x_i) t_i (v'x_j) t_j": vi * ti * vj * tj, "E (v'x_i) t_i (v'x)": vi * ti * vx,
+               "E (v'x)^2": vx**2}
+    mo = la_moments(d, fault_gaussian_fourth=fault)
+    for k, smp in samples.items():
+        out.append(mc_agreement(f"R8 (a) {k} (d = 5): SymPy vs sphere MC", float(mo[k]),
+                                estimate_from_samples(smp), scale=float(mo[k])))
+    return out
 
 
 def check_rem2_2_rate(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,

@@ -8,7 +8,8 @@ to 1, query not attending to itself: ŷ = Σ_{i≤n} y_i softmax_i(x_iᵀMx); on
 M = ωI this is Nadaraya–Watson with bandwidth 2/ω.
 
 Sections: :mod:`.reductions` (§2, App. B.1: Λ, the exact affine split, Remark 2.1's limits),
-:mod:`.asymptotics` (§3.1, App. D: c_d, true and paper exponents [derived]), :mod:`.optimum`
+:mod:`.asymptotics` (§3.1, App. D: c_d, true and paper exponents [derived]), :mod:`.appg`
+(App. G.2-G.5: γ(d, α, m), E g_p(r)), :mod:`.optimum`
 (Theorems 3.4, 3.5), :mod:`.linear` (Theorem 3.6, Remark 2.2), :mod:`.window` (§3.1 hard window,
 App. D, G), :mod:`.signal` (App. B-C), :mod:`.lowrank` (§4); :data:`RESULTS` in :mod:`.results`;
 the notation table is :data:`NOTATION`.  The 1-D quadrature of A(ω), N(ω) lives in
@@ -17,6 +18,15 @@ the notation table is :data:`NOTATION`.  The 1-D quadrature of A(ω), N(ω) live
 
 from __future__ import annotations
 
+from theory.softmax_window.appg import (
+    g2_bounds,
+    g3_scale,
+    gamma_sum,
+    gp_exponent,
+    gp_mean,
+    gp_mean_asymptote,
+    paper_gp_exponent,
+)
 from theory.softmax_window.asymptotics import (
     affine_optimum_asymptote,
     affine_optimum_exponent,
@@ -73,8 +83,10 @@ from theory.softmax_window.window import (
     g7_lhs,
     i3_ratio,
     kershaw_ratio,
+    msa_risk,
     stirling_bounds,
     window_mass,
+    window_mean_s,
     window_threshold,
 )
 
@@ -89,7 +101,9 @@ __all__ = [
     "transfer_ratio_limits",
     "la_coefficients", "la_risk", "la_optimum", "la_floor", "small_omega_prediction",
     "window_mass", "cap_measure", "cap_bounds", "stirling_bounds", "kershaw_ratio", "g7_lhs",
-    "i3_ratio", "window_threshold",
+    "i3_ratio", "window_threshold", "window_mean_s", "msa_risk",
+    "gamma_sum", "g2_bounds", "g3_scale", "gp_mean", "gp_mean_asymptote", "gp_exponent",
+    "paper_gp_exponent",
     "signal_bound_c2", "c6_lower_shape", "c6_upper_shape", "c8_upper_shape", "C9_RATIO",
     "whitened_M", "lemB5_optimum",
     "rho_metric", "thm44_scale_bound", "lowrank_M",

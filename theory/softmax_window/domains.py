@@ -69,6 +69,11 @@ DOMAINS: dict[str, Domain] = {
     "task": Domain("choice", "affine", choices=("affine", "relu")),
     "exponent": Domain("real", 1.0, optional=True, what="a finite exponent (or None)"),
     "dps": Domain("count", 20, what="a number of decimal digits ≥ 1"),
+    "alpha": _pos(1.0, "a decay rate α > 0 (App. G.2)"),
+    "p": Domain("real", 1.0, lower=0.0, upper=2.0, what="a power p in [0, 2] (App. G.4: p ≤ 2)"),
+    "r": _nonneg(3.0, "a kernel rate r ≥ 0 (g_p(r))"),
+    "inv_count": Domain("real", 0.5, lower=0.0, upper=1.0, lower_open=True,
+                        what="E[1/K | K ≥ 1] in (0, 1]"),
 }
 
 #: Per-function changes to :data:`DOMAINS`.
@@ -86,4 +91,12 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
     "stirling_bounds": {"d": Domain("real", 5.0, lower=1.0, what="a real d ≥ 1 (Γ(d+1))")},
     "g7_lhs": {"d": Domain("real", 4.0, lower=1.0, what="a real d ≥ 1")},
     "kershaw_ratio": {"x": _pos(2.0, "a real x > 0")},
+    "window_mean_s": {"omega": Domain("real", 1.0, lower=0.5, what="ω ≥ 1/2 (§3.1 hard window)")},
+    "msa_risk": {"omega": Domain("real", 1.0, lower=0.5, what="ω ≥ 1/2 (§3.1 hard window)")},
+    "gamma_sum": {"m": Domain("count", 3, minimum=0, what="an integer m ≥ 0 (App. G.2)"),
+                  "d": Domain("count", 5, what="an integer power d ≥ 1 (App. G.2)")},
+    "g2_bounds": {"m": Domain("count", 3, what="an integer m ≥ 1 (App. G.2)"),
+                  "d": Domain("count", 5, what="an integer power d ≥ 1 (App. G.2)")},
+    "g3_scale": {"d": Domain("count", 5, what="an integer power d ≥ 1 (App. G.3)")},
+    "gp_mean_asymptote": {"r": _pos(50.0, "a kernel rate r > 0")},
 }

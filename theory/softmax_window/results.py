@@ -138,6 +138,7 @@ RESULTS: tuple[Result, ...] = (
             "numerics.softmax_window.checks_linear:check_thm3_6_mc",
             "numerics.softmax_window.checks_linear:check_thm3_6_mc_floor",
             "numerics.softmax_window.checks_linear:check_thm3_6_symbolic",
+            "numerics.softmax_window.checks_linear:check_thm3_6_moments",
             "sims.checks.softmax_window:check_thm3_6_train",
         ),
     ),
@@ -179,16 +180,23 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="collins24:sec3.1", kind="observation",
         summary="Hard-window proof sketch: window mass p_omega = 1/2 I_{1/omega - 1/(4omega^2)}"
-                "((d-1)/2, 1/2) (mpmath, scipy) vs hard-window MC",
+                "((d-1)/2, 1/2) (mpmath, scipy) vs hard-window MC; the exact modified-softmax "
+                "risk on F^lin_L vs MC and its argmin exponent 2/(d+3) (the sketch's 2/(d+2) is "
+                "a discrepancy)",
         source="[collins24] §3.1; spec 003 R10",
-        statement="p_omega = P(s <= 1/(2 omega)) = 1/2 I_{1/omega - 1/(4 omega^2)}((d-1)/2, 1/2)",
+        statement="p_omega = P(s <= 1/(2 omega)) = 1/2 I_{1/omega - 1/(4 omega^2)}((d-1)/2, 1/2); "
+                  "L_MSA = (L^2/d)[m1^2 + (2m1 - m1^2)E(1/K)] + sigma^2 E(1/K) [derived]",
         objects=(
             "theory.softmax_window:window_mass",
             "theory.softmax_window:window_threshold",
+            "theory.softmax_window:window_mean_s",
+            "theory.softmax_window:msa_risk",
         ),
         checks=(
             "numerics.softmax_window.checks_window:check_sec3_1_mc",
             "numerics.softmax_window.checks_window:check_sec3_1_rate",
+            "numerics.softmax_window.checks_msa:check_sec3_1_msa_mc",
+            "numerics.softmax_window.checks_msa:check_sec3_1_msa_argmin",
         ),
     ),
     Result(
@@ -208,8 +216,10 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="collins24:appG", kind="lemma",
         summary="Spherical caps: exact measure by the incomplete beta, bounds G.1, Stirling/"
-                "Kershaw G.6, G.7",
-        source="[collins24] App. G (G.1, G.6, G.7); spec 003 R11, G13",
+                "Kershaw G.6, G.7; gamma(d, alpha, m) vs G.2/G.3 (G.2's upper bound fails at "
+                "m = 1: discrepancy); E g_p(r) exact vs MC, exponent -(d-1+p)/2 (paper's "
+                "-(d+p)/2: discrepancy)",
+        source="[collins24] App. G (G.1-G.7); spec 003 R11, G1, G13",
         statement="flat-disk <= sigma_eps = 1/2 I_{2eps-eps^2}((d-1)/2,1/2) <= 1/2 r^{d-1}",
         objects=(
             "theory.softmax_window:cap_measure",
@@ -217,10 +227,20 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:stirling_bounds",
             "theory.softmax_window:kershaw_ratio",
             "theory.softmax_window:g7_lhs",
+            "theory.softmax_window:gamma_sum",
+            "theory.softmax_window:g2_bounds",
+            "theory.softmax_window:g3_scale",
+            "theory.softmax_window:gp_mean",
+            "theory.softmax_window:gp_mean_asymptote",
+            "theory.softmax_window:gp_exponent",
+            "theory.softmax_window:paper_gp_exponent",
         ),
         checks=(
             "numerics.softmax_window.checks_window:check_appg_float",
             "numerics.softmax_window.checks_window:check_appg_mc",
+            "numerics.softmax_window.checks_appg:check_appg_gamma",
+            "numerics.softmax_window.checks_appg:check_appg_gp_mc",
+            "numerics.softmax_window.checks_appg:check_appg_gp_rate",
         ),
     ),
     Result(

@@ -15,7 +15,7 @@ from theory.common.backend import check_scalar
 from theory.settings import check_int
 
 __all__ = ["window_mass", "cap_measure", "cap_bounds", "stirling_bounds", "kershaw_ratio",
-           "g7_lhs", "i3_ratio", "window_threshold"]
+           "g7_lhs", "i3_ratio", "window_threshold", "window_mean_s", "msa_risk"]
 
 
 def _d(d: int) -> None:
@@ -58,6 +58,42 @@ def window_mass(omega: float, d: int) -> float:
     """
     check_scalar("omega", omega, lower=0.5, paper="[collins24] §3.1: p_ω formula needs ω ≥ 1/2")
     return cap_measure(1 / (2 * omega), d)
+
+
+def window_mean_s(omega: float, d: int) -> float:
+    """m₁(ω) = E[s | s ≤ 1/(2ω)] inside the hard window, s = 1 − x_iᵀx = 2B with
+    B ~ Beta(a, a), a = (d−1)/2: m₁ = I_{1/(4ω)}(a+1, a)/I_{1/(4ω)}(a, a) (mpmath; ω ≥ ½).
+
+    Source: [collins24] §3.1 ("the centre of mass of the window"); spec 003 R10 [derived].
+
+    >>> round(window_mean_s(1.0, 3), 12)  # d = 3: s | s ≤ ½ is uniform on [0, ½]
+    0.25
+    """
+    check_scalar("omega", omega, lower=0.5, paper="[collins24] §3.1: hard window, ω ≥ 1/2")
+    _d(d)
+    a, x = (d - 1) / mp.mpf(2), 1 / (4 * mp.mpf(omega))
+    return float(mp.betainc(a + 1, a, 0, x, regularized=True)
+                 / mp.betainc(a, a, 0, x, regularized=True))
+
+
+def msa_risk(omega: float, d: int, L: float, sigma2: float, inv_count: float) -> float:
+    """§3.1's modified-softmax risk on F^lin_L (f = L vᵀx, v ~ U^d), given K ≥ 1 points in the
+    window and ``inv_count`` = E[1/K | K ≥ 1]: the K window points are iid in the cap, so
+    E‖x̄ − x‖² = m₁² + (2m₁ − m₁²)/K and
+
+    .. math:: 𝓛_{MSA}(ω) = (L^2/d)[m_1^2 + (2m_1 − m_1^2) E(1/K)] + σ^2 E(1/K).
+
+    Source: [collins24] §3.1; spec 003 R10 [derived exact form].
+
+    >>> round(msa_risk(1.0, 3, 0.0, 1.0, 0.5), 12)
+    0.5
+    """
+    check_scalar("L", L, lower=0.0)
+    check_scalar("sigma2", sigma2, lower=0.0)
+    check_scalar("inv_count", inv_count, lower=0.0, upper=1.0, lower_open=True,
+                 paper="E[1/K | K ≥ 1] in (0, 1]")
+    m1 = window_mean_s(omega, d)
+    return L * L / d * (m1 * m1 + (2 * m1 - m1 * m1) * inv_count) + sigma2 * inv_count
 
 
 def cap_bounds(eps: float, d: int) -> tuple[float, float, float]:

@@ -1,0 +1,133 @@
+"""[collins24] App. G.2-G.5: the sum γ(d, α, m) and its bounds, and the kernel sums g_p(r) of the
+noise and signal lemmas (their expectation, exact and asymptotic) [reconstructed, spec 003 R11].
+
+``γ(d, α, m) := Σ_{i=0}^m i^d e^{−αi}`` (G.2/G.3, d ≥ 5, 1 ≤ α ≤ 2 in the paper) and
+``g_p(r) := Σ_i ‖x_i − x‖^p e^{−r‖x_i − x‖²}`` (G.4/G.5, p ≤ 2).  The OCR of G.2/G.3 is partly
+illegible: the bounds below are the spec's reading; failures are reported, never "fixed".
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mpmath as mp
+
+from theory.common.backend import check_scalar
+from theory.settings import check_int
+from theory.softmax_window.reductions import t_density_constant
+
+__all__ = ["gamma_sum", "g2_bounds", "g3_scale", "gp_mean", "gp_mean_asymptote",
+           "gp_exponent", "paper_gp_exponent"]
+
+
+def _da(d: int, alpha: float) -> None:
+    check_int("d", d, minimum=1, paper="[collins24] G.2: γ(d, α, m) with an integer power d")
+    check_scalar("alpha", alpha, lower=0.0, lower_open=True, paper="[collins24] G.2: α > 0")
+
+
+def gamma_sum(d: int, alpha: float, m: int) -> float:
+    """γ(d, α, m) = Σ_{i=0}^m i^d e^{−αi} (mpmath, exact to double precision).
+
+    Source: [collins24] Lemmas G.2, G.3 (reconstructed); spec 003 R11.
+
+    >>> round(gamma_sum(5, 1.0, 1), 6) == round(math.exp(-1.0), 6)
+    True
+    """
+    _da(d, alpha)
+    check_int("m", m, minimum=0)
+    return float(mp.fsum(mp.mpf(i) ** d * mp.exp(-alpha * i) for i in range(1, int(m) + 1)))
+
+
+def g2_bounds(d: int, alpha: float, m: int) -> tuple[float, float]:
+    """G.2 (m < (d + √d)/α): m^d e^{−αm−1/2} ≤ γ(d, α, m) ≤ m^{d+1} e^{−αm−1/2} (the spec's
+    reading of the OCR); returns (lower, upper).
+
+    Source: [collins24] Lemma G.2 (reconstructed); spec 003 R11.
+
+    >>> lo, hi = g2_bounds(5, 1.0, 1); round(hi / math.exp(-1.5), 12)
+    1.0
+    """
+    _da(d, alpha)
+    check_int("m", m, minimum=1)
+    e = math.exp(-alpha * m - 0.5)
+    return float(m) ** d * e, float(m) ** (d + 1) * e
+
+
+def g3_scale(d: int, alpha: float) -> float:
+    """G.3 (m ≥ (d + √d)/α): γ(d, α, m) is between constant multiples of Γ(d+1)/α^{d+1}; returns
+    that scale.
+
+    Source: [collins24] Lemma G.3 (reconstructed); spec 003 R11.
+
+    >>> g3_scale(5, 1.0)
+    120.0
+    """
+    _da(d, alpha)
+    return math.gamma(d + 1) / alpha ** (d + 1)
+
+
+def gp_mean(p: float, r: float, d: int, n: int) -> float:
+    """E g_p(r) = n E[(2s)^{p/2} e^{−2rs}] with s = 1 − x_iᵀx of density
+    c'_d [s(2−s)]^{(d−3)/2} on (0, 2] (mpmath quadrature, split at 1/r).
+
+    Source: [collins24] App. G.4/G.5; spec 003 R11 [derived exact expectation].
+
+    >>> round(gp_mean(0.0, 0.0, 3, 1), 12)
+    1.0
+    """
+    check_scalar("p", p, lower=0.0, upper=2.0, paper="[collins24] G.4: p ≤ 2")
+    check_scalar("r", r, lower=0.0)
+    check_int("d", d, minimum=2, paper="[collins24] x ∈ S^(d-1)")
+    check_int("n", n, minimum=1)
+    c = t_density_constant(d)
+    e = (d - 3) / 2
+
+    def f(s: Any) -> Any:
+        return (2 * s) ** (mp.mpf(p) / 2) * mp.exp(-2 * r * s) * (s * (2 - s)) ** e
+
+    knots = [0, min(mp.mpf(1) / max(r, 1e-9), 1), 2] if r > 0.5 else [0, 1, 2]
+    return float(n * c * mp.quad(f, knots))
+
+
+def gp_mean_asymptote(p: float, r: float, d: int, n: int) -> float:
+    """E g_p(r) ~ n Γ((d−1+p)/2) c'_d 2^{(d−3+p)/2} (2r)^{−(d−1+p)/2} as r → ∞.
+
+    Source: spec 003 R11 [derived] (Laplace at s = 0 of the exact expectation).
+
+    >>> round(gp_mean_asymptote(0.0, 100.0, 3, 1) * 100, 12)
+    0.25
+    """
+    check_scalar("p", p, lower=0.0, upper=2.0)
+    check_scalar("r", r, lower=0.0, lower_open=True)
+    check_int("d", d, minimum=2)
+    check_int("n", n, minimum=1)
+    k = (d - 1 + p) / 2
+    return (n * math.gamma(k) * t_density_constant(d) * 2 ** ((d - 3 + p) / 2)
+            * (2 * r) ** (-k))
+
+
+def gp_exponent(p: float, d: int) -> float:
+    """The true large-r exponent of E g_p(r): −(d−1+p)/2 (the cap of S^{d−1} is (d−1)-dim).
+
+    Source: spec 003 R11, G1 [derived].
+
+    >>> gp_exponent(0.0, 3)
+    -1.0
+    """
+    check_scalar("p", p, lower=0.0, upper=2.0)
+    check_int("d", d, minimum=2)
+    return -(d - 1 + p) / 2
+
+
+def paper_gp_exponent(p: float, d: int) -> float:
+    """The paper's exponent of g_p(r) = Θ(n r^{−(d+p)/2}) for r ≳ d (Cor. G.5).
+
+    Source: [collins24] Lemma G.4, Corollary G.5; spec 003 R11 (contradicted: G1).
+
+    >>> paper_gp_exponent(0.0, 3)
+    -1.5
+    """
+    check_scalar("p", p, lower=0.0, upper=2.0)
+    check_int("d", d, minimum=2)
+    return -(d + p) / 2

@@ -32,7 +32,7 @@ from theory.softmax_window import (
     paper_gp_exponent,
 )
 
-__all__ = ["check_appg_gamma", "check_appg_gp_mc", "check_appg_gp_rate"]
+__all__ = ["check_appg_float_gamma", "check_appg_mc_gp", "check_appg_rate_gp"]
 
 
 def _grid(quick: bool) -> list[tuple[int, float, int]]:
@@ -42,7 +42,7 @@ def _grid(quick: bool) -> list[tuple[int, float, int]]:
     return [(d, a, m) for d in ds for a in als for m in range(1, math.ceil((d + d**0.5) / a))]
 
 
-def check_appg_gamma(*, quick: bool = True, seed: int = 0,
+def check_appg_float_gamma(*, quick: bool = True, seed: int = 0,
                      fault_lower_scale: float | None = None) -> list[Evidence]:
     """G.2/G.3 for d ≥ 5, 1 ≤ α ≤ 2:
 
@@ -93,7 +93,7 @@ def _gp_samples(p: float, r: float, d: int, n: int, reps: int, rng: np.random.Ge
     return np.sum(D2 ** (p / 2) * np.exp(-rate * r * D2), axis=1)
 
 
-def check_appg_gp_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
+def check_appg_mc_gp(*, quick: bool = True, seed: int = 0, reps: int = 0,
                      fault_rate_factor: float | None = None) -> list[Evidence]:
     """G.4/G.5 [derived]: E g_p(r) = n E[(2s)^{p/2} e^{−2rs}] (mpmath quadrature) against MC of
     g_p on uniform sphere points (n = 20) at (p, r, d) ∈ {(0, 1, 3), (1, 3, 5), (2, 10, 5),
@@ -110,7 +110,7 @@ def check_appg_gp_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
     return out
 
 
-def check_appg_gp_rate(*, quick: bool = True, seed: int = 0,
+def check_appg_rate_gp(*, quick: bool = True, seed: int = 0,
                        fault_exponent: float | None = None) -> list[Evidence]:
     """G.4/G.5: the large-r slope of E g_p(r) (mpmath quadrature over r ∈ [200, 3200]) is
     −(d−1+p)/2 (RATE against the [derived] Laplace asymptote's exponent); the paper's

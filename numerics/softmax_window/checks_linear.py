@@ -30,7 +30,7 @@ from theory.softmax_window import (
 )
 
 __all__ = ["check_thm3_6_mc", "check_thm3_6_mc_floor", "check_thm3_6_symbolic",
-           "check_thm3_6_moments", "la_moments", "check_rem2_2_rate"]
+           "check_thm3_6_symbolic_moments", "la_moments", "check_rem2_2_rate"]
 
 
 def check_thm3_6_mc(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
@@ -127,7 +127,7 @@ def la_moments(d: int, *, fault_gaussian_fourth: bool = False) -> dict[str, sp.E
     }
 
 
-def check_thm3_6_moments(*, quick: bool = True, seed: int = 0, reps: int = 0,
+def check_thm3_6_symbolic_moments(*, quick: bool = True, seed: int = 0, reps: int = 0,
                          fault_gaussian_fourth: bool | None = None) -> list[Evidence]:
     """R8 (a): the moment identities behind 𝓛_LA(mI) = am² − 2bm + c derived by SymPy
     (:func:`la_moments`) equal 1/d, 1/d², 1/d³, 1/d², 1/d for d = 2..6 (EXACT); the risk

@@ -26,7 +26,7 @@ from theory.softmax_window import (
     window_mean_s,
 )
 
-__all__ = ["msa_risk_exact", "msa_argmin", "check_sec3_1_msa_mc", "check_sec3_1_msa_argmin"]
+__all__ = ["msa_risk_exact", "msa_argmin", "check_sec3_1_mc_msa", "check_sec3_1_rate_msa"]
 
 
 def msa_risk_exact(omega: float, n: int, d: int, L: float, sigma2: float, *,
@@ -59,7 +59,7 @@ def _m1_scipy(omega: float, d: int) -> float:
     return float(num[0] / den[0])
 
 
-def check_sec3_1_msa_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
+def check_sec3_1_mc_msa(*, quick: bool = True, seed: int = 0, reps: int = 0,
                         fault_drop_bias: bool | None = None) -> list[Evidence]:
     """R10: the exact 𝓛_MSA(ω) (given K ≥ 1) against MC of the literal hard-window predictor on
     linear tasks f = L vᵀx (d = 5, n = 100, L = 1, σ² = 0.1; ω ∈ {1, 2, 4}); m₁ by mpmath's
@@ -84,7 +84,7 @@ def check_sec3_1_msa_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
     return out
 
 
-def check_sec3_1_msa_argmin(*, quick: bool = True, seed: int = 0, d: int = 3,
+def check_sec3_1_rate_msa(*, quick: bool = True, seed: int = 0, d: int = 3,
                             n: int = 100_000, fault_drop_bias: bool | None = None
                             ) -> list[Evidence]:
     """R10: the argmin of the exact 𝓛_MSA over Λ = nL²/σ² ∈ [1e3, 1e6] (d = 3, n = 1e5, L = 1):

@@ -138,7 +138,7 @@ RESULTS: tuple[Result, ...] = (
             "numerics.softmax_window.checks_linear:check_thm3_6_mc",
             "numerics.softmax_window.checks_linear:check_thm3_6_mc_floor",
             "numerics.softmax_window.checks_linear:check_thm3_6_symbolic",
-            "numerics.softmax_window.checks_linear:check_thm3_6_moments",
+            "numerics.softmax_window.checks_linear:check_thm3_6_symbolic_moments",
             "sims.checks.softmax_window:check_thm3_6_train",
         ),
     ),
@@ -195,8 +195,8 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "numerics.softmax_window.checks_window:check_sec3_1_mc",
             "numerics.softmax_window.checks_window:check_sec3_1_rate",
-            "numerics.softmax_window.checks_msa:check_sec3_1_msa_mc",
-            "numerics.softmax_window.checks_msa:check_sec3_1_msa_argmin",
+            "numerics.softmax_window.checks_msa:check_sec3_1_mc_msa",
+            "numerics.softmax_window.checks_msa:check_sec3_1_rate_msa",
         ),
     ),
     Result(
@@ -238,9 +238,9 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "numerics.softmax_window.checks_window:check_appg_float",
             "numerics.softmax_window.checks_window:check_appg_mc",
-            "numerics.softmax_window.checks_appg:check_appg_gamma",
-            "numerics.softmax_window.checks_appg:check_appg_gp_mc",
-            "numerics.softmax_window.checks_appg:check_appg_gp_rate",
+            "numerics.softmax_window.checks_appg:check_appg_float_gamma",
+            "numerics.softmax_window.checks_appg:check_appg_mc_gp",
+            "numerics.softmax_window.checks_appg:check_appg_rate_gp",
         ),
     ),
     Result(

@@ -161,11 +161,26 @@ def test_obs4_consistent_across_seeds_is_a_discrepancy() -> None:
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:obs1")
 def test_obs1_full_tier_three_seeds() -> None:
-    """--full tier: H = 2 on seeds 0-2; the TRAIN rows list seeds 0, 2 as reaching the
-    prediction and the seed claim is a discrepancy (seed 1 in the single-head trap).  H = 3 is
-    not asserted: seed 1 neither reaches the pattern nor is trapped at 3000 steps (the claim row
-    fails; see docs/papers/softmax_multihead.md)."""
-    assert_discrepancy(C.check_obs1_train(H=2, quick=False))
+    """--full tier: H = 2 on seeds 0-2; the rows, folded over the seeds not in a named trap, list
+    seeds 0, 2 as reaching the prediction and the seed claim is a discrepancy (seed 1 in the
+    single-head trap)."""
+    ev = C.check_obs1_train(H=2, quick=False)
+    assert_discrepancy(ev)
+    row = next(e for e in ev if e.kind == "TRAIN" and not e.discrepancy)
+    assert row.details["seeds_passed"] == [0, 2] and set(row.details["traps"]) == {"1"}
+
+
+@pytest.mark.thorough
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:obs2")
+def test_obs1_full_tier_three_heads() -> None:
+    """--full tier, H = 3 (8000 fast steps) on seeds 0-2: seeds 0, 1 reach the pattern and the
+    manifold position, seed 2 ends in the named single-head trap: a discrepancy, not a fail."""
+    ev = C.check_obs1_train(H=3, quick=False)
+    assert_discrepancy(ev)
+    row = next(e for e in ev if e.kind == "TRAIN" and not e.discrepancy)
+    assert row.details["seeds_passed"] == [0, 1] and set(row.details["traps"]) == {"2"}
 
 
 @pytest.mark.thorough

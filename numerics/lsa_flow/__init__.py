@@ -18,11 +18,13 @@ from __future__ import annotations
 from numerics.lsa_flow.faults import (
     GAMMA_ALTERNATIVES,
     GammaFn,
+    delta_alternatives,
     gamma_factor_dropped,
     gamma_n_minus_1,
     gamma_n_plus_1,
     gamma_or_fault,
     lambda_as_gamma,
+    swap_alternative,
     wrong_gamma,
 )
 from numerics.lsa_flow.montecarlo import least_squares_risk_mc, random_cov_test_risk
@@ -64,4 +66,6 @@ __all__ = [
     "gamma_factor_dropped",
     "GAMMA_ALTERNATIVES",
     "gamma_or_fault",
+    "delta_alternatives",
+    "swap_alternative",
 ]

@@ -1,9 +1,11 @@
 """[zfb24] fault injections for the negative controls: wrong Γ's passed as ``fault_gamma_fn`` /
-``fault_p_fn`` to the checks, and the helper that applies such a switch."""
+``fault_p_fn`` to the checks, the named neighbours of Theorem 8's δ (``fault_alternative``), and
+the helpers that apply such switches."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +21,8 @@ __all__ = [
     "GAMMA_ALTERNATIVES",
     "inverse_alternatives",
     "gamma_or_fault",
+    "delta_alternatives",
+    "swap_alternative",
 ]
 
 #: A replacement for ``Γ(Λ, N)`` (or for the predictor matrix ``P(Λ, N)``).
@@ -74,3 +78,50 @@ def gamma_or_fault(fault_gamma_fn: GammaFn | None, L: np.ndarray, N: int) -> np.
         if fault_gamma_fn is None
         else np.asarray(fault_gamma_fn(L, N), dtype=float)
     )
+
+
+def delta_alternatives(d: int, N: int) -> dict[str, float]:
+    r"""The named neighbours of Theorem 8's ``δ = N/(3N+d+5)`` (Exp(1) covariances, ``D = δI``):
+    δ off by one in N either way, δ without its finite-N terms (N → ∞: 1/3), and
+    ``δ_F = N/(N+d+1)``, the limit that fixed-covariance training would give.  Computed from the
+    general-moment :func:`theory.lsa_flow.rdm_D` (Exp(1) moments 1, 2, 6); needs ``N ≥ 2``.
+
+    >>> alts = delta_alternatives(5, 3)
+    >>> {k: round(v, 4) for k, v in alts.items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'δ(N−1) (off by one)': 0.125, 'δ(N+1) (off by one)': 0.1818,
+     'δ without its finite-N terms (N → ∞)': 0.3333,
+     'δ_F = N/(N+d+1) (fixed-covariance training)': 0.3333}
+    """
+    if N < 2:
+        raise ValueError(f"delta_alternatives: N={N!r} must be ≥ 2 (δ(N−1) needs N − 1 ≥ 1)")
+
+    def delta(n: int) -> float:
+        return float(T.rdm_D([1.0] * d, [2.0] * d, [6.0] * d, n)[0, 0])
+
+    return {
+        "δ(N−1) (off by one)": delta(N - 1),
+        "δ(N+1) (off by one)": delta(N + 1),
+        "δ without its finite-N terms (N → ∞)": delta(10**12),
+        "δ_F = N/(N+d+1) (fixed-covariance training)": N / (N + d + 1),
+    }
+
+
+def swap_alternative(
+    predicted: Any, alternatives: Mapping[str, Any], fault_alternative: str | None
+) -> tuple[Any, dict[str, Any]]:
+    """``(prediction, alternatives)``; with ``fault_alternative`` (a negative control) the named
+    alternative becomes the prediction and the stated prediction becomes an alternative.
+
+    >>> swap_alternative(1.0, {"a": 2.0}, "a")
+    (2.0, {'stated prediction': 1.0})
+    """
+    alts = dict(alternatives)
+    if fault_alternative is None:
+        return predicted, alts
+    if fault_alternative not in alts:
+        raise ValueError(
+            f"fault_alternative={fault_alternative!r} is not a named alternative of this check "
+            f"(names: {sorted(alts)})"
+        )
+    faulted = alts.pop(fault_alternative)
+    return faulted, {**alts, "stated prediction": predicted}

@@ -3,12 +3,12 @@
 Invariant coordinates (STYLE R10): the identifiable product ``P = u₋₁U₁₁`` (u₋₁ = w^{PV}_{22},
 U₁₁ = W^{KQ}_{11}), the blocks ``u₁₂ = w^{PV}_{21}``, ``u₂₁ = w^{KQ}_{21}``, the factors
 ``(U₁₁, u₋₁)`` only where balancedness is (approximately) conserved (full-batch GD), and
-predictions on fresh prompts.  Fault switches (``fault_gamma_fn=``, ``fault_delta=``) are for the
-negative controls.
+predictions on fresh prompts.  Fault switches (``fault_gamma_fn=``, ``fault_alternative=``) are for
+the negative controls.
 
 Every TRAIN row is a :func:`~numerics.testing.train_discrimination` against Γ's named neighbours
-(:data:`numerics.lsa_flow.faults.GAMMA_ALTERNATIVES`; for Theorem 8: N → ∞ and δ_F).  Trained
-claims run on ``seeds(seed, quick)``, merged by :func:`~numerics.testing.over_seeds`.
+(:data:`numerics.lsa_flow.faults.GAMMA_ALTERNATIVES`; for Theorem 8, δ's: ``delta_alternatives``).
+Trained claims run on ``seeds(seed, quick)``, merged by :func:`~numerics.testing.over_seeds`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ from numerics.lsa_flow.evidence import over_seeds, seeds
 from numerics.lsa_flow.faults import (
     GAMMA_ALTERNATIVES,
     GammaFn,
+    delta_alternatives,
     gamma_or_fault,
     inverse_alternatives,
+    swap_alternative,
 )
 from numerics.lsa_flow.montecarlo import condition21_expectation, random_cov_slope
 from numerics.lsa_flow.ode import integrate_flow
@@ -431,66 +433,63 @@ SHIFT_MS = (1, 16, 256)
 
 
 def check_thm8_train_sgd(
-    *, quick: bool = True, seed: int = 0, fault_delta: float | None = None
+    *, quick: bool = True, seed: int = 0, fault_alternative: str | None = None
 ) -> list[Evidence]:
-    """Theorem 8 by SGD on random-covariance prompts (Exp(1), d = 5, N = 20, σ = 0.18):
-    P → D = δI with δ = N/(3N+d+5) (TRAIN; told apart from its N → ∞ value and from δ_F =
-    N/(N+d+1) of fixed-covariance training), off-diagonals stay small (ORDER: they start below the
-    band), condition (21) (MC expectation), and on fresh prompts the coefficient of ŷ on
-    z = x_qᵀΛ_new w is δ (spec T-R12(d), §6.14: the pooled slope on x_qᵀw would be 2δ, not δ)."""
+    """Theorem 8 by SGD on random-covariance prompts (Exp(1), d = 5, N = 3, σ = 0.14):
+    P → D = δI with δ = N/(3N+d+5) (TRAIN), told apart from δ's named neighbours
+    (:func:`~numerics.lsa_flow.faults.delta_alternatives`: δ(N±1), its N → ∞ value, δ_F of
+    fixed-covariance training); off-diagonals stay small (ORDER: they start below the band);
+    condition (21) (MC expectation); on fresh prompts the coefficient of ŷ on z = x_qᵀΛ_new w is δ
+    (spec T-R12(d), §6.14: the pooled slope on x_qᵀw would be 2δ, not δ).
+    ``fault_alternative=<name>`` makes that neighbour the prediction (negative control)."""
 
     def rows(sd: int) -> list[Evidence]:
         r = trained_random_cov(sd)
         s = setting_of(r)
         d, N = s.d, s.N
-        exp1 = ([1.0] * d, [2.0] * d, [6.0] * d)  # Exp(1) moments m1, m2, m3
-        D = T.rdm_D(*exp1, N) if fault_delta is None else fault_delta * np.eye(d)
-        alts = {
-            "δ without its finite-N terms (N → ∞)": T.rdm_D(*exp1, 10**12),
-            "δ_F = N/(N+d+1) (fixed-covariance training)": N / (N + d + 1) * np.eye(d),
-        }
+        delta, alts = swap_alternative(
+            float(T.rdm_D([1.0] * d, [2.0] * d, [6.0] * d, N)[0, 0]),
+            delta_alternatives(d, N),
+            fault_alternative,
+        )
         b, b0 = blocks(*final_weights(r)), blocks(*initial_weights(r))
         off = b["P"] - np.diag(np.diag(b["P"]))
-        E = condition21_expectation(
-            d, N, 200_000 if quick else 2_000_000, np.random.default_rng(sd)
-        )
-        bound = T.rdm_init_bound(np.ones(d), theta(s), E.mean)
+        n_cond, n_slope = (200_000, 10_000) if quick else (2_000_000, 100_000)
+        E = condition21_expectation(d, N, n_cond, np.random.default_rng(sd))
 
         def slope(P: np.ndarray) -> float:
-            return random_cov_slope(
-                P, 200, 10_000 if quick else 100_000, np.random.default_rng(sd + 8)
-            )
+            return random_cov_slope(P, 200, n_slope, np.random.default_rng(sd + 8))
 
         return [
             train_discrimination(
-                "P = u₋₁U₁₁ → D = δI, δ = N/(3N+d+5) (random covariance)",
+                f"P = u₋₁U₁₁ → D = δI, δ = N/(3N+d+5) (random covariance, N = {N})",
                 b["P"],
-                D,
+                delta * np.eye(d),
                 b0["P"],
-                alternatives=alts,
+                alternatives={n: a * np.eye(d) for n, a in alts.items()},
                 seeds=[sd],
-                details={"diag": np.diag(b["P"]).tolist(), "delta": float(D[0, 0])},
+                details={"diag": np.diag(b["P"]).tolist(), "delta": delta},
             ),
             ordering(
                 "max off-diagonal of P / δ < TRAIN_RTOL (P(0) is diagonal-dominant: the SGD noise "
                 "must not grow them)",
-                float(np.abs(off).max()) / float(D[0, 0]),
+                float(np.abs(off).max()) / delta,
                 TRAIN_RTOL,
                 margin=1e-3,
             ),
             ordering(
                 "condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖_op‖Λ_τ‖_F²)",
                 s.sigma_init**2,
-                bound,
+                T.rdm_init_bound(np.ones(d), theta(s), E.mean),
                 margin=1e-3,
                 details={"E_mc": E.mean, "se": E.se},
             ),
             train_discrimination(
                 "fresh prompts (M=200): pooled slope of ŷ on z = x_qᵀΛ_new w → δ (eq. 23)",
                 slope(b["P"]),
-                float(D[0, 0]),
+                delta,
                 slope(b0["P"]),
-                alternatives={n: float(a[0, 0]) for n, a in alts.items()},
+                alternatives=alts,
                 seeds=[sd],
             ),
         ]

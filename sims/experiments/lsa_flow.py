@@ -379,10 +379,28 @@ PRESETS: dict[str, tuple[LSAFlowSetting, TrainConfig]] = {
             device="cpu",
         ),
     ),
-    # T-R12(d) scaled to Figure 1's P2 (d = 5, N = 20): Exp(1) random covariance, σ = 0.18 (the
-    # seed-0 Θ gives condition (21) ≈ 0.038 at d = 5, so the spec's σ = 0.2 would violate it),
-    # lr 0.04 for 700 steps then 0.004 for 500 (spec: 0.02 × 2000 + 0.002 × 1000 at d = 4)
+    # T-R12(d) for Theorem 8's check at d = 5, N = 3: Exp(1) random covariance.  N = 3 makes δ's
+    # finite-N terms large: δ = 3/19 is 15 % from δ(N+1) = 2/11 and 21 % from δ(N−1) = 1/8 (at
+    # N = 20 both are 0.7 % away, far below the SGD error).  σ = 0.14: condition (21) at N = 3 is
+    # ≈ 0.022 for the seed-0 Θ (σ² = 0.0196).  lr 0.03 × 600 (0.04+ diverges on some seeds: the
+    # Exp(1) gradients are heavy-tailed at small N), then 0.003 × 2400 on batches of 4096: the
+    # trained P is within 1.9–2.5 % (relF) of δI on seeds 0–2 (spec: 0.02 × 2000 + 0.002 × 1000)
     "thm8_random_cov": (
+        LSAFlowSetting(d=5, N=3, random_cov=True, sigma_init=0.14, lr_drop=(2400, 0.1)),
+        TrainConfig(
+            optimizer="sgd",
+            lr=0.03,
+            steps=600,
+            batch_size=4096,
+            half_mse=True,
+            log_every=10,
+            device="cpu",
+        ),
+    ),
+    # Figure 1's P2 overlay (d = 5, N = 20): Exp(1) random covariance, σ = 0.18 (the seed-0 Θ
+    # gives condition (21) ≈ 0.038 at d = 5, so the spec's σ = 0.2 would violate it), lr 0.04 for
+    # 700 steps then 0.004 for 500 (spec: 0.02 × 2000 + 0.002 × 1000 at d = 4)
+    "fig1_random_cov": (
         LSAFlowSetting(d=5, N=20, random_cov=True, sigma_init=0.18, lr_drop=(500, 0.1)),
         TrainConfig(
             optimizer="sgd",

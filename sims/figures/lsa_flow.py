@@ -16,7 +16,7 @@ from scipy import stats
 import numerics.lsa_flow as NL
 from numerics.lsa_flow.montecarlo import random_cov_test_risk
 from numerics.montecarlo import mc_mean
-from sims.experiments.lsa_flow import blocks, final_weights, trained
+from sims.experiments.lsa_flow import blocks, final_weights, setting_of, trained
 from theory import lsa_flow as T
 from theory.common.protocols import Estimate
 
@@ -37,9 +37,9 @@ def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
     d, N = 20, 40
     Ms = np.arange(1, 101)
     dR, dF = float(T.delta_exp(N, d)), N / (N + d + 1)
-    r5 = trained("thm8_random_cov", seed=seed)
+    r5 = trained("fig1_random_cov", seed=seed)
     P5 = blocks(*final_weights(r5))["P"]
-    d5 = P5.shape[0]
+    d5, N5 = P5.shape[0], setting_of(r5).N
     delta5 = float(np.mean(np.diag(P5)))
     Mm = np.array([5, 10, 20, 40, 80]) if quick else np.array([2, 5, 10, 20, 40, 60, 80, 100])
     n = 20_000 if quick else 200_000
@@ -115,7 +115,7 @@ def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
             fmt="o",
             color="C3",
             ms=4,
-            label=f"trained LSA d={d5}, N=20 (MC)",
+            label=f"trained LSA d={d5}, N={N5} (MC)",
         )
         ax.set_ylim(0, ymax * (1.05 if c != 9.0 else 0.95))
         if c is not None and c > 1:

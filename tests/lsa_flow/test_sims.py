@@ -12,7 +12,12 @@ import numpy as np
 import pytest
 
 import sims.checks.lsa_flow as SC
-from numerics.lsa_flow import GAMMA_ALTERNATIVES, gamma_n_plus_1, lambda_as_gamma
+from numerics.lsa_flow import (
+    GAMMA_ALTERNATIVES,
+    delta_alternatives,
+    gamma_n_plus_1,
+    lambda_as_gamma,
+)
 from numerics.testing import assert_fails, assert_passed
 from sims.experiments.lsa_flow import PRESETS, final_weights, train_lsa
 
@@ -142,15 +147,34 @@ def test_thm8_random_cov_sgd(thm8_evidence) -> None:
     assert_passed(thm8_evidence)
 
 
+#: Theorem 8's named neighbours of δ at the preset's (d, N): δ(N±1), N → ∞, δ_F.
+THM8_SETTING = PRESETS["thm8_random_cov"][0]
+DELTA_ALTERNATIVES = list(delta_alternatives(THM8_SETTING.d, THM8_SETTING.N))
+
+
 @pytest.mark.result("zfb24:thm8")
-@pytest.mark.parametrize(
-    "delta",
-    [20 / (20 + 5 + 1), 1 / 3],
-    ids=["δ_F of fixed-identity training", "δ without finite-N terms (N → ∞)"],
-)
-def test_thm8_negative_control_neighbours(thm8_evidence, delta: float) -> None:
+def test_thm8_alternatives_are_separated(thm8_evidence) -> None:
+    """Each named neighbour is a row alternative ≥ 2 tolerance units from δ (so the check could
+    tell it apart), and the trained P is > 1 unit from each."""
+    rows = [e for e in thm8_evidence if e.kind == "TRAIN"]
+    assert len(rows) == 2
+    for e in rows:
+        alts = {a["name"]: a for a in e.details["alternatives"]}
+        assert sorted(alts) == sorted(DELTA_ALTERNATIVES)
+        assert all(a["separation_units"] >= 2 and a["units"] > 1 for a in alts.values())
+
+
+@pytest.mark.result("zfb24:thm8")
+@pytest.mark.parametrize("name", DELTA_ALTERNATIVES, ids=["N-1", "N+1", "N->inf", "delta_F"])
+def test_thm8_negative_control_neighbours(thm8_evidence, name: str) -> None:
     assert_passed(thm8_evidence)
-    assert_fails(SC.check_thm8_train_sgd(fault_delta=delta))  # d = 5, N = 20
+    assert_fails(SC.check_thm8_train_sgd(fault_alternative=name))
+
+
+@pytest.mark.result("zfb24:thm8")
+def test_thm8_unknown_alternative_is_refused() -> None:
+    with pytest.raises(ValueError, match="fault_alternative='δ\\(N\\+2\\)'"):
+        SC.check_thm8_train_sgd(fault_alternative="δ(N+2)")
 
 
 @pytest.mark.thorough

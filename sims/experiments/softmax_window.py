@@ -25,7 +25,8 @@ from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit, tokens
 from sims.train import TrainResult, make_generator, train
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 
-__all__ = ["UnitExperiment", "PRESETS", "SIGMAS", "run", "trained", "resolve", "sample_batch"]
+__all__ = ["UnitExperiment", "PRESETS", "SIGMAS", "L_RUNS", "run", "trained", "resolve",
+           "sample_batch"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -97,6 +98,9 @@ def _iso(sigma: float, task: str = "affine", *, d: int = 5, n: int = 20, L: floa
 
 #: S1/S2 noise levels (spec 003 §3.2).
 SIGMAS = (1.0, 0.3, 0.1, 0.01)
+#: Figs. 3-4's L panel at sigma = 0.01, n = 20: (L, preset); L = 0.03, 0.1 are S3's pretraining
+#: runs, L = 1 is S1's sigma = 0.01 run; the quick tier drops L = 0.01.
+L_RUNS = ((0.01, "f34_L0.01"), (0.03, "s3_L0.03"), (0.1, "s3_L0.1"), (1.0, "s1_sigma0.01"))
 _C = TrainConfig(optimizer="adam", lr=0.05, steps=1000, batch_size=256, lr_decay=0.05,
                  dtype="float64", log_every=10)
 PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {

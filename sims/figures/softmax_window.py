@@ -18,7 +18,7 @@ from scipy import stats
 from numerics.softmax_window.anisotropic import optimal_diag_M
 from numerics.softmax_window.api import fig1_errors
 from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
-from sims.experiments.softmax_window import PRESETS, SIGMAS, trained
+from sims.experiments.softmax_window import L_RUNS, PRESETS, SIGMAS, trained
 from theory.softmax_window import (
     affine_optimum_asymptote,
     rho_metric,
@@ -88,12 +88,12 @@ def fig_training_norm(*, quick: bool = True, seed: int = 0) -> Figure:
     fig = Figure(figsize=(11, 8))
     axes = fig.subplots(2, 2).ravel()
     s2 = 1e-4
-    ns = (5, 10, 20, 50) if quick else (5, 10, 20, 50, 100, 200)
+    ns = (5, 10, 20) if quick else (5, 10, 20, 50, 100, 200)
     panels = [
         ("sigma (L = 1, n = 20)", [(s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0])
                                    for s in SIGMAS]),
-        ("L (sigma = 0.01, n = 20)", [(L, p, optimal_scale_affine(5, 20, L, s2)[0]) for L, p in (
-            (0.01, "f34_L0.01"), (0.03, "s3_L0.03"), (0.1, "s3_L0.1"), (1.0, "s1_sigma0.01"))]),
+        ("L (sigma = 0.01, n = 20)", [(L, p, optimal_scale_affine(5, 20, L, s2)[0])
+                                      for L, p in (L_RUNS[1:] if quick else L_RUNS)]),
         ("n (sigma = 0.01, L = 1)", [(n, "s1_sigma0.01" if n == 20 else f"f34_n{n}",
                                      optimal_scale_affine(5, n, 1.0, s2)[0]) for n in ns]),
     ]

@@ -37,7 +37,7 @@ def test_fig_weights() -> None:
 def test_fig_training_norm() -> None:
     axes = F.fig_training_norm().axes
     assert len(axes) == 4  # sigma, L, n, U^d_S panels: a marker series and an optimum line each
-    assert [len(ax.get_lines()) for ax in axes] == [8, 8, 8, 4]
+    assert [len(ax.get_lines()) for ax in axes] == [8, 6, 6, 4]
 
 
 @pytest.mark.slow

@@ -7,13 +7,14 @@ or 200 (full).  The MC route samples contexts and runs the predictors (:mod:`.ri
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
 import sympy as sp
 from scipy import stats
 
-from numerics.sparse_multihead.risk import TunedRisks, tuned_risks_cached
+from numerics.sparse_multihead.risk import TunedRisks, tuned_risks_cached, tuned_risks_gram
 from numerics.testing import exact_agreement, informational, ordering, rate_agreement
 from theory.common.protocols import Evidence
 from theory.common.symbols import d as d_sym
@@ -25,16 +26,27 @@ __all__ = ["check_thm5_3_order", "check_thm5_3_rate", "check_thm5_1_rate", "chec
            "check_rem5_2_symbolic", "check_rem5_2_order", "ROWS_QUICK", "ROWS_FULL"]
 
 SIGMA2 = 0.25
-#: (d, s, n, trials): quick rows, then the spec table's rows (full).
+#: (d, s, n, trials): quick rows, then the spec table's rows (full).  The d = 64 rows of the full
+#: tier run 1000 contexts (the spec's 40–60 leave the local slopes ±0.15 apart from seed to seed:
+#: n = 1024 → 4096 came out −0.94) through the sufficient-statistic route
+#: (:func:`tuned_risks_gram`, chunks of 25 contexts: memory O(25·n·d)).
 ROWS_QUICK = ((32, 2, 64, 100), (32, 2, 128, 100), (32, 2, 256, 100))
-ROWS_FULL = ROWS_QUICK + ((64, 4, 128, 60), (64, 4, 256, 60), (64, 4, 512, 60),
-                          (64, 4, 1024, 40), (64, 4, 2048, 40), (64, 4, 4096, 40),
+ROWS_FULL = ROWS_QUICK + ((64, 4, 128, 1000), (64, 4, 256, 1000), (64, 4, 512, 1000),
+                          (64, 4, 1024, 1000), (64, 4, 2048, 1000), (64, 4, 4096, 1000),
                           (256, 2, 64, 40), (256, 2, 128, 40))
+#: Rows run through the sufficient-statistic route.
+_GRAM_D = 64
+
+
+@functools.lru_cache(maxsize=32)
+def _gram_row(d: int, s: int, n: int, trials: int, seed: int, steps: int) -> TunedRisks:
+    return tuned_risks_gram(d=d, s=s, n=n, sigma2=SIGMA2, trials=trials, seed=seed, steps=steps)
 
 
 def _rows(quick: bool, seed: int) -> list[tuple[tuple[int, int, int], TunedRisks]]:
     steps = 100 if quick else 200
-    return [((d, s, n), tuned_risks_cached(d, s, n, SIGMA2, tr, seed, "sign", steps))
+    return [((d, s, n), _gram_row(d, s, n, tr, seed, steps) if d == _GRAM_D
+             else tuned_risks_cached(d, s, n, SIGMA2, tr, seed, "sign", steps))
             for d, s, n, tr in (ROWS_QUICK if quick else ROWS_FULL)]
 
 
@@ -73,8 +85,9 @@ def check_thm5_3_order(*, quick: bool = True, seed: int = 0,
 def check_thm5_3_rate(*, quick: bool = True, seed: int = 0,
                       fault_rate_fn: Callable[..., float] | None = None) -> list[Evidence]:
     """Thm 5.3's two-term rate: pre-GD*/[σ²(s/n + ds²/n²)] in [0.5, 4] on every row (fitted
-    constant = geometric mean of the ratios, reported); full tier adds the local slopes (≈ −2 for
-    n = 256 → 512 at d = 64, s = 4; between −1.3 and −0.9 for n = 1024 → 4096).
+    constant = geometric mean of the ratios, reported); full tier adds the local slopes (−2 ± 0.3
+    for n = 256 → 512 at d = 64, s = 4; the spec's "between −1.0 and −1.2" for n = 1024 → 4096,
+    1000 contexts per row).
     ``fault_rate_fn`` replaces the rate (negative control)."""
     rate = fault_rate_fn or thm53_rate
     rows = _rows(quick, seed)
@@ -93,7 +106,9 @@ def check_thm5_3_rate(*, quick: bool = True, seed: int = 0,
                                   -2.0, band=0.3, details={"slope": sl}))
         ns = [1024, 2048, 4096]
         out.append(rate_agreement("slope n = 1024 → 4096 (s/n dominates)", ns,
-                                  [by[(64, 4, m)].pre_gd.mean for m in ns], -1.1, band=0.2))
+                                  [by[(64, 4, m)].pre_gd.mean for m in ns], -1.1, band=0.1,
+                                  details={"spec": "between −1.0 and −1.2 (spec 000 V-R6 item 2)",
+                                           "trials": 1000}))
     return out
 
 

@@ -30,7 +30,7 @@ from theory.settings import SparseRegressionICL, check_choice, check_int, check_
 
 __all__ = ["METHODS", "DivergedContextsError", "excess_risk", "excess_risk_samples",
            "ETA_GRID", "LAMBDA_GRID", "TunedRisks", "tuned_risks", "lasso_star",
-           "tuned_risks_cached"]
+           "tuned_risks_cached", "tuned_risks_gram"]
 
 METHODS = ("pre_gd", "gd", "ridge", "ols", "lasso", "bayes")
 #: Spec §3 V-R6: η-grid of the oracle tuning and the normalised λ-grid.
@@ -205,3 +205,76 @@ def tuned_risks_cached(d: int, s: int, n: int, sigma2: float, trials: int, seed:
     """:func:`tuned_risks` memoised per process (the theorem checks share their rows)."""
     return tuned_risks(d=d, s=s, n=n, sigma2=sigma2, trials=trials, seed=seed, prior=prior,
                        steps=steps, Sigma_diag=Sigma_diag, sigma_support=sigma_support)
+
+
+def _gram_errors(G: np.ndarray, b: np.ndarray, scale: np.ndarray | None, w: np.ndarray,
+                 eta: float, steps: int) -> np.ndarray:
+    """``‖ŵ^t − w*‖²`` for t = 0..steps of GD from 0 on ``½wᵀGw − bᵀw`` (the same recursion as
+    :func:`.predictors.pregd_path` / ``gd_path``, from the sufficient statistics),
+    shape ``(steps + 1, B)``."""
+    A = np.eye(G.shape[-1]) - eta * G
+    v = np.zeros_like(b)
+    out = np.empty((steps + 1, len(b)))
+    out[0] = np.sum(w**2, axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(1, steps + 1):
+            v = (A @ v[..., None])[..., 0] + eta * b
+            out[k] = np.sum(((v if scale is None else scale * v) - w) ** 2, axis=1)
+    return out
+
+
+def tuned_risks_gram(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
+                     prior: str = "sign", steps: int = 200, chunk: int = 25) -> TunedRisks:
+    """:func:`tuned_risks` for Σ = I at large ``n·trials``: contexts drawn ``chunk`` at a time and
+    reduced to their sufficient statistics ``Σ̂ = XᵀX/n``, ``r̂ = Xᵀy/n`` (pre-GD: ``Ĝ = R̂Σ̂R̂``,
+    ``b̃ = r̂²``; GD: ``Σ̂``, ``r̂``; ridge ``(Σ̂ + λI)⁻¹r̂``; OLS ``Σ̂⁻¹r̂``, n ≥ d + 2), so memory stays
+    ``O(chunk·n·d)`` and each Gram matrix is formed once.  Same oracle tuning (η-grid, t ≤ steps,
+    an η dropped if any context diverges) on a different random stream than :func:`tuned_risks`."""
+    st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=sigma2, prior=prior)
+    trials = check_int("trials", trials, minimum=2)
+    if n < d + 2:
+        raise ValueError(f"n must be ≥ d + 2 = {d + 2} here (OLS = Σ̂⁻¹r̂), got n = {n}")
+    rng = np.random.default_rng(seed)
+    paths: dict[str, dict[float, list[np.ndarray]]] = {"pre_gd": {}, "gd": {}}
+    dropped: dict[str, set[float]] = {"pre_gd": set(), "gd": set()}
+    ridge: dict[float, list[np.ndarray]] = {}
+    ols: list[np.ndarray] = []
+    done = 0
+    while done < trials:
+        p = sample_sparse_prompts(st, min(chunk, trials - done), rng=rng)
+        done += len(p.w)
+        S = np.einsum("bni,bnj->bij", p.X, p.X) / n
+        r = np.einsum("bni,bn->bi", p.X, p.y) / n
+        eye = np.eye(d)
+        for lam in LAMBDA_GRID:
+            wr = np.linalg.solve(S + lam * eye, r[..., None])[..., 0]
+            ridge.setdefault(lam, []).append(np.sum((wr - p.w) ** 2, axis=1))
+        ols.append(np.sum((np.linalg.solve(S, r[..., None])[..., 0] - p.w) ** 2, axis=1))
+        for method in ("pre_gd", "gd"):
+            G, b, scale = ((r[:, :, None] * S * r[:, None, :], r * r, r) if method == "pre_gd"
+                           else (S, r, None))
+            lmax = np.linalg.eigvalsh(G)[:, -1]
+            for eta in ETA_GRID:
+                if eta in dropped[method] or np.any(eta * lmax >= 2.0):
+                    dropped[method].add(eta)
+                    continue
+                paths[method].setdefault(eta, []).append(
+                    _gram_errors(G, b, scale, p.w, eta, steps))
+    best: dict[str, tuple[Estimate, tuple[float, int]]] = {}
+    for method in ("pre_gd", "gd"):
+        cands = []
+        for eta, parts in paths[method].items():
+            if eta in dropped[method]:
+                continue
+            errs = np.concatenate(parts, axis=1)
+            t = int(np.argmin(errs.mean(axis=1)))
+            cands.append((estimate_from_samples(errs[t]), (float(eta), t)))
+        if not cands:
+            raise DivergedContextsError(method, float(max(ETA_GRID)), 1.0, trials)
+        best[method] = min(cands, key=lambda c: c[0].mean)
+    lam_best = min(ridge, key=lambda lam: float(np.mean(np.concatenate(ridge[lam]))))
+    return TunedRisks(pre_gd=best["pre_gd"][0], pre_gd_arg=best["pre_gd"][1],
+                      gd=best["gd"][0], gd_arg=best["gd"][1],
+                      ridge=estimate_from_samples(np.concatenate(ridge[lam_best])),
+                      ridge_arg=float(lam_best), ols=estimate_from_samples(np.concatenate(ols)),
+                      diverged_eta={m: tuple(sorted(v)) for m, v in dropped.items()})

@@ -19,6 +19,7 @@ from numerics.testing import (
     informational,
     mc_agreement,
     ordering,
+    over_seeds,
     train_discrimination,
 )
 from sims.experiments.sparse_multihead import PRESETS, sample_sparse_tokens, trained
@@ -28,12 +29,12 @@ from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import (
     LinTFWeights,
     alg1,
-    bayes_posterior_mean,
-    effective_predictor,
     head_importance,
     pregd_transformer,
     task_second_moment,
 )
+from theory.sparse_multihead.bayes import bayes_posterior_mean  # unwrapped: per-context loops
+from theory.sparse_multihead.model import effective_predictor
 
 __all__ = ["check_eq2_2_torch", "check_prop4_1_torch", "check_prop4_2_torch", "check_sec2_torch",
            "check_s1_train", "check_s2_train", "check_eq3_1_train", "load_weights",
@@ -216,9 +217,10 @@ def check_s1_train(*, quick: bool = True, seed: int = 0,
     the oracle constant-η 4-step optimum of its own method (numpy MC over an η grid) and away from
     the other method's optimum (named alternative); ORDER: trained pre-GD-TF < 0.7 × trained
     raw-GD-TF and < ridge*; contexts where the learned fixed step diverges (η λ_max(R̂Σ̂R̂) ≥ 2)
-    are counted and must stay below 1 %.  One seed in the quick tier, three in --full (one TRAIN
-    row per seed and method, ``seeds_passed`` in the details).  ``fault_swap_prediction`` passes the
-    alternative as the prediction (negative control)."""
+    are counted and must stay below 1 %.  One seed in the quick tier, three in --full, folded by
+    :func:`numerics.testing.over_seeds` (a row passes iff it passes on every seed; ``seeds``,
+    ``seeds_passed``, ``per_seed`` and the traps in the details).  ``fault_swap_prediction`` passes
+    the alternative as the prediction (negative control)."""
     seeds = (seed,) if quick else (seed, seed + 1, seed + 2)
     curves = {m: s1_eta_curve(preprocess=m == "pre", seed=seed,
                               trials=1000 if quick else 10_000) for m in ("pre", "raw")}
@@ -230,18 +232,18 @@ def check_s1_train(*, quick: bool = True, seed: int = 0,
                 for lam in LAMBDA_GRID)
     init = {m: float(np.mean(_s1_risks(float(np.exp(-1.0)), m == "pre", seed, trials)[0]))
             for m in ("pre", "raw")}
-    rows: dict[tuple[str, int], Evidence] = {}
-    out = []
-    for sd in seeds:
+
+    def rows_of(sd: int) -> list[Evidence]:
         runs = {m: trained(f"s1_{m}", seed=sd) for m in ("pre", "raw")}
         risk, div = {}, {}
         for m in ("pre", "raw"):
             err, dv = _s1_risks(float(np.mean(runs[m].extra["eta"])), m == "pre", sd, trials)
             risk[m], div[m] = estimate_from_samples(err), dv
+        out = []
         for m, other in (("pre", "raw"), ("raw", "pre")):
             pred, alt = (best[other], best[m]) if fault_swap_prediction else (best[m], best[other])
-            rows[(m, sd)] = train_discrimination(
-                f"S1 {m}-GD-TF (seed {sd}): trained risk vs the tuned constant-η optimum",
+            out.append(train_discrimination(
+                f"S1 {m}-GD-TF: trained risk vs the tuned constant-η optimum",
                 [risk[m].mean], [pred], [init[m]], alternatives={f"{other}-GD optimum": [alt]},
                 rtol=S1_RTOL[m], seeds=list(seeds),
                 details={"eta_learned": runs[m].extra["eta"].tolist(),
@@ -249,24 +251,20 @@ def check_s1_train(*, quick: bool = True, seed: int = 0,
                          "spec_eta": {"pre": 0.93, "raw": 0.75}[m], "risk_se": risk[m].se,
                          "spec_risk": {"pre": 0.046, "raw": 0.083}[m],
                          "forward_test_excess": runs[m].extra["test_excess"],
-                         "wall_time": runs[m].wall_time})
+                         "wall_time": runs[m].wall_time}))
         info = {"seed": sd, "pre": risk["pre"].mean, "raw": risk["raw"].mean,
                 "ridge*": float(ridge), "diverged_fraction_pre": float(np.mean(div["pre"])),
                 "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075}}
-        out.append(ordering(f"S1 (seed {sd}) trained pre-GD-TF < 0.7 × raw-GD-TF",
+        out.append(ordering("S1 trained pre-GD-TF < 0.7 × raw-GD-TF",
                             risk["pre"].mean, 0.7 * risk["raw"].mean,
                             margin=3 * (risk["pre"].se + 0.7 * risk["raw"].se), details=info))
-        out.append(ordering(f"S1 (seed {sd}) trained pre-GD-TF < ridge*", risk["pre"].mean,
+        out.append(ordering("S1 trained pre-GD-TF < ridge*", risk["pre"].mean,
                             float(ridge), margin=3 * risk["pre"].se, details=info))
-        out.append(ordering(f"S1 (seed {sd}) diverged contexts of the learned step < 1 %",
+        out.append(ordering("S1 diverged contexts of the learned step < 1 %",
                             float(np.mean(div["pre"])), 0.01, margin=1e-4, details=info))
-    for m in ("pre", "raw"):
-        ok = [sd for sd in seeds if rows[(m, sd)].passed]
-        for sd in seeds:
-            r = rows[(m, sd)]
-            r.details["seeds_passed"] = ok
-            out.insert(0, r)
-    return out
+        return out
+
+    return over_seeds(rows_of, seeds)
 
 
 def _exact_risk(model: MaskedLinearTF, st: SparseRegressionICL, trials: int, seed: int

@@ -214,3 +214,18 @@ def test_fig2c_and_negative_controls() -> None:
     assert_passed(checks_figures.check_fig2c_mc())
     assert_fails(checks_figures.check_fig2c_order(fault_no_preprocess=True))
     assert_fails(checks_figures.check_fig2c_mc(fault_signal=4.4))
+
+
+@pytest.mark.mc
+@pytest.mark.result("czz24:thm5.3")
+def test_sufficient_statistic_route_equals_the_raw_route() -> None:
+    """tuned_risks_gram (Σ̂, r̂ per context; the full tier's d = 64 rows) reproduces tuned_risks
+    (the raw-context predictors) on the same contexts: same tuned (η, t), λ and risks."""
+    from numerics.sparse_multihead.risk import tuned_risks, tuned_risks_gram
+
+    kw = {"d": 32, "s": 2, "n": 128, "sigma2": 0.25, "trials": 100, "seed": 0, "steps": 100}
+    a, b = tuned_risks(**kw), tuned_risks_gram(**kw, chunk=100)
+    assert (a.pre_gd_arg, a.gd_arg, a.ridge_arg) == (b.pre_gd_arg, b.gd_arg, b.ridge_arg)
+    assert a.ols is not None and b.ols is not None
+    for x, y in ((a.pre_gd, b.pre_gd), (a.gd, b.gd), (a.ridge, b.ridge), (a.ols, b.ols)):
+        assert np.isclose(x.mean, y.mean, rtol=1e-10) and np.isclose(x.se, y.se, rtol=1e-8)

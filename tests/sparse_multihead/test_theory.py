@@ -105,6 +105,7 @@ def test_constructions_hypothesis(d: int, n: int, q: int, k: int, eta_frac: floa
 def test_head_count() -> None:
     assert_passed(CC.check_heads_alg1_symbolic())
     assert_passed(CC.check_heads_alg1_optim())
+    assert_passed(CC.check_heads_alg1_optim_fit())  # R11's L-BFGS fits, d = 2 (full: d = 4)
 
 
 @pytest.mark.result("czz24:eq2.2")

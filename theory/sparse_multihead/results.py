@@ -92,6 +92,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "numerics.sparse_multihead.checks_constructions:check_heads_alg1_symbolic",
             "numerics.sparse_multihead.checks_constructions:check_heads_alg1_optim",
+            "numerics.sparse_multihead.checks_constructions:check_heads_alg1_optim_fit",
         ),
         derived=True,
     ),

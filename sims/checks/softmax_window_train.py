@@ -198,7 +198,7 @@ def check_thm3_4_train_cos(*, quick: bool = True, seed: int = 0, reps: int = 0
     L = 1 for σ ∈ {.1, .01} (spec [COMPUTED] 3.97, 7.33) and, in ``--full``, at σ = 0.01 for
     L ∈ {0.5, 2, 4} (spec 6.48, 7.36, 6.49: non-monotone in L at n = 20)."""
     rng = np.random.default_rng(seed + 13)
-    reps = reps or (20_000 if quick else 80_000)
+    reps = reps or (10_000 if quick else 80_000)
     spec = {"s2_cos_sigma0.1": 3.97, "s2_cos_sigma0.01": 7.33, "s2_cos_L0.5": 6.48,
             "s2_cos_L2": 7.36, "s2_cos_L4": 6.49}
     runs = [("s2_cos_sigma0.01", 1.0, 0.01)]

@@ -319,10 +319,10 @@ def _noniso_P(seed: int) -> tuple[HpcyExperiment, np.ndarray, np.ndarray, np.nda
     return exp, P, P_of(res.extra["init_params"])[0], mu
 
 
-#: TRAIN tolerance of the non-isotropic P (relative Frobenius): at most half the distance from
-#: P_D* to Γ* (3.12 % at the preset's L = 20), so Γ* is ≥ 2 units from the prediction and can be
-#: told apart; the trained pair sits 1.0–1.4 % from P_D* (seeds 0, 2, 3; its finite-ω bias).
-RTOL_NONISO = 0.015
+#: TRAIN tolerance of the scale ``tr P`` of the non-isotropic P: at most half the distance from
+#: tr P_D* to tr Γ* (3.25 % at the preset's L = 20), so Γ* is ≥ 2 units from the prediction and
+#: can be told apart; the trained pairs sit −0.3 … +1.2 % from tr P_D* (seeds 0, 2, 3, 4).
+RTOL_NONISO_SCALE = 0.015
 
 
 def _noniso_trap(seed: int) -> str | None:
@@ -333,23 +333,30 @@ def _noniso_trap(seed: int) -> str | None:
 
 def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
                       fault_prediction: str | None = None) -> list[Evidence]:
-    """V-R13(d): KMS ρ = 0.5, H = 2, L = 20: a ± head pair, and ``P = Σ_h μ_h sym(K11^h)`` within
-    1.5 % (relative Frobenius, train_discrimination) of the debiased optimum ``P_D*`` and outside
-    1.5 % of the vanilla-GD optimum ``Γ*`` (5.6) (3.1 % from P_D*: 2.08 units) and of ``Σ^{-1}``
-    (the finite-L term dropped).  The preset trains at L = 20, not the paper's 40, because at
-    L = 40 Γ* is only 1.9 % from P_D* while the trained pair's finite-ω bias is 1.2–1.9 %.
-    ``quick=False`` folds the rows over three seeds (:func:`numerics.testing.over_seeds`; a seed
-    in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a named
-    alternative as the prediction (negative control)."""
+    """V-R13(d): KMS ρ = 0.5, H = 2, L = 20: a ± head pair; ``P = Σ_h μ_h sym(K11^h)`` within 5 %
+    (relative Frobenius, train_discrimination) of the debiased optimum ``P_D*`` and outside 5 % of
+    ``Σ^{-1}`` (the finite-L term dropped); its scale ``tr P`` within 1.5 % of ``tr P_D*`` and
+    outside 1.5 % of ``tr Γ*`` (the vanilla-GD optimum (5.6), 3.25 % away: 2.17 units) and of
+    ``tr Σ^{-1}``.  ``Γ*⁻¹ − P_D*⁻¹ = Σ/L``: the two optima differ almost only in scale (their
+    shapes ``P/tr P`` by 0.44 %, below the trained pair's 0.7–2 % shape error), so the scale is the
+    coordinate that tells them apart.  The preset trains at L = 20, not the paper's 40, because at
+    L = 40 Γ* is only 1.95 % from P_D* in scale while the trained pair's finite-ω bias reaches
+    1.3 %.  ``quick=False`` folds the rows over three seeds (:func:`numerics.testing.over_seeds`;
+    a seed in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a
+    named alternative as the prediction of every row that lists it (negative control)."""
     exp = _noniso_P(seed)[0]
     S = kms_covariance(exp.d, exp.rho)
-    PD = th.pd_star(S, exp.L, exp.sigma2)
-    alts = {"Gamma* (5.6) (vanilla GD)": th.gamma_star(S, exp.L, exp.sigma2),
-            "Sigma^-1 (finite-L term dropped)": np.linalg.inv(S)}
-    if fault_prediction is not None and fault_prediction not in alts:
-        raise ValueError(f"fault_prediction must be one of {sorted(alts)}, "
+    PD, G, Sinv = (th.pd_star(S, exp.L, exp.sigma2), th.gamma_star(S, exp.L, exp.sigma2),
+                   np.linalg.inv(S))
+    g_name, s_name = "Gamma* (5.6) (vanilla GD)", "Sigma^-1 (finite-L term dropped)"
+    if fault_prediction is not None and fault_prediction not in (g_name, s_name):
+        raise ValueError(f"fault_prediction must be one of {[g_name, s_name]}, "
                          f"got {fault_prediction!r}")
-    pred, alts = hp_rows.swap(PD, alts, fault_prediction, "P_D* (5.3)")
+    pred, alts = hp_rows.swap(PD, {s_name: Sinv}, fault_prediction, "P_D* (5.3)")
+    tr_pred, tr_alts = hp_rows.swap(float(np.trace(PD)), {g_name: float(np.trace(G)),
+                                                          s_name: float(np.trace(Sinv))},
+                                    fault_prediction, "tr P_D* (5.3)")
+    nPD = float(np.linalg.norm(PD))
 
     def rows_of(s_: int) -> list[Evidence]:
         _, P, P0, mu = _noniso_P(s_)
@@ -357,7 +364,14 @@ def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
             band("noniso: mu_1 mu_2 < 0 (± head pair)", float(mu[0] * mu[1]), None, 0.0),
             train_discrimination(
                 "noniso: P = sum_h mu_h sym(K11^h) vs P_D* (5.3)-(5.6) debiased", P, pred, P0,
-                alternatives=alts, rtol=RTOL_NONISO, details={"P": P.tolist(), "L": exp.L}),
+                alternatives=alts, details={
+                    "P": P.tolist(), "L": exp.L,
+                    "Gamma* (5.6): relative Frobenius distance to trained P, to P_D*": [
+                        float(np.linalg.norm(P - G)) / nPD, float(np.linalg.norm(G - PD)) / nPD]}),
+            train_discrimination(
+                "noniso: scale tr P vs tr P_D* (debiased), not tr Gamma* (vanilla GD)",
+                float(np.trace(P)), tr_pred, float(np.trace(P0)), alternatives=tr_alts,
+                rtol=RTOL_NONISO_SCALE, details={"L": exp.L}),
         ]
 
     return hp_rows.fold_seeds(rows_of, hp_rows.seeds(quick, seed), _noniso_trap)

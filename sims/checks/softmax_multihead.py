@@ -216,7 +216,7 @@ def _obs4_rows(H: int, seed: int) -> list[Evidence]:
     early = (2 * len(rows)) // 5
     act = np.abs(mu[-1]) >= 0.05 * np.abs(mu[-1]).max()
     peak = np.abs(om[:, act]).mean(axis=1)
-    tag = f"seed {seed}: "
+    tag = f"H={H}: "  # over seeds: fold_seeds (details seeds, seeds_passed, reported_seed)
     return [
         band(tag + "Obs 4: signs of omega_h mu_h at 40% of training = final (active heads)",
              float(np.mean(np.sign(om[early, act] * mu[early, act]) == np.sign(om[-1, act]

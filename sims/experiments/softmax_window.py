@@ -132,6 +132,10 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     **{f"f34_acg_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
         covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="affine", L=L),
         n=20, sigma2=1e-4)), _C) for L in (0.01, 0.1, 1.0)},
+    # ... and the paper's Fig. 3 class on U^d_S, the 2-ReLU (--full; L = 0.01 kept for the record)
+    **{f"f34_acg_relu_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="relu", L=L),
+        n=20, sigma2=1e-4)), _C) for L in (0.01, 0.03, 0.1, 1.0)},
     # S2's report-only cosine extension: f = cos(L v^T x), sigma in {.1, .01} at L = 1, and
     # L in {0.5, 2, 4} at sigma = 0.01 (non-monotone in L at n = 20)
     **{f"s2_cos_sigma{s:g}": (UnitExperiment(setting=_iso(s, "cos")), _C) for s in (0.1, 0.01)},

@@ -228,7 +228,8 @@ def _early(ex: dict, step: int) -> float:
 def _panel(label: str, runs: Sequence[tuple[float, str, float]], *, step: int, seeds: Sequence[int],
            train_rows: bool, increasing: bool, fault_alternative: str | None) -> list[Evidence]:
     """One panel: ``runs`` = (value, preset, ω*) ordered by value; TRAIN rows (final ω̂ vs ω*,
-    alternatives the label average, ω*/2, 2ω* and the neighbours' optima) and the orderings of
+    alternatives the label average, the 1-NN limit, ω*/2, 2ω*, the §3.1 surrogate on the paper's
+    exponent and the neighbours' optima, where separable) and the orderings of
     ‖M‖₂ at ``step`` and of the final ω̂ (increasing or decreasing in the value, seed 0)."""
     ests: dict[str, list[float]] = {p: [] for _, p, _ in runs}
     early: dict[str, float] = {}
@@ -242,8 +243,11 @@ def _panel(label: str, runs: Sequence[tuple[float, str, float]], *, step: int, s
             early.setdefault(preset, _early(ex, step))
             if not train_rows or preset == "s1_sigma0.01":  # that run's TRAIN row is S1's
                 continue
-            alts = {"label average (omega = 0)": 0.0, "eq. (9) omega*/2": w / 2,
-                    "eq. (9) 2 omega*": 2 * w}
+            st = PRESETS[preset][0].setting
+            alts = {"label average (omega = 0)": 0.0, "1-NN limit (omega = inf)": math.inf,
+                    "eq. (9) omega*/2": w / 2, "eq. (9) 2 omega*": 2 * w,
+                    "§3.1 surrogate (2 Lambda/d)^{2/(d+2)} (paper's exponent)": float(
+                        surrogate_optimum(Lambda(st.n, st.L, st.sigma2), st.d))}
             for k in (i - 1, i + 1):
                 if 0 <= k < len(runs):
                     alts[f"optimum at {label} = {runs[k][0]:g}"] = runs[k][2]
@@ -274,7 +278,8 @@ def check_fig3_4_train(*, quick: bool = True, seed: int = 0, step: int = 100,
     (σ = 0.01, n = 20) and several n (σ = 0.01, L = 1), with the population optima ω* (quadrature)
     as the targets.  Claims: ‖M‖₂ at ``step`` and the final ω̂ are ordered -- smaller for larger σ,
     larger for larger L and for larger n -- and the final ω̂ of every L and n run reaches its ω*
-    (TRAIN, 5 %, named alternatives incl. the neighbours' optima; σ's TRAIN rows are S1's).
+    (TRAIN, 5 %, named alternatives incl. the §3.1 surrogate and the neighbours' optima; σ's TRAIN
+    rows are S1's).
     L ∈ {.03, .1, 1} (S3's and S1's runs) and n ∈ {5, 10, 20} with one seed quick; L = 0.01 (the
     σ = 1 run rescaled), n ∈ {50, 100, 200} and three seeds in ``--full``."""
     seeds = seeds_of(seed, quick)

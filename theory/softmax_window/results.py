@@ -341,6 +341,8 @@ RESULTS: tuple[Result, ...] = (
         statement="||M|| grows more slowly for larger sigma and faster for larger L and n",
         objects=(
             "theory.softmax_window:Lambda",
+            "numerics.softmax_window.quadrature:optimal_scale_affine",
+            "numerics.softmax_window.anisotropic:optimal_diag_M",
         ),
         checks=(
             "sims.checks.softmax_window_train:check_fig3_4_train",

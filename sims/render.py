@@ -1,6 +1,7 @@
 """Rendering of the verification report (split from :mod:`sims.report`): the headline counts,
-the evidence-kind legend, the "Claims not reproduced" section, Markdown and HTML pages, and the
-overall agreement plot.  Pure functions of the outcomes: nothing here runs a check or writes."""
+the evidence-kind legend, the "Claims not reproduced" and "Trained claims over seeds" sections,
+Markdown and HTML pages, and the overall agreement plot.  Pure functions of the outcomes: nothing
+here runs a check or writes."""
 
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ __all__ = [
     "discrepancy_rows",
     "claims_md",
     "claims_html",
+    "seed_outcome_rows",
+    "seeds_md",
+    "seeds_html",
     "legend_md",
     "legend_html",
     "evidence_rows_md",
@@ -176,6 +180,67 @@ def claims_html(outcomes: Sequence[Outcome]) -> list[str]:
     return parts + ["</table>"]
 
 
+def seed_outcome_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidence, dict[str, Any]]]:
+    """Every TRAIN row (each check once) with its outcome over seeds: ``seeds`` run, seeds that
+    reached the prediction, the start distance, the nearest named alternative and the seeds that
+    ended in a named trap (``details["traps"]``, else from ``per_seed``)."""
+    out = []
+    seen: set[int] = set()
+    for o in outcomes:
+        for e in o.evidence:
+            if e.kind != "TRAIN" or id(e) in seen:
+                continue
+            seen.add(id(e))
+            d = e.to_json()["details"]
+            traps = dict(d.get("traps") or {})
+            for r in d.get("per_seed") or []:
+                if isinstance(r, dict) and r.get("trap") and str(r.get("seed")) not in traps:
+                    traps[str(r["seed"])] = r["trap"]
+            alts = [a for a in d.get("alternatives") or [] if isinstance(a, dict)]
+            near = min(alts, key=lambda a: a.get("units", float("inf"))) if alts else None
+            out.append((o.result, e, {
+                "seeds": list(d.get("seeds") or []),
+                "seeds_passed": list(d.get("seeds_passed") or []),
+                "start_units": d.get("start_units"),
+                "nearest": (f"{near['name']} ({fmt_value(near.get('units'))} u)" if near else ""),
+                "traps": "; ".join(f"seed {s}: {t}" for s, t in sorted(traps.items())),
+            }))
+    return out
+
+
+def seeds_md(outcomes: Sequence[Outcome]) -> list[str]:
+    rows = seed_outcome_rows(outcomes)
+    out = ["## Trained claims over seeds", ""]
+    if not rows:
+        return out + ["No trained rows in this run.", ""]
+    out += ["Each TRAIN row: the seeds run, how many reached the prediction (within tolerance, "
+            "outside every named alternative), its start distance and nearest alternative in "
+            "tolerance units (u), and the seeds that ended in a named trap.", "",
+            "| result | row | reached | start (u) | nearest alternative | traps |",
+            "|---|---|---|---|---|---|"]
+    for r, e, s in rows:
+        out.append(f"| [`{r.id}`](#{anchor(r.id)}) | {e.name} | "
+                   f"{len(s['seeds_passed'])} of {len(s['seeds'])} {s['seeds_passed']} | "
+                   f"{fmt_value(s['start_units'])} | {s['nearest']} | {s['traps']} |")
+    return out + [""]
+
+
+def seeds_html(outcomes: Sequence[Outcome]) -> list[str]:
+    esc = html.escape
+    rows = seed_outcome_rows(outcomes)
+    parts = ["<h2>Trained claims over seeds</h2>"]
+    if not rows:
+        return parts + ["<p>No trained rows in this run.</p>"]
+    parts.append("<table><tr><th>result</th><th>row</th><th>reached</th><th>start (u)</th>"
+                 "<th>nearest alternative</th><th>traps</th></tr>")
+    for r, e, s in rows:
+        parts.append(f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
+                     f"<td>{esc(e.name)}</td><td>{len(s['seeds_passed'])} of {len(s['seeds'])} "
+                     f"{esc(str(s['seeds_passed']))}</td><td>{esc(fmt_value(s['start_units']))}"
+                     f"</td><td>{esc(s['nearest'])}</td><td>{esc(s['traps'])}</td></tr>")
+    return parts + ["</table>"]
+
+
 STATUS_MD = {"pass": "✅ pass", "fail": "❌ FAIL", "discrepancy": "⚠️ discrepancy"}
 
 
@@ -217,6 +282,7 @@ def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], 
         "![agreement](figures/agreement.png)",
         "",
         *claims_md(outcomes),
+        *seeds_md(outcomes),
         *legend_md(outcomes),
         "",
         "## Results",
@@ -255,6 +321,7 @@ def html_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode
         f"<p>{esc(headline(outcomes, mode, seed))}</p>",
         "<img src='figures/agreement.png' alt='agreement'>",
         *claims_html(outcomes),
+        *seeds_html(outcomes),
         *legend_html(outcomes),
         "<h2>Results</h2>",
         "<table><tr><th>result</th><th>summary</th><th>source</th><th>checks</th><th>status</th></tr>",

@@ -250,8 +250,7 @@ def check_s1_train(*, quick: bool = True, seed: int = 0,
                          "eta_argmin": float(curves[m][0][np.argmin(curves[m][1])]),
                          "spec_eta": {"pre": 0.93, "raw": 0.75}[m], "risk_se": risk[m].se,
                          "spec_risk": {"pre": 0.046, "raw": 0.083}[m],
-                         "forward_test_excess": runs[m].extra["test_excess"],
-                         "wall_time": runs[m].wall_time}))
+                         "forward_test_excess": runs[m].extra["test_excess"]}))
         info = {"seed": sd, "pre": risk["pre"].mean, "raw": risk["raw"].mean,
                 "ridge*": float(ridge), "diverged_fraction_pre": float(np.mean(div["pre"])),
                 "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075}}
@@ -303,7 +302,7 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         rr = estimate_from_samples(np.sum((ridge_fit(X, y, lam) - w) ** 2, axis=1))
         diff = estimate_from_samples(err - eb)
         info = {"risk": est.mean, "se": est.se, "ridge*": rr.mean, "bayes": float(eb.mean()),
-                "forward_test_excess": res.extra["test_excess"], "wall_time": res.wall_time,
+                "forward_test_excess": res.extra["test_excess"],
                 "spec": "(1,1,1) → 0.091/0.093; (8,1,1) → 0.095/0.099; ridge* ≈ 0.08"}
         out.append(ordering(f"{name}: risk < 0.2·E‖w‖² = 0.4", est.mean, 0.2 * st.signal,
                             margin=3 * est.se, details=info))

@@ -91,7 +91,7 @@ def check_fig1b_train(*, quick: bool = True, seed: int = 0,
         out.append(informational(
             f"Fig. 1b {preset} (seed {seed}): trained excess risk by n (spec: ridge*, lasso*, "
             "Bayes)", {m: _SPEC.get(m) for m in risks}, risks,
-            details={"median": medians, "wall_time": res.wall_time,
+            details={"median": medians,
                      "forward_test_excess": res.extra["test_excess"],
                      "note": "linear attention at CPU scale; the paper's softmax encoders train "
                              "320k steps (spec §4, S2: no head benefit expected); below the "
@@ -159,5 +159,5 @@ def check_eq3_1_train_pruning(*, quick: bool = True, seed: int = 0, steps: int =
                       f"fine-tune {steps} steps (paper 60,000; claim: pruned ≈ unpruned)", None,
                       {k: e.mean for k, e in risks.items()},
                       details={"se": {k: e.se for k, e in risks.items()}, "W": W.tolist(),
-                               "keep": keep.tolist(), "fine_tune_wall_time": ft.wall_time}),
+                               "keep": keep.tolist()}),
     ]

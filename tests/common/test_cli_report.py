@@ -220,3 +220,32 @@ def test_a_shared_check_runs_once_and_counts_once(tmp_path: Path,
     assert two_json["evidence"][-1]["status"] == "discrepancy"
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Claims not reproduced" in md and "printed rate" in md
+
+
+def test_report_shows_trained_claims_over_seeds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                ) -> None:
+    """Issue 8 item 4: the report lists each TRAIN row's outcome over seeds and its traps."""
+    (tmp_path / "seed_checks.py").write_text(textwrap.dedent('''
+        import numpy as np
+        from numerics.testing import over_seeds, train_discrimination
+        def trained(*, quick=True, seed=0):
+            def rows(s):
+                final = np.eye(2) * (1.01 if s != 1 else 1.5)  # seed 1 ends in the rival
+                return [train_discrimination("P -> I", final, np.eye(2), np.zeros((2, 2)),
+                                             alternatives={"rival 1.5 I": 1.5 * np.eye(2)},
+                                             seeds=[s], seeds_passed=[s] if s != 1 else [])]
+            return over_seeds(rows, (0, 1, 2))
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import seed_checks  # type: ignore[import-not-found]  # noqa: F401
+
+    res = Result(id="fake:seeds", kind="identity", summary="s", source="t",
+                 checks=("seed_checks:trained",))
+    monkeypatch.setattr(registry, "all_results", lambda: (res,))
+    write_report(tmp_path / "rep", progress=False, figures=False)
+    md = (tmp_path / "rep" / "report.md").read_text()
+    section = md.split("## Trained claims over seeds", 1)[1].split("\n## ", 1)[0]
+    assert "P -> I" in section and "2 of 3 [0, 2]" in section
+    assert "seed 1: rival 1.5 I" in section
+    html_text = (tmp_path / "rep" / "report.html").read_text()
+    assert "Trained claims over seeds" in html_text and "seed 1: rival 1.5 I" in html_text

@@ -14,7 +14,22 @@ restored in its §6).  Sections:
 
 from __future__ import annotations
 
-from theory.sparse_multihead.baselines import (
+# The public API is the section modules' ``__all__`` (``__all__`` below is derived from them); the
+# names are imported explicitly so that pyright and readers see them (``noqa: F401``: ruff cannot
+# follow a derived ``__all__``).
+from theory.sparse_multihead import (
+    baselines,
+    bayes,
+    bounds,
+    concentration,
+    constructions,
+    data,
+    decomposition,
+    heads,
+    model,
+    pregd,
+)
+from theory.sparse_multihead.baselines import (  # noqa: F401
     linear_lower_bound,
     minnorm_excess_expr,
     ols_excess_expr,
@@ -23,8 +38,8 @@ from theory.sparse_multihead.baselines import (
     ridge_lmmse_lambda,
     ridge_star_limit,
 )
-from theory.sparse_multihead.bayes import bayes_posterior_mean, supports
-from theory.sparse_multihead.bounds import (
+from theory.sparse_multihead.bayes import bayes_posterior_mean, supports  # noqa: F401
+from theory.sparse_multihead.bounds import (  # noqa: F401
     bound_ratio_isotropic,
     eta_t_star_51,
     thm51_bound,
@@ -32,7 +47,7 @@ from theory.sparse_multihead.bounds import (
     thm53_rate,
     thm53_steps,
 )
-from theory.sparse_multihead.concentration import (
+from theory.sparse_multihead.concentration import (  # noqa: F401
     lemD1_rate,
     lemD2_sample_size,
     lemD7_rate,
@@ -40,7 +55,7 @@ from theory.sparse_multihead.concentration import (
     rhat_cov,
     rhat_mean,
 )
-from theory.sparse_multihead.constructions import (
+from theory.sparse_multihead.constructions import (  # noqa: F401
     READOUT_SIGN,
     alg1,
     alg1_best_rank_error,
@@ -51,19 +66,19 @@ from theory.sparse_multihead.constructions import (
     pregd_transformer,
     rhat,
 )
-from theory.sparse_multihead.data import (
+from theory.sparse_multihead.data import (  # noqa: F401
     correlation_support,
     null_excess_risk,
     population_correlation,
     task_second_moment,
 )
-from theory.sparse_multihead.decomposition import (
+from theory.sparse_multihead.decomposition import (  # noqa: F401
     DECOMPOSITION_VARIANTS,
     error_decomposition,
     excess_from_parts,
 )
-from theory.sparse_multihead.heads import head_importance, pruning_keep, sorted_importance
-from theory.sparse_multihead.model import (
+from theory.sparse_multihead.heads import head_importance, pruning_keep, sorted_importance  # noqa: F401
+from theory.sparse_multihead.model import (  # noqa: F401
     LayerWeights,
     LinTFWeights,
     apply_layer,
@@ -72,7 +87,7 @@ from theory.sparse_multihead.model import (
     layer_operator,
     predict,
 )
-from theory.sparse_multihead.pregd import (
+from theory.sparse_multihead.pregd import (  # noqa: F401
     gd_coefficient,
     gd_population,
     minnorm_interpolator,
@@ -85,7 +100,7 @@ from theory.sparse_multihead.pregd import (
     pregd_limit,
     pregd_population,
 )
-from theory.sparse_multihead.results import RESULTS
+from theory.sparse_multihead.results import RESULTS  # noqa: F401
 
 NOTATION = """
 ==============================  ========================  =====================================
@@ -111,25 +126,17 @@ W_{i,j} (Eq. 3.1)               ``head_importance``       head importance (rows 
 ==============================  ========================  =====================================
 """
 
-__all__ = [
-    "NOTATION", "RESULTS",
-    "task_second_moment", "population_correlation", "correlation_support", "null_excess_risk",
-    "LayerWeights", "LinTFWeights", "apply_layer", "forward", "predict", "layer_operator",
-    "effective_predictor",
-    "READOUT_SIGN", "rhat", "alg1", "alg1_layer", "gd_layer", "pregd_transformer",
-    "alg1_kronecker_matrix", "alg1_min_heads", "alg1_best_rank_error",
-    "phi", "pregd_gram", "pregd_iterate", "pregd_coefficient", "gd_coefficient", "pregd_limit",
-    "minnorm_interpolator", "pregd_flow", "pregd_population", "gd_population",
-    "one_step_prediction",
-    "DECOMPOSITION_VARIANTS", "error_decomposition", "excess_from_parts",
-    "rhat_mean", "rhat_cov", "lemD1_rate", "lemD2_sample_size", "noise_term_mean", "lemD7_rate",
-    "thm51_bound", "thm52_bound", "thm53_rate", "bound_ratio_isotropic", "eta_t_star_51",
-    "thm53_steps",
-    "ols_excess_risk", "ols_excess_expr", "minnorm_excess_expr", "ridge_lmmse_lambda",
-    "ridge_excess_conditional", "ridge_star_limit", "linear_lower_bound",
-    "bayes_posterior_mean", "supports",
-    "head_importance", "sorted_importance", "pruning_keep",
-]
+__all__ = ["NOTATION", "RESULTS"]
+__all__ += data.__all__
+__all__ += model.__all__
+__all__ += constructions.__all__
+__all__ += pregd.__all__
+__all__ += decomposition.__all__
+__all__ += concentration.__all__
+__all__ += bounds.__all__
+__all__ += baselines.__all__
+__all__ += bayes.__all__
+__all__ += heads.__all__
 
 from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
 from theory.sparse_multihead.domains import DOMAINS as _DOMAINS  # noqa: E402

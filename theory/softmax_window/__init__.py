@@ -18,7 +18,20 @@ the notation table is :data:`NOTATION`.  The 1-D quadrature of A(ω), N(ω) live
 
 from __future__ import annotations
 
-from theory.softmax_window.appg import (
+# The public API is the section modules' ``__all__`` (``__all__`` below is derived from them); the
+# names are imported explicitly so that pyright and readers see them (``noqa: F401``: ruff cannot
+# follow a derived ``__all__``).
+from theory.softmax_window import (
+    appg,
+    asymptotics,
+    linear,
+    lowrank,
+    optimum,
+    reductions,
+    signal,
+    window,
+)
+from theory.softmax_window.appg import (  # noqa: F401
     g2_bounds,
     g3_scale,
     gamma_sum,
@@ -27,7 +40,7 @@ from theory.softmax_window.appg import (
     gp_mean_asymptote,
     paper_gp_exponent,
 )
-from theory.softmax_window.asymptotics import (
+from theory.softmax_window.asymptotics import (  # noqa: F401
     affine_optimum_asymptote,
     affine_optimum_exponent,
     noise_asymptote,
@@ -38,15 +51,15 @@ from theory.softmax_window.asymptotics import (
     paper_noise_exponent,
     rad_asymptote,
 )
-from theory.softmax_window.linear import (
+from theory.softmax_window.linear import (  # noqa: F401
     la_coefficients,
     la_floor,
     la_optimum,
     la_risk,
     small_omega_prediction,
 )
-from theory.softmax_window.lowrank import lowrank_M, rho_metric, thm44_scale_bound
-from theory.softmax_window.optimum import (
+from theory.softmax_window.lowrank import lowrank_M, rho_metric, thm44_scale_bound  # noqa: F401
+from theory.softmax_window.optimum import (  # noqa: F401
     alpha,
     beta,
     surrogate_optimum,
@@ -54,7 +67,7 @@ from theory.softmax_window.optimum import (
     transfer_ratio_limits,
     transfer_risk,
 )
-from theory.softmax_window.reductions import (
+from theory.softmax_window.reductions import (  # noqa: F401
     Lambda,
     a_infinity_mp,
     affine_risk_at_zero,
@@ -67,8 +80,8 @@ from theory.softmax_window.reductions import (
     t_density_constant,
     zero_scale_terms,
 )
-from theory.softmax_window.results import RESULTS
-from theory.softmax_window.signal import (
+from theory.softmax_window.results import RESULTS  # noqa: F401
+from theory.softmax_window.signal import (  # noqa: F401
     C9_RATIO,
     c6_lower_shape,
     c6_upper_shape,
@@ -77,7 +90,7 @@ from theory.softmax_window.signal import (
     signal_bound_c2,
     whitened_M,
 )
-from theory.softmax_window.window import (
+from theory.softmax_window.window import (  # noqa: F401
     cap_bounds,
     cap_measure,
     g7_lhs,
@@ -90,25 +103,15 @@ from theory.softmax_window.window import (
     window_threshold,
 )
 
-__all__ = [
-    "Lambda", "affine_risk_split", "affine_signal_rho", "zero_scale_terms", "affine_risk_at_zero",
-    "constant_task_risk", "t_density_constant", "t_cdf_mp", "a_infinity_mp",
-    "nearest_neighbour_risk", "risk_scale",
-    "noise_constant", "noise_asymptote", "noise_exponent", "paper_noise_exponent",
-    "rad_asymptote", "orth_asymptote", "affine_optimum_asymptote", "affine_optimum_exponent",
-    "paper_affine_optimum_exponent",
-    "alpha", "beta", "thm34_bracket", "surrogate_optimum", "transfer_risk",
-    "transfer_ratio_limits",
-    "la_coefficients", "la_risk", "la_optimum", "la_floor", "small_omega_prediction",
-    "window_mass", "cap_measure", "cap_bounds", "stirling_bounds", "kershaw_ratio", "g7_lhs",
-    "i3_ratio", "window_threshold", "window_mean_s", "msa_risk",
-    "gamma_sum", "g2_bounds", "g3_scale", "gp_mean", "gp_mean_asymptote", "gp_exponent",
-    "paper_gp_exponent",
-    "signal_bound_c2", "c6_lower_shape", "c6_upper_shape", "c8_upper_shape", "C9_RATIO",
-    "whitened_M", "lemB5_optimum",
-    "rho_metric", "thm44_scale_bound", "lowrank_M",
-    "NOTATION", "RESULTS",
-]
+__all__ = ["NOTATION", "RESULTS"]
+__all__ += reductions.__all__
+__all__ += asymptotics.__all__
+__all__ += optimum.__all__
+__all__ += linear.__all__
+__all__ += window.__all__
+__all__ += appg.__all__
+__all__ += signal.__all__
+__all__ += lowrank.__all__
 
 #: The notation table: paper symbol -> code name -> meaning (spec 003 §1.1).
 NOTATION = """

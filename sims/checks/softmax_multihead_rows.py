@@ -148,6 +148,47 @@ def manifold_rows(tag: str, exp: HpcyExperiment, m: dict[str, np.ndarray],
     ]
 
 
+#: Preset and TRAIN tolerance of ⟨ω, μ⟩ vs 1/κ against the vanilla-GD step η_V*: at L = 24,
+#: η_V* = L/(L+D'+1) is 1/(L+D'+1) = 3.28 % below 1/κ, so at 1.6 % it is 2.05 units away; the
+#: trained pair sits +0.7 … +1.4 % above 1/κ (its finite-ω offset, away from η_V*; seeds 0, 2).
+VGD_PRESET, RTOL_VGD = "h2_L24", 0.016
+
+
+def vgd_rows(seed: int, fault_prediction: str | None) -> list[Evidence]:
+    """One seed's rows of ``check_eq4_3_train_vgd``: a ± pair, the loss plateau, and ⟨ω, μ⟩ vs
+    1/κ (debiased GD, (4.3)/(D.24)) with the named alternatives η_V* (vanilla GD, (D.29)), L = ∞
+    (1) and the single-head optimum ω₁*μ₁* (4.12) (train_discrimination, ``RTOL_VGD``)."""
+    res = trained(VGD_PRESET, seed=seed)
+    exp = res.extra["experiment"]
+    d, L, s2 = exp.d, exp.L, exp.sigma2
+    w1, m1, _ = th.single_head_optimum(d, L, s2)
+    alts = {"eta_V* = L/(L+D'+1) (vanilla GD, D.29)": float(th.gd_eta_star(d, L, s2)),
+            "L = ∞ (finite-L term dropped): 1": 1.0,
+            "single-head optimum omega_1* mu_1* (4.12)": float(w1 * m1)}
+    if fault_prediction is not None and fault_prediction not in alts:
+        raise ValueError(f"fault_prediction must be one of {sorted(alts)}, "
+                         f"got {fault_prediction!r}")
+    pred, alts = swap(float(th.eta_star(d, L, s2)), alts, fault_prediction, "1/kappa (4.3)")
+    m, init = pattern_metrics(exp, res.params), pattern_metrics(exp, res.extra["init_params"])
+    tag = f"H=2, L={L}"
+    return [
+        band(f"{tag}: mu_1 mu_2 < 0 (± head pair)", float(m["mu"][0] * m["mu"][1]), None, 0.0),
+        plateau(tag, res.losses),
+        train_discrimination(f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24), not eta_V* (vanilla GD)",
+                             float(m["omega"] @ m["mu"]), pred, float(init["omega"] @ init["mu"]),
+                             alternatives=alts, rtol=RTOL_VGD,
+                             details={"L": L, "omega": m["omega"].tolist(),
+                                      "mu": m["mu"].tolist()}),
+    ]
+
+
+def vgd_trap(seed: int) -> str | None:
+    """The named trap of an ``h2_L24`` seed, by its own criterion: no ± pair (μ_1 μ_2 > 0)."""
+    res = trained(VGD_PRESET, seed=seed)
+    mu = pattern_metrics(res.extra["experiment"], res.params)["mu"]
+    return "single-head trap (mu_1 mu_2 > 0)" if float(mu[0] * mu[1]) > 0 else None
+
+
 def trap(preset: str, H: int, s_: int) -> str | None:
     """The named trap a trained H-head seed ends in, judged by its own criteria (not by the TRAIN
     rows): ``"single-head trap"`` = all active heads of one sign and risk within 0.03 of the

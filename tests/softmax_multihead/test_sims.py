@@ -137,6 +137,33 @@ def test_noniso_alternative_fails(alternative: str) -> None:
     assert_fails(C.check_eq5_6_train(fault_prediction=alternative))
 
 
+VGD_ALTERNATIVES = ["eta_V* = L/(L+D'+1) (vanilla GD, D.29)", "L = ∞ (finite-L term dropped): 1",
+                    "single-head optimum omega_1* mu_1* (4.12)"]
+
+
+@pytest.mark.parametrize("alternative", VGD_ALTERNATIVES)
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:eq4.3")
+def test_eq4_3_trained_not_vanilla_gd(alternative: str) -> None:
+    """H = 2 at L = 24: ⟨ω, μ⟩ reaches 1/κ and is told apart from the vanilla-GD step η_V*
+    (≥ 2 tolerance units from 1/κ there); each named alternative passed as the prediction fails."""
+    ok = C.check_eq4_3_train_vgd()
+    assert_passed(ok)
+    row = next(e for e in ok if e.kind == "TRAIN")
+    alts = {a["name"]: a for a in row.details["alternatives"]}
+    assert alternative in alts and alts[alternative]["separation_units"] >= 2.0
+    assert_fails(C.check_eq4_3_train_vgd(fault_prediction=alternative))
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:eq4.3")
+def test_eq4_3_trained_vgd_rejects_unknown_alternative() -> None:
+    with pytest.raises(ValueError, match="fault_prediction"):
+        C.check_eq4_3_train_vgd(fault_prediction="eta = 1/2")
+
+
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:obs1")
@@ -202,6 +229,20 @@ def test_noniso_full_tier_three_seeds() -> None:
     """--full tier: non-isotropic P over seeds 0-2: seeds 0, 2 reach P_D* (outside Γ*), seed 1
     ends in the named single-head trap (reported in ``traps``, not folded)."""
     ev = C.check_eq5_6_train(quick=False)
+    assert_passed(ev)
+    row = next(e for e in ev if e.kind == "TRAIN")
+    assert row.details["seeds"] == [0, 1, 2] and row.details["seeds_passed"] == [0, 2]
+    assert set(row.details["traps"]) == {"1"}
+
+
+@pytest.mark.thorough
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:eq4.3")
+def test_eq4_3_vgd_full_tier_three_seeds() -> None:
+    """--full tier: ⟨ω, μ⟩ at L = 24 over seeds 0-2: seeds 0, 2 reach 1/κ (outside η_V*), seed 1
+    ends in the named single-head trap (reported in ``traps``, not folded)."""
+    ev = C.check_eq4_3_train_vgd(quick=False)
     assert_passed(ev)
     row = next(e for e in ev if e.kind == "TRAIN")
     assert row.details["seeds"] == [0, 1, 2] and row.details["seeds_passed"] == [0, 2]

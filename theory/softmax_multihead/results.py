@@ -69,6 +69,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "numerics.softmax_multihead.checks_sec4_2:check_eq4_3_symbolic",
             "numerics.softmax_multihead.checks_appb:check_obs2_ode",
+            "sims.checks.softmax_multihead:check_eq4_3_train_vgd",
         ),
     ),
     Result(

@@ -8,6 +8,7 @@ import pytest
 from numerics.testing import assert_fails, assert_passed
 from sims.checks import sparse_multihead as C
 from sims.checks import sparse_multihead_fig1b as F1
+from sims.checks import sparse_multihead_probe as P
 
 
 @pytest.mark.float
@@ -75,6 +76,15 @@ def test_pruning_and_negative_control() -> None:
     assert_passed(F1.check_eq3_1_train_pruning())
     # torch zeroes the least important head while the mask keeps the most important one
     assert_fails(F1.check_eq3_1_train_pruning(fault_prune_rule="argmin"))
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("czz24:eq3.1")
+def test_probing_and_negative_control() -> None:
+    assert_passed(P.check_eq3_1_train_probe())
+    # probes fitted to targets shuffled across prompts carry no in-context information
+    assert_fails(P.check_eq3_1_train_probe(fault_shuffle_targets=True))
 
 
 @pytest.mark.slow

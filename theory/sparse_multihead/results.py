@@ -270,8 +270,9 @@ RESULTS: tuple[Result, ...] = (
         id="czz24:eq3.1",
         kind="definition",
         summary="head importance W_ij = ΔE(i,j)/Σ_k ΔE(i,k) by exact head masking; pattern of a "
-        "trained model reported",
-        source="[czz24] Eq. (3.1), App. B (spec R13, §6 item 25)",
+        "trained model reported; pruning; probing and P-probing of trained models",
+        source="[czz24] Eq. (3.1), App. B, Fig. 1d, Figs. 5–8, Fig. 2a/2b (spec R13, §4, §6 items "
+        "25, 32)",
         statement="rows of W sum to 1; prune: keep layer 1, the argmax head of later layers",
         objects=(
             "theory.sparse_multihead:head_importance",
@@ -281,6 +282,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "sims.checks.sparse_multihead:check_eq3_1_train",
             "sims.checks.sparse_multihead_fig1b:check_eq3_1_train_pruning",
+            "sims.checks.sparse_multihead_probe:check_eq3_1_train_probe",
         ),
         figures=("sims.figures.sparse_multihead:fig_heads",),
     ),

@@ -1,0 +1,223 @@
+"""czz24 probing (Fig. 1d, Figs. 5–8: spec R13 "Probing") and P-probing (Fig. 2a/2b, spec §4 and
+§6 item 32) on the small trained models of Fig. 1b (reused from the cache, never retrained here).
+
+Probing: a linear probe (least squares with an intercept, fitted on one split of prompts,
+evaluated on another) from each layer's query hidden state (the input embedding, then layers
+1..L) to three targets: the query's noiseless label ⟨w*, x_q⟩ (the paper's probe: its excess
+risk per layer), Alg. 1's preprocessed query r̂ ⊙ x_q (the "layer 1 preprocesses" claim) and
+w* ⊙ x_q (the task at the query).  The masked linear model's query column is linear in x_q for a
+fixed context, so a vector target is probed at the query (r̂ ⊙ x_q, not r̂).  The spec gives a
+pass criterion for none of the paper's probing claims (pruned ≈ unpruned, h = 1 worse, layer 1
+preprocesses): they are INFO.  What is asserted (ORDER) holds for any model and any probe:
+the probe's excess risk stays above the Bayes floor (paired, on the held-out prompts); the
+last-layer probe is no worse than the model's own read-out W_O (a linear probe of that state);
+the trained model's last-layer probe beats the same probe on a random-init model of the same
+architecture (the negative-control model: in-context information comes from training).
+``fault_shuffle_targets`` permutes the probe's training targets across prompts (negative
+control: the rows above must fail).
+
+P-probing (Fig. 2b): the first layer's query representations of q = 11 queries after n = 117
+labelled examples; plain GD from 0 on ``(1/(2·10))‖F w − y‖²`` over the first 10 with their true
+labels (η from the paper grid by mean risk over the checkpoints, spec §6 item 32), excess risk
+on the 11th; INFO next to the spec's calibrated Alg. 1 "ideal reference".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from numerics.montecarlo import estimate_from_samples
+from numerics.sparse_multihead.predictors import bayes_fit
+from numerics.sparse_multihead.sampling import sample_sparse_prompts
+from numerics.testing import Z_MC, informational, ordering
+from sims.experiments.sparse_multihead import (
+    FIG1B_PRESETS,
+    PRESETS,
+    build_model,
+    load_model,
+    trained,
+)
+from sims.models.sparse_multihead import MaskedLinearTF
+from theory.common.protocols import Evidence
+from theory.settings import SparseRegressionICL
+
+__all__ = ["check_eq3_1_train_probe", "query_states", "linear_probe", "pprobe_curve",
+           "PPROBE_STEPS", "PPROBE_ETAS"]
+
+#: P-probing checkpoints (spec §4 Fig. 2b ideal reference) and the paper's η grid.
+PPROBE_STEPS = (0, 10, 20, 30, 50, 90, 1000, 9000)
+PPROBE_ETAS = (1.0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
+#: Spec §4 Fig. 2b: the ideal Alg. 1 reference at PPROBE_STEPS (σ = 0 and σ = 0.8 panels).
+_IDEAL = {0.0: (3.97, 2.51, 1.86, 1.49, 1.07, 0.70, 0.11, 0.05),
+          0.8: (4.06, 2.57, 1.93, 1.56, 1.16, 0.81, 0.43, 0.93)}
+_TARGETS = ("y", "rhat*xq", "w*xq")
+
+
+@torch.no_grad()
+def query_states(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, xq: np.ndarray
+                 ) -> list[np.ndarray]:
+    """The query columns of ``H^(0..L)``, each (B, q, d_hid), for contexts ``X`` (B, n, d), ``y``
+    (B, n) and queries ``xq`` (B, q, d); attention scale ``1/n`` of these contexts."""
+    B, n, d = X.shape
+    q = xq.shape[1]
+    E = torch.zeros((B, d + 1, n + q), dtype=torch.float64)
+    E[:, :d, :n] = torch.as_tensor(X).transpose(1, 2)
+    E[:, d, :n] = torch.as_tensor(y)
+    E[:, :d, n:] = torch.as_tensor(xq).transpose(1, 2)
+    old = model.attn_scale
+    model.attn_scale = 1.0 / n
+    try:
+        return [H[:, :, n:].transpose(1, 2).numpy() for H in model.hidden(E, n)]
+    finally:
+        model.attn_scale = old
+
+
+def linear_probe(F: np.ndarray, T: np.ndarray, n_train: int) -> np.ndarray:
+    """Least-squares probe with an intercept fitted on prompts ``[:n_train]`` of ``F`` (B, q, p) to
+    ``T`` (B, q, k) (normal equations, all k targets at once; ``F`` is float64 and the fit rows
+    outnumber p + 1 many times); returns its predictions on prompts ``[n_train:]``."""
+    p, k = F.shape[-1], T.shape[-1]
+    A = np.concatenate([F[:n_train].reshape(-1, p), np.ones((n_train * F.shape[1], 1))], axis=1)
+    coef = np.linalg.lstsq(A.T @ A, A.T @ T[:n_train].reshape(-1, k), rcond=None)[0]
+    Fte = F[n_train:]
+    return np.concatenate([Fte, np.ones((*Fte.shape[:2], 1))], axis=2) @ coef
+
+
+def _targets(X: np.ndarray, y: np.ndarray, w: np.ndarray, xq: np.ndarray) -> dict[str, np.ndarray]:
+    rhat = np.einsum("bnd,bn->bd", X, y) / X.shape[1]
+    return {"y": np.einsum("bqd,bd->bq", xq, w)[..., None], "rhat*xq": rhat[:, None, :] * xq,
+            "w*xq": w[:, None, :] * xq}
+
+
+def _probe_model(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, w: np.ndarray,
+                 xq: np.ndarray, n_train: int, perm: np.ndarray | None
+                 ) -> dict[str, list[np.ndarray]]:
+    """Per target, per layer: the held-out squared error summed over the target's coordinates,
+    averaged over the queries of each prompt, (B − n_train,)."""
+    T = _targets(X, y, w, xq)
+    sizes = [t.shape[-1] for t in T.values()]
+    cat = np.concatenate(list(T.values()), axis=2)
+    fit = cat if perm is None else np.concatenate([cat[:n_train][perm], cat[n_train:]])
+    out: dict[str, list[np.ndarray]] = {k: [] for k in T}
+    for F in query_states(model, X, y, xq):
+        err = (linear_probe(F, fit, n_train) - cat[n_train:]) ** 2
+        for k, part in zip(T, np.split(err, np.cumsum(sizes)[:-1], axis=2), strict=True):
+            out[k].append(part.sum(axis=2).mean(axis=1))
+    return out
+
+
+def pprobe_curve(model: MaskedLinearTF, setting: SparseRegressionICL, prompts: int, seed: int
+                 ) -> tuple[float, np.ndarray, np.ndarray]:
+    """Fig. 2b P-probing of ``model`` at ``setting`` (n = 117, q = 11): ``(η, mean, se)`` of the
+    11th query's excess risk at :data:`PPROBE_STEPS` for the η of the paper grid with the lowest
+    mean over the checkpoints (diverged runs count as +inf)."""
+    p = sample_sparse_prompts(setting, prompts, rng=np.random.default_rng(seed + 4242))
+    F = query_states(model, p.X, p.y, p.xq)[1]  # (B, 11, d_hid)
+    Ftr, ytr, Fte = F[:, :-1], p.yq[:, :-1], F[:, -1]
+    target = np.einsum("bd,bd->b", p.xq[:, -1], p.w)
+    U, S, Vt = np.linalg.svd(Ftr, full_matrices=False)  # (B,10,10), (B,10), (B,10,p)
+    uy = np.einsum("bij,bi->bj", U, ytr)
+    lam = S**2 / Ftr.shape[1]
+    proj = np.einsum("bjp,bp->bj", Vt, Fte)
+    best: tuple[float, float, np.ndarray] = (np.inf, np.nan, np.zeros((0, 0)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for eta in PPROBE_ETAS:
+            errs = []
+            for t in PPROBE_STEPS:
+                shrink = np.where(S > 1e-12, (1 - (1 - eta * lam) ** t) / np.maximum(S, 1e-300),
+                                  0.0)
+                pred = np.einsum("bj,bj->b", proj, shrink * uy)
+                errs.append((pred - target) ** 2)
+            E = np.array(errs)  # (steps, B)
+            score = float(np.mean(E)) if np.all(np.isfinite(E)) else np.inf
+            if score < best[0]:
+                best = (score, eta, E)
+    _, eta, E = best
+    se = E.std(axis=1, ddof=1) / np.sqrt(E.shape[1])
+    return float(eta), E.mean(axis=1), se
+
+
+def check_eq3_1_train_probe(*, quick: bool = True, seed: int = 0, n: int = 12,
+                            fault_shuffle_targets: bool | None = None) -> list[Evidence]:
+    """Probing (Fig. 1d / Figs. 5–8) and P-probing (Fig. 2b) of the cached Fig. 1b models (quick:
+    the (4, 4, 4) model; --full: the paper's L = 4 with h ∈ {1, 4, 8}), at context length ``n``
+    (the paper's probing protocol: n = 10, q = 1), with a random-init model of each architecture
+    as the control.  ORDER: min over layers of the probe's excess risk ≥ Bayes − 5·se (paired);
+    last-layer probe ≤ the model's read-out + 5·se (paired); trained last-layer probe < the
+    random-init one − 5·se.  INFO: per-layer probe excess risk and R² of r̂ ⊙ x_q and w* ⊙ x_q,
+    P-probing curves (the paper's claims: h = 1 worse, layer 1 preprocesses; no spec criterion).
+    ``fault_shuffle_targets=True`` permutes the probe's training targets (negative control)."""
+    tier = "quick" if quick else "full"
+    B, q, n_test = (1280, 4, 256) if quick else (8192, 1, 2048)
+    n_train = B - n_test
+    rng = np.random.default_rng(seed + 5151)
+    perm = rng.permutation(n_train) if fault_shuffle_targets else None
+    out: list[Evidence] = []
+    presets = FIG1B_PRESETS[tier] if quick else FIG1B_PRESETS[tier][-3:]  # --full: L = 4 models
+    for preset in presets:
+        exp = PRESETS[preset][0]
+        st = exp.setting
+        setting = SparseRegressionICL.isotropic(d=st.d, s=st.s, n=n, sigma2=st.sigma2,
+                                                prior=st.prior, q=q)
+        p = sample_sparse_prompts(setting, B, rng=np.random.default_rng(seed + 6161))
+        model = load_model(preset, trained(preset, seed=seed))
+        control = build_model(exp, torch.Generator().manual_seed(seed + 7171))
+        assert isinstance(control, MaskedLinearTF)
+        args = (p.X, p.y, p.w, p.xq, n_train, perm)
+        tr, rnd = _probe_model(model, *args), _probe_model(control, *args)
+        te = slice(n_train, None)
+        Xte, yte, wte, xqte = p.X[te], p.y[te], p.w[te], p.xq[te]
+        bayes = np.sum((bayes_fit(Xte, yte, st.s, st.sigma2, st.prior) - wte) ** 2, axis=1)
+        readout = np.einsum("bqp,p->bq", query_states(model, Xte, yte, xqte)[-1],
+                            model.W_O.detach().numpy())
+        ro = ((readout - np.einsum("bqd,bd->bq", xqte, wte)) ** 2).mean(axis=1)
+        ys = [estimate_from_samples(e) for e in tr["y"]]
+        low = int(np.argmin([e.mean for e in ys]))
+        floor = estimate_from_samples(tr["y"][low] - bayes)
+        vs_ro = estimate_from_samples(tr["y"][-1] - ro)
+        vs_rnd = estimate_from_samples(rnd["y"][-1] - tr["y"][-1])
+        info = {"heads": exp.heads, "n": n, "q": q, "probe_prompts": n_train,
+                "test_prompts": n_test, "seed": seed}
+        out += [
+            ordering(f"probe {preset}: every layer's probe ≥ Bayes − 5·se (lowest: layer {low})",
+                     float(bayes.mean()), ys[low].mean + Z_MC * floor.se, margin=0.0,
+                     details={**info, "probe": ys[low].mean, "paired_se": floor.se}),
+            ordering(f"probe {preset}: last-layer probe ≤ the model's read-out W_O + 5·se",
+                     ys[-1].mean, float(ro.mean()) + Z_MC * vs_ro.se, margin=0.0,
+                     details={**info, "readout": float(ro.mean()), "paired_se": vs_ro.se}),
+            ordering(f"probe {preset}: trained last-layer probe < random-init model's − 5·se",
+                     ys[-1].mean, float(rnd["y"][-1].mean()), margin=Z_MC * vs_rnd.se,
+                     details={**info, "paired_se": vs_rnd.se}),
+        ]
+        r2 = {k: {name: [1.0 - float(e.mean()) / _sst(tgt, te) for e in res[k]]
+                  for name, res in (("trained", tr), ("random_init", rnd))}
+              for k, tgt in _targets(p.X, p.y, p.w, p.xq).items() if k != "y"}
+        out.append(informational(
+            f"probe {preset} (Fig. 1d): excess risk of the y-probe by layer (input, 1..L); "
+            "R² of r̂ ⊙ x_q and w* ⊙ x_q by layer", "spec: no criterion (paper: layer 1 "
+            "preprocesses, later layers optimise; h = 1 worse)",
+            {"y_probe_excess": [e.mean for e in ys],
+             "y_probe_excess_random_init": [float(e.mean()) for e in rnd["y"]]},
+            details={**info, "y_probe_se": [e.se for e in ys], "R2": r2,
+                     "E_w2": float(np.mean(np.sum(p.w[te] ** 2, axis=1))),
+                     "note": "linear attention at CPU scale (spec S2: no head benefit expected)"}))
+        pset = SparseRegressionICL.isotropic(d=st.d, s=st.s, n=117, sigma2=st.sigma2,
+                                             prior=st.prior, q=11)
+        pp = 256 if quick else 1024
+        eta, mean, se = pprobe_curve(model, pset, pp, seed)
+        eta0, mean0, _ = pprobe_curve(control, pset, pp, seed)
+        out.append(informational(
+            f"P-probing {preset} (Fig. 2b, n = 117, q = 11): 11th-query excess risk at GD steps "
+            f"{PPROBE_STEPS}", {"spec_ideal_alg1": _IDEAL}, mean.tolist(),
+            details={"heads": exp.heads, "n": 117, "q": 11, "prompts": pp, "seed": seed,
+                     "eta": eta, "se": se.tolist(), "random_init": mean0.tolist(),
+                     "random_init_eta": eta0,
+                     "note": "spec: ideal reference is a bound on what a trained model could "
+                             "reach, not a target; the trained model's σ = 0.1"}))
+    return out
+
+
+def _sst(T: np.ndarray, te: slice) -> float:
+    Tt = T[te]
+    return float(np.mean(np.sum((Tt - Tt.reshape(-1, Tt.shape[-1]).mean(axis=0)) ** 2, axis=2)))

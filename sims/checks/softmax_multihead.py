@@ -254,7 +254,7 @@ def check_eq4_3_train_vgd(*, quick: bool = True, seed: int = 0,
     ``⟨ω, μ⟩`` within 1.6 % of ``1/κ = L/(L+D')`` (the debiased-GD optimal step) and outside 1.6 %
     of the vanilla-GD step ``η_V* = L/(L+D'+1)`` (3.28 % below: 2.05 units), of 1 (L = ∞) and of
     the single-head optimum.  At the paper's L = 40 the two steps are 2.15 % apart, too close to
-    tell apart at any tolerance the trained pair meets (it sits +0.5 … +1.4 % above 1/κ, its
+    tell apart at any tolerance the trained pair meets (it sits +0.5 … +1.3 % above 1/κ there, its
     finite-ω offset), hence the smaller L.  ``quick=False`` folds the rows over three seeds (a seed
     in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a named
     alternative as the prediction (negative control)."""

@@ -150,7 +150,8 @@ def manifold_rows(tag: str, exp: HpcyExperiment, m: dict[str, np.ndarray],
 
 #: Preset and TRAIN tolerance of ⟨ω, μ⟩ vs 1/κ against the vanilla-GD step η_V*: at L = 24,
 #: η_V* = L/(L+D'+1) is 1/(L+D'+1) = 3.28 % below 1/κ, so at 1.6 % it is 2.05 units away; the
-#: trained pair sits +0.7 … +1.4 % above 1/κ (its finite-ω offset, away from η_V*; seeds 0, 2).
+#: trained pair sits +0.1 … +0.8 % above 1/κ (its finite-ω offset, away from η_V*; seeds 0, 2, 3;
+#: seeds 1, 4 end in the single-head trap).
 VGD_PRESET, RTOL_VGD = "h2_L24", 0.016
 
 

@@ -25,8 +25,8 @@ from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit, tokens
 from sims.train import TrainResult, make_generator, train
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 
-__all__ = ["UnitExperiment", "PRESETS", "SIGMAS", "L_RUNS", "run", "trained", "resolve",
-           "sample_batch"]
+__all__ = ["UnitExperiment", "PRESETS", "SIGMAS", "L_RUNS", "ELLIPSOID_SIGMA", "run", "trained",
+           "resolve", "sample_batch"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -53,20 +53,26 @@ def _sphere(gen: torch.Generator, shape: tuple[int, ...], d: int) -> torch.Tenso
 
 def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator
                  ) -> tuple[torch.Tensor, torch.Tensor]:
-    """B prompts (tokens Z, noiseless target f(x_q)); uniform / acg / lowrank covariates."""
+    """B prompts (tokens Z, noiseless target f(x_q)); uniform / ellipsoid / acg / lowrank
+    covariates (ellipsoid: x = Σ^{1/2}x̃ with the task read on x̃, Assumption 3.3 and spec G6)."""
     d, n, cov, T = s.d, s.n, s.covariates, s.tasks
+    Xw: torch.Tensor | None = None  # ellipsoid: the whitened draw x̃ ~ U^d
     if cov.kind == "uniform":
         X = _sphere(gen, (B, n + 1), d)
     elif cov.kind == "acg":
         z = torch.randn(B, n + 1, d, generator=gen, dtype=torch.float64) * torch.arange(
             1, d + 1, dtype=torch.float64)
         X = z / z.norm(dim=-1, keepdim=True)
+    elif cov.kind == "ellipsoid":  # Assumption 3.3: x = Σ^{1/2}x̃, x̃ ~ U^d; tasks act on x̃
+        Xw = _sphere(gen, (B, n + 1), d)
+        X = Xw * torch.as_tensor(np.sqrt(np.asarray(cov.Sigma_diag, dtype=float)))
     elif cov.kind == "lowrank":
         k = cov.k or 1
         X = torch.cat([cov.c_u * _sphere(gen, (B, n + 1), k),
                        cov.c_v * _sphere(gen, (B, n + 1), d - k)], dim=-1)
     else:
         raise ValueError(f"covariates kind {cov.kind!r} is not sampled in torch")
+    Xt = X if Xw is None else Xw  # the coordinates the task functions read (spec G6)
     u = (torch.rand(3, B, generator=gen, dtype=torch.float64) * 2 - 1) * T.L
     b = u[2] if T.intercept else torch.zeros(B, dtype=torch.float64)
     if T.kind == "lowrank":
@@ -80,7 +86,7 @@ def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator
         f = torch.cos(T.L * torch.atan2(X[..., 1], X[..., 0]) - ph)
     else:
         v = _sphere(gen, (B,), d)
-        t = torch.einsum("bmd,bd->bm", X, v)
+        t = torch.einsum("bmd,bd->bm", Xt, v)
         if T.kind in ("affine", "linear"):
             f = u[0, :, None] * t + b[:, None] if T.kind == "affine" else T.L * t
         elif T.kind == "relu":
@@ -101,6 +107,8 @@ SIGMAS = (1.0, 0.3, 0.1, 0.01)
 #: Figs. 3-4's L panel at sigma = 0.01, n = 20: (L, preset); L = 0.03, 0.1 are S3's pretraining
 #: runs, L = 1 is S1's sigma = 0.01 run; the quick tier drops L = 0.01.
 L_RUNS = ((0.01, "f34_L0.01"), (0.03, "s3_L0.03"), (0.1, "s3_L0.1"), (1.0, "s1_sigma0.01"))
+#: Lemma B.5's ellipsoid shape Σ = diag(1, 2, 3, 4, 5)/3 (the lemB5_ellipsoid preset).
+ELLIPSOID_SIGMA = (1 / 3, 2 / 3, 1.0, 4 / 3, 5 / 3)
 _C = TrainConfig(optimizer="adam", lr=0.05, steps=1000, batch_size=256, lr_decay=0.05,
                  dtype="float64", log_every=10)
 PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
@@ -140,6 +148,25 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     # L in {0.5, 2, 4} at sigma = 0.01 (non-monotone in L at n = 20)
     **{f"s2_cos_sigma{s:g}": (UnitExperiment(setting=_iso(s, "cos")), _C) for s in (0.1, 0.01)},
     **{f"s2_cos_L{L:g}": (UnitExperiment(setting=_iso(0.01, "cos", L=L)), _C) for L in (0.5, 2, 4)},
+    # Fig. 5's pretrain/test matrix (--full): cosine units at mismatched L (n = 20; L = 1 is
+    # s2_cos_sigma0.01), and the paper's n = 200 units (affine n = 200 is f34_n200)
+    **{f"f5_cos_L{L:g}": (UnitExperiment(setting=_iso(0.01, "cos", L=L)), _C) for L in (0.25, 8)},
+    **{f"f5_{t}_n200": (UnitExperiment(setting=_iso(0.01, t, n=200)), _C) for t in ("relu", "cos")},
+    "f5_cos_L0.25_n200": (UnitExperiment(setting=_iso(0.01, "cos", n=200, L=0.25)), _C),
+    # Fig. 9's offset class (App. J.1's "+2") at the S5 size, softmax and linear attention (--full)
+    **{f"f9_offset_{m}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=6, kind="lowrank", k=2),
+        tasks=LipschitzTasks(kind="lowrank", offset=2.0), n=20, sigma2=0.0), tied=False,
+        model=m), _C if m == "softmax" else dataclasses.replace(_C, lr=0.01))
+       for m in ("softmax", "linear")},
+    # Lemma B.5 on the ellipsoid x = Σ^{1/2}x̃ (Assumption 3.3), S1's σ = 0.01 task (--full)
+    "lemb5_ellipsoid": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=5, kind="ellipsoid", Sigma_diag=ELLIPSOID_SIGMA),
+        tasks=LipschitzTasks(kind="affine"), n=20, sigma2=1e-4)), _C),
+    # Fig. 3's cosine panel on U^d_S (report-only, as S2's cosine; --full)
+    **{f"f34_acg_cos_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="cos", L=L),
+        n=20, sigma2=1e-4)), _C) for L in (0.25, 1.0, 4.0)},
     # the spec's S1 / S4 length (--full): 3000 steps, lr cosine-decayed to 0.05x (the spec's
     # 0.999 per step ends at 0.999^3000 = 0.05x)
     **{f"s1p_sigma{s:g}": (UnitExperiment(setting=_iso(s)), dataclasses.replace(_C, steps=3000))

@@ -15,6 +15,7 @@ import pytest
 
 from numerics.testing import assert_fails, assert_passed
 from sims.checks import softmax_window as S
+from sims.checks import softmax_window_more as M
 from sims.checks import softmax_window_train as T
 from theory.common.protocols import Evidence
 
@@ -92,3 +93,11 @@ def test_fig34_norm_ordered_in_sigma_L_n_and_alternatives_fail() -> None:
 @pytest.mark.result("collins24:fig3-4")
 def test_fig34_acg_panels_and_alternatives_fail() -> None:
     assert_alternatives_fail(T.check_fig3_4_train_acg, reps=20_000)
+
+
+@pytest.mark.thorough
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:lemB.5")
+def test_lemb5_trained_on_ellipsoid_and_alternatives_fail() -> None:
+    assert_alternatives_fail(M.check_lemb5_ellipsoid, quick=False)

@@ -271,6 +271,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             "numerics.softmax_window.checks_signal:check_lemb_5_mc",
             "numerics.softmax_window.checks_signal:check_lemb_5_mc_sigma",
+            "sims.checks.softmax_window_more:check_lemb5_ellipsoid",
         ),
     ),
     Result(
@@ -362,6 +363,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             "sims.checks.softmax_window:check_fig5_quad",
+            "sims.checks.softmax_window_more:check_fig5_matrix",
         ),
         figures=(
             "sims.figures.softmax_window:fig_transfer",

@@ -1,0 +1,61 @@
+"""collins24 round-2 trained checks: Fig. 5's pretrain/test matrix, Lemma B.5 on the ellipsoid
+(torch sampler; the trained unit: test_train.py), Fig. 9's offset class and linear-attention
+contrast, Fig. 3's cosine panel on U^d_S (``--full`` rows: thorough tier).
+
+Trained runs come from the config-keyed cache (shared with the report).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from numerics.testing import assert_fails, assert_passed
+from sims.checks import softmax_window as S
+from sims.checks import softmax_window_more as X
+from sims.checks import softmax_window_train as T
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig5")
+def test_fig5_matrix_similar_pairings_mismatched_L_loses_and_negative_control() -> None:
+    ev = X.check_fig5_matrix()
+    assert_passed(ev)
+    assert sum("within 10 %" in e.name for e in ev) == 9  # 3 pretraining x 3 test classes
+    bad = X.check_fig5_matrix(fault_unit="s3_L0.03")  # a mismatched-L unit as the affine one
+    assert_fails([e for e in bad if "pretrained on affine" in e.name])
+
+
+@pytest.mark.mc
+@pytest.mark.result("collins24:lemB.5")
+def test_ellipsoid_torch_sampler_moments_and_negative_control() -> None:
+    assert_passed(X.check_lemb5_ellipsoid())
+    assert_fails(X.check_lemb5_ellipsoid(fault_unwhitened_task=True))
+
+
+@pytest.mark.thorough
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig9")
+def test_fig9_offset_class_linear_attention_contrast_and_negative_control() -> None:
+    ev = X.fig9_offset_rows()
+    assert_passed(ev)
+    assert_fails([e for e in X.fig9_offset_rows(fault_wrong_subspace=True) if "rho" in e.name])
+    assert_passed(S.check_fig9_train(quick=False))
+
+
+@pytest.mark.thorough
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig5")
+def test_fig5_matrix_full_tier() -> None:
+    assert_passed(X.check_fig5_matrix(quick=False))
+
+
+@pytest.mark.thorough
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig3-4")
+def test_fig34_acg_cosine_panel_is_report_only() -> None:
+    ev = T.fig34_acg_cos_rows(reps=20_000)
+    assert len(ev) == 3 and all(e.kind == "INFO" for e in ev)

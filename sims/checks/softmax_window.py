@@ -29,7 +29,7 @@ from numerics.testing import (
     ordering,
     over_seeds,
 )
-from sims.checks.softmax_window_more import fig9_offset_rows
+from sims.checks.softmax_window_more import fig9_class_rows
 from sims.checks.softmax_window_train import discriminate, seeds_of
 from sims.experiments.softmax_window import trained
 from sims.models.softmax_unit import SoftmaxUnit, tokens
@@ -262,8 +262,8 @@ def check_fig9_train(*, quick: bool = True, seed: int = 0,
                      fault_wrong_subspace: bool | None = None) -> list[Evidence]:
     """Fig. 9's claim at the S5 size: ρ(M, B) of the trained softmax unit decreases over training
     (median over the last fifth < median over the second fifth) and ends ≤ 0.05; ``--full`` adds
-    the offset class and linear attention's contrast
-    (:func:`sims.checks.softmax_window_more.fig9_offset_rows`).
+    App. J.1's offset, F^2_B and F^cos_B classes and linear attention's contrast
+    (:func:`sims.checks.softmax_window_more.fig9_class_rows`).
     ``fault_wrong_subspace=True`` measures ρ against B' = (e₃, e₄), not the task subspace."""
     r = trained("s5_lowrank", seed=seed)
     B = np.eye(6)[:, 2:4] if fault_wrong_subspace else np.eye(6)[:, :2]
@@ -272,6 +272,6 @@ def check_fig9_train(*, quick: bool = True, seed: int = 0,
     out = [ordering("Fig. 9: median rho, last fifth < second fifth",
                     float(np.median(rho[-m:])), float(np.median(rho[m:2 * m])), margin=1e-9),
            ordering("Fig. 9: final rho <= 0.05", float(rho[-1]), RHO_MAX, margin=1e-9)]
-    if not quick:  # the offset class and the linear-attention contrast
-        out += fig9_offset_rows(seed=seed, fault_wrong_subspace=fault_wrong_subspace)
+    if not quick:  # App. J.1's other classes and the linear-attention contrast
+        out += fig9_class_rows(seed=seed, fault_wrong_subspace=fault_wrong_subspace)
     return out

@@ -25,8 +25,12 @@ from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit, tokens
 from sims.train import TrainResult, make_generator, train
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 
-__all__ = ["UnitExperiment", "PRESETS", "SIGMAS", "L_RUNS", "ELLIPSOID_SIGMA", "run", "trained",
-           "resolve", "sample_batch"]
+__all__ = ["UnitExperiment", "PRESETS", "SIGMAS", "L_RUNS", "ELLIPSOID_SIGMA", "LINKS", "run",
+           "trained", "resolve", "sample_batch"]
+
+
+#: App. J.1's low-rank classes g(aᵀBᵀx): F^lin_B (+ offset), F^2_B, F^cos_B.
+LINKS = ("linear", "square", "cos4")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -40,10 +44,17 @@ class UnitExperiment:
     train_value: bool = False  # True: the value scalar is trained (negative control only)
     include_query: bool = False  # True: the query attends to itself (negative control only)
     avg_frac: float = 0.2  # average M over the last avg_frac of the steps
+    link: str = "linear"  # low-rank tasks f = g(aᵀBᵀx) + offset, App. J.1: g = "linear",
+    # "square" (F^2_B) or "cos4" (F^cos_B, cos(4·))
 
     def __post_init__(self) -> None:
         if self.model not in ("softmax", "linear"):
             raise ValueError(f"model must be 'softmax' or 'linear', got {self.model!r}")
+        if self.link not in LINKS:
+            raise ValueError(f"link must be one of {LINKS} (App. J.1), got {self.link!r}")
+        if self.link != "linear" and self.setting.tasks.kind != "lowrank":
+            raise ValueError(f"link={self.link!r} needs tasks kind='lowrank' (App. J.1), got "
+                             f"{self.setting.tasks.kind!r}")
 
 
 def _sphere(gen: torch.Generator, shape: tuple[int, ...], d: int) -> torch.Tensor:
@@ -51,7 +62,7 @@ def _sphere(gen: torch.Generator, shape: tuple[int, ...], d: int) -> torch.Tenso
     return z / z.norm(dim=-1, keepdim=True)
 
 
-def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator
+def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator, *, link: str = "linear"
                  ) -> tuple[torch.Tensor, torch.Tensor]:
     """B prompts (tokens Z, noiseless target f(x_q)); uniform / ellipsoid / acg / lowrank
     covariates (ellipsoid: x = Σ^{1/2}x̃ with the task read on x̃, Assumption 3.3 and spec G6)."""
@@ -78,7 +89,9 @@ def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator
     if T.kind == "lowrank":
         k = cov.k or 1
         a = _sphere(gen, (B,), k)
-        f = torch.einsum("bmk,bk->bm", X[..., :k], a) + T.offset
+        g = torch.einsum("bmk,bk->bm", X[..., :k], a)
+        g = g * g if link == "square" else torch.cos(4 * g) if link == "cos4" else g
+        f = g + T.offset
     elif T.kind == "constant":
         f = (torch.rand(B, 1, generator=gen, dtype=torch.float64) * 2 - 1).expand(B, n + 1)
     elif T.kind == "hills":
@@ -159,6 +172,12 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
         tasks=LipschitzTasks(kind="lowrank", offset=2.0), n=20, sigma2=0.0), tied=False,
         model=m), _C if m == "softmax" else dataclasses.replace(_C, lr=0.01))
        for m in ("softmax", "linear")},
+    # ... and App. J.1's F^2_B, F^cos_B classes (even in aᵀBᵀx: linear attention's best is M = 0)
+    **{f"f9_{g}_{m}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
+        n=20, sigma2=0.0), tied=False, model=m, link=g),
+        _C if m == "softmax" else dataclasses.replace(_C, lr=0.01))
+       for g in ("square", "cos4") for m in ("softmax", "linear")},
     # Lemma B.5 on the ellipsoid x = Σ^{1/2}x̃ (Assumption 3.3), S1's σ = 0.01 task (--full)
     "lemb5_ellipsoid": (UnitExperiment(setting=SoftmaxWindowSetting(
         covariates=SphereCovariates(d=5, kind="ellipsoid", Sigma_diag=ELLIPSOID_SIGMA),
@@ -230,7 +249,7 @@ def _run(exp: UnitExperiment, cfg: TrainConfig) -> TrainResult:
             norms.append((step, float(torch.linalg.matrix_norm(Mt, 2))))
             snaps.append(Mt.numpy().copy())
         if step % chunk == 0 or not buf:
-            Zc, tc = sample_batch(exp.setting, cfg.batch_size * chunk, g)
+            Zc, tc = sample_batch(exp.setting, cfg.batch_size * chunk, g, link=exp.link)
             buf[:] = [Zc.split(cfg.batch_size), tc.split(cfg.batch_size)]
         Z, target = buf[0][step % chunk], buf[1][step % chunk]
         return torch.mean((m(Z) - target) ** 2)

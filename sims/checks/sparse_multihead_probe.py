@@ -39,103 +39,18 @@ from sims.experiments.sparse_multihead import (
     trained,
 )
 from sims.models.sparse_multihead import MaskedLinearTF
+from sims.models.sparse_multihead_probe import (
+    PPROBE_IDEAL,
+    PPROBE_STEPS,
+    pprobe_curve,
+    probe_errors,
+    probe_targets,
+    query_states,
+)
 from theory.common.protocols import Evidence
 from theory.settings import SparseRegressionICL
 
-__all__ = ["check_eq3_1_train_probe", "query_states", "linear_probe", "pprobe_curve",
-           "PPROBE_STEPS", "PPROBE_ETAS"]
-
-#: P-probing checkpoints (spec §4 Fig. 2b ideal reference) and the paper's η grid.
-PPROBE_STEPS = (0, 10, 20, 30, 50, 90, 1000, 9000)
-PPROBE_ETAS = (1.0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
-#: Spec §4 Fig. 2b: the ideal Alg. 1 reference at PPROBE_STEPS (σ = 0 and σ = 0.8 panels).
-_IDEAL = {0.0: (3.97, 2.51, 1.86, 1.49, 1.07, 0.70, 0.11, 0.05),
-          0.8: (4.06, 2.57, 1.93, 1.56, 1.16, 0.81, 0.43, 0.93)}
-_TARGETS = ("y", "rhat*xq", "w*xq")
-
-
-@torch.no_grad()
-def query_states(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, xq: np.ndarray
-                 ) -> list[np.ndarray]:
-    """The query columns of ``H^(0..L)``, each (B, q, d_hid), for contexts ``X`` (B, n, d), ``y``
-    (B, n) and queries ``xq`` (B, q, d); attention scale ``1/n`` of these contexts."""
-    B, n, d = X.shape
-    q = xq.shape[1]
-    E = torch.zeros((B, d + 1, n + q), dtype=torch.float64)
-    E[:, :d, :n] = torch.as_tensor(X).transpose(1, 2)
-    E[:, d, :n] = torch.as_tensor(y)
-    E[:, :d, n:] = torch.as_tensor(xq).transpose(1, 2)
-    old = model.attn_scale
-    model.attn_scale = 1.0 / n
-    try:
-        return [H[:, :, n:].transpose(1, 2).numpy() for H in model.hidden(E, n)]
-    finally:
-        model.attn_scale = old
-
-
-def linear_probe(F: np.ndarray, T: np.ndarray, n_train: int) -> np.ndarray:
-    """Least-squares probe with an intercept fitted on prompts ``[:n_train]`` of ``F`` (B, q, p) to
-    ``T`` (B, q, k) (normal equations, all k targets at once; ``F`` is float64 and the fit rows
-    outnumber p + 1 many times); returns its predictions on prompts ``[n_train:]``."""
-    p, k = F.shape[-1], T.shape[-1]
-    A = np.concatenate([F[:n_train].reshape(-1, p), np.ones((n_train * F.shape[1], 1))], axis=1)
-    coef = np.linalg.lstsq(A.T @ A, A.T @ T[:n_train].reshape(-1, k), rcond=None)[0]
-    Fte = F[n_train:]
-    return np.concatenate([Fte, np.ones((*Fte.shape[:2], 1))], axis=2) @ coef
-
-
-def _targets(X: np.ndarray, y: np.ndarray, w: np.ndarray, xq: np.ndarray) -> dict[str, np.ndarray]:
-    rhat = np.einsum("bnd,bn->bd", X, y) / X.shape[1]
-    return {"y": np.einsum("bqd,bd->bq", xq, w)[..., None], "rhat*xq": rhat[:, None, :] * xq,
-            "w*xq": w[:, None, :] * xq}
-
-
-def _probe_model(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, w: np.ndarray,
-                 xq: np.ndarray, n_train: int, perm: np.ndarray | None
-                 ) -> dict[str, list[np.ndarray]]:
-    """Per target, per layer: the held-out squared error summed over the target's coordinates,
-    averaged over the queries of each prompt, (B − n_train,)."""
-    T = _targets(X, y, w, xq)
-    sizes = [t.shape[-1] for t in T.values()]
-    cat = np.concatenate(list(T.values()), axis=2)
-    fit = cat if perm is None else np.concatenate([cat[:n_train][perm], cat[n_train:]])
-    out: dict[str, list[np.ndarray]] = {k: [] for k in T}
-    for F in query_states(model, X, y, xq):
-        err = (linear_probe(F, fit, n_train) - cat[n_train:]) ** 2
-        for k, part in zip(T, np.split(err, np.cumsum(sizes)[:-1], axis=2), strict=True):
-            out[k].append(part.sum(axis=2).mean(axis=1))
-    return out
-
-
-def pprobe_curve(model: MaskedLinearTF, setting: SparseRegressionICL, prompts: int, seed: int
-                 ) -> tuple[float, np.ndarray, np.ndarray]:
-    """Fig. 2b P-probing of ``model`` at ``setting`` (n = 117, q = 11): ``(η, mean, se)`` of the
-    11th query's excess risk at :data:`PPROBE_STEPS` for the η of the paper grid with the lowest
-    mean over the checkpoints (diverged runs count as +inf)."""
-    p = sample_sparse_prompts(setting, prompts, rng=np.random.default_rng(seed + 4242))
-    F = query_states(model, p.X, p.y, p.xq)[1]  # (B, 11, d_hid)
-    Ftr, ytr, Fte = F[:, :-1], p.yq[:, :-1], F[:, -1]
-    target = np.einsum("bd,bd->b", p.xq[:, -1], p.w)
-    U, S, Vt = np.linalg.svd(Ftr, full_matrices=False)  # (B,10,10), (B,10), (B,10,p)
-    uy = np.einsum("bij,bi->bj", U, ytr)
-    lam = S**2 / Ftr.shape[1]
-    proj = np.einsum("bjp,bp->bj", Vt, Fte)
-    best: tuple[float, float, np.ndarray] = (np.inf, np.nan, np.zeros((0, 0)))
-    with np.errstate(over="ignore", invalid="ignore"):
-        for eta in PPROBE_ETAS:
-            errs = []
-            for t in PPROBE_STEPS:
-                shrink = np.where(S > 1e-12, (1 - (1 - eta * lam) ** t) / np.maximum(S, 1e-300),
-                                  0.0)
-                pred = np.einsum("bj,bj->b", proj, shrink * uy)
-                errs.append((pred - target) ** 2)
-            E = np.array(errs)  # (steps, B)
-            score = float(np.mean(E)) if np.all(np.isfinite(E)) else np.inf
-            if score < best[0]:
-                best = (score, eta, E)
-    _, eta, E = best
-    se = E.std(axis=1, ddof=1) / np.sqrt(E.shape[1])
-    return float(eta), E.mean(axis=1), se
+__all__ = ["check_eq3_1_train_probe"]
 
 
 def check_eq3_1_train_probe(*, quick: bool = True, seed: int = 0, n: int = 12,
@@ -165,7 +80,7 @@ def check_eq3_1_train_probe(*, quick: bool = True, seed: int = 0, n: int = 12,
         control = build_model(exp, torch.Generator().manual_seed(seed + 7171))
         assert isinstance(control, MaskedLinearTF)
         args = (p.X, p.y, p.w, p.xq, n_train, perm)
-        tr, rnd = _probe_model(model, *args), _probe_model(control, *args)
+        tr, rnd = probe_errors(model, *args), probe_errors(control, *args)
         te = slice(n_train, None)
         Xte, yte, wte, xqte = p.X[te], p.y[te], p.w[te], p.xq[te]
         bayes = np.sum((bayes_fit(Xte, yte, st.s, st.sigma2, st.prior) - wte) ** 2, axis=1)
@@ -192,7 +107,7 @@ def check_eq3_1_train_probe(*, quick: bool = True, seed: int = 0, n: int = 12,
         ]
         r2 = {k: {name: [1.0 - float(e.mean()) / _sst(tgt, te) for e in res[k]]
                   for name, res in (("trained", tr), ("random_init", rnd))}
-              for k, tgt in _targets(p.X, p.y, p.w, p.xq).items() if k != "y"}
+              for k, tgt in probe_targets(p.X, p.y, p.w, p.xq).items() if k != "y"}
         out.append(informational(
             f"probe {preset} (Fig. 1d): excess risk of the y-probe by layer (input, 1..L); "
             "R² of r̂ ⊙ x_q and w* ⊙ x_q by layer", "spec: no criterion (paper: layer 1 "
@@ -205,11 +120,13 @@ def check_eq3_1_train_probe(*, quick: bool = True, seed: int = 0, n: int = 12,
         pset = SparseRegressionICL.isotropic(d=st.d, s=st.s, n=117, sigma2=st.sigma2,
                                              prior=st.prior, q=11)
         pp = 256 if quick else 1024
-        eta, mean, se = pprobe_curve(model, pset, pp, seed)
-        eta0, mean0, _ = pprobe_curve(control, pset, pp, seed)
+        pq = sample_sparse_prompts(pset, pp, rng=np.random.default_rng(seed + 4242))
+        pargs = (pq.X, pq.y, pq.w, pq.xq, pq.yq)
+        eta, mean, se = pprobe_curve(model, *pargs)
+        eta0, mean0, _ = pprobe_curve(control, *pargs)
         out.append(informational(
             f"P-probing {preset} (Fig. 2b, n = 117, q = 11): 11th-query excess risk at GD steps "
-            f"{PPROBE_STEPS}", {"spec_ideal_alg1": _IDEAL}, mean.tolist(),
+            f"{PPROBE_STEPS}", {"spec_ideal_alg1": PPROBE_IDEAL}, mean.tolist(),
             details={"heads": exp.heads, "n": 117, "q": 11, "prompts": pp, "seed": seed,
                      "eta": eta, "se": se.tolist(), "random_init": mean0.tolist(),
                      "random_init_eta": eta0,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import torch
 from matplotlib.figure import Figure
 from scipy import stats
 
@@ -26,9 +27,17 @@ from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from sims.experiments.sparse_multihead import (
     FIG1B_PRESETS,
     PRESETS,
+    build_model,
     coefficients,
     load_model,
     trained,
+)
+from sims.models.sparse_multihead import MaskedLinearTF
+from sims.models.sparse_multihead_probe import (
+    PPROBE_IDEAL,
+    PPROBE_STEPS,
+    pprobe_curve,
+    probe_errors,
 )
 from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import (
@@ -41,7 +50,8 @@ from theory.sparse_multihead import (
 )
 from theory.sparse_multihead.pregd import pregd_gram, rhat  # unwrapped: a per-context loop
 
-__all__ = ["fig_fig1b", "fig_fig2c", "fig_bounds", "fig_heads", "FIG1B_SPEC", "FIG2C_SPEC"]
+__all__ = ["fig_fig1b", "fig_fig2c", "fig_bounds", "fig_heads", "fig_probe", "FIG1B_SPEC",
+           "FIG2C_SPEC"]
 
 #: Spec §4 Fig. 1b table (σ = 0.1, d = 16, s = 4, experimental prior): n -> (ridge*, lasso*, Bayes).
 FIG1B_SPEC = {2: (3.35, 3.70, 3.26), 4: (2.92, 3.03, 2.44), 6: (2.48, 1.97, 1.09),
@@ -208,4 +218,52 @@ def fig_heads(*, quick: bool = True, seed: int = 0) -> Figure:
     ax.set_ylabel("layer")
     ax.set_title(f"czz24 Eq. 3.1, trained heads {exp.heads} (Fig. 1b model)")
     fig.colorbar(im, ax=ax)
+    return fig
+
+
+def fig_probe(*, quick: bool = True, seed: int = 0) -> Figure:
+    """Fig. 1d / Fig. 2b analogues for the cached Fig. 1b models (quick: (4, 4, 4); --full: L = 4,
+    h ∈ {1, 4, 8}), reported, not asserted: (left) the held-out excess risk of a linear probe from
+    each layer's query column to ⟨w*, x_q⟩ (n = 12), random-init models dashed, E‖w‖² = 4 dotted;
+    (right) P-probing (n = 117, q = 11: GD on 10 layer-1 query columns, risk on the 11th) against
+    GD steps, with the spec's ideal Alg. 1 reference (σ = 0) as crosses."""
+    tier = "quick" if quick else "full"
+    presets = FIG1B_PRESETS[tier] if quick else FIG1B_PRESETS[tier][-3:]
+    B, nte, pp = (768, 256, 128) if quick else (4096, 1024, 512)
+    fig = Figure(figsize=(9, 3.8), layout="constrained")
+    ax, bx = fig.subplots(1, 2)
+    steps = np.array(PPROBE_STEPS, dtype=float)
+    for k, preset in enumerate(presets):
+        exp = PRESETS[preset][0]
+        st = exp.setting
+        model = load_model(preset, trained(preset, seed=seed))
+        control = build_model(exp, torch.Generator().manual_seed(seed + 7171))
+        assert isinstance(control, MaskedLinearTF)
+        p = sample_sparse_prompts(st, B, rng=np.random.default_rng(seed + 6161))
+        c = f"C{k}"
+        for m, style, lab in ((model, "o-", f"trained {exp.heads}"), (control, "x--", None)):
+            err = probe_errors(m, p.X, p.y, p.w, p.xq, B - nte, None)["y"]
+            est = [estimate_from_samples(e) for e in err]
+            ax.errorbar(range(len(est)), [e.mean for e in est], yerr=[2 * e.se for e in est],
+                        fmt=style, color=c, ms=4, capsize=2,
+                        label=lab if lab else ("random init" if k == 0 else None))
+        pset = SparseRegressionICL.isotropic(d=st.d, s=st.s, n=117, sigma2=st.sigma2,
+                                             prior=st.prior, q=11)
+        pq = sample_sparse_prompts(pset, pp, rng=np.random.default_rng(seed + 4242))
+        for m, style in ((model, "o-"), (control, "x--")):
+            _, mean, se = pprobe_curve(m, pq.X, pq.y, pq.w, pq.xq, pq.yq)
+            bx.errorbar(steps + 1, mean, yerr=2 * se, fmt=style, color=c, ms=4, capsize=2)
+    ax.axhline(4.0, ls=":", color="k", label="E‖w‖² = 4")
+    layers = max(len(PRESETS[q][0].heads) for q in presets)
+    ax.set_xticks(range(layers + 1), ["input"] + [str(i + 1) for i in range(layers)])
+    ax.set_xlabel("probed layer")
+    ax.set_ylabel("probe excess risk")
+    ax.set_ylim(0.0, 5.0)
+    ax.legend(fontsize=7)
+    bx.plot(steps + 1, PPROBE_IDEAL[0.0], "k+", ms=8, label="spec ideal Alg. 1 (σ = 0)")
+    bx.set_xscale("log")
+    bx.set_xlabel("GD steps + 1")
+    bx.set_ylabel("excess risk (11th query)")
+    bx.legend(fontsize=7)
+    fig.suptitle("czz24 probing (Fig. 1d) and P-probing (Fig. 2b), linear attention, σ = 0.1")
     return fig

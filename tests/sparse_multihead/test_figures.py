@@ -28,3 +28,11 @@ def test_fig_bounds() -> None:
 @pytest.mark.result("czz24:eq3.1")
 def test_fig_heads() -> None:
     assert len(F.fig_heads().axes) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.result("czz24:eq3.1")
+def test_fig_probe() -> None:
+    fig = F.fig_probe()
+    assert fig.axes[0].get_ylim() == (0.0, 5.0)
+    assert fig.axes[1].get_xscale() == "log"

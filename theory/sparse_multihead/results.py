@@ -284,7 +284,10 @@ RESULTS: tuple[Result, ...] = (
             "sims.checks.sparse_multihead_fig1b:check_eq3_1_train_pruning",
             "sims.checks.sparse_multihead_probe:check_eq3_1_train_probe",
         ),
-        figures=("sims.figures.sparse_multihead:fig_heads",),
+        figures=(
+            "sims.figures.sparse_multihead:fig_heads",
+            "sims.figures.sparse_multihead:fig_probe",
+        ),
     ),
     Result(
         id="czz24:fig1b",

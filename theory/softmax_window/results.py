@@ -355,9 +355,11 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="collins24:fig5", kind="figure",
-        summary="Fig. 5 (n = 200): omega* = 14.99, L* = 0.00338; mismatched-L pretraining loses",
+        summary="Fig. 5 (n = 200): omega* = 14.99, L* = 0.00338; units pretrained on affine, "
+                "2-ReLU, cosine are within 10 % of each class's optimum; mismatched-L loses",
         source="[collins24] Figure 5; spec 003 §4 [COMPUTED targets]",
-        statement="pretraining with matched L generalises, mismatched L does not",
+        statement="pretraining on any 1-Lipschitz class generalises across classes; mismatched "
+                  "L does not",
         objects=(
             "theory.softmax_window:transfer_risk",
         ),
@@ -371,7 +373,8 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="collins24:fig9", kind="figure",
-        summary="Fig. 9 at the S5 size: rho(M, B) of the trained unit decreases and ends <= 0.05",
+        summary="Fig. 9 at the S5 size: rho(M, B) of the trained unit decreases and ends <= 0.05 "
+                "(--full: offset, F^2_B, F^cos_B; linear attention learns no structure)",
         source="[collins24] Figure 9, App. J.1; spec 003 §4, G9",
         statement="rho(M, B) decreases over training",
         objects=(

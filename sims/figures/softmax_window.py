@@ -1,7 +1,7 @@
 """collins24 figures (spec 003 §4): ω* against Λ with the bracket and the fitted slope (Theorem 3.4
 as a figure), the transfer curves of Theorem 3.5 (Fig. 5's message), ‖M‖ over training with the
-population optima drawn as lines (Figs. 3-4: σ, L and n ablations and the U^d_S panels), and
-Fig. 1's attention weights.
+population optima drawn as lines (Figs. 3-4: σ, L and n ablations and the U^d_S panels),
+Fig. 1's attention weights, and Fig. 5's pretrain/test matrix.
 
 Theory: solid lines; simulations: markers; rates on log-log axes with the fitted slope in the
 legend.  Built with ``matplotlib.figure.Figure`` (never pyplot); never imports checks.
@@ -16,9 +16,12 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from numerics.softmax_window.anisotropic import optimal_diag_M
-from numerics.softmax_window.api import fig1_errors
+from numerics.softmax_window.api import fig1_errors, spline_argmin
+from numerics.softmax_window.predictors import softmax_predict
 from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
+from numerics.softmax_window.sampling import sample_prompts
 from sims.experiments.softmax_window import L_RUNS, PRESETS, SIGMAS, trained
+from theory.settings.softmax_window import SoftmaxWindowSetting
 from theory.softmax_window import (
     affine_optimum_asymptote,
     rho_metric,
@@ -27,7 +30,7 @@ from theory.softmax_window import (
 )
 
 __all__ = ["fig_omega_lambda", "fig_transfer", "fig_training_norm", "fig_weights",
-           "fig_lowrank_rho", "fig_error_vs_n"]
+           "fig_lowrank_rho", "fig_error_vs_n", "fig_pretrain_matrix"]
 
 
 def _slope(x: Any, y: Any) -> float:
@@ -172,5 +175,40 @@ def fig_error_vs_n(*, quick: bool = True, seed: int = 0) -> Figure:
         ax.set(xscale="log", yscale="log", xlabel="n", title=f"nu = {nu:g}")
     axes[0].set_ylabel("ICL error")
     axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def fig_pretrain_matrix(*, quick: bool = True, seed: int = 0, reps: int = 0) -> Figure:
+    """Fig. 5 (left panels) as a matrix: the MC risk of units pretrained on affine, 2-ReLU and
+    cosine tasks (σ = 0.01, L = 1, d = 5, n = 20) and of S3's mismatched L = 0.03 unit, on each
+    test class, divided by that class's best M = ωI (spline of the MC risk over ω, same prompts)."""
+    rng = np.random.default_rng(seed + 41)
+    reps = reps or (8_000 if quick else 40_000)
+    units = {"affine": "s1_sigma0.01", "2-ReLU": "s2_relu_sigma0.01",
+             "cosine": "s2_cos_sigma0.01", "affine L = 0.03": "s3_L0.03"}
+    Ms = {k: trained(p, seed=seed).extra["M_avg"] for k, p in units.items()}
+    omegas = np.geomspace(0.5, 60.0, 24)
+    tests = ("affine", "relu", "cos")
+    ratio = np.zeros((len(units), len(tests)))
+    for j, task in enumerate(tests):
+        p = sample_prompts(SoftmaxWindowSetting.isotropic(d=5, n=20, L=1.0, sigma2=1e-4,
+                                                          task=task), reps, rng)
+        curve = np.array([np.mean((softmax_predict(p.X, p.y, p.xq, float(w)) - p.fq) ** 2)
+                          for w in omegas])
+        best = spline_argmin(omegas, curve)[1]
+        for i, M in enumerate(Ms.values()):
+            ratio[i, j] = np.mean((softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2) / best
+    fig = Figure(figsize=(6, 4.5))
+    ax = fig.subplots()
+    im = ax.imshow(ratio, cmap="viridis", vmin=1.0)
+    for i in range(ratio.shape[0]):
+        for j in range(ratio.shape[1]):
+            ax.text(j, i, f"{ratio[i, j]:.3f}", ha="center", va="center", color="w", fontsize=8)
+    ax.set_xticks(range(len(tests)), ["affine", "2-ReLU", "cosine"])
+    ax.set_yticks(range(len(units)), list(units))
+    ax.set(xlabel="test class", ylabel="pretrained on",
+           title="Fig. 5: risk / best omega I (d=5, n=20, sigma=0.01)")
+    fig.colorbar(im, ax=ax)
     fig.tight_layout()
     return fig

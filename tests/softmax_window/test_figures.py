@@ -46,3 +46,12 @@ def test_fig_training_norm() -> None:
 def test_fig_lowrank_rho() -> None:
     ax = F.fig_lowrank_rho().axes[0]
     assert ax.get_yscale() == "log" and len(ax.get_lines()) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig5")
+def test_fig_pretrain_matrix() -> None:
+    fig = F.fig_pretrain_matrix()
+    ax = fig.axes[0]
+    assert len(ax.texts) == 12 and ax.get_ylabel() == "pretrained on"

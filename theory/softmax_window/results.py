@@ -369,6 +369,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         figures=(
             "sims.figures.softmax_window:fig_transfer",
+            "sims.figures.softmax_window:fig_pretrain_matrix",
         ),
     ),
     Result(

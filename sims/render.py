@@ -197,7 +197,8 @@ def seed_outcome_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidenc
                 if isinstance(r, dict) and r.get("trap") and str(r.get("seed")) not in traps:
                     traps[str(r["seed"])] = r["trap"]
             alts = [a for a in d.get("alternatives") or [] if isinstance(a, dict)]
-            near = min(alts, key=lambda a: a.get("units", float("inf"))) if alts else None
+            # to_json writes an infinite distance as the string "inf": compare as floats
+            near = min(alts, key=lambda a: float(a.get("units", "inf"))) if alts else None
             out.append((o.result, e, {
                 "seeds": list(d.get("seeds") or []),
                 "seeds_passed": list(d.get("seeds_passed") or []),

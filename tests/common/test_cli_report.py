@@ -232,7 +232,8 @@ def test_report_shows_trained_claims_over_seeds(tmp_path: Path, monkeypatch: pyt
             def rows(s):
                 final = np.eye(2) * (1.01 if s != 1 else 1.5)  # seed 1 ends in the rival
                 return [train_discrimination("P -> I", final, np.eye(2), np.zeros((2, 2)),
-                                             alternatives={"rival 1.5 I": 1.5 * np.eye(2)},
+                                             alternatives={"rival 1.5 I": 1.5 * np.eye(2),
+                                                           "far": np.full((2, 2), np.inf)},
                                              seeds=[s], seeds_passed=[s] if s != 1 else [])]
             return over_seeds(rows, (0, 1, 2))
     '''))

@@ -11,7 +11,7 @@ EXACT    ``sympy.simplify(lhs - rhs) == 0``                --
 FLOAT    float64 value vs an mpmath reference (50 digits)  ``FLOAT_RTOL = 1e-12``
 SOLVER   ODE vs closed form, error in solver units         ``SOLVER_RTOL/ATOL``, ``SOLVER_BOUND``
 MC       ``|mean - expected| ≤ Z_MC·se + bias``, power     ``Z_MC = 5``, ``MC_POWER = 0.02``
-TRAIN    relative distance in invariant coordinates        ``TRAIN_RTOL``, ``TRAIN_POWER``
+TRAIN    prediction vs named alternatives, start distance  ``TRAIN_RTOL``, ``TRAIN_START_UNITS``
 RATE     log-log slope within a band                       ``RATE_BAND = 0.15``
 ORDER    strict inequality with a stated margin            caller's margin
 OPTIM    optimiser on an exact formula vs the optimum      ``OPTIM_RTOL``, ``OPTIM_ARG_ATOL``
@@ -34,11 +34,12 @@ from scipy import stats
 
 from numerics.train_evidence import (
     TRAIN_CONTRACT,
-    TRAIN_POWER,
     TRAIN_RTOL,
     TRAIN_START_UNITS,
     TRAIN_TOLERANCE,
+    nearest_alternative,
     over_seeds,
+    swap_alternative,
     train_agreement,
     train_contract_violations,
     train_discrimination,
@@ -54,7 +55,6 @@ __all__ = [
     "Z_MC",
     "MC_POWER",
     "TRAIN_RTOL",
-    "TRAIN_POWER",
     "TRAIN_TOLERANCE",
     "TRAIN_START_UNITS",
     "train_discrimination",
@@ -62,6 +62,8 @@ __all__ = [
     "train_contract_violations",
     "over_seeds",
     "trap_of",
+    "nearest_alternative",
+    "swap_alternative",
     "claim_agreement",
     "assert_discrepancy",
     "RATE_BAND",

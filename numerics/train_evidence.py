@@ -18,21 +18,20 @@ from theory.common.protocols import Evidence
 
 __all__ = [
     "TRAIN_RTOL",
-    "TRAIN_POWER",
     "TRAIN_TOLERANCE",
     "TRAIN_START_UNITS",
     "TRAIN_CONTRACT",
     "train_agreement",
     "train_discrimination",
     "trap_of",
+    "nearest_alternative",
+    "swap_alternative",
     "over_seeds",
     "train_contract_violations",
 ]
 
 #: Trained model vs prediction, relative distance in invariant coordinates.
 TRAIN_RTOL = 0.05
-#: The initial distance must be ≥ TRAIN_POWER × the tolerance (the test could fail).
-TRAIN_POWER = 10.0
 #: dtype-keyed relative tolerance for trained-vs-predicted (NT's _DEFAULT_TOLERANCE idea).
 TRAIN_TOLERANCE = {"float64": TRAIN_RTOL, "float32": TRAIN_RTOL}
 
@@ -103,16 +102,47 @@ def train_discrimination(
     ok = (err <= 1.0 and start >= start_units and separated and bool(alternatives)
           and bool(np.all(np.isfinite(o))))
     return _train_ev(name, p, o, rtol, err, ok,
-               details={"relative_distance": err * rtol, "start_units": start,
-                        "alternatives": alt_rows, "seeds": list(seeds),
-                        "seeds_passed": list(seeds_passed), **(details or {})})
+                     details={"relative_distance": err * rtol, "start_units": start,
+                              "alternatives": alt_rows, "seeds": list(seeds),
+                              "seeds_passed": list(seeds_passed), **(details or {})})
+
+
+def swap_alternative(
+    predicted: Any, alternatives: Mapping[str, Any], fault_alternative: str | None, *,
+    prediction_name: str = "stated prediction", strict: bool = True,
+) -> tuple[Any, dict[str, Any]]:
+    """``(prediction, alternatives)`` of a discriminating TRAIN row; with ``fault_alternative`` (the
+    negative control of every trained check) the named alternative becomes the prediction and the
+    stated prediction becomes an alternative named ``prediction_name``, so the row must fail.
+
+    A name the row does not carry raises ``ValueError`` (``strict``), or, for a check whose rows
+    name different alternatives (``strict=False``), leaves this row unfaulted.
+
+    >>> swap_alternative(1.0, {"a": 2.0, "b": 3.0}, "a")
+    (2.0, {'b': 3.0, 'stated prediction': 1.0})
+    """
+    alts = dict(alternatives)
+    if fault_alternative is None or (not strict and fault_alternative not in alts):
+        return predicted, alts
+    if fault_alternative not in alts:
+        raise ValueError(
+            f"fault_alternative={fault_alternative!r} is not a named alternative of this check "
+            f"(names: {sorted(alts)})"
+        )
+    faulted = alts.pop(fault_alternative)
+    return faulted, {**alts, prediction_name: predicted}
+
+
+def nearest_alternative(ev: Evidence) -> dict[str, Any] | None:
+    """The named alternative (``{"name", "units", ...}``) a TRAIN row's estimate is closest to."""
+    alts = ev.details.get("alternatives") or []
+    return min(alts, key=lambda a: a["units"]) if alts else None
 
 
 def trap_of(ev: Evidence) -> str | None:
     """The named alternative a TRAIN row ended in (within 1 tolerance unit of it), if any."""
-    near = [a for a in ev.details.get("alternatives", []) if a["units"] <= 1.0]
-    return min(near, key=lambda a: a["units"])["name"] if near else None
-
+    near = nearest_alternative(ev)
+    return near["name"] if near is not None and near["units"] <= 1.0 else None
 
 def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -> list[Evidence]:
     """One check's rows over ``seeds``, merged row by row (``rows_of(seed)`` returns one seed's
@@ -138,8 +168,7 @@ def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -
         if pick.kind == "TRAIN":
             details["per_seed"] = [
                 {"seed": s, "units": e.error, "start_units": e.details.get("start_units"),
-                 "nearest_alternative": min(e.details.get("alternatives") or [{"name": None,
-                                            "units": 0}], key=lambda a: a["units"])["name"],
+                 "nearest_alternative": (near := nearest_alternative(e)) and near["name"],
                  "trap": trap_of(e)}
                 for s, e in pairs]
             details["traps"] = {str(r["seed"]): r["trap"] for r in details["per_seed"]

@@ -183,7 +183,7 @@ def claims_html(outcomes: Sequence[Outcome]) -> list[str]:
 def seed_outcome_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidence, dict[str, Any]]]:
     """Every TRAIN row (each check once) with its outcome over seeds: ``seeds`` run, seeds that
     reached the prediction, the start distance, the nearest named alternative and the seeds that
-    ended in a named trap (``details["traps"]``, else from ``per_seed``)."""
+    ended in a named trap (``details["traps"]``)."""
     out = []
     seen: set[int] = set()
     for o in outcomes:
@@ -192,10 +192,7 @@ def seed_outcome_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidenc
                 continue
             seen.add(id(e))
             d = e.to_json()["details"]
-            traps = dict(d.get("traps") or {})
-            for r in d.get("per_seed") or []:
-                if isinstance(r, dict) and r.get("trap") and str(r.get("seed")) not in traps:
-                    traps[str(r["seed"])] = r["trap"]
+            traps = d.get("traps") or {}  # over_seeds folds every seed's trap in here
             alts = [a for a in d.get("alternatives") or [] if isinstance(a, dict)]
             # to_json writes an infinite distance as the string "inf": compare as floats
             near = min(alts, key=lambda a: float(a.get("units", "inf"))) if alts else None

@@ -4,11 +4,11 @@ the helpers that apply such switches."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
+from numerics.train_evidence import swap_alternative  # re-exported: the shared negative control
 from theory import lsa_flow as T
 
 __all__ = [
@@ -104,24 +104,3 @@ def delta_alternatives(d: int, N: int) -> dict[str, float]:
         "δ without its finite-N terms (N → ∞)": delta(10**12),
         "δ_F = N/(N+d+1) (fixed-covariance training)": N / (N + d + 1),
     }
-
-
-def swap_alternative(
-    predicted: Any, alternatives: Mapping[str, Any], fault_alternative: str | None
-) -> tuple[Any, dict[str, Any]]:
-    """``(prediction, alternatives)``; with ``fault_alternative`` (a negative control) the named
-    alternative becomes the prediction and the stated prediction becomes an alternative.
-
-    >>> swap_alternative(1.0, {"a": 2.0}, "a")
-    (2.0, {'stated prediction': 1.0})
-    """
-    alts = dict(alternatives)
-    if fault_alternative is None:
-        return predicted, alts
-    if fault_alternative not in alts:
-        raise ValueError(
-            f"fault_alternative={fault_alternative!r} is not a named alternative of this check "
-            f"(names: {sorted(alts)})"
-        )
-    faulted = alts.pop(fault_alternative)
-    return faulted, {**alts, "stated prediction": predicted}

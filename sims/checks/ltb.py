@@ -28,6 +28,7 @@ from numerics.testing import (
     mc_agreement,
     ordering,
     over_seeds,
+    swap_alternative,
     train_discrimination,
 )
 from sims.data import embed, sample_prompts
@@ -193,10 +194,7 @@ def _per_seed(name: str, runs: Sequence[tuple[int, Any, Any]], predicted: Any,
     prediction; the stated prediction then becomes an alternative.  ``norm`` is fixed so units do
     not move.
     """
-    pred, alts = predicted, dict(alternatives)
-    if fault_alternative is not None and fault_alternative in alts:
-        pred = alts.pop(fault_alternative)
-        alts["stated prediction"] = predicted
+    pred, alts = swap_alternative(predicted, alternatives, fault_alternative, strict=False)
     extra = {**({"fault_alternative": fault_alternative} if fault_alternative else {}),
              **(details or {})}
     by_seed = {s: train_discrimination(name, o, pred, i, alternatives=alts, rtol=rtol, norm=norm,

@@ -7,7 +7,6 @@ import dataclasses
 import functools
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
@@ -17,6 +16,7 @@ from numerics.testing import (
     TRAIN_RTOL,
     Z_MC,
     over_seeds,
+    swap_alternative,
     train_discrimination,
 )
 from sims.experiments.softmax_multihead import (
@@ -99,17 +99,6 @@ def seeds(quick: bool, seed: int) -> tuple[int, ...]:
     return (seed,) if quick else tuple(seed + k for k in range(N_SEEDS_FULL))
 
 
-def swap(predicted: Any, alternatives: dict[str, Any], fault: str | None,
-          prediction_name: str) -> tuple[Any, dict[str, Any]]:
-    """FAULT: pass the named alternative as the prediction (the prediction becomes an
-    alternative), so the check must fail."""
-    if fault is None or fault not in alternatives:
-        return predicted, alternatives
-    alts = {k: v for k, v in alternatives.items() if k != fault}
-    alts[prediction_name] = predicted
-    return alternatives[fault], alts
-
-
 def manifold_alternatives(exp: HpcyExperiment, wbar: float) -> tuple[
         float, dict[str, float], float, dict[str, float]]:
     """Predictions and named alternatives of the manifold position: ``⟨ω, μ⟩ = 1/κ`` (4.3) and
@@ -135,8 +124,10 @@ def manifold_rows(tag: str, exp: HpcyExperiment, m: dict[str, np.ndarray],
     if fault_prediction is not None and fault_prediction not in {**inner_alts, **m_alts}:
         raise ValueError(f"fault_prediction must be one of {sorted({**inner_alts, **m_alts})}, "
                          f"got {fault_prediction!r}")
-    k_inv, inner_alts = swap(k_inv, inner_alts, fault_prediction, "1/kappa (4.3)")
-    ms, m_alts = swap(ms, m_alts, fault_prediction, "m*(omega_bar) (4.6)")
+    k_inv, inner_alts = swap_alternative(k_inv, inner_alts, fault_prediction,
+                                         prediction_name="1/kappa (4.3)", strict=False)
+    ms, m_alts = swap_alternative(ms, m_alts, fault_prediction,
+                                 prediction_name="m*(omega_bar) (4.6)", strict=False)
     return [
         train_discrimination(f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
                              float(m["omega"] @ m["mu"]), k_inv,
@@ -169,7 +160,8 @@ def vgd_rows(seed: int, fault_prediction: str | None) -> list[Evidence]:
     if fault_prediction is not None and fault_prediction not in alts:
         raise ValueError(f"fault_prediction must be one of {sorted(alts)}, "
                          f"got {fault_prediction!r}")
-    pred, alts = swap(float(th.eta_star(d, L, s2)), alts, fault_prediction, "1/kappa (4.3)")
+    pred, alts = swap_alternative(float(th.eta_star(d, L, s2)), alts, fault_prediction,
+                                   prediction_name="1/kappa (4.3)", strict=False)
     m, init = pattern_metrics(exp, res.params), pattern_metrics(exp, res.extra["init_params"])
     tag = f"H=2, L={L}"
     return [

@@ -26,6 +26,7 @@ from numerics.testing import (
     informational,
     ordering,
     over_seeds,
+    swap_alternative,
     train_discrimination,
 )
 from sims.experiments.softmax_window import L_RUNS, PRESETS, SIGMAS, trained
@@ -75,12 +76,9 @@ def discriminate(name: str, observed: Any, predicted: Any, initial: Any, *,
             named[k] = v
         else:
             unresolved[k] = sep
-    hit = [k for k in named if fault_alternative is not None and fault_alternative == k]
-    if hit:  # a row that does not name this alternative stays unfaulted
-        alt = alternatives[hit[0]]
-        named = {k: v for k, v in named.items() if k != hit[0]}
-        named["the prediction (unfaulted)"] = predicted
-        predicted = alt
+    # a row that does not name this alternative stays unfaulted
+    predicted, named = swap_alternative(predicted, named, fault_alternative,
+                                        prediction_name="the prediction (unfaulted)", strict=False)
     extra = {"alternatives_not_separable_units": unresolved, **(details or {})}
     seeds = [] if seed is None else [seed]
     ev = train_discrimination(name, observed, predicted, initial, alternatives=named, rtol=rtol,

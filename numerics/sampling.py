@@ -13,7 +13,40 @@ import numpy as np
 from theory.common.backend import psd_sqrt  # the one PSD square root (rank cut RANK_RTOL)
 from theory.settings import LinearRegressionICL, check_int
 
-__all__ = ["PromptBatch", "sample_prompts", "psd_sqrt", "gaussian_rows"]
+__all__ = ["PromptBatch", "sample_prompts", "psd_sqrt", "gaussian_rows", "stream_key",
+           "check_rng", "check_seed"]
+
+
+def stream_key(seed: int, path: str, *labels: object) -> list[int]:
+    """The entropy of one random stream: ``[seed, crc32(path[/label...])]``.
+
+    A check's sampling and Monte Carlo streams come from the run's ``seed`` and the check's own
+    path (``"package.module:function"``, plus a label per stream when a check draws several), not
+    from hand-picked ``seed + K`` offsets: two checks never share a stream by accident, and a
+    renamed check announces that its stream changed.
+
+    >>> stream_key(0, "numerics.x:check_y") == stream_key(0, "numerics.x:check_y")
+    True
+    >>> stream_key(0, "numerics.x:check_y", "mc") != stream_key(0, "numerics.x:check_y")
+    True
+    """
+    import zlib
+
+    if int(seed) < 0:
+        raise ValueError(f"seed must be >= 0 (numpy SeedSequence entropy), got {seed}")
+    text = "/".join([path, *(str(x) for x in labels)])
+    return [int(seed), zlib.crc32(text.encode())]
+
+
+def check_rng(seed: int, path: str, *labels: object) -> np.random.Generator:
+    """``np.random.default_rng(stream_key(seed, path, *labels))``: a check's numpy stream."""
+    return np.random.default_rng(stream_key(seed, path, *labels))
+
+
+def check_seed(seed: int, path: str, *labels: object) -> int:
+    """A 63-bit integer seed from :func:`stream_key`, for ``torch.Generator().manual_seed``."""
+    ss = np.random.SeedSequence(stream_key(seed, path, *labels))
+    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
 @dataclass(frozen=True, slots=True)

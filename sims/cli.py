@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--json", action="store_true", help="print the evidence as JSON")
     c.add_argument("--params", action="store_true", help="list the settable parameters and exit")
+    c.add_argument("--controls", action="store_true",
+                   help="also run every declared negative control (each planted fault must be "
+                   "rejected)")
 
     r = sub.add_parser("report", help="run all checks and write the verification report")
     g = r.add_mutually_exclusive_group()
@@ -56,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--resume", action="store_true",
                    help="reuse per-result outcomes already written to OUT/.partial")
     r.add_argument("--no-figures", action="store_true")
+    r.add_argument("--controls", action="store_true",
+                   help="also run every declared negative control; a fault a check accepts is a "
+                   "fail")
     _executor_options(r, default_help="serial")
 
     w = sub.add_parser("sweep", help="a result's checks (or a training preset) over a grid of "
@@ -121,13 +127,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     result = get(args.id)
     if args.params:
-        for path in result.checks:
-            print(path)
-            for name, prm in check_parameters(path).items():
+        for check in result.checks:
+            print(check.path)
+            for name, prm in check_parameters(check.path).items():
                 print(f"    {name} = {prm.default!r}")
+            for fault, kw in check.faults.items():
+                print(f"    negative control {fault!r}: {_fault_text(kw)}")
         return 0
     overrides = parse_set_options(result, args.sets)
-    outcome = verify_result(result, quick=not args.full, seed=args.seed, overrides=overrides)
+    outcome = verify_result(result, quick=not args.full, seed=args.seed, overrides=overrides,
+                            controls=args.controls)
     if args.sets:
         # a value the check's validators reject (out of the domain of an assumption) is a usage
         # error, not a failed check: exit 2 with one line naming the key
@@ -145,8 +154,19 @@ def _cmd_check(args: argparse.Namespace) -> int:
             print("  " + e.describe())
         for err in outcome.errors:
             print("  [ERROR] " + err)
-        print("PASS" if outcome.passed else "FAIL")
+        if args.controls:
+            from sims.render import controls_line
+
+            for run in outcome.controls:
+                print("  " + run.evidence().describe())
+            print("  " + controls_line(outcome))
+        status = outcome.status
+        print("PASS" if status == "pass" else status.upper())
     return 0 if outcome.passed else 1
+
+
+def _fault_text(kw: dict) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in kw.items())
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -155,7 +175,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     spec = spec_from_args(args.jobs, args.dask_local, args.scheduler, default_parallel=False)
     summary = write_report(args.out, quick=not args.full, seed=args.seed, ids=args.only,
-                           resume=args.resume, figures=not args.no_figures, executor_spec=spec)
+                           resume=args.resume, figures=not args.no_figures, executor_spec=spec,
+                           controls=args.controls)
     print(f"{summary.n_results} results, {summary.unique_checks} check functions, "
           f"{summary.n_checks} evidence rows: {summary.n_failed_results} results failed, "
           f"{summary.n_failed_checks} rows failed, {summary.n_discrepancies} results with a claim "
@@ -167,6 +188,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from sims.parallel import spec_from_args
     from sims.sweep import SweepSpec, parse_grid, parse_seeds, run_sweep
+    from theory.common.protocols import STATUSES
 
     if (args.id is None) == (args.preset is None):
         raise ValueError("give a result id or --preset slug:name (one of them)")
@@ -189,8 +211,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
                         plot=args.plot, loglog=args.loglog)
     for point in summary.per_point:
         where = ", ".join(f"{k}={point[k]!r}" for k in spec.keys) or "(seeds only)"
-        counts = ", ".join(f"{point[s]} {s}" for s in ("pass", "fail", "discrepancy", "info",
-                                                        "error") if point[s])
+        counts = ", ".join(f"{point[s]} {s}" for s in (*STATUSES, "info", "error") if point[s])
         print(f"  {where}: {counts}")
     print(f"{summary.n_cells} cells, {summary.n_rows} rows, {summary.n_failed} failed; "
           f"{summary.wall_time:.1f} s on {ex.describe()}. Table: "

@@ -16,6 +16,9 @@ from theory.common.protocols import (
     INDEPENDENT_KINDS,
     KIND_MEANINGS,
     SELF_CONSISTENCY_KINDS,
+    STATUS_KEYS,
+    STATUS_MEANINGS,
+    VERDICTS,
     Evidence,
     Result,
 )
@@ -40,6 +43,11 @@ __all__ = [
     "markdown_report",
     "html_report",
     "STATUS_MD",
+    "VERDICT_SECTIONS",
+    "verdict_rows",
+    "verdict_md",
+    "verdict_html",
+    "controls_line",
 ]
 
 
@@ -120,8 +128,34 @@ def headline_counts(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "self_consistency_rows": sum(by_kind[k] for k in SELF_CONSISTENCY_KINDS),
         "failed_rows": sum(not e.passed for e in flat),
         "discrepancy_rows": sum(e.discrepancy for e in flat),
-        "discrepancies": [o.result.id for o in outcomes if o.status == "discrepancy"],
+        "rows_by_status": {s: sum(e.status == s for e in flat) for s in STATUS_MEANINGS},
+        # a passing result is listed under every verdict one of its rows carries
+        **{key: [o.result.id for o in outcomes if o.passed and v in o.statuses]
+           for v, key in STATUS_KEYS.items()},
+        "controls": _controls_total(outcomes),
     }
+
+
+def _controls_total(outcomes: Sequence[Outcome]) -> dict[str, int | None]:
+    """Declared negative controls over the run (each check once) and how many were rejected
+    (``None`` when the run did not run them)."""
+    declared: dict[str, int] = {}
+    for o in outcomes:
+        for c in o.result.checks:
+            declared[c.path] = max(declared.get(c.path, 0), len(c.faults))
+    runs = {(c.path, c.fault): c.rejected for o in outcomes for c in o.controls}
+    ran = any(o.controls_run for o in outcomes)
+    return {"declared": sum(declared.values()), "rejected": sum(runs.values()) if ran else None}
+
+
+def controls_line(o: Outcome) -> str:
+    """``"k of n planted faults rejected"`` for one result (or that none were run)."""
+    c = o.controls_summary
+    if not c["declared"]:
+        return "No negative control declared."
+    if c["rejected"] is None:
+        return f"{c['declared']} planted faults declared (run with --controls)."
+    return f"{c['rejected']} of {c['declared']} planted faults rejected."
 
 
 def headline(outcomes: Sequence[Outcome], mode: str, seed: int) -> str:
@@ -130,14 +164,87 @@ def headline(outcomes: Sequence[Outcome], mode: str, seed: int) -> str:
     n_fail = sum(o.status == "fail" for o in outcomes)
     n_disc = len(c["discrepancies"])
     other = c["unique_rows"] - c["independent_comparisons"] - c["self_consistency_rows"]
+    others = {v: sum(o.status == v for o in outcomes) for v in VERDICTS[1:]}
+    n_pass = len(outcomes) - n_fail - n_disc - sum(others.values())
+    extra = "".join(f", {n} {v}" for v, n in others.items() if n)
+    ctl = c["controls"]
+    ctl_text = (f" Negative controls: {ctl['rejected']} of {ctl['declared']} planted faults "
+                "rejected." if ctl["rejected"] is not None else
+                f" {ctl['declared']} negative controls declared (not run; --controls runs them).")
     return (f"Mode {mode}, seed {seed}. {len(outcomes)} results: "
-            f"{len(outcomes) - n_fail - n_disc} pass, {n_disc} with a claim not reproduced "
-            f"(discrepancy), {n_fail} fail. {c['unique_checks']} check functions (each run once) "
+            f"{n_pass} pass, {n_disc} with a claim not reproduced "
+            f"(discrepancy){extra}, {n_fail} fail.{ctl_text} "
+            f"{c['unique_checks']} check functions (each run once) "
             f"produced {c['unique_rows']} evidence rows: {c['independent_comparisons']} "
             f"independent-route comparisons (MC, ODE, trained models), "
             f"{c['self_consistency_rows']} self-consistency rows (symbolic, two float forms of "
             f"one formula) and {other} others (orderings, rates, optimisers, printed numbers, "
             f"informational).")
+
+
+#: verdict -> (report section title, what its rows mean, text when empty).
+VERDICT_SECTIONS: dict[str, tuple[str, str, str]] = {
+    "discrepancy": ("Claims not reproduced",
+                    "Our independent routes agree with each other and contradict what the paper "
+                    "prints.", "None: every claim checked was reproduced."),
+    "unconfirmed": ("Readings not reproduced",
+                    "Our routes agree with each other and contradict our reading of text the "
+                    "paper's copy has lost or that we paraphrase (a reconstruction, not a printed "
+                    "claim).", "None."),
+    "untested": ("Not tested at the paper's scale",
+                 "Claims this toolkit cannot test at the paper's scale here; each row gives the "
+                 "scale reached and the scale needed.", "None."),
+    "skipped": ("Not resolvable at this setting",
+                "Rows whose alternatives cannot be told apart within the budget at this setting; "
+                "each row says so with its numbers.", "None."),
+}
+
+
+def verdict_rows(outcomes: Sequence[Outcome], verdict: str) -> list[tuple[Result, Evidence]]:
+    """Every row carrying ``verdict``, with its result."""
+    return [(o.result, e) for o in outcomes for e in o.evidence if e.status == verdict]
+
+
+def _why(e: Evidence) -> str:
+    d = e.to_json()["details"]
+    for key in ("why", "reason", "scale", "note"):
+        if d.get(key):
+            return str(d[key])
+    return ""
+
+
+def verdict_md(outcomes: Sequence[Outcome], verdict: str) -> list[str]:
+    """A report section for one non-pass verdict other than ``discrepancy``."""
+    title, blurb, empty = VERDICT_SECTIONS[verdict]
+    rows = verdict_rows(outcomes, verdict)
+    out = [f"## {title}", ""]
+    if not rows:
+        return out + [empty, ""]
+    out += [blurb, "", "| result | row | observed | why | source |", "|---|---|---|---|---|"]
+    for r, e in rows:
+        d = e.to_json()["details"]
+        out.append(f"| [`{r.id}`](#{anchor(r.id)}) | {e.name} | "
+                   f"{fmt_value(e.to_json()['observed'])} | {_why(e)} | "
+                   f"{d.get('source', r.source)} |")
+    return out + [""]
+
+
+def verdict_html(outcomes: Sequence[Outcome], verdict: str) -> list[str]:
+    esc = html.escape
+    title, blurb, empty = VERDICT_SECTIONS[verdict]
+    rows = verdict_rows(outcomes, verdict)
+    parts = [f"<h2>{esc(title)}</h2>"]
+    if not rows:
+        return parts + [f"<p>{esc(empty)}</p>"]
+    parts += [f"<p>{esc(blurb)}</p>", "<table><tr><th>result</th><th>row</th><th>observed</th>"
+              "<th>why</th><th>source</th></tr>"]
+    for r, e in rows:
+        d = e.to_json()["details"]
+        parts.append(f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
+                     f"<td>{esc(e.name)}</td><td>{esc(fmt_value(e.to_json()['observed']))}</td>"
+                     f"<td>{esc(_why(e))}</td>"
+                     f"<td>{esc(str(d.get('source', r.source)))}</td></tr>")
+    return parts + ["</table>"]
 
 
 def discrepancy_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidence]]:
@@ -239,7 +346,8 @@ def seeds_html(outcomes: Sequence[Outcome]) -> list[str]:
     return parts + ["</table>"]
 
 
-STATUS_MD = {"pass": "✅ pass", "fail": "❌ FAIL", "discrepancy": "⚠️ discrepancy"}
+STATUS_MD = {"pass": "✅ pass", "fail": "❌ FAIL", "discrepancy": "⚠️ discrepancy",
+             "unconfirmed": "❔ unconfirmed", "untested": "⏸ untested", "skipped": "⏭ skipped"}
 
 
 def legend_md(outcomes: Sequence[Outcome]) -> list[str]:
@@ -265,7 +373,8 @@ def evidence_rows_md(ev: Sequence[Evidence]) -> list[str]:
         rows.append(
             f"| {e.name} | {e.kind} | {fmt_value(j['predicted'])} | {fmt_value(j['observed'])} | "
             f"{fmt_value(j['tolerance'])} | {fmt_value(j['se']) if e.se is not None else ''} | "
-            f"{fmt_value(j['error_in_tolerance_units'])} | {'✅' if e.passed else '❌'} |"
+            f"{fmt_value(j['error_in_tolerance_units'])} | "
+            f"{'❌' if not e.passed else '✅' if e.status == 'pass' else e.status} |"
         )
     return rows
 
@@ -280,6 +389,7 @@ def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], 
         "![agreement](figures/agreement.png)",
         "",
         *claims_md(outcomes),
+        *(line for v in VERDICTS[1:] for line in verdict_md(outcomes, v)),
         *seeds_md(outcomes),
         *legend_md(outcomes),
         "",
@@ -299,7 +409,8 @@ def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], 
                   f"Source: {r.source}." + (" Derived (toolkit extension)." if r.derived else "")]
         if r.statement:
             lines += ["", r.statement]
-        lines += [""] + evidence_rows_md(o.evidence)
+        lines += ["", controls_line(o)]
+        lines += [""] + evidence_rows_md(o.evidence + tuple(c.evidence() for c in o.controls))
         for err in o.errors:
             lines += ["", "```", err.strip(), "```"]
         for png in figures.get(r.id, []):
@@ -319,6 +430,7 @@ def html_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode
         f"<p>{esc(headline(outcomes, mode, seed))}</p>",
         "<img src='figures/agreement.png' alt='agreement'>",
         *claims_html(outcomes),
+        *(part for v in VERDICTS[1:] for part in verdict_html(outcomes, v)),
         *seeds_html(outcomes),
         *legend_html(outcomes),
         "<h2>Results</h2>",
@@ -340,9 +452,10 @@ def html_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode
         parts.append(f"<p>Source: {esc(r.source)}.{' Derived.' if r.derived else ''}</p>")
         if r.statement:
             parts.append(f"<pre>{esc(r.statement)}</pre>")
+        parts.append(f"<p>{esc(controls_line(o))}</p>")
         parts.append("<table><tr><th>check</th><th>kind</th><th>predicted</th><th>observed</th>"
                      "<th>tolerance</th><th>se</th><th>error/tol</th><th>pass</th></tr>")
-        for e in o.evidence:
+        for e in o.evidence + tuple(c.evidence() for c in o.controls):
             j = e.to_json()
             cls = "pass" if e.passed else "fail"
             parts.append(
@@ -350,7 +463,7 @@ def html_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode
                 f"<td>{esc(fmt_value(j['observed']))}</td><td>{esc(fmt_value(j['tolerance']))}</td>"
                 f"<td>{esc(fmt_value(j['se'])) if e.se is not None else ''}</td>"
                 f"<td>{esc(fmt_value(j['error_in_tolerance_units']))}</td>"
-                f"<td class='{cls}'>{'pass' if e.passed else 'FAIL'}</td></tr>"
+                f"<td class='{cls}'>{e.status if e.passed else 'FAIL'}</td></tr>"
             )
         parts.append("</table>")
         for err in o.errors:

@@ -40,9 +40,19 @@ from sims.render import (  # rendering lives in sims.render
     html_report,
     markdown_report,
 )
-from sims.verify import CheckRun, Outcome, run_check_safely, verify_result
+from sims.verify import (
+    CheckRun,
+    ControlRun,
+    Outcome,
+    control_key,
+    declared_checks,
+    run_check_safely,
+    run_control,
+    verify_result,
+)
 from theory.common import registry
 from theory.common.protocols import (
+    VERDICTS,
     Evidence,
     Result,
 )
@@ -98,6 +108,11 @@ def check_task(path: str, quick: bool, seed: int) -> CheckRun:
     return run_check_safely(path, quick=quick, seed=seed)
 
 
+def control_task(check: Any, fault: str, quick: bool, seed: int) -> ControlRun:
+    """:func:`sims.verify.run_control` with positional arguments (a worker task)."""
+    return run_control(check, fault, quick=quick, seed=seed)
+
+
 def draw_figure(path: str, quick: bool, seed: int) -> tuple[bytes | None, str | None]:
     """PNG bytes of the figure function at ``path`` or the error text (a worker task)."""
     try:
@@ -113,10 +128,13 @@ def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
                            observed=j["observed"], tolerance=j["tolerance"],
                            error=float(j["error_in_tolerance_units"]), passed=j["pass"],
                            se=j["se"], scale=j["scale"], details=j["details"],
-                           discrepancy=j.get("status") == "discrepancy"))
+                           verdict=j["status"] if j.get("status") in VERDICTS else ""))
     rows = tuple((str(p), int(n)) for p, n in data.get("check_rows", []))
+    runs = tuple(ControlRun(c["check"], c["fault"], bool(c["rejected"]),
+                            tuple(c.get("failed_rows", ())), c.get("error"))
+                 for c in data.get("control_runs", []))
     return Outcome(result, tuple(ev), tuple(data["errors"]), data.get("wall_time", 0.0),
-                   check_rows=rows)
+                   check_rows=rows, controls=runs, controls_run="control_runs" in data)
 
 
 def _run_parallel(
@@ -128,6 +146,8 @@ def _run_parallel(
     seed: int,
     part_of: Any,
     progress: bool,
+    controls: bool = False,
+    control_memo: dict[str, ControlRun] | None = None,
 ) -> tuple[dict[str, CheckRun], dict[str, float], dict[str, tuple[bytes | None, str | None]],
            dict[str, float]]:
     """Every distinct check of ``todo`` and every figure in ``figure_paths``, on ``spec``'s
@@ -138,34 +158,52 @@ def _run_parallel(
     tasks: list[tuple[Any, tuple[Any, ...]]] = [
         (check_task, (p, quick, seed)) for p in checks]
     tasks += [(draw_figure, (p, quick, seed)) for p in figure_paths]
+    n_before_controls = len(tasks)
+    cmemo = control_memo if control_memo is not None else {}
+    pending_controls: list[tuple[str, str]] = []
+    if controls:
+        for c in declared_checks(todo).values():
+            for fault in c.faults:
+                pending_controls.append((c.path, fault))
+                tasks.append((control_task, (c, fault, quick, seed)))
     memo: dict[str, CheckRun] = {}
     times: dict[str, float] = {}
     pngs: dict[str, tuple[bytes | None, str | None]] = {}
     fig_times: dict[str, float] = {}
-    waiting = {r.id: set(r.checks) for r in todo}
+    waiting: dict[str, set[str]] = {
+        r.id: {c.path for c in r.checks}
+        | ({control_key(c.path, f) for c in r.checks for f in c.faults} if controls else set())
+        for r in todo}
     bar = tqdm(total=len(tasks), desc=f"icl-verify report ({spec.describe()})", unit="task",
                disable=not progress, file=sys.stderr)
 
     def on_done(i: int, ret: UnitReturn) -> None:
         store_entries(ret.entries)  # the client alone writes the cache
+        done: str | None = None
         if i < len(checks):
-            path = checks[i]
-            memo[path] = ret.value
-            times[path] = ret.seconds
+            done = checks[i]
+            memo[done] = ret.value
+            times[done] = ret.seconds
+        elif i < n_before_controls:
+            path = figure_paths[i - len(checks)]
+            pngs[path] = ret.value
+            fig_times[path] = ret.seconds
+        else:
+            cpath, fault = pending_controls[i - n_before_controls]
+            done = control_key(cpath, fault)
+            cmemo[done] = ret.value
+        if done is not None:
             for r in todo:
                 pend = waiting.get(r.id)
                 if pend is None:
                     continue
-                pend.discard(path)
+                pend.discard(done)
                 if not pend:
                     del waiting[r.id]
-                    o = verify_result(r, quick=quick, seed=seed, memo=memo)
+                    o = verify_result(r, quick=quick, seed=seed, memo=memo, controls=controls,
+                                      control_memo=cmemo)
                     wall = sum(times.get(p, 0.0) for p in dict.fromkeys(r.checks))
                     _dump(part_of(r), {**o.to_json(), "wall_time": wall})
-        else:
-            path = figure_paths[i - len(checks)]
-            pngs[path] = ret.value
-            fig_times[path] = ret.seconds
         bar.update(1)
 
     with executor(spec) as runner:
@@ -184,11 +222,13 @@ def write_report(
     figures: bool = True,
     progress: bool = True,
     executor_spec: ExecutorSpec | None = None,
+    controls: bool = False,
 ) -> ReportSummary:
     """Run the checks of every (or the selected) result and write the report to ``out_dir``.
 
     ``executor_spec`` (default serial) runs the checks and figures on worker processes or a Dask
-    cluster; the files written are the same (``results.json`` byte for byte).
+    cluster; the files written are the same (``results.json`` byte for byte).  ``controls`` also
+    runs every declared negative control (a fault the check accepts is a ``fail``).
     """
     from tqdm.auto import tqdm
 
@@ -211,13 +251,15 @@ def write_report(
                 f"{m!r}" + (f" (did you mean {hints[m]}?)" if hints[m] else "") for m in missing))
     outcomes: list[Outcome] = []
     memo: dict[str, CheckRun] = {}  # each check runs once
+    control_memo: dict[str, ControlRun] = {}  # ... and each declared fault
     fig_paths: dict[str, list[str]] = {}  # result id -> its figure files
     drawn: set[str] = set()  # figure files written (or reused) in this run
     figure_times: dict[str, float] = {}
     timings: dict[str, Any] = {}
 
     def part_of(r: Result) -> Path:
-        return partial / f"{anchor(r.id)}.{mode}.{seed}.json"
+        tag = ".controls" if controls else ""
+        return partial / f"{anchor(r.id)}.{mode}.{seed}{tag}.json"
 
     pngs: dict[str, tuple[bytes | None, str | None]] = {}
     par_times: dict[str, float] = {}
@@ -232,7 +274,7 @@ def write_report(
                         fig_todo.append(path)
         memo, par_times, pngs, figure_times = _run_parallel(
             executor_spec, todo, fig_todo, quick=quick, seed=seed, part_of=part_of,
-            progress=progress)
+            progress=progress, controls=controls, control_memo=control_memo)
     bar = tqdm(results, desc=f"icl-verify report ({mode})", unit="result",
                disable=not progress or bool(par_times or pngs), file=sys.stderr)
     for r in bar:
@@ -242,13 +284,15 @@ def write_report(
             data = json.loads(part.read_text())
             outcome = _outcome_from_json(r, data)
         elif par_times:  # every check ran on a worker: assemble, the partial is written
-            outcome = verify_result(r, quick=quick, seed=seed, memo=memo)
+            outcome = verify_result(r, quick=quick, seed=seed, memo=memo, controls=controls,
+                                    control_memo=control_memo)
             outcome = Outcome(r, outcome.evidence, outcome.errors,
                               sum(par_times.get(p, 0.0) for p in dict.fromkeys(r.checks)),
                               {p: par_times[p] for p in r.checks if p in par_times},
-                              outcome.check_rows)
+                              outcome.check_rows, outcome.controls, outcome.controls_run)
         else:
-            outcome = verify_result(r, quick=quick, seed=seed, memo=memo)
+            outcome = verify_result(r, quick=quick, seed=seed, memo=memo, controls=controls,
+                                    control_memo=control_memo)
             _dump(part, {**outcome.to_json(), "wall_time": outcome.wall_time})
         outcomes.append(outcome)
         timings[r.id] = {"total": outcome.wall_time, **outcome.per_check_time}
@@ -276,7 +320,8 @@ def write_report(
             if fig_errors:
                 outcomes[-1] = Outcome(r, outcome.evidence, outcome.errors + tuple(fig_errors),
                                        outcome.wall_time, outcome.per_check_time,
-                                       outcome.check_rows)
+                                       outcome.check_rows, outcome.controls,
+                                       outcome.controls_run)
     bar.close()
     if figures:
         save_figure(agreement_figure(outcomes), out / "figures" / "agreement.png")

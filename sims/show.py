@@ -155,7 +155,18 @@ def format_map(m: ResultMap) -> str:
         lines += ["  statement:"] + [f"    {s}" for s in r.statement.strip().splitlines()]
     for title, locs in (("objects", m.objects), ("checks", m.checks), ("figures", m.figures)):
         lines.append(f"  {title}:" + ("" if locs else " (none)"))
-        lines += [f"    {loc.path}  ->  {loc}" for loc in locs]
+        for i, loc in enumerate(locs):
+            lines.append(f"    {loc.path}  ->  {loc}")
+            if title != "checks":
+                continue
+            check = r.checks[i]
+            if check.expect != "pass" or check.tier != "default":
+                lines.append(f"      expect {check.expect}, tier {check.tier}")
+            if not check.faults:
+                lines.append("      negative controls: none declared")
+            for fault, kw in check.faults.items():
+                args = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+                lines.append(f"      negative control {fault!r}: {args}")
     lines.append("  tests:" + ("" if m.tests else " (none found)"))
     lines += [f"    {t}" for t in m.tests]
     return "\n".join(lines)

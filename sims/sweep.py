@@ -44,6 +44,7 @@ from sims.cache import atomic_write_bytes, remove_stale_temporaries
 from sims.config import TrainConfig, coerce
 from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_entries
 from sims.verify import check_parameters, parse_set_options, run_check_safely
+from theory.common.protocols import STATUSES
 from theory.common.registry import PAPERS, get
 
 __all__ = ["SweepSpec", "SweepSummary", "parse_seeds", "parse_grid", "plan", "run_sweep",
@@ -305,8 +306,8 @@ def _table(spec: SweepSpec, layout: Sequence[tuple[tuple[tuple[str, Any], ...], 
 def _summary(spec: SweepSpec, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     out: dict[tuple[Any, ...], dict[str, Any]] = {}
     for point in spec.points():
-        out[tuple(v for _, v in point)] = {**dict(point), "pass": 0, "fail": 0,
-                                           "discrepancy": 0, "info": 0, "error": 0}
+        out[tuple(v for _, v in point)] = {**dict(point), **{s: 0 for s in STATUSES},
+                                           "info": 0, "error": 0}
     for r in rows:
         out[tuple(r[k] for k in spec.keys)][r["status"]] += 1
     return list(out.values())

@@ -18,14 +18,105 @@ from typing import Any
 
 from numerics.testing import train_contract_violations
 from sims.config import coerce
-from theory.common.protocols import Evidence, Result
+from theory.common.protocols import VERDICTS, Check, Evidence, Ref, Result
 from theory.common.registry import resolve
 
 __all__ = ["Outcome", "run_check", "run_check_safely", "verify_result", "check_parameters",
-           "parse_set_options", "CheckRun"]
+           "parse_set_options", "CheckRun", "ControlRun", "fault_kwargs", "run_control",
+           "declared_checks", "rows_status", "control_key"]
 
 #: What one check call produced: its evidence rows, the error text if it raised (else ``None``).
 CheckRun = tuple[tuple[Evidence, ...], str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ControlRun:
+    """One declared negative control of one check: rejected iff the faulted rerun has a failed
+    (non-informational) row.  ``error`` is the exception text if the rerun raised (not a
+    rejection: a control must be refused by the check's comparison, not by a crash)."""
+
+    path: str
+    fault: str
+    rejected: bool
+    failed_rows: tuple[str, ...] = ()
+    error: str | None = None
+
+    def evidence(self) -> Evidence:
+        """The CONTROL row the report shows (a control that passes is a ``fail`` row)."""
+        why = (f"{len(self.failed_rows)} row(s) failed: {'; '.join(self.failed_rows[:3])}"
+               if self.rejected else (self.error.splitlines()[0] if self.error
+                                      else "every row passed with the fault planted"))
+        return Evidence(name=f"negative control {self.fault!r} of {self.path}", kind="CONTROL",
+                        predicted="rejected", observed="rejected" if self.rejected else
+                        "accepted", tolerance=0.0, error=0.0 if self.rejected else float("inf"),
+                        passed=self.rejected, details={"check": self.path, "fault": self.fault,
+                                                       "why": why})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"check": self.path, "fault": self.fault, "rejected": self.rejected,
+                "failed_rows": list(self.failed_rows), "error": self.error}
+
+
+def control_key(path: str, fault: str) -> str:
+    """Memo key of a control run: ``"path#fault"``."""
+    return f"{path}#{fault}"
+
+
+def fault_kwargs(check: Check, fault: str) -> dict[str, Any]:
+    """The keyword arguments of one declared fault, :class:`Ref` values resolved."""
+    try:
+        kw = check.faults[fault]
+    except KeyError:
+        raise KeyError(f"{check.path} declares no fault {fault!r}; declared: "
+                       f"{sorted(check.faults)}") from None
+    return {k: resolve(v) if isinstance(v, Ref) else v for k, v in kw.items()}
+
+
+def rows_status(evidence: Sequence[Evidence], error: str | None = None) -> str:
+    """The status of one check from its rows: ``fail`` on an error, no row or a failed row; else
+    the most severe verdict any row carries (:data:`VERDICTS`), else ``pass``."""
+    if error is not None or not evidence or any(not e.passed for e in evidence):
+        return "fail"
+    got = {e.status for e in evidence}
+    return next((v for v in VERDICTS if v in got), "pass")
+
+
+def run_control(check: Check, fault: str, *, quick: bool = True, seed: int = 0,
+                **overrides: Any) -> ControlRun:
+    """Rerun ``check`` with the declared ``fault`` planted (and the same overrides)."""
+    try:
+        kw = {**overrides, **fault_kwargs(check, fault)}
+        fn = resolve(check.path)
+        out = fn(quick=quick, seed=seed, **kw)
+        rows = [out] if isinstance(out, Evidence) else list(out)
+    except Exception as exc:  # noqa: BLE001 - reported: a crash is not a rejection
+        return ControlRun(check.path, fault, False,
+                          error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
+    failed = tuple(e.name for e in rows if not e.passed and not e.informational)
+    return ControlRun(check.path, fault, bool(failed), failed)
+
+
+def declared_checks(results: Sequence[Result]) -> dict[str, Check]:
+    """Path -> declared check over ``results``, each path once; a check listed by several results
+    carries the union of their declared faults (a fault name may not mean two things)."""
+    out: dict[str, Check] = {}
+    for r in results:
+        for c in r.checks:
+            if c.path not in out:
+                out[c.path] = c
+                continue
+            old = out[c.path]
+            faults = dict(old.faults)
+            for name, kw in c.faults.items():
+                if name in faults and faults[name] != kw:
+                    raise ValueError(f"{c.path}: fault {name!r} declared twice with different "
+                                     f"values ({faults[name]!r}, {kw!r})")
+                faults[name] = kw
+            if c.expect != old.expect or c.tier != old.tier:
+                raise ValueError(f"{c.path}: declared with expect/tier {old.expect}/{old.tier} "
+                                 f"and {c.expect}/{c.tier}")
+            out[c.path] = Check(c.path, faults=faults, expect=c.expect, tier=c.tier)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,18 +131,38 @@ class Outcome:
     #: (check path, number of evidence rows it produced), in order: ``evidence`` is their
     #: concatenation, so a row can be traced to its check and a shared check counted once.
     check_rows: tuple[tuple[str, int], ...] = ()
+    #: The declared negative controls that were run (``--controls``), else empty.
+    controls: tuple[ControlRun, ...] = ()
+    controls_run: bool = False
 
     @property
     def passed(self) -> bool:
-        """No error, some evidence, and no failed row (discrepancies do not fail)."""
-        return not self.errors and bool(self.evidence) and all(e.passed for e in self.evidence)
+        """No error, some evidence, no failed row (verdicts do not fail) and every control run
+        rejected its fault."""
+        return (not self.errors and bool(self.evidence) and all(e.passed for e in self.evidence)
+                and all(c.rejected for c in self.controls))
 
     @property
     def status(self) -> str:
-        """``"fail"`` if not passed, else ``"discrepancy"`` if a row is one, else ``"pass"``."""
+        """``"fail"`` if not passed, else the most severe verdict of a row (:data:`VERDICTS`:
+        discrepancy, unconfirmed, untested, skipped), else ``"pass"``."""
         if not self.passed:
             return "fail"
-        return "discrepancy" if any(e.discrepancy for e in self.evidence) else "pass"
+        return rows_status(self.evidence)
+
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        """Every verdict some row carries (a result may be listed under several)."""
+        got = {e.status for e in self.evidence}
+        return tuple(v for v in VERDICTS if v in got)
+
+    @property
+    def controls_summary(self) -> dict[str, int | None]:
+        """``{"declared": k, "rejected": j}`` (``j`` is ``None`` when controls were not run)."""
+        declared = sum(len(c.faults) for c in dict.fromkeys(self.result.checks))
+        return {"declared": declared,
+                "rejected": sum(c.rejected for c in self.controls) if self.controls_run
+                else None}
 
     def to_json(self) -> dict[str, Any]:
         r = self.result
@@ -67,7 +178,10 @@ class Outcome:
             "errors": list(self.errors),
             "checks": list(r.checks),
             "check_rows": [[p, n] for p, n in self.check_rows],
+            "controls": self.controls_summary,
             "evidence": [e.to_json() for e in self.evidence],
+            **({"control_runs": [c.to_json() for c in self.controls]} if self.controls_run
+               else {}),
         }
 
 
@@ -156,11 +270,15 @@ def verify_result(
     seed: int = 0,
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
     memo: dict[str, CheckRun] | None = None,
+    controls: bool = False,
+    control_memo: dict[str, ControlRun] | None = None,
 ) -> Outcome:
     """Run every check of ``result``; exceptions become recorded errors.
 
     ``memo`` (check path -> (evidence, error)) lets a caller that verifies several results run a
     check shared by them once: a check without overrides found in ``memo`` is not run again.
+    With ``controls`` every declared fault of every check is run too (:func:`run_control`, with
+    the same overrides); ``control_memo`` (:func:`control_key` -> run) plays ``memo``'s part.
     """
     evidence: list[Evidence] = []
     errors: list[str] = []
@@ -181,5 +299,18 @@ def verify_result(
         rows.append((path, len(got)))
         if err is not None:
             errors.append(err)
+    runs: list[ControlRun] = []
+    if controls:
+        for check in dict.fromkeys(result.checks):
+            kw = dict((overrides or {}).get(check.path, {}))
+            for fault in check.faults:
+                key = control_key(check.path, fault)
+                if control_memo is not None and not kw and key in control_memo:
+                    runs.append(control_memo[key])
+                    continue
+                run = run_control(check, fault, quick=quick, seed=seed, **kw)
+                if control_memo is not None and not kw:
+                    control_memo[key] = run
+                runs.append(run)
     return Outcome(result, tuple(evidence), tuple(errors), time.perf_counter() - t0, times,
-                   tuple(rows))
+                   tuple(rows), tuple(runs), controls)

@@ -22,3 +22,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def thorough() -> bool:
     return PROFILE == "thorough"
+
+
+@pytest.fixture(scope="session")
+def declared_run():
+    """``declared_run(path) -> (rows, error)``: a registered check run once per session at its
+    defaults (``quick=True, seed=0``), shared by the registry test and any test that asserts more
+    than pass/fail about the same run."""
+    from sims.verify import run_check_safely
+
+    memo: dict[str, tuple] = {}
+
+    def run(path: str):
+        if path not in memo:
+            memo[path] = run_check_safely(path)
+        return memo[path]
+
+    return run

@@ -22,6 +22,13 @@ __all__ = [
     "Estimate",
     "Evidence",
     "Result",
+    "Check",
+    "Ref",
+    "STATUSES",
+    "STATUS_MEANINGS",
+    "VERDICTS",
+    "STATUS_KEYS",
+    "TIERS",
     "CheckFn",
     "RiskFn",
     "KINDS",
@@ -53,6 +60,9 @@ KIND_MEANINGS: dict[str, str] = {
     "PAPER": "a value we compute against a number printed in the paper (or its spec), within "
              "half a unit of the last printed digit unless stated",
     "INFO": "reported only, never fails (a quantity the spec marks informational)",
+    "CONTROL": "a declared negative control: the check rerun with a planted fault (a wrong input "
+               "through one of its fault_* parameters) must fail; a control that passes is a fail "
+               "row (icl-verify check/report --controls)",
 }
 #: Evidence kinds (the keys of :data:`KIND_MEANINGS`).
 KINDS = tuple(KIND_MEANINGS)
@@ -60,6 +70,28 @@ KINDS = tuple(KIND_MEANINGS)
 INDEPENDENT_KINDS = ("MC", "SOLVER", "TRAIN")
 #: Kinds that compare two forms of one formula (self-consistency, not independent evidence).
 SELF_CONSISTENCY_KINDS = ("EXACT", "FLOAT")
+#: The one status set (DEVELOPERS.md), worst first after ``fail``.  Every row, check and result
+#: has exactly one of these; only ``fail`` makes a run exit non-zero.
+STATUS_MEANINGS: dict[str, str] = {
+    "pass": "our routes agree with each other and with the claim",
+    "fail": "our routes disagree with each other: a bug in the toolkit",
+    "discrepancy": "our agreeing routes contradict a claim the paper prints (quoted, cited)",
+    "unconfirmed": "our agreeing routes contradict our reading of lost or paraphrased text",
+    "untested": "not testable at the paper's scale here (the row says what is missing)",
+    "skipped": "not resolvable at this setting (the row says so with numbers)",
+}
+#: Status names (the keys of :data:`STATUS_MEANINGS`).
+STATUSES = tuple(STATUS_MEANINGS)
+#: The statuses a passing row may carry instead of ``pass`` (none of them fails the run), in the
+#: order a result reports them: the most severe first.
+VERDICTS = ("discrepancy", "unconfirmed", "untested", "skipped")
+#: ``results.json`` key listing the result ids of each non-pass, non-fail status.
+STATUS_KEYS: dict[str, str] = {"discrepancy": "discrepancies", "unconfirmed": "unconfirmed",
+                               "untested": "untested", "skipped": "skipped"}
+#: Test tiers of a declared check: ``default`` runs in the default pytest, ``thorough`` only under
+#: ``HYPOTHESIS_PROFILE=thorough``.  The report runs every check whatever its tier.
+TIERS = ("default", "thorough")
+
 #: Kinds of results (what the paper calls them).
 RESULT_KINDS = (
     "theorem",
@@ -125,11 +157,13 @@ class Evidence:
     scale of the quantity used by the power check (``se ≤ 0.02·scale`` for MC).  Informational rows
     (``kind == "INFO"``) are reported but never fail.
 
-    ``status`` is ``"pass"``, ``"fail"`` or ``"discrepancy"``.  A *discrepancy* is a row where the
+    ``status`` is one of :data:`STATUSES`: ``"pass"`` or ``"fail"`` from ``passed``, unless the
+    row carries a ``verdict`` (one of :data:`VERDICTS`).  A *discrepancy* is a row where the
     toolkit's independent routes agree with each other and contradict a number or statement the
-    paper prints (or a pass criterion its spec states): the toolkit works, the claim is not
-    reproduced.  Such a row has ``passed = True`` (it does not fail the run) and ``discrepancy =
-    True``; the report lists it under "Claims not reproduced".
+    paper prints: the toolkit works, the claim is not reproduced.  ``unconfirmed``, ``untested``
+    and ``skipped`` rows are defined in :data:`STATUS_MEANINGS`.  A row with a verdict has
+    ``passed = True`` (it does not fail the run).  ``discrepancy=True`` is the older spelling of
+    ``verdict="discrepancy"`` and stays in sync with it.
     """
 
     name: str  # what was compared, e.g. "R(M,N) closed form vs MC at d=3,N=10"
@@ -143,12 +177,23 @@ class Evidence:
     scale: float | None = None  # scale of the quantity (power check)
     details: dict[str, Any] = field(default_factory=dict)  # setting, seeds, sample sizes, ...
     discrepancy: bool = False  # our routes agree with each other and contradict the paper
+    verdict: str = ""  # "" (pass/fail from `passed`) or one of VERDICTS
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"Evidence.kind must be one of {KINDS}, got {self.kind!r}")
-        if self.discrepancy and not self.passed:
-            raise ValueError(f"{self.name}: a discrepancy row means our routes agree (passed=True)")
+        if self.verdict and self.verdict not in VERDICTS:
+            raise ValueError(f"{self.name}: Evidence.verdict must be one of {VERDICTS}, "
+                             f"got {self.verdict!r}")
+        if self.discrepancy and self.verdict not in ("", "discrepancy"):
+            raise ValueError(f"{self.name}: discrepancy=True contradicts verdict={self.verdict!r}")
+        if self.discrepancy:
+            object.__setattr__(self, "verdict", "discrepancy")
+        elif self.verdict == "discrepancy":
+            object.__setattr__(self, "discrepancy", True)
+        if self.verdict and not self.passed:
+            raise ValueError(f"{self.name}: a {self.verdict} row means our routes agree "
+                             "(passed=True)")
 
     @property
     def informational(self) -> bool:
@@ -156,9 +201,9 @@ class Evidence:
 
     @property
     def status(self) -> str:
-        """``"pass"``, ``"fail"`` or ``"discrepancy"``."""
-        if self.discrepancy:
-            return "discrepancy"
+        """One of :data:`STATUSES`."""
+        if self.verdict:
+            return self.verdict
         return "pass" if self.passed else "fail"
 
     def to_json(self) -> dict[str, Any]:
@@ -194,11 +239,92 @@ def _short(x: Any) -> str:
     return s if len(s) < 120 else s[:117] + "..."
 
 
+class Ref(str):
+    """A fault value given as ``"module:attr"``: resolved to that object (by
+    :func:`theory.common.registry.resolve`) when the control runs, so ``theory`` names functions
+    of ``numerics`` and ``sims`` without importing them."""
+
+    __slots__ = ()
+
+    def __new__(cls, path: str) -> Ref:
+        if ":" not in path:
+            raise ValueError(f"Ref({path!r}) must look like 'package.module:attr'")
+        return super().__new__(cls, path)
+
+    def __repr__(self) -> str:
+        return f"Ref({str.__repr__(self)})"
+
+
+class Check(str):
+    """A declared check of a :class:`Result`: the dotted path of its function, and as data what it
+    must *not* accept.
+
+    It *is* its path (a ``str`` subclass equal to ``"package.module:function"``), so code that
+    treats a result's checks as paths keeps working; the declaration adds
+
+    * ``faults`` -- negative controls, ``{name: {parameter: value, ...}}``: each entry reruns the
+      check with those keyword arguments (a planted fault, e.g. ``{"fault_gamma_fn":
+      Ref("numerics.lsa_flow:wrong_gamma")}``), and the rerun must fail.  Values are literals or
+      :class:`Ref` strings;
+    * ``expect`` -- the status the check is expected to have (:data:`STATUSES` but ``fail``);
+    * ``tier`` -- the test tier (:data:`TIERS`) in which the registry test runs it.
+
+    >>> c = Check("numerics.x:check_y", faults={"doubled": {"fault_scale": 2.0}})
+    >>> c == "numerics.x:check_y", c.path, sorted(c.faults)
+    (True, 'numerics.x:check_y', ['doubled'])
+    """
+
+    __slots__ = ("faults", "expect", "tier")
+    faults: dict[str, dict[str, Any]]
+    expect: str
+    tier: str
+
+    def __new__(cls, path: str, *, faults: dict[str, dict[str, Any]] | None = None,
+                expect: str = "pass", tier: str = "default") -> Check:
+        if ":" not in path and "." not in path:
+            raise ValueError(f"Check path {path!r} is not a dotted path 'module:function'")
+        if expect not in STATUSES or expect == "fail":
+            raise ValueError(f"{path}: Check.expect must be one of {STATUSES[:1] + VERDICTS}, "
+                             f"got {expect!r}")
+        if tier not in TIERS:
+            raise ValueError(f"{path}: Check.tier must be one of {TIERS}, got {tier!r}")
+        faults = dict(faults or {})
+        for name, kw in faults.items():
+            if not isinstance(kw, dict) or not kw:
+                raise ValueError(f"{path}: fault {name!r} must map parameter names to values, "
+                                 f"got {kw!r}")
+        self = super().__new__(cls, path)
+        self.faults = faults
+        self.expect = expect
+        self.tier = tier
+        return self
+
+    @property
+    def path(self) -> str:
+        """The plain ``"module:function"`` string."""
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={getattr(self, k)!r}" for k, d in
+                        (("faults", {}), ("expect", "pass"), ("tier", "default"))
+                        if getattr(self, k) != d)
+        return f"Check({self.path!r}{extra})"
+
+    def __reduce__(self) -> Any:  # pickles (process pools, dask) with its declaration
+        return (_make_check, (self.path, self.faults, self.expect, self.tier))
+
+
+def _make_check(path: str, faults: dict[str, dict[str, Any]], expect: str, tier: str) -> Check:
+    return Check(path, faults=faults, expect=expect, tier=tier)
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """One verifiable result of a paper (STYLE R2).
 
-    ``checks`` are dotted paths ``"package.module:function"`` of check functions; ``figures`` are
+    ``checks`` are declared checks (:class:`Check`): each is the dotted path
+    ``"package.module:function"`` of a check function (a plain string is taken as a check with no
+    declared fault), with its negative controls, expected status and test tier.  ``figures`` are
     dotted paths of functions ``fig(*, quick: bool = True, seed: int = 0) -> matplotlib Figure``.
     """
 
@@ -208,7 +334,7 @@ class Result:
     source: str  # "[zfb24] Theorem 4, eq. (11)"
     statement: str = ""  # the statement, plain text / LaTeX
     objects: tuple[str, ...] = ()  # dotted paths of the theory objects it concerns
-    checks: tuple[str, ...] = ()  # dotted paths of check functions (numerics / sims)
+    checks: tuple[Check, ...] = ()  # declared checks (numerics / sims); strings are converted
     figures: tuple[str, ...] = ()  # dotted paths of figure functions
     derived: bool = False  # a toolkit extension, not stated in the paper
     informational: bool = False  # only reported, never fails (spec marks it informational)
@@ -218,6 +344,8 @@ class Result:
             raise ValueError(f"Result.id must look like '<key>:<name>', got {self.id!r}")
         if self.kind not in RESULT_KINDS:
             raise ValueError(f"Result.kind must be one of {RESULT_KINDS}, got {self.kind!r}")
+        object.__setattr__(self, "checks", tuple(
+            c if isinstance(c, Check) else Check(c) for c in self.checks))
         for p in self.checks + self.figures + self.objects:
             if ":" not in p and "." not in p:
                 raise ValueError(f"{self.id}: {p!r} is not a dotted path 'module:function'")

@@ -1,0 +1,73 @@
+"""The one registry test: every declared check has its expected status, and every declared
+negative control is rejected (issue "Declared checks").
+
+Each :class:`~theory.common.protocols.Check` of a registered :class:`~theory.common.protocols.Result`
+is run once (shared by the results that list it) and must end with its ``expect`` status
+(``pass`` unless declared otherwise); each of its ``faults`` reruns the check with that planted
+fault, and some non-informational row must fail.  Checks declared in the ``thorough`` tier run
+only under ``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside
+their slice and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sims.verify import declared_checks, rows_status, run_control
+from theory.common.protocols import Check
+from theory.common.registry import all_results
+
+RESULTS = all_results()
+CHECKS: dict[str, Check] = declared_checks(RESULTS)
+RESULTS_OF: dict[str, list[str]] = {}
+for _r in RESULTS:
+    for _c in _r.checks:
+        RESULTS_OF.setdefault(_c.path, []).append(_r.id)
+
+
+def _marks(check: Check) -> list[pytest.MarkDecorator]:
+    marks = [pytest.mark.result(rid) for rid in dict.fromkeys(RESULTS_OF[check.path])]
+    if check.tier == "thorough":
+        marks.append(pytest.mark.thorough)
+    if check.path.startswith("sims."):
+        marks.append(pytest.mark.train)
+    return marks
+
+
+CHECK_PARAMS = [pytest.param(c, id=c.path, marks=_marks(c)) for c in CHECKS.values()]
+CONTROL_PARAMS = [pytest.param(c, fault, id=f"{c.path}[{fault}]", marks=_marks(c))
+                  for c in CHECKS.values() for fault in c.faults]
+
+
+@pytest.mark.parametrize("check", CHECK_PARAMS)
+def test_declared_check(check: Check, declared_run) -> None:
+    rows, error = declared_run(check.path)
+    status = rows_status(rows, error)
+    if status != check.expect:
+        text = "\n".join(e.describe() for e in rows if e.status != "pass") or "(no row)"
+        raise AssertionError(f"{check.path}: status {status!r}, declared {check.expect!r}\n"
+                             f"{text}\n{error or ''}")
+
+
+@pytest.mark.parametrize(("check", "fault"), CONTROL_PARAMS)
+def test_declared_control(check: Check, fault: str) -> None:
+    run = run_control(check, fault)
+    assert run.rejected, (
+        f"negative control {fault!r} of {check.path} ({check.faults[fault]!r}) was not "
+        f"rejected: the check cannot detect this fault" + (f"\n{run.error}" if run.error else ""))
+
+
+def test_every_check_declares_faults_or_is_a_pure_identity() -> None:
+    """The registry's negative controls are at least as many as the check functions that take a
+    ``fault_*`` parameter (each such parameter is exercised by some declared fault)."""
+    import inspect
+
+    from theory.common.registry import resolve
+
+    missing = []
+    for path, check in CHECKS.items():
+        params = [n for n in inspect.signature(resolve(path)).parameters
+                  if n.startswith("fault")]
+        used = {k for kw in check.faults.values() for k in kw}
+        missing += [f"{path}: {p}" for p in params if p not in used]
+    assert not missing, "fault parameters no declared control exercises:\n" + "\n".join(missing)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from numerics.testing import train_contract_violations
+from numerics.testing import claim_contract_violations, train_contract_violations
 from sims.config import coerce
 from theory.common.protocols import VERDICTS, Check, Evidence, Ref, Result
 from theory.common.registry import resolve
@@ -245,8 +245,12 @@ def run_check(path: str, *, quick: bool = True, seed: int = 0, **overrides: Any)
         if not isinstance(e, Evidence):
             raise TypeError(f"{path} returned {type(e).__name__}, expected Evidence")
         broken = train_contract_violations(e)
-        if broken:  # issue 8: every TRAIN record carries start, alternatives and seeds
+        if broken:  # every TRAIN record carries start, alternatives and seeds
             raise ValueError(f"{path}: TRAIN row {e.name!r} breaks the contract: "
+                             + "; ".join(broken))
+        broken = claim_contract_violations(e)
+        if broken:  # a verdict names its source; untested/skipped rows give their numbers
+            raise ValueError(f"{path}: row {e.name!r} ({e.status}) breaks the claim contract: "
                              + "; ".join(broken))
     return evidence
 

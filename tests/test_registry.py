@@ -15,7 +15,7 @@ import pytest
 
 from sims.verify import declared_checks, rows_status, run_control
 from theory.common.protocols import Check
-from theory.common.registry import all_results
+from theory.common.registry import all_claims, all_results
 
 RESULTS = all_results()
 CHECKS: dict[str, Check] = declared_checks(RESULTS)
@@ -47,6 +47,11 @@ def test_declared_check(check: Check, declared_run) -> None:
         text = "\n".join(e.describe() for e in rows if e.status != "pass") or "(no row)"
         raise AssertionError(f"{check.path}: status {status!r}, declared {check.expect!r}\n"
                              f"{text}\n{error or ''}")
+    registered = [c.to_json() for c in all_claims().values()]
+    stray = [e.name for e in rows if "claim" in e.details and e.details["claim"] not in registered]
+    assert not stray, (f"{check.path}: rows carry claims not registered in a "
+                       f"theory/<slug>/claims.py CLAIMS dict (so their quotes are unchecked): "
+                       f"{stray}")
 
 
 @pytest.mark.parametrize(("check", "fault"), CONTROL_PARAMS)

@@ -29,6 +29,8 @@ __all__ = [
     "VERDICTS",
     "STATUS_KEYS",
     "TIERS",
+    "Claim",
+    "PROVENANCES",
     "CheckFn",
     "RiskFn",
     "KINDS",
@@ -91,6 +93,17 @@ STATUS_KEYS: dict[str, str] = {"discrepancy": "discrepancies", "unconfirmed": "u
 #: Test tiers of a declared check: ``default`` runs in the default pytest, ``thorough`` only under
 #: ``HYPOTHESIS_PROFILE=thorough``.  The report runs every check whatever its tier.
 TIERS = ("default", "thorough")
+
+#: Where a claim a row compares with comes from -- a statement about the *printed paper*, not
+#: about its OCR copy (issue "Every verdict names its source").
+PROVENANCES: dict[str, str] = {
+    "printed": "the paper states it (garbled OCR that the formula around it and the proof pin "
+               "down still counts)",
+    "reconstructed": "the statement itself is lost in our copy; ``lost`` says what is lost and "
+                     "whose reading fills it",
+    "paraphrase": "our summary of a figure, caption or informal remark",
+    "derived": "a toolkit extension, not stated in the paper",
+}
 
 #: Kinds of results (what the paper calls them).
 RESULT_KINDS = (
@@ -237,6 +250,51 @@ def _short(x: Any) -> str:
         return f"{x:.8g}"
     s = repr(_jsonable(x))
     return s if len(s) < 120 else s[:117] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What a row compares with in the paper: ``details["claim"]`` of every row that checks a
+    claim (:func:`numerics.testing.claim_agreement`, PAPER rows, verdict rows).
+
+    ``where`` is the paper's own location (section, equation, lemma, figure or page); ``quote``
+    the text at that place as our copy has it (<= 300 characters, garbled as it is; a test finds
+    every printed quote in the paper's text); ``provenance`` one of :data:`PROVENANCES`; ``lost``
+    (required for ``reconstructed``) what is lost and whose reading fills it; ``spec`` the spec
+    section a maintainer would read (not shown to users as the source).
+
+    >>> Claim(where="Theorem 5", quote="the risk", provenance="printed").to_json()["where"]
+    'Theorem 5'
+    """
+
+    where: str
+    quote: str
+    provenance: str
+    lost: str = ""
+    spec: str = ""
+
+    def __post_init__(self) -> None:
+        if self.provenance not in PROVENANCES:
+            raise ValueError(f"Claim({self.where!r}).provenance must be one of "
+                             f"{tuple(PROVENANCES)}, got {self.provenance!r}")
+        if not self.where.strip():
+            raise ValueError("Claim.where must name the paper's section, equation or figure")
+        if len(self.quote) > 300:
+            raise ValueError(f"Claim({self.where!r}).quote has {len(self.quote)} characters; "
+                             "at most 300")
+        if self.provenance in ("printed", "paraphrase") and not self.quote.strip():
+            raise ValueError(f"Claim({self.where!r}): a {self.provenance} claim quotes the paper")
+        if self.provenance == "reconstructed" and not self.lost.strip():
+            raise ValueError(f"Claim({self.where!r}): a reconstructed claim says what is lost "
+                             "and whose reading fills it (lost=...)")
+
+    def to_json(self) -> dict[str, str]:
+        out = {"where": self.where, "quote": self.quote, "provenance": self.provenance}
+        if self.lost:
+            out["lost"] = self.lost
+        if self.spec:
+            out["spec"] = self.spec
+        return out
 
 
 class Ref(str):

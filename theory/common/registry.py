@@ -12,9 +12,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from theory.common.protocols import Result
+from theory.common.protocols import Claim, Result
 
-__all__ = ["PAPERS", "MODULES", "all_results", "get", "resolve", "markdown_table"]
+__all__ = ["PAPERS", "MODULES", "all_results", "all_claims", "get", "resolve",
+           "markdown_table"]
 
 #: Paper key -> slug, in report order.  The slug names one package in each layer
 #: (``theory/<slug>/``, ``numerics/<slug>/``, ``sims/{experiments,checks,figures}/<slug>.py``,
@@ -53,6 +54,28 @@ def all_results() -> tuple[Result, ...]:
             seen[r.id] = name
             out.append(r)
     return tuple(out)
+
+
+@functools.cache
+def all_claims() -> dict[str, Claim]:
+    """Every registered claim record, ``"<paper key>:<name>"`` -> :class:`Claim`: the ``CLAIMS``
+    dict of each ``theory/<slug>/claims.py`` (and ``theory/common/claims.py`` under ``base``).
+    Rows that compare with a paper carry one of these as ``details["claim"]``; a test finds each
+    quote in the paper's text."""
+    out: dict[str, Claim] = {}
+    for key, mod_name in (("base", "theory.common.claims"),
+                          *((k, f"theory.{slug}.claims") for k, slug in PAPERS.items())):
+        try:
+            mod = importlib.import_module(mod_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != mod_name:
+                raise
+            continue
+        claims = getattr(mod, "CLAIMS", None)
+        if not isinstance(claims, dict) or not all(isinstance(c, Claim) for c in claims.values()):
+            raise TypeError(f"{mod_name}.CLAIMS must be a dict of Claim records")
+        out.update({f"{key}:{name}": c for name, c in claims.items()})
+    return out
 
 
 def get(result_id: str) -> Result:

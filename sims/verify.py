@@ -172,6 +172,7 @@ class Outcome:
             "kind": r.kind,
             "summary": r.summary,
             "source": r.source,
+            "spec": r.spec,
             "derived": r.derived,
             "pass": self.passed,
             "status": self.status,

@@ -389,13 +389,15 @@ class Result:
     id: str  # "<key>:<kind><number>", e.g. "zfb24:thm4"
     kind: str  # one of RESULT_KINDS
     summary: str  # one line
-    source: str  # "[zfb24] Theorem 4, eq. (11)"
+    source: str  # the paper's own location: "[zfb24] Theorem 4, eq. (11)" (no spec section)
     statement: str = ""  # the statement, plain text / LaTeX
     objects: tuple[str, ...] = ()  # dotted paths of the theory objects it concerns
     checks: tuple[Check, ...] = ()  # declared checks (numerics / sims); strings are converted
     figures: tuple[str, ...] = ()  # dotted paths of figure functions
     derived: bool = False  # a toolkit extension, not stated in the paper
     informational: bool = False  # only reported, never fails (spec marks it informational)
+    spec: str = ""  # for maintainers: the spec sections behind it ("spec 004 R13"), not shown as
+    #                 the source to users
 
     def __post_init__(self) -> None:
         if ":" not in self.id or not self.id.split(":", 1)[0]:

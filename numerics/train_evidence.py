@@ -193,7 +193,7 @@ def train_contract_violations(ev: Evidence) -> list[str]:
     if "alternatives" in d and (not isinstance(alts, list) or not alts or not all(
             isinstance(a, dict) and {"name", "units"} <= set(a) for a in alts)):
         out.append("details['alternatives'] must be a non-empty list of {'name', 'units'}")
-    elif ev.passed and not ev.discrepancy and alts:
+    elif ev.status == "pass" and alts:  # a verdict row (discrepancy, untested, skipped) is no pass
         start = d.get("start_units")
         if start is None or not start >= TRAIN_START_UNITS:
             out.append(f"passed with start_units={start!r} < {TRAIN_START_UNITS}")

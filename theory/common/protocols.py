@@ -31,6 +31,7 @@ __all__ = [
     "TIERS",
     "Claim",
     "PROVENANCES",
+    "TrainedProperty",
     "CheckFn",
     "RiskFn",
     "KINDS",
@@ -295,6 +296,43 @@ class Claim:
         if self.spec:
             out["spec"] = self.spec
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class TrainedProperty:
+    """A trained claim checked at settings drawn from the theorem's own hypotheses (STYLE R12).
+
+    ``check`` is the dotted path of a trained check whose keyword parameters include the setting
+    (``d``, ``N``, ``spectrum``, ...); ``strategy`` the dotted path of a zero-argument function
+    returning a Hypothesis strategy of ``{parameter: value}`` dicts drawn from the theorem's
+    hypotheses; ``pinned`` settings (the paper's presets) are always tried first.  The runner
+    (:mod:`sims.properties`) calls the check at each drawn setting and asserts the TRAIN contract
+    (within tolerance of the prediction, outside each named alternative, started >= 3 units
+    away); a draw whose rows are ``skipped`` (alternatives not separable within the budget) is
+    discarded and counted.  ``examples`` per tier: the default pytest, the thorough tier and the
+    quick report.
+    """
+
+    result: str  # the result id the property belongs to
+    name: str  # short name, unique within the result ("any-setting", "relu")
+    check: str  # "package.module:function", the trained check taking the setting
+    strategy: str  # "package.module:function" -> hypothesis strategy of setting dicts
+    pinned: tuple[dict[str, Any], ...] = ()  # the paper's presets, tried as explicit examples
+    examples: int = 5  # default pytest tier (derandomised)
+    thorough_examples: int = 50  # HYPOTHESIS_PROFILE=thorough
+    report_examples: int = 3  # icl-verify report --quick
+
+    def __post_init__(self) -> None:
+        for path in (self.check, self.strategy):
+            if ":" not in path:
+                raise ValueError(f"TrainedProperty {self.result}/{self.name}: {path!r} is not "
+                                 "'module:function'")
+        if min(self.examples, self.report_examples) < 1 or self.thorough_examples < 1:
+            raise ValueError(f"TrainedProperty {self.result}/{self.name}: example counts >= 1")
+
+    @property
+    def id(self) -> str:
+        return f"{self.result}/{self.name}"
 
 
 class Ref(str):

@@ -12,9 +12,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from theory.common.protocols import Claim, Result
+from theory.common.protocols import Claim, Result, TrainedProperty
 
-__all__ = ["PAPERS", "MODULES", "all_results", "all_claims", "get", "resolve",
+__all__ = ["PAPERS", "MODULES", "all_results", "all_claims", "all_properties", "get", "resolve",
            "markdown_table"]
 
 #: Paper key -> slug, in report order.  The slug names one package in each layer
@@ -76,6 +76,31 @@ def all_claims() -> dict[str, Claim]:
             raise TypeError(f"{mod_name}.CLAIMS must be a dict of Claim records")
         out.update({f"{key}:{name}": c for name, c in claims.items()})
     return out
+
+
+@functools.cache
+def all_properties() -> tuple[TrainedProperty, ...]:
+    """Every declared trained property: the ``PROPERTIES`` tuple of each paper's
+    ``theory/<slug>/results.py`` (re-exported by the package or not), in report order."""
+    out: list[TrainedProperty] = []
+    ids = {r.id for r in all_results()}
+    for slug in PAPERS.values():
+        try:
+            mod = importlib.import_module(f"theory.{slug}.results")
+        except ModuleNotFoundError:
+            continue
+        props = getattr(mod, "PROPERTIES", ())
+        if not isinstance(props, tuple) or not all(isinstance(p, TrainedProperty)
+                                                    for p in props):
+            raise TypeError(f"theory.{slug}.results.PROPERTIES must be a tuple of "
+                            "TrainedProperty")
+        for p in props:
+            if p.result not in ids:
+                raise ValueError(f"property {p.id}: no result {p.result!r}")
+            if p.id in {q.id for q in out}:
+                raise ValueError(f"duplicate property {p.id}")
+            out.append(p)
+    return tuple(out)
 
 
 def get(result_id: str) -> Result:

@@ -1,0 +1,198 @@
+"""Trained claims over settings: run a :class:`~theory.common.protocols.TrainedProperty`.
+
+A property draws settings from its theorem's hypotheses (a Hypothesis strategy, derandomised so
+every run draws the same settings and the model cache serves a second run), calls the trained
+check at each, and asserts the TRAIN contract on its rows:
+
+* ``pass`` -- every row passed (a TRAIN row: within tolerance of the prediction, outside each
+  named alternative, started at least 3 tolerance units away);
+* ``not separable`` -- some row is ``skipped`` (the check found its alternatives too close to
+  resolve within the budget at that setting, and said so with its numbers): the draw is discarded
+  with ``assume`` and counted;
+* ``fail`` -- any row failed, or the check raised.  Hypothesis then shrinks to a minimal setting;
+  the message carries the ``icl-verify check ID --set ...`` line that replays it.
+
+The margin of a passing draw is, in tolerance units, how far it is inside its band and outside its
+nearest alternative: ``min(1 - error, nearest alternative units - 1)`` over its TRAIN rows.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from theory.common.protocols import Evidence, TrainedProperty
+from theory.common.registry import resolve
+
+__all__ = ["Draw", "PropertyOutcome", "classify", "margin", "replay_line", "run_property",
+           "PropertyFailure"]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """One setting the property tried, and what the check said there."""
+
+    setting: dict[str, Any]
+    verdict: str  # "pass", "not_separable" or "fail"
+    margin: float | None  # tolerance units (passing draws), see the module docstring
+    seconds: float
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyOutcome:
+    """What a property run found: the ``results.json`` record of ``trained_properties``."""
+
+    prop: TrainedProperty
+    draws: tuple[Draw, ...]
+    minimal_failing: dict[str, Any] | None = None
+    error: str | None = None
+    shrink_draws: int = 0  # draws spent shrinking a failure (not counted as drawn)
+    seconds: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def drawn(self) -> int:
+        return len(self.draws)
+
+    @property
+    def passed_count(self) -> int:
+        return sum(d.verdict == "pass" for d in self.draws)
+
+    @property
+    def not_separable(self) -> int:
+        return sum(d.verdict == "not_separable" for d in self.draws)
+
+    @property
+    def worst_margin(self) -> float | None:
+        ms = [d.margin for d in self.draws if d.margin is not None]
+        return min(ms) if ms else None
+
+    @property
+    def passed(self) -> bool:
+        return (self.error is None and self.minimal_failing is None
+                and all(d.verdict != "fail" for d in self.draws) and self.passed_count > 0)
+
+    def to_json(self) -> dict[str, Any]:
+        from theory.common.protocols import _jsonable
+
+        return {"result": self.prop.result, "property": self.prop.name,
+                "check": self.prop.check, "drawn": self.drawn, "passed": self.passed_count,
+                "not_separable": self.not_separable,
+                "worst_margin": _jsonable(self.worst_margin),
+                "minimal_failing": _jsonable(self.minimal_failing),
+                "replay": (replay_line(self.prop, self.minimal_failing)
+                           if self.minimal_failing is not None else None),
+                "error": self.error,
+                "settings": [{"setting": _jsonable(d.setting), "verdict": d.verdict,
+                              "margin": _jsonable(d.margin)} for d in self.draws]}
+
+
+class PropertyFailure(AssertionError):
+    """A drawn setting broke the TRAIN contract (the message replays it)."""
+
+
+def classify(rows: Sequence[Evidence]) -> str:
+    """``"fail"`` if a row failed, ``"not_separable"`` if a row is ``skipped``, else ``"pass"``."""
+    if not rows or any(not e.passed for e in rows):
+        return "fail"
+    if any(e.status == "skipped" for e in rows):
+        return "not_separable"
+    return "pass"
+
+
+def margin(rows: Sequence[Evidence]) -> float | None:
+    """``min(1 - error, nearest alternative units - 1)`` over the TRAIN rows (tolerance units)."""
+    out: list[float] = []
+    for e in rows:
+        if e.kind != "TRAIN" or e.status != "pass":
+            continue
+        out.append(1.0 - float(e.error))
+        alts = [float(a.get("units", math.inf)) for a in e.details.get("alternatives") or []
+                if isinstance(a, Mapping)]
+        if alts:
+            out.append(min(alts) - 1.0)
+    return min(out) if out else None
+
+
+def _cli_value(v: Any) -> str:
+    if isinstance(v, (tuple, list)):
+        return ",".join(_cli_value(x) for x in v)
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def replay_line(prop: TrainedProperty, setting: Mapping[str, Any] | None) -> str:
+    """The command that replays one drawn setting.
+
+    >>> p = TrainedProperty(result="zfb24:thm4", name="any", check="a.b:c", strategy="a.b:s")
+    >>> replay_line(p, {"d": 3, "spectrum": (0.5, 1.0, 2.0)})
+    'icl-verify check zfb24:thm4 --set d=3 --set spectrum=0.5,1.0,2.0'
+    """
+    sets = " ".join(f"--set {k}={_cli_value(v)}" for k, v in (setting or {}).items())
+    return f"icl-verify check {prop.result} {sets}".rstrip()
+
+
+def _describe(rows: Sequence[Evidence], error: str | None) -> str:
+    if error:
+        return error.splitlines()[0]
+    bad = [e for e in rows if not e.passed] or list(rows)
+    return "; ".join(e.describe()[:400] for e in bad[:3])
+
+
+def run_property(
+    prop: TrainedProperty, *, examples: int, quick: bool = True, seed: int = 0,
+    shrink: bool = True, progress: Any = None,
+) -> PropertyOutcome:
+    """Draw ``examples`` settings (derandomised: the same every run) plus the pinned presets and
+    check each; a failure is shrunk to a minimal setting (``shrink``)."""
+    from hypothesis import HealthCheck, Phase, assume, example, given, settings
+
+    from sims.verify import run_check_safely
+
+    strategy = resolve(prop.strategy)()
+    draws: list[Draw] = []
+    failing: list[dict[str, Any]] = []
+    phase = {"shrinking": False}
+    shrink_draws = 0
+
+    def body(setting: dict[str, Any]) -> None:
+        nonlocal shrink_draws
+        t0 = time.perf_counter()
+        rows, error = run_check_safely(prop.check, quick=quick, seed=seed, **setting)
+        verdict = "fail" if error else classify(rows)
+        d = Draw(dict(setting), verdict, margin(rows) if verdict == "pass" else None,
+                 time.perf_counter() - t0, _describe(rows, error) if verdict == "fail" else "")
+        if phase["shrinking"]:
+            shrink_draws += 1
+        else:
+            draws.append(d)
+            if progress is not None:
+                progress(d)
+        if verdict == "fail":
+            phase["shrinking"] = True
+            failing.append(dict(setting))
+            raise PropertyFailure(f"{prop.id}: TRAIN contract broken at {setting}: {d.message}\n"
+                                  f"replay: {replay_line(prop, setting)}")
+        assume(verdict == "pass")
+
+    phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if shrink else [])
+    test = given(strategy)(body)
+    for pinned in reversed(prop.pinned):
+        test = example(pinned)(test)
+    test = settings(max_examples=examples, derandomize=True, database=None, deadline=None,
+                    phases=phases, report_multiple_bugs=False,
+                    suppress_health_check=list(HealthCheck))(test)
+    t0 = time.perf_counter()
+    error = None
+    minimal = None
+    try:
+        test()
+    except PropertyFailure:
+        minimal = failing[-1] if failing else None  # the last failure seen is the shrunk one
+    except Exception as exc:  # noqa: BLE001 - Unsatisfiable (every draw not separable), ...
+        error = f"{type(exc).__name__}: {exc}"
+    return PropertyOutcome(prop, tuple(draws), minimal, error, shrink_draws,
+                           time.perf_counter() - t0)

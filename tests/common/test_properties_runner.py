@@ -1,0 +1,65 @@
+"""The property runner (``sims.properties``) on a synthetic trained check whose answer is known:
+it counts passes and not-separable draws, and shrinks a failure to the minimal setting."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from hypothesis import strategies as st
+
+from numerics.testing import skipped, train_discrimination
+from sims.properties import classify, margin, run_property
+from theory.common.protocols import TrainedProperty
+
+_MOD = types.ModuleType("_icl_verify_property_fixture")
+
+
+def _check(*, quick: bool = True, seed: int = 0, d: int = 2, bias: float = 0.0):
+    """'Trained' estimate = prediction + 0.01 (+ bias at d >= 5): passes below d = 5, fails from
+    it; at d = 4 the alternative sits 1 unit away, so the row says not separable."""
+    pred = 1.0
+    alt = 1.0 + (0.05 if d == 4 else 0.5)
+    observed = pred + 0.01 + (0.2 if d >= 5 else 0.0) + bias
+    row = train_discrimination("toy", observed, pred, 3.0, alternatives={"alt": alt})
+    if d == 4:
+        return [skipped(row, why="not separable at this setting: alternative 1 unit away")]
+    return [row]
+
+
+def _settings():
+    return st.fixed_dictionaries({"d": st.integers(1, 8)})
+
+
+_MOD.check = _check  # type: ignore[attr-defined]
+_MOD.settings = _settings  # type: ignore[attr-defined]
+sys.modules[_MOD.__name__] = _MOD
+
+PROP = TrainedProperty(result="zfb24:thm4", name="toy", check=f"{_MOD.__name__}:check",
+                       strategy=f"{_MOD.__name__}:settings", pinned=({"d": 2},))
+
+
+def test_runner_finds_and_shrinks_a_failure() -> None:
+    out = run_property(PROP, examples=30)
+    assert not out.passed
+    assert out.minimal_failing == {"d": 5}  # shrunk to the smallest failing setting
+    assert out.drawn >= 1 and out.passed_count >= 1
+
+
+def test_runner_counts_passes_and_not_separable() -> None:
+    ok = TrainedProperty(result="zfb24:thm4", name="toy-ok", check=f"{_MOD.__name__}:check",
+                         strategy=f"{_MOD.__name__}:settings_small", pinned=({"d": 4},))
+    _MOD.settings_small = lambda: st.fixed_dictionaries({"d": st.integers(1, 4)})  # type: ignore
+    out = run_property(ok, examples=5)
+    assert out.passed, out.to_json()
+    assert out.not_separable >= 1  # the pinned d = 4 draw
+    assert out.passed_count == 3  # d = 1, 2, 3: the strategy is exhausted
+    # margin: 1 - 0.2 units inside the band, alternative 9.8 units away
+    assert abs(out.worst_margin - (1 - 0.01 / 0.05)) < 1e-12
+
+
+def test_classify_and_margin() -> None:
+    rows = _check(d=2)
+    assert classify(rows) == "pass" and margin(rows) is not None
+    assert classify(_check(d=4)) == "not_separable"
+    assert classify(_check(d=6)) == "fail"

@@ -29,7 +29,7 @@ import sympy as sp
 
 from theory.common import backend as bk
 from theory.common.evaluate import is_symbolic
-from theory.common.protocols import Result
+from theory.common.protocols import Check, Ref, Result
 from theory.settings import check_int
 
 __all__ = [
@@ -180,6 +180,7 @@ def sample_cov_second_moment(Sigma: Any, N: Any) -> Any:
 
 
 _NB = "numerics.baselines:"
+_F = "numerics.baselines.faults:"
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -189,7 +190,12 @@ RESULTS: tuple[Result, ...] = (
         source="[zwb24] Lemma H.4 (spec 002 §2.0); [zfb24] Lemma 30 (spec 004 R13)",
         statement="E[x x^T A x x^T] = Σ A Σ + Σ A^T Σ + tr(AΣ) Σ for x ~ N(0, Σ), any real A",
         objects=("theory.common.gaussian:isserlis_fourth_moment",),
-        checks=(_NB + "check_isserlis_exact", _NB + "check_isserlis_mc"),
+        checks=(
+            Check(_NB + "check_isserlis_exact", faults={
+                "without_transpose": {"fault_moment_fn": Ref(_F + "isserlis_without_transpose")}}),
+            Check(_NB + "check_isserlis_mc", faults={
+                "without_trace": {"fault_moment_fn": Ref(_F + "isserlis_without_trace")}}),
+        ),
     ),
     Result(
         id="base:wishart",
@@ -199,7 +205,12 @@ RESULTS: tuple[Result, ...] = (
         statement="E[X^T X A X^T X] = N^2 Σ A Σ + N (Σ A^T Σ + tr(AΣ) Σ), "
         "X with N iid N(0, Σ) rows",
         objects=("theory.common.gaussian:wishart_fourth_moment",),
-        checks=(_NB + "check_wishart_exact", _NB + "check_wishart_mc"),
+        checks=(
+            Check(_NB + "check_wishart_exact", faults={
+                "symmetric_form": {"fault_moment_fn": Ref(_F + "wishart_symmetric_form")}}),
+            Check(_NB + "check_wishart_mc", faults={
+                "symmetric_form": {"fault_moment_fn": Ref(_F + "wishart_symmetric_form")}}),
+        ),
     ),
     Result(
         id="base:sample-cov",
@@ -208,6 +219,10 @@ RESULTS: tuple[Result, ...] = (
         source="[zfb24] §1.1 key identity (spec 004 §1.1; JMLR Lemma 30 corollary)",
         statement="E[Λ̂^2] = ((N+1)/N) Λ^2 + (tr Λ / N) Λ",
         objects=("theory.common.gaussian:sample_cov_second_moment",),
-        checks=(_NB + "check_sample_cov",),
+        checks=(
+            Check(_NB + "check_sample_cov", faults={
+                "without_correction": {
+                    "fault_moment_fn": Ref(_F + "sample_cov_without_correction")}}),
+        ),
     ),
 )

@@ -16,6 +16,7 @@ in :mod:`.common`.  ``docs/your-own-checks.md`` walks through a property test bu
 from __future__ import annotations
 
 from theory.strategies.common import (
+    designs,
     dims,
     linear_regression_settings,
     pd_matrices,
@@ -35,6 +36,7 @@ __all__ = [
     "variances",
     "psd_matrices",
     "pd_matrices",
+    "designs",
     "linear_regression_settings",
     "zfb24_settings",
     "hpcy25_settings",

@@ -13,6 +13,7 @@ __all__ = [
     "variances",
     "psd_matrices",
     "pd_matrices",
+    "designs",
     "linear_regression_settings",
 ]
 
@@ -31,6 +32,22 @@ def psd_matrices(
                             min_size=d * k, max_size=d * k))
     A = np.array(entries, dtype=float).reshape(d, k)
     return A @ A.T / max(k, 1)
+
+
+@st.composite
+def designs(draw: st.DrawFn, d: int, N: int, *, scale: float = 2.0, grid: int = 64) -> np.ndarray:
+    """An N×d design X with entries on the grid ``k/grid`` in ``[−scale, scale]``.
+
+    The theory's designs are real matrices of any rank; float64 represents those whose ``XᵀX``
+    neither underflows nor overflows.  A grid (rather than any float) keeps the draws there: a
+    non-zero entry is at least ``1/grid``, so ``np.linalg.matrix_rank`` and exact arithmetic agree
+    on the rank, while zeros, equal rows and rank deficiency (what the theory covers) are still
+    drawn.  (Any float in ``[−2, 2]`` admits e.g. ``X = [[5.8e-280]]``: full rank by
+    ``matrix_rank``, yet ``XᵀX`` underflows to 0.)
+    """
+    k = int(round(scale * grid))
+    entries = draw(st.lists(st.integers(-k, k), min_size=N * d, max_size=N * d))
+    return np.array(entries, dtype=float).reshape(N, d) / grid
 
 
 @st.composite

@@ -236,6 +236,46 @@ def _ridge_risk(X: Any, lam: Any, S: Any, mu: Any, Psi: Any, s2: Any) -> Any:
     return s2 + bk.tr(S @ AmI @ Psi0 @ bk.T(AmI)) + s2 * bk.tr(S @ B @ XtX @ bk.T(B))
 
 
+def _ridge_risk_num(X: np.ndarray, lam: float, S: np.ndarray, mu: np.ndarray, Psi: np.ndarray,
+                    s2: float) -> np.ndarray:
+    """The numeric route of :func:`_ridge_risk` in the singular-value basis of X.
+
+    With ``X = U diag(s) Vᵀ`` (``s`` padded with zeros to d), ``A − I = −V diag(λ/(s² + λ)) Vᵀ``
+    and ``B XᵀX Bᵀ = V diag((s/(s² + λ))²) Vᵀ``: no matrix is inverted, so a rank-deficient X at a
+    tiny λ > 0 (where ``(XᵀX + λI)⁻¹`` overflows and the direct form gives inf·0 = NaN) is exact.
+    ``s² + λ = 0`` (λ = 0 on a null direction of X) is OLS on a singular design: ValueError; so is
+    a risk that overflows float64 (λ = 0 and a tiny singular value, e.g. X = [[5.8e-280]]).
+    """
+    _, sv, Vh = np.linalg.svd(X, full_matrices=True)
+    d = X.shape[-1]
+    # numerical rank as np.linalg.matrix_rank decides it: singular values at or below
+    # s_max·max(N, d)·eps are round-off of exact zeros (e.g. of two equal rows) and are set to 0
+    tol = sv[..., :1] * max(X.shape[-2:]) * np.finfo(float).eps
+    s = np.zeros(X.shape[:-2] + (d,))
+    s[..., : sv.shape[-1]] = np.where(sv > tol, sv, 0.0)
+    den = s * s + lam
+    if np.any(den <= 0.0):
+        raise ValueError(f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)")
+    with np.errstate(over="ignore"):
+        shrink = lam / den  # eigenvalues of I - A
+        amp = (s / den) ** 2  # eigenvalues of B X^T X B^T
+    V = np.swapaxes(Vh, -1, -2)
+    Psi0 = Psi + np.outer(mu, mu)
+    SV, PV = S @ V, Psi0 @ V  # (.., d, d)
+    # tr(S V F Vᵀ Psi0 V F Vᵀ) = Σ_ij F_i (VᵀSV)_ij F_j (VᵀPsi0 V)_ji
+    VSV = np.swapaxes(V, -1, -2) @ SV
+    VPV = np.swapaxes(V, -1, -2) @ PV
+    bias = np.einsum("...i,...ij,...j,...ji->...", shrink, VSV, shrink, VPV)
+    var = np.einsum("...i,...ii->...", amp, VSV)
+    out = s2 + bias + s2 * var
+    if not np.all(np.isfinite(out)):
+        raise ValueError(
+            f"the ridge conditional risk at lam = {lam} is not finite in float64: X is "
+            f"numerically singular (smallest singular value {float(np.min(s)):.3g}; OLS (lam = 0) "
+            f"needs rank(X) = d with (X^T X)^-1 representable)")
+    return out
+
+
 def ridge_conditional_risk(
     X: Any, lam: Any, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: Any
 ) -> Any:
@@ -253,7 +293,8 @@ def ridge_conditional_risk(
 
     Parameters
     ----------
-    X : design ``(..., N, d)``;  lam : λ ≥ 0 (λ = 0: OLS, needs rank d)
+    X : design ``(..., N, d)``;  lam : λ ≥ 0 (λ = 0: OLS, needs rank d; a design whose risk
+        overflows float64, e.g. entries near 1e-280 at λ = 0, raises ``ValueError``)
     Sigma_x, task_mean, task_cov, noise_var : the data model (σ² ≥ 0)
 
     Returns
@@ -278,14 +319,10 @@ def ridge_conditional_risk(
     Xa, _ = _num_design(X)
     d = Xa.shape[-1]
     lam = check_real("lam (ridge penalty)", lam, lower=0.0)
-    try:
-        return float_out(_ridge_risk(Xa, lam, bk.num_cov("Sigma_x", Sigma_x, d),
-                                np.array(as_vector("task_mean", task_mean, d=d)),
-                                bk.num_cov("task_cov", task_cov, d),
-                                check_real("noise_var (sigma^2)", noise_var, lower=0.0)))
-    except np.linalg.LinAlgError as exc:
-        raise ValueError(
-            f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)") from exc
+    return float_out(_ridge_risk_num(Xa, lam, bk.num_cov("Sigma_x", Sigma_x, d),
+                                     np.array(as_vector("task_mean", task_mean, d=d)),
+                                     bk.num_cov("task_cov", task_cov, d),
+                                     check_real("noise_var (sigma^2)", noise_var, lower=0.0)))
 
 
 # ------------------------------------------------------------------------------------- OLS

@@ -9,33 +9,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import theory.ltb as T
-from numerics.ltb.checks_gd_beta import (
-    check_cross_zfb24_float,
-    check_thm5_2_float_forms,
-    check_thm5_2_symbolic,
-)
 from numerics.ltb.fixtures import APPENDIX_A
-from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed, fixture_atol
+from numerics.testing import FLOAT_RTOL, fixture_atol
 from theory.settings import LinearRegressionICL
 from theory.strategies import zwb24_settings
-
-
-def _no_factor(H, Psi, s2, N):  # Γ* without the (N+1)/N factor (negative controls)
-    return T.optimal_gamma(H, Psi, s2, N, finite_sample_factor=False)
-
-
-@pytest.mark.symbolic
-@pytest.mark.result("zwb24:thm5.2")
-def test_thm52_symbolic_and_negative_control() -> None:
-    assert_passed(check_thm5_2_symbolic())
-    # negative control: Gamma* without the (N+1)/N factor must fail the exact checks
-    assert_fails(check_thm5_2_symbolic(fault_gamma_fn=_no_factor))
-
-
-@pytest.mark.float
-@pytest.mark.result("zwb24:thm5.2")
-def test_thm52_forms_and_appendix_a() -> None:
-    assert_passed(check_thm5_2_float_forms())
 
 
 @pytest.mark.float
@@ -142,10 +119,3 @@ def test_ltb_risk_symbolic_d1_reduces_to_gd_beta() -> None:
                        sp.Matrix([[p]]), s2, N)
     ref = ref[0, 0] if isinstance(ref, sp.MatrixBase) else ref
     assert sp.simplify(r - ref) == 0
-
-
-@pytest.mark.symbolic
-@pytest.mark.result("zwb24:cross-zfb24")
-def test_cross_zfb24_and_negative_control() -> None:
-    assert_passed(check_cross_zfb24_float())
-    assert_fails(check_cross_zfb24_float(fault_gamma_fn=_no_factor))

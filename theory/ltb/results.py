@@ -6,7 +6,38 @@ Ids are ``zwb24:<kind><number>`` as numbered in the paper; the specs are authori
 
 from __future__ import annotations
 
-from theory.common.protocols import Result
+from theory.common.protocols import Check, Ref, Result
+
+#: Γ* without the (N+1)/N factor of Ω (the one-token slip N+1 -> N): negative control of the exact
+#: routes (symbolic, BFGS, flow, cross-paper).
+_NO_FACTOR = {"fault_gamma_fn": Ref("numerics.ltb.faults:gamma_without_finite_sample_factor")}
+
+#: Named neighbours of the trained-model predictions (``fault_alternative``): each, made the
+#: prediction, must fail the trained check (sims.checks.ltb).
+_TABLE1_ALTERNATIVES = (
+    "inf_LSA (LSA optimum, a = 0)", "beta* = 0 solution (optimal GD-0 risk, a = b = 0)",
+    "R* off by one (N -> N+1)", "R* off by one (N -> N-1)", "R* (LTB optimum)",
+    "LSA floor L + R* (Thm 4.1 (ii) bound)", "inf_LSA off by one (N -> N+1)",
+    "LSA optimum and beta* = 0 solution (a = 0)", "beta* = 0 solution (GD-0: b = 0)",
+    "LSA optimum's centring b_LSA", "Gamma* off by one (N -> N+1)",
+    "Gamma* off by one (N -> N-1)", "Omega without its (N+1)/N",
+    "no finite-N term (N -> inf: H^-1)",
+    "beta* = 0 solution (GD-0 optimum: Gamma for Psi + beta* beta*^T)", "LSA optimum's Gamma",
+    "LSA optimum's phi")
+_ZERO_MEAN_ALTERNATIVES = (
+    "R* off by one (N -> N+1)", "R* off by one (N -> N-1)",
+    "spurious local minimum of the exact LSA risk (interior)",
+    "centring at infinity (v2 -> 0 boundary: |b| -> inf, Gamma -> 0)")
+_THM63_ALTERNATIVES = (
+    "R* off by one (N -> N+1)", "R* off by one (N -> N-1)", "optimal GD-0 risk (beta = 0)",
+    "Gamma* off by one (N -> N+1)", "Gamma* off by one (N -> N-1)", "Omega without its (N+1)/N",
+    "no finite-N term (N -> inf: H^-1)",
+    "beta* = 0 solution (GD-0 optimum: Gamma for Psi + beta* beta*^T)", "GD-0 (beta = 0)")
+
+
+def _alternatives(names: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    return {f"alternative: {n}": {"fault_alternative": n} for n in names}
+
 
 __all__ = ["RESULTS"]
 
@@ -20,7 +51,8 @@ RESULTS: tuple[Result, ...] = (
                   "Z M Z^T = [[X^T X, X^T y],[y^T X, |y|^2]]",
         objects=("theory.ltb:label_second_moment",),
         checks=("numerics.ltb.checks_model:check_asm3_1_mc",
-                "sims.checks.ltb:check_asm3_1_torch_mask"),
+                Check("sims.checks.ltb:check_asm3_1_torch_mask",
+                      faults={"query column in Z M Z^T": {"fault_unmasked_query": True}})),
     ),
     Result(
         id="zwb24:eq3.3", kind="equation",
@@ -30,7 +62,9 @@ RESULTS: tuple[Result, ...] = (
         statement="u = (I + W2W1)^T e, v = (WP WV)^T u, a = u_1, b = -v_1/v_2, Gamma = v_2 W^T, "
                   "phi = v_2 w",
         objects=("theory.ltb:effective_params",),
-        checks=("sims.checks.ltb:check_eq3_3_torch",),
+        checks=(Check("sims.checks.ltb:check_eq3_3_torch",
+                      faults={"no MLP residual": {"fault_no_mlp_residual": True},
+                              "query in the mask": {"fault_unmasked_query": True}}),),
     ),
     Result(
         id="zwb24:lem5.1", kind="lemma",
@@ -58,7 +92,8 @@ RESULTS: tuple[Result, ...] = (
         statement="R = s2 + tr(H Psi_b) - 2tr(H G H Psi_b) + (N+1)/N tr(H G^T H G H Psi_b) "
                   "+ c_b/N tr(G^T H G H)",
         objects=("theory.common.baselines:gd_beta_risk",),
-        checks=("numerics.ltb.checks_model:check_eq_gdbeta_risk_mc",),
+        checks=(Check("numerics.ltb.checks_model:check_eq_gdbeta_risk_mc",
+                      faults={"sigma^2 doubled": {"fault_sigma2": 2 * 0.49}}),),
     ),
     Result(
         id="zwb24:eq-ltb-risk", kind="equation",
@@ -67,7 +102,8 @@ RESULTS: tuple[Result, ...] = (
         source="[zwb24] App. D (proofs of Thm 4.1, 5.3); spec 002 §2.2 [V-num], §1.8 whitening",
         statement="R_LTB = s2 + T1 + T2 + T3 (spec 002 §2.2); LSA = R_LTB(a=0)",
         objects=("theory.ltb:ltb_risk", "theory.ltb:ltb_risk_whitened", "theory.ltb:lsa_risk"),
-        checks=("numerics.ltb.checks_model:check_eq_ltb_risk_mc",),
+        checks=(Check("numerics.ltb.checks_model:check_eq_ltb_risk_mc",
+                      faults={"quadratic-statistic term dropped": {"fault_phi_scale": 0.0}}),),
         derived=True,
     ),
     Result(
@@ -80,9 +116,13 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.ltb:optimal_gamma", "theory.ltb:optimal_risk", "theory.ltb:omega",
                  "theory.ltb:optimal_risk_eig"),
         checks=("numerics.ltb.checks_gd_beta:check_thm5_2_float_forms",
-                "numerics.ltb.checks_gd_beta:check_thm5_2_symbolic",
-                "numerics.ltb.checks_gd_beta:check_thm5_2_optim",
-                "numerics.ltb.checks_gd_beta:check_thm5_2_mc",
+                Check("numerics.ltb.checks_gd_beta:check_thm5_2_symbolic",
+                      faults={"no (N+1)/N": _NO_FACTOR}),
+                Check("numerics.ltb.checks_gd_beta:check_thm5_2_optim",
+                      faults={"no (N+1)/N": _NO_FACTOR}),
+                Check("numerics.ltb.checks_gd_beta:check_thm5_2_mc",
+                      faults={"Gamma* = H^-1 (no finite-N term)": {"fault_gamma_fn": Ref(
+                          "numerics.ltb.faults:gamma_infinite_N")}}),
                 "numerics.ltb.checks_gd_beta:check_thm5_2_float_minimiser_set"),
     ),
     Result(
@@ -153,8 +193,10 @@ RESULTS: tuple[Result, ...] = (
         source="[zwb24] Theorem 6.3, App. G; spec 002 §2.9 (beta-rate bound [R-derived-bound])",
         statement="(Gamma(t), beta(t)) -> (Gamma*, beta*) if H > 0; E(t) -> 0",
         objects=("theory.ltb:flow_limit", "theory.ltb:invariants", "theory.ltb:beta_rate_bound"),
-        checks=("numerics.ltb.checks_flow:check_thm6_3_ode",
-                "sims.checks.ltb:check_thm6_3_train"),
+        checks=(Check("numerics.ltb.checks_flow:check_thm6_3_ode",
+                      faults={"no (N+1)/N": _NO_FACTOR}),
+                Check("sims.checks.ltb:check_thm6_3_train",
+                      faults=_alternatives(_THM63_ALTERNATIVES))),
         figures=("sims.figures.ltb:fig_flow",),
     ),
     Result(
@@ -168,8 +210,13 @@ RESULTS: tuple[Result, ...] = (
         statement="R(LTB) ~ R* = 1.037879 < inf_LSA = 3.911633 ~ R(LSA), d=2, N=5, sigma=.5, "
                   "|beta*| = 3",
         objects=("theory.ltb:optimal_risk", "theory.ltb:lsa_risk_floor"),
-        checks=("sims.checks.ltb:check_table1_train",
-                "sims.checks.ltb:check_table1_train_zero_mean"),
+        checks=(Check("sims.checks.ltb:check_table1_train",
+                      faults={"LSA in the LTB's place": {"fault_no_mlp": True},
+                              **_alternatives(_TABLE1_ALTERNATIVES)}),
+                Check("sims.checks.ltb:check_table1_train_zero_mean",
+                      faults=_alternatives(_ZERO_MEAN_ALTERNATIVES)),
+                Check("sims.checks.ltb:check_table1_lsa_local_minimum",
+                      faults={"point displaced by 1e-3": {"fault_shift": 1e-3}})),
         figures=("sims.figures.ltb:fig_table1_training",),
     ),
     Result(
@@ -180,6 +227,7 @@ RESULTS: tuple[Result, ...] = (
         statement="Gamma*(Lambda, I, s2, N) = ((1+1/N)Lambda + (tr Lambda + s2)/N I)^-1",
         objects=("theory.ltb:optimal_gamma", "theory.lsa_flow:gamma",
                  "theory.lsa_flow:gamma_noisy"),
-        checks=("numerics.ltb.checks_gd_beta:check_cross_zfb24_float",),
+        checks=(Check("numerics.ltb.checks_gd_beta:check_cross_zfb24_float",
+                      faults={"no (N+1)/N": _NO_FACTOR}),),
     ),
 )

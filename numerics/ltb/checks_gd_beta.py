@@ -17,6 +17,7 @@ from numerics.ltb.optim import (
 )
 from numerics.ltb.sampling import random_setting
 from numerics.mc_fast import gd_family_predict, gd_family_risk_raw
+from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
     OPTIM_ARG_ATOL,
@@ -173,7 +174,7 @@ def check_thm5_2_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5
                    sigma2: float = 0.49, fault_gamma_fn: GammaFn | None = None) -> list[Evidence]:
     """Thm 5.2 (a): MC risk of ``f*`` (GD-β at ``(Γ*, β*)``) vs ``R*`` (spec C7)."""
     gamma_fn = optimal_gamma if fault_gamma_fn is None else fault_gamma_fn
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_thm5_2_mc")
     H, Psi, bs = random_setting(rng, d)
     Gs = gamma_fn(H, Psi, sigma2, N)
     est = gd_family_risk_raw(Sigma_x=H, task_mean=bs, task_cov=Psi, noise_var=sigma2, N=N,

@@ -13,7 +13,7 @@ from numerics.ltb.fixtures import quick_n
 from numerics.ltb.sampling import random_setting
 from numerics.mc_fast import gd_family_risk_raw
 from numerics.montecarlo import mc_means
-from numerics.sampling import gaussian_rows
+from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import (
     FLOAT_RTOL,
     float_agreement,
@@ -43,7 +43,7 @@ def check_asm3_1_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6
     from numerics.sampling import sample_prompts
     from theory.settings import LinearRegressionICL
 
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_asm3_1_mc")
     out: list[Evidence] = []
     for sing in (False, True):
         H, Psi, bs = random_setting(rng, d, singular_H=sing)
@@ -69,7 +69,7 @@ def check_lemh_4_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5
                       ) -> list[Evidence]:
     """Lemma H.4 (shared :mod:`theory.common.gaussian`) vs Monte Carlo, general (non-symmetric)
     ``A`` and random ``H`` (spec C3: d = 3, N = 5)."""
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_lemh_4_mc")
     H, _, _ = random_setting(rng, d)
     A = rng.standard_normal((d, d))
     pred1 = np.asarray(isserlis_fourth_moment(A, H))
@@ -106,7 +106,7 @@ def check_eq_gdbeta_risk_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N:
                           ) -> list[Evidence]:
     """§2.1: closed-form GD-β risk (shared ``gd_beta_risk``) vs raw-prompt MC at random
     ``(Γ, β)`` (spec C4).  ``fault_sigma2`` (fault) is the σ² given to the closed form."""
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_eq_gdbeta_risk_mc")
     H, Psi, bs = random_setting(rng, d)
     G = 0.5 * np.eye(d) + 0.2 * rng.standard_normal((d, d))
     beta = rng.standard_normal(d)
@@ -124,7 +124,7 @@ def check_eq_ltb_risk_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: in
     """§2.2: closed-form risk of the general LTB (★) vs MC at random ``(a, b, Γ, φ)`` and random
     non-identity ``H``; reductions (``a = b, φ = 0`` → §2.1; LSA = ``a = 0``) to FLOAT precision,
     also for singular ``H`` (spec C5).  ``fault_phi_scale`` (fault) scales φ in the formula."""
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_eq_ltb_risk_mc")
     H, Psi, bs = random_setting(rng, d)
     a, b = rng.standard_normal(d), rng.standard_normal(d)
     G = 0.5 * np.eye(d) + 0.2 * rng.standard_normal((d, d))

@@ -10,7 +10,7 @@ import numpy as np
 
 from numerics.ltb.fixtures import quick_n
 from numerics.ltb.sampling import power_law_spectrum, random_setting
-from numerics.sampling import gaussian_rows
+from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import (
     FLOAT_RTOL,
     Z_MC,
@@ -38,7 +38,7 @@ def check_cor6_2_rate(*, quick: bool = True, seed: int = 0, alpha: float = 2.0, 
     """Cor 6.2: ``(1/4)Σmin ≤ R* − σ² ≤ 2(1+κ)Σmin`` on random spectra (constants derived in the
     spec); power-law spectrum ``λ_i ∝ i^{−α}``, ``tr = σ²/2``: local slope of ``R* − σ²`` in N
     near N = 1000 is ``−(1 − 1/α)`` (spec C13)."""
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_cor6_2_rate")
     lo_worst, hi_worst = -np.inf, -np.inf
     for _ in range(quick_n(quick, 2000, 20000)):
         k = int(rng.integers(1, 30))
@@ -92,7 +92,7 @@ def check_lem6_1_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6
     from theory.common.baselines import bayes_conditional_risk, bayes_posterior_mean
     from theory.settings import LinearRegressionICL
 
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_lem6_1_mc")
     H, Psi, bs = random_setting(rng, d)
     st = LinearRegressionICL.from_arrays(Sigma_x=H, N=N, task_mean=bs, task_cov=Psi,
                                          noise_var=sigma2)

@@ -17,7 +17,7 @@ from numerics.baselines.cases import (
     SIGMA_GENERAL,
 )
 from numerics.montecarlo import mc_means
-from numerics.sampling import gaussian_rows
+from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import (
     exact_agreement,
     mc_agreement,
@@ -28,12 +28,13 @@ from theory.settings import check_choice
 
 
 def _matrix_mc(name: str, predicted: np.ndarray, draw: Callable[[np.random.Generator, int],
-               np.ndarray], n: int, seed: int, details: dict[str, Any]) -> list[Evidence]:
+               np.ndarray], n: int, rng: np.random.Generator,
+               details: dict[str, Any]) -> list[Evidence]:
     """Compare every entry of a matrix expectation (draw returns (b, d, d)) at z = Z_MC; the power
     scale of an entry is the Frobenius norm of the predicted matrix."""
     d = predicted.shape[0]
     ests = mc_means(lambda rng, b: draw(rng, b).reshape(b, d * d), n,
-                    rng=np.random.default_rng(seed))
+                    rng=rng)
     scale = float(np.linalg.norm(predicted))
     out = []
     for (i, j), est in zip(itertools.product(range(d), range(d)), ests, strict=True):
@@ -65,7 +66,8 @@ def check_isserlis_mc(*, quick: bool = True, seed: int = 0, sigma: str = "genera
         q = np.einsum("bi,ij,bj->b", x, A, x)  # x^T A x
         return q[:, None, None] * x[:, :, None] * x[:, None, :]
 
-    return _matrix_mc("E[x x^T A x x^T]", np.asarray(fn(A, S), float), draw, n, seed,
+    return _matrix_mc("E[x x^T A x x^T]", np.asarray(fn(A, S), float), draw, n,
+                      check_rng(seed, f"{__name__}:check_isserlis_mc", sigma),
                       {"sigma": sigma, "d": 3, "n": n})
 
 
@@ -82,7 +84,8 @@ def check_wishart_mc(*, quick: bool = True, seed: int = 0, sigma: str = "general
         return W @ A @ W
 
     det = {"sigma": sigma, "d": 3, "N": N, "n": n}
-    return _matrix_mc("E[X^T X A X^T X]", np.asarray(fn(A, S, N), float), draw, n, seed, det)
+    return _matrix_mc("E[X^T X A X^T X]", np.asarray(fn(A, S, N), float), draw, n,
+                      check_rng(seed, f"{__name__}:check_wishart_mc", sigma), det)
 
 
 def _mgf_fourth(d: int) -> tuple[sp.Matrix, Callable[[int, int, int, int], sp.Expr]]:
@@ -153,5 +156,6 @@ def check_sample_cov(*, quick: bool = True, seed: int = 0, N: int = 5,
         L = np.einsum("bni,bnj->bij", X, X) / N  # sample covariance
         return L @ L
 
-    out += _matrix_mc("E[Lambda_hat^2]", np.asarray(fn(S, N), float), draw, n, seed, {"N": N})
+    out += _matrix_mc("E[Lambda_hat^2]", np.asarray(fn(S, N), float), draw, n,
+                      check_rng(seed, f"{__name__}:check_sample_cov"), {"N": N})
     return out

@@ -18,7 +18,7 @@ from numerics.baselines.cases import (
     gd_beta_predict,
 )
 from numerics.montecarlo import mc_means
-from numerics.sampling import sample_prompts
+from numerics.sampling import check_rng, sample_prompts
 from numerics.testing import (
     exact_agreement,
     float_agreement,
@@ -42,7 +42,8 @@ def _gd_family_mc(case: str, N: int, n: int, seed: int) -> tuple[Estimate, Estim
         dgd = dgd_predict(p["P"], p["eta"], pb.X, pb.y, pb.xq)
         return np.stack([(gd - pb.yq) ** 2, (gdb - pb.yq) ** 2, (dgd - pb.yq) ** 2], axis=1)
 
-    est = mc_means(draw, n, rng=np.random.default_rng(seed))
+    # one stream for the three GD-family checks: common random numbers across GD, GD-β, DGD
+    est = mc_means(draw, n, rng=check_rng(seed, f"{__name__}:_gd_family_mc", case, N))
     return est[0], est[1], est[2]
 
 

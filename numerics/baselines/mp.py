@@ -13,6 +13,7 @@ import sympy as sp
 
 from numerics import references as ref
 from numerics.montecarlo import estimate_from_samples
+from numerics.sampling import check_rng
 from numerics.testing import (
     exact_agreement,
     float_agreement,
@@ -151,7 +152,7 @@ def check_wishart_sampler(*, quick: bool = True, seed: int = 0, d: int = 5, N: i
     comparison of E[Σ f(e_i)] for f = e, e², 1/(e + N/2) (independent samples, difference with
     the combined SE), at ``d < N`` and ``d > N``."""
     n = 5_000 if quick else 100_000
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_wishart_sampler", d, N)
     out = []
     for dd, NN in ((d, N), (N, d)):
         def stats(smp: str, dd: int = dd, NN: int = NN) -> np.ndarray:
@@ -187,7 +188,7 @@ def check_mp_wishart(*, quick: bool = True, seed: int = 0, d: int = 400, xi: flo
     draws = (8, 16) if quick else (100, 200)  # at d and d/2
     lam_b = noise_var * xi / signal
     lams = (lam_b, lam_factor * lam_b)
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_mp_wishart", d, sampler)
     per_size = {}
     for dd, k in ((d, draws[0]), (d // 2, draws[1])):
         N = int(round(dd / xi))

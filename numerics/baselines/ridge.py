@@ -15,7 +15,7 @@ from numerics.baselines.cases import (
     SIGMA_GENERAL,
 )
 from numerics.montecarlo import mc_mean, mc_means
-from numerics.sampling import gaussian_rows, sample_prompts
+from numerics.sampling import check_rng, gaussian_rows, sample_prompts
 from numerics.testing import (
     FLOAT_RTOL,
     Z_MC,
@@ -51,7 +51,7 @@ def check_ridge_bayes(*, quick: bool = True, seed: int = 0, draws: int = 20,
     diff = ridge(X, y, s2 / t2) - B.bayes_posterior_mean(X, y, sp.zeros(d0, 1), t2 * sp.eye(d0), s2)
     out = [exact_agreement(f"ridge(sigma2/tau2) == posterior mean (d={d0}, N={n0})",
                            diff.applyfunc(sp.cancel), sp.zeros(d0, 1))]
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_ridge_bayes")
     for k in range(draws if not quick else max(3, draws // 4)):
         d, N = int(rng.integers(1, 6)), int(rng.integers(1, 12))
         Xn, yn = _random_design(rng, d, N)
@@ -107,7 +107,7 @@ def check_bayes_risk_mc(*, quick: bool = True, seed: int = 0, lam: float = 1.5,
         cr = rrisk(pb.X, lam, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var)
         return np.stack([eb - cb, er - cr, eb, er], axis=1)
 
-    db, dr, eb, er = mc_means(draw, n, rng=np.random.default_rng(seed))
+    db, dr, eb, er = mc_means(draw, n, rng=check_rng(seed, f"{__name__}:check_bayes_risk_mc"))
     det = {"N": s.N, "d": s.d, "lam": lam, "n": n}
     return [
         mc_difference_agreement("Bayes: sq. error - conditional risk", 0.0, db, scale=eb.mean,
@@ -135,7 +135,7 @@ def check_ridge_ordering(*, quick: bool = True, seed: int = 0, factors: tuple[fl
         return np.stack([B.ridge_conditional_risk(X, lm, S, np.zeros(d), tau2 * np.eye(d), v) - rb
                          for lm in lams], axis=1)
 
-    ests = mc_means(draw, n, rng=np.random.default_rng(seed))
+    ests = mc_means(draw, n, rng=check_rng(seed, f"{__name__}:check_ridge_ordering"))
     out = []
     for lm, e in zip(lams, ests, strict=True):
         label = f"ridge(lam={lm:.3g})" if lm > 0 else "OLS"
@@ -161,7 +161,7 @@ def check_ols_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 12,
         w = np.linalg.solve(XtX, np.einsum("bni,bn->bi", pb.X, pb.y)[..., None])[..., 0]
         return (np.einsum("bd,bd->b", w, pb.xq) - pb.yq) ** 2
 
-    est = mc_mean(draw, n, rng=np.random.default_rng(seed))
+    est = mc_mean(draw, n, rng=check_rng(seed, f"{__name__}:check_ols_mc", d, N))
     return [mc_agreement(f"OLS risk, d={d}, N={N}", float(fn(d, N, s.noise_var)), est,
                          details={"d": d, "N": N, "n": n})]
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from numerics.mc_fast import gd_family_risk_mc, gd_family_risk_raw
+from numerics.sampling import check_rng
 from numerics.testing import mc_agreement, mc_difference_agreement
 from theory.common.protocols import Estimate, Evidence
 from theory.settings import check_choice, check_int
@@ -104,7 +105,7 @@ def _diff(fast: Estimate, raw: Estimate) -> Estimate:
 def _raw_estimate(case: str, n: int, seed: int) -> Estimate:
     """Raw-route risk of a pinned case (memoised: deterministic in its arguments, and shared by the
     positive checks and the negative controls, which differ only in the fast sampler)."""
-    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[0])
+    rng = check_rng(seed, f"{__name__}:check_fast_vs_raw", "raw", case)
     return gd_family_risk_raw(**case_params(case), n=n, rng=rng)
 
 
@@ -123,7 +124,7 @@ def check_fast_vs_raw(
     c = case_params(case)
     n = 200_000 if quick else 2_000_000
     raw = _raw_estimate(case, n, seed)
-    rng_fast = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1])
+    rng_fast = check_rng(seed, f"{__name__}:check_fast_vs_raw", "fast", case)
     fast = gd_family_risk_mc(**c, n=n, rng=rng_fast, method=method,
                              integrate_query=integrate_query, dof_offset=dof_offset,
                              diagonal=diagonal)
@@ -163,7 +164,8 @@ def check_fast_vs_closed_form(
             raise ValueError(f"case {case!r} has no closed form in theory.common.baselines")
         expected, label = cf, f"case {case}"
     n = 400_000 if quick else 4_000_000
-    est = gd_family_risk_mc(**c, n=n, rng=np.random.default_rng(seed), method=method, dtype=dtype,
+    rng = check_rng(seed, f"{__name__}:check_fast_vs_closed_form", case, d, N)
+    est = gd_family_risk_mc(**c, n=n, rng=rng, method=method, dtype=dtype,
                             dof_offset=dof_offset, diagonal=diagonal)
     return [mc_agreement(f"fast MC ({method}, {dtype}) vs closed-form risk, {label}", expected,
                          est, details={"seed": seed, "n": n, "dof_offset": dof_offset,

@@ -21,13 +21,13 @@ from theory.settings import LinearRegressionICL
 from theory.strategies import designs, dims, linear_regression_settings, psd_matrices
 
 
-def _square(d: int, bound: float = 1.5):
-    return st.lists(st.floats(-bound, bound, allow_nan=False, allow_infinity=False),
+def _square(d: int, scale: float = 1.5):
+    return st.lists(st.floats(-scale, scale, allow_nan=False, allow_infinity=False),
                     min_size=d * d, max_size=d * d).map(lambda v: np.array(v).reshape(d, d))
 
 
-def _vec(d: int, bound: float = 2.0):
-    return st.lists(st.floats(-bound, bound, allow_nan=False, allow_infinity=False),
+def _vec(d: int, scale: float = 2.0):
+    return st.lists(st.floats(-scale, scale, allow_nan=False, allow_infinity=False),
                     min_size=d, max_size=d).map(np.array)
 
 

@@ -14,6 +14,18 @@ from numerics.montecarlo import mc_mean
 from numerics.ode import integrate
 from theory.common.protocols import Estimate
 
+#: Tolerances of the demonstrations below: each exercises a helper's contract on hand-made numbers
+#: (values well inside / outside it), not a comparison of our formulas.
+DEMO_ATOL = 0.1
+#: margin of the ordering demonstration (1 < 2 by 1, 1.9 < 2 by only 0.1)
+DEMO_MARGIN = 0.5
+#: TRAIN band at which a 0.4 % error passes and a 2 % alternative is 2.5 bands away
+DEMO_TRAIN_RTOL = 0.008
+#: a band too wide: it also admits the 2 % alternative, so the check must refuse to pass
+DEMO_WIDE_TRAIN_RTOL = 0.05
+#: RATE band of the claim-agreement demonstration (slopes −0.49 vs −0.5 pass, −0.17 vs −1/6 pass)
+DEMO_RATE_ATOL = 0.05
+
 
 def _chi2_draw(rng: np.random.Generator, b: int) -> np.ndarray:
     return rng.standard_normal(b) ** 2  # E = 1
@@ -84,7 +96,7 @@ def test_train_contract_violations() -> None:
     good = T.train_discrimination("P", np.eye(2) * 1.01, np.eye(2), np.zeros((2, 2)),
                                   alternatives={"2I": 2 * np.eye(2)}, seeds=[0], seeds_passed=[0])
     assert T.passed(good) and T.train_contract_violations(good) == []
-    bare = T.close_agreement("x", 1.0, 1.0, kind="MC", atol=0.1)
+    bare = T.close_agreement("x", 1.0, 1.0, kind="MC", atol=DEMO_ATOL)
     assert T.train_contract_violations(bare) == []  # not a TRAIN row
     import dataclasses
     no_alts = dataclasses.replace(good, details={"start_units": 20.0, "seeds": [0]})
@@ -95,8 +107,8 @@ def test_train_contract_violations() -> None:
 
 
 def test_ordering_and_info() -> None:
-    T.assert_passed(T.ordering("a < b", 1.0, 2.0, margin=0.5))
-    T.assert_fails(T.ordering("a < b fault", 1.9, 2.0, margin=0.5))
+    T.assert_passed(T.ordering("a < b", 1.0, 2.0, margin=DEMO_MARGIN))
+    T.assert_fails(T.ordering("a < b fault", 1.9, 2.0, margin=DEMO_MARGIN))
     info = T.informational("heuristic", -0.5, -1 / 6)
     assert info.passed and info.informational
 
@@ -125,9 +137,9 @@ def test_close_agreement_requires_a_known_kind() -> None:
     import pytest
 
     with pytest.raises(TypeError):
-        T.close_agreement("no kind", 1.0, 1.0, atol=0.1)  # type: ignore[call-arg]
+        T.close_agreement("no kind", 1.0, 1.0, atol=DEMO_ATOL)  # type: ignore[call-arg]
     with pytest.raises(ValueError, match="kind must be one of"):
-        T.close_agreement("bad kind", 1.0, 1.0, kind="CLOSE", atol=0.1)
+        T.close_agreement("bad kind", 1.0, 1.0, kind="CLOSE", atol=DEMO_ATOL)
     T.assert_passed(T.optim_agreement("optimiser", 1.0 + 1e-12, 1.0))
     T.assert_fails(T.optim_agreement("optimiser fault", 1.0 + 1e-6, 1.0))
     T.assert_passed(T.paper_agreement("printed", 0.105234, "0.10523", source="spec"))
@@ -140,7 +152,7 @@ def test_train_discrimination_tells_the_prediction_from_its_neighbours() -> None
     far_alt = target * 1.5  # e.g. Λ⁻¹
     start = np.zeros((3, 3))
     trained = target * 1.004
-    ok = T.train_discrimination("P → Γ⁻¹", trained, target, start, rtol=0.008,
+    ok = T.train_discrimination("P → Γ⁻¹", trained, target, start, rtol=DEMO_TRAIN_RTOL,
                                 alternatives={"N+1": near_alt, "Λ⁻¹": far_alt}, seeds=[0],
                                 seeds_passed=[0])
     T.assert_passed(ok)
@@ -148,25 +160,26 @@ def test_train_discrimination_tells_the_prediction_from_its_neighbours() -> None
     assert all(a["units"] > 1 for a in ok.details["alternatives"])
     # a 5 % band also admits the N+1 alternative: the check must refuse to pass
     T.assert_fails(T.train_discrimination("P → Γ⁻¹ (band too wide)", trained, target, start,
-                                          rtol=0.05, alternatives={"N+1": near_alt}))
+                                          rtol=DEMO_WIDE_TRAIN_RTOL,
+                                          alternatives={"N+1": near_alt}))
     # the alternative passed as the prediction fails (trained is 2 units from it at rtol 0.008)
     T.assert_fails(T.train_discrimination("N+1 as prediction", trained, near_alt, start,
-                                          rtol=0.008, alternatives={"Γ⁻¹": target}))
+                                          rtol=DEMO_TRAIN_RTOL, alternatives={"Γ⁻¹": target}))
     # a start inside 3 tolerances cannot fail, so the check fails
-    T.assert_fails(T.train_discrimination("no power", trained, target, target * 1.01, rtol=0.008,
-                                          alternatives={"Λ⁻¹": far_alt}))
+    T.assert_fails(T.train_discrimination("no power", trained, target, target * 1.01,
+                                          rtol=DEMO_TRAIN_RTOL, alternatives={"Λ⁻¹": far_alt}))
     # no alternative named: nothing is discriminated, so it fails
-    T.assert_fails(T.train_discrimination("no alternatives", trained, target, start, rtol=0.008,
-                                          alternatives={}))
+    T.assert_fails(T.train_discrimination("no alternatives", trained, target, start,
+                                          rtol=DEMO_TRAIN_RTOL, alternatives={}))
 
 
 def test_claim_agreement_has_three_outcomes() -> None:
     reproduced = T.claim_agreement("rate", kind="RATE", paper=-0.5, ours=-1 / 6, observed=-0.49,
-                                   atol=0.05, source="[p] App. B")
+                                   atol=DEMO_RATE_ATOL, source="[p] App. B")
     refuted = T.claim_agreement("rate", kind="RATE", paper=-0.5, ours=-1 / 6, observed=-0.17,
-                                atol=0.05, source="[p] App. B")
+                                atol=DEMO_RATE_ATOL, source="[p] App. B")
     broken = T.claim_agreement("rate", kind="RATE", paper=-0.5, ours=-1 / 6, observed=-1.0,
-                               atol=0.05, source="[p] App. B")
+                               atol=DEMO_RATE_ATOL, source="[p] App. B")
     assert (reproduced.status, refuted.status, broken.status) == ("pass", "discrepancy", "fail")
     T.assert_passed(reproduced)
     T.assert_discrepancy(refuted)
@@ -197,7 +210,7 @@ def test_over_seeds_folds_rows_and_names_traps() -> None:
 
 def test_close_agreement_refuses_train() -> None:
     with pytest.raises(ValueError, match="train_discrimination"):
-        T.close_agreement("P", 1.0, 1.0, kind="TRAIN", atol=0.1)
+        T.close_agreement("P", 1.0, 1.0, kind="TRAIN", atol=DEMO_ATOL)
 
 
 def bare_train_check(*, quick: bool = True, seed: int = 0) -> list:

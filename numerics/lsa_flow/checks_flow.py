@@ -50,6 +50,10 @@ __all__ = [
     "check_label_noise_mc",
 ]
 
+#: Margin of a strict ordering of two exact closed-form losses (O(1) values): far above float64
+#: rounding, far below the gap the extension predicts.
+STRICT_ORDER_MARGIN = 1e-8
+
 
 def _sym_state(d: int) -> tuple[sp.Matrix, sp.Symbol]:
     U = sp.Matrix(d, d, lambda i, j: sp.Symbol(f"u{i}{j}", real=True))
@@ -485,7 +489,7 @@ def check_label_noise_mc(
             "L_s(Γ⁻¹) > L*_s",
             float(T.optimal_loss_noisy(L, N, s2)),
             T.loss_of_P_fn(np.linalg.inv(G), L, N, Gamma=Gn, s2=s2),
-            margin=1e-8,
+            margin=STRICT_ORDER_MARGIN,
         )
     )
     return out

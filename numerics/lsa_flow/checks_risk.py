@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import sympy as sp
@@ -13,11 +14,13 @@ from numerics.lsa_flow.evidence import spec_ref
 from numerics.lsa_flow.faults import GammaFn, gamma_or_fault
 from numerics.lsa_flow.predictors import predictor_predict
 from numerics.lsa_flow.sampling import (
+    random_spd,
     sample_linear,
     sample_quadratic_task,
     spec_Lambda,
 )
 from numerics.montecarlo import mc_mean
+from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
     close_agreement,
@@ -35,7 +38,14 @@ __all__ = [
     "check_cor6_float",
     "check_cor6_mc",
     "check_cor6_rate",
+    "check_cor6_threshold_float",
 ]
+
+#: Corollary 6's bounds are strict on the grid: the smallest gap must exceed float64 rounding of
+#: O(1) risks by a wide margin.
+STRICT_BOUND_MARGIN = 1e-6
+#: R − η ≤ ε at the threshold M: an inequality of exact closed forms, up to float64 rounding.
+THRESHOLD_MARGIN = 1e-9
 
 
 def _thm5_config() -> tuple[np.ndarray, np.ndarray, float]:
@@ -155,8 +165,12 @@ def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
             tb = T.tight_bound(L, N, M)
             gaps_a.append(tb - R)
             gaps_b.append(T.cor6_bound(L, N, M) - tb)
-    out.append(ordering("R(M,N) < tight bound (grid)", 0.0, min(gaps_a), margin=1e-6))
-    out.append(ordering("tight bound < κ bound (grid)", 0.0, min(gaps_b), margin=1e-6))
+    out.append(
+        ordering("R(M,N) < tight bound (grid)", 0.0, min(gaps_a), margin=STRICT_BOUND_MARGIN)
+    )
+    out.append(
+        ordering("tight bound < κ bound (grid)", 0.0, min(gaps_b), margin=STRICT_BOUND_MARGIN)
+    )
     for eps in (0.5, 0.1):
         Mth = T.cor6_M_threshold(L, eps)
         for N in (16, 64):
@@ -166,7 +180,7 @@ def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
                     f"Corollary 6: R − η ≤ ε at M = {Mth} (ε={eps}, N={N})",
                     R - T.cor6_eta(L, N),
                     eps,
-                    margin=1e-9,
+                    margin=THRESHOLD_MARGIN,
                 )
             )
     return out
@@ -229,4 +243,56 @@ def check_cor6_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
         floors.append(mc_mean(draw_f, 200_000 if quick else 2_000_000, rng=rng).mean)
     out.append(rate_agreement("floor R(∞, N) ∝ N^(−2) (MC of the M→∞ predictor)", Ns, floors, -2.0))
+    return out
+
+
+def check_cor6_threshold_float(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    N: int = 16,
+    fault_threshold_fn: Callable[[np.ndarray, float], int] | None = None,
+) -> list[Evidence]:
+    """Corollary 6's test-length threshold as the *smallest* M that works (issue 20: a threshold
+    pinned, not only "holds"), at generic points (the spec Λ and a random non-diagonal Λ, d = 3;
+    ε = 0.37, 0.13, not round): (i) ``cor6_M_threshold`` equals ``⌈(d+1)trΛ/ε⌉`` written out again
+    from Λ's eigenvalues (EXACT); (ii) at M = threshold the κ bound's M-term
+    ``cor6_bound − η ≤ ε`` and (iii) at M = threshold − 1 it is ``> ε`` (ORDER).
+    ``fault_threshold_fn(Λ, ε)`` replaces the threshold (negative control: d in place of d+1)."""
+    rng = check_rng(seed, f"{__name__}:check_cor6_threshold_float")
+    cases = [("spec Λ", spec_Lambda()), ("random Λ (d=3)", random_spd(3, rng))]
+    out: list[Evidence] = []
+    for tag, L in cases:
+        lam = np.linalg.eigvalsh(L)
+        d = len(lam)
+        eta = T.cor6_eta(L, N)
+        for eps in (0.37, 0.13):
+            Mth = (
+                T.cor6_M_threshold(L, eps)
+                if fault_threshold_fn is None
+                else int(fault_threshold_fn(L, eps))
+            )
+            out.append(
+                exact_agreement(
+                    f"{tag}: Cor. 6 threshold = ⌈(d+1)Σλ/ε⌉ (ε={eps})",
+                    Mth,
+                    math.ceil((d + 1) * float(np.sum(lam)) / eps),
+                )
+            )
+            out.append(
+                ordering(
+                    f"{tag}: κ bound − η ≤ ε at M = threshold = {Mth} (ε={eps}, N={N})",
+                    T.cor6_bound(L, N, Mth) - eta,
+                    eps,
+                    margin=THRESHOLD_MARGIN,
+                )
+            )
+            out.append(
+                ordering(
+                    f"{tag}: κ bound − η > ε at M = threshold − 1 = {Mth - 1} (smallest M)",
+                    eps,
+                    T.cor6_bound(L, N, Mth - 1) - eta,
+                    margin=THRESHOLD_MARGIN,
+                )
+            )
     return out

@@ -15,6 +15,7 @@ __all__ = [
     "GammaFn",
     "wrong_gamma",
     "lambda_as_gamma",
+    "lambda_inverse",
     "gamma_n_plus_1",
     "gamma_n_minus_1",
     "gamma_factor_dropped",
@@ -23,6 +24,9 @@ __all__ = [
     "gamma_or_fault",
     "delta_alternatives",
     "swap_alternative",
+    "cor6_threshold_d_for_d_plus_1",
+    "lsa_limit_random_2c_for_4c",
+    "rdm_u_min_d_for_sqrt_d",
 ]
 
 #: A replacement for ``Γ(Λ, N)`` (or for the predictor matrix ``P(Λ, N)``).
@@ -38,6 +42,12 @@ def wrong_gamma(Lambda: np.ndarray, N: int) -> np.ndarray:
 def lambda_as_gamma(Lambda: np.ndarray, N: int) -> np.ndarray:
     """Negative control: ``Γ := Λ`` (so the learned matrix would be Λ⁻¹, the naive answer)."""
     return np.asarray(Lambda, dtype=float).copy()
+
+
+def lambda_inverse(Lambda: np.ndarray, N: int) -> np.ndarray:
+    """Negative control for ``fault_p_fn``: run the naive predictor ``P = Λ⁻¹`` in place of the
+    trained ``Γ⁻¹`` (no finite-N terms)."""
+    return np.linalg.inv(np.asarray(Lambda, dtype=float))
 
 
 def gamma_n_plus_1(Lambda: np.ndarray, N: int) -> np.ndarray:
@@ -104,3 +114,34 @@ def delta_alternatives(d: int, N: int) -> dict[str, float]:
         "δ without its finite-N terms (N → ∞)": delta(10**12),
         "δ_F = N/(N+d+1) (fixed-covariance training)": N / (N + d + 1),
     }
+
+
+# ------------------------------------------------- one-token slips of the issue-20 value checks
+def cor6_threshold_d_for_d_plus_1(Lambda: np.ndarray, eps: float) -> int:
+    """Negative control of ``check_cor6_threshold_float``: Corollary 6's test-length threshold
+    with ``d`` in place of ``d+1``, ``⌈d·trΛ/ε⌉``."""
+    L = np.asarray(Lambda, dtype=float)
+    return int(np.ceil(L.shape[0] * np.trace(L) / eps))
+
+
+def lsa_limit_random_2c_for_4c(c: object) -> object:
+    """Negative control of ``check_fig1_limit_exact``: the random-trained LSA limit with ``2c/3``
+    in place of ``4c/3``, ``c(2c²/3 − 2c/3 + 1)``."""
+    import sympy as sp
+
+    c = sp.sympify(c)
+    return c * (2 * c**2 / 3 - 2 * c / 3 + 1)
+
+
+def rdm_u_min_d_for_sqrt_d(
+    m1: np.ndarray, m2: np.ndarray, Theta: np.ndarray, sigma_init: float, E_opG_fro2L: float
+) -> float:
+    """Negative control of ``check_thm8_bounds_generic``: Lemma 27's ``u_min`` with ``d`` in place
+    of ``√d`` in its denominator ``2√d‖EΛ_τ²‖_op``."""
+    T_ = np.asarray(Theta, dtype=float)
+    d = T_.shape[0]
+    s2 = float(sigma_init) ** 2
+    br = (
+        2 * np.sum((np.diag(np.asarray(m1, dtype=float)) @ T_) ** 2) - np.sqrt(d) * s2 * E_opG_fro2L
+    )
+    return float(np.sqrt(s2 * br / (2 * d * np.max(np.asarray(m2, dtype=float)))))

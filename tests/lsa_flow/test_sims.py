@@ -1,9 +1,10 @@
-"""zfb24 trained models (torch, float64, CPU) vs the theory in invariant coordinates (TRAIN).
-
-Each configuration is trained once per run (sims.cache.cached, shared with the report) through the
-check functions of sims.checks.lsa_flow; the negative controls rerun the same checks with a fault:
-each named neighbour of Γ (numerics.lsa_flow.GAMMA_ALTERNATIVES: N → N±1, (N+1)/N dropped, Λ) passed
-as the prediction through ``fault_gamma_fn`` must make the trained check fail.
+"""zfb24 trained models (torch, float64, CPU) vs the theory in invariant coordinates (TRAIN): what
+the registry test (tests/test_registry.py) does not assert.  Each trained check and its negative
+controls (each named neighbour of Γ, numerics.lsa_flow.GAMMA_ALTERNATIVES: N → N±1, (N+1)/N
+dropped, Λ, through ``fault_gamma_fn``; Theorem 8's neighbours of δ through ``fault_alternative``)
+are declared in theory/lsa_flow/results.py; the tests here reuse the registry's session run
+(``declared_run``) and add structural assertions, the refusal of an unknown fault and the full
+tier (three seeds).
 """
 
 from __future__ import annotations
@@ -12,40 +13,18 @@ import numpy as np
 import pytest
 
 import sims.checks.lsa_flow as SC
-from numerics.lsa_flow import (
-    GAMMA_ALTERNATIVES,
-    delta_alternatives,
-    gamma_n_plus_1,
-    lambda_as_gamma,
-)
-from numerics.testing import assert_fails, assert_passed
+from numerics.lsa_flow import delta_alternatives
+from numerics.testing import assert_passed
 from sims.experiments.lsa_flow import PRESETS, final_weights, train_lsa
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
-#: Every named neighbour of Γ, as a fault (the trained checks must tell each one from Γ).
-ALTERNATIVES = pytest.mark.parametrize(
-    "fault", list(GAMMA_ALTERNATIVES.values()), ids=list(GAMMA_ALTERNATIVES)
-)
-#: The two the issue names first (N → N+1; no finite-N term, Λ⁻¹), for the costlier checks.
-NEAREST = pytest.mark.parametrize(
-    "fault", [gamma_n_plus_1, lambda_as_gamma], ids=["N → N+1", "Λ⁻¹"]
-)
-
-
-@pytest.mark.result("zfb24:eq6")
-def test_torch_model_is_eq6() -> None:
-    assert_passed(SC.check_eq6_torch())
-
-
-@pytest.fixture(scope="module")
-def sgd_evidence():
-    return SC.check_thm4_train_sgd()
-
 
 @pytest.mark.result("zfb24:thm4")
-def test_thm4_sgd(sgd_evidence) -> None:
-    assert_passed(sgd_evidence)
+def test_thm4_sgd(declared_run) -> None:
+    rows, error = declared_run("sims.checks.lsa_flow:check_thm4_train_sgd")
+    assert error is None
+    assert_passed(list(rows))
     r = SC.trained_sgd(0)
     # all (d+1)² entries of both matrices are parameters, and u12, u21 got nonzero gradients
     K, R = final_weights(r)
@@ -53,98 +32,11 @@ def test_thm4_sgd(sgd_evidence) -> None:
     assert r.extra["g_u12_max"] > 0 and r.extra["g_u21_max"] > 0
 
 
-@pytest.mark.result("zfb24:thm4")
-@ALTERNATIVES
-def test_thm4_sgd_negative_control_neighbours(sgd_evidence, fault) -> None:
-    assert_passed(sgd_evidence)
-    assert_fails(SC.check_thm4_train_sgd(fault_gamma_fn=fault))
-
-
-@pytest.fixture(scope="module")
-def gd_evidence():
-    return SC.check_thm4_train_population_gd()
-
-
-@pytest.mark.result("zfb24:thm4")
-@pytest.mark.result("zfb24:lem17")
-def test_thm4_population_gd(gd_evidence) -> None:
-    assert_passed(gd_evidence)
-
-
-@pytest.mark.result("zfb24:thm4")
-@ALTERNATIVES
-def test_thm4_population_gd_negative_control(gd_evidence, fault) -> None:
-    assert_passed(gd_evidence)
-    assert_fails(SC.check_thm4_train_population_gd(fault_gamma_fn=fault))
-
-
-@pytest.fixture(scope="module")
-def lem10_evidence():
-    return SC.check_lem10_train_flow_vs_gd()
-
-
-@pytest.mark.result("zfb24:lem10")
-def test_flow_vs_gd_at_matched_time(lem10_evidence) -> None:
-    assert_passed(lem10_evidence)
-
-
-@pytest.mark.result("zfb24:lem10")
-@ALTERNATIVES
-def test_flow_vs_gd_negative_control(lem10_evidence, fault) -> None:
-    assert_passed(lem10_evidence)
-    assert_fails(SC.check_lem10_train_flow_vs_gd(fault_gamma_fn=fault))
-
-
-@pytest.fixture(scope="module")
-def eq12_evidence():
-    return SC.check_eq12_train()
-
-
-@pytest.mark.result("zfb24:eq12")
-def test_eq12_trained_at_other_lengths(eq12_evidence) -> None:
-    assert_passed(eq12_evidence)
-
-
-@pytest.mark.result("zfb24:eq12")
-@ALTERNATIVES
-def test_eq12_trained_negative_control(eq12_evidence, fault) -> None:
-    assert_passed(eq12_evidence)
-    assert_fails(SC.check_eq12_train(fault_gamma_fn=fault))
-
-
-@pytest.fixture(scope="module")
-def shifts_evidence():
-    return SC.check_shifts_train()
-
-
-@pytest.mark.result("zfb24:shifts")
-def test_shifts_with_the_trained_model(shifts_evidence) -> None:
-    assert_passed(shifts_evidence)
-
-
-@pytest.mark.result("zfb24:shifts")
-@NEAREST
-def test_shifts_negative_control(shifts_evidence, fault) -> None:
-    assert_passed(shifts_evidence)
-    assert_fails(SC.check_shifts_train(fault_gamma_fn=fault))
-
-
-@pytest.mark.thorough
-@pytest.mark.result("zfb24:shifts")
-@ALTERNATIVES
-def test_shifts_negative_control_all_neighbours(shifts_evidence, fault) -> None:
-    assert_passed(shifts_evidence)
-    assert_fails(SC.check_shifts_train(fault_gamma_fn=fault))
-
-
-@pytest.fixture(scope="module")
-def thm8_evidence():
-    return SC.check_thm8_train_sgd()
-
-
-@pytest.mark.result("zfb24:thm8")
-def test_thm8_random_cov_sgd(thm8_evidence) -> None:
-    assert_passed(thm8_evidence)
+@pytest.fixture
+def thm8_evidence(declared_run):
+    rows, error = declared_run("sims.checks.lsa_flow:check_thm8_train_sgd")
+    assert error is None
+    return rows
 
 
 #: Theorem 8's named neighbours of δ at the preset's (d, N): δ(N±1), N → ∞, δ_F.
@@ -162,13 +54,6 @@ def test_thm8_alternatives_are_separated(thm8_evidence) -> None:
         alts = {a["name"]: a for a in e.details["alternatives"]}
         assert sorted(alts) == sorted(DELTA_ALTERNATIVES)
         assert all(a["separation_units"] >= 2 and a["units"] > 1 for a in alts.values())
-
-
-@pytest.mark.result("zfb24:thm8")
-@pytest.mark.parametrize("name", DELTA_ALTERNATIVES, ids=["N-1", "N+1", "N->inf", "delta_F"])
-def test_thm8_negative_control_neighbours(thm8_evidence, name: str) -> None:
-    assert_passed(thm8_evidence)
-    assert_fails(SC.check_thm8_train_sgd(fault_alternative=name))
 
 
 @pytest.mark.result("zfb24:thm8")

@@ -1,4 +1,5 @@
-"""zfb24 theory: public API, validation, exact identities, structural laws (spec 004)."""
+"""zfb24 theory: public API, validation, exact identities, structural laws (spec 004).  The
+symbolic checks and their negative controls run from the registry (tests/test_registry.py)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,7 @@ import sympy as sp
 from hypothesis import example, given, settings
 
 import theory.lsa_flow as T
-from numerics.lsa_flow.checks_flow import (
-    check_lem10_symbolic,
-    check_lem15_symbolic,
-    check_lem17_symbolic,
-)
-from numerics.lsa_flow.checks_model import check_eq6_symbolic, check_lem9_symbolic
-from numerics.lsa_flow.checks_random_cov import check_thm8_symbolic
-from numerics.lsa_flow.checks_risk import check_cor6_float, check_thm5_symbolic
-from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed
+from numerics.testing import FLOAT_RTOL
 from theory.strategies import zfb24_settings
 
 SPEC_L = np.diag([0.5, 1.0, 1.5, 2.0])
@@ -103,42 +96,7 @@ def test_gamma_noisy_special_cases() -> None:
 
 
 # ---------------------------------------------------------------------- Lemma 9 and eq. (6)
-@pytest.mark.symbolic
-@pytest.mark.result("zfb24:lem9")
-def test_lem9_and_row_major_negative_control() -> None:
-    assert_passed(check_lem9_symbolic())
-    assert_fails(check_lem9_symbolic(fault_vec_order="row"))  # spec T-R1: row-major Vec must fail
-
-
-@pytest.mark.symbolic
-@pytest.mark.result("zfb24:eq6")
-def test_eq6_is_the_full_lsa_entry() -> None:
-    assert_passed(check_eq6_symbolic())
-
-
 # ------------------------------------------------------------- Lemma 15, Lemma 10, Lemma 17
-@pytest.mark.symbolic
-@pytest.mark.result("zfb24:lem15")
-def test_lem15_gradients_symbolic() -> None:
-    assert_passed(check_lem15_symbolic())
-
-
-@pytest.mark.symbolic
-@pytest.mark.result("zfb24:lem10")
-def test_lem10_rhs_is_minus_gradient_and_negative_controls() -> None:
-    assert_passed(check_lem10_symbolic())
-    assert_fails(check_lem10_symbolic(fault_variant="symmetrised"))
-    assert_fails(check_lem10_symbolic(fault_variant="transposed"))
-
-
-@pytest.mark.symbolic
-@pytest.mark.result("zfb24:lem17")
-def test_lem17_balancedness_symbolic_and_negative_controls() -> None:
-    assert_passed(check_lem17_symbolic())
-    assert_fails(check_lem17_symbolic(fault_variant="transposed"))
-    assert_fails(check_lem17_symbolic(fault_variant="symmetrised"))
-
-
 @pytest.mark.float
 @pytest.mark.result("zfb24:thm4")
 @settings(max_examples=25)
@@ -169,18 +127,6 @@ def test_limit_is_a_fixed_point_and_balanced(s: T.Assumption3Setting) -> None:
 
 
 # --------------------------------------------------------------------- Theorem 5, Cor 6
-@pytest.mark.symbolic
-@pytest.mark.result("zfb24:thm5")
-def test_thm5_identities() -> None:
-    assert_passed(check_thm5_symbolic())
-
-
-@pytest.mark.float
-@pytest.mark.result("zfb24:cor6")
-def test_cor6_references_bounds_threshold() -> None:
-    assert_passed(check_cor6_float())
-
-
 @pytest.mark.symbolic
 @pytest.mark.result("zfb24:cor6")
 def test_limits_of_the_risk() -> None:
@@ -215,12 +161,6 @@ def test_shift_risk_reduces_to_prior_risk() -> None:
 
 
 # ------------------------------------------------------------------------ random covariance
-@pytest.mark.symbolic
-@pytest.mark.result("zfb24:thm8")
-def test_rdm_symbolic() -> None:
-    assert_passed(check_thm8_symbolic())
-
-
 @pytest.mark.symbolic
 @pytest.mark.result("zfb24:rdm_risk")
 def test_rdm_risk_special_cases() -> None:

@@ -2,9 +2,40 @@
 
 from __future__ import annotations
 
-from theory.common.protocols import Result
+from theory.common.protocols import Check, Ref, Result
 
 __all__ = ["RESULTS"]
+
+
+def _fault(name: str) -> Ref:
+    """A planted fault in ``numerics/lsa_flow/faults.py`` (resolved when the control runs)."""
+    return Ref(f"numerics.lsa_flow.faults:{name}")
+
+
+#: Γ with N+2 in place of N+1 (the prediction a check compares with).
+_WRONG_GAMMA = {"fault_gamma_fn": _fault("wrong_gamma")}
+#: The predictor actually run is Λ⁻¹ (no finite-N terms) in place of Γ⁻¹.
+_P_LAMBDA_INVERSE = {"fault_p_fn": _fault("lambda_inverse")}
+#: Every named neighbour of Γ (numerics.lsa_flow.faults.GAMMA_ALTERNATIVES) as the prediction of a
+#: trained check: N → N±1, the (N+1)/N factor dropped, Λ.
+_GAMMA_NEIGHBOURS = {
+    "gamma_N_plus_1": {"fault_gamma_fn": _fault("gamma_n_plus_1")},
+    "gamma_N_minus_1": {"fault_gamma_fn": _fault("gamma_n_minus_1")},
+    "gamma_factor_dropped": {"fault_gamma_fn": _fault("gamma_factor_dropped")},
+    "gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")},
+}
+#: Theorem 8's named neighbours of δ (numerics.lsa_flow.faults.delta_alternatives).
+_DELTA_NEIGHBOURS = {
+    "delta_N_minus_1": {"fault_alternative": "δ(N−1) (off by one)"},
+    "delta_N_plus_1": {"fault_alternative": "δ(N+1) (off by one)"},
+    "delta_N_infinite": {"fault_alternative": "δ without its finite-N terms (N → ∞)"},
+    "delta_fixed_cov": {"fault_alternative": "δ_F = N/(N+d+1) (fixed-covariance training)"},
+}
+#: Listed by Lemma 10 and Lemma 17 (one declaration).
+_LEM10_ODE = Check(
+    "numerics.lsa_flow.checks_flow:check_lem10_ode",
+    faults={"transposed_term": {"fault_variant": "transposed"}, "wrong_gamma": _WRONG_GAMMA},
+)
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -18,7 +49,12 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:prediction_quadratic",
             "theory.lsa_flow:U_from_weights",
         ),
-        checks=("numerics.lsa_flow.checks_model:check_lem9_symbolic",),
+        checks=(
+            Check(
+                "numerics.lsa_flow.checks_model:check_lem9_symbolic",
+                faults={"row_major_vec": {"fault_vec_order": "row"}},
+            ),
+        ),
     ),
     Result(
         id="zfb24:eq6",
@@ -45,7 +81,10 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             "numerics.lsa_flow.checks_flow:check_lem15_symbolic",
-            "numerics.lsa_flow.checks_flow:check_lem15_mc",
+            Check(
+                "numerics.lsa_flow.checks_flow:check_lem15_mc",
+                faults={"gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")}},
+            ),
         ),
     ),
     Result(
@@ -56,9 +95,15 @@ RESULTS: tuple[Result, ...] = (
         statement="U̇ = −u²ΓΛUΛ + uΛ², u̇ = −tr[uΓΛUΛUᵀ − Λ²Uᵀ]",
         objects=("theory.lsa_flow:flow_rhs",),
         checks=(
-            "numerics.lsa_flow.checks_flow:check_lem10_symbolic",
-            "numerics.lsa_flow.checks_flow:check_lem10_ode",
-            "sims.checks.lsa_flow:check_lem10_train_flow_vs_gd",
+            Check(
+                "numerics.lsa_flow.checks_flow:check_lem10_symbolic",
+                faults={
+                    "symmetrised": {"fault_variant": "symmetrised"},
+                    "transposed_term": {"fault_variant": "transposed"},
+                },
+            ),
+            _LEM10_ODE,
+            Check("sims.checks.lsa_flow:check_lem10_train_flow_vs_gd", faults=_GAMMA_NEIGHBOURS),
         ),
         figures=("sims.figures.lsa_flow:fig_ode_trajectory",),
     ),
@@ -70,8 +115,14 @@ RESULTS: tuple[Result, ...] = (
         statement="d/dt[u_{-1}² − ‖U11‖_F²] = 0",
         objects=("theory.lsa_flow:balancedness", "theory.lsa_flow:balanced_flow_rhs"),
         checks=(
-            "numerics.lsa_flow.checks_flow:check_lem17_symbolic",
-            "numerics.lsa_flow.checks_flow:check_lem10_ode",
+            Check(
+                "numerics.lsa_flow.checks_flow:check_lem17_symbolic",
+                faults={
+                    "transposed_term": {"fault_variant": "transposed"},
+                    "symmetrised": {"fault_variant": "symmetrised"},
+                },
+            ),
+            _LEM10_ODE,
         ),
     ),
     Result(
@@ -79,14 +130,20 @@ RESULTS: tuple[Result, ...] = (
         kind="derived",
         derived=True,
         summary="reduced balanced ODE, diagonal reduction (off-diagonal decay), isotropic logistic",
-        source="[derived] spec 004 R4, from [zfb24] Lemmas 10, 17",
+        source="[derived] from [zfb24] Lemmas 10, 17",
+        spec="spec 004 R4",
         statement="u_ij(t) = u_ij(0)exp(−g_iλ_iλ_j∫u²); q(t) logistic with q* = 1/(√d g)",
         objects=(
             "theory.lsa_flow:isotropic_q",
             "theory.lsa_flow:offdiag_decay",
             "theory.lsa_flow:balanced_flow_rhs",
         ),
-        checks=("numerics.lsa_flow.checks_flow:check_flow_reductions_ode",),
+        checks=(
+            Check(
+                "numerics.lsa_flow.checks_flow:check_flow_reductions_ode",
+                faults={"symmetrised": {"fault_variant": "symmetrised"}},
+            ),
+        ),
     ),
     Result(
         id="zfb24:cor16",
@@ -100,8 +157,14 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:gamma",
         ),
         checks=(
-            "numerics.lsa_flow.checks_flow:check_cor16_ode",
-            "numerics.lsa_flow.checks_flow:check_cor16_mc",
+            Check(
+                "numerics.lsa_flow.checks_flow:check_cor16_ode",
+                faults={"wrong_gamma": _WRONG_GAMMA},
+            ),
+            Check(
+                "numerics.lsa_flow.checks_flow:check_cor16_mc",
+                faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
+            ),
         ),
     ),
     Result(
@@ -121,10 +184,13 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:W_PV_star",
         ),
         checks=(
-            "numerics.lsa_flow.checks_thm4:check_thm4_ode",
+            Check(
+                "numerics.lsa_flow.checks_thm4:check_thm4_ode",
+                faults={"gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")}},
+            ),
             "numerics.lsa_flow.checks_thm4:check_thm4_ode_beyond_condition",
-            "sims.checks.lsa_flow:check_thm4_train_sgd",
-            "sims.checks.lsa_flow:check_thm4_train_population_gd",
+            Check("sims.checks.lsa_flow:check_thm4_train_sgd", faults=_GAMMA_NEIGHBOURS),
+            Check("sims.checks.lsa_flow:check_thm4_train_population_gd", faults=_GAMMA_NEIGHBOURS),
         ),
         figures=("sims.figures.lsa_flow:fig_ode_trajectory",),
     ),
@@ -137,7 +203,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:W_KQ_star", "theory.lsa_flow:W_PV_star"),
         checks=(
             "numerics.lsa_flow.checks_model:check_eq12_float",
-            "sims.checks.lsa_flow:check_eq12_train",
+            Check("sims.checks.lsa_flow:check_eq12_train", faults=_GAMMA_NEIGHBOURS),
         ),
     ),
     Result(
@@ -153,7 +219,10 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:quadratic_task_moments",
         ),
         checks=(
-            "numerics.lsa_flow.checks_risk:check_thm5_mc",
+            Check(
+                "numerics.lsa_flow.checks_risk:check_thm5_mc",
+                faults={"p_lambda_inverse": _P_LAMBDA_INVERSE, "wrong_gamma": _WRONG_GAMMA},
+            ),
             "numerics.lsa_flow.checks_risk:check_thm5_symbolic",
         ),
     ),
@@ -171,8 +240,19 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             "numerics.lsa_flow.checks_risk:check_cor6_float",
-            "numerics.lsa_flow.checks_risk:check_cor6_mc",
+            Check(
+                "numerics.lsa_flow.checks_risk:check_cor6_mc",
+                faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
+            ),
             "numerics.lsa_flow.checks_risk:check_cor6_rate",
+            Check(
+                "numerics.lsa_flow.checks_risk:check_cor6_threshold_float",
+                faults={
+                    "threshold_d_for_d_plus_1": {
+                        "fault_threshold_fn": _fault("cor6_threshold_d_for_d_plus_1")
+                    }
+                },
+            ),
         ),
         figures=("sims.figures.lsa_flow:fig_rates",),
     ),
@@ -181,7 +261,8 @@ RESULTS: tuple[Result, ...] = (
         kind="observation",
         summary="§4.2: exact shifted risk R(P; Λ', S_q, M); task/query shifts tolerated, scaling "
         "not",
-        source="[zfb24] §4.2, eqs. (17), (18); exact risk [derived] (spec R11)",
+        source="[zfb24] §4.2, eqs. (17), (18); exact risk [derived]",
+        spec="spec 004 R11",
         statement="x ↦ cx: ŷ → c²x_qᵀw, limit risk (c²−1)²c²trΛ",
         objects=(
             "theory.lsa_flow:shift_risk",
@@ -189,16 +270,20 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:query_shift_floor",
         ),
         checks=(
-            "numerics.lsa_flow.checks_shifts:check_shifts_mc",
+            Check(
+                "numerics.lsa_flow.checks_shifts:check_shifts_mc",
+                faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
+            ),
             "numerics.lsa_flow.checks_shifts:check_shifts_mc_covariate_scaling",
-            "sims.checks.lsa_flow:check_shifts_train",
+            Check("sims.checks.lsa_flow:check_shifts_train", faults=_GAMMA_NEIGHBOURS),
         ),
     ),
     Result(
         id="zfb24:fn2",
         kind="remark",
         summary="one GD step without preconditioning has limit risk tr(Λ(Λ−I)²) ≠ 0 for Λ ≠ I",
-        source="[zfb24] footnote 2 (spec §6.20, R14)",
+        source="[zfb24] footnote 2",
+        spec="spec 004 §6.20, R14",
         statement="x^T((1/n)Σyᵢxᵢ) → xᵀΛw ≠ xᵀw",
         objects=("theory.lsa_flow:plain_gd_risk_limit",),
         checks=("numerics.lsa_flow.checks_shifts:check_fn2_mc",),
@@ -224,7 +309,11 @@ RESULTS: tuple[Result, ...] = (
             "numerics.lsa_flow.checks_random_cov:check_thm8_mc_moments",
             "numerics.lsa_flow.checks_random_cov:check_thm8_ode",
             "numerics.lsa_flow.checks_random_cov:check_thm8_mc_loss",
-            "sims.checks.lsa_flow:check_thm8_train_sgd",
+            Check("sims.checks.lsa_flow:check_thm8_train_sgd", faults=_DELTA_NEIGHBOURS),
+            Check(
+                "numerics.lsa_flow.checks_random_cov:check_thm8_bounds_generic",
+                faults={"u_min_d_for_sqrt_d": {"fault_u_min_fn": _fault("rdm_u_min_d_for_sqrt_d")}},
+            ),
         ),
     ),
     Result(
@@ -233,10 +322,17 @@ RESULTS: tuple[Result, ...] = (
         derived=True,
         summary="exact risk r(δ, c, M) of a scalar-δ LSA on random-covariance tests (Figure 1 "
         "curves)",
-        source="[derived] spec R12, for [zfb24] eq. (23) and Figure 1",
+        source="[derived] for [zfb24] eq. (23) and Figure 1",
+        spec="spec 004 R12",
         statement="r = δ²c³m3 − 2δc²m2 + cm1 + δ²c³(2m3 + (d−1)m1m2)/M",
         objects=("theory.lsa_flow:rdm_test_risk", "theory.lsa_flow:fixed_test_risk"),
-        checks=("numerics.lsa_flow.checks_random_cov:check_rdm_risk_mc",),
+        checks=(
+            Check(
+                "numerics.lsa_flow.checks_random_cov:check_rdm_risk_mc",
+                # test covariances Gamma(4, 1/4) (mean 1, lighter tails) while r uses Exp(1)
+                faults={"test_cov_gamma4": {"fault_gamma_k": 4.0}},
+            ),
+        ),
         figures=("sims.figures.lsa_flow:fig_figure1",),
     ),
     Result(
@@ -244,7 +340,8 @@ RESULTS: tuple[Result, ...] = (
         kind="derived",
         derived=True,
         summary="label-noise extension: Γ_s = Γ + s²/N·I, minimiser Γ_s⁻¹, L*_s",
-        source="[derived] spec 004 §5 (not in [zfb24])",
+        source="[derived] (not in [zfb24])",
+        spec="spec 004 §5",
         statement="L*_s = ½[trΛ + s² − tr(Λ²Γ_s⁻¹)]",
         objects=("theory.lsa_flow:gamma_noisy", "theory.lsa_flow:optimal_loss_noisy"),
         checks=("numerics.lsa_flow.checks_flow:check_label_noise_mc",),
@@ -254,14 +351,23 @@ RESULTS: tuple[Result, ...] = (
         kind="figure",
         summary="Figure 1 theory content: zero, least squares, LSA fixed/random-trained, c ∈ "
         "{1,4,9}",
-        source="[zfb24] Figure 1, Appendix E (CPU proxies P1, P2 of spec §4)",
+        source="[zfb24] Figure 1, Appendix E",
+        spec="spec 004 §4 (CPU proxies P1, P2)",
         statement="orderings: LSA limit ≤ zero at c = 1; LSA ≫ zero at c = 9; LS = 0 for M ≥ d",
         objects=(
             "theory.lsa_flow:rdm_test_risk",
             "theory.lsa_flow:fixed_test_risk",
             "theory.lsa_flow:lsa_limit_random",
         ),
-        checks=("numerics.lsa_flow.checks_random_cov:check_fig1_mc",),
+        checks=(
+            "numerics.lsa_flow.checks_random_cov:check_fig1_mc",
+            Check(
+                "numerics.lsa_flow.checks_random_cov:check_fig1_limit_exact",
+                faults={
+                    "limit_2c_for_4c": {"fault_limit_fn": _fault("lsa_limit_random_2c_for_4c")}
+                },
+            ),
+        ),
         figures=("sims.figures.lsa_flow:fig_figure1",),
     ),
 )

@@ -187,7 +187,8 @@ RESULTS: tuple[Result, ...] = (
         id="base:isserlis",
         kind="identity",
         summary="Gaussian fourth moment E[x x^T A x x^T] = ΣAΣ + ΣA^TΣ + tr(AΣ)Σ",
-        source="[zwb24] Lemma H.4 (spec 002 §2.0); [zfb24] Lemma 30 (spec 004 R13)",
+        source="[zwb24] Lemma H.4; [zfb24] Lemma 30",
+        spec="spec 002 §2.0; spec 004 R13",
         statement="E[x x^T A x x^T] = Σ A Σ + Σ A^T Σ + tr(AΣ) Σ for x ~ N(0, Σ), any real A",
         objects=("theory.common.gaussian:isserlis_fourth_moment",),
         checks=(
@@ -201,7 +202,8 @@ RESULTS: tuple[Result, ...] = (
         id="base:wishart",
         kind="identity",
         summary="Wishart fourth moment E[X^T X A X^T X] = N²ΣAΣ + N(ΣA^TΣ + tr(AΣ)Σ)",
-        source="[zwb24] Lemma H.4 (spec 002 §2.0, general-A form)",
+        source="[zwb24] Lemma H.4 (general-A form)",
+        spec="spec 002 §2.0",
         statement="E[X^T X A X^T X] = N^2 Σ A Σ + N (Σ A^T Σ + tr(AΣ) Σ), "
         "X with N iid N(0, Σ) rows",
         objects=("theory.common.gaussian:wishart_fourth_moment",),
@@ -216,7 +218,8 @@ RESULTS: tuple[Result, ...] = (
         id="base:sample-cov",
         kind="identity",
         summary="E[Λ̂²] = ((N+1)/N)Σ² + (trΣ/N)Σ = ΓΛ for the sample covariance Λ̂ = X^T X/N",
-        source="[zfb24] §1.1 key identity (spec 004 §1.1; JMLR Lemma 30 corollary)",
+        source="[zfb24] §1.1 key identity (JMLR Lemma 30 corollary)",
+        spec="spec 004 §1.1",
         statement="E[Λ̂^2] = ((N+1)/N) Λ^2 + (tr Λ / N) Λ",
         objects=("theory.common.gaussian:sample_cov_second_moment",),
         checks=(

@@ -88,7 +88,9 @@ RESULTS: tuple[Result, ...] = (
         id="base:gd",
         kind="baseline",
         summary="exact finite-N risk of one-step preconditioned GD (von Oswald), general Σ, β*, Ψ",
-        source="[zwb24] spec 002 §2.1 (GD-0 baseline); [hpcy25] spec 001 R9 R_V (isotropic case)",
+        source="[zwb24] eq. (5.1) at β0 = 0 (GD-0 baseline); [hpcy25] App. D, eqs. (D.28)–(D.29) "
+        "(vanilla GD risk, isotropic case)",
+        spec="spec 002 §2.1 (GD-0 baseline); spec 001 R9 R_V",
         statement="R = σ² + tr(HΨ0) − 2tr(HΓHΨ0) + ((N+1)/N)tr(HΓᵀHΓHΨ0) + (c0/N)tr(ΓᵀHΓH), "
         "Ψ0 = Ψ + β*β*ᵀ, c0 = tr(HΨ0) + σ²",
         objects=(_TB + "gd_risk",),
@@ -101,7 +103,8 @@ RESULTS: tuple[Result, ...] = (
         id="base:gd-beta",
         kind="baseline",
         summary="exact finite-N risk of GD with learnable initialisation β0 (GD-β)",
-        source="[zwb24] eq. (5.1) and spec 002 §2.1 (closed form from Lemma H.4)",
+        source="[zwb24] eq. (5.1) (closed form from Lemma H.4)",
+        spec="spec 002 §2.1",
         statement="R(f_{Γ,β0}) = σ² + tr(HΨ_β) − 2tr(HΓHΨ_β) + ((N+1)/N)tr(HΓᵀHΓHΨ_β) "
         "+ (c_β/N)tr(ΓᵀHΓH), Ψ_β = Ψ + (β* − β0)(β* − β0)ᵀ",
         objects=(_TB + "gd_beta_risk",),
@@ -115,8 +118,9 @@ RESULTS: tuple[Result, ...] = (
         kind="derived",
         summary="exact finite-N risk of preconditioned debiased GD = GD with N−1 samples, "
         "Γ = η(N−1)/N Pᵀ",
-        source="[hpcy25] eq. (4.11) (estimator) and spec 001 R9 R_D (isotropic); general Σ, Ψ, P, "
-        "β* derived here",
+        source="[hpcy25] eq. (4.11) (estimator) and App. D, Step 2 (debiased GD risk, isotropic); "
+        "general Σ, Ψ, P, β* derived here",
+        spec="spec 001 R9 R_D",
         statement="R_D(P, η; N) = R_GD(η (N−1)/N Pᵀ; N − 1); isotropic: 1 + σ² − 2η(L−1)/L "
         "+ η²(L−1)(L + d(1+σ²))/L²",
         objects=(_TB + "dgd_risk",),
@@ -129,8 +133,8 @@ RESULTS: tuple[Result, ...] = (
         id="base:ridge-bayes",
         kind="baseline",
         summary="ridge with λ = σ²/τ² equals the Bayes posterior mean (Ψ = τ²I, β* = 0)",
-        source="[zwb24] Lemma 6.1(a), eq. (F.1) (spec 002 §2.7); [hpcy25] §1.7 (λ = dσ² for "
-        "Ψ = I/d); STYLE R11",
+        source="[zwb24] Lemma 6.1(a), eq. (F.1); [hpcy25] App. D, Step 3 (λ = dσ² for Ψ = I/d)",
+        spec="spec 002 §2.7; spec 001 §1.7; STYLE R11",
         statement="(XᵀX + σ²/τ² I)⁻¹Xᵀy = E[β | X, y] for β ~ N(0, τ²I)",
         objects=(_TB + "ridge_predictor", _TB + "bayes_posterior_mean"),
         checks=(Check(_NB + "check_ridge_bayes", faults={
@@ -142,8 +146,9 @@ RESULTS: tuple[Result, ...] = (
         id="base:bayes-risk",
         kind="baseline",
         summary="exact conditional risk of the Bayes predictor given X; Bayes < ridge(λ ≠ λ*), OLS",
-        source="[zwb24] Lemma 6.1(a) (spec 002 §2.7); [hpcy25] spec 001 R9 R_B; ridge conditional "
-        "risk: [czz24] spec 000 R10 (general Σ, β*, Ψ derived)",
+        source="[zwb24] Lemma 6.1(a); [hpcy25] App. D, eq. (D.34); ridge conditional risk: [czz24] "
+        "App. F.2 (general Σ, β*, Ψ derived)",
+        spec="spec 002 §2.7; spec 001 R9 R_B; spec 000 R10",
         statement="L(β̂_Bayes; X) = σ² + σ² tr(Σ_x (ΨXᵀX + σ²I)⁻¹Ψ)",
         objects=(_TB + "bayes_conditional_risk", _TB + "ridge_conditional_risk"),
         checks=(Check(_NB + "check_bayes_risk_mc", faults={
@@ -157,7 +162,8 @@ RESULTS: tuple[Result, ...] = (
         id="base:ols",
         kind="baseline",
         summary="expected OLS risk σ²(1 + d/(N − d − 1)), any PD Σ_x, N > d + 1",
-        source="[czz24] spec 000 R10 exact closed forms (+ query noise σ²)",
+        source="[czz24] App. F.4 (OLS; + query noise σ²)",
+        spec="spec 000 R10 exact closed forms",
         statement="E(⟨(XᵀX)⁻¹Xᵀy, x⟩ − y)² = σ²(1 + d/(N − d − 1))",
         objects=(_TB + "ols_risk",),
         checks=(Check(_NB + "check_ols_mc", faults={
@@ -170,7 +176,8 @@ RESULTS: tuple[Result, ...] = (
         id="base:mp-limit",
         kind="baseline",
         summary="proportional-limit Bayes risk R_B∞ via the Marchenko–Pastur Stieltjes transform",
-        source="[hpcy25] eqs. (D.34)–(D.36) (spec 001 R9); [czz24] spec 000 R10 R_ridge*",
+        source="[hpcy25] App. D, eqs. (D.34)–(D.36); [czz24] App. F.2 (optimally tuned ridge)",
+        spec="spec 001 R9; spec 000 R10 R_ridge*",
         statement="R_B∞ = σ² + σ²ξ m(−σ²ξ) = ½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]",
         objects=(_TB + "bayes_risk_limit_mp", _TB + "mp_stieltjes"),
         checks=(_NB + "check_mp_exact", _MP_FLOAT, _MP_WISHART,
@@ -180,8 +187,9 @@ RESULTS: tuple[Result, ...] = (
         id="base:ridge-limit",
         kind="derived",
         summary="proportional-limit ridge risk at any λ > 0: σ² + α²λ²m' + σ²ξ(m − λm')",
-        source="assembled from [czz24] spec 000 R10's conditional ridge risk and the MP "
-        "transform (Dobriban & Wager 2018)",
+        source="assembled from [czz24] App. F.2's conditional ridge risk and the MP transform "
+        "(Dobriban & Wager 2018)",
+        spec="spec 000 R10",
         statement="R_λ = σ² + α² λ² m'(−λ) + σ² ξ (m(−λ) − λ m'(−λ)); minimised at λ* = σ²ξ/α²",
         objects=(_TB + "ridge_risk_limit",),
         checks=(_NB + "check_mp_exact", _MP_FLOAT, _MP_WISHART),

@@ -35,6 +35,7 @@ from numerics.baselines.mp import (
     check_mp_exact,
     check_mp_float,
     check_mp_wishart,
+    check_mp_wishart_generic,
     check_wishart_sampler,
     wishart_eigenvalues,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "check_mp_exact",
     "check_mp_float",
     "check_mp_wishart",
+    "check_mp_wishart_generic",
     "check_wishart_sampler",
     "wishart_eigenvalues",
 ]

@@ -105,3 +105,9 @@ def ridge_limit_without_lam_mprime(xi: Any, lam: Any, v: Any, a: Any) -> Any:
     """A ridge limit without the −λm' part of the variance term (a plausible slip)."""
     return B.ridge_risk_limit(xi, lam, v, a) + v * xi * lam * float(
         -(B.mp_stieltjes(xi, lam * (1 + 1e-6)) - B.mp_stieltjes(xi, lam)) / (lam * 1e-6))
+
+
+def ridge_limit_signal_squared(xi: Any, lam: Any, v: Any, a: Any) -> Any:
+    """One-token slip ``signal → signal**2`` in the bias term ``α² λ² m'`` of the ridge limit (the
+    only term in which ``signal`` enters once λ is given)."""
+    return B.ridge_risk_limit(xi, lam, v, a**2)

@@ -82,6 +82,9 @@ _MP_FLOAT = Check(_NB + "check_mp_float", faults={
     "inverted_ratio": {"fault_bayes_fn": Ref(_F + "bayes_limit_inverted_ratio")}})
 _MP_WISHART = Check(_NB + "check_mp_wishart", faults={
     "without_lam_mprime": {"fault_limit_fn": Ref(_F + "ridge_limit_without_lam_mprime")}})
+# issue 20: the Wishart route at a generic point (E‖β‖² = 1.7, not 1)
+_MP_WISHART_GENERIC = Check(_NB + "check_mp_wishart_generic", faults={
+    "signal_squared": {"fault_limit_fn": Ref(_F + "ridge_limit_signal_squared")}})
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -180,7 +183,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 001 R9; spec 000 R10 R_ridge*",
         statement="R_B∞ = σ² + σ²ξ m(−σ²ξ) = ½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]",
         objects=(_TB + "bayes_risk_limit_mp", _TB + "mp_stieltjes"),
-        checks=(_NB + "check_mp_exact", _MP_FLOAT, _MP_WISHART,
+        checks=(_NB + "check_mp_exact", _MP_FLOAT, _MP_WISHART, _MP_WISHART_GENERIC,
                 Check(_NB + "check_wishart_sampler", faults={"dof_minus_1": {"dof_shift": -1}})),
     ),
     Result(
@@ -192,7 +195,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 R10",
         statement="R_λ = σ² + α² λ² m'(−λ) + σ² ξ (m(−λ) − λ m'(−λ)); minimised at λ* = σ²ξ/α²",
         objects=(_TB + "ridge_risk_limit",),
-        checks=(_NB + "check_mp_exact", _MP_FLOAT, _MP_WISHART),
+        checks=(_NB + "check_mp_exact", _MP_FLOAT, _MP_WISHART, _MP_WISHART_GENERIC),
         derived=True,
     ),
 )

@@ -13,7 +13,8 @@ import numpy as np
 
 from theory.ltb import optimal_gamma
 
-__all__ = ["gamma_without_finite_sample_factor", "gamma_infinite_N"]
+__all__ = ["gamma_without_finite_sample_factor", "gamma_infinite_N", "lsa_risk_floor_n_plus_1",
+           "cor62_bounds_half", "beta_rate_bound_exponent_2"]
 
 
 def gamma_without_finite_sample_factor(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
@@ -27,3 +28,26 @@ def gamma_infinite_N(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
     below 5 standard errors)."""
     del Psi, sigma2, N
     return np.linalg.pinv(np.asarray(H, dtype=float))
+
+
+def lsa_risk_floor_n_plus_1(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> float:
+    """Wrong: the Thm 4.1 (ii) floor with ``2/(N+2)`` slipped to ``2/(N+1)``."""
+    Hm, Pm, bs = (np.asarray(H, float), np.asarray(Psi, float), np.asarray(beta_star, float))
+    return float(sigma2 + 2 * (bs @ Hm @ bs + np.trace(Hm @ Pm)) / (N + 1))
+
+
+def cor62_bounds_half(lams: Any, sigma2: Any, N: Any) -> tuple[float, float]:
+    """Wrong: Corollary 6.2's lower constant ``1/4`` slipped to ``1/2``."""
+    lam = np.asarray(lams, dtype=float)
+    s = float(np.sum(np.minimum(lam, sigma2 / N)))
+    return 0.5 * s, 2 * (1 + float(np.sum(lam)) / sigma2) * s
+
+
+def beta_rate_bound_exponent_2(t: Any, beta0: Any, H: Any, beta_star: Any, N: Any) -> Any:
+    """Wrong: the β-rate bound with ``exp(−4λt/(N+1))`` slipped to ``exp(−2λt/(N+1))``."""
+    Hm = np.asarray(H, float)
+    w, V = np.linalg.eigh(Hm)
+    keep = w > 1e-10 * max(1.0, float(w.max()))
+    PH = V[:, keep] @ V[:, keep].T
+    e0 = PH @ (np.asarray(beta0, float) - np.asarray(beta_star, float))
+    return np.exp(-2 * float(np.min(w[keep])) * np.asarray(t, float) / (N + 1)) * float(e0 @ e0)

@@ -155,7 +155,10 @@ RESULTS: tuple[Result, ...] = (
                  "theory.ltb:gap_exact_d1_noiseless"),
         checks=("numerics.ltb.checks_mlp_gap:check_thm4_1_float_floor",
                 "numerics.ltb.checks_mlp_gap:check_thm4_1_optim_gap",
-                "numerics.ltb.checks_mlp_gap:check_thm4_1_rate"),
+                "numerics.ltb.checks_mlp_gap:check_thm4_1_rate",
+                Check("numerics.ltb.checks_pinned:check_thm4_1_floor_pinned",
+                      faults={"2/(N+2) -> 2/(N+1)": {"fault_floor_fn": Ref(
+                          "numerics.ltb.faults:lsa_risk_floor_n_plus_1")}})),
         figures=("sims.figures.ltb:fig_gap_scaling",),
     ),
     Result(
@@ -178,7 +181,10 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 002 §2.8",
         statement="R* - s2 ~ sum_i min(l_i, s2/N) under bounded SNR",
         objects=("theory.ltb:cor62_bounds", "theory.ltb:sum_min"),
-        checks=("numerics.ltb.checks_rates:check_cor6_2_rate",),
+        checks=("numerics.ltb.checks_rates:check_cor6_2_rate",
+                Check("numerics.ltb.checks_pinned:check_cor6_2_bounds_pinned",
+                      faults={"1/4 -> 1/2": {"fault_bounds_fn": Ref(
+                          "numerics.ltb.faults:cor62_bounds_half")}})),
         figures=("sims.figures.ltb:fig_rates",),
     ),
     Result(
@@ -209,6 +215,9 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.ltb:flow_limit", "theory.ltb:invariants", "theory.ltb:beta_rate_bound"),
         checks=(Check("numerics.ltb.checks_flow:check_thm6_3_ode",
                       faults={"no (N+1)/N": _NO_FACTOR}),
+                Check("numerics.ltb.checks_pinned:check_thm6_3_rate_pinned",
+                      faults={"exp(-4...) -> exp(-2...)": {"fault_rate_fn": Ref(
+                          "numerics.ltb.faults:beta_rate_bound_exponent_2")}}),
                 Check("sims.checks.ltb:check_thm6_3_train",
                       faults=_alternatives(_THM63_ALTERNATIVES))),
         figures=("sims.figures.ltb:fig_flow",),

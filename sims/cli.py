@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--controls", action="store_true",
                    help="also run every declared negative control; a fault a check accepts is a "
                    "fail")
+    r.add_argument("--no-properties", action="store_true",
+                   help="skip the trained properties over drawn settings")
     _executor_options(r, default_help="serial")
 
     w = sub.add_parser("sweep", help="a result's checks (or a training preset) over a grid of "
@@ -122,7 +124,12 @@ def _cmd_list() -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from sims.verify import check_parameters, parse_set_options, verify_result
+    from sims.verify import (
+        check_parameters,
+        parse_set_options,
+        validate_overrides,
+        verify_result,
+    )
     from theory.common.registry import get
 
     result = get(args.id)
@@ -135,6 +142,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 print(f"    negative control {fault!r}: {_fault_text(kw)}")
         return 0
     overrides = parse_set_options(result, args.sets)
+    try:
+        validate_overrides(result, overrides)  # out-of-hypothesis values: exit 2, nothing trains
+    except (ValueError, TypeError) as exc:
+        print(f"icl-verify: error: --set {' '.join(args.sets)}: {exc}", file=sys.stderr)
+        return 2
     outcome = verify_result(result, quick=not args.full, seed=args.seed, overrides=overrides,
                             controls=args.controls)
     if args.sets:
@@ -176,11 +188,12 @@ def _cmd_report(args: argparse.Namespace) -> int:
     spec = spec_from_args(args.jobs, args.dask_local, args.scheduler, default_parallel=False)
     summary = write_report(args.out, quick=not args.full, seed=args.seed, ids=args.only,
                            resume=args.resume, figures=not args.no_figures, executor_spec=spec,
-                           controls=args.controls)
+                           controls=args.controls, properties=not args.no_properties)
     print(f"{summary.n_results} results, {summary.unique_checks} check functions, "
           f"{summary.n_checks} evidence rows: {summary.n_failed_results} results failed, "
           f"{summary.n_failed_checks} rows failed, {summary.n_discrepancies} results with a claim "
-          f"not reproduced; "
+          f"not reproduced; {summary.n_properties} trained properties over drawn settings, "
+          f"{summary.n_failed_properties} failed; "
           f"{summary.wall_time:.1f} s. Report: {Path(args.out) / 'report.html'}")
     return 0 if summary.passed else 1
 

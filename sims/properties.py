@@ -184,7 +184,8 @@ def run_property(
         test = example(pinned)(test)
     test = settings(max_examples=examples, derandomize=True, database=None, deadline=None,
                     phases=phases, report_multiple_bugs=False,
-                    suppress_health_check=list(HealthCheck))(test)
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                           HealthCheck.data_too_large])(test)
     t0 = time.perf_counter()
     error = None
     minimal = None

@@ -48,6 +48,8 @@ __all__ = [
     "verdict_md",
     "verdict_html",
     "controls_line",
+    "properties_md",
+    "properties_html",
 ]
 
 
@@ -379,8 +381,53 @@ def evidence_rows_md(ev: Sequence[Evidence]) -> list[str]:
     return rows
 
 
+def _prop_rows(properties: Sequence[dict[str, Any]]) -> list[list[str]]:
+    out = []
+    for p in properties:
+        drawn = "; ".join(
+            ", ".join(f"{k}={fmt_value(v)}" for k, v in (d.get("setting") or {}).items())
+            + f" ({d.get('verdict')})" for d in p.get("settings") or [])
+        failing = p.get("minimal_failing")
+        out.append([f"{p['result']}/{p['property']}", str(p["drawn"]), str(p["passed"]),
+                    str(p["not_separable"]),
+                    fmt_value(p["worst_margin"]) if p.get("worst_margin") is not None else "",
+                    (f"{failing} — `{p.get('replay')}`" if failing is not None
+                     else (p.get("error") or "none")), drawn])
+    return out
+
+
+PROPERTY_BLURB = ("Each property draws settings from its theorem's hypotheses (derandomised: the "
+                  "same draws every run), trains at each and asserts the TRAIN contract. Margin: "
+                  "tolerance units inside the band and outside the nearest named alternative.")
+PROPERTY_HEAD = ["property", "drawn", "passed", "not separable", "worst margin",
+                 "minimal failing setting", "settings drawn"]
+
+
+def properties_md(properties: Sequence[dict[str, Any]]) -> list[str]:
+    """The "Trained claims over settings" section (Markdown)."""
+    out = ["## Trained claims over settings", ""]
+    if not properties:
+        return out + ["No trained property was run.", ""]
+    out += [PROPERTY_BLURB, "", "| " + " | ".join(PROPERTY_HEAD) + " |",
+            "|" + "---|" * len(PROPERTY_HEAD)]
+    out += ["| " + " | ".join(row) + " |" for row in _prop_rows(properties)]
+    return out + [""]
+
+
+def properties_html(properties: Sequence[dict[str, Any]]) -> list[str]:
+    esc = html.escape
+    parts = ["<h2>Trained claims over settings</h2>"]
+    if not properties:
+        return parts + ["<p>No trained property was run.</p>"]
+    parts += [f"<p>{esc(PROPERTY_BLURB)}</p>", "<table><tr>"
+              + "".join(f"<th>{esc(h)}</th>" for h in PROPERTY_HEAD) + "</tr>"]
+    parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>"
+              for row in _prop_rows(properties)]
+    return parts + ["</table>"]
+
+
 def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
-              seed: int) -> str:
+                    seed: int, *, properties: Sequence[dict[str, Any]] = ()) -> str:
     lines = [
         "# icl-verify verification report",
         "",
@@ -391,6 +438,7 @@ def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], 
         *claims_md(outcomes),
         *(line for v in VERDICTS[1:] for line in verdict_md(outcomes, v)),
         *seeds_md(outcomes),
+        *properties_md(properties),
         *legend_md(outcomes),
         "",
         "## Results",
@@ -419,7 +467,7 @@ def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], 
 
 
 def html_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
-                seed: int) -> str:
+                seed: int, *, properties: Sequence[dict[str, Any]] = ()) -> str:
     esc = html.escape
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>icl-verify report</title>",
@@ -432,6 +480,7 @@ def html_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode
         *claims_html(outcomes),
         *(part for v in VERDICTS[1:] for part in verdict_html(outcomes, v)),
         *seeds_html(outcomes),
+        *properties_html(properties),
         *legend_html(outcomes),
         "<h2>Results</h2>",
         "<table><tr><th>result</th><th>summary</th><th>source</th><th>checks</th><th>status</th></tr>",

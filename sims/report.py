@@ -72,10 +72,12 @@ class ReportSummary:
     wall_time: float
     unique_checks: int = 0  # distinct check functions run
     n_discrepancies: int = 0  # results whose claim the toolkit does not reproduce
+    n_properties: int = 0  # trained properties run over drawn settings
+    n_failed_properties: int = 0  # ... that broke the TRAIN contract at a drawn setting
 
     @property
     def passed(self) -> bool:
-        return self.n_failed_results == 0
+        return self.n_failed_results == 0 and self.n_failed_properties == 0
 
 
 def figure_filename(path: str) -> str:
@@ -113,6 +115,20 @@ def control_task(check: Any, fault: str, quick: bool, seed: int) -> ControlRun:
     return run_control(check, fault, quick=quick, seed=seed)
 
 
+def property_examples(prop: Any, quick: bool) -> int:
+    """Draws a report makes of one property: ``report_examples`` (quick), twice that (full)."""
+    return prop.report_examples * (1 if quick else 2)
+
+
+def property_task(prop_id: str, quick: bool, seed: int) -> dict[str, Any]:
+    """Run one trained property (a worker task): its ``trained_properties`` record."""
+    from sims.properties import run_property
+
+    prop = next(p for p in registry.all_properties() if p.id == prop_id)
+    out = run_property(prop, examples=property_examples(prop, quick), quick=quick, seed=seed)
+    return out.to_json()
+
+
 def draw_figure(path: str, quick: bool, seed: int) -> tuple[bytes | None, str | None]:
     """PNG bytes of the figure function at ``path`` or the error text (a worker task)."""
     try:
@@ -148,6 +164,8 @@ def _run_parallel(
     progress: bool,
     controls: bool = False,
     control_memo: dict[str, ControlRun] | None = None,
+    property_ids: Sequence[str] = (),
+    property_records: dict[str, dict[str, Any]] | None = None,
 ) -> tuple[dict[str, CheckRun], dict[str, float], dict[str, tuple[bytes | None, str | None]],
            dict[str, float]]:
     """Every distinct check of ``todo`` and every figure in ``figure_paths``, on ``spec``'s
@@ -166,6 +184,8 @@ def _run_parallel(
             for fault in c.faults:
                 pending_controls.append((c.path, fault))
                 tasks.append((control_task, (c, fault, quick, seed)))
+    n_before_properties = len(tasks)
+    tasks += [(property_task, (pid, quick, seed)) for pid in property_ids]
     memo: dict[str, CheckRun] = {}
     times: dict[str, float] = {}
     pngs: dict[str, tuple[bytes | None, str | None]] = {}
@@ -188,10 +208,13 @@ def _run_parallel(
             path = figure_paths[i - len(checks)]
             pngs[path] = ret.value
             fig_times[path] = ret.seconds
-        else:
+        elif i < n_before_properties:
             cpath, fault = pending_controls[i - n_before_controls]
             done = control_key(cpath, fault)
             cmemo[done] = ret.value
+        elif property_records is not None:
+            pid = property_ids[i - n_before_properties]
+            property_records[pid] = ret.value
         if done is not None:
             for r in todo:
                 pend = waiting.get(r.id)
@@ -223,12 +246,15 @@ def write_report(
     progress: bool = True,
     executor_spec: ExecutorSpec | None = None,
     controls: bool = False,
+    properties: bool = True,
 ) -> ReportSummary:
     """Run the checks of every (or the selected) result and write the report to ``out_dir``.
 
     ``executor_spec`` (default serial) runs the checks and figures on worker processes or a Dask
     cluster; the files written are the same (``results.json`` byte for byte).  ``controls`` also
     runs every declared negative control (a fault the check accepts is a ``fail``).
+    ``properties`` runs each declared trained property (:mod:`sims.properties`) of the selected
+    results at its derandomised drawn settings ("Trained claims over settings").
     """
     from tqdm.auto import tqdm
 
@@ -263,6 +289,17 @@ def write_report(
 
     pngs: dict[str, tuple[bytes | None, str | None]] = {}
     par_times: dict[str, float] = {}
+    selected = {r.id for r in results}
+    props = [p for p in registry.all_properties() if p.result in selected] if properties else []
+    property_records: dict[str, dict[str, Any]] = {}
+
+    def prop_part(pid: str) -> Path:
+        return partial / f"property_{anchor(pid)}.{mode}.{seed}.json"
+
+    if resume:
+        for p in props:
+            if prop_part(p.id).exists():
+                property_records[p.id] = json.loads(prop_part(p.id).read_text())
     if executor_spec is not None and executor_spec.parallel:
         todo = [r for r in results if not (resume and part_of(r).exists())]
         fig_todo: list[str] = []
@@ -272,9 +309,14 @@ def write_report(
                     target = out / "figures" / figure_filename(path)
                     if path not in fig_todo and not (resume and target.exists()):
                         fig_todo.append(path)
+        prop_todo = [p.id for p in props if p.id not in property_records]
         memo, par_times, pngs, figure_times = _run_parallel(
             executor_spec, todo, fig_todo, quick=quick, seed=seed, part_of=part_of,
-            progress=progress, controls=controls, control_memo=control_memo)
+            progress=progress, controls=controls, control_memo=control_memo,
+            property_ids=prop_todo, property_records=property_records)
+        for pid in prop_todo:
+            if pid in property_records:
+                _dump(prop_part(pid), property_records[pid])
     bar = tqdm(results, desc=f"icl-verify report ({mode})", unit="result",
                disable=not progress or bool(par_times or pngs), file=sys.stderr)
     for r in bar:
@@ -323,6 +365,16 @@ def write_report(
                                        outcome.check_rows, outcome.controls,
                                        outcome.controls_run)
     bar.close()
+    prop_bar = tqdm(props, desc="trained claims over settings", unit="property",
+                    disable=not progress or not props, file=sys.stderr)
+    for p in prop_bar:
+        prop_bar.set_postfix_str(p.id)
+        if p.id not in property_records:
+            property_records[p.id] = property_task(p.id, quick, seed)
+            _dump(prop_part(p.id), property_records[p.id])
+    prop_bar.close()
+    trained_properties = [_property_summary(property_records[p.id]) for p in props]
+    n_failed_props = sum(not _property_passed(rec) for rec in trained_properties)
     if figures:
         save_figure(agreement_figure(outcomes), out / "figures" / "agreement.png")
     counts = headline_counts(outcomes)
@@ -335,8 +387,9 @@ def write_report(
         "n_checks": counts["unique_rows"],
         "n_failed_results": sum(not o.passed for o in outcomes),
         "n_failed_checks": n_failed_checks,
-        "pass": all(o.passed for o in outcomes),
+        "pass": all(o.passed for o in outcomes) and n_failed_props == 0,
         **counts,
+        "trained_properties": trained_properties,
         "results": [o.to_json() for o in outcomes],
     }
     _dump(out / "results.json", payload)
@@ -344,8 +397,23 @@ def write_report(
     _dump(out / "timings.json", {"wall_time": wall, "per_result": timings,
                                  "figures": figure_times,
                                  "python": platform.python_version(), "cpus": os.cpu_count()})
-    atomic_write_bytes(out / "report.md", markdown_report(outcomes, fig_paths, mode, seed).encode())
-    atomic_write_bytes(out / "report.html", html_report(outcomes, fig_paths, mode, seed).encode())
+    atomic_write_bytes(out / "report.md", markdown_report(
+        outcomes, fig_paths, mode, seed, properties=trained_properties).encode())
+    atomic_write_bytes(out / "report.html", html_report(
+        outcomes, fig_paths, mode, seed, properties=trained_properties).encode())
     return ReportSummary(out, len(outcomes), counts["unique_rows"], payload["n_failed_results"],
                          n_failed_checks, wall, counts["unique_checks"],
-                         len(counts["discrepancies"]))
+                         len(counts["discrepancies"]), len(trained_properties), n_failed_props)
+
+
+def _property_summary(rec: dict[str, Any]) -> dict[str, Any]:
+    """The ``trained_properties`` entry: the issue's integer counts first, then the draws."""
+    keys = ("result", "property", "drawn", "passed", "not_separable", "worst_margin",
+            "minimal_failing", "replay", "error", "check", "settings")
+    return {k: rec.get(k) for k in keys}
+
+
+def _property_passed(rec: dict[str, Any]) -> bool:
+    return (rec.get("error") is None and rec.get("minimal_failing") is None
+            and int(rec.get("passed") or 0) > 0
+            and all(d.get("verdict") != "fail" for d in rec.get("settings") or []))

@@ -23,7 +23,7 @@ from theory.common.registry import resolve
 
 __all__ = ["Outcome", "run_check", "run_check_safely", "verify_result", "check_parameters",
            "parse_set_options", "CheckRun", "ControlRun", "fault_kwargs", "run_control",
-           "declared_checks", "rows_status", "control_key"]
+           "declared_checks", "rows_status", "control_key", "validate_overrides"]
 
 #: What one check call produced: its evidence rows, the error text if it raised (else ``None``).
 CheckRun = tuple[tuple[Evidence, ...], str | None]
@@ -233,6 +233,25 @@ def parse_set_options(result: Result, options: Sequence[str]) -> dict[str, dict[
                 f"no check of {result.id} takes {key!r}; settable keys: {sorted(accepted)}"
             )
     return per_check
+
+
+def validate_overrides(result: Result, overrides: Mapping[str, Mapping[str, Any]]) -> None:
+    """Run the setting validator of every check given overrides (``check.validate_setting``,
+    :func:`theory.common.protocols.validates_setting`) before any check runs: a value out of the
+    theorem's hypotheses raises ``ValueError`` naming the assumption, and nothing trains."""
+    for path, kw in overrides.items():
+        if not kw:
+            continue
+        fn = resolve(path)
+        validator = getattr(fn, "validate_setting", None)
+        if validator is None:
+            continue
+        setting = {n: p.default for n, p in check_parameters(path).items()
+                   if p.default is not inspect.Parameter.empty}
+        setting.update(kw)
+        wanted = inspect.signature(validator).parameters
+        takes_all = any(p.kind == p.VAR_KEYWORD for p in wanted.values())
+        validator(**{k: v for k, v in setting.items() if takes_all or k in wanted})
 
 
 def run_check(path: str, *, quick: bool = True, seed: int = 0, **overrides: Any) -> list[Evidence]:

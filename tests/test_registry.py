@@ -1,12 +1,12 @@
 """The one registry test: every declared check has its expected status, and every declared
 negative control is rejected (issue "Declared checks").
 
-Each :class:`~theory.common.protocols.Check` of a registered :class:`~theory.common.protocols.Result`
-is run once (shared by the results that list it) and must end with its ``expect`` status
-(``pass`` unless declared otherwise); each of its ``faults`` reruns the check with that planted
-fault, and some non-informational row must fail.  Checks declared in the ``thorough`` tier run
-only under ``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside
-their slice and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).
+Each declared :class:`~theory.common.protocols.Check` of a registered result is run once (shared
+by the results that list it) and must end with its ``expect`` status (``pass`` unless declared
+otherwise); each of its ``faults`` reruns the check with that planted fault, and some
+non-informational row must fail.  Checks declared in the ``thorough`` tier run only under
+``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside their slice
+and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).
 """
 
 from __future__ import annotations

@@ -193,13 +193,16 @@ def test_a_shared_check_runs_once_and_counts_once(tmp_path: Path,
     a discrepancy row is reported, listed, and does not fail the run."""
     (tmp_path / "shared_checks.py").write_text(textwrap.dedent('''
         from numerics.testing import claim_agreement, float_agreement
+        from theory.common.protocols import Claim
         CALLS = []
+        PRINTED = Claim(where="App. B", quote="a rate of t^-1/2", provenance="printed")
         def shared(*, quick=True, seed=0):
             CALLS.append(seed)
             return [float_agreement("a == a", 1.0, 1.0), float_agreement("b == b", 2.0, 2.0)]
         def claim(*, quick=True, seed=0):
             return [claim_agreement("printed rate", kind="RATE", paper=-0.5, ours=-1 / 6,
-                                    observed=-0.17, atol=0.05, source="[p] App. B")]
+                                    observed=-0.17, atol=0.05, source="[p] App. B",
+                                    claim=PRINTED)]
     '''))
     monkeypatch.syspath_prepend(str(tmp_path))
     import shared_checks  # type: ignore[import-not-found]

@@ -32,6 +32,7 @@ __all__ = [
     "Claim",
     "PROVENANCES",
     "TrainedProperty",
+    "validates_setting",
     "CheckFn",
     "RiskFn",
     "KINDS",
@@ -333,6 +334,20 @@ class TrainedProperty:
     @property
     def id(self) -> str:
         return f"{self.result}/{self.name}"
+
+
+def validates_setting(validator: Callable[..., Any]) -> Callable[[Fn], Fn]:
+    """Attach ``validator`` to a check as ``check.validate_setting``: called with the check's
+    setting (defaults updated by ``--set`` values; it receives only the parameters it names) before
+    any check runs, it raises ``ValueError`` naming the assumption a value breaks (e.g.
+    Assumption 3's σ²‖Γ‖√d < 2), so ``icl-verify check ID --set ...`` exits 2 before any training.
+    The check calls the same validator itself at its start."""
+
+    def attach(fn: Fn) -> Fn:
+        fn.validate_setting = validator  # type: ignore[attr-defined]
+        return fn
+
+    return attach
 
 
 class Ref(str):

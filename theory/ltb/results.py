@@ -51,7 +51,7 @@ RESULTS: tuple[Result, ...] = (
         statement="E[y^2] = tr(H(Psi + b*b*^T)) + sigma^2; "
                   "Z M Z^T = [[X^T X, X^T y],[y^T X, |y|^2]]",
         objects=("theory.ltb:label_second_moment",),
-        checks=("numerics.ltb.checks_model:check_asm3_1_mc",
+        checks=(Check("numerics.ltb.checks_model:check_asm3_1_mc"),
                 Check("sims.checks.ltb:check_asm3_1_torch_mask",
                       faults={"query column in Z M Z^T": {"fault_unmasked_query": True}})),
     ),
@@ -76,7 +76,7 @@ RESULTS: tuple[Result, ...] = (
         statement="W2W1 = [[0,0],[beta^T,0]], WP WV = [[0,0],[-beta^T,1]], WK^T WQ = "
                   "[[Gamma^T,0],[0,0]]",
         objects=("theory.ltb:lemma51_weights",),
-        checks=("sims.checks.ltb:check_lem5_1_torch",),
+        checks=(Check("sims.checks.ltb:check_lem5_1_torch"),),
     ),
     Result(
         id="zwb24:lemH.4", kind="lemma",
@@ -87,7 +87,7 @@ RESULTS: tuple[Result, ...] = (
                   "E[X^TX A X^TX] = N^2 HAH + N(HA^TH + tr(AH)H)",
         objects=("theory.common.gaussian:isserlis_fourth_moment",
                  "theory.common.gaussian:wishart_fourth_moment"),
-        checks=("numerics.ltb.checks_model:check_lemh_4_mc",),
+        checks=(Check("numerics.ltb.checks_model:check_lemh_4_mc"),),
     ),
     Result(
         id="zwb24:eq-gdbeta-risk", kind="equation",
@@ -122,7 +122,7 @@ RESULTS: tuple[Result, ...] = (
                   "R* = s2 + sum_i l_i(l_i + c)/((N+1) l_i + c)",
         objects=("theory.ltb:optimal_gamma", "theory.ltb:optimal_risk", "theory.ltb:omega",
                  "theory.ltb:optimal_risk_eig"),
-        checks=("numerics.ltb.checks_gd_beta:check_thm5_2_float_forms",
+        checks=(Check("numerics.ltb.checks_gd_beta:check_thm5_2_float_forms"),
                 Check("numerics.ltb.checks_gd_beta:check_thm5_2_symbolic",
                       faults={"no (N+1)/N": _NO_FACTOR}),
                 Check("numerics.ltb.checks_gd_beta:check_thm5_2_optim",
@@ -130,7 +130,7 @@ RESULTS: tuple[Result, ...] = (
                 Check("numerics.ltb.checks_gd_beta:check_thm5_2_mc",
                       faults={"Gamma* = H^-1 (no finite-N term)": {"fault_gamma_fn": Ref(
                           "numerics.ltb.faults:gamma_infinite_N")}}),
-                "numerics.ltb.checks_gd_beta:check_thm5_2_float_minimiser_set"),
+                Check("numerics.ltb.checks_gd_beta:check_thm5_2_float_minimiser_set")),
     ),
     Result(
         id="zwb24:thm5.3", kind="theorem",
@@ -140,7 +140,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 002 §2.5 (rank condition [R])",
         statement="min_{F_LTB} R = R*",
         objects=("theory.ltb:ltb_risk_whitened", "theory.ltb:optimal_risk"),
-        checks=("numerics.ltb.checks_gd_beta:check_thm5_3_optim",),
+        checks=(Check("numerics.ltb.checks_gd_beta:check_thm5_3_optim"),),
     ),
     Result(
         id="zwb24:thm4.1", kind="theorem",
@@ -153,9 +153,9 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.ltb:lsa_risk_floor", "theory.ltb:gap_lower_bound",
                  "theory.ltb:gap_upper_bound", "theory.ltb:gd0_gap",
                  "theory.ltb:gap_exact_d1_noiseless"),
-        checks=("numerics.ltb.checks_mlp_gap:check_thm4_1_float_floor",
-                "numerics.ltb.checks_mlp_gap:check_thm4_1_optim_gap",
-                "numerics.ltb.checks_mlp_gap:check_thm4_1_rate",
+        checks=(Check("numerics.ltb.checks_mlp_gap:check_thm4_1_float_floor"),
+                Check("numerics.ltb.checks_mlp_gap:check_thm4_1_optim_gap"),
+                Check("numerics.ltb.checks_mlp_gap:check_thm4_1_rate"),
                 Check("numerics.ltb.checks_pinned:check_thm4_1_floor_pinned",
                       faults={"2/(N+2) -> 2/(N+1)": {"fault_floor_fn": Ref(
                           "numerics.ltb.faults:lsa_risk_floor_n_plus_1")}})),
@@ -170,7 +170,7 @@ RESULTS: tuple[Result, ...] = (
         statement="L(b_Bayes; X) = s2 + s2 tr(H Psi^1/2 (Psi^1/2 X^TX Psi^1/2 + s2 I)^-1 Psi^1/2)",
         objects=("theory.common.baselines:bayes_posterior_mean",
                  "theory.common.baselines:bayes_conditional_risk", "theory.ltb:sum_min"),
-        checks=("numerics.ltb.checks_rates:check_lem6_1_mc",),
+        checks=(Check("numerics.ltb.checks_rates:check_lem6_1_mc"),),
         figures=("sims.figures.ltb:fig_rates",),
     ),
     Result(
@@ -181,7 +181,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 002 §2.8",
         statement="R* - s2 ~ sum_i min(l_i, s2/N) under bounded SNR",
         objects=("theory.ltb:cor62_bounds", "theory.ltb:sum_min"),
-        checks=("numerics.ltb.checks_rates:check_cor6_2_rate",
+        checks=(Check("numerics.ltb.checks_rates:check_cor6_2_rate"),
                 Check("numerics.ltb.checks_pinned:check_cor6_2_bounds_pinned",
                       faults={"1/4 -> 1/2": {"fault_bounds_fn": Ref(
                           "numerics.ltb.faults:cor62_bounds_half")}})),
@@ -194,7 +194,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 002 §2.9",
         statement="R(f_{Gamma,beta}) - R* = tr[...] + (beta - beta*)^T K(Gamma) (beta - beta*)",
         objects=("theory.ltb:excess_risk", "theory.ltb:K_matrix"),
-        checks=("numerics.ltb.checks_flow:check_corg_1_float",),
+        checks=(Check("numerics.ltb.checks_flow:check_corg_1_float"),),
     ),
     Result(
         id="zwb24:lemG.2", kind="lemma",
@@ -203,7 +203,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 002 §2.9",
         statement="dbeta/dt = -2K(Gamma)(beta - beta*); dGamma/dt = -2H[Gamma Omega_b - Psi_b]H",
         objects=("theory.ltb:flow_rhs", "theory.ltb:flow_rhs_whitened"),
-        checks=("numerics.ltb.checks_flow:check_lemg_2_float",),
+        checks=(Check("numerics.ltb.checks_flow:check_lemg_2_float"),),
     ),
     Result(
         id="zwb24:thm6.3", kind="theorem",

@@ -5,6 +5,7 @@ the helpers that apply such switches."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -129,8 +130,8 @@ def lsa_limit_random_2c_for_4c(c: object) -> object:
     in place of ``4c/3``, ``c(2c²/3 − 2c/3 + 1)``."""
     import sympy as sp
 
-    c = sp.sympify(c)
-    return c * (2 * c**2 / 3 - 2 * c / 3 + 1)
+    x: Any = sp.sympify(c)
+    return x * (2 * x**2 / 3 - 2 * x / 3 + 1)
 
 
 def rdm_u_min_d_for_sqrt_d(

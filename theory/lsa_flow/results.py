@@ -33,7 +33,7 @@ _DELTA_NEIGHBOURS = {
 }
 #: Listed by Lemma 10 and Lemma 17 (one declaration).
 _LEM10_ODE = Check(
-    "numerics.lsa_flow.checks_flow:check_lem10_ode",
+    Check("numerics.lsa_flow.checks_flow:check_lem10_ode"),
     faults={"transposed_term": {"fault_variant": "transposed"}, "wrong_gamma": _WRONG_GAMMA},
 )
 
@@ -51,7 +51,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_model:check_lem9_symbolic",
+                Check("numerics.lsa_flow.checks_model:check_lem9_symbolic"),
                 faults={"row_major_vec": {"fault_vec_order": "row"}},
             ),
         ),
@@ -64,8 +64,8 @@ RESULTS: tuple[Result, ...] = (
         statement="ŷ = (w^PV_21ᵀ, w^PV_22)(EEᵀ/ρ)[W^KQ_11; w^KQ_21ᵀ]x_q, ρ = prompt length",
         objects=("theory.lsa_flow:prediction_eq6", "theory.lsa_flow:lsa_output"),
         checks=(
-            "numerics.lsa_flow.checks_model:check_eq6_symbolic",
-            "sims.checks.lsa_flow:check_eq6_torch",
+            Check("numerics.lsa_flow.checks_model:check_eq6_symbolic"),
+            Check("sims.checks.lsa_flow:check_eq6_torch"),
         ),
     ),
     Result(
@@ -80,9 +80,9 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:loss_of_P",
         ),
         checks=(
-            "numerics.lsa_flow.checks_flow:check_lem15_symbolic",
+            Check("numerics.lsa_flow.checks_flow:check_lem15_symbolic"),
             Check(
-                "numerics.lsa_flow.checks_flow:check_lem15_mc",
+                Check("numerics.lsa_flow.checks_flow:check_lem15_mc"),
                 faults={"gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")}},
             ),
         ),
@@ -96,7 +96,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:flow_rhs",),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_flow:check_lem10_symbolic",
+                Check("numerics.lsa_flow.checks_flow:check_lem10_symbolic"),
                 faults={
                     "symmetrised": {"fault_variant": "symmetrised"},
                     "transposed_term": {"fault_variant": "transposed"},
@@ -116,7 +116,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:balancedness", "theory.lsa_flow:balanced_flow_rhs"),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_flow:check_lem17_symbolic",
+                Check("numerics.lsa_flow.checks_flow:check_lem17_symbolic"),
                 faults={
                     "transposed_term": {"fault_variant": "transposed"},
                     "symmetrised": {"fault_variant": "symmetrised"},
@@ -140,7 +140,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_flow:check_flow_reductions_ode",
+                Check("numerics.lsa_flow.checks_flow:check_flow_reductions_ode"),
                 faults={"symmetrised": {"fault_variant": "symmetrised"}},
             ),
         ),
@@ -158,11 +158,11 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_flow:check_cor16_ode",
+                Check("numerics.lsa_flow.checks_flow:check_cor16_ode"),
                 faults={"wrong_gamma": _WRONG_GAMMA},
             ),
             Check(
-                "numerics.lsa_flow.checks_flow:check_cor16_mc",
+                Check("numerics.lsa_flow.checks_flow:check_cor16_mc"),
                 faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
             ),
         ),
@@ -185,10 +185,10 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_thm4:check_thm4_ode",
+                Check("numerics.lsa_flow.checks_thm4:check_thm4_ode"),
                 faults={"gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")}},
             ),
-            "numerics.lsa_flow.checks_thm4:check_thm4_ode_beyond_condition",
+            Check("numerics.lsa_flow.checks_thm4:check_thm4_ode_beyond_condition"),
             Check("sims.checks.lsa_flow:check_thm4_train_sgd", faults=_GAMMA_NEIGHBOURS),
             Check("sims.checks.lsa_flow:check_thm4_train_population_gd", faults=_GAMMA_NEIGHBOURS),
         ),
@@ -202,7 +202,7 @@ RESULTS: tuple[Result, ...] = (
         statement="ŷ = x_qᵀΓ⁻¹((1/M)Σ_{i≤M} y_i x_i)",
         objects=("theory.lsa_flow:W_KQ_star", "theory.lsa_flow:W_PV_star"),
         checks=(
-            "numerics.lsa_flow.checks_model:check_eq12_float",
+            Check("numerics.lsa_flow.checks_model:check_eq12_float"),
             Check("sims.checks.lsa_flow:check_eq12_train", faults=_GAMMA_NEIGHBOURS),
         ),
     ),
@@ -220,10 +220,10 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_risk:check_thm5_mc",
+                Check("numerics.lsa_flow.checks_risk:check_thm5_mc"),
                 faults={"p_lambda_inverse": _P_LAMBDA_INVERSE, "wrong_gamma": _WRONG_GAMMA},
             ),
-            "numerics.lsa_flow.checks_risk:check_thm5_symbolic",
+            Check("numerics.lsa_flow.checks_risk:check_thm5_symbolic"),
         ),
     ),
     Result(
@@ -239,14 +239,14 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:tight_bound",
         ),
         checks=(
-            "numerics.lsa_flow.checks_risk:check_cor6_float",
+            Check("numerics.lsa_flow.checks_risk:check_cor6_float"),
             Check(
-                "numerics.lsa_flow.checks_risk:check_cor6_mc",
+                Check("numerics.lsa_flow.checks_risk:check_cor6_mc"),
                 faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
             ),
-            "numerics.lsa_flow.checks_risk:check_cor6_rate",
+            Check("numerics.lsa_flow.checks_risk:check_cor6_rate"),
             Check(
-                "numerics.lsa_flow.checks_risk:check_cor6_threshold_float",
+                Check("numerics.lsa_flow.checks_risk:check_cor6_threshold_float"),
                 faults={
                     "threshold_d_for_d_plus_1": {
                         "fault_threshold_fn": _fault("cor6_threshold_d_for_d_plus_1")
@@ -271,10 +271,10 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_shifts:check_shifts_mc",
+                Check("numerics.lsa_flow.checks_shifts:check_shifts_mc"),
                 faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
             ),
-            "numerics.lsa_flow.checks_shifts:check_shifts_mc_covariate_scaling",
+            Check("numerics.lsa_flow.checks_shifts:check_shifts_mc_covariate_scaling"),
             Check("sims.checks.lsa_flow:check_shifts_train", faults=_GAMMA_NEIGHBOURS),
         ),
     ),
@@ -286,7 +286,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 004 §6.20, R14",
         statement="x^T((1/n)Σyᵢxᵢ) → xᵀΛw ≠ xᵀw",
         objects=("theory.lsa_flow:plain_gd_risk_limit",),
-        checks=("numerics.lsa_flow.checks_shifts:check_fn2_mc",),
+        checks=(Check("numerics.lsa_flow.checks_shifts:check_fn2_mc"),),
     ),
     Result(
         id="zfb24:thm8",
@@ -305,13 +305,13 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:rdm_pl_constant",
         ),
         checks=(
-            "numerics.lsa_flow.checks_random_cov:check_thm8_symbolic",
-            "numerics.lsa_flow.checks_random_cov:check_thm8_mc_moments",
-            "numerics.lsa_flow.checks_random_cov:check_thm8_ode",
-            "numerics.lsa_flow.checks_random_cov:check_thm8_mc_loss",
+            Check("numerics.lsa_flow.checks_random_cov:check_thm8_symbolic"),
+            Check("numerics.lsa_flow.checks_random_cov:check_thm8_mc_moments"),
+            Check("numerics.lsa_flow.checks_random_cov:check_thm8_ode"),
+            Check("numerics.lsa_flow.checks_random_cov:check_thm8_mc_loss"),
             Check("sims.checks.lsa_flow:check_thm8_train_sgd", faults=_DELTA_NEIGHBOURS),
             Check(
-                "numerics.lsa_flow.checks_random_cov:check_thm8_bounds_generic",
+                Check("numerics.lsa_flow.checks_random_cov:check_thm8_bounds_generic"),
                 faults={"u_min_d_for_sqrt_d": {"fault_u_min_fn": _fault("rdm_u_min_d_for_sqrt_d")}},
             ),
         ),
@@ -328,7 +328,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:rdm_test_risk", "theory.lsa_flow:fixed_test_risk"),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_random_cov:check_rdm_risk_mc",
+                Check("numerics.lsa_flow.checks_random_cov:check_rdm_risk_mc"),
                 # test covariances Gamma(4, 1/4) (mean 1, lighter tails) while r uses Exp(1)
                 faults={"test_cov_gamma4": {"fault_gamma_k": 4.0}},
             ),
@@ -344,7 +344,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 004 §5",
         statement="L*_s = ½[trΛ + s² − tr(Λ²Γ_s⁻¹)]",
         objects=("theory.lsa_flow:gamma_noisy", "theory.lsa_flow:optimal_loss_noisy"),
-        checks=("numerics.lsa_flow.checks_flow:check_label_noise_mc",),
+        checks=(Check("numerics.lsa_flow.checks_flow:check_label_noise_mc"),),
     ),
     Result(
         id="zfb24:fig1",
@@ -360,9 +360,9 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:lsa_limit_random",
         ),
         checks=(
-            "numerics.lsa_flow.checks_random_cov:check_fig1_mc",
+            Check("numerics.lsa_flow.checks_random_cov:check_fig1_mc"),
             Check(
-                "numerics.lsa_flow.checks_random_cov:check_fig1_limit_exact",
+                Check("numerics.lsa_flow.checks_random_cov:check_fig1_limit_exact"),
                 faults={
                     "limit_2c_for_4c": {"fault_limit_fn": _fault("lsa_limit_random_2c_for_4c")}
                 },

@@ -15,6 +15,11 @@ from theory.softmax_window import lowrank_M
 
 __all__ = ["check_thm4_4_mc", "check_thm4_4_mc_lemmas"]
 
+#: spec value printed to 4 decimals: half a unit in the last place.
+SPEC_VALUE_BIAS = 5e-05
+#: an ordering must hold by more than float round-off on O(1) quantities.
+STRICT_GAP = 1e-09
+
 
 def check_thm4_4_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
                     fault_full_rank_task: bool | None = None) -> list[Evidence]:
@@ -40,13 +45,14 @@ def check_thm4_4_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
            for c2 in c2s}
     base = estimate_from_samples(err[0.0])
     out = [mc_agreement("L(c1 = 1, c2 = 0) vs spec 0.7479 (n = 2, sigma = 0.5)", 0.7479, base,
-                        bias=5e-5)]
+                        bias=SPEC_VALUE_BIAS)]
     for c2 in (0.5, 1.0, 2.0):
         even = estimate_from_samples(err[c2] - err[-c2])
         out.append(mc_difference_agreement(f"evenness: L(c2 = {c2}) - L(c2 = -{c2}) = 0", 0.0,
                                            even, scale=base.mean))
         diff = estimate_from_samples(err[c2] - err[0.0])
-        out.append(ordering(f"L(c2 = {c2}) - L(0) > 3 SE", 3 * diff.se, diff.mean, margin=1e-9,
+        out.append(ordering(f"L(c2 = {c2}) - L(0) > 3 SE", 3 * diff.se, diff.mean,
+                            margin=STRICT_GAP,
                             details={"diff": diff.mean, "se": diff.se}))
     return out
 
@@ -85,7 +91,7 @@ def check_thm4_4_mc_lemmas(*, quick: bool = True, seed: int = 0, reps: int = 0,
          for c1 in (0.25, 0.5)}
     dec = estimate_from_samples(e[0.25] - e[0.5])
     out.append(ordering("H.1: L(c1 = 0.25) - L(c1 = 0.5) > 3 SE (c = 0 is not optimal)",
-                        3 * dec.se, dec.mean, margin=1e-9, details={"diff": dec.mean}))
+                        3 * dec.se, dec.mean, margin=STRICT_GAP, details={"diff": dec.mean}))
     h = 1e-3
     cases = [("signal", 2, 2, 1.0), ("signal", 4, 3, 2.0), ("signal", 2, 2, 0.5),
              ("noise", 2, 2, 1.0), ("noise", 2, 3, 0.5)]
@@ -102,5 +108,6 @@ def check_thm4_4_mc_lemmas(*, quick: bool = True, seed: int = 0, reps: int = 0,
         est = estimate_from_samples(g)
         lemma = "H.3" if which == "signal" else "H.4"
         out.append(ordering(f"{lemma}: dH_{which}/d alpha_1 > 3 SE (n={n}, k={kk}, c={c})",
-                            3 * est.se, est.mean, margin=1e-9, details={"derivative": est.mean}))
+                            3 * est.se, est.mean, margin=STRICT_GAP,
+                            details={"derivative": est.mean}))
     return out

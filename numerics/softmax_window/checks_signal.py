@@ -37,6 +37,11 @@ from theory.softmax_window import (
 __all__ = ["check_lemb_1_mc", "check_lemb_5_mc", "check_lemb_5_mc_sigma", "check_corc_6_quad",
            "check_lemc_8_mc", "check_lemc_9_mc"]
 
+#: the ReLU signal slope must clear -2 and -1 by 0.1 (MC fit error is ~0.03).
+SLOPE_GAP = 0.1
+#: an ordering must hold by more than float round-off on O(1) quantities.
+STRICT_GAP = 1e-09
+
 
 def _slope(x: Any, y: Any) -> float:
     fit: Any = stats.linregress(np.log(x), np.log(y))
@@ -69,7 +74,7 @@ def check_lemb_1_mc(*, quick: bool = True, seed: int = 0, reps: int = 0, omega: 
     return [mc_difference_agreement("Lemma B.1: cross term 2E[(sum b_i r^T x_i)(y_hat - f)] = 0",
                                     0.0, cross, scale=base.mean),
             ordering("L(r) - L(0) = E(sum b_i r^T x_i)^2 > 0", 0.0,
-                     float(np.mean(shift**2)), margin=1e-9)]
+                     float(np.mean(shift**2)), margin=STRICT_GAP)]
 
 
 def check_lemb_5_mc(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
@@ -135,7 +140,7 @@ def check_corc_6_quad(*, quick: bool = True, seed: int = 0,
     grid = np.geomspace(0.1, 100.0, 12)
     S = np.array([window_terms(float(w), n, d).A / (3 * d) for w in grid])
     out = [ordering("Lemma C.2: max_omega L_signal <= 4 L^2 (affine, L = 1)", float(S.max()),
-                    signal_bound_c2(1.0), margin=1e-9)]
+                    signal_bound_c2(1.0), margin=STRICT_GAP)]
     lo = float(np.min(S / c6_lower_shape(grid)))
     hi = float(np.max(S / np.array([c6_upper_shape(float(w), n, d) for w in grid])))
     out.append(informational("C.6 fitted constants c (lower, 1/(omega+1)^2) and C (upper)",
@@ -179,9 +184,9 @@ def check_lemc_8_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
                   for w in ws])
     s = _slope(ws, 2 / 3 * R)
     out = [ordering("ReLU signal slope > -2 (steeper than affine is impossible)", -2.0, s,
-                    margin=0.1, details={"slope": s}),
+                    margin=SLOPE_GAP, details={"slope": s}),
            ordering("ReLU signal slope < -1 (the paper's upper shape omega^-1 is loose)", s,
-                    -1.0, margin=0.1)]
+                    -1.0, margin=SLOPE_GAP)]
     out.append(rate_agreement("ReLU signal slope -3/2 (kink: bias^2 ~ h^{3/2}, spec §5) [derived]",
                               list(ws), list(2 / 3 * R), -1.5))
     C = float(np.max(2 / 3 * R / np.array([c8_upper_shape(float(w), 1000) for w in ws])))
@@ -204,5 +209,5 @@ def check_lemc_9_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
         S_aff = window_terms(w, n, d).A / (3 * d)
         ratio, se = 2 / 3 * est.mean / S_aff, 2 / 3 * est.se / S_aff
         out.append(ordering(f"C.9 ratio at omega = {w}: {ratio:.3f} >= {bound} - 5 SE",
-                            bound - Z_MC * se, ratio, margin=1e-9, details={"se": se}))
+                            bound - Z_MC * se, ratio, margin=STRICT_GAP, details={"se": se}))
     return out

@@ -31,9 +31,17 @@ from theory.softmax_window import (
     stirling_bounds,
     window_mass,
 )
+from theory.softmax_window.claims import CLAIMS
 
 __all__ = ["check_sec3_1_mc", "check_sec3_1_rate", "inverse_count_mean", "check_lemd_2_quad",
            "check_lemd_2_float_i3", "check_appg_float", "check_appg_mc"]
+
+#: two double-precision evaluations of the same closed form.
+DOUBLE_RTOL = 1e-12
+#: ordering of exactly computed quantities: a gap above double-precision round-off.
+EXACT_GAP = 1e-12
+#: a fitted exponent against paper/ours 1/2 apart: 0.05 resolves the half unit.
+EXPONENT_ATOL = 0.05
 
 
 def _p_scipy(omega: float, d: int) -> float:
@@ -59,8 +67,9 @@ def check_sec3_1_rate(*, quick: bool = True, seed: int = 0, d: int = 3, n: int =
     fit: Any = stats.linregress(np.log(ws), np.log(inv))
     return [claim_agreement(f"hard-window noise slope d log E[1/K]/d log omega (d={d}, n={n})",
                             kind="RATE", paper=d / 2, ours=(d - 1) / 2,
-                            observed=float(fit.slope), atol=0.05,
-                            source="[collins24] §3.1 (E[1/K] ~ omega^{d/2}/n)")]
+                            observed=float(fit.slope), atol=EXPONENT_ATOL,
+                            source="[collins24] §3.1 (E[1/K] ~ omega^{d/2}/n)",
+                            claim=CLAIMS["collins24:sec3.1-noise"])]
 
 
 def check_sec3_1_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
@@ -76,7 +85,7 @@ def check_sec3_1_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
     for d, w in ((2, 2.0), (3, 1.0), (5, 0.75), (5, 3.0)):
         p_mp = window_mass(w, d)
         out.append(close_agreement(f"p_omega mpmath vs scipy betainc (d={d}, omega={w})",
-                                   _p_scipy(w, d), p_mp, kind="FLOAT", atol=0.0, rtol=1e-12))
+                                   _p_scipy(w, d), p_mp, kind="FLOAT", atol=0.0, rtol=DOUBLE_RTOL))
         X = sphere(rng, (reps, n), d)
         xq = sphere(rng, (reps,), d)
         w_mc = w if fault_radius_power is None else w ** (2 * float(fault_radius_power))
@@ -100,7 +109,7 @@ def check_lemd_2_quad(*, quick: bool = True, seed: int = 0, d: int = 5, n: int =
     c_lo = float(np.min(Ns[mid] * n / grid[mid] ** (d / 2)))
     C_hi = float(np.max(Ns[mid] * n / (1 + grid[mid] ** (d / 2))))
     return [ordering("N(omega) strictly increasing (smallest step)", 0.0,
-                     float(np.min(np.diff(Ns))), margin=1e-12, details={"N": Ns}),
+                     float(np.min(np.diff(Ns))), margin=EXACT_GAP, details={"N": Ns}),
             ordering("N(1e-3) > 1/n", 1 / n, float(Ns[0]), margin=0.0),
             informational("Lemma D.1 fitted constants c, C of c w^{d/2}/n <= N <= C(1+w^{d/2})/n "
                           "(paper's exponent; window d + sqrt d <= omega <= 100)", "unspecified",

@@ -35,6 +35,9 @@ from scipy import integrate, optimize, special
 __all__ = ["WindowTerms", "gl_nodes", "s_nodes", "window_terms", "affine_risk_quad",
            "a_infinity", "t_cdf", "optimal_scale_affine", "noise_term"]
 
+#: Default relative tolerance of the 1-D argmin search of the affine risk.
+ARGMIN_RTOL = 1e-5
+
 #: A(ω) and N(ω) beyond this ω are not integrated (the spec's recipe stops at 1e3).
 OMEGA_MAX = 1000.0
 
@@ -183,7 +186,7 @@ def a_infinity(n: int, d: int) -> float:
     return 2 * val
 
 
-def optimal_scale_affine(d: int, n: int, L: float, sigma2: float, *, rtol: float = 1e-5
+def optimal_scale_affine(d: int, n: int, L: float, sigma2: float, *, rtol: float = ARGMIN_RTOL
                          ) -> tuple[float, float]:
     """``(ω*, 𝓛*)`` of the affine class over ``M = ωI``: a log-grid bracket (extended upward while
     the minimum sits at its top), then bounded Brent on ``log ω`` (``xatol = rtol``: the minimum is

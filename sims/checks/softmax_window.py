@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from numerics.montecarlo import estimate_from_samples
+from numerics.sampling import check_rng
 from numerics.softmax_window.api import fig1_errors
 from numerics.softmax_window.predictors import mc_risk, softmax_predict
 from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
@@ -24,7 +25,6 @@ from numerics.testing import (
     Z_MC,
     claim_agreement,
     close_agreement,
-    informational,
     mc_agreement,
     ordering,
     over_seeds,
@@ -33,7 +33,7 @@ from sims.checks.softmax_window_more import fig9_class_rows
 from sims.checks.softmax_window_train import discriminate, seeds_of
 from sims.experiments.softmax_window import trained
 from sims.models.softmax_unit import SoftmaxUnit, tokens
-from theory.common.protocols import Evidence
+from theory.common.protocols import Estimate, Evidence
 from theory.settings.softmax_window import SoftmaxWindowSetting
 from theory.softmax_window import (
     constant_task_risk,
@@ -42,10 +42,22 @@ from theory.softmax_window import (
     rho_metric,
     transfer_risk,
 )
+from theory.softmax_window.claims import CLAIMS
 
 __all__ = ["check_risk_affine_torch", "check_thm3_5_train", "check_thm3_6_train",
            "check_limits_train", "check_thm4_4_train", "check_fig1_order", "check_fig5_quad",
            "check_fig9_train"]
+
+#: ordering of exactly computed quantities: a gap above double-precision round-off.
+EXACT_GAP = 1e-12
+#: 0/1 indicator rows: 0.5 separates the two outcomes.
+INDICATOR_ATOL = 0.5
+#: printed to 5 decimals: half a unit in the last place.
+LOSS_PRINTED_ATOL = 5e-06
+#: printed to 2 decimals: half a unit in the last place.
+OMEGA_PRINTED_ATOL = 0.005
+#: an ordering must hold by more than float round-off on O(1) quantities.
+STRICT_GAP = 1e-09
 
 #: S4 pass criterion (spec 003 R8 (d)): trained linear attention within 3 % of m*.
 LA_RTOL = 0.03
@@ -81,7 +93,7 @@ def check_thm3_5_train(*, quick: bool = True, seed: int = 0, reps: int = 0,
     (paired difference > 3 SE) and each unit's MC risk tracks the quadrature transfer curve
     L′²S(ω_L) + σ²N(ω_L) within 5 SE + 5 %.  ``fault_swap_units=True`` pairs each unit with the
     wrong pretraining L."""
-    rng = np.random.default_rng(seed + 3)
+    rng = check_rng(seed, f"{__name__}:check_thm3_5_train")
     reps = reps or (20_000 if quick else 160_000)
     Ls = (0.03, 0.1, 1.0)
     presets = ("s3_L0.03", "s3_L0.1", "s1_sigma0.01")
@@ -111,7 +123,7 @@ def check_thm3_5_train(*, quick: bool = True, seed: int = 0, reps: int = 0,
                     diff = estimate_from_samples(errs[k] - errs[j])
                     out.append(ordering(f"S3 at L' = {Lp}: matched unit beats the one pretrained "
                                         f"at L = {Ls[k]} by > 3 SE", 3 * diff.se, diff.mean,
-                                        margin=1e-12, details={"diff": diff.mean}))
+                                        margin=EXACT_GAP, details={"diff": diff.mean}))
     return out
 
 
@@ -139,9 +151,10 @@ def check_thm3_6_train(*, quick: bool = True, seed: int = 0, reps: int = 100_000
                               la_optimum(st.d, st.n, st.L, 0.0)[0]},
             details={"relative_frobenius_to_m*I": float(np.linalg.norm(
                 M - m_star * np.eye(st.d)) / np.linalg.norm(m_star * np.eye(st.d)))})]
-        est = mc_risk(st, M, reps, np.random.default_rng(sd + 7), model="linear")
+        est = mc_risk(st, M, reps, check_rng(sd, f"{__name__}:check_thm3_6_train"),
+                      model="linear")
         out.append(ordering("S4 trained linear attention risk >= L^2/3 - 5 SE",
-                            la_floor(st.L) - Z_MC * est.se, est.mean, margin=1e-9,
+                            la_floor(st.L) - Z_MC * est.se, est.mean, margin=STRICT_GAP,
                             details={"risk": est.mean, "se": est.se, "L_LA*": la_star}))
         out.append(mc_agreement("S4 trained linear attention risk vs L_LA*", la_star, est,
                                 bias=LA_RTOL * la_star))
@@ -151,17 +164,22 @@ def check_thm3_6_train(*, quick: bool = True, seed: int = 0, reps: int = 100_000
 
 
 def check_limits_train(*, quick: bool = True, seed: int = 0, reps: int = 100_000,
-                       fault_untied: bool | None = None) -> list[Evidence]:
+                       tied: bool = True, fault_n_offset: int | None = None) -> list[Evidence]:
     """S6 (Remark 2.1(i)): on constant tasks (σ = 0.5, d = 3, n = 20) the tied unit keeps
-    ‖M‖₂ < 0.05 and its risk is σ²/n = 0.0125 (MC with the trained M)."""
-    r = trained("s6_constant", seed=seed, tied=not fault_untied)
+    ‖M‖₂ < 0.05 and its risk is σ²/n = 0.0125 (MC with the trained M).
+
+    ``tied=False`` trains M_K, M_Q apart (a setting, not a fault: the untied unit also keeps
+    ‖M‖₂ = 0.036 < 0.05 at risk σ²/n, so it rejects nothing).  ``fault_n_offset`` predicts
+    σ²/(n + offset) (offset 1: the query counted as a context point)."""
+    r = trained("s6_constant", seed=seed, tied=tied)
     st = r.extra["experiment"].setting
     M = r.extra["M_final"]
     out = [ordering("S6 ||M||_2 < 0.05 on constant tasks", float(np.linalg.norm(M, 2)),
-                    CONST_NORM_MAX, margin=1e-9)]
-    est = mc_risk(st, M, reps, np.random.default_rng(seed + 11))
+                    CONST_NORM_MAX, margin=STRICT_GAP)]
+    est = mc_risk(st, M, reps, check_rng(seed, f"{__name__}:check_limits_train"))
+    n_pred = st.n + (0 if fault_n_offset is None else int(fault_n_offset))
     out.append(mc_agreement("S6 risk of the trained unit vs sigma^2/n",
-                            constant_task_risk(st.n, st.sigma2), est))
+                            constant_task_risk(n_pred, st.sigma2), est))
     return out
 
 
@@ -180,10 +198,16 @@ def check_thm4_4_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     snaps = r.extra["M_snapshots"]
     early = snaps[len(snaps) // 5]
     rho_early = rho_metric(0.5 * (early + early.T), B)
-    return [ordering("S5 final rho(M, B) <= 0.05", rho, RHO_MAX, margin=1e-9,
+    return [ordering("S5 final rho(M, B) <= 0.05", rho, RHO_MAX, margin=STRICT_GAP,
                      details={"eig(B^T M B)": np.linalg.eigvalsh(B.T @ M @ B)}),
             ordering("S5 rho decreases: final < at 20 % of training", rho, rho_early,
-                     margin=1e-9, details={"rho_20%": rho_early})]
+                     margin=STRICT_GAP, details={"rho_20%": rho_early})]
+
+
+def _separation(soft: Estimate, la: Estimate) -> float:
+    """+1 if softmax is below linear attention by more than 3 SE, −1 if above, 0 otherwise."""
+    se = math.hypot(soft.se, la.se)
+    return 1.0 if soft.mean + 3 * se < la.mean else (-1.0 if la.mean + 3 * se < soft.mean else 0.0)
 
 
 def check_fig1_order(*, quick: bool = True, seed: int = 0, reps: int = 0, sigma2: float = 0.01,
@@ -193,45 +217,60 @@ def check_fig1_order(*, quick: bool = True, seed: int = 0, reps: int = 0, sigma2
 
     * n ∈ {20, 100}: softmax optimum (MC + spline) < best linear attention (MC) by > 3 SE;
     * ν = 0: softmax* = σ²/n (ω* → 0) and linear attention ≥ E cos²b = ½;
-    * n = 5: the claim "for all n" is not reproduced at ν = 6 -- softmax's optimum is the label
-      average, (1 + 1/n)/2 + σ²/n = 0.602 (exact: f_i uncorrelated at integer ν), above
-      E f² = ½, which linear attention attains at M = 0: recorded as a discrepancy; ν = 1.5 is
-      reported (INFO);
+    * n = 5: the spec's paraphrase of the caption, "softmax below linear for all ν and n", is not
+      reproduced: at ν = 6 softmax's optimum is the label average, (1 + 1/n)/2 + σ²/n = 0.602
+      (exact: f_i uncorrelated at integer ν), above E f² = ½, which linear attention attains at
+      M = 0; at ν = 1.5 linear attention is below softmax by the toolkit's 3-SE criterion
+      (≈ 0.375 vs 0.400), confirmed on a second MC stream: both ``unconfirmed`` (the caption only
+      says softmax "achieve[s] small error"; the plotted n and σ are lost in the OCR);
     * one trained unit (ν = 1.5, n = 20) within 5 % (+ 5 SE) of the softmax optimum.
 
     ``fault_sigma2_scale`` multiplies the σ² of the ν = 0 prediction σ²/n."""
-    rng = np.random.default_rng(seed + 9)
+    rng = check_rng(seed, f"{__name__}:check_fig1_order")
+    rep_rng = check_rng(seed, f"{__name__}:check_fig1_order", "replicate")
+    claim = CLAIMS["collins24:fig1-softmax-below-linear"]
     reps = reps or (10_000 if quick else 40_000)
     f = 1.0 if fault_sigma2_scale is None else float(fault_sigma2_scale)
     out: list[Evidence] = []
     for nu in (0.0, 1.5, 6.0):
         for n in (5, 20, 100):
-            soft, la, w = fig1_errors(nu, n, sigma2, rng, reps=reps)
+            # ν = 1.5, n = 5 is close: 4x the samples resolve it by the 3-SE criterion
+            r_pt = 4 * reps if (nu == 1.5 and n == 5) else reps
+            soft, la, w = fig1_errors(nu, n, sigma2, rng, reps=r_pt)
             se = math.hypot(soft.se, la.se)
             name = f"Fig. 1 (nu={nu:g}, n={n}): softmax* {soft.mean:.4f} vs linear* {la.mean:.4f}"
             if nu == 0.0:
                 out.append(mc_agreement(f"Fig. 1 nu=0, n={n}: softmax* = sigma^2/n", f * sigma2 / n,
                                         soft, scale=sigma2 / n))
                 out.append(ordering(f"Fig. 1 nu=0, n={n}: linear* >= 1/2 - 5 SE",
-                                    0.5 - Z_MC * la.se, la.mean, margin=1e-9))
+                                    0.5 - Z_MC * la.se, la.mean, margin=STRICT_GAP))
             elif n >= 20:
-                out.append(ordering(name, soft.mean + 3 * se, la.mean, margin=1e-9,
+                out.append(ordering(name, soft.mean + 3 * se, la.mean, margin=STRICT_GAP,
                                     details={"omega*": w}))
             elif nu == 6.0:
                 floor = 0.5 * (1 + 1 / n) + sigma2 / n
                 out.append(claim_agreement(
                     name + " (1 = softmax below linear)", kind="ORDER", paper=1.0, ours=0.0,
-                    observed=float(soft.mean + 3 * se < la.mean), atol=0.5,
-                    source="[collins24] Fig. 1 bottom row: softmax error < linear error for all "
-                           "nu and n", details={"label_average_exact": floor, "omega*": w}))
+                    observed=float(soft.mean + 3 * se < la.mean), atol=INDICATOR_ATOL,
+                    source="[collins24] Figure 1 caption, bottom row", claim=claim,
+                    details={"label_average_exact": floor, "omega*": w}))
                 out.append(mc_agreement(f"Fig. 1 nu=6, n={n}: softmax* = label average (exact)",
                                         floor, soft, bias=0.01 * floor))
             else:
-                out.append(informational(name + " (n = 5: not separated)", la.mean, soft.mean,
-                                         details={"se": se, "omega*": w}))
+                # the toolkit's criterion: separated when the means differ by more than 3 SE;
+                # +1 softmax below, -1 linear below, 0 not separated; a second, independent MC
+                # stream gives "ours"
+                rep_soft, rep_la, _ = fig1_errors(nu, n, sigma2, rep_rng, reps=r_pt)
+                out.append(claim_agreement(
+                    name + " (+1 softmax below linear by 3 SE, -1 above, 0 not separated)",
+                    kind="ORDER", paper=1.0, ours=_separation(rep_soft, rep_la),
+                    observed=_separation(soft, la), atol=INDICATOR_ATOL,
+                    source="[collins24] Figure 1 caption, bottom row", claim=claim,
+                    details={"se": se, "omega*": w, "replicate": [rep_soft.mean, rep_la.mean]}))
     r = trained("fig1_d2", seed=seed)
     st = r.extra["experiment"].setting
-    est = mc_risk(st, r.extra["M_avg"], 4 * reps, np.random.default_rng(seed + 5))
+    est = mc_risk(st, r.extra["M_avg"], 4 * reps,
+                 check_rng(seed, f"{__name__}:check_fig1_order", "trained unit"))
     soft, _, _ = fig1_errors(st.L, st.n, st.sigma2, rng, reps=reps)
     out.append(mc_agreement("Fig. 1 trained unit (hills nu=1.5, n=20) vs softmax optimum (MC)",
                             soft.mean, est, bias=0.05 * soft.mean + Z_MC * soft.se))
@@ -246,15 +285,18 @@ def check_fig5_quad(*, quick: bool = True, seed: int = 0,
     d, n = 5, 200
     s2 = (0.01 * (1.0 if fault_sigma_scale is None else float(fault_sigma_scale))) ** 2
     w, loss = optimal_scale_affine(d, n, 1.0, s2)
-    out = [close_agreement("Fig. 5: omega* (n = 200)", w, 14.99, kind="PAPER", atol=0.005),
-           close_agreement("Fig. 5: L* (n = 200)", loss, 0.00338, kind="PAPER", atol=5e-6)]
+    fig5 = {"claim": CLAIMS["collins24:fig5-values"].to_json()}
+    out = [close_agreement("Fig. 5: omega* (n = 200)", w, 14.99, kind="PAPER",
+                           atol=OMEGA_PRINTED_ATOL, details=fig5),
+           close_agreement("Fig. 5: L* (n = 200)", loss, 0.00338, kind="PAPER",
+                           atol=LOSS_PRINTED_ATOL, details=fig5)]
     w01 = optimal_scale_affine(d, n, 0.1, s2)[0]
     for L_pre, w_pre, L_test, w_test in ((0.1, w01, 1.0, w), (1.0, w, 0.1, w01)):
         t_pre, t_ok = window_terms(w_pre, n, d), window_terms(w_test, n, d)
         bad = transfer_risk(L_test, t_pre.A / (3 * d), t_pre.N, s2)
         good = transfer_risk(L_test, t_ok.A / (3 * d), t_ok.N, s2)
         out.append(ordering(f"Fig. 5: pretrained at L = {L_pre} loses on L' = {L_test}", good,
-                            bad, margin=1e-9))
+                            bad, margin=STRICT_GAP))
     return out
 
 
@@ -270,8 +312,8 @@ def check_fig9_train(*, quick: bool = True, seed: int = 0,
     rho = np.array([rho_metric(0.5 * (M + M.T), B) for M in r.extra["M_snapshots"][1:]])
     m = len(rho) // 5
     out = [ordering("Fig. 9: median rho, last fifth < second fifth",
-                    float(np.median(rho[-m:])), float(np.median(rho[m:2 * m])), margin=1e-9),
-           ordering("Fig. 9: final rho <= 0.05", float(rho[-1]), RHO_MAX, margin=1e-9)]
+                    float(np.median(rho[-m:])), float(np.median(rho[m:2 * m])), margin=STRICT_GAP),
+           ordering("Fig. 9: final rho <= 0.05", float(rho[-1]), RHO_MAX, margin=STRICT_GAP)]
     if not quick:  # App. J.1's other classes and the linear-attention contrast
         out += fig9_class_rows(seed=seed, fault_wrong_subspace=fault_wrong_subspace)
     return out

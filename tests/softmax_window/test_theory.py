@@ -13,6 +13,9 @@ from theory.common.symbols import Lip, d, n, sigma2
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 from theory.strategies import collins24_settings
 
+#: two double-precision evaluations of the same closed form.
+DOUBLE_RTOL = 1e-12
+
 
 @pytest.mark.symbolic
 @pytest.mark.result("collins24:limits")
@@ -73,7 +76,7 @@ def test_risk_split_scales_as_c_squared(setting: SoftmaxWindowSetting, c: float)
     A, N = 0.7, 0.2
     r = T.affine_risk_split(A, N, setting.d, setting.L, setting.sigma2)
     rc = T.affine_risk_split(A, N, setting.d, c * setting.L, c * c * setting.sigma2)
-    assert np.isclose(rc, T.risk_scale(c) * r, rtol=1e-12)
+    assert np.isclose(rc, T.risk_scale(c) * r, rtol=DOUBLE_RTOL)
 
 
 @pytest.mark.result("collins24:limits")

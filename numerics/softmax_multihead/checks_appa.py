@@ -8,6 +8,7 @@ import numpy as np
 
 import theory.softmax_multihead as th
 from numerics.montecarlo import estimate_from_samples
+from numerics.sampling import check_rng
 from numerics.softmax_multihead.bands import band
 from numerics.softmax_multihead.predictors import (
     sample_covariates,
@@ -31,7 +32,7 @@ def check_appa_4_mc(*, quick: bool = True, seed: int = 0, d: int = 5,
     the limit + 5 % (spec V-R15).  ``fault_theory_d`` computes the references at another
     dimension than the one sampled (negative control)."""
     d_th = d if fault_theory_d is None else fault_theory_d
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, f"{__name__}:check_appa_4_mc")
     n = 10_000 if quick else 100_000
     ev: list[Evidence] = []
     for om in (0.1, 0.2, 0.35, 0.5):

@@ -10,10 +10,19 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import theory.softmax_multihead as th
-from numerics.softmax_multihead import checks_appd, checks_sec4_1, checks_sec4_2, checks_sec5
-from numerics.testing import FLOAT_RTOL, assert_fails, assert_passed, float_agreement
+from numerics.testing import FLOAT_RTOL, assert_passed, float_agreement
 from theory.softmax_multihead import HpcySetting
 from theory.strategies import hpcy25_settings
+
+#: the slice's formula vs the foundation's general form of the same quantity (float64, different
+#: algebra)
+TWIN_RTOL = 1e-10
+#: absolute floor of the float-vs-50-digit comparison where R_D crosses 0
+MPMATH_ATOL = 1e-15
+#: float64 Ltilde (exp of d omega omega^T, sums over heads) vs 50 digits
+LTILDE_50_DIGIT_RTOL = 1e-11
+#: absolute floor where Ltilde is near 0
+LTILDE_50_DIGIT_ATOL = 1e-13
 
 pytestmark = pytest.mark.symbolic
 
@@ -69,7 +78,7 @@ def test_dgd_risk_agrees_with_foundation_general_form() -> None:
     for d, L, eta in ((5, 40, 0.897), (3, 10, 0.5), (20, 100, 1.2)):
         gen = base.dgd_risk(np.eye(d), eta, np.eye(d), np.eye(d) / d, 0.1, L)
         assert_passed(float_agreement(f"R_D isotropic vs general at d={d}, L={L}",
-                                      th.dgd_risk(eta, d, L, 0.1), float(gen), rtol=1e-10))
+                                      th.dgd_risk(eta, d, L, 0.1), float(gen), rtol=TWIN_RTOL))
 
 
 @pytest.mark.result("hpcy25:thm4.2iii")
@@ -78,7 +87,7 @@ def test_bayes_limit_agrees_with_foundation_mp_form() -> None:
     for xi, s2 in ((0.125, 0.1), (0.2, 3.0), (2.0, 0.5)):
         assert_passed(float_agreement(f"R_B∞ vs MP form at xi={xi}",
                                       th.bayes_risk_limit(xi, s2),
-                                      float(base.bayes_risk_limit_mp(xi, s2)), rtol=1e-10))
+                                      float(base.bayes_risk_limit_mp(xi, s2)), rtol=TWIN_RTOL))
 
 
 # ---------------------------------------------------------------- float twins vs mpmath
@@ -90,7 +99,7 @@ def test_dgd_risk_float_vs_mpmath(e: float, d: int, L: int, s2: float) -> None:
     with mpmath.workdps(50):
         ref = th.dgd_risk(sp.Float(e, 50), d, L, sp.Float(s2, 50))
     assert_passed(float_agreement("R_D float vs 50 digits", th.dgd_risk(e, d, L, s2),
-                                  float(sp.N(ref, 50)), rtol=FLOAT_RTOL, atol=1e-15))
+                                  float(sp.N(ref, 50)), rtol=FLOAT_RTOL, atol=MPMATH_ATOL))
 
 
 @pytest.mark.float
@@ -102,7 +111,8 @@ def test_ltilde_float_vs_symbolic(s: HpcySetting) -> None:
                     s.d, s.L, sp.Float(s.sigma2, 50))
     assert_passed(float_agreement("Ltilde float vs 50 digits",
                                   th.ltilde(s.omega, s.mu, s.d, s.L, s.sigma2),
-                                  float(sp.N(sym, 50)), rtol=1e-11, atol=1e-13))
+                                  float(sp.N(sym, 50)), rtol=LTILDE_50_DIGIT_RTOL,
+                                  atol=LTILDE_50_DIGIT_ATOL))
 
 
 @pytest.mark.result("hpcy25:eq4.5")
@@ -136,10 +146,7 @@ def test_ltilde_gradient_numeric_matches_finite_differences(s: HpcySetting) -> N
         assert abs(fd_w - g_w[i]) < 1e-5 * scale and abs(fd_m - g_m[i]) < 1e-5 * scale
 
 
-# -------------------------------------------------------------- identity checks (EXACT)
-@pytest.mark.result("hpcy25:prop4.1")
-def test_prop41_identities() -> None:
-    assert_passed(checks_sec4_1.check_prop4_1_symbolic())
+# ------------------------------------------------------- formula-level controls, structure
 
 
 @pytest.mark.result("hpcy25:prop4.1")
@@ -148,54 +155,6 @@ def test_ltilde_without_factor_d_is_a_different_function() -> None:
     a = th.ltilde([0.2, -0.2], [3.0, -3.0], 5, 40, 0.1)
     b = th.ltilde([0.2, -0.2], [3.0, -3.0], 5, 40, 0.1, kernel_scale=1)
     assert abs(a - b) > 0.1
-
-
-@pytest.mark.result("hpcy25:eq4.3")
-def test_stage1_taylor() -> None:
-    assert_passed(checks_sec4_2.check_eq4_3_symbolic())
-
-
-@pytest.mark.result("hpcy25:eq4.5")
-def test_lower_bound_and_equality() -> None:
-    assert_passed(checks_sec4_2.check_eq4_5_symbolic())
-
-
-@pytest.mark.result("hpcy25:eq4.6")
-def test_manifold() -> None:
-    assert_passed(checks_sec4_2.check_eq4_6_symbolic())
-
-
-@pytest.mark.result("hpcy25:thm4.2ii")
-def test_optimality() -> None:
-    assert_passed(checks_sec4_2.check_thm4_2ii_symbolic())
-
-
-@pytest.mark.result("hpcy25:eqD.29")
-def test_risk_identities_and_spec_constants() -> None:
-    assert_passed(checks_appd.check_eqd_29_symbolic())
-    assert_passed(checks_appd.check_eqd_29_paper())
-
-
-@pytest.mark.result("hpcy25:thm4.2iii")
-def test_bayes_comparison() -> None:
-    assert_passed(checks_appd.check_thm4_2iii_symbolic())
-
-
-@pytest.mark.result("hpcy25:eq4.12")
-def test_single_head_optimum() -> None:
-    assert_passed(checks_sec4_2.check_eq4_12_symbolic())
-
-
-@pytest.mark.result("hpcy25:table1")
-def test_table1() -> None:
-    assert_passed(checks_sec5.check_table1_paper())
-
-
-@pytest.mark.result("hpcy25:table1")
-def test_table1_negative_control() -> None:
-    """A wrong implied c (e.g. softmax c = 1 for every column) must fail the recomputation."""
-    assert_passed(checks_sec5.check_table1_paper())
-    assert_fails(checks_sec5.check_table1_paper(fault_table1_c=(1.0,) * 8))
 
 
 @pytest.mark.result("hpcy25:appB")

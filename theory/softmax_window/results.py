@@ -6,9 +6,12 @@ Ids are ``collins24:<kind><number>`` as numbered in the paper; the spec
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Result
+from theory.common.protocols import Check, Ref, Result
 
 __all__ = ["RESULTS"]
+
+#: Module of the planted formula faults named by the declared controls.
+_FAULTS = "numerics.softmax_window.faults:"
 
 
 def _alternatives(*names: str) -> dict[str, dict[str, str]]:
@@ -110,6 +113,9 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_paper",
                   faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
             "numerics.softmax_window.checks_optimum:check_thm3_4_order",
+            Check("numerics.softmax_window.checks_generic:check_thm3_4_lambda_generic",
+                  faults={"lambda_linear_in_L": {
+                      "fault_lambda_fn": Ref(_FAULTS + "lambda_linear_in_L")}}),
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_optim_collapse",
                   faults={"lambda_square_root": {"fault_lambda_power": 0.5}}),
             "numerics.softmax_window.checks_optimum:check_thm3_4_rate",
@@ -180,6 +186,9 @@ RESULTS: tuple[Result, ...] = (
                   faults={"no_intercept": {"fault_no_intercept": True}}),
             Check("numerics.softmax_window.checks_linear:check_thm3_6_symbolic",
                   faults={"drop_pairs": {"fault_drop_pairs": True}}),
+            Check("numerics.softmax_window.checks_generic:check_thm3_6_floor_attained",
+                  faults={"floor_over_4": {
+                      "fault_floor_fn": Ref(_FAULTS + "la_floor_over_4")}}),
             Check("numerics.softmax_window.checks_linear:check_thm3_6_symbolic_moments",
                   faults={"gaussian_fourth_moment": {"fault_gaussian_fourth": True}}),
             Check("sims.checks.softmax_window:check_thm3_6_train",
@@ -202,6 +211,9 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:thm44_scale_bound",
         ),
         checks=(
+            Check("numerics.softmax_window.checks_generic:check_thm4_4_scale_bound_generic",
+                  faults={"cu_linear": {
+                      "fault_bound_fn": Ref(_FAULTS + "thm44_bound_cu_linear")}}),
             Check("numerics.softmax_window.checks_lowrank:check_thm4_4_mc",
                   faults={"full_rank_task": {"fault_full_rank_task": True}}),
             Check("numerics.softmax_window.checks_lowrank:check_thm4_4_mc_lemmas",

@@ -222,7 +222,7 @@ def check_mp_wishart(*, quick: bool = True, seed: int = 0, d: int = 400, xi: flo
 
 #: A generic point of the proportional limits (issue 20): E‖β‖² = signal ≠ 1 (so a slip in the
 #: power of α² is visible), σ² ≠ ξ, λ ≠ λ*, no parameter at 0 or 1.
-MP_GENERIC = {"xi": 0.7, "noise_var": 0.3, "signal": 1.7, "lam_factor": 0.6}
+MP_GENERIC: dict[str, float] = {"xi": 0.7, "noise_var": 0.3, "signal": 1.7, "lam_factor": 0.6}
 
 
 def check_mp_wishart_generic(*, quick: bool = True, seed: int = 0,
@@ -231,4 +231,7 @@ def check_mp_wishart_generic(*, quick: bool = True, seed: int = 0,
     ξ = 0.7, σ² = 0.3, λ = λ* and 0.6 λ*).  The default check runs at signal = 1, where the bias
     term ``α² λ² m'`` cannot tell α² from α⁴ or from 1; here it can (its declared fault plants
     exactly that one-token change, ``signal → signal**2``)."""
-    return check_mp_wishart(quick=quick, seed=seed, fault_limit_fn=fault_limit_fn, **MP_GENERIC)
+    g = MP_GENERIC
+    return check_mp_wishart(quick=quick, seed=seed, xi=g["xi"], noise_var=g["noise_var"],
+                            signal=g["signal"], lam_factor=g["lam_factor"],
+                            fault_limit_fn=fault_limit_fn)

@@ -17,6 +17,7 @@ import importlib.util
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -198,8 +199,8 @@ def test_debiased_predictor_is_hpcy25_dgd() -> None:
 
 
 # ------------------------------------------------------------------ reproducibility, input
-_KW = dict(Sigma_x=np.eye(2), task_mean=np.zeros(2), task_cov=np.eye(2), noise_var=0.1, N=4,
-           Gamma=0.5 * np.eye(2))
+_KW: dict[str, Any] = dict(Sigma_x=np.eye(2), task_mean=np.zeros(2), task_cov=np.eye(2),
+                           noise_var=0.1, N=4, Gamma=0.5 * np.eye(2))
 
 
 @pytest.mark.parametrize("method", ["vector", "bartlett"])

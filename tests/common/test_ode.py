@@ -15,7 +15,7 @@ def logistic(t: float, y: np.ndarray, r: float = 1.0) -> np.ndarray:
     return r * y * (1 - y)
 
 
-def sol_logistic(t: float, y0: float, r: float = 1.0) -> float:
+def sol_logistic(t: np.ndarray, y0: float, r: float = 1.0) -> np.ndarray:
     return y0 / (y0 + (1 - y0) * np.exp(-r * t))
 
 

@@ -71,10 +71,11 @@ def test_mc_scale_must_be_positive() -> None:
 
 
 def test_rate() -> None:
-    N = np.array([10, 20, 40, 80, 160])
-    T.assert_passed(T.rate_agreement("1/N", N, 3.0 / N, -1.0))
-    T.assert_fails(T.rate_agreement("1/N vs slope -2 (fault)", N, 3.0 / N, -2.0))
-    T.assert_fails(T.rate_agreement("negative values", N, -1.0 / N, -1.0))
+    N = [10.0, 20.0, 40.0, 80.0, 160.0]
+    inv = [3.0 / n for n in N]
+    T.assert_passed(T.rate_agreement("1/N", N, inv, -1.0))
+    T.assert_fails(T.rate_agreement("1/N vs slope -2 (fault)", N, inv, -2.0))
+    T.assert_fails(T.rate_agreement("negative values", N, [-v for v in inv], -1.0))
 
 
 def test_train_needs_convergence_power_and_alternatives() -> None:

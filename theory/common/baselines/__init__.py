@@ -114,7 +114,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(Check(_NB + "check_gd_beta_mc", faults={
                     "no_wishart_correction": {"fault_risk_fn": Ref(_F + "gd_beta_no_correction")},
                     "noise_doubled": {"fault_risk_fn": Ref(_F + "gd_beta_noise_doubled")}}),
-                _GD_FAMILY_EXACT, _NB + "check_gd_family_float"),
+                _GD_FAMILY_EXACT, Check(_NB + "check_gd_family_float")),
     ),
     Result(
         id="base:dgd",
@@ -129,7 +129,7 @@ RESULTS: tuple[Result, ...] = (
         objects=(_TB + "dgd_risk",),
         checks=(Check(_NB + "check_dgd_mc", faults={
                     "uncentred": {"fault_risk_fn": Ref(_F + "dgd_uncentred")}}),
-                _GD_FAMILY_EXACT, _NB + "check_gd_family_float"),
+                _GD_FAMILY_EXACT, Check(_NB + "check_gd_family_float")),
         derived=True,
     ),
     Result(
@@ -173,7 +173,7 @@ RESULTS: tuple[Result, ...] = (
                     # at a short prompt (d = 3, N = 8)
                     "denominator_off_by_one": {
                         "N": 8, "fault_risk_fn": Ref(_F + "ols_denominator_off_by_one")}}),
-                _NB + "check_ols_float"),
+                Check(_NB + "check_ols_float")),
     ),
     Result(
         id="base:mp-limit",
@@ -183,7 +183,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 001 R9; spec 000 R10 R_ridge*",
         statement="R_B∞ = σ² + σ²ξ m(−σ²ξ) = ½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]",
         objects=(_TB + "bayes_risk_limit_mp", _TB + "mp_stieltjes"),
-        checks=(_NB + "check_mp_exact", _MP_FLOAT, _MP_WISHART, _MP_WISHART_GENERIC,
+        checks=(Check(_NB + "check_mp_exact"), _MP_FLOAT, _MP_WISHART, _MP_WISHART_GENERIC,
                 Check(_NB + "check_wishart_sampler", faults={"dof_minus_1": {"dof_shift": -1}})),
     ),
     Result(
@@ -195,7 +195,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 R10",
         statement="R_λ = σ² + α² λ² m'(−λ) + σ² ξ (m(−λ) − λ m'(−λ)); minimised at λ* = σ²ξ/α²",
         objects=(_TB + "ridge_risk_limit",),
-        checks=(_NB + "check_mp_exact", _MP_FLOAT, _MP_WISHART, _MP_WISHART_GENERIC),
+        checks=(Check(_NB + "check_mp_exact"), _MP_FLOAT, _MP_WISHART, _MP_WISHART_GENERIC),
         derived=True,
     ),
 )

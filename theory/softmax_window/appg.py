@@ -40,10 +40,13 @@ def gamma_sum(d: int, alpha: float, m: int) -> float:
 
 
 def g2_bounds(d: int, alpha: float, m: int) -> tuple[float, float]:
-    """G.2 (m < (d + √d)/α): m^d e^{−αm−1/2} ≤ γ(d, α, m) ≤ m^{d+1} e^{−αm−1/2} (the spec's
-    reading of the OCR); returns (lower, upper).
+    """Lemma G.3, first case (m < (d + √d)/α): m^d e^{−αm−1/2} ≤ γ(d, α, m) ≤ m^{d+1} e^{−αm−1/2}
+    as printed; returns (lower, upper).  (The name keeps the spec's old numbering: γ is the paper's
+    Definition G.2.)  The printed upper bound fails at 95 of 481 points of the grid d = 5..15,
+    α ∈ {1, 1.25, .., 2}: every m = 1 (γ(d, α, 1)/bound = e^{1/2}) and 40 points with m ≥ 2; with
+    +1/2 in the exponent none fails (``check_appg_float_gamma``).
 
-    Source: [collins24] Lemma G.2 (reconstructed); spec 003 R11.
+    Source: [collins24] Def. G.2, Lemma G.3; spec 003 R11, G13.
 
     >>> lo, hi = g2_bounds(5, 1.0, 1); round(hi / math.exp(-1.5), 12)
     1.0
@@ -55,10 +58,10 @@ def g2_bounds(d: int, alpha: float, m: int) -> tuple[float, float]:
 
 
 def g3_scale(d: int, alpha: float) -> float:
-    """G.3 (m ≥ (d + √d)/α): γ(d, α, m) is between constant multiples of Γ(d+1)/α^{d+1}; returns
-    that scale.
+    """Lemma G.3, second case (m ≥ (d + √d)/α): γ(d, α, m) is between constant multiples of
+    Γ(d+1)/α^{d+1}; returns that scale.
 
-    Source: [collins24] Lemma G.3 (reconstructed); spec 003 R11.
+    Source: [collins24] Lemma G.3; spec 003 R11.
 
     >>> g3_scale(5, 1.0)
     120.0

@@ -14,7 +14,7 @@ import numpy as np
 from theory.ltb import optimal_gamma
 
 __all__ = ["gamma_without_finite_sample_factor", "gamma_infinite_N", "lsa_risk_floor_n_plus_1",
-           "cor62_bounds_half", "beta_rate_bound_exponent_2"]
+           "cor62_bounds_half", "beta_rate_bound_exponent_2", "gap_lower_bound_simplified_r"]
 
 
 def gamma_without_finite_sample_factor(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
@@ -51,3 +51,13 @@ def beta_rate_bound_exponent_2(t: Any, beta0: Any, H: Any, beta_star: Any, N: An
     PH = V[:, keep] @ V[:, keep].T
     e0 = PH @ (np.asarray(beta0, float) - np.asarray(beta_star, float))
     return np.exp(-2 * float(np.min(w[keep])) * np.asarray(t, float) / (N + 1)) * float(e0 @ e0)
+
+
+def gap_lower_bound_simplified_r(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> float:
+    """Wrong: Thm 4.1's simplified lower bound with ``(r+1) tr(HΨ)`` slipped to ``r tr(HΨ)``."""
+    Hm, Pm, bs = (np.asarray(H, float), np.asarray(Psi, float), np.asarray(beta_star, float))
+    w, V = np.linalg.eigh(Hm)
+    Hh = V @ np.diag(np.sqrt(np.clip(w, 0, None))) @ V.T
+    p = np.linalg.eigvalsh(Hh @ Pm @ Hh)
+    r = int(np.sum(p > 1e-10 * max(1.0, float(p.max()))))
+    return float(2 * (bs @ Hm @ bs - r * np.trace(Hm @ Pm) - r * sigma2) / (N + 2))

@@ -158,7 +158,9 @@ RESULTS: tuple[Result, ...] = (
                 Check("numerics.ltb.checks_mlp_gap:check_thm4_1_rate"),
                 Check("numerics.ltb.checks_pinned:check_thm4_1_floor_pinned",
                       faults={"2/(N+2) -> 2/(N+1)": {"fault_floor_fn": Ref(
-                          "numerics.ltb.faults:lsa_risk_floor_n_plus_1")}})),
+                          "numerics.ltb.faults:lsa_risk_floor_n_plus_1")},
+                              "simplified: (r+1) -> r": {"fault_simplified_fn": Ref(
+                          "numerics.ltb.faults:gap_lower_bound_simplified_r")}})),
         figures=("sims.figures.ltb:fig_gap_scaling",),
     ),
     Result(

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from numerics.montecarlo import estimate_from_samples
+from numerics.sampling import check_rng, check_seed
 from numerics.sparse_multihead.predictors import ridge_fit
 from numerics.sparse_multihead.risk import DivergedContextsError, excess_risk, excess_risk_samples
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
@@ -24,12 +25,26 @@ from theory.sparse_multihead import (
 )
 from theory.sparse_multihead.baselines import ridge_excess_conditional  # unwrapped: a loop
 
-__all__ = ["check_thm5_3_lower_mc", "check_thm5_3_lower_float", "check_thm5_3_lower_order"]
+__all__ = ["check_thm5_3_lower_mc", "check_thm5_3_lower_float", "check_thm5_3_lower_order",
+           "check_pregd_one_step_api"]
+
+#: float64 round-off of the closed-form OLS risk at O(1) values
+OLS_VALUE_ATOL = 1e-15
+#: the OLS Monte Carlo must resolve a 3 % relative change of the risk
+OLS_MC_POWER = 0.03
+#: finite-size gap of the d = 64 LMMSE risk to its Marchenko–Pastur limit
+MP_LIMIT_RTOL = 0.05
+#: strictness of the lower-bound shape brackets (the brackets are the spec's)
+SHAPE_MARGIN = 1e-3
+#: the spec's 5 % for ridge* ≈ 1 − n/d + σ²n/d at d = 64, n = 16
+LOWER_BOUND_RTOL = 0.05
 
 #: (d, s, n, σ², prior): both OLS branches, both priors (never n ∈ {d−1, d, d+1}).
 _OLS_CASES = ((16, 4, 24, 0.01, "gauss"), (16, 4, 10, 0.01, "gauss"), (8, 2, 40, 0.25, "sign"),
               (24, 2, 8, 0.25, "sign"))
 
+
+_LOWER_ORDER = f"{__name__}:check_thm5_3_lower_order"  # its streams: one per d, and "wishart"
 
 def check_thm5_3_lower_mc(*, quick: bool = True, seed: int = 0,
                           fault_ols_fn: Callable[..., float] | None = None) -> list[Evidence]:
@@ -41,14 +56,15 @@ def check_thm5_3_lower_mc(*, quick: bool = True, seed: int = 0,
     out = []
     for i, (d, s, n, s2, prior) in enumerate(_OLS_CASES):
         est = excess_risk("ols", d=d, s=s, n=n, sigma2=s2, prior=prior, trials=trials,
-                          seed=seed + i)
+                          seed=check_seed(seed, f"{__name__}:check_thm5_3_lower_mc", i))
         signal = 1.0 if prior == "sign" else float(s)
         pred = float(ols(d, n, s2, signal))
         out.append(mc_agreement(f"OLS excess risk (d={d}, n={n}, σ²={s2}, {prior})", pred, est,
-                                power=0.03))
+                                power=OLS_MC_POWER))
     d, s, n, s2 = 16, 2, 24, 0.25
     st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2)
-    p = sample_sparse_prompts(st, 2000 if quick else 10_000, rng=np.random.default_rng(seed + 9))
+    p = sample_sparse_prompts(st, 2000 if quick else 10_000, rng=check_rng(
+        seed, f"{__name__}:check_thm5_3_lower_mc", "ridge"))
     lam = ridge_lmmse_lambda(d, n, s2, 1.0)
     err = np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1)
     cond = np.array([ridge_excess_conditional(X, lam, s2, 1.0) for X in p.X])
@@ -65,13 +81,13 @@ def check_thm5_3_lower_float(*, quick: bool = True, seed: int = 0) -> list[Evide
     out = [
         close_agreement("OLS n ≥ d+2: σ²d/(n−d−1) at (16, 24, .01)",
                         ols_excess_risk(16, 24, 0.01, 4.0), 0.01 * 16 / 7, kind="FLOAT",
-                        atol=1e-15),
+                        atol=OLS_VALUE_ATOL),
         close_agreement("min-norm d ≥ n+2: ‖w‖²(1−n/d) + σ²n/(d−n−1) at (16, 10)",
                         ols_excess_risk(16, 10, 0.01, 4.0), 4 * (1 - 10 / 16) + 0.01 * 10 / 5,
-                        kind="FLOAT", atol=1e-15),
+                        kind="FLOAT", atol=OLS_VALUE_ATOL),
         close_agreement("σ² = 0: 4(1 − n/16) for n ≤ 16 and 0 after (spec §4)",
                         [ols_excess_risk(16, m, 0.0, 4.0) for m in (8, 15, 16, 17, 30)],
-                        [2.0, 0.25, 0.0, 0.0, 0.0], kind="FLOAT", atol=1e-15),
+                        [2.0, 0.25, 0.0, 0.0, 0.0], kind="FLOAT", atol=OLS_VALUE_ATOL),
     ]
     spikes = [ols_excess_risk(16, m, 0.01, 4.0) for m in (15, 16, 17)]
     out.append(close_agreement("OLS spike: inf at n ∈ {d−1, d, d+1}",
@@ -101,20 +117,22 @@ def check_thm5_3_lower_order(*, quick: bool = True, seed: int = 0) -> list[Evide
     for d, n in ((16, 128), (64, 16)):
         lam = ridge_lmmse_lambda(d, n, 0.25, 1.0)
         st = SparseRegressionICL.isotropic(d=d, s=2, n=n, sigma2=0.25)
-        p = sample_sparse_prompts(st, 3000, rng=np.random.default_rng(seed + d))
+        p = sample_sparse_prompts(st, 3000, rng=check_rng(seed, _LOWER_ORDER, d))
         r = estimate_from_samples(np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1))
         lb = linear_lower_bound(d, n, 0.25)
         if n >= d:
             q = r.mean / lb
-            out.append(ordering(f"ridge*/(σ²d/n) ≥ 0.9 (d={d}, n={n})", 0.9, q, margin=1e-3))
-            out.append(ordering(f"ridge*/(σ²d/n) ≤ 1.3 (d={d}, n={n})", q, 1.3, margin=1e-3))
+            out.append(ordering(f"ridge*/(σ²d/n) ≥ 0.9 (d={d}, n={n})", 0.9, q,
+                                margin=SHAPE_MARGIN))
+            out.append(ordering(f"ridge*/(σ²d/n) ≤ 1.3 (d={d}, n={n})", q, 1.3,
+                                margin=SHAPE_MARGIN))
         else:
             out.append(ordering(f"ridge* ≥ 0.95(1 − n/d) (d={d}, n={n})", 0.95 * (1 - n / d),
-                                r.mean, margin=1e-3))
+                                r.mean, margin=SHAPE_MARGIN))
             out.append(close_agreement(f"ridge* ≈ 1 − n/d + σ²n/d (d={d}, n={n})", r.mean, lb,
-                                       kind="MC", atol=0.0, rtol=0.05))
+                                       kind="MC", atol=0.0, rtol=LOWER_BOUND_RTOL))
     # finite-X LMMSE risk (σ²/n)Tr((Σ̂ + λ*I)⁻¹) (MC over X only) vs σ²γ m_γ(−λ*), d = 64
-    rng = np.random.default_rng(seed + 64)
+    rng = check_rng(seed, _LOWER_ORDER, "wishart")
     for d, n in ((64, 512), (64, 128)):
         lam = ridge_lmmse_lambda(d, n, 0.25, 1.0)
         vals = []
@@ -124,5 +142,55 @@ def check_thm5_3_lower_order(*, quick: bool = True, seed: int = 0) -> list[Evide
             vals.append(0.25 / n * float(np.sum(1.0 / (ev + lam))))
         out.append(close_agreement(f"ridge*(X) mean vs σ²γ m_γ(−λ*) (d={d}, n={n})",
                                    float(np.mean(vals)), ridge_star_limit(d / n, 0.25), kind="MC",
-                                   atol=0.0, rtol=0.05, details={"se": float(np.std(vals) / 10)}))
+                                   atol=0.0, rtol=MP_LIMIT_RTOL,
+                                   details={"se": float(np.std(vals) / 10)}))
+    return out
+
+
+#: float64 agreement of the API's one-step mean with the same mean by the one-step identity (the
+#: same contexts; a sum of 1e5 squared norms)
+ONE_STEP_RTOL = 1e-10
+
+
+def check_pregd_one_step_api(*, quick: bool = True, seed: int = 0,
+                             fault_one_step_power: int | None = None) -> list[Evidence]:
+    """One pre-GD step cannot diverge (issue 20 item 5): ``excess_risk("pre_gd", d = 8, s = 2,
+    n = 20, σ² = 0.25, η = 2.0, steps = 1, trials = 100000)`` returns the mean over *all* trials
+    (no context flagged) although ``η λ_max(Ĝ) ≥ 2`` on a large fraction of them (reported; the old
+    rule refused the mean for it), and that mean equals, on the same contexts, the mean of
+    ``‖η r̂³ − w*‖²`` (the one-step identity ŵ¹ = r̂ ⊙ (η r̂ ⊙ r̂): an independent route, no GD
+    path).  Also at a generic η = 0.7 and for raw GD (ŵ¹ = η r̂).  ``fault_one_step_power = 2``
+    writes the identity as η r̂² (a one-token change)."""
+    from numerics.sparse_multihead.predictors import batch_lambda_max
+
+    q = 3 if fault_one_step_power is None else fault_one_step_power
+    d, s, n, s2, trials = 8, 2, 20, 0.25, 100_000
+    sd = check_seed(seed, f"{__name__}:check_pregd_one_step_api")
+    st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2)
+    p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(sd))  # the API's contexts
+    r = np.einsum("bni,bn->bi", p.X, p.y) / n
+    out = []
+    for method, eta in (("pre_gd", 2.0), ("pre_gd", 0.7), ("gd", 0.7)):
+        try:
+            est = excess_risk(method, d=d, s=s, n=n, sigma2=s2, eta=eta, steps=1, trials=trials,
+                              seed=sd)
+        except DivergedContextsError as exc:
+            est = Estimate(math.nan, math.nan, 0)
+            refused = exc.fraction
+        else:
+            refused = 0.0
+        w1 = eta * r**q if method == "pre_gd" else eta * r
+        ref = estimate_from_samples(np.sum((w1 - p.w) ** 2, axis=1))
+        frac = float(np.mean(eta * batch_lambda_max(p.X, p.y, preprocess=method == "pre_gd")
+                             >= 2.0))
+        out.append(close_agreement(
+            f"{method}, one step, η = {eta:g}: API mean over all {trials} contexts = "
+            f"mean ‖{'η r̂³' if method == 'pre_gd' else 'η r̂'} − w*‖²", est.mean, ref.mean,
+            kind="FLOAT", atol=0.0, rtol=ONE_STEP_RTOL,
+            details={"returned_n": est.n, "refused_fraction": refused,
+                     "eta_lambda_max_ge_2_fraction": frac, "se": ref.se}))
+        out.append(close_agreement(f"{method}, one step, η = {eta:g}: no context flagged "
+                                   "(returned n = trials)", float(est.n), float(trials),
+                                   kind="EXACT", atol=0.0,
+                                   details={"eta_lambda_max_ge_2_fraction": frac}))
     return out

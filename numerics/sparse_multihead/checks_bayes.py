@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.montecarlo import estimate_from_samples
+from numerics.sampling import check_rng
 from numerics.sparse_multihead.predictors import (
     ALPHA_GRID,
     bayes_fit,
@@ -21,7 +22,13 @@ from theory.common.protocols import Evidence
 from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import bayes_posterior_mean
 
-__all__ = ["check_bayes_float", "check_bayes_mc"]
+__all__ = ["check_bayes_float", "check_bayes_mc", "check_bayes_sign_value",
+           "check_bayes_gauss_value"]
+
+#: float64 agreement of the s = d posterior mean with ridge (two linear solves)
+RIDGE_RTOL = 1e-10
+#: absolute floor of the same comparison for near-zero coefficients
+RIDGE_ATOL = 1e-12
 
 
 def check_bayes_float(*, quick: bool = True, seed: int = 0,
@@ -36,8 +43,9 @@ def check_bayes_float(*, quick: bool = True, seed: int = 0,
         y = X @ rng.standard_normal(d) + np.sqrt(s2) * rng.standard_normal(n)
         got = bayes_posterior_mean(X, y, d, s2, "gauss", tau2=fault_tau2 or 1.0)
         out.append(float_agreement(f"Bayes(s = d) = ridge(λ = σ²/τ²) (d={d}, n={n})", got,
-                                   np.asarray(ridge_predictor(X, y, s2)).reshape(-1), rtol=1e-10,
-                                   atol=1e-12))
+                                   np.asarray(ridge_predictor(X, y, s2)).reshape(-1),
+                                       rtol=RIDGE_RTOL,
+                                   atol=RIDGE_ATOL))
     return out
 
 
@@ -50,7 +58,7 @@ def check_bayes_mc(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
              (16, 4, 10, 0.01, "gauss", 120 if quick else 600))
     for d, s, n, s2, prior, trials in cases:
         st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2, prior=prior)
-        p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(seed + d))
+        p = sample_sparse_prompts(st, trials, rng=check_rng(seed, f"{__name__}:check_bayes_mc", d))
         eb = np.sum((bayes_fit(p.X, p.y, s, s2, prior) - p.w) ** 2, axis=1)
         rivals = {"ols": np.sum((ols_fit(p.X, p.y) - p.w) ** 2, axis=1)}
         rivals["ridge*"] = min((np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1)
@@ -67,4 +75,93 @@ def check_bayes_mc(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
             out.append(ordering(f"Bayes < {name} ({prior}, d={d}, s={s}, n={n})", 0.0, diff.mean,
                                 margin=3 * diff.se,
                                 details={"bayes": B.mean, name: float(np.mean(err))}))
+    return out
+
+
+#: float64 agreement of the enumerated posterior mean with an independent closed form or
+#: brute-force mixture (a few hundred exponentials and small solves)
+POSTERIOR_RTOL = 1e-9
+#: absolute floor of the same comparison (posterior means are O(1))
+POSTERIOR_ATOL = 1e-12
+
+
+def check_bayes_sign_value(*, quick: bool = True, seed: int = 0,
+                           fault_sigma2_scale: float | None = None) -> list[Evidence]:
+    """Values of the sign-prior posterior mean (issue 20 item 3).  At d = s = 1 the prior is
+    w* = ±1 with probability 1/2 each, and the log-likelihood ratio of +1 to −1 is
+    ``(‖y + x‖² − ‖y − x‖²)/(2σ²) = 2xᵀy/σ²``, so ``E[w* | X, y] = tanh(xᵀy/σ²)`` [derived by
+    hand]; checked at n = 3, σ² = 0.37 on three contexts with x_i ~ N(0, 0.16) (so that xᵀy/σ²
+    is O(1) and tanh does not saturate).  At d = 4, s = 2, n = 3, σ² = 0.29 the
+    enumeration is checked against a brute-force mixture written out independently: every
+    w ∈ {−1/√s, 0, 1/√s}^d with exactly s non-zeros, weights ``exp(−‖y − Xw‖²/(2σ²))`` through
+    ``scipy.special.logsumexp``.  ``fault_sigma2_scale = 0.5`` passes σ²/2 to the enumeration,
+    i.e. the likelihood ``exp(−‖·‖²/σ²)`` without its ½ (a one-token change)."""
+    import itertools
+
+    from scipy.special import logsumexp
+
+    rng = check_rng(seed, f"{__name__}:check_bayes_sign_value")
+    sc = 1.0 if fault_sigma2_scale is None else fault_sigma2_scale
+    out = []
+    s2 = 0.37
+    for i in range(3):
+        X = 0.4 * rng.standard_normal((3, 1))  # a weak signal: tanh(xᵀy/σ²) far from ±1
+        y = X[:, 0] * rng.choice([-1.0, 1.0]) + np.sqrt(s2) * rng.standard_normal(3)
+        got = bayes_posterior_mean(X, y, 1, s2 * sc, "sign")
+        out.append(float_agreement(f"sign prior, d = s = 1: posterior mean = tanh(xᵀy/σ²) "
+                                   f"(context {i}, σ² = {s2})", got,
+                                   np.array([np.tanh(float(X[:, 0] @ y) / s2)]),
+                                   rtol=POSTERIOR_RTOL, atol=POSTERIOR_ATOL))
+    d, s, n, s2 = 4, 2, 3, 0.29
+    cands = np.array([np.array(v) / np.sqrt(s) for v in itertools.product((-1.0, 0.0, 1.0),
+                                                                          repeat=d)
+                      if sum(x != 0 for x in v) == s])
+    for i in range(3):
+        X = rng.standard_normal((n, d))
+        w = cands[rng.integers(len(cands))]
+        y = X @ w + np.sqrt(s2) * rng.standard_normal(n)
+        logw = np.array([-np.sum((y - X @ c) ** 2) / (2 * s2) for c in cands])
+        ref = np.exp(logw - logsumexp(logw)) @ cands
+        got = bayes_posterior_mean(X, y, s, s2 * sc, "sign")
+        out.append(float_agreement(f"sign prior, d = {d}, s = {s}, n = {n}: enumeration = "
+                                   f"brute-force mixture over {len(cands)} vectors (context {i})",
+                                   got, ref, rtol=POSTERIOR_RTOL, atol=POSTERIOR_ATOL))
+    return out
+
+
+def check_bayes_gauss_value(*, quick: bool = True, seed: int = 0,
+                            fault_sigma2_scale: float | None = None) -> list[Evidence]:
+    """Value of the Gaussian-slab posterior mean at s < d (d = 4, s = 2, n = 3, σ² = 0.29,
+    τ² = 1.7): the enumeration (posterior precision, s × s solves, slogdet) against the mixture
+    written in data space, ``p(S | y) ∝ N(y; 0, τ²X_SX_Sᵀ + σ²I_n)`` through the
+    Cholesky factor of the n × n covariance, and ``μ_S = τ²X_Sᵀ(τ²X_SX_Sᵀ + σ²I_n)⁻¹y``
+    (Woodbury: an independent route).  ``fault_sigma2_scale = 0.5`` passes σ²/2 to the
+    enumeration."""
+    import itertools
+
+    from scipy.special import logsumexp
+
+    rng = check_rng(seed, f"{__name__}:check_bayes_gauss_value")
+    sc = 1.0 if fault_sigma2_scale is None else fault_sigma2_scale
+    d, s, n, s2, t2 = 4, 2, 3, 0.29, 1.7
+    out = []
+    for i in range(3):
+        X = rng.standard_normal((n, d))
+        y = rng.standard_normal(n)
+        logp, mus = [], []
+        for S in itertools.combinations(range(d), s):
+            XS = X[:, list(S)]
+            C = t2 * XS @ XS.T + s2 * np.eye(n)
+            L = np.linalg.cholesky(C)  # log N(y; 0, C) through its Cholesky factor
+            z = np.linalg.solve(L, y)
+            logp.append(-0.5 * z @ z - float(np.sum(np.log(np.diag(L)))))
+            mu = np.zeros(d)
+            mu[list(S)] = t2 * XS.T @ np.linalg.solve(C, y)
+            mus.append(mu)
+        lp = np.array(logp)
+        ref = np.exp(lp - logsumexp(lp)) @ np.array(mus)
+        got = bayes_posterior_mean(X, y, s, s2 * sc, "gauss", tau2=t2)
+        out.append(float_agreement(f"Gaussian slab, d = {d}, s = {s}, n = {n}, τ² = {t2}: "
+                                   f"enumeration = data-space mixture (context {i})", got, ref,
+                                   rtol=POSTERIOR_RTOL, atol=POSTERIOR_ATOL))
     return out

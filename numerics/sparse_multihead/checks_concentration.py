@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.montecarlo import estimate_from_samples, mc_means
-from numerics.sampling import gaussian_rows
+from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import mc_agreement, ordering, rate_agreement
 from theory.common.protocols import Evidence
 from theory.sparse_multihead import lemD1_rate, lemD7_rate, noise_term_mean, rhat_cov, rhat_mean
@@ -14,10 +14,23 @@ from theory.sparse_multihead import lemD1_rate, lemD7_rate, noise_term_mean, rha
 __all__ = ["check_lemd_1_mc", "check_lemd_1_rate", "check_lemd_1_rate_d2", "check_lemd_7_mc",
            "check_lemd_7_rate", "check_lemd_7_rate_aux", "check_lemd_7_float"]
 
+#: band around the n^{-1/2} slope over the n grid (MC slope se about 0.01)
+SLOPE_BAND = 0.05
+#: strictness of an ordering of O(1) ratios or slopes
+ORDER_MARGIN = 1e-3
+#: strictness of the bracket [2, 8] of a ratio of grid values
+RATIO_MARGIN = 1e-9
+#: float64 round-off of a deterministic inequality
+ROUNDOFF_MARGIN = 1e-15
+#: the Monte Carlo must resolve a 3 % relative change of Var r̂_j
+ISSERLIS_POWER = 0.03
+#: P(E_R) must rise by at least one point (MC of 0/1 events)
+PROBABILITY_MARGIN = 0.01
+
 
 def _setting(seed: int, d: int = 16, s: int = 4) -> tuple[np.ndarray, np.ndarray]:
     """Spec V-R4: Σ = diag(U[0.5, 2]), a ±1/√s task on a random support (fixed by ``seed``)."""
-    rng = np.random.default_rng(seed + 7)
+    rng = check_rng(seed, f"{__name__}:_setting")
     S = np.diag(rng.uniform(0.5, 2.0, d))
     w = np.zeros(d)
     w[rng.choice(d, s, replace=False)] = rng.choice([-1.0, 1.0], s) / np.sqrt(s)
@@ -47,7 +60,8 @@ def check_lemd_1_mc(*, quick: bool = True, seed: int = 0, n: int = 50, sigma2: f
     for j in range(d):
         out.append(mc_agreement(f"E r̂_{j} = (Σw*)_{j}", mean[j], ests[j],
                                 scale=float(np.sqrt(np.max(np.diag(cov))) * 10)))
-        out.append(mc_agreement(f"Var r̂_{j} (Isserlis)", cov[j, j], ests[d + j], power=0.03))
+        out.append(mc_agreement(f"Var r̂_{j} (Isserlis)", cov[j, j], ests[d + j],
+                                power=ISSERLIS_POWER))
     return out
 
 
@@ -68,10 +82,10 @@ def check_lemd_1_rate(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25
         dev = np.abs(np.einsum("bni,bn->bi", X, y) / n - S @ w).max(axis=1)
         vals.append(float(dev.mean()))
         ratios.append(vals[-1] / lemD1_rate(w, float(S.max()), sigma2, n, d, 0.1))
-    out = [rate_agreement("E max|r̂ − r| vs n (Lemma D.1)", ns, vals, -0.5, band=0.05,
+    out = [rate_agreement("E max|r̂ − r| vs n (Lemma D.1)", ns, vals, -0.5, band=SLOPE_BAND,
                           details={"fitted_C": max(ratios)})]
     out.append(ordering("MC / Lemma D.1 shape bounded (max ratio < 1 at C = 1)", max(ratios), 1.0,
-                        margin=1e-3, details={"ratios": ratios}))
+                        margin=ORDER_MARGIN, details={"ratios": ratios}))
     return out
 
 
@@ -126,7 +140,7 @@ def check_lemd_7_rate(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25
     return [rate_agreement("E‖(1/n)R̂Xᵀε‖² vs n (Lemma D.7)", ns, vals, -1.0,
                            details={"ratios": ratios, "fitted_C": max(ratios)}),
             ordering("ratio to the D.7 shape bounded (max/min < 10)", max(ratios) / min(ratios),
-                     10.0, margin=1e-3, details={"ratios": ratios})]
+                     10.0, margin=ORDER_MARGIN, details={"ratios": ratios})]
 
 
 def _n_for_event(beta: float, p_target: float, rng: np.random.Generator, reps: int,
@@ -157,8 +171,8 @@ def check_lemd_1_rate_d2(*, quick: bool = True, seed: int = 0, sigma2: float = 0
     n2 = _n_for_event(0.2 * ratio, 0.9, rng, reps, sigma2)
     q = n2 / n1
     info = {"n(β=0.2)": n1, f"n(β={0.2 * ratio:g})": n2, "ratio": q}
-    out = [ordering("halving β: n_0.9 ratio ≥ 2", 2.0, q, margin=1e-9, details=info),
-           ordering("halving β: n_0.9 ratio ≤ 8", q, 8.0, margin=1e-9, details=info)]
+    out = [ordering("halving β: n_0.9 ratio ≥ 2", 2.0, q, margin=RATIO_MARGIN, details=info),
+           ordering("halving β: n_0.9 ratio ≤ 8", q, 8.0, margin=RATIO_MARGIN, details=info)]
     w = np.array([0.2, np.sqrt(1 - 0.04)])
     ps = []
     for n in (20, 80, 320):
@@ -167,7 +181,7 @@ def check_lemd_1_rate_d2(*, quick: bool = True, seed: int = 0, sigma2: float = 0
         rh = np.einsum("bni,bn->bi", X, y) / n
         ps.append(float(np.mean(np.all(np.abs(rh) >= np.abs(w) / 2, axis=1))))
     for a, b, na, nb in zip(ps, ps[1:], (20, 80), (80, 320), strict=False):
-        out.append(ordering(f"P(E_R) increases, n = {na} → {nb}", a, b, margin=0.01,
+        out.append(ordering(f"P(E_R) increases, n = {na} → {nb}", a, b, margin=PROBABILITY_MARGIN,
                             details={"P": ps}))
     return out
 
@@ -192,10 +206,10 @@ def check_lemd_7_rate_aux(*, quick: bool = True, seed: int = 0, sigma2: float = 
         b.append(float(np.mean(np.linalg.norm(G - np.diag(r**2 * np.diag(S)), ord=2,
                                               axis=(1, 2)))))
     sb = float(np.polyfit(np.log(ns), np.log(b), 1)[0])
-    return [rate_agreement("E‖Σ̂ − Σ‖ vs n (Lemma D.3)", ns, a, -0.5, band=0.05),
-            ordering("‖R̂Σ̂R̂ − RΣR‖ slope ≥ −1 (Lemma D.4)", -1.0, sb, margin=1e-3,
+    return [rate_agreement("E‖Σ̂ − Σ‖ vs n (Lemma D.3)", ns, a, -0.5, band=SLOPE_BAND),
+            ordering("‖R̂Σ̂R̂ − RΣR‖ slope ≥ −1 (Lemma D.4)", -1.0, sb, margin=ORDER_MARGIN,
                      details={"slope": sb, "values": b}),
-            ordering("‖R̂Σ̂R̂ − RΣR‖ slope ≤ −0.5 (Lemma D.4)", sb, -0.5, margin=1e-3,
+            ordering("‖R̂Σ̂R̂ − RΣR‖ slope ≤ −0.5 (Lemma D.4)", sb, -0.5, margin=ORDER_MARGIN,
                      details={"slope": sb, "values": b})]
 
 
@@ -206,12 +220,12 @@ def check_lemd_7_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     ks = np.arange(0, 51)
     mx = np.array([np.max(xs * (1 - xs) ** k) for k in ks])
     out = [ordering("max x(1−x)^k ≤ 1/(k+1), k ≤ 50 (worst gap)", float(np.max(mx * (ks + 1))),
-                    1.0 + 1e-12, margin=1e-15)]
+                    1.0 + 1e-12, margin=ROUNDOFF_MARGIN)]
     worst = -np.inf
     for t in (1, 2, 5, 20, 200):
         i = np.arange(1, t + 1)
         lhs = float(np.sum(1.0 / (i[:, None] + i[None, :] - 1)))
         worst = max(worst, lhs / (t * float(np.sum(1.0 / i))))
     out.append(ordering("Σ 1/(i+j−1) ≤ t·H_t, t ≤ 200 (max ratio)", worst, 1.0 + 1e-12,
-                        margin=1e-15))
+                        margin=ROUNDOFF_MARGIN))
     return out

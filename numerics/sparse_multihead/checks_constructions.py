@@ -37,6 +37,17 @@ __all__ = ["check_alg1_float", "check_alg1_symbolic", "check_prop4_1_symbolic",
            "check_heads_alg1_symbolic", "check_heads_alg1_optim", "check_heads_alg1_optim_fit",
            "CONSTRUCTION_ATOL"]
 
+#: float64 through k layers of products, read out against the numpy GD path
+GD_READOUT_RTOL = 1e-9
+#: absolute floor of the same comparison
+GD_READOUT_ATOL = 1e-9
+#: accuracy of the optimiser's best h-head fit against the SVD value
+BEST_RANK_ATOL = 1e-6
+#: strictness of relative MSE > 0.05 for h < d
+FIT_MARGIN = 1e-9
+#: strictness of relative MSE < 1e-8 for h ≥ d
+FIT_MARGIN_SMALL = 1e-12
+
 #: Exact identities evaluated in float64: absolute tolerance per unit of the entries' scale.
 CONSTRUCTION_ATOL = 1e-10
 _CASES = ((1, 1, 1), (2, 3, 2), (3, 7, 1), (5, 7, 3), (8, 20, 4), (4, 2, 2))
@@ -149,10 +160,11 @@ def check_prop4_2_float(*, quick: bool = True, seed: int = 0, k: int = 5,
         preds = np.array([sign * Hs[1 + l][d, n:] for l in range(k + 1)])
         ref = path @ Xq.T
         out.append(float_agreement(f"Prop 4.2 query predictions, ℓ = 0..{k} (d={d}, n={n})",
-                                   preds, ref, rtol=1e-9, atol=1e-9))
+                                   preds, ref, rtol=GD_READOUT_RTOL, atol=GD_READOUT_ATOL))
         resid = np.array([Hs[1 + l][d, :n] for l in range(k + 1)])
         out.append(float_agreement(f"Prop 4.2 context residuals y − ⟨ŵ^ℓ, x_i⟩ (d={d}, n={n})",
-                                   resid, y[None, :] - path @ X.T, rtol=1e-9, atol=1e-9))
+                                   resid, y[None, :] - path @ X.T,
+                                       rtol=GD_READOUT_RTOL, atol=GD_READOUT_ATOL))
         out.append(float_agreement(f"Prop 4.2 rows 1..d unchanged (d={d}, n={n})", Hs[-1][:d],
                                    Hs[1][:d], rtol=0.0, atol=0.0))
     return out
@@ -185,7 +197,7 @@ def check_heads_alg1_optim(*, quick: bool = True, seed: int = 0, d: int = 3) -> 
                 Bm = np.linalg.lstsq(A, T, rcond=None)[0].T
             best = min(best, float(np.linalg.norm(T - A @ Bm.T) / np.linalg.norm(T)))
         out.append(close_agreement(f"h = {h} heads: best relative error (d = {d})", best,
-                                   alg1_best_rank_error(d, h), kind="OPTIM", atol=1e-6))
+                                   alg1_best_rank_error(d, h), kind="OPTIM", atol=BEST_RANK_ATOL))
     return out
 
 
@@ -247,8 +259,8 @@ def check_heads_alg1_optim_fit(*, quick: bool = True, seed: int = 0, d: int = 2,
                          stop_below=1e-10 if h >= d else 0.0)
         if h < d:
             out.append(ordering(f"h = {h} < d = {d}: relative MSE > 0.05", 0.05, err,
-                                margin=1e-9, details={"relative_mse": err}))
+                                margin=FIT_MARGIN, details={"relative_mse": err}))
         else:
             out.append(ordering(f"h = {h} ≥ d = {d}: relative MSE < 1e-8", err, 1e-8,
-                                margin=1e-12, details={"relative_mse": err}))
+                                margin=FIT_MARGIN_SMALL, details={"relative_mse": err}))
     return out

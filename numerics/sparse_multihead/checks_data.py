@@ -16,6 +16,9 @@ from theory.sparse_multihead import population_correlation, task_second_moment
 
 __all__ = ["check_sec2_mc", "check_sec2_float"]
 
+#: float64 round-off of O(1) moments computed two ways
+MOMENT_ATOL = 1e-12
+
 
 def check_sec2_mc(*, quick: bool = True, seed: int = 0, d: int = 6, s: int = 2,
                   fault_second_moment: Callable[..., float] | None = None) -> list[Evidence]:
@@ -42,7 +45,7 @@ def check_sec2_mc(*, quick: bool = True, seed: int = 0, d: int = 6, s: int = 2,
             out.append(mc_agreement(f"E‖w‖² = d·c ({prior} prior)", d * c, e_norm))
         else:  # ‖w*‖² = 1 for every draw: the mean is exact, no MC tolerance applies
             out.append(close_agreement("E‖w‖² = d·c (sign prior, exact per draw)", e_norm.mean,
-                                       d * c, kind="FLOAT", atol=1e-12))
+                                       d * c, kind="FLOAT", atol=MOMENT_ATOL))
     for zeta, diag in ((0.0, (0.5, 1.0, 2.0, 1.5, 0.7, 1.2)), (0.3, (1.0,) * 6)):
         st = SparseRegressionICL(d=d, s=s, n=1, sigma2=0.25, prior="gauss", Sigma_diag=diag,
                                  zeta=zeta)
@@ -77,9 +80,9 @@ def check_sec2_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     r = w * diag[None, :]
     return [
         close_agreement("sign prior: ‖w*‖₂ = 1", np.linalg.norm(w, axis=1), np.ones(5000),
-                        kind="FLOAT", atol=1e-12),
+                        kind="FLOAT", atol=MOMENT_ATOL),
         close_agreement("sign prior: ‖w*‖₁ = √s", np.abs(w).sum(axis=1), np.full(5000, np.sqrt(3)),
-                        kind="FLOAT", atol=1e-12),
+                        kind="FLOAT", atol=MOMENT_ATOL),
         close_agreement("sign prior: |S| = s", (w != 0).sum(axis=1), np.full(5000, 3.0),
                         kind="EXACT", atol=0.0),
         close_agreement("gauss prior: |S| = s", (wg != 0).sum(axis=1), np.full(5000, 3.0),

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from numerics.montecarlo import estimate_from_samples
+from numerics.sampling import check_rng
 from numerics.sparse_multihead.predictors import (
     ALPHA_GRID,
     bayes_fit,
@@ -16,17 +17,29 @@ from numerics.sparse_multihead.predictors import (
     ols_fit,
     ridge_fit,
 )
+from numerics.sparse_multihead.risk import blown_up
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
-from numerics.testing import Z_MC, close_agreement, mc_agreement, ordering, paper_agreement
+from numerics.testing import (
+    Z_MC,
+    close_agreement,
+    informational,
+    mc_agreement,
+    ordering,
+    paper_agreement,
+)
 from theory.common.protocols import Evidence
 from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import ols_excess_risk
+from theory.sparse_multihead.claims import CLAIMS
 from theory.sparse_multihead.pregd import pregd_gram, rhat  # unwrapped: a per-context loop
 
 __all__ = ["check_fig1b_paper", "check_fig1b_mc", "check_fig2c_order", "check_fig2c_mc",
            "FIG1B_OLS_PRINTED", "FIG1B_MC_PRINTED", "FIG2C_ETA"]
 
-_SRC = "spec 000 §4 Fig. 1b table ([czz24] Fig. 1b: σ = 0.1, d = 16, s = 4)"
+#: float64 round-off of a paired difference that may be exactly 0
+ROUNDOFF_MARGIN = 1e-12
+
+_SRC = "[czz24] Fig. 1b (σ = 0.1, d = 16, s = 4; values: the spec 000 §4 table)"
 #: The spec's "OLS exact" row (n = 2, 4, …, 24; n = 16 printed as ∞).
 FIG1B_OLS_PRINTED = {2: "3.50", 4: "3.00", 6: "2.51", 8: "2.01", 10: "1.52", 12: "1.04",
                      14: "0.64", 18: "0.16", 20: "0.053", 22: "0.032", 24: "0.023"}
@@ -37,11 +50,15 @@ FIG2C_ETA = {0.0: {"gd": 0.1, "pre_gd": 1e-3}, 0.2: {"gd": 1e-2, "pre_gd": 1e-2}
              0.8: {"gd": 1e-4, "pre_gd": 1e-3}}
 
 
+_FIG1B_MC = f"{__name__}:check_fig1b_mc"  # the stream of check_fig1b_mc
+_FIG2C_MC = f"{__name__}:check_fig2c_mc"  # the stream of check_fig2c_mc
+
 def check_fig1b_paper(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """The exact OLS curve (``ols_excess_risk``, E‖w‖² = s = 4) against the spec's printed "OLS
     exact" row (half a unit of the last digit), and the spike: ∞ at n = 16 (and n = 15, 17)."""
     out = [paper_agreement(f"OLS exact at n = {m}", ols_excess_risk(16, m, 0.01, 4.0), txt,
-                           source=_SRC) for m, txt in FIG1B_OLS_PRINTED.items()]
+                           source=_SRC, claim=CLAIMS["fig1b-ols"])
+           for m, txt in FIG1B_OLS_PRINTED.items()]
     out.append(close_agreement("OLS spike: ∞ at n ∈ {15, 16, 17} (printed ∞ at 16)",
                                [float(math.isinf(ols_excess_risk(16, m, 0.01, 4.0)))
                                 for m in (15, 16, 17)], [1.0, 1.0, 1.0], kind="EXACT", atol=0.0))
@@ -56,8 +73,8 @@ def check_fig1b_mc(*, quick: bool = True, seed: int = 0, n: int = 10,
     the same contexts.  ``fault_sigma2`` samples with a wrong noise variance (negative control)."""
     s2 = 0.01 if fault_sigma2 is None else fault_sigma2
     st = SparseRegressionICL.isotropic(d=16, s=4, n=n, sigma2=s2, prior="gauss")
-    p = sample_sparse_prompts(st, 800 if quick else 3000, rng=np.random.default_rng(seed + 17))
-    pb = sample_sparse_prompts(st, 150 if quick else 600, rng=np.random.default_rng(seed + 18))
+    p = sample_sparse_prompts(st, 800 if quick else 3000, rng=check_rng(seed, _FIG1B_MC))
+    pb = sample_sparse_prompts(st, 150 if quick else 600, rng=check_rng(seed, _FIG1B_MC, "bayes"))
 
     def err(w: np.ndarray, q: object = p) -> np.ndarray:
         return np.sum((w - q.w) ** 2, axis=1)  # type: ignore[attr-defined]
@@ -77,13 +94,18 @@ def check_fig1b_mc(*, quick: bool = True, seed: int = 0, n: int = 10,
     ols = estimate_from_samples(err(ols_fit(p.X, p.y)))
     diff = estimate_from_samples(err(ols_fit(p.X, p.y)) - ridge)
     out.append(ordering(f"ridge* ≤ OLS on the same contexts at n = {n}", 0.0, diff.mean + 1e-12,
-                        margin=1e-12, details={"ols_mc": ols.mean,
+                        margin=ROUNDOFF_MARGIN, details={"ols_mc": ols.mean,
                                                "ols_exact": ols_excess_risk(16, n, 0.01, 4.0)}))
     return out
 
 
-def _risk_at_steps(p: object, eta: float, ts: np.ndarray, preprocess: bool) -> np.ndarray:
-    """Per-context ‖ŵ^t − w‖² at the steps ``ts`` by the spectral closed form (one eigh each)."""
+def _risk_at_steps(p: object, eta: float, ts: np.ndarray, preprocess: bool,
+                   blown: np.ndarray | None = None) -> np.ndarray:
+    """Per-context ‖ŵ^t − w‖² at the steps ``ts`` by the spectral closed form (one eigh each).
+    ``blown`` (shape ``(contexts, len(ts))``), if given, is filled with the divergence flag of
+    :func:`numerics.sparse_multihead.risk.blown_up` (the iterate not finite, or above
+    ``DIVERGENCE_GROWTH`` times the bound ``t η ‖r̂‖_∞‖r̂ ⊙ r̂‖`` resp. ``t η ‖r̂‖`` that a
+    non-divergent run obeys)."""
     X, y, W = p.X, p.y, p.w  # type: ignore[attr-defined]
     out = np.empty((len(X), len(ts)))
     for i in range(len(X)):
@@ -97,7 +119,12 @@ def _risk_at_steps(p: object, eta: float, ts: np.ndarray, preprocess: bool) -> n
                            (1 - (1 - eta * safe) ** ts[:, None]) / safe)
         w = (phi * (U.T @ b)) @ U.T
         w = w * r if preprocess else w
-        out[i] = np.sum((w - W[i]) ** 2, axis=1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out[i] = np.sum((w - W[i]) ** 2, axis=1)
+            if blown is not None:
+                per = (np.max(np.abs(r)) * np.linalg.norm(r * r) if preprocess
+                       else np.linalg.norm(r))
+                blown[i] = blown_up(np.linalg.norm(w, axis=1), eta * ts * per)
     return out
 
 
@@ -111,12 +138,19 @@ def check_fig2c_order(*, quick: bool = True, seed: int = 0,
     for sig, etas in FIG2C_ETA.items():
         st = SparseRegressionICL.isotropic(d=16, s=4, n=10, sigma2=sig**2, prior="gauss")
         p = sample_sparse_prompts(st, 1000 if quick else 4000, rng=np.random.default_rng(seed))
-        gd = estimate_from_samples(_risk_at_steps(p, etas["gd"], ts, False)[:, 0])
-        pre = estimate_from_samples(_risk_at_steps(p, etas["pre_gd"], ts,
-                                                   not fault_no_preprocess)[:, 0])
+        bg, bp = np.zeros((len(p.w), 1), bool), np.zeros((len(p.w), 1), bool)
+        eg = _risk_at_steps(p, etas["gd"], ts, False, blown=bg)[:, 0]
+        ep = _risk_at_steps(p, etas["pre_gd"], ts, not fault_no_preprocess, blown=bp)[:, 0]
+        keep = ~(bg[:, 0] | bp[:, 0])  # a blown-up context has no finite risk: counted apart
+        frac = {f"gd (eta={etas['gd']:g}, t={ts[0]})": float(np.mean(bg)),
+                f"pre_gd (eta={etas['pre_gd']:g}, t={ts[0]})": float(np.mean(bp))}
+        gd, pre = estimate_from_samples(eg[keep]), estimate_from_samples(ep[keep])
         out.append(ordering(f"Fig. 2c σ = {sig}: pre-GD final < GD final", pre.mean, gd.mean,
                             margin=3 * (pre.se + gd.se),
-                            details={"pre_gd": pre.mean, "gd": gd.mean, "eta": etas}))
+                            details={"pre_gd": pre.mean, "gd": gd.mean, "eta": etas,
+                                     "diverged_fraction": frac, "contexts": int(keep.sum())}))
+        out.append(informational(f"Fig. 2c σ = {sig}: diverged fraction per (η, t)", None, frac,
+                                 details={"contexts": len(p.w)}))
     return out
 
 
@@ -126,7 +160,7 @@ def check_fig2c_mc(*, quick: bool = True, seed: int = 0,
     E‖w‖²(1 − n/d) = 4·(1 − 10/16) = 1.5 (the spec's plateau 1.5 ± 0.05), checked by MC at
     t = 9000 (η = 0.1).  ``fault_signal`` replaces E‖w‖² = 4 in the prediction."""
     st = SparseRegressionICL.isotropic(d=16, s=4, n=10, sigma2=0.0, prior="gauss")
-    p = sample_sparse_prompts(st, 2500 if quick else 10_000, rng=np.random.default_rng(seed + 5))
+    p = sample_sparse_prompts(st, 2500 if quick else 10_000, rng=check_rng(seed, _FIG2C_MC))
     est = estimate_from_samples(_risk_at_steps(p, 0.1, np.array([9000]), False)[:, 0])
     signal = 4.0 if fault_signal is None else fault_signal
     return [mc_agreement("Fig. 2c GD plateau at σ = 0 = E‖w‖²(1 − n/d)", signal * (1 - 10 / 16),

@@ -34,6 +34,19 @@ from theory.sparse_multihead import (
 __all__ = ["check_eq4_3_float", "check_eq4_3_float_limits", "check_eq4_3_float_equivariance",
            "check_eq4_3_ode", "check_eq4_3_mc", "PREGD_RTOL"]
 
+#: float64 round-off of an exact population identity
+EXACT_ATOL = 1e-15
+#: the spec's 0.01 for one pre-GD step at large n (spec 000 V-R3)
+ONE_STEP_MC_ATOL = 0.01
+#: float64 of the one-step identity ŵ = η r̂³ (a few products)
+ONE_STEP_RTOL = 1e-12
+#: absolute floor of the same comparison
+ONE_STEP_ATOL = 1e-14
+#: float64 of an eigendecomposition against an iteration or a limit
+CLOSED_FORM_RTOL = 1e-9
+#: absolute floor of the same comparison
+CLOSED_FORM_ATOL = 1e-12
+
 #: Spectral closed form vs the recursion (spec V-R3: 1e-10 relative).
 PREGD_RTOL = 1e-10
 #: Limits at t = 1e5, η = 1/λ_max (spec V-R3: relative error < 1e-6).
@@ -67,8 +80,8 @@ def check_eq4_3_float(*, quick: bool = True, seed: int = 0, eta_scale: float = 1
                                    atol=PREGD_RTOL * np.abs(recg).max()))
         y1 = float(rec[1 + off if off < max(ts) else 1] @ Xq[0])
         out.append(float_agreement(f"one step cubes the correlations (d={d}, n={n})", y1,
-                                   one_step_prediction(X, y, Xq[0], eta), rtol=1e-12,
-                                   atol=1e-14))
+                                   one_step_prediction(X, y, Xq[0], eta), rtol=ONE_STEP_RTOL,
+                                   atol=ONE_STEP_ATOL))
     return out
 
 
@@ -100,7 +113,8 @@ def check_eq4_3_float_limits(*, quick: bool = True, seed: int = 0, t: int = 100_
         out.append(float_agreement(f"raw GD(t=1e5) = min-ℓ2 interpolator (d={d}, n={n})", wg, mn,
                                    rtol=LIMIT_RTOL, atol=LIMIT_RTOL * np.abs(mn).max()))
         out.append(float_agreement(f"min-ℓ2 interpolator (theory vs pinv) (d={d}, n={n})",
-                                   minnorm_interpolator(X, y), mn, rtol=1e-9, atol=1e-12))
+                                   minnorm_interpolator(X, y), mn,
+                                   rtol=CLOSED_FORM_RTOL, atol=CLOSED_FORM_ATOL))
     return out
 
 
@@ -117,18 +131,19 @@ def check_eq4_3_float_equivariance(*, quick: bool = True, seed: int = 0,
         eta = 0.7 / np.linalg.eigvalsh(pregd_gram(X, y)[0])[-1]
         base = pregd_coefficient(X, y, eta, 7)
         out.append(float_agreement(f"label scaling c = {c}", pregd_coefficient(X, c * y,
-                                   eta / abs(c) ** p, 7), c * base, rtol=1e-9, atol=1e-12))
+                                   eta / abs(c) ** p, 7), c * base,
+                                   rtol=CLOSED_FORM_RTOL, atol=CLOSED_FORM_ATOL))
         perm = rng.permutation(5)
         out.append(float_agreement(f"coordinate permutation (c = {c} case)",
                                    pregd_coefficient(X[:, perm], y, eta, 7), base[perm],
-                                   rtol=1e-9, atol=1e-12))
+                                   rtol=CLOSED_FORM_RTOL, atol=CLOSED_FORM_ATOL))
         flip = np.ones(5)
         flip[rng.integers(5)] = -1.0
         out.append(float_agreement("feature sign flip", pregd_coefficient(X * flip, y, eta, 7),
-                                   base * flip, rtol=1e-9, atol=1e-12))
+                                   base * flip, rtol=CLOSED_FORM_RTOL, atol=CLOSED_FORM_ATOL))
         ex = rng.permutation(9)
         out.append(float_agreement("example permutation", pregd_coefficient(X[ex], y[ex], eta, 7),
-                                   base, rtol=1e-9, atol=1e-12))
+                                   base, rtol=CLOSED_FORM_RTOL, atol=CLOSED_FORM_ATOL))
     return out
 
 
@@ -179,6 +194,6 @@ def check_eq4_3_mc(*, quick: bool = True, seed: int = 0, n: int = 0, d: int = 16
     lim = pregd_population(w1, np.ones(d), float(s), 1)
     return [mc_agreement("one raw GD step: E‖r̂ − w*‖² = Tr Cov(r̂)", pred, raw),
             close_agreement("population limit of one pre-GD step (η = s) is w*",
-                            float(np.sum((lim - w1) ** 2)), 0.0, kind="EXACT", atol=1e-15),
+                            float(np.sum((lim - w1) ** 2)), 0.0, kind="EXACT", atol=EXACT_ATOL),
             close_agreement(f"one pre-GD step at n = {n} within 0.01 of w*", pre.mean, 0.0,
-                            kind="MC", atol=0.01)]
+                            kind="MC", atol=ONE_STEP_MC_ATOL)]

@@ -14,6 +14,7 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
+from numerics.sampling import check_rng
 from numerics.sparse_multihead.risk import TunedRisks, tuned_risks_cached, tuned_risks_gram
 from numerics.testing import exact_agreement, informational, ordering, rate_agreement
 from theory.common.protocols import Evidence
@@ -24,6 +25,19 @@ from theory.sparse_multihead import bound_ratio_isotropic, thm51_bound, thm52_bo
 
 __all__ = ["check_thm5_3_order", "check_thm5_3_rate", "check_thm5_1_rate", "check_thm5_2_rate",
            "check_rem5_2_symbolic", "check_rem5_2_order", "ROWS_QUICK", "ROWS_FULL"]
+
+#: the MC slope must be below −0.5 by 0.05 (MC slope se about 0.02)
+SLOW_RATE_MARGIN = 0.05
+#: strictness of an ordering of O(1) risk ratios
+ORDER_MARGIN = 1e-3
+#: two-point local slope (n = 256 → 512) between the regimes: wider band
+LOCAL_SLOPE_BAND = 0.3
+#: the spec's slope between −1.0 and −1.2 (spec 000 V-R6 item 2)
+SLOPE_BAND = 0.1
+#: strictness of MC/bound ≤ 1.2 × the previous ratio
+RATIO_MARGIN = 1e-6
+#: float64 round-off when ridge* and OLS coincide
+ROUNDOFF_MARGIN = 1e-12
 
 SIGMA2 = 0.25
 #: (d, s, n, trials): quick rows, then the spec table's rows (full).  The d = 64 rows of the full
@@ -68,17 +82,17 @@ def check_thm5_3_order(*, quick: bool = True, seed: int = 0,
                 "ridge_lambda": r.ridge_arg, "diverged_eta": r.diverged_eta}
         if (d, s, n) in ((32, 2, 128), (64, 4, 256), (256, 2, 64)):
             out.append(ordering(f"pre-GD*/ridge* < 0.5 (d={d}, s={s}, n={n})",
-                                pre.mean / r.ridge.mean, 0.5, margin=1e-3, details=info))
+                                pre.mean / r.ridge.mean, 0.5, margin=ORDER_MARGIN, details=info))
         out.append(ordering(f"pre-GD* < GD* (d={d}, s={s}, n={n})", pre.mean, r.gd.mean,
                             margin=3 * (pre.se + r.gd.se), details=info))
         ratio = r.gd.mean / r.ridge.mean
-        out.append(ordering(f"GD*/ridge* ≥ 0.97 (d={d}, n={n})", 0.97, ratio, margin=1e-3,
+        out.append(ordering(f"GD*/ridge* ≥ 0.97 (d={d}, n={n})", 0.97, ratio, margin=ORDER_MARGIN,
                             details=info))
-        out.append(ordering(f"GD*/ridge* ≤ 1.7 (d={d}, n={n})", ratio, 1.7, margin=1e-3,
+        out.append(ordering(f"GD*/ridge* ≤ 1.7 (d={d}, n={n})", ratio, 1.7, margin=ORDER_MARGIN,
                             details=info))
         if r.ols is not None:
             out.append(ordering(f"ridge* ≤ OLS (d={d}, n={n})", r.ridge.mean, r.ols.mean + 1e-12,
-                                margin=1e-12, details=info))
+                                margin=ROUNDOFF_MARGIN, details=info))
     return out
 
 
@@ -96,17 +110,17 @@ def check_thm5_3_rate(*, quick: bool = True, seed: int = 0,
     out = [informational("fitted constant of Thm 5.3 (geometric mean of MC/rate)", None, C,
                          details={"ratios": ratios, "rows": [k for k, _ in rows]})]
     for ((d, s, n), _r), q in zip(rows, ratios, strict=True):
-        out.append(ordering(f"MC/rate ≥ 0.5 (d={d}, s={s}, n={n})", 0.5, q, margin=1e-3))
-        out.append(ordering(f"MC/rate ≤ 4 (d={d}, s={s}, n={n})", q, 4.0, margin=1e-3))
+        out.append(ordering(f"MC/rate ≥ 0.5 (d={d}, s={s}, n={n})", 0.5, q, margin=ORDER_MARGIN))
+        out.append(ordering(f"MC/rate ≤ 4 (d={d}, s={s}, n={n})", q, 4.0, margin=ORDER_MARGIN))
     if not quick:
         by = {k: r for k, r in rows}
         sl = _slope([256, 512], [by[(64, 4, 256)].pre_gd.mean, by[(64, 4, 512)].pre_gd.mean])
         out.append(rate_agreement("local slope n = 256 → 512 (d s²/n² dominates)", [256, 512],
                                   [by[(64, 4, 256)].pre_gd.mean, by[(64, 4, 512)].pre_gd.mean],
-                                  -2.0, band=0.3, details={"slope": sl}))
+                                  -2.0, band=LOCAL_SLOPE_BAND, details={"slope": sl}))
         ns = [1024, 2048, 4096]
         out.append(rate_agreement("slope n = 1024 → 4096 (s/n dominates)", ns,
-                                  [by[(64, 4, m)].pre_gd.mean for m in ns], -1.1, band=0.1,
+                                  [by[(64, 4, m)].pre_gd.mean for m in ns], -1.1, band=SLOPE_BAND,
                                   details={"spec": "between −1.0 and −1.2 (spec 000 V-R6 item 2)",
                                            "trials": 1000}))
     return out
@@ -135,10 +149,10 @@ def _slow_rate_checks(name: str, ns: list[float], mc: list[float], ratio: list[f
     out = [informational(f"{name}: fitted constant (max MC/bound, logs dropped, C = 1)", None,
                          max(ratio), details={"ratios": ratio, "n": ns}),
            ordering(f"{name}: MC slope in n ≤ −0.5 (the bound is a slow rate)", sl, -0.5,
-                    margin=0.05, details={"slope": sl})]
+                    margin=SLOW_RATE_MARGIN, details={"slope": sl})]
     for i in range(1, len(ratio)):
         out.append(ordering(f"{name}: MC/bound non-increasing, n = {ns[i - 1]:g} → {ns[i]:g}",
-                            ratio[i], 1.2 * ratio[i - 1], margin=1e-6))
+                            ratio[i], 1.2 * ratio[i - 1], margin=RATIO_MARGIN))
     return out
 
 
@@ -183,7 +197,8 @@ def check_rem5_2_order(*, quick: bool = True, seed: int = 0,
                         small.ridge.mean, small.pre_gd.mean,
                         margin=3 * (small.ridge.se + small.pre_gd.se),
                         details={"pre_gd": small.pre_gd.mean, "ridge": small.ridge.mean}))
-    flat = tuple(float(v) for v in np.random.default_rng(seed + 3).uniform(0.25, 1.0, 32))
+    flat_rng = check_rng(seed, f"{__name__}:check_rem5_2_order", "flat")
+    flat = tuple(float(v) for v in flat_rng.uniform(0.25, 1.0, 32))
     fl = tuned_risks_cached(32, 2, 128, SIGMA2, 100, seed, "sign", steps, flat)
     fpre = fl.gd if fault_swap_pregd else fl.pre_gd
     out.append(ordering("flat spectrum Σ_ii ~ U[0.25, 1]: pre-GD* < GD*", fpre.mean, fl.gd.mean,

@@ -14,6 +14,9 @@ from theory.sparse_multihead.bayes import bayes_posterior_mean  # unwrapped: a p
 __all__ = ["pregd_path", "gd_path", "ridge_fit", "ols_fit", "lasso_fit", "bayes_fit",
            "ALPHA_GRID", "batch_lambda_max"]
 
+#: coordinate-descent stopping tolerance of the lasso fit (sklearn)
+LASSO_TOL = 1e-6
+
 #: The paper's tuning grid for λ and α (App. B, spec §1.5).
 ALPHA_GRID = (1.0, 1e-1, 1e-2, 1e-3, 1e-4)
 
@@ -65,7 +68,7 @@ def lasso_fit(X: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
     from sklearn.linear_model import Lasso
 
     out = np.empty((X.shape[0], X.shape[2]))
-    m = Lasso(alpha=alpha, fit_intercept=False, max_iter=20_000, tol=1e-6)
+    m = Lasso(alpha=alpha, fit_intercept=False, max_iter=20_000, tol=LASSO_TOL)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         for i in range(X.shape[0]):

@@ -28,7 +28,8 @@ from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from theory.common.protocols import Estimate
 from theory.settings import SparseRegressionICL, check_choice, check_int, check_real
 
-__all__ = ["METHODS", "DivergedContextsError", "excess_risk", "excess_risk_samples",
+__all__ = ["METHODS", "DivergedContextsError", "excess_risk", "excess_risk_samples", "blown_up",
+           "stable_bound", "candidate_steps", "DIVERGENCE_GROWTH",
            "ETA_GRID", "LAMBDA_GRID", "TunedRisks", "tuned_risks", "lasso_star",
            "tuned_risks_cached", "tuned_risks_gram"]
 
@@ -38,15 +39,58 @@ ETA_GRID = (1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0)
 LAMBDA_GRID = tuple(float(v) for v in np.logspace(-4, 2, 25))
 
 
+#: Growth bound of the divergence flag (issue 20 item 5).  GD from 0 on ``½wᵀĜw − b̃ᵀw`` has the
+#: spectral coefficients ``(1 − (1 − ηλ)^t)/λ = η Σ_{k<t} (1 − ηλ)^k``, each of size ≤ tη while
+#: ``ηλ ≤ 2``, so a non-divergent iterate has ``‖w̃^t‖ ≤ tη‖b̃‖`` and ``‖ŵ^t‖ ≤ ‖r̂‖_∞ tη‖b̃‖``
+#: (pre-GD, ``b̃ = r̂ ⊙ r̂``; raw GD: ``‖w^t‖ ≤ tη‖r̂‖``).  A context counts as diverged at step t
+#: only where its iterate is not finite or exceeds this bound ``DIVERGENCE_GROWTH`` times:
+#: ``η λ_max ≥ 2`` says the iteration blows up *as t grows*, not that it has at a given t (one
+#: step, ``ŵ = η r̂³``, never does).
+DIVERGENCE_GROWTH = 10.0
+#: Amplification ``|1 − ηλ_max|^t`` past which a path is float64 garbage: a path whose η makes
+#: some context divergent is computed only up to the step where this is reached (later steps are
+#: not candidates of the oracle tuning).
+AMPLIFICATION_CAP = 1e16
+
+
+def stable_bound(X: np.ndarray, y: np.ndarray, eta: float, steps: int, *, preprocess: bool
+                 ) -> np.ndarray:
+    """``(steps + 1, B)``: the bound ``t η ‖r̂‖_∞ ‖r̂ ⊙ r̂‖`` (pre-GD) or ``t η ‖r̂‖`` (raw GD)
+    that every iterate of a non-divergent run obeys (:data:`DIVERGENCE_GROWTH`)."""
+    r = np.einsum("bni,bn->bi", X, y) / X.shape[1]
+    per = (np.max(np.abs(r), axis=1) * np.linalg.norm(r * r, axis=1) if preprocess
+           else np.linalg.norm(r, axis=1))
+    return eta * np.arange(steps + 1)[:, None] * per[None, :]
+
+
+def blown_up(norms: np.ndarray, bound: np.ndarray) -> np.ndarray:
+    """Contexts whose iterate has blown up: ``‖ŵ^t‖`` not finite or above
+    ``DIVERGENCE_GROWTH × bound`` (elementwise over ``(t, context)``)."""
+    with np.errstate(invalid="ignore"):
+        return ~np.isfinite(norms) | (norms > DIVERGENCE_GROWTH * bound)
+
+
+def candidate_steps(eta: float, lmax: np.ndarray, steps: int) -> int:
+    """The steps of a path worth computing at this η: all ``steps`` if no context has
+    ``ηλ_max ≥ 2``, else up to the step where ``|1 − ηλ_max|^t`` reaches
+    :data:`AMPLIFICATION_CAP` for the worst context."""
+    amp = float(np.max(np.abs(1.0 - eta * lmax)))
+    if float(np.max(eta * lmax)) < 2.0 or amp <= 1.0:
+        return steps
+    return min(steps, int(np.ceil(np.log(AMPLIFICATION_CAP) / np.log(amp))))
+
+
 class DivergedContextsError(ArithmeticError):
-    """A fixed-step (pre-)GD diverged on some contexts (``η λ_max ≥ 2``); ``fraction`` says on how
+    """A fixed-step (pre-)GD diverged on some contexts (its iterate blew up: not finite, or above
+    :data:`DIVERGENCE_GROWTH` times the bound a non-divergent run obeys); ``fraction`` says on how
     many.  No finite mean is returned from such samples."""
 
     def __init__(self, method: str, eta: float, fraction: float, trials: int) -> None:
         self.method, self.eta, self.fraction, self.trials = method, eta, fraction, trials
         super().__init__(
             f"{method} with eta = {eta:g} diverges on a fraction {fraction:.4g} of {trials} "
-            "contexts (eta * lambda_max >= 2; r̂ has heavy tails): refusing to average them")
+            "contexts (the iterate blew up: not finite or above DIVERGENCE_GROWTH times the "
+            "non-divergent bound; r̂ has heavy tails): refusing to average them")
 
 
 def excess_risk_samples(method: str, *, d: int, s: int, n: int, sigma2: float,
@@ -64,10 +108,12 @@ def excess_risk_samples(method: str, *, d: int, s: int, n: int, sigma2: float,
             raise ValueError(f"method {method!r} needs eta and steps")
         eta = check_real("eta (step size)", eta, lower=0.0, lower_open=True)
         steps = check_int("steps", steps, minimum=0)
-        lmax = batch_lambda_max(p.X, p.y, preprocess=method == "pre_gd")
-        diverged = eta * lmax >= 2.0
         path = (pregd_path if method == "pre_gd" else gd_path)(p.X, p.y, eta, steps)
         w_hat = path[-1]
+        with np.errstate(over="ignore", invalid="ignore"):
+            norm = np.linalg.norm(w_hat, axis=1)
+        diverged = blown_up(norm, stable_bound(p.X, p.y, eta, steps,
+                                                preprocess=method == "pre_gd")[-1])
     elif method == "ridge":
         if lam is None:
             raise ValueError("method 'ridge' needs lam (normalised penalty)")
@@ -95,7 +141,8 @@ def excess_risk(method: str, *, d: int, s: int, n: int, sigma2: float, prior: st
     ``method``: ``"pre_gd"`` / ``"gd"`` (``eta``, ``steps``), ``"ridge"`` (``lam``, normalised),
     ``"ols"``, ``"lasso"`` (``lam`` = sklearn alpha), ``"bayes"``.  ``prior="sign"`` is the ±1/√s
     theory prior, ``"gauss"`` the experimental one.  Raises :class:`DivergedContextsError` (with the
-    fraction) if a fixed-step (pre-)GD diverges on any context: the mean would be meaningless.
+    fraction) if a fixed-step (pre-)GD has blown up on some context (:func:`blown_up`; one step
+    never does): the mean would be meaningless.
 
     >>> e = excess_risk("ols", d=4, s=2, n=40, sigma2=0.25, trials=4000, seed=0)
     >>> abs(e.mean - 0.25 * 4 / 35) < 5 * e.se
@@ -119,7 +166,8 @@ class TunedRisks:
     ridge: Estimate
     ridge_arg: float
     ols: Estimate | None  # None where the expectation is infinite (n ∈ {d−1, d, d+1})
-    diverged_eta: dict[str, tuple[float, ...]]  # η values dropped because some context diverged
+    diverged_eta: dict[str, tuple[float, ...]]  # η values some of whose steps t were not
+    #                                             candidates (a context's iterate blew up there)
 
 
 def _best_path(method: str, X: np.ndarray, y: np.ndarray, w: np.ndarray, D: np.ndarray,
@@ -127,14 +175,19 @@ def _best_path(method: str, X: np.ndarray, y: np.ndarray, w: np.ndarray, D: np.n
                ) -> tuple[Estimate, tuple[float, int], tuple[float, ...]]:
     best: tuple[float, Estimate, tuple[float, int]] | None = None
     dropped = []
-    lmax = batch_lambda_max(X, y, preprocess=method == "pre_gd")
+    pre = method == "pre_gd"
+    lmax = batch_lambda_max(X, y, preprocess=pre)
     for eta in etas:
-        if np.any(eta * lmax >= 2.0):
+        k = candidate_steps(eta, lmax, steps)
+        path = (pregd_path if pre else gd_path)(X, y, eta, k)
+        with np.errstate(over="ignore", invalid="ignore"):
+            errs = np.sum((D[None] * (path - w[None])) ** 2, axis=2)  # (k + 1, B)
+            blown = np.any(blown_up(np.linalg.norm(path, axis=2),
+                                    stable_bound(X, y, eta, k, preprocess=pre)), axis=1)
+        if k < steps or np.any(blown):
             dropped.append(float(eta))
-            continue
-        path = (pregd_path if method == "pre_gd" else gd_path)(X, y, eta, steps)
-        errs = np.sum((D[None] * (path - w[None])) ** 2, axis=2)  # (steps + 1, B)
-        t = int(np.argmin(errs.mean(axis=1)))
+        mean = np.where(blown, np.inf, errs.mean(axis=1))  # only steps no context blew up at
+        t = int(np.argmin(mean))
         est = estimate_from_samples(errs[t])
         if best is None or est.mean < best[0]:
             best = (est.mean, est, (float(eta), t))
@@ -208,19 +261,22 @@ def tuned_risks_cached(d: int, s: int, n: int, sigma2: float, trials: int, seed:
 
 
 def _gram_errors(G: np.ndarray, b: np.ndarray, scale: np.ndarray | None, w: np.ndarray,
-                 eta: float, steps: int) -> np.ndarray:
-    """``‖ŵ^t − w*‖²`` for t = 0..steps of GD from 0 on ``½wᵀGw − bᵀw`` (the same recursion as
-    :func:`.predictors.pregd_path` / ``gd_path``, from the sufficient statistics),
-    shape ``(steps + 1, B)``."""
+                 eta: float, steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """``‖ŵ^t − w*‖²`` and ``‖ŵ^t‖`` for t = 0..steps of GD from 0 on ``½wᵀGw − bᵀw`` (the same
+    recursion as :func:`.predictors.pregd_path` / ``gd_path``, from the sufficient statistics),
+    each of shape ``(steps + 1, B)``."""
     A = np.eye(G.shape[-1]) - eta * G
     v = np.zeros_like(b)
     out = np.empty((steps + 1, len(b)))
+    norms = np.zeros((steps + 1, len(b)))
     out[0] = np.sum(w**2, axis=1)
     with np.errstate(over="ignore", invalid="ignore"):
         for k in range(1, steps + 1):
             v = (A @ v[..., None])[..., 0] + eta * b
-            out[k] = np.sum(((v if scale is None else scale * v) - w) ** 2, axis=1)
-    return out
+            wk = v if scale is None else scale * v
+            out[k] = np.sum((wk - w) ** 2, axis=1)
+            norms[k] = np.linalg.norm(wk, axis=1)
+    return out, norms
 
 
 def tuned_risks_gram(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
@@ -229,13 +285,15 @@ def tuned_risks_gram(*, d: int, s: int, n: int, sigma2: float, trials: int, seed
     reduced to their sufficient statistics ``Σ̂ = XᵀX/n``, ``r̂ = Xᵀy/n`` (pre-GD: ``Ĝ = R̂Σ̂R̂``,
     ``b̃ = r̂²``; GD: ``Σ̂``, ``r̂``; ridge ``(Σ̂ + λI)⁻¹r̂``; OLS ``Σ̂⁻¹r̂``, n ≥ d + 2), so memory stays
     ``O(chunk·n·d)`` and each Gram matrix is formed once.  Same oracle tuning (η-grid, t ≤ steps,
-    an η dropped if any context diverges) on a different random stream than :func:`tuned_risks`."""
+    a step t not a candidate where some context's iterate blew up) on a different random stream
+    than :func:`tuned_risks`."""
     st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=sigma2, prior=prior)
     trials = check_int("trials", trials, minimum=2)
     if n < d + 2:
         raise ValueError(f"n must be ≥ d + 2 = {d + 2} here (OLS = Σ̂⁻¹r̂), got n = {n}")
     rng = np.random.default_rng(seed)
     paths: dict[str, dict[float, list[np.ndarray]]] = {"pre_gd": {}, "gd": {}}
+    blown: dict[str, dict[float, np.ndarray]] = {"pre_gd": {}, "gd": {}}
     dropped: dict[str, set[float]] = {"pre_gd": set(), "gd": set()}
     ridge: dict[float, list[np.ndarray]] = {}
     ols: list[np.ndarray] = []
@@ -254,20 +312,28 @@ def tuned_risks_gram(*, d: int, s: int, n: int, sigma2: float, trials: int, seed
             G, b, scale = ((r[:, :, None] * S * r[:, None, :], r * r, r) if method == "pre_gd"
                            else (S, r, None))
             lmax = np.linalg.eigvalsh(G)[:, -1]
+            per = (np.max(np.abs(r), axis=1) * np.linalg.norm(b, axis=1)
+                   if method == "pre_gd" else np.linalg.norm(b, axis=1))
             for eta in ETA_GRID:
-                if eta in dropped[method] or np.any(eta * lmax >= 2.0):
+                k = candidate_steps(eta, lmax, steps)
+                errs, norms = _gram_errors(G, b, scale, p.w, eta, k)
+                bad = np.ones(steps + 1, dtype=bool)
+                bad[:k + 1] = np.any(blown_up(norms, eta * np.arange(k + 1)[:, None]
+                                              * per[None, :]), axis=1)
+                full = np.full((steps + 1, len(p.w)), np.inf)
+                full[:k + 1] = errs
+                if k < steps or np.any(bad):
                     dropped[method].add(eta)
-                    continue
-                paths[method].setdefault(eta, []).append(
-                    _gram_errors(G, b, scale, p.w, eta, steps))
+                paths[method].setdefault(eta, []).append(full)
+                blown[method][eta] = blown[method].get(eta, np.zeros(steps + 1, bool)) | bad
     best: dict[str, tuple[Estimate, tuple[float, int]]] = {}
     for method in ("pre_gd", "gd"):
         cands = []
         for eta, parts in paths[method].items():
-            if eta in dropped[method]:
-                continue
             errs = np.concatenate(parts, axis=1)
-            t = int(np.argmin(errs.mean(axis=1)))
+            with np.errstate(invalid="ignore"):
+                mean = np.where(blown[method][eta], np.inf, errs.mean(axis=1))
+            t = int(np.argmin(mean))
             cands.append((estimate_from_samples(errs[t]), (float(eta), t)))
         if not cands:
             raise DivergedContextsError(method, float(max(ETA_GRID)), 1.0, trials)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from numerics.sparse_multihead import checks_constructions as CC
 from numerics.sparse_multihead.contexts import token_matrix
 from numerics.sparse_multihead.predictors import pregd_path
-from numerics.testing import assert_fails, assert_passed
+from numerics.testing import assert_passed
 from theory.common.symbols import d as d_sym
 from theory.common.symbols import n as n_sym
 from theory.common.symbols import sigma2 as s2_sym
@@ -34,40 +34,16 @@ from theory.sparse_multihead import (
 )
 from theory.strategies import czz24_settings
 
-
-@pytest.mark.symbolic
-@pytest.mark.result("czz24:alg1")
-def test_alg1_symbolic_and_float_with_negative_control() -> None:
-    assert_passed(CC.check_alg1_symbolic())
-    assert_passed(CC.check_alg1_float())
-    assert_fails(CC.check_alg1_float(fault_query_rhat=True))  # queries use their own r̂
-
-
-@pytest.mark.symbolic
-@pytest.mark.result("czz24:prop4.1")
-def test_prop41_symbolic() -> None:
-    assert_passed(CC.check_prop4_1_symbolic())
-
-
-@pytest.mark.float
-@pytest.mark.result("czz24:prop4.1")
-def test_prop41_float_and_negative_controls() -> None:
-    assert_passed(CC.check_prop4_1_float())
-    assert_fails(CC.check_prop4_1_float(fault_drop_heads=1))  # d − 1 heads
-    assert_fails(CC.check_prop4_1_float(fault_query_rhat=True))  # queries with their own r̂
-
-
-@pytest.mark.symbolic
-@pytest.mark.result("czz24:prop4.2")
-def test_prop42_symbolic() -> None:
-    assert_passed(CC.check_prop4_2_symbolic())
-
-
-@pytest.mark.float
-@pytest.mark.result("czz24:prop4.2")
-def test_prop42_float_and_negative_control() -> None:
-    assert_passed(CC.check_prop4_2_float())
-    assert_fails(CC.check_prop4_2_float(fault_readout_sign=+1))  # missing minus sign
+#: float64 round-off of the label row carried through layer 1
+LABEL_ROW_ATOL = 1e-12
+#: float64 round-off: columns the mask hides must not move
+MASK_ATOL = 1e-14
+#: float64 of two pre-GD runs related by label scaling
+EQUIVARIANCE_RTOL = 1e-9
+#: float64 through k layers against the numpy GD residuals
+RESIDUAL_RTOL = 1e-9
+#: absolute floor of the same comparison
+RESIDUAL_ATOL = 1e-9
 
 
 @pytest.mark.float
@@ -92,20 +68,13 @@ def test_constructions_hypothesis(d: int, n: int, q: int, k: int, eta_frac: floa
     Hs = forward(pregd_transformer(d, n, eta, k), token_matrix(X, y, Xq), n)
     ref = alg1(X, y, np.vstack([X, Xq])).T
     assert np.max(np.abs(Hs[1][:d] - ref)) <= 1e-10 * (1 + np.abs(ref).max())
-    assert np.allclose(Hs[1][d], np.hstack([y, np.zeros(q)]), rtol=0, atol=1e-12)
+    assert np.allclose(Hs[1][d], np.hstack([y, np.zeros(q)]), rtol=0, atol=LABEL_ROW_ATOL)
     path = pregd_path(X[None], y[None], eta, k)[:, 0]
     for l in range(1, k + 1):
         yhat = path[l] @ Xq.T
         assert np.all(np.abs(-Hs[1 + l][d, n:] - yhat) <= 1e-9 * (1 + np.abs(yhat)))
-        assert np.allclose(Hs[1 + l][d, :n], y - path[l] @ X.T, rtol=1e-9, atol=1e-9)
-
-
-@pytest.mark.symbolic
-@pytest.mark.result("czz24:heads-alg1")
-def test_head_count() -> None:
-    assert_passed(CC.check_heads_alg1_symbolic())
-    assert_passed(CC.check_heads_alg1_optim())
-    assert_passed(CC.check_heads_alg1_optim_fit())  # R11's L-BFGS fits, d = 2 (full: d = 4)
+        assert np.allclose(Hs[1 + l][d, :n], y - path[l] @ X.T,
+                           rtol=RESIDUAL_RTOL, atol=RESIDUAL_ATOL)
 
 
 @pytest.mark.result("czz24:eq2.2")
@@ -117,7 +86,7 @@ def test_apply_layer_mask_ignores_query_columns() -> None:
     E2 = E.copy()
     E2[:, 5] = rng.standard_normal(4)
     H, H2 = apply_layer(W_E @ E, layer, 4), apply_layer(W_E @ E2, layer, 4)
-    assert np.allclose(H[:, :5], H2[:, :5], rtol=0, atol=1e-14)
+    assert np.allclose(H[:, :5], H2[:, :5], rtol=0, atol=MASK_ATOL)
 
 
 @pytest.mark.result("czz24:thm5.3-lower")
@@ -162,7 +131,7 @@ def test_label_scaling_equivariance_hypothesis(c: float, sign: float, seed: int)
     eta = 0.5
     a = pregd_coefficient(X, sign * c * y, eta / c**2, 5)
     b = sign * c * pregd_coefficient(X, y, eta, 5)
-    assert np.allclose(a, b, rtol=1e-9, atol=1e-12 * (1 + np.abs(b).max()))
+    assert np.allclose(a, b, rtol=EQUIVARIANCE_RTOL, atol=1e-12 * (1 + np.abs(b).max()))
 
 
 @pytest.mark.result("czz24:eq3.1")

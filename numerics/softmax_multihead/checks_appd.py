@@ -3,6 +3,8 @@ spec values, MC) and the Bayes comparison (50-digit identity, grid bound, finite
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import sympy as sp
 
@@ -34,8 +36,15 @@ from theory.common.protocols import Evidence
 MP50_ZERO_ATOL = 1e-40
 #: a value printed to 6 decimals: half a unit of the 6th, plus float rounding (as ``printed``)
 SIX_DECIMALS_ATOL = 0.5e-6 + 1e-12
+#: one expression evaluated twice in float64 (sympy-lambdified and by hand)
+SAME_VALUE_RTOL = 1e-12
+#: gap/bound at xi = 1e-4 is 1 - O(xi) (0.99983 at σ² = 0.7): a looser bound's ratio is far below
+TIGHTNESS_ATOL = 1e-3
+#: L times a difference of two O(1) float64 values at L = 1e5: about 1e5 * 1e-16 / 0.66 relative
+FINITE_L_LIMIT_RTOL = 1e-8
 
 __all__ = [
+    "check_thm4_2iii_bound_values",
     "check_eqd_29_symbolic",
     "check_eqd_29_paper",
     "check_eqd_29_mc",
@@ -174,6 +183,39 @@ def check_thm4_2iii_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evide
         ratio = th.gd_risk_limit(xf, s2) / printed_bayes_limit(xf, s2)
         ev.append(printed(f"sup_xi R_DGD∞/R_B∞ at σ²={s2} (spec R9)", float(ratio.max()), ref,
                            dig))
+    return ev
+
+
+def check_thm4_2iii_bound_values(*, quick: bool = True, seed: int = 0, xi: float = 0.3,
+                                 sigma2: float = 0.7, fault_gap_bound: Any = None,
+                                 fault_limit: Any = None) -> list[Evidence]:
+    """Values, not only "holds", at a generic point (ξ = 0.3, σ² = 0.7; no factor at 0 or 1):
+
+    * the proven bound ``ξ/(1 + ξ(1+σ²))`` on ``R_DGD∞ − R_B∞`` [D] pinned against the expression
+      written out a second time here, and its tightness: ``gap/bound → 1`` as ``ξ → 0`` (at
+      ``ξ = 1e-4``, within 1e-3 at σ² = 0.7) -- a looser bound fails one or the other;
+    * the limit (D.33) ``R_DGD∞(ξ)`` against the finite-L optimum it is the limit of:
+      ``R_D*(d = ξL, L) − R_DGD∞ = 1/(L(1 + ξ(1+σ²)))`` exactly (from ``R_D* = σ² +
+      (D'+1)/(L+D')``, ``D' = d(1+σ²)``), checked at L = 1e3 and 1e5 (the gap scaled by L).
+
+    ``fault_gap_bound`` / ``fault_limit`` replace :func:`theory.softmax_multihead.bayes_gap_bound`
+    / :func:`~theory.softmax_multihead.gd_risk_limit` (negative controls: one-token slips in
+    :mod:`numerics.softmax_multihead.faults`)."""
+    bound_fn = th.bayes_gap_bound if fault_gap_bound is None else fault_gap_bound
+    limit_fn = th.gd_risk_limit if fault_limit is None else fault_limit
+    by_hand = xi / (1 + xi * (1 + sigma2))  # the [D] bound written out again
+    ev = [close_agreement(f"gap bound xi/(1+xi(1+σ²)) at xi={xi}, σ²={sigma2} (value)",
+                          float(bound_fn(xi, sigma2)), by_hand, atol=0.0, rtol=SAME_VALUE_RTOL,
+                          kind="FLOAT")]
+    x0 = 1e-4
+    ratio = float((limit_fn(x0, sigma2) - printed_bayes_limit(x0, sigma2)) / bound_fn(x0, sigma2))
+    ev.append(close_agreement(f"bound attained as xi -> 0: gap/bound at xi={x0:g}, σ²={sigma2}",
+                              ratio, 1.0, atol=TIGHTNESS_ATOL, kind="FLOAT"))
+    for L in (1e3, 1e5):
+        scaled = L * (float(th.dgd_risk_star(xi * L, L, sigma2)) - float(limit_fn(xi, sigma2)))
+        ev.append(close_agreement(
+            f"L (R_D*(d=xi L, L) - R_DGD_inf(xi)) = 1/(1+xi(1+σ²)) at L={L:g}, xi={xi}", scaled,
+            1 / (1 + xi * (1 + sigma2)), atol=0.0, rtol=FINITE_L_LIMIT_RTOL, kind="FLOAT"))
     return ev
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Result
+from theory.common.protocols import Check, Ref, Result
 
 __all__ = ["RESULTS"]
 
@@ -22,6 +22,15 @@ _VGD_FAULTS = {f"prediction={a}": {"fault_prediction": a} for a in (
 #: non-isotropic P: each named rival of P_D* passed as the prediction.
 _NONISO_FAULTS = {f"prediction={a}": {"fault_prediction": a} for a in (
     "Gamma* (5.6) (vanilla GD)", "Sigma^-1 (finite-L term dropped)")}
+#: issue 20: the Thm 4.2(iii) bound and the (D.33) limit as values at a generic point (xi = 0.3,
+#: σ² = 0.7), the bound's tightness as xi -> 0, the limit against the finite-L optimum
+_BOUND_VALUES = Check(
+    "numerics.softmax_multihead.checks_appd:check_thm4_2iii_bound_values",
+    faults={"gap_bound_without_one": {
+                "fault_gap_bound": Ref("numerics.softmax_multihead.faults:gap_bound_without_one")},
+            "limit_denominator_without_one": {
+                "fault_limit": Ref("numerics.softmax_multihead.faults:"
+                                   "limit_denominator_without_one")}})
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -173,6 +182,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check("numerics.softmax_multihead.checks_appd:check_thm4_2iii_symbolic"),
+            _BOUND_VALUES,
             Check("numerics.softmax_multihead.checks_appd:check_thm4_2iii_mc",
                   faults={"prior_I_not_I_over_d": {"fault_task_var": 1.0}}),
             Check("numerics.softmax_multihead.checks_appd:check_eqd_29_mc",
@@ -195,6 +205,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.softmax_multihead.checks_appd:check_eqd_29_symbolic"),
             Check("numerics.softmax_multihead.checks_appd:check_eqd_29_paper"),
+            _BOUND_VALUES,
             Check("numerics.softmax_multihead.checks_appd:check_eqd_29_mc",
                   faults={"prior_I_not_I_over_d": {"fault_task_var": 1.0},
                           "sampled_step_0.8": {"fault_mc_eta": 0.8}}),

@@ -63,7 +63,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.softmax_window.checks_risk:check_limits_quad",
                   faults={"query_counted_in_n0": {"fault_n0": 1 / 21}}),
-            "numerics.softmax_window.checks_risk:check_limits_mc",
+            Check("numerics.softmax_window.checks_risk:check_limits_mc"),
             Check("sims.checks.softmax_window:check_limits_train",
               faults={"query_counted_in_n": {"fault_n_offset": 1}}),
         ),
@@ -112,13 +112,13 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_paper",
                   faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
-            "numerics.softmax_window.checks_optimum:check_thm3_4_order",
+            Check("numerics.softmax_window.checks_optimum:check_thm3_4_order"),
             Check("numerics.softmax_window.checks_generic:check_thm3_4_lambda_generic",
                   faults={"lambda_linear_in_L": {
                       "fault_lambda_fn": Ref(_FAULTS + "lambda_linear_in_L")}}),
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_optim_collapse",
                   faults={"lambda_square_root": {"fault_lambda_power": 0.5}}),
-            "numerics.softmax_window.checks_optimum:check_thm3_4_rate",
+            Check("numerics.softmax_window.checks_optimum:check_thm3_4_rate"),
             Check("sims.checks.softmax_window_train:check_thm3_4_train",
               faults={"trained_value_scalar": {"fault_train_value": True},
                       **_alternatives(
@@ -137,7 +137,7 @@ RESULTS: tuple[Result, ...] = (
                    'eq. (9) 2 omega*',
                    'eq. (9) omega*/2',
                    'label average (omega = 0)')),
-            "sims.checks.softmax_window_train:check_thm3_4_train_cos",
+            Check("sims.checks.softmax_window_train:check_thm3_4_train_cos"),
         ),
         figures=(
             "sims.figures.softmax_window:fig_omega_lambda",
@@ -181,7 +181,7 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:la_optimum",
         ),
         checks=(
-            "numerics.softmax_window.checks_linear:check_thm3_6_mc",
+            Check("numerics.softmax_window.checks_linear:check_thm3_6_mc"),
             Check("numerics.softmax_window.checks_linear:check_thm3_6_mc_floor",
                   faults={"no_intercept": {"fault_no_intercept": True}}),
             Check("numerics.softmax_window.checks_linear:check_thm3_6_symbolic",
@@ -218,7 +218,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"full_rank_task": {"fault_full_rank_task": True}}),
             Check("numerics.softmax_window.checks_lowrank:check_thm4_4_mc_lemmas",
                   faults={"flipped_alpha": {"fault_flip_alpha": True}}),
-            "sims.checks.softmax_window:check_thm4_4_train",
+            Check("sims.checks.softmax_window:check_thm4_4_train"),
         ),
         figures=(
             "sims.figures.softmax_window:fig_lowrank_rho",
@@ -276,7 +276,7 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:i3_ratio",
         ),
         checks=(
-            "numerics.softmax_window.checks_window:check_lemd_2_quad",
+            Check("numerics.softmax_window.checks_window:check_lemd_2_quad"),
             Check("numerics.softmax_window.checks_window:check_lemd_2_float_i3",
                   faults={"reversed_order": {"fault_reverse_order": True}}),
         ),
@@ -308,7 +308,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.softmax_window.checks_window:check_appg_float",
                   faults={"lower_bound_times_10": {"fault_lower_scale": 10.0}}),
-            "numerics.softmax_window.checks_window:check_appg_mc",
+            Check("numerics.softmax_window.checks_window:check_appg_mc"),
             Check("numerics.softmax_window.checks_appg:check_appg_float_gamma",
               expect="discrepancy", faults={"lower_bound_times_3": {"fault_lower_scale": 3.0},
                       "printed_minus_half_in_the_plus_half_reading": {"fault_upper_shift": -0.5}}),
@@ -347,7 +347,7 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:affine_signal_rho",
         ),
         checks=(
-            "numerics.softmax_window.checks_signal:check_lemb_5_mc",
+            Check("numerics.softmax_window.checks_signal:check_lemb_5_mc"),
             Check("numerics.softmax_window.checks_signal:check_lemb_5_mc_sigma",
                   faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}}),
             Check("sims.checks.softmax_window_more:check_lemb5_ellipsoid",

@@ -472,8 +472,10 @@ def check_thm8_bounds_generic(
     sigma_init: float = 0.12,
     fault_u_min_fn: Callable[..., float] | None = None,
 ) -> list[Evidence]:
-    """Theorem 8's bounds pinned at a generic law (issue 20: bounds are otherwise only checked as
-    "holds", and at Exp(1) whose m1 = 1): iid Gamma(2, 0.7) entries (m1 = 1.4, m2 = 2.94,
+    """Theorem 8's bounds and moment closed forms pinned at a generic law (issue 20: bounds are
+    otherwise only checked as "holds", and every random-covariance formula only at Exp(1), whose
+    m1 = 1 hides a factor m1): D, δ, the Lemma 28 limit, min ℓ_rdm, L*_rdm and r(δ, c, M) at this
+    law against their expressions written out here; iid Gamma(2, 0.7) entries (m1 = 1.4, m2 = 2.94,
     m3 = 8.232), d = 3, N = 5, random Θ.  Condition (21)'s bound, Lemma 27's u_min and Lemma 28's
     ν = min{γ_i, ζ_ij}·u_min² against the printed expressions written out again here, with
     Corollary 22's γ_i, ζ_ij for iid entries expanded by hand (γ = (N+1)/N m3 + (m3 + (d−1)m1m2)/N,
@@ -506,7 +508,53 @@ def check_thm8_bounds_generic(
     def row(name: str, ours: Any, hand: Any) -> Evidence:
         return close_agreement(name, ours, hand, kind="FLOAT", atol=0.0, rtol=GENERIC_RTOL)
 
+    D_hand = m2s / g_hand  # δ = ξ/γ
+    U_lim, u_lim = T.rdm_limit(m1, m2, m3, N)
+    gi, xii, zi = T.moments_iid(m1s, m2s, m3s, d, N)
+    dl, cg, Mg = 0.29, 2.7, 7
+    r_hand = (
+        dl**2 * cg**3 * m3s
+        - 2 * dl * cg**2 * m2s
+        + cg * m1s
+        + dl**2 * cg**3 * (2 * m3s + (d - 1) * m1s * m2s) / Mg
+    )
     return [
+        row(
+            "Cor. 22 / R12 iid moments (γ, ξ, ζ), Gamma(2, 0.7)",
+            [float(gi), float(xii), float(zi)],
+            [g_hand, m2s, z_hand],
+        ),
+        row(
+            "Theorem 8 D = diag(ξ/γ), Gamma(2, 0.7)",
+            np.diag(T.rdm_D(m1, m2, m3, N)),
+            np.full(d, D_hand),
+        ),
+        row("δ = ξ/γ (iid), Gamma(2, 0.7)", float(T.delta_iid(m1s, m2s, m3s, d, N)), D_hand),
+        row(
+            "Lemma 28 limit: u₋₁ = ‖D‖_F^(1/2), u₋₁U₁₁ = D",
+            [u_lim, *np.diag(u_lim * U_lim)],
+            [(d * D_hand**2) ** 0.25, *np.full(d, D_hand)],
+        ),
+        row(
+            "Lemma 24 min ℓ_rdm = −½Σξ²/γ",
+            T.rdm_min_loss(m1, m2, m3, N),
+            -0.5 * d * m2s**2 / g_hand,
+        ),
+        row(
+            "L*_rdm = ½[ΣEλ − Σξ²/γ]",
+            T.rdm_optimal_loss(m1, m2, m3, N),
+            0.5 * (d * m1s - d * m2s**2 / g_hand),
+        ),
+        row(
+            "r(δ, c, M) at Gamma(2, 0.7), δ = 0.29, c = 2.7, M = 7",
+            float(T.rdm_test_risk(dl, cg, Mg, m1s, m2s, m3s, d)),
+            r_hand,
+        ),
+        row(
+            "r(δ, c, M) numpy twin at the same point",
+            float(T.rdm_test_risk_fn(dl, cg, Mg, m1s, m2s, m3s, d)),
+            r_hand,
+        ),
         row("Cor. 22 γ_i, iid Gamma(2, 0.7), N = 5", g, np.full(d, g_hand)),
         row("Cor. 22 ζ_ij (i ≠ j), iid Gamma(2, 0.7), N = 5", z[offd], np.full(d * d - d, z_hand)),
         row(

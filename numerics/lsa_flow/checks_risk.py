@@ -39,6 +39,7 @@ __all__ = [
     "check_cor6_mc",
     "check_cor6_rate",
     "check_cor6_threshold_float",
+    "check_generic_values_float",
 ]
 
 #: Corollary 6's bounds are strict on the grid: the smallest gap must exceed float64 rounding of
@@ -46,6 +47,9 @@ __all__ = [
 STRICT_BOUND_MARGIN = 1e-6
 #: R − η ≤ ε at the threshold M: an inequality of exact closed forms, up to float64 rounding.
 THRESHOLD_MARGIN = 1e-9
+#: Closed forms against the same expressions written out by hand (float64, a few matrix products
+#: and an inverse of a well-conditioned Γ): the float evaluator's tolerance times 100.
+GENERIC_RTOL = 100 * FLOAT_RTOL
 
 
 def _thm5_config() -> tuple[np.ndarray, np.ndarray, float]:
@@ -296,3 +300,51 @@ def check_cor6_threshold_float(
                 )
             )
     return out
+
+
+def check_generic_values_float(
+    *, quick: bool = True, seed: int = 0, N: int = 7, fault_gamma_fn: GammaFn | None = None
+) -> list[Evidence]:
+    """Generic-point values (issue 20) of the objects the other checks evaluate only at Λ = I, P = I
+    or Σ = 0: at a random non-diagonal Λ (d = 3), N = 7, a random P, a random PSD Σ, a random a,
+    M = 5, (i) ``optimal_loss`` = ½[trΛ − tr(Λ²Γ⁻¹)] (Corollary 16), (ii) ``shift_risk(P, Λ, Λ, N)``
+    = 2·``loss_of_P(P, Λ, N)`` (spec R11 identity), (iii) ``theorem5_excess`` = eq. (16) written
+    out, tr(ΣΓ⁻²Λ)/M + aᵀΓ⁻²Λ(Λ + trΛI)²a/N², with Γ = (N+1)/N·Λ + trΛ/N·I built here.
+    ``fault_gamma_fn`` replaces the hand-built Γ (negative control: N → N+1)."""
+    rng = check_rng(seed, f"{__name__}:check_generic_values_float")
+    d, M = 3, 5
+    L = random_spd(d, rng)
+    P = rng.standard_normal((d, d))
+    B = rng.standard_normal((d, d))
+    Sig = B @ B.T / d
+    a = rng.standard_normal(d)
+    I = np.eye(d)
+    G = (
+        (N + 1) / N * L + np.trace(L) / N * I
+        if fault_gamma_fn is None
+        else np.asarray(fault_gamma_fn(L, N), dtype=float)
+    )
+    Gi = np.linalg.inv(G)
+    K = L + np.trace(L) * I
+    excess_hand = np.trace(Sig @ Gi @ Gi @ L) / M + a @ Gi @ Gi @ L @ K @ K @ a / N**2
+
+    def row(name: str, ours: object, hand: object) -> Evidence:
+        return close_agreement(name, ours, hand, kind="FLOAT", atol=0.0, rtol=GENERIC_RTOL)
+
+    return [
+        row(
+            "Cor. 16 L* = ½[trΛ − tr(Λ²Γ⁻¹)], random Λ, N = 7",
+            float(T.optimal_loss(L, N)),
+            0.5 * (np.trace(L) - np.trace(L @ L @ Gi)),
+        ),
+        row(
+            "R(P; Λ, Λ, N) = 2·L(P), random P (spec R11)",
+            float(T.shift_risk(P, L, L, N)),
+            2 * float(T.loss_of_P(P, L, N)),
+        ),
+        row(
+            "Theorem 5 excess = eq. (16) written out, random Σ, a, M = 5",
+            float(T.theorem5_excess(L, N, M, Sig, a)),
+            float(excess_hand),
+        ),
+    ]

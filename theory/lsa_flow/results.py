@@ -33,8 +33,13 @@ _DELTA_NEIGHBOURS = {
 }
 #: Listed by Lemma 10 and Lemma 17 (one declaration).
 _LEM10_ODE = Check(
-    Check("numerics.lsa_flow.checks_flow:check_lem10_ode"),
+    "numerics.lsa_flow.checks_flow:check_lem10_ode",
     faults={"transposed_term": {"fault_variant": "transposed"}, "wrong_gamma": _WRONG_GAMMA},
+)
+#: Generic-point values of L*, R(P; Λ, Λ, N) and Theorem 5's excess (listed by cor16, thm5, shifts).
+_GENERIC_VALUES = Check(
+    "numerics.lsa_flow.checks_risk:check_generic_values_float",
+    faults={"gamma_N_plus_1": {"fault_gamma_fn": _fault("gamma_n_plus_1")}},
 )
 
 RESULTS: tuple[Result, ...] = (
@@ -51,7 +56,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                Check("numerics.lsa_flow.checks_model:check_lem9_symbolic"),
+                "numerics.lsa_flow.checks_model:check_lem9_symbolic",
                 faults={"row_major_vec": {"fault_vec_order": "row"}},
             ),
         ),
@@ -82,7 +87,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.lsa_flow.checks_flow:check_lem15_symbolic"),
             Check(
-                Check("numerics.lsa_flow.checks_flow:check_lem15_mc"),
+                "numerics.lsa_flow.checks_flow:check_lem15_mc",
                 faults={"gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")}},
             ),
         ),
@@ -96,7 +101,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:flow_rhs",),
         checks=(
             Check(
-                Check("numerics.lsa_flow.checks_flow:check_lem10_symbolic"),
+                "numerics.lsa_flow.checks_flow:check_lem10_symbolic",
                 faults={
                     "symmetrised": {"fault_variant": "symmetrised"},
                     "transposed_term": {"fault_variant": "transposed"},
@@ -116,7 +121,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:balancedness", "theory.lsa_flow:balanced_flow_rhs"),
         checks=(
             Check(
-                Check("numerics.lsa_flow.checks_flow:check_lem17_symbolic"),
+                "numerics.lsa_flow.checks_flow:check_lem17_symbolic",
                 faults={
                     "transposed_term": {"fault_variant": "transposed"},
                     "symmetrised": {"fault_variant": "symmetrised"},
@@ -140,7 +145,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                Check("numerics.lsa_flow.checks_flow:check_flow_reductions_ode"),
+                "numerics.lsa_flow.checks_flow:check_flow_reductions_ode",
                 faults={"symmetrised": {"fault_variant": "symmetrised"}},
             ),
         ),
@@ -158,13 +163,14 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                Check("numerics.lsa_flow.checks_flow:check_cor16_ode"),
+                "numerics.lsa_flow.checks_flow:check_cor16_ode",
                 faults={"wrong_gamma": _WRONG_GAMMA},
             ),
             Check(
-                Check("numerics.lsa_flow.checks_flow:check_cor16_mc"),
+                "numerics.lsa_flow.checks_flow:check_cor16_mc",
                 faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
             ),
+            _GENERIC_VALUES,
         ),
     ),
     Result(
@@ -185,7 +191,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                Check("numerics.lsa_flow.checks_thm4:check_thm4_ode"),
+                "numerics.lsa_flow.checks_thm4:check_thm4_ode",
                 faults={"gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")}},
             ),
             Check("numerics.lsa_flow.checks_thm4:check_thm4_ode_beyond_condition"),
@@ -220,10 +226,11 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                Check("numerics.lsa_flow.checks_risk:check_thm5_mc"),
+                "numerics.lsa_flow.checks_risk:check_thm5_mc",
                 faults={"p_lambda_inverse": _P_LAMBDA_INVERSE, "wrong_gamma": _WRONG_GAMMA},
             ),
             Check("numerics.lsa_flow.checks_risk:check_thm5_symbolic"),
+            _GENERIC_VALUES,
         ),
     ),
     Result(
@@ -241,12 +248,12 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.lsa_flow.checks_risk:check_cor6_float"),
             Check(
-                Check("numerics.lsa_flow.checks_risk:check_cor6_mc"),
+                "numerics.lsa_flow.checks_risk:check_cor6_mc",
                 faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
             ),
             Check("numerics.lsa_flow.checks_risk:check_cor6_rate"),
             Check(
-                Check("numerics.lsa_flow.checks_risk:check_cor6_threshold_float"),
+                "numerics.lsa_flow.checks_risk:check_cor6_threshold_float",
                 faults={
                     "threshold_d_for_d_plus_1": {
                         "fault_threshold_fn": _fault("cor6_threshold_d_for_d_plus_1")
@@ -271,11 +278,12 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                Check("numerics.lsa_flow.checks_shifts:check_shifts_mc"),
+                "numerics.lsa_flow.checks_shifts:check_shifts_mc",
                 faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
             ),
             Check("numerics.lsa_flow.checks_shifts:check_shifts_mc_covariate_scaling"),
             Check("sims.checks.lsa_flow:check_shifts_train", faults=_GAMMA_NEIGHBOURS),
+            _GENERIC_VALUES,
         ),
     ),
     Result(
@@ -311,7 +319,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.lsa_flow.checks_random_cov:check_thm8_mc_loss"),
             Check("sims.checks.lsa_flow:check_thm8_train_sgd", faults=_DELTA_NEIGHBOURS),
             Check(
-                Check("numerics.lsa_flow.checks_random_cov:check_thm8_bounds_generic"),
+                "numerics.lsa_flow.checks_random_cov:check_thm8_bounds_generic",
                 faults={"u_min_d_for_sqrt_d": {"fault_u_min_fn": _fault("rdm_u_min_d_for_sqrt_d")}},
             ),
         ),
@@ -328,7 +336,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:rdm_test_risk", "theory.lsa_flow:fixed_test_risk"),
         checks=(
             Check(
-                Check("numerics.lsa_flow.checks_random_cov:check_rdm_risk_mc"),
+                "numerics.lsa_flow.checks_random_cov:check_rdm_risk_mc",
                 # test covariances Gamma(4, 1/4) (mean 1, lighter tails) while r uses Exp(1)
                 faults={"test_cov_gamma4": {"fault_gamma_k": 4.0}},
             ),
@@ -362,7 +370,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.lsa_flow.checks_random_cov:check_fig1_mc"),
             Check(
-                Check("numerics.lsa_flow.checks_random_cov:check_fig1_limit_exact"),
+                "numerics.lsa_flow.checks_random_cov:check_fig1_limit_exact",
                 faults={
                     "limit_2c_for_4c": {"fault_limit_fn": _fault("lsa_limit_random_2c_for_4c")}
                 },

@@ -23,14 +23,23 @@ Effective circuits (what the theory talks about): ``KQ^h = W_K^{h⊤} W_Q^h / �
 Fault switches exist **only** for negative controls: ``double_softmax=True`` applies the softmax
 twice, ``query_self_attend=True`` lets the query attend to itself (its own column enters keys and
 values).  Neither is the paper's model.
+
+Speed (issue 22): :meth:`SoftmaxAttention.forward` runs one ``torch.autograd.Function``
+(:class:`_QueryAttention`) whose backward is the analytic gradient of one query's softmax
+attention, over the *same* parameters (names, shapes, ``state_dict``, initialisation unchanged).
+It computes the same function and gradients as the literal autograd path
+:meth:`SoftmaxAttention.forward_autograd` up to float32 round-off (tests/common/
+test_softmax_attention_speedpath.py); the ``double_softmax`` fault takes the literal path.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import torch
 from torch import nn
+from torch.autograd.function import once_differentiable
 
 __all__ = ["SoftmaxAttention", "uniform_init"]
 
@@ -42,6 +51,61 @@ def uniform_init(shape: tuple[int, ...], fan_in: int, *, generator: torch.Genera
     bound = 1.0 / math.sqrt(fan_in)
     u = torch.rand(shape, generator=generator, dtype=dtype, device=device)
     return (2.0 * u - 1.0) * bound
+
+
+class _QueryAttention(torch.autograd.Function):
+    """``ŷ = Σ_h OV^h Σ_i p_i^h z_i``, ``p^h = softmax_i(z_iᵀ KQ^h z_q)``; analytic backward.
+
+    Inputs: ``keys`` (B, n, D) (the context tokens, or all ``L + 1`` with the self-attend fault),
+    ``z_q`` (B, D), ``W_Q, W_K, W_V`` (H, D, D), ``W_O`` (n_out, H·D); output (B, n_out).  With
+    ``a^h = KQ^h z_q``, ``u^h = Σ_i p_i^h z_i`` and an upstream gradient ``g`` (B, n_out):
+    ``∂u^h = OV^{h⊤} g``, ``∂s_i^h = p_i^h (z_i·∂u^h − u^h·∂u^h)`` (softmax backward, since
+    ``Σ_i p_i^h z_i·∂u^h = u^h·∂u^h``), ``∂a^h = Σ_i ∂s_i^h z_i``; then ``∂KQ^h = Σ_b ∂a^h z_qᵀ``,
+    ``∂OV^h = Σ_b g u^{h⊤}`` and the chain rule through ``KQ^h = W_K^{h⊤} W_Q^h/√D``,
+    ``OV^h = W_O^h W_V^h``.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, keys: torch.Tensor, z_q: torch.Tensor, W_Q: torch.Tensor,
+                W_K: torch.Tensor, W_V: torch.Tensor, W_O: torch.Tensor) -> torch.Tensor:
+        (H, D, _), n_out, B = W_Q.shape, W_O.shape[0], z_q.shape[0]
+        kq = torch.bmm(W_K.transpose(1, 2), W_Q) / math.sqrt(D)  # (H, D, D)  KQ^h
+        M = kq.permute(2, 0, 1).reshape(D, H * D)  # (D, H·D)  M[j, hD+i] = KQ^h_ij
+        a = torch.mm(z_q, M).view(B, H, D)  # (B, H, D)  a^h = KQ^h z_q
+        p = torch.softmax(torch.bmm(a, keys.transpose(1, 2)), dim=-1)  # (B, H, n)
+        u = torch.bmm(p, keys)  # (B, H, D)  u^h = Σ_i p_i^h z_i
+        W_Oh = W_O.view(n_out, H, D).transpose(0, 1)  # (H, n_out, D)  W_O^h
+        N = torch.bmm(W_Oh, W_V).transpose(1, 2).reshape(H * D, n_out)  # (H·D, n_out)  OV^{h⊤}
+        ctx.save_for_backward(keys, z_q, W_Q, W_K, W_V, W_Oh, M, N, a, p, u)
+        return torch.mm(u.view(B, H * D), N)  # (B, n_out)  Σ_h OV^h u^h
+
+    @staticmethod
+    @once_differentiable
+    def backward(  # pyright: ignore[reportIncompatibleMethodOverride]  (once_differentiable)
+        ctx: Any, *grad_outputs: torch.Tensor,
+    ) -> tuple[torch.Tensor | None, ...]:
+        (g,) = grad_outputs  # (B, n_out)
+        keys, z_q, W_Q, W_K, W_V, W_Oh, M, N, a, p, u = ctx.saved_tensors
+        (H, D, _), n_out, B = W_Q.shape, N.shape[1], z_q.shape[0]
+        need = ctx.needs_input_grad
+        du = torch.mm(g, N.t()).view(B, H, D)  # (B, H, D)  ∂u^h = OV^{h⊤} g
+        dp = torch.bmm(du, keys.transpose(1, 2))  # (B, H, n)  z_i·∂u^h
+        ds = dp.sub_((u * du).sum(-1, keepdim=True)).mul_(p)  # (B, H, n)  softmax backward
+        da = torch.bmm(ds, keys).view(B, H * D)  # (B, H·D)  ∂a^h = Σ_i ∂s_i^h z_i
+        d_keys = torch.bmm(ds.transpose(1, 2), a) + torch.bmm(p.transpose(1, 2), du) \
+            if need[0] else None  # (B, n, D)
+        d_zq = torch.mm(da, M.t()) if need[1] else None  # (B, D)
+        dW_Q = dW_K = dW_V = dW_O = None
+        if need[2] or need[3]:
+            dkq = torch.mm(z_q.t(), da).view(D, H, D).permute(1, 2, 0) / math.sqrt(D)  # (H, D, D)
+            dW_Q = torch.bmm(W_K, dkq) if need[2] else None  # (H, D, D)
+            dW_K = torch.bmm(W_Q, dkq.transpose(1, 2)) if need[3] else None  # (H, D, D)
+        if need[4] or need[5]:
+            dov = torch.mm(u.view(B, H * D).t(), g).view(H, D, n_out).transpose(1, 2)  # (H,n_out,D)
+            dW_V = torch.bmm(W_Oh.transpose(1, 2), dov) if need[4] else None  # (H, D, D)
+            dW_O = torch.bmm(dov, W_V.transpose(1, 2)).transpose(0, 1).reshape(n_out, H * D) \
+                if need[5] else None  # (n_out, H·D)
+        return d_keys, d_zq, dW_Q, dW_K, dW_V, dW_O
 
 
 class SoftmaxAttention(nn.Module):
@@ -98,7 +162,21 @@ class SoftmaxAttention(nn.Module):
         return p
 
     def forward(self, Z: torch.Tensor) -> torch.Tensor:
-        """``ŷ_q = Σ_h OV^h Z_{1:L} softmax(Z_{1:L}ᵀ KQ^h z_q)``; returns (B,) or (B, n_out)."""
+        """``ŷ_q = Σ_h OV^h Z_{1:L} softmax(Z_{1:L}ᵀ KQ^h z_q)``; returns (B,) or (B, n_out).
+
+        One :class:`_QueryAttention` call (analytic backward); the same function as
+        :meth:`forward_autograd`.
+        """
+        if self.double_softmax:
+            return self.forward_autograd(Z)  # FAULT (negative control only): the literal path
+        L = Z.shape[2] - 1
+        tok = Z.transpose(1, 2)  # (B, L+1, D)
+        keys = tok if self.query_self_attend else tok[:, :L]  # (B, L, D)
+        out = _QueryAttention.apply(keys, tok[:, L], self.W_Q, self.W_K, self.W_V, self.W_O)
+        return out[:, 0] if self.n_out == 1 else out  # (B,) or (B, n_out)
+
+    def forward_autograd(self, Z: torch.Tensor) -> torch.Tensor:
+        """:meth:`forward` written literally through autograd (the forward before issue 22)."""
         L = Z.shape[2] - 1
         tok = Z.transpose(1, 2)  # (B, L+1, D)
         vals = tok if self.query_self_attend else tok[:, :L]  # (B, L, D)

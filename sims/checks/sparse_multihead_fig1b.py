@@ -99,8 +99,8 @@ def check_fig1b_train(*, quick: bool = True, seed: int = 0,
                                     margin=Z_MC * tf.se, details=info))
         exp_p, cfg_p = PRESETS[preset]
         row = Evidence(
-            name=f"Fig. 1b {preset} (seed {seed}): trained excess risk by n against the "
-                 "baselines (spec: ridge*, lasso*, Bayes)",
+            name=f"Fig. 1b {preset} (seed {seed}): trained excess risk by n (spec: ridge*, "
+                 "lasso*, Bayes)",
             kind="ORDER", predicted={m: _SPEC.get(m) for m in risks}, observed=risks,
             tolerance=0.0, error=0.0, passed=True,
             details={"median": medians,

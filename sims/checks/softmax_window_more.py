@@ -136,7 +136,7 @@ def check_lemb5_ellipsoid(*, quick: bool = True, seed: int = 0, reps: int = 80_0
     MC (quick and ``--full``) on the torch sampler: E x_j² = Σ_jj/d, E x₁x_d = 0, ‖Σ^{-1/2}x‖ = 1,
     and the labels read x̃ = Σ^{-1/2}x (spec G6): E y²x̃₁² = 1/(3d) + 1/(3d²) + σ²/d (reading x
     gives (tr Σ + 2Σ₁₁)/(3d²(d + 2)) for the middle term: 0.0108 vs 0.0133).
-    TRAIN (``--full``, three seeds): the trained unit's whitened
+    TRAIN (quick: seed ``seed``; ``--full``: three seeds): the trained unit's whitened
     diag(M̄)·Σ within 5 % of ω*·1, i.e. M* = ω*Σ⁻¹ (ω* of U^d at σ = 0.01, quadrature),
     alternatives ω*I (the isotropic unit), ω*Σ (the inverse shape) and the label average.
     ``fault_unwhitened_task`` predicts the moment of a task that reads x instead of x̃."""
@@ -169,8 +169,6 @@ def check_lemb5_ellipsoid(*, quick: bool = True, seed: int = 0, reps: int = 80_0
                             "(E y^2 x~_1^2 = 1/(3d) + 1/(3d^2) + sigma^2/d)", pred,
                             estimate_from_samples(np.mean(y * y * xt1, axis=1)),
                             details={"reading_x_value": 1 / (3 * d) + read_x + s2 / d}))
-    if quick:
-        return out
     w = optimal_scale_affine(d, 20, 1.0, 1e-4)[0]
     pred = np.ones(d) * w  # whitened Σ^{1/2} M* Σ^{1/2} = ω* I
     star = np.diag(np.asarray(lemB5_optimum(w, np.diag(sig)), dtype=float))

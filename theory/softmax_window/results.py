@@ -351,7 +351,9 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_window.checks_signal:check_lemb_5_mc_sigma",
                   faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}}),
             Check("sims.checks.softmax_window_more:check_lemb5_ellipsoid",
-              faults={"unwhitened_task": {"fault_unwhitened_task": True}}),
+              faults={"unwhitened_task": {"fault_unwhitened_task": True},
+                      **_alternatives("inverse shape omega* Sigma", "isotropic omega* I",
+                                      "label average (M = 0)")}),
         ),
     ),
     Result(

@@ -66,6 +66,10 @@ def _rows(doc: dict[str, Any]) -> Iterator[tuple[tuple[str, str, int], dict[str,
             seen[k] += 1
 
 
+#: Numbers of two reports that differ by float round-off only count as "close", not "changed".
+CLOSE_RTOL = 1e-12
+
+
 def _close(a: Any, b: Any, rtol: float) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a == b
@@ -78,7 +82,7 @@ def _close(a: Any, b: Any, rtol: float) -> bool:
     return a == b
 
 
-def compare(old: dict[str, Any], new: dict[str, Any], *, rtol: float = 1e-12,
+def compare(old: dict[str, Any], new: dict[str, Any], *, rtol: float = CLOSE_RTOL,
             papers: tuple[str, ...] = ()) -> Comparison:
     """Compare two parsed ``results.json`` documents (only the given paper keys, if any)."""
     a, b = dict(_rows(old)), dict(_rows(new))
@@ -106,7 +110,7 @@ def compare(old: dict[str, Any], new: dict[str, Any], *, rtol: float = 1e-12,
     return Comparison(dict(counts), tuple(diffs), tuple(kinds))
 
 
-def compare_files(old: str | Path, new: str | Path, *, rtol: float = 1e-12,
+def compare_files(old: str | Path, new: str | Path, *, rtol: float = CLOSE_RTOL,
                   papers: tuple[str, ...] = ()) -> Comparison:
     """Compare two ``results.json`` files (see :func:`compare`)."""
     with open(old, encoding="utf-8") as fa, open(new, encoding="utf-8") as fb:

@@ -31,7 +31,7 @@ from theory.ltb import (
     whiten,
 )
 
-__all__ = ["check_thm4_1_floor_pinned", "check_cor6_2_bounds_pinned",
+__all__ = ["check_thm4_1_float_pinned", "check_cor6_2_float_pinned",
            "check_thm6_3_rate_pinned"]
 
 #: Relative tolerance of a closed form against the same expression written out again (float64).
@@ -46,7 +46,7 @@ BETA_GENERIC = np.array([1.3, -0.7, 0.4])
 SIGMA2_GENERIC, N_GENERIC = 0.37, 7
 
 
-def check_thm4_1_floor_pinned(*, quick: bool = True, seed: int = 0,
+def check_thm4_1_float_pinned(*, quick: bool = True, seed: int = 0,
                               fault_floor_fn: Callable[..., Any] | None = None,
                               fault_simplified_fn: Callable[..., Any] | None = None
                               ) -> list[Evidence]:
@@ -102,7 +102,7 @@ def check_thm4_1_floor_pinned(*, quick: bool = True, seed: int = 0,
     return out
 
 
-def check_cor6_2_bounds_pinned(*, quick: bool = True, seed: int = 0,
+def check_cor6_2_float_pinned(*, quick: bool = True, seed: int = 0,
                                fault_bounds_fn: Callable[..., Any] | None = None
                                ) -> list[Evidence]:
     """Corollary 6.2 [derived constants] pinned: ``Σ min(λ_i, σ²/N)`` and the bounds

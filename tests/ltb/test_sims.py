@@ -89,6 +89,21 @@ def test_table1_zero_mean_trapped_seed_is_unconfirmed() -> None:
         "2": "spurious local minimum of the exact LSA risk (interior)"}
 
 
+@pytest.mark.result("zwb24:table1")
+def test_local_minimum_check_uses_the_c17_zero_mean_setting() -> None:
+    """The local-minimum check's data model is the beta* = 0 preset of the C17 control."""
+    import numpy as np
+
+    from numerics.ltb.checks_mlp_gap import C17_ZERO_SETTING
+    from sims.experiments.ltb import PRESETS
+
+    st, ref = C17_ZERO_SETTING, PRESETS["c17_lsa_zero"][0].setting
+    assert st.N == ref.N and st.noise_var == ref.noise_var
+    for a, b in ((st.Sigma_x, ref.Sigma_x), (st.task_cov, ref.task_cov),
+                 (st.task_mean, ref.task_mean)):
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+
+
 @pytest.mark.train
 @pytest.mark.thorough
 @pytest.mark.result("zwb24:table1")

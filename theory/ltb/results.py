@@ -7,37 +7,13 @@ Ids are ``zwb24:<kind><number>`` as numbered in the paper; ``source`` is the pap
 from __future__ import annotations
 
 from theory.common.protocols import Check, Ref, Result
-
-#: Γ* without the (N+1)/N factor of Ω (the one-token slip N+1 -> N): negative control of the exact
-#: routes (symbolic, BFGS, flow, cross-paper).
-_NO_FACTOR = {"fault_gamma_fn": Ref("numerics.ltb.faults:gamma_without_finite_sample_factor")}
-
-#: Named neighbours of the trained-model predictions (``fault_alternative``): each, made the
-#: prediction, must fail the trained check (sims.checks.ltb).
-_TABLE1_ALTERNATIVES = (
-    "inf_LSA (LSA optimum, a = 0)", "beta* = 0 solution (optimal GD-0 risk, a = b = 0)",
-    "R* off by one (N -> N+1)", "R* off by one (N -> N-1)", "R* (LTB optimum)",
-    "LSA floor L + R* (Thm 4.1 (ii) bound)", "inf_LSA off by one (N -> N+1)",
-    "LSA optimum and beta* = 0 solution (a = 0)", "beta* = 0 solution (GD-0: b = 0)",
-    "LSA optimum's centring b_LSA", "Gamma* off by one (N -> N+1)",
-    "Gamma* off by one (N -> N-1)", "Omega without its (N+1)/N",
-    "no finite-N term (N -> inf: H^-1)",
-    "beta* = 0 solution (GD-0 optimum: Gamma for Psi + beta* beta*^T)", "LSA optimum's Gamma",
-    "LSA optimum's phi")
-_ZERO_MEAN_ALTERNATIVES = (
-    "R* off by one (N -> N+1)", "R* off by one (N -> N-1)",
-    "spurious local minimum of the exact LSA risk (interior)",
-    "centring at infinity (v2 -> 0 boundary: |b| -> inf, Gamma -> 0)")
-_THM63_ALTERNATIVES = (
-    "R* off by one (N -> N+1)", "R* off by one (N -> N-1)", "optimal GD-0 risk (beta = 0)",
-    "Gamma* off by one (N -> N+1)", "Gamma* off by one (N -> N-1)", "Omega without its (N+1)/N",
-    "no finite-N term (N -> inf: H^-1)",
-    "beta* = 0 solution (GD-0 optimum: Gamma for Psi + beta* beta*^T)", "GD-0 (beta = 0)")
-
-
-def _alternatives(names: tuple[str, ...]) -> dict[str, dict[str, str]]:
-    return {f"alternative: {n}": {"fault_alternative": n} for n in names}
-
+from theory.ltb.controls import (
+    NO_FACTOR,
+    TABLE1_ALTERNATIVES,
+    THM63_ALTERNATIVES,
+    ZERO_MEAN_ALTERNATIVES,
+    alternatives,
+)
 
 __all__ = ["RESULTS"]
 
@@ -124,9 +100,9 @@ RESULTS: tuple[Result, ...] = (
                  "theory.ltb:optimal_risk_eig"),
         checks=(Check("numerics.ltb.checks_gd_beta:check_thm5_2_float_forms"),
                 Check("numerics.ltb.checks_gd_beta:check_thm5_2_symbolic",
-                      faults={"no (N+1)/N": _NO_FACTOR}),
+                      faults={"no (N+1)/N": NO_FACTOR}),
                 Check("numerics.ltb.checks_gd_beta:check_thm5_2_optim",
-                      faults={"no (N+1)/N": _NO_FACTOR}),
+                      faults={"no (N+1)/N": NO_FACTOR}),
                 Check("numerics.ltb.checks_gd_beta:check_thm5_2_mc",
                       faults={"Gamma* = H^-1 (no finite-N term)": {"fault_gamma_fn": Ref(
                           "numerics.ltb.faults:gamma_infinite_N")}}),
@@ -156,7 +132,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(Check("numerics.ltb.checks_mlp_gap:check_thm4_1_float_floor"),
                 Check("numerics.ltb.checks_mlp_gap:check_thm4_1_optim_gap"),
                 Check("numerics.ltb.checks_mlp_gap:check_thm4_1_rate"),
-                Check("numerics.ltb.checks_pinned:check_thm4_1_floor_pinned",
+                Check("numerics.ltb.checks_pinned:check_thm4_1_float_pinned",
                       faults={"2/(N+2) -> 2/(N+1)": {"fault_floor_fn": Ref(
                           "numerics.ltb.faults:lsa_risk_floor_n_plus_1")},
                               "simplified: (r+1) -> r": {"fault_simplified_fn": Ref(
@@ -184,7 +160,7 @@ RESULTS: tuple[Result, ...] = (
         statement="R* - s2 ~ sum_i min(l_i, s2/N) under bounded SNR",
         objects=("theory.ltb:cor62_bounds", "theory.ltb:sum_min"),
         checks=(Check("numerics.ltb.checks_rates:check_cor6_2_rate"),
-                Check("numerics.ltb.checks_pinned:check_cor6_2_bounds_pinned",
+                Check("numerics.ltb.checks_pinned:check_cor6_2_float_pinned",
                       faults={"1/4 -> 1/2": {"fault_bounds_fn": Ref(
                           "numerics.ltb.faults:cor62_bounds_half")}})),
         figures=("sims.figures.ltb:fig_rates",),
@@ -216,12 +192,12 @@ RESULTS: tuple[Result, ...] = (
         statement="(Gamma(t), beta(t)) -> (Gamma*, beta*) if H > 0; E(t) -> 0",
         objects=("theory.ltb:flow_limit", "theory.ltb:invariants", "theory.ltb:beta_rate_bound"),
         checks=(Check("numerics.ltb.checks_flow:check_thm6_3_ode",
-                      faults={"no (N+1)/N": _NO_FACTOR}),
+                      faults={"no (N+1)/N": NO_FACTOR}),
                 Check("numerics.ltb.checks_pinned:check_thm6_3_rate_pinned",
                       faults={"exp(-4...) -> exp(-2...)": {"fault_rate_fn": Ref(
                           "numerics.ltb.faults:beta_rate_bound_exponent_2")}}),
                 Check("sims.checks.ltb:check_thm6_3_train",
-                      faults=_alternatives(_THM63_ALTERNATIVES))),
+                      faults=alternatives(THM63_ALTERNATIVES))),
         figures=("sims.figures.ltb:fig_flow",),
     ),
     Result(
@@ -239,10 +215,10 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.ltb:optimal_risk", "theory.ltb:lsa_risk_floor"),
         checks=(Check("sims.checks.ltb:check_table1_train",
                       faults={"LSA in the LTB's place": {"fault_no_mlp": True},
-                              **_alternatives(_TABLE1_ALTERNATIVES)}),
+                              **alternatives(TABLE1_ALTERNATIVES)}),
                 Check("sims.checks.ltb:check_table1_train_zero_mean",
-                      faults=_alternatives(_ZERO_MEAN_ALTERNATIVES)),
-                Check("sims.checks.ltb:check_table1_lsa_local_minimum",
+                      faults=alternatives(ZERO_MEAN_ALTERNATIVES)),
+                Check("numerics.ltb.checks_mlp_gap:check_table1_optim_local_minimum",
                       faults={"point displaced by 1e-3": {"fault_shift": 1e-3}})),
         figures=("sims.figures.ltb:fig_table1_training",),
     ),
@@ -256,6 +232,6 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.ltb:optimal_gamma", "theory.lsa_flow:gamma",
                  "theory.lsa_flow:gamma_noisy"),
         checks=(Check("numerics.ltb.checks_gd_beta:check_cross_zfb24_float",
-                      faults={"no (N+1)/N": _NO_FACTOR}),),
+                      faults={"no (N+1)/N": NO_FACTOR}),),
     ),
 )

@@ -3,7 +3,7 @@
 Every paper slug has the same shape in every layer:
 
 * ``theory/<slug>/``: ``__init__.py`` (docstring, a ``NOTATION`` constant, explicit re-exports,
-  ``__all__``), ``results.py`` (``RESULTS`` only) and section modules whose docstrings cite the
+  ``__all__``), ``results.py`` (``RESULTS`` and ``PROPERTIES`` only) and section modules whose docstrings cite the
   paper section they encode;
 * ``numerics/<slug>/``: route modules (samplers, literal predictors, integrators, quadrature) and
   ``checks_<section>.py`` modules holding only ``check_<result>_<route>`` functions;
@@ -92,8 +92,9 @@ def test_results_module_holds_results_only(key: str, slug: str) -> None:
         targets = (node.targets if isinstance(node, ast.Assign)
                    else [node.target] if isinstance(node, ast.AnnAssign) else [])
         names = {t.id for t in targets if isinstance(t, ast.Name)}
-        assert names and names <= {"RESULTS", "__all__"}, (
-            f"theory/{slug}/results.py line {node.lineno}: only RESULTS (and __all__) belong here")
+        assert names and names <= {"RESULTS", "PROPERTIES", "__all__"}, (
+            f"theory/{slug}/results.py line {node.lineno}: only RESULTS, PROPERTIES (and "
+            "__all__) belong here")
     results = importlib.import_module(f"theory.{slug}.results").RESULTS
     assert results and all(r.paper == key for r in results)
 

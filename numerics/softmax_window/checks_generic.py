@@ -13,10 +13,24 @@ import sympy as sp
 from numerics.softmax_window.quadrature import optimal_scale_affine
 from numerics.testing import close_agreement, float_agreement, ordering
 from theory.common.protocols import Evidence
-from theory.softmax_window import Lambda, la_coefficients, la_floor, la_optimum, thm44_scale_bound
+from theory.softmax_window import (
+    Lambda,
+    affine_risk_at_zero,
+    affine_risk_split,
+    la_coefficients,
+    la_floor,
+    la_optimum,
+    la_risk,
+    msa_risk,
+    noise_asymptote,
+    noise_constant,
+    signal_bound_c2,
+    thm44_scale_bound,
+    window_mean_s,
+)
 
 __all__ = ["check_thm3_4_lambda_generic", "check_thm3_6_floor_attained",
-           "check_thm4_4_scale_bound_generic"]
+           "check_thm4_4_scale_bound_generic", "check_risk_forms_generic"]
 
 #: Two evaluations of the same closed form in double precision.
 DOUBLE_RTOL = 1e-12
@@ -107,3 +121,41 @@ def check_thm4_4_scale_bound_generic(*, quick: bool = True, seed: int = 0, c_u: 
     out.append(ordering("Thm 4.4 bound positive", 0.0, float(fn("sigma0", c_u)),
                         margin=STRICT_GAP))
     return out
+
+
+def check_risk_forms_generic(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 13,
+                             L: float = 0.7, sigma2: float = 0.3,
+                             fault_split_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+    """The closed forms that the default checks otherwise meet only at L = 1, against their
+    printed expressions written out here, at L = 0.7, σ² = 0.3, d = 5, n = 13 (and generic
+    A = 0.8, N = 0.11, E(1/K) = 0.21, ω = 40):
+
+    * App. B.1 / Lemma C.4: (L²/3d)A + σ²N; Remark 2.1: (L²/3d)(1 + 1/n) + σ²/n at ω = 0;
+    * Lemma C.2: 4L²; §3.1 [derived]: (L²/d)[m₁² + (2m₁ − m₁²)E(1/K)] + σ²E(1/K);
+    * Theorem 3.6: 𝓛_LA(m*I) = c − b²/a (the value at the optimum, at L ≠ 1);
+    * R0.8 at d = 5 (exponent 2 ≠ 1): c_d ω^{(d−1)/2}/n.
+
+    ``fault_split_fn`` replaces :func:`theory.softmax_window.affine_risk_split`."""
+    split = affine_risk_split if fault_split_fn is None else fault_split_fn
+    A, N, ik, w = 0.8, 0.11, 0.21, 40.0
+    m1 = float(window_mean_s(w, d))  # checked against scipy quadrature in check_sec3_1_mc_msa
+    s = L * L
+    m_star, la_star = la_optimum(d, n, L, sigma2)
+    return [
+        float_agreement("affine split (L^2/3d) A + sigma^2 N (L=0.7)", float(split(A, N, d, L,
+                        sigma2)), s / (3 * d) * A + sigma2 * N, rtol=DOUBLE_RTOL),
+        float_agreement("label-average risk (L^2/3d)(1 + 1/n) + sigma^2/n (L=0.7)",
+                        float(affine_risk_at_zero(d, n, L, sigma2)),
+                        s / (3 * d) * (1 + 1 / n) + sigma2 / n, rtol=DOUBLE_RTOL),
+        float_agreement("Lemma C.2 bound 4 L^2 (L=0.7)", float(signal_bound_c2(L)), 4 * s,
+                        rtol=DOUBLE_RTOL),
+        float_agreement("L_MSA (L^2/d)[m1^2 + (2m1 - m1^2) E(1/K)] + sigma^2 E(1/K) (L=0.7)",
+                        float(msa_risk(w, d, L, sigma2, ik)),
+                        s / d * (m1 * m1 + (2 * m1 - m1 * m1) * ik) + sigma2 * ik,
+                        rtol=DOUBLE_RTOL),
+        float_agreement("L_LA(m* I) = c - b^2/a (L=0.7)", float(la_risk(m_star, d, n, L, sigma2)),
+                        float(la_star), rtol=DOUBLE_RTOL),
+        float_agreement("noise asymptote c_d omega^((d-1)/2)/n at d = 5 (exponent 2)",
+                        float(noise_asymptote(w, n, d)), float(noise_constant(d)) * w**2 / n,
+                        rtol=DOUBLE_RTOL),
+    ]

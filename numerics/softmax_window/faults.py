@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["lambda_linear_in_L", "la_floor_over_4", "thm44_bound_cu_linear"]
+__all__ = ["lambda_linear_in_L", "la_floor_over_4", "thm44_bound_cu_linear",
+           "affine_split_L_linear"]
 
 
 def lambda_linear_in_L(n: Any, L: Any, sigma2: Any) -> Any:
@@ -24,3 +25,8 @@ def la_floor_over_4(L: Any) -> Any:
 def thm44_bound_cu_linear(case: str, c_u: float = 1.0) -> float:
     """C_b/c_u (the square on c_u dropped) in place of Theorem 4.4's C_b/c_u²."""
     return (2.0 if case == "sigma0" else 1.0) / c_u
+
+
+def affine_split_L_linear(A: Any, N: Any, d: Any, L: Any, sigma2: Any) -> Any:
+    """(L/3d) A + σ²N (the square on L dropped) in place of the affine split (L²/3d) A + σ²N."""
+    return L / (3 * d) * A + sigma2 * N

@@ -37,6 +37,9 @@ RESULTS: tuple[Result, ...] = (
             "numerics.softmax_window.api:optimal_scale",
         ),
         checks=(
+            Check("numerics.softmax_window.checks_generic:check_risk_forms_generic",
+                  faults={"split_L_linear": {
+                      "fault_split_fn": Ref(_FAULTS + "affine_split_L_linear")}}),
             Check("numerics.softmax_window.checks_risk:check_risk_affine_mc",
                   faults={"query_attends_to_itself": {"fault_query_attends": True}}),
             Check("numerics.softmax_window.checks_risk:check_risk_affine_quad_scale",

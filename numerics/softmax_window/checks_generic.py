@@ -158,4 +158,7 @@ def check_risk_forms_generic(*, quick: bool = True, seed: int = 0, d: int = 5, n
         float_agreement("noise asymptote c_d omega^((d-1)/2)/n at d = 5 (exponent 2)",
                         float(noise_asymptote(w, n, d)), float(noise_constant(d)) * w**2 / n,
                         rtol=DOUBLE_RTOL),
+        float_agreement("noise asymptote with the exponent given (1.5): c_d omega^1.5/n",
+                        float(noise_asymptote(w, n, d, exponent=1.5)),
+                        float(noise_constant(d)) * w**1.5 / n, rtol=DOUBLE_RTOL),
     ]

@@ -3,6 +3,8 @@ Stages I/II of Obs. 2 on ``L̃`` (SOLVER tolerance)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import sympy as sp
 
@@ -23,6 +25,7 @@ from numerics.testing import (
     claim_agreement,
     close_agreement,
     exact_agreement,
+    float_agreement,
     rate_agreement,
     solver_agreement,
 )
@@ -41,6 +44,10 @@ PHASE1_PRINTED_ATOL = 1e-3
 #: half a unit of the 3rd decimal of the printed late-phase mu (7.637; the 4-decimal values are
 #: held to the same band, the stiff solve over 1e6 time units resolves ~1e-4)
 LATE_MU_PRINTED_ATOL = 5e-4
+#: a lambdified float64 twin vs the exact expression at 30 digits (sinh/cosh of d omega^2 ~ 0.14)
+TWIN_RTOL = 1e-12
+#: absolute floor for the same comparison
+TWIN_ATOL = 1e-14
 #: peak ratios printed to 3 decimals: half a unit, plus 1e-9 for the float rounding of the printed
 #: value
 PEAK_RATIO_PRINTED_ATOL = 5e-4 + 1e-9
@@ -56,7 +63,8 @@ __all__ = [
 
 
 def check_appb_ode(*, quick: bool = True, seed: int = 0, eps: float = 1e-3, d: float = 5,
-                         L: float = 40, sigma2: float = 0.1) -> list[Evidence]:
+                         L: float = 40, sigma2: float = 0.1,
+                         fault_reduced_rhs_fn: Any = None) -> list[Evidence]:
     """(B.1)–(B.4): the symmetric orbit is invariant (ω₁+ω₂ = μ₁+μ₂ = 0); 4-D and reduced flows
     agree; (B.4) = −(s/2)∇L̃_red; the imbalance identity d(ω²−μ²)/dt (symbolic and integrated);
     semigroup law; time rescaling s = 1/2 ↔ 2t."""
@@ -70,6 +78,15 @@ def check_appb_ode(*, quick: bool = True, seed: int = 0, eps: float = 1e-3, d: f
     ev.append(exact_agreement("d/dt (omega^2 - mu^2) = 8 s c_L mu^2 (sinh x - x cosh x)",
                               2 * w * red[0] - 2 * m * red[1],
                               th.imbalance_rate(w, m, dd, LL, s2, s)))
+    # the float twin at a generic point and time scale (s = 0.37, not 1; issue 20) against the
+    # exact -(s/2) grad Ltilde_red; ``fault_reduced_rhs_fn`` replaces the twin (negative control)
+    rhs_fn = th.reduced_rhs_fn if fault_reduced_rhs_fn is None else fault_reduced_rhs_fn
+    pt = {w: sp.Float("0.17"), m: sp.Float("2.3"), dd: d, LL: L, s2: sp.Float(sigma2),
+          s: sp.Float("0.37")}
+    exact = [float(sp.N((-s / 2 * sp.diff(F, v)).subs(pt), 30)) for v in (w, m)]
+    ev.append(float_agreement("(B.4) float twin at s=0.37, (omega, mu)=(0.17, 2.3) = -(s/2) grad "
+                              "Ltilde_red", rhs_fn(2.5, np.array([0.17, 2.3]), d, L, sigma2, 0.37),
+                              exact, rtol=TWIN_RTOL, atol=TWIN_ATOL))
     # the reduced flow is the 4-D flow restricted to the orbit (ω, −ω, μ, −μ)
     w1, w2, m1, m2 = sp.symbols("w1 w2 m1 m2", real=True)
     full = [e.subs({w1: w, w2: -w, m1: m, m2: -m})

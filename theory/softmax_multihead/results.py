@@ -223,7 +223,9 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:reduced_rhs",
             "theory.softmax_multihead:imbalance_rate",
         ),
-        checks=(Check("numerics.softmax_multihead.checks_appb:check_appb_ode"),),
+        checks=(Check("numerics.softmax_multihead.checks_appb:check_appb_ode",
+                  faults={"time_scale_squared": {"fault_reduced_rhs_fn": Ref(
+                      "numerics.softmax_multihead.faults:reduced_rhs_s_squared")}}),),
         figures=("sims.figures.softmax_multihead:fig_22",),
     ),
     Result(

@@ -16,9 +16,7 @@ import torch
 
 from numerics.ltb.neighbours import c17_levels, gamma_alternatives, phi_tolerance, trap_starts
 from numerics.ltb.optim import polish
-from numerics.mc_fast import gd_family_predict
 from numerics.testing import (
-    FLOAT_RTOL,
     OPTIM_RTOL,
     TRAIN_RTOL,
     TRAIN_START_UNITS,
@@ -31,23 +29,36 @@ from numerics.testing import (
     swap_alternative,
     train_discrimination,
 )
-from sims.data import embed, sample_prompts
-from sims.experiments.ltb import PRESETS, trained
-from sims.models.ltb import LTB
+from sims.checks.ltb_forward import (
+    check_asm3_1_torch_mask,
+    check_eq3_3_torch,
+    check_lem5_1_torch,
+)
+from sims.checks.ltb_settings import (
+    C18_BETA_NORM,
+    C18_DEFAULTS,
+    FIT_PROMPTS,
+    fit_gd_beta,
+    plan_rows,
+    skip_rows,
+    thm63_setting,
+    validate_thm63,
+)
+from sims.experiments.ltb import PRESETS, test_risk, trained
+from sims.models.gd_beta import GDBeta
+from sims.train import make_generator
 from theory.common.backend import psd_sqrt
 from theory.common.baselines import gd_beta_risk
-from theory.common.protocols import Estimate, Evidence
+from theory.common.protocols import Estimate, Evidence, validates_setting
 from theory.ltb import (
     effective_params,
     gd0_gap,
-    lemma51_weights,
     omega,
     optimal_gamma,
     optimal_risk,
     whiten,
 )
 from theory.ltb.claims import CLAIMS
-from theory.settings import LinearRegressionICL
 
 __all__ = ["check_asm3_1_torch_mask", "check_eq3_3_torch", "check_lem5_1_torch",
            "check_table1_train", "check_table1_train_zero_mean", "check_thm6_3_train"]
@@ -75,101 +86,6 @@ C18_GAMMA_RTOL = 0.03
 C18_BETA_RTOL = 0.02
 #: Seeds of every trained claim in the report's --full tier and the thorough tests (quick: 1).
 FULL_SEEDS = 3
-
-
-def _random_ltb(rng: np.random.Generator, d: int, k: int, m: int, *, mlp: bool = True,
-                **kw: Any) -> LTB:
-    model = LTB(d, k=k, v=k, m=m, mlp=mlp, dtype=torch.float64, **kw)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.copy_(torch.from_numpy(rng.standard_normal(tuple(p.shape))))
-    return model
-
-
-def _prompts(rng: np.random.Generator, d: int, N: int, B: int):
-    st = LinearRegressionICL.from_arrays(Sigma_x=np.eye(d), N=N, task_mean=rng.standard_normal(d),
-                                         noise_var=0.25)
-    g = torch.Generator().manual_seed(int(rng.integers(2**31)))
-    return sample_prompts(st, B, generator=g)
-
-
-def check_asm3_1_torch_mask(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6,
-                            fault_unmasked_query: bool | None = None) -> list[Evidence]:
-    """(3.1)/(3.2): with the token matrix of :func:`sims.data.embed` and the model's mask,
-    ``Z M Zᵀ = [[XᵀX, Xᵀy], [yᵀX, ‖y‖²]]`` (the query column is dropped).
-    ``fault_unmasked_query=True`` (fault) lets the query column in."""
-    mask_query = not fault_unmasked_query
-    rng = np.random.default_rng(seed)
-    p = _prompts(rng, d, N, 32)
-    Z = embed(p.X, p.y, p.xq)
-    G = (LTB(d, mask_query=mask_query).gram(Z) * N).numpy()
-    X, y = p.X.numpy(), p.y.numpy()
-    Xty = np.einsum("bni,bn->bi", X, y)
-    top = np.concatenate([np.einsum("bni,bnj->bij", X, X), Xty[:, :, None]], axis=2)
-    bot = np.concatenate([np.einsum("bni,bn->bi", X, y), np.sum(y**2, axis=1)[:, None]], axis=1)
-    ref = np.concatenate([top, bot[:, None, :]], axis=1)
-    return [close_agreement("Z M Z^T == [[X^T X, X^T y],[y^T X, |y|^2]] (mask (3.2))", G, ref,
-                            kind="FLOAT", atol=FLOAT_RTOL * (1 + float(np.max(np.abs(ref)))),
-                            details={"mask_query": mask_query})]
-
-
-def check_eq3_3_torch(*, quick: bool = True, seed: int = 0, cases: int = 12,
-                      fault_no_mlp_residual: bool | None = None,
-                      fault_unmasked_query: bool | None = None) -> list[Evidence]:
-    """(★) (spec C1): the raw torch LTB (3.3) and LSA (3.4) forward passes equal the effective
-    predictor ``xᵀ[a + (1/N)(ΓXᵀ + φyᵀ)(y − Xb)]`` with ``(a, b, Γ, φ)`` from
-    :func:`theory.ltb.effective_params`, for random raw float64 matrices (d ∈ [1, 5],
-    N ∈ [1, 12], k ∈ [d, d+2], m ∈ [1, 4]).
-    Faults: ``fault_no_mlp_residual=True`` (MLP ``W_2W_1U`` without the residual),
-    ``fault_unmasked_query=True`` (the query column enters ``Z M Zᵀ``)."""
-    mlp_residual, mask_query = not fault_no_mlp_residual, not fault_unmasked_query
-    rng = np.random.default_rng(seed)
-    out: list[Evidence] = []
-    for c in range(cases if quick else 5 * cases):
-        d, N = int(rng.integers(1, 6)), int(rng.integers(1, 13))
-        k, m = int(rng.integers(d, d + 3)), int(rng.integers(1, 5))
-        for mlp in (True, False):
-            model = _random_ltb(rng, d, k, m, mlp=mlp, mlp_residual=mlp_residual,
-                                mask_query=mask_query)
-            W = {n: p.detach().numpy() for n, p in model.named_parameters()}
-            eff = effective_params(W["attn.W_K"], W["attn.W_Q"], W["attn.W_V"],
-                                        W["attn.W_P"], W.get("W_1"), W.get("W_2"))
-            p = _prompts(rng, d, N, 32)
-            with torch.no_grad():
-                f = model(embed(p.X, p.y, p.xq)).numpy()
-            star = gd_family_predict(p.X.numpy(), p.y.numpy(), p.xq.numpy(), Gamma=eff["Gamma"],
-                                     a=eff["a"], b=eff["b"], phi=eff["phi"])
-            out.append(close_agreement(
-                f"{'LTB' if mlp else 'LSA'} forward == effective form (star), case {c}: d={d}, "
-                f"N={N}, k={k}, m={m}", f, star, kind="FLOAT",
-                atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(star))),
-                details={"mlp_residual": mlp_residual, "mask_query": mask_query}))
-    return out
-
-
-def check_lem5_1_torch(*, quick: bool = True, seed: int = 0, cases: int = 8) -> list[Evidence]:
-    """Lemma 5.1 (spec C2): the explicit raw weights of :func:`theory.ltb.lemma51_weights`, loaded
-    into the torch LTB, reproduce the GD-β predictor ``f_{Γ,β}`` on random prompts."""
-    rng = np.random.default_rng(seed)
-    out: list[Evidence] = []
-    for c in range(cases if quick else 5 * cases):
-        d, N = int(rng.integers(1, 6)), int(rng.integers(1, 13))
-        k, v, m = int(rng.integers(d, d + 3)), int(rng.integers(1, 3)), int(rng.integers(1, 5))
-        G, b = rng.standard_normal((d, d)), rng.standard_normal(d)
-        W = lemma51_weights(G, b, k=k, v=v, m=m)
-        model = LTB(d, k=k, v=v, m=m)
-        with torch.no_grad():
-            for name, key in (("attn.W_K", "W_K"), ("attn.W_Q", "W_Q"), ("attn.W_V", "W_V"),
-                              ("attn.W_P", "W_P"), ("W_1", "W_1"), ("W_2", "W_2")):
-                model.get_parameter(name).copy_(torch.from_numpy(W[key]))
-        p = _prompts(rng, d, N, 32)
-        with torch.no_grad():
-            f = model(embed(p.X, p.y, p.xq)).numpy()
-        ref = gd_family_predict(p.X.numpy(), p.y.numpy(), p.xq.numpy(), Gamma=G, a=b, b=b)
-        out.append(close_agreement(f"LTB with Lemma 5.1 weights == GD-beta, case {c}: d={d}, "
-                                   f"N={N}, k={k}, v={v}, m={m}", f, ref,
-                                   kind="FLOAT", atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(ref)))))
-    return out
 
 
 # ------------------------------------------------------------------------------ training
@@ -388,7 +304,9 @@ CONTROL_SOURCE = ("[zwb24] §4, Table 1 (paraphrased at CPU scale by spec 002 C1
                   "both models must reach the same R*")
 
 
-def check_thm6_3_train(*, quick: bool = True, seed: int = 0,
+@validates_setting(validate_thm63)
+def check_thm6_3_train(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5,
+                       sigma2: float = 0.25, beta_norm: float = C18_BETA_NORM,
                        fault_alternative: str | None = None) -> list[Evidence]:
     """Direct GD-β training (spec C18, at N = 5: see ``sims.experiments.ltb.PRESETS``): the learned
     ``(Γ, β)`` has closed-form risk ≈ ``R*`` (not ``R*`` at N±1, not the optimal GD-0 risk); its
@@ -396,11 +314,20 @@ def check_thm6_3_train(*, quick: bool = True, seed: int = 0,
     not Ω without its (N+1)/N, not H⁻¹, not the GD-0 optimum's Γ) and its ``β`` reaches ``β*`` in
     ``H^{1/2}β`` (not 0), each block with its own tolerance; the MC test risk of the primary seed
     matches the closed-form risk of its parameters.  ``fault_alternative=<name>``: that named
-    alternative is the prediction (negative control)."""
-    st = PRESETS["c18_gd_beta"][0].setting
-    H, Psi, bs, s2, N = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var, st.N
+    alternative is the prediction (negative control).
+
+    Setting (issue 19): ``d, N, sigma2, beta_norm`` (:func:`sims.checks.ltb_settings.thm63_setting`;
+    defaults: the preset, trained by Adam as before).  Elsewhere GD-β is trained by accelerated
+    gradient descent on its loss in sufficient statistics (:func:`~sims.checks.ltb_settings.
+    fit_gd_beta`: step from the curvature, steps from a drift criterion, prompts from the row
+    tolerance); a row whose alternatives lie within 2 tolerances is tightened, or ``skipped`` with
+    its numbers (:func:`~sims.checks.ltb_settings.plan_rows`)."""
+    setting = {"d": d, "N": N, "sigma2": sigma2, "beta_norm": beta_norm}
+    validate_thm63(**setting)
+    at_preset = setting == C18_DEFAULTS
+    st = PRESETS["c18_gd_beta"][0].setting if at_preset else thm63_setting(**setting)
+    H, Psi, bs, s2 = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var
     seeds = _seeds(quick, seed)
-    runs = [(s, trained("c18_gd_beta", seed=s)) for s in seeds]
     Rs = optimal_risk(H, Psi, s2, N)
     Hh = psd_sqrt(H)
     Oh = psd_sqrt(np.asarray(omega(Hh @ Psi @ Hh, s2, N)))
@@ -412,31 +339,61 @@ def check_thm6_3_train(*, quick: bool = True, seed: int = 0,
     def cG(G: np.ndarray) -> np.ndarray:
         return Hh @ G @ Hh @ Oh
 
-    par = [(s, r.params, r.extra["init_params"]) for s, r in runs]
-    fa = fault_alternative
-    out = [
-        _per_seed("trained GD-beta: closed-form risk of learned (Gamma, beta) vs R*",
-                  [(s, risk(p["Gamma"], p["beta"]), risk(p0["Gamma"], p0["beta"]))
-                   for s, p, p0 in par], Rs,
-                  {"R* off by one (N -> N+1)": optimal_risk(H, Psi, s2, N + 1),
-                   "R* off by one (N -> N-1)": optimal_risk(H, Psi, s2, N - 1),
-                   "optimal GD-0 risk (beta = 0)": Rs + gd0_gap(H, Psi, bs, s2, N)},
-                  rtol=C18_EXCESS_RTOL, norm=Rs, fault_alternative=fa)[0],
-        _per_seed("trained GD-beta: Omega-weighted whitened Gamma vs Gamma*",
-                  [(s, cG(p["Gamma"]), cG(p0["Gamma"])) for s, p, p0 in par], cG(Gs),
-                  {k: cG(v) for k, v in gamma_alternatives(H, Psi, bs, s2, N).items()},
-                  rtol=C18_GAMMA_RTOL, norm=float(np.linalg.norm(cG(Gs))),
-                  fault_alternative=fa)[0],
-        _per_seed("trained GD-beta: whitened beta vs beta*",
-                  [(s, Hh @ p["beta"], Hh @ p0["beta"]) for s, p, p0 in par], Hh @ bs,
-                  {"GD-0 (beta = 0)": np.zeros_like(bs)}, rtol=C18_BETA_RTOL,
-                  norm=float(np.linalg.norm(Hh @ bs)), fault_alternative=fa,
-                  details={"max|beta-beta*| per seed (spec C18: <= 0.05)": {
-                      str(s): float(np.max(np.abs(p["beta"] - bs))) for s, p, _ in par}})[0],
+    specs = [
+        ("trained GD-beta: closed-form risk of learned (Gamma, beta) vs R*", Rs,
+         {"R* off by one (N -> N+1)": optimal_risk(H, Psi, s2, N + 1),
+          "R* off by one (N -> N-1)": optimal_risk(H, Psi, s2, N - 1),
+          "optimal GD-0 risk (beta = 0)": Rs + gd0_gap(H, Psi, bs, s2, N)},
+         C18_EXCESS_RTOL, Rs),
+        ("trained GD-beta: Omega-weighted whitened Gamma vs Gamma*", cG(Gs),
+         {k: cG(v) for k, v in gamma_alternatives(H, Psi, bs, s2, N).items()},
+         C18_GAMMA_RTOL, float(np.linalg.norm(cG(Gs)))),
+        ("trained GD-beta: whitened beta vs beta*", Hh @ bs, {"GD-0 (beta = 0)": np.zeros(d)},
+         C18_BETA_RTOL, float(np.linalg.norm(Hh @ bs))),
     ]
-    r = runs[0][1]
-    n = PRESETS["c18_gd_beta"][0].test_size
+    n_test = PRESETS["c18_gd_beta"][0].test_size
+    if at_preset:
+        rtols = [sp[3] for sp in specs]
+        runs = [(s, trained("c18_gd_beta", seed=s)) for s in seeds]
+        par = [(s, r.params, r.extra["init_params"]) for s, r in runs]
+        info: dict[str, Any] = {"training": "preset c18_gd_beta (Adam, lr .05, 2000 steps, "
+                                            "batch 512)"}
+        test = runs[0][1].extra["test_risk"]
+    else:
+        zero = {"Gamma": np.zeros((d, d)), "beta": np.zeros(d)}
+        plans = plan_rows(specs, N=N, family="thm6.3", prompts=FIT_PROMPTS)
+        skip = skip_rows(plans, specs, [risk(zero["Gamma"], zero["beta"]), cG(zero["Gamma"]),
+                                        Hh @ zero["beta"]], prompts=FIT_PROMPTS, family="thm6.3")
+        if skip is not None:
+            return skip
+        rtols = [p.rtol for p in plans]
+        scale = max(p.scale for p in plans)
+        fits = [(s, fit_gd_beta(st, prompts=int(math.ceil(FIT_PROMPTS * scale)), seed=s,
+                                tol=min(rtols))) for s in seeds]
+        par = [(s, f, zero) for s, f in fits]
+        f0 = fits[0][1]
+        info = {"training": {k: f0[k] for k in ("method", "step_size", "step_size_last", "steps",
+                                                "prompts", "drift")},
+                "plans": [p.details() for p in plans]}
+        model = GDBeta(d)
+        with torch.no_grad():
+            model.Gamma.copy_(torch.from_numpy(f0["Gamma"]))
+            model.beta.copy_(torch.from_numpy(f0["beta"]))
+        test = test_risk(model, st, n_test, make_generator(seeds[0] + 20_000),
+                         dtype=torch.float64)
+    fa = fault_alternative
+    observed = [
+        [(s, risk(p["Gamma"], p["beta"]), risk(p0["Gamma"], p0["beta"])) for s, p, p0 in par],
+        [(s, cG(p["Gamma"]), cG(p0["Gamma"])) for s, p, p0 in par],
+        [(s, Hh @ p["beta"], Hh @ p0["beta"]) for s, p, p0 in par],
+    ]
+    extra: list[dict[str, Any]] = [{}, {}, {"max|beta-beta*| per seed (spec C18: <= 0.05)": {
+        str(s): float(np.max(np.abs(p["beta"] - bs))) for s, p, _ in par}}]
+    out = [_per_seed(name, obs, pred, alts, rtol=rt, norm=norm, fault_alternative=fa,
+                     details={**ex, **({} if at_preset else {"setting": setting, **info})})[0]
+           for (name, pred, alts, _, norm), rt, obs, ex in zip(specs, rtols, observed, extra,
+                                                              strict=True)]
+    p0 = par[0][1]
     out.append(mc_agreement("trained GD-beta MC test risk vs closed-form risk of its parameters",
-                            risk(r.params["Gamma"], r.params["beta"]),
-                            Estimate(r.extra["test_risk"][0], r.extra["test_risk"][1], n)))
+                            risk(p0["Gamma"], p0["beta"]), Estimate(test[0], test[1], n_test)))
     return out

@@ -35,13 +35,17 @@ from sims.checks.ltb_forward import (
     check_lem5_1_torch,
 )
 from sims.checks.ltb_settings import (
+    C17_DEFAULTS,
+    C17_PROMPTS,
     C18_BETA_NORM,
     C18_DEFAULTS,
     FIT_PROMPTS,
     fit_gd_beta,
     plan_rows,
     skip_rows,
+    table1_setting,
     thm63_setting,
+    validate_table1,
     validate_thm63,
 )
 from sims.experiments.ltb import PRESETS, test_risk, trained
@@ -126,7 +130,10 @@ def _risks(runs: Sequence[tuple[int, Any]]) -> list[tuple[int, float, float]]:
     return [(s, r.extra["test_risk"][0], r.extra["init_test_risk"][0]) for s, r in runs]
 
 
-def check_table1_train(*, quick: bool = True, seed: int = 0, fault_no_mlp: bool | None = None,
+@validates_setting(validate_table1)
+def check_table1_train(*, quick: bool = True, seed: int = 0, d: int = 2, N: int = 5,
+                       sigma2: float = 0.25, beta_norm: float = 3.0,
+                       fault_no_mlp: bool | None = None,
                        fault_alternative: str | None = None) -> list[Evidence]:
     """Table 1 at CPU scale (spec C17, at N = 5: see ``sims.experiments.ltb.PRESETS``).
 
@@ -141,29 +148,73 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, fault_no_mlp: bool 
 
     Faults: ``fault_no_mlp=True`` puts the LSA run in the LTB's place;
     ``fault_alternative=<name>`` makes that named alternative the prediction of every row that
-    lists it (each must then fail)."""
-    lv = c17_levels(PRESETS["c17_ltb"][0].setting)
+    lists it (each must then fail).
+
+    Setting (issue 19): ``d, N, sigma2, beta_norm`` (:func:`sims.checks.ltb_settings.
+    table1_setting`; defaults: the preset).  Elsewhere the preset's Adam run trains at the setting
+    with batch and test prompts raised by the budget factor of the tightest row; a row whose
+    alternatives lie within 2 tolerances is tightened, or ``skipped`` with its numbers."""
+    setting = {"d": d, "N": N, "sigma2": sigma2, "beta_norm": beta_norm}
+    validate_table1(**setting)
+    at_preset = setting == C17_DEFAULTS
+    lv = c17_levels(PRESETS["c17_ltb"][0].setting if at_preset else table1_setting(**setting))
     st = lv["setting"]
     seeds = _seeds(quick, seed)
-    ltb = [(s, trained("c17_lsa" if fault_no_mlp else "c17_ltb", seed=s)) for s in seeds]
-    lsa = [(s, trained("c17_lsa", seed=s)) for s in seeds]
     Rs, Ls = lv["R_star"], lv["inf_lsa"]
-    fa = fault_alternative
-    out = [
-        _per_seed("trained LTB test risk vs R*", _risks(ltb), Rs, {
+    bs, Gs, L = st.task_mean, lv["Gamma_star"], lv["lsa_parts"]
+    zero = np.zeros(d)
+    specs = [
+        ("trained LTB test risk vs R*", Rs, {
             "inf_LSA (LSA optimum, a = 0)": Ls,
             "beta* = 0 solution (optimal GD-0 risk, a = b = 0)": lv["gd0"],
             "R* off by one (N -> N+1)": lv["R_star_N+1"],
-            "R* off by one (N -> N-1)": lv["R_star_N-1"],
-        }, rtol=C17_LTB_RTOL, norm=Rs, fault_alternative=fa)[0],
-        _per_seed("trained LSA test risk vs inf_LSA", _risks(lsa), Ls, {
+            "R* off by one (N -> N-1)": lv["R_star_N-1"]}, C17_LTB_RTOL, Rs),
+        ("trained LSA test risk vs inf_LSA", Ls, {
             "R* (LTB optimum)": Rs,
             "LSA floor L + R* (Thm 4.1 (ii) bound)": lv["floor"],
-            "inf_LSA off by one (N -> N+1)": lv["inf_lsa_N+1"],
-        }, rtol=C17_LSA_RTOL, norm=Ls, fault_alternative=fa,
-            details={"not_separable_by_risk": {
-                "optimal GD-0 risk (b = 0, phi = 0)": lv["gd0"],
-                "separation_units": abs(lv["gd0"] - Ls) / (C17_LSA_RTOL * Ls)}})[0],
+            "inf_LSA off by one (N -> N+1)": lv["inf_lsa_N+1"]}, C17_LSA_RTOL, Ls),
+        ("trained LTB effective a vs beta* (MLP row learns the mean)", bs,
+         {"LSA optimum and beta* = 0 solution (a = 0)": zero}, C17_AB_RTOL,
+         float(np.linalg.norm(bs))),
+        ("trained LTB effective b vs beta* (centring)", bs,
+         {"beta* = 0 solution (GD-0: b = 0)": zero, "LSA optimum's centring b_LSA": L["b"]},
+         C17_AB_RTOL, float(np.linalg.norm(bs))),
+        ("trained LTB effective Gamma vs Gamma* (Thm 5.2 at N)", Gs,
+         {**lv["Gamma_alts"], "LSA optimum's Gamma": L["Gamma"]}, C17_GAMMA_RTOL,
+         float(np.linalg.norm(Gs))),
+    ]
+    info: dict[str, Any] = {}
+    if at_preset:
+        rtols = [sp[3] for sp in specs]
+        over: dict[str, Any] = {}
+    else:
+        ey2 = float(np.trace(st.Sigma_x @ (st.task_cov + np.outer(bs, bs)))) + st.noise_var
+        plans = plan_rows(specs, N=N, family="table1", prompts=C17_PROMPTS)
+        skip = skip_rows(plans, specs, [ey2, ey2, zero, zero, np.zeros((d, d))],
+                         prompts=C17_PROMPTS, family="table1")
+        if skip is not None:
+            return skip
+        rtols = [p.rtol for p in plans]
+        scale = max(p.scale for p in plans)
+        exp, cfg = PRESETS["c17_ltb"]
+        over = {"setting": st, "batch_size": int(math.ceil(cfg.batch_size * scale)),
+                "test_size": int(math.ceil(exp.test_size * scale))}
+        info = {"setting": setting, "plans": [p.details() for p in plans], "training": {
+            "optimizer": cfg.optimizer, "step_size": cfg.lr, "steps": cfg.steps,
+            "batch": over["batch_size"], "test_prompts": over["test_size"],
+            "derived": "preset schedule; batch and test prompts x the tightest row's budget "
+                       "factor (sampling error ~ 1/sqrt(prompts))"}}
+    ltb = [(s, trained("c17_lsa" if fault_no_mlp else "c17_ltb", seed=s, **over)) for s in seeds]
+    lsa = [(s, trained("c17_lsa", seed=s, **over)) for s in seeds]
+    fa = fault_alternative
+    out = [
+        _per_seed(specs[0][0], _risks(ltb), Rs, specs[0][2], rtol=rtols[0], norm=Rs,
+                  fault_alternative=fa, details=info or None)[0],
+        _per_seed(specs[1][0], _risks(lsa), Ls, specs[1][2], rtol=rtols[1], norm=Ls,
+                  fault_alternative=fa,
+                  details={"not_separable_by_risk": {
+                      "optimal GD-0 risk (b = 0, phi = 0)": lv["gd0"],
+                      "separation_units": abs(lv["gd0"] - Ls) / (rtols[1] * Ls)}, **info})[0],
     ]
     for s, r in lsa:
         se = r.extra["test_risk"][1]
@@ -176,8 +227,6 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, fault_no_mlp: bool 
 
     effs = [(s, _eff_from_params(r.params), _eff_from_params(r.extra["init_params"]))
             for s, r in ltb]
-    bs, Gs, L = st.task_mean, lv["Gamma_star"], lv["lsa_parts"]
-    d = st.d
 
     def block(e: dict[str, Any], key: str) -> np.ndarray:
         if e["b"] is None:  # v2 = 0: off the effective chart
@@ -187,20 +236,11 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, fault_no_mlp: bool 
     def blocks(key: str) -> list[tuple[int, np.ndarray, np.ndarray]]:
         return [(s, block(e, key), block(e0, key)) for s, e, e0 in effs]
 
-    zero = np.zeros(d)
-    out.append(_per_seed("trained LTB effective a vs beta* (MLP row learns the mean)",
-                         blocks("a"), bs, {"LSA optimum and beta* = 0 solution (a = 0)": zero},
-                         rtol=C17_AB_RTOL, norm=float(np.linalg.norm(bs)),
-                         fault_alternative=fa)[0])
-    out.append(_per_seed("trained LTB effective b vs beta* (centring)", blocks("b"), bs,
-                         {"beta* = 0 solution (GD-0: b = 0)": zero,
-                          "LSA optimum's centring b_LSA": L["b"]},
-                         rtol=C17_AB_RTOL, norm=float(np.linalg.norm(bs)),
-                         fault_alternative=fa)[0])
-    out.append(_per_seed("trained LTB effective Gamma vs Gamma* (Thm 5.2 at N)", blocks("Gamma"),
-                         Gs, {**lv["Gamma_alts"], "LSA optimum's Gamma": L["Gamma"]},
-                         rtol=C17_GAMMA_RTOL, norm=float(np.linalg.norm(Gs)),
-                         fault_alternative=fa)[0])
+    for k in (2, 3, 4):
+        name, pred, alts, _, norm = specs[k]
+        out.append(_per_seed(name, blocks(("a", "b", "Gamma")[k - 2]), pred, alts,
+                             rtol=rtols[k], norm=norm, fault_alternative=fa,
+                             details=info or None)[0])
     out.append(_phi_order(blocks("phi"), L["phi"], phi_tolerance(st, Gs, C17_PHI_RTOL), fa))
     return out
 

@@ -26,7 +26,7 @@ from theory.settings import LinearRegressionICL
 
 __all__ = ["C17_DEFAULTS", "C18_DEFAULTS", "C18_BETA_NORM", "table1_setting", "thm63_setting",
            "validate_table1", "validate_thm63", "RowPlan", "plan_rows", "fit_gd_beta",
-           "FIT_PROMPTS", "SKIP_SECONDS", "skip_rows"]
+           "FIT_PROMPTS", "C17_PROMPTS", "SKIP_SECONDS", "skip_rows"]
 
 #: ‖β*‖ of the C18 preset, β* = (2, −1, 0.5) (the fixed unit vector is β*/‖β*‖).
 _C18_V = np.array([2.0, -1.0, 0.5])
@@ -49,6 +49,8 @@ MAX_BUDGET_SCALE = 25.0
 #: Context prompts whose sufficient statistics the GD-β fit uses at the row's preset tolerance
 #: (the fit's Γ error is about 1 % there at the C18 preset: 3x inside C18_GAMMA_RTOL = 3 %).
 FIT_PROMPTS = 100_000
+#: Training prompts of the C17 preset (1000 Adam steps x batch 512), the unit of its budget.
+C17_PROMPTS = 512_000
 #: Seconds per prompt budget unit used to quote the cost of a skipped row (measured: the C18 fit
 #: ~1.5 s, the C17 LTB + LSA online runs ~11 s on one thread of the shared machine).
 SKIP_SECONDS = {"thm6.3": 1.5, "table1": 11.0}

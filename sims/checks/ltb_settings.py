@@ -22,18 +22,17 @@ from sims.data import sample_prompts
 from sims.experiments.ltb import PRESETS
 from sims.train import make_generator
 from theory.common.protocols import Evidence
+from theory.ltb.controls import C17_SETTING, C18_BETA_NORM, C18_SETTING
 from theory.settings import LinearRegressionICL
 
 __all__ = ["C17_DEFAULTS", "C18_DEFAULTS", "C18_BETA_NORM", "table1_setting", "thm63_setting",
            "validate_table1", "validate_thm63", "RowPlan", "plan_rows", "fit_gd_beta",
            "FIT_PROMPTS", "C17_PROMPTS", "SKIP_SECONDS", "skip_rows"]
 
-#: ‖β*‖ of the C18 preset, β* = (2, −1, 0.5) (the fixed unit vector is β*/‖β*‖).
-_C18_V = np.array([2.0, -1.0, 0.5])
-C18_BETA_NORM = float(np.linalg.norm(_C18_V))
-#: Today's presets (spec C17 at N = 5: d = 2, σ² = .25, ‖β*‖ = 3; C18 at N = 5: d = 3).
-C17_DEFAULTS: dict[str, Any] = {"d": 2, "N": 5, "sigma2": 0.25, "beta_norm": 3.0}
-C18_DEFAULTS: dict[str, Any] = {"d": 3, "N": 5, "sigma2": 0.25, "beta_norm": C18_BETA_NORM}
+#: Today's presets (spec C17 at N = 5: d = 2, σ² = .25, ‖β*‖ = 3; C18 at N = 5: d = 3, ‖β*‖ of
+#: (2, −1, 0.5)), declared with the properties in :mod:`theory.ltb.controls`.
+C17_DEFAULTS: dict[str, Any] = dict(C17_SETTING)
+C18_DEFAULTS: dict[str, Any] = dict(C18_SETTING)
 
 #: Separability: an alternative must lie at least this many (tightened) tolerances from the
 #: prediction (``train_discrimination`` needs 2; the extra half unit leaves room for the trained

@@ -6,8 +6,10 @@ Ids are ``zwb24:<kind><number>`` as numbered in the paper; ``source`` is the pap
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Ref, Result
+from theory.common.protocols import Check, Ref, Result, TrainedProperty
 from theory.ltb.controls import (
+    C17_SETTING,
+    C18_SETTING,
     NO_FACTOR,
     TABLE1_ALTERNATIVES,
     THM63_ALTERNATIVES,
@@ -15,7 +17,7 @@ from theory.ltb.controls import (
     alternatives,
 )
 
-__all__ = ["RESULTS"]
+__all__ = ["RESULTS", "PROPERTIES"]
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -234,4 +236,17 @@ RESULTS: tuple[Result, ...] = (
         checks=(Check("numerics.ltb.checks_gd_beta:check_cross_zfb24_float",
                       faults={"no (N+1)/N": NO_FACTOR}),),
     ),
+)
+
+#: Trained claims over settings (issue 19): each trained family at settings drawn from its
+#: theorem's hypotheses (strategies in :mod:`theory.strategies.ltb`), today's preset pinned.
+PROPERTIES: tuple[TrainedProperty, ...] = (
+    TrainedProperty(result="zwb24:thm6.3", name="any-setting",
+                    check="sims.checks.ltb:check_thm6_3_train",
+                    strategy="theory.strategies.ltb:thm63_train_settings",
+                    pinned=(C18_SETTING,)),
+    TrainedProperty(result="zwb24:table1", name="any-setting",
+                    check="sims.checks.ltb:check_table1_train",
+                    strategy="theory.strategies.ltb:table1_train_settings",
+                    pinned=(C17_SETTING,)),
 )

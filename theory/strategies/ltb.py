@@ -1,4 +1,5 @@
-"""Hypothesis strategy for [zwb24] (slug ltb) settings, §3 Assumption 3.1."""
+"""Hypothesis strategies for [zwb24] (slug ltb) settings, §3 Assumption 3.1, and the settings of
+its trained families (issue 19): Thm 6.3 (spec C18) and Table 1 (spec C17)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from hypothesis import strategies as st
 from theory.settings import LinearRegressionICL
 from theory.strategies.common import pd_matrices, psd_matrices
 
-__all__ = ["zwb24_settings"]
+__all__ = ["zwb24_settings", "thm63_train_settings", "table1_train_settings"]
 
 
 @st.composite
@@ -26,3 +27,29 @@ def zwb24_settings(draw: st.DrawFn, *, d: int | None = None, singular: bool = Tr
     N = draw(st.integers(1, 50))
     return LinearRegressionICL.from_arrays(Sigma_x=H, N=N, task_mean=bs, task_cov=Psi,
                                            noise_var=s2)
+
+
+def _train_settings(d_max: int, N_max: int) -> st.SearchStrategy[dict]:
+    return st.fixed_dictionaries({
+        "d": st.integers(1, d_max),
+        "N": st.integers(2, N_max),
+        "sigma2": st.floats(0.0, 1.0, allow_nan=False, allow_infinity=False),
+        "beta_norm": st.floats(0.0, 4.0, allow_nan=False, allow_infinity=False),
+    })
+
+
+def thm63_train_settings() -> st.SearchStrategy[dict]:
+    """Settings of ``sims.checks.ltb:check_thm6_3_train`` from [zwb24] Assumption 3.1 and Thm 6.3
+    (H ≻ 0 by construction): d ∈ [1, 6], N ∈ [2, 10] (N ≥ 2: the N − 1 neighbour exists; N ≤ 10:
+    the budget -- beyond it Γ*'s N ± 1 neighbours come closer than 1.5 % and are skipped with
+    their numbers), σ² ∈ [0, 1], ‖β*‖ ∈ [0, 4] (‖β*‖ → 0 makes β* = 0's solution coincide with
+    the prediction: not separable, discarded and counted)."""
+    return _train_settings(6, 10)
+
+
+def table1_train_settings() -> st.SearchStrategy[dict]:
+    """Settings of ``sims.checks.ltb:check_table1_train`` from [zwb24] Assumption 3.1 (H = Ψ = I):
+    d ∈ [1, 3], N ∈ [2, 7], σ² ∈ [0, 1], ‖β*‖ ∈ [0, 4].  d, N are capped by the budget: two
+    online Adam runs (LTB and LSA, raw weights) per draw, ~11 s at scale 1, and beyond N ≈ 7 the
+    1.5 % rule forces batches several times the preset's."""
+    return _train_settings(3, 7)

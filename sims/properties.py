@@ -77,7 +77,7 @@ class PropertyOutcome:
                 and all(d.verdict != "fail" for d in self.draws) and self.passed_count > 0)
 
     def to_json(self) -> dict[str, Any]:
-        from theory.common.protocols import _jsonable
+        from theory.common.protocols import jsonable as _jsonable
 
         return {"result": self.prop.result, "property": self.prop.name,
                 "check": self.prop.check, "drawn": self.drawn, "passed": self.passed_count,

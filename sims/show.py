@@ -142,8 +142,19 @@ def result_map(result: Result) -> ResultMap:
         objects=tuple(locate(p) for p in result.objects),
         checks=tuple(locate(p) for p in result.checks),
         figures=tuple(locate(p) for p in result.figures),
-        tests=test_nodes().get(result.id, ()),
+        tests=test_nodes().get(result.id, ()) + registry_nodes(result),
     )
+
+
+def registry_nodes(result: Result) -> tuple[str, ...]:
+    """The ``tests/test_registry.py`` nodes that run ``result``'s declared checks and their
+    negative controls (parametrized by path, so the static marker scan does not see them)."""
+    out = []
+    for check in result.checks:
+        out.append(f"tests/test_registry.py::test_declared_check[{check.path}]")
+        out += [f"tests/test_registry.py::test_declared_control[{check.path}[{fault}]]"
+                for fault in check.faults]
+    return tuple(out)
 
 
 def format_map(m: ResultMap) -> str:

@@ -33,6 +33,7 @@ __all__ = [
     "PROVENANCES",
     "TrainedProperty",
     "validates_setting",
+    "jsonable",
     "CheckFn",
     "RiskFn",
     "KINDS",
@@ -142,22 +143,22 @@ class Estimate:
         return float(self.mean)
 
 
-def _jsonable(x: Any) -> Any:
+def jsonable(x: Any) -> Any:
     """Convert numpy scalars / arrays and tuples to plain JSON types."""
     try:
         import numpy as np
     except ImportError:  # pragma: no cover
         np = None  # type: ignore[assignment]
     if np is not None and isinstance(x, np.ndarray):
-        return _jsonable(x.tolist())
+        return jsonable(x.tolist())
     if np is not None and isinstance(x, np.generic):
-        return _jsonable(x.item())
+        return jsonable(x.item())
     if isinstance(x, float):
         return x if math.isfinite(x) else repr(x)
     if isinstance(x, (list, tuple)):
-        return [_jsonable(v) for v in x]
+        return [jsonable(v) for v in x]
     if isinstance(x, dict):
-        return {str(k): _jsonable(v) for k, v in x.items()}
+        return {str(k): jsonable(v) for k, v in x.items()}
     if isinstance(x, (int, str, bool)) or x is None:
         return x
     return repr(x)
@@ -225,16 +226,16 @@ class Evidence:
         return {
             "name": self.name,
             "kind": self.kind,
-            "predicted": _jsonable(self.predicted),
-            "observed": _jsonable(self.observed),
-            "tolerance": _jsonable(self.tolerance),
-            "error_in_tolerance_units": _jsonable(self.error),
-            "se": _jsonable(self.se),
-            "scale": _jsonable(self.scale),
+            "predicted": jsonable(self.predicted),
+            "observed": jsonable(self.observed),
+            "tolerance": jsonable(self.tolerance),
+            "error_in_tolerance_units": jsonable(self.error),
+            "se": jsonable(self.se),
+            "scale": jsonable(self.scale),
             "pass": bool(self.passed),
             "status": self.status,
             "informational": self.informational,
-            "details": _jsonable(self.details),
+            "details": jsonable(self.details),
         }
 
     def describe(self) -> str:
@@ -243,14 +244,14 @@ class Evidence:
         return (
             f"[{status}] {self.kind} {self.name}: predicted={_short(self.predicted)} "
             f"observed={_short(self.observed)} tol={self.tolerance:.4g} "
-            f"error={self.error:.3g} tol-units{se} details={_jsonable(self.details)}"
+            f"error={self.error:.3g} tol-units{se} details={jsonable(self.details)}"
         )
 
 
 def _short(x: Any) -> str:
     if isinstance(x, float):
         return f"{x:.8g}"
-    s = repr(_jsonable(x))
+    s = repr(jsonable(x))
     return s if len(s) < 120 else s[:117] + "..."
 
 
@@ -483,3 +484,6 @@ class RiskFn(Protocol):
 
 
 Fn = Callable[..., Any]
+
+
+_jsonable = jsonable  # the older private spelling

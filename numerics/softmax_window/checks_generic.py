@@ -29,8 +29,8 @@ from theory.softmax_window import (
     window_mean_s,
 )
 
-__all__ = ["check_thm3_4_lambda_generic", "check_thm3_6_floor_attained",
-           "check_thm4_4_scale_bound_generic", "check_risk_forms_generic"]
+__all__ = ["check_thm3_4_float_lambda_generic", "check_thm3_6_float_floor_attained",
+           "check_thm4_4_float_scale_bound_generic", "check_risk_affine_float_forms_generic"]
 
 #: Two evaluations of the same closed form in double precision.
 DOUBLE_RTOL = 1e-12
@@ -44,10 +44,10 @@ STRICT_GAP = 1e-12
 GAP_RATE_RTOL = 1e-4
 
 
-def check_thm3_4_lambda_generic(*, quick: bool = True, seed: int = 0, d: int = 3, n: int = 37,
-                                L: float = 0.7, sigma2: float = 0.3,
-                                fault_lambda_fn: Callable[..., Any] | None = None
-                                ) -> list[Evidence]:
+def check_thm3_4_float_lambda_generic(
+        *, quick: bool = True, seed: int = 0, d: int = 3, n: int = 37, L: float = 0.7,
+        sigma2: float = 0.3, fault_lambda_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """Λ = nL²/σ² at a generic point (L = 0.7, σ² = 0.3, n = 37, d = 3).
 
     * value: Λ against nL²/σ² written out here (FLOAT);
@@ -68,10 +68,10 @@ def check_thm3_4_lambda_generic(*, quick: bool = True, seed: int = 0, d: int = 3
                             rtol=ARGMIN_AGREE_RTOL, details={"Lambda": lam})]
 
 
-def check_thm3_6_floor_attained(*, quick: bool = True, seed: int = 0, d: int = 5,
-                                L: float = 0.7, sigma2: float = 0.3,
-                                fault_floor_fn: Callable[..., Any] | None = None
-                                ) -> list[Evidence]:
+def check_thm3_6_float_floor_attained(
+        *, quick: bool = True, seed: int = 0, d: int = 5, L: float = 0.7, sigma2: float = 0.3,
+        fault_floor_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """Theorem 3.6's floor L²/3 is the infimum of linear attention's risk, approached as n → ∞
     (two-sided, at L = 0.7, σ² = 0.3, d = 5):
 
@@ -103,9 +103,10 @@ def check_thm3_6_floor_attained(*, quick: bool = True, seed: int = 0, d: int = 5
     return out
 
 
-def check_thm4_4_scale_bound_generic(*, quick: bool = True, seed: int = 0, c_u: float = 0.7,
-                                     fault_bound_fn: Callable[..., Any] | None = None
-                                     ) -> list[Evidence]:
+def check_thm4_4_float_scale_bound_generic(
+        *, quick: bool = True, seed: int = 0, c_u: float = 0.7,
+        fault_bound_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """Theorem 4.4's constraint ‖BᵀMB‖₂ ≤ C_b/c_u² at c_u = 0.7 (C_b = 2 for σ = 0, 1 for
     n = 2), against the printed expression written out here: the bound scales as c_u^{-2}
     (ratio of the bounds at c_u and 2c_u is 4).  ``fault_bound_fn`` replaces
@@ -123,9 +124,10 @@ def check_thm4_4_scale_bound_generic(*, quick: bool = True, seed: int = 0, c_u: 
     return out
 
 
-def check_risk_forms_generic(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 13,
-                             L: float = 0.7, sigma2: float = 0.3,
-                             fault_split_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_risk_affine_float_forms_generic(
+        *, quick: bool = True, seed: int = 0, d: int = 5, n: int = 13, L: float = 0.7,
+        sigma2: float = 0.3, fault_split_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """The closed forms that the default checks otherwise meet only at L = 1, against their
     printed expressions written out here, at L = 0.7, σ² = 0.3, d = 5, n = 13 (and generic
     A = 0.8, N = 0.11, E(1/K) = 0.21, ω = 40):

@@ -1,5 +1,7 @@
-"""[collins24] claim records: what each paper-facing row compares with, quoted from our copy of
-the paper (OCR, garbled as it is), with its provenance (issue "Every verdict names its source").
+"""[collins24] §3, App. D, App. G, Figs. 1-5: claim records quoted from the paper.
+
+What each paper-facing row compares with, quoted from our copy of the paper (OCR, garbled as
+it is), with its provenance (issue "Every verdict names its source").
 
 ``where`` is the paper's own location; ``spec`` the section of spec 003 behind our reading (for
 maintainers).  Derived claims are the spec's computed targets: the paper prints no such number.

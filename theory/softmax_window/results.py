@@ -6,19 +6,20 @@ Ids are ``collins24:<kind><number>`` as numbered in the paper; the spec
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Ref, Result
+from theory.common.protocols import Check, Result
+from theory.softmax_window.controls import (
+    FIG34_ACG_ALTERNATIVES,
+    FIG34_ALTERNATIVES,
+    LA_FLOOR_OVER_4,
+    LAMBDA_LINEAR_IN_L,
+    SPLIT_L_LINEAR,
+    THM34_ALTERNATIVES,
+    THM34_RELU_ALTERNATIVES,
+    THM44_CU_LINEAR,
+    alternatives,
+)
 
 __all__ = ["RESULTS"]
-
-#: Module of the planted formula faults named by the declared controls.
-_FAULTS = "numerics.softmax_window.faults:"
-
-
-def _alternatives(*names: str) -> dict[str, dict[str, str]]:
-    """Negative controls of a TRAIN check: each named alternative passed as the prediction
-    (``fault_alternative``) must fail the rows that name it."""
-    return {f"alt:{name}": {"fault_alternative": name} for name in names}
-
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -37,9 +38,8 @@ RESULTS: tuple[Result, ...] = (
             "numerics.softmax_window.api:optimal_scale",
         ),
         checks=(
-            Check("numerics.softmax_window.checks_generic:check_risk_forms_generic",
-                  faults={"split_L_linear": {
-                      "fault_split_fn": Ref(_FAULTS + "affine_split_L_linear")}}),
+            Check("numerics.softmax_window.checks_generic:check_risk_affine_float_forms_generic",
+                  faults={"split_L_linear": SPLIT_L_LINEAR}),
             Check("numerics.softmax_window.checks_risk:check_risk_affine_mc",
                   faults={"query_attends_to_itself": {"fault_query_attends": True}}),
             Check("numerics.softmax_window.checks_risk:check_risk_affine_quad_scale",
@@ -116,30 +116,16 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_paper",
                   faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_order"),
-            Check("numerics.softmax_window.checks_generic:check_thm3_4_lambda_generic",
-                  faults={"lambda_linear_in_L": {
-                      "fault_lambda_fn": Ref(_FAULTS + "lambda_linear_in_L")}}),
+            Check("numerics.softmax_window.checks_generic:check_thm3_4_float_lambda_generic",
+                  faults={"lambda_linear_in_L": LAMBDA_LINEAR_IN_L}),
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_optim_collapse",
                   faults={"lambda_square_root": {"fault_lambda_power": 0.5}}),
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_rate"),
             Check("sims.checks.softmax_window_train:check_thm3_4_train",
               faults={"trained_value_scalar": {"fault_train_value": True},
-                      **_alternatives(
-                   '1-NN limit (omega = inf)',
-                   'eq. (9) convention 2 omega*',
-                   'eq. (9) convention omega*/2',
-                   'label average (omega = 0)',
-                   'optimum at sigma = 0.01',
-                   'optimum at sigma = 0.1',
-                   'optimum at sigma = 0.3',
-                   'optimum at sigma = 1',
-                   "§3.1 surrogate (2 Lambda/d)^{2/(d+2)} (paper's exponent)")}),
+                      **alternatives(*THM34_ALTERNATIVES)}),
             Check("sims.checks.softmax_window_train:check_thm3_4_train_relu",
-              faults=_alternatives(
-                   "affine class's optimum (quadrature)",
-                   'eq. (9) 2 omega*',
-                   'eq. (9) omega*/2',
-                   'label average (omega = 0)')),
+              faults=alternatives(*THM34_RELU_ALTERNATIVES)),
             Check("sims.checks.softmax_window_train:check_thm3_4_train_cos"),
         ),
         figures=(
@@ -189,13 +175,12 @@ RESULTS: tuple[Result, ...] = (
                   faults={"no_intercept": {"fault_no_intercept": True}}),
             Check("numerics.softmax_window.checks_linear:check_thm3_6_symbolic",
                   faults={"drop_pairs": {"fault_drop_pairs": True}}),
-            Check("numerics.softmax_window.checks_generic:check_thm3_6_floor_attained",
-                  faults={"floor_over_4": {
-                      "fault_floor_fn": Ref(_FAULTS + "la_floor_over_4")}}),
+            Check("numerics.softmax_window.checks_generic:check_thm3_6_float_floor_attained",
+                  faults={"floor_over_4": LA_FLOOR_OVER_4}),
             Check("numerics.softmax_window.checks_linear:check_thm3_6_symbolic_moments",
                   faults={"gaussian_fourth_moment": {"fault_gaussian_fourth": True}}),
             Check("sims.checks.softmax_window:check_thm3_6_train",
-              faults=_alternatives(
+              faults=alternatives(
                    'M = 0',
                    'one-step GD M = I/n')),
         ),
@@ -214,9 +199,8 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:thm44_scale_bound",
         ),
         checks=(
-            Check("numerics.softmax_window.checks_generic:check_thm4_4_scale_bound_generic",
-                  faults={"cu_linear": {
-                      "fault_bound_fn": Ref(_FAULTS + "thm44_bound_cu_linear")}}),
+            Check("numerics.softmax_window.checks_generic:check_thm4_4_float_scale_bound_generic",
+                  faults={"cu_linear": THM44_CU_LINEAR}),
             Check("numerics.softmax_window.checks_lowrank:check_thm4_4_mc",
                   faults={"full_rank_task": {"fault_full_rank_task": True}}),
             Check("numerics.softmax_window.checks_lowrank:check_thm4_4_mc_lemmas",
@@ -355,7 +339,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}}),
             Check("sims.checks.softmax_window_more:check_lemb5_ellipsoid",
               faults={"unwhitened_task": {"fault_unwhitened_task": True},
-                      **_alternatives("inverse shape omega* Sigma", "isotropic omega* I",
+                      **alternatives("inverse shape omega* Sigma", "isotropic omega* I",
                                       "label average (M = 0)")}),
         ),
     ),
@@ -444,25 +428,9 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("sims.checks.softmax_window_train:check_fig3_4_train",
               faults={"at_initialisation": {"step": 0},
-                      **_alternatives(
-                   '1-NN limit (omega = inf)',
-                   'eq. (9) 2 omega*',
-                   'eq. (9) omega*/2',
-                   'label average (omega = 0)',
-                   'optimum at L = 0.03',
-                   'optimum at L = 0.1',
-                   'optimum at L = 1',
-                   'optimum at n = 10',
-                   'optimum at n = 20',
-                   'optimum at n = 5',
-                   "§3.1 surrogate (2 Lambda/d)^{2/(d+2)} (paper's exponent)")}),
+                      **alternatives(*FIG34_ALTERNATIVES)}),
             Check("sims.checks.softmax_window_train:check_fig3_4_train_acg",
-              faults=_alternatives(
-                   'U^d_S optimum at L = 0.01',
-                   'U^d_S optimum at L = 0.1',
-                   "best isotropic omega I (Lemma B.5's form)",
-                   'best omega Sigma^-1, Sigma = E xx^T',
-                   'uniform-sphere optimum omega*(U^d) I')),
+              faults=alternatives(*FIG34_ACG_ALTERNATIVES)),
         ),
         figures=(
             "sims.figures.softmax_window:fig_training_norm",

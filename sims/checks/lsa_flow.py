@@ -13,6 +13,8 @@ Trained claims run on ``seeds(seed, quick)``, merged by :func:`~numerics.testing
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import torch
 
@@ -203,15 +205,19 @@ def _moment_run(
     return MT.trained_moments(MT.MomentRun(setting=setting, batch=B, rtol=rtol, seed=sd)), numbers
 
 
-def _not_separable(name: str, numbers: dict[str, float]) -> Evidence:
-    """The ``skipped`` row of a setting whose alternatives the budget cannot resolve."""
+def _not_separable(
+    name: str, numbers: dict[str, float], predicted: np.ndarray, alternatives: dict[str, Any],
+    seed: int,
+) -> Evidence:
+    """The ``skipped`` row of a setting whose alternatives the budget cannot resolve (the TRAIN
+    record of the prediction and its named alternatives at the needed tolerance, not trained)."""
     t, sep = numbers["needs_tolerance"], numbers["separation"]
     why = (f"not separable at this setting: nearest alternative {sep / TRAIN_RTOL:.2f} units of "
            f"TRAIN_RTOL ({sep:.2%} from the prediction); needs tolerance {t:.3%}, about "
            f"{numbers['needs_prompts']:.3g} prompts, {numbers['needs_seconds']:.0f} s (budget "
            f"{BUDGET_SECONDS:g} s)")
-    ev = Evidence(name=name, kind="TRAIN", predicted=None, observed=None, tolerance=t,
-                  error=float("nan"), passed=True, details=dict(numbers))
+    ev = train_discrimination(name, predicted, predicted, predicted, rtol=t,
+                              alternatives=alternatives, seeds=[seed], details=dict(numbers))
     return skipped(ev, why=why, **numbers)
 
 
@@ -326,7 +332,9 @@ def check_thm4_train_sgd(
             rtol = _row_rtol(np.linalg.inv(T.gamma_fn(L0, N)), inverse_alternatives(L0, N))
             r_, numbers = _sgd_run(d, N, tuple(spectrum), sigma_init, sd, rtol)
             if r_ is None:
-                return [_not_separable(f"P → Γ⁻¹ (SGD, d = {d}, N = {N})", numbers)] * 8
+                return [_not_separable(f"P → Γ⁻¹ (SGD, d = {d}, N = {N})", numbers,
+                                       np.linalg.inv(T.gamma_fn(L0, N)),
+                                       inverse_alternatives(L0, N), sd)] * 8
             r = r_
         s = setting_of(r)
         L = np.array(s.Lambda)
@@ -504,7 +512,8 @@ def _thm4_population_rows(
     r, numbers, tols = _thm4_moments(d, N, spectrum, sigma_init, sd)
     name = f"P = u₋₁W^KQ_11 → Γ⁻¹ (moment statistics, d = {d}, N = {N})"
     if r is None:
-        return [_not_separable(name, numbers)] * 3
+        return [_not_separable(name, numbers, np.linalg.inv(T.gamma_fn(L, N)),
+                               inverse_alternatives(L, N), sd)] * 3
     G = gamma_or_fault(fault_gamma_fn, L, N)
     inv_alts = inverse_alternatives(L, N)
     alts = {n: fn(L, N) for n, fn in GAMMA_ALTERNATIVES.items()}
@@ -657,8 +666,11 @@ def _eq12_moment_rows(
     r, numbers, tols = _thm4_moments(d, N, spectrum, sigma_init, sd)
     prompts = _eq12_prompts(sd, L)
     if r is None:
-        return [_not_separable(f"eq. (12) at M={M} (moment statistics)", numbers)
-                for M in prompts for _ in (0, 1)]
+        Gi0, alts0 = np.linalg.inv(T.gamma_fn(L, N)), inverse_alternatives(L, N)
+        return [_not_separable(f"eq. (12) at M={M} (moment statistics)", numbers,
+                               predictor_predict(Gi0, X, y, xq),
+                               {n: predictor_predict(a, X, y, xq) for n, a in alts0.items()}, sd)
+                for M, (X, y, xq) in prompts.items() for _ in (0, 1)]
     Gi = np.linalg.inv(gamma_or_fault(fault_gamma_fn, L, N))
     alts = inverse_alternatives(L, N)
     model = MT.moment_model(d, r.U11, r.u)
@@ -777,7 +789,8 @@ def _thm8_moment_rows(d: int, N: int, sd: int, fault_alternative: str | None) ->
     name = f"P = u₋₁U₁₁ → D = δI, δ = N/(3N+d+5) (random covariance, moment statistics, d = {d}, " \
         f"N = {N})"
     if r is None:
-        return [_not_separable(name, numbers)] * 4
+        return [_not_separable(name, numbers, delta * np.eye(d),
+                               {n: a * np.eye(d) for n, a in alts.items()}, sd)] * 4
     off = r.P - np.diag(np.diag(r.P))
     n_slope = int(SLOPE_PROMPTS * max(1.0, (SLOPE_REL_SE * SEPARATION_UNITS / rtol) ** 2))
 

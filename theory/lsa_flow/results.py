@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Ref, Result
+from theory.common.protocols import Check, Ref, Result, TrainedProperty
 
-__all__ = ["RESULTS"]
+__all__ = ["RESULTS", "PROPERTIES"]
 
 
 def _fault(name: str) -> Ref:
@@ -377,5 +377,35 @@ RESULTS: tuple[Result, ...] = (
             ),
         ),
         figures=("sims.figures.lsa_flow:fig_figure1",),
+    ),
+)
+
+
+#: The presets of the trained checks (sims.experiments.lsa_flow PRESETS), tried first.
+_THM4_PRESET = {"d": 4, "N": 4, "spectrum": (0.5, 1.0, 1.5, 2.0), "sigma_init": 0.3}
+_THM8_PRESET = {"d": 5, "N": 3}
+
+#: Trained claims over settings drawn from the theorems' own hypotheses (issue 19, STYLE R12).
+PROPERTIES: tuple[TrainedProperty, ...] = (
+    TrainedProperty(
+        result="zfb24:thm4",
+        name="any-setting",
+        check="sims.checks.lsa_flow:check_thm4_train_population_gd",
+        strategy="theory.strategies.lsa_flow:thm4_train_settings",
+        pinned=(_THM4_PRESET,),
+    ),
+    TrainedProperty(
+        result="zfb24:eq12",
+        name="any-setting",
+        check="sims.checks.lsa_flow:check_eq12_train",
+        strategy="theory.strategies.lsa_flow:thm4_train_settings",
+        pinned=(_THM4_PRESET,),
+    ),
+    TrainedProperty(
+        result="zfb24:thm8",
+        name="any-setting",
+        check="sims.checks.lsa_flow:check_thm8_train_sgd",
+        strategy="theory.strategies.lsa_flow:thm8_train_settings",
+        pinned=(_THM8_PRESET,),
     ),
 )

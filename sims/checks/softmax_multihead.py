@@ -34,6 +34,7 @@ from numerics.testing import (
     untested,
 )
 from sims.checks import softmax_multihead_rows as hp_rows
+from sims.checks import softmax_multihead_settings as hp_set
 from sims.experiments.softmax_multihead import (
     MT_SUPPORTS,
     PRESETS,
@@ -47,7 +48,7 @@ from sims.experiments.softmax_multihead import (
 )
 from sims.models.softmax_attention import SoftmaxAttention
 from sims.train import make_generator
-from theory.common.protocols import Evidence
+from theory.common.protocols import Evidence, validates_setting
 from theory.softmax_multihead.claims import CLAIMS, PAPER_TRAINING_SCALE
 
 #: seed counts are integers: a band of 0.5 means the counts are equal
@@ -156,7 +157,9 @@ def check_eq2_3_torch(*, quick: bool = True, seed: int = 0, H: int = 2,
 
 
 # -------------------------------------------------------------------------- Obs. 1-3 (R0)
+@validates_setting(hp_set.validate_obs1)
 def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: str = "",
+                     d: int = 5, L: int = 40, sigma2: float = 0.1,
                      fault_double_softmax: bool | None = None,
                      fault_prediction: str | None = None) -> list[Evidence]:
     """Obs. 1–2 and the manifold position on a trained H-head model (spec torch recipe pass list):
@@ -167,10 +170,29 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
     ``quick=False`` trains three seeds (``seed, seed+1, seed+2``): every row is folded over the
     seeds not in a named trap (:func:`sims.checks.softmax_multihead_rows.fold_seeds`) and a claim
     row counts the seeds in each named trap.
-    ``fault_prediction`` names an alternative to pass as the prediction (negative control)."""
+    ``fault_prediction`` names an alternative to pass as the prediction (negative control).
+
+    The setting ``d, L, sigma2, H`` (issue 19) defaults to the presets' (d = 5, L = 40, σ² = 0.1):
+    there the preset ``h{H}`` trains as before.  At any other setting the model trains with the
+    derived recipe (:func:`sims.checks.softmax_multihead_setting_rows.setting_rows`): the same
+    pattern and manifold rows, each TRAIN row kept, tightened or ``skipped`` by its separability,
+    a seed without a ± pair reported in the named single-head trap (its pair rows ``skipped``,
+    never passed), and no spec-preset risk bands (they are numbers of the preset)."""
+    hp_set.validate_obs1(d, L, sigma2, H)
     double_softmax = bool(fault_double_softmax)  # FAULT: train with a second softmax
-    preset = preset or hp_rows.PRESET[H]
     seeds = hp_rows.seeds(quick, seed)
+    if not hp_set.at_preset(hp_set.OBS1_DEFAULTS, d=d, L=L, sigma2=sigma2):
+        if preset:
+            raise ValueError(f"preset={preset!r} fixes d, L, sigma2; give either a preset or a "
+                             "setting")
+        from sims.checks.softmax_multihead_setting_rows import setting_rows
+
+        return hp_rows.fold_seeds(
+            lambda s_: setting_rows(d=d, L=L, sigma2=sigma2, H=H, seed=s_,
+                                    double_softmax=double_softmax,
+                                    fault_prediction=fault_prediction),
+            seeds, lambda s_: None)
+    preset = preset or hp_rows.PRESET[H]
 
     def rows_of(s_: int) -> list[Evidence]:
         return _obs1_rows(H, s_, preset, double_softmax, fault_prediction)
@@ -290,7 +312,9 @@ def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[E
     return ev
 
 
-def check_eq4_3_train_vgd(*, quick: bool = True, seed: int = 0,
+@validates_setting(hp_set.validate_vgd)
+def check_eq4_3_train_vgd(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 24,
+                          sigma2: float = 0.1, H: int = 2,
                           fault_prediction: str | None = None) -> list[Evidence]:
     """(4.3)/(D.24) against vanilla GD: a trained H = 2 model at L = 24 (preset ``h2_L24``) has
     ``⟨ω, μ⟩`` within 1.6 % of ``1/κ = L/(L+D')`` (the debiased-GD optimal step) and outside 1.6 %
@@ -299,7 +323,21 @@ def check_eq4_3_train_vgd(*, quick: bool = True, seed: int = 0,
     tell apart at any tolerance the trained pair meets (it sits +0.5 … +1.3 % above 1/κ there, its
     finite-ω offset), hence the smaller L.  ``quick=False`` folds the rows over three seeds (a seed
     in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a named
-    alternative as the prediction (negative control)."""
+    alternative as the prediction (negative control).
+
+    The setting ``d, L, sigma2, H`` (issue 19) defaults to the preset's (H = 2 at L = 24); at any
+    other setting the model trains with the derived recipe
+    (:func:`sims.checks.softmax_multihead_setting_rows.vgd_setting_rows`): the row is kept,
+    tightened (L ≤ 16) or ``skipped`` with its numbers by its separability (η_V* is
+    ``1/(L+D'+1)`` below 1/κ), a seed without a ± pair is reported in the named trap."""
+    hp_set.validate_vgd(d, L, sigma2, H)
+    if not hp_set.at_preset(hp_set.VGD_DEFAULTS, d=d, L=L, sigma2=sigma2, H=H):
+        from sims.checks.softmax_multihead_setting_rows import vgd_setting_rows
+
+        return hp_rows.fold_seeds(
+            lambda s_: vgd_setting_rows(d=d, L=L, sigma2=sigma2, H=H, seed=s_,
+                                        fault_prediction=fault_prediction),
+            hp_rows.seeds(quick, seed), lambda s_: None)
     return hp_rows.fold_seeds(lambda s_: hp_rows.vgd_rows(s_, fault_prediction),
                               hp_rows.seeds(quick, seed), hp_rows.vgd_trap)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Ref, Result
+from theory.common.protocols import Check, Ref, Result, TrainedProperty
 
-__all__ = ["RESULTS"]
+__all__ = ["RESULTS", "PROPERTIES"]
 
 _OBS1_ALTERNATIVES = ("L = ∞ (finite-L term dropped): 1",
                       "single-head optimum omega_1* mu_1* (4.12)",
@@ -344,4 +344,21 @@ RESULTS: tuple[Result, ...] = (
         checks=(Check("numerics.softmax_multihead.checks_appa:check_appa_4_mc",
                   faults={"references_at_d_4": {"fault_theory_d": 4}}),),
     ),
+)
+
+
+#: Trained claims at any setting (issue 19): the Obs-1 pattern and manifold position, and (4.3)
+#: against vanilla GD, at settings drawn from d ≤ 8, L ≤ 64, σ² ∈ [0, 1], H ∈ {2, 3, 4}; the
+#: presets are pinned.
+PROPERTIES: tuple[TrainedProperty, ...] = (
+    TrainedProperty(
+        result="hpcy25:obs1", name="any-setting",
+        check="sims.checks.softmax_multihead:check_obs1_train",
+        strategy="theory.strategies.softmax_multihead:hpcy25_trained_settings",
+        pinned=({"d": 5, "L": 40, "sigma2": 0.1, "H": 2},)),
+    TrainedProperty(
+        result="hpcy25:eq4.3", name="any-setting",
+        check="sims.checks.softmax_multihead:check_eq4_3_train_vgd",
+        strategy="theory.strategies.softmax_multihead:hpcy25_vgd_settings",
+        pinned=({"d": 5, "L": 24, "sigma2": 0.1, "H": 2},)),
 )

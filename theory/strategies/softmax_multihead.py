@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from theory.softmax_multihead.setting import HpcySetting
 from theory.strategies.common import dims, prompt_lengths, variances
 
-__all__ = ["hpcy25_settings"]
+__all__ = ["hpcy25_settings", "hpcy25_trained_settings", "hpcy25_vgd_settings"]
 
 
 def _floats(lo: float, hi: float) -> st.SearchStrategy[float]:
@@ -29,3 +29,30 @@ def hpcy25_settings(draw: st.DrawFn, *, H: int | None = None, small_omega: bool 
         omega=tuple(draw(st.lists(_floats(-bound, bound), min_size=H, max_size=H))),
         mu=tuple(draw(st.lists(_floats(-6.0, 6.0), min_size=H, max_size=H))),
     )
+
+
+#: Issue 19's hypothesis domain of the trained hpcy25 properties: d ≤ 8, L ≤ 64, σ² ∈ [0, 1],
+#: H ∈ {2, 3, 4} (the multi-head claims; §2 needs d ≥ 1, L ≥ 2).  σ² is drawn on a grid of 0.05
+#: so that a replayed ``--set sigma2=...`` is short and a drawn setting keys one cached model.
+_SIGMA2_GRID = 20
+
+
+def _trained(min_L: int) -> st.SearchStrategy[dict]:
+    return st.fixed_dictionaries({
+        "d": st.integers(1, 8),
+        "L": st.integers(min_L, 64),
+        "sigma2": st.integers(0, _SIGMA2_GRID).map(lambda k: k / _SIGMA2_GRID),
+        "H": st.sampled_from((2, 3, 4)),
+    })
+
+
+def hpcy25_trained_settings() -> st.SearchStrategy[dict]:
+    """Settings ``{d, L, sigma2, H}`` of the trained Obs. 1 / manifold property (hpcy25:obs1):
+    ``d`` 1–8, ``L`` 2–64, ``σ²`` ∈ [0, 1] (grid 0.05), ``H`` ∈ {2, 3, 4}."""
+    return _trained(2)
+
+
+def hpcy25_vgd_settings() -> st.SearchStrategy[dict]:
+    """Settings ``{d, L, sigma2, H}`` of the trained (4.3)-vs-vanilla-GD property (hpcy25:eq4.3),
+    the same domain as :func:`hpcy25_trained_settings`."""
+    return _trained(2)

@@ -30,8 +30,15 @@ from numerics.testing import (
     swap_alternative,
     train_discrimination,
 )
+from sims.checks.softmax_window_settings import (
+    S1_SIGMA2,
+    affine_alternatives,
+    setting_rows,
+    validate_fig34_setting,
+    validate_thm34_setting,
+)
 from sims.experiments.softmax_window import L_RUNS, PRESETS, SIGMAS, trained
-from theory.common.protocols import Estimate, Evidence
+from theory.common.protocols import Estimate, Evidence, validates_setting
 from theory.softmax_window import Lambda, surrogate_optimum
 
 __all__ = ["discriminate", "seeds_of", "check_thm3_4_train", "check_thm3_4_train_relu",
@@ -106,7 +113,9 @@ def _init_omega(preset: str) -> float:
 
 
 # ------------------------------------------------------------------------------------------ S1
-def check_thm3_4_train(*, quick: bool = True, seed: int = 0,
+@validates_setting(validate_thm34_setting)
+def check_thm3_4_train(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
+                       L: float = 1.0, sigma2: float | None = None,
                        fault_train_value: bool | None = None,
                        fault_alternative: str | None = None) -> list[Evidence]:
     """S1 (Lemma B.5 + Theorem 3.4, affine, d = 5, n = 20, L = 1), one seed of the 1000-step
@@ -119,7 +128,17 @@ def check_thm3_4_train(*, quick: bool = True, seed: int = 0,
 
     ``fault_train_value=True`` trains the value scalar too (seed ``seed`` only; the paper fixes it
     to 1): detectable at σ = 1, where shrinking the labels pays (ω̂ ~14 % off ω*).
-    ``fault_alternative`` passes a named alternative as the prediction."""
+    ``fault_alternative`` passes a named alternative as the prediction.
+
+    At any other setting (``d``, ``n``, ``L``, ``sigma2``; ``sigma2`` not given: S1's four σ²)
+    one unit per σ² is trained with the schedule derived from the setting and one TRAIN row each
+    (:func:`sims.checks.softmax_window_settings.setting_rows`; neighbours σ·3, σ/3), tightened or
+    ``skipped`` with its numbers; with several σ², ω̂ decreasing in σ."""
+    validate_thm34_setting(d, n, L, sigma2)
+    if (d, n, L, sigma2) != (5, 20, 1.0, None):
+        if fault_train_value:
+            raise ValueError("fault_train_value is the preset's control (d = 5, n = 20, L = 1)")
+        return _thm34_setting(d, n, L, sigma2, seed=seed, fault_alternative=fault_alternative)
     seeds = (seed,) if fault_train_value else seeds_of(seed, quick)
     prefix = "s1_sigma" if quick else "s1p_sigma"  # --full: the spec's 3000-step protocol
     opt = {s: optimal_scale_affine(5, 20, 1.0, s * s)[0] for s in SIGMAS}
@@ -158,14 +177,48 @@ def check_thm3_4_train(*, quick: bool = True, seed: int = 0,
     return out
 
 
+def _thm34_setting(d: int, n: int, L: float, sigma2: float | None, *, seed: int,
+                   fault_alternative: str | None) -> list[Evidence]:
+    s2s = S1_SIGMA2 if sigma2 is None else (sigma2,)
+    out: list[Evidence] = []
+    for s2 in s2s:
+        out += setting_rows(f"S1 trained omega-hat vs quadrature omega* (d={d}, n={n}, "
+                            f"L={L:g}, sigma2={s2:g})", d=d, n=n, L=L, sigma2=s2, seed=seed,
+                            alternatives=affine_alternatives(d, n, L, s2),
+                            fault_alternative=fault_alternative)
+    ests = [float(r.observed) for r in out if r.status != "skipped"]
+    if len(ests) == len(s2s) > 1:
+        for a, b, s2 in zip(ests[:-1], ests[1:], s2s[1:], strict=False):
+            out.append(ordering(f"S1 omega-hat increases as sigma2 decreases to {s2:g}", a, b,
+                                margin=ORDER_GAP))
+    return out
+
+
 # ------------------------------------------------------------------------------------------ S2
-def check_thm3_4_train_relu(*, quick: bool = True, seed: int = 0, reps: int = 0,
+@validates_setting(validate_thm34_setting)
+def check_thm3_4_train_relu(*, quick: bool = True, seed: int = 0, reps: int = 0, d: int = 5,
+                            n: int = 20, L: float = 1.0, sigma2: float | None = None,
                             fault_alternative: str | None = None) -> list[Evidence]:
     """S2 (ReLU class, d = 5, n = 20, L = 1): ω̂ within 10 % (the spec's criterion) of the MC +
     spline optimum (spec targets 0.59, 2.78, 5.40, 6.75), outside 10 % of the label average, the
     eq. (9) conventions and the affine class's optimum at the same σ (the wrong task class; only
     separable at σ = 1); ω̂ decreasing in σ.  σ ∈ {1, .01} and one seed quick; all four σ and three
-    seeds in ``--full``."""
+    seeds in ``--full``.  At any other setting (``d``, ``n``, ``L``, ``sigma2``; ``sigma2`` not
+    given: σ ∈ {1, .01}) one unit per σ² with the derived schedule, one TRAIN row each (10 %;
+    ``skipped`` with the numbers where an alternative is closer than 2 tolerances)."""
+    validate_thm34_setting(d, n, L, sigma2)
+    if (d, n, L, sigma2) != (5, 20, 1.0, None):
+        out: list[Evidence] = []
+        for s2 in ((1.0, 1e-4) if sigma2 is None else (sigma2,)):
+            out += setting_rows(
+                f"S2 ReLU trained omega-hat vs MC optimum (d={d}, n={n}, L={L:g}, "
+                f"sigma2={s2:g})", d=d, n=n, L=L, sigma2=s2, task="relu", seed=seed,
+                fault_alternative=fault_alternative,
+                alternatives=lambda w, s2=s2: {
+                    "label average (omega = 0)": 0.0, "eq. (9) omega*/2": w / 2,
+                    "eq. (9) 2 omega*": 2 * w,
+                    "affine class's optimum (quadrature)": optimal_scale_affine(d, n, L, s2)[0]})
+        return out
     rng = np.random.default_rng(seed)
     reps = reps or (40_000 if quick else 160_000)
     sigmas = (1.0, 0.01) if quick else SIGMAS
@@ -278,7 +331,9 @@ def _panel(label: str, runs: Sequence[tuple[float, str, float]], *, step: int, s
     return out
 
 
-def check_fig3_4_train(*, quick: bool = True, seed: int = 0, step: int = 100,
+@validates_setting(validate_fig34_setting)
+def check_fig3_4_train(*, quick: bool = True, seed: int = 0, step: int = 100, d: int = 5,
+                       n: int = 20, L: float = 1.0, sigma2: float = 1e-4,
                        fault_alternative: str | None = None) -> list[Evidence]:
     """Figs. 3-4 (affine, d = 5, U^d): ‖M‖ over training for several σ (L = 1, n = 20), several L
     (σ = 0.01, n = 20) and several n (σ = 0.01, L = 1), with the population optima ω* (quadrature)
@@ -287,7 +342,17 @@ def check_fig3_4_train(*, quick: bool = True, seed: int = 0, step: int = 100,
     (TRAIN, 5 %, named alternatives incl. the §3.1 surrogate and the neighbours' optima; σ's TRAIN
     rows are S1's).
     L ∈ {.03, .1, 1} (S3's and S1's runs) and n ∈ {5, 10, 20} with one seed quick; L = 0.01 (the
-    σ = 1 run rescaled), n ∈ {50, 100, 200} and three seeds in ``--full``."""
+    σ = 1 run rescaled), n ∈ {50, 100, 200} and three seeds in ``--full``.
+
+    At any other setting (``d``, ``n``, ``L``, ``sigma2``): the unit trained there with the
+    derived schedule ends at ω* (TRAIN; alternatives incl. the optima at L/3, n/2 and 2n, the
+    panels' neighbours), tightened or ``skipped`` with its numbers."""
+    validate_fig34_setting(d, n, L, sigma2)
+    if (d, n, L, sigma2) != (5, 20, 1.0, 1e-4):
+        return setting_rows(f"Figs. 3-4 (d={d}, n={n}, L={L:g}, sigma2={sigma2:g}): final "
+                            "tr(M)/d vs omega*", d=d, n=n, L=L, sigma2=sigma2, seed=seed,
+                            alternatives=affine_alternatives(d, n, L, sigma2, neighbours="Ln"),
+                            fault_alternative=fault_alternative)
     seeds = seeds_of(seed, quick)
     s2 = 1e-4
     sig = [(s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0])

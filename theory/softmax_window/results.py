@@ -6,7 +6,7 @@ Ids are ``collins24:<kind><number>`` as numbered in the paper; the spec
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Result
+from theory.common.protocols import Check, Result, TrainedProperty
 from theory.softmax_window.controls import (
     FIG34_ACG_ALTERNATIVES,
     FIG34_ALTERNATIVES,
@@ -19,7 +19,7 @@ from theory.softmax_window.controls import (
     alternatives,
 )
 
-__all__ = ["RESULTS"]
+__all__ = ["RESULTS", "PROPERTIES"]
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -476,4 +476,17 @@ RESULTS: tuple[Result, ...] = (
             "sims.figures.softmax_window:fig_lowrank_rho",
         ),
     ),
+)
+
+_S = "theory.strategies.softmax_window:"
+_T = "sims.checks.softmax_window_train:"
+PROPERTIES: tuple[TrainedProperty, ...] = (
+    TrainedProperty(result="collins24:thm3.4", name="any-setting", check=_T + "check_thm3_4_train",
+                    strategy=_S + "thm34_train_settings", pinned=({"d": 5, "n": 20, "L": 1.0},)),
+    TrainedProperty(result="collins24:thm3.4", name="relu", check=_T + "check_thm3_4_train_relu",
+                    strategy=_S + "thm34_relu_train_settings",
+                    pinned=({"d": 5, "n": 20, "L": 1.0},)),
+    TrainedProperty(result="collins24:fig3-4", name="any-setting", check=_T + "check_fig3_4_train",
+                    strategy=_S + "thm34_train_settings",
+                    pinned=({"d": 5, "n": 20, "L": 1.0, "sigma2": 1e-4},)),
 )

@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 
-__all__ = ["collins24_settings"]
+__all__ = ["collins24_settings", "thm34_train_settings", "thm34_relu_train_settings",
+           "LAMBDA_RANGE"]
 
 
 @st.composite
@@ -27,3 +28,32 @@ def collins24_settings(draw: st.DrawFn, *, task: str | None = None,
     tasks = LipschitzTasks(kind=kind, L=L)
     return SoftmaxWindowSetting(covariates=cov, tasks=tasks, n=draw(st.integers(1, 64)),
                                 sigma2=draw(st.floats(0.0, 1.0)))
+
+
+def _lambda(s: dict) -> float:
+    return s["n"] * s["L"] ** 2 / s["sigma2"]
+
+
+#: Λ = nL²/σ² range of the drawn trained settings: Λ ≥ 4 keeps ω* ≥ 0.3 (below, the loss is flat
+#: in ω and the label average is within a few tolerances); Λ ≤ 2000 keeps ω* ≤ ~15, reached
+#: within the step ladder.
+LAMBDA_RANGE = (4.0, 2000.0)
+
+
+def thm34_train_settings() -> st.SearchStrategy[dict]:
+    """Settings of ``sims.checks.softmax_window_train:check_thm3_4_train`` (and Figs. 3-4's end
+    point) from [collins24] Theorem 3.4's hypotheses: x ~ U^d, d ∈ [2, 6]; n ∈ [4, 24] context
+    examples; an L-Lipschitz affine class, L ∈ [0.3, 2]; noise σ² ∈ [0.01, 1] (σ > 0: Λ finite);
+    Λ = nL²/σ² in ``LAMBDA_RANGE`` (the budget: ω* reached by the step ladder)."""
+    return st.fixed_dictionaries({
+        "d": st.integers(2, 6),
+        "n": st.integers(4, 24),
+        "L": st.floats(0.3, 2.0, allow_nan=False, allow_infinity=False),
+        "sigma2": st.floats(0.01, 1.0, allow_nan=False, allow_infinity=False),
+    }).filter(lambda s: LAMBDA_RANGE[0] <= _lambda(s) <= LAMBDA_RANGE[1])
+
+
+def thm34_relu_train_settings() -> st.SearchStrategy[dict]:
+    """Settings of ``check_thm3_4_train_relu``: Theorem 3.4 Case 2's hypotheses on the same
+    ranges as :func:`thm34_train_settings` (2-ReLU class, L-Lipschitz)."""
+    return thm34_train_settings()

@@ -1,0 +1,71 @@
+"""collins24 trained claims at any setting (issue 19): validators name the assumption, the rows
+at a drawn setting pass, a named alternative planted as the prediction fails there (the
+property-level negative control, not only at the preset), and an unresolvable setting is a
+``skipped`` row with its numbers.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sims.checks import softmax_window_train as T
+from sims.checks.softmax_window_settings import (
+    affine_alternatives,
+    setting_rows,
+    validate_fig34_setting,
+    validate_thm34_setting,
+)
+from sims.properties import classify
+from sims.verify import run_check
+
+#: A separable setting drawn from ``theory.strategies.softmax_window:thm34_train_settings``'s
+#: ranges (d = 3, n = 12, Λ = 120; every alternative ≥ 10 tolerances from ω*).
+DRAWN = {"d": 3, "n": 12, "L": 1.0, "sigma2": 0.1}
+#: Alternatives that the presets' controls plant (the Figs. 3-4 names at this setting).
+PLANTED = ("label average (omega = 0)", "eq. (9) omega*/2", "optimum at n = 6")
+
+
+@pytest.mark.parametrize(("bad", "symbol"), [({"d": 1}, "d must be ≥ 2"),
+                                             ({"n": 1}, "n must be ≥ 2"), ({"L": 0.0}, "L must"),
+                                             ({"sigma2": 0.0}, "sigma2 must"),
+                                             ({"d": 9}, "d=9")])
+def test_validators_name_the_assumption(bad: dict, symbol: str) -> None:
+    setting = {**DRAWN, **bad}
+    for validate in (validate_thm34_setting, validate_fig34_setting):
+        with pytest.raises(ValueError, match=symbol):
+            validate(**setting)
+    assert T.check_thm3_4_train.validate_setting is validate_thm34_setting
+    assert T.check_thm3_4_train_relu.validate_setting is validate_thm34_setting
+    assert T.check_fig3_4_train.validate_setting is validate_fig34_setting
+
+
+@pytest.mark.train
+def test_drawn_setting_passes_and_records_its_schedule() -> None:
+    rows = run_check("sims.checks.softmax_window_train:check_fig3_4_train", **DRAWN)
+    assert classify(rows) == "pass", [r.name for r in rows if not r.passed]
+    (row,) = rows
+    assert row.details["setting"] == DRAWN
+    assert {"step_size", "batch", "steps", "omega_drift_over_window"} <= set(row.details)
+    assert row.details["start_units"] >= 3
+
+
+@pytest.mark.train
+@pytest.mark.parametrize("alternative", PLANTED)
+def test_planted_alternative_fails_at_a_drawn_setting(alternative: str) -> None:
+    rows = run_check("sims.checks.softmax_window_train:check_fig3_4_train",
+                     fault_alternative=alternative, **DRAWN)
+    assert any(r.status == "fail" for r in rows), alternative
+
+
+def test_unresolvable_alternative_is_skipped_with_numbers() -> None:
+    """An alternative 0.5 % from ω* at n = 24 > 16: needs tolerance 0.25 %, beyond the batch cap:
+    ``skipped`` with the numbers, before any training."""
+
+    def close(w: float) -> dict[str, float]:
+        return {**affine_alternatives(3, 24, 1.0, 0.1)(w), "planted 0.5 % neighbour": 1.005 * w}
+
+    (row,) = setting_rows("close", d=3, n=24, L=1.0, sigma2=0.1, alternatives=close)
+    assert row.status == "skipped"
+    why = row.details["why"]
+    assert "not separable at this setting" in why and "prompts per step" in why and " s" in why
+    assert row.details["needed_tolerance"] == pytest.approx(0.0025)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Ref, Result
+from theory.common.protocols import Check, Ref, Result, TrainedProperty
 
 
 def _fault(name: str) -> Ref:
@@ -380,5 +380,16 @@ RESULTS: tuple[Result, ...] = (
                   faults={"wrong_signal": {"fault_signal": 4.4}}),
         ),
         figures=("sims.figures.sparse_multihead:fig_fig2c",),
+    ),
+)
+
+#: Trained claims over settings (issue 19): S1 at settings drawn from the §2 / Thm 5.3 data model.
+PROPERTIES: tuple[TrainedProperty, ...] = (
+    TrainedProperty(
+        result="czz24:s1",
+        name="any-setting",
+        check="sims.checks.sparse_multihead:check_s1_train",
+        strategy="theory.strategies.sparse_multihead:czz24_s1_settings",
+        pinned=({"d": 32, "s": 2, "n": 128, "sigma2": 0.25},),
     ),
 )

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from theory.settings.sparse_multihead import SPARSE_PRIORS, SparseRegressionICL
 
-__all__ = ["czz24_settings"]
+__all__ = ["czz24_settings", "czz24_s1_settings"]
 
 
 @st.composite
@@ -28,3 +28,19 @@ def czz24_settings(draw: st.DrawFn, *, max_d: int = 8, max_n: int = 20,
     diag = draw(st.lists(st.floats(0.25, 4.0, allow_nan=False), min_size=d, max_size=d))
     return SparseRegressionICL(d=d, s=s, n=n, q=q, sigma2=sigma**2, prior=prior,
                                Sigma_diag=tuple(diag))
+
+
+def czz24_s1_settings() -> st.SearchStrategy[dict[str, int | float]]:
+    """czz24:s1 settings ([czz24] §2 and Thm 5.3's data model: Σ = I, s-sparse ±1/√s tasks,
+    ``1 ≤ s ≤ d``): ``d ∈ [2, 6]``, ``s ∈ [1, d]``, ``n ∈ [4, 32]`` (the prompt length),
+    ``σ² ∈ [0.01, 1]`` (two decimals, so a replay line is short)."""
+
+    @st.composite
+    def draw_setting(draw: st.DrawFn) -> dict[str, int | float]:
+        d = draw(st.integers(2, 6))
+        s = draw(st.integers(1, d))
+        n = draw(st.integers(4, 32))
+        sigma2 = draw(st.integers(1, 100)) / 100
+        return {"d": d, "s": s, "n": n, "sigma2": sigma2}
+
+    return draw_setting()

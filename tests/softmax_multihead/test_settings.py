@@ -1,0 +1,110 @@
+"""hpcy25 trained claims at any setting (issue 19): validators, the separability plan of a row,
+the batch derived from a row's tolerance, and the property-level negative control (a named
+alternative passed as the prediction fails at a drawn separable setting)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+import theory.softmax_multihead as th
+from sims.checks import softmax_multihead as C
+from sims.checks import softmax_multihead_settings as S
+from sims.checks.softmax_multihead_rows import RTOL_INNER, RTOL_VGD
+from sims.properties import classify
+from sims.verify import validate_overrides
+from theory.common.registry import all_results
+from theory.strategies.softmax_multihead import hpcy25_trained_settings, hpcy25_vgd_settings
+
+#: a drawn separable setting (in hpcy25_trained_settings' domain) where the Obs-1 rows pass at
+#: seed 0 with the derived recipe: 1/kappa = 0.727 is 37.5 % from the L = ∞ value 1
+SEPARABLE_OBS1 = {"d": 8, "L": 32, "sigma2": 0.5, "H": 2}
+
+
+@pytest.mark.result("hpcy25:obs1")
+@pytest.mark.parametrize("bad", [{"d": 0}, {"L": 1}, {"sigma2": -0.1}, {"H": 0}, {"d": 2.5}])
+def test_obs1_validator_rejects_out_of_hypothesis_values(bad: dict) -> None:
+    kw = {**S.OBS1_DEFAULTS, "H": 2, **bad}
+    key = next(iter(bad))
+    with pytest.raises(ValueError, match=f"^{key} = "):
+        S.validate_obs1(**kw)
+    with pytest.raises(ValueError, match=f"^{key} = "):
+        C.check_obs1_train(**bad)  # the check validates before any training
+
+
+@pytest.mark.result("hpcy25:eq4.3")
+def test_vgd_validator_needs_a_head_pair_before_training() -> None:
+    result = next(r for r in all_results() if r.id == "hpcy25:eq4.3")
+    path = "sims.checks.softmax_multihead:check_eq4_3_train_vgd"
+    with pytest.raises(ValueError, match="H = 1"):
+        validate_overrides(result, {path: {"H": 1}})
+    validate_overrides(result, {path: {"H": 3, "L": 30}})  # in the hypotheses: no error
+
+
+def test_at_preset_only_at_the_presets_setting() -> None:
+    assert S.at_preset(S.OBS1_DEFAULTS, d=5, L=40, sigma2=0.1)
+    assert not S.at_preset(S.OBS1_DEFAULTS, d=5, L=41, sigma2=0.1)
+    assert S.at_preset(S.VGD_DEFAULTS, d=5, L=24, sigma2=0.1, H=2)
+    assert not S.at_preset(S.VGD_DEFAULTS, d=5, L=24, sigma2=0.1, H=3)
+
+
+def test_batch_scales_with_the_inverse_square_of_the_tolerance() -> None:
+    assert S.setting_batch(0.02) == 128
+    assert S.setting_batch(0.01) == 512  # half the tolerance: four times the prompts
+    assert S.setting_batch(RTOL_VGD) == 256  # 128 (2/1.6)^2 = 200, rounded up to 64s
+
+
+def _vgd_alts(d: int, L: int, s2: float) -> tuple[float, dict[str, float]]:
+    w1, m1, _ = th.single_head_optimum(d, L, s2)
+    return float(th.eta_star(d, L, s2)), {"eta_V*": float(th.gd_eta_star(d, L, s2)),
+                                          "1": 1.0, "single head": float(w1 * m1)}
+
+
+def test_separability_plan_keep_tighten_skip_with_numbers() -> None:
+    # the preset (L = 24): eta_V* is 3.28 % below 1/kappa, 2.05 units at 1.6 %: kept
+    assert S.plan_rtol(*_vgd_alts(5, 24, 0.1), RTOL_VGD, 24) == (RTOL_VGD, "keep")
+    # L = 16, d = 8, sigma2 = 1: eta_V* is 1/33 = 3.03 % away (< 2 units at 1.6 %) and L <= 16:
+    # the row is tightened to half that distance, never skipped
+    rtol, plan = S.plan_rtol(*_vgd_alts(8, 16, 1.0), RTOL_VGD, 16)
+    assert plan == "tighten" and rtol == pytest.approx(1 / 33 / 2, rel=1e-9)
+    # L = 64, d = 1, sigma2 = 0: eta_V* is 1/66 = 1.5 % away, L > 16: skipped
+    assert S.plan_rtol(*_vgd_alts(1, 64, 0.0), RTOL_VGD, 64) == (RTOL_VGD, "skip")
+    # Obs 1 at the same setting: the L = ∞ value 1 is 1.54 % from 1/kappa (< 2 units at 2 %)
+    pred, alts = _vgd_alts(1, 64, 0.0)
+    assert S.plan_rtol(pred, {"1": 1.0}, RTOL_INNER, 64)[1] == "skip"
+
+
+def test_a_skipped_row_says_so_with_its_numbers() -> None:
+    pred, alts = _vgd_alts(1, 64, 0.0)
+    ev = S.discriminate("row", pred, pred, 0.0, alternatives=alts, rtol=RTOL_VGD, L=64,
+                        plan="skip", batch=256, steps=3000, details={})
+    assert ev.status == "skipped" and ev.passed
+    assert "not separable at this setting" in ev.details["why"]
+    assert ev.details["nearest_units"] == pytest.approx((pred - alts["eta_V*"]) / pred / RTOL_VGD)
+    # the tolerance that tells eta_V* apart is half its distance; prompts grow by (rtol/need)^2
+    need = (pred - alts["eta_V*"]) / pred / 2
+    assert ev.details["needs_tolerance"] == pytest.approx(need)
+    assert ev.details["prompts"] == pytest.approx(256 * 3000 * (RTOL_VGD / need) ** 2)
+
+
+@settings(max_examples=30, derandomize=True, database=None)
+@given(hpcy25_trained_settings() | hpcy25_vgd_settings())
+def test_drawn_settings_meet_the_validators(setting: dict) -> None:
+    S.validate_obs1(**setting)
+    S.validate_vgd(**setting)
+    assert setting["H"] in (2, 3, 4) and setting["d"] <= 8 and setting["L"] <= 64
+    assert 0.0 <= setting["sigma2"] <= 1.0
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:obs1")
+@pytest.mark.parametrize("alternative", ["L = ∞ (finite-L term dropped): 1",
+                                         "single-head optimum omega_1* mu_1* (4.12)"])
+def test_property_negative_control_fails_at_a_drawn_separable_setting(alternative: str) -> None:
+    """Issue 19 item 3: the declared faults fail at every separable setting, not only the preset:
+    at a drawn setting where the unfaulted rows pass, the named alternative passed as the
+    prediction fails."""
+    S.validate_obs1(**SEPARABLE_OBS1)
+    assert classify(C.check_obs1_train(**SEPARABLE_OBS1)) == "pass"
+    assert classify(C.check_obs1_train(**SEPARABLE_OBS1, fault_prediction=alternative)) == "fail"

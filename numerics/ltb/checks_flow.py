@@ -22,6 +22,7 @@ from numerics.testing import (
     SOLVER_BOUND,
     close_agreement,
     ordering,
+    skipped,
     solver_agreement,
 )
 from theory.common.backend import NP, psd_projector, psd_sqrt
@@ -114,6 +115,12 @@ def check_thm6_3_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     for sing, T in ((False, 400.0), (True, 2000.0)):
+        if sing and d == 1:  # singular 1x1 H is H = 0 (issue 19: --set d=1)
+            out.append(skipped(close_agreement(
+                "Thm 6.3 with singular H at d = 1 (H = 0)", 0.0, 0.0, kind="FLOAT",
+                atol=FLOAT_RTOL), why="not testable at this setting: a singular H at d = 1 is "
+                "H = 0 (no direction is learned; Omega is singular when also sigma2 = 0)", d=d))
+            continue
         # spectrum of H in [0.5, 2.5] (plus an exact 0 if singular): the slowest mode then decays
         # like exp(-t/10) at N = 8, so T = 400 reaches the limit to solver precision
         H, Psi, bs = random_setting(rng, d, singular_H=sing, H_eigs=(0.5, 2.5))

@@ -21,8 +21,8 @@ in tolerance units.  An alternative closer than ``SEPARABLE_UNITS`` units is res
 tightening the row (tolerance = distance / ``SEPARABLE_UNITS``, batch as above) when that needs at
 most ``MAX_BATCH`` prompts per step -- always for an alternative ≥ 1.5 % away at n ≤ 16 (issue 19)
 -- and is otherwise reported as a ``skipped`` row with the numbers.  The ReLU optimum is an MC
-estimate: its tolerance cannot go below ``RELU_Z`` standard errors, so a ReLU row is not
-tightened (skipped with the MC reps it would need).
+estimate: a ReLU row is tightened only down to ``RELU_Z`` standard errors of it (below, skipped
+with the MC reps it would need).
 
 The trained model never sees a prediction: the trained runs come from a config-keyed cache
 (``softmax_window_settings`` namespace); predictions are computed afterwards here.
@@ -173,13 +173,14 @@ def setting_rows(name: str, *, d: int, n: int, L: float, sigma2: float, task: st
         need = nearest / SEPARABLE_UNITS
         need_batch = _batch_for(need) if need > 0 else math.inf
         must = n <= SHORT_PROMPT and nearest >= MUST_RESOLVE
-        if task == "affine" and (need_batch <= MAX_BATCH or must) and need > 0:
+        mc_ok = task == "affine" or need * w >= RELU_Z * details["optimum_se"]
+        if mc_ok and (need_batch <= MAX_BATCH or must) and need > 0:
             rtol, batch = need, int(need_batch)
             details["tightened"] = (f"nearest alternative {nearest_name!r} {nearest:.2%} away: "
                                     f"tolerance {need:.2%}, batch {batch}")
         else:
-            need_reps = (RELU_Z * details.get("optimum_se", 0.0) * math.sqrt(RELU_REPS)
-                         / max(need * w, 1e-300)) ** 2 if task != "affine" else 0.0
+            need_reps = 0.0 if mc_ok else (RELU_Z * details["optimum_se"] * math.sqrt(
+                RELU_REPS) / max(need * w, 1e-300)) ** 2
             secs = SECONDS_PER_STEP * SETTING_STEPS[0] * max(1.0, need_batch / BASE_BATCH) \
                 if math.isfinite(need_batch) else math.inf
             why = (f"not separable at this setting: nearest alternative {nearest_name!r} "
@@ -187,7 +188,7 @@ def setting_rows(name: str, *, d: int, n: int, L: float, sigma2: float, task: st
                    f"tolerance {need:.3%}, about {need_batch:.3g} prompts per step x "
                    f"{SETTING_STEPS[0]} steps, {secs:.3g} s"
                    + (f", and {need_reps:.3g} MC reps of the optimum" if need_reps else ""))
-            ev = train_discrimination(name, w, w, 0.0, alternatives={}, rtol=rtol,
+            ev = train_discrimination(name, w, w, 0.0, alternatives=alts, rtol=rtol,
                                       details=details)
             return [skipped(ev, why=why, nearest_units=nearest / rtol,
                             needed_tolerance=need, needed_batch=need_batch, seconds=secs)]

@@ -34,9 +34,9 @@ def test_validators_name_the_assumption(bad: dict, symbol: str) -> None:
     for validate in (validate_thm34_setting, validate_fig34_setting):
         with pytest.raises(ValueError, match=symbol):
             validate(**setting)
-    assert T.check_thm3_4_train.validate_setting is validate_thm34_setting
-    assert T.check_thm3_4_train_relu.validate_setting is validate_thm34_setting
-    assert T.check_fig3_4_train.validate_setting is validate_fig34_setting
+    assert vars(T.check_thm3_4_train)["validate_setting"] is validate_thm34_setting
+    assert vars(T.check_thm3_4_train_relu)["validate_setting"] is validate_thm34_setting
+    assert vars(T.check_fig3_4_train)["validate_setting"] is validate_fig34_setting
 
 
 @pytest.mark.train

@@ -34,8 +34,8 @@ def test_validators_name_the_assumption(validate, bad: dict, symbol: str) -> Non
     setting = {"d": 2, "N": 5, "sigma2": 0.25, "beta_norm": 3.0, **bad}
     with pytest.raises(ValueError, match=symbol):
         validate(**setting)
-    assert getattr(S.check_thm6_3_train, "validate_setting") is validate_thm63
-    assert getattr(S.check_table1_train, "validate_setting") is validate_table1
+    assert vars(S.check_thm6_3_train)["validate_setting"] is validate_thm63
+    assert vars(S.check_table1_train)["validate_setting"] is validate_table1
 
 
 def test_plan_keeps_separable_rows_tightens_close_ones_and_obeys_the_1_5_percent_rule() -> None:

@@ -108,3 +108,21 @@ def test_property_negative_control_fails_at_a_drawn_separable_setting(alternativ
     S.validate_obs1(**SEPARABLE_OBS1)
     assert classify(C.check_obs1_train(**SEPARABLE_OBS1)) == "pass"
     assert classify(C.check_obs1_train(**SEPARABLE_OBS1, fault_prediction=alternative)) == "fail"
+
+
+#: a drawn separable setting of hpcy25_vgd_settings where the (4.3) rows pass at seed 0 with the
+#: derived recipe (0.83 units): eta_V* is 1/24.5 = 4.1 % below 1/kappa, 2.45 units at 1.6 %
+SEPARABLE_VGD = {"d": 3, "L": 20, "sigma2": 0.5, "H": 2}
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("hpcy25:eq4.3")
+@pytest.mark.parametrize("alternative", ["eta_V* = L/(L+D'+1) (vanilla GD, D.29)",
+                                         "L = ∞ (finite-L term dropped): 1"])
+def test_vgd_property_negative_control_fails_at_a_drawn_separable_setting(
+        alternative: str) -> None:
+    S.validate_vgd(**SEPARABLE_VGD)
+    assert classify(C.check_eq4_3_train_vgd(**SEPARABLE_VGD)) == "pass"
+    assert classify(C.check_eq4_3_train_vgd(**SEPARABLE_VGD,
+                                            fault_prediction=alternative)) == "fail"

@@ -478,15 +478,17 @@ RESULTS: tuple[Result, ...] = (
     ),
 )
 
-_S = "theory.strategies.softmax_window:"
-_T = "sims.checks.softmax_window_train:"
 PROPERTIES: tuple[TrainedProperty, ...] = (
-    TrainedProperty(result="collins24:thm3.4", name="any-setting", check=_T + "check_thm3_4_train",
-                    strategy=_S + "thm34_train_settings", pinned=({"d": 5, "n": 20, "L": 1.0},)),
-    TrainedProperty(result="collins24:thm3.4", name="relu", check=_T + "check_thm3_4_train_relu",
-                    strategy=_S + "thm34_relu_train_settings",
+    TrainedProperty(result="collins24:thm3.4", name="any-setting",
+                    check="sims.checks.softmax_window_train:check_thm3_4_train",
+                    strategy="theory.strategies.softmax_window:thm34_train_settings",
                     pinned=({"d": 5, "n": 20, "L": 1.0},)),
-    TrainedProperty(result="collins24:fig3-4", name="any-setting", check=_T + "check_fig3_4_train",
-                    strategy=_S + "thm34_train_settings",
+    TrainedProperty(result="collins24:thm3.4", name="relu",
+                    check="sims.checks.softmax_window_train:check_thm3_4_train_relu",
+                    strategy="theory.strategies.softmax_window:thm34_relu_train_settings",
+                    pinned=({"d": 5, "n": 20, "L": 1.0},)),
+    TrainedProperty(result="collins24:fig3-4", name="any-setting",
+                    check="sims.checks.softmax_window_train:check_fig3_4_train",
+                    strategy="theory.strategies.softmax_window:thm34_train_settings",
                     pinned=({"d": 5, "n": 20, "L": 1.0, "sigma2": 1e-4},)),
 )

@@ -122,9 +122,11 @@ SEPARATION_UNITS = 3.0
 #: is always resolved (the row is tightened, the batch raised), whatever the budget (issue 19).
 SHORT_N = 16
 SHORT_RESOLVE = 0.015
-#: Budget of the moment-statistics statistics (estimated seconds, from the pilot's throughput)
-#: where resolving is not required (a property example should take ≤ 5 s on one core).
-BUDGET_SECONDS = 3.0
+#: Budget of the moment-statistics route where resolving is not required, in work units
+#: batch·(N + d)·d² (the statistics' cost; a machine-independent count, so a drawn setting is
+#: classified the same everywhere): 5e8 units ≈ 3 s on this machine (≈ 6 ns a unit, measured at
+#: d = 6, N = 16), a property example should take ≤ 5 s on one core.
+BUDGET_WORK = 5e8
 #: SGD route at a non-preset setting: largest estimated training time (s); beyond it, skipped.
 SGD_BUDGET_SECONDS = 120.0
 #: Theorem 8 at a non-preset setting: prompts of the fresh-prompt slope (the preset's number) and
@@ -197,10 +199,11 @@ def _moment_run(
     constant), or ``None`` with the numbers when it exceeds the budget and need not be resolved."""
     c, per_prompt, _ = MT.pilot(setting, check_seed(sd, path, "pilot"))
     B = MT.derive_batch(c, rtol)
+    work = float(B) * (setting.N + setting.d) * setting.d**2
     numbers = {"needs_tolerance": rtol, "error_constant": c, "needs_prompts": B,
-               "needs_seconds": B * per_prompt, "budget_seconds": BUDGET_SECONDS,
+               "needs_seconds": B * per_prompt, "needs_work": work, "budget_work": BUDGET_WORK,
                "separation": separation}
-    if B * per_prompt > BUDGET_SECONDS and not _must_resolve(setting.N, separation):
+    if work > BUDGET_WORK and not _must_resolve(setting.N, separation):
         return None, numbers
     return MT.trained_moments(MT.MomentRun(setting=setting, batch=B, rtol=rtol, seed=sd)), numbers
 
@@ -212,10 +215,11 @@ def _not_separable(
     """The ``skipped`` row of a setting whose alternatives the budget cannot resolve (the TRAIN
     record of the prediction and its named alternatives at the needed tolerance, not trained)."""
     t, sep = numbers["needs_tolerance"], numbers["separation"]
+    budget = (f"work {numbers['needs_work']:.2g} units, budget {BUDGET_WORK:.2g}"
+              if "needs_work" in numbers else f"budget {numbers['budget_seconds']:g} s")
     why = (f"not separable at this setting: nearest alternative {sep / TRAIN_RTOL:.2f} units of "
            f"TRAIN_RTOL ({sep:.2%} from the prediction); needs tolerance {t:.3%}, about "
-           f"{numbers['needs_prompts']:.3g} prompts, {numbers['needs_seconds']:.0f} s (budget "
-           f"{BUDGET_SECONDS:g} s)")
+           f"{numbers['needs_prompts']:.3g} prompts, {numbers['needs_seconds']:.0f} s ({budget})")
     ev = train_discrimination(name, predicted, predicted, predicted, rtol=t,
                               alternatives=alternatives, seeds=[seed], details=dict(numbers))
     return skipped(ev, why=why, **numbers)

@@ -32,3 +32,37 @@ def ols_off_by_one(d: float, n: float, s2: float, w2: float) -> float:
     if n > d:
         return s2 * d / (n - d)
     return w2 * (1 - n / d) + s2 * n / (d - n)
+
+
+def thm51_bound_log_not_squared(n, t, sigma2, s, beta, trRSR, trS, d, delta, C=1):  # noqa: ANN001, ANN201
+    """Thm 5.1's bound with log(d/δ) (not log²) on the σ² s Tr Σ/n² term: invisible at δ = d/e.
+    Fault of ``check_thm5_1_bound_value`` and ``check_rem5_2_generic_value``."""
+    import math
+
+    L = math.log(d / delta)
+    return C * math.log(t) / beta * math.sqrt(sigma2 * trRSR * L / n + sigma2 * s * trS * L / n**2)
+
+
+def thm52_bound_log_outside_sqrt(n, t, sigma2, trS, d, delta, C=1):  # noqa: ANN001, ANN201
+    """Thm 5.2's bound with log(d/δ) outside the square root.  Fault of
+    ``check_thm5_2_bound_value``."""
+    import math
+
+    return C * math.log(t) * math.sqrt(sigma2 * trS / n) * math.log(d / delta)
+
+
+def lemD7_rate_log_not_squared(trRSR, trS, s, sigma2, n, d, delta, C=1.0):  # noqa: ANN001, ANN201
+    """Lemma D.7's shape with log(d/δ) (not log²) on the second term.  Fault of
+    ``check_lemd_rates_value``."""
+    import math
+
+    L = math.log(d / delta)
+    return C * (sigma2 * trRSR * L / n + sigma2 * s * trS * L / n**2)
+
+
+def lemD1_rate_without_plus_one(w, Sigma_max, sigma2, n, d, delta, C=1.0):  # noqa: ANN001, ANN201
+    """Lemma D.1's shape with ‖w*‖₁ in place of ‖w*‖₁ + 1.  Fault of ``check_lemd_rates_value``."""
+    import math
+
+    return C * (Sigma_max + sigma2) * sum(abs(float(v)) for v in w) * math.sqrt(
+        math.log(d / delta) / n)

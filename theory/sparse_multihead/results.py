@@ -180,6 +180,11 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_rate"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_rate_d2",
                   faults={"beta_not_halved": {"fault_beta_ratio": 1.0}}),
+            Check("numerics.sparse_multihead.checks_generic:check_lemd_rates_value",
+                  faults={"d1_without_plus_one":
+                          {"fault_lemd1_fn": _fault("lemD1_rate_without_plus_one")},
+                          "d7_log_not_squared":
+                          {"fault_lemd7_fn": _fault("lemD7_rate_log_not_squared")}}),
         ),
     ),
     Result(
@@ -196,6 +201,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate_aux"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_float"),
+            Check("numerics.sparse_multihead.checks_generic:check_lemd_rates_value"),
         ),
     ),
     Result(
@@ -207,7 +213,10 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 §6 item 10",
         statement="E(w̃^t) ≲ (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)",
         objects=("theory.sparse_multihead:thm51_bound", "theory.sparse_multihead:eta_t_star_51",),
-        checks=(Check("numerics.sparse_multihead.checks_theorems:check_thm5_1_rate"),),
+        checks=(Check("numerics.sparse_multihead.checks_theorems:check_thm5_1_rate"),
+                Check("numerics.sparse_multihead.checks_generic:check_thm5_1_bound_value",
+                      faults={"log_not_squared":
+                              {"fault_thm51_fn": _fault("thm51_bound_log_not_squared")}})),
         figures=("sims.figures.sparse_multihead:fig_bounds",),
     ),
     Result(
@@ -217,7 +226,10 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Thm 5.2",
         statement="E(w^t_gd) ≲ log t · sqrt(σ² Tr(Σ) log(d/δ)/n)",
         objects=("theory.sparse_multihead:thm52_bound",),
-        checks=(Check("numerics.sparse_multihead.checks_theorems:check_thm5_2_rate"),),
+        checks=(Check("numerics.sparse_multihead.checks_theorems:check_thm5_2_rate"),
+                Check("numerics.sparse_multihead.checks_generic:check_thm5_2_bound_value",
+                      faults={"log_outside_sqrt":
+                              {"fault_thm52_fn": _fault("thm52_bound_log_outside_sqrt")}})),
     ),
     Result(
         id="czz24:rem5.2",
@@ -233,6 +245,9 @@ RESULTS: tuple[Result, ...] = (
                   faults={"s_not_squared": {"fault_ratio_fn": _fault("ratio_linear_in_s")}}),
             Check("numerics.sparse_multihead.checks_theorems:check_rem5_2_order",
                   faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}}),
+            Check("numerics.sparse_multihead.checks_generic:check_rem5_2_generic_value",
+                  faults={"thm51_log_not_squared":
+                          {"fault_thm51_fn": _fault("thm51_bound_log_not_squared")}}),
         ),
     ),
     Result(

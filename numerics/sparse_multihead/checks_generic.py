@@ -1,0 +1,117 @@
+"""czz24 bounds pinned at a generic point (issue 20 items 1–2): Thm 5.1 and 5.2's bounds, Thm 5.1's
+(ηt)*, the Lemma D.1 and D.7 rate shapes and the Rem. 5.2 bound ratio, each evaluated where every
+factor matters (δ ≠ d/e so log(d/δ) ≠ 1; s ≠ d; σ², β, t, C, Tr Σ, Tr(RΣR) ≠ 0, 1) against the
+paper's printed expression written out a second time here (float64), not through the function.
+
+The Thm 5.1 / 5.2 rate checks fit the constant C and use δ = d/e (log(d/δ) = 1, t = 2): a log in
+place of log², or a log outside the square root, passes them.  These rows see it (each has a
+declared one-token fault in :mod:`numerics.sparse_multihead.faults`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from numerics.testing import float_agreement
+from theory.common.protocols import Evidence
+from theory.sparse_multihead import (
+    eta_t_star_51,
+    lemD1_rate,
+    lemD7_rate,
+    thm51_bound,
+    thm52_bound,
+)
+
+__all__ = ["GENERIC", "check_thm5_1_bound_value", "check_thm5_2_bound_value",
+           "check_lemd_rates_value", "check_rem5_2_generic_value"]
+
+#: The generic point: no parameter 0 or 1, δ ≠ d/e (log(d/δ) = log(11/0.07) ≈ 5.06), s ≠ d,
+#: β² ≠ 1/s, Tr(RΣR) ≠ ‖w‖² = 1, Tr Σ ≠ d.
+GENERIC: dict[str, float] = {"n": 37.0, "t": 5.0, "sigma2": 0.3, "s": 3.0, "beta": 0.6,
+                             "trRSR": 0.8, "trS": 7.5, "d": 11.0, "delta": 0.07, "C": 1.3}
+#: float64 round-off of a few logs, square roots and products.
+VALUE_RTOL = 1e-12
+
+
+def _L(g: dict[str, float]) -> float:
+    return math.log(g["d"] / g["delta"])
+
+
+def check_thm5_1_bound_value(*, quick: bool = True, seed: int = 0,
+                             fault_thm51_fn: Callable[..., Any] | None = None
+                             ) -> list[Evidence]:
+    """Thm 5.1 as printed, ``C (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)``, and
+    its ``(ηt)* = (1/β)[σ²Tr(RΣR)log(d/δ)/n + σ² s TrΣ log²(d/δ)/n²]^{−1/2}`` at :data:`GENERIC`
+    (and at a second point with n < s·TrΣ·log(d/δ)/Tr(RΣR), where the second term dominates)."""
+    f = fault_thm51_fn or thm51_bound
+    out = []
+    for label, g in (("GENERIC", GENERIC), ("second term dominant", {**GENERIC, "n": 9.0})):
+        L = _L(g)
+        inner = (g["sigma2"] * g["trRSR"] * L / g["n"]
+                 + g["sigma2"] * g["s"] * g["trS"] * L**2 / g["n"] ** 2)
+        ref = g["C"] * math.log(g["t"]) / g["beta"] * math.sqrt(inner)
+        args = [g[k] for k in ("n", "t", "sigma2", "s", "beta", "trRSR", "trS", "d", "delta")]
+        out.append(float_agreement(f"Thm 5.1 bound at a generic point ({label}, log(d/δ) = "
+                                   f"{L:.3f})", float(f(*args, C=g["C"])), ref, rtol=VALUE_RTOL))
+        eargs = [g[k] for k in ("n", "sigma2", "s", "beta", "trRSR", "trS", "d", "delta")]
+        out.append(float_agreement(f"Thm 5.1 (ηt)* at a generic point ({label})",
+                                   float(eta_t_star_51(*eargs)),
+                                   1.0 / (g["beta"] * math.sqrt(inner)), rtol=VALUE_RTOL))
+    return out
+
+
+def check_thm5_2_bound_value(*, quick: bool = True, seed: int = 0,
+                             fault_thm52_fn: Callable[..., Any] | None = None
+                             ) -> list[Evidence]:
+    """Thm 5.2 as printed, ``C log t · sqrt(σ² Tr(Σ) log(d/δ)/n)``, at :data:`GENERIC`."""
+    f = fault_thm52_fn or thm52_bound
+    g = GENERIC
+    ref = g["C"] * math.log(g["t"]) * math.sqrt(g["sigma2"] * g["trS"] * _L(g) / g["n"])
+    val = f(g["n"], g["t"], g["sigma2"], g["trS"], g["d"], g["delta"], C=g["C"])
+    return [float_agreement(f"Thm 5.2 bound at a generic point (log(d/δ) = {_L(g):.3f})",
+                            float(val), ref, rtol=VALUE_RTOL)]
+
+
+def check_lemd_rates_value(*, quick: bool = True, seed: int = 0,
+                           fault_lemd1_fn: Callable[..., Any] | None = None,
+                           fault_lemd7_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+    """Lemma D.1's shape ``C K (‖w*‖₁ + 1) sqrt(log(d/δ)/n)``, ``K = max Σ_ii + σ²``, and Lemma
+    D.7's ``C(σ²Tr(RΣR)log(d/δ)/n + σ² s TrΣ log²(d/δ)/n²)`` at :data:`GENERIC` (w* with
+    ‖w*‖₁ = 1.9, max Σ_ii = 1.7)."""
+    f1, f7 = fault_lemd1_fn or lemD1_rate, fault_lemd7_fn or lemD7_rate
+    g = GENERIC
+    L = _L(g)
+    w = np.zeros(int(GENERIC["d"]))
+    w[:4] = (0.9, -0.6, 0.0, 0.4)
+    ref1 = g["C"] * (1.7 + g["sigma2"]) * (1.9 + 1.0) * math.sqrt(L / g["n"])
+    ref7 = g["C"] * (g["sigma2"] * g["trRSR"] * L / g["n"]
+                     + g["sigma2"] * g["s"] * g["trS"] * L**2 / g["n"] ** 2)
+    n, d = int(g["n"]), int(g["d"])
+    return [
+        float_agreement(f"Lemma D.1 rate at a generic point (log(d/δ) = {L:.3f})",
+                        float(f1(w, 1.7, g["sigma2"], n, d, g["delta"], C=g["C"])), ref1,
+                        rtol=VALUE_RTOL),
+        float_agreement(f"Lemma D.7 rate at a generic point (log(d/δ) = {L:.3f})",
+                        float(f7(g["trRSR"], g["trS"], int(g["s"]), g["sigma2"], n, d, g["delta"],
+                                 C=g["C"])), ref7, rtol=VALUE_RTOL),
+    ]
+
+
+def check_rem5_2_generic_value(*, quick: bool = True, seed: int = 0,
+                               fault_thm51_fn: Callable[..., Any] | None = None
+                               ) -> list[Evidence]:
+    """Rem. 5.2's comparison at a generic point [derived]: ``B_5.1²/B_5.2² = Tr(RΣR)/(β² TrΣ) +
+    s log(d/δ)/(n β²)`` (the log(t)², σ² and C cancel), which is ``s/d + s²/n`` at Σ = I,
+    β² = 1/s, ‖w*‖ = 1, δ = d/e (:func:`bound_ratio_isotropic`)."""
+    f = fault_thm51_fn or thm51_bound
+    g = GENERIC
+    b51 = float(f(*[g[k] for k in ("n", "t", "sigma2", "s", "beta", "trRSR", "trS", "d",
+                                   "delta")], C=g["C"]))
+    b52 = float(thm52_bound(g["n"], g["t"], g["sigma2"], g["trS"], g["d"], g["delta"], C=g["C"]))
+    ref = g["trRSR"] / (g["beta"] ** 2 * g["trS"]) + g["s"] * _L(g) / (g["n"] * g["beta"] ** 2)
+    return [float_agreement("Rem. 5.2: B_5.1²/B_5.2² = Tr(RΣR)/(β²TrΣ) + s log(d/δ)/(nβ²) at a "
+                            "generic point", b51**2 / b52**2, ref, rtol=VALUE_RTOL)]

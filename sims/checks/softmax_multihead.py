@@ -34,6 +34,7 @@ from numerics.testing import (
     untested,
 )
 from sims.checks import softmax_multihead_rows as hp_rows
+from sims.checks import softmax_multihead_setting_rows as hp_srows
 from sims.checks import softmax_multihead_settings as hp_set
 from sims.experiments.softmax_multihead import (
     MT_SUPPORTS,
@@ -172,26 +173,15 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
     row counts the seeds in each named trap.
     ``fault_prediction`` names an alternative to pass as the prediction (negative control).
 
-    The setting ``d, L, sigma2, H`` (issue 19) defaults to the presets' (d = 5, L = 40, σ² = 0.1):
-    there the preset ``h{H}`` trains as before.  At any other setting the model trains with the
-    derived recipe (:func:`sims.checks.softmax_multihead_setting_rows.setting_rows`): the same
-    pattern and manifold rows, each TRAIN row kept, tightened or ``skipped`` by its separability,
-    a seed without a ± pair reported in the named single-head trap (its pair rows ``skipped``,
-    never passed), and no spec-preset risk bands (they are numbers of the preset)."""
+    ``d, L, sigma2`` (issue 19): at the presets' (5, 40, 0.1) ``h{H}`` trains as before; else
+    :func:`sims.checks.softmax_multihead_setting_rows.obs1_at_setting`."""
     hp_set.validate_obs1(d, L, sigma2, H)
     double_softmax = bool(fault_double_softmax)  # FAULT: train with a second softmax
     seeds = hp_rows.seeds(quick, seed)
     if not hp_set.at_preset(hp_set.OBS1_DEFAULTS, d=d, L=L, sigma2=sigma2):
-        if preset:
-            raise ValueError(f"preset={preset!r} fixes d, L, sigma2; give either a preset or a "
-                             "setting")
-        from sims.checks.softmax_multihead_setting_rows import setting_rows
-
-        return hp_rows.fold_seeds(
-            lambda s_: setting_rows(d=d, L=L, sigma2=sigma2, H=H, seed=s_,
-                                    double_softmax=double_softmax,
-                                    fault_prediction=fault_prediction),
-            seeds, lambda s_: None)
+        return hp_srows.obs1_at_setting(d=d, L=L, sigma2=sigma2, H=H, seeds=seeds, preset=preset,
+                                        double_softmax=double_softmax,
+                                        fault_prediction=fault_prediction)
     preset = preset or hp_rows.PRESET[H]
 
     def rows_of(s_: int) -> list[Evidence]:
@@ -325,19 +315,13 @@ def check_eq4_3_train_vgd(*, quick: bool = True, seed: int = 0, d: int = 5, L: i
     in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a named
     alternative as the prediction (negative control).
 
-    The setting ``d, L, sigma2, H`` (issue 19) defaults to the preset's (H = 2 at L = 24); at any
-    other setting the model trains with the derived recipe
-    (:func:`sims.checks.softmax_multihead_setting_rows.vgd_setting_rows`): the row is kept,
-    tightened (L ≤ 16) or ``skipped`` with its numbers by its separability (η_V* is
-    ``1/(L+D'+1)`` below 1/κ), a seed without a ± pair is reported in the named trap."""
+    ``d, L, sigma2, H`` (issue 19): at the preset's (5, 24, 0.1, 2) ``h2_L24`` trains as before;
+    else :func:`sims.checks.softmax_multihead_setting_rows.vgd_at_setting`."""
     hp_set.validate_vgd(d, L, sigma2, H)
     if not hp_set.at_preset(hp_set.VGD_DEFAULTS, d=d, L=L, sigma2=sigma2, H=H):
-        from sims.checks.softmax_multihead_setting_rows import vgd_setting_rows
-
-        return hp_rows.fold_seeds(
-            lambda s_: vgd_setting_rows(d=d, L=L, sigma2=sigma2, H=H, seed=s_,
-                                        fault_prediction=fault_prediction),
-            hp_rows.seeds(quick, seed), lambda s_: None)
+        return hp_srows.vgd_at_setting(d=d, L=L, sigma2=sigma2, H=H,
+                                       seeds=hp_rows.seeds(quick, seed),
+                                       fault_prediction=fault_prediction)
     return hp_rows.fold_seeds(lambda s_: hp_rows.vgd_rows(s_, fault_prediction),
                               hp_rows.seeds(quick, seed), hp_rows.vgd_trap)
 
@@ -397,32 +381,10 @@ def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 
 # ------------------------------------------------------------------------------ R13 (d)
-def _noniso_P(seed: int) -> tuple[HpcyExperiment, np.ndarray, np.ndarray, np.ndarray]:
-    """(experiment, trained P = Σ_h μ_h sym(K11^h), its value at init, μ) of the noniso preset."""
-    res = trained("noniso", seed=seed)
-    exp = res.extra["experiment"]
-    d = exp.d
-
-    def P_of(params: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        KQ, OV = circuits(exp, params)
-        K11 = KQ[:, :d, :d]
-        mu = OV[:, 0, d]
-        return np.einsum("h,hij->ij", mu, 0.5 * (K11 + K11.transpose(0, 2, 1))), mu
-
-    P, mu = P_of(res.params)
-    return exp, P, P_of(res.extra["init_params"])[0], mu
-
-
 #: TRAIN tolerance of the scale ``tr P`` of the non-isotropic P: at most half the distance from
 #: tr P_D* to tr Γ* (3.25 % at the preset's L = 20), so Γ* is ≥ 2 units from the prediction and
 #: can be told apart; the trained pairs sit −0.3 … +1.2 % from tr P_D* (seeds 0, 2, 3, 4).
 RTOL_NONISO_SCALE = 0.015
-
-
-def _noniso_trap(seed: int) -> str | None:
-    """The named trap of a non-isotropic seed, by its own criterion: no ± pair (μ_1 μ_2 > 0)."""
-    mu = _noniso_P(seed)[3]
-    return "single-head trap (mu_1 mu_2 > 0)" if float(mu[0] * mu[1]) > 0 else None
 
 
 def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
@@ -438,7 +400,7 @@ def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
     1.3 %.  ``quick=False`` folds the rows over three seeds (:func:`numerics.testing.over_seeds`;
     a seed in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a
     named alternative as the prediction of every row that lists it (negative control)."""
-    exp = _noniso_P(seed)[0]
+    exp = hp_rows.noniso_P(seed)[0]
     S = kms_covariance(exp.d, exp.rho)
     PD, G, Sinv = (th.pd_star(S, exp.L, exp.sigma2), th.gamma_star(S, exp.L, exp.sigma2),
                    np.linalg.inv(S))
@@ -455,7 +417,7 @@ def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
     nPD = float(np.linalg.norm(PD))
 
     def rows_of(s_: int) -> list[Evidence]:
-        _, P, P0, mu = _noniso_P(s_)
+        _, P, P0, mu = hp_rows.noniso_P(s_)
         return [
             band("noniso: mu_1 mu_2 < 0 (± head pair)", float(mu[0] * mu[1]), None, 0.0),
             train_discrimination(
@@ -470,7 +432,7 @@ def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
                 rtol=RTOL_NONISO_SCALE, details={"L": exp.L}),
         ]
 
-    return hp_rows.fold_seeds(rows_of, hp_rows.seeds(quick, seed), _noniso_trap)
+    return hp_rows.fold_seeds(rows_of, hp_rows.seeds(quick, seed), hp_rows.noniso_trap)
 
 
 # ------------------------------------------------------------------------------ R14 (d)

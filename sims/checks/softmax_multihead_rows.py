@@ -207,3 +207,25 @@ def fold_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int],
     return [dataclasses.replace(e, details={**e.details, "seeds": list(seeds),
                                             "traps": {**e.details.get("traps", {}), **traps}})
             for e in over_seeds(rows_of, free)]
+
+
+def noniso_P(seed: int) -> tuple[HpcyExperiment, np.ndarray, np.ndarray, np.ndarray]:
+    """(experiment, trained P = Σ_h μ_h sym(K11^h), its value at init, μ) of the noniso preset."""
+    res = trained("noniso", seed=seed)
+    exp = res.extra["experiment"]
+    d = exp.d
+
+    def P_of(params: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        KQ, OV = circuits(exp, params)
+        K11 = KQ[:, :d, :d]
+        mu = OV[:, 0, d]
+        return np.einsum("h,hij->ij", mu, 0.5 * (K11 + K11.transpose(0, 2, 1))), mu
+
+    P, mu = P_of(res.params)
+    return exp, P, P_of(res.extra["init_params"])[0], mu
+
+
+def noniso_trap(seed: int) -> str | None:
+    """The named trap of a non-isotropic seed, by its own criterion: no ± pair (μ_1 μ_2 > 0)."""
+    mu = noniso_P(seed)[3]
+    return "single-head trap (mu_1 mu_2 > 0)" if float(mu[0] * mu[1]) > 0 else None

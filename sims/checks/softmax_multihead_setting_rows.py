@@ -12,6 +12,7 @@ passed; the property counts it as not separable).  No checks here.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ from sims.checks import softmax_multihead_settings as hp_set
 from sims.experiments.softmax_multihead import setting_experiment, trained_setting
 from theory.common.protocols import Evidence
 
-__all__ = ["setting_rows", "vgd_setting_rows"]
+__all__ = ["setting_rows", "vgd_setting_rows", "obs1_at_setting", "vgd_at_setting"]
 
 
 def _recipe(cfg: Any, plan: str, rtol: float) -> dict[str, Any]:
@@ -142,3 +143,30 @@ def vgd_setting_rows(*, d: int, L: int, sigma2: float, H: int, seed: int,
     trap = hp_set.pair_trap(mu, m["active"])
     pair = _trapped(pair, trap, seed) if trap else pair
     return [pair[0], hp_rows.plateau(tag, res.losses), pair[1]]
+
+
+def obs1_at_setting(*, d: int, L: int, sigma2: float, H: int, seeds: Sequence[int], preset: str,
+                    double_softmax: bool, fault_prediction: str | None) -> list[Evidence]:
+    """``check_obs1_train`` at a setting other than the presets': :func:`setting_rows` folded over
+    ``seeds`` (each seed's trap is judged in its own rows).  The same pattern and manifold rows as
+    at the preset, each TRAIN row kept, tightened or ``skipped`` by its separability, a seed
+    without a ± pair reported in the named single-head trap (its pair rows ``skipped``, never
+    passed); the spec's preset risk bands (numbers of the preset) are not emitted."""
+    if preset:
+        raise ValueError(f"preset={preset!r} fixes d, L, sigma2; give a preset or a setting")
+    return hp_rows.fold_seeds(
+        lambda s_: setting_rows(d=d, L=L, sigma2=sigma2, H=H, seed=s_,
+                                double_softmax=double_softmax, fault_prediction=fault_prediction),
+        seeds, lambda s_: None)
+
+
+def vgd_at_setting(*, d: int, L: int, sigma2: float, H: int, seeds: Sequence[int],
+                   fault_prediction: str | None) -> list[Evidence]:
+    """``check_eq4_3_train_vgd`` at a setting other than the preset's: :func:`vgd_setting_rows`
+    folded over ``seeds`` (the row kept, tightened (L ≤ 16) or ``skipped`` with its numbers by its
+    separability -- η_V* is ``1/(L+D'+1)`` below 1/κ --; a seed without a ± pair reported in the
+    named trap)."""
+    return hp_rows.fold_seeds(
+        lambda s_: vgd_setting_rows(d=d, L=L, sigma2=sigma2, H=H, seed=s_,
+                                    fault_prediction=fault_prediction),
+        seeds, lambda s_: None)

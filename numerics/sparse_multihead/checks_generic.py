@@ -20,14 +20,17 @@ from numerics.testing import float_agreement
 from theory.common.protocols import Evidence
 from theory.sparse_multihead import (
     eta_t_star_51,
+    excess_from_parts,
     lemD1_rate,
     lemD7_rate,
+    pregd_population,
+    ridge_lmmse_lambda,
     thm51_bound,
     thm52_bound,
 )
 
 __all__ = ["GENERIC", "check_thm5_1_bound_value", "check_thm5_2_bound_value",
-           "check_lemd_rates_value", "check_rem5_2_generic_value"]
+           "check_lemd_rates_value", "check_rem5_2_generic_value", "check_generic_values"]
 
 #: The generic point: no parameter 0 or 1, δ ≠ d/e (log(d/δ) = log(11/0.07) ≈ 5.06), s ≠ d,
 #: β² ≠ 1/s, Tr(RΣR) ≠ ‖w‖² = 1, Tr Σ ≠ d.
@@ -115,3 +118,73 @@ def check_rem5_2_generic_value(*, quick: bool = True, seed: int = 0,
     ref = g["trRSR"] / (g["beta"] ** 2 * g["trS"]) + g["s"] * _L(g) / (g["n"] * g["beta"] ** 2)
     return [float_agreement("Rem. 5.2: B_5.1²/B_5.2² = Tr(RΣR)/(β²TrΣ) + s log(d/δ)/(nβ²) at a "
                             "generic point", b51**2 / b52**2, ref, rtol=VALUE_RTOL)]
+
+
+#: Relative tolerance of the scalar search for the ridge penalty minimising the conditional risk.
+LAMBDA_SEARCH_RTOL = 1e-5
+
+
+def check_generic_values(*, quick: bool = True, seed: int = 0,
+                         fault_lambda_fn: Callable[..., Any] | None = None,
+                         fault_parts_fn: Callable[..., Any] | None = None,
+                         fault_population_fn: Callable[..., Any] | None = None
+                         ) -> list[Evidence]:
+    """Three values where the default checks only ever used 0 / 1 (``tests/test_generic_points``):
+
+    * :func:`ridge_lmmse_lambda` at α² = 2.3 against the minimiser of ridge's conditional Bayes
+      risk ``λ²(α²/d)Tr(A⁻²) + (σ²/n)Tr(A⁻²Σ̂)``, ``A = Σ̂ + λI`` (numpy, scalar search on a
+      random X; the LMMSE penalty is the minimiser for every X);
+    * :func:`excess_from_parts` at a non-identity Σ against ``uᵀΣu``, ``u = r̂ ⊙ (bias + noise)``
+      (no square root);
+    * :func:`pregd_population` at Σ_jj ∈ (0.6, 1.4, 2.1) and t ∈ {3, 7} against t steps of the
+      population recursion ``v ← v − η(RΣR v − RΣ w*)``, ``ŵ = R v``, ``R = diag(Σ w*)``.
+    """
+    from scipy.optimize import minimize_scalar
+
+    rng = np.random.default_rng(seed)
+    out = []
+    # ridge λ*
+    d, n, sigma2, alpha2 = 5, 9, 0.4, 2.3
+    X = rng.standard_normal((n, d))
+    S_hat = X.T @ X / n
+
+    def cond_risk(log_lam: float) -> float:
+        lam = math.exp(log_lam)
+        Ainv = np.linalg.inv(S_hat + lam * np.eye(d))
+        A2 = Ainv @ Ainv
+        return float(lam**2 * alpha2 / d * np.trace(A2) + sigma2 / n * np.trace(A2 @ S_hat))
+
+    res = minimize_scalar(cond_risk, bounds=(-8.0, 4.0), method="bounded",
+                          options={"xatol": 1e-9})
+    lam_star = math.exp(float(getattr(res, "x")))  # noqa: B009 (scipy stubs)
+    f = fault_lambda_fn or ridge_lmmse_lambda
+    out.append(float_agreement("ridge λ* = σ²d/(nα²) at α² = 2.3 = argmin of the conditional "
+                               "Bayes risk", float(f(d, n, sigma2, alpha2)), lam_star,
+                               rtol=LAMBDA_SEARCH_RTOL))
+    # excess_from_parts at a generic Σ
+    M = rng.standard_normal((4, 4))
+    Sigma = M @ M.T / 4 + 0.5 * np.eye(4)
+    parts = {"rhat": rng.standard_normal(4), "bias": rng.standard_normal(4),
+             "noise": rng.standard_normal(4)}
+    g = fault_parts_fn or excess_from_parts
+    val = g(parts, Sigma)
+    u = parts["rhat"] * (parts["bias"] + parts["noise"])
+    ub = parts["rhat"] * parts["bias"]
+    out.append(float_agreement("excess_from_parts at a non-identity Σ: E = uᵀΣu, Bias = u_bᵀΣu_b",
+                               [val["excess"], val["bias"]], [float(u @ Sigma @ u),
+                                                              float(ub @ Sigma @ ub)],
+                               rtol=VALUE_RTOL))
+    # pregd_population at generic Σ_jj and t
+    h = fault_population_fn or pregd_population
+    w = np.array([0.7, -0.45, 0.3])
+    S = np.array([0.6, 1.4, 2.1])
+    r = S * w
+    eta = 0.8
+    for t in (3, 7):
+        v = np.zeros(3)
+        for _ in range(t):
+            v = v - eta * (r * S * r * v - r * S * w)
+        out.append(float_agreement(f"pregd_population at Σ_jj = (0.6, 1.4, 2.1), t = {t} = t "
+                                   "population pre-GD steps", np.asarray(h(w, S, eta, t)), r * v,
+                                   rtol=VALUE_RTOL, atol=VALUE_RTOL))
+    return out

@@ -66,3 +66,30 @@ def lemD1_rate_without_plus_one(w, Sigma_max, sigma2, n, d, delta, C=1.0):  # no
 
     return C * (Sigma_max + sigma2) * sum(abs(float(v)) for v in w) * math.sqrt(
         math.log(d / delta) / n)
+
+
+def ridge_lmmse_lambda_alpha2_dropped(d, n, sigma2, alpha2):  # noqa: ANN001, ANN201
+    """σ²d/n in place of σ²d/(nα²): invisible at α² = 1.  Fault of ``check_generic_values``."""
+    del alpha2
+    return float(sigma2) * float(d) / float(n)
+
+
+def excess_from_parts_sigma_not_sqrt(parts, Sigma):  # noqa: ANN001, ANN201
+    """‖Σ R̂(bias + noise)‖² in place of ‖Σ^{1/2} R̂(bias + noise)‖²: invisible at Σ = I.  Fault
+    of ``check_generic_values``."""
+    import numpy as np
+
+    S = np.asarray(Sigma, dtype=float)
+    r = np.asarray(parts["rhat"], dtype=float)
+    b, v = S @ (r * parts["bias"]), S @ (r * parts["noise"])
+    E, B, V = float(np.sum((b + v) ** 2)), float(b @ b), float(v @ v)
+    return {"excess": E, "bias": B, "variance": V, "cross": E - B - V}
+
+
+def pregd_population_r_not_squared(w, Sigma_diag, eta, t):  # noqa: ANN001, ANN201
+    """``w_j[1 − (1 − η r_j Σ_jj)^t]`` (r not squared): invisible where |r_j| = 1.  Fault of
+    ``check_generic_values``."""
+    import numpy as np
+
+    w, S = np.asarray(w, dtype=float), np.asarray(Sigma_diag, dtype=float)
+    return w * (1.0 - (1.0 - eta * (S * w) * S) ** t)

@@ -141,6 +141,13 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_ode"),
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_mc",
                   faults={"covariance_scaled": {"fault_cov_scale": 1.3}}),
+            Check("numerics.sparse_multihead.checks_generic:check_generic_values",
+                  faults={"lambda_alpha2_dropped":
+                          {"fault_lambda_fn": _fault("ridge_lmmse_lambda_alpha2_dropped")},
+                          "parts_sigma_not_sqrt":
+                          {"fault_parts_fn": _fault("excess_from_parts_sigma_not_sqrt")},
+                          "population_r_not_squared":
+                          {"fault_population_fn": _fault("pregd_population_r_not_squared")}}),
         ),
     ),
     Result(
@@ -160,6 +167,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"printed_d1_without_eta": {"fault_variant": "paper"}}),
             Check("numerics.sparse_multihead.checks_decomposition:check_eqd_1_paper",
                   expect="discrepancy"),
+            Check("numerics.sparse_multihead.checks_generic:check_generic_values"),
         ),
     ),
     Result(
@@ -286,6 +294,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"wishart_off_by_one": {"fault_ols_fn": _fault("ols_off_by_one")}}),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_float"),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_order"),
+            Check("numerics.sparse_multihead.checks_generic:check_generic_values"),
             Check("numerics.sparse_multihead.checks_baselines:check_pregd_one_step_api",
                   faults={"identity_r_squared": {"fault_one_step_power": 2}}),
         ),

@@ -129,11 +129,16 @@ SHORT_RESOLVE = 0.015
 BUDGET_WORK = 5e8
 #: SGD route at a non-preset setting: largest estimated training time (s); beyond it, skipped.
 SGD_BUDGET_SECONDS = 120.0
-#: Theorem 8 at a non-preset setting: prompts of the fresh-prompt slope (the preset's number) and
-#: the slope's relative sampling error there (measured: 0.25 % at d = 3, P = 0.2·I, M = 200); more
-#: prompts where the row's tolerance is below SEPARATION_UNITS of that error.
+#: Theorem 8 at a non-preset setting, the fresh-prompt slope: a pilot of SLOPE_PROMPTS prompts (the
+#: preset's number) in SLOPE_GROUPS groups gives its standard error; the prompts are raised until
+#: BATCH_Z standard errors fit in the row's tolerance, up to SLOPE_MAX_PROMPTS (≈ 3 s at M = 200)
+#: where resolving is not required (beyond: the row is skipped with its numbers).
 SLOPE_PROMPTS = 10_000
-SLOPE_REL_SE = 0.0025
+SLOPE_GROUPS = 8
+SLOPE_MAX_PROMPTS = 100_000
+#: Seconds of SLOPE_PROMPTS prompts of the slope at M = 200 on this machine (measured: 0.3 s), the
+#: unit of its time estimate in a skipped row.
+SLOPE_PILOT_SECONDS = 0.3
 #: Theorem 8 at a non-preset setting: σ = min(the preset's σ, √(SIGMA21_FRACTION · bound (21))).
 SIGMA21_FRACTION = 0.8
 
@@ -789,18 +794,37 @@ def _thm8_moment_rows(d: int, N: int, sd: int, fault_alternative: str | None) ->
     bound = T.rdm_init_bound(np.ones(d), theta(probe), E.mean)
     sigma = min(s0.sigma_init, float(np.sqrt(SIGMA21_FRACTION * bound)))
     setting = LSAFlowSetting(d=d, N=N, random_cov=True, sigma_init=sigma)
-    r, numbers = _moment_run(setting, rtol, sep, sd, path)
+    # the slope's standard error first (before any training): relative to the slope it does not
+    # depend on the scale of P, so a probe P = I (not a prediction) sizes the fresh-prompt sample
+    per = SLOPE_PROMPTS // SLOPE_GROUPS
+    probe_slopes = [random_cov_slope(np.eye(d), 200, per, check_rng(sd, path, "slope", k))
+                    for k in range(SLOPE_GROUPS)]
+    se_rel = float(np.std(probe_slopes, ddof=1) / np.sqrt(SLOPE_GROUPS)
+                   / abs(np.mean(probe_slopes)))
+    n_slope = int(SLOPE_PROMPTS * max(1.0, (MT.BATCH_Z * se_rel / rtol) ** 2))
+    slope_numbers = {"needs_tolerance": rtol, "needs_prompts": n_slope,
+                     "needs_seconds": n_slope / SLOPE_PROMPTS * SLOPE_PILOT_SECONDS,
+                     "budget_seconds": SLOPE_MAX_PROMPTS / SLOPE_PROMPTS * SLOPE_PILOT_SECONDS,
+                     "separation": sep, "pilot_se_rel": se_rel}
+    slope_name = "fresh prompts (M=200): pooled slope of ŷ on z = x_qᵀΛ_new w → δ (eq. 23)"
     name = f"P = u₋₁U₁₁ → D = δI, δ = N/(3N+d+5) (random covariance, moment statistics, d = {d}, " \
         f"N = {N})"
+    if n_slope > SLOPE_MAX_PROMPTS and not _must_resolve(N, sep):
+        return [_not_separable(name if i == 0 else slope_name, slope_numbers,
+                               np.array([delta]), {n: np.array([a]) for n, a in alts.items()}, sd)
+                for i in range(4)]
+    r, numbers = _moment_run(setting, rtol, sep, sd, path)
     if r is None:
         return [_not_separable(name, numbers, delta * np.eye(d),
                                {n: a * np.eye(d) for n, a in alts.items()}, sd)] * 4
     off = r.P - np.diag(np.diag(r.P))
-    n_slope = int(SLOPE_PROMPTS * max(1.0, (SLOPE_REL_SE * SEPARATION_UNITS / rtol) ** 2))
-
-    def slope(P: np.ndarray) -> float:
-        return random_cov_slope(P, 200, n_slope, check_rng(sd, path, "slope"))
-
+    slopes = [random_cov_slope(r.P, 200, per, check_rng(sd, path, "slope", k))
+              for k in range(max(SLOPE_GROUPS, -(-n_slope // per)))]
+    slope_row = train_discrimination(
+        slope_name, float(np.mean(slopes)), delta,
+        random_cov_slope(r.P0, 200, SLOPE_PROMPTS, check_rng(sd, path, "slope start")),
+        rtol=rtol, alternatives=alts, seeds=[sd],
+        details={"prompts": len(slopes) * per, "pilot_se_rel": se_rel})
     info = {**r.details(), **numbers, "sigma_init": sigma, "condition21_bound": bound}
     return [
         train_discrimination(name, r.P, delta * np.eye(d), r.P0, rtol=rtol,
@@ -811,10 +835,7 @@ def _thm8_moment_rows(d: int, N: int, sd: int, fault_alternative: str | None) ->
         ordering("condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖_op‖Λ_τ‖_F²) (σ derived from it)",
                  sigma**2, bound, margin=CONDITION21_MARGIN,
                  details={"E_mc": E.mean, "se": E.se}),
-        train_discrimination(
-            "fresh prompts (M=200): pooled slope of ŷ on z = x_qᵀΛ_new w → δ (eq. 23)",
-            slope(r.P), delta, slope(r.P0), rtol=rtol, alternatives=alts, seeds=[sd],
-            details={"prompts": n_slope}),
+        slope_row,
     ]
 
 

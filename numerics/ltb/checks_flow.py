@@ -104,6 +104,20 @@ def check_lemg_2_float(*, quick: bool = True, seed: int = 0, d: int = 3, N: int 
     return out
 
 
+#: Horizon extensions (x4 each) when the flow has not settled by its T: the horizons below are
+#: set for the default N = 8, sigma2 = 0.25; a setting given with --set (e.g. sigma2 = 0, small N)
+#: can have slower modes.  Settled: the state moved < 0.1 solver unit over the last eval interval.
+HORIZON_EXTENSIONS = 3
+#: ... that fraction of a solver unit.
+SETTLED_UNITS = 0.1
+
+
+def _settled(tr: Any) -> bool:
+    y1, y0 = tr.y[-1], tr.y[-2]
+    unit = FLOW_SOLVER.atol + FLOW_SOLVER.rtol * float(np.max(np.abs(y1)))
+    return float(np.max(np.abs(y1 - y0))) <= SETTLED_UNITS * unit
+
+
 def check_thm6_3_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8,
                      sigma2: float = 0.25, fault_gamma_fn: GammaFn | None = None
                      ) -> list[Evidence]:
@@ -126,6 +140,11 @@ def check_thm6_3_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
         H, Psi, bs = random_setting(rng, d, singular_H=sing, H_eigs=(0.5, 2.5))
         G0, b0 = 0.3 * rng.standard_normal((d, d)), rng.standard_normal(d)
         tr = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, T)
+        for _ in range(HORIZON_EXTENSIONS):  # issue 19: a --set setting may have slower modes
+            if _settled(tr):
+                break
+            T *= 4.0
+            tr = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, T)
         # (no "t = 0 returns the initial state" row: solve_ivp returns y0 by construction, so
         # that row could not fail; the semigroup row below exercises the integrator instead)
         t1 = 0.05 * T  # semigroup: (0 -> t1) then (t1 -> 2 t1) == (0 -> 2 t1)
@@ -136,8 +155,13 @@ def check_thm6_3_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
         out.append(solver_agreement(f"semigroup: flow(t1) then flow(t1) == flow(2 t1) (singular "
                                     f"H={sing})", b2.final, a.final))
         Gl, bl = flow_limit(G0, b0, H, Psi, bs, sigma2, N, gamma_fn=fault_gamma_fn)
-        out.append(solver_agreement(f"flow(T={T:g}) == Thm 6.3 limit (singular H={sing})",
-                                    tr.final, np.concatenate([Gl.ravel(), bl])))
+        row = solver_agreement(f"flow(T={T:g}) == Thm 6.3 limit (singular H={sing})",
+                               tr.final, np.concatenate([Gl.ravel(), bl]))
+        if not _settled(tr) and not row.passed:  # slower than 4^HORIZON_EXTENSIONS x T allows
+            row = skipped(row, why=f"not resolvable at this setting: the flow has not settled by "
+                          f"T = {T:g} (last-interval drift above {SETTLED_UNITS} solver units)",
+                          horizon=T)
+        out.append(row)
         inv0 = np.concatenate([x.ravel() for x in invariants(G0, b0, H)])
         invs = np.array([np.concatenate([x.ravel() for x in invariants(
             y[:d * d].reshape(d, d), y[d * d:], H)]) for y in tr.y])

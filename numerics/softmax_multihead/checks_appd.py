@@ -44,7 +44,7 @@ TIGHTNESS_ATOL = 1e-3
 FINITE_L_LIMIT_RTOL = 1e-8
 
 __all__ = [
-    "check_thm4_2iii_bound_values",
+    "check_thm4_2iii_float_values",
     "check_eqd_29_symbolic",
     "check_eqd_29_paper",
     "check_eqd_29_mc",
@@ -186,7 +186,7 @@ def check_thm4_2iii_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evide
     return ev
 
 
-def check_thm4_2iii_bound_values(*, quick: bool = True, seed: int = 0, xi: float = 0.3,
+def check_thm4_2iii_float_values(*, quick: bool = True, seed: int = 0, xi: float = 0.3,
                                  sigma2: float = 0.7, fault_gap_bound: Any = None,
                                  fault_limit: Any = None) -> list[Evidence]:
     """Values, not only "holds", at a generic point (ξ = 0.3, σ² = 0.7; no factor at 0 or 1):

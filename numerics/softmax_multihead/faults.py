@@ -16,13 +16,13 @@ __all__ = ["gap_bound_without_one", "limit_denominator_without_one", "reduced_rh
 def gap_bound_without_one(xi: Any, sigma2: Any) -> Any:
     """``ξ/(1 + ξσ²)`` in place of the proven bound ``ξ/(1 + ξ(1+σ²))`` on ``R_DGD∞ − R_B∞`` (the
     ``1 +`` inside the bracket dropped; still an upper bound, only looser).  Fault of
-    ``check_thm4_2iii_bound_values``."""
+    ``check_thm4_2iii_float_values``."""
     return xi / (1 + xi * sigma2)
 
 
 def limit_denominator_without_one(xi: Any, sigma2: Any) -> Any:
     """``σ² + ξ(1+σ²)/(1 + ξσ²)`` in place of (D.33)'s ``σ² + ξ(1+σ²)/(1 + ξ(1+σ²))`` (the ``1 +``
-    of the denominator's bracket dropped).  Fault of ``check_thm4_2iii_bound_values``."""
+    of the denominator's bracket dropped).  Fault of ``check_thm4_2iii_float_values``."""
     return sigma2 + xi * (1 + sigma2) / (1 + xi * sigma2)
 
 

@@ -3,34 +3,14 @@
 from __future__ import annotations
 
 from theory.common.protocols import Check, Ref, Result, TrainedProperty
+from theory.softmax_multihead.controls import (
+    BOUND_VALUES,
+    NONISO_FAULTS,
+    OBS1_FAULTS,
+    VGD_FAULTS,
+)
 
 __all__ = ["RESULTS", "PROPERTIES"]
-
-_OBS1_ALTERNATIVES = ("L = ∞ (finite-L term dropped): 1",
-                      "single-head optimum omega_1* mu_1* (4.12)",
-                      "L = ∞ (finite-L term dropped): 1/(2 omega_bar)")
-#: negative controls of the H = 2 Obs-1 / manifold TRAIN rows: each named alternative passed as
-#: the prediction, and a model trained with a double softmax.
-_OBS1_FAULTS = {
-    **{f"prediction={a}": {"fault_prediction": a} for a in _OBS1_ALTERNATIVES},
-    "trained_double_softmax": {"fault_double_softmax": True},
-}
-#: ⟨ω, μ⟩ at L = 24: each named rival of 1/κ passed as the prediction.
-_VGD_FAULTS = {f"prediction={a}": {"fault_prediction": a} for a in (
-    "eta_V* = L/(L+D'+1) (vanilla GD, D.29)", "L = ∞ (finite-L term dropped): 1",
-    "single-head optimum omega_1* mu_1* (4.12)")}
-#: non-isotropic P: each named rival of P_D* passed as the prediction.
-_NONISO_FAULTS = {f"prediction={a}": {"fault_prediction": a} for a in (
-    "Gamma* (5.6) (vanilla GD)", "Sigma^-1 (finite-L term dropped)")}
-#: issue 20: the Thm 4.2(iii) bound and the (D.33) limit as values at a generic point (xi = 0.3,
-#: σ² = 0.7), the bound's tightness as xi -> 0, the limit against the finite-L optimum
-_BOUND_VALUES = Check(
-    "numerics.softmax_multihead.checks_appd:check_thm4_2iii_bound_values",
-    faults={"gap_bound_without_one": {
-                "fault_gap_bound": Ref("numerics.softmax_multihead.faults:gap_bound_without_one")},
-            "limit_denominator_without_one": {
-                "fault_limit": Ref("numerics.softmax_multihead.faults:"
-                                   "limit_denominator_without_one")}})
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -48,7 +28,7 @@ RESULTS: tuple[Result, ...] = (
         summary="trained KQ diagonal (K11 = omega_h I, k21 = 0), OV last-entry, sign matching",
         source="[hpcy25] §3 Observation 1",
         spec="001 R0",
-        checks=(Check("sims.checks.softmax_multihead:check_obs1_train", faults=_OBS1_FAULTS),),
+        checks=(Check("sims.checks.softmax_multihead:check_obs1_train", faults=OBS1_FAULTS),),
         figures=("sims.figures.softmax_multihead:fig_patterns",),
     ),
     Result(
@@ -57,7 +37,7 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §3 Observation 2",
         spec="001 R0",
         checks=(
-            Check("sims.checks.softmax_multihead:check_obs1_train", faults=_OBS1_FAULTS),
+            Check("sims.checks.softmax_multihead:check_obs1_train", faults=OBS1_FAULTS),
             Check("numerics.softmax_multihead.checks_appb:check_obs2_ode"),
         ),
         figures=("sims.figures.softmax_multihead:fig_patterns",),
@@ -109,7 +89,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.softmax_multihead.checks_sec4_2:check_eq4_3_symbolic"),
             Check("numerics.softmax_multihead.checks_appb:check_obs2_ode"),
-            Check("sims.checks.softmax_multihead:check_eq4_3_train_vgd", faults=_VGD_FAULTS),
+            Check("sims.checks.softmax_multihead:check_eq4_3_train_vgd", faults=VGD_FAULTS),
         ),
     ),
     Result(
@@ -138,7 +118,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_multihead.checks_sec4_2:check_eq4_6_symbolic"),
             Check("numerics.softmax_multihead.checks_sec4_2:check_eq4_6_mc",
                   faults={"m_star_at_L_30": {"fault_theory_L": 30}}),
-            Check("sims.checks.softmax_multihead:check_obs1_train", faults=_OBS1_FAULTS),
+            Check("sims.checks.softmax_multihead:check_obs1_train", faults=OBS1_FAULTS),
         ),
         figures=("sims.figures.softmax_multihead:fig_6",),
     ),
@@ -182,7 +162,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check("numerics.softmax_multihead.checks_appd:check_thm4_2iii_symbolic"),
-            _BOUND_VALUES,
+            BOUND_VALUES,
             Check("numerics.softmax_multihead.checks_appd:check_thm4_2iii_mc",
                   faults={"prior_I_not_I_over_d": {"fault_task_var": 1.0}}),
             Check("numerics.softmax_multihead.checks_appd:check_eqd_29_mc",
@@ -205,7 +185,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.softmax_multihead.checks_appd:check_eqd_29_symbolic"),
             Check("numerics.softmax_multihead.checks_appd:check_eqd_29_paper"),
-            _BOUND_VALUES,
+            BOUND_VALUES,
             Check("numerics.softmax_multihead.checks_appd:check_eqd_29_mc",
                   faults={"prior_I_not_I_over_d": {"fault_task_var": 1.0},
                           "sampled_step_0.8": {"fault_mc_eta": 0.8}}),
@@ -313,7 +293,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check("numerics.softmax_multihead.checks_sec5:check_eq5_6_mc"),
-            Check("sims.checks.softmax_multihead:check_eq5_6_train", faults=_NONISO_FAULTS),
+            Check("sims.checks.softmax_multihead:check_eq5_6_train", faults=NONISO_FAULTS),
         ),
     ),
     Result(

@@ -59,9 +59,9 @@ def _thm4_train_setting(draw: st.DrawFn) -> dict:
 def thm4_train_settings() -> st.SearchStrategy[dict]:
     """Settings of the trained Theorem 4 / eq. (12) checks from [zfb24] §3.3, Assumption 3 and
     Theorem 4: d ∈ [1, 6], Λ = diag(spectrum) ≻ 0 with eigenvalues in [λ₀, COND_MAX·λ₀],
-    λ₀ ∈ [0.2, 2] (condition number ≤ COND_MAX), N ∈ [2, 32] (N ≥ 2: Γ's N − 1 neighbour exists), σ from 10 % to 90 %
-    of the largest σ with σ²‖Γ‖_op√d < 2 (Theorem 4's condition on the Assumption 3 start).
-    Values have three decimals so the replay line reproduces them."""
+    λ₀ ∈ [0.2, 2] (condition number ≤ COND_MAX), N ∈ [2, 32] (N ≥ 2: Γ's N − 1 neighbour
+    exists), σ from 10 % to 90 % of the largest σ with σ²‖Γ‖_op√d < 2 (Theorem 4's condition on
+    the Assumption 3 start).  Values have three decimals so the replay line reproduces them."""
     return _thm4_train_setting()
 
 

@@ -26,7 +26,7 @@ from theory.sparse_multihead import (
 from theory.sparse_multihead.baselines import ridge_excess_conditional  # unwrapped: a loop
 
 __all__ = ["check_thm5_3_lower_mc", "check_thm5_3_lower_float", "check_thm5_3_lower_order",
-           "check_pregd_one_step_api"]
+           "check_thm5_3_lower_mc_one_step_api"]
 
 #: float64 round-off of the closed-form OLS risk at O(1) values
 OLS_VALUE_ATOL = 1e-15
@@ -152,7 +152,7 @@ def check_thm5_3_lower_order(*, quick: bool = True, seed: int = 0) -> list[Evide
 ONE_STEP_RTOL = 1e-10
 
 
-def check_pregd_one_step_api(*, quick: bool = True, seed: int = 0,
+def check_thm5_3_lower_mc_one_step_api(*, quick: bool = True, seed: int = 0,
                              fault_one_step_power: int | None = None) -> list[Evidence]:
     """One pre-GD step cannot diverge (issue 20 item 5): ``excess_risk("pre_gd", d = 8, s = 2,
     n = 20, σ² = 0.25, η = 2.0, steps = 1, trials = 100000)`` returns the mean over *all* trials
@@ -165,7 +165,7 @@ def check_pregd_one_step_api(*, quick: bool = True, seed: int = 0,
 
     q = 3 if fault_one_step_power is None else fault_one_step_power
     d, s, n, s2, trials = 8, 2, 20, 0.25, 100_000
-    sd = check_seed(seed, f"{__name__}:check_pregd_one_step_api")
+    sd = check_seed(seed, f"{__name__}:check_thm5_3_lower_mc_one_step_api")
     st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2)
     p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(sd))  # the API's contexts
     r = np.einsum("bni,bn->bi", p.X, p.y) / n

@@ -22,8 +22,8 @@ from theory.common.protocols import Evidence
 from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import bayes_posterior_mean
 
-__all__ = ["check_bayes_float", "check_bayes_mc", "check_bayes_sign_value",
-           "check_bayes_gauss_value"]
+__all__ = ["check_bayes_float", "check_bayes_mc", "check_bayes_float_sign_prior",
+           "check_bayes_float_gauss_slab"]
 
 #: float64 agreement of the s = d posterior mean with ridge (two linear solves)
 RIDGE_RTOL = 1e-10
@@ -85,7 +85,7 @@ POSTERIOR_RTOL = 1e-9
 POSTERIOR_ATOL = 1e-12
 
 
-def check_bayes_sign_value(*, quick: bool = True, seed: int = 0,
+def check_bayes_float_sign_prior(*, quick: bool = True, seed: int = 0,
                            fault_sigma2_scale: float | None = None) -> list[Evidence]:
     """Values of the sign-prior posterior mean (issue 20 item 3).  At d = s = 1 the prior is
     w* = ±1 with probability 1/2 each, and the log-likelihood ratio of +1 to −1 is
@@ -100,7 +100,7 @@ def check_bayes_sign_value(*, quick: bool = True, seed: int = 0,
 
     from scipy.special import logsumexp
 
-    rng = check_rng(seed, f"{__name__}:check_bayes_sign_value")
+    rng = check_rng(seed, f"{__name__}:check_bayes_float_sign_prior")
     sc = 1.0 if fault_sigma2_scale is None else fault_sigma2_scale
     out = []
     s2 = 0.37
@@ -129,7 +129,7 @@ def check_bayes_sign_value(*, quick: bool = True, seed: int = 0,
     return out
 
 
-def check_bayes_gauss_value(*, quick: bool = True, seed: int = 0,
+def check_bayes_float_gauss_slab(*, quick: bool = True, seed: int = 0,
                             fault_sigma2_scale: float | None = None) -> list[Evidence]:
     """Value of the Gaussian-slab posterior mean at s < d (d = 4, s = 2, n = 3, σ² = 0.29,
     τ² = 1.7): the enumeration (posterior precision, s × s solves, slogdet) against the mixture
@@ -141,7 +141,7 @@ def check_bayes_gauss_value(*, quick: bool = True, seed: int = 0,
 
     from scipy.special import logsumexp
 
-    rng = check_rng(seed, f"{__name__}:check_bayes_gauss_value")
+    rng = check_rng(seed, f"{__name__}:check_bayes_float_gauss_slab")
     sc = 1.0 if fault_sigma2_scale is None else fault_sigma2_scale
     d, s, n, s2, t2 = 4, 2, 3, 0.29, 1.7
     out = []

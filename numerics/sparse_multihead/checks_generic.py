@@ -29,8 +29,8 @@ from theory.sparse_multihead import (
     thm52_bound,
 )
 
-__all__ = ["GENERIC", "check_thm5_1_bound_value", "check_thm5_2_bound_value",
-           "check_lemd_rates_value", "check_rem5_2_generic_value", "check_generic_values"]
+__all__ = ["GENERIC", "check_thm5_1_float_bound", "check_thm5_2_float_bound",
+           "check_lemd_1_float_rates", "check_rem5_2_float_generic", "check_eq4_3_float_generic"]
 
 #: The generic point: no parameter 0 or 1, δ ≠ d/e (log(d/δ) = log(11/0.07) ≈ 5.06), s ≠ d,
 #: β² ≠ 1/s, Tr(RΣR) ≠ ‖w‖² = 1, Tr Σ ≠ d.
@@ -44,7 +44,7 @@ def _L(g: dict[str, float]) -> float:
     return math.log(g["d"] / g["delta"])
 
 
-def check_thm5_1_bound_value(*, quick: bool = True, seed: int = 0,
+def check_thm5_1_float_bound(*, quick: bool = True, seed: int = 0,
                              fault_thm51_fn: Callable[..., Any] | None = None
                              ) -> list[Evidence]:
     """Thm 5.1 as printed, ``C (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)``, and
@@ -67,7 +67,7 @@ def check_thm5_1_bound_value(*, quick: bool = True, seed: int = 0,
     return out
 
 
-def check_thm5_2_bound_value(*, quick: bool = True, seed: int = 0,
+def check_thm5_2_float_bound(*, quick: bool = True, seed: int = 0,
                              fault_thm52_fn: Callable[..., Any] | None = None
                              ) -> list[Evidence]:
     """Thm 5.2 as printed, ``C log t · sqrt(σ² Tr(Σ) log(d/δ)/n)``, at :data:`GENERIC`."""
@@ -79,7 +79,7 @@ def check_thm5_2_bound_value(*, quick: bool = True, seed: int = 0,
                             float(val), ref, rtol=VALUE_RTOL)]
 
 
-def check_lemd_rates_value(*, quick: bool = True, seed: int = 0,
+def check_lemd_1_float_rates(*, quick: bool = True, seed: int = 0,
                            fault_lemd1_fn: Callable[..., Any] | None = None,
                            fault_lemd7_fn: Callable[..., Any] | None = None) -> list[Evidence]:
     """Lemma D.1's shape ``C K (‖w*‖₁ + 1) sqrt(log(d/δ)/n)``, ``K = max Σ_ii + σ²``, and Lemma
@@ -104,7 +104,7 @@ def check_lemd_rates_value(*, quick: bool = True, seed: int = 0,
     ]
 
 
-def check_rem5_2_generic_value(*, quick: bool = True, seed: int = 0,
+def check_rem5_2_float_generic(*, quick: bool = True, seed: int = 0,
                                fault_thm51_fn: Callable[..., Any] | None = None
                                ) -> list[Evidence]:
     """Rem. 5.2's comparison at a generic point [derived]: ``B_5.1²/B_5.2² = Tr(RΣR)/(β² TrΣ) +
@@ -124,7 +124,7 @@ def check_rem5_2_generic_value(*, quick: bool = True, seed: int = 0,
 LAMBDA_SEARCH_RTOL = 1e-5
 
 
-def check_generic_values(*, quick: bool = True, seed: int = 0,
+def check_eq4_3_float_generic(*, quick: bool = True, seed: int = 0,
                          fault_lambda_fn: Callable[..., Any] | None = None,
                          fault_parts_fn: Callable[..., Any] | None = None,
                          fault_population_fn: Callable[..., Any] | None = None

@@ -36,7 +36,7 @@ def ols_off_by_one(d: float, n: float, s2: float, w2: float) -> float:
 
 def thm51_bound_log_not_squared(n, t, sigma2, s, beta, trRSR, trS, d, delta, C=1):  # noqa: ANN001, ANN201
     """Thm 5.1's bound with log(d/δ) (not log²) on the σ² s Tr Σ/n² term: invisible at δ = d/e.
-    Fault of ``check_thm5_1_bound_value`` and ``check_rem5_2_generic_value``."""
+    Fault of ``check_thm5_1_float_bound`` and ``check_rem5_2_float_generic``."""
     import math
 
     L = math.log(d / delta)
@@ -45,7 +45,7 @@ def thm51_bound_log_not_squared(n, t, sigma2, s, beta, trRSR, trS, d, delta, C=1
 
 def thm52_bound_log_outside_sqrt(n, t, sigma2, trS, d, delta, C=1):  # noqa: ANN001, ANN201
     """Thm 5.2's bound with log(d/δ) outside the square root.  Fault of
-    ``check_thm5_2_bound_value``."""
+    ``check_thm5_2_float_bound``."""
     import math
 
     return C * math.log(t) * math.sqrt(sigma2 * trS / n) * math.log(d / delta)
@@ -53,7 +53,7 @@ def thm52_bound_log_outside_sqrt(n, t, sigma2, trS, d, delta, C=1):  # noqa: ANN
 
 def lemD7_rate_log_not_squared(trRSR, trS, s, sigma2, n, d, delta, C=1.0):  # noqa: ANN001, ANN201
     """Lemma D.7's shape with log(d/δ) (not log²) on the second term.  Fault of
-    ``check_lemd_rates_value``."""
+    ``check_lemd_1_float_rates``."""
     import math
 
     L = math.log(d / delta)
@@ -61,7 +61,7 @@ def lemD7_rate_log_not_squared(trRSR, trS, s, sigma2, n, d, delta, C=1.0):  # no
 
 
 def lemD1_rate_without_plus_one(w, Sigma_max, sigma2, n, d, delta, C=1.0):  # noqa: ANN001, ANN201
-    """Lemma D.1's shape with ‖w*‖₁ in place of ‖w*‖₁ + 1.  Fault of ``check_lemd_rates_value``."""
+    """Lemma D.1 shape, ‖w*‖₁ in place of ‖w*‖₁ + 1 (fault of check_lemd_1_float_rates)."""
     import math
 
     return C * (Sigma_max + sigma2) * sum(abs(float(v)) for v in w) * math.sqrt(
@@ -69,14 +69,14 @@ def lemD1_rate_without_plus_one(w, Sigma_max, sigma2, n, d, delta, C=1.0):  # no
 
 
 def ridge_lmmse_lambda_alpha2_dropped(d, n, sigma2, alpha2):  # noqa: ANN001, ANN201
-    """σ²d/n in place of σ²d/(nα²): invisible at α² = 1.  Fault of ``check_generic_values``."""
+    """σ²d/n in place of σ²d/(nα²): invisible at α² = 1.  Fault of ``check_eq4_3_float_generic``."""
     del alpha2
     return float(sigma2) * float(d) / float(n)
 
 
 def excess_from_parts_sigma_not_sqrt(parts, Sigma):  # noqa: ANN001, ANN201
     """‖Σ R̂(bias + noise)‖² in place of ‖Σ^{1/2} R̂(bias + noise)‖²: invisible at Σ = I.  Fault
-    of ``check_generic_values``."""
+    of ``check_eq4_3_float_generic``."""
     import numpy as np
 
     S = np.asarray(Sigma, dtype=float)
@@ -88,7 +88,7 @@ def excess_from_parts_sigma_not_sqrt(parts, Sigma):  # noqa: ANN001, ANN201
 
 def pregd_population_r_not_squared(w, Sigma_diag, eta, t):  # noqa: ANN001, ANN201
     """``w_j[1 − (1 − η r_j Σ_jj)^t]`` (r not squared): invisible where |r_j| = 1.  Fault of
-    ``check_generic_values``."""
+    ``check_eq4_3_float_generic``."""
     import numpy as np
 
     w, S = np.asarray(w, dtype=float), np.asarray(Sigma_diag, dtype=float)

@@ -1,4 +1,5 @@
-"""[czz24] claim records: what each row that compares with the paper compares with (issue 18).
+"""[czz24] §3, App. D, Fig. 1b: claim records, what each row that compares with the paper
+compares with.
 
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (garbled as it
 is; checked by ``tests/test_claims.py``); ``provenance`` says whether the paper prints the

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Ref, Result, TrainedProperty
-
-
-def _fault(name: str) -> Ref:
-    """A planted fault in ``numerics/sparse_multihead/faults.py`` (resolved by the control)."""
-    return Ref(f"numerics.sparse_multihead.faults:{name}")
-
+from theory.common.protocols import Check, Result, TrainedProperty
+from theory.sparse_multihead.controls import fault
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -27,7 +22,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.sparse_multihead.checks_data:check_sec2_mc",
                   faults={"gauss_moment_for_sign_prior": {
-                      "fault_second_moment": _fault("second_moment_sparse_for_every_prior")}}),
+                      "fault_second_moment": fault("second_moment_sparse_for_every_prior")}}),
             Check("numerics.sparse_multihead.checks_data:check_sec2_float"),
             Check("sims.checks.sparse_multihead:check_sec2_torch"),
         ),
@@ -141,13 +136,13 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_ode"),
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_mc",
                   faults={"covariance_scaled": {"fault_cov_scale": 1.3}}),
-            Check("numerics.sparse_multihead.checks_generic:check_generic_values",
+            Check("numerics.sparse_multihead.checks_generic:check_eq4_3_float_generic",
                   faults={"lambda_alpha2_dropped":
-                          {"fault_lambda_fn": _fault("ridge_lmmse_lambda_alpha2_dropped")},
+                          {"fault_lambda_fn": fault("ridge_lmmse_lambda_alpha2_dropped")},
                           "parts_sigma_not_sqrt":
-                          {"fault_parts_fn": _fault("excess_from_parts_sigma_not_sqrt")},
+                          {"fault_parts_fn": fault("excess_from_parts_sigma_not_sqrt")},
                           "population_r_not_squared":
-                          {"fault_population_fn": _fault("pregd_population_r_not_squared")}}),
+                          {"fault_population_fn": fault("pregd_population_r_not_squared")}}),
         ),
     ),
     Result(
@@ -167,7 +162,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"printed_d1_without_eta": {"fault_variant": "paper"}}),
             Check("numerics.sparse_multihead.checks_decomposition:check_eqd_1_paper",
                   expect="discrepancy"),
-            Check("numerics.sparse_multihead.checks_generic:check_generic_values"),
+            Check("numerics.sparse_multihead.checks_generic:check_eq4_3_float_generic"),
         ),
     ),
     Result(
@@ -188,11 +183,11 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_rate"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_rate_d2",
                   faults={"beta_not_halved": {"fault_beta_ratio": 1.0}}),
-            Check("numerics.sparse_multihead.checks_generic:check_lemd_rates_value",
+            Check("numerics.sparse_multihead.checks_generic:check_lemd_1_float_rates",
                   faults={"d1_without_plus_one":
-                          {"fault_lemd1_fn": _fault("lemD1_rate_without_plus_one")},
+                          {"fault_lemd1_fn": fault("lemD1_rate_without_plus_one")},
                           "d7_log_not_squared":
-                          {"fault_lemd7_fn": _fault("lemD7_rate_log_not_squared")}}),
+                          {"fault_lemd7_fn": fault("lemD7_rate_log_not_squared")}}),
         ),
     ),
     Result(
@@ -209,7 +204,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate_aux"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_float"),
-            Check("numerics.sparse_multihead.checks_generic:check_lemd_rates_value"),
+            Check("numerics.sparse_multihead.checks_generic:check_lemd_1_float_rates"),
         ),
     ),
     Result(
@@ -222,9 +217,9 @@ RESULTS: tuple[Result, ...] = (
         statement="E(w̃^t) ≲ (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)",
         objects=("theory.sparse_multihead:thm51_bound", "theory.sparse_multihead:eta_t_star_51",),
         checks=(Check("numerics.sparse_multihead.checks_theorems:check_thm5_1_rate"),
-                Check("numerics.sparse_multihead.checks_generic:check_thm5_1_bound_value",
+                Check("numerics.sparse_multihead.checks_generic:check_thm5_1_float_bound",
                       faults={"log_not_squared":
-                              {"fault_thm51_fn": _fault("thm51_bound_log_not_squared")}})),
+                              {"fault_thm51_fn": fault("thm51_bound_log_not_squared")}})),
         figures=("sims.figures.sparse_multihead:fig_bounds",),
     ),
     Result(
@@ -235,9 +230,9 @@ RESULTS: tuple[Result, ...] = (
         statement="E(w^t_gd) ≲ log t · sqrt(σ² Tr(Σ) log(d/δ)/n)",
         objects=("theory.sparse_multihead:thm52_bound",),
         checks=(Check("numerics.sparse_multihead.checks_theorems:check_thm5_2_rate"),
-                Check("numerics.sparse_multihead.checks_generic:check_thm5_2_bound_value",
+                Check("numerics.sparse_multihead.checks_generic:check_thm5_2_float_bound",
                       faults={"log_outside_sqrt":
-                              {"fault_thm52_fn": _fault("thm52_bound_log_outside_sqrt")}})),
+                              {"fault_thm52_fn": fault("thm52_bound_log_outside_sqrt")}})),
     ),
     Result(
         id="czz24:rem5.2",
@@ -250,12 +245,12 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.sparse_multihead:bound_ratio_isotropic",),
         checks=(
             Check("numerics.sparse_multihead.checks_theorems:check_rem5_2_symbolic",
-                  faults={"s_not_squared": {"fault_ratio_fn": _fault("ratio_linear_in_s")}}),
+                  faults={"s_not_squared": {"fault_ratio_fn": fault("ratio_linear_in_s")}}),
             Check("numerics.sparse_multihead.checks_theorems:check_rem5_2_order",
                   faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}}),
-            Check("numerics.sparse_multihead.checks_generic:check_rem5_2_generic_value",
+            Check("numerics.sparse_multihead.checks_generic:check_rem5_2_float_generic",
                   faults={"thm51_log_not_squared":
-                          {"fault_thm51_fn": _fault("thm51_bound_log_not_squared")}}),
+                          {"fault_thm51_fn": fault("thm51_bound_log_not_squared")}}),
         ),
     ),
     Result(
@@ -271,7 +266,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_theorems:check_thm5_3_order",
                   faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}}),
             Check("numerics.sparse_multihead.checks_theorems:check_thm5_3_rate",
-                  faults={"linear_rate": {"fault_rate_fn": _fault("linear_rate")}}),
+                  faults={"linear_rate": {"fault_rate_fn": fault("linear_rate")}}),
         ),
         figures=("sims.figures.sparse_multihead:fig_bounds",),
     ),
@@ -291,11 +286,11 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc",
-                  faults={"wishart_off_by_one": {"fault_ols_fn": _fault("ols_off_by_one")}}),
+                  faults={"wishart_off_by_one": {"fault_ols_fn": fault("ols_off_by_one")}}),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_float"),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_order"),
-            Check("numerics.sparse_multihead.checks_generic:check_generic_values"),
-            Check("numerics.sparse_multihead.checks_baselines:check_pregd_one_step_api",
+            Check("numerics.sparse_multihead.checks_generic:check_eq4_3_float_generic"),
+            Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc_one_step_api",
                   faults={"identity_r_squared": {"fault_one_step_power": 2}}),
         ),
     ),
@@ -312,9 +307,9 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_bayes:check_bayes_float",
                   faults={"wrong_tau2": {"fault_tau2": 2.0}}),
             Check("numerics.sparse_multihead.checks_bayes:check_bayes_mc"),
-            Check("numerics.sparse_multihead.checks_bayes:check_bayes_sign_value",
+            Check("numerics.sparse_multihead.checks_bayes:check_bayes_float_sign_prior",
                   faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}}),
-            Check("numerics.sparse_multihead.checks_bayes:check_bayes_gauss_value",
+            Check("numerics.sparse_multihead.checks_bayes:check_bayes_float_gauss_slab",
                   faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}}),
         ),
         derived=True,

@@ -125,7 +125,7 @@ from theory.softmax_multihead.optimality import (  # noqa: F401
     ltilde_inf_fn,
     mp_stieltjes,
 )
-from theory.softmax_multihead.results import RESULTS  # noqa: F401
+from theory.softmax_multihead.results import PROPERTIES, RESULTS  # noqa: F401
 from theory.softmax_multihead.setting import (  # noqa: F401
     HpcySetting,
 )
@@ -152,7 +152,7 @@ c_L = (1+σ²)/L     ``c_L``            --
 =================  =================  ============================================
 """
 
-__all__ = ["NOTATION", "RESULTS"]
+__all__ = ["NOTATION", "RESULTS", "PROPERTIES"]
 __all__ += approx_loss.__all__
 __all__ += manifold.__all__
 __all__ += optimality.__all__

@@ -330,15 +330,13 @@ RESULTS: tuple[Result, ...] = (
 #: Trained claims at any setting (issue 19): the Obs-1 pattern and manifold position, and (4.3)
 #: against vanilla GD, at settings drawn from d ≤ 8, L ≤ 64, σ² ∈ [0, 1], H ∈ {2, 3, 4}; the
 #: presets are pinned.
-PROPERTIES: tuple[TrainedProperty, ...] = (
-    TrainedProperty(
-        result="hpcy25:obs1", name="any-setting",
-        check="sims.checks.softmax_multihead:check_obs1_train",
-        strategy="theory.strategies.softmax_multihead:hpcy25_trained_settings",
-        pinned=({"d": 5, "L": 40, "sigma2": 0.1, "H": 2},)),
-    TrainedProperty(
-        result="hpcy25:eq4.3", name="any-setting",
-        check="sims.checks.softmax_multihead:check_eq4_3_train_vgd",
-        strategy="theory.strategies.softmax_multihead:hpcy25_vgd_settings",
-        pinned=({"d": 5, "L": 24, "sigma2": 0.1, "H": 2},)),
-)
+#: No trained property is declared for hpcy25 yet.  The trained checks take their setting
+#: (``icl-verify check hpcy25:obs1 --set d=3 --set L=20 ...``) and the strategies
+#: ``theory.strategies.softmax_multihead:hpcy25_trained_settings`` / ``hpcy25_vgd_settings`` draw
+#: from the paper's hypotheses, but at ~15 s of CPU training per draw the trained <omega, mu>
+#: misses the omega -> 0 prediction 1/kappa beyond the row's tolerance at most settings away from
+#: the presets (e.g. obs1 at d = 3, L = 20, sigma2 = 0.5: +2.4 %, 1.22 units; (4.3) at d = 5,
+#: L = 20: 1.64 units; docs/papers/softmax_multihead.md lists the measured draws).  Declared,
+#: they would fail; restricting the strategy to the draws that pass would prove nothing.  Open:
+#: training to convergence at each setting, or a finite-omega prediction.
+PROPERTIES: tuple[TrainedProperty, ...] = ()

@@ -2,45 +2,20 @@
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Ref, Result, TrainedProperty
+from theory.common.protocols import Check, Result, TrainedProperty
+from theory.lsa_flow.controls import (
+    DELTA_NEIGHBOURS,
+    GAMMA_NEIGHBOURS,
+    GENERIC_VALUES,
+    LEM10_ODE,
+    P_LAMBDA_INVERSE,
+    THM4_PRESET,
+    THM8_PRESET,
+    WRONG_GAMMA,
+    fault,
+)
 
 __all__ = ["RESULTS", "PROPERTIES"]
-
-
-def _fault(name: str) -> Ref:
-    """A planted fault in ``numerics/lsa_flow/faults.py`` (resolved when the control runs)."""
-    return Ref(f"numerics.lsa_flow.faults:{name}")
-
-
-#: Γ with N+2 in place of N+1 (the prediction a check compares with).
-_WRONG_GAMMA = {"fault_gamma_fn": _fault("wrong_gamma")}
-#: The predictor actually run is Λ⁻¹ (no finite-N terms) in place of Γ⁻¹.
-_P_LAMBDA_INVERSE = {"fault_p_fn": _fault("lambda_inverse")}
-#: Every named neighbour of Γ (numerics.lsa_flow.faults.GAMMA_ALTERNATIVES) as the prediction of a
-#: trained check: N → N±1, the (N+1)/N factor dropped, Λ.
-_GAMMA_NEIGHBOURS = {
-    "gamma_N_plus_1": {"fault_gamma_fn": _fault("gamma_n_plus_1")},
-    "gamma_N_minus_1": {"fault_gamma_fn": _fault("gamma_n_minus_1")},
-    "gamma_factor_dropped": {"fault_gamma_fn": _fault("gamma_factor_dropped")},
-    "gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")},
-}
-#: Theorem 8's named neighbours of δ (numerics.lsa_flow.faults.delta_alternatives).
-_DELTA_NEIGHBOURS = {
-    "delta_N_minus_1": {"fault_alternative": "δ(N−1) (off by one)"},
-    "delta_N_plus_1": {"fault_alternative": "δ(N+1) (off by one)"},
-    "delta_N_infinite": {"fault_alternative": "δ without its finite-N terms (N → ∞)"},
-    "delta_fixed_cov": {"fault_alternative": "δ_F = N/(N+d+1) (fixed-covariance training)"},
-}
-#: Listed by Lemma 10 and Lemma 17 (one declaration).
-_LEM10_ODE = Check(
-    "numerics.lsa_flow.checks_flow:check_lem10_ode",
-    faults={"transposed_term": {"fault_variant": "transposed"}, "wrong_gamma": _WRONG_GAMMA},
-)
-#: Generic-point values of L*, R(P; Λ, Λ, N) and Theorem 5's excess (listed by cor16, thm5, shifts).
-_GENERIC_VALUES = Check(
-    "numerics.lsa_flow.checks_risk:check_generic_values_float",
-    faults={"gamma_N_plus_1": {"fault_gamma_fn": _fault("gamma_n_plus_1")}},
-)
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -88,7 +63,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.lsa_flow.checks_flow:check_lem15_symbolic"),
             Check(
                 "numerics.lsa_flow.checks_flow:check_lem15_mc",
-                faults={"gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")}},
+                faults={"gamma_is_lambda": {"fault_gamma_fn": fault("lambda_as_gamma")}},
             ),
         ),
     ),
@@ -107,8 +82,8 @@ RESULTS: tuple[Result, ...] = (
                     "transposed_term": {"fault_variant": "transposed"},
                 },
             ),
-            _LEM10_ODE,
-            Check("sims.checks.lsa_flow:check_lem10_train_flow_vs_gd", faults=_GAMMA_NEIGHBOURS),
+            LEM10_ODE,
+            Check("sims.checks.lsa_flow:check_lem10_train_flow_vs_gd", faults=GAMMA_NEIGHBOURS),
         ),
         figures=("sims.figures.lsa_flow:fig_ode_trajectory",),
     ),
@@ -127,7 +102,7 @@ RESULTS: tuple[Result, ...] = (
                     "symmetrised": {"fault_variant": "symmetrised"},
                 },
             ),
-            _LEM10_ODE,
+            LEM10_ODE,
         ),
     ),
     Result(
@@ -164,13 +139,13 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(
                 "numerics.lsa_flow.checks_flow:check_cor16_ode",
-                faults={"wrong_gamma": _WRONG_GAMMA},
+                faults={"wrong_gamma": WRONG_GAMMA},
             ),
             Check(
                 "numerics.lsa_flow.checks_flow:check_cor16_mc",
-                faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
+                faults={"p_lambda_inverse": P_LAMBDA_INVERSE},
             ),
-            _GENERIC_VALUES,
+            GENERIC_VALUES,
         ),
     ),
     Result(
@@ -192,11 +167,11 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(
                 "numerics.lsa_flow.checks_thm4:check_thm4_ode",
-                faults={"gamma_is_lambda": {"fault_gamma_fn": _fault("lambda_as_gamma")}},
+                faults={"gamma_is_lambda": {"fault_gamma_fn": fault("lambda_as_gamma")}},
             ),
             Check("numerics.lsa_flow.checks_thm4:check_thm4_ode_beyond_condition"),
-            Check("sims.checks.lsa_flow:check_thm4_train_sgd", faults=_GAMMA_NEIGHBOURS),
-            Check("sims.checks.lsa_flow:check_thm4_train_population_gd", faults=_GAMMA_NEIGHBOURS),
+            Check("sims.checks.lsa_flow:check_thm4_train_sgd", faults=GAMMA_NEIGHBOURS),
+            Check("sims.checks.lsa_flow:check_thm4_train_population_gd", faults=GAMMA_NEIGHBOURS),
         ),
         figures=("sims.figures.lsa_flow:fig_ode_trajectory",),
     ),
@@ -209,7 +184,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:W_KQ_star", "theory.lsa_flow:W_PV_star"),
         checks=(
             Check("numerics.lsa_flow.checks_model:check_eq12_float"),
-            Check("sims.checks.lsa_flow:check_eq12_train", faults=_GAMMA_NEIGHBOURS),
+            Check("sims.checks.lsa_flow:check_eq12_train", faults=GAMMA_NEIGHBOURS),
         ),
     ),
     Result(
@@ -227,10 +202,10 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(
                 "numerics.lsa_flow.checks_risk:check_thm5_mc",
-                faults={"p_lambda_inverse": _P_LAMBDA_INVERSE, "wrong_gamma": _WRONG_GAMMA},
+                faults={"p_lambda_inverse": P_LAMBDA_INVERSE, "wrong_gamma": WRONG_GAMMA},
             ),
             Check("numerics.lsa_flow.checks_risk:check_thm5_symbolic"),
-            _GENERIC_VALUES,
+            GENERIC_VALUES,
         ),
     ),
     Result(
@@ -249,14 +224,14 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.lsa_flow.checks_risk:check_cor6_float"),
             Check(
                 "numerics.lsa_flow.checks_risk:check_cor6_mc",
-                faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
+                faults={"p_lambda_inverse": P_LAMBDA_INVERSE},
             ),
             Check("numerics.lsa_flow.checks_risk:check_cor6_rate"),
             Check(
                 "numerics.lsa_flow.checks_risk:check_cor6_threshold_float",
                 faults={
                     "threshold_d_for_d_plus_1": {
-                        "fault_threshold_fn": _fault("cor6_threshold_d_for_d_plus_1")
+                        "fault_threshold_fn": fault("cor6_threshold_d_for_d_plus_1")
                     }
                 },
             ),
@@ -279,11 +254,11 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(
                 "numerics.lsa_flow.checks_shifts:check_shifts_mc",
-                faults={"p_lambda_inverse": _P_LAMBDA_INVERSE},
+                faults={"p_lambda_inverse": P_LAMBDA_INVERSE},
             ),
             Check("numerics.lsa_flow.checks_shifts:check_shifts_mc_covariate_scaling"),
-            Check("sims.checks.lsa_flow:check_shifts_train", faults=_GAMMA_NEIGHBOURS),
-            _GENERIC_VALUES,
+            Check("sims.checks.lsa_flow:check_shifts_train", faults=GAMMA_NEIGHBOURS),
+            GENERIC_VALUES,
         ),
     ),
     Result(
@@ -317,10 +292,10 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.lsa_flow.checks_random_cov:check_thm8_mc_moments"),
             Check("numerics.lsa_flow.checks_random_cov:check_thm8_ode"),
             Check("numerics.lsa_flow.checks_random_cov:check_thm8_mc_loss"),
-            Check("sims.checks.lsa_flow:check_thm8_train_sgd", faults=_DELTA_NEIGHBOURS),
+            Check("sims.checks.lsa_flow:check_thm8_train_sgd", faults=DELTA_NEIGHBOURS),
             Check(
                 "numerics.lsa_flow.checks_random_cov:check_thm8_bounds_generic",
-                faults={"u_min_d_for_sqrt_d": {"fault_u_min_fn": _fault("rdm_u_min_d_for_sqrt_d")}},
+                faults={"u_min_d_for_sqrt_d": {"fault_u_min_fn": fault("rdm_u_min_d_for_sqrt_d")}},
             ),
         ),
     ),
@@ -372,7 +347,7 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 "numerics.lsa_flow.checks_random_cov:check_fig1_limit_exact",
                 faults={
-                    "limit_2c_for_4c": {"fault_limit_fn": _fault("lsa_limit_random_2c_for_4c")}
+                    "limit_2c_for_4c": {"fault_limit_fn": fault("lsa_limit_random_2c_for_4c")}
                 },
             ),
         ),
@@ -381,10 +356,6 @@ RESULTS: tuple[Result, ...] = (
 )
 
 
-#: The presets of the trained checks (sims.experiments.lsa_flow PRESETS), tried first.
-_THM4_PRESET = {"d": 4, "N": 4, "spectrum": (0.5, 1.0, 1.5, 2.0), "sigma_init": 0.3}
-_THM8_PRESET = {"d": 5, "N": 3}
-
 #: Trained claims over settings drawn from the theorems' own hypotheses (issue 19, STYLE R12).
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
@@ -392,20 +363,20 @@ PROPERTIES: tuple[TrainedProperty, ...] = (
         name="any-setting",
         check="sims.checks.lsa_flow:check_thm4_train_population_gd",
         strategy="theory.strategies.lsa_flow:thm4_train_settings",
-        pinned=(_THM4_PRESET,),
+        pinned=(THM4_PRESET,),
     ),
     TrainedProperty(
         result="zfb24:eq12",
         name="any-setting",
         check="sims.checks.lsa_flow:check_eq12_train",
         strategy="theory.strategies.lsa_flow:thm4_train_settings",
-        pinned=(_THM4_PRESET,),
+        pinned=(THM4_PRESET,),
     ),
     TrainedProperty(
         result="zfb24:thm8",
         name="any-setting",
         check="sims.checks.lsa_flow:check_thm8_train_sgd",
         strategy="theory.strategies.lsa_flow:thm8_train_settings",
-        pinned=(_THM8_PRESET,),
+        pinned=(THM8_PRESET,),
     ),
 )

@@ -41,8 +41,8 @@ __all__ = [
     "check_thm8_mc_loss",
     "check_rdm_risk_mc",
     "check_fig1_mc",
-    "check_fig1_limit_exact",
-    "check_thm8_bounds_generic",
+    "check_fig1_symbolic_limit",
+    "check_thm8_float_bounds",
 ]
 
 #: The asymmetry of ζ at two non-identical laws is O(1); 0.1 separates it from round-off and MC
@@ -441,7 +441,7 @@ def check_fig1_mc(*, quick: bool = True, seed: int = 0, d: int = 20) -> list[Evi
     return out
 
 
-def check_fig1_limit_exact(
+def check_fig1_symbolic_limit(
     *, quick: bool = True, seed: int = 0, fault_limit_fn: Callable[[Any], Any] | None = None
 ) -> list[Evidence]:
     """[derived] Value check of the Figure 1 "LSA limit" that ``check_fig1_mc`` only orders against
@@ -473,11 +473,11 @@ def check_fig1_limit_exact(
     return out
 
 
-#: Generic Gamma(k, θ) law of the diagonal entries in ``check_thm8_bounds_generic`` (m1 = 1.4 ≠ 1).
+#: Generic Gamma(k, θ) law of the diagonal entries in ``check_thm8_float_bounds`` (m1 = 1.4 ≠ 1).
 _GENERIC_LAW = (2.0, 0.7)
 
 
-def check_thm8_bounds_generic(
+def check_thm8_float_bounds(
     *,
     quick: bool = True,
     seed: int = 0,
@@ -495,7 +495,7 @@ def check_thm8_bounds_generic(
     Corollary 22's γ_i, ζ_ij for iid entries expanded by hand (γ = (N+1)/N m3 + (m3 + (d−1)m1m2)/N,
     ζ = (N+1)/N m1m2 + (2m1m2 + (d−2)m1³)/N); E[‖Γ_τ‖_op‖Λ_τ‖_F²] by MC (shared by both sides).
     ``fault_u_min_fn`` replaces ``rdm_u_min`` (negative control: d in place of √d)."""
-    path = f"{__name__}:check_thm8_bounds_generic"
+    path = f"{__name__}:check_thm8_bounds_generic"  # its first name: same stream
     rng = check_rng(seed, path)
     k, th = _GENERIC_LAW
     m1s, m2s, m3s = (float(v) for v in T.gamma_law_moments(k, th))

@@ -38,8 +38,8 @@ __all__ = [
     "check_cor6_float",
     "check_cor6_mc",
     "check_cor6_rate",
-    "check_cor6_threshold_float",
-    "check_generic_values_float",
+    "check_cor6_float_threshold",
+    "check_thm5_float_generic_values",
 ]
 
 #: Corollary 6's bounds are strict on the grid: the smallest gap must exceed float64 rounding of
@@ -250,7 +250,7 @@ def check_cor6_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     return out
 
 
-def check_cor6_threshold_float(
+def check_cor6_float_threshold(
     *,
     quick: bool = True,
     seed: int = 0,
@@ -263,7 +263,7 @@ def check_cor6_threshold_float(
     from Λ's eigenvalues (EXACT); (ii) at M = threshold the κ bound's M-term
     ``cor6_bound − η ≤ ε`` and (iii) at M = threshold − 1 it is ``> ε`` (ORDER).
     ``fault_threshold_fn(Λ, ε)`` replaces the threshold (negative control: d in place of d+1)."""
-    rng = check_rng(seed, f"{__name__}:check_cor6_threshold_float")
+    rng = check_rng(seed, f"{__name__}:check_cor6_threshold_float")  # its first name: same stream
     cases = [("spec Λ", spec_Lambda()), ("random Λ (d=3)", random_spd(3, rng))]
     out: list[Evidence] = []
     for tag, L in cases:
@@ -302,7 +302,7 @@ def check_cor6_threshold_float(
     return out
 
 
-def check_generic_values_float(
+def check_thm5_float_generic_values(
     *, quick: bool = True, seed: int = 0, N: int = 7, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """Generic-point values (issue 20) of the objects the other checks evaluate only at Λ = I, P = I
@@ -311,7 +311,7 @@ def check_generic_values_float(
     = 2·``loss_of_P(P, Λ, N)`` (spec R11 identity), (iii) ``theorem5_excess`` = eq. (16) written
     out, tr(ΣΓ⁻²Λ)/M + aᵀΓ⁻²Λ(Λ + trΛI)²a/N², with Γ = (N+1)/N·Λ + trΛ/N·I built here.
     ``fault_gamma_fn`` replaces the hand-built Γ (negative control: N → N+1)."""
-    rng = check_rng(seed, f"{__name__}:check_generic_values_float")
+    rng = check_rng(seed, f"{__name__}:check_generic_values_float")  # its first name: same stream
     d, M = 3, 5
     L = random_spd(d, rng)
     P = rng.standard_normal((d, d))

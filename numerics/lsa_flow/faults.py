@@ -119,14 +119,14 @@ def delta_alternatives(d: int, N: int) -> dict[str, float]:
 
 # ------------------------------------------------- one-token slips of the issue-20 value checks
 def cor6_threshold_d_for_d_plus_1(Lambda: np.ndarray, eps: float) -> int:
-    """Negative control of ``check_cor6_threshold_float``: Corollary 6's test-length threshold
+    """Negative control of ``check_cor6_float_threshold``: Corollary 6's test-length threshold
     with ``d`` in place of ``d+1``, ``⌈d·trΛ/ε⌉``."""
     L = np.asarray(Lambda, dtype=float)
     return int(np.ceil(L.shape[0] * np.trace(L) / eps))
 
 
 def lsa_limit_random_2c_for_4c(c: object) -> object:
-    """Negative control of ``check_fig1_limit_exact``: the random-trained LSA limit with ``2c/3``
+    """Negative control of ``check_fig1_symbolic_limit``: the random-trained LSA limit with ``2c/3``
     in place of ``4c/3``, ``c(2c²/3 − 2c/3 + 1)``."""
     import sympy as sp
 
@@ -137,7 +137,7 @@ def lsa_limit_random_2c_for_4c(c: object) -> object:
 def rdm_u_min_d_for_sqrt_d(
     m1: np.ndarray, m2: np.ndarray, Theta: np.ndarray, sigma_init: float, E_opG_fro2L: float
 ) -> float:
-    """Negative control of ``check_thm8_bounds_generic``: Lemma 27's ``u_min`` with ``d`` in place
+    """Negative control of ``check_thm8_float_bounds``: Lemma 27's ``u_min`` with ``d`` in place
     of ``√d`` in its denominator ``2√d‖EΛ_τ²‖_op``."""
     T_ = np.asarray(Theta, dtype=float)
     d = T_.shape[0]

@@ -53,7 +53,7 @@ LEM10_ODE = Check(
 )
 #: Generic-point values of L*, R(P; Λ, Λ, N) and Theorem 5's excess (listed by cor16, thm5, shifts).
 GENERIC_VALUES = Check(
-    "numerics.lsa_flow.checks_risk:check_generic_values_float",
+    "numerics.lsa_flow.checks_risk:check_thm5_float_generic_values",
     faults={"gamma_N_plus_1": {"fault_gamma_fn": fault("gamma_n_plus_1")}},
 )
 

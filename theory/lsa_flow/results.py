@@ -228,7 +228,7 @@ RESULTS: tuple[Result, ...] = (
             ),
             Check("numerics.lsa_flow.checks_risk:check_cor6_rate"),
             Check(
-                "numerics.lsa_flow.checks_risk:check_cor6_threshold_float",
+                "numerics.lsa_flow.checks_risk:check_cor6_float_threshold",
                 faults={
                     "threshold_d_for_d_plus_1": {
                         "fault_threshold_fn": fault("cor6_threshold_d_for_d_plus_1")
@@ -294,7 +294,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.lsa_flow.checks_random_cov:check_thm8_mc_loss"),
             Check("sims.checks.lsa_flow:check_thm8_train_sgd", faults=DELTA_NEIGHBOURS),
             Check(
-                "numerics.lsa_flow.checks_random_cov:check_thm8_bounds_generic",
+                "numerics.lsa_flow.checks_random_cov:check_thm8_float_bounds",
                 faults={"u_min_d_for_sqrt_d": {"fault_u_min_fn": fault("rdm_u_min_d_for_sqrt_d")}},
             ),
         ),
@@ -345,7 +345,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.lsa_flow.checks_random_cov:check_fig1_mc"),
             Check(
-                "numerics.lsa_flow.checks_random_cov:check_fig1_limit_exact",
+                "numerics.lsa_flow.checks_random_cov:check_fig1_symbolic_limit",
                 faults={
                     "limit_2c_for_4c": {"fault_limit_fn": fault("lsa_limit_random_2c_for_4c")}
                 },

@@ -69,3 +69,15 @@ def test_unresolvable_alternative_is_skipped_with_numbers() -> None:
     why = row.details["why"]
     assert "not separable at this setting" in why and "prompts per step" in why and " s" in why
     assert row.details["needed_tolerance"] == pytest.approx(0.0025)
+
+
+@pytest.mark.train
+def test_close_alternative_at_short_prompt_is_resolved_by_tightening() -> None:
+    """d = 6, n = 16 ≤ 16, Λ = 3600: the §3.1 surrogate is 3.5 % from ω* (0.7 units at 5 %), so
+    the row is tightened to 1.76 % with 256 (0.05/0.0176)² ≈ 2112 prompts per step (not
+    skipped), and passes outside the surrogate."""
+    (row,) = run_check("sims.checks.softmax_window_train:check_thm3_4_train", d=6, n=16, L=1.5,
+                       sigma2=0.01)
+    assert row.status == "pass" and "tightened" in row.details
+    assert row.details["batch"] > 2000
+    assert row.tolerance == pytest.approx(0.0353 / 2, rel=0.01)  # the relative tolerance

@@ -208,14 +208,7 @@ def _obs1_rows(H: int, seed: int, preset: str, double_softmax: bool,
     a = m["active"]
     tag = f"H={H}" + (" [double softmax]" if double_softmax else "")
     ev = [
-        band(f"{tag}: min diag_ratio on active heads ≥ 0.97 (Obs 1: K11 ∝ I)",
-             float(m["diag_ratio"][a].min()), 0.97, 1.0),
-        band(f"{tag}: min ov_ratio on active heads ≥ 0.98 (Obs 1: OV ≈ (0, mu))",
-             float(m["ov_ratio"][a].min()), 0.98, 1.0),
-        band(f"{tag}: sign matching omega_h mu_h > 0 on active heads (Obs 1)",
-             float((m["omega"] * m["mu"])[a].min()), 0.0, None),
-        informational(f"{tag}: pattern metrics", "spec R0 / torch recipe",
-                      {k: v.tolist() for k, v in m.items()}),
+        *hp_rows.pattern_rows(tag, m),
     ]
     ev.append(hp_rows.plateau(tag, res.losses))
     risk = hp_rows.risk(preset, seed, None, tuple(exp_over.items()))

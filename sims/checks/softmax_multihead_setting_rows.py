@@ -19,7 +19,7 @@ import numpy as np
 
 import theory.softmax_multihead as th
 from numerics.softmax_multihead.bands import band
-from numerics.testing import TRAIN_RTOL, informational, skipped, swap_alternative
+from numerics.testing import TRAIN_RTOL, skipped, swap_alternative
 from sims.checks import softmax_multihead_rows as hp_rows
 from sims.checks import softmax_multihead_settings as hp_set
 from sims.experiments.softmax_multihead import setting_experiment, trained_setting
@@ -61,14 +61,7 @@ def setting_rows(*, d: int, L: int, sigma2: float, H: int, seed: int, double_sof
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}" + (" [double softmax]" if double_softmax
                                                         else "")
     ev = [
-        band(f"{tag}: min diag_ratio on active heads ≥ 0.97 (Obs 1: K11 ∝ I)",
-             float(m["diag_ratio"][a].min()), 0.97, 1.0),
-        band(f"{tag}: min ov_ratio on active heads ≥ 0.98 (Obs 1: OV ≈ (0, mu))",
-             float(m["ov_ratio"][a].min()), 0.98, 1.0),
-        band(f"{tag}: sign matching omega_h mu_h > 0 on active heads (Obs 1)",
-             float((m["omega"] * m["mu"])[a].min()), 0.0, None),
-        informational(f"{tag}: pattern metrics", "spec R0 / torch recipe",
-                      {k: v.tolist() for k, v in m.items()}),
+        *hp_rows.pattern_rows(tag, m),
         hp_rows.plateau(tag, res.losses),
     ]
     if H == 1:

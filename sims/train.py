@@ -120,11 +120,16 @@ def train(
     generator: torch.Generator,
     checkpoint: str | Path | None = None,
     callback: Callable[[torch.nn.Module, int], dict[str, float] | None] | None = None,
+    stop: Callable[[list[dict[str, float]]], bool] | None = None,
 ) -> TrainResult:
     """Run ``cfg.steps`` optimiser steps on ``objective``; resume from ``checkpoint`` if it exists.
 
     The model must already be on the right device and dtype. ``callback(model, step)`` runs at each
-    logging step and may return scalars to record in ``extra["trace"]``.
+    logging step and may return scalars to record in ``extra["trace"]``.  ``stop(trace)`` (a
+    convergence criterion, e.g. the drift of an invariant over a window of logged steps) is asked
+    after each logging step; when it returns ``True`` training ends there and
+    ``extra["stopped_at"]`` records the number of steps taken (``cfg.steps`` is then an upper
+    bound).
     """
     opt = _make_optimizer(model, cfg)
     start, steps_log, loss_log, trace = 0, [], [], []
@@ -146,6 +151,7 @@ def train(
 
         bar = tqdm(total=cfg.steps, initial=start, desc="train", leave=False)
     model.train()
+    stopped_at: int | None = None
     for step in range(start, cfg.steps):
         for group in opt.param_groups:
             group["lr"] = _lr_at(cfg, step)
@@ -162,6 +168,8 @@ def train(
             loss_log.append(float(loss.detach()))
             if callback is not None:
                 trace.append({"step": step, **(callback(model, step) or {})})
+            if stop is not None and step < cfg.steps - 1 and stop(trace):
+                stopped_at = step + 1
         if bar is not None:
             bar.update(1)
         if ckpt is not None and cfg.checkpoint_every and (step + 1) % cfg.checkpoint_every == 0:
@@ -170,6 +178,8 @@ def train(
                         "gen": generator.get_state(), "step": step + 1, "steps": steps_log,
                         "losses": loss_log, "trace": trace}, buf)
             atomic_write_bytes(ckpt, buf.getvalue())
+        if stopped_at is not None:
+            break
     if bar is not None:
         bar.close()
     losses = np.asarray(loss_log, dtype=float)
@@ -184,5 +194,6 @@ def train(
         seed=cfg.seed,
         config=cfg,
         wall_time=time.perf_counter() - t0,
-        extra={"trace": trace} if trace else {},
+        extra={**({"trace": trace} if trace else {}),
+               **({"stopped_at": stopped_at} if stopped_at is not None else {})},
     )

@@ -72,6 +72,31 @@ def test_checkpoint_resume_equals_uninterrupted(tmp_path: Path) -> None:
     np.testing.assert_array_equal(resumed.losses, full.losses)
 
 
+def test_stop_hook_ends_training_where_the_criterion_first_holds() -> None:
+    """``stop(trace)`` ends training after the first logging step where it holds; the parameters
+    are those of an uninterrupted run of exactly that many steps (negative control: a criterion
+    that never holds runs every step)."""
+    cfg = TrainConfig(optimizer="sgd", lr=0.05, steps=60, log_every=5)
+    gen = make_generator(cfg.seed)
+    calls: list[int] = []
+
+    def stop(trace: list[dict[str, float]]) -> bool:
+        calls.append(int(trace[-1]["step"]))
+        return trace[-1]["step"] >= 20
+
+    res = train(_model(gen), _objective(SETTING), cfg, generator=gen,
+                callback=lambda m, s: {"norm": float(m.W_KQ.norm())}, stop=stop)
+    assert res.extra["stopped_at"] == 21 and calls == [0, 5, 10, 15, 20]
+    short = _run(dataclasses.replace(cfg, steps=21))
+    for k in short.params:
+        np.testing.assert_array_equal(res.params[k], short.params[k])
+    gen = make_generator(cfg.seed)
+    never = train(_model(gen), _objective(SETTING), cfg, generator=gen,
+                  callback=lambda m, s: {}, stop=lambda trace: False)
+    assert "stopped_at" not in never.extra
+    np.testing.assert_array_equal(never.params["W_KQ"], _run(cfg).params["W_KQ"])
+
+
 def test_train_config_validation_and_overrides() -> None:
     with pytest.raises(ValueError, match="lr"):
         TrainConfig(lr=0.0)

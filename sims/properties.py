@@ -9,6 +9,10 @@ check at each, and asserts the TRAIN contract on its rows:
 * ``not separable`` -- some row is ``skipped`` (the check found its alternatives too close to
   resolve within the budget at that setting, and said so with its numbers): the draw is discarded
   with ``assume`` and counted;
+* ``trapped`` -- a ``skipped`` row says (``details["trapped"]``) that training ended at a
+  stationary point other than the one the theorem describes (e.g. heads that never formed the
+  ``±`` pair), a case the theorem's own convergence statement excludes: discarded and counted
+  apart from ``not separable``;
 * ``fail`` -- any row failed, or the check raised.  Hypothesis then shrinks to a minimal setting;
   the message carries the ``icl-verify check ID --set ...`` line that replays it.
 
@@ -36,7 +40,7 @@ class Draw:
     """One setting the property tried, and what the check said there."""
 
     setting: dict[str, Any]
-    verdict: str  # "pass", "not_separable" or "fail"
+    verdict: str  # "pass", "not_separable", "trapped" or "fail"
     margin: float | None  # tolerance units (passing draws), see the module docstring
     seconds: float
     message: str = ""
@@ -67,6 +71,10 @@ class PropertyOutcome:
         return sum(d.verdict == "not_separable" for d in self.draws)
 
     @property
+    def trapped(self) -> int:
+        return sum(d.verdict == "trapped" for d in self.draws)
+
+    @property
     def worst_margin(self) -> float | None:
         ms = [d.margin for d in self.draws if d.margin is not None]
         return min(ms) if ms else None
@@ -81,7 +89,7 @@ class PropertyOutcome:
 
         return {"result": self.prop.result, "property": self.prop.name,
                 "check": self.prop.check, "drawn": self.drawn, "passed": self.passed_count,
-                "not_separable": self.not_separable,
+                "not_separable": self.not_separable, "trapped": self.trapped,
                 "worst_margin": _jsonable(self.worst_margin),
                 "minimal_failing": _jsonable(self.minimal_failing),
                 "replay": (replay_line(self.prop, self.minimal_failing)
@@ -96,9 +104,13 @@ class PropertyFailure(AssertionError):
 
 
 def classify(rows: Sequence[Evidence]) -> str:
-    """``"fail"`` if a row failed, ``"not_separable"`` if a row is ``skipped``, else ``"pass"``."""
+    """``"fail"`` if a row failed; ``"trapped"`` if a ``skipped`` row says training was trapped
+    (``details["trapped"]``); ``"not_separable"`` if a row is otherwise ``skipped``; else
+    ``"pass"``."""
     if not rows or any(not e.passed for e in rows):
         return "fail"
+    if any(e.status == "skipped" and e.details.get("trapped") for e in rows):
+        return "trapped"
     if any(e.status == "skipped" for e in rows):
         return "not_separable"
     return "pass"

@@ -108,7 +108,7 @@ def _prop_rows(properties: Sequence[dict[str, Any]]) -> list[list[str]]:
             + f" ({d.get('verdict')})" for d in p.get("settings") or [])
         failing = p.get("minimal_failing")
         out.append([f"{p['result']}/{p['property']}", str(p["drawn"]), str(p["passed"]),
-                    str(p["not_separable"]),
+                    str(p["not_separable"]), str(p.get("trapped") or 0),
                     fmt_value(p["worst_margin"]) if p.get("worst_margin") is not None else "",
                     (f"{failing} — `{p.get('replay')}`" if failing is not None
                      else (p.get("error") or "none")), drawn])
@@ -118,7 +118,7 @@ def _prop_rows(properties: Sequence[dict[str, Any]]) -> list[list[str]]:
 PROPERTY_BLURB = ("Each property draws settings from its theorem's hypotheses (derandomised: the "
                   "same draws every run), trains at each and asserts the TRAIN contract. Margin: "
                   "tolerance units inside the band and outside the nearest named alternative.")
-PROPERTY_HEAD = ["property", "drawn", "passed", "not separable", "worst margin",
+PROPERTY_HEAD = ["property", "drawn", "passed", "not separable", "trapped", "worst margin",
                  "minimal failing setting", "settings drawn"]
 
 

@@ -29,7 +29,8 @@ def test_trained_property(prop) -> None:
     n = prop.thorough_examples if THOROUGH else prop.examples
     out = run_property(prop, examples=n)
     lines = [f"{prop.id}: {out.drawn} drawn, {out.passed_count} passed, "
-             f"{out.not_separable} not separable, worst margin {out.worst_margin}"]
+             f"{out.not_separable} not separable, {out.trapped} trapped, "
+             f"worst margin {out.worst_margin}"]
     lines += [f"  {d.verdict:14s} {d.setting} ({d.seconds:.1f} s) {d.message}" for d in out.draws]
     if out.minimal_failing is not None:
         from sims.properties import replay_line

@@ -63,3 +63,5 @@ def test_classify_and_margin() -> None:
     assert classify(rows) == "pass" and margin(rows) is not None
     assert classify(_check(d=4)) == "not_separable"
     assert classify(_check(d=6)) == "fail"
+    trapped = [skipped(_check(d=2)[0], why="trapped: no +/- pair formed", trapped=True)]
+    assert classify(trapped) == "trapped"

@@ -4,7 +4,8 @@
 
 Each run gets its own empty cache directory (cold: every model is trained) and its own output
 directory; the two ``results.json`` files are compared byte for byte (the parallel report must
-reproduce the serial one).  Each run is a fresh ``icl-verify report`` process, timed from the
+reproduce the serial one).  The report runs on every core by default; ``--jobs 1`` is the serial
+baseline.  Each run is a fresh ``icl-verify report`` process, timed from the
 outside, so the import and worker start-up costs are included.  Goal (issue 11): ratio ≥ 1.6× on
 2 cores.
 """
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="icl-bench-"))
     base.mkdir(parents=True, exist_ok=True)
     print(f"cold quick report, cpus={os.cpu_count()}, load={os.getloadavg()[0]:.2f}")
-    serial = run(base / "serial", base / "cache-serial", [], args.only)
+    serial = run(base / "serial", base / "cache-serial", ["--jobs", "1"], args.only)
     par = run(base / "jobs", base / "cache-jobs", ["--jobs", str(args.jobs)], args.only)
     same = (base / "serial" / "results.json").read_bytes() == (
         base / "jobs" / "results.json").read_bytes()

@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "fail")
     r.add_argument("--no-properties", action="store_true",
                    help="skip the trained properties over drawn settings")
-    _executor_options(r, default_help="serial")
+    _executor_options(r, default_help="the number of cores; 1 is serial")
 
     w = sub.add_parser("sweep", help="a result's checks (or a training preset) over a grid of "
                        "settings and seeds")
@@ -185,7 +185,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from sims.parallel import spec_from_args
     from sims.report import write_report
 
-    spec = spec_from_args(args.jobs, args.dask_local, args.scheduler, default_parallel=False)
+    spec = spec_from_args(args.jobs, args.dask_local, args.scheduler, default_parallel=True)
     summary = write_report(args.out, quick=not args.full, seed=args.seed, ids=args.only,
                            resume=args.resume, figures=not args.no_figures, executor_spec=spec,
                            controls=args.controls, properties=not args.no_properties)

@@ -82,8 +82,8 @@ def spec_from_args(jobs: int | None, dask_local: int | None, scheduler: str | No
                    *, default_parallel: bool) -> ExecutorSpec:
     """The executor named by ``--jobs N`` / ``--dask-local N`` / ``--scheduler ADDR``.
 
-    With none given: ``--jobs <cores>`` when ``default_parallel`` (sweeps), serial otherwise (the
-    report keeps its serial default).  ``--jobs 1`` is serial.
+    With none given: ``--jobs <cores>`` when ``default_parallel`` (sweeps and the report), serial
+    otherwise.  ``--jobs 1`` is serial.
     """
     given = [x is not None for x in (jobs, dask_local, scheduler)]
     if sum(given) > 1:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
+from pathlib import Path
 
 import pytest
 
@@ -28,24 +31,48 @@ class DeclaredRuns:
     """``runs(path) -> (rows, error)``: a registered check run once per session at its defaults
     (``quick=True, seed=0``), shared by the registry test and any test that asserts more than
     pass/fail about the same run.  ``runs.arguments[path]`` is what the check passed to public
-    theory functions while it ran (:func:`theory.settings.domains.record_arguments`)."""
+    theory functions while it ran (:func:`theory.settings.domains.record_arguments`).
 
-    def __init__(self) -> None:
+    Under pytest-xdist the workers of one run share the runs through ``shared`` (a directory of
+    the run's temporary tree): a run is pickled there atomically when it ends, and a worker that
+    finds it there reads it instead of running the check again (the run is deterministic: seed 0,
+    its own random streams).  Two workers that need the same run at once both run it."""
+
+    def __init__(self, shared: Path | None = None) -> None:
         self.memo: dict[str, tuple] = {}
         self.arguments: dict[str, dict[tuple[str, str], set[str]]] = {}
+        self.shared = shared
+
+    def _file(self, path: str) -> Path | None:
+        if self.shared is None:
+            return None
+        return self.shared / (hashlib.sha256(path.encode()).hexdigest()[:24] + ".pkl")
 
     def __call__(self, path: str) -> tuple:
         from sims.verify import run_check_safely
         from theory.settings.domains import record_arguments
 
-        if path not in self.memo:
-            with record_arguments() as rec:
-                self.memo[path] = run_check_safely(path)
-            self.arguments[path] = rec
+        if path in self.memo:
+            return self.memo[path]
+        file = self._file(path)
+        if file is not None and file.exists():
+            self.memo[path], self.arguments[path] = pickle.loads(file.read_bytes())
+            return self.memo[path]
+        with record_arguments() as rec:
+            self.memo[path] = run_check_safely(path)
+        self.arguments[path] = rec
+        if file is not None:
+            tmp = file.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(pickle.dumps((self.memo[path], rec)))
+            os.replace(tmp, file)
         return self.memo[path]
 
 
 @pytest.fixture(scope="session")
-def declared_run() -> DeclaredRuns:
-    """The session's :class:`DeclaredRuns`."""
-    return DeclaredRuns()
+def declared_run(tmp_path_factory: pytest.TempPathFactory) -> DeclaredRuns:
+    """The session's :class:`DeclaredRuns` (shared between pytest-xdist workers)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return DeclaredRuns()
+    shared = tmp_path_factory.getbasetemp().parent / "declared-runs"
+    shared.mkdir(exist_ok=True)
+    return DeclaredRuns(shared)

@@ -13,8 +13,14 @@ from __future__ import annotations
 
 import importlib
 
+import pytest
+
 from sims.verify import declared_checks
 from theory.common.registry import PAPERS, all_results
+
+#: One pytest-xdist work unit: the registry test and the generic-point scan share the session's
+#: declared runs (``declared_run``), so they run on one worker and each check runs once.
+pytestmark = pytest.mark.xdist_group("registry")
 
 
 def exemptions() -> dict[str, str]:

@@ -24,6 +24,10 @@ for _r in RESULTS:
     for _c in _r.checks:
         RESULTS_OF.setdefault(_c.path, []).append(_r.id)
 
+#: One pytest-xdist work unit: the registry test and the generic-point scan share the session's
+#: declared runs (``declared_run``), so they run on one worker and each check runs once.
+pytestmark = pytest.mark.xdist_group("registry")
+
 
 def _marks(check: Check) -> list[pytest.MarkDecorator]:
     marks = [pytest.mark.result(rid) for rid in dict.fromkeys(RESULTS_OF[check.path])]

@@ -27,6 +27,7 @@ __all__ = [
     "ltilde_landscape_mc",
     "tf_dgd_errors",
     "single_head_curve",
+    "pair_step_optimum",
 ]
 
 
@@ -110,3 +111,36 @@ def single_head_curve(omegas: Grid, *, d: int, L: int, sigma2: float, n: int,
         mopt.append(-A1 / (2 * A2))
         risk.append(A0 - A1**2 / (4 * A2))
     return np.asarray(risk), np.asarray(mopt)
+
+
+def pair_step_optimum(omega: float, *, d: int, L: int, sigma2: float, n: int,
+                      rng: np.random.Generator, batch: int = 4096) -> Estimate:
+    """Exact-population-risk optimum of the effective step of the ± pair at a finite ``ω``
+    (derived, the finite-ω counterpart of (4.6)/(D.24)): ``η_ex(ω) = 2ω m_ex(ω)`` with
+    ``m_ex(ω) = argmin_m E(y_q − m kᵀy)²``, ``k = softmax(ωXx_q) − softmax(−ωXx_q)``, i.e.
+    ``m_ex = E[y_q kᵀy] / E[(kᵀy)²]``.  β (~ N(0, I/d)) and the noise are integrated exactly given
+    the covariates (Rao–Blackwell): ``E[y_q kᵀy | X, x_q] = x_qᵀXᵀk/d`` and
+    ``E[(kᵀy)² | X, x_q] = ‖Xᵀk‖²/d + σ²‖k‖²``; the covariates are sampled (``n`` prompts).  As
+    ``ω → 0`` it tends to ``1/κ`` ((D.24): Prop. 4.1 is exact at ω = 0).  The standard error is the
+    ratio estimator's (delta method).  No theory function is called."""
+    w = float(omega)
+    if not math.isfinite(w) or w <= 0:
+        raise ValueError(f"omega = {omega!r}: the pair's kernel scale is a finite real > 0 "
+                         "([hpcy25] (4.6))")
+    tau2 = 1.0 / d
+
+    def draw(r: np.random.Generator, b: int) -> np.ndarray:
+        X, xq = sample_covariates(r, b, L, d)
+        base = np.einsum("bld,bd->bl", X, xq)
+        k = softmax(w * base) - softmax(-w * base)  # (b, L) label weights per unit m
+        a = np.einsum("bl,bld->bd", k, X)
+        num = tau2 * np.einsum("bd,bd->b", xq, a)
+        den = tau2 * np.einsum("bd,bd->b", a, a) + sigma2 * np.einsum("bl,bl->b", k, k)
+        return np.stack([num, den, num * num, den * den, num * den], axis=1)
+
+    e = mc_means(draw, n, rng=rng, batch=batch)
+    m1, m2 = e[0].mean, e[1].mean
+    m = m1 / m2
+    var = (e[2].mean - m1**2) - 2 * m * (e[4].mean - m1 * m2) + m**2 * (e[3].mean - m2**2)
+    se = math.sqrt(max(var, 0.0) / n) / abs(m2)
+    return Estimate(2 * w * m, 2 * w * se, n)

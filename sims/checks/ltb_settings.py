@@ -281,3 +281,268 @@ def skip_rows(plans: Sequence[RowPlan],
             p.rel / TIGHTEN_UNITS), needs_prompts=prompts * p.scale,
             needs_seconds=SKIP_SECONDS[family] * p.scale))
     return out
+
+
+# ------------------------------------------------- raw LTB / LSA fit (sufficient statistics, C17)
+#: Context prompts whose sufficient statistics the raw LTB/LSA fit uses at the row's preset
+#: tolerance (a tightened row scales it by (rtol / tightened)^2, like FIT_PROMPTS).
+LTB_FIT_PROMPTS = 50_000
+#: Init of the raw weights (spec C17: i.i.d. N(0, 0.1^2), the preset's ``init_std``).
+LTB_INIT_STD = 0.1
+#: The fit stops when the effective parameters (a, b, Gamma, phi), relative to their norm, drift
+#: less than this fraction of the tightest row tolerance over one window and the Hessian of the
+#: loss has no direction of negative curvature below ``-SADDLE_FRACTION * lambda_max`` (a
+#: plateau near a saddle is not convergence).
+LTB_DRIFT_FRACTION = 0.01
+#: Negative-curvature threshold of that criterion, relative to lambda_max.
+SADDLE_FRACTION = 1e-4
+#: Steps per window (curvature and stop criterion re-evaluated once per window).
+LTB_WINDOW = 100
+#: Safety cap on steps (the criterion normally stops far earlier).
+LTB_MAX_STEPS = 100_000
+#: |v_2| below this (relative to |u||v|) at convergence: the effective chart's edge (b -> inf),
+#: the centring-at-infinity trap of the beta* = 0 control.
+CHART_EDGE = 1e-3
+
+
+def _ltb_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, np.ndarray]:
+    """Sample means over ``prompts`` fresh contexts of ``F Fᵀ``, ``F tᵀ``, ``t tᵀ`` with ``t`` the
+    task vector and ``F = (1, vec S, s, q)``, ``S = XᵀX/N``, ``s = Xᵀy/N``, ``q = ‖y‖²/N`` (the
+    statistics the raw LTB's prediction ``x_qᵀ g(F)`` is linear in)."""
+    d, N = st.d, st.N
+    gen = make_generator(seed)
+    acc: dict[str, np.ndarray] = {}
+    done = 0
+    while done < prompts:
+        b = min(_CHUNK, prompts - done)
+        p = sample_prompts(st, b, generator=gen)
+        Xt = p.X.transpose(1, 2)
+        s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
+        S = (Xt @ p.X).reshape(b, d * d) / N
+        q = (p.y ** 2).sum(1, keepdim=True) / N
+        F = torch.cat([torch.ones(b, 1, dtype=S.dtype), S, s, q], dim=1)
+        t = p.beta
+        for k, v in (("FF", F.T @ F), ("Ft", F.T @ t), ("tt", t.T @ t)):
+            acc[k] = acc.get(k, 0.0) + v.numpy()
+        done += b
+    return {k: v / prompts for k, v in acc.items()}
+
+
+def _unpack(th: torch.Tensor, d: int, mlp: bool) -> dict[str, torch.Tensor]:
+    D = d + 1
+    shapes = [("W_K", (D, D)), ("W_Q", (D, D)), ("W_V", (D, D)), ("W_P", (D, D))]
+    if mlp:
+        shapes += [("W_1", (D, D)), ("W_2", (D, D))]
+    out, i = {}, 0
+    for n, sh in shapes:
+        k = sh[0] * sh[1]
+        out[n] = th[i:i + k].reshape(sh)
+        i += k
+    return out
+
+
+def _ltb_g(P: Mapping[str, torch.Tensor], d: int) -> torch.Tensor:
+    """The ``d × p`` matrix ``C`` with ``ŷ = x_qᵀ C F`` for the raw weights ``P`` (LTB (3.3) with
+    the mask (3.2); without ``W_1, W_2`` the LSA (3.4)): ``u = (I + W_2W_1)ᵀe``, ``v =
+    (W_PW_V)ᵀu``, ``Q = W_KᵀW_Q``, ``g = u₁ + Wᵀ(S v₁ + v₂ s) + w(v₁ᵀs + v₂ q)``."""
+    D = d + 1
+    e = torch.zeros(D, dtype=torch.float64)
+    e[d] = 1.0
+    U = torch.eye(D, dtype=torch.float64)
+    if "W_1" in P:
+        U = U + P["W_2"] @ P["W_1"]
+    u = U.T @ e
+    v = (P["W_P"] @ P["W_V"]).T @ u
+    Q = P["W_K"].T @ P["W_Q"]
+    W, w = Q[:d, :d], Q[d, :d]
+    v1, v2 = v[:d], v[d]
+    CS = torch.einsum("ji,k->ijk", W, v1).reshape(d, d * d)
+    Cs = v2 * W.T + torch.outer(w, v1)
+    return torch.cat([u[:d, None], CS, Cs, (v2 * w)[:, None]], dim=1)
+
+
+def _ltb_loss_fn(m: Mapping[str, np.ndarray], H: np.ndarray, d: int, mlp: bool):
+    """``θ ↦ E[(y_q − ŷ)²] − σ²`` for the raw weights ``θ``: ``tr(H (ttᵀ − C Ftᵀ − tFᵀCᵀ +
+    C FFᵀ Cᵀ))`` in the sample moments (query averaged over x_q ~ N(0, H))."""
+    FF, Ft, tt = (torch.from_numpy(np.array(m[k], dtype=float)) for k in ("FF", "Ft", "tt"))
+    Ht = torch.from_numpy(np.array(H, dtype=float))
+
+    def f(th: torch.Tensor) -> torch.Tensor:
+        C = _ltb_g(_unpack(th, d, mlp), d)
+        CFt = C @ Ft
+        return torch.trace(Ht @ (tt - CFt - CFt.T + C @ FF @ C.T))
+
+    return f
+
+
+def _eff_vec(P: Mapping[str, torch.Tensor], d: int) -> tuple[np.ndarray, float]:
+    """Effective parameters ``(a, b, Γ, φ)`` flattened (chart (★)) and ``|v₂|/(|u||v|)``."""
+    D = d + 1
+    U = torch.eye(D, dtype=torch.float64)
+    if "W_1" in P:
+        U = U + P["W_2"] @ P["W_1"]
+    u = U.T[:, d]
+    v = (P["W_P"] @ P["W_V"]).T @ u
+    Q = P["W_K"].T @ P["W_Q"]
+    v2 = float(v[d])
+    rel = abs(v2) / max(float(torch.linalg.norm(u) * torch.linalg.norm(v)), 1e-300)
+    if v2 == 0.0:
+        return np.full(d * d + 3 * d, np.nan), rel
+    a, b = u[:d], -v[:d] / v2
+    G, phi = v2 * Q[:d, :d].T, v2 * Q[d, :d]
+    return torch.cat([a, b, G.reshape(-1), phi]).detach().numpy(), rel
+
+
+def _np_unpack(x: np.ndarray, d: int, mlp: bool) -> dict[str, np.ndarray]:
+    D = d + 1
+    names = ("W_K", "W_Q", "W_V", "W_P") + (("W_1", "W_2") if mlp else ())
+    return {n: x[i * D * D:(i + 1) * D * D].reshape(D, D) for i, n in enumerate(names)}
+
+
+class _RawLoss:
+    """The loss of :func:`_ltb_loss_fn` and its gradient in closed form (numpy; chain rule through
+    ``C(θ)``: ``∂L/∂C = 2H(C FFᵀ − (Ftᵀ))``), ~50x faster than autograd at these sizes; the two are
+    compared in tests/ltb."""
+
+    def __init__(self, m: Mapping[str, np.ndarray], H: np.ndarray, d: int, mlp: bool) -> None:
+        self.FF, self.Ft, self.tt = (np.array(m[k], dtype=float) for k in ("FF", "Ft", "tt"))
+        self.H, self.d, self.mlp = np.array(H, dtype=float), d, mlp
+
+    def _parts(self, x: np.ndarray) -> tuple[Any, ...]:
+        d, D = self.d, self.d + 1
+        P = _np_unpack(x, d, self.mlp)
+        U = np.eye(D) + (P["W_2"] @ P["W_1"] if self.mlp else 0.0)
+        u = U[d, :]
+        PV = P["W_P"] @ P["W_V"]
+        v = PV.T @ u
+        Q = P["W_K"].T @ P["W_Q"]
+        W, w, v1, v2 = Q[:d, :d], Q[d, :d], v[:d], v[d]
+        C = np.concatenate([u[:d, None], np.einsum("ji,k->ijk", W, v1).reshape(d, d * d),
+                            v2 * W.T + np.outer(w, v1), (v2 * w)[:, None]], axis=1)
+        return P, u, PV, v, W, w, v1, v2, C
+
+    def value(self, x: np.ndarray) -> float:
+        C = self._parts(x)[-1]
+        CFt = C @ self.Ft
+        return float(np.trace(self.H @ (self.tt - CFt - CFt.T + C @ self.FF @ C.T)))
+
+    def grad(self, x: np.ndarray) -> tuple[float, np.ndarray]:
+        d, D = self.d, self.d + 1
+        P, u, PV, _, W, w, v1, v2, C = self._parts(x)
+        CFt = C @ self.Ft
+        f = float(np.trace(self.H @ (self.tt - CFt - CFt.T + C @ self.FF @ C.T)))
+        GC = 2.0 * self.H @ (C @ self.FF - self.Ft.T)
+        G1, GS = GC[:, 0], GC[:, 1:1 + d * d].reshape(d, d, d)
+        Gs, Gq = GC[:, 1 + d * d:1 + d * d + d], GC[:, -1]
+        dW = (np.einsum("ijk,k->ij", GS, v1) + v2 * Gs).T
+        dw = Gs @ v1 + v2 * Gq
+        dv = np.concatenate([np.einsum("ijk,ji->k", GS, W) + Gs.T @ w,
+                             [float(np.sum(Gs * W.T) + Gq @ w)]])
+        dQ = np.zeros((D, D))
+        dQ[:d, :d], dQ[d, :d] = dW, dw
+        du = PV @ dv
+        du[:d] += G1
+        dPV = np.outer(u, dv)
+        g = {"W_K": P["W_Q"] @ dQ.T, "W_Q": P["W_K"] @ dQ, "W_V": P["W_P"].T @ dPV,
+             "W_P": dPV @ P["W_V"].T}
+        if self.mlp:
+            dM = np.zeros((D, D))
+            dM[d, :] = du
+            g["W_1"], g["W_2"] = P["W_2"].T @ dM, dM @ P["W_1"].T
+        return f, np.concatenate([g[k].ravel() for k in _np_unpack(x, d, self.mlp)])
+
+
+def _curvature(L: _RawLoss, x: np.ndarray, rng: np.random.Generator, iters: int = 30
+               ) -> tuple[float, float]:
+    """``(λ_max, λ_min)`` of the loss Hessian at ``x`` by power iteration on central-difference
+    Hessian-vector products of the closed-form gradient (λ_min from ``λ_max I − Hess``)."""
+    eps = 1e-6 * max(1.0, float(np.linalg.norm(x)))
+
+    def hv(v: np.ndarray) -> np.ndarray:
+        return (L.grad(x + eps * v)[1] - L.grad(x - eps * v)[1]) / (2 * eps)
+
+    def power(op: Any) -> float:
+        v = rng.standard_normal(x.size)
+        v /= np.linalg.norm(v)
+        lam = 0.0
+        for _ in range(iters):
+            w = op(v)
+            lam = float(v @ w)
+            nv = float(np.linalg.norm(w))
+            if nv == 0.0:
+                break
+            v = w / nv
+        return lam
+
+    lmax = power(hv)
+    shift = abs(lmax)
+    lmin = shift - power(lambda v: shift * v - hv(v))
+    return lmax, lmin
+
+
+def _fit_ltb(st: LinearRegressionICL, mlp: bool, prompts: int, seed: int, tol: float
+             ) -> dict[str, Any]:
+    d = st.d
+    L = _RawLoss(_ltb_moments(st, prompts, seed + 40_000), st.Sigma_x, d, mlp)
+    gen = make_generator(seed)
+    D = d + 1
+    n = (6 if mlp else 4) * D * D
+    # the preset's init: every raw weight i.i.d. N(0, 0.1^2) from the run's seed (the order of
+    # sims.models.ltb.LTB.init_normal: W_K, W_Q, W_V, W_P, W_1, W_2)
+    x = (LTB_INIT_STD * torch.randn(n, generator=gen, dtype=torch.float64)).numpy()
+    x0 = x.copy()
+    rng = np.random.default_rng(seed)
+    y, k, fx = x.copy(), 0, L.value(x)
+    steps, restarts, etas = 0, 0, []
+    prev, _ = _eff_vec_np(_np_unpack(x, d, mlp), d)
+    drift, lam, lam_min = math.inf, 0.0, -math.inf
+    while steps < LTB_MAX_STEPS:
+        lam, lam_min = _curvature(L, x, rng)
+        if steps and drift < LTB_DRIFT_FRACTION * tol and lam_min > -SADDLE_FRACTION * lam:
+            break
+        eta = 1.0 / max(lam, 1e-12)  # step from the curvature at the start of the window
+        etas.append(eta)
+        for _ in range(LTB_WINDOW):
+            _, g = L.grad(y)
+            xn = y - eta * g
+            fn = L.value(xn)
+            if fn > fx:  # adaptive restart (O'Donoghue & Candes 2015): momentum off
+                k, y, restarts = 0, x.copy(), restarts + 1
+                continue
+            k += 1
+            y = xn + (k / (k + 3)) * (xn - x)
+            x, fx = xn, fn
+        steps += LTB_WINDOW
+        cur, _ = _eff_vec_np(_np_unpack(x, d, mlp), d)
+        drift = float(np.linalg.norm(cur - prev)) / max(float(np.linalg.norm(cur)), 1e-12)
+        prev = cur
+    P, P0 = _np_unpack(x.copy(), d, mlp), _np_unpack(x0, d, mlp)
+    _, edge = _eff_vec_np(P, d)
+
+    def named(Q: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {(f"attn.{k2}" if k2[2] in "KQVP" else k2): v for k2, v in Q.items()}
+
+    return {"params": named(P), "init_params": named(P0),
+            "steps": steps, "converged": steps < LTB_MAX_STEPS, "step_size": min(etas),
+            "step_size_last": etas[-1], "prompts": prompts, "drift": drift,
+            "lambda_min_over_max": lam_min / max(lam, 1e-300), "restarts": restarts,
+            "chart_v2_relative": edge, "loss": fx + st.noise_var,
+            "method": "accelerated gradient descent (Nesterov, adaptive restart) on the raw "
+                      "weights from the preset's N(0, 0.1^2) init, loss in sufficient statistics "
+                      "(context sample moments of (1, X'X/N, X'y/N, |y|^2/N), query averaged over "
+                      "x_q ~ N(0, H)); step 1/lambda_max of the Hessian per "
+                      f"{LTB_WINDOW}-step window; stop when the effective parameters drift < "
+                      f"{LTB_DRIFT_FRACTION} x tolerance over a window and the Hessian has no "
+                      f"curvature below -{SADDLE_FRACTION} x lambda_max"}
+
+
+def _eff_vec_np(P: Mapping[str, np.ndarray], d: int) -> tuple[np.ndarray, float]:
+    """:func:`_eff_vec` for numpy weights."""
+    return _eff_vec({k2: torch.from_numpy(np.asarray(v)) for k2, v in P.items()}, d)
+
+
+def fit_ltb(st: LinearRegressionICL, *, mlp: bool, prompts: int, seed: int, tol: float
+            ) -> dict[str, Any]:
+    """Raw LTB (``mlp=True``) or LSA trained at ``st`` (cached by configuration)."""
+    return cached("ltb-rawfit", (st, bool(mlp), int(prompts), int(seed), float(tol)),
+                  lambda: _fit_ltb(st, bool(mlp), int(prompts), int(seed), float(tol)))

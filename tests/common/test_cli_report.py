@@ -83,7 +83,8 @@ def test_report_fails_on_failing_check_and_records_errors(
     assert not bad["pass"] and any("kaput" in e for e in bad["errors"])
     for name in ("report.md", "report.html", "timings.json", "figures/agreement.png"):
         assert (out / name).exists()
-    assert cli.main(["report", "--out", str(tmp_path / "rep2")]) == 1
+    # serial: the fake registry is patched into this process only
+    assert cli.main(["report", "--jobs", "1", "--out", str(tmp_path / "rep2")]) == 1
 
 
 def test_report_resume_reuses_partial_outcomes(

@@ -146,7 +146,8 @@ def _no_temp_files(root: Path) -> None:
 def test_report_killed_mid_run_then_resumed_equals_uninterrupted(tmp_path: Path) -> None:
     ids = ["base:isserlis", "base:wishart", "base:sample-cov", "base:gd", "base:gd-beta",
            "base:dgd", "base:ols"]
-    cmd = [sys.executable, "-m", "sims.cli", "report", "--quick", "--no-figures", "--only", *ids]
+    cmd = [sys.executable, "-m", "sims.cli", "report", "--quick", "--no-figures", "--jobs", "1",
+           "--only", *ids]
     env = _env(tmp_path / "cache")
     killed = tmp_path / "killed"
     proc = subprocess.Popen([*cmd, "--out", str(killed)], cwd=ROOT, env=env,

@@ -146,13 +146,16 @@ def _pre_asymptotic(d: int, n: int, reps: int, lams: Any, wr: list[float], seed:
     upper = float(np.log(hi[1] / hi[0]) / np.log(PRE_LAMBDAS[3] / PRE_LAMBDAS[1]))
     aff_range = _slope(np.asarray(PRE_LAMBDAS[:3]), ws[n][:3])
     limit = 2 / (d + 3)
+    two_beta = float(thm34_bracket(d, "relu")[1])
     why = (f"Diagnosis: a finite-Lambda (pre-asymptotic) excess, not a training or exponent "
            f"effect (no training here; the bracket is a Lambda -> inf statement): the affine "
            f"quadrature at the same d fitted over the same range gives {aff_range:.4f}, "
            f"{aff_range - limit:+.4f} above its limit 2/(d+3) = {limit:.4f}; its local slopes per "
            f"decade of Lambda {list(PRE_LAMBDAS)} fall towards that limit ({local[PRE_LARGE_N]} "
            f"at n = {PRE_LARGE_N}; {local[n]} at n = {n}, where the 1-NN end pulls them below "
-           f"past 5e4), and the ReLU slope over the next range [5e3, 5e5] is {upper:.4f}")
+           f"past 5e4), and the ReLU slope over the next range [5e3, 5e5] is {upper:.4f}, inside "
+           f"the bracket (its excess over 2 beta = {two_beta:.4f} at the check's range: "
+           f"{_slope(lams, wr) - two_beta:+.4f})")
     return {"why": why, "affine_slope_same_range": aff_range, "affine_limit": limit,
             "affine_local_slopes": local[n], "affine_local_slopes_large_n": local[PRE_LARGE_N],
             "relu_slope_upper_range": upper, "relu_omega_check_range": [float(v) for v in wr],

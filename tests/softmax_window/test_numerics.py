@@ -42,3 +42,26 @@ def test_public_optimal_scale_api() -> None:
         optimal_scale(5, 20, 1.0, -1.0)
     with pytest.raises(ValueError, match="task"):
         optimal_scale(5, 20, 1.0, 1.0, "quadratic")
+
+
+@pytest.mark.thorough
+@pytest.mark.slow
+@pytest.mark.result("collins24:thm3.4")
+def test_thm34_relu_slope_at_d6_is_pre_asymptotic() -> None:
+    """Issue 19 B: at d = 6 the quick ReLU slope over Λ ∈ [500, 5e4] sits 1.8 se above 2β + 0.03;
+    the row stays ``skipped`` and carries the finite-Λ diagnosis: the affine quadrature at the same
+    d has a similar excess over its limit 2/(d+3) over that range, its local slopes (n = 2e5) fall
+    monotonically towards the limit, and the ReLU slope over the next range is inside the
+    bracket."""
+    from numerics.softmax_window.checks_optimum import check_thm3_4_rate
+
+    rows = {r.name: r for r in check_thm3_4_rate(d=6)}
+    row = rows["ReLU slope < 2 beta + 0.03"]
+    assert row.status == "skipped"
+    det = row.details
+    local = det["affine_local_slopes_large_n"]
+    assert all(a > b for a, b in zip(local[:-1], local[1:], strict=False))
+    assert local[-1] > det["affine_limit"]
+    assert det["affine_slope_same_range"] - det["affine_limit"] > 0.02
+    assert 0.125 - 0.03 < det["relu_slope_upper_range"] < 0.25 + 0.03
+    assert det["slope"] > det["relu_slope_upper_range"]

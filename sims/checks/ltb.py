@@ -26,6 +26,7 @@ from numerics.testing import (
     mc_agreement,
     ordering,
     over_seeds,
+    skipped,
     swap_alternative,
     train_discrimination,
 )
@@ -39,8 +40,11 @@ from sims.checks.ltb_settings import (
     C17_PROMPTS,
     C18_BETA_NORM,
     C18_DEFAULTS,
+    CHART_EDGE,
     FIT_PROMPTS,
+    LTB_FIT_PROMPTS,
     fit_gd_beta,
+    fit_ltb,
     plan_rows,
     skip_rows,
     table1_setting,
@@ -186,26 +190,34 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, d: int = 2, N: int 
     info: dict[str, Any] = {}
     if at_preset:
         rtols = [sp[3] for sp in specs]
-        over: dict[str, Any] = {}
     else:
         ey2 = float(np.trace(st.Sigma_x @ (st.task_cov + np.outer(bs, bs)))) + st.noise_var
-        plans = plan_rows(specs, N=N, family="table1", prompts=C17_PROMPTS)
+        plans = plan_rows(specs, N=N, family="table1", prompts=LTB_FIT_PROMPTS)
         skip = skip_rows(plans, specs, [ey2, ey2, zero, zero, np.zeros((d, d))],
-                         prompts=C17_PROMPTS, family="table1")
+                         prompts=LTB_FIT_PROMPTS, family="table1")
         if skip is not None:
             return skip
         rtols = [p.rtol for p in plans]
         scale = max(p.scale for p in plans)
-        exp, cfg = PRESETS["c17_ltb"]
-        over = {"setting": st, "batch_size": int(math.ceil(cfg.batch_size * scale)),
-                "test_size": int(math.ceil(exp.test_size * scale))}
+        exp = PRESETS["c17_ltb"][0]
+        kw = {"prompts": int(math.ceil(LTB_FIT_PROMPTS * scale)), "tol": min(rtols),
+              "test_size": int(math.ceil(exp.test_size * scale)), "init_size": exp.curve_size}
+        ltb: list[tuple[int, Any]] = [(s, fit_ltb(st, mlp=not fault_no_mlp, seed=s, **kw))
+                                      for s in seeds]
+        lsa: list[tuple[int, Any]] = [(s, fit_ltb(st, mlp=False, seed=s, **kw)) for s in seeds]
         info = {"setting": setting, "plans": [p.details() for p in plans], "training": {
-            "optimizer": cfg.optimizer, "step_size": cfg.lr, "steps": cfg.steps,
-            "batch": over["batch_size"], "test_prompts": over["test_size"],
-            "derived": "preset schedule; batch and test prompts x the tightest row's budget "
-                       "factor (sampling error ~ 1/sqrt(prompts))"}}
-    ltb = [(s, trained("c17_lsa" if fault_no_mlp else "c17_ltb", seed=s, **over)) for s in seeds]
-    lsa = [(s, trained("c17_lsa", seed=s, **over)) for s in seeds]
+            "LTB": ltb[0][1].extra["fit"], "LSA": lsa[0][1].extra["fit"],
+            "test_prompts": kw["test_size"],
+            "derived": "prompts LTB_FIT_PROMPTS x the tightest row's budget factor (sampling error "
+                       "~ 1/sqrt(prompts)); step 1/rho of the Hessian; steps from the drift "
+                       "criterion"}}
+        trap = _trapped(ltb, lsa, specs, [ey2, ey2, zero, zero, np.zeros((d, d))], plans,
+                        info)
+        if trap is not None:
+            return trap
+    if at_preset:
+        ltb = [(s, trained("c17_lsa" if fault_no_mlp else "c17_ltb", seed=s)) for s in seeds]
+        lsa = [(s, trained("c17_lsa", seed=s)) for s in seeds]
     fa = fault_alternative
     out = [
         _per_seed(specs[0][0], _risks(ltb), Rs, specs[0][2], rtol=rtols[0], norm=Rs,
@@ -242,6 +254,31 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, d: int = 2, N: int 
                              rtol=rtols[k], norm=norm, fault_alternative=fa,
                              details=info or None)[0])
     out.append(_phi_order(blocks("phi"), L["phi"], phi_tolerance(st, Gs, C17_PHI_RTOL), fa))
+    return out
+
+
+def _trapped(ltb: Sequence[tuple[int, Any]], lsa: Sequence[tuple[int, Any]],
+             specs: Sequence[tuple[str, Any, Mapping[str, Any], float, float]],
+             starts: Sequence[Any], plans: Sequence[Any], info: dict[str, Any]
+             ) -> list[Evidence] | None:
+    """``None`` unless a fit ended off the effective chart (``|v₂|`` below ``CHART_EDGE`` of
+    ``|u||v|``: ``b → ∞``, the centring-at-infinity trap of the β* = 0 control) or hit its step
+    cap: then every row is ``skipped`` with ``trapped=True`` and the fit's numbers (a fact about
+    the weights, not about any prediction)."""
+    bad = [(k, s, r.extra["fit"]) for k, runs in (("LTB", ltb), ("LSA", lsa)) for s, r in runs
+           if r.extra["fit"]["chart_v2_relative"] < CHART_EDGE or not r.extra["fit"]["converged"]]
+    if not bad:
+        return None
+    k, s, f = bad[0]
+    why = (f"trapped: the {k} fit (seed {s}) ended "
+           + (f"off the effective chart (|v2|/(|u||v|) = {f['chart_v2_relative']:.3g} < "
+              f"{CHART_EDGE})" if f["converged"] else f"unconverged after {f['steps']} steps"))
+    out = []
+    for p, (name, pred, alts, _, norm), start in zip(plans, specs, starts, strict=True):
+        ev = train_discrimination(name, start, pred, start, alternatives=alts, rtol=p.rtol,
+                                  norm=norm, details={"trained": True, **info, **p.details()})
+        out.append(skipped(ev, why=why, trapped=True, steps=f["steps"],
+                           chart_v2_relative=f["chart_v2_relative"], loss=f["loss"]))
     return out
 
 

@@ -5,12 +5,19 @@ A :class:`Domain` says what a parameter must be (an integer size, a real number 
 symmetric PSD covariance, a finite vector, ...) and gives a valid example at ``d = 2``.  Two users
 read the same declaration:
 
-* :func:`validated` / :func:`validate_exports` wrap a slice's exported functions: every declared
+* :class:`Checker` (one per slice, ``theory/<slug>/domains.py``: ``checked = Checker(DOMAINS,
+  paper=..., overrides=...)``) validates a public function *where it is defined*: ``@checked``
+  on a ``def``, ``checked(fn, args=(...))`` on a lambdified ``*args`` twin.  Every declared
   argument is checked at call time with the settings validators' rules (:func:`check_value`;
   ``ValueError``/``TypeError`` naming the parameter, the value and the assumption it breaks), and
   arguments sharing a dimension label (``dim="d"``) must agree in size.  SymPy input passes (it
-  is symbolic); a Python string never does.  The unwrapped function stays the module-level name
-  in its section module (the fast internal path for ODE right-hand sides and optimisers).
+  is symbolic); a Python string never does.  The package re-exports the same object, so there is
+  one message per bad input whatever the import path.  Only the outermost validated call checks
+  (a validated function calling another does not check again: the inner arguments are the
+  outer's, already checked, or computed from them); ``fn.raw`` is the unchecked function, the
+  fast path for ODE right-hand sides and optimisers called in a loop.
+  (:func:`validate_exports` is the older form: it replaced the package's exports by wrappers at
+  import; kept for code outside this repository.)
 * the bad-input harness (``tests/common/bad_input.py``) reads ``fn.__domains__`` to build a valid
   call from the examples and derives the bad values from each domain's kind and bounds.
 
@@ -24,6 +31,7 @@ import contextlib
 import functools
 import inspect
 import math
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,10 +41,13 @@ import numpy as np
 from theory.settings.validators import PSD_RTOL
 
 __all__ = ["Domain", "COMMON", "check_value", "validated", "validate_exports", "KINDS",
-           "record_arguments", "degenerate"]
+           "record_arguments", "degenerate", "Checker"]
 
 #: Active argument recorders (see :func:`record_arguments`); empty outside a recording.
 _RECORDERS: list[dict[tuple[str, str], set[str]]] = []
+
+#: Depth of validated calls on this thread: only the outermost one checks and records.
+_DEPTH = threading.local()
 
 
 def degenerate(value: Any) -> bool | None:
@@ -399,16 +410,29 @@ def validated(fn: Callable[..., Any], domains: Mapping[str, Domain], *,
                 if dom.dim is not None and size is not None:
                     _same_size(sizes, n, size, dom)
 
+    def enter(a: tuple[Any, ...], kw: dict[str, Any]) -> int:
+        depth = getattr(_DEPTH, "n", 0)
+        if depth == 0:
+            check(a, kw)
+        _DEPTH.n = depth + 1
+        return depth
+
     if args is not None:
         def call(*a: Any, **kw: Any) -> Any:
-            check(a, kw)
-            if kw:
-                a = a + tuple(kw[n] for n in names[len(a):])
-            return fn(*a)
+            depth = enter(a, kw)
+            try:
+                if kw:
+                    a = a + tuple(kw[n] for n in names[len(a):])
+                return fn(*a)
+            finally:
+                _DEPTH.n = depth
     else:
         def call(*a: Any, **kw: Any) -> Any:
-            check(a, kw)
-            return fn(*a, **kw)
+            depth = enter(a, kw)
+            try:
+                return fn(*a, **kw)
+            finally:
+                _DEPTH.n = depth
 
     wrapper = functools.wraps(fn)(call)
     wrapper.__signature__ = sig  # type: ignore[attr-defined]
@@ -425,6 +449,45 @@ def _same_size(sizes: dict[str, tuple[str, int]], name: str, size: int, dom: Dom
     elif prev[1] != size:
         raise ValueError(f"{name} has size {size} along {dom.dim} but {prev[0]} has size "
                          f"{prev[1]}{_where(dom)}: the shapes do not match")
+
+
+class Checker:
+    """A slice's validation at the definition: ``checked = Checker(DOMAINS, paper="zfb24",
+    overrides=OVERRIDES)`` in ``theory/<slug>/domains.py``, then in a section module
+
+    * ``@checked`` on a public ``def`` (its parameters' domains from the table, updated by
+      ``overrides[fn.__name__]``);
+    * ``@checked(domains={...})`` for a per-function change written at the definition;
+    * ``name_fn = checked(twin(...), args=("Lambda", "N"))`` for a lambdified ``*args`` twin.
+
+    The result is :func:`validated` of the function: the package exports that same object.
+
+    >>> chk = Checker({"x": Domain("real", 1.0, lower=0.0, lower_open=True)}, paper="demo")
+    >>> @chk
+    ... def sq(x):
+    ...     return x * x
+    >>> sq(2.0), sq.raw(-1.0)
+    (4.0, 1.0)
+    >>> sq(-1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: x must be a finite real number > 0 (demo), got -1.0
+    """
+
+    def __init__(self, domains: Mapping[str, Domain], *, paper: str | None = None,
+                 overrides: Mapping[str, Mapping[str, Domain]] | None = None) -> None:
+        self.domains = dict(domains)
+        self.paper = paper
+        self.overrides = dict(overrides or {})
+
+    def __call__(self, fn: Callable[..., Any] | None = None, /, *,
+                 args: Sequence[str] | None = None,
+                 domains: Mapping[str, Domain] | None = None) -> Any:
+        if fn is None:
+            return lambda f: self(f, args=args, domains=domains)
+        name = getattr(fn, "__name__", "")
+        doms = {**self.domains, **self.overrides.get(name, {}), **(domains or {})}
+        return validated(fn, doms, args=args, paper=self.paper)
 
 
 def validate_exports(namespace: dict[str, Any], names: Iterable[str],

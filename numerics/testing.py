@@ -40,6 +40,7 @@ from numerics.train_evidence import (
     nearest_alternative,
     over_seeds,
     swap_alternative,
+    tier_seeds,
     train_agreement,
     train_contract_violations,
     train_discrimination,
@@ -61,6 +62,7 @@ __all__ = [
     "TRAIN_CONTRACT",
     "train_contract_violations",
     "over_seeds",
+    "tier_seeds",
     "trap_of",
     "nearest_alternative",
     "swap_alternative",
@@ -80,6 +82,7 @@ __all__ = [
     "mc_agreement",
     "mc_difference_agreement",
     "rate_agreement",
+    "loglog_slope",
     "train_agreement",
     "ordering",
     "informational",
@@ -231,6 +234,18 @@ def mc_difference_agreement(
 
 
 # ------------------------------------------------------------------------------------- RATE
+def loglog_slope(x: Any, y: Any) -> float:
+    """The least-squares slope of ``log y`` against ``log x`` (``scipy.stats.linregress``): the
+    one fit behind every RATE row and every rate drawn in a figure.
+
+    >>> round(loglog_slope([1.0, 2.0, 4.0], [3.0, 12.0, 48.0]), 12)
+    2.0
+    """
+    fit: Any = stats.linregress(np.log(np.asarray(x, dtype=float)),
+                                np.log(np.asarray(y, dtype=float)))
+    return float(fit.slope)
+
+
 def rate_agreement(
     name: str, x: Sequence[float], y: Sequence[float], expected_slope: float, *,
     band: float = RATE_BAND, details: dict | None = None,

@@ -27,6 +27,7 @@ __all__ = [
     "nearest_alternative",
     "swap_alternative",
     "over_seeds",
+    "tier_seeds",
     "train_contract_violations",
 ]
 
@@ -143,6 +144,18 @@ def trap_of(ev: Evidence) -> str | None:
     """The named alternative a TRAIN row ended in (within 1 tolerance unit of it), if any."""
     near = nearest_alternative(ev)
     return near["name"] if near is not None and near["units"] <= 1.0 else None
+
+def tier_seeds(seed: int, *, quick: bool, n_full: int = 3) -> tuple[int, ...]:
+    """The seeds a trained check runs on: ``(seed,)`` in the quick tier, ``n_full`` consecutive
+    seeds from ``seed`` in the full tier (``--full`` and the thorough tests).
+
+    >>> tier_seeds(0, quick=True), tier_seeds(5, quick=False)
+    ((0,), (5, 6, 7))
+    """
+    if isinstance(n_full, bool) or not isinstance(n_full, int) or n_full < 1:
+        raise ValueError(f"n_full (seeds in the full tier) must be an integer >= 1, got {n_full!r}")
+    return (seed,) if quick else tuple(range(seed, seed + n_full))
+
 
 def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -> list[Evidence]:
     """One check's rows over ``seeds``, merged row by row (``rows_of(seed)`` returns one seed's

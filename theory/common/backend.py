@@ -460,22 +460,34 @@ def _as_float(x: Any) -> Any:
 _ARGS = tuple(sp.Symbol(f"_a{i}", real=True) for i in range(10))
 
 
-def dual(builder: Callable[..., sp.Expr], syms: Sequence[sp.Symbol], vals: Sequence[Any]) -> Any:
-    """``builder(*vals)`` for SymPy input, else the lambdified twin evaluated in float64.
+def dual(builder: Callable[..., sp.Expr], syms: Sequence[sp.Symbol], vals: Sequence[Any], *,
+         backend: str = "numpy") -> Any:
+    """``builder(*vals)`` for SymPy input, else the lambdified twin evaluated numerically: float64
+    (``backend="numpy"``, the default) or mpmath at the current ``mp.dps`` (``backend="mpmath"``,
+    for a formula float64 cannot hold, e.g. a difference of nearly equal large terms).
 
-    ``syms`` documents the builder's arguments (symbol names); the numeric twin is lambdified in
-    fresh positional symbols of the same count.
+    This is the one way to write a scalar formula: one SymPy expression, evaluated symbolically or
+    numerically; matrix formulas use :func:`ops_for`.  ``syms`` documents the builder's arguments
+    (symbol names); the numeric twin is lambdified in fresh positional symbols of the same count.
 
     >>> x = sp.Symbol("x")
     >>> dual(lambda a: a**2 + 1, (x,), (2.0,)), dual(lambda a: a**2 + 1, (x,), (x,))
     (5.0, x**2 + 1)
+    >>> dual(lambda a: a**2 + 1, (x,), (2,), backend="mpmath")
+    mpf('5.0')
     """
     if len(syms) != len(vals):
         raise ValueError(f"{getattr(builder, '__name__', 'builder')}: {len(syms)} symbols but "
                          f"{len(vals)} values")
+    if backend not in ("numpy", "mpmath"):
+        raise ValueError(f"backend must be 'numpy' or 'mpmath', got {backend!r}")
     if is_symbolic(*vals):
         return builder(*[sp.sympify(v) for v in vals])
     args = _ARGS[: len(vals)]
+    if backend == "mpmath":
+        import mpmath
+
+        return lambdified(args, builder(*args), backend="mpmath")(*[mpmath.mpf(v) for v in vals])
     f = lambdified(args, builder(*args))
     with np.errstate(over="ignore"):
         return _as_float(f(*[np.asarray(v, dtype=float) for v in vals]))

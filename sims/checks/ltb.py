@@ -37,7 +37,6 @@ from sims.checks.ltb_forward import (
 )
 from sims.checks.ltb_settings import (
     C17_DEFAULTS,
-    C17_PROMPTS,
     C18_BETA_NORM,
     C18_DEFAULTS,
     CHART_EDGE,
@@ -155,13 +154,18 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, d: int = 2, N: int 
     lists it (each must then fail).
 
     Setting (issue 19): ``d, N, sigma2, beta_norm`` (:func:`sims.checks.ltb_settings.
-    table1_setting`; defaults: the preset).  Elsewhere the preset's Adam run trains at the setting
-    with batch and test prompts raised by the budget factor of the tightest row; a row whose
-    alternatives lie within 2 tolerances is tightened, or ``skipped`` with its numbers."""
+    table1_setting`; defaults: the preset, trained by the preset's Adam runs as before).
+    Elsewhere the raw LTB and LSA are trained by :func:`~sims.checks.ltb_settings.fit_ltb`
+    (accelerated GD on the raw weights from the preset's init, loss in sufficient statistics;
+    step 1/ρ of the Hessian, steps from the drift of the effective parameters, prompts from the
+    tightest row's tolerance; all recorded in ``details["training"]``); a row whose alternatives
+    lie within 2 tolerances is tightened, or ``skipped`` with its numbers; a fit that ends off the
+    effective chart or unconverged makes every row ``skipped`` with ``trapped=True``."""
     setting = {"d": d, "N": N, "sigma2": sigma2, "beta_norm": beta_norm}
     validate_table1(**setting)
     at_preset = setting == C17_DEFAULTS
-    lv = c17_levels(PRESETS["c17_ltb"][0].setting if at_preset else table1_setting(**setting))
+    lv = (c17_levels(PRESETS["c17_ltb"][0].setting) if at_preset else
+          c17_levels(table1_setting(**setting), restarts=0))
     st = lv["setting"]
     seeds = _seeds(quick, seed)
     Rs, Ls = lv["R_star"], lv["inf_lsa"]
@@ -188,6 +192,8 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, d: int = 2, N: int 
          float(np.linalg.norm(Gs))),
     ]
     info: dict[str, Any] = {}
+    ltb: list[tuple[int, Any]] = []
+    lsa: list[tuple[int, Any]] = []
     if at_preset:
         rtols = [sp[3] for sp in specs]
     else:
@@ -202,9 +208,8 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, d: int = 2, N: int 
         exp = PRESETS["c17_ltb"][0]
         kw = {"prompts": int(math.ceil(LTB_FIT_PROMPTS * scale)), "tol": min(rtols),
               "test_size": int(math.ceil(exp.test_size * scale)), "init_size": exp.curve_size}
-        ltb: list[tuple[int, Any]] = [(s, fit_ltb(st, mlp=not fault_no_mlp, seed=s, **kw))
-                                      for s in seeds]
-        lsa: list[tuple[int, Any]] = [(s, fit_ltb(st, mlp=False, seed=s, **kw)) for s in seeds]
+        ltb = [(s, fit_ltb(st, mlp=not fault_no_mlp, seed=s, **kw)) for s in seeds]
+        lsa = [(s, fit_ltb(st, mlp=False, seed=s, **kw)) for s in seeds]
         info = {"setting": setting, "plans": [p.details() for p in plans], "training": {
             "LTB": ltb[0][1].extra["fit"], "LSA": lsa[0][1].extra["fit"],
             "test_prompts": kw["test_size"],

@@ -29,8 +29,14 @@ from theory.ltb import (
 
 __all__ = [
     "check_cor6_2_rate",
+    "check_cor6_2_ratio_value",
     "check_lem6_1_mc",
+    "check_lem6_1_value",
 ]
+
+#: Lemma 6.1 value check: the quadrature of the d = 1 Bayes risk is accurate to ~1e-10; the MC
+#: route is the only error (z = Z_MC standard errors).
+QUAD_ABS = 1e-9
 
 
 def check_cor6_2_rate(*, quick: bool = True, seed: int = 0, alpha: float = 2.0, d: int = 4000
@@ -138,3 +144,84 @@ def check_lem6_1_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6
     out.append(rate_agreement("R_Bayes - s2 vs N: slope of sum min(lambda_i, s2/N)", Ns, rb,
                               slope, details={"sum_min": sm}))
     return out
+
+
+def _bayes_risk_d1(h: float, psi: float, sigma2: float, N: int) -> float:
+    """[derived] d = 1 Bayes risk of Lemma 6.1: ``XᵀX = h·χ²_N``, posterior variance
+    ``1/(hχ²/σ² + 1/ψ)``, so ``R_Bayes = σ² + hψσ² E[1/(σ² + ψhχ²_N)]`` (one-dimensional
+    quadrature against the χ²_N density; independent of ``bayes_conditional_risk``)."""
+    from scipy import integrate, stats
+
+    val, _ = integrate.quad(lambda c: stats.chi2.pdf(c, N) / (sigma2 + psi * h * c), 0, np.inf,
+                            epsabs=1e-13, epsrel=1e-12, limit=200)
+    return sigma2 + h * psi * sigma2 * val
+
+
+def check_lem6_1_value(*, quick: bool = True, seed: int = 0, h: float = 1.7, psi: float = 0.6,
+                       sigma2: float = 0.45, N: int = 5, beta_star: float = 0.8,
+                       fault_posterior_fn: Any = None) -> list[Evidence]:
+    """Lemma 6.1's ``R_Bayes`` and the gap ``R* − R_Bayes`` as values (issue 20 item 3), at a
+    generic d = 1 point (h, ψ, σ² ≠ 1): the MC risk of the posterior-mean predictor on sampled
+    prompts against the χ²_N quadrature of :func:`_bayes_risk_d1` [derived], and ``R* − MC``
+    against ``R* − quadrature`` (``R*`` closed form, Thm 5.2).  ``fault_posterior_fn(X, y, β*, Ψ,
+    σ²)`` replaces the posterior mean (negative control: ``numerics.ltb.faults:
+    bayes_mean_without_sigma2``)."""
+    from numerics.montecarlo import mc_mean
+    from numerics.sampling import sample_prompts
+    from theory.common.baselines import bayes_posterior_mean
+    from theory.settings import LinearRegressionICL
+
+    rng = check_rng(seed, f"{__name__}:check_lem6_1_value")
+    H, Psi, bs = np.array([[h]]), np.array([[psi]]), np.array([beta_star])
+    st = LinearRegressionICL.from_arrays(Sigma_x=H, N=N, task_mean=bs, task_cov=Psi,
+                                         noise_var=sigma2)
+    post = bayes_posterior_mean if fault_posterior_fn is None else fault_posterior_fn
+
+    def full(r: np.random.Generator, B: int) -> np.ndarray:
+        p = sample_prompts(st, B, rng=r)
+        bh = np.asarray(post(p.X, p.y, bs, Psi, sigma2))
+        return (np.einsum("bd,bd->b", p.xq, bh) - p.yq) ** 2
+
+    est = mc_mean(full, quick_n(quick, 400_000, 2_000_000), rng=rng)
+    quad = _bayes_risk_d1(h, psi, sigma2, N)
+    Rs = float(optimal_risk(H, Psi, sigma2, N))
+    gap = type(est)(Rs - est.mean, est.se, est.n)
+    return [mc_agreement("R_Bayes (MC risk of the posterior-mean predictor) == chi^2 quadrature "
+                         "[derived, d = 1]", quad, est, bias=QUAD_ABS,
+                         details={"h": h, "psi": psi, "sigma2": sigma2, "N": N}),
+            mc_agreement("R* - R_Bayes (value, not only > 0) == R* - quadrature", Rs - quad, gap,
+                         scale=Rs, bias=QUAD_ABS, details={"R_star": Rs, "R_Bayes_quad": quad})]
+
+
+def check_cor6_2_ratio_value(*, quick: bool = True, seed: int = 0, d: int = 5, N: int = 20,
+                             sigma: float = 0.03, fault_iw_offset: int | None = None
+                             ) -> list[Evidence]:
+    """Cor 6.2's unbounded-SNR example as a value (issue 20 item 3): at H = Ψ = I_d the Bayes
+    excess is ``R_Bayes − σ² = σ² E tr(XᵀX + σ²I)⁻¹``, whose σ → 0 limit is the inverse-Wishart
+    mean ``σ² d/(N − d − 1)`` ([derived]; Muirhead 1982 Thm 3.2.12), with a bias below
+    ``σ⁴ E tr (XᵀX)⁻² = σ⁴ d N/((N−d)(N−d−1)(N−d−3))``.  The MC excess (shared
+    ``bayes_conditional_risk``) over σ² is checked against ``d/(N − d − 1)``, so the ratio
+    ``(R* − σ²)/(R_Bayes − σ²)`` printed by the ordering row is pinned to
+    ``(R* − σ²)(N − d − 1)/(σ² d)``.  ``fault_iw_offset``: the ``1`` of ``N − d − 1`` (negative
+    control: 0)."""
+    from numerics.montecarlo import mc_mean
+    from theory.common.baselines import bayes_conditional_risk
+
+    if N <= d + 3:
+        raise ValueError(f"N = {N}: the inverse-Wishart moments need N > d + 3 (d = {d})")
+    rng = check_rng(seed, f"{__name__}:check_cor6_2_ratio_value")
+    s2 = sigma**2
+    off = 1 if fault_iw_offset is None else fault_iw_offset
+
+    def draw(r: np.random.Generator, B: int) -> np.ndarray:
+        X = r.standard_normal((B, N, d))
+        return (np.asarray(bayes_conditional_risk(X, np.eye(d), np.eye(d), s2)) - s2) / s2
+
+    est = mc_mean(draw, quick_n(quick, 20_000, 100_000), rng=rng)
+    limit = d / (N - d - off)
+    bias = s2 * d * N / ((N - d) * (N - d - 1) * (N - d - 3))
+    Rs = float(optimal_risk(np.eye(d), np.eye(d), s2, N))
+    return [mc_agreement(f"(R_Bayes - s2)/s2 at H = Psi = I_{d}, N = {N}, sigma = {sigma} == "
+                         "E tr (X^TX)^-1 = d/(N - d - 1) [derived]", limit, est, bias=bias,
+                         details={"ratio_predicted": (Rs - s2) / (s2 * limit),
+                                  "ratio_mc": (Rs - s2) / (s2 * est.mean)})]

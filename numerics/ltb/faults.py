@@ -14,7 +14,8 @@ import numpy as np
 from theory.ltb import optimal_gamma
 
 __all__ = ["gamma_without_finite_sample_factor", "gamma_infinite_N", "lsa_risk_floor_n_plus_1",
-           "cor62_bounds_half", "beta_rate_bound_exponent_2", "gap_lower_bound_simplified_r"]
+           "cor62_bounds_half", "beta_rate_bound_exponent_2", "gap_lower_bound_simplified_r",
+           "bayes_mean_without_sigma2"]
 
 
 def gamma_without_finite_sample_factor(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
@@ -61,3 +62,14 @@ def gap_lower_bound_simplified_r(H: Any, Psi: Any, beta_star: Any, sigma2: Any, 
     p = np.linalg.eigvalsh(Hh @ Pm @ Hh)
     r = int(np.sum(p > 1e-10 * max(1.0, float(p.max()))))
     return float(2 * (bs @ Hm @ bs - r * np.trace(Hm @ Pm) - r * sigma2) / (N + 2))
+
+
+def bayes_mean_without_sigma2(X: Any, y: Any, beta_star: Any, Psi: Any, sigma2: Any) -> Any:
+    """Wrong: Lemma 6.1's posterior mean ``β* + (XᵀX + σ²Ψ⁻¹)⁻¹Xᵀ(y − Xβ*)`` with the σ² of the
+    prior precision dropped (a one-token slip: ``σ²Ψ⁻¹ -> Ψ⁻¹``)."""
+    del sigma2
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    bs = np.asarray(beta_star, dtype=float)
+    A = np.einsum("bni,bnj->bij", X, X) + np.linalg.inv(np.asarray(Psi, dtype=float))
+    r = np.einsum("bni,bn->bi", X, y - X @ bs)
+    return bs + np.linalg.solve(A, r[:, :, None])[:, :, 0]

@@ -150,7 +150,10 @@ RESULTS: tuple[Result, ...] = (
         statement="L(b_Bayes; X) = s2 + s2 tr(H Psi^1/2 (Psi^1/2 X^TX Psi^1/2 + s2 I)^-1 Psi^1/2)",
         objects=("theory.common.baselines:bayes_posterior_mean",
                  "theory.common.baselines:bayes_conditional_risk", "theory.ltb:sum_min"),
-        checks=(Check("numerics.ltb.checks_rates:check_lem6_1_mc"),),
+        checks=(Check("numerics.ltb.checks_rates:check_lem6_1_mc"),
+                Check("numerics.ltb.checks_rates:check_lem6_1_value",
+                      faults={"sigma2 Psi^-1 -> Psi^-1": {"fault_posterior_fn": Ref(
+                          "numerics.ltb.faults:bayes_mean_without_sigma2")}})),
         figures=("sims.figures.ltb:fig_rates",),
     ),
     Result(
@@ -162,6 +165,8 @@ RESULTS: tuple[Result, ...] = (
         statement="R* - s2 ~ sum_i min(l_i, s2/N) under bounded SNR",
         objects=("theory.ltb:cor62_bounds", "theory.ltb:sum_min"),
         checks=(Check("numerics.ltb.checks_rates:check_cor6_2_rate"),
+                Check("numerics.ltb.checks_rates:check_cor6_2_ratio_value",
+                      faults={"N - d - 1 -> N - d": {"fault_iw_offset": 0}}),
                 Check("numerics.ltb.checks_pinned:check_cor6_2_float_pinned",
                       faults={"1/4 -> 1/2": {"fault_bounds_fn": Ref(
                           "numerics.ltb.faults:cor62_bounds_half")}})),

@@ -5,14 +5,19 @@ schedule and batch derived from the setting and the row's tolerance).
 Training (one softmax unit, tied M, online Adam on fresh prompts, the presets' loop
 :func:`sims.experiments.softmax_window.run`):
 
-* step size: Adam's 0.05 with the presets' cosine decay to 0.05x.  Adam's step is invariant to
-  the loss's curvature (it normalises the gradient), so the step size is set in parameter units:
-  the unit's weights K = Q = √ω·I move ~0.05 per step, and ω* ≤ 20 on the drawn range is reached
-  in < 100 steps (``SETTING_LR``);
-* steps: a ladder 400 → 800 → 1600; a run is accepted when the drift of the invariant
-  ω̂ = tr(M)/d over the averaging window (the last 20 % of steps: mean of its second half minus
-  mean of its first, so Adam's step-to-step jitter averages out) is at most ``DRIFT_FRACTION``
-  of the row's tolerance (the convergence criterion), else the next rung;
+* step size: derived from the curvature (:func:`sims.experiments.softmax_window.run_derived`).
+  A transient at Adam's 0.05 (``SETTING_LR``; Adam divides each gradient coordinate by its RMS,
+  so a weight moves ≈ 0.05 per step whatever the curvature) until ω̂ stops drifting by more than
+  the tolerance over 100 steps; there the curvature h = ∂²𝓛/∂θ² of a diagonal weight (finite
+  differences on one common batch) and its gradient noise σ_g (over independent minibatches) are
+  measured, and Adam -- ≈ SGD with step lr/σ_g near the optimum -- gets the step size
+  lr = 2·f·t·ω·h/(d·σ_g) (≤ 0.05) that keeps the jitter's bias of ω̂ (≈ d·lr·σ_g/(2h)) below f·t
+  (t the row's tolerance, f = ``DRIFT_FRACTION``);
+* steps: the stop hook of :func:`sims.train.train`: phase 2 runs until the drift of the invariant
+  ω̂ = tr(M)/d over the averaging window (mean of its second half minus its first) is at most
+  f·t; the window is max((2σ_g/(h√ω f t))²/d, 5 relaxation times σ_g/(lr h), 100 steps), the
+  length over which the window mean's standard error is ≤ f·t.  Step sizes, the measured h and
+  σ_g, the window, each phase's steps and the final drift are in the row's details;
 * batch: the sampling error of ω̂ scales like 1/√batch; 256 prompts per step hold it well inside
   the 5 % tolerance (the presets), so a row tightened to tolerance t uses
   ``256 (0.05/t)²`` prompts per step.
@@ -31,7 +36,6 @@ The trained model never sees a prediction: the trained runs come from a config-k
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -42,7 +46,14 @@ from numerics.softmax_window.api import optimal_scale
 from numerics.softmax_window.quadrature import optimal_scale_affine
 from numerics.testing import TRAIN_RTOL, skipped, train_discrimination
 from sims.cache import cached
-from sims.experiments.softmax_window import PRESETS, UnitExperiment, run
+from sims.experiments.softmax_window import (
+    MIN_WINDOW,
+    MIXING_TIMES,
+    PRESETS,
+    TRANSIENT_LR,
+    UnitExperiment,
+    run_derived,
+)
 from sims.train import TrainResult
 from theory.common.protocols import Estimate, Evidence
 from theory.settings.softmax_window import SoftmaxWindowSetting
@@ -53,15 +64,17 @@ __all__ = ["validate_thm34_setting", "validate_fig34_setting", "trained_setting"
            "setting_rows", "SETTING_LR", "SETTING_STEPS", "BASE_BATCH", "MAX_BATCH",
            "DRIFT_FRACTION", "SEPARABLE_UNITS", "RELU_RTOL", "RELU_Z"]
 
-#: Adam's step size (parameter units; Adam is invariant to the loss's curvature): the presets'.
-SETTING_LR = 0.05
-#: The step ladder: the shortest run whose invariant has stopped drifting is used.
+#: Adam's step size of the transient (parameter units; Adam normalises the gradient): the presets'.
+SETTING_LR = TRANSIENT_LR
+#: Typical step counts of a derived run (for the time estimate of a ``skipped`` row only; the
+#: steps taken come from the stop hook and are recorded in the row).
 SETTING_STEPS = (400, 800, 1600)
 #: Prompts per step at the 5 % tolerance (the presets' batch; ω̂'s sampling error ≪ 5 %).
 BASE_BATCH = 256
 #: Largest batch a tightened row may use (about 4x the preset's seconds per example).
 MAX_BATCH = 12_000
-#: Convergence: the drift of ω̂ over the averaging window, as a fraction of the row's tolerance.
+#: Convergence: the drift of ω̂ over the averaging window (and the window mean's standard error,
+#: and the step size's jitter bias), as a fraction f of the row's tolerance.
 DRIFT_FRACTION = 0.2
 #: An alternative closer than this many tolerance units to the prediction is not resolved at
 #: that tolerance (``train_discrimination`` requires 2).
@@ -112,37 +125,26 @@ def _omega_hat(M: np.ndarray) -> float:
 def trained_setting(d: int, n: int, L: float, sigma2: float, task: str = "affine", *,
                     seed: int = 0, rtol: float = TRAIN_RTOL, batch: int = BASE_BATCH
                     ) -> tuple[TrainResult, dict[str, Any]]:
-    """The unit trained at ``(d, n, L, σ²)`` on ``task``: the shortest rung of ``SETTING_STEPS``
-    whose ω̂ drift over the averaging window is ≤ ``DRIFT_FRACTION``·``rtol`` (cached by
-    configuration: a setting trained before is not trained again).  Returns the run and the
-    schedule used (step size, batch, steps, drift)."""
-    base = PRESETS["s1_sigma1"][1]
+    """The unit trained at ``(d, n, L, σ²)`` on ``task`` with the schedule derived from the
+    setting (:func:`sims.experiments.softmax_window.run_derived`: a transient at Adam's
+    ``TRANSIENT_LR``, then the step size and averaging window from the measured curvature and
+    gradient noise of a weight, stopped when ω̂'s drift over the window is ≤
+    ``DRIFT_FRACTION``·``rtol``), cached by configuration (a setting trained before is not
+    trained again).  Returns the run and the schedule used (step sizes, batch, steps, drift)."""
     exp = UnitExperiment(setting=SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma2,
                                                                 task=task))
-    res: TrainResult | None = None
-    info: dict[str, Any] = {}
-    for steps in SETTING_STEPS:
-        cfg = dataclasses.replace(base, lr=SETTING_LR, steps=steps, batch_size=batch, seed=seed)
-        res = _cached_run(exp, cfg)
-        snaps = res.extra["M_snapshots"]
-        k = int(len(snaps) * (1 - exp.avg_frac))
-        w = np.array([_omega_hat(m) for m in snaps[k:]])
-        half = len(w) // 2  # the trend across the window: mean of its second half vs its first
-        drift = abs(float(w[half:].mean() - w[:half].mean())) / max(
-            abs(_omega_hat(res.extra["M_avg"])), 1e-12)
-        info = {"step_size": SETTING_LR, "batch": batch, "steps": steps,
-                "omega_drift_over_window": drift, "drift_limit": DRIFT_FRACTION * rtol,
-                "converged": drift <= DRIFT_FRACTION * rtol,
-                "schedule": "Adam, cosine decay to 0.05x; steps from the drift ladder "
-                            f"{SETTING_STEPS}; batch 256 (0.05/tolerance)^2"}
-        if info["converged"]:
-            break
-    assert res is not None
+    key = (exp, "derived", seed, rtol, batch, DRIFT_FRACTION)
+    res = cached("softmax_window_settings", key, lambda: run_derived(
+        exp, seed=seed, rtol=rtol, batch=batch, fraction=DRIFT_FRACTION))
+    info = dict(res.extra["schedule"])
+    info["drift_limit"] = DRIFT_FRACTION * rtol
+    info["schedule_rule"] = (
+        f"Adam {TRANSIENT_LR} until the drift of omega-hat over 100 steps <= tolerance; then "
+        "step size 2 f t omega h/(d sigma_g) (<= 0.05) and window max((2 sigma_g/(h sqrt(omega) "
+        f"f t))^2/d, {MIXING_TIMES:g} sigma_g/(lr h), {MIN_WINDOW}) from the measured curvature h "
+        "and gradient noise sigma_g of a diagonal weight, stopped when the drift over the window "
+        f"<= f t (f = {DRIFT_FRACTION}); batch 256 (0.05/tolerance)^2")
     return res, info
-
-
-def _cached_run(exp: UnitExperiment, cfg: Any) -> TrainResult:
-    return cached("softmax_window_settings", (exp, cfg), lambda: run((exp, cfg)))
 
 
 def _batch_for(rtol: float) -> int:

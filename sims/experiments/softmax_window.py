@@ -13,6 +13,7 @@ is the same run through the config-keyed cache.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -265,3 +266,163 @@ def _run(exp: UnitExperiment, cfg: TrainConfig) -> TrainResult:
         experiment=exp,
     )
     return res
+
+
+# ------------------------------------------------------------------ schedule derived from a setting
+#: Phase 1 (transient): Adam's step in parameter units.  Adam divides each gradient coordinate by
+#: its RMS, so a weight moves ≈ this much per step whatever the curvature: from K = 1e-3·I to the
+#: basin (√ω ≤ 8 on the drawn range) in ≤ ~160 steps.
+TRANSIENT_LR = 0.05
+#: Logged steps (log_every = 10) in the window on which phase 1's drift is measured (100 steps).
+TRANSIENT_WINDOW = 10
+#: Prompts of the common batch on which the curvature is measured (finite differences).
+CURVATURE_PROMPTS = 8192
+#: Independent minibatches on which the gradient noise of the coordinate is measured.
+NOISE_BATCHES = 16
+#: Relative finite-difference step of the curvature measurement.
+CURVATURE_STEP = 0.02
+#: Phase 2's window covers this many relaxation times of the coordinate (τ = σ_g/(lr h)).
+MIXING_TIMES = 5.0
+#: Shortest averaging window (steps) of phase 2.
+MIN_WINDOW = 100
+#: Upper bounds (steps) of the two phases (``cfg.steps`` with the stop hook).
+MAX_TRANSIENT, MAX_AVERAGE = 1000, 3000
+
+
+def _omega(m: torch.nn.Module) -> float:
+    return float(torch.trace(m.M().detach())) / m.M().shape[0]  # type: ignore[operator]
+
+
+def _drift(w: np.ndarray) -> float:
+    """Relative trend of ``w`` over a window: mean of its second half minus its first (so Adam's
+    step-to-step jitter averages out), over the window's mean."""
+    half = len(w) // 2
+    return abs(float(w[half:].mean() - w[:half].mean())) / max(abs(float(w.mean())), 1e-12)
+
+
+def coordinate_curvature(model: torch.nn.Module, exp: UnitExperiment, gen: torch.Generator,
+                         batch: int) -> tuple[float, float]:
+    """(h, σ_g) of one diagonal weight θ = K₁₁ at the model's parameters (by the rotation
+    invariance of U^d every diagonal weight is alike): h = ∂²𝓛/∂θ² by a central finite difference
+    of the loss on one common batch of ``CURVATURE_PROMPTS`` prompts, σ_g = the standard deviation
+    of ∂𝓛_B/∂θ over ``NOISE_BATCHES`` independent minibatches of ``batch`` prompts (the noise
+    Adam's second moment normalises by).  Measured on the model's own data: no prediction."""
+    K: torch.Tensor = model.M_K  # type: ignore[assignment]
+    theta = float(K.detach()[0, 0])
+    step = CURVATURE_STEP * max(abs(theta), 1e-3)
+    Z, t = sample_batch(exp.setting, CURVATURE_PROMPTS, gen, link=exp.link)
+    vals = []
+    with torch.no_grad():
+        for s in (-step, 0.0, step):
+            K[0, 0] = theta + s
+            vals.append(float(torch.mean((model(Z) - t) ** 2)))
+        K[0, 0] = theta
+    h = (vals[0] - 2 * vals[1] + vals[2]) / step**2
+    grads = []
+    for _ in range(NOISE_BATCHES):
+        Zb, tb = sample_batch(exp.setting, batch, gen, link=exp.link)
+        model.zero_grad(set_to_none=True)
+        torch.mean((model(Zb) - tb) ** 2).backward()
+        grads.append(float(K.grad[0, 0]))  # type: ignore[index]
+    model.zero_grad(set_to_none=True)
+    return h, float(np.std(grads, ddof=1))
+
+
+def derived_step(h: float, sigma_g: float, omega: float, d: int, rtol: float,
+                 fraction: float) -> tuple[float, int]:
+    """Phase 2's Adam step size and averaging window from the coordinate's curvature ``h`` and
+    gradient noise ``sigma_g`` [derived].
+
+    Near the optimum the gradient is noise-dominated, so Adam's update of a coordinate is
+    ≈ lr·g/σ_g: SGD with step η = lr/σ_g.  On the local quadratic ½h(θ − θ*)², SGD's stationary
+    variance is η σ_g²/(2h) = lr σ_g/(2h) and its relaxation time τ = 1/(η h) = σ_g/(lr h) steps.
+    ω̂ = tr(KᵀK)/d is quadratic in the d² weights, so the jitter biases the window's mean of ω̂
+    by ≈ d·lr σ_g/(2h); keeping that ≤ ``fraction``·``rtol``·ω gives
+    lr = 2·fraction·rtol·ω·h/(d σ_g) (capped at ``TRANSIENT_LR``).  The window's mean of the d
+    diagonal weights has standard error ≈ σ_g/(h √(W d)); relative to ω (dω/ω = 2dθ/θ) it is ≤
+    ``fraction``·``rtol`` when W ≥ (2σ_g/(h θ fraction rtol))²/d, and the window spans
+    ``MIXING_TIMES`` relaxation times: W = max(that, MIXING_TIMES·τ, ``MIN_WINDOW``)."""
+    if not (h > 0 and sigma_g > 0 and omega > 0):
+        raise ValueError(f"curvature h={h:g}, gradient noise sigma_g={sigma_g:g} and omega="
+                         f"{omega:g} must be > 0 at the end of the transient")
+    lr = min(TRANSIENT_LR, 2 * fraction * rtol * omega * h / (d * sigma_g))
+    tau = sigma_g / (lr * h)
+    theta = math.sqrt(omega)
+    w_se = (2 * sigma_g / (h * theta * fraction * rtol)) ** 2 / d
+    window = int(math.ceil(max(w_se, MIXING_TIMES * tau, MIN_WINDOW) / 10) * 10)
+    return lr, window
+
+
+def run_derived(exp: UnitExperiment, *, seed: int, rtol: float, batch: int,
+                fraction: float) -> TrainResult:
+    """Train ``exp`` with the schedule derived from its setting (issue 19 item 2):
+
+    1. transient: Adam at ``TRANSIENT_LR`` (constant) until ω̂'s drift over the last
+       ``TRANSIENT_WINDOW`` logged steps is ≤ ``rtol`` (the stop hook of :func:`sims.train.train`);
+    2. the curvature h and gradient noise σ_g of a diagonal weight measured there
+       (:func:`coordinate_curvature`) give phase 2's step size and window (:func:`derived_step`);
+    3. averaging: a fresh Adam at that step size until ω̂'s drift over the last window is ≤
+       ``fraction``·``rtol`` (stop hook); M̄ = the mean of M over that window.
+
+    ``extra`` holds ``M_avg``, ``M_final``, ``M_trace`` (step, ‖M‖₂), ``M_snapshots`` and the
+    ``schedule`` (step sizes, h, σ_g, window, steps of each phase, the final drift)."""
+    d = exp.setting.d
+    gen = make_generator(seed)
+    model = build_model(exp)
+    hist: list[np.ndarray] = []
+    norms: list[tuple[int, float]] = []
+    snaps: list[np.ndarray] = []
+    chunk = 25
+    offset = [0]
+
+    def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
+        Mt = m.M().detach()  # type: ignore[operator]
+        hist.append(Mt.numpy().copy())
+        if step % 10 == 0:
+            norms.append((offset[0] + step, float(torch.linalg.matrix_norm(Mt, 2))))
+            snaps.append(Mt.numpy().copy())
+        if step % chunk == 0:
+            Zc, tc = sample_batch(exp.setting, batch * chunk, g, link=exp.link)
+            buf[:] = [Zc.split(batch), tc.split(batch)]
+        return torch.mean((m(buf[0][step % chunk]) - buf[1][step % chunk]) ** 2)
+
+    buf: list[Any] = []
+
+    def om(m: torch.nn.Module, step: int) -> dict[str, float]:
+        return {"omega": _omega(m)}
+
+    def stop_after(window: int, limit: float) -> Any:
+        def stop(trace: list[dict[str, float]]) -> bool:
+            k = window // 10
+            if len(trace) < k:
+                return False
+            return _drift(np.array([r["omega"] for r in trace[-k:]])) <= limit
+        return stop
+
+    cfg1 = TrainConfig(optimizer="adam", lr=TRANSIENT_LR, steps=MAX_TRANSIENT, batch_size=batch,
+                       dtype="float64", log_every=10, seed=seed)
+    r1 = train(model, objective, cfg1, generator=gen, callback=om,
+               stop=stop_after(10 * TRANSIENT_WINDOW, rtol))
+    steps1 = int(r1.extra.get("stopped_at", MAX_TRANSIENT))
+    omega1 = _omega(model)
+    h, sg = coordinate_curvature(model, exp, gen, batch)
+    lr2, window = derived_step(h, sg, omega1, d, rtol, fraction)
+    offset[0] = steps1
+    hist.clear()
+    cfg2 = dataclasses.replace(cfg1, lr=lr2, steps=MAX_AVERAGE)
+    r2 = train(model, objective, cfg2, generator=gen, callback=om,
+               stop=stop_after(window, fraction * rtol))
+    steps2 = int(r2.extra.get("stopped_at", MAX_AVERAGE))
+    trace = np.array([r["omega"] for r in r2.extra["trace"]])
+    drift = _drift(trace[-(window // 10):])
+    M_final = model.M().detach().numpy().copy()  # type: ignore[operator]
+    M_avg = np.mean(hist[-window:], axis=0)
+    extra = dict(M_final=M_final, M_avg=M_avg, M_trace=np.array(norms),
+                 M_snapshots=np.array(snaps), value=1.0, experiment=exp,
+                 schedule={"transient_step_size": TRANSIENT_LR, "transient_steps": steps1,
+                           "curvature": h, "gradient_noise": sg, "omega_after_transient": omega1,
+                           "step_size": lr2, "window": window, "average_steps": steps2,
+                           "steps": steps1 + steps2, "batch": batch,
+                           "omega_drift_over_window": drift,
+                           "converged": drift <= fraction * rtol})
+    return dataclasses.replace(r2, extra=extra)

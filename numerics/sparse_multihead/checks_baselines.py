@@ -14,6 +14,7 @@ from numerics.sampling import check_rng, check_seed
 from numerics.sparse_multihead.predictors import ridge_fit
 from numerics.sparse_multihead.risk import DivergedContextsError, excess_risk, excess_risk_samples
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
+from numerics.sparse_multihead.threads import one_blas_thread
 from numerics.testing import close_agreement, mc_agreement, ordering
 from theory.common.protocols import Estimate, Evidence
 from theory.settings import SparseRegressionICL
@@ -26,7 +27,7 @@ from theory.sparse_multihead import (
 from theory.sparse_multihead.baselines import ridge_excess_conditional  # unwrapped: a loop
 
 __all__ = ["check_thm5_3_lower_mc", "check_thm5_3_lower_float", "check_thm5_3_lower_order",
-           "check_thm5_3_lower_mc_one_step_api"]
+           "check_thm5_3_lower_mc_one_step_api", "check_thm5_3_lower_threshold"]
 
 #: float64 round-off of the closed-form OLS risk at O(1) values
 OLS_VALUE_ATOL = 1e-15
@@ -46,6 +47,7 @@ _OLS_CASES = ((16, 4, 24, 0.01, "gauss"), (16, 4, 10, 0.01, "gauss"), (8, 2, 40,
 
 _LOWER_ORDER = f"{__name__}:check_thm5_3_lower_order"  # its streams: one per d, and "wishart"
 
+@one_blas_thread
 def check_thm5_3_lower_mc(*, quick: bool = True, seed: int = 0,
                           fault_ols_fn: Callable[..., float] | None = None) -> list[Evidence]:
     """``excess_risk("ols")`` (MC) against :func:`ols_excess_risk` on both branches and priors
@@ -108,6 +110,7 @@ def check_thm5_3_lower_float(*, quick: bool = True, seed: int = 0) -> list[Evide
     return out
 
 
+@one_blas_thread
 def check_thm5_3_lower_order(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """The λ-dependent lower-bound shapes (constants dropped): ridge* / (σ²d/n) in [0.9, 1.3] at
     n = 8d (d = 16), and ridge* ≥ 0.95(1 − n/d), ≈ 1 − n/d + σ²n/d (within 5 %) at d = 64, n = 16
@@ -152,6 +155,7 @@ def check_thm5_3_lower_order(*, quick: bool = True, seed: int = 0) -> list[Evide
 ONE_STEP_RTOL = 1e-10
 
 
+@one_blas_thread
 def check_thm5_3_lower_mc_one_step_api(*, quick: bool = True, seed: int = 0,
                              fault_one_step_power: int | None = None) -> list[Evidence]:
     """One pre-GD step cannot diverge (issue 20 item 5): ``excess_risk("pre_gd", d = 8, s = 2,
@@ -193,4 +197,35 @@ def check_thm5_3_lower_mc_one_step_api(*, quick: bool = True, seed: int = 0,
                                    "(returned n = trials)", float(est.n), float(trials),
                                    kind="EXACT", atol=0.0,
                                    details={"eta_lambda_max_ge_2_fraction": frac}))
+    return out
+
+
+#: The generic point of the OLS thresholds: d, σ², ‖w‖² (none 0 or 1; d odd so d ± 2 ≠ d/2 ± …).
+_THRESHOLD_POINT = (11, 0.3, 1.7)
+
+
+def check_thm5_3_lower_threshold(*, quick: bool = True, seed: int = 0,
+                                 fault_ols_fn: Callable[..., float] | None = None
+                                 ) -> list[Evidence]:
+    """The OLS risk's finiteness thresholds are the smallest that work (issue 20 item 2): the
+    inverse-Wishart mean ``E[(XᵀX)⁻¹] = I/(n − d − 1)`` exists iff ``n − d − 1 > 0``, so
+    ``E‖ŵ_ols − w‖²`` is finite from ``n = d + 2`` (where it is ``σ²d``) and infinite at
+    ``n = d + 1``; on the min-norm branch finite up to ``n = d − 2`` (``‖w‖²·2/d + σ²(d − 2)``)
+    and infinite at ``n = d − 1`` (spec §6 item 20).  At d = 11, σ² = 0.3, ‖w‖² = 1.7, the values
+    written out here.  ``fault_ols_fn`` replaces :func:`ols_excess_risk` (the declared fault puts
+    each threshold one step late)."""
+    ols = fault_ols_fn or ols_excess_risk
+    d, s2, w2 = _THRESHOLD_POINT
+    out = []
+    for label, n_ok, n_bad, ref in (
+            ("n ≥ d + 2 (smallest)", d + 2, d + 1, s2 * d / 1.0),
+            ("d ≥ n + 2 (min-norm, largest n)", d - 2, d - 1, w2 * 2 / d + s2 * (d - 2) / 1.0)):
+        ok, bad = float(ols(d, n_ok, s2, w2)), float(ols(d, n_bad, s2, w2))
+        out.append(close_agreement(f"OLS threshold {label}: finite = {ref:.4g} at n = {n_ok} "
+                                   f"(d = {d}, σ² = {s2}, ‖w‖² = {w2})",
+                                   ok if math.isfinite(ok) else math.nan, ref, kind="FLOAT",
+                                   atol=OLS_VALUE_ATOL, details={"n": n_ok}))
+        out.append(close_agreement(f"OLS threshold {label}: infinite one step beyond, n = "
+                                   f"{n_bad}", 1.0 if math.isinf(bad) else 0.0, 1.0,
+                                   kind="EXACT", atol=0.0, details={"n": n_bad, "value": bad}))
     return out

@@ -19,6 +19,7 @@ from numerics.sparse_multihead.predictors import (
 )
 from numerics.sparse_multihead.risk import blown_up
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
+from numerics.sparse_multihead.threads import one_blas_thread
 from numerics.testing import (
     Z_MC,
     close_agreement,
@@ -65,6 +66,7 @@ def check_fig1b_paper(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     return out
 
 
+@one_blas_thread
 def check_fig1b_mc(*, quick: bool = True, seed: int = 0, n: int = 10,
                    fault_sigma2: float | None = None) -> list[Evidence]:
     """MC ridge* (un-normalised λ over the paper grid) and the Bayes posterior mean at n = 10 (full
@@ -128,6 +130,7 @@ def _risk_at_steps(p: object, eta: float, ts: np.ndarray, preprocess: bool,
     return out
 
 
+@one_blas_thread
 def check_fig2c_order(*, quick: bool = True, seed: int = 0,
                       fault_no_preprocess: bool | None = None) -> list[Evidence]:
     """Fig. 2c (d = 16, s = 4, n = 10, experimental prior, η of the spec table): pre-GD's final
@@ -154,6 +157,7 @@ def check_fig2c_order(*, quick: bool = True, seed: int = 0,
     return out
 
 
+@one_blas_thread
 def check_fig2c_mc(*, quick: bool = True, seed: int = 0,
                    fault_signal: float | None = None) -> list[Evidence]:
     """Fig. 2c at σ = 0: GD from 0 converges to the min-norm interpolator, whose risk is exactly

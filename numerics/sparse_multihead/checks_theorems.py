@@ -16,6 +16,7 @@ from scipy import stats
 
 from numerics.sampling import check_rng
 from numerics.sparse_multihead.risk import TunedRisks, tuned_risks_cached, tuned_risks_gram
+from numerics.sparse_multihead.threads import one_blas_thread
 from numerics.testing import exact_agreement, informational, ordering, rate_agreement
 from theory.common.protocols import Evidence
 from theory.common.symbols import d as d_sym
@@ -69,6 +70,7 @@ def _slope(x: list[float], y: list[float]) -> float:
     return float(fit.slope)  # type: ignore[attr-defined]
 
 
+@one_blas_thread
 def check_thm5_3_order(*, quick: bool = True, seed: int = 0,
                        fault_swap_pregd: bool | None = None) -> list[Evidence]:
     """pre-GD* < GD* ≈ ridge* ≤ OLS (spec V-R6 target 1): pre-GD*/ridge* < 0.5 at (32, 2, 128)
@@ -96,6 +98,7 @@ def check_thm5_3_order(*, quick: bool = True, seed: int = 0,
     return out
 
 
+@one_blas_thread
 def check_thm5_3_rate(*, quick: bool = True, seed: int = 0,
                       fault_rate_fn: Callable[..., float] | None = None) -> list[Evidence]:
     """Thm 5.3's two-term rate: pre-GD*/[σ²(s/n + ds²/n²)] in [0.5, 4] on every row (fitted
@@ -156,12 +159,14 @@ def _slow_rate_checks(name: str, ns: list[float], mc: list[float], ratio: list[f
     return out
 
 
+@one_blas_thread
 def check_thm5_1_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Thm 5.1 (Σ = I, β = 1/√s, Tr(RΣR) = 1, Tr Σ = d, logs dropped): pre-GD* decays at least as
     fast as the bound (slope ≤ −0.5) and MC/B_5.1 does not increase with n (20 % noise)."""
     return _slow_rate_checks("Thm 5.1", *_bound_ratio_rows(quick, seed, "pre"))
 
 
+@one_blas_thread
 def check_thm5_2_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Thm 5.2 (raw GD, Σ = I): GD* slope ≤ −0.5 and MC/B_5.2 non-increasing in n."""
     return _slow_rate_checks("Thm 5.2", *_bound_ratio_rows(quick, seed, "gd"))
@@ -175,6 +180,7 @@ def check_rem5_2_symbolic(*, quick: bool = True, seed: int = 0,
                             s_sym / d_sym + s_sym**2 / n_sym)]
 
 
+@one_blas_thread
 def check_rem5_2_order(*, quick: bool = True, seed: int = 0,
                        fault_swap_pregd: bool | None = None) -> list[Evidence]:
     """Where s/d + s²/n < 0.5, pre-GD* < GD* (MC); the flips: dense s = d = 16 (n = 32) gives

@@ -93,3 +93,30 @@ def pregd_population_r_not_squared(w, Sigma_diag, eta, t):  # noqa: ANN001, ANN2
 
     w, S = np.asarray(w, dtype=float), np.asarray(Sigma_diag, dtype=float)
     return w * (1.0 - (1.0 - eta * (S * w) * S) ** t)
+
+
+def thm53_rate_s_not_squared(n, d, s, sigma2):  # noqa: ANN001, ANN201
+    """σ²(s/n + d s/n²): s not squared in Thm 5.3's second term.  Fault of
+    ``check_thm5_3_float_generic``."""
+    return sigma2 * (s / n + d * s / n**2)
+
+
+def thm53_steps_log_without_s(n, s, sigma2, eta):  # noqa: ANN001, ANN201
+    """s·log(n/σ²)/η: the s dropped inside the log of Thm 5.3's step count.  Fault of
+    ``check_thm5_3_float_generic``."""
+    import math
+
+    return s * math.log(n / sigma2) / eta
+
+
+def ols_finite_from_d_plus_3(d: float, n: float, s2: float, w2: float) -> float:
+    """The OLS risk with its finiteness thresholds one step late (n ≥ d + 3 resp. d ≥ n + 3: the
+    inverse-Wishart mean taken to need n − d − 2 > 0).  Fault of
+    ``check_thm5_3_lower_threshold``."""
+    import math
+
+    from theory.sparse_multihead import ols_excess_risk
+
+    if s2 > 0 and abs(n - d) <= 2:
+        return math.inf
+    return float(ols_excess_risk(int(d), int(n), s2, w2))

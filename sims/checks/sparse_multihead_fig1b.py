@@ -21,6 +21,7 @@ from numerics.sampling import check_rng
 from numerics.sparse_multihead.heads import head_deltas, to_weights
 from numerics.sparse_multihead.predictors import bayes_fit
 from numerics.sparse_multihead.sampling import SparseBatch, sample_sparse_prompts
+from numerics.sparse_multihead.threads import one_blas_thread
 from numerics.testing import (
     Z_MC,
     exact_agreement,
@@ -59,6 +60,7 @@ def fig1b_setting(n: int) -> SparseRegressionICL:
     return SparseRegressionICL.isotropic(d=16, s=4, n=n, sigma2=0.01, prior="gauss")
 
 
+@one_blas_thread
 def check_fig1b_train(*, quick: bool = True, seed: int = 0,
                       fault_leak_task: float | None = None) -> list[Evidence]:
     """Fig. 1b small trained models: for each model (quick: heads (4, 4, 4), 600 steps; --full
@@ -123,6 +125,7 @@ def _masked_coefficients(W: LinTFWeights, p: SparseBatch, masks: list[list[bool]
                      for i in range(len(p.X))])
 
 
+@one_blas_thread
 def check_eq3_1_train_pruning(*, quick: bool = True, seed: int = 0, steps: int = 500,
                               fault_prune_rule: str | None = None) -> list[Evidence]:
     """Sec. 3 pruning of the trained Fig. 1b (4, 4, 4) model: W from exact head masking (R12),

@@ -31,6 +31,7 @@ from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng, check_seed
 from numerics.sparse_multihead.predictors import bayes_fit
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
+from numerics.sparse_multihead.threads import one_blas_thread
 from numerics.testing import Z_MC, informational, ordering, untested
 from sims.experiments.sparse_multihead import (
     FIG1B_PRESETS,
@@ -57,6 +58,7 @@ __all__ = ["check_eq3_1_train_probe"]
 
 _PATH = f"{__name__}:check_eq3_1_train_probe"  # its streams: permutation, prompts, control, p-probe
 
+@one_blas_thread
 def check_eq3_1_train_probe(*, quick: bool = True, seed: int = 0, n: int = 12,
                             fault_shuffle_targets: bool | None = None) -> list[Evidence]:
     """Probing (Fig. 1d / Figs. 5–8) and P-probing (Fig. 2b) of the cached Fig. 1b models (quick:

@@ -267,6 +267,10 @@ RESULTS: tuple[Result, ...] = (
                   faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}}),
             Check("numerics.sparse_multihead.checks_theorems:check_thm5_3_rate",
                   faults={"linear_rate": {"fault_rate_fn": fault("linear_rate")}}),
+            Check("numerics.sparse_multihead.checks_generic:check_thm5_3_float_generic",
+                  faults={"s_not_squared": {"fault_rate_fn": fault("thm53_rate_s_not_squared")},
+                          "steps_log_without_s":
+                          {"fault_steps_fn": fault("thm53_steps_log_without_s")}}),
         ),
         figures=("sims.figures.sparse_multihead:fig_bounds",),
     ),
@@ -292,6 +296,9 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_generic:check_eq4_3_float_generic"),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc_one_step_api",
                   faults={"identity_r_squared": {"fault_one_step_power": 2}}),
+            Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_threshold",
+                  faults={"finite_from_d_plus_3":
+                          {"fault_ols_fn": fault("ols_finite_from_d_plus_3")}}),
         ),
     ),
     Result(
@@ -324,7 +331,9 @@ RESULTS: tuple[Result, ...] = (
         statement="risk_pre ≈ tuned constant-η pre-GD optimum; risk_pre < 0.7 risk_raw, < ridge*",
         objects=("sims.models.sparse_multihead:PreGDTF",),
         checks=(Check("sims.checks.sparse_multihead:check_s1_train",
-                  faults={"swapped_prediction": {"fault_swap_prediction": True}}),),
+                      faults={"swapped_prediction": {"fault_swap_prediction": True}}),
+                Check("sims.checks.sparse_multihead_s1:check_s1_free_schedule",
+                      faults={"tied_start": {"fault_tied_schedule": True}})),
     ),
     Result(
         id="czz24:s2",

@@ -55,3 +55,24 @@ def test_sufficient_statistic_route_equals_the_raw_route() -> None:
     for x, y in ((a.pre_gd, b.pre_gd), (a.gd, b.gd), (a.ridge, b.ridge), (a.ols, b.ols)):
         assert np.isclose(x.mean, y.mean,
                           rtol=SAME_ROUTE_RTOL) and np.isclose(x.se, y.se, rtol=SAME_ROUTE_SE_RTOL)
+
+
+@pytest.mark.result("czz24:s1")
+def test_one_blas_thread_keeps_the_signature_and_limits_blas() -> None:
+    """The wave-3 decorator: ``--params`` and the fault scan read the check's own signature, and
+    inside the call the BLAS pools run one thread (restored after)."""
+    import inspect
+
+    from threadpoolctl import threadpool_info
+
+    from numerics.sparse_multihead.threads import one_blas_thread
+    from sims.checks.sparse_multihead import check_s1_train
+
+    assert "fault_swap_prediction" in inspect.signature(check_s1_train).parameters
+    assert "sigma2" in inspect.signature(check_s1_train).parameters
+
+    @one_blas_thread
+    def inside() -> list[int]:
+        return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+    assert inside() and all(t == 1 for t in inside())

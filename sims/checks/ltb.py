@@ -208,8 +208,9 @@ def check_table1_train(*, quick: bool = True, seed: int = 0, d: int = 2, N: int 
         exp = PRESETS["c17_ltb"][0]
         kw = {"prompts": int(math.ceil(LTB_FIT_PROMPTS * scale)), "tol": min(rtols),
               "test_size": int(math.ceil(exp.test_size * scale)), "init_size": exp.curve_size}
-        ltb = [(s, fit_ltb(st, mlp=not fault_no_mlp, seed=s, **kw)) for s in seeds]
-        lsa = [(s, fit_ltb(st, mlp=False, seed=s, **kw)) for s in seeds]
+        pairs = [(s, fit_ltb(st, seed=s, **kw)) for s in seeds]
+        ltb = [(s, pr[1] if fault_no_mlp else pr[0]) for s, pr in pairs]
+        lsa = [(s, pr[1]) for s, pr in pairs]
         info = {"setting": setting, "plans": [p.details() for p in plans], "training": {
             "LTB": ltb[0][1].extra["fit"], "LSA": lsa[0][1].extra["fit"],
             "test_prompts": kw["test_size"],

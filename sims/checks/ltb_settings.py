@@ -573,30 +573,55 @@ class FitRun:
         self.params, self.extra = params, extra
 
 
-def _model_risk(st: LinearRegressionICL, P: Mapping[str, np.ndarray], mlp: bool, n: int,
-                seed: int) -> tuple[float, float]:
-    from sims.experiments.ltb import test_risk
+def _pair_risks(st: LinearRegressionICL, Ps: Sequence[tuple[Mapping[str, np.ndarray], bool]],
+                n: int, seed: int) -> list[tuple[float, float]]:
+    """Mean and se of ``(ŷ − y)²`` of each ``(weights, mlp)`` on the same ``n`` fresh prompts (one
+    stream: ``make_generator(seed)``, as :func:`sims.experiments.ltb.test_risk` draws it)."""
+    from sims.data import embed
     from sims.models.ltb import LTB
 
-    m = LTB(st.d, mlp=mlp, dtype=torch.float64)
-    m.load_state_dict({k2: torch.from_numpy(np.array(v)) for k2, v in P.items()})
-    return test_risk(m, st, n, make_generator(seed), dtype=torch.float64)
+    models = []
+    for P, mlp in Ps:
+        m = LTB(st.d, mlp=mlp, dtype=torch.float64)
+        m.load_state_dict({k2: torch.from_numpy(np.array(v)) for k2, v in P.items()})
+        models.append(m)
+    gen = make_generator(seed)
+    vals: list[list[torch.Tensor]] = [[] for _ in models]
+    done = 0
+    with torch.no_grad():
+        while done < n:
+            b = min(50_000, n - done)
+            p = sample_prompts(st, b, generator=gen)
+            Z = embed(p.X, p.y, p.xq)
+            for v, m in zip(vals, models, strict=True):
+                v.append(((m(Z) - p.yq) ** 2).double())
+            done += b
+    out = []
+    for v in vals:
+        t = torch.cat(v)
+        out.append((float(t.mean()), float(t.std() / math.sqrt(n))))
+    return out
 
 
-def _fit_run(st: LinearRegressionICL, mlp: bool, prompts: int, seed: int, tol: float,
-             test_size: int, init_size: int) -> FitRun:
-    f = _fit_ltb(st, mlp, prompts, seed, tol)
-    # fresh test prompts: the streams of sims.experiments.ltb._run (seed + 20000, + 30000)
-    return FitRun(f["params"], {
-        "init_params": f["init_params"],
-        "test_risk": _model_risk(st, f["params"], mlp, test_size, seed + 20_000),
-        "init_test_risk": _model_risk(st, f["init_params"], mlp, init_size, seed + 30_000),
+def _fit_pair(st: LinearRegressionICL, prompts: int, seed: int, tol: float, test_size: int,
+              init_size: int) -> tuple[FitRun, FitRun]:
+    fits = [_fit_ltb(st, mlp, prompts, seed, tol) for mlp in (True, False)]
+    # fresh test prompts: the streams of sims.experiments.ltb._run (seed + 20000, + 30000), shared
+    # by the two models
+    risk = _pair_risks(st, [(f["params"], m) for f, m in zip(fits, (True, False), strict=True)],
+                       test_size, seed + 20_000)
+    init = _pair_risks(st, [(f["init_params"], m) for f, m in zip(fits, (True, False),
+                                                                   strict=True)],
+                       init_size, seed + 30_000)
+    return tuple(FitRun(f["params"], {  # type: ignore[return-value]
+        "init_params": f["init_params"], "test_risk": r, "init_test_risk": r0,
         "fit": {k2: v for k2, v in f.items() if k2 not in ("params", "init_params")}})
+        for f, r, r0 in zip(fits, risk, init, strict=True))
 
 
-def fit_ltb(st: LinearRegressionICL, *, mlp: bool, prompts: int, seed: int, tol: float,
-            test_size: int, init_size: int) -> FitRun:
-    """Raw LTB (``mlp=True``) or LSA trained at ``st`` by :func:`_fit_ltb`, with its test risks
-    (cached by configuration)."""
-    key = (st, bool(mlp), int(prompts), int(seed), float(tol), int(test_size), int(init_size))
-    return cached("ltb-rawfit", key, lambda: _fit_run(st, *key[1:]))
+def fit_ltb(st: LinearRegressionICL, *, prompts: int, seed: int, tol: float, test_size: int,
+            init_size: int) -> tuple[FitRun, FitRun]:
+    """Raw LTB and LSA trained at ``st`` by :func:`_fit_ltb` on the same prompts, with their test
+    risks on the same fresh prompts (cached by configuration): ``(ltb, lsa)``."""
+    key = (st, int(prompts), int(seed), float(tol), int(test_size), int(init_size))
+    return cached("ltb-rawfit-pair", key, lambda: _fit_pair(st, *key[1:]))

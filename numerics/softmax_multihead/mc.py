@@ -28,6 +28,7 @@ __all__ = [
     "tf_dgd_errors",
     "single_head_curve",
     "pair_step_optimum",
+    "scale_step_optimum",
 ]
 
 
@@ -113,26 +114,32 @@ def single_head_curve(omegas: Grid, *, d: int, L: int, sigma2: float, n: int,
     return np.asarray(risk), np.asarray(mopt)
 
 
-def pair_step_optimum(omega: float, *, d: int, L: int, sigma2: float, n: int,
-                      rng: np.random.Generator, batch: int = 4096) -> Estimate:
-    """Exact-population-risk optimum of the effective step of the ± pair at a finite ``ω``
-    (derived, the finite-ω counterpart of (4.6)/(D.24)): ``η_ex(ω) = 2ω m_ex(ω)`` with
-    ``m_ex(ω) = argmin_m E(y_q − m kᵀy)²``, ``k = softmax(ωXx_q) − softmax(−ωXx_q)``, i.e.
-    ``m_ex = E[y_q kᵀy] / E[(kᵀy)²]``.  β (~ N(0, I/d)) and the noise are integrated exactly given
-    the covariates (Rao–Blackwell): ``E[y_q kᵀy | X, x_q] = x_qᵀXᵀk/d`` and
-    ``E[(kᵀy)² | X, x_q] = ‖Xᵀk‖²/d + σ²‖k‖²``; the covariates are sampled (``n`` prompts).  As
-    ``ω → 0`` it tends to ``1/κ`` ((D.24): Prop. 4.1 is exact at ω = 0).  The standard error is the
-    ratio estimator's (delta method).  No theory function is called."""
-    w = float(omega)
-    if not math.isfinite(w) or w <= 0:
-        raise ValueError(f"omega = {omega!r}: the pair's kernel scale is a finite real > 0 "
-                         "([hpcy25] (4.6))")
+def scale_step_optimum(omega: Sequence[float] | np.ndarray, mu: Sequence[float] | np.ndarray, *,
+                       d: int, L: int, sigma2: float, n: int, rng: np.random.Generator,
+                       batch: int = 4096) -> tuple[Estimate, Estimate]:
+    """Exact-population-risk optimum of the OV scale of H reparametrised heads ``(ω_h, μ_h)``
+    (derived, the finite-ω counterpart of the Stage-I stationarity (4.3)): ``s* = argmin_s
+    E(y_q − s kᵀy)²`` with ``k = Σ_h μ_h softmax(ω_h X x_q)``, i.e. ``s* = E[y_q kᵀy]/E[(kᵀy)²]``;
+    returns ``(s*, s*⟨ω, μ⟩)`` (the effective step ⟨ω, μ⟩ at the optimal scale).  β (~ N(0, I/d))
+    and the noise are integrated exactly given the covariates (Rao–Blackwell):
+    ``E[y_q kᵀy | X, x_q] = x_qᵀXᵀk/d``, ``E[(kᵀy)² | X, x_q] = ‖Xᵀk‖²/d + σ²‖k‖²``; the covariates
+    are sampled (``n`` prompts).  For the ± pair ``(ω, −ω), (1, −1)`` the step tends to ``1/κ`` as
+    ``ω → 0`` ((D.24): Prop. 4.1 is exact at ω = 0).  Standard errors: the ratio estimator's
+    (delta method).  No theory function is called."""
+    om = np.atleast_1d(np.asarray(omega, dtype=float))
+    m_ = np.atleast_1d(np.asarray(mu, dtype=float))
+    if om.shape != m_.shape or not (np.all(np.isfinite(om)) and np.all(np.isfinite(m_))):
+        raise ValueError(f"omega = {omega!r}, mu = {mu!r}: one finite (omega_h, mu_h) per head "
+                         "([hpcy25] §4.1 reparametrisation)")
+    inner = float(om @ m_)
+    if inner == 0.0:
+        raise ValueError(f"<omega, mu> = 0 for omega = {omega!r}, mu = {mu!r}: the effective step "
+                         "of the heads is 0 ([hpcy25] (4.3))")
     tau2 = 1.0 / d
 
     def draw(r: np.random.Generator, b: int) -> np.ndarray:
         X, xq = sample_covariates(r, b, L, d)
-        base = np.einsum("bld,bd->bl", X, xq)
-        k = softmax(w * base) - softmax(-w * base)  # (b, L) label weights per unit m
+        k = tf_weights(X, xq, om, m_)  # (b, L) label weights per unit scale
         a = np.einsum("bl,bld->bd", k, X)
         num = tau2 * np.einsum("bd,bd->b", xq, a)
         den = tau2 * np.einsum("bd,bd->b", a, a) + sigma2 * np.einsum("bl,bl->b", k, k)
@@ -140,7 +147,20 @@ def pair_step_optimum(omega: float, *, d: int, L: int, sigma2: float, n: int,
 
     e = mc_means(draw, n, rng=rng, batch=batch)
     m1, m2 = e[0].mean, e[1].mean
-    m = m1 / m2
-    var = (e[2].mean - m1**2) - 2 * m * (e[4].mean - m1 * m2) + m**2 * (e[3].mean - m2**2)
+    s_ = m1 / m2
+    var = (e[2].mean - m1**2) - 2 * s_ * (e[4].mean - m1 * m2) + s_**2 * (e[3].mean - m2**2)
     se = math.sqrt(max(var, 0.0) / n) / abs(m2)
-    return Estimate(2 * w * m, 2 * w * se, n)
+    return Estimate(s_, se, n), Estimate(s_ * inner, se * abs(inner), n)
+
+
+def pair_step_optimum(omega: float, *, d: int, L: int, sigma2: float, n: int,
+                      rng: np.random.Generator, batch: int = 4096) -> Estimate:
+    """:func:`scale_step_optimum` of the ± pair ``(ω, −ω), (1, −1)``: ``η_ex(ω) = 2ω m_ex(ω)``,
+    ``m_ex(ω) = argmin_m E(y_q − m kᵀy)²``, ``k = softmax(ωXx_q) − softmax(−ωXx_q)`` (derived,
+    the exact-loss counterpart of (4.6)'s ``2ω m*(ω)``; tends to 1/κ as ω → 0, (D.24))."""
+    w = float(omega)
+    if not math.isfinite(w) or w <= 0:
+        raise ValueError(f"omega = {omega!r}: the pair's kernel scale is a finite real > 0 "
+                         "([hpcy25] (4.6))")
+    return scale_step_optimum([w, -w], [1.0, -1.0], d=d, L=L, sigma2=sigma2, n=n, rng=rng,
+                              batch=batch)[1]

@@ -126,3 +126,89 @@ def test_vgd_property_negative_control_fails_at_a_drawn_separable_setting(
     assert classify(C.check_eq4_3_train_vgd(**SEPARABLE_VGD)) == "pass"
     assert classify(C.check_eq4_3_train_vgd(**SEPARABLE_VGD,
                                             fault_prediction=alternative)) == "fail"
+
+
+# ------------------------------------------------------------- the finite-ω prediction (derived)
+def test_finite_omega_prediction_tends_to_one_over_kappa() -> None:
+    """(D.24): the exact-risk optimal step of the ± pair tends to 1/κ as ω → 0; the offset grows
+    like ω² ((4.8) series is even in ω): at ω and ω/2 the offsets are in ratio ≈ 4."""
+    import numpy as np
+
+    from numerics.softmax_multihead.mc import pair_step_optimum
+
+    d, L, s2 = 3, 20, 0.45
+    k_inv = float(th.eta_star(d, L, s2))
+    small = pair_step_optimum(0.02, d=d, L=L, sigma2=s2, n=40_000, rng=np.random.default_rng(1))
+    assert abs(small.mean - k_inv) <= 5 * small.se + 1e-3 * k_inv
+    big = pair_step_optimum(0.4, d=d, L=L, sigma2=s2, n=80_000, rng=np.random.default_rng(2))
+    half = pair_step_optimum(0.2, d=d, L=L, sigma2=s2, n=80_000, rng=np.random.default_rng(3))
+    ratio = (big.mean / k_inv - 1) / (half.mean / k_inv - 1)
+    assert 2.5 < ratio < 6.0  # ~4 (omega^2), noisy denominator
+
+
+def test_finite_omega_prediction_is_the_minimiser_of_the_mc_risk_landscape() -> None:
+    """An independent route: the plain MC risk of the symmetric pair on a grid of μ
+    (``ltilde_landscape_mc``, risk quadratic in μ) has its minimum at ``m_ex = η_ex/(2ω)``."""
+    import numpy as np
+
+    from numerics.softmax_multihead.mc import ltilde_landscape_mc, pair_step_optimum
+
+    d, L, s2, w = 4, 24, 0.3, 0.3
+    mus = np.array([0.0, 1.0, 2.0])
+    mean, _ = ltilde_landscape_mc([w], mus, d=d, L=L, sigma2=s2, n=60_000,
+                                  rng=np.random.default_rng(4))
+    a0, a1, a2 = np.linalg.solve(np.vander(mus, 3, increasing=True), mean[0])
+    m_grid = -a1 / (2 * a2)
+    eta = pair_step_optimum(w, d=d, L=L, sigma2=s2, n=60_000, rng=np.random.default_rng(5))
+    assert eta.mean / (2 * w) == pytest.approx(m_grid, rel=0.01)
+    # and a wrong noise term (σ² dropped) is told apart at this precision
+    wrong = pair_step_optimum(w, d=d, L=L, sigma2=0.0, n=60_000, rng=np.random.default_rng(5))
+    assert abs(wrong.mean / (2 * w) / m_grid - 1) > 0.03
+
+
+def test_scale_optimum_of_a_pair_equals_the_pair_step() -> None:
+    import numpy as np
+
+    from numerics.softmax_multihead.mc import pair_step_optimum, scale_step_optimum
+
+    kw = {"d": 3, "L": 20, "sigma2": 0.2, "n": 20_000}
+    s_, step = scale_step_optimum([0.25, -0.25], [1.3, -1.3], rng=np.random.default_rng(6), **kw)
+    pair = pair_step_optimum(0.25, rng=np.random.default_rng(6), **kw)
+    assert step.mean == pytest.approx(pair.mean, rel=1e-12)
+    assert s_.mean * 1.3 * 2 * 0.25 == pytest.approx(step.mean, rel=1e-12)
+    with pytest.raises(ValueError, match="omega"):
+        pair_step_optimum(0.0, rng=np.random.default_rng(0), **kw)
+
+
+def test_invariant_stop_needs_settled_means_and_a_quiet_iterate() -> None:
+    from sims.experiments.softmax_multihead import InvariantStop
+
+    stop = InvariantStop(rel_drift=0.005)
+    flat = [{"step": s_, "inv": 0.8} for s_ in range(0, 1200, 20)]
+    assert stop(flat)
+    assert not stop(flat[:40])  # fewer than min_steps / two windows
+    drifting = [{"step": s_, "inv": 0.8 + 1e-5 * s_} for s_ in range(0, 1200, 20)]
+    assert not stop(drifting)  # the window means differ by 0.5e-2 / 0.8 > 0.5 %
+    noisy = [{"step": s_, "inv": 0.8 + (0.02 if (s_ // 20) % 2 else -0.02)}
+             for s_ in range(0, 1200, 20)]
+    assert not stop(noisy)  # equal means, but the iterate's spread is 2.5 %
+    with pytest.raises(ValueError, match="rel_drift"):
+        InvariantStop(rel_drift=0.0)
+
+
+def test_limit_row_trained_where_resolvable_else_the_prediction_route() -> None:
+    from theory.common.protocols import Estimate
+
+    k_inv, rtol = 0.8, 0.02
+    alts = {"1": 1.0}
+    near = S.limit_row("t: row", 0.805, k_inv, Estimate(0.806, 0.001, 1), 0.0,
+                       alternatives=alts, rtol=rtol, L=40, plan="keep", batch=128, steps=3000,
+                       wbar=0.2, d=5, sigma2=0.1, seed=0, path="x", details={})
+    assert near.kind == "TRAIN" and near.status == "pass"  # offset 0.75 % <= 1 %
+    far = S.limit_row("t: row", 0.84, k_inv, Estimate(0.84, 0.001, 1), 0.0,
+                      alternatives=alts, rtol=rtol, L=20, plan="keep", batch=128, steps=3000,
+                      wbar=0.3, d=3, sigma2=0.5, seed=0, path="x", details={})
+    assert far.kind != "TRAIN" and far.status == "pass"  # 5 % offset: the MC limit route
+    assert far.details["omega_r"] == pytest.approx(0.3 * (0.01 / 0.05) ** 0.5 / 2)
+    assert far.details["steps_needed"] == pytest.approx(3000 * 5.0 ** 3)
+    assert "not emitted" in far.details["trained_limit_row"]

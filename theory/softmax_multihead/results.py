@@ -339,4 +339,20 @@ RESULTS: tuple[Result, ...] = (
 #: L = 20: 1.64 units; docs/papers/softmax_multihead.md lists the measured draws).  Declared,
 #: they would fail; restricting the strategy to the draws that pass would prove nothing.  Open:
 #: training to convergence at each setting, or a finite-omega prediction.
-PROPERTIES: tuple[TrainedProperty, ...] = ()
+#: Issue 19 item 4: the trained manifold position at settings drawn from the hypotheses (d ≤ 8,
+#: L ≤ 64, σ² ∈ [0, 1], H ∈ {2, 3, 4}; Obs. 1 at H = 2, see the strategy), the presets pinned.  At a
+#: drawn setting the trained ⟨ω, μ⟩ is compared with its finite-ω prediction (the exact-risk optimal
+#: OV scale at the trained heads, derived) and with 1/κ where resolvable
+#: (docs/papers/softmax_multihead.md, "Trained claims at any setting").
+PROPERTIES: tuple[TrainedProperty, ...] = (
+    TrainedProperty(
+        result="hpcy25:obs1", name="manifold-any-setting",
+        check="sims.checks.softmax_multihead:check_obs1_train",
+        strategy="theory.strategies.softmax_multihead:hpcy25_trained_settings_two_heads",
+        pinned=({"d": 5, "L": 40, "sigma2": 0.1, "H": 2},)),
+    TrainedProperty(
+        result="hpcy25:eq4.3", name="debiased-not-vanilla-any-setting",
+        check="sims.checks.softmax_multihead:check_eq4_3_train_vgd",
+        strategy="theory.strategies.softmax_multihead:hpcy25_vgd_regime_settings",
+        pinned=({"d": 5, "L": 24, "sigma2": 0.1, "H": 2},)),
+)

@@ -12,6 +12,7 @@ import os
 
 import torch
 from hypothesis import HealthCheck, settings
+from threadpoolctl import threadpool_limits
 
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.register_profile(
@@ -24,6 +25,10 @@ settings.register_profile(
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(PROFILE)
 
-# Tiny models train fastest on one thread on these 2-core machines (measured in the foundation
-# issue); set deliberately, never left to the default.
+# Tiny models and batched small-matrix algebra run fastest on one thread per process on these
+# 2-core machines (pytest-xdist runs one worker per core); torch and BLAS set deliberately, never
+# left to the default (as sims.parallel.limit_threads; ICL_VERIFY_TORCH_THREADS and
+# ICL_VERIFY_BLAS_THREADS override).
 torch.set_num_threads(int(os.environ.get("ICL_VERIFY_TORCH_THREADS", "1")))
+_BLAS_LIMIT = threadpool_limits(limits=int(os.environ.get("ICL_VERIFY_BLAS_THREADS", "1")),
+                                user_api="blas")

@@ -267,12 +267,11 @@ def _cmd_figure(args: argparse.Namespace) -> int:
 
 def _set_torch_threads() -> None:
     """Tiny models train fastest on one thread on small CPUs (measured: cold quick report 58 s on
-    one thread vs 220 s on the default two); ``ICL_VERIFY_TORCH_THREADS`` overrides."""
-    import os
+    one thread vs 220 s on the default two); BLAS likewise (:func:`sims.parallel.limit_threads`).
+    ``ICL_VERIFY_TORCH_THREADS`` and ``ICL_VERIFY_BLAS_THREADS`` override."""
+    from sims.parallel import limit_threads
 
-    import torch
-
-    torch.set_num_threads(int(os.environ.get("ICL_VERIFY_TORCH_THREADS", "1")))
+    limit_threads()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 __all__ = ["ExecutorSpec", "Runner", "UnitReturn", "call_unit", "executor", "run_all",
-           "store_entries", "spec_from_args", "default_jobs", "ManagerBroker", "DaskBroker"]
+           "store_entries", "spec_from_args", "default_jobs", "ManagerBroker", "DaskBroker",
+           "limit_threads"]
 
 Kind = Literal["serial", "processes", "dask-local", "dask"]
 
@@ -111,10 +112,25 @@ class UnitReturn:
     worker: str = ""
 
 
-def _worker_setup(torch_threads: int) -> None:
+def limit_threads(torch_threads: int | None = None) -> None:
+    """This process's thread policy: torch intra-op threads (``torch_threads``, else
+    ``ICL_VERIFY_TORCH_THREADS``, default 1) and the BLAS/LAPACK pools of numpy and scipy
+    (``ICL_VERIFY_BLAS_THREADS``, default 1, through ``threadpoolctl``).  The models and the
+    batched small-matrix algebra here are tiny: one thread per process is fastest, and a second
+    thread per worker only oversubscribes the cores the other workers use (measured on 2 cores:
+    czz24's S1 check 44.6 s with OpenBLAS's default two threads, 10.9 s with one)."""
     import torch
+    from threadpoolctl import threadpool_limits
 
-    torch.set_num_threads(torch_threads)
+    n = torch_threads if torch_threads is not None else int(
+        os.environ.get("ICL_VERIFY_TORCH_THREADS", "1"))
+    if torch.get_num_threads() != n:
+        torch.set_num_threads(n)
+    threadpool_limits(limits=int(os.environ.get("ICL_VERIFY_BLAS_THREADS", "1")), user_api="blas")
+
+
+def _worker_setup(torch_threads: int) -> None:
+    limit_threads(torch_threads)
 
 
 class ManagerBroker:
@@ -234,12 +250,9 @@ def call_unit(fn: Callable[..., Any], args: tuple[Any, ...], handed_out: Mapping
     Must run in a worker *process*: it swaps module globals of :mod:`sims.cache` for the duration
     of the task (the client never calls it).
     """
-    import torch
-
     from sims import cache
 
-    if torch.get_num_threads() != torch_threads:
-        torch.set_num_threads(torch_threads)
+    limit_threads(torch_threads)
     memory: dict[str, Any] = cache._MEMORY  # noqa: SLF001 - the worker fills its own memory cache
     for rel, data in handed_out.items():
         digest = Path(rel).stem
@@ -381,7 +394,8 @@ def executor(spec: ExecutorSpec) -> Iterator[Runner]:
                          "pip install 'icl-verify[cluster]'") from exc
     if spec.kind == "dask-local":
         env = {"OMP_NUM_THREADS": str(spec.torch_threads),
-               "MKL_NUM_THREADS": str(spec.torch_threads)}
+               "MKL_NUM_THREADS": str(spec.torch_threads),
+               "OPENBLAS_NUM_THREADS": os.environ.get("ICL_VERIFY_BLAS_THREADS", "1")}
         with LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
                           host="127.0.0.1", dashboard_address=":0", memory_limit=0,
                           env=env) as cluster, Client(cluster) as client:

@@ -99,20 +99,22 @@ M_GAP_UNITS = 0.5
 
 
 def _m_row(tag: str, mass: float, initial: float, ms: float, m_alts: dict[str, float], *,
-           m_ex: float, rtol: float, L: int, plan: str, batch: int, steps: int,
+           m_ex: float, L: int, batch: int, steps: int,
            fault_prediction: str | None, details: dict[str, Any]) -> Evidence:
     """m vs m*(ω̄) (4.6) where L̃'s O(1/L) gap at the trained ω̄ is resolvable; else m vs the
     exact-loss optimum ``m_ex = s* m`` (the optimal OV scale applied to the trained mass,
     derived), the gap recorded."""
     gap = m_ex / ms - 1
-    exact = abs(gap) > M_GAP_UNITS * rtol
+    exact = abs(gap) > M_GAP_UNITS * TRAIN_RTOL
     name = "m_ex = s* m (exact-loss optimal scale, derived)" if exact else "m*(omega_bar) (4.6)"
+    rtol, plan = hp_set.plan_rtol(m_ex if exact else ms, m_alts, TRAIN_RTOL, L)  # at the prediction
     pred, alts = swap_alternative(m_ex if exact else ms, m_alts, fault_prediction,
                                   prediction_name=name, strict=False)
     return hp_set.discriminate(
         f"{tag}: m vs {name}", mass, pred, initial, alternatives=alts, rtol=rtol, L=L,
         plan=plan, batch=batch, steps=steps,
-        details={**details, "m*(omega_bar) (4.6)": ms, "m_ex = s* m": m_ex,
+        details={**details, "plan": plan, "rtol": rtol, "m*(omega_bar) (4.6)": ms,
+                 "m_ex = s* m": m_ex,
                  "Ltilde_gap": gap, **({"provenance": "derived", "comparison": (
                      f"L-tilde's gap to the exact loss at the trained omega_bar is {gap:+.2%} "
                      f"(> {M_GAP_UNITS:g} units): (4.6)'s m* is not resolvable here; the row "
@@ -147,7 +149,6 @@ def setting_rows(*, d: int, L: int, sigma2: float, H: int, seed: int, double_sof
     wbar, mass, eta = hp_rows.eta_hat(m)
     init = hp_rows.pattern_metrics(exp, res.extra["init_params"])
     _, inner_alts, ms, m_alts = hp_rows.manifold_alternatives(exp, wbar)
-    m_rtol, m_plan = hp_set.plan_rtol(ms, m_alts, TRAIN_RTOL, L)
     names = {**inner_alts, **m_alts}
     if fault_prediction is not None and fault_prediction not in names:
         raise ValueError(f"fault_prediction must be one of {sorted(names)}, "
@@ -169,9 +170,9 @@ def setting_rows(*, d: int, L: int, sigma2: float, H: int, seed: int, double_sof
              details={"omega_bar": wbar, "m": mass}),
         *inner,
         _m_row(tag, mass, float(np.abs(init["mu"]).sum() / 2), ms, m_alts,
-               m_ex=inner[0].details["s*"] * mass, rtol=m_rtol, L=L, plan=m_plan,
-               batch=cfg.batch_size, steps=steps, fault_prediction=fault_prediction,
-               details={"omega_bar": wbar, **_recipe(cfg, res, stop, m_plan, m_rtol)}),
+               m_ex=inner[0].details["s*"] * mass, L=L, batch=cfg.batch_size, steps=steps,
+               fault_prediction=fault_prediction,
+               details={"omega_bar": wbar, **_recipe(cfg, res, stop, "", 0.0)}),
     ]
     trap = None if double_softmax else hp_set.pair_trap(m["mu"], a)
     return ev + (_trapped(pair, trap, seed) if trap else pair)

@@ -205,10 +205,15 @@ def test_limit_row_trained_where_resolvable_else_the_prediction_route() -> None:
                        alternatives=alts, rtol=rtol, L=40, plan="keep", batch=128, steps=3000,
                        wbar=0.2, d=5, sigma2=0.1, seed=0, path="x", details={})
     assert near.kind == "TRAIN" and near.status == "pass"  # offset 0.75 % <= 1 %
-    far = S.limit_row("t: row", 0.84, k_inv, Estimate(0.84, 0.001, 1), 0.0,
-                      alternatives=alts, rtol=rtol, L=20, plan="keep", batch=128, steps=3000,
-                      wbar=0.3, d=3, sigma2=0.5, seed=0, path="x", details={})
+    k3 = float(th.eta_star(3, 20, 0.5))  # 0.8163
+    kw = {"alternatives": alts, "rtol": rtol, "L": 20, "plan": "keep", "batch": 128,
+          "steps": 3000, "wbar": 0.3, "d": 3, "sigma2": 0.5, "seed": 0, "path": "x",
+          "details": {}}
+    far = S.limit_row("t: row", 0.857, k3, Estimate(1.05 * k3, 0.001, 1), 0.0, **kw)
     assert far.kind != "TRAIN" and far.status == "pass"  # 5 % offset: the MC limit route
     assert far.details["omega_r"] == pytest.approx(0.3 * (0.01 / 0.05) ** 0.5 / 2)
     assert far.details["steps_needed"] == pytest.approx(3000 * 5.0 ** 3)
     assert "not emitted" in far.details["trained_limit_row"]
+    # the route has power: a 1/kappa 2 % off (0.8 for 0.8163) fails it
+    wrong = S.limit_row("t: row", 0.857, 0.8, Estimate(1.05 * 0.8, 0.001, 1), 0.0, **kw)
+    assert wrong.status == "fail"

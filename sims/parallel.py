@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 __all__ = ["ExecutorSpec", "Runner", "UnitReturn", "call_unit", "executor", "run_all",
            "store_entries", "spec_from_args", "default_jobs", "ManagerBroker", "DaskBroker",
-           "limit_threads"]
+           "limit_threads", "torch_threads"]
 
 Kind = Literal["serial", "processes", "dask-local", "dask"]
 
@@ -127,6 +127,20 @@ def limit_threads(torch_threads: int | None = None) -> None:
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
     threadpool_limits(limits=int(os.environ.get("ICL_VERIFY_BLAS_THREADS", "1")), user_api="blas")
+
+
+@contextmanager
+def torch_threads(n: int) -> Iterator[None]:
+    """Run the body with ``n`` torch intra-op threads, restored afterwards (the experiments'
+    ``run(preset, threads=...)``)."""
+    import torch
+
+    old = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
 
 
 def _worker_setup(torch_threads: int) -> None:

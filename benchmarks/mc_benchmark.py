@@ -1,4 +1,4 @@
-"""Benchmark of the Monte Carlo engines on a GD-family risk (issue 2, item 6).
+"""Benchmark of the Monte Carlo engines on a GD-family risk.
 
 Run ``python benchmarks/mc_benchmark.py [--d 20 --N 40 --n 200000] [--setting general]``.
 

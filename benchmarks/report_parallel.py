@@ -6,7 +6,7 @@ Each run gets its own empty cache directory (cold: every model is trained) and i
 directory; the two ``results.json`` files are compared byte for byte (the parallel report must
 reproduce the serial one).  The report runs on every core by default; ``--jobs 1`` is the serial
 baseline.  Each run is a fresh ``icl-verify report`` process, timed from the
-outside, so the import and worker start-up costs are included.  Goal (issue 11): ratio ≥ 1.6× on
+outside, so the import and worker start-up costs are included.  Goal: ratio ≥ 1.6× on
 2 cores.
 """
 

@@ -1,4 +1,4 @@
-"""Seed robustness of the Monte Carlo checks (issue 12, item 5): no flaky failures.
+"""Seed robustness of the Monte Carlo checks: no flaky failures.
 
 Run ``python benchmarks/seed_robustness.py [--seeds 20] [--first 1] [--papers KEY ...]
 [--out seed_robustness.json]`` (``--papers collins24 czz24``: only those papers' results).

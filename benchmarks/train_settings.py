@@ -10,7 +10,7 @@ runs, in one process with an empty model cache and ``torch.set_num_threads(1)``:
 
 and prints the median seconds per drawn example, examples per minute, the not-separable count and
 the ratio of the preset's time to the median example's (both measured here, in this run).  Goal
-(issue "Trained claims at any setting"): median <= 5 s per example at d <= 6 (<= 15 s for the
+: median <= 5 s per example at d <= 6 (<= 15 s for the
 H-head softmax).  Nothing here is asserted: the numbers are for the notes.
 """
 

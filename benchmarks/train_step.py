@@ -14,7 +14,7 @@ pre-sampled ``torch.randn`` batches for every model, so sampling is not in it:
   concatenated and ``nn.Linear(H*D, 1, bias=False)`` read at the query.  Checked to compute the
   same function as ours (weights copied over) before timing.
 * ``before``: our :class:`~sims.models.softmax_attention.SoftmaxAttention` parameters with the
-  forward the module had before issue 22 (autograd through einsum/bmm/softmax on the effective
+  literal autograd forward (autograd through einsum/bmm/softmax on the effective
   circuits), written out literally below.
 * ``ours``: :class:`~sims.models.softmax_attention.SoftmaxAttention` as it is now.
 
@@ -82,7 +82,7 @@ class Faithful(nn.Module):
 
 
 class Before(SoftmaxAttention):
-    """Our parameters, the forward of ``sims/models/softmax_attention.py`` before issue 22."""
+    """Our parameters, the forward of ``sims/models/softmax_attention.py`` written literally (autograd)."""
 
     def forward(self, Z: torch.Tensor) -> torch.Tensor:
         L_ = Z.shape[2] - 1

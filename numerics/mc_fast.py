@@ -1,4 +1,4 @@
-"""Fast Monte Carlo risks of GD-family predictors from sufficient statistics (issue 2, item 6).
+"""Fast Monte Carlo risks of GD-family predictors from sufficient statistics.
 
 The GD family of [zwb24] §1.7 (★) (spec ``002_linear_transformer_block.md``) predicts ``ŷ = xᵀg``
 with
@@ -260,7 +260,8 @@ class _LinearMap:
 
     Diagonal ``M`` is applied elementwise.  Otherwise the rows are multiplied in stacked blocks of
     ``_BLOCK`` rows: OpenBLAS then runs each small GEMM on one thread, which on the shared 2-core
-    machine was 2–10× faster than one threaded ``(B, r) @ (r, r)`` GEMM (measured in the issue).
+    machine was 2–10× faster than one threaded ``(B, r) @ (r, r)`` GEMM
+    (measured: ``benchmarks/mc_benchmark.py``).
     """
 
     _BLOCK = 512

@@ -1,5 +1,5 @@
 """TRAIN evidence: a trained model against a prediction and its named neighbours, folded over
-seeds, and the contract every TRAIN record of ``results.json`` keeps (issue 8).
+seeds, and the contract every TRAIN record of ``results.json`` keeps.
 
 Re-exported by :mod:`numerics.testing`, the one place users import agreement helpers from; kept in
 its own module so that ``numerics/testing.py`` stays one screenful per kind.
@@ -190,7 +190,7 @@ def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -
     return out
 
 
-#: ``details`` every TRAIN record carries in ``results.json`` (issue 8's contract).
+#: ``details`` every TRAIN record carries in ``results.json`` (the TRAIN contract).
 TRAIN_CONTRACT = ("start_units", "alternatives", "seeds", "seeds_passed")
 
 

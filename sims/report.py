@@ -407,7 +407,7 @@ def write_report(
 
 
 def _property_summary(rec: dict[str, Any]) -> dict[str, Any]:
-    """The ``trained_properties`` entry: the issue's integer counts first, then the draws."""
+    """The ``trained_properties`` entry: the integer counts first, then the draws."""
     keys = ("result", "property", "drawn", "passed", "not_separable", "trapped", "worst_margin",
             "minimal_failing", "replay", "error", "check", "settings")
     return {k: rec.get(k) for k in keys}

@@ -1,5 +1,5 @@
 """Every claim record is sourced: printed quotes occur in the paper's text, and rows carry
-registered claims (issue "Every verdict names its source").
+registered claims.
 
 The paper texts live in ``../shared/papers/`` beside the repository on our machines; where that
 folder is absent (a user's clone) the quote test is skipped, the structural tests still run.

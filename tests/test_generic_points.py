@@ -1,5 +1,4 @@
-"""Every public theory function is evaluated somewhere at a generic point (issue "Checks that can
-see every factor").
+"""Every public theory function is evaluated somewhere at a generic point.
 
 While the default-tier declared checks run (through the session's ``declared_run``), every
 argument a validated (public) theory function receives is recorded.  A parameter that only ever

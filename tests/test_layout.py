@@ -103,7 +103,7 @@ def test_results_module_holds_results_only(key: str, slug: str) -> None:
 def test_section_modules_cite_their_section(key: str, slug: str) -> None:
     for f in sorted((ROOT / "theory" / slug).glob("*.py")):
         if f.name in ("__init__.py", "results.py", "domains.py"):
-            continue  # domains.py: the parameter domains of the exports (issue 12), no section
+            continue  # domains.py: the parameter domains of the exports, no section
         doc = ast.get_docstring(_tree(f)) or ""
         first = doc.strip().splitlines()[0] if doc.strip() else ""
         assert f"[{key}]" in first and SECTION_CITE.search(first), (

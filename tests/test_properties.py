@@ -1,4 +1,4 @@
-"""Trained claims at any setting (STYLE R12, issue "Trained claims at any setting").
+"""Trained claims at any setting (STYLE R12).
 
 One Hypothesis property per declared :class:`~theory.common.protocols.TrainedProperty`: settings
 drawn from the theorem's hypotheses (derandomised), the trained check run at each, the TRAIN

@@ -1,5 +1,5 @@
 """The one registry test: every declared check has its expected status, and every declared
-negative control is rejected (issue "Declared checks").
+negative control is rejected.
 
 Each declared :class:`~theory.common.protocols.Check` of a registered result is run once (shared
 by the results that list it) and must end with its ``expect`` status (``pass`` unless declared

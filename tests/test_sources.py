@@ -1,4 +1,4 @@
-"""Sources a user can follow (issue "Every verdict names its source"): a result's ``source`` is the
+"""Sources a user can follow: a result's ``source`` is the
 paper's own location (spec sections live in ``Result.spec``, for maintainers), and nothing in the
 README or ``docs/`` points outside the repository."""
 

@@ -220,7 +220,7 @@ def check_mp_wishart(*, quick: bool = True, seed: int = 0, d: int = 400, xi: flo
     return out
 
 
-#: A generic point of the proportional limits (issue 20): E‖β‖² = signal ≠ 1 (so a slip in the
+#: A generic point of the proportional limits: E‖β‖² = signal ≠ 1 (so a slip in the
 #: power of α² is visible), σ² ≠ ξ, λ ≠ λ*, no parameter at 0 or 1.
 MP_GENERIC: dict[str, float] = {"xi": 0.7, "noise_var": 0.3, "signal": 1.7, "lam_factor": 0.6}
 

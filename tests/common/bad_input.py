@@ -1,4 +1,4 @@
-"""The bad-input harness (issue 12): every exported theory function, driven by its signature.
+"""The bad-input harness: every exported theory function, driven by its signature.
 
 A parameter's domain is declared once, by name, in :data:`DOMAINS` -- the same names the settings
 validators use (``theory.settings``: ``check_int``, ``check_real``, ``as_matrix``, ``as_vector``):

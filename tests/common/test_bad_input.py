@@ -1,5 +1,5 @@
 """Bad input to an exported theory function raises ValueError/TypeError naming the parameter;
-never a NaN, a silently wrong number or a hang (issue 12; harness in ``bad_input.py``)."""
+never a NaN, a silently wrong number or a hang (harness in ``bad_input.py``)."""
 
 from __future__ import annotations
 

@@ -157,7 +157,7 @@ def test_bayes_conditional_risk_is_minimal(data, sigma2, lam):
 @pytest.mark.float
 @pytest.mark.result("base:bayes-risk")
 def test_ridge_conditional_risk_on_numerically_singular_designs():
-    """Issue 20 item 4: X = [[5.8e-280]] has full rank by ``matrix_rank`` but XᵀX underflows; at
+    """X = [[5.8e-280]] has full rank by ``matrix_rank`` but XᵀX underflows; at
     λ = 0 the risk (≈ 3e558) is not a float64, so OLS refuses with a ValueError.  A rank-deficient
     X at a subnormal λ > 0 (where the direct (XᵀX + λI)⁻¹ overflows, inf·0 = NaN) is finite and
     equals the value at a small normal λ (a continuous function of λ on the row space)."""

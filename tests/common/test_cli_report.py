@@ -228,7 +228,7 @@ def test_a_shared_check_runs_once_and_counts_once(tmp_path: Path,
 
 def test_report_shows_trained_claims_over_seeds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                 ) -> None:
-    """Issue 8 item 4: the report lists each TRAIN row's outcome over seeds and its traps."""
+    """The report lists each TRAIN row's outcome over seeds and its traps."""
     (tmp_path / "seed_checks.py").write_text(textwrap.dedent('''
         import numpy as np
         from numerics.testing import over_seeds, train_discrimination

@@ -1,4 +1,4 @@
-"""Settings validate at construction; bad values raise ValueError naming the symbol (issue 2)."""
+"""Settings validate at construction; bad values raise ValueError naming the symbol."""
 
 from __future__ import annotations
 

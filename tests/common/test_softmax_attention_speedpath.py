@@ -1,4 +1,4 @@
-"""The fast forward of :class:`sims.models.softmax_attention.SoftmaxAttention` (issue 22: one
+"""The fast forward of :class:`sims.models.softmax_attention.SoftmaxAttention` (one
 ``torch.autograd.Function`` with the analytic backward) computes what the module computed before:
 outputs and gradients (parameters and input) agree with a literal copy of the old autograd forward
 to round-off, in float32 and float64, at H = 1, 2, 4, several (d, L) and every model option.
@@ -29,7 +29,7 @@ Params = Mapping[str, torch.Tensor]
 def reference_forward(P: Params, Z: torch.Tensor, *, n_out: int = 1, double_softmax: bool = False,
                       query_self_attend: bool = False, scale: Callable[[int], float] = math.sqrt,
                       head_shift: int = 0) -> torch.Tensor:
-    """The module's forward before issue 22, written out literally (autograd does the backward).
+    """The module's forward written out literally (autograd does the backward).
 
     ``scale`` and ``head_shift`` exist only for the negative controls (1/D instead of 1/√D; the
     OV circuit of head h paired with the KQ circuit of head h + shift)."""

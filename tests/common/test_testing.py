@@ -1,6 +1,6 @@
 """The agreement helpers of numerics.testing pass on agreement and fail on a planted fault.
 
-Each helper family gets a positive case and a negative control (issue 2, item 6/9).
+Each helper family gets a positive case and a negative control.
 """
 
 from __future__ import annotations
@@ -215,7 +215,7 @@ def test_close_agreement_refuses_train() -> None:
 
 
 def bare_train_check(*, quick: bool = True, seed: int = 0) -> list:
-    """A check whose TRAIN row names no alternative and no seeds (breaks issue 8's contract)."""
+    """A check whose TRAIN row names no alternative and no seeds (breaks the TRAIN contract)."""
     import dataclasses
     ev = T.train_discrimination("P", np.eye(2), np.eye(2), np.zeros((2, 2)),
                                 alternatives={"2I": 2 * np.eye(2)})

@@ -1,5 +1,5 @@
 """``base`` claim records: what each row of the common layer that compares with a paper compares
-with (issue 18).
+with.
 
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (checked by
 ``tests/test_claims.py`` against all five papers); ``provenance`` says whether the paper prints the

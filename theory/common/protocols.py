@@ -98,7 +98,7 @@ STATUS_KEYS: dict[str, str] = {"discrepancy": "discrepancies", "unconfirmed": "u
 TIERS = ("default", "thorough")
 
 #: Where a claim a row compares with comes from -- a statement about the *printed paper*, not
-#: about its OCR copy (issue "Every verdict names its source").
+#: about its OCR copy.
 PROVENANCES: dict[str, str] = {
     "printed": "the paper states it (garbled OCR that the formula around it and the proof pin "
                "down still counts)",

@@ -1,5 +1,5 @@
 """Parameter domains, declared once per parameter name, and the public-boundary validation built
-from them (issue 12: no silent wrong answer on bad input).
+from them: no silent wrong answer on bad input.
 
 A :class:`Domain` says what a parameter must be (an integer size, a real number in an interval, a
 symmetric PSD covariance, a finite vector, ...) and gives a valid example at ``d = 2``.  Two users

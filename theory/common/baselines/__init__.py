@@ -82,7 +82,7 @@ _MP_FLOAT = Check(_NB + "check_mp_float", faults={
     "inverted_ratio": {"fault_bayes_fn": Ref(_F + "bayes_limit_inverted_ratio")}})
 _MP_WISHART = Check(_NB + "check_mp_wishart", faults={
     "without_lam_mprime": {"fault_limit_fn": Ref(_F + "ridge_limit_without_lam_mprime")}})
-# issue 20: the Wishart route at a generic point (E‖β‖² = 1.7, not 1)
+# the Wishart route at a generic point (E‖β‖² = 1.7, not 1)
 _MP_WISHART_GENERIC = Check(_NB + "check_mp_wishart_generic", faults={
     "signal_squared": {"fault_limit_fn": Ref(_F + "ridge_limit_signal_squared")}})
 

@@ -27,6 +27,7 @@ from numerics.testing import (
 from sims.checks.sparse_multihead_s1 import (
     S1_DEFAULTS,
     S1_PRESET_RTOL_PRE,
+    TIED_STEPS_RTOL,
     _ridge_star_errors,  # pyright: ignore[reportPrivateUsage]
     s1_rows_at_setting,
     validate_s1_setting,
@@ -291,6 +292,13 @@ def check_s1_train(*, quick: bool = True, seed: int = 0, d: int = 32, s: int = 2
                             margin=3 * (risk["pre"].se + 0.7 * risk["raw"].se), details=info))
         out.append(ordering("S1 trained pre-GD-TF < ridge*", risk["pre"].mean,
                             float(ridge), margin=3 * risk["pre"].se, details=info))
+        for m in ("pre", "raw"):  # the k steps' risk is symmetric: a tied start stays tied
+            eta = np.asarray(runs[m].extra["eta"], dtype=float)
+            spread = float((eta.max() - eta.min()) / eta.mean())
+            out.append(ordering(f"S1 preset {m}-GD-TF: Adam's per-layer steps stay tied "
+                                "(symmetric risk, tied start)", spread, TIED_STEPS_RTOL,
+                                margin=0.0, details={"seed": sd, "eta_learned": eta.tolist(),
+                                                     "relative_spread": spread}))
         out.append(ordering("S1 diverged contexts of the learned step < 1 %",
                             float(np.mean(div["pre"])), 0.01, margin=DIVERGED_MARGIN, details=info))
         return out

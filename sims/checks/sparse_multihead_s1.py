@@ -47,7 +47,6 @@ from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from numerics.sparse_multihead.threads import one_blas_thread
 from numerics.testing import ordering, skipped, train_discrimination
 from sims.cache import cached
-from sims.experiments.sparse_multihead import trained
 from sims.models.sparse_multihead import PreGDTF
 from theory.common.protocols import Evidence
 from theory.settings import SparseRegressionICL
@@ -499,21 +498,17 @@ def check_s1_free_schedule(*, quick: bool = True, seed: int = 0,
     matrices commute (each is a polynomial in the same Gram matrix), so the risk is a symmetric
     function of (η_1, …, η_k): from the spec's tied start θ_ℓ = −1 every gradient, hence every
     Adam update, is the same for all layers, and the preset's trained steps stay equal to
-    round-off (EXACT-type row, ≤ 1e-9 relative spread) — the trained model *is* in the tied class
-    whose optimum the TRAIN rows predict.  The tied optimum is a critical point of the free model
-    but not its minimum: a per-layer schedule fitted by L-BFGS from a spread start (1000 contexts,
-    sufficient statistics) is, on 1000 held-out contexts, lower than the tied optimum by more
-    than the pre-GD TRAIN row's tolerance (ORDER, 3 paired se; raw GD's gain in the details).  So
-    the preset's pass depends on the symmetric start, not on early stopping; a free model started
-    off the diagonal converges elsewhere.  ``fault_tied_schedule`` starts the fit tied (one token:
-    the spread set to 0), which cannot leave the tied point."""
+    round-off (rows of :func:`sims.checks.sparse_multihead.check_s1_train`, ≤ 1e-9 relative
+    spread, which holds the trained models; this check trains nothing) — the trained model *is*
+    in the tied class whose optimum the TRAIN rows predict.  The tied optimum is a critical
+    point of the free model but not its minimum: a per-layer schedule fitted by L-BFGS from a
+    spread start (1000 contexts, sufficient statistics) is, on 1000 held-out contexts, lower
+    than the tied optimum by more than the pre-GD TRAIN row's tolerance (ORDER, 3 paired se; raw
+    GD's gain in the details).  So the preset's pass depends on the symmetric start, not on
+    early stopping; a free model started off the diagonal converges elsewhere.
+    ``fault_tied_schedule`` starts the fit tied (one token: the spread set to 0), which cannot
+    leave the tied point."""
     out = []
-    for m in ("pre", "raw"):
-        eta = np.asarray(trained(f"s1_{m}", seed=seed).extra["eta"], dtype=float)
-        spread = float((eta.max() - eta.min()) / eta.mean())
-        out.append(ordering(f"S1 preset {m}-GD-TF: Adam's per-layer steps stay tied (symmetric "
-                            "risk, tied start)", spread, TIED_STEPS_RTOL, margin=0.0,
-                            details={"eta_learned": eta.tolist(), "relative_spread": spread}))
     res = {m: cached("sparse_multihead", ("s1_free_schedule", m, seed, bool(fault_tied_schedule),
                                           FREE_CONTEXTS, FREE_START_SPREAD, GD_LAYERS),
                      lambda m=m: _free_schedule(m == "pre", seed, bool(fault_tied_schedule)))

@@ -12,7 +12,7 @@ from theory.strategies.sparse_multihead import czz24_s1_settings
 
 
 @settings(max_examples=1, derandomize=True, database=None, deadline=None,
-          phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+          phases=[Phase.generate], suppress_health_check=list(HealthCheck))  # pyright: ignore[reportArgumentType]
 @given(czz24_s1_settings())
 def test_s1_swapped_prediction_fails_at_a_drawn_separable_setting(setting: dict) -> None:
     rows = check_s1_train(**setting)

@@ -129,7 +129,7 @@ def check_thm6_3_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     for sing, T in ((False, 400.0), (True, 2000.0)):
-        if sing and d == 1:  # singular 1x1 H is H = 0 (issue 19: --set d=1)
+        if sing and d == 1:  # singular 1x1 H is H = 0 (--set d=1)
             out.append(skipped(close_agreement(
                 "Thm 6.3 with singular H at d = 1 (H = 0)", 0.0, 0.0, kind="FLOAT",
                 atol=FLOAT_RTOL), why="not testable at this setting: a singular H at d = 1 is "
@@ -140,7 +140,7 @@ def check_thm6_3_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
         H, Psi, bs = random_setting(rng, d, singular_H=sing, H_eigs=(0.5, 2.5))
         G0, b0 = 0.3 * rng.standard_normal((d, d)), rng.standard_normal(d)
         tr = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, T)
-        for _ in range(HORIZON_EXTENSIONS):  # issue 19: a --set setting may have slower modes
+        for _ in range(HORIZON_EXTENSIONS):  # a --set setting may have slower modes
             if _settled(tr):
                 break
             T *= 4.0

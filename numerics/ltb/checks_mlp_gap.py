@@ -202,7 +202,7 @@ LOCAL_MIN_MC_N = 400_000
 
 def check_table1_optim_local_minimum(*, quick: bool = True, seed: int = 0,
                                    fault_shift: float | None = None) -> list[Evidence]:
-    """Finding (issue 18): at β* = 0 (the C17 control's data model, d = 2, N = 5, σ = 0.5,
+    """Finding: at β* = 0 (the C17 control's data model, d = 2, N = 5, σ = 0.5,
     H = Ψ = I) the exact LSA risk has an interior local minimum above ``R*``, where seed 2 of the
     trained LSA stops.
 

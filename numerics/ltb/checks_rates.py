@@ -160,7 +160,7 @@ def _bayes_risk_d1(h: float, psi: float, sigma2: float, N: int) -> float:
 def check_lem6_1_value(*, quick: bool = True, seed: int = 0, h: float = 1.7, psi: float = 0.6,
                        sigma2: float = 0.45, N: int = 5, beta_star: float = 0.8,
                        fault_posterior_fn: Any = None) -> list[Evidence]:
-    """Lemma 6.1's ``R_Bayes`` and the gap ``R* − R_Bayes`` as values (issue 20 item 3), at a
+    """Lemma 6.1's ``R_Bayes`` and the gap ``R* − R_Bayes`` as values, at a
     generic d = 1 point (h, ψ, σ² ≠ 1): the MC risk of the posterior-mean predictor on sampled
     prompts against the χ²_N quadrature of :func:`_bayes_risk_d1` [derived], and ``R* − MC``
     against ``R* − quadrature`` (``R*`` closed form, Thm 5.2).  ``fault_posterior_fn(X, y, β*, Ψ,
@@ -196,7 +196,7 @@ def check_lem6_1_value(*, quick: bool = True, seed: int = 0, h: float = 1.7, psi
 def check_cor6_2_ratio_value(*, quick: bool = True, seed: int = 0, d: int = 5, N: int = 20,
                              sigma: float = 0.03, fault_iw_offset: int | None = None
                              ) -> list[Evidence]:
-    """Cor 6.2's unbounded-SNR example as a value (issue 20 item 3): at H = Ψ = I_d the Bayes
+    """Cor 6.2's unbounded-SNR example as a value: at H = Ψ = I_d the Bayes
     excess is ``R_Bayes − σ² = σ² E tr(XᵀX + σ²I)⁻¹``, whose σ → 0 limit is the inverse-Wishart
     mean ``σ² d/(N − d − 1)`` ([derived]; Muirhead 1982 Thm 3.2.12), with a bias below
     ``σ⁴ E tr (XᵀX)⁻² = σ⁴ d N/((N−d)(N−d−1)(N−d−3))``.  The MC excess (shared

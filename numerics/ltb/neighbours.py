@@ -31,7 +31,7 @@ def c17_levels(st: LinearRegressionICL, *, restarts: int = PRESET_RESTARTS) -> d
     """Theory lines of a C17 data model (cached per process): ``R*`` and its N±1 neighbours,
     ``inf_LSA`` (BFGS from its two structured starts and ``restarts`` random ones) with its argmin
     and its N+1 neighbour, the LSA floor, the risk of the β* = 0 solution (optimal GD-0), ``Γ*``
-    and its neighbours.  The drawn settings of issue 19 use ``restarts=0`` (the random starts
+    and its neighbours.  Drawn settings use ``restarts=0`` (the random starts
     dominate the cost, ~3 s at d = 3, and found no lower minimum at the presets: a missed global
     minimum would make the trained LSA land below the predicted inf_LSA, a failing row)."""
     key = (repr(st), restarts)

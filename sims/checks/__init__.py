@@ -15,6 +15,8 @@ MOVED: dict[str, str] = {
     # --- lsa_flow (zfb24)
     # --- softmax_multihead (hpcy25)
     # --- ltb (zwb24)
+    "sims.checks.ltb_forward": "sims.checks.ltb",
+    "sims.checks.ltb_settings": "sims.checks.ltb",
     # --- sparse_multihead (czz24)
     # --- softmax_window (collins24)
 }

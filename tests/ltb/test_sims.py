@@ -37,15 +37,16 @@ def _alternatives(rows: list) -> list[str]:
 def _declared_alternatives(path: str) -> list[str]:
     """The ``fault_alternative`` values the registry declares for the check at ``path``."""
     check = declared_checks(all_results())[path]
-    return sorted({kw["fault_alternative"] for kw in check.faults.values()
-                   if "fault_alternative" in kw})
+    return sorted(
+        {kw["fault_alternative"] for kw in check.faults.values() if "fault_alternative" in kw}
+    )
 
 
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("zwb24:table1")
 def test_table1_ltb_reaches_R_star_lsa_stalls(declared_run) -> None:
-    rows, error = declared_run("sims.checks.ltb:check_table1_train")
+    rows, error = declared_run("sims.checks.ltb.mlp_gap:check_table1_train")
     assert error is None
     assert_passed(rows)
     train = [e for e in rows if e.kind == "TRAIN"]
@@ -58,11 +59,15 @@ def test_table1_ltb_reaches_R_star_lsa_stalls(declared_run) -> None:
 @pytest.mark.slow
 @pytest.mark.result("zwb24:table1")
 @pytest.mark.result("zwb24:thm6.3")
-@pytest.mark.parametrize(("path", "least"), [("sims.checks.ltb:check_table1_train", 12),
-                                             ("sims.checks.ltb:check_table1_train_zero_mean", 4),
-                                             ("sims.checks.ltb:check_thm6_3_train", 7)])
-def test_every_named_alternative_is_a_declared_control(path: str, least: int,
-                                                       declared_run) -> None:
+@pytest.mark.parametrize(
+    ("path", "least"),
+    [
+        ("sims.checks.ltb.mlp_gap:check_table1_train", 12),
+        ("sims.checks.ltb.mlp_gap:check_table1_train_zero_mean", 4),
+        ("sims.checks.ltb.flow:check_thm6_3_train", 7),
+    ],
+)
+def test_every_named_alternative_is_a_declared_control(path: str, least: int, declared_run) -> None:
     """Each named neighbour the rows list (Gamma* at N+-1, Omega without (N+1)/N, H^-1, the
     beta* = 0 solution, the LSA optimum's a/b/Gamma/phi, inf_LSA, R* at N+-1, the LSA floor, the
     two named traps) is declared as a ``fault_alternative`` control of the check (the registry
@@ -86,7 +91,8 @@ def test_table1_zero_mean_trapped_seed_is_unconfirmed() -> None:
     assert_status(rows, "unconfirmed")
     lsa = next(e for e in rows if e.name.startswith("beta* = 0: trained LSA"))
     assert lsa.verdict == "unconfirmed" and lsa.details["traps"] == {
-        "2": "spurious local minimum of the exact LSA risk (interior)"}
+        "2": "spurious local minimum of the exact LSA risk (interior)"
+    }
 
 
 @pytest.mark.result("zwb24:table1")
@@ -99,8 +105,11 @@ def test_local_minimum_check_uses_the_c17_zero_mean_setting() -> None:
 
     st, ref = C17_ZERO_SETTING, PRESETS["c17_lsa_zero"][0].setting
     assert st.N == ref.N and st.noise_var == ref.noise_var
-    for a, b in ((st.Sigma_x, ref.Sigma_x), (st.task_cov, ref.task_cov),
-                 (st.task_mean, ref.task_mean)):
+    for a, b in (
+        (st.Sigma_x, ref.Sigma_x),
+        (st.task_cov, ref.task_cov),
+        (st.task_mean, ref.task_mean),
+    ):
         assert np.array_equal(np.asarray(a), np.asarray(b))
 
 

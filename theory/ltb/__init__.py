@@ -50,9 +50,21 @@ from theory.ltb.rates import cor62_bounds, sum_min
 from theory.ltb.results import RESULTS
 from theory.ltb.risk import lsa_risk, ltb_risk, ltb_risk_whitened
 
+#: Module name -> the paper sections it encodes (theory/, numerics/ checks_<key>.py and
+#: sims/checks/ltb/<key>.py are named by these keys).
+SECTIONS: dict[str, str] = {
+    "model": "§3 Assumption 3.1, eq. (3.1)-(3.4), the effective form (★), whitening; Lemma H.4; "
+    "eq. (5.1) / App. C and App. D risks (numerics checks_model)",
+    "risk": "§3 ICL risk (3.5) of the general LTB; App. D (proofs of Thm 4.1, 5.3)",
+    "mlp_gap": "§4 Theorem 4.1 (LSA vs LTB gap) and Table 1 (trained LTB vs LSA, CPU scale)",
+    "gd_beta": "§5 Lemma 5.1 (App. B), Theorem 5.2, Theorem 5.3",
+    "rates": "§6 Lemma 6.1 (App. F), Corollary 6.2",
+    "flow": "§6 / App. G Corollary G.1, Lemma G.2, Theorem 6.3",
+}
+
 # The exports are the section modules' ``__all__`` (each public name is listed once, where it is
 # defined), plus the notation table and RESULTS; the imports above bind them explicitly.
-__all__ = ["NOTATION", "RESULTS"]
+__all__ = ["NOTATION", "RESULTS", "SECTIONS"]
 __all__ += model.__all__
 __all__ += risk.__all__
 __all__ += mlp_gap.__all__

@@ -1,4 +1,4 @@
-"""[zwb24] §4, Table 1: claim records of the rows that compare with the paper (issue 18).
+"""[zwb24] §4, Table 1: claim records of the rows that compare with the paper.
 
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (checked by
 ``tests/test_claims.py``); ``provenance`` says whether the paper prints the statement or the row

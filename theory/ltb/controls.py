@@ -7,9 +7,8 @@ literals or :class:`~theory.common.protocols.Ref` strings resolved when a contro
 
 from __future__ import annotations
 
-import math
-
 from theory.common.protocols import Ref
+from theory.settings.ltb import C17_SETTING, C18_BETA_NORM, C18_SETTING
 
 __all__ = ["C17_SETTING", "C18_SETTING", "C18_BETA_NORM", "NO_FACTOR",
            "TABLE1_ALTERNATIVES", "ZERO_MEAN_ALTERNATIVES", "THM63_ALTERNATIVES",
@@ -46,10 +45,3 @@ def alternatives(names: tuple[str, ...]) -> dict[str, dict[str, str]]:
     """One declared fault per named alternative: ``fault_alternative=<name>``."""
     return {f"alternative: {n}": {"fault_alternative": n} for n in names}
 
-
-#: ‖β*‖ of spec C18's preset β* = (2, −1, 0.5) (Thm 6.3's trained family varies it along β*/‖β*‖).
-C18_BETA_NORM = math.sqrt(2.0**2 + 1.0**2 + 0.5**2)
-#: Today's presets of the trained families (issue 19): Thm 6.3 (spec C18 at N = 5) and Table 1
-#: (spec C17 at N = 5); the trained checks' defaults and the properties' pinned examples.
-C18_SETTING = {"d": 3, "N": 5, "sigma2": 0.25, "beta_norm": C18_BETA_NORM}
-C17_SETTING = {"d": 2, "N": 5, "sigma2": 0.25, "beta_norm": 3.0}

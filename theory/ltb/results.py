@@ -30,7 +30,7 @@ RESULTS: tuple[Result, ...] = (
                   "Z M Z^T = [[X^T X, X^T y],[y^T X, |y|^2]]",
         objects=("theory.ltb:label_second_moment",),
         checks=(Check("numerics.ltb.checks_model:check_asm3_1_mc"),
-                Check("sims.checks.ltb:check_asm3_1_torch_mask",
+                Check("sims.checks.ltb.model:check_asm3_1_torch_mask",
                       faults={"query column in Z M Z^T": {"fault_unmasked_query": True}})),
     ),
     Result(
@@ -42,7 +42,7 @@ RESULTS: tuple[Result, ...] = (
         statement="u = (I + W2W1)^T e, v = (WP WV)^T u, a = u_1, b = -v_1/v_2, Gamma = v_2 W^T, "
                   "phi = v_2 w",
         objects=("theory.ltb:effective_params",),
-        checks=(Check("sims.checks.ltb:check_eq3_3_torch",
+        checks=(Check("sims.checks.ltb.model:check_eq3_3_torch",
                       faults={"no MLP residual": {"fault_no_mlp_residual": True},
                               "query in the mask": {"fault_unmasked_query": True}}),),
     ),
@@ -54,7 +54,7 @@ RESULTS: tuple[Result, ...] = (
         statement="W2W1 = [[0,0],[beta^T,0]], WP WV = [[0,0],[-beta^T,1]], WK^T WQ = "
                   "[[Gamma^T,0],[0,0]]",
         objects=("theory.ltb:lemma51_weights",),
-        checks=(Check("sims.checks.ltb:check_lem5_1_torch"),),
+        checks=(Check("sims.checks.ltb.gd_beta:check_lem5_1_torch"),),
     ),
     Result(
         id="zwb24:lemH.4", kind="lemma",
@@ -203,7 +203,7 @@ RESULTS: tuple[Result, ...] = (
                 Check("numerics.ltb.checks_pinned:check_thm6_3_rate_pinned",
                       faults={"exp(-4...) -> exp(-2...)": {"fault_rate_fn": Ref(
                           "numerics.ltb.faults:beta_rate_bound_exponent_2")}}),
-                Check("sims.checks.ltb:check_thm6_3_train",
+                Check("sims.checks.ltb.flow:check_thm6_3_train",
                       faults=alternatives(THM63_ALTERNATIVES))),
         figures=("sims.figures.ltb:fig_flow",),
     ),
@@ -220,10 +220,10 @@ RESULTS: tuple[Result, ...] = (
         statement="R(LTB) ~ R* = 1.037879 < inf_LSA = 3.911633 ~ R(LSA), d=2, N=5, sigma=.5, "
                   "|beta*| = 3",
         objects=("theory.ltb:optimal_risk", "theory.ltb:lsa_risk_floor"),
-        checks=(Check("sims.checks.ltb:check_table1_train",
+        checks=(Check("sims.checks.ltb.mlp_gap:check_table1_train",
                       faults={"LSA in the LTB's place": {"fault_no_mlp": True},
                               **alternatives(TABLE1_ALTERNATIVES)}),
-                Check("sims.checks.ltb:check_table1_train_zero_mean",
+                Check("sims.checks.ltb.mlp_gap:check_table1_train_zero_mean",
                       faults=alternatives(ZERO_MEAN_ALTERNATIVES)),
                 Check("numerics.ltb.checks_mlp_gap:check_table1_optim_local_minimum",
                       faults={"point displaced by 1e-3": {"fault_shift": 1e-3}})),
@@ -243,15 +243,15 @@ RESULTS: tuple[Result, ...] = (
     ),
 )
 
-#: Trained claims over settings (issue 19): each trained family at settings drawn from its
+#: Trained claims over settings: each trained family at settings drawn from its
 #: theorem's hypotheses (strategies in :mod:`theory.strategies.ltb`), today's preset pinned.
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(result="zwb24:thm6.3", name="any-setting",
-                    check="sims.checks.ltb:check_thm6_3_train",
+                    check="sims.checks.ltb.flow:check_thm6_3_train",
                     strategy="theory.strategies.ltb:thm63_train_settings",
                     pinned=(C18_SETTING,)),
     TrainedProperty(result="zwb24:table1", name="any-setting",
-                    check="sims.checks.ltb:check_table1_train",
+                    check="sims.checks.ltb.mlp_gap:check_table1_train",
                     strategy="theory.strategies.ltb:table1_train_settings",
                     pinned=(C17_SETTING,)),
 )

@@ -1,5 +1,5 @@
 """Hypothesis strategies for [zwb24] (slug ltb) settings, §3 Assumption 3.1, and the settings of
-its trained families (issue 19): Thm 6.3 (spec C18) and Table 1 (spec C17)."""
+its trained families: Thm 6.3 (spec C18) and Table 1 (spec C17)."""
 
 from __future__ import annotations
 
@@ -40,23 +40,21 @@ def _train_settings(d_max: int, N_max: int, *, d_min: int = 1, N_min: int = 2,
 
 
 def thm63_train_settings() -> st.SearchStrategy[dict]:
-    """Settings of ``sims.checks.ltb:check_thm6_3_train`` from [zwb24] Assumption 3.1 and Thm 6.3
-    (H ≻ 0 by construction): d ∈ [1, 6], N ∈ [2, 10] (N ≥ 2: the N − 1 neighbour exists; N ≤ 10:
-    the budget -- beyond it Γ*'s N ± 1 neighbours come closer than 1.5 % and are skipped with
-    their numbers), σ² ∈ [0, 1], ‖β*‖ ∈ [0, 4] (‖β*‖ → 0 makes β* = 0's solution coincide with
-    the prediction: not separable, discarded and counted)."""
+    """Settings of ``sims.checks.ltb.flow:check_thm6_3_train`` from [zwb24] Assumption 3.1 and Thm
+    6.3 (H ≻ 0 by construction): d ∈ [1, 6], N ∈ [2, 10] (N ≥ 2: the N − 1 neighbour exists; N ≤ 10:
+    the budget -- beyond it Γ*'s N ± 1 neighbours come closer than 1.5 % and are skipped with their
+    numbers), σ² ∈ [0, 1], ‖β*‖ ∈ [0, 4] (‖β*‖ → 0 makes β* = 0's solution coincide with the
+    prediction: not separable, discarded and counted)."""
     return _train_settings(6, 10)
 
 
 def table1_train_settings() -> st.SearchStrategy[dict]:
-    """Settings of ``sims.checks.ltb:check_table1_train`` from [zwb24] Assumption 3.1 (H = Ψ = I,
-    β* = ‖β*‖·1/√d): d ∈ [1, 6], N ∈ [2, 10], σ² ∈ [0, 1], ‖β*‖ ∈ [0, 4] -- the ranges of
-    :func:`thm63_train_settings`.  N ≥ 2 is the check's (the N − 1 neighbours need N − 1 ≥ 1;
+    """Settings of ``sims.checks.ltb.mlp_gap:check_table1_train`` from [zwb24] Assumption 3.1 (H = Ψ
+    = I, β* = ‖β*‖·1/√d): d ∈ [1, 6], N ∈ [2, 10], σ² ∈ [0, 1], ‖β*‖ ∈ [0, 4] -- the ranges of
+    :func:`thm63_train_settings`. N ≥ 2 is the check's (the N − 1 neighbours need N − 1 ≥ 1;
     Assumption 3.1 itself allows N ≥ 1); d ≤ 6, N ≤ 10 are the budget's (beyond N ≈ 10 the N ± 1
-    neighbours come closer than 1.5 % and rows are skipped with their numbers).  Small ‖β*‖ (a
-    and b near 0) and small N at d = 1 (inf_LSA near the LSA floor) are not separable: discarded
-    and counted.  The earlier narrowing (d = 2, N ∈ [4, 7], ‖β*‖ ≥ 1.5) answered failures of the
-    preset's Adam schedule away from the preset (not converged: e.g. Γ 1.06 units from Γ* at
-    d = 3, N = 4, σ² = 1, ‖β*‖ = 3); the drawn settings now train to convergence
-    (:func:`sims.checks.ltb_settings.fit_ltb`) and that setting passes at 0.25 units."""
+    neighbours come closer than 1.5 % and rows are skipped with their numbers). Small ‖β*‖ (a and b
+    near 0) and small N at d = 1 (inf_LSA near the LSA floor) are not separable: discarded and
+    counted. Drawn settings train to convergence (:func:`sims.experiments.ltb.fit_ltb`; the preset's
+    Adam schedule does not converge away from the preset)."""
     return _train_settings(6, 10)

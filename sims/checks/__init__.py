@@ -19,6 +19,9 @@ MOVED: dict[str, str] = {
     "sims.checks.ltb_settings": "sims.checks.ltb",
     # --- sparse_multihead (czz24)
     # --- softmax_window (collins24)
+    "sims.checks.softmax_window_more": "sims.checks.softmax_window",
+    "sims.checks.softmax_window_settings": "sims.checks.softmax_window.evidence",
+    "sims.checks.softmax_window_train": "sims.checks.softmax_window",
 }
 
 alias_modules(MOVED)

@@ -12,18 +12,16 @@ import pytest
 
 from numerics.testing import assert_fails, assert_passed
 from sims.checks import softmax_window as S
-from sims.checks import softmax_window_more as X
-from sims.checks import softmax_window_train as T
 
 
 @pytest.mark.slow
 @pytest.mark.train
 @pytest.mark.result("collins24:fig5")
 def test_fig5_matrix_nine_pairings_mismatched_unit_fails_own_rows(declared_run) -> None:
-    rows, error = declared_run("sims.checks.softmax_window_more:check_fig5_matrix")
+    rows, error = declared_run("sims.checks.softmax_window.transfer:check_fig5_matrix")
     assert error is None
     assert sum("within 10 %" in e.name for e in rows) == 9  # 3 pretraining x 3 test classes
-    bad = X.check_fig5_matrix(fault_unit="s3_L0.03")  # a mismatched-L unit as the affine one
+    bad = S.check_fig5_matrix(fault_unit="s3_L0.03")  # a mismatched-L unit as the affine one
     assert_fails([e for e in bad if "pretrained on affine" in e.name])
 
 
@@ -32,9 +30,9 @@ def test_fig5_matrix_nine_pairings_mismatched_unit_fails_own_rows(declared_run) 
 @pytest.mark.train
 @pytest.mark.result("collins24:fig9")
 def test_fig9_other_classes_linear_attention_contrast_and_negative_control() -> None:
-    ev = X.fig9_class_rows()
+    ev = S.fig9_class_rows()
     assert_passed(ev)
-    assert_fails([e for e in X.fig9_class_rows(fault_wrong_subspace=True) if "rho" in e.name])
+    assert_fails([e for e in S.fig9_class_rows(fault_wrong_subspace=True) if "rho" in e.name])
     assert_passed(S.check_fig9_train(quick=False))
 
 
@@ -43,7 +41,7 @@ def test_fig9_other_classes_linear_attention_contrast_and_negative_control() -> 
 @pytest.mark.train
 @pytest.mark.result("collins24:fig5")
 def test_fig5_matrix_full_tier() -> None:
-    assert_passed(X.check_fig5_matrix(quick=False))
+    assert_passed(S.check_fig5_matrix(quick=False))
 
 
 @pytest.mark.thorough
@@ -51,5 +49,5 @@ def test_fig5_matrix_full_tier() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:fig3-4")
 def test_fig34_acg_cosine_panel_is_report_only() -> None:
-    ev = T.fig34_acg_cos_rows(reps=20_000)
+    ev = S.fig34_acg_cos_rows(reps=20_000)
     assert len(ev) == 3 and all(e.kind == "INFO" for e in ev)

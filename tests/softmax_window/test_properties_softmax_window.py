@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from sims.checks import softmax_window_train as T
-from sims.checks.softmax_window_settings import (
+from sims.checks import softmax_window as S
+from sims.checks.softmax_window.evidence import (
     affine_alternatives,
     setting_rows,
     validate_fig34_setting,
@@ -34,14 +34,14 @@ def test_validators_name_the_assumption(bad: dict, symbol: str) -> None:
     for validate in (validate_thm34_setting, validate_fig34_setting):
         with pytest.raises(ValueError, match=symbol):
             validate(**setting)
-    assert vars(T.check_thm3_4_train)["validate_setting"] is validate_thm34_setting
-    assert vars(T.check_thm3_4_train_relu)["validate_setting"] is validate_thm34_setting
-    assert vars(T.check_fig3_4_train)["validate_setting"] is validate_fig34_setting
+    assert vars(S.check_thm3_4_train)["validate_setting"] is validate_thm34_setting
+    assert vars(S.check_thm3_4_train_relu)["validate_setting"] is validate_thm34_setting
+    assert vars(S.check_fig3_4_train)["validate_setting"] is validate_fig34_setting
 
 
 @pytest.mark.train
 def test_drawn_setting_passes_and_records_its_schedule() -> None:
-    rows = run_check("sims.checks.softmax_window_train:check_fig3_4_train", **DRAWN)
+    rows = run_check("sims.checks.softmax_window.dynamics:check_fig3_4_train", **DRAWN)
     assert classify(rows) == "pass", [r.name for r in rows if not r.passed]
     (row,) = rows
     assert row.details["setting"] == DRAWN
@@ -52,7 +52,7 @@ def test_drawn_setting_passes_and_records_its_schedule() -> None:
 @pytest.mark.train
 @pytest.mark.parametrize("alternative", PLANTED)
 def test_planted_alternative_fails_at_a_drawn_setting(alternative: str) -> None:
-    rows = run_check("sims.checks.softmax_window_train:check_fig3_4_train",
+    rows = run_check("sims.checks.softmax_window.dynamics:check_fig3_4_train",
                      fault_alternative=alternative, **DRAWN)
     assert any(r.status == "fail" for r in rows), alternative
 
@@ -76,7 +76,7 @@ def test_close_alternative_at_short_prompt_is_resolved_by_tightening() -> None:
     """d = 6, n = 16 ≤ 16, Λ = 3600: the §3.1 surrogate is 3.5 % from ω* (0.7 units at 5 %), so
     the row is tightened to 1.76 % with 256 (0.05/0.0176)² ≈ 2112 prompts per step (not
     skipped), and passes outside the surrogate."""
-    (row,) = run_check("sims.checks.softmax_window_train:check_thm3_4_train", d=6, n=16, L=1.5,
+    (row,) = run_check("sims.checks.softmax_window.optimum:check_thm3_4_train", d=6, n=16, L=1.5,
                        sigma2=0.01)
     assert row.status == "pass" and "tightened" in row.details
     assert row.details["batch"] > 2000

@@ -18,3 +18,18 @@ def test_g3_upper_bound_extent_and_plus_half_reading(declared_run) -> None:
     assert (d["grid_points"], d["violations"], d["violations_at_m1"]) == (481, 95, 55)
     plus = [e for n, e in by.items() if "+1/2" in n]
     assert len(plus) == 1 and plus[0].status == "pass"
+
+
+def test_moved_check_modules_import_as_the_same_objects() -> None:
+    """The check modules that moved to ``sims/checks/softmax_window/`` still import under their
+    old names, as the same module objects (``sims.checks.MOVED``)."""
+    import importlib
+
+    from sims.checks import softmax_window as pkg
+    from sims.checks.softmax_window import evidence, optimum
+
+    more, settings, train = (importlib.import_module(f"sims.checks.softmax_window_{x}")
+                             for x in ("more", "settings", "train"))
+    assert more is pkg and train is pkg and settings is evidence
+    assert train.check_thm3_4_train is optimum.check_thm3_4_train
+    assert settings.setting_rows is evidence.setting_rows

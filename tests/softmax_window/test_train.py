@@ -16,8 +16,6 @@ import pytest
 
 from numerics.testing import assert_fails, assert_passed
 from sims.checks import softmax_window as S
-from sims.checks import softmax_window_more as M
-from sims.checks import softmax_window_train as T
 from theory.common.protocols import Evidence
 
 
@@ -52,14 +50,14 @@ def assert_alternatives_fail(check: Callable[..., list[Evidence]], declared_run:
 @pytest.mark.train
 @pytest.mark.result("collins24:thm3.4")
 def test_s1_trained_scale_matches_quadrature_and_alternatives_fail(declared_run) -> None:
-    assert_alternatives_fail(T.check_thm3_4_train, declared_run)
+    assert_alternatives_fail(S.check_thm3_4_train, declared_run)
 
 
 @pytest.mark.slow
 @pytest.mark.train
 @pytest.mark.result("collins24:thm3.4")
 def test_s2_relu_trained_scale_and_alternatives_fail() -> None:
-    assert_alternatives_fail(T.check_thm3_4_train_relu, reps=20_000)
+    assert_alternatives_fail(S.check_thm3_4_train_relu, reps=20_000)
 
 
 @pytest.mark.slow
@@ -67,7 +65,7 @@ def test_s2_relu_trained_scale_and_alternatives_fail() -> None:
 @pytest.mark.result("collins24:thm3.4")
 def test_s2_cosine_is_report_only() -> None:
     """Spec §3.2: nothing is asserted for the cosine class (INFO rows carry the values)."""
-    ev = T.check_thm3_4_train_cos(reps=10_000)
+    ev = S.check_thm3_4_train_cos(reps=10_000)
     assert ev and all(e.kind == "INFO" for e in ev)
     assert all(e.observed > 0 for e in ev)
 
@@ -83,14 +81,14 @@ def test_s4_linear_attention_floor_and_alternatives_fail(declared_run) -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:fig3-4")
 def test_fig34_norm_ordered_in_sigma_L_n_and_alternatives_fail(declared_run) -> None:
-    assert_alternatives_fail(T.check_fig3_4_train, declared_run)
+    assert_alternatives_fail(S.check_fig3_4_train, declared_run)
 
 
 @pytest.mark.slow
 @pytest.mark.train
 @pytest.mark.result("collins24:fig3-4")
 def test_fig34_acg_panels_and_alternatives_fail() -> None:
-    assert_alternatives_fail(T.check_fig3_4_train_acg, reps=20_000)
+    assert_alternatives_fail(S.check_fig3_4_train_acg, reps=20_000)
 
 
 @pytest.mark.thorough
@@ -98,4 +96,4 @@ def test_fig34_acg_panels_and_alternatives_fail() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:lemB.5")
 def test_lemb5_trained_on_ellipsoid_and_alternatives_fail() -> None:
-    assert_alternatives_fail(M.check_lemb5_ellipsoid, quick=False)
+    assert_alternatives_fail(S.check_lemb5_ellipsoid, quick=False)

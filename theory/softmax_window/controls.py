@@ -25,7 +25,7 @@ LA_FLOOR_OVER_4 = {"fault_floor_fn": Ref(FAULTS + "la_floor_over_4")}
 #: Theorem 4.4's scale bound C_b/c_u² with c_u to the first power.
 THM44_CU_LINEAR = {"fault_bound_fn": Ref(FAULTS + "thm44_bound_cu_linear")}
 
-#: Named neighbours of the trained affine S1 ω* (sims.checks.softmax_window_train).
+#: Named neighbours of the trained affine S1 ω* (sims.checks.softmax_window.optimum).
 THM34_ALTERNATIVES = (
     "1-NN limit (omega = inf)", "eq. (9) convention 2 omega*", "eq. (9) convention omega*/2",
     "label average (omega = 0)", "optimum at sigma = 0.01", "optimum at sigma = 0.1",

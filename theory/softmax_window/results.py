@@ -44,7 +44,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"query_attends_to_itself": {"fault_query_attends": True}}),
             Check("numerics.softmax_window.checks_risk:check_risk_affine_quad_scale",
                   faults={"sigma_to_the_fourth": {"fault_sigma_power": 2.0}}),
-            Check("sims.checks.softmax_window:check_risk_affine_torch",
+            Check("sims.checks.softmax_window.reductions:check_risk_affine_torch",
               faults={"query_attends_to_itself": {"fault_query_attends": True}}),
         ),
         derived=True,
@@ -67,7 +67,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_window.checks_risk:check_limits_quad",
                   faults={"query_counted_in_n0": {"fault_n0": 1 / 21}}),
             Check("numerics.softmax_window.checks_risk:check_limits_mc"),
-            Check("sims.checks.softmax_window:check_limits_train",
+            Check("sims.checks.softmax_window.reductions:check_limits_train",
               faults={"query_counted_in_n": {"fault_n_offset": 1}}),
         ),
     ),
@@ -121,12 +121,12 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_optim_collapse",
                   faults={"lambda_square_root": {"fault_lambda_power": 0.5}}),
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_rate"),
-            Check("sims.checks.softmax_window_train:check_thm3_4_train",
+            Check("sims.checks.softmax_window.optimum:check_thm3_4_train",
               faults={"trained_value_scalar": {"fault_train_value": True},
                       **alternatives(*THM34_ALTERNATIVES)}),
-            Check("sims.checks.softmax_window_train:check_thm3_4_train_relu",
+            Check("sims.checks.softmax_window.optimum:check_thm3_4_train_relu",
               faults=alternatives(*THM34_RELU_ALTERNATIVES)),
-            Check("sims.checks.softmax_window_train:check_thm3_4_train_cos"),
+            Check("sims.checks.softmax_window.optimum:check_thm3_4_train_cos"),
         ),
         figures=(
             "sims.figures.softmax_window:fig_omega_lambda",
@@ -149,7 +149,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.softmax_window.checks_optimum:check_thm3_5_quad",
                   faults={"pretrain_shift": {"fault_pretrain_shift": 1.5}}),
-            Check("sims.checks.softmax_window:check_thm3_5_train",
+            Check("sims.checks.softmax_window.transfer:check_thm3_5_train",
               faults={"swapped_units": {"fault_swap_units": True}}),
         ),
         figures=(
@@ -179,7 +179,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"floor_over_4": LA_FLOOR_OVER_4}),
             Check("numerics.softmax_window.checks_linear:check_thm3_6_symbolic_moments",
                   faults={"gaussian_fourth_moment": {"fault_gaussian_fourth": True}}),
-            Check("sims.checks.softmax_window:check_thm3_6_train",
+            Check("sims.checks.softmax_window.linear:check_thm3_6_train",
               faults=alternatives(
                    'M = 0',
                    'one-step GD M = I/n')),
@@ -205,7 +205,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"full_rank_task": {"fault_full_rank_task": True}}),
             Check("numerics.softmax_window.checks_lowrank:check_thm4_4_mc_lemmas",
                   faults={"flipped_alpha": {"fault_flip_alpha": True}}),
-            Check("sims.checks.softmax_window:check_thm4_4_train"),
+            Check("sims.checks.softmax_window.lowrank:check_thm4_4_train"),
         ),
         figures=(
             "sims.figures.softmax_window:fig_lowrank_rho",
@@ -337,7 +337,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_window.checks_signal:check_lemb_5_mc"),
             Check("numerics.softmax_window.checks_signal:check_lemb_5_mc_sigma",
                   faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}}),
-            Check("sims.checks.softmax_window_more:check_lemb5_ellipsoid",
+            Check("sims.checks.softmax_window.signal:check_lemb5_ellipsoid",
               faults={"unwhitened_task": {"fault_unwhitened_task": True},
                       **alternatives("inverse shape omega* Sigma", "isotropic omega* I",
                                       "label average (M = 0)")}),
@@ -404,7 +404,7 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:la_optimum",
         ),
         checks=(
-            Check("sims.checks.softmax_window:check_fig1_order", expect="unconfirmed",
+            Check("sims.checks.softmax_window.linear:check_fig1_order", expect="unconfirmed",
               faults={"sigma2_times_4": {"fault_sigma2_scale": 4.0}}),
         ),
         figures=(
@@ -426,10 +426,10 @@ RESULTS: tuple[Result, ...] = (
             "numerics.softmax_window.anisotropic:optimal_diag_M",
         ),
         checks=(
-            Check("sims.checks.softmax_window_train:check_fig3_4_train",
+            Check("sims.checks.softmax_window.dynamics:check_fig3_4_train",
               faults={"at_initialisation": {"step": 0},
                       **alternatives(*FIG34_ALTERNATIVES)}),
-            Check("sims.checks.softmax_window_train:check_fig3_4_train_acg",
+            Check("sims.checks.softmax_window.dynamics:check_fig3_4_train_acg",
               faults=alternatives(*FIG34_ACG_ALTERNATIVES)),
         ),
         figures=(
@@ -448,9 +448,9 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:transfer_risk",
         ),
         checks=(
-            Check("sims.checks.softmax_window:check_fig5_quad",
+            Check("sims.checks.softmax_window.transfer:check_fig5_quad",
               faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
-            Check("sims.checks.softmax_window_more:check_fig5_matrix",
+            Check("sims.checks.softmax_window.transfer:check_fig5_matrix",
               faults={"mismatched_L_unit_as_affine": {"fault_unit": "s3_L0.03"}}),
         ),
         figures=(
@@ -469,7 +469,7 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:rho_metric",
         ),
         checks=(
-            Check("sims.checks.softmax_window:check_fig9_train",
+            Check("sims.checks.softmax_window.lowrank:check_fig9_train",
               faults={"wrong_subspace": {"fault_wrong_subspace": True}}),
         ),
         figures=(
@@ -480,15 +480,15 @@ RESULTS: tuple[Result, ...] = (
 
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(result="collins24:thm3.4", name="any-setting",
-                    check="sims.checks.softmax_window_train:check_thm3_4_train",
+                    check="sims.checks.softmax_window.optimum:check_thm3_4_train",
                     strategy="theory.strategies.softmax_window:thm34_train_settings",
                     pinned=({"d": 5, "n": 20, "L": 1.0},)),
     TrainedProperty(result="collins24:thm3.4", name="relu",
-                    check="sims.checks.softmax_window_train:check_thm3_4_train_relu",
+                    check="sims.checks.softmax_window.optimum:check_thm3_4_train_relu",
                     strategy="theory.strategies.softmax_window:thm34_relu_train_settings",
                     pinned=({"d": 5, "n": 20, "L": 1.0},)),
     TrainedProperty(result="collins24:fig3-4", name="any-setting",
-                    check="sims.checks.softmax_window_train:check_fig3_4_train",
+                    check="sims.checks.softmax_window.dynamics:check_fig3_4_train",
                     strategy="theory.strategies.softmax_window:thm34_train_settings",
                     pinned=({"d": 5, "n": 20, "L": 1.0, "sigma2": 1e-4},)),
 )

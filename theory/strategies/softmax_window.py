@@ -41,7 +41,7 @@ LAMBDA_RANGE = (4.0, 2000.0)
 
 
 def thm34_train_settings() -> st.SearchStrategy[dict]:
-    """Settings of ``sims.checks.softmax_window_train:check_thm3_4_train`` (and Figs. 3-4's end
+    """Settings of ``sims.checks.softmax_window.optimum:check_thm3_4_train`` (and Figs. 3-4's end
     point) from [collins24] Theorem 3.4's hypotheses: x ~ U^d, d ∈ [2, 6]; n ∈ [4, 24] context
     examples; an L-Lipschitz affine class, L ∈ [0.3, 2]; noise σ² ∈ [0.01, 1] (σ > 0: Λ finite);
     Λ = nL²/σ² in ``LAMBDA_RANGE`` (the budget: ω* reached by the step ladder)."""

@@ -1,0 +1,424 @@
+"""[collins24] row builders shared by the trained checks of several sections: the trained unit at a
+given ``(d, n, L, σ²)`` and its rows (Theorem 3.4's affine S1 and ReLU units, Figs. 3-4's end
+point; spec 003 §3.2's protocol with the schedule and batch derived from the setting and the
+row's tolerance), the named alternatives of the affine optimum, and the discrimination of a
+trained value against them.
+
+Training (one softmax unit, tied M, online Adam on fresh prompts, the presets' loop
+:func:`sims.experiments.softmax_window.run`):
+
+* step size: derived from the curvature (:func:`sims.experiments.softmax_window.run_derived`).
+  A transient at Adam's 0.05 (``SETTING_LR``; Adam divides each gradient coordinate by its RMS,
+  so a weight moves ≈ 0.05 per step whatever the curvature) until ω̂ stops drifting by more than
+  the tolerance over 100 steps; there the curvature h = ∂²𝓛/∂θ² of a diagonal weight (finite
+  differences on one common batch) and its gradient noise σ_g (over independent minibatches) are
+  measured, and Adam -- ≈ SGD with step lr/σ_g near the optimum -- gets the step size
+  lr = 2·f·t·ω·h/(d·σ_g) (≤ 0.05) that keeps the jitter's bias of ω̂ (≈ d·lr·σ_g/(2h)) below f·t
+  (t the row's tolerance, f = ``DRIFT_FRACTION``);
+* steps: the stop hook of :func:`sims.train.train`: phase 2 runs until the drift of the invariant
+  ω̂ = tr(M)/d over the averaging window (mean of its second half minus its first) is at most
+  f·t; the window is max((2σ_g/(h√ω f t))²/d, 5 relaxation times σ_g/(lr h), 100 steps), the
+  length over which the window mean's standard error is ≤ f·t.  Step sizes, the measured h and
+  σ_g, the window, each phase's steps and the final drift are in the row's details;
+* batch: the sampling error of ω̂ scales like 1/√batch; 256 prompts per step hold it well inside
+  the 5 % tolerance (the presets), so a row tightened to tolerance t uses
+  ``256 (0.05/t)²`` prompts per step.
+
+Discrimination: every TRAIN row goes through :func:`numerics.testing.train_discrimination` with
+named alternatives; at each setting every alternative's distance to the prediction is computed
+in tolerance units.  An alternative closer than ``SEPARABLE_UNITS`` units is resolved by
+tightening the row (tolerance = distance / ``SEPARABLE_UNITS``, batch as above) when that needs at
+most ``MAX_BATCH`` prompts per step -- always for an alternative ≥ 1.5 % away at n ≤ 16 -- and is
+otherwise reported as a ``skipped`` row with the numbers.  The ReLU optimum is an MC estimate: a
+ReLU row is tightened only down to ``RELU_Z`` standard errors of it (below, skipped with the MC
+reps it would need).  A ``fault_alternative`` switch passes one named alternative as the
+prediction (the negative control of the discrimination).
+
+The trained model never sees a prediction: the trained runs come from a config-keyed cache
+(``softmax_window_settings`` namespace); predictions are computed afterwards here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from numerics.softmax_window.api import optimal_scale
+from numerics.softmax_window.quadrature import optimal_scale_affine
+from numerics.testing import (
+    TRAIN_RTOL,
+    skipped,
+    swap_alternative,
+    train_discrimination,
+)
+from sims.cache import cached
+from sims.experiments.softmax_window import (
+    MIN_WINDOW,
+    MIXING_TIMES,
+    PRESETS,
+    TRANSIENT_LR,
+    UnitExperiment,
+    run_derived,
+)
+from sims.train import TrainResult
+from theory.common.protocols import Estimate, Evidence
+from theory.settings.softmax_window import SoftmaxWindowSetting
+from theory.settings.validators import check_int, check_real
+from theory.softmax_window import (
+    Lambda,
+    surrogate_optimum,
+)
+
+__all__ = [
+    "SETTING_LR",
+    "SETTING_STEPS",
+    "BASE_BATCH",
+    "MAX_BATCH",
+    "DRIFT_FRACTION",
+    "SEPARABLE_UNITS",
+    "RELU_RTOL",
+    "RELU_Z",
+    "validate_thm34_setting",
+    "validate_fig34_setting",
+    "omega_hat",
+    "trained_setting",
+    "setting_rows",
+    "seeds_of",
+    "discriminate",
+    "init_omega",
+]
+
+
+#: Adam's step size of the transient (parameter units; Adam normalises the gradient): the presets'.
+SETTING_LR = TRANSIENT_LR
+
+
+#: Typical step counts of a derived run (for the time estimate of a ``skipped`` row only; the
+#: steps taken come from the stop hook and are recorded in the row).
+SETTING_STEPS = (400, 800, 1600)
+
+
+#: Prompts per step at the 5 % tolerance (the presets' batch; ω̂'s sampling error ≪ 5 %).
+BASE_BATCH = 256
+
+
+#: Largest batch a tightened row may use (about 4x the preset's seconds per example).
+MAX_BATCH = 12_000
+
+
+#: Convergence: the drift of ω̂ over the averaging window (and the window mean's standard error,
+#: and the step size's jitter bias), as a fraction f of the row's tolerance.
+DRIFT_FRACTION = 0.2
+
+
+#: An alternative closer than this many tolerance units to the prediction is not resolved at
+#: that tolerance (``train_discrimination`` requires 2).
+SEPARABLE_UNITS = 2.0
+
+
+#: S2's criterion (spec 003 §3.2): ReLU ω̂ within 10 % of the MC optimum.
+RELU_RTOL = 0.10
+
+
+#: The ReLU tolerance must exceed this many MC standard errors of the optimum.
+RELU_Z = 5.0
+
+
+#: MC reps of the ReLU optimum (spline over ω; se ≈ 0.4 % of ω* at d = 5, n = 20).
+RELU_REPS = 40_000
+
+
+#: Seconds per step of the unit at the preset batch (one core, measured: 400 steps ≈ 3.3 s).
+SECONDS_PER_STEP = 0.008
+
+
+#: Prompt length at or below which an alternative ≥ 1.5 % away must be resolved (issue 19).
+SHORT_PROMPT = 16
+
+
+#: The smallest alternative distance that must be resolved at prompt lengths ≤ 16 (issue 19).
+MUST_RESOLVE = 0.015
+
+
+#: S1's noise levels σ ∈ {1, .3, .1, .01} (the default when ``sigma2`` is not given).
+S1_SIGMA2 = (1.0, 0.09, 0.01, 1e-4)
+
+
+_P = "[collins24] Theorem 3.4"
+
+
+def validate_thm34_setting(
+    d: int = 5, n: int = 20, L: float = 1.0, sigma2: float | None = None
+) -> None:
+    """Theorem 3.4's hypotheses for a trained unit: x ~ U^d on S^(d-1), d ≥ 2; n ≥ 2 context
+    examples; L > 0 (a Lipschitz class that is not constant); σ² > 0 (Λ = nL²/σ² finite); and
+    d ≤ 8 (the trained unit's budget)."""
+    check_int("d", d, minimum=2, paper=f"{_P}: x ∈ S^(d-1), d ≥ 2")
+    if d > 8:
+        raise ValueError(f"d must be ≤ 8 for a trained unit (budget), got d={d}")
+    check_int("n", n, minimum=2, paper=f"{_P}: n ≥ 2 context examples")
+    check_real("L", L, lower=0.0, lower_open=True, paper=f"{_P}: Lipschitz constant L > 0")
+    if sigma2 is not None:
+        check_real(
+            "sigma2",
+            sigma2,
+            lower=0.0,
+            lower_open=True,
+            paper=f"{_P}: Λ = nL²/σ² needs noise σ² > 0",
+        )
+
+
+def validate_fig34_setting(d: int = 5, n: int = 20, L: float = 1.0, sigma2: float = 1e-4) -> None:
+    """Figs. 3-4's setting: Theorem 3.4's hypotheses (σ² given)."""
+    validate_thm34_setting(d, n, L, sigma2)
+
+
+def omega_hat(M: np.ndarray) -> float:
+    return float(np.trace(M)) / M.shape[0]
+
+
+def trained_setting(
+    d: int,
+    n: int,
+    L: float,
+    sigma2: float,
+    task: str = "affine",
+    *,
+    seed: int = 0,
+    rtol: float = TRAIN_RTOL,
+    batch: int = BASE_BATCH,
+) -> tuple[TrainResult, dict[str, Any]]:
+    """The unit trained at ``(d, n, L, σ²)`` on ``task`` with the schedule derived from the
+    setting (:func:`sims.experiments.softmax_window.run_derived`: a transient at Adam's
+    ``TRANSIENT_LR``, then the step size and averaging window from the measured curvature and
+    gradient noise of a weight, stopped when ω̂'s drift over the window is ≤
+    ``DRIFT_FRACTION``·``rtol``), cached by configuration (a setting trained before is not
+    trained again).  Returns the run and the schedule used (step sizes, batch, steps, drift)."""
+    exp = UnitExperiment(
+        setting=SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma2, task=task)
+    )
+    key = (exp, "derived", seed, rtol, batch, DRIFT_FRACTION)
+    res = cached(
+        "softmax_window_settings",
+        key,
+        lambda: run_derived(exp, seed=seed, rtol=rtol, batch=batch, fraction=DRIFT_FRACTION),
+    )
+    info = dict(res.extra["schedule"])
+    info["drift_limit"] = DRIFT_FRACTION * rtol
+    info["schedule_rule"] = (
+        f"Adam {TRANSIENT_LR} until the drift of omega-hat over 100 steps <= tolerance; then "
+        "step size 2 f t omega h/(d sigma_g) (<= 0.05) and window max((2 sigma_g/(h sqrt(omega) "
+        f"f t))^2/d, {MIXING_TIMES:g} sigma_g/(lr h), {MIN_WINDOW}) from the measured curvature h "
+        "and gradient noise sigma_g of a diagonal weight, stopped when the drift over the window "
+        f"<= f t (f = {DRIFT_FRACTION}); batch 256 (0.05/tolerance)^2"
+    )
+    return res, info
+
+
+def _batch_for(rtol: float) -> int:
+    return int(math.ceil(BASE_BATCH * (TRAIN_RTOL / rtol) ** 2 / 64) * 64)
+
+
+def setting_rows(
+    name: str,
+    *,
+    d: int,
+    n: int,
+    L: float,
+    sigma2: float,
+    task: str = "affine",
+    seed: int = 0,
+    alternatives: Callable[[float], dict[str, float]],
+    fault_alternative: str | None = None,
+) -> list[Evidence]:
+    """One TRAIN row at the setting: trained ω̂ against the population optimum ω* (affine:
+    quadrature; ReLU: MC + spline), outside each named alternative (``alternatives(ω*)``),
+    started ≥ 3 units away; tightened or ``skipped`` as the module docstring says.
+    ``fault_alternative`` passes a named alternative as the prediction (the row must fail)."""
+    details: dict[str, Any] = {
+        "setting": {"d": d, "n": n, "L": L, "sigma2": sigma2},
+        "Lambda": float(Lambda(n, L, sigma2)),
+    }
+    if task == "affine":
+        w, rtol = float(optimal_scale_affine(d, n, L, sigma2)[0]), TRAIN_RTOL
+    else:
+        rng = np.random.default_rng([seed, d, n, int(L * 1e6), int(sigma2 * 1e9)])
+        est, _ = optimal_scale(d, n, L, sigma2, task, rng=rng, reps=RELU_REPS)
+        assert isinstance(est, Estimate)
+        w, rtol = est.mean, RELU_RTOL
+        details["optimum_se"] = est.se
+    alts = alternatives(w)
+    dist = {k: abs(v - w) / w if math.isfinite(v) else math.inf for k, v in alts.items()}
+    nearest_name = min(dist, key=lambda k: dist[k])
+    nearest = dist[nearest_name]
+    details["alternative_distance_relative"] = dist
+    batch = BASE_BATCH
+    if nearest / rtol < SEPARABLE_UNITS:
+        need = nearest / SEPARABLE_UNITS
+        need_batch = _batch_for(need) if need > 0 else math.inf
+        must = n <= SHORT_PROMPT and nearest >= MUST_RESOLVE
+        mc_ok = task == "affine" or need * w >= RELU_Z * details["optimum_se"]
+        if mc_ok and (need_batch <= MAX_BATCH or must) and need > 0:
+            rtol, batch = need, int(need_batch)
+            details["tightened"] = (
+                f"nearest alternative {nearest_name!r} {nearest:.2%} away: "
+                f"tolerance {need:.2%}, batch {batch}"
+            )
+        else:
+            need_reps = (
+                0.0
+                if mc_ok
+                else (RELU_Z * details["optimum_se"] * math.sqrt(RELU_REPS) / max(need * w, 1e-300))
+                ** 2
+            )
+            secs = (
+                SECONDS_PER_STEP * SETTING_STEPS[0] * max(1.0, need_batch / BASE_BATCH)
+                if math.isfinite(need_batch)
+                else math.inf
+            )
+            why = (
+                f"not separable at this setting: nearest alternative {nearest_name!r} "
+                f"{nearest / rtol:.2f} units ({nearest:.2%} from the prediction); needs "
+                f"tolerance {need:.3%}, about {need_batch:.3g} prompts per step x "
+                f"{SETTING_STEPS[0]} steps, {secs:.3g} s"
+                + (f", and {need_reps:.3g} MC reps of the optimum" if need_reps else "")
+            )
+            ev = train_discrimination(
+                name, w, w, 0.0, alternatives=alts, rtol=rtol, details=details
+            )
+            return [
+                skipped(
+                    ev,
+                    why=why,
+                    nearest_units=nearest / rtol,
+                    needed_tolerance=need,
+                    needed_batch=need_batch,
+                    seconds=secs,
+                )
+            ]
+    res, info = trained_setting(d, n, L, sigma2, task, seed=seed, rtol=rtol, batch=batch)
+    details.update(info)
+    M = res.extra["M_avg"]
+    wh = omega_hat(M)
+    details["anisotropy"] = float(np.linalg.norm(M - wh * np.eye(d)) / np.linalg.norm(M))
+    init = PRESETS["s1_sigma1"][0].init ** 2
+    pred = w
+    named = dict(alts)
+    if fault_alternative is not None and fault_alternative in named:
+        pred = named.pop(fault_alternative)
+        named["the prediction (unfaulted)"] = w
+    return [
+        train_discrimination(
+            name,
+            wh,
+            pred,
+            init,
+            alternatives=named,
+            rtol=rtol,
+            seeds=[seed],
+            seeds_passed=[seed],
+            details=details,
+        )
+    ]
+
+
+def affine_alternatives(
+    d: int, n: int, L: float, sigma2: float, *, neighbours: str = "sigma"
+) -> Callable[[float], dict[str, float]]:
+    """The named alternatives of an affine row (the presets' names, neighbours at this
+    setting): label average, 1-NN limit, the eq. (9) conventions, the §3.1 surrogate on the
+    paper's exponent, and the optima at the neighbouring σ (x3, /3) or L (/3) and n (/2, x2)."""
+
+    def alts(w: float) -> dict[str, float]:
+        out = {
+            "label average (omega = 0)": 0.0,
+            "1-NN limit (omega = inf)": math.inf,
+            "§3.1 surrogate (2 Lambda/d)^{2/(d+2)} (paper's exponent)": float(
+                surrogate_optimum(Lambda(n, L, sigma2), d)
+            ),
+        }
+        if neighbours == "sigma":
+            out["eq. (9) convention omega*/2"] = w / 2
+            out["eq. (9) convention 2 omega*"] = 2 * w
+            s = math.sqrt(sigma2)
+            for f in (3.0, 1 / 3):
+                out[f"optimum at sigma = {s * f:.3g}"] = optimal_scale_affine(
+                    d, n, L, sigma2 * f * f
+                )[0]
+        else:
+            out["eq. (9) omega*/2"] = w / 2
+            out["eq. (9) 2 omega*"] = 2 * w
+            out[f"optimum at L = {L / 3:.3g}"] = optimal_scale_affine(d, n, L / 3, sigma2)[0]
+            for m in (max(2, n // 2), 2 * n):
+                if m != n:
+                    out[f"optimum at n = {m}"] = optimal_scale_affine(d, m, L, sigma2)[0]
+        return out
+
+    return alts
+
+
+def seeds_of(seed: int, quick: bool) -> tuple[int, ...]:
+    """Three seeds in ``--full``, the one seed in the quick tier (the report budget)."""
+    return (seed,) if quick else (seed, seed + 1, seed + 2)
+
+
+def discriminate(
+    name: str,
+    observed: Any,
+    predicted: Any,
+    initial: Any,
+    *,
+    alternatives: Mapping[str, Any],
+    rtol: float = TRAIN_RTOL,
+    fault_alternative: str | None = None,
+    seed: int | None = None,
+    details: dict | None = None,
+) -> Evidence:
+    """:func:`train_discrimination` of one seed's estimate.  Alternatives within
+    ``SEPARABLE_UNITS`` tolerances of the prediction are recorded as not separable (a setting
+    cannot tell them apart), not named.  ``fault_alternative`` (the exact name of a named
+    alternative) passes that alternative as the prediction and the prediction as an alternative
+    named "the prediction (unfaulted)": the row must then fail (rows that do not name it are left
+    as they are)."""
+    p = np.asarray(predicted, dtype=float)
+    scale = float(np.linalg.norm(p)) or 1.0
+    named: dict[str, Any] = {}
+    unresolved: dict[str, float] = {}
+    for k, v in alternatives.items():
+        sep = float(np.linalg.norm(np.asarray(v, dtype=float) - p)) / (rtol * scale)
+        if sep >= SEPARABLE_UNITS:
+            named[k] = v
+        else:
+            unresolved[k] = sep
+    # a row that does not name this alternative stays unfaulted
+    predicted, named = swap_alternative(
+        predicted,
+        named,
+        fault_alternative,
+        prediction_name="the prediction (unfaulted)",
+        strict=False,
+    )
+    extra = {"alternatives_not_separable_units": unresolved, **(details or {})}
+    seeds = [] if seed is None else [seed]
+    ev = train_discrimination(
+        name,
+        observed,
+        predicted,
+        initial,
+        alternatives=named,
+        rtol=rtol,
+        seeds=seeds,
+        seeds_passed=seeds,
+        details=extra,
+    )
+    if not ev.passed:
+        ev.details["seeds_passed"] = []
+    return ev
+
+
+def init_omega(preset: str) -> float:
+    exp = PRESETS[preset][0]
+    return exp.init**2

@@ -5,10 +5,13 @@ read-out of eq. (6) and the preconditioned one-step predictor of eq. (12)), :mod
 and eq. (52) with the verification solver), :mod:`.montecarlo` (Figure 1 estimators),
 :mod:`.faults` (wrong Γ's for negative controls) and :mod:`.evidence` (shared evidence helpers).
 
-Checks, one module per paper section, named ``check_<result>_<route>[_<qualifier>]``:
-:mod:`.checks_model` (§2, Lemma 9, eq. (12)), :mod:`.checks_flow` (§5 / Appendix A),
-:mod:`.checks_thm4` (Theorem 4), :mod:`.checks_risk` (§4.1), :mod:`.checks_shifts` (§4.2),
-:mod:`.checks_random_cov` (§4.3).  Fault switches are keyword-only ``fault_*=None`` parameters.
+Checks, one module per paper section (keys of :data:`theory.lsa_flow.SECTIONS`), named
+``check_<result>_<route>[_<qualifier>]``: :mod:`.checks_model` (§2, Lemma 9, eq. (12)),
+:mod:`.checks_flow` (§5 / Appendix A), :mod:`.checks_convergence` (Theorem 4),
+:mod:`.checks_risk` (§4.1), :mod:`.checks_shifts` (§4.2), :mod:`.checks_random_cov` (§4.3,
+Theorem 8), :mod:`.checks_figure1` (Figure 1, the [derived] r(δ, c, M)).  Fault switches are
+keyword-only ``fault_*=None`` parameters.  The old module names
+``numerics.lsa_flow.checks_{thm4,fig1}`` import these modules (:data:`MOVED`).
 
 The route names are re-exported here.
 """
@@ -39,6 +42,14 @@ from numerics.lsa_flow.sampling import (
     sample_random_cov,
     spec_Lambda,
 )
+from theory.common.aliases import alias_modules
+
+#: Old module name -> its section module.
+MOVED: dict[str, str] = {
+    "numerics.lsa_flow.checks_thm4": "numerics.lsa_flow.checks_convergence",
+    "numerics.lsa_flow.checks_fig1": "numerics.lsa_flow.checks_figure1",
+}
+alias_modules(MOVED)
 
 __all__ = [
     "SPEC_LAMBDA",

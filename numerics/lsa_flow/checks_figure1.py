@@ -1,6 +1,5 @@
 """[zfb24] §4.3 Figure 1 and the [derived] random-covariance risk r(δ, c, M): the checks of
-``zfb24:rdm_risk`` and ``zfb24:fig1`` (split from :mod:`numerics.lsa_flow.checks_random_cov`, which
-re-exports them under their registered paths; their random streams keep those paths).
+``zfb24:rdm_risk`` and ``zfb24:fig1`` (:mod:`numerics.lsa_flow.checks_random_cov` re-exports them).
 """
 
 from __future__ import annotations
@@ -150,7 +149,7 @@ def check_fig1_symbolic_limit(
     *, quick: bool = True, seed: int = 0, fault_limit_fn: Callable[[Any], Any] | None = None
 ) -> list[Evidence]:
     """[derived] Value check of the Figure 1 "LSA limit" that ``check_fig1_mc`` only orders against
-    the zero estimator (issue 20: values, not only orderings): ``lsa_limit_random(c)`` equals the
+    the zero estimator (values, not only orderings): ``lsa_limit_random(c)`` equals the
     limit M → ∞ then N → ∞ of the finite-size risk ``r(δ(N), c, M)`` of the random-trained LSA
     (δ(N) = N/(3N+d+5), Exp(1) moments 1, 2, 6), for symbolic c and d (EXACT), and the printed
     row values 1/3 (c = 1), 387 (c = 9) and a generic c = 27/10.  ``fault_limit_fn(c)`` replaces

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from numerics.lsa_flow.checks_fig1 import (  # noqa: E402 - re-exported: registered paths
+from numerics.lsa_flow.checks_figure1 import (  # noqa: F401 - re-exported: old paths
     check_fig1_mc,
     check_fig1_symbolic_limit,
     check_rdm_risk_mc,
@@ -348,7 +348,7 @@ def check_thm8_float_bounds(
     sigma_init: float = 0.12,
     fault_u_min_fn: Callable[..., float] | None = None,
 ) -> list[Evidence]:
-    """Theorem 8's bounds and moment closed forms pinned at a generic law (issue 20: bounds are
+    """Theorem 8's bounds and moment closed forms pinned at a generic law (bounds are
     otherwise only checked as "holds", and every random-covariance formula only at Exp(1), whose
     m1 = 1 hides a factor m1): D, δ, the Lemma 28 limit, min ℓ_rdm, L*_rdm and r(δ, c, M) at this
     law against their expressions written out here; iid Gamma(2, 0.7) entries (m1 = 1.4, m2 = 2.94,

@@ -257,7 +257,7 @@ def check_cor6_float_threshold(
     N: int = 16,
     fault_threshold_fn: Callable[[np.ndarray, float], int] | None = None,
 ) -> list[Evidence]:
-    """Corollary 6's test-length threshold as the *smallest* M that works (issue 20: a threshold
+    """Corollary 6's test-length threshold as the *smallest* M that works (a threshold
     pinned, not only "holds"), at generic points (the spec Λ and a random non-diagonal Λ, d = 3;
     ε = 0.37, 0.13, not round): (i) ``cor6_M_threshold`` equals ``⌈(d+1)trΛ/ε⌉`` written out again
     from Λ's eigenvalues (EXACT); (ii) at M = threshold the κ bound's M-term
@@ -305,7 +305,7 @@ def check_cor6_float_threshold(
 def check_thm5_float_generic_values(
     *, quick: bool = True, seed: int = 0, N: int = 7, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
-    """Generic-point values (issue 20) of the objects the other checks evaluate only at Λ = I, P = I
+    """Generic-point values of the objects the other checks evaluate only at Λ = I, P = I
     or Σ = 0: at a random non-diagonal Λ (d = 3), N = 7, a random P, a random PSD Σ, a random a,
     M = 5, (i) ``optimal_loss`` = ½[trΛ − tr(Λ²Γ⁻¹)] (Corollary 16), (ii) ``shift_risk(P, Λ, Λ, N)``
     = 2·``loss_of_P(P, Λ, N)`` (spec R11 identity), (iii) ``theorem5_excess`` = eq. (16) written

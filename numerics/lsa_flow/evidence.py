@@ -1,10 +1,17 @@
 """[zfb24] evidence helpers shared by the check modules: spec reference values, solver-unit
-tolerances, and the seeds of a trained check (their rows are merged by
-:func:`numerics.testing.over_seeds`, re-exported here)."""
+tolerances, and the seeds of a trained check (:func:`numerics.testing.tier_seeds`; their rows are
+merged by :func:`numerics.testing.over_seeds`, re-exported here)."""
 
 from __future__ import annotations
 
-from numerics.testing import SOLVER_ATOL, SOLVER_RTOL, close_agreement, fixture_atol, over_seeds
+from numerics.testing import (
+    SOLVER_ATOL,
+    SOLVER_RTOL,
+    close_agreement,
+    fixture_atol,
+    over_seeds,
+    tier_seeds,
+)
 from theory.common.protocols import Evidence
 
 __all__ = ["spec_ref", "solver_scale_atol", "FULL_SEEDS", "seeds", "over_seeds"]
@@ -31,11 +38,9 @@ def solver_scale_atol(scale: float) -> float:
 
 
 def seeds(seed: int, quick: bool) -> tuple[int, ...]:
-    """The seeds a trained check runs: ``(seed,)`` in the quick tier, ``FULL_SEEDS`` consecutive
-    seeds from ``seed`` in the full tier.
+    """The seeds a trained check runs: :func:`numerics.testing.tier_seeds` with ``FULL_SEEDS``.
 
     >>> seeds(0, True), seeds(5, False)
     ((0,), (5, 6, 7))
     """
-    return (seed,) if quick else tuple(range(seed, seed + FULL_SEEDS))
-
+    return tier_seeds(seed, quick=quick, n_full=FULL_SEEDS)

@@ -117,7 +117,7 @@ def delta_alternatives(d: int, N: int) -> dict[str, float]:
     }
 
 
-# ------------------------------------------------- one-token slips of the issue-20 value checks
+# ------------------------------------------------- one-token slips of the generic-value checks
 def cor6_threshold_d_for_d_plus_1(Lambda: np.ndarray, eps: float) -> int:
     """Negative control of ``check_cor6_float_threshold``: Corollary 6's test-length threshold
     with ``d`` in place of ``d+1``, ``⌈d·trΛ/ε⌉``."""

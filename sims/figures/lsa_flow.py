@@ -11,24 +11,19 @@ from collections.abc import Callable
 
 import numpy as np
 from matplotlib.figure import Figure
-from scipy import stats
 
 import numerics.lsa_flow as NL
 from numerics.lsa_flow.montecarlo import random_cov_test_risk
 from numerics.montecarlo import mc_mean
+from numerics.testing import loglog_slope
 from sims.experiments.lsa_flow import blocks, final_weights, setting_of, trained
 from theory import lsa_flow as T
 from theory.common.protocols import Estimate
 
-__all__ = ["fig_figure1", "fig_rates", "fig_ode_trajectory"]
+__all__ = ["fig_1", "fig_risk_rates", "fig_flow_trajectory"]
 
 
-def _slope(x, y) -> float:
-    fit = stats.linregress(np.log(x), np.log(y))
-    return float(fit.slope)  # pyright: ignore[reportAttributeAccessIssue] (stubs lack the fields)
-
-
-def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
+def fig_1(*, quick: bool = True, seed: int = 0) -> Figure:
     """Figure 1 (normalised error ÷ d vs test length M): fixed Λ = I and random Λ = c·diag(Exp(1)),
     c ∈ {1, 4, 9}.  d = 20 theory: zero estimator, least squares (closed form / MC), LSA trained on
     random (δ_R) and fixed (δ_F) covariance at N = 40, LSA limit; overlaid: a d = 5, N = 20 LSA
@@ -139,7 +134,7 @@ def fig_figure1(*, quick: bool = True, seed: int = 0) -> Figure:
     return fig
 
 
-def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
+def fig_risk_rates(*, quick: bool = True, seed: int = 0) -> Figure:
     """R(M, N) (Λ = diag(0.5, 1, 1.5, 2)) against M with the Corollary 6 bounds and MC markers, and
     the floor R(∞, N) against N, with fitted log-log slopes (−1 in M, −2 in N)."""
     rng = np.random.default_rng(seed)
@@ -153,7 +148,7 @@ def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
             Ms,
             R,
             color=col,
-            label=f"R(M, N={N}), slope(M≤N/4) {_slope(Ms[Ms <= N / 4], R[Ms <= N / 4]):.2f}",
+            label=f"R(M, N={N}), slope(M≤N/4) {loglog_slope(Ms[Ms <= N / 4], R[Ms <= N / 4]):.2f}",
         )
         ax1.loglog(Ms, [T.cor6_bound(L, N, int(m)) for m in Ms], color=col, ls=":", lw=0.8)
     P = np.linalg.inv(T.gamma_fn(L, 16))
@@ -179,7 +174,7 @@ def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
     ax1.legend(fontsize=7, title="dotted: Corollary 6 bound", title_fontsize=7)
     Ns = np.unique(np.logspace(np.log10(50), np.log10(5000), 20).astype(int))
     fl = np.array([float(T.prior_risk_floor(L, int(n))) for n in Ns])
-    ax2.loglog(Ns, fl, color="C0", label=f"R(∞, N), slope {_slope(Ns, fl):.3f}")
+    ax2.loglog(Ns, fl, color="C0", label=f"R(∞, N), slope {loglog_slope(Ns, fl):.3f}")
     ax2.loglog(Ns, [T.cor6_eta(L, int(n)) for n in Ns], color="C1", ls=":", label="η (Corollary 6)")
     ax2.set_xlabel("training length N")
     ax2.legend(fontsize=7)
@@ -188,7 +183,7 @@ def fig_rates(*, quick: bool = True, seed: int = 0) -> Figure:
     return fig
 
 
-def fig_ode_trajectory(*, quick: bool = True, seed: int = 0) -> Figure:
+def fig_flow_trajectory(*, quick: bool = True, seed: int = 0) -> Figure:
     """Lemma 10 from Assumption 3 (spec reference: Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3,
     random Θ):
     U₁₁ entries, u₋₁ with u_min and its limit, the balancedness error, and ℓ̃ − min against the PL
@@ -225,3 +220,9 @@ def fig_ode_trajectory(*, quick: bool = True, seed: int = 0) -> Figure:
     fig.suptitle("zfb24 Lemma 10 gradient flow from Assumption 3", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+# Old names of the figures (the same functions).
+fig_figure1 = fig_1
+fig_rates = fig_risk_rates
+fig_ode_trajectory = fig_flow_trajectory

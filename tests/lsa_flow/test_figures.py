@@ -9,15 +9,15 @@ from sims.figures import lsa_flow as F
 
 
 @pytest.mark.result("zfb24:lem10")
-def test_fig_ode_trajectory() -> None:
-    fig = F.fig_ode_trajectory()
+def test_fig_flow_trajectory() -> None:
+    fig = F.fig_flow_trajectory()
     assert isinstance(fig, Figure) and len(fig.axes) == 4
     assert all(ax.lines for ax in fig.axes)
 
 
 @pytest.mark.result("zfb24:cor6")
-def test_fig_rates() -> None:
-    fig = F.fig_rates()
+def test_fig_risk_rates() -> None:
+    fig = F.fig_risk_rates()
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     # the fitted floor slope is printed in the legend and is ≈ −2
     label = fig.axes[1].get_legend_handles_labels()[1][0]
@@ -27,7 +27,7 @@ def test_fig_rates() -> None:
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("zfb24:fig1")
-def test_fig_figure1() -> None:
-    fig = F.fig_figure1()
+def test_fig_1() -> None:
+    fig = F.fig_1()
     assert isinstance(fig, Figure) and len(fig.axes) == 4
     assert all(ax.lines for ax in fig.axes)

@@ -18,7 +18,7 @@ from theory.strategies import zfb24_settings
 @pytest.mark.ode
 @pytest.mark.result("zfb24:thm4")
 def test_thm4_beyond_condition_is_informational(declared_run) -> None:
-    ev, error = declared_run("numerics.lsa_flow.checks_thm4:check_thm4_ode_beyond_condition")
+    ev, error = declared_run("numerics.lsa_flow.checks_convergence:check_thm4_ode_beyond_condition")
     assert error is None
     assert ev and all(e.informational for e in ev)
 

@@ -1,4 +1,4 @@
-"""[zfb24] trained checks at drawn settings (issue 19): the validators refuse out-of-hypothesis
+"""[zfb24] trained checks at drawn settings: the validators refuse out-of-hypothesis
 values before any training, the off-by-one faults fail at a drawn separable setting (not only at
 the preset), and the moment-statistics route is what its rows say."""
 
@@ -16,9 +16,9 @@ from sims.properties import classify
 from sims.verify import run_check, run_check_safely
 from theory.strategies.lsa_flow import thm4_train_settings, thm8_train_settings
 
-THM4 = "sims.checks.lsa_flow:check_thm4_train_population_gd"
-EQ12 = "sims.checks.lsa_flow:check_eq12_train"
-THM8 = "sims.checks.lsa_flow:check_thm8_train_sgd"
+THM4 = "sims.checks.lsa_flow.convergence:check_thm4_train_population_gd"
+EQ12 = "sims.checks.lsa_flow.model:check_eq12_train"
+THM8 = "sims.checks.lsa_flow.random_cov:check_thm8_train_sgd"
 
 
 def _draws(strategy, n: int) -> list[dict]:
@@ -89,7 +89,7 @@ def test_out_of_hypothesis_setting_exits_2_before_training(sets: list[str], word
 
 @pytest.mark.result("zfb24:thm4")
 def test_moment_route_rows_record_training_and_tightened_tolerance() -> None:
-    """At d = 3, N = 6, Λ = diag(0.5, 1, 2) (the issue's question): Γ⁻¹'s off-by-one neighbours are
+    """At d = 3, N = 6, Λ = diag(0.5, 1, 2): Γ⁻¹'s off-by-one neighbours are
     < 15 % away, so the P row is tightened to put the nearest SEPARATION_UNITS away, and the row
     records step size, batch and steps of the derived training."""
     from sims.checks.lsa_flow import SEPARATION_UNITS

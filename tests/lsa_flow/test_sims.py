@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.train, pytest.mark.slow]
 
 @pytest.mark.result("zfb24:thm4")
 def test_thm4_sgd(declared_run) -> None:
-    rows, error = declared_run("sims.checks.lsa_flow:check_thm4_train_sgd")
+    rows, error = declared_run("sims.checks.lsa_flow.convergence:check_thm4_train_sgd")
     assert error is None
     assert_passed(list(rows))
     r = SC.trained_sgd(0)
@@ -34,7 +34,7 @@ def test_thm4_sgd(declared_run) -> None:
 
 @pytest.fixture
 def thm8_evidence(declared_run):
-    rows, error = declared_run("sims.checks.lsa_flow:check_thm8_train_sgd")
+    rows, error = declared_run("sims.checks.lsa_flow.random_cov:check_thm8_train_sgd")
     assert error is None
     return rows
 

@@ -8,11 +8,8 @@ length) trained by gradient flow on noiseless linear-regression prompts from the
 initialisation (Assumption 3) converges to ``u₋₁U₁₁ = Γ⁻¹`` (Theorem 4) and then predicts
 ``ŷ = x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ`` on prompts of any length M (eq. 12).
 
-Section modules: :mod:`.model` (§2 eqs. (3)–(6), Lemma 9), :mod:`.training` (§3: Γ, Γ_s,
-Assumption 3 and its setting), :mod:`.flow` (§5 / Appendix A: ℓ̃, the flow, balancedness, minima),
-:mod:`.convergence` (Theorem 4, Lemmas 18–20), :mod:`.risk` (§4.1–§4.2: Theorem 5, R(M, N),
-Corollary 6, shifts, footnote 2), :mod:`.random_cov` (§4.3, Theorem 8); :mod:`.results` holds
-``RESULTS``.
+The modules of each layer are named by paper section (:data:`SECTIONS`); :mod:`.results` holds
+``RESULTS``, :mod:`.claims` the claim records, :mod:`.domains` the parameter domains.
 
 NOTATION: see :data:`NOTATION` (paper symbol → code name → canonical cross-paper name).
 """
@@ -113,9 +110,24 @@ from theory.lsa_flow.training import (
     initial_state,
 )
 
+#: Module name (in theory/, numerics/checks_<name>, sims/checks/lsa_flow/) -> the paper sections it
+#: encodes.
+SECTIONS: dict[str, str] = {
+    "model": "§2 eqs. (3)–(6), Lemma 9 / 13 (eq. (24)); eq. (12) as the LSA read-out",
+    "training": "§3 Γ, Assumption 3 and its setting; Γ_s [derived]; the trained route (sims)",
+    "hypotheses": "§3.3 Assumption 3, Theorem 4 and §4.3 Theorem 8 hypotheses of a trained setting",
+    "flow": "§5 / App. A: ℓ̃ (Lemma 15), the flow (Lemmas 10, 14), balancedness (Lemma 17), "
+    "Corollary 16, label noise [derived]",
+    "convergence": "§3 Theorem 4, eq. (11); Lemmas 18–20",
+    "risk": "§4.1 Theorem 5, Corollary 6; §4.2 eqs. (17), (18); footnote 2",
+    "shifts": "§4.2 distribution shifts, footnote 2 (numerics and sims checks; formulas in risk)",
+    "random_cov": "§4.3 Theorem 8, eqs. (21), (22); Lemma 21, Corollary 22, Lemmas 23–28",
+    "figure1": "Figure 1, App. E; r(δ, c, M) [derived] (numerics checks; formulas in random_cov)",
+}
+
 # The exports are the section modules' ``__all__`` (each public name is listed once, where it is
 # defined), plus the notation table and RESULTS; the imports above bind them explicitly.
-__all__ = ["NOTATION", "RESULTS"]
+__all__ = ["NOTATION", "RESULTS", "SECTIONS"]
 __all__ += model.__all__
 __all__ += training.__all__
 __all__ += flow.__all__

@@ -1,5 +1,5 @@
 """[zfb24] §5, eq. (23) and Figure 1: claim records, what the rows that compare with the paper
-compare with (issue "Every verdict names its source").  ``where`` is the paper's own location,
+compare with.  ``where`` is the paper's own location,
 ``quote`` the text there as our OCR copy has it (tests/test_claims.py finds it in the paper
 text), ``spec`` the spec section a maintainer would read.
 

@@ -1,4 +1,4 @@
-"""Domains of the parameters of [zfb24]'s exported functions (issue 12), declared once by name.
+"""Domains of the parameters of [zfb24]'s exported functions, declared once by name.
 
 :func:`theory.settings.domains.validate_exports` wraps every exported function of
 :mod:`theory.lsa_flow` with these checks (the section modules keep the unchecked originals for the

@@ -45,7 +45,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:prediction_eq6", "theory.lsa_flow:lsa_output"),
         checks=(
             Check("numerics.lsa_flow.checks_model:check_eq6_symbolic"),
-            Check("sims.checks.lsa_flow:check_eq6_torch"),
+            Check("sims.checks.lsa_flow.model:check_eq6_torch"),
         ),
     ),
     Result(
@@ -83,9 +83,11 @@ RESULTS: tuple[Result, ...] = (
                 },
             ),
             LEM10_ODE,
-            Check("sims.checks.lsa_flow:check_lem10_train_flow_vs_gd", faults=GAMMA_NEIGHBOURS),
+            Check(
+                "sims.checks.lsa_flow.flow:check_lem10_train_flow_vs_gd", faults=GAMMA_NEIGHBOURS
+            ),
         ),
-        figures=("sims.figures.lsa_flow:fig_ode_trajectory",),
+        figures=("sims.figures.lsa_flow:fig_flow_trajectory",),
     ),
     Result(
         id="zfb24:lem17",
@@ -166,14 +168,17 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_thm4:check_thm4_ode",
+                "numerics.lsa_flow.checks_convergence:check_thm4_ode",
                 faults={"gamma_is_lambda": {"fault_gamma_fn": fault("lambda_as_gamma")}},
             ),
-            Check("numerics.lsa_flow.checks_thm4:check_thm4_ode_beyond_condition"),
-            Check("sims.checks.lsa_flow:check_thm4_train_sgd", faults=GAMMA_NEIGHBOURS),
-            Check("sims.checks.lsa_flow:check_thm4_train_population_gd", faults=GAMMA_NEIGHBOURS),
+            Check("numerics.lsa_flow.checks_convergence:check_thm4_ode_beyond_condition"),
+            Check("sims.checks.lsa_flow.convergence:check_thm4_train_sgd", faults=GAMMA_NEIGHBOURS),
+            Check(
+                "sims.checks.lsa_flow.convergence:check_thm4_train_population_gd",
+                faults=GAMMA_NEIGHBOURS,
+            ),
         ),
-        figures=("sims.figures.lsa_flow:fig_ode_trajectory",),
+        figures=("sims.figures.lsa_flow:fig_flow_trajectory",),
     ),
     Result(
         id="zfb24:eq12",
@@ -184,7 +189,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:W_KQ_star", "theory.lsa_flow:W_PV_star"),
         checks=(
             Check("numerics.lsa_flow.checks_model:check_eq12_float"),
-            Check("sims.checks.lsa_flow:check_eq12_train", faults=GAMMA_NEIGHBOURS),
+            Check("sims.checks.lsa_flow.model:check_eq12_train", faults=GAMMA_NEIGHBOURS),
         ),
     ),
     Result(
@@ -236,7 +241,7 @@ RESULTS: tuple[Result, ...] = (
                 },
             ),
         ),
-        figures=("sims.figures.lsa_flow:fig_rates",),
+        figures=("sims.figures.lsa_flow:fig_risk_rates",),
     ),
     Result(
         id="zfb24:shifts",
@@ -257,7 +262,7 @@ RESULTS: tuple[Result, ...] = (
                 faults={"p_lambda_inverse": P_LAMBDA_INVERSE},
             ),
             Check("numerics.lsa_flow.checks_shifts:check_shifts_mc_covariate_scaling"),
-            Check("sims.checks.lsa_flow:check_shifts_train", faults=GAMMA_NEIGHBOURS),
+            Check("sims.checks.lsa_flow.shifts:check_shifts_train", faults=GAMMA_NEIGHBOURS),
             GENERIC_VALUES,
         ),
     ),
@@ -292,7 +297,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.lsa_flow.checks_random_cov:check_thm8_mc_moments"),
             Check("numerics.lsa_flow.checks_random_cov:check_thm8_ode"),
             Check("numerics.lsa_flow.checks_random_cov:check_thm8_mc_loss"),
-            Check("sims.checks.lsa_flow:check_thm8_train_sgd", faults=DELTA_NEIGHBOURS),
+            Check("sims.checks.lsa_flow.random_cov:check_thm8_train_sgd", faults=DELTA_NEIGHBOURS),
             Check(
                 "numerics.lsa_flow.checks_random_cov:check_thm8_float_bounds",
                 faults={"u_min_d_for_sqrt_d": {"fault_u_min_fn": fault("rdm_u_min_d_for_sqrt_d")}},
@@ -311,12 +316,12 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.lsa_flow:rdm_test_risk", "theory.lsa_flow:fixed_test_risk"),
         checks=(
             Check(
-                "numerics.lsa_flow.checks_random_cov:check_rdm_risk_mc",
+                "numerics.lsa_flow.checks_figure1:check_rdm_risk_mc",
                 # test covariances Gamma(4, 1/4) (mean 1, lighter tails) while r uses Exp(1)
                 faults={"test_cov_gamma4": {"fault_gamma_k": 4.0}},
             ),
         ),
-        figures=("sims.figures.lsa_flow:fig_figure1",),
+        figures=("sims.figures.lsa_flow:fig_1",),
     ),
     Result(
         id="zfb24:label_noise",
@@ -343,39 +348,37 @@ RESULTS: tuple[Result, ...] = (
             "theory.lsa_flow:lsa_limit_random",
         ),
         checks=(
-            Check("numerics.lsa_flow.checks_random_cov:check_fig1_mc"),
+            Check("numerics.lsa_flow.checks_figure1:check_fig1_mc"),
             Check(
-                "numerics.lsa_flow.checks_random_cov:check_fig1_symbolic_limit",
-                faults={
-                    "limit_2c_for_4c": {"fault_limit_fn": fault("lsa_limit_random_2c_for_4c")}
-                },
+                "numerics.lsa_flow.checks_figure1:check_fig1_symbolic_limit",
+                faults={"limit_2c_for_4c": {"fault_limit_fn": fault("lsa_limit_random_2c_for_4c")}},
             ),
         ),
-        figures=("sims.figures.lsa_flow:fig_figure1",),
+        figures=("sims.figures.lsa_flow:fig_1",),
     ),
 )
 
 
-#: Trained claims over settings drawn from the theorems' own hypotheses (issue 19, STYLE R12).
+#: Trained claims over settings drawn from the theorems' own hypotheses (STYLE R12).
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
         result="zfb24:thm4",
         name="any-setting",
-        check="sims.checks.lsa_flow:check_thm4_train_population_gd",
+        check="sims.checks.lsa_flow.convergence:check_thm4_train_population_gd",
         strategy="theory.strategies.lsa_flow:thm4_train_settings",
         pinned=(THM4_PRESET,),
     ),
     TrainedProperty(
         result="zfb24:eq12",
         name="any-setting",
-        check="sims.checks.lsa_flow:check_eq12_train",
+        check="sims.checks.lsa_flow.model:check_eq12_train",
         strategy="theory.strategies.lsa_flow:thm4_train_settings",
         pinned=(THM4_PRESET,),
     ),
     TrainedProperty(
         result="zfb24:thm8",
         name="any-setting",
-        check="sims.checks.lsa_flow:check_thm8_train_sgd",
+        check="sims.checks.lsa_flow.random_cov:check_thm8_train_sgd",
         strategy="theory.strategies.lsa_flow:thm8_train_settings",
         pinned=(THM8_PRESET,),
     ),

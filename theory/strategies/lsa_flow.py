@@ -1,5 +1,5 @@
 """Hypothesis strategy for [zfb24] (slug lsa_flow) settings, Assumption 3 / Theorem 4, and the
-settings of its trained families (issue 19): Theorem 4 / eq. (12) and Theorem 8."""
+settings of its trained families: Theorem 4 / eq. (12) and Theorem 8."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from theory.lsa_flow.training import Assumption3Setting
 
 __all__ = ["zfb24_settings", "thm4_train_settings", "thm8_train_settings", "COND_MAX"]
 
-#: Largest condition number of Λ the trained properties draw (issue 19: Λ ≻ 0, κ ≤ 10).
+#: Largest condition number of Λ the trained properties draw (Λ ≻ 0, κ ≤ 10).
 COND_MAX = 10.0
 
 

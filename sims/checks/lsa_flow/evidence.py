@@ -1,4 +1,4 @@
-"""[zfb24] §3-§5 trained checks: the shared recipe (split from :mod:`sims.checks.lsa_flow`).
+"""[zfb24] the shared recipe of the trained checks (§3 Theorem 4, eq. (12), §4.2, Theorem 8).
 
 The cached presets, tolerance planning against Γ's named neighbours, the separability rule
 (work budget, short prompts resolved) and the moment-statistics training route that the Theorem 4,
@@ -25,7 +25,7 @@ from numerics.testing import (
     skipped,
     train_discrimination,
 )
-from sims.checks import lsa_flow_train as MT
+from sims.checks.lsa_flow import training as MT
 from sims.data import embed
 from sims.experiments.lsa_flow import (
     LSAFlowSetting,
@@ -128,7 +128,7 @@ SEPARATION_UNITS = 3.0
 
 
 #: At prompt lengths ≤ SHORT_N an alternative at least SHORT_RESOLVE (relative) from the prediction
-#: is always resolved (the row is tightened, the batch raised), whatever the budget (issue 19).
+#: is always resolved (the row is tightened, the batch raised), whatever the budget.
 SHORT_N = 16
 
 

@@ -1,5 +1,5 @@
-"""[zfb24] §5 Theorem 8 (random covariance): the trained check (split from
-:mod:`sims.checks.lsa_flow`, which re-exports it under its registered path).
+"""[zfb24] §4.3 Theorem 8 (random covariance) on trained LSAs: SGD at the preset, the
+moment-statistics route at any other setting.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from numerics.testing import (
     ordering,
     train_discrimination,
 )
-from sims.checks import lsa_flow_train as MT
-from sims.checks.lsa_flow_common import (
+from sims.checks.lsa_flow import training as MT
+from sims.checks.lsa_flow.evidence import (
     CONDITION21_MARGIN,
     SEPARATION_UNITS,
     SIGMA21_FRACTION,

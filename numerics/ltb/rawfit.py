@@ -17,7 +17,7 @@ def np_unpack(x: np.ndarray, d: int, mlp: bool) -> dict[str, np.ndarray]:
     """The raw weights ``W_K, W_Q, W_V, W_P[, W_1, W_2]`` ((d+1)×(d+1) each) of the flat ``x``."""
     D = d + 1
     names = ("W_K", "W_Q", "W_V", "W_P") + (("W_1", "W_2") if mlp else ())
-    return {n: x[i * D * D:(i + 1) * D * D].reshape(D, D) for i, n in enumerate(names)}
+    return {n: x[i * D * D : (i + 1) * D * D].reshape(D, D) for i, n in enumerate(names)}
 
 
 class RawLoss:
@@ -39,8 +39,15 @@ class RawLoss:
         v = PV.T @ u
         Q = P["W_K"].T @ P["W_Q"]
         W, w, v1, v2 = Q[:d, :d], Q[d, :d], v[:d], v[d]
-        C = np.concatenate([u[:d, None], np.einsum("ji,k->ijk", W, v1).reshape(d, d * d),
-                            v2 * W.T + np.outer(w, v1), (v2 * w)[:, None]], axis=1)
+        C = np.concatenate(
+            [
+                u[:d, None],
+                np.einsum("ji,k->ijk", W, v1).reshape(d, d * d),
+                v2 * W.T + np.outer(w, v1),
+                (v2 * w)[:, None],
+            ],
+            axis=1,
+        )
         return P, u, PV, v, W, w, v1, v2, C
 
     def value(self, x: np.ndarray) -> float:
@@ -54,19 +61,24 @@ class RawLoss:
         CFt = C @ self.Ft
         f = float(np.trace(self.H @ (self.tt - CFt - CFt.T + C @ self.FF @ C.T)))
         GC = 2.0 * self.H @ (C @ self.FF - self.Ft.T)
-        G1, GS = GC[:, 0], GC[:, 1:1 + d * d].reshape(d, d, d)
-        Gs, Gq = GC[:, 1 + d * d:1 + d * d + d], GC[:, -1]
+        G1, GS = GC[:, 0], GC[:, 1 : 1 + d * d].reshape(d, d, d)
+        Gs, Gq = GC[:, 1 + d * d : 1 + d * d + d], GC[:, -1]
         dW = (np.einsum("ijk,k->ij", GS, v1) + v2 * Gs).T
         dw = Gs @ v1 + v2 * Gq
-        dv = np.concatenate([np.einsum("ijk,ji->k", GS, W) + Gs.T @ w,
-                             [float(np.sum(Gs * W.T) + Gq @ w)]])
+        dv = np.concatenate(
+            [np.einsum("ijk,ji->k", GS, W) + Gs.T @ w, [float(np.sum(Gs * W.T) + Gq @ w)]]
+        )
         dQ = np.zeros((D, D))
         dQ[:d, :d], dQ[d, :d] = dW, dw
         du = PV @ dv
         du[:d] += G1
         dPV = np.outer(u, dv)
-        g = {"W_K": P["W_Q"] @ dQ.T, "W_Q": P["W_K"] @ dQ, "W_V": P["W_P"].T @ dPV,
-             "W_P": dPV @ P["W_V"].T}
+        g = {
+            "W_K": P["W_Q"] @ dQ.T,
+            "W_Q": P["W_K"] @ dQ,
+            "W_V": P["W_P"].T @ dPV,
+            "W_P": dPV @ P["W_V"].T,
+        }
         if self.mlp:
             dM = np.zeros((D, D))
             dM[d, :] = du
@@ -74,8 +86,9 @@ class RawLoss:
         return f, np.concatenate([g[k].ravel() for k in np_unpack(x, d, self.mlp)])
 
 
-def curvature(L: RawLoss, x: np.ndarray, rng: np.random.Generator, iters: int = 20
-               ) -> tuple[float, float]:
+def curvature(
+    L: RawLoss, x: np.ndarray, rng: np.random.Generator, iters: int = 20
+) -> tuple[float, float]:
     """``(ρ, λ_min)``: spectral radius and smallest eigenvalue of the loss Hessian at ``x``, by
     power iteration on central-difference Hessian-vector products of the closed-form gradient
     (λ_min from the PSD ``ρI − Hess``)."""

@@ -23,9 +23,22 @@ from theory.ltb import effective_params
 from theory.settings import LinearRegressionICL
 from theory.settings.ltb import C17_SETTING, C18_SETTING
 
-__all__ = ["C17_DEFAULTS", "C18_DEFAULTS", "FULL_SEEDS", "RowPlan", "plan_rows", "skip_rows",
-           "per_seed", "risks", "eff_from_params", "seeds_for", "random_ltb", "random_prompts",
-           "C17_PROMPTS", "SKIP_SECONDS"]
+__all__ = [
+    "C17_DEFAULTS",
+    "C18_DEFAULTS",
+    "FULL_SEEDS",
+    "RowPlan",
+    "plan_rows",
+    "skip_rows",
+    "per_seed",
+    "risks",
+    "eff_from_params",
+    "seeds_for",
+    "random_ltb",
+    "random_prompts",
+    "C17_PROMPTS",
+    "SKIP_SECONDS",
+]
 
 #: The presets (spec C17 at N = 5: d = 2, σ² = .25, ‖β*‖ = 3; C18 at N = 5: d = 3, ‖β*‖ of
 #: (2, −1, 0.5)), from :mod:`theory.settings.ltb`.
@@ -53,16 +66,15 @@ MAX_BUDGET_SCALE = 25.0
 SKIP_SECONDS = {"thm6.3": 1.5, "table1": 3.5}
 
 
-
-
 def seeds_for(quick: bool, seed: int) -> tuple[int, ...]:
     """``(seed,)`` in the quick tier; ``FULL_SEEDS`` consecutive seeds otherwise (--full and the
     thorough tests): :func:`numerics.testing.tier_seeds`."""
     return tier_seeds(seed, quick=quick, n_full=FULL_SEEDS)
 
 
-def random_ltb(rng: np.random.Generator, d: int, k: int, m: int, *, mlp: bool = True,
-               **kw: Any) -> LTB:
+def random_ltb(
+    rng: np.random.Generator, d: int, k: int, m: int, *, mlp: bool = True, **kw: Any
+) -> LTB:
     """A float64 LTB (3.3) with i.i.d. standard normal raw weights from ``rng``."""
     model = LTB(d, k=k, v=k, m=m, mlp=mlp, dtype=torch.float64, **kw)
     with torch.no_grad():
@@ -73,22 +85,31 @@ def random_ltb(rng: np.random.Generator, d: int, k: int, m: int, *, mlp: bool = 
 
 def random_prompts(rng: np.random.Generator, d: int, N: int, B: int):
     """``B`` prompts of length ``N`` at H = Ψ = I, σ² = .25 and a random β* drawn from ``rng``."""
-    st = LinearRegressionICL.from_arrays(Sigma_x=np.eye(d), N=N, task_mean=rng.standard_normal(d),
-                                         noise_var=0.25)
+    st = LinearRegressionICL.from_arrays(
+        Sigma_x=np.eye(d), N=N, task_mean=rng.standard_normal(d), noise_var=0.25
+    )
     g = torch.Generator().manual_seed(int(rng.integers(2**31)))
     return sample_prompts(st, B, generator=g)
 
 
 def eff_from_params(P: dict[str, np.ndarray]) -> dict[str, Any]:
     """The effective parameters (★) of a trained LTB/LSA's weights (keys of its state dict)."""
-    return effective_params(P["attn.W_K"], P["attn.W_Q"], P["attn.W_V"], P["attn.W_P"],
-                            P.get("W_1"), P.get("W_2"))
+    return effective_params(
+        P["attn.W_K"], P["attn.W_Q"], P["attn.W_V"], P["attn.W_P"], P.get("W_1"), P.get("W_2")
+    )
 
 
-def per_seed(name: str, runs: Sequence[tuple[int, Any, Any]], predicted: Any,
-              alternatives: Mapping[str, Any], *, rtol: float, norm: float,
-              fault_alternative: str | None = None, details: dict | None = None
-              ) -> tuple[Evidence, list[Evidence]]:
+def per_seed(
+    name: str,
+    runs: Sequence[tuple[int, Any, Any]],
+    predicted: Any,
+    alternatives: Mapping[str, Any],
+    *,
+    rtol: float,
+    norm: float,
+    fault_alternative: str | None = None,
+    details: dict | None = None,
+) -> tuple[Evidence, list[Evidence]]:
     """``train_discrimination`` of every seed's ``(seed, observed, initial)``, folded into one row
     by :func:`~numerics.testing.over_seeds` (the row passes iff every seed passes, and records
     ``seeds``, ``seeds_passed``, ``reported_seed``, ``per_seed`` and ``traps``); also returns the
@@ -97,11 +118,16 @@ def per_seed(name: str, runs: Sequence[tuple[int, Any, Any]], predicted: Any,
     not move.
     """
     pred, alts = swap_alternative(predicted, alternatives, fault_alternative, strict=False)
-    extra = {**({"fault_alternative": fault_alternative} if fault_alternative else {}),
-             **(details or {})}
-    by_seed = {s: train_discrimination(name, o, pred, i, alternatives=alts, rtol=rtol, norm=norm,
-                                       details=extra)
-               for s, o, i in runs}
+    extra = {
+        **({"fault_alternative": fault_alternative} if fault_alternative else {}),
+        **(details or {}),
+    }
+    by_seed = {
+        s: train_discrimination(
+            name, o, pred, i, alternatives=alts, rtol=rtol, norm=norm, details=extra
+        )
+        for s, o, i in runs
+    }
     seeds = list(by_seed)
     (ev,) = over_seeds(lambda s: [by_seed[s]], seeds)
     return ev, [by_seed[s] for s in seeds]
@@ -115,18 +141,34 @@ def risks(runs: Sequence[tuple[int, Any]]) -> list[tuple[int, float, float]]:
 class RowPlan:
     """The tolerance a TRAIN row runs at, the budget factor that needs, or why it is skipped."""
 
-    def __init__(self, name: str, rtol: float, scale: float, nearest: str, rel: float,
-                 skip: str = "") -> None:
+    def __init__(
+        self, name: str, rtol: float, scale: float, nearest: str, rel: float, skip: str = ""
+    ) -> None:
         self.name, self.rtol, self.scale, self.nearest, self.rel, self.skip = (
-            name, rtol, scale, nearest, rel, skip)
+            name,
+            rtol,
+            scale,
+            nearest,
+            rel,
+            skip,
+        )
 
     def details(self) -> dict[str, Any]:
-        return {"tolerance": self.rtol, "budget_scale": self.scale, "nearest_alternative":
-                self.nearest, "nearest_relative_distance": self.rel}
+        return {
+            "tolerance": self.rtol,
+            "budget_scale": self.scale,
+            "nearest_alternative": self.nearest,
+            "nearest_relative_distance": self.rel,
+        }
 
 
-def plan_rows(rows: Sequence[tuple[str, Any, Mapping[str, Any], float, float]], *, N: int,
-              family: str, prompts: int) -> list[RowPlan]:
+def plan_rows(
+    rows: Sequence[tuple[str, Any, Mapping[str, Any], float, float]],
+    *,
+    N: int,
+    family: str,
+    prompts: int,
+) -> list[RowPlan]:
     """For each ``(name, predicted, alternatives, rtol, norm)``: keep ``rtol`` when every
     alternative is at least 2 tolerances away (what ``train_discrimination`` needs: the preset's
     rows are unchanged); otherwise tighten it to ``rel / TIGHTEN_UNITS`` (never widened) with the
@@ -136,8 +178,10 @@ def plan_rows(rows: Sequence[tuple[str, Any, Mapping[str, Any], float, float]], 
     out = []
     for name, pred, alts, rtol, norm in rows:
         p = np.asarray(pred, dtype=float)
-        rels = {k: (float(np.linalg.norm(np.asarray(v, dtype=float) - p)) / norm if norm > 0
-                    else 0.0) for k, v in alts.items()}
+        rels = {
+            k: (float(np.linalg.norm(np.asarray(v, dtype=float) - p)) / norm if norm > 0 else 0.0)
+            for k, v in alts.items()
+        }
         nearest = min(rels, key=lambda k: rels[k])
         rel = rels[nearest]
         if norm > 0 and rel >= 2.0 * rtol:
@@ -150,19 +194,26 @@ def plan_rows(rows: Sequence[tuple[str, Any, Mapping[str, Any], float, float]], 
             out.append(RowPlan(name, need, scale, nearest, rel))
             continue
         units = rel / rtol
-        why = (f"not separable at this setting: nearest alternative {nearest!r} "
-               f"{units:.3g} units ({rel:.3%} relative); needs tolerance {need:.3%}, about "
-               f"{prompts * scale:.3g} prompts, {SKIP_SECONDS[family] * scale:.3g} s"
-               if math.isfinite(scale) else
-               f"not separable at this setting: alternative {nearest!r} coincides with the "
-               "prediction (0 units at any tolerance)")
+        why = (
+            f"not separable at this setting: nearest alternative {nearest!r} "
+            f"{units:.3g} units ({rel:.3%} relative); needs tolerance {need:.3%}, about "
+            f"{prompts * scale:.3g} prompts, {SKIP_SECONDS[family] * scale:.3g} s"
+            if math.isfinite(scale)
+            else f"not separable at this setting: alternative {nearest!r} coincides with the "
+            "prediction (0 units at any tolerance)"
+        )
         out.append(RowPlan(name, rtol, scale, nearest, rel, skip=why))
     return out
 
 
-def skip_rows(plans: Sequence[RowPlan],
-              specs: Sequence[tuple[str, Any, Mapping[str, Any], float, float]],
-              starts: Sequence[Any], *, prompts: int, family: str) -> list[Evidence] | None:
+def skip_rows(
+    plans: Sequence[RowPlan],
+    specs: Sequence[tuple[str, Any, Mapping[str, Any], float, float]],
+    starts: Sequence[Any],
+    *,
+    prompts: int,
+    family: str,
+) -> list[Evidence] | None:
     """``None`` when every row is separable; otherwise one ``skipped`` row per planned TRAIN row
     (nothing is trained: each row's observed value is its start), the non-separable ones with
     their numbers, the others saying which row stopped the training."""
@@ -171,11 +222,27 @@ def skip_rows(plans: Sequence[RowPlan],
         return None
     out = []
     for p, (name, pred, alts, _, norm), start in zip(plans, specs, starts, strict=True):
-        ev = train_discrimination(name, start, pred, start, alternatives=alts, rtol=p.rtol,
-                                  norm=norm, details={"trained": False, **p.details()})
-        why = p.skip or (f"not trained at this setting: row {bad[0].name!r} is not separable "
-                         f"({bad[0].skip})")
-        out.append(skipped(ev, why=why, nearest_units=p.rel / p.rtol, needs_tolerance=(
-            p.rel / TIGHTEN_UNITS), needs_prompts=prompts * p.scale,
-            needs_seconds=SKIP_SECONDS[family] * p.scale))
+        ev = train_discrimination(
+            name,
+            start,
+            pred,
+            start,
+            alternatives=alts,
+            rtol=p.rtol,
+            norm=norm,
+            details={"trained": False, **p.details()},
+        )
+        why = p.skip or (
+            f"not trained at this setting: row {bad[0].name!r} is not separable ({bad[0].skip})"
+        )
+        out.append(
+            skipped(
+                ev,
+                why=why,
+                nearest_units=p.rel / p.rtol,
+                needs_tolerance=(p.rel / TIGHTEN_UNITS),
+                needs_prompts=prompts * p.scale,
+                needs_seconds=SKIP_SECONDS[family] * p.scale,
+            )
+        )
     return out

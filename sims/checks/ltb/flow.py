@@ -71,8 +71,17 @@ def _moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, np.n
         s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
         S = (Xt @ p.X).reshape(b, d * d).contiguous() / N
         t = p.beta
-        parts = {"t": t.sum(0), "s": s.sum(0), "S": S.sum(0), "tt": t.T @ t, "ts": t.T @ s,
-                 "tS": t.T @ S, "ss": s.T @ s, "sS": s.T @ S, "SS": S.T @ S}
+        parts = {
+            "t": t.sum(0),
+            "s": s.sum(0),
+            "S": S.sum(0),
+            "tt": t.T @ t,
+            "ts": t.T @ s,
+            "tS": t.T @ S,
+            "ss": s.T @ s,
+            "sS": s.T @ S,
+            "SS": S.T @ S,
+        }
         parts = {k: v.numpy() for k, v in parts.items()}
         for k, v in parts.items():
             acc[k] = acc.get(k, 0.0) + v
@@ -95,7 +104,7 @@ def _loss_fn(m: Mapping[str, np.ndarray], H: np.ndarray):
     S1 = T["S"].reshape(d, d)
 
     def f(th: torch.Tensor) -> torch.Tensor:
-        G, b = th[: d * d].reshape(d, d), th[d * d:]
+        G, b = th[: d * d].reshape(d, d), th[d * d :]
         Ec = T["s"] - S1 @ b
         A = T["tt"] - torch.outer(T["t"], b) - torch.outer(b, T["t"]) + torch.outer(b, b)
         B = T["ts"] - (tS @ b).reshape(d, d) - torch.outer(b, Ec)
@@ -133,29 +142,44 @@ def _fit(st: LinearRegressionICL, prompts: int, seed: int, tol: float) -> dict[s
         prev = x.clone()
         if drift < DRIFT_FRACTION * tol:
             break
-    G, b = x[: d * d].reshape(d, d).numpy(), x[d * d:].numpy()
-    return {"Gamma": G.copy(), "beta": b.copy(), "steps": steps, "step_size": min(etas),
-            "step_size_last": etas[-1], "prompts": prompts, "drift": drift,
-            "restarts": restarts,
-            "method": "accelerated gradient descent (Nesterov, adaptive restart) from (0, 0) on "
-                      "the GD-beta loss in sufficient statistics (context sample moments, query "
-                      "averaged over x_q ~ N(0, H)); step 1/lambda_max of the Hessian per "
-                      f"{WINDOW}-step window; stop when the parameters drift < "
-                      f"{DRIFT_FRACTION} x tolerance over a window"}
+    G, b = x[: d * d].reshape(d, d).numpy(), x[d * d :].numpy()
+    return {
+        "Gamma": G.copy(),
+        "beta": b.copy(),
+        "steps": steps,
+        "step_size": min(etas),
+        "step_size_last": etas[-1],
+        "prompts": prompts,
+        "drift": drift,
+        "restarts": restarts,
+        "method": "accelerated gradient descent (Nesterov, adaptive restart) from (0, 0) on "
+        "the GD-beta loss in sufficient statistics (context sample moments, query "
+        "averaged over x_q ~ N(0, H)); step 1/lambda_max of the Hessian per "
+        f"{WINDOW}-step window; stop when the parameters drift < "
+        f"{DRIFT_FRACTION} x tolerance over a window",
+    }
 
 
-def fit_gd_beta(st: LinearRegressionICL, *, prompts: int, seed: int, tol: float
-                ) -> dict[str, Any]:
+def fit_gd_beta(st: LinearRegressionICL, *, prompts: int, seed: int, tol: float) -> dict[str, Any]:
     """GD-β trained at ``st`` from ``(Γ, β) = 0`` (cached by configuration)."""
-    return cached("ltb-fit", (st, int(prompts), int(seed), float(tol)),
-                  lambda: _fit(st, int(prompts), int(seed), float(tol)))
-
+    return cached(
+        "ltb-fit",
+        (st, int(prompts), int(seed), float(tol)),
+        lambda: _fit(st, int(prompts), int(seed), float(tol)),
+    )
 
 
 @validates_setting(validate_thm63)
-def check_thm6_3_train(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5,
-                       sigma2: float = 0.25, beta_norm: float = C18_BETA_NORM,
-                       fault_alternative: str | None = None) -> list[Evidence]:
+def check_thm6_3_train(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 3,
+    N: int = 5,
+    sigma2: float = 0.25,
+    beta_norm: float = C18_BETA_NORM,
+    fault_alternative: str | None = None,
+) -> list[Evidence]:
     """Direct GD-β training (spec C18, at N = 5: see ``sims.experiments.ltb.PRESETS``): the learned
     ``(Γ, β)`` has closed-form risk ≈ ``R*`` (not ``R*`` at N±1, not the optimal GD-0 risk); its
     ``Γ`` reaches ``Γ*`` in the Ω-weighted whitened coordinates ``Γ̄Ω^{1/2}`` (not Γ* at N±1,
@@ -188,60 +212,114 @@ def check_thm6_3_train(*, quick: bool = True, seed: int = 0, d: int = 3, N: int 
         return Hh @ G @ Hh @ Oh
 
     specs = [
-        ("trained GD-beta: closed-form risk of learned (Gamma, beta) vs R*", Rs,
-         {"R* off by one (N -> N+1)": optimal_risk(H, Psi, s2, N + 1),
-          "R* off by one (N -> N-1)": optimal_risk(H, Psi, s2, N - 1),
-          "optimal GD-0 risk (beta = 0)": Rs + gd0_gap(H, Psi, bs, s2, N)},
-         C18_EXCESS_RTOL, Rs),
-        ("trained GD-beta: Omega-weighted whitened Gamma vs Gamma*", cG(Gs),
-         {k: cG(v) for k, v in gamma_alternatives(H, Psi, bs, s2, N).items()},
-         C18_GAMMA_RTOL, float(np.linalg.norm(cG(Gs)))),
-        ("trained GD-beta: whitened beta vs beta*", Hh @ bs, {"GD-0 (beta = 0)": np.zeros(d)},
-         C18_BETA_RTOL, float(np.linalg.norm(Hh @ bs))),
+        (
+            "trained GD-beta: closed-form risk of learned (Gamma, beta) vs R*",
+            Rs,
+            {
+                "R* off by one (N -> N+1)": optimal_risk(H, Psi, s2, N + 1),
+                "R* off by one (N -> N-1)": optimal_risk(H, Psi, s2, N - 1),
+                "optimal GD-0 risk (beta = 0)": Rs + gd0_gap(H, Psi, bs, s2, N),
+            },
+            C18_EXCESS_RTOL,
+            Rs,
+        ),
+        (
+            "trained GD-beta: Omega-weighted whitened Gamma vs Gamma*",
+            cG(Gs),
+            {k: cG(v) for k, v in gamma_alternatives(H, Psi, bs, s2, N).items()},
+            C18_GAMMA_RTOL,
+            float(np.linalg.norm(cG(Gs))),
+        ),
+        (
+            "trained GD-beta: whitened beta vs beta*",
+            Hh @ bs,
+            {"GD-0 (beta = 0)": np.zeros(d)},
+            C18_BETA_RTOL,
+            float(np.linalg.norm(Hh @ bs)),
+        ),
     ]
     n_test = PRESETS["c18_gd_beta"][0].test_size
     if at_preset:
         rtols = [sp[3] for sp in specs]
         runs = [(s, trained("c18_gd_beta", seed=s)) for s in seeds]
         par = [(s, r.params, r.extra["init_params"]) for s, r in runs]
-        info: dict[str, Any] = {"training": "preset c18_gd_beta (Adam, lr .05, 2000 steps, "
-                                            "batch 512)"}
+        info: dict[str, Any] = {
+            "training": "preset c18_gd_beta (Adam, lr .05, 2000 steps, batch 512)"
+        }
         test = runs[0][1].extra["test_risk"]
     else:
         zero = {"Gamma": np.zeros((d, d)), "beta": np.zeros(d)}
         plans = plan_rows(specs, N=N, family="thm6.3", prompts=FIT_PROMPTS)
-        skip = skip_rows(plans, specs, [risk(zero["Gamma"], zero["beta"]), cG(zero["Gamma"]),
-                                        Hh @ zero["beta"]], prompts=FIT_PROMPTS, family="thm6.3")
+        skip = skip_rows(
+            plans,
+            specs,
+            [risk(zero["Gamma"], zero["beta"]), cG(zero["Gamma"]), Hh @ zero["beta"]],
+            prompts=FIT_PROMPTS,
+            family="thm6.3",
+        )
         if skip is not None:
             return skip
         rtols = [p.rtol for p in plans]
         scale = max(p.scale for p in plans)
-        fits = [(s, fit_gd_beta(st, prompts=int(math.ceil(FIT_PROMPTS * scale)), seed=s,
-                                tol=min(rtols))) for s in seeds]
+        fits = [
+            (
+                s,
+                fit_gd_beta(
+                    st, prompts=int(math.ceil(FIT_PROMPTS * scale)), seed=s, tol=min(rtols)
+                ),
+            )
+            for s in seeds
+        ]
         par = [(s, f, zero) for s, f in fits]
         f0 = fits[0][1]
-        info = {"training": {k: f0[k] for k in ("method", "step_size", "step_size_last", "steps",
-                                                "prompts", "drift")},
-                "plans": [p.details() for p in plans]}
+        info = {
+            "training": {
+                k: f0[k]
+                for k in ("method", "step_size", "step_size_last", "steps", "prompts", "drift")
+            },
+            "plans": [p.details() for p in plans],
+        }
         model = GDBeta(d)
         with torch.no_grad():
             model.Gamma.copy_(torch.from_numpy(f0["Gamma"]))
             model.beta.copy_(torch.from_numpy(f0["beta"]))
-        test = test_risk(model, st, n_test, make_generator(seeds[0] + 20_000),
-                         dtype=torch.float64)
+        test = test_risk(model, st, n_test, make_generator(seeds[0] + 20_000), dtype=torch.float64)
     fa = fault_alternative
     observed = [
         [(s, risk(p["Gamma"], p["beta"]), risk(p0["Gamma"], p0["beta"])) for s, p, p0 in par],
         [(s, cG(p["Gamma"]), cG(p0["Gamma"])) for s, p, p0 in par],
         [(s, Hh @ p["beta"], Hh @ p0["beta"]) for s, p, p0 in par],
     ]
-    extra: list[dict[str, Any]] = [{}, {}, {"max|beta-beta*| per seed (spec C18: <= 0.05)": {
-        str(s): float(np.max(np.abs(p["beta"] - bs))) for s, p, _ in par}}]
-    out = [per_seed(name, obs, pred, alts, rtol=rt, norm=norm, fault_alternative=fa,
-                     details={**ex, **({} if at_preset else {"setting": setting, **info})})[0]
-           for (name, pred, alts, _, norm), rt, obs, ex in zip(specs, rtols, observed, extra,
-                                                              strict=True)]
+    extra: list[dict[str, Any]] = [
+        {},
+        {},
+        {
+            "max|beta-beta*| per seed (spec C18: <= 0.05)": {
+                str(s): float(np.max(np.abs(p["beta"] - bs))) for s, p, _ in par
+            }
+        },
+    ]
+    out = [
+        per_seed(
+            name,
+            obs,
+            pred,
+            alts,
+            rtol=rt,
+            norm=norm,
+            fault_alternative=fa,
+            details={**ex, **({} if at_preset else {"setting": setting, **info})},
+        )[0]
+        for (name, pred, alts, _, norm), rt, obs, ex in zip(
+            specs, rtols, observed, extra, strict=True
+        )
+    ]
     p0 = par[0][1]
-    out.append(mc_agreement("trained GD-beta MC test risk vs closed-form risk of its parameters",
-                            risk(p0["Gamma"], p0["beta"]), Estimate(test[0], test[1], n_test)))
+    out.append(
+        mc_agreement(
+            "trained GD-beta MC test risk vs closed-form risk of its parameters",
+            risk(p0["Gamma"], p0["beta"]),
+            Estimate(test[0], test[1], n_test),
+        )
+    )
     return out

@@ -30,14 +30,27 @@ def check_lem5_1_torch(*, quick: bool = True, seed: int = 0, cases: int = 8) -> 
         W = lemma51_weights(G, b, k=k, v=v, m=m)
         model = LTB(d, k=k, v=v, m=m)
         with torch.no_grad():
-            for name, key in (("attn.W_K", "W_K"), ("attn.W_Q", "W_Q"), ("attn.W_V", "W_V"),
-                              ("attn.W_P", "W_P"), ("W_1", "W_1"), ("W_2", "W_2")):
+            for name, key in (
+                ("attn.W_K", "W_K"),
+                ("attn.W_Q", "W_Q"),
+                ("attn.W_V", "W_V"),
+                ("attn.W_P", "W_P"),
+                ("W_1", "W_1"),
+                ("W_2", "W_2"),
+            ):
                 model.get_parameter(name).copy_(torch.from_numpy(W[key]))
         p = random_prompts(rng, d, N, 32)
         with torch.no_grad():
             f = model(embed(p.X, p.y, p.xq)).numpy()
         ref = gd_family_predict(p.X.numpy(), p.y.numpy(), p.xq.numpy(), Gamma=G, a=b, b=b)
-        out.append(close_agreement(f"LTB with Lemma 5.1 weights == GD-beta, case {c}: d={d}, "
-                                   f"N={N}, k={k}, v={v}, m={m}", f, ref,
-                                   kind="FLOAT", atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(ref)))))
+        out.append(
+            close_agreement(
+                f"LTB with Lemma 5.1 weights == GD-beta, case {c}: d={d}, "
+                f"N={N}, k={k}, v={v}, m={m}",
+                f,
+                ref,
+                kind="FLOAT",
+                atol=FLOAT_RTOL * 1e3 * (1 + np.max(np.abs(ref))),
+            )
+        )
     return out

@@ -34,7 +34,8 @@ from sims.config import TrainConfig
 from sims.data import embed
 from sims.models.lsa import LSA
 from sims.train import TrainResult, make_generator, train
-from theory.settings import MatrixLike, as_matrix, check_choice, check_int, check_real
+from theory.settings import check_choice, check_real
+from theory.settings.lsa_flow import LSAFlowData
 
 __all__ = [
     "LSAFlowSetting",
@@ -57,21 +58,18 @@ BATCH_STATS_RTOL = 1e-10
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class LSAFlowSetting:
-    """What is trained: zfb24's data model, initialisation and run mode."""
+class LSAFlowSetting(LSAFlowData):
+    """What is trained: zfb24's data model (:class:`theory.settings.lsa_flow.LSAFlowData`: ``d``,
+    ``N``, ``Lambda`` / ``random_cov``) plus the experiment's training knobs: the initialisation
+    scale, Θ's seed, the run mode and the lr drop."""
 
-    d: int  # covariate dimension
-    N: int  # training prompt length (ρ = N)
-    Lambda: MatrixLike | None = None  # fixed covariance Λ (None with random_cov)
-    random_cov: bool = False  # Definition 7: Λ_τ = diag(Exp(1)) per prompt
     sigma_init: float = 0.3  # σ of Assumption 3 (initialisation scale, not a noise level)
     theta_seed: int = 0  # seeds M₀ of Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2}
     mode: str = "sgd"  # "sgd" (fresh prompts) or "fixed_batch" (antithetic full batch, GD)
     lr_drop: tuple[int, float] = (0, 1.0)  # (extra steps, lr factor) after the main phase
 
     def __post_init__(self) -> None:
-        check_int("d", self.d, minimum=1)
-        check_int("N", self.N, minimum=1)
+        LSAFlowData.__post_init__(self)
         check_real(
             "sigma_init (σ)",
             self.sigma_init,
@@ -80,14 +78,6 @@ class LSAFlowSetting:
             paper="zfb24 Assumption 3",
         )
         check_choice("mode", self.mode, ("sgd", "fixed_batch"))
-        if self.random_cov == (self.Lambda is not None):
-            raise ValueError("give Lambda for fixed covariance, or random_cov=True (not both)")
-        if self.Lambda is not None:
-            object.__setattr__(
-                self,
-                "Lambda",
-                as_matrix("Lambda", self.Lambda, d=self.d, definite=True, paper="zfb24 §3.3"),
-            )
 
 
 def theta(setting: LSAFlowSetting) -> np.ndarray:

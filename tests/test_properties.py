@@ -23,8 +23,11 @@ PROPS = all_properties()
 
 @pytest.mark.train
 @pytest.mark.slow
-@pytest.mark.parametrize("prop", [pytest.param(p, id=p.id, marks=pytest.mark.result(p.result))
-                                  for p in PROPS])
+@pytest.mark.parametrize("prop", [
+    # each property is its own pytest-xdist work unit (they are the suite's longest tests)
+    pytest.param(p, id=p.id, marks=[pytest.mark.result(p.result),
+                                    pytest.mark.xdist_group(f"property-{p.id}")])
+    for p in PROPS])
 def test_trained_property(prop) -> None:
     n = prop.thorough_examples if THOROUGH else prop.examples
     out = run_property(prop, examples=n)

@@ -11,10 +11,10 @@ import numpy as np
 from numerics.ode import VERIFY, SolverConfig, Trajectory, integrate
 from theory import lsa_flow as T
 
-# The right-hand sides call the section modules' unchecked twins (the hot path); the public,
+# The right-hand sides are the hot path: they call the unchecked functions (``.raw``); the
 # validated ``T.flow_rhs_fn`` / ``T.rdm_flow_rhs`` check the inputs once at the entry.
-from theory.lsa_flow.flow import flow_rhs_fn as _flow_rhs_fn
-from theory.lsa_flow.random_cov import rdm_flow_rhs as _rdm_flow_rhs
+_flow_rhs_fn = T.flow_rhs_fn.raw
+_rdm_flow_rhs = T.rdm_flow_rhs.raw
 
 __all__ = ["STIFF", "pack", "unpack", "integrate_flow", "integrate_rdm_flow"]
 

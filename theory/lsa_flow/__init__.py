@@ -163,9 +163,3 @@ a (Theorem 5)       ``a``               Λ⁻¹E[xy], best linear predictor
 D, δ                ``rdm_D``, ``delta_*``  random-covariance limit of P (D = δI for iid entries)
 ==================  ==================  =========================================================
 """
-
-from theory.lsa_flow.domains import DOMAINS as _DOMAINS  # noqa: E402
-from theory.lsa_flow.domains import OVERRIDES as _OVERRIDES  # noqa: E402
-from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
-
-_validate_exports(globals(), __all__, _DOMAINS, overrides=_OVERRIDES, paper="zfb24")

@@ -12,6 +12,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common.backend import NP, SP
+from theory.lsa_flow.domains import checked
 from theory.lsa_flow.training import gamma_xp, num_Lambda, num_N, prepare
 
 __all__ = [
@@ -32,6 +33,7 @@ def _limit(G: Any, xp: Any) -> tuple[Any, Any]:
     return Gi / nrm, nrm
 
 
+@checked
 def limit_params(Lambda: Any, N: Any, *, Gamma: Any = None) -> tuple[Any, Any]:
     r"""Limit of the flow from Assumption 3: ``(U₁₁(∞), u₋₁(∞))``.
 
@@ -55,6 +57,7 @@ def limit_params(Lambda: Any, N: Any, *, Gamma: Any = None) -> tuple[Any, Any]:
     return _limit(G, xp)
 
 
+@checked
 def limit_params_fn(Lambda: Any, N: Any, Gamma: Any = None) -> tuple[np.ndarray, float]:
     """numpy twin of :func:`limit_params`."""
     L = np.asarray(Lambda, dtype=float)
@@ -63,6 +66,7 @@ def limit_params_fn(Lambda: Any, N: Any, Gamma: Any = None) -> tuple[np.ndarray,
     return U, float(u)
 
 
+@checked
 def W_KQ_star(Lambda: Any, N: Any) -> Any:
     """Theorem 4, eq. (11): ``W^{KQ}_* = ‖Γ⁻¹‖_F^{-1/2} [[Γ⁻¹, 0], [0, 0]]``.
 
@@ -78,6 +82,7 @@ def W_KQ_star(Lambda: Any, N: Any) -> Any:
     return out
 
 
+@checked
 def W_PV_star(Lambda: Any, N: Any) -> Any:
     """Theorem 4, eq. (11): ``W^{PV}_* = ‖Γ⁻¹‖_F^{1/2} e_{d+1} e_{d+1}ᵀ``.
 
@@ -91,6 +96,7 @@ def W_PV_star(Lambda: Any, N: Any) -> Any:
     return out
 
 
+@checked
 def init_condition(Lambda: Any, N: Any, sigma_init: Any) -> Any:
     r"""The value ``σ²‖Γ‖_op√d`` that Theorem 4 requires to be ``< 2``.
 
@@ -106,6 +112,7 @@ def init_condition(Lambda: Any, N: Any, sigma_init: Any) -> Any:
     return s**2 * xp.opnorm_spd(gamma_xp(L, n, xp)) * xp.sqrt(xp.S(xp.dim(L)))
 
 
+@checked
 def initial_loss_bound(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     r"""Lemma 18's bound on the initial reduced loss (negative iff σ²‖Γ‖_op√d < 2).
 
@@ -134,6 +141,7 @@ def _umin2(L: np.ndarray, G: np.ndarray, s: float, Theta: np.ndarray) -> float:
     return s**2 * LT2 * (2 - c) / (2 * np.sqrt(d) * np.max(np.linalg.eigvalsh(L)) ** 2)
 
 
+@checked
 def u_min(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     r"""Lemma 19's lower bound on ``u₋₁(t)``.
 
@@ -156,6 +164,7 @@ def u_min(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     return float(np.sqrt(v))
 
 
+@checked
 def pl_constant(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     r"""The PL constant ``μ`` of Lemma 12 / 20.
 

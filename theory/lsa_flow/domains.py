@@ -1,17 +1,17 @@
 """Domains of the parameters of [zfb24]'s exported functions, declared once by name.
 
-:func:`theory.settings.domains.validate_exports` wraps every exported function of
-:mod:`theory.lsa_flow` with these checks (the section modules keep the unchecked originals for the
-ODE right-hand sides and optimisers); the bad-input harness reads the same table.
+:data:`checked` applies them where each public function is defined (``@checked``), so
+``theory.lsa_flow.f is theory.lsa_flow.<section>.f``; hot loops (the ODE right-hand sides in
+:mod:`numerics.lsa_flow.ode`) call ``f.raw``.  The bad-input harness reads the same table.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from theory.settings.domains import COMMON, Domain
+from theory.settings.domains import COMMON, Checker, Domain
 
-__all__ = ["DOMAINS", "OVERRIDES"]
+__all__ = ["DOMAINS", "OVERRIDES", "checked"]
 
 _PSD = np.array([[1.0, 0.3], [0.3, 2.0]])
 _SQ = np.array([[0.6, 0.1], [-0.2, 0.4]])
@@ -70,3 +70,6 @@ _IID = {  # the iid-entry formulas take scalar moments
 OVERRIDES: dict[str, dict[str, Domain]] = {
     "moments_iid": _IID, "delta_iid": _IID, "rdm_test_risk": _IID, "rdm_test_risk_fn": _IID,
 }
+
+#: The validation at the definition: ``@checked`` on every public function of the section modules.
+checked = Checker(DOMAINS, paper="zfb24", overrides=OVERRIDES)

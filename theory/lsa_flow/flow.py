@@ -16,6 +16,7 @@ import sympy as sp
 
 from theory.common.backend import NP, SP, ops_for, psd_sqrt
 from theory.common.evaluate import lambdified
+from theory.lsa_flow.domains import checked
 from theory.lsa_flow.training import gamma_noisy_xp, gamma_xp, num_Lambda, num_N, prepare
 from theory.settings import check_choice, check_real
 
@@ -47,6 +48,7 @@ def _optimal_loss(Lambda: Any, Gamma: Any, s2: Any, xp: Any) -> Any:
     return (xp.tr(Lambda) + s2 - xp.tr(Lambda @ Lambda @ xp.inv(Gamma))) / 2
 
 
+@checked
 def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
     r"""``L*``, the minimum of the population loss (8) (with its ½), noiseless training.
 
@@ -79,12 +81,14 @@ def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
     return _optimal_loss(L, G, 0, xp)
 
 
+@checked
 def optimal_loss_fn(Lambda: Any, N: Any) -> float:
     """numpy twin of :func:`optimal_loss`."""
     L = np.asarray(Lambda, dtype=float)
     return float(_optimal_loss(L, gamma_xp(L, N, NP), 0.0, NP))
 
 
+@checked
 def optimal_loss_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
     r"""[derived] ``L*_s = ½[trΛ + s² − tr(Λ²Γ_s⁻¹)]``, label-noise extension (spec §5).
 
@@ -100,6 +104,7 @@ def optimal_loss_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
     return _optimal_loss(L, gamma_noisy_xp(L, n, s2, xp), s2, xp)
 
 
+@checked
 def optimal_loss_isotropic(d: Any, N: Any) -> Any:
     r"""``L* = d(d+1)/(2(N+d+1))`` for Λ = I_d (spec R5, [derived] from Corollary 16).
 
@@ -117,6 +122,7 @@ def _reduced_loss(U: Any, u: Any, Lambda: Any, G: Any, xp: Any) -> Any:
     return xp.tr((u**2 / 2) * (G @ Lambda @ U @ Lambda @ U.T) - u * (Lambda @ Lambda @ U.T))
 
 
+@checked
 def reduced_loss(U11: Any, u: Any, Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
     r"""The reduced loss ``ℓ̃(U₁₁, u₋₁)`` on the invariant set ``u₁₂ = u₂₁ = 0``.
 
@@ -141,6 +147,7 @@ def reduced_loss(U11: Any, u: Any, Lambda: Any, N: Any, *, Gamma: Any = None) ->
     return _reduced_loss(xp.mat(U11), xp.S(u) if xp is SP else float(u), L, G, xp)
 
 
+@checked
 def reduced_loss_fn(U11: Any, u: float, Lambda: Any, N: Any, Gamma: Any = None) -> float:
     """numpy twin of :func:`reduced_loss`."""
     L = np.asarray(Lambda, dtype=float)
@@ -155,6 +162,7 @@ def _grad(U: Any, u: Any, Lambda: Any, G: Any, xp: Any) -> tuple[Any, Any]:
     return gU, gu
 
 
+@checked
 def reduced_loss_grad(
     U11: Any, u: Any, Lambda: Any, N: Any, *, Gamma: Any = None
 ) -> tuple[Any, Any]:
@@ -177,6 +185,7 @@ def reduced_loss_grad(
     return _grad(xp.mat(U11), xp.S(u) if xp is SP else float(u), L, G, xp)
 
 
+@checked
 def reduced_loss_grad_fn(
     U11: Any, u: float, Lambda: Any, N: Any, Gamma: Any = None
 ) -> tuple[np.ndarray, float]:
@@ -193,6 +202,7 @@ def _loss_of_P(P: Any, Lambda: Any, G: Any, s2: Any, xp: Any) -> Any:
     ) / 2
 
 
+@checked
 def loss_of_P(P: Any, Lambda: Any, N: Any, *, Gamma: Any = None, s2: Any = 0) -> Any:
     r"""Population loss (8) at the effective matrix ``P = u₋₁U₁₁`` (invariant set).
 
@@ -212,6 +222,7 @@ def loss_of_P(P: Any, Lambda: Any, N: Any, *, Gamma: Any = None, s2: Any = 0) ->
     return _loss_of_P(xp.mat(P), L, G, xp.S(s2) if xp is SP else float(s2), xp)
 
 
+@checked
 def loss_of_P_fn(P: Any, Lambda: Any, N: Any, Gamma: Any = None, s2: float = 0.0) -> float:
     """numpy twin of :func:`loss_of_P`."""
     L = np.asarray(Lambda, dtype=float)
@@ -232,6 +243,7 @@ def _flow(U: Any, u: Any, Lambda: Any, G: Any, xp: Any, variant: str) -> tuple[A
     return dU, du
 
 
+@checked
 def flow_rhs(
     U11: Any, u: Any, Lambda: Any, N: Any, *, variant: str = "paper", Gamma: Any = None
 ) -> tuple[Any, Any]:
@@ -268,6 +280,7 @@ def flow_rhs(
     return _flow(xp.mat(U11), xp.S(u) if xp is SP else float(u), L, G, xp, variant)
 
 
+@checked
 def flow_rhs_fn(
     U11: np.ndarray, u: float, Lambda: np.ndarray, Gamma: np.ndarray, variant: str = "paper"
 ) -> tuple[np.ndarray, float]:
@@ -276,6 +289,7 @@ def flow_rhs_fn(
     return dU, float(du)
 
 
+@checked
 def balancedness(U11: Any, u: Any) -> Any:
     r"""The conserved quantity ``u₋₁² − ‖U₁₁‖_F²`` (zero under Assumption 3).
 
@@ -291,6 +305,7 @@ def balancedness(U11: Any, u: Any) -> Any:
     return (xp.S(u) if xp is SP else float(u)) ** 2 - xp.fro2(U)
 
 
+@checked
 def balanced_flow_rhs(U11: Any, Lambda: Any, N: Any) -> Any:
     r"""The reduced balanced ODE ``U̇₁₁ = −‖U₁₁‖_F² ΓΛU₁₁Λ + ‖U₁₁‖_F Λ²``.
 
@@ -301,6 +316,7 @@ def balanced_flow_rhs(U11: Any, Lambda: Any, N: Any) -> Any:
     return _flow(U, xp.sqrt(xp.fro2(U)), L, gamma_xp(L, n, xp), xp, "paper")[0]
 
 
+@checked
 def excess_identity(U11: Any, u: float, Lambda: Any, N: Any) -> float:
     r"""Right side of Corollary 16's excess identity ``½‖Γ^{1/2}(u₋₁Λ^{1/2}U₁₁Λ^{1/2} − ΛΓ⁻¹)‖_F²``.
 
@@ -327,6 +343,7 @@ def _isotropic_q_expr() -> sp.Expr:
     return qstar / (1 + (qstar / q0 - 1) * sp.exp(-2 * sp.sqrt(_d) * _lam**2 * _t))
 
 
+@checked
 def isotropic_q(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1) -> Any:
     r"""[derived] Isotropic closed form: ``U₁₁(t) = s(t)I``, ``q = s²`` is logistic.
 
@@ -349,11 +366,13 @@ def isotropic_q(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1) -> Any:
     return isotropic_q_fn(*args)
 
 
+@checked
 def isotropic_q_fn(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1.0) -> Any:
     """numpy twin of :func:`isotropic_q` (lambdified)."""
     return lambdified((_t, _d, _N, _s, _lam), _isotropic_q_expr())(t, d, N, sigma_init, lam)
 
 
+@checked
 def offdiag_decay(u0_ij: float, g_i: float, lam_i: float, lam_j: float, int_u2: float) -> float:
     r"""[derived] Diagonal reduction: ``u_ij(t) = u_ij(0) exp(−g_i λ_i λ_j ∫₀ᵗ u₋₁²)`` (i ≠ j).
 

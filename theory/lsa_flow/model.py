@@ -13,6 +13,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common.backend import SP, ops_for
+from theory.lsa_flow.domains import checked
 from theory.settings import check_choice
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 
+@checked
 def U_from_weights(W_KQ: Any, W_PV: Any) -> Any:
     r"""Lemma 9's ``U = [[U_11, u_12], [u_21ᵀ, u_{-1}]]`` from the merged weights.
 
@@ -47,6 +49,7 @@ def U_from_weights(W_KQ: Any, W_PV: Any) -> Any:
     return np.concatenate([K[:, :d], R[d, :][:, None]], axis=1)
 
 
+@checked
 def vec(U: Any, *, order: str = "column") -> Any:
     """``Vec(U)``: column-major (the paper's convention, spec §1.1) or ``order="row"`` (a fault)."""
     check_choice("order", order, ("column", "row"))
@@ -56,6 +59,7 @@ def vec(U: Any, *, order: str = "column") -> Any:
     return np.asarray(U, dtype=float).flatten(order="F" if order == "column" else "C")
 
 
+@checked
 def lemma9_H(E: Any, rho: Any) -> Any:
     r"""``H = ½ X ⊗ (E Eᵀ/ρ)`` with ``X = [[0, x_q], [x_qᵀ, 0]]``.
 
@@ -82,6 +86,7 @@ def lemma9_H(E: Any, rho: Any) -> Any:
     return xp.kron(X, Z) / 2
 
 
+@checked
 def prediction_quadratic(U: Any, E: Any, rho: Any, *, order: str = "column") -> Any:
     """``uᵀ H u`` of Lemma 9 (``order="row"`` is the deliberately wrong Vec of T-R1)."""
     u = vec(U, order=order)
@@ -91,6 +96,7 @@ def prediction_quadratic(U: Any, E: Any, rho: Any, *, order: str = "column") -> 
     return float(u @ H @ u)
 
 
+@checked
 def prediction_eq6(E: Any, W_KQ: Any, W_PV: Any, rho: Any) -> Any:
     r"""The LSA prediction, eq. (6):
     ``ŷ = (w^{PV}_{21}ᵀ, w^{PV}_{22}) (EEᵀ/ρ) [W^{KQ}_{11}; w^{KQ}_{21}ᵀ] x_q``.
@@ -107,6 +113,7 @@ def prediction_eq6(E: Any, W_KQ: Any, W_PV: Any, rho: Any) -> Any:
     return float(R[d, :] @ Z @ K[:, :d] @ E[:d, n1 - 1])
 
 
+@checked
 def lsa_output(E: Any, W_KQ: Any, W_PV: Any, rho: Any) -> Any:
     r"""The full LSA output ``f(E) = E + W^{PV} E (Eᵀ W^{KQ} E)/ρ`` (eq. (3)/(5)).
 

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.evaluate import is_symbolic, lambdified
+from theory.common.backend import dual
+from theory.lsa_flow.domains import checked
 from theory.settings import check_int
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
 ]
 
 
+@checked
 def rdm_moments(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Corollary 22 moments ``γ_i, ξ_i, ζ_ij`` for independent diagonal entries.
 
@@ -80,6 +82,7 @@ def rdm_moments(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarr
     return gamma, m2.copy(), zeta
 
 
+@checked
 def rdm_coefficients(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarray]:
     """``(Zc, xi)``: ``Zc`` = ζ with γ on the diagonal, the coefficient of eq. (52):
     ``E[Γ_τΛ_τUΛ_τ] = Zc ∘ U``."""
@@ -89,6 +92,7 @@ def rdm_coefficients(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.
     return Zc, xi
 
 
+@checked
 def rdm_loss(U11: Any, u: float, Zc: Any, xi: Any) -> float:
     r"""Lemma 23: ``ℓ_rdm = ½Σγ_iu²u_ii² + ½Σ_{i≠j}ζ_iju²u_ij² − Σξ_iu_iiu``.
 
@@ -102,6 +106,7 @@ def rdm_loss(U11: Any, u: float, Zc: Any, xi: Any) -> float:
     )
 
 
+@checked
 def rdm_flow_rhs(
     U11: np.ndarray, u: float, Zc: np.ndarray, xi: np.ndarray
 ) -> tuple[np.ndarray, float]:
@@ -120,6 +125,7 @@ def rdm_flow_rhs(
     return dU, du
 
 
+@checked
 def rdm_D(m1: Any, m2: Any, m3: Any, N: int) -> np.ndarray:
     r"""Theorem 8: ``D = (E[Γ_τΛ_τ²])⁻¹E[Λ_τ²] = diag(ξ_i/γ_i)``, the limit of ``P = u₋₁U₁₁``.
 
@@ -129,6 +135,7 @@ def rdm_D(m1: Any, m2: Any, m3: Any, N: int) -> np.ndarray:
     return np.diag(xi / g)
 
 
+@checked
 def rdm_limit(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, float]:
     r"""Lemma 28: ``u₋₁(∞) = [Σ ξ_k²/γ_k²]^{1/4} = ‖D‖_F^{1/2}``, ``U₁₁(∞) = D/u₋₁(∞)``.
 
@@ -145,17 +152,20 @@ def rdm_limit(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, float]:
     return D / u, u
 
 
+@checked
 def rdm_min_loss(m1: Any, m2: Any, m3: Any, N: int) -> float:
     """Lemma 24: ``min ℓ_rdm = −½ Σ ξ_i²/γ_i``.  Source: [zfb24] Lemma 24, eq. (55)."""
     g, xi, _ = rdm_moments(m1, m2, m3, N)
     return float(-0.5 * np.sum(xi**2 / g))
 
 
+@checked
 def rdm_optimal_loss(m1: Any, m2: Any, m3: Any, N: int) -> float:
     """[derived] ``L*_rdm = ½[Σ Eλ_i − Σ ξ_i²/γ_i]`` (spec R12)."""
     return float(0.5 * np.sum(np.asarray(m1, dtype=float)) + rdm_min_loss(m1, m2, m3, N))
 
 
+@checked
 def rdm_init_bound(m1: Any, Theta: Any, E_opG_fro2L: float) -> float:
     r"""Condition (21): the bound ``2‖E[Λ_τ]Θ‖_F² / (√d E[‖Γ_τ‖_op‖Λ_τ‖_F²])`` that σ² must stay
     below.
@@ -170,6 +180,7 @@ def rdm_init_bound(m1: Any, Theta: Any, E_opG_fro2L: float) -> float:
     )
 
 
+@checked
 def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: float) -> float:
     r"""Lemma 27's lower bound on ``u₋₁(t)`` (random covariance, diagonal Λ_τ).
 
@@ -191,6 +202,7 @@ def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: floa
     return float(np.sqrt(s2 * br / (2 * np.sqrt(d) * np.max(np.asarray(m2, dtype=float)))))
 
 
+@checked
 def rdm_pl_constant(
     m1: Any, m2: Any, m3: Any, N: int, Theta: Any, sigma_init: float, E_opG_fro2L: float
 ) -> float:
@@ -214,16 +226,17 @@ _dS, _NS = sp.symbols("d N", positive=True)
 
 
 def _check_iid_moments(m1: Any, m2: Any, m3: Any) -> None:
-    """Numeric iid moments must come from an a.s. positive law (Def. 7), as in
-    :func:`rdm_moments`: ``m1 > 0``, ``m2 ≥ m1²``, ``m3 > 0`` (SymPy input is not checked)."""
-    if is_symbolic(m1, m2, m3):
-        return
-    a, b, c = (np.asarray(v, dtype=float) for v in (m1, m2, m3))
-    if np.any(a <= 0) or np.any(b < a**2) or np.any(c <= 0):
+    """The iid moments must come from an a.s. positive law (Def. 7), as in :func:`rdm_moments`:
+    ``m1 > 0``, ``m2 ≥ m1²``, ``m3 > 0`` (a symbolic moment is refused only where its assumptions
+    decide the inequality)."""
+    a, b, c = (sp.sympify(v) for v in (m1, m2, m3))
+    decided = [r for r in (a <= 0, b < a**2, c <= 0) if isinstance(r, sp.logic.boolalg.BooleanAtom)]
+    if any(bool(r) for r in decided):
         raise ValueError("m1, m2, m3 must be the moments of an a.s. positive law: m1 > 0, "
                          f"m2 ≥ m1², m3 > 0 (zfb24 Def. 7), got {m1!r}, {m2!r}, {m3!r}")
 
 
+@checked
 def moments_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> tuple[Any, Any, Any]:
     r"""[derived] iid diagonal entries: ``γ = m3 + (2m3 + (d−1)m1m2)/N``, ``ξ = m2``,
     ``ζ = m1m2 + (3m1m2 + (d−2)m1³)/N`` (spec R12, from Corollary 22).
@@ -243,12 +256,14 @@ def moments_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> tuple[Any, Any, An
     )
 
 
+@checked
 def delta_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> Any:
     """[derived] ``δ = ξ/γ`` (D = δI) for iid diagonal entries (spec R12)."""
     g, xi, _ = moments_iid(m1, m2, m3, d, N)
     return sp.simplify(xi / g)
 
 
+@checked
 def delta_exp(N: Any, d: Any) -> Any:
     r"""[derived] Exp(1) entries: ``δ = N/(3N + d + 5)`` (spec R12; → 1/3, the paper's "≈ 1/3").
 
@@ -260,27 +275,29 @@ def delta_exp(N: Any, d: Any) -> Any:
     return sp.sympify(N) / (3 * sp.sympify(N) + d + 5)
 
 
+@checked
 def exp_moments() -> tuple[int, int, int]:
     """Moments (1, 2, 6) of Exponential(1)."""
     return (1, 2, 6)
 
 
+@checked
 def gamma_law_moments(k: Any, theta: Any) -> tuple[Any, Any, Any]:
     """Gamma(k, θ): ``m1 = kθ``, ``m2 = k(k+1)θ²``, ``m3 = k(k+1)(k+2)θ³`` (spec R12)."""
     k, theta = sp.sympify(k), sp.sympify(theta)
     return (k * theta, k * (k + 1) * theta**2, k * (k + 1) * (k + 2) * theta**3)
 
 
-def _r_expr() -> tuple[sp.Expr, tuple[sp.Symbol, sp.Symbol, sp.Symbol]]:
-    dl, c, M = sp.symbols("delta c M", positive=True)
-    return (
-        dl**2 * c**3 * _m3
-        - 2 * dl * c**2 * _m2
-        + c * _m1
-        + dl**2 * c**3 / M * (2 * _m3 + (_dS - 1) * _m1 * _m2)
-    ), (dl, c, M)
+def _r_builder(dl: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any) -> Any:
+    """r(δ, c, M) of :func:`rdm_test_risk`, one expression (``M = ∞`` drops the 1/M term)."""
+    excess = dl**2 * c**3 / M * (2 * m3 + (d - 1) * m1 * m2)
+    return dl**2 * c**3 * m3 - 2 * dl * c**2 * m2 + c * m1 + excess
 
 
+_R_SYMS = (*sp.symbols("delta c M", positive=True), _m1, _m2, _m3, _dS)
+
+
+@checked
 def rdm_test_risk(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any) -> Any:
     r"""[derived] Normalised risk (÷ d) of ``ŷ = δ x_qᵀ(1/M)Σyᵢxᵢ`` on random-covariance tests.
 
@@ -297,25 +314,17 @@ def rdm_test_risk(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any)
     1/3
     """
     _check_iid_moments(m1, m2, m3)
-    expr, (dl, c_, M_) = _r_expr()
-    vals = {dl: delta, c_: c, M_: M, _m1: m1, _m2: m2, _m3: m3, _dS: d}
-    if is_symbolic(*vals.values()):
-        out = expr.subs(vals)
-        return (
-            sp.limit(expr.subs({k: v for k, v in vals.items() if k is not M_}), M_, sp.oo)
-            if M == sp.oo
-            else out
-        )
-    return rdm_test_risk_fn(delta, c, M, m1, m2, m3, d)
+    return dual(_r_builder, _R_SYMS, (delta, c, M, m1, m2, m3, d))
 
 
+@checked
 def rdm_test_risk_fn(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any) -> Any:
     """numpy twin of :func:`rdm_test_risk` (``M = np.inf`` allowed)."""
     _check_iid_moments(m1, m2, m3)
-    expr, (dl, c_, M_) = _r_expr()
-    return lambdified((dl, c_, M_, _m1, _m2, _m3, _dS), expr)(delta, c, M, m1, m2, m3, d)
+    return dual(_r_builder, _R_SYMS, (delta, c, M, m1, m2, m3, d))
 
 
+@checked
 def fixed_test_risk(delta: Any, c: Any, M: Any, d: Any) -> Any:
     r"""[derived] Normalised risk of ``δ`` on a fixed test covariance ``cI``:
     ``r_I = c(1 − δc)² + δ²c³(d+1)/M`` (spec R12).
@@ -330,6 +339,7 @@ def fixed_test_risk(delta: Any, c: Any, M: Any, d: Any) -> Any:
     return expr if expr.free_symbols else (expr if isinstance(delta, sp.Basic) else float(expr))
 
 
+@checked
 def lsa_limit_random(c: Any) -> Any:
     """[derived] Random-trained LSA, M, N → ∞ (δ = 1/3), Exp(1), normalised:
     ``c(2c²/3 − 4c/3 + 1)``."""

@@ -14,6 +14,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common.backend import NP, SP, ops_for
+from theory.lsa_flow.domains import checked
 from theory.lsa_flow.training import gamma_xp, num_Lambda, num_N, prepare
 from theory.settings import as_vector, check_real
 
@@ -63,6 +64,7 @@ def _thm5_excess(L: Any, G: Any, n: Any, M: Any, Sigma: Any, a: Any, xp: Any) ->
     return var + bias
 
 
+@checked
 def theorem5_excess(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, *, Gamma: Any = None) -> Any:
     r"""Theorem 5: excess risk over the best linear predictor on a new (possibly nonlinear) task.
 
@@ -90,6 +92,7 @@ def theorem5_excess(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, *, Gamma: A
     return _thm5_excess(L, G, n, _M(M, xp), Sig, av, xp)
 
 
+@checked
 def theorem5_risk(
     Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, best_linear_error: Any, *, Gamma: Any = None
 ) -> Any:
@@ -105,6 +108,7 @@ def theorem5_risk(
     return best_linear_error + theorem5_excess(Lambda, N, M, Sigma, a, Gamma=Gamma)
 
 
+@checked
 def quadratic_task_moments(
     Lambda: Any, w0: Any, s2: float, coef: float = 0.5
 ) -> tuple[np.ndarray, np.ndarray, float]:
@@ -139,6 +143,7 @@ def quadratic_task_moments(
     return Sig, w0.copy(), float(2 * coef**2 * L[0, 0] ** 2 + s2)
 
 
+@checked
 def noiseless_Sigma(w: Any, Lambda: Any) -> Any:
     r"""``Σ = Cov(xy) = ‖w‖²_Λ Λ + Λwwᵀ Λ`` for ``y = ⟨w,x⟩``, ``x ~ N(0,Λ)``.
 
@@ -151,6 +156,7 @@ def noiseless_Sigma(w: Any, Lambda: Any) -> Any:
     return xp.quad(wv, L) * L + Lw @ Lw.T
 
 
+@checked
 def noiseless_risk(w: Any, Lambda: Any, N: Any, M: Any) -> Any:
     r"""Prediction error for a fixed task ``w`` (noiseless), eq. after Theorem 5.
 
@@ -182,6 +188,7 @@ def _prior_risk(L: Any, G: Any, n: Any, M: Any, xp: Any) -> Any:
     ) / n**2
 
 
+@checked
 def prior_risk(Lambda: Any, N: Any, M: Any, *, Gamma: Any = None) -> Any:
     r"""[derived] Prior-averaged risk ``R(M, N)`` for ``w ~ N(0, I_d)``, noiseless.
 
@@ -207,6 +214,7 @@ def prior_risk(Lambda: Any, N: Any, M: Any, *, Gamma: Any = None) -> Any:
     return _prior_risk(L, G, n, _M(M, xp), xp)
 
 
+@checked
 def prior_risk_fn(Lambda: Any, N: Any, M: Any, Gamma: Any = None) -> float:
     """numpy twin of :func:`prior_risk`."""
     L = np.asarray(Lambda, dtype=float)
@@ -214,11 +222,13 @@ def prior_risk_fn(Lambda: Any, N: Any, M: Any, Gamma: Any = None) -> float:
     return float(_prior_risk(L, G, N, M, NP))
 
 
+@checked
 def prior_risk_floor(Lambda: Any, N: Any) -> Any:
     """``R(∞, N) = tr(Γ⁻²Λ(Λ + trΛ I)²)/N²`` (spec R10; slope −2 in N)."""
     return prior_risk(Lambda, N, sp.oo if ops_for(Lambda, N) is SP else math.inf)
 
 
+@checked
 def prior_risk_isotropic(d: Any, N: Any, M: Any) -> Any:
     r"""[derived] Isotropic ``R(M, N) = d(d+1)[N²/M + d + 1]/(N+d+1)²`` (spec R10).
 
@@ -232,6 +242,7 @@ def prior_risk_isotropic(d: Any, N: Any, M: Any) -> Any:
     return expr if expr.free_symbols else float(expr)
 
 
+@checked
 def tight_bound(Lambda: Any, N: Any, M: Any) -> float:
     r"""The w-averaged upper bound ``(d+1)trΛ/M + [trΛ + 2d trΛ + tr(Λ⁻¹)(trΛ)²]/N²``.
 
@@ -242,6 +253,7 @@ def tight_bound(Lambda: Any, N: Any, M: Any) -> float:
     return float((d + 1) * T / M + (T + 2 * d * T + np.trace(np.linalg.inv(L)) * T**2) / n**2)
 
 
+@checked
 def cor6_eta(Lambda: Any, N: Any) -> float:
     r"""Corollary 6's error floor ``η = (1 + 2d + d²κ) trΛ / N²`` (κ = cond Λ).
 
@@ -258,12 +270,14 @@ def cor6_eta(Lambda: Any, N: Any) -> float:
     return float((1 + 2 * d + d**2 * ev[-1] / ev[0]) * np.trace(L) / n**2)
 
 
+@checked
 def cor6_bound(Lambda: Any, N: Any, M: Any) -> float:
     """Corollary 6 / κ bound ``(d+1)trΛ/M + η``.  Source: [zfb24] Corollary 6 (spec R10)."""
     L = num_Lambda("Lambda", Lambda)
     return float((L.shape[0] + 1) * np.trace(L) / M + cor6_eta(L, N))
 
 
+@checked
 def cor6_M_threshold(Lambda: Any, eps: float) -> int:
     """Corollary 6: test length ``M ≥ ⌈(d+1)trΛ/ε⌉`` gives error ``≤ η + ε``."""
     L = num_Lambda("Lambda", Lambda)
@@ -282,6 +296,7 @@ def _shift_risk(P: Any, Lp: Any, Sq: Any, M: Any, Om: Any, xp: Any) -> Any:
     return bias + var * _inv_M(M)
 
 
+@checked
 def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) -> Any:
     r"""[derived] Exact risk of ``ŷ = x_qᵀP(1/M)Σyᵢxᵢ`` under shifts.
 
@@ -311,6 +326,7 @@ def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) ->
     return _shift_risk(xp.mat(P), Lp, xp.mat(S_q), _M(M, xp), Om, xp)
 
 
+@checked
 def shift_risk_fn(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) -> float:
     """numpy twin of :func:`shift_risk`."""
     Lp = np.asarray(Lambda_test, dtype=float)
@@ -318,6 +334,7 @@ def shift_risk_fn(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None)
     return float(_shift_risk(np.asarray(P, float), Lp, np.asarray(S_q, float), M, Om, NP))
 
 
+@checked
 def covariate_scaling_risk(Lambda: Any, N: Any, M: Any, c: Any) -> Any:
     """[derived] Risk under covariate scaling ``x ↦ c x``: ``R(Γ⁻¹; c²Λ, c²Λ, M)`` (spec R11.3)."""
     xp, L, n = prepare(Lambda, N)
@@ -326,6 +343,7 @@ def covariate_scaling_risk(Lambda: Any, N: Any, M: Any, c: Any) -> Any:
     return _shift_risk(Gi, c**2 * L, c**2 * L, _M(M, xp), xp.eye(xp.dim(L)), xp)
 
 
+@checked
 def covariate_scaling_limit(c: Any, Lambda: Any) -> Any:
     r"""[derived] ``M, N → ∞`` limit of the covariate-scaling risk: ``(c² − 1)² c² trΛ``.
 
@@ -340,6 +358,7 @@ def covariate_scaling_limit(c: Any, Lambda: Any) -> Any:
     return (c**2 - 1) ** 2 * c**2 * xp.tr(xp.mat(Lambda))
 
 
+@checked
 def query_shift_floor(Lambda: Any, N: Any, S_q: Any) -> Any:
     """[derived] ``M → ∞`` query-shift risk ``tr[(Λ+trΛI)Γ⁻¹S_qΓ⁻¹(Λ+trΛI)]/N²`` (spec R11.2)."""
     xp, L, n = prepare(Lambda, N)
@@ -348,6 +367,7 @@ def query_shift_floor(Lambda: Any, N: Any, S_q: Any) -> Any:
     return xp.tr(K @ Gi @ xp.mat(S_q) @ Gi @ K) / n**2
 
 
+@checked
 def plain_gd_risk_limit(Lambda: Any) -> Any:
     r"""Footnote 2: one GD step from 0 without preconditioning, ``n → ∞``: ``tr(Λ(Λ − I)²)``.
 

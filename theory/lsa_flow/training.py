@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from theory.common.backend import NP, SP, ops_for
+from theory.lsa_flow.domains import checked
 from theory.settings import MatrixLike, as_matrix, check_int, check_real, readonly
 
 __all__ = [
@@ -63,6 +64,7 @@ def gamma_xp(Lambda: Any, N: Any, xp: Any) -> Any:
     return (1 + xp.S(1) / N) * Lambda + (xp.tr(Lambda) / N) * xp.eye(d)
 
 
+@checked
 def gamma(Lambda: Any, N: Any) -> Any:
     r"""The matrix ``Γ`` whose inverse the trained LSA learns.
 
@@ -101,6 +103,7 @@ def gamma(Lambda: Any, N: Any) -> Any:
     return gamma_xp(L, n, xp)
 
 
+@checked
 def gamma_fn(Lambda: Any, N: Any) -> np.ndarray:
     """numpy twin of :func:`gamma` (no validation)."""
     return gamma_xp(np.asarray(Lambda, dtype=float), N, NP)
@@ -111,6 +114,7 @@ def gamma_noisy_xp(Lambda: Any, N: Any, s2: Any, xp: Any) -> Any:
     return gamma_xp(Lambda, N, xp) + (s2 / N) * xp.eye(xp.dim(Lambda))
 
 
+@checked
 def gamma_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
     r"""[derived] ``Γ_s``: the label-noise extension of ``Γ``.
 
@@ -140,12 +144,14 @@ def gamma_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
     return gamma_noisy_xp(L, n, s2, xp)
 
 
+@checked
 def gamma_noisy_fn(Lambda: Any, N: Any, s2: float) -> np.ndarray:
     """numpy twin of :func:`gamma_noisy`."""
     return gamma_noisy_xp(np.asarray(Lambda, dtype=float), N, s2, NP)
 
 
 # ------------------------------------------------------------------------ Assumption 3
+@checked
 def initial_state(Theta: Any, sigma_init: float) -> tuple[np.ndarray, float]:
     r"""Assumption 3: ``U₁₁(0) = σΘΘᵀ``, ``u₋₁(0) = σ`` (u₁₂ = u₂₁ = 0), with ``‖ΘΘᵀ‖_F = 1``.
 

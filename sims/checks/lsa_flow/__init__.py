@@ -32,7 +32,29 @@ from sims.checks.lsa_flow.convergence import (
     check_thm4_train_population_gd,
     check_thm4_train_sgd,
 )
-from sims.checks.lsa_flow.evidence import trained_fixed_batch, trained_random_cov, trained_sgd
+from sims.checks.lsa_flow.evidence import (
+    DRIFT_MARGIN,
+    NONZERO_MARGIN,
+    SEPARATION_UNITS,
+    SGD_BUDGET_SECONDS,
+    THM4_D,
+    THM4_N,
+    THM4_SIGMA,
+    THM4_SPECTRUM,
+    TRAIN_ORDER_MARGIN,
+    eq12_prompts,
+    factors,
+    is_thm4_preset,
+    not_separable,
+    rel,
+    row_rtol,
+    thm4_moments,
+    thm4_setting,
+    tokens,
+    trained_fixed_batch,
+    trained_random_cov,
+    trained_sgd,
+)
 from sims.checks.lsa_flow.flow import LEM10_RTOL, LEM10_TAUS, check_lem10_train_flow_vs_gd
 from sims.checks.lsa_flow.model import check_eq6_torch, check_eq12_train
 from sims.checks.lsa_flow.random_cov import check_thm8_train_sgd

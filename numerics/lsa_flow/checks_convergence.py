@@ -64,12 +64,16 @@ def check_thm4_ode(
         d = L.shape[0]
         cond = float(T.init_condition(L, N, sigma_init))
         if not cond < 2:
-            out.append(skipped(
-                informational(f"{tag}: Theorem 4 from Assumption 3 at σ = {sigma_init:g}",
-                              2.0, cond),
-                why=f"σ = {sigma_init:g} is outside this case's hypothesis: σ²‖Γ‖_op√d = "
+            out.append(
+                skipped(
+                    informational(
+                        f"{tag}: Theorem 4 from Assumption 3 at σ = {sigma_init:g}", 2.0, cond
+                    ),
+                    why=f"σ = {sigma_init:g} is outside this case's hypothesis: σ²‖Γ‖_op√d = "
                     f"{cond:.3g} ≥ 2 for {tag} at N = {N} (the setting's own Λ meets it)",
-                condition=cond))
+                    condition=cond,
+                )
+            )
             continue
         U0, u0 = T.initial_state(Th, sigma_init)
         t_end = 500.0

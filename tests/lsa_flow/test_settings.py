@@ -25,8 +25,9 @@ def _draws(strategy, n: int) -> list[dict]:
     """The first ``n`` derandomised draws of a property's strategy (as the property draws them)."""
     out: list[dict] = []
 
-    @settings(max_examples=n, derandomize=True, database=None, deadline=None,
-              phases=[Phase.generate])
+    @settings(
+        max_examples=n, derandomize=True, database=None, deadline=None, phases=[Phase.generate]
+    )
     @given(strategy)
     def collect(s: dict) -> None:
         out.append(s)

@@ -29,18 +29,22 @@ DOMAINS: dict[str, Domain] = {
     "S_q": Domain("psd", _PSD, dim="d", what="a second moment E[x_q x_qᵀ] (symmetric PSD)"),
     "Omega": Domain("psd", _PSD, dim="d", optional=True, what="a task covariance Ω (PSD)"),
     "Sigma": Domain("psd", _PSD, dim="d", what="Σ = Cov(xy) (symmetric PSD)"),
-    "Gamma": Domain("pd", _PSD, dim="d", optional=True,
-                    what="Γ (symmetric positive definite), or None"),
+    "Gamma": Domain(
+        "pd", _PSD, dim="d", optional=True, what="Γ (symmetric positive definite), or None"
+    ),
     "U11": Domain("square", _SQ, dim="d", what="the state block U₁₁ (finite d×d)"),
     "P": Domain("square", _SQ, dim="d", what="an effective matrix P (finite d×d)"),
     "Zc": Domain("square", _PSD, dim="d", what="the coefficient matrix Zc (finite d×d)"),
     "u": Domain("real", 0.7, what="the state entry u₋₁ (finite real)"),
-    "Theta": Domain("square", np.eye(2) / 2**0.25, dim="d",
-                    what="Θ (d×d with ‖ΘΘᵀ‖_F = 1)"),
-    "W_KQ": Domain("square", _D1, dim="d+1"), "W_PV": Domain("square", _D1, dim="d+1"),
+    "Theta": Domain("square", np.eye(2) / 2**0.25, dim="d", what="Θ (d×d with ‖ΘΘᵀ‖_F = 1)"),
+    "W_KQ": Domain("square", _D1, dim="d+1"),
+    "W_PV": Domain("square", _D1, dim="d+1"),
     "U": Domain("square", _D1, dim="d+1"),
-    "E": Domain("matrix", np.arange(12.0).reshape(3, 4) % 5 - 2,
-                what="an embedding matrix E ((d+1)×(N+1), finite)"),
+    "E": Domain(
+        "matrix",
+        np.arange(12.0).reshape(3, 4) % 5 - 2,
+        what="an embedding matrix E ((d+1)×(N+1), finite)",
+    ),
     "rho": _POS.with_(valid=4.0, what="the normaliser ρ > 0"),
     "a": Domain("vector", _VEC, dim="d", what="the best linear predictor a (length d)"),
     "w": Domain("vector", _VEC, dim="d", what="a task vector w (length d)"),
@@ -55,9 +59,13 @@ DOMAINS: dict[str, Domain] = {
     "m3": Domain("vector", np.array([6.0, 48.0]), dim="d", what="E[λ_i³] per coordinate"),
     "xi": Domain("vector", np.array([2.0, 8.0]), dim="d", what="the vector ξ (length d)"),
     "E_opG_fro2L": _POS.with_(valid=3.0, what="E[‖Γ_τ‖_op‖Λ_τ‖_F²] > 0"),
-    "k": _POS.with_(valid=2.0, what="a shape k > 0"), "theta": _POS.with_(valid=0.5),
-    "u0_ij": Domain("real", 0.2), "g_i": _POS.with_(valid=1.2), "lam_i": _NONNEG.with_(valid=1.0),
-    "lam_j": _NONNEG.with_(valid=2.0), "int_u2": _NONNEG.with_(valid=0.7),
+    "k": _POS.with_(valid=2.0, what="a shape k > 0"),
+    "theta": _POS.with_(valid=0.5),
+    "u0_ij": Domain("real", 0.2),
+    "g_i": _POS.with_(valid=1.2),
+    "lam_i": _NONNEG.with_(valid=1.0),
+    "lam_j": _NONNEG.with_(valid=2.0),
+    "int_u2": _NONNEG.with_(valid=0.7),
 }
 
 _IID = {  # the iid-entry formulas take scalar moments
@@ -68,7 +76,10 @@ _IID = {  # the iid-entry formulas take scalar moments
 
 #: Per-function changes to :data:`DOMAINS`.
 OVERRIDES: dict[str, dict[str, Domain]] = {
-    "moments_iid": _IID, "delta_iid": _IID, "rdm_test_risk": _IID, "rdm_test_risk_fn": _IID,
+    "moments_iid": _IID,
+    "delta_iid": _IID,
+    "rdm_test_risk": _IID,
+    "rdm_test_risk_fn": _IID,
 }
 
 #: The validation at the definition: ``@checked`` on every public function of the section modules.

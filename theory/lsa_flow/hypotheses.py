@@ -42,24 +42,35 @@ def validate_thm4_setting(d: int, N: int, spectrum: Sequence[float], sigma_init:
     """
     d = _count("d", d, 1, "the covariate dimension")
     if d > THM4_MAX_D:
-        raise ValueError(f"d={d} > {THM4_MAX_D}: beyond the trained route's range (d ≤ "
-                         f"{THM4_MAX_D})")
-    N = _count("N", N, 2, "the training prompt length; the trained rows name Γ with N → N−1, "
-                          "which needs N ≥ 2")
+        raise ValueError(
+            f"d={d} > {THM4_MAX_D}: beyond the trained route's range (d ≤ {THM4_MAX_D})"
+        )
+    N = _count(
+        "N",
+        N,
+        2,
+        "the training prompt length; the trained rows name Γ with N → N−1, which needs N ≥ 2",
+    )
     spec = tuple(float(v) for v in spectrum)
     if len(spec) != d:
-        raise ValueError(f"spectrum={spec!r} has {len(spec)} eigenvalues; Λ = diag(spectrum) "
-                         f"must be d×d with d = {d} (zfb24 §3.3)")
+        raise ValueError(
+            f"spectrum={spec!r} has {len(spec)} eigenvalues; Λ = diag(spectrum) "
+            f"must be d×d with d = {d} (zfb24 §3.3)"
+        )
     if not all(math.isfinite(v) and v > 0 for v in spec):
-        raise ValueError(f"spectrum={spec!r}: Λ must be positive definite, every eigenvalue > 0 "
-                         "and finite (zfb24 §3.3)")
+        raise ValueError(
+            f"spectrum={spec!r}: Λ must be positive definite, every eigenvalue > 0 "
+            "and finite (zfb24 §3.3)"
+        )
     s = float(sigma_init)
     if not (math.isfinite(s) and s > 0):
         raise ValueError(f"sigma_init={sigma_init!r} must be > 0 (zfb24 Assumption 3)")
     cond = float(init_condition(np.diag(spec), N, s))
     if not cond < 2:
-        raise ValueError(f"sigma_init={sigma_init!r} breaks zfb24 Assumption 3 / Theorem 4: "
-                         f"σ²‖Γ‖_op√d = {cond:.3g} must be < 2 (Λ = diag{spec}, N = {N})")
+        raise ValueError(
+            f"sigma_init={sigma_init!r} breaks zfb24 Assumption 3 / Theorem 4: "
+            f"σ²‖Γ‖_op√d = {cond:.3g} must be < 2 (Λ = diag{spec}, N = {N})"
+        )
 
 
 def validate_thm8_setting(d: int, N: int) -> None:
@@ -74,7 +85,7 @@ def validate_thm8_setting(d: int, N: int) -> None:
     """
     d = _count("d", d, 1, "the covariate dimension")
     if d > THM8_MAX_D:
-        raise ValueError(f"d={d} > {THM8_MAX_D}: beyond the trained route's range (d ≤ "
-                         f"{THM8_MAX_D})")
-    _count("N", N, 2, "the training prompt length; the trained rows name δ(N−1), which needs "
-                      "N ≥ 2")
+        raise ValueError(
+            f"d={d} > {THM8_MAX_D}: beyond the trained route's range (d ≤ {THM8_MAX_D})"
+        )
+    _count("N", N, 2, "the training prompt length; the trained rows name δ(N−1), which needs N ≥ 2")

@@ -232,8 +232,10 @@ def _check_iid_moments(m1: Any, m2: Any, m3: Any) -> None:
     a, b, c = (sp.sympify(v) for v in (m1, m2, m3))
     decided = [r for r in (a <= 0, b < a**2, c <= 0) if isinstance(r, sp.logic.boolalg.BooleanAtom)]
     if any(bool(r) for r in decided):
-        raise ValueError("m1, m2, m3 must be the moments of an a.s. positive law: m1 > 0, "
-                         f"m2 ≥ m1², m3 > 0 (zfb24 Def. 7), got {m1!r}, {m2!r}, {m3!r}")
+        raise ValueError(
+            "m1, m2, m3 must be the moments of an a.s. positive law: m1 > 0, "
+            f"m2 ≥ m1², m3 > 0 (zfb24 Def. 7), got {m1!r}, {m2!r}, {m3!r}"
+        )
 
 
 @checked

@@ -60,7 +60,7 @@ from theory import lsa_flow as T
 from theory.common.protocols import Evidence, validates_setting
 from theory.lsa_flow.hypotheses import validate_thm4_setting
 
-__all__ = ['check_thm4_train_sgd', 'check_thm4_train_population_gd', 'SGD_PRESET_SECONDS']
+__all__ = ["check_thm4_train_sgd", "check_thm4_train_population_gd", "SGD_PRESET_SECONDS"]
 
 
 def _sgd_run(
@@ -79,9 +79,16 @@ def _sgd_run(
     lr = cfg0.lr * curv_ref / curv
     batch = int(np.ceil(cfg0.batch_size * max(1.0, (TRAIN_RTOL / rtol) ** 2)))
     secs = SGD_PRESET_SECONDS * (batch / cfg0.batch_size) * (per_prompt / per_ref)
-    numbers = {"lr": lr, "batch": batch, "steps": cfg0.steps + s0.lr_drop[0],
-               "needs_tolerance": rtol, "needs_prompts": batch, "needs_seconds": secs,
-               "budget_seconds": SGD_BUDGET_SECONDS, "separation": rtol * SEPARATION_UNITS}
+    numbers = {
+        "lr": lr,
+        "batch": batch,
+        "steps": cfg0.steps + s0.lr_drop[0],
+        "needs_tolerance": rtol,
+        "needs_prompts": batch,
+        "needs_seconds": secs,
+        "budget_seconds": SGD_BUDGET_SECONDS,
+        "separation": rtol * SEPARATION_UNITS,
+    }
     if secs > SGD_BUDGET_SECONDS:
         return None, numbers
     return trained("thm4_sgd", seed=sd, setting=s, lr=lr, batch_size=batch), numbers
@@ -123,9 +130,15 @@ def check_thm4_train_sgd(
             rtol = row_rtol(np.linalg.inv(T.gamma_fn(L0, N)), inverse_alternatives(L0, N))
             r_, numbers = _sgd_run(d, N, tuple(spectrum), sigma_init, sd, rtol)
             if r_ is None:
-                return [not_separable(f"P → Γ⁻¹ (SGD, d = {d}, N = {N})", numbers,
-                                       np.linalg.inv(T.gamma_fn(L0, N)),
-                                       inverse_alternatives(L0, N), sd)] * 8
+                return [
+                    not_separable(
+                        f"P → Γ⁻¹ (SGD, d = {d}, N = {N})",
+                        numbers,
+                        np.linalg.inv(T.gamma_fn(L0, N)),
+                        inverse_alternatives(L0, N),
+                        sd,
+                    )
+                ] * 8
             r = r_
         s = setting_of(r)
         L = np.array(s.Lambda)
@@ -133,14 +146,18 @@ def check_thm4_train_sgd(
         Gi = np.linalg.inv(gamma_or_fault(fault_gamma_fn, L, s.N))
         Li = np.linalg.inv(L)
         tail = r.losses[-(s.lr_drop[0] // r.config.log_every) :]  # the low-lr phase
-        away = [  # the preset's extra margin from Λ⁻¹ (elsewhere Λ⁻¹ is a named alternative)
-            ordering(
-                "P clearly away from Λ⁻¹: relF(P,Λ⁻¹) − relF(P,Γ⁻¹) ≥ 5·TRAIN_RTOL",
-                rel(b["P"], Gi) + 5 * TRAIN_RTOL,
-                rel(b["P"], Li),
-                margin=TRAIN_ORDER_MARGIN,
-            )
-        ] if preset else []
+        away = (
+            [  # the preset's extra margin from Λ⁻¹ (elsewhere Λ⁻¹ is a named alternative)
+                ordering(
+                    "P clearly away from Λ⁻¹: relF(P,Λ⁻¹) − relF(P,Γ⁻¹) ≥ 5·TRAIN_RTOL",
+                    rel(b["P"], Gi) + 5 * TRAIN_RTOL,
+                    rel(b["P"], Li),
+                    margin=TRAIN_ORDER_MARGIN,
+                )
+            ]
+            if preset
+            else []
+        )
         return [
             train_discrimination(
                 f"P = u₋₁W^KQ_11 → Γ⁻¹ (SGD, fresh prompts, N = {s.N})"
@@ -216,8 +233,7 @@ def check_thm4_train_population_gd(
     validate_thm4_setting(d, N, spectrum, sigma_init)
     if not is_thm4_preset(d, N, spectrum, sigma_init):
         return over_seeds(
-            lambda sd: _thm4_population_rows(d, N, tuple(spectrum), sigma_init, sd,
-                                             fault_gamma_fn),
+            lambda sd: _thm4_population_rows(d, N, tuple(spectrum), sigma_init, sd, fault_gamma_fn),
             seeds(seed, quick),
         )
 
@@ -292,7 +308,11 @@ def check_thm4_train_population_gd(
 
 
 def _thm4_population_rows(
-    d: int, N: int, spectrum: tuple[float, ...], sigma_init: float, sd: int,
+    d: int,
+    N: int,
+    spectrum: tuple[float, ...],
+    sigma_init: float,
+    sd: int,
     fault_gamma_fn: GammaFn | None,
 ) -> list[Evidence]:
     """Theorem 4 at (Λ = diag(spectrum), N, σ) by the moment-statistics route: GD on the factors
@@ -304,26 +324,46 @@ def _thm4_population_rows(
     r, numbers, tols = thm4_moments(d, N, spectrum, sigma_init, sd)
     name = f"P = u₋₁W^KQ_11 → Γ⁻¹ (moment statistics, d = {d}, N = {N})"
     if r is None:
-        return [not_separable(name, numbers, np.linalg.inv(T.gamma_fn(L, N)),
-                               inverse_alternatives(L, N), sd)] * 3
+        return [
+            not_separable(
+                name, numbers, np.linalg.inv(T.gamma_fn(L, N)), inverse_alternatives(L, N), sd
+            )
+        ] * 3
     G = gamma_or_fault(fault_gamma_fn, L, N)
     inv_alts = inverse_alternatives(L, N)
     alts = {n: fn(L, N) for n, fn in GAMMA_ALTERNATIVES.items()}
     info = {**r.details(), **numbers, "balance_final": r.balance}
     start_f = np.append(r.U11_0.ravel(), r.u_0)
     return [
-        train_discrimination(name, r.P, np.linalg.inv(G), r.P0, rtol=tols["P"],
-                             alternatives=inv_alts, seeds=[sd], details=info),
+        train_discrimination(
+            name,
+            r.P,
+            np.linalg.inv(G),
+            r.P0,
+            rtol=tols["P"],
+            alternatives=inv_alts,
+            seeds=[sd],
+            details=info,
+        ),
         train_discrimination(
             "GD converged to the batch minimiser P_emp (moment statistics)",
-            r.P, r.P_batch, r.P0, rtol=tols["P"] / 100, alternatives=inv_alts, seeds=[sd],
+            r.P,
+            r.P_batch,
+            r.P0,
+            rtol=tols["P"] / 100,
+            alternatives=inv_alts,
+            seeds=[sd],
             details={"steps": r.steps, "converged": r.converged, "final_drift": r.drift},
         ),
         train_discrimination(
             "factor limits (U₁₁, u₋₁) → (‖Γ⁻¹‖^(-1/2)Γ⁻¹, ‖Γ⁻¹‖^(1/2)) (Theorem 4, moment "
             "statistics)",
-            np.append(r.U11.ravel(), r.u), factors(L, N, G), start_f, rtol=tols["factors"],
-            alternatives={n: factors(L, N, a) for n, a in alts.items()}, seeds=[sd],
+            np.append(r.U11.ravel(), r.u),
+            factors(L, N, G),
+            start_f,
+            rtol=tols["factors"],
+            alternatives={n: factors(L, N, a) for n, a in alts.items()},
+            seeds=[sd],
             details={"balance_final": r.balance},
         ),
     ]

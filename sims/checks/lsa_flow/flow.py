@@ -27,7 +27,7 @@ from sims.experiments.lsa_flow import (
 )
 from theory.common.protocols import Evidence
 
-__all__ = ['check_lem10_train_flow_vs_gd', 'LEM10_TAUS', 'LEM10_RTOL']
+__all__ = ["check_lem10_train_flow_vs_gd", "LEM10_TAUS", "LEM10_RTOL"]
 
 
 def check_lem10_train_flow_vs_gd(

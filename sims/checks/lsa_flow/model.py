@@ -45,7 +45,7 @@ from theory import lsa_flow as T
 from theory.common.protocols import Evidence, validates_setting
 from theory.lsa_flow.hypotheses import validate_thm4_setting
 
-__all__ = ['check_eq6_torch', 'check_eq12_train']
+__all__ = ["check_eq6_torch", "check_eq12_train"]
 
 
 def check_eq6_torch(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6) -> list[Evidence]:
@@ -77,8 +77,6 @@ def check_eq6_torch(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6
             )
         )
     return out
-
-
 
 
 @validates_setting(validate_thm4_setting)
@@ -154,7 +152,11 @@ def check_eq12_train(
 
 
 def _eq12_moment_rows(
-    d: int, N: int, spectrum: tuple[float, ...], sigma_init: float, sd: int,
+    d: int,
+    N: int,
+    spectrum: tuple[float, ...],
+    sigma_init: float,
+    sd: int,
     fault_gamma_fn: GammaFn | None,
 ) -> list[Evidence]:
     """eq. (12) at (Λ = diag(spectrum), N, σ) for the moment-statistics model (its torch LSA)."""
@@ -163,10 +165,17 @@ def _eq12_moment_rows(
     prompts = eq12_prompts(sd, L)
     if r is None:
         Gi0, alts0 = np.linalg.inv(T.gamma_fn(L, N)), inverse_alternatives(L, N)
-        return [not_separable(f"eq. (12) at M={M} (moment statistics)", numbers,
-                               predictor_predict(Gi0, X, y, xq),
-                               {n: predictor_predict(a, X, y, xq) for n, a in alts0.items()}, sd)
-                for M, (X, y, xq) in prompts.items() for _ in (0, 1)]
+        return [
+            not_separable(
+                f"eq. (12) at M={M} (moment statistics)",
+                numbers,
+                predictor_predict(Gi0, X, y, xq),
+                {n: predictor_predict(a, X, y, xq) for n, a in alts0.items()},
+                sd,
+            )
+            for M, (X, y, xq) in prompts.items()
+            for _ in (0, 1)
+        ]
     Gi = np.linalg.inv(gamma_or_fault(fault_gamma_fn, L, N))
     alts = inverse_alternatives(L, N)
     model = MT.moment_model(d, r.U11, r.u)

@@ -74,44 +74,85 @@ def _thm8_moment_rows(d: int, N: int, sd: int, fault_alternative: str | None) ->
     # the slope's standard error first (before any training): relative to the slope it does not
     # depend on the scale of P, so a probe P = I (not a prediction) sizes the fresh-prompt sample
     per = SLOPE_PROMPTS // SLOPE_GROUPS
-    probe_slopes = [random_cov_slope(np.eye(d), 200, per, check_rng(sd, path, "slope", k))
-                    for k in range(SLOPE_GROUPS)]
-    se_rel = float(np.std(probe_slopes, ddof=1) / np.sqrt(SLOPE_GROUPS)
-                   / abs(np.mean(probe_slopes)))
+    probe_slopes = [
+        random_cov_slope(np.eye(d), 200, per, check_rng(sd, path, "slope", k))
+        for k in range(SLOPE_GROUPS)
+    ]
+    se_rel = float(
+        np.std(probe_slopes, ddof=1) / np.sqrt(SLOPE_GROUPS) / abs(np.mean(probe_slopes))
+    )
     n_slope = int(SLOPE_PROMPTS * max(1.0, (MT.BATCH_Z * se_rel / rtol) ** 2))
-    slope_numbers = {"needs_tolerance": rtol, "needs_prompts": n_slope,
-                     "needs_seconds": n_slope / SLOPE_PROMPTS * SLOPE_PILOT_SECONDS,
-                     "budget_seconds": SLOPE_MAX_PROMPTS / SLOPE_PROMPTS * SLOPE_PILOT_SECONDS,
-                     "separation": sep, "pilot_se_rel": se_rel}
+    slope_numbers = {
+        "needs_tolerance": rtol,
+        "needs_prompts": n_slope,
+        "needs_seconds": n_slope / SLOPE_PROMPTS * SLOPE_PILOT_SECONDS,
+        "budget_seconds": SLOPE_MAX_PROMPTS / SLOPE_PROMPTS * SLOPE_PILOT_SECONDS,
+        "separation": sep,
+        "pilot_se_rel": se_rel,
+    }
     slope_name = "fresh prompts (M=200): pooled slope of ŷ on z = x_qᵀΛ_new w → δ (eq. 23)"
-    name = f"P = u₋₁U₁₁ → D = δI, δ = N/(3N+d+5) (random covariance, moment statistics, d = {d}, " \
+    name = (
+        f"P = u₋₁U₁₁ → D = δI, δ = N/(3N+d+5) (random covariance, moment statistics, d = {d}, "
         f"N = {N})"
+    )
     if n_slope > SLOPE_MAX_PROMPTS and not must_resolve(N, sep):
-        return [not_separable(name if i == 0 else slope_name, slope_numbers,
-                               np.array([delta]), {n: np.array([a]) for n, a in alts.items()}, sd)
-                for i in range(4)]
+        return [
+            not_separable(
+                name if i == 0 else slope_name,
+                slope_numbers,
+                np.array([delta]),
+                {n: np.array([a]) for n, a in alts.items()},
+                sd,
+            )
+            for i in range(4)
+        ]
     r, numbers = moment_run(setting, rtol, sep, sd, path)
     if r is None:
-        return [not_separable(name, numbers, delta * np.eye(d),
-                               {n: a * np.eye(d) for n, a in alts.items()}, sd)] * 4
+        return [
+            not_separable(
+                name, numbers, delta * np.eye(d), {n: a * np.eye(d) for n, a in alts.items()}, sd
+            )
+        ] * 4
     off = r.P - np.diag(np.diag(r.P))
-    slopes = [random_cov_slope(r.P, 200, per, check_rng(sd, path, "slope", k))
-              for k in range(max(SLOPE_GROUPS, -(-n_slope // per)))]
+    slopes = [
+        random_cov_slope(r.P, 200, per, check_rng(sd, path, "slope", k))
+        for k in range(max(SLOPE_GROUPS, -(-n_slope // per)))
+    ]
     slope_row = train_discrimination(
-        slope_name, float(np.mean(slopes)), delta,
+        slope_name,
+        float(np.mean(slopes)),
+        delta,
         random_cov_slope(r.P0, 200, SLOPE_PROMPTS, check_rng(sd, path, "slope start")),
-        rtol=rtol, alternatives=alts, seeds=[sd],
-        details={"prompts": len(slopes) * per, "pilot_se_rel": se_rel})
+        rtol=rtol,
+        alternatives=alts,
+        seeds=[sd],
+        details={"prompts": len(slopes) * per, "pilot_se_rel": se_rel},
+    )
     info = {**r.details(), **numbers, "sigma_init": sigma, "condition21_bound": bound}
     return [
-        train_discrimination(name, r.P, delta * np.eye(d), r.P0, rtol=rtol,
-                             alternatives={n: a * np.eye(d) for n, a in alts.items()},
-                             seeds=[sd], details={**info, "delta": delta}),
-        ordering("max off-diagonal of P / δ < TRAIN_RTOL (moment statistics)",
-                 float(np.abs(off).max()) / delta, TRAIN_RTOL, margin=TRAIN_ORDER_MARGIN),
-        ordering("condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖_op‖Λ_τ‖_F²) (σ derived from it)",
-                 sigma**2, bound, margin=CONDITION21_MARGIN,
-                 details={"E_mc": E.mean, "se": E.se}),
+        train_discrimination(
+            name,
+            r.P,
+            delta * np.eye(d),
+            r.P0,
+            rtol=rtol,
+            alternatives={n: a * np.eye(d) for n, a in alts.items()},
+            seeds=[sd],
+            details={**info, "delta": delta},
+        ),
+        ordering(
+            "max off-diagonal of P / δ < TRAIN_RTOL (moment statistics)",
+            float(np.abs(off).max()) / delta,
+            TRAIN_RTOL,
+            margin=TRAIN_ORDER_MARGIN,
+        ),
+        ordering(
+            "condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖_op‖Λ_τ‖_F²) (σ derived from it)",
+            sigma**2,
+            bound,
+            margin=CONDITION21_MARGIN,
+            details={"E_mc": E.mean, "se": E.se},
+        ),
         slope_row,
     ]
 
@@ -136,8 +177,9 @@ def check_thm8_train_sgd(
     SGD at the preset's scale costs ~50 s a setting)."""
     validate_thm8_setting(d, N)
     if (d, N) != (THM8_D, THM8_N):
-        return over_seeds(lambda sd: _thm8_moment_rows(d, N, sd, fault_alternative),
-                          seeds(seed, quick))
+        return over_seeds(
+            lambda sd: _thm8_moment_rows(d, N, sd, fault_alternative), seeds(seed, quick)
+        )
 
     def rows(sd: int) -> list[Evidence]:
         r = trained_random_cov(sd)

@@ -34,7 +34,7 @@ from sims.experiments.lsa_flow import (
 from theory import lsa_flow as T
 from theory.common.protocols import Evidence
 
-__all__ = ['check_shifts_train', 'SHIFT_MS']
+__all__ = ["check_shifts_train", "SHIFT_MS"]
 
 
 def check_shifts_train(

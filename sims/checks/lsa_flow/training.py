@@ -129,10 +129,16 @@ class MomentResult:
 
     def details(self) -> dict[str, Any]:
         """Step size, batch and steps for a row's details."""
-        return {"route": ROUTE, "batch": self.run.batch, "steps": self.steps,
-                "lr_min": self.lr_range[0], "lr_max": self.lr_range[1],
-                "converged": self.converged, "final_drift": self.drift,
-                "train_seconds": self.seconds}
+        return {
+            "route": ROUTE,
+            "batch": self.run.batch,
+            "steps": self.steps,
+            "lr_min": self.lr_range[0],
+            "lr_max": self.lr_range[1],
+            "converged": self.converged,
+            "final_drift": self.drift,
+            "train_seconds": self.seconds,
+        }
 
 
 def _stats_chunk(s: LSAFlowSetting, m: int, gen: torch.Generator) -> tuple[torch.Tensor, ...]:
@@ -152,8 +158,9 @@ def _stats_chunk(s: LSAFlowSetting, m: int, gen: torch.Generator) -> tuple[torch
     return Lh, lam, xq, X
 
 
-def moment_statistics(s: LSAFlowSetting, B: int, gen: torch.Generator,
-                      groups: int = 1) -> list[dict[str, np.ndarray]]:
+def moment_statistics(
+    s: LSAFlowSetting, B: int, gen: torch.Generator, groups: int = 1
+) -> list[dict[str, np.ndarray]]:
     """Batch means of the sufficient statistics over ``B`` sampled prompts, split into ``groups``
     equal groups: fixed Λ -- ``M2 = mean Λ̂²``, ``M1 = mean Λ̂``, ``C = mean x_q x_qᵀ``; random
     covariance -- ``A[k] = mean λ_k Λ̂²``, ``c[k] = mean λ_k Λ̂[:, k]``, ``e = mean Σλ_k``."""
@@ -168,8 +175,11 @@ def moment_statistics(s: LSAFlowSetting, B: int, gen: torch.Generator,
             Lh, lam, xq, _ = _stats_chunk(s, m, gen)
             L2 = Lh @ Lh
             if s.random_cov:
-                parts = {"A": torch.einsum("bk,bij->kij", lam, L2),
-                         "c": torch.einsum("bk,bik->ki", lam, Lh), "e": lam.sum()[None]}
+                parts = {
+                    "A": torch.einsum("bk,bij->kij", lam, L2),
+                    "c": torch.einsum("bk,bik->ki", lam, Lh),
+                    "e": lam.sum()[None],
+                }
             else:
                 parts = {"M2": L2.sum(0), "M1": Lh.sum(0), "C": xq.T @ xq}
             for k, v in parts.items():
@@ -183,8 +193,9 @@ def moment_statistics(s: LSAFlowSetting, B: int, gen: torch.Generator,
 def _minimiser(st: dict[str, np.ndarray], random_cov: bool) -> np.ndarray:
     """The minimiser of the batch quadratic in P (its normal equations)."""
     if random_cov:
-        return np.stack([np.linalg.solve(A, c) for A, c in zip(st["A"], st["c"], strict=True)],
-                        axis=1)
+        return np.stack(
+            [np.linalg.solve(A, c) for A, c in zip(st["A"], st["c"], strict=True)], axis=1
+        )
     # ∇_P = M2 P C − M1 C = 0  ⇔  M2 P = M1 (C invertible)
     return np.linalg.solve(st["M2"], st["M1"])
 
@@ -226,11 +237,13 @@ def _pilot(s: LSAFlowSetting, seed: int) -> tuple[float, float]:
     groups = moment_statistics(s, PILOT_BATCH, gen, groups=PILOT_GROUPS)
     Ps = np.array([_minimiser(g, s.random_cov) for g in groups])
     mean = Ps.mean(axis=0)
-    spread = float(np.sqrt(np.mean([np.sum((p - mean) ** 2) for p in Ps]) * PILOT_GROUPS
-                           / (PILOT_GROUPS - 1)))
+    spread = float(
+        np.sqrt(np.mean([np.sum((p - mean) ** 2) for p in Ps]) * PILOT_GROUPS / (PILOT_GROUPS - 1))
+    )
     c = spread / float(np.linalg.norm(mean)) * math.sqrt(PILOT_BATCH / PILOT_GROUPS)
     curv = float(np.mean([_curvature(g, s.random_cov) for g in groups])) * float(
-        np.linalg.norm(mean))
+        np.linalg.norm(mean)
+    )
     return c, curv
 
 
@@ -323,9 +336,21 @@ def train_moments(run: MomentRun) -> MomentResult:
         torch.set_num_threads(old)
     if not fe <= FORWARD_RTOL:
         raise RuntimeError(f"LSA forward differs from u ĝᵀU₁₁x_q by {fe:.3g} (relative)")
-    return MomentResult(run, U, u, U0, u0, _minimiser(st, s.random_cov), k, converged,
-                        (lrs[0], lrs[1]), drift, float(np.sum(U * U) - u * u),
-                        time.perf_counter() - t0, fe)
+    return MomentResult(
+        run,
+        U,
+        u,
+        U0,
+        u0,
+        _minimiser(st, s.random_cov),
+        k,
+        converged,
+        (lrs[0], lrs[1]),
+        drift,
+        float(np.sum(U * U) - u * u),
+        time.perf_counter() - t0,
+        fe,
+    )
 
 
 def trained_moments(run: MomentRun) -> MomentResult:

@@ -3,10 +3,12 @@
 Routes (no checks): :mod:`.quadrature` (the exact R0.3 quadrature of A(ω), N(ω); the 1-NN limit by
 scipy's incomplete beta), :mod:`.sampling` (sphere covariates, task classes, prompts),
 :mod:`.predictors` (literal softmax / linear / hard-window predictors, Monte Carlo risks),
-:mod:`.api` (the public :func:`optimal_scale`).  Checks, by paper section: :mod:`.checks_risk`
+:mod:`.api` (the public :func:`optimal_scale`).  Checks, one module per paper section
+(``checks_<key>``, the keys of :data:`theory.softmax_window.SECTIONS`): :mod:`.checks_reductions`
 (§2, App. B), :mod:`.checks_optimum` (§3 Theorems 3.4, 3.5), :mod:`.checks_linear` (Theorem 3.6,
-Remark 2.2), :mod:`.checks_window` (§3.1, App. D, G), :mod:`.checks_signal` (App. B-C),
-:mod:`.checks_lowrank` (§4).
+Remark 2.2), :mod:`.checks_window` (§3.1, Lemma D.2), :mod:`.checks_appg` (App. G),
+:mod:`.checks_signal` (App. B-C), :mod:`.checks_lowrank` (§4), :mod:`.checks_generic` (generic
+points of several sections).
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ from numerics.softmax_window.quadrature import (
     t_cdf,
     window_terms,
 )
+from theory.common.aliases import alias_modules
 
 __all__ = ["optimal_scale", "mc_risk_curve", "spline_argmin", "WindowTerms", "window_terms",
            "affine_risk_quad", "noise_term", "optimal_scale_affine", "a_infinity", "t_cdf"]
+
+
+#: Old module name -> the section module it moved to (the old names import the same objects).
+MOVED: dict[str, str] = {
+    "numerics.softmax_window.checks_msa": "numerics.softmax_window.checks_window",
+    "numerics.softmax_window.checks_risk": "numerics.softmax_window.checks_reductions",
+}
+alias_modules(MOVED)

@@ -17,7 +17,7 @@ def test_paper_noise_exponent_is_the_one_discrepancy(declared_run) -> None:
     """Lemma D.1 / Cor. G.5's omega^{d/2}: our quadrature agrees with (d-1)/2 and contradicts it
     (pinned, so it cannot silently flip); the optimum's slope 2/(d+3) lies inside Theorem 3.4's
     printed bracket, so that row passes (issue 18: the paper never calls 2/(d+4) tight)."""
-    rows, error = declared_run("numerics.softmax_window.checks_risk:check_asymptotics_rate")
+    rows, error = declared_run("numerics.softmax_window.checks_reductions:check_asymptotics_rate")
     assert error is None
     disc = [e.name for e in rows if e.status == "discrepancy"]
     assert len(disc) == 1 and disc[0].startswith("noise slope"), disc

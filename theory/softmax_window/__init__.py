@@ -7,13 +7,13 @@ project spec ``../shared/specs/003_softmax_lipschitz.md`` (tags stated / reconst
 to 1, query not attending to itself: ŷ = Σ_{i≤n} y_i softmax_i(x_iᵀMx); on the sphere with
 M = ωI this is Nadaraya–Watson with bandwidth 2/ω.
 
-Sections: :mod:`.reductions` (§2, App. B.1: Λ, the exact affine split, Remark 2.1's limits),
-:mod:`.asymptotics` (§3.1, App. D: c_d, true and paper exponents [derived]), :mod:`.appg`
-(App. G.2-G.5: γ(d, α, m), E g_p(r)), :mod:`.optimum`
-(Theorems 3.4, 3.5), :mod:`.linear` (Theorem 3.6, Remark 2.2), :mod:`.window` (§3.1 hard window,
-App. D, G), :mod:`.signal` (App. B-C), :mod:`.lowrank` (§4); :data:`RESULTS` in :mod:`.results`;
-the notation table is :data:`NOTATION`.  The 1-D quadrature of A(ω), N(ω) lives in
-:mod:`numerics.softmax_window.quadrature` (theory does not import scipy).
+Sections (:data:`SECTIONS`: one module per paper section in each layer -- ``theory/softmax_window/
+<key>.py``, ``numerics/softmax_window/checks_<key>.py``, ``sims/checks/softmax_window/<key>.py``
+where the section has checks there); :data:`RESULTS` in :mod:`.results`; the notation table is
+:data:`NOTATION`.  The 1-D quadrature of A(ω), N(ω) lives in
+:mod:`numerics.softmax_window.quadrature` (theory does not import scipy).  Every public function
+is validated where it is defined (``@checked``, :mod:`.domains`); the names here are those same
+objects.
 """
 
 from __future__ import annotations
@@ -32,13 +32,18 @@ from theory.softmax_window import (
     window,
 )
 from theory.softmax_window.appg import (  # noqa: F401
+    cap_bounds,
+    cap_measure,
     g2_bounds,
     g3_scale,
+    g7_lhs,
     gamma_sum,
     gp_exponent,
     gp_mean,
     gp_mean_asymptote,
+    kershaw_ratio,
     paper_gp_exponent,
+    stirling_bounds,
 )
 from theory.softmax_window.asymptotics import (  # noqa: F401
     affine_optimum_asymptote,
@@ -91,19 +96,14 @@ from theory.softmax_window.signal import (  # noqa: F401
     whitened_M,
 )
 from theory.softmax_window.window import (  # noqa: F401
-    cap_bounds,
-    cap_measure,
-    g7_lhs,
     i3_ratio,
-    kershaw_ratio,
     msa_risk,
-    stirling_bounds,
     window_mass,
     window_mean_s,
     window_threshold,
 )
 
-__all__ = ["NOTATION", "RESULTS"]
+__all__ = ["NOTATION", "RESULTS", "SECTIONS"]
 __all__ += reductions.__all__
 __all__ += asymptotics.__all__
 __all__ += optimum.__all__
@@ -112,6 +112,26 @@ __all__ += window.__all__
 __all__ += appg.__all__
 __all__ += signal.__all__
 __all__ += lowrank.__all__
+
+#: Module name -> the paper sections it encodes (the same key names the section's module in
+#: theory, numerics (``checks_<key>``) and sims/checks; a key without a theory module says so).
+SECTIONS: dict[str, str] = {
+    "reductions": "§2, App. B.1: Λ, the exact affine split (Lemma C.4 (10)), Remark 2.1's limits",
+    "asymptotics": "App. D (Lemma D.1), Cor. G.5: noise and signal asymptotics, c_d; "
+                   "Thm 3.4's exponent",
+    "optimum": "§3 Theorem 3.4 (= E.1, E.2): ω* against Λ, eq. (15), (17)",
+    "transfer": "Theorem 3.5 (= E.3) and Fig. 5: transfer across L and classes "
+                "(theory in optimum: transfer_risk; numerics and sims only)",
+    "dynamics": "Figs. 3, 4: ‖M‖ over training (sims only)",
+    "linear": "Theorem 3.6 (= Lemma F.1), Remark 2.2, Fig. 1: linear attention",
+    "window": "§3.1 hard-window proof sketch (p_ω, modified softmax); Lemma D.2 via Lemma I.3",
+    "appg": "App. G (G.1-G.7): caps, γ(d, α, m), g_p(r), Stirling/Kershaw",
+    "signal": "App. B-C: Lemma B.1, Assumption B.4 / Lemma B.5, Lemma C.2, Cor. C.6, "
+              "Lemmas C.8, C.9",
+    "lowrank": "§4 Theorem 4.4 (= H.5), Lemmas H.1-H.4, Fig. 9: low-rank tasks",
+    "generic": "Thm 3.4 (Λ at L ≠ 1), Thm 3.6's floor, Thm 4.4's bound, Lemma C.4 at generic "
+               "points (numerics only)",
+}
 
 #: The notation table: paper symbol -> code name -> meaning (spec 003 §1.1).
 NOTATION = """
@@ -138,9 +158,3 @@ Clashes: L is the Lipschitz constant (hpcy25's L is a prompt length); n is the c
 N in the experiments is the number of queries per task; the factor-2 bandwidth convention of
 eq. (9) (w_KQ = ω/2) -- all numbers here use M = ωI.
 """
-
-from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
-from theory.softmax_window.domains import DOMAINS as _DOMAINS  # noqa: E402
-from theory.softmax_window.domains import OVERRIDES as _OVERRIDES  # noqa: E402
-
-_validate_exports(globals(), __all__, _DOMAINS, overrides=_OVERRIDES, paper="collins24")

@@ -13,19 +13,17 @@ from typing import Any
 
 import sympy as sp
 
-from theory.common.backend import check_scalar, is_symbolic
-from theory.settings import check_int
+from theory.common.backend import is_symbolic
+from theory.softmax_window.domains import checked
 
 __all__ = ["noise_constant", "noise_asymptote", "noise_exponent", "paper_noise_exponent",
            "rad_asymptote", "orth_asymptote", "affine_optimum_asymptote",
            "affine_optimum_exponent", "paper_affine_optimum_exponent"]
 
 
-def _d(d: Any) -> None:
-    if not is_symbolic(d):
-        check_int("d", d, minimum=2, paper="[collins24] x ∈ S^(d-1), d ≥ 2")
 
 
+@checked
 def noise_constant(d: Any) -> Any:
     """c_d = 2^{2−d} √π / Γ(d/2) [derived].
 
@@ -34,22 +32,22 @@ def noise_constant(d: Any) -> Any:
     >>> noise_constant(sp.Integer(3))
     1
     """
-    _d(d)
     if is_symbolic(d):
         return 2 ** (2 - d) * sp.sqrt(sp.pi) / sp.gamma(d / sp.Integer(2))
     return float(2 ** (2 - d) * sp.sqrt(sp.pi) / sp.gamma(sp.Rational(int(d), 2)))
 
 
+@checked
 def noise_exponent(d: Any) -> Any:
     """True exponent of N(ω) in ω: (d−1)/2 (cap measure on S^{d−1}) [derived, spec G1].
 
     >>> noise_exponent(5)
     2.0
     """
-    _d(d)
     return (d - 1) / sp.Integer(2) if is_symbolic(d) else (d - 1) / 2
 
 
+@checked
 def paper_noise_exponent(d: Any) -> Any:
     """The paper's exponent of the noise term, d/2 (Lemma D.1, Cor. G.5, §3.1) -- off by one half
     (spec 003 G1); kept as the claim our routes contradict.
@@ -57,10 +55,10 @@ def paper_noise_exponent(d: Any) -> Any:
     >>> paper_noise_exponent(5)
     2.5
     """
-    _d(d)
     return d / sp.Integer(2) if is_symbolic(d) else d / 2
 
 
+@checked
 def noise_asymptote(omega: Any, n: Any, d: Any, *, exponent: Any = None) -> Any:
     """N(ω) ≈ c_d ω^{(d−1)/2}/n for n large and 1 ≪ ω ≪ n^{2/(d−1)} [derived].
 
@@ -70,12 +68,11 @@ def noise_asymptote(omega: Any, n: Any, d: Any, *, exponent: Any = None) -> Any:
     >>> noise_asymptote(10.0, 100000, 3)
     0.0001
     """
-    _d(d)
-    check_scalar("omega", omega, lower=0.0)
     e = noise_exponent(d) if exponent is None else exponent
     return noise_constant(d) * omega**e / n
 
 
+@checked
 def rad_asymptote(omega: Any, d: Any) -> Any:
     """rad(ω) ≈ ((d−1)/(2ω))² (the sphere's curvature bias of the window's centre of mass)
     [derived].
@@ -85,11 +82,10 @@ def rad_asymptote(omega: Any, d: Any) -> Any:
     >>> round(rad_asymptote(10.0, 3), 12)
     0.01
     """
-    _d(d)
-    check_scalar("omega", omega, lower=0.0, lower_open=True)
     return ((d - 1) / (2 * omega)) ** 2
 
 
+@checked
 def orth_asymptote(N: Any, omega: Any, d: Any) -> Any:
     """orth(ω) ≈ N(ω)·(d−1)/(2ω) [derived].
 
@@ -98,20 +94,20 @@ def orth_asymptote(N: Any, omega: Any, d: Any) -> Any:
     >>> orth_asymptote(0.1, 10.0, 3)
     0.01
     """
-    _d(d)
     return N * (d - 1) / (2 * omega)
 
 
+@checked
 def affine_optimum_exponent(d: Any) -> Any:
     """True exponent of ω*_aff in Λ: 2/(d+3) [derived, spec 003 R0.8, G1].
 
     >>> affine_optimum_exponent(sp.Integer(3))
     1/3
     """
-    _d(d)
     return 2 / (d + sp.Integer(3)) if is_symbolic(d) else 2 / (d + 3)
 
 
+@checked
 def paper_affine_optimum_exponent(d: Any) -> Any:
     """The exponent implied by the paper's ω^{d/2} noise with the affine L²/ω² signal, 2/(d+4)
     ("tight" in §3.1 / Theorem 3.4 Case 1); spec 003 G1 shows it is off.
@@ -119,10 +115,10 @@ def paper_affine_optimum_exponent(d: Any) -> Any:
     >>> paper_affine_optimum_exponent(sp.Integer(3))
     2/7
     """
-    _d(d)
     return 2 / (d + sp.Integer(4)) if is_symbolic(d) else 2 / (d + 4)
 
 
+@checked
 def affine_optimum_asymptote(Lam: Any, d: Any) -> Any:
     """ω*_aff(Λ) ≈ [(d−1) 2^{d−2} Γ(d/2) Λ / (3d√π)]^{2/(d+3)} in the noise-dominated regime
     [derived]: minimise (L²/3d)((d−1)/2ω)² + σ² c_d ω^{(d−1)/2}/n.
@@ -132,8 +128,6 @@ def affine_optimum_asymptote(Lam: Any, d: Any) -> Any:
     >>> round(affine_optimum_asymptote(2e5, 3), 1)
     35.4
     """
-    _d(d)
-    check_scalar("Lambda", Lam, lower=0.0, lower_open=True)
     if is_symbolic(Lam, d):
         base = (d - 1) * 2 ** (d - 2) * sp.gamma(d / sp.Integer(2)) * Lam / (3 * d * sp.sqrt(sp.pi))
         return base ** (2 / (d + sp.Integer(3)))

@@ -1,9 +1,10 @@
-"""Domains of the parameters of [collins24]'s exported functions (issue 12), declared once by name.
+"""Domains of the parameters of [collins24]'s public functions, declared once by name.
 
-:func:`theory.settings.domains.validate_exports` wraps every exported function of
-:mod:`theory.softmax_window` with these checks (the section modules keep the unchecked originals
-for the quadrature, the mpmath integrands and the numerics loops); the bad-input harness reads the
-same table.  Names that mean something else here than in :data:`theory.settings.domains.COMMON`:
+:data:`checked` validates at the definition: every public function of a section module is
+decorated ``@checked`` (its parameters' domains from :data:`DOMAINS`, updated by
+:data:`OVERRIDES`); the package exports those same objects, and ``f.raw`` is the unchecked body
+for hot loops (quadrature integrands, optimiser objectives).  The bad-input harness reads the same
+table.  Names that mean something else here than in :data:`theory.settings.domains.COMMON`:
 ``L`` is the Lipschitz constant (a real ≥ 0, not hpcy25's prompt length), ``N`` is the noise
 functional N(ω) = E Σπ_i² (a real, not a context length), ``A`` is the signal functional
 A(ω) = E‖Σπ_i x_i − x‖² (a real, not a matrix), ``d ≥ 2`` (x ∈ S^{d−1}) and ``omega`` is the
@@ -14,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from theory.settings.domains import COMMON, Domain
+from theory.settings.domains import COMMON, Checker, Domain
 
-__all__ = ["DOMAINS", "OVERRIDES", "GENERIC_EXEMPT"]
+__all__ = ["DOMAINS", "OVERRIDES", "GENERIC_EXEMPT", "checked"]
 
 _PSD = np.array([[1.0, 0.3], [0.3, 2.0]])
 _SQ = np.array([[0.6, 0.1], [-0.2, 0.4]])
@@ -100,6 +101,9 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
     "g3_scale": {"d": Domain("count", 5, what="an integer power d ≥ 1 (App. G.3)")},
     "gp_mean_asymptote": {"r": _pos(50.0, "a kernel rate r > 0")},
 }
+
+#: Validation at the definition: ``@checked`` on every public function of the section modules.
+checked = Checker(DOMAINS, paper="collins24", overrides=OVERRIDES)
 
 
 #: Parameters the default checks meet only at 0/1 entries, with the reason.

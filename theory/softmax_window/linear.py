@@ -12,21 +12,15 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.backend import check_scalar, is_symbolic
-from theory.settings import check_int
+from theory.common.backend import is_symbolic
+from theory.softmax_window.domains import checked
 
 __all__ = ["la_coefficients", "la_risk", "la_optimum", "la_floor", "small_omega_prediction"]
 
 
-def _chk(d: Any, n: Any, L: Any, sigma2: Any) -> None:
-    if not is_symbolic(d):
-        check_int("d", d, minimum=2, paper="[collins24] x ∈ S^(d-1)")
-    if not is_symbolic(n):
-        check_int("n", n, minimum=1, paper="[collins24] n ≥ 1")
-    check_scalar("L", L, lower=0.0)
-    check_scalar("sigma2", sigma2, lower=0.0)
 
 
+@checked
 def la_coefficients(d: Any, n: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]:
     """(a, b, c) with 𝓛_LA(mI) = a m² − 2 b m + c (affine class, x ~ U^d) [derived].
 
@@ -38,13 +32,13 @@ def la_coefficients(d: Any, n: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]
     >>> [round(v, 6) for v in la_coefficients(5, 20, 1.0, 1e-4)]
     [2.613733, 0.266667, 0.4]
     """
-    _chk(d, n, L, sigma2)
     one = sp.Integer(1) if is_symbolic(d, n, L, sigma2) else 1.0
     s = L**2 / 3 * one
     a = n * (s * (one / d**2 + one / d) + sigma2 / d) + n * (n - 1) * s / d**3
     return a, n * s / d**2, s * (1 + one / d)
 
 
+@checked
 def la_risk(m: Any, d: Any, n: Any, L: Any, sigma2: Any) -> Any:
     """𝓛_LA(mI) = a m² − 2bm + c (affine class) [derived].
 
@@ -57,6 +51,7 @@ def la_risk(m: Any, d: Any, n: Any, L: Any, sigma2: Any) -> Any:
     return a * m**2 - 2 * b * m + c
 
 
+@checked
 def la_optimum(d: Any, n: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
     """(m*, 𝓛_LA*) = (b/a, c − b²/a), the exact optimum of linear attention [derived].
 
@@ -69,6 +64,7 @@ def la_optimum(d: Any, n: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
     return b / a, c - b**2 / a
 
 
+@checked
 def la_floor(L: Any) -> Any:
     """Theorem 3.6: 𝓛_LA(M) ≥ L²/3 for every M (the task intercept b ~ Unif[−L, L]).
 
@@ -77,10 +73,10 @@ def la_floor(L: Any) -> Any:
     >>> la_floor(sp.Integer(1))
     1/3
     """
-    check_scalar("L", L, lower=0.0)
     return L**2 / (sp.Integer(3) if is_symbolic(L) else 3.0)
 
 
+@checked
 def small_omega_prediction(X: Any, y: Any, x: Any, omega: float) -> np.ndarray:
     """ŷ ≈ ȳ + (ω/n) Σ_i (y_i − ȳ) x_iᵀx: softmax at small scale is the label mean plus linear
     attention on centred labels [derived]; error O(ω²).
@@ -91,7 +87,6 @@ def small_omega_prediction(X: Any, y: Any, x: Any, omega: float) -> np.ndarray:
     >>> small_omega_prediction(X, y, np.array([[1.0, 0.0]]), 0.1).tolist()
     [0.05]
     """
-    check_scalar("omega", omega, lower=0.0)
     X, y, x = np.asarray(X, float), np.asarray(y, float), np.asarray(x, float)
     if X.ndim != 3 or y.shape != X.shape[:2] or x.shape != (X.shape[0], X.shape[2]):
         raise ValueError(f"small_omega_prediction needs X (B, n, d), y (B, n), x (B, d); got "

@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 
 from theory.common.backend import num_square
-from theory.settings import check_choice
+from theory.softmax_window.domains import checked
 
 __all__ = ["rho_metric", "thm44_scale_bound", "lowrank_M"]
 
 
+@checked
 def rho_metric(M: Any, B: Any) -> float:
     """ρ(M, B) = ‖B⊥ᵀ M B⊥‖₂ / σ_min(BᵀMB) (Fig. 9's metric, reading G9): 0 iff M = cBBᵀ-like.
 
@@ -35,6 +36,7 @@ def rho_metric(M: Any, B: Any) -> float:
     return float(np.linalg.norm(Bp.T @ M @ Bp, 2)) / smin
 
 
+@checked
 def thm44_scale_bound(case: str, c_u: float = 1.0) -> float:
     """C_b/c_u²: the constraint ‖BᵀMB‖₂ ≤ C_b/c_u², C_b = 2 (Case 1, σ = 0) or 1 (Case 2, n = 2).
 
@@ -43,10 +45,10 @@ def thm44_scale_bound(case: str, c_u: float = 1.0) -> float:
     >>> thm44_scale_bound("sigma0")
     2.0
     """
-    check_choice("case", case, ("sigma0", "n2"), paper="Theorem 4.4 Cases 1, 2")
     return (2.0 if case == "sigma0" else 1.0) / c_u**2
 
 
+@checked
 def lowrank_M(c1: float, c2: float, B: Any) -> np.ndarray:
     """M = c₁BBᵀ + c₂B⊥B⊥ᵀ (Lemma H.2's family; Theorem 4.4: the optimum has c₂ = 0).
 

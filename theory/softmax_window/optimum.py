@@ -13,41 +13,39 @@ from typing import Any
 import sympy as sp
 
 from theory.common.backend import check_scalar, is_symbolic
-from theory.settings import check_choice, check_int
+from theory.softmax_window.domains import checked
 
 __all__ = ["alpha", "beta", "thm34_bracket", "surrogate_optimum", "transfer_risk",
            "transfer_ratio_limits"]
 
 
-def _d(d: Any) -> None:
-    if not is_symbolic(d):
-        check_int("d", d, minimum=2, paper="[collins24] x ∈ S^(d-1), d ≥ 2")
 
 
 def _one(d: Any) -> Any:
     return sp.Integer(1) if is_symbolic(d) else 1.0
 
 
+@checked
 def alpha(d: Any) -> Any:
     """α = 1/(d+4), Theorem 3.4 Case 1's lower exponent (OCR numerator lost; spec G2).
 
     >>> alpha(sp.Integer(3))
     1/7
     """
-    _d(d)
     return _one(d) / (d + 4)
 
 
+@checked
 def beta(d: Any) -> Any:
     """β = 1/(d+2), Theorem 3.4 Case 2's lower exponent (spec G2).
 
     >>> beta(sp.Integer(3))
     1/5
     """
-    _d(d)
     return _one(d) / (d + 2)
 
 
+@checked
 def thm34_bracket(d: Any, task: str = "affine") -> tuple[Any, Any]:
     """Exponents (lo, hi) with Ω(Λ^lo) ≤ ω* ≤ O(Λ^hi).
 
@@ -59,13 +57,12 @@ def thm34_bracket(d: Any, task: str = "affine") -> tuple[Any, Any]:
     >>> thm34_bracket(sp.Integer(3))
     (1/7, 10/21)
     """
-    _d(d)
-    check_choice("task", task, ("affine", "relu"), paper="Theorem 3.4 Cases 1, 2")
     if task == "affine":
         return alpha(d), 2 * (d + 2) * _one(d) / (d * (d + 4))
     return beta(d), 2 * beta(d)
 
 
+@checked
 def surrogate_optimum(Lam: Any, d: Any) -> Any:
     """The §3.1 "tight" surrogate: minimiser of L²/ω + σ²ω^{d/2}/n, (2Λ/d)^{2/(d+2)}.
 
@@ -74,11 +71,10 @@ def surrogate_optimum(Lam: Any, d: Any) -> Any:
     >>> round(surrogate_optimum(5.0, 5), 6)
     1.219014
     """
-    _d(d)
-    check_scalar("Lambda", Lam, lower=0.0, lower_open=True)
     return (2 * Lam / d) ** (2 * _one(d) / (d + 2))
 
 
+@checked
 def transfer_risk(Lp: Any, S: Any, N: Any, sigma2: Any) -> Any:
     """Exact transfer curve of a unit pretrained at ω_L and tested on amplitude L′ [derived].
 
@@ -97,6 +93,7 @@ def transfer_risk(Lp: Any, S: Any, N: Any, sigma2: Any) -> Any:
     return Lp**2 * S + sigma2 * N
 
 
+@checked
 def transfer_ratio_limits(n: Any, N: Any, S: Any, S_min: Any) -> tuple[Any, Any]:
     """Limits of 𝓛_test/𝓛* as L′ → 0 (n·N(ω_L) > 1) and L′ → ∞ (S(ω_L)/min S ≥ 1) [derived].
 

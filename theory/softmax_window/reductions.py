@@ -15,20 +15,16 @@ import mpmath as mp
 import sympy as sp
 
 from theory.common.backend import check_scalar, is_symbolic
-from theory.settings import check_int
+from theory.softmax_window.domains import checked
 
 __all__ = ["Lambda", "affine_risk_split", "affine_signal_rho", "zero_scale_terms",
            "affine_risk_at_zero", "constant_task_risk", "t_density_constant", "t_cdf_mp",
            "a_infinity_mp", "nearest_neighbour_risk", "risk_scale"]
 
 
-def _dn(d: Any, n: Any | None = None) -> None:
-    if not is_symbolic(d):
-        check_int("d", d, minimum=2, paper="[collins24] x ∈ S^(d-1), d ≥ 2")
-    if n is not None and not is_symbolic(n):
-        check_int("n", n, minimum=1, paper="[collins24] n ≥ 1 context examples")
 
 
+@checked
 def Lambda(n: Any, L: Any, sigma2: Any) -> Any:
     """Signal-to-noise budget of Theorem 3.4.
 
@@ -39,12 +35,10 @@ def Lambda(n: Any, L: Any, sigma2: Any) -> Any:
     >>> Lambda(20, 1.0, 0.01)
     2000.0
     """
-    _dn(2, n)
-    check_scalar("L", L, lower=0.0)
-    check_scalar("sigma2", sigma2, lower=0.0, lower_open=True)
     return n * L**2 / sigma2
 
 
+@checked
 def affine_risk_split(A: Any, N: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """The exact affine-class risk from its two ω-dependent pieces.
 
@@ -60,12 +54,12 @@ def affine_risk_split(A: Any, N: Any, d: Any, L: Any, sigma2: Any) -> Any:
     >>> affine_risk_split(1.0, 0.05, 5, 1.0, 0.0)
     0.06666666666666667
     """
-    _dn(d)
     for name, v in (("A", A), ("N", N), ("L", L), ("sigma2", sigma2)):
         check_scalar(name, v, lower=0.0)
     return L**2 / (3 * d) * A + sigma2 * N
 
 
+@checked
 def risk_scale(c: Any) -> Any:
     """Scale invariance (R0.7): 𝓛*(cL, cσ) = c²·𝓛*(L, σ), and ω* depends on L/σ only.
 
@@ -74,10 +68,10 @@ def risk_scale(c: Any) -> Any:
     >>> risk_scale(3.0)
     9.0
     """
-    check_scalar("c", c, lower=0.0, lower_open=True)
     return c**2
 
 
+@checked
 def affine_signal_rho(tau: Any, d: Any, L: Any) -> Any:
     """The task kernel of Assumption B.4(2) for the affine class.
 
@@ -88,10 +82,10 @@ def affine_signal_rho(tau: Any, d: Any, L: Any) -> Any:
     >>> affine_signal_rho(1.0, 3, 1.0)
     0.4444444444444444
     """
-    _dn(d)
     return L**2 / 3 * (1 + tau / d)
 
 
+@checked
 def zero_scale_terms(n: Any, d: Any) -> dict[str, Any]:
     """A, N, rad, orth at ω = 0 (uniform weights π_i = 1/n), exactly.
 
@@ -103,13 +97,13 @@ def zero_scale_terms(n: Any, d: Any) -> dict[str, Any]:
     >>> zero_scale_terms(sp.Integer(20), sp.Integer(5))["A"]
     21/20
     """
-    _dn(d, n)
     one = sp.Integer(1) if is_symbolic(n, d) else 1.0
     rad = one + one / (n * d)
     orth = (one - one / d) / n
     return {"N": one / n, "rad": rad, "orth": orth, "A": rad + orth}
 
 
+@checked
 def affine_risk_at_zero(d: Any, n: Any, L: Any, sigma2: Any) -> Any:
     """𝓛_aff(0) = (L²/(3d))(1 + 1/n) + σ²/n (the label average).
 
@@ -122,6 +116,7 @@ def affine_risk_at_zero(d: Any, n: Any, L: Any, sigma2: Any) -> Any:
     return affine_risk_split(z["A"], z["N"], d, L, sigma2)
 
 
+@checked
 def constant_task_risk(n: Any, sigma2: Any) -> Any:
     """Remark 2.1(i): for constant tasks 𝓛(ω) = σ²N(ω) ≥ σ²/n, equality iff ω = 0 (M* = 0).
 
@@ -130,11 +125,10 @@ def constant_task_risk(n: Any, sigma2: Any) -> Any:
     >>> constant_task_risk(20, 0.25)
     0.0125
     """
-    _dn(2, n)
-    check_scalar("sigma2", sigma2, lower=0.0)
     return sigma2 / n
 
 
+@checked
 def t_density_constant(d: Any) -> Any:
     """c'_d = Γ(d/2)/(√π Γ((d−1)/2)), the constant of the density of t = x_iᵀx on [−1, 1].
 
@@ -145,13 +139,13 @@ def t_density_constant(d: Any) -> Any:
     >>> t_density_constant(sp.Integer(3))
     1/2
     """
-    _dn(d)
     if is_symbolic(d):
         half = sp.Rational(1, 2)
         return sp.gamma(half * d) / (sp.sqrt(sp.pi) * sp.gamma(half * (d - 1)))
     return float(mp.gamma(d / 2) / (mp.sqrt(mp.pi) * mp.gamma((d - 1) / 2)))
 
 
+@checked
 def t_cdf_mp(t: float, d: int) -> Any:
     """CDF F_d(t) of t = x_iᵀx by the regularised incomplete beta (mpmath).
 
@@ -163,7 +157,6 @@ def t_cdf_mp(t: float, d: int) -> Any:
     >>> float(t_cdf_mp(0.0, 5))
     0.5
     """
-    _dn(d)
     if not isinstance(t, mp.mpf):
         check_scalar("t", t, lower=-1.0, upper=1.0)
     half = mp.betainc((d - 1) / mp.mpf(2), mp.mpf(1) / 2, 0, 1 - mp.mpf(t) ** 2,
@@ -171,6 +164,7 @@ def t_cdf_mp(t: float, d: int) -> Any:
     return 1 - half if t >= 0 else half
 
 
+@checked
 def a_infinity_mp(n: int, d: int, *, dps: int = 20) -> float:
     """The 1-NN limit A(∞) = E[2(1 − t_max)] = 2∫_{−1}^{1} F_d(t)^n dt (mpmath quadrature).
 
@@ -179,12 +173,12 @@ def a_infinity_mp(n: int, d: int, *, dps: int = 20) -> float:
     >>> round(a_infinity_mp(20, 5), 5)
     0.47411
     """
-    _dn(d, n)
     with mp.workdps(dps):
         val: Any = mp.quad(lambda t: t_cdf_mp(t, d) ** n, [-1, 0, 0.9, 0.99, 1])
     return float(2 * val)
 
 
+@checked
 def nearest_neighbour_risk(n: int, d: int, L: float, sigma2: float) -> float:
     """𝓛_aff(∞) = (L²/(3d))·A(∞) + σ² (1-NN: N(∞) = 1).
 

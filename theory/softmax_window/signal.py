@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from theory.common.backend import check_scalar, num_square, psd_sqrt
-from theory.settings import check_int
+from theory.common.backend import num_square, psd_sqrt
+from theory.softmax_window.domains import checked
 
 __all__ = ["signal_bound_c2", "c6_lower_shape", "c6_upper_shape", "c8_upper_shape",
            "C9_RATIO", "whitened_M", "lemB5_optimum"]
@@ -21,6 +21,7 @@ __all__ = ["signal_bound_c2", "c6_lower_shape", "c6_upper_shape", "c8_upper_shap
 C9_RATIO = 0.5
 
 
+@checked
 def signal_bound_c2(L: Any) -> Any:
     """Lemma C.2: 𝓛_signal(ω) ≤ 4L² for every ω (|f(x_i) − f(x)| ≤ 2L on the unit sphere).
 
@@ -29,10 +30,10 @@ def signal_bound_c2(L: Any) -> Any:
     >>> signal_bound_c2(0.5)
     1.0
     """
-    check_scalar("L", L, lower=0.0)
     return 4 * L**2
 
 
+@checked
 def c6_lower_shape(omega: Any) -> Any:
     """Corollary C.6's lower shape 1/(ω+1)² (𝓛_signal ≥ c L²/(ω+1)², c unspecified).
 
@@ -41,10 +42,10 @@ def c6_lower_shape(omega: Any) -> Any:
     >>> c6_lower_shape(1.0)
     0.25
     """
-    check_scalar("omega", omega, lower=0.0)
     return 1 / (omega + 1) ** 2
 
 
+@checked
 def c6_upper_shape(omega: Any, n: int, d: int) -> Any:
     """Corollary C.6's upper shape 1/ω² + ω^{d/2−1}/n + 1/n (constant unspecified; the paper's
     ω^{d/2−1} inherits the G1 off-by-one: the true orth term is ω^{(d−3)/2}/n).
@@ -54,12 +55,10 @@ def c6_upper_shape(omega: Any, n: int, d: int) -> Any:
     >>> round(c6_upper_shape(1.0, 10, 4), 12)
     1.2
     """
-    check_int("n", n, minimum=1)
-    check_int("d", d, minimum=2)
-    check_scalar("omega", omega, lower=0.0, lower_open=True)
     return 1 / omega**2 + omega ** (d / 2 - 1) / n + 1 / n
 
 
+@checked
 def c8_upper_shape(omega: Any, n: int) -> Any:
     """Lemma C.8's upper shape for any L-Lipschitz class, 1/ω + 1/n (constant unspecified).
 
@@ -68,11 +67,10 @@ def c8_upper_shape(omega: Any, n: int) -> Any:
     >>> c8_upper_shape(2.0, 10)
     0.6
     """
-    check_int("n", n, minimum=1)
-    check_scalar("omega", omega, lower=0.0, lower_open=True)
     return 1 / omega + 1 / n
 
 
+@checked
 def whitened_M(M: Any, Sigma: Any) -> np.ndarray:
     """M′ = Σ^{1/2} M Σ^{1/2}: 𝓛_Σ(M) = 𝓛_I(M′) when the task class is defined in whitened
     coordinates [derived].
@@ -88,6 +86,7 @@ def whitened_M(M: Any, Sigma: Any) -> np.ndarray:
     return R @ M @ R
 
 
+@checked
 def lemB5_optimum(omega: float, Sigma: Any) -> np.ndarray:
     """Lemma B.5: every minimiser is M* = ω Σ⁻¹ (Assumption B.4; not claimed for U^d_S).
 
@@ -96,6 +95,5 @@ def lemB5_optimum(omega: float, Sigma: Any) -> np.ndarray:
     >>> lemB5_optimum(2.0, np.diag([2.0, 1.0])).tolist()
     [[1.0, 0.0], [0.0, 2.0]]
     """
-    check_scalar("omega", omega, lower=0.0)
     S = num_square("Sigma", Sigma)
     return omega * np.linalg.inv(S)

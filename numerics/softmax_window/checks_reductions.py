@@ -41,8 +41,14 @@ from theory.softmax_window import (
 )
 from theory.softmax_window.claims import CLAIMS
 
-__all__ = ["check_risk_affine_mc", "check_risk_affine_quad_scale", "check_limits_quad",
-           "check_limits_mc", "check_asymptotics_quad", "check_asymptotics_rate"]
+__all__ = [
+    "check_risk_affine_mc",
+    "check_risk_affine_quad_scale",
+    "check_limits_quad",
+    "check_limits_mc",
+    "check_asymptotics_quad",
+    "check_asymptotics_rate",
+]
 
 #: ratio to the leading-order asymptote within 3 % in 1 << omega << n^{2/(d-1)}.
 ASYMPTOTE_ATOL = 0.03
@@ -70,12 +76,20 @@ SMALL_OMEGA_RTOL = 1e-07
 #: ~1e-11 relative (spec R0.3 recipe: 1e-9), so 1e-8 relative is the tolerance of the quad route.
 QUAD_RTOL = 1e-8
 #: Spec N2 settings (d, n, ω); the quick tier runs the first four.
-N2_POINTS = ((5, 20, 1.0), (5, 20, 5.0), (5, 20, 20.0), (3, 2, 3.0), (5, 20, 100.0),
-             (5, 200, 10.0), (10, 50, 50.0))
+N2_POINTS = (
+    (5, 20, 1.0),
+    (5, 20, 5.0),
+    (5, 20, 20.0),
+    (3, 2, 3.0),
+    (5, 20, 100.0),
+    (5, 200, 10.0),
+    (10, 50, 50.0),
+)
 
 
-def check_risk_affine_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
-                         fault_query_attends: bool | None = None) -> list[Evidence]:
+def check_risk_affine_mc(
+    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_query_attends: bool | None = None
+) -> list[Evidence]:
     """R0.2: quadrature A(ω), N(ω) against Monte Carlo on real sphere draws (no rotation
     reduction), and the assembled risk (L²/3d)A + σ²N against the MC risk of the literal softmax
     predictor on sampled affine tasks with noise.  ``fault_query_attends=True`` lets the query
@@ -88,21 +102,34 @@ def check_risk_affine_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
         wt = window_terms(w, n, d)
         mc = mc_window_terms(w, n, d, reps, rng, include_query=fq)
         for name, val in (("A", wt.A), ("N", wt.N)):
-            out.append(mc_agreement(f"{name}(omega) quadrature vs sphere MC (d={d}, n={n}, "
-                                    f"omega={w:g})", val, mc[name], scale=max(val, 0.05),
-                                    details={"d": d, "n": n, "omega": w}))
+            out.append(
+                mc_agreement(
+                    f"{name}(omega) quadrature vs sphere MC (d={d}, n={n}, omega={w:g})",
+                    val,
+                    mc[name],
+                    scale=max(val, 0.05),
+                    details={"d": d, "n": n, "omega": w},
+                )
+            )
     for d, n, L, s2, w in ((5, 20, 1.0, 0.09, 3.0), (3, 10, 2.0, 0.25, 1.5)):
         st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=s2)
         pred = affine_risk_quad(w, d, n, L, s2)
         est = mc_risk(st, w, reps, rng, include_query=fq)
-        out.append(mc_agreement(f"affine risk (L^2/3d)A + s2 N vs MC of the softmax predictor "
-                                f"(d={d}, n={n}, L={L}, s2={s2}, omega={w})", pred, est,
-                                details={"d": d, "n": n, "L": L, "sigma2": s2, "omega": w}))
+        out.append(
+            mc_agreement(
+                f"affine risk (L^2/3d)A + s2 N vs MC of the softmax predictor "
+                f"(d={d}, n={n}, L={L}, s2={s2}, omega={w})",
+                pred,
+                est,
+                details={"d": d, "n": n, "L": L, "sigma2": s2, "omega": w},
+            )
+        )
     return out
 
 
-def check_risk_affine_quad_scale(*, quick: bool = True, seed: int = 0, c: float = 3.0,
-                                 fault_sigma_power: float | None = None) -> list[Evidence]:
+def check_risk_affine_quad_scale(
+    *, quick: bool = True, seed: int = 0, c: float = 3.0, fault_sigma_power: float | None = None
+) -> list[Evidence]:
     """R0.7: argmin ω depends on L/σ only and 𝓛*(cL, cσ) = c²𝓛*(L, σ) (relative 1e-8).
     ``fault_sigma_power`` rescales σ by c**power instead of c (power ≠ 1 is a fault)."""
     pw = 1.0 if fault_sigma_power is None else float(fault_sigma_power)
@@ -110,15 +137,32 @@ def check_risk_affine_quad_scale(*, quick: bool = True, seed: int = 0, c: float 
     for d, n, L, s in ((5, 20, 1.0, 0.3), (3, 50, 0.5, 0.1))[: 1 if quick else None]:
         w0, r0 = optimal_scale_affine(d, n, L, s * s, rtol=QUAD_ARGMIN_RTOL)
         w1, r1 = optimal_scale_affine(d, n, c * L, (c**pw * s) ** 2, rtol=QUAD_ARGMIN_RTOL)
-        out.append(close_agreement(f"omega*(cL, c sigma) = omega*(L, sigma) (d={d}, n={n}, c={c})",
-                                   w1, w0, kind="OPTIM", atol=0.0, rtol=ENVELOPE_RTOL))
-        out.append(close_agreement(f"L*(cL, c sigma) = c^2 L*(L, sigma) (d={d}, n={n}, c={c})",
-                                   r1, c * c * r0, kind="OPTIM", atol=0.0, rtol=QUAD_RTOL))
+        out.append(
+            close_agreement(
+                f"omega*(cL, c sigma) = omega*(L, sigma) (d={d}, n={n}, c={c})",
+                w1,
+                w0,
+                kind="OPTIM",
+                atol=0.0,
+                rtol=ENVELOPE_RTOL,
+            )
+        )
+        out.append(
+            close_agreement(
+                f"L*(cL, c sigma) = c^2 L*(L, sigma) (d={d}, n={n}, c={c})",
+                r1,
+                c * c * r0,
+                kind="OPTIM",
+                atol=0.0,
+                rtol=QUAD_RTOL,
+            )
+        )
     return out
 
 
-def check_limits_quad(*, quick: bool = True, seed: int = 0, n: int = 20, d: int = 5,
-                      fault_n0: float | None = None) -> list[Evidence]:
+def check_limits_quad(
+    *, quick: bool = True, seed: int = 0, n: int = 20, d: int = 5, fault_n0: float | None = None
+) -> list[Evidence]:
     """Remark 2.1 / R0.4-R0.5: the quadrature at ω → 0⁺ equals the exact uniform-average values
     (N(0) = 1/n, rad, orth, A); A(ω) → A(∞) (mpmath vs scipy, and the spec's 0.47411) and
     N(ω) → 1; N strictly increasing, so ω* = 0 for constant tasks with 𝓛* = σ²/n.
@@ -126,37 +170,91 @@ def check_limits_quad(*, quick: bool = True, seed: int = 0, n: int = 20, d: int 
     z = zero_scale_terms(n, d)
     n0 = z["N"] if fault_n0 is None else float(fault_n0)
     wt = window_terms(1e-9, n, d)
-    out = [close_agreement("N(0) = 1/n vs quadrature at omega = 1e-9", wt.N, n0, kind="FLOAT",
-                           atol=0.0, rtol=SMALL_OMEGA_RTOL)]
+    out = [
+        close_agreement(
+            "N(0) = 1/n vs quadrature at omega = 1e-9",
+            wt.N,
+            n0,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=SMALL_OMEGA_RTOL,
+        )
+    ]
     for key in ("rad", "orth", "A"):
-        out.append(close_agreement(f"{key}(0) exact vs quadrature at omega = 1e-9",
-                                   getattr(wt, key), z[key], kind="FLOAT", atol=0.0,
-                                   rtol=SMALL_OMEGA_RTOL))
+        out.append(
+            close_agreement(
+                f"{key}(0) exact vs quadrature at omega = 1e-9",
+                getattr(wt, key),
+                z[key],
+                kind="FLOAT",
+                atol=0.0,
+                rtol=SMALL_OMEGA_RTOL,
+            )
+        )
     a_mp, a_sp = a_infinity_mp(n, d), a_infinity(n, d)
-    out.append(close_agreement("A(inf): mpmath betainc vs scipy betainc quadrature", a_sp, a_mp,
-                               kind="FLOAT", atol=0.0, rtol=QUAD_ARGMIN_RTOL))
+    out.append(
+        close_agreement(
+            "A(inf): mpmath betainc vs scipy betainc quadrature",
+            a_sp,
+            a_mp,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=QUAD_ARGMIN_RTOL,
+        )
+    )
     if (n, d) == (20, 5):
-        out.append(paper_agreement("A(inf) at d=5, n=20", a_mp, "0.47411",
-                                   source="spec 003 R0.5 [COMPUTED]",
-                                   claim=CLAIMS["collins24:rem2.1-a-infinity"]))
+        out.append(
+            paper_agreement(
+                "A(inf) at d=5, n=20",
+                a_mp,
+                "0.47411",
+                source="spec 003 R0.5 [COMPUTED]",
+                claim=CLAIMS["collins24:rem2.1-a-infinity"],
+            )
+        )
     # A(ω), N(ω) approach their 1-NN limits like c/ω: Richardson-extrapolate from ω = 100, 300
     w1, w2 = 100.0, 300.0
     t1, t2 = window_terms(w1, n, d), window_terms(w2, n, d)
     a_ext = (w2 * t2.A - w1 * t1.A) / (w2 - w1)
     n_ext = (w2 * t2.N - w1 * t1.N) / (w2 - w1)
-    out.append(close_agreement("A(omega) extrapolated (c/omega) from omega = 100, 300 -> A(inf)",
-                               a_ext, a_mp, kind="FLOAT", atol=0.0, rtol=EXTRAPOLATION_RTOL))
-    out.append(close_agreement("N(omega) extrapolated (c/omega) from omega = 100, 300 -> 1",
-                               n_ext, 1.0, kind="FLOAT", atol=0.0, rtol=EXTRAPOLATION_RTOL))
+    out.append(
+        close_agreement(
+            "A(omega) extrapolated (c/omega) from omega = 100, 300 -> A(inf)",
+            a_ext,
+            a_mp,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=EXTRAPOLATION_RTOL,
+        )
+    )
+    out.append(
+        close_agreement(
+            "N(omega) extrapolated (c/omega) from omega = 100, 300 -> 1",
+            n_ext,
+            1.0,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=EXTRAPOLATION_RTOL,
+        )
+    )
     grid = np.geomspace(1e-3, 300.0, 12 if quick else 40)
     Ns = np.array([window_terms(float(w), n, d).N for w in grid])
-    out.append(ordering("N strictly increasing on a log grid (min step)", 0.0,
-                        float(np.min(np.diff(Ns))), margin=EXACT_GAP,
-                        details={"grid": grid, "N": Ns}))
+    out.append(
+        ordering(
+            "N strictly increasing on a log grid (min step)",
+            0.0,
+            float(np.min(np.diff(Ns))),
+            margin=EXACT_GAP,
+            details={"grid": grid, "N": Ns},
+        )
+    )
     w_c, r_c = optimal_scale_affine(d, n, 0.0, 0.25)
     out.append(close_agreement("constant tasks: omega* = 0", w_c, 0.0, kind="OPTIM", atol=0.0))
-    out.append(close_agreement("constant tasks: L* = sigma^2/n", r_c, 0.25 / n, kind="OPTIM",
-                               atol=0.0, rtol=FLOAT_RTOL))
+    out.append(
+        close_agreement(
+            "constant tasks: L* = sigma^2/n", r_c, 0.25 / n, kind="OPTIM", atol=0.0, rtol=FLOAT_RTOL
+        )
+    )
     return out
 
 
@@ -167,18 +265,33 @@ def check_limits_mc(*, quick: bool = True, seed: int = 0, reps: int = 0) -> list
     reps = reps or (100_000 if quick else 400_000)
     n, d = 20, 5
     est = mc_window_terms(1e6, n, d, reps, rng)
-    out = [mc_agreement("A(inf) = 2 int F_d^n (mpmath) vs 1-NN sphere MC (d=5, n=20)",
-                        a_infinity_mp(n, d), est["A"])]
+    out = [
+        mc_agreement(
+            "A(inf) = 2 int F_d^n (mpmath) vs 1-NN sphere MC (d=5, n=20)",
+            a_infinity_mp(n, d),
+            est["A"],
+        )
+    ]
     st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=1.0, sigma2=0.25)
     z = zero_scale_terms(n, d)
-    out.append(mc_agreement("label-average risk at omega = 0 vs MC",
-                            affine_risk_split(z["A"], z["N"], d, 1.0, 0.25),
-                            mc_risk(st, 0.0, reps, rng)))
+    out.append(
+        mc_agreement(
+            "label-average risk at omega = 0 vs MC",
+            affine_risk_split(z["A"], z["N"], d, 1.0, 0.25),
+            mc_risk(st, 0.0, reps, rng),
+        )
+    )
     return out
 
 
-def check_asymptotics_quad(*, quick: bool = True, seed: int = 0, d: int = 3, n: int = 100_000,
-                           fault_noise_exponent: float | None = None) -> list[Evidence]:
+def check_asymptotics_quad(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 3,
+    n: int = 100_000,
+    fault_noise_exponent: float | None = None,
+) -> list[Evidence]:
     """R0.8 [derived]: N(ω)·n / (c_d ω^{(d−1)/2}) = 1 and rad(ω)·(2ω/(d−1))² = 1 for
     1 ≪ ω ≪ n^{2/(d−1)} (quadrature, within 3 %), and ω*_aff(Λ) asymptote vs the quadrature argmin
     (d = 3, Λ = 2e5: 35.4 vs 35.31).  ``fault_noise_exponent`` puts another exponent (the paper's
@@ -188,16 +301,35 @@ def check_asymptotics_quad(*, quick: bool = True, seed: int = 0, d: int = 3, n: 
     out = []
     for w in grid:
         wt = window_terms(w, n, d)
-        out.append(close_agreement(f"N(omega) n / (c_d omega^e) = 1 (d={d}, n={n}, omega={w:g}, "
-                                   f"e={e:g})", wt.N / noise_asymptote(w, n, d, exponent=e), 1.0,
-                                   kind="FLOAT", atol=ASYMPTOTE_ATOL))
-        out.append(close_agreement(f"rad(omega) (2 omega/(d-1))^2 = 1 (omega={w:g})",
-                                   wt.rad * (2 * w / (d - 1)) ** 2, 1.0, kind="FLOAT",
-                                   atol=ASYMPTOTE_ATOL))
+        out.append(
+            close_agreement(
+                f"N(omega) n / (c_d omega^e) = 1 (d={d}, n={n}, omega={w:g}, e={e:g})",
+                wt.N / noise_asymptote(w, n, d, exponent=e),
+                1.0,
+                kind="FLOAT",
+                atol=ASYMPTOTE_ATOL,
+            )
+        )
+        out.append(
+            close_agreement(
+                f"rad(omega) (2 omega/(d-1))^2 = 1 (omega={w:g})",
+                wt.rad * (2 * w / (d - 1)) ** 2,
+                1.0,
+                kind="FLOAT",
+                atol=ASYMPTOTE_ATOL,
+            )
+        )
     w_star, _ = optimal_scale_affine(3, 2000, 1.0, 0.01)
-    out.append(close_agreement("omega*_aff(Lambda = 2e5) asymptote vs quadrature argmin (d=3, "
-                               "n=2000)", w_star, affine_optimum_asymptote(2e5, 3), kind="OPTIM",
-                               atol=0.0, rtol=ASYMPTOTE_RTOL))
+    out.append(
+        close_agreement(
+            "omega*_aff(Lambda = 2e5) asymptote vs quadrature argmin (d=3, n=2000)",
+            w_star,
+            affine_optimum_asymptote(2e5, 3),
+            kind="OPTIM",
+            atol=0.0,
+            rtol=ASYMPTOTE_RTOL,
+        )
+    )
     return out
 
 
@@ -215,27 +347,49 @@ def check_asymptotics_rate(*, quick: bool = True, seed: int = 0, d: int = 3) -> 
     ws = np.array([10.0, 20.0, 40.0, 80.0, 160.0])
     Ns = np.array([window_terms(float(w), n, d).N for w in ws])
     s_noise = _slope(ws, Ns)
-    out = [claim_agreement(f"noise slope d log N / d log omega (d={d}, n={n}, omega 10-160)",
-                           kind="RATE", paper=paper_noise_exponent(d), ours=noise_exponent(d),
-                           observed=s_noise, atol=EXPONENT_ATOL,
-                           source="[collins24] Lemma D.1, Cor. G.5 (omega^{d/2}/n)",
-                           claim=CLAIMS["collins24:noise-scale"])]
+    out = [
+        claim_agreement(
+            f"noise slope d log N / d log omega (d={d}, n={n}, omega 10-160)",
+            kind="RATE",
+            paper=paper_noise_exponent(d),
+            ours=noise_exponent(d),
+            observed=s_noise,
+            atol=EXPONENT_ATOL,
+            source="[collins24] Lemma D.1, Cor. G.5 (omega^{d/2}/n)",
+            claim=CLAIMS["collins24:noise-scale"],
+        )
+    ]
     n2 = 2000
     lams = np.geomspace(500, 8e5, 4 if quick else 7)
     ws2 = np.array([optimal_scale_affine(d, n2, 1.0, n2 / lam)[0] for lam in lams])
     s_opt = _slope(lams, ws2)
     lo, hi = (float(b) for b in thm34_bracket(d, "affine"))
-    out.append(claim_agreement(f"slope d log omega*/d log Lambda (affine, d={d}, n={n2}, "
-                               f"Lambda 500-8e5) inside Theorem 3.4 Case 1's bracket "
-                               f"[1/(d+4), 2(d+2)/(d(d+4))] = [{lo:.4f}, {hi:.4f}]", kind="RATE",
-                               paper=(lo + hi) / 2, ours=affine_optimum_exponent(d),
-                               observed=s_opt, atol=(hi - lo) / 2,
-                               source="[collins24] Theorem 3.4, Case 1",
-                               claim=CLAIMS["collins24:thm3.4-case1-bracket"],
-                               details={"bracket": [lo, hi],
-                                        "app_E2_minimiser_of_its_bound": float(
-                                            paper_affine_optimum_exponent(d))}))
-    out.append(rate_agreement("omega*_aff vs Lambda slope = 2/(d+3) (band 0.02)", list(lams),
-                              list(ws2), affine_optimum_exponent(d), band=SLOPE_BAND))
+    out.append(
+        claim_agreement(
+            f"slope d log omega*/d log Lambda (affine, d={d}, n={n2}, "
+            f"Lambda 500-8e5) inside Theorem 3.4 Case 1's bracket "
+            f"[1/(d+4), 2(d+2)/(d(d+4))] = [{lo:.4f}, {hi:.4f}]",
+            kind="RATE",
+            paper=(lo + hi) / 2,
+            ours=affine_optimum_exponent(d),
+            observed=s_opt,
+            atol=(hi - lo) / 2,
+            source="[collins24] Theorem 3.4, Case 1",
+            claim=CLAIMS["collins24:thm3.4-case1-bracket"],
+            details={
+                "bracket": [lo, hi],
+                "app_E2_minimiser_of_its_bound": float(paper_affine_optimum_exponent(d)),
+            },
+        )
+    )
+    out.append(
+        rate_agreement(
+            "omega*_aff vs Lambda slope = 2/(d+3) (band 0.02)",
+            list(lams),
+            list(ws2),
+            affine_optimum_exponent(d),
+            band=SLOPE_BAND,
+        )
+    )
     assert math.isfinite(s_noise)
     return out

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import mpmath as mp
 import sympy as sp
 
-from theory.common.backend import is_symbolic
+from theory.common.backend import dual
 from theory.softmax_window.domains import checked
 
 __all__ = ["noise_constant", "noise_asymptote", "noise_exponent", "paper_noise_exponent",
@@ -21,6 +22,21 @@ __all__ = ["noise_constant", "noise_asymptote", "noise_exponent", "paper_noise_e
            "affine_optimum_exponent", "paper_affine_optimum_exponent"]
 
 
+
+
+#: Symbols of the scalar builders below (one SymPy expression each, evaluated by :func:`dual`).
+_D, _LAM = sp.symbols("d Lambda", positive=True)
+#: Working digits of the mpmath evaluations (float64 results correctly rounded).
+_DPS = 30
+
+
+def _noise_constant(d: Any) -> Any:
+    return 2 ** (2 - d) * sp.sqrt(sp.pi) / sp.gamma(d / 2)
+
+
+def _affine_optimum_asymptote(Lam: Any, d: Any) -> Any:
+    base = (d - 1) * 2 ** (d - 2) * sp.gamma(d / 2) * Lam / (3 * d * sp.sqrt(sp.pi))
+    return base ** (2 / (d + 3))
 
 
 @checked
@@ -32,9 +48,9 @@ def noise_constant(d: Any) -> Any:
     >>> noise_constant(sp.Integer(3))
     1
     """
-    if is_symbolic(d):
-        return 2 ** (2 - d) * sp.sqrt(sp.pi) / sp.gamma(d / sp.Integer(2))
-    return float(2 ** (2 - d) * sp.sqrt(sp.pi) / sp.gamma(sp.Rational(int(d), 2)))
+    with mp.workdps(_DPS):  # float(c_d) correctly rounded (c_3 = 1 exactly)
+        out = dual(_noise_constant, (_D,), (d,), backend="mpmath")
+    return out if isinstance(out, sp.Expr) else float(out)
 
 
 @checked
@@ -44,7 +60,7 @@ def noise_exponent(d: Any) -> Any:
     >>> noise_exponent(5)
     2.0
     """
-    return (d - 1) / sp.Integer(2) if is_symbolic(d) else (d - 1) / 2
+    return dual(lambda d: (d - 1) / 2, (_D,), (d,))
 
 
 @checked
@@ -55,7 +71,7 @@ def paper_noise_exponent(d: Any) -> Any:
     >>> paper_noise_exponent(5)
     2.5
     """
-    return d / sp.Integer(2) if is_symbolic(d) else d / 2
+    return dual(lambda d: d / 2, (_D,), (d,))
 
 
 @checked
@@ -104,7 +120,7 @@ def affine_optimum_exponent(d: Any) -> Any:
     >>> affine_optimum_exponent(sp.Integer(3))
     1/3
     """
-    return 2 / (d + sp.Integer(3)) if is_symbolic(d) else 2 / (d + 3)
+    return dual(lambda d: 2 / (d + 3), (_D,), (d,))
 
 
 @checked
@@ -115,7 +131,7 @@ def paper_affine_optimum_exponent(d: Any) -> Any:
     >>> paper_affine_optimum_exponent(sp.Integer(3))
     2/7
     """
-    return 2 / (d + sp.Integer(4)) if is_symbolic(d) else 2 / (d + 4)
+    return dual(lambda d: 2 / (d + 4), (_D,), (d,))
 
 
 @checked
@@ -128,9 +144,4 @@ def affine_optimum_asymptote(Lam: Any, d: Any) -> Any:
     >>> round(affine_optimum_asymptote(2e5, 3), 1)
     35.4
     """
-    if is_symbolic(Lam, d):
-        base = (d - 1) * 2 ** (d - 2) * sp.gamma(d / sp.Integer(2)) * Lam / (3 * d * sp.sqrt(sp.pi))
-        return base ** (2 / (d + sp.Integer(3)))
-    g = float(sp.gamma(sp.Rational(int(d), 2)))
-    base = (d - 1) * 2 ** (d - 2) * g * Lam / (3 * d * float(sp.sqrt(sp.pi)))
-    return base ** (2 / (d + 3))
+    return dual(_affine_optimum_asymptote, (_LAM, _D), (Lam, d))

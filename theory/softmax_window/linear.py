@@ -12,12 +12,29 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.backend import is_symbolic
+from theory.common.backend import dual
 from theory.softmax_window.domains import checked
 
 __all__ = ["la_coefficients", "la_risk", "la_optimum", "la_floor", "small_omega_prediction"]
 
 
+
+
+#: Symbols of the scalar builders (one SymPy expression each, evaluated by :func:`dual`).
+_DNLS = sp.symbols("d n L sigma2", positive=True)
+
+
+def _la_a(d: Any, n: Any, L: Any, sigma2: Any) -> Any:
+    s = L**2 / 3
+    return n * (s * (1 / d**2 + 1 / d) + sigma2 / d) + n * (n - 1) * s / d**3
+
+
+def _la_b(d: Any, n: Any, L: Any, sigma2: Any) -> Any:
+    return n * (L**2 / 3) / d**2
+
+
+def _la_c(d: Any, n: Any, L: Any, sigma2: Any) -> Any:
+    return (L**2 / 3) * (1 + 1 / d)
 
 
 @checked
@@ -32,10 +49,8 @@ def la_coefficients(d: Any, n: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]
     >>> [round(v, 6) for v in la_coefficients(5, 20, 1.0, 1e-4)]
     [2.613733, 0.266667, 0.4]
     """
-    one = sp.Integer(1) if is_symbolic(d, n, L, sigma2) else 1.0
-    s = L**2 / 3 * one
-    a = n * (s * (one / d**2 + one / d) + sigma2 / d) + n * (n - 1) * s / d**3
-    return a, n * s / d**2, s * (1 + one / d)
+    vals = (d, n, L, sigma2)
+    return (dual(_la_a, _DNLS, vals), dual(_la_b, _DNLS, vals), dual(_la_c, _DNLS, vals))
 
 
 @checked
@@ -73,7 +88,7 @@ def la_floor(L: Any) -> Any:
     >>> la_floor(sp.Integer(1))
     1/3
     """
-    return L**2 / (sp.Integer(3) if is_symbolic(L) else 3.0)
+    return dual(lambda L: L**2 / 3, _DNLS[2:3], (L,))
 
 
 @checked

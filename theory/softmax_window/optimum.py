@@ -12,7 +12,7 @@ from typing import Any
 
 import sympy as sp
 
-from theory.common.backend import check_scalar, is_symbolic
+from theory.common.backend import check_scalar, dual
 from theory.softmax_window.domains import checked
 
 __all__ = ["alpha", "beta", "thm34_bracket", "surrogate_optimum", "transfer_risk",
@@ -21,8 +21,8 @@ __all__ = ["alpha", "beta", "thm34_bracket", "surrogate_optimum", "transfer_risk
 
 
 
-def _one(d: Any) -> Any:
-    return sp.Integer(1) if is_symbolic(d) else 1.0
+#: Symbols of the scalar builders (one SymPy expression each, evaluated by :func:`dual`).
+_D, _LAM = sp.symbols("d Lambda", positive=True)
 
 
 @checked
@@ -32,7 +32,7 @@ def alpha(d: Any) -> Any:
     >>> alpha(sp.Integer(3))
     1/7
     """
-    return _one(d) / (d + 4)
+    return dual(lambda d: 1 / (d + 4), (_D,), (d,))
 
 
 @checked
@@ -42,7 +42,7 @@ def beta(d: Any) -> Any:
     >>> beta(sp.Integer(3))
     1/5
     """
-    return _one(d) / (d + 2)
+    return dual(lambda d: 1 / (d + 2), (_D,), (d,))
 
 
 @checked
@@ -58,7 +58,7 @@ def thm34_bracket(d: Any, task: str = "affine") -> tuple[Any, Any]:
     (1/7, 10/21)
     """
     if task == "affine":
-        return alpha(d), 2 * (d + 2) * _one(d) / (d * (d + 4))
+        return alpha(d), dual(lambda d: 2 * (d + 2) / (d * (d + 4)), (_D,), (d,))
     return beta(d), 2 * beta(d)
 
 
@@ -71,7 +71,7 @@ def surrogate_optimum(Lam: Any, d: Any) -> Any:
     >>> round(surrogate_optimum(5.0, 5), 6)
     1.219014
     """
-    return (2 * Lam / d) ** (2 * _one(d) / (d + 2))
+    return dual(lambda Lam, d: (2 * Lam / d) ** (2 / (d + 2)), (_LAM, _D), (Lam, d))
 
 
 @checked

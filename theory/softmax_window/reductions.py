@@ -14,7 +14,7 @@ from typing import Any
 import mpmath as mp
 import sympy as sp
 
-from theory.common.backend import check_scalar, is_symbolic
+from theory.common.backend import check_scalar, dual
 from theory.softmax_window.domains import checked
 
 __all__ = ["Lambda", "affine_risk_split", "affine_signal_rho", "zero_scale_terms",
@@ -22,6 +22,12 @@ __all__ = ["Lambda", "affine_risk_split", "affine_signal_rho", "zero_scale_terms
            "a_infinity_mp", "nearest_neighbour_risk", "risk_scale"]
 
 
+
+
+#: Symbols of the scalar builders (one SymPy expression each, evaluated by :func:`dual`).
+_ND = sp.symbols("n d", positive=True)
+#: Working digits of the mpmath evaluations (float64 results correctly rounded).
+_DPS = 30
 
 
 @checked
@@ -97,10 +103,10 @@ def zero_scale_terms(n: Any, d: Any) -> dict[str, Any]:
     >>> zero_scale_terms(sp.Integer(20), sp.Integer(5))["A"]
     21/20
     """
-    one = sp.Integer(1) if is_symbolic(n, d) else 1.0
-    rad = one + one / (n * d)
-    orth = (one - one / d) / n
-    return {"N": one / n, "rad": rad, "orth": orth, "A": rad + orth}
+    nd = (n, d)
+    rad = dual(lambda n, d: 1 + 1 / (n * d), _ND, nd)
+    orth = dual(lambda n, d: (1 - 1 / d) / n, _ND, nd)
+    return {"N": dual(lambda n, d: 1 / n, _ND, nd), "rad": rad, "orth": orth, "A": rad + orth}
 
 
 @checked
@@ -139,10 +145,10 @@ def t_density_constant(d: Any) -> Any:
     >>> t_density_constant(sp.Integer(3))
     1/2
     """
-    if is_symbolic(d):
-        half = sp.Rational(1, 2)
-        return sp.gamma(half * d) / (sp.sqrt(sp.pi) * sp.gamma(half * (d - 1)))
-    return float(mp.gamma(d / 2) / (mp.sqrt(mp.pi) * mp.gamma((d - 1) / 2)))
+    with mp.workdps(_DPS):  # float64 result correctly rounded
+        out = dual(lambda d: sp.gamma(d / 2) / (sp.sqrt(sp.pi) * sp.gamma((d - 1) / 2)), _ND[1:],
+                   (d,), backend="mpmath")
+    return out if isinstance(out, sp.Expr) else float(out)
 
 
 @checked

@@ -63,7 +63,8 @@ SECTIONS: dict[str, str] = {
 }
 
 # The exports are the section modules' ``__all__`` (each public name is listed once, where it is
-# defined), plus the notation table and RESULTS; the imports above bind them explicitly.
+# defined and validated, ``@checked``), plus the notation table and RESULTS; the imports above
+# bind the same objects.
 __all__ = ["NOTATION", "RESULTS", "SECTIONS"]
 __all__ += model.__all__
 __all__ += risk.__all__
@@ -95,9 +96,3 @@ M               --                   the mask diag(I_N, 0) (zfb24: M is the test
 Clashes: ``H`` is the number of heads in czz24/hpcy25 (here a covariance); zfb24 calls the feature
 covariance Λ and its Γ is ``(1+1/N)Λ + tr(Λ)/N I`` (our Γ* is its inverse at β* = 0, σ = 0).
 """
-
-from theory.ltb.domains import DOMAINS as _DOMAINS  # noqa: E402
-from theory.ltb.domains import OVERRIDES as _OVERRIDES  # noqa: E402
-from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
-
-_validate_exports(globals(), __all__, _DOMAINS, overrides=_OVERRIDES, paper="zwb24")

@@ -1,18 +1,18 @@
-"""Domains of the parameters of [zwb24]'s exported functions (issue 12), declared once by name.
+"""Domains of the parameters of [zwb24]'s public functions, declared once by name.
 
-:func:`theory.settings.domains.validate_exports` wraps every exported function of :mod:`theory.ltb`
-with these checks (the section modules keep the unchecked originals for the flow integrator and
-the optimisers); the bad-input harness reads the same table.  Here ``H`` is the feature covariance
-(not a number of heads) and ``omega`` is a function, not a parameter.
+:data:`checked` validates a public section function where it is defined (``@checked``); the
+package re-exports the same object, and ``fn.raw`` is the unchecked function.  The bad-input
+harness reads the same table.  Here ``H`` is the feature covariance (not a number of heads) and
+``omega`` is a function, not a parameter.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from theory.settings.domains import COMMON, Domain
+from theory.settings.domains import COMMON, Checker, Domain
 
-__all__ = ["DOMAINS", "OVERRIDES"]
+__all__ = ["DOMAINS", "OVERRIDES", "checked"]
 
 _PSD = np.array([[1.0, 0.3], [0.3, 2.0]])
 _PSI = np.array([[0.5, 0.1], [0.1, 0.8]])
@@ -59,3 +59,6 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
     "cor62_bounds": {"sigma2": _NONNEG.with_(valid=0.25, lower_open=True,
                                              what="a noise variance σ² > 0 (κ = trΨ̄/σ²)")},
 }
+
+#: The validation at the definition: ``@checked`` on every public section function.
+checked = Checker(DOMAINS, paper="zwb24", overrides=OVERRIDES)

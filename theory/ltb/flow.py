@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from theory.common.backend import NP, ops_for, psd_projector
+from theory.ltb.domains import checked
 from theory.ltb.gd_beta import optimal_gamma_expr
 from theory.ltb.model import num_setting, sym_mat
 
@@ -42,6 +43,7 @@ def k_matrix_expr(ops: Any, G: Any, H: Any, N: Any) -> Any:
     return R.T @ H @ R + (H @ G.T @ H @ G @ H + ops.tr(G.T @ H @ G @ H) * H) / N
 
 
+@checked
 def K_matrix(Gamma: Any, H: Any, N: Any) -> Any:
     r"""``K(Γ) = (I − ΓH)ᵀH(I − ΓH) + (1/N)[HΓᵀHΓH + tr(ΓᵀHΓH) H]`` (Corollary G.1).
 
@@ -54,6 +56,7 @@ def K_matrix(Gamma: Any, H: Any, N: Any) -> Any:
     return k_matrix_expr(ops, ops.mat(Gamma), ops.mat(H), N)
 
 
+@checked
 def excess_risk(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
                 ) -> Any:
     r"""Excess risk ``E(Γ, β) = R(f_{Γ,β}) − R*`` in the decomposed form of Corollary G.1.
@@ -92,6 +95,7 @@ def excess_risk_expr(ops: Any, G: Any, e: Any, Gs: Any, Hm: Any, Pm: Any, s2: An
     return ops.tr(Hm @ D @ Wt @ D.T) + ops.dot(e, k_matrix_expr(ops, G, Hm, n) @ e)
 
 
+@checked
 def flow_rhs(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
              ) -> tuple[Any, Any]:
     r"""Right-hand side of the GD-β gradient flow (Lemma G.2): ``(dΓ/dt, dβ/dt)``.
@@ -133,6 +137,7 @@ def flow_rhs_expr(ops: Any, G: Any, e: Any, Hm: Any, Pm: Any, s2: Any, n: Any
     return dG, db
 
 
+@checked
 def flow_rhs_whitened(Gamma_bar: Any, e_bar: Any, H: Any, Psi_bar: Any, sigma2: Any, N: Any
                       ) -> tuple[np.ndarray, np.ndarray]:
     r"""Closed whitened flow (Lemma G.2, whitened): ``(dΓ̄/dt, dē/dt)`` (numeric).
@@ -161,6 +166,7 @@ def flow_rhs_whitened(Gamma_bar: Any, e_bar: Any, H: Any, Psi_bar: Any, sigma2: 
     return -2 * Hm @ (Gb @ Om - Pb) @ Hm, -2 * Hm @ M @ eb
 
 
+@checked
 def flow_limit(Gamma0: Any, beta0: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any,
                *, gamma_fn: Any = None) -> tuple[np.ndarray, np.ndarray]:
     r"""Limit of the GD-β flow from ``(Γ_0, β_0)`` (Theorem 6.3).
@@ -188,6 +194,7 @@ def flow_limit(Gamma0: Any, beta0: Any, H: Any, Psi: Any, beta_star: Any, sigma2
     return Gs + (G0 - PH @ G0 @ PH), PH @ bs + (np.eye(len(bs)) - PH) @ b0
 
 
+@checked
 def invariants(Gamma: Any, beta: Any, H: Any) -> tuple[np.ndarray, np.ndarray]:
     r"""Conserved quantities of the flow: ``(Γ − P_HΓP_H, (I − P_H)β)`` (Theorem 6.3 proof).
 
@@ -202,6 +209,7 @@ def invariants(Gamma: Any, beta: Any, H: Any) -> tuple[np.ndarray, np.ndarray]:
     return G - PH @ G @ PH, (np.eye(PH.shape[0]) - PH) @ np.asarray(beta, float)
 
 
+@checked
 def beta_rate_bound(t: Any, beta0: Any, H: Any, beta_star: Any, N: Any) -> Any:
     r"""``‖P_H(β(t) − β*)‖² ≤ exp(−4 λ⁺_min(H) t/(N+1)) ‖P_H(β_0 − β*)‖²`` [derived].
 

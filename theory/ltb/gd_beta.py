@@ -15,8 +15,9 @@ import numpy as np
 import sympy as sp
 
 from theory.common.backend import ops_for
+from theory.ltb.domains import checked
 from theory.ltb.model import check_omega_invertible, num_setting, sym_mat
-from theory.settings import as_vector, check_int
+from theory.settings import check_int
 
 __all__ = [
     "lemma51_weights",
@@ -31,6 +32,7 @@ __all__ = [
 
 
 # ------------------------------------------------------------------- Lemma 5.1: F_GDβ ⊆ F_LTB
+@checked
 def lemma51_weights(Gamma: Any, beta: Any, *, k: int | None = None, v: int | None = None,
                     m: int | None = None) -> dict[str, np.ndarray]:
     r"""Raw LTB weights implementing the GD-β model ``f_{Γ,β}`` (Lemma 5.1: ``F_GDβ ⊆ F_LTB``).
@@ -62,7 +64,7 @@ def lemma51_weights(Gamma: Any, beta: Any, *, k: int | None = None, v: int | Non
     (2.0, 2.0, 0.5)
     """
     G = np.array(Gamma, dtype=float)
-    b = np.array(as_vector("beta", beta))
+    b = np.array(beta, dtype=float)
     d = b.shape[0]
     if G.shape != (d, d):
         raise ValueError(f"Gamma must have shape ({d}, {d}), got {G.shape}")
@@ -80,6 +82,7 @@ def lemma51_weights(Gamma: Any, beta: Any, *, k: int | None = None, v: int | Non
 
 
 
+@checked
 def omega(Psi_bar: Any, sigma2: Any, N: Any) -> Any:
     r"""``Ω = ((N+1)/N) Ψ̄ + ((tr Ψ̄ + σ²)/N) I`` (the paper's (A.3), whitened).
 
@@ -95,6 +98,7 @@ def omega(Psi_bar: Any, sigma2: Any, N: Any) -> Any:
     return ((N + 1) * P + c * ops.eye(P.shape[0])) / N
 
 
+@checked
 def optimal_gamma_whitened(Psi_bar: Any, sigma2: Any, N: Any) -> Any:
     r"""Whitened optimum ``Γ̄* = Ψ̄ Ω^{-1}`` (= ``H^{1/2}Γ*H^{1/2}``).
 
@@ -120,6 +124,7 @@ def optimal_gamma_expr(ops: Any, H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
     return N * (P_H @ Psi @ ops.inv((N + 1) * (H @ Psi) + c * ops.eye(d)) @ P_H)
 
 
+@checked
 def optimal_gamma(H: Any, Psi: Any, sigma2: Any, N: Any, *, finite_sample_factor: bool = True
                   ) -> Any:
     r"""Optimal GD-β step size ``Γ*`` (Theorem 5.2); with ``β = β*`` it minimises the ICL risk.
@@ -180,6 +185,7 @@ def optimal_gamma(H: Any, Psi: Any, sigma2: Any, N: Any, *, finite_sample_factor
     return optimal_gamma_expr(ops, Hm, Pm, sigma2, N)
 
 
+@checked
 def optimal_risk(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
     r"""Minimal ICL risk ``R*`` of GD-β (= of the LTB, Thm 5.3), including the query noise σ².
 
@@ -231,6 +237,7 @@ def optimal_risk(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
     return ops.out(r) if not ops.symbolic else sp.simplify(r)
 
 
+@checked
 def optimal_risk_eig(lams: Any, sigma2: Any, N: Any) -> Any:
     r"""Eigen form of ``R*``: ``σ² + Σ λ_i(λ_i + c)/((N+1)λ_i + c)``, ``c = Σλ_i + σ²``.
 

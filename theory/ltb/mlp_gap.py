@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from theory.common.backend import ops_for
+from theory.ltb.domains import checked
 from theory.ltb.gd_beta import optimal_risk
 from theory.ltb.model import check_omega_invertible, num_setting, sym_mat, whiten
 
@@ -27,6 +28,7 @@ __all__ = [
 ]
 
 
+@checked
 def lsa_risk_floor(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
     r"""Risk floor of every LSA: ``R(f) ≥ σ² + 2(‖β*‖_H² + tr(HΨ))/(N+2)`` [derived].
 
@@ -59,6 +61,7 @@ def lsa_risk_floor(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any
     return ops.out(sigma2 + 2 * (ops.dot(bs, Hm @ bs) + ops.tr(Hm @ Pm)) / (N + 2))
 
 
+@checked
 def gap_lower_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
     r"""``L = 2(‖β*‖_H² + tr HΨ)/(N+2) − (R* − σ²) ≤ inf_LSA R − inf_LTB R`` [derived].
 
@@ -70,6 +73,7 @@ def gap_lower_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> An
     return lsa_risk_floor(H, Psi, beta_star, sigma2, N) - optimal_risk(H, Psi, sigma2, N)
 
 
+@checked
 def gap_lower_bound_simplified(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> float:
     r"""``2(‖β*‖_H² − (r+1) tr(HΨ) − r σ²)/(N+2) ≤ L`` with ``r = rank(Ψ̄)`` [derived].
 
@@ -85,6 +89,7 @@ def gap_lower_bound_simplified(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N:
     return float(2 * (bs @ Hm @ bs - (r + 1) * np.trace(Hm @ Pm) - r * s2) / (n + 2))
 
 
+@checked
 def gd0_gap(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
     r"""Upper bound from the optimal GD-0 (``b = 0, φ = 0``): ``R*(Ψ + β*β*ᵀ) − R*(Ψ)``.
 
@@ -99,6 +104,7 @@ def gd0_gap(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
     return optimal_risk(H, Pm + ops.outer(bs, bs), sigma2, N) - optimal_risk(H, Psi, sigma2, N)
 
 
+@checked
 def gap_upper_bound_eig(lams: Any, mu_coords: Any, sigma2: Any, N: Any) -> Any:
     r"""``U = Σ_i μ̄_i² (g_i² + f)/((N+1) g_i² + f)``, ``g_i = Nλ_i/((N+1)λ_i + c)``, ``f = Σg_i²``.
 
@@ -126,6 +132,7 @@ def gap_upper_bound_eig(lams: Any, mu_coords: Any, sigma2: Any, N: Any) -> Any:
     return float(np.sum(mu**2 * (g**2 + f) / ((N + 1) * g**2 + f)))
 
 
+@checked
 def gap_upper_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> float:
     """Matrix wrapper of :func:`gap_upper_bound_eig` (numeric; eigendecomposition of Ψ̄).
 
@@ -138,6 +145,7 @@ def gap_upper_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> fl
     return gap_upper_bound_eig(np.clip(lam, 0.0, None), V.T @ mu, s2, n)
 
 
+@checked
 def gap_exact_d1_noiseless(beta_star_H_norm2: Any, N: Any) -> Any:
     r"""Exact gap at ``d = 1, σ = 0``: ``2‖β*‖_H²/(N+2)`` (``= L = U = GD0gap``).
 

@@ -14,7 +14,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common.backend import SP, ops_for, psd_sqrt
-from theory.settings import as_matrix, as_vector, check_int, check_real
+from theory.ltb.domains import checked
 
 __all__ = [
     "effective_params",
@@ -23,7 +23,7 @@ __all__ = [
     "label_second_moment",
 ]
 # Also public, for the sibling section modules and numerics.ltb only (theory.ltb does not re-export
-# them): PAPER, num_setting, check_omega_invertible, sym_mat.
+# them): PAPER, num_setting, sym_float, check_omega_invertible, sym_mat.
 
 #: Where the data model's assumptions come from (named in validation errors).
 PAPER = "zwb24 Assumption 3.1"
@@ -31,20 +31,24 @@ PAPER = "zwb24 Assumption 3.1"
 
 # ----------------------------------------------------------------------------- validation
 def num_setting(H: Any, Psi: Any, sigma2: Any, N: Any, beta_star: Any = None) -> tuple[Any, ...]:
-    """Validate numeric (H, Ψ, σ², N[, β*]) and return float arrays; c = tr(HΨ) + σ² > 0.
+    """Numeric (H, Ψ, σ², N[, β*]) as float arrays (H, Ψ symmetrised), after the joint condition
+    c = tr(HΨ) + σ² > 0; each argument's own domain is checked at the public definition.
 
     Returns ``(H, Psi, sigma2, N)`` or, with ``beta_star``, ``(H, Psi, sigma2, N, beta_star)``.
     """
-    Hm = np.array(as_matrix("H", H, paper=PAPER))
-    d = Hm.shape[0]
-    Pm = np.array(as_matrix("Psi", Psi, d=d, paper=PAPER))
-    s2 = check_real("sigma2", sigma2, lower=0.0, paper=PAPER)
-    n = check_int("N", N, minimum=1, paper="zwb24 prompt length")
+    Hm, Pm = sym_float(H), sym_float(Psi)
+    s2 = float(sigma2)
+    n = int(N)
     check_omega_invertible(np.trace(Hm @ Pm), s2, "tr(H Psi)")
     if beta_star is None:
         return Hm, Pm, s2, n
-    bs = np.array(as_vector("beta_star", beta_star, d=d, paper=PAPER))
-    return Hm, Pm, s2, n, bs
+    return Hm, Pm, s2, n, np.array(beta_star, dtype=float)
+
+
+def sym_float(A: Any) -> np.ndarray:
+    """A float64 copy of a (symmetric up to round-off) matrix, symmetrised: ``(A + Aᵀ)/2``."""
+    arr = np.array(A, dtype=float)
+    return 0.5 * (arr + arr.T)
 
 
 def check_omega_invertible(trace: Any, sigma2: Any, what: str = "tr(Psi_bar)") -> None:
@@ -62,6 +66,7 @@ def sym_mat(A: Any) -> Any:
 
 
 # -------------------------------------------------------------- (★) effective parameterisation
+@checked
 def effective_params(W_K: Any, W_Q: Any, W_V: Any, W_P: Any, W_1: Any = None, W_2: Any = None,
                      *, mlp_residual: bool = True) -> dict[str, Any]:
     r"""Effective parameters of a raw LTB (3.3) / LSA (3.4): the reduction (★).
@@ -130,6 +135,7 @@ def effective_params(W_K: Any, W_Q: Any, W_V: Any, W_P: Any, W_1: Any = None, W_
 
 
 # -------------------------------------------------------------------------------- whitening
+@checked
 def whiten(H: Any, Psi: Any, beta_star: Any) -> tuple[np.ndarray, np.ndarray]:
     r"""Whitened data model ``(Ψ̄, μ̄) = (H^{1/2}ΨH^{1/2}, H^{1/2}β*)`` (numeric).
 
@@ -140,11 +146,11 @@ def whiten(H: Any, Psi: Any, beta_star: Any) -> tuple[np.ndarray, np.ndarray]:
     >>> float(P[0, 0]), float(mu[0])
     (4.0, 2.0)
     """
-    Hh = psd_sqrt(np.array(as_matrix("H", H, paper=PAPER)))
-    return Hh @ np.array(as_matrix("Psi", Psi, paper=PAPER)) @ Hh, Hh @ np.asarray(
-        beta_star, dtype=float)
+    Hh = psd_sqrt(sym_float(H))
+    return Hh @ sym_float(Psi) @ Hh, Hh @ np.asarray(beta_star, dtype=float)
 
 
+@checked
 def whiten_params(H: Any, a: Any, b: Any, Gamma: Any, phi: Any) -> tuple[np.ndarray, ...]:
     """Whitened LTB parameters ``(H^{1/2}a, H^{1/2}b, H^{1/2}ΓH^{1/2}, H^{1/2}φ)`` (§1.8)."""
     Hh = psd_sqrt(np.asarray(H, dtype=float))
@@ -152,6 +158,7 @@ def whiten_params(H: Any, a: Any, b: Any, Gamma: Any, phi: Any) -> tuple[np.ndar
             Hh @ np.asarray(Gamma, float) @ Hh, Hh @ np.asarray(phi, float))
 
 
+@checked
 def label_second_moment(H: Any, Psi: Any, beta_star: Any, sigma2: Any) -> Any:
     r"""``E[y²] = tr(H(Ψ + β*β*ᵀ)) + σ²`` under Assumption 3.1 (risk of the zero predictor).
 

@@ -12,9 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from theory.ltb.domains import checked
+
 __all__ = ["sum_min", "cor62_bounds"]
 
 
+@checked
 def sum_min(lams: Any, sigma2: Any, N: Any) -> Any:
     r"""``Σ_i min(λ_i, σ²/N)`` — the rate of Lemma 6.1 / Corollary 6.2.
 
@@ -27,6 +30,7 @@ def sum_min(lams: Any, sigma2: Any, N: Any) -> Any:
     return float(np.sum(np.minimum(lam, sigma2 / N)))
 
 
+@checked
 def cor62_bounds(lams: Any, sigma2: Any, N: Any) -> tuple[float, float]:
     r"""Corollary 6.2 with explicit constants [derived]: with ``κ = Σλ_i/σ²``,
 
@@ -42,8 +46,6 @@ def cor62_bounds(lams: Any, sigma2: Any, N: Any) -> tuple[float, float]:
     >>> round(lo, 6), round(hi, 6)
     (0.025, 0.5)
     """
-    if not sigma2 > 0:
-        raise ValueError(f"sigma2 must be > 0 for Corollary 6.2 (bounded SNR), got {sigma2!r}")
     s = sum_min(lams, sigma2, N)
     kappa = float(np.sum(lams)) / sigma2
     return 0.25 * s, 2 * (1 + kappa) * s

@@ -14,6 +14,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common.backend import NP, SP, ops_for
+from theory.ltb.domains import checked
 from theory.ltb.model import num_setting, sym_mat, whiten, whiten_params
 
 __all__ = ["ltb_risk_whitened", "ltb_risk", "lsa_risk"]
@@ -54,6 +55,7 @@ def ltb_risk_expr(ops: Any, a: Any, b: Any, G: Any, phi: Any, P: Any, mu: Any, s
     return s2 + T1 + T2 + T3
 
 
+@checked
 def ltb_risk_whitened(a: Any, b: Any, Gamma: Any, phi: Any, Psi_bar: Any, mu_bar: Any,
                       sigma2: Any, N: Any) -> Any:
     r"""Closed-form ICL risk of the general LTB (★) in whitened coordinates (``H = I``).
@@ -99,6 +101,7 @@ def ltb_risk_whitened(a: Any, b: Any, Gamma: Any, phi: Any, Psi_bar: Any, mu_bar
     return ops.out(ltb_risk_expr(NP, aa, bb, GG, ff, PP, mm, sigma2, N))
 
 
+@checked
 def ltb_risk(a: Any, b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: Any,
              sigma2: Any, N: Any) -> float:
     r"""ICL risk ``E(f(Z) − y)²`` of the LTB with effective parameters ``(a, b, Γ, φ)`` (★).
@@ -114,6 +117,7 @@ def ltb_risk(a: Any, b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: 
     return ltb_risk_whitened(aw, bw, Gw, fw, P, mu, s2, n)
 
 
+@checked
 def lsa_risk(b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any,
              N: Any) -> float:
     """ICL risk of the LSA (3.4) = :func:`ltb_risk` with ``a = 0`` (spec 002 §2.2).

@@ -14,7 +14,6 @@ from numerics.sampling import check_rng, check_seed
 from numerics.sparse_multihead.predictors import ridge_fit
 from numerics.sparse_multihead.risk import DivergedContextsError, excess_risk, excess_risk_samples
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
-from numerics.sparse_multihead.threads import one_blas_thread
 from numerics.testing import close_agreement, mc_agreement, ordering
 from theory.common.protocols import Estimate, Evidence
 from theory.settings import SparseRegressionICL
@@ -47,7 +46,6 @@ _OLS_CASES = ((16, 4, 24, 0.01, "gauss"), (16, 4, 10, 0.01, "gauss"), (8, 2, 40,
 
 _LOWER_ORDER = f"{__name__}:check_thm5_3_lower_order"  # its streams: one per d, and "wishart"
 
-@one_blas_thread
 def check_thm5_3_lower_mc(*, quick: bool = True, seed: int = 0,
                           fault_ols_fn: Callable[..., float] | None = None) -> list[Evidence]:
     """``excess_risk("ols")`` (MC) against :func:`ols_excess_risk` on both branches and priors
@@ -110,7 +108,6 @@ def check_thm5_3_lower_float(*, quick: bool = True, seed: int = 0) -> list[Evide
     return out
 
 
-@one_blas_thread
 def check_thm5_3_lower_order(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """The λ-dependent lower-bound shapes (constants dropped): ridge* / (σ²d/n) in [0.9, 1.3] at
     n = 8d (d = 16), and ridge* ≥ 0.95(1 − n/d), ≈ 1 − n/d + σ²n/d (within 5 %) at d = 64, n = 16
@@ -155,7 +152,6 @@ def check_thm5_3_lower_order(*, quick: bool = True, seed: int = 0) -> list[Evide
 ONE_STEP_RTOL = 1e-10
 
 
-@one_blas_thread
 def check_thm5_3_lower_mc_one_step_api(*, quick: bool = True, seed: int = 0,
                              fault_one_step_power: int | None = None) -> list[Evidence]:
     """One pre-GD step cannot diverge (issue 20 item 5): ``excess_risk("pre_gd", d = 8, s = 2,

@@ -16,7 +16,6 @@ from numerics.sparse_multihead.predictors import (
     ridge_fit,
 )
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
-from numerics.sparse_multihead.threads import one_blas_thread
 from numerics.testing import float_agreement, ordering
 from theory.common.baselines import ridge_predictor
 from theory.common.protocols import Evidence
@@ -50,7 +49,6 @@ def check_bayes_float(*, quick: bool = True, seed: int = 0,
     return out
 
 
-@one_blas_thread
 def check_bayes_mc(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Bayes ≤ every method on common contexts (paired differences > 3 se): sign prior d = 8, s = 2,
     n = 6, σ = 0.5 against oracle-tuned pre-GD, ridge, min-norm OLS and lasso; experimental prior

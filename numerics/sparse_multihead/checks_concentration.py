@@ -3,16 +3,27 @@ Carlo, and the rates (log-log slopes; the lemmas' constants are unspecified)."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from numerics.montecarlo import estimate_from_samples, mc_means
 from numerics.sampling import check_rng, gaussian_rows
-from numerics.testing import mc_agreement, ordering, rate_agreement
+from numerics.sparse_multihead.checks_bounds import GENERIC, VALUE_RTOL, generic_log
+from numerics.testing import float_agreement, mc_agreement, ordering, rate_agreement
 from theory.common.protocols import Evidence
-from theory.sparse_multihead import lemD1_rate, lemD7_rate, noise_term_mean, rhat_cov, rhat_mean
+from theory.sparse_multihead import (
+    lemD1_rate,
+    lemD7_rate,
+    noise_term_mean,
+    rhat_cov,
+    rhat_mean,
+)
 
 __all__ = ["check_lemd_1_mc", "check_lemd_1_rate", "check_lemd_1_rate_d2", "check_lemd_7_mc",
-           "check_lemd_7_rate", "check_lemd_7_rate_aux", "check_lemd_7_float"]
+           "check_lemd_7_rate", "check_lemd_7_rate_aux", "check_lemd_7_float", 'check_lemd_1_float_rates']
 
 #: band around the n^{-1/2} slope over the n grid (MC slope se about 0.01)
 SLOPE_BAND = 0.05
@@ -229,3 +240,28 @@ def check_lemd_7_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     out.append(ordering("Σ 1/(i+j−1) ≤ t·H_t, t ≤ 200 (max ratio)", worst, 1.0 + 1e-12,
                         margin=ROUNDOFF_MARGIN))
     return out
+
+
+def check_lemd_1_float_rates(*, quick: bool = True, seed: int = 0,
+                           fault_lemd1_fn: Callable[..., Any] | None = None,
+                           fault_lemd7_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+    """Lemma D.1's shape ``C K (‖w*‖₁ + 1) sqrt(log(d/δ)/n)``, ``K = max Σ_ii + σ²``, and Lemma
+    D.7's ``C(σ²Tr(RΣR)log(d/δ)/n + σ² s TrΣ log²(d/δ)/n²)`` at :data:`GENERIC` (w* with
+    ‖w*‖₁ = 1.9, max Σ_ii = 1.7)."""
+    f1, f7 = fault_lemd1_fn or lemD1_rate, fault_lemd7_fn or lemD7_rate
+    g = GENERIC
+    L = generic_log(g)
+    w = np.zeros(int(GENERIC["d"]))
+    w[:4] = (0.9, -0.6, 0.0, 0.4)
+    ref1 = g["C"] * (1.7 + g["sigma2"]) * (1.9 + 1.0) * math.sqrt(L / g["n"])
+    ref7 = g["C"] * (g["sigma2"] * g["trRSR"] * L / g["n"]
+                     + g["sigma2"] * g["s"] * g["trS"] * L**2 / g["n"] ** 2)
+    n, d = int(g["n"]), int(g["d"])
+    return [
+        float_agreement(f"Lemma D.1 rate at a generic point (log(d/δ) = {L:.3f})",
+                        float(f1(w, 1.7, g["sigma2"], n, d, g["delta"], C=g["C"])), ref1,
+                        rtol=VALUE_RTOL),
+        float_agreement(f"Lemma D.7 rate at a generic point (log(d/δ) = {L:.3f})",
+                        float(f7(g["trRSR"], g["trS"], int(g["s"]), g["sigma2"], n, d, g["delta"],
+                                 C=g["C"])), ref7, rtol=VALUE_RTOL),
+    ]

@@ -4,10 +4,15 @@ and the population limit (Monte Carlo at large n)."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from numerics.montecarlo import mc_means
 from numerics.ode import integrate
+from numerics.sparse_multihead.checks_bounds import VALUE_RTOL
 from numerics.sparse_multihead.contexts import random_context
 from numerics.sparse_multihead.predictors import gd_path, ols_fit, pregd_path
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
@@ -20,6 +25,7 @@ from numerics.testing import (
 from theory.common.protocols import Evidence
 from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import (
+    excess_from_parts,
     gd_coefficient,
     minnorm_interpolator,
     one_step_prediction,
@@ -29,10 +35,11 @@ from theory.sparse_multihead import (
     pregd_limit,
     pregd_population,
     rhat_cov,
+    ridge_lmmse_lambda,
 )
 
 __all__ = ["check_eq4_3_float", "check_eq4_3_float_limits", "check_eq4_3_float_equivariance",
-           "check_eq4_3_ode", "check_eq4_3_mc", "PREGD_RTOL"]
+           "check_eq4_3_ode", "check_eq4_3_mc", "PREGD_RTOL", 'check_eq4_3_float_generic']
 
 #: float64 round-off of an exact population identity
 EXACT_ATOL = 1e-15
@@ -197,3 +204,73 @@ def check_eq4_3_mc(*, quick: bool = True, seed: int = 0, n: int = 0, d: int = 16
                             float(np.sum((lim - w1) ** 2)), 0.0, kind="EXACT", atol=EXACT_ATOL),
             close_agreement(f"one pre-GD step at n = {n} within 0.01 of w*", pre.mean, 0.0,
                             kind="MC", atol=ONE_STEP_MC_ATOL)]
+
+
+#: Relative tolerance of the scalar search for the ridge penalty minimising the conditional risk.
+LAMBDA_SEARCH_RTOL = 1e-5
+
+
+def check_eq4_3_float_generic(*, quick: bool = True, seed: int = 0,
+                         fault_lambda_fn: Callable[..., Any] | None = None,
+                         fault_parts_fn: Callable[..., Any] | None = None,
+                         fault_population_fn: Callable[..., Any] | None = None
+                         ) -> list[Evidence]:
+    """Three values where the default checks only ever used 0 / 1 (``tests/test_generic_points``):
+
+    * :func:`ridge_lmmse_lambda` at α² = 2.3 against the minimiser of ridge's conditional Bayes
+      risk ``λ²(α²/d)Tr(A⁻²) + (σ²/n)Tr(A⁻²Σ̂)``, ``A = Σ̂ + λI`` (numpy, scalar search on a
+      random X; the LMMSE penalty is the minimiser for every X);
+    * :func:`excess_from_parts` at a non-identity Σ against ``uᵀΣu``, ``u = r̂ ⊙ (bias + noise)``
+      (no square root);
+    * :func:`pregd_population` at Σ_jj ∈ (0.6, 1.4, 2.1) and t ∈ {3, 7} against t steps of the
+      population recursion ``v ← v − η(RΣR v − RΣ w*)``, ``ŵ = R v``, ``R = diag(Σ w*)``.
+    """
+    from scipy.optimize import minimize_scalar
+
+    rng = np.random.default_rng(seed)
+    out = []
+    # ridge λ*
+    d, n, sigma2, alpha2 = 5, 9, 0.4, 2.3
+    X = rng.standard_normal((n, d))
+    S_hat = X.T @ X / n
+
+    def cond_risk(log_lam: float) -> float:
+        lam = math.exp(log_lam)
+        Ainv = np.linalg.inv(S_hat + lam * np.eye(d))
+        A2 = Ainv @ Ainv
+        return float(lam**2 * alpha2 / d * np.trace(A2) + sigma2 / n * np.trace(A2 @ S_hat))
+
+    res = minimize_scalar(cond_risk, bounds=(-8.0, 4.0), method="bounded",
+                          options={"xatol": 1e-9})
+    lam_star = math.exp(float(getattr(res, "x")))  # noqa: B009 (scipy stubs)
+    f = fault_lambda_fn or ridge_lmmse_lambda
+    out.append(float_agreement("ridge λ* = σ²d/(nα²) at α² = 2.3 = argmin of the conditional "
+                               "Bayes risk", float(f(d, n, sigma2, alpha2)), lam_star,
+                               rtol=LAMBDA_SEARCH_RTOL))
+    # excess_from_parts at a generic Σ
+    M = rng.standard_normal((4, 4))
+    Sigma = M @ M.T / 4 + 0.5 * np.eye(4)
+    parts = {"rhat": rng.standard_normal(4), "bias": rng.standard_normal(4),
+             "noise": rng.standard_normal(4)}
+    g = fault_parts_fn or excess_from_parts
+    val = g(parts, Sigma)
+    u = parts["rhat"] * (parts["bias"] + parts["noise"])
+    ub = parts["rhat"] * parts["bias"]
+    out.append(float_agreement("excess_from_parts at a non-identity Σ: E = uᵀΣu, Bias = u_bᵀΣu_b",
+                               [val["excess"], val["bias"]], [float(u @ Sigma @ u),
+                                                              float(ub @ Sigma @ ub)],
+                               rtol=VALUE_RTOL))
+    # pregd_population at generic Σ_jj and t
+    h = fault_population_fn or pregd_population
+    w = np.array([0.7, -0.45, 0.3])
+    S = np.array([0.6, 1.4, 2.1])
+    r = S * w
+    eta = 0.8
+    for t in (3, 7):
+        v = np.zeros(3)
+        for _ in range(t):
+            v = v - eta * (r * S * r * v - r * S * w)
+        out.append(float_agreement(f"pregd_population at Σ_jj = (0.6, 1.4, 2.1), t = {t} = t "
+                                   "population pre-GD steps", np.asarray(h(w, S, eta, t)), r * v,
+                                   rtol=VALUE_RTOL, atol=VALUE_RTOL))
+    return out

@@ -58,21 +58,11 @@ def test_sufficient_statistic_route_equals_the_raw_route() -> None:
 
 
 @pytest.mark.result("czz24:s1")
-def test_one_blas_thread_keeps_the_signature_and_limits_blas() -> None:
-    """The wave-3 decorator: ``--params`` and the fault scan read the check's own signature, and
-    inside the call the BLAS pools run one thread (restored after)."""
+def test_s1_check_keeps_its_signature() -> None:
+    """``--params`` and the fault scan read the check's own signature."""
     import inspect
 
-    from threadpoolctl import threadpool_info
-
-    from numerics.sparse_multihead.threads import one_blas_thread
     from sims.checks.sparse_multihead import check_s1_train
 
     assert "fault_swap_prediction" in inspect.signature(check_s1_train).parameters
     assert "sigma2" in inspect.signature(check_s1_train).parameters
-
-    @one_blas_thread
-    def inside() -> list[int]:
-        return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
-
-    assert inside() and all(t == 1 for t in inside())

@@ -102,6 +102,29 @@ from theory.sparse_multihead.pregd import (  # noqa: F401
 )
 from theory.sparse_multihead.results import RESULTS  # noqa: F401
 
+#: Module name -> the paper sections it encodes (``theory/sparse_multihead/<key>.py``,
+#: ``numerics/sparse_multihead/checks_<key>.py`` and ``sims/checks/sparse_multihead/<key>.py`` are
+#: named by these keys; a section may exist in some layers only).
+SECTIONS: dict[str, str] = {
+    "data": "§2 data model (sparse tasks, Σ = I + ζ𝟙𝟙ᵀ), population correlations r = Σw*",
+    "model": "§2 Eq. (2.2) masked multi-head linear transformer, mask Eq. (2.3); the exact "
+    "effective predictor (R12, derived)",
+    "constructions": "§4.1 Alg. 1, Eq. (4.1), Prop. 4.1 (App. C.1), Prop. 4.2 (Eq. (C.7)); the "
+    "head count of Alg. 1 (derived)",
+    "pregd": "§4.2 Eq. (4.3) pre-GD closed forms, limits and flow; S1 (Props. 4.1, 4.2, Thm 5.3: "
+    "the trained construction, sims only)",
+    "decomposition": "App. D Eqs. (D.1)–(D.3) error decomposition (corrected)",
+    "concentration": "App. D Lemmas D.1, D.2, D.3–D.7",
+    "bounds": "§5 Thms 5.1, 5.2, Remark 5.2, Thm 5.3 (upper part)",
+    "baselines": "§5 Thm 5.3 (lower part), App. F.3–F.8: exact OLS / ridge for Σ = I",
+    "bayes": "Bayes posterior mean by support enumeration (derived; priors of Thm 5.3, App. B)",
+    "heads": "§3 Eq. (3.1) head importance and pruning; App. B probing (Fig. 1d, Figs. 5–8) and "
+    "P-probing (Fig. 2a/2b)",
+    "fig1b": "§3 Fig. 1b / App. B Fig. 3 baselines and S2 trained models (numerics and sims only; "
+    "the formulas are in baselines and bayes)",
+    "fig2c": "§6 Fig. 2c pre-GD vs GD over steps (numerics only; the formulas are in pregd)",
+}
+
 NOTATION = """
 ==============================  ========================  =====================================
 paper symbol                    code name                 canonical / notes
@@ -126,7 +149,7 @@ W_{i,j} (Eq. 3.1)               ``head_importance``       head importance (rows 
 ==============================  ========================  =====================================
 """
 
-__all__ = ["NOTATION", "RESULTS"]
+__all__ = ["NOTATION", "RESULTS", "SECTIONS"]
 __all__ += data.__all__
 __all__ += model.__all__
 __all__ += constructions.__all__

@@ -24,7 +24,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"gauss_moment_for_sign_prior": {
                       "fault_second_moment": fault("second_moment_sparse_for_every_prior")}}),
             Check("numerics.sparse_multihead.checks_data:check_sec2_float"),
-            Check("sims.checks.sparse_multihead:check_sec2_torch"),
+            Check("sims.checks.sparse_multihead.data:check_sec2_torch"),
         ),
     ),
     Result(
@@ -40,7 +40,7 @@ RESULTS: tuple[Result, ...] = (
             "theory.sparse_multihead:effective_predictor",
             "theory.sparse_multihead:layer_operator",
         ),
-        checks=(Check("sims.checks.sparse_multihead:check_eq2_2_torch",
+        checks=(Check("sims.checks.sparse_multihead.model:check_eq2_2_torch",
                   faults={"score_scale_dropped": {"fault_attn_scale": 1.0}}),),
     ),
     Result(
@@ -70,7 +70,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_constructions:check_prop4_1_float",
                   faults={"one_head_dropped": {"fault_drop_heads": 1},
                           "query_own_rhat": {"fault_query_rhat": True}}),
-            Check("sims.checks.sparse_multihead:check_prop4_1_torch"),
+            Check("sims.checks.sparse_multihead.constructions:check_prop4_1_torch"),
         ),
     ),
     Result(
@@ -87,7 +87,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_constructions:check_prop4_2_symbolic"),
             Check("numerics.sparse_multihead.checks_constructions:check_prop4_2_float",
                   faults={"readout_sign": {"fault_readout_sign": 1}}),
-            Check("sims.checks.sparse_multihead:check_prop4_2_torch",
+            Check("sims.checks.sparse_multihead.constructions:check_prop4_2_torch",
                   faults={"readout_sign": {"fault_readout_sign": 1}}),
         ),
     ),
@@ -136,7 +136,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_ode"),
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_mc",
                   faults={"covariance_scaled": {"fault_cov_scale": 1.3}}),
-            Check("numerics.sparse_multihead.checks_generic:check_eq4_3_float_generic",
+            Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_float_generic",
                   faults={"lambda_alpha2_dropped":
                           {"fault_lambda_fn": fault("ridge_lmmse_lambda_alpha2_dropped")},
                           "parts_sigma_not_sqrt":
@@ -162,7 +162,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"printed_d1_without_eta": {"fault_variant": "paper"}}),
             Check("numerics.sparse_multihead.checks_decomposition:check_eqd_1_paper",
                   expect="discrepancy"),
-            Check("numerics.sparse_multihead.checks_generic:check_eq4_3_float_generic"),
+            Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_float_generic"),
         ),
     ),
     Result(
@@ -183,7 +183,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_rate"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_rate_d2",
                   faults={"beta_not_halved": {"fault_beta_ratio": 1.0}}),
-            Check("numerics.sparse_multihead.checks_generic:check_lemd_1_float_rates",
+            Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_float_rates",
                   faults={"d1_without_plus_one":
                           {"fault_lemd1_fn": fault("lemD1_rate_without_plus_one")},
                           "d7_log_not_squared":
@@ -204,7 +204,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate_aux"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_float"),
-            Check("numerics.sparse_multihead.checks_generic:check_lemd_1_float_rates"),
+            Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_float_rates"),
         ),
     ),
     Result(
@@ -216,8 +216,8 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 §6 item 10",
         statement="E(w̃^t) ≲ (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)",
         objects=("theory.sparse_multihead:thm51_bound", "theory.sparse_multihead:eta_t_star_51",),
-        checks=(Check("numerics.sparse_multihead.checks_theorems:check_thm5_1_rate"),
-                Check("numerics.sparse_multihead.checks_generic:check_thm5_1_float_bound",
+        checks=(Check("numerics.sparse_multihead.checks_bounds:check_thm5_1_rate"),
+                Check("numerics.sparse_multihead.checks_bounds:check_thm5_1_float_bound",
                       faults={"log_not_squared":
                               {"fault_thm51_fn": fault("thm51_bound_log_not_squared")}})),
         figures=("sims.figures.sparse_multihead:fig_bounds",),
@@ -229,8 +229,8 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Thm 5.2",
         statement="E(w^t_gd) ≲ log t · sqrt(σ² Tr(Σ) log(d/δ)/n)",
         objects=("theory.sparse_multihead:thm52_bound",),
-        checks=(Check("numerics.sparse_multihead.checks_theorems:check_thm5_2_rate"),
-                Check("numerics.sparse_multihead.checks_generic:check_thm5_2_float_bound",
+        checks=(Check("numerics.sparse_multihead.checks_bounds:check_thm5_2_rate"),
+                Check("numerics.sparse_multihead.checks_bounds:check_thm5_2_float_bound",
                       faults={"log_outside_sqrt":
                               {"fault_thm52_fn": fault("thm52_bound_log_outside_sqrt")}})),
     ),
@@ -244,11 +244,11 @@ RESULTS: tuple[Result, ...] = (
         statement="pre-GD better iff Tr(RΣR)/β² ≲ Tr Σ and s/(n²β²) ≲ 1/n",
         objects=("theory.sparse_multihead:bound_ratio_isotropic",),
         checks=(
-            Check("numerics.sparse_multihead.checks_theorems:check_rem5_2_symbolic",
+            Check("numerics.sparse_multihead.checks_bounds:check_rem5_2_symbolic",
                   faults={"s_not_squared": {"fault_ratio_fn": fault("ratio_linear_in_s")}}),
-            Check("numerics.sparse_multihead.checks_theorems:check_rem5_2_order",
+            Check("numerics.sparse_multihead.checks_bounds:check_rem5_2_order",
                   faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}}),
-            Check("numerics.sparse_multihead.checks_generic:check_rem5_2_float_generic",
+            Check("numerics.sparse_multihead.checks_bounds:check_rem5_2_float_generic",
                   faults={"thm51_log_not_squared":
                           {"fault_thm51_fn": fault("thm51_bound_log_not_squared")}}),
         ),
@@ -263,11 +263,11 @@ RESULTS: tuple[Result, ...] = (
         statement="E(w̃^t) ≲ σ² log²(ns/σ²) log²(d/δ) (s/n + d s²/n²)",
         objects=("theory.sparse_multihead:thm53_rate", "theory.sparse_multihead:thm53_steps",),
         checks=(
-            Check("numerics.sparse_multihead.checks_theorems:check_thm5_3_order",
+            Check("numerics.sparse_multihead.checks_bounds:check_thm5_3_order",
                   faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}}),
-            Check("numerics.sparse_multihead.checks_theorems:check_thm5_3_rate",
+            Check("numerics.sparse_multihead.checks_bounds:check_thm5_3_rate",
                   faults={"linear_rate": {"fault_rate_fn": fault("linear_rate")}}),
-            Check("numerics.sparse_multihead.checks_generic:check_thm5_3_float_generic",
+            Check("numerics.sparse_multihead.checks_bounds:check_thm5_3_float_generic",
                   faults={"s_not_squared": {"fault_rate_fn": fault("thm53_rate_s_not_squared")},
                           "steps_log_without_s":
                           {"fault_steps_fn": fault("thm53_steps_log_without_s")}}),
@@ -293,7 +293,7 @@ RESULTS: tuple[Result, ...] = (
                   faults={"wishart_off_by_one": {"fault_ols_fn": fault("ols_off_by_one")}}),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_float"),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_order"),
-            Check("numerics.sparse_multihead.checks_generic:check_eq4_3_float_generic"),
+            Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_float_generic"),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc_one_step_api",
                   faults={"identity_r_squared": {"fault_one_step_power": 2}}),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_threshold",
@@ -330,9 +330,9 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 V-sims S1",
         statement="risk_pre ≈ tuned constant-η pre-GD optimum; risk_pre < 0.7 risk_raw, < ridge*",
         objects=("sims.models.sparse_multihead:PreGDTF",),
-        checks=(Check("sims.checks.sparse_multihead:check_s1_train",
+        checks=(Check("sims.checks.sparse_multihead.pregd:check_s1_train",
                       faults={"swapped_prediction": {"fault_swap_prediction": True}}),
-                Check("sims.checks.sparse_multihead_s1:check_s1_free_schedule",
+                Check("sims.checks.sparse_multihead.pregd:check_s1_free_schedule",
                       faults={"tied_start": {"fault_tied_schedule": True}})),
     ),
     Result(
@@ -344,7 +344,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 V-sims S2 (negative finding)",
         statement="risk < 0.2 E‖w‖², < 3 ridge*, > Bayes",
         objects=("sims.models.sparse_multihead:MaskedLinearTF",),
-        checks=(Check("sims.checks.sparse_multihead:check_s2_train", expect="untested"),),
+        checks=(Check("sims.checks.sparse_multihead.fig1b:check_s2_train", expect="untested"),),
     ),
     Result(
         id="czz24:eq3.1",
@@ -360,10 +360,10 @@ RESULTS: tuple[Result, ...] = (
             "theory.sparse_multihead:pruning_keep",
         ),
         checks=(
-            Check("sims.checks.sparse_multihead:check_eq3_1_train"),
-            Check("sims.checks.sparse_multihead_fig1b:check_eq3_1_train_pruning",
+            Check("sims.checks.sparse_multihead.heads:check_eq3_1_train"),
+            Check("sims.checks.sparse_multihead.heads:check_eq3_1_train_pruning",
                   faults={"prune_argmin": {"fault_prune_rule": "argmin"}}),
-            Check("sims.checks.sparse_multihead_probe:check_eq3_1_train_probe",
+            Check("sims.checks.sparse_multihead.heads:check_eq3_1_train_probe",
                   faults={"shuffled_targets": {"fault_shuffle_targets": True}},
                   expect="untested"),
         ),
@@ -383,10 +383,10 @@ RESULTS: tuple[Result, ...] = (
         statement="OLS = 4(1 − n/16) + σ²n/(15 − n) (n ≤ 14), σ²·16/(n − 17) (n ≥ 18), ∞ at 15–17",
         objects=("theory.sparse_multihead:ols_excess_risk",),
         checks=(
-            Check("numerics.sparse_multihead.checks_figures:check_fig1b_paper"),
-            Check("numerics.sparse_multihead.checks_figures:check_fig1b_mc",
+            Check("numerics.sparse_multihead.checks_fig1b:check_fig1b_paper"),
+            Check("numerics.sparse_multihead.checks_fig1b:check_fig1b_mc",
                   faults={"wrong_sigma2": {"fault_sigma2": 0.5}}),
-            Check("sims.checks.sparse_multihead_fig1b:check_fig1b_train",
+            Check("sims.checks.sparse_multihead.fig1b:check_fig1b_train",
                   faults={"task_leaked": {"fault_leak_task": 1.0}},
                   expect="untested"),
         ),
@@ -402,9 +402,9 @@ RESULTS: tuple[Result, ...] = (
         statement="pre-gd converges to a lower risk than gd",
         objects=("theory.sparse_multihead:pregd_gram", "theory.sparse_multihead:phi"),
         checks=(
-            Check("numerics.sparse_multihead.checks_figures:check_fig2c_order",
+            Check("numerics.sparse_multihead.checks_fig2c:check_fig2c_order",
                   faults={"no_preprocessing": {"fault_no_preprocess": True}}),
-            Check("numerics.sparse_multihead.checks_figures:check_fig2c_mc",
+            Check("numerics.sparse_multihead.checks_fig2c:check_fig2c_mc",
                   faults={"wrong_signal": {"fault_signal": 4.4}}),
         ),
         figures=("sims.figures.sparse_multihead:fig_fig2c",),
@@ -416,7 +416,7 @@ PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
         result="czz24:s1",
         name="any-setting",
-        check="sims.checks.sparse_multihead:check_s1_train",
+        check="sims.checks.sparse_multihead.pregd:check_s1_train",
         strategy="theory.strategies.sparse_multihead:czz24_s1_settings",
         pinned=({"d": 32, "s": 2, "n": 128, "sigma2": 0.25},),
     ),

@@ -1,0 +1,473 @@
+"""Row builders and recipes shared by the czz24 torch checks: the weight loading of the
+constructed models (``model``, ``constructions``) and the S1 recipe at any setting (``pregd``).
+
+The S1 recipe at any setting: the S1 model (Alg. 1 or the identity, then k = 4 GD layers
+with step sizes η_ℓ = e^{θ_ℓ}) trained at a setting ``(d, s, n, σ²)`` other than the preset, with
+the training derived from the setting.
+
+* **Model and contract.** The drawn-setting model is the S1 :class:`~sims.models.sparse_multihead.
+  PreGDTF` with its k steps tied (``θ_ℓ = φ`` for every layer): the claim's own model class, whose
+  optimum *is* the prediction, "the tuned constant-η k-step optimum of its own method".  (The
+  preset trains the k steps free with Adam for 150 steps and stays near a constant step; trained
+  free to convergence, a per-layer schedule beats the constant-η optimum by 4 % (raw) to 70 %
+  (pre) at the preset, so a free schedule is not what the claim predicts.)
+* **Sufficient statistics.** The loss of a context is its exact conditional excess risk
+  ``‖ŵ − w*‖²`` (Σ = I), read off the forward pass at the d unit queries: the query noise is
+  integrated out, so a fixed training sample of contexts replaces fresh prompts.
+* **Step size from the curvature.** Newton steps in φ (the second derivative by autograd), each
+  at most ``NEWTON_MAX_STEP`` and halved until the loss decreases; where the curvature is not
+  positive (far below the optimum) a step of ``NEWTON_MAX_STEP`` downhill.
+* **Steps from a convergence criterion.** Stop when the loss moved less than
+  ``CONVERGED_FRACTION`` × tolerance (relative) over the last ``CONVERGED_WINDOW`` steps.
+* **Batch from the tolerance.** A pilot of ``PILOT_CONTEXTS`` gives the coefficient of variation
+  ``cv`` of a context's risk; the sample has ``(2 MC_Z cv / t)²`` contexts, so the sampling error of
+  every risk in the rows is ≤ t/2 (t the relative tolerance).
+* **Start from the curvature.** ``η_0 = START_FRACTION / median λ_max`` of the sample's Gram
+  matrices (its risk ≈ the zero predictor's, E‖w*‖² = 1).
+
+The prediction (numpy, :func:`constant_eta_optimum`) is computed on its own contexts by the
+eigen-decomposition closed form of k constant-η GD steps from 0, ``v = U diag((1 − (1 − ηλ)^k)/λ)
+Uᵀ b``, minimised over η (grid, then a bounded scalar search); the trained model's risk is its
+torch forward pass on the same contexts (paired).  Nothing here imports a prediction into the
+trained route.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from scipy.optimize import minimize_scalar
+
+from numerics.sampling import check_rng, check_seed
+from numerics.sparse_multihead.predictors import ridge_fit
+from numerics.sparse_multihead.risk import LAMBDA_GRID
+from numerics.sparse_multihead.sampling import sample_sparse_prompts
+from numerics.testing import (
+    ordering,
+    skipped,
+    train_discrimination,
+)
+from sims.cache import cached
+from sims.models.sparse_multihead import MaskedLinearTF, PreGDTF
+from theory.common.protocols import Evidence
+from theory.settings import SparseRegressionICL
+from theory.sparse_multihead import (
+    LinTFWeights,
+)
+
+__all__ = ['TORCH_ATOL', 'load_weights', 'prompt_tokens', 'S1_DEFAULTS', 'validate_s1_setting', 'constant_eta_optimum', 'train_tied', 's1_rows_at_setting', 'TiedRun', 's1_gram', 'ridge_star_errors', 'describe_run']
+
+#: R12 and the constructions: forward pass vs extraction, relative to 1 + |ŷ| (spec: 1e-10).
+TORCH_ATOL = 1e-10
+
+
+def load_weights(model: MaskedLinearTF, W: LinTFWeights) -> MaskedLinearTF:
+    """Copy theory weights (e.g. :func:`pregd_transformer`) into a torch model of that shape."""
+    with torch.no_grad():
+        model.W_E.copy_(torch.as_tensor(np.asarray(W.W_E, dtype=float)))
+        model.W_O.copy_(torch.as_tensor(np.asarray(W.W_O, dtype=float).reshape(-1)))
+        for i, L in enumerate(W.layers):
+            for dst, src in ((model.WQ, L.WQ), (model.WK, L.WK), (model.WV, L.WV)):
+                dst[i].copy_(torch.as_tensor(np.stack([np.asarray(m, dtype=float) for m in src])))
+            model.W1[i].copy_(torch.as_tensor(np.asarray(L.W1, dtype=float)))
+    return model
+
+
+def prompt_tokens(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> torch.Tensor:
+    q = Xq.shape[0]
+    E = np.vstack([np.hstack([X.T, Xq.T]), np.hstack([y, np.zeros(q)])[None]])
+    return torch.as_tensor(E)[None]
+
+
+#: The preset of spec V-sims S1 (the defaults of the trained check).
+S1_DEFAULTS = {"d": 32, "s": 2, "n": 128, "sigma2": 0.25}
+#: GD layers of the S1 model (spec V-sims S1: K = 4).
+GD_LAYERS = 4
+
+#: The preset pre-GD TRAIN row's tolerance (``sims.checks.sparse_multihead.S1_RTOL["pre"]``).
+S1_PRESET_RTOL_PRE = 0.35
+#: Relative tolerance of a drawn-setting TRAIN row: 5 % of the constant-η optimum (the claim's
+#: "≈"); tightened where an alternative is closer (see :func:`_tolerance`).
+S1_SETTING_RTOL = 0.05
+#: Sampling-error multiplier: every risk's standard error is ≤ t / (2 MC_Z) of the optimum.
+MC_Z = 3.0
+#: Contexts of the pilot that measures the coefficient of variation of a context's risk.
+PILOT_CONTEXTS = 2000
+#: Budget of contexts of the sample (training and evaluation share it); the population risk's
+#: sampling error at the batch used is in the row's details.
+MAX_CONTEXTS = 10_000
+#: At prompt lengths ≤ SHORT_N an alternative ≥ SHORT_RESOLVE from the prediction is resolved
+#: (issue 19 item 3): the tolerance is tightened to separation / TIGHTEN_UNITS.
+SHORT_N = 16
+#: Relative separation that must be resolved at short prompts (issue 19: 1.5 %).
+SHORT_RESOLVE = 0.015
+#: Tolerance units between the prediction and its nearest alternative after tightening (> 2, the
+#: separation train_discrimination requires).
+TIGHTEN_UNITS = 2.5
+#: The TRAIN contract's start distance (tolerance units), and the units a row is tightened to
+#: when its start is closer (the training converges in-sample to ~1e-8 relative, so a tighter
+#: row costs nothing; the population sampling error is in the details).
+START_UNITS = 3.0
+TIGHTEN_START_UNITS = 3.2
+#: Start step as a fraction of 1 / median λ_max (the start's risk is near the zero predictor's).
+START_FRACTION = 0.02
+#: Newton: largest step in φ = log η.
+NEWTON_MAX_STEP = 0.5
+#: Convergence: relative loss drift over the window below this fraction of the tolerance.
+CONVERGED_FRACTION = 0.01
+#: Convergence window (Newton steps).
+CONVERGED_WINDOW = 2
+#: Curvature by a forward difference of autograd gradients in φ (a double backward through the
+#: batched recursion costs 10x more).
+CURVATURE_STEP = 0.05
+#: Newton steps at most (a run that does not converge says so in its details).
+MAX_NEWTON_STEPS = 60
+#: Points of the η grid of the numpy optimum (log-spaced, before the scalar refinement).
+ETA_GRID_POINTS = 31
+#: ORDER rows at a drawn setting: margin in paired standard errors; an ordering of the optima
+#: closer than this is not separable.
+ORDER_Z = 3.0
+
+
+def validate_s1_setting(d: int, s: int, n: int, sigma2: float) -> SparseRegressionICL:
+    """The S1 setting ([czz24] §2, Thm 5.3 prior): ``d ≥ 1``, ``1 ≤ s ≤ d``, ``n ≥ 1``, ``σ² ≥ 0``,
+    Σ = I, ±1/√s prior; a ``ValueError`` names the assumption a value breaks."""
+    for name, v in (("d", d), ("s", s), ("n", n)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise ValueError(f"{name} must be an integer ([czz24] §2), got {v!r}")
+    return SparseRegressionICL.isotropic(d=int(d), s=int(s), n=int(n), sigma2=float(sigma2),
+                                         prior="sign", q=1)
+
+
+# ------------------------------------------------------------------------- numpy prediction
+def s1_gram(X: np.ndarray, y: np.ndarray, preprocess: bool
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n = X.shape[1]
+    r = (np.swapaxes(X, 1, 2) @ y[..., None])[..., 0] / n
+    Xf = X * r[:, None, :] if preprocess else X
+    G = np.swapaxes(Xf, 1, 2) @ Xf / n
+    b = (np.swapaxes(Xf, 1, 2) @ y[..., None])[..., 0] / n
+    return G, b, (r if preprocess else np.ones_like(r))
+
+
+def _closed_form_errors(lam: np.ndarray, U: np.ndarray, c: np.ndarray, scale: np.ndarray,
+                        w: np.ndarray, eta: float, k: int) -> np.ndarray:
+    """Per-context ``‖scale ⊙ v_k − w‖²`` with ``v_k = U g(Λ) Uᵀ b`` (``c = Uᵀ b``), g the k-step
+    GD filter ``(1 − (1 − ηλ)^k)/λ`` (``kη`` at λ = 0)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        small = np.abs(lam) < 1e-300
+        g = np.where(small, k * eta, (1.0 - (1.0 - eta * lam) ** k) / np.where(small, 1.0, lam))
+        v = (U @ (g * c)[..., None])[..., 0]
+        return np.sum((scale * v - w) ** 2, axis=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Optimum:
+    eta: float
+    risk: float
+    se: float
+    errors: np.ndarray  # per context at the optimum
+
+
+def constant_eta_optimum(X: np.ndarray, y: np.ndarray, w: np.ndarray, *, preprocess: bool,
+                         k: int = GD_LAYERS) -> Optimum:
+    """Tuned constant-η k-step (pre-)GD on these contexts (numpy, closed form per η): grid over
+    ``η λ̄ ∈ [10⁻³, 3]`` (λ̄ the median λ_max), then a bounded scalar search around the argmin."""
+    G, b, scale = s1_gram(X, y, preprocess)
+    lam, U = np.linalg.eigh(G)
+    c = (np.swapaxes(U, 1, 2) @ b[..., None])[..., 0]
+    lbar = float(np.median(lam[:, -1]))
+    logs = np.log(np.geomspace(1e-3, 3.0, ETA_GRID_POINTS) / lbar)
+
+    def risk(le: float) -> float:
+        e = _closed_form_errors(lam, U, c, scale, w, float(np.exp(le)), k)
+        m = float(np.mean(e))
+        return m if np.isfinite(m) else math.inf
+
+    vals = [risk(le) for le in logs]
+    i = int(np.argmin(vals))
+    lo, hi = logs[max(i - 1, 0)], logs[min(i + 1, len(logs) - 1)]
+    res = minimize_scalar(risk, bounds=(lo, hi), method="bounded",
+                          options={"xatol": 1e-4})
+    x, fun = float(getattr(res, "x")), float(getattr(res, "fun"))  # noqa: B009 (scipy stubs)
+    le = x if fun <= vals[i] else float(logs[i])
+    e = _closed_form_errors(lam, U, c, scale, w, float(np.exp(le)), k)
+    return Optimum(eta=float(np.exp(le)), risk=float(np.mean(e)),
+                   se=float(np.std(e) / math.sqrt(len(e))), errors=e)
+
+
+# ------------------------------------------------------------------------ torch training
+@dataclass(frozen=True, slots=True)
+class TiedRun:
+    """A trained tied-step S1 model: ``θ_ℓ = log_eta`` for every layer."""
+
+    log_eta: float
+    log_eta_init: float
+    steps: int
+    converged: bool
+    batch: int
+    history: tuple[float, ...]  # training loss after each accepted step
+    seconds: float
+
+
+def _unit_tokens(X: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    B, n, d = X.shape
+    E = torch.zeros((B, d + 1, n + d), dtype=X.dtype)
+    E[:, :d, :n] = X.transpose(1, 2)
+    E[:, d, :n] = y
+    E[:, :d, n:] = torch.eye(d, dtype=X.dtype)
+    return E
+
+
+def _gram_errors(phi: torch.Tensor, G: torch.Tensor, b: torch.Tensor, scale: torch.Tensor,
+                 w: torch.Tensor) -> torch.Tensor:
+    """Per-context exact risk of the tied model ``θ_ℓ = φ`` from the sufficient statistics of
+    each context (Gram ``G = X̃ᵀX̃/n``, moment ``b = X̃ᵀy/n``): the PreGDTF forward at the d unit
+    queries is ``scale ⊙ v`` with ``v ← v − η(Gv − b)`` k times from 0 (the residual update of its
+    GD layers read in the coefficient basis); O(B d²) per layer instead of O(B n (n + d))."""
+    eta = torch.exp(phi)
+    v = torch.zeros_like(b)
+    for _ in range(GD_LAYERS):
+        v = v - eta * ((G * v[:, None, :]).sum(dim=2) - b)
+    return ((scale * v - w) ** 2).sum(dim=1)
+
+
+def train_tied(st: SparseRegressionICL, X: np.ndarray, y: np.ndarray, w: np.ndarray, *,
+               preprocess: bool, rtol: float, data_key: Any) -> TiedRun:
+    """Train the tied-step S1 model on the contexts ``(X, y, w)`` (cached by configuration:
+    ``data_key`` names the contexts, e.g. their stream and size)."""
+    key = ("s1_tied", st, preprocess, GD_LAYERS, data_key, float(rtol), START_FRACTION,
+           CONVERGED_FRACTION, CONVERGED_WINDOW, NEWTON_MAX_STEP, MAX_NEWTON_STEPS)
+    return cached("sparse_multihead", key,
+                  lambda: _train_tied(st, X, y, w, preprocess, float(rtol)))
+
+
+def _train_tied(st: SparseRegressionICL, Xn: np.ndarray, yn: np.ndarray, wn: np.ndarray,
+                preprocess: bool, rtol: float) -> TiedRun:
+    t0 = time.perf_counter()
+    X, y, w = torch.as_tensor(Xn), torch.as_tensor(yn), torch.as_tensor(wn)
+    batch, n = X.shape[0], st.n
+    r = torch.einsum("bnd,bn->bd", X, y) / n
+    Xf = X * r[:, None, :] if preprocess else X
+    G = Xf.transpose(1, 2) @ Xf / n
+    b = torch.einsum("bnd,bn->bd", Xf, y) / n
+    scale = r if preprocess else torch.ones_like(r)
+    lmax = torch.linalg.eigvalsh(G)[:, -1]
+    phi0 = float(math.log(START_FRACTION / float(torch.median(lmax))))
+
+    def loss_of(p: float) -> float:
+        with torch.no_grad():
+            v = float(_gram_errors(torch.tensor(p, dtype=torch.float64), G, b, scale, w).mean())
+        return v if math.isfinite(v) else math.inf
+
+    def grad_of(p: float) -> float:
+        t = torch.tensor(p, dtype=torch.float64, requires_grad=True)
+        (g1,) = torch.autograd.grad(_gram_errors(t, G, b, scale, w).mean(), t)
+        return float(g1)
+
+    phi, cur = phi0, loss_of(phi0)
+    hist = [cur]
+    steps, converged = 0, False
+    while steps < MAX_NEWTON_STEPS:
+        gr = grad_of(phi)
+        cv = (grad_of(phi + CURVATURE_STEP) - gr) / CURVATURE_STEP
+        step = -gr / cv if cv > 0 else -math.copysign(NEWTON_MAX_STEP, gr)
+        step = max(-NEWTON_MAX_STEP, min(NEWTON_MAX_STEP, step))
+        new = loss_of(phi + step)
+        while new > cur and abs(step) > 1e-8:
+            step /= 2
+            new = loss_of(phi + step)
+        steps += 1
+        if new <= cur:
+            phi, cur = phi + step, new
+        hist.append(cur)
+        if len(hist) > CONVERGED_WINDOW:
+            drift = abs(hist[-1 - CONVERGED_WINDOW] - hist[-1]) / max(abs(hist[-1]), 1e-300)
+            if drift < CONVERGED_FRACTION * rtol:
+                converged = True
+                break
+    return TiedRun(log_eta=phi, log_eta_init=phi0, steps=steps, converged=converged, batch=batch,
+                   history=tuple(hist), seconds=time.perf_counter() - t0)
+
+
+def _forward_errors(log_eta: float, preprocess: bool, X: np.ndarray, y: np.ndarray,
+                    w: np.ndarray, chunk: int = 20_000) -> np.ndarray:
+    """Per-context exact risk of the tied model ``θ_ℓ = log_eta`` (torch forward, unit queries)."""
+    model = PreGDTF(GD_LAYERS, preprocess=preprocess, log_eta_init=log_eta)
+    out = []
+    n = X.shape[1]
+    with torch.no_grad():
+        for a in range(0, len(X), chunk):
+            Xt, yt = torch.as_tensor(X[a:a + chunk]), torch.as_tensor(y[a:a + chunk])
+            w_hat = model(_unit_tokens(Xt, yt), n)
+            out.append(((w_hat - torch.as_tensor(w[a:a + chunk])) ** 2).sum(dim=1).numpy())
+    return np.concatenate(out)
+
+
+def _start_risk(log_eta: float, preprocess: bool, X: np.ndarray, y: np.ndarray, w: np.ndarray
+                ) -> float:
+    """Risk of the untrained model (θ_ℓ = log_eta) on these contexts, from the sufficient
+    statistics (the forward pass is evaluated at the trained step only: its cost is O(n²))."""
+    G, b, scale = s1_gram(X, y, preprocess)
+    with torch.no_grad():
+        e = _gram_errors(torch.tensor(log_eta, dtype=torch.float64), torch.as_tensor(G),
+                         torch.as_tensor(b), torch.as_tensor(scale), torch.as_tensor(w))
+    return float(e.mean())
+
+
+def ridge_star_errors(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Per-context errors of ridge at the λ of ``LAMBDA_GRID`` with the least mean error
+    (normalised ridge ``(XᵀX/n + λ)⁻¹Xᵀy/n`` in the eigenbasis of XᵀX/n, every λ at once); the
+    chosen λ is recomputed by :func:`numerics.sparse_multihead.predictors.ridge_fit`."""
+    G, b, _ = s1_gram(X, y, False)
+    lam, U = np.linalg.eigh(G)
+    c = (np.swapaxes(U, 1, 2) @ b[..., None])[..., 0]
+    best, best_lam = None, LAMBDA_GRID[0]
+    for lm in LAMBDA_GRID:
+        e = np.sum(((U @ (c / (lam + lm))[..., None])[..., 0] - w) ** 2, axis=1)
+        if best is None or float(np.mean(e)) < float(np.mean(best)):
+            best, best_lam = e, lm
+    return np.sum((ridge_fit(X, y, best_lam) - w) ** 2, axis=1)
+
+
+# ---------------------------------------------------------------------------------- rows
+def _batch_for(cv: float, rtol: float) -> int:
+    return int(math.ceil((2.0 * MC_Z * cv / rtol) ** 2))
+
+
+def _seconds_for(contexts: int, d: int, n: int) -> float:
+    """Rough cost on one core (measured: about 2 µs per context × (n + d) × d, twice)."""
+    return 4e-6 * contexts * (n + d) * max(d, 1) / 8.0
+
+
+def s1_rows_at_setting(st: SparseRegressionICL, *, seed: int, path: str,
+                       fault_swap_prediction: bool | None = None) -> list[Evidence]:
+    """The S1 rows at a drawn setting (module docstring): per method a TRAIN row (the tied model
+    trained on a sample of contexts vs the tuned constant-η optimum on the same contexts, the
+    other method's optimum the named alternative), and two ORDER rows (pre-GD-TF vs raw-GD-TF and
+    vs ridge*, paired on those contexts, in the direction of the optima at this setting); a
+    ``skipped`` row with its numbers where this setting cannot be resolved.
+
+    The constant-η pre-GD risk is heavy-tailed at small n (the per-context risk is a degree-2k+1
+    polynomial in r̂; cv 2–50 at its optimum for d ≤ 6, n ≤ 96), so its *population* optimum is
+    not resolvable to 5 % within the budget: the rows compare the trained model with the optimum
+    of the same sample (the spec's "numpy constant-η tuned values" are sample optima too, on 200
+    trials), and the details carry the held-out risks of the trained step and of the optimum on an
+    independent pilot sample, and the sampling error of each risk."""
+    d, n = st.d, st.n
+    setting = {"d": st.d, "s": st.s, "n": st.n, "sigma2": st.sigma2}
+    pilot = sample_sparse_prompts(st, PILOT_CONTEXTS, rng=check_rng(seed, path, "pilot"))
+    popt = {m: constant_eta_optimum(pilot.X, pilot.y, pilot.w, preprocess=m == "pre")
+            for m in ("pre", "raw")}
+    cv = max(float(np.std(o.errors) / max(o.risk, 1e-300)) for o in popt.values())
+    rel_sep = abs(popt["pre"].risk - popt["raw"].risk) / min(o.risk for o in popt.values())
+    rtol = S1_SETTING_RTOL
+    if rel_sep < TIGHTEN_UNITS * rtol and (n <= SHORT_N and rel_sep >= SHORT_RESOLVE):
+        rtol = rel_sep / TIGHTEN_UNITS
+    need = max(_batch_for(cv, rtol), PILOT_CONTEXTS)
+    batch = min(need, MAX_CONTEXTS)
+    base = {"setting": setting, "rtol": rtol, "pilot_cv": cv, "pilot_separation": rel_sep,
+            "batch": batch, "batch_for_population_tolerance": need}
+    if rel_sep < TIGHTEN_UNITS * rtol:
+        why = (f"not separable at this setting: pre/raw optima {rel_sep:.1%} apart "
+               f"({rel_sep / rtol:.2f} units of {rtol:.1%}, < {TIGHTEN_UNITS}); needs "
+               f"tolerance {rel_sep / TIGHTEN_UNITS:.2%}, about "
+               f"{_batch_for(cv, max(rel_sep, 1e-6) / TIGHTEN_UNITS)} prompts, "
+               f"{_seconds_for(_batch_for(cv, max(rel_sep, 1e-6) / TIGHTEN_UNITS), d, n):.0f} s")
+        ev = train_discrimination("S1 at this setting: trained risk vs the tuned constant-η "
+                                  "optimum", [popt["pre"].risk], [popt["pre"].risk],
+                                  [popt["pre"].risk], alternatives={"raw-GD optimum":
+                                                                    [popt["raw"].risk]},
+                                  rtol=rtol, details=base)
+        return [skipped(ev, why=why, needs_tolerance=rel_sep / TIGHTEN_UNITS,
+                        needs_prompts=_batch_for(cv, max(rel_sep, 1e-6) / TIGHTEN_UNITS),
+                        budget=MAX_CONTEXTS)]
+    stream = check_seed(seed, path, "contexts")
+    p = sample_sparse_prompts(st, batch, rng=np.random.default_rng(stream))
+    opt = {m: constant_eta_optimum(p.X, p.y, p.w, preprocess=m == "pre") for m in ("pre", "raw")}
+    runs = {m: train_tied(st, p.X, p.y, p.w, preprocess=m == "pre", rtol=rtol,
+                          data_key=("sample_sparse_prompts", stream, batch))
+            for m in ("pre", "raw")}
+    err = {m: _forward_errors(runs[m].log_eta, m == "pre", p.X, p.y, p.w) for m in runs}
+    init = {m: _start_risk(runs[m].log_eta_init, m == "pre", p.X, p.y, p.w) for m in runs}
+    held = {m: float(np.mean(_forward_errors(runs[m].log_eta, m == "pre", pilot.X, pilot.y,
+                                             pilot.w))) for m in runs}
+    out = []
+    for m, other in (("pre", "raw"), ("raw", "pre")):
+        pred, alt = ((opt[other].risk, opt[m].risk) if fault_swap_prediction
+                     else (opt[m].risk, opt[other].risk))
+        r = runs[m]
+        details = {**base, "eta_learned": math.exp(r.log_eta), "eta_argmin": opt[m].eta,
+                   "eta_init": math.exp(r.log_eta_init),
+                   "risk_se": float(np.std(err[m]) / math.sqrt(len(err[m]))),
+                   "optimum_se": opt[m].se,
+                   "held_out": {"contexts": PILOT_CONTEXTS, "trained": held[m],
+                                "optimum": popt[m].risk, "optimum_eta": popt[m].eta},
+                   "training": {"method": "Newton in log η (step = gradient / curvature, "
+                                "the curvature a difference of autograd gradients), steps "
+                                "tied across the k layers, exact conditional risk from "
+                                "sufficient statistics (per-context Gram and moment; unit "
+                                "queries, fixed sample)", "batch": r.batch, "steps": r.steps,
+                                "converged": r.converged, "seconds": r.seconds,
+                                "final_train_loss": r.history[-1]}}
+        rel_start = abs(init[m] - pred) / pred
+        row_rtol = rtol
+        if rel_start < START_UNITS * rtol and rel_start >= SHORT_RESOLVE:
+            row_rtol = rel_start / TIGHTEN_START_UNITS  # resolve the start: tighten the row
+            details["rtol_tightened"] = {"from": rtol, "to": row_rtol,
+                                         "why": "start within 3 units of the optimum"}
+        start_units = rel_start / row_rtol
+        ev = train_discrimination(
+            f"S1 {m}-GD-TF at this setting: trained risk vs the tuned constant-η optimum",
+            [float(np.mean(err[m]))], [pred], [init[m]],
+            alternatives={f"{other}-GD optimum": [alt]}, rtol=row_rtol, seeds=[seed],
+            details=details)
+        if start_units < START_UNITS and not fault_swap_prediction:
+            ev = skipped(ev, why=(f"not separable at this setting: the start (η_0 = "
+                                  f"{math.exp(r.log_eta_init):.3g}, risk {init[m]:.4g}) is "
+                                  f"{start_units:.2f} units of {row_rtol:.1%} from the optimum "
+                                  f"{pred:.4g} (< 3; {rel_start:.2%} apart, below the "
+                                  f"{SHORT_RESOLVE:.1%} that is resolved): the optimum is at the "
+                                  "zero predictor's risk"),
+                         start_units=start_units)
+        out.append(ev)
+    ridge_err = ridge_star_errors(p.X, p.y, p.w)
+    info = {**base, "pre": float(np.mean(err["pre"])), "raw": float(np.mean(err["raw"])),
+            "ridge*": float(np.mean(ridge_err)), "opt_pre": opt["pre"].risk,
+            "opt_raw": opt["raw"].risk}
+    for label, rival_err, rival_opt in (("raw-GD-TF", err["raw"], opt["raw"].errors),
+                                        ("ridge*", ridge_err, ridge_err)):
+        diff_opt = opt["pre"].errors - rival_opt
+        gap = float(np.mean(diff_opt))
+        se_opt = float(np.std(diff_opt) / math.sqrt(len(diff_opt)))
+        se_tr = float(np.std(err["pre"] - rival_err) / math.sqrt(len(rival_err)))
+        pre_tr, rival = float(np.mean(err["pre"])), float(np.mean(rival_err))
+        if abs(gap) < ORDER_Z * se_opt:
+            ev = ordering(f"S1 trained pre-GD-TF vs {label}, ordered as the optima at this "
+                          "setting", pre_tr, rival, margin=ORDER_Z * se_tr, details=info)
+            need_o = int(math.ceil(batch * (ORDER_Z * se_opt / max(abs(gap), 1e-300)) ** 2))
+            out.append(skipped(ev, why=(
+                f"not separable at this setting: the pre-GD optimum and {label} differ by "
+                f"{gap:.3g} ({abs(gap) / se_opt:.1f} paired se, < {ORDER_Z}) on {batch} prompts; "
+                f"needs about {need_o} prompts, {_seconds_for(need_o, d, n):.0f} s"),
+                needs_prompts=need_o))
+        elif gap < 0:
+            out.append(ordering(f"S1 trained pre-GD-TF < {label} (as the optima at this "
+                                "setting)", pre_tr, rival, margin=ORDER_Z * se_tr, details=info))
+        else:
+            out.append(ordering(f"S1 trained pre-GD-TF > {label} (as the optima at this "
+                                "setting)", rival, pre_tr, margin=ORDER_Z * se_tr, details=info))
+    return out
+
+
+def describe_run(run: TiedRun) -> dict[str, Any]:
+    """The training record of a run (for notes and benchmarks)."""
+    return {"eta": math.exp(run.log_eta), "steps": run.steps, "converged": run.converged,
+            "batch": run.batch, "seconds": run.seconds}
+
+

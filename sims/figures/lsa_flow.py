@@ -13,9 +13,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 import numerics.lsa_flow as NL
+from numerics.lsa_flow.figures import compute_flow_trajectory, compute_risk_rates
 from numerics.lsa_flow.montecarlo import random_cov_test_risk
 from numerics.montecarlo import mc_mean
-from numerics.testing import loglog_slope
 from sims.experiments.lsa_flow import blocks, final_weights, setting_of, trained
 from theory import lsa_flow as T
 from theory.common.protocols import Estimate
@@ -136,46 +136,30 @@ def fig_1(*, quick: bool = True, seed: int = 0) -> Figure:
 
 def fig_risk_rates(*, quick: bool = True, seed: int = 0) -> Figure:
     """R(M, N) (Λ = diag(0.5, 1, 1.5, 2)) against M with the Corollary 6 bounds and MC markers, and
-    the floor R(∞, N) against N, with fitted log-log slopes (−1 in M, −2 in N)."""
-    rng = np.random.default_rng(seed)
-    L = NL.spec_Lambda()
+    the floor R(∞, N) against N, with fitted log-log slopes (−1 in M, −2 in N); the numbers are
+    :func:`numerics.lsa_flow.figures.compute_risk_rates`."""
+    r = compute_risk_rates(quick=quick, seed=seed)
     fig = Figure(figsize=(10, 4))
     ax1, ax2 = fig.subplots(1, 2)
-    Ms = np.unique(np.logspace(0, 3, 25).astype(int))
-    for N, col in ((16, "C0"), (64, "C1"), (256, "C2")):
-        R = np.array([float(T.prior_risk(L, N, int(m))) for m in Ms])
-        ax1.loglog(
-            Ms,
-            R,
-            color=col,
-            label=f"R(M, N={N}), slope(M≤N/4) {loglog_slope(Ms[Ms <= N / 4], R[Ms <= N / 4]):.2f}",
-        )
-        ax1.loglog(Ms, [T.cor6_bound(L, N, int(m)) for m in Ms], color=col, ls=":", lw=0.8)
-    P = np.linalg.inv(T.gamma_fn(L, 16))
-    Mm = [1, 4, 16, 64]
-    ests = []
-    for m in Mm:
-
-        def draw(g, b, m=m):
-            X, y, xq, yq, _ = NL.sample_linear(g, b, m, L)
-            return (NL.predictor_predict(P, X, y, xq) - yq) ** 2
-
-        ests.append(mc_mean(draw, 40_000 if quick else 400_000, rng=rng))
+    Ms = r["Ms"]
+    for (N, cv), col in zip(r["curves"].items(), ("C0", "C1", "C2"), strict=True):
+        ax1.loglog(Ms, cv["R"], color=col, label=f"R(M, N={N}), slope(M≤N/4) {cv['slope']:.2f}")
+        ax1.loglog(Ms, cv["bound"], color=col, ls=":", lw=0.8)
+    ests = r["mc"]
     ax1.errorbar(
-        Mm,
+        r["mc_Ms"],
         [e.mean for e in ests],
         yerr=[2 * e.se for e in ests],
         fmt="o",
         color="C0",
-        label="MC, N=16",
+        label=f"MC, N={r['mc_N']}",
     )
     ax1.set_xlabel("test length M")
     ax1.set_ylabel("E(ŷ − y)², w ~ N(0, I)")
     ax1.legend(fontsize=7, title="dotted: Corollary 6 bound", title_fontsize=7)
-    Ns = np.unique(np.logspace(np.log10(50), np.log10(5000), 20).astype(int))
-    fl = np.array([float(T.prior_risk_floor(L, int(n))) for n in Ns])
-    ax2.loglog(Ns, fl, color="C0", label=f"R(∞, N), slope {loglog_slope(Ns, fl):.3f}")
-    ax2.loglog(Ns, [T.cor6_eta(L, int(n)) for n in Ns], color="C1", ls=":", label="η (Corollary 6)")
+    Ns = r["Ns"]
+    ax2.loglog(Ns, r["floor"], color="C0", label=f"R(∞, N), slope {r['floor_slope']:.3f}")
+    ax2.loglog(Ns, r["eta"], color="C1", ls=":", label="η (Corollary 6)")
     ax2.set_xlabel("training length N")
     ax2.legend(fontsize=7)
     fig.suptitle("zfb24 rates: O(1/M) + O(1/N²)", fontsize=10)
@@ -185,16 +169,11 @@ def fig_risk_rates(*, quick: bool = True, seed: int = 0) -> Figure:
 
 def fig_flow_trajectory(*, quick: bool = True, seed: int = 0) -> Figure:
     """Lemma 10 from Assumption 3 (spec reference: Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3,
-    random Θ):
-    U₁₁ entries, u₋₁ with u_min and its limit, the balancedness error, and ℓ̃ − min against the PL
-    envelope e^{−μt}(ℓ̃(0) − min)."""
-    L, N, s = NL.spec_Lambda(), 16, 0.3
-    Th = NL.random_theta(4, np.random.default_rng(seed))
-    U0, u0 = T.initial_state(Th, s)
-    ts = np.linspace(0, 60, 600)
-    tr = NL.integrate_flow(L, N, U0, u0, 60.0, t_eval=ts)
-    Us, us = tr.y[:, :16].reshape(-1, 4, 4), tr.y[:, 16]
-    Ue, ue = T.limit_params_fn(L, N)
+    random Θ): U₁₁ entries, u₋₁ with u_min and its limit, the balancedness error, and ℓ̃ − min
+    against the PL envelope e^{−μt}(ℓ̃(0) − min); the numbers are
+    :func:`numerics.lsa_flow.figures.compute_flow_trajectory`."""
+    r = compute_flow_trajectory(quick=quick, seed=seed)
+    ts, Us, us, Ue = r["ts"], r["U11"], r["u"], r["U11_limit"]
     fig = Figure(figsize=(12, 3.6))
     a, b, c, e = fig.subplots(1, 4)
     for i in range(4):
@@ -203,15 +182,12 @@ def fig_flow_trajectory(*, quick: bool = True, seed: int = 0) -> Figure:
         a.axhline(Ue[i, i], color=f"C{i}", lw=0.5)
     a.set_title("U₁₁(t) entries (dashed) and limits", fontsize=9)
     b.plot(ts, us, ls="--", label="u₋₁(t) (ODE)")
-    b.axhline(ue, color="k", label="‖Γ⁻¹‖_F^½")
-    b.axhline(T.u_min(L, N, s, Th), color="r", ls=":", label="u_min (Lemma 19)")
+    b.axhline(r["u_limit"], color="k", label="‖Γ⁻¹‖_F^½")
+    b.axhline(r["u_min"], color="r", ls=":", label="u_min (Lemma 19)")
     b.legend(fontsize=7)
-    bal = np.abs(us**2 - np.sum(Us**2, axis=(1, 2)))
-    c.semilogy(ts, np.maximum(bal, 1e-18), ls="--")
+    c.semilogy(ts, np.maximum(r["balance"], 1e-18), ls="--")
     c.set_title("|u₋₁² − ‖U₁₁‖_F²| (Lemma 17)", fontsize=9)
-    lmin = -0.5 * np.trace(L @ L @ np.linalg.inv(T.gamma_fn(L, N)))
-    ell = np.array([T.reduced_loss_fn(U, u, L, N) for U, u in zip(Us, us, strict=True)]) - lmin
-    mu = T.pl_constant(L, N, s, Th)
+    ell, mu = r["excess_loss"], r["mu"]
     e.semilogy(ts, np.maximum(ell, 1e-16), ls="--", label="ℓ̃ − min ℓ̃ (ODE)")
     e.semilogy(ts, ell[0] * np.exp(-mu * ts), color="k", label=f"PL envelope, μ = {mu:.2e}")
     e.legend(fontsize=7)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.ltb.fixtures import quick_n
+from numerics.ltb.fixtures import BETA_GENERIC, N_GENERIC, PINNED_RTOL, V_GENERIC, quick_n
 from numerics.ltb.flow import FLOW_SOLVER, flow_trajectory
 from numerics.ltb.optim import (
     cs_grad,
@@ -42,6 +42,7 @@ from theory.ltb import (
 from theory.ltb.flow import excess_risk_expr
 
 __all__ = [
+    "check_thm6_3_rate_pinned",
     "check_corg_1_float",
     "check_lemg_2_float",
     "check_thm6_3_ode",
@@ -194,3 +195,22 @@ def check_thm6_3_ode(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 
                                    kind="FLOAT", atol=SOLVER_BOUND * (FLOW_SOLVER.atol
                                                         + FLOW_SOLVER.rtol * float(lhs[0]))))
     return out
+
+
+def check_thm6_3_rate_pinned(*, quick: bool = True, seed: int = 0,
+                             fault_rate_fn: Callable[..., Any] | None = None
+                             ) -> list[Evidence]:
+    """Thm 6.3 β-rate bound [derived] pinned: ``exp(−4λ⁺_min t/(N+1)) ‖P_H(β₀ − β*)‖²`` at a
+    generic singular H (eigenvalues 0, 0.45, 2.2 in a non-axis basis, so λ⁺_min = 0.45 and P_H
+    are known by construction), t = 0.8, N = 7, against the expression written out here.
+    ``fault_rate_fn``: the function used in place of :func:`theory.ltb.beta_rate_bound`."""
+    del quick, seed
+    rate = beta_rate_bound if fault_rate_fn is None else fault_rate_fn
+    H = V_GENERIC @ np.diag([0.0, 0.45, 2.2]) @ V_GENERIC.T
+    PH = V_GENERIC[:, 1:] @ V_GENERIC[:, 1:].T
+    b0, bs, t, N = np.array([0.9, -1.2, 0.3]), BETA_GENERIC, 0.8, N_GENERIC
+    e = PH @ (b0 - bs)
+    by_hand = float(np.exp(-4 * 0.45 * t / (N + 1)) * (e @ e))
+    return [close_agreement("beta-rate bound value at a generic singular H (t=0.8, N=7) == "
+                            "written-out formula", float(rate(t, b0, H, bs, N)), by_hand,
+                            kind="FLOAT", atol=0.0, rtol=PINNED_RTOL)]

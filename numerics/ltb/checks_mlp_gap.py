@@ -6,10 +6,24 @@ control).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from numerics.ltb.fixtures import APPENDIX_A, fixture_evidence, leq_evidence, quick_n
+from numerics.ltb.fixtures import (
+    APPENDIX_A,
+    BETA_GENERIC,
+    H_GENERIC,
+    N_GENERIC,
+    PINNED_RTOL,
+    PSI_GENERIC,
+    SIGMA2_GENERIC,
+    V_GENERIC,
+    fixture_evidence,
+    leq_evidence,
+    quick_n,
+)
 from numerics.ltb.neighbours import trap_starts
 from numerics.ltb.optim import cs_grad, gap_grid, inf_lsa, polish
 from numerics.ltb.sampling import random_setting
@@ -35,12 +49,14 @@ from theory.ltb import (
     lsa_risk,
     lsa_risk_floor,
     optimal_risk,
+    optimal_risk_eig,
     whiten,
 )
 from theory.ltb.risk import ltb_risk_expr
 from theory.settings import LinearRegressionICL
 
 __all__ = [
+    "check_thm4_1_float_pinned",
     "check_thm4_1_float_floor",
     "check_thm4_1_optim_gap",
     "check_thm4_1_rate",
@@ -294,3 +310,60 @@ def check_table1_optim_local_minimum(*, quick: bool = True, seed: int = 0,
 
 
 _LOCAL_MIN_PATH = f"{__name__}:check_table1_optim_local_minimum"
+
+
+def check_thm4_1_float_pinned(*, quick: bool = True, seed: int = 0,
+                              fault_floor_fn: Callable[..., Any] | None = None,
+                              fault_simplified_fn: Callable[..., Any] | None = None
+                              ) -> list[Evidence]:
+    """Thm 4.1 (ii) [derived floor] pinned: its value at a generic d = 3 point against
+    ``σ² + 2(β*ᵀHβ* + Σ_ij H_ij Ψ_ji)/(N+2)`` written out here; ``L = floor − R*`` against the
+    floor minus the eigen form of R*; and its attainment where the spec says it is attained
+    (d = 1, σ = 0, at generic h = 1.7, ψ = 0.6, β* = 1.3, N = 7: BFGS inf_LSA equals the floor
+    and ``inf_LSA − R*`` equals the exact gap ``2‖β*‖²_H/(N+2)``).  The simplified lower bound
+    ``2(‖β*‖²_H − (r+1) tr HΨ − rσ²)/(N+2)`` is pinned at the generic point (r = 3) and at a
+    rank-2 Ψ (r = 2, built so), and stays ≤ L there.  ``fault_floor_fn`` /
+    ``fault_simplified_fn``: the function used in place of :func:`theory.ltb.lsa_risk_floor` /
+    :func:`theory.ltb.gap_lower_bound_simplified` (negative controls)."""
+    del quick
+    floor = lsa_risk_floor if fault_floor_fn is None else fault_floor_fn
+    simplified = (gap_lower_bound_simplified if fault_simplified_fn is None
+                  else fault_simplified_fn)
+    H, Psi, bs, s2, N = H_GENERIC, PSI_GENERIC, BETA_GENERIC, SIGMA2_GENERIC, N_GENERIC
+    by_hand = s2 + 2 * (float(np.einsum("i,ij,j->", bs, H, bs))
+                        + float(np.einsum("ij,ji->", H, Psi))) / (N + 2)
+    val = float(floor(H, Psi, bs, s2, N))
+    Hh = V_GENERIC @ np.diag(np.sqrt([0.45, 1.3, 2.2])) @ V_GENERIC.T
+    r_eig = float(optimal_risk_eig(np.linalg.eigvalsh(Hh @ Psi @ Hh), s2, N))
+    out = [close_agreement("LSA floor value at a generic point (d=3, N=7, sigma2=0.37) == "
+                           "written-out formula", val, by_hand, kind="FLOAT",
+                           atol=0.0, rtol=PINNED_RTOL),
+           close_agreement("L = floor - R* at the generic point == floor - R* (eigen form)",
+                           float(gap_lower_bound(H, Psi, bs, s2, N)), val - r_eig, kind="FLOAT",
+                           atol=0.0, rtol=PINNED_RTOL)]
+    bHb, trHP = float(np.einsum("i,ij,j->", bs, H, bs)), float(np.einsum("ij,ji->", H, Psi))
+    V = V_GENERIC
+    psi2 = 0.6 * np.outer(V[:, 0], V[:, 0]) + 0.3 * np.outer(V[:, 2], V[:, 2])
+    trHP2 = float(np.einsum("ij,ji->", H, psi2))
+    for tag, P_, tr_, r in (("full-rank Psi, r = 3", Psi, trHP, 3),
+                            ("rank-2 Psi, r = 2", psi2, trHP2, 2)):
+        simp = float(simplified(H, P_, bs, s2, N))
+        out.append(close_agreement(f"simplified lower bound at the generic point ({tag}) == "
+                                   "2(|b*|_H^2 - (r+1) tr HPsi - r s2)/(N+2)", simp,
+                                   2 * (bHb - (r + 1) * tr_ - r * s2) / (N + 2), kind="FLOAT",
+                                   atol=0.0, rtol=PINNED_RTOL))
+        out.append(ordering(f"simplified lower bound <= L at the generic point ({tag})", simp,
+                            float(gap_lower_bound(H, P_, bs, s2, N)),
+                            margin=PINNED_RTOL * abs(simp)))
+    h, psi, b1, n1 = np.array([[1.7]]), np.array([[0.6]]), np.array([1.3]), 7
+    P, mu = whiten(h, psi, b1)
+    lsa = inf_lsa(P, mu, 0.0, n1, rng=np.random.default_rng(seed)).value
+    at = float(floor(h, psi, b1, 0.0, n1))
+    out.append(close_agreement("LSA floor attained (d=1, sigma=0, h=1.7, psi=0.6, |beta*|=1.3, "
+                               "N=7): BFGS inf_LSA == floor", lsa, at, kind="FLOAT", atol=0.0,
+                               rtol=OPTIM_RTOL))
+    out.append(close_agreement("exact d=1 noiseless gap at the generic point == inf_LSA - R*",
+                               float(gap_exact_d1_noiseless(float(b1 @ h @ b1), n1)),
+                               lsa - float(optimal_risk(h, psi, 0.0, n1)), kind="FLOAT",
+                               atol=0.0, rtol=OPTIM_RTOL))
+    return out

@@ -4,11 +4,12 @@ optimal GD-β) (spec 002 C12, C13).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from numerics.ltb.fixtures import quick_n
+from numerics.ltb.fixtures import N_GENERIC, PINNED_RTOL, SIGMA2_GENERIC, quick_n
 from numerics.ltb.sampling import power_law_spectrum, random_setting
 from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import (
@@ -28,6 +29,7 @@ from theory.ltb import (
 )
 
 __all__ = [
+    "check_cor6_2_float_pinned",
     "check_cor6_2_rate",
     "check_cor6_2_ratio_value",
     "check_lem6_1_mc",
@@ -225,3 +227,30 @@ def check_cor6_2_ratio_value(*, quick: bool = True, seed: int = 0, d: int = 5, N
                          "E tr (X^TX)^-1 = d/(N - d - 1) [derived]", limit, est, bias=bias,
                          details={"ratio_predicted": (Rs - s2) / (s2 * limit),
                                   "ratio_mc": (Rs - s2) / (s2 * est.mean)})]
+
+
+def check_cor6_2_float_pinned(*, quick: bool = True, seed: int = 0,
+                               fault_bounds_fn: Callable[..., Any] | None = None
+                               ) -> list[Evidence]:
+    """Corollary 6.2 [derived constants] pinned: ``Σ min(λ_i, σ²/N)`` and the bounds
+    ``(Σmin/4, 2(1 + Σλ/σ²) Σmin)`` at generic λ = (0.7, 0.23, 1.9, 0.02), σ² = 0.37, N = 7
+    (σ²/N = 0.0529: both branches of the min taken) against the sums written out here.
+    ``fault_bounds_fn``: the bounds function used in place of :func:`theory.ltb.cor62_bounds`."""
+    del quick, seed
+    bounds = cor62_bounds if fault_bounds_fn is None else fault_bounds_fn
+    lams, s2, N = (0.7, 0.23, 1.9, 0.02), SIGMA2_GENERIC, N_GENERIC
+    sm = 0.0
+    for lam in lams:
+        sm += lam if lam < s2 / N else s2 / N
+    kappa = sum(lams) / s2
+    lo, hi = bounds(lams, s2, N)
+    return [
+        close_agreement("sum_i min(lambda_i, sigma2/N) at generic lambda == written-out sum",
+                        float(sum_min(lams, s2, N)), sm, kind="FLOAT", atol=0.0,
+                        rtol=PINNED_RTOL),
+        close_agreement("Cor 6.2 lower bound value == (1/4) sum min", float(lo), sm / 4,
+                        kind="FLOAT", atol=0.0, rtol=PINNED_RTOL),
+        close_agreement("Cor 6.2 upper bound value == 2(1 + kappa) sum min, kappa = sum "
+                        "lambda/sigma2", float(hi), 2 * (1 + kappa) * sm, kind="FLOAT", atol=0.0,
+                        rtol=PINNED_RTOL),
+    ]

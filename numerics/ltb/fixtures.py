@@ -1,13 +1,22 @@
-"""[zwb24] spec 002 Appendix A reference values and the evidence helpers the zwb24 checks share."""
+"""[zwb24] spec 002 Appendix A reference values, the generic points of the pinned-value checks and
+the evidence helpers the zwb24 checks share.
+
+Generic points: no parameter at 0 or 1 where it is a factor (H, Ψ non-identity and non-diagonal,
+N = 7, σ² = 0.37, λ_i spread on both sides of σ²/N), so every factor and exponent shows.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from numerics.testing import close_agreement, fixture_atol
+import numpy as np
+
+from numerics.testing import FLOAT_RTOL, close_agreement, fixture_atol
 from theory.common.protocols import Evidence
 
-__all__ = ["APPENDIX_A", "leq_evidence", "fixture_evidence", "quick_n"]
+__all__ = ["APPENDIX_A", "leq_evidence", "fixture_evidence", "quick_n", "PINNED_RTOL",
+           "V_GENERIC", "H_GENERIC", "PSI_GENERIC", "BETA_GENERIC", "SIGMA2_GENERIC",
+           "N_GENERIC"]
 
 
 #: spec 002 Appendix A (H = Ψ = I_d, β* = μ·1/√d): d, N, σ, μ, γ*, R*, inf_LSA, gap, L, U, GD0gap
@@ -23,6 +32,19 @@ APPENDIX_A = (
     (5, 20, 0.5, 3.0, "0.761905", "1.440476", "2.884775", "1.444299", "0.082251", "2.076923",
      "1.621403"),
 )
+
+
+#: Relative tolerance of a closed form against the same expression written out again (float64).
+PINNED_RTOL = 1e3 * FLOAT_RTOL
+
+#: A generic orthonormal basis (no axis direction) for the pinned-value checks.
+V_GENERIC = np.linalg.qr(np.array([[1.0, 0.4, -0.3], [0.2, 1.1, 0.5], [-0.6, 0.3, 0.9]]))[0]
+#: A generic feature covariance (eigenvalues 0.45, 1.3, 2.2 in a non-axis basis).
+H_GENERIC = V_GENERIC @ np.diag([0.45, 1.3, 2.2]) @ V_GENERIC.T
+#: A generic task covariance (non-diagonal, not commuting with H).
+PSI_GENERIC = np.array([[0.6, 0.15, -0.1], [0.15, 0.45, 0.05], [-0.1, 0.05, 0.8]])
+BETA_GENERIC = np.array([1.3, -0.7, 0.4])
+SIGMA2_GENERIC, N_GENERIC = 0.37, 7
 
 
 def leq_evidence(name: str, lhs: float, rhs: float, *, atol: float,

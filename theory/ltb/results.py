@@ -134,7 +134,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(Check("numerics.ltb.checks_mlp_gap:check_thm4_1_float_floor"),
                 Check("numerics.ltb.checks_mlp_gap:check_thm4_1_optim_gap"),
                 Check("numerics.ltb.checks_mlp_gap:check_thm4_1_rate"),
-                Check("numerics.ltb.checks_pinned:check_thm4_1_float_pinned",
+                Check("numerics.ltb.checks_mlp_gap:check_thm4_1_float_pinned",
                       faults={"2/(N+2) -> 2/(N+1)": {"fault_floor_fn": Ref(
                           "numerics.ltb.faults:lsa_risk_floor_n_plus_1")},
                               "simplified: (r+1) -> r": {"fault_simplified_fn": Ref(
@@ -167,7 +167,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(Check("numerics.ltb.checks_rates:check_cor6_2_rate"),
                 Check("numerics.ltb.checks_rates:check_cor6_2_ratio_value",
                       faults={"N - d - 1 -> N - d": {"fault_iw_offset": 0}}),
-                Check("numerics.ltb.checks_pinned:check_cor6_2_float_pinned",
+                Check("numerics.ltb.checks_rates:check_cor6_2_float_pinned",
                       faults={"1/4 -> 1/2": {"fault_bounds_fn": Ref(
                           "numerics.ltb.faults:cor62_bounds_half")}})),
         figures=("sims.figures.ltb:fig_rates",),
@@ -200,7 +200,7 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.ltb:flow_limit", "theory.ltb:invariants", "theory.ltb:beta_rate_bound"),
         checks=(Check("numerics.ltb.checks_flow:check_thm6_3_ode",
                       faults={"no (N+1)/N": NO_FACTOR}),
-                Check("numerics.ltb.checks_pinned:check_thm6_3_rate_pinned",
+                Check("numerics.ltb.checks_flow:check_thm6_3_rate_pinned",
                       faults={"exp(-4...) -> exp(-2...)": {"fault_rate_fn": Ref(
                           "numerics.ltb.faults:beta_rate_bound_exponent_2")}}),
                 Check("sims.checks.ltb.flow:check_thm6_3_train",

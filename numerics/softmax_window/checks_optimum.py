@@ -18,7 +18,7 @@ from numerics.testing import (
     skipped,
 )
 from theory.common.protocols import Estimate, Evidence
-from theory.softmax_window import thm34_bracket, transfer_risk
+from theory.softmax_window import signal_functional, thm34_bracket, transfer_risk
 from theory.softmax_window.claims import CLAIMS
 
 __all__ = ["check_thm3_4_paper", "check_thm3_4_order", "check_thm3_4_optim_collapse",
@@ -124,7 +124,7 @@ PRE_LARGE_N = 200_000
 
 def _pre_asymptotic(d: int, n: int, reps: int, lams: Any, wr: list[float], seed: int
                     ) -> dict[str, Any]:
-    """Diagnosis of a ReLU slope at a bracket end (derived; issue 19 B): is it a finite-Λ effect?
+    """Diagnosis of a ReLU slope at a bracket end (derived): is it a finite-Λ effect?
 
     Theorem 3.4's exponents are Λ → ∞ statements.  Two independent numbers at the same ``d``: (i)
     the affine quadrature's local slopes d log ω*/d log Λ per decade of ``PRE_LAMBDAS``, at the
@@ -226,7 +226,7 @@ def check_thm3_5_quad(*, quick: bool = True, seed: int = 0, d: int = 5, n: int =
     for L in ((0.1, 1.0) if quick else (0.03, 0.1, 1.0)):
         wL = f * optimal_scale_affine(d, n, L, s2, rtol=ARGMIN_RTOL)[0]
         wt = window_terms(wL, n, d)
-        S = wt.A / (3 * d)
+        S = signal_functional(wt.A, d)
         at_L = transfer_risk(L, S, wt.N, s2)
         env_L = optimal_scale_affine(d, n, L, s2, rtol=ARGMIN_RTOL)[1]
         out.append(close_agreement(f"transfer curve touches the envelope at L' = L = {L}", at_L,

@@ -32,6 +32,7 @@ from theory.softmax_window import (
     c6_upper_shape,
     c8_upper_shape,
     signal_bound_c2,
+    signal_functional,
 )
 
 __all__ = ["check_lemb_1_mc", "check_lemb_5_mc", "check_lemb_5_mc_sigma", "check_corc_6_quad",
@@ -138,7 +139,7 @@ def check_corc_6_quad(*, quick: bool = True, seed: int = 0,
     an upper bound, not the rate)."""
     d, n = 5, 20
     grid = np.geomspace(0.1, 100.0, 12)
-    S = np.array([window_terms(float(w), n, d).A / (3 * d) for w in grid])
+    S = np.array([signal_functional(window_terms(float(w), n, d).A, d) for w in grid])
     out = [ordering("Lemma C.2: max_omega L_signal <= 4 L^2 (affine, L = 1)", float(S.max()),
                     signal_bound_c2(1.0), margin=STRICT_GAP)]
     lo = float(np.min(S / c6_lower_shape(grid)))
@@ -206,7 +207,7 @@ def check_lemc_9_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
     d, n = 5, 20
     for w in (0.5, 6.7, 30.0):
         est = estimate_from_samples(_relu_R(w, n, d, reps, rng))
-        S_aff = window_terms(w, n, d).A / (3 * d)
+        S_aff = signal_functional(window_terms(w, n, d).A, d)
         ratio, se = 2 / 3 * est.mean / S_aff, 2 / 3 * est.se / S_aff
         out.append(ordering(f"C.9 ratio at omega = {w}: {ratio:.3f} >= {bound} - 5 SE",
                             bound - Z_MC * se, ratio, margin=STRICT_GAP, details={"se": se}))

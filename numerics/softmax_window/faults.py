@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from theory.softmax_window import signal_functional
+
 __all__ = ["lambda_linear_in_L", "la_floor_over_4", "thm44_bound_cu_linear",
            "affine_split_L_linear"]
 
@@ -29,4 +31,4 @@ def thm44_bound_cu_linear(case: str, c_u: float = 1.0) -> float:
 
 def affine_split_L_linear(A: Any, N: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """(L/3d) A + σ²N (the square on L dropped) in place of the affine split (L²/3d) A + σ²N."""
-    return L / (3 * d) * A + sigma2 * N
+    return L * signal_functional(A, d) + sigma2 * N

@@ -32,6 +32,8 @@ from typing import Any
 import numpy as np
 from scipy import integrate, optimize, special
 
+from theory.softmax_window.reductions import affine_risk_split
+
 __all__ = ["WindowTerms", "gl_nodes", "s_nodes", "window_terms", "affine_risk_quad",
            "a_infinity", "t_cdf", "optimal_scale_affine", "noise_term"]
 
@@ -169,7 +171,7 @@ def noise_term(omega: float, n: int, d: int) -> float:
 def affine_risk_quad(omega: float, d: int, n: int, L: float, sigma2: float) -> float:
     """``𝓛_aff(ω) = (L²/(3d)) A(ω) + σ² N(ω)`` (spec R0.2) with A, N by quadrature."""
     wt = window_terms(float(omega), int(n), int(d))
-    return L * L / (3 * d) * wt.A + sigma2 * wt.N
+    return affine_risk_split.raw(wt.A, wt.N, d, L, sigma2)
 
 
 def t_cdf(t: np.ndarray | float, d: int) -> np.ndarray:

@@ -25,6 +25,7 @@ from theory.settings.softmax_window import SoftmaxWindowSetting
 from theory.softmax_window import (
     affine_optimum_asymptote,
     rho_metric,
+    signal_functional,
     thm34_bracket,
     transfer_risk,
 )
@@ -74,7 +75,7 @@ def fig_transfer(*, quick: bool = True, seed: int = 0) -> Figure:
     for L in (0.03, 0.1, 1.0):
         w = optimal_scale_affine(d, n, L, s2)[0]
         wt = window_terms(w, n, d)
-        ax.loglog(Lps, [transfer_risk(float(Lp), wt.A / (3 * d), wt.N, s2) for Lp in Lps], "-",
+        ax.loglog(Lps, [transfer_risk(float(Lp), signal_functional(wt.A, d), wt.N, s2) for Lp in Lps], "-",
                   label=f"pretrained L = {L} (omega = {w:.2f})")
     ax.set(xlabel="test Lipschitz constant L'", ylabel="ICL risk",
            title="Theorem 3.5: transfer across L (d=5, n=20, sigma=0.01)")

@@ -1,4 +1,4 @@
-"""collins24 round-2 trained checks: Fig. 5's pretrain/test matrix, Lemma B.5 on the ellipsoid
+"""collins24 trained checks: Fig. 5's pretrain/test matrix, Lemma B.5 on the ellipsoid
 (torch sampler; the trained unit: test_train.py), Fig. 9's offset, F^2_B and F^cos_B classes
 with the linear-attention contrast, Fig. 3's cosine panel on U^d_S (``--full`` rows: thorough
 tier).

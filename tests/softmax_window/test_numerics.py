@@ -16,7 +16,7 @@ from theory.common.protocols import Estimate
 def test_paper_noise_exponent_is_the_one_discrepancy(declared_run) -> None:
     """Lemma D.1 / Cor. G.5's omega^{d/2}: our quadrature agrees with (d-1)/2 and contradicts it
     (pinned, so it cannot silently flip); the optimum's slope 2/(d+3) lies inside Theorem 3.4's
-    printed bracket, so that row passes (issue 18: the paper never calls 2/(d+4) tight)."""
+    printed bracket, so that row passes (the paper never calls 2/(d+4) tight)."""
     rows, error = declared_run("numerics.softmax_window.checks_reductions:check_asymptotics_rate")
     assert error is None
     disc = [e.name for e in rows if e.status == "discrepancy"]
@@ -48,7 +48,7 @@ def test_public_optimal_scale_api() -> None:
 @pytest.mark.slow
 @pytest.mark.result("collins24:thm3.4")
 def test_thm34_relu_slope_at_d6_is_pre_asymptotic() -> None:
-    """Issue 19 B: at d = 6 the quick ReLU slope over Λ ∈ [500, 5e4] sits 1.8 se above 2β + 0.03;
+    """At d = 6 the quick ReLU slope over Λ ∈ [500, 5e4] sits 1.8 se above 2β + 0.03;
     the row stays ``skipped`` and carries the finite-Λ diagnosis: the affine quadrature at the same
     d has a similar excess over its limit 2/(d+3) over that range, its local slopes (n = 2e5) fall
     monotonically towards the limit, and the ReLU slope over the next range is inside the

@@ -1,4 +1,4 @@
-"""collins24 trained claims at any setting (issue 19): validators name the assumption, the rows
+"""collins24 trained claims at any setting: validators name the assumption, the rows
 at a drawn setting pass, a named alternative planted as the prediction fails there (the
 property-level negative control, not only at the preset), and an unresolvable setting is a
 ``skipped`` row with its numbers.

@@ -1,4 +1,4 @@
-"""collins24 TRAIN rows in the issue-8 form: S1 (affine), S2 (ReLU; cosine report-only), S4
+"""collins24 TRAIN rows (named alternatives, over seeds): S1 (affine), S2 (ReLU; cosine report-only), S4
 (linear attention), Figs. 3-4 (σ, L, n ablations and the U^d_S panels).
 
 Beyond the registry test (which runs each declared check and each declared alternative as a

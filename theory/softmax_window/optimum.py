@@ -12,8 +12,9 @@ from typing import Any
 
 import sympy as sp
 
-from theory.common.backend import check_scalar, dual
+from theory.common.backend import dual
 from theory.softmax_window.domains import checked
+from theory.softmax_window.reductions import risk_from_terms
 
 __all__ = ["alpha", "beta", "thm34_bracket", "surrogate_optimum", "transfer_risk",
            "transfer_ratio_limits"]
@@ -88,9 +89,7 @@ def transfer_risk(Lp: Any, S: Any, N: Any, sigma2: Any) -> Any:
     >>> transfer_risk(2.0, 0.01, 0.3, 1e-4)
     0.04003
     """
-    for name, v in (("L'", Lp), ("S", S), ("N", N), ("sigma2", sigma2)):
-        check_scalar(name, v, lower=0.0)
-    return Lp**2 * S + sigma2 * N
+    return risk_from_terms(Lp, S, N, sigma2)
 
 
 @checked

@@ -135,11 +135,11 @@ RELU_REPS = 40_000
 SECONDS_PER_STEP = 0.008
 
 
-#: Prompt length at or below which an alternative ≥ 1.5 % away must be resolved (issue 19).
+#: Prompt length at or below which an alternative ≥ 1.5 % away must be resolved.
 SHORT_PROMPT = 16
 
 
-#: The smallest alternative distance that must be resolved at prompt lengths ≤ 16 (issue 19).
+#: The smallest alternative distance that must be resolved at prompt lengths ≤ 16.
 MUST_RESOLVE = 0.015
 
 

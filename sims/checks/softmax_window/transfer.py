@@ -25,6 +25,7 @@ from sims.experiments.softmax_window import trained
 from theory.common.protocols import Evidence
 from theory.settings.softmax_window import SoftmaxWindowSetting
 from theory.softmax_window import (
+    signal_functional,
     transfer_risk,
 )
 from theory.softmax_window.claims import CLAIMS
@@ -64,7 +65,7 @@ def check_thm3_5_train(
     for L in Ls:
         w = optimal_scale_affine(d, n, L, s2)[0]
         wt = window_terms(w, n, d)
-        curves.append((wt.A / (3 * d), wt.N))
+        curves.append((signal_functional(wt.A, d), wt.N))
     out = []
     for Lp in (0.03, 0.1, 1.0, 3.0):
         st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=Lp, sigma2=s2)
@@ -131,8 +132,8 @@ def check_fig5_quad(
     w01 = optimal_scale_affine(d, n, 0.1, s2)[0]
     for L_pre, w_pre, L_test, w_test in ((0.1, w01, 1.0, w), (1.0, w, 0.1, w01)):
         t_pre, t_ok = window_terms(w_pre, n, d), window_terms(w_test, n, d)
-        bad = transfer_risk(L_test, t_pre.A / (3 * d), t_pre.N, s2)
-        good = transfer_risk(L_test, t_ok.A / (3 * d), t_ok.N, s2)
+        bad = transfer_risk(L_test, signal_functional(t_pre.A, d), t_pre.N, s2)
+        good = transfer_risk(L_test, signal_functional(t_ok.A, d), t_ok.N, s2)
         out.append(
             ordering(
                 f"Fig. 5: pretrained at L = {L_pre} loses on L' = {L_test}",

@@ -139,7 +139,7 @@ RESULTS: tuple[Result, ...] = (
                           "numerics.ltb.faults:lsa_risk_floor_n_plus_1")},
                               "simplified: (r+1) -> r": {"fault_simplified_fn": Ref(
                           "numerics.ltb.faults:gap_lower_bound_simplified_r")}})),
-        figures=("sims.figures.ltb:fig_gap_scaling",),
+        figures=("sims.figures.ltb:fig_mlp_gap_scaling",),
     ),
     Result(
         id="zwb24:lem6.1", kind="lemma",
@@ -154,7 +154,7 @@ RESULTS: tuple[Result, ...] = (
                 Check("numerics.ltb.checks_rates:check_lem6_1_value",
                       faults={"sigma2 Psi^-1 -> Psi^-1": {"fault_posterior_fn": Ref(
                           "numerics.ltb.faults:bayes_mean_without_sigma2")}})),
-        figures=("sims.figures.ltb:fig_rates",),
+        figures=("sims.figures.ltb:fig_rates_sum_min",),
     ),
     Result(
         id="zwb24:cor6.2", kind="corollary",
@@ -170,7 +170,7 @@ RESULTS: tuple[Result, ...] = (
                 Check("numerics.ltb.checks_rates:check_cor6_2_float_pinned",
                       faults={"1/4 -> 1/2": {"fault_bounds_fn": Ref(
                           "numerics.ltb.faults:cor62_bounds_half")}})),
-        figures=("sims.figures.ltb:fig_rates",),
+        figures=("sims.figures.ltb:fig_rates_sum_min",),
     ),
     Result(
         id="zwb24:corG.1", kind="corollary",
@@ -205,7 +205,7 @@ RESULTS: tuple[Result, ...] = (
                           "numerics.ltb.faults:beta_rate_bound_exponent_2")}}),
                 Check("sims.checks.ltb.flow:check_thm6_3_train",
                       faults=alternatives(THM63_ALTERNATIVES))),
-        figures=("sims.figures.ltb:fig_flow",),
+        figures=("sims.figures.ltb:fig_flow_trajectory",),
     ),
     Result(
         id="zwb24:table1", kind="table",
@@ -227,7 +227,7 @@ RESULTS: tuple[Result, ...] = (
                       faults=alternatives(ZERO_MEAN_ALTERNATIVES)),
                 Check("numerics.ltb.checks_mlp_gap:check_table1_optim_local_minimum",
                       faults={"point displaced by 1e-3": {"fault_shift": 1e-3}})),
-        figures=("sims.figures.ltb:fig_table1_training",),
+        figures=("sims.figures.ltb:fig_mlp_gap_table1",),
     ),
     Result(
         id="zwb24:cross-zfb24", kind="cross-check",

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from numerics.softmax_window.api import optimal_scale
 from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
 from numerics.testing import (
     close_agreement,
+    loglog_slope,
     ordering,
     paper_agreement,
     rate_agreement,
@@ -110,10 +110,6 @@ def check_thm3_4_optim_collapse(*, quick: bool = True, seed: int = 0,
                             details={"n": list(ns), "omega*": ws})]
 
 
-def _slope(x: Any, y: Any) -> float:
-    fit: Any = stats.linregress(np.log(x), np.log(y))
-    return float(fit.slope)
-
 
 #: Λ grid of the pre-asymptotic diagnosis: the check's range and one decade on either side.
 PRE_LAMBDAS = (500.0, 5e3, 5e4, 5e5)
@@ -144,7 +140,7 @@ def _pre_asymptotic(d: int, n: int, reps: int, lams: Any, wr: list[float], seed:
         assert isinstance(w, Estimate)
         hi.append(w.mean)
     upper = float(np.log(hi[1] / hi[0]) / np.log(PRE_LAMBDAS[3] / PRE_LAMBDAS[1]))
-    aff_range = _slope(np.asarray(PRE_LAMBDAS[:3]), ws[n][:3])
+    aff_range = loglog_slope(np.asarray(PRE_LAMBDAS[:3]), ws[n][:3])
     limit = 2 / (d + 3)
     two_beta = float(thm34_bracket(d, "relu")[1])
     why = (f"Diagnosis: a finite-Lambda (pre-asymptotic) excess, not a training or exponent "
@@ -155,7 +151,7 @@ def _pre_asymptotic(d: int, n: int, reps: int, lams: Any, wr: list[float], seed:
            f"at n = {PRE_LARGE_N}; {local[n]} at n = {n}, where the 1-NN end pulls them below "
            f"past 5e4), and the ReLU slope over the next range [5e3, 5e5] is {upper:.4f}, inside "
            f"the bracket (its excess over 2 beta = {two_beta:.4f} at the check's range: "
-           f"{_slope(lams, wr) - two_beta:+.4f})")
+           f"{loglog_slope(lams, wr) - two_beta:+.4f})")
     return {"why": why, "affine_slope_same_range": aff_range, "affine_limit": limit,
             "affine_local_slopes": local[n], "affine_local_slopes_large_n": local[PRE_LARGE_N],
             "relu_slope_upper_range": upper, "relu_omega_check_range": [float(v) for v in wr],
@@ -177,7 +173,7 @@ def check_thm3_4_rate(*, quick: bool = True, seed: int = 0, d: int = 3,
     n = 2000
     lams = np.geomspace(500, 8e5, 4 if quick else 7)
     ws = [optimal_scale_affine(d, n, 1.0, n / lam)[0] for lam in lams]
-    s = _slope(lams, ws)
+    s = loglog_slope(lams, ws)
     lo, hi = thm34_bracket(d, "affine")
     out.append(ordering("affine slope > alpha = 1/(d+4)", float(lo), s, margin=SLOPE_GAP))
     out.append(ordering("affine slope < 2(d+2)/(d(d+4))", s, float(hi), margin=SLOPE_GAP))
@@ -192,7 +188,7 @@ def check_thm3_4_rate(*, quick: bool = True, seed: int = 0, d: int = 3,
         assert isinstance(w, Estimate)
         wr.append(w.mean)
         ests.append(w)
-    sr = _slope(lams2, wr)
+    sr = loglog_slope(lams2, wr)
     blo, bhi = thm34_bracket(d, "relu")
     se = float(np.sqrt(sum((e.se / e.mean) ** 2 for e in ests))) / float(
         np.log(lams2[-1] / lams2[0])) if len(ests) == 2 else 0.0

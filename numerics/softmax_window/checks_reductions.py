@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
 
 from numerics.softmax_window.predictors import mc_risk, mc_window_terms
 from numerics.softmax_window.quadrature import (
@@ -20,6 +19,7 @@ from numerics.testing import (
     FLOAT_RTOL,
     claim_agreement,
     close_agreement,
+    loglog_slope,
     mc_agreement,
     ordering,
     paper_agreement,
@@ -333,9 +333,6 @@ def check_asymptotics_quad(
     return out
 
 
-def _slope(x: np.ndarray, y: np.ndarray) -> float:
-    return float(stats.linregress(np.log(x), np.log(y)).slope)  # type: ignore[attr-defined]
-
 
 def check_asymptotics_rate(*, quick: bool = True, seed: int = 0, d: int = 3) -> list[Evidence]:
     """G1: the noise slope d log N/d log ω → (d−1)/2 against Lemma D.1 / Cor. G.5's printed
@@ -346,7 +343,7 @@ def check_asymptotics_rate(*, quick: bool = True, seed: int = 0, d: int = 3) -> 
     n = 100_000
     ws = np.array([10.0, 20.0, 40.0, 80.0, 160.0])
     Ns = np.array([window_terms(float(w), n, d).N for w in ws])
-    s_noise = _slope(ws, Ns)
+    s_noise = loglog_slope(ws, Ns)
     out = [
         claim_agreement(
             f"noise slope d log N / d log omega (d={d}, n={n}, omega 10-160)",
@@ -362,7 +359,7 @@ def check_asymptotics_rate(*, quick: bool = True, seed: int = 0, d: int = 3) -> 
     n2 = 2000
     lams = np.geomspace(500, 8e5, 4 if quick else 7)
     ws2 = np.array([optimal_scale_affine(d, n2, 1.0, n2 / lam)[0] for lam in lams])
-    s_opt = _slope(lams, ws2)
+    s_opt = loglog_slope(lams, ws2)
     lo, hi = (float(b) for b in thm34_bracket(d, "affine"))
     out.append(
         claim_agreement(

@@ -7,10 +7,7 @@ exact parts (C.2's 4L², C.9's ratio ½, slopes of the exact terms) are asserted
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-from scipy import stats
 
 from numerics.montecarlo import estimate_from_samples
 from numerics.softmax_window.predictors import mc_risk, softmax_weights
@@ -19,6 +16,7 @@ from numerics.softmax_window.sampling import sample_prompts, sphere
 from numerics.testing import (
     Z_MC,
     informational,
+    loglog_slope,
     mc_agreement,
     mc_difference_agreement,
     ordering,
@@ -43,10 +41,6 @@ SLOPE_GAP = 0.1
 #: an ordering must hold by more than float round-off on O(1) quantities.
 STRICT_GAP = 1e-09
 
-
-def _slope(x: Any, y: Any) -> float:
-    fit: Any = stats.linregress(np.log(x), np.log(y))
-    return float(fit.slope)
 
 
 def check_lemb_1_mc(*, quick: bool = True, seed: int = 0, reps: int = 0, omega: float = 3.0,
@@ -183,7 +177,7 @@ def check_lemc_8_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
     R = np.array([estimate_from_samples(_relu_R(float(w), 1000, 3, reps, rng,
                                                 linear=bool(fault_linear_task))).mean
                   for w in ws])
-    s = _slope(ws, 2 / 3 * R)
+    s = loglog_slope(ws, 2 / 3 * R)
     out = [ordering("ReLU signal slope > -2 (steeper than affine is impossible)", -2.0, s,
                     margin=SLOPE_GAP, details={"slope": s}),
            ordering("ReLU signal slope < -1 (the paper's upper shape omega^-1 is loose)", s,

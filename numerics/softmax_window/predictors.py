@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.montecarlo import estimate_from_samples
+from numerics.montecarlo import mc_mean, mc_means
 from numerics.softmax_window.sampling import sample_prompts, sphere
 from theory.common.protocols import Estimate
 from theory.settings.softmax_window import SoftmaxWindowSetting
@@ -70,56 +70,49 @@ def hard_window_predict(X: np.ndarray, y: np.ndarray, xq: np.ndarray, omega: flo
 def mc_window_terms(omega: float, n: int, d: int, reps: int, rng: np.random.Generator, *,
                     chunk: int = 20_000, include_query: bool = False) -> dict[str, Estimate]:
     """A, N, rad, orth at M = ωI from real draws x_i, x_q ~ U^d (no rotation reduction)."""
-    out: dict[str, list[np.ndarray]] = {"A": [], "N": [], "rad": [], "orth": []}
-    done = 0
-    while done < reps:
-        B = min(chunk, reps - done)
-        X = sphere(rng, (B, n), d)
-        xq = sphere(rng, (B,), d)
+
+    def draw(g: np.random.Generator, B: int) -> np.ndarray:
+        X = sphere(g, (B, n), d)
+        xq = sphere(g, (B,), d)
         p = softmax_weights(X, xq, omega, include_query=include_query)
         if include_query:
             X = np.concatenate([X, xq[:, None, :]], axis=1)
         s = 1 - np.einsum("bnd,bd->bn", X, xq)
-        out["A"].append(np.sum((np.einsum("bn,bnd->bd", p, X) - xq) ** 2, axis=1))
-        out["N"].append(np.sum(p * p, axis=1))
-        out["rad"].append(np.sum(p * s, axis=1) ** 2)
-        out["orth"].append(np.sum(p * p * s * (2 - s), axis=1))
-        done += B
-    return {k: estimate_from_samples(np.concatenate(v)) for k, v in out.items()}
+        return np.stack([np.sum((np.einsum("bn,bnd->bd", p, X) - xq) ** 2, axis=1),
+                         np.sum(p * p, axis=1), np.sum(p * s, axis=1) ** 2,
+                         np.sum(p * p * s * (2 - s), axis=1)], axis=1)
+
+    est = mc_means(draw, reps, rng=rng, batch=chunk)
+    return dict(zip(("A", "N", "rad", "orth"), est, strict=True))
 
 
 def mc_risk(setting: SoftmaxWindowSetting, M: np.ndarray | float, reps: int,
             rng: np.random.Generator, *, model: str = "softmax", include_query: bool = False,
             value: float = 1.0, chunk: int = 20_000) -> Estimate:
     """E(ŷ − f(x_q))² over ``reps`` sampled prompts (target noiseless, spec 003 §1.5)."""
-    vals = []
-    done = 0
-    while done < reps:
-        B = min(chunk, reps - done)
-        p = sample_prompts(setting, B, rng)
+    if model not in ("softmax", "linear"):
+        raise ValueError(f"model must be 'softmax' or 'linear', got {model!r}")
+
+    def draw(g: np.random.Generator, B: int) -> np.ndarray:
+        p = sample_prompts(setting, B, g)
         if model == "softmax":
             yhat = softmax_predict(p.X, p.y, p.xq, M, include_query=include_query, value=value)
-        elif model == "linear":
-            yhat = linear_predict(p.X, p.y, p.xq, M)
         else:
-            raise ValueError(f"model must be 'softmax' or 'linear', got {model!r}")
-        vals.append((yhat - p.fq) ** 2)
-        done += B
-    return estimate_from_samples(np.concatenate(vals))
+            yhat = linear_predict(p.X, p.y, p.xq, M)
+        return (yhat - p.fq) ** 2
+
+    return mc_mean(draw, reps, rng=rng, batch=chunk)
 
 
 def mc_risk_paired(setting: SoftmaxWindowSetting, Ms: list[np.ndarray | float], reps: int,
                    rng: np.random.Generator, *, chunk: int = 20_000
                    ) -> tuple[list[Estimate], list[Estimate]]:
     """Softmax risks at several M on common prompts, and the paired differences to ``Ms[0]``."""
-    vals: list[list[np.ndarray]] = [[] for _ in Ms]
-    done = 0
-    while done < reps:
-        B = min(chunk, reps - done)
-        p = sample_prompts(setting, B, rng)
-        for j, M in enumerate(Ms):
-            vals[j].append((softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2)
-        done += B
-    arr = [np.concatenate(v) for v in vals]
-    return ([estimate_from_samples(a) for a in arr],
-            [estimate_from_samples(a - arr[0]) for a in arr])
+
+    def draw(g: np.random.Generator, B: int) -> np.ndarray:
+        p = sample_prompts(setting, B, g)
+        e = np.stack([(softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2 for M in Ms], axis=1)
+        return np.concatenate([e, e - e[:, :1]], axis=1)
+
+    est = mc_means(draw, reps, rng=rng, batch=chunk)
+    return list(est[:len(Ms)]), list(est[len(Ms):])

@@ -9,17 +9,15 @@ legend.  Built with ``matplotlib.figure.Figure`` (never pyplot); never imports c
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from matplotlib.figure import Figure
-from scipy import stats
 
 from numerics.softmax_window.anisotropic import optimal_diag_M
 from numerics.softmax_window.api import fig1_errors, spline_argmin
 from numerics.softmax_window.predictors import softmax_predict
 from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
 from numerics.softmax_window.sampling import sample_prompts
+from numerics.testing import loglog_slope
 from sims.experiments.softmax_window import L_RUNS, PRESETS, SIGMAS, trained
 from theory.settings.softmax_window import SoftmaxWindowSetting
 from theory.softmax_window import (
@@ -34,10 +32,6 @@ __all__ = ["fig_omega_lambda", "fig_transfer", "fig_training_norm", "fig_weights
            "fig_lowrank_rho", "fig_error_vs_n", "fig_pretrain_matrix"]
 
 
-def _slope(x: Any, y: Any) -> float:
-    fit: Any = stats.linregress(np.log(x), np.log(y))
-    return float(fit.slope)
-
 
 def fig_omega_lambda(*, quick: bool = True, seed: int = 0) -> Figure:
     """Theorem 3.4 as a figure: quadrature ω* vs Λ (d = 3, n = 2000, affine), the R0.8 asymptote,
@@ -47,7 +41,7 @@ def fig_omega_lambda(*, quick: bool = True, seed: int = 0) -> Figure:
     d, n = 3, 2000
     lams = np.geomspace(500, 8e5, 5 if quick else 9)
     ws = np.array([optimal_scale_affine(d, n, 1.0, n / lam)[0] for lam in lams])
-    ax.loglog(lams, ws, "o", label=f"quadrature omega*, slope {_slope(lams, ws):.3f}")
+    ax.loglog(lams, ws, "o", label=f"quadrature omega*, slope {loglog_slope(lams, ws):.3f}")
     ax.loglog(lams, [affine_optimum_asymptote(lam, d) for lam in lams], "-",
               label="asymptote, slope 2/(d+3) = 0.333")
     lo, hi = thm34_bracket(d, "affine")

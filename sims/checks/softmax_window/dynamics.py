@@ -24,13 +24,13 @@ from numerics.testing import (
     informational,
     ordering,
     over_seeds,
+    tier_seeds,
 )
 from sims.checks.softmax_window.evidence import (
     affine_alternatives,
     discriminate,
     init_omega,
     omega_hat,
-    seeds_of,
     setting_rows,
     validate_fig34_setting,
 )
@@ -183,7 +183,7 @@ def check_fig3_4_train(
             alternatives=affine_alternatives(d, n, L, sigma2, neighbours="Ln"),
             fault_alternative=fault_alternative,
         )
-    seeds = seeds_of(seed, quick)
+    seeds = tier_seeds(seed, quick=quick)
     s2 = 1e-4
     sig = [
         (s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0]) for s in sorted(SIGMAS)
@@ -254,7 +254,7 @@ def check_fig3_4_train_acg(
     diagonal (off-diagonal ≤ 0.06 relative, same metric); ‖M‖₂ at ``step`` and at the end larger
     for larger L."""
     reps = reps or (40_000 if quick else 160_000)
-    seeds = seeds_of(seed, quick)
+    seeds = tier_seeds(seed, quick=quick)
     Ls_of = {"affine": (0.01, 0.1) if quick else (0.01, 0.1, 1.0), "relu": (0.03, 0.1, 1.0)}
     tasks = ("affine",) if quick else ("affine", "relu")
     rng = check_rng(seed, "sims.checks.softmax_window_train:check_fig3_4_train_acg")

@@ -52,6 +52,7 @@ from numerics.testing import (
     TRAIN_RTOL,
     skipped,
     swap_alternative,
+    tier_seeds,
     train_discrimination,
 )
 from sims.cache import cached
@@ -361,8 +362,8 @@ def affine_alternatives(
 
 
 def seeds_of(seed: int, quick: bool) -> tuple[int, ...]:
-    """Three seeds in ``--full``, the one seed in the quick tier (the report budget)."""
-    return (seed,) if quick else (seed, seed + 1, seed + 2)
+    """The seeds of a tier (:func:`numerics.testing.tier_seeds`; the name other modules import)."""
+    return tier_seeds(seed, quick=quick)
 
 
 def discriminate(

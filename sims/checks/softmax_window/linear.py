@@ -18,8 +18,9 @@ from numerics.testing import (
     mc_agreement,
     ordering,
     over_seeds,
+    tier_seeds,
 )
-from sims.checks.softmax_window.evidence import discriminate, seeds_of
+from sims.checks.softmax_window.evidence import discriminate
 from sims.experiments.softmax_window import trained
 from theory.common.protocols import Estimate, Evidence
 from theory.softmax_window import (
@@ -103,7 +104,7 @@ def check_thm3_6_train(
         )
         return out
 
-    return over_seeds(rows_of, seeds_of(seed, quick))
+    return over_seeds(rows_of, tier_seeds(seed, quick=quick))
 
 
 def _separation(soft: Estimate, la: Estimate) -> float:

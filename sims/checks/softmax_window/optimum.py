@@ -19,6 +19,7 @@ from numerics.testing import (
     informational,
     ordering,
     over_seeds,
+    tier_seeds,
 )
 from sims.checks.softmax_window.evidence import (
     S1_SIGMA2,
@@ -26,7 +27,6 @@ from sims.checks.softmax_window.evidence import (
     discriminate,
     init_omega,
     omega_hat,
-    seeds_of,
     setting_rows,
     validate_thm34_setting,
 )
@@ -96,7 +96,7 @@ def check_thm3_4_train(
         if fault_train_value:
             raise ValueError("fault_train_value is the preset's control (d = 5, n = 20, L = 1)")
         return _thm34_setting(d, n, L, sigma2, seed=seed, fault_alternative=fault_alternative)
-    seeds = (seed,) if fault_train_value else seeds_of(seed, quick)
+    seeds = (seed,) if fault_train_value else tier_seeds(seed, quick=quick)
     prefix = "s1_sigma" if quick else "s1p_sigma"  # --full: the spec's 3000-step protocol
     opt = {s: optimal_scale_affine(5, 20, 1.0, s * s)[0] for s in SIGMAS}
     sigmas = (1.0,) if fault_train_value else SIGMAS
@@ -266,7 +266,7 @@ def check_thm3_4_train_relu(
             )
         return out
 
-    return over_seeds(rows_of, seeds_of(seed, quick))
+    return over_seeds(rows_of, tier_seeds(seed, quick=quick))
 
 
 def check_thm3_4_train_cos(*, quick: bool = True, seed: int = 0, reps: int = 0) -> list[Evidence]:

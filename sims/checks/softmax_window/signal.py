@@ -15,8 +15,9 @@ from numerics.testing import (
     mc_agreement,
     ordering,
     over_seeds,
+    tier_seeds,
 )
-from sims.checks.softmax_window.evidence import discriminate, seeds_of
+from sims.checks.softmax_window.evidence import discriminate
 from sims.experiments.softmax_window import (
     ELLIPSOID_SIGMA,
     PRESETS,
@@ -146,4 +147,4 @@ def check_lemb5_ellipsoid(
             ),
         ]
 
-    return out + over_seeds(rows_of, seeds_of(seed, quick))
+    return out + over_seeds(rows_of, tier_seeds(seed, quick=quick))

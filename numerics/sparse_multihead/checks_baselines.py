@@ -20,10 +20,10 @@ from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import (
     linear_lower_bound,
     ols_excess_risk,
+    ridge_excess_conditional,
     ridge_lmmse_lambda,
     ridge_star_limit,
 )
-from theory.sparse_multihead.baselines import ridge_excess_conditional  # unwrapped: a loop
 
 __all__ = ["check_thm5_3_lower_mc", "check_thm5_3_lower_float", "check_thm5_3_lower_order",
            "check_thm5_3_lower_mc_one_step_api", "check_thm5_3_lower_threshold"]
@@ -67,7 +67,7 @@ def check_thm5_3_lower_mc(*, quick: bool = True, seed: int = 0,
         seed, f"{__name__}:check_thm5_3_lower_mc", "ridge"))
     lam = ridge_lmmse_lambda(d, n, s2, 1.0)
     err = np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1)
-    cond = np.array([ridge_excess_conditional(X, lam, s2, 1.0) for X in p.X])
+    cond = np.array([ridge_excess_conditional.raw(X, lam, s2, 1.0) for X in p.X])
     diff = estimate_from_samples(err - cond)
     out.append(mc_agreement("ridge(λ*) MC − exact conditional risk (paired over X)", 0.0,
                             Estimate(diff.mean, diff.se, diff.n), scale=float(cond.mean())))

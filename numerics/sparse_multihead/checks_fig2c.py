@@ -18,7 +18,7 @@ from numerics.testing import (
 )
 from theory.common.protocols import Evidence
 from theory.settings import SparseRegressionICL
-from theory.sparse_multihead.pregd import pregd_gram, rhat  # unwrapped: a per-context loop
+from theory.sparse_multihead import pregd_gram, rhat
 
 __all__ = ["check_fig2c_order", "check_fig2c_mc", "FIG2C_ETA"]
 
@@ -40,8 +40,8 @@ def _risk_at_steps(p: object, eta: float, ts: np.ndarray, preprocess: bool,
     X, y, W = p.X, p.y, p.w  # type: ignore[attr-defined]
     out = np.empty((len(X), len(ts)))
     for i in range(len(X)):
-        r = rhat(X[i], y[i])
-        G, b = (pregd_gram(X[i], y[i])[:2] if preprocess
+        r = rhat.raw(X[i], y[i])
+        G, b = (pregd_gram.raw(X[i], y[i])[:2] if preprocess
                 else (X[i].T @ X[i] / X.shape[1], r))
         lam, U = np.linalg.eigh(G)
         safe = np.where(np.abs(lam) < 1e-300, 1.0, lam)

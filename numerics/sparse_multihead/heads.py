@@ -10,7 +10,7 @@ import numpy as np
 
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from theory.settings import SparseRegressionICL
-from theory.sparse_multihead.model import (  # unwrapped: a per-context loop
+from theory.sparse_multihead.model import (
     LayerWeights,
     LinTFWeights,
     effective_predictor,
@@ -37,7 +37,7 @@ def exact_risks(W: LinTFWeights, st: SparseRegressionICL, trials: int, seed: int
                 head_masks: Any = None) -> np.ndarray:
     """Per-context ``‖Σ^{1/2}(ŵ_eff − w*)‖²`` on ``trials`` contexts drawn with ``seed``."""
     p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(seed))
-    wh = np.stack([effective_predictor(W, p.X[i], p.y[i], head_masks=head_masks)
+    wh = np.stack([effective_predictor.raw(W, p.X[i], p.y[i], head_masks=head_masks)
                    for i in range(trials)])
     diff = wh - p.w
     return np.einsum("bi,ij,bj->b", diff, st.Sigma_x_array, diff)

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from theory.sparse_multihead.bayes import bayes_posterior_mean  # unwrapped: a per-context loop
+from theory.sparse_multihead import bayes_posterior_mean
 
 __all__ = ["pregd_path", "gd_path", "ridge_fit", "ols_fit", "lasso_fit", "bayes_fit",
            "ALPHA_GRID", "batch_lambda_max"]
@@ -78,7 +78,7 @@ def lasso_fit(X: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
 
 def bayes_fit(X: np.ndarray, y: np.ndarray, s: int, sigma2: float, prior: str) -> np.ndarray:
     """The support-enumeration posterior mean, context by context."""
-    return np.stack([bayes_posterior_mean(X[i], y[i], s, sigma2, prior) for i in range(len(X))])
+    return np.stack([bayes_posterior_mean.raw(X[i], y[i], s, sigma2, prior) for i in range(len(X))])
 
 
 def batch_lambda_max(X: np.ndarray, y: np.ndarray, *, preprocess: bool) -> np.ndarray:

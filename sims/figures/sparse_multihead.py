@@ -43,12 +43,13 @@ from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import (
     head_importance,
     ols_excess_risk,
+    pregd_gram,
+    rhat,
     sorted_importance,
     thm51_bound,
     thm52_bound,
     thm53_rate,
 )
-from theory.sparse_multihead.pregd import pregd_gram, rhat  # unwrapped: a per-context loop
 
 __all__ = ["fig_fig1b", "fig_fig2c", "fig_bounds", "fig_heads", "fig_probe", "FIG1B_SPEC",
            "FIG2C_SPEC"]
@@ -132,9 +133,9 @@ def fig_fig1b(*, quick: bool = True, seed: int = 0) -> Figure:
 def _spectral_path(X: np.ndarray, y: np.ndarray, eta: float, ts: np.ndarray,
                    preprocess: bool) -> np.ndarray:
     """Coefficients at the steps ``ts`` by the spectral closed form (one eigh per context)."""
-    r = rhat(X, y)
+    r = rhat.raw(X, y)
     if preprocess:
-        G, b, _ = pregd_gram(X, y)
+        G, b, _ = pregd_gram.raw(X, y)
     else:
         G, b = X.T @ X / X.shape[0], r
     lam, U = np.linalg.eigh(G)

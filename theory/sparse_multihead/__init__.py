@@ -160,9 +160,3 @@ __all__ += bounds.__all__
 __all__ += baselines.__all__
 __all__ += bayes.__all__
 __all__ += heads.__all__
-
-from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
-from theory.sparse_multihead.domains import DOMAINS as _DOMAINS  # noqa: E402
-from theory.sparse_multihead.domains import OVERRIDES as _OVERRIDES  # noqa: E402
-
-_validate_exports(globals(), __all__, _DOMAINS, overrides=_OVERRIDES, paper="czz24")

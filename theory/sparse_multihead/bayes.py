@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from theory.settings import SPARSE_PRIORS, check_choice, check_int, check_real
+from theory.sparse_multihead.domains import checked
 
 __all__ = ["bayes_posterior_mean", "supports"]
 
@@ -24,9 +24,10 @@ def _normalised(logp: np.ndarray) -> np.ndarray:
     return p / np.sum(p)
 
 
+@checked
 def supports(d: int, s: int) -> np.ndarray:
     """All ``C(d, s)`` supports as an index array ``(C(d,s), s)``."""
-    d, s = check_int("d", d, minimum=1), check_int("s", s, minimum=1)
+    d, s = int(d), int(s)
     if s > d:
         raise ValueError(f"s (sparsity) must be ≤ d = {d} (C(d, s) supports), got s = {s}")
     return np.array(list(itertools.combinations(range(d), s)), dtype=int).reshape(-1, s)
@@ -42,6 +43,7 @@ def _candidates_sign(d: int, s: int) -> np.ndarray:
     return W.reshape(-1, d)
 
 
+@checked
 def bayes_posterior_mean(X: Any, y: Any, s: int, sigma2: float, prior: str = "sign",
                          tau2: float = 1.0) -> np.ndarray:
     r"""Posterior mean ``E[w* | X, y]`` under the sparse prior (exact, by enumeration) [derived].
@@ -73,18 +75,15 @@ def bayes_posterior_mean(X: Any, y: Any, s: int, sigma2: float, prior: str = "si
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float).reshape(-1)
     n, d = X.shape
-    s = check_int("s (sparsity)", s, minimum=1)
+    s, s2 = int(s), float(sigma2)
     if s > d:
         raise ValueError(f"s must be ≤ d = {d}, got {s}")
-    s2 = check_real("sigma2 (noise variance σ²)", sigma2, lower=0.0, lower_open=True,
-                    paper="the posterior needs σ² > 0")
-    check_choice("prior", prior, SPARSE_PRIORS)
     if prior == "sign":
         W = _candidates_sign(d, s)
         res = y[None, :] - W @ X.T
         logp = -0.5 * np.sum(res**2, axis=1) / s2
         return _normalised(logp) @ W
-    t2 = check_real("tau2 (slab variance τ²)", tau2, lower=0.0, lower_open=True)
+    t2 = float(tau2)
     S = supports(d, s)
     XS = X[:, S].transpose(1, 0, 2)  # (K, n, s)
     A = np.einsum("kni,knj->kij", XS, XS) / s2 + np.eye(s) / t2  # posterior precision

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.evaluate import is_symbolic
-from theory.settings import check_int, check_real
+from theory.common.backend import ops_for
+from theory.settings import check_int
+from theory.sparse_multihead.domains import checked
 from theory.sparse_multihead.model import LayerWeights, LinTFWeights
 
 __all__ = ["alg1", "rhat", "alg1_layer", "gd_layer", "pregd_transformer", "READOUT_SIGN",
@@ -31,22 +32,22 @@ __all__ = ["alg1", "rhat", "alg1_layer", "gd_layer", "pregd_transformer", "READO
 READOUT_SIGN = -1
 
 
+@checked
 def rhat(X: Any, y: Any) -> Any:
     r"""Empirical correlations ``r̂ = Xᵀy/n`` (Eq. 4.1), ``X`` n×d, ``y`` (n,) or n×1.
 
     >>> rhat(np.array([[1.0, 2.0], [3.0, 0.0]]), np.array([1.0, 1.0])).tolist()
     [2.0, 1.0]
     """
-    if isinstance(X, np.ndarray) or not is_symbolic(X):
-        Xa, ya = np.asarray(X, dtype=float), np.asarray(y, dtype=float).reshape(-1)
-        if Xa.ndim != 2 or ya.shape[0] != Xa.shape[0]:
-            raise ValueError(f"y must have one label per row of X (n = {Xa.shape[0]}), got "
-                             f"{ya.shape[0]} labels ([czz24] Eq. 4.1)")
-        return Xa.T @ ya / Xa.shape[0]
-    Xs, ys = sp.Matrix(X), sp.Matrix(y)
-    return Xs.T @ ys / Xs.shape[0]
+    xp = ops_for(X, y)
+    Xm, yv = xp.mat(X), xp.vec(y)
+    if yv.shape[0] != Xm.shape[0]:
+        raise ValueError(f"y must have one label per row of X (n = {Xm.shape[0]}), got "
+                         f"{yv.shape[0]} labels ([czz24] Eq. 4.1)")
+    return Xm.T @ yv / Xm.shape[0]
 
 
+@checked
 def alg1(X_ctx: Any, y_ctx: Any, X_all: Any) -> Any:
     r"""Alg. 1 preprocessing: every token (context and query) rescaled by the *context's* ``R̂``.
 
@@ -78,6 +79,7 @@ def _stack(rows: list[Any], exact: bool) -> Any:
     return sp.Matrix.vstack(*rows) if exact else np.vstack(rows)
 
 
+@checked
 def alg1_layer(d: int, n: Any, *, exact: bool = False, n_heads: int | None = None
                ) -> tuple[Any, LayerWeights]:
     r"""Prop. 4.1 / C.1: ``(W_E, TF_1)`` with ``h = d`` heads, ``d_hid = 3d``, implementing Alg. 1.
@@ -95,12 +97,10 @@ def alg1_layer(d: int, n: Any, *, exact: bool = False, n_heads: int | None = Non
     ``n_heads < d`` keeps only heads ``1..n_heads`` (a negative control: the remaining
     coordinates come out 0 instead of ``r̂_j x_j``).
     """
-    d = check_int("d", d, minimum=1)
+    d = int(d)
     h = d if n_heads is None else check_int("n_heads", n_heads, minimum=0)
     if h > d:
         raise ValueError(f"n_heads must be ≤ d = {d} (Prop. 4.1 uses d heads), got {h}")
-    if not is_symbolic(n):
-        check_int("n (context length)", n, minimum=1)
     D = 3 * d
     inv_n = (sp.Integer(1) / n) if exact else 1.0 / float(n)
     W_E = _stack([r for i in range(1, d + 1) for r in (
@@ -119,6 +119,7 @@ def alg1_layer(d: int, n: Any, *, exact: bool = False, n_heads: int | None = Non
     return W_E, LayerWeights(WQ=WQ, WK=WK, WV=WV, W1=W1, head_rows=tuple(3 * i for i in range(h)))
 
 
+@checked
 def gd_layer(d: int, eta: Any, n: Any, *, exact: bool = False) -> LayerWeights:
     r"""Prop. 4.2 / C.2: one single-head layer = one GD step on the preprocessed context.
 
@@ -131,10 +132,7 @@ def gd_layer(d: int, eta: Any, n: Any, *, exact: bool = False) -> LayerWeights:
     Row ``d+1`` holds residuals ``y_i − ⟨w̃^ℓ, x̃_i⟩`` (context) and ``−⟨w̃^ℓ, x̃⟩`` (queries), so
     the prediction after the layer is ``−H_{d+1, n+1}`` (:data:`READOUT_SIGN`).
     """
-    d = check_int("d", d, minimum=1)
-    if not is_symbolic(eta, n):
-        check_real("eta (step size)", eta)
-        check_int("n (context length)", n, minimum=1)
+    d = int(d)
     D = 3 * d
     if exact:
         WV = sp.zeros(D, D)
@@ -149,12 +147,13 @@ def gd_layer(d: int, eta: Any, n: Any, *, exact: bool = False) -> LayerWeights:
     return LayerWeights(WQ=[WK], WK=[WK], WV=[WV], W1=W1)
 
 
+@checked
 def pregd_transformer(d: int, n: Any, eta: Any, k: int, *, exact: bool = False,
                       readout_sign: int = READOUT_SIGN, n_heads: int | None = None
                       ) -> LinTFWeights:
     """The (1 + k)-layer model of Props. 4.1 + 4.2: Alg. 1, then ``k`` GD layers with step ``η``;
     read-out ``W_O = readout_sign · e_{d+1}`` (the paper's sign is −1, spec §6 item 5)."""
-    k = check_int("k (GD layers)", k, minimum=0)
+    k = int(k)
     W_E, first = alg1_layer(d, n, exact=exact, n_heads=n_heads)
     layers = (first,) + tuple(gd_layer(d, eta, n, exact=exact) for _ in range(k))
     D = 3 * d
@@ -163,6 +162,7 @@ def pregd_transformer(d: int, n: Any, eta: Any, k: int, *, exact: bool = False,
     return LinTFWeights(W_E=W_E, layers=layers, W_O=W_O)
 
 
+@checked
 def alg1_kronecker_matrix(d: int) -> sp.Matrix:
     r"""Alg. 1 as a bilinear map of ``(Ĉ, z)``, unfolded to ``[(o, i), (j, c)]`` [derived] (R11).
 
@@ -173,7 +173,7 @@ def alg1_kronecker_matrix(d: int) -> sp.Matrix:
     ``M[(o,i),(j,c)]``.  Alg. 1's output ``x̃_o = Ĉ_{o,d+1} z_o`` is
     ``M = Σ_o e_{(o,o)} e_{(d+1,o)}ᵀ``.  The residual is linear in ``z`` alone and cannot help.
     """
-    d = check_int("d", d, minimum=1)
+    d = int(d)
     D = d + 1
     M = sp.zeros(d * D, D * d)
     for o in range(d):
@@ -181,6 +181,7 @@ def alg1_kronecker_matrix(d: int) -> sp.Matrix:
     return M
 
 
+@checked
 def alg1_min_heads(d: int) -> int:
     """The least number of heads of one linear-attention layer that implements Alg. 1 exactly
     [derived]: the rank of :func:`alg1_kronecker_matrix` (= d).
@@ -191,6 +192,7 @@ def alg1_min_heads(d: int) -> int:
     return int(alg1_kronecker_matrix(d).rank())
 
 
+@checked
 def alg1_best_rank_error(d: int, h: int) -> float:
     """Eckart–Young: least relative Frobenius error of an ``h``-term (h-head) approximation of the
     Alg. 1 tensor [derived]: ``sqrt(max(d − h, 0)/d)`` (all d singular values equal 1).
@@ -199,5 +201,5 @@ def alg1_best_rank_error(d: int, h: int) -> float:
     0.7071067811865476
     """
     sv = np.linalg.svd(np.asarray(alg1_kronecker_matrix(d), dtype=float), compute_uv=False)
-    h = check_int("h (heads)", h, minimum=0)
+    h = int(h)
     return float(np.sqrt(np.sum(sv[h:] ** 2) / np.sum(sv**2)))

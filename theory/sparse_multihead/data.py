@@ -11,13 +11,17 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.evaluate import is_symbolic
-from theory.settings import SPARSE_PRIORS, SparseRegressionICL, check_choice
+from theory.common.backend import dual
+from theory.common.symbols import d as d_sym
+from theory.common.symbols import s as s_sym
+from theory.settings import SparseRegressionICL
+from theory.sparse_multihead.domains import checked
 
 __all__ = ["task_second_moment", "population_correlation", "null_excess_risk",
            "correlation_support"]
 
 
+@checked
 def task_second_moment(d: Any, s: Any, prior: str = "sign") -> Any:
     r"""``E[w*w*ᵀ] = c I_d`` for the two priors of [czz24] (returns ``c``).
 
@@ -30,24 +34,35 @@ def task_second_moment(d: Any, s: Any, prior: str = "sign") -> Any:
     >>> task_second_moment(16, 4, "sign"), task_second_moment(16, 4, "gauss")
     (0.0625, 0.25)
     """
-    check_choice("prior", prior, SPARSE_PRIORS, paper="[czz24] §2")
-    if not is_symbolic(d, s) and float(s) > float(d):
+    if sp.Gt(s, d) == sp.true:
         raise ValueError(f"s (sparsity) must be ≤ d = {d} ([czz24] §2), got s = {s}")
-    slab = (1 / sp.sympify(s) if is_symbolic(s) else 1.0 / s) if prior == "sign" else 1
-    c = sp.sympify(s) / d * slab if is_symbolic(d, s) else float(s) / float(d) * slab
-    return sp.simplify(c) if isinstance(c, sp.Basic) else float(c)
+    return dual(_second_moment_sign if prior == "sign" else _second_moment_gauss,
+                (d_sym, s_sym), (d, s))
 
 
+def _second_moment_sign(d: Any, s: Any) -> Any:
+    """``c = (s/d)·(1/s)`` (each of the s support entries is ±1/√s)."""
+    return s / d * (1 / s)
+
+
+def _second_moment_gauss(d: Any, s: Any) -> Any:
+    """``c = (s/d)·1`` (unit Gaussian slab on the s support entries)."""
+    return s / d
+
+
+@checked
 def population_correlation(Sigma: Any, w: Any) -> np.ndarray:
     r"""``r = E[x y] = Σ w*`` (spec §1.5; §6 item 30); diagonal Σ: ``r_j = Σ_jj w*_j``."""
     return np.asarray(Sigma, dtype=float) @ np.asarray(w, dtype=float)
 
 
+@checked
 def correlation_support(setting: SparseRegressionICL, w: Any) -> np.ndarray:
     """Boolean mask ``r_j ≠ 0``; equals ``supp(w*)`` for diagonal Σ (not for ``zeta > 0``)."""
     return population_correlation(setting.Sigma_x_array, w) != 0
 
 
+@checked
 def null_excess_risk(setting: SparseRegressionICL) -> float:
     """Excess risk of ``ŷ = 0``: ``E[w*ᵀΣw*] = c·Tr Σ`` (= E‖w‖² for Σ = I: 1 sign, s gauss).
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from theory.common.backend import psd_sqrt
-from theory.settings import check_int, check_real
+from theory.sparse_multihead.domains import checked
 from theory.sparse_multihead.pregd import pregd_gram
 
 __all__ = ["DECOMPOSITION_VARIANTS", "error_decomposition", "excess_from_parts"]
@@ -24,6 +24,7 @@ __all__ = ["DECOMPOSITION_VARIANTS", "error_decomposition", "excess_from_parts"]
 DECOMPOSITION_VARIANTS = ("corrected", "paper")
 
 
+@checked
 def error_decomposition(X: Any, w: Any, eps: Any, eta: float, t: int, *,
                         variant: str = "corrected") -> dict[str, np.ndarray]:
     r"""Bias and noise vectors of ``w̃^t − R̄w*`` for one context.
@@ -47,10 +48,7 @@ def error_decomposition(X: Any, w: Any, eps: Any, eta: float, t: int, *,
     -----
     Needs ``r̂_j ≠ 0`` on the support (true almost surely).
     """
-    if variant not in DECOMPOSITION_VARIANTS:
-        raise ValueError(f"variant must be one of {DECOMPOSITION_VARIANTS}, got {variant!r}")
-    eta = check_real("eta (step size)", eta)
-    t = check_int("t (steps)", t, minimum=0)
+    eta, t = float(eta), int(t)
     X = np.asarray(X, dtype=float)
     w, eps = np.asarray(w, dtype=float), np.asarray(eps, dtype=float)
     n, d = X.shape
@@ -71,6 +69,7 @@ def error_decomposition(X: Any, w: Any, eps: Any, eta: float, t: int, *,
     return {"bias": -At @ Rbar_w, "noise": scale * acc, "Rbar_w": Rbar_w, "rhat": r}
 
 
+@checked
 def excess_from_parts(parts: dict[str, np.ndarray], Sigma: Any) -> dict[str, float]:
     r"""``E = ‖Σ^{1/2}R̂(bias + noise)‖²``, ``Bias = ‖Σ^{1/2}R̂ bias‖²``,
     ``Var = ‖Σ^{1/2}R̂ noise‖²`` and the cross term ``E − Bias − Var`` (Eqs. D.2, D.3)."""

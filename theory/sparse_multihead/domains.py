@@ -1,10 +1,10 @@
-"""Domains of the parameters of [czz24]'s exported functions (issue 12), declared once by name.
+"""Domains of the parameters of [czz24]'s public functions, declared once by name.
 
-:func:`theory.settings.domains.validate_exports` wraps every exported function of
-:mod:`theory.sparse_multihead` with these checks; the section modules keep the unchecked originals
-for the Monte Carlo loops (:mod:`numerics.sparse_multihead.predictors`, ``heads``, the figure
-routes), and the bad-input harness reads the same table.  Names that mean something else here
-than in :data:`theory.settings.domains.COMMON` or between functions:
+``checked`` (a :class:`theory.settings.domains.Checker` of this table) decorates every public
+function where it is defined; the package exports those same objects.  Hot loops in numerics
+call ``f.raw`` (the unchecked function); the bad-input harness reads the same table.
+
+Names that mean something else here than in :data:`theory.settings.domains.COMMON` or between functions:
 
 * ``n`` is the context length (≥ 1), but the number of context *columns* (≥ 0) in
   :func:`~theory.sparse_multihead.apply_layer`, ``forward`` and ``predict``;
@@ -12,8 +12,10 @@ than in :data:`theory.settings.domains.COMMON` or between functions:
   the ``log t`` factor in the bounds of Thms 5.1 / 5.2;
 * ``delta`` is the failure probability δ > 0 of the bounds (the checks use δ = d/e, which drops
   the logs, so it is not capped at 1), but the ΔE(i, j) table in ``head_importance``;
-* ``weights`` is a :class:`~theory.sparse_multihead.LinTFWeights` model, but the positive
-  weights ω of ``minnorm_interpolator``;
+* ``weights`` is a :class:`~theory.sparse_multihead.LinTFWeights` model (``layer`` a
+  :class:`~theory.sparse_multihead.LayerWeights`: their domains are declared in
+  :mod:`~theory.sparse_multihead.model`, where the classes are), but the positive weights ω of
+  ``minnorm_interpolator``;
 * ``lam`` is a ridge penalty λ ≥ 0, but any eigenvalue in ``phi``.
 
 The examples are at ``d = 2``, ``n = 10`` (six hidden rows: ``d_hid = 3d``; one query column).
@@ -24,11 +26,9 @@ from __future__ import annotations
 import numpy as np
 
 from theory.settings import SparseRegressionICL
-from theory.settings.domains import COMMON, Domain
-from theory.sparse_multihead.constructions import gd_layer, pregd_transformer
-from theory.sparse_multihead.model import LayerWeights, LinTFWeights
+from theory.settings.domains import COMMON, Checker, Domain
 
-__all__ = ["DOMAINS", "OVERRIDES"]
+__all__ = ["DOMAINS", "OVERRIDES", "checked"]
 
 _PSD = np.array([[1.0, 0.3], [0.3, 2.0]])
 _X = np.arange(20.0).reshape(10, 2) % 7 - 3  # n × d context (COMMON's example)
@@ -95,8 +95,6 @@ DOMAINS: dict[str, Domain] = {
     "H": Domain("matrix", _H, what="a token matrix H (d_hid × m, finite)"),
     "E": Domain("matrix", _E, what="an embedded prompt E ((d+1) × m, finite)"),
     "C_hat": Domain("square", np.eye(6), what="a context moment Ĉ (d_hid × d_hid, finite)"),
-    "layer": Domain("object", gd_layer(2, 0.3, 10), cls=LayerWeights),
-    "weights": Domain("object", pregd_transformer(2, 10, 0.3, 1), cls=LinTFWeights),
     "setting": Domain("object", SparseRegressionICL.isotropic(d=2, s=1, n=10, sigma2=0.25),
                       cls=SparseRegressionICL),
     "parts": Domain("object", {"bias": np.array([0.1, 0.0]), "noise": np.array([0.02, -0.01]),
@@ -132,3 +130,6 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
     "head_importance": {"delta": Domain("matrix", np.array([[1.0, 3.0], [2.0, 2.0]]),
                                         what="a ΔE table (layers × heads, finite)")},
 }
+
+#: The validation at the definition: ``@checked`` on every public function of the sections.
+checked = Checker(DOMAINS, paper="czz24", overrides=OVERRIDES)

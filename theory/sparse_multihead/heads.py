@@ -10,9 +10,12 @@ from typing import Any
 
 import numpy as np
 
+from theory.sparse_multihead.domains import checked
+
 __all__ = ["head_importance", "sorted_importance", "pruning_keep"]
 
 
+@checked
 def head_importance(delta: Any) -> np.ndarray:
     r"""Eq. (3.1): rows of ``ΔE`` normalised to sum 1 (rows = layers, columns = heads).
 
@@ -30,6 +33,7 @@ def head_importance(delta: Any) -> np.ndarray:
     return D / tot
 
 
+@checked
 def sorted_importance(Ws: Any) -> np.ndarray:
     """App. B: sort each row descending, then average over the noise-level models (spec §6 25)."""
     A = np.asarray(Ws, dtype=float)
@@ -38,6 +42,7 @@ def sorted_importance(Ws: Any) -> np.ndarray:
     return np.mean(-np.sort(-A, axis=2), axis=0)
 
 
+@checked
 def pruning_keep(W: Any) -> np.ndarray:
     """Sec. 3 pruning: keep every head of layer 1 and the most important head of each later
     layer (boolean layers × heads).

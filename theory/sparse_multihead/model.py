@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.settings import check_int
+from theory.settings.domains import Domain
+from theory.sparse_multihead.domains import checked
 
 __all__ = ["LayerWeights", "LinTFWeights", "apply_layer", "forward", "predict",
            "layer_operator", "effective_predictor"]
@@ -57,6 +58,20 @@ class LinTFWeights:
     attn_scale: Any = 1  # factor on every attention term (the trained models use 1/n)
 
 
+
+# the domains of the weight objects live with their classes (``domains`` cannot import this
+# module: every section imports ``domains.checked``)
+_EX_LAYER = LayerWeights(WQ=[np.diag([1.0, 0.5, -0.3, 0.0, 0.2, 0.7])], WK=[np.eye(6) * 0.4],
+                         WV=[np.diag([0.0, 0.0, -0.03, 0.1, 0.0, 0.0])], W1=np.eye(6))
+#: Domains of ``layer`` and ``weights`` (examples: one head, d = 2, d_hid = 3d = 6).
+WEIGHT_DOMAINS = {
+    "layer": Domain("object", _EX_LAYER, cls=LayerWeights),
+    "weights": Domain("object", LinTFWeights(
+        W_E=np.vstack([np.eye(3), np.eye(3) * 0.5]), layers=(_EX_LAYER,),
+        W_O=np.array([0.0, 0.0, -1.0, 0.0, 0.0, 0.0])), cls=LinTFWeights),
+}
+
+
 def _zeros_like(H: Any, rows: int, cols: int) -> Any:
     if isinstance(H, np.ndarray):
         return np.zeros((rows, cols), dtype=H.dtype)
@@ -67,6 +82,7 @@ def _eye_like(H: Any, d: int) -> Any:
     return np.eye(d) if isinstance(H, np.ndarray) else sp.eye(d)
 
 
+@checked(domains=WEIGHT_DOMAINS)
 def apply_layer(H: Any, layer: LayerWeights, n: int, *, attn_scale: Any = 1,
                 head_mask: Sequence[bool] | None = None) -> Any:
     r"""One layer of Eq. (2.2) on the token matrix ``H`` (``d_hid × m``), context = first ``n``
@@ -85,7 +101,7 @@ def apply_layer(H: Any, layer: LayerWeights, n: int, *, attn_scale: Any = 1,
     >>> apply_layer(np.array([[1.0, 2.0]]), L, 1).tolist()   # [1 + 1·1·1, 2 + 1·1·2]
     [[2.0, 4.0]]
     """
-    n = check_int("n (context columns)", n, minimum=0)
+    n = int(n)
     m = H.shape[1]
     if n > m:
         raise ValueError(f"n (context columns) must be ≤ m = {m} columns, got {n}")
@@ -101,6 +117,7 @@ def apply_layer(H: Any, layer: LayerWeights, n: int, *, attn_scale: Any = 1,
     return layer.W1 @ (H + out)
 
 
+@checked(domains=WEIGHT_DOMAINS)
 def forward(weights: LinTFWeights, E: Any, n: int, *,
             head_masks: Sequence[Sequence[bool] | None] | None = None) -> list[Any]:
     """The hidden states ``[H^(0), H^(1), …, H^(L)]`` for the token matrix ``E`` ((d+1) × m)."""
@@ -113,6 +130,7 @@ def forward(weights: LinTFWeights, E: Any, n: int, *,
     return states
 
 
+@checked(domains=WEIGHT_DOMAINS)
 def predict(weights: LinTFWeights, E: Any, n: int, **kw: Any) -> Any:
     """``ŷ = W_Oᵀ H^(L)`` at every column (1 × m); queries are columns ``n, …, m − 1``."""
     H = forward(weights, E, n, **kw)[-1]
@@ -122,6 +140,7 @@ def predict(weights: LinTFWeights, E: Any, n: int, **kw: Any) -> Any:
     return W_O.T @ H
 
 
+@checked(domains=WEIGHT_DOMAINS)
 def layer_operator(layer: LayerWeights, C: Any, *, attn_scale: Any = 1,
                    head_mask: Sequence[bool] | None = None) -> Any:
     r"""The context-dependent linear map of one layer on every column [derived] (spec R12).
@@ -142,6 +161,7 @@ def layer_operator(layer: LayerWeights, C: Any, *, attn_scale: Any = 1,
     return layer.W1 @ (_eye_like(C, d_hid) + S)
 
 
+@checked(domains=WEIGHT_DOMAINS)
 def effective_predictor(weights: LinTFWeights, X: Any, y: Any, *,
                         head_masks: Sequence[Sequence[bool] | None] | None = None) -> Any:
     r"""The exact effective coefficient ``ŵ_eff(context)`` of a masked linear transformer [derived].

@@ -16,8 +16,8 @@ from theory.common.backend import dual
 from theory.common.symbols import eta as eta_sym
 from theory.common.symbols import lam as lam_sym
 from theory.common.symbols import t as t_sym
-from theory.settings import check_int, check_real
 from theory.sparse_multihead.constructions import rhat
+from theory.sparse_multihead.domains import checked
 
 __all__ = ["phi", "pregd_gram", "pregd_iterate", "pregd_coefficient", "gd_coefficient",
            "pregd_limit", "minnorm_interpolator", "pregd_flow", "pregd_population",
@@ -28,6 +28,7 @@ def _phi_expr(lam: Any, eta: Any, t: Any) -> sp.Expr:
     return sp.Piecewise((eta * t, sp.Eq(lam, 0)), ((1 - (1 - eta * lam) ** t) / lam, True))
 
 
+@checked
 def phi(lam: Any, eta: Any, t: Any) -> Any:
     r"""Spectral filter of ``t`` GD steps from 0 with step ``η`` on an eigenvalue ``λ``.
 
@@ -49,6 +50,7 @@ def phi(lam: Any, eta: Any, t: Any) -> Any:
     return np.where(small, eta * t, val)
 
 
+@checked
 def pregd_gram(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(Ĝ, b̃, r̂)`` with ``Ĝ = R̂Σ̂R̂``, ``Σ̂ = XᵀX/n``, ``b̃ = R̂r̂`` (Eq. 4.3, spec §1.5)."""
     X = np.asarray(X, dtype=float)
@@ -63,9 +65,10 @@ def _spectral(G: np.ndarray, b: np.ndarray, filt: Any) -> np.ndarray:
 
 
 def _check(eta: Any, t: Any) -> tuple[float, int]:
-    return check_real("eta (step size)", eta), check_int("t (steps)", t, minimum=0)
+    return float(eta), int(t)
 
 
+@checked
 def pregd_iterate(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
     r"""The pre-GD iterate ``w̃^t`` (preprocessed coordinates) in spectral closed form.
 
@@ -85,11 +88,13 @@ def pregd_iterate(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
     return _spectral(G, b, lambda lam: phi(lam, eta, t))
 
 
+@checked
 def pregd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
     """Effective raw-space coefficient ``ŵ_pre^t = R̂ w̃^t`` (prediction ``⟨ŵ, x⟩``)."""
     return rhat(X, y) * pregd_iterate(X, y, eta, t)
 
 
+@checked
 def gd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
     r"""Raw GD from 0, ``w^t = η Σ_{k<t}(I − ηΣ̂)^k Xᵀy/n`` (spec §1.5, [czz24] Eq. E.3)."""
     eta, t = _check(eta, t)
@@ -97,6 +102,7 @@ def gd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
     return _spectral(X.T @ X / X.shape[0], rhat(X, y), lambda lam: phi(lam, eta, t))
 
 
+@checked
 def minnorm_interpolator(X: Any, y: Any, weights: Any | None = None) -> np.ndarray:
     r"""``argmin Σ_j ŵ_j²/ω_j s.t. Xŵ = y`` = ``Ω Xᵀ(XΩXᵀ)⁻¹y`` (``Ω = diag(ω)``, default I)."""
     X = np.asarray(X, dtype=float)
@@ -109,6 +115,7 @@ def minnorm_interpolator(X: Any, y: Any, weights: Any | None = None) -> np.ndarr
     return XO.T @ np.linalg.solve(XO @ X.T, y)
 
 
+@checked
 def pregd_limit(X: Any, y: Any) -> np.ndarray:
     r"""``lim_{t→∞} R̂ w̃^t`` for ``0 < η < 2/λ_max(Ĝ)``, all ``r̂_j ≠ 0`` [derived] (R3.3).
 
@@ -123,9 +130,10 @@ def pregd_limit(X: Any, y: Any) -> np.ndarray:
     return minnorm_interpolator(X, y, rhat(X, y) ** 2)
 
 
+@checked
 def pregd_flow(X: Any, y: Any, tau: float) -> np.ndarray:
     r"""Gradient-flow pre-GD ``w̃(τ) = (I − e^{−τĜ})Ĝ⁺b̃`` [derived] (spec R3.7); τ ↔ ηt."""
-    tau = check_real("tau (flow time)", tau, lower=0.0)
+    tau = float(tau)
     G, b, _ = pregd_gram(X, y)
 
     def filt(lam: np.ndarray) -> np.ndarray:
@@ -135,6 +143,7 @@ def pregd_flow(X: Any, y: Any, tau: float) -> np.ndarray:
     return _spectral(G, b, filt)
 
 
+@checked
 def pregd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
     r"""Population (``n → ∞``) limit of ``ŵ_pre^t`` for diagonal Σ [derived] (spec R3.6).
 
@@ -150,6 +159,7 @@ def pregd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
     return w * (1.0 - (1.0 - eta * r**2 * S) ** t)
 
 
+@checked
 def gd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
     """Population limit of raw GD, ``w*_j[1 − (1 − ηΣ_jj)^t]`` [derived] (spec R3.6)."""
     eta, t = _check(eta, t)
@@ -157,6 +167,7 @@ def gd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
     return w * (1.0 - (1.0 - eta * S) ** t)
 
 
+@checked
 def one_step_prediction(X: Any, y: Any, x_query: Any, eta: Any) -> Any:
     r"""One pre-GD step cubes the correlations [derived] (spec R3.2): ``ŷ^1 = η Σ_j r̂_j³ x_j``.
 

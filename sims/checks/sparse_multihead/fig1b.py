@@ -133,7 +133,7 @@ def _exact_risk(model: MaskedLinearTF, st: SparseRegressionICL, trials: int, see
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     W = to_weights(model)
     p = sample_sparse_prompts(st, trials, rng=check_rng(seed, _EXACT_RISK_STREAM))
-    wh = np.stack([effective_predictor(W, p.X[i], p.y[i]) for i in range(trials)])
+    wh = np.stack([effective_predictor.raw(W, p.X[i], p.y[i]) for i in range(trials)])
     return np.sum((wh - p.w) ** 2, axis=1), p.X, p.y, p.w
 
 
@@ -159,7 +159,7 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         est = estimate_from_samples(err)
         risks.setdefault(name, []).append(est.mean)
         name = f"{name} (seed {sd})"
-        eb = np.sum((np.stack([bayes_posterior_mean(X[i], y[i], st.s, st.sigma2, "gauss")
+        eb = np.sum((np.stack([bayes_posterior_mean.raw(X[i], y[i], st.s, st.sigma2, "gauss")
                                for i in range(trials)]) - w) ** 2, axis=1)
         lam = 0.25 * st.d / (st.n * st.signal)  # LMMSE λ* = σ²d/(nα²), normalised
         rr = estimate_from_samples(np.sum((ridge_fit(X, y, lam) - w) ** 2, axis=1))

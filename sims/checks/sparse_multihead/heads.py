@@ -99,7 +99,7 @@ def check_eq3_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 def _masked_coefficients(W: LinTFWeights, p: SparseBatch, masks: list[list[bool]] | None
                          ) -> np.ndarray:
-    return np.stack([effective_predictor(W, p.X[i], p.y[i], head_masks=masks)
+    return np.stack([effective_predictor.raw(W, p.X[i], p.y[i], head_masks=masks)
                      for i in range(len(p.X))])
 
 

@@ -1,4 +1,5 @@
-"""czz24 Eq. (2.2) in torch: the exact effective predictor (R12) against a random model's forward pass.
+"""czz24 Eq. (2.2) in torch: the exact effective predictor (R12) against a random model's
+forward pass.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from sims.figures import softmax_window as F
 
 @pytest.mark.result("collins24:thm3.4")
 def test_fig_omega_lambda() -> None:
-    fig = F.fig_omega_lambda()
+    fig = F.fig_optimum_omega_lambda()
     ax = fig.axes[0]
     assert ax.get_xscale() == "log" and len(ax.get_lines()) == 5
     assert "slope" in str(ax.get_lines()[0].get_label())
@@ -17,25 +17,25 @@ def test_fig_omega_lambda() -> None:
 
 @pytest.mark.result("collins24:thm3.5")
 def test_fig_transfer() -> None:
-    assert len(F.fig_transfer().axes[0].get_lines()) == 4
+    assert len(F.fig_transfer_curves().axes[0].get_lines()) == 4
 
 
 @pytest.mark.result("collins24:fig1")
 def test_fig_error_vs_n() -> None:
-    fig = F.fig_error_vs_n()
+    fig = F.fig_1c()
     assert len(fig.axes) == 3 and fig.axes[0].get_xscale() == "log"
 
 
 @pytest.mark.result("collins24:thm3.4")
 def test_fig_weights() -> None:
-    assert len(F.fig_weights().axes[0].get_lines()) == 4
+    assert len(F.fig_1b().axes[0].get_lines()) == 4
 
 
 @pytest.mark.slow
 @pytest.mark.train
 @pytest.mark.result("collins24:thm3.4")
 def test_fig_training_norm() -> None:
-    axes = F.fig_training_norm().axes
+    axes = F.fig_3_4().axes
     assert len(axes) == 4  # sigma, L, n, U^d_S panels: a marker series and an optimum line each
     assert [len(ax.get_lines()) for ax in axes] == [8, 6, 6, 4]
 
@@ -44,7 +44,7 @@ def test_fig_training_norm() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:thm4.4")
 def test_fig_lowrank_rho() -> None:
-    ax = F.fig_lowrank_rho().axes[0]
+    ax = F.fig_9().axes[0]
     assert ax.get_yscale() == "log" and len(ax.get_lines()) == 2
 
 
@@ -52,6 +52,12 @@ def test_fig_lowrank_rho() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:fig5")
 def test_fig_pretrain_matrix() -> None:
-    fig = F.fig_pretrain_matrix()
+    fig = F.fig_5()
     ax = fig.axes[0]
     assert len(ax.texts) == 12 and ax.get_ylabel() == "pretrained on"
+
+
+def test_old_figure_names_are_the_same_functions() -> None:
+    assert F.fig_omega_lambda is F.fig_optimum_omega_lambda and F.fig_pretrain_matrix is F.fig_5
+    assert F.fig_weights is F.fig_1b and F.fig_error_vs_n is F.fig_1c
+    assert F.fig_lowrank_rho is F.fig_9

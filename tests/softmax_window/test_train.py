@@ -1,5 +1,5 @@
-"""collins24 TRAIN rows (named alternatives, over seeds): S1 (affine), S2 (ReLU; cosine report-only), S4
-(linear attention), Figs. 3-4 (σ, L, n ablations and the U^d_S panels).
+"""collins24 TRAIN rows (named alternatives, over seeds): S1 (affine), S2 (ReLU; cosine
+report-only), S4 (linear attention), Figs. 3-4 (σ, L, n ablations and the U^d_S panels).
 
 Beyond the registry test (which runs each declared check and each declared alternative as a
 negative control): every TRAIN row carries the contract details, and a check rerun with an

@@ -129,10 +129,10 @@ RESULTS: tuple[Result, ...] = (
             Check("sims.checks.softmax_window.optimum:check_thm3_4_train_cos"),
         ),
         figures=(
-            "sims.figures.softmax_window:fig_omega_lambda",
-            "sims.figures.softmax_window:fig_training_norm",
-            "sims.figures.softmax_window:fig_weights",
-            "sims.figures.softmax_window:fig_error_vs_n",
+            "sims.figures.softmax_window:fig_optimum_omega_lambda",
+            "sims.figures.softmax_window:fig_3_4",
+            "sims.figures.softmax_window:fig_1b",
+            "sims.figures.softmax_window:fig_1c",
         ),
     ),
     Result(
@@ -153,7 +153,7 @@ RESULTS: tuple[Result, ...] = (
               faults={"swapped_units": {"fault_swap_units": True}}),
         ),
         figures=(
-            "sims.figures.softmax_window:fig_transfer",
+            "sims.figures.softmax_window:fig_transfer_curves",
         ),
     ),
     Result(
@@ -208,7 +208,7 @@ RESULTS: tuple[Result, ...] = (
             Check("sims.checks.softmax_window.lowrank:check_thm4_4_train"),
         ),
         figures=(
-            "sims.figures.softmax_window:fig_lowrank_rho",
+            "sims.figures.softmax_window:fig_9",
         ),
     ),
     Result(
@@ -408,8 +408,8 @@ RESULTS: tuple[Result, ...] = (
               faults={"sigma2_times_4": {"fault_sigma2_scale": 4.0}}),
         ),
         figures=(
-            "sims.figures.softmax_window:fig_weights",
-            "sims.figures.softmax_window:fig_error_vs_n",
+            "sims.figures.softmax_window:fig_1b",
+            "sims.figures.softmax_window:fig_1c",
         ),
     ),
     Result(
@@ -433,7 +433,7 @@ RESULTS: tuple[Result, ...] = (
               faults=alternatives(*FIG34_ACG_ALTERNATIVES)),
         ),
         figures=(
-            "sims.figures.softmax_window:fig_training_norm",
+            "sims.figures.softmax_window:fig_3_4",
         ),
     ),
     Result(
@@ -454,8 +454,8 @@ RESULTS: tuple[Result, ...] = (
               faults={"mismatched_L_unit_as_affine": {"fault_unit": "s3_L0.03"}}),
         ),
         figures=(
-            "sims.figures.softmax_window:fig_transfer",
-            "sims.figures.softmax_window:fig_pretrain_matrix",
+            "sims.figures.softmax_window:fig_transfer_curves",
+            "sims.figures.softmax_window:fig_5",
         ),
     ),
     Result(
@@ -473,7 +473,7 @@ RESULTS: tuple[Result, ...] = (
               faults={"wrong_subspace": {"fault_wrong_subspace": True}}),
         ),
         figures=(
-            "sims.figures.softmax_window:fig_lowrank_rho",
+            "sims.figures.softmax_window:fig_9",
         ),
     ),
 )

@@ -4,6 +4,8 @@ and Fig. 9's other classes (offset, F²_B, F^cos_B) with the linear-attention co
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from numerics.testing import (
@@ -147,3 +149,13 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
             ),
         ]
     return out
+
+
+def compute_9(*, quick: bool = True, seed: int = 0, d: int = 6, k: int = 2) -> dict[str, Any]:
+    """Fig. 9 at the S5 size (d = 6, k = 2, n = 20, σ = 0, Assumption 4.3): ρ(M, B) of the
+    trained untied unit's snapshots over training (drawn by
+    ``sims.figures.softmax_window.fig_9``)."""
+    r = trained("s5_lowrank", seed=seed)
+    B = np.eye(d)[:, :k]
+    rho = np.array([rho_metric(0.5 * (M + M.T), B) for M in r.extra["M_snapshots"]])
+    return {"d": d, "k": k, "steps": r.extra["M_trace"][:, 0], "rho": rho, "pass_level": RHO_MAX}

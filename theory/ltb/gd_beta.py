@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.backend import ops_for
+from theory.common.backend import dual, ops_for
 from theory.ltb.domains import checked
 from theory.ltb.model import check_omega_invertible, num_setting, sym_mat
 from theory.settings import check_int
@@ -28,7 +28,7 @@ __all__ = [
     "optimal_risk_eig",
 ]
 # Also public, for the sibling section modules and numerics.ltb only (theory.ltb does not re-export
-# them): optimal_gamma_expr.
+# them): optimal_gamma_expr, spectrum, per_direction, spectral_sum.
 
 
 # ------------------------------------------------------------------- Lemma 5.1: F_GDβ ⊆ F_LTB
@@ -247,12 +247,43 @@ def optimal_risk_eig(lams: Any, sigma2: Any, N: Any) -> Any:
     >>> optimal_risk_eig([1.0, 1.0], 0.25, 10)          # spec Appendix A: 0.740566
     0.7405660377358491
     """
-    if ops_for(lams, sigma2, N).symbolic:
-        lams = list(lams)
-        c = sum(lams) + sigma2
-        return sigma2 + sum(lam * (lam + c) / ((N + 1) * lam + c) for lam in lams)
-    lam = np.asarray(lams, dtype=float)
-    check_omega_invertible(lam.sum(axis=-1), sigma2, "sum(lams)")
-    c = lam.sum(axis=-1, keepdims=True) + sigma2
-    r = sigma2 + np.sum(lam * (lam + c) / ((N + 1) * lam + c), axis=-1)
-    return float(r) if np.ndim(r) == 0 else r
+    lam, symbolic = spectrum(lams, sigma2, N)
+    if not symbolic:
+        check_omega_invertible(lam.sum(axis=-1), sigma2, "sum(lams)")
+    c = spectral_sum(lam, symbolic, keepdims=True) + sigma2
+    terms = per_direction(_risk_term, (_LAM, _C, _N), (lam,), (c, N), symbolic)
+    r = sigma2 + spectral_sum(terms, symbolic)
+    return r if symbolic else (float(r) if np.ndim(r) == 0 else r)
+
+
+_LAM, _C, _N = sp.symbols("lambda_i c N")
+
+
+def _risk_term(lam: Any, c: Any, N: Any) -> Any:
+    """One eigen-direction of ``R* − σ²`` (Theorem 5.2): ``λ(λ + c)/((N+1)λ + c)``."""
+    return lam * (lam + c) / ((N + 1) * lam + c)
+
+
+def spectrum(lams: Any, *others: Any) -> tuple[Any, bool]:
+    """``(eigenvalues, symbolic)``: a list of SymPy expressions (when ``lams`` or any of
+    ``others`` is symbolic), or a float array (batched over leading axes) — the two containers the
+    eigen forms sum over."""
+    items = list(lams) if isinstance(lams, (list, tuple)) else [lams]
+    if ops_for(*items, *others).symbolic:
+        return [sp.sympify(v) for v in lams], True
+    return np.asarray(lams, dtype=float), False
+
+
+def per_direction(builder: Any, syms: tuple[Any, ...], columns: tuple[Any, ...],
+                  shared: tuple[Any, ...], symbolic: bool) -> Any:
+    """The scalar formula ``builder`` along every eigen-direction, evaluated by
+    :func:`theory.common.backend.dual`: ``columns`` hold one value per direction, ``shared`` are
+    common to all."""
+    if symbolic:
+        return [dual(builder, syms, (*col, *shared)) for col in zip(*columns, strict=True)]
+    return dual(builder, syms, (*columns, *shared))
+
+
+def spectral_sum(terms: Any, symbolic: bool, *, keepdims: bool = False) -> Any:
+    """``Σ_i terms_i`` over the eigen-directions (the last axis of a numeric batch)."""
+    return sum(terms) if symbolic else np.sum(terms, axis=-1, keepdims=keepdims)

@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
-from theory.common.backend import ops_for
+from theory.common.backend import dual, ops_for
 from theory.ltb.domains import checked
-from theory.ltb.gd_beta import optimal_risk
-from theory.ltb.model import check_omega_invertible, num_setting, sym_mat, whiten
+from theory.ltb.gd_beta import optimal_risk, per_direction, spectral_sum, spectrum
+from theory.ltb.model import check_omega_invertible, num_setting, whiten
 
 __all__ = [
     "lsa_risk_floor",
@@ -55,9 +56,7 @@ def lsa_risk_floor(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any
     1.428571428571
     """
     ops = ops_for(H, Psi, beta_star, sigma2, N)
-    Hm, Pm = (sym_mat(H), sym_mat(Psi)) if ops.symbolic else (np.asarray(H, float),
-                                                                 np.asarray(Psi, float))
-    bs = ops.vec(beta_star)
+    Hm, Pm, bs = ops.mat(H), ops.mat(Psi), ops.vec(beta_star)
     return ops.out(sigma2 + 2 * (ops.dot(bs, Hm @ bs) + ops.tr(Hm @ Pm)) / (N + 2))
 
 
@@ -99,8 +98,7 @@ def gd0_gap(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
     1.142857142857
     """
     ops = ops_for(H, Psi, beta_star, sigma2, N)
-    Pm = sym_mat(Psi) if ops.symbolic else np.asarray(Psi, float)
-    bs = ops.vec(beta_star)
+    Pm, bs = ops.mat(Psi), ops.vec(beta_star)
     return optimal_risk(H, Pm + ops.outer(bs, bs), sigma2, N) - optimal_risk(H, Psi, sigma2, N)
 
 
@@ -115,21 +113,31 @@ def gap_upper_bound_eig(lams: Any, mu_coords: Any, sigma2: Any, N: Any) -> Any:
     >>> round(gap_upper_bound_eig([1.0], [2.0], 0.0, 5), 12)      # 8/7
     1.142857142857
     """
-    ops = ops_for(lams, mu_coords, sigma2, N)
-    if ops.symbolic:
-        lams, mus = list(lams), list(mu_coords)
-        c = sum(lams) + sigma2
-        g = [N * lam / ((N + 1) * lam + c) for lam in lams]
-        f = sum(gi**2 for gi in g)
-        return sum(m**2 * (gi**2 + f) / ((N + 1) * gi**2 + f) for m, gi in zip(mus, g, strict=True))
-    lam, mu = np.asarray(lams, float), np.asarray(mu_coords, float)
-    check_omega_invertible(lam.sum(), sigma2, "sum(lams)")
-    c = lam.sum() + sigma2
-    g = N * lam / ((N + 1) * lam + c)
-    f = float(np.sum(g**2))
-    if f == 0.0:  # Ψ̄ = 0: Γ* = 0, the LSA predicts 0 from the mean part
+    lam, symbolic = spectrum(lams, mu_coords, sigma2, N)
+    mu, _ = spectrum(mu_coords, sigma2) if symbolic else (np.asarray(mu_coords, float), False)
+    if not symbolic:
+        check_omega_invertible(lam.sum(), sigma2, "sum(lams)")
+    c = spectral_sum(lam, symbolic) + sigma2
+    g = per_direction(_step, (_LAM, _C, _N), (lam,), (c, N), symbolic)
+    f = spectral_sum([gi**2 for gi in g] if symbolic else np.asarray(g) ** 2, symbolic)
+    if not symbolic and f == 0.0:  # Ψ̄ = 0: Γ* = 0, the LSA predicts 0 from the mean part
         return float(mu @ mu)
-    return float(np.sum(mu**2 * (g**2 + f) / ((N + 1) * g**2 + f)))
+    terms = per_direction(_centred_term, (_MU, _G, _F, _N), (mu, g), (f, N), symbolic)
+    r = spectral_sum(terms, symbolic)
+    return r if symbolic else float(r)
+
+
+_LAM, _C, _N, _MU, _G, _F = sp.symbols("lambda_i c N mu_i g_i f")
+
+
+def _step(lam: Any, c: Any, N: Any) -> Any:
+    """``g_i = Nλ_i/((N+1)λ_i + c)``: the eigenvalue of ``Γ̄*`` along direction i (Thm 5.2)."""
+    return N * lam / ((N + 1) * lam + c)
+
+
+def _centred_term(mu: Any, g: Any, f: Any, N: Any) -> Any:
+    """One direction of ``U``: ``μ̄_i² (g_i² + f)/((N+1) g_i² + f)`` (spec 002 §2.6 (iv))."""
+    return mu**2 * (g**2 + f) / ((N + 1) * g**2 + f)
 
 
 @checked
@@ -154,4 +162,12 @@ def gap_exact_d1_noiseless(beta_star_H_norm2: Any, N: Any) -> Any:
     >>> round(gap_exact_d1_noiseless(16.0, 20), 6)
     1.454545
     """
-    return 2 * beta_star_H_norm2 / (N + 2)
+    return dual(_exact_gap, (_B2, _N), (beta_star_H_norm2, N))
+
+
+_B2 = sp.Symbol("b2", nonnegative=True)
+
+
+def _exact_gap(b2: Any, N: Any) -> Any:
+    """``2‖β*‖_H²/(N+2)`` (spec 002 §2.6 (v))."""
+    return 2 * b2 / (N + 2)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
+from theory.common.backend import dual
 from theory.ltb.domains import checked
 
 __all__ = ["sum_min", "cor62_bounds"]
@@ -47,5 +49,20 @@ def cor62_bounds(lams: Any, sigma2: Any, N: Any) -> tuple[float, float]:
     (0.025, 0.5)
     """
     s = sum_min(lams, sigma2, N)
-    kappa = float(np.sum(lams)) / sigma2
-    return 0.25 * s, 2 * (1 + kappa) * s
+    trace = float(np.sum(lams))
+    vals = (s, trace, sigma2)
+    return dual(_cor62_lower, (_S, _T, _S2), vals), dual(_cor62_upper, (_S, _T, _S2), vals)
+
+
+_S, _T, _S2 = sp.symbols("s t sigma2", nonnegative=True)
+
+
+def _cor62_lower(s: Any, trace: Any, sigma2: Any) -> Any:
+    """``Σmin/4`` (Corollary 6.2, derived constant)."""
+    del trace, sigma2
+    return s / 4
+
+
+def _cor62_upper(s: Any, trace: Any, sigma2: Any) -> Any:
+    """``2(1 + κ) Σmin`` with ``κ = trΨ̄/σ²`` (Corollary 6.2, derived constant)."""
+    return 2 * (1 + trace / sigma2) * s

@@ -25,8 +25,18 @@ from numerics.softmax_window.quadrature import (
 )
 from theory.common.aliases import alias_modules
 
-__all__ = ["optimal_scale", "mc_risk_curve", "spline_argmin", "WindowTerms", "window_terms",
-           "affine_risk_quad", "noise_term", "optimal_scale_affine", "a_infinity", "t_cdf"]
+__all__ = [
+    "optimal_scale",
+    "mc_risk_curve",
+    "spline_argmin",
+    "WindowTerms",
+    "window_terms",
+    "affine_risk_quad",
+    "noise_term",
+    "optimal_scale_affine",
+    "a_infinity",
+    "t_cdf",
+]
 
 
 #: Old module name -> the section module it moved to (the old names import the same objects).

@@ -27,8 +27,9 @@ from theory.settings.softmax_window import SoftmaxWindowSetting
 __all__ = ["diag_risk_and_grad", "optimal_diag_M", "DiagOptimum"]
 
 
-def diag_risk_and_grad(m: np.ndarray, X: np.ndarray, y: np.ndarray, xq: np.ndarray,
-                       fq: np.ndarray) -> tuple[float, np.ndarray]:
+def diag_risk_and_grad(
+    m: np.ndarray, X: np.ndarray, y: np.ndarray, xq: np.ndarray, fq: np.ndarray
+) -> tuple[float, np.ndarray]:
     """Mean squared error of Σ_i y_i softmax_i(x_iᵀ diag(m) x_q) and its gradient in m."""
     logits = np.einsum("bnd,d,bd->bn", X, m, xq)
     logits -= logits.max(axis=1, keepdims=True)
@@ -49,15 +50,23 @@ class DiagOptimum:
         self.m, self.se, self.risk, self.iso = m, se, risk, iso
 
 
-def _minimise(X: np.ndarray, y: np.ndarray, xq: np.ndarray, fq: np.ndarray, m0: np.ndarray
-              ) -> np.ndarray:
-    res: Any = optimize.minimize(diag_risk_and_grad, m0, args=(X, y, xq, fq), jac=True,
-                                 method="L-BFGS-B", options={"gtol": 1e-10, "maxiter": 500})
+def _minimise(
+    X: np.ndarray, y: np.ndarray, xq: np.ndarray, fq: np.ndarray, m0: np.ndarray
+) -> np.ndarray:
+    res: Any = optimize.minimize(
+        diag_risk_and_grad,
+        m0,
+        args=(X, y, xq, fq),
+        jac=True,
+        method="L-BFGS-B",
+        options={"gtol": 1e-10, "maxiter": 500},
+    )
     return np.asarray(res.x, dtype=float)
 
 
-def optimal_diag_M(setting: SoftmaxWindowSetting, reps: int, rng: np.random.Generator, *,
-                   batches: int = 4) -> DiagOptimum:
+def optimal_diag_M(
+    setting: SoftmaxWindowSetting, reps: int, rng: np.random.Generator, *, batches: int = 4
+) -> DiagOptimum:
     """argmin over M = diag(m) of the MC risk on ``reps`` common prompts (see the module doc)."""
     reps = check_int("reps", reps, minimum=100 * batches)
     p = sample_prompts(setting, reps, rng)
@@ -66,12 +75,17 @@ def optimal_diag_M(setting: SoftmaxWindowSetting, reps: int, rng: np.random.Gene
     def iso_risk(w: float) -> float:
         return diag_risk_and_grad(np.full(d, w), p.X, p.y, p.xq, p.fq)[0]
 
-    r_iso: Any = optimize.minimize_scalar(lambda t: iso_risk(math.exp(t)), bounds=(-4.0, 5.0),
-                                          method="bounded", options={"xatol": 1e-6})
+    r_iso: Any = optimize.minimize_scalar(
+        lambda t: iso_risk(math.exp(t)),
+        bounds=(-4.0, 5.0),
+        method="bounded",
+        options={"xatol": 1e-6},
+    )
     w_iso = float(math.exp(r_iso.x))
     m = _minimise(p.X, p.y, p.xq, p.fq, np.full(d, w_iso))
     parts = np.array_split(np.arange(reps), batches)
     ms = np.array([_minimise(p.X[i], p.y[i], p.xq[i], p.fq[i], m) for i in parts])
     se = ms.std(axis=0, ddof=1) / math.sqrt(batches)
-    return DiagOptimum(m, se, diag_risk_and_grad(m, p.X, p.y, p.xq, p.fq)[0],
-                       (w_iso, float(r_iso.fun)))
+    return DiagOptimum(
+        m, se, diag_risk_and_grad(m, p.X, p.y, p.xq, p.fq)[0], (w_iso, float(r_iso.fun))
+    )

@@ -27,12 +27,23 @@ from theory.common.protocols import Estimate
 from theory.settings import check_choice, check_int, check_real
 from theory.settings.softmax_window import SoftmaxWindowSetting
 
-__all__ = ["optimal_scale", "mc_risk_curve", "spline_argmin", "linear_attention_best_mc",
-           "fig1_errors"]
+__all__ = [
+    "optimal_scale",
+    "mc_risk_curve",
+    "spline_argmin",
+    "linear_attention_best_mc",
+    "fig1_errors",
+]
 
 
-def mc_risk_curve(setting: SoftmaxWindowSetting, omegas: np.ndarray, reps: int,
-                  rng: np.random.Generator, *, chunk: int = 5000) -> np.ndarray:
+def mc_risk_curve(
+    setting: SoftmaxWindowSetting,
+    omegas: np.ndarray,
+    reps: int,
+    rng: np.random.Generator,
+    *,
+    chunk: int = 5000,
+) -> np.ndarray:
     """Per-prompt squared errors (reps, len(omegas)) at M = ωI on common prompts (the literal
     softmax predictor with the logits x_iᵀx_q computed once per prompt)."""
     out = []
@@ -59,15 +70,27 @@ def spline_argmin(omegas: np.ndarray, risks: np.ndarray) -> tuple[float, float]:
     i = int(np.argmin(lr))
     if i in (0, len(lw) - 1):
         return float(omegas[i]), float(risks[i])
-    res: Any = optimize.minimize_scalar(lambda t: float(sp(t)), bounds=(lw[i - 1], lw[i + 1]),
-                                   method="bounded", options={"xatol": 1e-6})
+    res: Any = optimize.minimize_scalar(
+        lambda t: float(sp(t)),
+        bounds=(lw[i - 1], lw[i + 1]),
+        method="bounded",
+        options={"xatol": 1e-6},
+    )
     return float(math.exp(res.x)), float(math.exp(res.fun))
 
 
-def optimal_scale(d: int, n: int, L: float, sigma2: float, task: str = "affine", *,
-                  rng: np.random.Generator | None = None, reps: int = 40_000,
-                  batches: int = 5, omegas: np.ndarray | None = None
-                  ) -> tuple[float, float] | tuple[Estimate, Estimate]:
+def optimal_scale(
+    d: int,
+    n: int,
+    L: float,
+    sigma2: float,
+    task: str = "affine",
+    *,
+    rng: np.random.Generator | None = None,
+    reps: int = 40_000,
+    batches: int = 5,
+    omegas: np.ndarray | None = None,
+) -> tuple[float, float] | tuple[Estimate, Estimate]:
     """ω* of M = ωI on the unit sphere (logits ω·x_iᵀx_q) and the loss 𝓛* there.
 
     Source: [collins24] Theorem 3.4; spec 003 R0.3 (affine, quadrature), R0.6 (ReLU, cosine, MC).
@@ -96,8 +119,9 @@ def optimal_scale(d: int, n: int, L: float, sigma2: float, task: str = "affine",
     return Estimate(w_all, se_w, reps), Estimate(r_all, r_se, reps)
 
 
-def linear_attention_best_mc(setting: SoftmaxWindowSetting, reps: int, rng: np.random.Generator
-                             ) -> Estimate:
+def linear_attention_best_mc(
+    setting: SoftmaxWindowSetting, reps: int, rng: np.random.Generator
+) -> Estimate:
     """min_m E(m Σ_i y_i x_iᵀx_q − f(x_q))² = c − b²/a from MC moments a = E S², b = E S f,
     c = E f² (S = Σ y_i x_iᵀx_q; M = mI is optimal by rotation invariance); se by the delta
     method on the per-prompt residual at the plug-in m."""
@@ -107,12 +131,14 @@ def linear_attention_best_mc(setting: SoftmaxWindowSetting, reps: int, rng: np.r
     return estimate_from_samples((m * S - p.fq) ** 2)
 
 
-def fig1_errors(nu: float, n: int, sigma2: float, rng: np.random.Generator, *,
-                reps: int = 10_000) -> tuple[Estimate, Estimate, float]:
+def fig1_errors(
+    nu: float, n: int, sigma2: float, rng: np.random.Generator, *, reps: int = 10_000
+) -> tuple[Estimate, Estimate, float]:
     """Fig. 1 (bottom row) at one point of the hills class f = cos(νθ − b), d = 2: the softmax
     optimum (MC + spline over ω ∈ [0.05, 400]), the best linear attention (MC), and ω*."""
-    w, loss = optimal_scale(2, n, nu, sigma2, "hills", rng=rng, reps=reps,
-                            omegas=np.geomspace(0.05, 400.0, 30))
+    w, loss = optimal_scale(
+        2, n, nu, sigma2, "hills", rng=rng, reps=reps, omegas=np.geomspace(0.05, 400.0, 30)
+    )
     assert isinstance(w, Estimate) and isinstance(loss, Estimate)
     st = SoftmaxWindowSetting.isotropic(d=2, n=n, L=nu, sigma2=sigma2, task="hills")
     return loss, linear_attention_best_mc(st, 2 * reps, rng), w.mean

@@ -29,8 +29,12 @@ from theory.softmax_window import (
     window_mean_s,
 )
 
-__all__ = ["check_thm3_4_float_lambda_generic", "check_thm3_6_float_floor_attained",
-           "check_thm4_4_float_scale_bound_generic", "check_risk_affine_float_forms_generic"]
+__all__ = [
+    "check_thm3_4_float_lambda_generic",
+    "check_thm3_6_float_floor_attained",
+    "check_thm4_4_float_scale_bound_generic",
+    "check_risk_affine_float_forms_generic",
+]
 
 #: Two evaluations of the same closed form in double precision.
 DOUBLE_RTOL = 1e-12
@@ -45,8 +49,14 @@ GAP_RATE_RTOL = 1e-4
 
 
 def check_thm3_4_float_lambda_generic(
-        *, quick: bool = True, seed: int = 0, d: int = 3, n: int = 37, L: float = 0.7,
-        sigma2: float = 0.3, fault_lambda_fn: Callable[..., Any] | None = None,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 3,
+    n: int = 37,
+    L: float = 0.7,
+    sigma2: float = 0.3,
+    fault_lambda_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Λ = nL²/σ² at a generic point (L = 0.7, σ² = 0.3, n = 37, d = 3).
 
@@ -61,16 +71,34 @@ def check_thm3_4_float_lambda_generic(
     lam = float(lam_fn(n, L, sigma2))
     w_gen, _ = optimal_scale_affine(d, n, L, sigma2, rtol=ARGMIN_RTOL)
     w_one, _ = optimal_scale_affine(d, n, 1.0, n / lam, rtol=ARGMIN_RTOL)
-    return [float_agreement(f"Lambda(n={n}, L={L:g}, sigma2={sigma2:g}) = n L^2/sigma^2", lam,
-                            n * L * L / sigma2, rtol=DOUBLE_RTOL),
-            close_agreement(f"omega*(n={n}, L={L:g}, sigma2={sigma2:g}) = omega*(n, L=1, "
-                            f"sigma2 = n/Lambda) (d={d})", w_one, w_gen, kind="OPTIM", atol=0.0,
-                            rtol=ARGMIN_AGREE_RTOL, details={"Lambda": lam})]
+    return [
+        float_agreement(
+            f"Lambda(n={n}, L={L:g}, sigma2={sigma2:g}) = n L^2/sigma^2",
+            lam,
+            n * L * L / sigma2,
+            rtol=DOUBLE_RTOL,
+        ),
+        close_agreement(
+            f"omega*(n={n}, L={L:g}, sigma2={sigma2:g}) = omega*(n, L=1, "
+            f"sigma2 = n/Lambda) (d={d})",
+            w_one,
+            w_gen,
+            kind="OPTIM",
+            atol=0.0,
+            rtol=ARGMIN_AGREE_RTOL,
+            details={"Lambda": lam},
+        ),
+    ]
 
 
 def check_thm3_6_float_floor_attained(
-        *, quick: bool = True, seed: int = 0, d: int = 5, L: float = 0.7, sigma2: float = 0.3,
-        fault_floor_fn: Callable[..., Any] | None = None,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    L: float = 0.7,
+    sigma2: float = 0.3,
+    fault_floor_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Theorem 3.6's floor L²/3 is the infimum of linear attention's risk, approached as n → ∞
     (two-sided, at L = 0.7, σ² = 0.3, d = 5):
@@ -86,26 +114,49 @@ def check_thm3_6_float_floor_attained(
     out: list[Evidence] = []
     for n in (10, 1000, 10**6):
         star = float(la_optimum(d, n, L, sigma2)[1])
-        out.append(ordering(f"L_LA*(n={n}) >= L^2/3 (d={d}, L={L:g}, sigma2={sigma2:g})", floor,
-                            star, margin=0.0, details={"gap": star - floor}))
+        out.append(
+            ordering(
+                f"L_LA*(n={n}) >= L^2/3 (d={d}, L={L:g}, sigma2={sigma2:g})",
+                floor,
+                star,
+                margin=0.0,
+                details={"gap": star - floor},
+            )
+        )
     nn = sp.Symbol("n", positive=True)
     Ls, s2 = sp.Rational(7, 10), sp.Rational(3, 10)
     a, b, c = la_coefficients(sp.Integer(d), nn, Ls, s2)
     lim = sp.limit(c - b**2 / a, nn, sp.oo)
-    out.append(float_agreement(f"lim_(n->inf) L_LA*(n) = floor (SymPy, d={d}, L=7/10)",
-                               float(floor_fn(Ls)), float(lim), rtol=DOUBLE_RTOL))
+    out.append(
+        float_agreement(
+            f"lim_(n->inf) L_LA*(n) = floor (SymPy, d={d}, L=7/10)",
+            float(floor_fn(Ls)),
+            float(lim),
+            rtol=DOUBLE_RTOL,
+        )
+    )
     rate = sp.limit(nn * (c - b**2 / a - lim), nn, sp.oo)
     n6 = 10**7
     gap = float(la_optimum(d, n6, L, sigma2)[1]) - floor
-    out.append(close_agreement(f"n (L_LA*(n) - floor) at n = 1e7 vs its limit {float(rate):.6g}",
-                               n6 * gap, float(rate), kind="FLOAT", atol=0.0,
-                               rtol=GAP_RATE_RTOL))
+    out.append(
+        close_agreement(
+            f"n (L_LA*(n) - floor) at n = 1e7 vs its limit {float(rate):.6g}",
+            n6 * gap,
+            float(rate),
+            kind="FLOAT",
+            atol=0.0,
+            rtol=GAP_RATE_RTOL,
+        )
+    )
     return out
 
 
 def check_thm4_4_float_scale_bound_generic(
-        *, quick: bool = True, seed: int = 0, c_u: float = 0.7,
-        fault_bound_fn: Callable[..., Any] | None = None,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    c_u: float = 0.7,
+    fault_bound_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Theorem 4.4's constraint ‖BᵀMB‖₂ ≤ C_b/c_u² at c_u = 0.7 (C_b = 2 for σ = 0, 1 for
     n = 2), against the printed expression written out here: the bound scales as c_u^{-2}
@@ -114,19 +165,35 @@ def check_thm4_4_float_scale_bound_generic(
     fn = thm44_scale_bound if fault_bound_fn is None else fault_bound_fn
     out = []
     for case, cb in (("sigma0", 2.0), ("n2", 1.0)):
-        out.append(float_agreement(f"Thm 4.4 bound C_b/c_u^2 ({case}, c_u={c_u:g})",
-                                   float(fn(case, c_u)), cb / (c_u * c_u), rtol=DOUBLE_RTOL))
-    out.append(float_agreement(f"Thm 4.4 bound ratio at c_u = {c_u:g} and {2 * c_u:g} = 4",
-                               float(fn("sigma0", c_u)) / float(fn("sigma0", 2 * c_u)), 4.0,
-                               rtol=DOUBLE_RTOL))
-    out.append(ordering("Thm 4.4 bound positive", 0.0, float(fn("sigma0", c_u)),
-                        margin=STRICT_GAP))
+        out.append(
+            float_agreement(
+                f"Thm 4.4 bound C_b/c_u^2 ({case}, c_u={c_u:g})",
+                float(fn(case, c_u)),
+                cb / (c_u * c_u),
+                rtol=DOUBLE_RTOL,
+            )
+        )
+    out.append(
+        float_agreement(
+            f"Thm 4.4 bound ratio at c_u = {c_u:g} and {2 * c_u:g} = 4",
+            float(fn("sigma0", c_u)) / float(fn("sigma0", 2 * c_u)),
+            4.0,
+            rtol=DOUBLE_RTOL,
+        )
+    )
+    out.append(ordering("Thm 4.4 bound positive", 0.0, float(fn("sigma0", c_u)), margin=STRICT_GAP))
     return out
 
 
 def check_risk_affine_float_forms_generic(
-        *, quick: bool = True, seed: int = 0, d: int = 5, n: int = 13, L: float = 0.7,
-        sigma2: float = 0.3, fault_split_fn: Callable[..., Any] | None = None,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    n: int = 13,
+    L: float = 0.7,
+    sigma2: float = 0.3,
+    fault_split_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """The closed forms that the default checks otherwise meet only at L = 1, against their
     printed expressions written out here, at L = 0.7, σ² = 0.3, d = 5, n = 13 (and generic
@@ -144,23 +211,43 @@ def check_risk_affine_float_forms_generic(
     s = L * L
     m_star, la_star = la_optimum(d, n, L, sigma2)
     return [
-        float_agreement("affine split (L^2/3d) A + sigma^2 N (L=0.7)", float(split(A, N, d, L,
-                        sigma2)), s / (3 * d) * A + sigma2 * N, rtol=DOUBLE_RTOL),
-        float_agreement("label-average risk (L^2/3d)(1 + 1/n) + sigma^2/n (L=0.7)",
-                        float(affine_risk_at_zero(d, n, L, sigma2)),
-                        s / (3 * d) * (1 + 1 / n) + sigma2 / n, rtol=DOUBLE_RTOL),
-        float_agreement("Lemma C.2 bound 4 L^2 (L=0.7)", float(signal_bound_c2(L)), 4 * s,
-                        rtol=DOUBLE_RTOL),
-        float_agreement("L_MSA (L^2/d)[m1^2 + (2m1 - m1^2) E(1/K)] + sigma^2 E(1/K) (L=0.7)",
-                        float(msa_risk(w, d, L, sigma2, ik)),
-                        s / d * (m1 * m1 + (2 * m1 - m1 * m1) * ik) + sigma2 * ik,
-                        rtol=DOUBLE_RTOL),
-        float_agreement("L_LA(m* I) = c - b^2/a (L=0.7)", float(la_risk(m_star, d, n, L, sigma2)),
-                        float(la_star), rtol=DOUBLE_RTOL),
-        float_agreement("noise asymptote c_d omega^((d-1)/2)/n at d = 5 (exponent 2)",
-                        float(noise_asymptote(w, n, d)), float(noise_constant(d)) * w**2 / n,
-                        rtol=DOUBLE_RTOL),
-        float_agreement("noise asymptote with the exponent given (1.5): c_d omega^1.5/n",
-                        float(noise_asymptote(w, n, d, exponent=1.5)),
-                        float(noise_constant(d)) * w**1.5 / n, rtol=DOUBLE_RTOL),
+        float_agreement(
+            "affine split (L^2/3d) A + sigma^2 N (L=0.7)",
+            float(split(A, N, d, L, sigma2)),
+            s / (3 * d) * A + sigma2 * N,
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "label-average risk (L^2/3d)(1 + 1/n) + sigma^2/n (L=0.7)",
+            float(affine_risk_at_zero(d, n, L, sigma2)),
+            s / (3 * d) * (1 + 1 / n) + sigma2 / n,
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "Lemma C.2 bound 4 L^2 (L=0.7)", float(signal_bound_c2(L)), 4 * s, rtol=DOUBLE_RTOL
+        ),
+        float_agreement(
+            "L_MSA (L^2/d)[m1^2 + (2m1 - m1^2) E(1/K)] + sigma^2 E(1/K) (L=0.7)",
+            float(msa_risk(w, d, L, sigma2, ik)),
+            s / d * (m1 * m1 + (2 * m1 - m1 * m1) * ik) + sigma2 * ik,
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "L_LA(m* I) = c - b^2/a (L=0.7)",
+            float(la_risk(m_star, d, n, L, sigma2)),
+            float(la_star),
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "noise asymptote c_d omega^((d-1)/2)/n at d = 5 (exponent 2)",
+            float(noise_asymptote(w, n, d)),
+            float(noise_constant(d)) * w**2 / n,
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "noise asymptote with the exponent given (1.5): c_d omega^1.5/n",
+            float(noise_asymptote(w, n, d, exponent=1.5)),
+            float(noise_constant(d)) * w**1.5 / n,
+            rtol=DOUBLE_RTOL,
+        ),
     ]

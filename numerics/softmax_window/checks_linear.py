@@ -31,8 +31,14 @@ from theory.softmax_window import (
 )
 from theory.softmax_window.claims import CLAIMS
 
-__all__ = ["check_thm3_6_mc", "check_thm3_6_mc_floor", "check_thm3_6_symbolic",
-           "check_thm3_6_symbolic_moments", "la_moments", "check_rem2_2_rate"]
+__all__ = [
+    "check_thm3_6_mc",
+    "check_thm3_6_mc_floor",
+    "check_thm3_6_symbolic",
+    "check_thm3_6_symbolic_moments",
+    "la_moments",
+    "check_rem2_2_rate",
+]
 
 #: a strict ordering of risks or scales by at least 1e-3 (beyond quadrature/optimiser error).
 ORDER_GAP = 0.001
@@ -40,8 +46,16 @@ ORDER_GAP = 0.001
 STRICT_GAP = 1e-09
 
 
-def check_thm3_6_mc(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
-                    L: float = 1.0, sigma2: float = 1e-4, reps: int = 0) -> list[Evidence]:
+def check_thm3_6_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    n: int = 20,
+    L: float = 1.0,
+    sigma2: float = 1e-4,
+    reps: int = 0,
+) -> list[Evidence]:
     """R8 [derived]: 𝓛_LA(mI) = am² − 2bm + c against MC of the literal linear predictor at
     m ∈ {0, m*, 2m*}; the spec's values m* = 0.1020, 𝓛_LA* = 0.3728; and the ordering softmax* <
     label average < best linear attention (N12)."""
@@ -52,25 +66,58 @@ def check_thm3_6_mc(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 2
     out = []
     for m in (0.0, m_star, 2 * m_star):
         est = mc_risk(st, m * np.eye(d), reps, rng, model="linear")
-        out.append(mc_agreement(f"linear attention risk at M = {m:.4f} I: closed form vs MC",
-                                la_risk(m, d, n, L, sigma2), est))
+        out.append(
+            mc_agreement(
+                f"linear attention risk at M = {m:.4f} I: closed form vs MC",
+                la_risk(m, d, n, L, sigma2),
+                est,
+            )
+        )
     if (d, n, L, sigma2) == (5, 20, 1.0, 1e-4):
-        out.append(paper_agreement("m*", m_star, "0.1020", source="spec 003 R8 [COMPUTED]",
-                                   claim=CLAIMS["collins24:thm3.6-la-values"]))
-        out.append(paper_agreement("L_LA*", la_star, "0.3728", source="spec 003 R8 [COMPUTED]",
-                                   claim=CLAIMS["collins24:thm3.6-la-values"]))
+        out.append(
+            paper_agreement(
+                "m*",
+                m_star,
+                "0.1020",
+                source="spec 003 R8 [COMPUTED]",
+                claim=CLAIMS["collins24:thm3.6-la-values"],
+            )
+        )
+        out.append(
+            paper_agreement(
+                "L_LA*",
+                la_star,
+                "0.3728",
+                source="spec 003 R8 [COMPUTED]",
+                claim=CLAIMS["collins24:thm3.6-la-values"],
+            )
+        )
     soft = optimal_scale_affine(d, n, L, sigma2)[1]
     avg = affine_risk_at_zero(d, n, L, sigma2)
     out.append(ordering("softmax optimum < label average", soft, avg, margin=ORDER_GAP))
     out.append(ordering("label average < best linear attention", avg, la_star, margin=ORDER_GAP))
-    out.append(ordering("L^2/3 < best linear attention (Theorem 3.6)", la_floor(L), la_star,
-                        margin=0.0 if n > 10**6 else 1e-6))
+    out.append(
+        ordering(
+            "L^2/3 < best linear attention (Theorem 3.6)",
+            la_floor(L),
+            la_star,
+            margin=0.0 if n > 10**6 else 1e-6,
+        )
+    )
     return out
 
 
-def check_thm3_6_mc_floor(*, quick: bool = True, seed: int = 0, d: int = 4, n: int = 20,
-                          L: float = 1.0, sigma2: float = 0.01, reps: int = 0,
-                          fault_no_intercept: bool | None = None) -> list[Evidence]:
+def check_thm3_6_mc_floor(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 4,
+    n: int = 20,
+    L: float = 1.0,
+    sigma2: float = 0.01,
+    reps: int = 0,
+    fault_no_intercept: bool | None = None,
+) -> list[Evidence]:
     """Theorem 3.6: no M beats L²/3 -- MC of linear attention at m*I, at random (non-symmetric)
     matrices around it, and at the best m on the ReLU class: each risk ≥ L²/3 − 5 SE.
     ``fault_no_intercept=True`` drops the task intercept b (then linear attention does well,
@@ -81,21 +128,34 @@ def check_thm3_6_mc_floor(*, quick: bool = True, seed: int = 0, d: int = 4, n: i
     floor = la_floor(L)
     out = []
     for task in ("affine", "relu"):
-        st = SoftmaxWindowSetting(covariates=SphereCovariates(d=d),
-                                  tasks=LipschitzTasks(kind=task, L=L, intercept=icpt), n=n,
-                                  sigma2=sigma2)
+        st = SoftmaxWindowSetting(
+            covariates=SphereCovariates(d=d),
+            tasks=LipschitzTasks(kind=task, L=L, intercept=icpt),
+            n=n,
+            sigma2=sigma2,
+        )
         m_star = la_optimum(d, n, L, sigma2)[0]
-        Ms = [m_star * np.eye(d)] + [m_star * np.eye(d) + 0.05 * rng.standard_normal((d, d))
-                                     for _ in range(2 if quick else 6)]
+        Ms = [m_star * np.eye(d)] + [
+            m_star * np.eye(d) + 0.05 * rng.standard_normal((d, d))
+            for _ in range(2 if quick else 6)
+        ]
         for j, M in enumerate(Ms):
             est = mc_risk(st, M, reps, rng, model="linear")
-            out.append(ordering(f"{task}: L_LA(M_{j}) >= L^2/3 - 5 SE", floor - Z_MC * est.se,
-                                est.mean, margin=STRICT_GAP, details={"M": M, "se": est.se}))
+            out.append(
+                ordering(
+                    f"{task}: L_LA(M_{j}) >= L^2/3 - 5 SE",
+                    floor - Z_MC * est.se,
+                    est.mean,
+                    margin=STRICT_GAP,
+                    details={"M": M, "se": est.se},
+                )
+            )
     return out
 
 
-def check_thm3_6_symbolic(*, quick: bool = True, seed: int = 0,
-                          fault_drop_pairs: bool | None = None) -> list[Evidence]:
+def check_thm3_6_symbolic(
+    *, quick: bool = True, seed: int = 0, fault_drop_pairs: bool | None = None
+) -> list[Evidence]:
     """R8 (a): expand E[(m Σ_i (l vᵀx_i + b + ε_i) x_iᵀx − l vᵀx − b)²] term by term from the
     moment identities of independent uniforms on S^{d−1} (E t_i² = 1/d, E t_i t_j = 0,
     E(vᵀx_i)²t_i² = 1/d², E(vᵀx_i)t_i(vᵀx_j)t_j = 1/d³, E(vᵀx_i)t_i(vᵀx) = 1/d², E(vᵀx)² = 1/d,
@@ -108,8 +168,13 @@ def check_thm3_6_symbolic(*, quick: bool = True, seed: int = 0,
     quad = m**2 * (n * s / d**2 + pairs + n * s / d + n * s2 / d)
     cross = -2 * m * n * s / d**2
     const = s / d + s
-    return [exact_agreement("L_LA(mI) from the moment identities = a m^2 - 2bm + c",
-                            quad + cross + const, la_risk(m, d, n, L, s2))]
+    return [
+        exact_agreement(
+            "L_LA(mI) from the moment identities = a m^2 - 2bm + c",
+            quad + cross + const,
+            la_risk(m, d, n, L, s2),
+        )
+    ]
 
 
 def la_moments(d: int, *, fault_gaussian_fourth: bool = False) -> dict[str, sp.Expr]:
@@ -136,8 +201,9 @@ def la_moments(d: int, *, fault_gaussian_fourth: bool = False) -> dict[str, sp.E
     }
 
 
-def check_thm3_6_symbolic_moments(*, quick: bool = True, seed: int = 0, reps: int = 0,
-                         fault_gaussian_fourth: bool | None = None) -> list[Evidence]:
+def check_thm3_6_symbolic_moments(
+    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_gaussian_fourth: bool | None = None
+) -> list[Evidence]:
     """R8 (a): the moment identities behind 𝓛_LA(mI) = am² − 2bm + c derived by SymPy
     (:func:`la_moments`) equal 1/d, 1/d², 1/d³, 1/d², 1/d for d = 2..6 (EXACT); the risk
     assembled from the derived moments equals :func:`la_risk` exactly; and each moment matches
@@ -149,16 +215,33 @@ def check_thm3_6_symbolic_moments(*, quick: bool = True, seed: int = 0, reps: in
     fault = bool(fault_gaussian_fourth)
     for d in range(2, 7):
         mo = la_moments(d, fault_gaussian_fourth=fault)
-        ref = [sp.Rational(1, d), sp.Rational(1, d**2), sp.Rational(1, d**3),
-               sp.Rational(1, d**2), sp.Rational(1, d)]
-        out.append(exact_agreement(f"R8 (a) moments at d = {d} (sphere fourth moment)",
-                                   sp.Matrix(list(mo.values())), sp.Matrix(ref)))
+        ref = [
+            sp.Rational(1, d),
+            sp.Rational(1, d**2),
+            sp.Rational(1, d**3),
+            sp.Rational(1, d**2),
+            sp.Rational(1, d),
+        ]
+        out.append(
+            exact_agreement(
+                f"R8 (a) moments at d = {d} (sphere fourth moment)",
+                sp.Matrix(list(mo.values())),
+                sp.Matrix(ref),
+            )
+        )
         s = L**2 / 3
-        quad = m**2 * (n * (s * mo["E (v'x_i)^2 t_i^2"] + (s + s2) * mo["E t_i^2"])
-                       + n * (n - 1) * s * mo["E (v'x_i) t_i (v'x_j) t_j"])
+        quad = m**2 * (
+            n * (s * mo["E (v'x_i)^2 t_i^2"] + (s + s2) * mo["E t_i^2"])
+            + n * (n - 1) * s * mo["E (v'x_i) t_i (v'x_j) t_j"]
+        )
         risk = quad - 2 * m * n * s * mo["E (v'x_i) t_i (v'x)"] + s * mo["E (v'x)^2"] + s
-        out.append(exact_agreement(f"L_LA(mI) from the derived moments = la_risk (d = {d})", risk,
-                                   la_risk(m, d, n, L, s2)))
+        out.append(
+            exact_agreement(
+                f"L_LA(mI) from the derived moments = la_risk (d = {d})",
+                risk,
+                la_risk(m, d, n, L, s2),
+            )
+        )
     rng = check_rng(seed, f"{__name__}:check_thm3_6_symbolic_moments")
     reps = reps or (200_000 if quick else 1_000_000)
     d = 5
@@ -166,18 +249,34 @@ def check_thm3_6_symbolic_moments(*, quick: bool = True, seed: int = 0, reps: in
     x, xi, xj, v = (a / np.linalg.norm(a, axis=1, keepdims=True) for a in (x, xi, xj, v))
     ti, tj = np.sum(xi * x, axis=1), np.sum(xj * x, axis=1)
     vi, vj, vx = np.sum(v * xi, axis=1), np.sum(v * xj, axis=1), np.sum(v * x, axis=1)
-    samples = {"E t_i^2": ti**2, "E (v'x_i)^2 t_i^2": vi**2 * ti**2,
-               "E (v'x_i) t_i (v'x_j) t_j": vi * ti * vj * tj, "E (v'x_i) t_i (v'x)": vi * ti * vx,
-               "E (v'x)^2": vx**2}
+    samples = {
+        "E t_i^2": ti**2,
+        "E (v'x_i)^2 t_i^2": vi**2 * ti**2,
+        "E (v'x_i) t_i (v'x_j) t_j": vi * ti * vj * tj,
+        "E (v'x_i) t_i (v'x)": vi * ti * vx,
+        "E (v'x)^2": vx**2,
+    }
     mo = la_moments(d, fault_gaussian_fourth=fault)
     for k, smp in samples.items():
-        out.append(mc_agreement(f"R8 (a) {k} (d = 5): SymPy vs sphere MC", float(mo[k]),
-                                estimate_from_samples(smp), scale=float(mo[k])))
+        out.append(
+            mc_agreement(
+                f"R8 (a) {k} (d = 5): SymPy vs sphere MC",
+                float(mo[k]),
+                estimate_from_samples(smp),
+                scale=float(mo[k]),
+            )
+        )
     return out
 
 
-def check_rem2_2_rate(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
-                      fault_drop_mean: bool | None = None) -> list[Evidence]:
+def check_rem2_2_rate(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    n: int = 20,
+    fault_drop_mean: bool | None = None,
+) -> list[Evidence]:
     """R9 [derived]: |ŷ_SA − (ȳ + (ω/n)Σ(y_i − ȳ)x_iᵀx)| = O(ω²): log-log slope 2 ± 0.15 over
     ω ∈ [1e-3, 1e-1] on random prompts.  ``fault_drop_mean=True`` compares with linear attention
     alone, (ω/n)Σy_i x_iᵀx (no label mean): the error no longer vanishes."""
@@ -191,5 +290,8 @@ def check_rem2_2_rate(*, quick: bool = True, seed: int = 0, d: int = 5, n: int =
         if fault_drop_mean:
             approx = w / n * np.sum(p.y * np.einsum("bnd,bd->bn", p.X, p.xq), axis=1)
         errs.append(float(np.max(np.abs(softmax_predict(p.X, p.y, p.xq, w) - approx))))
-    return [rate_agreement("softmax - (mean + linear attention) error vs omega: slope 2",
-                           list(ws), errs, 2.0)]
+    return [
+        rate_agreement(
+            "softmax - (mean + linear attention) error vs omega: slope 2", list(ws), errs, 2.0
+        )
+    ]

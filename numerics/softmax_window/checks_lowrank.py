@@ -21,8 +21,9 @@ SPEC_VALUE_BIAS = 5e-05
 STRICT_GAP = 1e-09
 
 
-def check_thm4_4_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
-                    fault_full_rank_task: bool | None = None) -> list[Evidence]:
+def check_thm4_4_mc(
+    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_full_rank_task: bool | None = None
+) -> list[Evidence]:
     """Theorem 4.4 Case 2 (n = 2, σ = 0.5, d = 5, k = 2, c_u = c_v = 1, c₁ = 1): the paired MC
     differences 𝓛(c₂) − 𝓛(−c₂) vanish (evenness, 5 SE) and 𝓛(c₂) − 𝓛(0) > 3 SE for
     |c₂| ∈ {0.5, 1, 2}; 𝓛(0) = 0.7479 (spec [COMPUTED]).  ``fault_full_rank_task=True`` draws
@@ -41,19 +42,36 @@ def check_thm4_4_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
         f = np.einsum("bmk,bk->bm", X[..., :k], a)
     y = f[:, :n] + np.sqrt(s2) * rng.standard_normal((reps, n))
     c2s = (0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0)
-    err = {c2: (softmax_predict(X[:, :n], y, X[:, n], lowrank_M(c1, c2, B)) - f[:, n]) ** 2
-           for c2 in c2s}
+    err = {
+        c2: (softmax_predict(X[:, :n], y, X[:, n], lowrank_M(c1, c2, B)) - f[:, n]) ** 2
+        for c2 in c2s
+    }
     base = estimate_from_samples(err[0.0])
-    out = [mc_agreement("L(c1 = 1, c2 = 0) vs spec 0.7479 (n = 2, sigma = 0.5)", 0.7479, base,
-                        bias=SPEC_VALUE_BIAS)]
+    out = [
+        mc_agreement(
+            "L(c1 = 1, c2 = 0) vs spec 0.7479 (n = 2, sigma = 0.5)",
+            0.7479,
+            base,
+            bias=SPEC_VALUE_BIAS,
+        )
+    ]
     for c2 in (0.5, 1.0, 2.0):
         even = estimate_from_samples(err[c2] - err[-c2])
-        out.append(mc_difference_agreement(f"evenness: L(c2 = {c2}) - L(c2 = -{c2}) = 0", 0.0,
-                                           even, scale=base.mean))
+        out.append(
+            mc_difference_agreement(
+                f"evenness: L(c2 = {c2}) - L(c2 = -{c2}) = 0", 0.0, even, scale=base.mean
+            )
+        )
         diff = estimate_from_samples(err[c2] - err[0.0])
-        out.append(ordering(f"L(c2 = {c2}) - L(0) > 3 SE", 3 * diff.se, diff.mean,
-                            margin=STRICT_GAP,
-                            details={"diff": diff.mean, "se": diff.se}))
+        out.append(
+            ordering(
+                f"L(c2 = {c2}) - L(0) > 3 SE",
+                3 * diff.se,
+                diff.mean,
+                margin=STRICT_GAP,
+                details={"diff": diff.mean, "se": diff.se},
+            )
+        )
     return out
 
 
@@ -69,8 +87,9 @@ def _H(c: float, alpha: np.ndarray, U: np.ndarray, u: np.ndarray) -> tuple[np.nd
     return sig, np.sum(p * p, axis=1)
 
 
-def check_thm4_4_mc_lemmas(*, quick: bool = True, seed: int = 0, reps: int = 0,
-                           fault_flip_alpha: bool | None = None) -> list[Evidence]:
+def check_thm4_4_mc_lemmas(
+    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_flip_alpha: bool | None = None
+) -> list[Evidence]:
     """Lemmas H.1, H.3, H.4 by common-random-number central differences on the reduction (29):
     H.1 -- 𝓛(c₁, 0) decreases at small c₁ (0.25 → 0.5; spec 0.8178 → 0.7809 at n = 2,
     σ = 0.5); H.3 -- ∂H_signal/∂α₁ > 0 for α₁ = max α_i > min α_i, c ∈ (0, 2] (n ∈ {2, 4},
@@ -87,14 +106,28 @@ def check_thm4_4_mc_lemmas(*, quick: bool = True, seed: int = 0, reps: int = 0,
     a = sphere(rng, (reps,), k)
     f = np.einsum("bmk,bk->bm", X[..., :k], a)
     y = f[:, :2] + 0.5 * rng.standard_normal((reps, 2))
-    e = {c1: (softmax_predict(X[:, :2], y, X[:, 2], lowrank_M(c1, 0.0, B)) - f[:, 2]) ** 2
-         for c1 in (0.25, 0.5)}
+    e = {
+        c1: (softmax_predict(X[:, :2], y, X[:, 2], lowrank_M(c1, 0.0, B)) - f[:, 2]) ** 2
+        for c1 in (0.25, 0.5)
+    }
     dec = estimate_from_samples(e[0.25] - e[0.5])
-    out.append(ordering("H.1: L(c1 = 0.25) - L(c1 = 0.5) > 3 SE (c = 0 is not optimal)",
-                        3 * dec.se, dec.mean, margin=STRICT_GAP, details={"diff": dec.mean}))
+    out.append(
+        ordering(
+            "H.1: L(c1 = 0.25) - L(c1 = 0.5) > 3 SE (c = 0 is not optimal)",
+            3 * dec.se,
+            dec.mean,
+            margin=STRICT_GAP,
+            details={"diff": dec.mean},
+        )
+    )
     h = 1e-3
-    cases = [("signal", 2, 2, 1.0), ("signal", 4, 3, 2.0), ("signal", 2, 2, 0.5),
-             ("noise", 2, 2, 1.0), ("noise", 2, 3, 0.5)]
+    cases = [
+        ("signal", 2, 2, 1.0),
+        ("signal", 4, 3, 2.0),
+        ("signal", 2, 2, 0.5),
+        ("noise", 2, 2, 1.0),
+        ("noise", 2, 3, 0.5),
+    ]
     for which, n, kk, c in cases:
         U = sphere(rng, (reps, n), kk)
         u = sphere(rng, (reps,), kk)
@@ -107,7 +140,13 @@ def check_thm4_4_mc_lemmas(*, quick: bool = True, seed: int = 0, reps: int = 0,
         g = (_H(c, ap, U, u)[idx] - _H(c, am, U, u)[idx]) / (2 * h)
         est = estimate_from_samples(g)
         lemma = "H.3" if which == "signal" else "H.4"
-        out.append(ordering(f"{lemma}: dH_{which}/d alpha_1 > 3 SE (n={n}, k={kk}, c={c})",
-                            3 * est.se, est.mean, margin=STRICT_GAP,
-                            details={"derivative": est.mean}))
+        out.append(
+            ordering(
+                f"{lemma}: dH_{which}/d alpha_1 > 3 SE (n={n}, k={kk}, c={c})",
+                3 * est.se,
+                est.mean,
+                margin=STRICT_GAP,
+                details={"derivative": est.mean},
+            )
+        )
     return out

@@ -21,8 +21,13 @@ from theory.common.protocols import Estimate, Evidence
 from theory.softmax_window import signal_functional, thm34_bracket, transfer_risk
 from theory.softmax_window.claims import CLAIMS
 
-__all__ = ["check_thm3_4_paper", "check_thm3_4_order", "check_thm3_4_optim_collapse",
-           "check_thm3_4_rate", "check_thm3_5_quad"]
+__all__ = [
+    "check_thm3_4_paper",
+    "check_thm3_4_order",
+    "check_thm3_4_optim_collapse",
+    "check_thm3_4_rate",
+    "check_thm3_5_quad",
+]
 
 #: argmin search tolerance (relative) for the transfer envelope.
 ARGMIN_RTOL = 1e-08
@@ -50,34 +55,56 @@ REFERENCE_RTOL = 0.01
 SLOPE_Z = 5.0
 
 
-def check_thm3_4_paper(*, quick: bool = True, seed: int = 0,
-                       fault_sigma_scale: float | None = None) -> list[Evidence]:
+def check_thm3_4_paper(
+    *, quick: bool = True, seed: int = 0, fault_sigma_scale: float | None = None
+) -> list[Evidence]:
     """ω* (quadrature + Brent) at the spec's reference settings within 1 %, and 𝓛* = 0.01795 at
     σ = 0.01.  ``fault_sigma_scale`` multiplies σ (e.g. 2: the σ vs σ² mix-up a user can make)."""
     f = 1.0 if fault_sigma_scale is None else float(fault_sigma_scale)
     out = []
     for s, printed in REFERENCE_SIGMA.items():
         w, _ = optimal_scale_affine(5, 20, 1.0, (f * s) ** 2)
-        out.append(paper_agreement(f"omega* (d=5, n=20, L=1, sigma={s})", w, printed,
-                                   source="spec 003 R6 item 1 [COMPUTED]", atol=0.0,
-                                   claim=CLAIMS["collins24:thm3.4-omega-values"],
-                                   rtol=REFERENCE_RTOL))
+        out.append(
+            paper_agreement(
+                f"omega* (d=5, n=20, L=1, sigma={s})",
+                w,
+                printed,
+                source="spec 003 R6 item 1 [COMPUTED]",
+                atol=0.0,
+                claim=CLAIMS["collins24:thm3.4-omega-values"],
+                rtol=REFERENCE_RTOL,
+            )
+        )
     if not quick:
         for n, printed in REFERENCE_N.items():
             w, _ = optimal_scale_affine(5, n, 1.0, (f * 0.01) ** 2)
-            out.append(paper_agreement(f"omega* (d=5, n={n}, sigma=0.01)", w, printed,
-                                       source="spec 003 R6 item 1 [COMPUTED]", atol=0.0,
-                                       claim=CLAIMS["collins24:thm3.4-omega-values"],
-                                       rtol=REFERENCE_RTOL))
+            out.append(
+                paper_agreement(
+                    f"omega* (d=5, n={n}, sigma=0.01)",
+                    w,
+                    printed,
+                    source="spec 003 R6 item 1 [COMPUTED]",
+                    atol=0.0,
+                    claim=CLAIMS["collins24:thm3.4-omega-values"],
+                    rtol=REFERENCE_RTOL,
+                )
+            )
     _, loss = optimal_scale_affine(5, 20, 1.0, (f * 0.01) ** 2)
-    out.append(paper_agreement("L* (d=5, n=20, L=1, sigma=0.01)", loss, "0.01795",
-                               source="spec 003 R8 table [COMPUTED]",
-                               claim=CLAIMS["collins24:thm3.4-omega-values"]))
+    out.append(
+        paper_agreement(
+            "L* (d=5, n=20, L=1, sigma=0.01)",
+            loss,
+            "0.01795",
+            source="spec 003 R8 table [COMPUTED]",
+            claim=CLAIMS["collins24:thm3.4-omega-values"],
+        )
+    )
     return out
 
 
-def check_thm3_4_order(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20
-                       ) -> list[Evidence]:
+def check_thm3_4_order(
+    *, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20
+) -> list[Evidence]:
     """ω* strictly increases in L, decreases in σ and increases in n (affine, quadrature)."""
     out = []
     Ls = (0.03, 0.1, 0.3, 1.0)
@@ -86,17 +113,27 @@ def check_thm3_4_order(*, quick: bool = True, seed: int = 0, d: int = 5, n: int 
     ws = [optimal_scale_affine(d, n, 1.0, s * s)[0] for s in sig]
     ns = (5, 10, 20, 50)
     wn = [optimal_scale_affine(d, m, 1.0, 0.1**2)[0] for m in ns]
-    for name, vals, grid in (("L (increasing)", wL, Ls), ("1/sigma (sigma = 1, .3, .1)", ws, sig),
-                             ("n (increasing)", wn, ns)):
+    for name, vals, grid in (
+        ("L (increasing)", wL, Ls),
+        ("1/sigma (sigma = 1, .3, .1)", ws, sig),
+        ("n (increasing)", wn, ns),
+    ):
         gaps = np.diff(vals)
-        out.append(ordering(f"omega* monotone in {name}: smallest relative step", 0.0,
-                            float(np.min(gaps / np.asarray(vals[:-1]))), margin=ORDER_GAP,
-                            details={"grid": list(grid), "omega*": list(vals)}))
+        out.append(
+            ordering(
+                f"omega* monotone in {name}: smallest relative step",
+                0.0,
+                float(np.min(gaps / np.asarray(vals[:-1]))),
+                margin=ORDER_GAP,
+                details={"grid": list(grid), "omega*": list(vals)},
+            )
+        )
     return out
 
 
-def check_thm3_4_optim_collapse(*, quick: bool = True, seed: int = 0,
-                                fault_lambda_power: float | None = None) -> list[Evidence]:
+def check_thm3_4_optim_collapse(
+    *, quick: bool = True, seed: int = 0, fault_lambda_power: float | None = None
+) -> list[Evidence]:
     """Λ-collapse (spec R6 item 2, N7): at Λ = 2e5, d = 3, ω* over (n, σ) ∈ {(2000, .1),
     (8000, .2), (32000, .4)} spreads ≤ 5 %.  ``fault_lambda_power`` picks σ² = n^p/Λ (p ≠ 1 does
     not hold Λ fixed)."""
@@ -105,10 +142,16 @@ def check_thm3_4_optim_collapse(*, quick: bool = True, seed: int = 0,
     ns = (2000, 8000, 32000)
     ws = np.array([optimal_scale_affine(3, m, 1.0, m**p / Lam)[0] for m in ns])
     spread = float((ws.max() - ws.min()) / ws.mean())
-    return [close_agreement("Lambda-collapse: (max - min)/mean of omega* at Lambda = 2e5, d = 3",
-                            spread, 0.0, kind="OPTIM", atol=COLLAPSE_ATOL,
-                            details={"n": list(ns), "omega*": ws})]
-
+    return [
+        close_agreement(
+            "Lambda-collapse: (max - min)/mean of omega* at Lambda = 2e5, d = 3",
+            spread,
+            0.0,
+            kind="OPTIM",
+            atol=COLLAPSE_ATOL,
+            details={"n": list(ns), "omega*": ws},
+        )
+    ]
 
 
 #: Λ grid of the pre-asymptotic diagnosis: the check's range and one decade on either side.
@@ -118,8 +161,9 @@ PRE_LAMBDAS = (500.0, 5e3, 5e4, 5e5)
 PRE_LARGE_N = 200_000
 
 
-def _pre_asymptotic(d: int, n: int, reps: int, lams: Any, wr: list[float], seed: int
-                    ) -> dict[str, Any]:
+def _pre_asymptotic(
+    d: int, n: int, reps: int, lams: Any, wr: list[float], seed: int
+) -> dict[str, Any]:
     """Diagnosis of a ReLU slope at a bracket end (derived): is it a finite-Λ effect?
 
     Theorem 3.4's exponents are Λ → ∞ statements.  Two independent numbers at the same ``d``: (i)
@@ -128,38 +172,52 @@ def _pre_asymptotic(d: int, n: int, reps: int, lams: Any, wr: list[float], seed:
     2/(d+3): the excess over it at the check's range is the pre-asymptotic part of a slope fitted
     there), and (ii) the ReLU MC slope over the next range [5e3, 5e5] (same reps, a stream of its
     own).  Returns the numbers and the sentence for the row's ``why``."""
-    ws = {m: [float(optimal_scale_affine(d, m, 1.0, m / lam)[0]) for lam in PRE_LAMBDAS]
-          for m in (n, PRE_LARGE_N)}
-    local = {m: [round(float(v), 4) for v in np.diff(np.log(w)) / np.diff(np.log(PRE_LAMBDAS))]
-             for m, w in ws.items()}
+    ws = {
+        m: [float(optimal_scale_affine(d, m, 1.0, m / lam)[0]) for lam in PRE_LAMBDAS]
+        for m in (n, PRE_LARGE_N)
+    }
+    local = {
+        m: [round(float(v), 4) for v in np.diff(np.log(w)) / np.diff(np.log(PRE_LAMBDAS))]
+        for m, w in ws.items()
+    }
     rng = np.random.default_rng([seed, d, 5])
     hi: list[float] = []
     for lam in (PRE_LAMBDAS[1], PRE_LAMBDAS[3]):
-        w, _ = optimal_scale(d, n, 1.0, n / lam, "relu", rng=rng, reps=reps,
-                             omegas=np.geomspace(1.5, 100.0, 16))
+        w, _ = optimal_scale(
+            d, n, 1.0, n / lam, "relu", rng=rng, reps=reps, omegas=np.geomspace(1.5, 100.0, 16)
+        )
         assert isinstance(w, Estimate)
         hi.append(w.mean)
     upper = float(np.log(hi[1] / hi[0]) / np.log(PRE_LAMBDAS[3] / PRE_LAMBDAS[1]))
     aff_range = loglog_slope(np.asarray(PRE_LAMBDAS[:3]), ws[n][:3])
     limit = 2 / (d + 3)
     two_beta = float(thm34_bracket(d, "relu")[1])
-    why = (f"Diagnosis: a finite-Lambda (pre-asymptotic) excess, not a training or exponent "
-           f"effect (no training here; the bracket is a Lambda -> inf statement): the affine "
-           f"quadrature at the same d fitted over the same range gives {aff_range:.4f}, "
-           f"{aff_range - limit:+.4f} above its limit 2/(d+3) = {limit:.4f}; its local slopes per "
-           f"decade of Lambda {list(PRE_LAMBDAS)} fall towards that limit ({local[PRE_LARGE_N]} "
-           f"at n = {PRE_LARGE_N}; {local[n]} at n = {n}, where the 1-NN end pulls them below "
-           f"past 5e4), and the ReLU slope over the next range [5e3, 5e5] is {upper:.4f}, inside "
-           f"the bracket (its excess over 2 beta = {two_beta:.4f} at the check's range: "
-           f"{loglog_slope(lams, wr) - two_beta:+.4f})")
-    return {"why": why, "affine_slope_same_range": aff_range, "affine_limit": limit,
-            "affine_local_slopes": local[n], "affine_local_slopes_large_n": local[PRE_LARGE_N],
-            "relu_slope_upper_range": upper, "relu_omega_check_range": [float(v) for v in wr],
-            "relu_omega_upper_range": hi}
+    why = (
+        f"Diagnosis: a finite-Lambda (pre-asymptotic) excess, not a training or exponent "
+        f"effect (no training here; the bracket is a Lambda -> inf statement): the affine "
+        f"quadrature at the same d fitted over the same range gives {aff_range:.4f}, "
+        f"{aff_range - limit:+.4f} above its limit 2/(d+3) = {limit:.4f}; its local slopes per "
+        f"decade of Lambda {list(PRE_LAMBDAS)} fall towards that limit ({local[PRE_LARGE_N]} "
+        f"at n = {PRE_LARGE_N}; {local[n]} at n = {n}, where the 1-NN end pulls them below "
+        f"past 5e4), and the ReLU slope over the next range [5e3, 5e5] is {upper:.4f}, inside "
+        f"the bracket (its excess over 2 beta = {two_beta:.4f} at the check's range: "
+        f"{loglog_slope(lams, wr) - two_beta:+.4f})"
+    )
+    return {
+        "why": why,
+        "affine_slope_same_range": aff_range,
+        "affine_limit": limit,
+        "affine_local_slopes": local[n],
+        "affine_local_slopes_large_n": local[PRE_LARGE_N],
+        "relu_slope_upper_range": upper,
+        "relu_omega_check_range": [float(v) for v in wr],
+        "relu_omega_upper_range": hi,
+    }
 
 
-def check_thm3_4_rate(*, quick: bool = True, seed: int = 0, d: int = 3,
-                      reps: int = 0) -> list[Evidence]:
+def check_thm3_4_rate(
+    *, quick: bool = True, seed: int = 0, d: int = 3, reps: int = 0
+) -> list[Evidence]:
     """Slope d log ω*/d log Λ inside the paper's bracket (affine: [α, 2(d+2)/(d(d+4))]; ReLU:
     [β − 0.03, 2β + 0.03]) -- the reconstructed exponents (G2) get inclusion checks only.
     The affine slope uses the quadrature (n = 2000, Λ ∈ [500, 8e5]); the ReLU slope MC with common
@@ -183,52 +241,100 @@ def check_thm3_4_rate(*, quick: bool = True, seed: int = 0, d: int = 3,
     lams2 = np.array([500.0, 5e4]) if quick else np.geomspace(500, 5e4, 5)
     wr, ests = [], []
     for lam in lams2:
-        w, _ = optimal_scale(d, n2, 1.0, n2 / lam, "relu", rng=rng, reps=reps,
-                             omegas=np.geomspace(1.5, 100.0, 16))
+        w, _ = optimal_scale(
+            d, n2, 1.0, n2 / lam, "relu", rng=rng, reps=reps, omegas=np.geomspace(1.5, 100.0, 16)
+        )
         assert isinstance(w, Estimate)
         wr.append(w.mean)
         ests.append(w)
     sr = loglog_slope(lams2, wr)
     blo, bhi = thm34_bracket(d, "relu")
-    se = float(np.sqrt(sum((e.se / e.mean) ** 2 for e in ests))) / float(
-        np.log(lams2[-1] / lams2[0])) if len(ests) == 2 else 0.0
-    for ev, gap in ((ordering("ReLU slope > beta - 0.03", float(blo) - 0.03, sr,
-                              margin=ORDER_GAP, details={"Lambda": lams2, "omega*": wr}),
-                     sr - float(blo) + 0.03),
-                    (ordering("ReLU slope < 2 beta + 0.03", sr, float(bhi) + 0.03,
-                              margin=ORDER_GAP), float(bhi) + 0.03 - sr)):
+    se = (
+        float(np.sqrt(sum((e.se / e.mean) ** 2 for e in ests)))
+        / float(np.log(lams2[-1] / lams2[0]))
+        if len(ests) == 2
+        else 0.0
+    )
+    for ev, gap in (
+        (
+            ordering(
+                "ReLU slope > beta - 0.03",
+                float(blo) - 0.03,
+                sr,
+                margin=ORDER_GAP,
+                details={"Lambda": lams2, "omega*": wr},
+            ),
+            sr - float(blo) + 0.03,
+        ),
+        (
+            ordering("ReLU slope < 2 beta + 0.03", sr, float(bhi) + 0.03, margin=ORDER_GAP),
+            float(bhi) + 0.03 - sr,
+        ),
+    ):
         if se and abs(gap) < SLOPE_Z * se:  # the MC slope cannot resolve this end at this d
             need = reps * (SLOPE_Z * se / max(abs(gap), 1e-12)) ** 2
             pre = _pre_asymptotic(d, n2, reps, lams2, wr, seed)
-            ev = skipped(ev, why=f"not separable at this setting (d = {d}): slope {sr:.4f} is "
-                         f"{abs(gap) / se:.2f} MC standard errors ({se:.4f}) from the bracket end; "
-                         f"needs {SLOPE_Z:g} se, about {need:.3g} MC reps per Lambda. "
-                         + pre.pop("why"),
-                         slope=sr, slope_se=se, needed_reps=need, **pre)
+            ev = skipped(
+                ev,
+                why=f"not separable at this setting (d = {d}): slope {sr:.4f} is "
+                f"{abs(gap) / se:.2f} MC standard errors ({se:.4f}) from the bracket end; "
+                f"needs {SLOPE_Z:g} se, about {need:.3g} MC reps per Lambda. " + pre.pop("why"),
+                slope=sr,
+                slope_se=se,
+                needed_reps=need,
+                **pre,
+            )
         out.append(ev)
-    out.append(rate_agreement("affine omega* slope vs 2/(d+3) (inside the bracket)", list(lams),
-                              ws, 2 / (d + 3), band=SLOPE_BAND))
+    out.append(
+        rate_agreement(
+            "affine omega* slope vs 2/(d+3) (inside the bracket)",
+            list(lams),
+            ws,
+            2 / (d + 3),
+            band=SLOPE_BAND,
+        )
+    )
     return out
 
 
-def check_thm3_5_quad(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
-                      fault_pretrain_shift: float | None = None) -> list[Evidence]:
+def check_thm3_5_quad(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    n: int = 20,
+    fault_pretrain_shift: float | None = None,
+) -> list[Evidence]:
     """R7 [derived]: for pretraining L ∈ {0.03, 0.1, 1} at σ = 0.01, 𝓛_test(L′) = L′²S(ω_L) +
     σ²N(ω_L) stays above the envelope 𝓛*(L′) (gap > 0 off L′ = L) and touches it at L′ = L
     (relative 1e-6).  ``fault_pretrain_shift`` multiplies the pretrained ω_L (a mis-set scale)."""
     s2 = 1e-4
     f = 1.0 if fault_pretrain_shift is None else float(fault_pretrain_shift)
     out = []
-    for L in ((0.1, 1.0) if quick else (0.03, 0.1, 1.0)):
+    for L in (0.1, 1.0) if quick else (0.03, 0.1, 1.0):
         wL = f * optimal_scale_affine(d, n, L, s2, rtol=ARGMIN_RTOL)[0]
         wt = window_terms(wL, n, d)
         S = signal_functional(wt.A, d)
         at_L = transfer_risk(L, S, wt.N, s2)
         env_L = optimal_scale_affine(d, n, L, s2, rtol=ARGMIN_RTOL)[1]
-        out.append(close_agreement(f"transfer curve touches the envelope at L' = L = {L}", at_L,
-                                   env_L, kind="OPTIM", atol=0.0, rtol=ENVELOPE_RTOL))
+        out.append(
+            close_agreement(
+                f"transfer curve touches the envelope at L' = L = {L}",
+                at_L,
+                env_L,
+                kind="OPTIM",
+                atol=0.0,
+                rtol=ENVELOPE_RTOL,
+            )
+        )
         for Lp in (0.3 * L, 3 * L):
             gap = transfer_risk(Lp, S, wt.N, s2) - optimal_scale_affine(d, n, Lp, s2)[1]
-            out.append(ordering(f"transfer gap > 0 at L' = {Lp:g} (pretrained L = {L})", 0.0,
-                                gap, margin=STRICT_GAP))
+            out.append(
+                ordering(
+                    f"transfer gap > 0 at L' = {Lp:g} (pretrained L = {L})",
+                    0.0,
+                    gap,
+                    margin=STRICT_GAP,
+                )
+            )
     return out

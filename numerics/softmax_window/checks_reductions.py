@@ -333,7 +333,6 @@ def check_asymptotics_quad(
     return out
 
 
-
 def check_asymptotics_rate(*, quick: bool = True, seed: int = 0, d: int = 3) -> list[Evidence]:
     """G1: the noise slope d log N/d log ω → (d−1)/2 against Lemma D.1 / Cor. G.5's printed
     ω^{d/2}/n (our quadrature agrees with (d−1)/2 and contradicts d/2: status ``discrepancy``);

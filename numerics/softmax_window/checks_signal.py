@@ -33,8 +33,14 @@ from theory.softmax_window import (
     signal_functional,
 )
 
-__all__ = ["check_lemb_1_mc", "check_lemb_5_mc", "check_lemb_5_mc_sigma", "check_corc_6_quad",
-           "check_lemc_8_mc", "check_lemc_9_mc"]
+__all__ = [
+    "check_lemb_1_mc",
+    "check_lemb_5_mc",
+    "check_lemb_5_mc_sigma",
+    "check_corc_6_quad",
+    "check_lemc_8_mc",
+    "check_lemc_9_mc",
+]
 
 #: the ReLU signal slope must clear -2 and -1 by 0.1 (MC fit error is ~0.03).
 SLOPE_GAP = 0.1
@@ -42,9 +48,14 @@ SLOPE_GAP = 0.1
 STRICT_GAP = 1e-09
 
 
-
-def check_lemb_1_mc(*, quick: bool = True, seed: int = 0, reps: int = 0, omega: float = 3.0,
-                    fault_fixed_direction: bool | None = None) -> list[Evidence]:
+def check_lemb_1_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    reps: int = 0,
+    omega: float = 3.0,
+    fault_fixed_direction: bool | None = None,
+) -> list[Evidence]:
     """Lemma B.1: with a value row r, ŷ = Σβ_i(y_i + rᵀx_i); 𝓛(r) − 𝓛(0) = E(Σβ_i rᵀx_i)² ≥ 0
     because the cross term vanishes when f and −f are equally likely: paired MC of the cross
     term = 0 (5 SE) and 𝓛(r) − 𝓛(0) > 0 for r = 0.5 e₁ (affine, d = 5, n = 20, σ = 0.3).
@@ -66,14 +77,25 @@ def check_lemb_1_mc(*, quick: bool = True, seed: int = 0, reps: int = 0, omega: 
     shift = np.einsum("bn,bn->b", beta, X @ r)
     base = estimate_from_samples(resid**2)
     cross = estimate_from_samples(2 * shift * resid)
-    return [mc_difference_agreement("Lemma B.1: cross term 2E[(sum b_i r^T x_i)(y_hat - f)] = 0",
-                                    0.0, cross, scale=base.mean),
-            ordering("L(r) - L(0) = E(sum b_i r^T x_i)^2 > 0", 0.0,
-                     float(np.mean(shift**2)), margin=STRICT_GAP)]
+    return [
+        mc_difference_agreement(
+            "Lemma B.1: cross term 2E[(sum b_i r^T x_i)(y_hat - f)] = 0",
+            0.0,
+            cross,
+            scale=base.mean,
+        ),
+        ordering(
+            "L(r) - L(0) = E(sum b_i r^T x_i)^2 > 0",
+            0.0,
+            float(np.mean(shift**2)),
+            margin=STRICT_GAP,
+        ),
+    ]
 
 
-def check_lemb_5_mc(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
-                    reps: int = 0, draws: int = 0) -> list[Evidence]:
+def check_lemb_5_mc(
+    *, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20, reps: int = 0, draws: int = 0
+) -> list[Evidence]:
     """Lemma B.5 (Assumption B.4, affine class, σ = 0.1): random symmetric perturbations
     M = ω*I + aG (G symmetric, ‖aG‖ a fraction of ω*) and negative-definite M never beat ω*I:
     paired MC 𝓛(M) − 𝓛(ω*I) ≥ −3 SE."""
@@ -99,32 +121,53 @@ def check_lemb_5_mc(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 2
     Ms.append(-w * np.eye(d))
     for j, M in enumerate(Ms):
         diff = estimate_from_samples(err(M) - e0)
-        out.append(ordering(f"L(M_{j}) - L(omega* I) >= -3 SE (M_{j} "
-                            f"{'negative definite' if j == len(Ms) - 1 else 'perturbed'})",
-                            -3 * diff.se, diff.mean, margin=0.0 if diff.se == 0 else 1e-12,
-                            details={"diff": diff.mean, "se": diff.se}))
+        out.append(
+            ordering(
+                f"L(M_{j}) - L(omega* I) >= -3 SE (M_{j} "
+                f"{'negative definite' if j == len(Ms) - 1 else 'perturbed'})",
+                -3 * diff.se,
+                diff.mean,
+                margin=0.0 if diff.se == 0 else 1e-12,
+                details={"diff": diff.mean, "se": diff.se},
+            )
+        )
     return out
 
 
-def check_lemb_5_mc_sigma(*, quick: bool = True, seed: int = 0, reps: int = 0, omega: float = 3.0,
-                          fault_identity_on_ellipsoid: bool | None = None) -> list[Evidence]:
+def check_lemb_5_mc_sigma(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    reps: int = 0,
+    omega: float = 3.0,
+    fault_identity_on_ellipsoid: bool | None = None,
+) -> list[Evidence]:
     """Σ-equivalence [derived]: with Σ = diag(1, 2, 3), x = Σ^{1/2}x̃ and tasks defined through
     Σ^{-1/2}x, 𝓛_Σ(ωΣ⁻¹) = 𝓛_I(ωI) (MC vs quadrature; σ = 0.3, n = 20).
     ``fault_identity_on_ellipsoid=True`` uses M = ωI on the ellipsoid instead of ωΣ⁻¹."""
     rng = np.random.default_rng(seed)
     reps = reps or (100_000 if quick else 400_000)
     diag = (1.0, 2.0, 3.0)
-    st = SoftmaxWindowSetting(covariates=SphereCovariates(d=3, kind="ellipsoid",
-                                                          Sigma_diag=diag),
-                              tasks=LipschitzTasks(kind="affine", L=1.0), n=20, sigma2=0.09)
+    st = SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=3, kind="ellipsoid", Sigma_diag=diag),
+        tasks=LipschitzTasks(kind="affine", L=1.0),
+        n=20,
+        sigma2=0.09,
+    )
     M = omega * (np.eye(3) if fault_identity_on_ellipsoid else np.diag(1 / np.array(diag)))
     est = mc_risk(st, M, reps, rng)
-    return [mc_agreement("L_Sigma(omega Sigma^-1) (MC) = L_I(omega I) (quadrature), Sigma = "
-                         "diag(1,2,3)", affine_risk_quad(omega, 3, 20, 1.0, 0.09), est)]
+    return [
+        mc_agreement(
+            "L_Sigma(omega Sigma^-1) (MC) = L_I(omega I) (quadrature), Sigma = diag(1,2,3)",
+            affine_risk_quad(omega, 3, 20, 1.0, 0.09),
+            est,
+        )
+    ]
 
 
-def check_corc_6_quad(*, quick: bool = True, seed: int = 0,
-                      fault_orth_exponent: float | None = None) -> list[Evidence]:
+def check_corc_6_quad(
+    *, quick: bool = True, seed: int = 0, fault_orth_exponent: float | None = None
+) -> list[Evidence]:
     """Corollary C.6 / Lemma C.2 on the exact affine signal S(ω) = A(ω)/(3d) (L = 1): C.2's
     bound 𝓛_signal ≤ 4L² on a grid; the shapes rad ∝ ω⁻² (slope −2, d = 3, n = 1e5) and
     orth ∝ ω^{(d−3)/2}/n (slope 1, d = 5) as RATE checks; the constants of C.6's lower
@@ -134,24 +177,40 @@ def check_corc_6_quad(*, quick: bool = True, seed: int = 0,
     d, n = 5, 20
     grid = np.geomspace(0.1, 100.0, 12)
     S = np.array([signal_functional(window_terms(float(w), n, d).A, d) for w in grid])
-    out = [ordering("Lemma C.2: max_omega L_signal <= 4 L^2 (affine, L = 1)", float(S.max()),
-                    signal_bound_c2(1.0), margin=STRICT_GAP)]
+    out = [
+        ordering(
+            "Lemma C.2: max_omega L_signal <= 4 L^2 (affine, L = 1)",
+            float(S.max()),
+            signal_bound_c2(1.0),
+            margin=STRICT_GAP,
+        )
+    ]
     lo = float(np.min(S / c6_lower_shape(grid)))
     hi = float(np.max(S / np.array([c6_upper_shape(float(w), n, d) for w in grid])))
-    out.append(informational("C.6 fitted constants c (lower, 1/(omega+1)^2) and C (upper)",
-                             "unspecified", [lo, hi], details={"omega": grid, "S": S}))
+    out.append(
+        informational(
+            "C.6 fitted constants c (lower, 1/(omega+1)^2) and C (upper)",
+            "unspecified",
+            [lo, hi],
+            details={"omega": grid, "S": S},
+        )
+    )
     ws = np.array([10.0, 20.0, 40.0, 80.0])
     rad = [window_terms(float(w), 100_000, 3).rad for w in ws]
     out.append(rate_agreement("rad(omega) slope -2 (d = 3, n = 1e5)", list(ws), rad, -2.0))
     orth = [window_terms(float(w), 100_000, 5).orth for w in ws]
     e = 1.0 if fault_orth_exponent is None else float(fault_orth_exponent)
-    out.append(rate_agreement(f"orth(omega) slope (d-3)/2 = 1 (d = 5, n = 1e5), expected {e:g}",
-                              list(ws), orth, e))
+    out.append(
+        rate_agreement(
+            f"orth(omega) slope (d-3)/2 = 1 (d = 5, n = 1e5), expected {e:g}", list(ws), orth, e
+        )
+    )
     return out
 
 
-def _relu_R(omega: float, n: int, d: int, reps: int, rng: np.random.Generator, *,
-            linear: bool = False) -> np.ndarray:
+def _relu_R(
+    omega: float, n: int, d: int, reps: int, rng: np.random.Generator, *, linear: bool = False
+) -> np.ndarray:
     X = sphere(rng, (reps, n), d)
     xq = sphere(rng, (reps,), d)
     v = sphere(rng, (reps,), d)
@@ -163,8 +222,9 @@ def _relu_R(omega: float, n: int, d: int, reps: int, rng: np.random.Generator, *
     return (np.sum(beta * h, axis=1) - hq) ** 2
 
 
-def check_lemc_8_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
-                    fault_linear_task: bool | None = None) -> list[Evidence]:
+def check_lemc_8_mc(
+    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_linear_task: bool | None = None
+) -> list[Evidence]:
     """Lemma C.8 (any L-Lipschitz class): the ReLU signal (2L²/3)R(ω) decays with a slope between
     the paper's upper shape ω⁻¹ and the affine ω⁻² (d = 3, n = 1000, ω ∈ [6, 24]; spec: −1.52 at
     n = 2000, ω ∈ [6, 34]);
@@ -174,23 +234,46 @@ def check_lemc_8_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
     rng = np.random.default_rng(seed)
     reps = reps or (3_000 if quick else 12_000)
     ws = np.array([6.0, 12.0, 24.0])
-    R = np.array([estimate_from_samples(_relu_R(float(w), 1000, 3, reps, rng,
-                                                linear=bool(fault_linear_task))).mean
-                  for w in ws])
+    R = np.array(
+        [
+            estimate_from_samples(
+                _relu_R(float(w), 1000, 3, reps, rng, linear=bool(fault_linear_task))
+            ).mean
+            for w in ws
+        ]
+    )
     s = loglog_slope(ws, 2 / 3 * R)
-    out = [ordering("ReLU signal slope > -2 (steeper than affine is impossible)", -2.0, s,
-                    margin=SLOPE_GAP, details={"slope": s}),
-           ordering("ReLU signal slope < -1 (the paper's upper shape omega^-1 is loose)", s,
-                    -1.0, margin=SLOPE_GAP)]
-    out.append(rate_agreement("ReLU signal slope -3/2 (kink: bias^2 ~ h^{3/2}, spec §5) [derived]",
-                              list(ws), list(2 / 3 * R), -1.5))
+    out = [
+        ordering(
+            "ReLU signal slope > -2 (steeper than affine is impossible)",
+            -2.0,
+            s,
+            margin=SLOPE_GAP,
+            details={"slope": s},
+        ),
+        ordering(
+            "ReLU signal slope < -1 (the paper's upper shape omega^-1 is loose)",
+            s,
+            -1.0,
+            margin=SLOPE_GAP,
+        ),
+    ]
+    out.append(
+        rate_agreement(
+            "ReLU signal slope -3/2 (kink: bias^2 ~ h^{3/2}, spec §5) [derived]",
+            list(ws),
+            list(2 / 3 * R),
+            -1.5,
+        )
+    )
     C = float(np.max(2 / 3 * R / np.array([c8_upper_shape(float(w), 1000) for w in ws])))
     out.append(informational("C.8 fitted constant C of L^2 (1/omega + 1/n)", "unspecified", C))
     return out
 
 
-def check_lemc_9_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
-                    fault_ratio: float | None = None) -> list[Evidence]:
+def check_lemc_9_mc(
+    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_ratio: float | None = None
+) -> list[Evidence]:
     """Lemma C.9: 𝓛_signal(ω; F⁺_L) ≥ ½ 𝓛_signal(ω; F^aff_L), i.e. (2/3)R(ω) / (A(ω)/(3d)) ≥ ½
     − 5 SE on a grid (d = 5, n = 20; R by MC, A by quadrature; spec: 0.68 … 0.91).
     ``fault_ratio`` replaces the lemma's ½ (e.g. 1: the ReLU signal is not always larger)."""
@@ -203,6 +286,13 @@ def check_lemc_9_mc(*, quick: bool = True, seed: int = 0, reps: int = 0,
         est = estimate_from_samples(_relu_R(w, n, d, reps, rng))
         S_aff = signal_functional(window_terms(w, n, d).A, d)
         ratio, se = 2 / 3 * est.mean / S_aff, 2 / 3 * est.se / S_aff
-        out.append(ordering(f"C.9 ratio at omega = {w}: {ratio:.3f} >= {bound} - 5 SE",
-                            bound - Z_MC * se, ratio, margin=STRICT_GAP, details={"se": se}))
+        out.append(
+            ordering(
+                f"C.9 ratio at omega = {w}: {ratio:.3f} >= {bound} - 5 SE",
+                bound - Z_MC * se,
+                ratio,
+                margin=STRICT_GAP,
+                details={"se": se},
+            )
+        )
     return out

@@ -10,8 +10,12 @@ from typing import Any
 
 from theory.softmax_window import signal_functional
 
-__all__ = ["lambda_linear_in_L", "la_floor_over_4", "thm44_bound_cu_linear",
-           "affine_split_L_linear"]
+__all__ = [
+    "lambda_linear_in_L",
+    "la_floor_over_4",
+    "thm44_bound_cu_linear",
+    "affine_split_L_linear",
+]
 
 
 def lambda_linear_in_L(n: Any, L: Any, sigma2: Any) -> Any:

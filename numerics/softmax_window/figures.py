@@ -22,21 +22,35 @@ from theory.softmax_window import (
 __all__ = ["compute_optimum_omega_lambda", "compute_transfer_curves", "compute_1b", "compute_1c"]
 
 
-def compute_optimum_omega_lambda(*, quick: bool = True, seed: int = 0, d: int = 3,
-                                 n: int = 2000) -> dict[str, Any]:
+def compute_optimum_omega_lambda(
+    *, quick: bool = True, seed: int = 0, d: int = 3, n: int = 2000
+) -> dict[str, Any]:
     """Theorem 3.4: quadrature ω* over Λ (affine), its log-log slope, the R0.8 asymptote and the
     bracket's exponents (and the paper's 2/(d+4))."""
     lams = np.geomspace(500, 8e5, 5 if quick else 9)
     ws = np.array([optimal_scale_affine(d, n, 1.0, n / lam)[0] for lam in lams])
     lo, hi = thm34_bracket(d, "affine")
-    return {"d": d, "n": n, "lams": lams, "omegas": ws, "slope": loglog_slope(lams, ws),
-            "asymptote": np.array([affine_optimum_asymptote(lam, d) for lam in lams]),
-            "bracket": (float(lo), float(hi)), "paper_exponent": 2 / (d + 4)}
+    return {
+        "d": d,
+        "n": n,
+        "lams": lams,
+        "omegas": ws,
+        "slope": loglog_slope(lams, ws),
+        "asymptote": np.array([affine_optimum_asymptote(lam, d) for lam in lams]),
+        "bracket": (float(lo), float(hi)),
+        "paper_exponent": 2 / (d + 4),
+    }
 
 
-def compute_transfer_curves(*, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20,
-                            sigma2: float = 1e-4,
-                            pretrained: tuple[float, ...] = (0.03, 0.1, 1.0)) -> dict[str, Any]:
+def compute_transfer_curves(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    n: int = 20,
+    sigma2: float = 1e-4,
+    pretrained: tuple[float, ...] = (0.03, 0.1, 1.0),
+) -> dict[str, Any]:
     """Theorem 3.5: the envelope 𝓛*(L′) and, per pretraining L, ω_L and the exact transfer curve
     L′²S(ω_L) + σ²N(ω_L) (quadrature)."""
     Lps = np.geomspace(0.01, 3.0, 10 if quick else 25)
@@ -67,6 +81,8 @@ def compute_1c(*, quick: bool = True, seed: int = 0, sigma2: float = 0.01) -> di
     the best linear attention against n for the hills cos(νθ − b), ν ∈ {0, 1.5, 6}."""
     rng = np.random.default_rng(seed)
     ns = np.array([5, 10, 20, 50] if quick else [5, 10, 20, 50, 100, 200])
-    rows = {nu: [fig1_errors(nu, int(n), sigma2, rng, reps=4000 if quick else 20_000) for n in ns]
-            for nu in (0.0, 1.5, 6.0)}
+    rows = {
+        nu: [fig1_errors(nu, int(n), sigma2, rng, reps=4000 if quick else 20_000) for n in ns]
+        for nu in (0.0, 1.5, 6.0)
+    }
     return {"ns": ns, "rows": rows}

@@ -34,8 +34,17 @@ from scipy import integrate, optimize, special
 
 from theory.softmax_window.reductions import affine_risk_split
 
-__all__ = ["WindowTerms", "gl_nodes", "s_nodes", "window_terms", "affine_risk_quad",
-           "a_infinity", "t_cdf", "optimal_scale_affine", "noise_term"]
+__all__ = [
+    "WindowTerms",
+    "gl_nodes",
+    "s_nodes",
+    "window_terms",
+    "affine_risk_quad",
+    "a_infinity",
+    "t_cdf",
+    "optimal_scale_affine",
+    "noise_term",
+]
 
 #: Default relative tolerance of the 1-D argmin search of the affine risk.
 ARGMIN_RTOL = 1e-5
@@ -123,7 +132,8 @@ def _envelope(y: np.ndarray, s: np.ndarray, w: np.ndarray, omega: float, n: int)
     phi = np.clip(ea @ w, 1e-300, 1.0)
     lead = (np.exp(la - a) + np.exp(2 * la - a)) @ w
     return n * lead * np.exp((n - 1) * np.log(phi)) + n * n * lead**2 * np.exp(
-        max(n - 2, 0) * np.log(phi))
+        max(n - 2, 0) * np.log(phi)
+    )
 
 
 @functools.cache
@@ -134,8 +144,9 @@ def window_terms(omega: float, n: int, d: int, *, m_y: int = 0) -> WindowTerms:
     if n < 1 or d < 2:
         raise ValueError(f"need n ≥ 1 and d ≥ 2 (sphere S^(d-1)), got n={n}, d={d}")
     if omega == 0.0:
-        return WindowTerms(0.0, n, d, N=1 / n, rad=1 + 1 / (n * d), orth=(1 - 1 / d) / n,
-                           mean_t=0.0)
+        return WindowTerms(
+            0.0, n, d, N=1 / n, rad=1 + 1 / (n * d), orth=(1 - 1 / d) / n, mean_t=0.0
+        )
     s, w = s_nodes(d, float(omega))
     Eu = float(np.exp(-omega * s) @ w)
     y_lo = math.log(1e-7 / (n * Eu))
@@ -183,13 +194,21 @@ def t_cdf(t: np.ndarray | float, d: int) -> np.ndarray:
 
 def a_infinity(n: int, d: int) -> float:
     """1-NN limit ``A(∞) = 2∫_{−1}^{1} F_d(t)^n dt`` (spec R0.5), by adaptive quadrature."""
-    val, _ = integrate.quad(lambda t: float(t_cdf(t, d)) ** n, -1, 1, limit=400, epsabs=1e-13,
-                            epsrel=1e-11, points=[0.0, 0.9, 0.99])
+    val, _ = integrate.quad(
+        lambda t: float(t_cdf(t, d)) ** n,
+        -1,
+        1,
+        limit=400,
+        epsabs=1e-13,
+        epsrel=1e-11,
+        points=[0.0, 0.9, 0.99],
+    )
     return 2 * val
 
 
-def optimal_scale_affine(d: int, n: int, L: float, sigma2: float, *, rtol: float = ARGMIN_RTOL
-                         ) -> tuple[float, float]:
+def optimal_scale_affine(
+    d: int, n: int, L: float, sigma2: float, *, rtol: float = ARGMIN_RTOL
+) -> tuple[float, float]:
     """``(ω*, 𝓛*)`` of the affine class over ``M = ωI``: a log-grid bracket (extended upward while
     the minimum sits at its top), then bounded Brent on ``log ω`` (``xatol = rtol``: the minimum is
     flat).  ``ω* = 0`` when the risk increases from ω = 0 (constant tasks, ``L = 0``)."""
@@ -208,6 +227,7 @@ def optimal_scale_affine(d: int, n: int, L: float, sigma2: float, *, rtol: float
     if i == 0 and r0 <= vals[0]:
         return 0.0, r0
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-    res: Any = optimize.minimize_scalar(f, bounds=(lo, hi), method="bounded",
-                                        options={"xatol": rtol})
+    res: Any = optimize.minimize_scalar(
+        f, bounds=(lo, hi), method="bounded", options={"xatol": rtol}
+    )
     return float(math.exp(res.x)), float(res.fun)

@@ -14,8 +14,16 @@ import numpy as np
 from theory.settings import check_int
 from theory.settings.softmax_window import SoftmaxWindowSetting, SphereCovariates
 
-__all__ = ["sphere", "lowrank_basis", "sample_covariates", "whiten_x", "TaskBatch",
-           "sample_tasks", "Prompts", "sample_prompts"]
+__all__ = [
+    "sphere",
+    "lowrank_basis",
+    "sample_covariates",
+    "whiten_x",
+    "TaskBatch",
+    "sample_tasks",
+    "Prompts",
+    "sample_prompts",
+]
 
 
 def sphere(rng: np.random.Generator, shape: tuple[int, ...], d: int) -> np.ndarray:
@@ -30,8 +38,9 @@ def lowrank_basis(d: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     return eye[:, :k], eye[:, k:]
 
 
-def sample_covariates(cov: SphereCovariates, rng: np.random.Generator,
-                      shape: tuple[int, ...]) -> np.ndarray:
+def sample_covariates(
+    cov: SphereCovariates, rng: np.random.Generator, shape: tuple[int, ...]
+) -> np.ndarray:
     """Draws of x with leading shape ``shape`` from ``cov``."""
     d = cov.d
     if cov.kind == "uniform":
@@ -77,8 +86,11 @@ class TaskBatch:
         if self.kind in ("affine", "linear"):
             return self.l1[:, None] * t + self.b[:, None]
         if self.kind == "relu":
-            return (self.l1[:, None] * np.maximum(t, 0) + self.l2[:, None] * np.maximum(-t, 0)
-                    + self.b[:, None])
+            return (
+                self.l1[:, None] * np.maximum(t, 0)
+                + self.l2[:, None] * np.maximum(-t, 0)
+                + self.b[:, None]
+            )
         if self.kind == "cos":
             return np.cos(self.L * t)
         if self.kind == "hills":
@@ -94,8 +106,9 @@ def sample_tasks(setting: SoftmaxWindowSetting, B: int, rng: np.random.Generator
     b = u[2] if T.intercept else np.zeros(B)
     if T.kind == "lowrank":
         k = setting.covariates.k or 1
-        return TaskBatch("lowrank", sphere(rng, (B,), k), np.ones(B), np.ones(B),
-                         np.full(B, T.offset), L, k)
+        return TaskBatch(
+            "lowrank", sphere(rng, (B,), k), np.ones(B), np.ones(B), np.full(B, T.offset), L, k
+        )
     v = sphere(rng, (B,), d)
     if T.kind == "linear":
         return TaskBatch("linear", v, np.full(B, L), np.zeros(B), np.zeros(B), L)

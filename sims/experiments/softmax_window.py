@@ -23,11 +23,22 @@ import torch
 from sims.cache import cached
 from sims.config import TrainConfig
 from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit, tokens
+from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, train
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 
-__all__ = ["UnitExperiment", "PRESETS", "SIGMAS", "L_RUNS", "ELLIPSOID_SIGMA", "LINKS", "run",
-           "trained", "resolve", "sample_batch"]
+__all__ = [
+    "UnitExperiment",
+    "PRESETS",
+    "SIGMAS",
+    "L_RUNS",
+    "ELLIPSOID_SIGMA",
+    "LINKS",
+    "run",
+    "trained",
+    "resolve",
+    "sample_batch",
+]
 
 
 #: App. J.1's low-rank classes g(aᵀBᵀx): F^lin_B (+ offset), F^2_B, F^cos_B.
@@ -54,8 +65,10 @@ class UnitExperiment:
         if self.link not in LINKS:
             raise ValueError(f"link must be one of {LINKS} (App. J.1), got {self.link!r}")
         if self.link != "linear" and self.setting.tasks.kind != "lowrank":
-            raise ValueError(f"link={self.link!r} needs tasks kind='lowrank' (App. J.1), got "
-                             f"{self.setting.tasks.kind!r}")
+            raise ValueError(
+                f"link={self.link!r} needs tasks kind='lowrank' (App. J.1), got "
+                f"{self.setting.tasks.kind!r}"
+            )
 
 
 def _sphere(gen: torch.Generator, shape: tuple[int, ...], d: int) -> torch.Tensor:
@@ -63,8 +76,9 @@ def _sphere(gen: torch.Generator, shape: tuple[int, ...], d: int) -> torch.Tenso
     return z / z.norm(dim=-1, keepdim=True)
 
 
-def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator, *, link: str = "linear"
-                 ) -> tuple[torch.Tensor, torch.Tensor]:
+def sample_batch(
+    s: SoftmaxWindowSetting, B: int, gen: torch.Generator, *, link: str = "linear"
+) -> tuple[torch.Tensor, torch.Tensor]:
     """B prompts (tokens Z, noiseless target f(x_q)); uniform / ellipsoid / acg / lowrank
     covariates (ellipsoid: x = Σ^{1/2}x̃ with the task read on x̃, Assumption 3.3 and spec G6)."""
     d, n, cov, T = s.d, s.n, s.covariates, s.tasks
@@ -73,15 +87,18 @@ def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator, *, link:
         X = _sphere(gen, (B, n + 1), d)
     elif cov.kind == "acg":
         z = torch.randn(B, n + 1, d, generator=gen, dtype=torch.float64) * torch.arange(
-            1, d + 1, dtype=torch.float64)
+            1, d + 1, dtype=torch.float64
+        )
         X = z / z.norm(dim=-1, keepdim=True)
     elif cov.kind == "ellipsoid":  # Assumption 3.3: x = Σ^{1/2}x̃, x̃ ~ U^d; tasks act on x̃
         Xw = _sphere(gen, (B, n + 1), d)
         X = Xw * torch.as_tensor(np.sqrt(np.asarray(cov.Sigma_diag, dtype=float)))
     elif cov.kind == "lowrank":
         k = cov.k or 1
-        X = torch.cat([cov.c_u * _sphere(gen, (B, n + 1), k),
-                       cov.c_v * _sphere(gen, (B, n + 1), d - k)], dim=-1)
+        X = torch.cat(
+            [cov.c_u * _sphere(gen, (B, n + 1), k), cov.c_v * _sphere(gen, (B, n + 1), d - k)],
+            dim=-1,
+        )
     else:
         raise ValueError(f"covariates kind {cov.kind!r} is not sampled in torch")
     Xt = X if Xw is None else Xw  # the coordinates the task functions read (spec G6)
@@ -111,8 +128,9 @@ def sample_batch(s: SoftmaxWindowSetting, B: int, gen: torch.Generator, *, link:
     return tokens(X[:, :n], f[:, :n] + eps, X[:, n]), f[:, n]
 
 
-def _iso(sigma: float, task: str = "affine", *, d: int = 5, n: int = 20, L: float = 1.0
-         ) -> SoftmaxWindowSetting:
+def _iso(
+    sigma: float, task: str = "affine", *, d: int = 5, n: int = 20, L: float = 1.0
+) -> SoftmaxWindowSetting:
     return SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma * sigma, task=task)
 
 
@@ -123,8 +141,15 @@ SIGMAS = (1.0, 0.3, 0.1, 0.01)
 L_RUNS = ((0.01, "f34_L0.01"), (0.03, "s3_L0.03"), (0.1, "s3_L0.1"), (1.0, "s1_sigma0.01"))
 #: Lemma B.5's ellipsoid shape Σ = diag(1, 2, 3, 4, 5)/3 (the lemB5_ellipsoid preset).
 ELLIPSOID_SIGMA = (1 / 3, 2 / 3, 1.0, 4 / 3, 5 / 3)
-_C = TrainConfig(optimizer="adam", lr=0.05, steps=1000, batch_size=256, lr_decay=0.05,
-                 dtype="float64", log_every=10)
+_C = TrainConfig(
+    optimizer="adam",
+    lr=0.05,
+    steps=1000,
+    batch_size=256,
+    lr_decay=0.05,
+    dtype="float64",
+    log_every=10,
+)
 PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     **{f"s1_sigma{s:g}": (UnitExperiment(setting=_iso(s)), _C) for s in SIGMAS},
     **{f"s2_relu_sigma{s:g}": (UnitExperiment(setting=_iso(s, "relu")), _C) for s in SIGMAS},
@@ -133,17 +158,36 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     **{f"s3_L{L:g}": (UnitExperiment(setting=_iso(0.01, L=L)), _C) for L in (0.03, 0.1)},
     # Fig. 1 at one point: hills f = cos(1.5 theta - b) on the circle, n = 20, sigma = 0.1
     "fig1_d2": (UnitExperiment(setting=_iso(0.1, "hills", d=2, L=1.5)), _C),
-    "s4_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
-                  dataclasses.replace(_C, lr=0.01)),
+    "s4_linear": (
+        UnitExperiment(setting=_iso(0.01), model="linear"),
+        dataclasses.replace(_C, lr=0.01),
+    ),
     # S5: d = 6, k = 2, n = 20, sigma = 0, Assumption 4.3 with c_u = c_v = 1, untied M
-    "s5_lowrank": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
-        n=20, sigma2=0.0), tied=False), _C),
+    "s5_lowrank": (
+        UnitExperiment(
+            setting=SoftmaxWindowSetting(
+                covariates=SphereCovariates(d=6, kind="lowrank", k=2),
+                tasks=LipschitzTasks(kind="lowrank"),
+                n=20,
+                sigma2=0.0,
+            ),
+            tied=False,
+        ),
+        _C,
+    ),
     # S5 at the paper's size (App. J.1, Fig. 9): d = 10, k = 2, n = 50, sigma = 0.01 (--full)
-    "s5_paper": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=10, kind="lowrank", k=2),
-        tasks=LipschitzTasks(kind="lowrank"), n=50, sigma2=1e-4), tied=False),
-        dataclasses.replace(_C, steps=3000)),
+    "s5_paper": (
+        UnitExperiment(
+            setting=SoftmaxWindowSetting(
+                covariates=SphereCovariates(d=10, kind="lowrank", k=2),
+                tasks=LipschitzTasks(kind="lowrank"),
+                n=50,
+                sigma2=1e-4,
+            ),
+            tied=False,
+        ),
+        dataclasses.replace(_C, steps=3000),
+    ),
     # S6: constant tasks b ~ U[-1, 1], sigma = 0.5, d = 3, n = 20
     "s6_constant": (UnitExperiment(setting=_iso(0.5, "constant", d=3, L=0.0)), _C),
     "smoke": (UnitExperiment(setting=_iso(0.1)), dataclasses.replace(_C, steps=20, log_every=5)),
@@ -151,13 +195,35 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     # several L, several n, and the non-isotropic sphere law U^d_S ("acg", S = diag(1..d))
     "f34_L0.01": (UnitExperiment(setting=_iso(0.01, L=0.01)), _C),
     **{f"f34_n{n}": (UnitExperiment(setting=_iso(0.01, n=n)), _C) for n in (5, 10, 50, 100, 200)},
-    **{f"f34_acg_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="affine", L=L),
-        n=20, sigma2=1e-4)), _C) for L in (0.01, 0.1, 1.0)},
+    **{
+        f"f34_acg_L{L:g}": (
+            UnitExperiment(
+                setting=SoftmaxWindowSetting(
+                    covariates=SphereCovariates(d=5, kind="acg"),
+                    tasks=LipschitzTasks(kind="affine", L=L),
+                    n=20,
+                    sigma2=1e-4,
+                )
+            ),
+            _C,
+        )
+        for L in (0.01, 0.1, 1.0)
+    },
     # ... and the paper's Fig. 3 class on U^d_S, the 2-ReLU (--full; L = 0.01 kept for the record)
-    **{f"f34_acg_relu_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="relu", L=L),
-        n=20, sigma2=1e-4)), _C) for L in (0.01, 0.03, 0.1, 1.0)},
+    **{
+        f"f34_acg_relu_L{L:g}": (
+            UnitExperiment(
+                setting=SoftmaxWindowSetting(
+                    covariates=SphereCovariates(d=5, kind="acg"),
+                    tasks=LipschitzTasks(kind="relu", L=L),
+                    n=20,
+                    sigma2=1e-4,
+                )
+            ),
+            _C,
+        )
+        for L in (0.01, 0.03, 0.1, 1.0)
+    },
     # S2's report-only cosine extension: f = cos(L v^T x), sigma in {.1, .01} at L = 1, and
     # L in {0.5, 2, 4} at sigma = 0.01 (non-monotone in L at n = 20)
     **{f"s2_cos_sigma{s:g}": (UnitExperiment(setting=_iso(s, "cos")), _C) for s in (0.1, 0.01)},
@@ -168,61 +234,113 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     **{f"f5_{t}_n200": (UnitExperiment(setting=_iso(0.01, t, n=200)), _C) for t in ("relu", "cos")},
     "f5_cos_L0.25_n200": (UnitExperiment(setting=_iso(0.01, "cos", n=200, L=0.25)), _C),
     # Fig. 9's offset class (App. J.1's "+2") at the S5 size, softmax and linear attention (--full)
-    **{f"f9_offset_{m}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=6, kind="lowrank", k=2),
-        tasks=LipschitzTasks(kind="lowrank", offset=2.0), n=20, sigma2=0.0), tied=False,
-        model=m), _C if m == "softmax" else dataclasses.replace(_C, lr=0.01))
-       for m in ("softmax", "linear")},
+    **{
+        f"f9_offset_{m}": (
+            UnitExperiment(
+                setting=SoftmaxWindowSetting(
+                    covariates=SphereCovariates(d=6, kind="lowrank", k=2),
+                    tasks=LipschitzTasks(kind="lowrank", offset=2.0),
+                    n=20,
+                    sigma2=0.0,
+                ),
+                tied=False,
+                model=m,
+            ),
+            _C if m == "softmax" else dataclasses.replace(_C, lr=0.01),
+        )
+        for m in ("softmax", "linear")
+    },
     # ... and App. J.1's F^2_B, F^cos_B classes (even in aᵀBᵀx: linear attention's best is M = 0)
-    **{f"f9_{g}_{m}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
-        n=20, sigma2=0.0), tied=False, model=m, link=g),
-        _C if m == "softmax" else dataclasses.replace(_C, lr=0.01))
-       for g in ("square", "cos4") for m in ("softmax", "linear")},
+    **{
+        f"f9_{g}_{m}": (
+            UnitExperiment(
+                setting=SoftmaxWindowSetting(
+                    covariates=SphereCovariates(d=6, kind="lowrank", k=2),
+                    tasks=LipschitzTasks(kind="lowrank"),
+                    n=20,
+                    sigma2=0.0,
+                ),
+                tied=False,
+                model=m,
+                link=g,
+            ),
+            _C if m == "softmax" else dataclasses.replace(_C, lr=0.01),
+        )
+        for g in ("square", "cos4")
+        for m in ("softmax", "linear")
+    },
     # Lemma B.5 on the ellipsoid x = Σ^{1/2}x̃ (Assumption 3.3), S1's σ = 0.01 task (--full)
-    "lemb5_ellipsoid": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=5, kind="ellipsoid", Sigma_diag=ELLIPSOID_SIGMA),
-        tasks=LipschitzTasks(kind="affine"), n=20, sigma2=1e-4)), _C),
+    "lemb5_ellipsoid": (
+        UnitExperiment(
+            setting=SoftmaxWindowSetting(
+                covariates=SphereCovariates(d=5, kind="ellipsoid", Sigma_diag=ELLIPSOID_SIGMA),
+                tasks=LipschitzTasks(kind="affine"),
+                n=20,
+                sigma2=1e-4,
+            )
+        ),
+        _C,
+    ),
     # Fig. 3's cosine panel on U^d_S (report-only, as S2's cosine; --full)
-    **{f"f34_acg_cos_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="cos", L=L),
-        n=20, sigma2=1e-4)), _C) for L in (0.25, 1.0, 4.0)},
+    **{
+        f"f34_acg_cos_L{L:g}": (
+            UnitExperiment(
+                setting=SoftmaxWindowSetting(
+                    covariates=SphereCovariates(d=5, kind="acg"),
+                    tasks=LipschitzTasks(kind="cos", L=L),
+                    n=20,
+                    sigma2=1e-4,
+                )
+            ),
+            _C,
+        )
+        for L in (0.25, 1.0, 4.0)
+    },
     # the spec's S1 / S4 length (--full): 3000 steps, lr cosine-decayed to 0.05x (the spec's
     # 0.999 per step ends at 0.999^3000 = 0.05x)
-    **{f"s1p_sigma{s:g}": (UnitExperiment(setting=_iso(s)), dataclasses.replace(_C, steps=3000))
-       for s in SIGMAS},
-    "s4p_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
-                   dataclasses.replace(_C, lr=0.01, steps=3000)),
+    **{
+        f"s1p_sigma{s:g}": (UnitExperiment(setting=_iso(s)), dataclasses.replace(_C, steps=3000))
+        for s in SIGMAS
+    },
+    "s4p_linear": (
+        UnitExperiment(setting=_iso(0.01), model="linear"),
+        dataclasses.replace(_C, lr=0.01, steps=3000),
+    ),
 }
 
 
-def resolve(preset: str | tuple[UnitExperiment, TrainConfig], **overrides: Any
-            ) -> tuple[UnitExperiment, TrainConfig]:
+def resolve(
+    preset: str | tuple[UnitExperiment, TrainConfig], **overrides: Any
+) -> tuple[UnitExperiment, TrainConfig]:
     """The (experiment, config) of a preset with overrides of TrainConfig or experiment fields."""
     exp, cfg = PRESETS[preset] if isinstance(preset, str) else preset
     tr = {k: v for k, v in overrides.items() if k in TrainConfig.__dataclass_fields__}
     ex = {k: v for k, v in overrides.items() if k not in tr}
-    return (dataclasses.replace(exp, **ex) if ex else exp,
-            dataclasses.replace(cfg, **tr) if tr else cfg)
+    return (
+        dataclasses.replace(exp, **ex) if ex else exp,
+        dataclasses.replace(cfg, **tr) if tr else cfg,
+    )
 
 
 def build_model(exp: UnitExperiment) -> torch.nn.Module:
     d = exp.setting.d
     if exp.model == "linear":
         return LinearAttentionUnit(d)
-    return SoftmaxUnit(d, tied=exp.tied, init=exp.init, train_value=exp.train_value,
-                       include_query=exp.include_query)
+    return SoftmaxUnit(
+        d,
+        tied=exp.tied,
+        init=exp.init,
+        train_value=exp.train_value,
+        include_query=exp.include_query,
+    )
 
 
-def run(preset: str | tuple[UnitExperiment, TrainConfig], *, threads: int = 1, **overrides: Any
-        ) -> TrainResult:
+def run(
+    preset: str | tuple[UnitExperiment, TrainConfig], *, threads: int = 1, **overrides: Any
+) -> TrainResult:
     """Train one configuration (torch on ``threads`` threads, restored afterwards)."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
+    with torch_threads(threads):
         return _run(*resolve(preset, **overrides))
-    finally:
-        torch.set_num_threads(old)
 
 
 def trained(preset: str, *, seed: int = 0, **overrides: Any) -> TrainResult:
@@ -300,8 +418,9 @@ def _drift(w: np.ndarray) -> float:
     return abs(float(w[half:].mean() - w[:half].mean())) / max(abs(float(w.mean())), 1e-12)
 
 
-def coordinate_curvature(model: torch.nn.Module, exp: UnitExperiment, gen: torch.Generator,
-                         batch: int) -> tuple[float, float]:
+def coordinate_curvature(
+    model: torch.nn.Module, exp: UnitExperiment, gen: torch.Generator, batch: int
+) -> tuple[float, float]:
     """(h, σ_g) of one diagonal weight θ = K₁₁ at the model's parameters (by the rotation
     invariance of U^d every diagonal weight is alike): h = ∂²𝓛/∂θ² by a central finite difference
     of the loss on one common batch of ``CURVATURE_PROMPTS`` prompts, σ_g = the standard deviation
@@ -328,8 +447,9 @@ def coordinate_curvature(model: torch.nn.Module, exp: UnitExperiment, gen: torch
     return h, float(np.std(grads, ddof=1))
 
 
-def derived_step(h: float, sigma_g: float, omega: float, d: int, rtol: float,
-                 fraction: float) -> tuple[float, int]:
+def derived_step(
+    h: float, sigma_g: float, omega: float, d: int, rtol: float, fraction: float
+) -> tuple[float, int]:
     """Phase 2's Adam step size and averaging window from the coordinate's curvature ``h`` and
     gradient noise ``sigma_g`` [derived].
 
@@ -343,8 +463,10 @@ def derived_step(h: float, sigma_g: float, omega: float, d: int, rtol: float,
     ``fraction``·``rtol`` when W ≥ (2σ_g/(h θ fraction rtol))²/d, and the window spans
     ``MIXING_TIMES`` relaxation times: W = max(that, MIXING_TIMES·τ, ``MIN_WINDOW``)."""
     if not (h > 0 and sigma_g > 0 and omega > 0):
-        raise ValueError(f"curvature h={h:g}, gradient noise sigma_g={sigma_g:g} and omega="
-                         f"{omega:g} must be > 0 at the end of the transient")
+        raise ValueError(
+            f"curvature h={h:g}, gradient noise sigma_g={sigma_g:g} and omega="
+            f"{omega:g} must be > 0 at the end of the transient"
+        )
     lr = min(TRANSIENT_LR, 2 * fraction * rtol * omega * h / (d * sigma_g))
     tau = sigma_g / (lr * h)
     theta = math.sqrt(omega)
@@ -353,9 +475,10 @@ def derived_step(h: float, sigma_g: float, omega: float, d: int, rtol: float,
     return lr, window
 
 
-def run_derived(exp: UnitExperiment, *, seed: int, rtol: float, batch: int,
-                fraction: float) -> TrainResult:
-    """Train ``exp`` with the schedule derived from its setting (issue 19 item 2):
+def run_derived(
+    exp: UnitExperiment, *, seed: int, rtol: float, batch: int, fraction: float
+) -> TrainResult:
+    """Train ``exp`` with the schedule derived from its setting:
 
     1. transient: Adam at ``TRANSIENT_LR`` (constant) until ω̂'s drift over the last
        ``TRANSIENT_WINDOW`` logged steps is ≤ ``rtol`` (the stop hook of :func:`sims.train.train`);
@@ -397,12 +520,26 @@ def run_derived(exp: UnitExperiment, *, seed: int, rtol: float, batch: int,
             if len(trace) < k:
                 return False
             return _drift(np.array([r["omega"] for r in trace[-k:]])) <= limit
+
         return stop
 
-    cfg1 = TrainConfig(optimizer="adam", lr=TRANSIENT_LR, steps=MAX_TRANSIENT, batch_size=batch,
-                       dtype="float64", log_every=10, seed=seed)
-    r1 = train(model, objective, cfg1, generator=gen, callback=om,
-               stop=stop_after(10 * TRANSIENT_WINDOW, rtol))
+    cfg1 = TrainConfig(
+        optimizer="adam",
+        lr=TRANSIENT_LR,
+        steps=MAX_TRANSIENT,
+        batch_size=batch,
+        dtype="float64",
+        log_every=10,
+        seed=seed,
+    )
+    r1 = train(
+        model,
+        objective,
+        cfg1,
+        generator=gen,
+        callback=om,
+        stop=stop_after(10 * TRANSIENT_WINDOW, rtol),
+    )
     steps1 = int(r1.extra.get("stopped_at", MAX_TRANSIENT))
     omega1 = _omega(model)
     h, sg = coordinate_curvature(model, exp, gen, batch)
@@ -410,19 +547,34 @@ def run_derived(exp: UnitExperiment, *, seed: int, rtol: float, batch: int,
     offset[0] = steps1
     hist.clear()
     cfg2 = dataclasses.replace(cfg1, lr=lr2, steps=MAX_AVERAGE)
-    r2 = train(model, objective, cfg2, generator=gen, callback=om,
-               stop=stop_after(window, fraction * rtol))
+    r2 = train(
+        model, objective, cfg2, generator=gen, callback=om, stop=stop_after(window, fraction * rtol)
+    )
     steps2 = int(r2.extra.get("stopped_at", MAX_AVERAGE))
     trace = np.array([r["omega"] for r in r2.extra["trace"]])
-    drift = _drift(trace[-(window // 10):])
+    drift = _drift(trace[-(window // 10) :])
     M_final = model.M().detach().numpy().copy()  # type: ignore[operator]
     M_avg = np.mean(hist[-window:], axis=0)
-    extra = dict(M_final=M_final, M_avg=M_avg, M_trace=np.array(norms),
-                 M_snapshots=np.array(snaps), value=1.0, experiment=exp,
-                 schedule={"transient_step_size": TRANSIENT_LR, "transient_steps": steps1,
-                           "curvature": h, "gradient_noise": sg, "omega_after_transient": omega1,
-                           "step_size": lr2, "window": window, "average_steps": steps2,
-                           "steps": steps1 + steps2, "batch": batch,
-                           "omega_drift_over_window": drift,
-                           "converged": drift <= fraction * rtol})
+    extra = dict(
+        M_final=M_final,
+        M_avg=M_avg,
+        M_trace=np.array(norms),
+        M_snapshots=np.array(snaps),
+        value=1.0,
+        experiment=exp,
+        schedule={
+            "transient_step_size": TRANSIENT_LR,
+            "transient_steps": steps1,
+            "curvature": h,
+            "gradient_noise": sg,
+            "omega_after_transient": omega1,
+            "step_size": lr2,
+            "window": window,
+            "average_steps": steps2,
+            "steps": steps1 + steps2,
+            "batch": batch,
+            "omega_drift_over_window": drift,
+            "converged": drift <= fraction * rtol,
+        },
+    )
     return dataclasses.replace(r2, extra=extra)

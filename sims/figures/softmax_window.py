@@ -22,8 +22,15 @@ from sims.checks.softmax_window.dynamics import compute_3_4
 from sims.checks.softmax_window.lowrank import compute_9
 from sims.checks.softmax_window.transfer import compute_5
 
-__all__ = ["fig_optimum_omega_lambda", "fig_transfer_curves", "fig_3_4", "fig_1b", "fig_9",
-           "fig_1c", "fig_5"]
+__all__ = [
+    "fig_optimum_omega_lambda",
+    "fig_transfer_curves",
+    "fig_3_4",
+    "fig_1b",
+    "fig_9",
+    "fig_1c",
+    "fig_5",
+]
 
 
 def fig_optimum_omega_lambda(*, quick: bool = True, seed: int = 0) -> Figure:
@@ -38,11 +45,18 @@ def fig_optimum_omega_lambda(*, quick: bool = True, seed: int = 0) -> Figure:
     lo, hi = c["bracket"]
     mid = len(lams) // 2
     for e, style in ((lo, ":"), (hi, "--"), (c["paper_exponent"], "-.")):
-        ax.loglog(lams, ws[mid] * (lams / lams[mid]) ** e, style, lw=1,
-                  label=f"Lambda^{e:.3f}" + (" (paper's 2/(d+4))" if style == "-." else
-                                              " (bracket)"))
-    ax.set(xlabel="Lambda = n L^2 / sigma^2", ylabel="omega*",
-           title=f"Theorem 3.4: omega* vs Lambda (affine, d = {d}, n = {n})")
+        ax.loglog(
+            lams,
+            ws[mid] * (lams / lams[mid]) ** e,
+            style,
+            lw=1,
+            label=f"Lambda^{e:.3f}" + (" (paper's 2/(d+4))" if style == "-." else " (bracket)"),
+        )
+    ax.set(
+        xlabel="Lambda = n L^2 / sigma^2",
+        ylabel="omega*",
+        title=f"Theorem 3.4: omega* vs Lambda (affine, d = {d}, n = {n})",
+    )
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
@@ -57,8 +71,11 @@ def fig_transfer_curves(*, quick: bool = True, seed: int = 0) -> Figure:
     ax.loglog(c["Lps"], c["envelope"], "k-", lw=2, label="envelope L*(L')")
     for L, (w, curve) in c["curves"].items():
         ax.loglog(c["Lps"], curve, "-", label=f"pretrained L = {L} (omega = {w:.2f})")
-    ax.set(xlabel="test Lipschitz constant L'", ylabel="ICL risk",
-           title="Theorem 3.5: transfer across L (d=5, n=20, sigma=0.01)")
+    ax.set(
+        xlabel="test Lipschitz constant L'",
+        ylabel="ICL risk",
+        title="Theorem 3.5: transfer across L (d=5, n=20, sigma=0.01)",
+    )
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
@@ -74,8 +91,9 @@ def fig_3_4(*, quick: bool = True, seed: int = 0) -> Figure:
     axes = fig.subplots(2, 2).ravel()
     for ax, (label, runs) in zip(axes, c["panels"], strict=True):
         for v, tr, w in runs:
-            line = ax.plot(tr[:, 0], tr[:, 1], ".", ms=2, label=f"trained, {label.split()[0]} = "
-                           f"{v:g}")[0]
+            line = ax.plot(
+                tr[:, 0], tr[:, 1], ".", ms=2, label=f"trained, {label.split()[0]} = {v:g}"
+            )[0]
             ax.axhline(w, color=line.get_color(), lw=1)
         ax.set(xlabel="step", ylabel="||M||_2", title=f"Figs. 3-4: ||M|| vs {label}")
         ax.legend(fontsize=7)
@@ -94,8 +112,11 @@ def fig_1b(*, quick: bool = True, seed: int = 0) -> Figure:
     for s, (w, k) in c["softmax"].items():
         ax.plot(c["theta"], k, "-", label=f"softmax, omega* = {w:.2f} (sigma = {s:g})")
     ax.plot(c["theta"], c["linear"], "--", label="linear attention (any M = mI)")
-    ax.set(xlabel="angle to the query", ylabel="relative weight",
-           title="Fig. 1: softmax window adapts, linear attention does not (d = 2, n = 20)")
+    ax.set(
+        xlabel="angle to the query",
+        ylabel="relative weight",
+        title="Fig. 1: softmax window adapts, linear attention does not (d = 2, n = 20)",
+    )
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
@@ -109,8 +130,11 @@ def fig_9(*, quick: bool = True, seed: int = 0) -> Figure:
     ax = fig.subplots()
     ax.semilogy(c["steps"], c["rho"], ".", ms=3, label="trained softmax unit")
     ax.axhline(c["pass_level"], color="k", lw=1, label=f"S5 pass level {c['pass_level']:g}")
-    ax.set(xlabel="step", ylabel="rho(M, B)", title="Fig. 9 / Theorem 4.4: attention learns the "
-           f"projection (d={c['d']}, k={c['k']})")
+    ax.set(
+        xlabel="step",
+        ylabel="rho(M, B)",
+        title=f"Fig. 9 / Theorem 4.4: attention learns the projection (d={c['d']}, k={c['k']})",
+    )
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
@@ -150,8 +174,11 @@ def fig_5(*, quick: bool = True, seed: int = 0, reps: int = 0) -> Figure:
             ax.text(j, i, f"{ratio[i, j]:.3f}", ha="center", va="center", color="w", fontsize=8)
     ax.set_xticks(range(len(c["tests"])), c["tests"])
     ax.set_yticks(range(len(c["units"])), c["units"])
-    ax.set(xlabel="test class", ylabel="pretrained on",
-           title="Fig. 5: risk / best omega I (d=5, n=20, sigma=0.01)")
+    ax.set(
+        xlabel="test class",
+        ylabel="pretrained on",
+        title="Fig. 5: risk / best omega I (d=5, n=20, sigma=0.01)",
+    )
     fig.colorbar(im, ax=ax)
     fig.tight_layout()
     return fig

@@ -25,10 +25,16 @@ DRAWN = {"d": 3, "n": 12, "L": 1.0, "sigma2": 0.1}
 PLANTED = ("label average (omega = 0)", "eq. (9) omega*/2", "optimum at n = 6")
 
 
-@pytest.mark.parametrize(("bad", "symbol"), [({"d": 1}, "d must be ≥ 2"),
-                                             ({"n": 1}, "n must be ≥ 2"), ({"L": 0.0}, "L must"),
-                                             ({"sigma2": 0.0}, "sigma2 must"),
-                                             ({"d": 9}, "d=9")])
+@pytest.mark.parametrize(
+    ("bad", "symbol"),
+    [
+        ({"d": 1}, "d must be ≥ 2"),
+        ({"n": 1}, "n must be ≥ 2"),
+        ({"L": 0.0}, "L must"),
+        ({"sigma2": 0.0}, "sigma2 must"),
+        ({"d": 9}, "d=9"),
+    ],
+)
 def test_validators_name_the_assumption(bad: dict, symbol: str) -> None:
     setting = {**DRAWN, **bad}
     for validate in (validate_thm34_setting, validate_fig34_setting):
@@ -52,8 +58,11 @@ def test_drawn_setting_passes_and_records_its_schedule() -> None:
 @pytest.mark.train
 @pytest.mark.parametrize("alternative", PLANTED)
 def test_planted_alternative_fails_at_a_drawn_setting(alternative: str) -> None:
-    rows = run_check("sims.checks.softmax_window.dynamics:check_fig3_4_train",
-                     fault_alternative=alternative, **DRAWN)
+    rows = run_check(
+        "sims.checks.softmax_window.dynamics:check_fig3_4_train",
+        fault_alternative=alternative,
+        **DRAWN,
+    )
     assert any(r.status == "fail" for r in rows), alternative
 
 
@@ -76,8 +85,9 @@ def test_close_alternative_at_short_prompt_is_resolved_by_tightening() -> None:
     """d = 6, n = 16 ≤ 16, Λ = 3600: the §3.1 surrogate is 3.5 % from ω* (0.7 units at 5 %), so
     the row is tightened to 1.76 % with 256 (0.05/0.0176)² ≈ 2112 prompts per step (not
     skipped), and passes outside the surrogate."""
-    (row,) = run_check("sims.checks.softmax_window.optimum:check_thm3_4_train", d=6, n=16, L=1.5,
-                       sigma2=0.01)
+    (row,) = run_check(
+        "sims.checks.softmax_window.optimum:check_thm3_4_train", d=6, n=16, L=1.5, sigma2=0.01
+    )
     assert row.status == "pass" and "tightened" in row.details
     assert row.details["batch"] > 2000
     assert row.tolerance == pytest.approx(0.0353 / 2, rel=0.01)  # the relative tolerance

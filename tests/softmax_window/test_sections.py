@@ -28,8 +28,10 @@ def test_moved_check_modules_import_as_the_same_objects() -> None:
     from sims.checks import softmax_window as pkg
     from sims.checks.softmax_window import evidence, optimum
 
-    more, settings, train = (importlib.import_module(f"sims.checks.softmax_window_{x}")
-                             for x in ("more", "settings", "train"))
+    more, settings, train = (
+        importlib.import_module(f"sims.checks.softmax_window_{x}")
+        for x in ("more", "settings", "train")
+    )
     assert more is pkg and train is pkg and settings is evidence
     assert train.check_thm3_4_train is optimum.check_thm3_4_train
     assert settings.setting_rows is evidence.setting_rows

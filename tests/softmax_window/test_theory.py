@@ -44,12 +44,15 @@ def test_asymptotic_optimum_is_the_minimiser_of_the_asymptotic_risk() -> None:
     """ω*_aff(Λ) minimises (L²/3d)((d−1)/2ω)² + σ² c_d ω^{(d−1)/2}/n (d = 3, 5 exactly)."""
     w, lam = sp.symbols("omega Lambda", positive=True)
     for dd in (3, 5):
-        risk = sp.Rational(1, 3 * dd) * T.rad_asymptote(w, sp.Integer(dd)) + \
-            T.noise_constant(sp.Integer(dd)) * w ** T.noise_exponent(sp.Integer(dd)) / lam
+        risk = (
+            sp.Rational(1, 3 * dd) * T.rad_asymptote(w, sp.Integer(dd))
+            + T.noise_constant(sp.Integer(dd)) * w ** T.noise_exponent(sp.Integer(dd)) / lam
+        )
         w_star = T.affine_optimum_asymptote(lam, sp.Integer(dd))
         assert sp.simplify(sp.diff(risk, w).subs(w, w_star)) == 0
     assert T.affine_optimum_exponent(sp.Integer(3)) != T.paper_affine_optimum_exponent(
-        sp.Integer(3))
+        sp.Integer(3)
+    )
 
 
 @pytest.mark.symbolic
@@ -103,8 +106,10 @@ def test_settings_validate() -> None:
 
 @pytest.mark.result("collins24:lemD.2")
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.floats(0.01, 10.0), min_size=2, max_size=8),
-       st.lists(st.floats(0.01, 10.0), min_size=8, max_size=8))
+@given(
+    st.lists(st.floats(0.01, 10.0), min_size=2, max_size=8),
+    st.lists(st.floats(0.01, 10.0), min_size=8, max_size=8),
+)
 def test_lemma_i3_property(a_list: list[float], b_list: list[float]) -> None:
     """Lemma I.3: same-ordered positive a, b give Σa²/(Σa)² ≤ Σ(ab)²/(Σab)²."""
     a = np.sort(np.array(a_list))

@@ -19,8 +19,9 @@ from sims.checks import softmax_window as S
 from theory.common.protocols import Evidence
 
 
-def assert_alternatives_fail(check: Callable[..., list[Evidence]], declared_run: Any = None,
-                             **kw: Any) -> list[Evidence]:
+def assert_alternatives_fail(
+    check: Callable[..., list[Evidence]], declared_run: Any = None, **kw: Any
+) -> list[Evidence]:
     """The check passes; with each named alternative as the prediction, every TRAIN row that
     names it fails (and the TRAIN contract details are present).  ``declared_run`` reuses the
     registry's run of the check at its defaults."""

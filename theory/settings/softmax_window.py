@@ -11,8 +11,13 @@ from dataclasses import dataclass
 
 from theory.settings.validators import Vector, as_vector, check_choice, check_int, check_real
 
-__all__ = ["COVARIATE_KINDS", "TASK_KINDS", "SphereCovariates", "LipschitzTasks",
-           "SoftmaxWindowSetting"]
+__all__ = [
+    "COVARIATE_KINDS",
+    "TASK_KINDS",
+    "SphereCovariates",
+    "LipschitzTasks",
+    "SoftmaxWindowSetting",
+]
 
 #: Covariate laws on the (whitened) sphere: ``"uniform"`` x ~ U^d; ``"ellipsoid"`` x = Σ^{1/2}x̃,
 #: x̃ ~ U^d (Assumption 3.3 / B.2); ``"acg"`` the experiments' U^d_S, x = Sx̃/‖Sx̃‖, x̃ ~ N(0, I),
@@ -90,11 +95,14 @@ class SoftmaxWindowSetting:
         check_int("n", self.n, minimum=1, paper=f"{_P}: n ≥ 1 context examples")
         check_real("sigma2", self.sigma2, lower=0.0, paper=f"{_P}: noise variance σ² ≥ 0")
         if self.tasks.kind == "hills" and (self.d != 2 or self.covariates.kind != "uniform"):
-            raise ValueError(f"tasks kind='hills' lives on the circle: needs d = 2 and uniform "
-                             f"covariates (Fig. 1), got d={self.d}, {self.covariates.kind!r}")
+            raise ValueError(
+                f"tasks kind='hills' lives on the circle: needs d = 2 and uniform "
+                f"covariates (Fig. 1), got d={self.d}, {self.covariates.kind!r}"
+            )
         if self.tasks.kind == "lowrank" and self.covariates.kind != "lowrank":
-            raise ValueError("tasks kind='lowrank' needs covariates kind='lowrank' "
-                             "(Def 4.2 uses B)")
+            raise ValueError(
+                "tasks kind='lowrank' needs covariates kind='lowrank' (Def 4.2 uses B)"
+            )
 
     @property
     def d(self) -> int:
@@ -105,8 +113,13 @@ class SoftmaxWindowSetting:
         return self.tasks.L
 
     @classmethod
-    def isotropic(cls, *, d: int, n: int, L: float = 1.0, sigma2: float = 0.0,
-                  task: str = "affine") -> SoftmaxWindowSetting:
+    def isotropic(
+        cls, *, d: int, n: int, L: float = 1.0, sigma2: float = 0.0, task: str = "affine"
+    ) -> SoftmaxWindowSetting:
         """x ~ U^d with tasks of class ``task`` (the theorems' and S1-S4's setting)."""
-        return cls(covariates=SphereCovariates(d=d), tasks=LipschitzTasks(kind=task, L=L), n=n,
-                   sigma2=sigma2)
+        return cls(
+            covariates=SphereCovariates(d=d),
+            tasks=LipschitzTasks(kind=task, L=L),
+            n=n,
+            sigma2=sigma2,
+        )

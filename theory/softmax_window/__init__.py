@@ -120,19 +120,19 @@ __all__ += lowrank.__all__
 SECTIONS: dict[str, str] = {
     "reductions": "§2, App. B.1: Λ, the exact affine split (Lemma C.4 (10)), Remark 2.1's limits",
     "asymptotics": "App. D (Lemma D.1), Cor. G.5: noise and signal asymptotics, c_d; "
-                   "Thm 3.4's exponent",
+    "Thm 3.4's exponent",
     "optimum": "§3 Theorem 3.4 (= E.1, E.2): ω* against Λ, eq. (15), (17)",
     "transfer": "Theorem 3.5 (= E.3) and Fig. 5: transfer across L and classes "
-                "(theory in optimum: transfer_risk; numerics and sims only)",
+    "(theory in optimum: transfer_risk; numerics and sims only)",
     "dynamics": "Figs. 3, 4: ‖M‖ over training (sims only)",
     "linear": "Theorem 3.6 (= Lemma F.1), Remark 2.2, Fig. 1: linear attention",
     "window": "§3.1 hard-window proof sketch (p_ω, modified softmax); Lemma D.2 via Lemma I.3",
     "appg": "App. G (G.1-G.7): caps, γ(d, α, m), g_p(r), Stirling/Kershaw",
     "signal": "App. B-C: Lemma B.1, Assumption B.4 / Lemma B.5, Lemma C.2, Cor. C.6, "
-              "Lemmas C.8, C.9",
+    "Lemmas C.8, C.9",
     "lowrank": "§4 Theorem 4.4 (= H.5), Lemmas H.1-H.4, Fig. 9: low-rank tasks",
     "generic": "Thm 3.4 (Λ at L ≠ 1), Thm 3.6's floor, Thm 4.4's bound, Lemma C.4 at generic "
-               "points (numerics only)",
+    "points (numerics only)",
 }
 
 #: The notation table: paper symbol -> code name -> meaning (spec 003 §1.1).

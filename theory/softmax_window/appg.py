@@ -17,11 +17,20 @@ import mpmath as mp
 from theory.softmax_window.domains import checked
 from theory.softmax_window.reductions import t_density_constant
 
-__all__ = ["cap_measure", "cap_bounds", "gamma_sum", "g2_bounds", "g3_scale", "gp_mean",
-           "gp_mean_asymptote", "gp_exponent", "paper_gp_exponent", "stirling_bounds",
-           "kershaw_ratio", "g7_lhs"]
-
-
+__all__ = [
+    "cap_measure",
+    "cap_bounds",
+    "gamma_sum",
+    "g2_bounds",
+    "g3_scale",
+    "gp_mean",
+    "gp_mean_asymptote",
+    "gp_exponent",
+    "paper_gp_exponent",
+    "stirling_bounds",
+    "kershaw_ratio",
+    "g7_lhs",
+]
 
 
 @checked
@@ -125,8 +134,7 @@ def gp_mean_asymptote(p: float, r: float, d: int, n: int) -> float:
     0.25
     """
     k = (d - 1 + p) / 2
-    return (n * math.gamma(k) * t_density_constant(d) * 2 ** ((d - 3 + p) / 2)
-            * (2 * r) ** (-k))
+    return n * math.gamma(k) * t_density_constant(d) * 2 ** ((d - 3 + p) / 2) * (2 * r) ** (-k)
 
 
 @checked

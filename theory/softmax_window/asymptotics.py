@@ -17,11 +17,17 @@ import sympy as sp
 from theory.common.backend import dual
 from theory.softmax_window.domains import checked
 
-__all__ = ["noise_constant", "noise_asymptote", "noise_exponent", "paper_noise_exponent",
-           "rad_asymptote", "orth_asymptote", "affine_optimum_asymptote",
-           "affine_optimum_exponent", "paper_affine_optimum_exponent"]
-
-
+__all__ = [
+    "noise_constant",
+    "noise_asymptote",
+    "noise_exponent",
+    "paper_noise_exponent",
+    "rad_asymptote",
+    "orth_asymptote",
+    "affine_optimum_asymptote",
+    "affine_optimum_exponent",
+    "paper_affine_optimum_exponent",
+]
 
 
 #: Symbols of the scalar builders below (one SymPy expression each, evaluated by :func:`dual`).

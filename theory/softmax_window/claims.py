@@ -22,7 +22,7 @@ CLAIMS: dict[str, Claim] = {
     ),
     "collins24:thm3.4-case1-bracket": Claim(
         where="Theorem 3.4, Case 1: Omega(Lambda^{1/(d+4)}) <= omega* <= "
-              "O(Lambda^{2(d+2)/(d(d+4))}) (exponents garbled in our copy; Theorems E.1, E.2)",
+        "O(Lambda^{2(d+2)/(d(d+4))}) (exponents garbled in our copy; Theorems E.1, E.2)",
         quote="(Case 1) Q(A®) < |wio go(A%), (Case2) Q(AP) < wko| < O (A%).",
         provenance="printed",
         spec="spec 003 R6, G2",
@@ -35,8 +35,7 @@ CLAIMS: dict[str, Claim] = {
     ),
     "collins24:sec3.1-optimum": Claim(
         where="§3.1 'Combining the Lsignal and Lnoise terms' (illustrative sketch, linear tasks)",
-        quote="Minimizing this sum reveals that the optimal w ¢ satisfies "
-              "wxg = © ((\"Lz/a\"')fi ).",
+        quote='Minimizing this sum reveals that the optimal w ¢ satisfies wxg = © (("Lz/a"\')fi ).',
         provenance="printed",
         spec="spec 003 R10",
     ),
@@ -49,14 +48,14 @@ CLAIMS: dict[str, Claim] = {
     "collins24:corG.5-gp-exponent": Claim(
         where="Lemma G.4, Corollary G.5, App. G",
         quote="Corollary G.5. Suppose {x;} are drawn independently and uniformly from the unit "
-              "hypersphere.",
+        "hypersphere.",
         provenance="printed",
         spec="spec 003 R11, G1",
     ),
     "collins24:fig1-softmax-below-linear": Claim(
         where="Figure 1 caption, bottom row (the plotted n and sigma are lost in the OCR)",
         quote="Bottom Row: ICL error versus number of context samples for the three settings. "
-              "Adapting to function Lipschitzness leads softmax attention to achieve small error.",
+        "Adapting to function Lipschitzness leads softmax attention to achieve small error.",
         provenance="paraphrase",
         spec="spec 003 §4, G10 (the spec's 'softmax below linear for all nu and n')",
     ),

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from theory.common.protocols import Ref
 
-__all__ = ["SPLIT_L_LINEAR", "LAMBDA_LINEAR_IN_L", "LA_FLOOR_OVER_4", "THM44_CU_LINEAR",
-           "THM34_ALTERNATIVES", "THM34_RELU_ALTERNATIVES", "FIG34_ALTERNATIVES",
-           "FIG34_ACG_ALTERNATIVES", "alternatives"]
+__all__ = [
+    "SPLIT_L_LINEAR",
+    "LAMBDA_LINEAR_IN_L",
+    "LA_FLOOR_OVER_4",
+    "THM44_CU_LINEAR",
+    "THM34_ALTERNATIVES",
+    "THM34_RELU_ALTERNATIVES",
+    "FIG34_ALTERNATIVES",
+    "FIG34_ACG_ALTERNATIVES",
+    "alternatives",
+]
 
 #: Module of the planted formula faults named by the declared controls.
 FAULTS = "numerics.softmax_window.faults:"
@@ -27,25 +35,45 @@ THM44_CU_LINEAR = {"fault_bound_fn": Ref(FAULTS + "thm44_bound_cu_linear")}
 
 #: Named neighbours of the trained affine S1 ω* (sims.checks.softmax_window.optimum).
 THM34_ALTERNATIVES = (
-    "1-NN limit (omega = inf)", "eq. (9) convention 2 omega*", "eq. (9) convention omega*/2",
-    "label average (omega = 0)", "optimum at sigma = 0.01", "optimum at sigma = 0.1",
-    "optimum at sigma = 0.3", "optimum at sigma = 1",
-    "§3.1 surrogate (2 Lambda/d)^{2/(d+2)} (paper's exponent)")
+    "1-NN limit (omega = inf)",
+    "eq. (9) convention 2 omega*",
+    "eq. (9) convention omega*/2",
+    "label average (omega = 0)",
+    "optimum at sigma = 0.01",
+    "optimum at sigma = 0.1",
+    "optimum at sigma = 0.3",
+    "optimum at sigma = 1",
+    "§3.1 surrogate (2 Lambda/d)^{2/(d+2)} (paper's exponent)",
+)
 #: Named neighbours of the trained ReLU ω*.
 THM34_RELU_ALTERNATIVES = (
-    "affine class's optimum (quadrature)", "eq. (9) 2 omega*", "eq. (9) omega*/2",
-    "label average (omega = 0)")
+    "affine class's optimum (quadrature)",
+    "eq. (9) 2 omega*",
+    "eq. (9) omega*/2",
+    "label average (omega = 0)",
+)
 #: Named neighbours of the Figs. 3-4 end points (uniform sphere).
 FIG34_ALTERNATIVES = (
-    "1-NN limit (omega = inf)", "eq. (9) 2 omega*", "eq. (9) omega*/2",
-    "label average (omega = 0)", "optimum at L = 0.03", "optimum at L = 0.1", "optimum at L = 1",
-    "optimum at n = 10", "optimum at n = 20", "optimum at n = 5",
-    "§3.1 surrogate (2 Lambda/d)^{2/(d+2)} (paper's exponent)")
+    "1-NN limit (omega = inf)",
+    "eq. (9) 2 omega*",
+    "eq. (9) omega*/2",
+    "label average (omega = 0)",
+    "optimum at L = 0.03",
+    "optimum at L = 0.1",
+    "optimum at L = 1",
+    "optimum at n = 10",
+    "optimum at n = 20",
+    "optimum at n = 5",
+    "§3.1 surrogate (2 Lambda/d)^{2/(d+2)} (paper's exponent)",
+)
 #: Named neighbours of the Figs. 3-4 end points on U^d_S.
 FIG34_ACG_ALTERNATIVES = (
-    "U^d_S optimum at L = 0.01", "U^d_S optimum at L = 0.1",
-    "best isotropic omega I (Lemma B.5's form)", "best omega Sigma^-1, Sigma = E xx^T",
-    "uniform-sphere optimum omega*(U^d) I")
+    "U^d_S optimum at L = 0.01",
+    "U^d_S optimum at L = 0.1",
+    "best isotropic omega I (Lemma B.5's form)",
+    "best omega Sigma^-1, Sigma = E xx^T",
+    "uniform-sphere optimum omega*(U^d) I",
+)
 
 
 def alternatives(*names: str) -> dict[str, dict[str, str]]:

@@ -52,17 +52,27 @@ DOMAINS: dict[str, Domain] = {
     "Lam": _pos(5.0, "a signal-to-noise budget Λ = nL²/σ² > 0"),
     "m": Domain("real", 0.1, what="a finite real scale m (M = mI)"),
     "eps": Domain("real", 0.3, lower=0.0, upper=1.0, what="a cap depth ε in [0, 1]"),
-    "a": Domain("vector", np.array([1.0, 2.0]), lower=0.0, lower_open=True,
-                what="a finite vector with positive entries (Lemma I.3: a_i > 0)"),
-    "x": Domain("vector", np.array([[1.0, 0.0]]), dim="d",
-                what="queries x of shape (B, d), finite"),
-    "X": Domain("array", np.array([[[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]]]),
-                what="contexts X of shape (B, n, d), finite"),
+    "a": Domain(
+        "vector",
+        np.array([1.0, 2.0]),
+        lower=0.0,
+        lower_open=True,
+        what="a finite vector with positive entries (Lemma I.3: a_i > 0)",
+    ),
+    "x": Domain(
+        "vector", np.array([[1.0, 0.0]]), dim="d", what="queries x of shape (B, d), finite"
+    ),
+    "X": Domain(
+        "array",
+        np.array([[[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]]]),
+        what="contexts X of shape (B, n, d), finite",
+    ),
     "y": Domain("array", np.array([[1.0, -1.0, 0.5]]), what="labels y of shape (B, n), finite"),
     "M": Domain("square", _SQ, dim="d", what="a d×d attention matrix M (finite)"),
     "Sigma": Domain("psd", _PSD, dim="d", what="a covariance Σ (symmetric PSD, d×d)"),
-    "B": Domain("matrix", np.eye(2)[:, :1],
-                what="a d×k matrix B with orthonormal columns (Def. 4.2)"),
+    "B": Domain(
+        "matrix", np.eye(2)[:, :1], what="a d×k matrix B with orthonormal columns (Def. 4.2)"
+    ),
     "c1": Domain("real", 1.0, what="a finite real c₁"),
     "c2": Domain("real", 0.0, what="a finite real c₂"),
     "c_u": _pos(1.0, "a scale c_u > 0"),
@@ -73,8 +83,9 @@ DOMAINS: dict[str, Domain] = {
     "alpha": _pos(1.0, "a decay rate α > 0 (App. G.2)"),
     "p": Domain("real", 1.0, lower=0.0, upper=2.0, what="a power p in [0, 2] (App. G.4: p ≤ 2)"),
     "r": _nonneg(3.0, "a kernel rate r ≥ 0 (g_p(r))"),
-    "inv_count": Domain("real", 0.5, lower=0.0, upper=1.0, lower_open=True,
-                        what="E[1/K | K ≥ 1] in (0, 1]"),
+    "inv_count": Domain(
+        "real", 0.5, lower=0.0, upper=1.0, lower_open=True, what="E[1/K | K ≥ 1] in (0, 1]"
+    ),
 }
 
 #: Per-function changes to :data:`DOMAINS`.
@@ -85,19 +96,29 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
     "window_threshold": {"omega": _OMEGA_POS},
     "c6_upper_shape": {"omega": _OMEGA_POS},
     "c8_upper_shape": {"omega": _OMEGA_POS},
-    "window_mass": {"omega": Domain("real", 1.0, lower=0.5,
-                                    what="ω ≥ 1/2 (§3.1: the p_ω formula needs ω ≥ 1/2)")},
-    "lemB5_optimum": {"Sigma": Domain("pd", _PSD, dim="d",
-                                      what="a covariance Σ (symmetric positive definite: Σ⁻¹)")},
+    "window_mass": {
+        "omega": Domain(
+            "real", 1.0, lower=0.5, what="ω ≥ 1/2 (§3.1: the p_ω formula needs ω ≥ 1/2)"
+        )
+    },
+    "lemB5_optimum": {
+        "Sigma": Domain(
+            "pd", _PSD, dim="d", what="a covariance Σ (symmetric positive definite: Σ⁻¹)"
+        )
+    },
     "stirling_bounds": {"d": Domain("real", 5.0, lower=1.0, what="a real d ≥ 1 (Γ(d+1))")},
     "g7_lhs": {"d": Domain("real", 4.0, lower=1.0, what="a real d ≥ 1")},
     "kershaw_ratio": {"x": _pos(2.0, "a real x > 0")},
     "window_mean_s": {"omega": Domain("real", 1.0, lower=0.5, what="ω ≥ 1/2 (§3.1 hard window)")},
     "msa_risk": {"omega": Domain("real", 1.0, lower=0.5, what="ω ≥ 1/2 (§3.1 hard window)")},
-    "gamma_sum": {"m": Domain("count", 3, minimum=0, what="an integer m ≥ 0 (App. G.2)"),
-                  "d": Domain("count", 5, what="an integer power d ≥ 1 (App. G.2)")},
-    "g2_bounds": {"m": Domain("count", 3, what="an integer m ≥ 1 (App. G.2)"),
-                  "d": Domain("count", 5, what="an integer power d ≥ 1 (App. G.2)")},
+    "gamma_sum": {
+        "m": Domain("count", 3, minimum=0, what="an integer m ≥ 0 (App. G.2)"),
+        "d": Domain("count", 5, what="an integer power d ≥ 1 (App. G.2)"),
+    },
+    "g2_bounds": {
+        "m": Domain("count", 3, what="an integer m ≥ 1 (App. G.2)"),
+        "d": Domain("count", 5, what="an integer power d ≥ 1 (App. G.2)"),
+    },
     "g3_scale": {"d": Domain("count", 5, what="an integer power d ≥ 1 (App. G.3)")},
     "gp_mean_asymptote": {"r": _pos(50.0, "a kernel rate r > 0")},
 }
@@ -110,8 +131,10 @@ checked = Checker(DOMAINS, paper="collins24", overrides=OVERRIDES)
 GENERIC_EXEMPT: dict[str, str] = {
     "theory.softmax_window.lowrank:rho_metric.B": (
         "B is an orthonormal basis of the task subspace (Def. 4.2); the checks use coordinate "
-        "bases (0/1 entries), and rho is invariant under a common rotation of M and B"),
+        "bases (0/1 entries), and rho is invariant under a common rotation of M and B"
+    ),
     "theory.softmax_window.lowrank:lowrank_M.B": (
         "B is an orthonormal basis (Def. 4.2); coordinate bases are the theorem's setting up to "
-        "a rotation, under which c1 BB^T + c2 B_perp B_perp^T is equivariant"),
+        "a rotation, under which c1 BB^T + c2 B_perp B_perp^T is equivariant"
+    ),
 }

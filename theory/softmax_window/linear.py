@@ -18,8 +18,6 @@ from theory.softmax_window.domains import checked
 __all__ = ["la_coefficients", "la_risk", "la_optimum", "la_floor", "small_omega_prediction"]
 
 
-
-
 #: Symbols of the scalar builders (one SymPy expression each, evaluated by :func:`dual`).
 _DNLS = sp.symbols("d n L sigma2", positive=True)
 
@@ -104,8 +102,10 @@ def small_omega_prediction(X: Any, y: Any, x: Any, omega: float) -> np.ndarray:
     """
     X, y, x = np.asarray(X, float), np.asarray(y, float), np.asarray(x, float)
     if X.ndim != 3 or y.shape != X.shape[:2] or x.shape != (X.shape[0], X.shape[2]):
-        raise ValueError(f"small_omega_prediction needs X (B, n, d), y (B, n), x (B, d); got "
-                         f"{X.shape}, {y.shape}, {x.shape}")
+        raise ValueError(
+            f"small_omega_prediction needs X (B, n, d), y (B, n), x (B, d); got "
+            f"{X.shape}, {y.shape}, {x.shape}"
+        )
     n = y.shape[-1]
     ybar = y.mean(-1)
     t = np.einsum("bnd,bd->bn", X, x)

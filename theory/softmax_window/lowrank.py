@@ -29,7 +29,7 @@ def rho_metric(M: Any, B: Any) -> float:
     if B.ndim != 2 or B.shape[0] != M.shape[0] or not np.allclose(B.T @ B, np.eye(B.shape[1])):
         raise ValueError(f"B must be d×k with orthonormal columns (Def 4.2), got shape {B.shape}")
     Q, _ = np.linalg.qr(np.concatenate([B, np.eye(M.shape[0])], axis=1))
-    Bp = Q[:, B.shape[1]:M.shape[0]]
+    Bp = Q[:, B.shape[1] : M.shape[0]]
     smin = float(np.min(np.linalg.svd(B.T @ M @ B, compute_uv=False)))
     if smin == 0.0:
         raise ValueError("rho_metric: BᵀMB is singular (σ_min = 0), ρ(M, B) is undefined")

@@ -16,10 +16,14 @@ from theory.common.backend import dual
 from theory.softmax_window.domains import checked
 from theory.softmax_window.reductions import risk_from_terms
 
-__all__ = ["alpha", "beta", "thm34_bracket", "surrogate_optimum", "transfer_risk",
-           "transfer_ratio_limits"]
-
-
+__all__ = [
+    "alpha",
+    "beta",
+    "thm34_bracket",
+    "surrogate_optimum",
+    "transfer_risk",
+    "transfer_ratio_limits",
+]
 
 
 #: Symbols of the scalar builders (one SymPy expression each, evaluated by :func:`dual`).

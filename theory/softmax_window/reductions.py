@@ -17,12 +17,21 @@ import sympy as sp
 from theory.common.backend import check_scalar, dual
 from theory.softmax_window.domains import checked
 
-__all__ = ["Lambda", "affine_risk_split", "affine_signal_rho", "zero_scale_terms",
-           "affine_risk_at_zero", "constant_task_risk", "t_density_constant", "t_cdf_mp",
-           "a_infinity_mp", "nearest_neighbour_risk", "risk_scale", "signal_functional",
-           "risk_from_terms"]
-
-
+__all__ = [
+    "Lambda",
+    "affine_risk_split",
+    "affine_signal_rho",
+    "zero_scale_terms",
+    "affine_risk_at_zero",
+    "constant_task_risk",
+    "t_density_constant",
+    "t_cdf_mp",
+    "a_infinity_mp",
+    "nearest_neighbour_risk",
+    "risk_scale",
+    "signal_functional",
+    "risk_from_terms",
+]
 
 
 #: Symbols of the scalar builders (one SymPy expression each, evaluated by :func:`dual`).
@@ -171,8 +180,12 @@ def t_density_constant(d: Any) -> Any:
     1/2
     """
     with mp.workdps(_DPS):  # float64 result correctly rounded
-        out = dual(lambda d: sp.gamma(d / 2) / (sp.sqrt(sp.pi) * sp.gamma((d - 1) / 2)), _ND[1:],
-                   (d,), backend="mpmath")
+        out = dual(
+            lambda d: sp.gamma(d / 2) / (sp.sqrt(sp.pi) * sp.gamma((d - 1) / 2)),
+            _ND[1:],
+            (d,),
+            backend="mpmath",
+        )
     return out if isinstance(out, sp.Expr) else float(out)
 
 
@@ -190,8 +203,9 @@ def t_cdf_mp(t: float, d: int) -> Any:
     """
     if not isinstance(t, mp.mpf):
         check_scalar("t", t, lower=-1.0, upper=1.0)
-    half = mp.betainc((d - 1) / mp.mpf(2), mp.mpf(1) / 2, 0, 1 - mp.mpf(t) ** 2,
-                      regularized=True) / 2
+    half = (
+        mp.betainc((d - 1) / mp.mpf(2), mp.mpf(1) / 2, 0, 1 - mp.mpf(t) ** 2, regularized=True) / 2
+    )
     return 1 - half if t >= 0 else half
 
 

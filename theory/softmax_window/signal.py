@@ -14,8 +14,15 @@ import numpy as np
 from theory.common.backend import num_square, psd_sqrt
 from theory.softmax_window.domains import checked
 
-__all__ = ["signal_bound_c2", "c6_lower_shape", "c6_upper_shape", "c8_upper_shape",
-           "C9_RATIO", "whitened_M", "lemB5_optimum"]
+__all__ = [
+    "signal_bound_c2",
+    "c6_lower_shape",
+    "c6_upper_shape",
+    "c8_upper_shape",
+    "C9_RATIO",
+    "whitened_M",
+    "lemB5_optimum",
+]
 
 #: Lemma C.9: 𝓛_signal(ω; F⁺_L) ≥ ½ 𝓛_signal(ω; F^aff_L) for every ω.
 C9_RATIO = 0.5

@@ -22,8 +22,6 @@ from theory.softmax_window.domains import checked
 __all__ = ["window_mass", "i3_ratio", "window_threshold", "window_mean_s", "msa_risk"]
 
 
-
-
 @checked
 def window_threshold(omega: float) -> float:
     """The hard window ‖x_i − x‖ ≤ 1/√ω is s_i ≤ 1/(2ω) on the sphere (s = ½‖x_i − x‖²).
@@ -34,8 +32,6 @@ def window_threshold(omega: float) -> float:
     0.25
     """
     return 1 / (2 * omega)
-
-
 
 
 @checked
@@ -61,8 +57,9 @@ def window_mean_s(omega: float, d: int) -> float:
     0.25
     """
     a, x = (d - 1) / mp.mpf(2), 1 / (4 * mp.mpf(omega))
-    return float(mp.betainc(a + 1, a, 0, x, regularized=True)
-                 / mp.betainc(a, a, 0, x, regularized=True))
+    return float(
+        mp.betainc(a + 1, a, 0, x, regularized=True) / mp.betainc(a, a, 0, x, regularized=True)
+    )
 
 
 @checked
@@ -80,14 +77,6 @@ def msa_risk(omega: float, d: int, L: float, sigma2: float, inv_count: float) ->
     """
     m1 = window_mean_s(omega, d)
     return L * L / d * (m1 * m1 + (2 * m1 - m1 * m1) * inv_count) + sigma2 * inv_count
-
-
-
-
-
-
-
-
 
 
 @checked

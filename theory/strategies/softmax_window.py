@@ -6,13 +6,18 @@ from hypothesis import strategies as st
 
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 
-__all__ = ["collins24_settings", "thm34_train_settings", "thm34_relu_train_settings",
-           "LAMBDA_RANGE"]
+__all__ = [
+    "collins24_settings",
+    "thm34_train_settings",
+    "thm34_relu_train_settings",
+    "LAMBDA_RANGE",
+]
 
 
 @st.composite
-def collins24_settings(draw: st.DrawFn, *, task: str | None = None,
-                       covariates: str = "uniform") -> SoftmaxWindowSetting:
+def collins24_settings(
+    draw: st.DrawFn, *, task: str | None = None, covariates: str = "uniform"
+) -> SoftmaxWindowSetting:
     """A validated :class:`~theory.settings.softmax_window.SoftmaxWindowSetting`: ``d`` in 2–6,
     ``n`` in 1–64, ``L`` in [0.05, 3], ``σ²`` in [0, 1]; isotropic covariates unless asked."""
     d = draw(st.integers(2, 6))
@@ -26,8 +31,9 @@ def collins24_settings(draw: st.DrawFn, *, task: str | None = None,
         cov = SphereCovariates(d=d, kind=covariates)
     L = 0.0 if kind == "constant" else draw(st.floats(0.05, 3.0))
     tasks = LipschitzTasks(kind=kind, L=L)
-    return SoftmaxWindowSetting(covariates=cov, tasks=tasks, n=draw(st.integers(1, 64)),
-                                sigma2=draw(st.floats(0.0, 1.0)))
+    return SoftmaxWindowSetting(
+        covariates=cov, tasks=tasks, n=draw(st.integers(1, 64)), sigma2=draw(st.floats(0.0, 1.0))
+    )
 
 
 def _lambda(s: dict) -> float:
@@ -45,12 +51,14 @@ def thm34_train_settings() -> st.SearchStrategy[dict]:
     point) from [collins24] Theorem 3.4's hypotheses: x ~ U^d, d ∈ [2, 6]; n ∈ [4, 24] context
     examples; an L-Lipschitz affine class, L ∈ [0.3, 2]; noise σ² ∈ [0.01, 1] (σ > 0: Λ finite);
     Λ = nL²/σ² in ``LAMBDA_RANGE`` (the budget: ω* reached by the step ladder)."""
-    return st.fixed_dictionaries({
-        "d": st.integers(2, 6),
-        "n": st.integers(4, 24),
-        "L": st.floats(0.3, 2.0, allow_nan=False, allow_infinity=False),
-        "sigma2": st.floats(0.01, 1.0, allow_nan=False, allow_infinity=False),
-    }).filter(lambda s: LAMBDA_RANGE[0] <= _lambda(s) <= LAMBDA_RANGE[1])
+    return st.fixed_dictionaries(
+        {
+            "d": st.integers(2, 6),
+            "n": st.integers(4, 24),
+            "L": st.floats(0.3, 2.0, allow_nan=False, allow_infinity=False),
+            "sigma2": st.floats(0.01, 1.0, allow_nan=False, allow_infinity=False),
+        }
+    ).filter(lambda s: LAMBDA_RANGE[0] <= _lambda(s) <= LAMBDA_RANGE[1])
 
 
 def thm34_relu_train_settings() -> st.SearchStrategy[dict]:

@@ -407,21 +407,44 @@ def compute_3_4(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
     s2 = 1e-4
     ns = (5, 10, 20) if quick else (5, 10, 20, 50, 100, 200)
     panels = [
-        ("sigma (L = 1, n = 20)",
-         [(s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0]) for s in SIGMAS]),
-        ("L (sigma = 0.01, n = 20)",
-         [(L, p, optimal_scale_affine(5, 20, L, s2)[0]) for L, p in (L_RUNS[1:] if quick
-                                                                      else L_RUNS)]),
-        ("n (sigma = 0.01, L = 1)",
-         [(n, "s1_sigma0.01" if n == 20 else f"f34_n{n}", optimal_scale_affine(5, n, 1.0, s2)[0])
-          for n in ns]),
+        (
+            "sigma (L = 1, n = 20)",
+            [(s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0]) for s in SIGMAS],
+        ),
+        (
+            "L (sigma = 0.01, n = 20)",
+            [
+                (L, p, optimal_scale_affine(5, 20, L, s2)[0])
+                for L, p in (L_RUNS[1:] if quick else L_RUNS)
+            ],
+        ),
+        (
+            "n (sigma = 0.01, L = 1)",
+            [
+                (
+                    n,
+                    "s1_sigma0.01" if n == 20 else f"f34_n{n}",
+                    optimal_scale_affine(5, n, 1.0, s2)[0],
+                )
+                for n in ns
+            ],
+        ),
     ]
     rng = np.random.default_rng(seed + 17)
     acg = []
     for L in (0.01, 0.1) if quick else (0.01, 0.1, 1.0):
         st = PRESETS[f"f34_acg_L{L:g}"][0].setting
-        acg.append((L, f"f34_acg_L{L:g}",
-                    float(np.max(optimal_diag_M(st, 20_000 if quick else 80_000, rng).m))))
+        acg.append(
+            (
+                L,
+                f"f34_acg_L{L:g}",
+                float(np.max(optimal_diag_M(st, 20_000 if quick else 80_000, rng).m)),
+            )
+        )
     panels.append(("L on U^d_S (sigma = 0.01, n = 20)", acg))
-    return {"panels": [(label, [(v, trained(p, seed=seed).extra["M_trace"], w) for v, p, w in runs])
-                       for label, runs in panels]}
+    return {
+        "panels": [
+            (label, [(v, trained(p, seed=seed).extra["M_trace"], w) for v, p, w in runs])
+            for label, runs in panels
+        ]
+    }

@@ -280,17 +280,23 @@ def compute_5(*, quick: bool = True, seed: int = 0, reps: int = 0) -> dict[str, 
     drawn by ``sims.figures.softmax_window.fig_5``."""
     rng = np.random.default_rng(seed + 41)
     reps = reps or (8_000 if quick else 40_000)
-    units = {"affine": "s1_sigma0.01", "2-ReLU": "s2_relu_sigma0.01",
-             "cosine": "s2_cos_sigma0.01", "affine L = 0.03": "s3_L0.03"}
+    units = {
+        "affine": "s1_sigma0.01",
+        "2-ReLU": "s2_relu_sigma0.01",
+        "cosine": "s2_cos_sigma0.01",
+        "affine L = 0.03": "s3_L0.03",
+    }
     Ms = {k: trained(p, seed=seed).extra["M_avg"] for k, p in units.items()}
     omegas = np.geomspace(0.5, 60.0, 24)
     tests = ("affine", "relu", "cos")
     ratio = np.zeros((len(units), len(tests)))
     for j, task in enumerate(tests):
-        p = sample_prompts(SoftmaxWindowSetting.isotropic(d=5, n=20, L=1.0, sigma2=1e-4,
-                                                          task=task), reps, rng)
-        curve = np.array([np.mean((softmax_predict(p.X, p.y, p.xq, float(w)) - p.fq) ** 2)
-                          for w in omegas])
+        p = sample_prompts(
+            SoftmaxWindowSetting.isotropic(d=5, n=20, L=1.0, sigma2=1e-4, task=task), reps, rng
+        )
+        curve = np.array(
+            [np.mean((softmax_predict(p.X, p.y, p.xq, float(w)) - p.fq) ** 2) for w in omegas]
+        )
         best = spline_argmin(omegas, curve)[1]
         for i, M in enumerate(Ms.values()):
             ratio[i, j] = np.mean((softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2) / best

@@ -64,8 +64,9 @@ __all__ = [
 ]
 
 
-def check_thm4_1_float_floor(*, quick: bool = True, seed: int = 0, draws: int = 200
-                      ) -> list[Evidence]:
+def check_thm4_1_float_floor(
+    *, quick: bool = True, seed: int = 0, draws: int = 200
+) -> list[Evidence]:
     """Thm 4.1 (ii): every LSA risk is ≥ ``σ² + 2(‖β*‖_H² + tr HΨ)/(N+2)`` at random parameters
     and settings (``d ≤ 4, N ≤ 50``; spec C9), and so is ``inf_LSA`` (BFGS)."""
     rng = np.random.default_rng(seed)
@@ -74,8 +75,12 @@ def check_thm4_1_float_floor(*, quick: bool = True, seed: int = 0, draws: int = 
         d = int(rng.integers(1, 5))
         N = int(rng.integers(1, 51))
         s2 = float(rng.choice([0.0, 0.09, 1.0]))
-        H, Psi, bs = random_setting(rng, d, singular_H=bool(rng.integers(2)) and d > 1,
-                                    mean_scale=float(rng.choice([0.3, 1.0, 3.0])))
+        H, Psi, bs = random_setting(
+            rng,
+            d,
+            singular_H=bool(rng.integers(2)) and d > 1,
+            mean_scale=float(rng.choice([0.3, 1.0, 3.0])),
+        )
         b = rng.standard_normal(d) * rng.choice([0.1, 1, 3])
         G = rng.standard_normal((d, d)) * rng.choice([0.1, 0.5, 1.0])
         phi = rng.standard_normal(d) * rng.choice([0.0, 0.05, 0.3])
@@ -83,16 +88,28 @@ def check_thm4_1_float_floor(*, quick: bool = True, seed: int = 0, draws: int = 
         fl = lsa_risk_floor(H, Psi, bs, s2, N)
         if (fl - r) / r > worst:
             worst, worst_info = (fl - r) / r, {"d": d, "N": N, "sigma2": s2, "R": r, "floor": fl}
-    out = [close_agreement("max relative violation of the LSA floor over random LSA params",
-                           max(worst, 0.0), 0.0, kind="FLOAT", atol=FLOAT_RTOL * 100,
-                           details=worst_info)]
+    out = [
+        close_agreement(
+            "max relative violation of the LSA floor over random LSA params",
+            max(worst, 0.0),
+            0.0,
+            kind="FLOAT",
+            atol=FLOAT_RTOL * 100,
+            details=worst_info,
+        )
+    ]
     dd = quick_n(quick, 2, 3)
     H, Psi, bs = random_setting(rng, dd, mean_scale=2.0)
     P, mu = whiten(H, Psi, bs)
     inf = inf_lsa(P, mu, 0.49, 5, rng=rng, restarts=quick_n(quick, 1, 6)).value
-    out.append(leq_evidence(f"LSA floor <= inf_LSA (BFGS), d={dd}, N=5", lsa_risk_floor(H, Psi, bs,
-                                                                                   0.49, 5), inf,
-                    atol=OPTIM_RTOL * inf))
+    out.append(
+        leq_evidence(
+            f"LSA floor <= inf_LSA (BFGS), d={dd}, N=5",
+            lsa_risk_floor(H, Psi, bs, 0.49, 5),
+            inf,
+            atol=OPTIM_RTOL * inf,
+        )
+    )
     return out
 
 
@@ -111,63 +128,120 @@ def check_thm4_1_optim_gap(*, quick: bool = True, seed: int = 0) -> list[Evidenc
         tag = f"(d={d}, N={N}, sigma={s}, |beta*|={m})"
         out.append(fixture_evidence(f"Appendix A inf_LSA {tag}", inf, row[6]))
         out.append(fixture_evidence(f"Appendix A gap {tag}", inf - Rs, row[7]))
-        out.append(fixture_evidence(f"Appendix A L {tag}", gap_lower_bound(I, I, bs, s * s, N),
-                                    row[8]))
-        out.append(fixture_evidence(f"Appendix A U {tag}", gap_upper_bound(I, I, bs, s * s, N),
-                                    row[9]))
-        out.append(fixture_evidence(f"Appendix A GD0 gap {tag}", gd0_gap(I, I, bs, s * s, N),
-                                    row[10]))
+        out.append(
+            fixture_evidence(f"Appendix A L {tag}", gap_lower_bound(I, I, bs, s * s, N), row[8])
+        )
+        out.append(
+            fixture_evidence(f"Appendix A U {tag}", gap_upper_bound(I, I, bs, s * s, N), row[9])
+        )
+        out.append(
+            fixture_evidence(f"Appendix A GD0 gap {tag}", gd0_gap(I, I, bs, s * s, N), row[10])
+        )
     for dd, NN, s, m in ((1, 5, 0.0, 2.0), (1, 5, 1.0, 2.0)):
         I, bs = np.eye(dd), m * np.ones(dd) / np.sqrt(dd)
         full = inf_lsa(I, bs, s * s, NN, rng=rng, restarts=1).value
         nophi = inf_lsa(I, bs, s * s, NN, rng=rng, restarts=1, phi_zero=True).value
         if s == 0:
-            out.append(float_agreement("sigma = 0: the phi term does not help the LSA", full, nophi,
-                                       rtol=OPTIM_RTOL * 10))
+            out.append(
+                float_agreement(
+                    "sigma = 0: the phi term does not help the LSA",
+                    full,
+                    nophi,
+                    rtol=OPTIM_RTOL * 10,
+                )
+            )
         else:
-            out.append(ordering("sigma > 0: the phi term helps the LSA (smaller inf_LSA)", full,
-                                nophi, margin=OPTIM_RTOL * 10 * full))
-        out.append(leq_evidence(f"simplified bound <= L (d={dd}, N={NN}, sigma={s})",
-                        gap_lower_bound_simplified(I, I, bs, s * s, NN),
-                        gap_lower_bound(I, I, bs, s * s, NN), atol=FLOAT_RTOL * 100))
+            out.append(
+                ordering(
+                    "sigma > 0: the phi term helps the LSA (smaller inf_LSA)",
+                    full,
+                    nophi,
+                    margin=OPTIM_RTOL * 10 * full,
+                )
+            )
+        out.append(
+            leq_evidence(
+                f"simplified bound <= L (d={dd}, N={NN}, sigma={s})",
+                gap_lower_bound_simplified(I, I, bs, s * s, NN),
+                gap_lower_bound(I, I, bs, s * s, NN),
+                atol=FLOAT_RTOL * 100,
+            )
+        )
     worst_lo, worst_hi = -np.inf, -np.inf
     for k in range(quick_n(quick, 4, 40)):
         d = int(rng.integers(1, 4))
         N = int(rng.choice([2, 4, 10, 30]))
         s2 = float(rng.choice([0.0, 0.09, 1.0]))
-        H, Psi, bs = random_setting(rng, d, singular_H=(k % 3 == 1) and d > 1,
-                                    rank_Psi=1 if k % 3 == 2 else None, mean_scale=1.5)
+        H, Psi, bs = random_setting(
+            rng,
+            d,
+            singular_H=(k % 3 == 1) and d > 1,
+            rank_Psi=1 if k % 3 == 2 else None,
+            mean_scale=1.5,
+        )
         if np.trace(H @ Psi) + s2 <= 0:
             continue
         P, mu = whiten(H, Psi, bs)
-        g = inf_lsa(P, mu, s2, N, rng=rng, restarts=quick_n(quick, 0, 4)).value \
-            - optimal_risk(H, Psi, s2, N)
+        g = inf_lsa(P, mu, s2, N, rng=rng, restarts=quick_n(quick, 0, 4)).value - optimal_risk(
+            H, Psi, s2, N
+        )
         L = gap_lower_bound(H, Psi, bs, s2, N)
         up = min(gap_upper_bound(H, Psi, bs, s2, N), gd0_gap(H, Psi, bs, s2, N))
         worst_lo = max(worst_lo, L - g)
         worst_hi = max(worst_hi, g - up)
-    out.append(close_agreement("max(L - gap) over random configs (gap >= L)", max(worst_lo, 0.0),
-                               0.0, kind="FLOAT", atol=OPTIM_RTOL * 10))
-    out.append(close_agreement("max(gap - min(U, GD0gap)) over random configs", max(worst_hi, 0.0),
-                               0.0, kind="FLOAT", atol=OPTIM_RTOL * 10))
+    out.append(
+        close_agreement(
+            "max(L - gap) over random configs (gap >= L)",
+            max(worst_lo, 0.0),
+            0.0,
+            kind="FLOAT",
+            atol=OPTIM_RTOL * 10,
+        )
+    )
+    out.append(
+        close_agreement(
+            "max(gap - min(U, GD0gap)) over random configs",
+            max(worst_hi, 0.0),
+            0.0,
+            kind="FLOAT",
+            atol=OPTIM_RTOL * 10,
+        )
+    )
     H, Psi, _ = random_setting(rng, 2)
     P, mu = whiten(H, Psi, np.zeros(2))
     g0 = inf_lsa(P, mu, 0.25, 8, rng=rng, restarts=1).value - optimal_risk(H, Psi, 0.25, 8)
-    out.append(close_agreement("beta* = 0 => gap = 0", g0, 0.0,
-                               kind="FLOAT", atol=OPTIM_RTOL * optimal_risk(H, Psi, 0.25, 8)))
+    out.append(
+        close_agreement(
+            "beta* = 0 => gap = 0",
+            g0,
+            0.0,
+            kind="FLOAT",
+            atol=OPTIM_RTOL * optimal_risk(H, Psi, 0.25, 8),
+        )
+    )
     h, psi, N, bst = 1.7, 0.6, 20, 1.3
-    g1 = inf_lsa(np.array([[h * psi]]), np.array([np.sqrt(h) * bst]), 0.0, N, rng=rng,
-                 restarts=1).value - optimal_risk([[h]], [[psi]], 0.0, N)
+    g1 = inf_lsa(
+        np.array([[h * psi]]), np.array([np.sqrt(h) * bst]), 0.0, N, rng=rng, restarts=1
+    ).value - optimal_risk([[h]], [[psi]], 0.0, N)
     ex = gap_exact_d1_noiseless(h * bst**2, N)
-    out.append(float_agreement("d=1, sigma=0: gap == 2|beta*|_H^2/(N+2)", g1, ex,
-                               rtol=OPTIM_RTOL * 10))
-    for name, val in (("L", gap_lower_bound([[h]], [[psi]], [bst], 0.0, N)),
-                      ("U", gap_upper_bound([[h]], [[psi]], [bst], 0.0, N)),
-                      ("GD0gap", gd0_gap([[h]], [[psi]], [bst], 0.0, N))):
-        out.append(float_agreement(f"d=1, sigma=0: {name} == exact gap", val, ex,
-                                   rtol=FLOAT_RTOL * 100))
-    out.append(fixture_evidence("exact case N=20, |beta*|=4 (spec Appendix A)",
-                        gap_exact_d1_noiseless(16.0, 20), "1.454545"))
+    out.append(
+        float_agreement("d=1, sigma=0: gap == 2|beta*|_H^2/(N+2)", g1, ex, rtol=OPTIM_RTOL * 10)
+    )
+    for name, val in (
+        ("L", gap_lower_bound([[h]], [[psi]], [bst], 0.0, N)),
+        ("U", gap_upper_bound([[h]], [[psi]], [bst], 0.0, N)),
+        ("GD0gap", gd0_gap([[h]], [[psi]], [bst], 0.0, N)),
+    ):
+        out.append(
+            float_agreement(f"d=1, sigma=0: {name} == exact gap", val, ex, rtol=FLOAT_RTOL * 100)
+        )
+    out.append(
+        fixture_evidence(
+            "exact case N=20, |beta*|=4 (spec Appendix A)",
+            gap_exact_d1_noiseless(16.0, 20),
+            "1.454545",
+        )
+    )
     return out
 
 
@@ -182,16 +256,27 @@ def check_thm4_1_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     gm = gap_grid((20,), mus, seed=seed, restarts=r)[0]
     out.append(rate_agreement("gap vs |beta*| (N = 20), slope 2", mus, gm, 2.0))
     for j in range(len(mus) - 1):
-        out.append(ordering(f"gap increasing in |beta*|: {mus[j]} < {mus[j + 1]}", gm[j],
-                            gm[j + 1], margin=0.1 * gm[j]))
+        out.append(
+            ordering(
+                f"gap increasing in |beta*|: {mus[j]} < {mus[j + 1]}",
+                gm[j],
+                gm[j + 1],
+                margin=0.1 * gm[j],
+            )
+        )
     if not quick:
         grid = gap_grid((5, 80), mus, seed=seed, restarts=4)
-        printed = (("0.08321", "0.33342", "1.3189", "4.95724"),
-                   ("0.00885", "0.03540", "0.14056", "0.52864"))
+        printed = (
+            ("0.08321", "0.33342", "1.3189", "4.95724"),
+            ("0.00885", "0.03540", "0.14056", "0.52864"),
+        )
         for i, N in enumerate((5, 80)):
             for j, m in enumerate(mus):
-                out.append(fixture_evidence(f"spec C11 measured gap N={N}, |beta*|={m}", grid[i, j],
-                                    printed[i][j]))
+                out.append(
+                    fixture_evidence(
+                        f"spec C11 measured gap N={N}, |beta*|={m}", grid[i, j], printed[i][j]
+                    )
+                )
     return out
 
 
@@ -210,14 +295,16 @@ LOCAL_MIN_ROTATION = 0.7
 LOCAL_MIN_ABOVE_RTOL = 0.02
 #: The β* = 0 data model of the C17 control (``sims.experiments.ltb.PRESETS["c17_lsa_zero"]``,
 #: asserted equal in tests/ltb/test_sims.py): d = 2, N = 5, σ = 0.5, H = Ψ = I, β* = 0.
-C17_ZERO_SETTING = LinearRegressionICL.from_arrays(Sigma_x=np.eye(2), N=5, task_mean=[0.0, 0.0],
-                                                   task_cov=np.eye(2), noise_var=0.25)
+C17_ZERO_SETTING = LinearRegressionICL.from_arrays(
+    Sigma_x=np.eye(2), N=5, task_mean=[0.0, 0.0], task_cov=np.eye(2), noise_var=0.25
+)
 #: Test prompts of the raw-prompt MC risk at the local minimum.
 LOCAL_MIN_MC_N = 400_000
 
 
-def check_table1_optim_local_minimum(*, quick: bool = True, seed: int = 0,
-                                   fault_shift: float | None = None) -> list[Evidence]:
+def check_table1_optim_local_minimum(
+    *, quick: bool = True, seed: int = 0, fault_shift: float | None = None
+) -> list[Evidence]:
     """Finding: at β* = 0 (the C17 control's data model, d = 2, N = 5, σ = 0.5,
     H = Ψ = I) the exact LSA risk has an interior local minimum above ``R*``, where seed 2 of the
     trained LSA stops.
@@ -244,7 +331,7 @@ def check_table1_optim_local_minimum(*, quick: bool = True, seed: int = 0,
     res = polish(P, mu, s2, N, start, lsa=True)
 
     def split(x: np.ndarray) -> dict[str, np.ndarray]:
-        return {"b": x[:d], "Gamma": x[d:d + d * d].reshape(d, d), "phi": x[d + d * d:]}
+        return {"b": x[:d], "Gamma": x[d : d + d * d].reshape(d, d), "phi": x[d + d * d :]}
 
     def f(x: np.ndarray) -> complex:
         p = split(x)
@@ -275,47 +362,99 @@ def check_table1_optim_local_minimum(*, quick: bool = True, seed: int = 0,
     t = t / np.linalg.norm(t)
     th = LOCAL_MIN_ROTATION
     Q = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-    rotated = float(np.real(f(np.concatenate([Q @ p["b"], (Q @ p["Gamma"] @ Q.T).ravel(),
-                                               Q @ p["phi"]]))))
-    basis = np.linalg.qr(np.column_stack([t, np.eye(x.size)]))[0][:, 1:x.size]
+    rotated = float(
+        np.real(f(np.concatenate([Q @ p["b"], (Q @ p["Gamma"] @ Q.T).ravel(), Q @ p["phi"]])))
+    )
+    basis = np.linalg.qr(np.column_stack([t, np.eye(x.size)]))[0][:, 1 : x.size]
     eig_c = np.linalg.eigvalsh(basis.T @ Hs @ basis)
-    where = {"b": p["b"], "Gamma": p["Gamma"], "phi": p["phi"], "risk": value, "R_star": Rs,
-             "excess_over_R_star": value - Rs, "hessian_eigenvalues": eig,
-             "hessian_eigenvalues_off_orbit": eig_c,
-             "parameters": "effective (b, Gamma, phi) of the LSA, a = 0 (H = Psi = I: whitened = "
-                           "plain)", "fault_shift": fault_shift}
+    where = {
+        "b": p["b"],
+        "Gamma": p["Gamma"],
+        "phi": p["phi"],
+        "risk": value,
+        "R_star": Rs,
+        "excess_over_R_star": value - Rs,
+        "hessian_eigenvalues": eig,
+        "hessian_eigenvalues_off_orbit": eig_c,
+        "parameters": "effective (b, Gamma, phi) of the LSA, a = 0 (H = Psi = I: whitened = plain)",
+        "fault_shift": fault_shift,
+    }
     # Independent route: MC over raw prompts of the LSA predictor at the point (no risk formula).
-    est = gd_family_risk_raw(Sigma_x=st.Sigma_x, task_mean=st.task_mean, task_cov=st.task_cov,
-                             noise_var=s2, N=N, Gamma=p["Gamma"], a=z, b=p["b"], phi=p["phi"],
-                             n=LOCAL_MIN_MC_N, rng=check_rng(seed, _LOCAL_MIN_PATH))
+    est = gd_family_risk_raw(
+        Sigma_x=st.Sigma_x,
+        task_mean=st.task_mean,
+        task_cov=st.task_cov,
+        noise_var=s2,
+        N=N,
+        Gamma=p["Gamma"],
+        a=z,
+        b=p["b"],
+        phi=p["phi"],
+        n=LOCAL_MIN_MC_N,
+        rng=check_rng(seed, _LOCAL_MIN_PATH),
+    )
     big = float(eig[-1])
     return [
-        close_agreement("beta* = 0 LSA local minimum: |grad R_LSA| == 0 (complex step)",
-                        float(np.linalg.norm(g)), 0.0, kind="FLOAT",
-                        atol=LOCAL_MIN_GRAD_ATOL * Rs, details=where),
-        close_agreement("beta* = 0 LSA local minimum: risk constant on its rotation orbit "
-                        f"(Q = rotation by {th})", rotated, value, kind="FLOAT",
-                        atol=FLOAT_RTOL * Rs, details=where),
-        close_agreement("beta* = 0 LSA local minimum: Hessian null direction = orbit tangent "
-                        "(|Hess t| / max eigenvalue == 0)", float(np.linalg.norm(Hs @ t)) / big,
-                        0.0, kind="FLOAT", atol=LOCAL_MIN_EIG_MARGIN, details=where),
-        ordering("beta* = 0 LSA local minimum: Hessian positive definite off the orbit (min "
-                 "eigenvalue on the tangent's complement > 0)", 0.0, float(eig_c[0]),
-                 margin=LOCAL_MIN_EIG_MARGIN * big, details=where),
-        mc_agreement("beta* = 0 LSA local minimum: exact risk vs raw-prompt MC risk at the point",
-                     res.value, est, details=where),
-        ordering("beta* = 0 LSA local minimum lies above the global minimum R* = inf_LSA",
-                 Rs, value, margin=LOCAL_MIN_ABOVE_RTOL * Rs, details=where),
+        close_agreement(
+            "beta* = 0 LSA local minimum: |grad R_LSA| == 0 (complex step)",
+            float(np.linalg.norm(g)),
+            0.0,
+            kind="FLOAT",
+            atol=LOCAL_MIN_GRAD_ATOL * Rs,
+            details=where,
+        ),
+        close_agreement(
+            "beta* = 0 LSA local minimum: risk constant on its rotation orbit "
+            f"(Q = rotation by {th})",
+            rotated,
+            value,
+            kind="FLOAT",
+            atol=FLOAT_RTOL * Rs,
+            details=where,
+        ),
+        close_agreement(
+            "beta* = 0 LSA local minimum: Hessian null direction = orbit tangent "
+            "(|Hess t| / max eigenvalue == 0)",
+            float(np.linalg.norm(Hs @ t)) / big,
+            0.0,
+            kind="FLOAT",
+            atol=LOCAL_MIN_EIG_MARGIN,
+            details=where,
+        ),
+        ordering(
+            "beta* = 0 LSA local minimum: Hessian positive definite off the orbit (min "
+            "eigenvalue on the tangent's complement > 0)",
+            0.0,
+            float(eig_c[0]),
+            margin=LOCAL_MIN_EIG_MARGIN * big,
+            details=where,
+        ),
+        mc_agreement(
+            "beta* = 0 LSA local minimum: exact risk vs raw-prompt MC risk at the point",
+            res.value,
+            est,
+            details=where,
+        ),
+        ordering(
+            "beta* = 0 LSA local minimum lies above the global minimum R* = inf_LSA",
+            Rs,
+            value,
+            margin=LOCAL_MIN_ABOVE_RTOL * Rs,
+            details=where,
+        ),
     ]
 
 
 _LOCAL_MIN_PATH = f"{__name__}:check_table1_optim_local_minimum"
 
 
-def check_thm4_1_float_pinned(*, quick: bool = True, seed: int = 0,
-                              fault_floor_fn: Callable[..., Any] | None = None,
-                              fault_simplified_fn: Callable[..., Any] | None = None
-                              ) -> list[Evidence]:
+def check_thm4_1_float_pinned(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_floor_fn: Callable[..., Any] | None = None,
+    fault_simplified_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """Thm 4.1 (ii) [derived floor] pinned: its value at a generic d = 3 point against
     ``σ² + 2(β*ᵀHβ* + Σ_ij H_ij Ψ_ji)/(N+2)`` written out here; ``L = floor − R*`` against the
     floor minus the eigen form of R*; and its attainment where the spec says it is attained
@@ -327,43 +466,83 @@ def check_thm4_1_float_pinned(*, quick: bool = True, seed: int = 0,
     :func:`theory.ltb.gap_lower_bound_simplified` (negative controls)."""
     del quick
     floor = lsa_risk_floor if fault_floor_fn is None else fault_floor_fn
-    simplified = (gap_lower_bound_simplified if fault_simplified_fn is None
-                  else fault_simplified_fn)
+    simplified = gap_lower_bound_simplified if fault_simplified_fn is None else fault_simplified_fn
     H, Psi, bs, s2, N = H_GENERIC, PSI_GENERIC, BETA_GENERIC, SIGMA2_GENERIC, N_GENERIC
-    by_hand = s2 + 2 * (float(np.einsum("i,ij,j->", bs, H, bs))
-                        + float(np.einsum("ij,ji->", H, Psi))) / (N + 2)
+    by_hand = s2 + 2 * (
+        float(np.einsum("i,ij,j->", bs, H, bs)) + float(np.einsum("ij,ji->", H, Psi))
+    ) / (N + 2)
     val = float(floor(H, Psi, bs, s2, N))
     Hh = V_GENERIC @ np.diag(np.sqrt([0.45, 1.3, 2.2])) @ V_GENERIC.T
     r_eig = float(optimal_risk_eig(np.linalg.eigvalsh(Hh @ Psi @ Hh), s2, N))
-    out = [close_agreement("LSA floor value at a generic point (d=3, N=7, sigma2=0.37) == "
-                           "written-out formula", val, by_hand, kind="FLOAT",
-                           atol=0.0, rtol=PINNED_RTOL),
-           close_agreement("L = floor - R* at the generic point == floor - R* (eigen form)",
-                           float(gap_lower_bound(H, Psi, bs, s2, N)), val - r_eig, kind="FLOAT",
-                           atol=0.0, rtol=PINNED_RTOL)]
+    out = [
+        close_agreement(
+            "LSA floor value at a generic point (d=3, N=7, sigma2=0.37) == written-out formula",
+            val,
+            by_hand,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=PINNED_RTOL,
+        ),
+        close_agreement(
+            "L = floor - R* at the generic point == floor - R* (eigen form)",
+            float(gap_lower_bound(H, Psi, bs, s2, N)),
+            val - r_eig,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=PINNED_RTOL,
+        ),
+    ]
     bHb, trHP = float(np.einsum("i,ij,j->", bs, H, bs)), float(np.einsum("ij,ji->", H, Psi))
     V = V_GENERIC
     psi2 = 0.6 * np.outer(V[:, 0], V[:, 0]) + 0.3 * np.outer(V[:, 2], V[:, 2])
     trHP2 = float(np.einsum("ij,ji->", H, psi2))
-    for tag, P_, tr_, r in (("full-rank Psi, r = 3", Psi, trHP, 3),
-                            ("rank-2 Psi, r = 2", psi2, trHP2, 2)):
+    for tag, P_, tr_, r in (
+        ("full-rank Psi, r = 3", Psi, trHP, 3),
+        ("rank-2 Psi, r = 2", psi2, trHP2, 2),
+    ):
         simp = float(simplified(H, P_, bs, s2, N))
-        out.append(close_agreement(f"simplified lower bound at the generic point ({tag}) == "
-                                   "2(|b*|_H^2 - (r+1) tr HPsi - r s2)/(N+2)", simp,
-                                   2 * (bHb - (r + 1) * tr_ - r * s2) / (N + 2), kind="FLOAT",
-                                   atol=0.0, rtol=PINNED_RTOL))
-        out.append(ordering(f"simplified lower bound <= L at the generic point ({tag})", simp,
-                            float(gap_lower_bound(H, P_, bs, s2, N)),
-                            margin=PINNED_RTOL * abs(simp)))
+        out.append(
+            close_agreement(
+                f"simplified lower bound at the generic point ({tag}) == "
+                "2(|b*|_H^2 - (r+1) tr HPsi - r s2)/(N+2)",
+                simp,
+                2 * (bHb - (r + 1) * tr_ - r * s2) / (N + 2),
+                kind="FLOAT",
+                atol=0.0,
+                rtol=PINNED_RTOL,
+            )
+        )
+        out.append(
+            ordering(
+                f"simplified lower bound <= L at the generic point ({tag})",
+                simp,
+                float(gap_lower_bound(H, P_, bs, s2, N)),
+                margin=PINNED_RTOL * abs(simp),
+            )
+        )
     h, psi, b1, n1 = np.array([[1.7]]), np.array([[0.6]]), np.array([1.3]), 7
     P, mu = whiten(h, psi, b1)
     lsa = inf_lsa(P, mu, 0.0, n1, rng=np.random.default_rng(seed)).value
     at = float(floor(h, psi, b1, 0.0, n1))
-    out.append(close_agreement("LSA floor attained (d=1, sigma=0, h=1.7, psi=0.6, |beta*|=1.3, "
-                               "N=7): BFGS inf_LSA == floor", lsa, at, kind="FLOAT", atol=0.0,
-                               rtol=OPTIM_RTOL))
-    out.append(close_agreement("exact d=1 noiseless gap at the generic point == inf_LSA - R*",
-                               float(gap_exact_d1_noiseless(float(b1 @ h @ b1), n1)),
-                               lsa - float(optimal_risk(h, psi, 0.0, n1)), kind="FLOAT",
-                               atol=0.0, rtol=OPTIM_RTOL))
+    out.append(
+        close_agreement(
+            "LSA floor attained (d=1, sigma=0, h=1.7, psi=0.6, |beta*|=1.3, "
+            "N=7): BFGS inf_LSA == floor",
+            lsa,
+            at,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=OPTIM_RTOL,
+        )
+    )
+    out.append(
+        close_agreement(
+            "exact d=1 noiseless gap at the generic point == inf_LSA - R*",
+            float(gap_exact_d1_noiseless(float(b1 @ h @ b1), n1)),
+            lsa - float(optimal_risk(h, psi, 0.0, n1)),
+            kind="FLOAT",
+            atol=0.0,
+            rtol=OPTIM_RTOL,
+        )
+    )
     return out

@@ -13,9 +13,15 @@ import numpy as np
 
 from theory.ltb import optimal_gamma
 
-__all__ = ["gamma_without_finite_sample_factor", "gamma_infinite_N", "lsa_risk_floor_n_plus_1",
-           "cor62_bounds_half", "beta_rate_bound_exponent_2", "gap_lower_bound_simplified_r",
-           "bayes_mean_without_sigma2"]
+__all__ = [
+    "gamma_without_finite_sample_factor",
+    "gamma_infinite_N",
+    "lsa_risk_floor_n_plus_1",
+    "cor62_bounds_half",
+    "beta_rate_bound_exponent_2",
+    "gap_lower_bound_simplified_r",
+    "bayes_mean_without_sigma2",
+]
 
 
 def gamma_without_finite_sample_factor(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:

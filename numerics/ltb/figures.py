@@ -32,14 +32,24 @@ def compute_mlp_gap_scaling(*, quick: bool = True, seed: int = 0) -> dict[str, A
     mus = np.array([0.5, 1, 2, 4] if quick else [0.25, 0.5, 1, 2, 4, 8])
     r = 0 if quick else 2
     g = gap_grid((20,), tuple(mus), seed=seed, restarts=r)[0]
-    bounds_mu = {name: np.asarray([fn(I, I, m * np.ones(d) / np.sqrt(d), s2, 20) for m in mus])
-                 for name, fn in fns}
+    bounds_mu = {
+        name: np.asarray([fn(I, I, m * np.ones(d) / np.sqrt(d), s2, 20) for m in mus])
+        for name, fn in fns
+    }
     Ns = np.array([5, 10, 20, 40, 80] if quick else [5, 10, 20, 40, 80, 160, 320])
     gN = gap_grid(tuple(int(n) for n in Ns), (2.0,), seed=seed, restarts=r)[:, 0]
-    bounds_N = {name: np.array([fn(I, I, 2 * np.ones(d) / np.sqrt(d), s2, int(n)) for n in Ns])
-                for name, fn in fns}
-    return {"mus": mus, "gap_mu": g, "bounds_mu": bounds_mu,
-            "Ns": Ns, "gap_N": gN, "bounds_N": bounds_N}
+    bounds_N = {
+        name: np.array([fn(I, I, 2 * np.ones(d) / np.sqrt(d), s2, int(n)) for n in Ns])
+        for name, fn in fns
+    }
+    return {
+        "mus": mus,
+        "gap_mu": g,
+        "bounds_mu": bounds_mu,
+        "Ns": Ns,
+        "gap_N": gN,
+        "bounds_N": bounds_N,
+    }
 
 
 def compute_rates_sum_min(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
@@ -61,12 +71,18 @@ def compute_rates_sum_min(*, quick: bool = True, seed: int = 0) -> dict[str, Any
     N2 = np.array([5, 10, 20, 40, 80, 160, 320])
     rb = []
     for n in N2:
+
         def draw(r: np.random.Generator, B: int, n: int = int(n)) -> np.ndarray:
             X = r.standard_normal((B, n, dd)) * np.sqrt(lam2)
             return np.asarray(bayes_conditional_risk(X, np.diag(lam2), np.eye(dd), s2)) - s2
+
         rb.append(mc_mean(draw, 1000 if quick else 10000, rng=rng))
     return {
-        "Ns": Ns, "excess": ex, "sum_min": sm, "lo": lo, "hi": hi,
+        "Ns": Ns,
+        "excess": ex,
+        "sum_min": sm,
+        "lo": lo,
+        "hi": hi,
         "Ns_bayes": N2,
         "bayes_mean": np.array([e.mean for e in rb]),
         "bayes_se": np.array([e.se for e in rb]),
@@ -87,12 +103,16 @@ def compute_flow_trajectory(*, quick: bool = True, seed: int = 0) -> dict[str, A
     G0, b0 = 0.3 * rng.standard_normal((d, d)), rng.standard_normal(d)
     tr = flow_trajectory(H, Psi, bs, s2, N, G0, b0, 200.0 if quick else 400.0)
     Gs = T.optimal_gamma(H, Psi, s2, N)
-    E = np.array([T.excess_risk(y[:d * d].reshape(d, d), y[d * d:], H, Psi, bs, s2, N)
-                  for y in tr.y])
+    E = np.array(
+        [T.excess_risk(y[: d * d].reshape(d, d), y[d * d :], H, Psi, bs, s2, N) for y in tr.y]
+    )
     return {
-        "t": tr.t, "E": E,
-        "beta_err": np.linalg.norm(tr.y[:, d * d:] - bs, axis=1),
+        "t": tr.t,
+        "E": E,
+        "beta_err": np.linalg.norm(tr.y[:, d * d :] - bs, axis=1),
         "beta_bound": np.asarray(T.beta_rate_bound(tr.t, b0, H, bs, N)),
-        "gamma_err": np.linalg.norm(tr.y[:, :d * d] - Gs.ravel(), axis=1),
-        "d": d, "N": N, "s2": s2,
+        "gamma_err": np.linalg.norm(tr.y[:, : d * d] - Gs.ravel(), axis=1),
+        "d": d,
+        "N": N,
+        "s2": s2,
     }

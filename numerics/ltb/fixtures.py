@@ -14,13 +14,24 @@ import numpy as np
 from numerics.testing import FLOAT_RTOL, close_agreement, fixture_atol
 from theory.common.protocols import Evidence
 
-__all__ = ["APPENDIX_A", "leq_evidence", "fixture_evidence", "quick_n", "PINNED_RTOL",
-           "V_GENERIC", "H_GENERIC", "PSI_GENERIC", "BETA_GENERIC", "SIGMA2_GENERIC",
-           "N_GENERIC"]
+__all__ = [
+    "APPENDIX_A",
+    "leq_evidence",
+    "fixture_evidence",
+    "quick_n",
+    "PINNED_RTOL",
+    "V_GENERIC",
+    "H_GENERIC",
+    "PSI_GENERIC",
+    "BETA_GENERIC",
+    "SIGMA2_GENERIC",
+    "N_GENERIC",
+]
 
 
 #: spec 002 Appendix A (H = Ψ = I_d, β* = μ·1/√d): d, N, σ, μ, γ*, R*, inf_LSA, gap, L, U, GD0gap
 #: as printed (strings: their number of decimals sets the fixture tolerance).
+# fmt: off
 APPENDIX_A = (
     (1, 5, 0.0, 2.0, "0.714286", "0.285714", "1.428571", "1.142857", "1.142857", "1.142857",
      "1.142857"),
@@ -32,6 +43,7 @@ APPENDIX_A = (
     (5, 20, 0.5, 3.0, "0.761905", "1.440476", "2.884775", "1.444299", "0.082251", "2.076923",
      "1.621403"),
 )
+# fmt: on
 
 
 #: Relative tolerance of a closed form against the same expression written out again (float64).
@@ -47,17 +59,30 @@ BETA_GENERIC = np.array([1.3, -0.7, 0.4])
 SIGMA2_GENERIC, N_GENERIC = 0.37, 7
 
 
-def leq_evidence(name: str, lhs: float, rhs: float, *, atol: float,
-                 details: dict | None = None) -> Evidence:
+def leq_evidence(
+    name: str, lhs: float, rhs: float, *, atol: float, details: dict | None = None
+) -> Evidence:
     """``lhs ≤ rhs`` up to ``atol`` (violation ``max(0, lhs − rhs)`` compared with 0)."""
-    return close_agreement(name, max(0.0, float(lhs) - float(rhs)), 0.0, kind="FLOAT", atol=atol,
-                           details={"lhs": float(lhs), "rhs": float(rhs), **(details or {})})
+    return close_agreement(
+        name,
+        max(0.0, float(lhs) - float(rhs)),
+        0.0,
+        kind="FLOAT",
+        atol=atol,
+        details={"lhs": float(lhs), "rhs": float(rhs), **(details or {})},
+    )
 
 
 def fixture_evidence(name: str, observed: float, printed: str, **kw: Any) -> Evidence:
     """``observed`` vs a number ``printed`` in spec 002 Appendix A (tolerance from its decimals)."""
-    return close_agreement(name, observed, float(printed), kind="FLOAT", atol=fixture_atol(printed),
-                           details={"printed": printed, "source": "spec 002 Appendix A", **kw})
+    return close_agreement(
+        name,
+        observed,
+        float(printed),
+        kind="FLOAT",
+        atol=fixture_atol(printed),
+        details={"printed": printed, "source": "spec 002 Appendix A", **kw},
+    )
 
 
 def quick_n(quick: bool, q: int, full: int) -> int:

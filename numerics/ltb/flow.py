@@ -21,17 +21,28 @@ __all__ = ["FLOW_SOLVER", "flow_trajectory"]
 FLOW_SOLVER = SolverConfig(method="LSODA", rtol=VERIFY.rtol, atol=VERIFY.atol)
 
 
-def flow_trajectory(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N: int,
-                    G0: np.ndarray, b0: np.ndarray, T: float, n_eval: int = 200) -> Trajectory:
+def flow_trajectory(
+    H: np.ndarray,
+    Psi: np.ndarray,
+    bs: np.ndarray,
+    s2: float,
+    N: int,
+    G0: np.ndarray,
+    b0: np.ndarray,
+    T: float,
+    n_eval: int = 200,
+) -> Trajectory:
     """Integrate the GD-β flow (Lemma G.2) with the verification solver; state ``(vec Γ, β)``."""
     d = H.shape[0]
     flow_rhs(G0, b0, H, Psi, bs, s2, N)  # validates the setting once
 
     def rhs(t: float, y: np.ndarray) -> np.ndarray:
-        dG, db = flow_rhs_expr(NP, y[:d * d].reshape(d, d), y[d * d:] - bs, H, Psi, s2, N)
+        dG, db = flow_rhs_expr(NP, y[: d * d].reshape(d, d), y[d * d :] - bs, H, Psi, s2, N)
         return np.concatenate([dG.ravel(), db])
 
-    ts = (np.array([0.0, T]) if n_eval <= 2
-          else np.concatenate([[0.0], np.geomspace(min(1e-2, T), T, n_eval - 1)]))
-    return integrate(rhs, np.concatenate([G0.ravel(), b0]), (0.0, T), solver=FLOW_SOLVER,
-                     t_eval=ts)
+    ts = (
+        np.array([0.0, T])
+        if n_eval <= 2
+        else np.concatenate([[0.0], np.geomspace(min(1e-2, T), T, n_eval - 1)])
+    )
+    return integrate(rhs, np.concatenate([G0.ravel(), b0]), (0.0, T), solver=FLOW_SOLVER, t_eval=ts)

@@ -17,8 +17,14 @@ from numerics.ltb.optim import inf_lsa
 from theory.ltb import gd0_gap, lsa_risk_floor, optimal_gamma, optimal_risk, whiten
 from theory.settings import LinearRegressionICL
 
-__all__ = ["c17_levels", "gamma_alternatives", "phi_tolerance", "trap_starts",
-           "SPURIOUS_LSA_START", "BOUNDARY_LSA_START"]
+__all__ = [
+    "c17_levels",
+    "gamma_alternatives",
+    "phi_tolerance",
+    "trap_starts",
+    "SPURIOUS_LSA_START",
+    "BOUNDARY_LSA_START",
+]
 
 _LEVELS: dict[tuple[str, int], dict[str, Any]] = {}  # (repr(setting), restarts) -> lines
 
@@ -42,13 +48,17 @@ def c17_levels(st: LinearRegressionICL, *, restarts: int = PRESET_RESTARTS) -> d
     lsa = inf_lsa(P, mu, s2, N, rng=np.random.default_rng(0), restarts=restarts)
     Rs = optimal_risk(H, Psi, s2, N)
     out = {
-        "setting": st, "R_star": Rs, "inf_lsa": lsa.value, "lsa_parts": lsa.parts,
+        "setting": st,
+        "R_star": Rs,
+        "inf_lsa": lsa.value,
+        "lsa_parts": lsa.parts,
         "floor": lsa_risk_floor(H, Psi, bs, s2, N),
         "R_star_N+1": optimal_risk(H, Psi, s2, N + 1),
         "R_star_N-1": optimal_risk(H, Psi, s2, N - 1),
         "gd0": Rs + gd0_gap(H, Psi, bs, s2, N),
-        "inf_lsa_N+1": inf_lsa(P, mu, s2, N + 1, rng=np.random.default_rng(0),
-                               restarts=restarts).value,
+        "inf_lsa_N+1": inf_lsa(
+            P, mu, s2, N + 1, rng=np.random.default_rng(0), restarts=restarts
+        ).value,
         "Gamma_star": optimal_gamma(H, Psi, s2, N),
         "Gamma_alts": gamma_alternatives(H, Psi, bs, s2, N),
     }
@@ -56,16 +66,18 @@ def c17_levels(st: LinearRegressionICL, *, restarts: int = PRESET_RESTARTS) -> d
     return out
 
 
-def gamma_alternatives(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N: int
-                        ) -> dict[str, np.ndarray]:
+def gamma_alternatives(
+    H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N: int
+) -> dict[str, np.ndarray]:
     """The neighbours of ``Γ*`` a wrong derivation or a trained model could land on."""
     return {
         "Gamma* off by one (N -> N+1)": optimal_gamma(H, Psi, s2, N + 1),
         "Gamma* off by one (N -> N-1)": optimal_gamma(H, Psi, s2, N - 1),
         "Omega without its (N+1)/N": optimal_gamma(H, Psi, s2, N, finite_sample_factor=False),
         "no finite-N term (N -> inf: H^-1)": np.linalg.pinv(H),
-        "beta* = 0 solution (GD-0 optimum: Gamma for Psi + beta* beta*^T)":
-            optimal_gamma(H, Psi + np.outer(bs, bs), s2, N),
+        "beta* = 0 solution (GD-0 optimum: Gamma for Psi + beta* beta*^T)": optimal_gamma(
+            H, Psi + np.outer(bs, bs), s2, N
+        ),
     }
 
 
@@ -75,23 +87,29 @@ def phi_tolerance(st: LinearRegressionICL, Gs: np.ndarray, rtol: float) -> float
     At ``b = β*``, ``yᵀ(y − Xb)/N ≈ β̃ᵀ Xᵀ(y − Xb)/N``, so ``φ`` acts like a perturbation
     ``φβ̃ᵀ`` of ``Γ``, of size ``‖φ‖·√(‖β*‖²_H + tr HΨ)``.
     """
-    scale = math.sqrt(float(st.task_mean @ st.Sigma_x @ st.task_mean)
-                      + float(np.trace(st.Sigma_x @ st.task_cov)))
+    scale = math.sqrt(
+        float(st.task_mean @ st.Sigma_x @ st.task_mean) + float(np.trace(st.Sigma_x @ st.task_cov))
+    )
     return rtol * float(np.linalg.norm(Gs)) / scale
 
 
 def trap_starts() -> dict[str, dict[str, np.ndarray]]:
-    return {"spurious local minimum of the exact LSA risk (interior)": SPURIOUS_LSA_START,
-            "centring at infinity (v2 -> 0 boundary: |b| -> inf, Gamma -> 0)":
-                BOUNDARY_LSA_START}
+    return {
+        "spurious local minimum of the exact LSA risk (interior)": SPURIOUS_LSA_START,
+        "centring at infinity (v2 -> 0 boundary: |b| -> inf, Gamma -> 0)": BOUNDARY_LSA_START,
+    }
 
 
 #: Where the spec's N(0, 0.1²) init sends some β* = 0 LSA seeds (C17 at N = 5): an interior
 #: stationary point of the exact LSA risk (seed 2) ...
-SPURIOUS_LSA_START = {"b": np.array([-4.302, 1.576]),
-                      "Gamma": np.array([[-0.017, 0.065], [0.068, 0.145]]),
-                      "phi": np.array([0.1044, -0.0391])}
+SPURIOUS_LSA_START = {
+    "b": np.array([-4.302, 1.576]),
+    "Gamma": np.array([[-0.017, 0.065], [0.068, 0.145]]),
+    "phi": np.array([0.1044, -0.0391]),
+}
 #: ... and the edge of the effective chart, ``v₂ → 0`` (seeds 3-5): ``b`` runs off, ``Γ → 0``.
-BOUNDARY_LSA_START = {"b": np.array([71.164, -55.804]),
-                      "Gamma": np.array([[-1e-4, -1e-4], [1e-4, 1e-4]]),
-                      "phi": np.array([-0.0053, 0.0042])}
+BOUNDARY_LSA_START = {
+    "b": np.array([71.164, -55.804]),
+    "Gamma": np.array([[-1e-4, -1e-4], [1e-4, 1e-4]]),
+    "phi": np.array([-0.0053, 0.0042]),
+}

@@ -18,8 +18,18 @@ from theory.ltb import lsa_risk_floor, optimal_gamma_whitened, optimal_risk, whi
 from theory.ltb.risk import ltb_risk_expr
 from theory.settings import LinearRegressionICL
 
-__all__ = ["OptResult", "minimise", "min_gd_beta", "min_ltb", "inf_lsa", "polish", "cs_grad",
-           "gap_grid", "risk_plain_complex", "table1_levels"]
+__all__ = [
+    "OptResult",
+    "minimise",
+    "min_gd_beta",
+    "min_ltb",
+    "inf_lsa",
+    "polish",
+    "cs_grad",
+    "gap_grid",
+    "risk_plain_complex",
+    "table1_levels",
+]
 
 _H = 1e-30  # complex step
 
@@ -42,13 +52,19 @@ def cs_grad(f: Callable[[np.ndarray], complex], x: np.ndarray) -> np.ndarray:
     return g
 
 
-def minimise(f: Callable[[np.ndarray], complex], starts: list[np.ndarray]) -> tuple[np.ndarray,
-                                                                                   list[float]]:
+def minimise(
+    f: Callable[[np.ndarray], complex], starts: list[np.ndarray]
+) -> tuple[np.ndarray, list[float]]:
     """BFGS from every start; returns the best argmin and all restart minima."""
     best, vals = None, []
     for x0 in starts:
-        res = minimize(lambda x: float(np.real(f(x))), x0, jac=lambda x: cs_grad(f, x),
-                       method="BFGS", options={"gtol": 1e-13, "maxiter": 20000})
+        res = minimize(
+            lambda x: float(np.real(f(x))),
+            x0,
+            jac=lambda x: cs_grad(f, x),
+            method="BFGS",
+            options={"gtol": 1e-13, "maxiter": 20000},
+        )
         vals.append(float(res.fun))
         if best is None or res.fun < best.fun:
             best = res
@@ -60,18 +76,20 @@ def _split(x: np.ndarray, d: int, names: tuple[str, ...]) -> dict:
     out, i = {}, 0
     for n in names:
         k = d * d if n == "Gamma" else d
-        out[n] = x[i:i + k].reshape(d, d) if n == "Gamma" else x[i:i + k]
+        out[n] = x[i : i + k].reshape(d, d) if n == "Gamma" else x[i : i + k]
         i += k
     return out
 
 
-def _starts(rng: np.random.Generator, n_params: int, restarts: int, structured: list[np.ndarray]
-            ) -> list[np.ndarray]:
+def _starts(
+    rng: np.random.Generator, n_params: int, restarts: int, structured: list[np.ndarray]
+) -> list[np.ndarray]:
     return structured + [0.5 * rng.standard_normal(n_params) for _ in range(restarts)]
 
 
-def min_gd_beta(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator,
-                restarts: int = 3) -> OptResult:
+def min_gd_beta(
+    P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator, restarts: int = 3
+) -> OptResult:
     """``min over (Γ̄, β̄)`` of the GD-β risk (= LTB risk at ``a = b = β̄, φ = 0``)."""
     d = P.shape[0]
     z = np.zeros(d)
@@ -84,8 +102,9 @@ def min_gd_beta(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.ran
     return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, ("Gamma", "beta")))
 
 
-def min_ltb(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator,
-            restarts: int = 3) -> OptResult:
+def min_ltb(
+    P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator, restarts: int = 3
+) -> OptResult:
     """``min over (a, b, Γ̄, φ)`` of the general LTB risk (Thm 5.3, spec C8)."""
     d = P.shape[0]
     names = ("a", "b", "Gamma", "phi")
@@ -98,8 +117,16 @@ def min_ltb(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.
     return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))
 
 
-def inf_lsa(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator,
-            restarts: int = 2, phi_zero: bool = False) -> OptResult:
+def inf_lsa(
+    P: np.ndarray,
+    mu: np.ndarray,
+    s2: float,
+    N: int,
+    *,
+    rng: np.random.Generator,
+    restarts: int = 2,
+    phi_zero: bool = False,
+) -> OptResult:
     """``inf over (b, Γ̄, φ)`` of the LSA risk (``a = 0``), multi-start (spec C10, Appendix A).
 
     Structured starts: the optimal GD-0 (``b = 0``, ``Γ̄`` optimal for ``Ψ̄ + μ̄μ̄ᵀ``, ``φ = 0``) and
@@ -122,8 +149,9 @@ def inf_lsa(P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.
     return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))
 
 
-def polish(P: np.ndarray, mu: np.ndarray, s2: float, N: int, start: dict, *, lsa: bool
-           ) -> OptResult:
+def polish(
+    P: np.ndarray, mu: np.ndarray, s2: float, N: int, start: dict, *, lsa: bool
+) -> OptResult:
     """BFGS on the exact (whitened) LTB / LSA risk from the given effective parameters: finds the
     stationary point whose basin ``start`` lies in (used to classify trained models that stop at a
     spurious local minimum)."""
@@ -140,8 +168,15 @@ def polish(P: np.ndarray, mu: np.ndarray, s2: float, N: int, start: dict, *, lsa
     return OptResult(float(np.real(f(x))), x, tuple(vals), _split(x, d, names))
 
 
-def gap_grid(Ns: tuple[int, ...], mus: tuple[float, ...], *, sigma2: float = 0.25, d: int = 2,
-             seed: int = 0, restarts: int = 1) -> np.ndarray:
+def gap_grid(
+    Ns: tuple[int, ...],
+    mus: tuple[float, ...],
+    *,
+    sigma2: float = 0.25,
+    d: int = 2,
+    seed: int = 0,
+    restarts: int = 1,
+) -> np.ndarray:
     """``inf_LSA − R*`` for ``H = Ψ = I_d``, ``β* = μ·1/√d`` on a grid (rows N, columns μ)."""
     rng = np.random.default_rng(seed)
     I = np.eye(d)
@@ -160,7 +195,7 @@ def risk_plain_complex(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float
     d = H.shape[0]
 
     def f(x: np.ndarray) -> complex:
-        G, beta = x[:d * d].reshape(d, d), x[d * d:]
+        G, beta = x[: d * d].reshape(d, d), x[d * d :]
         bb = Hh @ beta
         return ltb_risk_expr(NP, bb, bb, Hh @ G @ Hh, np.zeros(d), P, mu, s2, N)
 

@@ -11,10 +11,15 @@ import numpy as np
 __all__ = ["random_setting", "power_law_spectrum"]
 
 
-def random_setting(rng: np.random.Generator, d: int = 3, *, singular_H: bool = False,
-                   rank_Psi: int | None = None, mean_scale: float = 1.0,
-                   H_eigs: tuple[float, float] | None = None
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def random_setting(
+    rng: np.random.Generator,
+    d: int = 3,
+    *,
+    singular_H: bool = False,
+    rank_Psi: int | None = None,
+    mean_scale: float = 1.0,
+    H_eigs: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Random ``(H, Ψ, β*)``: ``H = AAᵀ/d + 0.1 I`` (or rank ``d − 1`` without ridge; or a random
     rotation of eigenvalues uniform in ``H_eigs``, the last one 0 if ``singular_H``), ``Ψ``
     Wishart-like (optionally of rank ``rank_Psi``), ``β* ~ N(0, mean_scale² I)``."""

@@ -35,9 +35,22 @@ from sims.train import TrainResult, make_generator, torch_dtype, train
 from theory.settings import LinearRegressionICL
 from theory.settings.ltb import c18_preset_setting, table1_setting
 
-__all__ = ["LTBExperiment", "PRESETS", "run", "trained", "resolve", "ChunkedSampler",
-           "build_model", "test_risk", "fit_ltb", "FitRun", "raw_moments", "LTB_FIT_PROMPTS",
-           "CHART_EDGE", "compute_mlp_gap_table1"]
+__all__ = [
+    "LTBExperiment",
+    "PRESETS",
+    "run",
+    "trained",
+    "resolve",
+    "ChunkedSampler",
+    "build_model",
+    "test_risk",
+    "fit_ltb",
+    "FitRun",
+    "raw_moments",
+    "LTB_FIT_PROMPTS",
+    "CHART_EDGE",
+    "compute_mlp_gap_table1",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -64,8 +77,15 @@ def _c17(beta_norm: float) -> LinearRegressionICL:
     return table1_setting(d=2, N=5, sigma2=0.25, beta_norm=beta_norm)
 
 
-_C17 = TrainConfig(optimizer="adam", lr=2e-2, steps=1000, batch_size=512, lr_decay=0.0,
-                   dtype="float64", log_every=50)
+_C17 = TrainConfig(
+    optimizer="adam",
+    lr=2e-2,
+    steps=1000,
+    batch_size=512,
+    lr_decay=0.0,
+    dtype="float64",
+    log_every=50,
+)
 _C17_ZERO = dataclasses.replace(_C17, steps=500, log_every=25)
 #: Presets keyed by spec check; "smoke" is a seconds-long sanity run.
 #:
@@ -86,10 +106,20 @@ PRESETS: dict[str, tuple[LTBExperiment, TrainConfig]] = {
     "c18_gd_beta": (
         LTBExperiment(setting=c18_preset_setting(), model="gd_beta"),
         # lr .05 (spec: .02) and 2000 steps: relative excess 1.5e-4 in ~9 s on one thread
-        TrainConfig(optimizer="adam", lr=5e-2, steps=2000, batch_size=512, lr_decay=0.0,
-                    dtype="float32", log_every=100)),
-    "smoke": (LTBExperiment(setting=_c17(3.0), model="ltb", test_size=2000, curve_size=500),
-              dataclasses.replace(_C17, steps=20, log_every=5)),
+        TrainConfig(
+            optimizer="adam",
+            lr=5e-2,
+            steps=2000,
+            batch_size=512,
+            lr_decay=0.0,
+            dtype="float32",
+            log_every=100,
+        ),
+    ),
+    "smoke": (
+        LTBExperiment(setting=_c17(3.0), model="ltb", test_size=2000, curve_size=500),
+        dataclasses.replace(_C17, steps=20, log_every=5),
+    ),
 }
 
 
@@ -97,8 +127,9 @@ class ChunkedSampler:
     """Fresh prompts for every step, drawn ``chunk`` steps at a time (amortises the sampler's
     per-call overhead; every prompt is still used exactly once)."""
 
-    def __init__(self, setting: LinearRegressionICL, batch: int, *, dtype: torch.dtype,
-                 chunk: int = 25) -> None:
+    def __init__(
+        self, setting: LinearRegressionICL, batch: int, *, dtype: torch.dtype, chunk: int = 25
+    ) -> None:
         self.setting, self.batch, self.dtype, self.chunk = setting, batch, dtype, chunk
         self._Z: torch.Tensor | None = None
         self._y: torch.Tensor | None = None
@@ -108,8 +139,9 @@ class ChunkedSampler:
         if B != self.batch:
             raise ValueError(f"ChunkedSampler was built for batch {self.batch}, asked for {B}")
         if self._i >= self.chunk:
-            p = sample_prompts(self.setting, self.batch * self.chunk, generator=gen,
-                               dtype=self.dtype)
+            p = sample_prompts(
+                self.setting, self.batch * self.chunk, generator=gen, dtype=self.dtype
+            )
             self._Z, self._y, self._i = embed(p.X, p.y, p.xq), p.yq, 0
         assert self._Z is not None and self._y is not None
         sl = slice(self._i * self.batch, (self._i + 1) * self.batch)
@@ -117,22 +149,34 @@ class ChunkedSampler:
         return self._Z[sl], self._y[sl]
 
 
-def build_model(exp: LTBExperiment, gen: torch.Generator, *, dtype: str = "float64"
-                ) -> torch.nn.Module:
+def build_model(
+    exp: LTBExperiment, gen: torch.Generator, *, dtype: str = "float64"
+) -> torch.nn.Module:
     """A freshly initialised model for ``exp`` (LTB/LSA init drawn from ``gen``)."""
     dt = torch_dtype(dtype)
     d = exp.setting.d
     if exp.model == "gd_beta":
         return GDBeta(d, dtype=dt)
-    m = LTB(d, mlp=exp.model == "ltb", mlp_residual=exp.mlp_residual,
-            mask_query=exp.mask_query, dtype=dt)
+    m = LTB(
+        d,
+        mlp=exp.model == "ltb",
+        mlp_residual=exp.mlp_residual,
+        mask_query=exp.mask_query,
+        dtype=dt,
+    )
     return m.init_normal(exp.init_std, generator=gen)
 
 
 @torch.no_grad()
-def test_risk(model: torch.nn.Module, setting: LinearRegressionICL, n: int,
-              gen: torch.Generator, *, dtype: torch.dtype, chunk: int = 50_000
-              ) -> tuple[float, float]:
+def test_risk(
+    model: torch.nn.Module,
+    setting: LinearRegressionICL,
+    n: int,
+    gen: torch.Generator,
+    *,
+    dtype: torch.dtype,
+    chunk: int = 50_000,
+) -> tuple[float, float]:
     """Mean and standard error of ``(ŷ − y)²`` over ``n`` fresh prompts (float64 accumulation)."""
     vals = []
     done = 0
@@ -145,8 +189,9 @@ def test_risk(model: torch.nn.Module, setting: LinearRegressionICL, n: int,
     return float(v.mean()), float(v.std() / math.sqrt(n))
 
 
-def resolve(preset: str | tuple[LTBExperiment, TrainConfig], **overrides: Any
-            ) -> tuple[LTBExperiment, TrainConfig]:
+def resolve(
+    preset: str | tuple[LTBExperiment, TrainConfig], **overrides: Any
+) -> tuple[LTBExperiment, TrainConfig]:
     """The ``(experiment, config)`` of a preset name or pair, with ``overrides`` applied to the
     fields of the TrainConfig or, for the other names, of the experiment."""
     exp, cfg = PRESETS[preset] if isinstance(preset, str) else preset
@@ -159,8 +204,9 @@ def resolve(preset: str | tuple[LTBExperiment, TrainConfig], **overrides: Any
     return exp, cfg
 
 
-def run(preset: str | tuple[LTBExperiment, TrainConfig], *, threads: int = 1, **overrides: Any
-        ) -> TrainResult:
+def run(
+    preset: str | tuple[LTBExperiment, TrainConfig], *, threads: int = 1, **overrides: Any
+) -> TrainResult:
     """Train one configuration; ``extra`` holds ``init_params``, ``curve`` (steps, mean, se),
     ``test_risk`` and ``init_test_risk`` (mean, se) and the ``experiment``.
 
@@ -201,18 +247,31 @@ def _run(exp: LTBExperiment, cfg: TrainConfig) -> TrainResult:
         Z, y = sampler(cfg.batch_size, g)
         return torch.mean((m(Z) - y) ** 2)
 
-    res = train(model, objective, dataclasses.replace(cfg, log_every=min(cfg.log_every, every)),
-                generator=gen, callback=callback)
-    init_risk = test_risk(build_model(exp, make_generator(cfg.seed), dtype=cfg.dtype),
-                          exp.setting, exp.curve_size, make_generator(cfg.seed + 30_000),
-                          dtype=dt)
-    final = test_risk(model, exp.setting, exp.test_size, make_generator(cfg.seed + 20_000),
-                      dtype=dt)
+    res = train(
+        model,
+        objective,
+        dataclasses.replace(cfg, log_every=min(cfg.log_every, every)),
+        generator=gen,
+        callback=callback,
+    )
+    init_risk = test_risk(
+        build_model(exp, make_generator(cfg.seed), dtype=cfg.dtype),
+        exp.setting,
+        exp.curve_size,
+        make_generator(cfg.seed + 30_000),
+        dtype=dt,
+    )
+    final = test_risk(
+        model, exp.setting, exp.test_size, make_generator(cfg.seed + 20_000), dtype=dt
+    )
     trace = [t for t in res.extra.get("trace", []) if "test" in t]
     res.extra.update(
         init_params=init,
-        curve=(np.array([t["step"] for t in trace]), np.array([t["test"] for t in trace]),
-               np.array([t["test_se"] for t in trace])),
+        curve=(
+            np.array([t["step"] for t in trace]),
+            np.array([t["test"] for t in trace]),
+            np.array([t["test_se"] for t in trace]),
+        ),
         test_risk=final,
         init_test_risk=init_risk,
         experiment=exp,
@@ -261,8 +320,7 @@ def _ltb_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, 
     return _MOMENTS[key]
 
 
-def raw_moments(st: LinearRegressionICL, prompts: int, seed: int
-                          ) -> dict[str, np.ndarray]:
+def raw_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, np.ndarray]:
     """Sample means over ``prompts`` fresh contexts of ``F Fᵀ``, ``F tᵀ``, ``t tᵀ`` with ``t`` the
     task vector and ``F = (1, vec S, s, q)``, ``S = XᵀX/N``, ``s = Xᵀy/N``, ``q = ‖y‖²/N`` (the
     statistics the raw LTB's prediction ``x_qᵀ g(F)`` is linear in)."""
@@ -276,7 +334,7 @@ def raw_moments(st: LinearRegressionICL, prompts: int, seed: int
         Xt = p.X.transpose(1, 2)
         s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
         S = (Xt @ p.X).reshape(b, d * d) / N
-        q = (p.y ** 2).sum(1, keepdim=True) / N
+        q = (p.y**2).sum(1, keepdim=True) / N
         F = torch.cat([torch.ones(b, 1, dtype=S.dtype), S, s, q], dim=1)
         t = p.beta
         for k, v in (("FF", F.T @ F), ("Ft", F.T @ t), ("tt", t.T @ t)):
@@ -303,8 +361,9 @@ def _eff_vec(P: Mapping[str, torch.Tensor], d: int) -> tuple[np.ndarray, float]:
     return torch.cat([a, b, G.reshape(-1), phi]).detach().numpy(), rel
 
 
-def _fit_ltb(st: LinearRegressionICL, mlp: bool, prompts: int, seed: int, tol: float
-             ) -> dict[str, Any]:
+def _fit_ltb(
+    st: LinearRegressionICL, mlp: bool, prompts: int, seed: int, tol: float
+) -> dict[str, Any]:
     d = st.d
     L = RawLoss(_ltb_moments(st, prompts, seed + 40_000), st.Sigma_x, d, mlp)
     gen = make_generator(seed)
@@ -348,18 +407,27 @@ def _fit_ltb(st: LinearRegressionICL, mlp: bool, prompts: int, seed: int, tol: f
     def named(Q: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {(f"attn.{k2}" if k2[2] in "KQVP" else k2): v for k2, v in Q.items()}
 
-    return {"params": named(P), "init_params": named(P0),
-            "steps": steps, "converged": steps < LTB_MAX_STEPS, "step_size": etas[0],
-            "step_size_last": etas[-1], "prompts": prompts, "drift": drift,
-            "lambda_min_over_max": lam_min / max(lam, 1e-300), "restarts": restarts,
-            "chart_v2_relative": edge, "loss": fx + st.noise_var,
-            "method": "accelerated gradient descent (Nesterov, adaptive restart) on the raw "
-                      "weights from the preset's N(0, 0.1^2) init, loss in sufficient statistics "
-                      "(context sample moments of (1, X'X/N, X'y/N, |y|^2/N), query averaged over "
-                      "x_q ~ N(0, H)); step 1/rho (spectral radius of the Hessian) per "
-                      f"{LTB_WINDOW}-step window; stop when the effective parameters drift < "
-                      f"{LTB_DRIFT_FRACTION} x tolerance over a window and the Hessian has no "
-                      f"curvature below -{SADDLE_FRACTION} x rho"}
+    return {
+        "params": named(P),
+        "init_params": named(P0),
+        "steps": steps,
+        "converged": steps < LTB_MAX_STEPS,
+        "step_size": etas[0],
+        "step_size_last": etas[-1],
+        "prompts": prompts,
+        "drift": drift,
+        "lambda_min_over_max": lam_min / max(lam, 1e-300),
+        "restarts": restarts,
+        "chart_v2_relative": edge,
+        "loss": fx + st.noise_var,
+        "method": "accelerated gradient descent (Nesterov, adaptive restart) on the raw "
+        "weights from the preset's N(0, 0.1^2) init, loss in sufficient statistics "
+        "(context sample moments of (1, X'X/N, X'y/N, |y|^2/N), query averaged over "
+        "x_q ~ N(0, H)); step 1/rho (spectral radius of the Hessian) per "
+        f"{LTB_WINDOW}-step window; stop when the effective parameters drift < "
+        f"{LTB_DRIFT_FRACTION} x tolerance over a window and the Hessian has no "
+        f"curvature below -{SADDLE_FRACTION} x rho",
+    }
 
 
 def _eff_vec_np(P: Mapping[str, np.ndarray], d: int) -> tuple[np.ndarray, float]:
@@ -377,8 +445,9 @@ class FitRun:
         self.params, self.extra = params, extra
 
 
-def _pair_risks(st: LinearRegressionICL, Ps: Sequence[tuple[Mapping[str, np.ndarray], bool]],
-                n: int, seed: int) -> list[tuple[float, float]]:
+def _pair_risks(
+    st: LinearRegressionICL, Ps: Sequence[tuple[Mapping[str, np.ndarray], bool]], n: int, seed: int
+) -> list[tuple[float, float]]:
     """Mean and se of ``(ŷ − y)²`` of each ``(weights, mlp)`` on the same ``n`` fresh prompts (one
     stream: ``make_generator(seed)``, as :func:`sims.experiments.ltb.test_risk` draws it)."""
     models = []
@@ -404,24 +473,41 @@ def _pair_risks(st: LinearRegressionICL, Ps: Sequence[tuple[Mapping[str, np.ndar
     return out
 
 
-def _fit_pair(st: LinearRegressionICL, prompts: int, seed: int, tol: float, test_size: int,
-              init_size: int) -> tuple[FitRun, FitRun]:
+def _fit_pair(
+    st: LinearRegressionICL, prompts: int, seed: int, tol: float, test_size: int, init_size: int
+) -> tuple[FitRun, FitRun]:
     fits = [_fit_ltb(st, mlp, prompts, seed, tol) for mlp in (True, False)]
     # fresh test prompts: the streams of sims.experiments.ltb._run (seed + 20000, + 30000), shared
     # by the two models
-    risk = _pair_risks(st, [(f["params"], m) for f, m in zip(fits, (True, False), strict=True)],
-                       test_size, seed + 20_000)
-    init = _pair_risks(st, [(f["init_params"], m) for f, m in zip(fits, (True, False),
-                                                                   strict=True)],
-                       init_size, seed + 30_000)
-    return tuple(FitRun(f["params"], {  # type: ignore[return-value]
-        "init_params": f["init_params"], "test_risk": r, "init_test_risk": r0,
-        "fit": {k2: v for k2, v in f.items() if k2 not in ("params", "init_params")}})
-        for f, r, r0 in zip(fits, risk, init, strict=True))
+    risk = _pair_risks(
+        st,
+        [(f["params"], m) for f, m in zip(fits, (True, False), strict=True)],
+        test_size,
+        seed + 20_000,
+    )
+    init = _pair_risks(
+        st,
+        [(f["init_params"], m) for f, m in zip(fits, (True, False), strict=True)],
+        init_size,
+        seed + 30_000,
+    )
+    return tuple(
+        FitRun(
+            f["params"],
+            {  # type: ignore[return-value]
+                "init_params": f["init_params"],
+                "test_risk": r,
+                "init_test_risk": r0,
+                "fit": {k2: v for k2, v in f.items() if k2 not in ("params", "init_params")},
+            },
+        )
+        for f, r, r0 in zip(fits, risk, init, strict=True)
+    )
 
 
-def fit_ltb(st: LinearRegressionICL, *, prompts: int, seed: int, tol: float, test_size: int,
-            init_size: int) -> tuple[FitRun, FitRun]:
+def fit_ltb(
+    st: LinearRegressionICL, *, prompts: int, seed: int, tol: float, test_size: int, init_size: int
+) -> tuple[FitRun, FitRun]:
     """Raw LTB and LSA trained at ``st`` by :func:`_fit_ltb` on the same prompts, with their test
     risks on the same fresh prompts (cached by configuration): ``(ltb, lsa)``."""
     key = (st, int(prompts), int(seed), float(tol), int(test_size), int(init_size))
@@ -439,8 +525,13 @@ def compute_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> dict[str, An
         suffix = "" if key == "shared" else "_zero"
         setting = PRESETS["c17_ltb" + suffix][0].setting
         levels = table1_levels(setting, rng=np.random.default_rng(seed))
-        curves = {name: trained(f"c17_{name}{suffix}", seed=seed).extra["curve"]
-                  for name in ("ltb", "lsa")}
-        out[key] = {"levels": levels, "curves": curves,
-                    "beta_norm": float(np.linalg.norm(setting.task_mean))}
+        curves = {
+            name: trained(f"c17_{name}{suffix}", seed=seed).extra["curve"]
+            for name in ("ltb", "lsa")
+        }
+        out[key] = {
+            "levels": levels,
+            "curves": curves,
+            "beta_norm": float(np.linalg.norm(setting.task_mean)),
+        }
     return out

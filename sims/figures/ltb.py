@@ -20,8 +20,7 @@ from numerics.ltb.figures import (
 from numerics.testing import loglog_slope
 from sims.experiments.ltb import compute_mlp_gap_table1
 
-__all__ = ["fig_mlp_gap_scaling", "fig_rates_sum_min", "fig_flow_trajectory",
-           "fig_mlp_gap_table1"]
+__all__ = ["fig_mlp_gap_scaling", "fig_rates_sum_min", "fig_flow_trajectory", "fig_mlp_gap_table1"]
 
 
 def fig_mlp_gap_scaling(*, quick: bool = True, seed: int = 0) -> Figure:
@@ -38,8 +37,9 @@ def fig_mlp_gap_scaling(*, quick: bool = True, seed: int = 0) -> Figure:
     ax1.set(xlabel="|beta*|", ylabel="gap", title="gap vs |beta*| (N = 20)")
     ax1.legend(fontsize=8)
     Ns, gN = c["Ns"], c["gap_N"]
-    ax2.loglog(Ns, gN, "o",
-               label=f"gap (BFGS), slope (last 3) {loglog_slope(Ns[-3:], gN[-3:]):.2f}")
+    ax2.loglog(
+        Ns, gN, "o", label=f"gap (BFGS), slope (last 3) {loglog_slope(Ns[-3:], gN[-3:]):.2f}"
+    )
     for name, v in c["bounds_N"].items():
         ok = v > 0
         ax2.loglog(Ns[ok], v[ok], "-", label=name)
@@ -58,21 +58,33 @@ def fig_rates_sum_min(*, quick: bool = True, seed: int = 0) -> Figure:
     ax, ax2 = fig.subplots(1, 2)
     Ns, ex, sm = c["Ns"], c["excess"], c["sum_min"]
     big = Ns > 300
-    ax.loglog(Ns, ex, "-",
-              label=f"R* - sigma^2, slope (N>300) {loglog_slope(Ns[big], ex[big]):.2f}")
-    ax.loglog(Ns, sm, "--",
-              label=f"sum min(lambda_i, sigma^2/N), slope {loglog_slope(Ns[big], sm[big]):.2f}")
-    ax.fill_between(Ns, c["lo"], c["hi"], alpha=0.15,
-                    label="Cor 6.2 band [1/4, 2(1+kappa)] x sum min")
+    ax.loglog(
+        Ns, ex, "-", label=f"R* - sigma^2, slope (N>300) {loglog_slope(Ns[big], ex[big]):.2f}"
+    )
+    ax.loglog(
+        Ns,
+        sm,
+        "--",
+        label=f"sum min(lambda_i, sigma^2/N), slope {loglog_slope(Ns[big], sm[big]):.2f}",
+    )
+    ax.fill_between(
+        Ns, c["lo"], c["hi"], alpha=0.15, label="Cor 6.2 band [1/4, 2(1+kappa)] x sum min"
+    )
     ax.set(xlabel="N", ylabel="excess risk", title="Cor 6.2, d=4000, alpha=2 (slope -1/2)")
     ax.legend(fontsize=7)
     N2 = c["Ns_bayes"]
-    ax2.errorbar(N2, c["bayes_mean"], yerr=2 * c["bayes_se"], fmt="o",
-                 label="R_Bayes - sigma^2 (MC over X)")
+    ax2.errorbar(
+        N2, c["bayes_mean"], yerr=2 * c["bayes_se"], fmt="o", label="R_Bayes - sigma^2 (MC over X)"
+    )
     ax2.loglog(N2, c["excess_bayes_setting"], "-", label="R* - sigma^2 (optimal GD-beta = LTB)")
     ax2.loglog(N2, c["sum_min_bayes_setting"], "--", label="sum min(lambda_i, sigma^2/N)")
-    ax2.set(xlabel="N", ylabel="excess risk", xscale="log", yscale="log",
-            title="Lemma 6.1, d=20, lambda_i ~ i^-1.5, tr = sigma^2")
+    ax2.set(
+        xlabel="N",
+        ylabel="excess risk",
+        xscale="log",
+        yscale="log",
+        title="Lemma 6.1, d=20, lambda_i ~ i^-1.5, tr = sigma^2",
+    )
     ax2.legend(fontsize=7)
     fig.tight_layout()
     return fig
@@ -89,8 +101,11 @@ def fig_flow_trajectory(*, quick: bool = True, seed: int = 0) -> Figure:
     ax.semilogy(t, c["beta_err"], "--", label="|beta(t) - beta*| (ODE)")
     ax.semilogy(t, np.sqrt(c["beta_bound"]), "-", label="beta-rate bound (derived)")
     ax.semilogy(t, c["gamma_err"], "--", label="|Gamma(t) - Gamma*|_F (ODE)")
-    ax.set(xlabel="t", ylim=(1e-14, None),
-           title=f"GD-beta flow, d={c['d']}, N={c['N']}, sigma^2={c['s2']}")
+    ax.set(
+        xlabel="t",
+        ylim=(1e-14, None),
+        title=f"GD-beta flow, d={c['d']}, N={c['N']}, sigma^2={c['s2']}",
+    )
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
@@ -106,15 +121,19 @@ def fig_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> Figure:
         r, curves = c[key]["levels"], c[key]["curves"]
         for name, style in (("ltb", "o-"), ("lsa", "s-")):
             st, mean, se = curves[name]
-            ax.errorbar(st, mean, yerr=2 * np.asarray(se), fmt=style, ms=3,
-                        label=f"trained {name.upper()}")
+            ax.errorbar(
+                st, mean, yerr=2 * np.asarray(se), fmt=style, ms=3, label=f"trained {name.upper()}"
+            )
         ax.axhline(r["R_star"], color="k", lw=1, label=f"R* = {r['R_star']:.4f}")
         ax.axhline(r["inf_lsa"], color="C1", lw=1, ls="--", label=f"inf_LSA = {r['inf_lsa']:.4f}")
         if key == "shared":
             ax.axhline(r["floor"], color="C3", lw=1, ls=":", label=f"LSA floor = {r['floor']:.4f}")
         ax.set_yscale("log")
-        ax.set(xlabel="step", ylabel="test risk",
-               title=f"|beta*| = {c[key]['beta_norm']:g} (d=2, N=10, sigma=0.5)")
+        ax.set(
+            xlabel="step",
+            ylabel="test risk",
+            title=f"|beta*| = {c[key]['beta_norm']:g} (d=2, N=10, sigma=0.5)",
+        )
         ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

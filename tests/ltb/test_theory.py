@@ -49,8 +49,11 @@ def test_public_api_symbolic_matches_numeric() -> None:
 @pytest.mark.result("zwb24:thm5.2")
 @settings(max_examples=25)
 @given(zwb24_settings())
-@example(LinearRegressionICL.from_arrays(Sigma_x=np.eye(2), N=10, task_mean=[3.0, 0.0],
-                                         task_cov=np.eye(2), noise_var=0.25))
+@example(
+    LinearRegressionICL.from_arrays(
+        Sigma_x=np.eye(2), N=10, task_mean=[3.0, 0.0], task_cov=np.eye(2), noise_var=0.25
+    )
+)
 def test_optimal_risk_below_any_gd_beta(s: LinearRegressionICL) -> None:
     """R* ≤ R(f_{Γ,β}) for perturbed parameters, R* ≥ σ², and R* is independent of β*."""
     from theory.common.baselines import gd_beta_risk
@@ -70,8 +73,13 @@ def test_optimal_risk_below_any_gd_beta(s: LinearRegressionICL) -> None:
 @pytest.mark.result("zwb24:thm4.1")
 @settings(max_examples=40)
 @given(zwb24_settings(), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.1, 1.0]))
-@example(LinearRegressionICL.from_arrays(Sigma_x=np.eye(1), N=5, task_mean=[2.0],
-                                         task_cov=np.eye(1), noise_var=1e-12), 0, 0.0)
+@example(
+    LinearRegressionICL.from_arrays(
+        Sigma_x=np.eye(1), N=5, task_mean=[2.0], task_cov=np.eye(1), noise_var=1e-12
+    ),
+    0,
+    0.0,
+)
 def test_lsa_floor_property(s: LinearRegressionICL, seed: int, phi_scale: float) -> None:
     """Thm 4.1 (ii) [derived floor] on the exact §2.2 formula at drawn LSA parameters (spec C9)."""
     H, Psi, bs, s2, N = s.Sigma_x, s.task_cov, s.task_mean, s.noise_var, s.N
@@ -115,7 +123,8 @@ def test_ltb_risk_symbolic_d1_reduces_to_gd_beta() -> None:
 
     b, g, p, m, s2, N = sp.symbols("b g p m sigma2 N", positive=True)
     r = T.ltb_risk_whitened([b], [b], [[g]], [0], [[p]], [m], s2, N)
-    ref = gd_beta_risk(sp.Matrix([[g]]), sp.Matrix([[b]]), sp.eye(1), sp.Matrix([[m]]),
-                       sp.Matrix([[p]]), s2, N)
+    ref = gd_beta_risk(
+        sp.Matrix([[g]]), sp.Matrix([[b]]), sp.eye(1), sp.Matrix([[m]]), sp.Matrix([[p]]), s2, N
+    )
     ref = ref[0, 0] if isinstance(ref, sp.MatrixBase) else ref
     assert sp.simplify(r - ref) == 0

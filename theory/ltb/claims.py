@@ -19,7 +19,8 @@ CLAIMS: dict[str, Claim] = {
     "table1-zero-mean": Claim(
         where="§4, discussion of Table 1",
         quote="From Table 1, we observe that both models (with or without the MLP component) "
-              "achieve a nearly zero loss when the task mean is zero.",
+        "achieve a nearly zero loss when the task mean is zero.",
         provenance="paraphrase",
-        spec="002 C17 (beta* = 0 control: trained LTB and LSA both reach R*)"),
+        spec="002 C17 (beta* = 0 control: trained LTB and LSA both reach R*)",
+    ),
 }

@@ -57,8 +57,9 @@ def K_matrix(Gamma: Any, H: Any, N: Any) -> Any:
 
 
 @checked
-def excess_risk(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
-                ) -> Any:
+def excess_risk(
+    Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
+) -> Any:
     r"""Excess risk ``E(Γ, β) = R(f_{Γ,β}) − R*`` in the decomposed form of Corollary G.1.
 
     Source: [zwb24] Corollary G.1, eq. (G.1); spec 002 §2.9 [V-num: identity to 1e-14].
@@ -86,8 +87,7 @@ def excess_risk(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2:
     return ops.out(excess_risk_expr(ops, ops.mat(Gamma), ops.vec(beta) - bs, Gs, Hm, Pm, s2, n))
 
 
-def excess_risk_expr(ops: Any, G: Any, e: Any, Gs: Any, Hm: Any, Pm: Any, s2: Any, n: Any
-                     ) -> Any:
+def excess_risk_expr(ops: Any, G: Any, e: Any, Gs: Any, Hm: Any, Pm: Any, s2: Any, n: Any) -> Any:
     """The formula of :func:`excess_risk` with ``e = β − β*`` and ``Gs = Γ*`` given."""
     c = ops.tr(Hm @ Pm) + s2
     D = G - Gs
@@ -96,8 +96,9 @@ def excess_risk_expr(ops: Any, G: Any, e: Any, Gs: Any, Hm: Any, Pm: Any, s2: An
 
 
 @checked
-def flow_rhs(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
-             ) -> tuple[Any, Any]:
+def flow_rhs(
+    Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
+) -> tuple[Any, Any]:
     r"""Right-hand side of the GD-β gradient flow (Lemma G.2): ``(dΓ/dt, dβ/dt)``.
 
     Source: [zwb24] Lemma G.2, eq. (G.4), (G.5); spec 002 §2.9 [V-num: = −finite-difference
@@ -126,8 +127,7 @@ def flow_rhs(Gamma: Any, beta: Any, H: Any, Psi: Any, beta_star: Any, sigma2: An
     return flow_rhs_expr(ops, ops.mat(Gamma), ops.vec(beta) - bs, Hm, Pm, s2, n)
 
 
-def flow_rhs_expr(ops: Any, G: Any, e: Any, Hm: Any, Pm: Any, s2: Any, n: Any
-                  ) -> tuple[Any, Any]:
+def flow_rhs_expr(ops: Any, G: Any, e: Any, Hm: Any, Pm: Any, s2: Any, n: Any) -> tuple[Any, Any]:
     """The formula of :func:`flow_rhs` with ``e = β − β*`` (no validation; the ODE route)."""
     Pb = Pm + ops.outer(e, e)
     cb = ops.tr(Hm @ Pb) + s2
@@ -138,8 +138,9 @@ def flow_rhs_expr(ops: Any, G: Any, e: Any, Hm: Any, Pm: Any, s2: Any, n: Any
 
 
 @checked
-def flow_rhs_whitened(Gamma_bar: Any, e_bar: Any, H: Any, Psi_bar: Any, sigma2: Any, N: Any
-                      ) -> tuple[np.ndarray, np.ndarray]:
+def flow_rhs_whitened(
+    Gamma_bar: Any, e_bar: Any, H: Any, Psi_bar: Any, sigma2: Any, N: Any
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Closed whitened flow (Lemma G.2, whitened): ``(dΓ̄/dt, dē/dt)`` (numeric).
 
     Source: spec 002 §2.9 [V-num: matches the transformed plain RHS to 1e-13].
@@ -167,8 +168,17 @@ def flow_rhs_whitened(Gamma_bar: Any, e_bar: Any, H: Any, Psi_bar: Any, sigma2: 
 
 
 @checked
-def flow_limit(Gamma0: Any, beta0: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any,
-               *, gamma_fn: Any = None) -> tuple[np.ndarray, np.ndarray]:
+def flow_limit(
+    Gamma0: Any,
+    beta0: Any,
+    H: Any,
+    Psi: Any,
+    beta_star: Any,
+    sigma2: Any,
+    N: Any,
+    *,
+    gamma_fn: Any = None,
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Limit of the GD-β flow from ``(Γ_0, β_0)`` (Theorem 6.3).
 
     Source: [zwb24] Theorem 6.3; spec 002 §2.9 [V-num; G13].
@@ -189,8 +199,11 @@ def flow_limit(Gamma0: Any, beta0: Any, H: Any, Psi: Any, beta_star: Any, sigma2
     PH = psd_projector(Hm)
     G0 = np.asarray(Gamma0, float)
     b0 = np.asarray(beta0, float)
-    Gs = optimal_gamma_expr(NP, Hm, Pm, s2, n) if gamma_fn is None else np.asarray(
-        gamma_fn(Hm, Pm, s2, n), float)
+    Gs = (
+        optimal_gamma_expr(NP, Hm, Pm, s2, n)
+        if gamma_fn is None
+        else np.asarray(gamma_fn(Hm, Pm, s2, n), float)
+    )
     return Gs + (G0 - PH @ G0 @ PH), PH @ bs + (np.eye(len(bs)) - PH) @ b0
 
 
@@ -225,4 +238,3 @@ def beta_rate_bound(t: Any, beta0: Any, H: Any, beta_star: Any, N: Any) -> Any:
     PH = psd_projector(Hm)
     e0 = PH @ (np.asarray(beta0, float) - np.asarray(beta_star, float))
     return np.exp(-4 * lam * np.asarray(t, float) / (N + 1)) * float(e0 @ e0)
-

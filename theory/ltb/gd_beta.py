@@ -33,8 +33,9 @@ __all__ = [
 
 # ------------------------------------------------------------------- Lemma 5.1: F_GDβ ⊆ F_LTB
 @checked
-def lemma51_weights(Gamma: Any, beta: Any, *, k: int | None = None, v: int | None = None,
-                    m: int | None = None) -> dict[str, np.ndarray]:
+def lemma51_weights(
+    Gamma: Any, beta: Any, *, k: int | None = None, v: int | None = None, m: int | None = None
+) -> dict[str, np.ndarray]:
     r"""Raw LTB weights implementing the GD-β model ``f_{Γ,β}`` (Lemma 5.1: ``F_GDβ ⊆ F_LTB``).
 
     Source: [zwb24] Lemma 5.1 (App. B); explicit matrices: spec 002 §2.3 [V-num; the paper's
@@ -72,14 +73,20 @@ def lemma51_weights(Gamma: Any, beta: Any, *, k: int | None = None, v: int | Non
     nk = D if k is None else check_int("k", k, minimum=d, paper="zwb24 Lemma 5.1 needs k ≥ d")
     nv = D if v is None else check_int("v", v, minimum=1)
     nm = D if m is None else check_int("m", m, minimum=1)
-    W_K = np.zeros((nk, D)); W_K[:d, :d] = np.eye(d)  # noqa: E702
-    W_Q = np.zeros((nk, D)); W_Q[:d, :d] = G.T  # noqa: E702
-    W_V = np.zeros((nv, D)); W_V[0, :d] = -b; W_V[0, d] = 1.0  # noqa: E702
-    W_P = np.zeros((D, nv)); W_P[d, 0] = 1.0  # noqa: E702
-    W_1 = np.zeros((nm, D)); W_1[0, :d] = b  # noqa: E702
-    W_2 = np.zeros((D, nm)); W_2[d, 0] = 1.0  # noqa: E702
+    W_K = np.zeros((nk, D))
+    W_K[:d, :d] = np.eye(d)
+    W_Q = np.zeros((nk, D))
+    W_Q[:d, :d] = G.T
+    W_V = np.zeros((nv, D))
+    W_V[0, :d] = -b
+    W_V[0, d] = 1.0
+    W_P = np.zeros((D, nv))
+    W_P[d, 0] = 1.0
+    W_1 = np.zeros((nm, D))
+    W_1[0, :d] = b
+    W_2 = np.zeros((D, nm))
+    W_2[d, 0] = 1.0
     return {"W_K": W_K, "W_Q": W_Q, "W_V": W_V, "W_P": W_P, "W_1": W_1, "W_2": W_2}
-
 
 
 @checked
@@ -125,8 +132,9 @@ def optimal_gamma_expr(ops: Any, H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
 
 
 @checked
-def optimal_gamma(H: Any, Psi: Any, sigma2: Any, N: Any, *, finite_sample_factor: bool = True
-                  ) -> Any:
+def optimal_gamma(
+    H: Any, Psi: Any, sigma2: Any, N: Any, *, finite_sample_factor: bool = True
+) -> Any:
     r"""Optimal GD-β step size ``Γ*`` (Theorem 5.2); with ``β = β*`` it minimises the ICL risk.
 
     Source: [zwb24] Theorem 5.2, eq. (5.3) and (C.6); spec 002 §2.4 [V-num, V-sym (d=1)].
@@ -274,8 +282,13 @@ def spectrum(lams: Any, *others: Any) -> tuple[Any, bool]:
     return np.asarray(lams, dtype=float), False
 
 
-def per_direction(builder: Any, syms: tuple[Any, ...], columns: tuple[Any, ...],
-                  shared: tuple[Any, ...], symbolic: bool) -> Any:
+def per_direction(
+    builder: Any,
+    syms: tuple[Any, ...],
+    columns: tuple[Any, ...],
+    shared: tuple[Any, ...],
+    symbolic: bool,
+) -> Any:
     """The scalar formula ``builder`` along every eigen-direction, evaluated by
     :func:`theory.common.backend.dual`: ``columns`` hold one value per direction, ``shared`` are
     common to all."""

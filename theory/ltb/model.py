@@ -57,7 +57,8 @@ def check_omega_invertible(trace: Any, sigma2: Any, what: str = "tr(Psi_bar)") -
     if not np.all(c > 0):
         raise ValueError(
             f"{what} + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got "
-            f"{what}={np.min(np.asarray(trace, dtype=float)):.3g}, sigma2={np.min(sigma2):.3g}")
+            f"{what}={np.min(np.asarray(trace, dtype=float)):.3g}, sigma2={np.min(sigma2):.3g}"
+        )
 
 
 def sym_mat(A: Any) -> Any:
@@ -67,8 +68,16 @@ def sym_mat(A: Any) -> Any:
 
 # -------------------------------------------------------------- (★) effective parameterisation
 @checked
-def effective_params(W_K: Any, W_Q: Any, W_V: Any, W_P: Any, W_1: Any = None, W_2: Any = None,
-                     *, mlp_residual: bool = True) -> dict[str, Any]:
+def effective_params(
+    W_K: Any,
+    W_Q: Any,
+    W_V: Any,
+    W_P: Any,
+    W_1: Any = None,
+    W_2: Any = None,
+    *,
+    mlp_residual: bool = True,
+) -> dict[str, Any]:
     r"""Effective parameters of a raw LTB (3.3) / LSA (3.4): the reduction (★).
 
     Source: [zwb24] eq. (3.3), (3.4); proofs of Lemma 5.1 / Thm 4.1 (App. B, D); spec 002 §1.7
@@ -127,8 +136,16 @@ def effective_params(W_K: Any, W_Q: Any, W_V: Any, W_P: Any, W_1: Any = None, W_
     W = Q[:d, :d]
     w = ops.vec(Q[d, :d])
     u1, v1, v2 = ops.vec(u[:d]), ops.vec(v[:d]), v[d] if not ops.symbolic else v[d, 0]
-    out: dict[str, Any] = {"u": u, "v": v, "W": W, "w": w, "a": u1,
-                           "b": None, "Gamma": None, "phi": None}
+    out: dict[str, Any] = {
+        "u": u,
+        "v": v,
+        "W": W,
+        "w": w,
+        "a": u1,
+        "b": None,
+        "Gamma": None,
+        "phi": None,
+    }
     if v2 != 0:
         out.update(b=-v1 / v2, Gamma=v2 * W.T, phi=v2 * w)
     return out
@@ -154,8 +171,12 @@ def whiten(H: Any, Psi: Any, beta_star: Any) -> tuple[np.ndarray, np.ndarray]:
 def whiten_params(H: Any, a: Any, b: Any, Gamma: Any, phi: Any) -> tuple[np.ndarray, ...]:
     """Whitened LTB parameters ``(H^{1/2}a, H^{1/2}b, H^{1/2}ΓH^{1/2}, H^{1/2}φ)`` (§1.8)."""
     Hh = psd_sqrt(np.asarray(H, dtype=float))
-    return (Hh @ np.asarray(a, float), Hh @ np.asarray(b, float),
-            Hh @ np.asarray(Gamma, float) @ Hh, Hh @ np.asarray(phi, float))
+    return (
+        Hh @ np.asarray(a, float),
+        Hh @ np.asarray(b, float),
+        Hh @ np.asarray(Gamma, float) @ Hh,
+        Hh @ np.asarray(phi, float),
+    )
 
 
 @checked

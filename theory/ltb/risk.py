@@ -22,8 +22,9 @@ __all__ = ["ltb_risk_whitened", "ltb_risk", "lsa_risk"]
 # them): ltb_risk_expr.
 
 
-def ltb_risk_expr(ops: Any, a: Any, b: Any, G: Any, phi: Any, P: Any, mu: Any, s2: Any, N: Any
-                  ) -> Any:
+def ltb_risk_expr(
+    ops: Any, a: Any, b: Any, G: Any, phi: Any, P: Any, mu: Any, s2: Any, N: Any
+) -> Any:
     """The formula of :func:`ltb_risk_whitened` on already-converted backend objects (no
     validation): ``ops`` is :data:`~theory.common.backend.NP` (arrays, complex allowed) or
     :data:`~theory.common.backend.SP` (``Matrix``).  Used by the optimisation routes."""
@@ -37,27 +38,36 @@ def ltb_risk_expr(ops: Any, a: Any, b: Any, G: Any, phi: Any, P: Any, mu: Any, s
     E3 = (T + mm) * m + 2 * (P @ m)
     E4 = (T + mm) ** 2 + 2 * ops.tr(P @ P) + 4 * ops.dot(m, P @ m)
     GtG = G.T @ G
-    T1 = (ops.dot(e0, e0) - 2 * ops.dot(e0, (I - G) @ m)
-          + ops.tr((I - G - G.T + (N + 1) * GtG / N + (ops.tr(GtG) / N) * I) @ E2)
-          + (s2 / N) * ops.tr(G @ G.T))
+    T1 = (
+        ops.dot(e0, e0)
+        - 2 * ops.dot(e0, (I - G) @ m)
+        + ops.tr((I - G - G.T + (N + 1) * GtG / N + (ops.tr(GtG) / N) * I) @ E2)
+        + (s2 / N) * ops.tr(G @ G.T)
+    )
     Eq = ops.dot(b, m) + T + mm + s2
     v1 = E2 @ b + E3
     v2 = ((N + 1) / N) * (E2 @ b) + ((T + mm) / N) * b + ((N + 2) / N) * E3
     EAq = Eq * e0 - (v1 - G @ v2) - s2 * ((I - G) @ m) + (s2 / N) * (G @ (b + 2 * m))
     T2 = 2 * ops.dot(phi, EAq)
     bm = ops.dot(b, m)
-    A1 = bm ** 2 + ops.dot(b, P @ b) + 2 * ops.dot(b, E3) + E4
+    A1 = bm**2 + ops.dot(b, P @ b) + 2 * ops.dot(b, E3) + E4
     A2 = ops.dot(b, b) * (T + mm) + 2 * ops.dot(b, E3) + E4
     bm2 = b + 2 * m
-    Eq2 = ((N + 1) / N) * A1 + A2 / N + (s2 / N) * (ops.dot(bm2, bm2) + 4 * T) \
-        + s2 ** 2 * (1 + 2 / N) + 2 * s2 * (bm + T + mm)
+    Eq2 = (
+        ((N + 1) / N) * A1
+        + A2 / N
+        + (s2 / N) * (ops.dot(bm2, bm2) + 4 * T)
+        + s2**2 * (1 + 2 / N)
+        + 2 * s2 * (bm + T + mm)
+    )
     T3 = ops.dot(phi, phi) * Eq2
     return s2 + T1 + T2 + T3
 
 
 @checked
-def ltb_risk_whitened(a: Any, b: Any, Gamma: Any, phi: Any, Psi_bar: Any, mu_bar: Any,
-                      sigma2: Any, N: Any) -> Any:
+def ltb_risk_whitened(
+    a: Any, b: Any, Gamma: Any, phi: Any, Psi_bar: Any, mu_bar: Any, sigma2: Any, N: Any
+) -> Any:
     r"""Closed-form ICL risk of the general LTB (★) in whitened coordinates (``H = I``).
 
     Source: [zwb24] proofs of Thm 4.1 / 5.3 (App. D); formula re-derived in spec 002 §2.2
@@ -92,18 +102,31 @@ def ltb_risk_whitened(a: Any, b: Any, Gamma: Any, phi: Any, Psi_bar: Any, mu_bar
     """
     ops = ops_for(a, b, Gamma, phi, Psi_bar, mu_bar, sigma2, N)
     if ops.symbolic:
-        return sp.expand(ltb_risk_expr(SP, SP.vec(a), SP.vec(b), sym_mat(Gamma), SP.vec(phi),
-                                       sym_mat(Psi_bar), SP.vec(mu_bar), sigma2, N))
+        return sp.expand(
+            ltb_risk_expr(
+                SP,
+                SP.vec(a),
+                SP.vec(b),
+                sym_mat(Gamma),
+                SP.vec(phi),
+                sym_mat(Psi_bar),
+                SP.vec(mu_bar),
+                sigma2,
+                N,
+            )
+        )
     arrs = [np.asarray(x) for x in (a, b, Gamma, phi, Psi_bar, mu_bar)]
     aa, bb, GG, ff, PP, mm = [
         x.reshape(-1) if i in (0, 1, 3, 5) else x.reshape(x.shape[0] if x.ndim else 1, -1)
-        for i, x in enumerate(arrs)]
+        for i, x in enumerate(arrs)
+    ]
     return ops.out(ltb_risk_expr(NP, aa, bb, GG, ff, PP, mm, sigma2, N))
 
 
 @checked
-def ltb_risk(a: Any, b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: Any,
-             sigma2: Any, N: Any) -> float:
+def ltb_risk(
+    a: Any, b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
+) -> float:
     r"""ICL risk ``E(f(Z) − y)²`` of the LTB with effective parameters ``(a, b, Γ, φ)`` (★).
 
     Source: spec 002 §2.2 via the whitening reduction §1.8 (numeric input only).
@@ -118,8 +141,9 @@ def ltb_risk(a: Any, b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: 
 
 
 @checked
-def lsa_risk(b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any,
-             N: Any) -> float:
+def lsa_risk(
+    b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
+) -> float:
     """ICL risk of the LSA (3.4) = :func:`ltb_risk` with ``a = 0`` (spec 002 §2.2).
 
     >>> lsa_risk([0.], [[0.]], [0.], [[1.]], [[1.]], [2.], 0.0, 5)

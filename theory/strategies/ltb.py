@@ -13,8 +13,9 @@ __all__ = ["zwb24_settings", "thm63_train_settings", "table1_train_settings"]
 
 
 @st.composite
-def zwb24_settings(draw: st.DrawFn, *, d: int | None = None, singular: bool = True
-                   ) -> LinearRegressionICL:
+def zwb24_settings(
+    draw: st.DrawFn, *, d: int | None = None, singular: bool = True
+) -> LinearRegressionICL:
     """A validated :class:`~theory.settings.LinearRegressionICL` of zwb24 Assumption 3.1: PSD
     ``Sigma_x = H`` (possibly singular), PSD ``task_cov = Psi``, ``task_mean = beta*``,
     ``noise_var = sigma2 ≥ 0.01`` (so ``tr(H Psi) + sigma2 > 0``) and ``N ≥ 1``."""
@@ -25,18 +26,20 @@ def zwb24_settings(draw: st.DrawFn, *, d: int | None = None, singular: bool = Tr
     bs = np.array(draw(st.lists(st.floats(-3, 3, allow_nan=False), min_size=d, max_size=d)))
     s2 = draw(st.floats(0.01, 2.0, allow_nan=False))
     N = draw(st.integers(1, 50))
-    return LinearRegressionICL.from_arrays(Sigma_x=H, N=N, task_mean=bs, task_cov=Psi,
-                                           noise_var=s2)
+    return LinearRegressionICL.from_arrays(Sigma_x=H, N=N, task_mean=bs, task_cov=Psi, noise_var=s2)
 
 
-def _train_settings(d_max: int, N_max: int, *, d_min: int = 1, N_min: int = 2,
-                    beta_min: float = 0.0) -> st.SearchStrategy[dict]:
-    return st.fixed_dictionaries({
-        "d": st.integers(d_min, d_max),
-        "N": st.integers(N_min, N_max),
-        "sigma2": st.floats(0.0, 1.0, allow_nan=False, allow_infinity=False),
-        "beta_norm": st.floats(beta_min, 4.0, allow_nan=False, allow_infinity=False),
-    })
+def _train_settings(
+    d_max: int, N_max: int, *, d_min: int = 1, N_min: int = 2, beta_min: float = 0.0
+) -> st.SearchStrategy[dict]:
+    return st.fixed_dictionaries(
+        {
+            "d": st.integers(d_min, d_max),
+            "N": st.integers(N_min, N_max),
+            "sigma2": st.floats(0.0, 1.0, allow_nan=False, allow_infinity=False),
+            "beta_norm": st.floats(beta_min, 4.0, allow_nan=False, allow_infinity=False),
+        }
+    )
 
 
 def thm63_train_settings() -> st.SearchStrategy[dict]:

@@ -6,8 +6,9 @@ without input validation.  The keyword ``Gamma=`` accepted by several functions 
 replaces ``Γ``: it is the hook for the label-noise extension (pass :func:`gamma_noisy`) and for
 fault injection in negative controls.
 
-:class:`Assumption3Setting` is the frozen, validated setting ``(Λ, N, σ, Θ)`` of Assumption 3 /
-Theorem 4 (§3.3 data model), the object :func:`theory.strategies.zfb24_settings` draws.
+:class:`Assumption3Setting` (defined in :mod:`theory.settings.lsa_flow`, bound here) is the frozen,
+validated setting ``(Λ, N, σ, Θ)`` of Assumption 3 / Theorem 4, the object
+:func:`theory.strategies.zfb24_settings` draws.
 
 The helpers :func:`prepare`, :func:`gamma_xp`, :func:`gamma_noisy_xp`, :func:`num_Lambda` and
 :func:`num_N` are shared by the other section modules of this package.
@@ -15,14 +16,14 @@ The helpers :func:`prepare`, :func:`gamma_xp`, :func:`gamma_noisy_xp`, :func:`nu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from theory.common.backend import NP, SP, ops_for
 from theory.lsa_flow.domains import checked
-from theory.settings import MatrixLike, as_matrix, check_int, check_real, readonly
+from theory.settings import as_matrix, check_int, check_real
+from theory.settings.lsa_flow import Assumption3Setting
 
 __all__ = [
     "gamma",
@@ -170,56 +171,3 @@ def initial_state(Theta: Any, sigma_init: float) -> tuple[np.ndarray, float]:
     if abs(nrm - 1.0) > 1e-10:
         raise ValueError(f"‖ΘΘᵀ‖_F must be 1 (Assumption 3), got {nrm:.6g}")
     return s * A, s
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Assumption3Setting:
-    """The setting of [zfb24] Theorem 4: data model (§3.3) and initialisation (Assumption 3).
-
-    Matrices are stored as tuples of row tuples (hashable; any matrix-like input is accepted);
-    :attr:`Lambda_array` and :attr:`Theta_array` give read-only float64 arrays.
-
-    >>> s = Assumption3Setting(Lambda=[[1.0]], N=2, sigma_init=0.3, Theta=[[1.0]])
-    >>> s.Lambda, s.d
-    (((1.0,),), 1)
-    """
-
-    Lambda: MatrixLike  # covariate covariance Λ (d×d, symmetric positive definite)
-    N: int  # training prompt length N ≥ 1
-    sigma_init: float  # σ > 0 of Assumption 3 (initialisation scale, not a noise level)
-    Theta: MatrixLike  # Θ (d×d) with ‖ΘΘᵀ‖_F = 1 (Assumption 3)
-
-    def __post_init__(self) -> None:
-        L = as_matrix("Lambda", self.Lambda, definite=True, paper="zfb24 §3.3")
-        object.__setattr__(self, "Lambda", L)
-        check_int("N", self.N, minimum=1, paper="zfb24 prompt length")
-        check_real(
-            "sigma_init (σ)",
-            self.sigma_init,
-            lower=0.0,
-            lower_open=True,
-            paper="zfb24 Assumption 3",
-        )
-        T = np.asarray(self.Theta, dtype=float)
-        if T.shape != (len(L), len(L)):
-            raise ValueError(
-                f"Theta must have shape ({len(L)}, {len(L)}) (zfb24 Assumption 3), "
-                f"got shape {T.shape}"
-            )
-        initial_state(T, self.sigma_init)  # raises unless ‖ΘΘᵀ‖_F = 1
-        object.__setattr__(self, "Theta", tuple(tuple(float(v) for v in row) for row in T))
-
-    @property
-    def d(self) -> int:
-        """The covariate dimension d."""
-        return len(self.Lambda)
-
-    @property
-    def Lambda_array(self) -> np.ndarray:
-        """Λ as a read-only float64 array."""
-        return readonly(self.Lambda)
-
-    @property
-    def Theta_array(self) -> np.ndarray:
-        """Θ as a read-only float64 array."""
-        return readonly(self.Theta)

@@ -1,5 +1,6 @@
 """[zfb24] settings: the paper's data model of a trained LSA (§3.3 fixed covariance Λ; §4.3
-Definition 7 random covariance Λ_τ = diag(Exp(1)) per prompt), validated at construction.
+Definition 7 random covariance Λ_τ = diag(Exp(1)) per prompt) and the setting (Λ, N, σ, Θ) of
+Assumption 3 / Theorem 4, validated at construction.
 
 The training knobs (σ of Assumption 3's initialisation, Θ's seed, the run mode, the lr drop) are
 the experiment's (:class:`sims.experiments.lsa_flow.LSAFlowSetting` adds them to this class).
@@ -11,9 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from theory.settings.validators import MatrixLike, as_matrix, check_int
+import numpy as np
 
-__all__ = ["LSAFlowData"]
+from theory.settings.validators import MatrixLike, as_matrix, check_int, check_real, readonly
+
+__all__ = ["LSAFlowData", "Assumption3Setting", "THETA_NORM_ATOL"]
+
+#: ‖ΘΘᵀ‖_F = 1 of Assumption 3 up to float64 rounding of the normalisation.
+THETA_NORM_ATOL = 1e-10
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -45,3 +51,58 @@ class LSAFlowData:
                 "Lambda",
                 as_matrix("Lambda", self.Lambda, d=self.d, definite=True, paper="zfb24 §3.3"),
             )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Assumption3Setting:
+    """The setting of [zfb24] Theorem 4: data model (§3.3) and initialisation (Assumption 3).
+
+    Matrices are stored as tuples of row tuples (hashable; any matrix-like input is accepted);
+    :attr:`Lambda_array` and :attr:`Theta_array` give read-only float64 arrays.
+
+    >>> s = Assumption3Setting(Lambda=[[1.0]], N=2, sigma_init=0.3, Theta=[[1.0]])
+    >>> s.Lambda, s.d
+    (((1.0,),), 1)
+    """
+
+    Lambda: MatrixLike  # covariate covariance Λ (d×d, symmetric positive definite)
+    N: int  # training prompt length N ≥ 1
+    sigma_init: float  # σ > 0 of Assumption 3 (initialisation scale, not a noise level)
+    Theta: MatrixLike  # Θ (d×d) with ‖ΘΘᵀ‖_F = 1 (Assumption 3)
+
+    def __post_init__(self) -> None:
+        L = as_matrix("Lambda", self.Lambda, definite=True, paper="zfb24 §3.3")
+        object.__setattr__(self, "Lambda", L)
+        check_int("N", self.N, minimum=1, paper="zfb24 prompt length")
+        check_real(
+            "sigma_init (σ)",
+            self.sigma_init,
+            lower=0.0,
+            lower_open=True,
+            paper="zfb24 Assumption 3",
+        )
+        T = np.asarray(self.Theta, dtype=float)
+        if T.shape != (len(L), len(L)):
+            raise ValueError(
+                f"Theta must have shape ({len(L)}, {len(L)}) (zfb24 Assumption 3), "
+                f"got shape {T.shape}"
+            )
+        nrm = float(np.linalg.norm(T @ T.T))
+        if abs(nrm - 1.0) > THETA_NORM_ATOL:
+            raise ValueError(f"‖ΘΘᵀ‖_F must be 1 (Assumption 3), got {nrm:.6g}")
+        object.__setattr__(self, "Theta", tuple(tuple(float(v) for v in row) for row in T))
+
+    @property
+    def d(self) -> int:
+        """The covariate dimension d."""
+        return len(self.Lambda)
+
+    @property
+    def Lambda_array(self) -> np.ndarray:
+        """Λ as a read-only float64 array."""
+        return readonly(self.Lambda)
+
+    @property
+    def Theta_array(self) -> np.ndarray:
+        """Θ as a read-only float64 array."""
+        return readonly(self.Theta)

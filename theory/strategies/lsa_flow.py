@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from theory.lsa_flow.training import Assumption3Setting
+from theory.settings.lsa_flow import Assumption3Setting
 
 __all__ = ["zfb24_settings", "thm4_train_settings", "thm8_train_settings", "COND_MAX"]
 

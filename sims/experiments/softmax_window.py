@@ -134,6 +134,7 @@ def _iso(
     return SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma * sigma, task=task)
 
 
+# fmt: off
 #: S1/S2 noise levels (spec 003 §3.2).
 SIGMAS = (1.0, 0.3, 0.1, 0.01)
 #: Figs. 3-4's L panel at sigma = 0.01, n = 20: (L, preset); L = 0.03, 0.1 are S3's pretraining
@@ -141,15 +142,8 @@ SIGMAS = (1.0, 0.3, 0.1, 0.01)
 L_RUNS = ((0.01, "f34_L0.01"), (0.03, "s3_L0.03"), (0.1, "s3_L0.1"), (1.0, "s1_sigma0.01"))
 #: Lemma B.5's ellipsoid shape Σ = diag(1, 2, 3, 4, 5)/3 (the lemB5_ellipsoid preset).
 ELLIPSOID_SIGMA = (1 / 3, 2 / 3, 1.0, 4 / 3, 5 / 3)
-_C = TrainConfig(
-    optimizer="adam",
-    lr=0.05,
-    steps=1000,
-    batch_size=256,
-    lr_decay=0.05,
-    dtype="float64",
-    log_every=10,
-)
+_C = TrainConfig(optimizer="adam", lr=0.05, steps=1000, batch_size=256, lr_decay=0.05,
+                 dtype="float64", log_every=10)
 PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     **{f"s1_sigma{s:g}": (UnitExperiment(setting=_iso(s)), _C) for s in SIGMAS},
     **{f"s2_relu_sigma{s:g}": (UnitExperiment(setting=_iso(s, "relu")), _C) for s in SIGMAS},
@@ -158,36 +152,17 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     **{f"s3_L{L:g}": (UnitExperiment(setting=_iso(0.01, L=L)), _C) for L in (0.03, 0.1)},
     # Fig. 1 at one point: hills f = cos(1.5 theta - b) on the circle, n = 20, sigma = 0.1
     "fig1_d2": (UnitExperiment(setting=_iso(0.1, "hills", d=2, L=1.5)), _C),
-    "s4_linear": (
-        UnitExperiment(setting=_iso(0.01), model="linear"),
-        dataclasses.replace(_C, lr=0.01),
-    ),
+    "s4_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
+                  dataclasses.replace(_C, lr=0.01)),
     # S5: d = 6, k = 2, n = 20, sigma = 0, Assumption 4.3 with c_u = c_v = 1, untied M
-    "s5_lowrank": (
-        UnitExperiment(
-            setting=SoftmaxWindowSetting(
-                covariates=SphereCovariates(d=6, kind="lowrank", k=2),
-                tasks=LipschitzTasks(kind="lowrank"),
-                n=20,
-                sigma2=0.0,
-            ),
-            tied=False,
-        ),
-        _C,
-    ),
+    "s5_lowrank": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
+        n=20, sigma2=0.0), tied=False), _C),
     # S5 at the paper's size (App. J.1, Fig. 9): d = 10, k = 2, n = 50, sigma = 0.01 (--full)
-    "s5_paper": (
-        UnitExperiment(
-            setting=SoftmaxWindowSetting(
-                covariates=SphereCovariates(d=10, kind="lowrank", k=2),
-                tasks=LipschitzTasks(kind="lowrank"),
-                n=50,
-                sigma2=1e-4,
-            ),
-            tied=False,
-        ),
-        dataclasses.replace(_C, steps=3000),
-    ),
+    "s5_paper": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=10, kind="lowrank", k=2),
+        tasks=LipschitzTasks(kind="lowrank"), n=50, sigma2=1e-4), tied=False),
+        dataclasses.replace(_C, steps=3000)),
     # S6: constant tasks b ~ U[-1, 1], sigma = 0.5, d = 3, n = 20
     "s6_constant": (UnitExperiment(setting=_iso(0.5, "constant", d=3, L=0.0)), _C),
     "smoke": (UnitExperiment(setting=_iso(0.1)), dataclasses.replace(_C, steps=20, log_every=5)),
@@ -195,35 +170,13 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     # several L, several n, and the non-isotropic sphere law U^d_S ("acg", S = diag(1..d))
     "f34_L0.01": (UnitExperiment(setting=_iso(0.01, L=0.01)), _C),
     **{f"f34_n{n}": (UnitExperiment(setting=_iso(0.01, n=n)), _C) for n in (5, 10, 50, 100, 200)},
-    **{
-        f"f34_acg_L{L:g}": (
-            UnitExperiment(
-                setting=SoftmaxWindowSetting(
-                    covariates=SphereCovariates(d=5, kind="acg"),
-                    tasks=LipschitzTasks(kind="affine", L=L),
-                    n=20,
-                    sigma2=1e-4,
-                )
-            ),
-            _C,
-        )
-        for L in (0.01, 0.1, 1.0)
-    },
+    **{f"f34_acg_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="affine", L=L),
+        n=20, sigma2=1e-4)), _C) for L in (0.01, 0.1, 1.0)},
     # ... and the paper's Fig. 3 class on U^d_S, the 2-ReLU (--full; L = 0.01 kept for the record)
-    **{
-        f"f34_acg_relu_L{L:g}": (
-            UnitExperiment(
-                setting=SoftmaxWindowSetting(
-                    covariates=SphereCovariates(d=5, kind="acg"),
-                    tasks=LipschitzTasks(kind="relu", L=L),
-                    n=20,
-                    sigma2=1e-4,
-                )
-            ),
-            _C,
-        )
-        for L in (0.01, 0.03, 0.1, 1.0)
-    },
+    **{f"f34_acg_relu_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="relu", L=L),
+        n=20, sigma2=1e-4)), _C) for L in (0.01, 0.03, 0.1, 1.0)},
     # S2's report-only cosine extension: f = cos(L v^T x), sigma in {.1, .01} at L = 1, and
     # L in {0.5, 2, 4} at sigma = 0.01 (non-monotone in L at n = 20)
     **{f"s2_cos_sigma{s:g}": (UnitExperiment(setting=_iso(s, "cos")), _C) for s in (0.1, 0.01)},
@@ -234,79 +187,33 @@ PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
     **{f"f5_{t}_n200": (UnitExperiment(setting=_iso(0.01, t, n=200)), _C) for t in ("relu", "cos")},
     "f5_cos_L0.25_n200": (UnitExperiment(setting=_iso(0.01, "cos", n=200, L=0.25)), _C),
     # Fig. 9's offset class (App. J.1's "+2") at the S5 size, softmax and linear attention (--full)
-    **{
-        f"f9_offset_{m}": (
-            UnitExperiment(
-                setting=SoftmaxWindowSetting(
-                    covariates=SphereCovariates(d=6, kind="lowrank", k=2),
-                    tasks=LipschitzTasks(kind="lowrank", offset=2.0),
-                    n=20,
-                    sigma2=0.0,
-                ),
-                tied=False,
-                model=m,
-            ),
-            _C if m == "softmax" else dataclasses.replace(_C, lr=0.01),
-        )
-        for m in ("softmax", "linear")
-    },
+    **{f"f9_offset_{m}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=6, kind="lowrank", k=2),
+        tasks=LipschitzTasks(kind="lowrank", offset=2.0), n=20, sigma2=0.0), tied=False,
+        model=m), _C if m == "softmax" else dataclasses.replace(_C, lr=0.01))
+       for m in ("softmax", "linear")},
     # ... and App. J.1's F^2_B, F^cos_B classes (even in aᵀBᵀx: linear attention's best is M = 0)
-    **{
-        f"f9_{g}_{m}": (
-            UnitExperiment(
-                setting=SoftmaxWindowSetting(
-                    covariates=SphereCovariates(d=6, kind="lowrank", k=2),
-                    tasks=LipschitzTasks(kind="lowrank"),
-                    n=20,
-                    sigma2=0.0,
-                ),
-                tied=False,
-                model=m,
-                link=g,
-            ),
-            _C if m == "softmax" else dataclasses.replace(_C, lr=0.01),
-        )
-        for g in ("square", "cos4")
-        for m in ("softmax", "linear")
-    },
+    **{f"f9_{g}_{m}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
+        n=20, sigma2=0.0), tied=False, model=m, link=g),
+        _C if m == "softmax" else dataclasses.replace(_C, lr=0.01))
+       for g in ("square", "cos4") for m in ("softmax", "linear")},
     # Lemma B.5 on the ellipsoid x = Σ^{1/2}x̃ (Assumption 3.3), S1's σ = 0.01 task (--full)
-    "lemb5_ellipsoid": (
-        UnitExperiment(
-            setting=SoftmaxWindowSetting(
-                covariates=SphereCovariates(d=5, kind="ellipsoid", Sigma_diag=ELLIPSOID_SIGMA),
-                tasks=LipschitzTasks(kind="affine"),
-                n=20,
-                sigma2=1e-4,
-            )
-        ),
-        _C,
-    ),
+    "lemb5_ellipsoid": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=5, kind="ellipsoid", Sigma_diag=ELLIPSOID_SIGMA),
+        tasks=LipschitzTasks(kind="affine"), n=20, sigma2=1e-4)), _C),
     # Fig. 3's cosine panel on U^d_S (report-only, as S2's cosine; --full)
-    **{
-        f"f34_acg_cos_L{L:g}": (
-            UnitExperiment(
-                setting=SoftmaxWindowSetting(
-                    covariates=SphereCovariates(d=5, kind="acg"),
-                    tasks=LipschitzTasks(kind="cos", L=L),
-                    n=20,
-                    sigma2=1e-4,
-                )
-            ),
-            _C,
-        )
-        for L in (0.25, 1.0, 4.0)
-    },
+    **{f"f34_acg_cos_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="cos", L=L),
+        n=20, sigma2=1e-4)), _C) for L in (0.25, 1.0, 4.0)},
     # the spec's S1 / S4 length (--full): 3000 steps, lr cosine-decayed to 0.05x (the spec's
     # 0.999 per step ends at 0.999^3000 = 0.05x)
-    **{
-        f"s1p_sigma{s:g}": (UnitExperiment(setting=_iso(s)), dataclasses.replace(_C, steps=3000))
-        for s in SIGMAS
-    },
-    "s4p_linear": (
-        UnitExperiment(setting=_iso(0.01), model="linear"),
-        dataclasses.replace(_C, lr=0.01, steps=3000),
-    ),
+    **{f"s1p_sigma{s:g}": (UnitExperiment(setting=_iso(s)), dataclasses.replace(_C, steps=3000))
+       for s in SIGMAS},
+    "s4p_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
+                   dataclasses.replace(_C, lr=0.01, steps=3000)),
 }
+# fmt: on
 
 
 def resolve(

@@ -21,17 +21,17 @@ from theory.softmax_window.controls import (
 
 __all__ = ["RESULTS", "PROPERTIES"]
 
+# fmt: off
 RESULTS: tuple[Result, ...] = (
     Result(
-        id="collins24:risk-affine",
-        kind="equation",
+        id="collins24:risk-affine", kind="equation",
         summary="Rotation reduction and the exact affine-class split L = (L^2/3d) A(omega) + "
-        "sigma^2 N(omega); A, N by 1-D Gauss-Legendre quadrature (vs sphere MC); "
-        "scale invariance",
+                "sigma^2 N(omega); A, N by 1-D Gauss-Legendre quadrature (vs sphere MC); "
+                "scale invariance",
         source="[collins24] App. B.1, Lemma C.4 decomposition (10)",
         spec="spec 003 R0.1-R0.3, R0.7",
         statement="L_aff(omega) = (L^2/(3d)) A(omega) + sigma^2 N(omega); "
-        "L*(cL, c sigma) = c^2 L*(L, sigma)",
+                  "L*(cL, c sigma) = c^2 L*(L, sigma)",
         objects=(
             "theory.softmax_window:affine_risk_split",
             "theory.softmax_window:risk_scale",
@@ -39,31 +39,22 @@ RESULTS: tuple[Result, ...] = (
             "numerics.softmax_window.api:optimal_scale",
         ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_generic:check_risk_affine_float_forms_generic",
-                faults={"split_L_linear": SPLIT_L_LINEAR},
-            ),
-            Check(
-                "numerics.softmax_window.checks_reductions:check_risk_affine_mc",
-                faults={"query_attends_to_itself": {"fault_query_attends": True}},
-            ),
-            Check(
-                "numerics.softmax_window.checks_reductions:check_risk_affine_quad_scale",
-                faults={"sigma_to_the_fourth": {"fault_sigma_power": 2.0}},
-            ),
-            Check(
-                "sims.checks.softmax_window.reductions:check_risk_affine_torch",
-                faults={"query_attends_to_itself": {"fault_query_attends": True}},
-            ),
+            Check("numerics.softmax_window.checks_generic:check_risk_affine_float_forms_generic",
+                  faults={"split_L_linear": SPLIT_L_LINEAR}),
+            Check("numerics.softmax_window.checks_reductions:check_risk_affine_mc",
+                  faults={"query_attends_to_itself": {"fault_query_attends": True}}),
+            Check("numerics.softmax_window.checks_reductions:check_risk_affine_quad_scale",
+                  faults={"sigma_to_the_fourth": {"fault_sigma_power": 2.0}}),
+            Check("sims.checks.softmax_window.reductions:check_risk_affine_torch",
+              faults={"query_attends_to_itself": {"fault_query_attends": True}}),
         ),
         derived=True,
     ),
     Result(
-        id="collins24:limits",
-        kind="remark",
+        id="collins24:limits", kind="remark",
         summary="Remark 2.1: omega = 0 (label average, N(0) = 1/n), omega -> inf (1-NN, "
-        "A(inf) = 2 int F_d^n), N increasing so omega* = 0 and L* = sigma^2/n for "
-        "constant tasks",
+                "A(inf) = 2 int F_d^n), N increasing so omega* = 0 and L* = sigma^2/n for "
+                "constant tasks",
         source="[collins24] Remark 2.1",
         spec="spec 003 R0.4, R0.5, R1",
         statement="N(0) = 1/n, A(0) = 1 + 1/n; A(inf) = 2 int_{-1}^1 F_d(t)^n dt, N(inf) = 1",
@@ -74,27 +65,22 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:nearest_neighbour_risk",
         ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_reductions:check_limits_quad",
-                faults={"query_counted_in_n0": {"fault_n0": 1 / 21}},
-            ),
+            Check("numerics.softmax_window.checks_reductions:check_limits_quad",
+                  faults={"query_counted_in_n0": {"fault_n0": 1 / 21}}),
             Check("numerics.softmax_window.checks_reductions:check_limits_mc"),
-            Check(
-                "sims.checks.softmax_window.reductions:check_limits_train",
-                faults={"query_counted_in_n": {"fault_n_offset": 1}},
-            ),
+            Check("sims.checks.softmax_window.reductions:check_limits_train",
+              faults={"query_counted_in_n": {"fault_n_offset": 1}}),
         ),
     ),
     Result(
-        id="collins24:asymptotics",
-        kind="derived",
+        id="collins24:asymptotics", kind="derived",
         summary="N(omega) ~ c_d omega^{(d-1)/2}/n, rad ~ ((d-1)/2omega)^2, omega*_aff ~ "
-        "Lambda^{2/(d+3)} (inside Theorem 3.4 Case 1's printed bracket); Lemma D.1 / "
-        "Cor. G.5's omega^{d/2}/n noise scale is a discrepancy",
+                "Lambda^{2/(d+3)} (inside Theorem 3.4 Case 1's printed bracket); Lemma D.1 / "
+                "Cor. G.5's omega^{d/2}/n noise scale is a discrepancy",
         source="[collins24] Lemma D.1, Cor. G.5, §3.1",
         spec="spec 003 R0.8, G1 [DERIVED]",
         statement="c_d = 2^{2-d} sqrt(pi)/Gamma(d/2); omega*_aff = [(d-1)2^{d-2}Gamma(d/2)Lambda/"
-        "(3d sqrt(pi))]^{2/(d+3)}",
+                  "(3d sqrt(pi))]^{2/(d+3)}",
         objects=(
             "theory.softmax_window:noise_constant",
             "theory.softmax_window:noise_asymptote",
@@ -105,26 +91,21 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:paper_affine_optimum_exponent",
         ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_reductions:check_asymptotics_quad",
-                faults={"paper_noise_exponent_d_over_2": {"fault_noise_exponent": 1.5}},
-            ),
-            Check(
-                "numerics.softmax_window.checks_reductions:check_asymptotics_rate",
-                expect="discrepancy",
-            ),
+            Check("numerics.softmax_window.checks_reductions:check_asymptotics_quad",
+                  faults={"paper_noise_exponent_d_over_2": {"fault_noise_exponent": 1.5}}),
+            Check("numerics.softmax_window.checks_reductions:check_asymptotics_rate",
+                  expect="discrepancy"),
         ),
         derived=True,
     ),
     Result(
-        id="collins24:thm3.4",
-        kind="theorem",
+        id="collins24:thm3.4", kind="theorem",
         summary="omega* against Lambda = nL^2/sigma^2: monotone in L, sigma, n; the spec's "
-        "reference values; Lambda-collapse; slope inside the (reconstructed) bracket",
+                "reference values; Lambda-collapse; slope inside the (reconstructed) bracket",
         source="[collins24] Theorem 3.4 (= E.1, E.2), eq. (15), (17)",
         spec="spec 003 R6, G2",
         statement="Omega(Lambda^alpha) <= omega* <= O(Lambda^{2(d+2)/(d(d+4))}) (affine); "
-        "Omega(Lambda^beta) <= omega* <= O(Lambda^{2 beta}) (ReLU)",
+                  "Omega(Lambda^beta) <= omega* <= O(Lambda^{2 beta}) (ReLU)",
         objects=(
             "theory.softmax_window:Lambda",
             "theory.softmax_window:alpha",
@@ -133,31 +114,19 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:surrogate_optimum",
         ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_optimum:check_thm3_4_paper",
-                faults={"sigma_doubled": {"fault_sigma_scale": 2.0}},
-            ),
+            Check("numerics.softmax_window.checks_optimum:check_thm3_4_paper",
+                  faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_order"),
-            Check(
-                "numerics.softmax_window.checks_generic:check_thm3_4_float_lambda_generic",
-                faults={"lambda_linear_in_L": LAMBDA_LINEAR_IN_L},
-            ),
-            Check(
-                "numerics.softmax_window.checks_optimum:check_thm3_4_optim_collapse",
-                faults={"lambda_square_root": {"fault_lambda_power": 0.5}},
-            ),
+            Check("numerics.softmax_window.checks_generic:check_thm3_4_float_lambda_generic",
+                  faults={"lambda_linear_in_L": LAMBDA_LINEAR_IN_L}),
+            Check("numerics.softmax_window.checks_optimum:check_thm3_4_optim_collapse",
+                  faults={"lambda_square_root": {"fault_lambda_power": 0.5}}),
             Check("numerics.softmax_window.checks_optimum:check_thm3_4_rate"),
-            Check(
-                "sims.checks.softmax_window.optimum:check_thm3_4_train",
-                faults={
-                    "trained_value_scalar": {"fault_train_value": True},
-                    **alternatives(*THM34_ALTERNATIVES),
-                },
-            ),
-            Check(
-                "sims.checks.softmax_window.optimum:check_thm3_4_train_relu",
-                faults=alternatives(*THM34_RELU_ALTERNATIVES),
-            ),
+            Check("sims.checks.softmax_window.optimum:check_thm3_4_train",
+              faults={"trained_value_scalar": {"fault_train_value": True},
+                      **alternatives(*THM34_ALTERNATIVES)}),
+            Check("sims.checks.softmax_window.optimum:check_thm3_4_train_relu",
+              faults=alternatives(*THM34_RELU_ALTERNATIVES)),
             Check("sims.checks.softmax_window.optimum:check_thm3_4_train_cos"),
         ),
         figures=(
@@ -168,10 +137,9 @@ RESULTS: tuple[Result, ...] = (
         ),
     ),
     Result(
-        id="collins24:thm3.5",
-        kind="theorem",
+        id="collins24:thm3.5", kind="theorem",
         summary="Transfer across Lipschitz constants: the exact curve L'^2 S(omega_L) + sigma^2 "
-        "N(omega_L) is quadratic in L' and tangent to the envelope L*(L') at L' = L",
+                "N(omega_L) is quadratic in L' and tangent to the envelope L*(L') at L' = L",
         source="[collins24] Theorem 3.5 (= E.3)",
         spec="spec 003 R7, G5 [derived exact counterpart]",
         statement="L_test(L') >= min_omega [L'^2 S(omega) + sigma^2 N(omega)], equality iff L' = L",
@@ -180,22 +148,19 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:transfer_ratio_limits",
         ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_optimum:check_thm3_5_quad",
-                faults={"pretrain_shift": {"fault_pretrain_shift": 1.5}},
-            ),
-            Check(
-                "sims.checks.softmax_window.transfer:check_thm3_5_train",
-                faults={"swapped_units": {"fault_swap_units": True}},
-            ),
+            Check("numerics.softmax_window.checks_optimum:check_thm3_5_quad",
+                  faults={"pretrain_shift": {"fault_pretrain_shift": 1.5}}),
+            Check("sims.checks.softmax_window.transfer:check_thm3_5_train",
+              faults={"swapped_units": {"fault_swap_units": True}}),
         ),
-        figures=("sims.figures.softmax_window:fig_transfer_curves",),
+        figures=(
+            "sims.figures.softmax_window:fig_transfer_curves",
+        ),
     ),
     Result(
-        id="collins24:thm3.6",
-        kind="theorem",
+        id="collins24:thm3.6", kind="theorem",
         summary="Linear attention cannot beat L^2/3; exact affine optimum m* I with "
-        "L_LA = a m^2 - 2bm + c; softmax* < label average < best linear attention",
+                "L_LA = a m^2 - 2bm + c; softmax* < label average < best linear attention",
         source="[collins24] Theorem 3.6 (= Lemma F.1)",
         spec="spec 003 R8",
         statement="L_LA(M) >= L^2/3 for every M; m* = b/a, L_LA* = c - b^2/a",
@@ -207,34 +172,25 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check("numerics.softmax_window.checks_linear:check_thm3_6_mc"),
-            Check(
-                "numerics.softmax_window.checks_linear:check_thm3_6_mc_floor",
-                faults={"no_intercept": {"fault_no_intercept": True}},
-            ),
-            Check(
-                "numerics.softmax_window.checks_linear:check_thm3_6_symbolic",
-                faults={"drop_pairs": {"fault_drop_pairs": True}},
-            ),
-            Check(
-                "numerics.softmax_window.checks_generic:check_thm3_6_float_floor_attained",
-                faults={"floor_over_4": LA_FLOOR_OVER_4},
-            ),
-            Check(
-                "numerics.softmax_window.checks_linear:check_thm3_6_symbolic_moments",
-                faults={"gaussian_fourth_moment": {"fault_gaussian_fourth": True}},
-            ),
-            Check(
-                "sims.checks.softmax_window.linear:check_thm3_6_train",
-                faults=alternatives("M = 0", "one-step GD M = I/n"),
-            ),
+            Check("numerics.softmax_window.checks_linear:check_thm3_6_mc_floor",
+                  faults={"no_intercept": {"fault_no_intercept": True}}),
+            Check("numerics.softmax_window.checks_linear:check_thm3_6_symbolic",
+                  faults={"drop_pairs": {"fault_drop_pairs": True}}),
+            Check("numerics.softmax_window.checks_generic:check_thm3_6_float_floor_attained",
+                  faults={"floor_over_4": LA_FLOOR_OVER_4}),
+            Check("numerics.softmax_window.checks_linear:check_thm3_6_symbolic_moments",
+                  faults={"gaussian_fourth_moment": {"fault_gaussian_fourth": True}}),
+            Check("sims.checks.softmax_window.linear:check_thm3_6_train",
+              faults=alternatives(
+                   'M = 0',
+                   'one-step GD M = I/n')),
         ),
     ),
     Result(
-        id="collins24:thm4.4",
-        kind="theorem",
+        id="collins24:thm4.4", kind="theorem",
         summary="Low-rank tasks: the optimum over M = c1 BB^T + c2 B_perp B_perp^T has c2 = 0 "
-        "(L even in c2, minimised at 0); Lemmas H.1, H.3, H.4 signs; trained unit: "
-        "rho(M, B) -> 0",
+                "(L even in c2, minimised at 0); Lemmas H.1, H.3, H.4 signs; trained unit: "
+                "rho(M, B) -> 0",
         source="[collins24] Theorem 4.4 (= H.5), Lemma H.2, Assumption 4.3",
         spec="spec 003 R12, G9, G12",
         statement="M* = c BB^T, c in (0, C_b/c_u^2]",
@@ -244,49 +200,43 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:thm44_scale_bound",
         ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_generic:check_thm4_4_float_scale_bound_generic",
-                faults={"cu_linear": THM44_CU_LINEAR},
-            ),
-            Check(
-                "numerics.softmax_window.checks_lowrank:check_thm4_4_mc",
-                faults={"full_rank_task": {"fault_full_rank_task": True}},
-            ),
-            Check(
-                "numerics.softmax_window.checks_lowrank:check_thm4_4_mc_lemmas",
-                faults={"flipped_alpha": {"fault_flip_alpha": True}},
-            ),
+            Check("numerics.softmax_window.checks_generic:check_thm4_4_float_scale_bound_generic",
+                  faults={"cu_linear": THM44_CU_LINEAR}),
+            Check("numerics.softmax_window.checks_lowrank:check_thm4_4_mc",
+                  faults={"full_rank_task": {"fault_full_rank_task": True}}),
+            Check("numerics.softmax_window.checks_lowrank:check_thm4_4_mc_lemmas",
+                  faults={"flipped_alpha": {"fault_flip_alpha": True}}),
             Check("sims.checks.softmax_window.lowrank:check_thm4_4_train"),
         ),
-        figures=("sims.figures.softmax_window:fig_9",),
+        figures=(
+            "sims.figures.softmax_window:fig_9",
+        ),
     ),
     Result(
-        id="collins24:rem2.2",
-        kind="remark",
+        id="collins24:rem2.2", kind="remark",
         summary="Small-omega link: softmax = label mean + (omega/n) sum (y_i - ybar) x_i^T x "
-        "+ O(omega^2)",
+                "+ O(omega^2)",
         source="[collins24] Remark 2.2",
         spec="spec 003 R9 [derived]",
         statement="|y_SA - [ybar + (omega/n) sum (y_i - ybar) x_i^T x]| = O(omega^2)",
-        objects=("theory.softmax_window:small_omega_prediction",),
+        objects=(
+            "theory.softmax_window:small_omega_prediction",
+        ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_linear:check_rem2_2_rate",
-                faults={"drop_label_mean": {"fault_drop_mean": True}},
-            ),
+            Check("numerics.softmax_window.checks_linear:check_rem2_2_rate",
+                  faults={"drop_label_mean": {"fault_drop_mean": True}}),
         ),
     ),
     Result(
-        id="collins24:sec3.1",
-        kind="observation",
+        id="collins24:sec3.1", kind="observation",
         summary="Hard-window proof sketch: window mass p_omega = 1/2 I_{1/omega - 1/(4omega^2)}"
-        "((d-1)/2, 1/2) (mpmath, scipy) vs hard-window MC; the exact modified-softmax "
-        "risk on F^lin_L vs MC and its argmin exponent 2/(d+3) (the sketch's 2/(d+2) is "
-        "a discrepancy)",
+                "((d-1)/2, 1/2) (mpmath, scipy) vs hard-window MC; the exact modified-softmax "
+                "risk on F^lin_L vs MC and its argmin exponent 2/(d+3) (the sketch's 2/(d+2) is "
+                "a discrepancy)",
         source="[collins24] §3.1",
         spec="spec 003 R10",
         statement="p_omega = P(s <= 1/(2 omega)) = 1/2 I_{1/omega - 1/(4 omega^2)}((d-1)/2, 1/2); "
-        "L_MSA = (L^2/d)[m1^2 + (2m1 - m1^2)E(1/K)] + sigma^2 E(1/K) [derived]",
+                  "L_MSA = (L^2/d)[m1^2 + (2m1 - m1^2)E(1/K)] + sigma^2 E(1/K) [derived]",
         objects=(
             "theory.softmax_window:window_mass",
             "theory.softmax_window:window_threshold",
@@ -294,47 +244,38 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:msa_risk",
         ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_window:check_sec3_1_mc",
-                faults={"radius_power_one": {"fault_radius_power": 1.0}},
-            ),
+            Check("numerics.softmax_window.checks_window:check_sec3_1_mc",
+                  faults={"radius_power_one": {"fault_radius_power": 1.0}}),
             Check("numerics.softmax_window.checks_window:check_sec3_1_rate", expect="discrepancy"),
-            Check(
-                "numerics.softmax_window.checks_window:check_sec3_1_mc_msa",
-                faults={"drop_bias": {"fault_drop_bias": True}},
-            ),
-            Check(
-                "numerics.softmax_window.checks_window:check_sec3_1_rate_msa",
-                expect="discrepancy",
-                faults={"drop_bias": {"fault_drop_bias": True}},
-            ),
+            Check("numerics.softmax_window.checks_window:check_sec3_1_mc_msa",
+                  faults={"drop_bias": {"fault_drop_bias": True}}),
+            Check("numerics.softmax_window.checks_window:check_sec3_1_rate_msa",
+              expect="discrepancy", faults={"drop_bias": {"fault_drop_bias": True}}),
         ),
     ),
     Result(
-        id="collins24:lemD.2",
-        kind="lemma",
+        id="collins24:lemD.2", kind="lemma",
         summary="The noise term sigma^2 N(omega) is strictly increasing in omega (via Lemma I.3 "
-        "and Assumption D.1's noise model)",
+                "and Assumption D.1's noise model)",
         source="[collins24] Lemma D.2, Lemma I.3",
         spec="spec 003 R5",
         statement="L_noise(omega) > L_noise(omega') iff omega > omega'",
-        objects=("theory.softmax_window:i3_ratio",),
+        objects=(
+            "theory.softmax_window:i3_ratio",
+        ),
         checks=(
             Check("numerics.softmax_window.checks_window:check_lemd_2_quad"),
-            Check(
-                "numerics.softmax_window.checks_window:check_lemd_2_float_i3",
-                faults={"reversed_order": {"fault_reverse_order": True}},
-            ),
+            Check("numerics.softmax_window.checks_window:check_lemd_2_float_i3",
+                  faults={"reversed_order": {"fault_reverse_order": True}}),
         ),
     ),
     Result(
-        id="collins24:appG",
-        kind="lemma",
+        id="collins24:appG", kind="lemma",
         summary="Spherical caps: exact measure by the incomplete beta, bounds G.1, Stirling/"
-        "Kershaw G.6, G.7; gamma(d, alpha, m) (Def. G.2) vs Lemma G.3 (its upper bound "
-        "fails at 95 of 481 grid points, every m = 1 and 40 with m >= 2: discrepancy; "
-        "with +1/2 none fail); E g_p(r) exact vs MC, exponent -(d-1+p)/2 (paper's "
-        "-(d+p)/2: discrepancy)",
+                "Kershaw G.6, G.7; gamma(d, alpha, m) (Def. G.2) vs Lemma G.3 (its upper bound "
+                "fails at 95 of 481 grid points, every m = 1 and 40 with m >= 2: discrepancy; "
+                "with +1/2 none fail); E g_p(r) exact vs MC, exponent -(d-1+p)/2 (paper's "
+                "-(d+p)/2: discrepancy)",
         source="[collins24] App. G (G.1-G.7)",
         spec="spec 003 R11, G1, G13",
         statement="flat-disk <= sigma_eps = 1/2 I_{2eps-eps^2}((d-1)/2,1/2) <= 1/2 r^{d-1}",
@@ -353,52 +294,38 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_window:paper_gp_exponent",
         ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_appg:check_appg_float",
-                faults={"lower_bound_times_10": {"fault_lower_scale": 10.0}},
-            ),
+            Check("numerics.softmax_window.checks_appg:check_appg_float",
+                  faults={"lower_bound_times_10": {"fault_lower_scale": 10.0}}),
             Check("numerics.softmax_window.checks_appg:check_appg_mc"),
-            Check(
-                "numerics.softmax_window.checks_appg:check_appg_float_gamma",
-                expect="discrepancy",
-                faults={
-                    "lower_bound_times_3": {"fault_lower_scale": 3.0},
-                    "printed_minus_half_in_the_plus_half_reading": {"fault_upper_shift": -0.5},
-                },
-            ),
-            Check(
-                "numerics.softmax_window.checks_appg:check_appg_mc_gp",
-                faults={"rate_times_1_2": {"fault_rate_factor": 1.2}},
-            ),
-            Check(
-                "numerics.softmax_window.checks_appg:check_appg_rate_gp",
-                expect="discrepancy",
-                faults={"exponent_minus_1_5": {"fault_exponent": -1.5}},
-            ),
+            Check("numerics.softmax_window.checks_appg:check_appg_float_gamma",
+              expect="discrepancy", faults={"lower_bound_times_3": {"fault_lower_scale": 3.0},
+                      "printed_minus_half_in_the_plus_half_reading": {"fault_upper_shift": -0.5}}),
+            Check("numerics.softmax_window.checks_appg:check_appg_mc_gp",
+                  faults={"rate_times_1_2": {"fault_rate_factor": 1.2}}),
+            Check("numerics.softmax_window.checks_appg:check_appg_rate_gp",
+              expect="discrepancy", faults={"exponent_minus_1_5": {"fault_exponent": -1.5}}),
         ),
     ),
     Result(
-        id="collins24:lemB.1",
-        kind="lemma",
+        id="collins24:lemB.1", kind="lemma",
         summary="The x-part r of the value row is optimally 0: the cross term vanishes when f "
-        "and -f are equally likely, so L(r) - L(0) = E(sum beta_i r^T x_i)^2 >= 0",
+                "and -f are equally likely, so L(r) - L(0) = E(sum beta_i r^T x_i)^2 >= 0",
         source="[collins24] Lemma B.1",
         spec="spec 003 R2",
         statement="L(r) - L(0) = E[(sum_i beta_i r^T x_i)^2] >= 0",
-        objects=("theory.softmax_window:affine_signal_rho",),
+        objects=(
+            "theory.softmax_window:affine_signal_rho",
+        ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_signal:check_lemb_1_mc",
-                faults={"fixed_direction": {"fault_fixed_direction": True}},
-            ),
+            Check("numerics.softmax_window.checks_signal:check_lemb_1_mc",
+                  faults={"fixed_direction": {"fault_fixed_direction": True}}),
         ),
     ),
     Result(
-        id="collins24:lemB.5",
-        kind="lemma",
+        id="collins24:lemB.5", kind="lemma",
         summary="Under Assumption B.4 every minimiser is M* = omega Sigma^-1: perturbed and "
-        "negative-definite M never beat omega* I; L_Sigma(omega Sigma^-1) = "
-        "L_I(omega I) (not claimed for U^d_S)",
+                "negative-definite M never beat omega* I; L_Sigma(omega Sigma^-1) = "
+                "L_I(omega I) (not claimed for U^d_S)",
         source="[collins24] Assumption B.4, Lemma B.5",
         spec="spec 003 R3, G6",
         statement="M* = omega Sigma^-1; L_Sigma(M) = L_I(Sigma^1/2 M Sigma^1/2) [derived]",
@@ -409,91 +336,77 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check("numerics.softmax_window.checks_signal:check_lemb_5_mc"),
-            Check(
-                "numerics.softmax_window.checks_signal:check_lemb_5_mc_sigma",
-                faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}},
-            ),
-            Check(
-                "sims.checks.softmax_window.signal:check_lemb5_ellipsoid",
-                faults={
-                    "unwhitened_task": {"fault_unwhitened_task": True},
-                    **alternatives(
-                        "inverse shape omega* Sigma", "isotropic omega* I", "label average (M = 0)"
-                    ),
-                },
-            ),
+            Check("numerics.softmax_window.checks_signal:check_lemb_5_mc_sigma",
+                  faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}}),
+            Check("sims.checks.softmax_window.signal:check_lemb5_ellipsoid",
+              faults={"unwhitened_task": {"fault_unwhitened_task": True},
+                      **alternatives("inverse shape omega* Sigma", "isotropic omega* I",
+                                      "label average (M = 0)")}),
         ),
     ),
     Result(
-        id="collins24:corC.6",
-        kind="corollary",
+        id="collins24:corC.6", kind="corollary",
         summary="Affine signal bounds: C.2's 4L^2, shapes rad ~ omega^-2 and orth ~ "
-        "omega^{(d-3)/2}/n (exact), C.6's constants fitted and reported",
+                "omega^{(d-3)/2}/n (exact), C.6's constants fitted and reported",
         source="[collins24] Lemma C.2, Corollary C.6, eq. (13)",
         spec="spec 003 R4",
         statement="L^2 Omega(1/(omega+1)^2) <= L_signal "
-        "<= L^2 O(1/omega^2 + omega^{d/2-1}/n + 1/n)",
+                  "<= L^2 O(1/omega^2 + omega^{d/2-1}/n + 1/n)",
         objects=(
             "theory.softmax_window:signal_bound_c2",
             "theory.softmax_window:c6_lower_shape",
             "theory.softmax_window:c6_upper_shape",
         ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_signal:check_corc_6_quad",
-                faults={"paper_orth_exponent": {"fault_orth_exponent": 1.5}},
-            ),
+            Check("numerics.softmax_window.checks_signal:check_corc_6_quad",
+                  faults={"paper_orth_exponent": {"fault_orth_exponent": 1.5}}),
         ),
     ),
     Result(
-        id="collins24:lemC.8",
-        kind="lemma",
+        id="collins24:lemC.8", kind="lemma",
         summary="Any L-Lipschitz class: L_signal <= L^2 O(1/omega + 1/n); the ReLU signal decays "
-        "between omega^-1 and omega^-2 (spec: -1.5), constant fitted",
+                "between omega^-1 and omega^-2 (spec: -1.5), constant fitted",
         source="[collins24] Lemma C.8",
         spec="spec 003 R4",
         statement="L_signal <= L^2 O(1/omega + 1/n) for omega >= (d + sqrt d)/2",
-        objects=("theory.softmax_window:c8_upper_shape",),
+        objects=(
+            "theory.softmax_window:c8_upper_shape",
+        ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_signal:check_lemc_8_mc",
-                faults={"linear_task": {"fault_linear_task": True}},
-            ),
+            Check("numerics.softmax_window.checks_signal:check_lemc_8_mc",
+                  faults={"linear_task": {"fault_linear_task": True}}),
         ),
     ),
     Result(
-        id="collins24:lemC.9",
-        kind="lemma",
+        id="collins24:lemC.9", kind="lemma",
         summary="ReLU signal >= 1/2 affine signal for every omega (MC ratio vs quadrature)",
         source="[collins24] Lemma C.9",
         spec="spec 003 R4 item 2",
         statement="L_signal(omega; F+_L) >= 1/2 L_signal(omega; F^aff_L)",
-        objects=("theory.softmax_window:affine_signal_rho",),
+        objects=(
+            "theory.softmax_window:affine_signal_rho",
+        ),
         checks=(
-            Check(
-                "numerics.softmax_window.checks_signal:check_lemc_9_mc",
-                faults={"ratio_one": {"fault_ratio": 1.0}},
-            ),
+            Check("numerics.softmax_window.checks_signal:check_lemc_9_mc",
+                  faults={"ratio_one": {"fault_ratio": 1.0}}),
         ),
     ),
     Result(
-        id="collins24:fig1",
-        kind="figure",
+        id="collins24:fig1", kind="figure",
         summary="Fig. 1 (d = 2, hills cos(nu theta - b)), population version: softmax* < linear "
-        "attention* for n >= 20; at n = 5 (nu = 1.5 and 6) the spec's paraphrase "
-        "'softmax below linear for all nu and n' is not reproduced (unconfirmed: the "
-        "caption says only 'small error'); one trained unit",
+                "attention* for n >= 20; at n = 5 (nu = 1.5 and 6) the spec's paraphrase "
+                "'softmax below linear for all nu and n' is not reproduced (unconfirmed: the "
+                "caption says only 'small error'); one trained unit",
         source="[collins24] Figure 1, App. J",
         spec="spec 003 §4, G10",
         statement="softmax attention achieves small error (caption); spec paraphrase: softmax "
-        "error < linear error for all nu and n",
-        objects=("theory.softmax_window:la_optimum",),
+                  "error < linear error for all nu and n",
+        objects=(
+            "theory.softmax_window:la_optimum",
+        ),
         checks=(
-            Check(
-                "sims.checks.softmax_window.linear:check_fig1_order",
-                expect="unconfirmed",
-                faults={"sigma2_times_4": {"fault_sigma2_scale": 4.0}},
-            ),
+            Check("sims.checks.softmax_window.linear:check_fig1_order", expect="unconfirmed",
+              faults={"sigma2_times_4": {"fault_sigma2_scale": 4.0}}),
         ),
         figures=(
             "sims.figures.softmax_window:fig_1b",
@@ -501,11 +414,10 @@ RESULTS: tuple[Result, ...] = (
         ),
     ),
     Result(
-        id="collins24:fig3-4",
-        kind="figure",
+        id="collins24:fig3-4", kind="figure",
         summary="Figs. 3-4 at the S1 size: ||M|| over training grows more slowly for larger "
-        "sigma, faster for larger L and n (also on U^d_S) and ends at the population "
-        "optimum (quadrature; MC over diagonal M for U^d_S)",
+                "sigma, faster for larger L and n (also on U^d_S) and ends at the population "
+                "optimum (quadrature; MC over diagonal M for U^d_S)",
         source="[collins24] Figures 3, 4",
         spec="spec 003 §4",
         statement="||M|| grows more slowly for larger sigma and faster for larger L and n",
@@ -515,36 +427,32 @@ RESULTS: tuple[Result, ...] = (
             "numerics.softmax_window.anisotropic:optimal_diag_M",
         ),
         checks=(
-            Check(
-                "sims.checks.softmax_window.dynamics:check_fig3_4_train",
-                faults={"at_initialisation": {"step": 0}, **alternatives(*FIG34_ALTERNATIVES)},
-            ),
-            Check(
-                "sims.checks.softmax_window.dynamics:check_fig3_4_train_acg",
-                faults=alternatives(*FIG34_ACG_ALTERNATIVES),
-            ),
+            Check("sims.checks.softmax_window.dynamics:check_fig3_4_train",
+              faults={"at_initialisation": {"step": 0},
+                      **alternatives(*FIG34_ALTERNATIVES)}),
+            Check("sims.checks.softmax_window.dynamics:check_fig3_4_train_acg",
+              faults=alternatives(*FIG34_ACG_ALTERNATIVES)),
         ),
-        figures=("sims.figures.softmax_window:fig_3_4",),
+        figures=(
+            "sims.figures.softmax_window:fig_3_4",
+        ),
     ),
     Result(
-        id="collins24:fig5",
-        kind="figure",
+        id="collins24:fig5", kind="figure",
         summary="Fig. 5 (n = 200): omega* = 14.99, L* = 0.00338; units pretrained on affine, "
-        "2-ReLU, cosine are within 10 % of each class's optimum; mismatched-L loses",
+                "2-ReLU, cosine are within 10 % of each class's optimum; mismatched-L loses",
         source="[collins24] Figure 5",
         spec="spec 003 §4 [COMPUTED targets]",
         statement="pretraining on any 1-Lipschitz class generalises across classes; mismatched "
-        "L does not",
-        objects=("theory.softmax_window:transfer_risk",),
+                  "L does not",
+        objects=(
+            "theory.softmax_window:transfer_risk",
+        ),
         checks=(
-            Check(
-                "sims.checks.softmax_window.transfer:check_fig5_quad",
-                faults={"sigma_doubled": {"fault_sigma_scale": 2.0}},
-            ),
-            Check(
-                "sims.checks.softmax_window.transfer:check_fig5_matrix",
-                faults={"mismatched_L_unit_as_affine": {"fault_unit": "s3_L0.03"}},
-            ),
+            Check("sims.checks.softmax_window.transfer:check_fig5_quad",
+              faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
+            Check("sims.checks.softmax_window.transfer:check_fig5_matrix",
+              faults={"mismatched_L_unit_as_affine": {"fault_unit": "s3_L0.03"}}),
         ),
         figures=(
             "sims.figures.softmax_window:fig_transfer_curves",
@@ -552,44 +460,37 @@ RESULTS: tuple[Result, ...] = (
         ),
     ),
     Result(
-        id="collins24:fig9",
-        kind="figure",
+        id="collins24:fig9", kind="figure",
         summary="Fig. 9 at the S5 size: rho(M, B) of the trained unit decreases and ends <= 0.05 "
-        "(--full: offset, F^2_B, F^cos_B; linear attention learns no structure)",
+                "(--full: offset, F^2_B, F^cos_B; linear attention learns no structure)",
         source="[collins24] Figure 9, App. J.1",
         spec="spec 003 §4, G9",
         statement="rho(M, B) decreases over training",
-        objects=("theory.softmax_window:rho_metric",),
-        checks=(
-            Check(
-                "sims.checks.softmax_window.lowrank:check_fig9_train",
-                faults={"wrong_subspace": {"fault_wrong_subspace": True}},
-            ),
+        objects=(
+            "theory.softmax_window:rho_metric",
         ),
-        figures=("sims.figures.softmax_window:fig_9",),
+        checks=(
+            Check("sims.checks.softmax_window.lowrank:check_fig9_train",
+              faults={"wrong_subspace": {"fault_wrong_subspace": True}}),
+        ),
+        figures=(
+            "sims.figures.softmax_window:fig_9",
+        ),
     ),
 )
 
 PROPERTIES: tuple[TrainedProperty, ...] = (
-    TrainedProperty(
-        result="collins24:thm3.4",
-        name="any-setting",
-        check="sims.checks.softmax_window.optimum:check_thm3_4_train",
-        strategy="theory.strategies.softmax_window:thm34_train_settings",
-        pinned=({"d": 5, "n": 20, "L": 1.0},),
-    ),
-    TrainedProperty(
-        result="collins24:thm3.4",
-        name="relu",
-        check="sims.checks.softmax_window.optimum:check_thm3_4_train_relu",
-        strategy="theory.strategies.softmax_window:thm34_relu_train_settings",
-        pinned=({"d": 5, "n": 20, "L": 1.0},),
-    ),
-    TrainedProperty(
-        result="collins24:fig3-4",
-        name="any-setting",
-        check="sims.checks.softmax_window.dynamics:check_fig3_4_train",
-        strategy="theory.strategies.softmax_window:thm34_train_settings",
-        pinned=({"d": 5, "n": 20, "L": 1.0, "sigma2": 1e-4},),
-    ),
+    TrainedProperty(result="collins24:thm3.4", name="any-setting",
+                    check="sims.checks.softmax_window.optimum:check_thm3_4_train",
+                    strategy="theory.strategies.softmax_window:thm34_train_settings",
+                    pinned=({"d": 5, "n": 20, "L": 1.0},)),
+    TrainedProperty(result="collins24:thm3.4", name="relu",
+                    check="sims.checks.softmax_window.optimum:check_thm3_4_train_relu",
+                    strategy="theory.strategies.softmax_window:thm34_relu_train_settings",
+                    pinned=({"d": 5, "n": 20, "L": 1.0},)),
+    TrainedProperty(result="collins24:fig3-4", name="any-setting",
+                    check="sims.checks.softmax_window.dynamics:check_fig3_4_train",
+                    strategy="theory.strategies.softmax_window:thm34_train_settings",
+                    pinned=({"d": 5, "n": 20, "L": 1.0, "sigma2": 1e-4},)),
 )
+# fmt: on

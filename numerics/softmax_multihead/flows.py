@@ -1,5 +1,5 @@
 """hpcy25 App. B routes: integrations of the gradient flow of ``L̃`` (DOP853 / LSODA at rtol 1e-10,
-atol 1e-12 unless stated).  The checks are in :mod:`numerics.softmax_multihead.checks_appb`."""
+atol 1e-12 unless stated).  The checks are in :mod:`numerics.softmax_multihead.checks_flow`."""
 
 from __future__ import annotations
 

@@ -9,8 +9,8 @@ import pytest
 
 from numerics.testing import assert_fails, assert_passed, assert_status
 
-_APPB = "numerics.softmax_multihead.checks_appb"
-_APPD = "numerics.softmax_multihead.checks_appd"
+_APPB = "numerics.softmax_multihead.checks_flow"
+_APPD = "numerics.softmax_multihead.checks_optimality"
 
 
 @pytest.mark.mc

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 
 import theory.softmax_multihead as th
 from sims.checks import softmax_multihead as C
-from sims.checks import softmax_multihead_settings as S
-from sims.checks.softmax_multihead_rows import RTOL_INNER, RTOL_VGD
+from sims.checks.softmax_multihead import training as S
+from sims.checks.softmax_multihead.evidence import RTOL_INNER, RTOL_VGD
 from sims.properties import classify
 from sims.verify import validate_overrides
 from theory.common.registry import all_results
@@ -194,6 +194,37 @@ def test_invariant_stop_needs_settled_means_and_a_quiet_iterate() -> None:
     assert not stop(noisy)  # equal means, but the iterate's spread is 2.5 %
     with pytest.raises(ValueError, match="rel_drift"):
         InvariantStop(rel_drift=0.0)
+
+
+def test_an_unconverged_run_is_skipped_with_its_numbers_a_converged_one_is_judged() -> None:
+    """A run whose InvariantStop did not fire by the step bound: its rows are ``skipped`` (counted
+    as not separable, never passed or failed) with the drift, the criterion, the steps taken and
+    the steps it would need; a run that stopped is judged (a missed prediction still fails)."""
+    from types import SimpleNamespace
+
+    from sims.experiments.softmax_multihead import InvariantStop
+    from sims.properties import classify
+    from theory.common.protocols import Evidence
+
+    stop = InvariantStop(rel_drift=0.004)
+    # drift of the window means ~ 1/steps: 0.8 (1 + 300/s); not settled at 3000 steps
+    trace = [{"step": s_, "inv": 0.8 * (1 + 300.0 / (s_ + 1))} for s_ in range(0, 3000, 20)]
+    short = S.convergence_shortfall(SimpleNamespace(extra={"trace": trace}), stop, batch=256)
+    assert short is not None and short["drift"] > stop.rel_drift and short["steps"] == 2981
+    assert short["steps"] < short["steps_needed"] < 1e6  # a finite power-law extrapolation
+    assert short["seconds_needed"] == pytest.approx(
+        short["steps_needed"] * S.SETTING_SECONDS_PER_STEP * 2)
+    failing = Evidence(name="train", kind="TRAIN", predicted=1.0, observed=2.0, tolerance=0.2,
+                       error=5.0,
+                       passed=False)
+    rows = S.skip_unconverged([failing], short)
+    assert classify(rows) == "not_separable"
+    why = rows[0].details["why"]
+    assert why.startswith("not converged within the budget: invariant drift") and "steps" in why
+    # a run that stopped: no shortfall, its failing row stays a fail
+    stopped = SimpleNamespace(extra={"trace": trace, "stopped_at": 2000})
+    assert S.convergence_shortfall(stopped, stop, batch=256) is None
+    assert classify([failing]) == "fail"
 
 
 def test_limit_row_trained_where_resolvable_else_the_prediction_route() -> None:

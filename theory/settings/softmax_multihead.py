@@ -1,5 +1,7 @@
-"""[hpcy25] §2 and §3 (3.1)–(3.2): the validated setting of the closed forms (data model and a head
-configuration ``(ω, μ)`` of the reparametrised softmax heads).
+"""[hpcy25] §2 and §3 (3.1)–(3.2): the validated paper setting of the closed forms (data model and a
+head configuration ``(ω, μ)`` of the reparametrised softmax heads).  The training knobs of the
+trained checks (optimiser, steps, batch, stop criterion) are the experiment's
+(:mod:`sims.experiments.softmax_multihead`: ``HpcyExperiment``, ``TrainConfig``).
 
 Spec 001 §1.1–§1.4 (``../shared/specs/001_multihead_softmax.md``).
 """

@@ -11,24 +11,27 @@ cites it.  The notation table is :data:`NOTATION`.
 Public API named in the issue: :func:`dgd_risk` and :func:`bayes_risk_limit` (both evaluate the
 shared implementations of :mod:`theory.common.baselines`).
 
-Modules, by paper section: :mod:`~theory.softmax_multihead.approx_loss` (§4.1, Prop. 4.1),
-:mod:`~theory.softmax_multihead.manifold` (§4.2 Stages I–II, (4.6)–(4.12)),
-:mod:`~theory.softmax_multihead.optimality` (Thm 4.2, App. D), :mod:`~theory.softmax_multihead.flow`
-(App. B), :mod:`~theory.softmax_multihead.extensions` (§5, App. A.4),
-:mod:`~theory.softmax_multihead.setting` (§2, (3.1)–(3.2)); ``RESULTS`` in
-:mod:`~theory.softmax_multihead.results`.
+The modules of each layer are named by paper section (:data:`SECTIONS`); :mod:`.results` holds
+``RESULTS`` and ``PROPERTIES``, :mod:`.claims` the claim records, :mod:`.domains` the parameter
+domains, :mod:`.controls` the shared negative controls.  The paper setting (§2, (3.1)–(3.2)) is
+:class:`theory.settings.softmax_multihead.HpcySetting` (the old module
+``theory.softmax_multihead.setting`` is that module).
 """
 
 # The public API is the section modules' ``__all__`` (``__all__`` below is derived from them); the
 # names are imported explicitly so that pyright and readers see them (``noqa: F401``: ruff cannot
 # follow a derived ``__all__``).
+from theory.common.aliases import alias_modules
+from theory.settings import softmax_multihead as setting
+from theory.settings.softmax_multihead import (  # noqa: F401
+    HpcySetting,
+)
 from theory.softmax_multihead import (
     approx_loss,
     extensions,
     flow,
     manifold,
     optimality,
-    setting,
 )
 from theory.softmax_multihead.approx_loss import (  # noqa: F401
     KERNEL_SCALE,
@@ -126,9 +129,6 @@ from theory.softmax_multihead.optimality import (  # noqa: F401
     mp_stieltjes,
 )
 from theory.softmax_multihead.results import PROPERTIES, RESULTS  # noqa: F401
-from theory.softmax_multihead.setting import (  # noqa: F401
-    HpcySetting,
-)
 
 #: Notation table (paper symbol → code name → canonical cross-paper name, ``theory.settings``).
 NOTATION = """\
@@ -152,7 +152,25 @@ c_L = (1+σ²)/L     ``c_L``            --
 =================  =================  ============================================
 """
 
-__all__ = ["NOTATION", "RESULTS", "PROPERTIES"]
+#: The paper sections each module name encodes, in every layer
+#: (``theory/softmax_multihead/<key>.py``, ``numerics/softmax_multihead/checks_<key>.py``,
+#: ``sims/checks/softmax_multihead/<key>.py``).
+SECTIONS: dict[str, str] = {
+    "model": "§2 eqs. (2.2)-(2.3): the H-head softmax model (sims checks: the torch forward)",
+    "observations": "§3 Observations 1-4, Figs. 3-5: trained patterns, risks and dynamics (sims "
+    "checks; formulas in manifold, optimality)",
+    "training": "§3 training at any setting: validators, the derived recipe, convergence, "
+    "separability, traps, the finite-omega prediction [derived] (sims checks only)",
+    "approx_loss": "§4.1 Proposition 4.1 / Prop. C.1: the approximate loss L-tilde; (4.5)",
+    "manifold": "§4.2 Stages I-II, eqs. (4.1)-(4.12); Theorem 4.2(i)-(ii) checks",
+    "optimality": "Theorem 4.2, App. D (D.19)-(D.36): optimality over Theta, GD/DGD/Bayes risks",
+    "flow": "App. B (B.1)-(B.18): the two-head gradient flow, its phases; Obs. 2 by the flow",
+    "extensions": "§5 (5.2)-(5.6), Defs. 5.1-5.2, Tables 1-2, Fig. 8; App. A.4 formulas",
+    "appa": "App. A.4 softmax-norm concentration, Fig. 20 (numerics checks; formulas in "
+    "extensions)",
+}
+
+__all__ = ["NOTATION", "RESULTS", "PROPERTIES", "SECTIONS"]
 __all__ += approx_loss.__all__
 __all__ += manifold.__all__
 __all__ += optimality.__all__
@@ -167,3 +185,6 @@ from theory.softmax_multihead.domains import TWIN_ARGS as _TWIN_ARGS  # noqa: E4
 
 _validate_exports(globals(), __all__, _DOMAINS, overrides=_OVERRIDES, args=_TWIN_ARGS,
                   paper="hpcy25")
+
+#: The old module name of the paper setting, now :mod:`theory.settings.softmax_multihead`.
+alias_modules({"theory.softmax_multihead.setting": "theory.settings.softmax_multihead"})

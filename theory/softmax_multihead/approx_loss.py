@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.backend import check_scalar, dual, is_symbolic
+from theory.common.backend import check_scalar, dual, ops_for
 from theory.common.evaluate import lambdified
 from theory.common.symbols import sigma2 as _S2
 
@@ -155,7 +155,7 @@ def ltilde(omega: Sequence[Any], mu: Sequence[Any], d: Any, L: Any, sigma2: Any,
     if len(omega) != len(mu) or len(omega) == 0:
         raise ValueError(f"omega and mu must have the same length H ≥ 1 (hpcy25 (3.1)), got "
                          f"{len(omega)} and {len(mu)}")
-    if is_symbolic(*omega, *mu, d, L, sigma2, kernel_scale):
+    if ops_for(*omega, *mu, d, L, sigma2, kernel_scale).symbolic:  # the builder, else its twin
         return ltilde_expr([sp.sympify(o) for o in omega], [sp.sympify(m_) for m_ in mu],
                        sp.sympify(d), sp.sympify(L), sp.sympify(sigma2),
                        None if kernel_scale is None else sp.sympify(kernel_scale))
@@ -180,23 +180,17 @@ def ltilde_grad(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, 
     >>> float(np.abs(g_om).max() + np.abs(g_mu).max())
     0.0
     """
-    if is_symbolic(omega, mu, d, L, sigma2):
-        om = sp.Matrix(omega)
-        mu_ = sp.Matrix(mu)
-        cL = c_L_expr(sp.sympify(L), sp.sympify(sigma2))
-        E = sp.Matrix(len(om), len(om), lambda i, j: sp.exp(sp.sympify(d) * om[i] * om[j]))
-        A = om * om.T + cL * E
-        g_mu = -2 * om + 2 * A * mu_
-        s = (mu_.T * om)[0, 0]
-        g_om = -2 * mu_ + 2 * s * mu_ + 2 * d * cL * E.multiply_elementwise(mu_ * mu_.T) * om
-        return g_om, g_mu
-    om = np.asarray(omega, dtype=float)
-    mu_ = np.asarray(mu, dtype=float)
-    cL = (1.0 + sigma2) / L
-    E = np.exp(d * np.outer(om, om))
-    A = np.outer(om, om) + cL * E
+    ops = ops_for(omega, mu, d, L, sigma2)
+    om, mu_ = ops.col(omega), ops.col(mu)
+    cL = c_L_expr(ops.S(L), ops.S(sigma2))
+    O = om @ om.T
+    E = sp.Matrix(O).applyfunc(lambda x: sp.exp(d * x)) if ops.symbolic else np.exp(d * O)
+    A = O + cL * E
     g_mu = -2 * om + 2 * A @ mu_
-    g_om = -2 * mu_ + 2 * (mu_ @ om) * mu_ + 2 * d * cL * (E * np.outer(mu_, mu_)) @ om
+    MM = mu_ @ mu_.T
+    EM = E.multiply_elementwise(MM) if ops.symbolic else E * MM
+    g_om = -2 * mu_ + 2 * ops.out(mu_.T @ om) * mu_ + 2 * d * cL * EM @ om
+    g_om, g_mu = ops.vec(g_om), ops.vec(g_mu)
     return g_om, g_mu
 
 

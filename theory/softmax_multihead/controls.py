@@ -31,7 +31,7 @@ NONISO_FAULTS = {f"prediction={a}": {"fault_prediction": a} for a in (
 #: issue 20: the Thm 4.2(iii) bound and the (D.33) limit as values at a generic point (xi = 0.3,
 #: σ² = 0.7), the bound's tightness as xi -> 0, the limit against the finite-L optimum
 BOUND_VALUES = Check(
-    "numerics.softmax_multihead.checks_appd:check_thm4_2iii_float_values",
+    "numerics.softmax_multihead.checks_optimality:check_thm4_2iii_float_values",
     faults={"gap_bound_without_one": {
                 "fault_gap_bound": Ref("numerics.softmax_multihead.faults:gap_bound_without_one")},
             "limit_denominator_without_one": {

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from theory.common.backend import check_scalar, dual, is_symbolic
+from theory.common.backend import check_scalar, dual, ops_for
 from theory.common.symbols import sigma2 as _S2
 from theory.softmax_multihead.optimality import dgd_risk_expr
 
@@ -140,8 +140,7 @@ def kms_inverse(d: int, rho: Any) -> Any:
     >>> np.round(kms_inverse(2, 0.5) @ kms_covariance(2, 0.5), 12).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    sym = is_symbolic(rho)
-    M = sp.zeros(d, d) if sym else np.zeros((d, d))
+    M = ops_for(rho).zeros(d, d)
     for i in range(d):
         M[i, i] = (1 if i in (0, d - 1) else 1 + rho**2) / (1 - rho**2)
         if i + 1 < d:

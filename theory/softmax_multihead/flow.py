@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from theory.common.backend import check_scalar, dual, is_symbolic
+from theory.common.backend import check_scalar, dual
 from theory.common.evaluate import lambdified
 from theory.common.symbols import sigma2 as _S2
 from theory.common.symbols import t as _T
@@ -92,12 +92,9 @@ def reduced_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) ->
     >>> [round(v, 6) for v in reduced_rhs(0.0, 0.0, 5, 40, 0.1)]
     [0.0, 0.0]
     """
-    if is_symbolic(omega, mu, d, L, sigma2, s):
-        return _reduced(*(sp.sympify(v) for v in (omega, mu, d, L, sigma2, s)))
-    f = _reduced_lambda()
-    out = f(omega, mu, d, L, sigma2, s)
-    return float(out[0][0]) if np.ndim(omega) == 0 else out[0], (
-        float(out[1][0]) if np.ndim(omega) == 0 else out[1])
+    syms, vals = (_w, _m, _d, _L, _S2, _s), (omega, mu, d, L, sigma2, s)
+    return (dual(lambda *a: _reduced(*a)[0], syms, vals),
+            dual(lambda *a: _reduced(*a)[1], syms, vals))
 
 
 @functools.cache
@@ -165,10 +162,8 @@ def peak_omega_lambert(d: Any, L: Any, sigma2_: Any) -> Any:
     def b(d_: Any, L_: Any, s2: Any) -> sp.Expr:
         return sp.sqrt(sp.LambertW(L_ / (1 + s2)) / d_)
 
-    if is_symbolic(d, L, sigma2_):
-        return b(*(sp.sympify(v) for v in (d, L, sigma2_)))
-    f = lambdified((_d, _L, _S2), b(_d, _L, _S2), backend="mpmath")
-    return float(mpmath.re(f(d, L, sigma2_)))
+    out = dual(b, (_d, _L, _S2), (d, L, sigma2_), backend="mpmath")
+    return float(out) if isinstance(out, mpmath.mpf) else out
 
 
 def late_mu_law(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:

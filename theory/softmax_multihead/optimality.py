@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common import baselines
-from theory.common.backend import check_scalar, dual, is_symbolic, twin
+from theory.common.backend import check_scalar, dual, ops_for, twin
 from theory.common.symbols import eta as _ETA
 from theory.common.symbols import omega as _OMEGA
 from theory.common.symbols import sigma2 as _S2
@@ -309,10 +309,10 @@ def mp_stieltjes(z: Any, xi: Any) -> Any:
     >>> round(mp_stieltjes(-0.0125, 0.125), 6)
     1.124534
     """
-    if is_symbolic(z, xi):
-        return baselines.mp_stieltjes(sp.sympify(xi), -sp.sympify(z))
     check_scalar("z", z, upper=0.0, upper_open=True, paper="hpcy25 (D.35): m(z) at z < 0")
-    return _as_float(baselines.mp_stieltjes(xi, -np.asarray(z, dtype=float)))
+    ops = ops_for(z, xi)
+    lam = -ops.S(z) if ops.symbolic else -np.asarray(z, dtype=float)
+    return ops.out(baselines.mp_stieltjes(xi, lam))
 
 
 def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
@@ -349,12 +349,12 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     3.40512
     """
     check_scalar("xi", xi, lower=0.0, lower_open=True, paper="ξ = d/L > 0")
-    if is_symbolic(xi, sigma2):
+    if ops_for(xi, sigma2).symbolic:  # a symbolic limit may take σ² = 0 (then max(0, 1 − 1/ξ))
         check_scalar("sigma2", sigma2, lower=0.0, paper="noise variance σ² ≥ 0")
-        return baselines.bayes_risk_limit_mp(sp.sympify(xi), sp.sympify(sigma2))
-    check_scalar("sigma2", sigma2, lower=0.0, lower_open=True,
-                 paper="noise variance σ² > 0 (the Bayes limit at σ² = 0 is a limit)")
-    return _as_float(baselines.bayes_risk_limit_mp(xi, sigma2))
+    else:
+        check_scalar("sigma2", sigma2, lower=0.0, lower_open=True,
+                     paper="noise variance σ² > 0 (the Bayes limit at σ² = 0 is a limit)")
+    return ops_for(xi, sigma2).out(baselines.bayes_risk_limit_mp(xi, sigma2))
 
 
 def bayes_risk_limit_fn(xi: Any, sigma2: Any) -> Any:
@@ -396,16 +396,12 @@ def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
 
     >>> round(bayes_risk_given_design(np.zeros((3, 2)), 0.5), 6)
     1.5
+
+    Evaluates the shared :func:`theory.common.baselines.bayes_conditional_risk` at
+    ``Σ_x = I_d``, ``Ψ = I_d/d`` (the formula is not typed again here).
     """
     if isinstance(X, sp.MatrixBase):
         d = X.shape[1]
-        s2 = sp.sympify(sigma2)
-        return s2 + s2 * (X.T * X + d * s2 * sp.eye(d)).inv().trace()
-    check_scalar("sigma2", sigma2, lower=0.0, lower_open=True, paper="Bayes risk needs σ² > 0")
-    Xa = np.asarray(X, dtype=float)
-    d = Xa.shape[-1]
-    A = np.einsum("...ld,...le->...de", Xa, Xa) + d * sigma2 * np.eye(d)
-    out = sigma2 + sigma2 * np.trace(np.linalg.inv(A), axis1=-2, axis2=-1)
-    return float(out) if np.ndim(out) == 0 else out
-
-
+        return baselines.bayes_conditional_risk(X, sp.eye(d), sp.eye(d) / d, sp.sympify(sigma2))
+    d = np.shape(X)[-1]
+    return _as_float(baselines.bayes_conditional_risk(X, np.eye(d), np.eye(d) / d, sigma2))

@@ -1,0 +1,59 @@
+"""[hpcy25] checks on torch models (constructed or trained) against theory predictions, one module
+per paper section (keys of :data:`theory.softmax_multihead.SECTIONS`):
+
+* :mod:`.model` -- §2 eqs. (2.2)-(2.3): the torch forward;
+* :mod:`.observations` -- §3 Observations 1-4 at the presets and at any setting;
+* :mod:`.manifold` -- §4.2 (4.3) against vanilla GD (any setting) and the single head (4.12);
+* :mod:`.extensions` -- §5 length generalisation, non-isotropic P, multi-task;
+* :mod:`.training` -- §3 training at any setting: validators, the derived recipe, convergence,
+  separability, traps and the finite-ω prediction [derived];
+* :mod:`.evidence` -- the trained-row builders those share (pattern metrics, risks, seeds,
+  alternatives, manifold rows, traps).
+
+Invariant coordinates (STYLE R10): the effective circuits ``KQ^h``, ``OV^h``, the head scales
+``ω_h``, ``μ_h``, the effective step ``η̂ = 2ω̄m``, preconditioners ``P = Σ_h μ_h sym(K11^h)`` and
+risks on fresh prompts.  Random streams are labelled with the registered check paths
+``sims.checks.softmax_multihead:<check>`` (string literals in the section modules).
+
+Every check function is re-exported here, so ``sims.checks.softmax_multihead:check_x`` keeps
+resolving; the old modules ``sims.checks.softmax_multihead_{rows,settings,setting_rows}`` are these
+modules (:data:`sims.checks.MOVED`).
+"""
+
+# ruff: noqa: F401  (the old modules' public names, bound for their aliases)
+from __future__ import annotations
+
+from sims.checks.softmax_multihead import evidence, training
+from sims.checks.softmax_multihead.evidence import pattern_metrics
+from sims.checks.softmax_multihead.extensions import (
+    RTOL_NONISO_SCALE,
+    check_def5_1_train,
+    check_eq5_6_train,
+    check_sec5_1_train,
+)
+from sims.checks.softmax_multihead.manifold import (
+    check_eq4_3_train_vgd,
+    check_eq4_12_train,
+    vgd_at_setting,
+    vgd_setting_rows,
+)
+from sims.checks.softmax_multihead.model import FORWARD_ATOL, FORWARD_RTOL, check_eq2_3_torch
+from sims.checks.softmax_multihead.observations import (
+    COUNT_ATOL,
+    M_GAP_UNITS,
+    check_obs1_train,
+    check_obs2_train_seeds,
+    check_obs3_train,
+    check_obs4_train,
+    obs1_at_setting,
+    seed_claim_row,
+    seed_outcomes,
+    setting_rows,
+)
+
+__all__ = [
+    "pattern_metrics", "check_eq2_3_torch", "check_obs1_train",
+    "check_obs3_train", "check_obs4_train", "check_eq4_12_train",
+    "check_sec5_1_train", "check_eq5_6_train", "check_def5_1_train",
+    "check_obs2_train_seeds", "check_eq4_3_train_vgd", "seed_claim_row",
+]

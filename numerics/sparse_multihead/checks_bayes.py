@@ -22,8 +22,12 @@ from theory.common.protocols import Evidence
 from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import bayes_posterior_mean
 
-__all__ = ["check_bayes_float", "check_bayes_mc", "check_bayes_float_sign_prior",
-           "check_bayes_float_gauss_slab"]
+__all__ = [
+    "check_bayes_float",
+    "check_bayes_mc",
+    "check_bayes_float_sign_prior",
+    "check_bayes_float_gauss_slab",
+]
 
 #: float64 agreement of the s = d posterior mean with ridge (two linear solves)
 RIDGE_RTOL = 1e-10
@@ -31,8 +35,9 @@ RIDGE_RTOL = 1e-10
 RIDGE_ATOL = 1e-12
 
 
-def check_bayes_float(*, quick: bool = True, seed: int = 0,
-                      fault_tau2: float | None = None) -> list[Evidence]:
+def check_bayes_float(
+    *, quick: bool = True, seed: int = 0, fault_tau2: float | None = None
+) -> list[Evidence]:
     """With s = d and the Gaussian slab the enumeration has one support, so the posterior mean is
     ridge ``(XᵀX + σ²/τ² I)⁻¹Xᵀy`` (``base:ridge-bayes``); ``fault_tau2`` uses a wrong τ² in the
     enumeration."""
@@ -42,10 +47,15 @@ def check_bayes_float(*, quick: bool = True, seed: int = 0,
         X = rng.standard_normal((n, d))
         y = X @ rng.standard_normal(d) + np.sqrt(s2) * rng.standard_normal(n)
         got = bayes_posterior_mean(X, y, d, s2, "gauss", tau2=fault_tau2 or 1.0)
-        out.append(float_agreement(f"Bayes(s = d) = ridge(λ = σ²/τ²) (d={d}, n={n})", got,
-                                   np.asarray(ridge_predictor(X, y, s2)).reshape(-1),
-                                       rtol=RIDGE_RTOL,
-                                   atol=RIDGE_ATOL))
+        out.append(
+            float_agreement(
+                f"Bayes(s = d) = ridge(λ = σ²/τ²) (d={d}, n={n})",
+                got,
+                np.asarray(ridge_predictor(X, y, s2)).reshape(-1),
+                rtol=RIDGE_RTOL,
+                atol=RIDGE_ATOL,
+            )
+        )
     return out
 
 
@@ -54,27 +64,43 @@ def check_bayes_mc(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     n = 6, σ = 0.5 against oracle-tuned pre-GD, ridge, min-norm OLS and lasso; experimental prior
     d = 16, s = 4, n = 10, σ = 0.1 against ridge* and lasso* (spec Fig. 1b table: Bayes 0.018)."""
     out = []
-    cases = ((8, 2, 6, 0.25, "sign", 200 if quick else 600),
-             (16, 4, 10, 0.01, "gauss", 120 if quick else 600))
+    cases = (
+        (8, 2, 6, 0.25, "sign", 200 if quick else 600),
+        (16, 4, 10, 0.01, "gauss", 120 if quick else 600),
+    )
     for d, s, n, s2, prior, trials in cases:
         st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2, prior=prior)
         p = sample_sparse_prompts(st, trials, rng=check_rng(seed, f"{__name__}:check_bayes_mc", d))
         eb = np.sum((bayes_fit(p.X, p.y, s, s2, prior) - p.w) ** 2, axis=1)
         rivals = {"ols": np.sum((ols_fit(p.X, p.y) - p.w) ** 2, axis=1)}
-        rivals["ridge*"] = min((np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1)
-                                for lam in np.logspace(-4, 2, 13)), key=np.mean)
-        rivals["lasso*"] = min((np.sum((lasso_fit(p.X, p.y, a) - p.w) ** 2, axis=1)
-                                for a in ALPHA_GRID), key=np.mean)
+        rivals["ridge*"] = min(
+            (
+                np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1)
+                for lam in np.logspace(-4, 2, 13)
+            ),
+            key=np.mean,
+        )
+        rivals["lasso*"] = min(
+            (np.sum((lasso_fit(p.X, p.y, a) - p.w) ** 2, axis=1) for a in ALPHA_GRID), key=np.mean
+        )
         if prior == "sign":
-            paths = [np.sum((pregd_path(p.X, p.y, eta, 60) - p.w[None]) ** 2, axis=2)
-                     for eta in (0.1, 0.3, 1.0)]
+            paths = [
+                np.sum((pregd_path(p.X, p.y, eta, 60) - p.w[None]) ** 2, axis=2)
+                for eta in (0.1, 0.3, 1.0)
+            ]
             rivals["pre-GD*"] = min((e[t] for e in paths for t in range(61)), key=np.mean)
         B = estimate_from_samples(eb)
         for name, err in rivals.items():
             diff = estimate_from_samples(err - eb)
-            out.append(ordering(f"Bayes < {name} ({prior}, d={d}, s={s}, n={n})", 0.0, diff.mean,
-                                margin=3 * diff.se,
-                                details={"bayes": B.mean, name: float(np.mean(err))}))
+            out.append(
+                ordering(
+                    f"Bayes < {name} ({prior}, d={d}, s={s}, n={n})",
+                    0.0,
+                    diff.mean,
+                    margin=3 * diff.se,
+                    details={"bayes": B.mean, name: float(np.mean(err))},
+                )
+            )
     return out
 
 
@@ -85,9 +111,10 @@ POSTERIOR_RTOL = 1e-9
 POSTERIOR_ATOL = 1e-12
 
 
-def check_bayes_float_sign_prior(*, quick: bool = True, seed: int = 0,
-                           fault_sigma2_scale: float | None = None) -> list[Evidence]:
-    """Values of the sign-prior posterior mean (issue 20 item 3).  At d = s = 1 the prior is
+def check_bayes_float_sign_prior(
+    *, quick: bool = True, seed: int = 0, fault_sigma2_scale: float | None = None
+) -> list[Evidence]:
+    """Values of the sign-prior posterior mean.  At d = s = 1 the prior is
     w* = ±1 with probability 1/2 each, and the log-likelihood ratio of +1 to −1 is
     ``(‖y + x‖² − ‖y − x‖²)/(2σ²) = 2xᵀy/σ²``, so ``E[w* | X, y] = tanh(xᵀy/σ²)`` [derived by
     hand]; checked at n = 3, σ² = 0.37 on three contexts with x_i ~ N(0, 0.16) (so that xᵀy/σ²
@@ -108,14 +135,23 @@ def check_bayes_float_sign_prior(*, quick: bool = True, seed: int = 0,
         X = 0.4 * rng.standard_normal((3, 1))  # a weak signal: tanh(xᵀy/σ²) far from ±1
         y = X[:, 0] * rng.choice([-1.0, 1.0]) + np.sqrt(s2) * rng.standard_normal(3)
         got = bayes_posterior_mean(X, y, 1, s2 * sc, "sign")
-        out.append(float_agreement(f"sign prior, d = s = 1: posterior mean = tanh(xᵀy/σ²) "
-                                   f"(context {i}, σ² = {s2})", got,
-                                   np.array([np.tanh(float(X[:, 0] @ y) / s2)]),
-                                   rtol=POSTERIOR_RTOL, atol=POSTERIOR_ATOL))
+        out.append(
+            float_agreement(
+                f"sign prior, d = s = 1: posterior mean = tanh(xᵀy/σ²) (context {i}, σ² = {s2})",
+                got,
+                np.array([np.tanh(float(X[:, 0] @ y) / s2)]),
+                rtol=POSTERIOR_RTOL,
+                atol=POSTERIOR_ATOL,
+            )
+        )
     d, s, n, s2 = 4, 2, 3, 0.29
-    cands = np.array([np.array(v) / np.sqrt(s) for v in itertools.product((-1.0, 0.0, 1.0),
-                                                                          repeat=d)
-                      if sum(x != 0 for x in v) == s])
+    cands = np.array(
+        [
+            np.array(v) / np.sqrt(s)
+            for v in itertools.product((-1.0, 0.0, 1.0), repeat=d)
+            if sum(x != 0 for x in v) == s
+        ]
+    )
     for i in range(3):
         X = rng.standard_normal((n, d))
         w = cands[rng.integers(len(cands))]
@@ -123,14 +159,22 @@ def check_bayes_float_sign_prior(*, quick: bool = True, seed: int = 0,
         logw = np.array([-np.sum((y - X @ c) ** 2) / (2 * s2) for c in cands])
         ref = np.exp(logw - logsumexp(logw)) @ cands
         got = bayes_posterior_mean(X, y, s, s2 * sc, "sign")
-        out.append(float_agreement(f"sign prior, d = {d}, s = {s}, n = {n}: enumeration = "
-                                   f"brute-force mixture over {len(cands)} vectors (context {i})",
-                                   got, ref, rtol=POSTERIOR_RTOL, atol=POSTERIOR_ATOL))
+        out.append(
+            float_agreement(
+                f"sign prior, d = {d}, s = {s}, n = {n}: enumeration = "
+                f"brute-force mixture over {len(cands)} vectors (context {i})",
+                got,
+                ref,
+                rtol=POSTERIOR_RTOL,
+                atol=POSTERIOR_ATOL,
+            )
+        )
     return out
 
 
-def check_bayes_float_gauss_slab(*, quick: bool = True, seed: int = 0,
-                            fault_sigma2_scale: float | None = None) -> list[Evidence]:
+def check_bayes_float_gauss_slab(
+    *, quick: bool = True, seed: int = 0, fault_sigma2_scale: float | None = None
+) -> list[Evidence]:
     """Value of the Gaussian-slab posterior mean at s < d (d = 4, s = 2, n = 3, σ² = 0.29,
     τ² = 1.7): the enumeration (posterior precision, s × s solves, slogdet) against the mixture
     written in data space, ``p(S | y) ∝ N(y; 0, τ²X_SX_Sᵀ + σ²I_n)`` through the
@@ -161,7 +205,14 @@ def check_bayes_float_gauss_slab(*, quick: bool = True, seed: int = 0,
         lp = np.array(logp)
         ref = np.exp(lp - logsumexp(lp)) @ np.array(mus)
         got = bayes_posterior_mean(X, y, s, s2 * sc, "gauss", tau2=t2)
-        out.append(float_agreement(f"Gaussian slab, d = {d}, s = {s}, n = {n}, τ² = {t2}: "
-                                   f"enumeration = data-space mixture (context {i})", got, ref,
-                                   rtol=POSTERIOR_RTOL, atol=POSTERIOR_ATOL))
+        out.append(
+            float_agreement(
+                f"Gaussian slab, d = {d}, s = {s}, n = {n}, τ² = {t2}: "
+                f"enumeration = data-space mixture (context {i})",
+                got,
+                ref,
+                rtol=POSTERIOR_RTOL,
+                atol=POSTERIOR_ATOL,
+            )
+        )
     return out

@@ -22,8 +22,16 @@ from theory.sparse_multihead import (
     rhat_mean,
 )
 
-__all__ = ["check_lemd_1_mc", "check_lemd_1_rate", "check_lemd_1_rate_d2", "check_lemd_7_mc",
-           "check_lemd_7_rate", "check_lemd_7_rate_aux", "check_lemd_7_float", 'check_lemd_1_float_rates']
+__all__ = [
+    "check_lemd_1_mc",
+    "check_lemd_1_rate",
+    "check_lemd_1_rate_d2",
+    "check_lemd_7_mc",
+    "check_lemd_7_rate",
+    "check_lemd_7_rate_aux",
+    "check_lemd_7_float",
+    "check_lemd_1_float_rates",
+]
 
 #: band around the n^{-1/2} slope over the n grid (MC slope se about 0.01)
 SLOPE_BAND = 0.05
@@ -48,8 +56,14 @@ def _setting(seed: int, d: int = 16, s: int = 4) -> tuple[np.ndarray, np.ndarray
     return S, w
 
 
-def check_lemd_1_mc(*, quick: bool = True, seed: int = 0, n: int = 50, sigma2: float = 0.25,
-                    fault_cross_term: float | None = None) -> list[Evidence]:
+def check_lemd_1_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    n: int = 50,
+    sigma2: float = 0.25,
+    fault_cross_term: float | None = None,
+) -> list[Evidence]:
     """``E r̂ = Σw*`` and ``Var r̂_j = [Σ_jj(w*ᵀΣw* + σ²) + r_j²]/n`` (Isserlis) by MC at d = 16,
     s = 4, n = 50 (spec V-R4).  ``fault_cross_term`` scales the ``r_j²`` term (0: dropped)."""
     S, w = _setting(seed)
@@ -69,15 +83,21 @@ def check_lemd_1_mc(*, quick: bool = True, seed: int = 0, n: int = 50, sigma2: f
         cov = cov + (fault_cross_term - 1.0) * np.outer(r, r) / n
     out = []
     for j in range(d):
-        out.append(mc_agreement(f"E r̂_{j} = (Σw*)_{j}", mean[j], ests[j],
-                                scale=float(np.sqrt(np.max(np.diag(cov))) * 10)))
-        out.append(mc_agreement(f"Var r̂_{j} (Isserlis)", cov[j, j], ests[d + j],
-                                power=ISSERLIS_POWER))
+        out.append(
+            mc_agreement(
+                f"E r̂_{j} = (Σw*)_{j}",
+                mean[j],
+                ests[j],
+                scale=float(np.sqrt(np.max(np.diag(cov))) * 10),
+            )
+        )
+        out.append(
+            mc_agreement(f"Var r̂_{j} (Isserlis)", cov[j, j], ests[d + j], power=ISSERLIS_POWER)
+        )
     return out
 
 
-def check_lemd_1_rate(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25
-                      ) -> list[Evidence]:
+def check_lemd_1_rate(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25) -> list[Evidence]:
     """Lemma D.1 rate: ``E max_j |r̂_j − r_j|`` has log-log slope −0.5 ± 0.05 in n (n = 100..1600;
     full: ..6400),
     and stays below the lemma's shape ``K(‖w*‖₁ + 1)sqrt(log(d/δ)/n)`` at δ = 0.1 with C = 1
@@ -93,15 +113,36 @@ def check_lemd_1_rate(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25
         dev = np.abs(np.einsum("bni,bn->bi", X, y) / n - S @ w).max(axis=1)
         vals.append(float(dev.mean()))
         ratios.append(vals[-1] / lemD1_rate(w, float(S.max()), sigma2, n, d, 0.1))
-    out = [rate_agreement("E max|r̂ − r| vs n (Lemma D.1)", ns, vals, -0.5, band=SLOPE_BAND,
-                          details={"fitted_C": max(ratios)})]
-    out.append(ordering("MC / Lemma D.1 shape bounded (max ratio < 1 at C = 1)", max(ratios), 1.0,
-                        margin=ORDER_MARGIN, details={"ratios": ratios}))
+    out = [
+        rate_agreement(
+            "E max|r̂ − r| vs n (Lemma D.1)",
+            ns,
+            vals,
+            -0.5,
+            band=SLOPE_BAND,
+            details={"fitted_C": max(ratios)},
+        )
+    ]
+    out.append(
+        ordering(
+            "MC / Lemma D.1 shape bounded (max ratio < 1 at C = 1)",
+            max(ratios),
+            1.0,
+            margin=ORDER_MARGIN,
+            details={"ratios": ratios},
+        )
+    )
     return out
 
 
-def check_lemd_7_mc(*, quick: bool = True, seed: int = 0, n: int = 40, sigma2: float = 0.25,
-                    fault_sigma2_scale: float | None = None) -> list[Evidence]:
+def check_lemd_7_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    n: int = 40,
+    sigma2: float = 0.25,
+    fault_sigma2_scale: float | None = None,
+) -> list[Evidence]:
     """``E_ε‖(1/n)R Xᵀε‖² = (σ²/n)Tr(RΣ̂R)`` for a fixed design X (MC over ε), and its mean over X
     ``σ²Tr(RΣR)/n`` (MC over X and ε), spec V-R5."""
     S, w = _setting(seed)
@@ -123,12 +164,13 @@ def check_lemd_7_mc(*, quick: bool = True, seed: int = 0, n: int = 40, sigma2: f
     pred_fixed = sc * noise_term_mean(R, X.T @ X / n, sigma2, n)
     pred_avg = sc * noise_term_mean(R, S, sigma2, n)
     _ = d
-    return [mc_agreement("E_ε‖(1/n)RXᵀε‖² = σ²Tr(RΣ̂R)/n (fixed X)", pred_fixed, fixed),
-            mc_agreement("E‖(1/n)RXᵀε‖² = σ²Tr(RΣR)/n", pred_avg, avg)]
+    return [
+        mc_agreement("E_ε‖(1/n)RXᵀε‖² = σ²Tr(RΣ̂R)/n (fixed X)", pred_fixed, fixed),
+        mc_agreement("E‖(1/n)RXᵀε‖² = σ²Tr(RΣR)/n", pred_avg, avg),
+    ]
 
 
-def check_lemd_7_rate(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25
-                      ) -> list[Evidence]:
+def check_lemd_7_rate(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25) -> list[Evidence]:
     """Lemma D.7 rate: ``E‖(1/n)R̂Xᵀε‖²`` (with the empirical R̂) decays with slope −1 ± 0.15 in n
     (n = 100..1600) and stays within a bounded ratio of the lemma's shape
     ``σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²`` (δ = 0.1, fitted constant reported)."""
@@ -146,16 +188,30 @@ def check_lemd_7_rate(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25
         v = rh * np.einsum("bni,bn->bi", X, eps) / n
         e = estimate_from_samples(np.sum(v**2, axis=1))
         vals.append(e.mean)
-        ratios.append(e.mean / lemD7_rate(float(r @ S @ r), float(np.trace(S)), s, sigma2, n, d,
-                                          0.1))
-    return [rate_agreement("E‖(1/n)R̂Xᵀε‖² vs n (Lemma D.7)", ns, vals, -1.0,
-                           details={"ratios": ratios, "fitted_C": max(ratios)}),
-            ordering("ratio to the D.7 shape bounded (max/min < 10)", max(ratios) / min(ratios),
-                     10.0, margin=ORDER_MARGIN, details={"ratios": ratios})]
+        ratios.append(
+            e.mean / lemD7_rate(float(r @ S @ r), float(np.trace(S)), s, sigma2, n, d, 0.1)
+        )
+    return [
+        rate_agreement(
+            "E‖(1/n)R̂Xᵀε‖² vs n (Lemma D.7)",
+            ns,
+            vals,
+            -1.0,
+            details={"ratios": ratios, "fitted_C": max(ratios)},
+        ),
+        ordering(
+            "ratio to the D.7 shape bounded (max/min < 10)",
+            max(ratios) / min(ratios),
+            10.0,
+            margin=ORDER_MARGIN,
+            details={"ratios": ratios},
+        ),
+    ]
 
 
-def _n_for_event(beta: float, p_target: float, rng: np.random.Generator, reps: int,
-                 sigma2: float) -> int:
+def _n_for_event(
+    beta: float, p_target: float, rng: np.random.Generator, reps: int, sigma2: float
+) -> int:
     """Least n on a geometric grid with ``P(|r̂_i| ≥ |r_i|/2 ∀ i ∈ S) ≥ p_target`` (MC), for Σ = I,
     s = 2, ``w*_S = (β, sqrt(1 − β²))`` (‖w*‖ = 1 fixed, so only β changes)."""
     w = np.array([beta, np.sqrt(1 - beta**2)])
@@ -169,8 +225,13 @@ def _n_for_event(beta: float, p_target: float, rng: np.random.Generator, reps: i
         n = int(np.ceil(n * 1.1))
 
 
-def check_lemd_1_rate_d2(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25,
-                         fault_beta_ratio: float | None = None) -> list[Evidence]:
+def check_lemd_1_rate_d2(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    sigma2: float = 0.25,
+    fault_beta_ratio: float | None = None,
+) -> list[Evidence]:
     """Lemma D.2: the event ``E_R = {|r̂_i| ≥ |r_i|/2, i ∈ S}`` needs ``n ≳ s log(d/δ)/β²``:
     halving β multiplies the n reaching P(E_R) = 0.9 by ≈ 4 (accepted in [2, 8], spec V-R4), and
     P(E_R) increases with n.  ``fault_beta_ratio`` replaces the halving (negative control: a ratio
@@ -182,8 +243,10 @@ def check_lemd_1_rate_d2(*, quick: bool = True, seed: int = 0, sigma2: float = 0
     n2 = _n_for_event(0.2 * ratio, 0.9, rng, reps, sigma2)
     q = n2 / n1
     info = {"n(β=0.2)": n1, f"n(β={0.2 * ratio:g})": n2, "ratio": q}
-    out = [ordering("halving β: n_0.9 ratio ≥ 2", 2.0, q, margin=RATIO_MARGIN, details=info),
-           ordering("halving β: n_0.9 ratio ≤ 8", q, 8.0, margin=RATIO_MARGIN, details=info)]
+    out = [
+        ordering("halving β: n_0.9 ratio ≥ 2", 2.0, q, margin=RATIO_MARGIN, details=info),
+        ordering("halving β: n_0.9 ratio ≤ 8", q, 8.0, margin=RATIO_MARGIN, details=info),
+    ]
     w = np.array([0.2, np.sqrt(1 - 0.04)])
     ps = []
     for n in (20, 80, 320):
@@ -192,13 +255,21 @@ def check_lemd_1_rate_d2(*, quick: bool = True, seed: int = 0, sigma2: float = 0
         rh = np.einsum("bni,bn->bi", X, y) / n
         ps.append(float(np.mean(np.all(np.abs(rh) >= np.abs(w) / 2, axis=1))))
     for a, b, na, nb in zip(ps, ps[1:], (20, 80), (80, 320), strict=False):
-        out.append(ordering(f"P(E_R) increases, n = {na} → {nb}", a, b, margin=PROBABILITY_MARGIN,
-                            details={"P": ps}))
+        out.append(
+            ordering(
+                f"P(E_R) increases, n = {na} → {nb}",
+                a,
+                b,
+                margin=PROBABILITY_MARGIN,
+                details={"P": ps},
+            )
+        )
     return out
 
 
-def check_lemd_7_rate_aux(*, quick: bool = True, seed: int = 0, sigma2: float = 0.25
-                          ) -> list[Evidence]:
+def check_lemd_7_rate_aux(
+    *, quick: bool = True, seed: int = 0, sigma2: float = 0.25
+) -> list[Evidence]:
     """Lemmas D.3 / D.4 rates (spec V-R5): ``E‖Σ̂ − Σ‖₂`` has log-log slope −0.5 ± 0.05 for n ≫ d
     (n = 400..6400, d = 16) and ``E‖R̂Σ̂R̂ − RΣR‖₂`` a slope in [−1, −0.5]."""
     S, w = _setting(seed)
@@ -214,14 +285,25 @@ def check_lemd_7_rate_aux(*, quick: bool = True, seed: int = 0, sigma2: float = 
         rh = np.einsum("bni,bn->bi", X, y) / n
         a.append(float(np.mean(np.linalg.norm(Sh - S, ord=2, axis=(1, 2)))))
         G = rh[:, :, None] * Sh * rh[:, None, :]
-        b.append(float(np.mean(np.linalg.norm(G - np.diag(r**2 * np.diag(S)), ord=2,
-                                              axis=(1, 2)))))
+        b.append(float(np.mean(np.linalg.norm(G - np.diag(r**2 * np.diag(S)), ord=2, axis=(1, 2)))))
     sb = float(np.polyfit(np.log(ns), np.log(b), 1)[0])
-    return [rate_agreement("E‖Σ̂ − Σ‖ vs n (Lemma D.3)", ns, a, -0.5, band=SLOPE_BAND),
-            ordering("‖R̂Σ̂R̂ − RΣR‖ slope ≥ −1 (Lemma D.4)", -1.0, sb, margin=ORDER_MARGIN,
-                     details={"slope": sb, "values": b}),
-            ordering("‖R̂Σ̂R̂ − RΣR‖ slope ≤ −0.5 (Lemma D.4)", sb, -0.5, margin=ORDER_MARGIN,
-                     details={"slope": sb, "values": b})]
+    return [
+        rate_agreement("E‖Σ̂ − Σ‖ vs n (Lemma D.3)", ns, a, -0.5, band=SLOPE_BAND),
+        ordering(
+            "‖R̂Σ̂R̂ − RΣR‖ slope ≥ −1 (Lemma D.4)",
+            -1.0,
+            sb,
+            margin=ORDER_MARGIN,
+            details={"slope": sb, "values": b},
+        ),
+        ordering(
+            "‖R̂Σ̂R̂ − RΣR‖ slope ≤ −0.5 (Lemma D.4)",
+            sb,
+            -0.5,
+            margin=ORDER_MARGIN,
+            details={"slope": sb, "values": b},
+        ),
+    ]
 
 
 def check_lemd_7_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
@@ -230,21 +312,34 @@ def check_lemd_7_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     xs = np.linspace(0.0, 1.0, 20_001)
     ks = np.arange(0, 51)
     mx = np.array([np.max(xs * (1 - xs) ** k) for k in ks])
-    out = [ordering("max x(1−x)^k ≤ 1/(k+1), k ≤ 50 (worst gap)", float(np.max(mx * (ks + 1))),
-                    1.0 + 1e-12, margin=ROUNDOFF_MARGIN)]
+    out = [
+        ordering(
+            "max x(1−x)^k ≤ 1/(k+1), k ≤ 50 (worst gap)",
+            float(np.max(mx * (ks + 1))),
+            1.0 + 1e-12,
+            margin=ROUNDOFF_MARGIN,
+        )
+    ]
     worst = -np.inf
     for t in (1, 2, 5, 20, 200):
         i = np.arange(1, t + 1)
         lhs = float(np.sum(1.0 / (i[:, None] + i[None, :] - 1)))
         worst = max(worst, lhs / (t * float(np.sum(1.0 / i))))
-    out.append(ordering("Σ 1/(i+j−1) ≤ t·H_t, t ≤ 200 (max ratio)", worst, 1.0 + 1e-12,
-                        margin=ROUNDOFF_MARGIN))
+    out.append(
+        ordering(
+            "Σ 1/(i+j−1) ≤ t·H_t, t ≤ 200 (max ratio)", worst, 1.0 + 1e-12, margin=ROUNDOFF_MARGIN
+        )
+    )
     return out
 
 
-def check_lemd_1_float_rates(*, quick: bool = True, seed: int = 0,
-                           fault_lemd1_fn: Callable[..., Any] | None = None,
-                           fault_lemd7_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_lemd_1_float_rates(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_lemd1_fn: Callable[..., Any] | None = None,
+    fault_lemd7_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """Lemma D.1's shape ``C K (‖w*‖₁ + 1) sqrt(log(d/δ)/n)``, ``K = max Σ_ii + σ²``, and Lemma
     D.7's ``C(σ²Tr(RΣR)log(d/δ)/n + σ² s TrΣ log²(d/δ)/n²)`` at :data:`GENERIC` (w* with
     ‖w*‖₁ = 1.9, max Σ_ii = 1.7)."""
@@ -254,14 +349,21 @@ def check_lemd_1_float_rates(*, quick: bool = True, seed: int = 0,
     w = np.zeros(int(GENERIC["d"]))
     w[:4] = (0.9, -0.6, 0.0, 0.4)
     ref1 = g["C"] * (1.7 + g["sigma2"]) * (1.9 + 1.0) * math.sqrt(L / g["n"])
-    ref7 = g["C"] * (g["sigma2"] * g["trRSR"] * L / g["n"]
-                     + g["sigma2"] * g["s"] * g["trS"] * L**2 / g["n"] ** 2)
+    ref7 = g["C"] * (
+        g["sigma2"] * g["trRSR"] * L / g["n"] + g["sigma2"] * g["s"] * g["trS"] * L**2 / g["n"] ** 2
+    )
     n, d = int(g["n"]), int(g["d"])
     return [
-        float_agreement(f"Lemma D.1 rate at a generic point (log(d/δ) = {L:.3f})",
-                        float(f1(w, 1.7, g["sigma2"], n, d, g["delta"], C=g["C"])), ref1,
-                        rtol=VALUE_RTOL),
-        float_agreement(f"Lemma D.7 rate at a generic point (log(d/δ) = {L:.3f})",
-                        float(f7(g["trRSR"], g["trS"], int(g["s"]), g["sigma2"], n, d, g["delta"],
-                                 C=g["C"])), ref7, rtol=VALUE_RTOL),
+        float_agreement(
+            f"Lemma D.1 rate at a generic point (log(d/δ) = {L:.3f})",
+            float(f1(w, 1.7, g["sigma2"], n, d, g["delta"], C=g["C"])),
+            ref1,
+            rtol=VALUE_RTOL,
+        ),
+        float_agreement(
+            f"Lemma D.7 rate at a generic point (log(d/δ) = {L:.3f})",
+            float(f7(g["trRSR"], g["trS"], int(g["s"]), g["sigma2"], n, d, g["delta"], C=g["C"])),
+            ref7,
+            rtol=VALUE_RTOL,
+        ),
     ]

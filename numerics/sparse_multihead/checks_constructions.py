@@ -32,10 +32,18 @@ from theory.sparse_multihead import (
     rhat,
 )
 
-__all__ = ["check_alg1_float", "check_alg1_symbolic", "check_prop4_1_symbolic",
-           "check_prop4_1_float", "check_prop4_2_symbolic", "check_prop4_2_float",
-           "check_heads_alg1_symbolic", "check_heads_alg1_optim", "check_heads_alg1_optim_fit",
-           "CONSTRUCTION_ATOL"]
+__all__ = [
+    "check_alg1_float",
+    "check_alg1_symbolic",
+    "check_prop4_1_symbolic",
+    "check_prop4_1_float",
+    "check_prop4_2_symbolic",
+    "check_prop4_2_float",
+    "check_heads_alg1_symbolic",
+    "check_heads_alg1_optim",
+    "check_heads_alg1_optim_fit",
+    "CONSTRUCTION_ATOL",
+]
 
 #: float64 through k layers of products, read out against the numpy GD path
 GD_READOUT_RTOL = 1e-9
@@ -53,18 +61,20 @@ CONSTRUCTION_ATOL = 1e-10
 _CASES = ((1, 1, 1), (2, 3, 2), (3, 7, 1), (5, 7, 3), (8, 20, 4), (4, 2, 2))
 
 
-def _reference_alg1(X: np.ndarray, y: np.ndarray, Xq: np.ndarray, fault_query_rhat: bool | None,
-                    yq: np.ndarray) -> np.ndarray:
+def _reference_alg1(
+    X: np.ndarray, y: np.ndarray, Xq: np.ndarray, fault_query_rhat: bool | None, yq: np.ndarray
+) -> np.ndarray:
     """Alg. 1 on every token; with the fault, each query uses the r̂ of its own (x, y) pair."""
     ref = alg1(X, y, np.vstack([X, Xq]))
     if fault_query_rhat:
         for k in range(Xq.shape[0]):
-            ref[X.shape[0] + k] = Xq[k] * rhat(Xq[k:k + 1], yq[k:k + 1])
+            ref[X.shape[0] + k] = Xq[k] * rhat(Xq[k : k + 1], yq[k : k + 1])
     return ref
 
 
-def check_alg1_float(*, quick: bool = True, seed: int = 0,
-                     fault_query_rhat: bool | None = None) -> list[Evidence]:
+def check_alg1_float(
+    *, quick: bool = True, seed: int = 0, fault_query_rhat: bool | None = None
+) -> list[Evidence]:
     """Alg. 1: ``x̃ = R̂x`` for context *and* query tokens with the context's ``R̂`` (Eq. 4.1),
     against the entrywise definition ``r̂_j = (1/n) Σ_i x_ij y_i`` (explicit sums)."""
     rng = np.random.default_rng(seed)
@@ -75,8 +85,15 @@ def check_alg1_float(*, quick: bool = True, seed: int = 0,
         r = np.array([sum(X[i, j] * y[i] for i in range(n)) / n for j in range(d)])
         lit = np.vstack([X, Xq]) * r[None, :]
         got = _reference_alg1(X, y, Xq, fault_query_rhat, yq)
-        out.append(float_agreement(f"Alg. 1 tokens vs entrywise r̂ (d={d}, n={n}, q={q})", got,
-                                   lit, rtol=0.0, atol=CONSTRUCTION_ATOL * (1 + np.abs(lit).max())))
+        out.append(
+            float_agreement(
+                f"Alg. 1 tokens vs entrywise r̂ (d={d}, n={n}, q={q})",
+                got,
+                lit,
+                rtol=0.0,
+                atol=CONSTRUCTION_ATOL * (1 + np.abs(lit).max()),
+            )
+        )
     return out
 
 
@@ -87,8 +104,9 @@ def check_alg1_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     ya: Any = y
     got = alg1(X, y, sp.Matrix.vstack(X, Xq))
     allx = sp.Matrix.vstack(X, Xq)
-    want = sp.Matrix(3, 2, lambda k, j: sp.Rational(1, 2) * (Xa[0, j] * ya[0] + Xa[1, j] * ya[1])
-                     * allx[k, j])
+    want = sp.Matrix(
+        3, 2, lambda k, j: sp.Rational(1, 2) * (Xa[0, j] * ya[0] + Xa[1, j] * ya[1]) * allx[k, j]
+    )
     return [exact_agreement("Alg. 1 symbolic (d = n = 2, q = 1)", got, want)]
 
 
@@ -100,14 +118,21 @@ def check_prop4_1_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidenc
     W = pregd_transformer(d, n, 0, 0, exact=True)
     H1 = forward(W, E, n)[1]
     want = alg1(X, y, sp.Matrix.vstack(X, Xq)).T
-    return [exact_agreement("Prop 4.1: H^(1)[1:d] = X̃ᵀ (symbolic)", H1[:d, :], want),
-            exact_agreement("Prop 4.1: H^(1)[d+1] = (y, 0)", H1[d, :],
-                            sp.Matrix.hstack(y.T, sp.zeros(1, q)))]
+    return [
+        exact_agreement("Prop 4.1: H^(1)[1:d] = X̃ᵀ (symbolic)", H1[:d, :], want),
+        exact_agreement(
+            "Prop 4.1: H^(1)[d+1] = (y, 0)", H1[d, :], sp.Matrix.hstack(y.T, sp.zeros(1, q))
+        ),
+    ]
 
 
-def check_prop4_1_float(*, quick: bool = True, seed: int = 0,
-                        fault_drop_heads: int | None = None,
-                        fault_query_rhat: bool | None = None) -> list[Evidence]:
+def check_prop4_1_float(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_drop_heads: int | None = None,
+    fault_query_rhat: bool | None = None,
+) -> list[Evidence]:
     """Prop. 4.1 in float64 on random contexts (d ≤ 8, n ≤ 20, q ≤ 4): the constructed layer's
     ``H^(1)`` against Alg. 1 computed directly, to ``1e-10`` relative to the entries' scale."""
     rng = np.random.default_rng(seed)
@@ -120,10 +145,24 @@ def check_prop4_1_float(*, quick: bool = True, seed: int = 0,
         H1 = apply_layer(W_E @ token_matrix(X, y, Xq), layer, n)
         ref = _reference_alg1(X, y, Xq, fault_query_rhat, yq).T
         tol = CONSTRUCTION_ATOL * (1 + np.abs(ref).max())
-        out.append(float_agreement(f"Prop 4.1 rows 1..d vs Alg. 1 (d={d}, n={n}, q={q})",
-                                   H1[:d], ref, rtol=0.0, atol=tol))
-        out.append(float_agreement(f"Prop 4.1 row d+1 = (y, 0) (d={d}, n={n}, q={q})", H1[d],
-                                   np.hstack([y, np.zeros(q)]), rtol=0.0, atol=tol))
+        out.append(
+            float_agreement(
+                f"Prop 4.1 rows 1..d vs Alg. 1 (d={d}, n={n}, q={q})",
+                H1[:d],
+                ref,
+                rtol=0.0,
+                atol=tol,
+            )
+        )
+        out.append(
+            float_agreement(
+                f"Prop 4.1 row d+1 = (y, 0) (d={d}, n={n}, q={q})",
+                H1[d],
+                np.hstack([y, np.zeros(q)]),
+                rtol=0.0,
+                atol=tol,
+            )
+        )
     return out
 
 
@@ -137,12 +176,18 @@ def check_prop4_2_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidenc
     W = pregd_transformer(d, n, eta, 1, exact=True)
     H2 = forward(W, E, n)[2]
     pred = READOUT_SIGN * H2[d, n]
-    return [exact_agreement("Prop 4.2: −H^(2)_{d+1,n+1} = η Σ r̂_j³ x_j (symbolic)",
-                            sp.expand(pred), one_step_prediction(X, y, Xq.T, eta))]
+    return [
+        exact_agreement(
+            "Prop 4.2: −H^(2)_{d+1,n+1} = η Σ r̂_j³ x_j (symbolic)",
+            sp.expand(pred),
+            one_step_prediction(X, y, Xq.T, eta),
+        )
+    ]
 
 
-def check_prop4_2_float(*, quick: bool = True, seed: int = 0, k: int = 5,
-                        fault_readout_sign: int | None = None) -> list[Evidence]:
+def check_prop4_2_float(
+    *, quick: bool = True, seed: int = 0, k: int = 5, fault_readout_sign: int | None = None
+) -> list[Evidence]:
     """Prop. 4.2: for every layer ℓ ≤ k and query, ``−H^(ℓ)_{d+1,n+j} = ⟨ŵ^ℓ, x_{n+j}⟩`` with
     ``ŵ^ℓ`` from the pre-GD *recursion*; context residuals ``y_i − ⟨ŵ^ℓ, x_i⟩``; rows 1..d fixed.
     η = 0.9/λ_max(Ĝ); tolerance ``1e-9·(1 + |ŷ|)`` (spec V-R1/R2)."""
@@ -159,14 +204,34 @@ def check_prop4_2_float(*, quick: bool = True, seed: int = 0, k: int = 5,
         path = pregd_path(X[None], y[None], eta, k)[:, 0]  # (k+1, d) raw-space ŵ^ℓ
         preds = np.array([sign * Hs[1 + l][d, n:] for l in range(k + 1)])
         ref = path @ Xq.T
-        out.append(float_agreement(f"Prop 4.2 query predictions, ℓ = 0..{k} (d={d}, n={n})",
-                                   preds, ref, rtol=GD_READOUT_RTOL, atol=GD_READOUT_ATOL))
+        out.append(
+            float_agreement(
+                f"Prop 4.2 query predictions, ℓ = 0..{k} (d={d}, n={n})",
+                preds,
+                ref,
+                rtol=GD_READOUT_RTOL,
+                atol=GD_READOUT_ATOL,
+            )
+        )
         resid = np.array([Hs[1 + l][d, :n] for l in range(k + 1)])
-        out.append(float_agreement(f"Prop 4.2 context residuals y − ⟨ŵ^ℓ, x_i⟩ (d={d}, n={n})",
-                                   resid, y[None, :] - path @ X.T,
-                                       rtol=GD_READOUT_RTOL, atol=GD_READOUT_ATOL))
-        out.append(float_agreement(f"Prop 4.2 rows 1..d unchanged (d={d}, n={n})", Hs[-1][:d],
-                                   Hs[1][:d], rtol=0.0, atol=0.0))
+        out.append(
+            float_agreement(
+                f"Prop 4.2 context residuals y − ⟨ŵ^ℓ, x_i⟩ (d={d}, n={n})",
+                resid,
+                y[None, :] - path @ X.T,
+                rtol=GD_READOUT_RTOL,
+                atol=GD_READOUT_ATOL,
+            )
+        )
+        out.append(
+            float_agreement(
+                f"Prop 4.2 rows 1..d unchanged (d={d}, n={n})",
+                Hs[-1][:d],
+                Hs[1][:d],
+                rtol=0.0,
+                atol=0.0,
+            )
+        )
     return out
 
 
@@ -174,9 +239,14 @@ def check_heads_alg1_symbolic(*, quick: bool = True, seed: int = 0, d: int = 4) 
     """R11 [derived]: the Alg. 1 tensor has Kronecker rank ``d`` (exact rank of the unfolding), so
     ``h ≥ d`` heads are needed; the d-head construction attains it."""
     M = alg1_kronecker_matrix(d)
-    return [exact_agreement(f"rank of the Alg. 1 unfolding = d (d={d})", M.rank(), d),
-            exact_agreement("Prop 4.1 uses exactly alg1_min_heads(d) heads",
-                            len(alg1_layer(d, 3)[1].WQ), alg1_min_heads(d))]
+    return [
+        exact_agreement(f"rank of the Alg. 1 unfolding = d (d={d})", M.rank(), d),
+        exact_agreement(
+            "Prop 4.1 uses exactly alg1_min_heads(d) heads",
+            len(alg1_layer(d, 3)[1].WQ),
+            alg1_min_heads(d),
+        ),
+    ]
 
 
 def check_heads_alg1_optim(*, quick: bool = True, seed: int = 0, d: int = 3) -> list[Evidence]:
@@ -196,13 +266,28 @@ def check_heads_alg1_optim(*, quick: bool = True, seed: int = 0, d: int = 3) -> 
                 A = np.linalg.lstsq(Bm, T.T, rcond=None)[0].T
                 Bm = np.linalg.lstsq(A, T, rcond=None)[0].T
             best = min(best, float(np.linalg.norm(T - A @ Bm.T) / np.linalg.norm(T)))
-        out.append(close_agreement(f"h = {h} heads: best relative error (d = {d})", best,
-                                   alg1_best_rank_error(d, h), kind="OPTIM", atol=BEST_RANK_ATOL))
+        out.append(
+            close_agreement(
+                f"h = {h} heads: best relative error (d = {d})",
+                best,
+                alg1_best_rank_error(d, h),
+                kind="OPTIM",
+                atol=BEST_RANK_ATOL,
+            )
+        )
     return out
 
 
-def _fit_heads(C: np.ndarray, Xq: np.ndarray, T: np.ndarray, h: int, rng: np.random.Generator,
-               iters: int, restarts: int, stop_below: float = 0.0) -> float:
+def _fit_heads(
+    C: np.ndarray,
+    Xq: np.ndarray,
+    T: np.ndarray,
+    h: int,
+    rng: np.random.Generator,
+    iters: int,
+    restarts: int,
+    stop_below: float = 0.0,
+) -> float:
     """L-BFGS fit of ``Σ_k A_k Ĉ B_k x`` (A_k d×(d+1), B_k (d+1)×d, free) to ``T = r̂ ⊙ x``;
     returns the relative MSE (the best over ``restarts``; the remaining restarts are skipped once
     it is below ``stop_below``: they could only lower it)."""
@@ -228,16 +313,22 @@ def _fit_heads(C: np.ndarray, Xq: np.ndarray, T: np.ndarray, h: int, rng: np.ran
     best = np.inf
     for _ in range(restarts):
         theta0 = 0.3 * rng.standard_normal(na + h * D * d)
-        res = minimize(f, theta0, jac=True, method="L-BFGS-B",
-                       options={"maxiter": iters, "gtol": 1e-14, "ftol": 1e-16})
+        res = minimize(
+            f,
+            theta0,
+            jac=True,
+            method="L-BFGS-B",
+            options={"maxiter": iters, "gtol": 1e-14, "ftol": 1e-16},
+        )
         best = min(best, float(res.fun))
         if best < stop_below:
             break
     return best
 
 
-def check_heads_alg1_optim_fit(*, quick: bool = True, seed: int = 0, d: int = 2,
-                               contexts: int = 0) -> list[Evidence]:
+def check_heads_alg1_optim_fit(
+    *, quick: bool = True, seed: int = 0, d: int = 2, contexts: int = 0
+) -> list[Evidence]:
     """R11 as the spec runs it [derived]: fit h free heads by L-BFGS to ``r̂ ⊙ x`` over random
     contexts (n = 12): relative MSE > 0.05 for h < d and < 1e-8 for h ≥ d.  Quick: d = 2,
     60 contexts, 2 restarts; full: d = 4, 3000 contexts as in the spec, 3 restarts (minutes;
@@ -255,12 +346,34 @@ def check_heads_alg1_optim_fit(*, quick: bool = True, seed: int = 0, d: int = 2,
     out = []
     for h in range(1, d + 2):
         # h ≥ d asserts that some fit reaches 1e-8: once one has, more restarts cannot undo it
-        err = _fit_heads(C, Xq, T, h, rng, 1500 if quick else 20_000, 2 if quick else 3,
-                         stop_below=1e-10 if h >= d else 0.0)
+        err = _fit_heads(
+            C,
+            Xq,
+            T,
+            h,
+            rng,
+            1500 if quick else 20_000,
+            2 if quick else 3,
+            stop_below=1e-10 if h >= d else 0.0,
+        )
         if h < d:
-            out.append(ordering(f"h = {h} < d = {d}: relative MSE > 0.05", 0.05, err,
-                                margin=FIT_MARGIN, details={"relative_mse": err}))
+            out.append(
+                ordering(
+                    f"h = {h} < d = {d}: relative MSE > 0.05",
+                    0.05,
+                    err,
+                    margin=FIT_MARGIN,
+                    details={"relative_mse": err},
+                )
+            )
         else:
-            out.append(ordering(f"h = {h} ≥ d = {d}: relative MSE < 1e-8", err, 1e-8,
-                                margin=FIT_MARGIN_SMALL, details={"relative_mse": err}))
+            out.append(
+                ordering(
+                    f"h = {h} ≥ d = {d}: relative MSE < 1e-8",
+                    err,
+                    1e-8,
+                    margin=FIT_MARGIN_SMALL,
+                    details={"relative_mse": err},
+                )
+            )
     return out

@@ -44,8 +44,9 @@ def _contexts(seed: int, k: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.nd
         yield p.X[0], p.w[0], p.eps[0], float(eta), (3, 10, 25)[i % 3]
 
 
-def _recursion(X: np.ndarray, w: np.ndarray, eps: np.ndarray, eta: float, t: int
-               ) -> tuple[np.ndarray, np.ndarray]:
+def _recursion(
+    X: np.ndarray, w: np.ndarray, eps: np.ndarray, eta: float, t: int
+) -> tuple[np.ndarray, np.ndarray]:
     """``(w̃^t, ŵ^t)`` from the step-by-step recursion of :mod:`.predictors`."""
     y = X @ w + eps
     w_hat = pregd_path(X[None], y[None], eta, t)[-1, 0]
@@ -53,8 +54,9 @@ def _recursion(X: np.ndarray, w: np.ndarray, eps: np.ndarray, eta: float, t: int
     return w_hat / r, w_hat
 
 
-def check_eqd_1_float(*, quick: bool = True, seed: int = 0,
-                      fault_variant: str | None = None) -> list[Evidence]:
+def check_eqd_1_float(
+    *, quick: bool = True, seed: int = 0, fault_variant: str | None = None
+) -> list[Evidence]:
     """Corrected D.1: ``w̃^t − R̄w* = bias + noise`` against the recursion (relative 1e-9), the
     excess ``‖Σ^{1/2}R̂(w̃^t − R̄w*)‖² = ‖ŵ^t − w*‖²`` exactly, and ``E ≤ 2(Bias + Var)``.
     ``fault_variant="paper"`` uses the printed D.1 (noise term without η)."""
@@ -66,15 +68,34 @@ def check_eqd_1_float(*, quick: bool = True, seed: int = 0,
         lhs = wt - parts["Rbar_w"]
         rhs = parts["bias"] + parts["noise"]
         scale = 1e-9 * (1 + np.abs(lhs).max())
-        out.append(float_agreement(f"D.1 decomposition vs recursion (context {i}, t={t})", rhs,
-                                   lhs, rtol=RECURSION_RTOL, atol=scale))
+        out.append(
+            float_agreement(
+                f"D.1 decomposition vs recursion (context {i}, t={t})",
+                rhs,
+                lhs,
+                rtol=RECURSION_RTOL,
+                atol=scale,
+            )
+        )
         ex = excess_from_parts(parts, np.eye(X.shape[1]))
-        out.append(float_agreement(f"E(w̃^t) = ‖ŵ^t − w*‖² (context {i})", ex["excess"],
-                                   float(np.sum((w_hat - w) ** 2)),
-                                       rtol=EXCESS_RTOL, atol=EXCESS_ATOL))
+        out.append(
+            float_agreement(
+                f"E(w̃^t) = ‖ŵ^t − w*‖² (context {i})",
+                ex["excess"],
+                float(np.sum((w_hat - w) ** 2)),
+                rtol=EXCESS_RTOL,
+                atol=EXCESS_ATOL,
+            )
+        )
         two = 2 * (ex["bias"] + ex["variance"])
-        out.append(ordering(f"E ≤ 2(Bias + Var) (context {i})", ex["excess"], two + 1e-15,
-                            margin=ROUNDOFF_MARGIN))
+        out.append(
+            ordering(
+                f"E ≤ 2(Bias + Var) (context {i})",
+                ex["excess"],
+                two + 1e-15,
+                margin=ROUNDOFF_MARGIN,
+            )
+        )
     return out
 
 
@@ -87,16 +108,34 @@ def check_eqd_1_paper(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     cor = error_decomposition(X, w, eps, eta, t)
     pap = error_decomposition(X, w, eps, eta, t, variant="paper")
     lhs = wt - cor["Rbar_w"]
-    ev = [claim_agreement("D.1: w̃^t − R̄w* = −(I−ηĜ)^t R̄w* + (1/n)Σ(I−ηĜ)^k X̃ᵀε (printed)",
-                          kind="FLOAT", paper=pap["bias"] + pap["noise"],
-                          ours=cor["bias"] + cor["noise"], observed=lhs, atol=RECURSION_ATOL,
-                          rtol=RECURSION_RTOL, source=_SRC, details={"eta": eta, "t": t},
-                          claim=CLAIMS["eqD.1"])]
+    ev = [
+        claim_agreement(
+            "D.1: w̃^t − R̄w* = −(I−ηĜ)^t R̄w* + (1/n)Σ(I−ηĜ)^k X̃ᵀε (printed)",
+            kind="FLOAT",
+            paper=pap["bias"] + pap["noise"],
+            ours=cor["bias"] + cor["noise"],
+            observed=lhs,
+            atol=RECURSION_ATOL,
+            rtol=RECURSION_RTOL,
+            source=_SRC,
+            details={"eta": eta, "t": t},
+            claim=CLAIMS["eqD.1"],
+        )
+    ]
     ex = excess_from_parts(cor, np.eye(X.shape[1]))
     observed = float(np.sum((w_hat - w) ** 2))
-    ev.append(claim_agreement("D.3: E(w̃^t) = Bias + Variance (printed as an equality)",
-                              kind="FLOAT", paper=ex["bias"] + ex["variance"], ours=ex["excess"],
-                              observed=observed, atol=EXCESS_ATOL, rtol=EXCESS_RTOL, source=_SRC,
-                              details={"cross_term": ex["cross"], "eta": eta, "t": t},
-                              claim=CLAIMS["eqD.3"]))
+    ev.append(
+        claim_agreement(
+            "D.3: E(w̃^t) = Bias + Variance (printed as an equality)",
+            kind="FLOAT",
+            paper=ex["bias"] + ex["variance"],
+            ours=ex["excess"],
+            observed=observed,
+            atol=EXCESS_ATOL,
+            rtol=EXCESS_RTOL,
+            source=_SRC,
+            details={"cross_term": ex["cross"], "eta": eta, "t": t},
+            claim=CLAIMS["eqD.3"],
+        )
+    )
     return ev

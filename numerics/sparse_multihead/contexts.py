@@ -8,8 +8,9 @@ import sympy as sp
 __all__ = ["random_context", "symbolic_context", "token_matrix"]
 
 
-def random_context(rng: np.random.Generator, d: int, n: int, q: int, sigma: float = 0.5
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def random_context(
+    rng: np.random.Generator, d: int, n: int, q: int, sigma: float = 0.5
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(X n×d, y (n,), Xq q×d)`` with a dense Gaussian task (every ``r̂_j ≠ 0`` a.s.)."""
     w = rng.standard_normal(d)
     X = rng.standard_normal((n, d))

@@ -64,8 +64,12 @@ def lemD1_rate_without_plus_one(w, Sigma_max, sigma2, n, d, delta, C=1.0):  # no
     """Lemma D.1 shape, ‖w*‖₁ in place of ‖w*‖₁ + 1 (fault of check_lemd_1_float_rates)."""
     import math
 
-    return C * (Sigma_max + sigma2) * sum(abs(float(v)) for v in w) * math.sqrt(
-        math.log(d / delta) / n)
+    return (
+        C
+        * (Sigma_max + sigma2)
+        * sum(abs(float(v)) for v in w)
+        * math.sqrt(math.log(d / delta) / n)
+    )
 
 
 def ridge_lmmse_lambda_alpha2_dropped(d, n, sigma2, alpha2):  # noqa: ANN001, ANN201

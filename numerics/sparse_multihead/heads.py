@@ -29,22 +29,26 @@ def to_weights(model: Any) -> LinTFWeights:
     for i in range(len(model.heads)):
         WQ, WK, WV = (_np(p[i]) for p in (model.WQ, model.WK, model.WV))
         layers.append(LayerWeights(WQ=list(WQ), WK=list(WK), WV=list(WV), W1=_np(model.W1[i])))
-    return LinTFWeights(W_E=_np(model.W_E), layers=tuple(layers), W_O=_np(model.W_O),
-                        attn_scale=model.attn_scale)
+    return LinTFWeights(
+        W_E=_np(model.W_E), layers=tuple(layers), W_O=_np(model.W_O), attn_scale=model.attn_scale
+    )
 
 
-def exact_risks(W: LinTFWeights, st: SparseRegressionICL, trials: int, seed: int,
-                head_masks: Any = None) -> np.ndarray:
+def exact_risks(
+    W: LinTFWeights, st: SparseRegressionICL, trials: int, seed: int, head_masks: Any = None
+) -> np.ndarray:
     """Per-context ``‖Σ^{1/2}(ŵ_eff − w*)‖²`` on ``trials`` contexts drawn with ``seed``."""
     p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(seed))
-    wh = np.stack([effective_predictor.raw(W, p.X[i], p.y[i], head_masks=head_masks)
-                   for i in range(trials)])
+    wh = np.stack(
+        [effective_predictor.raw(W, p.X[i], p.y[i], head_masks=head_masks) for i in range(trials)]
+    )
     diff = wh - p.w
     return np.einsum("bi,ij,bj->b", diff, st.Sigma_x_array, diff)
 
 
-def head_deltas(W: LinTFWeights, heads: tuple[int, ...], st: SparseRegressionICL, trials: int,
-                seed: int) -> np.ndarray:
+def head_deltas(
+    W: LinTFWeights, heads: tuple[int, ...], st: SparseRegressionICL, trials: int, seed: int
+) -> np.ndarray:
     """ΔE(i, j) of Eq. (3.1) (layers × max heads, NaN where a layer has fewer heads)."""
     base = float(np.mean(exact_risks(W, st, trials, seed)))
     D = np.full((len(heads), max(heads)), np.nan)

@@ -11,8 +11,16 @@ import numpy as np
 
 from theory.sparse_multihead import bayes_posterior_mean
 
-__all__ = ["pregd_path", "gd_path", "ridge_fit", "ols_fit", "lasso_fit", "bayes_fit",
-           "ALPHA_GRID", "batch_lambda_max"]
+__all__ = [
+    "pregd_path",
+    "gd_path",
+    "ridge_fit",
+    "ols_fit",
+    "lasso_fit",
+    "bayes_fit",
+    "ALPHA_GRID",
+    "batch_lambda_max",
+]
 
 #: coordinate-descent stopping tolerance of the lasso fit (sklearn)
 LASSO_TOL = 1e-6
@@ -21,8 +29,9 @@ LASSO_TOL = 1e-6
 ALPHA_GRID = (1.0, 1e-1, 1e-2, 1e-3, 1e-4)
 
 
-def _path(Xf: np.ndarray, y: np.ndarray, eta: float, steps: int, scale: np.ndarray | None
-          ) -> np.ndarray:
+def _path(
+    Xf: np.ndarray, y: np.ndarray, eta: float, steps: int, scale: np.ndarray | None
+) -> np.ndarray:
     """GD from 0 on ``(1/2n)‖y − Xf w‖²``; returns iterates ``(steps + 1, B, d)`` in the raw
     coordinates (``scale ⊙ w̃`` when the features are rescaled by ``scale``)."""
     B, n, d = Xf.shape
@@ -87,4 +96,3 @@ def batch_lambda_max(X: np.ndarray, y: np.ndarray, *, preprocess: bool) -> np.nd
     n = X.shape[1]
     Xf = X * (np.einsum("bni,bn->bi", X, y) / n)[:, None, :] if preprocess else X
     return np.linalg.eigvalsh(np.einsum("bni,bnj->bij", Xf, Xf) / n)[:, -1]
-

@@ -28,10 +28,23 @@ from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from theory.common.protocols import Estimate
 from theory.settings import SparseRegressionICL, check_choice, check_int, check_real
 
-__all__ = ["METHODS", "DivergedContextsError", "excess_risk", "excess_risk_samples", "blown_up",
-           "stable_bound", "candidate_steps", "DIVERGENCE_GROWTH",
-           "ETA_GRID", "LAMBDA_GRID", "TunedRisks", "tuned_risks", "lasso_star",
-           "tuned_risks_cached", "tuned_risks_gram"]
+__all__ = [
+    "METHODS",
+    "DivergedContextsError",
+    "excess_risk",
+    "excess_risk_samples",
+    "blown_up",
+    "stable_bound",
+    "candidate_steps",
+    "DIVERGENCE_GROWTH",
+    "ETA_GRID",
+    "LAMBDA_GRID",
+    "TunedRisks",
+    "tuned_risks",
+    "lasso_star",
+    "tuned_risks_cached",
+    "tuned_risks_gram",
+]
 
 METHODS = ("pre_gd", "gd", "ridge", "ols", "lasso", "bayes")
 #: Spec §3 V-R6: η-grid of the oracle tuning and the normalised λ-grid.
@@ -39,7 +52,7 @@ ETA_GRID = (1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0)
 LAMBDA_GRID = tuple(float(v) for v in np.logspace(-4, 2, 25))
 
 
-#: Growth bound of the divergence flag (issue 20 item 5).  GD from 0 on ``½wᵀĜw − b̃ᵀw`` has the
+#: Growth bound of the divergence flag.  GD from 0 on ``½wᵀĜw − b̃ᵀw`` has the
 #: spectral coefficients ``(1 − (1 − ηλ)^t)/λ = η Σ_{k<t} (1 − ηλ)^k``, each of size ≤ tη while
 #: ``ηλ ≤ 2``, so a non-divergent iterate has ``‖w̃^t‖ ≤ tη‖b̃‖`` and ``‖ŵ^t‖ ≤ ‖r̂‖_∞ tη‖b̃‖``
 #: (pre-GD, ``b̃ = r̂ ⊙ r̂``; raw GD: ``‖w^t‖ ≤ tη‖r̂‖``).  A context counts as diverged at step t
@@ -53,13 +66,17 @@ DIVERGENCE_GROWTH = 10.0
 AMPLIFICATION_CAP = 1e16
 
 
-def stable_bound(X: np.ndarray, y: np.ndarray, eta: float, steps: int, *, preprocess: bool
-                 ) -> np.ndarray:
+def stable_bound(
+    X: np.ndarray, y: np.ndarray, eta: float, steps: int, *, preprocess: bool
+) -> np.ndarray:
     """``(steps + 1, B)``: the bound ``t η ‖r̂‖_∞ ‖r̂ ⊙ r̂‖`` (pre-GD) or ``t η ‖r̂‖`` (raw GD)
     that every iterate of a non-divergent run obeys (:data:`DIVERGENCE_GROWTH`)."""
     r = np.einsum("bni,bn->bi", X, y) / X.shape[1]
-    per = (np.max(np.abs(r), axis=1) * np.linalg.norm(r * r, axis=1) if preprocess
-           else np.linalg.norm(r, axis=1))
+    per = (
+        np.max(np.abs(r), axis=1) * np.linalg.norm(r * r, axis=1)
+        if preprocess
+        else np.linalg.norm(r, axis=1)
+    )
     return eta * np.arange(steps + 1)[:, None] * per[None, :]
 
 
@@ -90,13 +107,24 @@ class DivergedContextsError(ArithmeticError):
         super().__init__(
             f"{method} with eta = {eta:g} diverges on a fraction {fraction:.4g} of {trials} "
             "contexts (the iterate blew up: not finite or above DIVERGENCE_GROWTH times the "
-            "non-divergent bound; r̂ has heavy tails): refusing to average them")
+            "non-divergent bound; r̂ has heavy tails): refusing to average them"
+        )
 
 
-def excess_risk_samples(method: str, *, d: int, s: int, n: int, sigma2: float,
-                        prior: str = "sign", eta: float | None = None, steps: int | None = None,
-                        lam: float | None = None, trials: int, seed: int
-                        ) -> tuple[np.ndarray, np.ndarray]:
+def excess_risk_samples(
+    method: str,
+    *,
+    d: int,
+    s: int,
+    n: int,
+    sigma2: float,
+    prior: str = "sign",
+    eta: float | None = None,
+    steps: int | None = None,
+    lam: float | None = None,
+    trials: int,
+    seed: int,
+) -> tuple[np.ndarray, np.ndarray]:
     """Per-context ``‖ŵ − w*‖²`` and a boolean ``diverged`` mask (only (pre-)GD can diverge)."""
     check_choice("method", method, METHODS)
     st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=sigma2, prior=prior)
@@ -112,8 +140,9 @@ def excess_risk_samples(method: str, *, d: int, s: int, n: int, sigma2: float,
         w_hat = path[-1]
         with np.errstate(over="ignore", invalid="ignore"):
             norm = np.linalg.norm(w_hat, axis=1)
-        diverged = blown_up(norm, stable_bound(p.X, p.y, eta, steps,
-                                                preprocess=method == "pre_gd")[-1])
+        diverged = blown_up(
+            norm, stable_bound(p.X, p.y, eta, steps, preprocess=method == "pre_gd")[-1]
+        )
     elif method == "ridge":
         if lam is None:
             raise ValueError("method 'ridge' needs lam (normalised penalty)")
@@ -123,8 +152,9 @@ def excess_risk_samples(method: str, *, d: int, s: int, n: int, sigma2: float,
     elif method == "lasso":
         if lam is None:
             raise ValueError("method 'lasso' needs lam (sklearn alpha)")
-        w_hat = lasso_fit(p.X, p.y, check_real("lam (lasso alpha)", lam, lower=0.0,
-                                                lower_open=True))
+        w_hat = lasso_fit(
+            p.X, p.y, check_real("lam (lasso alpha)", lam, lower=0.0, lower_open=True)
+        )
     else:
         w_hat = bayes_fit(p.X, p.y, s, sigma2, prior)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -133,9 +163,20 @@ def excess_risk_samples(method: str, *, d: int, s: int, n: int, sigma2: float,
     return err, diverged
 
 
-def excess_risk(method: str, *, d: int, s: int, n: int, sigma2: float, prior: str = "sign",
-                eta: float | None = None, steps: int | None = None, lam: float | None = None,
-                trials: int, seed: int) -> Estimate:
+def excess_risk(
+    method: str,
+    *,
+    d: int,
+    s: int,
+    n: int,
+    sigma2: float,
+    prior: str = "sign",
+    eta: float | None = None,
+    steps: int | None = None,
+    lam: float | None = None,
+    trials: int,
+    seed: int,
+) -> Estimate:
     """Monte Carlo ``E‖ŵ − w*‖²`` (Σ = I, no query noise) of ``method`` with ``se``.
 
     ``method``: ``"pre_gd"`` / ``"gd"`` (``eta``, ``steps``), ``"ridge"`` (``lam``, normalised),
@@ -148,8 +189,19 @@ def excess_risk(method: str, *, d: int, s: int, n: int, sigma2: float, prior: st
     >>> abs(e.mean - 0.25 * 4 / 35) < 5 * e.se
     True
     """
-    err, div = excess_risk_samples(method, d=d, s=s, n=n, sigma2=sigma2, prior=prior, eta=eta,
-                                   steps=steps, lam=lam, trials=trials, seed=seed)
+    err, div = excess_risk_samples(
+        method,
+        d=d,
+        s=s,
+        n=n,
+        sigma2=sigma2,
+        prior=prior,
+        eta=eta,
+        steps=steps,
+        lam=lam,
+        trials=trials,
+        seed=seed,
+    )
     if np.any(div):
         raise DivergedContextsError(method, float(eta or 0.0), float(np.mean(div)), len(err))
     return estimate_from_samples(err)
@@ -170,9 +222,15 @@ class TunedRisks:
     #                                             candidates (a context's iterate blew up there)
 
 
-def _best_path(method: str, X: np.ndarray, y: np.ndarray, w: np.ndarray, D: np.ndarray,
-               etas: Sequence[float], steps: int
-               ) -> tuple[Estimate, tuple[float, int], tuple[float, ...]]:
+def _best_path(
+    method: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    D: np.ndarray,
+    etas: Sequence[float],
+    steps: int,
+) -> tuple[Estimate, tuple[float, int], tuple[float, ...]]:
     best: tuple[float, Estimate, tuple[float, int]] | None = None
     dropped = []
     pre = method == "pre_gd"
@@ -182,8 +240,10 @@ def _best_path(method: str, X: np.ndarray, y: np.ndarray, w: np.ndarray, D: np.n
         path = (pregd_path if pre else gd_path)(X, y, eta, k)
         with np.errstate(over="ignore", invalid="ignore"):
             errs = np.sum((D[None] * (path - w[None])) ** 2, axis=2)  # (k + 1, B)
-            blown = np.any(blown_up(np.linalg.norm(path, axis=2),
-                                    stable_bound(X, y, eta, k, preprocess=pre)), axis=1)
+            blown = np.any(
+                blown_up(np.linalg.norm(path, axis=2), stable_bound(X, y, eta, k, preprocess=pre)),
+                axis=1,
+            )
         if k < steps or np.any(blown):
             dropped.append(float(eta))
         mean = np.where(blown, np.inf, errs.mean(axis=1))  # only steps no context blew up at
@@ -196,10 +256,21 @@ def _best_path(method: str, X: np.ndarray, y: np.ndarray, w: np.ndarray, D: np.n
     return best[1], best[2], tuple(dropped)
 
 
-def tuned_risks(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
-                prior: str = "sign", steps: int = 200, etas: Sequence[float] = ETA_GRID,
-                lams: Sequence[float] = LAMBDA_GRID, Sigma_diag: Sequence[float] | None = None,
-                sigma_support: float | None = None) -> TunedRisks:
+def tuned_risks(
+    *,
+    d: int,
+    s: int,
+    n: int,
+    sigma2: float,
+    trials: int,
+    seed: int,
+    prior: str = "sign",
+    steps: int = 200,
+    etas: Sequence[float] = ETA_GRID,
+    lams: Sequence[float] = LAMBDA_GRID,
+    Sigma_diag: Sequence[float] | None = None,
+    sigma_support: float | None = None,
+) -> TunedRisks:
     """pre-GD*, GD* (η from ``etas``, t ≤ ``steps``), ridge* (λ from ``lams``) and OLS on the same
     contexts; risk ``‖Σ^{1/2}(ŵ − w*)‖²``.
 
@@ -207,8 +278,14 @@ def tuned_risks(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int
     small-β variant, ``Σ_ii = sigma_support`` on the task's support and 1 elsewhere, ``w*_S``
     rescaled so that ``w*ᵀΣw* = 1`` (spec §3 V-R6 failure mode 4).
     """
-    st = SparseRegressionICL(d=d, s=s, n=n, sigma2=sigma2, prior=prior,
-                             Sigma_diag=tuple(Sigma_diag) if Sigma_diag is not None else ())
+    st = SparseRegressionICL(
+        d=d,
+        s=s,
+        n=n,
+        sigma2=sigma2,
+        prior=prior,
+        Sigma_diag=tuple(Sigma_diag) if Sigma_diag is not None else (),
+    )
     rng = np.random.default_rng(seed)
     p = sample_sparse_prompts(st, trials, rng=rng)
     w, X = p.w, p.X
@@ -230,14 +307,29 @@ def tuned_risks(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int
     ols = None
     if abs(n - d) > 1 or sigma2 == 0.0:
         ols = estimate_from_samples(np.sum((D * (ols_fit(X, y) - w)) ** 2, axis=1))
-    return TunedRisks(pre_gd=pre, pre_gd_arg=pre_arg, gd=gd, gd_arg=gd_arg, ridge=best_r[0],
-                      ridge_arg=best_r[1], ols=ols,
-                      diverged_eta={"pre_gd": drop_pre, "gd": drop_gd})
+    return TunedRisks(
+        pre_gd=pre,
+        pre_gd_arg=pre_arg,
+        gd=gd,
+        gd_arg=gd_arg,
+        ridge=best_r[0],
+        ridge_arg=best_r[1],
+        ols=ols,
+        diverged_eta={"pre_gd": drop_pre, "gd": drop_gd},
+    )
 
 
-def lasso_star(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
-               prior: str = "gauss", alphas: Sequence[float] = ALPHA_GRID
-               ) -> tuple[Estimate, float]:
+def lasso_star(
+    *,
+    d: int,
+    s: int,
+    n: int,
+    sigma2: float,
+    trials: int,
+    seed: int,
+    prior: str = "gauss",
+    alphas: Sequence[float] = ALPHA_GRID,
+) -> tuple[Estimate, float]:
     """Lasso* over the paper's α grid (sklearn normalisation), on common contexts."""
     st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=sigma2, prior=prior)
     p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(seed))
@@ -251,17 +343,36 @@ def lasso_star(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
 
 
 @functools.lru_cache(maxsize=64)
-def tuned_risks_cached(d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
-                       prior: str = "sign", steps: int = 200,
-                       Sigma_diag: tuple[float, ...] | None = None,
-                       sigma_support: float | None = None) -> TunedRisks:
+def tuned_risks_cached(
+    d: int,
+    s: int,
+    n: int,
+    sigma2: float,
+    trials: int,
+    seed: int,
+    prior: str = "sign",
+    steps: int = 200,
+    Sigma_diag: tuple[float, ...] | None = None,
+    sigma_support: float | None = None,
+) -> TunedRisks:
     """:func:`tuned_risks` memoised per process (the theorem checks share their rows)."""
-    return tuned_risks(d=d, s=s, n=n, sigma2=sigma2, trials=trials, seed=seed, prior=prior,
-                       steps=steps, Sigma_diag=Sigma_diag, sigma_support=sigma_support)
+    return tuned_risks(
+        d=d,
+        s=s,
+        n=n,
+        sigma2=sigma2,
+        trials=trials,
+        seed=seed,
+        prior=prior,
+        steps=steps,
+        Sigma_diag=Sigma_diag,
+        sigma_support=sigma_support,
+    )
 
 
-def _gram_errors(G: np.ndarray, b: np.ndarray, scale: np.ndarray | None, w: np.ndarray,
-                 eta: float, steps: int) -> tuple[np.ndarray, np.ndarray]:
+def _gram_errors(
+    G: np.ndarray, b: np.ndarray, scale: np.ndarray | None, w: np.ndarray, eta: float, steps: int
+) -> tuple[np.ndarray, np.ndarray]:
     """``‖ŵ^t − w*‖²`` and ``‖ŵ^t‖`` for t = 0..steps of GD from 0 on ``½wᵀGw − bᵀw`` (the same
     recursion as :func:`.predictors.pregd_path` / ``gd_path``, from the sufficient statistics),
     each of shape ``(steps + 1, B)``."""
@@ -279,8 +390,18 @@ def _gram_errors(G: np.ndarray, b: np.ndarray, scale: np.ndarray | None, w: np.n
     return out, norms
 
 
-def tuned_risks_gram(*, d: int, s: int, n: int, sigma2: float, trials: int, seed: int,
-                     prior: str = "sign", steps: int = 200, chunk: int = 25) -> TunedRisks:
+def tuned_risks_gram(
+    *,
+    d: int,
+    s: int,
+    n: int,
+    sigma2: float,
+    trials: int,
+    seed: int,
+    prior: str = "sign",
+    steps: int = 200,
+    chunk: int = 25,
+) -> TunedRisks:
     """:func:`tuned_risks` for Σ = I at large ``n·trials``: contexts drawn ``chunk`` at a time and
     reduced to their sufficient statistics ``Σ̂ = XᵀX/n``, ``r̂ = Xᵀy/n`` (pre-GD: ``Ĝ = R̂Σ̂R̂``,
     ``b̃ = r̂²``; GD: ``Σ̂``, ``r̂``; ridge ``(Σ̂ + λI)⁻¹r̂``; OLS ``Σ̂⁻¹r̂``, n ≥ d + 2), so memory stays
@@ -309,19 +430,26 @@ def tuned_risks_gram(*, d: int, s: int, n: int, sigma2: float, trials: int, seed
             ridge.setdefault(lam, []).append(np.sum((wr - p.w) ** 2, axis=1))
         ols.append(np.sum((np.linalg.solve(S, r[..., None])[..., 0] - p.w) ** 2, axis=1))
         for method in ("pre_gd", "gd"):
-            G, b, scale = ((r[:, :, None] * S * r[:, None, :], r * r, r) if method == "pre_gd"
-                           else (S, r, None))
+            G, b, scale = (
+                (r[:, :, None] * S * r[:, None, :], r * r, r)
+                if method == "pre_gd"
+                else (S, r, None)
+            )
             lmax = np.linalg.eigvalsh(G)[:, -1]
-            per = (np.max(np.abs(r), axis=1) * np.linalg.norm(b, axis=1)
-                   if method == "pre_gd" else np.linalg.norm(b, axis=1))
+            per = (
+                np.max(np.abs(r), axis=1) * np.linalg.norm(b, axis=1)
+                if method == "pre_gd"
+                else np.linalg.norm(b, axis=1)
+            )
             for eta in ETA_GRID:
                 k = candidate_steps(eta, lmax, steps)
                 errs, norms = _gram_errors(G, b, scale, p.w, eta, k)
                 bad = np.ones(steps + 1, dtype=bool)
-                bad[:k + 1] = np.any(blown_up(norms, eta * np.arange(k + 1)[:, None]
-                                              * per[None, :]), axis=1)
+                bad[: k + 1] = np.any(
+                    blown_up(norms, eta * np.arange(k + 1)[:, None] * per[None, :]), axis=1
+                )
                 full = np.full((steps + 1, len(p.w)), np.inf)
-                full[:k + 1] = errs
+                full[: k + 1] = errs
                 if k < steps or np.any(bad):
                     dropped[method].add(eta)
                 paths[method].setdefault(eta, []).append(full)
@@ -339,8 +467,13 @@ def tuned_risks_gram(*, d: int, s: int, n: int, sigma2: float, trials: int, seed
             raise DivergedContextsError(method, float(max(ETA_GRID)), 1.0, trials)
         best[method] = min(cands, key=lambda c: c[0].mean)
     lam_best = min(ridge, key=lambda lam: float(np.mean(np.concatenate(ridge[lam]))))
-    return TunedRisks(pre_gd=best["pre_gd"][0], pre_gd_arg=best["pre_gd"][1],
-                      gd=best["gd"][0], gd_arg=best["gd"][1],
-                      ridge=estimate_from_samples(np.concatenate(ridge[lam_best])),
-                      ridge_arg=float(lam_best), ols=estimate_from_samples(np.concatenate(ols)),
-                      diverged_eta={m: tuple(sorted(v)) for m, v in dropped.items()})
+    return TunedRisks(
+        pre_gd=best["pre_gd"][0],
+        pre_gd_arg=best["pre_gd"][1],
+        gd=best["gd"][0],
+        gd_arg=best["gd"][1],
+        ridge=estimate_from_samples(np.concatenate(ridge[lam_best])),
+        ridge_arg=float(lam_best),
+        ols=estimate_from_samples(np.concatenate(ols)),
+        diverged_eta={m: tuple(sorted(v)) for m, v in dropped.items()},
+    )

@@ -26,8 +26,9 @@ class SparseBatch:
     yq: np.ndarray  # (B, q) noisy query labels
 
 
-def sample_sparse_tasks(setting: SparseRegressionICL, B: int, *, rng: np.random.Generator
-                        ) -> np.ndarray:
+def sample_sparse_tasks(
+    setting: SparseRegressionICL, B: int, *, rng: np.random.Generator
+) -> np.ndarray:
     """``B`` tasks: uniform support of size ``s``; values ``±1/√s`` (sign) or ``N(0, 1)``
     (gauss)."""
     B = check_int("B (number of prompts)", B, minimum=1)
@@ -43,8 +44,9 @@ def sample_sparse_tasks(setting: SparseRegressionICL, B: int, *, rng: np.random.
     return w
 
 
-def sample_sparse_prompts(setting: SparseRegressionICL, B: int, *, rng: np.random.Generator,
-                          n: int | None = None) -> SparseBatch:
+def sample_sparse_prompts(
+    setting: SparseRegressionICL, B: int, *, rng: np.random.Generator, n: int | None = None
+) -> SparseBatch:
     """``B`` prompts of ``n`` (default ``setting.n``) context pairs and ``setting.q`` queries."""
     n = setting.n if n is None else check_int("n (context length)", n, minimum=1)
     w = sample_sparse_tasks(setting, B, rng=rng)

@@ -24,11 +24,29 @@ import torch
 from sims.cache import cached
 from sims.config import TrainConfig
 from sims.models.sparse_multihead import MaskedLinearTF, PreGDTF
+from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, torch_dtype, train
 from theory.settings import SparseRegressionICL
+from theory.settings.sparse_multihead import (
+    czz24_fig1b_setting,
+    czz24_s1_setting,
+    czz24_s2_setting,
+)
 
-__all__ = ["SparseExperiment", "PRESETS", "run", "trained", "resolve", "sample_sparse_tokens",
-           "build_model", "fresh_excess", "load_model", "coefficients", "pruned", "FIG1B_PRESETS"]
+__all__ = [
+    "SparseExperiment",
+    "PRESETS",
+    "run",
+    "trained",
+    "resolve",
+    "sample_sparse_tokens",
+    "build_model",
+    "fresh_excess",
+    "load_model",
+    "coefficients",
+    "pruned",
+    "FIG1B_PRESETS",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -48,51 +66,95 @@ class SparseExperiment:
             raise ValueError(f"model must be 'pregd', 'rawgd' or 'lintf', got {self.model!r}")
 
 
-def _s1(q: int = 8) -> SparseRegressionICL:
-    return SparseRegressionICL.isotropic(d=32, s=2, n=128, sigma2=0.25, prior="sign", q=q)
-
-
-def _s2(n: int = 32, sigma2: float = 0.25) -> SparseRegressionICL:
-    return SparseRegressionICL.isotropic(d=8, s=2, n=n, sigma2=sigma2, prior="gauss", q=8)
-
-
-def _fig1b() -> SparseRegressionICL:
-    return SparseRegressionICL.isotropic(d=16, s=4, n=12, sigma2=0.01, prior="gauss", q=4)
-
-
-_S1_CFG = TrainConfig(optimizer="adam", lr=0.05, steps=150, batch_size=128, dtype="float64",
-                      log_every=10)
-_S2_CFG = TrainConfig(optimizer="adam", lr=3e-3, steps=600, batch_size=64, grad_clip=1.0,
-                      dtype="float64", log_every=20)
+_S1_CFG = TrainConfig(
+    optimizer="adam", lr=0.05, steps=150, batch_size=128, dtype="float64", log_every=10
+)
+_S2_CFG = TrainConfig(
+    optimizer="adam",
+    lr=3e-3,
+    steps=600,
+    batch_size=64,
+    grad_clip=1.0,
+    dtype="float64",
+    log_every=20,
+)
 #: Spec V-sims S1 (batch 128 and 150 steps: the issue's ≤ 10 s budget; spec 256 × 300) and S2
 #: (600 steps, lr 3e-3).
 PRESETS: dict[str, tuple[SparseExperiment, TrainConfig]] = {
-    "s1_pre": (SparseExperiment(setting=_s1(), model="pregd"), _S1_CFG),
-    "s1_raw": (SparseExperiment(setting=_s1(), model="rawgd"), _S1_CFG),
-    "s2_h1": (SparseExperiment(setting=_s2(), model="lintf", heads=(1, 1, 1)), _S2_CFG),
-    "s2_h8": (SparseExperiment(setting=_s2(), model="lintf", heads=(8, 1, 1)), _S2_CFG),
+    "s1_pre": (SparseExperiment(setting=czz24_s1_setting(), model="pregd"), _S1_CFG),
+    "s1_raw": (SparseExperiment(setting=czz24_s1_setting(), model="rawgd"), _S1_CFG),
+    "s2_h1": (
+        SparseExperiment(setting=czz24_s2_setting(), model="lintf", heads=(1, 1, 1)),
+        _S2_CFG,
+    ),
+    "s2_h8": (
+        SparseExperiment(setting=czz24_s2_setting(), model="lintf", heads=(8, 1, 1)),
+        _S2_CFG,
+    ),
     # Fig. 1b small trained models (App. B data, d_hid 48 = 3d, h heads in every layer): the quick
     # tier's (4, 4, 4) at 600 steps (≈ 5 s); --full the paper's L = 4 with h ∈ {1, 4, 8}.
-    "fig1b_h4": (SparseExperiment(setting=_fig1b(), model="lintf", heads=(4, 4, 4), d_hid=48,
-                                  test_size=500), _S2_CFG),
-    "fig1b_h1_l4": (SparseExperiment(setting=_fig1b(), model="lintf", heads=(1,) * 4, d_hid=48,
-                                     test_size=500), dataclasses.replace(_S2_CFG, steps=3000)),
-    "fig1b_h4_l4": (SparseExperiment(setting=_fig1b(), model="lintf", heads=(4,) * 4, d_hid=48,
-                                     test_size=500), dataclasses.replace(_S2_CFG, steps=3000)),
-    "fig1b_h8_l4": (SparseExperiment(setting=_fig1b(), model="lintf", heads=(8,) * 4, d_hid=48,
-                                     test_size=500), dataclasses.replace(_S2_CFG, steps=3000)),
-    "smoke": (SparseExperiment(setting=_s2(n=12), model="lintf", heads=(4, 1), test_size=200),
-              dataclasses.replace(_S2_CFG, steps=20, log_every=5)),
+    "fig1b_h4": (
+        SparseExperiment(
+            setting=czz24_fig1b_setting(12, q=4),
+            model="lintf",
+            heads=(4, 4, 4),
+            d_hid=48,
+            test_size=500,
+        ),
+        _S2_CFG,
+    ),
+    "fig1b_h1_l4": (
+        SparseExperiment(
+            setting=czz24_fig1b_setting(12, q=4),
+            model="lintf",
+            heads=(1,) * 4,
+            d_hid=48,
+            test_size=500,
+        ),
+        dataclasses.replace(_S2_CFG, steps=3000),
+    ),
+    "fig1b_h4_l4": (
+        SparseExperiment(
+            setting=czz24_fig1b_setting(12, q=4),
+            model="lintf",
+            heads=(4,) * 4,
+            d_hid=48,
+            test_size=500,
+        ),
+        dataclasses.replace(_S2_CFG, steps=3000),
+    ),
+    "fig1b_h8_l4": (
+        SparseExperiment(
+            setting=czz24_fig1b_setting(12, q=4),
+            model="lintf",
+            heads=(8,) * 4,
+            d_hid=48,
+            test_size=500,
+        ),
+        dataclasses.replace(_S2_CFG, steps=3000),
+    ),
+    "smoke": (
+        SparseExperiment(
+            setting=czz24_s2_setting(n=12), model="lintf", heads=(4, 1), test_size=200
+        ),
+        dataclasses.replace(_S2_CFG, steps=20, log_every=5),
+    ),
 }
 
 #: The Fig. 1b presets of each tier.
-FIG1B_PRESETS = {"quick": ("fig1b_h4",), "full": ("fig1b_h4", "fig1b_h1_l4", "fig1b_h4_l4",
-                                                  "fig1b_h8_l4")}
+FIG1B_PRESETS = {
+    "quick": ("fig1b_h4",),
+    "full": ("fig1b_h4", "fig1b_h1_l4", "fig1b_h4_l4", "fig1b_h8_l4"),
+}
 
 
-def sample_sparse_tokens(st: SparseRegressionICL, B: int, *, generator: torch.Generator,
-                         dtype: torch.dtype = torch.float64
-                         ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+def sample_sparse_tokens(
+    st: SparseRegressionICL,
+    B: int,
+    *,
+    generator: torch.Generator,
+    dtype: torch.dtype = torch.float64,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(E, yq, w, X)``: token matrices (B, d+1, n+q) with 0 in the query label slots, the noisy
     query labels (B, q), the tasks (B, d) and the contexts (B, n, d); Σ = diag(D) + ζ𝟙𝟙ᵀ."""
     d, s, n, q = st.d, st.s, st.n, st.q
@@ -107,19 +169,27 @@ def sample_sparse_tokens(st: SparseRegressionICL, B: int, *, generator: torch.Ge
     Z = torch.randn((B, n + q, d), generator=generator, dtype=dtype) @ L.T
     noise = math.sqrt(st.sigma2) * torch.randn((B, n + q), generator=generator, dtype=dtype)
     yall = torch.einsum("bmd,bd->bm", Z, w) + noise
-    E = torch.cat([Z.transpose(1, 2), torch.cat([yall[:, :n], torch.zeros((B, q), dtype=dtype)],
-                                                dim=1)[:, None, :]], dim=1)
+    E = torch.cat(
+        [
+            Z.transpose(1, 2),
+            torch.cat([yall[:, :n], torch.zeros((B, q), dtype=dtype)], dim=1)[:, None, :],
+        ],
+        dim=1,
+    )
     return E, yall[:, n:], w, Z[:, :n]
 
 
-def build_model(exp: SparseExperiment, gen: torch.Generator, *, dtype: str = "float64"
-                ) -> torch.nn.Module:
+def build_model(
+    exp: SparseExperiment, gen: torch.Generator, *, dtype: str = "float64"
+) -> torch.nn.Module:
     dt = torch_dtype(dtype)
     if exp.model in ("pregd", "rawgd"):
-        return PreGDTF(exp.gd_layers, preprocess=exp.model == "pregd",
-                       log_eta_init=exp.log_eta_init, dtype=dt)
-    return MaskedLinearTF(exp.setting.d, exp.heads, exp.d_hid, generator=gen,
-                          attn_scale=1.0 / exp.setting.n, dtype=dt)
+        return PreGDTF(
+            exp.gd_layers, preprocess=exp.model == "pregd", log_eta_init=exp.log_eta_init, dtype=dt
+        )
+    return MaskedLinearTF(
+        exp.setting.d, exp.heads, exp.d_hid, generator=gen, attn_scale=1.0 / exp.setting.n, dtype=dt
+    )
 
 
 def _query_pred(model: torch.nn.Module, E: torch.Tensor, n: int) -> torch.Tensor:
@@ -128,8 +198,15 @@ def _query_pred(model: torch.nn.Module, E: torch.Tensor, n: int) -> torch.Tensor
 
 
 @torch.no_grad()
-def fresh_excess(model: torch.nn.Module, st: SparseRegressionICL, size: int, gen: torch.Generator,
-                 *, dtype: torch.dtype = torch.float64, chunk: int = 1000) -> tuple[float, float]:
+def fresh_excess(
+    model: torch.nn.Module,
+    st: SparseRegressionICL,
+    size: int,
+    gen: torch.Generator,
+    *,
+    dtype: torch.dtype = torch.float64,
+    chunk: int = 1000,
+) -> tuple[float, float]:
     """Mean and se over ``size`` fresh contexts of the model's exact conditional excess risk
     ``‖Σ^{1/2}(ŵ − w*)‖²``: the model is linear in each query (masked linear attention), so the
     ``d`` unit queries ``e_j`` read off ``ŵ`` (no query noise enters the estimate)."""
@@ -149,26 +226,26 @@ def fresh_excess(model: torch.nn.Module, st: SparseRegressionICL, size: int, gen
     return float(v.mean()), float(v.std() / math.sqrt(len(v)))
 
 
-def resolve(preset: str | tuple[SparseExperiment, TrainConfig], **overrides: Any
-            ) -> tuple[SparseExperiment, TrainConfig]:
+def resolve(
+    preset: str | tuple[SparseExperiment, TrainConfig], **overrides: Any
+) -> tuple[SparseExperiment, TrainConfig]:
     """The ``(experiment, config)`` of a preset with ``overrides`` applied (TrainConfig fields
     first, the rest to the experiment)."""
     exp, cfg = PRESETS[preset] if isinstance(preset, str) else preset
     tr = {k: v for k, v in overrides.items() if k in TrainConfig.__dataclass_fields__}
     ex = {k: v for k, v in overrides.items() if k not in tr}
-    return (dataclasses.replace(exp, **ex) if ex else exp,
-            dataclasses.replace(cfg, **tr) if tr else cfg)
+    return (
+        dataclasses.replace(exp, **ex) if ex else exp,
+        dataclasses.replace(cfg, **tr) if tr else cfg,
+    )
 
 
-def run(preset: str | tuple[SparseExperiment, TrainConfig], *, threads: int = 1,
-        **overrides: Any) -> TrainResult:
+def run(
+    preset: str | tuple[SparseExperiment, TrainConfig], *, threads: int = 1, **overrides: Any
+) -> TrainResult:
     """Train one configuration on fresh prompts every step (torch threads set for the run)."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
+    with torch_threads(threads):
         return _run(*resolve(preset, **overrides))
-    finally:
-        torch.set_num_threads(old)
 
 
 def trained(preset: str, *, seed: int = 0, **overrides: Any) -> TrainResult:
@@ -188,12 +265,14 @@ def _run(exp: SparseExperiment, cfg: TrainConfig) -> TrainResult:
         E, yq, _, _ = sample_sparse_tokens(st, cfg.batch_size, generator=g, dtype=dt)
         return torch.mean((_query_pred(m, E, st.n) - yq) ** 2)
 
-    init_risk = fresh_excess(model, st, min(exp.test_size, 500), make_generator(cfg.seed + 30_000),
-                             dtype=dt)
+    init_risk = fresh_excess(
+        model, st, min(exp.test_size, 500), make_generator(cfg.seed + 30_000), dtype=dt
+    )
     res = train(model, objective, cfg, generator=gen)
     final = fresh_excess(model, st, exp.test_size, make_generator(cfg.seed + 20_000), dtype=dt)
-    res.extra.update(init_params=init, test_excess=final, init_test_excess=init_risk,
-                     experiment=exp)
+    res.extra.update(
+        init_params=init, test_excess=final, init_test_excess=init_risk, experiment=exp
+    )
     if isinstance(model, PreGDTF):
         res.extra["eta"] = np.exp(model.theta.detach().double().numpy())
     return res
@@ -204,9 +283,13 @@ def load_model(preset: str, res: TrainResult) -> MaskedLinearTF:
     exp = PRESETS[preset][0]
     if exp.model != "lintf":
         raise ValueError(f"preset {preset!r} is not a masked linear TF (model = {exp.model!r})")
-    model = MaskedLinearTF(exp.setting.d, exp.heads, exp.d_hid,
-                           generator=torch.Generator().manual_seed(0),
-                           attn_scale=1.0 / exp.setting.n)
+    model = MaskedLinearTF(
+        exp.setting.d,
+        exp.heads,
+        exp.d_hid,
+        generator=torch.Generator().manual_seed(0),
+        attn_scale=1.0 / exp.setting.n,
+    )
     model.load_state_dict({k: torch.as_tensor(v) for k, v in res.params.items()})
     return model
 
@@ -230,8 +313,9 @@ def coefficients(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray) -> np.ndar
         model.attn_scale = old
 
 
-def pruned(preset: str, keep: tuple[tuple[bool, ...], ...], *, seed: int = 0, steps: int = 500
-           ) -> TrainResult:
+def pruned(
+    preset: str, keep: tuple[tuple[bool, ...], ...], *, seed: int = 0, steps: int = 500
+) -> TrainResult:
     """Sec. 3 pruning: the trained ``preset`` model with the heads ``keep[i][j] = False`` zeroed
     (W_Q, W_K, W_V of the head: its output and all its gradients vanish, so it stays pruned), then
     fine-tuned ``steps`` steps on fresh prompts (issue budget ≤ 500; the paper: 60,000).  ``keep``
@@ -263,7 +347,10 @@ def _train_lintf(model: torch.nn.Module, exp: SparseExperiment, cfg: TrainConfig
         return torch.mean((_query_pred(m, E, st.n) - yq) ** 2)
 
     res = train(model, objective, cfg, generator=make_generator(cfg.seed))
-    res.extra.update(test_excess=fresh_excess(model, st, exp.test_size,
-                                              make_generator(cfg.seed + 20_000), dtype=dt),
-                     experiment=exp)
+    res.extra.update(
+        test_excess=fresh_excess(
+            model, st, exp.test_size, make_generator(cfg.seed + 20_000), dtype=dt
+        ),
+        experiment=exp,
+    )
     return res

@@ -27,10 +27,9 @@ def test_excess_risk_divergence_guard_and_bad_method() -> None:
 @pytest.mark.mc
 @pytest.mark.result("czz24:thm5.3-lower")
 def test_one_pregd_step_is_never_refused() -> None:
-    """Issue 20 item 5, the call as filed: η λ_max ≥ 2 on about 41 % of these contexts, yet one
-    step cannot blow up, so the mean over every trial is returned."""
-    e = excess_risk("pre_gd", d=8, s=2, n=20, sigma2=0.25, eta=2.0, steps=1, trials=100000,
-                    seed=1)
+    """One pre-GD step at a setting where GD diverges: η λ_max ≥ 2 on about 41 % of these
+    contexts, yet one step cannot blow up, so the mean over every trial is returned."""
+    e = excess_risk("pre_gd", d=8, s=2, n=20, sigma2=0.25, eta=2.0, steps=1, trials=100000, seed=1)
     assert e.n == 100000 and np.isfinite(e.mean)
 
 
@@ -53,8 +52,9 @@ def test_sufficient_statistic_route_equals_the_raw_route() -> None:
     assert (a.pre_gd_arg, a.gd_arg, a.ridge_arg) == (b.pre_gd_arg, b.gd_arg, b.ridge_arg)
     assert a.ols is not None and b.ols is not None
     for x, y in ((a.pre_gd, b.pre_gd), (a.gd, b.gd), (a.ridge, b.ridge), (a.ols, b.ols)):
-        assert np.isclose(x.mean, y.mean,
-                          rtol=SAME_ROUTE_RTOL) and np.isclose(x.se, y.se, rtol=SAME_ROUTE_SE_RTOL)
+        assert np.isclose(x.mean, y.mean, rtol=SAME_ROUTE_RTOL) and np.isclose(
+            x.se, y.se, rtol=SAME_ROUTE_SE_RTOL
+        )
 
 
 @pytest.mark.result("czz24:s1")

@@ -1,4 +1,4 @@
-"""czz24:s1 at drawn settings (issue 19): the declared negative control (the other method's
+"""czz24:s1 at drawn settings: the declared negative control (the other method's
 optimum passed as the prediction) fails at a drawn separable setting, not only at the preset, and
 an out-of-hypothesis setting is refused before any training."""
 
@@ -11,8 +11,14 @@ from sims.checks.sparse_multihead import check_s1_train
 from theory.strategies.sparse_multihead import czz24_s1_settings
 
 
-@settings(max_examples=1, derandomize=True, database=None, deadline=None,
-          phases=[Phase.generate], suppress_health_check=list(HealthCheck))  # pyright: ignore[reportArgumentType]
+@settings(
+    max_examples=1,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)  # pyright: ignore[reportArgumentType]
 @given(czz24_s1_settings())
 def test_s1_swapped_prediction_fails_at_a_drawn_separable_setting(setting: dict) -> None:
     rows = check_s1_train(**setting)

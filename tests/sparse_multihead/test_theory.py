@@ -50,12 +50,19 @@ RESIDUAL_ATOL = 1e-9
 @pytest.mark.result("czz24:prop4.1")
 @pytest.mark.result("czz24:prop4.2")
 @settings(max_examples=30)
-@given(d=st.integers(1, 8), n=st.integers(1, 20), q=st.integers(1, 4), k=st.integers(1, 6),
-       eta_frac=st.floats(0.05, 0.99), sigma=st.floats(0.0, 1.0),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    d=st.integers(1, 8),
+    n=st.integers(1, 20),
+    q=st.integers(1, 4),
+    k=st.integers(1, 6),
+    eta_frac=st.floats(0.05, 0.99),
+    sigma=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
 @example(d=5, n=7, q=3, k=5, eta_frac=0.9, sigma=0.5, seed=0)
-def test_constructions_hypothesis(d: int, n: int, q: int, k: int, eta_frac: float, sigma: float,
-                                  seed: int) -> None:
+def test_constructions_hypothesis(
+    d: int, n: int, q: int, k: int, eta_frac: float, sigma: float, seed: int
+) -> None:
     """Spec V-R1/R2 (d): rows 1..d of H^(1) = X̃ᵀ (1e-10), row d+1 = (y, 0), and for every ℓ ≤ k
     and query −H^(ℓ)_{d+1,n+j} = ⟨w̃^ℓ, x̃_{n+j}⟩ (1e-9(1 + |ŷ|)), η ∈ (0, 1/λ_max(Ĝ))."""
     rng = np.random.default_rng(seed)
@@ -73,8 +80,9 @@ def test_constructions_hypothesis(d: int, n: int, q: int, k: int, eta_frac: floa
     for l in range(1, k + 1):
         yhat = path[l] @ Xq.T
         assert np.all(np.abs(-Hs[1 + l][d, n:] - yhat) <= 1e-9 * (1 + np.abs(yhat)))
-        assert np.allclose(Hs[1 + l][d, :n], y - path[l] @ X.T,
-                           rtol=RESIDUAL_RTOL, atol=RESIDUAL_ATOL)
+        assert np.allclose(
+            Hs[1 + l][d, :n], y - path[l] @ X.T, rtol=RESIDUAL_RTOL, atol=RESIDUAL_ATOL
+        )
 
 
 @pytest.mark.result("czz24:eq2.2")
@@ -160,11 +168,14 @@ def test_exported_functions_validate_their_domains() -> None:
 
     assert czz.rhat is constructions.rhat is pregd.rhat and callable(czz.rhat.raw)
     X, y = np.arange(20.0).reshape(10, 2) % 7 - 3, np.linspace(-1.0, 1.0, 10)
-    assert np.array_equal(czz.pregd_coefficient(X, y, 0.3, 4),
-                          pregd.pregd_coefficient(X, y, 0.3, 4))
+    assert np.array_equal(
+        czz.pregd_coefficient(X, y, 0.3, 4), pregd.pregd_coefficient(X, y, 0.3, 4)
+    )
     assert isinstance(czz.thm53_rate(n_sym, d_sym, 4, s2_sym), sp.Expr)  # SymPy input passes
-    assert czz.bayes_posterior_mean(X, y, 1, 0.25).shape == bayes.bayes_posterior_mean(
-        X, y, 1, 0.25).shape
+    assert (
+        czz.bayes_posterior_mean(X, y, 1, 0.25).shape
+        == bayes.bayes_posterior_mean(X, y, 1, 0.25).shape
+    )
     with pytest.raises(ValueError, match="sigma2 must be .*σ² > 0"):
         czz.bayes_posterior_mean(X, y, 1, 0.0)
     with pytest.raises(ValueError, match="X must be .*finite"):

@@ -27,7 +27,13 @@ from theory.settings.validators import (
     readonly,
 )
 
-__all__ = ["SPARSE_PRIORS", "SparseRegressionICL"]
+__all__ = [
+    "SPARSE_PRIORS",
+    "SparseRegressionICL",
+    "czz24_s1_setting",
+    "czz24_s2_setting",
+    "czz24_fig1b_setting",
+]
 
 #: The two task priors of [czz24]: the theory prior (±1/√s, Thm 5.3) and the experimental one.
 SPARSE_PRIORS = ("sign", "gauss")
@@ -56,31 +62,42 @@ class SparseRegressionICL:
         d = check_int("d", self.d, minimum=1, paper=where)
         s = check_int("s (sparsity)", self.s, minimum=1, paper=where)
         if s > d:
-            raise ValueError(f"s (sparsity) must be ≤ d = {d} ([czz24] §2: ‖w*‖_0 ≤ s ≤ d), "
-                             f"got s = {s}")
+            raise ValueError(
+                f"s (sparsity) must be ≤ d = {d} ([czz24] §2: ‖w*‖_0 ≤ s ≤ d), got s = {s}"
+            )
         check_int("n (context length)", self.n, minimum=1, paper=where)
         check_int("q (queries per prompt)", self.q, minimum=1, paper=where)
         check_real("sigma2 (noise variance σ²)", self.sigma2, lower=0.0, paper=where)
         check_choice("prior", self.prior, SPARSE_PRIORS, paper=where)
-        diag = (1.0,) * d if len(self.Sigma_diag) == 0 else as_vector(
-            "Sigma_diag (diagonal of Σ)", self.Sigma_diag, d=d, paper=where)
+        diag = (
+            (1.0,) * d
+            if len(self.Sigma_diag) == 0
+            else as_vector("Sigma_diag (diagonal of Σ)", self.Sigma_diag, d=d, paper=where)
+        )
         for j, v in enumerate(diag):
-            check_real(f"Sigma_diag[{j}] (Σ_jj)", v, lower=0.0, lower_open=True,
-                       paper=where + ": Σ positive definite")
+            check_real(
+                f"Sigma_diag[{j}] (Σ_jj)",
+                v,
+                lower=0.0,
+                lower_open=True,
+                paper=where + ": Σ positive definite",
+            )
         check_real("zeta (Σ = D + ζ𝟙𝟙ᵀ)", self.zeta, lower=0.0, paper="[czz24] App. G")
         object.__setattr__(self, "Sigma_diag", tuple(float(v) for v in diag))
         object.__setattr__(self, "sigma2", float(self.sigma2))
         object.__setattr__(self, "zeta", float(self.zeta))
 
     @classmethod
-    def isotropic(cls, *, d: int, s: int, n: int, sigma2: float, prior: str = "sign",
-                  q: int = 1) -> SparseRegressionICL:
+    def isotropic(
+        cls, *, d: int, s: int, n: int, sigma2: float, prior: str = "sign", q: int = 1
+    ) -> SparseRegressionICL:
         """``Σ = I_d`` (Thm 5.3 and the experiments)."""
         return cls(d=d, s=s, n=n, sigma2=sigma2, prior=prior, q=q)
 
     @classmethod
-    def diagonal(cls, diag: VectorLike, *, s: int, n: int, sigma2: float, prior: str = "sign",
-                 q: int = 1) -> SparseRegressionICL:
+    def diagonal(
+        cls, diag: VectorLike, *, s: int, n: int, sigma2: float, prior: str = "sign", q: int = 1
+    ) -> SparseRegressionICL:
         """Diagonal ``Σ = diag(diag)`` (Thm 5.1)."""
         v = as_vector("Sigma_diag (diagonal of Σ)", diag)
         return cls(d=len(v), s=s, n=n, sigma2=sigma2, prior=prior, Sigma_diag=v, q=q)
@@ -114,3 +131,20 @@ class SparseRegressionICL:
     def beta_min(self) -> float:
         """Lower bound ``min_j Σ_jj/√s`` of ``β = min_{i∈S} |r_i|`` (sign prior, diagonal Σ)."""
         return min(self.Sigma_diag) / math.sqrt(self.s)
+
+
+def czz24_s1_setting(q: int = 8) -> SparseRegressionICL:
+    """S1 (spec 000 V-sims S1): the Thm 5.3 data model at d = 32, s = 2, n = 128, σ² = 0.25,
+    ±1/√s prior, Σ = I, ``q`` queries."""
+    return SparseRegressionICL.isotropic(d=32, s=2, n=128, sigma2=0.25, prior="sign", q=q)
+
+
+def czz24_s2_setting(n: int = 32, sigma2: float = 0.25, q: int = 8) -> SparseRegressionICL:
+    """S2 (spec 000 V-sims S2): d = 8, s = 2, Gaussian slab prior, Σ = I (σ = 0.5 by default)."""
+    return SparseRegressionICL.isotropic(d=8, s=2, n=n, sigma2=sigma2, prior="gauss", q=q)
+
+
+def czz24_fig1b_setting(n: int = 12, q: int = 1) -> SparseRegressionICL:
+    """Fig. 1b / App. B: d = 16, s = 4, σ = 0.1, Gaussian slab prior, Σ = I, context length ``n``
+    (the models are trained at n = 12 with q = 4 queries)."""
+    return SparseRegressionICL.isotropic(d=16, s=4, n=n, sigma2=0.01, prior="gauss", q=q)

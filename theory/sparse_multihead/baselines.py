@@ -24,8 +24,15 @@ from theory.common.symbols import n as n_sym
 from theory.common.symbols import sigma2 as sigma2_sym
 from theory.sparse_multihead.domains import checked
 
-__all__ = ["ols_excess_risk", "ols_excess_expr", "minnorm_excess_expr", "ridge_lmmse_lambda",
-           "ridge_excess_conditional", "ridge_star_limit", "linear_lower_bound"]
+__all__ = [
+    "ols_excess_risk",
+    "ols_excess_expr",
+    "minnorm_excess_expr",
+    "ridge_lmmse_lambda",
+    "ridge_excess_conditional",
+    "ridge_star_limit",
+    "linear_lower_bound",
+]
 
 _w2 = sp.Symbol("w_norm2", nonnegative=True)
 _ALPHA2 = sp.Symbol("alpha2", positive=True)
@@ -90,10 +97,12 @@ def ols_excess_risk(d: Any, n: Any, sigma2: Any, w_norm2: Any) -> Any:
 def _ols_excess(d: Any, n: Any, sigma2: Any, w2: Any) -> Any:
     """The piecewise OLS / min-norm excess risk of :func:`ols_excess_risk` (one SymPy builder)."""
     sub: dict[Any, Any] = {d_sym: d, n_sym: n, sigma2_sym: sigma2, _w2: w2}
-    return sp.Piecewise((w2 * sp.Max(1 - n / d, 0), sp.Eq(sigma2, 0)),
-                        (ols_excess_expr().subs(sub), sp.Ge(n, d + 2)),
-                        (minnorm_excess_expr().subs(sub), sp.Ge(d, n + 2)),
-                        (sp.oo, True))
+    return sp.Piecewise(
+        (w2 * sp.Max(1 - n / d, 0), sp.Eq(sigma2, 0)),
+        (ols_excess_expr().subs(sub), sp.Ge(n, d + 2)),
+        (minnorm_excess_expr().subs(sub), sp.Ge(d, n + 2)),
+        (sp.oo, True),
+    )
 
 
 @checked
@@ -104,8 +113,11 @@ def ridge_lmmse_lambda(d: Any, n: Any, sigma2: Any, alpha2: Any) -> Any:
     >>> ridge_lmmse_lambda(16, 8, 0.5, 1.0)
     1.0
     """
-    return dual(lambda d, n, s2, a2: s2 * d / (n * a2), (d_sym, n_sym, sigma2_sym, _ALPHA2),
-                (d, n, sigma2, alpha2))
+    return dual(
+        lambda d, n, s2, a2: s2 * d / (n * a2),
+        (d_sym, n_sym, sigma2_sym, _ALPHA2),
+        (d, n, sigma2, alpha2),
+    )
 
 
 @checked
@@ -121,8 +133,7 @@ def ridge_excess_conditional(X: Any, lam: Any, sigma2: Any, alpha2: Any) -> floa
     X = np.asarray(X, dtype=float)
     n, d = X.shape
     a2, s2 = float(alpha2), float(sigma2)
-    risk = ridge_conditional_risk(X, n * float(lam), np.eye(d), np.zeros(d), a2 / d * np.eye(d),
-                                  s2)
+    risk = ridge_conditional_risk(X, n * float(lam), np.eye(d), np.zeros(d), a2 / d * np.eye(d), s2)
     return float(risk) - s2
 
 

@@ -44,8 +44,9 @@ def _candidates_sign(d: int, s: int) -> np.ndarray:
 
 
 @checked
-def bayes_posterior_mean(X: Any, y: Any, s: int, sigma2: float, prior: str = "sign",
-                         tau2: float = 1.0) -> np.ndarray:
+def bayes_posterior_mean(
+    X: Any, y: Any, s: int, sigma2: float, prior: str = "sign", tau2: float = 1.0
+) -> np.ndarray:
     r"""Posterior mean ``E[w* | X, y]`` under the sparse prior (exact, by enumeration) [derived].
 
     Source: spec 000 §1.5 "Bayes-optimal estimator" [derived]; priors of [czz24] Thm 5.3 (sign)

@@ -12,15 +12,22 @@ import numpy as np
 
 from theory.sparse_multihead.domains import checked
 
-__all__ = ["rhat_mean", "rhat_cov", "lemD1_rate", "noise_term_mean", "lemD7_rate",
-           "lemD2_sample_size"]
+__all__ = [
+    "rhat_mean",
+    "rhat_cov",
+    "lemD1_rate",
+    "noise_term_mean",
+    "lemD7_rate",
+    "lemD2_sample_size",
+]
 
 
 def _log_d_delta(d: Any, delta: Any) -> float:
     """``log(d/δ)``, required > 0 (else the rate shapes are NaN or negative)."""
     if float(delta) >= float(d):
-        raise ValueError(f"delta must be < d so that log(d/δ) > 0 ([czz24] App. D), got d = {d}, "
-                         f"delta = {delta}")
+        raise ValueError(
+            f"delta must be < d so that log(d/δ) > 0 ([czz24] App. D), got d = {d}, delta = {delta}"
+        )
     return float(np.log(float(d) / float(delta)))
 
 
@@ -47,8 +54,9 @@ def rhat_cov(Sigma: Any, w: Any, sigma2: float, n: int) -> np.ndarray:
 
 
 @checked
-def lemD1_rate(w: Any, Sigma_max: float, sigma2: float, n: int, d: int, delta: float,
-               C: float = 1.0) -> float:
+def lemD1_rate(
+    w: Any, Sigma_max: float, sigma2: float, n: int, d: int, delta: float, C: float = 1.0
+) -> float:
     r"""Lemma D.1 shape: ``‖R̂ − R‖₂ ≤ C K (‖w*‖₁ + 1) sqrt(log(d/δ)/n)``, ``K = max Σ_ii + σ²``
     (constants unspecified; spec §6 item 12)."""
     K = float(Sigma_max) + float(sigma2)
@@ -69,8 +77,9 @@ def noise_term_mean(R: Any, Sigma_hat: Any, sigma2: float, n: int) -> float:
 
 
 @checked
-def lemD7_rate(trRSR: float, trS: float, s: int, sigma2: float, n: int, d: int, delta: float,
-               C: float = 1.0) -> float:
+def lemD7_rate(
+    trRSR: float, trS: float, s: int, sigma2: float, n: int, d: int, delta: float, C: float = 1.0
+) -> float:
     r"""Lemma D.7 shape: ``σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ) log²(d/δ)/n²`` (times ``C``)."""
     L = _log_d_delta(d, delta)
     return C * (sigma2 * trRSR * L / n + sigma2 * s * trS * L**2 / n**2)

@@ -25,8 +25,17 @@ from theory.settings import check_int
 from theory.sparse_multihead.domains import checked
 from theory.sparse_multihead.model import LayerWeights, LinTFWeights
 
-__all__ = ["alg1", "rhat", "alg1_layer", "gd_layer", "pregd_transformer", "READOUT_SIGN",
-           "alg1_kronecker_matrix", "alg1_min_heads", "alg1_best_rank_error"]
+__all__ = [
+    "alg1",
+    "rhat",
+    "alg1_layer",
+    "gd_layer",
+    "pregd_transformer",
+    "READOUT_SIGN",
+    "alg1_kronecker_matrix",
+    "alg1_min_heads",
+    "alg1_best_rank_error",
+]
 
 #: Prop. 4.2 read-out sign: the prediction is ``−H_{d+1, n+1}`` (spec §6 item 5).
 READOUT_SIGN = -1
@@ -42,8 +51,10 @@ def rhat(X: Any, y: Any) -> Any:
     xp = ops_for(X, y)
     Xm, yv = xp.mat(X), xp.vec(y)
     if yv.shape[0] != Xm.shape[0]:
-        raise ValueError(f"y must have one label per row of X (n = {Xm.shape[0]}), got "
-                         f"{yv.shape[0]} labels ([czz24] Eq. 4.1)")
+        raise ValueError(
+            f"y must have one label per row of X (n = {Xm.shape[0]}), got "
+            f"{yv.shape[0]} labels ([czz24] Eq. 4.1)"
+        )
     return Xm.T @ yv / Xm.shape[0]
 
 
@@ -80,8 +91,9 @@ def _stack(rows: list[Any], exact: bool) -> Any:
 
 
 @checked
-def alg1_layer(d: int, n: Any, *, exact: bool = False, n_heads: int | None = None
-               ) -> tuple[Any, LayerWeights]:
+def alg1_layer(
+    d: int, n: Any, *, exact: bool = False, n_heads: int | None = None
+) -> tuple[Any, LayerWeights]:
     r"""Prop. 4.1 / C.1: ``(W_E, TF_1)`` with ``h = d`` heads, ``d_hid = 3d``, implementing Alg. 1.
 
     Source: [czz24] Prop. 4.1, App. C.1 (Eqs. C.1–C.5); spec 000 R1 and §6 items 2–4.
@@ -103,9 +115,18 @@ def alg1_layer(d: int, n: Any, *, exact: bool = False, n_heads: int | None = Non
         raise ValueError(f"n_heads must be ≤ d = {d} (Prop. 4.1 uses d heads), got {h}")
     D = 3 * d
     inv_n = (sp.Integer(1) / n) if exact else 1.0 / float(n)
-    W_E = _stack([r for i in range(1, d + 1) for r in (
-        _unit(d + 1, i, exact), _unit(d + 1, d + 1, exact),
-        sp.zeros(1, d + 1) if exact else np.zeros((1, d + 1)))], exact)
+    W_E = _stack(
+        [
+            r
+            for i in range(1, d + 1)
+            for r in (
+                _unit(d + 1, i, exact),
+                _unit(d + 1, d + 1, exact),
+                sp.zeros(1, d + 1) if exact else np.zeros((1, d + 1)),
+            )
+        ],
+        exact,
+    )
     z = sp.zeros(1, D) if exact else np.zeros((1, D))
     WQ, WK, WV = [], [], []
     for i in range(1, h + 1):
@@ -148,9 +169,16 @@ def gd_layer(d: int, eta: Any, n: Any, *, exact: bool = False) -> LayerWeights:
 
 
 @checked
-def pregd_transformer(d: int, n: Any, eta: Any, k: int, *, exact: bool = False,
-                      readout_sign: int = READOUT_SIGN, n_heads: int | None = None
-                      ) -> LinTFWeights:
+def pregd_transformer(
+    d: int,
+    n: Any,
+    eta: Any,
+    k: int,
+    *,
+    exact: bool = False,
+    readout_sign: int = READOUT_SIGN,
+    n_heads: int | None = None,
+) -> LinTFWeights:
     """The (1 + k)-layer model of Props. 4.1 + 4.2: Alg. 1, then ``k`` GD layers with step ``η``;
     read-out ``W_O = readout_sign · e_{d+1}`` (the paper's sign is −1, spec §6 item 5)."""
     k = int(k)

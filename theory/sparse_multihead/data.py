@@ -17,8 +17,12 @@ from theory.common.symbols import s as s_sym
 from theory.settings import SparseRegressionICL
 from theory.sparse_multihead.domains import checked
 
-__all__ = ["task_second_moment", "population_correlation", "null_excess_risk",
-           "correlation_support"]
+__all__ = [
+    "task_second_moment",
+    "population_correlation",
+    "null_excess_risk",
+    "correlation_support",
+]
 
 
 @checked
@@ -36,8 +40,9 @@ def task_second_moment(d: Any, s: Any, prior: str = "sign") -> Any:
     """
     if sp.Gt(s, d) == sp.true:
         raise ValueError(f"s (sparsity) must be ≤ d = {d} ([czz24] §2), got s = {s}")
-    return dual(_second_moment_sign if prior == "sign" else _second_moment_gauss,
-                (d_sym, s_sym), (d, s))
+    return dual(
+        _second_moment_sign if prior == "sign" else _second_moment_gauss, (d_sym, s_sym), (d, s)
+    )
 
 
 def _second_moment_sign(d: Any, s: Any) -> Any:

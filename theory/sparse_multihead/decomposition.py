@@ -25,8 +25,9 @@ DECOMPOSITION_VARIANTS = ("corrected", "paper")
 
 
 @checked
-def error_decomposition(X: Any, w: Any, eps: Any, eta: float, t: int, *,
-                        variant: str = "corrected") -> dict[str, np.ndarray]:
+def error_decomposition(
+    X: Any, w: Any, eps: Any, eta: float, t: int, *, variant: str = "corrected"
+) -> dict[str, np.ndarray]:
     r"""Bias and noise vectors of ``w̃^t − R̄w*`` for one context.
 
     Source: [czz24] App. D, Eq. (D.1) (corrected, spec 000 R3.4 and §6 item 8).
@@ -77,8 +78,10 @@ def excess_from_parts(parts: dict[str, np.ndarray], Sigma: Any) -> dict[str, flo
     for key in ("bias", "noise", "rhat"):
         v = np.asarray(parts.get(key, np.nan), dtype=float)
         if v.shape != (S12.shape[0],) or not np.isfinite(v).all():
-            raise ValueError(f"parts[{key!r}] must be a finite vector of length d = "
-                             f"{S12.shape[0]} (error_decomposition's output), got {v!r}"[:300])
+            raise ValueError(
+                f"parts[{key!r}] must be a finite vector of length d = "
+                f"{S12.shape[0]} (error_decomposition's output), got {v!r}"[:300]
+            )
     r = parts["rhat"]
     b, v = S12 @ (r * parts["bias"]), S12 @ (r * parts["noise"])
     E, B, V = float(np.sum((b + v) ** 2)), float(b @ b), float(v @ v)

@@ -4,7 +4,8 @@
 function where it is defined; the package exports those same objects.  Hot loops in numerics
 call ``f.raw`` (the unchecked function); the bad-input harness reads the same table.
 
-Names that mean something else here than in :data:`theory.settings.domains.COMMON` or between functions:
+Names that mean something else here than in :data:`theory.settings.domains.COMMON` or between
+functions:
 
 * ``n`` is the context length (≥ 1), but the number of context *columns* (≥ 0) in
   :func:`~theory.sparse_multihead.apply_layer`, ``forward`` and ``predict``;
@@ -89,21 +90,42 @@ DOMAINS: dict[str, Domain] = {
     "w": Domain("vector", np.array([0.7, 0.0]), dim="d", what="a task vector w* (length d)"),
     "Sigma": Domain("psd", _PSD, dim="d", what="a covariance Σ (symmetric PSD, d×d)"),
     "Sigma_hat": Domain("psd", _PSD, dim="d", what="a sample covariance Σ̂ (symmetric PSD)"),
-    "Sigma_diag": Domain("vector", np.array([1.0, 2.0]), dim="d", lower=0.0,
-                         what="the diagonal of Σ (length d, entries ≥ 0)"),
+    "Sigma_diag": Domain(
+        "vector",
+        np.array([1.0, 2.0]),
+        dim="d",
+        lower=0.0,
+        what="the diagonal of Σ (length d, entries ≥ 0)",
+    ),
     "R": Domain("square", np.diag([0.5, -0.2]), dim="d", what="R = diag(r) (finite d×d)"),
     "H": Domain("matrix", _H, what="a token matrix H (d_hid × m, finite)"),
     "E": Domain("matrix", _E, what="an embedded prompt E ((d+1) × m, finite)"),
     "C_hat": Domain("square", np.eye(6), what="a context moment Ĉ (d_hid × d_hid, finite)"),
-    "setting": Domain("object", SparseRegressionICL.isotropic(d=2, s=1, n=10, sigma2=0.25),
-                      cls=SparseRegressionICL),
-    "parts": Domain("object", {"bias": np.array([0.1, 0.0]), "noise": np.array([0.02, -0.01]),
-                               "rhat": np.array([0.5, -0.3])}, cls=dict,
-                    what="a dict of finite d-vectors 'bias', 'noise', 'rhat'"),
-    "W": Domain("matrix", np.array([[0.3, 0.7], [0.9, 0.1]]),
-                what="a head-importance table W (layers × heads, finite)"),
-    "Ws": Domain("array", np.array([[0.3, 0.7], [0.9, 0.1]]),
-                 what="importance tables (layers × heads, or models × layers × heads, finite)"),
+    "setting": Domain(
+        "object",
+        SparseRegressionICL.isotropic(d=2, s=1, n=10, sigma2=0.25),
+        cls=SparseRegressionICL,
+    ),
+    "parts": Domain(
+        "object",
+        {
+            "bias": np.array([0.1, 0.0]),
+            "noise": np.array([0.02, -0.01]),
+            "rhat": np.array([0.5, -0.3]),
+        },
+        cls=dict,
+        what="a dict of finite d-vectors 'bias', 'noise', 'rhat'",
+    ),
+    "W": Domain(
+        "matrix",
+        np.array([[0.3, 0.7], [0.9, 0.1]]),
+        what="a head-importance table W (layers × heads, finite)",
+    ),
+    "Ws": Domain(
+        "array",
+        np.array([[0.3, 0.7], [0.9, 0.1]]),
+        what="importance tables (layers × heads, or models × layers × heads, finite)",
+    ),
 }
 
 _BOUND = {"t": _LOG_T}
@@ -120,15 +142,27 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
     "eta_t_star_51": {"sigma2": _SIGMA2_POS},
     "thm53_steps": {"sigma2": _SIGMA2_POS, "eta": _pos(0.3, "a step size η > 0")},
     "ridge_excess_conditional": {"alpha2": _nonneg(1.0, "a signal E‖w*‖² = α² ≥ 0")},
-    "bayes_posterior_mean": {"sigma2": _SIGMA2_POS.with_(
-        what="a noise variance σ² > 0 (the posterior needs σ² > 0)")},
-    "minnorm_interpolator": {"X": DOMAINS["X"].with_(valid=np.array([[1.0, 2.0]])),
-                             "y": DOMAINS["y"].with_(valid=np.array([0.5])),
-                             "weights": Domain(
-        "vector", np.array([1.0, 2.0]), dim="d", lower=0.0, lower_open=True, optional=True,
-        what="weights ω (length d, entries > 0) or None")},
-    "head_importance": {"delta": Domain("matrix", np.array([[1.0, 3.0], [2.0, 2.0]]),
-                                        what="a ΔE table (layers × heads, finite)")},
+    "bayes_posterior_mean": {
+        "sigma2": _SIGMA2_POS.with_(what="a noise variance σ² > 0 (the posterior needs σ² > 0)")
+    },
+    "minnorm_interpolator": {
+        "X": DOMAINS["X"].with_(valid=np.array([[1.0, 2.0]])),
+        "y": DOMAINS["y"].with_(valid=np.array([0.5])),
+        "weights": Domain(
+            "vector",
+            np.array([1.0, 2.0]),
+            dim="d",
+            lower=0.0,
+            lower_open=True,
+            optional=True,
+            what="weights ω (length d, entries > 0) or None",
+        ),
+    },
+    "head_importance": {
+        "delta": Domain(
+            "matrix", np.array([[1.0, 3.0], [2.0, 2.0]]), what="a ΔE table (layers × heads, finite)"
+        )
+    },
 }
 
 #: The validation at the definition: ``@checked`` on every public function of the sections.

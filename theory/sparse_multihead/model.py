@@ -19,8 +19,15 @@ import sympy as sp
 from theory.settings.domains import Domain
 from theory.sparse_multihead.domains import checked
 
-__all__ = ["LayerWeights", "LinTFWeights", "apply_layer", "forward", "predict",
-           "layer_operator", "effective_predictor"]
+__all__ = [
+    "LayerWeights",
+    "LinTFWeights",
+    "apply_layer",
+    "forward",
+    "predict",
+    "layer_operator",
+    "effective_predictor",
+]
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -58,17 +65,26 @@ class LinTFWeights:
     attn_scale: Any = 1  # factor on every attention term (the trained models use 1/n)
 
 
-
 # the domains of the weight objects live with their classes (``domains`` cannot import this
 # module: every section imports ``domains.checked``)
-_EX_LAYER = LayerWeights(WQ=[np.diag([1.0, 0.5, -0.3, 0.0, 0.2, 0.7])], WK=[np.eye(6) * 0.4],
-                         WV=[np.diag([0.0, 0.0, -0.03, 0.1, 0.0, 0.0])], W1=np.eye(6))
+_EX_LAYER = LayerWeights(
+    WQ=[np.diag([1.0, 0.5, -0.3, 0.0, 0.2, 0.7])],
+    WK=[np.eye(6) * 0.4],
+    WV=[np.diag([0.0, 0.0, -0.03, 0.1, 0.0, 0.0])],
+    W1=np.eye(6),
+)
 #: Domains of ``layer`` and ``weights`` (examples: one head, d = 2, d_hid = 3d = 6).
 WEIGHT_DOMAINS = {
     "layer": Domain("object", _EX_LAYER, cls=LayerWeights),
-    "weights": Domain("object", LinTFWeights(
-        W_E=np.vstack([np.eye(3), np.eye(3) * 0.5]), layers=(_EX_LAYER,),
-        W_O=np.array([0.0, 0.0, -1.0, 0.0, 0.0, 0.0])), cls=LinTFWeights),
+    "weights": Domain(
+        "object",
+        LinTFWeights(
+            W_E=np.vstack([np.eye(3), np.eye(3) * 0.5]),
+            layers=(_EX_LAYER,),
+            W_O=np.array([0.0, 0.0, -1.0, 0.0, 0.0, 0.0]),
+        ),
+        cls=LinTFWeights,
+    ),
 }
 
 
@@ -83,8 +99,14 @@ def _eye_like(H: Any, d: int) -> Any:
 
 
 @checked(domains=WEIGHT_DOMAINS)
-def apply_layer(H: Any, layer: LayerWeights, n: int, *, attn_scale: Any = 1,
-                head_mask: Sequence[bool] | None = None) -> Any:
+def apply_layer(
+    H: Any,
+    layer: LayerWeights,
+    n: int,
+    *,
+    attn_scale: Any = 1,
+    head_mask: Sequence[bool] | None = None,
+) -> Any:
     r"""One layer of Eq. (2.2) on the token matrix ``H`` (``d_hid × m``), context = first ``n``
     columns.
 
@@ -113,13 +135,18 @@ def apply_layer(H: Any, layer: LayerWeights, n: int, *, attn_scale: Any = 1,
         V, K, Q = layer.WV[k] @ Hc, layer.WK[k] @ Hc, layer.WQ[k] @ H
         head = (V @ K.T) @ Q
         r0 = layer.row_offset(k)
-        out[r0:r0 + head.shape[0], :] = out[r0:r0 + head.shape[0], :] + attn_scale * head
+        out[r0 : r0 + head.shape[0], :] = out[r0 : r0 + head.shape[0], :] + attn_scale * head
     return layer.W1 @ (H + out)
 
 
 @checked(domains=WEIGHT_DOMAINS)
-def forward(weights: LinTFWeights, E: Any, n: int, *,
-            head_masks: Sequence[Sequence[bool] | None] | None = None) -> list[Any]:
+def forward(
+    weights: LinTFWeights,
+    E: Any,
+    n: int,
+    *,
+    head_masks: Sequence[Sequence[bool] | None] | None = None,
+) -> list[Any]:
     """The hidden states ``[H^(0), H^(1), …, H^(L)]`` for the token matrix ``E`` ((d+1) × m)."""
     H = weights.W_E @ E
     states = [H]
@@ -141,8 +168,9 @@ def predict(weights: LinTFWeights, E: Any, n: int, **kw: Any) -> Any:
 
 
 @checked(domains=WEIGHT_DOMAINS)
-def layer_operator(layer: LayerWeights, C: Any, *, attn_scale: Any = 1,
-                   head_mask: Sequence[bool] | None = None) -> Any:
+def layer_operator(
+    layer: LayerWeights, C: Any, *, attn_scale: Any = 1, head_mask: Sequence[bool] | None = None
+) -> Any:
     r"""The context-dependent linear map of one layer on every column [derived] (spec R12).
 
     .. math:: A = W_1\Bigl(I + \sum_k P_k W_{V_k} \hat C W_{K_k}^\top W_{Q_k}\Bigr),
@@ -157,13 +185,18 @@ def layer_operator(layer: LayerWeights, C: Any, *, attn_scale: Any = 1,
             continue
         blk = layer.WV[k] @ C @ layer.WK[k].T @ layer.WQ[k]
         r0 = layer.row_offset(k)
-        S[r0:r0 + blk.shape[0], :] = S[r0:r0 + blk.shape[0], :] + attn_scale * blk
+        S[r0 : r0 + blk.shape[0], :] = S[r0 : r0 + blk.shape[0], :] + attn_scale * blk
     return layer.W1 @ (_eye_like(C, d_hid) + S)
 
 
 @checked(domains=WEIGHT_DOMAINS)
-def effective_predictor(weights: LinTFWeights, X: Any, y: Any, *,
-                        head_masks: Sequence[Sequence[bool] | None] | None = None) -> Any:
+def effective_predictor(
+    weights: LinTFWeights,
+    X: Any,
+    y: Any,
+    *,
+    head_masks: Sequence[Sequence[bool] | None] | None = None,
+) -> Any:
     r"""The exact effective coefficient ``ŵ_eff(context)`` of a masked linear transformer [derived].
 
     Source: [czz24] Eq. (2.2) with the mask of Eq. (2.3); spec 000 R12.

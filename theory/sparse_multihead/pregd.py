@@ -19,9 +19,19 @@ from theory.common.symbols import t as t_sym
 from theory.sparse_multihead.constructions import rhat
 from theory.sparse_multihead.domains import checked
 
-__all__ = ["phi", "pregd_gram", "pregd_iterate", "pregd_coefficient", "gd_coefficient",
-           "pregd_limit", "minnorm_interpolator", "pregd_flow", "pregd_population",
-           "gd_population", "one_step_prediction"]
+__all__ = [
+    "phi",
+    "pregd_gram",
+    "pregd_iterate",
+    "pregd_coefficient",
+    "gd_coefficient",
+    "pregd_limit",
+    "minnorm_interpolator",
+    "pregd_flow",
+    "pregd_population",
+    "gd_population",
+    "one_step_prediction",
+]
 
 
 def _phi_expr(lam: Any, eta: Any, t: Any) -> sp.Expr:
@@ -108,8 +118,10 @@ def minnorm_interpolator(X: Any, y: Any, weights: Any | None = None) -> np.ndarr
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float).reshape(-1)
     if X.ndim != 2 or X.shape[0] > X.shape[1] or y.shape[0] != X.shape[0]:
-        raise ValueError(f"X must be n × d with n ≤ d and y of length n (an interpolator), got X "
-                         f"{X.shape} and y {y.shape}")
+        raise ValueError(
+            f"X must be n × d with n ≤ d and y of length n (an interpolator), got X "
+            f"{X.shape} and y {y.shape}"
+        )
     om = np.ones(X.shape[1]) if weights is None else np.asarray(weights, dtype=float)
     XO = X * om[None, :]
     return XO.T @ np.linalg.solve(XO @ X.T, y)

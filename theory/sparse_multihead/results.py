@@ -20,9 +20,14 @@ RESULTS: tuple[Result, ...] = (
             "theory.sparse_multihead:population_correlation",
         ),
         checks=(
-            Check("numerics.sparse_multihead.checks_data:check_sec2_mc",
-                  faults={"gauss_moment_for_sign_prior": {
-                      "fault_second_moment": fault("second_moment_sparse_for_every_prior")}}),
+            Check(
+                "numerics.sparse_multihead.checks_data:check_sec2_mc",
+                faults={
+                    "gauss_moment_for_sign_prior": {
+                        "fault_second_moment": fault("second_moment_sparse_for_every_prior")
+                    }
+                },
+            ),
             Check("numerics.sparse_multihead.checks_data:check_sec2_float"),
             Check("sims.checks.sparse_multihead.data:check_sec2_torch"),
         ),
@@ -40,8 +45,12 @@ RESULTS: tuple[Result, ...] = (
             "theory.sparse_multihead:effective_predictor",
             "theory.sparse_multihead:layer_operator",
         ),
-        checks=(Check("sims.checks.sparse_multihead.model:check_eq2_2_torch",
-                  faults={"score_scale_dropped": {"fault_attn_scale": 1.0}}),),
+        checks=(
+            Check(
+                "sims.checks.sparse_multihead.model:check_eq2_2_torch",
+                faults={"score_scale_dropped": {"fault_attn_scale": 1.0}},
+            ),
+        ),
     ),
     Result(
         id="czz24:alg1",
@@ -50,10 +59,15 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Alg. 1, Eq. (4.1)",
         spec="spec 000 §1.5 (Alg. 1)",
         statement="x̃_k = diag(r̂) x_k for k = 1..n+q, r̂ = (1/n)Σ_{i≤n} x_i y_i",
-        objects=("theory.sparse_multihead:alg1", "theory.sparse_multihead:rhat",),
+        objects=(
+            "theory.sparse_multihead:alg1",
+            "theory.sparse_multihead:rhat",
+        ),
         checks=(
-            Check("numerics.sparse_multihead.checks_constructions:check_alg1_float",
-                  faults={"query_own_rhat": {"fault_query_rhat": True}}),
+            Check(
+                "numerics.sparse_multihead.checks_constructions:check_alg1_float",
+                faults={"query_own_rhat": {"fault_query_rhat": True}},
+            ),
             Check("numerics.sparse_multihead.checks_constructions:check_alg1_symbolic"),
         ),
     ),
@@ -67,9 +81,13 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.sparse_multihead:alg1_layer",),
         checks=(
             Check("numerics.sparse_multihead.checks_constructions:check_prop4_1_symbolic"),
-            Check("numerics.sparse_multihead.checks_constructions:check_prop4_1_float",
-                  faults={"one_head_dropped": {"fault_drop_heads": 1},
-                          "query_own_rhat": {"fault_query_rhat": True}}),
+            Check(
+                "numerics.sparse_multihead.checks_constructions:check_prop4_1_float",
+                faults={
+                    "one_head_dropped": {"fault_drop_heads": 1},
+                    "query_own_rhat": {"fault_query_rhat": True},
+                },
+            ),
             Check("sims.checks.sparse_multihead.constructions:check_prop4_1_torch"),
         ),
     ),
@@ -82,13 +100,20 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 §6 items 5, 6",
         statement="W_V = −(η/n)e_{d+1}e_{d+1}ᵀ, W_K = W_Q = diag(I_d, 0), W_1 = I; "
         "−H^(ℓ)_{d+1,n+1} = ⟨w̃^ℓ, x̃_{n+1}⟩",
-        objects=("theory.sparse_multihead:gd_layer", "theory.sparse_multihead:pregd_transformer",),
+        objects=(
+            "theory.sparse_multihead:gd_layer",
+            "theory.sparse_multihead:pregd_transformer",
+        ),
         checks=(
             Check("numerics.sparse_multihead.checks_constructions:check_prop4_2_symbolic"),
-            Check("numerics.sparse_multihead.checks_constructions:check_prop4_2_float",
-                  faults={"readout_sign": {"fault_readout_sign": 1}}),
-            Check("sims.checks.sparse_multihead.constructions:check_prop4_2_torch",
-                  faults={"readout_sign": {"fault_readout_sign": 1}}),
+            Check(
+                "numerics.sparse_multihead.checks_constructions:check_prop4_2_float",
+                faults={"readout_sign": {"fault_readout_sign": 1}},
+            ),
+            Check(
+                "sims.checks.sparse_multihead.constructions:check_prop4_2_torch",
+                faults={"readout_sign": {"fault_readout_sign": 1}},
+            ),
         ),
     ),
     Result(
@@ -128,21 +153,34 @@ RESULTS: tuple[Result, ...] = (
             "theory.sparse_multihead:one_step_prediction",
         ),
         checks=(
-            Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_float",
-                  faults={"off_by_one_step": {"fault_steps_offset": 1}}),
+            Check(
+                "numerics.sparse_multihead.checks_pregd:check_eq4_3_float",
+                faults={"off_by_one_step": {"fault_steps_offset": 1}},
+            ),
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_float_limits"),
-            Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_float_equivariance",
-                  faults={"step_rescaled_by_c": {"fault_label_exponent": 1.0}}),
+            Check(
+                "numerics.sparse_multihead.checks_pregd:check_eq4_3_float_equivariance",
+                faults={"step_rescaled_by_c": {"fault_label_exponent": 1.0}},
+            ),
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_ode"),
-            Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_mc",
-                  faults={"covariance_scaled": {"fault_cov_scale": 1.3}}),
-            Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_float_generic",
-                  faults={"lambda_alpha2_dropped":
-                          {"fault_lambda_fn": fault("ridge_lmmse_lambda_alpha2_dropped")},
-                          "parts_sigma_not_sqrt":
-                          {"fault_parts_fn": fault("excess_from_parts_sigma_not_sqrt")},
-                          "population_r_not_squared":
-                          {"fault_population_fn": fault("pregd_population_r_not_squared")}}),
+            Check(
+                "numerics.sparse_multihead.checks_pregd:check_eq4_3_mc",
+                faults={"covariance_scaled": {"fault_cov_scale": 1.3}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_pregd:check_eq4_3_float_generic",
+                faults={
+                    "lambda_alpha2_dropped": {
+                        "fault_lambda_fn": fault("ridge_lmmse_lambda_alpha2_dropped")
+                    },
+                    "parts_sigma_not_sqrt": {
+                        "fault_parts_fn": fault("excess_from_parts_sigma_not_sqrt")
+                    },
+                    "population_r_not_squared": {
+                        "fault_population_fn": fault("pregd_population_r_not_squared")
+                    },
+                },
+            ),
         ),
     ),
     Result(
@@ -158,10 +196,14 @@ RESULTS: tuple[Result, ...] = (
             "theory.sparse_multihead:excess_from_parts",
         ),
         checks=(
-            Check("numerics.sparse_multihead.checks_decomposition:check_eqd_1_float",
-                  faults={"printed_d1_without_eta": {"fault_variant": "paper"}}),
-            Check("numerics.sparse_multihead.checks_decomposition:check_eqd_1_paper",
-                  expect="discrepancy"),
+            Check(
+                "numerics.sparse_multihead.checks_decomposition:check_eqd_1_float",
+                faults={"printed_d1_without_eta": {"fault_variant": "paper"}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_decomposition:check_eqd_1_paper",
+                expect="discrepancy",
+            ),
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_float_generic"),
         ),
     ),
@@ -178,16 +220,22 @@ RESULTS: tuple[Result, ...] = (
             "theory.sparse_multihead:lemD1_rate",
         ),
         checks=(
-            Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_mc",
-                  faults={"cross_term_dropped": {"fault_cross_term": 0.0}}),
+            Check(
+                "numerics.sparse_multihead.checks_concentration:check_lemd_1_mc",
+                faults={"cross_term_dropped": {"fault_cross_term": 0.0}},
+            ),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_rate"),
-            Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_rate_d2",
-                  faults={"beta_not_halved": {"fault_beta_ratio": 1.0}}),
-            Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_float_rates",
-                  faults={"d1_without_plus_one":
-                          {"fault_lemd1_fn": fault("lemD1_rate_without_plus_one")},
-                          "d7_log_not_squared":
-                          {"fault_lemd7_fn": fault("lemD7_rate_log_not_squared")}}),
+            Check(
+                "numerics.sparse_multihead.checks_concentration:check_lemd_1_rate_d2",
+                faults={"beta_not_halved": {"fault_beta_ratio": 1.0}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_concentration:check_lemd_1_float_rates",
+                faults={
+                    "d1_without_plus_one": {"fault_lemd1_fn": fault("lemD1_rate_without_plus_one")},
+                    "d7_log_not_squared": {"fault_lemd7_fn": fault("lemD7_rate_log_not_squared")},
+                },
+            ),
         ),
     ),
     Result(
@@ -197,10 +245,15 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Lemmas D.3–D.7",
         spec="spec 000 R5",
         statement="‖(1/n)R̂Xᵀε‖² ≲ σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²",
-        objects=("theory.sparse_multihead:noise_term_mean", "theory.sparse_multihead:lemD7_rate",),
+        objects=(
+            "theory.sparse_multihead:noise_term_mean",
+            "theory.sparse_multihead:lemD7_rate",
+        ),
         checks=(
-            Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_mc",
-                  faults={"sigma2_scaled": {"fault_sigma2_scale": 1.2}}),
+            Check(
+                "numerics.sparse_multihead.checks_concentration:check_lemd_7_mc",
+                faults={"sigma2_scaled": {"fault_sigma2_scale": 1.2}},
+            ),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate_aux"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_float"),
@@ -215,12 +268,20 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Thm 5.1",
         spec="spec 000 §6 item 10",
         statement="E(w̃^t) ≲ (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)",
-        objects=("theory.sparse_multihead:thm51_bound", "theory.sparse_multihead:eta_t_star_51",),
-        checks=(Check("numerics.sparse_multihead.checks_bounds:check_thm5_1_rate"),
-                Check("numerics.sparse_multihead.checks_bounds:check_thm5_1_float_bound",
-                      faults={"log_not_squared":
-                              {"fault_thm51_fn": fault("thm51_bound_log_not_squared")}})),
-        figures=("sims.figures.sparse_multihead:fig_bounds",),
+        objects=(
+            "theory.sparse_multihead:thm51_bound",
+            "theory.sparse_multihead:eta_t_star_51",
+        ),
+        checks=(
+            Check("numerics.sparse_multihead.checks_bounds:check_thm5_1_rate"),
+            Check(
+                "numerics.sparse_multihead.checks_bounds:check_thm5_1_float_bound",
+                faults={
+                    "log_not_squared": {"fault_thm51_fn": fault("thm51_bound_log_not_squared")}
+                },
+            ),
+        ),
+        figures=("sims.figures.sparse_multihead:fig_bounds_rates",),
     ),
     Result(
         id="czz24:thm5.2",
@@ -229,10 +290,15 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Thm 5.2",
         statement="E(w^t_gd) ≲ log t · sqrt(σ² Tr(Σ) log(d/δ)/n)",
         objects=("theory.sparse_multihead:thm52_bound",),
-        checks=(Check("numerics.sparse_multihead.checks_bounds:check_thm5_2_rate"),
-                Check("numerics.sparse_multihead.checks_bounds:check_thm5_2_float_bound",
-                      faults={"log_outside_sqrt":
-                              {"fault_thm52_fn": fault("thm52_bound_log_outside_sqrt")}})),
+        checks=(
+            Check("numerics.sparse_multihead.checks_bounds:check_thm5_2_rate"),
+            Check(
+                "numerics.sparse_multihead.checks_bounds:check_thm5_2_float_bound",
+                faults={
+                    "log_outside_sqrt": {"fault_thm52_fn": fault("thm52_bound_log_outside_sqrt")}
+                },
+            ),
+        ),
     ),
     Result(
         id="czz24:rem5.2",
@@ -244,13 +310,22 @@ RESULTS: tuple[Result, ...] = (
         statement="pre-GD better iff Tr(RΣR)/β² ≲ Tr Σ and s/(n²β²) ≲ 1/n",
         objects=("theory.sparse_multihead:bound_ratio_isotropic",),
         checks=(
-            Check("numerics.sparse_multihead.checks_bounds:check_rem5_2_symbolic",
-                  faults={"s_not_squared": {"fault_ratio_fn": fault("ratio_linear_in_s")}}),
-            Check("numerics.sparse_multihead.checks_bounds:check_rem5_2_order",
-                  faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}}),
-            Check("numerics.sparse_multihead.checks_bounds:check_rem5_2_float_generic",
-                  faults={"thm51_log_not_squared":
-                          {"fault_thm51_fn": fault("thm51_bound_log_not_squared")}}),
+            Check(
+                "numerics.sparse_multihead.checks_bounds:check_rem5_2_symbolic",
+                faults={"s_not_squared": {"fault_ratio_fn": fault("ratio_linear_in_s")}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_bounds:check_rem5_2_order",
+                faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_bounds:check_rem5_2_float_generic",
+                faults={
+                    "thm51_log_not_squared": {
+                        "fault_thm51_fn": fault("thm51_bound_log_not_squared")
+                    }
+                },
+            ),
         ),
     ),
     Result(
@@ -261,18 +336,28 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Thm 5.3 (upper part)",
         spec="spec 000 §6 items 17, 18",
         statement="E(w̃^t) ≲ σ² log²(ns/σ²) log²(d/δ) (s/n + d s²/n²)",
-        objects=("theory.sparse_multihead:thm53_rate", "theory.sparse_multihead:thm53_steps",),
-        checks=(
-            Check("numerics.sparse_multihead.checks_bounds:check_thm5_3_order",
-                  faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}}),
-            Check("numerics.sparse_multihead.checks_bounds:check_thm5_3_rate",
-                  faults={"linear_rate": {"fault_rate_fn": fault("linear_rate")}}),
-            Check("numerics.sparse_multihead.checks_bounds:check_thm5_3_float_generic",
-                  faults={"s_not_squared": {"fault_rate_fn": fault("thm53_rate_s_not_squared")},
-                          "steps_log_without_s":
-                          {"fault_steps_fn": fault("thm53_steps_log_without_s")}}),
+        objects=(
+            "theory.sparse_multihead:thm53_rate",
+            "theory.sparse_multihead:thm53_steps",
         ),
-        figures=("sims.figures.sparse_multihead:fig_bounds",),
+        checks=(
+            Check(
+                "numerics.sparse_multihead.checks_bounds:check_thm5_3_order",
+                faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_bounds:check_thm5_3_rate",
+                faults={"linear_rate": {"fault_rate_fn": fault("linear_rate")}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_bounds:check_thm5_3_float_generic",
+                faults={
+                    "s_not_squared": {"fault_rate_fn": fault("thm53_rate_s_not_squared")},
+                    "steps_log_without_s": {"fault_steps_fn": fault("thm53_steps_log_without_s")},
+                },
+            ),
+        ),
+        figures=("sims.figures.sparse_multihead:fig_bounds_rates",),
     ),
     Result(
         id="czz24:thm5.3-lower",
@@ -289,16 +374,23 @@ RESULTS: tuple[Result, ...] = (
             "numerics.sparse_multihead:excess_risk",
         ),
         checks=(
-            Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc",
-                  faults={"wishart_off_by_one": {"fault_ols_fn": fault("ols_off_by_one")}}),
+            Check(
+                "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc",
+                faults={"wishart_off_by_one": {"fault_ols_fn": fault("ols_off_by_one")}},
+            ),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_float"),
             Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_order"),
             Check("numerics.sparse_multihead.checks_pregd:check_eq4_3_float_generic"),
-            Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc_one_step_api",
-                  faults={"identity_r_squared": {"fault_one_step_power": 2}}),
-            Check("numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_threshold",
-                  faults={"finite_from_d_plus_3":
-                          {"fault_ols_fn": fault("ols_finite_from_d_plus_3")}}),
+            Check(
+                "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc_one_step_api",
+                faults={"identity_r_squared": {"fault_one_step_power": 2}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_threshold",
+                faults={
+                    "finite_from_d_plus_3": {"fault_ols_fn": fault("ols_finite_from_d_plus_3")}
+                },
+            ),
         ),
     ),
     Result(
@@ -311,13 +403,19 @@ RESULTS: tuple[Result, ...] = (
         statement="ŵ = Σ_S p(S | X, y) μ_S; = ridge(σ²/τ²) when s = d",
         objects=("theory.sparse_multihead:bayes_posterior_mean",),
         checks=(
-            Check("numerics.sparse_multihead.checks_bayes:check_bayes_float",
-                  faults={"wrong_tau2": {"fault_tau2": 2.0}}),
+            Check(
+                "numerics.sparse_multihead.checks_bayes:check_bayes_float",
+                faults={"wrong_tau2": {"fault_tau2": 2.0}},
+            ),
             Check("numerics.sparse_multihead.checks_bayes:check_bayes_mc"),
-            Check("numerics.sparse_multihead.checks_bayes:check_bayes_float_sign_prior",
-                  faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}}),
-            Check("numerics.sparse_multihead.checks_bayes:check_bayes_float_gauss_slab",
-                  faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}}),
+            Check(
+                "numerics.sparse_multihead.checks_bayes:check_bayes_float_sign_prior",
+                faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_bayes:check_bayes_float_gauss_slab",
+                faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}},
+            ),
         ),
         derived=True,
     ),
@@ -330,10 +428,16 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 V-sims S1",
         statement="risk_pre ≈ tuned constant-η pre-GD optimum; risk_pre < 0.7 risk_raw, < ridge*",
         objects=("sims.models.sparse_multihead:PreGDTF",),
-        checks=(Check("sims.checks.sparse_multihead.pregd:check_s1_train",
-                      faults={"swapped_prediction": {"fault_swap_prediction": True}}),
-                Check("sims.checks.sparse_multihead.pregd:check_s1_free_schedule",
-                      faults={"tied_start": {"fault_tied_schedule": True}})),
+        checks=(
+            Check(
+                "sims.checks.sparse_multihead.pregd:check_s1_train",
+                faults={"swapped_prediction": {"fault_swap_prediction": True}},
+            ),
+            Check(
+                "sims.checks.sparse_multihead.pregd:check_s1_free_schedule",
+                faults={"tied_start": {"fault_tied_schedule": True}},
+            ),
+        ),
     ),
     Result(
         id="czz24:s2",
@@ -361,15 +465,19 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check("sims.checks.sparse_multihead.heads:check_eq3_1_train"),
-            Check("sims.checks.sparse_multihead.heads:check_eq3_1_train_pruning",
-                  faults={"prune_argmin": {"fault_prune_rule": "argmin"}}),
-            Check("sims.checks.sparse_multihead.heads:check_eq3_1_train_probe",
-                  faults={"shuffled_targets": {"fault_shuffle_targets": True}},
-                  expect="untested"),
+            Check(
+                "sims.checks.sparse_multihead.heads:check_eq3_1_train_pruning",
+                faults={"prune_argmin": {"fault_prune_rule": "argmin"}},
+            ),
+            Check(
+                "sims.checks.sparse_multihead.heads:check_eq3_1_train_probe",
+                faults={"shuffled_targets": {"fault_shuffle_targets": True}},
+                expect="untested",
+            ),
         ),
         figures=(
-            "sims.figures.sparse_multihead:fig_heads",
-            "sims.figures.sparse_multihead:fig_probe",
+            "sims.figures.sparse_multihead:fig_1c",
+            "sims.figures.sparse_multihead:fig_heads_probe",
         ),
     ),
     Result(
@@ -384,13 +492,17 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.sparse_multihead:ols_excess_risk",),
         checks=(
             Check("numerics.sparse_multihead.checks_fig1b:check_fig1b_paper"),
-            Check("numerics.sparse_multihead.checks_fig1b:check_fig1b_mc",
-                  faults={"wrong_sigma2": {"fault_sigma2": 0.5}}),
-            Check("sims.checks.sparse_multihead.fig1b:check_fig1b_train",
-                  faults={"task_leaked": {"fault_leak_task": 1.0}},
-                  expect="untested"),
+            Check(
+                "numerics.sparse_multihead.checks_fig1b:check_fig1b_mc",
+                faults={"wrong_sigma2": {"fault_sigma2": 0.5}},
+            ),
+            Check(
+                "sims.checks.sparse_multihead.fig1b:check_fig1b_train",
+                faults={"task_leaked": {"fault_leak_task": 1.0}},
+                expect="untested",
+            ),
         ),
-        figures=("sims.figures.sparse_multihead:fig_fig1b",),
+        figures=("sims.figures.sparse_multihead:fig_1b",),
     ),
     Result(
         id="czz24:fig2c",
@@ -402,16 +514,20 @@ RESULTS: tuple[Result, ...] = (
         statement="pre-gd converges to a lower risk than gd",
         objects=("theory.sparse_multihead:pregd_gram", "theory.sparse_multihead:phi"),
         checks=(
-            Check("numerics.sparse_multihead.checks_fig2c:check_fig2c_order",
-                  faults={"no_preprocessing": {"fault_no_preprocess": True}}),
-            Check("numerics.sparse_multihead.checks_fig2c:check_fig2c_mc",
-                  faults={"wrong_signal": {"fault_signal": 4.4}}),
+            Check(
+                "numerics.sparse_multihead.checks_fig2c:check_fig2c_order",
+                faults={"no_preprocessing": {"fault_no_preprocess": True}},
+            ),
+            Check(
+                "numerics.sparse_multihead.checks_fig2c:check_fig2c_mc",
+                faults={"wrong_signal": {"fault_signal": 4.4}},
+            ),
         ),
-        figures=("sims.figures.sparse_multihead:fig_fig2c",),
+        figures=("sims.figures.sparse_multihead:fig_2c",),
     ),
 )
 
-#: Trained claims over settings (issue 19): S1 at settings drawn from the §2 / Thm 5.3 data model.
+#: Trained claims over settings: S1 at settings drawn from the §2 / Thm 5.3 data model.
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
         result="czz24:s1",

@@ -10,8 +10,9 @@ __all__ = ["czz24_settings", "czz24_s1_settings"]
 
 
 @st.composite
-def czz24_settings(draw: st.DrawFn, *, max_d: int = 8, max_n: int = 20,
-                   diagonal: bool | None = None) -> SparseRegressionICL:
+def czz24_settings(
+    draw: st.DrawFn, *, max_d: int = 8, max_n: int = 20, diagonal: bool | None = None
+) -> SparseRegressionICL:
     """A validated :class:`~theory.settings.SparseRegressionICL`: ``d ∈ [1, max_d]``,
     ``s ∈ [1, d]``, ``n ∈ [1, max_n]``, ``q ∈ [1, 4]``, ``σ ∈ [0, 1]``, either prior, Σ diagonal
     with entries in [0.25, 4] or (``diagonal=False`` allowed) ``Σ = I + ζ𝟙𝟙ᵀ``, ζ ∈ [0, 0.4]."""
@@ -26,8 +27,9 @@ def czz24_settings(draw: st.DrawFn, *, max_d: int = 8, max_n: int = 20,
         zeta = draw(st.floats(0.0, 0.4, allow_nan=False))
         return SparseRegressionICL(d=d, s=s, n=n, q=q, sigma2=sigma**2, prior=prior, zeta=zeta)
     diag = draw(st.lists(st.floats(0.25, 4.0, allow_nan=False), min_size=d, max_size=d))
-    return SparseRegressionICL(d=d, s=s, n=n, q=q, sigma2=sigma**2, prior=prior,
-                               Sigma_diag=tuple(diag))
+    return SparseRegressionICL(
+        d=d, s=s, n=n, q=q, sigma2=sigma**2, prior=prior, Sigma_diag=tuple(diag)
+    )
 
 
 def czz24_s1_settings() -> st.SearchStrategy[dict[str, int | float]]:

@@ -1,5 +1,4 @@
-"""czz24 Props. 4.1 / 4.2 in torch: the constructed weights loaded into the torch model.
-"""
+"""czz24 Props. 4.1 / 4.2 in torch: the constructed weights loaded into the torch model."""
 
 from __future__ import annotations
 
@@ -22,7 +21,8 @@ from theory.sparse_multihead import (
     pregd_transformer,
 )
 
-__all__ = ['check_prop4_1_torch', 'check_prop4_2_torch']
+__all__ = ["check_prop4_1_torch", "check_prop4_2_torch"]
+
 
 def _constructed(d: int, n: int, eta: float, k: int, sign: int) -> MaskedLinearTF:
     model = MaskedLinearTF(d, (d,) + (1,) * k, 3 * d, generator=torch.Generator().manual_seed(0))
@@ -39,13 +39,21 @@ def check_prop4_1_torch(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         with torch.no_grad():
             H1 = model.hidden(prompt_tokens(X, y, Xq), n)[1][0].numpy()
         ref = alg1(X, y, np.vstack([X, Xq])).T
-        out.append(float_agreement(f"torch H^(1)[1:d] = Alg. 1 (d={d}, n={n})", H1[:d], ref,
-                                   rtol=0.0, atol=TORCH_ATOL * (1 + np.abs(ref).max())))
+        out.append(
+            float_agreement(
+                f"torch H^(1)[1:d] = Alg. 1 (d={d}, n={n})",
+                H1[:d],
+                ref,
+                rtol=0.0,
+                atol=TORCH_ATOL * (1 + np.abs(ref).max()),
+            )
+        )
     return out
 
 
-def check_prop4_2_torch(*, quick: bool = True, seed: int = 0, k: int = 4,
-                        fault_readout_sign: int | None = None) -> list[Evidence]:
+def check_prop4_2_torch(
+    *, quick: bool = True, seed: int = 0, k: int = 4, fault_readout_sign: int | None = None
+) -> list[Evidence]:
     """Props. 4.1 + 4.2 in torch: the (1 + k)-layer constructed model's query predictions equal the
     pre-GD recursion ``⟨ŵ^k, x⟩`` (η = 0.9/λ_max), and the S1 model :class:`PreGDTF` at the same
     fixed η agrees too (an independent re-implementation)."""
@@ -64,8 +72,22 @@ def check_prop4_2_torch(*, quick: bool = True, seed: int = 0, k: int = 4,
             s1 = PreGDTF(k, log_eta_init=float(np.log(eta)))
             pred_s1 = s1(prompt_tokens(X, y, Xq), n)[0].numpy()
         scale = TORCH_ATOL * (1 + np.abs(ref).max())
-        out.append(float_agreement(f"constructed torch model = pre-GD (d={d}, n={n}, k={k})", pred,
-                                   ref, rtol=0.0, atol=scale))
-        out.append(float_agreement(f"S1 PreGDTF(fixed η) = pre-GD (d={d}, n={n}, k={k})", pred_s1,
-                                   ref, rtol=0.0, atol=scale))
+        out.append(
+            float_agreement(
+                f"constructed torch model = pre-GD (d={d}, n={n}, k={k})",
+                pred,
+                ref,
+                rtol=0.0,
+                atol=scale,
+            )
+        )
+        out.append(
+            float_agreement(
+                f"S1 PreGDTF(fixed η) = pre-GD (d={d}, n={n}, k={k})",
+                pred_s1,
+                ref,
+                rtol=0.0,
+                atol=scale,
+            )
+        )
     return out

@@ -1,5 +1,4 @@
-"""czz24 §2 data model in torch: the experiments' sampler against the closed forms.
-"""
+"""czz24 §2 data model in torch: the experiments' sampler against the closed forms."""
 
 from __future__ import annotations
 
@@ -19,7 +18,8 @@ from theory.sparse_multihead import (
     task_second_moment,
 )
 
-__all__ = ['check_sec2_torch']
+__all__ = ["check_sec2_torch"]
+
 
 def check_sec2_torch(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """The torch sampler of the experiments against the closed forms: ``E[w_1²] = c`` for both
@@ -37,6 +37,11 @@ def check_sec2_torch(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         ew, ey = mc_means(draw, 40_000 if quick else 400_000, rng=np.random.default_rng(seed))
         c = float(task_second_moment(6, 2, prior))
         out.append(mc_agreement(f"torch sampler E[w_1²] = c ({prior})", c, ew))
-        out.append(mc_agreement(f"torch sampler E[y²] = c·Tr Σ + σ² ({prior}, ζ = 0.3)",
-                                c * float(np.trace(st.Sigma_x_array)) + 0.25, ey))
+        out.append(
+            mc_agreement(
+                f"torch sampler E[y²] = c·Tr Σ + σ² ({prior}, ζ = 0.3)",
+                c * float(np.trace(st.Sigma_x_array)) + 0.25,
+                ey,
+            )
+        )
     return out

@@ -60,7 +60,20 @@ from theory.sparse_multihead import (
     LinTFWeights,
 )
 
-__all__ = ['TORCH_ATOL', 'load_weights', 'prompt_tokens', 'S1_DEFAULTS', 'validate_s1_setting', 'constant_eta_optimum', 'train_tied', 's1_rows_at_setting', 'TiedRun', 's1_gram', 'ridge_star_errors', 'describe_run']
+__all__ = [
+    "TORCH_ATOL",
+    "load_weights",
+    "prompt_tokens",
+    "S1_DEFAULTS",
+    "validate_s1_setting",
+    "constant_eta_optimum",
+    "train_tied",
+    "s1_rows_at_setting",
+    "TiedRun",
+    "s1_gram",
+    "ridge_star_errors",
+    "describe_run",
+]
 
 #: R12 and the constructions: forward pass vs extraction, relative to 1 + |ŷ| (spec: 1e-10).
 TORCH_ATOL = 1e-10
@@ -101,10 +114,10 @@ PILOT_CONTEXTS = 2000
 #: Budget of contexts of the sample (training and evaluation share it); the population risk's
 #: sampling error at the batch used is in the row's details.
 MAX_CONTEXTS = 10_000
-#: At prompt lengths ≤ SHORT_N an alternative ≥ SHORT_RESOLVE from the prediction is resolved
-#: (issue 19 item 3): the tolerance is tightened to separation / TIGHTEN_UNITS.
+#: At prompt lengths ≤ SHORT_N an alternative ≥ SHORT_RESOLVE from the prediction is resolved:
+#: the tolerance is tightened to separation / TIGHTEN_UNITS.
 SHORT_N = 16
-#: Relative separation that must be resolved at short prompts (issue 19: 1.5 %).
+#: Relative separation that must be resolved at short prompts (1.5 %).
 SHORT_RESOLVE = 0.015
 #: Tolerance units between the prediction and its nearest alternative after tightening (> 2, the
 #: separation train_discrimination requires).
@@ -140,13 +153,15 @@ def validate_s1_setting(d: int, s: int, n: int, sigma2: float) -> SparseRegressi
     for name, v in (("d", d), ("s", s), ("n", n)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
             raise ValueError(f"{name} must be an integer ([czz24] §2), got {v!r}")
-    return SparseRegressionICL.isotropic(d=int(d), s=int(s), n=int(n), sigma2=float(sigma2),
-                                         prior="sign", q=1)
+    return SparseRegressionICL.isotropic(
+        d=int(d), s=int(s), n=int(n), sigma2=float(sigma2), prior="sign", q=1
+    )
 
 
 # ------------------------------------------------------------------------- numpy prediction
-def s1_gram(X: np.ndarray, y: np.ndarray, preprocess: bool
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def s1_gram(
+    X: np.ndarray, y: np.ndarray, preprocess: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = X.shape[1]
     r = (np.swapaxes(X, 1, 2) @ y[..., None])[..., 0] / n
     Xf = X * r[:, None, :] if preprocess else X
@@ -155,8 +170,15 @@ def s1_gram(X: np.ndarray, y: np.ndarray, preprocess: bool
     return G, b, (r if preprocess else np.ones_like(r))
 
 
-def _closed_form_errors(lam: np.ndarray, U: np.ndarray, c: np.ndarray, scale: np.ndarray,
-                        w: np.ndarray, eta: float, k: int) -> np.ndarray:
+def _closed_form_errors(
+    lam: np.ndarray,
+    U: np.ndarray,
+    c: np.ndarray,
+    scale: np.ndarray,
+    w: np.ndarray,
+    eta: float,
+    k: int,
+) -> np.ndarray:
     """Per-context ``‖scale ⊙ v_k − w‖²`` with ``v_k = U g(Λ) Uᵀ b`` (``c = Uᵀ b``), g the k-step
     GD filter ``(1 − (1 − ηλ)^k)/λ`` (``kη`` at λ = 0)."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -174,8 +196,9 @@ class Optimum:
     errors: np.ndarray  # per context at the optimum
 
 
-def constant_eta_optimum(X: np.ndarray, y: np.ndarray, w: np.ndarray, *, preprocess: bool,
-                         k: int = GD_LAYERS) -> Optimum:
+def constant_eta_optimum(
+    X: np.ndarray, y: np.ndarray, w: np.ndarray, *, preprocess: bool, k: int = GD_LAYERS
+) -> Optimum:
     """Tuned constant-η k-step (pre-)GD on these contexts (numpy, closed form per η): grid over
     ``η λ̄ ∈ [10⁻³, 3]`` (λ̄ the median λ_max), then a bounded scalar search around the argmin."""
     G, b, scale = s1_gram(X, y, preprocess)
@@ -192,13 +215,16 @@ def constant_eta_optimum(X: np.ndarray, y: np.ndarray, w: np.ndarray, *, preproc
     vals = [risk(le) for le in logs]
     i = int(np.argmin(vals))
     lo, hi = logs[max(i - 1, 0)], logs[min(i + 1, len(logs) - 1)]
-    res = minimize_scalar(risk, bounds=(lo, hi), method="bounded",
-                          options={"xatol": 1e-4})
+    res = minimize_scalar(risk, bounds=(lo, hi), method="bounded", options={"xatol": 1e-4})
     x, fun = float(getattr(res, "x")), float(getattr(res, "fun"))  # noqa: B009 (scipy stubs)
     le = x if fun <= vals[i] else float(logs[i])
     e = _closed_form_errors(lam, U, c, scale, w, float(np.exp(le)), k)
-    return Optimum(eta=float(np.exp(le)), risk=float(np.mean(e)),
-                   se=float(np.std(e) / math.sqrt(len(e))), errors=e)
+    return Optimum(
+        eta=float(np.exp(le)),
+        risk=float(np.mean(e)),
+        se=float(np.std(e) / math.sqrt(len(e))),
+        errors=e,
+    )
 
 
 # ------------------------------------------------------------------------ torch training
@@ -224,8 +250,9 @@ def _unit_tokens(X: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return E
 
 
-def _gram_errors(phi: torch.Tensor, G: torch.Tensor, b: torch.Tensor, scale: torch.Tensor,
-                 w: torch.Tensor) -> torch.Tensor:
+def _gram_errors(
+    phi: torch.Tensor, G: torch.Tensor, b: torch.Tensor, scale: torch.Tensor, w: torch.Tensor
+) -> torch.Tensor:
     """Per-context exact risk of the tied model ``θ_ℓ = φ`` from the sufficient statistics of
     each context (Gram ``G = X̃ᵀX̃/n``, moment ``b = X̃ᵀy/n``): the PreGDTF forward at the d unit
     queries is ``scale ⊙ v`` with ``v ← v − η(Gv − b)`` k times from 0 (the residual update of its
@@ -237,18 +264,44 @@ def _gram_errors(phi: torch.Tensor, G: torch.Tensor, b: torch.Tensor, scale: tor
     return ((scale * v - w) ** 2).sum(dim=1)
 
 
-def train_tied(st: SparseRegressionICL, X: np.ndarray, y: np.ndarray, w: np.ndarray, *,
-               preprocess: bool, rtol: float, data_key: Any) -> TiedRun:
+def train_tied(
+    st: SparseRegressionICL,
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    *,
+    preprocess: bool,
+    rtol: float,
+    data_key: Any,
+) -> TiedRun:
     """Train the tied-step S1 model on the contexts ``(X, y, w)`` (cached by configuration:
     ``data_key`` names the contexts, e.g. their stream and size)."""
-    key = ("s1_tied", st, preprocess, GD_LAYERS, data_key, float(rtol), START_FRACTION,
-           CONVERGED_FRACTION, CONVERGED_WINDOW, NEWTON_MAX_STEP, MAX_NEWTON_STEPS)
-    return cached("sparse_multihead", key,
-                  lambda: _train_tied(st, X, y, w, preprocess, float(rtol)))
+    key = (
+        "s1_tied",
+        st,
+        preprocess,
+        GD_LAYERS,
+        data_key,
+        float(rtol),
+        START_FRACTION,
+        CONVERGED_FRACTION,
+        CONVERGED_WINDOW,
+        NEWTON_MAX_STEP,
+        MAX_NEWTON_STEPS,
+    )
+    return cached(
+        "sparse_multihead", key, lambda: _train_tied(st, X, y, w, preprocess, float(rtol))
+    )
 
 
-def _train_tied(st: SparseRegressionICL, Xn: np.ndarray, yn: np.ndarray, wn: np.ndarray,
-                preprocess: bool, rtol: float) -> TiedRun:
+def _train_tied(
+    st: SparseRegressionICL,
+    Xn: np.ndarray,
+    yn: np.ndarray,
+    wn: np.ndarray,
+    preprocess: bool,
+    rtol: float,
+) -> TiedRun:
     t0 = time.perf_counter()
     X, y, w = torch.as_tensor(Xn), torch.as_tensor(yn), torch.as_tensor(wn)
     batch, n = X.shape[0], st.n
@@ -291,32 +344,51 @@ def _train_tied(st: SparseRegressionICL, Xn: np.ndarray, yn: np.ndarray, wn: np.
             if drift < CONVERGED_FRACTION * rtol:
                 converged = True
                 break
-    return TiedRun(log_eta=phi, log_eta_init=phi0, steps=steps, converged=converged, batch=batch,
-                   history=tuple(hist), seconds=time.perf_counter() - t0)
+    return TiedRun(
+        log_eta=phi,
+        log_eta_init=phi0,
+        steps=steps,
+        converged=converged,
+        batch=batch,
+        history=tuple(hist),
+        seconds=time.perf_counter() - t0,
+    )
 
 
-def _forward_errors(log_eta: float, preprocess: bool, X: np.ndarray, y: np.ndarray,
-                    w: np.ndarray, chunk: int = 20_000) -> np.ndarray:
+def _forward_errors(
+    log_eta: float,
+    preprocess: bool,
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    chunk: int = 20_000,
+) -> np.ndarray:
     """Per-context exact risk of the tied model ``θ_ℓ = log_eta`` (torch forward, unit queries)."""
     model = PreGDTF(GD_LAYERS, preprocess=preprocess, log_eta_init=log_eta)
     out = []
     n = X.shape[1]
     with torch.no_grad():
         for a in range(0, len(X), chunk):
-            Xt, yt = torch.as_tensor(X[a:a + chunk]), torch.as_tensor(y[a:a + chunk])
+            Xt, yt = torch.as_tensor(X[a : a + chunk]), torch.as_tensor(y[a : a + chunk])
             w_hat = model(_unit_tokens(Xt, yt), n)
-            out.append(((w_hat - torch.as_tensor(w[a:a + chunk])) ** 2).sum(dim=1).numpy())
+            out.append(((w_hat - torch.as_tensor(w[a : a + chunk])) ** 2).sum(dim=1).numpy())
     return np.concatenate(out)
 
 
-def _start_risk(log_eta: float, preprocess: bool, X: np.ndarray, y: np.ndarray, w: np.ndarray
-                ) -> float:
+def _start_risk(
+    log_eta: float, preprocess: bool, X: np.ndarray, y: np.ndarray, w: np.ndarray
+) -> float:
     """Risk of the untrained model (θ_ℓ = log_eta) on these contexts, from the sufficient
     statistics (the forward pass is evaluated at the trained step only: its cost is O(n²))."""
     G, b, scale = s1_gram(X, y, preprocess)
     with torch.no_grad():
-        e = _gram_errors(torch.tensor(log_eta, dtype=torch.float64), torch.as_tensor(G),
-                         torch.as_tensor(b), torch.as_tensor(scale), torch.as_tensor(w))
+        e = _gram_errors(
+            torch.tensor(log_eta, dtype=torch.float64),
+            torch.as_tensor(G),
+            torch.as_tensor(b),
+            torch.as_tensor(scale),
+            torch.as_tensor(w),
+        )
     return float(e.mean())
 
 
@@ -345,8 +417,9 @@ def _seconds_for(contexts: int, d: int, n: int) -> float:
     return 4e-6 * contexts * (n + d) * max(d, 1) / 8.0
 
 
-def s1_rows_at_setting(st: SparseRegressionICL, *, seed: int, path: str,
-                       fault_swap_prediction: bool | None = None) -> list[Evidence]:
+def s1_rows_at_setting(
+    st: SparseRegressionICL, *, seed: int, path: str, fault_swap_prediction: bool | None = None
+) -> list[Evidence]:
     """The S1 rows at a drawn setting (module docstring): per method a TRAIN row (the tied model
     trained on a sample of contexts vs the tuned constant-η optimum on the same contexts, the
     other method's optimum the named alternative), and two ORDER rows (pre-GD-TF vs raw-GD-TF and
@@ -362,8 +435,10 @@ def s1_rows_at_setting(st: SparseRegressionICL, *, seed: int, path: str,
     d, n = st.d, st.n
     setting = {"d": st.d, "s": st.s, "n": st.n, "sigma2": st.sigma2}
     pilot = sample_sparse_prompts(st, PILOT_CONTEXTS, rng=check_rng(seed, path, "pilot"))
-    popt = {m: constant_eta_optimum(pilot.X, pilot.y, pilot.w, preprocess=m == "pre")
-            for m in ("pre", "raw")}
+    popt = {
+        m: constant_eta_optimum(pilot.X, pilot.y, pilot.w, preprocess=m == "pre")
+        for m in ("pre", "raw")
+    }
     cv = max(float(np.std(o.errors) / max(o.risk, 1e-300)) for o in popt.values())
     rel_sep = abs(popt["pre"].risk - popt["raw"].risk) / min(o.risk for o in popt.values())
     rtol = S1_SETTING_RTOL
@@ -371,103 +446,197 @@ def s1_rows_at_setting(st: SparseRegressionICL, *, seed: int, path: str,
         rtol = rel_sep / TIGHTEN_UNITS
     need = max(_batch_for(cv, rtol), PILOT_CONTEXTS)
     batch = min(need, MAX_CONTEXTS)
-    base = {"setting": setting, "rtol": rtol, "pilot_cv": cv, "pilot_separation": rel_sep,
-            "batch": batch, "batch_for_population_tolerance": need}
+    base = {
+        "setting": setting,
+        "rtol": rtol,
+        "pilot_cv": cv,
+        "pilot_separation": rel_sep,
+        "batch": batch,
+        "batch_for_population_tolerance": need,
+    }
     if rel_sep < TIGHTEN_UNITS * rtol:
-        why = (f"not separable at this setting: pre/raw optima {rel_sep:.1%} apart "
-               f"({rel_sep / rtol:.2f} units of {rtol:.1%}, < {TIGHTEN_UNITS}); needs "
-               f"tolerance {rel_sep / TIGHTEN_UNITS:.2%}, about "
-               f"{_batch_for(cv, max(rel_sep, 1e-6) / TIGHTEN_UNITS)} prompts, "
-               f"{_seconds_for(_batch_for(cv, max(rel_sep, 1e-6) / TIGHTEN_UNITS), d, n):.0f} s")
-        ev = train_discrimination("S1 at this setting: trained risk vs the tuned constant-η "
-                                  "optimum", [popt["pre"].risk], [popt["pre"].risk],
-                                  [popt["pre"].risk], alternatives={"raw-GD optimum":
-                                                                    [popt["raw"].risk]},
-                                  rtol=rtol, details=base)
-        return [skipped(ev, why=why, needs_tolerance=rel_sep / TIGHTEN_UNITS,
-                        needs_prompts=_batch_for(cv, max(rel_sep, 1e-6) / TIGHTEN_UNITS),
-                        budget=MAX_CONTEXTS)]
+        why = (
+            f"not separable at this setting: pre/raw optima {rel_sep:.1%} apart "
+            f"({rel_sep / rtol:.2f} units of {rtol:.1%}, < {TIGHTEN_UNITS}); needs "
+            f"tolerance {rel_sep / TIGHTEN_UNITS:.2%}, about "
+            f"{_batch_for(cv, max(rel_sep, 1e-6) / TIGHTEN_UNITS)} prompts, "
+            f"{_seconds_for(_batch_for(cv, max(rel_sep, 1e-6) / TIGHTEN_UNITS), d, n):.0f} s"
+        )
+        ev = train_discrimination(
+            "S1 at this setting: trained risk vs the tuned constant-η optimum",
+            [popt["pre"].risk],
+            [popt["pre"].risk],
+            [popt["pre"].risk],
+            alternatives={"raw-GD optimum": [popt["raw"].risk]},
+            rtol=rtol,
+            details=base,
+        )
+        return [
+            skipped(
+                ev,
+                why=why,
+                needs_tolerance=rel_sep / TIGHTEN_UNITS,
+                needs_prompts=_batch_for(cv, max(rel_sep, 1e-6) / TIGHTEN_UNITS),
+                budget=MAX_CONTEXTS,
+            )
+        ]
     stream = check_seed(seed, path, "contexts")
     p = sample_sparse_prompts(st, batch, rng=np.random.default_rng(stream))
     opt = {m: constant_eta_optimum(p.X, p.y, p.w, preprocess=m == "pre") for m in ("pre", "raw")}
-    runs = {m: train_tied(st, p.X, p.y, p.w, preprocess=m == "pre", rtol=rtol,
-                          data_key=("sample_sparse_prompts", stream, batch))
-            for m in ("pre", "raw")}
+    runs = {
+        m: train_tied(
+            st,
+            p.X,
+            p.y,
+            p.w,
+            preprocess=m == "pre",
+            rtol=rtol,
+            data_key=("sample_sparse_prompts", stream, batch),
+        )
+        for m in ("pre", "raw")
+    }
     err = {m: _forward_errors(runs[m].log_eta, m == "pre", p.X, p.y, p.w) for m in runs}
     init = {m: _start_risk(runs[m].log_eta_init, m == "pre", p.X, p.y, p.w) for m in runs}
-    held = {m: float(np.mean(_forward_errors(runs[m].log_eta, m == "pre", pilot.X, pilot.y,
-                                             pilot.w))) for m in runs}
+    held = {
+        m: float(np.mean(_forward_errors(runs[m].log_eta, m == "pre", pilot.X, pilot.y, pilot.w)))
+        for m in runs
+    }
     out = []
     for m, other in (("pre", "raw"), ("raw", "pre")):
-        pred, alt = ((opt[other].risk, opt[m].risk) if fault_swap_prediction
-                     else (opt[m].risk, opt[other].risk))
+        pred, alt = (
+            (opt[other].risk, opt[m].risk)
+            if fault_swap_prediction
+            else (opt[m].risk, opt[other].risk)
+        )
         r = runs[m]
-        details = {**base, "eta_learned": math.exp(r.log_eta), "eta_argmin": opt[m].eta,
-                   "eta_init": math.exp(r.log_eta_init),
-                   "risk_se": float(np.std(err[m]) / math.sqrt(len(err[m]))),
-                   "optimum_se": opt[m].se,
-                   "held_out": {"contexts": PILOT_CONTEXTS, "trained": held[m],
-                                "optimum": popt[m].risk, "optimum_eta": popt[m].eta},
-                   "training": {"method": "Newton in log η (step = gradient / curvature, "
-                                "the curvature a difference of autograd gradients), steps "
-                                "tied across the k layers, exact conditional risk from "
-                                "sufficient statistics (per-context Gram and moment; unit "
-                                "queries, fixed sample)", "batch": r.batch, "steps": r.steps,
-                                "converged": r.converged, "seconds": r.seconds,
-                                "final_train_loss": r.history[-1]}}
+        details = {
+            **base,
+            "eta_learned": math.exp(r.log_eta),
+            "eta_argmin": opt[m].eta,
+            "eta_init": math.exp(r.log_eta_init),
+            "risk_se": float(np.std(err[m]) / math.sqrt(len(err[m]))),
+            "optimum_se": opt[m].se,
+            "held_out": {
+                "contexts": PILOT_CONTEXTS,
+                "trained": held[m],
+                "optimum": popt[m].risk,
+                "optimum_eta": popt[m].eta,
+            },
+            "training": {
+                "method": "Newton in log η (step = gradient / curvature, "
+                "the curvature a difference of autograd gradients), steps "
+                "tied across the k layers, exact conditional risk from "
+                "sufficient statistics (per-context Gram and moment; unit "
+                "queries, fixed sample)",
+                "batch": r.batch,
+                "steps": r.steps,
+                "converged": r.converged,
+                "seconds": r.seconds,
+                "final_train_loss": r.history[-1],
+            },
+        }
         rel_start = abs(init[m] - pred) / pred
         row_rtol = rtol
         if rel_start < START_UNITS * rtol and rel_start >= SHORT_RESOLVE:
             row_rtol = rel_start / TIGHTEN_START_UNITS  # resolve the start: tighten the row
-            details["rtol_tightened"] = {"from": rtol, "to": row_rtol,
-                                         "why": "start within 3 units of the optimum"}
+            details["rtol_tightened"] = {
+                "from": rtol,
+                "to": row_rtol,
+                "why": "start within 3 units of the optimum",
+            }
         start_units = rel_start / row_rtol
         ev = train_discrimination(
             f"S1 {m}-GD-TF at this setting: trained risk vs the tuned constant-η optimum",
-            [float(np.mean(err[m]))], [pred], [init[m]],
-            alternatives={f"{other}-GD optimum": [alt]}, rtol=row_rtol, seeds=[seed],
-            details=details)
+            [float(np.mean(err[m]))],
+            [pred],
+            [init[m]],
+            alternatives={f"{other}-GD optimum": [alt]},
+            rtol=row_rtol,
+            seeds=[seed],
+            details=details,
+        )
         if start_units < START_UNITS and not fault_swap_prediction:
-            ev = skipped(ev, why=(f"not separable at this setting: the start (η_0 = "
-                                  f"{math.exp(r.log_eta_init):.3g}, risk {init[m]:.4g}) is "
-                                  f"{start_units:.2f} units of {row_rtol:.1%} from the optimum "
-                                  f"{pred:.4g} (< 3; {rel_start:.2%} apart, below the "
-                                  f"{SHORT_RESOLVE:.1%} that is resolved): the optimum is at the "
-                                  "zero predictor's risk"),
-                         start_units=start_units)
+            ev = skipped(
+                ev,
+                why=(
+                    f"not separable at this setting: the start (η_0 = "
+                    f"{math.exp(r.log_eta_init):.3g}, risk {init[m]:.4g}) is "
+                    f"{start_units:.2f} units of {row_rtol:.1%} from the optimum "
+                    f"{pred:.4g} (< 3; {rel_start:.2%} apart, below the "
+                    f"{SHORT_RESOLVE:.1%} that is resolved): the optimum is at the "
+                    "zero predictor's risk"
+                ),
+                start_units=start_units,
+            )
         out.append(ev)
     ridge_err = ridge_star_errors(p.X, p.y, p.w)
-    info = {**base, "pre": float(np.mean(err["pre"])), "raw": float(np.mean(err["raw"])),
-            "ridge*": float(np.mean(ridge_err)), "opt_pre": opt["pre"].risk,
-            "opt_raw": opt["raw"].risk}
-    for label, rival_err, rival_opt in (("raw-GD-TF", err["raw"], opt["raw"].errors),
-                                        ("ridge*", ridge_err, ridge_err)):
+    info = {
+        **base,
+        "pre": float(np.mean(err["pre"])),
+        "raw": float(np.mean(err["raw"])),
+        "ridge*": float(np.mean(ridge_err)),
+        "opt_pre": opt["pre"].risk,
+        "opt_raw": opt["raw"].risk,
+    }
+    for label, rival_err, rival_opt in (
+        ("raw-GD-TF", err["raw"], opt["raw"].errors),
+        ("ridge*", ridge_err, ridge_err),
+    ):
         diff_opt = opt["pre"].errors - rival_opt
         gap = float(np.mean(diff_opt))
         se_opt = float(np.std(diff_opt) / math.sqrt(len(diff_opt)))
         se_tr = float(np.std(err["pre"] - rival_err) / math.sqrt(len(rival_err)))
         pre_tr, rival = float(np.mean(err["pre"])), float(np.mean(rival_err))
         if abs(gap) < ORDER_Z * se_opt:
-            ev = ordering(f"S1 trained pre-GD-TF vs {label}, ordered as the optima at this "
-                          "setting", pre_tr, rival, margin=ORDER_Z * se_tr, details=info)
+            ev = ordering(
+                f"S1 trained pre-GD-TF vs {label}, ordered as the optima at this setting",
+                pre_tr,
+                rival,
+                margin=ORDER_Z * se_tr,
+                details=info,
+            )
             need_o = int(math.ceil(batch * (ORDER_Z * se_opt / max(abs(gap), 1e-300)) ** 2))
-            out.append(skipped(ev, why=(
-                f"not separable at this setting: the pre-GD optimum and {label} differ by "
-                f"{gap:.3g} ({abs(gap) / se_opt:.1f} paired se, < {ORDER_Z}) on {batch} prompts; "
-                f"needs about {need_o} prompts, {_seconds_for(need_o, d, n):.0f} s"),
-                needs_prompts=need_o))
+            out.append(
+                skipped(
+                    ev,
+                    why=(
+                        f"not separable at this setting: the pre-GD optimum and {label} differ by "
+                        f"{gap:.3g} ({abs(gap) / se_opt:.1f} paired se, < {ORDER_Z}) on {batch} "
+                        "prompts; "
+                        f"needs about {need_o} prompts, {_seconds_for(need_o, d, n):.0f} s"
+                    ),
+                    needs_prompts=need_o,
+                )
+            )
         elif gap < 0:
-            out.append(ordering(f"S1 trained pre-GD-TF < {label} (as the optima at this "
-                                "setting)", pre_tr, rival, margin=ORDER_Z * se_tr, details=info))
+            out.append(
+                ordering(
+                    f"S1 trained pre-GD-TF < {label} (as the optima at this setting)",
+                    pre_tr,
+                    rival,
+                    margin=ORDER_Z * se_tr,
+                    details=info,
+                )
+            )
         else:
-            out.append(ordering(f"S1 trained pre-GD-TF > {label} (as the optima at this "
-                                "setting)", rival, pre_tr, margin=ORDER_Z * se_tr, details=info))
+            out.append(
+                ordering(
+                    f"S1 trained pre-GD-TF > {label} (as the optima at this setting)",
+                    rival,
+                    pre_tr,
+                    margin=ORDER_Z * se_tr,
+                    details=info,
+                )
+            )
     return out
 
 
 def describe_run(run: TiedRun) -> dict[str, Any]:
     """The training record of a run (for notes and benchmarks)."""
-    return {"eta": math.exp(run.log_eta), "steps": run.steps, "converged": run.converged,
-            "batch": run.batch, "seconds": run.seconds}
-
-
+    return {
+        "eta": math.exp(run.log_eta),
+        "steps": run.steps,
+        "converged": run.converged,
+        "batch": run.batch,
+        "seconds": run.seconds,
+    }

@@ -24,10 +24,12 @@ from theory.sparse_multihead import (
 )
 from theory.sparse_multihead.model import effective_predictor
 
-__all__ = ['check_eq2_2_torch']
+__all__ = ["check_eq2_2_torch"]
 
-def check_eq2_2_torch(*, quick: bool = True, seed: int = 0,
-                      fault_attn_scale: float | None = None) -> list[Evidence]:
+
+def check_eq2_2_torch(
+    *, quick: bool = True, seed: int = 0, fault_attn_scale: float | None = None
+) -> list[Evidence]:
     """R12 [derived]: for random masked linear transformers (heads (2, 3, 1), (4, 1), d_hid 12),
     the torch forward pass at random queries equals ``⟨ŵ_eff, x⟩`` with ``ŵ_eff`` from
     :func:`effective_predictor` (also with a head masked), to 1e-10·(1 + |ŷ|).
@@ -44,14 +46,22 @@ def check_eq2_2_torch(*, quick: bool = True, seed: int = 0,
         if fault_attn_scale is not None:
             W = LinTFWeights(W_E=W.W_E, layers=W.layers, W_O=W.W_O, attn_scale=fault_attn_scale)
         X, y, Xq = rng.standard_normal((n, d)), rng.standard_normal(n), rng.standard_normal((q, d))
-        masks: list[Any] = [None, [[True] * h if i else [False] + [True] * (h - 1)
-                                   for i, h in enumerate(heads)]]
+        masks: list[Any] = [
+            None,
+            [[True] * h if i else [False] + [True] * (h - 1) for i, h in enumerate(heads)],
+        ]
         for hm in masks:
             with torch.no_grad():
                 pred = model(prompt_tokens(X, y, Xq), n, head_mask=hm)[0, n:].numpy()
             w_eff = effective_predictor(W, X, y, head_masks=hm)
             ref = Xq @ w_eff
-            out.append(float_agreement(
-                f"forward vs ⟨ŵ_eff, x⟩ (heads {heads}, masked={hm is not None})", pred, ref,
-                rtol=TORCH_ATOL, atol=TORCH_ATOL))
+            out.append(
+                float_agreement(
+                    f"forward vs ⟨ŵ_eff, x⟩ (heads {heads}, masked={hm is not None})",
+                    pred,
+                    ref,
+                    rtol=TORCH_ATOL,
+                    atol=TORCH_ATOL,
+                )
+            )
     return out

@@ -17,6 +17,7 @@ from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from numerics.testing import (
     ordering,
     over_seeds,
+    tier_seeds,
     train_discrimination,
 )
 from sims.cache import cached
@@ -38,7 +39,7 @@ from sims.experiments.sparse_multihead import (
 from sims.models.sparse_multihead import PreGDTF
 from theory.common.protocols import Evidence, validates_setting
 
-__all__ = ['check_s1_train', 'check_s1_free_schedule', 's1_eta_curve', 'S1_RTOL', 'TIED_STEPS_RTOL']
+__all__ = ["check_s1_train", "check_s1_free_schedule", "s1_eta_curve", "S1_RTOL", "TIED_STEPS_RTOL"]
 
 #: Random-stream labels: the checks' registered paths before the package (fixed, so the streams are
 #: unchanged).
@@ -52,8 +53,9 @@ _FREE_STREAM = "sims.checks.sparse_multihead_s1:check_s1_free_schedule"
 DIVERGED_MARGIN = 1e-4
 
 
-def s1_eta_curve(*, preprocess: bool, seed: int, trials: int = 4000,
-                 etas: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def s1_eta_curve(
+    *, preprocess: bool, seed: int, trials: int = 4000, etas: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """MC risk of the constant-η k-step (pre-)GD of the S1 setting over an η grid (numpy; the
     Gram matrix of each context is formed once and reused for every η)."""
     exp, _ = PRESETS["s1_pre"]
@@ -74,8 +76,9 @@ def s1_eta_curve(*, preprocess: bool, seed: int, trials: int = 4000,
     return etas, np.array(risks)
 
 
-def _s1_risks(eta: float, preprocess: bool, seed: int, trials: int
-              ) -> tuple[np.ndarray, np.ndarray]:
+def _s1_risks(
+    eta: float, preprocess: bool, seed: int, trials: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Per-context exact risks of the trained S1 model (forward on unit queries) and the
     divergence mask ``η λ_max ≥ 2`` on a fixed test set."""
     exp, _ = PRESETS["s1_pre"]
@@ -84,8 +87,13 @@ def _s1_risks(eta: float, preprocess: bool, seed: int, trials: int
     E, _, w, X = sample_sparse_tokens(st, trials, generator=g)
     model = PreGDTF(exp.gd_layers, preprocess=preprocess, log_eta_init=float(np.log(eta)))
     d, n = st.d, st.n
-    Eu = torch.cat([E[:, :, :n], torch.cat([torch.eye(d), torch.zeros(1, d)]).double()[None]
-                    .expand(trials, -1, -1)], dim=2)
+    Eu = torch.cat(
+        [
+            E[:, :, :n],
+            torch.cat([torch.eye(d), torch.zeros(1, d)]).double()[None].expand(trials, -1, -1),
+        ],
+        dim=2,
+    )
     with torch.no_grad():
         w_hat = model(Eu, n)
     err = ((w_hat - w) ** 2).sum(dim=1).numpy()
@@ -102,9 +110,16 @@ S1_RTOL = {"pre": S1_PRESET_RTOL_PRE, "raw": 0.15}
 
 
 @validates_setting(validate_s1_setting)
-def check_s1_train(*, quick: bool = True, seed: int = 0, d: int = 32, s: int = 2, n: int = 128,
-                   sigma2: float = 0.25,
-                   fault_swap_prediction: bool | None = None) -> list[Evidence]:
+def check_s1_train(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 32,
+    s: int = 2,
+    n: int = 128,
+    sigma2: float = 0.25,
+    fault_swap_prediction: bool | None = None,
+) -> list[Evidence]:
     """S1 (spec V-sims): Alg. 1 + 4 GD layers with learnable η_ℓ = e^{θ_ℓ} (θ = −1 at start),
     trained online.  TRAIN (risk coordinates): the trained model's exact risk on a test set is near
     the oracle constant-η 4-step optimum of its own method (numpy MC over an η grid) and away from
@@ -115,7 +130,7 @@ def check_s1_train(*, quick: bool = True, seed: int = 0, d: int = 32, s: int = 2
     ``seeds_passed``, ``per_seed`` and the traps in the details).  ``fault_swap_prediction`` passes
     the alternative as the prediction (negative control).
 
-    The setting ``d, s, n, sigma2`` (issue 19; ±1/√s prior, Σ = I) defaults to the preset
+    The setting ``d, s, n, sigma2`` (±1/√s prior, Σ = I) defaults to the preset
     (d = 32, s = 2, n = 128, σ² = 0.25), where the rows above are produced with the preset's
     cached models.  At any other setting the rows come from
     :func:`sims.checks.sparse_multihead_s1.s1_rows_at_setting`: the tied-step S1 model trained
@@ -124,19 +139,23 @@ def check_s1_train(*, quick: bool = True, seed: int = 0, d: int = 32, s: int = 2
     the setting cannot be resolved (one seed in both tiers)."""
     st_set = validate_s1_setting(d, s, n, sigma2)
     if {"d": d, "s": s, "n": n, "sigma2": float(sigma2)} != S1_DEFAULTS:
-        return s1_rows_at_setting(st_set, seed=seed, path=_S1_TRAIN_STREAM,
-                                  fault_swap_prediction=fault_swap_prediction)
-    seeds = (seed,) if quick else (seed, seed + 1, seed + 2)
-    curves = {m: s1_eta_curve(preprocess=m == "pre", seed=seed,
-                              trials=1000 if quick else 10_000) for m in ("pre", "raw")}
+        return s1_rows_at_setting(
+            st_set, seed=seed, path=_S1_TRAIN_STREAM, fault_swap_prediction=fault_swap_prediction
+        )
+    seeds = tier_seeds(seed, quick=quick)
+    curves = {
+        m: s1_eta_curve(preprocess=m == "pre", seed=seed, trials=1000 if quick else 10_000)
+        for m in ("pre", "raw")
+    }
     best = {m: float(np.min(curves[m][1])) for m in curves}
     trials = 800 if quick else 10_000
     st = PRESETS["s1_pre"][0].setting
-    p = sample_sparse_prompts(st, trials, rng=check_rng(
-        seed, _S1_TRAIN_STREAM, "ridge"))
+    p = sample_sparse_prompts(st, trials, rng=check_rng(seed, _S1_TRAIN_STREAM, "ridge"))
     ridge = float(np.mean(ridge_star_errors(p.X, p.y, p.w)))  # every λ at once (eigen)
-    init = {m: float(np.mean(_s1_risks(float(np.exp(-1.0)), m == "pre", seed, trials)[0]))
-            for m in ("pre", "raw")}
+    init = {
+        m: float(np.mean(_s1_risks(float(np.exp(-1.0)), m == "pre", seed, trials)[0]))
+        for m in ("pre", "raw")
+    }
 
     def rows_of(sd: int) -> list[Evidence]:
         runs = {m: trained(f"s1_{m}", seed=sd) for m in ("pre", "raw")}
@@ -147,32 +166,73 @@ def check_s1_train(*, quick: bool = True, seed: int = 0, d: int = 32, s: int = 2
         out = []
         for m, other in (("pre", "raw"), ("raw", "pre")):
             pred, alt = (best[other], best[m]) if fault_swap_prediction else (best[m], best[other])
-            out.append(train_discrimination(
-                f"S1 {m}-GD-TF: trained risk vs the tuned constant-η optimum",
-                [risk[m].mean], [pred], [init[m]], alternatives={f"{other}-GD optimum": [alt]},
-                rtol=S1_RTOL[m], seeds=list(seeds),
-                details={"eta_learned": runs[m].extra["eta"].tolist(),
-                         "eta_argmin": float(curves[m][0][np.argmin(curves[m][1])]),
-                         "spec_eta": {"pre": 0.93, "raw": 0.75}[m], "risk_se": risk[m].se,
-                         "spec_risk": {"pre": 0.046, "raw": 0.083}[m],
-                         "forward_test_excess": runs[m].extra["test_excess"]}))
-        info = {"seed": sd, "pre": risk["pre"].mean, "raw": risk["raw"].mean,
-                "ridge*": float(ridge), "diverged_fraction_pre": float(np.mean(div["pre"])),
-                "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075}}
-        out.append(ordering("S1 trained pre-GD-TF < 0.7 × raw-GD-TF",
-                            risk["pre"].mean, 0.7 * risk["raw"].mean,
-                            margin=3 * (risk["pre"].se + 0.7 * risk["raw"].se), details=info))
-        out.append(ordering("S1 trained pre-GD-TF < ridge*", risk["pre"].mean,
-                            float(ridge), margin=3 * risk["pre"].se, details=info))
+            out.append(
+                train_discrimination(
+                    f"S1 {m}-GD-TF: trained risk vs the tuned constant-η optimum",
+                    [risk[m].mean],
+                    [pred],
+                    [init[m]],
+                    alternatives={f"{other}-GD optimum": [alt]},
+                    rtol=S1_RTOL[m],
+                    seeds=list(seeds),
+                    details={
+                        "eta_learned": runs[m].extra["eta"].tolist(),
+                        "eta_argmin": float(curves[m][0][np.argmin(curves[m][1])]),
+                        "spec_eta": {"pre": 0.93, "raw": 0.75}[m],
+                        "risk_se": risk[m].se,
+                        "spec_risk": {"pre": 0.046, "raw": 0.083}[m],
+                        "forward_test_excess": runs[m].extra["test_excess"],
+                    },
+                )
+            )
+        info = {
+            "seed": sd,
+            "pre": risk["pre"].mean,
+            "raw": risk["raw"].mean,
+            "ridge*": float(ridge),
+            "diverged_fraction_pre": float(np.mean(div["pre"])),
+            "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075},
+        }
+        out.append(
+            ordering(
+                "S1 trained pre-GD-TF < 0.7 × raw-GD-TF",
+                risk["pre"].mean,
+                0.7 * risk["raw"].mean,
+                margin=3 * (risk["pre"].se + 0.7 * risk["raw"].se),
+                details=info,
+            )
+        )
+        out.append(
+            ordering(
+                "S1 trained pre-GD-TF < ridge*",
+                risk["pre"].mean,
+                float(ridge),
+                margin=3 * risk["pre"].se,
+                details=info,
+            )
+        )
         for m in ("pre", "raw"):  # the k steps' risk is symmetric: a tied start stays tied
             eta = np.asarray(runs[m].extra["eta"], dtype=float)
             spread = float((eta.max() - eta.min()) / eta.mean())
-            out.append(ordering(f"S1 preset {m}-GD-TF: Adam's per-layer steps stay tied "
-                                "(symmetric risk, tied start)", spread, TIED_STEPS_RTOL,
-                                margin=0.0, details={"seed": sd, "eta_learned": eta.tolist(),
-                                                     "relative_spread": spread}))
-        out.append(ordering("S1 diverged contexts of the learned step < 1 %",
-                            float(np.mean(div["pre"])), 0.01, margin=DIVERGED_MARGIN, details=info))
+            out.append(
+                ordering(
+                    f"S1 preset {m}-GD-TF: Adam's per-layer steps stay tied "
+                    "(symmetric risk, tied start)",
+                    spread,
+                    TIED_STEPS_RTOL,
+                    margin=0.0,
+                    details={"seed": sd, "eta_learned": eta.tolist(), "relative_spread": spread},
+                )
+            )
+        out.append(
+            ordering(
+                "S1 diverged contexts of the learned step < 1 %",
+                float(np.mean(div["pre"])),
+                0.01,
+                margin=DIVERGED_MARGIN,
+                details=info,
+            )
+        )
         return out
 
     return over_seeds(rows_of, seeds)
@@ -200,18 +260,27 @@ def _free_schedule(preprocess: bool, seed: int, tied: bool) -> dict[str, Any]:
     Gh, bh, sch = (torch.as_tensor(a) for a in s1_gram(held.X, held.y, preprocess))
     w, wh = torch.as_tensor(fit.w), torch.as_tensor(held.w)
 
-    def errors(phi: torch.Tensor, G: torch.Tensor, b: torch.Tensor, sc: torch.Tensor,
-               w: torch.Tensor) -> torch.Tensor:
+    def errors(
+        phi: torch.Tensor, G: torch.Tensor, b: torch.Tensor, sc: torch.Tensor, w: torch.Tensor
+    ) -> torch.Tensor:
         v = torch.zeros_like(b)
         for ell in range(GD_LAYERS):
             v = v - torch.exp(phi[ell]) * ((G * v[:, None, :]).sum(dim=2) - b)
         return ((sc * v - w) ** 2).sum(dim=1)
 
-    spread = torch.zeros(GD_LAYERS, dtype=torch.float64) if tied else torch.tensor(
-        FREE_START_SPREAD, dtype=torch.float64)
+    spread = (
+        torch.zeros(GD_LAYERS, dtype=torch.float64)
+        if tied
+        else torch.tensor(FREE_START_SPREAD, dtype=torch.float64)
+    )
     phi = (math.log(opt.eta) + spread).requires_grad_(True)
-    lbfgs = torch.optim.LBFGS([phi], max_iter=200, line_search_fn="strong_wolfe",
-                              tolerance_grad=1e-12, tolerance_change=1e-14)
+    lbfgs = torch.optim.LBFGS(
+        [phi],
+        max_iter=200,
+        line_search_fn="strong_wolfe",
+        tolerance_grad=1e-12,
+        tolerance_change=1e-14,
+    )
 
     def closure() -> torch.Tensor:
         lbfgs.zero_grad()
@@ -222,15 +291,22 @@ def _free_schedule(preprocess: bool, seed: int, tied: bool) -> dict[str, Any]:
     lbfgs.step(closure)  # type: ignore[arg-type]
     with torch.no_grad():
         e_free = errors(phi, Gh, bh, sch, wh).numpy()
-        e_tied = errors(torch.full((GD_LAYERS,), math.log(opt.eta), dtype=torch.float64),
-                        Gh, bh, sch, wh).numpy()
-    return {"eta_free": torch.exp(phi.detach()).tolist(), "eta_tied": opt.eta,
-            "fit_tied": opt.risk, "held_free": e_free, "held_tied": e_tied}
+        e_tied = errors(
+            torch.full((GD_LAYERS,), math.log(opt.eta), dtype=torch.float64), Gh, bh, sch, wh
+        ).numpy()
+    return {
+        "eta_free": torch.exp(phi.detach()).tolist(),
+        "eta_tied": opt.eta,
+        "fit_tied": opt.risk,
+        "held_free": e_free,
+        "held_tied": e_tied,
+    }
 
 
-def check_s1_free_schedule(*, quick: bool = True, seed: int = 0,
-                           fault_tied_schedule: bool | None = None) -> list[Evidence]:
-    """What the preset's S1 TRAIN rows compare with (issue 19, czz24:s1).  The k = 4 GD layers'
+def check_s1_free_schedule(
+    *, quick: bool = True, seed: int = 0, fault_tied_schedule: bool | None = None
+) -> list[Evidence]:
+    """What the preset's S1 TRAIN rows compare with (czz24:s1).  The k = 4 GD layers'
     matrices commute (each is a polynomial in the same Gram matrix), so the risk is a symmetric
     function of (η_1, …, η_k): from the spec's tied start θ_ℓ = −1 every gradient, hence every
     Adam update, is the same for all layers, and the preset's trained steps stay equal to
@@ -245,24 +321,51 @@ def check_s1_free_schedule(*, quick: bool = True, seed: int = 0,
     ``fault_tied_schedule`` starts the fit tied (one token: the spread set to 0), which cannot
     leave the tied point."""
     out = []
-    res = {m: cached("sparse_multihead", ("s1_free_schedule", m, seed, bool(fault_tied_schedule),
-                                          FREE_CONTEXTS, FREE_START_SPREAD, GD_LAYERS),
-                     lambda m=m: _free_schedule(m == "pre", seed, bool(fault_tied_schedule)))
-           for m in ("pre", "raw")}
-    info = {m: {"eta_free": r["eta_free"], "eta_tied": r["eta_tied"],
-                "held_out_free": float(np.mean(r["held_free"])),
-                "held_out_tied": float(np.mean(r["held_tied"])), "fit_tied": r["fit_tied"],
-                "gain": 1.0 - float(np.mean(r["held_free"]) / np.mean(r["held_tied"]))}
-            for m, r in res.items()}
+    res = {
+        m: cached(
+            "sparse_multihead",
+            (
+                "s1_free_schedule",
+                m,
+                seed,
+                bool(fault_tied_schedule),
+                FREE_CONTEXTS,
+                FREE_START_SPREAD,
+                GD_LAYERS,
+            ),
+            lambda m=m: _free_schedule(m == "pre", seed, bool(fault_tied_schedule)),
+        )
+        for m in ("pre", "raw")
+    }
+    info = {
+        m: {
+            "eta_free": r["eta_free"],
+            "eta_tied": r["eta_tied"],
+            "held_out_free": float(np.mean(r["held_free"])),
+            "held_out_tied": float(np.mean(r["held_tied"])),
+            "fit_tied": r["fit_tied"],
+            "gain": 1.0 - float(np.mean(r["held_free"]) / np.mean(r["held_tied"])),
+        }
+        for m, r in res.items()
+    }
     r = res["pre"]
     bound = (1.0 - S1_PRESET_RTOL_PRE) * r["held_tied"]
     diff = r["held_free"] - bound
     se = float(np.std(diff) / math.sqrt(len(diff)))
-    out.append(ordering(f"S1 preset pre-GD: free per-layer schedule < (1 − {S1_PRESET_RTOL_PRE}) "
-                        "× tied optimum (held out): the tied optimum is a saddle of the free "
-                        "model", float(np.mean(r["held_free"])), float(np.mean(bound)),
-                        margin=FREE_ORDER_Z * se,
-                        details={"contexts": FREE_CONTEXTS, **info,
-                                 "training": "L-BFGS (strong Wolfe) on the exact conditional "
-                                 "risk from per-context Gram and moment"}))
+    out.append(
+        ordering(
+            f"S1 preset pre-GD: free per-layer schedule < (1 − {S1_PRESET_RTOL_PRE}) "
+            "× tied optimum (held out): the tied optimum is a saddle of the free "
+            "model",
+            float(np.mean(r["held_free"])),
+            float(np.mean(bound)),
+            margin=FREE_ORDER_Z * se,
+            details={
+                "contexts": FREE_CONTEXTS,
+                **info,
+                "training": "L-BFGS (strong Wolfe) on the exact conditional "
+                "risk from per-context Gram and moment",
+            },
+        )
+    )
     return out

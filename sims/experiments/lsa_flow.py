@@ -33,6 +33,7 @@ from sims.cache import cached
 from sims.config import TrainConfig
 from sims.data import embed
 from sims.models.lsa import LSA
+from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, train
 from theory.settings import check_choice, check_real
 from theory.settings.lsa_flow import LSAFlowData
@@ -239,14 +240,9 @@ def train_lsa(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
     ``extra`` the initial weights ``W_KQ0``, ``W_PV0``, the ``setting``, gradient diagnostics and
     (``mode="fixed_batch"``) the factor trajectory, normal equations and balancedness drift.
     """
-    # these tiny models train ~10× faster on one thread on a busy 2-core machine (the test suite
-    # sets this in conftest; the report's process does not), so pin it here and restore it after
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
+    # these tiny models train ~10× faster on one thread on a busy 2-core machine
+    with torch_threads(1):
         return _train_1thread(setting, cfg)
-    finally:
-        torch.set_num_threads(old)
 
 
 def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:

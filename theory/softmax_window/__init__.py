@@ -80,7 +80,6 @@ from theory.softmax_window.reductions import (  # noqa: F401
     affine_signal_rho,
     constant_task_risk,
     nearest_neighbour_risk,
-    risk_from_terms,
     risk_scale,
     signal_functional,
     t_cdf_mp,

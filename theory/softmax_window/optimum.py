@@ -14,7 +14,6 @@ import sympy as sp
 
 from theory.common.backend import dual
 from theory.softmax_window.domains import checked
-from theory.softmax_window.reductions import risk_from_terms
 
 __all__ = [
     "alpha",
@@ -93,7 +92,7 @@ def transfer_risk(Lp: Any, S: Any, N: Any, sigma2: Any) -> Any:
     >>> transfer_risk(2.0, 0.01, 0.3, 1e-4)
     0.04003
     """
-    return risk_from_terms(Lp, S, N, sigma2)
+    return Lp**2 * S + sigma2 * N
 
 
 @checked

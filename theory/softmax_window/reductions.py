@@ -30,7 +30,6 @@ __all__ = [
     "nearest_neighbour_risk",
     "risk_scale",
     "signal_functional",
-    "risk_from_terms",
 ]
 
 
@@ -70,8 +69,7 @@ def affine_risk_split(A: Any, N: Any, d: Any, L: Any, sigma2: Any) -> Any:
     >>> affine_risk_split(1.0, 0.05, 5, 1.0, 0.0)
     0.06666666666666667
     """
-    # the unchecked bodies: this function's own call validated A, N, d, L, sigma2 already
-    return risk_from_terms.raw(L, signal_functional.raw(A, d), N, sigma2)
+    return L**2 / (3 * d) * A + sigma2 * N
 
 
 @checked
@@ -84,19 +82,6 @@ def signal_functional(A: Any, d: Any) -> Any:
     0.1
     """
     return A / (3 * d)
-
-
-@checked
-def risk_from_terms(L: Any, S: Any, N: Any, sigma2: Any) -> Any:
-    """𝓛 = L²·S(ω) + σ²·N(ω): the risk of a class of Lipschitz constant L from its signal term
-    per unit L², S(ω), and the noise term N(ω) = E Σπ_i² (the affine class: S = A/(3d)).
-
-    Source: [collins24] App. B.1 (signal/noise split), Theorem 3.5; spec 003 R0.2, R7 [derived].
-
-    >>> risk_from_terms(2.0, 0.01, 0.3, 1e-4)
-    0.04003
-    """
-    return L**2 * S + sigma2 * N
 
 
 @checked

@@ -78,7 +78,7 @@ def check_appb_ode(*, quick: bool = True, seed: int = 0, eps: float = 1e-3, d: f
     ev.append(exact_agreement("d/dt (omega^2 - mu^2) = 8 s c_L mu^2 (sinh x - x cosh x)",
                               2 * w * red[0] - 2 * m * red[1],
                               th.imbalance_rate(w, m, dd, LL, s2, s)))
-    # the float twin at a generic point and time scale (s = 0.37, not 1; issue 20) against the
+    # the float twin at a generic point and time scale (s = 0.37, not 1) against the
     # exact -(s/2) grad Ltilde_red; ``fault_reduced_rhs_fn`` replaces the twin (negative control)
     rhs_fn = th.reduced_rhs_fn if fault_reduced_rhs_fn is None else fault_reduced_rhs_fn
     pt = {w: sp.Float("0.17"), m: sp.Float("2.3"), dd: d, LL: L, s2: sp.Float(sigma2),

@@ -10,11 +10,12 @@ import numpy as np
 import theory.softmax_multihead as th
 from numerics.ode import VERIFY, SolverConfig, Trajectory, integrate
 from numerics.testing import SOLVER_ATOL, SOLVER_RTOL
+from theory.softmax_multihead.flow import flow_rhs_fn, reduced_rhs_fn
 
-# The integrators call the section module's unchecked right-hand sides (the hot path); the
-# public, validated ``th.*_rhs_fn`` checks the inputs once at the entry of each route.
-from theory.softmax_multihead.flow import flow_rhs_fn as _flow_rhs_fn
-from theory.softmax_multihead.flow import reduced_rhs_fn as _reduced_rhs_fn
+#: The ODE right-hand sides, unchecked (``.raw``): the integrators call them at every step; the
+#: validated ``th.*_rhs_fn`` check the inputs once at the entry of each route.
+_flow_rhs_fn = flow_rhs_fn.raw
+_reduced_rhs_fn = reduced_rhs_fn.raw
 
 __all__ = [
     "STIFF",

@@ -1,4 +1,4 @@
-"""hpcy25 trained claims at any setting (issue 19): validators, the separability plan of a row,
+"""hpcy25 trained claims at any setting: validators, the separability plan of a row,
 the batch derived from a row's tolerance, and the property-level negative control (a named
 alternative passed as the prediction fails at a drawn separable setting)."""
 
@@ -102,7 +102,7 @@ def test_drawn_settings_meet_the_validators(setting: dict) -> None:
 @pytest.mark.parametrize("alternative", ["L = ∞ (finite-L term dropped): 1",
                                          "single-head optimum omega_1* mu_1* (4.12)"])
 def test_property_negative_control_fails_at_a_drawn_separable_setting(alternative: str) -> None:
-    """Issue 19 item 3: the declared faults fail at every separable setting, not only the preset:
+    """The declared faults fail at every separable setting, not only the preset:
     at a drawn setting where the unfaulted rows pass, the named alternative passed as the
     prediction fails."""
     S.validate_obs1(**SEPARABLE_OBS1)

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.symbolic
 # ------------------------------------------------------------------------- public API
 @pytest.mark.result("hpcy25:eqD.29")
 def test_dgd_risk_public_api_numbers_and_symbols() -> None:
-    """Floats in → float out; SymPy in → expression (the issue's public API)."""
+    """Floats in → float out; SymPy in → expression (the shared public API)."""
     v = th.dgd_risk(0.897, 5, 40, 0.1)
     assert isinstance(float(v), float)
     e, d, L, s2 = sp.symbols("eta d L sigma2", positive=True)

@@ -8,7 +8,7 @@ extensions.  The paper's displayed math was lost in extraction; spec 001
 (``../shared/specs/001_multihead_softmax.md``) rebuilt it and is the authority.  Each docstring
 cites it.  The notation table is :data:`NOTATION`.
 
-Public API named in the issue: :func:`dgd_risk` and :func:`bayes_risk_limit` (both evaluate the
+Shared public API: :func:`dgd_risk` and :func:`bayes_risk_limit` (both evaluate the
 shared implementations of :mod:`theory.common.baselines`).
 
 The modules of each layer are named by paper section (:data:`SECTIONS`); :mod:`.results` holds
@@ -178,13 +178,6 @@ __all__ += flow.__all__
 __all__ += extensions.__all__
 __all__ += setting.__all__
 
-from theory.settings.domains import validate_exports as _validate_exports  # noqa: E402
-from theory.softmax_multihead.domains import DOMAINS as _DOMAINS  # noqa: E402
-from theory.softmax_multihead.domains import OVERRIDES as _OVERRIDES  # noqa: E402
-from theory.softmax_multihead.domains import TWIN_ARGS as _TWIN_ARGS  # noqa: E402
-
-_validate_exports(globals(), __all__, _DOMAINS, overrides=_OVERRIDES, args=_TWIN_ARGS,
-                  paper="hpcy25")
 
 #: The old module name of the paper setting, now :mod:`theory.settings.softmax_multihead`.
 alias_modules({"theory.softmax_multihead.setting": "theory.settings.softmax_multihead"})

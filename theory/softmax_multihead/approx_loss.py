@@ -18,6 +18,7 @@ import sympy as sp
 from theory.common.backend import check_scalar, dual, ops_for
 from theory.common.evaluate import lambdified
 from theory.common.symbols import sigma2 as _S2
+from theory.softmax_multihead.domains import checked
 
 __all__ = [
     "c_L", "kappa", "ltilde", "ltilde_fn", "ltilde_grad", "ltilde_series", "lower_bound_45",
@@ -28,6 +29,7 @@ __all__ = [
 KERNEL_SCALE = sp.Symbol("k_s", positive=True)
 
 
+@checked
 def check_dLs(d_: Any, L_: Any, sigma2_: Any) -> None:
     """Validate ``d > 0``, ``L > 0``, ``σ² ≥ 0`` (numbers; SymPy input is not validated)."""
     check_scalar("d", d_, lower=0.0, lower_open=True, paper="hpcy25 §1.1: dimension d > 0")
@@ -36,10 +38,12 @@ def check_dLs(d_: Any, L_: Any, sigma2_: Any) -> None:
 
 
 # ------------------------------------------------------------------------------ constants
+@checked
 def c_L_expr(L_: Any, sigma2_: Any) -> sp.Expr:
     return (1 + sigma2_) / L_
 
 
+@checked
 def c_L(L: Any, sigma2: Any) -> Any:
     """Variance coefficient ``c_L = (1+σ²)/L``.
 
@@ -53,10 +57,12 @@ def c_L(L: Any, sigma2: Any) -> Any:
     return dual(c_L_expr, (sp.Symbol("L"), _S2), (L, sigma2))
 
 
+@checked
 def kappa_expr(d_: Any, L_: Any, sigma2_: Any) -> sp.Expr:
     return 1 + d_ * (1 + sigma2_) / L_
 
 
+@checked
 def kappa(d: Any, L: Any, sigma2: Any) -> Any:
     """``κ = 1 + d(1+σ²)/L`` (spec 001 §0 shorthand [D]); ``1/κ`` is the low-order stationary
     value of ``⟨ω, μ⟩`` (4.3) and the optimal effective step ``η*`` (D.24).
@@ -78,6 +84,7 @@ def vec_syms(H: int) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
     return om, mu_
 
 
+@checked
 def ltilde_expr(om: Sequence[Any], mu_: Sequence[Any], d_: Any, L_: Any, s2: Any,
             ks: Any = None) -> sp.Expr:
     ks = d_ if ks is None else ks
@@ -96,6 +103,7 @@ def _ltilde_lambda(H: int) -> Any:
     return lambdified(syms, ltilde_expr(om, mu_, sp.Symbol("d"), sp.Symbol("L"), _S2, KERNEL_SCALE))
 
 
+@checked
 def ltilde_fn(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, kernel_scale: Any = None) -> Any:
     """Numeric twin of :func:`ltilde`; ``omega``/``mu`` have the head axis FIRST (H, ...)."""
     om = [np.asarray(o, dtype=float) for o in omega]
@@ -107,6 +115,7 @@ def ltilde_fn(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, kernel_scale: An
     return float(arr) if arr.ndim == 0 else arr
 
 
+@checked
 def ltilde(omega: Sequence[Any], mu: Sequence[Any], d: Any, L: Any, sigma2: Any, *,
            kernel_scale: Any = None) -> Any:
     """Approximate ICL loss ``L̃(ω, μ)`` of H reparametrised softmax heads.
@@ -162,6 +171,7 @@ def ltilde(omega: Sequence[Any], mu: Sequence[Any], d: Any, L: Any, sigma2: Any,
     return ltilde_fn(omega, mu, d, L, sigma2, kernel_scale)
 
 
+@checked
 def ltilde_grad(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
     """Gradients of ``L̃`` (written out by hand from spec 001 R1 [D]; tested against ``sp.diff``).
 
@@ -194,6 +204,7 @@ def ltilde_grad(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, 
     return g_om, g_mu
 
 
+@checked
 def ltilde_series(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, K: int) -> Any:
     """Stage-II rewrite of ``L̃`` as a power series, truncated after ``k = K`` (numbers or mpmath).
 
@@ -227,6 +238,7 @@ def _lower_bound(s: Any, mu_l1: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     return 1 + s2 - 2 * s + kappa_expr(d_, L_, s2) * s**2 + cL * mu_l1**2 * (sp.sinh(x) - x)
 
 
+@checked
 def lower_bound_45(s: Any, mu_l1: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Lower bound (4.5) on ``L̃`` for sign-matched ``(ω, μ)`` at fixed ``s = ⟨ω,μ⟩``, ``‖μ‖₁``.
 

@@ -1,5 +1,5 @@
 """[hpcy25] §3 (Obs. 1–4), §4–§5, App. D: claim records, what each row that compares with the
-paper compares with (issue 18).
+paper compares with.
 
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (checked by
 ``tests/test_claims.py``; the copy has almost all inline math stripped, so quotes read with

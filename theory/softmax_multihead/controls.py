@@ -28,7 +28,7 @@ VGD_FAULTS = {f"prediction={a}": {"fault_prediction": a} for a in (
 #: non-isotropic P: each named rival of P_D* passed as the prediction.
 NONISO_FAULTS = {f"prediction={a}": {"fault_prediction": a} for a in (
     "Gamma* (5.6) (vanilla GD)", "Sigma^-1 (finite-L term dropped)")}
-#: issue 20: the Thm 4.2(iii) bound and the (D.33) limit as values at a generic point (xi = 0.3,
+#: the Thm 4.2(iii) bound and the (D.33) limit as values at a generic point (xi = 0.3,
 #: σ² = 0.7), the bound's tightness as xi -> 0, the limit against the finite-L optimum
 BOUND_VALUES = Check(
     "numerics.softmax_multihead.checks_optimality:check_thm4_2iii_float_values",

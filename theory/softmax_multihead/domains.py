@@ -1,10 +1,12 @@
-"""Domains of the parameters of [hpcy25]'s exported functions (issue 12), declared once by name.
+"""Domains of the parameters of [hpcy25]'s public functions, declared once by name.
 
-:func:`theory.settings.domains.validate_exports` wraps every exported function of
-:mod:`theory.softmax_multihead` with these checks (the section modules keep the unchecked
-originals for the ODE right-hand sides and optimisers); the bad-input harness reads the same table.
-The paper's closed forms are analytic in ``d`` and ``L`` (the proportional limit ``d/L → ξ`` uses
-them at real values), so ``d``, ``L`` and ``L'`` are positive reals here, as ``check_dLs`` says.
+:data:`checked` (:class:`theory.settings.domains.Checker`) reads this table where each function is
+defined (``@checked`` in the section modules; ``checked(twin(...), args=TWIN_ARGS[name])`` for the
+lambdified twins), so the package exports the validated functions themselves and ``f.raw`` is the
+unchecked one (ODE right-hand sides and optimiser objectives in ``numerics`` call ``.raw``); the
+bad-input harness reads the same table.  The paper's closed forms are analytic in ``d`` and ``L``
+(the proportional limit ``d/L → ξ`` uses them at real values), so ``d``, ``L`` and ``L'`` are
+positive reals here, as ``check_dLs`` says.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from theory.settings.domains import COMMON, Domain
+from theory.settings.domains import COMMON, Checker, Domain
 
-__all__ = ["DOMAINS", "GENERIC_EXEMPT", "OVERRIDES", "TWIN_ARGS"]
+__all__ = ["DOMAINS", "GENERIC_EXEMPT", "OVERRIDES", "TWIN_ARGS", "checked"]
 
 _PSD = np.array([[1.0, 0.3], [0.3, 2.0]])
 _SQ = np.array([[0.6, 0.1], [0.1, 0.4]])
@@ -100,3 +102,8 @@ GENERIC_EXEMPT: dict[str, str] = {
         "right-hand side does not read it (the checks pass t = 0 when they validate the inputs "
         "once; the integrator then calls it at every t)"),
 }
+
+#: The slice's validation at the definition: ``@checked`` on every public function of the section
+#: modules, ``checked(twin(...), args=TWIN_ARGS[name])`` on the lambdified twins; the package
+#: exports those same objects (``f.raw`` is the unchecked function, for hot loops).
+checked = Checker(DOMAINS, paper="hpcy25", overrides=OVERRIDES)

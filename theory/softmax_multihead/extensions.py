@@ -10,6 +10,7 @@ import sympy as sp
 
 from theory.common.backend import check_scalar, dual, ops_for
 from theory.common.symbols import sigma2 as _S2
+from theory.softmax_multihead.domains import checked
 from theory.softmax_multihead.optimality import dgd_risk_expr
 
 __all__ = [
@@ -31,6 +32,7 @@ def _lin_len(Lp: Any, L_: Any, d_: Any, s2: Any) -> sp.Expr:
     return 1 + s2 - 2 * e * r + e**2 * r**2 + e**2 * r * (Dp + 1) / L_
 
 
+@checked
 def linear_length_risk(Lp: Any, L: Any, d: Any, sigma2: Any) -> Any:
     """Risk at test length ``L'`` of optimal linear attention trained at ``L`` (fixed ``1/L``) [D].
 
@@ -48,6 +50,7 @@ def linear_length_risk(Lp: Any, L: Any, d: Any, sigma2: Any) -> Any:
     return dual(_lin_len, (_Lp, _L, _d, _S2), (Lp, L, d, sigma2))
 
 
+@checked
 def linear_length_argmin(L: Any, d: Any, sigma2: Any) -> Any:
     """``argmin_{L'} R_lin = L + (D'+1)/2`` (≈ 43 at d=5, L=40, σ²=0.1) [D].
 
@@ -59,6 +62,7 @@ def linear_length_argmin(L: Any, d: Any, sigma2: Any) -> Any:
     return dual(lambda L_, d_, s2: L_ + (d_ * (1 + s2) + 1) / 2, (_L, _d, _S2), (L, d, sigma2))
 
 
+@checked
 def softmax_length_risk(Lp: Any, eta: Any, d: Any, sigma2: Any) -> Any:
     """Risk at test length ``L'`` of the trained softmax model ≈ ``DGD_η`` with FIXED η:
     ``R_D(η; L')`` (softmax weights sum to one ⇒ automatic ``1/L'``) [D].
@@ -73,6 +77,7 @@ def softmax_length_risk(Lp: Any, eta: Any, d: Any, sigma2: Any) -> Any:
                 (Lp, eta, d, sigma2))
 
 
+@checked
 def softmax_length_limit(eta: Any, sigma2: Any) -> Any:
     """``lim_{L'→∞} R_D(η; L') = σ² + (1 − η)²`` [D] (spec 001 R11).
 
@@ -83,6 +88,7 @@ def softmax_length_limit(eta: Any, sigma2: Any) -> Any:
     return dual(lambda e_, s2: s2 + (1 - e_) ** 2, (e, _S2), (eta, sigma2))
 
 
+@checked
 def single_head_length_limit(omega: Any, mu: Any, sigma2: Any) -> Any:
     """Single head at fixed ``(ω, μ)``: ``L' → ∞`` limit ``σ² + (1 − ωμ)²`` [D] (spec 001 R11)."""
     w, m = sp.Symbol("omega", real=True), sp.Symbol("mu", real=True)
@@ -98,6 +104,7 @@ TABLE1: tuple[tuple[float, float, float], ...] = (
 )
 
 
+@checked
 def table1_implied_c() -> tuple[float, ...]:
     """First-order activation coefficients ``c = (2cωμ)/(2ωμ)`` implied by Table 1 [D].
 
@@ -109,6 +116,7 @@ def table1_implied_c() -> tuple[float, ...]:
     return tuple(v / (2 * w * m) for w, m, v in TABLE1)
 
 
+@checked
 def table1_effective_step(omega: Any, mu: Any, c: Any) -> Any:
     """Effective DGD step ``2cωμ`` of a normalised activation with ``f(x)/f(0) ≈ 1 + cx``.
 
@@ -122,12 +130,14 @@ def table1_effective_step(omega: Any, mu: Any, c: Any) -> Any:
 
 
 # --------------------------------------------------------------- §5.3 non-isotropic covariates
+@checked
 def kms_covariance(d: int, rho: float) -> np.ndarray:
     """Kac–Murdock–Szegő ``Σ_ij = ρ^{|i−j|}`` (hpcy25 §5.3)."""
     idx = np.arange(d)
     return np.power(float(rho), np.abs(idx[:, None] - idx[None, :])).astype(float)
 
 
+@checked
 def kms_inverse(d: int, rho: Any) -> Any:
     """Tridiagonal closed-form inverse of the KMS matrix (spec 001 R13).
 
@@ -156,6 +166,7 @@ def _M(Sigma: Any, L: Any, sigma2_: Any) -> Any:
         (tr + d * sigma2_) / L) * eye
 
 
+@checked
 def precond_gd_risk(Gamma: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
     """Risk ``R(Γ)`` of preconditioned one-step GD ``x_qᵀ Γ (1/L) Σ_i x_i y_i``, ``β ~ N(0, I/d)``.
 
@@ -185,6 +196,7 @@ def precond_gd_risk(Gamma: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
                  + np.trace(G.T @ S @ G @ S @ M) / d)
 
 
+@checked
 def gamma_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
     """Optimal preconditioner ``Γ* = M^{-1}`` (5.6) (isotropic: ``η_V* I``).
 
@@ -198,6 +210,7 @@ def gamma_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
     return np.linalg.inv(_M(np.asarray(Sigma, float), float(L), float(sigma2)))
 
 
+@checked
 def precond_dgd_risk(P: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
     """Risk of preconditioned DEBIASED GD ``(1/L) Σ y_i (x_i − x̄)ᵀ P x_q`` [D].
 
@@ -212,6 +225,7 @@ def precond_dgd_risk(P: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
     return precond_gd_risk(np.asarray(P, float) * (L - 1) / L, Sigma, L - 1, sigma2)
 
 
+@checked
 def pd_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
     """Optimal debiased preconditioner ``P_D* = (Σ + ((tr Σ + dσ²)/L) I)^{-1}`` [D].
 
@@ -230,6 +244,7 @@ def pd_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
 
 
 # ------------------------------------------------------------------- §5.4 multi-task
+@checked
 def mt_task_eta(L: Any, s_k: Any, sigma2: Any) -> Any:
     """Per-task optimal restricted DGD step ``η_k = L/(L + |S_k|(1+σ²))`` [D].
 
@@ -242,6 +257,7 @@ def mt_task_eta(L: Any, s_k: Any, sigma2: Any) -> Any:
     return dual(lambda L_, sk, s2: L_ / (L_ + sk * (1 + s2)), (_L, s, _S2), (L, s_k, sigma2))
 
 
+@checked
 def mt_shared_p(n_j: Any, n: Any, s: Any, L: Any, sigma2: Any) -> Any:
     """Optimal shared diagonal debiased preconditioner entry ``p_j = n_j L/(n_j L + n s(1+σ²))``
     [D].
@@ -256,6 +272,7 @@ def mt_shared_p(n_j: Any, n: Any, s: Any, L: Any, sigma2: Any) -> Any:
                 (nj, nn, ss, _L, _S2), (n_j, n, s, L, sigma2))
 
 
+@checked
 def mt_task_risk(L: Any, s_k: Any, sigma2: Any) -> Any:
     """Per-task risk of the optimal restricted DGD in the code's scaling (noiseless query) [D]:
     ``|S_k|(D_k + 1)/(L + D_k)``, ``D_k = |S_k|(1+σ²)``.
@@ -278,6 +295,7 @@ TABLE2: tuple[tuple[float, ...], ...] = (
 )
 
 
+@checked
 def table2_sums() -> dict[str, float]:
     """The Mode-IV superposition sums of Table 2 [D] (spec 001 R14).
 
@@ -295,6 +313,7 @@ def table2_sums() -> dict[str, float]:
 
 
 # ---------------------------------------------------------- App. A.4 softmax-norm concentration
+@checked
 def softmax_norm_first_order(omega: Any, d: Any) -> Any:
     """First-order form ``L E‖p‖² ≈ e^{dω²}`` used inside ``L̃`` (App. A.4; spec 001 R15).
 
@@ -305,6 +324,7 @@ def softmax_norm_first_order(omega: Any, d: Any) -> Any:
     return dual(lambda w_, d_: sp.exp(d_ * w_**2), (w, _d), (omega, d))
 
 
+@checked
 def softmax_norm_limit(omega: Any, d: Any) -> Any:
     """``lim_{L→∞} L E‖p‖² = E_q exp(ω²‖q‖²) = (1 − 2ω²)^{-d/2}`` for ``2ω² < 1`` [D].
 

@@ -19,6 +19,7 @@ from theory.common.evaluate import lambdified
 from theory.common.symbols import sigma2 as _S2
 from theory.common.symbols import t as _T
 from theory.softmax_multihead.approx_loss import c_L_expr, kappa_expr, ltilde_expr, vec_syms
+from theory.softmax_multihead.domains import checked
 
 __all__ = [
     "flow_rhs", "flow_rhs_fn", "reduced_rhs", "reduced_rhs_fn", "imbalance", "imbalance_rate",
@@ -36,6 +37,7 @@ LATE_MU_EXPONENT = sp.Rational(1, 6)
 HEURISTIC_OMEGA_EXPONENT = sp.Rational(-1, 2)
 
 
+@checked
 def flow_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> list[sp.Expr]:
     """Right-hand side ``−s ∇_{(ω, μ)} L̃`` of the H-head gradient flow (SymPy list, ω's then μ's).
 
@@ -62,6 +64,7 @@ def _flow_lambda(H: int) -> Any:
     return lambdified((*om, *mu_, _d, _L, _S2, _s), sp.Matrix(rhs))  # pyright: ignore[reportArgumentType]
 
 
+@checked
 def flow_rhs_fn(t_: float, y: np.ndarray, d: float, L: float, sigma2_: float,
                 s: float = 1.0) -> np.ndarray:
     """Numeric twin of :func:`flow_rhs` in ``solve_ivp`` form ``f(_T, y, *args)``; y = (ω…, μ…)."""
@@ -77,6 +80,7 @@ def _reduced(w: Any, m: Any, d_: Any, L_: Any, s2: Any, s: Any) -> tuple[sp.Expr
     return dw, dm
 
 
+@checked
 def reduced_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> tuple[Any, Any]:
     """Reduced two-head system (B.4) on the symmetric orbit ``(ω, −ω, μ, −μ)``.
 
@@ -103,12 +107,14 @@ def _reduced_lambda() -> Any:
     return lambdified(syms, sp.Matrix(_reduced(*syms)))  # pyright: ignore[reportArgumentType]
 
 
+@checked
 def reduced_rhs_fn(t_: float, y: np.ndarray, d: float, L: float, sigma2_: float,
                    s: float = 1.0) -> np.ndarray:
     """Numeric twin of :func:`reduced_rhs` in ``solve_ivp`` form; y = (ω, μ)."""
     return np.asarray(_reduced_lambda()(y[0], y[1], d, L, sigma2_, s), dtype=float).ravel()
 
 
+@checked
 def imbalance(omega: Any, mu: Any) -> Any:
     """The imbalance ``ω² − μ²`` (conserved at ``c_L = 0``; monotone otherwise)."""
     return omega**2 - mu**2
@@ -119,6 +125,7 @@ def _imb_rate(w: Any, m: Any, d_: Any, L_: Any, s2: Any, s: Any) -> sp.Expr:
     return 8 * s * c_L_expr(L_, s2) * m**2 * (sp.sinh(x) - x * sp.cosh(x))
 
 
+@checked
 def imbalance_rate(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> Any:
     """``d/dt (ω² − μ²) = 8 s c_L μ² (sinh x − x cosh x) ≤ 0``, ``x = dω²`` [D].
 
@@ -130,6 +137,7 @@ def imbalance_rate(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1)
     return dual(_imb_rate, (_w, _m, _d, _L, _S2, _s), (omega, mu, d, L, sigma2, s))
 
 
+@checked
 def initial_state(eps: float, H: int = 2) -> np.ndarray:
     """Def. B.1: ``ω_1 = −ω_2 = μ_1 = −μ_2 = ε`` (H = 2), as the flat state vector."""
     check_scalar("eps", eps, lower=0.0, lower_open=True, paper="Def. B.1: ε > 0")
@@ -138,6 +146,7 @@ def initial_state(eps: float, H: int = 2) -> np.ndarray:
     return np.array([eps, -eps, eps, -eps], dtype=float)
 
 
+@checked
 def phase1_omega(t_: Any, eps: Any, s: Any = 1) -> Any:
     """Phase I linearisation (B.5)–(B.6): ``ω(t) = μ(t) = ε e^{2st}``.
 
@@ -150,6 +159,7 @@ def phase1_omega(t_: Any, eps: Any, s: Any = 1) -> Any:
     return dual(lambda tt, e, ss: e * sp.exp(2 * ss * tt), (_T, es, _s), (t_, eps, s))
 
 
+@checked
 def peak_omega_lambert(d: Any, L: Any, sigma2_: Any) -> Any:
     """Phase II peak scale ``ω_max ≈ √(W(L/(1+σ²))/d)`` (Lambert W) [R/D, medium].
 
@@ -166,6 +176,7 @@ def peak_omega_lambert(d: Any, L: Any, sigma2_: Any) -> Any:
     return float(out) if isinstance(out, mpmath.mpf) else out
 
 
+@checked
 def late_mu_law(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
     """Late-phase law of the true flow: ``μ(t)⁶ ≈ s ξ(1+σ²) d² t / (8κ⁶)``, ξ = d/L [D].
 
@@ -181,6 +192,7 @@ def late_mu_law(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
     return dual(b, (_T, _d, _L, _S2, _s), (t_, d, L, sigma2_, s))
 
 
+@checked
 def heuristic_late_omega(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
     """The paper's heuristic late law (μ slaved to m*(ω)): ``ω' ≈ −Kω³`` ⇒ ``ω ≈ (2Kt)^{-1/2}``.
 

@@ -14,6 +14,7 @@ from theory.common.backend import check_scalar, dual, twin
 from theory.common.symbols import omega as _OMEGA
 from theory.common.symbols import sigma2 as _S2
 from theory.softmax_multihead.approx_loss import c_L_expr, check_dLs, kappa_expr
+from theory.softmax_multihead.domains import checked
 
 __all__ = [
     "ltilde_reduced", "m_star", "m_star_fn", "ltilde_star", "ltilde_star_fn", "eta_of_omega",
@@ -29,6 +30,7 @@ def _ltilde_reduced(om: Any, m_: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     return 1 + s2 - 4 * om * m_ + 4 * m_**2 * (om**2 + c_L_expr(L_, s2) * sp.sinh(d_ * om**2))
 
 
+@checked
 def ltilde_reduced(omega: Any, m: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """``L̃`` on the homogeneous zero-sum configuration (``ω_h = ±ω``, ``Σ_{H±} μ_h = ±m``).
 
@@ -52,6 +54,7 @@ def _m_star(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     return om / (2 * (om**2 + c_L_expr(L_, s2) * sp.sinh(d_ * om**2)))
 
 
+@checked
 def m_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Optimal aggregate OV weight on the manifold ``M(ω)``: ``m*(ω) = ½ argmin ‖μ‖₁``.
 
@@ -68,13 +71,14 @@ def m_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     return dual(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2), (omega, d, L, sigma2))
 
 
-m_star_fn = twin(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2))
+m_star_fn = checked(twin(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('omega', 'd', 'L', 'sigma2'))
 
 
 def _ltilde_star(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     return 1 + s2 - 1 / (1 + c_L_expr(L_, s2) * sp.sinh(d_ * om**2) / om**2)
 
 
+@checked
 def ltilde_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Minimum of ``L̃`` over ``Θ(ω)`` (the value on the manifold), strictly increasing in ω.
 
@@ -91,13 +95,14 @@ def ltilde_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
                 (omega, d, L, sigma2))
 
 
-ltilde_star_fn = twin(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2))
+ltilde_star_fn = checked(twin(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('omega', 'd', 'L', 'sigma2'))
 
 
 def _eta_of_omega(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     return 1 / (1 + c_L_expr(L_, s2) * sp.sinh(d_ * om**2) / om**2)
 
 
+@checked
 def eta_of_omega(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Effective debiased-GD step on the manifold, ``η(ω) = 2ω m*(ω)``.
 
@@ -114,9 +119,10 @@ def eta_of_omega(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
                 (omega, d, L, sigma2))
 
 
-eta_of_omega_fn = twin(_eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2))
+eta_of_omega_fn = checked(twin(_eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('omega', 'd', 'L', 'sigma2'))
 
 
+@checked
 def eta_series(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Expansion (4.8) of ``ω m*(ω)`` to order ω⁴ [D].
 
@@ -142,6 +148,7 @@ def _single(om: Any, mu_: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     return 1 + s2 - 2 * mu_ * om + mu_**2 * (om**2 + c_L_expr(L_, s2) * sp.exp(d_ * om**2))
 
 
+@checked
 def single_head_ltilde(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """``L̃₁(ω, μ)`` for one head (= :func:`ltilde` with H = 1).
 
@@ -157,6 +164,7 @@ def single_head_ltilde(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> Any:
                 (omega, mu, d, L, sigma2))
 
 
+@checked
 def single_head_optimum(d: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]:
     """Minimiser of ``L̃₁``: ``ω* = 1/√d``, ``μ* = √d/(1 + e(1+σ²)d/L)``, value
     ``1+σ² − 1/(1+e(1+σ²)d/L)``.
@@ -187,6 +195,7 @@ def single_head_optimum(d: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]:
     return dual(w, syms, vals), dual(m, syms, vals), dual(v, syms, vals)
 
 
+@checked
 def nw_bandwidth(omega: Any) -> Any:
     """Nadaraya–Watson reading of one head: on the sphere ``‖x‖² = ‖q‖² = d`` the softmax kernel
     ``exp(ω xᵀq) ∝ exp(−‖x − q‖²/(2h²))`` with bandwidth ``h = ω^{-1/2}`` (``h = d^{1/4}`` at the

@@ -24,6 +24,7 @@ from theory.common.symbols import omega as _OMEGA
 from theory.common.symbols import sigma2 as _S2
 from theory.common.symbols import xi as _XI
 from theory.softmax_multihead.approx_loss import c_L_expr, check_dLs, kappa_expr
+from theory.softmax_multihead.domains import OVERRIDES, checked
 
 __all__ = [
     "A2_eigenvalues", "A2_matrix", "ltilde_inf", "ltilde_inf_fn", "eta_star", "eta_star_fn",
@@ -34,6 +35,7 @@ __all__ = [
 ]
 
 
+@checked
 def A2_eigenvalues(omega: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
     """Eigen-split of the 2×2 quadratic form ``A₂`` of Theorem 4.2(ii) (App. D.2, (D.19)).
 
@@ -59,6 +61,7 @@ def A2_eigenvalues(omega: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
     return dual(am, syms, (omega, d, L, sigma2)), dual(ap, syms, (omega, d, L, sigma2))
 
 
+@checked
 def A2_matrix(omega: Any, d: Any, L: Any, sigma2: Any) -> sp.Matrix:
     """The matrix ``A₂`` of (D.19) (SymPy), for the eigen-split identity test."""
     om, d_, L_, s2 = (sp.sympify(v) for v in (omega, d, L, sigma2))
@@ -72,6 +75,7 @@ def _ltilde_inf(d_: Any, L_: Any, s2: Any) -> sp.Expr:
     return 1 + s2 - 1 / kappa_expr(d_, L_, s2)
 
 
+@checked
 def ltilde_inf(d: Any, L: Any, sigma2: Any) -> Any:
     """``inf_Θ L̃ = 1 + σ² − 1/κ = σ² + d(1+σ²)/(L + d(1+σ²))`` (D.23), approached as ω → 0.
 
@@ -84,13 +88,14 @@ def ltilde_inf(d: Any, L: Any, sigma2: Any) -> Any:
     return dual(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
-ltilde_inf_fn = twin(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), _S2))
+ltilde_inf_fn = checked(twin(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('d', 'L', 'sigma2'))
 
 
 def _eta_star(d_: Any, L_: Any, s2: Any) -> sp.Expr:
     return 1 / kappa_expr(d_, L_, s2)
 
 
+@checked
 def eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     """``η* = lim_{ω→0} 2ω m*(ω) = 1/κ = L/(L + d(1+σ²))`` (D.24).
 
@@ -103,7 +108,7 @@ def eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     return dual(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
-eta_star_fn = twin(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), _S2))
+eta_star_fn = checked(twin(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('d', 'L', 'sigma2'))
 
 
 # --------------------------------------------------------------------------------- risks
@@ -133,12 +138,14 @@ def _iso(kind: str, e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     return cast(sp.Expr, _isotropic_risk(kind).xreplace(rep))
 
 
+@checked
 def gd_risk_expr(e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     """Builder of :func:`gd_risk`: :func:`theory.common.baselines.gd_risk` at ``Γ = ηI``, ``Σ = I``,
     ``Ψ = I/d``, ``N = L`` (a SymPy expression in the arguments)."""
     return _iso("gd", e, d_, L_, s2)
 
 
+@checked
 def gd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Exact risk ``R_V(η; L)`` of vanilla one-step GD ``(η/L) Σ y_i x_iᵀ x_q`` (query noise incl.).
 
@@ -156,9 +163,10 @@ def gd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     return dual(gd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2), (eta, d, L, sigma2))
 
 
-gd_risk_fn = twin(gd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2))
+gd_risk_fn = checked(twin(gd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('eta', 'd', 'L', 'sigma2'))
 
 
+@checked
 def gd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     """``η_V* = L/(L + D' + 1)`` (spec 001 R9; = optimal single-head LINEAR attention, §5).
 
@@ -170,6 +178,7 @@ def gd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
                 (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
+@checked
 def gd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
     """``R_V* = σ² + (D'+1)/(L + D' + 1)`` (spec 001 R9).
 
@@ -181,12 +190,14 @@ def gd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
                 (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
+@checked
 def dgd_risk_expr(e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     """Builder of :func:`dgd_risk`: :func:`theory.common.baselines.dgd_risk` at ``P = I``,
     ``Σ = I``, ``Ψ = I/d``, ``N = L`` (a SymPy expression in the arguments)."""
     return _iso("dgd", e, d_, L_, s2)
 
 
+@checked
 def dgd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Exact finite-L risk ``R_D(η; L)`` of debiased one-step GD, including the query noise σ².
 
@@ -230,9 +241,10 @@ def dgd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     return dual(dgd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2), (eta, d, L, sigma2))
 
 
-dgd_risk_fn = twin(dgd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2))
+dgd_risk_fn = checked(twin(dgd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('eta', 'd', 'L', 'sigma2'), domains=OVERRIDES["dgd_risk_fn"])
 
 
+@checked
 def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     """``η_D* = L/(L + D') = 1/κ`` (spec 001 R9 [D]).
 
@@ -244,6 +256,7 @@ def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
                 (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
+@checked
 def dgd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
     """``R_D* = σ² + (D'+1)/(L + D')`` (spec 001 R9 [D]).
 
@@ -259,6 +272,7 @@ def _gd_limit(x: Any, s2: Any) -> sp.Expr:
     return s2 + x * (1 + s2) / (1 + x * (1 + s2))
 
 
+@checked
 def gd_risk_limit(xi: Any, sigma2: Any) -> Any:
     """Proportional limit ``d, L → ∞, d/L → ξ`` of the optimal GD and DGD risks (D.33).
 
@@ -276,9 +290,10 @@ def gd_risk_limit(xi: Any, sigma2: Any) -> Any:
     return dual(_gd_limit, (_XI, _S2), (xi, sigma2))
 
 
-gd_risk_limit_fn = twin(_gd_limit, (_XI, _S2))
+gd_risk_limit_fn = checked(twin(_gd_limit, (_XI, _S2)), args=('xi', 'sigma2'))
 
 
+@checked
 def eta_limit(xi: Any, sigma2: Any) -> Any:
     """``η*_∞ = 1/(1 + ξ(1+σ²))`` (D.33; spec 001 R9).
 
@@ -294,6 +309,7 @@ def _as_float(x: Any) -> Any:
     return float(arr) if arr.ndim == 0 else arr
 
 
+@checked
 def mp_stieltjes(z: Any, xi: Any) -> Any:
     """Marchenko–Pastur Stieltjes transform used for the Bayes limit (D.35) (SymPy or float).
 
@@ -315,6 +331,7 @@ def mp_stieltjes(z: Any, xi: Any) -> Any:
     return ops.out(baselines.mp_stieltjes(xi, lam))
 
 
+@checked
 def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     """Bayes (ridge, ``λ = dσ²``) risk in the proportional limit ``d/L → ξ``, ``R_B∞``.
 
@@ -357,6 +374,7 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     return ops_for(xi, sigma2).out(baselines.bayes_risk_limit_mp(xi, sigma2))
 
 
+@checked
 def bayes_risk_limit_fn(xi: Any, sigma2: Any) -> Any:
     """Numeric (numpy, float64) twin of :func:`bayes_risk_limit`."""
     return _as_float(baselines.bayes_risk_limit_mp(xi, sigma2))
@@ -366,6 +384,7 @@ def _gap_bound(x: Any, s2: Any) -> sp.Expr:
     return x / (1 + x * (1 + s2))
 
 
+@checked
 def bayes_gap_bound(xi: Any, sigma2: Any) -> Any:
     """Proven replacement for Thm 4.2(iii): ``0 ≤ R_DGD∞ − R_B∞ ≤ ξ/(1 + ξ(1+σ²))`` [D].
 
@@ -379,9 +398,10 @@ def bayes_gap_bound(xi: Any, sigma2: Any) -> Any:
     return dual(_gap_bound, (_XI, _S2), (xi, sigma2))
 
 
-bayes_gap_bound_fn = twin(_gap_bound, (_XI, _S2))
+bayes_gap_bound_fn = checked(twin(_gap_bound, (_XI, _S2)), args=('xi', 'sigma2'))
 
 
+@checked
 def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
     """Finite-sample Bayes risk given the design: ``σ² + σ² tr[(XᵀX + dσ² I_d)^{-1}]``.
 

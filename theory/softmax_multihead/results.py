@@ -327,23 +327,13 @@ RESULTS: tuple[Result, ...] = (
 )
 
 
-#: Trained claims at any setting (issue 19): the Obs-1 pattern and manifold position, and (4.3)
-#: against vanilla GD, at settings drawn from d ≤ 8, L ≤ 64, σ² ∈ [0, 1], H ∈ {2, 3, 4}; the
-#: presets are pinned.
-#: No trained property is declared for hpcy25 yet.  The trained checks take their setting
-#: (``icl-verify check hpcy25:obs1 --set d=3 --set L=20 ...``) and the strategies
-#: ``theory.strategies.softmax_multihead:hpcy25_trained_settings`` / ``hpcy25_vgd_settings`` draw
-#: from the paper's hypotheses, but at ~15 s of CPU training per draw the trained <omega, mu>
-#: misses the omega -> 0 prediction 1/kappa beyond the row's tolerance at most settings away from
-#: the presets (e.g. obs1 at d = 3, L = 20, sigma2 = 0.5: +2.4 %, 1.22 units; (4.3) at d = 5,
-#: L = 20: 1.64 units; docs/papers/softmax_multihead.md lists the measured draws).  Declared,
-#: they would fail; restricting the strategy to the draws that pass would prove nothing.  Open:
-#: training to convergence at each setting, or a finite-omega prediction.
-#: Issue 19 item 4: the trained manifold position at settings drawn from the hypotheses (d ≤ 8,
-#: L ≤ 64, σ² ∈ [0, 1], H ∈ {2, 3, 4}; Obs. 1 at H = 2, see the strategy), the presets pinned.  At a
-#: drawn setting the trained ⟨ω, μ⟩ is compared with its finite-ω prediction (the exact-risk optimal
-#: OV scale at the trained heads, derived) and with 1/κ where resolvable
-#: (docs/papers/softmax_multihead.md, "Trained claims at any setting").
+#: Trained claims at any setting: the Obs-1 pattern and manifold position, and (4.3) against
+#: vanilla GD, at settings drawn from the hypotheses (d ≤ 8, L ≤ 64 in Prop. 4.1's regime,
+#: σ² ∈ [0, 1], H ∈ {2, 3, 4}), the presets pinned.  At a drawn setting the trained ⟨ω, μ⟩ is
+#: compared with its finite-ω prediction (the exact-risk optimal OV scale at the trained heads,
+#: derived) and with 1/κ where resolvable; a run that did not converge within the step bound is
+#: reported ``skipped`` with its numbers (docs/papers/softmax_multihead.md, "Trained claims at any
+#: setting").
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
         result="hpcy25:obs1", name="manifold-any-setting",

@@ -39,7 +39,7 @@ def check_eq4_3_train_vgd(*, quick: bool = True, seed: int = 0, d: int = 5, L: i
     in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a named
     alternative as the prediction (negative control).
 
-    ``d, L, sigma2, H`` (issue 19): at the preset's (5, 24, 0.1, 2) ``h2_L24`` trains as before;
+    ``d, L, sigma2, H``: at the preset's (5, 24, 0.1, 2) ``h2_L24`` trains as before;
     else :func:`vgd_at_setting`."""
     tr_.validate_vgd(d, L, sigma2, H)
     if not tr_.at_preset(tr_.VGD_DEFAULTS, d=d, L=L, sigma2=sigma2, H=H):

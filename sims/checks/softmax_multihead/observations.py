@@ -120,7 +120,7 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
     row counts the seeds in each named trap.
     ``fault_prediction`` names an alternative to pass as the prediction (negative control).
 
-    ``d, L, sigma2`` (issue 19): at the presets' (5, 40, 0.1) ``h{H}`` trains as before; else
+    ``d, L, sigma2``: at the presets' (5, 40, 0.1) ``h{H}`` trains as before; else
     :func:`obs1_at_setting`."""
     tr_.validate_obs1(d, L, sigma2, H)
     double_softmax = bool(fault_double_softmax)  # FAULT: train with a second softmax

@@ -18,12 +18,12 @@ from numerics.softmax_multihead.mc import ltilde_landscape_mc, risk_mc
 from numerics.softmax_multihead.predictors import dgd_weights, gd_weights, ridge_weights, tf_weights
 from sims.experiments.softmax_multihead import circuits, model_risk, trained
 
-__all__ = ["fig_patterns", "fig_4a", "fig_4b", "fig_6", "fig_8", "fig_22"]
+__all__ = ["fig_3", "fig_4a", "fig_4b", "fig_6", "fig_8", "fig_22"]
 
 _D, _L, _S2 = 5, 40, 0.1
 
 
-def fig_patterns(*, quick: bool = True, seed: int = 0) -> Figure:
+def fig_3(*, quick: bool = True, seed: int = 0) -> Figure:
     """Fig. 1 / Fig. 3: heatmaps of trained ``KQ^h`` and the OV row (as a column), H = 1, 2, 4."""
     fig = Figure(figsize=(13, 8), layout="constrained")
     rows = (1, 2, 4)
@@ -47,6 +47,10 @@ def fig_patterns(*, quick: bool = True, seed: int = 0) -> Figure:
             ax2.set_yticks([])
     fig.suptitle("hpcy25 Fig. 1/3: trained KQ (diag ±ω) and OV (last entry ±μ); d=5, L=40")
     return fig
+
+
+#: The figure's former name (Fig. 1 / Fig. 3 of the paper is :func:`fig_3`).
+fig_patterns = fig_3
 
 
 def _ridge_curve(Lps: list[int], *, n: int, seed: int) -> np.ndarray:

@@ -29,7 +29,7 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §3 Observation 1",
         spec="001 R0",
         checks=(Check("sims.checks.softmax_multihead:check_obs1_train", faults=OBS1_FAULTS),),
-        figures=("sims.figures.softmax_multihead:fig_patterns",),
+        figures=("sims.figures.softmax_multihead:fig_3",),
     ),
     Result(
         id="hpcy25:obs2", kind="observation",
@@ -40,7 +40,7 @@ RESULTS: tuple[Result, ...] = (
             Check("sims.checks.softmax_multihead:check_obs1_train", faults=OBS1_FAULTS),
             Check("numerics.softmax_multihead.checks_flow:check_obs2_ode"),
         ),
-        figures=("sims.figures.softmax_multihead:fig_patterns",),
+        figures=("sims.figures.softmax_multihead:fig_3",),
     ),
     Result(
         id="hpcy25:obs3", kind="observation",

@@ -116,7 +116,7 @@ def thm53_steps_log_without_s(n, s, sigma2, eta):  # noqa: ANN001, ANN201
 def ols_finite_from_d_plus_3(d: float, n: float, s2: float, w2: float) -> float:
     """The OLS risk with its finiteness thresholds one step late (n ≥ d + 3 resp. d ≥ n + 3: the
     inverse-Wishart mean taken to need n − d − 2 > 0).  Fault of
-    ``check_thm5_3_lower_threshold``."""
+    ``check_thm5_3_lower_float_threshold``."""
     import math
 
     from theory.sparse_multihead import ols_excess_risk

@@ -386,7 +386,7 @@ RESULTS: tuple[Result, ...] = (
                 faults={"identity_r_squared": {"fault_one_step_power": 2}},
             ),
             Check(
-                "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_threshold",
+                "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_float_threshold",
                 faults={
                     "finite_from_d_plus_3": {"fault_ols_fn": fault("ols_finite_from_d_plus_3")}
                 },
@@ -434,7 +434,7 @@ RESULTS: tuple[Result, ...] = (
                 faults={"swapped_prediction": {"fault_swap_prediction": True}},
             ),
             Check(
-                "sims.checks.sparse_multihead.pregd:check_s1_free_schedule",
+                "sims.checks.sparse_multihead.pregd:check_s1_optim_free_schedule",
                 faults={"tied_start": {"fault_tied_schedule": True}},
             ),
         ),

@@ -42,9 +42,12 @@ from sims.checks.sparse_multihead.model import check_eq2_2_torch
 from sims.checks.sparse_multihead.pregd import (
     S1_RTOL,
     TIED_STEPS_RTOL,
-    check_s1_free_schedule,
+    check_s1_optim_free_schedule,
     check_s1_train,
     s1_eta_curve,
+)
+from sims.checks.sparse_multihead.pregd import (
+    check_s1_free_schedule as check_s1_free_schedule,
 )
 
 __all__ = [
@@ -53,7 +56,7 @@ __all__ = [
     "check_prop4_2_torch",
     "check_sec2_torch",
     "check_s1_train",
-    "check_s1_free_schedule",
+    "check_s1_optim_free_schedule",
     "check_s2_train",
     "check_eq3_1_train",
     "check_eq3_1_train_pruning",

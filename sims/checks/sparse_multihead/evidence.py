@@ -25,11 +25,8 @@ the training derived from the setting.
 * **Start from the curvature.** ``η_0 = START_FRACTION / median λ_max`` of the sample's Gram
   matrices (its risk ≈ the zero predictor's, E‖w*‖² = 1).
 
-The prediction (numpy, :func:`constant_eta_optimum`) is computed on its own contexts by the
-eigen-decomposition closed form of k constant-η GD steps from 0, ``v = U diag((1 − (1 − ηλ)^k)/λ)
-Uᵀ b``, minimised over η (grid, then a bounded scalar search); the trained model's risk is its
-torch forward pass on the same contexts (paired).  Nothing here imports a prediction into the
-trained route.
+The prediction is :func:`numerics.sparse_multihead.optimum.constant_eta_optimum` on the same
+contexts; the trained model's risk is its torch forward pass there (paired).
 """
 
 from __future__ import annotations
@@ -41,11 +38,14 @@ from typing import Any
 
 import numpy as np
 import torch
-from scipy.optimize import minimize_scalar
 
 from numerics.sampling import check_rng, check_seed
-from numerics.sparse_multihead.predictors import ridge_fit
-from numerics.sparse_multihead.risk import LAMBDA_GRID
+from numerics.sparse_multihead.optimum import (
+    GD_LAYERS,
+    constant_eta_optimum,
+    ridge_star_errors,
+    s1_gram,
+)
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from numerics.testing import (
     ordering,
@@ -99,8 +99,6 @@ def prompt_tokens(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> torch.Tensor:
 
 #: The preset of spec V-sims S1 (the defaults of the trained check).
 S1_DEFAULTS = {"d": 32, "s": 2, "n": 128, "sigma2": 0.25}
-#: GD layers of the S1 model (spec V-sims S1: K = 4).
-GD_LAYERS = 4
 
 #: The preset pre-GD TRAIN row's tolerance (``sims.checks.sparse_multihead.S1_RTOL["pre"]``).
 S1_PRESET_RTOL_PRE = 0.35
@@ -140,8 +138,6 @@ CONVERGED_WINDOW = 2
 CURVATURE_STEP = 0.05
 #: Newton steps at most (a run that does not converge says so in its details).
 MAX_NEWTON_STEPS = 60
-#: Points of the η grid of the numpy optimum (log-spaced, before the scalar refinement).
-ETA_GRID_POINTS = 31
 #: ORDER rows at a drawn setting: margin in paired standard errors; an ordering of the optima
 #: closer than this is not separable.
 ORDER_Z = 3.0
@@ -155,75 +151,6 @@ def validate_s1_setting(d: int, s: int, n: int, sigma2: float) -> SparseRegressi
             raise ValueError(f"{name} must be an integer ([czz24] §2), got {v!r}")
     return SparseRegressionICL.isotropic(
         d=int(d), s=int(s), n=int(n), sigma2=float(sigma2), prior="sign", q=1
-    )
-
-
-# ------------------------------------------------------------------------- numpy prediction
-def s1_gram(
-    X: np.ndarray, y: np.ndarray, preprocess: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    n = X.shape[1]
-    r = (np.swapaxes(X, 1, 2) @ y[..., None])[..., 0] / n
-    Xf = X * r[:, None, :] if preprocess else X
-    G = np.swapaxes(Xf, 1, 2) @ Xf / n
-    b = (np.swapaxes(Xf, 1, 2) @ y[..., None])[..., 0] / n
-    return G, b, (r if preprocess else np.ones_like(r))
-
-
-def _closed_form_errors(
-    lam: np.ndarray,
-    U: np.ndarray,
-    c: np.ndarray,
-    scale: np.ndarray,
-    w: np.ndarray,
-    eta: float,
-    k: int,
-) -> np.ndarray:
-    """Per-context ``‖scale ⊙ v_k − w‖²`` with ``v_k = U g(Λ) Uᵀ b`` (``c = Uᵀ b``), g the k-step
-    GD filter ``(1 − (1 − ηλ)^k)/λ`` (``kη`` at λ = 0)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        small = np.abs(lam) < 1e-300
-        g = np.where(small, k * eta, (1.0 - (1.0 - eta * lam) ** k) / np.where(small, 1.0, lam))
-        v = (U @ (g * c)[..., None])[..., 0]
-        return np.sum((scale * v - w) ** 2, axis=1)
-
-
-@dataclass(frozen=True, slots=True)
-class Optimum:
-    eta: float
-    risk: float
-    se: float
-    errors: np.ndarray  # per context at the optimum
-
-
-def constant_eta_optimum(
-    X: np.ndarray, y: np.ndarray, w: np.ndarray, *, preprocess: bool, k: int = GD_LAYERS
-) -> Optimum:
-    """Tuned constant-η k-step (pre-)GD on these contexts (numpy, closed form per η): grid over
-    ``η λ̄ ∈ [10⁻³, 3]`` (λ̄ the median λ_max), then a bounded scalar search around the argmin."""
-    G, b, scale = s1_gram(X, y, preprocess)
-    lam, U = np.linalg.eigh(G)
-    c = (np.swapaxes(U, 1, 2) @ b[..., None])[..., 0]
-    lbar = float(np.median(lam[:, -1]))
-    logs = np.log(np.geomspace(1e-3, 3.0, ETA_GRID_POINTS) / lbar)
-
-    def risk(le: float) -> float:
-        e = _closed_form_errors(lam, U, c, scale, w, float(np.exp(le)), k)
-        m = float(np.mean(e))
-        return m if np.isfinite(m) else math.inf
-
-    vals = [risk(le) for le in logs]
-    i = int(np.argmin(vals))
-    lo, hi = logs[max(i - 1, 0)], logs[min(i + 1, len(logs) - 1)]
-    res = minimize_scalar(risk, bounds=(lo, hi), method="bounded", options={"xatol": 1e-4})
-    x, fun = float(getattr(res, "x")), float(getattr(res, "fun"))  # noqa: B009 (scipy stubs)
-    le = x if fun <= vals[i] else float(logs[i])
-    e = _closed_form_errors(lam, U, c, scale, w, float(np.exp(le)), k)
-    return Optimum(
-        eta=float(np.exp(le)),
-        risk=float(np.mean(e)),
-        se=float(np.std(e) / math.sqrt(len(e))),
-        errors=e,
     )
 
 
@@ -390,21 +317,6 @@ def _start_risk(
             torch.as_tensor(w),
         )
     return float(e.mean())
-
-
-def ridge_star_errors(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Per-context errors of ridge at the λ of ``LAMBDA_GRID`` with the least mean error
-    (normalised ridge ``(XᵀX/n + λ)⁻¹Xᵀy/n`` in the eigenbasis of XᵀX/n, every λ at once); the
-    chosen λ is recomputed by :func:`numerics.sparse_multihead.predictors.ridge_fit`."""
-    G, b, _ = s1_gram(X, y, False)
-    lam, U = np.linalg.eigh(G)
-    c = (np.swapaxes(U, 1, 2) @ b[..., None])[..., 0]
-    best, best_lam = None, LAMBDA_GRID[0]
-    for lm in LAMBDA_GRID:
-        e = np.sum(((U @ (c / (lam + lm))[..., None])[..., 0] - w) ** 2, axis=1)
-        if best is None or float(np.mean(e)) < float(np.mean(best)):
-            best, best_lam = e, lm
-    return np.sum((ridge_fit(X, y, best_lam) - w) ** 2, axis=1)
 
 
 # ---------------------------------------------------------------------------------- rows

@@ -31,9 +31,9 @@ from theory.ltb import (
 __all__ = [
     "check_cor6_2_float_pinned",
     "check_cor6_2_rate",
-    "check_cor6_2_ratio_value",
+    "check_cor6_2_mc_ratio_value",
     "check_lem6_1_mc",
-    "check_lem6_1_value",
+    "check_lem6_1_mc_value",
 ]
 
 #: Lemma 6.1 value check: the quadrature of the d = 1 Bayes risk is accurate to ~1e-10; the MC
@@ -222,7 +222,7 @@ def _bayes_risk_d1(h: float, psi: float, sigma2: float, N: int) -> float:
     return sigma2 + h * psi * sigma2 * val
 
 
-def check_lem6_1_value(
+def check_lem6_1_mc_value(
     *,
     quick: bool = True,
     seed: int = 0,
@@ -244,7 +244,7 @@ def check_lem6_1_value(
     from theory.common.baselines import bayes_posterior_mean
     from theory.settings import LinearRegressionICL
 
-    rng = check_rng(seed, f"{__name__}:check_lem6_1_value")
+    rng = check_rng(seed, "numerics.ltb.checks_rates:check_lem6_1_value")  # stream label: fixed
     H, Psi, bs = np.array([[h]]), np.array([[psi]]), np.array([beta_star])
     st = LinearRegressionICL.from_arrays(
         Sigma_x=H, N=N, task_mean=bs, task_cov=Psi, noise_var=sigma2
@@ -280,7 +280,7 @@ def check_lem6_1_value(
     ]
 
 
-def check_cor6_2_ratio_value(
+def check_cor6_2_mc_ratio_value(
     *,
     quick: bool = True,
     seed: int = 0,
@@ -302,7 +302,9 @@ def check_cor6_2_ratio_value(
 
     if N <= d + 3:
         raise ValueError(f"N = {N}: the inverse-Wishart moments need N > d + 3 (d = {d})")
-    rng = check_rng(seed, f"{__name__}:check_cor6_2_ratio_value")
+    rng = check_rng(
+        seed, "numerics.ltb.checks_rates:check_cor6_2_ratio_value"
+    )  # stream label: fixed
     s2 = sigma**2
     off = 1 if fault_iw_offset is None else fault_iw_offset
 
@@ -370,3 +372,8 @@ def check_cor6_2_float_pinned(
             rtol=PINNED_RTOL,
         ),
     ]
+
+
+# The checks' former names (same objects).
+check_lem6_1_value = check_lem6_1_mc_value
+check_cor6_2_ratio_value = check_cor6_2_mc_ratio_value

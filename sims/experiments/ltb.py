@@ -510,8 +510,8 @@ def fit_ltb(
 ) -> tuple[FitRun, FitRun]:
     """Raw LTB and LSA trained at ``st`` by :func:`_fit_ltb` on the same prompts, with their test
     risks on the same fresh prompts (cached by configuration): ``(ltb, lsa)``."""
-    key = (st, int(prompts), int(seed), float(tol), int(test_size), int(init_size))
-    return cached("ltb-rawfit-pair", key, lambda: _fit_pair(st, *key[1:]))
+    key = ("rawfit-pair", st, int(prompts), int(seed), float(tol), int(test_size), int(init_size))
+    return cached("ltb", key, lambda: _fit_pair(st, *key[2:]))
 
 
 def compute_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:

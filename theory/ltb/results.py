@@ -214,7 +214,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.ltb.checks_rates:check_lem6_1_mc"),
             Check(
-                "numerics.ltb.checks_rates:check_lem6_1_value",
+                "numerics.ltb.checks_rates:check_lem6_1_mc_value",
                 faults={
                     "sigma2 Psi^-1 -> Psi^-1": {
                         "fault_posterior_fn": Ref("numerics.ltb.faults:bayes_mean_without_sigma2")
@@ -236,7 +236,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.ltb.checks_rates:check_cor6_2_rate"),
             Check(
-                "numerics.ltb.checks_rates:check_cor6_2_ratio_value",
+                "numerics.ltb.checks_rates:check_cor6_2_mc_ratio_value",
                 faults={"N - d - 1 -> N - d": {"fault_iw_offset": 0}},
             ),
             Check(

@@ -483,14 +483,33 @@ def dual(builder: Callable[..., sp.Expr], syms: Sequence[sp.Symbol], vals: Seque
         raise ValueError(f"backend must be 'numpy' or 'mpmath', got {backend!r}")
     if is_symbolic(*vals):
         return builder(*[sp.sympify(v) for v in vals])
-    args = _ARGS[: len(vals)]
+    f = _twin_of(builder, len(vals), backend)
     if backend == "mpmath":
         import mpmath
 
-        return lambdified(args, builder(*args), backend="mpmath")(*[mpmath.mpf(v) for v in vals])
-    f = lambdified(args, builder(*args))
+        return f(*[mpmath.mpf(v) for v in vals])
     with np.errstate(over="ignore"):
         return _as_float(f(*[np.asarray(v, dtype=float) for v in vals]))
+
+
+#: Lambdified twins of closure-free builders, by (code object, arity, backend): a builder without
+#: a closure is a fixed expression of its arguments, so its twin is built once.
+_TWINS: dict[tuple[Any, int, str], Callable[..., Any]] = {}
+
+
+def _twin_of(builder: Callable[..., sp.Expr], n: int, backend: str) -> Callable[..., Any]:
+    """The lambdified twin of ``builder`` in ``n`` fresh positional symbols (memoised when the
+    builder has no closure; a closure's captured values may change the expression)."""
+    code = getattr(builder, "__code__", None)
+    key = (code, n, backend) if code is not None and not getattr(
+        builder, "__closure__", None) and not getattr(builder, "__defaults__", None) else None
+    if key is not None and key in _TWINS:
+        return _TWINS[key]
+    args = _ARGS[:n]
+    f = lambdified(args, builder(*args), backend=backend)
+    if key is not None:
+        _TWINS[key] = f
+    return f
 
 
 def check_scalar(name: str, value: Any, **kw: Any) -> None:

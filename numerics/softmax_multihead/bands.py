@@ -13,8 +13,15 @@ from theory.common.protocols import Evidence
 __all__ = ["band", "printed", "printed_bayes_limit"]
 
 
-def band(name: str, value: float, lo: float | None, hi: float | None, *, kind: str = "ORDER",
-         details: dict[str, Any] | None = None) -> Evidence:
+def band(
+    name: str,
+    value: float,
+    lo: float | None,
+    hi: float | None,
+    *,
+    kind: str = "ORDER",
+    details: dict[str, Any] | None = None,
+) -> Evidence:
     """``lo ≤ value ≤ hi`` (a stated acceptance band from spec 001, cited in ``details``).
 
     ``error`` is the distance outside the band in units of the band's half-width (0 inside).
@@ -22,21 +29,37 @@ def band(name: str, value: float, lo: float | None, hi: float | None, *, kind: s
     v = float(value)
     lo_ = -float("inf") if lo is None else float(lo)
     hi_ = float("inf") if hi is None else float(hi)
-    width = (hi_ - lo_) / 2 if lo is not None and hi is not None else max(abs(lo_ if lo is not None
-                                                                             else hi_), 1e-300)
+    width = (
+        (hi_ - lo_) / 2
+        if lo is not None and hi is not None
+        else max(abs(lo_ if lo is not None else hi_), 1e-300)
+    )
     out = max(lo_ - v, v - hi_, 0.0)
     ok = lo_ <= v <= hi_
     err = (out / width if width > 0 else float("inf")) if not ok else 0.0
-    return Evidence(name=name, kind=kind, predicted=f"[{lo_:.6g}, {hi_:.6g}]", observed=v,
-                    tolerance=float(width), error=float(err) if err == err else float("inf"),
-                    passed=bool(ok), details=details or {})
+    return Evidence(
+        name=name,
+        kind=kind,
+        predicted=f"[{lo_:.6g}, {hi_:.6g}]",
+        observed=v,
+        tolerance=float(width),
+        error=float(err) if err == err else float("inf"),
+        passed=bool(ok),
+        details=details or {},
+    )
 
 
 def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
     """A spec number printed with ``digits`` decimals: agreement to half a unit in the last place
     (plus float rounding)."""
-    return close_agreement(name, value, ref, atol=0.5 * 10.0**-digits + 1e-12, kind="FLOAT",
-                           details={"source": "spec 001 (printed value)", "digits": digits})
+    return close_agreement(
+        name,
+        value,
+        ref,
+        atol=0.5 * 10.0**-digits + 1e-12,
+        kind="FLOAT",
+        details={"source": "spec 001 (printed value)", "digits": digits},
+    )
 
 
 def printed_bayes_limit(xi: Any, sigma2: Any) -> Any:
@@ -44,6 +67,7 @@ def printed_bayes_limit(xi: Any, sigma2: Any) -> Any:
     Thm 4.2(iii): ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]`` (SymPy in → expression, numbers
     in → float64).  :func:`theory.softmax_multihead.bayes_risk_limit` evaluates the shared MP form
     instead; the first rows of :func:`check_thm4_2iii_symbolic` tie the two together exactly."""
+
     def display(x: Any, s2: Any) -> Any:
         return sp.Rational(1, 2) * (s2 + 1 - 1 / x + sp.sqrt(4 * s2 + (s2 - 1 + 1 / x) ** 2))
 

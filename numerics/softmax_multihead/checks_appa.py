@@ -25,8 +25,9 @@ __all__ = [
 ]
 
 
-def check_appa_4_mc(*, quick: bool = True, seed: int = 0, d: int = 5,
-                    fault_theory_d: int | None = None) -> list[Evidence]:
+def check_appa_4_mc(
+    *, quick: bool = True, seed: int = 0, d: int = 5, fault_theory_d: int | None = None
+) -> list[Evidence]:
     """App. A.4: ``L E‖p‖²`` (MC) within 2 % of ``e^{dω²}`` and ``(1 − 2ω²)^{-d/2}`` when
     ``dω² ≤ 0.2`` (L ≥ 40); for larger ω it does not decrease in L beyond MC error and stays below
     the limit + 5 % (spec V-R15).  ``fault_theory_d`` computes the references at another
@@ -39,6 +40,7 @@ def check_appa_4_mc(*, quick: bool = True, seed: int = 0, d: int = 5,
         prev = None
         lim = th.softmax_norm_limit(om, d_th)
         for L in (40, 100, 500):
+
             def draw(r: np.random.Generator, b: int, L: int = L, om: float = om) -> np.ndarray:
                 X, xq = sample_covariates(r, b, L, d)
                 p = softmax(om * np.einsum("bld,bd->bl", X, xq))
@@ -46,19 +48,46 @@ def check_appa_4_mc(*, quick: bool = True, seed: int = 0, d: int = 5,
 
             vals = np.concatenate([draw(rng, min(5000, n - k)) for k in range(0, n, 5000)])
             est = estimate_from_samples(vals)
-            ev.append(band(f"MC power: se / (L E|p|^2) ≤ 2 % at omega={om}, L={L}",
-                           est.se / est.mean, None, MC_POWER))
+            ev.append(
+                band(
+                    f"MC power: se / (L E|p|^2) ≤ 2 % at omega={om}, L={L}",
+                    est.se / est.mean,
+                    None,
+                    MC_POWER,
+                )
+            )
             if d * om**2 <= 0.2:
-                for ref_name, ref in (("e^{d w^2}", th.softmax_norm_first_order(om, d_th)),
-                                      ("(1-2w^2)^{-d/2}", lim)):
-                    ev.append(band(f"L E|p|^2 / {ref_name} - 1 at omega={om}, L={L} (≤ 2 %)",
-                                   est.mean / ref - 1, -0.02, 0.02, details={"se": est.se}))
+                for ref_name, ref in (
+                    ("e^{d w^2}", th.softmax_norm_first_order(om, d_th)),
+                    ("(1-2w^2)^{-d/2}", lim),
+                ):
+                    ev.append(
+                        band(
+                            f"L E|p|^2 / {ref_name} - 1 at omega={om}, L={L} (≤ 2 %)",
+                            est.mean / ref - 1,
+                            -0.02,
+                            0.02,
+                            details={"se": est.se},
+                        )
+                    )
             else:
-                ev.append(band(f"L E|p|^2 ≤ 1.05 (1-2w^2)^(-d/2) at omega={om}, L={L}",
-                               est.mean / lim, None, 1.05 + Z_MC * est.se / lim))
+                ev.append(
+                    band(
+                        f"L E|p|^2 ≤ 1.05 (1-2w^2)^(-d/2) at omega={om}, L={L}",
+                        est.mean / lim,
+                        None,
+                        1.05 + Z_MC * est.se / lim,
+                    )
+                )
                 if prev is not None:
                     diff = est.mean - prev.mean
-                    ev.append(band(f"L E|p|^2 not decreasing in L at omega={om}, L={L}", diff,
-                                   -Z_MC * math.hypot(est.se, prev.se), None))
+                    ev.append(
+                        band(
+                            f"L E|p|^2 not decreasing in L at omega={om}, L={L}",
+                            diff,
+                            -Z_MC * math.hypot(est.se, prev.se),
+                            None,
+                        )
+                    )
             prev = est
     return ev

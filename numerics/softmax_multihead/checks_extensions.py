@@ -64,8 +64,9 @@ __all__ = [
 _STREAM = "numerics.softmax_multihead.checks_sec5"  # stream label: fixed
 
 
-def check_eq5_2_rate(*, quick: bool = True, seed: int = 0, d: int = 5,
-                     L: int = 40) -> list[Evidence]:
+def check_eq5_2_rate(
+    *, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40
+) -> list[Evidence]:
     """(5.2): a softmax pair ``(cW_KQ, W_OV/(2c)), (−cW_KQ, −W_OV/(2c))`` equals the linear head
     ``W_OV[(1/L)Σ z_i z_iᵀ − z̄z̄ᵀ]W_KQ z_q`` up to O(c²) (slope 2 in c) [R/D]."""
     rng = check_rng(seed, f"{_STREAM}:check_eq5_2_rate")
@@ -80,21 +81,29 @@ def check_eq5_2_rate(*, quick: bool = True, seed: int = 0, d: int = 5,
     w_ov = rng.standard_normal(D)
     zbar = Zc.mean(axis=1)
     s = np.einsum("bld,de,be->bl", Zc, W_KQ, zq)  # z_iᵀ W_KQ z_q
-    lin = np.einsum("d,bld,bl->b", w_ov, Zc, s) / L - np.einsum("d,bd,be,ef,bf->b", w_ov, zbar,
-                                                                zbar, W_KQ, zq)
+    lin = np.einsum("d,bld,bl->b", w_ov, Zc, s) / L - np.einsum(
+        "d,bd,be,ef,bf->b", w_ov, zbar, zbar, W_KQ, zq
+    )
     cs = (0.1, 0.05, 0.025, 0.0125)
     errs = []
     for c in cs:
         pair = (softmax(c * s) - softmax(-c * s)) / (2 * c)
         out = np.einsum("d,bld,bl->b", w_ov, Zc, pair)
         errs.append(np.abs(out - lin).mean())
-    return [rate_agreement("softmax pair - (linear - W_OV zbar zbar^T W_KQ z_q) ~ c^2", cs, errs,
-                           2.0)]
+    return [
+        rate_agreement("softmax pair - (linear - W_OV zbar zbar^T W_KQ z_q) ~ c^2", cs, errs, 2.0)
+    ]
 
 
-def check_sec5_1_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40,
-                    sigma2: float = 0.1,
-                    fault_renormalise_linear: bool | None = None) -> list[Evidence]:
+def check_sec5_1_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    L: int = 40,
+    sigma2: float = 0.1,
+    fault_renormalise_linear: bool | None = None,
+) -> list[Evidence]:
     """§5.1 length generalisation: the softmax model ≈ DGD with fixed η = 1/κ(L) has risk
     ``R_D(η; L')``; linear attention (fixed 1/L normaliser, η = η_V*(L)) has ``R_lin(L')``,
     minimised at ``L' = L + (D'+1)/2``.  Closed forms vs MC at L' ∈ {10, 20, 40, 80, 100}; the
@@ -107,30 +116,57 @@ def check_sec5_1_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 4
     etaV = th.gd_eta_star(d, L, sigma2)
     ev: list[Evidence] = []
     for Lp in (10, 20, 40, 80, 100):
-        eS, eL = risk_mc([lambda X, q: dgd_weights(X, q, eta),
-                          lambda X, q: gd_weights(X, q, etaV,
-                                                  L0=None if fault_renormalise_linear else L)],
-                         d=d, L=Lp, sigma2=sigma2, n=n, rng=rng)
-        ev.append(mc_agreement(f"softmax (DGD, eta=1/kappa) risk at L'={Lp}",
-                               th.softmax_length_risk(Lp, eta, d, sigma2), eS))
-        ev.append(mc_agreement(f"linear attention (1/L fixed) risk at L'={Lp}",
-                               th.linear_length_risk(Lp, L, d, sigma2), eL))
+        eS, eL = risk_mc(
+            [
+                lambda X, q: dgd_weights(X, q, eta),
+                lambda X, q: gd_weights(X, q, etaV, L0=None if fault_renormalise_linear else L),
+            ],
+            d=d,
+            L=Lp,
+            sigma2=sigma2,
+            n=n,
+            rng=rng,
+        )
+        ev.append(
+            mc_agreement(
+                f"softmax (DGD, eta=1/kappa) risk at L'={Lp}",
+                th.softmax_length_risk(Lp, eta, d, sigma2),
+                eS,
+            )
+        )
+        ev.append(
+            mc_agreement(
+                f"linear attention (1/L fixed) risk at L'={Lp}",
+                th.linear_length_risk(Lp, L, d, sigma2),
+                eL,
+            )
+        )
     Lp_s, L_s, d_s, s2 = sp.symbols("Lp L d sigma2", positive=True)
     sol = sp.solve(sp.diff(th.linear_length_risk(Lp_s, L_s, d_s, s2), Lp_s), Lp_s)
-    ev.append(exact_agreement("argmin_L' R_lin = L + (D'+1)/2", sol[0],
-                              th.linear_length_argmin(L_s, d_s, s2)))
+    ev.append(
+        exact_agreement(
+            "argmin_L' R_lin = L + (D'+1)/2", sol[0], th.linear_length_argmin(L_s, d_s, s2)
+        )
+    )
     E, LP = np.meshgrid(np.linspace(0.01, 1.0, 100), np.arange(5, 1000))
     R = th.softmax_length_risk(LP, E, d, sigma2)
-    ev.append(band("R_D(eta; L') decreasing in L' (eta ≤ 1, L' ≥ 5): max successive diff < 0",
-                   float(np.diff(R, axis=0).max()), None, 0.0))
+    ev.append(
+        band(
+            "R_D(eta; L') decreasing in L' (eta ≤ 1, L' ≥ 5): max successive diff < 0",
+            float(np.diff(R, axis=0).max()),
+            None,
+            0.0,
+        )
+    )
     return ev
 
 
 TABLE1_C = (1.0, 1.0, 0.5, 0.8, 1.0, 1.0, 1.6, 2.0)
 
 
-def check_table1_paper(*, quick: bool = True, seed: int = 0,
-                       fault_table1_c: tuple[float, ...] | None = None) -> list[Evidence]:
+def check_table1_paper(
+    *, quick: bool = True, seed: int = 0, fault_table1_c: tuple[float, ...] | None = None
+) -> list[Evidence]:
     """Table 1: the implied ``c = (2cωμ)/(2ωμ)`` equal the spec's values to the table's 4 digits
     (relative 2e-3: ω and μ carry 4 significant digits); ``2cωμ ∈ [0.85, 1.05]`` for every column
     (the same DGD step across activations); the softmax column is the manifold ``η ≈ 1/κ``.
@@ -138,30 +174,59 @@ def check_table1_paper(*, quick: bool = True, seed: int = 0,
     ev: list[Evidence] = []
     table_c = TABLE1_C if fault_table1_c is None else tuple(fault_table1_c)
     cs = th.table1_implied_c()
-    ev.append(float_agreement("implied c per Table 1 column (spec R12)", cs, table_c,
-                              rtol=TABLE1_PRINTED_RTOL))
+    ev.append(
+        float_agreement(
+            "implied c per Table 1 column (spec R12)", cs, table_c, rtol=TABLE1_PRINTED_RTOL
+        )
+    )
     for j, (w, m, v) in enumerate(th.TABLE1):
-        ev.append(float_agreement(f"column {j + 1}: 2 c omega mu recomputed",
-                                  th.table1_effective_step(w, m, table_c[j]), v,
-                                  rtol=TABLE1_PRINTED_RTOL))
-        ev.append(band(f"column {j + 1}: 2 c omega mu (recomputed from omega, mu, implied c) "
-                       "in [0.85, 1.05]", th.table1_effective_step(w, m, table_c[j]), 0.85, 1.05))
-    ev.append(band("softmax column: |2 omega mu - 1/kappa| ≤ 0.05 (on the manifold)",
-                   abs(2 * th.TABLE1[0][0] * th.TABLE1[0][1] - th.eta_star(5, 40, 0.1)), None,
-                   0.05))
+        ev.append(
+            float_agreement(
+                f"column {j + 1}: 2 c omega mu recomputed",
+                th.table1_effective_step(w, m, table_c[j]),
+                v,
+                rtol=TABLE1_PRINTED_RTOL,
+            )
+        )
+        ev.append(
+            band(
+                f"column {j + 1}: 2 c omega mu (recomputed from omega, mu, implied c) "
+                "in [0.85, 1.05]",
+                th.table1_effective_step(w, m, table_c[j]),
+                0.85,
+                1.05,
+            )
+        )
+    ev.append(
+        band(
+            "softmax column: |2 omega mu - 1/kappa| ≤ 0.05 (on the manifold)",
+            abs(2 * th.TABLE1[0][0] * th.TABLE1[0][1] - th.eta_star(5, 40, 0.1)),
+            None,
+            0.05,
+        )
+    )
     return ev
 
 
-def check_eq5_6_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40,
-                 sigma2: float = 0.1, rho: float = 0.5) -> list[Evidence]:
+def check_eq5_6_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    L: int = 40,
+    sigma2: float = 0.1,
+    rho: float = 0.5,
+) -> list[Evidence]:
     """§5.3: ``Γ* = M^{-1}`` and ``P_D*`` are stationary (central differences; the risks are
     quadratic, so these are exact) and minimal (random perturbations); isotropic reduction; KMS
     inverse; the closed-form risks vs MC under KMS covariates."""
     rng = check_rng(seed, f"{_STREAM}:check_eq5_6_mc")
     S = th.kms_covariance(d, rho)
     ev: list[Evidence] = []
-    for name, risk, opt in (("R(Gamma)", th.precond_gd_risk, th.gamma_star(S, L, sigma2)),
-                            ("R_D(P)", th.precond_dgd_risk, th.pd_star(S, L, sigma2))):
+    for name, risk, opt in (
+        ("R(Gamma)", th.precond_gd_risk, th.gamma_star(S, L, sigma2)),
+        ("R_D(P)", th.precond_dgd_risk, th.pd_star(S, L, sigma2)),
+    ):
         h = 1e-3
         grad = np.zeros((d, d))
         for i in range(d):
@@ -169,48 +234,105 @@ def check_eq5_6_mc(*, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40
                 E = np.zeros((d, d))
                 E[i, j] = h
                 grad[i, j] = (risk(opt + E, S, L, sigma2) - risk(opt - E, S, L, sigma2)) / (2 * h)
-        ev.append(float_agreement(f"grad {name} = 0 at its optimum (KMS rho={rho})", grad,
-                                  np.zeros((d, d)), rtol=0.0, atol=GRAD_ZERO_ATOL))
+        ev.append(
+            float_agreement(
+                f"grad {name} = 0 at its optimum (KMS rho={rho})",
+                grad,
+                np.zeros((d, d)),
+                rtol=0.0,
+                atol=GRAD_ZERO_ATOL,
+            )
+        )
         base = risk(opt, S, L, sigma2)
-        incs = [risk(opt + 0.1 * rng.standard_normal((d, d)), S, L, sigma2) - base
-                for _ in range(50)]
-        ev.append(band(f"{name} increases away from its optimum (min over 50 perturbations)",
-                       min(incs), 0.0, None))
-    ev.append(float_agreement("Gamma*(I) = eta_V* I", th.gamma_star(np.eye(d), L, sigma2),
-                              th.gd_eta_star(d, L, sigma2) * np.eye(d), rtol=SAME_FORMULA_RTOL,
-                              atol=SAME_FORMULA_ATOL))
-    ev.append(float_agreement("P_D*(I) = (1/kappa) I", th.pd_star(np.eye(d), L, sigma2),
-                              th.eta_star(d, L, sigma2) * np.eye(d), rtol=SAME_FORMULA_RTOL,
-                              atol=SAME_FORMULA_ATOL))
-    ev.append(float_agreement("KMS tridiagonal inverse", th.kms_inverse(d, rho),
-                              np.linalg.inv(S), rtol=MATRIX_INVERSE_RTOL, atol=MATRIX_INVERSE_ATOL))
+        incs = [
+            risk(opt + 0.1 * rng.standard_normal((d, d)), S, L, sigma2) - base for _ in range(50)
+        ]
+        ev.append(
+            band(
+                f"{name} increases away from its optimum (min over 50 perturbations)",
+                min(incs),
+                0.0,
+                None,
+            )
+        )
+    ev.append(
+        float_agreement(
+            "Gamma*(I) = eta_V* I",
+            th.gamma_star(np.eye(d), L, sigma2),
+            th.gd_eta_star(d, L, sigma2) * np.eye(d),
+            rtol=SAME_FORMULA_RTOL,
+            atol=SAME_FORMULA_ATOL,
+        )
+    )
+    ev.append(
+        float_agreement(
+            "P_D*(I) = (1/kappa) I",
+            th.pd_star(np.eye(d), L, sigma2),
+            th.eta_star(d, L, sigma2) * np.eye(d),
+            rtol=SAME_FORMULA_RTOL,
+            atol=SAME_FORMULA_ATOL,
+        )
+    )
+    ev.append(
+        float_agreement(
+            "KMS tridiagonal inverse",
+            th.kms_inverse(d, rho),
+            np.linalg.inv(S),
+            rtol=MATRIX_INVERSE_RTOL,
+            atol=MATRIX_INVERSE_ATOL,
+        )
+    )
     G, P = th.gamma_star(S, L, sigma2), th.pd_star(S, L, sigma2)
-    eG, eP = risk_mc([lambda X, q: gd_weights(X, q, 1.0, Gamma=G),
-                      lambda X, q: dgd_weights(X, q, 1.0, P=P)],
-                     d=d, L=L, sigma2=sigma2, n=20_000 if quick else 200_000, rng=rng, Sigma=S)
+    eG, eP = risk_mc(
+        [lambda X, q: gd_weights(X, q, 1.0, Gamma=G), lambda X, q: dgd_weights(X, q, 1.0, P=P)],
+        d=d,
+        L=L,
+        sigma2=sigma2,
+        n=20_000 if quick else 200_000,
+        rng=rng,
+        Sigma=S,
+    )
     ev.append(mc_agreement("R(Gamma*) vs MC (KMS)", th.precond_gd_risk(G, S, L, sigma2), eG))
     ev.append(mc_agreement("R_D(P_D*) vs MC (KMS)", th.precond_dgd_risk(P, S, L, sigma2), eP))
     return ev
 
 
-def check_def5_1_mc(*, quick: bool = True, seed: int = 0, L: int = 48,
-                    sigma2: float = 0.1) -> list[Evidence]:
+def check_def5_1_mc(
+    *, quick: bool = True, seed: int = 0, L: int = 48, sigma2: float = 0.1
+) -> list[Evidence]:
     """§5.4: spec values of ``η_k``, ``p_j``, the per-task risk; Table 2 sums (spec R14); MC of the
     per-task restricted DGD in the code's scaling (β_k ~ N(0, I_|S|), noise |S|σ², noiseless
     query)."""
     ev: list[Evidence] = []
-    for name, val, ref in (("eta_k", th.mt_task_eta(L, 4, sigma2), 0.9160),
-                           ("p_G2", th.mt_shared_p(2, 2, 4, L, sigma2), 0.9160),
-                           ("p_G1", th.mt_shared_p(1, 2, 4, L, sigma2), 0.8451),
-                           ("per-task risk", th.mt_task_risk(L, 4, sigma2), 0.4122)):
-        ev.append(float_agreement(f"{name} (spec R14)", val, ref, rtol=0.0,
-                                  atol=SPEC_R14_PRINTED_ATOL))
+    for name, val, ref in (
+        ("eta_k", th.mt_task_eta(L, 4, sigma2), 0.9160),
+        ("p_G2", th.mt_shared_p(2, 2, 4, L, sigma2), 0.9160),
+        ("p_G1", th.mt_shared_p(1, 2, 4, L, sigma2), 0.8451),
+        ("per-task risk", th.mt_task_risk(L, 4, sigma2), 0.4122),
+    ):
+        ev.append(
+            float_agreement(f"{name} (spec R14)", val, ref, rtol=0.0, atol=SPEC_R14_PRINTED_ATOL)
+        )
     sums = th.table2_sums()
-    for key, ref in (("sum_mu1", 0.055), ("sum_mu2", 0.003), ("task1_G3", 0.0086),
-                     ("task2_G1", 0.0089), ("task1_G1", 0.906), ("task1_G2", 0.915),
-                     ("task2_G2", 0.907), ("task2_G3", 0.927)):
-        ev.append(float_agreement(f"Table 2 {key} (spec R14, to 1e-3)", sums[key], ref, rtol=0.0,
-                                  atol=TABLE2_PRINTED_ATOL))
+    for key, ref in (
+        ("sum_mu1", 0.055),
+        ("sum_mu2", 0.003),
+        ("task1_G3", 0.0086),
+        ("task2_G1", 0.0089),
+        ("task1_G1", 0.906),
+        ("task1_G2", 0.915),
+        ("task2_G2", 0.907),
+        ("task2_G3", 0.927),
+    ):
+        ev.append(
+            float_agreement(
+                f"Table 2 {key} (spec R14, to 1e-3)",
+                sums[key],
+                ref,
+                rtol=0.0,
+                atol=TABLE2_PRINTED_ATOL,
+            )
+        )
     # independent route: minimise the foundation's exact general DGD risk
     # (theory.common.baselines.dgd_risk, derived separately) over a shared diagonal preconditioner
     # (sum of the two task risks, code scaling, noiseless query) and over a per-task step
@@ -220,21 +342,48 @@ def check_def5_1_mc(*, quick: bool = True, seed: int = 0, L: int = 48,
 
     def task_risk(P: np.ndarray, S: tuple[int, ...], dim: int) -> float:
         Psi = np.diag([1.0 if j in S else 0.0 for j in range(dim)])
-        return float(general_dgd_risk(P, 1.0, np.eye(dim), Psi, len(S) * sigma2, L)) - len(
-            S) * sigma2  # remove the query noise: the code's query labels are noiseless
+        return (
+            float(general_dgd_risk(P, 1.0, np.eye(dim), Psi, len(S) * sigma2, L)) - len(S) * sigma2
+        )  # remove the query noise: the code's query labels are noiseless
 
     supports = ((0, 1, 2, 3), (2, 3, 4, 5))
-    res = minimize(lambda p: sum(task_risk(np.diag(p), S, 6) for S in supports), np.full(6, 0.9),
-                   method="BFGS", options={"gtol": 1e-12})
+    res = minimize(
+        lambda p: sum(task_risk(np.diag(p), S, 6) for S in supports),
+        np.full(6, 0.9),
+        method="BFGS",
+        options={"gtol": 1e-12},
+    )
     pj = [th.mt_shared_p(sum(j in S for S in supports), 2, 4, L, sigma2) for j in range(6)]
-    ev.append(float_agreement("shared diagonal preconditioner p_j = argmin of the general DGD "
-                              "risk (Mode II)", res.x, pj, rtol=BFGS_ARGMIN_RTOL))
-    res1 = minimize(lambda e: task_risk(e[0] * np.eye(4), (0, 1, 2, 3), 4), [0.9], method="BFGS",
-                    options={"gtol": 1e-12})
-    ev.append(float_agreement("per-task eta_k = argmin of the general DGD risk (Mode III)",
-                              res1.x[0], th.mt_task_eta(L, 4, sigma2), rtol=BFGS_ARGMIN_RTOL))
-    ev.append(float_agreement("per-task risk = min of the general DGD risk", res1.fun,
-                              th.mt_task_risk(L, 4, sigma2), rtol=BFGS_MIN_VALUE_RTOL))
+    ev.append(
+        float_agreement(
+            "shared diagonal preconditioner p_j = argmin of the general DGD risk (Mode II)",
+            res.x,
+            pj,
+            rtol=BFGS_ARGMIN_RTOL,
+        )
+    )
+    res1 = minimize(
+        lambda e: task_risk(e[0] * np.eye(4), (0, 1, 2, 3), 4),
+        [0.9],
+        method="BFGS",
+        options={"gtol": 1e-12},
+    )
+    ev.append(
+        float_agreement(
+            "per-task eta_k = argmin of the general DGD risk (Mode III)",
+            res1.x[0],
+            th.mt_task_eta(L, 4, sigma2),
+            rtol=BFGS_ARGMIN_RTOL,
+        )
+    )
+    ev.append(
+        float_agreement(
+            "per-task risk = min of the general DGD risk",
+            res1.fun,
+            th.mt_task_risk(L, 4, sigma2),
+            rtol=BFGS_MIN_VALUE_RTOL,
+        )
+    )
     rng = check_rng(seed, f"{_STREAM}:check_def5_1_mc")
     s = 4
     eta = th.mt_task_eta(L, s, sigma2)
@@ -246,6 +395,9 @@ def check_def5_1_mc(*, quick: bool = True, seed: int = 0, L: int = 48,
         return np.einsum("bd,bd->b", res, res) + s * sigma2 * np.einsum("bl,bl->b", w, w)
 
     (e,) = mc_means(draw, 20_000 if quick else 200_000, rng=rng)
-    ev.append(mc_agreement("per-task restricted DGD risk (code scaling) vs MC",
-                           th.mt_task_risk(L, s, sigma2), e))
+    ev.append(
+        mc_agreement(
+            "per-task restricted DGD risk (code scaling) vs MC", th.mt_task_risk(L, s, sigma2), e
+        )
+    )
     return ev

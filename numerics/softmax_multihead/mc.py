@@ -41,9 +41,18 @@ def prior_var(d: int, task_var: float | None) -> float:
     return 1.0 / d if task_var is None else float(task_var)
 
 
-def risk_mc(weight_fns: Sequence[WeightFn], *, d: int, L: int, sigma2: float, n: int,
-            rng: np.random.Generator, task_var: float | None = None,
-            Sigma: np.ndarray | None = None, batch: int = 4096) -> tuple[Estimate, ...]:
+def risk_mc(
+    weight_fns: Sequence[WeightFn],
+    *,
+    d: int,
+    L: int,
+    sigma2: float,
+    n: int,
+    rng: np.random.Generator,
+    task_var: float | None = None,
+    Sigma: np.ndarray | None = None,
+    batch: int = 4096,
+) -> tuple[Estimate, ...]:
     """MC risks of label-linear predictors on the same sampled covariates (common random numbers).
 
     ``weight_fns[j](X, x_q) -> w`` (B, L); β ~ N(0, τ² I) (τ² = 1/d unless ``task_var``), noise σ².
@@ -52,15 +61,25 @@ def risk_mc(weight_fns: Sequence[WeightFn], *, d: int, L: int, sigma2: float, n:
 
     def draw(r: np.random.Generator, b: int) -> np.ndarray:
         X, xq = sample_covariates(r, b, L, d, Sigma)
-        return np.stack([conditional_risk(X, xq, f(X, xq), task_var=tau2, sigma2=sigma2)
-                         for f in weight_fns], axis=1)
+        return np.stack(
+            [conditional_risk(X, xq, f(X, xq), task_var=tau2, sigma2=sigma2) for f in weight_fns],
+            axis=1,
+        )
 
     return mc_means(draw, n, rng=rng, batch=batch)
 
 
-def ltilde_landscape_mc(omegas: Grid, mus: Grid, *, d: int, L: int,
-                        sigma2: float, n: int, rng: np.random.Generator,
-                        task_var: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def ltilde_landscape_mc(
+    omegas: Grid,
+    mus: Grid,
+    *,
+    d: int,
+    L: int,
+    sigma2: float,
+    n: int,
+    rng: np.random.Generator,
+    task_var: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """True two-head risk of the symmetric pair ``(ω, μ), (−ω, −μ)`` on a grid: (mean, se) arrays
     of shape (len(omegas), len(mus)).  The risk is quadratic in μ, so one pass per ω suffices."""
     tau2 = prior_var(d, task_var)
@@ -81,8 +100,17 @@ def ltilde_landscape_mc(omegas: Grid, mus: Grid, *, d: int, L: int,
     return mean, se
 
 
-def tf_dgd_errors(omegas: Grid, *, eta: float, d: int, L: int, sigma2: float, n: int,
-                  rng: np.random.Generator, dgd_eta: float | None = None) -> np.ndarray:
+def tf_dgd_errors(
+    omegas: Grid,
+    *,
+    eta: float,
+    d: int,
+    L: int,
+    sigma2: float,
+    n: int,
+    rng: np.random.Generator,
+    dgd_eta: float | None = None,
+) -> np.ndarray:
     """Mean ``|TF − DGD_η|`` over ``n`` prompts for the symmetric pair with ``2ω μ = η``."""
     X, xq = sample_covariates(rng, n, L, d)
     beta = rng.standard_normal((n, d)) / math.sqrt(d)
@@ -96,8 +124,9 @@ def tf_dgd_errors(omegas: Grid, *, eta: float, d: int, L: int, sigma2: float, n:
     return np.asarray(out)
 
 
-def single_head_curve(omegas: Grid, *, d: int, L: int, sigma2: float, n: int,
-                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def single_head_curve(
+    omegas: Grid, *, d: int, L: int, sigma2: float, n: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Exact single-head risk, optimised over μ, on an ω grid (MC): (risk, mu_opt) arrays."""
     tau2 = 1.0 / d
     X, xq = sample_covariates(rng, n, L, d)
@@ -114,9 +143,17 @@ def single_head_curve(omegas: Grid, *, d: int, L: int, sigma2: float, n: int,
     return np.asarray(risk), np.asarray(mopt)
 
 
-def scale_step_optimum(omega: Sequence[float] | np.ndarray, mu: Sequence[float] | np.ndarray, *,
-                       d: int, L: int, sigma2: float, n: int, rng: np.random.Generator,
-                       batch: int = 4096) -> tuple[Estimate, Estimate]:
+def scale_step_optimum(
+    omega: Sequence[float] | np.ndarray,
+    mu: Sequence[float] | np.ndarray,
+    *,
+    d: int,
+    L: int,
+    sigma2: float,
+    n: int,
+    rng: np.random.Generator,
+    batch: int = 4096,
+) -> tuple[Estimate, Estimate]:
     """Exact-population-risk optimum of the OV scale of H reparametrised heads ``(ω_h, μ_h)``
     (derived, the finite-ω counterpart of the Stage-I stationarity (4.3)): ``s* = argmin_s
     E(y_q − s kᵀy)²`` with ``k = Σ_h μ_h softmax(ω_h X x_q)``, i.e. ``s* = E[y_q kᵀy]/E[(kᵀy)²]``;
@@ -129,12 +166,16 @@ def scale_step_optimum(omega: Sequence[float] | np.ndarray, mu: Sequence[float] 
     om = np.atleast_1d(np.asarray(omega, dtype=float))
     m_ = np.atleast_1d(np.asarray(mu, dtype=float))
     if om.shape != m_.shape or not (np.all(np.isfinite(om)) and np.all(np.isfinite(m_))):
-        raise ValueError(f"omega = {omega!r}, mu = {mu!r}: one finite (omega_h, mu_h) per head "
-                         "([hpcy25] §4.1 reparametrisation)")
+        raise ValueError(
+            f"omega = {omega!r}, mu = {mu!r}: one finite (omega_h, mu_h) per head "
+            "([hpcy25] §4.1 reparametrisation)"
+        )
     inner = float(om @ m_)
     if inner == 0.0:
-        raise ValueError(f"<omega, mu> = 0 for omega = {omega!r}, mu = {mu!r}: the effective step "
-                         "of the heads is 0 ([hpcy25] (4.3))")
+        raise ValueError(
+            f"<omega, mu> = 0 for omega = {omega!r}, mu = {mu!r}: the effective step "
+            "of the heads is 0 ([hpcy25] (4.3))"
+        )
     tau2 = 1.0 / d
 
     def draw(r: np.random.Generator, b: int) -> np.ndarray:
@@ -153,14 +194,24 @@ def scale_step_optimum(omega: Sequence[float] | np.ndarray, mu: Sequence[float] 
     return Estimate(s_, se, n), Estimate(s_ * inner, se * abs(inner), n)
 
 
-def pair_step_optimum(omega: float, *, d: int, L: int, sigma2: float, n: int,
-                      rng: np.random.Generator, batch: int = 4096) -> Estimate:
+def pair_step_optimum(
+    omega: float,
+    *,
+    d: int,
+    L: int,
+    sigma2: float,
+    n: int,
+    rng: np.random.Generator,
+    batch: int = 4096,
+) -> Estimate:
     """:func:`scale_step_optimum` of the ± pair ``(ω, −ω), (1, −1)``: ``η_ex(ω) = 2ω m_ex(ω)``,
     ``m_ex(ω) = argmin_m E(y_q − m kᵀy)²``, ``k = softmax(ωXx_q) − softmax(−ωXx_q)`` (derived,
     the exact-loss counterpart of (4.6)'s ``2ω m*(ω)``; tends to 1/κ as ω → 0, (D.24))."""
     w = float(omega)
     if not math.isfinite(w) or w <= 0:
-        raise ValueError(f"omega = {omega!r}: the pair's kernel scale is a finite real > 0 "
-                         "([hpcy25] (4.6))")
-    return scale_step_optimum([w, -w], [1.0, -1.0], d=d, L=L, sigma2=sigma2, n=n, rng=rng,
-                              batch=batch)[1]
+        raise ValueError(
+            f"omega = {omega!r}: the pair's kernel scale is a finite real > 0 ([hpcy25] (4.6))"
+        )
+    return scale_step_optimum(
+        [w, -w], [1.0, -1.0], d=d, L=L, sigma2=sigma2, n=n, rng=rng, batch=batch
+    )[1]

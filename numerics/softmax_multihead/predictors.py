@@ -25,8 +25,15 @@ from numpy.typing import ArrayLike
 from numerics.sampling import gaussian_rows
 
 __all__ = [
-    "softmax", "tf_weights", "tf_predict", "dgd_weights", "gd_weights", "ridge_weights",
-    "conditional_risk", "full_attention_predict", "sample_covariates",
+    "softmax",
+    "tf_weights",
+    "tf_predict",
+    "dgd_weights",
+    "gd_weights",
+    "ridge_weights",
+    "conditional_risk",
+    "full_attention_predict",
+    "sample_covariates",
 ]
 
 
@@ -37,16 +44,18 @@ def softmax(s: np.ndarray, axis: int = -1) -> np.ndarray:
     return e / e.sum(axis=axis, keepdims=True)
 
 
-def sample_covariates(rng: np.random.Generator, B: int, L: int, d: int,
-                      Sigma: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def sample_covariates(
+    rng: np.random.Generator, B: int, L: int, d: int, Sigma: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Context covariates ``X`` (B, L, d) and queries ``x_q`` (B, d), rows ``N(0, Σ)`` (default
     ``I``), drawn by the shared :func:`numerics.sampling.gaussian_rows`."""
     S = np.eye(d) if Sigma is None else np.asarray(Sigma, dtype=float)
     return gaussian_rows(rng, (B, L), S), gaussian_rows(rng, (B,), S)
 
 
-def tf_weights(X: np.ndarray, xq: np.ndarray, omega: ArrayLike, mu: ArrayLike,
-               K: np.ndarray | None = None) -> np.ndarray:
+def tf_weights(
+    X: np.ndarray, xq: np.ndarray, omega: ArrayLike, mu: ArrayLike, K: np.ndarray | None = None
+) -> np.ndarray:
     """Label weights (B, L) of H reparametrised heads: ``w_i = Σ_h μ_h softmax(ω_h X K x_q)_i``.
 
     ``K`` (d, d) is an optional common KQ shape (``K11^h = ω_h K``; default ``I``).
@@ -59,14 +68,16 @@ def tf_weights(X: np.ndarray, xq: np.ndarray, omega: ArrayLike, mu: ArrayLike,
     return w
 
 
-def tf_predict(X: np.ndarray, y: np.ndarray, xq: np.ndarray, omega: np.ndarray,
-               mu: np.ndarray) -> np.ndarray:
+def tf_predict(
+    X: np.ndarray, y: np.ndarray, xq: np.ndarray, omega: np.ndarray, mu: np.ndarray
+) -> np.ndarray:
     """``ŷ = Σ_h μ_h Σ_i y_i softmax(ω_h X x_q)_i`` (B,)."""
     return np.einsum("bl,bl->b", tf_weights(X, xq, omega, mu), y)
 
 
-def dgd_weights(X: np.ndarray, xq: np.ndarray, eta: float,
-                P: np.ndarray | None = None) -> np.ndarray:
+def dgd_weights(
+    X: np.ndarray, xq: np.ndarray, eta: float, P: np.ndarray | None = None
+) -> np.ndarray:
     """Debiased one-step GD (4.11): ``w_i = (η/L)(x_i − x̄)ᵀ P x_q`` (B, L)."""
     L = X.shape[1]
     Xc = X - X.mean(axis=1, keepdims=True)
@@ -74,8 +85,13 @@ def dgd_weights(X: np.ndarray, xq: np.ndarray, eta: float,
     return eta / L * np.einsum("bld,bd->bl", Xc, q)
 
 
-def gd_weights(X: np.ndarray, xq: np.ndarray, eta: float, Gamma: np.ndarray | None = None,
-               L0: int | None = None) -> np.ndarray:
+def gd_weights(
+    X: np.ndarray,
+    xq: np.ndarray,
+    eta: float,
+    Gamma: np.ndarray | None = None,
+    L0: int | None = None,
+) -> np.ndarray:
     """Vanilla one-step GD: ``w_i = (η/L₀) x_iᵀ Γ x_q`` (``L₀`` defaults to the prompt length)."""
     n0 = X.shape[1] if L0 is None else L0
     q = xq if Gamma is None else xq @ np.asarray(Gamma, dtype=float).T
@@ -90,8 +106,9 @@ def ridge_weights(X: np.ndarray, xq: np.ndarray, lam: float) -> np.ndarray:
     return np.einsum("bld,bd->bl", X, a)
 
 
-def conditional_risk(X: np.ndarray, xq: np.ndarray, w: np.ndarray, *, task_var: float,
-                     sigma2: float) -> np.ndarray:
+def conditional_risk(
+    X: np.ndarray, xq: np.ndarray, w: np.ndarray, *, task_var: float, sigma2: float
+) -> np.ndarray:
     """Exact ``E[(y_q − Σ_i w_i y_i)² | X, x_q]`` for ``β ~ N(0, τ² I)`` and noise σ² (B,).
 
     ``y_q − wᵀy = βᵀ(x_q − Xᵀw) + ε_q − wᵀε``, so the conditional risk is

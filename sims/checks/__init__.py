@@ -19,7 +19,7 @@ MOVED: dict[str, str] = {
     "sims.checks.lsa_flow_predictions": "sims.checks.lsa_flow",
     # --- softmax_multihead (hpcy25)
     "sims.checks.softmax_multihead_rows": "sims.checks.softmax_multihead.evidence",
-    "sims.checks.softmax_multihead_settings": "sims.checks.softmax_multihead.training",
+    "sims.checks.softmax_multihead_settings": "sims.checks.softmax_multihead",
     "sims.checks.softmax_multihead_setting_rows": "sims.checks.softmax_multihead",
     # --- ltb (zwb24)
     "sims.checks.ltb_forward": "sims.checks.ltb",

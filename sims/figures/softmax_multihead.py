@@ -55,8 +55,14 @@ fig_patterns = fig_3
 
 def _ridge_curve(Lps: list[int], *, n: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    return np.array([risk_mc([lambda X, q: ridge_weights(X, q, _D * _S2)], d=_D, L=Lp,
-                             sigma2=_S2, n=n, rng=rng)[0].mean for Lp in Lps])
+    return np.array(
+        [
+            risk_mc(
+                [lambda X, q: ridge_weights(X, q, _D * _S2)], d=_D, L=Lp, sigma2=_S2, n=n, rng=rng
+            )[0].mean
+            for Lp in Lps
+        ]
+    )
 
 
 def fig_4a(*, quick: bool = True, seed: int = 0) -> Figure:
@@ -69,14 +75,30 @@ def fig_4a(*, quick: bool = True, seed: int = 0) -> Figure:
     ax.plot(xs, th.dgd_risk(th.eta_star(_D, _L, _S2), _D, xs, _S2), "-", label="DGD, η=1/κ")
     ax.plot(xs, th.gd_risk(th.gd_eta_star(_D, _L, _S2), _D, xs, _S2), "-", label="GD, η=η_V*")
     ax.plot(xs, th.bayes_risk_limit(_D / xs, _S2), ":", label=r"$R_{B\infty}(d/L')$")
-    ax.plot(Lps, _ridge_curve(Lps, n=2000 if quick else 20_000, seed=seed), "k^", ms=4,
-            label="ridge (MC)")
+    ax.plot(
+        Lps,
+        _ridge_curve(Lps, n=2000 if quick else 20_000, seed=seed),
+        "k^",
+        ms=4,
+        label="ridge (MC)",
+    )
     for H, mk in ((1, "o"), (2, "s"), (4, "D")):
         res = trained(f"h{H}", seed=seed)
-        ests = [model_risk(res.extra["experiment"], res.params, L=Lp,
-                           n=5000 if quick else 20_000, seed=seed) for Lp in Lps]
-        ax.errorbar(Lps, [e.mean for e in ests], yerr=[2 * e.se for e in ests], fmt=mk, ms=4,
-                    capsize=2, label=f"trained H={H}")
+        ests = [
+            model_risk(
+                res.extra["experiment"], res.params, L=Lp, n=5000 if quick else 20_000, seed=seed
+            )
+            for Lp in Lps
+        ]
+        ax.errorbar(
+            Lps,
+            [e.mean for e in ests],
+            yerr=[2 * e.se for e in ests],
+            fmt=mk,
+            ms=4,
+            capsize=2,
+            label=f"trained H={H}",
+        )
     ax.set_xlabel("test prompt length L'")
     ax.set_ylabel("ICL risk (incl. σ²)")
     ax.set_ylim(0, 1.0)
@@ -92,20 +114,42 @@ def fig_4b(*, quick: bool = True, seed: int = 0) -> Figure:
     Lps = [10, 20, 40, 60, 80, 100]
     n = 4000 if quick else 50_000
     w1, m1 = 1 / np.sqrt(_D), 1.6277
-    mc = np.array([[e.mean for e in risk_mc(
-        [lambda X, q: tf_weights(X, q, [0.13, -0.13], [3.45, -3.45]),
-         lambda X, q: tf_weights(X, q, [w1], [m1]),
-         lambda X, q: gd_weights(X, q, 0.897), lambda X, q: dgd_weights(X, q, 0.897),
-         lambda X, q: ridge_weights(X, q, _D * _S2)], d=_D, L=Lp, sigma2=_S2, n=n, rng=rng)]
-        for Lp in Lps])
+    mc = np.array(
+        [
+            [
+                e.mean
+                for e in risk_mc(
+                    [
+                        lambda X, q: tf_weights(X, q, [0.13, -0.13], [3.45, -3.45]),
+                        lambda X, q: tf_weights(X, q, [w1], [m1]),
+                        lambda X, q: gd_weights(X, q, 0.897),
+                        lambda X, q: dgd_weights(X, q, 0.897),
+                        lambda X, q: ridge_weights(X, q, _D * _S2),
+                    ],
+                    d=_D,
+                    L=Lp,
+                    sigma2=_S2,
+                    n=n,
+                    rng=rng,
+                )
+            ]
+            for Lp in Lps
+        ]
+    )
     fig = Figure(figsize=(6, 4.5), layout="constrained")
     ax = fig.add_subplot()
     xs = np.arange(5, 101)
     ax.plot(xs, th.gd_risk(0.897, _D, xs, _S2), "-", color="C2", label="GD (closed form)")
     ax.plot(xs, th.dgd_risk(0.897, _D, xs, _S2), "-", color="C3", label="DGD (closed form)")
-    for j, (lab, mk, c) in enumerate((("two-head TF", "s", "C0"), ("single-head TF", "o", "C1"),
-                                      ("GD", "x", "C2"), ("DGD", "+", "C3"),
-                                      ("ridge", "^", "k"))):
+    for j, (lab, mk, c) in enumerate(
+        (
+            ("two-head TF", "s", "C0"),
+            ("single-head TF", "o", "C1"),
+            ("GD", "x", "C2"),
+            ("DGD", "+", "C3"),
+            ("ridge", "^", "k"),
+        )
+    ):
         ax.plot(Lps, mc[:, j], mk, color=c, label=f"{lab} (MC)")
     ax.set_xlabel("L'")
     ax.set_ylabel("risk")
@@ -119,22 +163,33 @@ def fig_6(*, quick: bool = True, seed: int = 0) -> Figure:
     the valley ``μ = m*(ω)``."""
     omegas = np.linspace(0, 0.2, 10 if quick else 20)
     mus = np.linspace(0, 6, 10 if quick else 20)
-    mc, _ = ltilde_landscape_mc(omegas, mus, d=_D, L=_L, sigma2=_S2,
-                                n=5000 if quick else 10_000, rng=np.random.default_rng(seed))
+    mc, _ = ltilde_landscape_mc(
+        omegas,
+        mus,
+        d=_D,
+        L=_L,
+        sigma2=_S2,
+        n=5000 if quick else 10_000,
+        rng=np.random.default_rng(seed),
+    )
     W, M = np.meshgrid(omegas, mus, indexing="ij")
     lt = th.ltilde_fn([W, -W], [M, -M], _D, _L, _S2)
     fig = Figure(figsize=(13, 4), layout="constrained")
     ext = (mus[0], mus[-1], omegas[0], omegas[-1])
-    for k, (Z, title, cm, lim) in enumerate(((mc, "true loss (MC)", "viridis", None),
-                                             (lt, r"$\tilde L$", "viridis", None),
-                                             (mc - lt, r"true $-\ \tilde L$", "RdBu_r", 0.12))):
+    for k, (Z, title, cm, lim) in enumerate(
+        (
+            (mc, "true loss (MC)", "viridis", None),
+            (lt, r"$\tilde L$", "viridis", None),
+            (mc - lt, r"true $-\ \tilde L$", "RdBu_r", 0.12),
+        )
+    ):
         ax = fig.add_subplot(1, 3, k + 1)
         vmin, vmax = (-lim, lim) if lim else (0, 1.5)
-        im = ax.imshow(Z, origin="lower", aspect="auto", extent=ext, cmap=cm, vmin=vmin,
-                       vmax=vmax)
+        im = ax.imshow(Z, origin="lower", aspect="auto", extent=ext, cmap=cm, vmin=vmin, vmax=vmax)
         ws = omegas[1:]
-        ax.plot(th.m_star(ws, _D, _L, _S2), ws, "w--" if k < 2 else "k--", lw=1,
-                label=r"$m^*(\omega)$")
+        ax.plot(
+            th.m_star(ws, _D, _L, _S2), ws, "w--" if k < 2 else "k--", lw=1, label=r"$m^*(\omega)$"
+        )
         ax.set_xlim(mus[0], mus[-1])
         ax.set_xlabel(r"$\mu$")
         ax.set_ylabel(r"$\omega$")
@@ -151,17 +206,35 @@ def fig_8(*, quick: bool = True, seed: int = 0) -> Figure:
     fig = Figure(figsize=(6, 4.5), layout="constrained")
     ax = fig.add_subplot()
     xs = np.arange(5, 101)
-    ax.plot(xs, th.softmax_length_risk(xs, th.eta_star(_D, _L, _S2), _D, _S2), "-",
-            label="softmax ≈ DGD, η=1/κ")
+    ax.plot(
+        xs,
+        th.softmax_length_risk(xs, th.eta_star(_D, _L, _S2), _D, _S2),
+        "-",
+        label="softmax ≈ DGD, η=1/κ",
+    )
     ax.plot(xs, th.linear_length_risk(xs, _L, _D, _S2), "-", label="linear, 1/L fixed")
     ax.axvline(th.linear_length_argmin(_L, _D, _S2), color="gray", lw=0.5)
-    for pre, mk, lab in (("h1", "o", "softmax H=1"), ("h2", "s", "softmax H=2"),
-                         ("linear", "^", "linear attention")):
+    for pre, mk, lab in (
+        ("h1", "o", "softmax H=1"),
+        ("h2", "s", "softmax H=2"),
+        ("linear", "^", "linear attention"),
+    ):
         res = trained(pre, seed=seed)
-        ests = [model_risk(res.extra["experiment"], res.params, L=Lp,
-                           n=5000 if quick else 20_000, seed=seed) for Lp in Lps]
-        ax.errorbar(Lps, [e.mean for e in ests], yerr=[2 * e.se for e in ests], fmt=mk, ms=4,
-                    capsize=2, label=f"trained {lab}")
+        ests = [
+            model_risk(
+                res.extra["experiment"], res.params, L=Lp, n=5000 if quick else 20_000, seed=seed
+            )
+            for Lp in Lps
+        ]
+        ax.errorbar(
+            Lps,
+            [e.mean for e in ests],
+            yerr=[2 * e.se for e in ests],
+            fmt=mk,
+            ms=4,
+            capsize=2,
+            label=f"trained {lab}",
+        )
     ax.set_ylim(0, 1.5)
     ax.set_xlabel("test prompt length L' (trained at L=40)")
     ax.set_ylabel("ICL risk")
@@ -183,8 +256,13 @@ def fig_22(*, quick: bool = True, seed: int = 0) -> Figure:
     ax.loglog(t, y[:, 1], "--", label=r"$\mu$ (ODE)")
     tl = t[t > 100]
     ax.loglog(tl, th.late_mu_law(tl, _D, _L, _S2), "-", lw=0.8, label=r"law $\mu\sim t^{1/6}$")
-    ax.loglog(tl, th.heuristic_late_omega(tl, _D, _L, _S2), ":", lw=0.8,
-              label=r"paper heuristic $\omega\sim t^{-1/2}$")
+    ax.loglog(
+        tl,
+        th.heuristic_late_omega(tl, _D, _L, _S2),
+        ":",
+        lw=0.8,
+        label=r"paper heuristic $\omega\sim t^{-1/2}$",
+    )
     ax.set_ylim(1e-3, 20)
     ax.set_xlabel("t")
     ax.legend(fontsize=7)

@@ -24,15 +24,26 @@ def test_dgd_risk_vs_foundation_fast_mc() -> None:
 
     fast = pytest.importorskip("numerics.mc_fast")
     for d, L, eta in ((5, 40, 0.897), (5, 10, 0.5)):
-        est = fast.gd_family_risk_mc(Sigma_x=np.eye(d), task_mean=np.zeros(d),
-                                     task_cov=np.eye(d) / d, noise_var=0.1, N=L,
-                                     Gamma=eta * np.eye(d), debias=True, n=20_000,
-                                     rng=np.random.default_rng(1))
-        assert_passed(mc_agreement(f"R_D vs mc_fast (debias) at d={d}, L={L}",
-                                   th.dgd_risk(eta, d, L, 0.1), est))
+        est = fast.gd_family_risk_mc(
+            Sigma_x=np.eye(d),
+            task_mean=np.zeros(d),
+            task_cov=np.eye(d) / d,
+            noise_var=0.1,
+            N=L,
+            Gamma=eta * np.eye(d),
+            debias=True,
+            n=20_000,
+            rng=np.random.default_rng(1),
+        )
+        assert_passed(
+            mc_agreement(
+                f"R_D vs mc_fast (debias) at d={d}, L={L}", th.dgd_risk(eta, d, L, 0.1), est
+            )
+        )
         if L == 10:  # control: the vanilla-GD formula is not the debiased risk
-            assert_fails(mc_agreement("R_V (fault) vs mc_fast (debias)",
-                                      th.gd_risk(eta, d, L, 0.1), est))
+            assert_fails(
+                mc_agreement("R_V (fault) vs mc_fast (debias)", th.gd_risk(eta, d, L, 0.1), est)
+            )
 
 
 @pytest.mark.ode
@@ -47,7 +58,8 @@ def test_flow_late_phase_reading_unconfirmed(declared_run) -> None:
     rows = [e for e in ev if e.status == "unconfirmed"]
     assert [e.name for e in rows] == [
         "Phase III rate of omega: t^{-1/2} (spec reading of the paper heuristic) vs fitted ODE "
-        "slope on [1e4, 1e6]"]
+        "slope on [1e4, 1e6]"
+    ]
     assert rows[0].details["claim"]["provenance"] == "reconstructed"
     assert abs(rows[0].details["units_to_ours"]) <= 1.0 < rows[0].details["units_to_paper"]
     assert not any(e.status == "discrepancy" for e in ev)

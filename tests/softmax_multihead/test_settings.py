@@ -9,7 +9,7 @@ from hypothesis import given, settings
 
 import theory.softmax_multihead as th
 from sims.checks import softmax_multihead as C
-from sims.checks.softmax_multihead import training as S
+from sims.checks import softmax_multihead as S
 from sims.checks.softmax_multihead.evidence import RTOL_INNER, RTOL_VGD
 from sims.properties import classify
 from sims.verify import validate_overrides
@@ -56,8 +56,11 @@ def test_batch_scales_with_the_inverse_square_of_the_tolerance() -> None:
 
 def _vgd_alts(d: int, L: int, s2: float) -> tuple[float, dict[str, float]]:
     w1, m1, _ = th.single_head_optimum(d, L, s2)
-    return float(th.eta_star(d, L, s2)), {"eta_V*": float(th.gd_eta_star(d, L, s2)),
-                                          "1": 1.0, "single head": float(w1 * m1)}
+    return float(th.eta_star(d, L, s2)), {
+        "eta_V*": float(th.gd_eta_star(d, L, s2)),
+        "1": 1.0,
+        "single head": float(w1 * m1),
+    }
 
 
 def test_separability_plan_keep_tighten_skip_with_numbers() -> None:
@@ -76,8 +79,19 @@ def test_separability_plan_keep_tighten_skip_with_numbers() -> None:
 
 def test_a_skipped_row_says_so_with_its_numbers() -> None:
     pred, alts = _vgd_alts(1, 64, 0.0)
-    ev = S.discriminate("row", pred, pred, 0.0, alternatives=alts, rtol=RTOL_VGD, L=64,
-                        plan="skip", batch=256, steps=3000, details={})
+    ev = S.discriminate(
+        "row",
+        pred,
+        pred,
+        0.0,
+        alternatives=alts,
+        rtol=RTOL_VGD,
+        L=64,
+        plan="skip",
+        batch=256,
+        steps=3000,
+        details={},
+    )
     assert ev.status == "skipped" and ev.passed
     assert "not separable at this setting" in ev.details["why"]
     assert ev.details["nearest_units"] == pytest.approx((pred - alts["eta_V*"]) / pred / RTOL_VGD)
@@ -99,8 +113,9 @@ def test_drawn_settings_meet_the_validators(setting: dict) -> None:
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:obs1")
-@pytest.mark.parametrize("alternative", ["L = ∞ (finite-L term dropped): 1",
-                                         "single-head optimum omega_1* mu_1* (4.12)"])
+@pytest.mark.parametrize(
+    "alternative", ["L = ∞ (finite-L term dropped): 1", "single-head optimum omega_1* mu_1* (4.12)"]
+)
 def test_property_negative_control_fails_at_a_drawn_separable_setting(alternative: str) -> None:
     """The declared faults fail at every separable setting, not only the preset:
     at a drawn setting where the unfaulted rows pass, the named alternative passed as the
@@ -118,14 +133,15 @@ SEPARABLE_VGD = {"d": 3, "L": 20, "sigma2": 0.5, "H": 2}
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:eq4.3")
-@pytest.mark.parametrize("alternative", ["eta_V* = L/(L+D'+1) (vanilla GD, D.29)",
-                                         "L = ∞ (finite-L term dropped): 1"])
-def test_vgd_property_negative_control_fails_at_a_drawn_separable_setting(
-        alternative: str) -> None:
+@pytest.mark.parametrize(
+    "alternative", ["eta_V* = L/(L+D'+1) (vanilla GD, D.29)", "L = ∞ (finite-L term dropped): 1"]
+)
+def test_vgd_property_negative_control_fails_at_a_drawn_separable_setting(alternative: str) -> None:
     S.validate_vgd(**SEPARABLE_VGD)
     assert classify(C.check_eq4_3_train_vgd(**SEPARABLE_VGD)) == "pass"
-    assert classify(C.check_eq4_3_train_vgd(**SEPARABLE_VGD,
-                                            fault_prediction=alternative)) == "fail"
+    assert (
+        classify(C.check_eq4_3_train_vgd(**SEPARABLE_VGD, fault_prediction=alternative)) == "fail"
+    )
 
 
 # ------------------------------------------------------------- the finite-ω prediction (derived)
@@ -155,8 +171,9 @@ def test_finite_omega_prediction_is_the_minimiser_of_the_mc_risk_landscape() -> 
 
     d, L, s2, w = 4, 24, 0.3, 0.3
     mus = np.array([0.0, 1.0, 2.0])
-    mean, _ = ltilde_landscape_mc([w], mus, d=d, L=L, sigma2=s2, n=60_000,
-                                  rng=np.random.default_rng(4))
+    mean, _ = ltilde_landscape_mc(
+        [w], mus, d=d, L=L, sigma2=s2, n=60_000, rng=np.random.default_rng(4)
+    )
     a0, a1, a2 = np.linalg.solve(np.vander(mus, 3, increasing=True), mean[0])
     m_grid = -a1 / (2 * a2)
     eta = pair_step_optimum(w, d=d, L=L, sigma2=s2, n=60_000, rng=np.random.default_rng(5))
@@ -189,8 +206,9 @@ def test_invariant_stop_needs_settled_means_and_a_quiet_iterate() -> None:
     assert not stop(flat[:40])  # fewer than min_steps / two windows
     drifting = [{"step": s_, "inv": 0.8 + 1e-5 * s_} for s_ in range(0, 1200, 20)]
     assert not stop(drifting)  # the window means differ by 0.5e-2 / 0.8 > 0.5 %
-    noisy = [{"step": s_, "inv": 0.8 + (0.02 if (s_ // 20) % 2 else -0.02)}
-             for s_ in range(0, 1200, 20)]
+    noisy = [
+        {"step": s_, "inv": 0.8 + (0.02 if (s_ // 20) % 2 else -0.02)} for s_ in range(0, 1200, 20)
+    ]
     assert not stop(noisy)  # equal means, but the iterate's spread is 2.5 %
     with pytest.raises(ValueError, match="rel_drift"):
         InvariantStop(rel_drift=0.0)
@@ -213,10 +231,17 @@ def test_an_unconverged_run_is_skipped_with_its_numbers_a_converged_one_is_judge
     assert short is not None and short["drift"] > stop.rel_drift and short["steps"] == 2981
     assert short["steps"] < short["steps_needed"] < 1e6  # a finite power-law extrapolation
     assert short["seconds_needed"] == pytest.approx(
-        short["steps_needed"] * S.SETTING_SECONDS_PER_STEP * 2)
-    failing = Evidence(name="train", kind="TRAIN", predicted=1.0, observed=2.0, tolerance=0.2,
-                       error=5.0,
-                       passed=False)
+        short["steps_needed"] * S.SETTING_SECONDS_PER_STEP * 2
+    )
+    failing = Evidence(
+        name="train",
+        kind="TRAIN",
+        predicted=1.0,
+        observed=2.0,
+        tolerance=0.2,
+        error=5.0,
+        passed=False,
+    )
     rows = S.skip_unconverged([failing], short)
     assert classify(rows) == "not_separable"
     why = rows[0].details["why"]
@@ -232,18 +257,45 @@ def test_limit_row_trained_where_resolvable_else_the_prediction_route() -> None:
 
     k_inv, rtol = 0.8, 0.02
     alts = {"1": 1.0}
-    near = S.limit_row("t: row", 0.805, k_inv, Estimate(0.806, 0.001, 1), 0.0,
-                       alternatives=alts, rtol=rtol, L=40, plan="keep", batch=128, steps=3000,
-                       wbar=0.2, d=5, sigma2=0.1, seed=0, path="x", details={})
+    near = S.limit_row(
+        "t: row",
+        0.805,
+        k_inv,
+        Estimate(0.806, 0.001, 1),
+        0.0,
+        alternatives=alts,
+        rtol=rtol,
+        L=40,
+        plan="keep",
+        batch=128,
+        steps=3000,
+        wbar=0.2,
+        d=5,
+        sigma2=0.1,
+        seed=0,
+        path="x",
+        details={},
+    )
     assert near.kind == "TRAIN" and near.status == "pass"  # offset 0.75 % <= 1 %
     k3 = float(th.eta_star(3, 20, 0.5))  # 0.8163
-    kw = {"alternatives": alts, "rtol": rtol, "L": 20, "plan": "keep", "batch": 128,
-          "steps": 3000, "wbar": 0.3, "d": 3, "sigma2": 0.5, "seed": 0, "path": "x",
-          "details": {}}
+    kw = {
+        "alternatives": alts,
+        "rtol": rtol,
+        "L": 20,
+        "plan": "keep",
+        "batch": 128,
+        "steps": 3000,
+        "wbar": 0.3,
+        "d": 3,
+        "sigma2": 0.5,
+        "seed": 0,
+        "path": "x",
+        "details": {},
+    }
     far = S.limit_row("t: row", 0.857, k3, Estimate(1.05 * k3, 0.001, 1), 0.0, **kw)
     assert far.kind != "TRAIN" and far.status == "pass"  # 5 % offset: the MC limit route
     assert far.details["omega_r"] == pytest.approx(0.3 * (0.01 / 0.05) ** 0.5 / 2)
-    assert far.details["steps_needed"] == pytest.approx(3000 * 5.0 ** 3)
+    assert far.details["steps_needed"] == pytest.approx(3000 * 5.0**3)
     assert "not emitted" in far.details["trained_limit_row"]
     # the route has power: a 1/kappa 2 % off (0.8 for 0.8163) fails it
     wrong = S.limit_row("t: row", 0.857, 0.8, Estimate(1.05 * 0.8, 0.001, 1), 0.0, **kw)

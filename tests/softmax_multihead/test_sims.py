@@ -60,8 +60,9 @@ for _m in slow_train:
     test_observations_and_manifold_position = _m(test_observations_and_manifold_position)
 
 
-@pytest.mark.parametrize("alternative", ["Gamma* (5.6) (vanilla GD)",
-                                         "Sigma^-1 (finite-L term dropped)"])
+@pytest.mark.parametrize(
+    "alternative", ["Gamma* (5.6) (vanilla GD)", "Sigma^-1 (finite-L term dropped)"]
+)
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:eq5.6")
@@ -72,12 +73,16 @@ def test_noniso_alternative_is_named(alternative: str, declared_run) -> None:
     ok, error = declared_run("sims.checks.softmax_multihead:check_eq5_6_train")
     assert error is None, error
     assert_passed(ok)
-    assert alternative in {a["name"] for e in ok if e.kind == "TRAIN"
-                           for a in e.details["alternatives"]}
+    assert alternative in {
+        a["name"] for e in ok if e.kind == "TRAIN" for a in e.details["alternatives"]
+    }
 
 
-VGD_ALTERNATIVES = ["eta_V* = L/(L+D'+1) (vanilla GD, D.29)", "L = ∞ (finite-L term dropped): 1",
-                    "single-head optimum omega_1* mu_1* (4.12)"]
+VGD_ALTERNATIVES = [
+    "eta_V* = L/(L+D'+1) (vanilla GD, D.29)",
+    "L = ∞ (finite-L term dropped): 1",
+    "single-head optimum omega_1* mu_1* (4.12)",
+]
 
 
 @pytest.mark.parametrize("alternative", VGD_ALTERNATIVES)
@@ -123,19 +128,27 @@ def test_seed_claim_row_untested_pass_and_fail_without_training() -> None:
     single-head trap at our CPU scale give ``untested`` with the trap fraction and the paper's
     500k-step GPU scale; every seed reaching the prediction passes; a seed neither reaching it nor
     trapped fails (a toolkit bug, never hidden as untested)."""
-    trapped = C.seed_claim_row("h2", 2, (0, 1, 2), [0, 2], {"1": "single-head trap"},
-                               claim="Obs 4 dynamics and pattern")
+    trapped = C.seed_claim_row(
+        "h2", 2, (0, 1, 2), [0, 2], {"1": "single-head trap"}, claim="Obs 4 dynamics and pattern"
+    )
     assert rows_status([trapped]) == "untested"
     _assert_seed_row_untested([trapped], traps={"1"}, n=3)
     assert "3000 adam steps" in trapped.details["reached"]
     assert trapped.details["claim"]["where"].startswith("§3, Observation 4")
-    pattern = C.seed_claim_row("h3", 3, (0, 1, 2), [0, 1], {"2": "single-head trap"},
-                               claim="Obs 1-2 (+/- pattern on the manifold)")
+    pattern = C.seed_claim_row(
+        "h3",
+        3,
+        (0, 1, 2),
+        [0, 1],
+        {"2": "single-head trap"},
+        claim="Obs 1-2 (+/- pattern on the manifold)",
+    )
     assert rows_status([pattern]) == "untested"
     assert pattern.details["claim"]["where"].startswith("Abstract")
     assert "8000 adam steps" in pattern.details["reached"]
-    allpass = C.seed_claim_row("h2", 2, (0, 1, 2), [0, 1, 2], {},
-                               claim="Obs 4 dynamics and pattern")
+    allpass = C.seed_claim_row(
+        "h2", 2, (0, 1, 2), [0, 1, 2], {}, claim="Obs 4 dynamics and pattern"
+    )
     assert rows_status([allpass]) == "pass"
     lost = C.seed_claim_row("h2", 2, (0, 1, 2), [0, 2], {}, claim="Obs 4 dynamics and pattern")
     assert rows_status([lost]) == "fail"

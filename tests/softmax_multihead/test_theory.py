@@ -77,17 +77,28 @@ def test_dgd_risk_agrees_with_foundation_general_form() -> None:
     base = pytest.importorskip("theory.common.baselines")
     for d, L, eta in ((5, 40, 0.897), (3, 10, 0.5), (20, 100, 1.2)):
         gen = base.dgd_risk(np.eye(d), eta, np.eye(d), np.eye(d) / d, 0.1, L)
-        assert_passed(float_agreement(f"R_D isotropic vs general at d={d}, L={L}",
-                                      th.dgd_risk(eta, d, L, 0.1), float(gen), rtol=TWIN_RTOL))
+        assert_passed(
+            float_agreement(
+                f"R_D isotropic vs general at d={d}, L={L}",
+                th.dgd_risk(eta, d, L, 0.1),
+                float(gen),
+                rtol=TWIN_RTOL,
+            )
+        )
 
 
 @pytest.mark.result("hpcy25:thm4.2iii")
 def test_bayes_limit_agrees_with_foundation_mp_form() -> None:
     base = pytest.importorskip("theory.common.baselines")
     for xi, s2 in ((0.125, 0.1), (0.2, 3.0), (2.0, 0.5)):
-        assert_passed(float_agreement(f"R_B∞ vs MP form at xi={xi}",
-                                      th.bayes_risk_limit(xi, s2),
-                                      float(base.bayes_risk_limit_mp(xi, s2)), rtol=TWIN_RTOL))
+        assert_passed(
+            float_agreement(
+                f"R_B∞ vs MP form at xi={xi}",
+                th.bayes_risk_limit(xi, s2),
+                float(base.bayes_risk_limit_mp(xi, s2)),
+                rtol=TWIN_RTOL,
+            )
+        )
 
 
 # ---------------------------------------------------------------- float twins vs mpmath
@@ -98,8 +109,15 @@ def test_bayes_limit_agrees_with_foundation_mp_form() -> None:
 def test_dgd_risk_float_vs_mpmath(e: float, d: int, L: int, s2: float) -> None:
     with mpmath.workdps(50):
         ref = th.dgd_risk(sp.Float(e, 50), d, L, sp.Float(s2, 50))
-    assert_passed(float_agreement("R_D float vs 50 digits", th.dgd_risk(e, d, L, s2),
-                                  float(sp.N(ref, 50)), rtol=FLOAT_RTOL, atol=MPMATH_ATOL))
+    assert_passed(
+        float_agreement(
+            "R_D float vs 50 digits",
+            th.dgd_risk(e, d, L, s2),
+            float(sp.N(ref, 50)),
+            rtol=FLOAT_RTOL,
+            atol=MPMATH_ATOL,
+        )
+    )
 
 
 @pytest.mark.float
@@ -107,12 +125,22 @@ def test_dgd_risk_float_vs_mpmath(e: float, d: int, L: int, s2: float) -> None:
 @given(hpcy25_settings())
 @example(HpcySetting(d=5, L=40, sigma2=0.1, omega=(0.13, -0.13), mu=(3.45, -3.45)))
 def test_ltilde_float_vs_symbolic(s: HpcySetting) -> None:
-    sym = th.ltilde([sp.Float(v, 50) for v in s.omega], [sp.Float(v, 50) for v in s.mu],
-                    s.d, s.L, sp.Float(s.sigma2, 50))
-    assert_passed(float_agreement("Ltilde float vs 50 digits",
-                                  th.ltilde(s.omega, s.mu, s.d, s.L, s.sigma2),
-                                  float(sp.N(sym, 50)), rtol=LTILDE_50_DIGIT_RTOL,
-                                  atol=LTILDE_50_DIGIT_ATOL))
+    sym = th.ltilde(
+        [sp.Float(v, 50) for v in s.omega],
+        [sp.Float(v, 50) for v in s.mu],
+        s.d,
+        s.L,
+        sp.Float(s.sigma2, 50),
+    )
+    assert_passed(
+        float_agreement(
+            "Ltilde float vs 50 digits",
+            th.ltilde(s.omega, s.mu, s.d, s.L, s.sigma2),
+            float(sp.N(sym, 50)),
+            rtol=LTILDE_50_DIGIT_RTOL,
+            atol=LTILDE_50_DIGIT_ATOL,
+        )
+    )
 
 
 @pytest.mark.result("hpcy25:eq4.5")
@@ -138,10 +166,14 @@ def test_ltilde_gradient_numeric_matches_finite_differences(s: HpcySetting) -> N
     for i in range(len(w)):
         e = np.zeros(len(w))
         e[i] = h
-        fd_w = (th.ltilde(list(w + e), list(m), s.d, s.L, s.sigma2)
-                - th.ltilde(list(w - e), list(m), s.d, s.L, s.sigma2)) / (2 * h)
-        fd_m = (th.ltilde(list(w), list(m + e), s.d, s.L, s.sigma2)
-                - th.ltilde(list(w), list(m - e), s.d, s.L, s.sigma2)) / (2 * h)
+        fd_w = (
+            th.ltilde(list(w + e), list(m), s.d, s.L, s.sigma2)
+            - th.ltilde(list(w - e), list(m), s.d, s.L, s.sigma2)
+        ) / (2 * h)
+        fd_m = (
+            th.ltilde(list(w), list(m + e), s.d, s.L, s.sigma2)
+            - th.ltilde(list(w), list(m - e), s.d, s.L, s.sigma2)
+        ) / (2 * h)
         scale = 1 + abs(fd_w) + abs(fd_m)
         assert abs(fd_w - g_w[i]) < 1e-5 * scale and abs(fd_m - g_m[i]) < 1e-5 * scale
 
@@ -178,9 +210,13 @@ def test_package_reexports_exactly_the_section_apis() -> None:
     tree = ast.parse(Path(th.__file__).read_text(encoding="utf-8"))
     imported: dict[str, set[str]] = {}
     for node in tree.body:
-        if (isinstance(node, ast.ImportFrom) and node.module
-                and node.module.startswith(("theory.softmax_multihead.",
-                                            "theory.settings.softmax_multihead"))):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith(
+                ("theory.softmax_multihead.", "theory.settings.softmax_multihead")
+            )
+        ):
             public = {a.name for a in node.names if not (a.asname or a.name).startswith("_")}
             if public:
                 imported.setdefault(node.module, set()).update(public)

@@ -37,8 +37,10 @@ class HpcySetting:
         object.__setattr__(self, "omega", tuple(float(v) for v in self.omega))
         object.__setattr__(self, "mu", tuple(float(v) for v in self.mu))
         if len(self.omega) != len(self.mu) or not self.omega:
-            raise ValueError(f"omega and mu must have the same length H ≥ 1 (hpcy25 (3.1)), got "
-                             f"{len(self.omega)} and {len(self.mu)}")
+            raise ValueError(
+                f"omega and mu must have the same length H ≥ 1 (hpcy25 (3.1)), got "
+                f"{len(self.omega)} and {len(self.mu)}"
+            )
         for h, (w, m) in enumerate(zip(self.omega, self.mu, strict=True)):
             check_real(f"omega[{h}]", w, paper="hpcy25 (3.1): KQ scale ω_h")
             check_real(f"mu[{h}]", m, paper="hpcy25 (3.2): OV weight μ_h")

@@ -21,8 +21,19 @@ from theory.common.symbols import sigma2 as _S2
 from theory.softmax_multihead.domains import checked
 
 __all__ = [
-    "c_L", "kappa", "ltilde", "ltilde_fn", "ltilde_grad", "ltilde_series", "lower_bound_45",
-    "check_dLs", "c_L_expr", "kappa_expr", "ltilde_expr", "vec_syms", "KERNEL_SCALE",
+    "c_L",
+    "kappa",
+    "ltilde",
+    "ltilde_fn",
+    "ltilde_grad",
+    "ltilde_series",
+    "lower_bound_45",
+    "check_dLs",
+    "c_L_expr",
+    "kappa_expr",
+    "ltilde_expr",
+    "vec_syms",
+    "KERNEL_SCALE",
 ]
 
 #: The factor multiplying ``ω_h ω_h'`` inside the exponential of L̃ (``= d`` in the paper).
@@ -85,14 +96,18 @@ def vec_syms(H: int) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
 
 
 @checked
-def ltilde_expr(om: Sequence[Any], mu_: Sequence[Any], d_: Any, L_: Any, s2: Any,
-            ks: Any = None) -> sp.Expr:
+def ltilde_expr(
+    om: Sequence[Any], mu_: Sequence[Any], d_: Any, L_: Any, s2: Any, ks: Any = None
+) -> sp.Expr:
     ks = d_ if ks is None else ks
     H = len(om)
     cL = c_L_expr(L_, s2)
     lin = sum(m_ * o for m_, o in zip(mu_, om, strict=True))
-    quad = sum(mu_[h] * mu_[g] * (om[h] * om[g] + cL * sp.exp(ks * om[h] * om[g]))
-               for h in range(H) for g in range(H))
+    quad = sum(
+        mu_[h] * mu_[g] * (om[h] * om[g] + cL * sp.exp(ks * om[h] * om[g]))
+        for h in range(H)
+        for g in range(H)
+    )
     return 1 + s2 - 2 * lin + quad
 
 
@@ -116,8 +131,15 @@ def ltilde_fn(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, kernel_scale: An
 
 
 @checked
-def ltilde(omega: Sequence[Any], mu: Sequence[Any], d: Any, L: Any, sigma2: Any, *,
-           kernel_scale: Any = None) -> Any:
+def ltilde(
+    omega: Sequence[Any],
+    mu: Sequence[Any],
+    d: Any,
+    L: Any,
+    sigma2: Any,
+    *,
+    kernel_scale: Any = None,
+) -> Any:
     """Approximate ICL loss ``L̃(ω, μ)`` of H reparametrised softmax heads.
 
     Source: [hpcy25] Proposition 4.1; spec 001 R1 ([R], high: the formula is ``approx_loss`` in the
@@ -162,12 +184,19 @@ def ltilde(omega: Sequence[Any], mu: Sequence[Any], d: Any, L: Any, sigma2: Any,
     """
     check_dLs(d, L, sigma2)
     if len(omega) != len(mu) or len(omega) == 0:
-        raise ValueError(f"omega and mu must have the same length H ≥ 1 (hpcy25 (3.1)), got "
-                         f"{len(omega)} and {len(mu)}")
+        raise ValueError(
+            f"omega and mu must have the same length H ≥ 1 (hpcy25 (3.1)), got "
+            f"{len(omega)} and {len(mu)}"
+        )
     if ops_for(*omega, *mu, d, L, sigma2, kernel_scale).symbolic:  # the builder, else its twin
-        return ltilde_expr([sp.sympify(o) for o in omega], [sp.sympify(m_) for m_ in mu],
-                       sp.sympify(d), sp.sympify(L), sp.sympify(sigma2),
-                       None if kernel_scale is None else sp.sympify(kernel_scale))
+        return ltilde_expr(
+            [sp.sympify(o) for o in omega],
+            [sp.sympify(m_) for m_ in mu],
+            sp.sympify(d),
+            sp.sympify(L),
+            sp.sympify(sigma2),
+            None if kernel_scale is None else sp.sympify(kernel_scale),
+        )
     return ltilde_fn(omega, mu, d, L, sigma2, kernel_scale)
 
 
@@ -256,7 +285,8 @@ def lower_bound_45(s: Any, mu_l1: Any, d: Any, L: Any, sigma2: Any) -> Any:
     0.4820091678
     """
     check_dLs(d, L, sigma2)
-    return dual(_lower_bound, (sp.Symbol("s"), sp.Symbol("l1"), sp.Symbol("d"), sp.Symbol("L"),
-                               _S2), (s, mu_l1, d, L, sigma2))
-
-
+    return dual(
+        _lower_bound,
+        (sp.Symbol("s"), sp.Symbol("l1"), sp.Symbol("d"), sp.Symbol("L"), _S2),
+        (s, mu_l1, d, L, sigma2),
+    )

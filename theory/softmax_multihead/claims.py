@@ -23,26 +23,31 @@ CLAIMS: dict[str, Claim] = {
         quote="Thus, decreases and converges to at a rate of , i.e., .",
         provenance="reconstructed",
         lost="the decay exponent of omega (and the closed-form solution of the ODE before it) is "
-             "stripped from the OCR; spec 001 R10 / §6 item 5 reads it as omega ~ t^{-1/2}",
-        spec="001 R10, §6 item 5"),
+        "stripped from the OCR; spec 001 R10 / §6 item 5 reads it as omega ~ t^{-1/2}",
+        spec="001 R10, §6 item 5",
+    ),
     # Observation 4's "consistent across random initializations": the claim over init seeds of
     # the --full tier (trained dynamics and the Obs-4 pattern rows on every seed).
     "obs4-consistent-across-seeds": Claim(
         where="§3, Observation 4 and the summary after Figure 5",
         quote="Despite random initializations, the parameter evolution follows a highly "
-              "consistent trajectory throughout training.",
+        "consistent trajectory throughout training.",
         provenance="printed",
-        spec="001 R0 (Observation 4), §4 (reproduction targets)"),
+        spec="001 R0 (Observation 4), §4 (reproduction targets)",
+    ),
     # Observations 1-2 on every seed: the patterns appear from random initialisation.
     "obs1-2-from-random-init": Claim(
         where="Abstract; §3, Observations 1-2",
         quote="Remarkably, these patterns consistently appear from gradient-based training "
-              "starting from random initialization.",
+        "starting from random initialization.",
         provenance="printed",
-        spec="001 R0 (Observations 1-2)"),
+        spec="001 R0 (Observations 1-2)",
+    ),
 }
 
 #: the paper's training scale for §3 (spec 001 §1.6/§4 from the authors' code; the step count is
 #: stripped from the paper's §3 text): what a seed-trap fraction would have to be measured at.
-PAPER_TRAINING_SCALE = ("500k Adam steps (lr 1e-3, batch 256) per model on an NVIDIA A100 GPU "
-                        "(paper §3: 'approximately 15 minutes on a single NVIDIA A100 GPU')")
+PAPER_TRAINING_SCALE = (
+    "500k Adam steps (lr 1e-3, batch 256) per model on an NVIDIA A100 GPU "
+    "(paper §3: 'approximately 15 minutes on a single NVIDIA A100 GPU')"
+)

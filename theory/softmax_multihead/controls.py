@@ -12,9 +12,11 @@ from theory.common.protocols import Check, Ref
 
 __all__ = ["OBS1_ALTERNATIVES", "OBS1_FAULTS", "VGD_FAULTS", "NONISO_FAULTS", "BOUND_VALUES"]
 
-OBS1_ALTERNATIVES = ("L = ∞ (finite-L term dropped): 1",
-                      "single-head optimum omega_1* mu_1* (4.12)",
-                      "L = ∞ (finite-L term dropped): 1/(2 omega_bar)")
+OBS1_ALTERNATIVES = (
+    "L = ∞ (finite-L term dropped): 1",
+    "single-head optimum omega_1* mu_1* (4.12)",
+    "L = ∞ (finite-L term dropped): 1/(2 omega_bar)",
+)
 #: negative controls of the H = 2 Obs-1 / manifold TRAIN rows: each named alternative passed as
 #: the prediction, and a model trained with a double softmax.
 OBS1_FAULTS = {
@@ -22,18 +24,29 @@ OBS1_FAULTS = {
     "trained_double_softmax": {"fault_double_softmax": True},
 }
 #: ⟨ω, μ⟩ at L = 24: each named rival of 1/κ passed as the prediction.
-VGD_FAULTS = {f"prediction={a}": {"fault_prediction": a} for a in (
-    "eta_V* = L/(L+D'+1) (vanilla GD, D.29)", "L = ∞ (finite-L term dropped): 1",
-    "single-head optimum omega_1* mu_1* (4.12)")}
+VGD_FAULTS = {
+    f"prediction={a}": {"fault_prediction": a}
+    for a in (
+        "eta_V* = L/(L+D'+1) (vanilla GD, D.29)",
+        "L = ∞ (finite-L term dropped): 1",
+        "single-head optimum omega_1* mu_1* (4.12)",
+    )
+}
 #: non-isotropic P: each named rival of P_D* passed as the prediction.
-NONISO_FAULTS = {f"prediction={a}": {"fault_prediction": a} for a in (
-    "Gamma* (5.6) (vanilla GD)", "Sigma^-1 (finite-L term dropped)")}
+NONISO_FAULTS = {
+    f"prediction={a}": {"fault_prediction": a}
+    for a in ("Gamma* (5.6) (vanilla GD)", "Sigma^-1 (finite-L term dropped)")
+}
 #: the Thm 4.2(iii) bound and the (D.33) limit as values at a generic point (xi = 0.3,
 #: σ² = 0.7), the bound's tightness as xi -> 0, the limit against the finite-L optimum
 BOUND_VALUES = Check(
     "numerics.softmax_multihead.checks_optimality:check_thm4_2iii_float_values",
-    faults={"gap_bound_without_one": {
-                "fault_gap_bound": Ref("numerics.softmax_multihead.faults:gap_bound_without_one")},
-            "limit_denominator_without_one": {
-                "fault_limit": Ref("numerics.softmax_multihead.faults:"
-                                   "limit_denominator_without_one")}})
+    faults={
+        "gap_bound_without_one": {
+            "fault_gap_bound": Ref("numerics.softmax_multihead.faults:gap_bound_without_one")
+        },
+        "limit_denominator_without_one": {
+            "fault_limit": Ref("numerics.softmax_multihead.faults:limit_denominator_without_one")
+        },
+    },
+)

@@ -31,12 +31,19 @@ _HEADS = Domain("real", np.array([0.4, -0.4]), what="finite per-head values (hea
 #: Domains by parameter name ([hpcy25] notation; the builders' ``*_`` aliases share them).
 DOMAINS: dict[str, Domain] = {
     **COMMON,
-    "d": _D, "d_": _D, "L": _L, "L_": _L, "Lp": _L.with_(what="a test length L' > 0"),
-    "sigma2": _S2, "sigma2_": _S2, "s2": _S2,
+    "d": _D,
+    "d_": _D,
+    "L": _L,
+    "L_": _L,
+    "Lp": _L.with_(what="a test length L' > 0"),
+    "sigma2": _S2,
+    "sigma2_": _S2,
+    "s2": _S2,
     "omega": _REAL.with_(valid=0.4, what="a finite KQ scale ω"),
     "mu": _REAL.with_(valid=1.5, what="a finite OV weight μ"),
     "m": _REAL.with_(valid=1.5, what="a finite aggregate OV weight m"),
-    "eta": _REAL.with_(valid=0.8, what="a finite step η"), "e": _REAL.with_(valid=0.8),
+    "eta": _REAL.with_(valid=0.8, what="a finite step η"),
+    "e": _REAL.with_(valid=0.8),
     "xi": _POS.with_(valid=0.125, what="an aspect ratio ξ = d/L > 0"),
     "z": Domain("real", -0.0125, upper=0.0, upper_open=True, what="a real z < 0"),
     "t_": _REAL.with_(valid=1.0, what="a finite time t"),
@@ -46,8 +53,15 @@ DOMAINS: dict[str, Domain] = {
     "K": Domain("count", 6, minimum=0, what="a truncation order K ≥ 0"),
     "mu_l1": _NONNEG.with_(valid=2.0, what="‖μ‖₁ ≥ 0"),
     "c": _REAL.with_(valid=1.0, what="a finite activation coefficient c"),
-    "rho": Domain("real", 0.5, lower=-1.0, upper=1.0, lower_open=True, upper_open=True,
-                  what="a KMS correlation |ρ| < 1"),
+    "rho": Domain(
+        "real",
+        0.5,
+        lower=-1.0,
+        upper=1.0,
+        lower_open=True,
+        upper_open=True,
+        what="a KMS correlation |ρ| < 1",
+    ),
     "Gamma": Domain("square", _SQ, dim="d", what="a preconditioner Γ (finite d×d)"),
     "P": Domain("square", _SQ, dim="d", what="a preconditioner P (finite d×d)"),
     "Sigma": Domain("psd", _PSD, dim="d", what="a covariance Σ (symmetric PSD)"),
@@ -55,7 +69,8 @@ DOMAINS: dict[str, Domain] = {
     "s_k": Domain("count", 4, what="a support size |S_k| ≥ 1"),
     "n_j": Domain("count", 2, minimum=0, what="a task count n_j ≥ 0"),
     "n": Domain("count", 4, what="a number of tasks n ≥ 1"),
-    "om": _HEADS, "mu_": _HEADS.with_(valid=np.array([1.5, -1.5])),
+    "om": _HEADS,
+    "mu_": _HEADS.with_(valid=np.array([1.5, -1.5])),
     "ks": _REAL.with_(optional=True, valid=None),
     "kernel_scale": _POS.with_(optional=True, valid=None),
     "H": Domain("count", 2, what="a number of heads H ≥ 1"),
@@ -68,30 +83,41 @@ _DGD_L = _L.with_(lower=1.0, what="a prompt length L > 1 (debiasing uses L − 1
 
 #: Per-function changes to :data:`DOMAINS`.
 OVERRIDES: dict[str, dict[str, Domain]] = {
-    "ltilde": _VEC_HEADS, "ltilde_fn": _VEC_HEADS, "ltilde_grad": _VEC_HEADS,
+    "ltilde": _VEC_HEADS,
+    "ltilde_fn": _VEC_HEADS,
+    "ltilde_grad": _VEC_HEADS,
     "ltilde_series": _VEC_HEADS,
-    "flow_rhs": {"omega": Domain("symbols", sp.symbols("w1 w2"), what="SymPy symbols ω_h"),
-                 "mu": Domain("symbols", sp.symbols("m1 m2"), what="SymPy symbols μ_h")},
+    "flow_rhs": {
+        "omega": Domain("symbols", sp.symbols("w1 w2"), what="SymPy symbols ω_h"),
+        "mu": Domain("symbols", sp.symbols("m1 m2"), what="SymPy symbols μ_h"),
+    },
     "lower_bound_45": {"s": _REAL.with_(valid=0.8, what="a finite ⟨ω, μ⟩")},
     "mt_shared_p": {"s": Domain("count", 2, what="a support size s ≥ 1")},
     "kms_covariance": _INT_D,
-    "kms_inverse": {"d": Domain("count", 3, minimum=2,
-                                what="an integer d ≥ 2 (the tridiagonal closed form)")},
-    "dgd_risk": {"L": _DGD_L}, "dgd_risk_fn": {"L": _DGD_L}, "dgd_risk_expr": {"L_": _DGD_L},
-    "precond_dgd_risk": {"L": _DGD_L}, "softmax_length_risk": {"Lp": _DGD_L},
+    "kms_inverse": {
+        "d": Domain("count", 3, minimum=2, what="an integer d ≥ 2 (the tridiagonal closed form)")
+    },
+    "dgd_risk": {"L": _DGD_L},
+    "dgd_risk_fn": {"L": _DGD_L},
+    "dgd_risk_expr": {"L_": _DGD_L},
+    "precond_dgd_risk": {"L": _DGD_L},
+    "softmax_length_risk": {"Lp": _DGD_L},
     "bayes_risk_limit": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
     "bayes_risk_limit_fn": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
-    "bayes_risk_given_design": {"sigma2": _POS.with_(valid=0.25,
-                                                     what="a noise variance σ² > 0")},
+    "bayes_risk_given_design": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
 }
 
 #: Parameter names of the lambdified ``*_fn`` twins (which take ``*args``).
 TWIN_ARGS: dict[str, tuple[str, ...]] = {
-    "m_star_fn": ("omega", "d", "L", "sigma2"), "ltilde_star_fn": ("omega", "d", "L", "sigma2"),
+    "m_star_fn": ("omega", "d", "L", "sigma2"),
+    "ltilde_star_fn": ("omega", "d", "L", "sigma2"),
     "eta_of_omega_fn": ("omega", "d", "L", "sigma2"),
-    "ltilde_inf_fn": ("d", "L", "sigma2"), "eta_star_fn": ("d", "L", "sigma2"),
-    "gd_risk_fn": ("eta", "d", "L", "sigma2"), "dgd_risk_fn": ("eta", "d", "L", "sigma2"),
-    "gd_risk_limit_fn": ("xi", "sigma2"), "bayes_gap_bound_fn": ("xi", "sigma2"),
+    "ltilde_inf_fn": ("d", "L", "sigma2"),
+    "eta_star_fn": ("d", "L", "sigma2"),
+    "gd_risk_fn": ("eta", "d", "L", "sigma2"),
+    "dgd_risk_fn": ("eta", "d", "L", "sigma2"),
+    "gd_risk_limit_fn": ("xi", "sigma2"),
+    "bayes_gap_bound_fn": ("xi", "sigma2"),
 }
 
 #: parameters of public theory functions that the default checks evaluate only at 0 or 1, with
@@ -100,7 +126,8 @@ GENERIC_EXEMPT: dict[str, str] = {
     "theory.softmax_multihead.flow:reduced_rhs_fn.t_": (
         "the time argument of solve_ivp's fun(t, y): the flow (B.4) is autonomous, the "
         "right-hand side does not read it (the checks pass t = 0 when they validate the inputs "
-        "once; the integrator then calls it at every t)"),
+        "once; the integrator then calls it at every t)"
+    ),
 }
 
 #: The slice's validation at the definition: ``@checked`` on every public function of the section

@@ -14,11 +14,27 @@ from theory.softmax_multihead.domains import checked
 from theory.softmax_multihead.optimality import dgd_risk_expr
 
 __all__ = [
-    "linear_length_risk", "linear_length_argmin", "softmax_length_risk", "softmax_length_limit",
-    "single_head_length_limit", "TABLE1", "table1_implied_c", "table1_effective_step",
-    "kms_covariance", "kms_inverse", "precond_gd_risk", "gamma_star", "precond_dgd_risk",
-    "pd_star", "mt_task_eta", "mt_shared_p", "mt_task_risk", "TABLE2", "table2_sums",
-    "softmax_norm_first_order", "softmax_norm_limit",
+    "linear_length_risk",
+    "linear_length_argmin",
+    "softmax_length_risk",
+    "softmax_length_limit",
+    "single_head_length_limit",
+    "TABLE1",
+    "table1_implied_c",
+    "table1_effective_step",
+    "kms_covariance",
+    "kms_inverse",
+    "precond_gd_risk",
+    "gamma_star",
+    "precond_dgd_risk",
+    "pd_star",
+    "mt_task_eta",
+    "mt_shared_p",
+    "mt_task_risk",
+    "TABLE2",
+    "table2_sums",
+    "softmax_norm_first_order",
+    "softmax_norm_limit",
 ]
 
 _d, _L, _Lp = (sp.Symbol(n, positive=True) for n in ("d", "L", "Lp"))
@@ -73,8 +89,11 @@ def softmax_length_risk(Lp: Any, eta: Any, d: Any, sigma2: Any) -> Any:
     0.167
     """
     e = sp.Symbol("eta", real=True)
-    return dual(lambda Lp_, e_, d_, s2: dgd_risk_expr(e_, d_, Lp_, s2), (_Lp, e, _d, _S2),
-                (Lp, eta, d, sigma2))
+    return dual(
+        lambda Lp_, e_, d_, s2: dgd_risk_expr(e_, d_, Lp_, s2),
+        (_Lp, e, _d, _S2),
+        (Lp, eta, d, sigma2),
+    )
 
 
 @checked
@@ -98,9 +117,14 @@ def single_head_length_limit(omega: Any, mu: Any, sigma2: Any) -> Any:
 # ----------------------------------------------------------------- §5.2 Table 1 arithmetic
 #: [hpcy25] Table 1 (spec 001 R12): columns (ω, μ, 2cωμ); column 1 is softmax (c = 1).
 TABLE1: tuple[tuple[float, float, float], ...] = (
-    (0.1267, 3.5006, 0.8871), (0.1504, 3.3362, 1.0035), (0.3677, 2.3963, 0.8810),
-    (0.2411, 2.2819, 0.8802), (0.1979, 2.2221, 0.8794), (0.2882, 1.7561, 1.0122),
-    (0.1810, 1.7487, 1.0128), (0.1452, 1.7448, 1.0132),
+    (0.1267, 3.5006, 0.8871),
+    (0.1504, 3.3362, 1.0035),
+    (0.3677, 2.3963, 0.8810),
+    (0.2411, 2.2819, 0.8802),
+    (0.1979, 2.2221, 0.8794),
+    (0.2882, 1.7561, 1.0122),
+    (0.1810, 1.7487, 1.0128),
+    (0.1452, 1.7448, 1.0132),
 )
 
 
@@ -163,7 +187,8 @@ def _M(Sigma: Any, L: Any, sigma2_: Any) -> Any:
     tr = Sigma.trace() if isinstance(Sigma, sp.MatrixBase) else np.trace(Sigma)
     eye = sp.eye(d) if isinstance(Sigma, sp.MatrixBase) else np.eye(d)
     return (1 + sp.Integer(1) / L if isinstance(Sigma, sp.MatrixBase) else 1 + 1 / L) * Sigma + (
-        (tr + d * sigma2_) / L) * eye
+        (tr + d * sigma2_) / L
+    ) * eye
 
 
 @checked
@@ -187,13 +212,18 @@ def precond_gd_risk(Gamma: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
         S, G = sp.Matrix(Sigma), sp.Matrix(Gamma)
         d = S.shape[0]
         M = _M(S, sp.sympify(L), sp.sympify(sigma2))
-        return (sigma2 + S.trace() / d - sp.Rational(2, d) * (S * G * S).trace()
-                + (G.T * S * G * S * M).trace() / d)
+        return (
+            sigma2
+            + S.trace() / d
+            - sp.Rational(2, d) * (S * G * S).trace()
+            + (G.T * S * G * S * M).trace() / d
+        )
     S, G = np.asarray(Sigma, float), np.asarray(Gamma, float)
     d = S.shape[0]
     M = _M(S, float(L), float(sigma2))
-    return float(sigma2 + np.trace(S) / d - 2 / d * np.trace(S @ G @ S)
-                 + np.trace(G.T @ S @ G @ S @ M) / d)
+    return float(
+        sigma2 + np.trace(S) / d - 2 / d * np.trace(S @ G @ S) + np.trace(G.T @ S @ G @ S @ M) / d
+    )
 
 
 @checked
@@ -268,8 +298,11 @@ def mt_shared_p(n_j: Any, n: Any, s: Any, L: Any, sigma2: Any) -> Any:
     (0.916, 0.8451)
     """
     nj, nn, ss = (sp.Symbol(v, positive=True) for v in ("n_j", "n", "s"))
-    return dual(lambda a, b, c, L_, s2: a * L_ / (a * L_ + b * c * (1 + s2)),
-                (nj, nn, ss, _L, _S2), (n_j, n, s, L, sigma2))
+    return dual(
+        lambda a, b, c, L_, s2: a * L_ / (a * L_ + b * c * (1 + s2)),
+        (nj, nn, ss, _L, _S2),
+        (n_j, n, s, L, sigma2),
+    )
 
 
 @checked
@@ -283,8 +316,11 @@ def mt_task_risk(L: Any, s_k: Any, sigma2: Any) -> Any:
     0.4122
     """
     s = sp.Symbol("s_k", positive=True)
-    return dual(lambda L_, sk, s2: sk * (sk * (1 + s2) + 1) / (L_ + sk * (1 + s2)),
-                (_L, s, _S2), (L, s_k, sigma2))
+    return dual(
+        lambda L_, sk, s2: sk * (sk * (1 + s2) + 1) / (L_ + sk * (1 + s2)),
+        (_L, s, _S2),
+        (L, s_k, sigma2),
+    )
 
 
 #: [hpcy25] Table 2 (H = 3, Mode IV); columns (ω_G1, ω_G3, ω_G2, μ_1, μ_2) (spec §6 item 9).
@@ -306,9 +342,14 @@ def table2_sums() -> dict[str, float]:
     """
     wG1, wG3, wG2, m1, m2 = (np.array(c) for c in zip(*TABLE2, strict=True))
     return {
-        "sum_mu1": float(m1.sum()), "sum_mu2": float(m2.sum()),
-        "task1_G1": float(m1 @ wG1), "task1_G2": float(m1 @ wG2), "task1_G3": float(m1 @ wG3),
-        "task2_G1": float(m2 @ wG1), "task2_G2": float(m2 @ wG2), "task2_G3": float(m2 @ wG3),
+        "sum_mu1": float(m1.sum()),
+        "sum_mu2": float(m2.sum()),
+        "task1_G1": float(m1 @ wG1),
+        "task1_G2": float(m1 @ wG2),
+        "task1_G3": float(m1 @ wG3),
+        "task2_G1": float(m2 @ wG1),
+        "task2_G2": float(m2 @ wG2),
+        "task2_G3": float(m2 @ wG3),
     }
 
 
@@ -333,7 +374,14 @@ def softmax_norm_limit(omega: Any, d: Any) -> Any:
     >>> round(softmax_norm_limit(0.2, 5), 3)
     1.232
     """
-    check_scalar("omega", omega, lower=-(0.5**0.5), upper=0.5**0.5, lower_open=True,
-                 upper_open=True, paper="needs 2ω² < 1 (App. A.4)")
+    check_scalar(
+        "omega",
+        omega,
+        lower=-(0.5**0.5),
+        upper=0.5**0.5,
+        lower_open=True,
+        upper_open=True,
+        paper="needs 2ω² < 1 (App. A.4)",
+    )
     w = sp.Symbol("omega", real=True)
     return dual(lambda w_, d_: (1 - 2 * w_**2) ** (-d_ / 2), (w, _d), (omega, d))

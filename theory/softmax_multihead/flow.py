@@ -22,9 +22,19 @@ from theory.softmax_multihead.approx_loss import c_L_expr, kappa_expr, ltilde_ex
 from theory.softmax_multihead.domains import checked
 
 __all__ = [
-    "flow_rhs", "flow_rhs_fn", "reduced_rhs", "reduced_rhs_fn", "imbalance", "imbalance_rate",
-    "phase1_omega", "peak_omega_lambert", "late_mu_law", "heuristic_late_omega",
-    "LATE_MU_EXPONENT", "HEURISTIC_OMEGA_EXPONENT", "initial_state",
+    "flow_rhs",
+    "flow_rhs_fn",
+    "reduced_rhs",
+    "reduced_rhs_fn",
+    "imbalance",
+    "imbalance_rate",
+    "phase1_omega",
+    "peak_omega_lambert",
+    "late_mu_law",
+    "heuristic_late_omega",
+    "LATE_MU_EXPONENT",
+    "HEURISTIC_OMEGA_EXPONENT",
+    "initial_state",
 ]
 
 _d, _L = sp.Symbol("d", positive=True), sp.Symbol("L", positive=True)
@@ -65,8 +75,9 @@ def _flow_lambda(H: int) -> Any:
 
 
 @checked
-def flow_rhs_fn(t_: float, y: np.ndarray, d: float, L: float, sigma2_: float,
-                s: float = 1.0) -> np.ndarray:
+def flow_rhs_fn(
+    t_: float, y: np.ndarray, d: float, L: float, sigma2_: float, s: float = 1.0
+) -> np.ndarray:
     """Numeric twin of :func:`flow_rhs` in ``solve_ivp`` form ``f(_T, y, *args)``; y = (ω…, μ…)."""
     H = len(y) // 2
     return np.asarray(_flow_lambda(H)(*y, d, L, sigma2_, s), dtype=float).ravel()
@@ -97,8 +108,10 @@ def reduced_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) ->
     [0.0, 0.0]
     """
     syms, vals = (_w, _m, _d, _L, _S2, _s), (omega, mu, d, L, sigma2, s)
-    return (dual(lambda *a: _reduced(*a)[0], syms, vals),
-            dual(lambda *a: _reduced(*a)[1], syms, vals))
+    return (
+        dual(lambda *a: _reduced(*a)[0], syms, vals),
+        dual(lambda *a: _reduced(*a)[1], syms, vals),
+    )
 
 
 @functools.cache
@@ -108,8 +121,9 @@ def _reduced_lambda() -> Any:
 
 
 @checked
-def reduced_rhs_fn(t_: float, y: np.ndarray, d: float, L: float, sigma2_: float,
-                   s: float = 1.0) -> np.ndarray:
+def reduced_rhs_fn(
+    t_: float, y: np.ndarray, d: float, L: float, sigma2_: float, s: float = 1.0
+) -> np.ndarray:
     """Numeric twin of :func:`reduced_rhs` in ``solve_ivp`` form; y = (ω, μ)."""
     return np.asarray(_reduced_lambda()(y[0], y[1], d, L, sigma2_, s), dtype=float).ravel()
 
@@ -169,6 +183,7 @@ def peak_omega_lambert(d: Any, L: Any, sigma2_: Any) -> Any:
     >>> round(float(peak_omega_lambert(5, 40, 0.1)), 3)
     0.725
     """
+
     def b(d_: Any, L_: Any, s2: Any) -> sp.Expr:
         return sp.sqrt(sp.LambertW(L_ / (1 + s2)) / d_)
 
@@ -185,9 +200,11 @@ def late_mu_law(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
     >>> round(late_mu_law(1e6, 5, 40, 0.1), 3)
     7.637
     """
+
     def b(tt: Any, d_: Any, L_: Any, s2: Any, ss: Any) -> sp.Expr:
         return (ss * (d_ / L_) * (1 + s2) * d_**2 * tt / (8 * kappa_expr(d_, L_, s2) ** 6)) ** (
-            sp.Rational(1, 6))
+            sp.Rational(1, 6)
+        )
 
     return dual(b, (_T, _d, _L, _S2, _s), (t_, d, L, sigma2_, s))
 
@@ -202,6 +219,7 @@ def heuristic_late_omega(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> A
     >>> heuristic_late_omega(1e4, 5, 40, 0.1) < 0.01
     True
     """
+
     def b(tt: Any, d_: Any, L_: Any, s2: Any, ss: Any) -> sp.Expr:
         K = ss * (d_ / L_) * (1 + s2) * d_**2 / (3 * kappa_expr(d_, L_, s2) ** 2)
         return 1 / sp.sqrt(2 * K * tt)

@@ -17,9 +17,19 @@ from theory.softmax_multihead.approx_loss import c_L_expr, check_dLs, kappa_expr
 from theory.softmax_multihead.domains import checked
 
 __all__ = [
-    "ltilde_reduced", "m_star", "m_star_fn", "ltilde_star", "ltilde_star_fn", "eta_of_omega",
-    "eta_of_omega_fn", "eta_series", "single_head_ltilde", "single_head_optimum", "nw_bandwidth",
-    "m_sym", "omega_s",
+    "ltilde_reduced",
+    "m_star",
+    "m_star_fn",
+    "ltilde_star",
+    "ltilde_star_fn",
+    "eta_of_omega",
+    "eta_of_omega_fn",
+    "eta_series",
+    "single_head_ltilde",
+    "single_head_optimum",
+    "nw_bandwidth",
+    "m_sym",
+    "omega_s",
 ]
 
 m_sym = sp.Symbol("m", real=True)  # aggregate OV weight of the positive heads, m = Σ_{H+} μ_h
@@ -45,9 +55,11 @@ def ltilde_reduced(omega: Any, m: Any, d: Any, L: Any, sigma2: Any) -> Any:
     0.4820091678
     """
     check_dLs(d, L, sigma2)
-    return dual(_ltilde_reduced, (omega_s, m_sym, sp.Symbol("d"), sp.Symbol("L"), _S2),
-                (omega, m, d, L, sigma2))
-
+    return dual(
+        _ltilde_reduced,
+        (omega_s, m_sym, sp.Symbol("d"), sp.Symbol("L"), _S2),
+        (omega, m, d, L, sigma2),
+    )
 
 
 def _m_star(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
@@ -71,7 +83,10 @@ def m_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     return dual(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2), (omega, d, L, sigma2))
 
 
-m_star_fn = checked(twin(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('omega', 'd', 'L', 'sigma2'))
+m_star_fn = checked(
+    twin(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2)),
+    args=("omega", "d", "L", "sigma2"),
+)
 
 
 def _ltilde_star(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
@@ -91,11 +106,13 @@ def ltilde_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """
     check_scalar("omega", omega, lower=0.0, lower_open=True, paper="manifold needs ω > 0")
     check_dLs(d, L, sigma2)
-    return dual(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2),
-                (omega, d, L, sigma2))
+    return dual(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2), (omega, d, L, sigma2))
 
 
-ltilde_star_fn = checked(twin(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('omega', 'd', 'L', 'sigma2'))
+ltilde_star_fn = checked(
+    twin(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2)),
+    args=("omega", "d", "L", "sigma2"),
+)
 
 
 def _eta_of_omega(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
@@ -115,11 +132,15 @@ def eta_of_omega(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """
     check_scalar("omega", omega, lower=0.0, lower_open=True, paper="manifold needs ω > 0")
     check_dLs(d, L, sigma2)
-    return dual(_eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2),
-                (omega, d, L, sigma2))
+    return dual(
+        _eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2), (omega, d, L, sigma2)
+    )
 
 
-eta_of_omega_fn = checked(twin(_eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('omega', 'd', 'L', 'sigma2'))
+eta_of_omega_fn = checked(
+    twin(_eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2)),
+    args=("omega", "d", "L", "sigma2"),
+)
 
 
 @checked
@@ -136,6 +157,7 @@ def eta_series(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(eta_series(0.0, 5, 40, 0.1), 6)
     0.43956
     """
+
     def b(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
         k = kappa_expr(d_, L_, s2)
         return 1 / (2 * k) - c_L_expr(L_, s2) * d_**3 / (12 * k**2) * om**4
@@ -160,8 +182,11 @@ def single_head_ltilde(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> Any:
     1.1
     """
     check_dLs(d, L, sigma2)
-    return dual(_single, (_OMEGA, sp.Symbol("mu"), sp.Symbol("d"), sp.Symbol("L"), _S2),
-                (omega, mu, d, L, sigma2))
+    return dual(
+        _single,
+        (_OMEGA, sp.Symbol("mu"), sp.Symbol("d"), sp.Symbol("L"), _S2),
+        (omega, mu, d, L, sigma2),
+    )
 
 
 @checked

@@ -27,11 +27,31 @@ from theory.softmax_multihead.approx_loss import c_L_expr, check_dLs, kappa_expr
 from theory.softmax_multihead.domains import OVERRIDES, checked
 
 __all__ = [
-    "A2_eigenvalues", "A2_matrix", "ltilde_inf", "ltilde_inf_fn", "eta_star", "eta_star_fn",
-    "gd_risk", "gd_risk_fn", "gd_eta_star", "gd_risk_star", "dgd_risk", "dgd_risk_fn",
-    "dgd_eta_star", "dgd_risk_star", "gd_risk_limit", "gd_risk_limit_fn", "eta_limit",
-    "mp_stieltjes", "bayes_risk_limit", "bayes_risk_limit_fn", "bayes_gap_bound",
-    "bayes_gap_bound_fn", "bayes_risk_given_design", "gd_risk_expr", "dgd_risk_expr",
+    "A2_eigenvalues",
+    "A2_matrix",
+    "ltilde_inf",
+    "ltilde_inf_fn",
+    "eta_star",
+    "eta_star_fn",
+    "gd_risk",
+    "gd_risk_fn",
+    "gd_eta_star",
+    "gd_risk_star",
+    "dgd_risk",
+    "dgd_risk_fn",
+    "dgd_eta_star",
+    "dgd_risk_star",
+    "gd_risk_limit",
+    "gd_risk_limit_fn",
+    "eta_limit",
+    "mp_stieltjes",
+    "bayes_risk_limit",
+    "bayes_risk_limit_fn",
+    "bayes_gap_bound",
+    "bayes_gap_bound_fn",
+    "bayes_risk_given_design",
+    "gd_risk_expr",
+    "dgd_risk_expr",
 ]
 
 
@@ -51,6 +71,7 @@ def A2_eigenvalues(omega: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
     >>> [round(v, 6) for v in A2_eigenvalues(0.0, 5, 40, 0.1)]
     [0.0, 0.0]
     """
+
     def am(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
         return om**2 + c_L_expr(L_, s2) * sp.sinh(d_ * om**2)
 
@@ -67,8 +88,9 @@ def A2_matrix(omega: Any, d: Any, L: Any, sigma2: Any) -> sp.Matrix:
     om, d_, L_, s2 = (sp.sympify(v) for v in (omega, d, L, sigma2))
     x = d_ * om**2
     cL = c_L_expr(L_, s2)
-    return (om**2 * sp.Matrix([[1, -1], [-1, 1]])
-            + cL * sp.Matrix([[sp.exp(x) - 1, sp.exp(-x) - 1], [sp.exp(-x) - 1, sp.exp(x) - 1]]))
+    return om**2 * sp.Matrix([[1, -1], [-1, 1]]) + cL * sp.Matrix(
+        [[sp.exp(x) - 1, sp.exp(-x) - 1], [sp.exp(-x) - 1, sp.exp(x) - 1]]
+    )
 
 
 def _ltilde_inf(d_: Any, L_: Any, s2: Any) -> sp.Expr:
@@ -88,7 +110,9 @@ def ltilde_inf(d: Any, L: Any, sigma2: Any) -> Any:
     return dual(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
-ltilde_inf_fn = checked(twin(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('d', 'L', 'sigma2'))
+ltilde_inf_fn = checked(
+    twin(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), _S2)), args=("d", "L", "sigma2")
+)
 
 
 def _eta_star(d_: Any, L_: Any, s2: Any) -> sp.Expr:
@@ -108,7 +132,9 @@ def eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     return dual(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
-eta_star_fn = checked(twin(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('d', 'L', 'sigma2'))
+eta_star_fn = checked(
+    twin(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), _S2)), args=("d", "L", "sigma2")
+)
 
 
 # --------------------------------------------------------------------------------- risks
@@ -133,8 +159,12 @@ def _isotropic_risk(kind: str) -> sp.Expr:
 
 
 def _iso(kind: str, e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
-    rep = {_E_ISO: sp.sympify(e), _D_ISO: sp.sympify(d_), _L_ISO: sp.sympify(L_),
-           _S2_ISO: sp.sympify(s2)}
+    rep = {
+        _E_ISO: sp.sympify(e),
+        _D_ISO: sp.sympify(d_),
+        _L_ISO: sp.sympify(L_),
+        _S2_ISO: sp.sympify(s2),
+    }
     return cast(sp.Expr, _isotropic_risk(kind).xreplace(rep))
 
 
@@ -163,7 +193,10 @@ def gd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     return dual(gd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2), (eta, d, L, sigma2))
 
 
-gd_risk_fn = checked(twin(gd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('eta', 'd', 'L', 'sigma2'))
+gd_risk_fn = checked(
+    twin(gd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2)),
+    args=("eta", "d", "L", "sigma2"),
+)
 
 
 @checked
@@ -174,8 +207,11 @@ def gd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     0.860215
     """
     check_dLs(d, L, sigma2)
-    return dual(lambda d_, L_, s2: L_ / (L_ + d_ * (1 + s2) + 1),
-                (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
+    return dual(
+        lambda d_, L_, s2: L_ / (L_ + d_ * (1 + s2) + 1),
+        (sp.Symbol("d"), sp.Symbol("L"), _S2),
+        (d, L, sigma2),
+    )
 
 
 @checked
@@ -186,8 +222,11 @@ def gd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
     0.239785
     """
     check_dLs(d, L, sigma2)
-    return dual(lambda d_, L_, s2: s2 + (d_ * (1 + s2) + 1) / (L_ + d_ * (1 + s2) + 1),
-                (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
+    return dual(
+        lambda d_, L_, s2: s2 + (d_ * (1 + s2) + 1) / (L_ + d_ * (1 + s2) + 1),
+        (sp.Symbol("d"), sp.Symbol("L"), _S2),
+        (d, L, sigma2),
+    )
 
 
 @checked
@@ -241,7 +280,11 @@ def dgd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     return dual(dgd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2), (eta, d, L, sigma2))
 
 
-dgd_risk_fn = checked(twin(dgd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2)), args=('eta', 'd', 'L', 'sigma2'), domains=OVERRIDES["dgd_risk_fn"])
+dgd_risk_fn = checked(
+    twin(dgd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2)),
+    args=("eta", "d", "L", "sigma2"),
+    domains=OVERRIDES["dgd_risk_fn"],
+)
 
 
 @checked
@@ -252,8 +295,11 @@ def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     0.879121
     """
     check_dLs(d, L, sigma2)
-    return dual(lambda d_, L_, s2: L_ / (L_ + d_ * (1 + s2)),
-                (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
+    return dual(
+        lambda d_, L_, s2: L_ / (L_ + d_ * (1 + s2)),
+        (sp.Symbol("d"), sp.Symbol("L"), _S2),
+        (d, L, sigma2),
+    )
 
 
 @checked
@@ -264,8 +310,11 @@ def dgd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
     0.242857
     """
     check_dLs(d, L, sigma2)
-    return dual(lambda d_, L_, s2: s2 + (d_ * (1 + s2) + 1) / (L_ + d_ * (1 + s2)),
-                (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
+    return dual(
+        lambda d_, L_, s2: s2 + (d_ * (1 + s2) + 1) / (L_ + d_ * (1 + s2)),
+        (sp.Symbol("d"), sp.Symbol("L"), _S2),
+        (d, L, sigma2),
+    )
 
 
 def _gd_limit(x: Any, s2: Any) -> sp.Expr:
@@ -290,7 +339,7 @@ def gd_risk_limit(xi: Any, sigma2: Any) -> Any:
     return dual(_gd_limit, (_XI, _S2), (xi, sigma2))
 
 
-gd_risk_limit_fn = checked(twin(_gd_limit, (_XI, _S2)), args=('xi', 'sigma2'))
+gd_risk_limit_fn = checked(twin(_gd_limit, (_XI, _S2)), args=("xi", "sigma2"))
 
 
 @checked
@@ -369,8 +418,13 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     if ops_for(xi, sigma2).symbolic:  # a symbolic limit may take σ² = 0 (then max(0, 1 − 1/ξ))
         check_scalar("sigma2", sigma2, lower=0.0, paper="noise variance σ² ≥ 0")
     else:
-        check_scalar("sigma2", sigma2, lower=0.0, lower_open=True,
-                     paper="noise variance σ² > 0 (the Bayes limit at σ² = 0 is a limit)")
+        check_scalar(
+            "sigma2",
+            sigma2,
+            lower=0.0,
+            lower_open=True,
+            paper="noise variance σ² > 0 (the Bayes limit at σ² = 0 is a limit)",
+        )
     return ops_for(xi, sigma2).out(baselines.bayes_risk_limit_mp(xi, sigma2))
 
 
@@ -398,7 +452,7 @@ def bayes_gap_bound(xi: Any, sigma2: Any) -> Any:
     return dual(_gap_bound, (_XI, _S2), (xi, sigma2))
 
 
-bayes_gap_bound_fn = checked(twin(_gap_bound, (_XI, _S2)), args=('xi', 'sigma2'))
+bayes_gap_bound_fn = checked(twin(_gap_bound, (_XI, _S2)), args=("xi", "sigma2"))
 
 
 @checked

@@ -14,17 +14,25 @@ __all__ = ["RESULTS", "PROPERTIES"]
 
 RESULTS: tuple[Result, ...] = (
     Result(
-        id="hpcy25:eq2.3", kind="equation",
+        id="hpcy25:eq2.3",
+        kind="equation",
         summary="one-layer H-head softmax attention; query attends to the context only",
         source="[hpcy25] eq. (2.2)-(2.3)",
         spec="001 §1.3",
         statement="yhat_q = sum_h OV^h Z_{1:L} softmax(Z_{1:L}^T KQ^h z_q)",
-        checks=(Check("sims.checks.softmax_multihead:check_eq2_3_torch",
-                     faults={"double_softmax": {"fault_double_softmax": True},
-                             "query_attends_to_itself": {"fault_query_self_attend": True}}),),
+        checks=(
+            Check(
+                "sims.checks.softmax_multihead:check_eq2_3_torch",
+                faults={
+                    "double_softmax": {"fault_double_softmax": True},
+                    "query_attends_to_itself": {"fault_query_self_attend": True},
+                },
+            ),
+        ),
     ),
     Result(
-        id="hpcy25:obs1", kind="observation",
+        id="hpcy25:obs1",
+        kind="observation",
         summary="trained KQ diagonal (K11 = omega_h I, k21 = 0), OV last-entry, sign matching",
         source="[hpcy25] §3 Observation 1",
         spec="001 R0",
@@ -32,7 +40,8 @@ RESULTS: tuple[Result, ...] = (
         figures=("sims.figures.softmax_multihead:fig_3",),
     ),
     Result(
-        id="hpcy25:obs2", kind="observation",
+        id="hpcy25:obs2",
+        kind="observation",
         summary="H >= 2: homogeneous |omega_h|, zero-sum OV, positive/negative heads, dummy heads",
         source="[hpcy25] §3 Observation 2",
         spec="001 R0",
@@ -43,7 +52,8 @@ RESULTS: tuple[Result, ...] = (
         figures=("sims.figures.softmax_multihead:fig_3",),
     ),
     Result(
-        id="hpcy25:obs3", kind="observation",
+        id="hpcy25:obs3",
+        kind="observation",
         summary="H >= 2 alike, better than H = 1; length generalisation; constant factor of Bayes",
         source="[hpcy25] §3 Observation 3, Fig. 4(a)",
         spec="001 R0",
@@ -51,18 +61,22 @@ RESULTS: tuple[Result, ...] = (
         figures=("sims.figures.softmax_multihead:fig_4a",),
     ),
     Result(
-        id="hpcy25:obs4", kind="observation",
+        id="hpcy25:obs4",
+        kind="observation",
         summary="patterns early and persistent; |omega| rises then decays; |mu| grows",
         source="[hpcy25] §3 Observation 4, Fig. 5",
         spec="001 R0",
         checks=(
             Check("sims.checks.softmax_multihead:check_obs4_train"),
-            Check("numerics.softmax_multihead.checks_flow:check_appb_phases_ode",
-                  faults={"snapshots_at_sigma2_0.01": {"sigma2": 0.01}}),
+            Check(
+                "numerics.softmax_multihead.checks_flow:check_appb_phases_ode",
+                faults={"snapshots_at_sigma2_0.01": {"sigma2": 0.01}},
+            ),
         ),
     ),
     Result(
-        id="hpcy25:prop4.1", kind="proposition",
+        id="hpcy25:prop4.1",
+        kind="proposition",
         summary="approximate loss Ltilde(omega, mu), its gradients, exact at omega = 0, O(1/L) gap",
         source="[hpcy25] Proposition 4.1, Prop. C.1",
         spec="001 R1",
@@ -70,18 +84,27 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.softmax_multihead:ltilde", "theory.softmax_multihead:ltilde_grad"),
         checks=(
             Check("numerics.softmax_multihead.checks_approx_loss:check_prop4_1_symbolic"),
-            Check("numerics.softmax_multihead.checks_approx_loss:check_prop4_1_mc",
-                  faults={"no_factor_d": {"fault_kernel_scale": 1.0},
-                          "prior_I_not_I_over_d": {"fault_task_var": 1.0}}),
-            Check("numerics.softmax_multihead.checks_approx_loss:check_prop4_1_mc_gap",
-                  faults={"no_factor_d": {"fault_kernel_scale": 1.0}}),
-            Check("numerics.softmax_multihead.checks_approx_loss:check_prop4_1_mc_stein",
-                  faults={"first_order_no_p2": {"fault_first_order": True}}),
+            Check(
+                "numerics.softmax_multihead.checks_approx_loss:check_prop4_1_mc",
+                faults={
+                    "no_factor_d": {"fault_kernel_scale": 1.0},
+                    "prior_I_not_I_over_d": {"fault_task_var": 1.0},
+                },
+            ),
+            Check(
+                "numerics.softmax_multihead.checks_approx_loss:check_prop4_1_mc_gap",
+                faults={"no_factor_d": {"fault_kernel_scale": 1.0}},
+            ),
+            Check(
+                "numerics.softmax_multihead.checks_approx_loss:check_prop4_1_mc_stein",
+                faults={"first_order_no_p2": {"fault_first_order": True}},
+            ),
         ),
         figures=("sims.figures.softmax_multihead:fig_6",),
     ),
     Result(
-        id="hpcy25:eq4.3", kind="equation",
+        id="hpcy25:eq4.3",
+        kind="equation",
         summary="Stage I: Taylor decomposition of the GD step; stationarity <omega,mu> = 1/kappa",
         source="[hpcy25] §4.2, eqs. (4.1)-(4.3)",
         spec="001 R2",
@@ -93,7 +116,8 @@ RESULTS: tuple[Result, ...] = (
         ),
     ),
     Result(
-        id="hpcy25:eq4.5", kind="equation",
+        id="hpcy25:eq4.5",
+        kind="equation",
         summary="Stage II lower bound (4.5) and its equality case (homogeneous, zero-sum) (4.4)",
         source="[hpcy25] §4.2, eqs. (4.4)-(4.5)",
         spec="001 R3",
@@ -104,7 +128,8 @@ RESULTS: tuple[Result, ...] = (
         checks=(Check("numerics.softmax_multihead.checks_manifold:check_eq4_5_symbolic"),),
     ),
     Result(
-        id="hpcy25:eq4.6", kind="equation",
+        id="hpcy25:eq4.6",
+        kind="equation",
         summary="manifold M(omega), m*(omega), Ltilde*(omega) increasing, eta(omega) series (4.8)",
         source="[hpcy25] eqs. (4.6)-(4.8)",
         spec="001 R4",
@@ -116,33 +141,44 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check("numerics.softmax_multihead.checks_manifold:check_eq4_6_symbolic"),
-            Check("numerics.softmax_multihead.checks_manifold:check_eq4_6_mc",
-                  faults={"m_star_at_L_30": {"fault_theory_L": 30}}),
+            Check(
+                "numerics.softmax_multihead.checks_manifold:check_eq4_6_mc",
+                faults={"m_star_at_L_30": {"fault_theory_L": 30}},
+            ),
             Check("sims.checks.softmax_multihead:check_obs1_train", faults=OBS1_FAULTS),
         ),
         figures=("sims.figures.softmax_multihead:fig_6",),
     ),
     Result(
-        id="hpcy25:eq4.10", kind="equation",
+        id="hpcy25:eq4.10",
+        kind="equation",
         summary="any H >= 2 model on M(omega) = the +/- pair = debiased GD to first order",
         source="[hpcy25] eqs. (4.9)-(4.11), Remark D.1",
         spec="001 R5",
         checks=(
             Check("numerics.softmax_multihead.checks_manifold:check_eq4_10_float"),
-            Check("numerics.softmax_multihead.checks_manifold:check_thm4_2i_mc",
-                  faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}}),
+            Check(
+                "numerics.softmax_multihead.checks_manifold:check_thm4_2i_mc",
+                faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}},
+            ),
         ),
     ),
     Result(
-        id="hpcy25:thm4.2i", kind="theorem",
+        id="hpcy25:thm4.2i",
+        kind="theorem",
         summary="approximation: |TF - DGD_eta| -> 0 as omega -> 0 (measured slope 2 in omega)",
         source="[hpcy25] Theorem 4.2(i)",
         spec="001 R7",
-        checks=(Check("numerics.softmax_multihead.checks_manifold:check_thm4_2i_mc",
-                  faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}}),),
+        checks=(
+            Check(
+                "numerics.softmax_multihead.checks_manifold:check_thm4_2i_mc",
+                faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}},
+            ),
+        ),
     ),
     Result(
-        id="hpcy25:thm4.2ii", kind="theorem",
+        id="hpcy25:thm4.2ii",
+        kind="theorem",
         summary="optimality over Theta: A2 eigen-split, infimum at omega -> 0, eta* = 1/kappa",
         source="[hpcy25] Theorem 4.2(ii), App. D.2 (D.19)-(D.24)",
         spec="001 R8",
@@ -150,7 +186,8 @@ RESULTS: tuple[Result, ...] = (
         checks=(Check("numerics.softmax_multihead.checks_manifold:check_thm4_2ii_symbolic"),),
     ),
     Result(
-        id="hpcy25:thm4.2iii", kind="theorem",
+        id="hpcy25:thm4.2iii",
+        kind="theorem",
         summary="Bayes comparison: 0 <= R_DGD∞ - R_B∞ <= xi/(1+xi(1+σ²)) (proven replacement)",
         source="[hpcy25] Theorem 4.2(iii), (D.34)-(D.36)",
         spec="001 R9, §6 item 6",
@@ -163,16 +200,23 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.softmax_multihead.checks_optimality:check_thm4_2iii_symbolic"),
             BOUND_VALUES,
-            Check("numerics.softmax_multihead.checks_optimality:check_thm4_2iii_mc",
-                  faults={"prior_I_not_I_over_d": {"fault_task_var": 1.0}}),
-            Check("numerics.softmax_multihead.checks_optimality:check_eqd_29_mc",
-                  faults={"prior_I_not_I_over_d": {"fault_task_var": 1.0},
-                          "sampled_step_0.8": {"fault_mc_eta": 0.8}}),
+            Check(
+                "numerics.softmax_multihead.checks_optimality:check_thm4_2iii_mc",
+                faults={"prior_I_not_I_over_d": {"fault_task_var": 1.0}},
+            ),
+            Check(
+                "numerics.softmax_multihead.checks_optimality:check_eqd_29_mc",
+                faults={
+                    "prior_I_not_I_over_d": {"fault_task_var": 1.0},
+                    "sampled_step_0.8": {"fault_mc_eta": 0.8},
+                },
+            ),
         ),
         derived=True,
     ),
     Result(
-        id="hpcy25:eqD.29", kind="equation",
+        id="hpcy25:eqD.29",
+        kind="equation",
         summary="closed-form risks: vanilla GD R_V, exact finite-L debiased GD R_D, optima, limits",
         source="[hpcy25] (D.25)-(D.33)",
         spec="001 R9 (R_D derived)",
@@ -186,15 +230,20 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_multihead.checks_optimality:check_eqd_29_symbolic"),
             Check("numerics.softmax_multihead.checks_optimality:check_eqd_29_paper"),
             BOUND_VALUES,
-            Check("numerics.softmax_multihead.checks_optimality:check_eqd_29_mc",
-                  faults={"prior_I_not_I_over_d": {"fault_task_var": 1.0},
-                          "sampled_step_0.8": {"fault_mc_eta": 0.8}}),
+            Check(
+                "numerics.softmax_multihead.checks_optimality:check_eqd_29_mc",
+                faults={
+                    "prior_I_not_I_over_d": {"fault_task_var": 1.0},
+                    "sampled_step_0.8": {"fault_mc_eta": 0.8},
+                },
+            ),
         ),
         figures=("sims.figures.softmax_multihead:fig_4b",),
         derived=True,
     ),
     Result(
-        id="hpcy25:appB", kind="equation",
+        id="hpcy25:appB",
+        kind="equation",
         summary="two-head gradient flow: 4-D and reduced (B.4), invariance, monotone imbalance",
         source="[hpcy25] App. B, (B.1)-(B.4)",
         spec="001 R10",
@@ -203,16 +252,26 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:reduced_rhs",
             "theory.softmax_multihead:imbalance_rate",
         ),
-        checks=(Check("numerics.softmax_multihead.checks_flow:check_appb_ode",
-                  faults={"time_scale_squared": {"fault_reduced_rhs_fn": Ref(
-                      "numerics.softmax_multihead.faults:reduced_rhs_s_squared")}}),),
+        checks=(
+            Check(
+                "numerics.softmax_multihead.checks_flow:check_appb_ode",
+                faults={
+                    "time_scale_squared": {
+                        "fault_reduced_rhs_fn": Ref(
+                            "numerics.softmax_multihead.faults:reduced_rhs_s_squared"
+                        )
+                    }
+                },
+            ),
+        ),
         figures=("sims.figures.softmax_multihead:fig_22",),
     ),
     Result(
-        id="hpcy25:appB-phases", kind="equation",
+        id="hpcy25:appB-phases",
+        kind="equation",
         summary="phases I-III: exponential start, Lambert-W peak, mu ~ t^{1/6}; Ltilde Lyapunov "
-                "(the spec's reading omega ~ t^{-1/2} of the heuristic, whose exponent the OCR "
-                "lost, not reproduced: unconfirmed)",
+        "(the spec's reading omega ~ t^{-1/2} of the heuristic, whose exponent the OCR "
+        "lost, not reproduced: unconfirmed)",
         source="[hpcy25] App. B (B.5)-(B.18)",
         spec="001 R10, §6 item 5",
         objects=(
@@ -221,16 +280,21 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:late_mu_law",
         ),
         checks=(
-            Check("numerics.softmax_multihead.checks_flow:check_appb_phases_ode",
-                  faults={"snapshots_at_sigma2_0.01": {"sigma2": 0.01}}),
-            Check("numerics.softmax_multihead.checks_flow:check_appb_phases_ode_late",
-                  expect="unconfirmed"),
+            Check(
+                "numerics.softmax_multihead.checks_flow:check_appb_phases_ode",
+                faults={"snapshots_at_sigma2_0.01": {"sigma2": 0.01}},
+            ),
+            Check(
+                "numerics.softmax_multihead.checks_flow:check_appb_phases_ode_late",
+                expect="unconfirmed",
+            ),
             Check("numerics.softmax_multihead.checks_flow:check_appb_phases_ode_peak"),
         ),
         figures=("sims.figures.softmax_multihead:fig_22",),
     ),
     Result(
-        id="hpcy25:eq4.12", kind="equation",
+        id="hpcy25:eq4.12",
+        kind="equation",
         summary="single head: Ltilde optimum omega = 1/sqrt(d) vs exact-risk optimum 0.5-0.55 (NW)",
         source="[hpcy25] (4.12), §4 (Chen et al. 2024a)",
         spec="001 R6, §6 item 14",
@@ -245,14 +309,16 @@ RESULTS: tuple[Result, ...] = (
         ),
     ),
     Result(
-        id="hpcy25:eq5.2", kind="equation",
+        id="hpcy25:eq5.2",
+        kind="equation",
         summary="a softmax +/- pair emulates a linear head minus W_OV zbar zbar^T W_KQ z_q",
         source="[hpcy25] §5.1, eq. (5.2)",
         spec="001 R11",
         checks=(Check("numerics.softmax_multihead.checks_extensions:check_eq5_2_rate"),),
     ),
     Result(
-        id="hpcy25:sec5.1", kind="derived",
+        id="hpcy25:sec5.1",
+        kind="derived",
         summary="length generalisation: softmax R_D(eta;L') decreasing; linear min at L+(D'+1)/2",
         source="[hpcy25] §5.1, Fig. 8",
         spec="001 R11",
@@ -262,15 +328,18 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:linear_length_argmin",
         ),
         checks=(
-            Check("numerics.softmax_multihead.checks_extensions:check_sec5_1_mc",
-                  faults={"linear_renormalised_by_L": {"fault_renormalise_linear": True}}),
+            Check(
+                "numerics.softmax_multihead.checks_extensions:check_sec5_1_mc",
+                faults={"linear_renormalised_by_L": {"fault_renormalise_linear": True}},
+            ),
             Check("sims.checks.softmax_multihead:check_sec5_1_train"),
         ),
         figures=("sims.figures.softmax_multihead:fig_8",),
         derived=True,
     ),
     Result(
-        id="hpcy25:table1", kind="table",
+        id="hpcy25:table1",
+        kind="table",
         summary="normalised activations: Table 1 arithmetic, implied c, 2c omega mu in [0.85,1.05]",
         source="[hpcy25] §5.2, Table 1",
         spec="001 R12",
@@ -278,11 +347,16 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:table1_implied_c",
             "theory.softmax_multihead:table1_effective_step",
         ),
-        checks=(Check("numerics.softmax_multihead.checks_extensions:check_table1_paper",
-                  faults={"c_all_one": {"fault_table1_c": (1.0,) * 8}}),),
+        checks=(
+            Check(
+                "numerics.softmax_multihead.checks_extensions:check_table1_paper",
+                faults={"c_all_one": {"fault_table1_c": (1.0,) * 8}},
+            ),
+        ),
     ),
     Result(
-        id="hpcy25:eq5.6", kind="equation",
+        id="hpcy25:eq5.6",
+        kind="equation",
         summary="non-isotropic: R(Gamma), Gamma* = M^{-1}, debiased P_D*; trained P vs P_D*",
         source="[hpcy25] §5.3, (5.3)-(5.6), Lemma E.4",
         spec="001 R13",
@@ -297,7 +371,8 @@ RESULTS: tuple[Result, ...] = (
         ),
     ),
     Result(
-        id="hpcy25:def5.1", kind="definition",
+        id="hpcy25:def5.1",
+        kind="definition",
         summary="multi-task ICL (Defs 5.1/5.2): per-task and shared optima, Table 2, trained modes",
         source="[hpcy25] §5.4, Defs. 5.1-5.2, App. A.3, Table 2",
         spec="001 R14",
@@ -307,13 +382,16 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:table2_sums",
         ),
         checks=(
-            Check("numerics.softmax_multihead.checks_extensions:check_def5_1_mc",
-                  faults={"table2_at_L_40": {"L": 40}}),
+            Check(
+                "numerics.softmax_multihead.checks_extensions:check_def5_1_mc",
+                faults={"table2_at_L_40": {"L": 40}},
+            ),
             Check("sims.checks.softmax_multihead:check_def5_1_train"),
         ),
     ),
     Result(
-        id="hpcy25:appA.4", kind="remark",
+        id="hpcy25:appA.4",
+        kind="remark",
         summary="softmax-norm concentration: L E||p||^2 -> e^{d omega^2}, (1-2omega^2)^{-d/2}",
         source="[hpcy25] App. A.4, Fig. 20",
         spec="001 R15",
@@ -321,8 +399,12 @@ RESULTS: tuple[Result, ...] = (
             "theory.softmax_multihead:softmax_norm_first_order",
             "theory.softmax_multihead:softmax_norm_limit",
         ),
-        checks=(Check("numerics.softmax_multihead.checks_appa:check_appa_4_mc",
-                  faults={"references_at_d_4": {"fault_theory_d": 4}}),),
+        checks=(
+            Check(
+                "numerics.softmax_multihead.checks_appa:check_appa_4_mc",
+                faults={"references_at_d_4": {"fault_theory_d": 4}},
+            ),
+        ),
     ),
 )
 
@@ -336,13 +418,17 @@ RESULTS: tuple[Result, ...] = (
 #: setting").
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
-        result="hpcy25:obs1", name="manifold-any-setting",
+        result="hpcy25:obs1",
+        name="manifold-any-setting",
         check="sims.checks.softmax_multihead:check_obs1_train",
         strategy="theory.strategies.softmax_multihead:hpcy25_obs1_regime_settings",
-        pinned=({"d": 5, "L": 40, "sigma2": 0.1, "H": 2},)),
+        pinned=({"d": 5, "L": 40, "sigma2": 0.1, "H": 2},),
+    ),
     TrainedProperty(
-        result="hpcy25:eq4.3", name="debiased-not-vanilla-any-setting",
+        result="hpcy25:eq4.3",
+        name="debiased-not-vanilla-any-setting",
         check="sims.checks.softmax_multihead:check_eq4_3_train_vgd",
         strategy="theory.strategies.softmax_multihead:hpcy25_vgd_regime_settings",
-        pinned=({"d": 5, "L": 24, "sigma2": 0.1, "H": 2},)),
+        pinned=({"d": 5, "L": 24, "sigma2": 0.1, "H": 2},),
+    ),
 )

@@ -8,9 +8,16 @@ from hypothesis import strategies as st
 from theory.settings.softmax_multihead import HpcySetting
 from theory.strategies.common import dims, prompt_lengths, variances
 
-__all__ = ["hpcy25_settings", "hpcy25_trained_settings", "hpcy25_vgd_settings",
-           "hpcy25_trained_settings_two_heads", "hpcy25_obs1_regime_settings",
-           "hpcy25_vgd_regime_settings", "PROP4_1_MIN_L", "HEADS"]
+__all__ = [
+    "hpcy25_settings",
+    "hpcy25_trained_settings",
+    "hpcy25_vgd_settings",
+    "hpcy25_trained_settings_two_heads",
+    "hpcy25_obs1_regime_settings",
+    "hpcy25_vgd_regime_settings",
+    "PROP4_1_MIN_L",
+    "HEADS",
+]
 
 
 def _floats(lo: float, hi: float) -> st.SearchStrategy[float]:
@@ -18,8 +25,9 @@ def _floats(lo: float, hi: float) -> st.SearchStrategy[float]:
 
 
 @st.composite
-def hpcy25_settings(draw: st.DrawFn, *, H: int | None = None, small_omega: bool = True
-                    ) -> HpcySetting:
+def hpcy25_settings(
+    draw: st.DrawFn, *, H: int | None = None, small_omega: bool = True
+) -> HpcySetting:
     """A validated :class:`~theory.settings.softmax_multihead.HpcySetting`: ``d`` (1–6), ``L``
     (2–64), ``sigma2`` ∈ [0, 4], ``H`` heads (1–4) and a head configuration ``omega`` (|ω_h| ≤ 0.5
     if ``small_omega``, the regime of Prop. 4.1; else ≤ 2) and ``mu`` (|μ_h| ≤ 6)."""
@@ -41,12 +49,14 @@ _SIGMA2_GRID = 20
 
 
 def _trained(min_L: int, heads: tuple[int, ...] = (2, 3, 4)) -> st.SearchStrategy[dict]:
-    return st.fixed_dictionaries({
-        "d": st.integers(1, 8),
-        "L": st.integers(min_L, 64),
-        "sigma2": st.integers(0, _SIGMA2_GRID).map(lambda k: k / _SIGMA2_GRID),
-        "H": st.sampled_from(heads),
-    })
+    return st.fixed_dictionaries(
+        {
+            "d": st.integers(1, 8),
+            "L": st.integers(min_L, 64),
+            "sigma2": st.integers(0, _SIGMA2_GRID).map(lambda k: k / _SIGMA2_GRID),
+            "H": st.sampled_from(heads),
+        }
+    )
 
 
 #: Prop. 4.1's regime.  [hpcy25] Proposition 4.1 (Informal; formal: Prop. C.1, §C.2) states that

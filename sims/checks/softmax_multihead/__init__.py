@@ -3,10 +3,11 @@ per paper section (keys of :data:`theory.softmax_multihead.SECTIONS`):
 
 * :mod:`.model` -- §2 eqs. (2.2)-(2.3): the torch forward;
 * :mod:`.observations` -- §3 Observations 1-4 at the presets and at any setting;
-* :mod:`.manifold` -- §4.2 (4.3) against vanilla GD (any setting) and the single head (4.12);
+* :mod:`.manifold` -- §4.2 (4.3) against vanilla GD (any setting), the finite-ω prediction of
+  ⟨ω, μ⟩ [derived] and its ω → 0 limit row, m vs m*(ω̄) (4.6), the single head (4.12);
 * :mod:`.extensions` -- §5 length generalisation, non-isotropic P, multi-task;
 * :mod:`.training` -- §3 training at any setting: validators, the derived recipe, convergence,
-  separability, traps and the finite-ω prediction [derived];
+  separability and traps;
 * :mod:`.evidence` -- the trained-row builders those share (pattern metrics, risks, seeds,
   alternatives, manifold rows, traps).
 
@@ -16,15 +17,16 @@ risks on fresh prompts.  Random streams are labelled with the registered check p
 ``sims.checks.softmax_multihead:<check>`` (string literals in the section modules).
 
 Every check function is re-exported here, so ``sims.checks.softmax_multihead:check_x`` keeps
-resolving; the old modules ``sims.checks.softmax_multihead_{rows,settings,setting_rows}`` are these
-modules (:data:`sims.checks.MOVED`).
+resolving; the old modules ``sims.checks.softmax_multihead_rows`` (:mod:`.evidence`) and
+``sims.checks.softmax_multihead_{settings,setting_rows}`` (this package, which re-exports their
+names) are these modules (:data:`sims.checks.MOVED`).
 """
 
 # ruff: noqa: F401  (the old modules' public names, bound for their aliases)
 from __future__ import annotations
 
 from sims.checks.softmax_multihead import evidence, training
-from sims.checks.softmax_multihead.evidence import pattern_metrics
+from sims.checks.softmax_multihead.evidence import COUNT_ATOL, pattern_metrics, seed_claim_row
 from sims.checks.softmax_multihead.extensions import (
     RTOL_NONISO_SCALE,
     check_def5_1_train,
@@ -32,28 +34,64 @@ from sims.checks.softmax_multihead.extensions import (
     check_sec5_1_train,
 )
 from sims.checks.softmax_multihead.manifold import (
+    COMPARISON,
+    LIMIT_OFFSET_UNITS,
+    PAIR_MC_N,
+    PRED_NAME,
     check_eq4_3_train_vgd,
     check_eq4_12_train,
+    finite_omega_rows,
+    finite_omega_scale,
+    finite_omega_step,
+    limit_row,
     vgd_at_setting,
     vgd_setting_rows,
 )
 from sims.checks.softmax_multihead.model import FORWARD_ATOL, FORWARD_RTOL, check_eq2_3_torch
 from sims.checks.softmax_multihead.observations import (
-    COUNT_ATOL,
-    M_GAP_UNITS,
     check_obs1_train,
     check_obs2_train_seeds,
     check_obs3_train,
     check_obs4_train,
     obs1_at_setting,
-    seed_claim_row,
     seed_outcomes,
     setting_rows,
 )
+from sims.checks.softmax_multihead.training import (
+    M_GAP_UNITS,
+    MUST_RESOLVE_L,
+    MUST_RESOLVE_REL,
+    OBS1_DEFAULTS,
+    SEPARATION_UNITS,
+    SETTING_SECONDS_PER_STEP,
+    STOP_FRACTION,
+    VGD_DEFAULTS,
+    at_preset,
+    convergence_shortfall,
+    discriminate,
+    invariant_stop,
+    m_row,
+    pair_trap,
+    plan_rtol,
+    recipe_details,
+    setting_batch,
+    skip_unconverged,
+    trapped_rows,
+    validate_obs1,
+    validate_vgd,
+)
 
 __all__ = [
-    "pattern_metrics", "check_eq2_3_torch", "check_obs1_train",
-    "check_obs3_train", "check_obs4_train", "check_eq4_12_train",
-    "check_sec5_1_train", "check_eq5_6_train", "check_def5_1_train",
-    "check_obs2_train_seeds", "check_eq4_3_train_vgd", "seed_claim_row",
+    "pattern_metrics",
+    "check_eq2_3_torch",
+    "check_obs1_train",
+    "check_obs3_train",
+    "check_obs4_train",
+    "check_eq4_12_train",
+    "check_sec5_1_train",
+    "check_eq5_6_train",
+    "check_def5_1_train",
+    "check_obs2_train_seeds",
+    "check_eq4_3_train_vgd",
+    "seed_claim_row",
 ]

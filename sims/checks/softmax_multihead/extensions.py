@@ -35,19 +35,39 @@ def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     rs = [ev_.risk("h2", seed, Lp) for Lp in Lps]
     for i in range(len(Lps) - 1):
         gap = rs[i].mean - rs[i + 1].mean
-        ev.append(band(f"softmax risk decreases from L'={Lps[i]} to {Lps[i + 1]} (beyond 5 se)",
-                       gap, Z_MC * math.hypot(rs[i].se, rs[i + 1].se), None))
+        ev.append(
+            band(
+                f"softmax risk decreases from L'={Lps[i]} to {Lps[i + 1]} (beyond 5 se)",
+                gap,
+                Z_MC * math.hypot(rs[i].se, rs[i + 1].se),
+                None,
+            )
+        )
     rl = {Lp: ev_.risk("linear", seed, Lp) for Lp in (40, 80)}
-    ev.append(band("linear attention: risk(L'=80) - risk(L'=40) ≥ 0.3", rl[80].mean - rl[40].mean,
-                   0.3, None))
+    ev.append(
+        band(
+            "linear attention: risk(L'=80) - risk(L'=40) ≥ 0.3",
+            rl[80].mean - rl[40].mean,
+            0.3,
+            None,
+        )
+    )
     m = ev_.pattern_metrics(sm.extra["experiment"], sm.params)
     eta = ev_.eta_hat(m)[2]
-    ev.append(informational("softmax trained risk vs R_D(eta_hat; L')",
-                            [th.softmax_length_risk(Lp, eta, 5, 0.1) for Lp in Lps],
-                            [r.mean for r in rs]))
-    ev.append(informational("linear trained risk vs R_lin(L') at L' = 40, 80",
-                            [th.linear_length_risk(Lp, 40, 5, 0.1) for Lp in (40, 80)],
-                            [rl[40].mean, rl[80].mean]))
+    ev.append(
+        informational(
+            "softmax trained risk vs R_D(eta_hat; L')",
+            [th.softmax_length_risk(Lp, eta, 5, 0.1) for Lp in Lps],
+            [r.mean for r in rs],
+        )
+    )
+    ev.append(
+        informational(
+            "linear trained risk vs R_lin(L') at L' = 40, 80",
+            [th.linear_length_risk(Lp, 40, 5, 0.1) for Lp in (40, 80)],
+            [rl[40].mean, rl[80].mean],
+        )
+    )
     return ev
 
 
@@ -58,8 +78,9 @@ def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 RTOL_NONISO_SCALE = 0.015
 
 
-def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
-                      fault_prediction: str | None = None) -> list[Evidence]:
+def check_eq5_6_train(
+    *, quick: bool = True, seed: int = 0, fault_prediction: str | None = None
+) -> list[Evidence]:
     """V-R13(d): KMS ρ = 0.5, H = 2, L = 20: a ± head pair; ``P = Σ_h μ_h sym(K11^h)`` within 5 %
     (relative Frobenius, train_discrimination) of the debiased optimum ``P_D*`` and outside 5 % of
     ``Σ^{-1}`` (the finite-L term dropped); its scale ``tr P`` within 1.5 % of ``tr P_D*`` and
@@ -73,18 +94,26 @@ def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
     named alternative as the prediction of every row that lists it (negative control)."""
     exp = ev_.noniso_P(seed)[0]
     S = kms_covariance(exp.d, exp.rho)
-    PD, G, Sinv = (th.pd_star(S, exp.L, exp.sigma2), th.gamma_star(S, exp.L, exp.sigma2),
-                   np.linalg.inv(S))
+    PD, G, Sinv = (
+        th.pd_star(S, exp.L, exp.sigma2),
+        th.gamma_star(S, exp.L, exp.sigma2),
+        np.linalg.inv(S),
+    )
     g_name, s_name = "Gamma* (5.6) (vanilla GD)", "Sigma^-1 (finite-L term dropped)"
     if fault_prediction is not None and fault_prediction not in (g_name, s_name):
-        raise ValueError(f"fault_prediction must be one of {[g_name, s_name]}, "
-                         f"got {fault_prediction!r}")
-    pred, alts = swap_alternative(PD, {s_name: Sinv}, fault_prediction,
-                                  prediction_name="P_D* (5.3)", strict=False)
-    tr_pred, tr_alts = swap_alternative(float(np.trace(PD)), {g_name: float(np.trace(G)),
-                                                              s_name: float(np.trace(Sinv))},
-                                        fault_prediction, prediction_name="tr P_D* (5.3)",
-                                        strict=False)
+        raise ValueError(
+            f"fault_prediction must be one of {[g_name, s_name]}, got {fault_prediction!r}"
+        )
+    pred, alts = swap_alternative(
+        PD, {s_name: Sinv}, fault_prediction, prediction_name="P_D* (5.3)", strict=False
+    )
+    tr_pred, tr_alts = swap_alternative(
+        float(np.trace(PD)),
+        {g_name: float(np.trace(G)), s_name: float(np.trace(Sinv))},
+        fault_prediction,
+        prediction_name="tr P_D* (5.3)",
+        strict=False,
+    )
     nPD = float(np.linalg.norm(PD))
 
     def rows_of(s_: int) -> list[Evidence]:
@@ -92,23 +121,38 @@ def check_eq5_6_train(*, quick: bool = True, seed: int = 0,
         return [
             band("noniso: mu_1 mu_2 < 0 (± head pair)", float(mu[0] * mu[1]), None, 0.0),
             train_discrimination(
-                "noniso: P = sum_h mu_h sym(K11^h) vs P_D* (5.3)-(5.6) debiased", P, pred, P0,
-                alternatives=alts, details={
-                    "P": P.tolist(), "L": exp.L,
+                "noniso: P = sum_h mu_h sym(K11^h) vs P_D* (5.3)-(5.6) debiased",
+                P,
+                pred,
+                P0,
+                alternatives=alts,
+                details={
+                    "P": P.tolist(),
+                    "L": exp.L,
                     "Gamma* (5.6): relative Frobenius distance to trained P, to P_D*": [
-                        float(np.linalg.norm(P - G)) / nPD, float(np.linalg.norm(G - PD)) / nPD]}),
+                        float(np.linalg.norm(P - G)) / nPD,
+                        float(np.linalg.norm(G - PD)) / nPD,
+                    ],
+                },
+            ),
             train_discrimination(
                 "noniso: scale tr P vs tr P_D* (debiased), not tr Gamma* (vanilla GD)",
-                float(np.trace(P)), tr_pred, float(np.trace(P0)), alternatives=tr_alts,
-                rtol=RTOL_NONISO_SCALE, details={"L": exp.L}),
+                float(np.trace(P)),
+                tr_pred,
+                float(np.trace(P0)),
+                alternatives=tr_alts,
+                rtol=RTOL_NONISO_SCALE,
+                details={"L": exp.L},
+            ),
         ]
 
     return ev_.fold_seeds(rows_of, ev_.seeds(quick, seed), ev_.noniso_trap)
 
 
 # ------------------------------------------------------------------------------ R14 (d)
-def check_def5_1_train(*, quick: bool = True, seed: int = 0,
-                            preset: str = "multitask") -> list[Evidence]:
+def check_def5_1_train(
+    *, quick: bool = True, seed: int = 0, preset: str = "multitask"
+) -> list[Evidence]:
     """V-R14(d) robust criteria (mode labels are seed-dependent): per task k,
     ``|Σ_h μ_{h,k}| ≤ 0.05 Σ_h |μ_{h,k}|``; ``P_k = Σ_h μ_{h,k} diag(K11^h)``
     has diagonal entries in
@@ -122,20 +166,45 @@ def check_def5_1_train(*, quick: bool = True, seed: int = 0,
     diagK = np.diagonal(KQ[:, :d, :d], axis1=1, axis2=2)  # (H, d)
     for k, S in enumerate(MT_SUPPORTS):
         mu = OV[:, k, d + k]
-        ev.append(band(f"task {k + 1}: |sum_h mu_hk| ≤ 0.05 sum_h |mu_hk|",
-                       abs(mu.sum()) / np.abs(mu).sum(), None, 0.05))
+        ev.append(
+            band(
+                f"task {k + 1}: |sum_h mu_hk| ≤ 0.05 sum_h |mu_hk|",
+                abs(mu.sum()) / np.abs(mu).sum(),
+                None,
+                0.05,
+            )
+        )
         Pk = mu @ diagK
         on = np.array([j in S for j in range(d)])
-        ev.append(band(f"task {k + 1}: P_k diagonal on S_k in [0.8, 1.05]", float(Pk[on].min()),
-                       0.8, 1.05, details={"P_k": Pk.tolist()}))
-        ev.append(band(f"task {k + 1}: P_k diagonal on S_k ≤ 1.05", float(Pk[on].max()), None,
-                       1.05))
-        ev.append(band(f"task {k + 1}: |P_k| off S_k ≤ 0.1", float(np.abs(Pk[~on]).max()), None,
-                       0.1))
-        ev.append(band(f"task {k + 1}: cross-task OV entries ≤ 0.1",
-                       float(np.abs(OV[:, k, [d + j for j in range(n) if j != k]]).max()),
-                       None, 0.1))
+        ev.append(
+            band(
+                f"task {k + 1}: P_k diagonal on S_k in [0.8, 1.05]",
+                float(Pk[on].min()),
+                0.8,
+                1.05,
+                details={"P_k": Pk.tolist()},
+            )
+        )
+        ev.append(
+            band(f"task {k + 1}: P_k diagonal on S_k ≤ 1.05", float(Pk[on].max()), None, 1.05)
+        )
+        ev.append(
+            band(f"task {k + 1}: |P_k| off S_k ≤ 0.1", float(np.abs(Pk[~on]).max()), None, 0.1)
+        )
+        ev.append(
+            band(
+                f"task {k + 1}: cross-task OV entries ≤ 0.1",
+                float(np.abs(OV[:, k, [d + j for j in range(n) if j != k]]).max()),
+                None,
+                0.1,
+            )
+        )
     risk = model_risk(exp, res.params, seed=seed)
-    ev.append(informational("multitask risk (sum over tasks) vs 2 x per-task optimum 0.4122",
-                            2 * th.mt_task_risk(exp.L, 4, exp.sigma2), risk.mean))
+    ev.append(
+        informational(
+            "multitask risk (sum over tasks) vs 2 x per-task optimum 0.4122",
+            2 * th.mt_task_risk(exp.L, 4, exp.sigma2),
+            risk.mean,
+        )
+    )
     return ev

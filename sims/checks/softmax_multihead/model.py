@@ -26,9 +26,14 @@ FORWARD_RTOL = 1e-10
 FORWARD_ATOL = 1e-12
 
 
-def check_eq2_3_torch(*, quick: bool = True, seed: int = 0, H: int = 2,
-                      fault_double_softmax: bool | None = None,
-                      fault_query_self_attend: bool | None = None) -> list[Evidence]:
+def check_eq2_3_torch(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    H: int = 2,
+    fault_double_softmax: bool | None = None,
+    fault_query_self_attend: bool | None = None,
+) -> list[Evidence]:
     """The torch model is eq. (2.3): its forward equals
     ``Σ_h OV^h Z_{1:L} softmax(Z_{1:L}ᵀ KQ^h z_q)``
     computed in numpy from its effective circuits (query attends to the context only, one softmax).
@@ -49,8 +54,12 @@ def check_eq2_3_torch(*, quick: bool = True, seed: int = 0, H: int = 2,
     KQ, OV = circuits(exp, params)
     ref = full_attention_predict(Z.numpy(), KQ, OV)[:, 0]
     return [
-        float_agreement("torch forward = eq. (2.3) from the effective KQ, OV (numpy)", out, ref,
-                        rtol=FORWARD_RTOL, atol=FORWARD_ATOL,
-                        details={"double_softmax": double_softmax,
-                                 "query_self_attend": query_self_attend}),
+        float_agreement(
+            "torch forward = eq. (2.3) from the effective KQ, OV (numpy)",
+            out,
+            ref,
+            rtol=FORWARD_RTOL,
+            atol=FORWARD_ATOL,
+            details={"double_softmax": double_softmax, "query_self_attend": query_self_attend},
+        ),
     ]

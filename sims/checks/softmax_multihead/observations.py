@@ -22,37 +22,39 @@ import numpy as np
 import theory.softmax_multihead as th
 from numerics.softmax_multihead.bands import band
 from numerics.testing import (
-    TRAIN_RTOL,
     Z_MC,
-    claim_agreement,
     informational,
     over_seeds,
-    swap_alternative,
-    untested,
 )
 from sims.checks.softmax_multihead import evidence as ev_
+from sims.checks.softmax_multihead import manifold as mf_
 from sims.checks.softmax_multihead import training as tr_
-from sims.experiments.softmax_multihead import PRESETS, setting_experiment, trained, trained_setting
+from sims.experiments.softmax_multihead import setting_experiment, trained, trained_setting
 from theory.common.protocols import Evidence, validates_setting
-from theory.softmax_multihead.claims import CLAIMS, PAPER_TRAINING_SCALE
 
-__all__ = ["check_obs1_train", "check_obs3_train", "check_obs4_train", "check_obs2_train_seeds",
-           "seed_outcomes", "seed_claim_row", "setting_rows", "obs1_at_setting", "M_GAP_UNITS",
-           "COUNT_ATOL"]
+__all__ = [
+    "check_obs1_train",
+    "check_obs3_train",
+    "check_obs4_train",
+    "check_obs2_train_seeds",
+    "seed_outcomes",
+    "setting_rows",
+    "obs1_at_setting",
+]
 
 #: The registered path of :func:`check_obs1_train` before the sections: the label of its random
 #: streams (kept fixed so the streams do not move).
 _PATH = "sims.checks.softmax_multihead:check_obs1_train"  # stream label: fixed
 
-#: seed counts are integers: a band of 0.5 means the counts are equal
-COUNT_ATOL = 0.5
 
-#: the claim a seed-outcome row compares with (theory/softmax_multihead/claims.py)
-_SEED_CLAIMS = {"Obs 4": "obs4-consistent-across-seeds", "Obs 1-2": "obs1-2-from-random-init"}
-
-
-def seed_outcomes(preset: str, H: int, seeds: tuple[int, ...], *, claim: str,
-                  rows_of: Callable[[int], list[Evidence]] | None = None) -> Evidence:
+def seed_outcomes(
+    preset: str,
+    H: int,
+    seeds: tuple[int, ...],
+    *,
+    claim: str,
+    rows_of: Callable[[int], list[Evidence]] | None = None,
+) -> Evidence:
     """A claim over seeds (Obs. 4: "consistent across seeds").  ``rows_of(seed)`` are one seed's
     rows (default: :func:`check_obs1_train` on that seed), folded by
     :func:`numerics.testing.over_seeds`; ``observed`` = the seeds whose rows all pass (reach the
@@ -62,6 +64,7 @@ def seed_outcomes(preset: str, H: int, seeds: tuple[int, ...], *, claim: str,
     gives the trap fraction at our CPU scale (``reached``) and the paper's scale (``needed``), so
     a trap at a few thousand CPU steps is not reported as a paper error; fail: a seed neither
     reaches the prediction nor ends in a named trap."""
+
     def obs1_rows(s_: int) -> list[Evidence]:
         return check_obs1_train(H=H, seed=s_, preset=preset)
 
@@ -71,45 +74,33 @@ def seed_outcomes(preset: str, H: int, seeds: tuple[int, ...], *, claim: str,
     # TRAIN contract: the folded TRAIN rows' start distances and named alternatives
     train = [e for e in merged if e.kind == "TRAIN"]
     starts = [p["start_units"] for e in train for p in e.details["per_seed"]]
-    alts = [{**a, "name": f"{e.name}: {a['name']}"} for e in train
-            for a in e.details["alternatives"]]
-    return seed_claim_row(preset, H, seeds, reached, traps, claim=claim,
-                          details={"start_units": min(starts), "alternatives": alts})
+    alts = [
+        {**a, "name": f"{e.name}: {a['name']}"} for e in train for a in e.details["alternatives"]
+    ]
+    return ev_.seed_claim_row(
+        preset,
+        H,
+        seeds,
+        reached,
+        traps,
+        claim=claim,
+        details={"start_units": min(starts), "alternatives": alts},
+    )
 
 
-def seed_claim_row(preset: str, H: int, seeds: tuple[int, ...], reached: list[int],
-                   traps: dict[str, str], *, claim: str,
-                   details: dict[str, Any] | None = None) -> Evidence:
-    """The claim row over seeds of :func:`seed_outcomes`, from its counts (no training): pass when
-    every seed reaches the prediction; ``untested`` when the seeds that do not are all in a named
-    trap (the paper's consistency is measured after 500k GPU steps; ``reached`` gives our steps
-    and the trap fraction, ``needed`` the paper's scale); fail otherwise."""
-    record = CLAIMS[_SEED_CLAIMS["Obs 4" if claim.startswith("Obs 4") else "Obs 1-2"]]
-    frac = len(traps) / len(seeds)
-    row = claim_agreement(
-        f"H={H}: seeds reaching the prediction ({claim}) of {len(seeds)}",
-        kind="TRAIN", paper=len(seeds), ours=len(seeds) - len(traps), observed=len(reached),
-        atol=COUNT_ATOL, source=f"[hpcy25] {record.where}", claim=record,
-        details={"seeds": list(seeds), "seeds_passed": list(reached), "traps": dict(traps),
-                 "preset": preset, "trap_fraction": frac, **(details or {})})
-    if row.verdict != "discrepancy":
-        return row
-    cfg = PRESETS[preset][1]
-    return untested(
-        row, claim=record,
-        reached=(f"{cfg.steps} {cfg.optimizer} steps (lr {cfg.lr:g}, batch {cfg.batch_size}) on "
-                 f"CPU: {len(traps)} of {len(seeds)} seeds ({frac:.0%}) end in the single-head "
-                 f"trap (seeds {', '.join(sorted(traps))}); the others reach the prediction"),
-        needed=(f"{PAPER_TRAINING_SCALE}; the trap fraction at that scale is not measured "
-                f"here"))
-
-
-# -------------------------------------------------------------------------- Obs. 1-3 (R0)
 @validates_setting(tr_.validate_obs1)
-def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: str = "",
-                     d: int = 5, L: int = 40, sigma2: float = 0.1,
-                     fault_double_softmax: bool | None = None,
-                     fault_prediction: str | None = None) -> list[Evidence]:
+def check_obs1_train(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    H: int = 2,
+    preset: str = "",
+    d: int = 5,
+    L: int = 40,
+    sigma2: float = 0.1,
+    fault_double_softmax: bool | None = None,
+    fault_prediction: str | None = None,
+) -> list[Evidence]:
     """Obs. 1–2 and the manifold position on a trained H-head model (spec torch recipe pass list):
     diag_ratio ≥ 0.97 and ov_ratio ≥ 0.98 on active heads, sign matching; for H ≥ 2 also zero-sum
     ``|Σμ| ≤ 0.1 max|μ|``, active ``|ω_h|`` spread ≤ 15 %, ``|2ω̄m − 1/κ| ≤ 0.05``; TRAIN rows that
@@ -126,9 +117,16 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
     double_softmax = bool(fault_double_softmax)  # FAULT: train with a second softmax
     seeds = ev_.seeds(quick, seed)
     if not tr_.at_preset(tr_.OBS1_DEFAULTS, d=d, L=L, sigma2=sigma2):
-        return obs1_at_setting(d=d, L=L, sigma2=sigma2, H=H, seeds=seeds, preset=preset,
-                                        double_softmax=double_softmax,
-                                        fault_prediction=fault_prediction)
+        return obs1_at_setting(
+            d=d,
+            L=L,
+            sigma2=sigma2,
+            H=H,
+            seeds=seeds,
+            preset=preset,
+            double_softmax=double_softmax,
+            fault_prediction=fault_prediction,
+        )
     preset = preset or ev_.PRESET[H]
 
     def rows_of(s_: int) -> list[Evidence]:
@@ -143,8 +141,9 @@ def check_obs1_train(*, quick: bool = True, seed: int = 0, H: int = 2, preset: s
     return ev
 
 
-def _obs1_rows(H: int, seed: int, preset: str, double_softmax: bool,
-               fault_prediction: str | None) -> list[Evidence]:
+def _obs1_rows(
+    H: int, seed: int, preset: str, double_softmax: bool, fault_prediction: str | None
+) -> list[Evidence]:
     """One seed's rows of :func:`check_obs1_train`."""
     exp_over: dict[str, Any] = {"double_softmax": True} if double_softmax else {}
     res = trained(preset, seed=seed, **exp_over)
@@ -167,18 +166,40 @@ def _obs1_rows(H: int, seed: int, preset: str, double_softmax: bool,
     init = ev_.pattern_metrics(exp, res.extra["init_params"])
     r1 = ev_.risk("h1", seed)
     return ev + [
-        band(f"{tag}: |sum mu| ≤ 0.1 max|mu| (Obs 2: zero-sum OV)",
-             abs(m["mu"].sum()) / np.abs(m["mu"]).max(), None, 0.1),
-        band(f"{tag}: active |omega_h| spread (max/min - 1) ≤ 15 % (Obs 2: homogeneous KQ)",
-             float(np.abs(m["omega"][a]).max() / np.abs(m["omega"][a]).min() - 1), 0.0, 0.15),
-        band(f"{tag}: |2 omega_bar m - 1/kappa| ≤ 0.05 (manifold position, spec)",
-             abs(eta - kinv), None, 0.05, details={"omega_bar": wbar, "m": mass}),
-        *ev_.manifold_rows(tag, exp, m, init, preset=preset,
-                               fault_prediction=fault_prediction),
-        band(f"{tag}: ICL risk in [0.240, 0.27] (spec torch recipe)", risk.mean, 0.240, 0.27,
-             details={"se": risk.se, "R_D*": th.dgd_risk_star(exp.d, exp.L, exp.sigma2)}),
-        band(f"{tag}: H=1 risk - H={H} risk ≥ 0.1 (spec: multi-head beats one head)",
-             r1.mean - risk.mean, 0.1, None, details={"H1": r1.mean, "H": risk.mean}),
+        band(
+            f"{tag}: |sum mu| ≤ 0.1 max|mu| (Obs 2: zero-sum OV)",
+            abs(m["mu"].sum()) / np.abs(m["mu"]).max(),
+            None,
+            0.1,
+        ),
+        band(
+            f"{tag}: active |omega_h| spread (max/min - 1) ≤ 15 % (Obs 2: homogeneous KQ)",
+            float(np.abs(m["omega"][a]).max() / np.abs(m["omega"][a]).min() - 1),
+            0.0,
+            0.15,
+        ),
+        band(
+            f"{tag}: |2 omega_bar m - 1/kappa| ≤ 0.05 (manifold position, spec)",
+            abs(eta - kinv),
+            None,
+            0.05,
+            details={"omega_bar": wbar, "m": mass},
+        ),
+        *ev_.manifold_rows(tag, exp, m, init, preset=preset, fault_prediction=fault_prediction),
+        band(
+            f"{tag}: ICL risk in [0.240, 0.27] (spec torch recipe)",
+            risk.mean,
+            0.240,
+            0.27,
+            details={"se": risk.se, "R_D*": th.dgd_risk_star(exp.d, exp.L, exp.sigma2)},
+        ),
+        band(
+            f"{tag}: H=1 risk - H={H} risk ≥ 0.1 (spec: multi-head beats one head)",
+            r1.mean - risk.mean,
+            0.1,
+            None,
+            details={"H1": r1.mean, "H": risk.mean},
+        ),
     ]
 
 
@@ -191,13 +212,26 @@ def check_obs3_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         risks[H] = ev_.risk(ev_.PRESET[H], seed)
     for H in (3, 4):
         se = math.hypot(risks[H].se, risks[2].se)
-        ev.append(band(f"Obs 3: |risk(H={H}) - risk(H=2)| ≤ 0.01 + 5 se", abs(risks[H].mean
-                       - risks[2].mean), None, 0.01 + Z_MC * se))
+        ev.append(
+            band(
+                f"Obs 3: |risk(H={H}) - risk(H=2)| ≤ 0.01 + 5 se",
+                abs(risks[H].mean - risks[2].mean),
+                None,
+                0.01 + Z_MC * se,
+            )
+        )
     for H in (2, 3, 4):
-        ev.append(band(f"Obs 3: risk(H=1) - risk(H={H}) ≥ 0.1", risks[1].mean - risks[H].mean,
-                       0.1, None))
-        ev.append(band(f"Obs 3: risk(H={H}) / R_B∞(1/8) ≤ 2.53 (Thm 4.2(iii) factor)",
-                       risks[H].mean / th.bayes_risk_limit(0.125, 0.1), 1.0, 2.53))
+        ev.append(
+            band(f"Obs 3: risk(H=1) - risk(H={H}) ≥ 0.1", risks[1].mean - risks[H].mean, 0.1, None)
+        )
+        ev.append(
+            band(
+                f"Obs 3: risk(H={H}) / R_B∞(1/8) ≤ 2.53 (Thm 4.2(iii) factor)",
+                risks[H].mean / th.bayes_risk_limit(0.125, 0.1),
+                1.0,
+                2.53,
+            )
+        )
     return ev
 
 
@@ -212,14 +246,28 @@ def _obs4_rows(H: int, seed: int) -> list[Evidence]:
     peak = np.abs(om[:, act]).mean(axis=1)
     tag = f"H={H}: "  # over seeds: fold_seeds (details seeds, seeds_passed, reported_seed)
     return [
-        band(tag + "Obs 4: signs of omega_h mu_h at 40% of training = final (active heads)",
-             float(np.mean(np.sign(om[early, act] * mu[early, act]) == np.sign(om[-1, act]
-                                                                                  * mu[-1, act]))),
-             1.0, 1.0),
-        band(tag + "Obs 4: |omega| rises then decays (peak / final mean |omega_h|)",
-             float(peak.max() / peak[-1]), 1.1, None),
-        band(tag + "Obs 4: |mu| grows (final / value at 40 % of training, sum |mu_h|)",
-             float(np.abs(mu[-1]).sum() / np.abs(mu[early]).sum()), 1.0, None),
+        band(
+            tag + "Obs 4: signs of omega_h mu_h at 40% of training = final (active heads)",
+            float(
+                np.mean(
+                    np.sign(om[early, act] * mu[early, act]) == np.sign(om[-1, act] * mu[-1, act])
+                )
+            ),
+            1.0,
+            1.0,
+        ),
+        band(
+            tag + "Obs 4: |omega| rises then decays (peak / final mean |omega_h|)",
+            float(peak.max() / peak[-1]),
+            1.1,
+            None,
+        ),
+        band(
+            tag + "Obs 4: |mu| grows (final / value at 40 % of training, sum |mu_h|)",
+            float(np.abs(mu[-1]).sum() / np.abs(mu[early]).sum()),
+            1.0,
+            None,
+        ),
     ]
 
 
@@ -233,17 +281,28 @@ def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[E
     pass; seeds in a named trap make it ``untested`` at the paper's scale)."""
     preset = ev_.PRESET[H]
     seeds = ev_.seeds(quick, seed)
-    ev = ev_.fold_seeds(lambda s_: _obs4_rows(H, s_), seeds,
-                            lambda s_: ev_.trap(preset, H, s_))
+    ev = ev_.fold_seeds(lambda s_: _obs4_rows(H, s_), seeds, lambda s_: ev_.trap(preset, H, s_))
     if len(seeds) > 1:
-        ev.append(seed_outcomes(
-            preset, H, seeds, claim="Obs 4 dynamics and pattern",
-            rows_of=lambda s_: _obs4_rows(H, s_) + check_obs1_train(H=H, seed=s_)))
+        ev.append(
+            seed_outcomes(
+                preset,
+                H,
+                seeds,
+                claim="Obs 4 dynamics and pattern",
+                rows_of=lambda s_: _obs4_rows(H, s_) + check_obs1_train(H=H, seed=s_),
+            )
+        )
     return ev
 
 
-def check_obs2_train_seeds(*, quick: bool = True, seed: int = 0, H: int = 2, preset: str = "",
-                           seeds: tuple[int, ...] = (0, 1, 2, 3)) -> list[Evidence]:
+def check_obs2_train_seeds(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    H: int = 2,
+    preset: str = "",
+    seeds: tuple[int, ...] = (0, 1, 2, 3),
+) -> list[Evidence]:
     """Across init seeds (thorough tier): every :func:`check_obs1_train` row, folded over the seeds
     that do not end in a named trap, must pass on each of them (the claim is not weakened); a seed
     in the single-head trap (all active heads of one sign, risk within 0.03 of the trained H = 1
@@ -253,53 +312,39 @@ def check_obs2_train_seeds(*, quick: bool = True, seed: int = 0, H: int = 2, pre
     preset ``h{H}`` (``"h3_spec"``: the spec's recipe)."""
     preset = preset or ev_.PRESET[H]
     traps = {s_: t for s_ in seeds if (t := ev_.trap(preset, H, s_)) is not None}
-    ev = ev_.fold_seeds(lambda s_: check_obs1_train(H=H, seed=s_, preset=preset), seeds,
-                            traps.get)
-    ev += [band(f"seed {s_}: {t}: |risk(H={H}) - risk(H=1)| ≤ 0.03",
-                abs(ev_.risk(preset, s_).mean - ev_.risk("h1", s_).mean), None, 0.03)
-           for s_, t in traps.items()]
+    ev = ev_.fold_seeds(lambda s_: check_obs1_train(H=H, seed=s_, preset=preset), seeds, traps.get)
+    ev += [
+        band(
+            f"seed {s_}: {t}: |risk(H={H}) - risk(H=1)| ≤ 0.03",
+            abs(ev_.risk(preset, s_).mean - ev_.risk("h1", s_).mean),
+            None,
+            0.03,
+        )
+        for s_, t in traps.items()
+    ]
     ev.append(seed_outcomes(preset, H, tuple(seeds), claim="Obs 1-2 (+/- pattern on the manifold)"))
     return ev
 
 
-#: (4.6)'s m*(ω̄) is L̃'s optimum; the trained m is compared with it where L̃'s gap to the exact loss
-#: at (ω̄, L), |m_ex/m* − 1|, is at most this many units of the m row, else with m_ex(ω̄) (derived).
-M_GAP_UNITS = 0.5
-
-
-def _m_row(tag: str, mass: float, initial: float, ms: float, m_alts: dict[str, float], *,
-           m_ex: float, L: int, batch: int, steps: int,
-           fault_prediction: str | None, details: dict[str, Any]) -> Evidence:
-    """m vs m*(ω̄) (4.6) where L̃'s O(1/L) gap at the trained ω̄ is resolvable; else m vs the
-    exact-loss optimum ``m_ex = s* m`` (the optimal OV scale applied to the trained mass,
-    derived), the gap recorded."""
-    gap = m_ex / ms - 1
-    exact = abs(gap) > M_GAP_UNITS * TRAIN_RTOL
-    name = "m_ex = s* m (exact-loss optimal scale, derived)" if exact else "m*(omega_bar) (4.6)"
-    rtol, plan = tr_.plan_rtol(m_ex if exact else ms, m_alts, TRAIN_RTOL, L)  # at the prediction
-    pred, alts = swap_alternative(m_ex if exact else ms, m_alts, fault_prediction,
-                                  prediction_name=name, strict=False)
-    return tr_.discriminate(
-        f"{tag}: m vs {name}", mass, pred, initial, alternatives=alts, rtol=rtol, L=L,
-        plan=plan, batch=batch, steps=steps,
-        details={**details, "plan": plan, "rtol": rtol, "m*(omega_bar) (4.6)": ms,
-                 "m_ex = s* m": m_ex,
-                 "Ltilde_gap": gap, **({"provenance": "derived", "comparison": (
-                     f"L-tilde's gap to the exact loss at the trained omega_bar is {gap:+.2%} "
-                     f"(> {M_GAP_UNITS:g} units): (4.6)'s m* is not resolvable here; the row "
-                     "compares with the exact-loss optimum")} if exact else {})})
-
-
-def setting_rows(*, d: int, L: int, sigma2: float, H: int, seed: int, double_softmax: bool,
-                 fault_prediction: str | None) -> list[Evidence]:
+def setting_rows(
+    *,
+    d: int,
+    L: int,
+    sigma2: float,
+    H: int,
+    seed: int,
+    double_softmax: bool,
+    fault_prediction: str | None,
+) -> list[Evidence]:
     """One seed's Obs-1 rows at ``(d, L, σ², H)`` (see the module docstring)."""
     k_inv = float(th.eta_star(d, L, sigma2))
     w1, m1, _ = th.single_head_optimum(d, L, sigma2)
-    inner_plain = {"L = ∞ (finite-L term dropped): 1": 1.0,
-                   "single-head optimum omega_1* mu_1* (4.12)": float(w1 * m1)}
+    inner_plain = {
+        "L = ∞ (finite-L term dropped): 1": 1.0,
+        "single-head optimum omega_1* mu_1* (4.12)": float(w1 * m1),
+    }
     rtol, plan = tr_.plan_rtol(k_inv, inner_plain, ev_.RTOL_INNER, L)
-    exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H,
-                                  batch_size=tr_.setting_batch(rtol))
+    exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
     if double_softmax:
         exp = dataclasses.replace(exp, double_softmax=True)  # FAULT: train with a second softmax
     stop = tr_.invariant_stop(rtol)
@@ -307,8 +352,9 @@ def setting_rows(*, d: int, L: int, sigma2: float, H: int, seed: int, double_sof
     steps = int(res.extra.get("stopped_at", cfg.steps))
     m = ev_.pattern_metrics(exp, res.params)
     a = m["active"]
-    tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}" + (" [double softmax]" if double_softmax
-                                                        else "")
+    tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}" + (
+        " [double softmax]" if double_softmax else ""
+    )
     ev = [
         *ev_.pattern_rows(tag, m),
         ev_.plateau(tag, res.losses),
@@ -320,28 +366,65 @@ def setting_rows(*, d: int, L: int, sigma2: float, H: int, seed: int, double_sof
     _, inner_alts, ms, m_alts = ev_.manifold_alternatives(exp, wbar)
     names = {**inner_alts, **m_alts}
     if fault_prediction is not None and fault_prediction not in names:
-        raise ValueError(f"fault_prediction must be one of {sorted(names)}, "
-                         f"got {fault_prediction!r}")
+        raise ValueError(
+            f"fault_prediction must be one of {sorted(names)}, got {fault_prediction!r}"
+        )
     recipe = tr_.recipe_details(cfg, res, stop, plan, rtol)
-    inner = tr_.finite_omega_rows(
-        tag, m["omega"], m["mu"], float(init["omega"] @ init["mu"]), k_inv, inner_alts,
-        wbar=wbar, d=d, L=L, sigma2=sigma2, rtol=rtol, seed=seed, path=_PATH,
-        batch=cfg.batch_size, steps=steps, fault_prediction=fault_prediction,
+    inner = mf_.finite_omega_rows(
+        tag,
+        m["omega"],
+        m["mu"],
+        float(init["omega"] @ init["mu"]),
+        k_inv,
+        inner_alts,
+        wbar=wbar,
+        d=d,
+        L=L,
+        sigma2=sigma2,
+        rtol=rtol,
+        seed=seed,
+        path=_PATH,
+        batch=cfg.batch_size,
+        steps=steps,
+        fault_prediction=fault_prediction,
         details={"2 omega_bar m": 2 * wbar * mass, **recipe},
-        limit_name=f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)")
+        limit_name=f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
+    )
     pair = [
-        band(f"{tag}: |sum mu| ≤ 0.1 max|mu| (Obs 2: zero-sum OV)",
-             abs(m["mu"].sum()) / np.abs(m["mu"]).max(), None, 0.1),
-        band(f"{tag}: active |omega_h| spread (max/min - 1) ≤ 15 % (Obs 2: homogeneous KQ)",
-             float(np.abs(m["omega"][a]).max() / np.abs(m["omega"][a]).min() - 1), 0.0, 0.15),
-        band(f"{tag}: |2 omega_bar m - eta_ex(omega_bar)| ≤ 0.05 (manifold position at the "
-             "trained omega_bar)", abs(eta - inner[0].details["eta_ex"]), None, 0.05,
-             details={"omega_bar": wbar, "m": mass}),
+        band(
+            f"{tag}: |sum mu| ≤ 0.1 max|mu| (Obs 2: zero-sum OV)",
+            abs(m["mu"].sum()) / np.abs(m["mu"]).max(),
+            None,
+            0.1,
+        ),
+        band(
+            f"{tag}: active |omega_h| spread (max/min - 1) ≤ 15 % (Obs 2: homogeneous KQ)",
+            float(np.abs(m["omega"][a]).max() / np.abs(m["omega"][a]).min() - 1),
+            0.0,
+            0.15,
+        ),
+        band(
+            f"{tag}: |2 omega_bar m - eta_ex(omega_bar)| ≤ 0.05 (manifold position at the "
+            "trained omega_bar)",
+            abs(eta - inner[0].details["eta_ex"]),
+            None,
+            0.05,
+            details={"omega_bar": wbar, "m": mass},
+        ),
         *inner,
-        _m_row(tag, mass, float(np.abs(init["mu"]).sum() / 2), ms, m_alts,
-               m_ex=inner[0].details["s*"] * mass, L=L, batch=cfg.batch_size, steps=steps,
-               fault_prediction=fault_prediction,
-               details={"omega_bar": wbar, **tr_.recipe_details(cfg, res, stop, "", 0.0)}),
+        tr_.m_row(
+            tag,
+            mass,
+            float(np.abs(init["mu"]).sum() / 2),
+            ms,
+            m_alts,
+            m_ex=inner[0].details["s*"] * mass,
+            L=L,
+            batch=cfg.batch_size,
+            steps=steps,
+            fault_prediction=fault_prediction,
+            details={"omega_bar": wbar, **tr_.recipe_details(cfg, res, stop, "", 0.0)},
+        ),
     ]
     trap = None if double_softmax else tr_.pair_trap(m["mu"], a)
     rows = ev + (tr_.trapped_rows(pair, trap, seed) if trap else pair)
@@ -349,8 +432,17 @@ def setting_rows(*, d: int, L: int, sigma2: float, H: int, seed: int, double_sof
     return rows if short is None else tr_.skip_unconverged(rows, short)
 
 
-def obs1_at_setting(*, d: int, L: int, sigma2: float, H: int, seeds: Sequence[int], preset: str,
-                    double_softmax: bool, fault_prediction: str | None) -> list[Evidence]:
+def obs1_at_setting(
+    *,
+    d: int,
+    L: int,
+    sigma2: float,
+    H: int,
+    seeds: Sequence[int],
+    preset: str,
+    double_softmax: bool,
+    fault_prediction: str | None,
+) -> list[Evidence]:
     """``check_obs1_train`` at a setting other than the presets': :func:`setting_rows` folded over
     ``seeds`` (each seed's trap is judged in its own rows).  The same pattern and manifold rows as
     at the preset, each TRAIN row kept, tightened or ``skipped`` by its separability, a seed
@@ -359,6 +451,15 @@ def obs1_at_setting(*, d: int, L: int, sigma2: float, H: int, seeds: Sequence[in
     if preset:
         raise ValueError(f"preset={preset!r} fixes d, L, sigma2; give a preset or a setting")
     return ev_.fold_seeds(
-        lambda s_: setting_rows(d=d, L=L, sigma2=sigma2, H=H, seed=s_,
-                                double_softmax=double_softmax, fault_prediction=fault_prediction),
-        seeds, lambda s_: None)
+        lambda s_: setting_rows(
+            d=d,
+            L=L,
+            sigma2=sigma2,
+            H=H,
+            seed=s_,
+            double_softmax=double_softmax,
+            fault_prediction=fault_prediction,
+        ),
+        seeds,
+        lambda s_: None,
+    )

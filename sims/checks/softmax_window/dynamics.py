@@ -36,7 +36,7 @@ from sims.checks.softmax_window.evidence import (
     validate_fig34_setting,
 )
 from sims.experiments.softmax_window import L_RUNS, PRESETS, SIGMAS, trained
-from theory.common.protocols import Estimate, Evidence
+from theory.common.protocols import Estimate, Evidence, validates_setting
 from theory.softmax_window import (
     Lambda,
     surrogate_optimum,
@@ -149,6 +149,7 @@ def _panel(
     return out
 
 
+@validates_setting(validate_fig34_setting)
 def check_fig3_4_train(
     *,
     quick: bool = True,

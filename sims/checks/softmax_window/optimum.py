@@ -31,7 +31,7 @@ from sims.checks.softmax_window.evidence import (
     validate_thm34_setting,
 )
 from sims.experiments.softmax_window import SIGMAS, trained
-from theory.common.protocols import Estimate, Evidence
+from theory.common.protocols import Estimate, Evidence, validates_setting
 from theory.softmax_window import (
     Lambda,
     surrogate_optimum,
@@ -64,6 +64,7 @@ ANISOTROPY_MAX = 0.06
 RELU_RTOL = 0.10
 
 
+@validates_setting(validate_thm34_setting)
 def check_thm3_4_train(
     *,
     quick: bool = True,
@@ -185,6 +186,7 @@ def _thm34_setting(
     return out
 
 
+@validates_setting(validate_thm34_setting)
 def check_thm3_4_train_relu(
     *,
     quick: bool = True,

@@ -121,8 +121,10 @@ SECTIONS: dict[str, str] = {
     "asymptotics": "App. D (Lemma D.1), Cor. G.5: noise and signal asymptotics, c_d; "
     "Thm 3.4's exponent",
     "optimum": "§3 Theorem 3.4 (= E.1, E.2): ω* against Λ, eq. (15), (17)",
-    "transfer": "Theorem 3.5 (= E.3) and Fig. 5: transfer across L and classes "
-    "(theory in optimum: transfer_risk; numerics and sims only)",
+    "transfer": (
+        "Theorem 3.5 (= E.3) and Fig. 5: transfer across L and classes (theory and numerics "
+        "in optimum; a sims/checks module only)"
+    ),
     "dynamics": "Figs. 3, 4: ‖M‖ over training (sims only)",
     "linear": "Theorem 3.6 (= Lemma F.1), Remark 2.2, Fig. 1: linear attention",
     "window": "§3.1 hard-window proof sketch (p_ω, modified softmax); Lemma D.2 via Lemma I.3",

@@ -2,17 +2,21 @@
 
 Every paper slug has the same shape in every layer:
 
-* ``theory/<slug>/``: ``__init__.py`` (docstring, a ``NOTATION`` constant, explicit re-exports,
-  ``__all__``), ``results.py`` (``RESULTS`` and ``PROPERTIES`` only) and section modules whose docstrings cite the
-  paper section they encode;
+* ``theory/<slug>/``: ``__init__.py`` (docstring, a ``NOTATION`` constant, ``SECTIONS``, explicit
+  re-exports of the validated section functions themselves, ``__all__``), ``results.py``
+  (``RESULTS`` and ``PROPERTIES`` only) and section modules whose docstrings cite the paper
+  section they encode, with no ``is_symbolic`` branch;
 * ``numerics/<slug>/``: route modules (samplers, literal predictors, integrators, quadrature) and
   ``checks_<section>.py`` modules holding only ``check_<result>_<route>`` functions;
 * ``sims/experiments/<slug>.py`` (``PRESETS: dict[str, tuple[Setting, TrainConfig]]``, ``run``,
-  ``trained``), ``sims/checks/<slug>.py``, ``sims/figures/<slug>.py``;
+  ``trained``), ``sims/checks/<slug>/<section>.py``, ``sims/figures/<slug>.py`` (``fig_<paper
+  figure id>`` or ``fig_<section>_<topic>``); paper settings only in ``theory/settings/<slug>.py``;
+* ``SECTIONS`` names the section modules of every layer;
 * fault switches of checks are keyword-only ``fault_*`` parameters defaulting to ``None``.
 
-Repository-wide: no file in theory/, numerics/, sims/ over 500 lines; no module imports another
-module's private name; figures never import checks.
+Repository-wide: no file in theory/, numerics/, sims/ over 500 lines, none named by its history;
+no history notes in code or docs; no module imports another module's private name; figures never
+import checks.
 """
 
 from __future__ import annotations
@@ -142,8 +146,8 @@ def _registered_checks() -> dict[str, list[str]]:
 def test_check_names_follow_result_and_route(key: str, slug: str) -> None:
     """``check_<result>_<route>[_<qualifier>]``, ``<result>`` one of the paper's result ids."""
     own = {_norm(r.id) for r in all_results() if r.paper == key}
-    files = sorted((ROOT / "numerics" / slug).glob("checks_*.py")) + [
-        ROOT / "sims" / "checks" / f"{slug}.py"]
+    files = sorted((ROOT / "numerics" / slug).glob("checks_*.py")) + sorted(
+        (ROOT / "sims" / "checks" / slug).glob("*.py"))
     bad = []
     for f in files:
         for fn in _check_defs(f):
@@ -159,8 +163,10 @@ def test_check_names_follow_result_and_route(key: str, slug: str) -> None:
 # -------------------------------------------------------------------------------- sims side
 @pytest.mark.parametrize("key,slug", SLUGS)
 def test_sims_modules_exist(key: str, slug: str) -> None:
-    for sub in ("experiments", "checks", "figures"):
+    for sub in ("experiments", "figures"):
         assert (ROOT / "sims" / sub / f"{slug}.py").is_file(), f"sims/{sub}/{slug}.py missing"
+    assert (ROOT / "sims" / "checks" / slug / "__init__.py").is_file(), (
+        f"sims/checks/{slug}/ must be a package (one module per section)")
 
 
 @pytest.mark.parametrize("key,slug", SLUGS)
@@ -258,6 +264,119 @@ def test_negative_controls_use_fault_switches_or_settings() -> None:
         bad)
 
 
+# ------------------------------------------------------------------------- sections (house)
+#: Modules of ``theory/<slug>/`` that are not paper sections.
+NOT_SECTIONS = {"__init__", "results", "claims", "domains", "controls"}
+#: Words that name a file by its history or size, not by its paper section.
+HISTORY_NAMES = re.compile(
+    r"_(more|rows|train|settings|extra|misc|new|old|part\d*)$|(^|_)round(\d|_|$)")
+#: History notes that belong to git, not to code or docs.
+HISTORY_NOTES = re.compile(r"\b[Ii]ssue[- ]?\d+\b|\bround[- ]\d\b|\b[Ww]ave \d\b|split for size")
+
+
+def _sections(slug: str) -> dict[str, str]:
+    secs = getattr(importlib.import_module(f"theory.{slug}"), "SECTIONS", None)
+    assert isinstance(secs, dict) and secs, f"theory.{slug}.SECTIONS must map module -> sections"
+    return secs
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_sections_name_the_modules_of_every_layer(key: str, slug: str) -> None:
+    """``theory.<slug>.SECTIONS`` names every section module: theory's section modules,
+    numerics' ``checks_<section>.py`` and ``sims/checks/<slug>/<section>.py``."""
+    secs = _sections(slug)
+    bad = [f"SECTIONS[{k!r}] = {v!r} cites no paper location" for k, v in secs.items()
+           if not (isinstance(v, str) and re.search(r"§|App|Sec|Thm|Theorem|Lemma|Prop|Cor|eq|"
+                                                     r"Fig|Table|Obs|Def|Rem|Alg", v))]
+    theory_mods = {f.stem for f in (ROOT / "theory" / slug).glob("*.py")} - NOT_SECTIONS
+    bad += [f"theory/{slug}/{m}.py is not a SECTIONS key" for m in sorted(theory_mods - set(secs))]
+    for f in sorted((ROOT / "numerics" / slug).glob("checks_*.py")):
+        if f.stem[len("checks_"):] not in secs:
+            bad.append(f"numerics/{slug}/{f.name}: {f.stem[len('checks_'):]!r} is not a section")
+    pkg = ROOT / "sims" / "checks" / slug
+    if not (pkg / "__init__.py").is_file():
+        bad.append(f"sims/checks/{slug}/ must be a package (one module per section)")
+    else:
+        for f in sorted(pkg.glob("*.py")):
+            if f.stem not in secs and f.stem not in ("__init__", "evidence"):
+                bad.append(f"sims/checks/{slug}/{f.name}: {f.stem!r} is not a section")
+    assert not bad, "\n".join(bad)
+
+
+def test_no_file_named_by_history_or_size() -> None:
+    bad = [str(f.relative_to(ROOT)) for f in _py_files("theory", "numerics", "sims")
+           if HISTORY_NAMES.search(f.stem)]
+    assert not bad, "name files by paper section:\n" + "\n".join(bad)
+
+
+def test_no_history_notes_in_code_or_docs() -> None:
+    files = _py_files("theory", "numerics", "sims") + sorted((ROOT / "docs").rglob("*.md")) + [
+        ROOT / "README.md"]
+    bad = [f"{f.relative_to(ROOT)}:{i}: {line.strip()[:80]}" for f in files
+           for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+           if HISTORY_NOTES.search(line)]
+    assert not bad, "history belongs to git:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_no_is_symbolic_branch_in_formulas(key: str, slug: str) -> None:
+    files = sorted((ROOT / "theory" / slug).glob("*.py"))
+    bad = [f"{f.relative_to(ROOT)}:{n.lineno}" for f in files for n in ast.walk(_tree(f))
+           if isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", "")) ==
+           "is_symbolic"]
+    assert not bad, ("write a scalar formula once with backend.dual, a matrix formula once with "
+                     "ops_for; no is_symbolic branches:\n" + "\n".join(bad))
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_exports_are_the_validated_definitions(key: str, slug: str) -> None:
+    """Validation at the definition: ``theory.<slug>.f`` *is* the section module's ``f`` and is
+    validated (``__domains__``); no export is replaced at import."""
+    pkg = importlib.import_module(f"theory.{slug}")
+    init = (ROOT / "theory" / slug / "__init__.py").read_text(encoding="utf-8")
+    assert "validate_exports" not in init, f"theory/{slug}/__init__.py replaces its exports"
+    sections = [importlib.import_module(f"theory.{slug}.{f.stem}")
+                for f in sorted((ROOT / "theory" / slug).glob("*.py")) if f.stem != "__init__"]
+    bad = []
+    for name in pkg.__all__:
+        obj = getattr(pkg, name)
+        if not callable(obj) or isinstance(obj, type):
+            continue
+        homes = [m for m in sections if name in vars(m)]
+        if not homes or any(vars(m)[name] is not obj for m in homes):
+            bad.append(f"{name}: theory.{slug}.{name} is not the function of its section module")
+        if not hasattr(obj, "__domains__"):
+            bad.append(f"{name}: not validated at its definition (@checked)")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_settings_live_in_theory_settings(key: str, slug: str) -> None:
+    bad = []
+    for f in _py_files(f"theory/{slug}", f"numerics/{slug}"):
+        for n in ast.walk(_tree(f)):
+            if isinstance(n, ast.ClassDef) and n.name.endswith("Setting"):
+                bad.append(f"{f.relative_to(ROOT)}:{n.lineno} class {n.name}")
+    exp = (ROOT / "sims" / "experiments" / f"{slug}.py").read_text(encoding="utf-8")
+    if "from theory.settings" not in exp:
+        bad.append(f"sims/experiments/{slug}.py builds its data from no theory.settings model")
+    assert not bad, "paper settings belong in theory/settings/<slug>.py:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_figure_names(key: str, slug: str) -> None:
+    """``fig_<paper figure id>`` (``fig_1b``) or ``fig_<section>_<topic>``."""
+    secs = _sections(slug)
+    bad = []
+    for n in _tree(ROOT / "sims" / "figures" / f"{slug}.py").body:
+        if isinstance(n, ast.FunctionDef) and n.name.startswith("fig_"):
+            rest = n.name[len("fig_"):]
+            if not (re.fullmatch(r"\d+[a-z]?(_\w+)?", rest)
+                    or any(rest.startswith(s + "_") for s in secs)):
+                bad.append(f"sims/figures/{slug}.py:{n.lineno} {n.name}")
+    assert not bad, "\n".join(bad)
+
+
 # ----------------------------------------------------------------------------- repository
 def test_no_file_over_500_lines() -> None:
     long = [f"{f.relative_to(ROOT)}: {n}" for f in _py_files("theory", "numerics", "sims")
@@ -289,9 +408,15 @@ def test_figures_never_import_checks() -> None:
                 mods += [f"{node.module}.{a.name}" for a in node.names]
             for m in mods:
                 if m.startswith("sims.checks") or re.search(r"\.checks(_|$)", m):
+                    # a figure that trains gets its numbers from the compute_* function of its
+                    # section module (its check calls it too); never a check function
+                    names = [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else []
+                    if m.startswith("sims.checks.") and names and all(
+                            n.startswith("compute_") for n in names):
+                        continue
                     bad.append(f"{f.relative_to(ROOT)}:{node.lineno} imports {m}")
-    assert not bad, "figures import routes, experiments and metrics, never checks:\n" + "\n".join(
-        bad)
+    assert not bad, ("figures import routes, experiments, metrics and the compute_* functions of "
+                     "trained sections, never checks:\n" + "\n".join(bad))
 
 
 def test_every_slug_has_a_public_strategy() -> None:

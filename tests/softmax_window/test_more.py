@@ -18,10 +18,10 @@ from sims.checks import softmax_window as S
 @pytest.mark.train
 @pytest.mark.result("collins24:fig5")
 def test_fig5_matrix_nine_pairings_mismatched_unit_fails_own_rows(declared_run) -> None:
-    rows, error = declared_run("sims.checks.softmax_window.transfer:check_fig5_matrix")
+    rows, error = declared_run("sims.checks.softmax_window.transfer:check_fig5_order_matrix")
     assert error is None
     assert sum("within 10 %" in e.name for e in rows) == 9  # 3 pretraining x 3 test classes
-    bad = S.check_fig5_matrix(fault_unit="s3_L0.03")  # a mismatched-L unit as the affine one
+    bad = S.check_fig5_order_matrix(fault_unit="s3_L0.03")  # a mismatched-L unit as the affine one
     assert_fails([e for e in bad if "pretrained on affine" in e.name])
 
 
@@ -41,7 +41,7 @@ def test_fig9_other_classes_linear_attention_contrast_and_negative_control() -> 
 @pytest.mark.train
 @pytest.mark.result("collins24:fig5")
 def test_fig5_matrix_full_tier() -> None:
-    assert_passed(S.check_fig5_matrix(quick=False))
+    assert_passed(S.check_fig5_order_matrix(quick=False))
 
 
 @pytest.mark.thorough

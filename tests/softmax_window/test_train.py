@@ -97,4 +97,4 @@ def test_fig34_acg_panels_and_alternatives_fail() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:lemB.5")
 def test_lemb5_trained_on_ellipsoid_and_alternatives_fail() -> None:
-    assert_alternatives_fail(S.check_lemb5_ellipsoid, quick=False)
+    assert_alternatives_fail(S.check_lemb_5_mc_ellipsoid, quick=False)

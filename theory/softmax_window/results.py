@@ -338,7 +338,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_window.checks_signal:check_lemb_5_mc"),
             Check("numerics.softmax_window.checks_signal:check_lemb_5_mc_sigma",
                   faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}}),
-            Check("sims.checks.softmax_window.signal:check_lemb5_ellipsoid",
+            Check("sims.checks.softmax_window.signal:check_lemb_5_mc_ellipsoid",
               faults={"unwhitened_task": {"fault_unwhitened_task": True},
                       **alternatives("inverse shape omega* Sigma", "isotropic omega* I",
                                       "label average (M = 0)")}),
@@ -451,7 +451,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("sims.checks.softmax_window.transfer:check_fig5_quad",
               faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
-            Check("sims.checks.softmax_window.transfer:check_fig5_matrix",
+            Check("sims.checks.softmax_window.transfer:check_fig5_order_matrix",
               faults={"mismatched_L_unit_as_affine": {"fault_unit": "s3_L0.03"}}),
         ),
         figures=(

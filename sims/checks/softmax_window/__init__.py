@@ -55,10 +55,12 @@ from sims.checks.softmax_window.reductions import (  # noqa: F401
 )
 from sims.checks.softmax_window.signal import (  # noqa: F401
     check_lemb5_ellipsoid,
+    check_lemb_5_mc_ellipsoid,
 )
 from sims.checks.softmax_window.transfer import (  # noqa: F401
     SIMILAR_RTOL,
     check_fig5_matrix,
+    check_fig5_order_matrix,
     check_fig5_quad,
     check_thm3_5_train,
 )
@@ -69,7 +71,7 @@ __all__ = [
     "check_thm3_5_train",
     "check_fig5_quad",
     "SIMILAR_RTOL",
-    "check_fig5_matrix",
+    "check_fig5_order_matrix",
     "check_thm3_4_train",
     "check_thm3_4_train_relu",
     "check_thm3_4_train_cos",
@@ -81,7 +83,7 @@ __all__ = [
     "OFFDIAG_MAX",
     "check_thm3_6_train",
     "check_fig1_order",
-    "check_lemb5_ellipsoid",
+    "check_lemb_5_mc_ellipsoid",
     "check_thm4_4_train",
     "check_fig9_train",
     "LA_RHO_MIN",

@@ -23,14 +23,13 @@ Numeric methods act on the *last two axes* (``T``, ``tr``, ``smul``, ``outer``),
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
-from theory.common.evaluate import is_symbolic, lambdified
+from theory.common.evaluate import dual, is_symbolic, lambdified, twin  # noqa: F401 (re-exported)
 from theory.settings import as_matrix, check_real
 
 __all__ = [
@@ -436,80 +435,6 @@ def sym_vector(name: str, value: Any, d: Any) -> Any:
     ):
         return sp.ZeroMatrix(d, 1)
     return sym_matrix(name, value)
-
-
-# ------------------------------------------------------------------ builders: dual and twin
-def twin(builder: Callable[..., sp.Expr], syms: Sequence[sp.Symbol]) -> Callable[..., Any]:
-    """The numeric twin of ``builder``: a cached lambdified function of ``syms``."""
-
-    def fn(*vals: Any) -> Any:
-        return lambdified(tuple(syms), builder(*syms))(*vals)
-
-    fn.__name__ = builder.__name__.lstrip("_") + "_fn"
-    fn.__doc__ = f"Numeric (numpy, float64) twin of ``{builder.__name__.lstrip('_')}``."
-    return fn
-
-
-def _as_float(x: Any) -> Any:
-    arr = np.asarray(x, dtype=float)
-    return float(arr) if arr.ndim == 0 else arr
-
-
-#: Positional symbols for numeric twins built on the fly (independent of the caller's names, so a
-#: parameter called ``sigma2`` can never shadow the symbol ``sigma2``).
-_ARGS = tuple(sp.Symbol(f"_a{i}", real=True) for i in range(10))
-
-
-def dual(builder: Callable[..., sp.Expr], syms: Sequence[sp.Symbol], vals: Sequence[Any], *,
-         backend: str = "numpy") -> Any:
-    """``builder(*vals)`` for SymPy input, else the lambdified twin evaluated numerically: float64
-    (``backend="numpy"``, the default) or mpmath at the current ``mp.dps`` (``backend="mpmath"``,
-    for a formula float64 cannot hold, e.g. a difference of nearly equal large terms).
-
-    This is the one way to write a scalar formula: one SymPy expression, evaluated symbolically or
-    numerically; matrix formulas use :func:`ops_for`.  ``syms`` documents the builder's arguments
-    (symbol names); the numeric twin is lambdified in fresh positional symbols of the same count.
-
-    >>> x = sp.Symbol("x")
-    >>> dual(lambda a: a**2 + 1, (x,), (2.0,)), dual(lambda a: a**2 + 1, (x,), (x,))
-    (5.0, x**2 + 1)
-    >>> dual(lambda a: a**2 + 1, (x,), (2,), backend="mpmath")
-    mpf('5.0')
-    """
-    if len(syms) != len(vals):
-        raise ValueError(f"{getattr(builder, '__name__', 'builder')}: {len(syms)} symbols but "
-                         f"{len(vals)} values")
-    if backend not in ("numpy", "mpmath"):
-        raise ValueError(f"backend must be 'numpy' or 'mpmath', got {backend!r}")
-    if is_symbolic(*vals):
-        return builder(*[sp.sympify(v) for v in vals])
-    f = _twin_of(builder, len(vals), backend)
-    if backend == "mpmath":
-        import mpmath
-
-        return f(*[mpmath.mpf(v) for v in vals])
-    with np.errstate(over="ignore"):
-        return _as_float(f(*[np.asarray(v, dtype=float) for v in vals]))
-
-
-#: Lambdified twins of closure-free builders, by (code object, arity, backend): a builder without
-#: a closure is a fixed expression of its arguments, so its twin is built once.
-_TWINS: dict[tuple[Any, int, str], Callable[..., Any]] = {}
-
-
-def _twin_of(builder: Callable[..., sp.Expr], n: int, backend: str) -> Callable[..., Any]:
-    """The lambdified twin of ``builder`` in ``n`` fresh positional symbols (memoised when the
-    builder has no closure; a closure's captured values may change the expression)."""
-    code = getattr(builder, "__code__", None)
-    key = (code, n, backend) if code is not None and not getattr(
-        builder, "__closure__", None) and not getattr(builder, "__defaults__", None) else None
-    if key is not None and key in _TWINS:
-        return _TWINS[key]
-    args = _ARGS[:n]
-    f = lambdified(args, builder(*args), backend=backend)
-    if key is not None:
-        _TWINS[key] = f
-    return f
 
 
 def check_scalar(name: str, value: Any, **kw: Any) -> None:

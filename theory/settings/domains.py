@@ -27,69 +27,25 @@ read the same declaration:
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 import math
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from theory.settings.arguments import RECORDERS, degenerate, record, record_arguments
 from theory.settings.validators import PSD_RTOL
 
 __all__ = ["Domain", "COMMON", "check_value", "validated", "validate_exports", "KINDS",
            "record_arguments", "degenerate", "Checker"]
 
-#: Active argument recorders (see :func:`record_arguments`); empty outside a recording.
-_RECORDERS: list[dict[tuple[str, str], set[str]]] = []
-
 #: Depth of validated calls on this thread: only the outermost one checks and records.
 _DEPTH = threading.local()
 
-
-def degenerate(value: Any) -> bool | None:
-    """Whether a numeric argument sits where a factor can vanish: every entry 0 or 1 (a scalar
-    0 or 1, the identity, a 0/1 vector).  ``None`` for a non-numeric or symbolic argument (a
-    symbol stands for every value).
-
-    >>> degenerate(1), degenerate(0.0), degenerate(2.5), degenerate(np.eye(3)), degenerate("x")
-    (True, True, False, True, None)
-    """
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return None
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    if arr.size == 0 or not np.all(np.isfinite(arr)):
-        return None
-    return bool(np.all((arr == 0.0) | (arr == 1.0)))
-
-
-@contextlib.contextmanager
-def record_arguments() -> Iterator[dict[tuple[str, str], set[str]]]:
-    """Record, while active, the numeric arguments every validated (public) theory function
-    receives: ``{(function, parameter): {"degenerate", "generic"}}`` (see :func:`degenerate`).
-    A parameter seen only as ``"degenerate"`` was only ever 0 or 1: no check can see its factor.
-    """
-    rec: dict[tuple[str, str], set[str]] = {}
-    _RECORDERS.append(rec)
-    try:
-        yield rec
-    finally:
-        _RECORDERS.remove(rec)
-
-
-def _record(fn_name: str, name: str, value: Any) -> None:
-    cls = degenerate(value)
-    if cls is None:
-        return
-    tag = "degenerate" if cls else "generic"
-    for rec in _RECORDERS:
-        rec.setdefault((fn_name, name), set()).add(tag)
 
 #: The domain kinds.  Scalars (``count``, ``real``) accept arrays (checked entrywise) so vectorised
 #: twins keep working; matrices accept batches ``(..., n, n)``.
@@ -392,11 +348,11 @@ def validated(fn: Callable[..., Any], domains: Mapping[str, Domain], *,
     fn_name = f"{fn.__module__}:{fn.__qualname__}"
 
     def check(a: tuple[Any, ...], kw: dict[str, Any]) -> None:
-        if _RECORDERS:
+        if RECORDERS:
             for (n, _), v in zip(pos, a, strict=False):
-                _record(fn_name, n, v)
+                record(fn_name, n, v)
             for n, v in kw.items():
-                _record(fn_name, n, v)
+                record(fn_name, n, v)
         sizes: dict[str, tuple[str, int]] = {}
         for (n, dom), v in zip(pos, a, strict=False):
             if dom is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from theory.settings import check_int, check_real
+from theory.settings.validators import check_int, check_real
 
 __all__ = ["HpcySetting"]
 

@@ -3,7 +3,8 @@
 Routes (no checks): :mod:`.sampling` (random settings, spectra), :mod:`.optim` (BFGS on the exact
 risks, complex-step gradients), :mod:`.flow` (the GD-β flow ODE), :mod:`.fixtures` (spec 002
 Appendix A, the generic points).  Checks, by paper section (keys of :data:`theory.ltb.SECTIONS`):
-:mod:`.checks_model` (§3), :mod:`.checks_mlp_gap` (§4), :mod:`.checks_gd_beta` (§5),
+:mod:`.checks_model` (§3), :mod:`.checks_mlp_gap` (§4 Thm 4.1), :mod:`.checks_table1` (§4
+Table 1), :mod:`.checks_gd_beta` (§5), :mod:`.checks_cross_zfb24` (§5 Thm 5.2 vs zfb24),
 :mod:`.checks_rates` and :mod:`.checks_flow` (§6, App. G).
 
 Old module name: ``numerics.ltb.checks_pinned`` is this package (:data:`MOVED`); its three checks

@@ -57,7 +57,10 @@ SECTIONS: dict[str, str] = {
     "eq. (5.1) / App. C and App. D risks (numerics checks_model)",
     "risk": "§3 ICL risk (3.5) of the general LTB; App. D (proofs of Thm 4.1, 5.3)",
     "mlp_gap": "§4 Theorem 4.1 (LSA vs LTB gap) and Table 1 (trained LTB vs LSA, CPU scale)",
+    "table1": "§4 Table 1: the exact LSA risk's interior local minimum at β* = 0 (numerics; "
+    "sims: the raw LTB/LSA fit at a drawn setting)",
     "gd_beta": "§5 Lemma 5.1 (App. B), Theorem 5.2, Theorem 5.3",
+    "cross_zfb24": "§5 Theorem 5.2 at β* = 0, Ψ = I vs [zfb24] Theorem 4 (numerics only)",
     "rates": "§6 Lemma 6.1 (App. F), Corollary 6.2",
     "flow": "§6 / App. G Corollary G.1, Lemma G.2, Theorem 6.3",
 }

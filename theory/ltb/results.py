@@ -320,7 +320,7 @@ RESULTS: tuple[Result, ...] = (
                 faults=alternatives(ZERO_MEAN_ALTERNATIVES),
             ),
             Check(
-                "numerics.ltb.checks_mlp_gap:check_table1_optim_local_minimum",
+                "numerics.ltb.checks_table1:check_table1_optim_local_minimum",
                 faults={"point displaced by 1e-3": {"fault_shift": 1e-3}},
             ),
         ),
@@ -341,7 +341,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.ltb.checks_gd_beta:check_cross_zfb24_float",
+                "numerics.ltb.checks_cross_zfb24:check_cross_zfb24_float",
                 faults={"no (N+1)/N": NO_FACTOR},
             ),
         ),

@@ -1,9 +1,8 @@
 """[zwb24] §4 Table 1 at CPU scale (spec 002 C17): the trained LTB reaches R* block by block, the
 trained LSA stalls at inf_LSA above the LSA floor (Thm 4.1); at β* = 0 both reach R*.
 
-Trained runs come from :func:`sims.experiments.ltb.trained` (config-keyed cache shared with the
-tests and the report) at the preset, from :func:`sims.experiments.ltb.fit_ltb` at a drawn setting.
-Fault switches are the keyword-only ``fault_*`` parameters.
+Trained runs: :func:`sims.experiments.ltb.trained` at the preset (config-keyed cache), and
+:func:`.table1.fit_ltb` at a drawn setting; fault switches: keyword-only ``fault_*`` parameters.
 """
 
 from __future__ import annotations
@@ -37,7 +36,8 @@ from sims.checks.ltb.evidence import (
     seeds_for,
     skip_rows,
 )
-from sims.experiments.ltb import CHART_EDGE, LTB_FIT_PROMPTS, PRESETS, fit_ltb, trained
+from sims.checks.ltb.table1 import CHART_EDGE, LTB_FIT_PROMPTS, fit_ltb
+from sims.experiments.ltb import PRESETS, trained
 from theory.common.protocols import Evidence, validates_setting
 from theory.ltb import whiten
 from theory.ltb.claims import CLAIMS
@@ -91,7 +91,7 @@ def check_table1_train(
 
     Setting: ``d, N, sigma2, beta_norm`` (:func:`theory.settings.ltb.table1_setting`; defaults:
     the preset, trained by the preset's Adam runs).
-    Elsewhere the raw LTB and LSA are trained by :func:`sims.experiments.ltb.fit_ltb`
+    Elsewhere the raw LTB and LSA are trained by :func:`sims.checks.ltb.table1.fit_ltb`
     (accelerated GD on the raw weights from the preset's init, loss in sufficient statistics;
     step 1/ρ of the Hessian, steps from the drift of the effective parameters, prompts from the
     tightest row's tolerance; all recorded in ``details["training"]``); a row whose alternatives

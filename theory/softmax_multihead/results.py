@@ -421,7 +421,7 @@ PROPERTIES: tuple[TrainedProperty, ...] = (
         result="hpcy25:obs1",
         name="manifold-any-setting",
         check="sims.checks.softmax_multihead:check_obs1_train",
-        strategy="theory.strategies.softmax_multihead:hpcy25_obs1_regime_settings",
+        strategy="theory.strategies.softmax_multihead:hpcy25_trained_settings_two_heads",
         pinned=({"d": 5, "L": 40, "sigma2": 0.1, "H": 2},),
     ),
     TrainedProperty(

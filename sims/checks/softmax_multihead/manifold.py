@@ -176,7 +176,12 @@ def vgd_setting_rows(
     pair = tr_.trapped_rows(pair, trap, seed) if trap else pair
     rows = [pair[0], ev_.plateau(tag, res.losses), *pair[1:]]
     short = tr_.convergence_shortfall(res, stop, batch=cfg.batch_size)
-    return rows if short is None else tr_.skip_unconverged(rows, short)
+    # SKIP_UNCONVERGED off: no drawn run meets InvariantStop within SETTING_MAX_STEPS (0 of 106
+    # measured), so skipping would discard every draw and disarm the property-level controls; the
+    # shortfall is recorded on the rows until the budget or the criterion is decided.
+    if short is None or not tr_.SKIP_UNCONVERGED:
+        return [tr_.with_shortfall(e, short) for e in rows]
+    return tr_.skip_unconverged(rows, short)
 
 
 def vgd_at_setting(

@@ -110,7 +110,7 @@ SECTIONS: dict[str, str] = {
     "model": "§2 Eq. (2.2) masked multi-head linear transformer, mask Eq. (2.3); the exact "
     "effective predictor (R12, derived)",
     "constructions": "§4.1 Alg. 1, Eq. (4.1), Prop. 4.1 (App. C.1), Prop. 4.2 (Eq. (C.7)); the "
-    "head count of Alg. 1 (derived)",
+    "head count of Alg. 1 (derived); sims: the S1 construction's tied-step training",
     "pregd": "§4.2 Eq. (4.3) pre-GD closed forms, limits and flow; S1 (Props. 4.1, 4.2, Thm 5.3: "
     "the trained construction, sims only)",
     "decomposition": "App. D Eqs. (D.1)–(D.3) error decomposition (corrected)",

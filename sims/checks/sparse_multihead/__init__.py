@@ -2,12 +2,13 @@
 per paper section (the keys of :data:`theory.sparse_multihead.SECTIONS`):
 
 * :mod:`.data` (§2: the experiments' sampler), :mod:`.model` (Eq. 2.2: R12 against the forward
-  pass), :mod:`.constructions` (Props. 4.1 / 4.2 loaded into torch);
+  pass), :mod:`.constructions` (Props. 4.1 / 4.2 loaded into torch; the S1 construction
+  trained with tied steps at a drawn setting);
 * :mod:`.pregd` (S1: the trained pre-GD model against the tuned constant-η optimum; the free
   per-layer schedule);
 * :mod:`.fig1b` (Fig. 1b / App. B Fig. 3 and S2: the small trained multi-head models);
 * :mod:`.heads` (§3 Eq. 3.1: head importance, pruning, probing and P-probing);
-* :mod:`.evidence` (the weight loading and the S1 recipe shared by those sections).
+* :mod:`.evidence` (the S1 rows at any setting; the weight loading, bound here too).
 
 Every check function is re-exported here (``sims.checks.sparse_multihead:check_x`` resolves).
 """

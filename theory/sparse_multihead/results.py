@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from theory.common.protocols import Check, Result, TrainedProperty
+from theory.sparse_multihead import controls
 from theory.sparse_multihead.controls import fault
 
 RESULTS: tuple[Result, ...] = (
@@ -22,11 +23,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(
                 "numerics.sparse_multihead.checks_data:check_sec2_mc",
-                faults={
-                    "gauss_moment_for_sign_prior": {
-                        "fault_second_moment": fault("second_moment_sparse_for_every_prior")
-                    }
-                },
+                faults=controls.SEC2_MOMENT_FAULTS,
             ),
             Check("numerics.sparse_multihead.checks_data:check_sec2_float"),
             Check("sims.checks.sparse_multihead.data:check_sec2_torch"),
@@ -59,10 +56,7 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Alg. 1, Eq. (4.1)",
         spec="spec 000 §1.5 (Alg. 1)",
         statement="x̃_k = diag(r̂) x_k for k = 1..n+q, r̂ = (1/n)Σ_{i≤n} x_i y_i",
-        objects=(
-            "theory.sparse_multihead:alg1",
-            "theory.sparse_multihead:rhat",
-        ),
+        objects=("theory.sparse_multihead:alg1", "theory.sparse_multihead:rhat"),
         checks=(
             Check(
                 "numerics.sparse_multihead.checks_constructions:check_alg1_float",
@@ -100,10 +94,7 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 §6 items 5, 6",
         statement="W_V = −(η/n)e_{d+1}e_{d+1}ᵀ, W_K = W_Q = diag(I_d, 0), W_1 = I; "
         "−H^(ℓ)_{d+1,n+1} = ⟨w̃^ℓ, x̃_{n+1}⟩",
-        objects=(
-            "theory.sparse_multihead:gd_layer",
-            "theory.sparse_multihead:pregd_transformer",
-        ),
+        objects=("theory.sparse_multihead:gd_layer", "theory.sparse_multihead:pregd_transformer"),
         checks=(
             Check("numerics.sparse_multihead.checks_constructions:check_prop4_2_symbolic"),
             Check(
@@ -169,17 +160,7 @@ RESULTS: tuple[Result, ...] = (
             ),
             Check(
                 "numerics.sparse_multihead.checks_pregd:check_eq4_3_float_generic",
-                faults={
-                    "lambda_alpha2_dropped": {
-                        "fault_lambda_fn": fault("ridge_lmmse_lambda_alpha2_dropped")
-                    },
-                    "parts_sigma_not_sqrt": {
-                        "fault_parts_fn": fault("excess_from_parts_sigma_not_sqrt")
-                    },
-                    "population_r_not_squared": {
-                        "fault_population_fn": fault("pregd_population_r_not_squared")
-                    },
-                },
+                faults=controls.EQ4_3_GENERIC_FAULTS,
             ),
         ),
     ),
@@ -231,10 +212,7 @@ RESULTS: tuple[Result, ...] = (
             ),
             Check(
                 "numerics.sparse_multihead.checks_concentration:check_lemd_1_float_rates",
-                faults={
-                    "d1_without_plus_one": {"fault_lemd1_fn": fault("lemD1_rate_without_plus_one")},
-                    "d7_log_not_squared": {"fault_lemd7_fn": fault("lemD7_rate_log_not_squared")},
-                },
+                faults=controls.LEMD_RATE_FAULTS,
             ),
         ),
     ),
@@ -245,10 +223,7 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Lemmas D.3–D.7",
         spec="spec 000 R5",
         statement="‖(1/n)R̂Xᵀε‖² ≲ σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²",
-        objects=(
-            "theory.sparse_multihead:noise_term_mean",
-            "theory.sparse_multihead:lemD7_rate",
-        ),
+        objects=("theory.sparse_multihead:noise_term_mean", "theory.sparse_multihead:lemD7_rate"),
         checks=(
             Check(
                 "numerics.sparse_multihead.checks_concentration:check_lemd_7_mc",
@@ -268,17 +243,12 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Thm 5.1",
         spec="spec 000 §6 item 10",
         statement="E(w̃^t) ≲ (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)",
-        objects=(
-            "theory.sparse_multihead:thm51_bound",
-            "theory.sparse_multihead:eta_t_star_51",
-        ),
+        objects=("theory.sparse_multihead:thm51_bound", "theory.sparse_multihead:eta_t_star_51"),
         checks=(
             Check("numerics.sparse_multihead.checks_bounds:check_thm5_1_rate"),
             Check(
                 "numerics.sparse_multihead.checks_bounds:check_thm5_1_float_bound",
-                faults={
-                    "log_not_squared": {"fault_thm51_fn": fault("thm51_bound_log_not_squared")}
-                },
+                faults={"log_not_squared": controls.THM51_LOG_NOT_SQUARED},
             ),
         ),
         figures=("sims.figures.sparse_multihead:fig_bounds_rates",),
@@ -294,9 +264,7 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.sparse_multihead.checks_bounds:check_thm5_2_rate"),
             Check(
                 "numerics.sparse_multihead.checks_bounds:check_thm5_2_float_bound",
-                faults={
-                    "log_outside_sqrt": {"fault_thm52_fn": fault("thm52_bound_log_outside_sqrt")}
-                },
+                faults={"log_outside_sqrt": controls.THM52_LOG_OUTSIDE_SQRT},
             ),
         ),
     ),
@@ -320,11 +288,7 @@ RESULTS: tuple[Result, ...] = (
             ),
             Check(
                 "numerics.sparse_multihead.checks_bounds:check_rem5_2_float_generic",
-                faults={
-                    "thm51_log_not_squared": {
-                        "fault_thm51_fn": fault("thm51_bound_log_not_squared")
-                    }
-                },
+                faults={"thm51_log_not_squared": controls.THM51_LOG_NOT_SQUARED},
             ),
         ),
     ),
@@ -336,10 +300,7 @@ RESULTS: tuple[Result, ...] = (
         source="[czz24] Thm 5.3 (upper part)",
         spec="spec 000 §6 items 17, 18",
         statement="E(w̃^t) ≲ σ² log²(ns/σ²) log²(d/δ) (s/n + d s²/n²)",
-        objects=(
-            "theory.sparse_multihead:thm53_rate",
-            "theory.sparse_multihead:thm53_steps",
-        ),
+        objects=("theory.sparse_multihead:thm53_rate", "theory.sparse_multihead:thm53_steps"),
         checks=(
             Check(
                 "numerics.sparse_multihead.checks_bounds:check_thm5_3_order",
@@ -351,10 +312,7 @@ RESULTS: tuple[Result, ...] = (
             ),
             Check(
                 "numerics.sparse_multihead.checks_bounds:check_thm5_3_float_generic",
-                faults={
-                    "s_not_squared": {"fault_rate_fn": fault("thm53_rate_s_not_squared")},
-                    "steps_log_without_s": {"fault_steps_fn": fault("thm53_steps_log_without_s")},
-                },
+                faults=controls.THM53_GENERIC_FAULTS,
             ),
         ),
         figures=("sims.figures.sparse_multihead:fig_bounds_rates",),
@@ -387,9 +345,7 @@ RESULTS: tuple[Result, ...] = (
             ),
             Check(
                 "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_float_threshold",
-                faults={
-                    "finite_from_d_plus_3": {"fault_ols_fn": fault("ols_finite_from_d_plus_3")}
-                },
+                faults={"finite_from_d_plus_3": controls.OLS_FINITE_FROM_D_PLUS_3},
             ),
         ),
     ),

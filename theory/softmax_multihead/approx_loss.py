@@ -88,6 +88,7 @@ def kappa(d: Any, L: Any, sigma2: Any) -> Any:
 
 
 # ------------------------------------------------------------------------ approximate loss
+@checked
 @functools.cache
 def vec_syms(H: int) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
     om = tuple(sp.Symbol(f"omega_{h + 1}", real=True) for h in range(H))

@@ -27,15 +27,20 @@ def main() -> int:
     p.add_argument("--only", default="", help="run only modules whose path contains this")
     p.add_argument("--jobs", type=int, default=2, help="modules run at once (default 2)")
     args = p.parse_args()
-    modules = sorted(str(f.relative_to(ROOT)) for f in (ROOT / "tests").rglob("test_*.py")
-                     if args.only in str(f))
+    modules = sorted(
+        str(f.relative_to(ROOT)) for f in (ROOT / "tests").rglob("test_*.py") if args.only in str(f)
+    )
     failed = []
     t_all = time.perf_counter()
 
     def run(mod: str) -> tuple[str, float, subprocess.CompletedProcess[str]]:
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                               "-n0", mod], cwd=ROOT, capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n0", mod],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
         return mod, time.perf_counter() - t0, proc
 
     with cf.ThreadPoolExecutor(max(1, args.jobs)) as pool:
@@ -46,8 +51,10 @@ def main() -> int:
             if not ok:
                 failed.append(mod)
                 print(proc.stdout[-3000:], flush=True)
-    print(f"{len(modules) - len(failed)} of {len(modules)} modules pass alone "
-          f"({time.perf_counter() - t_all:.0f} s)")
+    print(
+        f"{len(modules) - len(failed)} of {len(modules)} modules pass alone "
+        f"({time.perf_counter() - t_all:.0f} s)"
+    )
     return 1 if failed else 0
 
 

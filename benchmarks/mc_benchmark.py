@@ -110,34 +110,57 @@ def normals_per_second(seconds: float = 0.3) -> float:
     return k * buf.size / (time.perf_counter() - t)
 
 
-def run(*, d: int, N: int, n: int, n_raw: int, n_loop: int, seed: int, kind: str,
-        noise_var: float) -> dict:
+def run(
+    *, d: int, N: int, n: int, n_raw: int, n_loop: int, seed: int, kind: str, noise_var: float
+) -> dict:
     c = setting(d, N, kind, noise_var, seed)
     rows: list[Row] = []
 
     def fast(method: str, iq: bool) -> Callable[[], Estimate]:
-        return lambda: gd_family_risk_mc(**c, n=n, rng=np.random.default_rng(seed), method=method,
-                                         integrate_query=iq)
+        return lambda: gd_family_risk_mc(
+            **c, n=n, rng=np.random.default_rng(seed), method=method, integrate_query=iq
+        )
 
     rows.append(_timed("fast: vector sampler, query integrated", n, fast("vector", True)))
     rows.append(_timed("fast: bartlett sampler, query integrated", n, fast("bartlett", True)))
     rows.append(_timed("fast: vector sampler, query sampled", n, fast("vector", False)))
-    rows.append(_timed("raw prompts, vectorised", n_raw,
-                       lambda: gd_family_risk_raw(**c, n=n_raw, rng=np.random.default_rng(seed))))
-    rows.append(_timed("per-prompt loop, raw prompts", n_loop,
-                       lambda: loop_raw(c, n_loop, np.random.default_rng(seed))))
-    rows.append(_timed("per-prompt loop, fast estimator", n_loop,
-                       lambda: loop_fast(c, n_loop, np.random.default_rng(seed))))
+    rows.append(
+        _timed(
+            "raw prompts, vectorised",
+            n_raw,
+            lambda: gd_family_risk_raw(**c, n=n_raw, rng=np.random.default_rng(seed)),
+        )
+    )
+    rows.append(
+        _timed(
+            "per-prompt loop, raw prompts",
+            n_loop,
+            lambda: loop_raw(c, n_loop, np.random.default_rng(seed)),
+        )
+    )
+    rows.append(
+        _timed(
+            "per-prompt loop, fast estimator",
+            n_loop,
+            lambda: loop_fast(c, n_loop, np.random.default_rng(seed)),
+        )
+    )
     closed = None
     try:
         from theory.common.baselines import gd_risk
 
-        closed = float(gd_risk(c["Gamma"], c["Sigma_x"], c["task_mean"], c["task_cov"],
-                               c["noise_var"], N))
+        closed = float(
+            gd_risk(c["Gamma"], c["Sigma_x"], c["task_mean"], c["task_cov"], c["noise_var"], N)
+        )
     except ImportError:  # pragma: no cover - baselines are part of the foundation
         pass
-    return {"rows": rows, "closed_form": closed, "normals_per_s": normals_per_second(),
-            "load": os.getloadavg(), "setting": dict(d=d, N=N, kind=kind, noise_var=noise_var)}
+    return {
+        "rows": rows,
+        "closed_form": closed,
+        "normals_per_s": normals_per_second(),
+        "load": os.getloadavg(),
+        "setting": dict(d=d, N=N, kind=kind, noise_var=noise_var),
+    }
 
 
 def report(res: dict) -> str:
@@ -155,11 +178,15 @@ def report(res: dict) -> str:
         f"{'engine':44s} {'n':>9s} {'prompts/s':>12s} {'prompts/CPU-s':>14s}   estimate ± se",
     ]
     for r in rows:
-        out.append(f"{r.engine:44s} {r.n:9d} {r.rate:12,.0f} {r.cpu_rate:14,.0f}   "
-                   f"{r.estimate.mean:.5f} ± {r.estimate.se:.5f}")
+        out.append(
+            f"{r.engine:44s} {r.n:9d} {r.rate:12,.0f} {r.cpu_rate:14,.0f}   "
+            f"{r.estimate.mean:.5f} ± {r.estimate.se:.5f}"
+        )
     if res["closed_form"] is not None:
-        out.append(f"{'closed form (theory.common.baselines.gd_risk)':44s} {'':9s} {'':12s} "
-                   f"{'':14s}   {res['closed_form']:.5f}")
+        out.append(
+            f"{'closed form (theory.common.baselines.gd_risk)':44s} {'':9s} {'':12s} "
+            f"{'':14s}   {res['closed_form']:.5f}"
+        )
     out += [
         "",
         f"ratio fast / per-prompt loop (raw prompts)     : {fast.rate / lr.rate:10,.0f}x wall, "
@@ -188,8 +215,16 @@ def main(argv: Sequence[str] | None = None) -> dict:
     p.add_argument("--setting", choices=("isotropic", "general"), default="isotropic")
     p.add_argument("--noise-var", type=float, default=0.25)
     a = p.parse_args(argv)
-    res = run(d=a.d, N=a.N, n=a.n, n_raw=a.n_raw or max(a.n // 4, 2), n_loop=a.n_loop,
-              seed=a.seed, kind=a.setting, noise_var=a.noise_var)
+    res = run(
+        d=a.d,
+        N=a.N,
+        n=a.n,
+        n_raw=a.n_raw or max(a.n // 4, 2),
+        n_loop=a.n_loop,
+        seed=a.seed,
+        kind=a.setting,
+        noise_var=a.noise_var,
+    )
     print(report(res))
     return res
 

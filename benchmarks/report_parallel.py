@@ -49,9 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     serial = run(base / "serial", base / "cache-serial", ["--jobs", "1"], args.only)
     par = run(base / "jobs", base / "cache-jobs", ["--jobs", str(args.jobs)], args.only)
     same = (base / "serial" / "results.json").read_bytes() == (
-        base / "jobs" / "results.json").read_bytes()
-    print(f"serial {serial:.1f} s, --jobs {args.jobs} {par:.1f} s: ratio {serial / par:.2f}x; "
-          f"results.json byte-identical: {same}")
+        base / "jobs" / "results.json"
+    ).read_bytes()
+    print(
+        f"serial {serial:.1f} s, --jobs {args.jobs} {par:.1f} s: ratio {serial / par:.2f}x; "
+        f"results.json byte-identical: {same}"
+    )
     return 0 if same else 1
 
 

@@ -34,8 +34,14 @@ from theory.common.registry import all_results  # noqa: E402
 def mc_checks(papers: list[str] | None = None) -> list[tuple[str, int]]:
     """``(check path, MC rows at seed 0)`` of every untrained check with an MC row (of the results
     of ``papers``, by key, if given)."""
-    paths = sorted({c for r in all_results() for c in r.checks if not c.startswith("sims.")
-                    and (not papers or r.id.split(":")[0] in papers)})
+    paths = sorted(
+        {
+            c
+            for r in all_results()
+            for c in r.checks
+            if not c.startswith("sims.") and (not papers or r.id.split(":")[0] in papers)
+        }
+    )
     out = []
     for p in paths:
         rows = run_check(p, quick=True, seed=0)
@@ -82,17 +88,22 @@ def main(argv: list[str] | None = None) -> int:
                     rec["other_failed"].append(f"{path} :: {e.name} [{e.kind}]")
         state["seeds"][str(seed)] = rec
         atomic_write_bytes(out, (json.dumps(state, indent=1) + "\n").encode())
-        print(f"seed {seed}: {rec['mc_rows']} MC rows, {len(rec['mc_failed'])} failed, "
-              f"{len(rec['other_failed'])} other rows failed, {len(rec['errors'])} errors "
-              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+        print(
+            f"seed {seed}: {rec['mc_rows']} MC rows, {len(rec['mc_failed'])} failed, "
+            f"{len(rec['other_failed'])} other rows failed, {len(rec['errors'])} errors "
+            f"({time.perf_counter() - t0:.0f} s)",
+            flush=True,
+        )
         for line in rec["mc_failed"] + rec["other_failed"] + rec["errors"]:
             print("   ", line, flush=True)
     seeds = state["seeds"].values()
     total = sum(s["mc_rows"] for s in seeds)
     failed = sum(len(s["mc_failed"]) for s in seeds)
     other = sum(len(s["other_failed"]) + len(s["errors"]) for s in seeds)
-    print(f"TOTAL: {len(state['seeds'])} seeds, {total} MC rows, {failed} MC failures, "
-          f"{other} other failures/errors")
+    print(
+        f"TOTAL: {len(state['seeds'])} seeds, {total} MC rows, {failed} MC failures, "
+        f"{other} other failures/errors"
+    )
     return 0 if failed == 0 and other == 0 else 1
 
 

@@ -44,20 +44,25 @@ def main(argv: list[str] | None = None) -> int:
         print("no trained property declared (or none matches --only)", file=sys.stderr)
         return 1
     print(f"cold cache {cache}, 1 torch thread, {args.examples} examples per property")
-    print(f"{'property':34s} {'preset s':>9s} {'median s':>9s} {'ex/min':>7s} {'n.sep':>5s} "
-          f"{'preset/median':>13s}")
+    print(
+        f"{'property':34s} {'preset s':>9s} {'median s':>9s} {'ex/min':>7s} {'n.sep':>5s} "
+        f"{'preset/median':>13s}"
+    )
     for prop in props:
         t0 = time.perf_counter()
         _, err = run_check_safely(prop.check)
         preset = time.perf_counter() - t0
         out = run_property(prop, examples=args.examples, shrink=False)
         secs = [d.seconds for d in out.draws if d.verdict != "not_separable"] or [
-            d.seconds for d in out.draws]
+            d.seconds for d in out.draws
+        ]
         med = statistics.median(secs) if secs else float("nan")
-        print(f"{prop.id:34s} {preset:9.2f} {med:9.2f} {60.0 / med:7.1f} "
-              f"{out.not_separable:5d} {preset / med:13.2f}"
-              + ("" if out.passed else "  (property did not pass)")
-              + (f"  preset error: {err.splitlines()[0]}" if err else ""))
+        print(
+            f"{prop.id:34s} {preset:9.2f} {med:9.2f} {60.0 / med:7.1f} "
+            f"{out.not_separable:5d} {preset / med:13.2f}"
+            + ("" if out.passed else "  (property did not pass)")
+            + (f"  preset error: {err.splitlines()[0]}" if err else "")
+        )
     return 0
 
 

@@ -68,7 +68,7 @@ class Faithful(nn.Module):
         q = self.q_proj(z_q).view(B, 1, H, D).permute(0, 2, 1, 3)  # (B, H, 1, D)
         k = self.k_proj(z).view(B, n, H, D).permute(0, 2, 1, 3)  # (B, H, L, D)
         v = self.v_proj(z).view(B, n, H, D).permute(0, 2, 1, 3)  # (B, H, L, D)
-        w = torch.softmax(torch.matmul(q, k.transpose(-2, -1)) * D ** -0.5, dim=-1)  # (B,H,1,L)
+        w = torch.softmax(torch.matmul(q, k.transpose(-2, -1)) * D**-0.5, dim=-1)  # (B,H,1,L)
         o = torch.matmul(w, v).permute(0, 2, 1, 3).contiguous().view(B, 1, H * D)  # (B, 1, HD)
         return self.o_proj(o)[:, 0, 0]  # (B,)
 
@@ -105,12 +105,18 @@ def _adam(model: nn.Module, kind: str) -> torch.optim.Optimizer:
     """``torch.optim.Adam(lr=1e-3)``: the default (per-tensor loop on CPU), foreach or fused."""
     if kind == "default":
         return torch.optim.Adam(model.parameters(), lr=1e-3)
-    return torch.optim.Adam(model.parameters(), lr=1e-3, foreach=kind == "foreach",
-                            fused=kind == "fused")
+    return torch.optim.Adam(
+        model.parameters(), lr=1e-3, foreach=kind == "foreach", fused=kind == "fused"
+    )
 
 
-def time_module(model: nn.Module, batches: list[Batch], steps: int, adam: str,
-                parts: dict[str, float] | None = None) -> float:
+def time_module(
+    model: nn.Module,
+    batches: list[Batch],
+    steps: int,
+    adam: str,
+    parts: dict[str, float] | None = None,
+) -> float:
     """Seconds per module step (forward, MSE, backward, Adam) after 10 warm-up steps."""
     opt = _adam(model, adam)
 
@@ -148,8 +154,9 @@ def time_run(preset: str, steps: int, model_cls: type[SoftmaxAttention]) -> floa
     """Seconds per step of ``smh.run(preset)`` (the trained checks' loop) with ``model_cls``."""
     original = smh.build_model
 
-    def build(exp: HpcyExperiment, *, generator: torch.Generator,
-              dtype: torch.dtype = torch.float32) -> nn.Module:
+    def build(
+        exp: HpcyExperiment, *, generator: torch.Generator, dtype: torch.dtype = torch.float32
+    ) -> nn.Module:
         m = original(exp, generator=generator, dtype=dtype)
         if model_cls is not SoftmaxAttention:
             m.__class__ = model_cls  # same parameters, other forward
@@ -173,8 +180,9 @@ def module_row(H: int, steps: int, repeats: int, adam: str) -> None:
     """Print one row of the module-step table."""
     exp = HpcyExperiment(d=D_IN, L=L, H=H)
     gen = torch.Generator().manual_seed(0)
-    batches = [sample_batch(exp, BATCH, generator=gen, dtype=torch.float32)
-               for _ in range(N_BATCHES)]
+    batches = [
+        sample_batch(exp, BATCH, generator=gen, dtype=torch.float32) for _ in range(N_BATCHES)
+    ]
 
     def make(cls: type[SoftmaxAttention]) -> SoftmaxAttention:
         return cls(D_IN, H, generator=torch.Generator().manual_seed(1), dtype=torch.float32)
@@ -183,8 +191,10 @@ def module_row(H: int, steps: int, repeats: int, adam: str) -> None:
     with torch.no_grad():  # the three compute the same function
         Z = batches[0][0]
         ref = make(Before)(Z)
-        gap = max(float((Faithful(D_IN, H).copy_from(ours_model)(Z) - ref).abs().max()),
-                  float((ours_model(Z) - ref).abs().max()))
+        gap = max(
+            float((Faithful(D_IN, H).copy_from(ours_model)(Z) - ref).abs().max()),
+            float((ours_model(Z) - ref).abs().max()),
+        )
     assert gap < 1e-5, f"faithful / before / ours disagree by {gap}"
     parts: dict[str, float] = {}
     best_ours = math.inf
@@ -197,14 +207,22 @@ def module_row(H: int, steps: int, repeats: int, adam: str) -> None:
             best_ours, parts = t, run_parts
         return t
 
-    t = _best({"faithful": lambda: time_module(Faithful(D_IN, H), batches, steps, adam),
-               "before": lambda: time_module(make(Before), batches, steps, adam),
-               "ours": ours}, repeats)
+    t = _best(
+        {
+            "faithful": lambda: time_module(Faithful(D_IN, H), batches, steps, adam),
+            "before": lambda: time_module(make(Before), batches, steps, adam),
+            "ours": ours,
+        },
+        repeats,
+    )
     split = " / ".join(f"{1e3 * parts[k] / steps:.3f}" for k in ("forward", "backward", "adam"))
     sample = min(time_sampling(exp, steps) for _ in range(2))
-    print(f"{H:>2} {1e3 * t['faithful']:9.3f} {1e3 * t['before']:8.3f} {1e3 * t['ours']:8.3f}"
-          f"      {t['faithful'] / t['ours']:13.2f}x {t['faithful'] / t['before']:15.2f}x"
-          f"   {split:>35}   {1e3 * sample:.3f}", flush=True)
+    print(
+        f"{H:>2} {1e3 * t['faithful']:9.3f} {1e3 * t['before']:8.3f} {1e3 * t['ours']:8.3f}"
+        f"      {t['faithful'] / t['ours']:13.2f}x {t['faithful'] / t['before']:15.2f}x"
+        f"   {split:>35}   {1e3 * sample:.3f}",
+        flush=True,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,24 +237,37 @@ def main(argv: list[str] | None = None) -> int:
     global clock
     clock = CLOCKS[args.clock]
     torch.set_num_threads(1)
-    print(f"module step: d={D_IN}, L={L}, batch={BATCH}, torch Adam ({args.adam}), float32, "
-          f"1 thread, {args.steps} steps, best of {args.repeats} interleaved, {args.clock} clock")
-    print(f"{'H':>2} {'faithful':>9} {'before':>8} {'ours':>8} (ms) {'faithful/ours':>14} "
-          f"{'faithful/before':>16}   ours: forward / backward / adam (ms)   sample")
+    print(
+        f"module step: d={D_IN}, L={L}, batch={BATCH}, torch Adam ({args.adam}), float32, "
+        f"1 thread, {args.steps} steps, best of {args.repeats} interleaved, {args.clock} clock"
+    )
+    print(
+        f"{'H':>2} {'faithful':>9} {'before':>8} {'ours':>8} (ms) {'faithful/ours':>14} "
+        f"{'faithful/before':>16}   ours: forward / backward / adam (ms)   sample"
+    )
     for H in args.heads:
         module_row(H, args.steps, args.repeats, args.adam)
     if args.train_steps:
-        print(f"\nfull step as the trained checks run it: sims.experiments.softmax_multihead.run"
-              f"(preset, steps={args.train_steps}), batch 128, AdamW, sampling included, best of "
-              f"{max(1, args.repeats // 2)}")
+        print(
+            f"\nfull step as the trained checks run it: sims.experiments.softmax_multihead.run"
+            f"(preset, steps={args.train_steps}), batch 128, AdamW, sampling included, best of "
+            f"{max(1, args.repeats // 2)}"
+        )
         print(f"{'preset':>6} {'before ms':>10} {'ours ms':>8} {'before/ours':>12}")
         for preset in (f"h{H}" for H in args.heads):
-            t = _best({"before": lambda preset=preset: time_run(preset, args.train_steps, Before),
-                       "ours": lambda preset=preset: time_run(preset, args.train_steps,
-                                                              SoftmaxAttention)},
-                      max(1, args.repeats // 2))
-            print(f"{preset:>6} {1e3 * t['before']:10.3f} {1e3 * t['ours']:8.3f} "
-                  f"{t['before'] / t['ours']:11.2f}x")
+            t = _best(
+                {
+                    "before": lambda preset=preset: time_run(preset, args.train_steps, Before),
+                    "ours": lambda preset=preset: time_run(
+                        preset, args.train_steps, SoftmaxAttention
+                    ),
+                },
+                max(1, args.repeats // 2),
+            )
+            print(
+                f"{preset:>6} {1e3 * t['before']:10.3f} {1e3 * t['ours']:8.3f} "
+                f"{t['before'] / t['ours']:11.2f}x"
+            )
     return 0
 
 

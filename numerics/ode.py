@@ -93,9 +93,17 @@ def integrate(
     if t1 == t0:
         return Trajectory(np.array([t0]), y0[None, :].copy(), lambda t: y0, 0, solver)
     sol = solve_ivp(
-        rhs, (t0, t1), y0, method=solver.method, rtol=solver.rtol, atol=solver.atol,
-        max_step=solver.max_step, t_eval=None if t_eval is None else np.asarray(t_eval, float),
-        dense_output=True, args=args or None, events=events,
+        rhs,
+        (t0, t1),
+        y0,
+        method=solver.method,
+        rtol=solver.rtol,
+        atol=solver.atol,
+        max_step=solver.max_step,
+        t_eval=None if t_eval is None else np.asarray(t_eval, float),
+        dense_output=True,
+        args=args or None,
+        events=events,
     )
     if not sol.success or sol.status != 0:
         last = float(sol.t[-1]) if len(sol.t) else t0

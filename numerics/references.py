@@ -44,8 +44,11 @@ def mp_stieltjes_ref(xi: float, lam: float) -> Any:
     with mpmath.workdps(DPS):
         x, l = _mpf(xi), _mpf(lam)
         roots = mpmath.polyroots([x * l, 1 - x + l, -1], maxsteps=200, extraprec=2 * DPS)
-        pos = [mpmath.re(r) for r in roots if abs(mpmath.im(r)) < mpmath.mpf(10) ** (-DPS + 5)
-               and mpmath.re(r) > 0]
+        pos = [
+            mpmath.re(r)
+            for r in roots
+            if abs(mpmath.im(r)) < mpmath.mpf(10) ** (-DPS + 5) and mpmath.re(r) > 0
+        ]
         if len(pos) != 1:
             raise ArithmeticError(f"expected one positive root, got {roots}")
         return +pos[0]

@@ -13,8 +13,15 @@ import numpy as np
 from theory.common.backend import psd_sqrt  # the one PSD square root (rank cut RANK_RTOL)
 from theory.settings import LinearRegressionICL, check_int
 
-__all__ = ["PromptBatch", "sample_prompts", "psd_sqrt", "gaussian_rows", "stream_key",
-           "check_rng", "check_seed"]
+__all__ = [
+    "PromptBatch",
+    "sample_prompts",
+    "psd_sqrt",
+    "gaussian_rows",
+    "stream_key",
+    "check_rng",
+    "check_seed",
+]
 
 
 def stream_key(seed: int, path: str, *labels: object) -> list[int]:

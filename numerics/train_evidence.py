@@ -41,22 +41,37 @@ def _as_array(x: Any) -> np.ndarray:
     return np.asarray(x, dtype=float)
 
 
-def _train_ev(name: str, predicted: Any, observed: Any, tol: float, err: float, ok: bool,
-              **kw: Any) -> Evidence:
-    return Evidence(name=name, kind="TRAIN", predicted=predicted, observed=observed,
-                    tolerance=float(tol), error=float(err) if math.isfinite(err) else float("inf"),
-                    passed=bool(ok), **kw)
+def _train_ev(
+    name: str, predicted: Any, observed: Any, tol: float, err: float, ok: bool, **kw: Any
+) -> Evidence:
+    return Evidence(
+        name=name,
+        kind="TRAIN",
+        predicted=predicted,
+        observed=observed,
+        tolerance=float(tol),
+        error=float(err) if math.isfinite(err) else float("inf"),
+        passed=bool(ok),
+        **kw,
+    )
 
 
 # ------------------------------------------------------------------------------------ TRAIN
 def train_agreement(
-    name: str, observed: Any, predicted: Any, initial: Any, *, alternatives: Mapping[str, Any],
-    rtol: float = TRAIN_RTOL, **kw: Any,
+    name: str,
+    observed: Any,
+    predicted: Any,
+    initial: Any,
+    *,
+    alternatives: Mapping[str, Any],
+    rtol: float = TRAIN_RTOL,
+    **kw: Any,
 ) -> Evidence:
     """TRAIN, the short name: :func:`train_discrimination` (named ``alternatives`` are required --
     a trained row that names no neighbour cannot tell the theorem from them)."""
-    return train_discrimination(name, observed, predicted, initial, alternatives=alternatives,
-                                rtol=rtol, **kw)
+    return train_discrimination(
+        name, observed, predicted, initial, alternatives=alternatives, rtol=rtol, **kw
+    )
 
 
 #: Start distance of a discriminating TRAIN check, in tolerance units (the developers' guide:
@@ -65,10 +80,18 @@ TRAIN_START_UNITS = 3.0
 
 
 def train_discrimination(
-    name: str, observed: Any, predicted: Any, initial: Any, *,
-    alternatives: Mapping[str, Any], rtol: float = TRAIN_RTOL,
-    start_units: float = TRAIN_START_UNITS, norm: Any | None = None, seeds: Sequence[int] = (),
-    seeds_passed: Sequence[int] = (), details: dict | None = None,
+    name: str,
+    observed: Any,
+    predicted: Any,
+    initial: Any,
+    *,
+    alternatives: Mapping[str, Any],
+    rtol: float = TRAIN_RTOL,
+    start_units: float = TRAIN_START_UNITS,
+    norm: Any | None = None,
+    seeds: Sequence[int] = (),
+    seeds_passed: Sequence[int] = (),
+    details: dict | None = None,
 ) -> Evidence:
     r"""TRAIN that tells the theorem from its neighbours.
 
@@ -100,17 +123,38 @@ def train_discrimination(
         alt_rows.append({"name": alt_name, "units": units(a), "separation_units": sep})
     err, start = units(p), float(np.linalg.norm(i - p)) / (rtol * scale)
     separated = all(r["units"] > 1.0 and r["separation_units"] >= 2.0 for r in alt_rows)
-    ok = (err <= 1.0 and start >= start_units and separated and bool(alternatives)
-          and bool(np.all(np.isfinite(o))))
-    return _train_ev(name, p, o, rtol, err, ok,
-                     details={"relative_distance": err * rtol, "start_units": start,
-                              "alternatives": alt_rows, "seeds": list(seeds),
-                              "seeds_passed": list(seeds_passed), **(details or {})})
+    ok = (
+        err <= 1.0
+        and start >= start_units
+        and separated
+        and bool(alternatives)
+        and bool(np.all(np.isfinite(o)))
+    )
+    return _train_ev(
+        name,
+        p,
+        o,
+        rtol,
+        err,
+        ok,
+        details={
+            "relative_distance": err * rtol,
+            "start_units": start,
+            "alternatives": alt_rows,
+            "seeds": list(seeds),
+            "seeds_passed": list(seeds_passed),
+            **(details or {}),
+        },
+    )
 
 
 def swap_alternative(
-    predicted: Any, alternatives: Mapping[str, Any], fault_alternative: str | None, *,
-    prediction_name: str = "stated prediction", strict: bool = True,
+    predicted: Any,
+    alternatives: Mapping[str, Any],
+    fault_alternative: str | None,
+    *,
+    prediction_name: str = "stated prediction",
+    strict: bool = True,
 ) -> tuple[Any, dict[str, Any]]:
     """``(prediction, alternatives)`` of a discriminating TRAIN row; with ``fault_alternative`` (the
     negative control of every trained check) the named alternative becomes the prediction and the
@@ -145,6 +189,7 @@ def trap_of(ev: Evidence) -> str | None:
     near = nearest_alternative(ev)
     return near["name"] if near is not None and near["units"] <= 1.0 else None
 
+
 def tier_seeds(seed: int, *, quick: bool, n_full: int = 3) -> tuple[int, ...]:
     """The seeds a trained check runs on: ``(seed,)`` in the quick tier, ``n_full`` consecutive
     seeds from ``seed`` in the full tier (``--full`` and the thorough tests).
@@ -168,24 +213,33 @@ def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -
     """
     per = [rows_of(s) for s in seeds]
     if not per or len({len(r) for r in per}) != 1:
-        raise ValueError(f"over_seeds: seeds={list(seeds)!r} must be non-empty and rows_of(seed) "
-                         "must return the same number of rows for every seed")
+        raise ValueError(
+            f"over_seeds: seeds={list(seeds)!r} must be non-empty and rows_of(seed) "
+            "must return the same number of rows for every seed"
+        )
     out = []
     for rows in zip(*per, strict=True):
         bad = [e for e in rows if not e.passed]
         pick = bad[0] if bad else max(rows, key=lambda e: e.error)
         pairs = list(zip(seeds, rows, strict=True))
-        details = {**pick.details, "seeds": list(seeds),
-                   "seeds_passed": [s for s, e in pairs if e.passed],
-                   "reported_seed": next(s for s, e in pairs if e is pick)}
+        details = {
+            **pick.details,
+            "seeds": list(seeds),
+            "seeds_passed": [s for s, e in pairs if e.passed],
+            "reported_seed": next(s for s, e in pairs if e is pick),
+        }
         if pick.kind == "TRAIN":
             details["per_seed"] = [
-                {"seed": s, "units": e.error, "start_units": e.details.get("start_units"),
-                 "nearest_alternative": (near := nearest_alternative(e)) and near["name"],
-                 "trap": trap_of(e)}
-                for s, e in pairs]
-            details["traps"] = {str(r["seed"]): r["trap"] for r in details["per_seed"]
-                                if r["trap"]}
+                {
+                    "seed": s,
+                    "units": e.error,
+                    "start_units": e.details.get("start_units"),
+                    "nearest_alternative": (near := nearest_alternative(e)) and near["name"],
+                    "trap": trap_of(e),
+                }
+                for s, e in pairs
+            ]
+            details["traps"] = {str(r["seed"]): r["trap"] for r in details["per_seed"] if r["trap"]}
         out.append(dataclasses.replace(pick, details=details))
     return out
 
@@ -203,13 +257,19 @@ def train_contract_violations(ev: Evidence) -> list[str]:
     d = ev.details
     out = [f"details[{k!r}] missing" for k in TRAIN_CONTRACT if k not in d]
     alts = d.get("alternatives")
-    if "alternatives" in d and (not isinstance(alts, list) or not alts or not all(
-            isinstance(a, dict) and {"name", "units"} <= set(a) for a in alts)):
+    if "alternatives" in d and (
+        not isinstance(alts, list)
+        or not alts
+        or not all(isinstance(a, dict) and {"name", "units"} <= set(a) for a in alts)
+    ):
         out.append("details['alternatives'] must be a non-empty list of {'name', 'units'}")
     elif ev.status == "pass" and alts:  # a verdict row (discrepancy, untested, skipped) is no pass
         start = d.get("start_units")
         if start is None or not start >= TRAIN_START_UNITS:
             out.append(f"passed with start_units={start!r} < {TRAIN_START_UNITS}")
-        out += [f"passed within {a['units']:.3g} units of alternative {a['name']!r}"
-                for a in alts if not a["units"] > 1.0]
+        out += [
+            f"passed within {a['units']:.3g} units of alternative {a['name']!r}"
+            for a in alts
+            if not a["units"] > 1.0
+        ]
     return out

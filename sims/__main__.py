@@ -24,13 +24,18 @@ def main(argv: list[str] | None = None) -> int:
 
     if slug not in PAPERS.values():
         close = difflib.get_close_matches(slug, sorted(PAPERS.values()), n=3)
-        print(f"python -m sims: unknown slug {slug!r}; slugs: {sorted(PAPERS.values())}"
-              + (f" (did you mean {close}?)" if close else ""), file=sys.stderr)
+        print(
+            f"python -m sims: unknown slug {slug!r}; slugs: {sorted(PAPERS.values())}"
+            + (f" (did you mean {close}?)" if close else ""),
+            file=sys.stderr,
+        )
         return 2
     mod = importlib.import_module(f"sims.experiments.{slug}")
     if preset not in mod.PRESETS:
-        print(f"python -m sims: unknown preset {preset!r}; presets: {sorted(mod.PRESETS)}",
-              file=sys.stderr)
+        print(
+            f"python -m sims: unknown preset {preset!r}; presets: {sorted(mod.PRESETS)}",
+            file=sys.stderr,
+        )
         return 2
     _setting, cfg = mod.PRESETS[preset]
     try:
@@ -38,8 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"python -m sims: error: {exc}", file=sys.stderr)
         return 2
-    changes = {f.name: getattr(new_cfg, f.name) for f in dataclasses.fields(new_cfg)
-               if getattr(new_cfg, f.name) != getattr(cfg, f.name)}
+    changes = {
+        f.name: getattr(new_cfg, f.name)
+        for f in dataclasses.fields(new_cfg)
+        if getattr(new_cfg, f.name) != getattr(cfg, f.name)
+    }
     result = mod.run(preset, **changes)
     print(f"final loss {getattr(result, 'final_loss', result)}")
     return 0

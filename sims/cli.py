@@ -39,15 +39,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="run one result's checks")
     c.add_argument("id", help="result id, e.g. base:gd or zfb24:thm4")
-    c.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a check parameter (repeatable); see --params")
+    c.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a check parameter (repeatable); see --params",
+    )
     c.add_argument("--full", action="store_true", help="full-size run instead of quick")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--json", action="store_true", help="print the evidence as JSON")
     c.add_argument("--params", action="store_true", help="list the settable parameters and exit")
-    c.add_argument("--controls", action="store_true",
-                   help="also run every declared negative control (each planted fault must be "
-                   "rejected)")
+    c.add_argument(
+        "--controls",
+        action="store_true",
+        help="also run every declared negative control (each planted fault must be rejected)",
+    )
 
     r = sub.add_parser("report", help="run all checks and write the verification report")
     g = r.add_mutually_exclusive_group()
@@ -56,32 +64,57 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="icl-verify-report", help="output directory")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--only", nargs="+", metavar="ID", help="restrict to these result ids")
-    r.add_argument("--resume", action="store_true",
-                   help="reuse per-result outcomes already written to OUT/.partial")
+    r.add_argument(
+        "--resume",
+        action="store_true",
+        help="reuse per-result outcomes already written to OUT/.partial",
+    )
     r.add_argument("--no-figures", action="store_true")
-    r.add_argument("--controls", action="store_true",
-                   help="also run every declared negative control; a fault a check accepts is a "
-                   "fail")
-    r.add_argument("--no-properties", action="store_true",
-                   help="skip the trained properties over drawn settings")
+    r.add_argument(
+        "--controls",
+        action="store_true",
+        help="also run every declared negative control; a fault a check accepts is a fail",
+    )
+    r.add_argument(
+        "--no-properties",
+        action="store_true",
+        help="skip the trained properties over drawn settings",
+    )
     _executor_options(r, default_help="the number of cores; 1 is serial")
 
-    w = sub.add_parser("sweep", help="a result's checks (or a training preset) over a grid of "
-                       "settings and seeds")
+    w = sub.add_parser(
+        "sweep", help="a result's checks (or a training preset) over a grid of settings and seeds"
+    )
     w.add_argument("id", nargs="?", help="result id, e.g. base:ols (or use --preset)")
-    w.add_argument("--preset", metavar="SLUG:NAME",
-                   help="sweep a training preset instead, e.g. softmax_multihead:h2")
-    w.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
-                   help="values of one check parameter (repeatable; Cartesian product)")
+    w.add_argument(
+        "--preset",
+        metavar="SLUG:NAME",
+        help="sweep a training preset instead, e.g. softmax_multihead:h2",
+    )
+    w.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2,...",
+        help="values of one check parameter (repeatable; Cartesian product)",
+    )
     w.add_argument("--seeds", default="0", help="seeds: N, A-B or a comma list (default 0)")
     w.add_argument("--out", required=True, help="output directory")
     w.add_argument("--full", action="store_true", help="full tier of the checks")
     w.add_argument("--resume", action="store_true", help="skip cells already done in OUT")
-    w.add_argument("--plot", action="append", default=[], metavar="KEY",
-                   help="save a bound-vs-empirical plot along this grid key (repeatable)")
+    w.add_argument(
+        "--plot",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="save a bound-vs-empirical plot along this grid key (repeatable)",
+    )
     w.add_argument("--loglog", action="store_true", help="log-log axes for --plot")
-    w.add_argument("--device", choices=("cpu", "cuda"),
-                   help="training device passed to presets and checks taking 'device'")
+    w.add_argument(
+        "--device",
+        choices=("cpu", "cuda"),
+        help="training device passed to presets and checks taking 'device'",
+    )
     _executor_options(w, default_help="the number of cores")
 
     s = sub.add_parser("show", help="where one result lives: objects, checks, figures, tests")
@@ -90,11 +123,20 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_ = sub.add_parser("compare", help="compare two results.json files row by row")
     cmp_.add_argument("old")
     cmp_.add_argument("new")
-    cmp_.add_argument("--rtol", type=float, default=1e-12,
-                      help="relative tolerance for 'close' numbers (default 1e-12)")
+    cmp_.add_argument(
+        "--rtol",
+        type=float,
+        default=1e-12,
+        help="relative tolerance for 'close' numbers (default 1e-12)",
+    )
     cmp_.add_argument("--limit", type=int, default=50, help="differing rows to print")
-    cmp_.add_argument("--paper", action="append", default=[], metavar="KEY",
-                      help="compare only this paper's results (repeatable), e.g. zfb24 or base")
+    cmp_.add_argument(
+        "--paper",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="compare only this paper's results (repeatable), e.g. zfb24 or base",
+    )
 
     f = sub.add_parser("figure", help="draw the figures of one result")
     f.add_argument("id")
@@ -106,12 +148,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _executor_options(p: argparse.ArgumentParser, *, default_help: str) -> None:
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--jobs", type=int, metavar="N",
-                   help=f"run on N local worker processes (default: {default_help})")
-    g.add_argument("--dask-local", type=int, metavar="N",
-                   help="start a dask LocalCluster on loopback with N workers")
-    g.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="connect to a running dask scheduler")
+    g.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help=f"run on N local worker processes (default: {default_help})",
+    )
+    g.add_argument(
+        "--dask-local",
+        type=int,
+        metavar="N",
+        help="start a dask LocalCluster on loopback with N workers",
+    )
+    g.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="connect to a running dask scheduler"
+    )
 
 
 def _cmd_list() -> int:
@@ -147,8 +198,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as exc:
         print(f"icl-verify: error: --set {' '.join(args.sets)}: {exc}", file=sys.stderr)
         return 2
-    outcome = verify_result(result, quick=not args.full, seed=args.seed, overrides=overrides,
-                            controls=args.controls)
+    outcome = verify_result(
+        result, quick=not args.full, seed=args.seed, overrides=overrides, controls=args.controls
+    )
     if args.sets:
         # a value the check's validators reject (out of the domain of an assumption) is a usage
         # error, not a failed check: exit 2 with one line naming the key
@@ -186,15 +238,25 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from sims.report import write_report
 
     spec = spec_from_args(args.jobs, args.dask_local, args.scheduler, default_parallel=True)
-    summary = write_report(args.out, quick=not args.full, seed=args.seed, ids=args.only,
-                           resume=args.resume, figures=not args.no_figures, executor_spec=spec,
-                           controls=args.controls, properties=not args.no_properties)
-    print(f"{summary.n_results} results, {summary.unique_checks} check functions, "
-          f"{summary.n_checks} evidence rows: {summary.n_failed_results} results failed, "
-          f"{summary.n_failed_checks} rows failed, {summary.n_discrepancies} results with a claim "
-          f"not reproduced; {summary.n_properties} trained properties over drawn settings, "
-          f"{summary.n_failed_properties} failed; "
-          f"{summary.wall_time:.1f} s. Report: {Path(args.out) / 'report.html'}")
+    summary = write_report(
+        args.out,
+        quick=not args.full,
+        seed=args.seed,
+        ids=args.only,
+        resume=args.resume,
+        figures=not args.no_figures,
+        executor_spec=spec,
+        controls=args.controls,
+        properties=not args.no_properties,
+    )
+    print(
+        f"{summary.n_results} results, {summary.unique_checks} check functions, "
+        f"{summary.n_checks} evidence rows: {summary.n_failed_results} results failed, "
+        f"{summary.n_failed_checks} rows failed, {summary.n_discrepancies} results with a claim "
+        f"not reproduced; {summary.n_properties} trained properties over drawn settings, "
+        f"{summary.n_failed_properties} failed; "
+        f"{summary.wall_time:.1f} s. Report: {Path(args.out) / 'report.html'}"
+    )
     return 0 if summary.passed else 1
 
 
@@ -214,21 +276,30 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     grid = parse_grid(target, args.grid, preset=args.preset is not None)
     if not grid and args.seeds == "0":
         raise ValueError("nothing to sweep: give --grid KEY=V1,V2,... and/or --seeds")
-    spec = SweepSpec(target=target, grid=grid, seeds=parse_seeds(args.seeds),
-                     quick=not args.full, preset=args.preset is not None, device=args.device)
+    spec = SweepSpec(
+        target=target,
+        grid=grid,
+        seeds=parse_seeds(args.seeds),
+        quick=not args.full,
+        preset=args.preset is not None,
+        device=args.device,
+    )
     for key in args.plot:
         if key not in spec.keys:
             raise ValueError(f"--plot {key!r} is not a grid key; grid keys: {list(spec.keys)}")
     ex = spec_from_args(args.jobs, args.dask_local, args.scheduler, default_parallel=True)
-    summary = run_sweep(spec, args.out, executor_spec=ex, resume=args.resume,
-                        plot=args.plot, loglog=args.loglog)
+    summary = run_sweep(
+        spec, args.out, executor_spec=ex, resume=args.resume, plot=args.plot, loglog=args.loglog
+    )
     for point in summary.per_point:
         where = ", ".join(f"{k}={point[k]!r}" for k in spec.keys) or "(seeds only)"
         counts = ", ".join(f"{point[s]} {s}" for s in (*STATUSES, "info", "error") if point[s])
         print(f"  {where}: {counts}")
-    print(f"{summary.n_cells} cells, {summary.n_rows} rows, {summary.n_failed} failed; "
-          f"{summary.wall_time:.1f} s on {ex.describe()}. Table: "
-          f"{Path(args.out) / 'sweep.csv'}")
+    print(
+        f"{summary.n_cells} cells, {summary.n_rows} rows, {summary.n_failed} failed; "
+        f"{summary.wall_time:.1f} s on {ex.describe()}. Table: "
+        f"{Path(args.out) / 'sweep.csv'}"
+    )
     return 0 if summary.passed else 1
 
 

@@ -52,8 +52,10 @@ class Comparison:
         return all(self.counts.get(s, 0) == 0 for s in ("changed", "missing", "new"))
 
     def summary(self) -> str:
-        parts = [f"{k}: {self.counts.get(k, 0)}"
-                 for k in ("identical", "close", "changed", "missing", "new")]
+        parts = [
+            f"{k}: {self.counts.get(k, 0)}"
+            for k in ("identical", "close", "changed", "missing", "new")
+        ]
         return ", ".join(parts) + f"; kind changed on {len(self.kind_changes)} rows"
 
 
@@ -82,8 +84,13 @@ def _close(a: Any, b: Any, rtol: float) -> bool:
     return a == b
 
 
-def compare(old: dict[str, Any], new: dict[str, Any], *, rtol: float = CLOSE_RTOL,
-            papers: tuple[str, ...] = ()) -> Comparison:
+def compare(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    *,
+    rtol: float = CLOSE_RTOL,
+    papers: tuple[str, ...] = (),
+) -> Comparison:
     """Compare two parsed ``results.json`` documents (only the given paper keys, if any)."""
     a, b = dict(_rows(old)), dict(_rows(new))
     if papers:
@@ -110,8 +117,9 @@ def compare(old: dict[str, Any], new: dict[str, Any], *, rtol: float = CLOSE_RTO
     return Comparison(dict(counts), tuple(diffs), tuple(kinds))
 
 
-def compare_files(old: str | Path, new: str | Path, *, rtol: float = CLOSE_RTOL,
-                  papers: tuple[str, ...] = ()) -> Comparison:
+def compare_files(
+    old: str | Path, new: str | Path, *, rtol: float = CLOSE_RTOL, papers: tuple[str, ...] = ()
+) -> Comparison:
     """Compare two ``results.json`` files (see :func:`compare`)."""
     with open(old, encoding="utf-8") as fa, open(new, encoding="utf-8") as fb:
         return compare(json.load(fa), json.load(fb), rtol=rtol, papers=papers)

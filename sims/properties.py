@@ -31,8 +31,15 @@ from typing import Any
 from theory.common.protocols import Evidence, TrainedProperty
 from theory.common.registry import resolve
 
-__all__ = ["Draw", "PropertyOutcome", "classify", "margin", "replay_line", "run_property",
-           "PropertyFailure"]
+__all__ = [
+    "Draw",
+    "PropertyOutcome",
+    "classify",
+    "margin",
+    "replay_line",
+    "run_property",
+    "PropertyFailure",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,22 +88,41 @@ class PropertyOutcome:
 
     @property
     def passed(self) -> bool:
-        return (self.error is None and self.minimal_failing is None
-                and all(d.verdict != "fail" for d in self.draws) and self.passed_count > 0)
+        return (
+            self.error is None
+            and self.minimal_failing is None
+            and all(d.verdict != "fail" for d in self.draws)
+            and self.passed_count > 0
+        )
 
     def to_json(self) -> dict[str, Any]:
         from theory.common.protocols import jsonable as _jsonable
 
-        return {"result": self.prop.result, "property": self.prop.name,
-                "check": self.prop.check, "drawn": self.drawn, "passed": self.passed_count,
-                "not_separable": self.not_separable, "trapped": self.trapped,
-                "worst_margin": _jsonable(self.worst_margin),
-                "minimal_failing": _jsonable(self.minimal_failing),
-                "replay": (replay_line(self.prop, self.minimal_failing)
-                           if self.minimal_failing is not None else None),
-                "error": self.error,
-                "settings": [{"setting": _jsonable(d.setting), "verdict": d.verdict,
-                              "margin": _jsonable(d.margin)} for d in self.draws]}
+        return {
+            "result": self.prop.result,
+            "property": self.prop.name,
+            "check": self.prop.check,
+            "drawn": self.drawn,
+            "passed": self.passed_count,
+            "not_separable": self.not_separable,
+            "trapped": self.trapped,
+            "worst_margin": _jsonable(self.worst_margin),
+            "minimal_failing": _jsonable(self.minimal_failing),
+            "replay": (
+                replay_line(self.prop, self.minimal_failing)
+                if self.minimal_failing is not None
+                else None
+            ),
+            "error": self.error,
+            "settings": [
+                {
+                    "setting": _jsonable(d.setting),
+                    "verdict": d.verdict,
+                    "margin": _jsonable(d.margin),
+                }
+                for d in self.draws
+            ],
+        }
 
 
 class PropertyFailure(AssertionError):
@@ -123,8 +149,11 @@ def margin(rows: Sequence[Evidence]) -> float | None:
         if e.kind != "TRAIN" or e.status != "pass":
             continue
         out.append(1.0 - float(e.error))
-        alts = [float(a.get("units", math.inf)) for a in e.details.get("alternatives") or []
-                if isinstance(a, Mapping)]
+        alts = [
+            float(a.get("units", math.inf))
+            for a in e.details.get("alternatives") or []
+            if isinstance(a, Mapping)
+        ]
         if alts:
             out.append(min(alts) - 1.0)
     return min(out) if out else None
@@ -155,8 +184,13 @@ def _describe(rows: Sequence[Evidence], error: str | None) -> str:
 
 
 def run_property(
-    prop: TrainedProperty, *, examples: int, quick: bool = True, seed: int = 0,
-    shrink: bool = True, progress: Any = None,
+    prop: TrainedProperty,
+    *,
+    examples: int,
+    quick: bool = True,
+    seed: int = 0,
+    shrink: bool = True,
+    progress: Any = None,
 ) -> PropertyOutcome:
     """Draw ``examples`` settings (derandomised: the same every run) plus the pinned presets and
     check each; a failure is shrunk to a minimal setting (``shrink``)."""
@@ -175,8 +209,13 @@ def run_property(
         t0 = time.perf_counter()
         rows, error = run_check_safely(prop.check, quick=quick, seed=seed, **setting)
         verdict = "fail" if error else classify(rows)
-        d = Draw(dict(setting), verdict, margin(rows) if verdict == "pass" else None,
-                 time.perf_counter() - t0, _describe(rows, error) if verdict == "fail" else "")
+        d = Draw(
+            dict(setting),
+            verdict,
+            margin(rows) if verdict == "pass" else None,
+            time.perf_counter() - t0,
+            _describe(rows, error) if verdict == "fail" else "",
+        )
         if phase["shrinking"]:
             shrink_draws += 1
         else:
@@ -186,18 +225,29 @@ def run_property(
         if verdict == "fail":
             phase["shrinking"] = True
             failing.append(dict(setting))
-            raise PropertyFailure(f"{prop.id}: TRAIN contract broken at {setting}: {d.message}\n"
-                                  f"replay: {replay_line(prop, setting)}")
+            raise PropertyFailure(
+                f"{prop.id}: TRAIN contract broken at {setting}: {d.message}\n"
+                f"replay: {replay_line(prop, setting)}"
+            )
         assume(verdict == "pass")
 
     phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if shrink else [])
     test = given(strategy)(body)
     for pinned in reversed(prop.pinned):
         test = example(pinned)(test)
-    test = settings(max_examples=examples, derandomize=True, database=None, deadline=None,
-                    phases=phases, report_multiple_bugs=False,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                           HealthCheck.data_too_large])(test)
+    test = settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=phases,
+        report_multiple_bugs=False,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.filter_too_much,
+            HealthCheck.data_too_large,
+        ],
+    )(test)
     t0 = time.perf_counter()
     error = None
     minimal = None
@@ -207,5 +257,6 @@ def run_property(
         minimal = failing[-1] if failing else None  # the last failure seen is the shrunk one
     except Exception as exc:  # noqa: BLE001 - Unsatisfiable (every draw not separable), ...
         error = f"{type(exc).__name__}: {exc}"
-    return PropertyOutcome(prop, tuple(draws), minimal, error, shrink_draws,
-                           time.perf_counter() - t0)
+    return PropertyOutcome(
+        prop, tuple(draws), minimal, error, shrink_draws, time.perf_counter() - t0
+    )

@@ -71,9 +71,18 @@ def agreement_figure(outcomes: Sequence[Outcome]) -> Any:
 
     fig = Figure(figsize=(10, 3.6))
     ax = fig.add_subplot(1, 1, 1)
-    colors = {"EXACT": "k", "FLOAT": "tab:gray", "SOLVER": "tab:blue", "MC": "tab:orange",
-              "TRAIN": "tab:green", "RATE": "tab:purple", "ORDER": "tab:brown", "INFO": "tab:olive",
-              "OPTIM": "tab:cyan", "PAPER": "tab:pink"}
+    colors = {
+        "EXACT": "k",
+        "FLOAT": "tab:gray",
+        "SOLVER": "tab:blue",
+        "MC": "tab:orange",
+        "TRAIN": "tab:green",
+        "RATE": "tab:purple",
+        "ORDER": "tab:brown",
+        "INFO": "tab:olive",
+        "OPTIM": "tab:cyan",
+        "PAPER": "tab:pink",
+    }
     i = 0
     seen: set[str] = set()
     for o in outcomes:
@@ -98,7 +107,7 @@ def unique_rows(outcomes: Sequence[Outcome]) -> dict[str, tuple[Evidence, ...]]:
     for o in outcomes:
         i = 0
         for path, n in o.check_rows:
-            out.setdefault(path, o.evidence[i:i + n])
+            out.setdefault(path, o.evidence[i : i + n])
             i += n
         if not o.check_rows and o.evidence:  # an outcome built without row bookkeeping
             out.setdefault(f"{o.result.id}#rows", o.evidence)
@@ -130,8 +139,10 @@ def headline_counts(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "discrepancy_rows": sum(e.discrepancy for e in flat),
         "rows_by_status": {s: sum(e.status == s for e in flat) for s in STATUS_MEANINGS},
         # a passing result is listed under every verdict one of its rows carries
-        **{key: [o.result.id for o in outcomes if o.passed and v in o.statuses]
-           for v, key in STATUS_KEYS.items()},
+        **{
+            key: [o.result.id for o in outcomes if o.passed and v in o.statuses]
+            for v, key in STATUS_KEYS.items()
+        },
         "controls": _controls_total(outcomes),
     }
 
@@ -168,18 +179,22 @@ def headline(outcomes: Sequence[Outcome], mode: str, seed: int) -> str:
     n_pass = len(outcomes) - n_fail - n_disc - sum(others.values())
     extra = "".join(f", {n} {v}" for v, n in others.items() if n)
     ctl = c["controls"]
-    ctl_text = (f" Negative controls: {ctl['rejected']} of {ctl['declared']} planted faults "
-                "rejected." if ctl["rejected"] is not None else
-                f" {ctl['declared']} negative controls declared (not run; --controls runs them).")
-    return (f"Mode {mode}, seed {seed}. {len(outcomes)} results: "
-            f"{n_pass} pass, {n_disc} with a claim not reproduced "
-            f"(discrepancy){extra}, {n_fail} fail.{ctl_text} "
-            f"{c['unique_checks']} check functions (each run once) "
-            f"produced {c['unique_rows']} evidence rows: {c['independent_comparisons']} "
-            f"independent-route comparisons (MC, ODE, trained models), "
-            f"{c['self_consistency_rows']} self-consistency rows (symbolic, two float forms of "
-            f"one formula) and {other} others (orderings, rates, optimisers, printed numbers, "
-            f"informational).")
+    ctl_text = (
+        f" Negative controls: {ctl['rejected']} of {ctl['declared']} planted faults rejected."
+        if ctl["rejected"] is not None
+        else f" {ctl['declared']} negative controls declared (not run; --controls runs them)."
+    )
+    return (
+        f"Mode {mode}, seed {seed}. {len(outcomes)} results: "
+        f"{n_pass} pass, {n_disc} with a claim not reproduced "
+        f"(discrepancy){extra}, {n_fail} fail.{ctl_text} "
+        f"{c['unique_checks']} check functions (each run once) "
+        f"produced {c['unique_rows']} evidence rows: {c['independent_comparisons']} "
+        f"independent-route comparisons (MC, ODE, trained models), "
+        f"{c['self_consistency_rows']} self-consistency rows (symbolic, two float forms of "
+        f"one formula) and {other} others (orderings, rates, optimisers, printed numbers, "
+        f"informational)."
+    )
 
 
 def discrepancy_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidence]]:
@@ -192,14 +207,19 @@ def claims_md(outcomes: Sequence[Outcome]) -> list[str]:
     out = ["## Claims not reproduced", ""]
     if not rows:
         return out + ["None: every claim checked was reproduced.", ""]
-    out += ["Our independent routes agree with each other and contradict what the paper states.",
-            "", "| result | claim | paper | ours | observed | source |",
-            "|---|---|---|---|---|---|"]
+    out += [
+        "Our independent routes agree with each other and contradict what the paper states.",
+        "",
+        "| result | claim | paper | ours | observed | source |",
+        "|---|---|---|---|---|---|",
+    ]
     for r, e in rows:
         d = e.to_json()["details"]
-        out.append(f"| [`{r.id}`](#{anchor(r.id)}) | {e.name} | {fmt_value(d.get('paper'))} | "
-                   f"{fmt_value(d.get('ours'))} | {fmt_value(e.to_json()['observed'])} | "
-                   f"{d.get('source', r.source)} |")
+        out.append(
+            f"| [`{r.id}`](#{anchor(r.id)}) | {e.name} | {fmt_value(d.get('paper'))} | "
+            f"{fmt_value(d.get('ours'))} | {fmt_value(e.to_json()['observed'])} | "
+            f"{d.get('source', r.source)} |"
+        )
     return out + [""]
 
 
@@ -209,16 +229,20 @@ def claims_html(outcomes: Sequence[Outcome]) -> list[str]:
     parts = ["<h2>Claims not reproduced</h2>"]
     if not rows:
         return parts + ["<p>None: every claim checked was reproduced.</p>"]
-    parts += ["<p>Our independent routes agree with each other and contradict what the paper "
-              "states.</p>", "<table><tr><th>result</th><th>claim</th><th>paper</th><th>ours</th>"
-              "<th>observed</th><th>source</th></tr>"]
+    parts += [
+        "<p>Our independent routes agree with each other and contradict what the paper states.</p>",
+        "<table><tr><th>result</th><th>claim</th><th>paper</th><th>ours</th>"
+        "<th>observed</th><th>source</th></tr>",
+    ]
     for r, e in rows:
         d = e.to_json()["details"]
-        parts.append(f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
-                     f"<td>{esc(e.name)}</td><td>{esc(fmt_value(d.get('paper')))}</td>"
-                     f"<td>{esc(fmt_value(d.get('ours')))}</td>"
-                     f"<td>{esc(fmt_value(e.to_json()['observed']))}</td>"
-                     f"<td>{esc(str(d.get('source', r.source)))}</td></tr>")
+        parts.append(
+            f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
+            f"<td>{esc(e.name)}</td><td>{esc(fmt_value(d.get('paper')))}</td>"
+            f"<td>{esc(fmt_value(d.get('ours')))}</td>"
+            f"<td>{esc(fmt_value(e.to_json()['observed']))}</td>"
+            f"<td>{esc(str(d.get('source', r.source)))}</td></tr>"
+        )
     return parts + ["</table>"]
 
 
@@ -238,13 +262,21 @@ def seed_outcome_rows(outcomes: Sequence[Outcome]) -> list[tuple[Result, Evidenc
             alts = [a for a in d.get("alternatives") or [] if isinstance(a, dict)]
             # to_json writes an infinite distance as the string "inf": compare as floats
             near = min(alts, key=lambda a: float(a.get("units", "inf"))) if alts else None
-            out.append((o.result, e, {
-                "seeds": list(d.get("seeds") or []),
-                "seeds_passed": list(d.get("seeds_passed") or []),
-                "start_units": d.get("start_units"),
-                "nearest": (f"{near['name']} ({fmt_value(near.get('units'))} u)" if near else ""),
-                "traps": "; ".join(f"seed {s}: {t}" for s, t in sorted(traps.items())),
-            }))
+            out.append(
+                (
+                    o.result,
+                    e,
+                    {
+                        "seeds": list(d.get("seeds") or []),
+                        "seeds_passed": list(d.get("seeds_passed") or []),
+                        "start_units": d.get("start_units"),
+                        "nearest": (
+                            f"{near['name']} ({fmt_value(near.get('units'))} u)" if near else ""
+                        ),
+                        "traps": "; ".join(f"seed {s}: {t}" for s, t in sorted(traps.items())),
+                    },
+                )
+            )
     return out
 
 
@@ -253,15 +285,20 @@ def seeds_md(outcomes: Sequence[Outcome]) -> list[str]:
     out = ["## Trained claims over seeds", ""]
     if not rows:
         return out + ["No trained rows in this run.", ""]
-    out += ["Each TRAIN row: the seeds run, how many reached the prediction (within tolerance, "
-            "outside every named alternative), its start distance and nearest alternative in "
-            "tolerance units (u), and the seeds that ended in a named trap.", "",
-            "| result | row | reached | start (u) | nearest alternative | traps |",
-            "|---|---|---|---|---|---|"]
+    out += [
+        "Each TRAIN row: the seeds run, how many reached the prediction (within tolerance, "
+        "outside every named alternative), its start distance and nearest alternative in "
+        "tolerance units (u), and the seeds that ended in a named trap.",
+        "",
+        "| result | row | reached | start (u) | nearest alternative | traps |",
+        "|---|---|---|---|---|---|",
+    ]
     for r, e, s in rows:
-        out.append(f"| [`{r.id}`](#{anchor(r.id)}) | {e.name} | "
-                   f"{len(s['seeds_passed'])} of {len(s['seeds'])} {s['seeds_passed']} | "
-                   f"{fmt_value(s['start_units'])} | {s['nearest']} | {s['traps']} |")
+        out.append(
+            f"| [`{r.id}`](#{anchor(r.id)}) | {e.name} | "
+            f"{len(s['seeds_passed'])} of {len(s['seeds'])} {s['seeds_passed']} | "
+            f"{fmt_value(s['start_units'])} | {s['nearest']} | {s['traps']} |"
+        )
     return out + [""]
 
 
@@ -271,18 +308,28 @@ def seeds_html(outcomes: Sequence[Outcome]) -> list[str]:
     parts = ["<h2>Trained claims over seeds</h2>"]
     if not rows:
         return parts + ["<p>No trained rows in this run.</p>"]
-    parts.append("<table><tr><th>result</th><th>row</th><th>reached</th><th>start (u)</th>"
-                 "<th>nearest alternative</th><th>traps</th></tr>")
+    parts.append(
+        "<table><tr><th>result</th><th>row</th><th>reached</th><th>start (u)</th>"
+        "<th>nearest alternative</th><th>traps</th></tr>"
+    )
     for r, e, s in rows:
-        parts.append(f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
-                     f"<td>{esc(e.name)}</td><td>{len(s['seeds_passed'])} of {len(s['seeds'])} "
-                     f"{esc(str(s['seeds_passed']))}</td><td>{esc(fmt_value(s['start_units']))}"
-                     f"</td><td>{esc(s['nearest'])}</td><td>{esc(s['traps'])}</td></tr>")
+        parts.append(
+            f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
+            f"<td>{esc(e.name)}</td><td>{len(s['seeds_passed'])} of {len(s['seeds'])} "
+            f"{esc(str(s['seeds_passed']))}</td><td>{esc(fmt_value(s['start_units']))}"
+            f"</td><td>{esc(s['nearest'])}</td><td>{esc(s['traps'])}</td></tr>"
+        )
     return parts + ["</table>"]
 
 
-STATUS_MD = {"pass": "✅ pass", "fail": "❌ FAIL", "discrepancy": "⚠️ discrepancy",
-             "unconfirmed": "❔ unconfirmed", "untested": "⏸ untested", "skipped": "⏭ skipped"}
+STATUS_MD = {
+    "pass": "✅ pass",
+    "fail": "❌ FAIL",
+    "discrepancy": "⚠️ discrepancy",
+    "unconfirmed": "❔ unconfirmed",
+    "untested": "⏸ untested",
+    "skipped": "⏭ skipped",
+}
 
 
 def legend_md(outcomes: Sequence[Outcome]) -> list[str]:
@@ -293,16 +340,22 @@ def legend_md(outcomes: Sequence[Outcome]) -> list[str]:
 
 def legend_html(outcomes: Sequence[Outcome]) -> list[str]:
     esc = html.escape
-    parts = ["<h2>Evidence kinds</h2>",
-             "<table><tr><th>kind</th><th>rows</th><th>what the row compares</th></tr>"]
-    parts += [f"<tr><td>{k}</td><td>{n}</td><td>{esc(KIND_MEANINGS[k])}</td></tr>"
-              for k, n in kind_counts(outcomes).items()]
+    parts = [
+        "<h2>Evidence kinds</h2>",
+        "<table><tr><th>kind</th><th>rows</th><th>what the row compares</th></tr>",
+    ]
+    parts += [
+        f"<tr><td>{k}</td><td>{n}</td><td>{esc(KIND_MEANINGS[k])}</td></tr>"
+        for k, n in kind_counts(outcomes).items()
+    ]
     return parts + ["</table>"]
 
 
 def evidence_rows_md(ev: Sequence[Evidence]) -> list[str]:
-    rows = ["| check | kind | predicted | observed | tolerance | se | error (tol units) | pass |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = [
+        "| check | kind | predicted | observed | tolerance | se | error (tol units) | pass |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for e in ev:
         j = e.to_json()
         rows.append(
@@ -314,8 +367,14 @@ def evidence_rows_md(ev: Sequence[Evidence]) -> list[str]:
     return rows
 
 
-def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
-                    seed: int, *, properties: Sequence[dict[str, Any]] = ()) -> str:
+def markdown_report(
+    outcomes: Sequence[Outcome],
+    figures: dict[str, list[str]],
+    mode: str,
+    seed: int,
+    *,
+    properties: Sequence[dict[str, Any]] = (),
+) -> str:
     lines = [
         "# icl-verify verification report",
         "",
@@ -337,12 +396,18 @@ def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], 
     for o in outcomes:
         r = o.result
         tag = " *(derived)*" if r.derived else ""
-        lines.append(f"| [`{r.id}`](#{anchor(r.id)}) | {r.summary}{tag} | {r.source} | "
-                     f"{len(o.evidence)} | {STATUS_MD[o.status]} |")
+        lines.append(
+            f"| [`{r.id}`](#{anchor(r.id)}) | {r.summary}{tag} | {r.source} | "
+            f"{len(o.evidence)} | {STATUS_MD[o.status]} |"
+        )
     for o in outcomes:
         r = o.result
-        lines += ["", f"## <a id='{anchor(r.id)}'></a>`{r.id}` — {r.summary}", "",
-                  f"Source: {r.source}." + (" Derived (toolkit extension)." if r.derived else "")]
+        lines += [
+            "",
+            f"## <a id='{anchor(r.id)}'></a>`{r.id}` — {r.summary}",
+            "",
+            f"Source: {r.source}." + (" Derived (toolkit extension)." if r.derived else ""),
+        ]
         if r.statement:
             lines += ["", r.statement]
         lines += ["", controls_line(o)]
@@ -354,8 +419,14 @@ def markdown_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], 
     return "\n".join(lines) + "\n"
 
 
-def html_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode: str,
-                seed: int, *, properties: Sequence[dict[str, Any]] = ()) -> str:
+def html_report(
+    outcomes: Sequence[Outcome],
+    figures: dict[str, list[str]],
+    mode: str,
+    seed: int,
+    *,
+    properties: Sequence[dict[str, Any]] = (),
+) -> str:
     esc = html.escape
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>icl-verify report</title>",
@@ -390,8 +461,10 @@ def html_report(outcomes: Sequence[Outcome], figures: dict[str, list[str]], mode
         if r.statement:
             parts.append(f"<pre>{esc(r.statement)}</pre>")
         parts.append(f"<p>{esc(controls_line(o))}</p>")
-        parts.append("<table><tr><th>check</th><th>kind</th><th>predicted</th><th>observed</th>"
-                     "<th>tolerance</th><th>se</th><th>error/tol</th><th>pass</th></tr>")
+        parts.append(
+            "<table><tr><th>check</th><th>kind</th><th>predicted</th><th>observed</th>"
+            "<th>tolerance</th><th>se</th><th>error/tol</th><th>pass</th></tr>"
+        )
         for e in o.evidence + tuple(c.evidence() for c in o.controls):
             j = e.to_json()
             cls = "pass" if e.passed else "fail"

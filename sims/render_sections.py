@@ -16,9 +16,18 @@ from theory.common.protocols import Evidence, Result
 if TYPE_CHECKING:
     from sims.verify import Outcome
 
-__all__ = ["anchor", "fmt_value", "VERDICT_SECTIONS", "verdict_rows", "verdict_md",
-           "verdict_html", "PROPERTY_BLURB", "PROPERTY_HEAD", "properties_md",
-           "properties_html"]
+__all__ = [
+    "anchor",
+    "fmt_value",
+    "VERDICT_SECTIONS",
+    "verdict_rows",
+    "verdict_md",
+    "verdict_html",
+    "PROPERTY_BLURB",
+    "PROPERTY_HEAD",
+    "properties_md",
+    "properties_html",
+]
 
 
 def anchor(s: str) -> str:
@@ -37,19 +46,30 @@ def fmt_value(x: Any) -> str:
 
 #: verdict -> (report section title, what its rows mean, text when empty).
 VERDICT_SECTIONS: dict[str, tuple[str, str, str]] = {
-    "discrepancy": ("Claims not reproduced",
-                    "Our independent routes agree with each other and contradict what the paper "
-                    "prints.", "None: every claim checked was reproduced."),
-    "unconfirmed": ("Readings not reproduced",
-                    "Our routes agree with each other and contradict our reading of text the "
-                    "paper's copy has lost or that we paraphrase (a reconstruction, not a printed "
-                    "claim).", "None."),
-    "untested": ("Not tested at the paper's scale",
-                 "Claims this toolkit cannot test at the paper's scale here; each row gives the "
-                 "scale reached and the scale needed.", "None."),
-    "skipped": ("Not resolvable at this setting",
-                "Rows whose alternatives cannot be told apart within the budget at this setting; "
-                "each row says so with its numbers.", "None."),
+    "discrepancy": (
+        "Claims not reproduced",
+        "Our independent routes agree with each other and contradict what the paper prints.",
+        "None: every claim checked was reproduced.",
+    ),
+    "unconfirmed": (
+        "Readings not reproduced",
+        "Our routes agree with each other and contradict our reading of text the "
+        "paper's copy has lost or that we paraphrase (a reconstruction, not a printed "
+        "claim).",
+        "None.",
+    ),
+    "untested": (
+        "Not tested at the paper's scale",
+        "Claims this toolkit cannot test at the paper's scale here; each row gives the "
+        "scale reached and the scale needed.",
+        "None.",
+    ),
+    "skipped": (
+        "Not resolvable at this setting",
+        "Rows whose alternatives cannot be told apart within the budget at this setting; "
+        "each row says so with its numbers.",
+        "None.",
+    ),
 }
 
 
@@ -76,9 +96,11 @@ def verdict_md(outcomes: Sequence[Outcome], verdict: str) -> list[str]:
     out += [blurb, "", "| result | row | observed | why | source |", "|---|---|---|---|---|"]
     for r, e in rows:
         d = e.to_json()["details"]
-        out.append(f"| [`{r.id}`](#{anchor(r.id)}) | {e.name} | "
-                   f"{fmt_value(e.to_json()['observed'])} | {_why(e)} | "
-                   f"{d.get('source', r.source)} |")
+        out.append(
+            f"| [`{r.id}`](#{anchor(r.id)}) | {e.name} | "
+            f"{fmt_value(e.to_json()['observed'])} | {_why(e)} | "
+            f"{d.get('source', r.source)} |"
+        )
     return out + [""]
 
 
@@ -89,14 +111,18 @@ def verdict_html(outcomes: Sequence[Outcome], verdict: str) -> list[str]:
     parts = [f"<h2>{esc(title)}</h2>"]
     if not rows:
         return parts + [f"<p>{esc(empty)}</p>"]
-    parts += [f"<p>{esc(blurb)}</p>", "<table><tr><th>result</th><th>row</th><th>observed</th>"
-              "<th>why</th><th>source</th></tr>"]
+    parts += [
+        f"<p>{esc(blurb)}</p>",
+        "<table><tr><th>result</th><th>row</th><th>observed</th><th>why</th><th>source</th></tr>",
+    ]
     for r, e in rows:
         d = e.to_json()["details"]
-        parts.append(f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
-                     f"<td>{esc(e.name)}</td><td>{esc(fmt_value(e.to_json()['observed']))}</td>"
-                     f"<td>{esc(_why(e))}</td>"
-                     f"<td>{esc(str(d.get('source', r.source)))}</td></tr>")
+        parts.append(
+            f"<tr><td><a href='#{anchor(r.id)}'><code>{esc(r.id)}</code></a></td>"
+            f"<td>{esc(e.name)}</td><td>{esc(fmt_value(e.to_json()['observed']))}</td>"
+            f"<td>{esc(_why(e))}</td>"
+            f"<td>{esc(str(d.get('source', r.source)))}</td></tr>"
+        )
     return parts + ["</table>"]
 
 
@@ -105,21 +131,44 @@ def _prop_rows(properties: Sequence[dict[str, Any]]) -> list[list[str]]:
     for p in properties:
         drawn = "; ".join(
             ", ".join(f"{k}={fmt_value(v)}" for k, v in (d.get("setting") or {}).items())
-            + f" ({d.get('verdict')})" for d in p.get("settings") or [])
+            + f" ({d.get('verdict')})"
+            for d in p.get("settings") or []
+        )
         failing = p.get("minimal_failing")
-        out.append([f"{p['result']}/{p['property']}", str(p["drawn"]), str(p["passed"]),
-                    str(p["not_separable"]), str(p.get("trapped") or 0),
-                    fmt_value(p["worst_margin"]) if p.get("worst_margin") is not None else "",
-                    (f"{failing} — `{p.get('replay')}`" if failing is not None
-                     else (p.get("error") or "none")), drawn])
+        out.append(
+            [
+                f"{p['result']}/{p['property']}",
+                str(p["drawn"]),
+                str(p["passed"]),
+                str(p["not_separable"]),
+                str(p.get("trapped") or 0),
+                fmt_value(p["worst_margin"]) if p.get("worst_margin") is not None else "",
+                (
+                    f"{failing} — `{p.get('replay')}`"
+                    if failing is not None
+                    else (p.get("error") or "none")
+                ),
+                drawn,
+            ]
+        )
     return out
 
 
-PROPERTY_BLURB = ("Each property draws settings from its theorem's hypotheses (derandomised: the "
-                  "same draws every run), trains at each and asserts the TRAIN contract. Margin: "
-                  "tolerance units inside the band and outside the nearest named alternative.")
-PROPERTY_HEAD = ["property", "drawn", "passed", "not separable", "trapped", "worst margin",
-                 "minimal failing setting", "settings drawn"]
+PROPERTY_BLURB = (
+    "Each property draws settings from its theorem's hypotheses (derandomised: the "
+    "same draws every run), trains at each and asserts the TRAIN contract. Margin: "
+    "tolerance units inside the band and outside the nearest named alternative."
+)
+PROPERTY_HEAD = [
+    "property",
+    "drawn",
+    "passed",
+    "not separable",
+    "trapped",
+    "worst margin",
+    "minimal failing setting",
+    "settings drawn",
+]
 
 
 def properties_md(properties: Sequence[dict[str, Any]]) -> list[str]:
@@ -127,8 +176,12 @@ def properties_md(properties: Sequence[dict[str, Any]]) -> list[str]:
     out = ["## Trained claims over settings", ""]
     if not properties:
         return out + ["No trained property was run.", ""]
-    out += [PROPERTY_BLURB, "", "| " + " | ".join(PROPERTY_HEAD) + " |",
-            "|" + "---|" * len(PROPERTY_HEAD)]
+    out += [
+        PROPERTY_BLURB,
+        "",
+        "| " + " | ".join(PROPERTY_HEAD) + " |",
+        "|" + "---|" * len(PROPERTY_HEAD),
+    ]
     out += ["| " + " | ".join(row) + " |" for row in _prop_rows(properties)]
     return out + [""]
 
@@ -138,10 +191,12 @@ def properties_html(properties: Sequence[dict[str, Any]]) -> list[str]:
     parts = ["<h2>Trained claims over settings</h2>"]
     if not properties:
         return parts + ["<p>No trained property was run.</p>"]
-    parts += [f"<p>{esc(PROPERTY_BLURB)}</p>", "<table><tr>"
-              + "".join(f"<th>{esc(h)}</th>" for h in PROPERTY_HEAD) + "</tr>"]
-    parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>"
-              for row in _prop_rows(properties)]
+    parts += [
+        f"<p>{esc(PROPERTY_BLURB)}</p>",
+        "<table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in PROPERTY_HEAD) + "</tr>",
+    ]
+    parts += [
+        "<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>"
+        for row in _prop_rows(properties)
+    ]
     return parts + ["</table>"]
-
-

@@ -92,10 +92,16 @@ def _marker_ids(decorators: list[ast.expr]) -> list[str]:
     ids: list[str] = []
     for dec in decorators:
         for node in ast.walk(dec):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "result"):
-                ids += [a.value for a in node.args
-                        if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "result"
+            ):
+                ids += [
+                    a.value
+                    for a in node.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                ]
     return ids
 
 
@@ -116,8 +122,9 @@ def test_nodes(tests_dir: str | None = None) -> dict[str, tuple[str, ...]]:
         def module_marks(body: list[ast.stmt]) -> list[str]:
             marks: list[str] = []
             for st in body:
-                if (isinstance(st, ast.Assign) and any(
-                        isinstance(t, ast.Name) and t.id == "pytestmark" for t in st.targets)):
+                if isinstance(st, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "pytestmark" for t in st.targets
+                ):
                     marks += _marker_ids([st.value])
             return marks
 
@@ -126,8 +133,9 @@ def test_nodes(tests_dir: str | None = None) -> dict[str, tuple[str, ...]]:
                 if isinstance(st, ast.ClassDef) and st.name.startswith("Test"):
                     marks = inherited + _marker_ids(st.decorator_list) + module_marks(st.body)
                     visit(st.body, f"{prefix}::{st.name}", marks)
-                elif (isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
-                      and st.name.startswith("test")):
+                elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name.startswith(
+                    "test"
+                ):
                     for rid in inherited + _marker_ids(st.decorator_list):
                         out.setdefault(rid, []).append(f"{prefix}::{st.name}")
 
@@ -152,8 +160,10 @@ def registry_nodes(result: Result) -> tuple[str, ...]:
     out = []
     for check in result.checks:
         out.append(f"tests/test_registry.py::test_declared_check[{check.path}]")
-        out += [f"tests/test_registry.py::test_declared_control[{check.path}[{fault}]]"
-                for fault in check.faults]
+        out += [
+            f"tests/test_registry.py::test_declared_control[{check.path}[{fault}]]"
+            for fault in check.faults
+        ]
     return tuple(out)
 
 

@@ -21,9 +21,22 @@ from sims.config import coerce
 from theory.common.protocols import VERDICTS, Check, Evidence, Ref, Result
 from theory.common.registry import resolve
 
-__all__ = ["Outcome", "run_check", "run_check_safely", "verify_result", "check_parameters",
-           "parse_set_options", "CheckRun", "ControlRun", "fault_kwargs", "run_control",
-           "declared_checks", "rows_status", "control_key", "validate_overrides"]
+__all__ = [
+    "Outcome",
+    "run_check",
+    "run_check_safely",
+    "verify_result",
+    "check_parameters",
+    "parse_set_options",
+    "CheckRun",
+    "ControlRun",
+    "fault_kwargs",
+    "run_control",
+    "declared_checks",
+    "rows_status",
+    "control_key",
+    "validate_overrides",
+]
 
 #: What one check call produced: its evidence rows, the error text if it raised (else ``None``).
 CheckRun = tuple[tuple[Evidence, ...], str | None]
@@ -43,18 +56,34 @@ class ControlRun:
 
     def evidence(self) -> Evidence:
         """The CONTROL row the report shows (a control that passes is a ``fail`` row)."""
-        why = (f"{len(self.failed_rows)} row(s) failed: {'; '.join(self.failed_rows[:3])}"
-               if self.rejected else (self.error.splitlines()[0] if self.error
-                                      else "every row passed with the fault planted"))
-        return Evidence(name=f"negative control {self.fault!r} of {self.path}", kind="CONTROL",
-                        predicted="rejected", observed="rejected" if self.rejected else
-                        "accepted", tolerance=0.0, error=0.0 if self.rejected else float("inf"),
-                        passed=self.rejected, details={"check": self.path, "fault": self.fault,
-                                                       "why": why})
+        why = (
+            f"{len(self.failed_rows)} row(s) failed: {'; '.join(self.failed_rows[:3])}"
+            if self.rejected
+            else (
+                self.error.splitlines()[0]
+                if self.error
+                else "every row passed with the fault planted"
+            )
+        )
+        return Evidence(
+            name=f"negative control {self.fault!r} of {self.path}",
+            kind="CONTROL",
+            predicted="rejected",
+            observed="rejected" if self.rejected else "accepted",
+            tolerance=0.0,
+            error=0.0 if self.rejected else float("inf"),
+            passed=self.rejected,
+            details={"check": self.path, "fault": self.fault, "why": why},
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"check": self.path, "fault": self.fault, "rejected": self.rejected,
-                "failed_rows": list(self.failed_rows), "error": self.error}
+        return {
+            "check": self.path,
+            "fault": self.fault,
+            "rejected": self.rejected,
+            "failed_rows": list(self.failed_rows),
+            "error": self.error,
+        }
 
 
 def control_key(path: str, fault: str) -> str:
@@ -67,8 +96,9 @@ def fault_kwargs(check: Check, fault: str) -> dict[str, Any]:
     try:
         kw = check.faults[fault]
     except KeyError:
-        raise KeyError(f"{check.path} declares no fault {fault!r}; declared: "
-                       f"{sorted(check.faults)}") from None
+        raise KeyError(
+            f"{check.path} declares no fault {fault!r}; declared: {sorted(check.faults)}"
+        ) from None
     return {k: resolve(v) if isinstance(v, Ref) else v for k, v in kw.items()}
 
 
@@ -81,8 +111,9 @@ def rows_status(evidence: Sequence[Evidence], error: str | None = None) -> str:
     return next((v for v in VERDICTS if v in got), "pass")
 
 
-def run_control(check: Check, fault: str, *, quick: bool = True, seed: int = 0,
-                **overrides: Any) -> ControlRun:
+def run_control(
+    check: Check, fault: str, *, quick: bool = True, seed: int = 0, **overrides: Any
+) -> ControlRun:
     """Rerun ``check`` with the declared ``fault`` planted (and the same overrides)."""
     try:
         kw = {**overrides, **fault_kwargs(check, fault)}
@@ -90,8 +121,12 @@ def run_control(check: Check, fault: str, *, quick: bool = True, seed: int = 0,
         out = fn(quick=quick, seed=seed, **kw)
         rows = [out] if isinstance(out, Evidence) else list(out)
     except Exception as exc:  # noqa: BLE001 - reported: a crash is not a rejection
-        return ControlRun(check.path, fault, False,
-                          error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
+        return ControlRun(
+            check.path,
+            fault,
+            False,
+            error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}",
+        )
     failed = tuple(e.name for e in rows if not e.passed and not e.informational)
     return ControlRun(check.path, fault, bool(failed), failed)
 
@@ -109,12 +144,16 @@ def declared_checks(results: Sequence[Result]) -> dict[str, Check]:
             faults = dict(old.faults)
             for name, kw in c.faults.items():
                 if name in faults and faults[name] != kw:
-                    raise ValueError(f"{c.path}: fault {name!r} declared twice with different "
-                                     f"values ({faults[name]!r}, {kw!r})")
+                    raise ValueError(
+                        f"{c.path}: fault {name!r} declared twice with different "
+                        f"values ({faults[name]!r}, {kw!r})"
+                    )
                 faults[name] = kw
             if c.expect != old.expect or c.tier != old.tier:
-                raise ValueError(f"{c.path}: declared with expect/tier {old.expect}/{old.tier} "
-                                 f"and {c.expect}/{c.tier}")
+                raise ValueError(
+                    f"{c.path}: declared with expect/tier {old.expect}/{old.tier} "
+                    f"and {c.expect}/{c.tier}"
+                )
             out[c.path] = Check(c.path, faults=faults, expect=c.expect, tier=c.tier)
     return out
 
@@ -139,8 +178,12 @@ class Outcome:
     def passed(self) -> bool:
         """No error, some evidence, no failed row (verdicts do not fail) and every control run
         rejected its fault."""
-        return (not self.errors and bool(self.evidence) and all(e.passed for e in self.evidence)
-                and all(c.rejected for c in self.controls))
+        return (
+            not self.errors
+            and bool(self.evidence)
+            and all(e.passed for e in self.evidence)
+            and all(c.rejected for c in self.controls)
+        )
 
     @property
     def status(self) -> str:
@@ -160,9 +203,10 @@ class Outcome:
     def controls_summary(self) -> dict[str, int | None]:
         """``{"declared": k, "rejected": j}`` (``j`` is ``None`` when controls were not run)."""
         declared = sum(len(c.faults) for c in dict.fromkeys(self.result.checks))
-        return {"declared": declared,
-                "rejected": sum(c.rejected for c in self.controls) if self.controls_run
-                else None}
+        return {
+            "declared": declared,
+            "rejected": sum(c.rejected for c in self.controls) if self.controls_run else None,
+        }
 
     def to_json(self) -> dict[str, Any]:
         r = self.result
@@ -181,16 +225,18 @@ class Outcome:
             "check_rows": [[p, n] for p, n in self.check_rows],
             "controls": self.controls_summary,
             "evidence": [e.to_json() for e in self.evidence],
-            **({"control_runs": [c.to_json() for c in self.controls]} if self.controls_run
-               else {}),
+            **({"control_runs": [c.to_json() for c in self.controls]} if self.controls_run else {}),
         }
 
 
 def check_parameters(path: str) -> dict[str, inspect.Parameter]:
     """Keyword parameters of a check other than ``quick`` and ``seed``."""
     sig = inspect.signature(resolve(path))
-    return {n: p for n, p in sig.parameters.items() if n not in ("quick", "seed")
-            and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+    return {
+        n: p
+        for n, p in sig.parameters.items()
+        if n not in ("quick", "seed") and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    }
 
 
 def _annotation(fn: Any, name: str, param: inspect.Parameter) -> Any:
@@ -246,8 +292,11 @@ def validate_overrides(result: Result, overrides: Mapping[str, Mapping[str, Any]
         validator = getattr(fn, "validate_setting", None)
         if validator is None:
             continue
-        setting = {n: p.default for n, p in check_parameters(path).items()
-                   if p.default is not inspect.Parameter.empty}
+        setting = {
+            n: p.default
+            for n, p in check_parameters(path).items()
+            if p.default is not inspect.Parameter.empty
+        }
         setting.update(kw)
         wanted = inspect.signature(validator).parameters
         takes_all = any(p.kind == p.VAR_KEYWORD for p in wanted.values())
@@ -266,17 +315,19 @@ def run_check(path: str, *, quick: bool = True, seed: int = 0, **overrides: Any)
             raise TypeError(f"{path} returned {type(e).__name__}, expected Evidence")
         broken = train_contract_violations(e)
         if broken:  # every TRAIN record carries start, alternatives and seeds
-            raise ValueError(f"{path}: TRAIN row {e.name!r} breaks the contract: "
-                             + "; ".join(broken))
+            raise ValueError(
+                f"{path}: TRAIN row {e.name!r} breaks the contract: " + "; ".join(broken)
+            )
         broken = claim_contract_violations(e)
         if broken:  # a verdict names its source; untested/skipped rows give their numbers
-            raise ValueError(f"{path}: row {e.name!r} ({e.status}) breaks the claim contract: "
-                             + "; ".join(broken))
+            raise ValueError(
+                f"{path}: row {e.name!r} ({e.status}) breaks the claim contract: "
+                + "; ".join(broken)
+            )
     return evidence
 
 
-def run_check_safely(path: str, *, quick: bool = True, seed: int = 0,
-                     **overrides: Any) -> CheckRun:
+def run_check_safely(path: str, *, quick: bool = True, seed: int = 0, **overrides: Any) -> CheckRun:
     """:func:`run_check`, with an exception turned into an error text (``"path: Type: message"``
     and a short traceback) instead of raised: one broken check cannot hide the others.  This is
     what a worker of :mod:`sims.parallel` runs, so serial and parallel runs record the same."""
@@ -336,5 +387,13 @@ def verify_result(
                 if control_memo is not None and not kw:
                     control_memo[key] = run
                 runs.append(run)
-    return Outcome(result, tuple(evidence), tuple(errors), time.perf_counter() - t0, times,
-                   tuple(rows), tuple(runs), controls)
+    return Outcome(
+        result,
+        tuple(evidence),
+        tuple(errors),
+        time.perf_counter() - t0,
+        times,
+        tuple(rows),
+        tuple(runs),
+        controls,
+    )

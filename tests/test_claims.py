@@ -55,7 +55,8 @@ def test_quote_occurs_in_the_paper(key: str, claim) -> None:
     files = PAPER_FILES.values() if paper == "base" else [PAPER_FILES[paper]]
     texts = [normalise((PAPERS_DIR / f).read_text(encoding="utf-8")) for f in files]
     assert any(normalise(claim.quote) in t for t in texts), (
-        f"{key}: quote not found in the paper text ({claim.where}): {claim.quote!r}")
+        f"{key}: quote not found in the paper text ({claim.where}): {claim.quote!r}"
+    )
 
 
 @pytest.mark.skipif(not PAPERS_DIR.is_dir(), reason=f"no paper texts at {PAPERS_DIR}")

@@ -51,6 +51,8 @@ def test_no_parameter_only_ever_zero_or_one(declared_run) -> None:
             declared_run(check.path)
     exempt = exemptions()
     bad = [k for k in only_degenerate(declared_run.arguments) if k not in exempt]
-    assert not bad, ("public theory parameters only ever evaluated at 0 or 1 by the default "
-                     "checks (add a check at a generic point, or exempt with a reason in "
-                     "theory/<slug>/domains.py GENERIC_EXEMPT):\n" + "\n".join(bad))
+    assert not bad, (
+        "public theory parameters only ever evaluated at 0 or 1 by the default "
+        "checks (add a check at a generic point, or exempt with a reason in "
+        "theory/<slug>/domains.py GENERIC_EXEMPT):\n" + "\n".join(bad)
+    )

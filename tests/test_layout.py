@@ -41,8 +41,19 @@ ROOT = Path(__file__).resolve().parents[1]
 SLUGS = sorted(PAPERS.items())  # (key, slug)
 MAX_LINES = 500
 #: The routes a check may be named after (``check_<result>_<route>[_<qualifier>]``).
-ROUTES = ("symbolic", "float", "ode", "mc", "quad", "optim", "torch", "train", "paper", "rate",
-          "order")
+ROUTES = (
+    "symbolic",
+    "float",
+    "ode",
+    "mc",
+    "quad",
+    "optim",
+    "torch",
+    "train",
+    "paper",
+    "rate",
+    "order",
+)
 SECTION_CITE = re.compile(r"§|Appendix|App\.|Section|Sec\.")
 
 
@@ -56,8 +67,11 @@ def _norm(result_id: str) -> str:
 
 
 def _check_defs(path: Path) -> list[ast.FunctionDef]:
-    return [n for n in _tree(path).body
-            if isinstance(n, ast.FunctionDef) and n.name.startswith("check_")]
+    return [
+        n
+        for n in _tree(path).body
+        if isinstance(n, ast.FunctionDef) and n.name.startswith("check_")
+    ]
 
 
 def _py_files(*pkgs: str) -> list[Path]:
@@ -73,10 +87,13 @@ def test_theory_package_shape(key: str, slug: str) -> None:
     assert mod.__doc__ and f"[{key}]" in mod.__doc__, f"theory.{slug} docstring must cite [{key}]"
     notation = getattr(mod, "NOTATION", None)
     assert isinstance(notation, str) and "paper" in notation and "code" in notation, (
-        f"theory.{slug}.NOTATION must be the notation table (paper symbol -> code name)")
+        f"theory.{slug}.NOTATION must be the notation table (paper symbol -> code name)"
+    )
     init = _tree(pkg / "__init__.py")
-    assert not any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
-                   for n in ast.walk(init)), f"theory/{slug}/__init__.py uses import *"
+    assert not any(
+        isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
+        for n in ast.walk(init)
+    ), f"theory/{slug}/__init__.py uses import *"
     all_ = getattr(mod, "__all__", None)
     assert isinstance(all_, (list, tuple)) and "RESULTS" in all_ and "NOTATION" in all_
     for name in all_:
@@ -93,12 +110,18 @@ def test_results_module_holds_results_only(key: str, slug: str) -> None:
             continue
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             continue  # docstring
-        targets = (node.targets if isinstance(node, ast.Assign)
-                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign)
+            else []
+        )
         names = {t.id for t in targets if isinstance(t, ast.Name)}
         assert names and names <= {"RESULTS", "PROPERTIES", "__all__"}, (
             f"theory/{slug}/results.py line {node.lineno}: only RESULTS, PROPERTIES (and "
-            "__all__) belong here")
+            "__all__) belong here"
+        )
     results = importlib.import_module(f"theory.{slug}.results").RESULTS
     assert results and all(r.paper == key for r in results)
 
@@ -112,7 +135,8 @@ def test_section_modules_cite_their_section(key: str, slug: str) -> None:
         first = doc.strip().splitlines()[0] if doc.strip() else ""
         assert f"[{key}]" in first and SECTION_CITE.search(first), (
             f"theory/{slug}/{f.name}: the docstring's first line must cite [{key}] and the paper "
-            f"section it encodes (e.g. '[{key}] §4.2 ...'); got {first!r}")
+            f"section it encodes (e.g. '[{key}] §4.2 ...'); got {first!r}"
+        )
 
 
 # ---------------------------------------------------------------------------- numerics side
@@ -130,7 +154,8 @@ def test_numerics_routes_apart_from_checks(key: str, slug: str) -> None:
         for node in ast.walk(_tree(f)):
             if isinstance(node, ast.ImportFrom) and node.module:
                 assert ".checks_" not in node.module and not node.module.startswith(
-                    "sims.checks"), f"route module numerics/{slug}/{f.name} imports checks"
+                    "sims.checks"
+                ), f"route module numerics/{slug}/{f.name} imports checks"
 
 
 def _registered_checks() -> dict[str, list[str]]:
@@ -147,17 +172,21 @@ def test_check_names_follow_result_and_route(key: str, slug: str) -> None:
     """``check_<result>_<route>[_<qualifier>]``, ``<result>`` one of the paper's result ids."""
     own = {_norm(r.id) for r in all_results() if r.paper == key}
     files = sorted((ROOT / "numerics" / slug).glob("checks_*.py")) + sorted(
-        (ROOT / "sims" / "checks" / slug).glob("*.py"))
+        (ROOT / "sims" / "checks" / slug).glob("*.py")
+    )
     bad = []
     for f in files:
         for fn in _check_defs(f):
-            rest = fn.name[len("check_"):]
-            ok = any(rest.startswith(r + "_") and rest[len(r) + 1:].split("_")[0] in ROUTES
-                     for r in own)
+            rest = fn.name[len("check_") :]
+            ok = any(
+                rest.startswith(r + "_") and rest[len(r) + 1 :].split("_")[0] in ROUTES for r in own
+            )
             if not ok:
                 bad.append(f"{f.relative_to(ROOT)}:{fn.lineno} {fn.name}")
-    assert not bad, ("check names must be check_<result>_<route>[_<qualifier>] with a route in "
-                     f"{ROUTES}:\n" + "\n".join(bad))
+    assert not bad, (
+        "check names must be check_<result>_<route>[_<qualifier>] with a route in "
+        f"{ROUTES}:\n" + "\n".join(bad)
+    )
 
 
 # -------------------------------------------------------------------------------- sims side
@@ -166,7 +195,8 @@ def test_sims_modules_exist(key: str, slug: str) -> None:
     for sub in ("experiments", "figures"):
         assert (ROOT / "sims" / sub / f"{slug}.py").is_file(), f"sims/{sub}/{slug}.py missing"
     assert (ROOT / "sims" / "checks" / slug / "__init__.py").is_file(), (
-        f"sims/checks/{slug}/ must be a package (one module per section)")
+        f"sims/checks/{slug}/ must be a package (one module per section)"
+    )
 
 
 @pytest.mark.parametrize("key,slug", SLUGS)
@@ -185,13 +215,17 @@ def test_presets_are_setting_config_pairs(key: str, slug: str) -> None:
 
 @pytest.mark.parametrize("key,slug", SLUGS)
 def test_cache_namespace_is_the_slug(key: str, slug: str) -> None:
-    calls = [n for n in ast.walk(_tree(ROOT / "sims" / "experiments" / f"{slug}.py"))
-             if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "cached"]
+    calls = [
+        n
+        for n in ast.walk(_tree(ROOT / "sims" / "experiments" / f"{slug}.py"))
+        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "cached"
+    ]
     assert calls, f"sims/experiments/{slug}.py: trained() should go through sims.cache.cached"
     for c in calls:
         ns = c.args[0] if c.args else None
         assert isinstance(ns, ast.Constant) and ns.value == slug, (
-            f"sims/experiments/{slug}.py:{c.lineno}: cache namespace must be {slug!r}")
+            f"sims/experiments/{slug}.py:{c.lineno}: cache namespace must be {slug!r}"
+        )
 
 
 @pytest.mark.slow
@@ -199,8 +233,14 @@ def test_cache_namespace_is_the_slug(key: str, slug: str) -> None:
 def test_python_m_sims_smoke(key: str, slug: str, tmp_path: Path) -> None:
     """``python -m sims <slug> smoke`` runs (a few steps) and ``run`` returns a TrainResult."""
     env = {"ICL_VERIFY_CACHE": "off", "ICL_VERIFY_TORCH_THREADS": "1", "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-m", "sims", slug, "smoke", "--steps=3"],
-                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sims", slug, "smoke", "--steps=3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "final loss" in proc.stdout
     mod = importlib.import_module(f"sims.experiments.{slug}")
@@ -234,8 +274,12 @@ def test_negative_controls_use_fault_switches_or_settings() -> None:
     bad = []
     for f in sorted((ROOT / "tests").rglob("test_*.py")):
         for node in ast.walk(_tree(f)):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "assert_fails"
-                    and node.args and isinstance(node.args[0], ast.Call)):
+            if not (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", "") == "assert_fails"
+                and node.args
+                and isinstance(node.args[0], ast.Call)
+            ):
                 continue
             inner = node.args[0]
             name = getattr(inner.func, "attr", None) or getattr(inner.func, "id", "")
@@ -249,8 +293,11 @@ def test_negative_controls_use_fault_switches_or_settings() -> None:
                     faulted = True
                     continue
                 p = params.get(kw.arg)
-                numeric = p is not None and isinstance(p.default, (int, float)) and not isinstance(
-                    p.default, bool)
+                numeric = (
+                    p is not None
+                    and isinstance(p.default, (int, float))
+                    and not isinstance(p.default, bool)
+                )
                 if numeric:
                     faulted = True
                 elif p is not None and isinstance(p.default, str):
@@ -258,10 +305,13 @@ def test_negative_controls_use_fault_switches_or_settings() -> None:
                 else:
                     bad.append(f"{f.relative_to(ROOT)}:{node.lineno} {name}({kw.arg}=...)")
             if choices and not faulted:
-                bad.append(f"{f.relative_to(ROOT)}:{node.lineno} {name}({choices[0]}=...) with "
-                           "no fault_* switch or numeric setting")
+                bad.append(
+                    f"{f.relative_to(ROOT)}:{node.lineno} {name}({choices[0]}=...) with "
+                    "no fault_* switch or numeric setting"
+                )
     assert not bad, "negative controls must inject faults through fault_* switches:\n" + "\n".join(
-        bad)
+        bad
+    )
 
 
 # ------------------------------------------------------------------------- sections (house)
@@ -269,7 +319,8 @@ def test_negative_controls_use_fault_switches_or_settings() -> None:
 NOT_SECTIONS = {"__init__", "results", "claims", "domains", "controls"}
 #: Words that name a file by its history or size, not by its paper section.
 HISTORY_NAMES = re.compile(
-    r"_(more|rows|train|settings|extra|misc|new|old|part\d*)$|(^|_)round(\d|_|$)")
+    r"_(more|rows|train|settings|extra|misc|new|old|part\d*)$|(^|_)round(\d|_|$)"
+)
 #: History notes that belong to git, not to code or docs.
 HISTORY_NOTES = re.compile(r"\b[Ii]ssue[- ]?\d+\b|\bround[- ]\d\b|\b[Ww]ave \d\b|split for size")
 
@@ -285,14 +336,23 @@ def test_sections_name_the_modules_of_every_layer(key: str, slug: str) -> None:
     """``theory.<slug>.SECTIONS`` names every section module: theory's section modules,
     numerics' ``checks_<section>.py`` and ``sims/checks/<slug>/<section>.py``."""
     secs = _sections(slug)
-    bad = [f"SECTIONS[{k!r}] = {v!r} cites no paper location" for k, v in secs.items()
-           if not (isinstance(v, str) and re.search(r"§|App|Sec|Thm|Theorem|Lemma|Prop|Cor|eq|"
-                                                     r"Fig|Table|Obs|Def|Rem|Alg", v))]
+    bad = [
+        f"SECTIONS[{k!r}] = {v!r} cites no paper location"
+        for k, v in secs.items()
+        if not (
+            isinstance(v, str)
+            and re.search(
+                r"§|App|Sec|Thm|Theorem|Lemma|Prop|Cor|eq|"
+                r"Fig|Table|Obs|Def|Rem|Alg",
+                v,
+            )
+        )
+    ]
     theory_mods = {f.stem for f in (ROOT / "theory" / slug).glob("*.py")} - NOT_SECTIONS
     bad += [f"theory/{slug}/{m}.py is not a SECTIONS key" for m in sorted(theory_mods - set(secs))]
     for f in sorted((ROOT / "numerics" / slug).glob("checks_*.py")):
-        if f.stem[len("checks_"):] not in secs:
-            bad.append(f"numerics/{slug}/{f.name}: {f.stem[len('checks_'):]!r} is not a section")
+        if f.stem[len("checks_") :] not in secs:
+            bad.append(f"numerics/{slug}/{f.name}: {f.stem[len('checks_') :]!r} is not a section")
     pkg = ROOT / "sims" / "checks" / slug
     if not (pkg / "__init__.py").is_file():
         bad.append(f"sims/checks/{slug}/ must be a package (one module per section)")
@@ -304,28 +364,43 @@ def test_sections_name_the_modules_of_every_layer(key: str, slug: str) -> None:
 
 
 def test_no_file_named_by_history_or_size() -> None:
-    bad = [str(f.relative_to(ROOT)) for f in _py_files("theory", "numerics", "sims")
-           if HISTORY_NAMES.search(f.stem)]
+    bad = [
+        str(f.relative_to(ROOT))
+        for f in _py_files("theory", "numerics", "sims")
+        if HISTORY_NAMES.search(f.stem)
+    ]
     assert not bad, "name files by paper section:\n" + "\n".join(bad)
 
 
 def test_no_history_notes_in_code_or_docs() -> None:
-    files = _py_files("theory", "numerics", "sims") + sorted((ROOT / "docs").rglob("*.md")) + [
-        ROOT / "README.md"]
-    bad = [f"{f.relative_to(ROOT)}:{i}: {line.strip()[:80]}" for f in files
-           for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
-           if HISTORY_NOTES.search(line)]
+    files = (
+        _py_files("theory", "numerics", "sims")
+        + sorted((ROOT / "docs").rglob("*.md"))
+        + [ROOT / "README.md"]
+    )
+    bad = [
+        f"{f.relative_to(ROOT)}:{i}: {line.strip()[:80]}"
+        for f in files
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+        if HISTORY_NOTES.search(line)
+    ]
     assert not bad, "history belongs to git:\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize("key,slug", SLUGS)
 def test_no_is_symbolic_branch_in_formulas(key: str, slug: str) -> None:
     files = sorted((ROOT / "theory" / slug).glob("*.py"))
-    bad = [f"{f.relative_to(ROOT)}:{n.lineno}" for f in files for n in ast.walk(_tree(f))
-           if isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", "")) ==
-           "is_symbolic"]
-    assert not bad, ("write a scalar formula once with backend.dual, a matrix formula once with "
-                     "ops_for; no is_symbolic branches:\n" + "\n".join(bad))
+    bad = [
+        f"{f.relative_to(ROOT)}:{n.lineno}"
+        for f in files
+        for n in ast.walk(_tree(f))
+        if isinstance(n, ast.Call)
+        and getattr(n.func, "id", getattr(n.func, "attr", "")) == "is_symbolic"
+    ]
+    assert not bad, (
+        "write a scalar formula once with backend.dual, a matrix formula once with "
+        "ops_for; no is_symbolic branches:\n" + "\n".join(bad)
+    )
 
 
 @pytest.mark.parametrize("key,slug", SLUGS)
@@ -335,8 +410,11 @@ def test_exports_are_the_validated_definitions(key: str, slug: str) -> None:
     pkg = importlib.import_module(f"theory.{slug}")
     init = (ROOT / "theory" / slug / "__init__.py").read_text(encoding="utf-8")
     assert "validate_exports" not in init, f"theory/{slug}/__init__.py replaces its exports"
-    sections = [importlib.import_module(f"theory.{slug}.{f.stem}")
-                for f in sorted((ROOT / "theory" / slug).glob("*.py")) if f.stem != "__init__"]
+    sections = [
+        importlib.import_module(f"theory.{slug}.{f.stem}")
+        for f in sorted((ROOT / "theory" / slug).glob("*.py"))
+        if f.stem != "__init__"
+    ]
     bad = []
     for name in pkg.__all__:
         obj = getattr(pkg, name)
@@ -370,17 +448,22 @@ def test_figure_names(key: str, slug: str) -> None:
     bad = []
     for n in _tree(ROOT / "sims" / "figures" / f"{slug}.py").body:
         if isinstance(n, ast.FunctionDef) and n.name.startswith("fig_"):
-            rest = n.name[len("fig_"):]
-            if not (re.fullmatch(r"\d+[a-z]?(_\w+)?", rest)
-                    or any(rest.startswith(s + "_") for s in secs)):
+            rest = n.name[len("fig_") :]
+            if not (
+                re.fullmatch(r"\d+[a-z]?(_\w+)?", rest)
+                or any(rest.startswith(s + "_") for s in secs)
+            ):
                 bad.append(f"sims/figures/{slug}.py:{n.lineno} {n.name}")
     assert not bad, "\n".join(bad)
 
 
 # ----------------------------------------------------------------------------- repository
 def test_no_file_over_500_lines() -> None:
-    long = [f"{f.relative_to(ROOT)}: {n}" for f in _py_files("theory", "numerics", "sims")
-            if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
+    long = [
+        f"{f.relative_to(ROOT)}: {n}"
+        for f in _py_files("theory", "numerics", "sims")
+        if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    ]
     assert not long, f"split by paper section or result (≤ {MAX_LINES} lines):\n" + "\n".join(long)
 
 
@@ -390,8 +473,9 @@ def test_no_module_imports_a_private_name() -> None:
         for node in ast.walk(_tree(f)):
             if isinstance(node, ast.ImportFrom):
                 for a in node.names:
-                    if a.name.startswith("_") and not (a.name.startswith("__")
-                                                       and a.name.endswith("__")):
+                    if a.name.startswith("_") and not (
+                        a.name.startswith("__") and a.name.endswith("__")
+                    ):
                         bad.append(f"{f.relative_to(ROOT)}:{node.lineno} {node.module}.{a.name}")
                     if a.name == "__all__":
                         bad.append(f"{f.relative_to(ROOT)}:{node.lineno} imports __all__")
@@ -402,8 +486,13 @@ def test_figures_never_import_checks() -> None:
     bad = []
     for f in sorted((ROOT / "sims" / "figures").glob("*.py")):
         for node in ast.walk(_tree(f)):
-            mods = ([node.module] if isinstance(node, ast.ImportFrom) and node.module else
-                    [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            mods = (
+                [node.module]
+                if isinstance(node, ast.ImportFrom) and node.module
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
             if isinstance(node, ast.ImportFrom) and node.module in ("sims", "numerics"):
                 mods += [f"{node.module}.{a.name}" for a in node.names]
             for m in mods:
@@ -411,12 +500,17 @@ def test_figures_never_import_checks() -> None:
                     # a figure that trains gets its numbers from the compute_* function of its
                     # section module (its check calls it too); never a check function
                     names = [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else []
-                    if m.startswith("sims.checks.") and names and all(
-                            n.startswith("compute_") for n in names):
+                    if (
+                        m.startswith("sims.checks.")
+                        and names
+                        and all(n.startswith("compute_") for n in names)
+                    ):
                         continue
                     bad.append(f"{f.relative_to(ROOT)}:{node.lineno} imports {m}")
-    assert not bad, ("figures import routes, experiments, metrics and the compute_* functions of "
-                     "trained sections, never checks:\n" + "\n".join(bad))
+    assert not bad, (
+        "figures import routes, experiments, metrics and the compute_* functions of "
+        "trained sections, never checks:\n" + "\n".join(bad)
+    )
 
 
 def test_every_slug_has_a_public_strategy() -> None:
@@ -436,8 +530,7 @@ def test_strategy_draws_the_validated_setting_object(key: str, slug: str) -> Non
 
     seen: list[object] = []
 
-    @settings(max_examples=3, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=3, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(getattr(S, f"{key}_settings")())
     def draw(setting: object) -> None:
         seen.append(setting)
@@ -446,7 +539,8 @@ def test_strategy_draws_the_validated_setting_object(key: str, slug: str) -> Non
     assert seen
     for setting in seen:
         assert dataclasses.is_dataclass(setting) and not isinstance(setting, type), (
-            f"{key}_settings drew {type(setting).__name__}, not a setting object")
+            f"{key}_settings drew {type(setting).__name__}, not a setting object"
+        )
         assert setting.__dataclass_params__.frozen, f"{key}_settings: setting not frozen"  # type: ignore[attr-defined]
 
 

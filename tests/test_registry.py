@@ -39,8 +39,11 @@ def _marks(check: Check) -> list[pytest.MarkDecorator]:
 
 
 CHECK_PARAMS = [pytest.param(c, id=c.path, marks=_marks(c)) for c in CHECKS.values()]
-CONTROL_PARAMS = [pytest.param(c, fault, id=f"{c.path}[{fault}]", marks=_marks(c))
-                  for c in CHECKS.values() for fault in c.faults]
+CONTROL_PARAMS = [
+    pytest.param(c, fault, id=f"{c.path}[{fault}]", marks=_marks(c))
+    for c in CHECKS.values()
+    for fault in c.faults
+]
 
 
 @pytest.mark.parametrize("check", CHECK_PARAMS)
@@ -49,13 +52,16 @@ def test_declared_check(check: Check, declared_run) -> None:
     status = rows_status(rows, error)
     if status != check.expect:
         text = "\n".join(e.describe() for e in rows if e.status != "pass") or "(no row)"
-        raise AssertionError(f"{check.path}: status {status!r}, declared {check.expect!r}\n"
-                             f"{text}\n{error or ''}")
+        raise AssertionError(
+            f"{check.path}: status {status!r}, declared {check.expect!r}\n{text}\n{error or ''}"
+        )
     registered = [c.to_json() for c in all_claims().values()]
     stray = [e.name for e in rows if "claim" in e.details and e.details["claim"] not in registered]
-    assert not stray, (f"{check.path}: rows carry claims not registered in a "
-                       f"theory/<slug>/claims.py CLAIMS dict (so their quotes are unchecked): "
-                       f"{stray}")
+    assert not stray, (
+        f"{check.path}: rows carry claims not registered in a "
+        f"theory/<slug>/claims.py CLAIMS dict (so their quotes are unchecked): "
+        f"{stray}"
+    )
 
 
 @pytest.mark.parametrize(("check", "fault"), CONTROL_PARAMS)
@@ -63,7 +69,8 @@ def test_declared_control(check: Check, fault: str) -> None:
     run = run_control(check, fault)
     assert run.rejected, (
         f"negative control {fault!r} of {check.path} ({check.faults[fault]!r}) was not "
-        f"rejected: the check cannot detect this fault" + (f"\n{run.error}" if run.error else ""))
+        f"rejected: the check cannot detect this fault" + (f"\n{run.error}" if run.error else "")
+    )
 
 
 def test_every_check_declares_faults_or_is_a_pure_identity() -> None:
@@ -75,8 +82,7 @@ def test_every_check_declares_faults_or_is_a_pure_identity() -> None:
 
     missing = []
     for path, check in CHECKS.items():
-        params = [n for n in inspect.signature(resolve(path)).parameters
-                  if n.startswith("fault")]
+        params = [n for n in inspect.signature(resolve(path)).parameters if n.startswith("fault")]
         used = {k for kw in check.faults.values() for k in kw}
         missing += [f"{path}: {p}" for p in params if p not in used]
     assert not missing, "fault parameters no declared control exercises:\n" + "\n".join(missing)

@@ -38,8 +38,10 @@ def test_docs_point_nowhere_outside_the_repository(path: Path) -> None:
 
 def test_result_sources_cite_the_paper_not_the_spec() -> None:
     bad = [f"{r.id}: {r.source}" for r in all_results() if SPEC_REF.search(r.source)]
-    assert not bad, ("Result.source cites a spec (move it to Result.spec; source is the paper's "
-                     "own location):\n" + "\n".join(bad))
+    assert not bad, (
+        "Result.source cites a spec (move it to Result.spec; source is the paper's "
+        "own location):\n" + "\n".join(bad)
+    )
 
 
 def test_spec_reference_pattern_catches_a_planted_spec_source() -> None:

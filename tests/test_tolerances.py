@@ -16,8 +16,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Parameter names that carry a tolerance, a band, a margin or a power/bias allowance.
-TOLERANCE_ARGS = frozenset({"rtol", "atol", "tol", "tolerance", "band", "bias", "margin", "power",
-                            "z", "bound", "rel_tol", "abs_tol"})
+TOLERANCE_ARGS = frozenset(
+    {
+        "rtol",
+        "atol",
+        "tol",
+        "tolerance",
+        "band",
+        "bias",
+        "margin",
+        "power",
+        "z",
+        "bound",
+        "rel_tol",
+        "abs_tol",
+    }
+)
 
 
 def _bare_number(node: ast.AST) -> bool:
@@ -55,10 +69,15 @@ def bare_tolerances(source: str, filename: str = "<string>") -> list[str]:
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             a = node.args
             pos = a.posonlyargs + a.args
-            pairs = [(p.arg, d) for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults,
-                                                strict=True)]
-            pairs += [(p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)
-                      if d is not None]
+            pairs = [
+                (p.arg, d)
+                for p, d in zip(pos[len(pos) - len(a.defaults) :], a.defaults, strict=True)
+            ]
+            pairs += [
+                (p.arg, d)
+                for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)
+                if d is not None
+            ]
         for name, value in pairs:
             if name in TOLERANCE_ARGS and _bare_number(value) and not _is_zero(value):
                 out.append(f"{filename}:{value.lineno} {name}={_value(value)!r}")
@@ -69,14 +88,20 @@ FILES = sorted(p for d in ("theory", "numerics", "sims", "tests") for p in (ROOT
 
 
 def test_no_bare_tolerance_argument() -> None:
-    found = [hit for p in FILES
-             for hit in bare_tolerances(p.read_text(encoding="utf-8"), str(p.relative_to(ROOT)))]
-    assert not found, (f"{len(found)} bare numbers passed as tolerances; name each (a constant "
-                       "with its reason):\n" + "\n".join(found))
+    found = [
+        hit
+        for p in FILES
+        for hit in bare_tolerances(p.read_text(encoding="utf-8"), str(p.relative_to(ROOT)))
+    ]
+    assert not found, (
+        f"{len(found)} bare numbers passed as tolerances; name each (a constant "
+        "with its reason):\n" + "\n".join(found)
+    )
 
 
-@pytest.mark.parametrize("src", ["check(rtol=2e-3)", "check(margin=-(1 / 10))",
-                                 "def f(tol=5): pass"])
+@pytest.mark.parametrize(
+    "src", ["check(rtol=2e-3)", "check(margin=-(1 / 10))", "def f(tol=5): pass"]
+)
 def test_scan_rejects_a_planted_bare_tolerance(src: str) -> None:
     """Negative control: the scan finds a planted bare tolerance."""
     assert bare_tolerances(src)

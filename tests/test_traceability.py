@@ -94,9 +94,17 @@ def test_theory_imports_no_numerics_or_sims() -> None:
 
 
 GLOBAL_RNG_CALLS = (
-    "np.random.seed(", "numpy.random.seed(", "torch.manual_seed(", "random.seed(",
-    "torch.cuda.manual_seed", "np.random.rand(", "np.random.randn(", "np.random.normal(",
-    "np.random.uniform(", "np.random.choice(", "np.random.standard_normal(",
+    "np.random.seed(",
+    "numpy.random.seed(",
+    "torch.manual_seed(",
+    "random.seed(",
+    "torch.cuda.manual_seed",
+    "np.random.rand(",
+    "np.random.randn(",
+    "np.random.normal(",
+    "np.random.uniform(",
+    "np.random.choice(",
+    "np.random.standard_normal(",
 )
 
 

@@ -30,25 +30,33 @@ def case_setting(case: str, N: int = 8) -> tuple[LinearRegressionICL, dict[str, 
         s = LinearRegressionICL.from_arrays(Sigma_x=I3, N=N, task_cov=I3 / d, noise_var=0.25)
         p = dict(Gamma=0.8 * I3, beta0=np.zeros(d), P=I3, eta=0.8)
     elif case == "diagonal":
-        s = LinearRegressionICL.from_arrays(Sigma_x=np.diag([2.0, 1.0, 0.5]), N=N,
-                                            task_cov=np.diag([1.0, 0.5, 0.25]), noise_var=0.5)
-        p = dict(Gamma=np.diag([0.4, 0.7, 1.0]), beta0=np.array(_BETA0), P=np.diag([0.4, 0.7, 1.0]),
-                 eta=0.9)
+        s = LinearRegressionICL.from_arrays(
+            Sigma_x=np.diag([2.0, 1.0, 0.5]), N=N, task_cov=np.diag([1.0, 0.5, 0.25]), noise_var=0.5
+        )
+        p = dict(
+            Gamma=np.diag([0.4, 0.7, 1.0]),
+            beta0=np.array(_BETA0),
+            P=np.diag([0.4, 0.7, 1.0]),
+            eta=0.9,
+        )
     elif case == "general":
-        s = LinearRegressionICL.from_arrays(Sigma_x=SIGMA_GENERAL, N=N, task_mean=MU,
-                                            task_cov=PSI_GENERAL, noise_var=0.49)
+        s = LinearRegressionICL.from_arrays(
+            Sigma_x=SIGMA_GENERAL, N=N, task_mean=MU, task_cov=PSI_GENERAL, noise_var=0.49
+        )
         p = dict(Gamma=np.array(_GAMMA), beta0=np.array(_BETA0), P=np.array(_GAMMA).T, eta=1.1)
     else:  # rank-deficient
         Bm = np.array(B_RANK2)
-        s = LinearRegressionICL.from_arrays(Sigma_x=Bm @ Bm.T, N=N, task_mean=MU,
-                                            task_cov=PSI_GENERAL, noise_var=0.3)
+        s = LinearRegressionICL.from_arrays(
+            Sigma_x=Bm @ Bm.T, N=N, task_mean=MU, task_cov=PSI_GENERAL, noise_var=0.3
+        )
         p = dict(Gamma=np.array(_GAMMA), beta0=np.array(_BETA0), P=np.array(_GAMMA), eta=0.7)
     return s, p
 
 
 # ------------------------------------------------------------------------------ predictors
-def gd_beta_predict(Gamma: np.ndarray, beta0: np.ndarray, X: np.ndarray, y: np.ndarray,
-                    xq: np.ndarray) -> np.ndarray:
+def gd_beta_predict(
+    Gamma: np.ndarray, beta0: np.ndarray, X: np.ndarray, y: np.ndarray, xq: np.ndarray
+) -> np.ndarray:
     """``⟨β0 + (1/N) Γ Xᵀ(y − Xβ0), x_q⟩`` for a batch ``X (B, N, d)``, ``y (B, N)``, ``xq (B, d)``
     ([zwb24] eq. (5.1)); ``β0 = 0`` is one-step preconditioned GD (von Oswald).
 
@@ -58,15 +66,24 @@ def gd_beta_predict(Gamma: np.ndarray, beta0: np.ndarray, X: np.ndarray, y: np.n
     return gd_family_predict(X, y, xq, Gamma=np.asarray(Gamma, dtype=float), a=beta0, b=beta0)
 
 
-def dgd_predict(P: np.ndarray, eta: float, X: np.ndarray, y: np.ndarray,
-                xq: np.ndarray) -> np.ndarray:
+def dgd_predict(
+    P: np.ndarray, eta: float, X: np.ndarray, y: np.ndarray, xq: np.ndarray
+) -> np.ndarray:
     """``(η/N) Σ_i y_i (x_i − x̄)ᵀ P x_q`` ([hpcy25] eq. (4.11), preconditioned).
 
     The paper-notation face of :func:`numerics.mc_fast.gd_family_predict` with ``debias=True``,
     ``Γ = η Pᵀ`` and ``a = b = 0``."""
     d = X.shape[-1]
-    return gd_family_predict(X, y, xq, Gamma=eta * np.asarray(P, dtype=float).T, a=np.zeros(d),
-                             b=np.zeros(d), debias=True)
+    return gd_family_predict(
+        X,
+        y,
+        xq,
+        Gamma=eta * np.asarray(P, dtype=float).T,
+        a=np.zeros(d),
+        b=np.zeros(d),
+        debias=True,
+    )
+
 
 # ----------------------------------------------------------------------- Gaussian identities
 A_GENERAL = ((0.7, -0.4, 0.2), (0.3, 1.1, -0.5), (0.0, 0.6, -0.8))  # non-symmetric test matrix

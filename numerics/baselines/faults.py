@@ -63,8 +63,9 @@ def dgd_uncentred(P: Any, eta: Any, S: Any, Psi: Any, v: Any, N: Any, task_mean:
     return B.gd_risk(eta * np.asarray(P).T, S, task_mean, Psi, v, N)
 
 
-def dgd_one_sample_more(P: Any, eta: Any, S: Any, Psi: Any, v: Any, N: Any,
-                        task_mean: Any = 0) -> Any:
+def dgd_one_sample_more(
+    P: Any, eta: Any, S: Any, Psi: Any, v: Any, N: Any, task_mean: Any = 0
+) -> Any:
     """Wrong: N + 1 in place of N."""
     return B.dgd_risk(P, eta, S, Psi, v, N + 1, task_mean=task_mean)
 
@@ -104,7 +105,8 @@ def bayes_limit_inverted_ratio(xi: Any, v: Any, a: Any = 1) -> Any:
 def ridge_limit_without_lam_mprime(xi: Any, lam: Any, v: Any, a: Any) -> Any:
     """A ridge limit without the −λm' part of the variance term (a plausible slip)."""
     return B.ridge_risk_limit(xi, lam, v, a) + v * xi * lam * float(
-        -(B.mp_stieltjes(xi, lam * (1 + 1e-6)) - B.mp_stieltjes(xi, lam)) / (lam * 1e-6))
+        -(B.mp_stieltjes(xi, lam * (1 + 1e-6)) - B.mp_stieltjes(xi, lam)) / (lam * 1e-6)
+    )
 
 
 def ridge_limit_signal_squared(xi: Any, lam: Any, v: Any, a: Any) -> Any:

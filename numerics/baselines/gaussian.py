@@ -27,19 +27,26 @@ from theory.common.protocols import Evidence
 from theory.settings import check_choice
 
 
-def _matrix_mc(name: str, predicted: np.ndarray, draw: Callable[[np.random.Generator, int],
-               np.ndarray], n: int, rng: np.random.Generator,
-               details: dict[str, Any]) -> list[Evidence]:
+def _matrix_mc(
+    name: str,
+    predicted: np.ndarray,
+    draw: Callable[[np.random.Generator, int], np.ndarray],
+    n: int,
+    rng: np.random.Generator,
+    details: dict[str, Any],
+) -> list[Evidence]:
     """Compare every entry of a matrix expectation (draw returns (b, d, d)) at z = Z_MC; the power
     scale of an entry is the Frobenius norm of the predicted matrix."""
     d = predicted.shape[0]
-    ests = mc_means(lambda rng, b: draw(rng, b).reshape(b, d * d), n,
-                    rng=rng)
+    ests = mc_means(lambda rng, b: draw(rng, b).reshape(b, d * d), n, rng=rng)
     scale = float(np.linalg.norm(predicted))
     out = []
     for (i, j), est in zip(itertools.product(range(d), range(d)), ests, strict=True):
-        out.append(mc_agreement(f"{name}[{i},{j}]", float(predicted[i, j]), est, scale=scale,
-                                details=details))
+        out.append(
+            mc_agreement(
+                f"{name}[{i},{j}]", float(predicted[i, j]), est, scale=scale, details=details
+            )
+        )
     return out
 
 
@@ -53,8 +60,13 @@ def _case_sigma(kind: str) -> np.ndarray:
     return np.eye(3)
 
 
-def check_isserlis_mc(*, quick: bool = True, seed: int = 0, sigma: str = "general",
-                      fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_isserlis_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    sigma: str = "general",
+    fault_moment_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """MC: entries of ``E[x xᵀ A x xᵀ]`` (x ~ N(0, Σ), non-symmetric A, d = 3) vs
     :func:`~theory.common.gaussian.isserlis_fourth_moment` (or a faulted ``fault_moment_fn``)."""
     fn = fault_moment_fn or G.isserlis_fourth_moment
@@ -66,13 +78,24 @@ def check_isserlis_mc(*, quick: bool = True, seed: int = 0, sigma: str = "genera
         q = np.einsum("bi,ij,bj->b", x, A, x)  # x^T A x
         return q[:, None, None] * x[:, :, None] * x[:, None, :]
 
-    return _matrix_mc("E[x x^T A x x^T]", np.asarray(fn(A, S), float), draw, n,
-                      check_rng(seed, f"{__name__}:check_isserlis_mc", sigma),
-                      {"sigma": sigma, "d": 3, "n": n})
+    return _matrix_mc(
+        "E[x x^T A x x^T]",
+        np.asarray(fn(A, S), float),
+        draw,
+        n,
+        check_rng(seed, f"{__name__}:check_isserlis_mc", sigma),
+        {"sigma": sigma, "d": 3, "n": n},
+    )
 
 
-def check_wishart_mc(*, quick: bool = True, seed: int = 0, sigma: str = "general", N: int = 4,
-                     fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_wishart_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    sigma: str = "general",
+    N: int = 4,
+    fault_moment_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """MC: entries of ``E[XᵀX A XᵀX]`` (N rows) and of ``E[Λ̂²]`` vs the Wishart identities."""
     fn = fault_moment_fn or G.wishart_fourth_moment
     S, A = _case_sigma(sigma), np.array(A_GENERAL)
@@ -84,8 +107,14 @@ def check_wishart_mc(*, quick: bool = True, seed: int = 0, sigma: str = "general
         return W @ A @ W
 
     det = {"sigma": sigma, "d": 3, "N": N, "n": n}
-    return _matrix_mc("E[X^T X A X^T X]", np.asarray(fn(A, S, N), float), draw, n,
-                      check_rng(seed, f"{__name__}:check_wishart_mc", sigma), det)
+    return _matrix_mc(
+        "E[X^T X A X^T X]",
+        np.asarray(fn(A, S, N), float),
+        draw,
+        n,
+        check_rng(seed, f"{__name__}:check_wishart_mc", sigma),
+        det,
+    )
 
 
 def _mgf_fourth(d: int) -> tuple[sp.Matrix, Callable[[int, int, int, int], sp.Expr]]:
@@ -104,23 +133,36 @@ def _mgf_fourth(d: int) -> tuple[sp.Matrix, Callable[[int, int, int, int], sp.Ex
     return S, m4
 
 
-def check_isserlis_exact(*, quick: bool = True, seed: int = 0,
-                         fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_isserlis_exact(
+    *, quick: bool = True, seed: int = 0, fault_moment_fn: Callable[..., Any] | None = None
+) -> list[Evidence]:
     """EXACT at d = 1, 2 with symbolic Σ and A: the identity vs MGF fourth moments."""
     fn = fault_moment_fn or G.isserlis_fourth_moment
     out = []
     for d in (1, 2):
         S, m4 = _mgf_fourth(d)
         A = sp.Matrix(d, d, lambda i, j: sp.Symbol(f"a{i}{j}", real=True))
-        truth = sp.Matrix(d, d, lambda a, e, A=A, m4=m4, d=d: sum(
-            A[b, c] * m4(a, b, c, e) for b in range(d) for c in range(d)))
-        out.append(exact_agreement(f"Isserlis at d={d} vs MGF derivatives", sp.expand(fn(A, S)),
-                                   truth, details={"d": d}))
+        truth = sp.Matrix(
+            d,
+            d,
+            lambda a, e, A=A, m4=m4, d=d: sum(
+                A[b, c] * m4(a, b, c, e) for b in range(d) for c in range(d)
+            ),
+        )
+        out.append(
+            exact_agreement(
+                f"Isserlis at d={d} vs MGF derivatives",
+                sp.expand(fn(A, S)),
+                truth,
+                details={"d": d},
+            )
+        )
     return out
 
 
-def check_wishart_exact(*, quick: bool = True, seed: int = 0,
-                        fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_wishart_exact(
+    *, quick: bool = True, seed: int = 0, fault_moment_fn: Callable[..., Any] | None = None
+) -> list[Evidence]:
     """EXACT at d = 1, 2, symbolic N: ``Σ_{i,j} E[x_i x_iᵀ A x_j x_jᵀ]`` from the MGF (N diagonal
     terms) and independence (N(N−1) off-diagonal terms ``ΣAΣ``) vs the Wishart identity."""
     fn = fault_moment_fn or G.wishart_fourth_moment
@@ -129,16 +171,32 @@ def check_wishart_exact(*, quick: bool = True, seed: int = 0,
     for d in (1, 2):
         S, m4 = _mgf_fourth(d)
         A = sp.Matrix(d, d, lambda i, j: sp.Symbol(f"a{i}{j}", real=True))
-        diag = sp.Matrix(d, d, lambda a, e, A=A, m4=m4, d=d: sum(
-            A[b, c] * m4(a, b, c, e) for b in range(d) for c in range(d)))
+        diag = sp.Matrix(
+            d,
+            d,
+            lambda a, e, A=A, m4=m4, d=d: sum(
+                A[b, c] * m4(a, b, c, e) for b in range(d) for c in range(d)
+            ),
+        )
         truth = Nn * diag + Nn * (Nn - 1) * S * A * S
-        out.append(exact_agreement(f"Wishart at d={d} vs MGF + independence",
-                                   sp.expand(fn(A, S, Nn)), sp.expand(truth), details={"d": d}))
+        out.append(
+            exact_agreement(
+                f"Wishart at d={d} vs MGF + independence",
+                sp.expand(fn(A, S, Nn)),
+                sp.expand(truth),
+                details={"d": d},
+            )
+        )
     return out
 
 
-def check_sample_cov(*, quick: bool = True, seed: int = 0, N: int = 5,
-                     fault_moment_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_sample_cov(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    N: int = 5,
+    fault_moment_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """``E[Λ̂²] = ((N+1)/N)Σ² + (trΣ/N)Σ`` ([zfb24] §1.1, spec 004): EXACT against the spec's
     printed form (symbolic 2×2 Σ, symbolic N) and MC entries at d = 3 (general Σ)."""
     fn = fault_moment_fn or G.sample_cov_second_moment
@@ -146,8 +204,9 @@ def check_sample_cov(*, quick: bool = True, seed: int = 0, N: int = 5,
     s11, s12, s22 = sp.symbols("s11 s12 s22", real=True)
     Ss = sp.Matrix([[s11, s12], [s12, s22]])
     printed = (Nn + 1) / Nn * Ss * Ss + Ss.trace() / Nn * Ss  # spec 004 §1.1
-    out = [exact_agreement("E[Lambda_hat^2] vs spec 004 §1.1 (d=2, symbolic N)",
-                           fn(Ss, Nn), printed)]
+    out = [
+        exact_agreement("E[Lambda_hat^2] vs spec 004 §1.1 (d=2, symbolic N)", fn(Ss, Nn), printed)
+    ]
     S = np.array(SIGMA_GENERAL)
     n = 100_000 if quick else 1_000_000
 
@@ -156,6 +215,12 @@ def check_sample_cov(*, quick: bool = True, seed: int = 0, N: int = 5,
         L = np.einsum("bni,bnj->bij", X, X) / N  # sample covariance
         return L @ L
 
-    out += _matrix_mc("E[Lambda_hat^2]", np.asarray(fn(S, N), float), draw, n,
-                      check_rng(seed, f"{__name__}:check_sample_cov"), {"N": N})
+    out += _matrix_mc(
+        "E[Lambda_hat^2]",
+        np.asarray(fn(S, N), float),
+        draw,
+        n,
+        check_rng(seed, f"{__name__}:check_sample_cov"),
+        {"N": N},
+    )
     return out

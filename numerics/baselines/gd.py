@@ -51,47 +51,94 @@ def _n_gd(quick: bool) -> int:
     return 120_000 if quick else 1_000_000
 
 
-def _gd_family_check(which: int, label: str, theory: Callable[[LinearRegressionICL, dict], float],
-                     *, quick: bool, seed: int, cases: Sequence[str], N: int) -> list[Evidence]:
+def _gd_family_check(
+    which: int,
+    label: str,
+    theory: Callable[[LinearRegressionICL, dict], float],
+    *,
+    quick: bool,
+    seed: int,
+    cases: Sequence[str],
+    N: int,
+) -> list[Evidence]:
     out = []
     for case in cases:
         s, p = case_setting(case, N)
         est = _gd_family_mc(case, N, _n_gd(quick), seed)[which]
         pred = float(theory(s, p))
-        out.append(mc_agreement(f"{label} risk, {case}, N={N}", pred, est,
-                                details={"case": case, "N": N, "d": s.d}))
+        out.append(
+            mc_agreement(
+                f"{label} risk, {case}, N={N}", pred, est, details={"case": case, "N": N, "d": s.d}
+            )
+        )
     return out
 
 
-def check_gd_mc(*, quick: bool = True, seed: int = 0, cases: tuple[str, ...] = CASES, N: int = 8,
-                fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_gd_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    cases: tuple[str, ...] = CASES,
+    N: int = 8,
+    fault_risk_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """MC (raw prompts): one-step preconditioned GD (von Oswald) vs :func:`gd_risk`."""
     fn = fault_risk_fn or B.gd_risk
     return _gd_family_check(
-        0, "GD", lambda s, p: fn(p["Gamma"], s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N),
-        quick=quick, seed=seed, cases=cases, N=N)
+        0,
+        "GD",
+        lambda s, p: fn(p["Gamma"], s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N),
+        quick=quick,
+        seed=seed,
+        cases=cases,
+        N=N,
+    )
 
 
-def check_gd_beta_mc(*, quick: bool = True, seed: int = 0, cases: tuple[str, ...] = CASES,
-                     N: int = 8, fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_gd_beta_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    cases: tuple[str, ...] = CASES,
+    N: int = 8,
+    fault_risk_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """MC (raw prompts): GD with learnable initialisation (GD-β) vs :func:`gd_beta_risk`."""
     fn = fault_risk_fn or B.gd_beta_risk
     return _gd_family_check(
-        1, "GD-beta",
-        lambda s, p: fn(p["Gamma"], p["beta0"], s.Sigma_x, s.task_mean, s.task_cov, s.noise_var,
-                        s.N),
-        quick=quick, seed=seed, cases=cases, N=N)
+        1,
+        "GD-beta",
+        lambda s, p: fn(
+            p["Gamma"], p["beta0"], s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N
+        ),
+        quick=quick,
+        seed=seed,
+        cases=cases,
+        N=N,
+    )
 
 
-def check_dgd_mc(*, quick: bool = True, seed: int = 0, cases: tuple[str, ...] = CASES, N: int = 8,
-                 fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_dgd_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    cases: tuple[str, ...] = CASES,
+    N: int = 8,
+    fault_risk_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """MC (raw prompts): preconditioned debiased GD vs :func:`dgd_risk` (task mean included)."""
     fn = fault_risk_fn or B.dgd_risk
     return _gd_family_check(
-        2, "DGD",
-        lambda s, p: fn(p["P"], p["eta"], s.Sigma_x, s.task_cov, s.noise_var, s.N,
-                        task_mean=s.task_mean),
-        quick=quick, seed=seed, cases=cases, N=N)
+        2,
+        "DGD",
+        lambda s, p: fn(
+            p["P"], p["eta"], s.Sigma_x, s.task_cov, s.noise_var, s.N, task_mean=s.task_mean
+        ),
+        quick=quick,
+        seed=seed,
+        cases=cases,
+        N=N,
+    )
 
 
 def _sym_spd2(prefix: str) -> sp.Matrix:
@@ -99,9 +146,13 @@ def _sym_spd2(prefix: str) -> sp.Matrix:
     return sp.Matrix([[a, b], [b, c]])
 
 
-def check_gd_family_exact(*, quick: bool = True, seed: int = 0,
-                          fault_gd_beta_fn: Callable[..., Any] | None = None,
-                          fault_dgd_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_gd_family_exact(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_gd_beta_fn: Callable[..., Any] | None = None,
+    fault_dgd_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """EXACT: (i) GD-β risk = spec 002 §2.1's printed display (d = 2, symbolic symmetric H, Ψ,
     general Γ, β0, β*, σ², N); (ii) GD at ``Γ = ηI, H = I, Ψ = I/d`` = hpcy25's ``R_V`` and
     (iii) DGD = hpcy25's ``R_D`` (spec 001 R9; symbolic d, N, η, σ²); (iv) DGD(P, η; N) =
@@ -116,11 +167,20 @@ def check_gd_family_exact(*, quick: bool = True, seed: int = 0,
     mu = sp.Matrix(sp.symbols("m0:2", real=True))
     Psib = Psi + (mu - b0) * (mu - b0).T
     c = (H * Psib).trace() + s2
-    printed = (s2 + (H * Psib).trace() - 2 * (H * Gm * H * Psib).trace()
-               + (Nn + 1) / Nn * (H * Gm.T * H * Gm * H * Psib).trace()
-               + c / Nn * (Gm.T * H * Gm * H).trace())  # spec 002 §2.1
-    out = [exact_agreement("GD-beta risk vs spec 002 §2.1 display (d=2)",
-                           sp.expand(gdb(Gm, b0, H, mu, Psi, s2, Nn) - printed), 0)]
+    printed = (
+        s2
+        + (H * Psib).trace()
+        - 2 * (H * Gm * H * Psib).trace()
+        + (Nn + 1) / Nn * (H * Gm.T * H * Gm * H * Psib).trace()
+        + c / Nn * (Gm.T * H * Gm * H).trace()
+    )  # spec 002 §2.1
+    out = [
+        exact_agreement(
+            "GD-beta risk vs spec 002 §2.1 display (d=2)",
+            sp.expand(gdb(Gm, b0, H, mu, Psi, s2, Nn) - printed),
+            0,
+        )
+    ]
     dd = sp.Symbol("d", integer=True, positive=True)
     Id = sp.Identity(dd)
     L = Nn
@@ -128,21 +188,31 @@ def check_gd_family_exact(*, quick: bool = True, seed: int = 0,
     RD = 1 + s2 - 2 * eta * (L - 1) / L + eta**2 * (L - 1) * (L + dd * (1 + s2)) / L**2  # R_D
     gdv = gdb(eta * Id, sp.ZeroMatrix(dd, 1), Id, sp.ZeroMatrix(dd, 1), Id / dd, s2, Nn)
     out.append(exact_agreement("GD(eta I) vs hpcy25 R_V (symbolic d, L)", sp.simplify(gdv - RV), 0))
-    out.append(exact_agreement("DGD(I, eta) vs hpcy25 R_D (symbolic d, L)",
-                               sp.simplify(dgd(Id, eta, Id, Id / dd, s2, Nn) - RD), 0))
+    out.append(
+        exact_agreement(
+            "DGD(I, eta) vs hpcy25 R_D (symbolic d, L)",
+            sp.simplify(dgd(Id, eta, Id, Id / dd, s2, Nn) - RD),
+            0,
+        )
+    )
     # (iv) at exact rational matrices (STYLE R9: full symbolic expansion of the 2×2 difference is
     # slow), keeping N, eta, sigma2 symbolic; three fixed rational draws.
     rng = np.random.default_rng(7)
     for k in range(2 if quick else 4):
+
         def rat(shape: tuple[int, int], sym: bool = False) -> sp.Matrix:
             v = rng.integers(-6, 7, size=shape)
             M = sp.Matrix(shape[0], shape[1], lambda i, j: sp.Rational(int(v[i, j]), 5))
             return M * M.T + sp.eye(shape[0]) / 7 if sym else M
+
         Hk, Pk, Psik, muk = rat((2, 2), True), rat((2, 2)), rat((2, 2), True), rat((2, 1))
         lhs = dgd(Pk, eta, Hk, Psik, s2, Nn, task_mean=muk)
         rhs = gdb(eta * (Nn - 1) / Nn * Pk.T, sp.zeros(2, 1), Hk, muk, Psik, s2, Nn - 1)
-        out.append(exact_agreement(f"DGD(P, eta; N) = GD(eta (N-1)/N P^T; N-1), d=2, draw {k}",
-                                   sp.cancel(lhs - rhs), 0))
+        out.append(
+            exact_agreement(
+                f"DGD(P, eta; N) = GD(eta (N-1)/N P^T; N-1), d=2, draw {k}", sp.cancel(lhs - rhs), 0
+            )
+        )
     return out
 
 
@@ -153,16 +223,30 @@ def check_gd_family_float(*, quick: bool = True, seed: int = 0) -> list[Evidence
     for case in CASES:
         s, p = case_setting(case)
         args = (s.Sigma_x, s.task_mean, s.task_cov, s.noise_var)
-        out.append(float_agreement(
-            f"gd_beta_risk float64 vs exact, {case}",
-            B.gd_beta_risk(p["Gamma"], p["beta0"], *args, s.N),
-            ref.exact_rational(B.gd_beta_risk, p["Gamma"], p["beta0"], *args, s.N, ints=(6,))))
-        out.append(float_agreement(
-            f"dgd_risk float64 vs exact, {case}",
-            B.dgd_risk(p["P"], p["eta"], s.Sigma_x, s.task_cov, s.noise_var, s.N,
-                       task_mean=s.task_mean),
-            ref.exact_rational(lambda P, e, S, Psi, v, N, mu: B.dgd_risk(P, e, S, Psi, v, N,
-                                                                          task_mean=mu),
-                               p["P"], p["eta"], s.Sigma_x, s.task_cov, s.noise_var, s.N,
-                               s.task_mean, ints=(5,))))
+        out.append(
+            float_agreement(
+                f"gd_beta_risk float64 vs exact, {case}",
+                B.gd_beta_risk(p["Gamma"], p["beta0"], *args, s.N),
+                ref.exact_rational(B.gd_beta_risk, p["Gamma"], p["beta0"], *args, s.N, ints=(6,)),
+            )
+        )
+        out.append(
+            float_agreement(
+                f"dgd_risk float64 vs exact, {case}",
+                B.dgd_risk(
+                    p["P"], p["eta"], s.Sigma_x, s.task_cov, s.noise_var, s.N, task_mean=s.task_mean
+                ),
+                ref.exact_rational(
+                    lambda P, e, S, Psi, v, N, mu: B.dgd_risk(P, e, S, Psi, v, N, task_mean=mu),
+                    p["P"],
+                    p["eta"],
+                    s.Sigma_x,
+                    s.task_cov,
+                    s.noise_var,
+                    s.N,
+                    s.task_mean,
+                    ints=(5,),
+                ),
+            )
+        )
     return out

@@ -37,9 +37,14 @@ def _random_design(rng: np.random.Generator, d: int, N: int) -> tuple[np.ndarray
     return X, y
 
 
-def check_ridge_bayes(*, quick: bool = True, seed: int = 0, draws: int = 20,
-                      exact_shape: tuple[int, int] = (2, 2),
-                      fault_ridge_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_ridge_bayes(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    draws: int = 20,
+    exact_shape: tuple[int, int] = (2, 2),
+    fault_ridge_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """Ridge with ``λ = σ²/τ²`` equals the posterior mean under ``β ~ N(0, τ²I)`` (STYLE R11):
     EXACT at ``(d, N) = exact_shape`` (symbolic X, y, σ², τ²); FLOAT on random designs (estimates
     and conditional risks), ``rtol = FLOAT_RTOL``."""
@@ -49,8 +54,13 @@ def check_ridge_bayes(*, quick: bool = True, seed: int = 0, draws: int = 20,
     X = sp.Matrix(n0, d0, lambda i, j: sp.Symbol(f"x{i}{j}", real=True))
     y = sp.Matrix(sp.symbols(f"y0:{n0}", real=True))
     diff = ridge(X, y, s2 / t2) - B.bayes_posterior_mean(X, y, sp.zeros(d0, 1), t2 * sp.eye(d0), s2)
-    out = [exact_agreement(f"ridge(sigma2/tau2) == posterior mean (d={d0}, N={n0})",
-                           diff.applyfunc(sp.cancel), sp.zeros(d0, 1))]
+    out = [
+        exact_agreement(
+            f"ridge(sigma2/tau2) == posterior mean (d={d0}, N={n0})",
+            diff.applyfunc(sp.cancel),
+            sp.zeros(d0, 1),
+        )
+    ]
     rng = check_rng(seed, f"{__name__}:check_ridge_bayes")
     for k in range(draws if not quick else max(3, draws // 4)):
         d, N = int(rng.integers(1, 6)), int(rng.integers(1, 12))
@@ -58,13 +68,22 @@ def check_ridge_bayes(*, quick: bool = True, seed: int = 0, draws: int = 20,
         tau2, v = float(rng.uniform(0.1, 3.0)), float(rng.uniform(0.05, 2.0))
         a = ridge(Xn, yn, v / tau2)
         b = B.bayes_posterior_mean(Xn, yn, np.zeros(d), tau2 * np.eye(d), v)
-        out.append(float_agreement(f"ridge == posterior mean, draw {k} (d={d}, N={N})", a, b,
-                                   atol=FLOAT_RTOL * float(np.max(np.abs(b)))))
+        out.append(
+            float_agreement(
+                f"ridge == posterior mean, draw {k} (d={d}, N={N})",
+                a,
+                b,
+                atol=FLOAT_RTOL * float(np.max(np.abs(b))),
+            )
+        )
         S = np.diag(rng.uniform(0.2, 2.0, d))
-        out.append(float_agreement(
-            f"ridge conditional risk == Bayes conditional risk, draw {k}",
-            B.ridge_conditional_risk(Xn, v / tau2, S, np.zeros(d), tau2 * np.eye(d), v),
-            B.bayes_conditional_risk(Xn, S, tau2 * np.eye(d), v)))
+        out.append(
+            float_agreement(
+                f"ridge conditional risk == Bayes conditional risk, draw {k}",
+                B.ridge_conditional_risk(Xn, v / tau2, S, np.zeros(d), tau2 * np.eye(d), v),
+                B.bayes_conditional_risk(Xn, S, tau2 * np.eye(d), v),
+            )
+        )
     return out
 
 
@@ -81,13 +100,19 @@ def bayes_risk_mc(setting: LinearRegressionICL, n: int, *, rng: np.random.Genera
 
 
 def _bayes_setting() -> LinearRegressionICL:
-    return LinearRegressionICL.from_arrays(Sigma_x=SIGMA_GENERAL, N=6, task_mean=MU,
-                                           task_cov=PSI_GENERAL, noise_var=0.49)
+    return LinearRegressionICL.from_arrays(
+        Sigma_x=SIGMA_GENERAL, N=6, task_mean=MU, task_cov=PSI_GENERAL, noise_var=0.49
+    )
 
 
-def check_bayes_risk_mc(*, quick: bool = True, seed: int = 0, lam: float = 1.5,
-                        fault_risk_fn: Callable[..., Any] | None = None,
-                        fault_ridge_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_bayes_risk_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    lam: float = 1.5,
+    fault_risk_fn: Callable[..., Any] | None = None,
+    fault_ridge_risk_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """MC (raw prompts, general Σ, β* ≠ 0, Ψ ≠ I): the squared error of the posterior-mean
     predictor minus :func:`bayes_conditional_risk` at the same X has mean 0 (paired); likewise
     ridge (λ = ``lam``) vs :func:`ridge_conditional_risk`.  The conditional formulas are the
@@ -110,15 +135,30 @@ def check_bayes_risk_mc(*, quick: bool = True, seed: int = 0, lam: float = 1.5,
     db, dr, eb, er = mc_means(draw, n, rng=check_rng(seed, f"{__name__}:check_bayes_risk_mc"))
     det = {"N": s.N, "d": s.d, "lam": lam, "n": n}
     return [
-        mc_difference_agreement("Bayes: sq. error - conditional risk", 0.0, db, scale=eb.mean,
-                                details={**det, "bayes_risk_mc": eb.mean}),
-        mc_difference_agreement(f"ridge(lam={lam}): sq. error - conditional risk", 0.0, dr,
-                                scale=er.mean, details={**det, "ridge_risk_mc": er.mean}),
+        mc_difference_agreement(
+            "Bayes: sq. error - conditional risk",
+            0.0,
+            db,
+            scale=eb.mean,
+            details={**det, "bayes_risk_mc": eb.mean},
+        ),
+        mc_difference_agreement(
+            f"ridge(lam={lam}): sq. error - conditional risk",
+            0.0,
+            dr,
+            scale=er.mean,
+            details={**det, "ridge_risk_mc": er.mean},
+        ),
     ]
 
 
-def check_ridge_ordering(*, quick: bool = True, seed: int = 0, factors: tuple[float, ...] = (
-        0.25, 4.0), fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_ridge_ordering(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    factors: tuple[float, ...] = (0.25, 4.0),
+    fault_risk_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """ORDER: at ``Ψ = τ²I, β* = 0`` the Bayes risk E_X[L_Bayes] is strictly below ridge at
     ``λ = f·σ²/τ²`` (f ≠ 1) and below OLS (λ = 0), general Σ_x; margins are Z_MC standard errors
     of the paired differences over the same X draws (so a tie cannot pass).  (Ridge vs OLS has
@@ -132,27 +172,50 @@ def check_ridge_ordering(*, quick: bool = True, seed: int = 0, factors: tuple[fl
     def draw(rng: np.random.Generator, b: int) -> np.ndarray:
         X = gaussian_rows(rng, (b, N), S)
         rb = risk(X, S, tau2 * np.eye(d), v)
-        return np.stack([B.ridge_conditional_risk(X, lm, S, np.zeros(d), tau2 * np.eye(d), v) - rb
-                         for lm in lams], axis=1)
+        return np.stack(
+            [
+                B.ridge_conditional_risk(X, lm, S, np.zeros(d), tau2 * np.eye(d), v) - rb
+                for lm in lams
+            ],
+            axis=1,
+        )
 
     ests = mc_means(draw, n, rng=check_rng(seed, f"{__name__}:check_ridge_ordering"))
     out = []
     for lm, e in zip(lams, ests, strict=True):
         label = f"ridge(lam={lm:.3g})" if lm > 0 else "OLS"
-        out.append(ordering(f"E[Bayes] < E[{label}] (d={d}, N={N})", 0.0, e.mean,
-                            margin=Z_MC * e.se, details={"se": e.se, "n": n}))
+        out.append(
+            ordering(
+                f"E[Bayes] < E[{label}] (d={d}, N={N})",
+                0.0,
+                e.mean,
+                margin=Z_MC * e.se,
+                details={"se": e.se, "n": n},
+            )
+        )
     return out
 
 
 # -------------------------------------------------------------------------------------- OLS
-def check_ols_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 12,
-                 fault_risk_fn: Callable[..., Any] | None = None) -> list[Evidence]:
+def check_ols_mc(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 3,
+    N: int = 12,
+    fault_risk_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
     """MC (raw prompts, general PD Σ, β* ≠ 0, Ψ ≠ I): OLS squared error vs :func:`ols_risk`.
     Needs N > d + 3 for a finite variance of the squared error (inverse-Wishart second moments)."""
     fn = fault_risk_fn or B.ols_risk
     S = np.array(SIGMA_GENERAL)[:d, :d]
-    s = LinearRegressionICL.from_arrays(Sigma_x=S, N=N, task_mean=np.array(MU)[:d],
-                                        task_cov=np.array(PSI_GENERAL)[:d, :d], noise_var=0.49)
+    s = LinearRegressionICL.from_arrays(
+        Sigma_x=S,
+        N=N,
+        task_mean=np.array(MU)[:d],
+        task_cov=np.array(PSI_GENERAL)[:d, :d],
+        noise_var=0.49,
+    )
     n = 100_000 if quick else 1_000_000
 
     def draw(rng: np.random.Generator, b: int) -> np.ndarray:
@@ -162,14 +225,23 @@ def check_ols_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 12,
         return (np.einsum("bd,bd->b", w, pb.xq) - pb.yq) ** 2
 
     est = mc_mean(draw, n, rng=check_rng(seed, f"{__name__}:check_ols_mc", d, N))
-    return [mc_agreement(f"OLS risk, d={d}, N={N}", float(fn(d, N, s.noise_var)), est,
-                         details={"d": d, "N": N, "n": n})]
+    return [
+        mc_agreement(
+            f"OLS risk, d={d}, N={N}",
+            float(fn(d, N, s.noise_var)),
+            est,
+            details={"d": d, "N": N, "n": n},
+        )
+    ]
 
 
 def check_ols_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """FLOAT: :func:`ols_risk` vs its 50-digit reference at a grid of (d, N, σ²)."""
     out = []
     for d, N, v in ((1, 3, 0.1), (3, 12, 0.49), (5, 7, 2.0), (20, 100, 1e-3)):
-        out.append(float_agreement(f"ols_risk({d}, {N}, {v})", B.ols_risk(d, N, v),
-                                   float(ref.ols_risk_ref(d, N, v))))
+        out.append(
+            float_agreement(
+                f"ols_risk({d}, {N}, {v})", B.ols_risk(d, N, v), float(ref.ols_risk_ref(d, N, v))
+            )
+        )
     return out

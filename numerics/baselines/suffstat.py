@@ -23,17 +23,31 @@ from numerics.testing import mc_agreement, mc_difference_agreement
 from theory.common.protocols import Estimate, Evidence
 from theory.settings import check_choice, check_int
 
-__all__ = ["CASES", "case_params", "closed_form_risk", "check_fast_vs_raw",
-           "check_fast_vs_closed_form"]
+__all__ = [
+    "CASES",
+    "case_params",
+    "closed_form_risk",
+    "check_fast_vs_raw",
+    "check_fast_vs_closed_form",
+]
 
 _SIGMA_GENERAL = (
-    (1.0, 0.3, 0.0, 0.2), (0.3, 1.5, 0.4, 0.0), (0.0, 0.4, 0.8, 0.1), (0.2, 0.0, 0.1, 0.6),
+    (1.0, 0.3, 0.0, 0.2),
+    (0.3, 1.5, 0.4, 0.0),
+    (0.0, 0.4, 0.8, 0.1),
+    (0.2, 0.0, 0.1, 0.6),
 )
 _PSI_GENERAL = (
-    (0.5, 0.1, 0.0, 0.0), (0.1, 0.3, 0.05, 0.0), (0.0, 0.05, 0.4, 0.1), (0.0, 0.0, 0.1, 0.2),
+    (0.5, 0.1, 0.0, 0.0),
+    (0.1, 0.3, 0.05, 0.0),
+    (0.0, 0.05, 0.4, 0.1),
+    (0.0, 0.0, 0.1, 0.2),
 )
 _GAMMA_GENERAL = (
-    (0.6, 0.1, 0.0, -0.1), (0.05, 0.4, 0.1, 0.0), (0.0, -0.1, 0.5, 0.1), (0.1, 0.0, 0.05, 0.3),
+    (0.6, 0.1, 0.0, -0.1),
+    (0.05, 0.4, 0.1, 0.0),
+    (0.0, -0.1, 0.5, 0.1),
+    (0.1, 0.0, 0.05, 0.3),
 )
 _B_RANK2 = ((1.0, 0.2), (0.5, -0.7), (0.0, 1.1), (-0.4, 0.3))  # Σ = B Bᵀ has rank 2 in d = 4
 
@@ -48,35 +62,91 @@ def case_params(name: str) -> dict[str, Any]:
     beta0 = np.array([0.3, -0.1, 0.0, 0.2])
     cases: dict[str, dict[str, Any]] = {
         # one-step GD (von Oswald), isotropic
-        "isotropic": dict(Sigma_x=I4, task_mean=np.zeros(4), task_cov=I4, noise_var=0.25, N=8,
-                          Gamma=0.5 * I4),
-        "diagonal": dict(Sigma_x=np.diag([0.5, 1.0, 1.5, 2.0]), task_mean=np.zeros(4),
-                         task_cov=I4 / 4, noise_var=0.1, N=6,
-                         Gamma=np.diag([0.8, 0.6, 0.5, 0.3])),
+        "isotropic": dict(
+            Sigma_x=I4, task_mean=np.zeros(4), task_cov=I4, noise_var=0.25, N=8, Gamma=0.5 * I4
+        ),
+        "diagonal": dict(
+            Sigma_x=np.diag([0.5, 1.0, 1.5, 2.0]),
+            task_mean=np.zeros(4),
+            task_cov=I4 / 4,
+            noise_var=0.1,
+            N=6,
+            Gamma=np.diag([0.8, 0.6, 0.5, 0.3]),
+        ),
         # GD-β with a task mean, Ψ ≠ I, general PSD Σ and a non-symmetric Γ
-        "general": dict(Sigma_x=S, task_mean=mu, task_cov=Psi, noise_var=0.3, N=6, Gamma=G,
-                        a=beta0, b=beta0),
-        "rank_deficient": dict(Sigma_x=np.array(_B_RANK2) @ np.array(_B_RANK2).T, task_mean=mu,
-                               task_cov=I4, noise_var=0.2, N=5, Gamma=G, a=beta0, b=beta0),
+        "general": dict(
+            Sigma_x=S, task_mean=mu, task_cov=Psi, noise_var=0.3, N=6, Gamma=G, a=beta0, b=beta0
+        ),
+        "rank_deficient": dict(
+            Sigma_x=np.array(_B_RANK2) @ np.array(_B_RANK2).T,
+            task_mean=mu,
+            task_cov=I4,
+            noise_var=0.2,
+            N=5,
+            Gamma=G,
+            a=beta0,
+            b=beta0,
+        ),
         # hpcy25 debiased GD with a preconditioner: Γ = η Pᵀ
-        "debiased": dict(Sigma_x=S, task_mean=mu, task_cov=I4 / 4, noise_var=0.1, N=6,
-                         Gamma=0.7 * G.T, debias=True),
+        "debiased": dict(
+            Sigma_x=S,
+            task_mean=mu,
+            task_cov=I4 / 4,
+            noise_var=0.1,
+            N=6,
+            Gamma=0.7 * G.T,
+            debias=True,
+        ),
         # general (★): a ≠ b and the quadratic statistic φ
-        "ltb": dict(Sigma_x=S, task_mean=mu, task_cov=Psi, noise_var=0.3, N=6, Gamma=G,
-                    a=beta0, b=-beta0, phi=np.array([0.05, -0.02, 0.03, 0.01])),
-        "ltb_debiased": dict(Sigma_x=S, task_mean=mu, task_cov=Psi, noise_var=0.3, N=6, Gamma=G,
-                             a=beta0, b=-beta0, phi=np.array([0.05, -0.02, 0.03, 0.01]),
-                             debias=True),
+        "ltb": dict(
+            Sigma_x=S,
+            task_mean=mu,
+            task_cov=Psi,
+            noise_var=0.3,
+            N=6,
+            Gamma=G,
+            a=beta0,
+            b=-beta0,
+            phi=np.array([0.05, -0.02, 0.03, 0.01]),
+        ),
+        "ltb_debiased": dict(
+            Sigma_x=S,
+            task_mean=mu,
+            task_cov=Psi,
+            noise_var=0.3,
+            N=6,
+            Gamma=G,
+            a=beta0,
+            b=-beta0,
+            phi=np.array([0.05, -0.02, 0.03, 0.01]),
+            debias=True,
+        ),
         # N < d + 1: singular Wishart
-        "short_prompt": dict(Sigma_x=S, task_mean=mu, task_cov=Psi, noise_var=0.3, N=2,
-                             Gamma=0.5 * G, a=beta0, b=beta0),
+        "short_prompt": dict(
+            Sigma_x=S,
+            task_mean=mu,
+            task_cov=Psi,
+            noise_var=0.3,
+            N=2,
+            Gamma=0.5 * G,
+            a=beta0,
+            b=beta0,
+        ),
     }
     check_choice("case", name, tuple(cases))
     return cases[name]
 
 
-CASES = ("isotropic", "diagonal", "general", "rank_deficient", "debiased", "ltb", "ltb_debiased",
-         "short_prompt")
+CASES = (
+    "isotropic",
+    "diagonal",
+    "general",
+    "rank_deficient",
+    "debiased",
+    "ltb",
+    "ltb_debiased",
+    "short_prompt",
+)
 
 
 def closed_form_risk(case: str) -> float | None:
@@ -90,8 +160,17 @@ def closed_form_risk(case: str) -> float | None:
         return None
     if c.get("debias"):
         # hpcy25's ŷ = (η/N) Σ yᵢ (xᵢ − x̄)ᵀ P x is g = (1/N) Γ X_cᵀ y with Γ = η Pᵀ
-        return float(baselines.dgd_risk(np.asarray(c["Gamma"]).T, 1.0, c["Sigma_x"], c["task_cov"],
-                                         c["noise_var"], c["N"], task_mean=c["task_mean"]))
+        return float(
+            baselines.dgd_risk(
+                np.asarray(c["Gamma"]).T,
+                1.0,
+                c["Sigma_x"],
+                c["task_cov"],
+                c["noise_var"],
+                c["N"],
+                task_mean=c["task_mean"],
+            )
+        )
     if c.get("a") is not None:
         return float(baselines.gd_beta_risk(c["Gamma"], c["a"], *common))
     return float(baselines.gd_risk(c["Gamma"], *common))
@@ -110,8 +189,13 @@ def _raw_estimate(case: str, n: int, seed: int) -> Estimate:
 
 
 def check_fast_vs_raw(
-    *, quick: bool = True, seed: int = 0, case: str = "general", method: str = "vector",
-    integrate_query: bool = True, fault_dof_offset: int | None = None,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    case: str = "general",
+    method: str = "vector",
+    integrate_query: bool = True,
+    fault_dof_offset: int | None = None,
     fault_diagonal: str | None = None,
 ) -> list[Evidence]:
     """MC (difference): the fast engine agrees with literal raw prompts, ``|Δ| ≤ 5·√(se_f²+se_r²)``.
@@ -125,20 +209,45 @@ def check_fast_vs_raw(
     n = 200_000 if quick else 2_000_000
     raw = _raw_estimate(case, n, seed)
     rng_fast = check_rng(seed, f"{__name__}:check_fast_vs_raw", "fast", case)
-    fast = gd_family_risk_mc(**c, n=n, rng=rng_fast, method=method,
-                             integrate_query=integrate_query, dof_offset=dof_offset,
-                             diagonal=diagonal)
-    return [mc_difference_agreement(
-        f"fast ({method}, integrate_query={integrate_query}) − raw risk, case {case}",
-        0.0, _diff(fast, raw), scale=raw.mean,
-        details={"case": case, "fast": fast.mean, "fast_se": fast.se, "raw": raw.mean,
-                 "raw_se": raw.se, "seed": seed, "dof_offset": dof_offset, "diagonal": diagonal},
-    )]
+    fast = gd_family_risk_mc(
+        **c,
+        n=n,
+        rng=rng_fast,
+        method=method,
+        integrate_query=integrate_query,
+        dof_offset=dof_offset,
+        diagonal=diagonal,
+    )
+    return [
+        mc_difference_agreement(
+            f"fast ({method}, integrate_query={integrate_query}) − raw risk, case {case}",
+            0.0,
+            _diff(fast, raw),
+            scale=raw.mean,
+            details={
+                "case": case,
+                "fast": fast.mean,
+                "fast_se": fast.se,
+                "raw": raw.mean,
+                "raw_se": raw.se,
+                "seed": seed,
+                "dof_offset": dof_offset,
+                "diagonal": diagonal,
+            },
+        )
+    ]
 
 
 def check_fast_vs_closed_form(
-    *, quick: bool = True, seed: int = 0, case: str = "general", method: str = "vector",
-    dtype: str = "float64", d: int = 0, N: int = 0, fault_dof_offset: int | None = None,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    case: str = "general",
+    method: str = "vector",
+    dtype: str = "float64",
+    d: int = 0,
+    N: int = 0,
+    fault_dof_offset: int | None = None,
     fault_diagonal: str | None = None,
 ) -> list[Evidence]:
     """MC: the fast engine agrees with ``gd_risk`` / ``gd_beta_risk`` / ``dgd_risk`` at z = 5.
@@ -152,10 +261,18 @@ def check_fast_vs_closed_form(
     if d:
         N = check_int("N", N, minimum=1)
         c: dict[str, Any] = dict(
-            Sigma_x=np.eye(d), task_mean=np.zeros(d), task_cov=np.eye(d) / d, noise_var=0.25,
-            N=N, Gamma=np.eye(d) * N / (N + d + 1))
-        expected = float(baselines.gd_risk(c["Gamma"], c["Sigma_x"], c["task_mean"],
-                                           c["task_cov"], c["noise_var"], N))
+            Sigma_x=np.eye(d),
+            task_mean=np.zeros(d),
+            task_cov=np.eye(d) / d,
+            noise_var=0.25,
+            N=N,
+            Gamma=np.eye(d) * N / (N + d + 1),
+        )
+        expected = float(
+            baselines.gd_risk(
+                c["Gamma"], c["Sigma_x"], c["task_mean"], c["task_cov"], c["noise_var"], N
+            )
+        )
         label = f"isotropic d={d}, N={N}"
     else:
         c = case_params(case)
@@ -165,8 +282,14 @@ def check_fast_vs_closed_form(
         expected, label = cf, f"case {case}"
     n = 400_000 if quick else 4_000_000
     rng = check_rng(seed, f"{__name__}:check_fast_vs_closed_form", case, d, N)
-    est = gd_family_risk_mc(**c, n=n, rng=rng, method=method, dtype=dtype,
-                            dof_offset=dof_offset, diagonal=diagonal)
-    return [mc_agreement(f"fast MC ({method}, {dtype}) vs closed-form risk, {label}", expected,
-                         est, details={"seed": seed, "n": n, "dof_offset": dof_offset,
-                                       "diagonal": diagonal})]
+    est = gd_family_risk_mc(
+        **c, n=n, rng=rng, method=method, dtype=dtype, dof_offset=dof_offset, diagonal=diagonal
+    )
+    return [
+        mc_agreement(
+            f"fast MC ({method}, {dtype}) vs closed-form risk, {label}",
+            expected,
+            est,
+            details={"seed": seed, "n": n, "dof_offset": dof_offset, "diagonal": diagonal},
+        )
+    ]

@@ -23,20 +23,36 @@ from theory.settings import LinearRegressionICL
 __all__ = ["fig_baseline_risks", "compute_baseline_risks"]
 
 
-def compute_baseline_risks(*, quick: bool = True, seed: int = 0, d: int = 5,
-                           noise_var: float = 0.25) -> dict[str, np.ndarray]:
+def compute_baseline_risks(
+    *, quick: bool = True, seed: int = 0, d: int = 5, noise_var: float = 0.25
+) -> dict[str, np.ndarray]:
     """Closed forms and MC estimates on a grid of N (prior N(0, I/d), x ~ N(0, I))."""
     Ns = np.array([8, 12, 16, 24, 32, 48, 64] if quick else [8, 10, 12, 16, 20, 24, 32, 48, 64, 96])
     n_fast, n_raw = (100_000, 20_000) if quick else (1_000_000, 200_000)
     rng = np.random.default_rng(seed)
     I, z = np.eye(d), np.zeros(d)
-    out: dict[str, list[float]] = {k: [] for k in (
-        "gd", "gd_mc", "gd_se", "dgd", "dgd_mc", "dgd_se", "ols", "ols_mc", "ols_se",
-        "bayes_mc", "bayes_se", "bayes_mp")}
+    out: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "gd",
+            "gd_mc",
+            "gd_se",
+            "dgd",
+            "dgd_mc",
+            "dgd_se",
+            "ols",
+            "ols_mc",
+            "ols_se",
+            "bayes_mc",
+            "bayes_se",
+            "bayes_mp",
+        )
+    }
     for N in Ns:
         N = int(N)
-        common: dict[str, Any] = dict(Sigma_x=I, task_mean=z, task_cov=I / d,
-                                      noise_var=noise_var, N=N)
+        common: dict[str, Any] = dict(
+            Sigma_x=I, task_mean=z, task_cov=I / d, noise_var=noise_var, N=N
+        )
         out["gd"].append(float(baselines.gd_risk(I, I, z, I / d, noise_var, N)))
         e = gd_family_risk_mc(**common, Gamma=I, n=n_fast, rng=rng)
         out["gd_mc"].append(e.mean)
@@ -45,11 +61,13 @@ def compute_baseline_risks(*, quick: bool = True, seed: int = 0, d: int = 5,
         e = gd_family_risk_mc(**common, Gamma=I, debias=True, n=n_fast, rng=rng)
         out["dgd_mc"].append(e.mean)
         out["dgd_se"].append(e.se)
-        setting = LinearRegressionICL.from_arrays(Sigma_x=I, N=N, task_cov=I / d,
-                                                  noise_var=noise_var)
+        setting = LinearRegressionICL.from_arrays(
+            Sigma_x=I, N=N, task_cov=I / d, noise_var=noise_var
+        )
 
-        def draw(r: np.random.Generator, b: int, kind: str,
-                 setting: LinearRegressionICL = setting) -> np.ndarray:
+        def draw(
+            r: np.random.Generator, b: int, kind: str, setting: LinearRegressionICL = setting
+        ) -> np.ndarray:
             p = sample_prompts(setting, b, rng=r)
             if kind == "ols":
                 A = np.einsum("bni,bnj->bij", p.X, p.X)
@@ -77,14 +95,34 @@ def plot_baseline_risks(ax, data: dict[str, np.ndarray]) -> list:
     """Theory solid, MC markers ±2 se, MP limit dashed (STYLE R17)."""
     N = data["N"]
     artists = []
-    for key, label, color in (("gd", "one-step GD (Γ = I)", "tab:blue"),
-                              ("dgd", "debiased GD", "tab:orange"),
-                              ("ols", "OLS", "tab:green")):
+    for key, label, color in (
+        ("gd", "one-step GD (Γ = I)", "tab:blue"),
+        ("dgd", "debiased GD", "tab:orange"),
+        ("ols", "OLS", "tab:green"),
+    ):
         artists += ax.plot(N, data[key], "-", color=color, label=f"{label}: closed form")
-        artists.append(ax.errorbar(N, data[f"{key}_mc"], yerr=2 * data[f"{key}_se"], fmt="o",
-                                   ms=4, color=color, label=f"{label}: MC ±2se"))
-    artists.append(ax.errorbar(N, data["bayes_mc"], yerr=2 * data["bayes_se"], fmt="s", ms=4,
-                               color="k", label="Bayes posterior mean: MC ±2se"))
+        artists.append(
+            ax.errorbar(
+                N,
+                data[f"{key}_mc"],
+                yerr=2 * data[f"{key}_se"],
+                fmt="o",
+                ms=4,
+                color=color,
+                label=f"{label}: MC ±2se",
+            )
+        )
+    artists.append(
+        ax.errorbar(
+            N,
+            data["bayes_mc"],
+            yerr=2 * data["bayes_se"],
+            fmt="s",
+            ms=4,
+            color="k",
+            label="Bayes posterior mean: MC ±2se",
+        )
+    )
     artists += ax.plot(N, data["bayes_mp"], "--", color="k", label="Bayes: MP limit at ξ = d/N")
     ax.set_xscale("log")
     ax.set_yscale("log")

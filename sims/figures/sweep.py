@@ -26,8 +26,9 @@ def _num(v: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
-def series(table: Sequence[Mapping[str, Any]] | Mapping[str, Any], x: str, *,
-           row: str | None = None) -> dict[tuple[str, int], dict[str, np.ndarray]]:
+def series(
+    table: Sequence[Mapping[str, Any]] | Mapping[str, Any], x: str, *, row: str | None = None
+) -> dict[tuple[str, int], dict[str, np.ndarray]]:
     """Per (check, row index): sorted ``x``, mean predicted, mean observed, se of the mean.
 
     Rows whose predicted or observed value is not a finite number are skipped; ``row`` keeps only
@@ -66,8 +67,13 @@ def series(table: Sequence[Mapping[str, Any]] | Mapping[str, Any], x: str, *,
                 se.append(float(o.std(ddof=1)) / math.sqrt(n))
             else:
                 se.append(0.0)
-        out[key] = {"x": xs, "predicted": np.array(pred), "observed": np.array(obs),
-                    "se": np.array(se), "label": np.array(labels[key])}
+        out[key] = {
+            "x": xs,
+            "predicted": np.array(pred),
+            "observed": np.array(obs),
+            "se": np.array(se),
+            "label": np.array(labels[key]),
+        }
     return out
 
 
@@ -99,30 +105,50 @@ def bound_vs_empirical(
     """
     data = series(table, x, row=row)
     if row is None:  # rows that do not depend on x (checks not taking it) are left out
-        varying = {k: v for k, v in data.items() if np.ptp(v["predicted"]) > 0
-                   or np.ptp(v["observed"]) > 0}
+        varying = {
+            k: v for k, v in data.items() if np.ptp(v["predicted"]) > 0 or np.ptp(v["observed"]) > 0
+        }
         data = varying or data
     if not data:
-        raise ValueError(f"no row of the table has numeric predicted and observed values "
-                         f"along {x!r}" + (f" matching {row!r}" if row else ""))
+        raise ValueError(
+            f"no row of the table has numeric predicted and observed values "
+            f"along {x!r}" + (f" matching {row!r}" if row else "")
+        )
     fig = Figure(figsize=(6.4, 4.4))
     ax = fig.add_subplot(1, 1, 1)
     kind = "log-log slope" if loglog else "slope"
     for j, (key, s) in enumerate(list(data.items())[:max_series]):
         color = f"C{j}"
         name = f"{key[0].rsplit(':', 1)[-1]}[{key[1]}]"
-        ax.plot(s["x"], s["predicted"], "-", color=color,
-                label=f"{name}: predicted ({kind} {_slope(s['x'], s['predicted'], loglog):.3g})")
-        ax.errorbar(s["x"], s["observed"], yerr=2.0 * s["se"], fmt="o", ms=4, capsize=3,
-                    color=color,
-                    label=f"observed ±2se ({kind} {_slope(s['x'], s['observed'], loglog):.3g})")
+        ax.plot(
+            s["x"],
+            s["predicted"],
+            "-",
+            color=color,
+            label=f"{name}: predicted ({kind} {_slope(s['x'], s['predicted'], loglog):.3g})",
+        )
+        ax.errorbar(
+            s["x"],
+            s["observed"],
+            yerr=2.0 * s["se"],
+            fmt="o",
+            ms=4,
+            capsize=3,
+            color=color,
+            label=f"observed ±2se ({kind} {_slope(s['x'], s['observed'], loglog):.3g})",
+        )
     if loglog:
         ax.set_xscale("log")
         ax.set_yscale("log")
     ax.set_xlabel(x)
     ax.set_ylabel("value")
-    results = sorted({str(r["result"]) for r in (table["rows"] if isinstance(table, Mapping)
-                                                   else table) if "result" in r})
+    results = sorted(
+        {
+            str(r["result"])
+            for r in (table["rows"] if isinstance(table, Mapping) else table)
+            if "result" in r
+        }
+    )
     ax.set_title(title or f"{', '.join(results)}: predicted vs observed across {x}")
     ax.legend(fontsize=7)
     ax.grid(True, which="both", alpha=0.3)

@@ -32,9 +32,15 @@ import numpy as np
 from theory.settings.domains import COMMON, Domain
 
 #: Public theory modules whose ``__all__`` functions the harness covers.
-MODULES = ("theory.common.gaussian", "theory.common.baselines", "theory.lsa_flow",
-           "theory.softmax_multihead", "theory.ltb", "theory.softmax_window",
-           "theory.sparse_multihead")
+MODULES = (
+    "theory.common.gaussian",
+    "theory.common.baselines",
+    "theory.lsa_flow",
+    "theory.softmax_multihead",
+    "theory.ltb",
+    "theory.softmax_window",
+    "theory.sparse_multihead",
+)
 #: Seconds a single call may take before it counts as a hang.
 CALL_LIMIT = 20
 
@@ -109,8 +115,12 @@ def bad_values(dom: Domain, shared: bool = True) -> Iterator[tuple[str, Any]]:
         return
     yield "NaN entry", _bump(arr, math.nan, (0,) * max(arr.ndim, 1)) if arr.ndim else math.nan
     if dom.lower is not None:
-        yield "entry below the lower bound", _bump(arr, dom.lower - 0.5 if not dom.lower_open
-                                                   else dom.lower, (0,) * max(arr.ndim, 1))
+        yield (
+            "entry below the lower bound",
+            _bump(
+                arr, dom.lower - 0.5 if not dom.lower_open else dom.lower, (0,) * max(arr.ndim, 1)
+            ),
+        )
     if kind == "vector" and ((dom.dim and shared) or dom.length):
         yield f"wrong length ({arr.shape[-1] + 1})", np.zeros((*arr.shape[:-1], arr.shape[-1] + 1))
 
@@ -161,13 +171,18 @@ def functions(modules: tuple[str, ...] = MODULES) -> list[tuple[str, Callable[..
     return out
 
 
-def check_function(qual: str, fn: Callable[..., Any],
-                   res: HarnessResult | None = None) -> HarnessResult:
+def check_function(
+    qual: str, fn: Callable[..., Any], res: HarnessResult | None = None
+) -> HarnessResult:
     """Run the harness on one function (see the module docstring); results go into ``res``."""
     res = HarnessResult() if res is None else res
     params = inspect.signature(fn).parameters
-    required = [p for p in params.values() if p.default is inspect.Parameter.empty
-                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    required = [
+        p
+        for p in params.values()
+        if p.default is inspect.Parameter.empty
+        and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
     doms = domains_of(fn)
     unknown = [p.name for p in required if p.name not in doms]
     if any(p.kind is p.VAR_POSITIONAL for p in params.values()):
@@ -206,8 +221,10 @@ def check_function(qual: str, fn: Callable[..., Any],
                 res.failures.append(f"{qual}({p.name}={label}): hangs")
                 continue
             except Exception as exc:  # noqa: BLE001
-                res.failures.append(f"{qual}({p.name}={label}): raises "
-                                    f"{type(exc).__name__} ({str(exc)[:80]}), not ValueError")
+                res.failures.append(
+                    f"{qual}({p.name}={label}): raises "
+                    f"{type(exc).__name__} ({str(exc)[:80]}), not ValueError"
+                )
                 continue
             res.failures.append(f"{qual}({p.name}={label}): returns {str(got)[:60]!r}")
     return res
@@ -228,8 +245,7 @@ DOCS_END = "<!-- end of the generated bad-input list -->"
 
 def render(res: HarnessResult, modules: tuple[str, ...] = MODULES) -> str:
     """The covered / skipped lists as Markdown (the generated block of ``docs/testing.md``)."""
-    lines = [DOCS_BEGIN, "",
-             "| module | covered | skipped | failures |", "|---|---:|---:|---:|"]
+    lines = [DOCS_BEGIN, "", "| module | covered | skipped | failures |", "|---|---:|---:|---:|"]
     for m in modules:
         cov = [q for q in res.covered if q.rsplit(".", 1)[0] == m]
         skp = [q for q in res.skipped if q.rsplit(".", 1)[0] == m]
@@ -250,7 +266,7 @@ def render(res: HarnessResult, modules: tuple[str, ...] = MODULES) -> str:
 def docs_block(text: str) -> str | None:
     """The generated block inside ``text`` (``None`` if the markers are missing)."""
     i, j = text.find(DOCS_BEGIN), text.find(DOCS_END)
-    return None if i < 0 or j < 0 else text[i:j + len(DOCS_END)]
+    return None if i < 0 or j < 0 else text[i : j + len(DOCS_END)]
 
 
 if __name__ == "__main__":  # refresh docs/testing.md: python tests/common/bad_input.py --write
@@ -281,7 +297,7 @@ def bad_value_strategy(dom: Domain) -> Any:
     finite = st.floats(-1e6, 1e6, allow_nan=False)
     nonfinite = st.sampled_from([math.nan, math.inf, -math.inf])
     if kind == "count":
-        below = st.integers(-10**6, dom.minimum - 1)
+        below = st.integers(-(10**6), dom.minimum - 1)
         frac = finite.filter(lambda v: v != math.floor(v))
         return st.one_of(text, below, frac, st.just(math.nan))
     if kind == "real":
@@ -310,9 +326,12 @@ def bad_value_strategy(dom: Domain) -> Any:
         def indefinite(draw: Any) -> np.ndarray:  # Q diag(λ) Qᵀ with a negative eigenvalue
             lam = np.array(draw(st.lists(st.floats(0.1, 10.0), min_size=n, max_size=n)))
             lam[draw(st.integers(0, n - 1))] = -draw(st.floats(1e-3, 10.0))
-            q, _ = np.linalg.qr(np.array(draw(st.lists(st.floats(-1, 1), min_size=n * n,
-                                                       max_size=n * n))).reshape(n, n)
-                                + 3 * np.eye(n))
+            q, _ = np.linalg.qr(
+                np.array(draw(st.lists(st.floats(-1, 1), min_size=n * n, max_size=n * n))).reshape(
+                    n, n
+                )
+                + 3 * np.eye(n)
+            )
             return (q * lam) @ q.T
 
         @st.composite

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-_spec = importlib.util.spec_from_file_location("bad_input",
-                                               Path(__file__).with_name("bad_input.py"))
+_spec = importlib.util.spec_from_file_location(
+    "bad_input", Path(__file__).with_name("bad_input.py")
+)
 assert _spec is not None and _spec.loader is not None
 harness = importlib.util.module_from_spec(_spec)
 sys.modules["bad_input"] = harness
@@ -29,8 +30,10 @@ def outcome():  # noqa: ANN201 - harness.HarnessResult
 
 
 def test_no_exported_function_accepts_bad_input(outcome) -> None:  # noqa: ANN001
-    print(f"\nbad-input harness: {len(outcome.covered)} functions covered, "
-          f"{len(outcome.skipped)} skipped, {outcome.calls} bad calls")
+    print(
+        f"\nbad-input harness: {len(outcome.covered)} functions covered, "
+        f"{len(outcome.skipped)} skipped, {outcome.calls} bad calls"
+    )
     for name in outcome.covered:
         print(f"  covered  {name}")
     for name, why in sorted(outcome.skipped.items()):
@@ -44,7 +47,8 @@ def test_docs_list_is_current(outcome) -> None:  # noqa: ANN001
     tests/common/bad_input.py --write)."""
     docs = Path(__file__).resolve().parents[2] / "docs" / "testing.md"
     assert harness.docs_block(docs.read_text(encoding="utf-8")) == harness.render(outcome), (
-        "docs/testing.md's bad-input list is stale: run python tests/common/bad_input.py --write")
+        "docs/testing.md's bad-input list is stale: run python tests/common/bad_input.py --write"
+    )
 
 
 def test_validation_keeps_valid_input_and_names_the_parameter() -> None:
@@ -63,8 +67,10 @@ def test_validation_keeps_valid_input_and_names_the_parameter() -> None:
     L = np.array([[1.0, 0.3], [0.3, 2.0]])
     assert np.allclose(zfb.gamma_fn(L, 10), training.gamma_fn(L, 10))
     assert isinstance(hp.eta_star(sp.Symbol("d", positive=True), 40, sp.Rational(1, 10)), sp.Expr)
-    assert np.allclose(hp.eta_star_fn(np.array([2.0, 5.0]), 40, 0.1),
-                       optimality.eta_star_fn(np.array([2.0, 5.0]), 40, 0.1))
+    assert np.allclose(
+        hp.eta_star_fn(np.array([2.0, 5.0]), 40, 0.1),
+        optimality.eta_star_fn(np.array([2.0, 5.0]), 40, 0.1),
+    )
     with pytest.raises(ValueError, match="Lambda.*positive semidefinite"):
         zfb.gamma_fn(np.array([[1.0, 0.0], [0.0, -1.0]]), 10)
     with pytest.raises(ValueError, match="N must be an integer"):
@@ -111,9 +117,12 @@ def covered_params(outcome):  # noqa: ANN001, ANN201 - [(name, fn, valid kwargs,
     for qual in outcome.covered:
         fn = fns[qual]
         doms = harness.domains_of(fn)  # theory.common: the harness's name table
-        req = [p.name for p in inspect.signature(fn).parameters.values()
-               if p.default is inspect.Parameter.empty
-               and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        req = [
+            p.name
+            for p in inspect.signature(fn).parameters.values()
+            if p.default is inspect.Parameter.empty
+            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        ]
         base = {n: doms[n].valid for n in req}
         out += [(qual, fn, base, n, doms[n]) for n in req]
     return out

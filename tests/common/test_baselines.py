@@ -22,13 +22,17 @@ from theory.strategies import designs, dims, linear_regression_settings, psd_mat
 
 
 def _square(d: int, scale: float = 1.5):
-    return st.lists(st.floats(-scale, scale, allow_nan=False, allow_infinity=False),
-                    min_size=d * d, max_size=d * d).map(lambda v: np.array(v).reshape(d, d))
+    return st.lists(
+        st.floats(-scale, scale, allow_nan=False, allow_infinity=False),
+        min_size=d * d,
+        max_size=d * d,
+    ).map(lambda v: np.array(v).reshape(d, d))
 
 
 def _vec(d: int, scale: float = 2.0):
-    return st.lists(st.floats(-scale, scale, allow_nan=False, allow_infinity=False),
-                    min_size=d, max_size=d).map(np.array)
+    return st.lists(
+        st.floats(-scale, scale, allow_nan=False, allow_infinity=False), min_size=d, max_size=d
+    ).map(np.array)
 
 
 # --------------------------------------------------------------------------- GD family: MC
@@ -46,8 +50,9 @@ def test_gd_beta_whitening_invariance(s, data):
     G, b = data.draw(_square(d)), data.draw(_vec(d))
     Hh = psd_sqrt(s.Sigma_x)
     r = B.gd_beta_risk(G, b, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N)
-    w = B.gd_beta_risk(Hh @ G @ Hh, Hh @ b, np.eye(d), Hh @ s.task_mean, Hh @ s.task_cov @ Hh,
-                       s.noise_var, s.N)
+    w = B.gd_beta_risk(
+        Hh @ G @ Hh, Hh @ b, np.eye(d), Hh @ s.task_mean, Hh @ s.task_cov @ Hh, s.noise_var, s.N
+    )
     cond = np.linalg.cond(s.Sigma_x)
     assert_passed(float_agreement("whitening", w, r, rtol=FLOAT_RTOL * 100 * cond**2))
 
@@ -67,8 +72,9 @@ def test_gd_beta_special_cases(s, data):
     assert_passed(float_agreement("Gamma = 0", zero, expect, atol=FLOAT_RTOL * (1 + abs(expect))))
     r = B.gd_beta_risk(G, b, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N)
     assert r >= s.noise_var * (1 - FLOAT_RTOL) - FLOAT_RTOL
-    batch = B.gd_beta_risk(np.stack([G, np.zeros((d, d))]), b, s.Sigma_x, s.task_mean,
-                           s.task_cov, s.noise_var, s.N)
+    batch = B.gd_beta_risk(
+        np.stack([G, np.zeros((d, d))]), b, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N
+    )
     assert_passed(float_agreement("batched", batch, [r, zero], atol=FLOAT_RTOL * (1 + abs(r))))
 
 
@@ -83,17 +89,23 @@ def test_scale_consistency(s, data, c):
     G, b = data.draw(_square(d)), data.draw(_vec(d))
     eta = data.draw(st.floats(-2, 2))
     r = B.gd_beta_risk(G, b, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N)
-    rc = B.gd_beta_risk(G / c**2, b, c**2 * s.Sigma_x, s.task_mean, s.task_cov,
-                        c**2 * s.noise_var, s.N)
+    rc = B.gd_beta_risk(
+        G / c**2, b, c**2 * s.Sigma_x, s.task_mean, s.task_cov, c**2 * s.noise_var, s.N
+    )
     q = B.dgd_risk(G, eta, s.Sigma_x, s.task_cov, s.noise_var, s.N, task_mean=s.task_mean)
-    qc = B.dgd_risk(G / c**2, eta, c**2 * s.Sigma_x, s.task_cov, c**2 * s.noise_var, s.N,
-                    task_mean=s.task_mean)
-    assert_passed([
-        float_agreement("GD-beta scale", rc, c**2 * r, rtol=100 * FLOAT_RTOL,
-                        atol=100 * FLOAT_RTOL * c**2),
-        float_agreement("DGD scale", qc, c**2 * q, rtol=100 * FLOAT_RTOL,
-                        atol=100 * FLOAT_RTOL * c**2),
-    ])
+    qc = B.dgd_risk(
+        G / c**2, eta, c**2 * s.Sigma_x, s.task_cov, c**2 * s.noise_var, s.N, task_mean=s.task_mean
+    )
+    assert_passed(
+        [
+            float_agreement(
+                "GD-beta scale", rc, c**2 * r, rtol=100 * FLOAT_RTOL, atol=100 * FLOAT_RTOL * c**2
+            ),
+            float_agreement(
+                "DGD scale", qc, c**2 * q, rtol=100 * FLOAT_RTOL, atol=100 * FLOAT_RTOL * c**2
+            ),
+        ]
+    )
 
 
 @pytest.mark.float
@@ -104,10 +116,12 @@ def test_dgd_is_gd_with_one_sample_less(s, data):
     d = s.d
     P, eta = data.draw(_square(d)), data.draw(st.floats(-2, 2))
     lhs = B.dgd_risk(P, eta, s.Sigma_x, s.task_cov, s.noise_var, s.N, task_mean=s.task_mean)
-    rhs = B.gd_risk(eta * (s.N - 1) / s.N * P.T, s.Sigma_x, s.task_mean, s.task_cov,
-                    s.noise_var, s.N - 1)
-    assert_passed(float_agreement("DGD = GD(N-1)", lhs, rhs, rtol=100 * FLOAT_RTOL,
-                                  atol=100 * FLOAT_RTOL))
+    rhs = B.gd_risk(
+        eta * (s.N - 1) / s.N * P.T, s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N - 1
+    )
+    assert_passed(
+        float_agreement("DGD = GD(N-1)", lhs, rhs, rtol=100 * FLOAT_RTOL, atol=100 * FLOAT_RTOL)
+    )
 
 
 # ----------------------------------------------------------------------------- ridge/Bayes
@@ -132,8 +146,9 @@ def test_ridge_equals_posterior_mean_drawn(data, tau2, sigma2):
     a = B.ridge_predictor(X, y, sigma2 / tau2)
     b = B.bayes_posterior_mean(X, y, np.zeros(d), tau2 * np.eye(d), sigma2)
     cond = np.linalg.cond(X.T @ X + sigma2 / tau2 * np.eye(d))
-    assert_passed(float_agreement("ridge == Bayes", a, b,
-                                  atol=FLOAT_RTOL * cond * (1 + np.abs(b).max())))
+    assert_passed(
+        float_agreement("ridge == Bayes", a, b, atol=FLOAT_RTOL * cond * (1 + np.abs(b).max()))
+    )
 
 
 @pytest.mark.float
@@ -235,11 +250,15 @@ def test_bayes_limit_matches_hpcy25():
     s2 = np.array([0.1, 0.1, 3.0, 0.5, 0.01, 1.0])
     try:
         from theory.softmax_multihead import bayes_risk_limit as hp
+
         other = np.array([float(hp(x, v)) for x, v in zip(xi, s2, strict=True)])
     except ImportError:
         other = 0.5 * (s2 + 1 - 1 / xi + np.sqrt(4 * s2 + (s2 - 1 + 1 / xi) ** 2))
-    assert_passed(float_agreement("R_Binf vs hpcy25", B.bayes_risk_limit_mp(xi, s2), other,
-                                  rtol=100 * FLOAT_RTOL))
+    assert_passed(
+        float_agreement(
+            "R_Binf vs hpcy25", B.bayes_risk_limit_mp(xi, s2), other, rtol=100 * FLOAT_RTOL
+        )
+    )
 
 
 @pytest.mark.float
@@ -306,8 +325,14 @@ def test_same_seed_same_evidence():
     assert a == b and a != c
 
 
-_ALL_CHECKS = sorted({c for mod in ("theory.common.gaussian", "theory.common.baselines")
-                      for r in __import__(mod, fromlist=["RESULTS"]).RESULTS for c in r.checks})
+_ALL_CHECKS = sorted(
+    {
+        c
+        for mod in ("theory.common.gaussian", "theory.common.baselines")
+        for r in __import__(mod, fromlist=["RESULTS"]).RESULTS
+        for c in r.checks
+    }
+)
 
 
 @pytest.mark.thorough
@@ -317,6 +342,7 @@ _ALL_CHECKS = sorted({c for mod in ("theory.common.gaussian", "theory.common.bas
 def test_full_mode_checks(path):
     """The report's --full setting (larger samples, fully symbolic limits) of every base check."""
     from theory.common.registry import resolve
+
     assert_passed(resolve(path)(quick=False))
 
 

@@ -46,7 +46,8 @@ def test_check_rejects_unknown_keys_and_ids(capsys: pytest.CaptureFixture[str]) 
 @pytest.fixture
 def fake_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Result, Result]:
     """Two results backed by a throw-away module: one passing, one failing, one raising."""
-    (tmp_path / "fake_checks.py").write_text(textwrap.dedent('''
+    (tmp_path / "fake_checks.py").write_text(
+        textwrap.dedent("""
         from numerics.testing import float_agreement
         def ok(*, quick=True, seed=0, x: float = 1.0):
             return [float_agreement("x == 1", x, 1.0)]
@@ -54,12 +55,19 @@ def fake_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Resul
             return [float_agreement("1 == 2", 1.0, 2.0)]
         def boom(*, quick=True, seed=0):
             raise RuntimeError("kaput")
-    '''))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
-    good = Result(id="fake:ok", kind="identity", summary="ok", source="test",
-                  checks=("fake_checks:ok",))
-    bad = Result(id="fake:bad", kind="identity", summary="bad", source="test",
-                 checks=("fake_checks:bad", "fake_checks:boom"))
+    good = Result(
+        id="fake:ok", kind="identity", summary="ok", source="test", checks=("fake_checks:ok",)
+    )
+    bad = Result(
+        id="fake:bad",
+        kind="identity",
+        summary="bad",
+        source="test",
+        checks=("fake_checks:bad", "fake_checks:boom"),
+    )
     monkeypatch.setattr(registry, "all_results", lambda: (good, bad))
     return good, bad
 
@@ -112,8 +120,9 @@ def test_report_json_is_deterministic_for_a_seed(tmp_path: Path) -> None:
     assert ra.read_bytes() == rb.read_bytes()
 
 
-def test_python_m_sims_trains_a_preset(capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_python_m_sims_trains_a_preset(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``python -m sims <slug> <preset> --field=value`` (STYLE R18), typed overrides applied."""
     from sims.__main__ import main as sims_main
 
@@ -129,7 +138,8 @@ def test_python_m_sims_trains_a_preset(capsys: pytest.CaptureFixture[str],
 def test_report_figures_drawn_once_and_every_figure_error_recorded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "fake_figs.py").write_text(textwrap.dedent('''
+    (tmp_path / "fake_figs.py").write_text(
+        textwrap.dedent("""
         from matplotlib.figure import Figure
         from numerics.testing import float_agreement
         CALLS = []
@@ -142,14 +152,27 @@ def test_report_figures_drawn_once_and_every_figure_error_recorded(
             raise RuntimeError("first")
         def broken2(*, quick=True, seed=0):
             raise RuntimeError("second")
-    '''))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     import fake_figs  # type: ignore[import-not-found]
 
-    a = Result(id="fake:a", kind="identity", summary="a", source="t", checks=("fake_figs:ok",),
-               figures=("fake_figs:fig",))
-    b = Result(id="fake:b", kind="identity", summary="b", source="t", checks=("fake_figs:ok",),
-               figures=("fake_figs:fig", "fake_figs:broken1", "fake_figs:broken2"))
+    a = Result(
+        id="fake:a",
+        kind="identity",
+        summary="a",
+        source="t",
+        checks=("fake_figs:ok",),
+        figures=("fake_figs:fig",),
+    )
+    b = Result(
+        id="fake:b",
+        kind="identity",
+        summary="b",
+        source="t",
+        checks=("fake_figs:ok",),
+        figures=("fake_figs:fig", "fake_figs:broken1", "fake_figs:broken2"),
+    )
     monkeypatch.setattr(registry, "all_results", lambda: (a, b))
     summary = write_report(tmp_path / "rep", progress=False)
     assert len(fake_figs.CALLS) == 1  # the shared figure is drawn once
@@ -188,11 +211,13 @@ def test_compare_reports_changed_rows(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "[changed]" in capsys.readouterr().out
 
 
-def test_a_shared_check_runs_once_and_counts_once(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_shared_check_runs_once_and_counts_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Honest counts: a check listed by two results runs once; the headline counts its rows once;
     a discrepancy row is reported, listed, and does not fail the run."""
-    (tmp_path / "shared_checks.py").write_text(textwrap.dedent('''
+    (tmp_path / "shared_checks.py").write_text(
+        textwrap.dedent("""
         from numerics.testing import claim_agreement, float_agreement
         from theory.common.protocols import Claim
         CALLS = []
@@ -204,14 +229,21 @@ def test_a_shared_check_runs_once_and_counts_once(tmp_path: Path,
             return [claim_agreement("printed rate", kind="RATE", paper=-0.5, ours=-1 / 6,
                                     observed=-0.17, atol=0.05, source="[p] App. B",
                                     claim=PRINTED)]
-    '''))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     import shared_checks  # type: ignore[import-not-found]
 
-    one = Result(id="fake:one", kind="identity", summary="1", source="t",
-                 checks=("shared_checks:shared",))
-    two = Result(id="fake:two", kind="identity", summary="2", source="t",
-                 checks=("shared_checks:shared", "shared_checks:claim"))
+    one = Result(
+        id="fake:one", kind="identity", summary="1", source="t", checks=("shared_checks:shared",)
+    )
+    two = Result(
+        id="fake:two",
+        kind="identity",
+        summary="2",
+        source="t",
+        checks=("shared_checks:shared", "shared_checks:claim"),
+    )
     monkeypatch.setattr(registry, "all_results", lambda: (one, two))
     summary = write_report(tmp_path / "rep", progress=False, figures=False)
     assert shared_checks.CALLS == [0]
@@ -226,10 +258,12 @@ def test_a_shared_check_runs_once_and_counts_once(tmp_path: Path,
     assert "## Claims not reproduced" in md and "printed rate" in md
 
 
-def test_report_shows_trained_claims_over_seeds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                                ) -> None:
+def test_report_shows_trained_claims_over_seeds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The report lists each TRAIN row's outcome over seeds and its traps."""
-    (tmp_path / "seed_checks.py").write_text(textwrap.dedent('''
+    (tmp_path / "seed_checks.py").write_text(
+        textwrap.dedent("""
         import numpy as np
         from numerics.testing import over_seeds, train_discrimination
         def trained(*, quick=True, seed=0):
@@ -240,12 +274,14 @@ def test_report_shows_trained_claims_over_seeds(tmp_path: Path, monkeypatch: pyt
                                                            "far": np.full((2, 2), np.inf)},
                                              seeds=[s], seeds_passed=[s] if s != 1 else [])]
             return over_seeds(rows, (0, 1, 2))
-    '''))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     import seed_checks  # type: ignore[import-not-found]  # noqa: F401
 
-    res = Result(id="fake:seeds", kind="identity", summary="s", source="t",
-                 checks=("seed_checks:trained",))
+    res = Result(
+        id="fake:seeds", kind="identity", summary="s", source="t", checks=("seed_checks:trained",)
+    )
     monkeypatch.setattr(registry, "all_results", lambda: (res,))
     write_report(tmp_path / "rep", progress=False, figures=False)
     md = (tmp_path / "rep" / "report.md").read_text()

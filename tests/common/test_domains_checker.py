@@ -8,8 +8,9 @@ import pytest
 from theory.settings.domains import Checker, Domain, record_arguments
 
 POS = Domain("real", 1.0, lower=0.0, lower_open=True)
-checked = Checker({"x": POS, "y": POS}, paper="demo",
-                  overrides={"half": {"x": Domain("real", 1.0)}})
+checked = Checker(
+    {"x": POS, "y": POS}, paper="demo", overrides={"half": {"x": Domain("real", 1.0)}}
+)
 
 
 @checked
@@ -45,4 +46,5 @@ def test_recorder_sees_outermost_arguments_only() -> None:
     with record_arguments() as rec:
         outer(1.0)
     assert set(rec) == {(f"{__name__}:outer", "x")} and rec[(f"{__name__}:outer", "x")] == {
-        "degenerate"}
+        "degenerate"
+    }

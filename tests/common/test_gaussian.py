@@ -25,8 +25,9 @@ def _tr(M):
 
 
 def _square(d: int):
-    return st.lists(st.floats(-2, 2, allow_nan=False, allow_infinity=False),
-                    min_size=d * d, max_size=d * d).map(lambda v: np.array(v).reshape(d, d))
+    return st.lists(
+        st.floats(-2, 2, allow_nan=False, allow_infinity=False), min_size=d * d, max_size=d * d
+    ).map(lambda v: np.array(v).reshape(d, d))
 
 
 # --------------------------------------------------------------------------------- EXACT
@@ -66,14 +67,21 @@ def test_isserlis_properties(data):
     c = data.draw(st.floats(0.1, 3.0))
     M = isserlis_fourth_moment(A, S)
     scale = FLOAT_RTOL * (1 + np.abs(M).max() + np.abs(isserlis_fourth_moment(B, S)).max())
-    assert_passed([
-        float_agreement("A <-> A^T", isserlis_fourth_moment(A.T, S), M, atol=scale),
-        float_agreement("linearity", isserlis_fourth_moment(A + 2 * B, S),
-                        M + 2 * isserlis_fourth_moment(B, S), atol=10 * scale),
-        float_agreement("homogeneity", isserlis_fourth_moment(A, c * S), c**2 * M,
-                        atol=10 * c**2 * scale),
-        float_agreement("Wishart N=1", wishart_fourth_moment(A, S, 1), M, atol=scale),
-    ])
+    assert_passed(
+        [
+            float_agreement("A <-> A^T", isserlis_fourth_moment(A.T, S), M, atol=scale),
+            float_agreement(
+                "linearity",
+                isserlis_fourth_moment(A + 2 * B, S),
+                M + 2 * isserlis_fourth_moment(B, S),
+                atol=10 * scale,
+            ),
+            float_agreement(
+                "homogeneity", isserlis_fourth_moment(A, c * S), c**2 * M, atol=10 * c**2 * scale
+            ),
+            float_agreement("Wishart N=1", wishart_fourth_moment(A, S, 1), M, atol=scale),
+        ]
+    )
 
 
 @pytest.mark.float
@@ -86,8 +94,11 @@ def test_wishart_float_vs_exact_rational(data):
     N = data.draw(st.integers(1, 50))
     val = wishart_fourth_moment(A, S, N)
     exact = exact_rational(wishart_fourth_moment, A, S, N, ints=(2,))
-    assert_passed(float_agreement("wishart float vs exact", val, exact,
-                                  atol=FLOAT_RTOL * (1 + np.abs(exact).max())))
+    assert_passed(
+        float_agreement(
+            "wishart float vs exact", val, exact, atol=FLOAT_RTOL * (1 + np.abs(exact).max())
+        )
+    )
 
 
 @pytest.mark.float
@@ -100,9 +111,14 @@ def test_sample_cov_properties(data):
     N = data.draw(st.integers(1, 1000))
     excess = sample_cov_second_moment(S, N) - S @ S
     assert np.linalg.eigvalsh(excess).min() >= -FLOAT_RTOL * (1 + np.abs(excess).max())
-    assert_passed(float_agreement("N * excess", N * excess, S @ S + np.trace(S) * S,
-                                  atol=FLOAT_RTOL * N
-                                  * (1 + np.abs(S @ S).max() + np.trace(S) ** 2)))
+    assert_passed(
+        float_agreement(
+            "N * excess",
+            N * excess,
+            S @ S + np.trace(S) * S,
+            atol=FLOAT_RTOL * N * (1 + np.abs(S @ S).max() + np.trace(S) ** 2),
+        )
+    )
 
 
 # ---------------------------------------------------------------------------- bad input

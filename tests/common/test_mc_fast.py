@@ -113,9 +113,9 @@ _S3_RANK2 = _R3 @ _R3.T
 def _wishart_moment_evidence(Sigma: np.ndarray, N: int, **fault) -> list:
     W = wishart_sample(np.random.default_rng(7), 100_000, Sigma, N, **fault)
     WAW = W @ _A3 @ W
-    return (_matrix_evidence("mean XᵀX vs NΣ", W, N * Sigma)
-            + _matrix_evidence("E[XᵀX A XᵀX] vs wishart_fourth_moment", WAW,
-                               wishart_fourth_moment(_A3, Sigma, N)))
+    return _matrix_evidence("mean XᵀX vs NΣ", W, N * Sigma) + _matrix_evidence(
+        "E[XᵀX A XᵀX] vs wishart_fourth_moment", WAW, wishart_fourth_moment(_A3, Sigma, N)
+    )
 
 
 @pytest.mark.mc
@@ -141,8 +141,9 @@ def test_wishart_times_vector_moments(sampler, p: int, dof: int) -> None:
     outer = v[:, :, None] * v[:, None, :]
     assert_passed(
         _matrix_evidence("E[Mh]", v, dof * h)
-        + _matrix_evidence("E[Mh hᵀM]", outer,
-                           wishart_fourth_moment(np.outer(h, h), np.eye(p), dof))
+        + _matrix_evidence(
+            "E[Mh hᵀM]", outer, wishart_fourth_moment(np.outer(h, h), np.eye(p), dof)
+        )
     )
 
 
@@ -176,31 +177,46 @@ def test_literal_predictor_matches_per_prompt_formula(debias: bool) -> None:
     r = np.random.default_rng(11)
     B, N, d = 7, 5, 3
     X, y, xq = r.standard_normal((B, N, d)), r.standard_normal((B, N)), r.standard_normal((B, d))
-    G, a, b, phi = r.standard_normal((d, d)), r.standard_normal(d), r.standard_normal(d), \
-        r.standard_normal(d)
+    G, a, b, phi = (
+        r.standard_normal((d, d)),
+        r.standard_normal(d),
+        r.standard_normal(d),
+        r.standard_normal(d),
+    )
     got = gd_family_predict(X, y, xq, Gamma=G, a=a, b=b, phi=phi, debias=debias)
     want = [_predict_one(X[k], y[k], xq[k], G, a, b, phi, debias) for k in range(B)]
-    assert_passed(float_agreement("batched predictor vs per-prompt formula", got, want,
-                                  atol=FLOAT_RTOL))
+    assert_passed(
+        float_agreement("batched predictor vs per-prompt formula", got, want, atol=FLOAT_RTOL)
+    )
 
 
 def test_debiased_predictor_is_hpcy25_dgd() -> None:
     """[hpcy25] (4.11): DGD = (η/L) Σ_i y_i (x_i − x̄)ᵀ P x_q equals (★) with Γ = η Pᵀ, debias."""
     r = np.random.default_rng(12)
     L, d, eta = 6, 3, 0.7
-    X, y, xq, P = r.standard_normal((L, d)), r.standard_normal(L), r.standard_normal(d), \
-        r.standard_normal((d, d))
+    X, y, xq, P = (
+        r.standard_normal((L, d)),
+        r.standard_normal(L),
+        r.standard_normal(d),
+        r.standard_normal((d, d)),
+    )
     xbar = X.mean(axis=0)
     dgd = eta / L * sum(y[i] * (X[i] - xbar) @ P @ xq for i in range(L))
-    got = gd_family_predict(X[None], y[None], xq[None], Gamma=eta * P.T, a=np.zeros(d),
-                            b=np.zeros(d), debias=True)
-    assert_passed(float_agreement("(★) debiased vs hpcy25 DGD", got[0], dgd,
-                                  atol=FLOAT_RTOL))
+    got = gd_family_predict(
+        X[None], y[None], xq[None], Gamma=eta * P.T, a=np.zeros(d), b=np.zeros(d), debias=True
+    )
+    assert_passed(float_agreement("(★) debiased vs hpcy25 DGD", got[0], dgd, atol=FLOAT_RTOL))
 
 
 # ------------------------------------------------------------------ reproducibility, input
-_KW: dict[str, Any] = dict(Sigma_x=np.eye(2), task_mean=np.zeros(2), task_cov=np.eye(2),
-                           noise_var=0.1, N=4, Gamma=0.5 * np.eye(2))
+_KW: dict[str, Any] = dict(
+    Sigma_x=np.eye(2),
+    task_mean=np.zeros(2),
+    task_cov=np.eye(2),
+    noise_var=0.1,
+    N=4,
+    Gamma=0.5 * np.eye(2),
+)
 
 
 @pytest.mark.parametrize("method", ["vector", "bartlett"])
@@ -242,14 +258,16 @@ def test_bad_input_raises_value_error_naming_the_symbol(override: dict, symbol: 
 def test_benchmark_script_runs_on_a_tiny_size(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    spec = importlib.util.spec_from_file_location("mc_benchmark",
-                                                  ROOT / "benchmarks" / "mc_benchmark.py")
+    spec = importlib.util.spec_from_file_location(
+        "mc_benchmark", ROOT / "benchmarks" / "mc_benchmark.py"
+    )
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "mc_benchmark", mod)  # dataclasses look their module up
     spec.loader.exec_module(mod)
-    res = mod.main(["--d", "3", "--N", "4", "--n", "4000", "--n-loop", "50", "--setting",
-                    "general"])
+    res = mod.main(
+        ["--d", "3", "--N", "4", "--n", "4000", "--n-loop", "50", "--setting", "general"]
+    )
     out = capsys.readouterr().out
     assert "prompts/s" in out and "ratio fast / per-prompt loop" in out
     assert len(res["rows"]) == 6

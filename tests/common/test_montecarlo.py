@@ -51,8 +51,12 @@ def test_se_matches_known_variance(name, draw, mean: float, sd: float, kurtosis:
 def test_negative_control_se_check_detects_a_wrong_variance() -> None:
     """The same sd check rejects the N(1, 2²) draws when the claimed sd is 2.05 (2.5 % off)."""
     n = 200_000
-    est = mc_mean(lambda rng, b: 1.0 + 2.0 * rng.standard_normal(b), n,
-                  rng=np.random.default_rng(1), batch=7_777)
+    est = mc_mean(
+        lambda rng, b: 1.0 + 2.0 * rng.standard_normal(b),
+        n,
+        rng=np.random.default_rng(1),
+        batch=7_777,
+    )
     assert abs(est.se * math.sqrt(n) - 2.05) > _sd_band(2.05, 3.0, n)
     assert_fails(mc_agreement("mean with a wrong expected value", 1.05, est))
 

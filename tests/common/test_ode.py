@@ -23,8 +23,9 @@ def test_closed_form_in_solver_units() -> None:
     tr = integrate(logistic, [0.1], (0.0, 5.0), t_eval=np.linspace(0, 5, 11))
     T.assert_passed(T.solver_agreement("logistic", tr.y[:, 0], sol_logistic(tr.t, 0.1)))
     # negative control: the wrong growth rate is detected
-    T.assert_fails(T.solver_agreement("logistic, r=1.001", tr.y[:, 0],
-                                      sol_logistic(tr.t, 0.1, 1.001)))
+    T.assert_fails(
+        T.solver_agreement("logistic, r=1.001", tr.y[:, 0], sol_logistic(tr.t, 0.1, 1.001))
+    )
 
 
 def test_t0_and_semigroup() -> None:

@@ -18,8 +18,15 @@ from sims.parallel import ExecutorSpec, executor, run_all, spec_from_args
 from sims.report import write_report
 
 ROOT = Path(__file__).resolve().parents[2]
-CHEAP = ["base:isserlis", "base:wishart", "base:sample-cov", "base:gd", "base:gd-beta",
-         "base:dgd", "base:ols"]
+CHEAP = [
+    "base:isserlis",
+    "base:wishart",
+    "base:sample-cov",
+    "base:gd",
+    "base:gd-beta",
+    "base:dgd",
+    "base:ols",
+]
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +38,13 @@ def serial_ref(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_jobs_2_results_json_byte_identical_to_serial(tmp_path: Path, serial_ref: Path) -> None:
-    write_report(tmp_path / "jobs", ids=CHEAP, progress=False, figures=False,
-                 executor_spec=ExecutorSpec(kind="processes", workers=2))
+    write_report(
+        tmp_path / "jobs",
+        ids=CHEAP,
+        progress=False,
+        figures=False,
+        executor_spec=ExecutorSpec(kind="processes", workers=2),
+    )
     a = (serial_ref / "results.json").read_bytes()
     assert a == (tmp_path / "jobs" / "results.json").read_bytes()
     # negative control: another seed changes the file
@@ -45,6 +57,7 @@ def test_jobs_2_results_json_byte_identical_to_serial(tmp_path: Path, serial_ref
 
 def _train_tiny(tag: str, seed: int) -> float:
     """A 'model' computed through the cache (a worker task for the next test)."""
+
     def compute() -> dict[str, float]:
         time.sleep(0.5)  # long enough for both workers to ask for it at once
         return {"value": float(seed) + 0.5, "pid": float(os.getpid())}
@@ -52,9 +65,9 @@ def _train_tiny(tag: str, seed: int) -> float:
     return cache.cached("parallel-test", ("tiny", seed), compute)["pid"]
 
 
-def test_each_model_computed_once_and_written_by_the_client(tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch
-                                                           ) -> None:
+def test_each_model_computed_once_and_written_by_the_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ICL_VERIFY_CACHE", str(tmp_path / "cache"))
     tasks = [(_train_tiny, (f"t{i}", 7)) for i in range(4)]
     pids: list[float] = []
@@ -90,8 +103,24 @@ def test_executor_spec_from_arguments() -> None:
 def test_device_cuda_passes_through_to_training(tmp_path: Path) -> None:  # pragma: no cover
     from sims.cli import main as cli_main
 
-    assert cli_main(["sweep", "--preset", "lsa_flow:smoke", "--grid", "steps=5", "--device",
-                     "cuda", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    assert (
+        cli_main(
+            [
+                "sweep",
+                "--preset",
+                "lsa_flow:smoke",
+                "--grid",
+                "steps=5",
+                "--device",
+                "cuda",
+                "--jobs",
+                "1",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
 
 
 def test_device_cuda_without_gpu_exits_2(tmp_path: Path) -> None:
@@ -101,21 +130,51 @@ def test_device_cuda_without_gpu_exits_2(tmp_path: Path) -> None:
 
     if torch.cuda.is_available():  # pragma: no cover
         pytest.skip("a GPU is present")
-    assert cli_main(["sweep", "--preset", "lsa_flow:smoke", "--grid", "steps=5", "--device",
-                     "cuda", "--out", str(tmp_path / "o")]) == 2
+    assert (
+        cli_main(
+            [
+                "sweep",
+                "--preset",
+                "lsa_flow:smoke",
+                "--grid",
+                "steps=5",
+                "--device",
+                "cuda",
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 2
+    )
 
 
 @pytest.mark.slow
-def test_parallel_report_killed_then_resumed_equals_uninterrupted(tmp_path: Path,
-                                                                 serial_ref: Path) -> None:
+def test_parallel_report_killed_then_resumed_equals_uninterrupted(
+    tmp_path: Path, serial_ref: Path
+) -> None:
     ids = CHEAP
-    cmd = [sys.executable, "-m", "sims.cli", "report", "--quick", "--no-figures", "--jobs", "2",
-           "--only", *ids]
+    cmd = [
+        sys.executable,
+        "-m",
+        "sims.cli",
+        "report",
+        "--quick",
+        "--no-figures",
+        "--jobs",
+        "2",
+        "--only",
+        *ids,
+    ]
     env = {**os.environ, "ICL_VERIFY_CACHE": str(tmp_path / "cache"), "MPLBACKEND": "Agg"}
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([*cmd, "--out", str(killed)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [*cmd, "--out", str(killed)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     partial = killed / ".partial"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
@@ -129,8 +188,14 @@ def test_parallel_report_killed_then_resumed_equals_uninterrupted(tmp_path: Path
     assert 2 <= done < len(ids) and not (killed / "results.json").exists()
     for part in partial.glob("*.json"):  # never half-written (a SIGKILL may leave a .tmp beside)
         json.loads(part.read_text())
-    write_report(killed, ids=ids, progress=False, figures=False, resume=True,
-                 executor_spec=ExecutorSpec(kind="processes", workers=2))
+    write_report(
+        killed,
+        ids=ids,
+        progress=False,
+        figures=False,
+        resume=True,
+        executor_spec=ExecutorSpec(kind="processes", workers=2),
+    )
     assert not [p for p in killed.rglob("*.tmp")]
     assert (killed / "results.json").read_bytes() == (serial_ref / "results.json").read_bytes()
     assert json.loads((serial_ref / "results.json").read_text())["pass"]

@@ -35,8 +35,13 @@ _MOD.check = _check  # type: ignore[attr-defined]
 _MOD.settings = _settings  # type: ignore[attr-defined]
 sys.modules[_MOD.__name__] = _MOD
 
-PROP = TrainedProperty(result="zfb24:thm4", name="toy", check=f"{_MOD.__name__}:check",
-                       strategy=f"{_MOD.__name__}:settings", pinned=({"d": 2},))
+PROP = TrainedProperty(
+    result="zfb24:thm4",
+    name="toy",
+    check=f"{_MOD.__name__}:check",
+    strategy=f"{_MOD.__name__}:settings",
+    pinned=({"d": 2},),
+)
 
 
 def test_runner_finds_and_shrinks_a_failure() -> None:
@@ -47,8 +52,13 @@ def test_runner_finds_and_shrinks_a_failure() -> None:
 
 
 def test_runner_counts_passes_and_not_separable() -> None:
-    ok = TrainedProperty(result="zfb24:thm4", name="toy-ok", check=f"{_MOD.__name__}:check",
-                         strategy=f"{_MOD.__name__}:settings_small", pinned=({"d": 4},))
+    ok = TrainedProperty(
+        result="zfb24:thm4",
+        name="toy-ok",
+        check=f"{_MOD.__name__}:check",
+        strategy=f"{_MOD.__name__}:settings_small",
+        pinned=({"d": 4},),
+    )
     _MOD.settings_small = lambda: st.fixed_dictionaries({"d": st.integers(1, 4)})  # type: ignore
     out = run_property(ok, examples=5)
     assert out.passed, out.to_json()

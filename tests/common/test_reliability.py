@@ -33,13 +33,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------------------------- CLI
-@pytest.mark.parametrize("argv", [
-    ["check", "zfb24:thm44"],
-    ["show", "zfb24:thm44"],
-    ["report", "--only", "zfb24:thm44", "--no-figures"],
-])
-def test_unknown_id_exits_2_with_suggestions(argv: list[str], tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "zfb24:thm44"],
+        ["show", "zfb24:thm44"],
+        ["report", "--only", "zfb24:thm44", "--no-figures"],
+    ],
+)
+def test_unknown_id_exits_2_with_suggestions(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     if argv[0] == "report":
         argv = [*argv, "--out", str(tmp_path)]
     assert cli_main(argv) == 2
@@ -47,12 +51,15 @@ def test_unknown_id_exits_2_with_suggestions(argv: list[str], tmp_path: Path,
     assert "zfb24:thm44" in err and "did you mean" in err and "zfb24:thm4" in err
 
 
-@pytest.mark.parametrize("option,needle", [
-    ("N=abc", "N='abc': expected int"),      # wrong type
-    ("N=-3", "N"),                           # out of the domain (prompt length >= 1)
-    ("NN=3", "'NN'"),                        # unknown key
-    ("N", "key=value"),                      # not key=value
-])
+@pytest.mark.parametrize(
+    "option,needle",
+    [
+        ("N=abc", "N='abc': expected int"),  # wrong type
+        ("N=-3", "N"),  # out of the domain (prompt length >= 1)
+        ("NN=3", "'NN'"),  # unknown key
+        ("N", "key=value"),  # not key=value
+    ],
+)
 def test_bad_set_exits_2_with_one_line_naming_the_key(
     option: str, needle: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -103,8 +110,9 @@ def test_checkpoint_is_weights_only_and_a_truncated_one_restarts(tmp_path: Path)
         np.testing.assert_array_equal(again.params[k], ref.params[k])
 
 
-def test_truncated_cache_entry_is_recomputed_not_loaded(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_truncated_cache_entry_is_recomputed_not_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ICL_VERIFY_CACHE", str(tmp_path))
     cache.clear_memory()
     calls: list[int] = []
@@ -133,8 +141,12 @@ def test_truncated_cache_entry_is_recomputed_not_loaded(tmp_path: Path,
 
 # ---------------------------------------------------------------------------- kill safety
 def _env(cache_dir: Path) -> dict[str, str]:
-    return {**os.environ, "ICL_VERIFY_CACHE": str(cache_dir), "MPLBACKEND": "Agg",
-            "ICL_VERIFY_TORCH_THREADS": "1"}
+    return {
+        **os.environ,
+        "ICL_VERIFY_CACHE": str(cache_dir),
+        "MPLBACKEND": "Agg",
+        "ICL_VERIFY_TORCH_THREADS": "1",
+    }
 
 
 def _no_temp_files(root: Path) -> None:
@@ -144,14 +156,36 @@ def _no_temp_files(root: Path) -> None:
 
 @pytest.mark.slow
 def test_report_killed_mid_run_then_resumed_equals_uninterrupted(tmp_path: Path) -> None:
-    ids = ["base:isserlis", "base:wishart", "base:sample-cov", "base:gd", "base:gd-beta",
-           "base:dgd", "base:ols"]
-    cmd = [sys.executable, "-m", "sims.cli", "report", "--quick", "--no-figures", "--jobs", "1",
-           "--only", *ids]
+    ids = [
+        "base:isserlis",
+        "base:wishart",
+        "base:sample-cov",
+        "base:gd",
+        "base:gd-beta",
+        "base:dgd",
+        "base:ols",
+    ]
+    cmd = [
+        sys.executable,
+        "-m",
+        "sims.cli",
+        "report",
+        "--quick",
+        "--no-figures",
+        "--jobs",
+        "1",
+        "--only",
+        *ids,
+    ]
     env = _env(tmp_path / "cache")
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([*cmd, "--out", str(killed)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*cmd, "--out", str(killed)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     partial = killed / ".partial"
     while time.monotonic() < deadline and proc.poll() is None:
@@ -165,13 +199,14 @@ def test_report_killed_mid_run_then_resumed_equals_uninterrupted(tmp_path: Path)
     assert 2 <= done_before < len(ids) and not (killed / "results.json").exists()
     for part in partial.glob("*.json"):  # never half-written (a SIGKILL may leave a .tmp beside)
         json.loads(part.read_text())
-    subprocess.run([*cmd, "--out", str(killed), "--resume"], cwd=ROOT, env=env, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [*cmd, "--out", str(killed), "--resume"], cwd=ROOT, env=env, check=True, capture_output=True
+    )
     clean = tmp_path / "clean"
-    subprocess.run([*cmd, "--out", str(clean)], cwd=ROOT, env=env, check=True,
-                   capture_output=True)
+    subprocess.run([*cmd, "--out", str(clean)], cwd=ROOT, env=env, check=True, capture_output=True)
     assert json.loads((killed / "results.json").read_text()) == json.loads(
-        (clean / "results.json").read_text())
+        (clean / "results.json").read_text()
+    )
     _no_temp_files(killed)
 
 
@@ -204,8 +239,9 @@ def test_training_killed_mid_run_then_resumed_equals_uninterrupted(tmp_path: Pat
     script.write_text(_TRAIN_SCRIPT)
     env = _env(tmp_path / "cache")
     ckpt = tmp_path / "ckpt.pt"
-    proc = subprocess.Popen([sys.executable, str(script), str(ckpt), str(tmp_path / "a.npz"),
-                             "0.01"], cwd=ROOT, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(ckpt), str(tmp_path / "a.npz"), "0.01"], cwd=ROOT, env=env
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None and not ckpt.exists():
         time.sleep(0.02)
@@ -215,10 +251,18 @@ def test_training_killed_mid_run_then_resumed_equals_uninterrupted(tmp_path: Pat
     proc.wait()
     step = torch.load(ckpt, weights_only=True)["step"]  # the checkpoint is whole
     assert 0 < step < 300
-    subprocess.run([sys.executable, str(script), str(ckpt), str(tmp_path / "a.npz"), "0"],
-                   cwd=ROOT, env=env, check=True)
-    subprocess.run([sys.executable, str(script), "-", str(tmp_path / "b.npz"), "0"],
-                   cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [sys.executable, str(script), str(ckpt), str(tmp_path / "a.npz"), "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    subprocess.run(
+        [sys.executable, str(script), "-", str(tmp_path / "b.npz"), "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     a, b = np.load(tmp_path / "a.npz"), np.load(tmp_path / "b.npz")
     assert sorted(a.files) == sorted(b.files)
     for k in a.files:

@@ -82,8 +82,9 @@ def test_malformed_matrices(value: object, pattern: str) -> None:
 
 def test_dimension_mismatch_and_shapes() -> None:
     with pytest.raises(ValueError, match="d must agree"):
-        LinearRegressionICL(covariates=GaussianCovariates.isotropic(3),
-                            prior=GaussianTaskPrior.isotropic(2), N=5)
+        LinearRegressionICL(
+            covariates=GaussianCovariates.isotropic(3), prior=GaussianTaskPrior.isotropic(2), N=5
+        )
     with pytest.raises(ValueError, match=r"task_cov must have shape \(2, 2\)"):
         GaussianTaskPrior(task_mean=[0.0, 0.0], task_cov=np.eye(3))
     with pytest.raises(ValueError, match="task_mean must have finite"):

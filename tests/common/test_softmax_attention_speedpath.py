@@ -26,9 +26,16 @@ EVAL_RTOL, EVAL_ATOL = 1e-13, 1e-15
 Params = Mapping[str, torch.Tensor]
 
 
-def reference_forward(P: Params, Z: torch.Tensor, *, n_out: int = 1, double_softmax: bool = False,
-                      query_self_attend: bool = False, scale: Callable[[int], float] = math.sqrt,
-                      head_shift: int = 0) -> torch.Tensor:
+def reference_forward(
+    P: Params,
+    Z: torch.Tensor,
+    *,
+    n_out: int = 1,
+    double_softmax: bool = False,
+    query_self_attend: bool = False,
+    scale: Callable[[int], float] = math.sqrt,
+    head_shift: int = 0,
+) -> torch.Tensor:
     """The module's forward written out literally (autograd does the backward).
 
     ``scale`` and ``head_shift`` exist only for the negative controls (1/D instead of 1/√D; the
@@ -50,8 +57,12 @@ def reference_forward(P: Params, Z: torch.Tensor, *, n_out: int = 1, double_soft
     return out[:, 0] if n_out == 1 else out
 
 
-def _outputs_and_grads(f: Callable[[torch.Tensor], torch.Tensor], params: Sequence[torch.Tensor],
-                       Z: torch.Tensor, w: torch.Tensor) -> list[torch.Tensor]:
+def _outputs_and_grads(
+    f: Callable[[torch.Tensor], torch.Tensor],
+    params: Sequence[torch.Tensor],
+    Z: torch.Tensor,
+    w: torch.Tensor,
+) -> list[torch.Tensor]:
     """``f(Z)``, then the gradients of ``Σ w·f(Z)`` and of the MSE to ``w`` w.r.t. params and Z."""
     Z = Z.detach().clone().requires_grad_(True)
     out = f(Z)
@@ -62,12 +73,15 @@ def _outputs_and_grads(f: Callable[[torch.Tensor], torch.Tensor], params: Sequen
 
 
 def _agree(xs: list[torch.Tensor], refs: list[torch.Tensor]) -> bool:
-    return all(bool((x - r).abs().max() <= RTOL[r.dtype] * r.abs().max())
-               for x, r in zip(xs, refs, strict=True))
+    return all(
+        bool((x - r).abs().max() <= RTOL[r.dtype] * r.abs().max())
+        for x, r in zip(xs, refs, strict=True)
+    )
 
 
-def _batch(gen: torch.Generator, d: int, L: int, D: int, B: int, dtype: torch.dtype
-           ) -> torch.Tensor:
+def _batch(
+    gen: torch.Generator, d: int, L: int, D: int, B: int, dtype: torch.dtype
+) -> torch.Tensor:
     """Token matrices (B, D, L+1) laid out as :func:`sample_batch` makes them (a transposed
     view), the query's label slot 0."""
     Z = torch.randn((B, L + 1, D), generator=gen, dtype=dtype)  # (B, L+1, D)
@@ -75,8 +89,9 @@ def _batch(gen: torch.Generator, d: int, L: int, D: int, B: int, dtype: torch.dt
     return Z.transpose(1, 2)  # (B, D, L+1)
 
 
-def _case(d: int, L: int, H: int, dtype: torch.dtype, **options: int | bool
-          ) -> tuple[SoftmaxAttention, torch.Tensor, torch.Tensor]:
+def _case(
+    d: int, L: int, H: int, dtype: torch.dtype, **options: int | bool
+) -> tuple[SoftmaxAttention, torch.Tensor, torch.Tensor]:
     gen = torch.Generator().manual_seed(0)
     model = SoftmaxAttention(d, H, generator=gen, dtype=dtype, **options)  # type: ignore[arg-type]
     with torch.no_grad():  # larger scores, so the softmax is far from uniform
@@ -88,9 +103,15 @@ def _case(d: int, L: int, H: int, dtype: torch.dtype, **options: int | bool
     return model, Z, w
 
 
-def _compare(model: SoftmaxAttention, Z: torch.Tensor, w: torch.Tensor, *,
-             perturb: tuple[str, float] | None = None,
-             scale: Callable[[int], float] = math.sqrt, head_shift: int = 0) -> bool:
+def _compare(
+    model: SoftmaxAttention,
+    Z: torch.Tensor,
+    w: torch.Tensor,
+    *,
+    perturb: tuple[str, float] | None = None,
+    scale: Callable[[int], float] = math.sqrt,
+    head_shift: int = 0,
+) -> bool:
     """Do the model's outputs and gradients agree with :func:`reference_forward`'s on the same
     parameters (``perturb = (name, factor)`` multiplies one of them in the reference only)?"""
     params: list[torch.Tensor] = [model.W_Q, model.W_K, model.W_V, model.W_O]
@@ -100,9 +121,15 @@ def _compare(model: SoftmaxAttention, Z: torch.Tensor, w: torch.Tensor, *,
         Pr = dict(P)
         if perturb is not None:
             Pr[perturb[0]] = P[perturb[0]] * perturb[1]
-        return reference_forward(Pr, Z_, n_out=model.n_out, double_softmax=model.double_softmax,
-                                 query_self_attend=model.query_self_attend, scale=scale,
-                                 head_shift=head_shift)
+        return reference_forward(
+            Pr,
+            Z_,
+            n_out=model.n_out,
+            double_softmax=model.double_softmax,
+            query_self_attend=model.query_self_attend,
+            scale=scale,
+            head_shift=head_shift,
+        )
 
     return _agree(_outputs_and_grads(model, params, Z, w), _outputs_and_grads(ref, params, Z, w))
 
@@ -120,19 +147,26 @@ OPTIONS: dict[str, dict[str, int | bool]] = {
 @pytest.mark.parametrize("option", list(OPTIONS))
 @pytest.mark.parametrize(("d", "L"), [(5, 40), (2, 7), (6, 48)])
 @pytest.mark.parametrize("H", [1, 2, 4])
-def test_outputs_and_gradients_match_the_literal_reference(H: int, d: int, L: int, option: str,
-                                                           dtype: torch.dtype) -> None:
+def test_outputs_and_gradients_match_the_literal_reference(
+    H: int, d: int, L: int, option: str, dtype: torch.dtype
+) -> None:
     model, Z, w = _case(d, L, H, dtype, **OPTIONS[option])
     assert _compare(model, Z, w)
 
 
 @pytest.mark.result("hpcy25:eq2.3")
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
-@pytest.mark.parametrize(("fault", "H"), [("W_K x (1 + 1e-3)", 1), ("W_V x (1 + 1e-3)", 2),
-                                          ("1/D scaling", 1), ("heads paired wrongly", 2),
-                                          ("heads paired wrongly", 4)])
-def test_negative_control_perturbed_reference_fails(fault: str, H: int, dtype: torch.dtype
-                                                    ) -> None:
+@pytest.mark.parametrize(
+    ("fault", "H"),
+    [
+        ("W_K x (1 + 1e-3)", 1),
+        ("W_V x (1 + 1e-3)", 2),
+        ("1/D scaling", 1),
+        ("heads paired wrongly", 2),
+        ("heads paired wrongly", 4),
+    ],
+)
+def test_negative_control_perturbed_reference_fails(fault: str, H: int, dtype: torch.dtype) -> None:
     """The comparison is sharp: the unperturbed reference passes it, each perturbation fails."""
     model, Z, w = _case(5, 40, H, dtype)
     assert _compare(model, Z, w)
@@ -171,9 +205,12 @@ def test_parameters_state_dict_and_public_names_unchanged() -> None:
     model = SoftmaxAttention(d, H, n_out=n_out, generator=torch.Generator().manual_seed(4))
     gen = torch.Generator().manual_seed(4)
     kw = {"generator": gen, "dtype": torch.float64, "device": "cpu"}
-    expected = {"W_Q": uniform_init((H, D, D), D, **kw), "W_K": uniform_init((H, D, D), D, **kw),
-                "W_V": uniform_init((H, D, D), D, **kw),
-                "W_O": uniform_init((n_out, H * D), H * D, **kw)}
+    expected = {
+        "W_Q": uniform_init((H, D, D), D, **kw),
+        "W_K": uniform_init((H, D, D), D, **kw),
+        "W_V": uniform_init((H, D, D), D, **kw),
+        "W_O": uniform_init((n_out, H * D), H * D, **kw),
+    }
     state = model.state_dict()
     assert list(state) == list(expected)
     assert all(torch.equal(state[k], v) for k, v in expected.items())

@@ -52,16 +52,20 @@ def test_parse_seeds_and_grid_types() -> None:
     assert parse_grid(RID, ["N=8,12", "d=2"]) == (("N", (8, 12)), ("d", (2,)))
 
 
-@pytest.mark.parametrize("grid,needle", [
-    (["N=8,abc"], "expected int"),           # a value of the wrong type
-    (["M=8"], "'M'"),                        # an unknown key
-    (["N="], "empty"),                       # an empty grid
-    (["N=8", "N=12"], "twice"),              # a key given twice
-    (["N8"], "KEY=V1"),                      # not KEY=values
-    (["seed=1,2"], "--seeds"),               # seeds go through --seeds
-])
-def test_bad_grid_exits_2_before_any_work(grid: list[str], needle: str, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "grid,needle",
+    [
+        (["N=8,abc"], "expected int"),  # a value of the wrong type
+        (["M=8"], "'M'"),  # an unknown key
+        (["N="], "empty"),  # an empty grid
+        (["N=8", "N=12"], "twice"),  # a key given twice
+        (["N8"], "KEY=V1"),  # not KEY=values
+        (["seed=1,2"], "--seeds"),  # seeds go through --seeds
+    ],
+)
+def test_bad_grid_exits_2_before_any_work(
+    grid: list[str], needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["sweep", RID, "--out", str(tmp_path / "out"), "--jobs", "1"]
     for g in grid:
         argv += ["--grid", g]
@@ -86,15 +90,29 @@ def test_plan_runs_a_check_not_taking_the_key_once_per_seed() -> None:
     by_check = {c.check: 0 for c in cells}
     for c in cells:
         by_check[c.check] += 1
-    assert by_check == {"numerics.baselines:check_ols_mc": 12,  # 6 N values x 2 seeds
-                        "numerics.baselines:check_ols_float": 2}  # once per seed
+    assert by_check == {
+        "numerics.baselines:check_ols_mc": 12,  # 6 N values x 2 seeds
+        "numerics.baselines:check_ols_float": 2,
+    }  # once per seed
     assert len(cells) == N_CELLS and len(layout) == 12
 
 
 def test_table_columns_rows_and_summary(reference: Path) -> None:
     doc = json.loads((reference / "sweep.json").read_text())
-    assert doc["columns"] == ["result", "check", "row", "index", "kind", "N", "seed",
-                              "predicted", "observed", "tolerance", "se", "status"]
+    assert doc["columns"] == [
+        "result",
+        "check",
+        "row",
+        "index",
+        "kind",
+        "N",
+        "seed",
+        "predicted",
+        "observed",
+        "tolerance",
+        "se",
+        "status",
+    ]
     rows = doc["rows"]
     # per grid point and seed: 1 MC row + 4 FLOAT rows of base:ols
     assert len(rows) == 6 * 2 * 5
@@ -102,8 +120,9 @@ def test_table_columns_rows_and_summary(reference: Path) -> None:
         table = list(csv.DictReader(fh))
     assert len(table) == len(rows) and list(table[0]) == doc["columns"]
     mc = [r for r in rows if r["kind"] == "MC"]
-    assert {(r["N"], r["seed"]) for r in mc} == {(n, s) for n in (6, 8, 12, 16, 20, 24)
-                                                 for s in SEEDS}
+    assert {(r["N"], r["seed"]) for r in mc} == {
+        (n, s) for n in (6, 8, 12, 16, 20, 24) for s in SEEDS
+    }
     assert all(r["se"] > 0 and r["status"] == "pass" for r in mc)
     pred = {r["N"]: r["predicted"] for r in mc}
     assert pred[8] == pytest.approx(0.49 * (1 + 3 / 4)) and pred[12] == pytest.approx(0.67375)
@@ -123,21 +142,31 @@ def test_seed_changes_the_table_negative_control(tmp_path: Path, reference: Path
 
 
 def test_processes_give_byte_identical_sweep_json(tmp_path: Path, reference: Path) -> None:
-    run_sweep(_spec(), tmp_path / "jobs", progress=False,
-              executor_spec=ExecutorSpec(kind="processes", workers=2))
-    assert (reference / "sweep.json").read_bytes() == (tmp_path / "jobs" / "sweep.json"
-                                                       ).read_bytes()
-    assert (reference / "sweep.csv").read_bytes() == (tmp_path / "jobs" / "sweep.csv"
-                                                      ).read_bytes()
+    run_sweep(
+        _spec(),
+        tmp_path / "jobs",
+        progress=False,
+        executor_spec=ExecutorSpec(kind="processes", workers=2),
+    )
+    assert (reference / "sweep.json").read_bytes() == (
+        tmp_path / "jobs" / "sweep.json"
+    ).read_bytes()
+    assert (reference / "sweep.csv").read_bytes() == (tmp_path / "jobs" / "sweep.csv").read_bytes()
 
 
-def test_dask_local_cluster_gives_byte_identical_sweep_json(tmp_path: Path,
-                                                             reference: Path) -> None:
+def test_dask_local_cluster_gives_byte_identical_sweep_json(
+    tmp_path: Path, reference: Path
+) -> None:
     pytest.importorskip("distributed")
-    run_sweep(_spec(), tmp_path / "dask", progress=False,
-              executor_spec=ExecutorSpec(kind="dask-local", workers=2))
-    assert (reference / "sweep.json").read_bytes() == (tmp_path / "dask" / "sweep.json"
-                                                       ).read_bytes()
+    run_sweep(
+        _spec(),
+        tmp_path / "dask",
+        progress=False,
+        executor_spec=ExecutorSpec(kind="dask-local", workers=2),
+    )
+    assert (reference / "sweep.json").read_bytes() == (
+        tmp_path / "dask" / "sweep.json"
+    ).read_bytes()
     timing = json.loads((tmp_path / "dask" / "timings.json").read_text())
     assert "LocalCluster, 2 workers" in timing["executor"]
 
@@ -166,17 +195,37 @@ def test_plot_is_saved_next_to_the_table(tmp_path: Path) -> None:
 
 
 def _env(cache_dir: Path) -> dict[str, str]:
-    return {**os.environ, "ICL_VERIFY_CACHE": str(cache_dir), "MPLBACKEND": "Agg",
-            "ICL_VERIFY_TORCH_THREADS": "1"}
+    return {
+        **os.environ,
+        "ICL_VERIFY_CACHE": str(cache_dir),
+        "MPLBACKEND": "Agg",
+        "ICL_VERIFY_TORCH_THREADS": "1",
+    }
 
 
 @pytest.mark.slow
 def test_sweep_killed_then_resumed_equals_uninterrupted(tmp_path: Path, reference: Path) -> None:
-    cmd = [sys.executable, "-m", "sims.cli", "sweep", RID, "--grid", GRID[0], "--seeds",
-           ",".join(map(str, SEEDS)), "--jobs", "1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "sims.cli",
+        "sweep",
+        RID,
+        "--grid",
+        GRID[0],
+        "--seeds",
+        ",".join(map(str, SEEDS)),
+        "--jobs",
+        "1",
+    ]
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([*cmd, "--out", str(killed)], cwd=ROOT, env=_env(tmp_path / "cache"),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*cmd, "--out", str(killed)],
+        cwd=ROOT,
+        env=_env(tmp_path / "cache"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     cells = killed / ".cells"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:

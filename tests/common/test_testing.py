@@ -35,7 +35,8 @@ def test_exact() -> None:
     x = sp.Symbol("x")
     T.assert_passed(T.exact_agreement("square", (x + 1) ** 2, x**2 + 2 * x + 1))
     T.assert_fails(
-        T.exact_agreement("square (fault: wrong cross term)", (x + 1) ** 2, x**2 + x + 1))
+        T.exact_agreement("square (fault: wrong cross term)", (x + 1) ** 2, x**2 + x + 1)
+    )
     A = sp.Matrix([[x, 1], [0, x]])
     T.assert_passed(T.exact_agreement("matrix", A * A, sp.Matrix([[x**2, 2 * x], [0, x**2]])))
     T.assert_fails(T.exact_agreement("matrix fault", A * A, sp.Matrix([[x**2, x], [0, x**2]])))
@@ -81,28 +82,43 @@ def test_rate() -> None:
 def test_train_needs_convergence_power_and_alternatives() -> None:
     target = np.eye(3)
     alts = {"1.2x": 1.2 * target}
-    T.assert_passed(T.train_agreement("P", target * 1.01, target, np.zeros((3, 3)),
-                                      alternatives=alts))
-    T.assert_fails(T.train_agreement("P far", target * 1.2, target, np.zeros((3, 3)),
-                                     alternatives=alts))
+    T.assert_passed(
+        T.train_agreement("P", target * 1.01, target, np.zeros((3, 3)), alternatives=alts)
+    )
+    T.assert_fails(
+        T.train_agreement("P far", target * 1.2, target, np.zeros((3, 3)), alternatives=alts)
+    )
     # started next to the target: the check could not have failed, so it must not pass
-    T.assert_fails(T.train_agreement("P no power", target * 1.01, target, target * 1.1,
-                                     alternatives=alts))
+    T.assert_fails(
+        T.train_agreement("P no power", target * 1.01, target, target * 1.1, alternatives=alts)
+    )
     # no named alternative: nothing was told apart
-    T.assert_fails(T.train_agreement("P no alternatives", target * 1.01, target,
-                                     np.zeros((3, 3)), alternatives={}))
+    T.assert_fails(
+        T.train_agreement(
+            "P no alternatives", target * 1.01, target, np.zeros((3, 3)), alternatives={}
+        )
+    )
 
 
 def test_train_contract_violations() -> None:
-    good = T.train_discrimination("P", np.eye(2) * 1.01, np.eye(2), np.zeros((2, 2)),
-                                  alternatives={"2I": 2 * np.eye(2)}, seeds=[0], seeds_passed=[0])
+    good = T.train_discrimination(
+        "P",
+        np.eye(2) * 1.01,
+        np.eye(2),
+        np.zeros((2, 2)),
+        alternatives={"2I": 2 * np.eye(2)},
+        seeds=[0],
+        seeds_passed=[0],
+    )
     assert T.passed(good) and T.train_contract_violations(good) == []
     bare = T.close_agreement("x", 1.0, 1.0, kind="MC", atol=DEMO_ATOL)
     assert T.train_contract_violations(bare) == []  # not a TRAIN row
     import dataclasses
+
     no_alts = dataclasses.replace(good, details={"start_units": 20.0, "seeds": [0]})
     assert {"details['alternatives'] missing", "details['seeds_passed'] missing"} <= set(
-        T.train_contract_violations(no_alts))
+        T.train_contract_violations(no_alts)
+    )
     near = dataclasses.replace(good, details={**good.details, "start_units": 1.0})
     assert any("start_units" in v for v in T.train_contract_violations(near))
 
@@ -153,34 +169,88 @@ def test_train_discrimination_tells_the_prediction_from_its_neighbours() -> None
     far_alt = target * 1.5  # e.g. Λ⁻¹
     start = np.zeros((3, 3))
     trained = target * 1.004
-    ok = T.train_discrimination("P → Γ⁻¹", trained, target, start, rtol=DEMO_TRAIN_RTOL,
-                                alternatives={"N+1": near_alt, "Λ⁻¹": far_alt}, seeds=[0],
-                                seeds_passed=[0])
+    ok = T.train_discrimination(
+        "P → Γ⁻¹",
+        trained,
+        target,
+        start,
+        rtol=DEMO_TRAIN_RTOL,
+        alternatives={"N+1": near_alt, "Λ⁻¹": far_alt},
+        seeds=[0],
+        seeds_passed=[0],
+    )
     T.assert_passed(ok)
     assert ok.details["start_units"] >= T.TRAIN_START_UNITS
     assert all(a["units"] > 1 for a in ok.details["alternatives"])
     # a 5 % band also admits the N+1 alternative: the check must refuse to pass
-    T.assert_fails(T.train_discrimination("P → Γ⁻¹ (band too wide)", trained, target, start,
-                                          rtol=DEMO_WIDE_TRAIN_RTOL,
-                                          alternatives={"N+1": near_alt}))
+    T.assert_fails(
+        T.train_discrimination(
+            "P → Γ⁻¹ (band too wide)",
+            trained,
+            target,
+            start,
+            rtol=DEMO_WIDE_TRAIN_RTOL,
+            alternatives={"N+1": near_alt},
+        )
+    )
     # the alternative passed as the prediction fails (trained is 2 units from it at rtol 0.008)
-    T.assert_fails(T.train_discrimination("N+1 as prediction", trained, near_alt, start,
-                                          rtol=DEMO_TRAIN_RTOL, alternatives={"Γ⁻¹": target}))
+    T.assert_fails(
+        T.train_discrimination(
+            "N+1 as prediction",
+            trained,
+            near_alt,
+            start,
+            rtol=DEMO_TRAIN_RTOL,
+            alternatives={"Γ⁻¹": target},
+        )
+    )
     # a start inside 3 tolerances cannot fail, so the check fails
-    T.assert_fails(T.train_discrimination("no power", trained, target, target * 1.01,
-                                          rtol=DEMO_TRAIN_RTOL, alternatives={"Λ⁻¹": far_alt}))
+    T.assert_fails(
+        T.train_discrimination(
+            "no power",
+            trained,
+            target,
+            target * 1.01,
+            rtol=DEMO_TRAIN_RTOL,
+            alternatives={"Λ⁻¹": far_alt},
+        )
+    )
     # no alternative named: nothing is discriminated, so it fails
-    T.assert_fails(T.train_discrimination("no alternatives", trained, target, start,
-                                          rtol=DEMO_TRAIN_RTOL, alternatives={}))
+    T.assert_fails(
+        T.train_discrimination(
+            "no alternatives", trained, target, start, rtol=DEMO_TRAIN_RTOL, alternatives={}
+        )
+    )
 
 
 def test_claim_agreement_has_three_outcomes() -> None:
-    reproduced = T.claim_agreement("rate", kind="RATE", paper=-0.5, ours=-1 / 6, observed=-0.49,
-                                   atol=DEMO_RATE_ATOL, source="[p] App. B")
-    refuted = T.claim_agreement("rate", kind="RATE", paper=-0.5, ours=-1 / 6, observed=-0.17,
-                                atol=DEMO_RATE_ATOL, source="[p] App. B")
-    broken = T.claim_agreement("rate", kind="RATE", paper=-0.5, ours=-1 / 6, observed=-1.0,
-                               atol=DEMO_RATE_ATOL, source="[p] App. B")
+    reproduced = T.claim_agreement(
+        "rate",
+        kind="RATE",
+        paper=-0.5,
+        ours=-1 / 6,
+        observed=-0.49,
+        atol=DEMO_RATE_ATOL,
+        source="[p] App. B",
+    )
+    refuted = T.claim_agreement(
+        "rate",
+        kind="RATE",
+        paper=-0.5,
+        ours=-1 / 6,
+        observed=-0.17,
+        atol=DEMO_RATE_ATOL,
+        source="[p] App. B",
+    )
+    broken = T.claim_agreement(
+        "rate",
+        kind="RATE",
+        paper=-0.5,
+        ours=-1 / 6,
+        observed=-1.0,
+        atol=DEMO_RATE_ATOL,
+        source="[p] App. B",
+    )
     assert (reproduced.status, refuted.status, broken.status) == ("pass", "discrepancy", "fail")
     T.assert_passed(reproduced)
     T.assert_discrepancy(refuted)
@@ -195,8 +265,11 @@ def test_over_seeds_folds_rows_and_names_traps() -> None:
 
     def rows(seed: int) -> list:
         final = target * (1.01 if seed != 1 else 1.3)  # seed 1 ends at the alternative
-        return [T.train_discrimination("P", final, target, np.zeros((2, 2)),
-                                       alternatives={"rival": alt})]
+        return [
+            T.train_discrimination(
+                "P", final, target, np.zeros((2, 2)), alternatives={"rival": alt}
+            )
+        ]
 
     (row,) = T.over_seeds(rows, (0, 2))
     T.assert_passed(row)
@@ -217,19 +290,30 @@ def test_close_agreement_refuses_train() -> None:
 def bare_train_check(*, quick: bool = True, seed: int = 0) -> list:
     """A check whose TRAIN row names no alternative and no seeds (breaks the TRAIN contract)."""
     import dataclasses
-    ev = T.train_discrimination("P", np.eye(2), np.eye(2), np.zeros((2, 2)),
-                                alternatives={"2I": 2 * np.eye(2)})
+
+    ev = T.train_discrimination(
+        "P", np.eye(2), np.eye(2), np.zeros((2, 2)), alternatives={"2I": 2 * np.eye(2)}
+    )
     return [dataclasses.replace(ev, details={"start_units": ev.details["start_units"]})]
 
 
 def good_train_check(*, quick: bool = True, seed: int = 0) -> list:
-    return [T.train_discrimination("P", np.eye(2), np.eye(2), np.zeros((2, 2)),
-                                   alternatives={"2I": 2 * np.eye(2)}, seeds=[seed],
-                                   seeds_passed=[seed])]
+    return [
+        T.train_discrimination(
+            "P",
+            np.eye(2),
+            np.eye(2),
+            np.zeros((2, 2)),
+            alternatives={"2I": 2 * np.eye(2)},
+            seeds=[seed],
+            seeds_passed=[seed],
+        )
+    ]
 
 
 def test_run_check_enforces_the_train_contract() -> None:
     from sims.verify import run_check, run_check_safely
+
     assert run_check(f"{__name__}:good_train_check")[0].passed
     with pytest.raises(ValueError, match="breaks the contract"):
         run_check(f"{__name__}:bare_train_check")

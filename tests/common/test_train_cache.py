@@ -84,15 +84,27 @@ def test_stop_hook_ends_training_where_the_criterion_first_holds() -> None:
         calls.append(int(trace[-1]["step"]))
         return trace[-1]["step"] >= 20
 
-    res = train(_model(gen), _objective(SETTING), cfg, generator=gen,
-                callback=lambda m, s: {"norm": float(m.W_KQ.norm())}, stop=stop)
+    res = train(
+        _model(gen),
+        _objective(SETTING),
+        cfg,
+        generator=gen,
+        callback=lambda m, s: {"norm": float(m.W_KQ.norm())},
+        stop=stop,
+    )
     assert res.extra["stopped_at"] == 21 and calls == [0, 5, 10, 15, 20]
     short = _run(dataclasses.replace(cfg, steps=21))
     for k in short.params:
         np.testing.assert_array_equal(res.params[k], short.params[k])
     gen = make_generator(cfg.seed)
-    never = train(_model(gen), _objective(SETTING), cfg, generator=gen,
-                  callback=lambda m, s: {}, stop=lambda trace: False)
+    never = train(
+        _model(gen),
+        _objective(SETTING),
+        cfg,
+        generator=gen,
+        callback=lambda m, s: {},
+        stop=lambda trace: False,
+    )
     assert "stopped_at" not in never.extra
     np.testing.assert_array_equal(never.params["W_KQ"], _run(cfg).params["W_KQ"])
 
@@ -156,7 +168,8 @@ def test_fingerprint_follows_the_import_closure_of_compute() -> None:
     hp = {p.name for p in cache.module_closure("sims.experiments.softmax_multihead")}
     assert "softmax_attention.py" in hp and "lsa.py" not in hp
     assert cache.module_fingerprint("sims.experiments.lsa_flow") != cache.module_fingerprint(
-        "sims.experiments.softmax_multihead")
+        "sims.experiments.softmax_multihead"
+    )
 
 
 def test_cache_key_changes_when_compute_module_changes(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -36,8 +36,9 @@ class _AliasLoader(importlib.abc.Loader):
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         module = importlib.import_module(self.target)
-        self.attrs = {k: getattr(module, k) for k in ("__spec__", "__loader__")
-                      if hasattr(module, k)}
+        self.attrs = {
+            k: getattr(module, k) for k in ("__spec__", "__loader__") if hasattr(module, k)
+        }
         return module
 
     def exec_module(self, module: ModuleType) -> None:
@@ -48,8 +49,9 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: Any = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: Any = None
+    ) -> importlib.machinery.ModuleSpec | None:
         new = MOVED.get(fullname)
         if new is None:
             return None

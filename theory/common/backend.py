@@ -327,8 +327,9 @@ class SympyOps:
     @staticmethod
     def opnorm_spd(A: Any) -> Any:
         if not isinstance(A, sp.MatrixBase):
-            raise ValueError("the operator norm of a MatrixSymbol has no closed form; "
-                             "pass an explicit Matrix")
+            raise ValueError(
+                "the operator norm of a MatrixSymbol has no closed form; pass an explicit Matrix"
+            )
         eig: dict[Any, int] = A.eigenvals()  # pyright: ignore[reportAssignmentType] (a dict here)
         return sp.Max(*eig.keys())
 

@@ -21,10 +21,11 @@ CLAIMS: dict[str, Claim] = {
     "hpcy25:D.36-bayes-limit": Claim(
         where="[hpcy25] App. D, proof of Theorem 4.2(iii), Step 3, eqs. (D.34)–(D.36)",
         quote="In the following, we derive the Bayes risk which largely follows the main proof in "
-              "Dobriban and Wager (2018).",
+        "Dobriban and Wager (2018).",
         provenance="reconstructed",
         lost="the formulas of (D.34)–(D.36) are lost in the OCR and the paper prints no value of "
-             "R_B∞; spec 001 R9's reading (the Marchenko–Pastur closed form and its values at "
-             "three (ξ, σ²)) fills them",
-        spec="001 R9 (Bayes risk D.34–D.36; values)"),
+        "R_B∞; spec 001 R9's reading (the Marchenko–Pastur closed form and its values at "
+        "three (ξ, σ²)) fills them",
+        spec="001 R9 (Bayes risk D.34–D.36; values)",
+    ),
 }

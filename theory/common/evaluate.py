@@ -94,8 +94,13 @@ def _as_float(x: Any) -> Any:
 _ARGS = tuple(sp.Symbol(f"_a{i}", real=True) for i in range(10))
 
 
-def dual(builder: Callable[..., sp.Expr], syms: Sequence[sp.Symbol], vals: Sequence[Any], *,
-         backend: str = "numpy") -> Any:
+def dual(
+    builder: Callable[..., sp.Expr],
+    syms: Sequence[sp.Symbol],
+    vals: Sequence[Any],
+    *,
+    backend: str = "numpy",
+) -> Any:
     """``builder(*vals)`` for SymPy input, else the lambdified twin evaluated numerically: float64
     (``backend="numpy"``, the default) or mpmath at the current ``mp.dps`` (``backend="mpmath"``,
     for a formula float64 cannot hold, e.g. a difference of nearly equal large terms).
@@ -111,8 +116,9 @@ def dual(builder: Callable[..., sp.Expr], syms: Sequence[sp.Symbol], vals: Seque
     mpf('5.0')
     """
     if len(syms) != len(vals):
-        raise ValueError(f"{getattr(builder, '__name__', 'builder')}: {len(syms)} symbols but "
-                         f"{len(vals)} values")
+        raise ValueError(
+            f"{getattr(builder, '__name__', 'builder')}: {len(syms)} symbols but {len(vals)} values"
+        )
     if backend not in ("numpy", "mpmath"):
         raise ValueError(f"backend must be 'numpy' or 'mpmath', got {backend!r}")
     if is_symbolic(*vals):
@@ -135,8 +141,13 @@ def _twin_of(builder: Callable[..., sp.Expr], n: int, backend: str) -> Callable[
     """The lambdified twin of ``builder`` in ``n`` fresh positional symbols (memoised when the
     builder has no closure; a closure's captured values may change the expression)."""
     code = getattr(builder, "__code__", None)
-    key = (code, n, backend) if code is not None and not getattr(
-        builder, "__closure__", None) and not getattr(builder, "__defaults__", None) else None
+    key = (
+        (code, n, backend)
+        if code is not None
+        and not getattr(builder, "__closure__", None)
+        and not getattr(builder, "__defaults__", None)
+        else None
+    )
     if key is not None and key in _TWINS:
         return _TWINS[key]
     args = _ARGS[:n]

@@ -40,8 +40,6 @@ __all__ = [
 ]
 
 
-
-
 # ---------------------------------------------------------------------------- the identities
 def isserlis_identity(A: Any, S: Any) -> Any:
     # E[x x^T A x x^T] = S A S + S A^T S + tr(A S) S
@@ -192,10 +190,16 @@ RESULTS: tuple[Result, ...] = (
         statement="E[x x^T A x x^T] = Σ A Σ + Σ A^T Σ + tr(AΣ) Σ for x ~ N(0, Σ), any real A",
         objects=("theory.common.gaussian:isserlis_fourth_moment",),
         checks=(
-            Check(_NB + "check_isserlis_exact", faults={
-                "without_transpose": {"fault_moment_fn": Ref(_F + "isserlis_without_transpose")}}),
-            Check(_NB + "check_isserlis_mc", faults={
-                "without_trace": {"fault_moment_fn": Ref(_F + "isserlis_without_trace")}}),
+            Check(
+                _NB + "check_isserlis_exact",
+                faults={
+                    "without_transpose": {"fault_moment_fn": Ref(_F + "isserlis_without_transpose")}
+                },
+            ),
+            Check(
+                _NB + "check_isserlis_mc",
+                faults={"without_trace": {"fault_moment_fn": Ref(_F + "isserlis_without_trace")}},
+            ),
         ),
     ),
     Result(
@@ -208,10 +212,14 @@ RESULTS: tuple[Result, ...] = (
         "X with N iid N(0, Σ) rows",
         objects=("theory.common.gaussian:wishart_fourth_moment",),
         checks=(
-            Check(_NB + "check_wishart_exact", faults={
-                "symmetric_form": {"fault_moment_fn": Ref(_F + "wishart_symmetric_form")}}),
-            Check(_NB + "check_wishart_mc", faults={
-                "symmetric_form": {"fault_moment_fn": Ref(_F + "wishart_symmetric_form")}}),
+            Check(
+                _NB + "check_wishart_exact",
+                faults={"symmetric_form": {"fault_moment_fn": Ref(_F + "wishart_symmetric_form")}},
+            ),
+            Check(
+                _NB + "check_wishart_mc",
+                faults={"symmetric_form": {"fault_moment_fn": Ref(_F + "wishart_symmetric_form")}},
+            ),
         ),
     ),
     Result(
@@ -223,9 +231,14 @@ RESULTS: tuple[Result, ...] = (
         statement="E[Λ̂^2] = ((N+1)/N) Λ^2 + (tr Λ / N) Λ",
         objects=("theory.common.gaussian:sample_cov_second_moment",),
         checks=(
-            Check(_NB + "check_sample_cov", faults={
-                "without_correction": {
-                    "fault_moment_fn": Ref(_F + "sample_cov_without_correction")}}),
+            Check(
+                _NB + "check_sample_cov",
+                faults={
+                    "without_correction": {
+                        "fault_moment_fn": Ref(_F + "sample_cov_without_correction")
+                    }
+                },
+            ),
         ),
     ),
 )

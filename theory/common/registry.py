@@ -14,8 +14,16 @@ from typing import Any
 
 from theory.common.protocols import Claim, Result, TrainedProperty
 
-__all__ = ["PAPERS", "MODULES", "all_results", "all_claims", "all_properties", "get", "resolve",
-           "markdown_table"]
+__all__ = [
+    "PAPERS",
+    "MODULES",
+    "all_results",
+    "all_claims",
+    "all_properties",
+    "get",
+    "resolve",
+    "markdown_table",
+]
 
 #: Paper key -> slug, in report order.  The slug names one package in each layer
 #: (``theory/<slug>/``, ``numerics/<slug>/``, ``sims/{experiments,checks,figures}/<slug>.py``,
@@ -63,8 +71,10 @@ def all_claims() -> dict[str, Claim]:
     Rows that compare with a paper carry one of these as ``details["claim"]``; a test finds each
     quote in the paper's text."""
     out: dict[str, Claim] = {}
-    for key, mod_name in (("base", "theory.common.claims"),
-                          *((k, f"theory.{slug}.claims") for k, slug in PAPERS.items())):
+    for key, mod_name in (
+        ("base", "theory.common.claims"),
+        *((k, f"theory.{slug}.claims") for k, slug in PAPERS.items()),
+    ):
         try:
             mod = importlib.import_module(mod_name)
         except ModuleNotFoundError as exc:
@@ -83,17 +93,15 @@ def all_properties() -> tuple[TrainedProperty, ...]:
     """Every declared trained property: the ``PROPERTIES`` tuple of each paper's
     ``theory/<slug>/results.py`` (re-exported by the package or not), in report order."""
     out: list[TrainedProperty] = []
-    ids = {r.id for r in all_results()}
     for slug in PAPERS.values():
         try:
             mod = importlib.import_module(f"theory.{slug}.results")
         except ModuleNotFoundError:
             continue
+        ids = {r.id for r in getattr(mod, "RESULTS", ())}  # a property names a result of its paper
         props = getattr(mod, "PROPERTIES", ())
-        if not isinstance(props, tuple) or not all(isinstance(p, TrainedProperty)
-                                                    for p in props):
-            raise TypeError(f"theory.{slug}.results.PROPERTIES must be a tuple of "
-                            "TrainedProperty")
+        if not isinstance(props, tuple) or not all(isinstance(p, TrainedProperty) for p in props):
+            raise TypeError(f"theory.{slug}.results.PROPERTIES must be a tuple of TrainedProperty")
         for p in props:
             if p.result not in ids:
                 raise ValueError(f"property {p.id}: no result {p.result!r}")
@@ -143,9 +151,7 @@ def markdown_table() -> str:
     rows = ["| id | kind | summary | source | checks |", "|---|---|---|---|---|"]
     for r in all_results():
         tag = " *(derived)*" if r.derived else ""
-        rows.append(
-            f"| `{r.id}` | {r.kind} | {r.summary}{tag} | {r.source} | {len(r.checks)} |"
-        )
+        rows.append(f"| `{r.id}` | {r.kind} | {r.summary}{tag} | {r.source} | {len(r.checks)} |")
     return "\n".join(rows)
 
 

@@ -8,8 +8,25 @@ from __future__ import annotations
 
 import sympy as sp
 
-__all__ = ["d", "N", "M", "L", "H", "k", "sigma2", "tau2", "lam", "eta", "omega", "mu", "xi", "t",
-           "Lip", "n", "s"]
+__all__ = [
+    "d",
+    "N",
+    "M",
+    "L",
+    "H",
+    "k",
+    "sigma2",
+    "tau2",
+    "lam",
+    "eta",
+    "omega",
+    "mu",
+    "xi",
+    "t",
+    "Lip",
+    "n",
+    "s",
+]
 
 d = sp.Symbol("d", integer=True, positive=True)  # covariate dimension
 N = sp.Symbol("N", integer=True, positive=True)  # training prompt length

@@ -18,6 +18,7 @@ __all__ = ["RECORDERS", "degenerate", "record", "record_arguments"]
 #: Active argument recorders (see :func:`record_arguments`); empty outside a recording.
 RECORDERS: list[dict[tuple[str, str], set[str]]] = []
 
+
 def degenerate(value: Any) -> bool | None:
     """Whether a numeric argument sits where a factor can vanish: every entry 0 or 1 (a scalar
     0 or 1, the identity, a 0/1 vector).  ``None`` for a non-numeric or symbolic argument (a

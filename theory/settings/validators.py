@@ -107,9 +107,7 @@ def _finite_array(name: str, value: Any, paper: str | None) -> np.ndarray:
     return arr
 
 
-def as_vector(
-    name: str, value: Any, *, d: int | None = None, paper: str | None = None
-) -> Vector:
+def as_vector(name: str, value: Any, *, d: int | None = None, paper: str | None = None) -> Vector:
     """Validate a finite real vector (of length ``d`` if given) and return it as a tuple."""
     arr = _finite_array(name, value, paper)
     if arr.ndim != 1 or (d is not None and arr.shape[0] != d):

@@ -28,8 +28,13 @@ def psd_matrices(
 ) -> np.ndarray:
     """A d×d PSD matrix ``A Aᵀ / k`` with ``A`` of ``rank`` (default d) columns, bounded entries."""
     k = d if rank is None else rank
-    entries = draw(st.lists(st.floats(-scale, scale, allow_nan=False, allow_infinity=False),
-                            min_size=d * k, max_size=d * k))
+    entries = draw(
+        st.lists(
+            st.floats(-scale, scale, allow_nan=False, allow_infinity=False),
+            min_size=d * k,
+            max_size=d * k,
+        )
+    )
     A = np.array(entries, dtype=float).reshape(d, k)
     return A @ A.T / max(k, 1)
 
@@ -65,8 +70,11 @@ def linear_regression_settings(
     rank = draw(st.integers(1, d)) if singular else d
     Sigma = draw(psd_matrices(d, rank=rank)) if singular else draw(pd_matrices(d))
     Psi = draw(psd_matrices(d))
-    mean = (np.array(draw(st.lists(st.floats(-2, 2, allow_nan=False), min_size=d, max_size=d)))
-            if task_mean else np.zeros(d))
+    mean = (
+        np.array(draw(st.lists(st.floats(-2, 2, allow_nan=False), min_size=d, max_size=d)))
+        if task_mean
+        else np.zeros(d)
+    )
     return LinearRegressionICL(
         covariates=GaussianCovariates(Sigma_x=Sigma),
         prior=GaussianTaskPrior(task_mean=mean, task_cov=Psi),

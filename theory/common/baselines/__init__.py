@@ -74,17 +74,26 @@ _NB = "numerics.baselines:"
 _TB = "theory.common.baselines:"
 _F = "numerics.baselines.faults:"
 
-_GD_FAMILY_EXACT = Check(_NB + "check_gd_family_exact", faults={
-    "gd_beta_noise_doubled": {"fault_gd_beta_fn": Ref(_F + "gd_beta_noise_doubled")},
-    "dgd_one_sample_more": {"fault_dgd_fn": Ref(_F + "dgd_one_sample_more")},
-})
-_MP_FLOAT = Check(_NB + "check_mp_float", faults={
-    "inverted_ratio": {"fault_bayes_fn": Ref(_F + "bayes_limit_inverted_ratio")}})
-_MP_WISHART = Check(_NB + "check_mp_wishart", faults={
-    "without_lam_mprime": {"fault_limit_fn": Ref(_F + "ridge_limit_without_lam_mprime")}})
+_GD_FAMILY_EXACT = Check(
+    _NB + "check_gd_family_exact",
+    faults={
+        "gd_beta_noise_doubled": {"fault_gd_beta_fn": Ref(_F + "gd_beta_noise_doubled")},
+        "dgd_one_sample_more": {"fault_dgd_fn": Ref(_F + "dgd_one_sample_more")},
+    },
+)
+_MP_FLOAT = Check(
+    _NB + "check_mp_float",
+    faults={"inverted_ratio": {"fault_bayes_fn": Ref(_F + "bayes_limit_inverted_ratio")}},
+)
+_MP_WISHART = Check(
+    _NB + "check_mp_wishart",
+    faults={"without_lam_mprime": {"fault_limit_fn": Ref(_F + "ridge_limit_without_lam_mprime")}},
+)
 # the Wishart route at a generic point (E‖β‖² = 1.7, not 1)
-_MP_WISHART_GENERIC = Check(_NB + "check_mp_wishart_generic", faults={
-    "signal_squared": {"fault_limit_fn": Ref(_F + "ridge_limit_signal_squared")}})
+_MP_WISHART_GENERIC = Check(
+    _NB + "check_mp_wishart_generic",
+    faults={"signal_squared": {"fault_limit_fn": Ref(_F + "ridge_limit_signal_squared")}},
+)
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -97,9 +106,13 @@ RESULTS: tuple[Result, ...] = (
         statement="R = σ² + tr(HΨ0) − 2tr(HΓHΨ0) + ((N+1)/N)tr(HΓᵀHΓHΨ0) + (c0/N)tr(ΓᵀHΓH), "
         "Ψ0 = Ψ + β*β*ᵀ, c0 = tr(HΨ0) + σ²",
         objects=(_TB + "gd_risk",),
-        checks=(Check(_NB + "check_gd_mc", faults={
-                    "no_wishart_correction": {"fault_risk_fn": Ref(_F + "gd_no_correction")}}),
-                _GD_FAMILY_EXACT),
+        checks=(
+            Check(
+                _NB + "check_gd_mc",
+                faults={"no_wishart_correction": {"fault_risk_fn": Ref(_F + "gd_no_correction")}},
+            ),
+            _GD_FAMILY_EXACT,
+        ),
         figures=("sims.figures.baselines:fig_baseline_risks",),
     ),
     Result(
@@ -111,10 +124,17 @@ RESULTS: tuple[Result, ...] = (
         statement="R(f_{Γ,β0}) = σ² + tr(HΨ_β) − 2tr(HΓHΨ_β) + ((N+1)/N)tr(HΓᵀHΓHΨ_β) "
         "+ (c_β/N)tr(ΓᵀHΓH), Ψ_β = Ψ + (β* − β0)(β* − β0)ᵀ",
         objects=(_TB + "gd_beta_risk",),
-        checks=(Check(_NB + "check_gd_beta_mc", faults={
+        checks=(
+            Check(
+                _NB + "check_gd_beta_mc",
+                faults={
                     "no_wishart_correction": {"fault_risk_fn": Ref(_F + "gd_beta_no_correction")},
-                    "noise_doubled": {"fault_risk_fn": Ref(_F + "gd_beta_noise_doubled")}}),
-                _GD_FAMILY_EXACT, Check(_NB + "check_gd_family_float")),
+                    "noise_doubled": {"fault_risk_fn": Ref(_F + "gd_beta_noise_doubled")},
+                },
+            ),
+            _GD_FAMILY_EXACT,
+            Check(_NB + "check_gd_family_float"),
+        ),
     ),
     Result(
         id="base:dgd",
@@ -127,9 +147,14 @@ RESULTS: tuple[Result, ...] = (
         statement="R_D(P, η; N) = R_GD(η (N−1)/N Pᵀ; N − 1); isotropic: 1 + σ² − 2η(L−1)/L "
         "+ η²(L−1)(L + d(1+σ²))/L²",
         objects=(_TB + "dgd_risk",),
-        checks=(Check(_NB + "check_dgd_mc", faults={
-                    "uncentred": {"fault_risk_fn": Ref(_F + "dgd_uncentred")}}),
-                _GD_FAMILY_EXACT, Check(_NB + "check_gd_family_float")),
+        checks=(
+            Check(
+                _NB + "check_dgd_mc",
+                faults={"uncentred": {"fault_risk_fn": Ref(_F + "dgd_uncentred")}},
+            ),
+            _GD_FAMILY_EXACT,
+            Check(_NB + "check_gd_family_float"),
+        ),
         derived=True,
     ),
     Result(
@@ -140,10 +165,18 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 002 §2.7; spec 001 §1.7; STYLE R11",
         statement="(XᵀX + σ²/τ² I)⁻¹Xᵀy = E[β | X, y] for β ~ N(0, τ²I)",
         objects=(_TB + "ridge_predictor", _TB + "bayes_posterior_mean"),
-        checks=(Check(_NB + "check_ridge_bayes", faults={
-            # exact part at d = 1, N = 2: simplifying a non-zero 2×2 difference takes ~10 s
-            "lambda_doubled": {"exact_shape": (1, 2),
-                               "fault_ridge_fn": Ref(_F + "ridge_lambda_doubled")}}),),
+        checks=(
+            Check(
+                _NB + "check_ridge_bayes",
+                faults={
+                    # exact part at d = 1, N = 2: simplifying a non-zero 2×2 difference takes ~10 s
+                    "lambda_doubled": {
+                        "exact_shape": (1, 2),
+                        "fault_ridge_fn": Ref(_F + "ridge_lambda_doubled"),
+                    }
+                },
+            ),
+        ),
     ),
     Result(
         id="base:bayes-risk",
@@ -154,12 +187,23 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 002 §2.7; spec 001 R9 R_B; spec 000 R10",
         statement="L(β̂_Bayes; X) = σ² + σ² tr(Σ_x (ΨXᵀX + σ²I)⁻¹Ψ)",
         objects=(_TB + "bayes_conditional_risk", _TB + "ridge_conditional_risk"),
-        checks=(Check(_NB + "check_bayes_risk_mc", faults={
+        checks=(
+            Check(
+                _NB + "check_bayes_risk_mc",
+                faults={
                     "bayes_noise_scaled": {"fault_risk_fn": Ref(_F + "bayes_risk_noise_scaled")},
                     "ridge_lambda_doubled": {
-                        "fault_ridge_risk_fn": Ref(_F + "ridge_risk_lambda_doubled")}}),
-                Check(_NB + "check_ridge_ordering", faults={
-                    "bayes_sigma_scaled": {"fault_risk_fn": Ref(_F + "bayes_risk_sigma_scaled")}})),
+                        "fault_ridge_risk_fn": Ref(_F + "ridge_risk_lambda_doubled")
+                    },
+                },
+            ),
+            Check(
+                _NB + "check_ridge_ordering",
+                faults={
+                    "bayes_sigma_scaled": {"fault_risk_fn": Ref(_F + "bayes_risk_sigma_scaled")}
+                },
+            ),
+        ),
     ),
     Result(
         id="base:ols",
@@ -169,11 +213,19 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 000 R10 exact closed forms",
         statement="E(⟨(XᵀX)⁻¹Xᵀy, x⟩ − y)² = σ²(1 + d/(N − d − 1))",
         objects=(_TB + "ols_risk",),
-        checks=(Check(_NB + "check_ols_mc", faults={
+        checks=(
+            Check(
+                _NB + "check_ols_mc",
+                faults={
                     # at a short prompt (d = 3, N = 8)
                     "denominator_off_by_one": {
-                        "N": 8, "fault_risk_fn": Ref(_F + "ols_denominator_off_by_one")}}),
-                Check(_NB + "check_ols_float")),
+                        "N": 8,
+                        "fault_risk_fn": Ref(_F + "ols_denominator_off_by_one"),
+                    }
+                },
+            ),
+            Check(_NB + "check_ols_float"),
+        ),
     ),
     Result(
         id="base:mp-limit",
@@ -183,8 +235,13 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 001 R9; spec 000 R10 R_ridge*",
         statement="R_B∞ = σ² + σ²ξ m(−σ²ξ) = ½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]",
         objects=(_TB + "bayes_risk_limit_mp", _TB + "mp_stieltjes"),
-        checks=(Check(_NB + "check_mp_exact"), _MP_FLOAT, _MP_WISHART, _MP_WISHART_GENERIC,
-                Check(_NB + "check_wishart_sampler", faults={"dof_minus_1": {"dof_shift": -1}})),
+        checks=(
+            Check(_NB + "check_mp_exact"),
+            _MP_FLOAT,
+            _MP_WISHART,
+            _MP_WISHART_GENERIC,
+            Check(_NB + "check_wishart_sampler", faults={"dof_minus_1": {"dof_shift": -1}}),
+        ),
     ),
     Result(
         id="base:ridge-limit",

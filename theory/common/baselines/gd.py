@@ -133,9 +133,7 @@ wishart_fourth_moment`), not by retyping the display above; a symbolic test chec
     )
 
 
-def gd_risk(
-    Gamma: Any, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: Any, N: Any
-) -> Any:
+def gd_risk(Gamma: Any, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: Any, N: Any) -> Any:
     r"""Exact ICL risk of one preconditioned GD step from zero (the von Oswald construction).
 
     Source: [zwb24] §2.1 "GD-0 / LSA baseline" (spec 002): GD-β at ``β0 = 0``; [hpcy25] R9

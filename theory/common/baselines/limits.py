@@ -57,8 +57,10 @@ def _ridge_limit_expr(xi: Any, lam: Any, s2: Any, signal: Any, *, stable: bool =
         expr = _ridge_risk_from_m(_mp_m(xi, l), 0, l, xi, s2, signal)
     else:
         (m_pos, w_pos), (m_neg, w_neg) = mp_m_stable_parts(xi, l)
-        expr = sp.Piecewise((_ridge_risk_from_m(m_pos, w_pos, l, xi, s2, signal), 1 - xi + l >= 0),
-                            (_ridge_risk_from_m(m_neg, w_neg, l, xi, s2, signal), True))
+        expr = sp.Piecewise(
+            (_ridge_risk_from_m(m_pos, w_pos, l, xi, s2, signal), 1 - xi + l >= 0),
+            (_ridge_risk_from_m(m_neg, w_neg, l, xi, s2, signal), True),
+        )
     return cast(sp.Expr, expr.subs(l, lam))
 
 
@@ -76,12 +78,17 @@ def _mp_fn(backend: str = "numpy") -> Callable[..., Any]:
 
 
 def _limit_args(xi: Any, lam: Any | None, s2: Any, signal: Any) -> None:
-    for name, v, lower_open in (("xi", xi, True), ("noise_var (sigma^2)", s2, False),
-                                ("signal", signal, True), ("lam", lam, True)):
+    for name, v, lower_open in (
+        ("xi", xi, True),
+        ("noise_var (sigma^2)", s2, False),
+        ("signal", signal, True),
+        ("lam", lam, True),
+    ):
         if v is None:
             continue
         if isinstance(v, (str, bytes)) or (
-                isinstance(v, np.ndarray) and v.dtype.kind not in "biuf"):
+            isinstance(v, np.ndarray) and v.dtype.kind not in "biuf"
+        ):
             raise TypeError(f"{name} must be a real number or array, got {v!r}")
         arr = np.asarray(v, dtype=float)
         if not np.all(np.isfinite(arr)) or np.any(arr <= 0 if lower_open else arr < 0):
@@ -154,8 +161,9 @@ def ridge_risk_limit(xi: Any, lam: Any, noise_var: Any, signal: Any = 1) -> Any:
     0.25
     """
     if is_symbolic(xi, lam, noise_var, signal):
-        return _ridge_limit_expr(sp.sympify(xi), sp.sympify(lam), sp.sympify(noise_var),
-                                 sp.sympify(signal))
+        return _ridge_limit_expr(
+            sp.sympify(xi), sp.sympify(lam), sp.sympify(noise_var), sp.sympify(signal)
+        )
     _limit_args(xi, lam, noise_var, signal)
     f = _ridge_limit_fn()
     return float_out(f(*(np.asarray(v, dtype=float) for v in (xi, lam, noise_var, signal))))

@@ -38,7 +38,8 @@ def _num_design(X: Any, y: Any | None = None) -> tuple[np.ndarray, np.ndarray | 
     ya = np.array(y, dtype=float)
     if ya.shape != Xa.shape[:-1] or not np.all(np.isfinite(ya)):
         raise ValueError(
-            f"y must be finite with shape {Xa.shape[:-1]} (X is {Xa.shape}), got {ya.shape}")
+            f"y must be finite with shape {Xa.shape[:-1]} (X is {Xa.shape}), got {ya.shape}"
+        )
     return Xa, ya
 
 
@@ -102,7 +103,8 @@ def ridge_predictor(X: Any, y: Any, lam: Any) -> Any:
         return _ridge(Xa, _col(ya), lam)[..., 0]
     except np.linalg.LinAlgError as exc:
         raise ValueError(
-            f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)") from exc
+            f"X^T X + lam I is singular at lam = {lam} (OLS needs rank(X) = d)"
+        ) from exc
 
 
 def _posterior_gain(X: Any, Psi: Any, s2: Any) -> tuple[Any, Any]:
@@ -125,7 +127,10 @@ def _bayes_risk(X: Any, S: Any, Psi: Any, s2: Any) -> Any:
 
 def _noise_pos(noise_var: Any) -> float:
     return check_real(
-        "noise_var (sigma^2)", noise_var, lower=0.0, lower_open=True,
+        "noise_var (sigma^2)",
+        noise_var,
+        lower=0.0,
+        lower_open=True,
         paper="the Bayes posterior mean formula needs sigma^2 > 0",
     )
 
@@ -178,8 +183,9 @@ def bayes_posterior_mean(X: Any, y: Any, task_mean: Any, task_cov: Any, noise_va
     Xa, ya = _num_design(X, y)
     d = Xa.shape[-1]
     mu = np.array(as_vector("task_mean", task_mean, d=d))
-    out = _bayes_mean(Xa, _col(ya), mu[:, None], bk.num_cov("task_cov", task_cov, d),
-                      _noise_pos(noise_var))
+    out = _bayes_mean(
+        Xa, _col(ya), mu[:, None], bk.num_cov("task_cov", task_cov, d), _noise_pos(noise_var)
+    )
     return out[..., 0]
 
 
@@ -217,12 +223,22 @@ def bayes_conditional_risk(X: Any, Sigma_x: Any, task_cov: Any, noise_var: Any) 
     1.25
     """
     if is_symbolic(X, Sigma_x, task_cov, noise_var):
-        return _bayes_risk(bk.sym_matrix("X", X), bk.sym_matrix("Sigma_x", Sigma_x),
-                           bk.sym_matrix("task_cov", task_cov), sp.sympify(noise_var))
+        return _bayes_risk(
+            bk.sym_matrix("X", X),
+            bk.sym_matrix("Sigma_x", Sigma_x),
+            bk.sym_matrix("task_cov", task_cov),
+            sp.sympify(noise_var),
+        )
     Xa, _ = _num_design(X)
     d = Xa.shape[-1]
-    return float_out(_bayes_risk(Xa, bk.num_cov("Sigma_x", Sigma_x, d),
-                                 bk.num_cov("task_cov", task_cov, d), _noise_pos(noise_var)))
+    return float_out(
+        _bayes_risk(
+            Xa,
+            bk.num_cov("Sigma_x", Sigma_x, d),
+            bk.num_cov("task_cov", task_cov, d),
+            _noise_pos(noise_var),
+        )
+    )
 
 
 def _ridge_risk(X: Any, lam: Any, S: Any, mu: Any, Psi: Any, s2: Any) -> Any:
@@ -236,8 +252,9 @@ def _ridge_risk(X: Any, lam: Any, S: Any, mu: Any, Psi: Any, s2: Any) -> Any:
     return s2 + bk.tr(S @ AmI @ Psi0 @ bk.T(AmI)) + s2 * bk.tr(S @ B @ XtX @ bk.T(B))
 
 
-def _ridge_risk_num(X: np.ndarray, lam: float, S: np.ndarray, mu: np.ndarray, Psi: np.ndarray,
-                    s2: float) -> np.ndarray:
+def _ridge_risk_num(
+    X: np.ndarray, lam: float, S: np.ndarray, mu: np.ndarray, Psi: np.ndarray, s2: float
+) -> np.ndarray:
     """The numeric route of :func:`_ridge_risk` in the singular-value basis of X.
 
     With ``X = U diag(s) Vᵀ`` (``s`` padded with zeros to d), ``A − I = −V diag(λ/(s² + λ)) Vᵀ``
@@ -272,7 +289,8 @@ def _ridge_risk_num(X: np.ndarray, lam: float, S: np.ndarray, mu: np.ndarray, Ps
         raise ValueError(
             f"the ridge conditional risk at lam = {lam} is not finite in float64: X is "
             f"numerically singular (smallest singular value {float(np.min(s)):.3g}; OLS (lam = 0) "
-            f"needs rank(X) = d with (X^T X)^-1 representable)")
+            f"needs rank(X) = d with (X^T X)^-1 representable)"
+        )
     return out
 
 
@@ -313,16 +331,27 @@ def ridge_conditional_risk(
     """
     if is_symbolic(X, lam, Sigma_x, task_mean, task_cov, noise_var):
         Xs = bk.sym_matrix("X", X)
-        return _ridge_risk(Xs, sp.sympify(lam), bk.sym_matrix("Sigma_x", Sigma_x),
-                           bk.sym_vector("task_mean", task_mean, Xs.shape[1]),
-                           bk.sym_matrix("task_cov", task_cov), sp.sympify(noise_var))
+        return _ridge_risk(
+            Xs,
+            sp.sympify(lam),
+            bk.sym_matrix("Sigma_x", Sigma_x),
+            bk.sym_vector("task_mean", task_mean, Xs.shape[1]),
+            bk.sym_matrix("task_cov", task_cov),
+            sp.sympify(noise_var),
+        )
     Xa, _ = _num_design(X)
     d = Xa.shape[-1]
     lam = check_real("lam (ridge penalty)", lam, lower=0.0)
-    return float_out(_ridge_risk_num(Xa, lam, bk.num_cov("Sigma_x", Sigma_x, d),
-                                     np.array(as_vector("task_mean", task_mean, d=d)),
-                                     bk.num_cov("task_cov", task_cov, d),
-                                     check_real("noise_var (sigma^2)", noise_var, lower=0.0)))
+    return float_out(
+        _ridge_risk_num(
+            Xa,
+            lam,
+            bk.num_cov("Sigma_x", Sigma_x, d),
+            np.array(as_vector("task_mean", task_mean, d=d)),
+            bk.num_cov("task_cov", task_cov, d),
+            check_real("noise_var (sigma^2)", noise_var, lower=0.0),
+        )
+    )
 
 
 # ------------------------------------------------------------------------------------- OLS
@@ -363,8 +392,9 @@ def ols_risk(d: Any, N: Any, noise_var: Any) -> Any:
     d = check_int("d", d, minimum=1)
     N = check_int("N", N, minimum=1)
     if N <= d + 1:
-        raise ValueError(f"N must be > d + 1 = {d + 1} for a finite OLS risk "
-                         f"(inverse-Wishart mean), got N = {N}")
+        raise ValueError(
+            f"N must be > d + 1 = {d + 1} for a finite OLS risk (inverse-Wishart mean), got N = {N}"
+        )
     s2 = check_real("noise_var (sigma^2)", noise_var, lower=0.0)
     return np.float64(_ols_fn()(d, N, s2))
 

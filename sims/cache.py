@@ -25,9 +25,18 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["cache_dir", "cached", "atomic_write_bytes", "code_fingerprint", "module_closure",
-           "module_fingerprint", "clear_memory", "pack_entry", "unpack_entry",
-           "remove_stale_temporaries"]
+__all__ = [
+    "cache_dir",
+    "cached",
+    "atomic_write_bytes",
+    "code_fingerprint",
+    "module_closure",
+    "module_fingerprint",
+    "clear_memory",
+    "pack_entry",
+    "unpack_entry",
+    "remove_stale_temporaries",
+]
 
 T = TypeVar("T")
 _MEMORY: dict[str, Any] = {}
@@ -49,7 +58,7 @@ def unpack_entry(data: bytes) -> Any:
     n = len(_MAGIC)
     if data[:n] != _MAGIC:
         raise ValueError("not an icl-verify cache entry (bad header)")
-    digest, payload = data[n:n + 32], data[n + 32:]
+    digest, payload = data[n : n + 32], data[n + 32 :]
     if len(digest) != 32 or hashlib.sha256(payload).digest() != digest:
         raise ValueError("checksum mismatch (truncated or corrupted file)")
     return pickle.loads(payload)
@@ -94,8 +103,11 @@ def _sims_imports(path: Path, module: str) -> list[str]:
         if isinstance(node, ast.Import):
             out += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) \
-                if node.level else (node.module or "")
+            base = (
+                importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+                if node.level
+                else (node.module or "")
+            )
             out.append(base)
             out += [f"{base}.{a.name}" for a in node.names]
     return [m for m in out if m == "sims" or m.startswith(("sims.", "theory.settings"))]
@@ -191,8 +203,11 @@ def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
             _MEMORY[digest] = value
             return value
         except Exception as exc:  # noqa: BLE001 - corrupt or incompatible: recompute, overwrite
-            warnings.warn(f"cache entry {path} is unreadable ({type(exc).__name__}: {exc}); "
-                          "recomputing", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"cache entry {path} is unreadable ({type(exc).__name__}: {exc}); recomputing",
+                RuntimeWarning,
+                stacklevel=2,
+            )
     value = compute()
     _MEMORY[digest] = value
     if _disk_enabled():

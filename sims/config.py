@@ -75,7 +75,8 @@ def _matches(value: Any, annotation: Any) -> bool:
         if len(args) == 2 and args[1] is Ellipsis:
             return all(_matches(v, args[0]) for v in value)
         return len(args) == len(value) and all(
-            _matches(v, a) for v, a in zip(value, args, strict=True))
+            _matches(v, a) for v, a in zip(value, args, strict=True)
+        )
     if origin in (list, dict):
         return isinstance(value, origin)
     if isinstance(annotation, type):

@@ -40,9 +40,7 @@ def _sqrt_psd(S: torch.Tensor) -> torch.Tensor:
     return (V * torch.where(w > cut, w, torch.zeros_like(w)).sqrt()) @ V.T
 
 
-def mvn(
-    shape: tuple[int, ...], cov: torch.Tensor, *, generator: torch.Generator
-) -> torch.Tensor:
+def mvn(shape: tuple[int, ...], cov: torch.Tensor, *, generator: torch.Generator) -> torch.Tensor:
     """``N(0, cov)`` draws with leading ``shape`` (last axis d), from ``generator``."""
     d = cov.shape[0]
     z = torch.randn((*shape, d), generator=generator, dtype=cov.dtype, device=cov.device)

@@ -32,9 +32,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["ExecutorSpec", "Runner", "UnitReturn", "call_unit", "executor", "run_all",
-           "store_entries", "spec_from_args", "default_jobs", "ManagerBroker", "DaskBroker",
-           "limit_threads", "torch_threads"]
+__all__ = [
+    "ExecutorSpec",
+    "Runner",
+    "UnitReturn",
+    "call_unit",
+    "executor",
+    "run_all",
+    "store_entries",
+    "spec_from_args",
+    "default_jobs",
+    "ManagerBroker",
+    "DaskBroker",
+    "limit_threads",
+    "torch_threads",
+]
 
 Kind = Literal["serial", "processes", "dask-local", "dask"]
 
@@ -58,8 +70,9 @@ class ExecutorSpec:
 
     def __post_init__(self) -> None:
         if self.kind not in ("serial", "processes", "dask-local", "dask"):
-            raise ValueError(f"executor kind {self.kind!r} is not one of serial, processes, "
-                             "dask-local, dask")
+            raise ValueError(
+                f"executor kind {self.kind!r} is not one of serial, processes, dask-local, dask"
+            )
         if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1:
             raise ValueError(f"workers must be an integer >= 1, got {self.workers!r}")
         if self.kind == "dask" and not self.address:
@@ -79,8 +92,9 @@ class ExecutorSpec:
         return "serial (this process)"
 
 
-def spec_from_args(jobs: int | None, dask_local: int | None, scheduler: str | None,
-                   *, default_parallel: bool) -> ExecutorSpec:
+def spec_from_args(
+    jobs: int | None, dask_local: int | None, scheduler: str | None, *, default_parallel: bool
+) -> ExecutorSpec:
     """The executor named by ``--jobs N`` / ``--dask-local N`` / ``--scheduler ADDR``.
 
     With none given: ``--jobs <cores>`` when ``default_parallel`` (sweeps and the report), serial
@@ -122,8 +136,11 @@ def limit_threads(torch_threads: int | None = None) -> None:
     import torch
     from threadpoolctl import threadpool_limits
 
-    n = torch_threads if torch_threads is not None else int(
-        os.environ.get("ICL_VERIFY_TORCH_THREADS", "1"))
+    n = (
+        torch_threads
+        if torch_threads is not None
+        else int(os.environ.get("ICL_VERIFY_TORCH_THREADS", "1"))
+    )
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
     threadpool_limits(limits=int(os.environ.get("ICL_VERIFY_BLAS_THREADS", "1")), user_api="blas")
@@ -253,8 +270,13 @@ class DaskBroker:
 FETCH_TIMEOUT = 3600.0
 
 
-def call_unit(fn: Callable[..., Any], args: tuple[Any, ...], handed_out: Mapping[str, bytes],
-              torch_threads: int = 1, broker: Any = None) -> UnitReturn:
+def call_unit(
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    handed_out: Mapping[str, bytes],
+    torch_threads: int = 1,
+    broker: Any = None,
+) -> UnitReturn:
     """Run ``fn(*args)`` on a worker with cache writes captured, not written.
 
     ``handed_out`` (cache-relative path -> packed bytes) are installed in the worker's memory cache
@@ -320,8 +342,9 @@ def call_unit(fn: Callable[..., Any], args: tuple[Any, ...], handed_out: Mapping
             for digest in mine:
                 broker.release(digest)
     used = tuple(sorted(set(memory) - before))
-    return UnitReturn(value, captured, used, time.perf_counter() - t0,
-                      f"{os.uname().nodename}:{os.getpid()}")
+    return UnitReturn(
+        value, captured, used, time.perf_counter() - t0, f"{os.uname().nodename}:{os.getpid()}"
+    )
 
 
 def store_entries(entries: Mapping[str, bytes]) -> None:
@@ -343,8 +366,9 @@ def store_entries(entries: Mapping[str, bytes]) -> None:
 class Runner:
     """Submit tasks and collect them as they finish, on any of the executors."""
 
-    def __init__(self, spec: ExecutorSpec, pool: Any = None, client: Any = None,
-                 broker: Any = None) -> None:
+    def __init__(
+        self, spec: ExecutorSpec, pool: Any = None, client: Any = None, broker: Any = None
+    ) -> None:
         self.spec = spec
         self._pool = pool
         self._client = client
@@ -357,16 +381,20 @@ class Runner:
             return max(1, len(info.get("workers", {})))
         return self.spec.workers if self.spec.parallel else 1
 
-    def submit(self, fn: Callable[..., Any], args: tuple[Any, ...],
-               handed_out: Mapping[str, bytes] | None = None) -> Any:
+    def submit(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        handed_out: Mapping[str, bytes] | None = None,
+    ) -> Any:
         """A future for ``call_unit(fn, args, handed_out)`` (or a done future when serial)."""
         ho = dict(handed_out or {})
         if self._client is not None:
-            return self._client.submit(call_unit, fn, args, ho, self.spec.torch_threads,
-                                       self.broker, pure=False)
+            return self._client.submit(
+                call_unit, fn, args, ho, self.spec.torch_threads, self.broker, pure=False
+            )
         if self._pool is not None:
-            return self._pool.submit(call_unit, fn, args, ho, self.spec.torch_threads,
-                                     self.broker)
+            return self._pool.submit(call_unit, fn, args, ho, self.spec.torch_threads, self.broker)
         fut: cf.Future[UnitReturn] = cf.Future()
         t0 = time.perf_counter()
         try:  # serial: in this process, cache written by cached() itself as always
@@ -394,25 +422,42 @@ def executor(spec: ExecutorSpec) -> Iterator[Runner]:
         return
     if spec.kind == "processes":
         ctx = multiprocessing.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=spec.workers, mp_context=ctx,
-                                    initializer=_worker_setup,
-                                    initargs=(spec.torch_threads,)) as pool, \
-                ctx.Manager() as manager:
+        with (
+            cf.ProcessPoolExecutor(
+                max_workers=spec.workers,
+                mp_context=ctx,
+                initializer=_worker_setup,
+                initargs=(spec.torch_threads,),
+            ) as pool,
+            ctx.Manager() as manager,
+        ):
             broker = ManagerBroker(manager.dict(), manager.dict(), manager.Lock())
             yield Runner(spec, pool=pool, broker=broker)
         return
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ValueError("Dask executors need the 'cluster' extra: "
-                         "pip install 'icl-verify[cluster]'") from exc
+        raise ValueError(
+            "Dask executors need the 'cluster' extra: pip install 'icl-verify[cluster]'"
+        ) from exc
     if spec.kind == "dask-local":
-        env = {"OMP_NUM_THREADS": str(spec.torch_threads),
-               "MKL_NUM_THREADS": str(spec.torch_threads),
-               "OPENBLAS_NUM_THREADS": os.environ.get("ICL_VERIFY_BLAS_THREADS", "1")}
-        with LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
-                          host="127.0.0.1", dashboard_address=":0", memory_limit=0,
-                          env=env) as cluster, Client(cluster) as client:
+        env = {
+            "OMP_NUM_THREADS": str(spec.torch_threads),
+            "MKL_NUM_THREADS": str(spec.torch_threads),
+            "OPENBLAS_NUM_THREADS": os.environ.get("ICL_VERIFY_BLAS_THREADS", "1"),
+        }
+        with (
+            LocalCluster(
+                n_workers=spec.workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=":0",
+                memory_limit=0,
+                env=env,
+            ) as cluster,
+            Client(cluster) as client,
+        ):
             yield Runner(spec, client=client, broker=DaskBroker(uuid.uuid4().hex[:12]))
         return
     with Client(spec.address) as client:

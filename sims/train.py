@@ -23,8 +23,14 @@ import torch
 from sims.cache import atomic_write_bytes
 from sims.config import TrainConfig
 
-__all__ = ["TrainResult", "train", "minibatch_objective", "resolve_device", "torch_dtype",
-           "make_generator"]
+__all__ = [
+    "TrainResult",
+    "train",
+    "minibatch_objective",
+    "resolve_device",
+    "torch_dtype",
+    "make_generator",
+]
 
 Objective = Callable[[torch.nn.Module, torch.Generator, int], torch.Tensor]
 
@@ -106,8 +112,12 @@ def load_checkpoint(path: Path) -> dict[str, Any] | None:
             raise ValueError(f"missing keys {sorted(missing)}")
         return state
     except Exception as exc:  # noqa: BLE001 - any unreadable checkpoint is discarded
-        warnings.warn(f"checkpoint {path} is unreadable ({type(exc).__name__}: {exc}); "
-                      "training restarts from step 0", RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            f"checkpoint {path} is unreadable ({type(exc).__name__}: {exc}); "
+            "training restarts from step 0",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         path.unlink(missing_ok=True)
         return None
 
@@ -174,18 +184,28 @@ def train(
             bar.update(1)
         if ckpt is not None and cfg.checkpoint_every and (step + 1) % cfg.checkpoint_every == 0:
             buf = io.BytesIO()
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(),
-                        "gen": generator.get_state(), "step": step + 1, "steps": steps_log,
-                        "losses": loss_log, "trace": trace}, buf)
+            torch.save(
+                {
+                    "model": model.state_dict(),
+                    "opt": opt.state_dict(),
+                    "gen": generator.get_state(),
+                    "step": step + 1,
+                    "steps": steps_log,
+                    "losses": loss_log,
+                    "trace": trace,
+                },
+                buf,
+            )
             atomic_write_bytes(ckpt, buf.getvalue())
         if stopped_at is not None:
             break
     if bar is not None:
         bar.close()
     losses = np.asarray(loss_log, dtype=float)
-    tail = losses[-max(1, len(losses) // 10):] if len(losses) else np.array([float("nan")])
-    params = {k: v.detach().to("cpu", torch.float64).numpy().copy()
-              for k, v in model.state_dict().items()}
+    tail = losses[-max(1, len(losses) // 10) :] if len(losses) else np.array([float("nan")])
+    params = {
+        k: v.detach().to("cpu", torch.float64).numpy().copy() for k, v in model.state_dict().items()
+    }
     return TrainResult(
         params=params,
         steps=np.asarray(steps_log, dtype=int),
@@ -194,6 +214,8 @@ def train(
         seed=cfg.seed,
         config=cfg,
         wall_time=time.perf_counter() - t0,
-        extra={**({"trace": trace} if trace else {}),
-               **({"stopped_at": stopped_at} if stopped_at is not None else {})},
+        extra={
+            **({"trace": trace} if trace else {}),
+            **({"stopped_at": stopped_at} if stopped_at is not None else {}),
+        },
     )

@@ -92,13 +92,22 @@ class HpcyExperiment:
         check_int("H", self.H, minimum=1, paper="hpcy25 §1.3")
         check_real("sigma2", self.sigma2, lower=0.0, paper="hpcy25 §1.1")
         check_choice("model", self.model, ("softmax", "linear"))
-        check_real("rho", self.rho, lower=-1.0, upper=1.0, lower_open=True, upper_open=True,
-                   paper="KMS covariance, hpcy25 §5.3")
+        check_real(
+            "rho",
+            self.rho,
+            lower=-1.0,
+            upper=1.0,
+            lower_open=True,
+            upper_open=True,
+            paper="KMS covariance, hpcy25 §5.3",
+        )
         if self.task_var is not None:
             check_real("task_var", self.task_var, lower=0.0, lower_open=True)
         if self.multitask and (self.d != 6 or self.model != "softmax"):
-            raise ValueError(f"multitask needs d = 6 and a softmax model (hpcy25 §5.4), got "
-                             f"d={self.d}, model={self.model!r}")
+            raise ValueError(
+                f"multitask needs d = 6 and a softmax model (hpcy25 §5.4), got "
+                f"d={self.d}, model={self.model!r}"
+            )
 
     @property
     def n_out(self) -> int:
@@ -110,7 +119,11 @@ class HpcyExperiment:
 
 
 def sample_batch(
-    exp: HpcyExperiment, B: int, *, generator: torch.Generator, L: int | None = None,
+    exp: HpcyExperiment,
+    B: int,
+    *,
+    generator: torch.Generator,
+    L: int | None = None,
     dtype: torch.dtype = torch.float32,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """``B`` prompts: token matrix ``Z`` (B, d+n_out, L+1) and query target (B,) or (B, n_out)."""
@@ -142,18 +155,26 @@ def sample_batch(
     return Z, target
 
 
-def build_model(exp: HpcyExperiment, *, generator: torch.Generator,
-                dtype: torch.dtype = torch.float32) -> torch.nn.Module:
+def build_model(
+    exp: HpcyExperiment, *, generator: torch.Generator, dtype: torch.dtype = torch.float32
+) -> torch.nn.Module:
     """A freshly initialised model for ``exp`` (init drawn from ``generator``)."""
     if exp.model == "linear":
         return LinearAttention(exp.d, exp.H, L0=exp.L, generator=generator, dtype=dtype)
-    return SoftmaxAttention(exp.d, exp.H, generator=generator, n_out=exp.n_out,
-                            double_softmax=exp.double_softmax,
-                            query_self_attend=exp.query_self_attend, dtype=dtype)
+    return SoftmaxAttention(
+        exp.d,
+        exp.H,
+        generator=generator,
+        n_out=exp.n_out,
+        double_softmax=exp.double_softmax,
+        query_self_attend=exp.query_self_attend,
+        dtype=dtype,
+    )
 
 
-def load_model(exp: HpcyExperiment, params: dict[str, np.ndarray],
-               dtype: torch.dtype = torch.float64) -> torch.nn.Module:
+def load_model(
+    exp: HpcyExperiment, params: dict[str, np.ndarray], dtype: torch.dtype = torch.float64
+) -> torch.nn.Module:
     """Rebuild a trained model from ``TrainResult.params`` (float64 by default, for evaluation)."""
     model = build_model(exp, generator=make_generator(0), dtype=dtype)
     model.load_state_dict({k: torch.as_tensor(v, dtype=dtype) for k, v in params.items()})
@@ -168,7 +189,7 @@ class InvariantStop:
     standard deviation over the last window (the minibatch noise of the iterate, which the cosine
     decay of the lr shrinks) is at most ``rel_drift`` times its mean, after at least ``min_steps``
     steps (the
-    ± pair forms in the first ~30 % of a 3000-step run, Obs. 4).  Issue 19 item 2: the checks set
+    ± pair forms in the first ~30 % of a 3000-step run, Obs. 4).  The checks set
     ``rel_drift`` to a small fraction of the row's tolerance.  Frozen, so it keys the cache."""
 
     rel_drift: float
@@ -185,18 +206,26 @@ class InvariantStop:
         if last < max(self.min_steps, 2 * self.window):
             return False
         cur = [r["inv"] for r in trace if "inv" in r and r["step"] > last - self.window]
-        prev = [r["inv"] for r in trace
-                if "inv" in r and last - 2 * self.window < r["step"] <= last - self.window]
+        prev = [
+            r["inv"]
+            for r in trace
+            if "inv" in r and last - 2 * self.window < r["step"] <= last - self.window
+        ]
         if not cur or not prev:
             return False
         a, b = float(np.mean(cur)), float(np.mean(prev))
         scale = 0.5 * (abs(a) + abs(b))
-        return (abs(a - b) <= self.rel_drift * scale
-                and float(np.std(cur)) <= self.rel_drift * abs(a))
+        return abs(a - b) <= self.rel_drift * scale and float(np.std(cur)) <= self.rel_drift * abs(
+            a
+        )
 
 
-def run(preset: str | tuple[HpcyExperiment, TrainConfig], *, stop: InvariantStop | None = None,
-        **overrides: Any) -> TrainResult:
+def run(
+    preset: str | tuple[HpcyExperiment, TrainConfig],
+    *,
+    stop: InvariantStop | None = None,
+    **overrides: Any,
+) -> TrainResult:
     """Train one preset; ``overrides`` replace fields of the setting or of the TrainConfig;
     ``stop`` ends training once the invariant has settled (``cfg.steps`` is then an upper bound and
     ``extra["stopped_at"]`` the steps taken)."""
@@ -242,8 +271,9 @@ def trained(preset: str, *, seed: int = 0, **overrides: Any) -> TrainResult:
     exp, cfg = PRESETS[preset]
     exp_fields = {f.name for f in dataclasses.fields(HpcyExperiment)}
     exp = dataclasses.replace(exp, **{k: v for k, v in overrides.items() if k in exp_fields})
-    cfg = dataclasses.replace(cfg, seed=seed,
-                              **{k: v for k, v in overrides.items() if k not in exp_fields})
+    cfg = dataclasses.replace(
+        cfg, seed=seed, **{k: v for k, v in overrides.items() if k not in exp_fields}
+    )
     return cached("softmax_multihead", (exp, cfg), lambda: run((exp, cfg)))
 
 
@@ -256,8 +286,14 @@ def circuits(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> tuple[np.nda
 
 
 @torch.no_grad()
-def model_risk(exp: HpcyExperiment, params: dict[str, np.ndarray], *, L: int | None = None,
-               n: int = 20_000, seed: int = 0) -> Estimate:
+def model_risk(
+    exp: HpcyExperiment,
+    params: dict[str, np.ndarray],
+    *,
+    L: int | None = None,
+    n: int = 20_000,
+    seed: int = 0,
+) -> Estimate:
     """ICL risk ``E(ŷ_q − y_q)²`` (summed over outputs) of a trained model on ``n`` fresh
     prompts."""
     model = load_model(exp, params)
@@ -272,35 +308,54 @@ def model_risk(exp: HpcyExperiment, params: dict[str, np.ndarray], *, L: int | N
     return Estimate(float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size)), int(v.size))
 
 
-_FAST = TrainConfig(optimizer="adam", lr=1e-2, steps=3000, batch_size=128, lr_decay=0.05,
-                    dtype="float32", device="cpu", log_every=20)
+_FAST = TrainConfig(
+    optimizer="adam",
+    lr=1e-2,
+    steps=3000,
+    batch_size=128,
+    lr_decay=0.05,
+    dtype="float32",
+    device="cpu",
+    log_every=20,
+)
 _SHORT = dataclasses.replace(_FAST, steps=2000)  # linear, non-isotropic, multi-task (calibrated)
 _SPEC = dataclasses.replace(_FAST, lr=5e-3, steps=8000, lr_decay=1.0)
 
-#: Upper bound on the steps of a trained check at a setting other than its preset (issue 19): the
+#: Upper bound on the steps of a trained check at a setting other than its preset: the
 #: run stops earlier once the invariant has settled (:class:`InvariantStop`); the cosine decay runs
 #: over this bound.
 SETTING_MAX_STEPS = 3000
-#: The recipe of a trained check at a setting other than its preset (issue 19): Adam, peak lr 1e-2
+#: The recipe of a trained check at a setting other than its preset: Adam, peak lr 1e-2
 #: (h2's calibrated value), cosine decay to 0.05x over at most :data:`SETTING_MAX_STEPS` steps,
 #: batch 128; the checks raise the batch for a tighter row
-#: (``sims.checks.softmax_multihead_settings.setting_batch``) and stop by :class:`InvariantStop`.
+#: (``sims.checks.softmax_multihead.training.setting_batch``) and stop by :class:`InvariantStop`.
 SETTING_CONFIG = dataclasses.replace(_FAST, steps=SETTING_MAX_STEPS)
 
 
-def setting_experiment(*, d: int, L: int, sigma2: float, H: int, batch_size: int | None = None,
-                       steps: int | None = None) -> tuple[HpcyExperiment, TrainConfig]:
+def setting_experiment(
+    *,
+    d: int,
+    L: int,
+    sigma2: float,
+    H: int,
+    batch_size: int | None = None,
+    steps: int | None = None,
+) -> tuple[HpcyExperiment, TrainConfig]:
     """The (experiment, config) a trained check runs at the setting ``d, L, σ², H`` (isotropic
     covariates, prior I/d, noisy labels as §1.1) with the derived recipe :data:`SETTING_CONFIG`;
     train it with ``cached("softmax_multihead", (exp, replace(cfg, seed=s)), ...)`` via
     :func:`trained_setting`."""
-    cfg = dataclasses.replace(SETTING_CONFIG, **({"batch_size": batch_size} if batch_size else {}),
-                              **({"steps": steps} if steps else {}))
+    cfg = dataclasses.replace(
+        SETTING_CONFIG,
+        **({"batch_size": batch_size} if batch_size else {}),
+        **({"steps": steps} if steps else {}),
+    )
     return HpcyExperiment(d=d, L=L, sigma2=sigma2, H=H), cfg
 
 
-def trained_setting(exp: HpcyExperiment, cfg: TrainConfig, *, seed: int = 0,
-                    stop: InvariantStop | None = None) -> TrainResult:
+def trained_setting(
+    exp: HpcyExperiment, cfg: TrainConfig, *, seed: int = 0, stop: InvariantStop | None = None
+) -> TrainResult:
     """``run((exp, cfg), stop=stop)`` at ``seed`` through the config-keyed cache (the stop
     criterion is part of the key)."""
     cfg = dataclasses.replace(cfg, seed=seed)
@@ -320,8 +375,10 @@ PRESETS: dict[str, tuple[HpcyExperiment, TrainConfig]] = {
     "linear": (HpcyExperiment(H=1, model="linear"), _SHORT),  # Fig. 8 baseline
     # §5.3, Fig. 12, at L = 20 (the paper's L = 40 halved) so that Γ* (5.6) is 3.1 % from P_D*,
     # batch 512 and lr 5e-3 (see sims/checks/softmax_multihead.py:check_eq5_6_train)
-    "noniso": (HpcyExperiment(H=2, rho=0.5, L=20),
-               dataclasses.replace(_SHORT, lr=5e-3, batch_size=512)),
+    "noniso": (
+        HpcyExperiment(H=2, rho=0.5, L=20),
+        dataclasses.replace(_SHORT, lr=5e-3, batch_size=512),
+    ),
     "multitask": (HpcyExperiment(d=6, L=48, H=4, multitask=True), _SHORT),  # §5.4 (calibrated)
     # (4.3) vs vanilla GD: H = 2 at L = 24, batch 512, so that η_V* = L/(L+D'+1) is 3.28 % below
     # 1/κ (2.2 % at L = 40: too close for the trained pair's finite-ω offset, +0.1 … +0.8 % here
@@ -329,6 +386,8 @@ PRESETS: dict[str, tuple[HpcyExperiment, TrainConfig]] = {
     "h2_L24": (HpcyExperiment(H=2, L=24), dataclasses.replace(_FAST, batch_size=512, steps=4000)),
     "h2_spec": (HpcyExperiment(H=2), _SPEC),  # the spec's recipe (thorough tier)
     "h3_spec": (HpcyExperiment(H=3), _SPEC),  # the spec's recipe (thorough tier)
-    "multitask_spec": (HpcyExperiment(d=6, L=48, H=4, multitask=True),
-                       dataclasses.replace(_SPEC, steps=10_000)),
+    "multitask_spec": (
+        HpcyExperiment(d=6, L=48, H=4, multitask=True),
+        dataclasses.replace(_SPEC, steps=10_000),
+    ),
 }

@@ -20,8 +20,9 @@ __all__ = ["GDBeta"]
 
 
 class GDBeta(nn.Module):
-    def __init__(self, d: int, *, dtype: torch.dtype = torch.float64,
-                 device: torch.device | str = "cpu") -> None:
+    def __init__(
+        self, d: int, *, dtype: torch.dtype = torch.float64, device: torch.device | str = "cpu"
+    ) -> None:
         super().__init__()
         self.d = d
         self.Gamma = nn.Parameter(torch.zeros(d, d, dtype=dtype, device=device))  # (d, d) Γ

@@ -43,8 +43,9 @@ class LSA(nn.Module):
     ) -> None:
         super().__init__()
         if parameterisation not in ("merged", "factored"):
-            raise ValueError("parameterisation must be 'merged' or 'factored', "
-                             f"got {parameterisation!r}")
+            raise ValueError(
+                f"parameterisation must be 'merged' or 'factored', got {parameterisation!r}"
+            )
         D = d + 1
         self.d, self.parameterisation, self.mask_query = d, parameterisation, mask_query
         kw = {"dtype": dtype, "device": device}

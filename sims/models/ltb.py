@@ -41,8 +41,15 @@ class LTB(nn.Module):
         super().__init__()
         D = d + 1
         self.d, self.mlp, self.mlp_residual = d, mlp, mlp_residual
-        self.attn = LSA(d, parameterisation="factored", mask_query=mask_query, k=k, v=v,
-                        dtype=dtype, device=device)
+        self.attn = LSA(
+            d,
+            parameterisation="factored",
+            mask_query=mask_query,
+            k=k,
+            v=v,
+            dtype=dtype,
+            device=device,
+        )
         if mlp:
             m = m or D
             self.W_1 = nn.Parameter(torch.zeros(m, D, dtype=dtype, device=device))  # (m, d+1)

@@ -24,7 +24,7 @@ Fault switches exist **only** for negative controls: ``double_softmax=True`` app
 twice, ``query_self_attend=True`` lets the query attend to itself (its own column enters keys and
 values).  Neither is the paper's model.
 
-Speed (issue 22): :meth:`SoftmaxAttention.forward` runs one ``torch.autograd.Function``
+Speed: :meth:`SoftmaxAttention.forward` runs one ``torch.autograd.Function``
 (:class:`_QueryAttention`) whose backward is the analytic gradient of one query's softmax
 attention, over the *same* parameters (names, shapes, ``state_dict``, initialisation unchanged).
 It computes the same function and gradients as the literal autograd path
@@ -44,10 +44,15 @@ from torch.autograd.function import once_differentiable
 __all__ = ["SoftmaxAttention", "uniform_init"]
 
 
-def uniform_init(shape: tuple[int, ...], fan_in: int, *, generator: torch.Generator,
-                 dtype: torch.dtype, device: torch.device | str) -> torch.Tensor:
-    """PyTorch's default ``nn.Linear`` weight law ``U(−1/√fan_in, 1/√fan_in)``, from ``generator``.
-    """
+def uniform_init(
+    shape: tuple[int, ...],
+    fan_in: int,
+    *,
+    generator: torch.Generator,
+    dtype: torch.dtype,
+    device: torch.device | str,
+) -> torch.Tensor:
+    """PyTorch's ``nn.Linear`` weight law ``U(−1/√fan_in, 1/√fan_in)``, drawn from ``generator``."""
     bound = 1.0 / math.sqrt(fan_in)
     u = torch.rand(shape, generator=generator, dtype=dtype, device=device)
     return (2.0 * u - 1.0) * bound
@@ -66,8 +71,15 @@ class _QueryAttention(torch.autograd.Function):
     """
 
     @staticmethod
-    def forward(ctx: Any, keys: torch.Tensor, z_q: torch.Tensor, W_Q: torch.Tensor,
-                W_K: torch.Tensor, W_V: torch.Tensor, W_O: torch.Tensor) -> torch.Tensor:
+    def forward(
+        ctx: Any,
+        keys: torch.Tensor,
+        z_q: torch.Tensor,
+        W_Q: torch.Tensor,
+        W_K: torch.Tensor,
+        W_V: torch.Tensor,
+        W_O: torch.Tensor,
+    ) -> torch.Tensor:
         (H, D, _), n_out, B = W_Q.shape, W_O.shape[0], z_q.shape[0]
         kq = torch.bmm(W_K.transpose(1, 2), W_Q) / math.sqrt(D)  # (H, D, D)  KQ^h
         M = kq.permute(2, 0, 1).reshape(D, H * D)  # (D, H·D)  M[j, hD+i] = KQ^h_ij
@@ -82,7 +94,8 @@ class _QueryAttention(torch.autograd.Function):
     @staticmethod
     @once_differentiable
     def backward(  # pyright: ignore[reportIncompatibleMethodOverride]  (once_differentiable)
-        ctx: Any, *grad_outputs: torch.Tensor,
+        ctx: Any,
+        *grad_outputs: torch.Tensor,
     ) -> tuple[torch.Tensor | None, ...]:
         (g,) = grad_outputs  # (B, n_out)
         keys, z_q, W_Q, W_K, W_V, W_Oh, M, N, a, p, u = ctx.saved_tensors
@@ -92,8 +105,9 @@ class _QueryAttention(torch.autograd.Function):
         dp = torch.bmm(du, keys.transpose(1, 2))  # (B, H, n)  z_i·∂u^h
         ds = dp.sub_((u * du).sum(-1, keepdim=True)).mul_(p)  # (B, H, n)  softmax backward
         da = torch.bmm(ds, keys).view(B, H * D)  # (B, H·D)  ∂a^h = Σ_i ∂s_i^h z_i
-        d_keys = torch.bmm(ds.transpose(1, 2), a) + torch.bmm(p.transpose(1, 2), du) \
-            if need[0] else None  # (B, n, D)
+        d_keys = (
+            torch.bmm(ds.transpose(1, 2), a) + torch.bmm(p.transpose(1, 2), du) if need[0] else None
+        )  # (B, n, D)
         d_zq = torch.mm(da, M.t()) if need[1] else None  # (B, D)
         dW_Q = dW_K = dW_V = dW_O = None
         if need[2] or need[3]:
@@ -103,8 +117,11 @@ class _QueryAttention(torch.autograd.Function):
         if need[4] or need[5]:
             dov = torch.mm(u.view(B, H * D).t(), g).view(H, D, n_out).transpose(1, 2)  # (H,n_out,D)
             dW_V = torch.bmm(W_Oh.transpose(1, 2), dov) if need[4] else None  # (H, D, D)
-            dW_O = torch.bmm(dov, W_V.transpose(1, 2)).transpose(0, 1).reshape(n_out, H * D) \
-                if need[5] else None  # (n_out, H·D)
+            dW_O = (
+                torch.bmm(dov, W_V.transpose(1, 2)).transpose(0, 1).reshape(n_out, H * D)
+                if need[5]
+                else None
+            )  # (n_out, H·D)
         return d_keys, d_zq, dW_Q, dW_K, dW_V, dW_O
 
 
@@ -140,8 +157,7 @@ class SoftmaxAttention(nn.Module):
         return torch.einsum("hki,hkj->hij", self.W_K, self.W_Q) / math.sqrt(self.D)
 
     def ov(self) -> torch.Tensor:
-        """Effective ``OV^h = W_O^h W_V^h`` (last ``n_out`` rows of the OV circuit): (H, n_out, D).
-        """
+        """Effective ``OV^h = W_O^h W_V^h`` (the last ``n_out`` rows of OV): (H, n_out, D)."""
         W_O = self.W_O.view(self.n_out, self.H, self.D)  # (n_out, H, D)
         return torch.einsum("ohk,hkj->hoj", W_O, self.W_V)
 
@@ -176,7 +192,7 @@ class SoftmaxAttention(nn.Module):
         return out[:, 0] if self.n_out == 1 else out  # (B,) or (B, n_out)
 
     def forward_autograd(self, Z: torch.Tensor) -> torch.Tensor:
-        """:meth:`forward` written literally through autograd (the forward before issue 22)."""
+        """:meth:`forward` written literally through autograd (the reference of its tests)."""
         L = Z.shape[2] - 1
         tok = Z.transpose(1, 2)  # (B, L+1, D)
         vals = tok if self.query_self_attend else tok[:, :L]  # (B, L, D)

@@ -29,8 +29,16 @@ def tokens(X: torch.Tensor, y: torch.Tensor, xq: torch.Tensor) -> torch.Tensor:
 class SoftmaxUnit(nn.Module):
     """ŷ = v·Σ_{j≤n} y_j softmax_j(x_jᵀM_KᵀM_Q x_q) from the full (d+1)×(d+1) weight matrices."""
 
-    def __init__(self, d: int, *, tied: bool = True, init: float = 1e-3, train_value: bool = False,
-                 include_query: bool = False, dtype: torch.dtype = torch.float64) -> None:
+    def __init__(
+        self,
+        d: int,
+        *,
+        tied: bool = True,
+        init: float = 1e-3,
+        train_value: bool = False,
+        include_query: bool = False,
+        dtype: torch.dtype = torch.float64,
+    ) -> None:
         super().__init__()
         self.d, self.tied, self.include_query = d, tied, include_query
         self.M_K = nn.Parameter(init * torch.eye(d, dtype=dtype))

@@ -25,12 +25,22 @@ class MaskedLinearTF(nn.Module):
     ``W_E ~ N(0, 1/(d+1))``, ``W_O ~ N(0, 1/d_hid)``, from an explicit generator.
     """
 
-    def __init__(self, d: int, heads: Sequence[int], d_hid: int, *, generator: torch.Generator,
-                 attn_scale: float = 1.0, dtype: torch.dtype = torch.float64) -> None:
+    def __init__(
+        self,
+        d: int,
+        heads: Sequence[int],
+        d_hid: int,
+        *,
+        generator: torch.Generator,
+        attn_scale: float = 1.0,
+        dtype: torch.dtype = torch.float64,
+    ) -> None:
         super().__init__()
         if d < 1 or d_hid < 1 or not heads or any(h < 1 or d_hid % h for h in heads):
-            raise ValueError(f"need d ≥ 1 and every head count dividing d_hid = {d_hid}, got "
-                             f"d = {d}, heads = {tuple(heads)}")
+            raise ValueError(
+                f"need d ≥ 1 and every head count dividing d_hid = {d_hid}, got "
+                f"d = {d}, heads = {tuple(heads)}"
+            )
         self.d, self.heads, self.d_hid, self.attn_scale = d, tuple(heads), d_hid, attn_scale
         kw = {"generator": generator, "dtype": dtype}
         self.W_E = nn.Parameter(torch.randn(d_hid, d + 1, **kw) / math.sqrt(d + 1))
@@ -42,11 +52,13 @@ class MaskedLinearTF(nn.Module):
         for h in self.heads:
             for lst in (self.WQ, self.WK, self.WV):
                 lst.append(nn.Parameter(0.02 * torch.randn(h, d_hid // h, d_hid, **kw)))
-            self.W1.append(nn.Parameter(torch.eye(d_hid, dtype=dtype)
-                                        + 0.02 * torch.randn(d_hid, d_hid, **kw)))
+            self.W1.append(
+                nn.Parameter(torch.eye(d_hid, dtype=dtype) + 0.02 * torch.randn(d_hid, d_hid, **kw))
+            )
 
-    def hidden(self, E: torch.Tensor, n: int,
-               head_mask: Sequence[Sequence[bool]] | None = None) -> list[torch.Tensor]:
+    def hidden(
+        self, E: torch.Tensor, n: int, head_mask: Sequence[Sequence[bool]] | None = None
+    ) -> list[torch.Tensor]:
         """Hidden states ``H^(0..L)``, each (B, d_hid, m); the first ``n`` columns are context."""
         H = torch.einsum("ij,bjm->bim", self.W_E, E)
         out = [H]
@@ -63,8 +75,9 @@ class MaskedLinearTF(nn.Module):
             out.append(H)
         return out
 
-    def forward(self, E: torch.Tensor, n: int,
-                head_mask: Sequence[Sequence[bool]] | None = None) -> torch.Tensor:
+    def forward(
+        self, E: torch.Tensor, n: int, head_mask: Sequence[Sequence[bool]] | None = None
+    ) -> torch.Tensor:
         """Predictions ``W_Oᵀ H^(L)`` at every column, (B, m)."""
         return torch.einsum("i,bim->bm", self.W_O, self.hidden(E, n, head_mask)[-1])
 
@@ -76,8 +89,14 @@ class PreGDTF(nn.Module):
     ``res ← res − (η_ℓ/n) ⟨x̃_a, x̃_b⟩ res_ctx``; the read-out is ``−res`` at the queries.
     The Gram matrix of ``x̃`` is computed once (the x̃ rows never change)."""
 
-    def __init__(self, k: int, *, preprocess: bool = True, log_eta_init: float = -1.0,
-                 dtype: torch.dtype = torch.float64) -> None:
+    def __init__(
+        self,
+        k: int,
+        *,
+        preprocess: bool = True,
+        log_eta_init: float = -1.0,
+        dtype: torch.dtype = torch.float64,
+    ) -> None:
         super().__init__()
         if k < 1:
             raise ValueError(f"k (GD layers) must be ≥ 1, got {k}")

@@ -14,21 +14,32 @@ import torch
 
 from sims.models.sparse_multihead import MaskedLinearTF
 
-__all__ = ["query_states", "linear_probe", "probe_targets", "probe_errors", "pprobe_curve",
-           "PPROBE_STEPS", "PPROBE_ETAS", "PPROBE_IDEAL"]
+__all__ = [
+    "query_states",
+    "linear_probe",
+    "probe_targets",
+    "probe_errors",
+    "pprobe_curve",
+    "PPROBE_STEPS",
+    "PPROBE_ETAS",
+    "PPROBE_IDEAL",
+]
 
 #: P-probing checkpoints (spec §4 Fig. 2b ideal reference) and the paper's η grid.
 PPROBE_STEPS = (0, 10, 20, 30, 50, 90, 1000, 9000)
 PPROBE_ETAS = (1.0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
 #: Spec §4 Fig. 2b [calibrated]: the ideal Alg. 1 reference at PPROBE_STEPS, σ -> risks (a bound
 #: on what a trained model could reach, not a target).
-PPROBE_IDEAL = {0.0: (3.97, 2.51, 1.86, 1.49, 1.07, 0.70, 0.11, 0.05),
-                0.8: (4.06, 2.57, 1.93, 1.56, 1.16, 0.81, 0.43, 0.93)}
+PPROBE_IDEAL = {
+    0.0: (3.97, 2.51, 1.86, 1.49, 1.07, 0.70, 0.11, 0.05),
+    0.8: (4.06, 2.57, 1.93, 1.56, 1.16, 0.81, 0.43, 0.93),
+}
 
 
 @torch.no_grad()
-def query_states(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, xq: np.ndarray
-                 ) -> list[np.ndarray]:
+def query_states(
+    model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, xq: np.ndarray
+) -> list[np.ndarray]:
     """The query columns of ``H^(0..L)``, each (B, q, d_hid), for contexts ``X`` (B, n, d), ``y``
     (B, n) and queries ``xq`` (B, q, d); attention scale ``1/n`` of these contexts."""
     B, n, d = X.shape
@@ -56,18 +67,28 @@ def linear_probe(F: np.ndarray, T: np.ndarray, n_train: int) -> np.ndarray:
     return np.concatenate([Fte, np.ones((*Fte.shape[:2], 1))], axis=2) @ coef
 
 
-def probe_targets(X: np.ndarray, y: np.ndarray, w: np.ndarray, xq: np.ndarray
-                  ) -> dict[str, np.ndarray]:
+def probe_targets(
+    X: np.ndarray, y: np.ndarray, w: np.ndarray, xq: np.ndarray
+) -> dict[str, np.ndarray]:
     """Probe targets at the queries, each (B, q, k): ``"y"`` = ⟨w*, x_q⟩ (noiseless label),
     ``"rhat*xq"`` = Alg. 1's r̂ ⊙ x_q (r̂ = Xᵀy/n of the context), ``"w*xq"`` = w* ⊙ x_q."""
     rhat = np.einsum("bnd,bn->bd", X, y) / X.shape[1]
-    return {"y": np.einsum("bqd,bd->bq", xq, w)[..., None], "rhat*xq": rhat[:, None, :] * xq,
-            "w*xq": w[:, None, :] * xq}
+    return {
+        "y": np.einsum("bqd,bd->bq", xq, w)[..., None],
+        "rhat*xq": rhat[:, None, :] * xq,
+        "w*xq": w[:, None, :] * xq,
+    }
 
 
-def probe_errors(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, w: np.ndarray,
-                 xq: np.ndarray, n_train: int, perm: np.ndarray | None
-                 ) -> dict[str, list[np.ndarray]]:
+def probe_errors(
+    model: MaskedLinearTF,
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    xq: np.ndarray,
+    n_train: int,
+    perm: np.ndarray | None,
+) -> dict[str, list[np.ndarray]]:
     """Per target of :func:`probe_targets`, per layer (input, 1..L): the held-out squared error of
     the probe summed over the target's coordinates and averaged over the queries of each prompt,
     (B − n_train,).  ``perm`` permutes the probe's training targets across prompts (``None``: no
@@ -84,8 +105,14 @@ def probe_errors(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, w: np.ndar
     return out
 
 
-def pprobe_curve(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, w: np.ndarray,
-                 xq: np.ndarray, yq: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+def pprobe_curve(
+    model: MaskedLinearTF,
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    xq: np.ndarray,
+    yq: np.ndarray,
+) -> tuple[float, np.ndarray, np.ndarray]:
     """Fig. 2b P-probing of ``model`` on prompts ``X`` (B, n, d), ``y`` (B, n), tasks ``w``,
     queries ``xq`` (B, q, d) with noisy labels ``yq`` (B, q) (the paper: n = 117, q = 11): GD from
     0 on ``(1/(2(q−1)))‖F v − y‖²`` over the first q − 1 layer-1 query columns, the last query's
@@ -103,8 +130,9 @@ def pprobe_curve(model: MaskedLinearTF, X: np.ndarray, y: np.ndarray, w: np.ndar
         for eta in PPROBE_ETAS:
             errs = []
             for t in PPROBE_STEPS:
-                shrink = np.where(S > 1e-12, (1 - (1 - eta * lam) ** t) / np.maximum(S, 1e-300),
-                                  0.0)
+                shrink = np.where(
+                    S > 1e-12, (1 - (1 - eta * lam) ** t) / np.maximum(S, 1e-300), 0.0
+                )
                 pred = np.einsum("bj,bj->b", proj, shrink * uy)
                 errs.append((pred - target) ** 2)
             E = np.array(errs)  # (steps, B)

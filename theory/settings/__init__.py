@@ -7,7 +7,9 @@
   :class:`GaussianTaskPrior`, :class:`LinearRegressionICL`;
 * one module per paper slug holding that paper's own settings, and only those (the objects its
   strategies in :mod:`theory.strategies` draw and its training presets build their data from;
-  training knobs live in the experiments' configs).
+  training knobs live in the experiments' configs).  Import them from
+  ``theory.settings.<slug>``: this package does not re-export them (apart from two older
+  names), so one paper's settings never enter another paper's model-cache fingerprint.
 
 Only the standard library and numpy are imported here, so the trained models of ``sims`` can use
 these settings without seeing any prediction (STYLE R16).
@@ -16,31 +18,12 @@ these settings without seeing any prediction (STYLE R16).
 from __future__ import annotations
 
 from theory.settings.linear import GaussianCovariates, GaussianTaskPrior, LinearRegressionICL
-from theory.settings.lsa_flow import THETA_NORM_ATOL, Assumption3Setting, LSAFlowData
-from theory.settings.ltb import (
-    C17_SETTING,
-    C18_BETA_NORM,
-    C18_H,
-    C18_SETTING,
-    c18_preset_setting,
-    table1_setting,
-    thm63_setting,
-    validate_table1,
-    validate_thm63,
-)
-from theory.settings.softmax_multihead import HpcySetting
 from theory.settings.softmax_window import (
     LipschitzTasks,
     SoftmaxWindowSetting,
     SphereCovariates,
 )
-from theory.settings.sparse_multihead import (
-    SPARSE_PRIORS,
-    SparseRegressionICL,
-    czz24_fig1b_setting,
-    czz24_s1_setting,
-    czz24_s2_setting,
-)
+from theory.settings.sparse_multihead import SPARSE_PRIORS, SparseRegressionICL
 from theory.settings.validators import (
     PSD_RTOL,
     Matrix,
@@ -68,22 +51,6 @@ __all__ = [
     "SoftmaxWindowSetting",
     "SparseRegressionICL",
     "SPARSE_PRIORS",
-    "czz24_s1_setting",
-    "czz24_s2_setting",
-    "czz24_fig1b_setting",
-    "LSAFlowData",
-    "Assumption3Setting",
-    "THETA_NORM_ATOL",
-    "HpcySetting",
-    "C17_SETTING",
-    "C18_SETTING",
-    "C18_BETA_NORM",
-    "C18_H",
-    "c18_preset_setting",
-    "table1_setting",
-    "thm63_setting",
-    "validate_table1",
-    "validate_thm63",
     "as_matrix",
     "as_vector",
     "check_int",

@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 import torch
 
-from numerics.ltb.optim import table1_levels
 from sims.cache import cached
 from sims.config import TrainConfig
 from sims.data import embed, sample_prompts
@@ -43,7 +42,6 @@ __all__ = [
     "ChunkedSampler",
     "build_model",
     "test_risk",
-    "compute_mlp_gap_table1",
 ]
 
 
@@ -273,31 +271,15 @@ def _run(exp: LTBExperiment, cfg: TrainConfig) -> TrainResult:
     return res
 
 
-def compute_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Table 1 at CPU scale (spec C17): for the shared-signal preset (``"shared"``) and its
-    β* = 0 control (``"zero"``), the test-risk curves of the trained LTB and LSA
-    (``curves[name] = (steps, mean, se)``), the reference levels ``R*``, ``inf_LSA`` and the LSA
-    floor (:func:`numerics.ltb.optim.table1_levels`) and ‖β*‖."""
-    del quick  # the presets fix the training budget
-    out: dict[str, Any] = {}
-    for key in ("shared", "zero"):
-        suffix = "" if key == "shared" else "_zero"
-        setting = PRESETS["c17_ltb" + suffix][0].setting
-        levels = table1_levels(setting, rng=np.random.default_rng(seed))
-        curves = {
-            name: trained(f"c17_{name}{suffix}", seed=seed).extra["curve"]
-            for name in ("ltb", "lsa")
-        }
-        out[key] = {
-            "levels": levels,
-            "curves": curves,
-            "beta_norm": float(np.linalg.norm(setting.task_mean)),
-        }
-    return out
-
-
 #: Names of the raw fit at a drawn setting (:mod:`sims.checks.ltb.table1`), resolved here too.
-_TABLE1_FIT = ("fit_ltb", "FitRun", "raw_moments", "LTB_FIT_PROMPTS", "CHART_EDGE")
+_TABLE1_FIT = (
+    "fit_ltb",
+    "FitRun",
+    "raw_moments",
+    "LTB_FIT_PROMPTS",
+    "CHART_EDGE",
+    "compute_mlp_gap_table1",
+)
 
 
 def __getattr__(name: str) -> Any:

@@ -2,7 +2,7 @@
 of Lemma 6.1 / Corollary 6.2, and GD-β flow trajectories.
 
 Each figure draws what its ``compute_*`` function returns (:mod:`numerics.ltb.figures`;
-:func:`sims.experiments.ltb.compute_mlp_gap_table1` for the trained curves).  Theory: solid lines;
+:func:`sims.checks.ltb.table1.compute_mlp_gap_table1` for the trained curves).  Theory: solid lines;
 ODE: dashed; simulations: markers with ±2·se bars; rates on log-log axes with the fitted slope in
 the legend.  Built with ``matplotlib.figure.Figure`` (never pyplot).
 """
@@ -18,7 +18,7 @@ from numerics.ltb.figures import (
     compute_rates_sum_min,
 )
 from numerics.testing import loglog_slope
-from sims.experiments.ltb import compute_mlp_gap_table1
+from sims.checks.ltb.table1 import compute_mlp_gap_table1
 
 __all__ = ["fig_mlp_gap_scaling", "fig_rates_sum_min", "fig_flow_trajectory", "fig_mlp_gap_table1"]
 

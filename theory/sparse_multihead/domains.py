@@ -29,7 +29,7 @@ import numpy as np
 from theory.settings import SparseRegressionICL
 from theory.settings.domains import COMMON, Checker, Domain
 
-__all__ = ["DOMAINS", "OVERRIDES", "checked"]
+__all__ = ["DOMAINS", "GENERIC_EXEMPT", "OVERRIDES", "checked"]
 
 _PSD = np.array([[1.0, 0.3], [0.3, 2.0]])
 _X = np.arange(20.0).reshape(10, 2) % 7 - 3  # n × d context (COMMON's example)
@@ -167,3 +167,10 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
 
 #: The validation at the definition: ``@checked`` on every public function of the sections.
 checked = Checker(DOMAINS, paper="czz24", overrides=OVERRIDES)
+
+#: Parameters the default checks may see only at 0 or 1, with the reason.
+GENERIC_EXEMPT: dict[str, str] = {
+    "theory.sparse_multihead.model:layer_operator.head_mask": (
+        "a head mask is 0/1 by definition (Sec. 3: keep or zero head k); no factor multiplies it"
+    ),
+}

@@ -16,14 +16,23 @@ from typing import Any
 import numpy as np
 import torch
 
+from numerics.ltb.optim import table1_levels
 from numerics.ltb.rawfit import RawLoss, curvature, np_unpack
 from sims.cache import cached
 from sims.data import embed, sample_prompts
+from sims.experiments.ltb import PRESETS, trained
 from sims.models.ltb import LTB
 from sims.train import make_generator
 from theory.settings import LinearRegressionICL
 
-__all__ = ["fit_ltb", "FitRun", "raw_moments", "LTB_FIT_PROMPTS", "CHART_EDGE"]
+__all__ = [
+    "fit_ltb",
+    "FitRun",
+    "raw_moments",
+    "LTB_FIT_PROMPTS",
+    "CHART_EDGE",
+    "compute_mlp_gap_table1",
+]
 
 #: Context prompts whose sufficient statistics the raw LTB/LSA fit uses at the row's preset
 #: tolerance (a tightened row scales it by (rtol / tightened)^2, like FIT_PROMPTS).  Measured at
@@ -257,3 +266,26 @@ def fit_ltb(
     risks on the same fresh prompts (cached by configuration): ``(ltb, lsa)``."""
     key = ("rawfit-pair", st, int(prompts), int(seed), float(tol), int(test_size), int(init_size))
     return cached("ltb", key, lambda: _fit_pair(st, *key[2:]))
+
+
+def compute_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+    """Table 1 at CPU scale (spec C17): for the shared-signal preset (``"shared"``) and its
+    β* = 0 control (``"zero"``), the test-risk curves of the trained LTB and LSA
+    (``curves[name] = (steps, mean, se)``), the reference levels ``R*``, ``inf_LSA`` and the LSA
+    floor (:func:`numerics.ltb.optim.table1_levels`) and ‖β*‖."""
+    del quick  # the presets fix the training budget
+    out: dict[str, Any] = {}
+    for key in ("shared", "zero"):
+        suffix = "" if key == "shared" else "_zero"
+        setting = PRESETS["c17_ltb" + suffix][0].setting
+        levels = table1_levels(setting, rng=np.random.default_rng(seed))
+        curves = {
+            name: trained(f"c17_{name}{suffix}", seed=seed).extra["curve"]
+            for name in ("ltb", "lsa")
+        }
+        out[key] = {
+            "levels": levels,
+            "curves": curves,
+            "beta_norm": float(np.linalg.norm(setting.task_mean)),
+        }
+    return out

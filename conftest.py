@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import os
 
-import torch
 from hypothesis import HealthCheck, settings
-from threadpoolctl import threadpool_limits
+
+from sims.parallel import limit_threads
 
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.register_profile(
-    "ci", derandomize=True, deadline=None, max_examples=50,
+    "ci",
+    derandomize=True,
+    deadline=None,
+    max_examples=50,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
@@ -26,9 +29,6 @@ PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(PROFILE)
 
 # Tiny models and batched small-matrix algebra run fastest on one thread per process on these
-# 2-core machines (pytest-xdist runs one worker per core); torch and BLAS set deliberately, never
-# left to the default (as sims.parallel.limit_threads; ICL_VERIFY_TORCH_THREADS and
-# ICL_VERIFY_BLAS_THREADS override).
-torch.set_num_threads(int(os.environ.get("ICL_VERIFY_TORCH_THREADS", "1")))
-_BLAS_LIMIT = threadpool_limits(limits=int(os.environ.get("ICL_VERIFY_BLAS_THREADS", "1")),
-                                user_api="blas")
+# 2-core machines (pytest-xdist runs one worker per core): the same policy as the CLI and the
+# report's workers (ICL_VERIFY_TORCH_THREADS and ICL_VERIFY_BLAS_THREADS override).
+limit_threads()

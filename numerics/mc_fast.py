@@ -189,7 +189,12 @@ def _chi2_vector(rng: np.random.Generator, dofs: np.ndarray, B: int, dtype: str)
 
 
 def wishart_sample(
-    rng: np.random.Generator, B: int, Sigma: Any, dof: int, *, diagonal: str = "chi",
+    rng: np.random.Generator,
+    B: int,
+    Sigma: Any,
+    dof: int,
+    *,
+    diagonal: str = "chi",
     dof_offset: int = 0,
 ) -> np.ndarray:
     """``B`` draws (B, d, d) of ``XᵀX ~ Wishart(dof, Σ)`` via ``C A Aᵀ Cᵀ`` (``Σ = C Cᵀ``).
@@ -207,7 +212,11 @@ def wishart_sample(
 
 
 def bartlett_times_vector(
-    rng: np.random.Generator, h: np.ndarray, dof: int, *, diagonal: str = "chi",
+    rng: np.random.Generator,
+    h: np.ndarray,
+    dof: int,
+    *,
+    diagonal: str = "chi",
     dtype: str = "float64",
 ) -> np.ndarray:
     """``M h`` (B, p) for ``M = A Aᵀ ~ Wishart(dof, I_p)`` drawn by :func:`bartlett_factor`."""
@@ -218,7 +227,11 @@ def bartlett_times_vector(
 
 
 def wishart_times_vector(
-    rng: np.random.Generator, h: np.ndarray, dof: int, *, diagonal: str = "chi",
+    rng: np.random.Generator,
+    h: np.ndarray,
+    dof: int,
+    *,
+    diagonal: str = "chi",
     dtype: str = "float64",
 ) -> np.ndarray:
     """Exact draws of ``M h`` (B, p), ``M ~ Wishart(dof, I_p)``, from ``p + 1`` variables each.
@@ -281,15 +294,26 @@ class _LinearMap:
         k = B - B % self._BLOCK
         out = np.empty((B, self.MT.shape[1]))
         if k:
-            np.matmul(x[:k].reshape(-1, self._BLOCK, x.shape[1]), self.MT,
-                      out=out[:k].reshape(-1, self._BLOCK, self.MT.shape[1]))
+            np.matmul(
+                x[:k].reshape(-1, self._BLOCK, x.shape[1]),
+                self.MT,
+                out=out[:k].reshape(-1, self._BLOCK, self.MT.shape[1]),
+            )
         if k < B:
             out[k:] = x[k:] @ self.MT
         return out
 
+
 def _params(
-    Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: Any, N: Any, Gamma: Any,
-    a: Any, b: Any, phi: Any,
+    Sigma_x: Any,
+    task_mean: Any,
+    task_cov: Any,
+    noise_var: Any,
+    N: Any,
+    Gamma: Any,
+    a: Any,
+    b: Any,
+    phi: Any,
 ) -> dict[str, Any]:
     setting = LinearRegressionICL.from_arrays(
         Sigma_x=Sigma_x, N=N, task_mean=task_mean, task_cov=task_cov, noise_var=noise_var
@@ -300,13 +324,26 @@ def _params(
     def vec(name: str, v: Any) -> np.ndarray:
         return np.zeros(d) if v is None else np.array(as_vector(name, v, d=d), dtype=float)
 
-    return dict(setting=setting, d=d, Gamma=G, a=vec("a", a), b=vec("b", b),
-                phi=None if phi is None else vec("phi", phi))
+    return dict(
+        setting=setting,
+        d=d,
+        Gamma=G,
+        a=vec("a", a),
+        b=vec("b", b),
+        phi=None if phi is None else vec("phi", phi),
+    )
 
 
 def gd_family_predict(
-    X: np.ndarray, y: np.ndarray, xq: np.ndarray, *, Gamma: np.ndarray, a: np.ndarray,
-    b: np.ndarray, phi: np.ndarray | None = None, debias: bool = False,
+    X: np.ndarray,
+    y: np.ndarray,
+    xq: np.ndarray,
+    *,
+    Gamma: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    phi: np.ndarray | None = None,
+    debias: bool = False,
 ) -> np.ndarray:
     """Literal predictions ``xqᵀ g`` (B,) of (★) on raw prompts ``X`` (B, N, d), ``y`` (B, N).
 
@@ -330,9 +367,20 @@ def gd_family_predict(
 
 
 def gd_family_risk_raw(
-    *, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: float, N: int, Gamma: Any,
-    a: Any = None, b: Any = None, phi: Any = None, debias: bool = False, n: int,
-    rng: np.random.Generator, batch: int = DEFAULT_BATCH,
+    *,
+    Sigma_x: Any,
+    task_mean: Any,
+    task_cov: Any,
+    noise_var: float,
+    N: int,
+    Gamma: Any,
+    a: Any = None,
+    b: Any = None,
+    phi: Any = None,
+    debias: bool = False,
+    n: int,
+    rng: np.random.Generator,
+    batch: int = DEFAULT_BATCH,
 ) -> Estimate:
     """The independent raw-prompt route: ``E(ŷ − y)²`` over literal prompts.
 
@@ -345,8 +393,9 @@ def gd_family_risk_raw(
 
     def draw(rng: np.random.Generator, B: int) -> np.ndarray:
         pb = sample_prompts(setting, B, rng=rng)
-        yhat = gd_family_predict(pb.X, pb.y, pb.xq, Gamma=P["Gamma"], a=P["a"], b=P["b"],
-                                 phi=P["phi"], debias=debias)
+        yhat = gd_family_predict(
+            pb.X, pb.y, pb.xq, Gamma=P["Gamma"], a=P["a"], b=P["b"], phi=P["phi"], debias=debias
+        )
         return (yhat - pb.yq) ** 2
 
     return mc_mean(draw, n, rng=rng, batch=batch)
@@ -354,10 +403,22 @@ def gd_family_risk_raw(
 
 # ---------------------------------------------------------------------------------- fast route
 def gd_family_draw(
-    *, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: float, N: int, Gamma: Any,
-    a: Any = None, b: Any = None, phi: Any = None, debias: bool = False,
-    method: str = "vector", dtype: str = "float64", integrate_query: bool = True,
-    dof_offset: int = 0, diagonal: str = "chi",
+    *,
+    Sigma_x: Any,
+    task_mean: Any,
+    task_cov: Any,
+    noise_var: float,
+    N: int,
+    Gamma: Any,
+    a: Any = None,
+    b: Any = None,
+    phi: Any = None,
+    debias: bool = False,
+    method: str = "vector",
+    dtype: str = "float64",
+    integrate_query: bool = True,
+    dof_offset: int = 0,
+    diagonal: str = "chi",
 ) -> Callable[[np.random.Generator, int], np.ndarray]:
     """The per-prompt value sampler ``draw(rng, B) -> (B,)`` behind :func:`gd_family_risk_mc`.
 
@@ -484,8 +545,20 @@ def gd_family_risk_mc(
     True
     """
     draw = gd_family_draw(
-        Sigma_x=Sigma_x, task_mean=task_mean, task_cov=task_cov, noise_var=noise_var, N=N,
-        Gamma=Gamma, a=a, b=b, phi=phi, debias=debias, method=method, dtype=dtype,
-        integrate_query=integrate_query, dof_offset=dof_offset, diagonal=diagonal,
+        Sigma_x=Sigma_x,
+        task_mean=task_mean,
+        task_cov=task_cov,
+        noise_var=noise_var,
+        N=N,
+        Gamma=Gamma,
+        a=a,
+        b=b,
+        phi=phi,
+        debias=debias,
+        method=method,
+        dtype=dtype,
+        integrate_query=integrate_query,
+        dof_offset=dof_offset,
+        diagonal=diagonal,
     )
     return mc_mean(draw, n, rng=rng, batch=batch)

@@ -111,8 +111,9 @@ MC_POWER = 0.02
 RATE_BAND = 0.15
 
 
-def _ev(name: str, kind: str, predicted: Any, observed: Any, tol: float, err: float,
-        ok: bool, **kw: Any) -> Evidence:
+def _ev(
+    name: str, kind: str, predicted: Any, observed: Any, tol: float, err: float, ok: bool, **kw: Any
+) -> Evidence:
     return Evidence(
         name=name,
         kind=kind,
@@ -137,13 +138,26 @@ def exact_agreement(name: str, lhs: Any, rhs: Any, *, details: dict | None = Non
         ok = all(sp.simplify(e) == 0 for e in diff)
     else:
         ok = diff == 0
-    return _ev(name, "EXACT", str(rhs), str(lhs), 0.0, 0.0 if ok else float("inf"), ok,
-               details={"difference": str(diff)[:500], **(details or {})})
+    return _ev(
+        name,
+        "EXACT",
+        str(rhs),
+        str(lhs),
+        0.0,
+        0.0 if ok else float("inf"),
+        ok,
+        details={"difference": str(diff)[:500], **(details or {})},
+    )
 
 
 # ------------------------------------------------------------------------------------ FLOAT
 def float_agreement(
-    name: str, value: Any, reference: Any, *, rtol: float = FLOAT_RTOL, atol: float = 0.0,
+    name: str,
+    value: Any,
+    reference: Any,
+    *,
+    rtol: float = FLOAT_RTOL,
+    atol: float = 0.0,
     details: dict | None = None,
 ) -> Evidence:
     """FLOAT: ``|value - reference| ≤ atol + rtol·|reference|`` elementwise."""
@@ -154,12 +168,19 @@ def float_agreement(
         units = np.where(tol > 0, diff / np.where(tol > 0, tol, 1.0), np.where(diff > 0, np.inf, 0))
     err = float(np.max(units)) if units.size else 0.0
     ok = bool(np.all(np.isfinite(v))) and err <= 1.0
-    return _ev(name, "FLOAT", r, v, float(np.max(tol)) if tol.size else 0.0, err, ok,
-               details=details or {})
+    return _ev(
+        name, "FLOAT", r, v, float(np.max(tol)) if tol.size else 0.0, err, ok, details=details or {}
+    )
 
 
 def close_agreement(
-    name: str, observed: Any, expected: Any, *, kind: str, atol: float, rtol: float = 0.0,
+    name: str,
+    observed: Any,
+    expected: Any,
+    *,
+    kind: str,
+    atol: float,
+    rtol: float = 0.0,
     details: dict | None = None,
 ) -> Evidence:
     """Generic ``|observed - expected| ≤ atol + rtol·|expected|`` under an explicit ``kind``.
@@ -173,17 +194,26 @@ def close_agreement(
     if kind not in KINDS:
         raise ValueError(f"{name}: kind must be one of {KINDS}, got {kind!r}")
     if kind == "TRAIN":
-        raise ValueError(f"{name}: close_agreement(kind='TRAIN') is refused; use "
-                         "train_discrimination (start distance, named alternatives, seeds)")
+        raise ValueError(
+            f"{name}: close_agreement(kind='TRAIN') is refused; use "
+            "train_discrimination (start distance, named alternatives, seeds)"
+        )
     ev = float_agreement(name, observed, expected, rtol=rtol, atol=atol, details=details)
-    return _ev(name, kind, ev.predicted, ev.observed, ev.tolerance, ev.error, ev.passed,
-               details=ev.details)
+    return _ev(
+        name, kind, ev.predicted, ev.observed, ev.tolerance, ev.error, ev.passed, details=ev.details
+    )
 
 
 # ----------------------------------------------------------------------------------- SOLVER
 def solver_agreement(
-    name: str, observed: Any, expected: Any, *, rtol: float = SOLVER_RTOL,
-    atol: float = SOLVER_ATOL, bound: float = SOLVER_BOUND, details: dict | None = None,
+    name: str,
+    observed: Any,
+    expected: Any,
+    *,
+    rtol: float = SOLVER_RTOL,
+    atol: float = SOLVER_ATOL,
+    bound: float = SOLVER_BOUND,
+    details: dict | None = None,
 ) -> Evidence:
     """SOLVER: error in units of ``atol + rtol·|expected|`` (scipy's ``compute_error``) ≤ bound.
 
@@ -196,15 +226,35 @@ def solver_agreement(
     units = np.abs(o - e) / scale
     worst = float(np.max(units)) if units.size else 0.0
     ok = bool(np.all(np.isfinite(o))) and worst <= bound
-    return _ev(name, "SOLVER", e, o, bound * float(np.max(scale)), worst / bound, ok,
-               details={"solver_units": worst, "bound": bound, "rtol": rtol, "atol": atol,
-                        **(details or {})})
+    return _ev(
+        name,
+        "SOLVER",
+        e,
+        o,
+        bound * float(np.max(scale)),
+        worst / bound,
+        ok,
+        details={
+            "solver_units": worst,
+            "bound": bound,
+            "rtol": rtol,
+            "atol": atol,
+            **(details or {}),
+        },
+    )
 
 
 # --------------------------------------------------------------------------------------- MC
 def mc_agreement(
-    name: str, predicted: float, estimate: Estimate, *, scale: float | None = None,
-    z: float = Z_MC, bias: float = 0.0, power: float = MC_POWER, details: dict | None = None,
+    name: str,
+    predicted: float,
+    estimate: Estimate,
+    *,
+    scale: float | None = None,
+    z: float = Z_MC,
+    bias: float = 0.0,
+    power: float = MC_POWER,
+    details: dict | None = None,
 ) -> Evidence:
     """MC: ``|mean − predicted| ≤ z·se + bias`` **and** the power check ``se ≤ power·scale``.
 
@@ -221,9 +271,25 @@ def mc_agreement(
     powered = estimate.se <= power * scale
     err = diff / tol if tol > 0 else (0.0 if diff == 0 else float("inf"))
     ok = diff <= tol and powered and math.isfinite(estimate.mean)
-    return _ev(name, "MC", predicted, estimate.mean, tol, err, ok, se=estimate.se, scale=scale,
-               details={"n": estimate.n, "z": z, "bias": bias, "se_over_scale": estimate.se / scale,
-                        "power_ok": powered, **(details or {})})
+    return _ev(
+        name,
+        "MC",
+        predicted,
+        estimate.mean,
+        tol,
+        err,
+        ok,
+        se=estimate.se,
+        scale=scale,
+        details={
+            "n": estimate.n,
+            "z": z,
+            "bias": bias,
+            "se_over_scale": estimate.se / scale,
+            "power_ok": powered,
+            **(details or {}),
+        },
+    )
 
 
 def mc_difference_agreement(
@@ -241,28 +307,49 @@ def loglog_slope(x: Any, y: Any) -> float:
     >>> round(loglog_slope([1.0, 2.0, 4.0], [3.0, 12.0, 48.0]), 12)
     2.0
     """
-    fit: Any = stats.linregress(np.log(np.asarray(x, dtype=float)),
-                                np.log(np.asarray(y, dtype=float)))
+    fit: Any = stats.linregress(
+        np.log(np.asarray(x, dtype=float)), np.log(np.asarray(y, dtype=float))
+    )
     return float(fit.slope)
 
 
 def rate_agreement(
-    name: str, x: Sequence[float], y: Sequence[float], expected_slope: float, *,
-    band: float = RATE_BAND, details: dict | None = None,
+    name: str,
+    x: Sequence[float],
+    y: Sequence[float],
+    expected_slope: float,
+    *,
+    band: float = RATE_BAND,
+    details: dict | None = None,
 ) -> Evidence:
     """RATE: slope of ``log y`` against ``log x`` (``scipy.stats.linregress``) within ``band``."""
     with np.errstate(divide="ignore", invalid="ignore"):
         lx, ly = np.log(_arr(x)), np.log(_arr(y))
     if not (np.all(np.isfinite(lx)) and np.all(np.isfinite(ly))):
-        return _ev(name, "RATE", expected_slope, float("nan"), band, float("inf"), False,
-                   details={"reason": "non-positive or non-finite values", **(details or {})})
+        return _ev(
+            name,
+            "RATE",
+            expected_slope,
+            float("nan"),
+            band,
+            float("inf"),
+            False,
+            details={"reason": "non-positive or non-finite values", **(details or {})},
+        )
     fit: Any = stats.linregress(lx, ly)  # scipy's stub types the result as a bare tuple
     slope, intercept = float(fit.slope), float(fit.intercept)
     rvalue, stderr = float(fit.rvalue), float(fit.stderr)
     err = abs(slope - expected_slope) / band
-    return _ev(name, "RATE", expected_slope, slope, band, err, err <= 1.0,
-               details={"intercept": intercept, "r2": rvalue**2, "stderr": stderr,
-                        **(details or {})})
+    return _ev(
+        name,
+        "RATE",
+        expected_slope,
+        slope,
+        band,
+        err,
+        err <= 1.0,
+        details={"intercept": intercept, "r2": rvalue**2, "stderr": stderr, **(details or {})},
+    )
 
 
 # ------------------------------------------------------------------------ paper claims
@@ -277,8 +364,17 @@ def claim_verdict(claim: Claim | None) -> str:
 
 
 def claim_agreement(
-    name: str, *, kind: str, paper: Any, ours: Any, observed: Any, atol: float,
-    rtol: float = 0.0, source: str, details: dict | None = None, claim: Claim | None = None,
+    name: str,
+    *,
+    kind: str,
+    paper: Any,
+    ours: Any,
+    observed: Any,
+    atol: float,
+    rtol: float = 0.0,
+    source: str,
+    details: dict | None = None,
+    claim: Claim | None = None,
 ) -> Evidence:
     """A claim of the paper checked by our independent route, with a third outcome.
 
@@ -300,8 +396,11 @@ def claim_agreement(
     def within(ref: np.ndarray) -> tuple[bool, float]:
         tol = atol + rtol * np.abs(ref)
         with np.errstate(divide="ignore", invalid="ignore"):
-            u = np.where(tol > 0, np.abs(o - ref) / np.where(tol > 0, tol, 1.0),
-                         np.where(o == ref, 0.0, np.inf))
+            u = np.where(
+                tol > 0,
+                np.abs(o - ref) / np.where(tol > 0, tol, 1.0),
+                np.where(o == ref, 0.0, np.inf),
+            )
         worst = float(np.max(u)) if u.size else 0.0
         return worst <= 1.0, worst
 
@@ -309,39 +408,76 @@ def claim_agreement(
     ok_ours, u_ours = within(oo)
     finite = bool(np.all(np.isfinite(o)))
     tol = float(np.max(atol + rtol * np.abs(pp))) if pp.size else atol
-    info = {"paper": pp, "ours": oo, "units_to_paper": u_paper, "units_to_ours": u_ours,
-            "source": source, **({"claim": claim.to_json()} if claim else {}), **(details or {})}
+    info = {
+        "paper": pp,
+        "ours": oo,
+        "units_to_paper": u_paper,
+        "units_to_ours": u_ours,
+        "source": source,
+        **({"claim": claim.to_json()} if claim else {}),
+        **(details or {}),
+    }
     if ok_paper and finite:
         return _ev(name, kind, pp, o, tol, u_paper, True, details=info)
     verdict = claim_verdict(claim)
     if ok_ours and finite and verdict != "fail":
-        return Evidence(name=name, kind=kind, predicted=pp, observed=o, tolerance=tol,
-                        error=u_paper if math.isfinite(u_paper) else float("inf"), passed=True,
-                        details=info, verdict=verdict)
+        return Evidence(
+            name=name,
+            kind=kind,
+            predicted=pp,
+            observed=o,
+            tolerance=tol,
+            error=u_paper if math.isfinite(u_paper) else float("inf"),
+            passed=True,
+            details=info,
+            verdict=verdict,
+        )
     return _ev(name, kind, pp, o, tol, u_paper, False, details=info)
 
 
-def with_verdict(ev: Evidence, verdict: str, *, why: str, claim: Claim | None = None,
-                 **details: Any) -> Evidence:
+def with_verdict(
+    ev: Evidence, verdict: str, *, why: str, claim: Claim | None = None, **details: Any
+) -> Evidence:
     """The row ``ev`` re-labelled with a verdict (:data:`~theory.common.protocols.VERDICTS`):
     kept as measured (predicted, observed, error), ``passed=True`` (a verdict does not fail the
     run), ``details["why"]`` saying why, plus ``details``.  ``untested`` rows give ``reached`` and
     ``needed`` (the scale measured here and the paper's), ``skipped`` rows their numbers."""
     if verdict not in VERDICTS:
         raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
-    extra = {"why": why, "measured_status": ev.status,
-             **({"claim": claim.to_json()} if claim else {}), **details}
-    return Evidence(name=ev.name, kind=ev.kind, predicted=ev.predicted, observed=ev.observed,
-                    tolerance=ev.tolerance, error=ev.error, passed=True, se=ev.se,
-                    scale=ev.scale, details={**ev.details, **extra}, verdict=verdict)
+    extra = {
+        "why": why,
+        "measured_status": ev.status,
+        **({"claim": claim.to_json()} if claim else {}),
+        **details,
+    }
+    return Evidence(
+        name=ev.name,
+        kind=ev.kind,
+        predicted=ev.predicted,
+        observed=ev.observed,
+        tolerance=ev.tolerance,
+        error=ev.error,
+        passed=True,
+        se=ev.se,
+        scale=ev.scale,
+        details={**ev.details, **extra},
+        verdict=verdict,
+    )
 
 
-def untested(ev: Evidence, *, reached: str, needed: str, claim: Claim | None = None,
-             why: str = "") -> Evidence:
+def untested(
+    ev: Evidence, *, reached: str, needed: str, claim: Claim | None = None, why: str = ""
+) -> Evidence:
     """``untested``: a claim not testable at the paper's scale here; the row keeps what was
     measured at ours and states the scale ``reached`` and the scale ``needed``."""
-    return with_verdict(ev, "untested", why=why or f"reached {reached}; needs {needed}",
-                        claim=claim, reached=reached, needed=needed)
+    return with_verdict(
+        ev,
+        "untested",
+        why=why or f"reached {reached}; needs {needed}",
+        claim=claim,
+        reached=reached,
+        needed=needed,
+    )
 
 
 def skipped(ev: Evidence, *, why: str, **numbers: Any) -> Evidence:
@@ -383,9 +519,16 @@ def ordering(
     """ORDER: ``larger − smaller ≥ margin`` (a strict inequality with a stated margin)."""
     gap = float(larger) - float(smaller)
     err = (margin - gap) / margin + 1.0 if margin > 0 else (0.0 if gap > 0 else float("inf"))
-    return _ev(name, "ORDER", f"gap ≥ {margin:.4g}", gap, margin, max(err, 0.0),
-               gap >= margin and gap > 0,
-               details={"smaller": float(smaller), "larger": float(larger), **(details or {})})
+    return _ev(
+        name,
+        "ORDER",
+        f"gap ≥ {margin:.4g}",
+        gap,
+        margin,
+        max(err, 0.0),
+        gap >= margin and gap > 0,
+        details={"smaller": float(smaller), "larger": float(larger), **(details or {})},
+    )
 
 
 def informational(
@@ -422,8 +565,9 @@ def assert_status(ev: Evidence | Iterable[Evidence], status: str) -> None:
     evs = _flatten(ev)
     bad = [e for e in evs if not e.passed]
     if bad or not any(e.status == status for e in evs):
-        raise AssertionError(f"expected a {status} row and no failure:\n"
-                             + "\n".join(e.describe() for e in evs))
+        raise AssertionError(
+            f"expected a {status} row and no failure:\n" + "\n".join(e.describe() for e in evs)
+        )
 
 
 def assert_discrepancy(ev: Evidence | Iterable[Evidence]) -> None:
@@ -432,8 +576,9 @@ def assert_discrepancy(ev: Evidence | Iterable[Evidence]) -> None:
     evs = _flatten(ev)
     bad = [e for e in evs if not e.passed]
     if bad or not any(e.discrepancy for e in evs):
-        raise AssertionError("expected a discrepancy and no failure:\n"
-                             + "\n".join(e.describe() for e in evs))
+        raise AssertionError(
+            "expected a discrepancy and no failure:\n" + "\n".join(e.describe() for e in evs)
+        )
 
 
 def assert_fails(ev: Evidence | Iterable[Evidence]) -> None:
@@ -455,13 +600,19 @@ OPTIM_ARG_ATOL = 1e-6
 
 
 def optim_agreement(
-    name: str, optimised: Any, closed_form: Any, *, rtol: float = OPTIM_RTOL, atol: float = 0.0,
+    name: str,
+    optimised: Any,
+    closed_form: Any,
+    *,
+    rtol: float = OPTIM_RTOL,
+    atol: float = 0.0,
     details: dict | None = None,
 ) -> Evidence:
     """OPTIM: a numerical optimiser's minimum (or minimiser) against the closed form,
     ``|optimised − closed_form| ≤ atol + rtol·|closed_form|`` elementwise."""
-    return close_agreement(name, optimised, closed_form, kind="OPTIM", atol=atol, rtol=rtol,
-                           details=details)
+    return close_agreement(
+        name, optimised, closed_form, kind="OPTIM", atol=atol, rtol=rtol, details=details
+    )
 
 
 # ------------------------------------------------------------------------------------ PAPER
@@ -478,15 +629,32 @@ def fixture_atol(printed: str) -> float:
 
 
 def paper_agreement(
-    name: str, value: Any, printed: str, *, source: str, atol: float | None = None,
-    rtol: float = 0.0, details: dict | None = None, claim: Claim | None = None,
+    name: str,
+    value: Any,
+    printed: str,
+    *,
+    source: str,
+    atol: float | None = None,
+    rtol: float = 0.0,
+    details: dict | None = None,
+    claim: Claim | None = None,
 ) -> Evidence:
     """PAPER: a value we compute against a number *printed* in a paper or spec (``printed`` is the
     literal text, e.g. ``"0.10524"``); the default tolerance is :func:`fixture_atol` of it.
     ``source`` cites where it is printed (``"[zwb24] Table A.1 row 2"``); ``claim`` is the record
     of where and how (``details["claim"]``)."""
     tol = fixture_atol(printed) if atol is None else atol
-    return close_agreement(name, value, float(printed), kind="PAPER", atol=tol, rtol=rtol,
-                           details={"printed": printed, "source": source,
-                                    **({"claim": claim.to_json()} if claim else {}),
-                                    **(details or {})})
+    return close_agreement(
+        name,
+        value,
+        float(printed),
+        kind="PAPER",
+        atol=tol,
+        rtol=rtol,
+        details={
+            "printed": printed,
+            "source": source,
+            **({"claim": claim.to_json()} if claim else {}),
+            **(details or {}),
+        },
+    )

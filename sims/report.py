@@ -58,8 +58,14 @@ from theory.common.protocols import (
 )
 from theory.common.registry import resolve
 
-__all__ = ["ReportSummary", "write_report", "save_figure", "figure_png", "figure_filename",
-           "draw_figure"]
+__all__ = [
+    "ReportSummary",
+    "write_report",
+    "save_figure",
+    "figure_png",
+    "figure_filename",
+    "draw_figure",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,17 +146,41 @@ def draw_figure(path: str, quick: bool, seed: int) -> tuple[bytes | None, str | 
 def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
     ev = []
     for j in data["evidence"]:
-        ev.append(Evidence(name=j["name"], kind=j["kind"], predicted=j["predicted"],
-                           observed=j["observed"], tolerance=j["tolerance"],
-                           error=float(j["error_in_tolerance_units"]), passed=j["pass"],
-                           se=j["se"], scale=j["scale"], details=j["details"],
-                           verdict=j["status"] if j.get("status") in VERDICTS else ""))
+        ev.append(
+            Evidence(
+                name=j["name"],
+                kind=j["kind"],
+                predicted=j["predicted"],
+                observed=j["observed"],
+                tolerance=j["tolerance"],
+                error=float(j["error_in_tolerance_units"]),
+                passed=j["pass"],
+                se=j["se"],
+                scale=j["scale"],
+                details=j["details"],
+                verdict=j["status"] if j.get("status") in VERDICTS else "",
+            )
+        )
     rows = tuple((str(p), int(n)) for p, n in data.get("check_rows", []))
-    runs = tuple(ControlRun(c["check"], c["fault"], bool(c["rejected"]),
-                            tuple(c.get("failed_rows", ())), c.get("error"))
-                 for c in data.get("control_runs", []))
-    return Outcome(result, tuple(ev), tuple(data["errors"]), data.get("wall_time", 0.0),
-                   check_rows=rows, controls=runs, controls_run="control_runs" in data)
+    runs = tuple(
+        ControlRun(
+            c["check"],
+            c["fault"],
+            bool(c["rejected"]),
+            tuple(c.get("failed_rows", ())),
+            c.get("error"),
+        )
+        for c in data.get("control_runs", [])
+    )
+    return Outcome(
+        result,
+        tuple(ev),
+        tuple(data["errors"]),
+        data.get("wall_time", 0.0),
+        check_rows=rows,
+        controls=runs,
+        controls_run="control_runs" in data,
+    )
 
 
 def _run_parallel(
@@ -166,15 +196,18 @@ def _run_parallel(
     control_memo: dict[str, ControlRun] | None = None,
     property_ids: Sequence[str] = (),
     property_records: dict[str, dict[str, Any]] | None = None,
-) -> tuple[dict[str, CheckRun], dict[str, float], dict[str, tuple[bytes | None, str | None]],
-           dict[str, float]]:
+) -> tuple[
+    dict[str, CheckRun],
+    dict[str, float],
+    dict[str, tuple[bytes | None, str | None]],
+    dict[str, float],
+]:
     """Every distinct check of ``todo`` and every figure in ``figure_paths``, on ``spec``'s
     workers.  The partial outcome of a result is written as soon as its last check is in."""
     from tqdm.auto import tqdm
 
     checks = list(dict.fromkeys(p for r in todo for p in r.checks))
-    tasks: list[tuple[Any, tuple[Any, ...]]] = [
-        (check_task, (p, quick, seed)) for p in checks]
+    tasks: list[tuple[Any, tuple[Any, ...]]] = [(check_task, (p, quick, seed)) for p in checks]
     tasks += [(draw_figure, (p, quick, seed)) for p in figure_paths]
     n_before_controls = len(tasks)
     cmemo = control_memo if control_memo is not None else {}
@@ -193,9 +226,15 @@ def _run_parallel(
     waiting: dict[str, set[str]] = {
         r.id: {c.path for c in r.checks}
         | ({control_key(c.path, f) for c in r.checks for f in c.faults} if controls else set())
-        for r in todo}
-    bar = tqdm(total=len(tasks), desc=f"icl-verify report ({spec.describe()})", unit="task",
-               disable=not progress, file=sys.stderr)
+        for r in todo
+    }
+    bar = tqdm(
+        total=len(tasks),
+        desc=f"icl-verify report ({spec.describe()})",
+        unit="task",
+        disable=not progress,
+        file=sys.stderr,
+    )
 
     def on_done(i: int, ret: UnitReturn) -> None:
         store_entries(ret.entries)  # the client alone writes the cache
@@ -223,8 +262,9 @@ def _run_parallel(
                 pend.discard(done)
                 if not pend:
                     del waiting[r.id]
-                    o = verify_result(r, quick=quick, seed=seed, memo=memo, controls=controls,
-                                      control_memo=cmemo)
+                    o = verify_result(
+                        r, quick=quick, seed=seed, memo=memo, controls=controls, control_memo=cmemo
+                    )
                     wall = sum(times.get(p, 0.0) for p in dict.fromkeys(r.checks))
                     _dump(part_of(r), {**o.to_json(), "wall_time": wall})
         bar.update(1)
@@ -273,8 +313,12 @@ def write_report(
             from theory.common.registry import suggest
 
             hints = {m: suggest(m) for m in missing}
-            raise KeyError("unknown result ids: " + "; ".join(
-                f"{m!r}" + (f" (did you mean {hints[m]}?)" if hints[m] else "") for m in missing))
+            raise KeyError(
+                "unknown result ids: "
+                + "; ".join(
+                    f"{m!r}" + (f" (did you mean {hints[m]}?)" if hints[m] else "") for m in missing
+                )
+            )
     outcomes: list[Outcome] = []
     memo: dict[str, CheckRun] = {}  # each check runs once
     control_memo: dict[str, ControlRun] = {}  # ... and each declared fault
@@ -311,14 +355,28 @@ def write_report(
                         fig_todo.append(path)
         prop_todo = [p.id for p in props if p.id not in property_records]
         memo, par_times, pngs, figure_times = _run_parallel(
-            executor_spec, todo, fig_todo, quick=quick, seed=seed, part_of=part_of,
-            progress=progress, controls=controls, control_memo=control_memo,
-            property_ids=prop_todo, property_records=property_records)
+            executor_spec,
+            todo,
+            fig_todo,
+            quick=quick,
+            seed=seed,
+            part_of=part_of,
+            progress=progress,
+            controls=controls,
+            control_memo=control_memo,
+            property_ids=prop_todo,
+            property_records=property_records,
+        )
         for pid in prop_todo:
             if pid in property_records:
                 _dump(prop_part(pid), property_records[pid])
-    bar = tqdm(results, desc=f"icl-verify report ({mode})", unit="result",
-               disable=not progress or bool(par_times or pngs), file=sys.stderr)
+    bar = tqdm(
+        results,
+        desc=f"icl-verify report ({mode})",
+        unit="result",
+        disable=not progress or bool(par_times or pngs),
+        file=sys.stderr,
+    )
     for r in bar:
         bar.set_postfix_str(r.id)
         part = part_of(r)
@@ -326,15 +384,23 @@ def write_report(
             data = json.loads(part.read_text())
             outcome = _outcome_from_json(r, data)
         elif par_times:  # every check ran on a worker: assemble, the partial is written
-            outcome = verify_result(r, quick=quick, seed=seed, memo=memo, controls=controls,
-                                    control_memo=control_memo)
-            outcome = Outcome(r, outcome.evidence, outcome.errors,
-                              sum(par_times.get(p, 0.0) for p in dict.fromkeys(r.checks)),
-                              {p: par_times[p] for p in r.checks if p in par_times},
-                              outcome.check_rows, outcome.controls, outcome.controls_run)
+            outcome = verify_result(
+                r, quick=quick, seed=seed, memo=memo, controls=controls, control_memo=control_memo
+            )
+            outcome = Outcome(
+                r,
+                outcome.evidence,
+                outcome.errors,
+                sum(par_times.get(p, 0.0) for p in dict.fromkeys(r.checks)),
+                {p: par_times[p] for p in r.checks if p in par_times},
+                outcome.check_rows,
+                outcome.controls,
+                outcome.controls_run,
+            )
         else:
-            outcome = verify_result(r, quick=quick, seed=seed, memo=memo, controls=controls,
-                                    control_memo=control_memo)
+            outcome = verify_result(
+                r, quick=quick, seed=seed, memo=memo, controls=controls, control_memo=control_memo
+            )
             _dump(part, {**outcome.to_json(), "wall_time": outcome.wall_time})
         outcomes.append(outcome)
         timings[r.id] = {"total": outcome.wall_time, **outcome.per_check_time}
@@ -360,13 +426,24 @@ def write_report(
                 drawn.add(png)
                 fig_paths.setdefault(r.id, []).append(png)
             if fig_errors:
-                outcomes[-1] = Outcome(r, outcome.evidence, outcome.errors + tuple(fig_errors),
-                                       outcome.wall_time, outcome.per_check_time,
-                                       outcome.check_rows, outcome.controls,
-                                       outcome.controls_run)
+                outcomes[-1] = Outcome(
+                    r,
+                    outcome.evidence,
+                    outcome.errors + tuple(fig_errors),
+                    outcome.wall_time,
+                    outcome.per_check_time,
+                    outcome.check_rows,
+                    outcome.controls,
+                    outcome.controls_run,
+                )
     bar.close()
-    prop_bar = tqdm(props, desc="trained claims over settings", unit="property",
-                    disable=not progress or not props, file=sys.stderr)
+    prop_bar = tqdm(
+        props,
+        desc="trained claims over settings",
+        unit="property",
+        disable=not progress or not props,
+        file=sys.stderr,
+    )
     for p in prop_bar:
         prop_bar.set_postfix_str(p.id)
         if p.id not in property_records:
@@ -394,26 +471,61 @@ def write_report(
     }
     _dump(out / "results.json", payload)
     wall = time.perf_counter() - t0
-    _dump(out / "timings.json", {"wall_time": wall, "per_result": timings,
-                                 "figures": figure_times,
-                                 "python": platform.python_version(), "cpus": os.cpu_count()})
-    atomic_write_bytes(out / "report.md", markdown_report(
-        outcomes, fig_paths, mode, seed, properties=trained_properties).encode())
-    atomic_write_bytes(out / "report.html", html_report(
-        outcomes, fig_paths, mode, seed, properties=trained_properties).encode())
-    return ReportSummary(out, len(outcomes), counts["unique_rows"], payload["n_failed_results"],
-                         n_failed_checks, wall, counts["unique_checks"],
-                         len(counts["discrepancies"]), len(trained_properties), n_failed_props)
+    _dump(
+        out / "timings.json",
+        {
+            "wall_time": wall,
+            "per_result": timings,
+            "figures": figure_times,
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+        },
+    )
+    atomic_write_bytes(
+        out / "report.md",
+        markdown_report(outcomes, fig_paths, mode, seed, properties=trained_properties).encode(),
+    )
+    atomic_write_bytes(
+        out / "report.html",
+        html_report(outcomes, fig_paths, mode, seed, properties=trained_properties).encode(),
+    )
+    return ReportSummary(
+        out,
+        len(outcomes),
+        counts["unique_rows"],
+        payload["n_failed_results"],
+        n_failed_checks,
+        wall,
+        counts["unique_checks"],
+        len(counts["discrepancies"]),
+        len(trained_properties),
+        n_failed_props,
+    )
 
 
 def _property_summary(rec: dict[str, Any]) -> dict[str, Any]:
     """The ``trained_properties`` entry: the integer counts first, then the draws."""
-    keys = ("result", "property", "drawn", "passed", "not_separable", "trapped", "worst_margin",
-            "minimal_failing", "replay", "error", "check", "settings")
+    keys = (
+        "result",
+        "property",
+        "drawn",
+        "passed",
+        "not_separable",
+        "trapped",
+        "worst_margin",
+        "minimal_failing",
+        "replay",
+        "error",
+        "check",
+        "settings",
+    )
     return {k: rec.get(k) for k in keys}
 
 
 def _property_passed(rec: dict[str, Any]) -> bool:
-    return (rec.get("error") is None and rec.get("minimal_failing") is None
-            and int(rec.get("passed") or 0) > 0
-            and all(d.get("verdict") != "fail" for d in rec.get("settings") or []))
+    return (
+        rec.get("error") is None
+        and rec.get("minimal_failing") is None
+        and int(rec.get("passed") or 0) > 0
+        and all(d.get("verdict") != "fail" for d in rec.get("settings") or [])
+    )

@@ -47,8 +47,17 @@ from sims.verify import check_parameters, parse_set_options, run_check_safely
 from theory.common.protocols import STATUSES
 from theory.common.registry import PAPERS, get
 
-__all__ = ["SweepSpec", "SweepSummary", "parse_seeds", "parse_grid", "plan", "run_sweep",
-           "COLUMNS_HEAD", "COLUMNS_TAIL", "read_table"]
+__all__ = [
+    "SweepSpec",
+    "SweepSummary",
+    "parse_seeds",
+    "parse_grid",
+    "plan",
+    "run_sweep",
+    "COLUMNS_HEAD",
+    "COLUMNS_TAIL",
+    "read_table",
+]
 
 #: Columns before and after the grid keys, in table order.
 COLUMNS_HEAD = ("result", "check", "row", "index", "kind")
@@ -82,8 +91,10 @@ class SweepSpec:
 
     def points(self) -> list[tuple[tuple[str, Any], ...]]:
         """The grid points, first key slowest."""
-        return [tuple(zip(self.keys, vals, strict=True))
-                for vals in itertools.product(*(v for _, v in self.grid))]
+        return [
+            tuple(zip(self.keys, vals, strict=True))
+            for vals in itertools.product(*(v for _, v in self.grid))
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +130,9 @@ def parse_seeds(text: str) -> tuple[int, ...]:
         elif re.fullmatch(r"\d+", part):
             out.append(int(part))
         else:
-            raise ValueError(f"--seeds {text!r}: expected N, A-B or a comma list of them "
-                             "(non-negative integers)")
+            raise ValueError(
+                f"--seeds {text!r}: expected N, A-B or a comma list of them (non-negative integers)"
+            )
     if len(set(out)) != len(out):
         raise ValueError(f"--seeds {text!r}: a seed is repeated")
     return tuple(out)
@@ -166,13 +178,15 @@ def split_preset(target: str) -> tuple[str, str]:
     if not sep or not name:
         raise ValueError(f"--preset {target!r} must look like slug:name, e.g. softmax_multihead:h2")
     if slug not in PAPERS.values():
-        raise ValueError(f"--preset {target!r}: unknown slug {slug!r}; slugs: "
-                         f"{sorted(PAPERS.values())}")
+        raise ValueError(
+            f"--preset {target!r}: unknown slug {slug!r}; slugs: {sorted(PAPERS.values())}"
+        )
     return slug, name
 
 
-def parse_grid(target: str, options: Sequence[str], *, preset: bool = False
-               ) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+def parse_grid(
+    target: str, options: Sequence[str], *, preset: bool = False
+) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """``KEY=V1,V2,...`` strings → ((key, values), ...), every value type-checked.
 
     For a result, a key must be a parameter of at least one of its checks (see ``icl-verify check
@@ -201,10 +215,12 @@ def parse_grid(target: str, options: Sequence[str], *, preset: bool = False
             try:
                 typed_per_check = [parse_set_options(result, [f"{key}={v}"]) for v in values]
             except ValueError as exc:
-                raise ValueError(f"--grid {key}={text}: " + str(exc).removeprefix("--set ")
-                                 ) from None
-            typed = tuple(next(iter(kw[key] for kw in d.values() if key in kw))
-                          for d in typed_per_check)
+                raise ValueError(
+                    f"--grid {key}={text}: " + str(exc).removeprefix("--set ")
+                ) from None
+            typed = tuple(
+                next(iter(kw[key] for kw in d.values() if key in kw)) for d in typed_per_check
+            )
         if len(set(map(repr, typed))) != len(typed):
             raise ValueError(f"--grid {key}: a value is repeated: {values}")
         out.append((key, typed))
@@ -221,8 +237,17 @@ class Cell:
     seed: int
 
     def key(self, spec: SweepSpec) -> str:
-        text = repr((spec.target, spec.preset, spec.quick, spec.device, self.check,
-                     self.overrides, self.seed))
+        text = repr(
+            (
+                spec.target,
+                spec.preset,
+                spec.quick,
+                spec.device,
+                self.check,
+                self.overrides,
+                self.seed,
+            )
+        )
         return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -230,12 +255,14 @@ def _check_keys(path: str) -> set[str]:
     return set(check_parameters(path))
 
 
-def plan(spec: SweepSpec) -> tuple[list[Cell], list[tuple[tuple[tuple[str, Any], ...], int,
-                                                          list[Cell]]]]:
+def plan(
+    spec: SweepSpec,
+) -> tuple[list[Cell], list[tuple[tuple[tuple[str, Any], ...], int, list[Cell]]]]:
     """(distinct cells in run order, [(grid point, seed, cells of its rows in order)])."""
     checks = (spec.target,) if spec.preset else get(spec.target).checks
-    takes = {c: (set(spec.keys) if spec.preset else _check_keys(c) & set(spec.keys))
-             for c in checks}
+    takes = {
+        c: (set(spec.keys) if spec.preset else _check_keys(c) & set(spec.keys)) for c in checks
+    }
     cells: dict[Cell, None] = {}
     layout = []
     for point in spec.points():
@@ -245,24 +272,30 @@ def plan(spec: SweepSpec) -> tuple[list[Cell], list[tuple[tuple[tuple[str, Any],
                 extra: tuple[tuple[str, Any], ...] = ()
                 if spec.device is not None and (spec.preset or "device" in _check_keys(c)):
                     extra = (("device", spec.device),)
-                cell = Cell(c, tuple(sorted(((k, v) for k, v in point if k in takes[c]),
-                                            key=lambda kv: kv[0])) + extra, seed)
+                cell = Cell(
+                    c,
+                    tuple(sorted(((k, v) for k, v in point if k in takes[c]), key=lambda kv: kv[0]))
+                    + extra,
+                    seed,
+                )
                 cells.setdefault(cell)
                 row_cells.append(cell)
             layout.append((point, seed, row_cells))
     return list(cells), layout
 
 
-def check_cell(path: str, overrides: tuple[tuple[str, Any], ...], seed: int,
-               quick: bool) -> dict[str, Any]:
+def check_cell(
+    path: str, overrides: tuple[tuple[str, Any], ...], seed: int, quick: bool
+) -> dict[str, Any]:
     """One check at one setting and seed → ``{"rows": [evidence json...], "error": str | None}``
     (a worker task)."""
     evidence, err = run_check_safely(path, quick=quick, seed=seed, **dict(overrides))
     return {"rows": [e.to_json() for e in evidence], "error": err}
 
 
-def preset_cell(target: str, overrides: tuple[tuple[str, Any], ...], seed: int,
-                quick: bool) -> dict[str, Any]:
+def preset_cell(
+    target: str, overrides: tuple[tuple[str, Any], ...], seed: int, quick: bool
+) -> dict[str, Any]:
     """One training run of a preset (through the experiment's cached ``trained``)."""
     del quick  # a preset is its own tier
     slug, name = split_preset(target)
@@ -271,8 +304,15 @@ def preset_cell(target: str, overrides: tuple[tuple[str, Any], ...], seed: int,
         res = mod.trained(name, seed=seed, **dict(overrides))
     except Exception as exc:  # noqa: BLE001 - reported as an error row
         return {"rows": [], "error": f"{target}: {type(exc).__name__}: {exc}"}
-    row = {"name": "final_loss", "kind": "INFO", "predicted": None,
-           "observed": float(res.final_loss), "tolerance": None, "se": None, "status": "info"}
+    row = {
+        "name": "final_loss",
+        "kind": "INFO",
+        "predicted": None,
+        "observed": float(res.final_loss),
+        "tolerance": None,
+        "se": None,
+        "status": "info",
+    }
     return {"rows": [row], "error": None}
 
 
@@ -282,8 +322,11 @@ def _row_status(ev: Mapping[str, Any]) -> str:
     return str(ev.get("status", "pass" if ev.get("pass") else "fail"))
 
 
-def _table(spec: SweepSpec, layout: Sequence[tuple[tuple[tuple[str, Any], ...], int, list[Cell]]],
-           values: Mapping[Cell, Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _table(
+    spec: SweepSpec,
+    layout: Sequence[tuple[tuple[tuple[str, Any], ...], int, list[Cell]]],
+    values: Mapping[Cell, Mapping[str, Any]],
+) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for point, seed, row_cells in layout:
         for cell in row_cells:
@@ -291,23 +334,49 @@ def _table(spec: SweepSpec, layout: Sequence[tuple[tuple[tuple[str, Any], ...], 
             base = {"result": spec.target, "check": cell.check}
             grid = {k: v for k, v in point}
             for i, ev in enumerate(got["rows"]):
-                rows.append({**base, "row": ev["name"], "index": i, "kind": ev["kind"], **grid,
-                             "seed": seed, "predicted": ev["predicted"],
-                             "observed": ev["observed"], "tolerance": ev["tolerance"],
-                             "se": ev["se"], "status": _row_status(ev)})
+                rows.append(
+                    {
+                        **base,
+                        "row": ev["name"],
+                        "index": i,
+                        "kind": ev["kind"],
+                        **grid,
+                        "seed": seed,
+                        "predicted": ev["predicted"],
+                        "observed": ev["observed"],
+                        "tolerance": ev["tolerance"],
+                        "se": ev["se"],
+                        "status": _row_status(ev),
+                    }
+                )
             if got["error"] is not None:
-                rows.append({**base, "row": got["error"].splitlines()[0],
-                             "index": len(got["rows"]), "kind": "ERROR", **grid, "seed": seed,
-                             "predicted": None, "observed": None, "tolerance": None, "se": None,
-                             "status": "error"})
+                rows.append(
+                    {
+                        **base,
+                        "row": got["error"].splitlines()[0],
+                        "index": len(got["rows"]),
+                        "kind": "ERROR",
+                        **grid,
+                        "seed": seed,
+                        "predicted": None,
+                        "observed": None,
+                        "tolerance": None,
+                        "se": None,
+                        "status": "error",
+                    }
+                )
     return rows
 
 
 def _summary(spec: SweepSpec, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     out: dict[tuple[Any, ...], dict[str, Any]] = {}
     for point in spec.points():
-        out[tuple(v for _, v in point)] = {**dict(point), **{s: 0 for s in STATUSES},
-                                           "info": 0, "error": 0}
+        out[tuple(v for _, v in point)] = {
+            **dict(point),
+            **{s: 0 for s in STATUSES},
+            "info": 0,
+            "error": 0,
+        }
     for r in rows:
         out[tuple(r[k] for k in spec.keys)][r["status"]] += 1
     return list(out.values())
@@ -376,18 +445,29 @@ def run_sweep(
     fn = preset_cell if spec.preset else check_cell
     tasks = [(fn, (c.check, c.overrides, c.seed, spec.quick)) for c in todo]
     times: dict[str, float] = {}
-    bar = tqdm(total=len(cells), initial=len(cells) - len(todo), unit="cell", file=sys.stderr,
-               desc=f"icl-verify sweep {spec.target}", disable=not progress)
+    bar = tqdm(
+        total=len(cells),
+        initial=len(cells) - len(todo),
+        unit="cell",
+        file=sys.stderr,
+        desc=f"icl-verify sweep {spec.target}",
+        disable=not progress,
+    )
 
     def on_done(i: int, ret: UnitReturn) -> None:
         cell = todo[i]
         store_entries(ret.entries)  # the client alone writes the cache
         values[cell] = ret.value
         times[cell.key(spec)] = ret.seconds
-        body = {"check": cell.check, "overrides": [[k, _jsonable(v)] for k, v in cell.overrides],
-                "seed": cell.seed, "value": ret.value}
-        atomic_write_bytes(cell_dir / f"{cell.key(spec)}.json",
-                           (json.dumps(body, sort_keys=True) + "\n").encode())
+        body = {
+            "check": cell.check,
+            "overrides": [[k, _jsonable(v)] for k, v in cell.overrides],
+            "seed": cell.seed,
+            "value": ret.value,
+        }
+        atomic_write_bytes(
+            cell_dir / f"{cell.key(spec)}.json", (json.dumps(body, sort_keys=True) + "\n").encode()
+        )
         bar.update(1)
 
     with executor(executor_spec or ExecutorSpec()) as runner:
@@ -396,18 +476,37 @@ def run_sweep(
     rows = _table(spec, layout, values)
     columns = [*COLUMNS_HEAD, *spec.keys, *COLUMNS_TAIL]
     summary = _summary(spec, rows)
-    doc = {"tool": "icl-verify sweep", "target": spec.target,
-           "kind": "preset" if spec.preset else "result",
-           "mode": "quick" if spec.quick else "full", "device": spec.device,
-           "grid": _jsonable_grid(spec), "seeds": list(spec.seeds), "columns": columns,
-           "summary": summary, "rows": rows}
+    doc = {
+        "tool": "icl-verify sweep",
+        "target": spec.target,
+        "kind": "preset" if spec.preset else "result",
+        "mode": "quick" if spec.quick else "full",
+        "device": spec.device,
+        "grid": _jsonable_grid(spec),
+        "seeds": list(spec.seeds),
+        "columns": columns,
+        "summary": summary,
+        "rows": rows,
+    }
     atomic_write_bytes(out / "sweep.json", (json.dumps(doc, indent=1) + "\n").encode())
     atomic_write_bytes(out / "sweep.csv", _csv(columns, rows))
     wall = time.perf_counter() - t0
-    atomic_write_bytes(out / "timings.json", (json.dumps(
-        {"wall_time": wall, "executor": (executor_spec or ExecutorSpec()).describe(),
-         "cells_run": len(todo), "cells_resumed": len(cells) - len(todo), "per_cell": times},
-        indent=1) + "\n").encode())
+    atomic_write_bytes(
+        out / "timings.json",
+        (
+            json.dumps(
+                {
+                    "wall_time": wall,
+                    "executor": (executor_spec or ExecutorSpec()).describe(),
+                    "cells_run": len(todo),
+                    "cells_resumed": len(cells) - len(todo),
+                    "per_cell": times,
+                },
+                indent=1,
+            )
+            + "\n"
+        ).encode(),
+    )
     if plot:
         from sims.figures.sweep import bound_vs_empirical
         from sims.report import save_figure

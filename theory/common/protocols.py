@@ -49,25 +49,25 @@ __all__ = [
 KIND_MEANINGS: dict[str, str] = {
     "EXACT": "symbolic identity: sympy.simplify(lhs - rhs) == 0, or exact rational arithmetic",
     "FLOAT": "two float64 evaluations of one formula (lambdified twin vs an mpmath reference or a "
-             "second closed form), abs(diff) <= atol + rtol*abs(ref)",
+    "second closed form), abs(diff) <= atol + rtol*abs(ref)",
     "SOLVER": "an ODE integration (DOP853/LSODA at rtol 1e-10, atol 1e-12) against a closed-form "
-              "limit or conserved quantity, error in solver-tolerance units <= 10",
+    "limit or conserved quantity, error in solver-tolerance units <= 10",
     "MC": "a Monte Carlo estimate from sampled prompts against a closed form: "
-          "abs(mean - predicted) <= 5 se (+ stated bias), with the power check "
-          "se <= 2% of the scale",
+    "abs(mean - predicted) <= 5 se (+ stated bias), with the power check "
+    "se <= 2% of the scale",
     "TRAIN": "a trained torch model against the predicted optimum in invariant coordinates: "
-             "within tolerance of the prediction and outside tolerance of each named alternative, "
-             "started at least 3 tolerances away, over the seeds listed",
+    "within tolerance of the prediction and outside tolerance of each named alternative, "
+    "started at least 3 tolerances away, over the seeds listed",
     "RATE": "a fitted log-log slope against a predicted exponent, within a stated band",
     "ORDER": "a strict inequality between two quantities with a stated margin",
     "OPTIM": "a numerical optimiser (BFGS, root finder) run on an exact formula against the "
-             "closed-form optimum or minimiser",
+    "closed-form optimum or minimiser",
     "PAPER": "a value we compute against a number printed in the paper (or its spec), within "
-             "half a unit of the last printed digit unless stated",
+    "half a unit of the last printed digit unless stated",
     "INFO": "reported only, never fails (a quantity the spec marks informational)",
     "CONTROL": "a declared negative control: the check rerun with a planted fault (a wrong input "
-               "through one of its fault_* parameters) must fail; a control that passes is a fail "
-               "row (icl-verify check/report --controls)",
+    "through one of its fault_* parameters) must fail; a control that passes is a fail "
+    "row (icl-verify check/report --controls)",
 }
 #: Evidence kinds (the keys of :data:`KIND_MEANINGS`).
 KINDS = tuple(KIND_MEANINGS)
@@ -91,8 +91,12 @@ STATUSES = tuple(STATUS_MEANINGS)
 #: order a result reports them: the most severe first.
 VERDICTS = ("discrepancy", "unconfirmed", "untested", "skipped")
 #: ``results.json`` key listing the result ids of each non-pass, non-fail status.
-STATUS_KEYS: dict[str, str] = {"discrepancy": "discrepancies", "unconfirmed": "unconfirmed",
-                               "untested": "untested", "skipped": "skipped"}
+STATUS_KEYS: dict[str, str] = {
+    "discrepancy": "discrepancies",
+    "unconfirmed": "unconfirmed",
+    "untested": "untested",
+    "skipped": "skipped",
+}
 #: Test tiers of a declared check: ``default`` runs in the default pytest, ``thorough`` only under
 #: ``HYPOTHESIS_PROFILE=thorough``.  The report runs every check whatever its tier.
 TIERS = ("default", "thorough")
@@ -101,9 +105,9 @@ TIERS = ("default", "thorough")
 #: about its OCR copy.
 PROVENANCES: dict[str, str] = {
     "printed": "the paper states it (garbled OCR that the formula around it and the proof pin "
-               "down still counts)",
+    "down still counts)",
     "reconstructed": "the statement itself is lost in our copy; ``lost`` says what is lost and "
-                     "whose reading fills it",
+    "whose reading fills it",
     "paraphrase": "our summary of a figure, caption or informal remark",
     "derived": "a toolkit extension, not stated in the paper",
 }
@@ -199,8 +203,9 @@ class Evidence:
         if self.kind not in KINDS:
             raise ValueError(f"Evidence.kind must be one of {KINDS}, got {self.kind!r}")
         if self.verdict and self.verdict not in VERDICTS:
-            raise ValueError(f"{self.name}: Evidence.verdict must be one of {VERDICTS}, "
-                             f"got {self.verdict!r}")
+            raise ValueError(
+                f"{self.name}: Evidence.verdict must be one of {VERDICTS}, got {self.verdict!r}"
+            )
         if self.discrepancy and self.verdict not in ("", "discrepancy"):
             raise ValueError(f"{self.name}: discrepancy=True contradicts verdict={self.verdict!r}")
         if self.discrepancy:
@@ -208,8 +213,9 @@ class Evidence:
         elif self.verdict == "discrepancy":
             object.__setattr__(self, "discrepancy", True)
         if self.verdict and not self.passed:
-            raise ValueError(f"{self.name}: a {self.verdict} row means our routes agree "
-                             "(passed=True)")
+            raise ValueError(
+                f"{self.name}: a {self.verdict} row means our routes agree (passed=True)"
+            )
 
     @property
     def informational(self) -> bool:
@@ -278,18 +284,23 @@ class Claim:
 
     def __post_init__(self) -> None:
         if self.provenance not in PROVENANCES:
-            raise ValueError(f"Claim({self.where!r}).provenance must be one of "
-                             f"{tuple(PROVENANCES)}, got {self.provenance!r}")
+            raise ValueError(
+                f"Claim({self.where!r}).provenance must be one of "
+                f"{tuple(PROVENANCES)}, got {self.provenance!r}"
+            )
         if not self.where.strip():
             raise ValueError("Claim.where must name the paper's section, equation or figure")
         if len(self.quote) > 300:
-            raise ValueError(f"Claim({self.where!r}).quote has {len(self.quote)} characters; "
-                             "at most 300")
+            raise ValueError(
+                f"Claim({self.where!r}).quote has {len(self.quote)} characters; at most 300"
+            )
         if self.provenance in ("printed", "paraphrase") and not self.quote.strip():
             raise ValueError(f"Claim({self.where!r}): a {self.provenance} claim quotes the paper")
         if self.provenance == "reconstructed" and not self.lost.strip():
-            raise ValueError(f"Claim({self.where!r}): a reconstructed claim says what is lost "
-                             "and whose reading fills it (lost=...)")
+            raise ValueError(
+                f"Claim({self.where!r}): a reconstructed claim says what is lost "
+                "and whose reading fills it (lost=...)"
+            )
 
     def to_json(self) -> dict[str, str]:
         out = {"where": self.where, "quote": self.quote, "provenance": self.provenance}
@@ -327,8 +338,9 @@ class TrainedProperty:
     def __post_init__(self) -> None:
         for path in (self.check, self.strategy):
             if ":" not in path:
-                raise ValueError(f"TrainedProperty {self.result}/{self.name}: {path!r} is not "
-                                 "'module:function'")
+                raise ValueError(
+                    f"TrainedProperty {self.result}/{self.name}: {path!r} is not 'module:function'"
+                )
         if min(self.examples, self.report_examples) < 1 or self.thorough_examples < 1:
             raise ValueError(f"TrainedProperty {self.result}/{self.name}: example counts >= 1")
 
@@ -391,20 +403,28 @@ class Check(str):
     expect: str
     tier: str
 
-    def __new__(cls, path: str, *, faults: dict[str, dict[str, Any]] | None = None,
-                expect: str = "pass", tier: str = "default") -> Check:
+    def __new__(
+        cls,
+        path: str,
+        *,
+        faults: dict[str, dict[str, Any]] | None = None,
+        expect: str = "pass",
+        tier: str = "default",
+    ) -> Check:
         if ":" not in path and "." not in path:
             raise ValueError(f"Check path {path!r} is not a dotted path 'module:function'")
         if expect not in STATUSES or expect == "fail":
-            raise ValueError(f"{path}: Check.expect must be one of {STATUSES[:1] + VERDICTS}, "
-                             f"got {expect!r}")
+            raise ValueError(
+                f"{path}: Check.expect must be one of {STATUSES[:1] + VERDICTS}, got {expect!r}"
+            )
         if tier not in TIERS:
             raise ValueError(f"{path}: Check.tier must be one of {TIERS}, got {tier!r}")
         faults = dict(faults or {})
         for name, kw in faults.items():
             if not isinstance(kw, dict) or not kw:
-                raise ValueError(f"{path}: fault {name!r} must map parameter names to values, "
-                                 f"got {kw!r}")
+                raise ValueError(
+                    f"{path}: fault {name!r} must map parameter names to values, got {kw!r}"
+                )
         self = super().__new__(cls, path)
         self.faults = faults
         self.expect = expect
@@ -417,9 +437,11 @@ class Check(str):
         return str.__str__(self)
 
     def __repr__(self) -> str:
-        extra = "".join(f", {k}={getattr(self, k)!r}" for k, d in
-                        (("faults", {}), ("expect", "pass"), ("tier", "default"))
-                        if getattr(self, k) != d)
+        extra = "".join(
+            f", {k}={getattr(self, k)!r}"
+            for k, d in (("faults", {}), ("expect", "pass"), ("tier", "default"))
+            if getattr(self, k) != d
+        )
         return f"Check({self.path!r}{extra})"
 
     def __reduce__(self) -> Any:  # pickles (process pools, dask) with its declaration
@@ -458,8 +480,9 @@ class Result:
             raise ValueError(f"Result.id must look like '<key>:<name>', got {self.id!r}")
         if self.kind not in RESULT_KINDS:
             raise ValueError(f"Result.kind must be one of {RESULT_KINDS}, got {self.kind!r}")
-        object.__setattr__(self, "checks", tuple(
-            c if isinstance(c, Check) else Check(c) for c in self.checks))
+        object.__setattr__(
+            self, "checks", tuple(c if isinstance(c, Check) else Check(c) for c in self.checks)
+        )
         for p in self.checks + self.figures + self.objects:
             if ":" not in p and "." not in p:
                 raise ValueError(f"{self.id}: {p!r} is not a dotted path 'module:function'")
@@ -472,15 +495,15 @@ class Result:
 class CheckFn(Protocol):
     """A check: runs comparisons at a setting given by keyword parameters."""
 
-    def __call__(self, *, quick: bool = True, seed: int = 0, **params: Any) -> Sequence[Evidence]:
-        ...
+    def __call__(
+        self, *, quick: bool = True, seed: int = 0, **params: Any
+    ) -> Sequence[Evidence]: ...
 
 
 class RiskFn(Protocol):
     """Interchangeable risk evaluators (closed form, Monte Carlo, trained model) (STYLE R7)."""
 
-    def __call__(self, setting: Any, params: Any) -> Estimate:
-        ...
+    def __call__(self, setting: Any, params: Any) -> Estimate: ...
 
 
 Fn = Callable[..., Any]

@@ -40,8 +40,17 @@ import numpy as np
 from theory.settings.arguments import RECORDERS, degenerate, record, record_arguments
 from theory.settings.validators import PSD_RTOL
 
-__all__ = ["Domain", "COMMON", "check_value", "validated", "validate_exports", "KINDS",
-           "record_arguments", "degenerate", "Checker"]
+__all__ = [
+    "Domain",
+    "COMMON",
+    "check_value",
+    "validated",
+    "validate_exports",
+    "KINDS",
+    "record_arguments",
+    "degenerate",
+    "Checker",
+]
 
 #: Depth of validated calls on this thread: only the outermost one checks and records.
 _DEPTH = threading.local()
@@ -49,8 +58,20 @@ _DEPTH = threading.local()
 
 #: The domain kinds.  Scalars (``count``, ``real``) accept arrays (checked entrywise) so vectorised
 #: twins keep working; matrices accept batches ``(..., n, n)``.
-KINDS = ("count", "real", "psd", "pd", "square", "matrix", "vector", "array", "choice", "object",
-         "callable", "symbols")
+KINDS = (
+    "count",
+    "real",
+    "psd",
+    "pd",
+    "square",
+    "matrix",
+    "vector",
+    "array",
+    "choice",
+    "object",
+    "callable",
+    "symbols",
+)
 
 
 @dataclass(frozen=True)
@@ -124,20 +145,33 @@ _VEC = np.array([0.5, -0.3])
 
 #: Domains of the cross-paper names (the names the toolkit uses for the papers' symbols).
 COMMON: dict[str, Domain] = {
-    "d": Domain("count", 2, dim="d"), "N": Domain("count", 10), "M": Domain("count", 12),
-    "L": Domain("count", 10), "H": Domain("count", 2), "n": Domain("count", 10),
-    "sigma2": Domain("real", 0.25, lower=0.0), "noise_var": Domain("real", 0.25, lower=0.0),
-    "s2": Domain("real", 0.25, lower=0.0), "tau2": Domain("real", 1.0, lower=0.0, lower_open=True),
-    "lam": Domain("real", 0.5, lower=0.0), "xi": Domain("real", 0.5, lower=0.0, lower_open=True),
+    "d": Domain("count", 2, dim="d"),
+    "N": Domain("count", 10),
+    "M": Domain("count", 12),
+    "L": Domain("count", 10),
+    "H": Domain("count", 2),
+    "n": Domain("count", 10),
+    "sigma2": Domain("real", 0.25, lower=0.0),
+    "noise_var": Domain("real", 0.25, lower=0.0),
+    "s2": Domain("real", 0.25, lower=0.0),
+    "tau2": Domain("real", 1.0, lower=0.0, lower_open=True),
+    "lam": Domain("real", 0.5, lower=0.0),
+    "xi": Domain("real", 0.5, lower=0.0, lower_open=True),
     "signal": Domain("real", 1.0, lower=0.0, lower_open=True),
-    "omega": Domain("real", 0.4), "eta": Domain("real", 0.3),
+    "omega": Domain("real", 0.4),
+    "eta": Domain("real", 0.3),
     "sigma_init": Domain("real", 0.1, lower=0.0, lower_open=True),
-    "Lambda": Domain("psd", _PSD, dim="d"), "Sigma": Domain("psd", _PSD, dim="d"),
-    "Sigma_x": Domain("psd", _PSD, dim="d"), "Psi": Domain("psd", _PSD, dim="d"),
-    "task_cov": Domain("psd", _PSD, dim="d"), "H_cov": Domain("psd", _PSD, dim="d"),
-    "Gamma": Domain("square", _SQ, dim="d"), "P": Domain("square", _SQ, dim="d"),
+    "Lambda": Domain("psd", _PSD, dim="d"),
+    "Sigma": Domain("psd", _PSD, dim="d"),
+    "Sigma_x": Domain("psd", _PSD, dim="d"),
+    "Psi": Domain("psd", _PSD, dim="d"),
+    "task_cov": Domain("psd", _PSD, dim="d"),
+    "H_cov": Domain("psd", _PSD, dim="d"),
+    "Gamma": Domain("square", _SQ, dim="d"),
+    "P": Domain("square", _SQ, dim="d"),
     "A": Domain("square", _SQ, dim="d"),
-    "beta_star": Domain("vector", _VEC, dim="d"), "task_mean": Domain("vector", _VEC, dim="d"),
+    "beta_star": Domain("vector", _VEC, dim="d"),
+    "task_mean": Domain("vector", _VEC, dim="d"),
     "beta0": Domain("vector", _VEC, dim="d"),
     "X": Domain("matrix", np.arange(20.0).reshape(10, 2) % 7 - 3, dim="d"),
     "y": Domain("vector", np.linspace(-1.0, 1.0, 10), length=10),
@@ -244,8 +278,11 @@ def check_value(name: str, value: Any, dom: Domain) -> Any:
     ...
     ValueError: N must be an integer ≥ 1, got 2.5
     """
-    if dom.kind in ("count", "real") and isinstance(value, (int, float)) \
-            and not isinstance(value, bool):
+    if (
+        dom.kind in ("count", "real")
+        and isinstance(value, (int, float))
+        and not isinstance(value, bool)
+    ):
         if not _scalar_ok(float(value), dom):
             raise _fail(name, dom, repr(value))
         return int(value) if dom.kind == "count" and math.isfinite(value) else None
@@ -272,8 +309,11 @@ def check_value(name: str, value: Any, dom: Domain) -> Any:
     if dom.kind == "symbols":
         import sympy as sp  # local: only the symbolic builders need it
 
-        if not (isinstance(value, (list, tuple)) and value
-                and all(isinstance(v, sp.Symbol) for v in value)):
+        if not (
+            isinstance(value, (list, tuple))
+            and value
+            and all(isinstance(v, sp.Symbol) for v in value)
+        ):
             raise _fail(name, dom, repr(value)[:200], TypeError)
         return None
     if _is_sympy(value):
@@ -326,8 +366,13 @@ def _check_real(name: str, arr: np.ndarray, dom: Domain, value: Any) -> None:
 
 
 # ---------------------------------------------------------------------------- wrapping
-def validated(fn: Callable[..., Any], domains: Mapping[str, Domain], *,
-              args: Sequence[str] | None = None, paper: str | None = None) -> Callable[..., Any]:
+def validated(
+    fn: Callable[..., Any],
+    domains: Mapping[str, Domain],
+    *,
+    args: Sequence[str] | None = None,
+    paper: str | None = None,
+) -> Callable[..., Any]:
     """``fn`` with its declared arguments checked at call time (see the module docstring).
 
     ``domains`` maps parameter names to domains (names not in the signature are ignored);
@@ -335,14 +380,21 @@ def validated(fn: Callable[..., Any], domains: Mapping[str, Domain], *,
     wrapper carries ``__domains__`` (name → domain, the harness reads it) and ``raw`` (``fn``).
     """
     if args is not None:
-        sig = inspect.Signature([inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-                                 for a in args])
+        sig = inspect.Signature(
+            [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in args]
+        )
     else:
         sig = inspect.signature(fn)
-    names = [p.name for p in sig.parameters.values()
-             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    doms = {p: (domains[p].with_(paper=paper) if paper else domains[p])
-            for p in sig.parameters if p in domains}
+    names = [
+        p.name
+        for p in sig.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    doms = {
+        p: (domains[p].with_(paper=paper) if paper else domains[p])
+        for p in sig.parameters
+        if p in domains
+    }
     pos = tuple((n, doms.get(n)) for n in names)
 
     fn_name = f"{fn.__module__}:{fn.__qualname__}"
@@ -374,15 +426,17 @@ def validated(fn: Callable[..., Any], domains: Mapping[str, Domain], *,
         return depth
 
     if args is not None:
+
         def call(*a: Any, **kw: Any) -> Any:
             depth = enter(a, kw)
             try:
                 if kw:
-                    a = a + tuple(kw[n] for n in names[len(a):])
+                    a = a + tuple(kw[n] for n in names[len(a) :])
                 return fn(*a)
             finally:
                 _DEPTH.n = depth
     else:
+
         def call(*a: Any, **kw: Any) -> Any:
             depth = enter(a, kw)
             try:
@@ -403,8 +457,10 @@ def _same_size(sizes: dict[str, tuple[str, int]], name: str, size: int, dom: Dom
     if prev is None:
         sizes[dom.dim] = (name, size)
     elif prev[1] != size:
-        raise ValueError(f"{name} has size {size} along {dom.dim} but {prev[0]} has size "
-                         f"{prev[1]}{_where(dom)}: the shapes do not match")
+        raise ValueError(
+            f"{name} has size {size} along {dom.dim} but {prev[0]} has size "
+            f"{prev[1]}{_where(dom)}: the shapes do not match"
+        )
 
 
 class Checker:
@@ -430,15 +486,25 @@ class Checker:
     ValueError: x must be a finite real number > 0 (demo), got -1.0
     """
 
-    def __init__(self, domains: Mapping[str, Domain], *, paper: str | None = None,
-                 overrides: Mapping[str, Mapping[str, Domain]] | None = None) -> None:
+    def __init__(
+        self,
+        domains: Mapping[str, Domain],
+        *,
+        paper: str | None = None,
+        overrides: Mapping[str, Mapping[str, Domain]] | None = None,
+    ) -> None:
         self.domains = dict(domains)
         self.paper = paper
         self.overrides = dict(overrides or {})
 
-    def __call__(self, fn: Callable[..., Any] | None = None, /, *,
-                 args: Sequence[str] | None = None,
-                 domains: Mapping[str, Domain] | None = None) -> Any:
+    def __call__(
+        self,
+        fn: Callable[..., Any] | None = None,
+        /,
+        *,
+        args: Sequence[str] | None = None,
+        domains: Mapping[str, Domain] | None = None,
+    ) -> Any:
         if fn is None:
             return lambda f: self(f, args=args, domains=domains)
         name = getattr(fn, "__name__", "")
@@ -446,11 +512,15 @@ class Checker:
         return validated(fn, doms, args=args, paper=self.paper)
 
 
-def validate_exports(namespace: dict[str, Any], names: Iterable[str],
-                     domains: Mapping[str, Domain], *,
-                     overrides: Mapping[str, Mapping[str, Domain]] | None = None,
-                     args: Mapping[str, Sequence[str]] | None = None,
-                     paper: str | None = None) -> None:
+def validate_exports(
+    namespace: dict[str, Any],
+    names: Iterable[str],
+    domains: Mapping[str, Domain],
+    *,
+    overrides: Mapping[str, Mapping[str, Domain]] | None = None,
+    args: Mapping[str, Sequence[str]] | None = None,
+    paper: str | None = None,
+) -> None:
     """Replace each exported function ``namespace[name]`` by :func:`validated` of it, with
     ``domains`` updated by ``overrides[name]`` and ``args[name]`` for ``*args`` twins."""
     overrides = overrides or {}
@@ -459,5 +529,6 @@ def validate_exports(namespace: dict[str, Any], names: Iterable[str],
         fn = namespace.get(name)
         if not inspect.isfunction(fn):
             continue
-        namespace[name] = validated(fn, {**domains, **overrides.get(name, {})},
-                                    args=args.get(name), paper=paper)
+        namespace[name] = validated(
+            fn, {**domains, **overrides.get(name, {})}, args=args.get(name), paper=paper
+        )

@@ -59,7 +59,16 @@ import numpy as np
 
 from numerics.montecarlo import DEFAULT_BATCH, mc_mean
 from numerics.sampling import sample_prompts
-from theory.common.backend import rank_mask
+from numerics.wishart import (
+    DIAGONALS,
+    bartlett_factor,
+    bartlett_times_vector,
+    draw_dtype,
+    psd_factor,
+    standard_normal,
+    wishart_sample,
+    wishart_times_vector,
+)
 from theory.common.protocols import Estimate
 from theory.settings import (
     LinearRegressionICL,
@@ -88,183 +97,6 @@ METHODS = ("vector", "bartlett")
 #: Prompts per chunk of the fast engine (measured on the 2-core machine: 8k–32k are equally fast;
 #: larger chunks only cost memory).
 FAST_BATCH = 16384
-_DIAGONALS = ("chi", "normal")
-
-
-# ------------------------------------------------------------------------------- factorisation
-def psd_factor(S: Any, *, name: str = "Sigma_x") -> np.ndarray:
-    """``C`` of shape ``(d, r)`` with ``C Cᵀ = S`` and ``r`` the numerical rank (eigh).
-
-    Eigenvalues at or below the backend's one rank cut (:func:`theory.common.backend.rank_mask`)
-    are treated as zero, so rank-deficient ``S`` gives ``r < d``
-    (``r ≥ 1`` is kept even for ``S = 0`` so that shapes stay valid).
-
-    >>> C = psd_factor([[1.0, 1.0], [1.0, 1.0]])
-    >>> C.shape, bool(np.allclose(C @ C.T, 1.0))
-    ((2, 1), True)
-    """
-    arr = np.array(as_matrix(name, S), dtype=float)
-    w, V = np.linalg.eigh(arr)
-    keep = rank_mask(w)
-    if not np.any(keep):
-        return np.zeros((arr.shape[0], 1))
-    return V[:, keep] * np.sqrt(w[keep])
-
-
-# ---------------------------------------------------------------------------- Wishart samplers
-def _dtype(dtype: str) -> type:
-    check_choice("dtype", dtype, ("float64", "float32"))
-    return np.float64 if dtype == "float64" else np.float32
-
-
-def _chi2(rng: np.random.Generator, dof: float, size: Any, dtype: str) -> np.ndarray:
-    """χ²_dof draws (``2·Gamma(dof/2)``); ``dof = 0`` gives exact zeros."""
-    if dof <= 0:
-        return np.zeros(size)
-    return 2.0 * rng.standard_gamma(dof / 2.0, size=size, dtype=_dtype(dtype)).astype(float)
-
-
-def _normal(rng: np.random.Generator, size: Any, dtype: str) -> np.ndarray:
-    return rng.standard_normal(size, dtype=_dtype(dtype)).astype(float, copy=False)
-
-
-def bartlett_factor(
-    rng: np.random.Generator,
-    B: int,
-    p: int,
-    dof: int,
-    *,
-    diagonal: str = "chi",
-    dtype: str = "float64",
-) -> np.ndarray:
-    """Bartlett factors ``A`` (B, p, m), ``m = min(dof, p)``, with ``A Aᵀ ~ Wishart(dof, I_p)``.
-
-    Source: Bartlett decomposition (e.g. Muirhead 1982, Thm 3.2.14); for ``dof < p`` the QR
-    factor of a ``dof×p`` Gaussian matrix, ``Z = QR`` with ``R`` upper trapezoidal.
-
-    .. math::
-
-        A_{ii} \\sim \\chi_{\\mathrm{dof}-i}\\ (i = 0,\\dots,m-1), \\qquad
-        A_{ij} \\sim N(0, 1)\\ (i > j), \\qquad A_{ij} = 0\\ (i < j).
-
-    Parameters
-    ----------
-    B : number of independent factors.
-    p : dimension of the Wishart matrix.
-    dof : degrees of freedom (the prompt length N; N − 1 for a centred scatter), ≥ 0.
-    diagonal : ``"chi"`` (correct) or ``"normal"`` (a fault for negative controls: N(0,1) on the
-        diagonal instead of the χ variables).
-    dtype : ``"float32"`` draws are upcast to float64 (see ``docs/montecarlo.md``).
-
-    >>> A = bartlett_factor(np.random.default_rng(0), 2, 3, 5)
-    >>> A.shape, bool(np.all(np.triu(A, 1) == 0))
-    ((2, 3, 3), True)
-    >>> bool(np.all(np.diagonal(A, axis1=1, axis2=2) > 0))
-    True
-    """
-    B = check_int("B", B, minimum=1)
-    p = check_int("p (Wishart dimension)", p, minimum=1)
-    dof = check_int("dof (Wishart degrees of freedom)", dof, minimum=0)
-    check_choice("diagonal", diagonal, _DIAGONALS)
-    m = min(dof, p)
-    A = np.zeros((B, p, m))
-    if m == 0:
-        return A
-    rows, cols = np.tril_indices(p, -1, m)
-    if rows.size:
-        A[:, rows, cols] = _normal(rng, (B, rows.size), dtype)
-    idx = np.arange(m)
-    if diagonal == "chi":
-        dofs = dof - idx.astype(float)
-        A[:, idx, idx] = np.sqrt(_chi2_vector(rng, dofs, B, dtype))
-    else:
-        A[:, idx, idx] = _normal(rng, (B, m), dtype)
-    return A
-
-
-def _chi2_vector(rng: np.random.Generator, dofs: np.ndarray, B: int, dtype: str) -> np.ndarray:
-    """(B, len(dofs)) χ² draws with column-wise degrees of freedom (all > 0)."""
-    shape = np.broadcast_to(dofs / 2.0, (B, dofs.size))
-    return 2.0 * rng.standard_gamma(shape, dtype=_dtype(dtype)).astype(float)
-
-
-def wishart_sample(
-    rng: np.random.Generator,
-    B: int,
-    Sigma: Any,
-    dof: int,
-    *,
-    diagonal: str = "chi",
-    dof_offset: int = 0,
-) -> np.ndarray:
-    """``B`` draws (B, d, d) of ``XᵀX ~ Wishart(dof, Σ)`` via ``C A Aᵀ Cᵀ`` (``Σ = C Cᵀ``).
-
-    ``dof_offset`` and ``diagonal="normal"`` inject faults for negative controls.
-
-    >>> W = wishart_sample(np.random.default_rng(1), 4000, np.eye(2), 3)
-    >>> bool(np.allclose(W.mean(axis=0), 3 * np.eye(2), atol=0.3))
-    True
-    """
-    C = psd_factor(Sigma)
-    A = bartlett_factor(rng, B, C.shape[1], dof + dof_offset, diagonal=diagonal)
-    CA = np.einsum("ik,bkm->bim", C, A)
-    return CA @ np.swapaxes(CA, 1, 2)
-
-
-def bartlett_times_vector(
-    rng: np.random.Generator,
-    h: np.ndarray,
-    dof: int,
-    *,
-    diagonal: str = "chi",
-    dtype: str = "float64",
-) -> np.ndarray:
-    """``M h`` (B, p) for ``M = A Aᵀ ~ Wishart(dof, I_p)`` drawn by :func:`bartlett_factor`."""
-    B, p = h.shape
-    A = bartlett_factor(rng, B, p, dof, diagonal=diagonal, dtype=dtype)
-    t = np.einsum("bim,bi->bm", A, h)
-    return np.einsum("bim,bm->bi", A, t)
-
-
-def wishart_times_vector(
-    rng: np.random.Generator,
-    h: np.ndarray,
-    dof: int,
-    *,
-    diagonal: str = "chi",
-    dtype: str = "float64",
-) -> np.ndarray:
-    """Exact draws of ``M h`` (B, p), ``M ~ Wishart(dof, I_p)``, from ``p + 1`` variables each.
-
-    Source: [derived] rotation invariance of ``Wishart(dof, I)``: for a unit ``u`` and
-    ``w = Z u ~ N(0, I_dof)``, ``Zᵀw = ‖w‖² u + P_⊥Zᵀw`` with ``P_⊥Zᵀ`` independent of ``w``, so
-
-    .. math::
-
-        M h = c^2 h + c\\,(\\lVert h\\rVert\\,\\xi - h\\,h^\\top\\xi/\\lVert h\\rVert),\\qquad
-        c^2 \\sim \\chi^2_{\\mathrm{dof}},\\ \\xi \\sim N(0, I_p).
-
-    ``diagonal="normal"`` (fault) draws ``c ~ N(0, 1)`` instead of ``χ_dof``.
-
-    >>> v = wishart_times_vector(np.random.default_rng(0), np.ones((200_000, 2)), 5)
-    >>> bool(np.allclose(v.mean(axis=0), 5.0, atol=0.05))
-    True
-    """
-    check_choice("diagonal", diagonal, _DIAGONALS)
-    B, p = h.shape
-    if diagonal == "chi":
-        c2 = _chi2(rng, dof, B, dtype)
-        c = np.sqrt(c2)
-    else:
-        c = _normal(rng, B, dtype)
-        c2 = c * c
-    xi = _normal(rng, (B, p), dtype)
-    nh = np.sqrt(np.einsum("bi,bi->b", h, h))
-    hx = np.einsum("bi,bi->b", h, xi)
-    alpha = c2 - c * hx / np.where(nh > 0, nh, 1.0)  # c² − c hᵀξ/‖h‖
-    xi *= (c * nh)[:, None]
-    xi += alpha[:, None] * h
-    return xi
 
 
 # ------------------------------------------------------------------------------ parameters
@@ -427,8 +259,8 @@ def gd_family_draw(
     """
     P = _params(Sigma_x, task_mean, task_cov, noise_var, N, Gamma, a, b, phi)
     check_choice("method", method, METHODS)
-    check_choice("diagonal", diagonal, _DIAGONALS)
-    _dtype(dtype)
+    check_choice("diagonal", diagonal, DIAGONALS)
+    draw_dtype(dtype)
     dof_offset = check_int("dof_offset", dof_offset)
     setting: LinearRegressionICL = P["setting"]
     N = setting.N
@@ -451,7 +283,7 @@ def gd_family_draw(
     times_vector = wishart_times_vector if method == "vector" else bartlett_times_vector
 
     def draw(rng: np.random.Generator, B: int) -> np.ndarray:
-        beta = K(_normal(rng, (B, Lt.shape[1]), dtype)) + m_w  # Cᵀβ, (B, r)
+        beta = K(standard_normal(rng, (B, Lt.shape[1]), dtype)) + m_w  # Cᵀβ, (B, r)
         h = np.empty((B, r + 1))
         np.subtract(beta, b_w, out=h[:, :r])
         h[:, r] = sigma
@@ -461,15 +293,15 @@ def gd_family_draw(
             q = np.einsum("bi,bi->b", beta, v[:, :r]) + sigma * v[:, r]  # yᵀ(y − Xb)
             if debias:
                 hb2 = np.einsum("bi,bi->b", beta, beta) + noise_var
-                q = q + _normal(rng, B, dtype) ** 2 * hb2
+                q = q + standard_normal(rng, B, dtype) ** 2 * hb2
             stat += q[:, None] * phi_w
         stat *= 1.0 / N
         stat += a_w
         stat -= beta  # Cᵀ(g − β)
         if integrate_query:
             return np.einsum("bi,bi->b", stat, stat) + noise_var
-        z = _normal(rng, (B, r), dtype)  # query x = C z
-        eps = sigma * _normal(rng, B, dtype)
+        z = standard_normal(rng, (B, r), dtype)  # query x = C z
+        eps = sigma * standard_normal(rng, B, dtype)
         return (np.einsum("bi,bi->b", z, stat) - eps) ** 2
 
     return draw

@@ -20,6 +20,9 @@ INFO     reported only, never fails                        --
 =======  ================================================  ==================================
 
 The meaning of each kind is defined once, in :data:`theory.common.protocols.KIND_MEANINGS`.
+Claims of the paper and the statuses beyond pass/fail (:func:`claim_agreement`,
+:func:`with_verdict`, :func:`untested`, :func:`skipped`, :func:`assert_status`) are built in
+:mod:`numerics.verdicts` and re-exported here.
 """
 
 from __future__ import annotations
@@ -46,7 +49,19 @@ from numerics.train_evidence import (
     train_discrimination,
     trap_of,
 )
-from theory.common.protocols import KINDS, VERDICTS, Claim, Estimate, Evidence
+from numerics.verdicts import (
+    assert_discrepancy,
+    assert_status,
+    claim_agreement,
+    claim_contract_violations,
+    claim_verdict,
+    evidence_row,
+    evidence_rows,
+    skipped,
+    untested,
+    with_verdict,
+)
+from theory.common.protocols import KINDS, Claim, Estimate, Evidence
 
 __all__ = [
     "FLOAT_RTOL",
@@ -111,21 +126,6 @@ MC_POWER = 0.02
 RATE_BAND = 0.15
 
 
-def _ev(
-    name: str, kind: str, predicted: Any, observed: Any, tol: float, err: float, ok: bool, **kw: Any
-) -> Evidence:
-    return Evidence(
-        name=name,
-        kind=kind,
-        predicted=predicted,
-        observed=observed,
-        tolerance=float(tol),
-        error=float(err) if math.isfinite(err) else float("inf"),
-        passed=bool(ok),
-        **kw,
-    )
-
-
 def _arr(x: Any) -> np.ndarray:
     return np.asarray(x, dtype=float)
 
@@ -138,7 +138,7 @@ def exact_agreement(name: str, lhs: Any, rhs: Any, *, details: dict | None = Non
         ok = all(sp.simplify(e) == 0 for e in diff)
     else:
         ok = diff == 0
-    return _ev(
+    return evidence_row(
         name,
         "EXACT",
         str(rhs),
@@ -168,7 +168,7 @@ def float_agreement(
         units = np.where(tol > 0, diff / np.where(tol > 0, tol, 1.0), np.where(diff > 0, np.inf, 0))
     err = float(np.max(units)) if units.size else 0.0
     ok = bool(np.all(np.isfinite(v))) and err <= 1.0
-    return _ev(
+    return evidence_row(
         name, "FLOAT", r, v, float(np.max(tol)) if tol.size else 0.0, err, ok, details=details or {}
     )
 
@@ -199,7 +199,7 @@ def close_agreement(
             "train_discrimination (start distance, named alternatives, seeds)"
         )
     ev = float_agreement(name, observed, expected, rtol=rtol, atol=atol, details=details)
-    return _ev(
+    return evidence_row(
         name, kind, ev.predicted, ev.observed, ev.tolerance, ev.error, ev.passed, details=ev.details
     )
 
@@ -226,7 +226,7 @@ def solver_agreement(
     units = np.abs(o - e) / scale
     worst = float(np.max(units)) if units.size else 0.0
     ok = bool(np.all(np.isfinite(o))) and worst <= bound
-    return _ev(
+    return evidence_row(
         name,
         "SOLVER",
         e,
@@ -271,7 +271,7 @@ def mc_agreement(
     powered = estimate.se <= power * scale
     err = diff / tol if tol > 0 else (0.0 if diff == 0 else float("inf"))
     ok = diff <= tol and powered and math.isfinite(estimate.mean)
-    return _ev(
+    return evidence_row(
         name,
         "MC",
         predicted,
@@ -326,7 +326,7 @@ def rate_agreement(
     with np.errstate(divide="ignore", invalid="ignore"):
         lx, ly = np.log(_arr(x)), np.log(_arr(y))
     if not (np.all(np.isfinite(lx)) and np.all(np.isfinite(ly))):
-        return _ev(
+        return evidence_row(
             name,
             "RATE",
             expected_slope,
@@ -340,7 +340,7 @@ def rate_agreement(
     slope, intercept = float(fit.slope), float(fit.intercept)
     rvalue, stderr = float(fit.rvalue), float(fit.stderr)
     err = abs(slope - expected_slope) / band
-    return _ev(
+    return evidence_row(
         name,
         "RATE",
         expected_slope,
@@ -352,166 +352,6 @@ def rate_agreement(
     )
 
 
-# ------------------------------------------------------------------------ paper claims
-def claim_verdict(claim: Claim | None) -> str:
-    """The status of a row whose agreeing routes contradict ``claim``: ``discrepancy`` for a
-    printed claim, ``unconfirmed`` for a reconstruction or paraphrase, ``fail`` for a derived one
-    (our own extension contradicted by our own routes is a bug).  ``None`` (no claim record) is
-    read as printed."""
-    if claim is None or claim.provenance == "printed":
-        return "discrepancy"
-    return "unconfirmed" if claim.provenance in ("reconstructed", "paraphrase") else "fail"
-
-
-def claim_agreement(
-    name: str,
-    *,
-    kind: str,
-    paper: Any,
-    ours: Any,
-    observed: Any,
-    atol: float,
-    rtol: float = 0.0,
-    source: str,
-    details: dict | None = None,
-    claim: Claim | None = None,
-) -> Evidence:
-    """A claim of the paper checked by our independent route, with a third outcome.
-
-    ``paper`` is what the paper states, ``ours`` what the toolkit derives, ``observed`` the
-    independent route's value (ODE fit, MC, trained model).  Status:
-
-    * ``pass`` -- ``observed`` agrees with ``paper`` (the claim is reproduced);
-    * ``observed`` agrees with ``ours`` and not with ``paper``: our routes agree with each other
-      and contradict the claim -- ``discrepancy`` if the ``claim`` is printed, ``unconfirmed`` if
-      it is our reconstruction or paraphrase of lost text, ``fail`` if it is derived
-      (:func:`claim_verdict`); reported, never hidden, and only ``fail`` fails the run;
-    * ``fail`` -- ``observed`` agrees with neither (a bug in the toolkit).
-
-    ``claim`` (:class:`~theory.common.protocols.Claim`: where, quote, provenance) is stored as
-    ``details["claim"]``.  Tolerance: ``atol + rtol·|reference|`` elementwise.
-    """
-    o, pp, oo = _arr(observed), _arr(paper), _arr(ours)
-
-    def within(ref: np.ndarray) -> tuple[bool, float]:
-        tol = atol + rtol * np.abs(ref)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            u = np.where(
-                tol > 0,
-                np.abs(o - ref) / np.where(tol > 0, tol, 1.0),
-                np.where(o == ref, 0.0, np.inf),
-            )
-        worst = float(np.max(u)) if u.size else 0.0
-        return worst <= 1.0, worst
-
-    ok_paper, u_paper = within(pp)
-    ok_ours, u_ours = within(oo)
-    finite = bool(np.all(np.isfinite(o)))
-    tol = float(np.max(atol + rtol * np.abs(pp))) if pp.size else atol
-    info = {
-        "paper": pp,
-        "ours": oo,
-        "units_to_paper": u_paper,
-        "units_to_ours": u_ours,
-        "source": source,
-        **({"claim": claim.to_json()} if claim else {}),
-        **(details or {}),
-    }
-    if ok_paper and finite:
-        return _ev(name, kind, pp, o, tol, u_paper, True, details=info)
-    verdict = claim_verdict(claim)
-    if ok_ours and finite and verdict != "fail":
-        return Evidence(
-            name=name,
-            kind=kind,
-            predicted=pp,
-            observed=o,
-            tolerance=tol,
-            error=u_paper if math.isfinite(u_paper) else float("inf"),
-            passed=True,
-            details=info,
-            verdict=verdict,
-        )
-    return _ev(name, kind, pp, o, tol, u_paper, False, details=info)
-
-
-def with_verdict(
-    ev: Evidence, verdict: str, *, why: str, claim: Claim | None = None, **details: Any
-) -> Evidence:
-    """The row ``ev`` re-labelled with a verdict (:data:`~theory.common.protocols.VERDICTS`):
-    kept as measured (predicted, observed, error), ``passed=True`` (a verdict does not fail the
-    run), ``details["why"]`` saying why, plus ``details``.  ``untested`` rows give ``reached`` and
-    ``needed`` (the scale measured here and the paper's), ``skipped`` rows their numbers."""
-    if verdict not in VERDICTS:
-        raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
-    extra = {
-        "why": why,
-        "measured_status": ev.status,
-        **({"claim": claim.to_json()} if claim else {}),
-        **details,
-    }
-    return Evidence(
-        name=ev.name,
-        kind=ev.kind,
-        predicted=ev.predicted,
-        observed=ev.observed,
-        tolerance=ev.tolerance,
-        error=ev.error,
-        passed=True,
-        se=ev.se,
-        scale=ev.scale,
-        details={**ev.details, **extra},
-        verdict=verdict,
-    )
-
-
-def untested(
-    ev: Evidence, *, reached: str, needed: str, claim: Claim | None = None, why: str = ""
-) -> Evidence:
-    """``untested``: a claim not testable at the paper's scale here; the row keeps what was
-    measured at ours and states the scale ``reached`` and the scale ``needed``."""
-    return with_verdict(
-        ev,
-        "untested",
-        why=why or f"reached {reached}; needs {needed}",
-        claim=claim,
-        reached=reached,
-        needed=needed,
-    )
-
-
-def skipped(ev: Evidence, *, why: str, **numbers: Any) -> Evidence:
-    """``skipped``: not resolvable at this setting; ``why`` says so with the numbers (e.g. "not
-    separable at this setting: nearest alternative 0.8 units; needs tolerance 0.4 %, about 4e5
-    prompts, 900 s"), ``numbers`` keeps them as fields."""
-    return with_verdict(ev, "skipped", why=why, **numbers)
-
-
-def claim_contract_violations(ev: Evidence) -> list[str]:
-    """What a row with a verdict, or a PAPER row, lacks (empty when it is complete).
-
-    * a ``discrepancy`` row carries a printed ``details["claim"]``; an ``unconfirmed`` row a
-      reconstructed or paraphrase one;
-    * an ``untested`` row says ``reached`` and ``needed``; a ``skipped`` row says ``why``;
-    * a PAPER row carries a ``claim``.
-    """
-    d = ev.details
-    claim = d.get("claim")
-    prov = claim.get("provenance") if isinstance(claim, dict) else None
-    out = []
-    if ev.status == "discrepancy" and prov != "printed":
-        out.append(f"a discrepancy needs a printed claim (details['claim']), has {prov!r}")
-    if ev.status == "unconfirmed" and prov not in ("reconstructed", "paraphrase"):
-        out.append(f"an unconfirmed row needs a reconstructed or paraphrase claim, has {prov!r}")
-    if ev.status == "untested" and not (d.get("reached") and d.get("needed")):
-        out.append("an untested row says the scale reached and the scale needed")
-    if ev.status == "skipped" and not d.get("why"):
-        out.append("a skipped row says why, with its numbers")
-    if ev.kind == "PAPER" and claim is None:
-        out.append("a PAPER row carries details['claim'] (where, quote, provenance)")
-    return out
-
-
 # ------------------------------------------------------------------------------------ ORDER
 def ordering(
     name: str, smaller: float, larger: float, *, margin: float, details: dict | None = None
@@ -519,7 +359,7 @@ def ordering(
     """ORDER: ``larger − smaller ≥ margin`` (a strict inequality with a stated margin)."""
     gap = float(larger) - float(smaller)
     err = (margin - gap) / margin + 1.0 if margin > 0 else (0.0 if gap > 0 else float("inf"))
-    return _ev(
+    return evidence_row(
         name,
         "ORDER",
         f"gap ≥ {margin:.4g}",
@@ -535,23 +375,19 @@ def informational(
     name: str, predicted: Any, observed: Any, *, details: dict | None = None
 ) -> Evidence:
     """INFO: reported, never fails (only for checks the spec marks informational)."""
-    return _ev(name, "INFO", predicted, observed, 0.0, 0.0, True, details=details or {})
+    return evidence_row(name, "INFO", predicted, observed, 0.0, 0.0, True, details=details or {})
 
 
 # ---------------------------------------------------------------------------------- asserts
-def _flatten(ev: Evidence | Iterable[Evidence]) -> list[Evidence]:
-    return [ev] if isinstance(ev, Evidence) else list(ev)
-
-
 def passed(ev: Evidence | Iterable[Evidence]) -> bool:
     """True if every non-informational record passed (and there is at least one record)."""
-    evs = _flatten(ev)
+    evs = evidence_rows(ev)
     return bool(evs) and all(e.passed for e in evs)
 
 
 def assert_passed(ev: Evidence | Iterable[Evidence]) -> None:
     """Raise ``AssertionError`` listing every failing record (expected, actual, tol-units)."""
-    evs = _flatten(ev)
+    evs = evidence_rows(ev)
     if not evs:
         raise AssertionError("no evidence produced: a check that compares nothing cannot pass")
     bad = [e for e in evs if not e.passed]
@@ -559,31 +395,9 @@ def assert_passed(ev: Evidence | Iterable[Evidence]) -> None:
         raise AssertionError("\n".join(e.describe() for e in bad))
 
 
-def assert_status(ev: Evidence | Iterable[Evidence], status: str) -> None:
-    """Some row has ``status`` (a verdict) and none fails: pins an ``unconfirmed``, ``untested``
-    or ``skipped`` row as :func:`assert_discrepancy` pins a discrepancy."""
-    evs = _flatten(ev)
-    bad = [e for e in evs if not e.passed]
-    if bad or not any(e.status == status for e in evs):
-        raise AssertionError(
-            f"expected a {status} row and no failure:\n" + "\n".join(e.describe() for e in evs)
-        )
-
-
-def assert_discrepancy(ev: Evidence | Iterable[Evidence]) -> None:
-    """A known discrepancy stays one: at least one row has status ``discrepancy`` and none fails
-    (pins a claim the paper makes and our routes refute, so it cannot silently flip)."""
-    evs = _flatten(ev)
-    bad = [e for e in evs if not e.passed]
-    if bad or not any(e.discrepancy for e in evs):
-        raise AssertionError(
-            "expected a discrepancy and no failure:\n" + "\n".join(e.describe() for e in evs)
-        )
-
-
 def assert_fails(ev: Evidence | Iterable[Evidence]) -> None:
     """Negative control: at least one non-informational record must fail."""
-    evs = _flatten(ev)
+    evs = evidence_rows(ev)
     if not any((not e.passed) and not e.informational for e in evs):
         raise AssertionError(
             "negative control passed, so the check cannot detect this fault:\n"

@@ -1,0 +1,71 @@
+"""Declarations of trained claims checked over settings (STYLE R12).
+
+* :class:`TrainedProperty` -- a trained check run at settings drawn from a theorem's hypotheses
+  (the runner is :mod:`sims.properties`).
+* :func:`validates_setting` -- attaches a setting validator to a check, so the CLI rejects a bad
+  ``--set`` value before any training.
+
+Both are re-exported by :mod:`theory.common.protocols`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["TrainedProperty", "validates_setting"]
+
+Fn = Callable[..., Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TrainedProperty:
+    """A trained claim checked at settings drawn from the theorem's own hypotheses (STYLE R12).
+
+    ``check`` is the dotted path of a trained check whose keyword parameters include the setting
+    (``d``, ``N``, ``spectrum``, ...); ``strategy`` the dotted path of a zero-argument function
+    returning a Hypothesis strategy of ``{parameter: value}`` dicts drawn from the theorem's
+    hypotheses; ``pinned`` settings (the paper's presets) are always tried first.  The runner
+    (:mod:`sims.properties`) calls the check at each drawn setting and asserts the TRAIN contract
+    (within tolerance of the prediction, outside each named alternative, started >= 3 units
+    away); a draw whose rows are ``skipped`` (alternatives not separable within the budget) is
+    discarded and counted.  ``examples`` per tier: the default pytest, the thorough tier and the
+    quick report.
+    """
+
+    result: str  # the result id the property belongs to
+    name: str  # short name, unique within the result ("any-setting", "relu")
+    check: str  # "package.module:function", the trained check taking the setting
+    strategy: str  # "package.module:function" -> hypothesis strategy of setting dicts
+    pinned: tuple[dict[str, Any], ...] = ()  # the paper's presets, tried as explicit examples
+    examples: int = 5  # default pytest tier (derandomised)
+    thorough_examples: int = 50  # HYPOTHESIS_PROFILE=thorough
+    report_examples: int = 3  # icl-verify report --quick
+
+    def __post_init__(self) -> None:
+        for path in (self.check, self.strategy):
+            if ":" not in path:
+                raise ValueError(
+                    f"TrainedProperty {self.result}/{self.name}: {path!r} is not 'module:function'"
+                )
+        if min(self.examples, self.report_examples) < 1 or self.thorough_examples < 1:
+            raise ValueError(f"TrainedProperty {self.result}/{self.name}: example counts >= 1")
+
+    @property
+    def id(self) -> str:
+        return f"{self.result}/{self.name}"
+
+
+def validates_setting(validator: Callable[..., Any]) -> Callable[[Fn], Fn]:
+    """Attach ``validator`` to a check as ``check.validate_setting``: called with the check's
+    setting (defaults updated by ``--set`` values; it receives only the parameters it names) before
+    any check runs, it raises ``ValueError`` naming the assumption a value breaks (e.g.
+    Assumption 3's σ²‖Γ‖√d < 2), so ``icl-verify check ID --set ...`` exits 2 before any training.
+    The check calls the same validator itself at its start."""
+
+    def attach(fn: Fn) -> Fn:
+        fn.validate_setting = validator  # type: ignore[attr-defined]
+        return fn
+
+    return attach

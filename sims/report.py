@@ -5,22 +5,22 @@ Output directory layout::
     report.md, report.html     one row per result, every check's evidence, the figures
     results.json               every check: predicted, observed, tolerance, se, pass (deterministic:
                                the same seed gives the same file; wall times are kept apart)
-    timings.json               wall time per result and check
+    timings.json               wall time per result and check, figure and trained property
     figures/*.png              the papers' figures and the overall agreement plot
     .partial/<id>.json         per-result outcomes, written atomically; ``--resume`` reuses them
 
 Progress is shown with tqdm on stderr.  The exit status is non-zero if any check fails.
 
 With a parallel ``executor`` (:mod:`sims.parallel`: ``--jobs N``, ``--dask-local N``,
-``--scheduler ADDR``) every distinct check and figure of the run is one task; workers return
-evidence and PNG bytes, the client writes the cache entries, the partial outcomes (as soon as all
-checks of a result are in) and the outputs.  The outcomes are then assembled by the same code as
-the serial run, from those results, so ``results.json`` is byte-identical to the serial one.
+``--scheduler ADDR``) every distinct check, figure, negative control and trained property of the
+run is one task (:mod:`sims.report_tasks`), handed out longest first; workers return evidence and
+PNG bytes, the client writes the cache entries, the partial outcomes (as soon as all checks of a
+result are in) and the outputs.  The outcomes are then assembled by the same code as the serial
+run, from those results, so ``results.json`` is byte-identical to the serial one.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import platform
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from sims.cache import atomic_write_bytes, remove_stale_temporaries
-from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_entries
+from sims.parallel import ExecutorSpec
 from sims.render import (  # rendering lives in sims.render
     agreement_figure,
     anchor,
@@ -40,16 +40,17 @@ from sims.render import (  # rendering lives in sims.render
     html_report,
     markdown_report,
 )
-from sims.verify import (
-    CheckRun,
-    ControlRun,
-    Outcome,
-    control_key,
-    declared_checks,
-    run_check_safely,
-    run_control,
-    verify_result,
+from sims.report_tasks import (
+    draw_figure,
+    dump_json,
+    figure_filename,
+    figure_png,
+    measured_costs,
+    property_task,
+    run_parallel,
+    save_figure,
 )
+from sims.verify import CheckRun, ControlRun, Outcome, verify_result
 from theory.common import registry
 from theory.common.protocols import (
     VERDICTS,
@@ -84,63 +85,6 @@ class ReportSummary:
     @property
     def passed(self) -> bool:
         return self.n_failed_results == 0 and self.n_failed_properties == 0
-
-
-def figure_filename(path: str) -> str:
-    """``"sims.figures.ltb:fig_rates"`` → ``"ltb_fig_rates.png"`` (unique across papers)."""
-    mod, _, fn = path.partition(":")
-    return f"{anchor(mod.rsplit('.', 1)[-1])}_{anchor(fn)}.png"
-
-
-def _dump(path: Path, obj: Any) -> None:
-    atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=False) + "\n").encode())
-
-
-def figure_png(fig: Any) -> bytes:
-    """A matplotlib Figure as PNG bytes (Agg canvas, no pyplot state)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    FigureCanvasAgg(fig)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
-    return buf.getvalue()
-
-
-def save_figure(fig: Any, path: Path) -> None:
-    """Save a matplotlib Figure as PNG atomically."""
-    atomic_write_bytes(path, figure_png(fig))
-
-
-def check_task(path: str, quick: bool, seed: int) -> CheckRun:
-    """:func:`sims.verify.run_check_safely` with positional arguments (a worker task)."""
-    return run_check_safely(path, quick=quick, seed=seed)
-
-
-def control_task(check: Any, fault: str, quick: bool, seed: int) -> ControlRun:
-    """:func:`sims.verify.run_control` with positional arguments (a worker task)."""
-    return run_control(check, fault, quick=quick, seed=seed)
-
-
-def property_examples(prop: Any, quick: bool) -> int:
-    """Draws a report makes of one property: ``report_examples`` (quick), twice that (full)."""
-    return prop.report_examples * (1 if quick else 2)
-
-
-def property_task(prop_id: str, quick: bool, seed: int) -> dict[str, Any]:
-    """Run one trained property (a worker task): its ``trained_properties`` record."""
-    from sims.properties import run_property
-
-    prop = next(p for p in registry.all_properties() if p.id == prop_id)
-    out = run_property(prop, examples=property_examples(prop, quick), quick=quick, seed=seed)
-    return out.to_json()
-
-
-def draw_figure(path: str, quick: bool, seed: int) -> tuple[bytes | None, str | None]:
-    """PNG bytes of the figure function at ``path`` or the error text (a worker task)."""
-    try:
-        return figure_png(resolve(path)(quick=quick, seed=seed)), None
-    except Exception as exc:  # noqa: BLE001 - a broken figure fails the report
-        return None, f"figure {path}: {exc!r}"
 
 
 def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
@@ -181,98 +125,6 @@ def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
         controls=runs,
         controls_run="control_runs" in data,
     )
-
-
-def _run_parallel(
-    spec: ExecutorSpec,
-    todo: Sequence[Result],
-    figure_paths: Sequence[str],
-    *,
-    quick: bool,
-    seed: int,
-    part_of: Any,
-    progress: bool,
-    controls: bool = False,
-    control_memo: dict[str, ControlRun] | None = None,
-    property_ids: Sequence[str] = (),
-    property_records: dict[str, dict[str, Any]] | None = None,
-) -> tuple[
-    dict[str, CheckRun],
-    dict[str, float],
-    dict[str, tuple[bytes | None, str | None]],
-    dict[str, float],
-]:
-    """Every distinct check of ``todo`` and every figure in ``figure_paths``, on ``spec``'s
-    workers.  The partial outcome of a result is written as soon as its last check is in."""
-    from tqdm.auto import tqdm
-
-    checks = list(dict.fromkeys(p for r in todo for p in r.checks))
-    tasks: list[tuple[Any, tuple[Any, ...]]] = [(check_task, (p, quick, seed)) for p in checks]
-    tasks += [(draw_figure, (p, quick, seed)) for p in figure_paths]
-    n_before_controls = len(tasks)
-    cmemo = control_memo if control_memo is not None else {}
-    pending_controls: list[tuple[str, str]] = []
-    if controls:
-        for c in declared_checks(todo).values():
-            for fault in c.faults:
-                pending_controls.append((c.path, fault))
-                tasks.append((control_task, (c, fault, quick, seed)))
-    n_before_properties = len(tasks)
-    tasks += [(property_task, (pid, quick, seed)) for pid in property_ids]
-    memo: dict[str, CheckRun] = {}
-    times: dict[str, float] = {}
-    pngs: dict[str, tuple[bytes | None, str | None]] = {}
-    fig_times: dict[str, float] = {}
-    waiting: dict[str, set[str]] = {
-        r.id: {c.path for c in r.checks}
-        | ({control_key(c.path, f) for c in r.checks for f in c.faults} if controls else set())
-        for r in todo
-    }
-    bar = tqdm(
-        total=len(tasks),
-        desc=f"icl-verify report ({spec.describe()})",
-        unit="task",
-        disable=not progress,
-        file=sys.stderr,
-    )
-
-    def on_done(i: int, ret: UnitReturn) -> None:
-        store_entries(ret.entries)  # the client alone writes the cache
-        done: str | None = None
-        if i < len(checks):
-            done = checks[i]
-            memo[done] = ret.value
-            times[done] = ret.seconds
-        elif i < n_before_controls:
-            path = figure_paths[i - len(checks)]
-            pngs[path] = ret.value
-            fig_times[path] = ret.seconds
-        elif i < n_before_properties:
-            cpath, fault = pending_controls[i - n_before_controls]
-            done = control_key(cpath, fault)
-            cmemo[done] = ret.value
-        elif property_records is not None:
-            pid = property_ids[i - n_before_properties]
-            property_records[pid] = ret.value
-        if done is not None:
-            for r in todo:
-                pend = waiting.get(r.id)
-                if pend is None:
-                    continue
-                pend.discard(done)
-                if not pend:
-                    del waiting[r.id]
-                    o = verify_result(
-                        r, quick=quick, seed=seed, memo=memo, controls=controls, control_memo=cmemo
-                    )
-                    wall = sum(times.get(p, 0.0) for p in dict.fromkeys(r.checks))
-                    _dump(part_of(r), {**o.to_json(), "wall_time": wall})
-        bar.update(1)
-
-    with executor(spec) as runner:
-        run_all(runner, tasks, on_done)
-    bar.close()
-    return memo, times, pngs, fig_times
 
 
 def write_report(
@@ -325,6 +177,7 @@ def write_report(
     fig_paths: dict[str, list[str]] = {}  # result id -> its figure files
     drawn: set[str] = set()  # figure files written (or reused) in this run
     figure_times: dict[str, float] = {}
+    property_times: dict[str, float] = {}
     timings: dict[str, Any] = {}
 
     def part_of(r: Result) -> Path:
@@ -354,7 +207,7 @@ def write_report(
                     if path not in fig_todo and not (resume and target.exists()):
                         fig_todo.append(path)
         prop_todo = [p.id for p in props if p.id not in property_records]
-        memo, par_times, pngs, figure_times = _run_parallel(
+        memo, par_times, pngs, figure_times = run_parallel(
             executor_spec,
             todo,
             fig_todo,
@@ -366,10 +219,12 @@ def write_report(
             control_memo=control_memo,
             property_ids=prop_todo,
             property_records=property_records,
+            property_times=property_times,
+            measured=measured_costs(out / "timings.json"),
         )
         for pid in prop_todo:
             if pid in property_records:
-                _dump(prop_part(pid), property_records[pid])
+                dump_json(prop_part(pid), property_records[pid])
     bar = tqdm(
         results,
         desc=f"icl-verify report ({mode})",
@@ -401,7 +256,7 @@ def write_report(
             outcome = verify_result(
                 r, quick=quick, seed=seed, memo=memo, controls=controls, control_memo=control_memo
             )
-            _dump(part, {**outcome.to_json(), "wall_time": outcome.wall_time})
+            dump_json(part, {**outcome.to_json(), "wall_time": outcome.wall_time})
         outcomes.append(outcome)
         timings[r.id] = {"total": outcome.wall_time, **outcome.per_check_time}
         if figures:
@@ -447,8 +302,10 @@ def write_report(
     for p in prop_bar:
         prop_bar.set_postfix_str(p.id)
         if p.id not in property_records:
+            t1 = time.perf_counter()
             property_records[p.id] = property_task(p.id, quick, seed)
-            _dump(prop_part(p.id), property_records[p.id])
+            property_times[p.id] = time.perf_counter() - t1
+            dump_json(prop_part(p.id), property_records[p.id])
     prop_bar.close()
     trained_properties = [_property_summary(property_records[p.id]) for p in props]
     n_failed_props = sum(not _property_passed(rec) for rec in trained_properties)
@@ -469,14 +326,15 @@ def write_report(
         "trained_properties": trained_properties,
         "results": [o.to_json() for o in outcomes],
     }
-    _dump(out / "results.json", payload)
+    dump_json(out / "results.json", payload)
     wall = time.perf_counter() - t0
-    _dump(
+    dump_json(
         out / "timings.json",
         {
             "wall_time": wall,
             "per_result": timings,
             "figures": figure_times,
+            "properties": property_times,
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
         },

@@ -14,6 +14,7 @@ __all__ = [
     "SEC2_MOMENT_FAULTS",
     "EQ4_3_GENERIC_FAULTS",
     "LEMD_RATE_FAULTS",
+    "LEMD4_WRONG_RATE_FAULTS",
     "THM51_LOG_NOT_SQUARED",
     "THM52_LOG_OUTSIDE_SQRT",
     "THM53_GENERIC_FAULTS",
@@ -47,6 +48,12 @@ EQ4_3_GENERIC_FAULTS = {
 LEMD_RATE_FAULTS = {
     "d1_without_plus_one": {"fault_lemd1_fn": fault("lemD1_rate_without_plus_one")},
     "d7_log_not_squared": {"fault_lemd7_fn": fault("lemD7_rate_log_not_squared")},
+}
+#: Lemma D.4's RATE row (``check_lemd_7_rate_aux``): a wrong concentration rate, 1/n or n^{-1/4},
+#: in place of 1/√n.
+LEMD4_WRONG_RATE_FAULTS = {
+    "rate_one_over_n": {"fault_rate": -1.0},
+    "rate_quarter": {"fault_rate": -0.25},
 }
 #: Thm 5.1's bound with log(d/δ) not squared (Thm 5.1's bound check and Remark 5.2's generic
 #: check share it).

@@ -230,7 +230,10 @@ RESULTS: tuple[Result, ...] = (
                 faults={"sigma2_scaled": {"fault_sigma2_scale": 1.2}},
             ),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate"),
-            Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_rate_aux"),
+            Check(
+                "numerics.sparse_multihead.checks_concentration:check_lemd_7_rate_aux",
+                faults=controls.LEMD4_WRONG_RATE_FAULTS,
+            ),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_7_float"),
             Check("numerics.sparse_multihead.checks_concentration:check_lemd_1_float_rates"),
         ),

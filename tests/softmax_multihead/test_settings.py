@@ -4,6 +4,9 @@ alternative passed as the prediction fails at a drawn separable setting)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 
@@ -99,6 +102,58 @@ def test_a_skipped_row_says_so_with_its_numbers() -> None:
     need = (pred - alts["eta_V*"]) / pred / 2
     assert ev.details["needs_tolerance"] == pytest.approx(need)
     assert ev.details["prompts"] == pytest.approx(256 * 3000 * (RTOL_VGD / need) ** 2)
+
+
+@pytest.mark.parametrize(
+    ("check", "H"), [("check_eq4_3_train_vgd", 2), ("check_obs1_train", 3)], ids=["vgd", "obs1"]
+)
+def test_a_setting_not_separable_on_the_closed_forms_is_skipped_before_training(
+    check: str, H: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """d = 1, L = 64, σ² = 0: η_V* is 1/66 = 1.5 % below 1/κ (0.95 units at 1.6 %) and 1 is
+    1.56 % above (0.78 units at 2 %): the plan on the closed forms is "skip", so the check returns
+    the skipped 1/κ row with its numbers and trains nothing."""
+    from sims.checks.softmax_multihead import manifold, observations
+
+    def no_training(*a: object, **k: object) -> None:
+        raise AssertionError("trained a setting whose plan is skip")
+
+    monkeypatch.setattr(manifold, "trained_setting", no_training)
+    monkeypatch.setattr(observations, "trained_setting", no_training)
+    setting = {"d": 1, "L": 64, "sigma2": 0.0, "H": H}
+    (row,) = getattr(C, check)(**setting)
+    assert row.kind == "TRAIN" and row.status == "skipped" and classify([row]) == "not_separable"
+    assert row.predicted == pytest.approx(64 / 65) and row.details["trained"] is False
+    why = row.details["why"]
+    assert why.startswith("not separable at this setting") and "decided before training" in why
+    assert "1/kappa" in row.details["decided_on"]
+    near = min(a["separation_units"] for a in row.details["alternatives"])
+    assert row.details["nearest_units"] == pytest.approx(near) and near < S.SEPARATION_UNITS
+    assert row.details["seconds"] > 0 and row.details["prompts"] > 0
+    # nothing trained: observed is the run's own initial <omega, mu> (drawn as the run draws it)
+    from sims.checks.softmax_multihead.evidence import init_metrics
+    from sims.experiments.softmax_multihead import setting_experiment
+
+    exp, cfg = setting_experiment(**setting, batch_size=S.setting_batch(row.details["rtol"]))
+    init = init_metrics(exp, cfg, seed=0)
+    assert row.observed == pytest.approx(float(init["omega"] @ init["mu"]), rel=1e-12)
+    # a fault keeps the plan (a property of the setting): still skipped, the prediction swapped
+    alt = "L = ∞ (finite-L term dropped): 1"
+    (faulted,) = getattr(C, check)(**setting, fault_prediction=alt)
+    assert faulted.status == "skipped" and faulted.predicted == pytest.approx(1.0)
+
+
+def test_initial_metrics_without_training_are_the_runs_initial_parameters() -> None:
+    from sims.checks.softmax_multihead.evidence import init_metrics, pattern_metrics
+    from sims.experiments.softmax_multihead import run, setting_experiment
+
+    exp, cfg = setting_experiment(d=3, L=20, sigma2=0.5, H=3, steps=1)
+    res = run((exp, replace(cfg, seed=7)))
+    want = pattern_metrics(exp, res.extra["init_params"])
+    got = init_metrics(exp, cfg, seed=7)
+    np.testing.assert_array_equal(got["omega"], want["omega"])
+    np.testing.assert_array_equal(got["mu"], want["mu"])
+    assert not np.array_equal(init_metrics(exp, cfg, seed=8)["mu"], want["mu"])  # seeded
 
 
 @settings(max_examples=30, derandomize=True, database=None)

@@ -26,13 +26,16 @@ from numerics.testing import (
     train_discrimination,
     untested,
 )
+from sims.config import TrainConfig
 from sims.experiments.softmax_multihead import (
     PRESETS,
     HpcyExperiment,
+    build_model,
     circuits,
     model_risk,
     trained,
 )
+from sims.train import make_generator, torch_dtype
 from theory.common.protocols import Estimate, Evidence
 from theory.softmax_multihead.claims import CLAIMS, PAPER_TRAINING_SCALE
 
@@ -59,6 +62,16 @@ def pattern_metrics(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> dict[
         "ov_ratio": np.abs(mu) / np.linalg.norm(OV[:, 0, :], axis=1),
         "active": np.abs(mu) >= 0.05 * np.abs(mu).max(),
     }
+
+
+def init_metrics(exp: HpcyExperiment, cfg: TrainConfig, *, seed: int) -> dict[str, np.ndarray]:
+    """:func:`pattern_metrics` of the initial parameters of the run of ``(exp, cfg)`` at ``seed``,
+    without training: the model is drawn as :func:`sims.experiments.softmax_multihead.run` draws it
+    (``build_model`` from ``make_generator(seed)`` in ``cfg.dtype``), so the values equal that
+    run's ``extra["init_params"]``."""
+    model = build_model(exp, generator=make_generator(seed), dtype=torch_dtype(cfg.dtype))
+    params = {k: v.detach().to("cpu").double().numpy() for k, v in model.state_dict().items()}
+    return pattern_metrics(exp, params)
 
 
 @functools.lru_cache(maxsize=64)

@@ -62,7 +62,9 @@ def check_eq4_3_train_vgd(
     alternative as the prediction (negative control).
 
     ``d, L, sigma2, H``: at the preset's (5, 24, 0.1, 2) ``h2_L24`` trains as before;
-    else :func:`vgd_at_setting`."""
+    else :func:`vgd_at_setting` (a setting where η_V* is within 2 units of 1/κ, i.e.
+    ``1/(L+D'+1) < 2·RTOL_VGD`` for L > 16, is reported not separable before any training, in
+    milliseconds: :func:`vgd_setting_rows`)."""
     tr_.validate_vgd(d, L, sigma2, H)
     if not tr_.at_preset(tr_.VGD_DEFAULTS, d=d, L=L, sigma2=sigma2, H=H):
         return vgd_at_setting(
@@ -120,7 +122,11 @@ def vgd_setting_rows(
     """One seed's rows of ``check_eq4_3_train_vgd`` at ``(d, L, σ², H)``: a ± pair, the loss
     plateau, and ⟨ω, μ⟩ vs the finite-ω prediction ``η_ex(ω̄)`` (derived) and vs 1/κ (where
     resolvable), with the named alternatives η_V* (vanilla GD), 1 (L = ∞) and the single-head
-    optimum, at ``RTOL_VGD`` (kept, tightened or skipped by separability)."""
+    optimum, at ``RTOL_VGD`` (kept, tightened or skipped by separability).  The plan is decided
+    before training, on the closed-form prediction 1/κ (4.3)/(D.24) and those alternatives: where
+    it is ``"skip"`` the one row returned is the 1/κ TRAIN row, ``skipped`` with its numbers
+    (nearest alternative in units, the tolerance that would resolve it, prompts, seconds;
+    :func:`.training.skip_before_training`), and nothing is trained."""
     w1, m1, _ = th.single_head_optimum(d, L, sigma2)
     alts = {
         "eta_V* = L/(L+D'+1) (vanilla GD, D.29)": float(th.gd_eta_star(d, L, sigma2)),
@@ -134,6 +140,29 @@ def vgd_setting_rows(
     k_inv = float(th.eta_star(d, L, sigma2))
     rtol, plan = tr_.plan_rtol(k_inv, alts, ev_.RTOL_VGD, L)
     exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
+    tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}"
+    limit_name = f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24), not eta_V* (vanilla GD)"
+    if (
+        plan == "skip"
+    ):  # decided on the closed forms 1/kappa, eta_V*, 1, omega_1* mu_1*: no training
+        init = ev_.init_metrics(exp, cfg, seed=seed)
+        pred, alts_k = swap_alternative(
+            k_inv, alts, fault_prediction, prediction_name="1/kappa (4.3)", strict=False
+        )
+        return [
+            tr_.skip_before_training(
+                limit_name,
+                pred,
+                float(init["omega"] @ init["mu"]),
+                prediction="1/kappa = L/(L+D') (4.3)/(D.24)",
+                alternatives=alts_k,
+                rtol=rtol,
+                L=L,
+                batch=cfg.batch_size,
+                steps=cfg.steps,
+                details={"L": L, "plan": plan, "rtol": rtol},
+            )
+        ]
     stop = tr_.invariant_stop(rtol)
     res = trained_setting(exp, cfg, seed=seed, stop=stop)
     steps = int(res.extra.get("stopped_at", cfg.steps))
@@ -141,7 +170,6 @@ def vgd_setting_rows(
         ev_.pattern_metrics(exp, res.params),
         ev_.pattern_metrics(exp, res.extra["init_params"]),
     )
-    tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}"
     mu = m["mu"]
     wbar = ev_.eta_hat(m)[0]
     pair = [
@@ -169,7 +197,7 @@ def vgd_setting_rows(
                 "mu": mu.tolist(),
                 **tr_.recipe_details(cfg, res, stop, plan, rtol),
             },
-            limit_name=f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24), not eta_V* (vanilla GD)",
+            limit_name=limit_name,
         ),
     ]
     trap = tr_.pair_trap(mu, m["active"])

@@ -25,6 +25,7 @@ from numerics.testing import (
     Z_MC,
     informational,
     over_seeds,
+    swap_alternative,
 )
 from sims.checks.softmax_multihead import evidence as ev_
 from sims.checks.softmax_multihead import manifold as mf_
@@ -112,7 +113,8 @@ def check_obs1_train(
     ``fault_prediction`` names an alternative to pass as the prediction (negative control).
 
     ``d, L, sigma2``: at the presets' (5, 40, 0.1) ``h{H}`` trains as before; else
-    :func:`obs1_at_setting`."""
+    :func:`obs1_at_setting` (a setting where 1/κ is within 2 units of its nearest alternative is
+    reported not separable before any training: :func:`setting_rows`)."""
     tr_.validate_obs1(d, L, sigma2, H)
     double_softmax = bool(fault_double_softmax)  # FAULT: train with a second softmax
     seeds = ev_.seeds(quick, seed)
@@ -336,7 +338,11 @@ def setting_rows(
     double_softmax: bool,
     fault_prediction: str | None,
 ) -> list[Evidence]:
-    """One seed's Obs-1 rows at ``(d, L, σ², H)`` (see the module docstring)."""
+    """One seed's Obs-1 rows at ``(d, L, σ², H)`` (see the module docstring).  For ``H ≥ 2`` the
+    separability of ⟨ω, μ⟩ is decided before training, on the closed-form prediction 1/κ (4.3)
+    and its alternatives 1 (L = ∞) and ω₁*μ₁* (4.12): where :func:`.training.plan_rtol` says
+    ``"skip"`` the one row returned is that TRAIN row, ``skipped`` with its numbers
+    (:func:`.training.skip_before_training`), and nothing is trained."""
     k_inv = float(th.eta_star(d, L, sigma2))
     w1, m1, _ = th.single_head_optimum(d, L, sigma2)
     inner_plain = {
@@ -347,14 +353,33 @@ def setting_rows(
     exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
     if double_softmax:
         exp = dataclasses.replace(exp, double_softmax=True)  # FAULT: train with a second softmax
+    tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}" + (
+        " [double softmax]" if double_softmax else ""
+    )
+    if plan == "skip" and H > 1:  # decided on the closed forms 1/kappa, 1, omega_1* mu_1*
+        init = ev_.init_metrics(exp, cfg, seed=seed)
+        pred, alts = swap_alternative(
+            k_inv, inner_plain, fault_prediction, prediction_name="1/kappa (4.3)", strict=False
+        )
+        return [
+            tr_.skip_before_training(
+                f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
+                pred,
+                float(init["omega"] @ init["mu"]),
+                prediction="1/kappa = L/(L+D') (4.3)/(D.24)",
+                alternatives=alts,
+                rtol=rtol,
+                L=L,
+                batch=cfg.batch_size,
+                steps=cfg.steps,
+                details={"L": L, "plan": plan, "rtol": rtol},
+            )
+        ]
     stop = tr_.invariant_stop(rtol)
     res = trained_setting(exp, cfg, seed=seed, stop=stop)
     steps = int(res.extra.get("stopped_at", cfg.steps))
     m = ev_.pattern_metrics(exp, res.params)
     a = m["active"]
-    tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}" + (
-        " [double softmax]" if double_softmax else ""
-    )
     ev = [
         *ev_.pattern_rows(tag, m),
         ev_.plateau(tag, res.losses),

@@ -12,6 +12,7 @@ is here.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -34,6 +35,7 @@ __all__ = [
     "SEPARATION_UNITS",
     "plan_rtol",
     "discriminate",
+    "skip_before_training",
     "pair_trap",
     "SETTING_SECONDS_PER_STEP",
     "STOP_FRACTION",
@@ -153,6 +155,11 @@ def discriminate(
     )
     if plan != "skip":
         return ev
+    return _not_separable(ev, rtol=rtol, L=L, batch=batch, steps=steps)
+
+
+def _not_separable(ev: Evidence, *, rtol: float, L: int, batch: int, steps: int) -> Evidence:
+    """``ev`` ``skipped`` as not separable, with the numbers of :func:`discriminate`."""
     near = min(ev.details["alternatives"], key=lambda a: a["separation_units"])
     rel = near["separation_units"] * rtol
     need = rel / SEPARATION_UNITS
@@ -173,6 +180,42 @@ def discriminate(
         prompts=prompts,
         seconds=secs,
     )
+
+
+def skip_before_training(
+    name: str,
+    predicted: float,
+    initial: float,
+    *,
+    prediction: str,
+    alternatives: Mapping[str, float],
+    rtol: float,
+    L: int,
+    batch: int,
+    steps: int,
+    details: dict[str, Any],
+) -> Evidence:
+    """The TRAIN row of a setting whose plan (:func:`plan_rtol` on the closed-form ``prediction``
+    and its named alternatives, all known at the setting) is ``"skip"``: decided before any
+    training, so the row is ``skipped`` in milliseconds with the numbers of :func:`discriminate`
+    (nearest alternative in units, the tolerance that would tell it apart, the prompts and seconds
+    that tolerance costs at the recipe's ``batch`` and step bound ``steps``).  Nothing is
+    trained: ``observed`` is the start ``initial`` (``details["trained"]`` is ``False``)."""
+    ev = train_discrimination(
+        name,
+        initial,
+        predicted,
+        initial,
+        alternatives=alternatives,
+        rtol=rtol,
+        details={**details, "trained": False, "decided_on": prediction},
+    )
+    ev = _not_separable(ev, rtol=rtol, L=L, batch=batch, steps=steps)
+    why = (
+        f"{ev.details['why']}; decided before training on the closed-form prediction "
+        f"{prediction} and its named alternatives (nothing trained)"
+    )
+    return dataclasses.replace(ev, details={**ev.details, "why": why})
 
 
 def pair_trap(mu: np.ndarray, active: np.ndarray) -> str | None:
@@ -255,8 +298,6 @@ SKIP_UNCONVERGED = False
 def with_shortfall(ev: Evidence, short: dict[str, Any] | None) -> Evidence:
     """``ev`` with the run's convergence recorded: ``details["convergence"]`` is ``"converged"``
     or the numbers of :func:`convergence_shortfall`."""
-    import dataclasses
-
     return dataclasses.replace(
         ev, details={**ev.details, "convergence": "converged" if short is None else short}
     )

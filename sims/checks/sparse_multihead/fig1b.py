@@ -23,7 +23,7 @@ from numerics.sparse_multihead.predictors import ALPHA_GRID, bayes_fit, lasso_fi
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from numerics.testing import (
     Z_MC,
-    mc_agreement,
+    float_agreement,
     ordering,
     tier_seeds,
     untested,
@@ -52,8 +52,11 @@ _FIG1B_STREAM = "sims.checks.sparse_multihead_fig1b:check_fig1b_train"
 _EXACT_RISK_STREAM = "sims.checks.sparse_multihead:_exact_risk"
 
 
-#: the forward-pass MC must resolve a 10 % change of the trained risk
-FORWARD_MC_POWER = 0.1
+#: float64 round-off between R12's exact coefficient and the forward pass (unit queries) of the
+#: same polynomial in the context (observed ≤ 2e-14 relative)
+R12_RTOL = 1e-9
+#: absolute floor of the same comparison (per-context risks are O(0.1))
+R12_ATOL = 1e-12
 
 
 #: Context lengths at which the trained models are evaluated (the paper plots n = 5..25).
@@ -171,72 +174,103 @@ def check_fig1b_train(
     return out
 
 
-def _exact_risk(
-    model: MaskedLinearTF, st: SparseRegressionICL, trials: int, seed: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    W = to_weights(model)
-    p = sample_sparse_prompts(st, trials, rng=check_rng(seed, _EXACT_RISK_STREAM))
-    wh = np.stack([effective_predictor.raw(W, p.X[i], p.y[i]) for i in range(trials)])
-    return np.sum((wh - p.w) ** 2, axis=1), p.X, p.y, p.w
+def _s2_model(name: str, seed: int, st: SparseRegressionICL) -> tuple[MaskedLinearTF, Any]:
+    """The cached S2 model ``name`` trained with ``seed`` and its training record."""
+    res = trained(name, seed=seed)
+    model = MaskedLinearTF(
+        st.d,
+        PRESETS[name][0].heads,
+        PRESETS[name][0].d_hid,
+        generator=torch.Generator().manual_seed(0),
+        attn_scale=1.0 / st.n,
+    )
+    model.load_state_dict({k: torch.as_tensor(v) for k, v in res.params.items()})
+    return model, res
 
 
 def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """S2 (spec V-sims, negative finding): trained masked linear TFs with heads (1,1,1) and
     (8,1,1), d = 8, s = 2, n = 32, σ = 0.5, Gaussian prior.  Sanity only: finite, risk < 0.2·E‖w‖²
-    (= 0.4), within 3× ridge*, and above the Bayes floor (MC, exact risk via R12).  The h = 8 vs
-    h = 1 difference is reported (INFO), not asserted: the spec found no benefit at CPU scale.
-    The quick tier trains only the (8, 1, 1) model, seed ``seed`` (the report's time budget);
-    --full both models on three seeds."""
+    (= 0.4), within 3× ridge*, and above the Bayes floor (paired), the risk exact per context
+    through R12; and R12 reproduces the forward pass (FLOAT, per context on the same contexts,
+    each trained seed).  The h = 8 vs h = 1 difference is reported (INFO), not asserted: the spec
+    found no benefit at CPU scale.  The quick tier trains only the (8, 1, 1) model, seed ``seed``
+    (the report's time budget); --full both models on three seeds.
+
+    The sanity orderings are on the per-context risk averaged over the tier's seeds (one seed in
+    the quick tier: that seed's risk).  A single trained model's risk can be heavy-tailed: the
+    (1, 1, 1) model of seed 1 has a test-set risk 0.196 ± 0.079 on seed 0's 2000 contexts (one
+    context at 157, median 0.093) and 0.21 ± 0.08 on 20 000 (largest 1668), so its se does not
+    fall like 1/√n_test and no test set resolves "one seed's risk < 3 × ridge*" at 3 se; the
+    mean over three seeds does (0.141 ± 0.027; on eight other test streams the fold's se is
+    0.002–0.012).  For the same reason R12 is checked against the forward pass on the same
+    contexts (exact up to round-off) rather than against the training run's own test risk on
+    other contexts (kept in the row's details)."""
     st = PRESETS["s2_h1"][0].setting
     trials = 300 if quick else 2000
+    seeds = tier_seeds(seed, quick=quick)
+    names = ("s2_h8",) if quick else ("s2_h1", "s2_h8")
+    p = sample_sparse_prompts(st, trials, rng=check_rng(seed, _EXACT_RISK_STREAM))
+    X, y, w = p.X, p.y, p.w
+    eb = np.sum(
+        (
+            np.stack(
+                [
+                    bayes_posterior_mean.raw(X[i], y[i], st.s, st.sigma2, "gauss")
+                    for i in range(trials)
+                ]
+            )
+            - w
+        )
+        ** 2,
+        axis=1,
+    )
+    lam = 0.25 * st.d / (st.n * st.signal)  # LMMSE λ* = σ²d/(nα²), normalised
+    rr = estimate_from_samples(np.sum((ridge_fit(X, y, lam) - w) ** 2, axis=1))
     out = []
     risks: dict[str, list[float]] = {}
-    runs = (
-        [("s2_h8", seed)]
-        if quick
-        else [(nm, sd) for sd in tier_seeds(seed, quick=False) for nm in ("s2_h1", "s2_h8")]
-    )
-    for name, sd in runs:
-        res = trained(name, seed=sd)
-        model = MaskedLinearTF(
-            st.d,
-            PRESETS[name][0].heads,
-            PRESETS[name][0].d_hid,
-            generator=torch.Generator().manual_seed(0),
-            attn_scale=1.0 / st.n,
-        )
-        model.load_state_dict({k: torch.as_tensor(v) for k, v in res.params.items()})
-        err, X, y, w = _exact_risk(model, st, trials, seed)
-        est = estimate_from_samples(err)
-        risks.setdefault(name, []).append(est.mean)
-        name = f"{name} (seed {sd})"
-        eb = np.sum(
-            (
-                np.stack(
-                    [
-                        bayes_posterior_mean.raw(X[i], y[i], st.s, st.sigma2, "gauss")
-                        for i in range(trials)
-                    ]
+    for name in names:
+        errs, forward = [], []
+        for sd in seeds:
+            model, res = _s2_model(name, sd, st)
+            W = to_weights(model)
+            wh = np.stack([effective_predictor.raw(W, X[i], y[i]) for i in range(trials)])
+            err = np.sum((wh - w) ** 2, axis=1)
+            fwd = np.sum((coefficients(model, X, y) - w) ** 2, axis=1)
+            errs.append(err)
+            risks.setdefault(name, []).append(float(err.mean()))
+            forward.append(
+                float_agreement(
+                    f"{name} (seed {sd}): exact risk (R12) = forward-pass risk, same contexts",
+                    err,
+                    fwd,
+                    rtol=R12_RTOL,
+                    atol=R12_ATOL,
+                    details={
+                        "risk": float(err.mean()),
+                        "forward_risk": float(fwd.mean()),
+                        "training_test_excess": res.extra["test_excess"],
+                    },
                 )
-                - w
             )
-            ** 2,
-            axis=1,
+        fold = np.mean(errs, axis=0)
+        est, diff = estimate_from_samples(fold), estimate_from_samples(fold - eb)
+        label = (
+            f"{name} (seed {seeds[0]})"
+            if len(seeds) == 1
+            else f"{name} (seeds {seeds[0]}–{seeds[-1]}, mean over seeds)"
         )
-        lam = 0.25 * st.d / (st.n * st.signal)  # LMMSE λ* = σ²d/(nα²), normalised
-        rr = estimate_from_samples(np.sum((ridge_fit(X, y, lam) - w) ** 2, axis=1))
-        diff = estimate_from_samples(err - eb)
         info = {
             "risk": est.mean,
             "se": est.se,
+            "per_seed": risks[name],
             "ridge*": rr.mean,
             "bayes": float(eb.mean()),
-            "forward_test_excess": res.extra["test_excess"],
             "spec": "(1,1,1) → 0.091/0.093; (8,1,1) → 0.095/0.099; ridge* ≈ 0.08",
         }
         out.append(
             ordering(
-                f"{name}: risk < 0.2·E‖w‖² = 0.4",
+                f"{label}: risk < 0.2·E‖w‖² = 0.4",
                 est.mean,
                 0.2 * st.signal,
                 margin=3 * est.se,
@@ -245,7 +279,7 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         )
         out.append(
             ordering(
-                f"{name}: risk < 3 × ridge*",
+                f"{label}: risk < 3 × ridge*",
                 est.mean,
                 3 * rr.mean,
                 margin=3 * (est.se + 3 * rr.se),
@@ -254,24 +288,14 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         )
         out.append(
             ordering(
-                f"{name}: trained risk above the Bayes floor (paired)",
+                f"{label}: trained risk above the Bayes floor (paired)",
                 0.0,
                 diff.mean,
                 margin=3 * diff.se,
                 details=info,
             )
         )
-        out.append(
-            mc_agreement(
-                f"{name}: exact risk (R12) = forward-pass test risk",
-                res.extra["test_excess"][0],
-                est,
-                scale=est.mean,
-                power=FORWARD_MC_POWER,
-                details={"forward_se": res.extra["test_excess"][1]},
-                bias=3 * res.extra["test_excess"][1],
-            )
-        )
+        out.extend(forward)
     h1 = float(np.mean(risks["s2_h1"])) if "s2_h1" in risks else None
     h8 = float(np.mean(risks["s2_h8"]))
     steps = {nm: PRESETS[nm][1].steps for nm in risks}

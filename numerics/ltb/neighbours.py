@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.ltb.optim import inf_lsa
+from numerics.ltb.optim import GRADIENT, inf_lsa
 from theory.ltb import gd0_gap, lsa_risk_floor, optimal_gamma, optimal_risk, whiten
 from theory.settings import LinearRegressionICL
 
@@ -35,11 +35,11 @@ PRESET_RESTARTS = 2
 
 def c17_levels(st: LinearRegressionICL, *, restarts: int = PRESET_RESTARTS) -> dict[str, Any]:
     """Theory lines of a C17 data model (cached per process): ``R*`` and its N±1 neighbours,
-    ``inf_LSA`` (BFGS from its two structured starts and ``restarts`` random ones) with its argmin
-    and its N+1 neighbour, the LSA floor, the risk of the β* = 0 solution (optimal GD-0), ``Γ*``
-    and its neighbours.  Drawn settings use ``restarts=0`` (the random starts
-    dominate the cost, ~3 s at d = 3, and found no lower minimum at the presets: a missed global
-    minimum would make the trained LSA land below the predicted inf_LSA, a failing row)."""
+    ``inf_LSA`` (BFGS from its two structured starts and ``restarts`` random ones; the method under
+    ``inf_lsa_method``) with its argmin and its N+1 neighbour, the LSA floor, the risk of the
+    β* = 0 solution (optimal GD-0), ``Γ*`` and its neighbours.  Drawn settings use ``restarts=0``
+    (the random starts found no lower minimum at the presets: a missed global minimum would make
+    the trained LSA land below the predicted inf_LSA, a failing row)."""
     key = (repr(st), restarts)
     if key in _LEVELS:
         return _LEVELS[key]
@@ -51,6 +51,8 @@ def c17_levels(st: LinearRegressionICL, *, restarts: int = PRESET_RESTARTS) -> d
         "setting": st,
         "R_star": Rs,
         "inf_lsa": lsa.value,
+        "inf_lsa_method": f"BFGS from 2 structured and {restarts} random starts; gradient: "
+        f"{GRADIENT}",
         "lsa_parts": lsa.parts,
         "floor": lsa_risk_floor(H, Psi, bs, s2, N),
         "R_star_N+1": optimal_risk(H, Psi, s2, N + 1),

@@ -4,6 +4,7 @@ explicit-generator discipline.  Each check and its negative controls run in
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from numerics.ltb import checks_mlp_gap, checks_model
@@ -24,3 +25,49 @@ def test_same_seed_same_evidence() -> None:
     a, b = checks_model.check_eq_ltb_risk_mc(seed=7), checks_model.check_eq_ltb_risk_mc(seed=7)
     assert [e.observed for e in a] == [e.observed for e in b]
     assert checks_model.check_eq_ltb_risk_mc(seed=8)[0].observed != a[0].observed
+
+
+#: The forward-mode gradient vs the complex step: both exact up to rounding (measured ≤ 4e-16
+#: relative at d ≤ 6).
+GRADIENT_RTOL = 1e-12
+
+
+@pytest.mark.parametrize("d", [1, 2, 3])
+@pytest.mark.parametrize(
+    "names", [("a", "b", "Gamma", "phi"), ("b", "Gamma", "phi"), ("Gamma", "beta")]
+)
+def test_forward_mode_gradient_equals_complex_step(d: int, names: tuple[str, ...]) -> None:
+    """:func:`numerics.ltb.optim.value_and_grad` (the BFGS gradient) against the complex step
+    :func:`numerics.ltb.optim.cs_grad` of the same risk at a generic point (every block
+    non-zero), for the LTB, LSA and GD-β parameterisations; and a wrong gradient is told apart."""
+    from numerics.ltb.optim import cs_grad, value_and_grad
+    from theory.common.backend import NP
+    from theory.ltb.risk import ltb_risk_expr
+
+    rng = np.random.default_rng(d)
+    A = rng.standard_normal((d, d))
+    P, mu, s2, N = A @ A.T + 0.3 * np.eye(d), rng.standard_normal(d), 0.37, 5
+
+    sizes = [d * d if n == "Gamma" else d for n in names]
+    cuts = np.cumsum([0, *sizes])
+
+    def risk(ops, x, P, mu):  # noqa: ANN001, ANN202
+        p = {n: x[i:j] for n, i, j in zip(names, cuts[:-1], cuts[1:], strict=True)}
+        p["Gamma"] = p["Gamma"].reshape(d, d)
+        b = p["b"] if "b" in p else p["beta"]
+        a = p.get("a", p.get("beta", 0 * b))
+        return ltb_risk_expr(ops, a, b, p["Gamma"], p.get("phi", 0 * b), P, mu, s2, N)
+
+    x = rng.standard_normal(sum(sizes))
+    value, g = value_and_grad(risk, P, mu)(x)
+
+    def f(x: np.ndarray) -> complex:
+        return risk(NP, x, P, mu)
+
+    gc = cs_grad(f, x)
+    assert value == pytest.approx(float(np.real(f(x))), rel=GRADIENT_RTOL)
+    scale = float(np.max(np.abs(gc)))
+    assert float(np.max(np.abs(g - gc))) <= GRADIENT_RTOL * scale
+    wrong = g.copy()
+    wrong[-1] *= 1 + 1e-6
+    assert float(np.max(np.abs(wrong - gc))) > GRADIENT_RTOL * scale

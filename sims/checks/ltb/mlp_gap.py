@@ -224,6 +224,7 @@ def check_table1_train(
             norm=Ls,
             fault_alternative=fa,
             details={
+                "inf_lsa_method": lv["inf_lsa_method"],
                 "not_separable_by_risk": {
                     "optimal GD-0 risk (b = 0, phi = 0)": lv["gd0"],
                     "separation_units": abs(lv["gd0"] - Ls) / (rtols[1] * Ls),
@@ -289,10 +290,9 @@ def _trapped(
     plans: Sequence[Any],
     info: dict[str, Any],
 ) -> list[Evidence] | None:
-    """``None`` unless a fit ended off the effective chart (``|v₂|`` below ``CHART_EDGE`` of
-    ``|u||v|``: ``b → ∞``, the centring-at-infinity trap of the β* = 0 control) or hit its step
-    cap: then every row is ``skipped`` with ``trapped=True`` and the fit's numbers (a fact about
-    the weights, not about any prediction)."""
+    """``None`` unless a fit ended off the effective chart (``|v₂| < CHART_EDGE·|u||v|``: b → ∞,
+    the β* = 0 control's centring-at-infinity trap) or hit its step cap: then every row is
+    ``skipped``, ``trapped=True``, with the fit's numbers (a fact about the weights)."""
     bad = [
         (k, s, r.extra["fit"])
         for k, runs in (("LTB", ltb), ("LSA", lsa))

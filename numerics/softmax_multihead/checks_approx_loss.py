@@ -26,6 +26,7 @@ from numerics.testing import (
     Z_MC,
     exact_agreement,
     float_agreement,
+    loglog_slope,
     mc_agreement,
     rate_agreement,
 )
@@ -280,7 +281,7 @@ def check_prop4_1_mc_gap(
             / L
             for L in Ls
         ]
-        slope = float(np.polyfit(np.log(Ls), np.log(pred), 1)[0])
+        slope = loglog_slope(Ls, pred)
         ev.append(
             rate_agreement(
                 "gap Loss - Ltilde ~ eta(2 - eta kappa)/L on the manifold", Ls, gaps, slope

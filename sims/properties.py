@@ -22,9 +22,10 @@ nearest alternative: ``min(1 - error, nearest alternative units - 1)`` over its 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,6 +184,39 @@ def _describe(rows: Sequence[Evidence], error: str | None) -> str:
     return "; ".join(e.describe()[:400] for e in bad[:3])
 
 
+@contextlib.contextmanager
+def source_constants_pinned() -> Iterator[None]:
+    """Draws that depend only on the strategy and the Hypothesis version, not on which modules
+    happen to be imported.  Hypothesis (≥ 6.13x) mixes into its draws constants it collects from
+    the source of every *local* module in ``sys.modules`` at draw time, so the same derandomised
+    property draws other settings in a pytest worker that ran other tests first, in a module run
+    alone and in the report.  Inside this context that pool is empty (its cache cleared on entry
+    and exit), so the draws of a property are the same in every process; with an older Hypothesis
+    that has no such pool this does nothing.  The Hypothesis version is pinned by
+    ``constraints.txt`` for CI."""
+    try:
+        from hypothesis.internal.conjecture import providers as pv
+        from hypothesis.internal.floats import float_to_int
+
+        fresh = type(pv._local_constants)(  # the pool's own (empty) shape
+            integers=type(pv._local_constants.integers)(),
+            floats=type(pv._local_constants.floats)(key=float_to_int),
+            bytes=type(pv._local_constants.bytes)(),
+            strings=type(pv._local_constants.strings)(),
+        )
+        original = pv._get_local_constants
+    except (ImportError, AttributeError, TypeError):  # no local-constant pool in this version
+        yield
+        return
+    pv.CONSTANTS_CACHE.cache.clear()
+    pv._get_local_constants = lambda: fresh
+    try:
+        yield
+    finally:
+        pv._get_local_constants = original
+        pv.CONSTANTS_CACHE.cache.clear()
+
+
 def run_property(
     prop: TrainedProperty,
     *,
@@ -191,9 +225,12 @@ def run_property(
     seed: int = 0,
     shrink: bool = True,
     progress: Any = None,
+    pin_source_constants: bool = True,
 ) -> PropertyOutcome:
     """Draw ``examples`` settings (derandomised: the same every run) plus the pinned presets and
-    check each; a failure is shrunk to a minimal setting (``shrink``)."""
+    check each; a failure is shrunk to a minimal setting (``shrink``).  The draws do not depend
+    on which modules are imported (:func:`source_constants_pinned`; ``pin_source_constants=False``
+    is its negative control)."""
     from hypothesis import HealthCheck, Phase, assume, example, given, settings
 
     from sims.verify import run_check_safely
@@ -252,7 +289,8 @@ def run_property(
     error = None
     minimal = None
     try:
-        test()
+        with source_constants_pinned() if pin_source_constants else contextlib.nullcontext():
+            test()
     except PropertyFailure:
         minimal = failing[-1] if failing else None  # the last failure seen is the shrunk one
     except Exception as exc:  # noqa: BLE001 - Unsatisfiable (every draw not separable), ...

@@ -75,3 +75,53 @@ def test_classify_and_margin() -> None:
     assert classify(_check(d=6)) == "fail"
     trapped = [skipped(_check(d=2)[0], why="trapped: no +/- pair formed", trapped=True)]
     assert classify(trapped) == "trapped"
+
+
+def _float_settings():
+    return st.fixed_dictionaries(
+        {"d": st.integers(1, 3), "x": st.floats(0.1, 0.9), "y": st.floats(0.1, 0.9)}
+    )
+
+
+def _passing(*, quick: bool = True, seed: int = 0, d: int = 2, x: float = 0.5, y: float = 0.5):
+    return [train_discrimination("toy", 1.0, 1.0, 3.0, alternatives={"alt": 2.0})]
+
+
+_MOD.float_settings = _float_settings  # type: ignore[attr-defined]
+_MOD.passing = _passing  # type: ignore[attr-defined]
+
+FLOAT_PROP = TrainedProperty(
+    result="zfb24:thm4",
+    name="toy-floats",
+    check=f"{_MOD.__name__}:passing",
+    strategy=f"{_MOD.__name__}:float_settings",
+)
+
+#: Examples drawn by the import-independence test: each float draw takes a source constant with
+#: probability 0.05, so 2 x 60 draws almost surely take one when the pool is not pinned.
+IMPORT_TEST_EXAMPLES = 60
+
+
+def test_draws_do_not_depend_on_imported_modules(tmp_path, monkeypatch) -> None:
+    """The same derandomised draws before and after a local module full of float constants in
+    the strategy's range is imported; negative control: unpinned, that import changes them."""
+
+    def settings(pin: bool) -> list[dict]:
+        out = run_property(
+            FLOAT_PROP, examples=IMPORT_TEST_EXAMPLES, shrink=False, pin_source_constants=pin
+        )
+        assert out.passed, out.error
+        return [d.setting for d in out.draws]
+
+    before, before_unpinned = settings(True), settings(False)
+    consts = ", ".join(f"{0.1 + 0.8 * k / 97 + 1e-7 * k:.12f}" for k in range(1, 97))
+    (tmp_path / "icl_constants_fixture.py").write_text(f"VALUES = [{consts}]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    importlib.import_module("icl_constants_fixture")
+    try:
+        assert settings(True) == before
+        assert settings(False) != before_unpinned  # the fault: constants from the new module
+    finally:
+        sys.modules.pop("icl_constants_fixture", None)

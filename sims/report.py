@@ -220,11 +220,9 @@ def write_report(
             property_ids=prop_todo,
             property_records=property_records,
             property_times=property_times,
+            property_part=prop_part,
             measured=measured_costs(out / "timings.json"),
         )
-        for pid in prop_todo:
-            if pid in property_records:
-                dump_json(prop_part(pid), property_records[pid])
     bar = tqdm(
         results,
         desc=f"icl-verify report ({mode})",

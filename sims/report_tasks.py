@@ -205,6 +205,7 @@ def run_parallel(
     property_ids: Sequence[str] = (),
     property_records: dict[str, dict[str, Any]] | None = None,
     property_times: dict[str, float] | None = None,
+    property_part: Callable[[str], Path] | None = None,
     measured: Mapping[str, float] | None = None,
 ) -> tuple[
     dict[str, CheckRun],
@@ -215,7 +216,8 @@ def run_parallel(
     """Every distinct check of ``todo``, every figure in ``figure_paths``, the declared negative
     controls (``controls``) and the trained properties ``property_ids``, on ``spec``'s workers,
     in the order of :func:`schedule` (``measured``: seconds of an earlier run).  The partial
-    outcome of a result is written as soon as its last check is in."""
+    outcome of a result is written as soon as its last check is in, a property's record (to
+    ``property_part(id)``) as soon as it is in."""
     from tqdm.auto import tqdm
 
     checks = list(dict.fromkeys(p for r in todo for p in r.checks))
@@ -270,6 +272,8 @@ def run_parallel(
                 property_records[task.key] = ret.value
             if property_times is not None:
                 property_times[task.key] = ret.seconds
+            if property_part is not None:
+                dump_json(property_part(task.key), ret.value)
         if done is not None:
             for r in todo:
                 pend = waiting.get(r.id)

@@ -64,6 +64,16 @@ def pattern_metrics(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> dict[
     }
 
 
+def compute_3(*, quick: bool = True, seed: int = 0) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Fig. 1 / Fig. 3 numbers: the effective circuits ``(KQ, OV)`` of the trained H = 1, 2, 4
+    presets (``h1``, ``h2``, ``h4``), keyed by H."""
+    out = {}
+    for H in (1, 2, 4):
+        res = trained(PRESET[H], seed=seed)
+        out[H] = circuits(res.extra["experiment"], res.params)
+    return out
+
+
 def init_metrics(exp: HpcyExperiment, cfg: TrainConfig, *, seed: int) -> dict[str, np.ndarray]:
     """:func:`pattern_metrics` of the initial parameters of the run of ``(exp, cfg)`` at ``seed``,
     without training: the model is drawn as :func:`sims.experiments.softmax_multihead.run` draws it

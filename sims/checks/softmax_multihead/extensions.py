@@ -5,11 +5,13 @@ ICL (§5.4, Defs. 5.1-5.2, Table 2)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 import theory.softmax_multihead as th
 from numerics.softmax_multihead.bands import band
+from numerics.softmax_multihead.figures import compute_ridge_curve
 from numerics.testing import Z_MC, informational, swap_alternative, train_discrimination
 from sims.checks.softmax_multihead import evidence as ev_
 from sims.experiments.softmax_multihead import (
@@ -21,7 +23,14 @@ from sims.experiments.softmax_multihead import (
 )
 from theory.common.protocols import Evidence
 
-__all__ = ["check_sec5_1_train", "check_eq5_6_train", "check_def5_1_train", "RTOL_NONISO_SCALE"]
+__all__ = [
+    "check_sec5_1_train",
+    "check_eq5_6_train",
+    "check_def5_1_train",
+    "RTOL_NONISO_SCALE",
+    "compute_4a",
+    "compute_8",
+]
 
 
 # ------------------------------------------------------------------------------ R11 (d)
@@ -208,3 +217,40 @@ def check_def5_1_train(
         )
     )
     return ev
+
+
+def _test_length_risks(presets: tuple[str, ...], Lps: list[int], *, n: int, seed: int) -> dict:
+    """Risks (``Estimate``) of the trained ``presets`` (trained at L = 40) at each test length."""
+    out = {}
+    for pre in presets:
+        res = trained(pre, seed=seed)
+        out[pre] = [
+            model_risk(res.extra["experiment"], res.params, L=Lp, n=n, seed=seed) for Lp in Lps
+        ]
+    return out
+
+
+def compute_4a(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+    """Fig. 4(a) numbers: the trained H = 1, 2, 4 presets' ICL risk (mean, se) at test lengths
+    ``L'`` (trained at L = 40), and the ridge (Bayes) MC curve
+    (:func:`numerics.softmax_multihead.figures.compute_ridge_curve`)."""
+    Lps = [10, 20, 40, 60, 80, 100] if quick else list(range(10, 101, 5))
+    return {
+        "Lps": Lps,
+        "ridge": compute_ridge_curve(Lps, n=2000 if quick else 20_000, seed=seed),
+        "risks": _test_length_risks(
+            ("h1", "h2", "h4"), Lps, n=5000 if quick else 20_000, seed=seed
+        ),
+    }
+
+
+def compute_8(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+    """Fig. 8 numbers (§5.1): the trained softmax H = 1, 2 and linear-attention presets' ICL risk
+    (mean, se) at test lengths ``L'`` (trained at L = 40)."""
+    Lps = [10, 20, 40, 60, 80, 100] if quick else list(range(10, 101, 10))
+    return {
+        "Lps": Lps,
+        "risks": _test_length_risks(
+            ("h1", "h2", "linear"), Lps, n=5000 if quick else 20_000, seed=seed
+        ),
+    }

@@ -1,0 +1,130 @@
+"""[hpcy25] the numbers of the figures that do not train (drawn by
+:mod:`sims.figures.softmax_multihead`): Fig. 4(b) (estimators at fixed parameters vs test
+length), Fig. 6 (true vs approximate loss landscape), Fig. 22 (two-head ODE phases), and the ridge
+(Bayes) curve of Fig. 4(a).  Each ``compute_*`` returns a dict of arrays; no checks here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import theory.softmax_multihead as th
+from numerics.softmax_multihead.flows import STIFF, reduced_flow
+from numerics.softmax_multihead.mc import ltilde_landscape_mc, risk_mc
+from numerics.softmax_multihead.predictors import dgd_weights, gd_weights, ridge_weights, tf_weights
+
+__all__ = ["FIG_SETTING", "compute_ridge_curve", "compute_4b", "compute_6", "compute_22"]
+
+#: The setting of the figures (spec 001 §1.1: d = 5, L = 40, σ² = 0.1).
+FIG_SETTING: dict[str, Any] = {"d": 5, "L": 40, "sigma2": 0.1}
+_D, _L, _S2 = FIG_SETTING["d"], FIG_SETTING["L"], FIG_SETTING["sigma2"]
+
+
+def compute_ridge_curve(Lps: list[int], *, n: int, seed: int) -> np.ndarray:
+    """Ridge (Bayes, λ = dσ²) risk by Monte Carlo at each test length in ``Lps`` (Fig. 4(a))."""
+    rng = np.random.default_rng(seed)
+    return np.array(
+        [
+            risk_mc(
+                [lambda X, q: ridge_weights(X, q, _D * _S2)], d=_D, L=Lp, sigma2=_S2, n=n, rng=rng
+            )[0].mean
+            for Lp in Lps
+        ]
+    )
+
+
+def compute_4b(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+    """Fig. 4(b): MC risks vs ``L'`` of the two-head TF (0.13, 3.45), the single-head TF
+    (1/√5, 1.6277), GD and DGD with η = 0.897 and ridge (columns in that order), and the GD/DGD
+    closed forms on a fine grid."""
+    rng = np.random.default_rng(seed)
+    Lps = [10, 20, 40, 60, 80, 100]
+    n = 4000 if quick else 50_000
+    w1, m1 = 1 / np.sqrt(_D), 1.6277
+    mc = np.array(
+        [
+            [
+                e.mean
+                for e in risk_mc(
+                    [
+                        lambda X, q: tf_weights(X, q, [0.13, -0.13], [3.45, -3.45]),
+                        lambda X, q: tf_weights(X, q, [w1], [m1]),
+                        lambda X, q: gd_weights(X, q, 0.897),
+                        lambda X, q: dgd_weights(X, q, 0.897),
+                        lambda X, q: ridge_weights(X, q, _D * _S2),
+                    ],
+                    d=_D,
+                    L=Lp,
+                    sigma2=_S2,
+                    n=n,
+                    rng=rng,
+                )
+            ]
+            for Lp in Lps
+        ]
+    )
+    xs = np.arange(5, 101)
+    return {
+        "Lps": Lps,
+        "mc": mc,
+        "xs": xs,
+        "gd": th.gd_risk(0.897, _D, xs, _S2),
+        "dgd": th.dgd_risk(0.897, _D, xs, _S2),
+    }
+
+
+def compute_6(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+    """Fig. 6: the true two-head loss (MC) and ``L̃`` on ω ∈ [0, 0.2] × μ ∈ [0, 6], and the valley
+    ``μ = m*(ω)``."""
+    omegas = np.linspace(0, 0.2, 10 if quick else 20)
+    mus = np.linspace(0, 6, 10 if quick else 20)
+    mc, _ = ltilde_landscape_mc(
+        omegas,
+        mus,
+        d=_D,
+        L=_L,
+        sigma2=_S2,
+        n=5000 if quick else 10_000,
+        rng=np.random.default_rng(seed),
+    )
+    W, M = np.meshgrid(omegas, mus, indexing="ij")
+    ws = omegas[1:]
+    return {
+        "omegas": omegas,
+        "mus": mus,
+        "mc": mc,
+        "ltilde": th.ltilde_fn([W, -W], [M, -M], _D, _L, _S2),
+        "valley_omega": ws,
+        "valley_mu": th.m_star(ws, _D, _L, _S2),
+    }
+
+
+def compute_22(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+    """Fig. 22: the two-head ODE (B.4) from ε = 1e-3 (s = 1) on a log grid (``t``, ``y``), the
+    early grid (``te``, ``ye``) and the linear grid (``tt``, ``yy``), with the late laws, the
+    Phase-I exponential, L̃ along the flow and m*(ω)."""
+    tr = reduced_flow(1e5 if quick else 1e6, solver=STIFF)
+    t = np.logspace(-1, 5 if quick else 6, 600)
+    tl = t[t > 100]
+    te = np.linspace(0, 12, 400)
+    tt = np.linspace(0, 30, 600)
+    yy = tr(tt)
+    ok = yy[:, 0] > 1e-3
+    return {
+        "t": t,
+        "y": tr(t),
+        "tl": tl,
+        "late_mu": th.late_mu_law(tl, _D, _L, _S2),
+        "heuristic_omega": th.heuristic_late_omega(tl, _D, _L, _S2),
+        "te": te,
+        "ye": tr(te),
+        "phase1": th.phase1_omega(te[te < 3], 1e-3),
+        "tt": tt,
+        "yy": yy,
+        "ltilde": th.ltilde_reduced(yy[:, 0], yy[:, 1], _D, _L, _S2),
+        "ltilde_inf": th.ltilde_inf(_D, _L, _S2),
+        "eta_star": th.eta_star(_D, _L, _S2),
+        "ok": ok,
+        "m_star": th.m_star(yy[ok, 0], _D, _L, _S2),
+    }

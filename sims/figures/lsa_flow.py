@@ -7,18 +7,11 @@ bars; rates on log-log axes with the fitted slope in the legend.  ``matplotlib.f
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 from matplotlib.figure import Figure
 
-import numerics.lsa_flow as NL
-from numerics.lsa_flow.figures import compute_flow_trajectory, compute_risk_rates
-from numerics.lsa_flow.montecarlo import random_cov_test_risk
-from numerics.montecarlo import mc_mean
+from numerics.lsa_flow.figures import compute_fig_1, compute_flow_trajectory, compute_risk_rates
 from sims.experiments.lsa_flow import blocks, final_weights, setting_of, trained
-from theory import lsa_flow as T
-from theory.common.protocols import Estimate
 
 __all__ = ["fig_1", "fig_risk_rates", "fig_flow_trajectory"]
 
@@ -27,82 +20,39 @@ def fig_1(*, quick: bool = True, seed: int = 0) -> Figure:
     """Figure 1 (normalised error ÷ d vs test length M): fixed Λ = I and random Λ = c·diag(Exp(1)),
     c ∈ {1, 4, 9}.  d = 20 theory: zero estimator, least squares (closed form / MC), LSA trained on
     random (δ_R) and fixed (δ_F) covariance at N = 40, LSA limit; overlaid: a d = 5, N = 20 LSA
-    trained on random covariance (markers, MC on fresh prompts) and its r(δ_learned, c, M)."""
-    rng = np.random.default_rng(seed)
-    d, N = 20, 40
-    Ms = np.arange(1, 101)
-    dR, dF = float(T.delta_exp(N, d)), N / (N + d + 1)
+    trained on random covariance (markers, MC on fresh prompts) and its r(δ_learned, c, M).
+    Numbers: :func:`numerics.lsa_flow.figures.compute_fig_1` on the trained model's P."""
     r5 = trained("fig1_random_cov", seed=seed)
-    P5 = blocks(*final_weights(r5))["P"]
-    d5, N5 = P5.shape[0], setting_of(r5).N
-    delta5 = float(np.mean(np.diag(P5)))
-    Mm = np.array([5, 10, 20, 40, 80]) if quick else np.array([2, 5, 10, 20, 40, 60, 80, 100])
-    n = 20_000 if quick else 200_000
+    data = compute_fig_1(blocks(*final_weights(r5))["P"], setting_of(r5).N, quick=quick, seed=seed)
+    d5, N5, delta5 = data["d_trained"], data["N_trained"], data["delta_learned"]
+    Ms, Mm = data["Ms"], data["mc_Ms"]
     fig = Figure(figsize=(14, 3.8))
     axes = fig.subplots(1, 4)
-    panels = [("Test on Fixed Covariance", None, 1.0)] + [
-        (f"Test on Random Covariance, Scale = {c:.1f}", c, c) for c in (1.0, 4.0, 9.0)
-    ]
-    for ax, (title, c, ymax) in zip(axes, panels, strict=True):
+    for ax, p in zip(axes, data["panels"], strict=True):
+        c = p["c"]
+        ymax = 1.0 if c is None else c
+        title = (
+            "Test on Fixed Covariance"
+            if c is None
+            else f"Test on Random Covariance, Scale = {c:.1f}"
+        )
         ax.axhline(ymax, color="gray", ls="--", label="zero estimator")
-        if c is None:
-            ax.plot(Ms, np.clip((d - Ms) / d, 0, None), color="C0", label="least squares")
-            for dl, lab, col in (
-                (dR, "LSA random-trained (δ_R)", "C1"),
-                (dF, "LSA fixed-trained (δ_F)", "C2"),
-            ):
-                ax.plot(
-                    Ms,
-                    [float(T.fixed_test_risk(dl, 1.0, int(m), d)) for m in Ms],
-                    color=col,
-                    label=lab,
-                )
-            ax.axhline(4 / 9, color="k", ls="--", label="LSA limit (4/9)")
-            ax.plot(
-                Ms,
-                [float(T.fixed_test_risk(delta5, 1.0, int(m), d5)) for m in Ms],
-                color="C3",
-                ls=":",
-                label=f"r_I(δ_learned), d={d5}",
-            )
-
-            def mc_fixed(m: int) -> Estimate:
-                def draw(g: np.random.Generator, b: int, m: int = m) -> np.ndarray:
-                    X, y, xq, yq, _ = NL.sample_linear(g, b, m, np.eye(d5))
-                    return (NL.predictor_predict(P5, X, y, xq) - yq) ** 2 / d5
-
-                return mc_mean(draw, n, rng=rng)
-
-            mc: Callable[[int], Estimate] = mc_fixed
-        else:
-            Mls = np.array([2, 5, 10, 15, 19])
-            ls = [
-                NL.least_squares_risk_mc(
-                    int(m), d, c=c, random_cov=True, n=200 if quick else 3000, rng=rng
-                ).mean
-                for m in Mls
-            ]
-            ax.plot(np.r_[Mls, d, 100], np.r_[ls, 0.0, 0.0], color="C0", label="least squares (MC)")
-            for dl, lab, col in (
-                (dR, "LSA random-trained (δ_R)", "C1"),
-                (dF, "LSA fixed-trained (δ_F)", "C2"),
-            ):
-                ax.plot(Ms, T.rdm_test_risk_fn(dl, c, Ms, 1, 2, 6, d), color=col, label=lab)
-            ax.axhline(float(T.lsa_limit_random(c)), color="k", ls="--", label="LSA limit")
-            ax.plot(
-                Ms,
-                T.rdm_test_risk_fn(delta5, c, Ms, 1, 2, 6, d5),
-                color="C3",
-                ls=":",
-                label=f"r(δ_learned), d={d5}",
-            )
-
-            def mc_random(m: int, c: float = c) -> Estimate:
-                return random_cov_test_risk(P5, c, m, n, rng)
-
-            mc = mc_random
-
-        ests = [mc(int(m)) for m in Mm]
+        ax.plot(
+            *p["least_squares"], color="C0", label="least squares" + ("" if c is None else " (MC)")
+        )
+        ax.plot(Ms, p["delta_R"], color="C1", label="LSA random-trained (δ_R)")
+        ax.plot(Ms, p["delta_F"], color="C2", label="LSA fixed-trained (δ_F)")
+        ax.axhline(
+            p["limit"], color="k", ls="--", label="LSA limit (4/9)" if c is None else "LSA limit"
+        )
+        ax.plot(
+            Ms,
+            p["learned"],
+            color="C3",
+            ls=":",
+            label=(f"r_I(δ_learned), d={d5}" if c is None else f"r(δ_learned), d={d5}"),
+        )
+        ests = p["mc"]
         ax.errorbar(
             Mm,
             [e.mean for e in ests],
@@ -117,7 +67,7 @@ def fig_1(*, quick: bool = True, seed: int = 0) -> Figure:
             ax.text(
                 50,
                 0.5 * ymax,
-                f"LSA curves off-axis:\nlimit {float(T.lsa_limit_random(c)):.1f},\n"
+                f"LSA curves off-axis:\nlimit {p['limit']:.1f},\n"
                 f"trained d=5 at M=80: {ests[-1].mean:.1f}",
                 fontsize=7,
                 ha="center",
@@ -127,7 +77,8 @@ def fig_1(*, quick: bool = True, seed: int = 0) -> Figure:
     axes[0].set_ylabel("squared error / d")
     axes[0].legend(fontsize=6)
     fig.suptitle(
-        f"zfb24 Figure 1 (theory, d=20, N={N}) with a trained d={d5} LSA (δ = {delta5:.3f})",
+        f"zfb24 Figure 1 (theory, d={data['d']}, N={data['N']}) with a trained d={d5} LSA "
+        f"(δ = {delta5:.3f})",
         fontsize=10,
     )
     fig.tight_layout()

@@ -13,7 +13,7 @@ import sympy as sp
 
 from theory.common.backend import NP, SP
 from theory.lsa_flow.domains import checked
-from theory.lsa_flow.training import gamma_xp, num_Lambda, num_N, prepare
+from theory.lsa_flow.training import as_Lambda, as_N, gamma_xp, prepare
 
 __all__ = [
     "limit_params",
@@ -126,8 +126,8 @@ def initial_loss_bound(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> fl
     >>> initial_loss_bound(np.eye(1), 1, 0.5, np.eye(1)) < 0
     True
     """
-    L = num_Lambda("Lambda", Lambda)
-    G = gamma_xp(L, num_N("N", N), NP)
+    L = as_Lambda(Lambda)
+    G = gamma_xp(L, as_N(N), NP)
     T = np.asarray(Theta, dtype=float)
     s = float(sigma_init)
     c = np.sqrt(L.shape[0]) * s**2 * np.max(np.linalg.eigvalsh(G))
@@ -156,8 +156,8 @@ def u_min(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     >>> round(u_min(np.diag([0.5, 1, 1.5, 2]), 16, 0.3, np.eye(4) / np.sqrt(2)), 6)   # spec ref
     0.181473
     """
-    L = num_Lambda("Lambda", Lambda)
-    G = gamma_xp(L, num_N("N", N), NP)
+    L = as_Lambda(Lambda)
+    G = gamma_xp(L, as_N(N), NP)
     v = _umin2(L, G, float(sigma_init), np.asarray(Theta, dtype=float))
     if v <= 0:
         raise ValueError("u_min needs σ²‖Γ‖_op√d < 2 (Theorem 4)")
@@ -181,8 +181,8 @@ def pl_constant(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     >>> round(pl_constant(np.diag([0.5, 1, 1.5, 2]), 16, 0.3, np.eye(4) / np.sqrt(2)) * 1e3, 4)
     4.3279
     """
-    L = num_Lambda("Lambda", Lambda)
-    G = gamma_xp(L, num_N("N", N), NP)
+    L = as_Lambda(Lambda)
+    G = gamma_xp(L, as_N(N), NP)
     um2 = _umin2(L, G, float(sigma_init), np.asarray(Theta, dtype=float))
     Li = np.linalg.inv(L)
     return float(2 * um2 / (np.trace(np.linalg.inv(G) @ Li) * np.trace(Li)))

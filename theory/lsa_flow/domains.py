@@ -76,6 +76,17 @@ _IID = {  # the iid-entry formulas take scalar moments
 
 #: Per-function changes to :data:`DOMAINS`.
 OVERRIDES: dict[str, dict[str, Domain]] = {
+    "cor6_M_threshold": {
+        "eps": Domain(
+            "real",
+            0.1,
+            lower=0.0,
+            lower_open=True,
+            upper=1.0,
+            upper_open=True,
+            what="a tolerance ε ∈ (0, 1) (Corollary 6)",
+        )
+    },
     "moments_iid": _IID,
     "delta_iid": _IID,
     "rdm_test_risk": _IID,

@@ -15,10 +15,10 @@ import numpy as np
 import sympy as sp
 
 from theory.common.backend import NP, SP, ops_for, psd_sqrt
-from theory.common.evaluate import lambdified
+from theory.common.evaluate import dual
 from theory.lsa_flow.domains import checked
-from theory.lsa_flow.training import gamma_noisy_xp, gamma_xp, num_Lambda, num_N, prepare
-from theory.settings import check_choice, check_real
+from theory.lsa_flow.training import as_Lambda, as_N, gamma_noisy_xp, gamma_xp, prepare
+from theory.settings import check_choice
 
 __all__ = [
     "optimal_loss",
@@ -100,7 +100,7 @@ def optimal_loss_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
     True
     """
     xp, L, n = prepare(Lambda, N)
-    s2 = xp.S(s2) if xp is SP else check_real("s2 (label-noise variance)", s2, lower=0.0)
+    s2 = xp.S(s2) if xp is SP else float(s2)
     return _optimal_loss(L, gamma_noisy_xp(L, n, s2, xp), s2, xp)
 
 
@@ -325,8 +325,8 @@ def excess_identity(U11: Any, u: float, Lambda: Any, N: Any) -> float:
     .. math:: \tilde\ell - \min\tilde\ell = \tfrac12\big\|\Gamma^{1/2}(u_{-1}\Lambda^{1/2}U_{11}
               \Lambda^{1/2} - \Lambda\Gamma^{-1})\big\|_F^2
     """
-    L = num_Lambda("Lambda", Lambda)
-    G = gamma_xp(L, num_N("N", N), NP)
+    L = as_Lambda(Lambda)
+    G = gamma_xp(L, as_N(N), NP)
     Lh, Gh = psd_sqrt(L), psd_sqrt(G)
     inner = u * Lh @ np.asarray(U11, dtype=float) @ Lh - L @ np.linalg.inv(G)
     return float(0.5 * np.sum((Gh @ inner) ** 2))
@@ -336,11 +336,15 @@ def excess_identity(U11: Any, u: float, Lambda: Any, N: Any) -> float:
 _t, _d, _N, _s, _lam = sp.symbols("t d N sigma lambda", positive=True)
 
 
-def _isotropic_q_expr() -> sp.Expr:
-    g = _lam * (_N + 1 + _d) / _N
-    qstar = 1 / (sp.sqrt(_d) * g)
-    q0 = _s**2 / _d
-    return qstar / (1 + (qstar / q0 - 1) * sp.exp(-2 * sp.sqrt(_d) * _lam**2 * _t))
+def _isotropic_q_builder(t: Any, d: Any, N: Any, s: Any, lam: Any) -> Any:
+    """q(t) of :func:`isotropic_q`, one expression."""
+    g = lam * (N + 1 + d) / N
+    qstar = 1 / (sp.sqrt(d) * g)
+    q0 = s**2 / d
+    return qstar / (1 + (qstar / q0 - 1) * sp.exp(-2 * sp.sqrt(d) * lam**2 * t))
+
+
+_Q_SYMS = (_t, _d, _N, _s, _lam)
 
 
 @checked
@@ -359,17 +363,13 @@ def isotropic_q(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1) -> Any:
     >>> round(float(isotropic_q(1.0, 5, 20, 0.2)), 7)     # spec T-R3/R4 reference
     0.2324746
     """
-    args = (t, d, N, sigma_init, lam)
-    expr = _isotropic_q_expr()
-    if any(isinstance(a, sp.Basic) for a in args):
-        return expr.subs({_t: t, _d: d, _N: N, _s: sigma_init, _lam: lam})
-    return isotropic_q_fn(*args)
+    return dual(_isotropic_q_builder, _Q_SYMS, (t, d, N, sigma_init, lam))
 
 
 @checked
 def isotropic_q_fn(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1.0) -> Any:
-    """numpy twin of :func:`isotropic_q` (lambdified)."""
-    return lambdified((_t, _d, _N, _s, _lam), _isotropic_q_expr())(t, d, N, sigma_init, lam)
+    """numpy twin of :func:`isotropic_q` (its lambdified builder)."""
+    return dual(_isotropic_q_builder, _Q_SYMS, (t, d, N, sigma_init, lam))
 
 
 @checked

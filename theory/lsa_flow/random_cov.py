@@ -14,7 +14,6 @@ import sympy as sp
 
 from theory.common.backend import dual
 from theory.lsa_flow.domains import checked
-from theory.settings import check_int
 
 __all__ = [
     "rdm_moments",
@@ -66,7 +65,7 @@ def rdm_moments(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarr
     (8.0, 2.0, 2.875)
     """
     m1, m2, m3 = (np.asarray(v, dtype=float) for v in (m1, m2, m3))
-    N = check_int("N", N, minimum=1, paper="zfb24 prompt length")
+    N = int(N)
     if not (m1.shape == m2.shape == m3.shape and m1.ndim == 1):
         raise ValueError(f"m1, m2, m3 must be (d,) vectors, got {m1.shape}, {m2.shape}, {m3.shape}")
     if np.any(m1 <= 0) or np.any(m2 < m1**2) or np.any(m3 <= 0):
@@ -326,6 +325,14 @@ def rdm_test_risk_fn(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: A
     return dual(_r_builder, _R_SYMS, (delta, c, M, m1, m2, m3, d))
 
 
+def _r_fixed_builder(dl: Any, c: Any, M: Any, d: Any) -> Any:
+    """r_I(δ, c, M) of :func:`fixed_test_risk`, one expression (``M = ∞`` drops the 1/M term)."""
+    return c * (1 - dl * c) ** 2 + dl**2 * c**3 * (d + 1) / M
+
+
+_R_FIXED_SYMS = (*sp.symbols("delta c M", positive=True), _dS)
+
+
 @checked
 def fixed_test_risk(delta: Any, c: Any, M: Any, d: Any) -> Any:
     r"""[derived] Normalised risk of ``δ`` on a fixed test covariance ``cI``:
@@ -336,9 +343,7 @@ def fixed_test_risk(delta: Any, c: Any, M: Any, d: Any) -> Any:
     >>> fixed_test_risk(sp.Rational(1, 3), 1, sp.oo, 20)     # spec §4: "LSA limit" fixed panel
     4/9
     """
-    dl, c, M, d = (sp.sympify(v) for v in (delta, c, M, d))
-    expr = c * (1 - dl * c) ** 2 + (0 if M == sp.oo else dl**2 * c**3 * (d + 1) / M)
-    return expr if expr.free_symbols else (expr if isinstance(delta, sp.Basic) else float(expr))
+    return dual(_r_fixed_builder, _R_FIXED_SYMS, (delta, c, M, d))
 
 
 @checked

@@ -15,8 +15,7 @@ import sympy as sp
 
 from theory.common.backend import NP, SP, ops_for
 from theory.lsa_flow.domains import checked
-from theory.lsa_flow.training import gamma_xp, num_Lambda, num_N, prepare
-from theory.settings import as_vector, check_real
+from theory.lsa_flow.training import as_Lambda, as_N, gamma_xp, prepare
 
 __all__ = [
     "theorem5_excess",
@@ -46,7 +45,7 @@ def _M(M: Any, xp: Any) -> Any:
         return sp.sympify(M)
     if M == math.inf:
         return math.inf
-    return num_N("M", M)
+    return as_N(M)
 
 
 def _inv_M(M: Any) -> Any:
@@ -87,8 +86,8 @@ def theorem5_excess(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, *, Gamma: A
     """
     xp, L, n = prepare(Lambda, N)
     G = gamma_xp(L, n, xp) if Gamma is None else xp.mat(Gamma)
-    Sig = xp.mat(Sigma) if xp is SP else num_Lambda("Sigma", Sigma, spd=False)
-    av = xp.col(a) if xp is SP else np.asarray(as_vector("a", a, d=L.shape[0]))
+    Sig = xp.mat(Sigma) if xp is SP else as_Lambda(Sigma, spd=False)
+    av = xp.col(a) if xp is SP else np.asarray(a, dtype=float).reshape(-1)
     return _thm5_excess(L, G, n, _M(M, xp), Sig, av, xp)
 
 
@@ -128,9 +127,9 @@ def quadratic_task_moments(
     >>> float(S[0, 0]), best       # Var(½(x² − 1)·x) = ¼(E x⁶ − 2E x⁴ + E x²) = 5/2
     (2.5, 0.5)
     """
-    L = num_Lambda("Lambda", Lambda)
-    w0 = np.asarray(as_vector("w0", w0, d=L.shape[0]))
-    s2 = check_real("s2", s2, lower=0.0)
+    L = as_Lambda(Lambda)
+    w0 = np.asarray(w0, dtype=float).reshape(-1)
+    s2 = float(s2)
     l = L[:, 0]
     Lw = L @ w0
     Sig = (
@@ -171,7 +170,7 @@ def noiseless_risk(w: Any, Lambda: Any, N: Any, M: Any) -> Any:
     xp, L, n = prepare(Lambda, N)
     G = gamma_xp(L, n, xp)
     Gi2 = xp.inv(G) @ xp.inv(G)
-    wv = xp.col(w) if xp is SP else np.asarray(as_vector("w", w, d=L.shape[0]))
+    wv = xp.col(w) if xp is SP else np.asarray(w, dtype=float).reshape(-1)
     T = xp.tr(L)
     a3, a2, a1 = xp.quad(wv, Gi2 @ L @ L @ L), xp.quad(wv, Gi2 @ L @ L), xp.quad(wv, Gi2 @ L)
     return (a3 + xp.tr(Gi2 @ L @ L) * xp.quad(wv, L)) * _inv_M(_M(M, xp)) + (
@@ -248,8 +247,8 @@ def tight_bound(Lambda: Any, N: Any, M: Any) -> float:
 
     Source: [zfb24] §4.1 (display before Corollary 6, averaged over w ~ N(0, I)); spec R10.
     """
-    L = num_Lambda("Lambda", Lambda)
-    n, d, T = num_N("N", N), L.shape[0], np.trace(L)
+    L = as_Lambda(Lambda)
+    n, d, T = as_N(N), L.shape[0], np.trace(L)
     return float((d + 1) * T / M + (T + 2 * d * T + np.trace(np.linalg.inv(L)) * T**2) / n**2)
 
 
@@ -264,8 +263,8 @@ def cor6_eta(Lambda: Any, N: Any) -> float:
     >>> round(cor6_eta(np.diag([0.5, 1, 1.5, 2]), 16), 5)   # spec T-R10 reference
     1.42578
     """
-    L = num_Lambda("Lambda", Lambda)
-    n, d = num_N("N", N), L.shape[0]
+    L = as_Lambda(Lambda)
+    n, d = as_N(N), L.shape[0]
     ev = np.linalg.eigvalsh(L)
     return float((1 + 2 * d + d**2 * ev[-1] / ev[0]) * np.trace(L) / n**2)
 
@@ -273,15 +272,15 @@ def cor6_eta(Lambda: Any, N: Any) -> float:
 @checked
 def cor6_bound(Lambda: Any, N: Any, M: Any) -> float:
     """Corollary 6 / κ bound ``(d+1)trΛ/M + η``.  Source: [zfb24] Corollary 6 (spec R10)."""
-    L = num_Lambda("Lambda", Lambda)
+    L = as_Lambda(Lambda)
     return float((L.shape[0] + 1) * np.trace(L) / M + cor6_eta(L, N))
 
 
 @checked
 def cor6_M_threshold(Lambda: Any, eps: float) -> int:
     """Corollary 6: test length ``M ≥ ⌈(d+1)trΛ/ε⌉`` gives error ``≤ η + ε``."""
-    L = num_Lambda("Lambda", Lambda)
-    eps = check_real("epsilon", eps, lower=0.0, lower_open=True, upper=1.0, upper_open=True)
+    L = as_Lambda(Lambda)
+    eps = float(eps)
     return int(math.ceil((L.shape[0] + 1) * np.trace(L) / eps))
 
 
@@ -320,7 +319,7 @@ def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) ->
     Λ' = S_q = Λ, P = Γ⁻¹ gives :func:`prior_risk`; M = N gives 2L(P).
     """
     xp = ops_for(P, Lambda_test, S_q, M, Omega)
-    Lp = xp.mat(Lambda_test) if xp is SP else num_Lambda("Lambda_test", Lambda_test, spd=False)
+    Lp = xp.mat(Lambda_test) if xp is SP else as_Lambda(Lambda_test, spd=False)
     d = xp.dim(Lp)
     Om = xp.eye(d) if Omega is None else xp.mat(Omega)
     return _shift_risk(xp.mat(P), Lp, xp.mat(S_q), _M(M, xp), Om, xp)
@@ -338,7 +337,7 @@ def shift_risk_fn(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None)
 def covariate_scaling_risk(Lambda: Any, N: Any, M: Any, c: Any) -> Any:
     """[derived] Risk under covariate scaling ``x ↦ c x``: ``R(Γ⁻¹; c²Λ, c²Λ, M)`` (spec R11.3)."""
     xp, L, n = prepare(Lambda, N)
-    c = xp.S(c) if xp is SP else check_real("c", c, lower=0.0, lower_open=True)
+    c = xp.S(c) if xp is SP else float(c)
     Gi = xp.inv(gamma_xp(L, n, xp))
     return _shift_risk(Gi, c**2 * L, c**2 * L, _M(M, xp), xp.eye(xp.dim(L)), xp)
 

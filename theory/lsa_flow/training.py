@@ -10,8 +10,10 @@ fault injection in negative controls.
 validated setting ``(Λ, N, σ, Θ)`` of Assumption 3 / Theorem 4, the object
 :func:`theory.strategies.zfb24_settings` draws.
 
-The helpers :func:`prepare`, :func:`gamma_xp`, :func:`gamma_noisy_xp`, :func:`num_Lambda` and
-:func:`num_N` are shared by the other section modules of this package.
+The helpers :func:`prepare`, :func:`gamma_xp`, :func:`gamma_noisy_xp`, :func:`as_Lambda` and
+:func:`as_N` are shared by the other section modules of this package.  They convert; they do not
+validate: every public function is ``@checked`` at its definition (:mod:`theory.lsa_flow.domains`),
+so an input is validated once, with one message, whatever the import path.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import numpy as np
 
 from theory.common.backend import NP, SP, ops_for
 from theory.lsa_flow.domains import checked
-from theory.settings import as_matrix, check_int, check_real
 from theory.settings.lsa_flow import Assumption3Setting
 
 __all__ = [
@@ -34,27 +35,27 @@ __all__ = [
     "Assumption3Setting",
 ]
 # Also public, for the sibling section modules only (theory.lsa_flow does not re-export them):
-# prepare, gamma_xp, gamma_noisy_xp, num_Lambda, num_N.
+# prepare, gamma_xp, gamma_noisy_xp, as_Lambda, as_N.
 
 
-# ------------------------------------------------------------------------------ validation
-def num_Lambda(name: str, A: Any, *, d: int | None = None, spd: bool = True) -> np.ndarray:
-    """Validated float64 matrix (SPD when ``spd``) for the numeric path."""
-    return np.array(as_matrix(name, A, d=d, psd=spd, definite=spd, paper="zfb24"), dtype=float)
+# ------------------------------------------------------------------------------ conversion
+def as_Lambda(A: Any, *, spd: bool = True) -> np.ndarray:
+    """A float64 matrix for the numeric path (validated by the caller's ``@checked``); symmetrised
+    when ``spd``, as the validators repair round-off asymmetry."""
+    arr = np.array(A, dtype=float)
+    return 0.5 * (arr + arr.T) if spd else arr
 
 
-def num_N(name: str, N: Any) -> int:
-    """Validated prompt length ``≥ 1`` (numpy integers accepted, integral floats too)."""
-    if isinstance(N, float) and N.is_integer():
-        N = int(N)
-    return check_int(name, N, minimum=1, paper="zfb24 prompt length")
+def as_N(N: Any) -> int:
+    """A prompt length as ``int`` (validated by the caller's ``@checked``: an integer ≥ 1)."""
+    return int(N)
 
 
 def prepare(Lambda: Any, N: Any) -> tuple[Any, Any, Any]:
-    """``(xp, Λ, N)``: the backend for the input, and Λ, N validated (numeric) or sympified."""
+    """``(xp, Λ, N)``: the backend for the input, and Λ, N converted (numeric) or sympified."""
     xp = ops_for(Lambda, N)
     if xp is NP:
-        return xp, num_Lambda("Lambda", Lambda), num_N("N", N)
+        return xp, as_Lambda(Lambda), as_N(N)
     return xp, SP.mat(Lambda), SP.S(N)
 
 
@@ -141,7 +142,7 @@ def gamma_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
     [[2.5]]
     """
     xp, L, n = prepare(Lambda, N)
-    s2 = xp.S(s2) if xp is SP else check_real("s2 (label-noise variance)", s2, lower=0.0)
+    s2 = xp.S(s2) if xp is SP else float(s2)
     return gamma_noisy_xp(L, n, s2, xp)
 
 
@@ -165,7 +166,7 @@ def initial_state(Theta: Any, sigma_init: float) -> tuple[np.ndarray, float]:
     ([[0.5]], 0.5)
     """
     T = np.asarray(Theta, dtype=float)
-    s = check_real("sigma_init (σ)", sigma_init, lower=0.0, lower_open=True, paper="Assumption 3")
+    s = float(sigma_init)
     A = T @ T.T
     nrm = float(np.linalg.norm(A))
     if abs(nrm - 1.0) > 1e-10:

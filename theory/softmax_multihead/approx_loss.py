@@ -83,7 +83,6 @@ def kappa(d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(1 / kappa(5, 40, 0.1), 6)
     0.879121
     """
-    check_dLs(d, L, sigma2)
     return dual(kappa_expr, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
@@ -183,7 +182,6 @@ def ltilde(
     >>> round(ltilde([0.0], [1.0], 5, 40, 0.1), 12)
     1.1275
     """
-    check_dLs(d, L, sigma2)
     if len(omega) != len(mu) or len(omega) == 0:
         raise ValueError(
             f"omega and mu must have the same length H ≥ 1 (hpcy25 (3.1)), got "
@@ -285,7 +283,6 @@ def lower_bound_45(s: Any, mu_l1: Any, d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(lower_bound_45(0.4, 4.0, 5, 40, 0.1), 10)
     0.4820091678
     """
-    check_dLs(d, L, sigma2)
     return dual(
         _lower_bound,
         (sp.Symbol("s"), sp.Symbol("l1"), sp.Symbol("d"), sp.Symbol("L"), _S2),

@@ -62,7 +62,6 @@ def linear_length_risk(Lp: Any, L: Any, d: Any, sigma2: Any) -> Any:
     >>> round(linear_length_risk(80, 40, 5, 0.1), 3)
     0.86
     """
-    check_scalar("Lp", Lp, lower=0.0, lower_open=True, paper="test length L' > 0")
     return dual(_lin_len, (_Lp, _L, _d, _S2), (Lp, L, d, sigma2))
 
 

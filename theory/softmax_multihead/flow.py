@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from theory.common.backend import check_scalar, dual
+from theory.common.backend import dual
 from theory.common.evaluate import lambdified
 from theory.common.symbols import sigma2 as _S2
 from theory.common.symbols import t as _T
@@ -154,7 +154,6 @@ def imbalance_rate(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1)
 @checked
 def initial_state(eps: float, H: int = 2) -> np.ndarray:
     """Def. B.1: ``ω_1 = −ω_2 = μ_1 = −μ_2 = ε`` (H = 2), as the flat state vector."""
-    check_scalar("eps", eps, lower=0.0, lower_open=True, paper="Def. B.1: ε > 0")
     if H != 2:
         raise ValueError(f"Def. B.1 is the two-head initialisation, got H={H}")
     return np.array([eps, -eps, eps, -eps], dtype=float)

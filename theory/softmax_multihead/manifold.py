@@ -13,7 +13,7 @@ import sympy as sp
 from theory.common.backend import check_scalar, dual, twin
 from theory.common.symbols import omega as _OMEGA
 from theory.common.symbols import sigma2 as _S2
-from theory.softmax_multihead.approx_loss import c_L_expr, check_dLs, kappa_expr
+from theory.softmax_multihead.approx_loss import c_L_expr, kappa_expr
 from theory.softmax_multihead.domains import checked
 
 __all__ = [
@@ -54,7 +54,6 @@ def ltilde_reduced(omega: Any, m: Any, d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(ltilde_reduced(0.1, 2.0, 5, 40, 0.1), 10)
     0.4820091678
     """
-    check_dLs(d, L, sigma2)
     return dual(
         _ltilde_reduced,
         (omega_s, m_sym, sp.Symbol("d"), sp.Symbol("L"), _S2),
@@ -79,7 +78,6 @@ def m_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     3.4689
     """
     check_scalar("omega", omega, lower=0.0, lower_open=True, paper="manifold needs ω > 0")
-    check_dLs(d, L, sigma2)
     return dual(_m_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2), (omega, d, L, sigma2))
 
 
@@ -105,7 +103,6 @@ def ltilde_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     0.22101
     """
     check_scalar("omega", omega, lower=0.0, lower_open=True, paper="manifold needs ω > 0")
-    check_dLs(d, L, sigma2)
     return dual(_ltilde_star, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2), (omega, d, L, sigma2))
 
 
@@ -131,7 +128,6 @@ def eta_of_omega(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     0.87901
     """
     check_scalar("omega", omega, lower=0.0, lower_open=True, paper="manifold needs ω > 0")
-    check_dLs(d, L, sigma2)
     return dual(
         _eta_of_omega, (omega_s, sp.Symbol("d"), sp.Symbol("L"), _S2), (omega, d, L, sigma2)
     )
@@ -181,7 +177,6 @@ def single_head_ltilde(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(single_head_ltilde(0, 0, 5, 40, 0.1), 4)
     1.1
     """
-    check_dLs(d, L, sigma2)
     return dual(
         _single,
         (_OMEGA, sp.Symbol("mu"), sp.Symbol("d"), sp.Symbol("L"), _S2),
@@ -204,7 +199,6 @@ def single_head_optimum(d: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]:
     >>> [round(v, 4) for v in single_head_optimum(5, 40, 0.1)]
     [0.4472, 1.6277, 0.3721]
     """
-    check_dLs(d, L, sigma2)
 
     def w(d_: Any, L_: Any, s2: Any) -> sp.Expr:
         return 1 / sp.sqrt(d_)

@@ -23,7 +23,7 @@ from theory.common.symbols import eta as _ETA
 from theory.common.symbols import omega as _OMEGA
 from theory.common.symbols import sigma2 as _S2
 from theory.common.symbols import xi as _XI
-from theory.softmax_multihead.approx_loss import c_L_expr, check_dLs, kappa_expr
+from theory.softmax_multihead.approx_loss import c_L_expr, kappa_expr
 from theory.softmax_multihead.domains import OVERRIDES, checked
 
 __all__ = [
@@ -106,7 +106,6 @@ def ltilde_inf(d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(ltilde_inf(5, 40, 0.1), 6)
     0.220879
     """
-    check_dLs(d, L, sigma2)
     return dual(_ltilde_inf, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
@@ -128,7 +127,6 @@ def eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(eta_star(5, 40, 0.1), 6)
     0.879121
     """
-    check_dLs(d, L, sigma2)
     return dual(_eta_star, (sp.Symbol("d"), sp.Symbol("L"), _S2), (d, L, sigma2))
 
 
@@ -189,7 +187,6 @@ def gd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(gd_risk(0.897, 5, 40, 0.1), 5)
     0.24136
     """
-    check_dLs(d, L, sigma2)
     return dual(gd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2), (eta, d, L, sigma2))
 
 
@@ -206,7 +203,6 @@ def gd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(gd_eta_star(5, 40, 0.1), 6)
     0.860215
     """
-    check_dLs(d, L, sigma2)
     return dual(
         lambda d_, L_, s2: L_ / (L_ + d_ * (1 + s2) + 1),
         (sp.Symbol("d"), sp.Symbol("L"), _S2),
@@ -221,7 +217,6 @@ def gd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(gd_risk_star(5, 40, 0.1), 6)
     0.239785
     """
-    check_dLs(d, L, sigma2)
     return dual(
         lambda d_, L_, s2: s2 + (d_ * (1 + s2) + 1) / (L_ + d_ * (1 + s2) + 1),
         (sp.Symbol("d"), sp.Symbol("L"), _S2),
@@ -276,7 +271,6 @@ def dgd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     >>> sp.factor(dgd_risk(sp.Symbol("eta"), 1, 2, 0))
     (3*eta**2 - 4*eta + 4)/4
     """
-    check_dLs(d, L, sigma2)
     return dual(dgd_risk_expr, (_ETA, sp.Symbol("d"), sp.Symbol("L"), _S2), (eta, d, L, sigma2))
 
 
@@ -294,7 +288,6 @@ def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(dgd_eta_star(5, 40, 0.1), 6)
     0.879121
     """
-    check_dLs(d, L, sigma2)
     return dual(
         lambda d_, L_, s2: L_ / (L_ + d_ * (1 + s2)),
         (sp.Symbol("d"), sp.Symbol("L"), _S2),
@@ -309,7 +302,6 @@ def dgd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
     >>> round(dgd_risk_star(5, 40, 0.1), 6)
     0.242857
     """
-    check_dLs(d, L, sigma2)
     return dual(
         lambda d_, L_, s2: s2 + (d_ * (1 + s2) + 1) / (L_ + d_ * (1 + s2)),
         (sp.Symbol("d"), sp.Symbol("L"), _S2),
@@ -334,8 +326,6 @@ def gd_risk_limit(xi: Any, sigma2: Any) -> Any:
     >>> round(gd_risk_limit(0.125, 0.1), 6)
     0.220879
     """
-    check_scalar("xi", xi, lower=0.0, lower_open=True, paper="ξ = d/L > 0")
-    check_scalar("sigma2", sigma2, lower=0.0)
     return dual(_gd_limit, (_XI, _S2), (xi, sigma2))
 
 
@@ -349,7 +339,6 @@ def eta_limit(xi: Any, sigma2: Any) -> Any:
     >>> round(eta_limit(0.125, 0.1), 6)
     0.879121
     """
-    check_scalar("xi", xi, lower=0.0, lower_open=True, paper="ξ = d/L > 0")
     return dual(lambda x, s2: 1 / (1 + x * (1 + s2)), (_XI, _S2), (xi, sigma2))
 
 
@@ -374,7 +363,6 @@ def mp_stieltjes(z: Any, xi: Any) -> Any:
     >>> round(mp_stieltjes(-0.0125, 0.125), 6)
     1.124534
     """
-    check_scalar("z", z, upper=0.0, upper_open=True, paper="hpcy25 (D.35): m(z) at z < 0")
     ops = ops_for(z, xi)
     lam = -ops.S(z) if ops.symbolic else -np.asarray(z, dtype=float)
     return ops.out(baselines.mp_stieltjes(xi, lam))
@@ -414,7 +402,6 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     >>> round(bayes_risk_limit(0.2, 3.0), 5)
     3.40512
     """
-    check_scalar("xi", xi, lower=0.0, lower_open=True, paper="ξ = d/L > 0")
     if ops_for(xi, sigma2).symbolic:  # a symbolic limit may take σ² = 0 (then max(0, 1 − 1/ξ))
         check_scalar("sigma2", sigma2, lower=0.0, paper="noise variance σ² ≥ 0")
     else:
@@ -448,7 +435,6 @@ def bayes_gap_bound(xi: Any, sigma2: Any) -> Any:
     >>> round(bayes_gap_bound(0.125, 0.1), 6)
     0.10989
     """
-    check_scalar("xi", xi, lower=0.0, lower_open=True, paper="ξ = d/L > 0")
     return dual(_gap_bound, (_XI, _S2), (xi, sigma2))
 
 

@@ -1,7 +1,11 @@
 """[collins24] checks of Theorem 3.6 (the linear-attention floor L²/3, its exact optimum m*I) and
-Remark 2.2 (small-ω softmax = label mean + linear attention, error O(ω²))."""
+Remark 2.2 (small-ω softmax = label mean + linear attention, error O(ω²)); the floor approached
+two-sided at L ≠ 1."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -13,7 +17,9 @@ from numerics.softmax_window.quadrature import optimal_scale_affine
 from numerics.softmax_window.sampling import sample_prompts
 from numerics.testing import (
     Z_MC,
+    close_agreement,
     exact_agreement,
+    float_agreement,
     mc_agreement,
     ordering,
     paper_agreement,
@@ -24,6 +30,7 @@ from theory.common.protocols import Evidence
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 from theory.softmax_window import (
     affine_risk_at_zero,
+    la_coefficients,
     la_floor,
     la_optimum,
     la_risk,
@@ -38,6 +45,7 @@ __all__ = [
     "check_thm3_6_symbolic_moments",
     "la_moments",
     "check_rem2_2_rate",
+    "check_thm3_6_float_floor_attained",
 ]
 
 #: a strict ordering of risks or scales by at least 1e-3 (beyond quadrature/optimiser error).
@@ -295,3 +303,69 @@ def check_rem2_2_rate(
             "softmax - (mean + linear attention) error vs omega: slope 2", list(ws), errs, 2.0
         )
     ]
+
+
+#: Two evaluations of the same closed form in double precision.
+DOUBLE_RTOL = 1e-12
+#: n·(L_LA*(n) − L²/3) at n = 10⁷ against its n → ∞ limit (SymPy): the next order is O(1/n).
+GAP_RATE_RTOL = 1e-4
+
+
+def check_thm3_6_float_floor_attained(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    L: float = 0.7,
+    sigma2: float = 0.3,
+    fault_floor_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
+    """Theorem 3.6's floor L²/3 is the infimum of linear attention's risk, approached as n → ∞
+    (two-sided, at L = 0.7, σ² = 0.3, d = 5):
+
+    * the exact optimum L_LA*(n) = c − b²/a (from the derived moments, not from the floor) lies
+      above the floor at n ∈ {10, 10³, 10⁶} (ORDER) and decreases towards it;
+    * lim_{n→∞} L_LA*(n) (SymPy, exact rationals) equals the floor (FLOAT, exact);
+    * the gap closes at rate 1/n: n·(L_LA*(n) − floor) at n = 10⁷ equals its limit (SymPy).
+
+    ``fault_floor_fn`` replaces :func:`theory.softmax_window.la_floor`."""
+    floor_fn = la_floor if fault_floor_fn is None else fault_floor_fn
+    floor = float(floor_fn(L))
+    out: list[Evidence] = []
+    for n in (10, 1000, 10**6):
+        star = float(la_optimum(d, n, L, sigma2)[1])
+        out.append(
+            ordering(
+                f"L_LA*(n={n}) >= L^2/3 (d={d}, L={L:g}, sigma2={sigma2:g})",
+                floor,
+                star,
+                margin=0.0,
+                details={"gap": star - floor},
+            )
+        )
+    nn = sp.Symbol("n", positive=True)
+    Ls, s2 = sp.Rational(7, 10), sp.Rational(3, 10)
+    a, b, c = la_coefficients(sp.Integer(d), nn, Ls, s2)
+    lim = sp.limit(c - b**2 / a, nn, sp.oo)
+    out.append(
+        float_agreement(
+            f"lim_(n->inf) L_LA*(n) = floor (SymPy, d={d}, L=7/10)",
+            float(floor_fn(Ls)),
+            float(lim),
+            rtol=DOUBLE_RTOL,
+        )
+    )
+    rate = sp.limit(nn * (c - b**2 / a - lim), nn, sp.oo)
+    n6 = 10**7
+    gap = float(la_optimum(d, n6, L, sigma2)[1]) - floor
+    out.append(
+        close_agreement(
+            f"n (L_LA*(n) - floor) at n = 1e7 vs its limit {float(rate):.6g}",
+            n6 * gap,
+            float(rate),
+            kind="FLOAT",
+            atol=0.0,
+            rtol=GAP_RATE_RTOL,
+        )
+    )
+    return out

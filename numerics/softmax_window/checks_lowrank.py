@@ -1,19 +1,23 @@
 """[collins24] checks of §4 Theorem 4.4 (= H.5): on low-rank tasks 𝓛(c₁BBᵀ + c₂B⊥B⊥ᵀ) is even in
-c₂ and minimised at c₂ = 0 (Monte Carlo with common random numbers, spec 003 R12 item 1)."""
+c₂ and minimised at c₂ = 0 (Monte Carlo with common random numbers, spec 003 R12 item 1); the
+scale bound C_b/c_u² at c_u ≠ 1."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from numerics.montecarlo import estimate_from_samples
 from numerics.softmax_window.predictors import softmax_predict
 from numerics.softmax_window.sampling import lowrank_basis, sample_covariates, sphere
-from numerics.testing import mc_agreement, mc_difference_agreement, ordering
+from numerics.testing import float_agreement, mc_agreement, mc_difference_agreement, ordering
 from theory.common.protocols import Evidence
 from theory.settings.softmax_window import SphereCovariates
-from theory.softmax_window import lowrank_M
+from theory.softmax_window import lowrank_M, thm44_scale_bound
 
-__all__ = ["check_thm4_4_mc", "check_thm4_4_mc_lemmas"]
+__all__ = ["check_thm4_4_mc", "check_thm4_4_mc_lemmas", "check_thm4_4_float_scale_bound_generic"]
 
 #: spec value printed to 4 decimals: half a unit in the last place.
 SPEC_VALUE_BIAS = 5e-05
@@ -149,4 +153,44 @@ def check_thm4_4_mc_lemmas(
                 details={"derivative": est.mean},
             )
         )
+    return out
+
+
+#: Two evaluations of the same closed form in double precision.
+DOUBLE_RTOL = 1e-12
+#: The bound is positive by more than round-off on an O(1) quantity.
+BOUND_GAP = 1e-12
+
+
+def check_thm4_4_float_scale_bound_generic(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    c_u: float = 0.7,
+    fault_bound_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
+    """Theorem 4.4's constraint ‖BᵀMB‖₂ ≤ C_b/c_u² at c_u = 0.7 (C_b = 2 for σ = 0, 1 for
+    n = 2), against the printed expression written out here: the bound scales as c_u^{-2}
+    (ratio of the bounds at c_u and 2c_u is 4).  ``fault_bound_fn`` replaces
+    :func:`theory.softmax_window.thm44_scale_bound`."""
+    fn = thm44_scale_bound if fault_bound_fn is None else fault_bound_fn
+    out = []
+    for case, cb in (("sigma0", 2.0), ("n2", 1.0)):
+        out.append(
+            float_agreement(
+                f"Thm 4.4 bound C_b/c_u^2 ({case}, c_u={c_u:g})",
+                float(fn(case, c_u)),
+                cb / (c_u * c_u),
+                rtol=DOUBLE_RTOL,
+            )
+        )
+    out.append(
+        float_agreement(
+            f"Thm 4.4 bound ratio at c_u = {c_u:g} and {2 * c_u:g} = 4",
+            float(fn("sigma0", c_u)) / float(fn("sigma0", 2 * c_u)),
+            4.0,
+            rtol=DOUBLE_RTOL,
+        )
+    )
+    out.append(ordering("Thm 4.4 bound positive", 0.0, float(fn("sigma0", c_u)), margin=BOUND_GAP))
     return out

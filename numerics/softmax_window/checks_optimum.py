@@ -1,8 +1,10 @@
 """[collins24] checks of §3 Theorems 3.4 and 3.5: ω* against Λ (monotonicity, the spec's reference
-values, Λ-collapse, slope in the paper's bracket) and the exact transfer curve."""
+values, Λ-collapse, slope in the paper's bracket), Λ = nL²/σ² at a generic point (L ≠ 1, through
+the quadrature optimum) and the exact transfer curve."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -11,6 +13,7 @@ from numerics.softmax_window.api import optimal_scale
 from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
 from numerics.testing import (
     close_agreement,
+    float_agreement,
     loglog_slope,
     ordering,
     paper_agreement,
@@ -18,7 +21,7 @@ from numerics.testing import (
     skipped,
 )
 from theory.common.protocols import Estimate, Evidence
-from theory.softmax_window import signal_functional, thm34_bracket, transfer_risk
+from theory.softmax_window import Lambda, signal_functional, thm34_bracket, transfer_risk
 from theory.softmax_window.claims import CLAIMS
 
 __all__ = [
@@ -27,6 +30,7 @@ __all__ = [
     "check_thm3_4_optim_collapse",
     "check_thm3_4_rate",
     "check_thm3_5_quad",
+    "check_thm3_4_float_lambda_generic",
 ]
 
 #: argmin search tolerance (relative) for the transfer envelope.
@@ -338,3 +342,54 @@ def check_thm3_5_quad(
                 )
             )
     return out
+
+
+#: Two evaluations of the same closed form in double precision.
+DOUBLE_RTOL = 1e-12
+#: ω* found to 1e-9 relative by the argmin search: two optima at equal L²/σ² agree to 1e-6.
+ARGMIN_AGREE_RTOL = 1e-6
+#: Argmin search tolerance (relative) for the optima compared above.
+FINE_ARGMIN_RTOL = 1e-9
+
+
+def check_thm3_4_float_lambda_generic(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 3,
+    n: int = 37,
+    L: float = 0.7,
+    sigma2: float = 0.3,
+    fault_lambda_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
+    """Λ = nL²/σ² at a generic point (L = 0.7, σ² = 0.3, n = 37, d = 3).
+
+    * value: Λ against nL²/σ² written out here (FLOAT);
+    * route through the risk: at fixed n the affine risk depends on (L, σ²) only through L²/σ²
+      up to the factor L² (scale invariance), so the problem (n, 1, n/Λ) with Λ from the formula
+      has the same ω* as (n, L, σ²) (quadrature argmin; OPTIM).  A Λ with the wrong power of L
+      picks a different σ² and a different ω*.
+
+    ``fault_lambda_fn`` replaces :func:`theory.softmax_window.Lambda`."""
+    lam_fn = Lambda if fault_lambda_fn is None else fault_lambda_fn
+    lam = float(lam_fn(n, L, sigma2))
+    w_gen, _ = optimal_scale_affine(d, n, L, sigma2, rtol=FINE_ARGMIN_RTOL)
+    w_one, _ = optimal_scale_affine(d, n, 1.0, n / lam, rtol=FINE_ARGMIN_RTOL)
+    return [
+        float_agreement(
+            f"Lambda(n={n}, L={L:g}, sigma2={sigma2:g}) = n L^2/sigma^2",
+            lam,
+            n * L * L / sigma2,
+            rtol=DOUBLE_RTOL,
+        ),
+        close_agreement(
+            f"omega*(n={n}, L={L:g}, sigma2={sigma2:g}) = omega*(n, L=1, "
+            f"sigma2 = n/Lambda) (d={d})",
+            w_one,
+            w_gen,
+            kind="OPTIM",
+            atol=0.0,
+            rtol=ARGMIN_AGREE_RTOL,
+            details={"Lambda": lam},
+        ),
+    ]

@@ -1,10 +1,14 @@
 """[collins24] checks of §2 / App. B.1: the affine risk split by quadrature vs sphere Monte Carlo,
 scale invariance, Remark 2.1's limits, and the asymptotics of spec 003 R0.8 (with the paper's
-ω^{d/2} exponent recorded as a discrepancy)."""
+ω^{d/2} exponent recorded as a discrepancy); the closed forms met elsewhere only at L = 1 (the
+affine split, Remark 2.1's ω = 0 risk, Lemma C.2, §3.1's L_MSA, Theorem 3.6's optimum value, R0.8
+at d = 5) against their printed expressions at L ≠ 1."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +23,7 @@ from numerics.testing import (
     FLOAT_RTOL,
     claim_agreement,
     close_agreement,
+    float_agreement,
     loglog_slope,
     mc_agreement,
     ordering,
@@ -31,12 +36,19 @@ from theory.softmax_window import (
     a_infinity_mp,
     affine_optimum_asymptote,
     affine_optimum_exponent,
+    affine_risk_at_zero,
     affine_risk_split,
+    la_optimum,
+    la_risk,
+    msa_risk,
     noise_asymptote,
+    noise_constant,
     noise_exponent,
     paper_affine_optimum_exponent,
     paper_noise_exponent,
+    signal_bound_c2,
     thm34_bracket,
+    window_mean_s,
     zero_scale_terms,
 )
 from theory.softmax_window.claims import CLAIMS
@@ -48,6 +60,7 @@ __all__ = [
     "check_limits_mc",
     "check_asymptotics_quad",
     "check_asymptotics_rate",
+    "check_risk_affine_float_forms_generic",
 ]
 
 #: ratio to the leading-order asymptote within 3 % in 1 << omega << n^{2/(d-1)}.
@@ -389,3 +402,75 @@ def check_asymptotics_rate(*, quick: bool = True, seed: int = 0, d: int = 3) -> 
     )
     assert math.isfinite(s_noise)
     return out
+
+
+#: Two evaluations of the same closed form in double precision.
+DOUBLE_RTOL = 1e-12
+
+
+def check_risk_affine_float_forms_generic(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 5,
+    n: int = 13,
+    L: float = 0.7,
+    sigma2: float = 0.3,
+    fault_split_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
+    """The closed forms that the default checks otherwise meet only at L = 1, against their
+    printed expressions written out here, at L = 0.7, σ² = 0.3, d = 5, n = 13 (and generic
+    A = 0.8, N = 0.11, E(1/K) = 0.21, ω = 40):
+
+    * App. B.1 / Lemma C.4: (L²/3d)A + σ²N; Remark 2.1: (L²/3d)(1 + 1/n) + σ²/n at ω = 0;
+    * Lemma C.2: 4L²; §3.1 [derived]: (L²/d)[m₁² + (2m₁ − m₁²)E(1/K)] + σ²E(1/K);
+    * Theorem 3.6: 𝓛_LA(m*I) = c − b²/a (the value at the optimum, at L ≠ 1);
+    * R0.8 at d = 5 (exponent 2 ≠ 1): c_d ω^{(d−1)/2}/n.
+
+    ``fault_split_fn`` replaces :func:`theory.softmax_window.affine_risk_split`."""
+    split = affine_risk_split if fault_split_fn is None else fault_split_fn
+    A, N, ik, w = 0.8, 0.11, 0.21, 40.0
+    m1 = float(window_mean_s(w, d))  # checked against scipy quadrature in check_sec3_1_mc_msa
+    s = L * L
+    m_star, la_star = la_optimum(d, n, L, sigma2)
+    return [
+        float_agreement(
+            "affine split (L^2/3d) A + sigma^2 N (L=0.7)",
+            float(split(A, N, d, L, sigma2)),
+            s / (3 * d) * A + sigma2 * N,
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "label-average risk (L^2/3d)(1 + 1/n) + sigma^2/n (L=0.7)",
+            float(affine_risk_at_zero(d, n, L, sigma2)),
+            s / (3 * d) * (1 + 1 / n) + sigma2 / n,
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "Lemma C.2 bound 4 L^2 (L=0.7)", float(signal_bound_c2(L)), 4 * s, rtol=DOUBLE_RTOL
+        ),
+        float_agreement(
+            "L_MSA (L^2/d)[m1^2 + (2m1 - m1^2) E(1/K)] + sigma^2 E(1/K) (L=0.7)",
+            float(msa_risk(w, d, L, sigma2, ik)),
+            s / d * (m1 * m1 + (2 * m1 - m1 * m1) * ik) + sigma2 * ik,
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "L_LA(m* I) = c - b^2/a (L=0.7)",
+            float(la_risk(m_star, d, n, L, sigma2)),
+            float(la_star),
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "noise asymptote c_d omega^((d-1)/2)/n at d = 5 (exponent 2)",
+            float(noise_asymptote(w, n, d)),
+            float(noise_constant(d)) * w**2 / n,
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            "noise asymptote with the exponent given (1.5): c_d omega^1.5/n",
+            float(noise_asymptote(w, n, d, exponent=1.5)),
+            float(noise_constant(d)) * w**1.5 / n,
+            rtol=DOUBLE_RTOL,
+        ),
+    ]

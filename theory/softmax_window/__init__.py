@@ -132,8 +132,6 @@ SECTIONS: dict[str, str] = {
     "signal": "App. B-C: Lemma B.1, Assumption B.4 / Lemma B.5, Lemma C.2, Cor. C.6, "
     "Lemmas C.8, C.9",
     "lowrank": "§4 Theorem 4.4 (= H.5), Lemmas H.1-H.4, Fig. 9: low-rank tasks",
-    "generic": "Thm 3.4 (Λ at L ≠ 1), Thm 3.6's floor, Thm 4.4's bound, Lemma C.4 at generic "
-    "points (numerics only)",
 }
 
 #: The notation table: paper symbol -> code name -> meaning (spec 003 §1.1).

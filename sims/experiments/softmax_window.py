@@ -38,6 +38,7 @@ __all__ = [
     "trained",
     "resolve",
     "sample_batch",
+    "CurvatureNotResolved",
 ]
 
 
@@ -354,6 +355,21 @@ def coordinate_curvature(
     return h, float(np.std(grads, ddof=1))
 
 
+class CurvatureNotResolved(ValueError):
+    """The transient ended where the measured curvature ``h``, gradient noise ``sigma_g`` or ω̂ is
+    not positive (a loss flat within its sampling noise at ``CURVATURE_PROMPTS`` prompts): no step
+    size can be derived there.  A check reports such a setting as not resolvable within the budget
+    (``skipped`` with these numbers), never as a pass or a fail."""
+
+    def __init__(self, h: float, sigma_g: float, omega: float) -> None:
+        self.h, self.sigma_g, self.omega = h, sigma_g, omega
+        super().__init__(
+            f"curvature h={h:g}, gradient noise sigma_g={sigma_g:g} and omega={omega:g} must be "
+            "> 0 at the end of the transient (a loss flat within its sampling noise: no step size "
+            "can be derived)"
+        )
+
+
 def derived_step(
     h: float, sigma_g: float, omega: float, d: int, rtol: float, fraction: float
 ) -> tuple[float, int]:
@@ -370,10 +386,7 @@ def derived_step(
     ``fraction``·``rtol`` when W ≥ (2σ_g/(h θ fraction rtol))²/d, and the window spans
     ``MIXING_TIMES`` relaxation times: W = max(that, MIXING_TIMES·τ, ``MIN_WINDOW``)."""
     if not (h > 0 and sigma_g > 0 and omega > 0):
-        raise ValueError(
-            f"curvature h={h:g}, gradient noise sigma_g={sigma_g:g} and omega="
-            f"{omega:g} must be > 0 at the end of the transient"
-        )
+        raise CurvatureNotResolved(h, sigma_g, omega)
     lr = min(TRANSIENT_LR, 2 * fraction * rtol * omega * h / (d * sigma_g))
     tau = sigma_g / (lr * h)
     theta = math.sqrt(omega)

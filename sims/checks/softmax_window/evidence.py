@@ -34,6 +34,12 @@ ReLU row is tightened only down to ``RELU_Z`` standard errors of it (below, skip
 reps it would need).  A ``fault_alternative`` switch passes one named alternative as the
 prediction (the negative control of the discrimination).
 
+Convergence: a run whose ω̂ still drifts by more than f·t over its window after ``MAX_AVERAGE``
+averaging steps (the derived window longer than the budget: a flat optimum, large noise), or
+whose transient ends where the measured curvature is not positive (no step size derivable), is
+reported ``skipped`` with its numbers (:func:`unconverged`: the window and batch it would need),
+never compared as if it had converged.
+
 The trained model never sees a prediction: the trained runs come from a config-keyed cache
 (``softmax_window_settings`` namespace); predictions are computed afterwards here.
 """
@@ -57,10 +63,13 @@ from numerics.testing import (
 )
 from sims.cache import cached
 from sims.experiments.softmax_window import (
+    CURVATURE_PROMPTS,
+    MAX_AVERAGE,
     MIN_WINDOW,
     MIXING_TIMES,
     PRESETS,
     TRANSIENT_LR,
+    CurvatureNotResolved,
     UnitExperiment,
     run_derived,
 )
@@ -86,6 +95,7 @@ __all__ = [
     "validate_fig34_setting",
     "omega_hat",
     "trained_setting",
+    "unconverged",
     "setting_rows",
     "seeds_of",
     "discriminate",
@@ -300,7 +310,25 @@ def setting_rows(
                     seconds=secs,
                 )
             ]
-    res, info = trained_setting(d, n, L, sigma2, task, seed=seed, rtol=rtol, batch=batch)
+    try:
+        res, info = trained_setting(d, n, L, sigma2, task, seed=seed, rtol=rtol, batch=batch)
+    except CurvatureNotResolved as e:
+        ev = train_discrimination(name, w, w, 0.0, alternatives=alts, rtol=rtol, details=details)
+        return [
+            skipped(
+                ev,
+                why=(
+                    "not resolvable at this setting within the budget: at the end of the "
+                    f"transient the loss is flat within its sampling noise (curvature h = "
+                    f"{e.h:.3g}, gradient noise sigma_g = {e.sigma_g:.3g} on {CURVATURE_PROMPTS} "
+                    f"prompts, omega-hat = {e.omega:.3g}): no step size can be derived, nothing "
+                    "was averaged"
+                ),
+                curvature=e.h,
+                gradient_noise=e.sigma_g,
+                omega_after_transient=e.omega,
+            )
+        ]
     details.update(info)
     M = res.extra["M_avg"]
     wh = omega_hat(M)
@@ -311,19 +339,43 @@ def setting_rows(
     if fault_alternative is not None and fault_alternative in named:
         pred = named.pop(fault_alternative)
         named["the prediction (unfaulted)"] = w
-    return [
-        train_discrimination(
-            name,
-            wh,
-            pred,
-            init,
-            alternatives=named,
-            rtol=rtol,
-            seeds=[seed],
-            seeds_passed=[seed],
-            details=details,
-        )
-    ]
+    row = train_discrimination(
+        name,
+        wh,
+        pred,
+        init,
+        alternatives=named,
+        rtol=rtol,
+        seeds=[seed],
+        seeds_passed=[seed],
+        details=details,
+    )
+    return [row if info["converged"] else unconverged(row, info, batch=batch)]
+
+
+def unconverged(row: Evidence, info: Mapping[str, Any], *, batch: int) -> Evidence:
+    """A TRAIN row whose run did not meet its stop criterion within ``MAX_AVERAGE`` averaging
+    steps, reported ``skipped`` with its numbers (a run that has not converged can neither confirm
+    nor refute the prediction): the final drift of ω̂ against its limit, the derived averaging
+    window against the budget, and the batch that would fit the window in the budget -- the
+    window's length scales like σ_g², and σ_g² like 1/batch, so ``batch · window / MAX_AVERAGE``
+    prompts per step (with the seconds at ``SECONDS_PER_STEP``)."""
+    window = int(info["window"])
+    need_batch = batch * max(1.0, window / MAX_AVERAGE)
+    secs = SECONDS_PER_STEP * MAX_AVERAGE * need_batch / BASE_BATCH
+    return skipped(
+        row,
+        why=(
+            f"not converged within the budget: omega-hat's drift over the last window "
+            f"{info['omega_drift_over_window']:.3g} > limit {info['drift_limit']:.3g} after "
+            f"{info['average_steps']} averaging steps; the derived window is {window} steps "
+            f"(budget {MAX_AVERAGE}); about {need_batch:.3g} prompts per step x {MAX_AVERAGE} "
+            f"steps, {secs:.3g} s, would fit it"
+        ),
+        needed_window=window,
+        needed_batch=need_batch,
+        seconds=secs,
+    )
 
 
 def affine_alternatives(

@@ -20,6 +20,8 @@ __all__ = [
     "TRAIN_RTOL",
     "TRAIN_TOLERANCE",
     "TRAIN_START_UNITS",
+    "TRAIN_SEPARATION_UNITS",
+    "SEPARATION_ROUNDOFF",
     "TRAIN_CONTRACT",
     "train_agreement",
     "train_discrimination",
@@ -77,6 +79,12 @@ def train_agreement(
 #: Start distance of a discriminating TRAIN check, in tolerance units (the developers' guide:
 #: a training check starts at least 3x its tolerance away from the target).
 TRAIN_START_UNITS = 3.0
+#: An alternative must sit at least this many tolerances from the prediction to be told apart.
+TRAIN_SEPARATION_UNITS = 2.0
+#: Relative round-off allowed in that comparison: a row tightened to exactly half an
+#: alternative's distance (every planner's ``distance / 2``) computes its separation as
+#: 1.9999999999999998 units.  Float rounding only (1e-9 of a unit), not a wider band.
+SEPARATION_ROUNDOFF = 1e-9
 
 
 def train_discrimination(
@@ -122,7 +130,11 @@ def train_discrimination(
         sep = float(np.linalg.norm(a - p)) / (rtol * scale)
         alt_rows.append({"name": alt_name, "units": units(a), "separation_units": sep})
     err, start = units(p), float(np.linalg.norm(i - p)) / (rtol * scale)
-    separated = all(r["units"] > 1.0 and r["separation_units"] >= 2.0 for r in alt_rows)
+    separated = all(
+        r["units"] > 1.0
+        and r["separation_units"] >= TRAIN_SEPARATION_UNITS * (1.0 - SEPARATION_ROUNDOFF)
+        for r in alt_rows
+    )
     ok = (
         err <= 1.0
         and start >= start_units

@@ -319,3 +319,20 @@ def test_run_check_enforces_the_train_contract() -> None:
         run_check(f"{__name__}:bare_train_check")
     rows, err = run_check_safely(f"{__name__}:bare_train_check")
     assert rows == () and err is not None and "alternatives" in err
+
+
+def test_tightened_to_half_the_distance_still_separates() -> None:
+    """A row tightened to exactly half the nearest alternative's distance (the planners'
+    ``distance / 2``) is separated although the ratio rounds to 1.9999999999999998; a tolerance
+    0.1 % wider (the alternative 1.998 units away) is not (the comparison is round-off only)."""
+    from numerics.testing import train_discrimination
+
+    pred, alt = 2.3832357861884885, 2.3832357861884885 * (1 - 0.17843146953945774)
+    rtol = abs(alt - pred) / pred / 2
+    row = train_discrimination("half", pred, pred, 0.0, alternatives={"alt": alt}, rtol=rtol)
+    assert row.details["alternatives"][0]["separation_units"] != 2.0  # the round-off is real
+    assert row.passed
+    wider = train_discrimination(
+        "wider", pred, pred, 0.0, alternatives={"alt": alt}, rtol=rtol * 1.001
+    )
+    assert not wider.passed

@@ -37,7 +37,7 @@ from sims.experiments.sparse_multihead import (
     trained,
 )
 from sims.models.sparse_multihead import PreGDTF
-from theory.common.protocols import Evidence, validates_setting
+from theory.common.protocols import Estimate, Evidence, validates_setting
 
 __all__ = [
     "check_s1_train",
@@ -130,8 +130,10 @@ def check_s1_train(
     trained online.  TRAIN (risk coordinates): the trained model's exact risk on a test set is near
     the oracle constant-η 4-step optimum of its own method (numpy MC over an η grid) and away from
     the other method's optimum (named alternative); ORDER: trained pre-GD-TF < 0.7 × trained
-    raw-GD-TF and < ridge*; contexts where the learned fixed step diverges (η λ_max(R̂Σ̂R̂) ≥ 2)
-    are counted and must stay below 1 %.  One seed in the quick tier, three in --full, folded by
+    raw-GD-TF (the paired gap on shared test contexts, mean over the tier's seeds: the pre-GD
+    risk is heavy-tailed) and < ridge*; contexts where the learned fixed step diverges
+    (η λ_max(R̂Σ̂R̂) ≥ 2) are counted and must stay below 1 %.  One seed in the quick tier,
+    three in --full, folded by
     :func:`numerics.testing.over_seeds` (a row passes iff it passes on every seed; ``seeds``,
     ``seeds_passed``, ``per_seed`` and the traps in the details).  ``fault_swap_prediction`` passes
     the alternative as the prediction (negative control).
@@ -165,10 +167,11 @@ def check_s1_train(
 
     def rows_of(sd: int) -> list[Evidence]:
         runs = {m: trained(f"s1_{m}", seed=sd) for m in ("pre", "raw")}
-        risk, div = {}, {}
+        risk, div, errs = {}, {}, {}
         for m in ("pre", "raw"):
             err, dv = _s1_risks(float(np.mean(runs[m].extra["eta"])), m == "pre", sd, trials)
-            risk[m], div[m] = estimate_from_samples(err), dv
+            risk[m], div[m], errs[m] = estimate_from_samples(err), dv, err
+        gaps[sd] = estimate_from_samples(0.7 * errs["raw"] - errs["pre"])  # same contexts
         out = []
         for m, other in (("pre", "raw"), ("raw", "pre")):
             pred, alt = (best[other], best[m]) if fault_swap_prediction else (best[m], best[other])
@@ -199,15 +202,7 @@ def check_s1_train(
             "diverged_fraction_pre": float(np.mean(div["pre"])),
             "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075},
         }
-        out.append(
-            ordering(
-                "S1 trained pre-GD-TF < 0.7 × raw-GD-TF",
-                risk["pre"].mean,
-                0.7 * risk["raw"].mean,
-                margin=3 * (risk["pre"].se + 0.7 * risk["raw"].se),
-                details=info,
-            )
-        )
+        out.append(_ratio_row(gaps[sd], {**info, "seeds": [sd]}))
         out.append(
             ordering(
                 "S1 trained pre-GD-TF < ridge*",
@@ -241,7 +236,39 @@ def check_s1_train(
         )
         return out
 
-    return over_seeds(rows_of, seeds)
+    gaps: dict[int, Estimate] = {}
+    rows = over_seeds(rows_of, seeds)
+    # the ratio row over the seeds' mean paired gap (independent test sets per seed)
+    k = next(i for i, r in enumerate(rows) if r.name == _RATIO_ROW)
+    fold = Estimate(
+        float(np.mean([g.mean for g in gaps.values()])),
+        float(np.sqrt(sum(g.se**2 for g in gaps.values())) / len(gaps)),
+        sum(g.n for g in gaps.values()),
+    )
+    per_seed = ("seed", "seeds_passed", "reported_seed", "pre", "raw", "paired_gap", "paired_se")
+    info = {
+        **{key: v for key, v in rows[k].details.items() if key not in per_seed},
+        "per_seed_gap": {sd: (g.mean, g.se) for sd, g in gaps.items()},
+        "seeds": list(seeds),
+    }
+    rows[k] = _ratio_row(fold, info)
+    return rows
+
+
+_RATIO_ROW = "S1 trained pre-GD-TF < 0.7 × raw-GD-TF"
+
+
+def _ratio_row(gap: Estimate, info: dict[str, Any]) -> Evidence:
+    """ORDER ``0.7·risk_raw − risk_pre > 3 se`` of the paired gap on shared test contexts (the
+    trained pre-GD risk is heavy-tailed: its contexts with η λ_max ≥ 2 stay in the mean, so one
+    seed's gap is not resolved at 3 se; the row takes the mean over the tier's seeds)."""
+    return ordering(
+        _RATIO_ROW,
+        0.0,
+        gap.mean,
+        margin=3 * gap.se,
+        details={**info, "paired_gap": gap.mean, "paired_se": gap.se},
+    )
 
 
 # ------------------------------------------------------------- free per-layer steps (preset)

@@ -254,3 +254,17 @@ def test_presets_are_seeded_explicitly() -> None:
     a = run("smoke", steps=20)
     b = run("smoke", steps=20)
     assert all(np.array_equal(a.params[k], b.params[k]) for k in a.params)
+
+
+def test_origin_trap_names_a_model_that_never_left_the_zero_saddle() -> None:
+    """The trained d = 1, L = 16, σ² = 0 seeds of the (4.3) property: seed 2 stayed at the zero
+    saddle (a trap), seed 1 formed its ± pair (not a trap, nor a pair trap)."""
+    import numpy as np
+
+    from sims.checks.softmax_multihead.training import origin_trap, pair_trap
+
+    stuck = origin_trap(np.array([0.00372, 0.00282]), np.array([-0.0100, 0.00470]))
+    assert stuck is not None and "origin saddle" in stuck
+    omega, mu = np.array([0.634, -0.659]), np.array([0.792, -0.801])
+    assert origin_trap(omega, mu) is None
+    assert pair_trap(mu, np.ones(2, dtype=bool)) is None

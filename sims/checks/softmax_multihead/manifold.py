@@ -200,9 +200,12 @@ def vgd_setting_rows(
             limit_name=limit_name,
         ),
     ]
-    trap = tr_.pair_trap(mu, m["active"])
+    origin = tr_.origin_trap(m["omega"], mu)
+    trap = origin or tr_.pair_trap(mu, m["active"])
     pair = tr_.trapped_rows(pair, trap, seed) if trap else pair
     rows = [pair[0], ev_.plateau(tag, res.losses), *pair[1:]]
+    if origin:  # the plateau of a model that never moved is the start's: in the trap too
+        rows = tr_.trapped_rows(rows, origin, seed)
     short = tr_.convergence_shortfall(res, stop, batch=cfg.batch_size)
     # SKIP_UNCONVERGED off: no drawn run meets InvariantStop within SETTING_MAX_STEPS (0 of 106
     # measured), so skipping would discard every draw and disarm the property-level controls; the

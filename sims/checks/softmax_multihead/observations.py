@@ -451,8 +451,11 @@ def setting_rows(
             details={"omega_bar": wbar, **tr_.recipe_details(cfg, res, stop, "", 0.0)},
         ),
     ]
+    origin = None if double_softmax else tr_.origin_trap(m["omega"], m["mu"])
     trap = None if double_softmax else tr_.pair_trap(m["mu"], a)
     rows = ev + (tr_.trapped_rows(pair, trap, seed) if trap else pair)
+    if origin:  # every pattern row of a model that never moved measures the start
+        rows = tr_.trapped_rows(rows, origin, seed)
     short = tr_.convergence_shortfall(res, stop, batch=cfg.batch_size)
     # SKIP_UNCONVERGED off: no drawn run meets InvariantStop within SETTING_MAX_STEPS (0 of 106
     # measured), so skipping would discard every draw and disarm the property-level controls; the

@@ -37,6 +37,8 @@ __all__ = [
     "discriminate",
     "skip_before_training",
     "pair_trap",
+    "origin_trap",
+    "ORIGIN_TRAP_SCALE",
     "SETTING_SECONDS_PER_STEP",
     "STOP_FRACTION",
     "invariant_stop",
@@ -216,6 +218,25 @@ def skip_before_training(
         f"{prediction} and its named alternatives (nothing trained)"
     )
     return dataclasses.replace(ev, details={**ev.details, "why": why})
+
+
+#: A trained model whose largest head product |ω_h μ_h| stays below this has not left the zero
+#: saddle it starts next to: the start's ⟨ω, μ⟩ is of order 1e-2 (d = 1, L = 16, σ² = 0: 0.008),
+#: a formed ± pair's head products are ≈ 1/(2κ) (0.47 there; the seed that stayed had 3.7e-5).
+ORIGIN_TRAP_SCALE = 0.01
+
+
+def origin_trap(omega: np.ndarray, mu: np.ndarray) -> str | None:
+    """The named trap of a trained model that never left the zero saddle, by its own criterion
+    (no prediction): every head's |ω_h μ_h| below :data:`ORIGIN_TRAP_SCALE`.  Every pattern and
+    position row of such a seed measures the start, so all of them are reported in the trap."""
+    p = float(np.max(np.abs(np.asarray(omega) * np.asarray(mu))))
+    return (
+        f"origin saddle (max_h |omega_h mu_h| = {p:.3g} < {ORIGIN_TRAP_SCALE:g}: the heads never "
+        "left the zero saddle they start next to)"
+        if p < ORIGIN_TRAP_SCALE
+        else None
+    )
 
 
 def pair_trap(mu: np.ndarray, active: np.ndarray) -> str | None:

@@ -126,3 +126,36 @@ def test_trained_claims_over_seeds() -> None:
     assert_status(zero, "unconfirmed")
     lsa = next(e for e in zero if e.name.startswith("beta* = 0: trained LSA"))
     assert lsa.details["seeds"] == [0, 1, 2] and lsa.details["seeds_passed"] == [0, 1]
+
+
+def test_fit_prompts_follow_the_fits_own_sampling_error() -> None:
+    """At d = 6, N = 4, σ² = 0.84 (where a 50 000-prompt fit's β was 1.14 units off on one of
+    three seeds) the pilot fits measure about a unit of sampling error and the prompts grow by
+    ≥ 4×; at low noise (d = 2, N = 8, σ² = 0.05) the measured error is far smaller and the prompts
+    stay within 2× of the base.  Negative control: the rule ignores nothing but the noise, so the
+    two settings must get different budgets."""
+    import numpy as np
+
+    from sims.checks.ltb.flow import C18_BETA_RTOL, FIT_PROMPTS, fit_prompts
+    from theory.settings.ltb import thm63_setting
+
+    def budget(**kw):
+        st = thm63_setting(**kw)
+        H = np.asarray(st.Sigma_x)
+        Hh = np.linalg.cholesky(H).T
+        norm = float(np.linalg.norm(Hh @ np.asarray(st.task_mean)))
+        return fit_prompts(
+            st,
+            [lambda f: Hh @ f["beta"]],
+            [C18_BETA_RTOL],
+            [norm],
+            base=FIT_PROMPTS,
+            seed=0,
+            tol=C18_BETA_RTOL,
+        )
+
+    noisy, info_noisy = budget(d=6, N=4, sigma2=0.8372952808651046, beta_norm=0.5570062004560229)
+    quiet, info_quiet = budget(d=2, N=8, sigma2=0.05, beta_norm=2.0)
+    assert noisy >= 4 * FIT_PROMPTS, info_noisy
+    assert quiet <= 2 * FIT_PROMPTS, info_quiet
+    assert info_noisy["pilot_se_units"] > 3 * info_quiet["pilot_se_units"]

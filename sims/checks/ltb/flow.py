@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from numerics.ltb.neighbours import gamma_alternatives
+from numerics.sampling import check_seed
 from numerics.testing import mc_agreement
 from sims.cache import cached
 from sims.checks.ltb.evidence import C18_DEFAULTS, per_seed, plan_rows, seeds_for, skip_rows
@@ -169,6 +170,43 @@ def fit_gd_beta(st: LinearRegressionICL, *, prompts: int, seed: int, tol: float)
     )
 
 
+#: The GD-β fit's own sampling error at a drawn setting (root-mean-square distance of a row's fitted
+#: value from its population value, in that row's tolerance units) is held to at most this: a fit
+#: off by about a unit through sampling alone cannot tell the prediction from its neighbours.
+FIT_SE_UNITS = 1 / 3
+_FIT_PATH = "sims.checks.ltb.flow:check_thm6_3_train"  # stream label of the pilot fits
+
+
+def fit_prompts(
+    st: LinearRegressionICL,
+    rows: list[Any],
+    rtols: list[float],
+    norms: list[float],
+    *,
+    base: int,
+    seed: int,
+    tol: float,
+) -> tuple[int, dict[str, Any]]:
+    """Prompts of the GD-β fit at a drawn setting, from its sampling error measured there
+    [derived]: two independent pilot fits on ``base`` prompts each; for each row map ``f`` the
+    distance between their values, ``‖f(θ₁) − f(θ₂)‖/(rtol·norm)``, is √2 times one fit's
+    root-mean-square error in tolerance units (independent errors), which falls like
+    1/√prompts; the prompts hold the largest row's error to ``FIT_SE_UNITS``:
+    ``base · (units/(√2 · FIT_SE_UNITS))²``, never fewer than ``base``.  (The presets' 50 000
+    prompts were calibrated at low noise; at d = 6, N = 4, σ² = 0.84 one fit's β is ~1 unit off.)"""
+    pilots = [
+        fit_gd_beta(st, prompts=base, seed=check_seed(seed, _FIT_PATH, "pilot", k), tol=tol)
+        for k in (0, 1)
+    ]
+    units = [
+        float(np.linalg.norm(np.asarray(f(pilots[0])) - np.asarray(f(pilots[1])))) / (rt * nm)
+        for f, rt, nm in zip(rows, rtols, norms, strict=True)
+    ]
+    se = max(units) / math.sqrt(2)
+    prompts = max(base, int(math.ceil(base * (se / FIT_SE_UNITS) ** 2)))
+    return prompts, {"pilot_prompts": base, "pilot_se_units": se, "pilot_units_per_row": units}
+
+
 @validates_setting(validate_thm63)
 def check_thm6_3_train(
     *,
@@ -261,15 +299,20 @@ def check_thm6_3_train(
             return skip
         rtols = [p.rtol for p in plans]
         scale = max(p.scale for p in plans)
-        fits = [
-            (
-                s,
-                fit_gd_beta(
-                    st, prompts=int(math.ceil(FIT_PROMPTS * scale)), seed=s, tol=min(rtols)
-                ),
-            )
-            for s in seeds
-        ]
+        prompts, sizing = fit_prompts(
+            st,
+            [
+                lambda f: risk(f["Gamma"], f["beta"]),
+                lambda f: cG(f["Gamma"]),
+                lambda f: Hh @ f["beta"],
+            ],
+            rtols,
+            [sp[4] for sp in specs],
+            base=int(math.ceil(FIT_PROMPTS * scale)),
+            seed=seed,
+            tol=min(rtols),
+        )
+        fits = [(s, fit_gd_beta(st, prompts=prompts, seed=s, tol=min(rtols))) for s in seeds]
         par = [(s, f, zero) for s, f in fits]
         f0 = fits[0][1]
         info = {
@@ -278,6 +321,7 @@ def check_thm6_3_train(
                 for k in ("method", "step_size", "step_size_last", "steps", "prompts", "drift")
             },
             "plans": [p.details() for p in plans],
+            "prompt_sizing": sizing,
         }
         model = GDBeta(d)
         with torch.no_grad():

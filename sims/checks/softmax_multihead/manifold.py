@@ -201,7 +201,7 @@ def vgd_setting_rows(
         ),
     ]
     origin = tr_.origin_trap(m["omega"], mu)
-    trap = origin or tr_.pair_trap(mu, m["active"])
+    trap = None if origin else tr_.pair_trap(mu, m["active"])
     pair = tr_.trapped_rows(pair, trap, seed) if trap else pair
     rows = [pair[0], ev_.plateau(tag, res.losses), *pair[1:]]
     if origin:  # the plateau of a model that never moved is the start's: in the trap too

@@ -452,7 +452,7 @@ def setting_rows(
         ),
     ]
     origin = None if double_softmax else tr_.origin_trap(m["omega"], m["mu"])
-    trap = None if double_softmax else tr_.pair_trap(m["mu"], a)
+    trap = None if double_softmax or origin else tr_.pair_trap(m["mu"], a)
     rows = ev + (tr_.trapped_rows(pair, trap, seed) if trap else pair)
     if origin:  # every pattern row of a model that never moved measures the start
         rows = tr_.trapped_rows(rows, origin, seed)

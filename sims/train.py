@@ -30,6 +30,7 @@ __all__ = [
     "resolve_device",
     "torch_dtype",
     "make_generator",
+    "PlateauCosine",
 ]
 
 Objective = Callable[[torch.nn.Module, torch.Generator, int], torch.Tensor]
@@ -96,6 +97,84 @@ def _lr_at(cfg: TrainConfig, step: int) -> float:
     return cfg.lr * (cfg.lr_decay + (1 - cfg.lr_decay) * 0.5 * (1 + math.cos(math.pi * frac)))
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlateauCosine:
+    """A learning-rate schedule that waits for the run: constant ``lr`` until a traced invariant
+    has plateaued, then a cosine decay to ``floor · lr`` over ``decay_steps`` steps, then
+    ``floor · lr``.
+
+    "Plateaued" at a logged step ``t ≥ min_steps``: the means of ``trace[key]`` over the two
+    windows of ``window`` steps ending at ``t`` differ by at most ``trigger`` times their mean
+    magnitude (relative).  The decay then shrinks the iterate's minibatch noise (∝ lr for Adam) so
+    that a stop criterion on the same invariant can be met; a fixed cosine over a step bound
+    decays before the invariant has moved (too early) or runs out of steps (too late).
+
+    Use as ``train(..., lr_at=PlateauCosine(...))``.  A pure function of ``(step, trace)``: a
+    resumed run finds the same trigger step.  Frozen, so it keys a cache by ``repr``; the scan's
+    memo is not part of the key.
+    """
+
+    lr: float
+    trigger: float
+    key: str = "inv"
+    window: int = 500
+    min_steps: int = 1000
+    decay_steps: int = 1000
+    floor: float = 0.01
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        for name in ("lr", "trigger", "floor"):
+            v = getattr(self, name)
+            if not (math.isfinite(v) and v > 0):
+                raise ValueError(f"PlateauCosine: {name} must be finite and > 0, got {v!r}")
+        if self.floor > 1:
+            raise ValueError(f"PlateauCosine: floor must be <= 1, got {self.floor!r}")
+        for name in ("window", "min_steps", "decay_steps"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or v < 1:
+                raise ValueError(f"PlateauCosine: {name} must be an integer >= 1, got {v!r}")
+
+    def plateaued(self, trace: list[dict[str, float]], i: int) -> bool:
+        """Whether the invariant has plateaued at the ``i``-th logged record of ``trace``."""
+        last = trace[i]["step"]
+        if last < max(self.min_steps, 2 * self.window):
+            return False
+        cur, prev = [], []
+        for r in trace[: i + 1]:
+            if self.key not in r:
+                continue
+            if r["step"] > last - self.window:
+                cur.append(r[self.key])
+            elif r["step"] > last - 2 * self.window:
+                prev.append(r[self.key])
+        if not cur or not prev:
+            return False
+        a, b = float(np.mean(cur)), float(np.mean(prev))
+        return abs(a - b) <= self.trigger * 0.5 * (abs(a) + abs(b))
+
+    def trigger_step(self, trace: list[dict[str, float]]) -> int | None:
+        """The first logged step at which the invariant had plateaued (``None``: not yet)."""
+        memo = self._memo
+        if memo.get("trace") is not trace or memo.get("seen", 0) > len(trace):
+            memo.clear()  # another run's trace (or a rewound one): scan from its start
+            memo["trace"] = trace
+        if memo.get("t0") is None:
+            for i in range(memo.get("seen", 0), len(trace)):
+                if self.plateaued(trace, i):
+                    memo["t0"] = int(trace[i]["step"])
+                    break
+            memo["seen"] = len(trace)
+        return memo.get("t0")
+
+    def __call__(self, step: int, trace: list[dict[str, float]]) -> float:
+        t0 = self.trigger_step(trace)
+        if t0 is None or step <= t0:
+            return self.lr
+        frac = min(1.0, (step - t0) / self.decay_steps)
+        return self.lr * (self.floor + (1 - self.floor) * 0.5 * (1 + math.cos(math.pi * frac)))
+
+
 def load_checkpoint(path: Path) -> dict[str, Any] | None:
     """A training checkpoint, loaded with ``weights_only=True`` (tensors and plain containers
     only: no pickled code runs); ``None`` if there is none.
@@ -131,6 +210,7 @@ def train(
     checkpoint: str | Path | None = None,
     callback: Callable[[torch.nn.Module, int], dict[str, float] | None] | None = None,
     stop: Callable[[list[dict[str, float]]], bool] | None = None,
+    lr_at: Callable[[int, list[dict[str, float]]], float] | None = None,
 ) -> TrainResult:
     """Run ``cfg.steps`` optimiser steps on ``objective``; resume from ``checkpoint`` if it exists.
 
@@ -139,7 +219,9 @@ def train(
     convergence criterion, e.g. the drift of an invariant over a window of logged steps) is asked
     after each logging step; when it returns ``True`` training ends there and
     ``extra["stopped_at"]`` records the number of steps taken (``cfg.steps`` is then an upper
-    bound).
+    bound).  ``lr_at(step, trace)``, when given, sets the learning rate of each step in place of
+    the config's cosine schedule: a schedule that reacts to the run (e.g. decays once the invariant
+    has plateaued) and is resumable, since it reads only the step and the checkpointed trace.
     """
     opt = _make_optimizer(model, cfg)
     start, steps_log, loss_log, trace = 0, [], [], []
@@ -164,7 +246,7 @@ def train(
     stopped_at: int | None = None
     for step in range(start, cfg.steps):
         for group in opt.param_groups:
-            group["lr"] = _lr_at(cfg, step)
+            group["lr"] = _lr_at(cfg, step) if lr_at is None else lr_at(step, trace)
         opt.zero_grad(set_to_none=True)
         loss = objective(model, generator, step)
         if not torch.isfinite(loss):

@@ -14,7 +14,7 @@ from sims import cache
 from sims.config import TrainConfig, parse_overrides
 from sims.data import embed, sample_prompts
 from sims.models.lsa import LSA
-from sims.train import make_generator, minibatch_objective, train
+from sims.train import PlateauCosine, make_generator, minibatch_objective, train
 from theory.settings import LinearRegressionICL
 
 SETTING = LinearRegressionICL.isotropic(d=2, N=8)
@@ -107,6 +107,113 @@ def test_stop_hook_ends_training_where_the_criterion_first_holds() -> None:
     )
     assert "stopped_at" not in never.extra
     np.testing.assert_array_equal(never.params["W_KQ"], _run(cfg).params["W_KQ"])
+
+
+def test_lr_at_hook_sets_every_step_learning_rate() -> None:
+    """``lr_at(step, trace)`` replaces the config's schedule: returning half the config's lr is the
+    same run as a config with half the lr (plain SGD: bit for bit); returning the config's lr is
+    the default run (negative control: the halved run differs from the default one)."""
+    cfg = TrainConfig(optimizer="sgd", lr=0.05, steps=30, log_every=5)
+    seen: list[int] = []
+
+    def half(step: int, trace: list[dict[str, float]]) -> float:
+        seen.append(step)
+        return 0.5 * cfg.lr
+
+    gen = make_generator(cfg.seed)
+    res = train(_model(gen), _objective(SETTING), cfg, generator=gen, lr_at=half)
+    assert seen == list(range(30))
+    ref = _run(dataclasses.replace(cfg, lr=0.025))
+    np.testing.assert_array_equal(res.params["W_KQ"], ref.params["W_KQ"])
+    assert not np.array_equal(res.params["W_KQ"], _run(cfg).params["W_KQ"])
+    gen = make_generator(cfg.seed)
+    same = train(_model(gen), _objective(SETTING), cfg, generator=gen, lr_at=lambda s, t: cfg.lr)
+    np.testing.assert_array_equal(same.params["W_KQ"], _run(cfg).params["W_KQ"])
+
+
+def _plateau_trace(tau: float, steps: int = 4000, every: int = 20) -> list[dict[str, float]]:
+    return [{"step": s, "inv": 1 - np.exp(-s / tau)} for s in range(0, steps, every)]
+
+
+def _first_plateau(trace: list[dict[str, float]], trigger: float, window: int, min_steps: int):
+    """Brute force: the first logged step whose two trailing windows' means differ by at most
+    ``trigger`` times their mean magnitude."""
+    for r in trace:
+        t = r["step"]
+        if t < max(min_steps, 2 * window):
+            continue
+        cur = np.mean([q["inv"] for q in trace if t - window < q["step"] <= t])
+        prev = np.mean([q["inv"] for q in trace if t - 2 * window < q["step"] <= t - window])
+        if abs(cur - prev) <= trigger * 0.5 * (abs(cur) + abs(prev)):
+            return t
+    return None
+
+
+def test_plateau_cosine_holds_then_decays_from_the_plateau() -> None:
+    """:class:`PlateauCosine` holds its lr until the traced invariant's two window means agree
+    within ``trigger`` (the first such logged step, found by brute force here), then follows a
+    cosine to ``floor`` over ``decay_steps``: pinned at the trigger, half way (lr (1 + floor)/2) and
+    after the decay (floor lr).  A slower invariant triggers later; a schedule object reused on
+    another run's trace finds that trace's trigger (its memo is per trace)."""
+    sch = PlateauCosine(
+        lr=0.02, trigger=0.015, window=500, min_steps=1000, decay_steps=800, floor=0.05
+    )
+    fast, slow = _plateau_trace(400.0), _plateau_trace(700.0)
+    t_fast = _first_plateau(fast, 0.015, 500, 1000)
+    t_slow = _first_plateau(slow, 0.015, 500, 1000)
+    assert t_fast is not None and t_slow is not None and t_slow > t_fast > 1000
+    assert sch.trigger_step(fast) == t_fast
+    assert sch(t_fast, fast) == 0.02 and sch(t_fast - 100, fast) == 0.02
+    assert sch(t_fast + 400, fast) == pytest.approx(0.02 * (1 + 0.05) / 2, rel=1e-12)
+    assert sch(t_fast + 800, fast) == pytest.approx(0.02 * 0.05, rel=1e-12)
+    assert sch(t_fast + 5000, fast) == pytest.approx(0.02 * 0.05, rel=1e-12)
+    assert sch.trigger_step(slow) == t_slow  # the memo of the fast trace is not reused
+    assert sch.trigger_step(fast[:10]) is None  # before min_steps: hold
+    # growing a trace one record at a time (as in training) finds the same step
+    grow: list[dict[str, float]] = []
+    for r in fast:
+        grow.append(r)
+        sch(int(r["step"]), grow)
+    assert sch.trigger_step(grow) == t_fast
+    with pytest.raises(ValueError, match="floor"):
+        PlateauCosine(lr=0.01, trigger=0.01, floor=2.0)
+    with pytest.raises(ValueError, match="trigger"):
+        PlateauCosine(lr=0.01, trigger=float("nan"))
+
+
+def test_plateau_schedule_resumes_exactly(tmp_path: Path) -> None:
+    """A run with a trace-reading schedule resumes from its checkpoint to the uninterrupted run's
+    parameters (the trigger is recomputed from the checkpointed trace)."""
+    cfg = TrainConfig(optimizer="adam", lr=0.01, steps=60, checkpoint_every=10, log_every=5)
+
+    def go(ckpt: Path | None = None, crash_at: int | None = None):
+        sch = PlateauCosine(lr=0.01, trigger=10.0, window=10, min_steps=20, decay_steps=20)
+        gen = make_generator(cfg.seed)
+        objective = _objective(SETTING)
+
+        def maybe_crash(model, g, step):
+            if step == crash_at:
+                raise KeyboardInterrupt("simulated interruption")
+            return objective(model, g, step)
+
+        return train(
+            _model(gen),
+            maybe_crash,
+            cfg,
+            generator=gen,
+            checkpoint=ckpt,
+            callback=lambda m, s: {"inv": float(m.W_KQ.norm())},
+            lr_at=sch,
+        )
+
+    full = go()
+    ckpt = tmp_path / "run.pt"
+    with pytest.raises(KeyboardInterrupt):
+        go(ckpt, crash_at=35)  # after the trigger (step 20); last checkpoint at step 30
+    resumed = go(ckpt)
+    for k in full.params:
+        np.testing.assert_array_equal(resumed.params[k], full.params[k])
+    np.testing.assert_array_equal(resumed.losses, full.losses)
 
 
 def test_train_config_validation_and_overrides() -> None:

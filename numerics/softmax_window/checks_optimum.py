@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 
 from numerics.softmax_window.api import optimal_scale
-from numerics.softmax_window.quadrature import optimal_scale_affine, window_terms
+from numerics.softmax_window.figures import compute_optimum_omega_lambda, compute_transfer_curves
+from numerics.softmax_window.quadrature import ARGMIN_RTOL as QUAD_ARGMIN_RTOL
+from numerics.softmax_window.quadrature import optimal_scale_affine
 from numerics.testing import (
     close_agreement,
     float_agreement,
@@ -21,7 +23,7 @@ from numerics.testing import (
     skipped,
 )
 from theory.common.protocols import Estimate, Evidence
-from theory.softmax_window import Lambda, signal_functional, thm34_bracket, transfer_risk
+from theory.softmax_window import Lambda, thm34_bracket
 from theory.softmax_window.claims import CLAIMS
 
 __all__ = [
@@ -233,10 +235,11 @@ def check_thm3_4_rate(
     range lies inside the bracket)."""
     out = []
     n = 2000
-    lams = np.geomspace(500, 8e5, 4 if quick else 7)
-    ws = [optimal_scale_affine(d, n, 1.0, n / lam)[0] for lam in lams]
-    s = loglog_slope(lams, ws)
-    lo, hi = thm34_bracket(d, "affine")
+    c = compute_optimum_omega_lambda(
+        d=d, n=n, lams=np.geomspace(500, 8e5, 4 if quick else 7)
+    )  # the figure's numbers on this check's grid
+    lams, ws, s = c["lams"], [float(w) for w in c["omegas"]], float(c["slope"])
+    lo, hi = c["bracket"]
     out.append(ordering("affine slope > alpha = 1/(d+4)", float(lo), s, margin=SLOPE_GAP))
     out.append(ordering("affine slope < 2(d+2)/(d(d+4))", s, float(hi), margin=SLOPE_GAP))
     rng = np.random.default_rng(seed)
@@ -301,6 +304,29 @@ def check_thm3_4_rate(
     return out
 
 
+def _transfer(
+    d: int,
+    n: int,
+    s2: float,
+    L: float,
+    Lps: tuple[float, ...],
+    envelope_rtol: float,
+    fault_pretrain_shift: float | None,
+) -> dict[str, Any]:
+    """:func:`numerics.softmax_window.figures.compute_transfer_curves` of the unit pretrained at
+    ``L`` (ω_L to ``ARGMIN_RTOL``) on the test grid ``Lps``."""
+    return compute_transfer_curves(
+        d=d,
+        n=n,
+        sigma2=s2,
+        pretrained=(L,),
+        Lps=Lps,
+        rtol=ARGMIN_RTOL,
+        envelope_rtol=envelope_rtol,
+        fault_pretrain_shift=fault_pretrain_shift,
+    )
+
+
 def check_thm3_5_quad(
     *,
     quick: bool = True,
@@ -313,14 +339,13 @@ def check_thm3_5_quad(
     σ²N(ω_L) stays above the envelope 𝓛*(L′) (gap > 0 off L′ = L) and touches it at L′ = L
     (relative 1e-6).  ``fault_pretrain_shift`` multiplies the pretrained ω_L (a mis-set scale)."""
     s2 = 1e-4
-    f = 1.0 if fault_pretrain_shift is None else float(fault_pretrain_shift)
     out = []
     for L in (0.1, 1.0) if quick else (0.03, 0.1, 1.0):
-        wL = f * optimal_scale_affine(d, n, L, s2, rtol=ARGMIN_RTOL)[0]
-        wt = window_terms(wL, n, d)
-        S = signal_functional(wt.A, d)
-        at_L = transfer_risk(L, S, wt.N, s2)
-        env_L = optimal_scale_affine(d, n, L, s2, rtol=ARGMIN_RTOL)[1]
+        # the figure's transfer curve and envelope at L' = L (both argmins to ARGMIN_RTOL) and at
+        # L' = 0.3 L, 3 L (the envelope to the quadrature's default tolerance)
+        at = _transfer(d, n, s2, L, (L,), ARGMIN_RTOL, fault_pretrain_shift)
+        off = _transfer(d, n, s2, L, (0.3 * L, 3 * L), QUAD_ARGMIN_RTOL, fault_pretrain_shift)
+        at_L, env_L = float(at["curves"][L][1][0]), float(at["envelope"][0])
         out.append(
             close_agreement(
                 f"transfer curve touches the envelope at L' = L = {L}",
@@ -331,13 +356,12 @@ def check_thm3_5_quad(
                 rtol=ENVELOPE_RTOL,
             )
         )
-        for Lp in (0.3 * L, 3 * L):
-            gap = transfer_risk(Lp, S, wt.N, s2) - optimal_scale_affine(d, n, Lp, s2)[1]
+        for Lp, curve, env in zip(off["Lps"], off["curves"][L][1], off["envelope"], strict=True):
             out.append(
                 ordering(
                     f"transfer gap > 0 at L' = {Lp:g} (pretrained L = {L})",
                     0.0,
-                    gap,
+                    float(curve - env),
                     margin=STRICT_GAP,
                 )
             )

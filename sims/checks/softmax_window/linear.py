@@ -11,6 +11,7 @@ import numpy as np
 
 from numerics.sampling import check_rng
 from numerics.softmax_window.api import fig1_errors
+from numerics.softmax_window.figures import compute_1c
 from numerics.softmax_window.predictors import mc_risk
 from numerics.testing import (
     Z_MC,
@@ -141,11 +142,13 @@ def check_fig1_order(
     reps = reps or (10_000 if quick else 40_000)
     f = 1.0 if fault_sigma2_scale is None else float(fault_sigma2_scale)
     out: list[Evidence] = []
-    for nu in (0.0, 1.5, 6.0):
-        for n in (5, 20, 100):
-            # ν = 1.5, n = 5 is close: 4x the samples resolve it by the 3-SE criterion
+    ns = (5, 20, 100)
+    # the figure's numbers on this check's grid and stream; ν = 1.5, n = 5 is close: 4x the
+    # samples resolve it by the 3-SE criterion
+    fig = compute_1c(sigma2=sigma2, ns=ns, reps=reps, reps_at={(1.5, 5): 4 * reps}, rng=rng)
+    for nu, points in fig["rows"].items():
+        for n, (soft, la, w) in zip(ns, points, strict=True):
             r_pt = 4 * reps if (nu == 1.5 and n == 5) else reps
-            soft, la, w = fig1_errors(nu, n, sigma2, rng, reps=r_pt)
             se = math.hypot(soft.se, la.se)
             name = f"Fig. 1 (nu={nu:g}, n={n}): softmax* {soft.mean:.4f} vs linear* {la.mean:.4f}"
             if nu == 0.0:

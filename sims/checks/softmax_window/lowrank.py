@@ -67,9 +67,7 @@ def check_fig9_train(
     App. J.1's offset, F^2_B and F^cos_B classes and linear attention's contrast
     (:func:`sims.checks.softmax_window.lowrank.fig9_class_rows`).
     ``fault_wrong_subspace=True`` measures ρ against B' = (e₃, e₄), not the task subspace."""
-    r = trained("s5_lowrank", seed=seed)
-    B = np.eye(6)[:, 2:4] if fault_wrong_subspace else np.eye(6)[:, :2]
-    rho = np.array([rho_metric(0.5 * (M + M.T), B) for M in r.extra["M_snapshots"][1:]])
+    rho = compute_9(seed=seed, fault_wrong_subspace=fault_wrong_subspace)["rho"][1:]
     m = len(rho) // 5
     out = [
         ordering(
@@ -103,7 +101,6 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
     paper's figure is; F^2_B and F^cos_B are even in aᵀBᵀx, where linear attention's optimum is
     M = 0 (and softmax's sign of M is not identified: 𝓛(−M) = 𝓛(M)).
     ``fault_wrong_subspace=True`` measures ρ against B' = (e₃, e₄)."""
-    B = np.eye(6)[:, 2:4] if fault_wrong_subspace else np.eye(6)[:, :2]
     soft = trained("f9_offset_softmax", seed=seed).extra["M_snapshots"]
     lin = trained("s5_lowrank", seed=seed).extra["M_snapshots"]
     out = [
@@ -120,10 +117,12 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
         ("square", "F^2_B"),
         ("cos4", "F^cos_B"),
     ):
-        rhos = {}
-        for m in ("softmax", "linear"):
-            snaps = trained(f"f9_{cls}_{m}", seed=seed).extra["M_snapshots"][1:]
-            rhos[m] = np.array([rho_metric(0.5 * (M + M.T), B) for M in snaps])
+        rhos = {
+            m: compute_9(
+                seed=seed, preset=f"f9_{cls}_{m}", fault_wrong_subspace=fault_wrong_subspace
+            )["rho"][1:]
+            for m in ("softmax", "linear")
+        }
         rho, k = rhos["softmax"], len(rhos["softmax"]) // 5
         la = float(np.median(rhos["linear"][-k:]))
         out += [
@@ -151,11 +150,22 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
     return out
 
 
-def compute_9(*, quick: bool = True, seed: int = 0, d: int = 6, k: int = 2) -> dict[str, Any]:
+def compute_9(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 6,
+    k: int = 2,
+    preset: str = "s5_lowrank",
+    fault_wrong_subspace: bool | None = None,
+) -> dict[str, Any]:
     """Fig. 9 at the S5 size (d = 6, k = 2, n = 20, σ = 0, Assumption 4.3): ρ(M, B) of the
-    trained untied unit's snapshots over training (drawn by
-    ``sims.figures.softmax_window.fig_9``)."""
-    r = trained("s5_lowrank", seed=seed)
-    B = np.eye(d)[:, :k]
+    trained unit's snapshots over training (``preset``: S5's untied softmax unit by default; the
+    App. J.1 classes' units for :func:`fig9_class_rows`), drawn by
+    ``sims.figures.softmax_window.fig_9`` and judged by :func:`check_fig9_train`.
+    ``fault_wrong_subspace=True`` measures ρ against B' = (e_{k+1}, …, e_{2k}), not the task
+    subspace."""
+    r = trained(preset, seed=seed)
+    B = np.eye(d)[:, k : 2 * k] if fault_wrong_subspace else np.eye(d)[:, :k]
     rho = np.array([rho_metric(0.5 * (M + M.T), B) for M in r.extra["M_snapshots"]])
     return {"d": d, "k": k, "steps": r.extra["M_trace"][:, 0], "rho": rho, "pass_level": RHO_MAX}

@@ -11,6 +11,7 @@ import theory.softmax_multihead as th
 from numerics.montecarlo import mc_means
 from numerics.sampling import check_rng
 from numerics.softmax_multihead.bands import band
+from numerics.softmax_multihead.figures import compute_6
 from numerics.softmax_multihead.mc import (
     ltilde_landscape_mc,
     risk_mc,
@@ -113,14 +114,20 @@ def check_prop4_1_mc(
     (MC, z = 5).  ``fault_kernel_scale=1`` (exp(ωωᵀ) without the factor d) is the negative control;
     ``fault_task_var`` changes the β prior of the sampled prompts."""
     rng = check_rng(seed, f"{_STREAM}:check_prop4_1_mc")
-    omegas = np.linspace(0, 0.2, 5 if quick else 20)
-    mus = np.linspace(0, 6, 7 if quick else 20)
     n = 20_000 if quick else 100_000
-    mc, se = ltilde_landscape_mc(
-        omegas, mus, d=d, L=L, sigma2=sigma2, n=n, rng=rng, task_var=fault_task_var
+    fig = compute_6(  # the figure's landscape on this check's grid, sample size and stream
+        omegas=np.linspace(0, 0.2, 5 if quick else 20),
+        mus=np.linspace(0, 6, 7 if quick else 20),
+        n=n,
+        rng=rng,
+        d=d,
+        L=L,
+        sigma2=sigma2,
+        task_var=fault_task_var,
+        kernel_scale=fault_kernel_scale,
     )
+    omegas, mus, mc, se, lt = (fig[k] for k in ("omegas", "mus", "mc", "se", "ltilde"))
     W, M = np.meshgrid(omegas, mus, indexing="ij")
-    lt = th.ltilde_fn([W, -W], [M, -M], d, L, sigma2, fault_kernel_scale)
     diff = mc - lt
     valley = lt <= 0.6
     k = int(np.abs(diff).argmax())

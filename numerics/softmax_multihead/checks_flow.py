@@ -11,8 +11,8 @@ import sympy as sp
 import theory.softmax_multihead as th
 from numerics.ode import integrate
 from numerics.softmax_multihead.bands import band
+from numerics.softmax_multihead.figures import compute_22
 from numerics.softmax_multihead.flows import (
-    STIFF,
     augmented_rhs,
     late_flow,
     reduced_flow,
@@ -214,9 +214,16 @@ def check_appb_phases_ode(
     spec's snapshot table and peak (ω_max = 0.5763 at t = 3.843, μ = 0.631); L̃ is a Lyapunov
     function decreasing towards ``1 + σ² − 1/κ``; Obs. 4 shape (|ω| rises then falls, |μ| rises)."""
     ev: list[Evidence] = []
-    ts = np.linspace(0, 12, 2401)
-    tr = reduced_flow(2000.0, eps=eps, d=d, L=L, sigma2=sigma2, solver=STIFF)
-    y = tr(ts)
+    fig = compute_22(  # the figure's flow and grids, on this check's horizon and grids
+        T=2000.0,
+        eps=eps,
+        d=d,
+        L=L,
+        sigma2=sigma2,
+        te=np.linspace(0, 12, 2401),
+        tt=np.r_[np.linspace(0, 20, 2001), np.linspace(20, 2000, 2001)[1:]],
+    )
+    tr, ts, y = fig["flow"], fig["te"], fig["ye"]
     early = y[:, 0] < 0.02
     ratio = y[early, 0] / th.phase1_omega(ts[early], eps)
     ev.append(
@@ -261,9 +268,7 @@ def check_appb_phases_ode(
             kind="FLOAT",
         )
     )
-    tt = np.r_[np.linspace(0, 20, 2001), np.linspace(20, 2000, 2001)[1:]]
-    Y = tr(tt)
-    lt = th.ltilde_reduced(Y[:, 0], Y[:, 1], d, L, sigma2)
+    Y, lt = fig["yy"], fig["ltilde"]
     ev.append(
         band(
             "Ltilde non-increasing along the flow (max successive increase)",

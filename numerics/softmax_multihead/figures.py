@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 import theory.softmax_multihead as th
 from numerics.softmax_multihead.flows import STIFF, reduced_flow
@@ -74,57 +75,93 @@ def compute_4b(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
     }
 
 
-def compute_6(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Fig. 6: the true two-head loss (MC) and ``L̃`` on ω ∈ [0, 0.2] × μ ∈ [0, 6], and the valley
-    ``μ = m*(ω)``."""
-    omegas = np.linspace(0, 0.2, 10 if quick else 20)
-    mus = np.linspace(0, 6, 10 if quick else 20)
-    mc, _ = ltilde_landscape_mc(
-        omegas,
-        mus,
-        d=_D,
-        L=_L,
-        sigma2=_S2,
-        n=5000 if quick else 10_000,
-        rng=np.random.default_rng(seed),
+def compute_6(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    omegas: ArrayLike | None = None,
+    mus: ArrayLike | None = None,
+    n: int | None = None,
+    rng: np.random.Generator | None = None,
+    d: int = _D,
+    L: int = _L,
+    sigma2: float = _S2,
+    task_var: float | None = None,
+    kernel_scale: float | None = None,
+) -> dict[str, Any]:
+    """Fig. 6: the true two-head loss (MC mean ``mc`` and standard error ``se``) and ``L̃`` on
+    ω ∈ [0, 0.2] × μ ∈ [0, 6], and the valley ``μ = m*(ω)``.  Defaults are the figure's (10 × 10
+    points and 5000 prompts quick, 20 × 20 and 10 000 full, ``default_rng(seed)``, spec 001 §1.1's
+    setting); :func:`numerics.softmax_multihead.checks_approx_loss.check_prop4_1_mc` passes its own
+    grid, sample size and stream, and its faults: ``task_var`` (the β prior of the sampled
+    prompts) and ``kernel_scale`` (of ``L̃``, :func:`theory.softmax_multihead.ltilde_fn`)."""
+    om = np.linspace(0, 0.2, 10 if quick else 20) if omegas is None else np.asarray(omegas)
+    mu = np.linspace(0, 6, 10 if quick else 20) if mus is None else np.asarray(mus)
+    mc, se = ltilde_landscape_mc(
+        om,
+        mu,
+        d=d,
+        L=L,
+        sigma2=sigma2,
+        n=(5000 if quick else 10_000) if n is None else n,
+        rng=np.random.default_rng(seed) if rng is None else rng,
+        task_var=task_var,
     )
-    W, M = np.meshgrid(omegas, mus, indexing="ij")
-    ws = omegas[1:]
+    W, M = np.meshgrid(om, mu, indexing="ij")
+    ws = om[1:]
     return {
-        "omegas": omegas,
-        "mus": mus,
+        "omegas": om,
+        "mus": mu,
         "mc": mc,
-        "ltilde": th.ltilde_fn([W, -W], [M, -M], _D, _L, _S2),
+        "se": se,
+        "ltilde": th.ltilde_fn([W, -W], [M, -M], d, L, sigma2, kernel_scale),
         "valley_omega": ws,
-        "valley_mu": th.m_star(ws, _D, _L, _S2),
+        "valley_mu": th.m_star(ws, d, L, sigma2),
     }
 
 
-def compute_22(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Fig. 22: the two-head ODE (B.4) from ε = 1e-3 (s = 1) on a log grid (``t``, ``y``), the
-    early grid (``te``, ``ye``) and the linear grid (``tt``, ``yy``), with the late laws, the
-    Phase-I exponential, L̃ along the flow and m*(ω)."""
-    tr = reduced_flow(1e5 if quick else 1e6, solver=STIFF)
-    t = np.logspace(-1, 5 if quick else 6, 600)
-    tl = t[t > 100]
-    te = np.linspace(0, 12, 400)
-    tt = np.linspace(0, 30, 600)
-    yy = tr(tt)
+def compute_22(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    T: float | None = None,
+    eps: float = 1e-3,
+    d: float = _D,
+    L: float = _L,
+    sigma2: float = _S2,
+    t: ArrayLike | None = None,
+    te: ArrayLike | None = None,
+    tt: ArrayLike | None = None,
+) -> dict[str, Any]:
+    """Fig. 22: the two-head ODE (B.4) from ε (s = 1) on [0, ``T``] (``flow``, the dense
+    trajectory) on a log grid (``t``, ``y``), the early grid (``te``, ``ye``) and the linear grid
+    (``tt``, ``yy``), with the late laws, the Phase-I exponential, L̃ along the flow and m*(ω).
+    Defaults are the figure's (T = 1e5 quick, 1e6 full; 600 log-spaced points of [0.1, T], 400
+    points of [0, 12], 600 of [0, 30]; ε = 1e-3, spec 001 §1.1's setting);
+    :func:`numerics.softmax_multihead.checks_flow.check_appb_phases_ode` passes its own."""
+    T = (1e5 if quick else 1e6) if T is None else T
+    tr = reduced_flow(T, eps=eps, d=d, L=L, sigma2=sigma2, solver=STIFF)
+    tg = np.logspace(-1, np.log10(T), 600) if t is None else np.asarray(t, float)
+    tl = tg[tg > 100]
+    eg = np.linspace(0, 12, 400) if te is None else np.asarray(te, float)
+    lg = np.linspace(0, 30, 600) if tt is None else np.asarray(tt, float)
+    yy = tr(lg)
     ok = yy[:, 0] > 1e-3
     return {
-        "t": t,
-        "y": tr(t),
+        "flow": tr,
+        "t": tg,
+        "y": tr(tg),
         "tl": tl,
-        "late_mu": th.late_mu_law(tl, _D, _L, _S2),
-        "heuristic_omega": th.heuristic_late_omega(tl, _D, _L, _S2),
-        "te": te,
-        "ye": tr(te),
-        "phase1": th.phase1_omega(te[te < 3], 1e-3),
-        "tt": tt,
+        "late_mu": th.late_mu_law(tl, d, L, sigma2),
+        "heuristic_omega": th.heuristic_late_omega(tl, d, L, sigma2),
+        "te": eg,
+        "ye": tr(eg),
+        "phase1": th.phase1_omega(eg[eg < 3], eps),
+        "tt": lg,
         "yy": yy,
-        "ltilde": th.ltilde_reduced(yy[:, 0], yy[:, 1], _D, _L, _S2),
-        "ltilde_inf": th.ltilde_inf(_D, _L, _S2),
-        "eta_star": th.eta_star(_D, _L, _S2),
+        "ltilde": th.ltilde_reduced(yy[:, 0], yy[:, 1], d, L, sigma2),
+        "ltilde_inf": th.ltilde_inf(d, L, sigma2),
+        "eta_star": th.eta_star(d, L, sigma2),
         "ok": ok,
-        "m_star": th.m_star(yy[ok, 0], _D, _L, _S2),
+        "m_star": th.m_star(yy[ok, 0], d, L, sigma2),
     }

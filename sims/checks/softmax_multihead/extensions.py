@@ -5,6 +5,7 @@ ICL (§5.4, Defs. 5.1-5.2, Table 2)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,11 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------------ R11 (d)
+#: Prompts per risk estimate of :func:`check_sec5_1_train` (those of
+#: :func:`sims.experiments.softmax_multihead.model_risk` by default).
+RISK_PROMPTS = 20_000
+
+
 def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """V-R11(d): the trained two-head softmax model's risk strictly decreases over
     L' ∈ {20, 40, 80, 160}; the trained linear-attention model (fixed 1/40) has risk at L' = 80 at
@@ -41,7 +47,8 @@ def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     ev: list[Evidence] = []
     sm = trained("h2", seed=seed)
     Lps = (20, 40, 80, 160)
-    rs = [ev_.risk("h2", seed, Lp) for Lp in Lps]
+    # the figure's risks at this check's lengths, on 20 000 prompts each
+    rs = compute_8(seed=seed, Lps=Lps, presets=("h2",), n=RISK_PROMPTS)["risks"]["h2"]
     for i in range(len(Lps) - 1):
         gap = rs[i].mean - rs[i + 1].mean
         ev.append(
@@ -52,7 +59,15 @@ def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
                 None,
             )
         )
-    rl = {Lp: ev_.risk("linear", seed, Lp) for Lp in (40, 80)}
+    rl = dict(
+        zip(
+            (40, 80),
+            compute_8(seed=seed, Lps=(40, 80), presets=("linear",), n=RISK_PROMPTS)["risks"][
+                "linear"
+            ],
+            strict=True,
+        )
+    )
     ev.append(
         band(
             "linear attention: risk(L'=80) - risk(L'=40) ≥ 0.3",
@@ -230,27 +245,51 @@ def _test_length_risks(presets: tuple[str, ...], Lps: list[int], *, n: int, seed
     return out
 
 
-def compute_4a(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Fig. 4(a) numbers: the trained H = 1, 2, 4 presets' ICL risk (mean, se) at test lengths
-    ``L'`` (trained at L = 40), and the ridge (Bayes) MC curve
-    (:func:`numerics.softmax_multihead.figures.compute_ridge_curve`)."""
-    Lps = [10, 20, 40, 60, 80, 100] if quick else list(range(10, 101, 5))
+def compute_4a(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    Lps: Sequence[int] | None = None,
+    presets: tuple[str, ...] = ("h1", "h2", "h4"),
+    n: int | None = None,
+    ridge_n: int | None = None,
+) -> dict[str, Any]:
+    """Fig. 4(a) numbers: the trained ``presets``' ICL risk (mean, se; H = 1, 2, 4 by default) at
+    test lengths ``L'`` (trained at L = 40) on ``n`` prompts each, and the ridge (Bayes) MC curve
+    on ``ridge_n`` prompts per length
+    (:func:`numerics.softmax_multihead.figures.compute_ridge_curve`; ``ridge_n=0`` skips it).
+    Defaults are the figure's (L' ∈ {10, 20, 40, 60, 80, 100}, 5000 and 2000 prompts quick)."""
+    if Lps is None:
+        Lps = [10, 20, 40, 60, 80, 100] if quick else list(range(10, 101, 5))
+    Lps = list(Lps)
+    ridge_n = (2000 if quick else 20_000) if ridge_n is None else ridge_n
     return {
         "Lps": Lps,
-        "ridge": compute_ridge_curve(Lps, n=2000 if quick else 20_000, seed=seed),
+        "ridge": compute_ridge_curve(Lps, n=ridge_n, seed=seed) if ridge_n else None,
         "risks": _test_length_risks(
-            ("h1", "h2", "h4"), Lps, n=5000 if quick else 20_000, seed=seed
+            presets, Lps, n=(5000 if quick else 20_000) if n is None else n, seed=seed
         ),
     }
 
 
-def compute_8(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Fig. 8 numbers (§5.1): the trained softmax H = 1, 2 and linear-attention presets' ICL risk
-    (mean, se) at test lengths ``L'`` (trained at L = 40)."""
-    Lps = [10, 20, 40, 60, 80, 100] if quick else list(range(10, 101, 10))
+def compute_8(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    Lps: Sequence[int] | None = None,
+    presets: tuple[str, ...] = ("h1", "h2", "linear"),
+    n: int | None = None,
+) -> dict[str, Any]:
+    """Fig. 8 numbers (§5.1): the trained ``presets``' ICL risk (mean, se; softmax H = 1, 2 and
+    linear attention by default) at test lengths ``Lps`` (trained at L = 40) on ``n`` prompts each.
+    Defaults are the figure's (L' ∈ {10, 20, 40, 60, 80, 100} and 5000 prompts quick); the check
+    :func:`check_sec5_1_train` passes its own lengths and sample size."""
+    if Lps is None:
+        Lps = [10, 20, 40, 60, 80, 100] if quick else list(range(10, 101, 10))
+    Lps = list(Lps)
     return {
         "Lps": Lps,
         "risks": _test_length_risks(
-            ("h1", "h2", "linear"), Lps, n=5000 if quick else 20_000, seed=seed
+            presets, Lps, n=(5000 if quick else 20_000) if n is None else n, seed=seed
         ),
     }

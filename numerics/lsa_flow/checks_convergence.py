@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from numerics.lsa_flow.evidence import solver_scale_atol, spec_ref
-from numerics.lsa_flow.faults import GammaFn, gamma_or_fault
+from numerics.lsa_flow.faults import GammaFn
+from numerics.lsa_flow.figures import compute_flow_trajectory
 from numerics.lsa_flow.ode import STIFF, integrate_flow, pack, unpack
 from numerics.lsa_flow.sampling import (
     random_spd,
@@ -44,7 +45,9 @@ def check_thm4_ode(
     reference values; u₋₁(t) ≥ u_min; the PL envelope; the limit in solver units.  With another
     ``spectrum`` (the trained checks' setting, ``--set``) a third case runs at Λ = diag(spectrum)
     with a random Θ; a case whose Λ puts σ beyond σ²‖Γ‖_op√d < 2 is ``skipped`` with the numbers
-    (the setting's own case cannot be: the validator refuses it)."""
+    (the setting's own case cannot be: the validator refuses it).  Each case's trajectory, ℓ̃, μ,
+    u_min and limit are the figure's (:func:`numerics.lsa_flow.figures.compute_flow_trajectory`
+    at the case's Λ, Θ and times)."""
     validate_thm4_setting(d, N, spectrum, sigma_init)
     out: list[Evidence] = []
     Ls = spec_Lambda()
@@ -75,19 +78,28 @@ def check_thm4_ode(
                 )
             )
             continue
-        U0, u0 = T.initial_state(Th, sigma_init)
         t_end = 500.0
         ts = np.concatenate([np.linspace(0, 20, 201)[1:], np.linspace(20, t_end, 200)[1:]])
-        tr = integrate_flow(L, N, U0, u0, t_end, t_eval=ts)
-        us = tr.y[:, d * d]
-        umin = T.u_min(L, N, sigma_init, Th)
+        fl = compute_flow_trajectory(
+            quick=quick,
+            seed=seed,
+            Lambda=L,
+            N=N,
+            sigma_init=sigma_init,
+            theta=Th,
+            t_end=t_end,
+            ts=ts,
+            gamma_fn=fault_gamma_fn,
+        )
+        us = fl["u"]
+        umin = fl["u_min"]
         out.append(
             ordering(
                 f"{tag}: min_t u₋₁(t) > u_min (Lemma 19)", umin, float(us.min()), margin=SOLVER_ATOL
             )
         )
-        lmin = -0.5 * np.trace(L @ L @ np.linalg.inv(T.gamma_fn(L, N)))
-        l0 = T.reduced_loss_fn(U0, u0, L, N)
+        lmin = fl["loss_min"]
+        l0 = fl["loss_initial"]
         out.append(ordering(f"{tag}: ℓ̃(0) < 0 (Lemma 18)", l0, 0.0, margin=SOLVER_ATOL))
         out.append(
             ordering(
@@ -97,10 +109,9 @@ def check_thm4_ode(
                 margin=SOLVER_ATOL,
             )
         )
-        ell = np.array([T.reduced_loss_fn(*unpack(y, d), L, N) for y in tr.y])
-        mu = T.pl_constant(L, N, sigma_init, Th)
-        env = np.exp(-mu * tr.t) * (l0 - lmin)
-        slack = env - (ell - lmin)
+        mu = fl["mu"]
+        env = np.exp(-mu * fl["t"]) * (l0 - lmin)
+        slack = env - fl["excess_loss"]
         out.append(
             ordering(
                 f"{tag}: PL envelope ℓ̃(t) − min ≤ e^(−μt)(ℓ̃(0) − min)",
@@ -110,8 +121,8 @@ def check_thm4_ode(
                 details={"mu": mu},
             )
         )
-        Ue, ue = T.limit_params_fn(L, N, Gamma=gamma_or_fault(fault_gamma_fn, L, N))
-        Uf, uf = unpack(tr.final, d)
+        Ue, ue = fl["U11_limit"], fl["u_limit"]
+        Uf, uf = unpack(fl["final"], d)
         out.append(
             solver_agreement(
                 f"{tag}: (U₁₁, u₋₁)(T) = (‖Γ⁻¹‖_F^(-1/2)Γ⁻¹, ‖Γ⁻¹‖_F^(1/2))",

@@ -11,7 +11,7 @@ import numpy as np
 import sympy as sp
 
 from numerics.lsa_flow.evidence import spec_ref
-from numerics.lsa_flow.montecarlo import least_squares_risk_mc
+from numerics.lsa_flow.figures import compute_fig_1
 from numerics.lsa_flow.predictors import predictor_predict
 from numerics.lsa_flow.sampling import (
     sample_linear,
@@ -106,17 +106,32 @@ def check_rdm_risk_mc(
 def check_fig1_mc(*, quick: bool = True, seed: int = 0, d: int = 20) -> list[Evidence]:
     """Figure 1 proxies (spec §4 P1): least squares = 0 for M ≥ d and (d − M)/d below (MC, fixed
     panel); LSA limit ≤ zero estimator at c = 1 and ≫ zero at c = 9; δ_R(40), δ_R(100)
-    references."""
+    references.  The least-squares numbers are the figure's
+    (:func:`numerics.lsa_flow.figures.compute_fig_1` on this check's grid and stream)."""
     rng = np.random.default_rng(seed)
+    # the figure's numbers at the check's grid: least squares by MC on the fixed panel
+    # (M = 5, 15) and on the random c = 1 panel (M = d + 5)
+    data = compute_fig_1(
+        None,
+        None,
+        quick=quick,
+        seed=seed,
+        d=d,
+        cs=(None, 1.0),
+        ls_fixed_Ms=(5, 15),
+        ls_Ms=(d + 5,),
+        ls_n=2000,
+        rng=rng,
+    )
+    fixed, random_c1 = data["panels"]
     out = []
-    for M in (5, 15):
-        est = least_squares_risk_mc(M, d, random_cov=False, n=8000 if quick else 80_000, rng=rng)
+    for M, est in zip((5, 15), fixed["least_squares_mc"], strict=True):
         out.append(
             mc_agreement(
                 f"least squares, fixed Λ = I, M={M}: (d − M)/d", (d - M) / d, est, scale=1.0
             )
         )
-    est = least_squares_risk_mc(d + 5, d, random_cov=True, n=2000, rng=rng)
+    est = random_c1["least_squares_mc"][0]
     out.append(
         close_agreement(
             "least squares = 0 for M ≥ d (random Λ)", est.mean, 0.0, kind="FLOAT", atol=LS_ZERO_ATOL

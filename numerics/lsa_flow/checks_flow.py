@@ -1,6 +1,6 @@
 """[zfb24] §5 / Appendix A checks: Lemma 15 (reduced loss), Lemma 10 (flow), Lemma 17
-(balancedness),
-the [derived] reductions, Corollary 16 (minima) and the [derived] label-noise extension.
+(balancedness), the [derived] reductions, Corollary 16 (minima) and the [derived] label-noise
+extension.
 
 Routes: SymPy identities, the ODE (verification solver, errors in solver units) and Monte Carlo.
 Fault switches (``fault_variant``, ``fault_gamma_fn``, ``fault_p_fn``) exist for the negative
@@ -14,14 +14,10 @@ import sympy as sp
 
 from numerics.lsa_flow.evidence import solver_scale_atol, spec_ref
 from numerics.lsa_flow.faults import GammaFn, gamma_or_fault
+from numerics.lsa_flow.figures import compute_flow_trajectory
 from numerics.lsa_flow.ode import STIFF, integrate_flow, pack, unpack
 from numerics.lsa_flow.predictors import lsa_predict, weights_from_P
-from numerics.lsa_flow.sampling import (
-    random_spd,
-    random_theta,
-    sample_linear,
-    spec_Lambda,
-)
+from numerics.lsa_flow.sampling import random_spd, random_theta, sample_linear, spec_Lambda
 from numerics.montecarlo import mc_mean, mc_means
 from numerics.ode import VERIFY, IntegrationError, integrate
 from numerics.testing import (
@@ -179,14 +175,22 @@ def check_lem10_ode(
 ) -> list[Evidence]:
     """Lemma 10 / 17 integrated from Assumption 3 (random non-diagonal Λ, random Θ): balancedness
     (solver units), monotone ℓ̃, the semigroup law, U₁₁ not symmetric, and the limit.  (No t = 0
-    row: solve_ivp returns the initial state itself at t = 0, so such a row could not fail.)"""
+    row: solve_ivp returns the initial state itself at t = 0, so such a row could not fail.)
+    Trajectory, loss, limit: the figure's (numerics.lsa_flow.figures:compute_flow_trajectory)."""
     variant = "paper" if fault_variant is None else fault_variant
     L, Th = _flow_setup(seed, d)
     U0, u0 = T.initial_state(Th, sigma_init)
-    ts = np.linspace(0.0, t_end, 241)
-    tr = integrate_flow(L, N, U0, u0, t_end, variant=variant, t_eval=ts)
-    Us = tr.y[:, : d * d].reshape(-1, d, d)
-    us = tr.y[:, d * d]
+    fl = compute_flow_trajectory(
+        Lambda=L,
+        N=N,
+        sigma_init=sigma_init,
+        theta=Th,
+        t_end=t_end,
+        ts=np.linspace(0.0, t_end, 241),
+        variant=variant,
+        gamma_fn=fault_gamma_fn,
+    )
+    Us, us = fl["U11"], fl["u"]
     out = [
         solver_agreement(
             "balancedness: u₋₁² = ‖U₁₁‖_F² on the trajectory",
@@ -195,7 +199,7 @@ def check_lem10_ode(
             details={"variant": variant},
         )
     ]
-    ell = np.array([T.reduced_loss_fn(U, u, L, N) for U, u in zip(Us, us, strict=True)])
+    ell = fl["loss"]
     inc = float(np.max(np.diff(ell)))
     out.append(
         solver_agreement(
@@ -208,7 +212,7 @@ def check_lem10_ode(
     t1 = t_end / 3
     a = integrate_flow(L, N, U0, u0, t1, variant=variant)
     b = integrate_flow(L, N, *unpack(a.final, d), t_end, t0=t1, variant=variant, I0=a.final[-1])
-    out.append(solver_agreement("semigroup: 0→t₁→t₂ equals 0→t₂", b.final, tr.final))
+    out.append(solver_agreement("semigroup: 0→t₁→t₂ equals 0→t₂", b.final, fl["final"]))
     asym = float(np.max(np.abs(Us - Us.transpose(0, 2, 1))))
     out.append(
         ordering(
@@ -218,7 +222,7 @@ def check_lem10_ode(
             margin=1e3 * SOLVER_ATOL,
         )
     )
-    Ue, ue = T.limit_params_fn(L, N, Gamma=gamma_or_fault(fault_gamma_fn, L, N))
+    Ue, ue = fl["U11_limit"], fl["u_limit"]
     try:
         tr_long = integrate_flow(L, N, U0, u0, 400.0, variant=variant, solver=STIFF)
         Uf, uf = unpack(tr_long.final, d)

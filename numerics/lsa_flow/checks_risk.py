@@ -12,10 +12,10 @@ import sympy as sp
 
 from numerics.lsa_flow.evidence import spec_ref
 from numerics.lsa_flow.faults import GammaFn, gamma_or_fault
+from numerics.lsa_flow.figures import compute_risk_rates
 from numerics.lsa_flow.predictors import predictor_predict
 from numerics.lsa_flow.sampling import (
     random_spd,
-    sample_linear,
     sample_quadratic_task,
     spec_Lambda,
 )
@@ -193,59 +193,50 @@ def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 def check_cor6_mc(
     *, quick: bool = True, seed: int = 0, N: int = 16, fault_p_fn: GammaFn | None = None
 ) -> list[Evidence]:
-    """MC of R(M, N) (w ~ N(0, I), noiseless) for the predictor x_qᵀΓ⁻¹ĝ at M ∈ {1, 4, 16, 64}."""
-    rng = np.random.default_rng(seed)
-    L = spec_Lambda()
-    P = (
-        np.linalg.inv(T.gamma_fn(L, N))
-        if fault_p_fn is None
-        else np.asarray(fault_p_fn(L, N), dtype=float)
+    """MC of R(M, N) (w ~ N(0, I), noiseless) for the predictor x_qᵀΓ⁻¹ĝ at M ∈ {1, 4, 16, 64}:
+    the figure's numbers (:func:`numerics.lsa_flow.figures.compute_risk_rates`) at this check's
+    sample sizes."""
+    Ms = (1, 4, 16, 64)
+    sizes = tuple(n if quick else 10 * n for n in (200_000, 150_000, 100_000, 50_000))
+    r = compute_risk_rates(
+        quick=quick,
+        seed=seed,
+        Ns=(),
+        Ms=np.array(Ms),
+        mc_Ms=Ms,
+        mc_N=N,
+        mc_n=sizes,
+        floor_Ns=np.array([], dtype=int),
+        p_fn=fault_p_fn,
+        rng=np.random.default_rng(seed),
     )
-    out = []
-    for M, n in ((1, 200_000), (4, 150_000), (16, 100_000), (64, 50_000)):
-        n = n if quick else 10 * n
-
-        def draw(r: np.random.Generator, b: int, M: int = M) -> np.ndarray:
-            X, y, xq, yq, _ = sample_linear(r, b, M, L)
-            return (predictor_predict(P, X, y, xq) - yq) ** 2
-
-        out.append(
-            mc_agreement(
-                f"R(M={M}, N={N}) closed form vs MC",
-                float(T.prior_risk(L, N, M)),
-                mc_mean(draw, n, rng=rng),
-            )
-        )
-    return out
+    return [
+        mc_agreement(f"R(M={M}, N={N}) closed form vs MC", float(R), est)
+        for M, R, est in zip(Ms, r["mc_R"], r["mc"], strict=True)
+    ]
 
 
 def check_cor6_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Rates: MC risk at N = 10⁴ has log-log slope −1 in M (floor negligible); the finite-N floor
-    (MC of the M → ∞ predictor x_qᵀΓ⁻¹Λw) has slope −2 in N ∈ [50, 5000]."""
-    rng = np.random.default_rng(seed)
-    L = spec_Lambda()
+    (MC of the M → ∞ predictor x_qᵀΓ⁻¹Λw) has slope −2 in N ∈ [50, 5000].  The numbers are the
+    figure's (:func:`numerics.lsa_flow.figures.compute_risk_rates`) on this check's grids."""
     Ms = [4, 8, 16, 32, 64]
-    Nbig = 10_000
-    P = np.linalg.inv(T.gamma_fn(L, Nbig))
-    Rs = []
-    for M in Ms:
-
-        def draw(r: np.random.Generator, b: int, M: int = M) -> np.ndarray:
-            X, y, xq, yq, _ = sample_linear(r, b, M, L)
-            return (predictor_predict(P, X, y, xq) - yq) ** 2
-
-        Rs.append(mc_mean(draw, 100_000 if quick else 1_000_000, rng=rng).mean)
-    out = [rate_agreement("R(M, N=10⁴) ∝ M^(−1) (MC)", Ms, Rs, -1.0)]
     Ns = [50, 150, 500, 1500, 5000]
-    floors = []
-    for N in Ns:
-        B = np.linalg.inv(T.gamma_fn(L, N)) @ L - np.eye(4)
-
-        def draw_f(r: np.random.Generator, b: int, B: np.ndarray = B) -> np.ndarray:
-            _, _, xq, _, W = sample_linear(r, b, 1, L)
-            return np.einsum("bd,de,be->b", xq, B, W) ** 2
-
-        floors.append(mc_mean(draw_f, 200_000 if quick else 2_000_000, rng=rng).mean)
+    r = compute_risk_rates(
+        quick=quick,
+        seed=seed,
+        Ns=(),
+        Ms=np.array(Ms),
+        mc_Ms=tuple(Ms),
+        mc_N=10_000,
+        mc_n=100_000 if quick else 1_000_000,
+        floor_Ns=np.array(Ns),
+        floor_mc_n=200_000 if quick else 2_000_000,
+        rng=np.random.default_rng(seed),
+    )
+    Rs = [e.mean for e in r["mc"]]
+    out = [rate_agreement("R(M, N=10⁴) ∝ M^(−1) (MC)", Ms, Rs, -1.0)]
+    floors = [e.mean for e in r["floor_mc"]]
     out.append(rate_agreement("floor R(∞, N) ∝ N^(−2) (MC of the M→∞ predictor)", Ns, floors, -2.0))
     return out
 

@@ -31,3 +31,42 @@ def test_fig_1() -> None:
     fig = F.fig_1()
     assert isinstance(fig, Figure) and len(fig.axes) == 4
     assert all(ax.lines for ax in fig.axes)
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[tuple[dict, dict]]:
+    """Record every call of ``module.name`` (its keyword arguments and its output)."""
+    calls: list[tuple[dict, dict]] = []
+    real = getattr(module, name)
+
+    def spy(*args: object, **kwargs: object) -> dict:
+        out = real(*args, **kwargs)
+        calls.append((kwargs, out))
+        return out
+
+    monkeypatch.setattr(module, name, spy)
+    return calls
+
+
+@pytest.mark.result("zfb24:fig1")
+def test_fig1_check_judges_the_figures_least_squares(monkeypatch: pytest.MonkeyPatch) -> None:
+    from numerics.lsa_flow import checks_figure1 as C
+
+    calls = _spy(monkeypatch, C, "compute_fig_1")
+    rows = C.check_fig1_mc()
+    ((kwargs, data),) = calls
+    assert kwargs["ls_fixed_Ms"] == (5, 15) and kwargs["ls_Ms"] == (25,)
+    fixed, random_c1 = data["panels"]
+    assert [r.observed for r in rows[:2]] == [e.mean for e in fixed["least_squares_mc"]]
+    assert rows[2].observed == random_c1["least_squares_mc"][0].mean
+
+
+@pytest.mark.result("zfb24:lem10")
+def test_lem10_check_passes_its_fault_to_the_figures_flow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from numerics.lsa_flow import checks_flow as C
+
+    calls = _spy(monkeypatch, C, "compute_flow_trajectory")
+    C.check_lem10_ode(fault_variant="transposed")
+    ((kwargs, data),) = calls
+    assert kwargs["variant"] == "transposed" and len(data["t"]) == 241

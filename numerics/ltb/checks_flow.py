@@ -9,8 +9,15 @@ from typing import Any
 
 import numpy as np
 
+from numerics.ltb.figures import compute_flow_trajectory
 from numerics.ltb.fixtures import BETA_GENERIC, N_GENERIC, PINNED_RTOL, V_GENERIC, quick_n
-from numerics.ltb.flow import FLOW_SOLVER, flow_trajectory
+from numerics.ltb.flow import (
+    FLOW_SOLVER,
+    HORIZON_EXTENSIONS,
+    SETTLED_UNITS,
+    flow_trajectory,
+    settled,
+)
 from numerics.ltb.optim import (
     cs_grad,
     risk_plain_complex,
@@ -25,7 +32,7 @@ from numerics.testing import (
     skipped,
     solver_agreement,
 )
-from theory.common.backend import NP, psd_projector, psd_sqrt
+from theory.common.backend import psd_projector, psd_sqrt
 from theory.common.baselines import gd_beta_risk
 from theory.common.protocols import Evidence
 from theory.ltb import (
@@ -36,10 +43,8 @@ from theory.ltb import (
     flow_rhs,
     flow_rhs_whitened,
     invariants,
-    optimal_gamma,
     optimal_risk,
 )
-from theory.ltb.flow import excess_risk_expr
 
 __all__ = [
     "check_thm6_3_rate_pinned",
@@ -128,18 +133,8 @@ def check_lemg_2_float(
     return out
 
 
-#: Horizon extensions (x4 each) when the flow has not settled by its T: the horizons below are
-#: set for the default N = 8, sigma2 = 0.25; a setting given with --set (e.g. sigma2 = 0, small N)
-#: can have slower modes.  Settled: the state moved < 0.1 solver unit over the last eval interval.
-HORIZON_EXTENSIONS = 3
-#: ... that fraction of a solver unit.
-SETTLED_UNITS = 0.1
-
-
 def _settled(tr: Any) -> bool:
-    y1, y0 = tr.y[-1], tr.y[-2]
-    unit = FLOW_SOLVER.atol + FLOW_SOLVER.rtol * float(np.max(np.abs(y1)))
-    return float(np.max(np.abs(y1 - y0))) <= SETTLED_UNITS * unit
+    return settled(tr)
 
 
 def check_thm6_3_ode(
@@ -155,7 +150,8 @@ def check_thm6_3_ode(
     P_Hβ* + (I − P_H)β0)`` (non-singular, T = 400, and singular H, T = 2000), conserves the
     invariants, has non-increasing excess risk ``E(t) → 0``, and obeys the β-rate bound
     (spec C15, C16).  ``fault_gamma_fn(H, Psi, sigma2, N)`` (fault) replaces Γ* in the predicted
-    limit."""
+    limit.  The trajectory, E(t) and the β-rate bound are the figure's
+    (:func:`numerics.ltb.figures.compute_flow_trajectory` at each case, on this check's stream)."""
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     for sing, T in ((False, 400.0), (True, 2000.0)):
@@ -177,14 +173,22 @@ def check_thm6_3_ode(
             continue
         # spectrum of H in [0.5, 2.5] (plus an exact 0 if singular): the slowest mode then decays
         # like exp(-t/10) at N = 8, so T = 400 reaches the limit to solver precision
-        H, Psi, bs = random_setting(rng, d, singular_H=sing, H_eigs=(0.5, 2.5))
-        G0, b0 = 0.3 * rng.standard_normal((d, d)), rng.standard_normal(d)
-        tr = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, T)
-        for _ in range(HORIZON_EXTENSIONS):  # a --set setting may have slower modes
-            if _settled(tr):
-                break
-            T *= 4.0
-            tr = flow_trajectory(H, Psi, bs, sigma2, N, G0, b0, T)
+        # the figure's trajectory (compute_flow_trajectory) at this case, on this check's stream;
+        # a --set setting may have slower modes: up to HORIZON_EXTENSIONS fourfold extensions
+        fl = compute_flow_trajectory(
+            quick=quick,
+            seed=seed,
+            d=d,
+            N=N,
+            s2=sigma2,
+            singular_H=sing,
+            t_end=T,
+            extensions=HORIZON_EXTENSIONS,
+            rng=rng,
+        )
+        H, Psi, bs = fl["setting"]
+        G0, b0 = fl["init"]
+        tr, T = fl["trajectory"], fl["t_end"]
         # (no "t = 0 returns the initial state" row: solve_ivp returns y0 by construction, so
         # that row could not fail; the semigroup row below exercises the integrator instead)
         t1 = 0.05 * T  # semigroup: (0 -> t1) then (t1 -> 2 t1) == (0 -> 2 t1)
@@ -230,15 +234,7 @@ def check_thm6_3_ode(
                 inv0,
             )
         )
-        Gs = optimal_gamma(H, Psi, sigma2, N)
-        E = np.array(
-            [
-                excess_risk_expr(
-                    NP, y[: d * d].reshape(d, d), y[d * d :] - bs, Gs, H, Psi, sigma2, N
-                )
-                for y in tr.y
-            ]
-        )
+        E = fl["E"]
         R0 = float(gd_beta_risk(G0, b0, H, bs, Psi, sigma2, N))
         out.append(
             close_agreement(
@@ -267,7 +263,7 @@ def check_thm6_3_ode(
         PH = psd_projector(H)
         e = (tr.y[:, d * d :] - bs) @ PH
         lhs = np.sum(e**2, axis=1)
-        rhs_b = beta_rate_bound(tr.t, b0, H, bs, N)
+        rhs_b = fl["beta_bound"]
         out.append(
             close_agreement(
                 f"beta-rate bound |P_H(beta(t)-beta*)|^2 <= exp(...) (max "

@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from numerics.ltb.figures import compute_rates_sum_min
 from numerics.ltb.fixtures import N_GENERIC, PINNED_RTOL, SIGMA2_GENERIC, quick_n
-from numerics.ltb.sampling import power_law_spectrum, random_setting
+from numerics.ltb.sampling import random_setting
 from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import (
     FLOAT_RTOL,
@@ -75,9 +76,12 @@ def check_cor6_2_rate(
         ),
     ]
     s2 = 1.0
-    lam = power_law_spectrum(d, alpha, s2 / 2)
     Ns = [700, 1000, 1400]
-    ex = [optimal_risk_eig(lam, s2, int(n)) - s2 for n in Ns]
+    # the figure's numbers (compute_rates_sum_min) at this check's N grid, spectrum and d
+    fig = compute_rates_sum_min(
+        quick=quick, seed=seed, Ns=np.array(Ns), alpha=alpha, d=d, bayes_Ns=(), rng=rng
+    )
+    ex = fig["excess"].tolist()
     out.append(
         rate_agreement(
             f"R* - s2 vs N, power law alpha={alpha}, d={d}: slope -(1-1/alpha)",
@@ -86,7 +90,7 @@ def check_cor6_2_rate(
             -(1 - 1 / alpha),
         )
     )
-    sm = [sum_min(lam, s2, int(n)) for n in Ns]
+    sm = fig["sum_min"].tolist()
     out.append(
         rate_agreement("sum min(lambda_i, s2/N) vs N: slope -(1-1/alpha)", Ns, sm, -(1 - 1 / alpha))
     )
@@ -177,18 +181,18 @@ def check_lem6_1_mc(
         ordering("R_Bayes < R* (optimal GD-beta)", e_semi.mean, Rs, margin=Z_MC * e_semi.se),
     ]
     # rate (b): bounded SNR, tr(H Psi) = sigma^2, lambda_i ∝ i^-1.5, d = 20
-    dd, s2 = 20, 1.0
-    lam = power_law_spectrum(dd, 1.5, s2)
+    # (the figure's numbers: compute_rates_sum_min's Bayes MC at this check's N grid and stream)
     Ns = (20, 40, 80, 160)
-    rb = []
-    for NN in Ns:
-
-        def draw(r: np.random.Generator, B: int, NN: int = NN) -> np.ndarray:
-            X = r.standard_normal((B, NN, dd)) * np.sqrt(lam)
-            return np.asarray(bayes_conditional_risk(X, np.diag(lam), np.eye(dd), s2)) - s2
-
-        rb.append(mc_mean(draw, quick_n(quick, 1000, 5000), rng=rng).mean)
-    sm = [sum_min(lam, s2, NN) for NN in Ns]
+    fig = compute_rates_sum_min(
+        quick=quick,
+        seed=seed,
+        Ns=np.array([], dtype=int),
+        bayes_Ns=Ns,
+        bayes_n=quick_n(quick, 1000, 5000),
+        rng=rng,
+    )
+    rb = fig["bayes_mean"].tolist()
+    sm = fig["sum_min_bayes_setting"].tolist()
     from scipy import stats
 
     fit: Any = stats.linregress(np.log(Ns), np.log(sm))  # scipy's stub: a bare tuple

@@ -16,6 +16,7 @@ import numpy as np
 import sympy as sp
 
 from numerics.sampling import check_rng
+from numerics.sparse_multihead.figures import compute_bounds_rates
 from numerics.sparse_multihead.risk import TunedRisks, tuned_risks_cached, tuned_risks_gram
 from numerics.testing import (
     exact_agreement,
@@ -229,19 +230,21 @@ def check_thm5_3_rate(
 def _bound_ratio_rows(
     quick: bool, seed: int, which: str
 ) -> tuple[list[float], list[float], list[float]]:
-    rows = [((d, s, n), r) for (d, s, n), r in _rows(quick, seed) if (d, s) == (32, 2)]
-    ns, mc, ratio = [], [], []
-    for (d, s, n), r in rows:
-        if which == "pre":
-            B = float(thm51_bound(n, np.e, SIGMA2, s, 1 / np.sqrt(s), 1.0, d, d, d / np.e))
-            v = r.pre_gd.mean
-        else:
-            B = float(thm52_bound(n, np.e, SIGMA2, d, d, d / np.e))
-            v = r.gd.mean
-        ns.append(float(n))
-        mc.append(v)
-        ratio.append(v / B)
-    return ns, mc, ratio
+    """The (d, s) = (32, 2) rows: n, the MC risk and MC/bound, by the figure's
+    :func:`numerics.sparse_multihead.figures.compute_bounds_rates` at this tier's rows."""
+    rows = [(n, tr) for d, s, n, tr in (ROWS_QUICK if quick else ROWS_FULL) if (d, s) == (32, 2)]
+    (trials,) = {tr for _, tr in rows}
+    fig = compute_bounds_rates(
+        quick=quick,
+        seed=seed,
+        ns=np.array([n for n, _ in rows]),
+        trials=trials,
+        steps=100 if quick else 200,
+    )
+    mc = fig["pre_gd"] if which == "pre" else fig["gd"]
+    B = fig["bounds"]["Thm 5.1" if which == "pre" else "Thm 5.2"]["shape"]
+    ns = [float(n) for n, _ in rows]
+    return ns, [float(v) for v in mc], [float(v) / float(b) for v, b in zip(mc, B, strict=True)]
 
 
 def _slow_rate_checks(

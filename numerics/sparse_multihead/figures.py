@@ -8,17 +8,18 @@ Each ``compute_<figure>(*, quick=True, seed=0) -> dict`` returns the numbers
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from numerics.sparse_multihead.risk import tuned_risks_cached
+from numerics.sparse_multihead.risk import blown_up, tuned_risks_cached
 from numerics.sparse_multihead.sampling import sample_sparse_prompts
 from numerics.testing import loglog_slope
 from theory.settings import SparseRegressionICL
 from theory.sparse_multihead import pregd_gram, rhat, thm51_bound, thm52_bound, thm53_rate
 
-__all__ = ["FIG2C_SPEC", "spectral_path", "compute_2c", "compute_bounds_rates"]
+__all__ = ["FIG2C_SPEC", "spectral_path", "spectral_errors", "compute_2c", "compute_bounds_rates"]
 
 #: Spec §4 Fig. 2c reproduction (n = 10): σ -> {method: (η, risks at 0, 1k, ..., 9k)}.
 FIG2C_SPEC = {
@@ -59,35 +60,93 @@ def spectral_path(
     return w * r if preprocess else w
 
 
-def compute_2c(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+def spectral_errors(
+    p: Any, eta: float, ts: np.ndarray, preprocess: bool, blown: np.ndarray | None = None
+) -> np.ndarray:
+    """Per-context ‖ŵ^t − w‖² (shape ``(contexts, len(ts))``) at the steps ``ts`` of the prompts
+    ``p`` (``X, y, w``) by :func:`spectral_path`.  ``blown`` (same shape), if given, is filled
+    with the divergence flag of :func:`numerics.sparse_multihead.risk.blown_up` (the iterate not
+    finite, or above ``DIVERGENCE_GROWTH`` times the bound ``t η ‖r̂‖_∞‖r̂ ⊙ r̂‖`` resp.
+    ``t η ‖r̂‖`` that a non-divergent run obeys)."""
+    X, y, W = p.X, p.y, p.w
+    out = np.empty((len(X), len(ts)))
+    for i in range(len(X)):
+        w = spectral_path(X[i], y[i], eta, ts, preprocess)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out[i] = np.sum((w - W[i]) ** 2, axis=1)
+            if blown is not None:
+                r = rhat.raw(X[i], y[i])
+                per = np.max(np.abs(r)) * np.linalg.norm(r * r) if preprocess else np.linalg.norm(r)
+                blown[i] = blown_up(np.linalg.norm(w, axis=1), eta * ts * per)
+    return out
+
+
+def compute_2c(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    sigmas: tuple[float, ...] = (0.0, 0.2, 0.8),
+    ts: np.ndarray | None = None,
+    trials: int | None = None,
+    etas: Mapping[float, Mapping[str, float]] | None = None,
+    rng: np.random.Generator | None = None,
+    fault_no_preprocess: bool | None = None,
+) -> dict[str, Any]:
     """Fig. 2c data: for σ ∈ {0, 0.2, 0.8} and each method, the MC risk over steps 0, 1k, …, 9k
-    (d = 16, s = 4, n = 10, experimental prior, η of the spec table)."""
-    ts = np.arange(0, 10_000, 1000)
-    trials = 200 if quick else 2000
+    (d = 16, s = 4, n = 10, experimental prior, η of the spec table).
+
+    Knobs (defaults: the figure's): ``sigmas``, the steps ``ts``, the contexts per σ ``trials``
+    (200, full 2000), the step sizes ``etas`` (σ -> {method: η}; the methods run are its keys;
+    ``None``: the spec table's), the stream ``rng`` (``None``: a fresh ``default_rng(seed)`` per
+    σ; given: one stream through the σs) and ``fault_no_preprocess`` (raw GD in pre-GD's place:
+    a negative control).  Per σ and method: ``eta``, ``risk`` (mean over contexts), ``spec``
+    (the spec table's risks, or ``None``), the per-context ``errors`` and divergence flags
+    ``blown`` (:func:`spectral_errors`)."""
+    ts = np.arange(0, 10_000, 1000) if ts is None else np.asarray(ts)
+    trials = (200 if quick else 2000) if trials is None else trials
+    if etas is None:
+        etas = {sig: {m: eta for m, (eta, _) in FIG2C_SPEC[sig].items()} for sig in sigmas}
     curves: dict[float, dict[str, dict[str, Any]]] = {}
-    for sig in (0.0, 0.2, 0.8):
+    for sig in sigmas:
         st = SparseRegressionICL.isotropic(d=16, s=4, n=10, sigma2=sig**2, prior="gauss")
-        p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(seed))
+        g = np.random.default_rng(seed) if rng is None else rng
+        p = sample_sparse_prompts(st, trials, rng=g)
         curves[sig] = {}
-        for method in ("gd", "pre_gd"):
-            eta, spec = FIG2C_SPEC[sig][method]
-            W = np.stack(
-                [spectral_path(p.X[i], p.y[i], eta, ts, method == "pre_gd") for i in range(trials)]
-            )
-            risk = np.mean(np.sum((W - p.w[:, None, :]) ** 2, axis=2), axis=0)
-            curves[sig][method] = {"eta": eta, "risk": risk, "spec": spec}
+        for method, eta in etas[sig].items():
+            pre = method == "pre_gd" and not fault_no_preprocess
+            blown = np.zeros((trials, len(ts)), bool)
+            err = spectral_errors(p, eta, ts, pre, blown=blown)
+            curves[sig][method] = {
+                "eta": eta,
+                "risk": np.mean(err, axis=0),
+                "spec": FIG2C_SPEC.get(sig, {}).get(method, (None, None))[1],
+                "errors": err,
+                "blown": blown,
+            }
     return {"steps": ts, "curves": curves}
 
 
-def compute_bounds_rates(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+def compute_bounds_rates(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    ns: np.ndarray | None = None,
+    trials: int = 100,
+    steps: int | None = None,
+) -> dict[str, Any]:
     """Thms 5.1–5.3 data: oracle-tuned pre-GD* and GD* (MC) and the bound shapes at d = 32,
     s = 2, σ = 0.5 over n, each bound's constant fitted (5.1 / 5.2: the max ratio; 5.3: the
-    geometric mean), with the log-log slopes."""
+    geometric mean), with the log-log slopes.
+
+    Knobs (defaults: the figure's): the context lengths ``ns`` (64, 128, 256; full to 512), the
+    contexts per n ``trials`` and the GD ``steps`` of the tuning (100, full 200) of
+    :func:`numerics.sparse_multihead.risk.tuned_risks_cached`."""
     d, s, s2 = 32, 2, 0.25
-    ns = np.array([64, 128, 256] if quick else [64, 128, 256, 512])
-    rows = [
-        tuned_risks_cached(d, s, int(m), s2, 100, seed, "sign", 100 if quick else 200) for m in ns
-    ]
+    if ns is None:
+        ns = np.array([64, 128, 256] if quick else [64, 128, 256, 512])
+    ns = np.asarray(ns)
+    st = (100 if quick else 200) if steps is None else steps
+    rows = [tuned_risks_cached(d, s, int(m), s2, trials, seed, "sign", st) for m in ns]
     pre = np.array([r.pre_gd.mean for r in rows])
     gd = np.array([r.gd.mean for r in rows])
     shapes = {
@@ -104,7 +163,7 @@ def compute_bounds_rates(*, quick: bool = True, seed: int = 0) -> dict[str, Any]
     for name, b in shapes.items():
         ref = pre if name != "Thm 5.2" else gd
         C = float(np.max(ref / b)) if name != "Thm 5.3" else float(np.exp(np.mean(np.log(ref / b))))
-        bounds[name] = {"shape": b, "C": C, "slope": loglog_slope(ns, b)}
+        bounds[name] = {"shape": b, "C": C, "slope": loglog_slope(ns, b) if len(ns) >= 2 else None}
     return {
         "ns": ns,
         "pre_gd": pre,

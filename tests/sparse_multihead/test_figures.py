@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from sims.figures import sparse_multihead as F
@@ -36,3 +37,41 @@ def test_fig_probe() -> None:
     fig = F.fig_probe()
     assert fig.axes[0].get_ylim() == (0.0, 5.0)
     assert fig.axes[1].get_xscale() == "log"
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[tuple[dict, dict]]:
+    """Record every call of ``module.name`` (its keyword arguments and its output)."""
+    calls: list[tuple[dict, dict]] = []
+    real = getattr(module, name)
+
+    def spy(*args: object, **kwargs: object) -> dict:
+        out = real(*args, **kwargs)
+        calls.append((kwargs, out))
+        return out
+
+    monkeypatch.setattr(module, name, spy)
+    return calls
+
+
+@pytest.mark.result("czz24:fig2c")
+def test_fig2c_checks_judge_the_figures_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    from numerics.sparse_multihead import checks_fig2c as C
+
+    calls = _spy(monkeypatch, C, "compute_2c")
+    rows = C.check_fig2c_mc()
+    C.check_fig2c_order(fault_no_preprocess=True)
+    (kw_mc, mc), (kw_order, _) = calls
+    assert kw_mc["sigmas"] == (0.0,) and kw_mc["trials"] == 6000
+    assert rows[0].observed == float(np.mean(mc["curves"][0.0]["gd"]["errors"][:, 0]))
+    assert kw_order["fault_no_preprocess"] is True and kw_order["trials"] == 1000
+
+
+@pytest.mark.result("czz24:thm5.1")
+def test_thm5_1_rate_judges_the_figures_risks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from numerics.sparse_multihead import checks_bounds as C
+
+    calls = _spy(monkeypatch, C, "compute_bounds_rates")
+    rows = C.check_thm5_1_rate()
+    ((kwargs, data),) = calls
+    assert kwargs["ns"].tolist() == [64, 128, 256]
+    assert rows[0].observed == float(np.max(data["pre_gd"] / data["bounds"]["Thm 5.1"]["shape"]))

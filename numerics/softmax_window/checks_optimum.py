@@ -10,7 +10,11 @@ from typing import Any
 import numpy as np
 
 from numerics.softmax_window.api import optimal_scale
-from numerics.softmax_window.figures import compute_optimum_omega_lambda, compute_transfer_curves
+from numerics.softmax_window.figures import (
+    compute_1b,
+    compute_optimum_omega_lambda,
+    compute_transfer_curves,
+)
 from numerics.softmax_window.quadrature import ARGMIN_RTOL as QUAD_ARGMIN_RTOL
 from numerics.softmax_window.quadrature import optimal_scale_affine
 from numerics.testing import (
@@ -116,7 +120,8 @@ def check_thm3_4_order(
     Ls = (0.03, 0.1, 0.3, 1.0)
     wL = [optimal_scale_affine(d, n, L, 0.01**2)[0] for L in Ls]
     sig = (1.0, 0.3, 0.1)
-    ws = [optimal_scale_affine(d, n, 1.0, s * s)[0] for s in sig]
+    fig = compute_1b(d=d, n=n, sigmas=sig)  # Fig. 1's windows: their ω* at this d, n and σ grid
+    ws = [fig["softmax"][s][0] for s in sig]
     ns = (5, 10, 20, 50)
     wn = [optimal_scale_affine(d, m, 1.0, 0.1**2)[0] for m in ns]
     for name, vals, grid in (

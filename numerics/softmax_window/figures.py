@@ -84,12 +84,22 @@ def compute_transfer_curves(
     return {"d": d, "n": n, "sigma2": sigma2, "Lps": grid, "envelope": env, "curves": curves}
 
 
-def compute_1b(*, quick: bool = True, seed: int = 0, d: int = 2, n: int = 20) -> dict[str, Any]:
+def compute_1b(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    d: int = 2,
+    n: int = 20,
+    sigmas: Sequence[float] = (1.0, 0.1, 0.01),
+) -> dict[str, Any]:
     """Fig. 1 (middle row), population version: relative softmax weight e^{ω*(cos Δθ − 1)} of the
-    affine optima at σ ∈ {1, .1, .01}, and linear attention's cos Δθ."""
+    affine optima ω* (quadrature, L = 1) at σ ∈ ``sigmas``, and linear attention's cos Δθ.  The
+    window's adaptation (ω* decreasing in σ) is judged by
+    :func:`numerics.softmax_window.checks_optimum.check_thm3_4_order`, which calls this at its
+    own d, n and σ ∈ {1, .3, .1}."""
     th = np.linspace(-np.pi, np.pi, 400)
     soft = {}
-    for s in (1.0, 0.1, 0.01):
+    for s in sigmas:
         w = optimal_scale_affine(d, n, 1.0, s * s)[0]
         k = np.exp(w * (np.cos(th) - 1))
         soft[s] = (w, k / k.max())

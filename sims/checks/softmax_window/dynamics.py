@@ -10,7 +10,7 @@ trained model never sees a prediction.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -186,22 +186,11 @@ def check_fig3_4_train(
             fault_alternative=fault_alternative,
         )
     seeds = tier_seeds(seed, quick=quick)
-    s2 = 1e-4
-    sig = [
-        (s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0]) for s in sorted(SIGMAS)
+    # the figure's runs and optima (σ increasing here)
+    runs = compute_3_4(quick=quick, seed=seed, panels=("sigma", "L", "n"), sigmas=sorted(SIGMAS))[
+        "runs"
     ]
-    Ls = [
-        (L, p, optimal_scale_affine(5, 20, L, s2)[0]) for L, p in (L_RUNS[1:] if quick else L_RUNS)
-    ]
-    ns = (5, 10, 20) if quick else (5, 10, 20, 50, 100, 200)
-    nrun = [
-        (
-            float(n),
-            "s1_sigma0.01" if n == 20 else f"f34_n{n}",
-            optimal_scale_affine(5, n, 1.0, s2)[0],
-        )
-        for n in ns
-    ]
+    sig, Ls, nrun = (runs[k][1] for k in ("sigma", "L", "n"))
     out = _panel(
         "sigma",
         sig,
@@ -265,17 +254,17 @@ def check_fig3_4_train_acg(
     )  # diag of Σ̂ = E xxᵀ
     inv = 1.0 / sig2
 
-    def preset(task: str, L: float) -> str:
-        return f"f34_acg_L{L:g}" if task == "affine" else f"f34_acg_{task}_L{L:g}"
-
     def label(task: str, L: float) -> str:
         return f"U^d_S (L = {L:g})" if task == "affine" else f"U^d_S {task} (L = {L:g})"
 
-    opts = {
-        (t, L): optimal_diag_M(PRESETS[preset(t, L)][0].setting, reps, rng)
-        for t in tasks
-        for L in Ls_of[t]
-    }
+    opts = compute_3_4(  # the figure's U^d_S optima on this check's classes, reps and stream
+        quick=quick,
+        seed=seed,
+        panels=("acg",),
+        acg={t: Ls_of[t] for t in tasks},
+        acg_reps=reps,
+        rng=rng,
+    )["optima"]
     uni: dict[tuple[str, float], float] = {}
     for t in tasks:
         for L in Ls_of[t]:
@@ -293,7 +282,7 @@ def check_fig3_4_train_acg(
         for t in tasks:
             Ls = Ls_of[t]
             for i, L in enumerate(Ls):
-                ex = trained(preset(t, L), seed=sd).extra
+                ex = trained(_acg_preset(t, L), seed=sd).extra
                 M = ex["M_avg"]
                 m, o = np.diag(M).copy(), opts[t, L]
                 early.setdefault((t, L), _early(ex, step))
@@ -401,25 +390,49 @@ def fig34_acg_cos_rows(*, seed: int = 0, reps: int = 40_000, step: int = 100) ->
     return out
 
 
-def compute_3_4(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Figs. 3-4 (affine, d = 5): per panel (σ; L; n; L on U^d_S) the trained units' ‖M‖₂ traces
-    and the population optimum of each: ω* by quadrature (‖ωI‖₂ = ω) and, on U^d_S, ‖diag(m*)‖₂
-    of the MC optimum over diagonal M (drawn by ``sims.figures.softmax_window.fig_3_4``)."""
+def _acg_preset(task: str, L: float) -> str:
+    """The U^d_S preset of ``task`` at ``L`` (affine: ``f34_acg_L<L>``)."""
+    return f"f34_acg_L{L:g}" if task == "affine" else f"f34_acg_{task}_L{L:g}"
+
+
+def compute_3_4(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    panels: Sequence[str] = ("sigma", "L", "n", "acg"),
+    sigmas: Sequence[float] = SIGMAS,
+    ns: Sequence[int] | None = None,
+    acg: Mapping[str, Sequence[float]] | None = None,
+    acg_reps: int | None = None,
+    rng: np.random.Generator | None = None,
+) -> dict[str, Any]:
+    """Figs. 3-4 (affine, d = 5): per panel (σ; L; n; L on U^d_S per task of ``acg``) the runs
+    ``(value, preset, optimum)``, the trained units' ‖M‖₂ traces and the population optimum of
+    each: ω* by quadrature (‖ωI‖₂ = ω) and, on U^d_S, ‖diag(m*)‖₂ of the MC optimum over diagonal
+    M (``optima[task, L]``: :func:`numerics.softmax_window.anisotropic.optimal_diag_M` on
+    ``acg_reps`` prompts from ``rng``).  Defaults are the figure's
+    (``sims.figures.softmax_window.fig_3_4``: σ ∈ ``SIGMAS``, n ∈ {5, 10, 20} quick, affine
+    U^d_S at L ∈ {0.01, 0.1} quick, 20 000 reps, ``default_rng(seed + 17)``);
+    :func:`check_fig3_4_train` and :func:`check_fig3_4_train_acg` pass their own."""
     s2 = 1e-4
-    ns = (5, 10, 20) if quick else (5, 10, 20, 50, 100, 200)
-    panels = [
-        (
+    ns = ((5, 10, 20) if quick else (5, 10, 20, 50, 100, 200)) if ns is None else ns
+    acg = {"affine": (0.01, 0.1) if quick else (0.01, 0.1, 1.0)} if acg is None else acg
+    runs: dict[str, tuple[str, list[tuple[float, str, float]]]] = {}
+    if "sigma" in panels:
+        runs["sigma"] = (
             "sigma (L = 1, n = 20)",
-            [(s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0]) for s in SIGMAS],
-        ),
-        (
+            [(s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0]) for s in sigmas],
+        )
+    if "L" in panels:
+        runs["L"] = (
             "L (sigma = 0.01, n = 20)",
             [
                 (L, p, optimal_scale_affine(5, 20, L, s2)[0])
                 for L, p in (L_RUNS[1:] if quick else L_RUNS)
             ],
-        ),
-        (
+        )
+    if "n" in panels:
+        runs["n"] = (
             "n (sigma = 0.01, L = 1)",
             [
                 (
@@ -429,23 +442,24 @@ def compute_3_4(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
                 )
                 for n in ns
             ],
-        ),
-    ]
-    rng = np.random.default_rng(seed + 17)
-    acg = []
-    for L in (0.01, 0.1) if quick else (0.01, 0.1, 1.0):
-        st = PRESETS[f"f34_acg_L{L:g}"][0].setting
-        acg.append(
-            (
-                L,
-                f"f34_acg_L{L:g}",
-                float(np.max(optimal_diag_M(st, 20_000 if quick else 80_000, rng).m)),
-            )
         )
-    panels.append(("L on U^d_S (sigma = 0.01, n = 20)", acg))
+    optima = {}
+    if "acg" in panels:
+        rng = np.random.default_rng(seed + 17) if rng is None else rng
+        reps = (20_000 if quick else 80_000) if acg_reps is None else acg_reps
+        for task, Ls in acg.items():
+            for L in Ls:
+                st = PRESETS[_acg_preset(task, L)][0].setting
+                optima[task, L] = optimal_diag_M(st, reps, rng)
+            runs[f"acg {task}"] = (
+                "L on U^d_S" + ("" if task == "affine" else f" {task}") + " (sigma = 0.01, n = 20)",
+                [(L, _acg_preset(task, L), float(np.max(optima[task, L].m))) for L in Ls],
+            )
     return {
+        "runs": runs,
+        "optima": optima,
         "panels": [
-            (label, [(v, trained(p, seed=seed).extra["M_trace"], w) for v, p, w in runs])
-            for label, runs in panels
-        ]
+            (label, [(v, trained(p, seed=seed).extra["M_trace"], w) for v, p, w in rs])
+            for label, rs in runs.values()
+        ],
     }

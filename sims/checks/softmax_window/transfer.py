@@ -8,6 +8,7 @@ trained model never sees a prediction.  Fault switches are keyword-only ``fault_
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -210,12 +211,20 @@ def check_fig5_order_matrix(
         worst = 0.0  # the largest matched-pairing ratio 𝓛/𝓛* at this n
         if fault_unit is not None:
             units = {**units, "affine": fault_unit}
-        Ms = {k: trained(p, seed=seed).extra["M_avg"] for k, p in units.items()}
+        # the figure's matrix at this n: the units (and the mismatched ones), this check's
+        # stream and its optimum route (affine by quadrature)
+        fig = compute_5(
+            seed=seed,
+            reps=reps,
+            n=n,
+            units={**units, **{m: m for m in mismatched}},
+            omegas=omegas,
+            rng=rng,
+            optimum=lambda task, n, p: _class_optimum(task, n, p, omegas),
+        )
         for test in _CLASSES:
-            st = SoftmaxWindowSetting.isotropic(d=5, n=n, L=1.0, sigma2=1e-4, task=test)
-            p = sample_prompts(st, reps, rng)
-            best = _class_optimum(test, n, p, omegas)
-            errs = {k: (softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2 for k, M in Ms.items()}
+            best = fig["best"][test]
+            errs = {k: fig["errors"][test][k] for k in units}
             for pre, e in errs.items():
                 est = estimate_from_samples(e)
                 worst = max(worst, est.mean / best)
@@ -238,9 +247,7 @@ def check_fig5_order_matrix(
             if test != "cos":
                 continue
             for mis in mismatched:
-                e = (
-                    softmax_predict(p.X, p.y, p.xq, trained(mis, seed=seed).extra["M_avg"]) - p.fq
-                ) ** 2
+                e = fig["errors"]["cos"][mis]
                 est, diff = estimate_from_samples(e), estimate_from_samples(e - errs["cos"])
                 out.append(
                     ordering(
@@ -273,34 +280,66 @@ def check_fig5_order_matrix(
     return out
 
 
-def compute_5(*, quick: bool = True, seed: int = 0, reps: int = 0) -> dict[str, Any]:
-    """Fig. 5 (left panels) as a matrix: the MC risk of units pretrained on affine, 2-ReLU and
-    cosine tasks (σ = 0.01, L = 1, d = 5, n = 20) and of S3's mismatched L = 0.03 unit, on each
-    test class, divided by that class's best M = ωI (spline of the MC risk over ω, same prompts);
-    drawn by ``sims.figures.softmax_window.fig_5``."""
-    rng = np.random.default_rng(seed + 41)
+#: Fig. 5's units (label → preset): S1/S2's n = 20 units and S3's mismatched L = 0.03 unit.
+FIG5_UNITS = {
+    "affine": "s1_sigma0.01",
+    "2-ReLU": "s2_relu_sigma0.01",
+    "cosine": "s2_cos_sigma0.01",
+    "affine L = 0.03": "s3_L0.03",
+}
+
+
+def compute_5(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    reps: int = 0,
+    n: int = 20,
+    units: Mapping[str, str] | None = None,
+    tests: Sequence[str] = _CLASSES,
+    omegas: np.ndarray | None = None,
+    rng: np.random.Generator | None = None,
+    optimum: Callable[[str, int, Any], float] | None = None,
+) -> dict[str, Any]:
+    """Fig. 5 (left panels) as a matrix: the MC risk of ``units`` (label → preset; default
+    ``FIG5_UNITS``: pretrained on affine, 2-ReLU and cosine tasks, σ = 0.01, L = 1, d = 5, and
+    S3's mismatched L = 0.03 unit) on each test class (common prompts from ``rng``, ``reps`` per
+    class, at ``n``), divided by that class's best M = ωI: ``optimum(task, n, prompts)``, by default
+    the spline argmin of the MC risk over ``omegas`` on the same prompts.  Returns the per-prompt
+    squared errors ``errors[test][label]``, ``best[test]`` and ``ratio``; drawn by
+    ``sims.figures.softmax_window.fig_5`` (defaults: 8000 reps quick, ``default_rng(seed + 41)``)
+    and judged by :func:`check_fig5_order_matrix` (its units, stream and optimum route)."""
+    rng = np.random.default_rng(seed + 41) if rng is None else rng
     reps = reps or (8_000 if quick else 40_000)
-    units = {
-        "affine": "s1_sigma0.01",
-        "2-ReLU": "s2_relu_sigma0.01",
-        "cosine": "s2_cos_sigma0.01",
-        "affine L = 0.03": "s3_L0.03",
-    }
+    units = FIG5_UNITS if units is None else units
+    grid = np.geomspace(0.5, 60.0, 24) if omegas is None else omegas
+
+    def mc_optimum(task: str, n: int, p: Any) -> float:
+        curve = np.array(
+            [np.mean((softmax_predict(p.X, p.y, p.xq, float(w)) - p.fq) ** 2) for w in grid]
+        )
+        return spline_argmin(grid, curve)[1]
+
+    best_of = mc_optimum if optimum is None else optimum
     Ms = {k: trained(p, seed=seed).extra["M_avg"] for k, p in units.items()}
-    omegas = np.geomspace(0.5, 60.0, 24)
-    tests = ("affine", "relu", "cos")
     ratio = np.zeros((len(units), len(tests)))
+    errors: dict[str, dict[str, np.ndarray]] = {}
+    best: dict[str, float] = {}
     for j, task in enumerate(tests):
         p = sample_prompts(
-            SoftmaxWindowSetting.isotropic(d=5, n=20, L=1.0, sigma2=1e-4, task=task), reps, rng
+            SoftmaxWindowSetting.isotropic(d=5, n=n, L=1.0, sigma2=1e-4, task=task), reps, rng
         )
-        curve = np.array(
-            [np.mean((softmax_predict(p.X, p.y, p.xq, float(w)) - p.fq) ** 2) for w in omegas]
-        )
-        best = spline_argmin(omegas, curve)[1]
-        for i, M in enumerate(Ms.values()):
-            ratio[i, j] = np.mean((softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2) / best
-    return {"units": list(units), "tests": ["affine", "2-ReLU", "cosine"], "ratio": ratio}
+        best[task] = best_of(task, n, p)
+        errors[task] = {k: (softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2 for k, M in Ms.items()}
+        for i, e in enumerate(errors[task].values()):
+            ratio[i, j] = np.mean(e) / best[task]
+    return {
+        "units": list(units),
+        "tests": ["affine", "2-ReLU", "cosine"] if tuple(tests) == _CLASSES else list(tests),
+        "errors": errors,
+        "best": best,
+        "ratio": ratio,
+    }
 
 
 #: The name this check had before it was named by result and route.

@@ -12,14 +12,12 @@ import theory.softmax_multihead as th
 from numerics.montecarlo import mc_means
 from numerics.sampling import check_rng
 from numerics.softmax_multihead.bands import band, printed, printed_bayes_limit
+from numerics.softmax_multihead.figures import compute_4b
 from numerics.softmax_multihead.mc import (
     prior_var,
-    risk_mc,
 )
 from numerics.softmax_multihead.predictors import (
     conditional_risk,
-    dgd_weights,
-    gd_weights,
     ridge_weights,
     sample_covariates,
 )
@@ -141,6 +139,30 @@ def check_eqd_29_paper(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     ]
 
 
+def _fig4b(
+    d: int,
+    L: int,
+    estimators: tuple[str, ...],
+    n: int,
+    rng: np.random.Generator,
+    sigma2: float,
+    eta: float,
+    task_var: float | None,
+) -> dict[str, Any]:
+    """Keywords of :func:`numerics.softmax_multihead.figures.compute_4b` at one ``(d, L)``."""
+    return {
+        "Lps": (L,),
+        "d": d,
+        "sigma2": sigma2,
+        "eta": eta,
+        "estimators": estimators,
+        "n": n,
+        "rng": rng,
+        "task_var": task_var,
+        "closed_forms": False,
+    }
+
+
 def check_eqd_29_mc(
     *,
     quick: bool = True,
@@ -161,16 +183,12 @@ def check_eqd_29_mc(
     n = 8_000 if quick else 200_000
     eta_mc = eta if fault_mc_eta is None else fault_mc_eta
     ev: list[Evidence] = []
+    # Fig. 4(b)'s DGD and GD risks (one common-prompt pass per setting) at this check's settings,
+    # prompts and stream
     for d, L in ((5, 10), (5, 40), (5, 100), (20, 100)):
-        eD, eV = risk_mc(
-            [lambda X, q: dgd_weights(X, q, eta_mc), lambda X, q: gd_weights(X, q, eta_mc)],
-            d=d,
-            L=L,
-            sigma2=sigma2,
-            n=n,
-            rng=rng,
-            task_var=fault_task_var,
-        )
+        ((eD, eV),) = compute_4b(
+            **_fig4b(d, L, ("DGD", "GD"), n, rng, sigma2, eta_mc, fault_task_var)
+        )["estimates"]
         setting = {"d": d, "L": L, "eta": eta, "sigma2": sigma2, "task_var": fault_task_var}
         ev.append(
             mc_agreement(
@@ -189,15 +207,9 @@ def check_eqd_29_mc(
             )
         )
     d, L = 20, 160
-    (eB,) = risk_mc(
-        [lambda X, q: ridge_weights(X, q, d * sigma2)],
-        d=d,
-        L=L,
-        sigma2=sigma2,
-        n=2000 if quick else 40_000,
-        rng=rng,
-        task_var=fault_task_var,
-    )
+    ((eB,),) = compute_4b(
+        **_fig4b(d, L, ("ridge",), 2000 if quick else 40_000, rng, sigma2, eta_mc, fault_task_var)
+    )["estimates"]
     pred = th.bayes_risk_limit(d / L, sigma2)
     ev.append(
         band(

@@ -5,6 +5,7 @@ length), Fig. 6 (true vs approximate loss landscape), Fig. 22 (two-head ODE phas
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,14 @@ from numerics.softmax_multihead.flows import STIFF, reduced_flow
 from numerics.softmax_multihead.mc import ltilde_landscape_mc, risk_mc
 from numerics.softmax_multihead.predictors import dgd_weights, gd_weights, ridge_weights, tf_weights
 
-__all__ = ["FIG_SETTING", "compute_ridge_curve", "compute_4b", "compute_6", "compute_22"]
+__all__ = [
+    "FIG_SETTING",
+    "FIG4B_ESTIMATORS",
+    "compute_ridge_curve",
+    "compute_4b",
+    "compute_6",
+    "compute_22",
+]
 
 #: The setting of the figures (spec 001 §1.1: d = 5, L = 40, σ² = 0.1).
 FIG_SETTING: dict[str, Any] = {"d": 5, "L": 40, "sigma2": 0.1}
@@ -35,44 +43,68 @@ def compute_ridge_curve(Lps: list[int], *, n: int, seed: int) -> np.ndarray:
     )
 
 
-def compute_4b(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Fig. 4(b): MC risks vs ``L'`` of the two-head TF (0.13, 3.45), the single-head TF
-    (1/√5, 1.6277), GD and DGD with η = 0.897 and ridge (columns in that order), and the GD/DGD
-    closed forms on a fine grid."""
-    rng = np.random.default_rng(seed)
-    Lps = [10, 20, 40, 60, 80, 100]
-    n = 4000 if quick else 50_000
+#: Fig. 4(b)'s estimators, in the figure's column order.
+FIG4B_ESTIMATORS = ("two-head TF", "single-head TF", "GD", "DGD", "ridge")
+
+
+def compute_4b(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    Lps: Sequence[int] = (10, 20, 40, 60, 80, 100),
+    d: int = _D,
+    sigma2: float = _S2,
+    eta: float = 0.897,
+    estimators: Sequence[str] = FIG4B_ESTIMATORS,
+    n: int | None = None,
+    rng: np.random.Generator | None = None,
+    task_var: float | None = None,
+    closed_forms: bool = True,
+) -> dict[str, Any]:
+    """Fig. 4(b): MC risks vs ``L'`` (``estimates[i][j]``: test length ``Lps[i]``, estimator
+    ``estimators[j]``, one risk_mc pass on common prompts per length; ``mc`` their means) of the
+    two-head TF (0.13, 3.45), the single-head TF (1/√5, 1.6277), GD and DGD with step ``eta`` and
+    ridge (λ = dσ²), and the GD/DGD closed forms on a fine grid (``closed_forms``).  Defaults are
+    the figure's (d = 5, σ² = 0.1, η = 0.897, 4000 prompts quick, ``default_rng(seed)``);
+    :func:`numerics.softmax_multihead.checks_optimality.check_eqd_29_mc` passes its own lengths,
+    estimators, prompts and stream, and its fault ``task_var`` (the β prior of the sampled
+    prompts)."""
+    rng = np.random.default_rng(seed) if rng is None else rng
+    n = (4000 if quick else 50_000) if n is None else n
     w1, m1 = 1 / np.sqrt(_D), 1.6277
-    mc = np.array(
-        [
-            [
-                e.mean
-                for e in risk_mc(
-                    [
-                        lambda X, q: tf_weights(X, q, [0.13, -0.13], [3.45, -3.45]),
-                        lambda X, q: tf_weights(X, q, [w1], [m1]),
-                        lambda X, q: gd_weights(X, q, 0.897),
-                        lambda X, q: dgd_weights(X, q, 0.897),
-                        lambda X, q: ridge_weights(X, q, _D * _S2),
-                    ],
-                    d=_D,
-                    L=Lp,
-                    sigma2=_S2,
-                    n=n,
-                    rng=rng,
-                )
-            ]
-            for Lp in Lps
-        ]
-    )
-    xs = np.arange(5, 101)
-    return {
-        "Lps": Lps,
-        "mc": mc,
-        "xs": xs,
-        "gd": th.gd_risk(0.897, _D, xs, _S2),
-        "dgd": th.dgd_risk(0.897, _D, xs, _S2),
+    fns = {
+        "two-head TF": lambda X, q: tf_weights(X, q, [0.13, -0.13], [3.45, -3.45]),
+        "single-head TF": lambda X, q: tf_weights(X, q, [w1], [m1]),
+        "GD": lambda X, q: gd_weights(X, q, eta),
+        "DGD": lambda X, q: dgd_weights(X, q, eta),
+        "ridge": lambda X, q: ridge_weights(X, q, d * sigma2),
     }
+    est = [
+        risk_mc(
+            [fns[k] for k in estimators],
+            d=d,
+            L=Lp,
+            sigma2=sigma2,
+            n=n,
+            rng=rng,
+            task_var=task_var,
+        )
+        for Lp in Lps
+    ]
+    out: dict[str, Any] = {
+        "Lps": list(Lps),
+        "estimators": list(estimators),
+        "estimates": est,
+        "mc": np.array([[e.mean for e in row] for row in est]),
+    }
+    if closed_forms:
+        xs = np.arange(5, 101)
+        out |= {
+            "xs": xs,
+            "gd": th.gd_risk(eta, d, xs, sigma2),
+            "dgd": th.dgd_risk(eta, d, xs, sigma2),
+        }
+    return out
 
 
 def compute_6(

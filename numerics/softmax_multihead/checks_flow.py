@@ -14,7 +14,6 @@ from numerics.softmax_multihead.bands import band
 from numerics.softmax_multihead.figures import compute_22
 from numerics.softmax_multihead.flows import (
     augmented_rhs,
-    late_flow,
     reduced_flow,
     stage_flow,
     two_head_flow,
@@ -307,7 +306,9 @@ def check_appb_phases_ode_late(
     the spec's reading ω ~ t^{-1/2} of the paper heuristic (exponent lost in the OCR) vs the
     measured t^{-1/6} (an ``unconfirmed`` row)."""
     ev: list[Evidence] = []
-    tr = late_flow(d, L, sigma2, 1.0)
+    tl = np.logspace(4, 6, 9)
+    fig = compute_22(T=1e6, d=d, L=L, sigma2=sigma2, t=tl)  # the figure's flow, to t = 1e6
+    tr = fig["flow"]
     ts = np.array([1e3, 1e4, 1e5, 1e6])
     Y = tr(ts)
     ev.append(
@@ -327,9 +328,8 @@ def check_appb_phases_ode_late(
             kind="FLOAT",
         )
     )
-    tl = np.logspace(4, 6, 9)
-    mu = tr(tl)[:, 1]
-    om = tr(tl)[:, 0]
+    mu = fig["y"][:, 1]
+    om = fig["y"][:, 0]
     slope = loglog_slope(tl, mu)
     ev.append(
         band("late slope of log mu vs log t on [1e4, 1e6] (spec: [0.15, 0.19])", slope, 0.15, 0.19)

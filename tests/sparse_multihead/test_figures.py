@@ -75,3 +75,37 @@ def test_thm5_1_rate_judges_the_figures_risks(monkeypatch: pytest.MonkeyPatch) -
     ((kwargs, data),) = calls
     assert kwargs["ns"].tolist() == [64, 128, 256]
     assert rows[0].observed == float(np.max(data["pre_gd"] / data["bounds"]["Thm 5.1"]["shape"]))
+
+
+@pytest.mark.train
+@pytest.mark.result("czz24:fig1b")
+def test_fig1b_check_judges_the_figures_trained_curves(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sims.checks.sparse_multihead import fig1b as C
+
+    calls = _spy(monkeypatch, C, "compute_1b")
+    rows = C.check_fig1b_train(fault_leak_task=0.5)
+    ((kwargs, data),) = calls
+    assert kwargs["fault_leak_task"] == 0.5 and kwargs["ns_tf"] == C.FIG1B_NS["quick"]
+    curve = data["trained"][0]
+    assert rows[0].details["trained"] == float(np.mean(curve["errors"][0]))
+    assert rows[0].details["bayes"] == float(np.mean(curve["bayes_errors"][0]))
+
+
+@pytest.mark.train
+@pytest.mark.result("czz24:eq3.1")
+def test_eq3_1_checks_judge_the_figures_deltas_and_probes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sims.checks.sparse_multihead import heads as C
+
+    c1c = _spy(monkeypatch, C, "compute_1c")
+    rows = C.check_eq3_1_train()
+    ((kwargs, data),) = c1c
+    assert kwargs["preset"] == "s2_h8"
+    assert np.array_equal(rows[1].details["delta"], data["delta"], equal_nan=True)
+    probe = _spy(monkeypatch, C, "compute_heads_probe")
+    rows = C.check_eq3_1_train_probe(fault_shuffle_targets=True)
+    ((kwargs, data),) = probe
+    assert kwargs["perm"] is not None and kwargs["q"] == 4
+    ys = [float(np.mean(e)) for e in data["models"][0]["errors"]["trained"]["y"]]
+    assert rows[3].observed["y_probe_excess"] == ys

@@ -11,6 +11,7 @@ and the head difference reported.  The trained models never see a prediction
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -92,24 +93,27 @@ def check_fig1b_train(
     the model learned in context); INFO: the trained risks next to the spec's ridge*, lasso*,
     Bayes.  ``fault_leak_task = λ`` mixes the task into the model's coefficient,
     ``ŵ ← (1 − λ)ŵ + λw*`` (an impossible model that must break the Bayes floor; negative
-    control)."""
+    control, passed through the figure's :func:`compute_1b`, whose trained curves these are)."""
     tier = "quick" if quick else "full"
-    trials = 300 if quick else 1000
+    # the figure's trained curves (compute_1b) at this check's n, contexts and streams, with the
+    # Bayes error on the same contexts
+    fig = compute_1b(
+        quick=quick,
+        seed=seed,
+        ns=(),
+        ns_tf=FIG1B_NS[tier],
+        tf_trials=300 if quick else 1000,
+        tf_rng=lambda m: check_rng(seed, _FIG1B_STREAM, m),
+        paired_bayes=True,
+        fault_leak_task=fault_leak_task,
+    )
     out: list[Evidence] = []
-    for preset in FIG1B_PRESETS[tier]:
+    for curve in fig["trained"]:
+        preset = curve["preset"]
         res = trained(preset, seed=seed)
-        model = load_model(preset, res)
         risks: dict[int, float] = {}
         medians: dict[int, float] = {}
-        for m in FIG1B_NS[tier]:
-            p = sample_sparse_prompts(
-                fig1b_setting(m), trials, rng=check_rng(seed, _FIG1B_STREAM, m)
-            )
-            w_tf = coefficients(model, p.X, p.y)
-            if fault_leak_task is not None:
-                w_tf = (1.0 - fault_leak_task) * w_tf + fault_leak_task * p.w
-            err = np.sum((w_tf - p.w) ** 2, axis=1)
-            eb = np.sum((bayes_fit(p.X, p.y, 4, 0.01, "gauss") - p.w) ** 2, axis=1)
+        for m, err, eb in zip(curve["ns"], curve["errors"], curve["bayes_errors"], strict=True):
             tf, diff = estimate_from_samples(err), estimate_from_samples(err - eb)
             risks[m], medians[m] = tf.mean, float(np.median(err))
             info = {
@@ -326,14 +330,32 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     return out
 
 
-def compute_1b(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+def compute_1b(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    ns: tuple[int, ...] | None = None,
+    ns_tf: tuple[int, ...] | None = None,
+    tf_trials: int = 300,
+    tf_rng: Callable[[int], np.random.Generator] | None = None,
+    paired_bayes: bool = False,
+    fault_leak_task: float | None = None,
+) -> dict[str, Any]:
     """Fig. 1b data (σ = 0.1, d = 16, s = 4, experimental prior): the exact OLS curve (n ∉
     {15, 16, 17}), MC ridge* / lasso* / Bayes (mean, se) over n, and the small trained masked
     linear TFs (trained at n = 12, evaluated at each n with attention scale 1/n; quick: heads
-    (4, 4, 4); --full: L = 4, h ∈ {1, 4, 8})."""
+    (4, 4, 4); --full: L = 4, h ∈ {1, 4, 8}).
+
+    Knobs (defaults: the figure's): the baselines' ``ns`` (quick 4, 8, 12, 20; ``()`` leaves them
+    out), the trained models' ``ns_tf`` (quick 6, …, 24; full 4, …, 24), their contexts per n
+    ``tf_trials`` and stream ``tf_rng(n)`` (``None``: ``default_rng(seed + 7000 + n)``),
+    ``paired_bayes`` (also the Bayes error on the same contexts) and ``fault_leak_task = λ``
+    (``ŵ ← (1 − λ)ŵ + λw*``, a negative control).  Each trained curve also keeps the per-context
+    ``errors`` (and ``bayes_errors``) by n."""
     d, s, s2 = 16, 4, 0.01
     ns_exact = [m for m in range(2, 26) if abs(m - d) > 1]
-    ns = (4, 8, 12, 20) if quick else (2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24)
+    if ns is None:
+        ns = (4, 8, 12, 20) if quick else (2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24)
     trials = 40 if quick else 300
     curves: dict[str, list[tuple[float, float]]] = {"ridge*": [], "lasso*": [], "Bayes": []}
     for m in ns:
@@ -354,17 +376,25 @@ def compute_1b(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
         b = estimate_from_samples(err(bayes_fit(p.X, p.y, s, s2, "gauss")))
         for k, e in (("ridge*", r), ("lasso*", la), ("Bayes", b)):
             curves[k].append((e.mean, e.se))
-    ns_tf = (6, 12, 18, 24) if quick else tuple(range(4, 26, 2))
+    if ns_tf is None:
+        ns_tf = (6, 12, 18, 24) if quick else tuple(range(4, 26, 2))
     trained_curves = []
     for preset in FIG1B_PRESETS["quick" if quick else "full"]:
         model = load_model(preset, trained(preset, seed=seed))
-        est = []
+        est, errors, bayes_errors = [], [], []
         for m in ns_tf:
             st = SparseRegressionICL.isotropic(d=d, s=s, n=m, sigma2=s2, prior="gauss")
-            p = sample_sparse_prompts(st, 300, rng=np.random.default_rng(seed + 7000 + m))
-            est.append(
-                estimate_from_samples(np.sum((coefficients(model, p.X, p.y) - p.w) ** 2, axis=1))
-            )
+            g = np.random.default_rng(seed + 7000 + m) if tf_rng is None else tf_rng(m)
+            p = sample_sparse_prompts(st, tf_trials, rng=g)
+            w_tf = coefficients(model, p.X, p.y)
+            if fault_leak_task is not None:
+                w_tf = (1.0 - fault_leak_task) * w_tf + fault_leak_task * p.w
+            errors.append(np.sum((w_tf - p.w) ** 2, axis=1))
+            est.append(estimate_from_samples(errors[-1]))
+            if paired_bayes:
+                bayes_errors.append(
+                    np.sum((bayes_fit(p.X, p.y, s, s2, "gauss") - p.w) ** 2, axis=1)
+                )
         trained_curves.append(
             {
                 "preset": preset,
@@ -372,6 +402,8 @@ def compute_1b(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
                 "ns": ns_tf,
                 "mean": [e.mean for e in est],
                 "se": [e.se for e in est],
+                "errors": errors,
+                "bayes_errors": bayes_errors,
             }
         )
     return {

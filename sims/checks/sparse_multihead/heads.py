@@ -34,6 +34,7 @@ on the 11th; INFO next to the spec's calibrated Alg. 1 "ideal reference".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -100,19 +101,11 @@ ROW_SUM_RTOL = 1e-12
 
 def check_eq3_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Eq. (3.1) on the trained S2 (8, 1, 1) model: ΔE by exact head masking (R12), the layer-1
-    row of W normalised to sum 1 (FLOAT), the pattern reported (INFO, not asserted; spec §3)."""
-    res = trained("s2_h8", seed=seed)
-    exp = PRESETS["s2_h8"][0]
-    model = MaskedLinearTF(
-        exp.setting.d,
-        exp.heads,
-        exp.d_hid,
-        generator=torch.Generator().manual_seed(0),
-        attn_scale=1.0 / exp.setting.n,
-    )
-    model.load_state_dict({k: torch.as_tensor(v) for k, v in res.params.items()})
-    D = head_deltas(to_weights(model), exp.heads, exp.setting, 200 if quick else 1000, seed)
-    W1 = head_importance(D[:1, : exp.heads[0]])
+    row of W normalised to sum 1 (FLOAT), the pattern reported (INFO, not asserted; spec §3).
+    ΔE is the Fig. 1c figure's (:func:`compute_1c` at this model and 200, full 1000, contexts)."""
+    fig = compute_1c(quick=quick, seed=seed, preset="s2_h8", contexts=200 if quick else 1000)
+    D = fig["delta"]
+    W1 = head_importance(D[:1, : fig["heads"][0]])
     return [
         float_agreement("Eq. 3.1 layer-1 row sums to 1", W1.sum(), 1.0, rtol=ROW_SUM_RTOL),
         informational(
@@ -221,27 +214,35 @@ def check_eq3_1_train_probe(
     last-layer probe ≤ the model's read-out + 5·se (paired); trained last-layer probe < the
     random-init one − 5·se.  INFO: per-layer probe excess risk and R² of r̂ ⊙ x_q and w* ⊙ x_q,
     P-probing curves (the paper's claims: h = 1 worse, layer 1 preprocesses; no spec criterion).
-    ``fault_shuffle_targets=True`` permutes the probe's training targets (negative control)."""
-    tier = "quick" if quick else "full"
+    ``fault_shuffle_targets=True`` permutes the probe's training targets (negative control).  The
+    probe errors and P-probing curves are the figure's (:func:`compute_heads_probe` at this
+    check's n, q, prompts and streams; the fault is passed through)."""
     B, q, n_test = (1280, 4, 256) if quick else (8192, 1, 2048)
     n_train = B - n_test
     rng = check_rng(seed, _PATH, "permutation")
     perm = rng.permutation(n_train) if fault_shuffle_targets else None
+    pp = 256 if quick else 1024
+    # the figure's probes (compute_heads_probe; --full: the L = 4 models) at this check's n, q,
+    # prompts and streams
+    fig = compute_heads_probe(
+        quick=quick,
+        seed=seed,
+        n=n,
+        q=q,
+        prompts=B,
+        n_test=n_test,
+        prompt_rng=lambda: check_rng(seed, _PATH, "prompts"),
+        control_seed=check_seed(seed, _PATH, "control"),
+        perm=perm,
+        pprobe_prompts=pp,
+        pprobe_rng=lambda: check_rng(seed, _PATH, "p-probe"),
+    )
     out: list[Evidence] = []
-    presets = FIG1B_PRESETS[tier] if quick else FIG1B_PRESETS[tier][-3:]  # --full: L = 4 models
-    for preset in presets:
+    for fm in fig["models"]:
+        preset, p, model = fm["preset"], fm["prompts"], fm["networks"]["trained"]
         exp = PRESETS[preset][0]
         st = exp.setting
-        setting = SparseRegressionICL.isotropic(
-            d=st.d, s=st.s, n=n, sigma2=st.sigma2, prior=st.prior, q=q
-        )
-        p = sample_sparse_prompts(setting, B, rng=check_rng(seed, _PATH, "prompts"))
-        model = load_model(preset, trained(preset, seed=seed))
-        g_control = torch.Generator().manual_seed(check_seed(seed, _PATH, "control"))
-        control = build_model(exp, g_control)
-        assert isinstance(control, MaskedLinearTF)
-        args = (p.X, p.y, p.w, p.xq, n_train, perm)
-        tr, rnd = probe_errors(model, *args), probe_errors(control, *args)
+        tr, rnd = fm["errors"]["trained"], fm["errors"]["control"]
         te = slice(n_train, None)
         Xte, yte, wte, xqte = p.X[te], p.y[te], p.w[te], p.xq[te]
         bayes = np.sum((bayes_fit(Xte, yte, st.s, st.sigma2, st.prior) - wte) ** 2, axis=1)
@@ -326,14 +327,8 @@ def check_eq3_1_train_probe(
                 needed=PAPER_TRAINING_SCALE,
             )
         )
-        pset = SparseRegressionICL.isotropic(
-            d=st.d, s=st.s, n=117, sigma2=st.sigma2, prior=st.prior, q=11
-        )
-        pp = 256 if quick else 1024
-        pq = sample_sparse_prompts(pset, pp, rng=check_rng(seed, _PATH, "p-probe"))
-        pargs = (pq.X, pq.y, pq.w, pq.xq, pq.yq)
-        eta, mean, se = pprobe_curve(model, *pargs)
-        eta0, mean0, _ = pprobe_curve(control, *pargs)
+        (mean, se), (mean0, _) = fm["pprobe"]["trained"], fm["pprobe"]["control"]
+        eta, eta0 = fm["pprobe_eta"]["trained"], fm["pprobe_eta"]["control"]
         out.append(
             informational(
                 f"P-probing {preset} (Fig. 2b, n = 117, q = 11): 11th-query excess risk at GD "
@@ -363,48 +358,107 @@ def _sst(T: np.ndarray, te: slice) -> float:
     return float(np.mean(np.sum((Tt - Tt.reshape(-1, Tt.shape[-1]).mean(axis=0)) ** 2, axis=2)))
 
 
-def compute_1c(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+def compute_1c(
+    *, quick: bool = True, seed: int = 0, preset: str = "fig1b_h4", contexts: int | None = None
+) -> dict[str, Any]:
     """Eq. (3.1) importance table (the paper's Fig. 1c) of the trained Fig. 1b model with 4 heads in
-    each of its 3 layers, rows sorted descending (App. B)."""
-    preset = "fig1b_h4"
+    each of its 3 layers, rows sorted descending (App. B).
+
+    Knobs (defaults: the figure's): the trained ``preset`` and the ``contexts`` of the exact
+    head masking (40, full 500).  Also returned: the masking's ``delta`` ΔE (layers × heads)."""
     exp = PRESETS[preset][0]
     model = load_model(preset, trained(preset, seed=seed))
-    D = head_deltas(to_weights(model), exp.heads, exp.setting, 40 if quick else 500, seed)
+    n_ctx = (40 if quick else 500) if contexts is None else contexts
+    D = head_deltas(to_weights(model), exp.heads, exp.setting, n_ctx, seed)
     W = np.zeros_like(D)
     for i, h in enumerate(exp.heads):
         W[i, :h] = head_importance(D[i : i + 1, :h])[0]
-    return {"heads": exp.heads, "W": sorted_importance(np.nan_to_num(W))}
+    return {"heads": exp.heads, "W": sorted_importance(np.nan_to_num(W)), "delta": D}
 
 
-def compute_heads_probe(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+def compute_heads_probe(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    n: int | None = None,
+    q: int | None = None,
+    prompts: int | None = None,
+    n_test: int | None = None,
+    prompt_rng: Callable[[], np.random.Generator] | None = None,
+    control_seed: int | None = None,
+    perm: np.ndarray | None = None,
+    pprobe_prompts: int | None = None,
+    pprobe_rng: Callable[[], np.random.Generator] | None = None,
+) -> dict[str, Any]:
     """Fig. 1d / Fig. 2b data for the cached Fig. 1b models (quick: (4, 4, 4); --full: L = 4,
     h ∈ {1, 4, 8}): per model and its random-init control, the held-out probe excess risk per
-    layer (n = 12; mean, se) and the P-probing curve (n = 117, q = 11; mean, se over GD steps)."""
+    layer (n = 12; mean, se) and the P-probing curve (n = 117, q = 11; mean, se over GD steps).
+
+    Knobs (defaults: the figure's): the probing prompts' context length ``n`` and queries ``q``
+    (``None``: the model's training setting), their number ``prompts`` (768, full 4096) of which
+    ``n_test`` held out (256, full 1024) and their stream ``prompt_rng()`` (``None``:
+    ``default_rng(seed + 6161)``, fresh per model); the control's init seed ``control_seed``
+    (``None``: seed + 7171); ``perm`` permutes the probe's training targets (a negative control);
+    the P-probing prompts ``pprobe_prompts`` (128, full 512) and stream ``pprobe_rng()``
+    (``None``: ``default_rng(seed + 4242)``).  Per model also: the ``prompts``, the per-target,
+    per-layer held-out ``errors`` of :func:`probe_errors` (``trained``, ``control``), both
+    ``networks`` and the P-probing step sizes ``pprobe_eta``."""
     tier = "quick" if quick else "full"
     presets = FIG1B_PRESETS[tier] if quick else FIG1B_PRESETS[tier][-3:]
     B, nte, pp = (768, 256, 128) if quick else (4096, 1024, 512)
+    B = B if prompts is None else prompts
+    nte = nte if n_test is None else n_test
+    pp = pp if pprobe_prompts is None else pprobe_prompts
     models = []
     for preset in presets:
         exp = PRESETS[preset][0]
         st = exp.setting
         model = load_model(preset, trained(preset, seed=seed))
-        control = build_model(exp, torch.Generator().manual_seed(seed + 7171))
+        g_control = torch.Generator().manual_seed(
+            seed + 7171 if control_seed is None else control_seed
+        )
+        control = build_model(exp, g_control)
         assert isinstance(control, MaskedLinearTF)
-        p = sample_sparse_prompts(st, B, rng=np.random.default_rng(seed + 6161))
-        probe = {}
+        setting = (
+            st
+            if n is None and q is None
+            else SparseRegressionICL.isotropic(
+                d=st.d,
+                s=st.s,
+                n=st.n if n is None else n,
+                sigma2=st.sigma2,
+                prior=st.prior,
+                q=st.q if q is None else q,
+            )
+        )
+        g = np.random.default_rng(seed + 6161) if prompt_rng is None else prompt_rng()
+        p = sample_sparse_prompts(setting, B, rng=g)
+        probe, errors = {}, {}
         for kind, m in (("trained", model), ("control", control)):
-            err = probe_errors(m, p.X, p.y, p.w, p.xq, B - nte, None)["y"]
-            est = [estimate_from_samples(e) for e in err]
+            errors[kind] = probe_errors(m, p.X, p.y, p.w, p.xq, B - nte, perm)
+            est = [estimate_from_samples(e) for e in errors[kind]["y"]]
             probe[kind] = ([e.mean for e in est], [e.se for e in est])
         pset = SparseRegressionICL.isotropic(
             d=st.d, s=st.s, n=117, sigma2=st.sigma2, prior=st.prior, q=11
         )
-        pq = sample_sparse_prompts(pset, pp, rng=np.random.default_rng(seed + 4242))
-        pprobe = {}
+        gp = np.random.default_rng(seed + 4242) if pprobe_rng is None else pprobe_rng()
+        pq = sample_sparse_prompts(pset, pp, rng=gp)
+        pprobe, pprobe_eta = {}, {}
         for kind, m in (("trained", model), ("control", control)):
-            _, mean, se = pprobe_curve(m, pq.X, pq.y, pq.w, pq.xq, pq.yq)
-            pprobe[kind] = (mean, se)
-        models.append({"preset": preset, "heads": exp.heads, "probe": probe, "pprobe": pprobe})
+            eta, mean, se = pprobe_curve(m, pq.X, pq.y, pq.w, pq.xq, pq.yq)
+            pprobe[kind], pprobe_eta[kind] = (mean, se), eta
+        models.append(
+            {
+                "preset": preset,
+                "heads": exp.heads,
+                "probe": probe,
+                "pprobe": pprobe,
+                "pprobe_eta": pprobe_eta,
+                "prompts": p,
+                "errors": errors,
+                "networks": {"trained": model, "control": control},
+            }
+        )
     return {
         "steps": np.array(PPROBE_STEPS, dtype=float),
         "ideal": PPROBE_IDEAL[0.0],

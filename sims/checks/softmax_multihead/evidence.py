@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,10 +44,16 @@ PRESET = {1: "h1", 2: "h2", 3: "h3", 4: "h4"}
 
 
 def pattern_metrics(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Per-head Obs. 1 metrics (spec R0, ``extract_kq_ov_details``): ω_h, μ_h, diag_ratio,
-    diag_var, max|k21|, max|v|, ov_ratio; and the active-head mask ``|μ_h| ≥ 0.05 max|μ|``."""
+    """Per-head Obs. 1 metrics (spec R0, ``extract_kq_ov_details``) of the effective circuits of
+    ``params``: :func:`circuit_metrics`."""
     KQ, OV = circuits(exp, params)
-    d = exp.d
+    return circuit_metrics(KQ, OV, exp.d)
+
+
+def circuit_metrics(KQ: np.ndarray, OV: np.ndarray, d: int) -> dict[str, np.ndarray]:
+    """Per-head Obs. 1 metrics of effective circuits ``(KQ, OV)`` (as :func:`compute_3` returns
+    them): ω_h, μ_h, diag_ratio, diag_var, max|k21|, max|v|, ov_ratio; and the active-head mask
+    ``|μ_h| ≥ 0.05 max|μ|``."""
     K11 = KQ[:, :d, :d]
     diag = np.diagonal(K11, axis1=1, axis2=2)  # (H, d)
     omega = diag.mean(axis=1)
@@ -64,12 +70,22 @@ def pattern_metrics(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> dict[
     }
 
 
-def compute_3(*, quick: bool = True, seed: int = 0) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Fig. 1 / Fig. 3 numbers: the effective circuits ``(KQ, OV)`` of the trained H = 1, 2, 4
-    presets (``h1``, ``h2``, ``h4``), keyed by H."""
+def compute_3(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    Hs: Sequence[int] = (1, 2, 4),
+    presets: Mapping[int, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Fig. 1 / Fig. 3 numbers: the effective circuits ``(KQ, OV)`` of the trained presets
+    (``presets[H]``, default :data:`PRESET`: ``h1``, ``h2``, ``h4``) for H ∈ ``Hs``, keyed by H,
+    trained with the experiment ``overrides`` (e.g. a fault's ``double_softmax``).  Obs. 1's
+    metrics of these circuits are :func:`circuit_metrics`."""
+    names = PRESET if presets is None else presets
     out = {}
-    for H in (1, 2, 4):
-        res = trained(PRESET[H], seed=seed)
+    for H in Hs:
+        res = trained(names[H], seed=seed, **dict(overrides or {}))
         out[H] = circuits(res.extra["experiment"], res.params)
     return out
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from numerics.ltb.optim import table1_levels
+from numerics.ltb.neighbours import c17_levels
 from numerics.ltb.rawfit import RawLoss, curvature, np_unpack
 from sims.cache import cached
 from sims.data import embed, sample_prompts
@@ -272,13 +272,16 @@ def compute_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> dict[str, An
     """Table 1 at CPU scale (spec C17): for the shared-signal preset (``"shared"``) and its
     β* = 0 control (``"zero"``), the test-risk curves of the trained LTB and LSA
     (``curves[name] = (steps, mean, se)``), the reference levels ``R*``, ``inf_LSA`` and the LSA
-    floor (:func:`numerics.ltb.optim.table1_levels`) and ‖β*‖."""
+    floor and ‖β*‖.  The levels are the ones :func:`sims.checks.ltb.mlp_gap.check_table1_train`
+    and ``check_table1_train_zero_mean`` judge the trained risks against
+    (:func:`numerics.ltb.neighbours.c17_levels` of the preset)."""
     del quick  # the presets fix the training budget
     out: dict[str, Any] = {}
     for key in ("shared", "zero"):
         suffix = "" if key == "shared" else "_zero"
         setting = PRESETS["c17_ltb" + suffix][0].setting
-        levels = table1_levels(setting, rng=np.random.default_rng(seed))
+        lv = c17_levels(setting)
+        levels = {k: lv[k] for k in ("R_star", "inf_lsa", "floor")}
         curves = {
             name: trained(f"c17_{name}{suffix}", seed=seed).extra["curve"]
             for name in ("ltb", "lsa")

@@ -223,7 +223,9 @@ def check_fig1_order(
         4 * reps,
         check_rng(seed, "sims.checks.softmax_window:check_fig1_order", "trained unit"),
     )
-    soft, _, _ = fig1_errors(st.L, st.n, st.sigma2, rng, reps=reps)
+    # the figure's softmax optimum at the trained unit's setting
+    fig_unit = compute_1c(sigma2=st.sigma2, nus=(st.L,), ns=(st.n,), reps=reps, rng=rng)
+    soft = fig_unit["rows"][st.L][0][0]
     out.append(
         mc_agreement(
             "Fig. 1 trained unit (hills nu=1.5, n=20) vs softmax optimum (MC)",

@@ -134,8 +134,9 @@ def check_thm5_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Corollary 6 / R10 (closed forms): spec reference values of R(M,N), R(N,N) = 2L*, the
-    orderings
-    R ≤ tight bound ≤ κ bound, and the M-threshold ``R − η ≤ ε``."""
+    orderings R ≤ tight bound ≤ κ bound (R and the κ bound: the figure's
+    :func:`numerics.lsa_flow.figures.compute_risk_rates` on this check's grid), and the
+    M-threshold ``R − η ≤ ε``."""
     L = spec_Lambda()
     out = []
     refs = {1: "14.13231", 4: "3.750524", 16: "1.155077", 64: "0.506216", math.inf: "0.289929"}
@@ -162,13 +163,23 @@ def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
             rtol=FLOAT_RTOL,
         )
     )
+    # R(M, N) and the κ bound: the figure's curves (compute_risk_rates) on this check's grid
+    grid_Ns, grid_Ms = (4, 16, 64, 256), (1, 4, 16, 64, 256, 1024)
+    fig = compute_risk_rates(
+        quick=quick,
+        seed=seed,
+        Ns=grid_Ns,
+        Ms=np.array(grid_Ms),
+        mc_Ms=(),
+        floor_Ns=np.array([], dtype=int),
+    )
     gaps_a, gaps_b = [], []
-    for N in (4, 16, 64, 256):
-        for M in (1, 4, 16, 64, 256, 1024):
-            R = float(T.prior_risk(L, N, M))
+    for N in grid_Ns:
+        cv = fig["curves"][N]
+        for M, R, kappa in zip(grid_Ms, cv["R"], cv["bound"], strict=True):
             tb = T.tight_bound(L, N, M)
-            gaps_a.append(tb - R)
-            gaps_b.append(T.cor6_bound(L, N, M) - tb)
+            gaps_a.append(tb - float(R))
+            gaps_b.append(float(kappa) - tb)
     out.append(
         ordering("R(M,N) < tight bound (grid)", 0.0, min(gaps_a), margin=STRICT_BOUND_MARGIN)
     )

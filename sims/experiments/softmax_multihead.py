@@ -39,7 +39,7 @@ from sims.cache import cached
 from sims.config import TrainConfig
 from sims.models.linear_attention import LinearAttention
 from sims.models.softmax_attention import SoftmaxAttention
-from sims.train import TrainResult, make_generator, torch_dtype, train
+from sims.train import PlateauCosine, TrainResult, make_generator, torch_dtype, train
 from theory.common.protocols import Estimate
 from theory.settings import check_choice, check_int, check_real
 
@@ -56,6 +56,11 @@ __all__ = [
     "circuits",
     "SETTING_CONFIG",
     "setting_experiment",
+    "setting_schedule",
+    "PLATEAU_TRIGGER_UNITS",
+    "PLATEAU_DECAY_STEPS",
+    "PLATEAU_FLOOR",
+    "PLATEAU_MAX_STEPS",
     "trained_setting",
     "InvariantStop",
     "SETTING_MAX_STEPS",
@@ -224,11 +229,13 @@ def run(
     preset: str | tuple[HpcyExperiment, TrainConfig],
     *,
     stop: InvariantStop | None = None,
+    schedule: PlateauCosine | None = None,
     **overrides: Any,
 ) -> TrainResult:
     """Train one preset; ``overrides`` replace fields of the setting or of the TrainConfig;
     ``stop`` ends training once the invariant has settled (``cfg.steps`` is then an upper bound and
-    ``extra["stopped_at"]`` the steps taken)."""
+    ``extra["stopped_at"]`` the steps taken); ``schedule`` (with ``stop``: it reads the traced
+    invariant) replaces the config's cosine lr schedule."""
     exp, cfg = PRESETS[preset] if isinstance(preset, str) else preset
     exp_fields = {f.name for f in dataclasses.fields(HpcyExperiment)}
     exp = dataclasses.replace(exp, **{k: v for k, v in overrides.items() if k in exp_fields})
@@ -259,7 +266,9 @@ def run(
                 out["inv"] = float(om @ ov[:, 0, d])
         return out
 
-    res = train(model, objective, cfg, generator=gen, callback=snapshot, stop=stop)
+    if schedule is not None and stop is None:
+        raise ValueError("schedule needs stop: the plateau schedule reads the traced invariant")
+    res = train(model, objective, cfg, generator=gen, callback=snapshot, stop=stop, lr_at=schedule)
     res.extra["init_params"] = init
     res.extra["experiment"] = exp
     return res
@@ -353,14 +362,56 @@ def setting_experiment(
     return HpcyExperiment(d=d, L=L, sigma2=sigma2, H=H), cfg
 
 
+#: The plateau schedule of a drawn H = 2 setting (:class:`sims.train.PlateauCosine`): Adam's peak
+#: lr (1e-2) held until the means of ⟨ω, μ⟩ over the last two 500-step windows differ by at most
+#: this many times the stop criterion, ...
+PLATEAU_TRIGGER_UNITS = 3.0
+#: ... then a cosine decay over this many steps ...
+PLATEAU_DECAY_STEPS = 1000
+#: ... to this fraction of the peak lr (the iterate's minibatch noise ∝ lr), ...
+PLATEAU_FLOOR = 0.01
+#: ... within this step bound: a slow escape (d = 1, L = 16, σ² = 0, seed 2) triggers at 3100
+#: steps and meets the stop criterion at 5141 (trigger + decay + two 500-step windows to confirm);
+#: a run stops as soon as it converges (most drawn H = 2 runs at 2300–3100 steps).
+PLATEAU_MAX_STEPS = 6000
+
+
+def setting_schedule(
+    H: int, cfg: TrainConfig, stop: InvariantStop
+) -> tuple[TrainConfig, PlateauCosine | None]:
+    """The lr schedule of a drawn setting with ``H`` heads stopped by ``stop``: for H = 2 the
+    plateau schedule (its trigger :data:`PLATEAU_TRIGGER_UNITS` times the stop criterion, over
+    the stop's windows), the config's cosine off and its step bound :data:`PLATEAU_MAX_STEPS`; for
+    H ≥ 3 the config's fixed cosine (``None``: the invariant settles before the heads' patterns
+    do, docs/papers/softmax_multihead.md, "Schedules tried")."""
+    if H != 2:
+        return cfg, None
+    schedule = PlateauCosine(
+        lr=cfg.lr,
+        trigger=PLATEAU_TRIGGER_UNITS * stop.rel_drift,
+        window=stop.window,
+        min_steps=stop.min_steps,
+        decay_steps=PLATEAU_DECAY_STEPS,
+        floor=PLATEAU_FLOOR,
+    )
+    return dataclasses.replace(cfg, steps=PLATEAU_MAX_STEPS, lr_decay=1.0), schedule
+
+
 def trained_setting(
-    exp: HpcyExperiment, cfg: TrainConfig, *, seed: int = 0, stop: InvariantStop | None = None
+    exp: HpcyExperiment,
+    cfg: TrainConfig,
+    *,
+    seed: int = 0,
+    stop: InvariantStop | None = None,
+    schedule: PlateauCosine | None = None,
 ) -> TrainResult:
-    """``run((exp, cfg), stop=stop)`` at ``seed`` through the config-keyed cache (the stop
-    criterion is part of the key)."""
+    """``run((exp, cfg), stop=stop, schedule=schedule)`` at ``seed`` through the config-keyed
+    cache (the stop criterion and the schedule are part of the key)."""
     cfg = dataclasses.replace(cfg, seed=seed)
-    key = (exp, cfg) if stop is None else (exp, cfg, stop)
-    return cached("softmax_multihead", key, lambda: run((exp, cfg), stop=stop))
+    key: tuple[Any, ...] = (exp, cfg) if stop is None else (exp, cfg, stop)
+    if schedule is not None:
+        key = (*key, schedule)
+    return cached("softmax_multihead", key, lambda: run((exp, cfg), stop=stop, schedule=schedule))
 
 
 #: Presets keyed by paper figure / spec check.  "smoke" is a seconds-long sanity run.

@@ -309,6 +309,42 @@ def test_an_unconverged_run_is_skipped_with_its_numbers_a_converged_one_is_judge
     assert classify([failing]) == "fail"
 
 
+def test_drawn_two_head_runs_have_the_plateau_schedule_and_the_skip_rule() -> None:
+    """H = 2 at a drawn setting: the plateau schedule (trigger 3x the stop criterion, the step
+    bound raised, the config's cosine off) and an unconverged run's rows ``skipped``; H = 3 keeps
+    the fixed cosine and its unconverged rows are judged with the shortfall recorded (negative
+    control: the same unconverged trace, H = 3, leaves a failing row failing)."""
+    from types import SimpleNamespace
+
+    from sims.experiments.softmax_multihead import setting_experiment
+    from sims.properties import classify
+    from theory.common.protocols import Evidence
+
+    _, cfg = setting_experiment(d=3, L=20, sigma2=0.5, H=2)
+    cfg2, stop, sch = S.setting_training(2, cfg, 0.02)
+    assert sch is not None and stop.rel_drift == pytest.approx(S.STOP_FRACTION * 0.02)
+    assert sch.trigger == pytest.approx(S.PLATEAU_TRIGGER_UNITS * stop.rel_drift)
+    assert (sch.lr, sch.window, sch.min_steps) == (cfg.lr, stop.window, stop.min_steps)
+    assert cfg2.steps == S.PLATEAU_MAX_STEPS and cfg2.lr_decay == 1.0
+    cfg3, stop3, sch3 = S.setting_training(3, cfg, 0.02)
+    assert sch3 is None and cfg3 == cfg and stop3 == stop
+    trace = [{"step": s_, "inv": 0.8 * (1 + 3000.0 / (s_ + 1))} for s_ in range(0, 6000, 20)]
+    res = SimpleNamespace(extra={"trace": trace})
+    failing = Evidence(
+        name="train",
+        kind="TRAIN",
+        predicted=1.0,
+        observed=2.0,
+        tolerance=FAILING_ROW_TOLERANCE,
+        error=5.0,
+        passed=False,
+    )
+    two = S.converged_or_skipped([failing], res, stop, sch, batch=128)
+    assert classify(two) == "not_separable" and two[0].details["not_converged"] == 1
+    three = S.converged_or_skipped([failing], res, stop3, sch3, batch=128)
+    assert classify(three) == "fail" and three[0].details["convergence"]["steps"] == 5981
+
+
 def test_limit_row_trained_where_resolvable_else_the_prediction_route() -> None:
     from theory.common.protocols import Estimate
 

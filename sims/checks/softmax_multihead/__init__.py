@@ -67,6 +67,7 @@ from sims.checks.softmax_multihead.training import (
     STOP_FRACTION,
     VGD_DEFAULTS,
     at_preset,
+    converged_or_skipped,
     convergence_shortfall,
     discriminate,
     invariant_stop,
@@ -75,10 +76,17 @@ from sims.checks.softmax_multihead.training import (
     plan_rtol,
     recipe_details,
     setting_batch,
+    setting_training,
     skip_unconverged,
     trapped_rows,
     validate_obs1,
     validate_vgd,
+)
+from sims.experiments.softmax_multihead import (
+    PLATEAU_DECAY_STEPS,
+    PLATEAU_FLOOR,
+    PLATEAU_MAX_STEPS,
+    PLATEAU_TRIGGER_UNITS,
 )
 
 __all__ = [

@@ -140,6 +140,7 @@ def vgd_setting_rows(
     k_inv = float(th.eta_star(d, L, sigma2))
     rtol, plan = tr_.plan_rtol(k_inv, alts, ev_.RTOL_VGD, L)
     exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
+    cfg, stop, schedule = tr_.setting_training(H, cfg, rtol)
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}"
     limit_name = f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24), not eta_V* (vanilla GD)"
     if (
@@ -163,8 +164,7 @@ def vgd_setting_rows(
                 details={"L": L, "plan": plan, "rtol": rtol},
             )
         ]
-    stop = tr_.invariant_stop(rtol)
-    res = trained_setting(exp, cfg, seed=seed, stop=stop)
+    res = trained_setting(exp, cfg, seed=seed, stop=stop, schedule=schedule)
     steps = int(res.extra.get("stopped_at", cfg.steps))
     m, init = (
         ev_.pattern_metrics(exp, res.params),
@@ -195,7 +195,7 @@ def vgd_setting_rows(
                 "L": L,
                 "omega": m["omega"].tolist(),
                 "mu": mu.tolist(),
-                **tr_.recipe_details(cfg, res, stop, plan, rtol),
+                **tr_.recipe_details(cfg, res, stop, plan, rtol, schedule),
             },
             limit_name=limit_name,
         ),
@@ -206,13 +206,7 @@ def vgd_setting_rows(
     rows = [pair[0], ev_.plateau(tag, res.losses), *pair[1:]]
     if origin:  # the plateau of a model that never moved is the start's: in the trap too
         rows = tr_.trapped_rows(rows, origin, seed)
-    short = tr_.convergence_shortfall(res, stop, batch=cfg.batch_size)
-    # SKIP_UNCONVERGED off: no drawn run meets InvariantStop within SETTING_MAX_STEPS (0 of 106
-    # measured), so skipping would discard every draw and disarm the property-level controls; the
-    # shortfall is recorded on the rows until the budget or the criterion is decided.
-    if short is None or not tr_.SKIP_UNCONVERGED:
-        return [tr_.with_shortfall(e, short) for e in rows]
-    return tr_.skip_unconverged(rows, short)
+    return tr_.converged_or_skipped(rows, res, stop, schedule, batch=cfg.batch_size)
 
 
 def vgd_at_setting(

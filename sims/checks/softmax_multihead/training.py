@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 
 from numerics.testing import TRAIN_RTOL, skipped, swap_alternative, train_discrimination
-from sims.experiments.softmax_multihead import SETTING_CONFIG, InvariantStop
+from sims.config import TrainConfig
+from sims.experiments.softmax_multihead import SETTING_CONFIG, InvariantStop, setting_schedule
+from sims.train import PlateauCosine
 from theory.common.protocols import Evidence
 
 __all__ = [
@@ -42,6 +44,8 @@ __all__ = [
     "SETTING_SECONDS_PER_STEP",
     "STOP_FRACTION",
     "invariant_stop",
+    "setting_training",
+    "converged_or_skipped",
     "convergence_shortfall",
     "skip_unconverged",
     "SKIP_UNCONVERGED",
@@ -308,15 +312,43 @@ def convergence_shortfall(res: Any, stop: InvariantStop, *, batch: int) -> dict[
     }
 
 
-#: Whether a drawn run that did not converge within the step bound has its rows ``skipped``
-#: (:func:`skip_unconverged`).  Off: at the recipe's 3000 steps none of 106 drawn runs met the
-#: stop criterion (drift median 1.15 % vs 0.5 %), so every draw would be discarded and the
-#: property-level negative controls could not fail; the numbers are recorded on every row instead
-#: (``details["convergence"]``, :func:`with_shortfall`).  A plateau-triggered schedule (constant
-#: lr until the window drift is ≤ 3× the criterion, then a 1000-step cosine) converges 6 of 6 H = 2
-#: and 13 of 15 H ∈ {3, 4} draws, but 7 of those 13 fail pattern or ⟨ω, μ⟩ rows (the invariant
-#: settles before the heads' patterns do; docs/papers/softmax_multihead.md, "Schedules tried").
-SKIP_UNCONVERGED = False
+#: Whether a drawn run trained with the plateau schedule (:func:`setting_training`: H = 2) that did
+#: not converge within its step bound has its rows ``skipped`` with the numbers
+#: (:func:`skip_unconverged`).  With the schedule 6 of 6 measured H = 2 draws met the criterion
+#: (2301–3101 steps), so the rule discards only a run the budget cannot resolve.  H ≥ 3 keeps the
+#: fixed cosine (the invariant settles before the heads' patterns do: 7 of 13 converged H ∈ {3, 4}
+#: draws failed pattern rows, docs/papers/softmax_multihead.md, "Schedules tried"); there none of
+#: 106 drawn runs met the criterion within 3000 steps, so its shortfall is recorded on the rows
+#: (``details["convergence"]``) rather than skipped (skipping would discard every draw).
+SKIP_UNCONVERGED = True
+
+
+def setting_training(
+    H: int, cfg: TrainConfig, rtol: float
+) -> tuple[TrainConfig, InvariantStop, PlateauCosine | None]:
+    """How a drawn setting with ``H`` heads and a row of tolerance ``rtol`` is trained: the config,
+    the stop criterion (:func:`invariant_stop`) and, for H = 2, the plateau schedule
+    (:func:`sims.experiments.softmax_multihead.setting_schedule`)."""
+    stop = invariant_stop(rtol)
+    cfg, schedule = setting_schedule(H, cfg, stop)
+    return cfg, stop, schedule
+
+
+def converged_or_skipped(
+    rows: list[Evidence],
+    res: Any,
+    stop: InvariantStop,
+    schedule: PlateauCosine | None,
+    *,
+    batch: int,
+) -> list[Evidence]:
+    """A drawn seed's rows with its convergence: recorded on each row; and, where the run had the
+    plateau schedule and did not converge (:data:`SKIP_UNCONVERGED`), ``skipped`` with the numbers
+    (:func:`skip_unconverged`)."""
+    short = convergence_shortfall(res, stop, batch=batch)
+    if short is None or schedule is None or not SKIP_UNCONVERGED:
+        return [with_shortfall(e, short) for e in rows]
+    return skip_unconverged(rows, short)
 
 
 def with_shortfall(ev: Evidence, short: dict[str, Any] | None) -> Evidence:
@@ -348,7 +380,9 @@ def skip_unconverged(rows: list[Evidence], short: dict[str, Any]) -> list[Eviden
     ]
 
 
-def recipe_details(cfg: Any, res: Any, stop: Any, plan: str, rtol: float) -> dict[str, Any]:
+def recipe_details(
+    cfg: Any, res: Any, stop: Any, plan: str, rtol: float, schedule: Any = None
+) -> dict[str, Any]:
     """The recipe a TRAIN row records: optimiser, lr, batch, steps taken, the step bound, the stop
     criterion and what of it is derived; the row's plan and tolerance."""
     steps = int(res.extra.get("stopped_at", cfg.steps))
@@ -370,7 +404,22 @@ def recipe_details(cfg: Any, res: Any, stop: Any, plan: str, rtol: float) -> dic
             "500-step windows differ by <= rtol/4 and its std over the last "
             "window is <= rtol/4 (relative), at most max_steps; peak lr "
             "1e-2 (h2's calibrated Adam step, not derived: Adam "
-            "normalises the gradient), cosine decay over max_steps",
+            "normalises the gradient), "
+            + (
+                "cosine decay over max_steps"
+                if schedule is None
+                else f"held until the two window means differ by <= "
+                f"{schedule.trigger / stop.rel_drift:g} x the criterion, then cosine decay to "
+                f"{schedule.floor:g} x over {schedule.decay_steps} steps"
+            ),
+            **(
+                {}
+                if schedule is None
+                else {
+                    "schedule": repr(schedule),
+                    "decay_from": schedule.trigger_step(res.extra.get("trace") or []),
+                }
+            ),
         },
         "plan": plan,
         "rtol": rtol,
@@ -380,9 +429,9 @@ def recipe_details(cfg: Any, res: Any, stop: Any, plan: str, rtol: float) -> dic
 def trapped_rows(rows: list[Evidence], trap: str, seed: int) -> list[Evidence]:
     """``rows`` ``skipped`` naming the trap ``seed`` ends in (``trapped=1``)."""
     why = (
-        f"seed {seed} ends in the named {trap}: the ± pair whose position the row measures "
-        "did not form at this CPU training scale, so the row is not measured here (reported, "
-        "not passed)"
+        f"seed {seed} ends in the named {trap}: the ± pair the row presumes (its position, or "
+        "the pattern of a model that formed one) did not form at this CPU training scale, so the "
+        "row is not measured here (reported, not passed)"
     )
     return [skipped(e, why=why, trap=trap, trapped=1) for e in rows]
 

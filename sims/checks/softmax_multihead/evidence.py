@@ -100,11 +100,25 @@ def init_metrics(exp: HpcyExperiment, cfg: TrainConfig, *, seed: int) -> dict[st
     return pattern_metrics(exp, params)
 
 
-@functools.lru_cache(maxsize=64)
-def risk(preset: str, seed: int, L: int | None = None, overrides: tuple = ()) -> Estimate:
-    """Risk of the trained ``preset`` model at test length ``L`` (memoised within the process)."""
+#: Fresh prompts of a trained model's risk estimate (``model_risk``'s default).
+RISK_PROMPTS = 20_000
+
+
+def risk(
+    preset: str, seed: int, L: int | None = None, overrides: tuple = (), n: int = RISK_PROMPTS
+) -> Estimate:
+    """Risk of the trained ``preset`` model at test length ``L`` on ``n`` fresh prompts, memoised
+    within the process (``L`` equal to the preset's training length is the same estimate as
+    ``L = None``: the same prompts)."""
+    if L is not None and L == PRESETS[preset][0].L:
+        L = None
+    return _risk(preset, seed, L, overrides, n)
+
+
+@functools.lru_cache(maxsize=128)
+def _risk(preset: str, seed: int, L: int | None, overrides: tuple, n: int) -> Estimate:
     res = trained(preset, seed=seed, **dict(overrides))
-    return model_risk(res.extra["experiment"], res.params, L=L, seed=seed)
+    return model_risk(res.extra["experiment"], res.params, L=L, n=n, seed=seed)
 
 
 def eta_hat(m: dict[str, np.ndarray]) -> tuple[float, float, float]:

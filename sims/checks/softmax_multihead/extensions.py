@@ -37,7 +37,7 @@ __all__ = [
 # ------------------------------------------------------------------------------ R11 (d)
 #: Prompts per risk estimate of :func:`check_sec5_1_train` (those of
 #: :func:`sims.experiments.softmax_multihead.model_risk` by default).
-RISK_PROMPTS = 20_000
+RISK_PROMPTS = ev_.RISK_PROMPTS
 
 
 def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
@@ -236,13 +236,7 @@ def check_def5_1_train(
 
 def _test_length_risks(presets: tuple[str, ...], Lps: list[int], *, n: int, seed: int) -> dict:
     """Risks (``Estimate``) of the trained ``presets`` (trained at L = 40) at each test length."""
-    out = {}
-    for pre in presets:
-        res = trained(pre, seed=seed)
-        out[pre] = [
-            model_risk(res.extra["experiment"], res.params, L=Lp, n=n, seed=seed) for Lp in Lps
-        ]
-    return out
+    return {pre: [ev_.risk(pre, seed, Lp, (), n) for Lp in Lps] for pre in presets}
 
 
 def compute_4a(

@@ -30,6 +30,7 @@ from numerics.testing import (
 from sims.checks.softmax_multihead import evidence as ev_
 from sims.checks.softmax_multihead import manifold as mf_
 from sims.checks.softmax_multihead import training as tr_
+from sims.checks.softmax_multihead.extensions import compute_4a
 from sims.experiments.softmax_multihead import setting_experiment, trained, trained_setting
 from theory.common.protocols import Evidence, validates_setting
 
@@ -152,7 +153,8 @@ def _obs1_rows(
     exp = res.extra["experiment"]
     if exp.H != H:
         raise ValueError(f"preset {preset!r} has H={exp.H}, not H={H}")
-    m = ev_.pattern_metrics(exp, res.params)
+    KQ, OV = ev_.compute_3(seed=seed, Hs=(H,), presets={H: preset}, overrides=exp_over)[H]
+    m = ev_.circuit_metrics(KQ, OV, exp.d)
     a = m["active"]
     tag = f"H={H}" + (" [double softmax]" if double_softmax else "")
     ev = [
@@ -209,9 +211,11 @@ def check_obs3_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Obs. 3: H = 2, 3, 4 perform alike (within ±0.01 + MC noise of each other) and sit on the DGD
     risk ``R_D(η̂; L)``; H = 1 is worst; the learned risk is within the proven factor of Bayes
     (``≤ sup_ξ R_DGD∞/R_B∞ = 2.53`` at σ² = 0.1 times ``R_B∞``)."""
-    risks, ev = {}, []
-    for H in (1, 2, 3, 4):
-        risks[H] = ev_.risk(ev_.PRESET[H], seed)
+    presets = tuple(ev_.PRESET[H] for H in (1, 2, 3, 4))
+    at_L = compute_4a(
+        seed=seed, Lps=(tr_.OBS1_DEFAULTS["L"],), presets=presets, n=ev_.RISK_PROMPTS, ridge_n=0
+    )["risks"]
+    risks, ev = {H: at_L[ev_.PRESET[H]][0] for H in (1, 2, 3, 4)}, []
     for H in (3, 4):
         se = math.hypot(risks[H].se, risks[2].se)
         ev.append(

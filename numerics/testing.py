@@ -41,6 +41,7 @@ from numerics.train_evidence import (
     TRAIN_START_UNITS,
     TRAIN_TOLERANCE,
     nearest_alternative,
+    not_converged,
     over_seeds,
     swap_alternative,
     tier_seeds,
@@ -109,6 +110,7 @@ __all__ = [
     "passed",
     "assert_passed",
     "assert_fails",
+    "not_converged",
 ]
 
 #: float64 evaluator vs 50-digit mpmath reference.

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from numerics.verdicts import skipped
 from theory.common.protocols import Evidence
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "over_seeds",
     "tier_seeds",
     "train_contract_violations",
+    "not_converged",
 ]
 
 #: Trained model vs prediction, relative distance in invariant coordinates.
@@ -200,6 +202,33 @@ def trap_of(ev: Evidence) -> str | None:
     """The named alternative a TRAIN row ended in (within 1 tolerance unit of it), if any."""
     near = nearest_alternative(ev)
     return near["name"] if near is not None and near["units"] <= 1.0 else None
+
+
+def not_converged(
+    ev: Evidence,
+    *,
+    statistic: str,
+    value: float,
+    criterion: float,
+    steps: int,
+    needs: str,
+    **numbers: Any,
+) -> Evidence:
+    """``ev`` ``skipped`` because the run it measures did not meet its stop criterion within the
+    step budget: such a run can neither confirm nor refute the prediction.  The reason reads "not
+    converged within the budget: <statistic> <value> vs criterion <criterion> after <steps> steps;
+    <needs>" (``needs``: what would converge it -- steps, batch, seconds); the numbers are kept
+    as fields (``not_converged=1``, ``drift``, ``criterion``, ``steps`` and ``numbers``).  A row
+    already ``skipped`` (a named trap, not separable) keeps its own reason."""
+    if ev.status == "skipped":
+        return ev
+    why = (
+        f"not converged within the budget: {statistic} {value:.3g} vs criterion "
+        f"{criterion:.3g} after {steps} steps; {needs}"
+    )
+    return skipped(
+        ev, why=why, not_converged=1, drift=value, criterion=criterion, steps=steps, **numbers
+    )
 
 
 def tier_seeds(seed: int, *, quick: bool, n_full: int = 3) -> tuple[int, ...]:

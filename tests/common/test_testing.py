@@ -336,3 +336,40 @@ def test_tightened_to_half_the_distance_still_separates() -> None:
         "wider", pred, pred, 0.0, alternatives={"alt": alt}, rtol=rtol * 1.001
     )
     assert not wider.passed
+
+
+def test_not_converged_is_skipped_with_its_numbers() -> None:
+    """A row whose run missed its stop criterion: ``skipped`` (never pass or fail; a failing row
+    too), the reason pinned word for word with the numbers, the numbers kept as fields; a row
+    already ``skipped`` keeps its own reason."""
+    from theory.common.protocols import Evidence
+
+    failing = Evidence(
+        name="r",
+        kind="TRAIN",
+        predicted=1.0,
+        observed=2.0,
+        tolerance=0.05,
+        error=20.0,
+        passed=False,
+    )
+    row = T.not_converged(
+        failing,
+        statistic="drift of x",
+        value=0.0234,
+        criterion=0.005,
+        steps=4000,
+        needs="needs about 6.6e+03 steps, 23 s",
+        steps_needed=6621.0,
+    )
+    assert row.status == "skipped" and row.passed
+    assert row.details["why"] == (
+        "not converged within the budget: drift of x 0.0234 vs criterion 0.005 after 4000 "
+        "steps; needs about 6.6e+03 steps, 23 s"
+    )
+    d = row.details
+    assert (d["not_converged"], d["drift"], d["criterion"], d["steps"]) == (1, 0.0234, 0.005, 4000)
+    assert d["steps_needed"] == 6621.0
+    trapped = T.skipped(failing, why="in a trap")
+    kept = T.not_converged(trapped, statistic="s", value=1.0, criterion=0.1, steps=1, needs="n")
+    assert kept.details["why"] == "in a trap" and "not_converged" not in kept.details

@@ -98,3 +98,35 @@ def test_fig34_acg_panels_and_alternatives_fail() -> None:
 @pytest.mark.result("collins24:lemB.5")
 def test_lemb5_trained_on_ellipsoid_and_alternatives_fail() -> None:
     assert_alternatives_fail(S.check_lemb_5_mc_ellipsoid, quick=False)
+
+
+def test_an_unconverged_drawn_run_is_skipped_with_the_batch_that_would_fit_it() -> None:
+    """A drawn run whose derived averaging window W exceeds the budget: its TRAIN row (even a
+    failing one) is ``skipped`` with W, the batch that fits it (batch · W / budget) and the
+    seconds; the numbers are fields."""
+    from sims.checks.softmax_window import evidence as E
+
+    failing = Evidence(
+        name="w",
+        kind="TRAIN",
+        predicted=1.0,
+        observed=1.5,
+        tolerance=0.05,
+        error=10.0,
+        passed=False,
+    )
+    info = {
+        "window": 4 * E.MAX_AVERAGE,
+        "omega_drift_over_window": 0.153,
+        "drift_limit": 0.01,
+        "average_steps": E.MAX_AVERAGE,
+    }
+    row = E.unconverged(failing, info, batch=256)
+    assert row.status == "skipped" and row.passed
+    assert (
+        row.details["needed_batch"] == 4 * 256 and row.details["needed_window"] == 4 * E.MAX_AVERAGE
+    )
+    assert row.details["why"].startswith(
+        "not converged within the budget: omega-hat's drift over the last averaging window 0.153 "
+        f"vs criterion 0.01 after {E.MAX_AVERAGE} steps; the derived window is"
+    )

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from numerics.testing import TRAIN_RTOL, skipped, swap_alternative, train_discrimination
+from numerics.train_evidence import not_converged
 from sims.config import TrainConfig
 from sims.experiments.softmax_multihead import SETTING_CONFIG, InvariantStop, setting_schedule
 from sims.train import PlateauCosine
@@ -362,21 +363,19 @@ def with_shortfall(ev: Evidence, short: dict[str, Any] | None) -> Evidence:
 def skip_unconverged(rows: list[Evidence], short: dict[str, Any]) -> list[Evidence]:
     """A seed whose run did not converge within the step bound (:func:`convergence_shortfall`):
     every row measured on its end point (TRAIN rows, the pair and pattern rows, the plateau) is
-    ``skipped`` with the numbers -- the route cannot resolve the setting within the budget; it is
-    neither a pass nor a fail.  Rows already ``skipped`` (a named trap, not separable) keep their
-    reason."""
+    ``skipped`` with the numbers (:func:`numerics.testing.not_converged`) -- the route cannot
+    resolve the setting within the budget; it is neither a pass nor a fail.  Rows already
+    ``skipped`` (a named trap, not separable) keep their reason."""
     need = short["steps_needed"]
-    why = (
-        f"not converged within the budget: invariant drift {short['drift']:.3g} over the last "
-        f"window vs criterion {short['criterion']:.3g} after {short['steps']} steps; needs "
-        + (
-            f"about {need:.3g} steps, {short['seconds_needed']:.3g} s"
-            if math.isfinite(need)
-            else "more steps (the drift did not decrease over the last window)"
-        )
+    needs = (
+        f"needs about {need:.3g} steps, {short['seconds_needed']:.3g} s"
+        if math.isfinite(need)
+        else "needs more steps (the drift did not decrease over the last window)"
     )
+    numbers = {k: short[k] for k in ("criterion", "steps", "steps_needed", "seconds_needed")}
+    stat = "invariant drift over the last window"
     return [
-        e if e.status == "skipped" else skipped(e, why=why, not_converged=1, **short) for e in rows
+        not_converged(e, statistic=stat, value=short["drift"], needs=needs, **numbers) for e in rows
     ]
 
 

@@ -56,6 +56,7 @@ from numerics.softmax_window.api import optimal_scale
 from numerics.softmax_window.quadrature import optimal_scale_affine
 from numerics.testing import (
     TRAIN_RTOL,
+    not_converged,
     skipped,
     swap_alternative,
     tier_seeds,
@@ -363,14 +364,15 @@ def unconverged(row: Evidence, info: Mapping[str, Any], *, batch: int) -> Eviden
     window = int(info["window"])
     need_batch = batch * max(1.0, window / MAX_AVERAGE)
     secs = SECONDS_PER_STEP * MAX_AVERAGE * need_batch / BASE_BATCH
-    return skipped(
+    return not_converged(
         row,
-        why=(
-            f"not converged within the budget: omega-hat's drift over the last window "
-            f"{info['omega_drift_over_window']:.3g} > limit {info['drift_limit']:.3g} after "
-            f"{info['average_steps']} averaging steps; the derived window is {window} steps "
-            f"(budget {MAX_AVERAGE}); about {need_batch:.3g} prompts per step x {MAX_AVERAGE} "
-            f"steps, {secs:.3g} s, would fit it"
+        statistic="omega-hat's drift over the last averaging window",
+        value=info["omega_drift_over_window"],
+        criterion=info["drift_limit"],
+        steps=info["average_steps"],
+        needs=(
+            f"the derived window is {window} steps (budget {MAX_AVERAGE}); about "
+            f"{need_batch:.3g} prompts per step x {MAX_AVERAGE} steps, {secs:.3g} s, would fit it"
         ),
         needed_window=window,
         needed_batch=need_batch,

@@ -61,3 +61,27 @@ def test_old_figure_names_are_the_same_functions() -> None:
     assert F.fig_omega_lambda is F.fig_optimum_omega_lambda and F.fig_pretrain_matrix is F.fig_5
     assert F.fig_weights is F.fig_1b and F.fig_error_vs_n is F.fig_1c
     assert F.fig_lowrank_rho is F.fig_9
+
+
+def test_compute_9_measures_from_the_first_snapshot_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A unit that starts at M = 0 (the App. J.1 classes' units) has no ρ at its start: compute_9
+    measures from ``first`` (the checks ask 1), its steps aligned; from 0 it refuses clearly
+    (ValueError naming ρ), never a NaN."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from sims.checks.softmax_window import lowrank as LR
+
+    M1 = np.diag([2.0, 1.0, 0.1, 0.0, 0.0, 0.0])
+    run = SimpleNamespace(
+        extra={
+            "M_snapshots": np.array([np.zeros((6, 6)), M1]),
+            "M_trace": np.array([[0, 0.0], [100, 2.0]]),
+        }
+    )
+    monkeypatch.setattr(LR, "trained", lambda preset, seed: run)
+    out = LR.compute_9(preset="f9_square_softmax", first=1)
+    assert out["steps"].tolist() == [100] and out["rho"].shape == (1,)
+    with pytest.raises(ValueError, match="rho"):
+        LR.compute_9(preset="f9_square_softmax", first=0)

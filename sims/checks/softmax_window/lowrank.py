@@ -67,7 +67,7 @@ def check_fig9_train(
     App. J.1's offset, F^2_B and F^cos_B classes and linear attention's contrast
     (:func:`sims.checks.softmax_window.lowrank.fig9_class_rows`).
     ``fault_wrong_subspace=True`` measures ρ against B' = (e₃, e₄), not the task subspace."""
-    rho = compute_9(seed=seed, fault_wrong_subspace=fault_wrong_subspace)["rho"][1:]
+    rho = compute_9(seed=seed, fault_wrong_subspace=fault_wrong_subspace, first=1)["rho"]
     m = len(rho) // 5
     out = [
         ordering(
@@ -119,8 +119,11 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
     ):
         rhos = {
             m: compute_9(
-                seed=seed, preset=f"f9_{cls}_{m}", fault_wrong_subspace=fault_wrong_subspace
-            )["rho"][1:]
+                seed=seed,
+                preset=f"f9_{cls}_{m}",
+                fault_wrong_subspace=fault_wrong_subspace,
+                first=1,
+            )["rho"]
             for m in ("softmax", "linear")
         }
         rho, k = rhos["softmax"], len(rhos["softmax"]) // 5
@@ -158,14 +161,17 @@ def compute_9(
     k: int = 2,
     preset: str = "s5_lowrank",
     fault_wrong_subspace: bool | None = None,
+    first: int = 0,
 ) -> dict[str, Any]:
     """Fig. 9 at the S5 size (d = 6, k = 2, n = 20, σ = 0, Assumption 4.3): ρ(M, B) of the
     trained unit's snapshots over training (``preset``: S5's untied softmax unit by default; the
     App. J.1 classes' units for :func:`fig9_class_rows`), drawn by
     ``sims.figures.softmax_window.fig_9`` and judged by :func:`check_fig9_train`.
     ``fault_wrong_subspace=True`` measures ρ against B' = (e_{k+1}, …, e_{2k}), not the task
-    subspace."""
+    subspace.  ``first``: the first snapshot measured (the checks start at 1, after the start: a
+    unit that starts at M = 0, as the App. J.1 classes' do, has no ρ there)."""
     r = trained(preset, seed=seed)
     B = np.eye(d)[:, k : 2 * k] if fault_wrong_subspace else np.eye(d)[:, :k]
-    rho = np.array([rho_metric(0.5 * (M + M.T), B) for M in r.extra["M_snapshots"]])
-    return {"d": d, "k": k, "steps": r.extra["M_trace"][:, 0], "rho": rho, "pass_level": RHO_MAX}
+    rho = np.array([rho_metric(0.5 * (M + M.T), B) for M in r.extra["M_snapshots"][first:]])
+    steps = r.extra["M_trace"][first:, 0]
+    return {"d": d, "k": k, "steps": steps, "rho": rho, "pass_level": RHO_MAX}

@@ -8,24 +8,20 @@ and setting -- not another paper's), plus ``sims/cache.py``; editing any of them
 entries.  Writes are atomic (temporary file + ``os.replace``): nothing written is left
 half-written.  Each file starts with a magic tag and the SHA-256 of its payload; an entry whose
 checksum does not match (a truncated or corrupted file) is reported with a warning and recomputed,
-never unpickled.  Two processes that miss the same entry at once (the report's workers,
-pytest-xdist) compute it once: the second waits on the entry's lock file, then reads what the
-first wrote.
+never unpickled.
 """
 
 from __future__ import annotations
 
 import ast
-import contextlib
 import functools
 import hashlib
 import importlib.util
 import os
 import pickle
 import tempfile
-import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -190,63 +186,6 @@ def _digest(namespace: str, key: Any, module: str | None) -> str:
     return h.hexdigest()[:24]
 
 
-#: A process waits at most this long for another process computing the same entry, then computes
-#: it itself (a lock held that long is a hung run, not a training).
-LOCK_WAIT_SECONDS = 3600.0
-
-
-@contextlib.contextmanager
-def entry_lock(path: Path, *, wait: float = LOCK_WAIT_SECONDS) -> Iterator[bool]:
-    """Hold an exclusive advisory lock on ``path``'s lock file (``.<name>.lock`` beside it) while
-    the block runs; yields whether the lock was taken (``False`` where the platform has no
-    ``fcntl``, the directory is not writable, or ``wait`` seconds passed).  The lock is released
-    when the block ends or the process dies (``flock``), so a killed run leaves none held."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX: no cross-process lock
-        yield False
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fh = open(path.parent / f".{path.name}.lock", "a+b")  # noqa: SIM115 - held across the yield
-    except OSError:
-        yield False
-        return
-    with fh:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                locked = True
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    locked = False
-                    break
-                time.sleep(0.05)
-        try:
-            yield locked
-        finally:
-            if locked:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-
-
-def _read_entry(path: Path) -> tuple[bool, Any]:
-    """``(True, value)`` for a readable entry at ``path``; ``(False, None)`` if there is none or it
-    is unreadable (reported with a warning: it will be recomputed and overwritten)."""
-    if not path.exists():
-        return False, None
-    try:
-        return True, unpack_entry(path.read_bytes())
-    except Exception as exc:  # noqa: BLE001 - corrupt or incompatible: recompute, overwrite
-        warnings.warn(
-            f"cache entry {path} is unreadable ({type(exc).__name__}: {exc}); recomputing",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-        return False, None
-
-
 def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
     """Return the cached value for ``(namespace, key)`` or compute, store and return it.
 
@@ -258,21 +197,24 @@ def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
     if digest in _MEMORY:
         return _MEMORY[digest]
     path = cache_dir() / namespace.replace(":", "_").replace("/", "_") / f"{digest}.pkl"
-    if not _disk_enabled():
-        value = compute()
-        _MEMORY[digest] = value
-        return value
-    found, value = _read_entry(path)
-    if not found:
-        with entry_lock(path):
-            found, value = _read_entry(path)  # another process may have computed it meanwhile
-            if not found:
-                value = compute()
-                try:
-                    atomic_write_bytes(path, pack_entry(value))
-                except OSError:  # read-only home etc.: memory cache still works
-                    pass
+    if _disk_enabled() and path.exists():
+        try:
+            value = unpack_entry(path.read_bytes())
+            _MEMORY[digest] = value
+            return value
+        except Exception as exc:  # noqa: BLE001 - corrupt or incompatible: recompute, overwrite
+            warnings.warn(
+                f"cache entry {path} is unreadable ({type(exc).__name__}: {exc}); recomputing",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+    value = compute()
     _MEMORY[digest] = value
+    if _disk_enabled():
+        try:
+            atomic_write_bytes(path, pack_entry(value))
+        except OSError:  # read-only home etc.: memory cache still works
+            pass
     return value
 
 

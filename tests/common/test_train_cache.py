@@ -1,5 +1,4 @@
-"""The training loop is reproducible from its generator and resumes exactly; the cache is atomic
-and computes an entry once across processes."""
+"""The training loop is reproducible from its generator, resumes exactly, and the cache is atomic."""
 
 from __future__ import annotations
 
@@ -294,51 +293,3 @@ def test_torch_psd_sqrt_uses_the_backend_rank_cut() -> None:
     from theory.common import backend
 
     assert data.RANK_RTOL == backend.RANK_RTOL
-
-
-_COMPUTE_ONCE = """
-import os, sys, time
-os.environ["ICL_VERIFY_CACHE"] = sys.argv[1]
-from sims import cache
-
-
-def compute():
-    with open(sys.argv[2], "a") as fh:
-        fh.write("computed\\n")
-    time.sleep(1.0)
-    return 42
-
-
-print(cache.cached("lock-test", ("same", 1), compute))
-"""
-
-
-def _run_together(*caches: Path, log: Path) -> list[str]:
-    import subprocess
-    import sys
-
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", _COMPUTE_ONCE, str(c), str(log)],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for c in caches
-    ]
-    return [p.communicate(timeout=120)[0].strip() for p in procs]
-
-
-def test_two_processes_missing_the_same_entry_compute_it_once(tmp_path: Path) -> None:
-    """Two processes that miss the same entry at once: one computes, the other waits on the entry's
-    lock and reads the first one's result (both get the value; the computation ran once).  Negative
-    control: two caches (no shared entry) compute twice."""
-    log = tmp_path / "log.txt"
-    assert _run_together(tmp_path / "c", tmp_path / "c", log=log) == ["42", "42"]
-    assert log.read_text().count("computed") == 1
-    log2 = tmp_path / "log2.txt"
-    assert _run_together(tmp_path / "c1", tmp_path / "c2", log=log2) == ["42", "42"]
-    assert log2.read_text().count("computed") == 2
-    with cache.entry_lock(tmp_path / "x.pkl") as held:
-        assert held
-        with cache.entry_lock(tmp_path / "x.pkl", wait=0.2) as again:  # a second open: blocked
-            assert not again

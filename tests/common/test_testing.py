@@ -23,6 +23,8 @@ DEMO_MARGIN = 0.5
 DEMO_TRAIN_RTOL = 0.008
 #: a band too wide: it also admits the 2 % alternative, so the check must refuse to pass
 DEMO_WIDE_TRAIN_RTOL = 0.05
+#: the tolerance of a made-up failing row (any positive value: it fails by its error)
+DEMO_FAILING_ROW_TOL = 0.05
 #: RATE band of the claim-agreement demonstration (slopes −0.49 vs −0.5 pass, −0.17 vs −1/6 pass)
 DEMO_RATE_ATOL = 0.05
 
@@ -349,7 +351,7 @@ def test_not_converged_is_skipped_with_its_numbers() -> None:
         kind="TRAIN",
         predicted=1.0,
         observed=2.0,
-        tolerance=0.05,
+        tolerance=DEMO_FAILING_ROW_TOL,
         error=20.0,
         passed=False,
     )

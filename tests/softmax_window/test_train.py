@@ -18,6 +18,9 @@ from numerics.testing import assert_fails, assert_passed
 from sims.checks import softmax_window as S
 from theory.common.protocols import Evidence
 
+#: The tolerance of a made-up failing TRAIN row (any positive value: the row fails by its error).
+FAILING_ROW_TOLERANCE = 0.05
+
 
 def assert_alternatives_fail(
     check: Callable[..., list[Evidence]], declared_run: Any = None, **kw: Any
@@ -111,7 +114,7 @@ def test_an_unconverged_drawn_run_is_skipped_with_the_batch_that_would_fit_it() 
         kind="TRAIN",
         predicted=1.0,
         observed=1.5,
-        tolerance=0.05,
+        tolerance=FAILING_ROW_TOLERANCE,
         error=10.0,
         passed=False,
     )

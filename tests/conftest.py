@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,3 +78,28 @@ def declared_run(tmp_path_factory: pytest.TempPathFactory) -> DeclaredRuns:
     shared = tmp_path_factory.getbasetemp().parent / "declared-runs"
     shared.mkdir(exist_ok=True)
     return DeclaredRuns(shared)
+
+
+#: ``spy(module, name)``: the calls of ``module.name`` during a test (see :func:`spy`).
+Spy = Callable[[object, str], list[tuple[dict[str, Any], Any]]]
+
+
+@pytest.fixture
+def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
+    """``spy(module, name)`` wraps ``module.name`` for the test and returns the list it fills with
+    ``(keyword arguments, output)`` of every call -- how a check's test asserts that the check
+    judges its figure's compute function, with the check's own grid and faults."""
+
+    def install(module: object, name: str) -> list[tuple[dict[str, Any], Any]]:
+        calls: list[tuple[dict[str, Any], Any]] = []
+        real = getattr(module, name)
+
+        def wrapper(*args: object, **kwargs: Any) -> Any:
+            out = real(*args, **kwargs)
+            calls.append((kwargs, out))
+            return out
+
+        monkeypatch.setattr(module, name, wrapper)
+        return calls
+
+    return install

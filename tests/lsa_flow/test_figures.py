@@ -33,25 +33,11 @@ def test_fig_1() -> None:
     assert all(ax.lines for ax in fig.axes)
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[tuple[dict, dict]]:
-    """Record every call of ``module.name`` (its keyword arguments and its output)."""
-    calls: list[tuple[dict, dict]] = []
-    real = getattr(module, name)
-
-    def spy(*args: object, **kwargs: object) -> dict:
-        out = real(*args, **kwargs)
-        calls.append((kwargs, out))
-        return out
-
-    monkeypatch.setattr(module, name, spy)
-    return calls
-
-
 @pytest.mark.result("zfb24:fig1")
-def test_fig1_check_judges_the_figures_least_squares(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fig1_check_judges_the_figures_least_squares(spy) -> None:
     from numerics.lsa_flow import checks_figure1 as C
 
-    calls = _spy(monkeypatch, C, "compute_fig_1")
+    calls = spy(C, "compute_fig_1")
     rows = C.check_fig1_mc()
     ((kwargs, data),) = calls
     assert kwargs["ls_fixed_Ms"] == (5, 15) and kwargs["ls_Ms"] == (25,)
@@ -62,11 +48,11 @@ def test_fig1_check_judges_the_figures_least_squares(monkeypatch: pytest.MonkeyP
 
 @pytest.mark.result("zfb24:lem10")
 def test_lem10_check_passes_its_fault_to_the_figures_flow(
-    monkeypatch: pytest.MonkeyPatch,
+    spy,
 ) -> None:
     from numerics.lsa_flow import checks_flow as C
 
-    calls = _spy(monkeypatch, C, "compute_flow_trajectory")
+    calls = spy(C, "compute_flow_trajectory")
     C.check_lem10_ode(fault_variant="transposed")
     ((kwargs, data),) = calls
     assert kwargs["variant"] == "transposed" and len(data["t"]) == 241

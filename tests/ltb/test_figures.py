@@ -35,20 +35,6 @@ def test_old_figure_names_are_the_same_objects() -> None:
     assert F.fig_flow is F.fig_flow_trajectory and F.fig_table1_training is F.fig_mlp_gap_table1
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[tuple[dict, dict]]:
-    """Record every call of ``module.name`` (its keyword arguments and its output)."""
-    calls: list[tuple[dict, dict]] = []
-    real = getattr(module, name)
-
-    def spy(*args: object, **kwargs: object) -> dict:
-        out = real(*args, **kwargs)
-        calls.append((kwargs, out))
-        return out
-
-    monkeypatch.setattr(module, name, spy)
-    return calls
-
-
 def _slope(x: object, y: object) -> float:
     """The log-log slope :func:`numerics.testing.rate_agreement` reports."""
     fit: Any = stats.linregress(np.log(np.asarray(x, float)), np.log(np.asarray(y, float)))
@@ -56,10 +42,10 @@ def _slope(x: object, y: object) -> float:
 
 
 @pytest.mark.result("zwb24:thm4.1")
-def test_thm4_1_rate_judges_the_figures_gaps(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_thm4_1_rate_judges_the_figures_gaps(spy) -> None:
     from numerics.ltb import checks_mlp_gap as C
 
-    calls = _spy(monkeypatch, C, "compute_mlp_gap_scaling")
+    calls = spy(C, "compute_mlp_gap_scaling")
     rows = C.check_thm4_1_rate()
     ((kwargs, data),) = calls
     assert kwargs["Ns"] == (40, 80, 160) and kwargs["mus"] == (0.5, 1.0, 2.0, 4.0)
@@ -68,20 +54,20 @@ def test_thm4_1_rate_judges_the_figures_gaps(monkeypatch: pytest.MonkeyPatch) ->
 
 
 @pytest.mark.result("zwb24:thm6.3")
-def test_thm6_3_ode_judges_the_figures_flow(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_thm6_3_ode_judges_the_figures_flow(spy) -> None:
     from numerics.ltb import checks_flow as C
 
-    calls = _spy(monkeypatch, C, "compute_flow_trajectory")
+    calls = spy(C, "compute_flow_trajectory")
     C.check_thm6_3_ode()
     assert [k["singular_H"] for k, _ in calls] == [False, True]
     assert [k["t_end"] for k, _ in calls] == [400.0, 2000.0]
 
 
 @pytest.mark.result("zwb24:cor6.2")
-def test_cor6_2_rate_judges_the_figures_excess(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cor6_2_rate_judges_the_figures_excess(spy) -> None:
     from numerics.ltb import checks_rates as C
 
-    calls = _spy(monkeypatch, C, "compute_rates_sum_min")
+    calls = spy(C, "compute_rates_sum_min")
     rows = C.check_cor6_2_rate()
     ((kwargs, data),) = calls
     assert kwargs["Ns"].tolist() == [700, 1000, 1400] and kwargs["bayes_Ns"] == ()

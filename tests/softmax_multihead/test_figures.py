@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import sims.figures.softmax_multihead as F
@@ -43,44 +41,31 @@ def test_the_former_figure_name_is_the_same_function() -> None:
     assert F.fig_patterns is F.fig_3 and "fig_patterns" not in F.__all__
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[tuple[dict, Any]]:
-    """Record every call of ``module.name`` (its keyword arguments and its output)."""
-    calls: list[tuple[dict, Any]] = []
-    real = getattr(module, name)
-
-    def spy(*args: object, **kwargs: object) -> Any:
-        out = real(*args, **kwargs)
-        calls.append((kwargs, out))
-        return out
-
-    monkeypatch.setattr(module, name, spy)
-    return calls
-
-
 @pytest.mark.result("hpcy25:obs1")
-def test_obs1_judges_fig3s_circuits(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_obs1_judges_fig3s_circuits(spy) -> None:
     """check_obs1_train's pattern rows are Obs. 1's metrics of the circuits compute_3 returns (the
     Fig. 3 numbers), at the check's own preset and fault overrides."""
     from sims.checks.softmax_multihead import evidence as ev_
     from sims.checks.softmax_multihead import observations as O
 
-    calls = _spy(monkeypatch, ev_, "compute_3")
+    calls = spy(ev_, "compute_3")
     rows = O.check_obs1_train(H=2, seed=0)
     ((kwargs, data),) = calls
     assert kwargs["Hs"] == (2,) and kwargs["presets"] == {2: ev_.PRESET[2]}
-    m = ev_.circuit_metrics(*data[2], O.tr_.OBS1_DEFAULTS["d"])
+    KQ, OV = data[2]
+    m = ev_.circuit_metrics(KQ, OV, O.tr_.OBS1_DEFAULTS["d"])
     diag = next(e for e in rows if "diag_ratio" in e.name)
     assert diag.observed == float(m["diag_ratio"][m["active"]].min())
 
 
 @pytest.mark.result("hpcy25:obs3")
-def test_obs3_judges_fig4as_risks(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_obs3_judges_fig4as_risks(spy) -> None:
     """check_obs3_train's risks are compute_4a's (the Fig. 4(a) numbers) at the training length,
     H = 1..4, on the risk estimate's prompts, without the ridge curve."""
     from sims.checks.softmax_multihead import evidence as ev_
     from sims.checks.softmax_multihead import observations as O
 
-    calls = _spy(monkeypatch, O, "compute_4a")
+    calls = spy(O, "compute_4a")
     rows = O.check_obs3_train(seed=0)
     ((kwargs, data),) = calls
     assert kwargs["Lps"] == (40,) and kwargs["ridge_n"] == 0 and kwargs["n"] == ev_.RISK_PROMPTS

@@ -39,25 +39,11 @@ def test_fig_probe() -> None:
     assert fig.axes[1].get_xscale() == "log"
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[tuple[dict, dict]]:
-    """Record every call of ``module.name`` (its keyword arguments and its output)."""
-    calls: list[tuple[dict, dict]] = []
-    real = getattr(module, name)
-
-    def spy(*args: object, **kwargs: object) -> dict:
-        out = real(*args, **kwargs)
-        calls.append((kwargs, out))
-        return out
-
-    monkeypatch.setattr(module, name, spy)
-    return calls
-
-
 @pytest.mark.result("czz24:fig2c")
-def test_fig2c_checks_judge_the_figures_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fig2c_checks_judge_the_figures_errors(spy) -> None:
     from numerics.sparse_multihead import checks_fig2c as C
 
-    calls = _spy(monkeypatch, C, "compute_2c")
+    calls = spy(C, "compute_2c")
     rows = C.check_fig2c_mc()
     C.check_fig2c_order(fault_no_preprocess=True)
     (kw_mc, mc), (kw_order, _) = calls
@@ -67,10 +53,10 @@ def test_fig2c_checks_judge_the_figures_errors(monkeypatch: pytest.MonkeyPatch) 
 
 
 @pytest.mark.result("czz24:thm5.1")
-def test_thm5_1_rate_judges_the_figures_risks(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_thm5_1_rate_judges_the_figures_risks(spy) -> None:
     from numerics.sparse_multihead import checks_bounds as C
 
-    calls = _spy(monkeypatch, C, "compute_bounds_rates")
+    calls = spy(C, "compute_bounds_rates")
     rows = C.check_thm5_1_rate()
     ((kwargs, data),) = calls
     assert kwargs["ns"].tolist() == [64, 128, 256]
@@ -79,10 +65,10 @@ def test_thm5_1_rate_judges_the_figures_risks(monkeypatch: pytest.MonkeyPatch) -
 
 @pytest.mark.train
 @pytest.mark.result("czz24:fig1b")
-def test_fig1b_check_judges_the_figures_trained_curves(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fig1b_check_judges_the_figures_trained_curves(spy) -> None:
     from sims.checks.sparse_multihead import fig1b as C
 
-    calls = _spy(monkeypatch, C, "compute_1b")
+    calls = spy(C, "compute_1b")
     rows = C.check_fig1b_train(fault_leak_task=0.5)
     ((kwargs, data),) = calls
     assert kwargs["fault_leak_task"] == 0.5 and kwargs["ns_tf"] == C.FIG1B_NS["quick"]
@@ -94,16 +80,16 @@ def test_fig1b_check_judges_the_figures_trained_curves(monkeypatch: pytest.Monke
 @pytest.mark.train
 @pytest.mark.result("czz24:eq3.1")
 def test_eq3_1_checks_judge_the_figures_deltas_and_probes(
-    monkeypatch: pytest.MonkeyPatch,
+    spy,
 ) -> None:
     from sims.checks.sparse_multihead import heads as C
 
-    c1c = _spy(monkeypatch, C, "compute_1c")
+    c1c = spy(C, "compute_1c")
     rows = C.check_eq3_1_train()
     ((kwargs, data),) = c1c
     assert kwargs["preset"] == "s2_h8"
     assert np.array_equal(rows[1].details["delta"], data["delta"], equal_nan=True)
-    probe = _spy(monkeypatch, C, "compute_heads_probe")
+    probe = spy(C, "compute_heads_probe")
     rows = C.check_eq3_1_train_probe(fault_shuffle_targets=True)
     ((kwargs, data),) = probe
     assert kwargs["perm"] is not None and kwargs["q"] == 4

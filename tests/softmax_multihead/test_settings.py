@@ -187,6 +187,21 @@ SEPARABLE_VGD = {"d": 3, "L": 20, "sigma2": 0.5, "H": 2}
 FAILING_ROW_TOLERANCE = 0.2
 
 
+def _failing_train_row():
+    """A hand-made TRAIN row that fails (5 tolerance units from its prediction)."""
+    from theory.common.protocols import Evidence
+
+    return Evidence(
+        name="train",
+        kind="TRAIN",
+        predicted=1.0,
+        observed=2.0,
+        tolerance=FAILING_ROW_TOLERANCE,
+        error=5.0,
+        passed=False,
+    )
+
+
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:eq4.3")
@@ -279,7 +294,6 @@ def test_an_unconverged_run_is_skipped_with_its_numbers_a_converged_one_is_judge
 
     from sims.experiments.softmax_multihead import InvariantStop
     from sims.properties import classify
-    from theory.common.protocols import Evidence
 
     stop = InvariantStop(rel_drift=0.004)
     # drift of the window means ~ 1/steps: 0.8 (1 + 300/s); not settled at 3000 steps
@@ -290,15 +304,7 @@ def test_an_unconverged_run_is_skipped_with_its_numbers_a_converged_one_is_judge
     assert short["seconds_needed"] == pytest.approx(
         short["steps_needed"] * S.SETTING_SECONDS_PER_STEP * 2
     )
-    failing = Evidence(
-        name="train",
-        kind="TRAIN",
-        predicted=1.0,
-        observed=2.0,
-        tolerance=FAILING_ROW_TOLERANCE,
-        error=5.0,
-        passed=False,
-    )
+    failing = _failing_train_row()
     rows = S.skip_unconverged([failing], short)
     assert classify(rows) == "not_separable"
     why = rows[0].details["why"]
@@ -318,7 +324,6 @@ def test_drawn_two_head_runs_have_the_plateau_schedule_and_the_skip_rule() -> No
 
     from sims.experiments.softmax_multihead import setting_experiment
     from sims.properties import classify
-    from theory.common.protocols import Evidence
 
     _, cfg = setting_experiment(d=3, L=20, sigma2=0.5, H=2)
     cfg2, stop, sch = S.setting_training(2, cfg, 0.02)
@@ -330,15 +335,7 @@ def test_drawn_two_head_runs_have_the_plateau_schedule_and_the_skip_rule() -> No
     assert sch3 is None and cfg3 == cfg and stop3 == stop
     trace = [{"step": s_, "inv": 0.8 * (1 + 3000.0 / (s_ + 1))} for s_ in range(0, 6000, 20)]
     res = SimpleNamespace(extra={"trace": trace})
-    failing = Evidence(
-        name="train",
-        kind="TRAIN",
-        predicted=1.0,
-        observed=2.0,
-        tolerance=FAILING_ROW_TOLERANCE,
-        error=5.0,
-        passed=False,
-    )
+    failing = _failing_train_row()
     two = S.converged_or_skipped([failing], res, stop, sch, batch=128)
     assert classify(two) == "not_separable" and two[0].details["not_converged"] == 1
     three = S.converged_or_skipped([failing], res, stop3, sch3, batch=128)

@@ -31,6 +31,7 @@ __all__ = [
     "torch_dtype",
     "make_generator",
     "PlateauCosine",
+    "window_values",
 ]
 
 Objective = Callable[[torch.nn.Module, torch.Generator, int], torch.Tensor]
@@ -97,6 +98,17 @@ def _lr_at(cfg: TrainConfig, step: int) -> float:
     return cfg.lr * (cfg.lr_decay + (1 - cfg.lr_decay) * 0.5 * (1 + math.cos(math.pi * frac)))
 
 
+def window_values(
+    trace: list[dict[str, float]], key: str, last: int, window: int
+) -> tuple[list[float], list[float]]:
+    """The values of ``trace[key]`` logged in the window ``(last - window, last]`` and in the one
+    before it, ``(last - 2 window, last - window]``: what a plateau or stop criterion on a traced
+    invariant compares."""
+    cur = [r[key] for r in trace if key in r and last - window < r["step"] <= last]
+    prev = [r[key] for r in trace if key in r and last - 2 * window < r["step"] <= last - window]
+    return cur, prev
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PlateauCosine:
     """A learning-rate schedule that waits for the run: constant ``lr`` until a traced invariant
@@ -137,17 +149,10 @@ class PlateauCosine:
 
     def plateaued(self, trace: list[dict[str, float]], i: int) -> bool:
         """Whether the invariant has plateaued at the ``i``-th logged record of ``trace``."""
-        last = trace[i]["step"]
+        last = int(trace[i]["step"])
         if last < max(self.min_steps, 2 * self.window):
             return False
-        cur, prev = [], []
-        for r in trace[: i + 1]:
-            if self.key not in r:
-                continue
-            if r["step"] > last - self.window:
-                cur.append(r[self.key])
-            elif r["step"] > last - 2 * self.window:
-                prev.append(r[self.key])
+        cur, prev = window_values(trace, self.key, last, self.window)
         if not cur or not prev:
             return False
         a, b = float(np.mean(cur)), float(np.mean(prev))

@@ -39,7 +39,14 @@ from sims.cache import cached
 from sims.config import TrainConfig
 from sims.models.linear_attention import LinearAttention
 from sims.models.softmax_attention import SoftmaxAttention
-from sims.train import PlateauCosine, TrainResult, make_generator, torch_dtype, train
+from sims.train import (
+    PlateauCosine,
+    TrainResult,
+    make_generator,
+    torch_dtype,
+    train,
+    window_values,
+)
 from theory.common.protocols import Estimate
 from theory.settings import check_choice, check_int, check_real
 
@@ -210,12 +217,7 @@ class InvariantStop:
         last = trace[-1]["step"] if trace else 0
         if last < max(self.min_steps, 2 * self.window):
             return False
-        cur = [r["inv"] for r in trace if "inv" in r and r["step"] > last - self.window]
-        prev = [
-            r["inv"]
-            for r in trace
-            if "inv" in r and last - 2 * self.window < r["step"] <= last - self.window
-        ]
+        cur, prev = window_values(trace, "inv", int(last), self.window)
         if not cur or not prev:
             return False
         a, b = float(np.mean(cur)), float(np.mean(prev))

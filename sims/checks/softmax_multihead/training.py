@@ -23,7 +23,7 @@ from numerics.testing import TRAIN_RTOL, skipped, swap_alternative, train_discri
 from numerics.train_evidence import not_converged
 from sims.config import TrainConfig
 from sims.experiments.softmax_multihead import SETTING_CONFIG, InvariantStop, setting_schedule
-from sims.train import PlateauCosine
+from sims.train import PlateauCosine, window_values
 from theory.common.protocols import Evidence
 
 __all__ = [
@@ -271,10 +271,7 @@ def _drift(trace: list[dict[str, float]], last: int, window: int) -> float | Non
     """The :class:`InvariantStop` statistic ending at step ``last``: the larger of the relative
     change of the invariant's mean between the two windows before ``last`` and its relative
     standard deviation over the last window (``None`` without two filled windows)."""
-    cur = [r["inv"] for r in trace if "inv" in r and last - window < r["step"] <= last]
-    prev = [
-        r["inv"] for r in trace if "inv" in r and last - 2 * window < r["step"] <= last - window
-    ]
+    cur, prev = window_values(trace, "inv", last, window)
     if not cur or not prev:
         return None
     a, b = float(np.mean(cur)), float(np.mean(prev))

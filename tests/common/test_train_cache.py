@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -36,7 +37,11 @@ def _model(gen: torch.Generator) -> LSA:
     return m
 
 
-def _run(cfg: TrainConfig, ckpt: Path | None = None, crash_at: int | None = None):
+def _run(
+    cfg: TrainConfig, ckpt: Path | None = None, crash_at: int | None = None, **train_kwargs: Any
+):
+    """``train`` on the tiny LSA, interrupted at step ``crash_at`` if given; ``train_kwargs``
+    (``callback``, ``stop``, ``lr_at``) go to :func:`train`."""
     gen = make_generator(cfg.seed)
     objective = _objective(SETTING)
 
@@ -45,7 +50,7 @@ def _run(cfg: TrainConfig, ckpt: Path | None = None, crash_at: int | None = None
             raise KeyboardInterrupt("simulated interruption")
         return objective(model, g, step)
 
-    return train(_model(gen), maybe_crash, cfg, generator=gen, checkpoint=ckpt)
+    return train(_model(gen), maybe_crash, cfg, generator=gen, checkpoint=ckpt, **train_kwargs)
 
 
 def test_same_seed_same_result_and_loss_decreases() -> None:
@@ -188,23 +193,8 @@ def test_plateau_schedule_resumes_exactly(tmp_path: Path) -> None:
 
     def go(ckpt: Path | None = None, crash_at: int | None = None):
         sch = PlateauCosine(lr=0.01, trigger=10.0, window=10, min_steps=20, decay_steps=20)
-        gen = make_generator(cfg.seed)
-        objective = _objective(SETTING)
-
-        def maybe_crash(model, g, step):
-            if step == crash_at:
-                raise KeyboardInterrupt("simulated interruption")
-            return objective(model, g, step)
-
-        return train(
-            _model(gen),
-            maybe_crash,
-            cfg,
-            generator=gen,
-            checkpoint=ckpt,
-            callback=lambda m, s: {"inv": float(m.W_KQ.norm())},
-            lr_at=sch,
-        )
+        inv = lambda m, s: {"inv": float(m.W_KQ.norm())}  # noqa: E731
+        return _run(cfg, ckpt, crash_at, callback=inv, lr_at=sch)
 
     full = go()
     ckpt = tmp_path / "run.pt"

@@ -52,6 +52,7 @@ class Draw:
     margin: float | None  # tolerance units (passing draws), see the module docstring
     seconds: float
     message: str = ""
+    pinned: bool = False  # one of the property's pinned presets (run first, as explicit examples)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,12 @@ class PropertyOutcome:
         return min(ms) if ms else None
 
     @property
+    def seconds_drawn(self) -> float:
+        """Seconds spent on the drawn settings, not the pinned presets (whose models are the
+        checks' own: a report trains them for the checks anyway): the property's own cost."""
+        return sum(d.seconds for d in self.draws if not d.pinned)
+
+    @property
     def passed(self) -> bool:
         return (
             self.error is None
@@ -115,11 +122,15 @@ class PropertyOutcome:
                 else None
             ),
             "error": self.error,
+            "seconds": round(self.seconds, 3),
+            "seconds_drawn": round(self.seconds_drawn, 3),
             "settings": [
                 {
                     "setting": _jsonable(d.setting),
                     "verdict": d.verdict,
                     "margin": _jsonable(d.margin),
+                    "seconds": round(d.seconds, 3),
+                    "pinned": d.pinned,
                 }
                 for d in self.draws
             ],
@@ -252,6 +263,7 @@ def run_property(
             margin(rows) if verdict == "pass" else None,
             time.perf_counter() - t0,
             _describe(rows, error) if verdict == "fail" else "",
+            pinned=not phase["shrinking"] and len(draws) < len(prop.pinned),
         )
         if phase["shrinking"]:
             shrink_draws += 1

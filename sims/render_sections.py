@@ -126,12 +126,23 @@ def verdict_html(outcomes: Sequence[Outcome], verdict: str) -> list[str]:
     return parts + ["</table>"]
 
 
+def _draw_note(d: dict[str, Any]) -> str:
+    note = ("pinned, " if d.get("pinned") else "") + str(d.get("verdict"))
+    return note + (f", {d['seconds']:.1f} s" if d.get("seconds") is not None else "")
+
+
+def _seconds(p: dict[str, Any]) -> str:
+    if p.get("seconds_drawn") is None:
+        return ""
+    return f"{p['seconds_drawn']:.1f} ({p.get('seconds') or 0.0:.1f})"
+
+
 def _prop_rows(properties: Sequence[dict[str, Any]]) -> list[list[str]]:
     out = []
     for p in properties:
         drawn = "; ".join(
             ", ".join(f"{k}={fmt_value(v)}" for k, v in (d.get("setting") or {}).items())
-            + f" ({d.get('verdict')})"
+            + f" ({_draw_note(d)})"
             for d in p.get("settings") or []
         )
         failing = p.get("minimal_failing")
@@ -143,6 +154,7 @@ def _prop_rows(properties: Sequence[dict[str, Any]]) -> list[list[str]]:
                 str(p["not_separable"]),
                 str(p.get("trapped") or 0),
                 fmt_value(p["worst_margin"]) if p.get("worst_margin") is not None else "",
+                _seconds(p),
                 (
                     f"{failing} — `{p.get('replay')}`"
                     if failing is not None
@@ -157,7 +169,9 @@ def _prop_rows(properties: Sequence[dict[str, Any]]) -> list[list[str]]:
 PROPERTY_BLURB = (
     "Each property draws settings from its theorem's hypotheses (derandomised: the "
     "same draws every run), trains at each and asserts the TRAIN contract. Margin: "
-    "tolerance units inside the band and outside the nearest named alternative."
+    "tolerance units inside the band and outside the nearest named alternative. Seconds: "
+    "task time of the drawn settings (in brackets: with the pinned presets, whose models "
+    "the checks share)."
 )
 PROPERTY_HEAD = [
     "property",
@@ -166,6 +180,7 @@ PROPERTY_HEAD = [
     "not separable",
     "trapped",
     "worst margin",
+    "s drawn (all)",
     "minimal failing setting",
     "settings drawn",
 ]

@@ -333,6 +333,10 @@ def write_report(
             "per_result": timings,
             "figures": figure_times,
             "properties": property_times,
+            "properties_drawn": {
+                r["result"] + "/" + r["property"]: r.get("seconds_drawn")
+                for r in trained_properties
+            },
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
         },
@@ -373,6 +377,8 @@ def _property_summary(rec: dict[str, Any]) -> dict[str, Any]:
         "replay",
         "error",
         "check",
+        "seconds",
+        "seconds_drawn",
         "settings",
     )
     return {k: rec.get(k) for k in keys}

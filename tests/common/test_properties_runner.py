@@ -66,6 +66,13 @@ def test_runner_counts_passes_and_not_separable() -> None:
     assert out.passed_count == 3  # d = 1, 2, 3: the strategy is exhausted
     # margin: 1 - 0.2 units inside the band, alternative 9.8 units away
     assert abs(out.worst_margin - (1 - 0.01 / 0.05)) < 1e-12
+    # seconds: the pinned preset's draw is flagged and left out of the drawn settings' cost
+    rec = out.to_json()
+    pinned = [s for s in rec["settings"] if s["pinned"]]
+    assert [s["setting"] for s in pinned] == [{"d": 4}]
+    drawn = sum(s["seconds"] for s in rec["settings"] if not s["pinned"])
+    assert rec["seconds_drawn"] == round(drawn, 3) or abs(rec["seconds_drawn"] - drawn) < 5e-3
+    assert all(s["seconds"] >= 0 for s in rec["settings"])
 
 
 def test_classify_and_margin() -> None:

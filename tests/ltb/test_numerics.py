@@ -71,3 +71,27 @@ def test_forward_mode_gradient_equals_complex_step(d: int, names: tuple[str, ...
     wrong = g.copy()
     wrong[-1] *= 1 + 1e-6
     assert float(np.max(np.abs(wrong - gc))) > GRADIENT_RTOL * scale
+
+
+def test_newton_polish_reaches_the_stationary_point_and_leaves_a_flat_direction() -> None:
+    """:func:`numerics.ltb.optim.newton_polish` on a quadratic with a known minimiser and one flat
+    direction (a stand-in for the symmetry orbit): from a point with |∇f| ≈ 1e-4 it ends at
+    |∇f| ≤ 1e-12 without moving along the flat direction; a point it cannot improve is returned
+    unchanged."""
+    from numerics.ltb.optim import cs_grad, newton_polish
+
+    A = np.array([[2.0, 0.7, 0.0], [0.7, 3.5, 0.0], [0.0, 0.0, 0.0]])
+    xstar = np.array([0.3, -1.7, 0.0])
+
+    def f(x: np.ndarray) -> complex:
+        r = x - xstar
+        return 0.5 * r @ A @ r + 0.25 * (r[0] ** 4)
+
+    x0 = xstar + np.array([4e-5, -3e-5, 0.8])
+    assert np.linalg.norm(cs_grad(f, x0)) > 1e-5  # the check starts off the minimiser
+    x = newton_polish(f, x0)
+    assert np.linalg.norm(cs_grad(f, x)) < 1e-12
+    assert np.abs(x[:2] - xstar[:2]).max() < 1e-10
+    assert x[2] == x0[2]  # the flat direction is not inverted
+    again = newton_polish(f, x)  # a step that does not lower |∇f| is not taken
+    assert np.linalg.norm(cs_grad(f, again)) <= np.linalg.norm(cs_grad(f, x))

@@ -8,8 +8,10 @@ runs, in one process with an empty model cache and ``torch.set_num_threads(1)``:
 * the **baseline**: the trained check at its defaults (today's preset), once;
 * the **property**: ``--examples`` drawn settings (derandomised, as the tests draw them),
 
-and prints the median seconds per drawn example, examples per minute, the not-separable count and
-the ratio of the preset's time to the median example's (both measured here, in this run).  Goal
+and prints the median seconds per drawn example, examples per minute, the not-separable count, the
+seconds of all drawn settings together (``drawn s``: with ``--examples 3`` the quick report's draws
+of the property, a not-separable draw included) and the ratio of the preset's time to the median
+example's (both measured here, in this run); a last line sums ``drawn s`` over the properties.  Goal
 : median <= 5 s per example at d <= 6 (<= 15 s for the
 H-head softmax).  Nothing here is asserted: the numbers are for the notes.
 """
@@ -45,9 +47,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"cold cache {cache}, 1 torch thread, {args.examples} examples per property")
     print(
-        f"{'property':34s} {'preset s':>9s} {'median s':>9s} {'ex/min':>7s} {'n.sep':>5s} "
-        f"{'preset/median':>13s}"
+        f"{'property':46s} {'preset s':>9s} {'median s':>9s} {'ex/min':>7s} {'n.sep':>5s} "
+        f"{'drawn s':>8s} {'preset/median':>13s}"
     )
+    total = 0.0
     for prop in props:
         t0 = time.perf_counter()
         _, err = run_check_safely(prop.check)
@@ -57,12 +60,14 @@ def main(argv: list[str] | None = None) -> int:
             d.seconds for d in out.draws
         ]
         med = statistics.median(secs) if secs else float("nan")
+        total += out.seconds_drawn
         print(
-            f"{prop.id:34s} {preset:9.2f} {med:9.2f} {60.0 / med:7.1f} "
-            f"{out.not_separable:5d} {preset / med:13.2f}"
+            f"{prop.id:46s} {preset:9.2f} {med:9.2f} {60.0 / med:7.1f} "
+            f"{out.not_separable:5d} {out.seconds_drawn:8.2f} {preset / med:13.2f}"
             + ("" if out.passed else "  (property did not pass)")
             + (f"  preset error: {err.splitlines()[0]}" if err else "")
         )
+    print(f"{'all properties: drawn settings':46s} {'':9s} {'':9s} {'':7s} {'':5s} {total:8.2f}")
     return 0
 
 

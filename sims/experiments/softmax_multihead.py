@@ -37,6 +37,14 @@ import torch
 
 from sims.cache import cached
 from sims.config import TrainConfig
+from sims.experiments.softmax_multihead_stop import (
+    PATTERN_KEYS,
+    InvariantStop,
+    PatternPlateau,
+    PatternStop,
+    pattern_snapshot,
+    window_drift,
+)
 from sims.models.linear_attention import LinearAttention
 from sims.models.softmax_attention import SoftmaxAttention
 from sims.train import (
@@ -45,7 +53,6 @@ from sims.train import (
     make_generator,
     torch_dtype,
     train,
-    window_values,
 )
 from theory.common.protocols import Estimate
 from theory.settings import check_choice, check_int, check_real
@@ -68,8 +75,14 @@ __all__ = [
     "PLATEAU_DECAY_STEPS",
     "PLATEAU_FLOOR",
     "PLATEAU_MAX_STEPS",
+    "PATTERN_MAX_STEPS",
     "trained_setting",
     "InvariantStop",
+    "PatternStop",
+    "PatternPlateau",
+    "PATTERN_KEYS",
+    "pattern_snapshot",
+    "window_drift",
     "SETTING_MAX_STEPS",
 ]
 
@@ -193,40 +206,6 @@ def load_model(
     return model
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class InvariantStop:
-    """Stop when the invariant ``⟨ω, μ⟩ = Σ_h ω_h μ_h`` (recorded as ``"inv"`` at every logging
-    step of a run that has a stop criterion) has stopped drifting: the means of its last two
-    windows of ``window`` steps differ by at most ``rel_drift`` times their magnitude, and its
-    standard deviation over the last window (the minibatch noise of the iterate, which the cosine
-    decay of the lr shrinks) is at most ``rel_drift`` times its mean, after at least ``min_steps``
-    steps (the
-    ± pair forms in the first ~30 % of a 3000-step run, Obs. 4).  The checks set
-    ``rel_drift`` to a small fraction of the row's tolerance.  Frozen, so it keys the cache."""
-
-    rel_drift: float
-    window: int = 500
-    min_steps: int = 1000
-
-    def __post_init__(self) -> None:
-        check_real("rel_drift", self.rel_drift, lower=0.0, lower_open=True)
-        check_int("window", self.window, minimum=100)
-        check_int("min_steps", self.min_steps, minimum=0)
-
-    def __call__(self, trace: list[dict[str, float]]) -> bool:
-        last = trace[-1]["step"] if trace else 0
-        if last < max(self.min_steps, 2 * self.window):
-            return False
-        cur, prev = window_values(trace, "inv", int(last), self.window)
-        if not cur or not prev:
-            return False
-        a, b = float(np.mean(cur)), float(np.mean(prev))
-        scale = 0.5 * (abs(a) + abs(b))
-        return abs(a - b) <= self.rel_drift * scale and float(np.std(cur)) <= self.rel_drift * abs(
-            a
-        )
-
-
 def run(
     preset: str | tuple[HpcyExperiment, TrainConfig],
     *,
@@ -253,7 +232,8 @@ def run(
 
     def snapshot(m: torch.nn.Module, step: int) -> dict[str, float] | None:
         """Every 100 steps: per-head mean diag(K11) and OV last entry (Obs. 4 dynamics); with a
-        ``stop`` criterion also the invariant ``⟨ω, μ⟩`` at every logging step."""
+        ``stop`` criterion also the invariant ``⟨ω, μ⟩`` at every logging step, and with a
+        :class:`PatternStop` the heads' pattern statistics (:func:`pattern_snapshot`)."""
         if not isinstance(m, SoftmaxAttention) or (step % 100 and stop is None):
             return None
         with torch.no_grad():
@@ -266,6 +246,8 @@ def run(
             if stop is not None:
                 om = kq[:, :d, :d].diagonal(dim1=1, dim2=2).mean(dim=1)
                 out["inv"] = float(om @ ov[:, 0, d])
+            if isinstance(stop, PatternStop):
+                out.update(pattern_snapshot(kq, ov, d))
         return out
 
     if schedule is not None and stop is None:
@@ -376,27 +358,36 @@ PLATEAU_FLOOR = 0.01
 #: steps and meets the stop criterion at 5141 (trigger + decay + two 500-step windows to confirm);
 #: a run stops as soon as it converges (most drawn H = 2 runs at 2300–3100 steps).
 PLATEAU_MAX_STEPS = 6000
+#: The step bound of a drawn setting stopped by a :class:`PatternStop` (the Obs-1 rows at H ≥ 3):
+#: the presets h3/h4 form their low-weight heads' patterns in 8000 steps; a run that has not
+#: settled by this bound is ``skipped`` with its numbers.
+PATTERN_MAX_STEPS = 10_000
 
 
 def setting_schedule(
     H: int, cfg: TrainConfig, stop: InvariantStop
 ) -> tuple[TrainConfig, PlateauCosine | None]:
-    """The lr schedule of a drawn setting with ``H`` heads stopped by ``stop``: for H = 2 the
-    plateau schedule (its trigger :data:`PLATEAU_TRIGGER_UNITS` times the stop criterion, over
-    the stop's windows), the config's cosine off and its step bound :data:`PLATEAU_MAX_STEPS`; for
-    H ≥ 3 the config's fixed cosine (``None``: the invariant settles before the heads' patterns
-    do, docs/papers/softmax_multihead.md, "Schedules tried")."""
-    if H != 2:
-        return cfg, None
-    schedule = PlateauCosine(
-        lr=cfg.lr,
-        trigger=PLATEAU_TRIGGER_UNITS * stop.rel_drift,
-        window=stop.window,
-        min_steps=stop.min_steps,
-        decay_steps=PLATEAU_DECAY_STEPS,
-        floor=PLATEAU_FLOOR,
-    )
-    return dataclasses.replace(cfg, steps=PLATEAU_MAX_STEPS, lr_decay=1.0), schedule
+    """The lr schedule of a drawn setting with ``H`` heads stopped by ``stop``: the plateau
+    schedule (its trigger :data:`PLATEAU_TRIGGER_UNITS` times each of the stop's bounds, over the
+    stop's windows; a :class:`PatternPlateau` when ``stop`` is a :class:`PatternStop`), the
+    config's cosine off and its step bound :data:`PLATEAU_MAX_STEPS` (:data:`PATTERN_MAX_STEPS`
+    with a :class:`PatternStop`).  ``H`` is the setting's head count (the schedule itself is the
+    same for every H)."""
+    common = {
+        "lr": cfg.lr,
+        "trigger": PLATEAU_TRIGGER_UNITS * stop.rel_drift,
+        "window": stop.window,
+        "min_steps": stop.min_steps,
+        "decay_steps": PLATEAU_DECAY_STEPS,
+        "floor": PLATEAU_FLOOR,
+    }
+    if isinstance(stop, PatternStop):
+        pattern = tuple((k, PLATEAU_TRIGGER_UNITS * b) for k, b in stop.pattern)
+        schedule: PlateauCosine = PatternPlateau(**common, pattern=pattern)
+    else:
+        schedule = PlateauCosine(**common)
+    bound = PATTERN_MAX_STEPS if isinstance(stop, PatternStop) else PLATEAU_MAX_STEPS
+    return dataclasses.replace(cfg, steps=bound, lr_decay=1.0), schedule
 
 
 def trained_setting(

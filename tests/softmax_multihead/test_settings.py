@@ -5,6 +5,7 @@ alternative passed as the prediction fails at a drawn separable setting)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -315,31 +316,141 @@ def test_an_unconverged_run_is_skipped_with_its_numbers_a_converged_one_is_judge
     assert classify([failing]) == "fail"
 
 
-def test_drawn_two_head_runs_have_the_plateau_schedule_and_the_skip_rule() -> None:
-    """H = 2 at a drawn setting: the plateau schedule (trigger 3x the stop criterion, the step
-    bound raised, the config's cosine off) and an unconverged run's rows ``skipped``; H = 3 keeps
-    the fixed cosine and its unconverged rows are judged with the shortfall recorded (negative
-    control: the same unconverged trace, H = 3, leaves a failing row failing)."""
+def test_drawn_runs_have_the_plateau_schedule_and_the_skip_rule() -> None:
+    """A drawn setting: the plateau schedule (trigger 3x each stop bound, the step bound raised,
+    the config's cosine off) and an unconverged run's rows ``skipped``.  H = 2, and the (4.3)
+    check at any H: the invariant stop; the Obs-1 check at H = 3: the pattern stop and its
+    plateau.  Negative control: a run that stopped keeps a failing row failing."""
     from types import SimpleNamespace
 
-    from sims.experiments.softmax_multihead import setting_experiment
+    from sims.experiments.softmax_multihead import (
+        PatternPlateau,
+        PatternStop,
+        setting_experiment,
+    )
     from sims.properties import classify
 
     _, cfg = setting_experiment(d=3, L=20, sigma2=0.5, H=2)
-    cfg2, stop, sch = S.setting_training(2, cfg, 0.02)
+    cfg2, stop, sch = S.setting_training(2, cfg, 0.02, patterns=True)
     assert sch is not None and stop.rel_drift == pytest.approx(S.STOP_FRACTION * 0.02)
+    assert not isinstance(stop, PatternStop) and not isinstance(sch, PatternPlateau)
     assert sch.trigger == pytest.approx(S.PLATEAU_TRIGGER_UNITS * stop.rel_drift)
     assert (sch.lr, sch.window, sch.min_steps) == (cfg.lr, stop.window, stop.min_steps)
     assert cfg2.steps == S.PLATEAU_MAX_STEPS and cfg2.lr_decay == 1.0
-    cfg3, stop3, sch3 = S.setting_training(3, cfg, 0.02)
-    assert sch3 is None and cfg3 == cfg and stop3 == stop
+    cfg3, stop3, sch3 = S.setting_training(3, cfg, 0.02, patterns=True)
+    assert isinstance(stop3, PatternStop) and isinstance(sch3, PatternPlateau)
+    assert stop3.rel_drift == stop.rel_drift and cfg3.steps == S.PATTERN_MAX_STEPS
+    assert dict(stop3.pattern) == pytest.approx(
+        {k: S.STOP_FRACTION * t for k, t in S.PATTERN_TOLERANCES.items()}
+    )
+    assert dict(sch3.pattern) == pytest.approx(
+        {k: S.PLATEAU_TRIGGER_UNITS * b for k, b in stop3.pattern}
+    )
+    cfg4, stop4, sch4 = S.setting_training(4, cfg, 0.02)  # the (4.3) rows judge no pattern
+    assert type(stop4) is type(stop) and type(sch4) is type(sch) and cfg4 == cfg2
     trace = [{"step": s_, "inv": 0.8 * (1 + 3000.0 / (s_ + 1))} for s_ in range(0, 6000, 20)]
     res = SimpleNamespace(extra={"trace": trace})
     failing = _failing_train_row()
     two = S.converged_or_skipped([failing], res, stop, sch, batch=128)
     assert classify(two) == "not_separable" and two[0].details["not_converged"] == 1
-    three = S.converged_or_skipped([failing], res, stop3, sch3, batch=128)
-    assert classify(three) == "fail" and three[0].details["convergence"]["steps"] == 5981
+    stopped = SimpleNamespace(extra={"trace": trace, "stopped_at": 5000})
+    kept = S.converged_or_skipped([failing], stopped, stop, sch, batch=128)
+    assert classify(kept) == "fail" and kept[0].details["convergence"] == "converged"
+
+
+def _pattern_trace(n: int, **moving: Any) -> list[dict[str, float]]:
+    """A logged trace (every 20 steps up to ``n``) with a settled invariant and settled pattern
+    statistics, except those in ``moving`` (``key=f(step)``)."""
+    flat = {"inv": 0.8, "diag": 0.99, "ov": 0.995, "spread": 0.05}
+    return [{"step": s_, **flat, **{k: f(s_) for k, f in moving.items()}} for s_ in range(0, n, 20)]
+
+
+def test_pattern_stop_waits_for_each_pattern_statistic() -> None:
+    """The pattern stop fires only when the invariant and each pattern statistic have settled:
+    each statistic, moving alone by more than its bound between the two windows (or jittering by
+    more than it), keeps the run going; below its bound it does not."""
+    from sims.experiments.softmax_multihead import PatternStop
+
+    stop = S.pattern_stop(0.02)
+    bounds = stop.bounds()
+    assert bounds["inv"] == pytest.approx(0.005) and bounds["ov"] == pytest.approx(0.005)
+    assert bounds["diag"] == pytest.approx(0.0075) and bounds["spread"] == pytest.approx(0.0375)
+    assert stop(_pattern_trace(1200))
+    assert not stop(_pattern_trace(900))  # two windows not filled
+    for key, b in stop.pattern:
+        # a linear trend whose window means differ by 2 bounds, then by half a bound
+        assert not stop(_pattern_trace(1200, **{key: lambda s_, b=b: 0.5 + 2 * b * s_ / 500}))
+        assert stop(_pattern_trace(1200, **{key: lambda s_, b=b: 0.5 + 0.5 * b * s_ / 500}))
+        jitter = {key: lambda s_, b=b: 0.5 + (1.5 * b if (s_ // 20) % 2 else -1.5 * b)}
+        assert not stop(_pattern_trace(1200, **jitter))
+    with pytest.raises(ValueError, match="pattern key"):
+        PatternStop(rel_drift=0.005, pattern=(("risk", 0.01),))
+    with pytest.raises(ValueError, match="diag"):
+        PatternStop(rel_drift=0.005, pattern=(("diag", 0.0),))
+
+
+def test_pattern_plateau_triggers_after_the_patterns_settle() -> None:
+    """The plateau of a pattern stop triggers once the invariant and every pattern statistic's
+    window means agree within 3 bounds: a statistic still rising delays it (the same trace
+    triggers the invariant-only plateau at the first filled windows)."""
+    from sims.experiments.softmax_multihead import setting_experiment
+
+    _, cfg = setting_experiment(d=3, L=20, sigma2=0.5, H=3)
+    _, _, sch = S.setting_training(3, cfg, 0.02, patterns=True)
+    _, _, plain = S.setting_training(3, cfg, 0.02)
+    assert sch is not None and plain is not None
+    rising = _pattern_trace(4000, ov=lambda s_: min(0.995, 0.6 + 0.2 * s_ / 1000))
+    assert plain.trigger_step(rising) == 1000
+    t0 = sch.trigger_step(rising)
+    # ov reaches 0.995 at 1975: the window means agree within 3 bounds (0.015) before the
+    # last window is all 0.995 (2475), well after the invariant's plateau (1000)
+    assert t0 is not None and 1975 < t0 < 2975
+    cur = [r["ov"] for r in rising if t0 - 500 < r["step"] <= t0]
+    prev = [r["ov"] for r in rising if t0 - 1000 < r["step"] <= t0 - 500]
+    assert abs(np.mean(cur) - np.mean(prev)) <= S.PLATEAU_TRIGGER_UNITS * 0.005
+    assert sch(t0, rising) == cfg.lr and sch(t0 + 500, rising) < cfg.lr
+
+
+def test_pattern_snapshot_is_the_obs1_rows_statistics() -> None:
+    """The statistics the pattern stop traces are those the Obs-1 rows judge (min diag_ratio and
+    ov_ratio over the active heads, the active |omega_h| spread) of the same circuits."""
+    import numpy as np
+    import torch
+
+    from sims.checks.softmax_multihead.evidence import circuit_metrics
+    from sims.experiments.softmax_multihead import pattern_snapshot
+
+    rng = np.random.default_rng(3)
+    d, H = 4, 3
+    KQ = rng.normal(size=(H, d + 1, d + 1)) * 0.1
+    KQ[:, :d, :d] += np.array([0.3, -0.25, 0.2])[:, None, None] * np.eye(d)
+    OV = rng.normal(size=(H, 1, d + 1)) * 0.05
+    OV[:, 0, d] = [1.2, -1.1, 0.01]  # the third head inactive (below 5 % of max |mu|)
+    m = circuit_metrics(KQ, OV, d)
+    a = m["active"]
+    assert a.tolist() == [True, True, False]
+    snap = pattern_snapshot(torch.as_tensor(KQ), torch.as_tensor(OV), d)
+    w = np.abs(m["omega"][a])
+    assert snap["diag"] == pytest.approx(m["diag_ratio"][a].min(), rel=1e-12)
+    assert snap["ov"] == pytest.approx(m["ov_ratio"][a].min(), rel=1e-12)
+    assert snap["spread"] == pytest.approx(w.max() / w.min() - 1, rel=1e-12)
+
+
+def test_an_unconverged_pattern_names_its_statistic() -> None:
+    """A run whose invariant settled but whose ov_ratio still rises at the step bound: the
+    shortfall names ``ov`` (drift and bound in its own units) and the rows are ``skipped``."""
+    from types import SimpleNamespace
+
+    from sims.properties import classify
+
+    stop = S.pattern_stop(0.02)
+    trace = _pattern_trace(6000, ov=lambda s_: 0.99 - 3000.0 / (s_ + 1000))
+    short = S.convergence_shortfall(SimpleNamespace(extra={"trace": trace}), stop, batch=128)
+    assert short is not None and short["statistic"] == "ov"
+    assert short["criterion"] == pytest.approx(dict(stop.pattern)["ov"])
+    assert short["drift"] > short["criterion"] and short["steps"] == 5981
+    rows = S.skip_unconverged([_failing_train_row()], short)
+    assert classify(rows) == "not_separable" and "'ov'" in rows[0].details["why"]
 
 
 def test_limit_row_trained_where_resolvable_else_the_prediction_route() -> None:

@@ -161,6 +161,9 @@ SECTIONS: dict[str, str] = {
     "checks; formulas in manifold, optimality)",
     "training": "§3 training at any setting: validators, the derived recipe, convergence, "
     "separability, traps, the finite-omega prediction [derived] (sims checks only)",
+    "convergence": "§3 training at any setting: when a drawn run has converged (the invariant of "
+    "(4.3) and the Obs. 1 head patterns settled), its schedule, an unconverged run's rows (sims "
+    "checks only)",
     "approx_loss": "§4.1 Proposition 4.1 / Prop. C.1: the approximate loss L-tilde; (4.5)",
     "manifold": "§4.2 Stages I-II, eqs. (4.1)-(4.12); Theorem 4.2(i)-(ii) checks",
     "optimality": "Theorem 4.2, App. D (D.19)-(D.36): optimality over Theta, GD/DGD/Bayes risks",

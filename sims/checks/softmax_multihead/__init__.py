@@ -62,6 +62,7 @@ from sims.checks.softmax_multihead.training import (
     MUST_RESOLVE_L,
     MUST_RESOLVE_REL,
     OBS1_DEFAULTS,
+    PATTERN_TOLERANCES,
     SEPARATION_UNITS,
     SETTING_SECONDS_PER_STEP,
     STOP_FRACTION,
@@ -73,6 +74,7 @@ from sims.checks.softmax_multihead.training import (
     invariant_stop,
     m_row,
     pair_trap,
+    pattern_stop,
     plan_rtol,
     recipe_details,
     setting_batch,
@@ -83,6 +85,7 @@ from sims.checks.softmax_multihead.training import (
     validate_vgd,
 )
 from sims.experiments.softmax_multihead import (
+    PATTERN_MAX_STEPS,
     PLATEAU_DECAY_STEPS,
     PLATEAU_FLOOR,
     PLATEAU_MAX_STEPS,

@@ -355,7 +355,7 @@ def setting_rows(
     }
     rtol, plan = tr_.plan_rtol(k_inv, inner_plain, ev_.RTOL_INNER, L)
     exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
-    cfg, stop, schedule = tr_.setting_training(H, cfg, rtol)
+    cfg, stop, schedule = tr_.setting_training(H, cfg, rtol, patterns=True)
     if double_softmax:
         exp = dataclasses.replace(exp, double_softmax=True)  # FAULT: train with a second softmax
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}" + (

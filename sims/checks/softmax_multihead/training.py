@@ -20,10 +20,20 @@ from typing import Any
 import numpy as np
 
 from numerics.testing import TRAIN_RTOL, skipped, swap_alternative, train_discrimination
-from numerics.train_evidence import not_converged
-from sims.config import TrainConfig
-from sims.experiments.softmax_multihead import SETTING_CONFIG, InvariantStop, setting_schedule
-from sims.train import PlateauCosine, window_values
+from sims.checks.softmax_multihead.convergence import (
+    PATTERN_TOLERANCES,
+    SETTING_SECONDS_PER_STEP,
+    SKIP_UNCONVERGED,
+    STOP_FRACTION,
+    converged_or_skipped,
+    convergence_shortfall,
+    invariant_stop,
+    pattern_stop,
+    setting_training,
+    skip_unconverged,
+    with_shortfall,
+)
+from sims.experiments.softmax_multihead import SETTING_CONFIG, PatternStop
 from theory.common.protocols import Evidence
 
 __all__ = [
@@ -45,6 +55,8 @@ __all__ = [
     "SETTING_SECONDS_PER_STEP",
     "STOP_FRACTION",
     "invariant_stop",
+    "pattern_stop",
+    "PATTERN_TOLERANCES",
     "setting_training",
     "converged_or_skipped",
     "convergence_shortfall",
@@ -70,9 +82,6 @@ MUST_RESOLVE_REL = 0.015
 #: ``train_discrimination`` tells an alternative apart only when it lies at least this many
 #: tolerance units from the prediction.
 SEPARATION_UNITS = 2.0
-#: Seconds per training step of the derived recipe at batch 128 (measured on one thread of the
-#: shared 2-core machine, H = 2–4, d ≤ 8, L ≤ 64: 2.7–3.8 ms), used to quote a skipped row's cost.
-SETTING_SECONDS_PER_STEP = 0.0035
 
 
 def _check(d: Any, L: Any, sigma2: Any, H: Any, *, min_heads: int) -> None:
@@ -255,127 +264,6 @@ def pair_trap(mu: np.ndarray, active: np.ndarray) -> str | None:
     )
 
 
-#: Training stops when the invariant ⟨ω, μ⟩ has moved by at most this fraction of
-#: the row's tolerance (range over the last 500 steps, relative): its drift then costs at most a
-#: quarter unit.
-STOP_FRACTION = 0.25
-
-
-def invariant_stop(rtol: float) -> InvariantStop:
-    """The convergence criterion of a row of tolerance ``rtol``: the invariant's range over a
-    500-step window ≤ :data:`STOP_FRACTION` · ``rtol`` (relative), after at least 1000 steps."""
-    return InvariantStop(rel_drift=STOP_FRACTION * rtol)
-
-
-def _drift(trace: list[dict[str, float]], last: int, window: int) -> float | None:
-    """The :class:`InvariantStop` statistic ending at step ``last``: the larger of the relative
-    change of the invariant's mean between the two windows before ``last`` and its relative
-    standard deviation over the last window (``None`` without two filled windows)."""
-    cur, prev = window_values(trace, "inv", last, window)
-    if not cur or not prev:
-        return None
-    a, b = float(np.mean(cur)), float(np.mean(prev))
-    scale = 0.5 * (abs(a) + abs(b))
-    if a == 0 or scale == 0:
-        return math.inf
-    return max(abs(a - b) / scale, float(np.std(cur)) / abs(a))
-
-
-def convergence_shortfall(res: Any, stop: InvariantStop, *, batch: int) -> dict[str, Any] | None:
-    """``None`` if the run's :class:`InvariantStop` fired before its step bound (it converged); else
-    the numbers of a run that did not: the invariant's drift over the last window (the stop
-    statistic, relative), the criterion, the steps taken, and the steps and seconds the criterion
-    would need -- the drift extrapolated by the power law through its values one window apart
-    (``drift ~ steps^-p``), at the recipe's seconds per step scaled by the batch.  Where the drift
-    did not decrease over the last window the steps needed are not estimable (``inf``)."""
-    if "stopped_at" in res.extra:
-        return None
-    trace = res.extra.get("trace") or []
-    last = int(trace[-1]["step"]) if trace else 0
-    x = _drift(trace, last, stop.window)
-    if x is not None and x <= stop.rel_drift:
-        return None  # met at the very last logged step (the stop hook is not asked there)
-    x_prev = _drift(trace, last - stop.window, stop.window)
-    need = math.inf
-    if x is not None and x_prev is not None and x_prev > x > 0:
-        p = math.log(x_prev / x) / math.log((last + 1) / (last + 1 - stop.window))
-        need = (last + 1) * (x / stop.rel_drift) ** (1 / p)
-    secs = need * SETTING_SECONDS_PER_STEP * batch / 128
-    return {
-        "drift": x if x is not None else math.inf,
-        "criterion": stop.rel_drift,
-        "steps": last + 1,
-        "steps_needed": need,
-        "seconds_needed": secs,
-    }
-
-
-#: Whether a drawn run trained with the plateau schedule (:func:`setting_training`: H = 2) that did
-#: not converge within its step bound has its rows ``skipped`` with the numbers
-#: (:func:`skip_unconverged`).  With the schedule 6 of 6 measured H = 2 draws met the criterion
-#: (2301–3101 steps), so the rule discards only a run the budget cannot resolve.  H ≥ 3 keeps the
-#: fixed cosine (the invariant settles before the heads' patterns do: 7 of 13 converged H ∈ {3, 4}
-#: draws failed pattern rows, docs/papers/softmax_multihead.md, "Schedules tried"); there none of
-#: 106 drawn runs met the criterion within 3000 steps, so its shortfall is recorded on the rows
-#: (``details["convergence"]``) rather than skipped (skipping would discard every draw).
-SKIP_UNCONVERGED = True
-
-
-def setting_training(
-    H: int, cfg: TrainConfig, rtol: float
-) -> tuple[TrainConfig, InvariantStop, PlateauCosine | None]:
-    """How a drawn setting with ``H`` heads and a row of tolerance ``rtol`` is trained: the config,
-    the stop criterion (:func:`invariant_stop`) and, for H = 2, the plateau schedule
-    (:func:`sims.experiments.softmax_multihead.setting_schedule`)."""
-    stop = invariant_stop(rtol)
-    cfg, schedule = setting_schedule(H, cfg, stop)
-    return cfg, stop, schedule
-
-
-def converged_or_skipped(
-    rows: list[Evidence],
-    res: Any,
-    stop: InvariantStop,
-    schedule: PlateauCosine | None,
-    *,
-    batch: int,
-) -> list[Evidence]:
-    """A drawn seed's rows with its convergence: recorded on each row; and, where the run had the
-    plateau schedule and did not converge (:data:`SKIP_UNCONVERGED`), ``skipped`` with the numbers
-    (:func:`skip_unconverged`)."""
-    short = convergence_shortfall(res, stop, batch=batch)
-    if short is None or schedule is None or not SKIP_UNCONVERGED:
-        return [with_shortfall(e, short) for e in rows]
-    return skip_unconverged(rows, short)
-
-
-def with_shortfall(ev: Evidence, short: dict[str, Any] | None) -> Evidence:
-    """``ev`` with the run's convergence recorded: ``details["convergence"]`` is ``"converged"``
-    or the numbers of :func:`convergence_shortfall`."""
-    return dataclasses.replace(
-        ev, details={**ev.details, "convergence": "converged" if short is None else short}
-    )
-
-
-def skip_unconverged(rows: list[Evidence], short: dict[str, Any]) -> list[Evidence]:
-    """A seed whose run did not converge within the step bound (:func:`convergence_shortfall`):
-    every row measured on its end point (TRAIN rows, the pair and pattern rows, the plateau) is
-    ``skipped`` with the numbers (:func:`numerics.testing.not_converged`) -- the route cannot
-    resolve the setting within the budget; it is neither a pass nor a fail.  Rows already
-    ``skipped`` (a named trap, not separable) keep their reason."""
-    need = short["steps_needed"]
-    needs = (
-        f"needs about {need:.3g} steps, {short['seconds_needed']:.3g} s"
-        if math.isfinite(need)
-        else "needs more steps (the drift did not decrease over the last window)"
-    )
-    numbers = {k: short[k] for k in ("criterion", "steps", "steps_needed", "seconds_needed")}
-    stat = "invariant drift over the last window"
-    return [
-        not_converged(e, statistic=stat, value=short["drift"], needs=needs, **numbers) for e in rows
-    ]
-
-
 def recipe_details(
     cfg: Any, res: Any, stop: Any, plan: str, rtol: float, schedule: Any = None
 ) -> dict[str, Any]:
@@ -394,18 +282,28 @@ def recipe_details(
                 "rel_drift": stop.rel_drift,
                 "window": stop.window,
                 "min_steps": stop.min_steps,
+                **({"pattern": dict(stop.pattern)} if isinstance(stop, PatternStop) else {}),
             },
             "derived": "batch = 128 (0.02/rtol)^2 (sampling error ~ 1/sqrt(batch)); "
             "steps: until the means of <omega, mu> over the last two "
             "500-step windows differ by <= rtol/4 and its std over the last "
-            "window is <= rtol/4 (relative), at most max_steps; peak lr "
+            "window is <= rtol/4 (relative)"
+            + (
+                ", and likewise each pattern statistic (min diag_ratio, min ov_ratio, omega "
+                "spread over the active heads; absolute) within 1/4 of its row's tolerance"
+                if isinstance(stop, PatternStop)
+                else ""
+            )
+            + ", at most max_steps; peak lr "
             "1e-2 (h2's calibrated Adam step, not derived: Adam "
             "normalises the gradient), "
             + (
                 "cosine decay over max_steps"
                 if schedule is None
                 else f"held until the two window means differ by <= "
-                f"{schedule.trigger / stop.rel_drift:g} x the criterion, then cosine decay to "
+                f"{schedule.trigger / stop.rel_drift:g} x the criterion"
+                + (" (each statistic)" if isinstance(stop, PatternStop) else "")
+                + ", then cosine decay to "
                 f"{schedule.floor:g} x over {schedule.decay_steps} steps"
             ),
             **(

@@ -318,9 +318,10 @@ def test_an_unconverged_run_is_skipped_with_its_numbers_a_converged_one_is_judge
 
 def test_drawn_runs_have_the_plateau_schedule_and_the_skip_rule() -> None:
     """A drawn setting: the plateau schedule (trigger 3x each stop bound, the step bound raised,
-    the config's cosine off) and an unconverged run's rows ``skipped``.  H = 2, and the (4.3)
-    check at any H: the invariant stop; the Obs-1 check at H = 3: the pattern stop and its
-    plateau.  Negative control: a run that stopped keeps a failing row failing."""
+    the config's cosine off) and an unconverged run's rows ``skipped``.  H = 2, or rows that do
+    not depend on the heads' configuration: the invariant stop; the checks' H = 3 runs: the
+    pattern stop and its plateau.  Negative control: a run that stopped keeps a failing row
+    failing."""
     from types import SimpleNamespace
 
     from sims.experiments.softmax_multihead import (
@@ -346,7 +347,7 @@ def test_drawn_runs_have_the_plateau_schedule_and_the_skip_rule() -> None:
     assert dict(sch3.pattern) == pytest.approx(
         {k: S.PLATEAU_TRIGGER_UNITS * b for k, b in stop3.pattern}
     )
-    cfg4, stop4, sch4 = S.setting_training(4, cfg, 0.02)  # the (4.3) rows judge no pattern
+    cfg4, stop4, sch4 = S.setting_training(4, cfg, 0.02)  # patterns=False: invariant only
     assert type(stop4) is type(stop) and type(sch4) is type(sch) and cfg4 == cfg2
     trace = [{"step": s_, "inv": 0.8 * (1 + 3000.0 / (s_ + 1))} for s_ in range(0, 6000, 20)]
     res = SimpleNamespace(extra={"trace": trace})

@@ -110,9 +110,9 @@ def hpcy25_trained_settings_two_heads() -> st.SearchStrategy[dict]:
 def hpcy25_vgd_regime_settings() -> st.SearchStrategy[dict]:
     """Settings of the declared (4.3)-vs-vanilla-GD property (hpcy25:eq4.3): ``d`` ≤ 8,
     σ² ∈ [0, 1], ``L`` ≤ 64 in Prop. 4.1's regime (:data:`PROP4_1_MIN_L`), ``H`` ∈ {2, 3, 4}
-    (:data:`HEADS`; (4.3) is stated for every H ≥ 2).  Its rows judge ⟨ω, μ⟩ and the ± pair, not
-    the head patterns, so an H ≥ 3 run is stopped by the invariant (plateau schedule,
-    ``sims.checks.softmax_multihead.convergence.setting_training``)."""
+    (:data:`HEADS`; (4.3) is stated for every H ≥ 2).  An H ≥ 3 run trains until the invariant and
+    the heads' pattern statistics have settled (its finite-ω prediction is evaluated at the
+    trained heads; ``sims.checks.softmax_multihead.convergence.setting_training``)."""
     return _in_prop4_1_regime(HEADS)
 
 

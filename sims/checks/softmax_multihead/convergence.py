@@ -145,10 +145,13 @@ def setting_training(
     """How a drawn setting with ``H`` heads and a row of tolerance ``rtol`` is trained: the config,
     the stop criterion and the plateau schedule
     (:func:`sims.experiments.softmax_multihead.setting_schedule`).  The stop is
-    :func:`invariant_stop`, or :func:`pattern_stop` where ``patterns`` (the check judges the
-    Obs-1 pattern rows) and ``H ≥ 3`` (a low-weight head's pattern settles after the invariant;
-    at H = 2 both heads carry the pair and 6 of 6 measured draws passed their pattern rows with
-    the invariant stop)."""
+    :func:`invariant_stop`, or :func:`pattern_stop` where ``patterns`` (the check's rows depend on
+    the heads' configuration: the Obs-1 pattern rows, and the finite-ω prediction evaluated at the
+    trained heads) and ``H ≥ 3`` (a low-weight head settles after the invariant: at (3, 24, 1.0, 4)
+    the invariant stop at lr 5e-3 ended with |ω_h| 0.19–0.26 and ⟨ω, μ⟩ 1.71 units below the
+    finite-ω prediction; the pattern stop passes at lr 5e-3, 1e-2, 2e-2).  At H = 2 both heads
+    carry the pair and 6 of 6 measured draws passed their pattern rows with the invariant
+    stop."""
     stop = pattern_stop(rtol) if patterns and H >= 3 else invariant_stop(rtol)
     cfg, schedule = setting_schedule(H, cfg, stop)
     return cfg, stop, schedule

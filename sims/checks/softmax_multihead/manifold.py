@@ -140,7 +140,7 @@ def vgd_setting_rows(
     k_inv = float(th.eta_star(d, L, sigma2))
     rtol, plan = tr_.plan_rtol(k_inv, alts, ev_.RTOL_VGD, L)
     exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
-    cfg, stop, schedule = tr_.setting_training(H, cfg, rtol)
+    cfg, stop, schedule = tr_.setting_training(H, cfg, rtol, patterns=True)
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}"
     limit_name = f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24), not eta_V* (vanilla GD)"
     if (

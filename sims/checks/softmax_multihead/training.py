@@ -296,7 +296,8 @@ def recipe_details(
             )
             + ", at most max_steps; peak lr "
             "1e-2 (h2's calibrated Adam step, not derived: Adam "
-            "normalises the gradient), "
+            "normalises the gradient; lr x1/2 and x2 at four drawn settings: the same verdicts "
+            "but one seed's basin, docs/papers/softmax_multihead.md), "
             + (
                 "cosine decay over max_steps"
                 if schedule is None

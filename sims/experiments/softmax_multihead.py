@@ -314,14 +314,15 @@ _FAST = TrainConfig(
 _SHORT = dataclasses.replace(_FAST, steps=2000)  # linear, non-isotropic, multi-task (calibrated)
 _SPEC = dataclasses.replace(_FAST, lr=5e-3, steps=8000, lr_decay=1.0)
 
-#: Upper bound on the steps of a trained check at a setting other than its preset: the
-#: run stops earlier once the invariant has settled (:class:`InvariantStop`); the cosine decay runs
-#: over this bound.
+#: The step bound of the base config of a trained check at a setting other than its preset
+#: (:data:`SETTING_CONFIG`); :func:`setting_schedule` replaces it by :data:`PLATEAU_MAX_STEPS`
+#: (:data:`PATTERN_MAX_STEPS`) and its cosine by the plateau schedule.
 SETTING_MAX_STEPS = 3000
-#: The recipe of a trained check at a setting other than its preset: Adam, peak lr 1e-2
-#: (h2's calibrated value), cosine decay to 0.05x over at most :data:`SETTING_MAX_STEPS` steps,
-#: batch 128; the checks raise the batch for a tighter row
-#: (``sims.checks.softmax_multihead.training.setting_batch``) and stop by :class:`InvariantStop`.
+#: The base recipe of a trained check at a setting other than its preset: Adam, peak lr 1e-2
+#: (h2's calibrated value), batch 128; the checks raise the batch for a tighter row
+#: (``sims.checks.softmax_multihead.training.setting_batch``), and train with the plateau
+#: schedule and a stop criterion (:func:`setting_schedule`, ``setting_training`` in
+#: ``sims.checks.softmax_multihead.convergence``).
 SETTING_CONFIG = dataclasses.replace(_FAST, steps=SETTING_MAX_STEPS)
 
 

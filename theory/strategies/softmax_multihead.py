@@ -94,7 +94,7 @@ def hpcy25_obs1_regime_settings() -> st.SearchStrategy[dict]:
     σ² ∈ [0, 1], ``L`` ≤ 64 in Prop. 4.1's regime (:data:`PROP4_1_MIN_L`), ``H`` ∈ {2, 3, 4}.
     Not the declared strategy of hpcy25:obs1: with the pattern stop (a drawn H ≥ 3 run trains until
     the invariant and the heads' pattern statistics have settled) every one of 15 measured H ≥ 3
-    draws converged within its bound, but 9 of them end in a state that fails an Obs-1 pattern or
+    draws converged within its bound, but 8 of them end in a state that fails an Obs-1 pattern or
     position row (a low-weight head with an off-diagonal K11 or an x-part of OV that stays,
     docs/papers/softmax_multihead.md, "H ∈ {3, 4}"): a failing property, not a skipped one."""
     return _in_prop4_1_regime(HEADS)

@@ -132,3 +132,34 @@ def test_draws_do_not_depend_on_imported_modules(tmp_path, monkeypatch) -> None:
         assert settings(False) != before_unpinned  # the fault: constants from the new module
     finally:
         sys.modules.pop("icl_constants_fixture", None)
+
+
+def test_draws_do_not_depend_on_the_runners_source() -> None:
+    """The runner's draws equal those of a separate Hypothesis test -- other source, same strategy
+    and ``DRAW_SEED`` -- so editing ``sims/properties.py`` does not move every property's drawn
+    settings; negative control: that separate test seeded from its own source (``derandomize``
+    alone, the runner's former seeding) draws other settings."""
+    from hypothesis import Phase, given, seed, settings
+
+    from sims.properties import DRAW_SEED, source_constants_pinned
+
+    ours = [d.setting for d in run_property(FLOAT_PROP, examples=12, shrink=False).draws]
+
+    def draws(seeded: bool) -> list[dict]:
+        seen: list[dict] = []
+
+        def other_body(s: dict) -> None:  # deliberately not the runner's source
+            seen.append(dict(s))
+
+        test = given(_MOD.float_settings())(other_body)  # type: ignore[attr-defined]
+        if seeded:
+            test = seed(DRAW_SEED)(test)
+        test = settings(max_examples=12, derandomize=True, database=None, phases=[Phase.generate])(
+            test
+        )
+        with source_constants_pinned():
+            test()
+        return seen
+
+    assert draws(seeded=True) == ours
+    assert draws(seeded=False) != ours

@@ -4,9 +4,12 @@ Entries live in memory for the process and on disk under ``$ICL_VERIFY_CACHE`` (
 ``~/.cache/icl-verify``).  The key is a hash of ``(namespace, repr(key), code fingerprint)``.  The
 fingerprint hashes the source of the module that defines ``compute`` and of every ``sims`` module it
 imports, transitively, into ``theory.settings`` too (so one paper's model, loop, data, experiment
-and setting -- not another paper's), plus ``sims/cache.py``; editing any of them invalidates old
-entries.  Writes are atomic (temporary file + ``os.replace``): nothing written is left
-half-written.  Each file starts with a magic tag and the SHA-256 of its payload; an entry whose
+and setting -- not another paper's), plus the entry format ``sims/cache_format.py``; editing any of
+them invalidates old entries.  This module (where and how entries are stored) is left out of the
+fingerprint: editing it retrains nothing.  ``ICL_VERIFY_CACHE_LOG=<file>`` appends one line per
+computed entry (``pid namespace digest seconds``) to count trainings, e.g. a model two test
+workers trained at once.  Writes are atomic (temporary file + ``os.replace``): nothing written is
+left half-written.  Each file starts with a magic tag and the SHA-256 of its payload; an entry whose
 checksum does not match (a truncated or corrupted file) is reported with a warning and recomputed,
 never unpickled.
 """
@@ -18,12 +21,14 @@ import functools
 import hashlib
 import importlib.util
 import os
-import pickle
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
+
+from sims.cache_format import pack_entry, unpack_entry
 
 __all__ = [
     "cache_dir",
@@ -41,27 +46,10 @@ __all__ = [
 T = TypeVar("T")
 _MEMORY: dict[str, Any] = {}
 _FINGERPRINT_DIRS = ("models", "experiments")
-_FINGERPRINT_FILES = ("train.py", "data.py", "cache.py")
-#: File header of a cache entry: magic tag, then the SHA-256 digest of the payload.
-_MAGIC = b"ICLV-CACHE-1\n"
-
-
-def pack_entry(value: Any) -> bytes:
-    """Pickle ``value`` behind the magic tag and the payload SHA-256 (:func:`unpack_entry`)."""
-    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    return _MAGIC + hashlib.sha256(payload).digest() + payload
-
-
-def unpack_entry(data: bytes) -> Any:
-    """The value of a cache file written by :func:`pack_entry`; ``ValueError`` if the tag or the
-    checksum does not match (nothing is unpickled then)."""
-    n = len(_MAGIC)
-    if data[:n] != _MAGIC:
-        raise ValueError("not an icl-verify cache entry (bad header)")
-    digest, payload = data[n : n + 32], data[n + 32 :]
-    if len(digest) != 32 or hashlib.sha256(payload).digest() != digest:
-        raise ValueError("checksum mismatch (truncated or corrupted file)")
-    return pickle.loads(payload)
+_FINGERPRINT_FILES = ("train.py", "data.py", "cache_format.py")
+#: The entry format: fingerprinted; this module (the store) is not (see the module docstring).
+_FORMAT_FILE = "cache_format.py"
+_STORE_MODULE = "sims.cache"
 
 
 def cache_dir() -> Path:
@@ -133,6 +121,8 @@ def module_closure(module: str) -> tuple[Path, ...]:
             continue
         if spec is None or not spec.origin or not spec.origin.endswith(".py"):
             continue
+        if name == _STORE_MODULE:  # the store, not what it stores (module docstring)
+            continue
         path = Path(spec.origin).resolve()
         if root not in path.parents and settings_root not in path.parents:
             continue
@@ -143,10 +133,10 @@ def module_closure(module: str) -> tuple[Path, ...]:
 
 @functools.cache
 def module_fingerprint(module: str) -> str:
-    """Hash of :func:`module_closure` (which follows imports into ``theory.settings``) plus
-    ``sims/cache.py``."""
+    """Hash of :func:`module_closure` (which follows imports into ``theory.settings``, and leaves
+    out this module) plus the entry format ``sims/cache_format.py``."""
     root = Path(__file__).resolve().parent
-    return _hash_sources([*module_closure(module), root / "cache.py"])
+    return _hash_sources([*module_closure(module), root / _FORMAT_FILE])
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -208,7 +198,9 @@ def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
                 RuntimeWarning,
                 stacklevel=2,
             )
+    t0 = time.perf_counter()
     value = compute()
+    _log_computed(namespace, digest, time.perf_counter() - t0)
     _MEMORY[digest] = value
     if _disk_enabled():
         try:
@@ -216,6 +208,19 @@ def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
         except OSError:  # read-only home etc.: memory cache still works
             pass
     return value
+
+
+def _log_computed(namespace: str, digest: str, seconds: float) -> None:
+    """Append ``pid namespace digest seconds`` to ``$ICL_VERIFY_CACHE_LOG`` (if set): one line
+    per computed entry, written in one ``write`` (atomic for short appends)."""
+    log = os.environ.get("ICL_VERIFY_CACHE_LOG")
+    if not log:
+        return
+    try:
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(f"{os.getpid()} {namespace} {digest} {seconds:.3f}\n")
+    except OSError:  # an unwritable log never fails a computation
+        pass
 
 
 def clear_memory() -> None:

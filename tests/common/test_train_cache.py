@@ -269,6 +269,37 @@ def test_fingerprint_follows_the_import_closure_of_compute() -> None:
     )
 
 
+def test_fingerprint_holds_the_entry_format_not_the_store() -> None:
+    """The store (``sims/cache.py``: where and how entries are written) is not fingerprinted, so
+    editing it retrains nothing; the entry format (``sims/cache_format.py``) is."""
+    from pathlib import Path
+
+    import sims.cache_format
+
+    store, fmt = Path(cache.__file__).resolve(), Path(sims.cache_format.__file__).resolve()
+    for m in ("sims.experiments.lsa_flow", "sims.experiments.softmax_multihead"):
+        closure = cache.module_closure(m)
+        assert store not in closure and fmt not in closure
+        assert cache.module_fingerprint(m) == cache._hash_sources([*closure, fmt])
+        assert cache.module_fingerprint(m) != cache._hash_sources([*closure, store])
+    assert cache.pack_entry is sims.cache_format.pack_entry  # the public names stay
+
+
+def test_cache_log_counts_computed_entries(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ICL_VERIFY_CACHE_LOG``: one line per computed entry, none for a hit."""
+    log = tmp_path / "log.txt"
+    monkeypatch.setenv("ICL_VERIFY_CACHE", str(tmp_path / "c"))
+    monkeypatch.setenv("ICL_VERIFY_CACHE_LOG", str(log))
+    cache.clear_memory()
+    assert cache.cached("ns_log", ("a", 1), lambda: 3) == 3
+    assert cache.cached("ns_log", ("a", 1), lambda: 4) == 3  # a hit: not logged
+    assert cache.cached("ns_log", ("b", 2), lambda: 5) == 5
+    lines = log.read_text().splitlines()
+    assert len(lines) == 2
+    pid, ns, digest, secs = lines[0].split()
+    assert int(pid) == os.getpid() and ns == "ns_log" and len(digest) == 24 and float(secs) >= 0
+
+
 def test_cache_key_changes_when_compute_module_changes(monkeypatch: pytest.MonkeyPatch) -> None:
     """The digest uses the fingerprint of compute's module (negative control: another module)."""
     a = cache._digest("ns", ("k",), "sims.experiments.lsa_flow")

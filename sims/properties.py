@@ -245,11 +245,14 @@ def run_property(
     shrink: bool = True,
     progress: Any = None,
     pin_source_constants: bool = True,
+    include_pinned: bool = True,
 ) -> PropertyOutcome:
     """Draw ``examples`` settings (derandomised: the same every run) plus the pinned presets and
     check each; a failure is shrunk to a minimal setting (``shrink``).  The draws do not depend
     on which modules are imported (:func:`source_constants_pinned`; ``pin_source_constants=False``
-    is its negative control)."""
+    is its negative control).  ``include_pinned=False`` leaves the pinned presets out (the report:
+    its checks run at the presets themselves, so a pinned draw would only repeat their rows); the
+    drawn settings are the same either way (explicit examples do not move Hypothesis's draws)."""
     from hypothesis import HealthCheck, Phase, assume, example, given, settings
     from hypothesis import seed as hypothesis_seed
 
@@ -272,7 +275,7 @@ def run_property(
             margin(rows) if verdict == "pass" else None,
             time.perf_counter() - t0,
             _describe(rows, error) if verdict == "fail" else "",
-            pinned=not phase["shrinking"] and len(draws) < len(prop.pinned),
+            pinned=include_pinned and not phase["shrinking"] and len(draws) < len(prop.pinned),
         )
         if phase["shrinking"]:
             shrink_draws += 1
@@ -291,7 +294,7 @@ def run_property(
 
     phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if shrink else [])
     test = given(strategy)(body)
-    for pinned in reversed(prop.pinned):
+    for pinned in reversed(prop.pinned if include_pinned else ()):
         test = example(pinned)(test)
     test = hypothesis_seed(DRAW_SEED)(test)
     test = settings(

@@ -163,3 +163,59 @@ def test_draws_do_not_depend_on_the_runners_source() -> None:
 
     assert draws(seeded=True) == ours
     assert draws(seeded=False) != ours
+
+
+def test_without_pinned_the_same_settings_are_drawn() -> None:
+    """``include_pinned=False`` (the report) drops the pinned presets and nothing else: the drawn
+    settings are those of the run with them, after them."""
+    prop = _ok_property()
+    with_pinned = run_property(prop, examples=5, shrink=False)
+    without = run_property(prop, examples=5, shrink=False, include_pinned=False)
+    assert [d.setting for d in with_pinned.draws if d.pinned] == [{"d": 4}]
+    assert not any(d.pinned for d in without.draws)
+    assert [d.setting for d in without.draws] == [
+        d.setting for d in with_pinned.draws if not d.pinned
+    ]
+
+
+def _ok_property() -> TrainedProperty:
+    _MOD.settings_small = lambda: st.fixed_dictionaries({"d": st.integers(1, 4)})  # type: ignore
+    return TrainedProperty(
+        result="zfb24:thm4",
+        name="toy-ok",
+        check=f"{_MOD.__name__}:check",
+        strategy=f"{_MOD.__name__}:settings_small",
+        pinned=({"d": 4},),
+    )
+
+
+def test_every_pinned_preset_is_a_declared_checks_defaults() -> None:
+    """The report leaves the pinned presets out of its property runs because its own checks run
+    them: each pinned setting must be its check's defaults, and the check declared by the
+    property's result (negative control: a pinned setting off the defaults is caught)."""
+    import inspect
+
+    from theory.common.registry import all_properties, all_results, resolve
+
+    declared = {r.id: {str(c) for c in r.checks} for r in all_results()}
+
+    def off_defaults(check: str, pinned: dict) -> list[str]:
+        sig = inspect.signature(resolve(check))
+        out = []
+        for k, v in pinned.items():
+            default = sig.parameters[k].default if k in sig.parameters else inspect.Parameter.empty
+            same = default == v or (
+                isinstance(v, (tuple, list))
+                and isinstance(default, (tuple, list))
+                and tuple(v) == tuple(default)
+            )
+            if not same:
+                out.append(k)
+        return out
+
+    for p in all_properties():
+        assert p.check in declared[p.result], p.id
+        for pin in p.pinned:
+            assert off_defaults(p.check, pin) == [], (p.id, pin)
+    p = all_properties()[0]
+    assert off_defaults(p.check, {**p.pinned[0], "d": 99}) == ["d"]

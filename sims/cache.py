@@ -7,11 +7,11 @@ imports, transitively, into ``theory.settings`` too (so one paper's model, loop,
 and setting -- not another paper's), plus the entry format ``sims/cache_format.py``; editing any of
 them invalidates old entries.  This module (where and how entries are stored) is left out of the
 fingerprint: editing it retrains nothing.  ``ICL_VERIFY_CACHE_LOG=<file>`` appends one line per
-computed entry (``pid namespace digest seconds``) to count trainings, e.g. a model two test
-workers trained at once.  Writes are atomic (temporary file + ``os.replace``): nothing written is
-left half-written.  Each file starts with a magic tag and the SHA-256 of its payload; an entry whose
-checksum does not match (a truncated or corrupted file) is reported with a warning and recomputed,
-never unpickled.
+computed entry (``pid namespace digest seconds [pytest test id]``) to count trainings, e.g. a
+model two test workers trained at once.  Writes are atomic (temporary file + ``os.replace``):
+nothing written is left half-written.  Each file starts with a magic tag and the SHA-256 of its
+payload; an entry whose checksum does not match (a truncated or corrupted file) is reported with a
+warning and recomputed, never unpickled.
 """
 
 from __future__ import annotations
@@ -211,14 +211,16 @@ def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
 
 
 def _log_computed(namespace: str, digest: str, seconds: float) -> None:
-    """Append ``pid namespace digest seconds`` to ``$ICL_VERIFY_CACHE_LOG`` (if set): one line
-    per computed entry, written in one ``write`` (atomic for short appends)."""
+    """Append ``pid namespace digest seconds [test]`` to ``$ICL_VERIFY_CACHE_LOG`` (if set): one
+    line per computed entry, written in one ``write`` (atomic for short appends); ``test`` is
+    pytest's ``PYTEST_CURRENT_TEST`` when set (which tests share a model)."""
     log = os.environ.get("ICL_VERIFY_CACHE_LOG")
     if not log:
         return
     try:
         with open(log, "a", encoding="utf-8") as fh:
-            fh.write(f"{os.getpid()} {namespace} {digest} {seconds:.3f}\n")
+            test = os.environ.get("PYTEST_CURRENT_TEST", "")
+            fh.write(f"{os.getpid()} {namespace} {digest} {seconds:.3f} {test}".rstrip() + "\n")
     except OSError:  # an unwritable log never fails a computation
         pass
 

@@ -296,7 +296,8 @@ def test_cache_log_counts_computed_entries(tmp_path, monkeypatch: pytest.MonkeyP
     assert cache.cached("ns_log", ("b", 2), lambda: 5) == 5
     lines = log.read_text().splitlines()
     assert len(lines) == 2
-    pid, ns, digest, secs = lines[0].split()
+    pid, ns, digest, secs, test = lines[0].split(maxsplit=4)
+    assert "test_cache_log_counts_computed_entries" in test  # PYTEST_CURRENT_TEST
     assert int(pid) == os.getpid() and ns == "ns_log" and len(digest) == 24 and float(secs) >= 0
 
 

@@ -46,9 +46,9 @@ __all__ = [
 T = TypeVar("T")
 _MEMORY: dict[str, Any] = {}
 _FINGERPRINT_DIRS = ("models", "experiments")
-_FINGERPRINT_FILES = ("train.py", "data.py", "cache_format.py")
 #: The entry format: fingerprinted; this module (the store) is not (see the module docstring).
 _FORMAT_FILE = "cache_format.py"
+_FINGERPRINT_FILES = ("train.py", "data.py", _FORMAT_FILE)
 _STORE_MODULE = "sims.cache"
 
 

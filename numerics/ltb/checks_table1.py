@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from numerics.ltb.neighbours import trap_starts
-from numerics.ltb.optim import cs_grad, polish
+from numerics.ltb.optim import cs_grad, fd_hessian, polish
 from numerics.mc_fast import gd_family_risk_raw
 from numerics.sampling import check_rng
 from numerics.testing import FLOAT_RTOL, close_agreement, mc_agreement, ordering
@@ -102,13 +102,7 @@ def check_table1_optim_local_minimum(
     value = float(np.real(f(x)))
     Rs = optimal_risk(st.Sigma_x, st.task_cov, s2, N)
     g = cs_grad(f, x)
-    h = LOCAL_MIN_HESS_STEP
-    Hs = np.empty((x.size, x.size))
-    for k in range(x.size):
-        e = np.zeros_like(x)
-        e[k] = h
-        Hs[:, k] = (cs_grad(f, x + e) - cs_grad(f, x - e)) / (2 * h)
-    Hs = 0.5 * (Hs + Hs.T)
+    Hs = fd_hessian(f, x, LOCAL_MIN_HESS_STEP)
     eig = np.linalg.eigvalsh(Hs)
     p = split(x)
     # H = Psi = I, beta* = 0: the risk is invariant under b -> Qb, Gamma -> Q Gamma Q^T,

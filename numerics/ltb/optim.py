@@ -33,6 +33,7 @@ __all__ = [
     "inf_lsa",
     "polish",
     "newton_polish",
+    "fd_hessian",
     "NEWTON_HESS_STEP",
     "NEWTON_RCOND",
     "NEWTON_STEPS",
@@ -336,6 +337,17 @@ NEWTON_RCOND = 1e-7
 NEWTON_STEPS = 4
 
 
+def fd_hessian(f: Callable[[np.ndarray], complex], x: np.ndarray, h: float) -> np.ndarray:
+    """The symmetrised central-difference Hessian (step ``h``) of the complex-step gradient
+    :func:`cs_grad` of ``f`` at ``x`` (error O(h²))."""
+    Hs = np.empty((x.size, x.size))
+    for k in range(x.size):
+        e = np.zeros_like(x)
+        e[k] = h
+        Hs[:, k] = (cs_grad(f, x + e) - cs_grad(f, x - e)) / (2 * h)
+    return 0.5 * (Hs + Hs.T)
+
+
 def newton_polish(f: Callable[[np.ndarray], complex], x: np.ndarray) -> np.ndarray:
     """Newton steps ``x ← x − H⁺ ∇R`` on a BFGS end point, each kept only if it lowers the
     complex-step gradient's norm: BFGS stops on a line-search precision loss whose |∇R| depends on
@@ -346,12 +358,8 @@ def newton_polish(f: Callable[[np.ndarray], complex], x: np.ndarray) -> np.ndarr
     x = np.asarray(x, dtype=float)
     g = cs_grad(f, x)
     for _ in range(NEWTON_STEPS):
-        Hs = np.empty((x.size, x.size))
-        for k in range(x.size):
-            e = np.zeros_like(x)
-            e[k] = NEWTON_HESS_STEP
-            Hs[:, k] = (cs_grad(f, x + e) - cs_grad(f, x - e)) / (2 * NEWTON_HESS_STEP)
-        step = np.linalg.pinv(0.5 * (Hs + Hs.T), rcond=NEWTON_RCOND, hermitian=True) @ g
+        Hs = fd_hessian(f, x, NEWTON_HESS_STEP)
+        step = np.linalg.pinv(Hs, rcond=NEWTON_RCOND, hermitian=True) @ g
         x_new = x - step
         g_new = cs_grad(f, x_new)
         if not np.linalg.norm(g_new) < np.linalg.norm(g):

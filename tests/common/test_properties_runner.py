@@ -44,6 +44,18 @@ PROP = TrainedProperty(
 )
 
 
+def _ok_property() -> TrainedProperty:
+    """A property over d ∈ {1, …, 4} (never failing), its d = 4 preset pinned (not separable)."""
+    _MOD.settings_small = lambda: st.fixed_dictionaries({"d": st.integers(1, 4)})  # type: ignore
+    return TrainedProperty(
+        result="zfb24:thm4",
+        name="toy-ok",
+        check=f"{_MOD.__name__}:check",
+        strategy=f"{_MOD.__name__}:settings_small",
+        pinned=({"d": 4},),
+    )
+
+
 def test_runner_finds_and_shrinks_a_failure() -> None:
     out = run_property(PROP, examples=30)
     assert not out.passed
@@ -52,15 +64,7 @@ def test_runner_finds_and_shrinks_a_failure() -> None:
 
 
 def test_runner_counts_passes_and_not_separable() -> None:
-    ok = TrainedProperty(
-        result="zfb24:thm4",
-        name="toy-ok",
-        check=f"{_MOD.__name__}:check",
-        strategy=f"{_MOD.__name__}:settings_small",
-        pinned=({"d": 4},),
-    )
-    _MOD.settings_small = lambda: st.fixed_dictionaries({"d": st.integers(1, 4)})  # type: ignore
-    out = run_property(ok, examples=5)
+    out = run_property(_ok_property(), examples=5)
     assert out.passed, out.to_json()
     assert out.not_separable >= 1  # the pinned d = 4 draw
     assert out.passed_count == 3  # d = 1, 2, 3: the strategy is exhausted
@@ -176,17 +180,6 @@ def test_without_pinned_the_same_settings_are_drawn() -> None:
     assert [d.setting for d in without.draws] == [
         d.setting for d in with_pinned.draws if not d.pinned
     ]
-
-
-def _ok_property() -> TrainedProperty:
-    _MOD.settings_small = lambda: st.fixed_dictionaries({"d": st.integers(1, 4)})  # type: ignore
-    return TrainedProperty(
-        result="zfb24:thm4",
-        name="toy-ok",
-        check=f"{_MOD.__name__}:check",
-        strategy=f"{_MOD.__name__}:settings_small",
-        pinned=({"d": 4},),
-    )
 
 
 def test_every_pinned_preset_is_a_declared_checks_defaults() -> None:

@@ -51,14 +51,8 @@ class InvariantStop:
         last = trace[-1]["step"] if trace else 0
         if last < max(self.min_steps, 2 * self.window):
             return False
-        cur, prev = window_values(trace, "inv", int(last), self.window)
-        if not cur or not prev:
-            return False
-        a, b = float(np.mean(cur)), float(np.mean(prev))
-        scale = 0.5 * (abs(a) + abs(b))
-        return abs(a - b) <= self.rel_drift * scale and float(np.std(cur)) <= self.rel_drift * abs(
-            a
-        )
+        drift = window_drift(trace, "inv", int(last), self.window, relative=True)
+        return drift is not None and drift <= self.rel_drift
 
 
 #: The head-pattern statistics a :class:`PatternStop` traces (besides ``"inv"``), computed from

@@ -159,3 +159,57 @@ def test_fit_prompts_follow_the_fits_own_sampling_error() -> None:
     assert noisy >= 4 * FIT_PROMPTS, info_noisy
     assert quiet <= 2 * FIT_PROMPTS, info_quiet
     assert info_noisy["pilot_se_units"] > 3 * info_quiet["pilot_se_units"]
+
+
+#: z of the sampling checks below (STYLE R9).
+_Z = 5.0
+
+
+def test_float32_draws_keep_the_second_moments() -> None:
+    """``draw_prompts64`` (float32 normals, float64 out) against the data model's population
+    moments: ``E[XᵀX/N] = H`` and ``E[yq²] = tr(H(Ψ + β̄β̄ᵀ)) + σ²`` within z = 5 standard errors
+    at a generic non-isotropic setting; power: the same draws fail against H scaled by 1.02."""
+    import numpy as np
+    import torch
+
+    from sims.checks.ltb.evidence import draw_prompts64
+    from theory.settings.ltb import thm63_setting
+
+    st_ = thm63_setting(d=4, N=7, sigma2=0.37, beta_norm=1.3)
+    p = draw_prompts64(st_, 200_000, torch.Generator().manual_seed(3))
+    assert all(t.dtype == torch.float64 for t in (p.X, p.y, p.xq, p.yq, p.beta))
+    H, Psi = np.asarray(st_.Sigma_x), np.asarray(st_.task_cov)
+    mb = np.asarray(st_.task_mean)
+    S = (p.X.transpose(1, 2) @ p.X).numpy() / st_.N
+    mean, se = S.mean(0), S.std(0) / np.sqrt(S.shape[0])
+    assert np.all(np.abs(mean - H) <= _Z * se)
+    assert np.any(np.abs(mean - 1.02 * H) > _Z * se)  # power
+    y2 = (p.yq**2).numpy()
+    want = float(np.trace(H @ (Psi + np.outer(mb, mb)))) + st_.noise_var
+    assert abs(y2.mean() - want) <= _Z * y2.std() / np.sqrt(y2.size)
+
+
+def test_pooled_moments_weight_by_prompts_and_the_primary_fit_reuses_the_pilots() -> None:
+    """``pooled_moments`` is the prompt-weighted mean of its streams' moments (a 1:3 split pools to
+    the weights 1/4, 3/4, not 1/2, 1/2), refuses an empty pool, and at a drawn setting the primary
+    seed's GD-β fit records the pilots' streams and at least the sized prompts."""
+    import numpy as np
+
+    from sims.checks.ltb.flow import moments, pooled_moments
+    from theory.settings.ltb import thm63_setting
+
+    st_ = thm63_setting(d=2, N=5, sigma2=0.2, beta_norm=1.0)
+    a, b = moments(st_, 1000, 11), moments(st_, 3000, 12)
+    pooled, total = pooled_moments(st_, [(1000, 11), (3000, 12)])
+    assert total == 4000
+    for k in a:
+        assert np.allclose(pooled[k], 0.25 * a[k] + 0.75 * b[k], rtol=1e-12, atol=1e-15)
+    assert not np.allclose(pooled["SS"], 0.5 * a["SS"] + 0.5 * b["SS"], rtol=1e-6)
+    with pytest.raises(ValueError, match="streams"):
+        pooled_moments(st_, [(0, 1)])
+
+    rows = S.check_thm6_3_train(d=2, N=8, sigma2=0.05, beta_norm=2.0)
+    tr = next(e for e in rows if e.details.get("training")).details
+    pilots = tr["prompt_sizing"]["pilot_streams"]
+    assert tr["training"]["streams"][: len(pilots)] == pilots
+    assert tr["training"]["prompts"] >= max(tr["prompt_sizing"]["pilot_prompts"], 1)

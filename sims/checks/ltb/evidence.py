@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from numerics.testing import over_seeds, skipped, swap_alternative, tier_seeds, train_discrimination
-from sims.data import sample_prompts
+from sims.data import TorchPrompts, sample_prompts
 from sims.models.ltb import LTB
 from theory.common.protocols import Evidence
 from theory.ltb import effective_params
@@ -36,6 +36,7 @@ __all__ = [
     "seeds_for",
     "random_ltb",
     "random_prompts",
+    "draw_prompts64",
     "C17_PROMPTS",
     "SKIP_SECONDS",
 ]
@@ -246,3 +247,17 @@ def skip_rows(
             )
         )
     return out
+
+
+def draw_prompts64(st: LinearRegressionICL, b: int, gen: torch.Generator) -> TorchPrompts:
+    """``b`` prompts of ``st`` drawn in float32 and returned in float64, for the sufficient
+    statistics and test risks of the fits at a drawn setting (stated rule): torch's float32
+    normals are 3.5× faster on this CPU (d = 5, N = 10: 0.14 s vs 0.48 s per 10⁵ prompts), and
+    what float32 changes is far below what these fits resolve -- a draw's rounding is 6·10⁻⁸
+    relative, and the tail cut of torch's CPU float32 normals (Box–Muller on 24-bit uniforms,
+    |z| ≤ 5.8) moves a fourth moment by ~10⁻⁵ relative, while the fits' moments carry a sampling
+    error ≥ 1/√(4·10⁶) = 5·10⁻⁴ relative.  Every product and sum after the draw is float64."""
+    p = sample_prompts(st, b, generator=gen, dtype=torch.float32)
+    return TorchPrompts(
+        X=p.X.double(), y=p.y.double(), xq=p.xq.double(), yq=p.yq.double(), beta=p.beta.double()
+    )

@@ -9,7 +9,7 @@ fitted here by accelerated gradient descent on its loss in sufficient statistics
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,8 +19,14 @@ from numerics.ltb.neighbours import gamma_alternatives
 from numerics.sampling import check_seed
 from numerics.testing import mc_agreement
 from sims.cache import cached
-from sims.checks.ltb.evidence import C18_DEFAULTS, per_seed, plan_rows, seeds_for, skip_rows
-from sims.data import sample_prompts
+from sims.checks.ltb.evidence import (
+    C18_DEFAULTS,
+    draw_prompts64,
+    per_seed,
+    plan_rows,
+    seeds_for,
+    skip_rows,
+)
 from sims.experiments.ltb import PRESETS, test_risk, trained
 from sims.models.gd_beta import GDBeta
 from sims.train import make_generator
@@ -60,14 +66,14 @@ _CHUNK = 100_000
 def _moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, np.ndarray]:
     """Sample means over ``prompts`` fresh contexts of the statistics the GD-β loss needs: with
     ``t = β_task``, ``s = Xᵀy/N``, ``S = XᵀX/N`` (flattened): t, s, S, ttᵀ, tsᵀ, t⊗S, ssᵀ, s⊗S,
-    S⊗S."""
+    S⊗S (prompts drawn by :func:`~sims.checks.ltb.evidence.draw_prompts64`)."""
     d, N = st.d, st.N
     gen = make_generator(seed)
     acc: dict[str, np.ndarray] = {}
     done = 0
     while done < prompts:
         b = min(_CHUNK, prompts - done)
-        p = sample_prompts(st, b, generator=gen)
+        p = draw_prompts64(st, b, gen)
         Xt = p.X.transpose(1, 2)
         s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
         S = (Xt @ p.X).reshape(b, d * d).contiguous() / N
@@ -117,8 +123,33 @@ def _loss_fn(m: Mapping[str, np.ndarray], H: np.ndarray):
     return f
 
 
-def _fit(st: LinearRegressionICL, prompts: int, seed: int, tol: float) -> dict[str, Any]:
-    f = _loss_fn(_moments(st, prompts, seed), st.Sigma_x)
+def moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, np.ndarray]:
+    """:func:`_moments` cached by configuration (a pilot's statistics are reused by the fit)."""
+    return cached(
+        "ltb-moments", (st, int(prompts), int(seed)), lambda: _moments(st, int(prompts), int(seed))
+    )
+
+
+def pooled_moments(
+    st: LinearRegressionICL, streams: Sequence[tuple[int, int]]
+) -> tuple[dict[str, np.ndarray], int]:
+    """The sufficient statistics of the prompts of all ``streams`` (``(prompts, seed)`` pairs)
+    together: their means weighted by prompts (means of disjoint samples pool exactly), and the
+    total prompts."""
+    parts = [(n, moments(st, n, s)) for n, s in streams if n > 0]
+    if not parts:
+        raise ValueError(f"streams must hold at least one prompt, got {list(streams)!r}")
+    total = sum(n for n, _ in parts)
+    keys = parts[0][1].keys()
+    pooled = {k: np.sum([n * m[k] for n, m in parts], axis=0) / total for k in keys}
+    return pooled, total
+
+
+def _fit(
+    st: LinearRegressionICL, streams: tuple[tuple[int, int], ...], tol: float
+) -> dict[str, Any]:
+    m, prompts = pooled_moments(st, streams)
+    f = _loss_fn(m, st.Sigma_x)
     d = st.d
     x = torch.zeros(d * d + d, dtype=torch.float64)  # Γ(0) = 0, β(0) = 0 (the model's init)
     y, k, fx = x.clone(), 0, float(f(x))
@@ -151,6 +182,7 @@ def _fit(st: LinearRegressionICL, prompts: int, seed: int, tol: float) -> dict[s
         "step_size": min(etas),
         "step_size_last": etas[-1],
         "prompts": prompts,
+        "streams": [list(x) for x in streams],
         "drift": drift,
         "restarts": restarts,
         "method": "accelerated gradient descent (Nesterov, adaptive restart) from (0, 0) on "
@@ -161,13 +193,20 @@ def _fit(st: LinearRegressionICL, prompts: int, seed: int, tol: float) -> dict[s
     }
 
 
-def fit_gd_beta(st: LinearRegressionICL, *, prompts: int, seed: int, tol: float) -> dict[str, Any]:
-    """GD-β trained at ``st`` from ``(Γ, β) = 0`` (cached by configuration)."""
-    return cached(
-        "ltb-fit",
-        (st, int(prompts), int(seed), float(tol)),
-        lambda: _fit(st, int(prompts), int(seed), float(tol)),
-    )
+def fit_gd_beta(
+    st: LinearRegressionICL,
+    *,
+    prompts: int,
+    seed: int,
+    tol: float,
+    reuse: Sequence[tuple[int, int]] = (),
+) -> dict[str, Any]:
+    """GD-β trained at ``st`` from ``(Γ, β) = 0`` on the sufficient statistics of ``prompts``
+    fresh prompts of stream ``seed`` pooled with those of the ``reuse`` streams (``(prompts,
+    seed)`` pairs, e.g. the pilot fits' prompts: :func:`pooled_moments`); cached by
+    configuration."""
+    streams = tuple((int(n), int(s)) for n, s in (*reuse, (prompts, seed)))
+    return cached("ltb-fit", (st, streams, float(tol)), lambda: _fit(st, streams, float(tol)))
 
 
 #: The GD-β fit's own sampling error at a drawn setting (root-mean-square distance of a row's fitted
@@ -193,18 +232,23 @@ def fit_prompts(
     root-mean-square error in tolerance units (independent errors), which falls like
     1/√prompts; the prompts hold the largest row's error to ``FIT_SE_UNITS``:
     ``base · (units/(√2 · FIT_SE_UNITS))²``, never fewer than ``base``.  (The presets' 50 000
-    prompts were calibrated at low noise; at d = 6, N = 4, σ² = 0.84 one fit's β is ~1 unit off.)"""
-    pilots = [
-        fit_gd_beta(st, prompts=base, seed=check_seed(seed, _FIT_PATH, "pilot", k), tol=tol)
-        for k in (0, 1)
-    ]
+    prompts were calibrated at low noise; at d = 6, N = 4, σ² = 0.84 one fit's β is ~1 unit off.)
+    ``sizing["pilot_streams"]`` names the pilots' ``(prompts, seed)`` streams, which the primary
+    seed's fit reuses (:func:`fit_gd_beta`'s ``reuse``)."""
+    streams = [(base, check_seed(seed, _FIT_PATH, "pilot", k)) for k in (0, 1)]
+    pilots = [fit_gd_beta(st, prompts=n, seed=s, tol=tol) for n, s in streams]
     units = [
         float(np.linalg.norm(np.asarray(f(pilots[0])) - np.asarray(f(pilots[1])))) / (rt * nm)
         for f, rt, nm in zip(rows, rtols, norms, strict=True)
     ]
     se = max(units) / math.sqrt(2)
     prompts = max(base, int(math.ceil(base * (se / FIT_SE_UNITS) ** 2)))
-    return prompts, {"pilot_prompts": base, "pilot_se_units": se, "pilot_units_per_row": units}
+    return prompts, {
+        "pilot_prompts": base,
+        "pilot_se_units": se,
+        "pilot_units_per_row": units,
+        "pilot_streams": [list(x) for x in streams],
+    }
 
 
 @validates_setting(validate_thm63)
@@ -312,13 +356,33 @@ def check_thm6_3_train(
             seed=seed,
             tol=min(rtols),
         )
-        fits = [(s, fit_gd_beta(st, prompts=prompts, seed=s, tol=min(rtols))) for s in seeds]
+        # the primary seed's fit pools the pilots' prompts with max(0, prompts - 2 base) fresh ones
+        # (≥ ``prompts`` in all; means of disjoint samples pool exactly); other seeds draw afresh
+        pilots = [(int(n), int(s)) for n, s in sizing["pilot_streams"]]
+        fresh = max(0, prompts - sum(n for n, _ in pilots))
+        fits = [
+            (
+                s,
+                fit_gd_beta(st, prompts=fresh, seed=s, tol=min(rtols), reuse=pilots)
+                if s == seeds[0]
+                else fit_gd_beta(st, prompts=prompts, seed=s, tol=min(rtols)),
+            )
+            for s in seeds
+        ]
         par = [(s, f, zero) for s, f in fits]
         f0 = fits[0][1]
         info = {
             "training": {
                 k: f0[k]
-                for k in ("method", "step_size", "step_size_last", "steps", "prompts", "drift")
+                for k in (
+                    "method",
+                    "step_size",
+                    "step_size_last",
+                    "steps",
+                    "prompts",
+                    "streams",
+                    "drift",
+                )
             },
             "plans": [p.details() for p in plans],
             "prompt_sizing": sizing,

@@ -19,7 +19,8 @@ import torch
 from numerics.ltb.neighbours import c17_levels
 from numerics.ltb.rawfit import RawLoss, curvature, np_unpack
 from sims.cache import cached
-from sims.data import embed, sample_prompts
+from sims.checks.ltb.evidence import draw_prompts64
+from sims.data import embed
 from sims.experiments.ltb import PRESETS, trained
 from sims.models.ltb import LTB
 from sims.train import make_generator
@@ -77,14 +78,15 @@ def _ltb_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, 
 def raw_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, np.ndarray]:
     """Sample means over ``prompts`` fresh contexts of ``F Fᵀ``, ``F tᵀ``, ``t tᵀ`` with ``t`` the
     task vector and ``F = (1, vec S, s, q)``, ``S = XᵀX/N``, ``s = Xᵀy/N``, ``q = ‖y‖²/N`` (the
-    statistics the raw LTB's prediction ``x_qᵀ g(F)`` is linear in)."""
+    statistics the raw LTB's prediction ``x_qᵀ g(F)`` is linear in; prompts drawn by
+    :func:`~sims.checks.ltb.evidence.draw_prompts64`)."""
     d, N = st.d, st.N
     gen = make_generator(seed)
     acc: dict[str, np.ndarray] = {}
     done = 0
     while done < prompts:
         b = min(_CHUNK, prompts - done)
-        p = sample_prompts(st, b, generator=gen)
+        p = draw_prompts64(st, b, gen)
         Xt = p.X.transpose(1, 2)
         s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
         S = (Xt @ p.X).reshape(b, d * d) / N
@@ -203,7 +205,7 @@ def _pair_risks(
     st: LinearRegressionICL, Ps: Sequence[tuple[Mapping[str, np.ndarray], bool]], n: int, seed: int
 ) -> list[tuple[float, float]]:
     """Mean and se of ``(ŷ − y)²`` of each ``(weights, mlp)`` on the same ``n`` fresh prompts (one
-    stream: ``make_generator(seed)``, as :func:`sims.experiments.ltb.test_risk` draws it)."""
+    stream: ``make_generator(seed)``, drawn by :func:`~sims.checks.ltb.evidence.draw_prompts64`)."""
     models = []
     for P, mlp in Ps:
         m = LTB(st.d, mlp=mlp, dtype=torch.float64)
@@ -215,7 +217,7 @@ def _pair_risks(
     with torch.no_grad():
         while done < n:
             b = min(50_000, n - done)
-            p = sample_prompts(st, b, generator=gen)
+            p = draw_prompts64(st, b, gen)
             Z = embed(p.X, p.y, p.xq)
             for v, m in zip(vals, models, strict=True):
                 v.append(((m(Z) - p.yq) ** 2).double())

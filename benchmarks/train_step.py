@@ -82,7 +82,8 @@ class Faithful(nn.Module):
 
 
 class Before(SoftmaxAttention):
-    """Our parameters, the forward of ``sims/models/softmax_attention.py`` written literally (autograd)."""
+    """Our parameters, the forward of ``sims/models/softmax_attention.py`` written literally
+    (autograd)."""
 
     def forward(self, Z: torch.Tensor) -> torch.Tensor:
         L_ = Z.shape[2] - 1

@@ -1,4 +1,5 @@
-"""The training loop is reproducible from its generator, resumes exactly, and the cache is atomic."""
+"""The training loop is reproducible from its generator, resumes exactly, and the cache is
+atomic."""
 
 from __future__ import annotations
 

@@ -114,13 +114,13 @@ def test_a_setting_not_separable_on_the_closed_forms_is_skipped_before_training(
     """d = 1, L = 64, σ² = 0: η_V* is 1/66 = 1.5 % below 1/κ (0.95 units at 1.6 %) and 1 is
     1.56 % above (0.78 units at 2 %): the plan on the closed forms is "skip", so the check returns
     the skipped 1/κ row with its numbers and trains nothing."""
-    from sims.checks.softmax_multihead import manifold, observations
+    from sims.checks.softmax_multihead import manifold, obs1_setting
 
     def no_training(*a: object, **k: object) -> None:
         raise AssertionError("trained a setting whose plan is skip")
 
     monkeypatch.setattr(manifold, "trained_setting", no_training)
-    monkeypatch.setattr(observations, "trained_setting", no_training)
+    monkeypatch.setattr(obs1_setting, "trained_setting", no_training)
     setting = {"d": 1, "L": 64, "sigma2": 0.0, "H": H}
     (row,) = getattr(C, check)(**setting)
     assert row.kind == "TRAIN" and row.status == "skipped" and classify([row]) == "not_separable"

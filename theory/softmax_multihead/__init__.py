@@ -161,6 +161,10 @@ SECTIONS: dict[str, str] = {
     "checks; formulas in manifold, optimality)",
     "training": "§3 training at any setting: validators, the derived recipe, convergence, "
     "separability, traps, the finite-omega prediction [derived] (sims checks only)",
+    "heads": "§3 Observation 1, Fig. 14: dummy heads; which heads of a trained model the pattern "
+    "rows judge (the contributing ones, from the model's own predictions; sims checks only)",
+    "obs1_setting": "§3 Observations 1-2 at any setting d, L, sigma2, H: a drawn setting's trained "
+    "pattern and manifold rows (sims checks only)",
     "convergence": "§3 training at any setting: when a drawn run has converged (the invariant of "
     "(4.3) and the Obs. 1 head patterns settled), its schedule, an unconverged run's rows (sims "
     "checks only)",

@@ -18,10 +18,13 @@ OBS1_ALTERNATIVES = (
     "L = ∞ (finite-L term dropped): 1/(2 omega_bar)",
 )
 #: negative controls of the H = 2 Obs-1 / manifold TRAIN rows: each named alternative passed as
-#: the prediction, and a model trained with a double softmax.
+#: the prediction, a model trained with a double softmax, and an off-pattern head that contributes
+#: to the prediction (its μ at 1 % of the largest, below a 5 % |μ| cut; an x-part of OV of 0.3
+#: times the largest |μ|): the pattern rows judge it (``sims.checks.softmax_multihead.heads``).
 OBS1_FAULTS = {
     **{f"prediction={a}": {"fault_prediction": a} for a in OBS1_ALTERNATIVES},
     "trained_double_softmax": {"fault_double_softmax": True},
+    "offpattern_contributing_head": {"fault_offpattern_head": 0.3},
 }
 #: ⟨ω, μ⟩ at L = 24: each named rival of 1/κ passed as the prediction.
 VGD_FAULTS = {

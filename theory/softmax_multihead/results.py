@@ -411,9 +411,10 @@ RESULTS: tuple[Result, ...] = (
 
 #: Trained claims at any setting: the Obs-1 pattern and manifold position, and (4.3) against
 #: vanilla GD, at settings drawn from the hypotheses (d ≤ 8, L ≤ 64 in Prop. 4.1's regime,
-#: σ² ∈ [0, 1], H ∈ {2, 3, 4}; both draw H = 2, a limit of the CPU training scale: at H ≥ 3
-#: converged runs fail rows at some drawn settings, docs/papers/softmax_multihead.md), the
-#: presets pinned.  At a drawn setting the trained ⟨ω, μ⟩ is
+#: σ² ∈ [0, 1], H ∈ {2, 3, 4}; both draw H = 2: Obs. 1 a limit of the CPU training scale, at
+#: H ≥ 3 drawn runs settle with a contributing head off the pattern; (4.3) passes over H ∈ {2, 3,
+#: 4} (``hpcy25_vgd_heads_settings``) but its H ≥ 3 draws are over the quick report's time budget,
+#: docs/papers/softmax_multihead.md), the presets pinned.  At a drawn setting the trained ⟨ω, μ⟩ is
 #: compared with its finite-ω prediction (the exact-risk optimal OV scale at the trained heads,
 #: derived) and with 1/κ where resolvable; a run that did not converge within the step bound is
 #: reported ``skipped`` with its numbers (docs/papers/softmax_multihead.md, "Trained claims at any

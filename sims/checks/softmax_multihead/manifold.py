@@ -17,6 +17,7 @@ from numerics.softmax_multihead.mc import pair_step_optimum, scale_step_optimum,
 from numerics.testing import Z_MC, informational, swap_alternative
 from sims.checks.softmax_multihead import evidence as ev_
 from sims.checks.softmax_multihead import training as tr_
+from sims.checks.softmax_multihead.heads import judge_heads, pattern_trap
 from sims.experiments.softmax_multihead import setting_experiment, trained, trained_setting
 from theory.common.protocols import Estimate, Evidence, validates_setting
 
@@ -126,7 +127,11 @@ def vgd_setting_rows(
     before training, on the closed-form prediction 1/κ (4.3)/(D.24) and those alternatives: where
     it is ``"skip"`` the one row returned is the 1/κ TRAIN row, ``skipped`` with its numbers
     (nearest alternative in units, the tolerance that would resolve it, prompts, seconds;
-    :func:`.training.skip_before_training`), and nothing is trained."""
+    :func:`.training.skip_before_training`), and nothing is trained.  A trained model whose
+    head scales do not describe it (not in the Obs-1 pattern the prediction presumes)
+    has its pair rows in the named trap (:func:`.heads.pattern_trap`: its prediction is more
+    than the row's tolerance from that of the pattern model at its own ``(ω_h, μ_h)``), reported,
+    never passed."""
     w1, m1, _ = th.single_head_optimum(d, L, sigma2)
     alts = {
         "eta_V* = L/(L+D'+1) (vanilla GD, D.29)": float(th.gd_eta_star(d, L, sigma2)),
@@ -166,10 +171,10 @@ def vgd_setting_rows(
         ]
     res = trained_setting(exp, cfg, seed=seed, stop=stop, schedule=schedule)
     steps = int(res.extra.get("stopped_at", cfg.steps))
-    m, init = (
-        ev_.pattern_metrics(exp, res.params),
-        ev_.pattern_metrics(exp, res.extra["init_params"]),
+    m = judge_heads(
+        ev_.pattern_metrics(exp, res.params), exp, res.params, rtol=rtol, seed=seed, path=_VGD_PATH
     )
+    init = ev_.pattern_metrics(exp, res.extra["init_params"])
     mu = m["mu"]
     wbar = ev_.eta_hat(m)[0]
     pair = [
@@ -201,7 +206,12 @@ def vgd_setting_rows(
         ),
     ]
     origin = tr_.origin_trap(m["omega"], mu)
-    trap = None if origin else tr_.pair_trap(mu, m["active"])
+    trap = (
+        None
+        if origin
+        else pattern_trap(exp, res.params, m, rtol=rtol, seed=seed, path=_VGD_PATH)
+        or tr_.pair_trap(mu, m["active"])
+    )
     pair = tr_.trapped_rows(pair, trap, seed) if trap else pair
     rows = [pair[0], ev_.plateau(tag, res.losses), *pair[1:]]
     if origin:  # the plateau of a model that never moved is the start's: in the trap too

@@ -1,6 +1,7 @@
 """collins24 training experiments (spec 003 §3.2, S1-S6, shrunk to 1000 steps with the lr decaying
 to 0.05 of its start): one literal softmax unit (or linear attention) trained online on fresh
-prompts from the sphere, MSE against the noiseless target f(x_q).
+prompts from the sphere (:func:`sims.experiments.softmax_window_data.sample_batch`), MSE against
+the noiseless target f(x_q).
 
 Imports only ``theory.settings`` and sims modules (the trained model never sees a prediction).
 ``PRESETS`` maps a name to ``(UnitExperiment, TrainConfig)``; ``run(preset, **overrides)``
@@ -22,7 +23,8 @@ import torch
 
 from sims.cache import cached
 from sims.config import TrainConfig
-from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit, tokens
+from sims.experiments.softmax_window_data import sample_batch
+from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit
 from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, train
 from theory.settings.softmax_window import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
@@ -70,63 +72,6 @@ class UnitExperiment:
                 f"link={self.link!r} needs tasks kind='lowrank' (App. J.1), got "
                 f"{self.setting.tasks.kind!r}"
             )
-
-
-def _sphere(gen: torch.Generator, shape: tuple[int, ...], d: int) -> torch.Tensor:
-    z = torch.randn(*shape, d, generator=gen, dtype=torch.float64)
-    return z / z.norm(dim=-1, keepdim=True)
-
-
-def sample_batch(
-    s: SoftmaxWindowSetting, B: int, gen: torch.Generator, *, link: str = "linear"
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """B prompts (tokens Z, noiseless target f(x_q)); uniform / ellipsoid / acg / lowrank
-    covariates (ellipsoid: x = Σ^{1/2}x̃ with the task read on x̃, Assumption 3.3 and spec G6)."""
-    d, n, cov, T = s.d, s.n, s.covariates, s.tasks
-    Xw: torch.Tensor | None = None  # ellipsoid: the whitened draw x̃ ~ U^d
-    if cov.kind == "uniform":
-        X = _sphere(gen, (B, n + 1), d)
-    elif cov.kind == "acg":
-        z = torch.randn(B, n + 1, d, generator=gen, dtype=torch.float64) * torch.arange(
-            1, d + 1, dtype=torch.float64
-        )
-        X = z / z.norm(dim=-1, keepdim=True)
-    elif cov.kind == "ellipsoid":  # Assumption 3.3: x = Σ^{1/2}x̃, x̃ ~ U^d; tasks act on x̃
-        Xw = _sphere(gen, (B, n + 1), d)
-        X = Xw * torch.as_tensor(np.sqrt(np.asarray(cov.Sigma_diag, dtype=float)))
-    elif cov.kind == "lowrank":
-        k = cov.k or 1
-        X = torch.cat(
-            [cov.c_u * _sphere(gen, (B, n + 1), k), cov.c_v * _sphere(gen, (B, n + 1), d - k)],
-            dim=-1,
-        )
-    else:
-        raise ValueError(f"covariates kind {cov.kind!r} is not sampled in torch")
-    Xt = X if Xw is None else Xw  # the coordinates the task functions read (spec G6)
-    u = (torch.rand(3, B, generator=gen, dtype=torch.float64) * 2 - 1) * T.L
-    b = u[2] if T.intercept else torch.zeros(B, dtype=torch.float64)
-    if T.kind == "lowrank":
-        k = cov.k or 1
-        a = _sphere(gen, (B,), k)
-        g = torch.einsum("bmk,bk->bm", X[..., :k], a)
-        g = g * g if link == "square" else torch.cos(4 * g) if link == "cos4" else g
-        f = g + T.offset
-    elif T.kind == "constant":
-        f = (torch.rand(B, 1, generator=gen, dtype=torch.float64) * 2 - 1).expand(B, n + 1)
-    elif T.kind == "hills":
-        ph = (torch.rand(B, 1, generator=gen, dtype=torch.float64) * 2 - 1) * torch.pi
-        f = torch.cos(T.L * torch.atan2(X[..., 1], X[..., 0]) - ph)
-    else:
-        v = _sphere(gen, (B,), d)
-        t = torch.einsum("bmd,bd->bm", Xt, v)
-        if T.kind in ("affine", "linear"):
-            f = u[0, :, None] * t + b[:, None] if T.kind == "affine" else T.L * t
-        elif T.kind == "relu":
-            f = u[0, :, None] * t.clamp(min=0) + u[1, :, None] * (-t).clamp(min=0) + b[:, None]
-        else:
-            f = torch.cos(T.L * t)
-    eps = s.sigma2**0.5 * torch.randn(B, n, generator=gen, dtype=torch.float64)
-    return tokens(X[:, :n], f[:, :n] + eps, X[:, n]), f[:, n]
 
 
 def _iso(
@@ -405,7 +350,11 @@ def run_derived(
     2. the curvature h and gradient noise σ_g of a diagonal weight measured there
        (:func:`coordinate_curvature`) give phase 2's step size and window (:func:`derived_step`);
     3. averaging: a fresh Adam at that step size until ω̂'s drift over the last window is ≤
-       ``fraction``·``rtol`` (stop hook); M̄ = the mean of M over that window.
+       ``fraction``·``rtol`` (stop hook); M̄ = the mean of M over that window.  A derived window
+       longer than the budget ``MAX_AVERAGE`` cannot be filled, so the criterion cannot be met:
+       phase 2 is not run and the run is returned unconverged (``converged`` False,
+       ``average_steps`` 0; M̄ and the drift are the transient's last ``TRANSIENT_WINDOW`` logged
+       steps').
 
     ``extra`` holds ``M_avg``, ``M_final``, ``M_trace`` (step, ‖M‖₂), ``M_snapshots`` and the
     ``schedule`` (step sizes, h, σ_g, window, steps of each phase, the final drift)."""
@@ -464,17 +413,21 @@ def run_derived(
     omega1 = _omega(model)
     h, sg = coordinate_curvature(model, exp, gen, batch)
     lr2, window = derived_step(h, sg, omega1, d, rtol, fraction)
-    offset[0] = steps1
-    hist.clear()
-    cfg2 = dataclasses.replace(cfg1, lr=lr2, steps=MAX_AVERAGE)
-    r2 = train(
-        model, objective, cfg2, generator=gen, callback=om, stop=stop_after(window, fraction * rtol)
-    )
-    steps2 = int(r2.extra.get("stopped_at", MAX_AVERAGE))
-    trace = np.array([r["omega"] for r in r2.extra["trace"]])
-    drift = _drift(trace[-(window // 10) :])
+    if window > MAX_AVERAGE:  # no full window fits the budget: the criterion cannot be met
+        r2, steps2, avg = r1, 0, 10 * TRANSIENT_WINDOW
+        trace = np.array([r["omega"] for r in r1.extra["trace"]])[-TRANSIENT_WINDOW:]
+    else:
+        offset[0] = steps1
+        hist.clear()
+        cfg2 = dataclasses.replace(cfg1, lr=lr2, steps=MAX_AVERAGE)
+        stop = stop_after(window, fraction * rtol)
+        r2 = train(model, objective, cfg2, generator=gen, callback=om, stop=stop)
+        steps2 = int(r2.extra.get("stopped_at", MAX_AVERAGE))
+        avg = window
+        trace = np.array([r["omega"] for r in r2.extra["trace"]])[-(window // 10) :]
+    drift = _drift(trace)
     M_final = model.M().detach().numpy().copy()  # type: ignore[operator]
-    M_avg = np.mean(hist[-window:], axis=0)
+    M_avg = np.mean(hist[-avg:], axis=0)
     extra = dict(
         M_final=M_final,
         M_avg=M_avg,
@@ -494,7 +447,8 @@ def run_derived(
             "steps": steps1 + steps2,
             "batch": batch,
             "omega_drift_over_window": drift,
-            "converged": drift <= fraction * rtol,
+            "phase2_run": steps2 > 0,
+            "converged": steps2 > 0 and drift <= fraction * rtol,
         },
     )
     return dataclasses.replace(r2, extra=extra)

@@ -61,14 +61,15 @@ class SoftmaxUnit(nn.Module):
         return WK, WQ, WV
 
     def forward(self, Z: torch.Tensor) -> torch.Tensor:
+        """h_{d+1} of the unit: the scores (W_K z_j)ᵀ(W_Q z_q) = z_jᵀ(W_Kᵀ W_Q z_q) (the query
+        projected once: one (B·n)×(d+1) product instead of a key per token) and the value row
+        d+1 of W_V z_j (the only row the prediction reads)."""
         WK, WQ, WV = self.weights()
         n = Z.shape[2] - 1
-        ctx = Z if self.include_query else Z[:, :, :n]
-        keys = WK @ ctx  # (B, d+1, n)
-        q = WQ @ Z[:, :, n:]  # (B, d+1, 1)
-        att = torch.softmax((keys * q).sum(dim=1), dim=1)  # (B, n)
-        h = (WV @ ctx * att[:, None, :]).sum(dim=2)  # (B, d+1)
-        return h[:, self.d]
+        ctx = (Z if self.include_query else Z[:, :, :n]).transpose(1, 2)  # (B, n, d+1): z_jᵀ
+        q = Z[:, :, n] @ (WK.T @ WQ).T  # (B, d+1): W_Kᵀ W_Q z_q
+        att = torch.softmax((ctx @ q[:, :, None])[..., 0], dim=1)  # (B, n)
+        return (ctx @ WV[self.d] * att).sum(dim=1)  # Σ_j (W_V z_j)_{d+1} π_j
 
 
 class LinearAttentionUnit(nn.Module):

@@ -35,7 +35,8 @@ reps it would need).  A ``fault_alternative`` switch passes one named alternativ
 prediction (the negative control of the discrimination).
 
 Convergence: a run whose ω̂ still drifts by more than f·t over its window after ``MAX_AVERAGE``
-averaging steps (the derived window longer than the budget: a flat optimum, large noise), or
+averaging steps, whose derived window is longer than that budget (a flat optimum, large noise:
+no full window fits, so averaging is not run), or
 whose transient ends where the measured curvature is not positive (no step size derivable), is
 reported ``skipped`` with its numbers (:func:`unconverged`: the window and batch it would need),
 never compared as if it had converged.
@@ -143,8 +144,8 @@ RELU_Z = 5.0
 RELU_REPS = 40_000
 
 
-#: Seconds per step of the unit at the preset batch (one core, measured: 400 steps ≈ 3.3 s).
-SECONDS_PER_STEP = 0.008
+#: Seconds per step of the unit at the preset batch (one core, measured: 1000 steps ≈ 2.2-2.5 s).
+SECONDS_PER_STEP = 0.0025
 
 
 #: Prompt length at or below which an alternative ≥ 1.5 % away must be resolved.
@@ -356,7 +357,8 @@ def setting_rows(
 
 def unconverged(row: Evidence, info: Mapping[str, Any], *, batch: int) -> Evidence:
     """A TRAIN row whose run did not meet its stop criterion within ``MAX_AVERAGE`` averaging
-    steps, reported ``skipped`` with its numbers (a run that has not converged can neither confirm
+    steps (or whose derived window exceeds that budget, so that averaging was not run),
+    reported ``skipped`` with its numbers (a run that has not converged can neither confirm
     nor refute the prediction): the final drift of ω̂ against its limit, the derived averaging
     window against the budget, and the batch that would fit the window in the budget -- the
     window's length scales like σ_g², and σ_g² like 1/batch, so ``batch · window / MAX_AVERAGE``
@@ -364,9 +366,15 @@ def unconverged(row: Evidence, info: Mapping[str, Any], *, batch: int) -> Eviden
     window = int(info["window"])
     need_batch = batch * max(1.0, window / MAX_AVERAGE)
     secs = SECONDS_PER_STEP * MAX_AVERAGE * need_batch / BASE_BATCH
+    statistic = (
+        "omega-hat's drift over the last averaging window"
+        if info.get("phase2_run", True)
+        else "omega-hat's drift over the transient's last 100 steps (averaging not run: the "
+        "derived window exceeds the budget)"
+    )
     return not_converged(
         row,
-        statistic="omega-hat's drift over the last averaging window",
+        statistic=statistic,
         value=info["omega_drift_over_window"],
         criterion=info["drift_limit"],
         steps=info["average_steps"],

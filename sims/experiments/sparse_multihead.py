@@ -8,13 +8,18 @@ Imports only ``theory.settings`` (no prediction).  ``PRESETS`` maps a name to
 ``(SparseExperiment, TrainConfig)``; ``run(preset, **overrides)`` returns a
 :class:`sims.train.TrainResult` whose ``extra`` holds the learned step sizes (S1), the test excess
 risk on fresh contexts (``test_excess``: exact per context through unit queries, mean and se) and
-the initial one; ``trained(preset, seed=...)`` goes through the config-keyed cache.
+the initial one; ``trained(preset, seed=...)`` goes through the config-keyed cache.  Training
+prompts: the ``n`` context tokens, or (``train_prompts = "compressed"``, the S1 and S2 presets)
+the same sampled prompts with each context given as the ``d + 1`` tokens of its moment
+``Σ_j e_j e_jᵀ`` (sufficient statistics: :mod:`sims.experiments.sparse_multihead_moments`; the same
+loss and gradients, so the same model up to round-off); the test risks are on token prompts.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +28,7 @@ import torch
 
 from sims.cache import cached
 from sims.config import TrainConfig
+from sims.experiments.sparse_multihead_moments import context_moment_tokens
 from sims.models.sparse_multihead import MaskedLinearTF, PreGDTF
 from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, torch_dtype, train
@@ -46,6 +52,7 @@ __all__ = [
     "coefficients",
     "pruned",
     "FIG1B_PRESETS",
+    "prompts_rule",
 ]
 
 
@@ -60,10 +67,23 @@ class SparseExperiment:
     heads: tuple[int, ...] = (1, 1, 1)  # S2: heads per layer
     d_hid: int = 24  # S2: hidden width
     test_size: int = 1000  # fresh contexts for the final test excess risk (exact per context)
+    # training prompts: "tokens" (the n context tokens) or "compressed" (the same prompts, each
+    # context as the d + 1 tokens of its moment Σ_j e_j e_jᵀ: sims.experiments.
+    # sparse_multihead_moments; the same loss; needs n ≥ d + 1)
+    train_prompts: str = "tokens"
 
     def __post_init__(self) -> None:
         if self.model not in ("pregd", "rawgd", "lintf"):
             raise ValueError(f"model must be 'pregd', 'rawgd' or 'lintf', got {self.model!r}")
+        if self.train_prompts not in ("tokens", "compressed"):
+            raise ValueError(
+                f"train_prompts must be 'tokens' or 'compressed', got {self.train_prompts!r}"
+            )
+        if self.train_prompts != "tokens" and self.setting.n < self.setting.d + 1:
+            raise ValueError(
+                "train_prompts = 'compressed' needs n ≥ d + 1 (a full-rank context moment), got "
+                f"n = {self.setting.n}, d = {self.setting.d}"
+            )
 
 
 _S1_CFG = TrainConfig(
@@ -79,16 +99,28 @@ _S2_CFG = TrainConfig(
     log_every=20,
 )
 #: Spec V-sims S1 (batch 128 and 150 steps: the issue's ≤ 10 s budget; spec 256 × 300) and S2
-#: (600 steps, lr 3e-3).
+#: (600 steps, lr 3e-3).  S1 and S2 train on compressed prompts (n ≥ d + 1: each sampled context
+#: as its d + 1 moment tokens, the same loss at (d + 1)/n of the context columns: S1 33 of 128,
+#: S2 9 of 32); the Fig. 1b models (n = 12 < d + 1 = 17) on their n tokens.
 PRESETS: dict[str, tuple[SparseExperiment, TrainConfig]] = {
-    "s1_pre": (SparseExperiment(setting=czz24_s1_setting(), model="pregd"), _S1_CFG),
-    "s1_raw": (SparseExperiment(setting=czz24_s1_setting(), model="rawgd"), _S1_CFG),
+    "s1_pre": (
+        SparseExperiment(setting=czz24_s1_setting(), model="pregd", train_prompts="compressed"),
+        _S1_CFG,
+    ),
+    "s1_raw": (
+        SparseExperiment(setting=czz24_s1_setting(), model="rawgd", train_prompts="compressed"),
+        _S1_CFG,
+    ),
     "s2_h1": (
-        SparseExperiment(setting=czz24_s2_setting(), model="lintf", heads=(1, 1, 1)),
+        SparseExperiment(
+            setting=czz24_s2_setting(), model="lintf", heads=(1, 1, 1), train_prompts="compressed"
+        ),
         _S2_CFG,
     ),
     "s2_h8": (
-        SparseExperiment(setting=czz24_s2_setting(), model="lintf", heads=(8, 1, 1)),
+        SparseExperiment(
+            setting=czz24_s2_setting(), model="lintf", heads=(8, 1, 1), train_prompts="compressed"
+        ),
         _S2_CFG,
     ),
     # Fig. 1b small trained models (App. B data, d_hid 48 = 3d, h heads in every layer): the quick
@@ -192,9 +224,40 @@ def build_model(
     )
 
 
+def prompts_rule(exp: SparseExperiment) -> str:
+    """How ``exp`` is trained (its prompts), as the rows' details name it."""
+    if exp.train_prompts == "compressed":
+        return (
+            "compressed prompts: each sampled context as the d + 1 Cholesky tokens of its moment "
+            "Σ_j e_j e_jᵀ (sufficient statistics), the same loss and gradients as on its n tokens "
+            "(sims.experiments.sparse_multihead_moments)"
+        )
+    return "the n context tokens"
+
+
 def _query_pred(model: torch.nn.Module, E: torch.Tensor, n: int) -> torch.Tensor:
     out = model(E, n)
     return out if isinstance(model, PreGDTF) else out[:, n:]
+
+
+def _objective(
+    exp: SparseExperiment, batch: int, dt: torch.dtype
+) -> Callable[[torch.nn.Module, torch.Generator, int], torch.Tensor]:
+    """The online training loss: the query MSE on a fresh batch of prompts, each context given as
+    its ``n`` tokens or (``exp.train_prompts == "compressed"``) as the ``d + 1`` tokens of its
+    moment (:func:`sims.experiments.sparse_multihead_moments.context_moment_tokens`: the models
+    see a context only through ``Σ_j e_j e_jᵀ``, so the loss is the same function of the
+    parameters)."""
+    st = exp.setting
+
+    def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
+        E, yq, _, _ = sample_sparse_tokens(st, batch, generator=g, dtype=dt)
+        if exp.train_prompts == "compressed":
+            Ec = context_moment_tokens(E, st.n, normalised=isinstance(m, PreGDTF))
+            return torch.mean((_query_pred(m, Ec, st.d + 1) - yq) ** 2)
+        return torch.mean((_query_pred(m, E, st.n) - yq) ** 2)
+
+    return objective
 
 
 @torch.no_grad()
@@ -261,10 +324,7 @@ def _run(exp: SparseExperiment, cfg: TrainConfig) -> TrainResult:
     init = {k: v.detach().double().numpy().copy() for k, v in model.state_dict().items()}
     st = exp.setting
 
-    def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
-        E, yq, _, _ = sample_sparse_tokens(st, cfg.batch_size, generator=g, dtype=dt)
-        return torch.mean((_query_pred(m, E, st.n) - yq) ** 2)
-
+    objective = _objective(exp, cfg.batch_size, dt)
     init_risk = fresh_excess(
         model, st, min(exp.test_size, 500), make_generator(cfg.seed + 30_000), dtype=dt
     )
@@ -341,12 +401,7 @@ def pruned(
 
 def _train_lintf(model: torch.nn.Module, exp: SparseExperiment, cfg: TrainConfig) -> TrainResult:
     st, dt = exp.setting, torch_dtype(cfg.dtype)
-
-    def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
-        E, yq, _, _ = sample_sparse_tokens(st, cfg.batch_size, generator=g, dtype=dt)
-        return torch.mean((_query_pred(m, E, st.n) - yq) ** 2)
-
-    res = train(model, objective, cfg, generator=make_generator(cfg.seed))
+    res = train(model, _objective(exp, cfg.batch_size, dt), cfg, generator=make_generator(cfg.seed))
     res.extra.update(
         test_excess=fresh_excess(
             model, st, exp.test_size, make_generator(cfg.seed + 20_000), dtype=dt

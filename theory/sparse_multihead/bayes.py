@@ -7,6 +7,7 @@ sum over the ``2^s`` sign patterns of ``±1/√s``; for the Gaussian prior ``w_S
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from typing import Any
@@ -30,17 +31,30 @@ def supports(d: int, s: int) -> np.ndarray:
     d, s = int(d), int(s)
     if s > d:
         raise ValueError(f"s (sparsity) must be ≤ d = {d} (C(d, s) supports), got s = {s}")
-    return np.array(list(itertools.combinations(range(d), s)), dtype=int).reshape(-1, s)
+    return _supports(d, s).copy()
 
 
+@functools.lru_cache(maxsize=32)
+def _supports(d: int, s: int) -> np.ndarray:
+    """:func:`supports`, built once per ``(d, s)`` (the posterior mean enumerates them for every
+    context); read-only."""
+    out = np.array(list(itertools.combinations(range(d), s)), dtype=int).reshape(-1, s)
+    out.flags.writeable = False
+    return out
+
+
+@functools.lru_cache(maxsize=32)
 def _candidates_sign(d: int, s: int) -> np.ndarray:
-    S = supports(d, s)
+    """The ``C(d,s)·2^s`` sign-prior candidates (d-vectors), once per ``(d, s)``; read-only."""
+    S = _supports(d, s)
     signs = np.array(list(itertools.product((-1.0, 1.0), repeat=s)))
     W = np.zeros((S.shape[0], signs.shape[0], d))
     rows = np.arange(S.shape[0])[:, None, None]
     cols = np.arange(signs.shape[0])[None, :, None]
     W[rows, cols, S[:, None, :]] = signs[None, :, :] / math.sqrt(s)
-    return W.reshape(-1, d)
+    out = W.reshape(-1, d)
+    out.flags.writeable = False
+    return out
 
 
 @checked
@@ -85,10 +99,10 @@ def bayes_posterior_mean(
         logp = -0.5 * np.sum(res**2, axis=1) / s2
         return _normalised(logp) @ W
     t2 = float(tau2)
-    S = supports(d, s)
-    XS = X[:, S].transpose(1, 0, 2)  # (K, n, s)
-    A = np.einsum("kni,knj->kij", XS, XS) / s2 + np.eye(s) / t2  # posterior precision
-    b = np.einsum("kni,n->ki", XS, y) / s2
+    S = _supports(d, s)
+    G, c = X.T @ X / s2, X.T @ y / s2  # every support's blocks are read off these
+    A = G[S[:, :, None], S[:, None, :]] + np.eye(s) / t2  # posterior precision (K, s, s)
+    b = c[S]
     mu = np.linalg.solve(A, b[..., None])[..., 0]
     _, logdet = np.linalg.slogdet(A * t2)
     logp = 0.5 * np.einsum("ki,ki->k", b, mu) - 0.5 * logdet

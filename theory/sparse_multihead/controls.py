@@ -19,6 +19,8 @@ __all__ = [
     "THM52_LOG_OUTSIDE_SQRT",
     "THM53_GENERIC_FAULTS",
     "OLS_FINITE_FROM_D_PLUS_3",
+    "MOMENT_TOKENS",
+    "MOMENT_TOKEN_FAULTS",
 ]
 
 
@@ -67,3 +69,12 @@ THM53_GENERIC_FAULTS = {
 }
 #: Thm 5.3 (lower part): the OLS risk finite from n = d + 3 (not d + 2).
 OLS_FINITE_FROM_D_PLUS_3 = {"fault_ols_fn": fault("ols_finite_from_d_plus_3")}
+
+
+#: The check of the compressed prompts the S1/S2 presets train on (czz24:sec2, the data model).
+MOMENT_TOKENS = "sims.checks.sparse_multihead.data:check_sec2_torch_moment_tokens"
+#: Its controls: the pre-GD model fed unscaled moment tokens, the last moment token dropped.
+MOMENT_TOKEN_FAULTS = {
+    "unnormalised_pregd_tokens": {"fault_unnormalised": True},
+    "dropped_moment_token": {"fault_drop_token": True},
+}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from theory.common.protocols import Check, Result, TrainedProperty
 from theory.sparse_multihead import controls
-from theory.sparse_multihead.controls import fault
+from theory.sparse_multihead.controls import MOMENT_TOKENS, fault
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -27,6 +27,7 @@ RESULTS: tuple[Result, ...] = (
             ),
             Check("numerics.sparse_multihead.checks_data:check_sec2_float"),
             Check("sims.checks.sparse_multihead.data:check_sec2_torch"),
+            Check(MOMENT_TOKENS, faults=controls.MOMENT_TOKEN_FAULTS),
         ),
     ),
     Result(

@@ -16,7 +16,7 @@ Every check function is re-exported here (``sims.checks.sparse_multihead:check_x
 from __future__ import annotations
 
 from sims.checks.sparse_multihead.constructions import check_prop4_1_torch, check_prop4_2_torch
-from sims.checks.sparse_multihead.data import check_sec2_torch
+from sims.checks.sparse_multihead.data import check_sec2_torch, check_sec2_torch_moment_tokens
 from sims.checks.sparse_multihead.evidence import (
     S1_DEFAULTS,
     TORCH_ATOL,
@@ -56,6 +56,7 @@ __all__ = [
     "check_prop4_1_torch",
     "check_prop4_2_torch",
     "check_sec2_torch",
+    "check_sec2_torch_moment_tokens",
     "check_s1_train",
     "check_s1_optim_free_schedule",
     "check_s2_train",

@@ -34,6 +34,7 @@ from sims.experiments.sparse_multihead import (
     PRESETS,
     coefficients,
     load_model,
+    prompts_rule,
     trained,
 )
 from sims.models.sparse_multihead import MaskedLinearTF
@@ -271,6 +272,7 @@ def check_s2_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
             "ridge*": rr.mean,
             "bayes": float(eb.mean()),
             "spec": "(1,1,1) → 0.091/0.093; (8,1,1) → 0.095/0.099; ridge* ≈ 0.08",
+            "training_prompts": prompts_rule(PRESETS[name][0]),
         }
         out.append(
             ordering(
@@ -347,11 +349,11 @@ def compute_1b(
     (4, 4, 4); --full: L = 4, h ∈ {1, 4, 8}).
 
     Knobs (defaults: the figure's): the baselines' ``ns`` (quick 4, 8, 12, 20; ``()`` leaves them
-    out), the trained models' ``ns_tf`` (quick 6, …, 24; full 4, …, 24), their contexts per n
-    ``tf_trials`` and stream ``tf_rng(n)`` (``None``: ``default_rng(seed + 7000 + n)``),
-    ``paired_bayes`` (also the Bayes error on the same contexts) and ``fault_leak_task = λ``
-    (``ŵ ← (1 − λ)ŵ + λw*``, a negative control).  Each trained curve also keeps the per-context
-    ``errors`` (and ``bayes_errors``) by n."""
+    and the exact OLS curve out), the trained models' ``ns_tf`` (quick 6, …, 24; full 4, …, 24),
+    their contexts per n ``tf_trials`` and stream ``tf_rng(n)`` (``None``:
+    ``default_rng(seed + 7000 + n)``), ``paired_bayes`` (also the Bayes error on the same contexts)
+    and ``fault_leak_task = λ`` (``ŵ ← (1 − λ)ŵ + λw*``, a negative control).  Each trained
+    curve also keeps the per-context ``errors`` (and ``bayes_errors``) by n."""
     d, s, s2 = 16, 4, 0.01
     ns_exact = [m for m in range(2, 26) if abs(m - d) > 1]
     if ns is None:
@@ -406,6 +408,8 @@ def compute_1b(
                 "bayes_errors": bayes_errors,
             }
         )
+    if not ns:  # the baselines left out: the exact OLS curve too (the check needs none)
+        ns_exact = []
     return {
         "ns_exact": ns_exact,
         "ols": [float(ols_excess_risk(d, m, s2, float(s))) for m in ns_exact],

@@ -84,6 +84,8 @@ class LinearAttentionUnit(nn.Module):
         return self.M_
 
     def forward(self, Z: torch.Tensor) -> torch.Tensor:
+        """Σ_j y_j x_jᵀ(M x_q): the query mapped once, then one (B·n)×d product."""
         n = Z.shape[2] - 1
-        X, y, xq = Z[:, : self.d, :n], Z[:, self.d, :n], Z[:, : self.d, n]
-        return (y * torch.einsum("bdn,de,be->bn", X, self.M_, xq)).sum(dim=1)
+        ctx = Z[:, :, :n].transpose(1, 2)  # (B, n, d+1): z_jᵀ
+        q = Z[:, : self.d, n] @ self.M_.T  # (B, d): M x_q
+        return (ctx[..., self.d] * (ctx[..., : self.d] @ q[:, :, None])[..., 0]).sum(dim=1)

@@ -12,7 +12,7 @@ import torch
 
 from sims.experiments import softmax_window as E
 from sims.experiments.softmax_window_data import sample_batch
-from sims.models.softmax_unit import SoftmaxUnit, tokens
+from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit, tokens
 from theory.settings.softmax_window import SoftmaxWindowSetting
 
 #: Agreement of two float64 evaluations of the same sums (different order): round-off only.
@@ -64,6 +64,25 @@ def test_forward_equals_the_literal_unit(kw: dict) -> None:
     Z2 = Z.clone()
     Z2[:, d, :n] += 5.0
     assert not torch.allclose(unit(Z2), got)
+
+
+def test_linear_attention_equals_the_literal_sum() -> None:
+    """ŷ_LA = Σ_j y_j x_jᵀ M x_q (Theorem 3.6's unit), summed term by term."""
+    d, n = 3, 6
+    g = torch.Generator().manual_seed(4)
+    unit = LinearAttentionUnit(d)
+    with torch.no_grad():
+        unit.M_.copy_(torch.randn(d, d, generator=g, dtype=torch.float64))
+    X = torch.randn(5, n, d, generator=g, dtype=torch.float64)
+    y = torch.randn(5, n, generator=g, dtype=torch.float64)
+    xq = torch.randn(5, d, generator=g, dtype=torch.float64)
+    want = torch.stack(
+        [
+            torch.stack([y[b, j] * (X[b, j] @ unit.M_ @ xq[b]) for j in range(n)]).sum()
+            for b in range(5)
+        ]
+    )
+    assert torch.allclose(unit(tokens(X, y, xq)), want, rtol=0.0, atol=ROUNDOFF_ATOL)
 
 
 def test_prompts_layout_and_sphere_moments() -> None:

@@ -13,8 +13,12 @@ check at each, and asserts the TRAIN contract on its rows:
   stationary point other than the one the theorem describes (e.g. heads that never formed the
   ``±`` pair), a case the theorem's own convergence statement excludes: discarded and counted
   apart from ``not separable``;
-* ``fail`` -- any row failed, or the check raised.  Hypothesis then shrinks to a minimal setting;
-  the message carries the ``icl-verify check ID --set ...`` line that replays it.
+* ``untested`` -- some row is ``untested`` (the check says the claim is not testable at this
+  setting at our scale, with what is missing): discarded and counted apart, never a pass;
+* ``fail`` -- any row failed, a row reports a ``discrepancy`` or is ``unconfirmed`` (the trained
+  route contradicts the claim the property asserts at that setting), or the check raised.
+  Hypothesis then shrinks to a minimal setting; the message carries the ``icl-verify check ID
+  --set ...`` line that replays it.
 
 The margin of a passing draw is, in tolerance units, how far it is inside its band and outside its
 nearest alternative: ``min(1 - error, nearest alternative units - 1)`` over its TRAIN rows.
@@ -49,7 +53,7 @@ class Draw:
     """One setting the property tried, and what the check said there."""
 
     setting: dict[str, Any]
-    verdict: str  # "pass", "not_separable", "trapped" or "fail"
+    verdict: str  # "pass", "not_separable", "trapped", "untested" or "fail"
     margin: float | None  # tolerance units (passing draws), see the module docstring
     seconds: float
     message: str = ""
@@ -85,6 +89,10 @@ class PropertyOutcome:
         return sum(d.verdict == "trapped" for d in self.draws)
 
     @property
+    def untested(self) -> int:
+        return sum(d.verdict == "untested" for d in self.draws)
+
+    @property
     def worst_margin(self) -> float | None:
         ms = [d.margin for d in self.draws if d.margin is not None]
         return min(ms) if ms else None
@@ -115,6 +123,7 @@ class PropertyOutcome:
             "passed": self.passed_count,
             "not_separable": self.not_separable,
             "trapped": self.trapped,
+            "untested": self.untested,
             "worst_margin": _jsonable(self.worst_margin),
             "minimal_failing": _jsonable(self.minimal_failing),
             "replay": (
@@ -142,12 +151,20 @@ class PropertyFailure(AssertionError):
     """A drawn setting broke the TRAIN contract (the message replays it)."""
 
 
+#: Row statuses that contradict the claim a property asserts (the row itself has ``passed=True``:
+#: it is a finding about the paper, not a bug of ours, but it is not the TRAIN contract holding).
+CONTRADICTING = ("discrepancy", "unconfirmed")
+
+
 def classify(rows: Sequence[Evidence]) -> str:
-    """``"fail"`` if a row failed; ``"trapped"`` if a ``skipped`` row says training was trapped
-    (``details["trapped"]``); ``"not_separable"`` if a row is otherwise ``skipped``; else
-    ``"pass"``."""
-    if not rows or any(not e.passed for e in rows):
+    """``"fail"`` if a row failed or is a ``discrepancy`` / ``unconfirmed`` finding
+    (:data:`CONTRADICTING`); ``"untested"`` if a row is ``untested``; ``"trapped"`` if a
+    ``skipped`` row says training was trapped (``details["trapped"]``); ``"not_separable"`` if a
+    row is otherwise ``skipped``; else ``"pass"``."""
+    if not rows or any(not e.passed or e.status in CONTRADICTING for e in rows):
         return "fail"
+    if any(e.status == "untested" for e in rows):
+        return "untested"
     if any(e.status == "skipped" and e.details.get("trapped") for e in rows):
         return "trapped"
     if any(e.status == "skipped" for e in rows):

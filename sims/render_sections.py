@@ -153,6 +153,7 @@ def _prop_rows(properties: Sequence[dict[str, Any]]) -> list[list[str]]:
                 str(p["passed"]),
                 str(p["not_separable"]),
                 str(p.get("trapped") or 0),
+                str(p.get("untested") or 0),
                 fmt_value(p["worst_margin"]) if p.get("worst_margin") is not None else "",
                 _seconds(p),
                 (
@@ -179,6 +180,7 @@ PROPERTY_HEAD = [
     "passed",
     "not separable",
     "trapped",
+    "untested",
     "worst margin",
     "s drawn (all)",
     "minimal failing setting",

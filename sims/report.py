@@ -372,6 +372,7 @@ def _property_summary(rec: dict[str, Any]) -> dict[str, Any]:
         "passed",
         "not_separable",
         "trapped",
+        "untested",
         "worst_margin",
         "minimal_failing",
         "replay",

@@ -40,7 +40,7 @@ def test_trained_property(prop) -> None:
     out = run_property(prop, examples=n)
     lines = [
         f"{prop.id}: {out.drawn} drawn, {out.passed_count} passed, "
-        f"{out.not_separable} not separable, {out.trapped} trapped, "
+        f"{out.not_separable} not separable, {out.trapped} trapped, {out.untested} untested, "
         f"worst margin {out.worst_margin}"
     ]
     lines += [f"  {d.verdict:14s} {d.setting} ({d.seconds:.1f} s) {d.message}" for d in out.draws]

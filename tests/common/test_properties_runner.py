@@ -88,6 +88,24 @@ def test_classify_and_margin() -> None:
     assert classify(trapped) == "trapped"
 
 
+def test_classify_findings_are_not_passes() -> None:
+    """A row that passed only through its verdict is not the TRAIN contract holding: ``untested``
+    is discarded and counted apart; ``discrepancy`` / ``unconfirmed`` contradict the asserted
+    claim and fail the draw (each row has ``passed=True``, so a classifier that read ``passed``
+    alone would call all three a pass)."""
+    from numerics.testing import untested, with_verdict
+    from theory.common.protocols import Claim
+
+    row = _check(d=6)[0]  # outside its band
+    claim = Claim(where="Thm 1", quote="q", provenance="printed")
+    for verdict, want in (("discrepancy", "fail"), ("unconfirmed", "fail")):
+        found = with_verdict(row, verdict, why="routes agree, paper differs", claim=claim)
+        assert found.passed and classify([found]) == want, verdict
+    lost = untested(_check(d=2)[0], reached="1e4 steps", needed="5e5 steps (the paper's)")
+    assert lost.passed and classify([lost]) == "untested"
+    assert classify([_check(d=2)[0], lost]) == "untested"
+
+
 def _float_settings():
     return st.fixed_dictionaries(
         {"d": st.integers(1, 3), "x": st.floats(0.1, 0.9), "y": st.floats(0.1, 0.9)}

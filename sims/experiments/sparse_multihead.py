@@ -197,8 +197,10 @@ def sample_sparse_tokens(
     else:
         vals = torch.randn((B, s), generator=generator, dtype=dtype)
     w = torch.zeros((B, d), dtype=dtype).scatter(1, supp, vals)
-    L = torch.linalg.cholesky(torch.tensor(np.array(st.Sigma_x_array), dtype=dtype))
-    Z = torch.randn((B, n + q, d), generator=generator, dtype=dtype) @ L.T
+    Sigma = np.array(st.Sigma_x_array)
+    Z = torch.randn((B, n + q, d), generator=generator, dtype=dtype)
+    if not np.array_equal(Sigma, np.eye(d)):  # Z @ I is Z, bit for bit: skipped
+        Z = Z @ torch.linalg.cholesky(torch.tensor(Sigma, dtype=dtype)).T
     noise = math.sqrt(st.sigma2) * torch.randn((B, n + q), generator=generator, dtype=dtype)
     yall = torch.einsum("bmd,bd->bm", Z, w) + noise
     E = torch.cat(

@@ -411,14 +411,13 @@ RESULTS: tuple[Result, ...] = (
 
 #: Trained claims at any setting: the Obs-1 pattern and manifold position, and (4.3) against
 #: vanilla GD, at settings drawn from the hypotheses (d ≤ 8, L ≤ 64 in Prop. 4.1's regime,
-#: σ² ∈ [0, 1], H ∈ {2, 3, 4}; both draw H = 2: Obs. 1 a limit of the CPU training scale, at
-#: H ≥ 3 drawn runs settle with a contributing head off the pattern; (4.3) passes over H ∈ {2, 3,
-#: 4} (``hpcy25_vgd_heads_settings``) but its H ≥ 3 draws are over the quick report's time budget,
-#: docs/papers/softmax_multihead.md), the presets pinned.  At a drawn setting the trained ⟨ω, μ⟩ is
-#: compared with its finite-ω prediction (the exact-risk optimal OV scale at the trained heads,
-#: derived) and with 1/κ where resolvable; a run that did not converge within the step bound is
-#: reported ``skipped`` with its numbers (docs/papers/softmax_multihead.md, "Trained claims at any
-#: setting").
+#: σ² ∈ [0, 1], H ∈ {2, 3, 4}: (4.3) draws all three head counts (``hpcy25_vgd_heads_settings``);
+#: Obs. 1 draws H = 2, a limit of the CPU training scale: at H ≥ 3 drawn runs settle with a
+#: contributing head off the pattern, docs/papers/softmax_multihead.md), the presets pinned.  At
+#: a drawn setting the trained ⟨ω, μ⟩ is compared with its finite-ω prediction (the exact-risk
+#: optimal OV scale at the trained heads, derived) and with 1/κ where resolvable; a run that did
+#: not converge within the step bound is reported ``skipped`` with its numbers
+#: (docs/papers/softmax_multihead.md, "Trained claims at any setting").
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
         result="hpcy25:obs1",
@@ -431,7 +430,7 @@ PROPERTIES: tuple[TrainedProperty, ...] = (
         result="hpcy25:eq4.3",
         name="debiased-not-vanilla-any-setting",
         check="sims.checks.softmax_multihead:check_eq4_3_train_vgd",
-        strategy="theory.strategies.softmax_multihead:hpcy25_vgd_regime_settings",
+        strategy="theory.strategies.softmax_multihead:hpcy25_vgd_heads_settings",
         pinned=({"d": 5, "L": 24, "sigma2": 0.1, "H": 2},),
     ),
 )

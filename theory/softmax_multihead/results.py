@@ -412,8 +412,9 @@ RESULTS: tuple[Result, ...] = (
 #: Trained claims at any setting: the Obs-1 pattern and manifold position, and (4.3) against
 #: vanilla GD, at settings drawn from the hypotheses (d ≤ 8, L ≤ 64 in Prop. 4.1's regime,
 #: σ² ∈ [0, 1], H ∈ {2, 3, 4}: (4.3) draws all three head counts (``hpcy25_vgd_heads_settings``);
-#: Obs. 1 draws H = 2, a limit of the CPU training scale: at H ≥ 3 drawn runs settle with a
-#: contributing head off the pattern, docs/papers/softmax_multihead.md), the presets pinned.  At
+#: Obs. 1 draws H = 2: at H ≥ 3 drawn runs settle with a contributing head off the pattern, half
+#: of them at paper-scale training too (a sharp low-weight head breaking Obs. 2's homogeneity,
+#: docs/papers/softmax_multihead.md, "Paper-scale continuation")), the presets pinned.  At
 #: a drawn setting the trained ⟨ω, μ⟩ is compared with its finite-ω prediction (the exact-risk
 #: optimal OV scale at the trained heads, derived) and with 1/κ where resolvable; a run that did
 #: not converge within the step bound is reported ``skipped`` with its numbers

@@ -117,13 +117,16 @@ def spec_from_args(
 @dataclass(frozen=True, slots=True)
 class UnitReturn:
     """What a task sends back to the client: its value, the cache entries it computed, the cache
-    digests it used (for grouping later runs), and its wall time on the worker."""
+    digests it used (for grouping later runs), its wall time on the worker and, of that, the
+    seconds it waited for entries another worker was computing (``seconds − waited`` is the
+    task's own cost: the model it waited for is counted once, in the task that trained it)."""
 
     value: Any
     entries: dict[str, bytes] = field(default_factory=dict)  # cache-relative path -> packed bytes
     used: tuple[str, ...] = ()  # cache digests read or computed by the task
     seconds: float = 0.0
     worker: str = ""
+    waited: float = 0.0
 
 
 def limit_threads(torch_threads: int | None = None) -> None:
@@ -299,6 +302,7 @@ def call_unit(
     disk = os.environ.get("ICL_VERIFY_CACHE", "").lower() not in ("off", "0", "none")
     captured: dict[str, bytes] = {}
     mine: set[str] = set()
+    waited = [0.0]  # seconds spent in broker.fetch (another worker computing the entry)
     real_digest = cache._digest  # noqa: SLF001
 
     def capture(path: Path, data: bytes) -> None:
@@ -325,7 +329,9 @@ def call_unit(
         if broker.claim(digest):
             mine.add(digest)  # this worker computes it; capture() publishes it
             return digest
+        t_wait = time.perf_counter()
         data = broker.fetch(digest, FETCH_TIMEOUT)
+        waited[0] += time.perf_counter() - t_wait
         if data is not None:
             memory[digest] = cache.unpack_entry(data)
         return digest
@@ -342,9 +348,8 @@ def call_unit(
             for digest in mine:
                 broker.release(digest)
     used = tuple(sorted(set(memory) - before))
-    return UnitReturn(
-        value, captured, used, time.perf_counter() - t0, f"{os.uname().nodename}:{os.getpid()}"
-    )
+    host = f"{os.uname().nodename}:{os.getpid()}"
+    return UnitReturn(value, captured, used, time.perf_counter() - t0, host, waited[0])
 
 
 def store_entries(entries: Mapping[str, bytes]) -> None:

@@ -5,7 +5,9 @@ Output directory layout::
     report.md, report.html     one row per result, every check's evidence, the figures
     results.json               every check: predicted, observed, tolerance, se, pass (deterministic:
                                the same seed gives the same file; wall times are kept apart)
-    timings.json               wall time per result and check, figure and trained property
+    timings.json               seconds per result and check, figure and trained property (each
+                               task's own: waits for a model another task trains are listed
+                               apart, under ``waited``)
     figures/*.png              the papers' figures and the overall agreement plot
     .partial/<id>.json         per-result outcomes, written atomically; ``--resume`` reuses them
 
@@ -178,6 +180,7 @@ def write_report(
     drawn: set[str] = set()  # figure files written (or reused) in this run
     figure_times: dict[str, float] = {}
     property_times: dict[str, float] = {}
+    waited: dict[str, float] = {}  # task key -> seconds waiting for another task's model
     timings: dict[str, Any] = {}
 
     def part_of(r: Result) -> Path:
@@ -222,6 +225,7 @@ def write_report(
             property_times=property_times,
             property_part=prop_part,
             measured=measured_costs(out / "timings.json"),
+            waited=waited,
         )
     bar = tqdm(
         results,
@@ -333,6 +337,7 @@ def write_report(
             "per_result": timings,
             "figures": figure_times,
             "properties": property_times,
+            "waited": waited,
             "properties_drawn": {
                 r["result"] + "/" + r["property"]: r.get("seconds_drawn")
                 for r in trained_properties

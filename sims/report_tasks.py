@@ -213,6 +213,7 @@ def run_parallel(
     property_times: dict[str, float] | None = None,
     property_part: Callable[[str], Path] | None = None,
     measured: Mapping[str, float] | None = None,
+    waited: dict[str, float] | None = None,
 ) -> tuple[
     dict[str, CheckRun],
     dict[str, float],
@@ -223,7 +224,9 @@ def run_parallel(
     controls (``controls``) and the trained properties ``property_ids``, on ``spec``'s workers,
     in the order of :func:`schedule` (``measured``: seconds of an earlier run).  The partial
     outcome of a result is written as soon as its last check is in, a property's record (to
-    ``property_part(id)``) as soon as it is in."""
+    ``property_part(id)``) as soon as it is in.  Every task's recorded seconds are its own cost:
+    the time it waited for a model another task was training is left out (that model's seconds
+    are in the task that trained it) and, where ``waited`` is given, recorded there by task key."""
     from tqdm.auto import tqdm
 
     checks = list(dict.fromkeys(p for r in todo for p in r.checks))
@@ -263,13 +266,16 @@ def run_parallel(
         store_entries(ret.entries)  # the client alone writes the cache
         task = tasks[i]
         done: str | None = None
+        own = ret.seconds - ret.waited  # not the wait for a model another task trained
+        if waited is not None and ret.waited > 0:
+            waited[task.key] = ret.waited
         if task.kind == "check":
             done = task.key
             memo[done] = ret.value
-            times[done] = ret.seconds
+            times[done] = own
         elif task.kind == "figure":
             pngs[task.key] = ret.value
-            fig_times[task.key] = ret.seconds
+            fig_times[task.key] = own
         elif task.kind == "control":
             done = task.key
             cmemo[done] = ret.value
@@ -277,7 +283,7 @@ def run_parallel(
             if property_records is not None:
                 property_records[task.key] = ret.value
             if property_times is not None:
-                property_times[task.key] = ret.seconds
+                property_times[task.key] = own
             if property_part is not None:
                 dump_json(property_part(task.key), ret.value)
         if done is not None:

@@ -85,6 +85,42 @@ def test_each_model_computed_once_and_written_by_the_client(
     assert len(entries) == 1 and next(iter(entries)).startswith("parallel-test/")
 
 
+#: The shared model's compute time in the next test: long enough that the second worker asks for
+#: it while the first trains it, whatever the pool's start-up order.
+_SLOW_MODEL_SECONDS = 2.0
+#: A task that only received the model spends almost nothing of its own (unpickling a dict).
+_OWN_SECONDS_OF_A_RECEIVER = 0.5
+
+
+def _train_slow(tag: str, seed: int) -> tuple[float, float]:
+    """A model computed through the cache in :data:`_SLOW_MODEL_SECONDS` (next test's task)."""
+
+    def compute() -> dict[str, float]:
+        time.sleep(_SLOW_MODEL_SECONDS)
+        return {"pid": float(os.getpid())}
+
+    return cache.cached("parallel-test", ("slow", tag, seed), compute)["pid"], float(os.getpid())
+
+
+def test_a_task_waiting_for_another_workers_model_reports_the_wait_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tasks want one model: the worker that trains it reports the training as its own
+    seconds (waited 0); the other waits for the published bytes and reports that time as
+    ``waited``, so ``seconds - waited`` (what the report records) is its own small cost."""
+    monkeypatch.setenv("ICL_VERIFY_CACHE", str(tmp_path / "cache"))
+    tasks = [(_train_slow, ("w", 3)) for _ in range(2)]
+    rets: list[object] = []
+    with executor(ExecutorSpec(kind="processes", workers=2)) as runner:
+        run_all(runner, tasks, lambda i, ret: rets.append(ret))
+    (trainer,) = [r for r in rets if r.value[0] == r.value[1]]  # type: ignore[attr-defined]
+    (receiver,) = [r for r in rets if r.value[0] != r.value[1]]  # type: ignore[attr-defined]
+    assert trainer.waited == 0.0 and trainer.seconds >= _SLOW_MODEL_SECONDS  # type: ignore[attr-defined]
+    assert 0.0 < receiver.waited <= receiver.seconds  # type: ignore[attr-defined]
+    own = receiver.seconds - receiver.waited  # type: ignore[attr-defined]
+    assert own < _OWN_SECONDS_OF_A_RECEIVER  # without the subtraction it would be ~ the wait
+
+
 def test_executor_spec_from_arguments() -> None:
     assert spec_from_args(None, None, None, default_parallel=False).kind == "serial"
     assert spec_from_args(1, None, None, default_parallel=True).kind == "serial"

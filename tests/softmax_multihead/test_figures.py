@@ -6,6 +6,10 @@ import pytest
 
 import sims.figures.softmax_multihead as F
 
+#: One pytest-xdist worker for this module: Figs. 3 and 8 share a trained model,
+#: which two workers would otherwise train at once (a cold run's ICL_VERIFY_CACHE_LOG).
+pytestmark = pytest.mark.xdist_group("hpcy25-figures")
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize(

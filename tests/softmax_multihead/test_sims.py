@@ -89,6 +89,7 @@ VGD_ALTERNATIVES = [
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:eq4.3")
+@pytest.mark.xdist_group("hpcy25-eq4.3-alternatives")  # one worker: the cases share one run
 def test_eq4_3_trained_separates_vanilla_gd(alternative: str, declared_run) -> None:
     """H = 2 at L = 24: ⟨ω, μ⟩ reaches 1/κ and is told apart from the vanilla-GD step η_V*
     (≥ 2 tolerance units from 1/κ there); that each named alternative fails as the prediction is

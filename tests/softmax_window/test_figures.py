@@ -6,6 +6,10 @@ import pytest
 
 from sims.figures import softmax_window as F
 
+#: One pytest-xdist worker for this module: the training-norm and pre-training figures share a
+#: model, which two workers would otherwise train at once (a cold run's ICL_VERIFY_CACHE_LOG).
+pytestmark = pytest.mark.xdist_group("collins24-figures")
+
 
 @pytest.mark.result("collins24:thm3.4")
 def test_fig_omega_lambda() -> None:

@@ -7,6 +7,10 @@ import pytest
 
 from sims.figures import sparse_multihead as F
 
+#: One pytest-xdist worker for this module: Fig. 1b and the head plot share the pruning model,
+#: which two workers would otherwise train at once (a cold run's ICL_VERIFY_CACHE_LOG).
+pytestmark = pytest.mark.xdist_group("czz24-figures")
+
 
 @pytest.mark.result("czz24:fig1b")
 def test_fig1b() -> None:

@@ -161,6 +161,18 @@ def pattern_rows(tag: str, m: dict[str, np.ndarray]) -> list[Evidence]:
     ]
 
 
+def spread_row(tag: str, m: dict[str, np.ndarray]) -> Evidence:
+    """Observation 2's homogeneous KQ on the active heads of ``m``: the |ω_h| spread
+    (max/min − 1) at most 15 % (spec R0 torch recipe)."""
+    a = m["active"]
+    return band(
+        f"{tag}: active |omega_h| spread (max/min - 1) ≤ 15 % (Obs 2: homogeneous KQ)",
+        float(np.abs(m["omega"][a]).max() / np.abs(m["omega"][a]).min() - 1),
+        0.0,
+        0.15,
+    )
+
+
 def plateau(tag: str, losses: np.ndarray) -> Evidence:
     """Convergence: the mean minibatch loss of the last quarter of training improved on the quarter
     before by at most 5 % of its value beyond 5 standard errors (minibatch noise)."""

@@ -169,7 +169,6 @@ def _obs1_rows(
         params = inject_offpattern_head(exp, params, fault_offpattern_head)
         m = ev_.pattern_metrics(exp, params)
     m = judge_heads(m, exp, params, rtol=ev_.rtol_inner(preset), seed=seed, path=_PATH)
-    a = m["active"]
     tag = f"H={H}" + (" [double softmax]" if double_softmax else "")
     ev = [
         *ev_.pattern_rows(tag, m),
@@ -190,12 +189,7 @@ def _obs1_rows(
             None,
             0.1,
         ),
-        band(
-            f"{tag}: active |omega_h| spread (max/min - 1) ≤ 15 % (Obs 2: homogeneous KQ)",
-            float(np.abs(m["omega"][a]).max() / np.abs(m["omega"][a]).min() - 1),
-            0.0,
-            0.15,
-        ),
+        ev_.spread_row(tag, m),
         band(
             f"{tag}: |2 omega_bar m - 1/kappa| ≤ 0.05 (manifold position, spec)",
             abs(eta - kinv),

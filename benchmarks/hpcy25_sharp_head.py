@@ -38,63 +38,42 @@ import torch  # noqa: E402
 
 #: The paper's recipe ([hpcy25] App. A.1): Adam at this lr, this batch.
 PAPER_LR, PAPER_BATCH = 1e-3, 256
-#: The Obs-1 row bounds the pattern verdict uses (``evidence.pattern_rows`` and the spread row).
-DIAG_MIN, OV_MIN, SPREAD_MAX = 0.97, 0.98, 0.15
 #: Grids of the ``risk`` route: the pair's |ω| and the sharp head's ω_s (both signs).
 PAIR_GRID = (0.05, 0.08, 0.1, 0.12, 0.14, 0.17, 0.2, 0.25, 0.3)
 SHARP_GRID = (0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
 
 
 def _continue(d: int, L: int, sigma2: float, H: int, steps: int, every: int) -> None:
-    import theory.softmax_multihead as th
     from sims.checks.softmax_multihead import evidence as ev_
-    from sims.checks.softmax_multihead import training as tr_
     from sims.checks.softmax_multihead.heads import judge_heads
-    from sims.checks.softmax_multihead.obs1_setting import OBS1_PATH
-    from sims.experiments.softmax_multihead import (
-        build_model,
-        sample_batch,
-        setting_experiment,
-        trained_setting,
-    )
+    from sims.checks.softmax_multihead.obs1_setting import OBS1_PATH, setting_plan
+    from sims.experiments.softmax_multihead import build_model, sample_batch, trained_setting
 
-    k_inv = float(th.eta_star(d, L, sigma2))
-    w1, m1, _ = th.single_head_optimum(d, L, sigma2)
-    alts = {"L = inf": 1.0, "single head": float(w1 * m1)}
-    rtol, _ = tr_.plan_rtol(k_inv, alts, ev_.RTOL_INNER, L)
-    exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
-    cfg, stop, schedule = tr_.setting_training(H, cfg, rtol, patterns=True)
+    plan = setting_plan(d=d, L=L, sigma2=sigma2, H=H)  # as check_obs1_train trains the setting
+    exp = plan.exp
     t0 = time.perf_counter()
-    res = trained_setting(exp, cfg, seed=0, stop=stop, schedule=schedule)
-    step = int(res.extra.get("stopped_at", cfg.steps))
+    res = trained_setting(exp, plan.cfg, seed=0, stop=plan.stop, schedule=plan.schedule)
+    step = int(res.extra.get("stopped_at", plan.cfg.steps))
 
     def report(params: dict[str, np.ndarray]) -> None:
         m = judge_heads(
-            ev_.pattern_metrics(exp, params), exp, params, rtol=rtol, seed=0, path=OBS1_PATH
+            ev_.pattern_metrics(exp, params), exp, params, rtol=plan.rtol, seed=0, path=OBS1_PATH
         )
-        a = m["active"]
-        w = np.abs(m["omega"][a])
-        spread = float(w.max() / w.min() - 1)
-        ok = (
-            m["diag_ratio"][a].min() >= DIAG_MIN
-            and m["ov_ratio"][a].min() >= OV_MIN
-            and (m["omega"] * m["mu"])[a].min() > 0
-            and spread <= SPREAD_MAX
-        )
+        rows = [*ev_.pattern_rows("", m), ev_.spread_row("", m)]  # the Obs-1/2 rows themselves
         r = {
             "step": step,
             "inv": float(m["omega"] @ m["mu"]),
-            "one_over_kappa": k_inv,
+            "one_over_kappa": plan.k_inv,
             "omega": m["omega"].round(4).tolist(),
             "mu": m["mu"].round(4).tolist(),
             "share": m["share"].round(4).tolist(),
             "dR": m["ablation_dR"].round(5).tolist(),
             "dR_se": m["ablation_dR_se"].round(5).tolist(),
-            "judged": a.tolist(),
+            "judged": m["active"].tolist(),
             "diag_ratio": m["diag_ratio"].round(4).tolist(),
             "ov_ratio": m["ov_ratio"].round(4).tolist(),
-            "spread": round(spread, 4),
-            "pattern_rows_pass": bool(ok),
+            "spread": round(float(rows[-1].observed), 4),
+            "pattern_rows_pass": all(e.passed for e in rows),
             "seconds": round(time.perf_counter() - t0, 1),
         }
         print(json.dumps(r), flush=True)

@@ -55,11 +55,12 @@ def test_jobs_2_results_json_byte_identical_to_serial(tmp_path: Path, serial_ref
     assert len(list((tmp_path / "jobs" / ".partial").glob("*.json"))) == len(CHEAP)
 
 
-def _train_tiny(tag: str, seed: int) -> float:
-    """A 'model' computed through the cache (a worker task for the next test)."""
+def _train_tiny(tag: str, seed: int, seconds: float = 0.5) -> float:
+    """A 'model' computed through the cache in ``seconds`` (long enough for both workers to ask
+    for it at once); returns the pid of the process that computed it (a worker task)."""
 
     def compute() -> dict[str, float]:
-        time.sleep(0.5)  # long enough for both workers to ask for it at once
+        time.sleep(seconds)
         return {"value": float(seed) + 0.5, "pid": float(os.getpid())}
 
     return cache.cached("parallel-test", ("tiny", seed), compute)["pid"]
@@ -92,16 +93,6 @@ _SLOW_MODEL_SECONDS = 2.0
 _OWN_SECONDS_OF_A_RECEIVER = 0.5
 
 
-def _train_slow(tag: str, seed: int) -> tuple[float, float]:
-    """A model computed through the cache in :data:`_SLOW_MODEL_SECONDS` (next test's task)."""
-
-    def compute() -> dict[str, float]:
-        time.sleep(_SLOW_MODEL_SECONDS)
-        return {"pid": float(os.getpid())}
-
-    return cache.cached("parallel-test", ("slow", tag, seed), compute)["pid"], float(os.getpid())
-
-
 def test_a_task_waiting_for_another_workers_model_reports_the_wait_apart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -109,12 +100,16 @@ def test_a_task_waiting_for_another_workers_model_reports_the_wait_apart(
     seconds (waited 0); the other waits for the published bytes and reports that time as
     ``waited``, so ``seconds - waited`` (what the report records) is its own small cost."""
     monkeypatch.setenv("ICL_VERIFY_CACHE", str(tmp_path / "cache"))
-    tasks = [(_train_slow, ("w", 3)) for _ in range(2)]
+    tasks = [(_train_tiny, ("w", 3, _SLOW_MODEL_SECONDS)) for _ in range(2)]
     rets: list[object] = []
     with executor(ExecutorSpec(kind="processes", workers=2)) as runner:
         run_all(runner, tasks, lambda i, ret: rets.append(ret))
-    (trainer,) = [r for r in rets if r.value[0] == r.value[1]]  # type: ignore[attr-defined]
-    (receiver,) = [r for r in rets if r.value[0] != r.value[1]]  # type: ignore[attr-defined]
+
+    def trained_it(r: object) -> bool:  # the computing pid is the worker's own
+        return r.worker.endswith(f":{int(r.value)}")  # type: ignore[attr-defined]
+
+    (trainer,) = [r for r in rets if trained_it(r)]
+    (receiver,) = [r for r in rets if not trained_it(r)]
     assert trainer.waited == 0.0 and trainer.seconds >= _SLOW_MODEL_SECONDS  # type: ignore[attr-defined]
     assert 0.0 < receiver.waited <= receiver.seconds  # type: ignore[attr-defined]
     own = receiver.seconds - receiver.waited  # type: ignore[attr-defined]

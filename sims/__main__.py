@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
         print(__doc__)
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     slug, preset, rest = argv[0], argv[1], argv[2:]
-    from theory.common.registry import PAPERS
+    from sims.registry import PAPERS, trainer_module
 
     if slug not in PAPERS.values():
         close = difflib.get_close_matches(slug, sorted(PAPERS.values()), n=3)
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    mod = importlib.import_module(f"sims.experiments.{slug}")
+    mod = importlib.import_module(trainer_module(slug))
     if preset not in mod.PRESETS:
         print(
             f"python -m sims: unknown preset {preset!r}; presets: {sorted(mod.PRESETS)}",

@@ -70,6 +70,10 @@ def code_fingerprint() -> str:
     for sub in _FINGERPRINT_DIRS:
         paths += sorted((root / sub).glob("*.py"))
     paths += sorted((root.parent / "theory" / "settings").glob("*.py"))
+    # papers laid out by their key: sims/<key>/train.py and theory/<key>/settings.py
+    paths += sorted(root.glob("*/train.py")) + sorted(
+        (root.parent / "theory").glob("*/settings.py")
+    )
     return _hash_sources(p for p in paths if p.exists())
 
 
@@ -98,7 +102,17 @@ def _sims_imports(path: Path, module: str) -> list[str]:
             )
             out.append(base)
             out += [f"{base}.{a.name}" for a in node.names]
-    return [m for m in out if m == "sims" or m.startswith(("sims.", "theory.settings"))]
+    return [
+        m
+        for m in out
+        if m == "sims" or m.startswith(("sims.", "theory.settings")) or _is_settings(m)
+    ]
+
+
+def _is_settings(module: str) -> bool:
+    """A paper's settings module laid out by its key, ``theory.<key>.settings``."""
+    parts = module.split(".")
+    return len(parts) == 3 and parts[0] == "theory" and parts[2] == "settings"
 
 
 @functools.cache
@@ -124,7 +138,11 @@ def module_closure(module: str) -> tuple[Path, ...]:
         if name == _STORE_MODULE:  # the store, not what it stores (module docstring)
             continue
         path = Path(spec.origin).resolve()
-        if root not in path.parents and settings_root not in path.parents:
+        if (
+            root not in path.parents
+            and settings_root not in path.parents
+            and not _is_settings(name)
+        ):
             continue
         files.add(path)
         stack += _sims_imports(path, name)

@@ -166,7 +166,7 @@ def _executor_options(p: argparse.ArgumentParser, *, default_help: str) -> None:
 
 
 def _cmd_list() -> int:
-    from theory.common.registry import all_results
+    from sims.registry import all_results
 
     for r in all_results():
         tag = " [derived]" if r.derived else ""
@@ -181,7 +181,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         validate_overrides,
         verify_result,
     )
-    from theory.common.registry import get
+    from sims.registry import get
 
     result = get(args.id)
     if args.params:
@@ -305,7 +305,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     from sims.show import format_map, result_map
-    from theory.common.registry import get
+    from sims.registry import get
 
     print(format_map(result_map(get(args.id))))
     return 0
@@ -321,7 +321,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def _cmd_figure(args: argparse.Namespace) -> int:
     from sims.report import figure_filename, save_figure
-    from theory.common.registry import get, resolve
+    from sims.registry import get, resolve
 
     result = get(args.id)
     if not result.figures:

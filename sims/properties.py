@@ -27,14 +27,15 @@ nearest alternative: ``min(1 - error, nearest alternative units - 1)`` over its 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sims.registry import resolve
 from theory.common.protocols import Evidence, TrainedProperty
-from theory.common.registry import resolve
 
 __all__ = [
     "Draw",
@@ -273,9 +274,10 @@ def run_property(
     from hypothesis import HealthCheck, Phase, assume, example, given, settings
     from hypothesis import seed as hypothesis_seed
 
-    from sims.verify import run_check_safely
+    from sims.verify import declared, run_check_safely
 
     strategy = resolve(prop.strategy)()
+    check = declared(prop.check)
     draws: list[Draw] = []
     failing: list[dict[str, Any]] = []
     phase = {"shrinking": False}
@@ -284,7 +286,15 @@ def run_property(
     def body(setting: dict[str, Any]) -> None:
         nonlocal shrink_draws
         t0 = time.perf_counter()
-        rows, error = run_check_safely(prop.check, quick=quick, seed=seed, **setting)
+        if check.takes_setting:  # the drawn fields replace those of the check's own setting
+            try:
+                at = dataclasses.replace(check.at, **setting)
+            except (TypeError, ValueError) as exc:
+                rows, error = (), f"{prop.check}: drawn setting {setting} rejected: {exc}"
+            else:
+                rows, error = run_check_safely(check, quick=quick, seed=seed, setting=at)
+        else:
+            rows, error = run_check_safely(prop.check, quick=quick, seed=seed, **setting)
         verdict = "fail" if error else classify(rows)
         d = Draw(
             dict(setting),

@@ -59,7 +59,7 @@ from theory.common.protocols import (
     Evidence,
     Result,
 )
-from theory.common.registry import resolve
+from sims.registry import resolve
 
 __all__ = [
     "ReportSummary",
@@ -164,7 +164,7 @@ def write_report(
     if ids is not None:
         missing = sorted(set(ids) - {r.id for r in results})
         if missing:
-            from theory.common.registry import suggest
+            from sims.registry import suggest
 
             hints = {m: suggest(m) for m in missing}
             raise KeyError(

@@ -42,7 +42,7 @@ from sims.verify import (
 )
 from theory.common import registry
 from theory.common.protocols import Result
-from theory.common.registry import resolve
+from sims.registry import resolve
 
 __all__ = [
     "figure_filename",

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from theory.common.protocols import Result
-from theory.common.registry import resolve
+from sims.registry import resolve
 
 __all__ = ["ROOT", "Location", "ResultMap", "locate", "result_map", "test_nodes", "format_map"]
 
@@ -147,7 +147,7 @@ def result_map(result: Result) -> ResultMap:
     """Locate every object, check and figure of ``result`` and its tests."""
     return ResultMap(
         result=result,
-        objects=tuple(locate(p) for p in result.objects),
+        objects=tuple(locate(p) for p in result.object_paths),
         checks=tuple(locate(p) for p in result.checks),
         figures=tuple(locate(p) for p in result.figures),
         tests=test_nodes().get(result.id, ()) + registry_nodes(result),

@@ -42,7 +42,7 @@ from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_ent
 from sims.sweep_grid import SweepSpec, parse_grid, parse_seeds, split_preset
 from sims.verify import check_parameters, run_check_safely
 from theory.common.protocols import STATUSES
-from theory.common.registry import get
+from sims.registry import get, trainer_module
 
 __all__ = [
     "SweepSpec",
@@ -148,7 +148,7 @@ def preset_cell(
     del quick  # a preset is its own tier
     slug, name = split_preset(target)
     try:
-        mod = importlib.import_module(f"sims.experiments.{slug}")
+        mod = importlib.import_module(trainer_module(slug))
         res = mod.trained(name, seed=seed, **dict(overrides))
     except Exception as exc:  # noqa: BLE001 - reported as an error row
         return {"rows": [], "error": f"{target}: {type(exc).__name__}: {exc}"}

@@ -20,7 +20,7 @@ from typing import Any
 
 from sims.config import TrainConfig, coerce
 from sims.verify import parse_set_options
-from theory.common.registry import PAPERS, get
+from sims.registry import PAPERS, get, trainer_module
 
 __all__ = ["SweepSpec", "parse_seeds", "parse_grid", "split_preset"]
 
@@ -104,7 +104,7 @@ def _split_values(text: str) -> list[str]:
 
 def _preset_fields(slug: str, preset: str) -> dict[str, Any]:
     """Settable fields of a preset: ``TrainConfig`` fields and the setting's fields -> type."""
-    mod = importlib.import_module(f"sims.experiments.{slug}")
+    mod = importlib.import_module(trainer_module(slug))
     if preset not in mod.PRESETS:
         raise ValueError(f"unknown preset {slug}:{preset}; presets: {sorted(mod.PRESETS)}")
     setting, _ = mod.PRESETS[preset]

@@ -1,14 +1,22 @@
-"""Run the checks of registered results (STYLE §5.3): the same functions the tests call.
+"""Run the checks of registered results: the same functions the tests call.
 
-A check is resolved from its dotted path, called with ``quick``, ``seed`` and any overrides it
-accepts, and its :class:`Evidence` records are collected into an :class:`Outcome`.  An exception in
-a check becomes a failed outcome carrying the error message, so one broken check cannot hide the
-others.
+Settings first: a result whose checks take the paper's Setting runs each check at its declared
+setting (``Check.at``), or, given a researcher's Setting (``icl-verify check ID --set ...``, built
+once by :func:`build_setting`), every check at that one, except the checks declared fixed at the
+paper's setting, whose rows say so (``Evidence.fixed``).  Every row of such a check carries the
+setting it ran at (``Evidence.setting``).  Checks of papers not yet laid out by their key are
+called with keyword overrides (:func:`parse_set_options`).
+
+An exception in a check becomes a failed outcome carrying the error message, so one broken check
+cannot hide the others.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import inspect
+import math
 import time
 import traceback
 import typing
@@ -18,8 +26,9 @@ from typing import Any
 
 from numerics.testing import claim_contract_violations, train_contract_violations
 from sims.config import coerce
+from sims.registry import all_results, resolve
 from theory.common.protocols import VERDICTS, Check, Evidence, Ref, Result
-from theory.common.registry import resolve
+from theory.common.setting import setting_fields, setting_json
 
 __all__ = [
     "Outcome",
@@ -36,6 +45,10 @@ __all__ = [
     "rows_status",
     "control_key",
     "validate_overrides",
+    "build_setting",
+    "parse_setting_value",
+    "declared",
+    "setting_for",
 ]
 
 #: What one check call produced: its evidence rows, the error text if it raised (else ``None``).
@@ -112,14 +125,21 @@ def rows_status(evidence: Sequence[Evidence], error: str | None = None) -> str:
 
 
 def run_control(
-    check: Check, fault: str, *, quick: bool = True, seed: int = 0, **overrides: Any
+    check: Check,
+    fault: str,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    setting: Any = None,
+    **overrides: Any,
 ) -> ControlRun:
-    """Rerun ``check`` with the declared ``fault`` planted (and the same overrides)."""
+    """Rerun ``check`` with the declared ``fault`` planted (at the same setting, or with the same
+    overrides)."""
+    if setting is not None:
+        overrides = {**overrides, "setting": setting}
     try:
         kw = {**overrides, **fault_kwargs(check, fault)}
-        fn = resolve(check.path)
-        out = fn(quick=quick, seed=seed, **kw)
-        rows = [out] if isinstance(out, Evidence) else list(out)
+        rows = _call(check, quick=quick, seed=seed, **kw)
     except Exception as exc:  # noqa: BLE001 - reported: a crash is not a rejection
         return ControlRun(
             check.path,
@@ -303,11 +323,67 @@ def validate_overrides(result: Result, overrides: Mapping[str, Mapping[str, Any]
         validator(**{k: v for k, v in setting.items() if takes_all or k in wanted})
 
 
-def run_check(path: str, *, quick: bool = True, seed: int = 0, **overrides: Any) -> list[Evidence]:
-    """Call one check function and validate what it returns."""
-    fn = resolve(path)
-    out = fn(quick=quick, seed=seed, **overrides)
-    evidence = [out] if isinstance(out, Evidence) else list(out)
+@functools.cache
+def _declared_by_path() -> dict[str, Check]:
+    out: dict[str, Check] = {}
+    for r in all_results():
+        for c in r.checks:
+            out.setdefault(c.path, c)
+    return out
+
+
+def declared(path: str | Check) -> Check:
+    """The declared :class:`Check` of a path (its setting, faults, tier), or a bare declaration
+    for an undeclared path (a test's own check function)."""
+    if isinstance(path, Check):
+        return path
+    return _declared_by_path().get(path) or Check(path)
+
+
+def setting_for(check: Check, setting: Any = None) -> Any:
+    """The Setting a settings-first check runs at: the researcher's ``setting`` unless the check
+    is declared fixed (or none is given), else its declared ``at``."""
+    if not check.takes_setting:
+        return None
+    return check.at if setting is None or check.fixed else setting
+
+
+def _call(
+    check: str | Check,
+    *,
+    quick: bool,
+    seed: int,
+    setting: Any = None,
+    **overrides: Any,
+) -> list[Evidence]:
+    """Call one check: settings-first checks with their Setting first (rows stamped with it),
+    the others with keyword overrides."""
+    c = declared(check)
+    if c.takes_setting:
+        s = setting_for(c, setting)
+        out = c.function(s, quick=quick, seed=seed, **overrides)
+        rows = [out] if isinstance(out, Evidence) else list(out)
+        stamp = setting_json(s)
+        return [
+            dataclasses.replace(e, setting=stamp, fixed=c.fixed) if isinstance(e, Evidence) else e
+            for e in rows
+        ]
+    if setting is not None:
+        raise TypeError(f"{c.path} takes keyword parameters, not a Setting")
+    out = c.function(quick=quick, seed=seed, **overrides)
+    return [out] if isinstance(out, Evidence) else list(out)
+
+
+def run_check(
+    path: str | Check,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    setting: Any = None,
+    **overrides: Any,
+) -> list[Evidence]:
+    """Call one check function (at ``setting`` if it takes one) and validate what it returns."""
+    evidence = _call(path, quick=quick, seed=seed, setting=setting, **overrides)
     if not evidence:
         raise RuntimeError(f"{path} returned no evidence")
     for e in evidence:
@@ -327,12 +403,14 @@ def run_check(path: str, *, quick: bool = True, seed: int = 0, **overrides: Any)
     return evidence
 
 
-def run_check_safely(path: str, *, quick: bool = True, seed: int = 0, **overrides: Any) -> CheckRun:
+def run_check_safely(
+    path: str | Check, *, quick: bool = True, seed: int = 0, setting: Any = None, **overrides: Any
+) -> CheckRun:
     """:func:`run_check`, with an exception turned into an error text (``"path: Type: message"``
     and a short traceback) instead of raised: one broken check cannot hide the others.  This is
     what a worker of :mod:`sims.parallel` runs, so serial and parallel runs record the same."""
     try:
-        return tuple(run_check(path, quick=quick, seed=seed, **overrides)), None
+        return tuple(run_check(path, quick=quick, seed=seed, setting=setting, **overrides)), None
     except Exception as exc:  # noqa: BLE001 - reported, not swallowed
         tb = traceback.format_exc(limit=3)
         return (), f"{path}: {type(exc).__name__}: {exc}\n{tb}"
@@ -347,8 +425,12 @@ def verify_result(
     memo: dict[str, CheckRun] | None = None,
     controls: bool = False,
     control_memo: dict[str, ControlRun] | None = None,
+    setting: Any = None,
 ) -> Outcome:
     """Run every check of ``result``; exceptions become recorded errors.
+
+    ``setting`` (a settings-first result only: :func:`build_setting`) runs every check at it but
+    the ones declared fixed, which run at their own and say so; no memo is used for those.
 
     ``memo`` (check path -> (evidence, error)) lets a caller that verifies several results run a
     check shared by them once: a check without overrides found in ``memo`` is not run again.
@@ -360,14 +442,19 @@ def verify_result(
     times: dict[str, float] = {}
     rows: list[tuple[str, int]] = []
     t0 = time.perf_counter()
+    if setting is not None and not result.settings_first:
+        raise TypeError(f"{result.id} takes keyword overrides, not a Setting")
     for path in result.checks:
         t1 = time.perf_counter()
         kw = dict((overrides or {}).get(path, {}))
-        if memo is not None and not kw and path in memo:
+        moved = setting is not None and path.takes_setting and not path.fixed
+        if memo is not None and not kw and not moved and path in memo:
             got, err = memo[path]
         else:
-            got, err = run_check_safely(path, quick=quick, seed=seed, **kw)
-            if memo is not None and not kw:
+            got, err = run_check_safely(
+                path, quick=quick, seed=seed, setting=setting if moved else None, **kw
+            )
+            if memo is not None and not kw and not moved:
                 memo[path] = (got, err)
             times[path] = time.perf_counter() - t1
         evidence += got
@@ -378,13 +465,16 @@ def verify_result(
     if controls:
         for check in dict.fromkeys(result.checks):
             kw = dict((overrides or {}).get(check.path, {}))
+            moved = setting is not None and check.takes_setting and not check.fixed
             for fault in check.faults:
                 key = control_key(check.path, fault)
-                if control_memo is not None and not kw and key in control_memo:
+                if control_memo is not None and not kw and not moved and key in control_memo:
                     runs.append(control_memo[key])
                     continue
-                run = run_control(check, fault, quick=quick, seed=seed, **kw)
-                if control_memo is not None and not kw:
+                run = run_control(
+                    check, fault, quick=quick, seed=seed, setting=setting if moved else None, **kw
+                )
+                if control_memo is not None and not kw and not moved:
                     control_memo[key] = run
                 runs.append(run)
     return Outcome(
@@ -397,3 +487,119 @@ def verify_result(
         tuple(runs),
         controls,
     )
+
+
+# ------------------------------------------------------------------ settings first: --set
+
+
+def _strip_optional(annotation: Any) -> tuple[Any, bool]:
+    args = typing.get_args(annotation)
+    if (
+        typing.get_origin(annotation) in (typing.Union, __import__("types").UnionType)
+        and type(None) in args
+    ):
+        rest = [a for a in args if a is not type(None)]
+        return (rest[0] if len(rest) == 1 else typing.Union[tuple(rest)]), True  # noqa: UP007
+    return annotation, False
+
+
+def _number(key: str, text: str, kind: type) -> Any:
+    t = text.strip()
+    if kind is int:
+        try:
+            v = float(t)
+        except ValueError:
+            raise ValueError(f"{key}={text!r}: expected an integer") from None
+        if not math.isfinite(v) or v != int(v):
+            raise ValueError(f"{key}={text!r}: expected an integer")
+        return int(v)
+    try:
+        return float(t)  # "nan" and "inf" parse: the Setting's validator names the assumption
+    except ValueError:
+        raise ValueError(f"{key}={text!r}: expected a real number") from None
+
+
+def parse_setting_value(key: str, text: str, annotation: Any) -> Any:
+    """One ``--set`` value for a Setting field of type ``annotation``: integers, reals (``nan``
+    and ``inf`` parse, so the Setting's validator can name the assumption they break), tuples of
+    reals as ``0.5,1,2`` (or ``(0.5, 1, 2)``), and ``none`` for an optional field.
+
+    >>> parse_setting_value("spectrum", "0.5,1,2", tuple[float, ...] | None)
+    (0.5, 1.0, 2.0)
+    >>> parse_setting_value("N", "8", int)
+    8
+    """
+    if not text.strip():
+        raise ValueError(f"{key}={text!r}: empty value")
+    base, optional = _strip_optional(annotation)
+    if optional and text.strip().lower() == "none":
+        return None
+    if base is int or base is float:
+        return _number(key, text, base)
+    if base is bool:
+        low = text.strip().lower()
+        if low in ("true", "1", "yes"):
+            return True
+        if low in ("false", "0", "no"):
+            return False
+        raise ValueError(f"{key}={text!r}: expected true or false")
+    if typing.get_origin(base) is tuple:
+        args = typing.get_args(base)
+        elem = args[0] if args else float
+        parts = [p for p in text.strip().strip("()[]").split(",")]
+        if parts and not parts[-1].strip():
+            parts = parts[:-1]
+        if not parts or any(not p.strip() for p in parts):
+            raise ValueError(f"{key}={text!r}: expected comma-separated values, e.g. 0.5,1,2")
+        return tuple(_number(key, p, elem if elem in (int, float) else float) for p in parts)
+    return coerce(key, text, base)
+
+
+def build_setting(result: Result, options: Sequence[str]) -> Any:
+    """The researcher's Setting for a settings-first ``result``: its paper's Setting
+    (``result.setting``) with the ``key=value`` options applied, validated, and checked against
+    the result's own hypotheses, all before any work.
+
+    Raises ``ValueError`` naming the key, the value and the assumption: for a malformed option,
+    a key given twice, a key the result's checks do not read (``result.keys``), a value of the
+    wrong type or outside the Setting's domain, or a Setting outside the result's hypotheses.
+    """
+    if not result.settings_first:
+        raise TypeError(f"{result.id} takes keyword overrides (parse_set_options)")
+    base = result.setting
+    fields = setting_fields(type(base))
+    given: dict[str, Any] = {}
+    for opt in options:
+        if "=" not in opt:
+            raise ValueError(f"--set {opt!r} must look like key=value")
+        key, text = opt.split("=", 1)
+        key = key.strip()
+        if key in given:
+            raise ValueError(f"--set {key} given twice; give each key once")
+        if key not in result.keys:
+            where = (
+                f"{key!r} is a field of the {result.paper} Setting, but no check of {result.id} "
+                "reads it"
+                if key in fields
+                else f"{result.id} takes no key {key!r}"
+            )
+            raise ValueError(f"{where}; keys: {', '.join(result.keys) or '(none)'}")
+        given[key] = parse_setting_value(key, text, fields[key].type)
+    try:
+        setting = dataclasses.replace(base, **given)
+    except (TypeError, ValueError) as exc:
+        shown = " ".join(options) or "(the defaults)"
+        raise ValueError(f"--set {shown}: {exc}") from None
+    check_hypotheses(result, setting, options)
+    return setting
+
+
+def check_hypotheses(result: Result, setting: Any, options: Sequence[str] = ()) -> None:
+    """Run the result's own hypotheses on ``setting`` (``ValueError`` naming the assumption)."""
+    if result.hypotheses is None:
+        return
+    try:
+        result.hypotheses(setting)
+    except (TypeError, ValueError) as exc:
+        shown = " ".join(options) or "the defaults"
+        raise ValueError(f"{result.id} at {shown}: {exc}") from None

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from theory.common.registry import PAPERS, all_claims
+from sims.registry import PAPERS, all_claims
 
 PAPERS_DIR = Path(__file__).resolve().parents[2] / "shared" / "papers"
 #: Paper key -> the file of its text in ``PAPERS_DIR``.

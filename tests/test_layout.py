@@ -1,22 +1,15 @@
-"""The slice template, asserted for every registered paper (docs/adding-a-result.md).
+"""Invariants of the layout that carry meaning (the shape of files is not policed here).
 
-Every paper slug has the same shape in every layer:
+* every paper's training presets are (frozen Setting, TrainConfig) pairs and ``python -m sims``
+  runs them;
+* a check's fault switches are keyword-only ``fault_*`` parameters, and every declared negative
+  control plants its fault through one of them (or a setting);
+* formulas are written once (no ``is_symbolic`` branch) and exported as their validated
+  definitions; no module imports another module's private name; figures never import checks;
+* the public strategies draw the validated Setting objects; ``icl-verify show`` points at files
+  that exist.
 
-* ``theory/<slug>/``: ``__init__.py`` (docstring, a ``NOTATION`` constant, ``SECTIONS``, explicit
-  re-exports of the validated section functions themselves, ``__all__``), ``results.py``
-  (``RESULTS`` and ``PROPERTIES`` only) and section modules whose docstrings cite the paper
-  section they encode, with no ``is_symbolic`` branch;
-* ``numerics/<slug>/``: route modules (samplers, literal predictors, integrators, quadrature) and
-  ``checks_<section>.py`` modules holding only ``check_<result>_<route>`` functions;
-* ``sims/experiments/<slug>.py`` (``PRESETS: dict[str, tuple[Setting, TrainConfig]]``, ``run``,
-  ``trained``), ``sims/checks/<slug>/<section>.py``, ``sims/figures/<slug>.py`` (``fig_<paper
-  figure id>`` or ``fig_<section>_<topic>``); paper settings only in ``theory/settings/<slug>.py``;
-* ``SECTIONS`` names the section modules of every layer;
-* fault switches of checks are keyword-only ``fault_*`` parameters defaulting to ``None``.
-
-Repository-wide: no file in theory/, numerics/, sims/ over 500 lines, none named by its history;
-no history notes in code or docs; no module imports another module's private name; figures never
-import checks.
+Layering (which floor may import which) and traceability live in ``tests/test_traceability.py``.
 """
 
 from __future__ import annotations
@@ -35,7 +28,7 @@ import pytest
 from sims.config import TrainConfig
 from sims.show import format_map, result_map
 from sims.train import TrainResult
-from theory.common.registry import PAPERS, all_results, resolve
+from sims.registry import PAPERS, all_results, resolve, trainer_module
 
 ROOT = Path(__file__).resolve().parents[1]
 SLUGS = sorted(PAPERS.items())  # (key, slug)
@@ -79,83 +72,9 @@ def _py_files(*pkgs: str) -> list[Path]:
 
 
 # ------------------------------------------------------------------------------ theory side
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_theory_package_shape(key: str, slug: str) -> None:
-    pkg = ROOT / "theory" / slug
-    assert (pkg / "__init__.py").is_file() and (pkg / "results.py").is_file(), pkg
-    mod = importlib.import_module(f"theory.{slug}")
-    assert mod.__doc__ and f"[{key}]" in mod.__doc__, f"theory.{slug} docstring must cite [{key}]"
-    notation = getattr(mod, "NOTATION", None)
-    assert isinstance(notation, str) and "paper" in notation and "code" in notation, (
-        f"theory.{slug}.NOTATION must be the notation table (paper symbol -> code name)"
-    )
-    init = _tree(pkg / "__init__.py")
-    assert not any(
-        isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
-        for n in ast.walk(init)
-    ), f"theory/{slug}/__init__.py uses import *"
-    all_ = getattr(mod, "__all__", None)
-    assert isinstance(all_, (list, tuple)) and "RESULTS" in all_ and "NOTATION" in all_
-    for name in all_:
-        assert hasattr(mod, name), f"theory.{slug}.__all__ names missing {name!r}"
-    results = importlib.import_module(f"theory.{slug}.results")
-    assert mod.RESULTS is results.RESULTS
-
-
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_results_module_holds_results_only(key: str, slug: str) -> None:
-    tree = _tree(ROOT / "theory" / slug / "results.py")
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            continue  # docstring
-        targets = (
-            node.targets
-            if isinstance(node, ast.Assign)
-            else [node.target]
-            if isinstance(node, ast.AnnAssign)
-            else []
-        )
-        names = {t.id for t in targets if isinstance(t, ast.Name)}
-        assert names and names <= {"RESULTS", "PROPERTIES", "__all__"}, (
-            f"theory/{slug}/results.py line {node.lineno}: only RESULTS, PROPERTIES (and "
-            "__all__) belong here"
-        )
-    results = importlib.import_module(f"theory.{slug}.results").RESULTS
-    assert results and all(r.paper == key for r in results)
-
-
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_section_modules_cite_their_section(key: str, slug: str) -> None:
-    for f in sorted((ROOT / "theory" / slug).glob("*.py")):
-        if f.name in ("__init__.py", "results.py", "domains.py"):
-            continue  # domains.py: the parameter domains of the exports, no section
-        doc = ast.get_docstring(_tree(f)) or ""
-        first = doc.strip().splitlines()[0] if doc.strip() else ""
-        assert f"[{key}]" in first and SECTION_CITE.search(first), (
-            f"theory/{slug}/{f.name}: the docstring's first line must cite [{key}] and the paper "
-            f"section it encodes (e.g. '[{key}] §4.2 ...'); got {first!r}"
-        )
 
 
 # ---------------------------------------------------------------------------- numerics side
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_numerics_routes_apart_from_checks(key: str, slug: str) -> None:
-    pkg = ROOT / "numerics" / slug
-    assert (pkg / "__init__.py").is_file(), f"numerics/{slug} must be a package"
-    checks = sorted(pkg.glob("checks_*.py"))
-    assert checks, f"numerics/{slug} has no checks_<section>.py module"
-    for f in sorted(pkg.glob("*.py")):
-        defs = _check_defs(f)
-        if f.name.startswith("checks_"):
-            continue
-        assert not defs, f"numerics/{slug}/{f.name} is a route module but defines {defs[0].name}"
-        for node in ast.walk(_tree(f)):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                assert ".checks_" not in node.module and not node.module.startswith(
-                    "sims.checks"
-                ), f"route module numerics/{slug}/{f.name} imports checks"
 
 
 def _registered_checks() -> dict[str, list[str]]:
@@ -167,41 +86,12 @@ def _registered_checks() -> dict[str, list[str]]:
     return out
 
 
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_check_names_follow_result_and_route(key: str, slug: str) -> None:
-    """``check_<result>_<route>[_<qualifier>]``, ``<result>`` one of the paper's result ids."""
-    own = {_norm(r.id) for r in all_results() if r.paper == key}
-    files = sorted((ROOT / "numerics" / slug).glob("checks_*.py")) + sorted(
-        (ROOT / "sims" / "checks" / slug).glob("*.py")
-    )
-    bad = []
-    for f in files:
-        for fn in _check_defs(f):
-            rest = fn.name[len("check_") :]
-            ok = any(
-                rest.startswith(r + "_") and rest[len(r) + 1 :].split("_")[0] in ROUTES for r in own
-            )
-            if not ok:
-                bad.append(f"{f.relative_to(ROOT)}:{fn.lineno} {fn.name}")
-    assert not bad, (
-        "check names must be check_<result>_<route>[_<qualifier>] with a route in "
-        f"{ROUTES}:\n" + "\n".join(bad)
-    )
-
-
 # -------------------------------------------------------------------------------- sims side
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_sims_modules_exist(key: str, slug: str) -> None:
-    for sub in ("experiments", "figures"):
-        assert (ROOT / "sims" / sub / f"{slug}.py").is_file(), f"sims/{sub}/{slug}.py missing"
-    assert (ROOT / "sims" / "checks" / slug / "__init__.py").is_file(), (
-        f"sims/checks/{slug}/ must be a package (one module per section)"
-    )
 
 
 @pytest.mark.parametrize("key,slug", SLUGS)
 def test_presets_are_setting_config_pairs(key: str, slug: str) -> None:
-    mod = importlib.import_module(f"sims.experiments.{slug}")
+    mod = importlib.import_module(trainer_module(slug))
     assert isinstance(mod.PRESETS, dict) and "smoke" in mod.PRESETS
     for name, pair in mod.PRESETS.items():
         assert isinstance(pair, tuple) and len(pair) == 2, f"{slug} PRESETS[{name!r}]"
@@ -210,22 +100,7 @@ def test_presets_are_setting_config_pairs(key: str, slug: str) -> None:
         assert setting.__dataclass_params__.frozen, f"{slug} PRESETS[{name!r}] setting not frozen"
         assert isinstance(cfg, TrainConfig), f"{slug} PRESETS[{name!r}] config"
     for fn in ("run", "trained"):
-        assert callable(getattr(mod, fn, None)), f"sims.experiments.{slug}.{fn} missing"
-
-
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_cache_namespace_is_the_slug(key: str, slug: str) -> None:
-    calls = [
-        n
-        for n in ast.walk(_tree(ROOT / "sims" / "experiments" / f"{slug}.py"))
-        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "cached"
-    ]
-    assert calls, f"sims/experiments/{slug}.py: trained() should go through sims.cache.cached"
-    for c in calls:
-        ns = c.args[0] if c.args else None
-        assert isinstance(ns, ast.Constant) and ns.value == slug, (
-            f"sims/experiments/{slug}.py:{c.lineno}: cache namespace must be {slug!r}"
-        )
+        assert callable(getattr(mod, fn, None)), f"{trainer_module(slug)}.{fn} missing"
 
 
 @pytest.mark.slow
@@ -243,7 +118,7 @@ def test_python_m_sims_smoke(key: str, slug: str, tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "final loss" in proc.stdout
-    mod = importlib.import_module(f"sims.experiments.{slug}")
+    mod = importlib.import_module(trainer_module(slug))
     assert isinstance(mod.run("smoke", steps=3), TrainResult)
 
 
@@ -331,47 +206,6 @@ def _sections(slug: str) -> dict[str, str]:
     return secs
 
 
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_sections_name_the_modules_of_every_layer(key: str, slug: str) -> None:
-    """``theory.<slug>.SECTIONS`` names every section module: theory's section modules,
-    numerics' ``checks_<section>.py`` and ``sims/checks/<slug>/<section>.py``."""
-    secs = _sections(slug)
-    bad = [
-        f"SECTIONS[{k!r}] = {v!r} cites no paper location"
-        for k, v in secs.items()
-        if not (
-            isinstance(v, str)
-            and re.search(
-                r"§|App|Sec|Thm|Theorem|Lemma|Prop|Cor|eq|"
-                r"Fig|Table|Obs|Def|Rem|Alg",
-                v,
-            )
-        )
-    ]
-    theory_mods = {f.stem for f in (ROOT / "theory" / slug).glob("*.py")} - NOT_SECTIONS
-    bad += [f"theory/{slug}/{m}.py is not a SECTIONS key" for m in sorted(theory_mods - set(secs))]
-    for f in sorted((ROOT / "numerics" / slug).glob("checks_*.py")):
-        if f.stem[len("checks_") :] not in secs:
-            bad.append(f"numerics/{slug}/{f.name}: {f.stem[len('checks_') :]!r} is not a section")
-    pkg = ROOT / "sims" / "checks" / slug
-    if not (pkg / "__init__.py").is_file():
-        bad.append(f"sims/checks/{slug}/ must be a package (one module per section)")
-    else:
-        for f in sorted(pkg.glob("*.py")):
-            if f.stem not in secs and f.stem not in ("__init__", "evidence"):
-                bad.append(f"sims/checks/{slug}/{f.name}: {f.stem!r} is not a section")
-    assert not bad, "\n".join(bad)
-
-
-def test_no_file_named_by_history_or_size() -> None:
-    bad = [
-        str(f.relative_to(ROOT))
-        for f in _py_files("theory", "numerics", "sims")
-        if HISTORY_NAMES.search(f.stem)
-    ]
-    assert not bad, "name files by paper section:\n" + "\n".join(bad)
-
-
 def test_no_history_notes_in_code_or_docs() -> None:
     files = (
         _py_files("theory", "numerics", "sims")
@@ -428,43 +262,7 @@ def test_exports_are_the_validated_definitions(key: str, slug: str) -> None:
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_settings_live_in_theory_settings(key: str, slug: str) -> None:
-    bad = []
-    for f in _py_files(f"theory/{slug}", f"numerics/{slug}"):
-        for n in ast.walk(_tree(f)):
-            if isinstance(n, ast.ClassDef) and n.name.endswith("Setting"):
-                bad.append(f"{f.relative_to(ROOT)}:{n.lineno} class {n.name}")
-    exp = (ROOT / "sims" / "experiments" / f"{slug}.py").read_text(encoding="utf-8")
-    if "from theory.settings" not in exp:
-        bad.append(f"sims/experiments/{slug}.py builds its data from no theory.settings model")
-    assert not bad, "paper settings belong in theory/settings/<slug>.py:\n" + "\n".join(bad)
-
-
-@pytest.mark.parametrize("key,slug", SLUGS)
-def test_figure_names(key: str, slug: str) -> None:
-    """``fig_<paper figure id>`` (``fig_1b``) or ``fig_<section>_<topic>``."""
-    secs = _sections(slug)
-    bad = []
-    for n in _tree(ROOT / "sims" / "figures" / f"{slug}.py").body:
-        if isinstance(n, ast.FunctionDef) and n.name.startswith("fig_"):
-            rest = n.name[len("fig_") :]
-            if not (
-                re.fullmatch(r"\d+[a-z]?(_\w+)?", rest)
-                or any(rest.startswith(s + "_") for s in secs)
-            ):
-                bad.append(f"sims/figures/{slug}.py:{n.lineno} {n.name}")
-    assert not bad, "\n".join(bad)
-
-
 # ----------------------------------------------------------------------------- repository
-def test_no_file_over_500_lines() -> None:
-    long = [
-        f"{f.relative_to(ROOT)}: {n}"
-        for f in _py_files("theory", "numerics", "sims")
-        if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_LINES
-    ]
-    assert not long, f"split by paper section or result (≤ {MAX_LINES} lines):\n" + "\n".join(long)
 
 
 def test_no_module_imports_a_private_name() -> None:

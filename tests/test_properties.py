@@ -15,7 +15,7 @@ import os
 import pytest
 
 from sims.properties import run_property
-from theory.common.registry import all_properties
+from sims.registry import all_properties
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "ci") == "thorough"
 PROPS = all_properties()

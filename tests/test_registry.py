@@ -15,7 +15,7 @@ import pytest
 
 from sims.verify import declared_checks, rows_status, run_control
 from theory.common.protocols import Check
-from theory.common.registry import all_claims, all_results
+from sims.registry import all_claims, all_results
 
 RESULTS = all_results()
 CHECKS: dict[str, Check] = declared_checks(RESULTS)
@@ -78,7 +78,7 @@ def test_every_check_declares_faults_or_is_a_pure_identity() -> None:
     ``fault_*`` parameter (each such parameter is exercised by some declared fault)."""
     import inspect
 
-    from theory.common.registry import resolve
+    from sims.registry import resolve
 
     missing = []
     for path, check in CHECKS.items():

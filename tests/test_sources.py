@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from theory.common.registry import all_results
+from sims.registry import all_results
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What points outside the repository: the sibling ``shared`` folder (specs, papers, style).

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from theory.common.registry import all_results, resolve
+from sims.registry import all_results, resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,7 +49,7 @@ def test_markers_name_registered_results() -> None:
 def test_every_result_has_checks_that_resolve() -> None:
     for r in all_results():
         assert r.checks, f"{r.id} has no check"
-        for path in r.checks + r.figures + r.objects:
+        for path in r.checks + r.figures + r.object_paths:
             obj = resolve(path)
             assert callable(obj), f"{r.id}: {path} is not callable"
         for path in r.checks:
@@ -121,7 +121,7 @@ def test_no_library_code_uses_a_global_rng() -> None:
 
 
 def test_readme_lists_every_result() -> None:
-    """The README's results table is regenerated (python -m theory.common.registry --readme)."""
+    """The README's results table is regenerated (python -m sims.registry --readme)."""
     readme = (ROOT / "README.md").read_text()
     missing = [r.id for r in all_results() if f"`{r.id}`" not in readme]
     assert not missing, f"README table is stale; missing {missing}"

@@ -28,10 +28,10 @@ def check_cross_zfb24_float(
     fault_gamma_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """zwb24 ↔ zfb24: at ``β* = 0, σ = 0, Ψ = I, H = Λ`` the GD-β optimum Γ* equals zfb24's
-    ``Γ⁻¹`` (``theory.lsa_flow.gamma``), and with label noise s² it equals zfb24's derived
-    ``Γ_s⁻¹`` (``theory.lsa_flow.gamma_noisy``); exact at d = 1 with symbols."""
+    ``Γ⁻¹`` (``theory.zfb24.gamma``), and with label noise s² it equals zfb24's derived
+    ``Γ_s⁻¹`` (``theory.zfb24.gamma_noisy``); exact at d = 1 with symbols."""
     gamma_fn = optimal_gamma if fault_gamma_fn is None else fault_gamma_fn
-    from theory import lsa_flow
+    from theory import zfb24 as lsa_flow
 
     rng = np.random.default_rng(seed)
     A = rng.standard_normal((d, d))

@@ -12,11 +12,6 @@ from theory.common.aliases import alias_modules
 
 #: Old module name -> its section module (one block per slice; each slice edits only its block).
 MOVED: dict[str, str] = {
-    # --- lsa_flow (zfb24)
-    "sims.checks.lsa_flow_common": "sims.checks.lsa_flow.evidence",
-    "sims.checks.lsa_flow_train": "sims.checks.lsa_flow.training",
-    "sims.checks.lsa_flow_random_cov": "sims.checks.lsa_flow.random_cov",
-    "sims.checks.lsa_flow_predictions": "sims.checks.lsa_flow",
     # --- softmax_multihead (hpcy25)
     "sims.checks.softmax_multihead_rows": "sims.checks.softmax_multihead.evidence",
     "sims.checks.softmax_multihead_settings": "sims.checks.softmax_multihead",

@@ -35,7 +35,7 @@ from theory.settings.domains import COMMON, Domain
 MODULES = (
     "theory.common.gaussian",
     "theory.common.baselines",
-    "theory.lsa_flow",
+    "theory.zfb24",
     "theory.softmax_multihead",
     "theory.ltb",
     "theory.softmax_window",

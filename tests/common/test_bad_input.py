@@ -57,10 +57,10 @@ def test_validation_keeps_valid_input_and_names_the_parameter() -> None:
     both import paths give the same message."""
     import sympy as sp
 
-    import theory.lsa_flow as zfb
     import theory.softmax_multihead as hp
-    from theory.lsa_flow import training
+    import theory.zfb24 as zfb
     from theory.softmax_multihead import optimality
+    from theory.zfb24 import training
 
     assert training.gamma_fn is zfb.gamma_fn and hasattr(training.gamma_fn, "raw")
 

@@ -341,7 +341,7 @@ _ALL_CHECKS = sorted(
 @pytest.mark.parametrize("path", _ALL_CHECKS)
 def test_full_mode_checks(path):
     """The report's --full setting (larger samples, fully symbolic limits) of every base check."""
-    from theory.common.registry import resolve
+    from sims.registry import resolve
 
     assert_passed(resolve(path)(quick=False))
 

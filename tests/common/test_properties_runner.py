@@ -206,7 +206,7 @@ def test_every_pinned_preset_is_a_declared_checks_defaults() -> None:
     property's result (negative control: a pinned setting off the defaults is caught)."""
     import inspect
 
-    from theory.common.registry import all_properties, all_results, resolve
+    from sims.registry import all_properties, all_results, resolve
 
     declared = {r.id: {str(c) for c in r.checks} for r in all_results()}
 

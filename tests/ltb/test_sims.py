@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from numerics.testing import assert_passed, assert_status
 from sims.checks import ltb as S
 from sims.verify import declared_checks
-from theory.common.registry import all_results
+from sims.registry import all_results
 
 
 @pytest.mark.float

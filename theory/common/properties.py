@@ -23,10 +23,12 @@ Fn = Callable[..., Any]
 class TrainedProperty:
     """A trained claim checked at settings drawn from the theorem's own hypotheses (STYLE R12).
 
-    ``check`` is the dotted path of a trained check whose keyword parameters include the setting
-    (``d``, ``N``, ``spectrum``, ...); ``strategy`` the dotted path of a zero-argument function
-    returning a Hypothesis strategy of ``{parameter: value}`` dicts drawn from the theorem's
-    hypotheses; ``pinned`` settings (the paper's presets) are always tried first.  The runner
+    ``check`` is a trained check (the function, or its dotted path; stored as the path): a
+    settings-first check takes the paper's Setting, and each drawn ``{field: value}`` dict
+    replaces those fields of the check's declared setting; an older check takes them as keyword
+    parameters.  ``strategy`` is a zero-argument function (or its path) returning a Hypothesis
+    strategy of such dicts drawn from the theorem's hypotheses; ``pinned`` settings (the paper's
+    presets) are always tried first.  The runner
     (:mod:`sims.properties`) calls the check at each drawn setting and asserts the TRAIN contract
     (within tolerance of the prediction, outside each named alternative, started >= 3 units
     away); a draw whose rows are ``skipped`` (alternatives not separable within the budget) is
@@ -36,14 +38,18 @@ class TrainedProperty:
 
     result: str  # the result id the property belongs to
     name: str  # short name, unique within the result ("any-setting", "relu")
-    check: str  # "package.module:function", the trained check taking the setting
-    strategy: str  # "package.module:function" -> hypothesis strategy of setting dicts
+    check: Any  # the trained check (function, or "package.module:function")
+    strategy: Any  # zero-argument function (or its path) -> hypothesis strategy of setting dicts
     pinned: tuple[dict[str, Any], ...] = ()  # the paper's presets, tried as explicit examples
     examples: int = 5  # default pytest tier (derandomised)
     thorough_examples: int = 50  # HYPOTHESIS_PROFILE=thorough
     report_examples: int = 3  # icl-verify report --quick
 
     def __post_init__(self) -> None:
+        for attr in ("check", "strategy"):
+            v = getattr(self, attr)
+            if not isinstance(v, str):
+                object.__setattr__(self, attr, f"{v.__module__}:{v.__qualname__}")
         for path in (self.check, self.strategy):
             if ":" not in path:
                 raise ValueError(

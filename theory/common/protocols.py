@@ -29,6 +29,7 @@ __all__ = [
     "Result",
     "Check",
     "Ref",
+    "function_path",
     "STATUSES",
     "STATUS_MEANINGS",
     "VERDICTS",
@@ -203,6 +204,10 @@ class Evidence:
     details: dict[str, Any] = field(default_factory=dict)  # setting, seeds, sample sizes, ...
     discrepancy: bool = False  # our routes agree with each other and contradict the paper
     verdict: str = ""  # "" (pass/fail from `passed`) or one of VERDICTS
+    #: the Setting the row ran at, ``{field: value}`` under the names ``--set`` takes (set by the
+    #: runner for settings-first checks), and the reason when its check is fixed at that setting
+    setting: dict[str, Any] | None = None
+    fixed: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -247,6 +252,8 @@ class Evidence:
             "status": self.status,
             "informational": self.informational,
             "details": jsonable(self.details),
+            **({"setting": jsonable(self.setting)} if self.setting is not None else {}),
+            **({"fixed": self.fixed} if self.fixed else {}),
         }
 
     def describe(self) -> str:
@@ -318,7 +325,7 @@ class Claim:
 
 class Ref(str):
     """A fault value given as ``"module:attr"``: resolved to that object (by
-    :func:`theory.common.registry.resolve`) when the control runs, so ``theory`` names functions
+    :func:`sims.registry.resolve`) when the control runs, so ``theory`` names functions
     of ``numerics`` and ``sims`` without importing them."""
 
     __slots__ = ()
@@ -333,16 +340,23 @@ class Ref(str):
 
 
 class Check(str):
-    """A declared check of a :class:`Result`: the dotted path of its function, and as data what it
-    must *not* accept.
+    """A declared check of a :class:`Result`: its function, the setting it runs at, and as data
+    what it must *not* accept.
 
-    It *is* its path (a ``str`` subclass equal to ``"package.module:function"``), so code that
-    treats a result's checks as paths keeps working; the declaration adds
+    Declared with the check function itself (``Check(check_thm4_ode, at=PRESET)``), or, for
+    papers not yet laid out by their key, with its dotted path ``"package.module:function"``.  It
+    *is* its path (a ``str`` subclass equal to ``"package.module:function"``, the key of memos,
+    process pools and ``results.json``); the declaration adds
 
+    * ``at`` -- the paper's ``Setting`` the check runs at by default.  A check declared with a
+      setting takes it as its first argument, ``check(setting, *, quick, seed, fault_...)``; a
+      check declared without one takes keyword parameters (the older form);
+    * ``fixed`` -- the reason, when the check is by nature tied to ``at`` (a number printed, or
+      computed in our docs, for the paper's own setting): ``--set`` does not move it, and its rows
+      are listed apart;
     * ``faults`` -- negative controls, ``{name: {parameter: value, ...}}``: each entry reruns the
-      check with those keyword arguments (a planted fault, e.g. ``{"fault_gamma_fn":
-      Ref("numerics.lsa_flow:wrong_gamma")}``), and the rerun must fail.  Values are literals or
-      :class:`Ref` strings;
+      check with those keyword arguments (a planted fault) and the rerun must fail.  Values are
+      literals, objects, or :class:`Ref` strings;
     * ``expect`` -- the status the check is expected to have (:data:`STATUSES` but ``fail``);
     * ``tier`` -- the test tier (:data:`TIERS`) in which the registry test runs it.
 
@@ -351,19 +365,26 @@ class Check(str):
     (True, 'numerics.x:check_y', ['doubled'])
     """
 
-    __slots__ = ("faults", "expect", "tier")
+    __slots__ = ("faults", "expect", "tier", "at", "fixed", "_function")
     faults: dict[str, dict[str, Any]]
     expect: str
     tier: str
+    at: Any
+    fixed: str
+    _function: Callable[..., Any] | None
 
     def __new__(
         cls,
-        path: str,
+        target: str | Callable[..., Any],
         *,
         faults: dict[str, dict[str, Any]] | None = None,
         expect: str = "pass",
         tier: str = "default",
+        at: Any = None,
+        fixed: str = "",
     ) -> Check:
+        function = None if isinstance(target, str) else target
+        path = target if isinstance(target, str) else function_path(target)
         if ":" not in path and "." not in path:
             raise ValueError(f"Check path {path!r} is not a dotted path 'module:function'")
         if expect not in STATUSES or expect == "fail":
@@ -372,6 +393,8 @@ class Check(str):
             )
         if tier not in TIERS:
             raise ValueError(f"{path}: Check.tier must be one of {TIERS}, got {tier!r}")
+        if fixed and at is None:
+            raise ValueError(f"{path}: a fixed check names the setting it is fixed at (at=...)")
         faults = dict(faults or {})
         for name, kw in faults.items():
             if not isinstance(kw, dict) or not kw:
@@ -382,6 +405,9 @@ class Check(str):
         self.faults = faults
         self.expect = expect
         self.tier = tier
+        self.at = at
+        self.fixed = fixed
+        self._function = function
         return self
 
     @property
@@ -389,30 +415,71 @@ class Check(str):
         """The plain ``"module:function"`` string."""
         return str.__str__(self)
 
+    @property
+    def function(self) -> Callable[..., Any]:
+        """The check function (imported from its path when declared by path)."""
+        if self._function is None:
+            import importlib
+
+            mod, _, attr = self.path.partition(":")
+            obj: Any = importlib.import_module(mod)
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+            self._function = obj
+        return self._function  # type: ignore[return-value]
+
+    @property
+    def takes_setting(self) -> bool:
+        """Declared with a setting: called as ``check(setting, *, quick, seed, ...)``."""
+        return self.at is not None
+
     def __repr__(self) -> str:
         extra = "".join(
             f", {k}={getattr(self, k)!r}"
-            for k, d in (("faults", {}), ("expect", "pass"), ("tier", "default"))
+            for k, d in (("faults", {}), ("expect", "pass"), ("tier", "default"), ("fixed", ""))
             if getattr(self, k) != d
         )
         return f"Check({self.path!r}{extra})"
 
     def __reduce__(self) -> Any:  # pickles (process pools, dask) with its declaration
-        return (_make_check, (self.path, self.faults, self.expect, self.tier))
+        return (_make_check, (self.path, self.faults, self.expect, self.tier, self.at, self.fixed))
 
 
-def _make_check(path: str, faults: dict[str, dict[str, Any]], expect: str, tier: str) -> Check:
-    return Check(path, faults=faults, expect=expect, tier=tier)
+def function_path(fn: Callable[..., Any]) -> str:
+    """``"module:qualname"`` of a function (how rows, memos and ``results.json`` name a check)."""
+    mod = getattr(fn, "__module__", None)
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None)
+    if not mod or not name:
+        raise ValueError(f"{fn!r} has no module-level name to declare it by")
+    return f"{mod}:{name}"
+
+
+def _make_check(
+    path: str,
+    faults: dict[str, dict[str, Any]],
+    expect: str,
+    tier: str,
+    at: Any = None,
+    fixed: str = "",
+) -> Check:
+    return Check(path, faults=faults, expect=expect, tier=tier, at=at, fixed=fixed)
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
     """One verifiable result of a paper (STYLE R2).
 
-    ``checks`` are declared checks (:class:`Check`): each is the dotted path
-    ``"package.module:function"`` of a check function (a plain string is taken as a check with no
-    declared fault), with its negative controls, expected status and test tier.  ``figures`` are
-    dotted paths of functions ``fig(*, quick: bool = True, seed: int = 0) -> matplotlib Figure``.
+    ``checks`` are declared checks (:class:`Check`: the check function or its dotted path, with
+    the setting it runs at, its negative controls, expected status and test tier; a plain string
+    is taken as a check with no declared fault).  ``objects`` are the formulas it concerns (the
+    functions themselves, or dotted paths).  ``figures`` are figure functions ``fig(*, quick,
+    seed)`` (or dotted paths).
+
+    Settings first: ``setting`` is the paper's Setting a researcher's ``--set`` starts from (the
+    paper's own values), ``keys`` the fields of it this result's checks read (the keys ``--set``
+    may give), and ``hypotheses`` an optional callable raising ``ValueError`` for a Setting
+    outside the result's own hypotheses beyond its Setting's (e.g. Obs. 2 needs H >= 2), called
+    before any work.
     """
 
     id: str  # "<key>:<kind><number>", e.g. "zfb24:thm4"
@@ -420,13 +487,16 @@ class Result:
     summary: str  # one line
     source: str  # the paper's own location: "[zfb24] Theorem 4, eq. (11)" (no spec section)
     statement: str = ""  # the statement, plain text / LaTeX
-    objects: tuple[str, ...] = ()  # dotted paths of the theory objects it concerns
+    objects: tuple[Any, ...] = ()  # the theory objects it concerns (functions or dotted paths)
     checks: tuple[Check, ...] = ()  # declared checks (numerics / sims); strings are converted
-    figures: tuple[str, ...] = ()  # dotted paths of figure functions
+    figures: tuple[Any, ...] = ()  # figure functions (or dotted paths)
     derived: bool = False  # a toolkit extension, not stated in the paper
     informational: bool = False  # only reported, never fails (spec marks it informational)
     spec: str = ""  # for maintainers: the spec sections behind it ("spec 004 R13"), not shown as
     #                 the source to users
+    setting: Any = None  # the paper's Setting that --set starts from (settings-first results)
+    keys: tuple[str, ...] = ()  # the Setting fields its checks read: the keys --set may give
+    hypotheses: Callable[[Any], None] | None = None  # raises ValueError outside the hypotheses
 
     def __post_init__(self) -> None:
         if ":" not in self.id or not self.id.split(":", 1)[0]:
@@ -436,9 +506,38 @@ class Result:
         object.__setattr__(
             self, "checks", tuple(c if isinstance(c, Check) else Check(c) for c in self.checks)
         )
+        object.__setattr__(
+            self,
+            "figures",
+            tuple(f if isinstance(f, str) else function_path(f) for f in self.figures),
+        )
         for p in self.checks + self.figures + self.objects:
-            if ":" not in p and "." not in p:
+            if isinstance(p, str) and ":" not in p and "." not in p:
                 raise ValueError(f"{self.id}: {p!r} is not a dotted path 'module:function'")
+        if self.setting is not None:
+            import dataclasses
+
+            names = {f.name for f in dataclasses.fields(self.setting)}
+            unknown = [k for k in self.keys if k not in names]
+            if unknown:
+                raise ValueError(f"{self.id}: keys {unknown} are not fields of its Setting")
+        elif self.keys:
+            raise ValueError(f"{self.id}: keys need the Setting they are fields of (setting=...)")
+
+    @property
+    def settings_first(self) -> bool:
+        """Its checks take the paper's Setting (``--set`` builds one Setting for all of them)."""
+        return self.setting is not None
+
+    @property
+    def object_paths(self) -> tuple[str, ...]:
+        """``objects`` as dotted paths."""
+        return tuple(o if isinstance(o, str) else function_path(o) for o in self.objects)
+
+    @property
+    def figure_paths(self) -> tuple[str, ...]:
+        """``figures`` as dotted paths."""
+        return tuple(f if isinstance(f, str) else function_path(f) for f in self.figures)
 
     @property
     def paper(self) -> str:

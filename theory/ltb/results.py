@@ -336,8 +336,8 @@ RESULTS: tuple[Result, ...] = (
         statement="Gamma*(Lambda, I, s2, N) = ((1+1/N)Lambda + (tr Lambda + s2)/N I)^-1",
         objects=(
             "theory.ltb:optimal_gamma",
-            "theory.lsa_flow:gamma",
-            "theory.lsa_flow:gamma_noisy",
+            "theory.zfb24:gamma",
+            "theory.zfb24:gamma_noisy",
         ),
         checks=(
             Check(

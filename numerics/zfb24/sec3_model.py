@@ -1,0 +1,136 @@
+"""[zfb24] §2 / Lemma 9 checks: the quadratic form (24), eq. (6) as the LSA entry, eq. (12)."""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from numerics.testing import (
+    FLOAT_RTOL,
+    close_agreement,
+    exact_agreement,
+)
+from numerics.zfb24.predictors import lsa_predict, predictor_predict
+from numerics.zfb24.sampling import (
+    random_spd,
+    sample_linear,
+)
+from theory import zfb24 as T
+from theory.common.protocols import Evidence
+
+__all__ = ["check_lem9_symbolic", "check_eq6_symbolic", "check_eq12_float"]
+
+
+def _sym_setup(d: int, n: int) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
+    E = sp.Matrix(d + 1, n + 1, lambda i, j: sp.Symbol(f"e{i}{j}", real=True))
+    E[d, n] = 0
+    K = sp.Matrix(d + 1, d + 1, lambda i, j: sp.Symbol(f"k{i}{j}", real=True))
+    R = sp.Matrix(d + 1, d + 1, lambda i, j: sp.Symbol(f"r{i}{j}", real=True))
+    return E, K, R
+
+
+def _num_setup(
+    rng: np.random.Generator, d: int, n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    E = rng.standard_normal((d + 1, n + 1))
+    E[d, n] = 0.0
+    return E, rng.standard_normal((d + 1, d + 1)), rng.standard_normal((d + 1, d + 1))
+
+
+def check_lem9_symbolic(
+    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6, fault_vec_order: str | None = None
+) -> list[Evidence]:
+    """Lemma 9: ŷ = uᵀHu with column-major Vec (symbolic at d = 1, numeric at d), and H has exactly
+    d+1 negative eigenvalues when N ≥ d.  ``fault_vec_order="row"`` is the negative
+    control (T-R1)."""
+    rng = np.random.default_rng(seed)
+    out: list[Evidence] = []
+    E, K, R = _sym_setup(1, 2)
+    out.append(
+        exact_agreement(
+            "Lemma 9 uᵀHu = eq.(6), symbolic d=1, N=2",
+            T.prediction_quadratic(T.U_from_weights(K, R), E, 2, order=fault_vec_order or "column"),
+            T.prediction_eq6(E, K, R, 2),
+        )
+    )
+    for rep in range(3 if quick else 10):
+        En, Kn, Rn = _num_setup(rng, d, N)
+        lhs = T.prediction_quadratic(
+            T.U_from_weights(Kn, Rn), En, N, order=fault_vec_order or "column"
+        )
+        rhs = T.prediction_eq6(En, Kn, Rn, N)
+        out.append(
+            close_agreement(
+                f"Lemma 9 uᵀHu = eq.(6), d={d}, N={N}, draw {rep}",
+                lhs,
+                rhs,
+                kind="FLOAT",
+                atol=FLOAT_RTOL * (1 + abs(rhs)) * (d + 1) ** 2,
+                rtol=FLOAT_RTOL,
+            )
+        )
+        ev = np.linalg.eigvalsh(T.lemma9_H(En, N))
+        tol = 1e-12 * np.max(np.abs(ev))
+        out.append(
+            exact_agreement(
+                f"#negative eigenvalues of H = d+1 (d={d}, N={N})", int(np.sum(ev < -tol)), d + 1
+            )
+        )
+    return out
+
+
+def check_eq6_symbolic(
+    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5
+) -> list[Evidence]:
+    """eq. (6) equals the bottom-right entry of the LSA output (3)/(5) (symbolic d=1, numeric)."""
+    rng = np.random.default_rng(seed)
+    E, K, R = _sym_setup(1, 2)
+    out = [
+        exact_agreement(
+            "eq.(6) = [f_LSA(E)]_{d+1,N+1}, symbolic d=1, N=2",
+            sp.expand(T.lsa_output(E, K, R, 2)[1, 2]),
+            T.prediction_eq6(E, K, R, 2),
+        )
+    ]
+    for rep in range(3 if quick else 10):
+        En, Kn, Rn = _num_setup(rng, d, N)
+        full = T.lsa_output(En, Kn, Rn, N)[d, N]
+        out.append(
+            close_agreement(
+                f"eq.(6) = f_LSA entry, d={d}, N={N}, draw {rep}",
+                T.prediction_eq6(En, Kn, Rn, N),
+                full,
+                kind="FLOAT",
+                atol=FLOAT_RTOL * (1 + abs(full)) * (d + 1) ** 2,
+                rtol=FLOAT_RTOL,
+            )
+        )
+    return out
+
+
+def check_eq12_float(
+    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 10
+) -> list[Evidence]:
+    """eqs. (12)/(13): the full LSA at the weights (11) with ρ = M predicts x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ for
+    every
+    M (exact identity, FLOAT), including M ≠ N."""
+    rng = np.random.default_rng(seed)
+    L = random_spd(d, rng)
+    K, R = T.W_KQ_star(L, N), T.W_PV_star(L, N)
+    P = np.linalg.inv(T.gamma_fn(L, N))
+    out = []
+    for M in (1, 4, N, 64):
+        X, y, xq, _, _ = sample_linear(rng, 50, M, L)
+        a = lsa_predict(X, y, xq, K, R)
+        b = predictor_predict(P, X, y, xq)
+        out.append(
+            close_agreement(
+                f"LSA(W*) = x_qᵀΓ⁻¹ĝ at M={M}",
+                a,
+                b,
+                kind="FLOAT",
+                atol=1e2 * FLOAT_RTOL * float(np.max(np.abs(b))),
+                rtol=1e2 * FLOAT_RTOL,
+            )
+        )
+    return out

@@ -1,0 +1,199 @@
+"""The registry of verifiable results, on the top floor where every check can be imported.
+
+Each paper laid out by its key declares ``RESULTS: tuple[Result, ...]`` and ``PROPERTIES`` in
+``sims/<key>/results.py``, holding the check functions themselves; papers not yet moved still
+declare them in ``theory/<slug>/results.py`` by dotted paths.  :data:`MODULES` lists where they
+are.  ``python -m sims.registry --markdown`` prints the table.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from theory.common.protocols import Claim, Result, TrainedProperty
+
+__all__ = [
+    "PAPERS",
+    "MODULES",
+    "all_results",
+    "all_claims",
+    "all_properties",
+    "get",
+    "resolve",
+    "markdown_table",
+    "trainer_module",
+]
+
+#: Paper key -> slug, in report order.  The slug names one package in each layer
+#: (``theory/<slug>/``, ``numerics/<slug>/``, ``sims/{experiments,checks,figures}/<slug>.py``,
+#: ``tests/<slug>/``); ``tests/test_layout.py`` asserts that shape for every entry.
+PAPERS: dict[str, str] = {
+    "zfb24": "zfb24",
+    "hpcy25": "softmax_multihead",
+    "zwb24": "ltb",  # its cross-check uses zfb24's Γ, so it comes after
+    "czz24": "sparse_multihead",
+    "collins24": "softmax_window",
+}
+
+#: Modules holding a ``RESULTS`` tuple, in report order: the shared baselines, then each paper's
+#: package (which re-exports ``RESULTS`` from its ``results.py``).
+MODULES: tuple[str, ...] = (
+    "theory.common.gaussian",
+    "theory.common.baselines",
+    "theory.common.engines",
+    *(f"sims.{slug}.results" if slug in PAPERS else f"theory.{slug}" for slug in PAPERS.values()),
+)
+
+
+def results_module(slug: str) -> str:
+    """Where a paper's ``RESULTS`` and ``PROPERTIES`` are declared."""
+    return f"sims.{slug}.results" if slug in PAPERS else f"theory.{slug}.results"
+
+
+def claims_module(slug: str) -> str:
+    """Where a paper's ``CLAIMS`` (the paper's own words) are: ``theory/<slug>/claims.py``."""
+    return f"theory.{slug}.claims"
+
+
+def trainer_module(slug: str) -> str:
+    """The module holding a paper's training presets (``PRESETS``, ``run``): ``sims.<key>.train``
+    for a paper laid out by its key, else the older ``sims.experiments.<slug>``.
+
+    >>> trainer_module("zfb24")
+    'sims.zfb24.train'
+    """
+    return f"sims.{slug}.train" if slug in PAPERS else f"sims.experiments.{slug}"
+
+
+@functools.cache
+def all_results() -> tuple[Result, ...]:
+    """All registered results, in report order; ids are unique."""
+    out: list[Result] = []
+    seen: dict[str, str] = {}
+    for name in MODULES:
+        mod = importlib.import_module(name)
+        results = getattr(mod, "RESULTS", None)
+        if not isinstance(results, tuple) or not all(isinstance(r, Result) for r in results):
+            raise TypeError(f"{name}.RESULTS must be a tuple of Result records")
+        for r in results:
+            if r.id in seen:
+                raise ValueError(f"duplicate result id {r.id!r} in {name} and {seen[r.id]}")
+            seen[r.id] = name
+            out.append(r)
+    return tuple(out)
+
+
+@functools.cache
+def all_claims() -> dict[str, Claim]:
+    """Every registered claim record, ``"<paper key>:<name>"`` -> :class:`Claim`: the ``CLAIMS``
+    dict of each ``theory/<slug>/claims.py`` (and ``theory/common/claims.py`` under ``base``).
+    Rows that compare with a paper carry one of these as ``details["claim"]``; a test finds each
+    quote in the paper's text."""
+    out: dict[str, Claim] = {}
+    for key, mod_name in (
+        ("base", "theory.common.claims"),
+        *((k, f"theory.{slug}.claims") for k, slug in PAPERS.items()),
+    ):
+        try:
+            mod = importlib.import_module(mod_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != mod_name:
+                raise
+            continue
+        claims = getattr(mod, "CLAIMS", None)
+        if not isinstance(claims, dict) or not all(isinstance(c, Claim) for c in claims.values()):
+            raise TypeError(f"{mod_name}.CLAIMS must be a dict of Claim records")
+        out.update({f"{key}:{name}": c for name, c in claims.items()})
+    return out
+
+
+@functools.cache
+def all_properties() -> tuple[TrainedProperty, ...]:
+    """Every declared trained property: the ``PROPERTIES`` tuple of each paper's
+    ``theory/<slug>/results.py`` (re-exported by the package or not), in report order."""
+    out: list[TrainedProperty] = []
+    for slug in PAPERS.values():
+        try:
+            mod = importlib.import_module(results_module(slug))
+        except ModuleNotFoundError:
+            continue
+        ids = {r.id for r in getattr(mod, "RESULTS", ())}  # a property names a result of its paper
+        props = getattr(mod, "PROPERTIES", ())
+        if not isinstance(props, tuple) or not all(isinstance(p, TrainedProperty) for p in props):
+            raise TypeError(f"{results_module(slug)}.PROPERTIES must be a tuple of TrainedProperty")
+        for p in props:
+            if p.result not in ids:
+                raise ValueError(f"property {p.id}: no result {p.result!r}")
+            if p.id in {q.id for q in out}:
+                raise ValueError(f"duplicate property {p.id}")
+            out.append(p)
+    return tuple(out)
+
+
+def get(result_id: str) -> Result:
+    """The result with this id; ``KeyError`` lists close matches."""
+    for r in all_results():
+        if r.id == result_id:
+            return r
+    close = suggest(result_id)
+    raise KeyError(f"no result {result_id!r}" + (f"; did you mean {close}?" if close else ""))
+
+
+def suggest(result_id: str, n: int = 3) -> list[str]:
+    """Registered ids close to a mistyped one (:mod:`difflib`), best first.
+
+    >>> suggest("zfb24:thm44")[0]
+    'zfb24:thm4'
+    """
+    import difflib
+
+    ids = [r.id for r in all_results()]
+    close = difflib.get_close_matches(result_id, ids, n=n, cutoff=0.6)
+    tail = result_id.split(":")[-1]
+    close += [i for i in ids if tail and tail in i and i not in close]
+    return close[:n]
+
+
+def resolve(path: str) -> Callable[..., Any]:
+    """Import ``"package.module:attr"`` (or ``"package.module.attr"``)."""
+    if ":" in path:
+        mod_name, attr = path.split(":", 1)
+    else:
+        mod_name, _, attr = path.rpartition(".")
+    obj: Any = importlib.import_module(mod_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def markdown_table() -> str:
+    rows = ["| id | kind | summary | source | checks |", "|---|---|---|---|---|"]
+    for r in all_results():
+        tag = " *(derived)*" if r.derived else ""
+        rows.append(f"| `{r.id}` | {r.kind} | {r.summary}{tag} | {r.source} | {len(r.checks)} |")
+    return "\n".join(rows)
+
+
+def update_readme(path: str) -> None:
+    """Rewrite the table between ``<!-- RESULTS-TABLE -->`` and ``<!-- /RESULTS-TABLE -->``."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    start, stop = "<!-- RESULTS-TABLE -->", "<!-- /RESULTS-TABLE -->"
+    i, j = text.index(start), text.index(stop)
+    text = text[: i + len(start)] + "\n" + markdown_table() + "\n" + text[j:]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    if "--readme" in sys.argv:
+        update_readme(sys.argv[sys.argv.index("--readme") + 1])
+    elif "--markdown" in sys.argv:
+        print(markdown_table())
+    else:
+        for r in all_results():
+            print(f"{r.id:28s} {r.summary}")

@@ -1,0 +1,175 @@
+"""zfb24 theory: public API, validation, exact identities, structural laws (spec 004).  The
+symbolic checks and their negative controls run from the registry (tests/test_registry.py)."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import example, given, settings
+
+import theory.zfb24 as T
+from numerics.testing import FLOAT_RTOL
+from theory.strategies import zfb24_settings
+
+SPEC_L = np.diag([0.5, 1.0, 1.5, 2.0])
+THETA_SPEC = np.eye(4) / np.sqrt(2)
+
+
+# ------------------------------------------------------------------------------ public API
+@pytest.mark.float
+@pytest.mark.result("zfb24:cor16")
+def test_public_api_numeric_and_symbolic() -> None:
+    G = np.asarray(T.gamma(SPEC_L, 16), dtype=float)  # spec T-R5 fixture
+    np.testing.assert_allclose(np.diag(G), [0.84375, 1.375, 1.90625, 2.4375], rtol=FLOAT_RTOL)
+    assert abs(float(np.asarray(T.optimal_loss(SPEC_L, 16), dtype=float)) - 0.5775387) < 5e-8
+    assert float(np.asarray(T.optimal_loss([[2.0]], 3), dtype=float)) > 0
+    N = sp.Symbol("N", positive=True)
+    lam = sp.Symbol("lambda", positive=True)
+    g = T.gamma(sp.Matrix([[lam]]), N)
+    assert isinstance(g, sp.MatrixBase) and sp.simplify(g[0, 0] - (lam * (N + 2) / N)) == 0
+    Ls = sp.MatrixSymbol("Lambda", 3, 3)
+    assert isinstance(T.gamma(Ls, N), sp.matrices.expressions.MatrixExpr)
+    Lstar = T.optimal_loss(sp.eye(2) * lam, N)
+    assert isinstance(Lstar, sp.Expr) and sp.simplify(Lstar - 3 * lam / (N + 3)) == 0
+    assert sp.simplify(Lstar.subs(lam, 1) - T.optimal_loss_isotropic(2, N)) == 0
+
+
+@pytest.mark.float
+@pytest.mark.result("zfb24:cor16")
+def test_optimal_loss_float_vs_mpmath() -> None:
+    """FLOAT: the float64 path against an exact-rational SymPy evaluation at 50 digits."""
+    L = np.array([[2.0, 0.5, 0.0], [0.5, 1.0, 0.25], [0.0, 0.25, 0.75]])
+    Lq = sp.Matrix(L.tolist()).applyfunc(sp.nsimplify)
+    for N in (1, 7, 40):
+        ref = sp.N(T.optimal_loss(Lq, N), 50)
+        with mpmath.workdps(50):
+            assert abs(float(T.optimal_loss(L, N)) - float(ref)) <= FLOAT_RTOL * abs(float(ref))
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:cor16")
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ({"Lambda": [[1.0, 2.0], [2.0, 1.0]], "N": 3}, "Sigma_x|Lambda"),
+        ({"Lambda": [[1.0, 0.0], [0.0, 0.0]], "N": 3}, "definite"),
+        ({"Lambda": [[1.0]], "N": 0}, "N"),
+        ({"Lambda": [[1.0]], "N": 2.5}, "N"),
+    ],
+)
+def test_bad_input_raises(bad: tuple) -> None:
+    kw, pat = bad
+    with pytest.raises(ValueError, match=pat):
+        T.gamma(**kw)
+    with pytest.raises(ValueError):
+        T.optimal_loss(**kw)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:thm4")
+def test_assumption3_validation() -> None:
+    with pytest.raises(ValueError, match="ΘΘᵀ"):
+        T.initial_state(np.eye(2), 0.3)  # ‖ΘΘᵀ‖_F = √2 ≠ 1
+    with pytest.raises(ValueError, match="sigma_init"):
+        T.initial_state(np.eye(1), 0.0)
+    with pytest.raises(ValueError, match="variant"):
+        T.flow_rhs(np.eye(2), 1.0, np.eye(2), 3, variant="sym")
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:label_noise")
+def test_gamma_noisy_special_cases() -> None:
+    N, s2 = sp.symbols("N s2", positive=True)
+    L = sp.diag(*sp.symbols("l1 l2", positive=True))
+    assert sp.simplify(T.gamma_noisy(L, N, 0) - T.gamma(L, N)) == sp.zeros(2, 2)
+    # Γ_s = (1+1/N)Λ + (trΛ + s²)/N I
+    assert sp.simplify(
+        T.gamma_noisy(L, N, s2) - ((1 + 1 / N) * L + (L.trace() + s2) / N * sp.eye(2))
+    ) == sp.zeros(2, 2)
+    assert float(T.optimal_loss_noisy(SPEC_L, 16, 0.0)) == pytest.approx(
+        T.optimal_loss_fn(SPEC_L, 16), rel=FLOAT_RTOL
+    )
+
+
+# ---------------------------------------------------------------------- Lemma 9 and eq. (6)
+# ------------------------------------------------------------- Lemma 15, Lemma 10, Lemma 17
+@pytest.mark.float
+@pytest.mark.result("zfb24:thm4")
+@settings(max_examples=25)
+@given(zfb24_settings())
+@example(T.Assumption3Setting(Lambda=SPEC_L, N=16, sigma_init=0.3, Theta=THETA_SPEC))
+def test_limit_is_a_fixed_point_and_balanced(s: T.Assumption3Setting) -> None:
+    """Structural laws: flow_rhs vanishes at the Theorem 4 limit, which is balanced, attains
+    min ℓ̃ = −½tr(Λ²Γ⁻¹), and the init condition holds for the drawn σ."""
+    L, N, sigma = s.Lambda_array, s.N, s.sigma_init
+    U, u = T.limit_params_fn(L, N)
+    dU, du = T.flow_rhs_fn(U, u, L, T.gamma_fn(L, N))
+    scale = 1 + np.max(np.abs(L)) ** 3
+    assert np.max(np.abs(dU)) <= 1e3 * FLOAT_RTOL * scale and abs(
+        du
+    ) <= 1e3 * FLOAT_RTOL * scale * len(L)
+    assert abs(float(T.balancedness(U, u))) <= 1e2 * FLOAT_RTOL * u**2
+    lmin = -0.5 * np.trace(L @ L @ np.linalg.inv(T.gamma_fn(L, N)))
+    assert T.reduced_loss_fn(U, u, L, N) == pytest.approx(
+        lmin, rel=1e3 * FLOAT_RTOL, abs=1e3 * FLOAT_RTOL
+    )
+    assert float(T.init_condition(L, N, sigma)) < 2
+    G = T.gamma_fn(L, N)
+    np.testing.assert_allclose(G @ L, L @ G, atol=1e2 * FLOAT_RTOL * scale)  # Γ commutes with Λ
+    assert np.min(np.linalg.eigvalsh(G - L)) > 0  # Γ ⪰ Λ (strictly, trΛ/N > 0)
+    assert float(T.prior_risk(L, N, N)) == pytest.approx(
+        2 * T.optimal_loss_fn(L, N), rel=1e2 * FLOAT_RTOL
+    )
+
+
+# --------------------------------------------------------------------- Theorem 5, Cor 6
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:cor6")
+def test_limits_of_the_risk() -> None:
+    """N → ∞ of W^KQ_* is ‖Λ⁻¹‖^(-1/2)Λ⁻¹-shaped; M, N → ∞ risk → 0 (eq. 14), special cases."""
+    l1, l2 = sp.symbols("l1 l2", positive=True)
+    N, M = sp.symbols("N M", positive=True)
+    L = sp.diag(l1, l2)
+    assert sp.limit(sp.limit(T.prior_risk(L, N, M), M, sp.oo), N, sp.oo) == 0
+    G = T.gamma(L, N)
+    assert sp.simplify(G.applyfunc(lambda e: sp.limit(e, N, sp.oo)) - L) == sp.zeros(2, 2)
+    # R(∞, N) for d = 1 is O(1/N²): N² R(∞, N) → finite non-zero
+    r1 = T.prior_risk(sp.Matrix([[l1]]), N, sp.oo)
+    assert sp.simplify(sp.limit(N**2 * r1, N, sp.oo)) == 4 * l1  # (λ+λ)²λ/λ² = 4λ
+    assert math.isclose(
+        float(T.prior_risk(np.eye(2), 3, math.inf)),
+        float(T.prior_risk_isotropic(2, 3, sp.oo)),
+        rel_tol=FLOAT_RTOL,
+    )
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:shifts")
+def test_shift_risk_reduces_to_prior_risk() -> None:
+    l1, l2 = sp.symbols("l1 l2", positive=True)
+    N, M = sp.symbols("N M", positive=True)
+    L = sp.diag(l1, l2)
+    P = T.gamma(L, N).inv()
+    assert sp.simplify(T.shift_risk(P, L, L, M) - T.prior_risk(L, N, M)) == 0
+    # with M = N the exact risk of any P is twice the population loss (8) at P (spec R11)
+    Pm = sp.Matrix(2, 2, sp.symbols("p0:4", real=True))
+    assert sp.simplify(T.shift_risk(Pm, L, L, N) - 2 * T.loss_of_P(Pm, L, N)) == 0
+
+
+# ------------------------------------------------------------------------ random covariance
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:rdm_risk")
+def test_rdm_risk_special_cases() -> None:
+    d, N = sp.symbols("d N", positive=True)
+    dR = T.delta_exp(N, d)
+    assert sp.simplify(T.rdm_test_risk(dR, 1, N, 1, 2, 6, d) - (1 - 2 * dR)) == 0
+    # fixed test covariance cI: r_I = the isotropic prior risk of P = δI, divided by d
+    dl, c, M = sp.symbols("delta c M", positive=True)
+    lhs = T.fixed_test_risk(dl, c, M, 3)
+    rhs = T.shift_risk(dl * sp.eye(3), c * sp.eye(3), c * sp.eye(3), M) / 3
+    assert sp.simplify(lhs - rhs) == 0
+    assert float(T.delta_exp(40, 20)) == pytest.approx(0.2759, abs=5e-5)  # spec §4

@@ -23,6 +23,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 __all__ = ["main", "build_parser"]
 
@@ -97,6 +98,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="KEY=V1,V2,...",
         help="values of one check parameter (repeatable; Cartesian product)",
+    )
+    w.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting value held fixed at every grid point (repeatable)",
     )
     w.add_argument("--seeds", default="0", help="seeds: N, A-B or a comma list (default 0)")
     w.add_argument("--out", required=True, help="output directory")
@@ -175,15 +184,18 @@ def _cmd_list() -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from sims.registry import get
+
+    result = get(args.id)
+    if result.settings_first:
+        return _cmd_check_setting(args, result)
     from sims.verify import (
         check_parameters,
         parse_set_options,
         validate_overrides,
         verify_result,
     )
-    from sims.registry import get
 
-    result = get(args.id)
     if args.params:
         for check in result.checks:
             print(check.path)
@@ -229,6 +241,98 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0 if outcome.passed else 1
 
 
+def _setting_text(setting: object) -> str:
+    from theory.common.setting import setting_json
+
+    return ", ".join(
+        f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
+        for k, v in setting_json(setting).items()
+    )
+
+
+def _print_params(result: Any) -> None:
+    from theory.common.setting import setting_fields
+
+    fields = setting_fields(type(result.setting))
+    print(f"{result.id}: keys --set takes (the {result.paper} Setting; defaults: the paper's)")
+    for k in result.keys:
+        f = fields[k]
+        default = getattr(result.setting, k)
+        shown = ",".join(map(str, default)) if isinstance(default, tuple) else default
+        dom = f"; {f.domain}" if f.domain else ""
+        print(f"  {k} ({f.type_text}{dom}) = {shown}")
+        print(f"      {f.doc}")
+    fixed = [c for c in result.checks if c.fixed]
+    if fixed:
+        print("checks that run at their own setting whatever --set says:")
+        for c in fixed:
+            print(f"  {c.path.rpartition(':')[2]}: {c.fixed}")
+    controls = [(c, f, kw) for c in result.checks for f, kw in c.faults.items()]
+    if controls:
+        print("negative controls (--controls; faults planted through fault_* parameters):")
+        for c, f, kw in controls:
+            print(f"  {f!r} of {c.path.rpartition(':')[2]}: {_fault_text(kw)}")
+
+
+def _cmd_check_setting(args: argparse.Namespace, result: Any) -> int:
+    """``check`` for a settings-first result: one Setting for every check but the fixed ones."""
+    from sims.verify import build_setting, check_hypotheses, verify_result
+
+    if args.params:
+        _print_params(result)
+        return 0
+    try:
+        if args.sets:
+            setting = build_setting(result, args.sets)
+        else:
+            setting = None
+            for c in result.checks:  # the declared settings, validated before any work
+                if c.takes_setting and not c.fixed:
+                    check_hypotheses(result, c.at)
+    except (ValueError, TypeError) as exc:
+        print(f"icl-verify: error: {exc}", file=sys.stderr)
+        return 2
+    outcome = verify_result(
+        result, quick=not args.full, seed=args.seed, controls=args.controls, setting=setting
+    )
+    if args.json:
+        print(json.dumps(outcome.to_json(), indent=2))
+        return 0 if outcome.passed else 1
+    print(f"{result.id}: {result.summary} ({result.source})")
+    if setting is not None:
+        print(f"  setting: {_setting_text(setting)}")
+    moved = [e for e in outcome.evidence if not e.fixed]
+    fixed = [e for e in outcome.evidence if e.fixed]
+    for e in moved:
+        print("  " + e.describe())
+    if fixed:
+        reasons = dict.fromkeys(e.fixed for e in fixed)
+        for why in reasons:
+            rows = [e for e in fixed if e.fixed == why]
+            print(f"runs at the paper's setting ({why}): {_setting_text_json(rows[0].setting)}")
+            for e in rows:
+                print("  " + e.describe())
+    for err in outcome.errors:
+        print("  [ERROR] " + err)
+    if args.controls:
+        from sims.render import controls_line
+
+        for run in outcome.controls:
+            print("  " + run.evidence().describe())
+        print("  " + controls_line(outcome))
+    status = outcome.status
+    print("PASS" if status == "pass" else status.upper())
+    return 0 if outcome.passed else 1
+
+
+def _setting_text_json(js: Any) -> str:
+    if not isinstance(js, dict):
+        return "?"
+    return ", ".join(
+        f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in js.items()
+    )
+
+
 def _fault_text(kw: dict) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in kw.items())
 
@@ -262,7 +366,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from sims.parallel import spec_from_args
+    from sims.registry import get
     from sims.sweep import SweepSpec, parse_grid, parse_seeds, run_sweep
+    from sims.sweep_grid import point_settings
     from theory.common.protocols import STATUSES
 
     if (args.id is None) == (args.preset is None):
@@ -276,6 +382,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     grid = parse_grid(target, args.grid, preset=args.preset is not None)
     if not grid and args.seeds == "0":
         raise ValueError("nothing to sweep: give --grid KEY=V1,V2,... and/or --seeds")
+    fixed = _sweep_fixed(target, args.sets, preset=args.preset is not None)
     spec = SweepSpec(
         target=target,
         grid=grid,
@@ -283,7 +390,10 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         quick=not args.full,
         preset=args.preset is not None,
         device=args.device,
+        fixed=fixed,
     )
+    if fixed or (args.preset is None and get(target).settings_first):
+        point_settings(spec)  # every point's Setting, validated before any work
     for key in args.plot:
         if key not in spec.keys:
             raise ValueError(f"--plot {key!r} is not a grid key; grid keys: {list(spec.keys)}")
@@ -303,9 +413,36 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 0 if summary.passed else 1
 
 
-def _cmd_show(args: argparse.Namespace) -> int:
-    from sims.show import format_map, result_map
+def _sweep_fixed(target: str, sets: Sequence[str], *, preset: bool) -> tuple[tuple[str, Any], ...]:
+    """``sweep --set KEY=VALUE`` values (a settings-first result only), typed."""
+    if not sets:
+        return ()
     from sims.registry import get
+    from sims.verify import parse_setting_value
+    from theory.common.setting import setting_fields
+
+    result = None if preset else get(target)
+    if result is None or not result.settings_first:
+        raise ValueError(f"sweep --set: {target} takes its values through --grid only")
+    fields = setting_fields(type(result.setting))
+    out: dict[str, Any] = {}
+    for opt in sets:
+        if "=" not in opt:
+            raise ValueError(f"--set {opt!r} must look like key=value")
+        key, text = (s.strip() for s in opt.split("=", 1))
+        if key in out:
+            raise ValueError(f"--set {key} given twice; give each key once")
+        if key not in result.keys:
+            raise ValueError(
+                f"--set: {result.id} takes no key {key!r}; keys: {', '.join(result.keys)}"
+            )
+        out[key] = parse_setting_value(key, text, fields[key].type)
+    return tuple(out.items())
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from sims.registry import get
+    from sims.show import format_map, result_map
 
     print(format_map(result_map(get(args.id))))
     return 0
@@ -320,8 +457,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_figure(args: argparse.Namespace) -> int:
-    from sims.report import figure_filename, save_figure
     from sims.registry import get, resolve
+    from sims.report import figure_filename, save_figure
 
     result = get(args.id)
     if not result.figures:

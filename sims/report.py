@@ -33,8 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sims import registry
 from sims.cache import atomic_write_bytes, remove_stale_temporaries
 from sims.parallel import ExecutorSpec
+from sims.registry import resolve
 from sims.render import (  # rendering lives in sims.render
     agreement_figure,
     anchor,
@@ -53,13 +55,11 @@ from sims.report_tasks import (
     save_figure,
 )
 from sims.verify import CheckRun, ControlRun, Outcome, verify_result
-from theory.common import registry
 from theory.common.protocols import (
     VERDICTS,
     Evidence,
     Result,
 )
-from sims.registry import resolve
 
 __all__ = [
     "ReportSummary",
@@ -105,6 +105,8 @@ def _outcome_from_json(result: Result, data: dict[str, Any]) -> Outcome:
                 scale=j["scale"],
                 details=j["details"],
                 verdict=j["status"] if j.get("status") in VERDICTS else "",
+                setting=j.get("setting"),
+                fixed=j.get("fixed", ""),
             )
         )
     rows = tuple((str(p), int(n)) for p, n in data.get("check_rows", []))

@@ -28,8 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sims import registry
 from sims.cache import atomic_write_bytes
 from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_entries
+from sims.registry import resolve
 from sims.render import anchor
 from sims.verify import (
     CheckRun,
@@ -40,9 +42,7 @@ from sims.verify import (
     run_control,
     verify_result,
 )
-from theory.common import registry
 from theory.common.protocols import Result
-from sims.registry import resolve
 
 __all__ = [
     "figure_filename",

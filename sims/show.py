@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from theory.common.protocols import Result
 from sims.registry import resolve
+from theory.common.protocols import Result
 
 __all__ = ["ROOT", "Location", "ResultMap", "locate", "result_map", "test_nodes", "format_map"]
 

@@ -39,10 +39,10 @@ from typing import Any
 
 from sims.cache import atomic_write_bytes, remove_stale_temporaries
 from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_entries
+from sims.registry import get, trainer_module
 from sims.sweep_grid import SweepSpec, parse_grid, parse_seeds, split_preset
 from sims.verify import check_parameters, run_check_safely
 from theory.common.protocols import STATUSES
-from sims.registry import get, trainer_module
 
 __all__ = [
     "SweepSpec",
@@ -80,9 +80,10 @@ class SweepSummary:
 class Cell:
     """One check call (or one training run): what runs on a worker."""
 
-    check: str  # check path, or "slug:preset"
+    check: str  # check path (its declared Check), or "slug:preset"
     overrides: tuple[tuple[str, Any], ...]  # the grid values this check takes, sorted by key
     seed: int
+    base: Any = None  # a settings-first result's Setting: the overrides replace its fields
 
     def key(self, spec: SweepSpec) -> str:
         text = repr(
@@ -91,9 +92,10 @@ class Cell:
                 spec.preset,
                 spec.quick,
                 spec.device,
-                self.check,
+                str.__str__(self.check),
                 self.overrides,
                 self.seed,
+                *(() if self.base is None else (repr(self.base),)),
             )
         )
         return hashlib.sha256(text.encode()).hexdigest()[:24]
@@ -107,6 +109,9 @@ def plan(
     spec: SweepSpec,
 ) -> tuple[list[Cell], list[tuple[tuple[tuple[str, Any], ...], int, list[Cell]]]]:
     """(distinct cells in run order, [(grid point, seed, cells of its rows in order)])."""
+    result = None if spec.preset else get(spec.target)
+    if result is not None and result.settings_first:
+        return _plan_settings(spec, result)
     checks = (spec.target,) if spec.preset else get(spec.target).checks
     takes = {
         c: (set(spec.keys) if spec.preset else _check_keys(c) & set(spec.keys)) for c in checks
@@ -132,11 +137,43 @@ def plan(
     return list(cells), layout
 
 
+def _plan_settings(
+    spec: SweepSpec, result: Any
+) -> tuple[list[Cell], list[tuple[tuple[tuple[str, Any], ...], int, list[Cell]]]]:
+    """Cells of a settings-first result: every check but the fixed ones runs at the grid point's
+    Setting (the result's Setting with the grid and ``--set`` values); a fixed check runs once
+    per seed at its own."""
+    cells: dict[Cell, None] = {}
+    layout = []
+    for point in spec.points():
+        kw = tuple(sorted((dict(spec.fixed) | dict(point)).items(), key=lambda kv: kv[0]))
+        for seed in spec.seeds:
+            row_cells = []
+            for c in result.checks:
+                moved = c.takes_setting and not c.fixed
+                cell = Cell(c, kw if moved else (), seed, result.setting if moved else None)
+                cells.setdefault(cell)
+                row_cells.append(cell)
+            layout.append((point, seed, row_cells))
+    return list(cells), layout
+
+
 def check_cell(
-    path: str, overrides: tuple[tuple[str, Any], ...], seed: int, quick: bool
+    path: str,
+    overrides: tuple[tuple[str, Any], ...],
+    seed: int,
+    quick: bool,
+    base: Any = None,
 ) -> dict[str, Any]:
     """One check at one setting and seed → ``{"rows": [evidence json...], "error": str | None}``
-    (a worker task)."""
+    (a worker task).  With ``base`` (a settings-first result's Setting) the check runs at
+    ``base`` with the ``overrides`` replacing its fields."""
+    if base is not None:
+        import dataclasses
+
+        setting = dataclasses.replace(base, **dict(overrides))
+        evidence, err = run_check_safely(path, quick=quick, seed=seed, setting=setting)
+        return {"rows": [e.to_json() for e in evidence], "error": err}
     evidence, err = run_check_safely(path, quick=quick, seed=seed, **dict(overrides))
     return {"rows": [e.to_json() for e in evidence], "error": err}
 
@@ -291,7 +328,12 @@ def run_sweep(
                 values[cell] = json.loads(f.read_text())["value"]
     todo = [c for c in cells if c not in values]
     fn = preset_cell if spec.preset else check_cell
-    tasks = [(fn, (c.check, c.overrides, c.seed, spec.quick)) for c in todo]
+    tasks = [
+        (fn, (c.check, c.overrides, c.seed, spec.quick))
+        if c.base is None
+        else (fn, (c.check, c.overrides, c.seed, spec.quick, c.base))
+        for c in todo
+    ]
     times: dict[str, float] = {}
     bar = tqdm(
         total=len(cells),
@@ -308,7 +350,7 @@ def run_sweep(
         values[cell] = ret.value
         times[cell.key(spec)] = ret.seconds
         body = {
-            "check": cell.check,
+            "check": str.__str__(cell.check),
             "overrides": [[k, _jsonable(v)] for k, v in cell.overrides],
             "seed": cell.seed,
             "value": ret.value,

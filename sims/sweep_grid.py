@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sims.config import TrainConfig, coerce
-from sims.verify import parse_set_options
 from sims.registry import PAPERS, get, trainer_module
+from sims.verify import parse_set_options
 
-__all__ = ["SweepSpec", "parse_seeds", "parse_grid", "split_preset"]
+__all__ = ["SweepSpec", "parse_seeds", "parse_grid", "split_preset", "point_settings"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -35,6 +35,7 @@ class SweepSpec:
     quick: bool = True  # quick tier of the checks
     preset: bool = False  # sweep a training preset instead of a result's checks
     device: str | None = None  # "cpu" / "cuda": passed to training (TrainConfig.device)
+    fixed: tuple[tuple[str, Any], ...] = ()  # --set KEY=VALUE: the same at every grid point
 
     def __post_init__(self) -> None:
         if not self.seeds:
@@ -42,6 +43,9 @@ class SweepSpec:
         keys = [k for k, _ in self.grid]
         if len(set(keys)) != len(keys):
             raise ValueError(f"a grid key is given twice: {keys}")
+        both = sorted(set(keys) & {k for k, _ in self.fixed})
+        if both:
+            raise ValueError(f"{both} given both as --grid and as --set: give each key once")
         for k, vals in self.grid:
             if not vals:
                 raise ValueError(f"--grid {k}= is empty: give at least one value")
@@ -130,6 +134,43 @@ def split_preset(target: str) -> tuple[str, str]:
     return slug, name
 
 
+def _setting_values(result: Any, key: str, text: str, values: Sequence[str]) -> tuple[Any, ...]:
+    """The typed values of one grid key of a settings-first result (a field its checks read)."""
+    from sims.verify import parse_setting_value
+    from theory.common.setting import setting_fields
+
+    if key not in result.keys:
+        raise ValueError(
+            f"--grid {key}: {result.id} takes no key {key!r}; keys: {', '.join(result.keys)}"
+        )
+    ann = setting_fields(type(result.setting))[key].type
+    try:
+        return tuple(parse_setting_value(key, v, ann) for v in values)
+    except ValueError as exc:
+        raise ValueError(f"--grid {key}={text}: {exc}") from None
+
+
+def point_settings(spec: SweepSpec) -> list[Any]:
+    """The Setting of every grid point of a settings-first result, each built and checked against
+    the result's hypotheses (``ValueError`` naming the point), before any work."""
+    import dataclasses
+
+    from sims.verify import check_hypotheses
+
+    result = get(spec.target)
+    out = []
+    for point in spec.points():
+        kw = dict(spec.fixed) | dict(point)
+        shown = " ".join(f"{k}={v}" for k, v in kw.items())
+        try:
+            s = dataclasses.replace(result.setting, **kw)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"grid point {shown}: {exc}") from None
+        check_hypotheses(result, s, [shown])
+        out.append(s)
+    return out
+
+
 def parse_grid(
     target: str, options: Sequence[str], *, preset: bool = False
 ) -> tuple[tuple[str, tuple[Any, ...]], ...]:
@@ -152,7 +193,9 @@ def parse_grid(
             raise ValueError(f"--grid {key}= is empty: give at least one value")
         if key == "seed":
             raise ValueError("--grid seed=...: use --seeds for seeds")
-        if preset:
+        if result is not None and result.settings_first:
+            typed = _setting_values(result, key, text, values)
+        elif preset:
             if key not in hints:
                 raise ValueError(f"preset {target} has no field {key!r}; fields: {sorted(hints)}")
             typed = tuple(coerce(key, v, hints[key]) for v in values)

@@ -14,8 +14,8 @@ import importlib
 
 import pytest
 
-from sims.verify import declared_checks
 from sims.registry import PAPERS, all_results
+from sims.verify import declared_checks
 
 #: One pytest-xdist work unit: the registry test and the generic-point scan share the session's
 #: declared runs (``declared_run``), so they run on one worker and each check runs once.

@@ -26,9 +26,9 @@ from pathlib import Path
 import pytest
 
 from sims.config import TrainConfig
+from sims.registry import PAPERS, all_results, resolve, trainer_module
 from sims.show import format_map, result_map
 from sims.train import TrainResult
-from sims.registry import PAPERS, all_results, resolve, trainer_module
 
 ROOT = Path(__file__).resolve().parents[1]
 SLUGS = sorted(PAPERS.items())  # (key, slug)

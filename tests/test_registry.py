@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pytest
 
+from sims.registry import all_claims, all_results
 from sims.verify import declared_checks, rows_status, run_control
 from theory.common.protocols import Check
-from sims.registry import all_claims, all_results
 
 RESULTS = all_results()
 CHECKS: dict[str, Check] = declared_checks(RESULTS)

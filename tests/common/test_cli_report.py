@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sims import cli
+from sims import cli, registry
 from sims.report import write_report
 from sims.verify import parse_set_options, verify_result
-from theory.common import registry
 from theory.common.protocols import Result
 
 

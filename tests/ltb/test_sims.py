@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from numerics.testing import assert_passed, assert_status
 from sims.checks import ltb as S
-from sims.verify import declared_checks
 from sims.registry import all_results
+from sims.verify import declared_checks
 
 
 @pytest.mark.float

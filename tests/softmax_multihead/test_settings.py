@@ -16,8 +16,8 @@ from sims.checks import softmax_multihead as C
 from sims.checks import softmax_multihead as S
 from sims.checks.softmax_multihead.evidence import RTOL_INNER, RTOL_VGD
 from sims.properties import classify
-from sims.verify import validate_overrides
 from sims.registry import all_results
+from sims.verify import validate_overrides
 from theory.strategies.softmax_multihead import hpcy25_trained_settings, hpcy25_vgd_settings
 
 #: a drawn separable setting (in hpcy25_trained_settings' domain) where the Obs-1 rows pass at

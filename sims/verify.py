@@ -26,7 +26,7 @@ from typing import Any
 
 from numerics.testing import claim_contract_violations, train_contract_violations
 from sims.config import coerce
-from sims.registry import all_results, resolve
+from sims.registry import resolve
 from theory.common.protocols import VERDICTS, Check, Evidence, Ref, Result
 from theory.common.setting import setting_fields, setting_json
 
@@ -325,8 +325,10 @@ def validate_overrides(result: Result, overrides: Mapping[str, Mapping[str, Any]
 
 @functools.cache
 def _declared_by_path() -> dict[str, Check]:
+    from sims import registry
+
     out: dict[str, Check] = {}
-    for r in all_results():
+    for r in registry.all_results():
         for c in r.checks:
             out.setdefault(c.path, c)
     return out

@@ -8,8 +8,9 @@ length) trained by gradient flow on noiseless linear-regression prompts from the
 initialisation (Assumption 3) converges to ``u₋₁U₁₁ = Γ⁻¹`` (Theorem 4) and then predicts
 ``ŷ = x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ`` on prompts of any length M (eq. 12).
 
-The modules of each layer are named by paper section (:data:`SECTIONS`); :mod:`.results` holds
-``RESULTS``, :mod:`.claims` the claim records, :mod:`.domains` the parameter domains.
+The modules of each layer are named by paper section (:data:`SECTIONS`); the results are declared
+on the top floor (:mod:`sims.zfb24.results`); :mod:`.claims` holds the claim records,
+:mod:`.domains` the parameter domains.
 
 NOTATION: see :data:`NOTATION` (paper symbol → code name → canonical cross-paper name).
 """
@@ -25,7 +26,6 @@ from theory.zfb24 import (
     sec4_3_random_cov,
     sec5_flow,
 )
-from theory.zfb24.results import RESULTS
 from theory.zfb24.sec3_model import (
     U_from_weights,
     lemma9_H,
@@ -133,8 +133,8 @@ SECTIONS: dict[str, str] = {
 }
 
 # The exports are the section modules' ``__all__`` (each public name is listed once, where it is
-# defined), plus the notation table and RESULTS; the imports above bind them explicitly.
-__all__ = ["NOTATION", "RESULTS", "SECTIONS"]
+# defined), plus the notation table; the imports above bind them explicitly.
+__all__ = ["NOTATION", "SECTIONS"]
 __all__ += sec3_model.__all__
 __all__ += sec3_training.__all__
 __all__ += sec5_flow.__all__

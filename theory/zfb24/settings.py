@@ -36,10 +36,10 @@ class Setting:
 
     >>> Setting(d=3, N=6, spectrum=(0.5, 1.0, 2.0)).Lambda.tolist()
     [[0.5, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 2.0]]
-    >>> Setting(d=3, spectrum=(1.0, 2.0))
+    >>> Setting(d=3, spectrum=(1.0, 2.0))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: spectrum=(1.0, 2.0) has 2 eigenvalues but d = 3: Λ = diag(spectrum) is d×d (zfb24 §3.3)
+    ValueError: spectrum=(1.0, 2.0) has 2 eigenvalues but d = 3: Λ = diag(spectrum) is d×d ...
     """
 
     d: int = param(4, "d: covariate dimension", domain="d >= 1")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
+import importlib.util
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,6 +189,87 @@ def format_map(m: ResultMap) -> str:
             for fault, kw in check.faults.items():
                 args = ", ".join(f"{k}={v!r}" for k, v in kw.items())
                 lines.append(f"      negative control {fault!r}: {args}")
+    files = reached_files(r)
+    lines.append(
+        f"  files its checks reach ({len(files)}, derived from imports; shared engines "
+        "excluded):" + ("" if files else " (none)")
+    )
+    lines += [f"    {f}" for f in files]
     lines.append("  tests:" + ("" if m.tests else " (none found)"))
     lines += [f"    {t}" for t in m.tests]
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ the files a result reaches
+#: Shared engines, not counted as a result's own files: the floors' top-level modules, the shared
+#: layer, the torch models and the tolerance/agreement helpers.
+_SHARED_PREFIXES = ("theory/common/", "theory/settings/", "sims/models/", "numerics/baselines/")
+
+
+def _own(rel: str) -> bool:
+    parts = rel.split("/")
+    if len(parts) < 2 or rel.startswith(_SHARED_PREFIXES):
+        return False
+    return not (len(parts) == 2 and parts[0] in ("theory", "numerics", "sims"))
+
+
+def _module_file(module: str) -> str | None:
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    rel = _rel(spec.origin)
+    return None if rel.startswith("/") else rel
+
+
+def _imports_of(rel: str) -> list[str]:
+    """Project modules imported by one file (absolute and relative imports)."""
+    path = ROOT / rel
+    module = rel[:-3].replace("/", ".").removesuffix(".__init__")
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = (
+                importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+                if node.level
+                else (node.module or "")
+            )
+            out.append(base)
+            out += [f"{base}.{a.name}" for a in node.names]
+    return [m for m in out if m.split(".")[0] in ("theory", "numerics", "sims")]
+
+
+def reached_files(result: Result) -> tuple[str, ...]:
+    """The project files a result's checks reach, derived from imports: its declaration, the
+    modules of its checks, figures and properties' strategies, its Setting's module, and the
+    paper's own modules those import directly (shared engines excluded: the floors' top-level
+    modules, ``theory/common``, ``theory/settings``, ``sims/models``)."""
+    from sims import registry
+
+    seeds: list[str] = []
+    for r_mod in registry.MODULES:
+        mod = importlib.import_module(r_mod)
+        if result in getattr(mod, "RESULTS", ()):
+            seeds.append(r_mod)
+    seeds += [p.partition(":")[0] for p in (*result.checks, *result.figures)]
+    seeds += [
+        p.strategy.partition(":")[0] for p in registry.all_properties() if p.result == result.id
+    ]
+    if result.setting is not None:
+        seeds.append(type(result.setting).__module__)
+    files: dict[str, None] = {}
+    for m in seeds:
+        f = _module_file(m)
+        if f is not None and _own(f):
+            files.setdefault(f)
+    for f in list(files):
+        for m in _imports_of(f):
+            g = _module_file(m)
+            if g is not None and _own(g):
+                files.setdefault(g)
+    return tuple(files)

@@ -1,7 +1,9 @@
-"""``python -m sims <slug> <preset> [--field=value ...]``: train a preset of a paper (STYLE R18).
+"""``python -m sims <key> <preset> [--field=value ...]``: train a preset of a paper.
 
-Each ``sims/experiments/<slug>.py`` exposes ``PRESETS`` and ``run(preset, **overrides)``; overrides
-are type-checked against the preset's ``TrainConfig`` fields by :func:`sims.config.parse_overrides`.
+``python -m sims <key> --help`` lists the paper's presets and the training fields they take.
+Each paper's trainer (``sims/<key>/train.py``, or ``sims/experiments/<slug>.py`` for a paper not
+yet laid out by its key) exposes ``PRESETS`` and ``run(preset, **overrides)``; overrides are
+type-checked against the preset's ``TrainConfig`` fields by :func:`sims.config.parse_overrides`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     slug, preset, rest = argv[0], argv[1], argv[2:]
     from sims.registry import PAPERS, trainer_module
+
+    slug = PAPERS.get(slug, slug)  # a paper key names its slug
+    if preset in ("-h", "--help") and slug in PAPERS.values():
+        return _help(importlib.import_module(trainer_module(slug)), argv[0])
 
     if slug not in PAPERS.values():
         close = difflib.get_close_matches(slug, sorted(PAPERS.values()), n=3)
@@ -50,6 +56,20 @@ def main(argv: list[str] | None = None) -> int:
     }
     result = mod.run(preset, **changes)
     print(f"final loss {getattr(result, 'final_loss', result)}")
+    return 0
+
+
+def _help(mod: object, key: str) -> int:
+    presets = getattr(mod, "PRESETS", {})
+    print(f"python -m sims {key} <preset> [--field=value ...]  (training presets of {key})")
+    print("presets:")
+    for name, (setting, _cfg) in presets.items():
+        print(f"  {name}: {setting}")
+    print("fields (--field=value), with the first preset's values:")
+    first = next(iter(presets.values()), None)
+    if first is not None and dataclasses.is_dataclass(first[1]):
+        for f in dataclasses.fields(first[1]):
+            print(f"  --{f.name}={getattr(first[1], f.name)!r}")
     return 0
 
 

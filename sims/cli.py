@@ -36,7 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("list", help="list registered results")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    ls = sub.add_parser("list", help="list registered results (of one paper, of one kind)")
+    ls.add_argument(
+        "paper", nargs="?", help="a paper key (zfb24, hpcy25, zwb24, czz24, collins24, base)"
+    )
+    ls.add_argument("--kind", help="a result kind: theorem, lemma, figure, derived, ...")
 
     c = sub.add_parser("check", help="run one result's checks")
     c.add_argument("id", help="result id, e.g. base:gd or zfb24:thm4")
@@ -51,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--full", action="store_true", help="full-size run instead of quick")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--json", action="store_true", help="print the evidence as JSON")
+    c.add_argument(
+        "--verbose", "-v", action="store_true", help="print each row's values and details"
+    )
     c.add_argument("--params", action="store_true", help="list the settable parameters and exit")
     c.add_argument(
         "--controls",
@@ -174,10 +182,27 @@ def _executor_options(p: argparse.ArgumentParser, *, default_help: str) -> None:
     )
 
 
-def _cmd_list() -> int:
-    from sims.registry import all_results
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
+        return version("icl-verify")
+    except PackageNotFoundError:  # pragma: no cover - running from a checkout, not installed
+        return "(not installed)"
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from sims.registry import PAPERS, all_results
+    from theory.common.protocols import RESULT_KINDS
+
+    papers = ("base", *PAPERS)
+    if args.paper is not None and args.paper not in papers:
+        raise ValueError(f"list {args.paper!r}: no such paper; papers: {', '.join(papers)}")
+    if args.kind is not None and args.kind not in RESULT_KINDS:
+        raise ValueError(f"list --kind {args.kind!r}: kinds are {', '.join(RESULT_KINDS)}")
     for r in all_results():
+        if (args.paper and r.paper != args.paper) or (args.kind and r.kind != args.kind):
+            continue
         tag = " [derived]" if r.derived else ""
         print(f"{r.id:30s} {r.summary}{tag}  ({r.source})")
     return 0
@@ -225,19 +250,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(outcome.to_json(), indent=2))
     else:
-        print(f"{result.id}: {result.summary} ({result.source})")
-        for e in outcome.evidence:
-            print("  " + e.describe())
-        for err in outcome.errors:
-            print("  [ERROR] " + err)
-        if args.controls:
-            from sims.render import controls_line
-
-            for run in outcome.controls:
-                print("  " + run.evidence().describe())
-            print("  " + controls_line(outcome))
-        status = outcome.status
-        print("PASS" if status == "pass" else status.upper())
+        _print_outcome(outcome, verbose=args.verbose, controls=args.controls)
     return 0 if outcome.passed else 1
 
 
@@ -298,31 +311,39 @@ def _cmd_check_setting(args: argparse.Namespace, result: Any) -> int:
     if args.json:
         print(json.dumps(outcome.to_json(), indent=2))
         return 0 if outcome.passed else 1
-    print(f"{result.id}: {result.summary} ({result.source})")
-    if setting is not None:
-        print(f"  setting: {_setting_text(setting)}")
+    _print_outcome(outcome, verbose=args.verbose, controls=args.controls)
+    return 0 if outcome.passed else 1
+
+
+def _print_outcome(outcome: Any, *, verbose: bool, controls: bool) -> None:
+    """The compact table(s) and the one-line summary of one result's run."""
+    from sims.console import console, print_rows, setting_text, summary_line
+
+    out = console()
+    r = outcome.result
+    out.print(f"{r.id}: {r.summary} ({r.source})", overflow="fold")
     moved = [e for e in outcome.evidence if not e.fixed]
     fixed = [e for e in outcome.evidence if e.fixed]
+    groups: dict[str, list[Any]] = {}
     for e in moved:
-        print("  " + e.describe())
-    if fixed:
-        reasons = dict.fromkeys(e.fixed for e in fixed)
-        for why in reasons:
-            rows = [e for e in fixed if e.fixed == why]
-            print(f"runs at the paper's setting ({why}): {_setting_text_json(rows[0].setting)}")
-            for e in rows:
-                print("  " + e.describe())
+        groups.setdefault(setting_text(e.setting) if e.setting is not None else "", []).append(e)
+    for text, rows in groups.items():
+        print_rows(out, rows, title=f"setting: {text}" if text else None, verbose=verbose)
+    for why in dict.fromkeys(e.fixed for e in fixed):
+        rows = [e for e in fixed if e.fixed == why]
+        title = f"runs at the paper's setting ({why}): {setting_text(rows[0].setting)}"
+        print_rows(out, rows, title=title, verbose=verbose)
     for err in outcome.errors:
-        print("  [ERROR] " + err)
-    if args.controls:
+        out.print("error " + err.splitlines()[0], overflow="fold")
+        if verbose:
+            out.print(err, overflow="fold")
+    if controls:
         from sims.render import controls_line
 
-        for run in outcome.controls:
-            print("  " + run.evidence().describe())
-        print("  " + controls_line(outcome))
+        print_rows(out, [run.evidence() for run in outcome.controls], title="negative controls")
+        out.print(controls_line(outcome))
     status = outcome.status
-    print("PASS" if status == "pass" else status.upper())
-    return 0 if outcome.passed else 1
+    out.print(f"{status.upper()}: " + summary_line(outcome.evidence, outcome.errors))
 
 
 def _setting_text_json(js: Any) -> str:
@@ -488,7 +509,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _set_torch_threads()
     try:
         if args.command == "list":
-            return _cmd_list()
+            return _cmd_list(args)
         if args.command == "check":
             return _cmd_check(args)
         if args.command == "report":

@@ -117,9 +117,9 @@ def print_rows(
     from rich.table import Table
     from rich.text import Text
 
+    if title:
+        out.print(title, overflow="fold")
     table = Table(
-        title=Text(title) if title else None,
-        title_justify="left",
         box=None,
         pad_edge=False,
         show_edge=False,

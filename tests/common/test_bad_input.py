@@ -60,7 +60,7 @@ def test_validation_keeps_valid_input_and_names_the_parameter() -> None:
     import theory.softmax_multihead as hp
     import theory.zfb24 as zfb
     from theory.softmax_multihead import optimality
-    from theory.zfb24 import training
+    from theory.zfb24 import sec3_training as training
 
     assert training.gamma_fn is zfb.gamma_fn and hasattr(training.gamma_fn, "raw")
 

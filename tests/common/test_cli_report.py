@@ -126,11 +126,11 @@ def test_python_m_sims_trains_a_preset(
     from sims.__main__ import main as sims_main
 
     monkeypatch.setenv("ICL_VERIFY_CACHE", "off")
-    assert sims_main(["lsa_flow", "smoke", "--steps=5"]) == 0
+    assert sims_main(["zfb24", "smoke", "--steps=5"]) == 0
     assert "final loss" in capsys.readouterr().out
-    assert sims_main(["lsa_flow", "no-such-preset"]) == 2
+    assert sims_main(["zfb24", "no-such-preset"]) == 2
     capsys.readouterr()
-    assert sims_main(["lsa_flow", "smoke", "--stepz=5"]) == 2  # a usage error, one line
+    assert sims_main(["zfb24", "smoke", "--stepz=5"]) == 2  # a usage error, one line
     assert "unknown field" in capsys.readouterr().err
 
 

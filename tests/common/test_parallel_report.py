@@ -139,7 +139,7 @@ def test_device_cuda_passes_through_to_training(tmp_path: Path) -> None:  # prag
             [
                 "sweep",
                 "--preset",
-                "lsa_flow:smoke",
+                "zfb24:smoke",
                 "--grid",
                 "steps=5",
                 "--device",
@@ -166,7 +166,7 @@ def test_device_cuda_without_gpu_exits_2(tmp_path: Path) -> None:
             [
                 "sweep",
                 "--preset",
-                "lsa_flow:smoke",
+                "zfb24:smoke",
                 "--grid",
                 "steps=5",
                 "--device",

@@ -72,7 +72,7 @@ def test_python_m_sims_unknown_slug_and_bad_override_exit_2() -> None:
     from sims.__main__ import main as sims_main
 
     assert sims_main(["lsaflow", "smoke"]) == 2
-    assert sims_main(["lsa_flow", "smoke", "--steps=fast"]) == 2
+    assert sims_main(["zfb24", "smoke", "--steps=fast"]) == 2
 
 
 # -------------------------------------------------------------------------- safe loading

@@ -131,7 +131,7 @@ def test_bad_settings_name_the_key_before_any_work(
 def test_cli_check_exit_codes_and_rows(toy: Result, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["check", "toy:thm1", "--set", "d=4", "--set", "spectrum=1,2,3,4"]) == 0
     out = capsys.readouterr().out
-    assert "setting: d=4, scale=2.0, spectrum=1.0,2.0,3.0,4.0" in out
+    assert "setting: d=4, scale=2, spectrum=1,2,3,4, unused=0" in out
     assert "runs at the paper's setting (a number printed for d = 3)" in out
     assert cli.main(["check", "toy:thm1", "--set", "d=4", "--set", "d=4"]) == 2
     assert "given twice" in capsys.readouterr().err

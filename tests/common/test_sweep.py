@@ -79,9 +79,9 @@ def test_bad_seeds_plot_and_preset_exit_2(tmp_path: Path) -> None:
     out = str(tmp_path / "out")
     assert cli_main(["sweep", RID, "--grid", "N=8", "--seeds", "2-1", "--out", out]) == 2
     assert cli_main(["sweep", RID, "--grid", "N=8", "--plot", "d", "--out", out]) == 2
-    assert cli_main(["sweep", "--preset", "lsa_flow:nope", "--grid", "lr=0.1", "--out", out]) == 2
-    assert cli_main(["sweep", "--preset", "lsa_flow:smoke", "--grid", "lr=x", "--out", out]) == 2
-    assert cli_main(["sweep", "--preset", "lsa_flow:smoke", "--grid", "lrr=1", "--out", out]) == 2
+    assert cli_main(["sweep", "--preset", "zfb24:nope", "--grid", "lr=0.1", "--out", out]) == 2
+    assert cli_main(["sweep", "--preset", "zfb24:smoke", "--grid", "lr=x", "--out", out]) == 2
+    assert cli_main(["sweep", "--preset", "zfb24:smoke", "--grid", "lrr=1", "--out", out]) == 2
     assert not (tmp_path / "out").exists()
 
 

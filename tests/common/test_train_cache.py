@@ -261,7 +261,7 @@ def test_atomic_write_leaves_no_partial_file(tmp_path: Path) -> None:
 def test_fingerprint_follows_the_import_closure_of_compute() -> None:
     """One paper's cached models are keyed by its own training code only, not other papers'."""
     names = {p.name for p in cache.module_closure("sims.zfb24.train")}
-    assert {"lsa_flow.py", "lsa.py", "train.py", "data.py"} <= names
+    assert {"settings.py", "lsa.py", "train.py", "data.py"} <= names
     assert "softmax_attention.py" not in names and "ltb.py" not in names
     hp = {p.name for p in cache.module_closure("sims.experiments.softmax_multihead")}
     assert "softmax_attention.py" in hp and "lsa.py" not in hp

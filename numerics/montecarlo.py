@@ -13,17 +13,19 @@ Fast specialised estimators (sufficient statistics for GD-family predictors) liv
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from theory.common.protocols import Estimate
 from theory.settings import check_int
 
-__all__ = ["mc_mean", "mc_means", "estimate_from_samples", "DEFAULT_BATCH"]
+__all__ = ["mc_mean", "mc_means", "estimate_from_samples", "DEFAULT_BATCH", "MAX_RAISE"]
 
 #: Draws per chunk; large enough to amortise Python overhead, small enough for the L2/L3 cache.
 DEFAULT_BATCH = 8192
+#: A check asking for power draws at most this many times its mode's sample.
+MAX_RAISE = 4
 
 
 def estimate_from_samples(values: np.ndarray) -> Estimate:
@@ -42,12 +44,20 @@ def mc_means(
     *,
     rng: np.random.Generator,
     batch: int = DEFAULT_BATCH,
+    target_se: float | Sequence[float] | None = None,
+    max_factor: int = MAX_RAISE,
 ) -> tuple[Estimate, ...]:
     """Estimates of ``E[draw]`` for each of the ``k`` columns ``draw`` returns.
 
     ``draw(rng, b)`` must return ``(b,)`` or ``(b, k)`` finite values, one row per independent draw.
     Sums are accumulated with a shifted (first-chunk mean) two-pass formula so the variance does not
     cancel catastrophically.
+
+    ``target_se`` (one per column, or one for all) asks for power: after ``n`` draws, while a
+    column's standard error exceeds its target, the same stream draws on (so the first ``n``
+    draws, and a run that had its power already, are unchanged), up to ``max_factor·n`` draws in
+    all; the estimates then record ``requested = n``.  A check whose estimate still misses its
+    power reports it (``numerics.testing.mc_agreement``: skipped, with the sample it would need).
     """
     n = check_int("n (Monte Carlo sample size)", n, minimum=2)
     batch = check_int("batch", batch, minimum=1)
@@ -56,8 +66,9 @@ def mc_means(
     shift = None
     s1 = s2 = None
     done = 0
-    while done < n:
-        b = min(batch, n - done)
+    goal = n
+    while done < goal:
+        b = min(batch, goal - done)
         v = np.asarray(draw(rng, b), dtype=float)
         if v.ndim == 1:
             v = v[:, None]
@@ -73,11 +84,30 @@ def mc_means(
         s1 += c.sum(axis=0)
         s2 += np.einsum("ij,ij->j", c, c)
         done += b
+        if done == goal and target_se is not None and goal < max_factor * n:
+            goal = _raised_goal(done, s1, s2, target_se, max_factor * n)
     assert shift is not None and s1 is not None and s2 is not None
-    mean_c = s1 / n
-    var = np.maximum(s2 - n * mean_c**2, 0.0) / (n - 1)
-    se = np.sqrt(var / n)
-    return tuple(Estimate(float(shift[j] + mean_c[j]), float(se[j]), n) for j in range(len(se)))
+    mean_c = s1 / done
+    var = np.maximum(s2 - done * mean_c**2, 0.0) / (done - 1)
+    se = np.sqrt(var / done)
+    asked = n if done > n else 0
+    return tuple(
+        Estimate(float(shift[j] + mean_c[j]), float(se[j]), done, asked) for j in range(len(se))
+    )
+
+
+def _raised_goal(
+    done: int, s1: np.ndarray, s2: np.ndarray, target: float | Sequence[float], cap: int
+) -> int:
+    """The draws needed for every column's se to reach its target (x1.1), capped at ``cap``."""
+    mean_c = s1 / done
+    var = np.maximum(s2 - done * mean_c**2, 0.0) / (done - 1)
+    tgt = np.broadcast_to(np.asarray(target, dtype=float), var.shape)
+    need = done
+    for v, t in zip(var, tgt, strict=True):
+        if t > 0 and math.sqrt(v / done) > t:
+            need = max(need, math.ceil(1.1 * v / t**2))
+    return min(cap, need)
 
 
 def mc_mean(
@@ -86,13 +116,15 @@ def mc_mean(
     *,
     rng: np.random.Generator,
     batch: int = DEFAULT_BATCH,
+    target_se: float | None = None,
+    max_factor: int = MAX_RAISE,
 ) -> Estimate:
-    """Estimate ``E[draw]`` for a scalar per-sample value.
+    """Estimate ``E[draw]`` for a scalar per-sample value (``target_se``: see :func:`mc_means`).
 
     >>> est = mc_mean(lambda rng, b: rng.standard_normal(b) ** 2, 200_000,
     ...               rng=np.random.default_rng(0))
     >>> abs(est.mean - 1.0) < 5 * est.se
     True
     """
-    (est,) = mc_means(draw, n, rng=rng, batch=batch)
+    (est,) = mc_means(draw, n, rng=rng, batch=batch, target_se=target_se, max_factor=max_factor)
     return est

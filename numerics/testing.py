@@ -27,6 +27,7 @@ Claims of the paper and the statuses beyond pass/fail (:func:`claim_agreement`,
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -261,8 +262,12 @@ def mc_agreement(
     """MC: ``|mean − predicted| ≤ z·se + bias`` **and** the power check ``se ≤ power·scale``.
 
     ``scale`` defaults to ``|predicted|``; pass the natural scale of the quantity when the predicted
-    value can be near zero (e.g. an excess risk: pass the total risk).  A check whose standard error
-    exceeds ``power·scale`` fails, so no check passes by a tiny sample.
+    value can be near zero (e.g. an excess risk: pass the total risk).  No check passes by a tiny
+    sample: a row whose standard error exceeds ``power·scale`` is ``skipped`` (not resolvable at
+    this setting: the row gives se/scale and about how many samples it would need) when the
+    estimate agrees within its wide tolerance, and ``fail`` when it disagrees even so.  An
+    estimate that drew more than it was asked for to reach its power (``Estimate.requested``)
+    records the raise.
     """
     predicted = float(predicted)
     scale = abs(predicted) if scale is None else float(scale)
@@ -273,7 +278,10 @@ def mc_agreement(
     powered = estimate.se <= power * scale
     err = diff / tol if tol > 0 else (0.0 if diff == 0 else float("inf"))
     ok = diff <= tol and powered and math.isfinite(estimate.mean)
-    return evidence_row(
+    extra: dict[str, Any] = {}
+    if estimate.requested:
+        extra["raised_from"] = estimate.requested
+    row = evidence_row(
         name,
         "MC",
         predicted,
@@ -289,8 +297,23 @@ def mc_agreement(
             "bias": bias,
             "se_over_scale": estimate.se / scale,
             "power_ok": powered,
+            **extra,
             **(details or {}),
         },
+    )
+    if powered or not (diff <= tol and math.isfinite(estimate.mean)) or estimate.n < 2:
+        return row
+    need = math.ceil(estimate.n * (estimate.se / (power * scale)) ** 2)
+    raised = f" (raised from {estimate.requested})" if estimate.requested else ""
+    why = (
+        f"too little power at this setting: se/scale {100 * estimate.se / scale:.1f} % > "
+        f"{100 * power:g} % with n = {estimate.n}{raised}; needs about n = {need}"
+    )
+    return dataclasses.replace(
+        row,
+        passed=True,
+        verdict="skipped",
+        details={**row.details, "why": why, "needed_n": need},
     )
 
 

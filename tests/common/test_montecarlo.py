@@ -149,3 +149,37 @@ def test_estimate_record_rejects_nonfinite_or_negative_se() -> None:
         Estimate(float("nan"), 0.1, 10)
     with pytest.raises(ValueError):
         Estimate(1.0, -0.1, 10)
+
+
+# ------------------------------------------------------------------ power: raise, then skip
+def test_raise_draws_on_the_same_stream_until_the_target_se() -> None:
+    from numerics.montecarlo import MAX_RAISE
+
+    def draw(rng: np.random.Generator, b: int) -> np.ndarray:
+        return 10.0 * rng.standard_normal(b)
+
+    plain = mc_mean(draw, 1000, rng=np.random.default_rng(3))
+    raised = mc_mean(draw, 1000, rng=np.random.default_rng(3), target_se=0.2)
+    assert plain.se > 0.2 and plain.requested == 0
+    assert raised.se <= 0.2 and raised.requested == 1000 and 1000 < raised.n <= MAX_RAISE * 1000
+    # already powered: the same draws, bit for bit, and no raise recorded
+    same = mc_mean(draw, 1000, rng=np.random.default_rng(3), target_se=1.0)
+    assert (same.mean, same.se, same.n, same.requested) == (plain.mean, plain.se, 1000, 0)
+    # the cap holds: a target out of reach stops at MAX_RAISE times the sample
+    capped = mc_mean(draw, 1000, rng=np.random.default_rng(3), target_se=1e-3)
+    assert capped.n == MAX_RAISE * 1000
+
+
+def test_an_unpowered_agreement_is_skipped_with_the_sample_it_needs() -> None:
+    from numerics.testing import mc_agreement
+    from theory.common.protocols import Estimate
+
+    weak = Estimate(1.02, 0.05, 4000, 1000)  # se/scale 5 % > 2 %, agrees within 5 se
+    row = mc_agreement("weak", 1.0, weak)
+    assert row.status == "skipped" and row.passed
+    assert row.details["needed_n"] == 25_000 and row.details["raised_from"] == 1000
+    assert "needs about n = 25000" in row.details["why"]
+    wrong = Estimate(2.0, 0.05, 4000)  # disagrees even with the wide tolerance: a fail
+    assert mc_agreement("wrong", 1.0, wrong).status == "fail"
+    good = Estimate(1.001, 0.001, 4000)
+    assert mc_agreement("good", 1.0, good).status == "pass"

@@ -139,11 +139,14 @@ RESULT_KINDS = (
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """A scalar estimate ``mean ± se`` from ``n`` samples (``se = n = 0`` for closed forms)."""
+    """A scalar estimate ``mean ± se`` from ``n`` samples (``se = n = 0`` for closed forms);
+    ``requested`` is the sample size asked for when the estimator drew more to reach its power
+    (``n > requested``), else 0."""
 
     mean: float
     se: float = 0.0
     n: int = 0
+    requested: int = 0
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.mean) and math.isfinite(self.se)) or self.se < 0:

@@ -431,6 +431,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         f"{summary.wall_time:.1f} s on {ex.describe()}. Table: "
         f"{Path(args.out) / 'sweep.csv'}"
     )
+    for png in summary.plots:
+        print(f"plot: {png}")
     return 0 if summary.passed else 1
 
 

@@ -69,6 +69,7 @@ class SweepSummary:
     n_failed: int  # rows with status fail or error
     wall_time: float
     per_point: tuple[dict[str, Any], ...]  # grid point -> counts of rows by status
+    plots: tuple[Path, ...] = ()  # the PNG files written (--plot)
 
     @property
     def passed(self) -> bool:
@@ -397,14 +398,21 @@ def run_sweep(
             + "\n"
         ).encode(),
     )
+    plots: list[Path] = []
     if plot:
         from sims.figures.sweep import bound_vs_empirical
         from sims.report import save_figure
 
+        fixed = ", ".join(f"{k}={_jsonable(v)}" for k, v in spec.fixed)
         for key in plot:
-            save_figure(bound_vs_empirical(rows, x=key, loglog=loglog), out / f"sweep_{key}.png")
+            others = ", ".join(f"{k}={list(v)}" for k, v in spec.grid if k != key and len(v) > 1)
+            note = "; ".join(s for s in (fixed, f"over {others}" if others else "") if s)
+            target = out / f"sweep_{key}.png"
+            fig = bound_vs_empirical(rows, x=key, loglog=loglog, setting=note)
+            save_figure(fig, target)
+            plots.append(target)
     n_failed = sum(r["status"] in ("fail", "error") for r in rows)
-    return SweepSummary(out, len(cells), len(rows), n_failed, wall, tuple(summary))
+    return SweepSummary(out, len(cells), len(rows), n_failed, wall, tuple(summary), tuple(plots))
 
 
 def _jsonable(v: Any) -> Any:

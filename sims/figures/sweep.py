@@ -1,10 +1,12 @@
-"""Bound-vs-empirical plots of a sweep table (:mod:`sims.sweep`).
+"""Bound-vs-empirical plots of a sweep table (:mod:`sims.sweep`), fit for a talk.
 
 ``bound_vs_empirical(table, x=KEY)`` draws, for each check row followed across the grid (same
 check, same row index), the predicted value as a line and the observed values as markers with
-±2·se bars (the mean over seeds; the se of that mean), against the grid key ``x``.  With
-``loglog=True`` both axes are logarithmic and the legend carries the fitted log-log slopes of the
-predicted and observed values; otherwise the slope of a straight-line fit.
+±2·se bars (the mean over seeds; the se of that mean), against the grid key ``x``.  Labels come
+from the rows' own text; INFO rows are never drawn as predictions; a row whose values are
+matrices or vectors is drawn as one number, the relative distance ‖observed − predicted‖ /
+‖predicted‖ (its prediction is 0), beside its tolerance; integer grid keys get integer ticks;
+fitted slopes are given only on log-log axes (``loglog=True``), where they mean a rate.
 """
 
 from __future__ import annotations
@@ -15,8 +17,24 @@ from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
-__all__ = ["bound_vs_empirical", "series"]
+__all__ = ["bound_vs_empirical", "series", "AXIS_LABELS"]
+
+#: How a grid key reads on an axis (mathtext); a key not listed is shown as it is.
+AXIS_LABELS: dict[str, str] = {
+    "N": r"context length $N$",
+    "n": r"context length $n$",
+    "L": r"context length $L$",
+    "M": r"test prompt length $M$",
+    "d": r"dimension $d$",
+    "H": r"heads $H$",
+    "sigma2": r"noise variance $\sigma^2$",
+    "noise_var": r"noise variance $\sigma^2$",
+    "sigma_init": r"initialisation scale $\sigma$",
+    "delta": r"$\delta$",
+    "s": r"sparsity $s$",
+}
 
 
 def _num(v: Any) -> float | None:
@@ -24,6 +42,32 @@ def _num(v: Any) -> float | None:
         return None
     f = float(v)
     return f if math.isfinite(f) else None
+
+
+def _array(v: Any) -> np.ndarray | None:
+    """A finite numeric vector/matrix value (a list of lists), else ``None``."""
+    if not isinstance(v, list):
+        return None
+    try:
+        a = np.asarray(v, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    return a if a.size and np.all(np.isfinite(a)) else None
+
+
+def _values(r: Mapping[str, Any]) -> tuple[float, float] | None:
+    """(predicted, observed) of a row as numbers: scalars as they are; arrays as (0, relative
+    distance to the prediction)."""
+    pv, ov = _num(r.get("predicted")), _num(r.get("observed"))
+    if pv is not None and ov is not None:
+        return pv, ov
+    pa, oa = _array(r.get("predicted")), _array(r.get("observed"))
+    if pa is None or oa is None or pa.shape != oa.shape:
+        return None
+    norm = float(np.linalg.norm(pa))
+    if norm == 0:
+        return None
+    return 0.0, float(np.linalg.norm(oa - pa)) / norm
 
 
 def series(
@@ -38,17 +82,24 @@ def series(
     rows = table["rows"] if isinstance(table, Mapping) else table
     groups: dict[tuple[str, int], dict[float, list[tuple[float, float, float | None]]]] = {}
     labels: dict[tuple[str, int], str] = {}
+    matrix: dict[tuple[str, int], bool] = {}
     for r in rows:
         if x not in r:
             raise KeyError(f"{x!r} is not a column of the table")
-        xv, pv, ov = _num(r[x]), _num(r.get("predicted")), _num(r.get("observed"))
-        if xv is None or pv is None or ov is None:
+        if r.get("kind") == "INFO":  # reported only: never drawn as a prediction
             continue
+        xv, vals = _num(r[x]), _values(r)
+        if xv is None or vals is None:
+            continue
+        pv, ov = vals
         if row is not None and row not in r["check"] and row not in str(r["row"]):
             continue
         key = (str(r["check"]), int(r.get("index", 0)))
         labels.setdefault(key, str(r["row"]))
-        groups.setdefault(key, {}).setdefault(xv, []).append((pv, ov, _num(r.get("se"))))
+        is_matrix = _num(r.get("predicted")) is None
+        matrix[key] = is_matrix
+        se = None if is_matrix else _num(r.get("se"))
+        groups.setdefault(key, {}).setdefault(xv, []).append((pv, ov, se))
     out: dict[tuple[str, int], dict[str, np.ndarray]] = {}
     for key, by_x in groups.items():
         xs = np.array(sorted(by_x))
@@ -73,8 +124,23 @@ def series(
             "observed": np.array(obs),
             "se": np.array(se),
             "label": np.array(labels[key]),
+            "matrix": np.array(matrix[key]),
         }
     return out
+
+
+def _short_label(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _without_key(text: str, key: str) -> str:
+    """A row's text with the swept key's value taken out (``"risk, d=3, N=8"`` -> ``"risk,
+    d=3"`` along ``N``): the value is the x axis, not the series."""
+    import re
+
+    out = re.sub(rf"(,\s*)?\b{re.escape(key)}\s*=\s*[^,;)\s]+", "", text)
+    out = re.sub(r"\(\s*\)", "", out).strip(" ,;")
+    return re.sub(r"\s+(at|for|with|of)$", "", out)
 
 
 def _slope(x: np.ndarray, y: np.ndarray, loglog: bool) -> float:
@@ -96,12 +162,14 @@ def bound_vs_empirical(
     loglog: bool = False,
     title: str | None = None,
     max_series: int = 6,
+    setting: str = "",
 ) -> Figure:
     """Predicted (line) vs observed (markers, ±2·se) against grid key ``x``; one colour per
     check row followed across the grid (at most ``max_series``); fitted slopes in the legend.
     Without ``row``, series constant in ``x`` (checks not taking ``x``) are left out.
 
-    ``table`` is the ``rows`` list of a sweep (or the whole ``sweep.json`` document).
+    ``table`` is the ``rows`` list of a sweep (or the whole ``sweep.json`` document);
+    ``setting`` states the values held fixed (shown under the title).
     """
     data = series(table, x, row=row)
     if row is None:  # rows that do not depend on x (checks not taking it) are left out
@@ -114,34 +182,38 @@ def bound_vs_empirical(
             f"no row of the table has numeric predicted and observed values "
             f"along {x!r}" + (f" matching {row!r}" if row else "")
         )
-    fig = Figure(figsize=(6.4, 4.4))
+    fig = Figure(figsize=(7.2, 4.8))
     ax = fig.add_subplot(1, 1, 1)
-    kind = "log-log slope" if loglog else "slope"
-    for j, (key, s) in enumerate(list(data.items())[:max_series]):
+    for j, (_key, s) in enumerate(list(data.items())[:max_series]):
         color = f"C{j}"
-        name = f"{key[0].rsplit(':', 1)[-1]}[{key[1]}]"
-        ax.plot(
-            s["x"],
-            s["predicted"],
-            "-",
-            color=color,
-            label=f"{name}: predicted ({kind} {_slope(s['x'], s['predicted'], loglog):.3g})",
-        )
+        name = _short_label(_without_key(str(s["label"]), x))
+        if bool(s["matrix"]):
+            name = f"{name}: relative distance to the prediction"
+        pslope = f", slope {_slope(s['x'], s['predicted'], True):.2f}" if loglog else ""
+        oslope = f", slope {_slope(s['x'], s['observed'], True):.2f}" if loglog else ""
+        if not bool(s["matrix"]):
+            ax.plot(s["x"], s["predicted"], "-", color=color, label=f"{name} (predicted{pslope})")
         ax.errorbar(
             s["x"],
             s["observed"],
             yerr=2.0 * s["se"],
             fmt="o",
-            ms=4,
+            ms=5,
             capsize=3,
             color=color,
-            label=f"observed ±2se ({kind} {_slope(s['x'], s['observed'], loglog):.3g})",
+            label=f"{name} (observed ±2 se{oslope})",
         )
     if loglog:
         ax.set_xscale("log")
         ax.set_yscale("log")
-    ax.set_xlabel(x)
-    ax.set_ylabel("value")
+    elif all(float(v).is_integer() for s in data.values() for v in s["x"]):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(AXIS_LABELS.get(x, x))
+    names = {_without_key(str(s["label"]), x) for s in data.values()}
+    ylabel = _short_label(names.pop()) if len(names) == 1 else "predicted and observed"
+    if all(bool(s["matrix"]) for s in data.values()):
+        ylabel = r"$\|\mathrm{observed} - \mathrm{predicted}\| \,/\, \|\mathrm{predicted}\|$"
+    ax.set_ylabel(ylabel)
     results = sorted(
         {
             str(r["result"])
@@ -149,7 +221,9 @@ def bound_vs_empirical(
             if "result" in r
         }
     )
-    ax.set_title(title or f"{', '.join(results)}: predicted vs observed across {x}")
+    head = title or f"{', '.join(results)}: predicted vs observed"
+    ax.set_title(head + (f"\n{setting}" if setting else ""), fontsize=10)
     ax.legend(fontsize=7)
     ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
     return fig

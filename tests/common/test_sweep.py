@@ -244,3 +244,45 @@ def test_sweep_killed_then_resumed_equals_uninterrupted(tmp_path: Path, referenc
     resumed = json.loads((killed / "timings.json").read_text())
     assert resumed["cells_resumed"] == done and resumed["cells_run"] == N_CELLS - done
     assert (killed / "sweep.json").read_bytes() == (reference / "sweep.json").read_bytes()
+
+
+def test_sweep_plot_artists_are_talk_ready() -> None:
+    """Labels from the rows' own text (no check paths), INFO rows never drawn, a matrix row drawn
+    as its relative distance to the prediction, integer ticks for an integer key, slopes only on
+    log-log axes, the fixed setting under the title.  Artists, not pixels."""
+    from matplotlib.ticker import MaxNLocator
+
+    from sims.figures.sweep import bound_vs_empirical
+
+    def row(N: int, name: str, kind: str, pred: object, obs: object, index: int) -> dict:
+        return {
+            "result": "zfb24:thm4",
+            "check": "sims.zfb24.sec4_1_convergence:check_thm4_train_sgd",
+            "row": name,
+            "index": index,
+            "kind": kind,
+            "N": N,
+            "seed": 0,
+            "predicted": pred,
+            "observed": obs,
+            "tolerance": 0.05,
+            "se": None,
+            "status": "info" if kind == "INFO" else "pass",
+        }
+
+    rows = []
+    for N in (4, 5, 6):
+        g = [[1.0 / N, 0.0], [0.0, 2.0 / N]]
+        rows.append(row(N, f"P = Γ⁻¹ at N={N}", "TRAIN", g, [[1.01 / N, 0.0], [0.0, 2.0 / N]], 0))
+        rows.append(row(N, "balancedness under SGD: not conserved", "INFO", 0.0, -2.0, 1))
+    fig = bound_vs_empirical(rows, x="N", setting="d=2, spectrum=0.5,2")
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["P = Γ⁻¹: relative distance to the prediction (observed ±2 se)"]
+    assert not any("check_" in t or "sims." in t for t in labels)
+    assert all("slope" not in t for t in labels)  # linear axes: no slope
+    assert ax.get_xlabel() == "context length $N$" and "observed" in ax.get_ylabel()
+    assert "d=2, spectrum=0.5,2" in ax.get_title()
+    assert isinstance(ax.xaxis.get_major_locator(), MaxNLocator)
+    ticks = [t for t in ax.get_xticks() if 4 <= t <= 6]
+    assert ticks and all(float(t).is_integer() for t in ticks)

@@ -14,22 +14,24 @@ import sympy as sp
 from numerics.testing import FLOAT_RTOL, close_agreement, exact_agreement
 from theory.common.protocols import Evidence
 from theory.zwb24 import optimal_gamma
+from theory.zwb24.settings import Setting
 
 __all__ = ["check_cross_zfb24_float"]
 
 
 def check_cross_zfb24_float(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 3,
-    N: int = 10,
-    s2: float = 0.3,
     fault_gamma_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """zwb24 ↔ zfb24: at ``β* = 0, σ = 0, Ψ = I, H = Λ`` the GD-β optimum Γ* equals zfb24's
     ``Γ⁻¹`` (``theory.zfb24.gamma``), and with label noise s² it equals zfb24's derived
     ``Γ_s⁻¹`` (``theory.zfb24.gamma_noisy``); exact at d = 1 with symbols."""
+    d = setting.d
+    N = setting.N
+    s2 = setting.sigma2
     gamma_fn = optimal_gamma if fault_gamma_fn is None else fault_gamma_fn
     from theory import zfb24 as lsa_flow
 

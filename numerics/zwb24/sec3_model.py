@@ -27,6 +27,7 @@ from theory.zwb24 import (
     lsa_risk,
     ltb_risk,
 )
+from theory.zwb24.settings import Setting
 
 __all__ = [
     "check_asm3_1_mc",
@@ -36,11 +37,12 @@ __all__ = [
 ]
 
 
-def check_asm3_1_mc(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6, sigma2: float = 0.49
-) -> list[Evidence]:
+def check_asm3_1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Assumption 3.1: MC of the sampled prompts vs ``E[y²] = tr(H(Ψ+β*β*ᵀ)) + σ²`` and
     ``E[x_i y_i] = Hβ*`` (the sampler implements the data model), for regular and singular H."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     from numerics.sampling import sample_prompts
     from theory.settings import LinearRegressionICL
 
@@ -74,9 +76,11 @@ def check_asm3_1_mc(
     return out
 
 
-def check_lemh_4_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5) -> list[Evidence]:
+def check_lemh_4_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma H.4 (shared :mod:`theory.common.gaussian`) vs Monte Carlo, general (non-symmetric)
     ``A`` and random ``H`` (spec C3: d = 3, N = 5)."""
+    d = setting.d
+    N = setting.N
     rng = check_rng(seed, "numerics.ltb.checks_model:check_lemh_4_mc")
     H, _, _ = random_setting(rng, d)
     A = rng.standard_normal((d, d))
@@ -115,16 +119,13 @@ def check_lemh_4_mc(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5
 
 
 def check_eq_gdbeta_risk_mc(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 3,
-    N: int = 6,
-    sigma2: float = 0.49,
-    fault_sigma2: float | None = None,
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_sigma2: float | None = None
 ) -> list[Evidence]:
     """§2.1: closed-form GD-β risk (shared ``gd_beta_risk``) vs raw-prompt MC at random
     ``(Γ, β)`` (spec C4).  ``fault_sigma2`` (fault) is the σ² given to the closed form."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     rng = check_rng(seed, "numerics.ltb.checks_model:check_eq_gdbeta_risk_mc")
     H, Psi, bs = random_setting(rng, d)
     G = 0.5 * np.eye(d) + 0.2 * rng.standard_normal((d, d))
@@ -154,18 +155,15 @@ def check_eq_gdbeta_risk_mc(
 
 
 def check_eq_ltb_risk_mc(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 3,
-    N: int = 6,
-    sigma2: float = 0.49,
-    phi_size: float = 0.2,
-    fault_phi_scale: float | None = None,
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_phi_scale: float | None = None
 ) -> list[Evidence]:
     """§2.2: closed-form risk of the general LTB (★) vs MC at random ``(a, b, Γ, φ)`` and random
     non-identity ``H``; reductions (``a = b, φ = 0`` → §2.1; LSA = ``a = 0``) to FLOAT precision,
     also for singular ``H`` (spec C5).  ``fault_phi_scale`` (fault) scales φ in the formula."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
+    phi_size = 0.2  # size of the φ draw (a method knob)
     rng = check_rng(seed, "numerics.ltb.checks_model:check_eq_ltb_risk_mc")
     H, Psi, bs = random_setting(rng, d)
     a, b = rng.standard_normal(d), rng.standard_normal(d)

@@ -44,6 +44,7 @@ from theory.zwb24 import (
     optimal_risk_eig,
     whiten,
 )
+from theory.zwb24.settings import Setting
 
 __all__ = [
     "check_thm5_2_float_forms",
@@ -61,11 +62,14 @@ GammaFn = Callable[..., Any]
 
 
 def check_thm5_2_float_forms(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5, sigma2: float = 0.49
+    setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """Thm 5.2: the forms of Γ* and R* agree (matrix / whitened ``Ψ̄Ω⁻¹`` / regularised Newton /
     eigen form), Γ* is symmetric with ``Im ⊆ Im H`` for singular H, special cases Ψ = I (Wu et
     al.), Appendix A fixtures for ``H = Ψ = I`` (spec C6)."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     tol = FLOAT_RTOL * 100  # different float64 algebra routes (inverse vs eigendecomposition)
@@ -165,12 +169,13 @@ def check_thm5_2_float_forms(
 
 
 def check_thm5_2_symbolic(
-    *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """Thm 5.2 exactly (SymPy): at d = 1 the gradient of the GD-β risk (shared closed form)
     vanishes at ``(Γ*, β*)`` and ``R(Γ*, β*) = R*``; ``H = Ψ = I_d`` closed forms for d = 1, 2, 3;
     ``N → ∞`` limit ``Γ* → H⁻¹``.  ``fault_gamma_fn`` (fault) replaces Γ*, e.g. by one without
     ``(N+1)/N``."""
+    del setting  # declared fixed: it runs at its own points (see the declaration)
     gamma_fn = optimal_gamma if fault_gamma_fn is None else fault_gamma_fn
     N, s2, h, psi, bst, g, b = sp.symbols("N sigma2 h psi beta_s g b", positive=True)
     out: list[Evidence] = []
@@ -225,16 +230,13 @@ def check_thm5_2_symbolic(
 
 
 def check_thm5_2_optim(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 3,
-    N: int = 5,
-    sigma2: float = 0.49,
-    fault_gamma_fn: GammaFn | None = None,
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """Thm 5.2 by optimisation: BFGS over ``(Γ, β)`` of the exact GD-β risk reaches ``R*`` at
     ``(Γ*, β*)`` (spec C6); singular ``H``: the minimum value is still ``R*``."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     gamma_fn = optimal_gamma if fault_gamma_fn is None else fault_gamma_fn
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
@@ -273,15 +275,12 @@ def check_thm5_2_optim(
 
 
 def check_thm5_2_mc(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 3,
-    N: int = 5,
-    sigma2: float = 0.49,
-    fault_gamma_fn: GammaFn | None = None,
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """Thm 5.2 (a): MC risk of ``f*`` (GD-β at ``(Γ*, β*)``) vs ``R*`` (spec C7)."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     gamma_fn = optimal_gamma if fault_gamma_fn is None else fault_gamma_fn
     rng = check_rng(seed, "numerics.ltb.checks_gd_beta:check_thm5_2_mc")
     H, Psi, bs = random_setting(rng, d)
@@ -309,11 +308,14 @@ def check_thm5_2_mc(
 
 
 def check_thm5_2_float_minimiser_set(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5, sigma2: float = 0.49
+    setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """Thm 5.2 (b), (c): with singular ``H`` every ``(Γ* + A, β* + n)`` with ``P_HAP_H = 0``,
     ``Hn = 0`` has risk ``R*`` and the same predictions as ``f*`` on sampled prompts; ``Ψ̄ = 0``
     gives ``Γ* = 0``."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     rng = np.random.default_rng(seed)
     H, Psi, bs = random_setting(rng, d, singular_H=True)
     PH = psd_projector(H)
@@ -366,12 +368,13 @@ def check_thm5_2_float_minimiser_set(
     return out
 
 
-def check_thm5_3_optim(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5, sigma2: float = 0.49
-) -> list[Evidence]:
+def check_thm5_3_optim(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Thm 5.3: BFGS over all LTB effective parameters ``(a, b, Γ, φ)`` of the exact §2.2 risk
     reaches ``R*``; argmin ``a = b = β*, φ = 0, Γ = Γ*`` (rank ≥ 2); rank-deficient cases (rank-one
     Ψ, singular H) still reach ``R*`` (spec C8)."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     cases = [

@@ -45,6 +45,7 @@ from theory.zwb24 import (
     invariants,
     optimal_risk,
 )
+from theory.zwb24.settings import Setting
 
 __all__ = [
     "check_thm6_3_rate_pinned",
@@ -58,11 +59,12 @@ __all__ = [
 GammaFn = Callable[..., Any]
 
 
-def check_corg_1_float(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8, sigma2: float = 0.25
-) -> list[Evidence]:
+def check_corg_1_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Cor G.1: ``E(Γ, β)`` (decomposed form) == GD-β risk (shared closed form) − R* at random
     points, non-singular and singular ``H``; ``K(Γ) ⪰ H/(N+1)``."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     for sing in (False, True):
@@ -95,11 +97,12 @@ def check_corg_1_float(
     return out
 
 
-def check_lemg_2_float(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8, sigma2: float = 0.25
-) -> list[Evidence]:
+def check_lemg_2_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma G.2: the ODE right-hand sides equal ``−∇R`` (complex-step gradient of the exact risk)
     and the whitened system equals the transformed plain one (spec C14)."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     for sing in (False, True):
@@ -138,13 +141,7 @@ def _settled(tr: Any) -> bool:
 
 
 def check_thm6_3_ode(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 3,
-    N: int = 8,
-    sigma2: float = 0.25,
-    fault_gamma_fn: GammaFn | None = None,
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """Thm 6.3: the GD-β flow from a random init converges to ``(Γ* + Γ0 − P_HΓ0P_H,
     P_Hβ* + (I − P_H)β0)`` (non-singular, T = 400, and singular H, T = 2000), conserves the
@@ -153,6 +150,9 @@ def check_thm6_3_ode(
     limit.  The trajectory, E(t) and the β-rate bound are the figure's
     (:func:`numerics.zwb24.figures.compute_flow_trajectory` at each case, on this check's
     stream)."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     for sing, T in ((False, 400.0), (True, 2000.0)):
@@ -279,12 +279,17 @@ def check_thm6_3_ode(
 
 
 def check_thm6_3_rate_pinned(
-    *, quick: bool = True, seed: int = 0, fault_rate_fn: Callable[..., Any] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_rate_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Thm 6.3 β-rate bound [derived] pinned: ``exp(−4λ⁺_min t/(N+1)) ‖P_H(β₀ − β*)‖²`` at a
     generic singular H (eigenvalues 0, 0.45, 2.2 in a non-axis basis, so λ⁺_min = 0.45 and P_H
     are known by construction), t = 0.8, N = 7, against the expression written out here.
     ``fault_rate_fn``: the function used in place of :func:`theory.zwb24.beta_rate_bound`."""
+    del setting  # declared fixed: it runs at its own points (see the declaration)
     del quick, seed
     rate = beta_rate_bound if fault_rate_fn is None else fault_rate_fn
     H = V_GENERIC @ np.diag([0.0, 0.45, 2.2]) @ V_GENERIC.T

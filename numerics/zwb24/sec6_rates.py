@@ -4,6 +4,7 @@ optimal GD-β) (spec 002 C12, C13).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,7 @@ from theory.zwb24 import (
     optimal_risk_eig,
     sum_min,
 )
+from theory.zwb24.settings import Setting
 
 __all__ = [
     "check_cor6_2_float_pinned",
@@ -42,12 +44,12 @@ __all__ = [
 QUAD_ABS = 1e-9
 
 
-def check_cor6_2_rate(
-    *, quick: bool = True, seed: int = 0, alpha: float = 2.0, d: int = 4000
-) -> list[Evidence]:
+def check_cor6_2_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Cor 6.2: ``(1/4)Σmin ≤ R* − σ² ≤ 2(1+κ)Σmin`` on random spectra (constants derived in the
     spec); power-law spectrum ``λ_i ∝ i^{−α}``, ``tr = σ²/2``: local slope of ``R* − σ²`` in N
     near N = 1000 is ``−(1 − 1/α)`` (spec C13)."""
+    alpha = 2.0  # power-law exponent of the fixed spectrum
+    d = 4000  # the fixed spectrum's length (the rate's d >> N regime)
     rng = check_rng(seed, "numerics.ltb.checks_rates:check_cor6_2_rate")
     lo_worst, hi_worst = -np.inf, -np.inf
     for _ in range(quick_n(quick, 2000, 20000)):
@@ -124,13 +126,14 @@ def check_cor6_2_rate(
     return out
 
 
-def check_lem6_1_mc(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6, sigma2: float = 0.49
-) -> list[Evidence]:
+def check_lem6_1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma 6.1 (spec C12): the Bayes predictor (shared ``bayes_posterior_mean``) has MC risk
     equal to ``E_X[L(β̂_Bayes; X)]`` (shared ``bayes_conditional_risk``, MC over X only), and
     ``R_Bayes < R*``; rate (b): under bounded SNR the log-log slope of ``R_Bayes − σ²`` in N
     matches that of ``Σ min(λ_i, σ²/N)`` (constants unspecified, so only the rate is tested)."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
     from numerics.montecarlo import mc_mean
     from numerics.sampling import sample_prompts
     from theory.common.baselines import bayes_conditional_risk, bayes_posterior_mean
@@ -227,15 +230,7 @@ def _bayes_risk_d1(h: float, psi: float, sigma2: float, N: int) -> float:
 
 
 def check_lem6_1_mc_value(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    h: float = 1.7,
-    psi: float = 0.6,
-    sigma2: float = 0.45,
-    N: int = 5,
-    beta_star: float = 0.8,
-    fault_posterior_fn: Any = None,
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_posterior_fn: Any = None
 ) -> list[Evidence]:
     """Lemma 6.1's ``R_Bayes`` and the gap ``R* − R_Bayes`` as values, at a
     generic d = 1 point (h, ψ, σ² ≠ 1): the MC risk of the posterior-mean predictor on sampled
@@ -243,6 +238,11 @@ def check_lem6_1_mc_value(
     against ``R* − quadrature`` (``R*`` closed form, Thm 5.2).  ``fault_posterior_fn(X, y, β*, Ψ,
     σ²)`` replaces the posterior mean (negative control: ``numerics.zwb24.faults:
     bayes_mean_without_sigma2``)."""
+    h = 1.7
+    psi = 0.6
+    sigma2 = 0.45
+    N = 5
+    beta_star = 0.8
     from numerics.montecarlo import mc_mean
     from numerics.sampling import sample_prompts
     from theory.common.baselines import bayes_posterior_mean
@@ -285,13 +285,7 @@ def check_lem6_1_mc_value(
 
 
 def check_cor6_2_mc_ratio_value(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 5,
-    N: int = 20,
-    sigma: float = 0.03,
-    fault_iw_offset: int | None = None,
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_iw_offset: int | None = None
 ) -> list[Evidence]:
     """Cor 6.2's unbounded-SNR example as a value: at H = Ψ = I_d the Bayes
     excess is ``R_Bayes − σ² = σ² E tr(XᵀX + σ²I)⁻¹``, whose σ → 0 limit is the inverse-Wishart
@@ -301,6 +295,9 @@ def check_cor6_2_mc_ratio_value(
     ``(R* − σ²)/(R_Bayes − σ²)`` printed by the ordering row is pinned to
     ``(R* − σ²)(N − d − 1)/(σ² d)``.  ``fault_iw_offset``: the ``1`` of ``N − d − 1`` (negative
     control: 0)."""
+    d = setting.d
+    N = setting.N
+    sigma = math.sqrt(setting.sigma2)
     from numerics.montecarlo import mc_mean
     from theory.common.baselines import bayes_conditional_risk
 
@@ -336,12 +333,17 @@ def check_cor6_2_mc_ratio_value(
 
 
 def check_cor6_2_float_pinned(
-    *, quick: bool = True, seed: int = 0, fault_bounds_fn: Callable[..., Any] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_bounds_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Corollary 6.2 [derived constants] pinned: ``Σ min(λ_i, σ²/N)`` and the bounds
     ``(Σmin/4, 2(1 + Σλ/σ²) Σmin)`` at generic λ = (0.7, 0.23, 1.9, 0.02), σ² = 0.37, N = 7
     (σ²/N = 0.0529: both branches of the min taken) against the sums written out here.
     ``fault_bounds_fn``: the bounds function used in place of :func:`theory.zwb24.cor62_bounds`."""
+    del setting  # declared fixed: it runs at its own points (see the declaration)
     del quick, seed
     bounds = cor62_bounds if fault_bounds_fn is None else fault_bounds_fn
     lams, s2, N = (0.7, 0.23, 1.9, 0.02), SIGMA2_GENERIC, N_GENERIC

@@ -21,6 +21,7 @@ from theory.common.protocols import Evidence
 from theory.settings import LinearRegressionICL
 from theory.zwb24 import optimal_risk, whiten
 from theory.zwb24.sec3_risk import ltb_risk_expr
+from theory.zwb24.settings import Setting
 
 __all__ = [
     "C17_ZERO_SETTING",
@@ -61,7 +62,7 @@ LOCAL_MIN_MC_N = 400_000
 
 
 def check_table1_optim_local_minimum(
-    *, quick: bool = True, seed: int = 0, fault_shift: float | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_shift: float | None = None
 ) -> list[Evidence]:
     """Finding: at β* = 0 (the C17 control's data model, d = 2, N = 5, σ = 0.5,
     H = Ψ = I) the exact LSA risk has an interior local minimum above ``R*``, where seed 2 of the
@@ -80,6 +81,7 @@ def check_table1_optim_local_minimum(
     ``fault_shift`` (negative control): the point is displaced by this distance (along a fixed
     unit direction) before the rows are evaluated.
     """
+    del setting  # declared fixed: it runs at its own points (see the declaration)
     del quick
     st = C17_ZERO_SETTING
     P, mu = whiten(st.Sigma_x, st.task_cov, st.task_mean)

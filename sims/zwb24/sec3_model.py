@@ -14,21 +14,19 @@ from sims.models.ltb import LTB
 from sims.zwb24.evidence import random_ltb, random_prompts
 from theory.common.protocols import Evidence
 from theory.zwb24 import effective_params
+from theory.zwb24.settings import Setting
 
 __all__ = ["check_asm3_1_torch_mask", "check_eq3_3_torch"]
 
 
 def check_asm3_1_torch_mask(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 3,
-    N: int = 6,
-    fault_unmasked_query: bool | None = None,
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_unmasked_query: bool | None = None
 ) -> list[Evidence]:
     """(3.1)/(3.2): with the token matrix of :func:`sims.data.embed` and the model's mask,
     ``Z M Zᵀ = [[XᵀX, Xᵀy], [yᵀX, ‖y‖²]]`` (the query column is dropped).
     ``fault_unmasked_query=True`` (fault) lets the query column in."""
+    d = setting.d
+    N = setting.N
     mask_query = not fault_unmasked_query
     rng = np.random.default_rng(seed)
     p = random_prompts(rng, d, N, 32)
@@ -52,10 +50,10 @@ def check_asm3_1_torch_mask(
 
 
 def check_eq3_3_torch(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    cases: int = 12,
     fault_no_mlp_residual: bool | None = None,
     fault_unmasked_query: bool | None = None,
 ) -> list[Evidence]:
@@ -65,6 +63,7 @@ def check_eq3_3_torch(
     N ∈ [1, 12], k ∈ [d, d+2], m ∈ [1, 4]).
     Faults: ``fault_no_mlp_residual=True`` (MLP ``W_2W_1U`` without the residual),
     ``fault_unmasked_query=True`` (the query column enters ``Z M Zᵀ``)."""
+    cases = 12  # random raw-weight cases (a method knob)
     mlp_residual, mask_query = not fault_no_mlp_residual, not fault_unmasked_query
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []

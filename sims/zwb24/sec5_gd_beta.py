@@ -14,13 +14,15 @@ from sims.models.ltb import LTB
 from sims.zwb24.evidence import random_prompts
 from theory.common.protocols import Evidence
 from theory.zwb24 import lemma51_weights
+from theory.zwb24.settings import Setting
 
 __all__ = ["check_lem5_1_torch"]
 
 
-def check_lem5_1_torch(*, quick: bool = True, seed: int = 0, cases: int = 8) -> list[Evidence]:
+def check_lem5_1_torch(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma 5.1 (spec C2): the explicit raw weights of :func:`theory.zwb24.lemma51_weights`, loaded
     into the torch LTB, reproduce the GD-β predictor ``f_{Γ,β}`` on random prompts."""
+    cases = 8  # random GD-β cases (a method knob)
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
     for c in range(cases if quick else 5 * cases):

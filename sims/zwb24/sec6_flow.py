@@ -32,10 +32,10 @@ from sims.zwb24.evidence import (
 from sims.zwb24.train import PRESETS, test_risk, trained
 from theory.common.backend import psd_sqrt
 from theory.common.baselines import gd_beta_risk
-from theory.common.protocols import Estimate, Evidence, validates_setting
+from theory.common.protocols import Estimate, Evidence
 from theory.settings import LinearRegressionICL
 from theory.zwb24 import gd0_gap, omega, optimal_gamma, optimal_risk
-from theory.zwb24.settings import C18_BETA_NORM, thm63_setting, validate_thm63
+from theory.zwb24.settings import Setting, thm63_setting, validate_thm63
 
 __all__ = ["check_thm6_3_train", "fit_gd_beta", "FIT_PROMPTS"]
 
@@ -251,16 +251,8 @@ def fit_prompts(
     }
 
 
-@validates_setting(validate_thm63)
 def check_thm6_3_train(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 3,
-    N: int = 5,
-    sigma2: float = 0.25,
-    beta_norm: float = C18_BETA_NORM,
-    fault_alternative: str | None = None,
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_alternative: str | None = None
 ) -> list[Evidence]:
     """Direct GD-β training (spec C18, at N = 5: see ``sims.zwb24.train.PRESETS``): the learned
     ``(Γ, β)`` has closed-form risk ≈ ``R*`` (not ``R*`` at N±1, not the optimal GD-0 risk); its
@@ -276,6 +268,10 @@ def check_thm6_3_train(
     drift criterion, prompts from the row tolerance); a row whose alternatives lie within 2
     tolerances is tightened, or ``skipped`` with its numbers
     (:func:`sims.zwb24.evidence.plan_rows`)."""
+    d = setting.d
+    N = setting.N
+    sigma2 = setting.sigma2
+    beta_norm = setting.beta_norm
     setting = {"d": d, "N": N, "sigma2": sigma2, "beta_norm": beta_norm}
     validate_thm63(**setting)
     at_preset = setting == C18_DEFAULTS

@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 from sims.figures import zwb24 as F
+from theory.zwb24.settings import PRESETS
 
 
 @pytest.mark.slow
@@ -43,10 +44,10 @@ def _slope(x: object, y: object) -> float:
 
 @pytest.mark.result("zwb24:thm4.1")
 def test_thm4_1_rate_judges_the_figures_gaps(spy) -> None:
-    from numerics.zwb24 import checks_mlp_gap as C
+    from numerics.zwb24 import sec4_mlp_gap as C
 
     calls = spy(C, "compute_mlp_gap_scaling")
-    rows = C.check_thm4_1_rate()
+    rows = C.check_thm4_1_rate(PRESETS["gd_beta"])
     ((kwargs, data),) = calls
     assert kwargs["Ns"] == (40, 80, 160) and kwargs["mus"] == (0.5, 1.0, 2.0, 4.0)
     assert rows[0].observed == _slope(kwargs["Ns"], data["gap_N"])
@@ -55,20 +56,20 @@ def test_thm4_1_rate_judges_the_figures_gaps(spy) -> None:
 
 @pytest.mark.result("zwb24:thm6.3")
 def test_thm6_3_ode_judges_the_figures_flow(spy) -> None:
-    from numerics.zwb24 import checks_flow as C
+    from numerics.zwb24 import sec6_flow as C
 
     calls = spy(C, "compute_flow_trajectory")
-    C.check_thm6_3_ode()
+    C.check_thm6_3_ode(PRESETS["flow"])
     assert [k["singular_H"] for k, _ in calls] == [False, True]
     assert [k["t_end"] for k, _ in calls] == [400.0, 2000.0]
 
 
 @pytest.mark.result("zwb24:cor6.2")
 def test_cor6_2_rate_judges_the_figures_excess(spy) -> None:
-    from numerics.zwb24 import checks_rates as C
+    from numerics.zwb24 import sec6_rates as C
 
     calls = spy(C, "compute_rates_sum_min")
-    rows = C.check_cor6_2_rate()
+    rows = C.check_cor6_2_rate(PRESETS["model"])
     ((kwargs, data),) = calls
     assert kwargs["Ns"].tolist() == [700, 1000, 1400] and kwargs["bayes_Ns"] == ()
     assert rows[2].name.startswith("R* - s2 vs N")

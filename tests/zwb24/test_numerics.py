@@ -1,6 +1,6 @@
 """zwb24 numerics beyond pass/fail (spec 002 C3–C16): the thorough tier of Thm 4.1 and the
 explicit-generator discipline.  Each check and its negative controls run in
-``tests/test_registry.py`` from their declarations in ``theory/zwb24/results.py``."""
+``tests/test_registry.py`` from their declarations in ``sims/zwb24/results.py``."""
 
 from __future__ import annotations
 
@@ -8,23 +8,29 @@ import numpy as np
 import pytest
 
 from numerics.testing import assert_passed
-from numerics.zwb24 import checks_mlp_gap, checks_model
+from numerics.zwb24 import sec3_model as checks_model
+from numerics.zwb24 import sec4_mlp_gap as checks_mlp_gap
+from theory.zwb24.settings import PRESETS
 
 
 @pytest.mark.thorough
 @pytest.mark.result("zwb24:thm4.1")
 def test_thm41_full() -> None:
-    assert_passed(checks_mlp_gap.check_thm4_1_optim_gap(quick=False))
-    assert_passed(checks_mlp_gap.check_thm4_1_rate(quick=False))
+    assert_passed(checks_mlp_gap.check_thm4_1_optim_gap(PRESETS["gd_beta"], quick=False))
+    assert_passed(checks_mlp_gap.check_thm4_1_rate(PRESETS["gd_beta"], quick=False))
 
 
 @pytest.mark.mc
 @pytest.mark.result("zwb24:eq-ltb-risk")
 def test_same_seed_same_evidence() -> None:
     """Explicit-generator discipline (STYLE R8): the same seed gives identical evidence."""
-    a, b = checks_model.check_eq_ltb_risk_mc(seed=7), checks_model.check_eq_ltb_risk_mc(seed=7)
+    M = PRESETS["model"]
+    a, b = (
+        checks_model.check_eq_ltb_risk_mc(M, seed=7),
+        checks_model.check_eq_ltb_risk_mc(M, seed=7),
+    )
     assert [e.observed for e in a] == [e.observed for e in b]
-    assert checks_model.check_eq_ltb_risk_mc(seed=8)[0].observed != a[0].observed
+    assert checks_model.check_eq_ltb_risk_mc(M, seed=8)[0].observed != a[0].observed
 
 
 #: The forward-mode gradient vs the complex step: both exact up to rounding (measured ≤ 4e-16

@@ -14,10 +14,8 @@ import torch
 from sims.properties import classify
 from sims.verify import run_check
 from sims.zwb24.evidence import MUST_RESOLVE_REL, plan_rows
-from sims.zwb24.sec6_flow import check_thm6_3_train
-from sims.zwb24.table1 import check_table1_train
 from theory.common.protocols import Evidence
-from theory.zwb24.settings import validate_table1, validate_thm63
+from theory.zwb24.settings import Setting, hypotheses_trained, validate_table1, validate_thm63
 
 #: Draws of the derandomised default tier (``theory.strategies.zwb24``), separable and passing.
 DRAWN_THM63 = {"d": 3, "N": 3, "sigma2": 0.735884528874642, "beta_norm": 3.2112122138384747}
@@ -47,8 +45,11 @@ def test_validators_name_the_assumption(validate, bad: dict, symbol: str) -> Non
     setting = {"d": 2, "N": 5, "sigma2": 0.25, "beta_norm": 3.0, **bad}
     with pytest.raises(ValueError, match=symbol):
         validate(**setting)
-    assert vars(check_thm6_3_train)["validate_setting"] is validate_thm63
-    assert vars(check_table1_train)["validate_setting"] is validate_table1
+    # settings first: the trained results declare the same validation as their hypotheses
+    from sims.registry import get
+
+    assert get("zwb24:thm6.3").hypotheses is hypotheses_trained
+    assert get("zwb24:table1").hypotheses is hypotheses_trained
 
 
 def test_plan_keeps_separable_rows_tightens_close_ones_and_obeys_the_1_5_percent_rule() -> None:
@@ -69,7 +70,8 @@ def test_plan_keeps_separable_rows_tightens_close_ones_and_obeys_the_1_5_percent
 @pytest.mark.train
 def test_thm63_not_separable_setting_is_skipped_with_numbers() -> None:
     rows = run_check(
-        "sims.zwb24.sec6_flow:check_thm6_3_train", d=3, N=16, sigma2=0.25, beta_norm=2.0
+        "sims.zwb24.sec6_flow:check_thm6_3_train",
+        setting=Setting(d=3, N=16, sigma2=0.25, beta_norm=2.0),
     )
     assert classify(rows) == "not_separable"
     close = [e for e in rows if "needs tolerance" in e.details["why"]]
@@ -87,9 +89,11 @@ def _failed(rows: list[Evidence]) -> bool:
 @pytest.mark.result("zwb24:thm6.3")
 def test_thm63_off_by_one_faults_fail_at_a_drawn_separable_setting() -> None:
     path = "sims.zwb24.sec6_flow:check_thm6_3_train"
-    assert classify(run_check(path, **DRAWN_THM63)) == "pass"
+    assert classify(run_check(path, setting=Setting(**DRAWN_THM63))) == "pass"
     for name in OFF_BY_ONE:
-        assert _failed(run_check(path, **DRAWN_THM63, fault_alternative=name)), name
+        assert _failed(run_check(path, setting=Setting(**DRAWN_THM63), fault_alternative=name)), (
+            name
+        )
 
 
 @pytest.mark.train
@@ -97,10 +101,12 @@ def test_thm63_off_by_one_faults_fail_at_a_drawn_separable_setting() -> None:
 @pytest.mark.result("zwb24:table1")
 def test_table1_off_by_one_faults_fail_at_a_drawn_separable_setting() -> None:
     path = "sims.zwb24.table1:check_table1_train"
-    assert classify(run_check(path, **DRAWN_TABLE1)) == "pass"
+    assert classify(run_check(path, setting=Setting(**DRAWN_TABLE1))) == "pass"
     for name in (*OFF_BY_ONE, "inf_LSA off by one (N -> N+1)"):
-        assert _failed(run_check(path, **DRAWN_TABLE1, fault_alternative=name)), name
-    assert _failed(run_check(path, **DRAWN_TABLE1, fault_no_mlp=True))
+        assert _failed(run_check(path, setting=Setting(**DRAWN_TABLE1), fault_alternative=name)), (
+            name
+        )
+    assert _failed(run_check(path, setting=Setting(**DRAWN_TABLE1), fault_no_mlp=True))
 
 
 def test_raw_ltb_closed_form_gradient_matches_autograd() -> None:
@@ -127,7 +133,10 @@ def test_raw_ltb_closed_form_gradient_matches_autograd() -> None:
 def test_table1_setting_that_failed_under_the_preset_schedule_now_passes() -> None:
     """Γ was 1.06 units from Γ* at this setting under the preset's Adam schedule (not
     converged); the fit trained to its drift criterion reaches it."""
-    rows = run_check("sims.zwb24.table1:check_table1_train", d=3, N=4, sigma2=1.0, beta_norm=3.0)
+    rows = run_check(
+        "sims.zwb24.table1:check_table1_train",
+        setting=Setting(d=3, N=4, sigma2=1.0, beta_norm=3.0),
+    )
     assert classify(rows) == "pass"
     fit = next(e for e in rows if "Gamma" in e.name).details["training"]["LTB"]
     assert fit["converged"] and fit["steps"] > 0 and fit["step_size"] > 0

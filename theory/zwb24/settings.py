@@ -1,5 +1,6 @@
-"""[zwb24] settings: the data models of Table 1 (spec 002 C17) and Thm 6.3 (spec 002 C18) as
-functions of ``d, N, sigma2, beta_norm``, their validators, and the presets' values.
+"""[zwb24] settings: :class:`Setting`, the one setting every zwb24 check takes (settings first),
+with its named :data:`PRESETS`; the data models of Table 1 (spec 002 C17) and Thm 6.3 (spec 002
+C18) as functions of ``d, N, sigma2, beta_norm``, their validators, and the presets' values.
 
 Only the standard library, numpy and :mod:`theory.settings.linear` are imported (the trained models
 of ``sims`` build their data from here without seeing a prediction).
@@ -8,13 +9,19 @@ of ``sims`` build their data from here without seeing a prediction).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from theory.common.setting import param
 from theory.settings.linear import LinearRegressionICL
+from theory.settings.validators import check_int, check_real
 
 __all__ = [
+    "Setting",
+    "PRESETS",
+    "hypotheses_trained",
     "C17_SETTING",
     "C18_SETTING",
     "C18_BETA_NORM",
@@ -37,6 +44,58 @@ C17_SETTING = {"d": 2, "N": 5, "sigma2": 0.25, "beta_norm": 3.0}
 C18_H = (lambda V: (V * np.array([0.32, 0.85, 3.7])) @ V.T)(
     np.linalg.qr(np.array([[1.0, 0.3, -0.2], [0.4, 1.0, 0.5], [-0.3, 0.2, 1.0]]))[0]
 )
+
+
+_WHERE = "zwb24 Assumption 3.1"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Setting:
+    """A setting of [zwb24] (Assumption 3.1): covariate dimension d, prompt length N, label-noise
+    variance σ², and the size ‖β*‖ of the task mean (the shared signal).
+
+    The generic-point checks draw H, Ψ and the direction of β* from their seed at (d, N, σ²);
+    the trained families build their data model from all four fields (:func:`table1_setting`:
+    H = Ψ = I, β* = ‖β*‖·1/√d; :func:`thm63_setting`: spec C18's H and Ψ, β* along (2, −1, ½, …)).
+    Every value is validated here, before any work; a result's own hypotheses (e.g. the trained
+    rows' N ≥ 2) are checked by the result.
+
+    >>> Setting(d=3, N=6, sigma2=0.49).N
+    6
+    >>> Setting(d=0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: d must be ≥ 1 (zwb24 Assumption 3.1: covariate dimension), got 0
+    """
+
+    d: int = param(2, "d: covariate dimension", domain="d >= 1")
+    N: int = param(5, "N: prompt length (context examples)", domain="N >= 1")
+    sigma2: float = param(0.25, "σ²: label-noise variance (context and query)", domain="σ² >= 0")
+    beta_norm: float = param(
+        3.0, "‖β*‖: norm of the task mean (the shared signal)", domain="‖β*‖ >= 0"
+    )
+
+    def __post_init__(self) -> None:
+        check_int("d", self.d, minimum=1, paper=_WHERE + ": covariate dimension")
+        check_int("N", self.N, minimum=1, paper=_WHERE + ": prompt length")
+        object.__setattr__(self, "d", int(self.d))
+        object.__setattr__(self, "N", int(self.N))
+        object.__setattr__(
+            self,
+            "sigma2",
+            check_real("sigma2 (σ²)", self.sigma2, lower=0.0, paper=_WHERE + ": σ² >= 0"),
+        )
+        object.__setattr__(
+            self,
+            "beta_norm",
+            check_real("beta_norm (‖β*‖)", self.beta_norm, lower=0.0, paper=_WHERE),
+        )
+
+
+def hypotheses_trained(setting: Setting) -> None:
+    """The trained rows' hypothesis beyond the Setting's: N ≥ 2 (they tell R* and Γ* from their
+    N − 1 neighbours, which need N − 1 ≥ 1)."""
+    _check_setting(setting.d, setting.N, setting.sigma2, setting.beta_norm)
 
 
 def _check_setting(d: Any, N: Any, sigma2: Any, beta_norm: Any) -> None:
@@ -117,3 +176,16 @@ def thm63_setting(*, d: int, N: int, sigma2: float, beta_norm: float) -> LinearR
         task_cov=np.diag(2.0**-i),
         noise_var=sigma2,
     )
+
+
+#: Named settings, the paper's Table 1 first (spec C17 at N = 5, the CPU-scale proxy of the
+#: paper's GPT2 setting), then the setting each family of checks runs at by default.
+PRESETS: dict[str, Setting] = {
+    "table1": Setting(**C17_SETTING),
+    "thm6.3": Setting(**C18_SETTING),
+    "gd_beta": Setting(d=3, N=5, sigma2=0.49),
+    "model": Setting(d=3, N=6, sigma2=0.49),
+    "flow": Setting(d=3, N=8, sigma2=0.25),
+    "cross_zfb24": Setting(d=3, N=10, sigma2=0.3),
+    "cor6.2_ratio": Setting(d=5, N=20, sigma2=0.03**2),
+}

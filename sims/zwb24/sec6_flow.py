@@ -272,10 +272,10 @@ def check_thm6_3_train(
     N = setting.N
     sigma2 = setting.sigma2
     beta_norm = setting.beta_norm
-    setting = {"d": d, "N": N, "sigma2": sigma2, "beta_norm": beta_norm}
-    validate_thm63(**setting)
-    at_preset = setting == C18_DEFAULTS
-    st = PRESETS["c18_gd_beta"][0].setting if at_preset else thm63_setting(**setting)
+    given = {"d": d, "N": N, "sigma2": sigma2, "beta_norm": beta_norm}
+    validate_thm63(**given)
+    at_preset = given == C18_DEFAULTS
+    st = PRESETS["c18_gd_beta"][0].setting if at_preset else thm63_setting(**given)
     H, Psi, bs, s2 = st.Sigma_x, st.task_cov, st.task_mean, st.noise_var
     seeds = seeds_for(quick, seed)
     Rs = optimal_risk(H, Psi, s2, N)
@@ -412,7 +412,7 @@ def check_thm6_3_train(
             rtol=rt,
             norm=norm,
             fault_alternative=fa,
-            details={**ex, **({} if at_preset else {"setting": setting, **info})},
+            details={**ex, **({} if at_preset else {"setting": given, **info})},
         )[0]
         for (name, pred, alts, _, norm), rt, obs, ex in zip(
             specs, rtols, observed, extra, strict=True

@@ -97,13 +97,13 @@ def check_table1_train(
     N = setting.N
     sigma2 = setting.sigma2
     beta_norm = setting.beta_norm
-    setting = {"d": d, "N": N, "sigma2": sigma2, "beta_norm": beta_norm}
-    validate_table1(**setting)
-    at_preset = setting == C17_DEFAULTS
+    given = {"d": d, "N": N, "sigma2": sigma2, "beta_norm": beta_norm}
+    validate_table1(**given)
+    at_preset = given == C17_DEFAULTS
     lv = (
         c17_levels(PRESETS["c17_ltb"][0].setting)
         if at_preset
-        else c17_levels(table1_setting(**setting), restarts=0)
+        else c17_levels(table1_setting(**given), restarts=0)
     )
     st = lv["setting"]
     seeds = seeds_for(quick, seed)
@@ -186,7 +186,7 @@ def check_table1_train(
         ltb = [(s, pr[1] if fault_no_mlp else pr[0]) for s, pr in pairs]
         lsa = [(s, pr[1]) for s, pr in pairs]
         info = {
-            "setting": setting,
+            "setting": given,
             "plans": [p.details() for p in plans],
             "training": {
                 "LTB": ltb[0][1].extra["fit"],

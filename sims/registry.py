@@ -34,7 +34,7 @@ __all__ = [
 PAPERS: dict[str, str] = {
     "zfb24": "zfb24",
     "hpcy25": "softmax_multihead",
-    "zwb24": "ltb",  # its cross-check uses zfb24's Γ, so it comes after
+    "zwb24": "zwb24",  # its cross-check uses zfb24's Γ, so it comes after
     "czz24": "sparse_multihead",
     "collins24": "softmax_window",
 }

@@ -64,7 +64,7 @@ __all__ = [
 
 
 def figure_filename(path: str) -> str:
-    """``"sims.figures.ltb:fig_rates"`` → ``"ltb_fig_rates.png"`` (unique across papers)."""
+    """``"sims.figures.zwb24:fig_rates"`` → ``"ltb_fig_rates.png"`` (unique across papers)."""
     mod, _, fn = path.partition(":")
     return f"{anchor(mod.rsplit('.', 1)[-1])}_{anchor(fn)}.png"
 

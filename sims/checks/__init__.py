@@ -16,9 +16,6 @@ MOVED: dict[str, str] = {
     "sims.checks.softmax_multihead_rows": "sims.checks.softmax_multihead.evidence",
     "sims.checks.softmax_multihead_settings": "sims.checks.softmax_multihead",
     "sims.checks.softmax_multihead_setting_rows": "sims.checks.softmax_multihead",
-    # --- ltb (zwb24)
-    "sims.checks.ltb_forward": "sims.checks.ltb",
-    "sims.checks.ltb_settings": "sims.checks.ltb",
     # --- sparse_multihead (czz24)
     "sims.checks.sparse_multihead_s1": "sims.checks.sparse_multihead",
     "sims.checks.sparse_multihead_fig1b": "sims.checks.sparse_multihead",

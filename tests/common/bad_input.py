@@ -37,7 +37,7 @@ MODULES = (
     "theory.common.baselines",
     "theory.zfb24",
     "theory.softmax_multihead",
-    "theory.ltb",
+    "theory.zwb24",
     "theory.softmax_window",
     "theory.sparse_multihead",
 )

@@ -79,7 +79,7 @@ def test_cli_exits_2_naming_the_key(capsys: pytest.CaptureFixture[str]) -> None:
     r = RESULTS[0]
     key = r.keys[0]
     for argv, needle in (
-        (["--set", f"{key}=nan", "--set", f"{key}=1"], "given twice"),
+        (["--set", f"{key}=1", "--set", f"{key}=2"], "given twice"),
         (["--set", "no_such_key=1"], "no_such_key"),
         (["--set", f"{key}="], key),
         (["--set", "novalue"], "key=value"),

@@ -19,10 +19,6 @@ MOVED: dict[str, str] = {
     # --- ltb (zwb24)
     "sims.checks.ltb_forward": "sims.checks.ltb",
     "sims.checks.ltb_settings": "sims.checks.ltb",
-    # --- sparse_multihead (czz24)
-    "sims.checks.sparse_multihead_s1": "sims.checks.sparse_multihead",
-    "sims.checks.sparse_multihead_fig1b": "sims.checks.sparse_multihead",
-    "sims.checks.sparse_multihead_probe": "sims.checks.sparse_multihead",
     # --- softmax_window (collins24)
     "sims.checks.softmax_window_more": "sims.checks.softmax_window",
     "sims.checks.softmax_window_settings": "sims.checks.softmax_window.evidence",

@@ -35,7 +35,7 @@ PAPERS: dict[str, str] = {
     "zfb24": "zfb24",
     "hpcy25": "softmax_multihead",
     "zwb24": "zwb24",  # its cross-check uses zfb24's Γ, so it comes after
-    "czz24": "sparse_multihead",
+    "czz24": "czz24",
     "collins24": "softmax_window",
 }
 

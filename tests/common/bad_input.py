@@ -39,7 +39,7 @@ MODULES = (
     "theory.softmax_multihead",
     "theory.zwb24",
     "theory.softmax_window",
-    "theory.sparse_multihead",
+    "theory.czz24",
 )
 #: Seconds a single call may take before it counts as a hang.
 CALL_LIMIT = 20

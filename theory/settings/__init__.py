@@ -23,7 +23,6 @@ from theory.settings.softmax_window import (
     SoftmaxWindowSetting,
     SphereCovariates,
 )
-from theory.settings.sparse_multihead import SPARSE_PRIORS, SparseRegressionICL
 from theory.settings.validators import (
     PSD_RTOL,
     Matrix,
@@ -49,8 +48,6 @@ __all__ = [
     "SphereCovariates",
     "LipschitzTasks",
     "SoftmaxWindowSetting",
-    "SparseRegressionICL",
-    "SPARSE_PRIORS",
     "as_matrix",
     "as_vector",
     "check_int",

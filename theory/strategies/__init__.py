@@ -24,9 +24,9 @@ from theory.strategies.common import (
     psd_matrices,
     variances,
 )
+from theory.strategies.czz24 import czz24_settings
 from theory.strategies.softmax_multihead import hpcy25_settings
 from theory.strategies.softmax_window import collins24_settings
-from theory.strategies.sparse_multihead import czz24_settings
 from theory.strategies.zfb24 import zfb24_settings
 from theory.strategies.zwb24 import zwb24_settings
 

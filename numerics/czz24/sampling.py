@@ -1,0 +1,61 @@
+"""[czz24] §2 samplers (numpy): sparse tasks under both priors and Gaussian contexts.
+
+Every function takes an explicit ``np.random.Generator``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from numerics.sampling import gaussian_rows
+from theory.czz24.settings import SparseRegressionICL
+from theory.settings import check_int
+
+__all__ = ["SparseBatch", "sample_sparse_tasks", "sample_sparse_prompts"]
+
+
+@dataclass(frozen=True, slots=True)
+class SparseBatch:
+    X: np.ndarray  # (B, n, d) context covariates
+    eps: np.ndarray  # (B, n) context label noise
+    y: np.ndarray  # (B, n) labels y = X w + eps
+    w: np.ndarray  # (B, d) sparse tasks
+    xq: np.ndarray  # (B, q, d) queries
+    yq: np.ndarray  # (B, q) noisy query labels
+
+
+def sample_sparse_tasks(
+    setting: SparseRegressionICL, B: int, *, rng: np.random.Generator
+) -> np.ndarray:
+    """``B`` tasks: uniform support of size ``s``; values ``±1/√s`` (sign) or ``N(0, 1)``
+    (gauss)."""
+    B = check_int("B (number of prompts)", B, minimum=1)
+    d, s = setting.d, setting.s
+    keys = rng.random((B, d))
+    supp = np.argsort(keys, axis=1)[:, :s]  # uniform s-subset
+    if setting.prior == "sign":
+        vals = rng.choice(np.array([-1.0, 1.0]), size=(B, s)) / math.sqrt(s)
+    else:
+        vals = rng.standard_normal((B, s))
+    w = np.zeros((B, d))
+    np.put_along_axis(w, supp, vals, axis=1)
+    return w
+
+
+def sample_sparse_prompts(
+    setting: SparseRegressionICL, B: int, *, rng: np.random.Generator, n: int | None = None
+) -> SparseBatch:
+    """``B`` prompts of ``n`` (default ``setting.n``) context pairs and ``setting.q`` queries."""
+    n = setting.n if n is None else check_int("n (context length)", n, minimum=1)
+    w = sample_sparse_tasks(setting, B, rng=rng)
+    S = setting.Sigma_x_array
+    X = gaussian_rows(rng, (B, n), S)
+    xq = gaussian_rows(rng, (B, setting.q), S)
+    sd = math.sqrt(setting.sigma2)
+    eps = sd * rng.standard_normal((B, n))
+    y = np.einsum("bnd,bd->bn", X, w) + eps
+    yq = np.einsum("bqd,bd->bq", xq, w) + sd * rng.standard_normal((B, setting.q))
+    return SparseBatch(X=X, eps=eps, y=y, w=w, xq=xq, yq=yq)

@@ -1,0 +1,197 @@
+"""czz24 theory: constructions (symbolic and hypothesis float64), pre-GD closed forms, the OLS API,
+bounds, settings validation (spec 000 V-R1..R3, R8, R10)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from numerics.czz24 import sec4_constructions as CC
+from numerics.czz24.contexts import token_matrix
+from numerics.czz24.predictors import pregd_path
+from numerics.testing import assert_passed
+from theory.common.symbols import d as d_sym
+from theory.common.symbols import n as n_sym
+from theory.common.symbols import sigma2 as s2_sym
+from theory.czz24 import (
+    alg1,
+    alg1_layer,
+    apply_layer,
+    forward,
+    head_importance,
+    ols_excess_expr,
+    ols_excess_risk,
+    pregd_coefficient,
+    pregd_transformer,
+    pruning_keep,
+    task_second_moment,
+)
+from theory.czz24.settings import PRESETS, SparseRegressionICL
+from theory.strategies import czz24_settings
+
+#: float64 round-off of the label row carried through layer 1
+LABEL_ROW_ATOL = 1e-12
+#: float64 round-off: columns the mask hides must not move
+MASK_ATOL = 1e-14
+#: float64 of two pre-GD runs related by label scaling
+EQUIVARIANCE_RTOL = 1e-9
+#: float64 through k layers against the numpy GD residuals
+RESIDUAL_RTOL = 1e-9
+#: absolute floor of the same comparison
+RESIDUAL_ATOL = 1e-9
+
+
+@pytest.mark.float
+@pytest.mark.result("czz24:prop4.1")
+@pytest.mark.result("czz24:prop4.2")
+@settings(max_examples=30)
+@given(
+    d=st.integers(1, 8),
+    n=st.integers(1, 20),
+    q=st.integers(1, 4),
+    k=st.integers(1, 6),
+    eta_frac=st.floats(0.05, 0.99),
+    sigma=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+@example(d=5, n=7, q=3, k=5, eta_frac=0.9, sigma=0.5, seed=0)
+def test_constructions_hypothesis(
+    d: int, n: int, q: int, k: int, eta_frac: float, sigma: float, seed: int
+) -> None:
+    """Spec V-R1/R2 (d): rows 1..d of H^(1) = X̃ᵀ (1e-10), row d+1 = (y, 0), and for every ℓ ≤ k
+    and query −H^(ℓ)_{d+1,n+j} = ⟨w̃^ℓ, x̃_{n+j}⟩ (1e-9(1 + |ŷ|)), η ∈ (0, 1/λ_max(Ĝ))."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = X @ rng.standard_normal(d) + sigma * rng.standard_normal(n)
+    Xq = rng.standard_normal((q, d))
+    r = X.T @ y / n
+    lmax = float(np.linalg.eigvalsh((X * r).T @ (X * r) / n)[-1])
+    eta = eta_frac / max(lmax, 1e-12)
+    Hs = forward(pregd_transformer(d, n, eta, k), token_matrix(X, y, Xq), n)
+    ref = alg1(X, y, np.vstack([X, Xq])).T
+    assert np.max(np.abs(Hs[1][:d] - ref)) <= 1e-10 * (1 + np.abs(ref).max())
+    assert np.allclose(Hs[1][d], np.hstack([y, np.zeros(q)]), rtol=0, atol=LABEL_ROW_ATOL)
+    path = pregd_path(X[None], y[None], eta, k)[:, 0]
+    for l in range(1, k + 1):
+        yhat = path[l] @ Xq.T
+        assert np.all(np.abs(-Hs[1 + l][d, n:] - yhat) <= 1e-9 * (1 + np.abs(yhat)))
+        assert np.allclose(
+            Hs[1 + l][d, :n], y - path[l] @ X.T, rtol=RESIDUAL_RTOL, atol=RESIDUAL_ATOL
+        )
+
+
+@pytest.mark.result("czz24:eq2.2")
+def test_apply_layer_mask_ignores_query_columns() -> None:
+    """Only context columns act as keys/values: changing a query column changes only itself."""
+    rng = np.random.default_rng(1)
+    W_E, layer = alg1_layer(3, 4)
+    E = rng.standard_normal((4, 6))
+    E2 = E.copy()
+    E2[:, 5] = rng.standard_normal(4)
+    H, H2 = apply_layer(W_E @ E, layer, 4), apply_layer(W_E @ E2, layer, 4)
+    assert np.allclose(H[:, :5], H2[:, :5], rtol=0, atol=MASK_ATOL)
+
+
+@pytest.mark.result("czz24:thm5.3-lower")
+def test_ols_api_builds_on_base_and_branches() -> None:
+    assert sp.simplify(ols_excess_expr() - s2_sym * d_sym / (n_sym - d_sym - 1)) == 0
+    assert math.isinf(ols_excess_risk(16, 17, 0.01, 4.0))
+    assert ols_excess_risk(16, 16, 0.0, 4.0) == 0.0
+    pw = ols_excess_risk(d_sym, n_sym, s2_sym, 1)
+    assert isinstance(pw, sp.Piecewise)
+    with pytest.raises(ValueError, match="sigma2"):
+        ols_excess_risk(4, 10, -1.0, 1.0)
+
+
+@pytest.mark.result("czz24:sec2")
+def test_setting_validation_and_moments() -> None:
+    with pytest.raises(ValueError, match="sparsity"):
+        SparseRegressionICL.isotropic(d=3, s=4, n=5, sigma2=0.1)
+    with pytest.raises(ValueError, match="prior"):
+        SparseRegressionICL.isotropic(d=3, s=2, n=5, sigma2=0.1, prior="laplace")
+    with pytest.raises(ValueError, match="Sigma_diag"):
+        SparseRegressionICL.diagonal([1.0, -1.0], s=1, n=3, sigma2=0.0)
+    assert task_second_moment(d_sym, sp.Symbol("s", positive=True), "sign") == 1 / d_sym
+    assert task_second_moment(16, 4, "gauss") == 0.25
+
+
+@pytest.mark.result("czz24:sec2")
+@settings(max_examples=20)
+@given(czz24_settings())
+def test_strategy_draws_valid_settings(st_: SparseRegressionICL) -> None:
+    S = st_.Sigma_x_array
+    assert np.all(np.linalg.eigvalsh(S) > 0) and st_.s <= st_.d
+    assert math.isclose(st_.task_second_moment * st_.d, st_.signal)
+
+
+@pytest.mark.result("czz24:eq4.3")
+@settings(max_examples=25)
+@given(c=st.floats(0.1, 10.0), sign=st.sampled_from([-1.0, 1.0]), seed=st.integers(0, 2**32 - 1))
+def test_label_scaling_equivariance_hypothesis(c: float, sign: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((7, 4))
+    y = X @ rng.standard_normal(4) + 0.3 * rng.standard_normal(7)
+    eta = 0.5
+    a = pregd_coefficient(X, sign * c * y, eta / c**2, 5)
+    b = sign * c * pregd_coefficient(X, y, eta, 5)
+    assert np.allclose(a, b, rtol=EQUIVARIANCE_RTOL, atol=1e-12 * (1 + np.abs(b).max()))
+
+
+@pytest.mark.result("czz24:eq3.1")
+def test_head_importance_metric() -> None:
+    W = head_importance([[1.0, 3.0, 0.0], [2.0, 2.0, 4.0]])
+    assert np.allclose(W.sum(axis=1), 1.0)
+    assert pruning_keep(W).tolist() == [[True, True, True], [False, False, True]]
+    with pytest.raises(ValueError, match="sums to 0"):
+        head_importance([[0.0, 0.0]])
+
+
+@pytest.mark.slow
+@pytest.mark.thorough
+@pytest.mark.result("czz24:heads-alg1")
+def test_head_count_lbfgs_fit_on_contexts() -> None:
+    """Spec V-R11 (thorough tier only: minutes): L-BFGS fits of h free heads to r̂ ⊙ x."""
+    assert_passed(CC.check_heads_alg1_optim_fit(PRESETS["paper"], quick=False))
+
+
+def test_exported_functions_validate_their_domains() -> None:
+    """The functions of theory.czz24 check their arguments where they are defined
+    (domains declared once in ``theory/czz24/domains.py``) and name the parameter; the
+    exports are those same objects, and ``f.raw`` is the unchecked function for hot loops."""
+    import theory.czz24 as czz
+    from theory.czz24 import sec4_2_pregd as pregd
+    from theory.czz24 import sec4_constructions as constructions
+    from theory.czz24 import sec5_bayes as bayes
+    from theory.czz24 import sec5_bounds as bounds
+
+    assert czz.rhat is constructions.rhat is pregd.rhat and callable(czz.rhat.raw)
+    X, y = np.arange(20.0).reshape(10, 2) % 7 - 3, np.linspace(-1.0, 1.0, 10)
+    assert np.array_equal(
+        czz.pregd_coefficient(X, y, 0.3, 4), pregd.pregd_coefficient(X, y, 0.3, 4)
+    )
+    assert isinstance(czz.thm53_rate(n_sym, d_sym, 4, s2_sym), sp.Expr)  # SymPy input passes
+    assert (
+        czz.bayes_posterior_mean(X, y, 1, 0.25).shape
+        == bayes.bayes_posterior_mean(X, y, 1, 0.25).shape
+    )
+    with pytest.raises(ValueError, match="sigma2 must be .*σ² > 0"):
+        czz.bayes_posterior_mean(X, y, 1, 0.0)
+    with pytest.raises(ValueError, match="X must be .*finite"):
+        czz.pregd_gram(np.where(X > 2, np.nan, X), y)
+    with pytest.raises(TypeError, match="n must be .*context length"):
+        czz.ols_excess_risk(16, "24", 0.01, 1.0)
+    with pytest.raises(ValueError, match="t must be .*GD steps"):
+        czz.pregd_iterate(X, y, 0.3, -1)
+    with pytest.raises(ValueError, match="shapes do not match"):
+        czz.alg1(X, y, np.ones((3, 5)))
+    with pytest.raises(ValueError, match="y must have one label per row"):
+        czz.rhat(X, y[:5])
+    with pytest.raises(ValueError, match="delta must be < d"):
+        bounds.thm52_bound(100, 2.0, 0.1, 4.0, 4, 8.0)  # log(d/δ) < 0: no silent NaN
+    with pytest.raises(ValueError, match="s .*must be ≤ d"):
+        czz.supports(3, 4)

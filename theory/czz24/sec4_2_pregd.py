@@ -1,0 +1,192 @@
+"""[czz24] §4.2 Eq. (4.3): pre-GD (GD on the Alg. 1-preprocessed context) in closed form.
+
+All functions act on one context ``(X, y)`` (``X`` n×d) in float64 (spec 000 R3):
+``Ĝ = R̂Σ̂R̂``, ``b̃ = r̂ ⊙ r̂``, ``w̃^t = U diag(φ_t(λ)) Uᵀ b̃`` with
+``φ_t(λ) = (1 − (1 − ηλ)^t)/λ`` (``φ_t(0) = ηt``), effective coefficient ``ŵ = r̂ ⊙ w̃^t``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from theory.common.backend import dual
+from theory.common.symbols import eta as eta_sym
+from theory.common.symbols import lam as lam_sym
+from theory.common.symbols import t as t_sym
+from theory.czz24.domains import checked
+from theory.czz24.sec4_constructions import rhat
+
+__all__ = [
+    "phi",
+    "pregd_gram",
+    "pregd_iterate",
+    "pregd_coefficient",
+    "gd_coefficient",
+    "pregd_limit",
+    "minnorm_interpolator",
+    "pregd_flow",
+    "pregd_population",
+    "gd_population",
+    "one_step_prediction",
+]
+
+
+def _phi_expr(lam: Any, eta: Any, t: Any) -> sp.Expr:
+    return sp.Piecewise((eta * t, sp.Eq(lam, 0)), ((1 - (1 - eta * lam) ** t) / lam, True))
+
+
+@checked
+def phi(lam: Any, eta: Any, t: Any) -> Any:
+    r"""Spectral filter of ``t`` GD steps from 0 with step ``η`` on an eigenvalue ``λ``.
+
+    Source: [czz24] Eq. (4.3), spectral form [derived] (spec 000 R3.1).
+
+    .. math:: \varphi_t(\lambda) = \frac{1 - (1-\eta\lambda)^t}{\lambda},\qquad
+        \varphi_t(0) = \eta t .
+
+    >>> float(phi(0.5, 1.0, 2)), float(phi(0.0, 0.1, 3))
+    (1.5, 0.30000000000000004)
+    """
+    if not isinstance(lam, np.ndarray) and not isinstance(lam, (int, float)):
+        return dual(_phi_expr, (lam_sym, eta_sym, t_sym), (lam, eta, t))
+    lam = np.asarray(lam, dtype=float)
+    small = np.abs(lam) < 1e-300
+    safe = np.where(small, 1.0, lam)
+    with np.errstate(over="ignore", invalid="ignore"):
+        val = (1.0 - (1.0 - eta * safe) ** t) / safe
+    return np.where(small, eta * t, val)
+
+
+@checked
+def pregd_gram(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(Ĝ, b̃, r̂)`` with ``Ĝ = R̂Σ̂R̂``, ``Σ̂ = XᵀX/n``, ``b̃ = R̂r̂`` (Eq. 4.3, spec §1.5)."""
+    X = np.asarray(X, dtype=float)
+    r = rhat(X, y)
+    S = X.T @ X / X.shape[0]
+    return r[:, None] * S * r[None, :], r * r, r
+
+
+def _spectral(G: np.ndarray, b: np.ndarray, filt: Any) -> np.ndarray:
+    lam, U = np.linalg.eigh(G)
+    return U @ (filt(lam) * (U.T @ b))
+
+
+def _check(eta: Any, t: Any) -> tuple[float, int]:
+    return float(eta), int(t)
+
+
+@checked
+def pregd_iterate(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
+    r"""The pre-GD iterate ``w̃^t`` (preprocessed coordinates) in spectral closed form.
+
+    Source: [czz24] Eq. (4.3); spectral form spec 000 R3.1 [derived].
+
+    .. math:: \tilde w^t = \eta\sum_{k<t}(I - \eta\hat G)^k\tilde b
+        = U\,\mathrm{diag}(\varphi_t(\lambda_k))\,U^\top \tilde b .
+
+    Examples
+    --------
+    >>> X, y = np.eye(2), np.array([2.0, 0.0])   # r̂ = (1, 0), Ĝ = diag(1/2, 0)
+    >>> pregd_iterate(X, y, 1.0, 1).tolist()      # w̃^1 = η b̃ = η r̂²
+    [1.0, 0.0]
+    """
+    eta, t = _check(eta, t)
+    G, b, _ = pregd_gram(X, y)
+    return _spectral(G, b, lambda lam: phi(lam, eta, t))
+
+
+@checked
+def pregd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
+    """Effective raw-space coefficient ``ŵ_pre^t = R̂ w̃^t`` (prediction ``⟨ŵ, x⟩``)."""
+    return rhat(X, y) * pregd_iterate(X, y, eta, t)
+
+
+@checked
+def gd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
+    r"""Raw GD from 0, ``w^t = η Σ_{k<t}(I − ηΣ̂)^k Xᵀy/n`` (spec §1.5, [czz24] Eq. E.3)."""
+    eta, t = _check(eta, t)
+    X = np.asarray(X, dtype=float)
+    return _spectral(X.T @ X / X.shape[0], rhat(X, y), lambda lam: phi(lam, eta, t))
+
+
+@checked
+def minnorm_interpolator(X: Any, y: Any, weights: Any | None = None) -> np.ndarray:
+    r"""``argmin Σ_j ŵ_j²/ω_j s.t. Xŵ = y`` = ``Ω Xᵀ(XΩXᵀ)⁻¹y`` (``Ω = diag(ω)``, default I)."""
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float).reshape(-1)
+    if X.ndim != 2 or X.shape[0] > X.shape[1] or y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X must be n × d with n ≤ d and y of length n (an interpolator), got X "
+            f"{X.shape} and y {y.shape}"
+        )
+    om = np.ones(X.shape[1]) if weights is None else np.asarray(weights, dtype=float)
+    XO = X * om[None, :]
+    return XO.T @ np.linalg.solve(XO @ X.T, y)
+
+
+@checked
+def pregd_limit(X: Any, y: Any) -> np.ndarray:
+    r"""``lim_{t→∞} R̂ w̃^t`` for ``0 < η < 2/λ_max(Ĝ)``, all ``r̂_j ≠ 0`` [derived] (R3.3).
+
+    .. math:: n \ge d:\ \hat\Sigma^{-1}\hat r = \hat w_{\rm OLS}; \qquad
+        n < d:\ \hat R^2X^\top(X\hat R^2X^\top)^{-1}y
+        \ (\min \textstyle\sum_j \hat w_j^2/\hat r_j^2).
+    """
+    X = np.asarray(X, dtype=float)
+    n, d = X.shape
+    if n >= d:
+        return np.linalg.solve(X.T @ X, X.T @ np.asarray(y, dtype=float).reshape(-1))
+    return minnorm_interpolator(X, y, rhat(X, y) ** 2)
+
+
+@checked
+def pregd_flow(X: Any, y: Any, tau: float) -> np.ndarray:
+    r"""Gradient-flow pre-GD ``w̃(τ) = (I − e^{−τĜ})Ĝ⁺b̃`` [derived] (spec R3.7); τ ↔ ηt."""
+    tau = float(tau)
+    G, b, _ = pregd_gram(X, y)
+
+    def filt(lam: np.ndarray) -> np.ndarray:
+        small = np.abs(lam) < 1e-300
+        return np.where(small, tau, -np.expm1(-tau * lam) / np.where(small, 1.0, lam))
+
+    return _spectral(G, b, filt)
+
+
+@checked
+def pregd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
+    r"""Population (``n → ∞``) limit of ``ŵ_pre^t`` for diagonal Σ [derived] (spec R3.6).
+
+    .. math:: \hat w_j^t \to w^*_j\bigl[1 - (1 - \eta r_j^2\Sigma_{jj})^t\bigr],\quad
+        r_j = \Sigma_{jj} w^*_j .
+
+    >>> pregd_population([0.5, 0.0], [1.0, 1.0], 4.0, 1).tolist()   # η = 1/β² = s: exact in 1 step
+    [0.5, 0.0]
+    """
+    eta, t = _check(eta, t)
+    w, S = np.asarray(w, dtype=float), np.asarray(Sigma_diag, dtype=float)
+    r = S * w
+    return w * (1.0 - (1.0 - eta * r**2 * S) ** t)
+
+
+@checked
+def gd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
+    """Population limit of raw GD, ``w*_j[1 − (1 − ηΣ_jj)^t]`` [derived] (spec R3.6)."""
+    eta, t = _check(eta, t)
+    w, S = np.asarray(w, dtype=float), np.asarray(Sigma_diag, dtype=float)
+    return w * (1.0 - (1.0 - eta * S) ** t)
+
+
+@checked
+def one_step_prediction(X: Any, y: Any, x_query: Any, eta: Any) -> Any:
+    r"""One pre-GD step cubes the correlations [derived] (spec R3.2): ``ŷ^1 = η Σ_j r̂_j³ x_j``.
+
+    Works on SymPy matrices too (used by the symbolic check of Prop. 4.1 + 4.2).
+    """
+    r = rhat(X, y)
+    if isinstance(r, np.ndarray):
+        return float(eta * np.sum(r**3 * np.asarray(x_query, dtype=float).reshape(-1)))
+    xq = sp.Matrix(x_query)
+    return sp.expand(eta * sum(r[j] ** 3 * xq[j] for j in range(r.shape[0])))

@@ -129,9 +129,7 @@ def check_lem15_mc(
 
 
 def check_lem10_symbolic(
-    setting: Setting,
-    *,
-    quick: bool = True, seed: int = 0, fault_variant: str | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_variant: str | None = None
 ) -> list[Evidence]:
     """Lemma 10's right-hand side is exactly −∇ℓ̃ (d = 2, generic U₁₁, non-commuting Λ)."""
     variant = "paper" if fault_variant is None else fault_variant
@@ -153,9 +151,7 @@ def check_lem10_symbolic(
 
 
 def check_lem17_symbolic(
-    setting: Setting,
-    *,
-    quick: bool = True, seed: int = 0, fault_variant: str | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_variant: str | None = None
 ) -> list[Evidence]:
     """Lemma 17: d/dt(u₋₁² − ‖U₁₁‖_F²) = 2u₋₁u̇₋₁ − 2⟨U₁₁, U̇₁₁⟩ ≡ 0 along the flow (d = 2)."""
     variant = "paper" if fault_variant is None else fault_variant
@@ -465,9 +461,7 @@ def check_cor16_mc(
     return out
 
 
-def check_label_noise_mc(
-    setting: Setting, *, quick: bool = True, seed: int = 0
-) -> list[Evidence]:
+def check_label_noise_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """[derived] label-noise extension: (EXACT) ∇_P L_s = 0 at P = Γ_s⁻¹ (d = 2); (MC) noisy-label
     loss of the full read-out at P = Γ_s⁻¹ equals L*_s and at P = Γ⁻¹ equals L_s(Γ⁻¹) > L*_s."""
     N, s2 = setting.N, setting.noise_var

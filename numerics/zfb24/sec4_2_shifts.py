@@ -41,7 +41,9 @@ PLAIN_GD_MARGIN = 0.1
 _SQ = np.array([[2.0, 0.5, 0.0], [0.5, 1.0, 0.2], [0.0, 0.2, 0.3]])
 
 
-def _shift_cases(L: np.ndarray) -> list[tuple[str, np.ndarray, np.ndarray, object, str | None]]:
+def _shift_cases(
+    L: np.ndarray,
+) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray | str | None, str | None]]:
     """(tag, Λ', S_q, w or query law, spec T-R11 reference at N = 12, M = 6)."""
     wfix = np.array([6.0, -8.0, 0.0])
     return [

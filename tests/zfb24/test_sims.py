@@ -14,16 +14,15 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from numerics.testing import assert_passed
+from numerics.zfb24 import delta_alternatives
+from sims.verify import declared
 from sims.zfb24 import evidence as _ev
 from sims.zfb24 import sec3_model as _m
 from sims.zfb24 import sec4_1_convergence as _c
 from sims.zfb24 import sec4_2_shifts as _s
 from sims.zfb24 import sec4_3_random_cov as _r
 from sims.zfb24 import sec5_flow as _f
-
-from numerics.testing import assert_passed
-from numerics.zfb24 import delta_alternatives
-from sims.verify import declared
 from sims.zfb24.train import PRESETS, final_weights, train_lsa
 from theory.common.protocols import function_path
 from theory.zfb24.settings import PRESETS as SETTINGS

@@ -106,8 +106,8 @@ class Setting:
 
 #: Named settings: the paper's reference setting and the presets the checks run at by default.
 #: Each check declares the preset it runs at (``Check(..., at=PRESETS[name])``): its former
-#: keyword defaults, so that a run without ``--set`` is the run it always was.  ``d3_N*`` are generic points:
-#: a random non-diagonal Λ (d = 3) drawn from the check's seed.
+#: keyword defaults, so that a run without ``--set`` is the run it always was.  ``d3_N*`` are
+#: generic points: a random non-diagonal Λ (d = 3) drawn from the check's seed.
 PRESETS: dict[str, Setting] = {
     "paper": Setting(),  # the spec's reference: Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3, M = 5
     "thm4_train": Setting(N=4),  # the trained Theorem 4 runs (sims.zfb24.train "thm4_*")

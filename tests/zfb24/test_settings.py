@@ -81,7 +81,7 @@ def test_thm8_off_by_one_fails_at_a_drawn_separable_setting(fault: str) -> None:
     [
         (["sigma_init=1.2", "d=3", "N=6", "spectrum=0.5,1,2"], "σ²‖Γ‖_op√d"),
         (["d=3", "N=6", "spectrum=0.5,1"], "spectrum"),
-        (["d=3", "N=6", "spectrum=0.5,-1,2"], "positive definite"),
+        (["d=3", "N=6", "spectrum=0.5,-1,2"], "spectrum[1] must be > 0 (zfb24 §3.3: Λ ≻ 0)"),
         (["N=1"], "N ≥ 2"),
     ],
 )

@@ -169,12 +169,19 @@ def declared_checks(results: Sequence[Result]) -> dict[str, Check]:
                         f"values ({faults[name]!r}, {kw!r})"
                     )
                 faults[name] = kw
-            if c.expect != old.expect or c.tier != old.tier:
+            if (c.expect, c.tier, c.at, c.fixed) != (old.expect, old.tier, old.at, old.fixed):
                 raise ValueError(
-                    f"{c.path}: declared with expect/tier {old.expect}/{old.tier} "
-                    f"and {c.expect}/{c.tier}"
+                    f"{c.path}: declared with expect/tier/at/fixed {old.expect}/{old.tier}/"
+                    f"{old.at}/{old.fixed!r} and {c.expect}/{c.tier}/{c.at}/{c.fixed!r}"
                 )
-            out[c.path] = Check(c.path, faults=faults, expect=c.expect, tier=c.tier)
+            out[c.path] = Check(
+                c.path,
+                faults=faults,
+                expect=c.expect,
+                tier=c.tier,
+                at=c.at,
+                fixed=c.fixed,
+            )
     return out
 
 

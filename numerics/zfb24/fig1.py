@@ -27,6 +27,7 @@ from numerics.zfb24.sampling import (
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
 from theory.zfb24.claims import CLAIMS
+from theory.zfb24.settings import Setting
 
 __all__ = ["check_rdm_risk_mc", "check_fig1_mc", "check_fig1_symbolic_limit"]
 
@@ -44,12 +45,10 @@ LS_ZERO_ATOL = 1e-12
 
 
 def check_rdm_risk_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    N: int = 20,
-    delta: float | None = None,
     fault_gamma_k: float | None = None,
 ) -> list[Evidence]:
     """[derived] r(δ, c, M) vs MC of the normalised squared error of ŷ = δ x_qᵀĝ on
@@ -57,7 +56,9 @@ def check_rdm_risk_mc(
     test prompts (Λ_new = c·diag(Exp(1))), c ∈ {1, 2}, M ∈ {10, 40}; and the fixed-test r_I.
 
     ``fault_gamma_k`` (negative control) samples the test entries from Gamma(k, 1/k) (same mean 1)
-    while the prediction keeps the Exp(1) moments (1, 2, 6)."""
+    while the prediction keeps the Exp(1) moments (1, 2, 6).  The setting gives d, N and δ (none:
+    Theorem 8's δ(N) = N/(3N+d+5))."""
+    d, N, delta = setting.d, setting.N, setting.delta
     law = (
         ("exp", None)
         if fault_gamma_k is None
@@ -103,11 +104,12 @@ def check_rdm_risk_mc(
     return out
 
 
-def check_fig1_mc(*, quick: bool = True, seed: int = 0, d: int = 20) -> list[Evidence]:
+def check_fig1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Figure 1 proxies (spec §4 P1): least squares = 0 for M ≥ d and (d − M)/d below (MC, fixed
     panel); LSA limit ≤ zero estimator at c = 1 and ≫ zero at c = 9; δ_R(40), δ_R(100)
     references.  The least-squares numbers are the figure's
     (:func:`numerics.zfb24.figures.compute_fig_1` on this check's grid and stream)."""
+    d = setting.d  # Figure 1's d = 20 (fixed: the figure's own setting and spec §4's references)
     rng = np.random.default_rng(seed)
     # the figure's numbers at the check's grid: least squares by MC on the fixed panel
     # (M = 5, 15) and on the random c = 1 panel (M = d + 5)
@@ -161,7 +163,11 @@ def check_fig1_mc(*, quick: bool = True, seed: int = 0, d: int = 20) -> list[Evi
 
 
 def check_fig1_symbolic_limit(
-    *, quick: bool = True, seed: int = 0, fault_limit_fn: Callable[[Any], Any] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_limit_fn: Callable[[Any], Any] | None = None,
 ) -> list[Evidence]:
     """[derived] Value check of the Figure 1 "LSA limit" that ``check_fig1_mc`` only orders against
     the zero estimator (values, not only orderings): ``lsa_limit_random(c)`` equals the

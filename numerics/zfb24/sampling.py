@@ -13,11 +13,14 @@ from typing import Any
 import numpy as np
 
 from numerics.sampling import gaussian_rows, psd_sqrt
+from theory.zfb24.settings import Setting
 
 __all__ = [
     "SPEC_LAMBDA",
     "spec_Lambda",
     "random_spd",
+    "setting_Lambda",
+    "setting_theta",
     "random_theta",
     "sample_linear",
     "sample_quadratic_task",
@@ -46,6 +49,20 @@ def random_theta(d: int, rng: np.random.Generator) -> np.ndarray:
 
 def spec_Lambda() -> np.ndarray:
     return np.diag(SPEC_LAMBDA)
+
+
+def setting_Lambda(setting: Setting, rng: np.random.Generator) -> np.ndarray:
+    """Λ of a zfb24 Setting: diag(spectrum), or, with ``spectrum=None``, a generic Λ
+    (:func:`random_spd` at d, drawn from ``rng``: the draw happens only then)."""
+    if setting.spectrum is None:
+        return random_spd(setting.d, rng)
+    return np.diag(np.asarray(setting.spectrum, dtype=float))
+
+
+def setting_theta(d: int) -> np.ndarray:
+    """The deterministic Θ = d^(-1/4) I of Assumption 3 (‖ΘΘᵀ‖_F = 1; ΘΘᵀ = I/2 at d = 4, the
+    spec's reference start)."""
+    return np.eye(d) / np.sqrt(np.sqrt(float(d)))
 
 
 def sample_linear(

@@ -12,13 +12,20 @@ from numerics.testing import (
 )
 from numerics.zfb24.predictors import lsa_predict, predictor_predict
 from numerics.zfb24.sampling import (
-    random_spd,
     sample_linear,
+    setting_Lambda,
 )
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
+from theory.zfb24.settings import Setting
 
-__all__ = ["check_lem9_symbolic", "check_eq6_symbolic", "check_eq12_float"]
+__all__ = [
+    "check_lem9_symbolic",
+    "check_lem9_float",
+    "check_eq6_symbolic",
+    "check_eq6_float",
+    "check_eq12_float",
+]
 
 
 def _sym_setup(d: int, n: int) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
@@ -38,21 +45,30 @@ def _num_setup(
 
 
 def check_lem9_symbolic(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6, fault_vec_order: str | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_vec_order: str | None = None
 ) -> list[Evidence]:
-    """Lemma 9: ŷ = uᵀHu with column-major Vec (symbolic at d = 1, numeric at d), and H has exactly
-    d+1 negative eigenvalues when N ≥ d.  ``fault_vec_order="row"`` is the negative
-    control (T-R1)."""
-    rng = np.random.default_rng(seed)
-    out: list[Evidence] = []
+    """Lemma 9: ŷ = uᵀHu with column-major Vec, symbolic at the smallest case d = 1, N = 2 (fixed:
+    a symbolic identity, not a setting).  ``fault_vec_order="row"`` is the negative control
+    (T-R1)."""
     E, K, R = _sym_setup(1, 2)
-    out.append(
+    return [
         exact_agreement(
             "Lemma 9 uᵀHu = eq.(6), symbolic d=1, N=2",
             T.prediction_quadratic(T.U_from_weights(K, R), E, 2, order=fault_vec_order or "column"),
             T.prediction_eq6(E, K, R, 2),
         )
-    )
+    ]
+
+
+def check_lem9_float(
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_vec_order: str | None = None
+) -> list[Evidence]:
+    """Lemma 9 at the setting's (d, N): ŷ = uᵀHu with column-major Vec for random weights and
+    prompts, and H has exactly d+1 negative eigenvalues when N ≥ d.  ``fault_vec_order="row"``
+    is the negative control (T-R1)."""
+    d, N = setting.d, setting.N
+    rng = np.random.default_rng(seed)
+    out: list[Evidence] = []
     for rep in range(3 if quick else 10):
         En, Kn, Rn = _num_setup(rng, d, N)
         lhs = T.prediction_quadratic(
@@ -79,19 +95,25 @@ def check_lem9_symbolic(
     return out
 
 
-def check_eq6_symbolic(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 5
-) -> list[Evidence]:
-    """eq. (6) equals the bottom-right entry of the LSA output (3)/(5) (symbolic d=1, numeric)."""
-    rng = np.random.default_rng(seed)
+def check_eq6_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """eq. (6) equals the bottom-right entry of the LSA output (3)/(5), symbolic at d = 1, N = 2
+    (fixed: a symbolic identity, not a setting)."""
     E, K, R = _sym_setup(1, 2)
-    out = [
+    return [
         exact_agreement(
             "eq.(6) = [f_LSA(E)]_{d+1,N+1}, symbolic d=1, N=2",
             sp.expand(T.lsa_output(E, K, R, 2)[1, 2]),
             T.prediction_eq6(E, K, R, 2),
         )
     ]
+
+
+def check_eq6_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """eq. (6) equals the bottom-right entry of the LSA output (3)/(5) at the setting's (d, N),
+    random weights and prompts (FLOAT)."""
+    d, N = setting.d, setting.N
+    rng = np.random.default_rng(seed)
+    out = []
     for rep in range(3 if quick else 10):
         En, Kn, Rn = _num_setup(rng, d, N)
         full = T.lsa_output(En, Kn, Rn, N)[d, N]
@@ -108,14 +130,13 @@ def check_eq6_symbolic(
     return out
 
 
-def check_eq12_float(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 10
-) -> list[Evidence]:
+def check_eq12_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """eqs. (12)/(13): the full LSA at the weights (11) with ρ = M predicts x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ for
-    every
-    M (exact identity, FLOAT), including M ≠ N."""
+    every M (exact identity, FLOAT), including M ≠ N; at the setting's Λ (generic: drawn from the
+    seed) and N."""
+    N = setting.N
     rng = np.random.default_rng(seed)
-    L = random_spd(d, rng)
+    L = setting_Lambda(setting, rng)
     K, R = T.W_KQ_star(L, N), T.W_PV_star(L, N)
     P = np.linalg.inv(T.gamma_fn(L, N))
     out = []

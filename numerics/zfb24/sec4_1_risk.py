@@ -25,12 +25,14 @@ from numerics.zfb24.faults import GammaFn, gamma_or_fault
 from numerics.zfb24.figures import compute_risk_rates
 from numerics.zfb24.predictors import predictor_predict
 from numerics.zfb24.sampling import (
-    random_spd,
+    SPEC_LAMBDA,
     sample_quadratic_task,
+    setting_Lambda,
     spec_Lambda,
 )
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
+from theory.zfb24.settings import Setting
 
 __all__ = [
     "check_thm5_mc",
@@ -39,6 +41,7 @@ __all__ = [
     "check_cor6_mc",
     "check_cor6_rate",
     "check_cor6_float_threshold",
+    "check_cor6_float_threshold_generic",
     "check_thm5_float_generic_values",
 ]
 
@@ -58,16 +61,17 @@ def _thm5_config() -> tuple[np.ndarray, np.ndarray, float]:
 
 
 def check_thm5_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    N: int = 10,
-    M: int = 5,
     fault_gamma_fn: GammaFn | None = None,
     fault_p_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """Theorem 5 on the spec's nonlinear task (d = 3, N = 10, M = 5): MC of the risk of the trained
-    predictor x_qᵀΓ⁻¹ĝ (applied to sampled prompts) vs the closed form; also at M = 40."""
+    predictor x_qᵀΓ⁻¹ĝ (applied to sampled prompts) vs the closed form; also at 8M.  The
+    setting gives N and M; Λ, w₀ and the noise are the spec's task (d = 3)."""
+    N, M = setting.N, setting.M
     rng = np.random.default_rng(seed)
     L, w0, s2 = _thm5_config()
     P = (
@@ -97,7 +101,7 @@ def check_thm5_mc(
     return out
 
 
-def check_thm5_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_thm5_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Theorem 5 structure (EXACT, d = 2 diagonal symbolic Λ): noiseless specialisation = the §4.1
     display; bias bracket = aᵀΓ⁻²Λ(Λ+trΛI)²a/N²; R(N,N) = 2L*; isotropic R(M,N) (d = 3)."""
     l1, l2 = sp.symbols("l1 l2", positive=True)
@@ -132,7 +136,7 @@ def check_thm5_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     return out
 
 
-def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_cor6_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Corollary 6 / R10 (closed forms): spec reference values of R(M,N), R(N,N) = 2L*, the
     orderings R ≤ tight bound ≤ κ bound (R and the κ bound: the figure's
     :func:`numerics.zfb24.figures.compute_risk_rates` on this check's grid), and the
@@ -202,11 +206,12 @@ def check_cor6_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 
 def check_cor6_mc(
-    *, quick: bool = True, seed: int = 0, N: int = 16, fault_p_fn: GammaFn | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_p_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """MC of R(M, N) (w ~ N(0, I), noiseless) for the predictor x_qᵀΓ⁻¹ĝ at M ∈ {1, 4, 16, 64}:
     the figure's numbers (:func:`numerics.zfb24.figures.compute_risk_rates`) at this check's
-    sample sizes."""
+    sample sizes; the setting gives N (Λ is the figure's, the spec's)."""
+    N = setting.N
     Ms = (1, 4, 16, 64)
     sizes = tuple(n if quick else 10 * n for n in (200_000, 150_000, 100_000, 50_000))
     r = compute_risk_rates(
@@ -227,7 +232,7 @@ def check_cor6_mc(
     ]
 
 
-def check_cor6_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_cor6_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Rates: MC risk at N = 10⁴ has log-log slope −1 in M (floor negligible); the finite-N floor
     (MC of the M → ∞ predictor x_qᵀΓ⁻¹Λw) has slope −2 in N ∈ [50, 5000].  The numbers are the
     figure's (:func:`numerics.zfb24.figures.compute_risk_rates`) on this check's grids."""
@@ -253,61 +258,84 @@ def check_cor6_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 
 def check_cor6_float_threshold(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    N: int = 16,
     fault_threshold_fn: Callable[[np.ndarray, float], int] | None = None,
 ) -> list[Evidence]:
-    """Corollary 6's test-length threshold as the *smallest* M that works (a threshold
-    pinned, not only "holds"), at generic points (the spec Λ and a random non-diagonal Λ, d = 3;
-    ε = 0.37, 0.13, not round): (i) ``cor6_M_threshold`` equals ``⌈(d+1)trΛ/ε⌉`` written out again
-    from Λ's eigenvalues (EXACT); (ii) at M = threshold the κ bound's M-term
-    ``cor6_bound − η ≤ ε`` and (iii) at M = threshold − 1 it is ``> ε`` (ORDER).
-    ``fault_threshold_fn(Λ, ε)`` replaces the threshold (negative control: d in place of d+1)."""
+    """Corollary 6's test-length threshold as the *smallest* M that works (a threshold pinned, not
+    only "holds"), at the setting's Λ = diag(spectrum) and N (ε = 0.37, 0.13, not round): (i)
+    ``cor6_M_threshold`` equals ``⌈(d+1)trΛ/ε⌉`` written out again from Λ's eigenvalues (EXACT);
+    (ii) at M = threshold the κ bound's M-term ``cor6_bound − η ≤ ε`` and (iii) at M = threshold
+    − 1 it is ``> ε`` (ORDER).  ``fault_threshold_fn(Λ, ε)`` replaces the threshold (negative
+    control: d in place of d+1)."""
+    spec = SPEC_LAMBDA if setting.spectrum is None else tuple(setting.spectrum)
+    tag = "spec Λ" if spec == SPEC_LAMBDA else f"setting Λ = diag{spec}"
+    L = spec_Lambda() if spec == SPEC_LAMBDA else np.diag(np.asarray(spec, dtype=float))
+    return _cor6_threshold_rows(tag, L, setting.N, fault_threshold_fn)
+
+
+def check_cor6_float_threshold_generic(
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_threshold_fn: Callable[[np.ndarray, float], int] | None = None,
+) -> list[Evidence]:
+    """:func:`check_cor6_float_threshold` at a generic point: a random non-diagonal Λ (d = 3)
+    drawn from the seed, N of the setting (fixed: a generic point, not a setting)."""
     rng = check_rng(
         seed, "numerics.lsa_flow.checks_risk:check_cor6_threshold_float"
     )  # its first name: same stream
-    cases = [("spec Λ", spec_Lambda()), ("random Λ (d=3)", random_spd(3, rng))]
+    L = setting_Lambda(setting, rng)
+    return _cor6_threshold_rows(f"random Λ (d={setting.d})", L, setting.N, fault_threshold_fn)
+
+
+def _cor6_threshold_rows(
+    tag: str,
+    L: np.ndarray,
+    N: int,
+    fault_threshold_fn: Callable[[np.ndarray, float], int] | None,
+) -> list[Evidence]:
     out: list[Evidence] = []
-    for tag, L in cases:
-        lam = np.linalg.eigvalsh(L)
-        d = len(lam)
-        eta = T.cor6_eta(L, N)
-        for eps in (0.37, 0.13):
-            Mth = (
-                T.cor6_M_threshold(L, eps)
-                if fault_threshold_fn is None
-                else int(fault_threshold_fn(L, eps))
+    lam = np.linalg.eigvalsh(L)
+    d = len(lam)
+    eta = T.cor6_eta(L, N)
+    for eps in (0.37, 0.13):
+        Mth = (
+            T.cor6_M_threshold(L, eps)
+            if fault_threshold_fn is None
+            else int(fault_threshold_fn(L, eps))
+        )
+        out.append(
+            exact_agreement(
+                f"{tag}: Cor. 6 threshold = ⌈(d+1)Σλ/ε⌉ (ε={eps})",
+                Mth,
+                math.ceil((d + 1) * float(np.sum(lam)) / eps),
             )
-            out.append(
-                exact_agreement(
-                    f"{tag}: Cor. 6 threshold = ⌈(d+1)Σλ/ε⌉ (ε={eps})",
-                    Mth,
-                    math.ceil((d + 1) * float(np.sum(lam)) / eps),
-                )
+        )
+        out.append(
+            ordering(
+                f"{tag}: κ bound − η ≤ ε at M = threshold = {Mth} (ε={eps}, N={N})",
+                T.cor6_bound(L, N, Mth) - eta,
+                eps,
+                margin=THRESHOLD_MARGIN,
             )
-            out.append(
-                ordering(
-                    f"{tag}: κ bound − η ≤ ε at M = threshold = {Mth} (ε={eps}, N={N})",
-                    T.cor6_bound(L, N, Mth) - eta,
-                    eps,
-                    margin=THRESHOLD_MARGIN,
-                )
+        )
+        out.append(
+            ordering(
+                f"{tag}: κ bound − η > ε at M = threshold − 1 = {Mth - 1} (smallest M)",
+                eps,
+                T.cor6_bound(L, N, Mth - 1) - eta,
+                margin=THRESHOLD_MARGIN,
             )
-            out.append(
-                ordering(
-                    f"{tag}: κ bound − η > ε at M = threshold − 1 = {Mth - 1} (smallest M)",
-                    eps,
-                    T.cor6_bound(L, N, Mth - 1) - eta,
-                    margin=THRESHOLD_MARGIN,
-                )
-            )
+        )
     return out
 
 
 def check_thm5_float_generic_values(
-    *, quick: bool = True, seed: int = 0, N: int = 7, fault_gamma_fn: GammaFn | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """Generic-point values of the objects the other checks evaluate only at Λ = I, P = I
     or Σ = 0: at a random non-diagonal Λ (d = 3), N = 7, a random P, a random PSD Σ, a random a,
@@ -318,8 +346,8 @@ def check_thm5_float_generic_values(
     rng = check_rng(
         seed, "numerics.lsa_flow.checks_risk:check_generic_values_float"
     )  # its first name: same stream
-    d, M = 3, 5
-    L = random_spd(d, rng)
+    N, d, M = setting.N, setting.d, 5  # M = 5: a test length unlike N (generic)
+    L = setting_Lambda(setting, rng)
     P = rng.standard_normal((d, d))
     B = rng.standard_normal((d, d))
     Sig = B @ B.T / d
@@ -339,7 +367,7 @@ def check_thm5_float_generic_values(
 
     return [
         row(
-            "Cor. 16 L* = ½[trΛ − tr(Λ²Γ⁻¹)], random Λ, N = 7",
+            f"Cor. 16 L* = ½[trΛ − tr(Λ²Γ⁻¹)], random Λ, N = {N}",
             float(T.optimal_loss(L, N)),
             0.5 * (np.trace(L) - np.trace(L @ L @ Gi)),
         ),

@@ -21,8 +21,15 @@ from numerics.zfb24.sampling import (
 )
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
+from theory.zfb24.settings import Setting
 
-__all__ = ["check_shifts_mc", "check_shifts_mc_covariate_scaling", "check_fn2_mc"]
+__all__ = [
+    "check_shifts_mc",
+    "check_shifts_spec_values",
+    "check_shifts_mc_covariate_scaling",
+    "check_fn2_mc",
+    "check_fn2_limit",
+]
 
 #: §4.2 at M = N = 1000: the LSA's risk and the zero predictor's c²trΛ differ by O(trΛ) (≫ 1).
 COVARIATE_SCALING_MARGIN = 1.0
@@ -34,12 +41,41 @@ PLAIN_GD_MARGIN = 0.1
 _SQ = np.array([[2.0, 0.5, 0.0], [0.5, 1.0, 0.2], [0.0, 0.2, 0.3]])
 
 
-def check_shifts_mc(
-    *, quick: bool = True, seed: int = 0, N: int = 12, M: int = 6, fault_p_fn: GammaFn | None = None
+def _shift_cases(
+    L: np.ndarray,
+) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray | str | None, str | None]]:
+    """(tag, Λ', S_q, w or query law, spec T-R11 reference at N = 12, M = 6)."""
+    wfix = np.array([6.0, -8.0, 0.0])
+    return [
+        ("in-distribution", L, L, None, "1.467317"),
+        ("query shift S_q", L, _SQ, None, "1.852511"),
+        ("covariate scaling c=2", 4 * L, 4 * L, None, "138.7298"),
+        ("task shift: fixed w, ‖w‖ = 10", L, L, wfix, None),
+        ("query shift S_q, non-Gaussian (uniform) query", L, _SQ, "uniform", "1.852511"),
+    ]
+
+
+def check_shifts_spec_values(
+    setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """§4.2 exact shifted risk R(P; Λ', S_q, M) vs MC (spec T-R11: d = 3, N = 12, M = 6,
-    Λ = diag(0.5, 1, 2)): in-distribution, query shift, covariate scaling c = 2, a fixed task
-    with ‖w‖ = 10, and the spec's reference values."""
+    """§4.2 exact shifted risk R(Γ⁻¹; Λ', S_q, M) against the spec's reference values (fixed:
+    numbers printed in spec T-R11 for d = 3, N = 12, M = 6, Λ = diag(0.5, 1, 2))."""
+    L, N, M = np.diag([0.5, 1.0, 2.0]), 12, 6
+    Pt = np.linalg.inv(T.gamma_fn(L, N))
+    return [
+        spec_ref(f"spec T-R11 reference, {tag}", T.shift_risk_fn(Pt, Lp, Sq, M), ref)
+        for tag, Lp, Sq, w, ref in _shift_cases(L)
+        if ref is not None and not isinstance(w, np.ndarray)
+    ]
+
+
+def check_shifts_mc(
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_p_fn: GammaFn | None = None
+) -> list[Evidence]:
+    """§4.2 exact shifted risk R(P; Λ', S_q, M) vs MC at the setting's N and M (Λ = diag(0.5, 1,
+    2), S_q and the fixed task are spec T-R11's, d = 3): in-distribution, query shift, covariate
+    scaling c = 2, a fixed task with ‖w‖ = 10; the query-shift floor."""
+    N, M = setting.N, setting.M
     rng = np.random.default_rng(seed)
     L = np.diag([0.5, 1.0, 2.0])
     P = (
@@ -49,14 +85,6 @@ def check_shifts_mc(
     )
     Pt = np.linalg.inv(T.gamma_fn(L, N))
     n = 250_000 if quick else 2_500_000
-    wfix = np.array([6.0, -8.0, 0.0])
-    cases = [
-        ("in-distribution", L, L, None, "1.467317"),
-        ("query shift S_q", L, _SQ, None, "1.852511"),
-        ("covariate scaling c=2", 4 * L, 4 * L, None, "138.7298"),
-        ("task shift: fixed w, ‖w‖ = 10", L, L, wfix, None),
-        ("query shift S_q, non-Gaussian (uniform) query", L, _SQ, "uniform", "1.852511"),
-    ]
     out = [
         close_agreement(
             "query-shift floor: R(Γ⁻¹; Λ, S_q, M → ∞) = query_shift_floor",
@@ -67,7 +95,7 @@ def check_shifts_mc(
             rtol=1e2 * FLOAT_RTOL,
         )
     ]
-    for tag, Lp, Sq, w, ref in cases:
+    for tag, Lp, Sq, w, _ in _shift_cases(L):
         law = "uniform" if isinstance(w, str) else "gaussian"
         w = None if isinstance(w, str) else w
 
@@ -89,13 +117,13 @@ def check_shifts_mc(
                     rtol=1e3 * FLOAT_RTOL,
                 )
             )
-        if ref is not None:
-            out.append(spec_ref(f"spec T-R11 reference, {tag}", pred, ref))
         out.append(mc_agreement(f"shifted risk, {tag}", pred, mc_mean(draw, n, rng=rng)))
     return out
 
 
-def check_shifts_mc_covariate_scaling(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_shifts_mc_covariate_scaling(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
     """§4.2 covariate scaling x ↦ cx: (i) EXACT M, N → ∞ limit (c²−1)²c²trΛ; (ii) MC of the
     regression
     slope E[ŷ z]/E[z²], z = x_qᵀw, at M = N = 500 (query integrated exactly) against
@@ -152,20 +180,22 @@ def check_shifts_mc_covariate_scaling(*, quick: bool = True, seed: int = 0) -> l
     return out
 
 
-def check_fn2_mc(*, quick: bool = True, seed: int = 0, n: int = 20) -> list[Evidence]:
-    """Footnote 2: one plain GD step (P = I) — MC risk at finite n vs the exact shift_risk(I) and vs
-    theory.common.baselines.gd_risk; EXACT n → ∞ limit tr(Λ(Λ − I)²); LSA beats it for Λ ≠ I."""
+def check_fn2_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Footnote 2: one plain GD step (P = I) on prompts of length n = N at the setting's
+    Λ = diag(spectrum) — MC risk vs the exact shift_risk(I) and vs
+    theory.common.baselines.gd_risk."""
     from theory.common.baselines import gd_risk
 
+    n = setting.N
     rng = np.random.default_rng(seed)
-    L = np.diag([0.5, 1.0, 2.0])
-    I3 = np.eye(3)
+    L = np.diag(np.asarray(setting.spectrum, dtype=float))
+    I3 = np.eye(setting.d)
     pred = T.shift_risk_fn(I3, L, L, n)
     out = [
         close_agreement(
             "plain GD risk: shift_risk(P=I) = baselines.gd_risk(Γ=I)",
             pred,
-            float(gd_risk(I3, L, np.zeros(3), I3, 0.0, n)),
+            float(gd_risk(I3, L, np.zeros(setting.d), I3, 0.0, n)),
             kind="FLOAT",
             atol=0.0,
             rtol=1e3 * FLOAT_RTOL,
@@ -183,6 +213,16 @@ def check_fn2_mc(*, quick: bool = True, seed: int = 0, n: int = 20) -> list[Evid
             mc_mean(draw, 300_000 if quick else 3_000_000, rng=rng),
         )
     )
+    return out
+
+
+def check_fn2_limit(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Footnote 2's limit: EXACT n → ∞ plain-GD risk tr(Λ(Λ − I)²) (symbolic diagonal Λ, d = 2),
+    and the LSA beats plain GD at M = N = 1000, Λ = diag(0.5, 1, 2) (fixed: a symbolic limit and
+    one point of spec T-R14, not a setting)."""
+    L = np.diag([0.5, 1.0, 2.0])
+    I3 = np.eye(3)
+    out = []
     l1, l2, ns = sp.symbols("l1 l2 n", positive=True)
     Ls = sp.diag(l1, l2)
     out.append(

@@ -35,11 +35,14 @@ from numerics.zfb24.sampling import (
 )
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
+from theory.zfb24.hypotheses import thm8_hypotheses
+from theory.zfb24.settings import Setting
 
 __all__ = [
     "check_thm8_symbolic",
     "check_thm8_mc_moments",
     "check_thm8_ode",
+    "check_thm8_ode_spec_values",
     "check_thm8_mc_loss",
     "check_rdm_risk_mc",
     "check_fig1_mc",
@@ -72,7 +75,7 @@ def _gamma_law_m(k: np.ndarray, th: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     return m[0], m[1], m[2]
 
 
-def check_thm8_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_thm8_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Corollary 22 / R12 (EXACT): Exp(1) γ, ζ, δ = N/(3N+d+5), the iid formulas equal the general
     per-coordinate ones, Gamma(k, θ) shrink factor k/(k+2), and
     r(δ_R, 1, N) = 1 − 2δ_R = 2L*_rdm/d."""
@@ -139,10 +142,11 @@ def check_thm8_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     return out
 
 
-def check_thm8_mc_moments(*, quick: bool = True, seed: int = 0, N: int = 8) -> list[Evidence]:
+def check_thm8_mc_moments(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma 21 → Corollary 22: MC of E[Γ_τΛ_τUΛ_τ] (sampled Λ_τ, independent Gamma(k_i, θ_i)
-    entries
-    with different laws so ζ is not symmetric) equals Zc ∘ U entrywise; E[Λ_τ²] = diag(ξ)."""
+    entries with different laws so ζ is not symmetric; d = 3 by the law) equals Zc ∘ U
+    entrywise; E[Λ_τ²] = diag(ξ); at the setting's N."""
+    N = setting.N
     rng = np.random.default_rng(seed)
     k, th = _GAMMA_LAW
     m1, m2, m3 = _gamma_law_m(k, th)
@@ -191,32 +195,42 @@ def _sigma_within_21(sigma_init: float, bound: float) -> float:
     return sigma_init if sigma_init**2 < bound else float(np.sqrt(SIGMA21_FRACTION * bound))
 
 
-def check_thm8_ode(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8, sigma_init: float = 0.15
+def check_thm8_ode_spec_values(
+    setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """Corollary 22 / Lemmas 25–28 / Theorem 8: eq. (52) from Assumption 3 (Exp(1), d = 3, N = 8):
-    spec references (γ = 8, ζ = 2.875, ξ = 2, u₋₁(∞) = 0.658037, u_ii(∞) = 0.379918), balancedness,
-    off-diagonal decay u_ij(0)exp(−ζ_ij∫u²), condition (21) (MC expectation), Lemma 27
-    bound, limit."""
+    """Corollary 22 / Theorem 8 against the spec's reference values γ = 8, ζ = 2.875, ξ = 2,
+    u₋₁(∞) = 0.658037, u_ii(∞) = 0.379918 (fixed: numbers printed in spec T-R12 for Exp(1),
+    d = 3, N = 8)."""
+    d, N = 3, 8
+    m = tuple(np.full(d, float(v)) for v in T.exp_moments())
+    _, xi = T.rdm_coefficients(*m, N)
+    g, _, z = T.rdm_moments(*m, N)
+    Ul, ul = T.rdm_limit(*m, N)
+    return [
+        close_agreement(
+            "spec: γ, ζ, ξ = 8, 2.875, 2",
+            [g[0], z[0, 1], xi[0]],
+            [8, 2.875, 2],
+            kind="FLOAT",
+            atol=FLOAT_RTOL,
+        ),
+        spec_ref("spec: u₋₁(∞)", ul, "0.658037"),
+        spec_ref("spec: u_ii(∞)", Ul[0, 0], "0.379918"),
+    ]
+
+
+def check_thm8_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Corollary 22 / Lemmas 25–28 / Theorem 8: eq. (52) from Assumption 3 (Exp(1)) at the
+    setting's d, N and σ: balancedness, off-diagonal decay u_ij(0)exp(−ζ_ij∫u²), condition (21)
+    (MC expectation; a σ beyond it is replaced by √0.7 of the bound), Lemma 27 bound, limit."""
+    thm8_hypotheses(setting)
+    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
     rng = np.random.default_rng(seed)
     m1, m2, m3 = (np.full(d, float(v)) for v in T.exp_moments())
     m = (m1, m2, m3)
     Zc, xi = T.rdm_coefficients(*m, N)
-    g, _, z = T.rdm_moments(*m, N)
+    _, _, z = T.rdm_moments(*m, N)
     out = []
-    if (d, N) == (3, 8):
-        out.append(
-            close_agreement(
-                "spec: γ, ζ, ξ = 8, 2.875, 2",
-                [g[0], z[0, 1], xi[0]],
-                [8, 2.875, 2],
-                kind="FLOAT",
-                atol=FLOAT_RTOL,
-            )
-        )
-        Ul, ul = T.rdm_limit(*m, N)
-        out.append(spec_ref("spec: u₋₁(∞)", ul, "0.658037"))
-        out.append(spec_ref("spec: u_ii(∞)", Ul[0, 0], "0.379918"))
     Th = random_theta(d, rng)
 
     # condition (21): E[‖Γ_τ‖_op ‖Λ_τ‖_F²] by MC (no closed form)
@@ -295,12 +309,13 @@ def check_thm8_ode(
     return out
 
 
-def check_thm8_mc_loss(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 8
-) -> list[Evidence]:
+def check_thm8_mc_loss(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma 23: MC population loss (full eq.-(6) read-out, Exp(1) random covariance) at a
     non-diagonal
-    U₁₁ equals ℓ_rdm + ½ΣEλ_i (spec T-R12(c)); and at the minimiser it equals L*_rdm."""
+    U₁₁ equals ℓ_rdm + ½ΣEλ_i (spec T-R12(c)); and at the minimiser it equals L*_rdm; at the
+    setting's d and N."""
+    thm8_hypotheses(setting)
+    d, N = setting.d, setting.N
     rng = np.random.default_rng(seed)
     m1, m2, m3 = (np.full(d, float(v)) for v in T.exp_moments())
     m = (m1, m2, m3)
@@ -340,12 +355,10 @@ _GENERIC_LAW = (2.0, 0.7)
 
 
 def check_thm8_float_bounds(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 3,
-    N: int = 5,
-    sigma_init: float = 0.12,
     fault_u_min_fn: Callable[..., float] | None = None,
 ) -> list[Evidence]:
     """Theorem 8's bounds and moment closed forms pinned at a generic law (bounds are
@@ -358,6 +371,8 @@ def check_thm8_float_bounds(
     ζ = (N+1)/N m1m2 + (2m1m2 + (d−2)m1³)/N); E[‖Γ_τ‖_op‖Λ_τ‖_F²] by MC (shared by both sides).
     ``fault_u_min_fn`` replaces ``rdm_u_min`` (negative control: d in place of √d)."""
     # the stream keeps this check's first name, so moving the file moves no random stream
+    thm8_hypotheses(setting)
+    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
     path = "numerics.lsa_flow.checks_random_cov:check_thm8_bounds_generic"
     rng = check_rng(seed, path)
     k, th = _GENERIC_LAW

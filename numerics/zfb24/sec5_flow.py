@@ -30,9 +30,10 @@ from numerics.zfb24.faults import GammaFn, gamma_or_fault
 from numerics.zfb24.figures import compute_flow_trajectory
 from numerics.zfb24.ode import STIFF, integrate_flow, pack, unpack
 from numerics.zfb24.predictors import lsa_predict, weights_from_P
-from numerics.zfb24.sampling import random_spd, random_theta, sample_linear, spec_Lambda
+from numerics.zfb24.sampling import random_theta, sample_linear, setting_Lambda, spec_Lambda
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
+from theory.zfb24.settings import Setting
 
 __all__ = [
     "check_lem15_symbolic",
@@ -41,6 +42,7 @@ __all__ = [
     "check_lem17_symbolic",
     "check_lem10_ode",
     "check_flow_reductions_ode",
+    "check_flow_reductions_isotropic",
     "check_cor16_ode",
     "check_cor16_mc",
     "check_label_noise_mc",
@@ -66,12 +68,13 @@ _SYM_LAMBDA_CASES = (
 )
 
 
-def _flow_setup(seed: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+def _flow_setup(seed: int, setting: Setting) -> tuple[np.ndarray, np.ndarray]:
+    """Λ (the setting's, or generic: drawn from the seed) and a random Θ of Assumption 3."""
     rng = np.random.default_rng(seed)
-    return random_spd(d, rng), random_theta(d, rng)
+    return setting_Lambda(setting, rng), random_theta(setting.d, rng)
 
 
-def check_lem15_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_lem15_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma 15 gradients = SymPy derivatives of ℓ̃ (d = 2; diagonal symbolic Λ and a non-diagonal
     rational Λ, generic non-symmetric U₁₁, symbolic N)."""
     U, v = _sym_state(2)
@@ -87,17 +90,17 @@ def check_lem15_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]
 
 
 def check_lem15_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 3,
-    N: int = 7,
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """MC of ½E(ŷ − ⟨w,x_q⟩)² with the *full* eq.-(6) read-out at random (U₁₁, u₋₁), u₁₂ = u₂₁ = 0,
-    against ℓ̃ + trΛ/2 (spec T-R2)."""
+    against ℓ̃ + trΛ/2 (spec T-R2), at the setting's Λ (generic: drawn from the seed) and N."""
+    d, N = setting.d, setting.N
     rng = np.random.default_rng(seed)
-    L = random_spd(d, rng)
+    L = setting_Lambda(setting, rng)
     G = gamma_or_fault(fault_gamma_fn, L, N)
     n = 200_000 if quick else 2_000_000
     out = []
@@ -126,7 +129,7 @@ def check_lem15_mc(
 
 
 def check_lem10_symbolic(
-    *, quick: bool = True, seed: int = 0, fault_variant: str | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_variant: str | None = None
 ) -> list[Evidence]:
     """Lemma 10's right-hand side is exactly −∇ℓ̃ (d = 2, generic U₁₁, non-commuting Λ)."""
     variant = "paper" if fault_variant is None else fault_variant
@@ -148,7 +151,7 @@ def check_lem10_symbolic(
 
 
 def check_lem17_symbolic(
-    *, quick: bool = True, seed: int = 0, fault_variant: str | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_variant: str | None = None
 ) -> list[Evidence]:
     """Lemma 17: d/dt(u₋₁² − ‖U₁₁‖_F²) = 2u₋₁u̇₋₁ − 2⟨U₁₁, U̇₁₁⟩ ≡ 0 along the flow (d = 2)."""
     variant = "paper" if fault_variant is None else fault_variant
@@ -163,13 +166,10 @@ def check_lem17_symbolic(
 
 
 def check_lem10_ode(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 3,
-    N: int = 8,
-    sigma_init: float = 0.3,
-    t_end: float = 20.0,
     fault_variant: str | None = None,
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
@@ -177,8 +177,10 @@ def check_lem10_ode(
     (solver units), monotone ℓ̃, the semigroup law, U₁₁ not symmetric, and the limit.  (No t = 0
     row: solve_ivp returns the initial state itself at t = 0, so such a row could not fail.)
     Trajectory, loss, limit: the figure's (numerics.zfb24.figures:compute_flow_trajectory)."""
+    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
+    t_end = 20.0  # the transient (the limit is checked by a separate long integration)
     variant = "paper" if fault_variant is None else fault_variant
-    L, Th = _flow_setup(seed, d)
+    L, Th = _flow_setup(seed, setting)
     U0, u0 = T.initial_state(Th, sigma_init)
     fl = compute_flow_trajectory(
         Lambda=L,
@@ -241,20 +243,18 @@ def check_lem10_ode(
 
 
 def check_flow_reductions_ode(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 3,
-    N: int = 8,
-    sigma_init: float = 0.3,
     fault_variant: str | None = None,
 ) -> list[Evidence]:
-    """[derived] reductions: (i) off-diagonal decay in Λ's eigenbasis u_ij(0)exp(−g_iλ_iλ_j∫u²),
-    (ii) the reduced balanced ODE reproduces U₁₁(t), (iii) the isotropic logistic closed form and
-    the
-    spec's reference numbers (d = 5, N = 20, σ = 0.2)."""
+    """[derived] reductions at the setting's Λ (generic: drawn from the seed), N and σ, random Θ:
+    (i) off-diagonal decay in Λ's eigenbasis u_ij(0)exp(−g_iλ_iλ_j∫u²), (ii) the reduced balanced
+    ODE reproduces U₁₁(t)."""
+    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
     variant = "paper" if fault_variant is None else fault_variant
-    L, Th = _flow_setup(seed, d)
+    L, Th = _flow_setup(seed, setting)
     lam, Q = np.linalg.eigh(L)
     g = (1 + 1 / N) * lam + lam.sum() / N
     U0, u0 = T.initial_state(Th, sigma_init)
@@ -294,7 +294,21 @@ def check_flow_reductions_ode(
             atol=solver_scale_atol(float(np.max(np.abs(tr.y[:, : d * d])))),
         )
     )
-    # (iii) isotropic logistic
+    return out
+
+
+def check_flow_reductions_isotropic(
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_variant: str | None = None,
+) -> list[Evidence]:
+    """[derived] the isotropic reduction: U₁₁ = s(t)I with s² logistic, and the spec's reference
+    numbers q*, q(1), u₋₁(∞) (fixed: spec 004 R4 prints them for Λ = I, d = 5, N = 20, σ = 0.2,
+    Θ = d^(-1/4)I)."""
+    variant = "paper" if fault_variant is None else fault_variant
+    out: list[Evidence] = []
     d5, N5, s5 = 5, 20, 0.2
     Th5 = np.eye(d5) / d5**0.25
     U5, u5 = T.initial_state(Th5, s5)
@@ -320,11 +334,10 @@ def check_flow_reductions_ode(
 
 
 def check_cor16_ode(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 3,
-    N: int = 8,
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """Lemma 11 / Corollary 16: isotropic L* (EXACT), E[Λ̂²] = ΓΛ (via theory.common.gaussian),
@@ -332,6 +345,7 @@ def check_cor16_ode(
     ODE end state ℓ̃(T) = min ℓ̃ (solver units)."""
     from theory.common.gaussian import sample_cov_second_moment
 
+    d, N = setting.d, setting.N
     rng = np.random.default_rng(seed)
     Ns = sp.Symbol("N", positive=True)
     out = [
@@ -349,7 +363,7 @@ def check_cor16_ode(
             T.gamma(Ld, Ns) * Ld,
         )
     )
-    L = random_spd(d, rng)
+    L = setting_Lambda(setting, rng)
     G = gamma_or_fault(fault_gamma_fn, L, N)
     lmin = -0.5 * np.trace(L @ L @ np.linalg.inv(G))
     for rep in range(3):
@@ -407,14 +421,15 @@ def check_cor16_ode(
 
 
 def check_cor16_mc(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 7, fault_p_fn: GammaFn | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_p_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """MC loss (full eq.-(6) read-out) at the trained weights of eq. (11) equals L*; perturbing
     P = Γ⁻¹ in random directions raises the loss by the predicted ½tr(ΓΛEΛEᵀ) (paired MC).
 
     ``fault_p_fn(Λ, N)`` replaces the predictor matrix actually run (negative control: Λ⁻¹)."""
+    d, N = setting.d, setting.N
     rng = np.random.default_rng(seed)
-    L = random_spd(d, rng)
+    L = setting_Lambda(setting, rng)
     P = (
         np.linalg.inv(T.gamma_fn(L, N))
         if fault_p_fn is None
@@ -446,11 +461,10 @@ def check_cor16_mc(
     return out
 
 
-def check_label_noise_mc(
-    *, quick: bool = True, seed: int = 0, d: int = 3, N: int = 7, s2: float = 0.5
-) -> list[Evidence]:
+def check_label_noise_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """[derived] label-noise extension: (EXACT) ∇_P L_s = 0 at P = Γ_s⁻¹ (d = 2); (MC) noisy-label
     loss of the full read-out at P = Γ_s⁻¹ equals L*_s and at P = Γ⁻¹ equals L_s(Γ⁻¹) > L*_s."""
+    N, s2 = setting.N, setting.noise_var
     rng = np.random.default_rng(seed)
     l1, l2, Ns, s = sp.symbols("l1 l2 N s2", positive=True)
     Ls = sp.diag(l1, l2)
@@ -469,7 +483,7 @@ def check_label_noise_mc(
             T.optimal_loss_noisy(Ls, Ns, s),
         ),
     ]
-    L = random_spd(d, rng)
+    L = setting_Lambda(setting, rng)
     G, Gn = T.gamma_fn(L, N), T.gamma_noisy_fn(L, N, s2)
     for tag, P, pred in (
         ("Γ_s⁻¹", np.linalg.inv(Gn), float(T.optimal_loss_noisy(L, N, s2))),

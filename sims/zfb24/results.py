@@ -1,21 +1,134 @@
-"""[zfb24] results: the registry of verifiable results of Zhang, Frei, Bartlett (2024)."""
+"""[zfb24] results: the registry of verifiable results of Zhang, Frei, Bartlett (2024), declared
+with the check functions themselves, the preset each runs at (``at``; theory.zfb24.settings
+PRESETS: its former keyword defaults), the fixed ones with their reason, their negative controls
+(fault values are the planted functions of numerics.zfb24.faults) and the trained properties.
+
+The alternatives and shared declarations are named once here (formerly theory/zfb24/controls.py).
+"""
 
 from __future__ import annotations
 
-from theory.common.protocols import Check, Result, TrainedProperty
-from theory.zfb24.controls import (
-    DELTA_NEIGHBOURS,
-    GAMMA_NEIGHBOURS,
-    GENERIC_VALUES,
-    LEM10_ODE,
-    P_LAMBDA_INVERSE,
-    THM4_PRESET,
-    THM8_PRESET,
-    WRONG_GAMMA,
-    fault,
+from numerics.zfb24 import faults as F
+from numerics.zfb24.fig1 import check_fig1_mc, check_fig1_symbolic_limit, check_rdm_risk_mc
+from numerics.zfb24.sec3_model import (
+    check_eq6_float,
+    check_eq6_symbolic,
+    check_eq12_float,
+    check_lem9_float,
+    check_lem9_symbolic,
 )
+from numerics.zfb24.sec4_1_convergence import (
+    check_thm4_ode,
+    check_thm4_ode_beyond_condition,
+    check_thm4_ode_generic,
+    check_thm4_ode_spec_values,
+)
+from numerics.zfb24.sec4_1_risk import (
+    check_cor6_float,
+    check_cor6_float_threshold,
+    check_cor6_float_threshold_generic,
+    check_cor6_mc,
+    check_cor6_rate,
+    check_thm5_float_generic_values,
+    check_thm5_mc,
+    check_thm5_symbolic,
+)
+from numerics.zfb24.sec4_2_shifts import (
+    check_fn2_limit,
+    check_fn2_mc,
+    check_shifts_mc,
+    check_shifts_mc_covariate_scaling,
+    check_shifts_spec_values,
+)
+from numerics.zfb24.sec4_3_random_cov import (
+    check_thm8_float_bounds,
+    check_thm8_mc_loss,
+    check_thm8_mc_moments,
+    check_thm8_ode,
+    check_thm8_ode_spec_values,
+    check_thm8_symbolic,
+)
+from numerics.zfb24.sec5_flow import (
+    check_cor16_mc,
+    check_cor16_ode,
+    check_flow_reductions_isotropic,
+    check_flow_reductions_ode,
+    check_label_noise_mc,
+    check_lem10_ode,
+    check_lem10_symbolic,
+    check_lem15_mc,
+    check_lem15_symbolic,
+    check_lem17_symbolic,
+)
+from sims.figures.zfb24 import fig_1, fig_flow_trajectory, fig_risk_rates
+from sims.zfb24.sec3_model import check_eq6_torch, check_eq12_train
+from sims.zfb24.sec4_1_convergence import (
+    check_thm4_train_population_gd,
+    check_thm4_train_sgd,
+)
+from sims.zfb24.sec4_2_shifts import check_shifts_train
+from sims.zfb24.sec4_3_random_cov import check_thm8_train_sgd
+from sims.zfb24.sec5_flow import check_lem10_train_flow_vs_gd
+from theory.common.protocols import Check, Result, TrainedProperty
+from theory.strategies.zfb24 import thm4_train_settings, thm8_train_settings
+from theory.zfb24.hypotheses import thm4_hypotheses, thm8_hypotheses
+from theory.zfb24.settings import PRESETS as P
 
 __all__ = ["RESULTS", "PROPERTIES"]
+
+# ------------------------------------------------------------------ shared controls (named once)
+
+#: Γ with N+2 in place of N+1 (the prediction a check compares with).
+WRONG_GAMMA = {"fault_gamma_fn": F.wrong_gamma}
+#: Λ in place of Γ (the finite-N terms dropped).
+GAMMA_IS_LAMBDA = {"fault_gamma_fn": F.lambda_as_gamma}
+#: The predictor actually run is Λ⁻¹ (no finite-N terms) in place of Γ⁻¹.
+P_LAMBDA_INVERSE = {"fault_p_fn": F.lambda_inverse}
+#: Every named neighbour of Γ (numerics.zfb24.faults.GAMMA_ALTERNATIVES) as the prediction of a
+#: trained check: N → N±1, the (N+1)/N factor dropped, Λ.
+GAMMA_NEIGHBOURS = {
+    "gamma_N_plus_1": {"fault_gamma_fn": F.gamma_n_plus_1},
+    "gamma_N_minus_1": {"fault_gamma_fn": F.gamma_n_minus_1},
+    "gamma_factor_dropped": {"fault_gamma_fn": F.gamma_factor_dropped},
+    "gamma_is_lambda": GAMMA_IS_LAMBDA,
+}
+#: Theorem 8's named neighbours of δ (numerics.zfb24.faults.delta_alternatives).
+DELTA_NEIGHBOURS = {
+    "delta_N_minus_1": {"fault_alternative": "δ(N−1) (off by one)"},
+    "delta_N_plus_1": {"fault_alternative": "δ(N+1) (off by one)"},
+    "delta_N_infinite": {"fault_alternative": "δ without its finite-N terms (N → ∞)"},
+    "delta_fixed_cov": {"fault_alternative": "δ_F = N/(N+d+1) (fixed-covariance training)"},
+}
+#: Lemma 10's flow variants (a fault of the right-hand side).
+FLOW_VARIANTS = {
+    "transposed_term": {"fault_variant": "transposed"},
+    "symmetrised": {"fault_variant": "symmetrised"},
+}
+
+# ------------------------------------------------------------------ why a check is fixed
+
+SYMBOLIC = "a symbolic identity (symbols, or the smallest case d = 1, N = 2): not a setting"
+SPEC_VALUES = "numbers printed in spec 004 for its reference setting (Λ = diag(0.5, 1, 1.5, 2))"
+GENERIC = "a generic point (a random non-diagonal Λ, d = 3, drawn from the seed): not a setting"
+TRAINED_PRESET = (
+    "trains at the preset of sims.zfb24.train (d = 4, N = 4, Λ = diag(0.5, 1, 1.5, 2), σ = 0.3): "
+    "its trainer takes no setting yet (training in one place: step c)"
+)
+
+#: Listed by Lemma 10 and Lemma 17 (one declaration).
+LEM10_ODE = Check(
+    check_lem10_ode,
+    at=P["d3_N8"],
+    faults={"transposed_term": {"fault_variant": "transposed"}, "wrong_gamma": WRONG_GAMMA},
+)
+#: Generic-point values of L*, R(P; Λ, Λ, N) and Theorem 5's excess (listed by cor16, thm5, shifts).
+GENERIC_VALUES = Check(
+    check_thm5_float_generic_values,
+    at=P["d3_N7"],
+    fixed=GENERIC,
+    faults={"gamma_N_plus_1": {"fault_gamma_fn": F.gamma_n_plus_1}},
+)
+THM4_KEYS = ("d", "N", "spectrum", "sigma_init")
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -31,10 +144,19 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.zfb24.sec3_model:check_lem9_symbolic",
+                check_lem9_symbolic,
+                at=P["d3_N6"],
+                fixed=SYMBOLIC,
+                faults={"row_major_vec": {"fault_vec_order": "row"}},
+            ),
+            Check(
+                check_lem9_float,
+                at=P["d3_N6"],
                 faults={"row_major_vec": {"fault_vec_order": "row"}},
             ),
         ),
+        setting=P["d3_N6"],
+        keys=("d", "N"),
     ),
     Result(
         id="zfb24:eq6",
@@ -44,9 +166,12 @@ RESULTS: tuple[Result, ...] = (
         statement="ŷ = (w^PV_21ᵀ, w^PV_22)(EEᵀ/ρ)[W^KQ_11; w^KQ_21ᵀ]x_q, ρ = prompt length",
         objects=("theory.zfb24:prediction_eq6", "theory.zfb24:lsa_output"),
         checks=(
-            Check("numerics.zfb24.sec3_model:check_eq6_symbolic"),
-            Check("sims.zfb24.sec3_model:check_eq6_torch"),
+            Check(check_eq6_symbolic, at=P["d3_N5"], fixed=SYMBOLIC),
+            Check(check_eq6_float, at=P["d3_N5"]),
+            Check(check_eq6_torch, at=P["d3_N6"]),
         ),
+        setting=P["d3_N5"],
+        keys=("d", "N"),
     ),
     Result(
         id="zfb24:lem15",
@@ -60,12 +185,11 @@ RESULTS: tuple[Result, ...] = (
             "theory.zfb24:loss_of_P",
         ),
         checks=(
-            Check("numerics.zfb24.sec5_flow:check_lem15_symbolic"),
-            Check(
-                "numerics.zfb24.sec5_flow:check_lem15_mc",
-                faults={"gamma_is_lambda": {"fault_gamma_fn": fault("lambda_as_gamma")}},
-            ),
+            Check(check_lem15_symbolic, at=P["d3_N7"], fixed=SYMBOLIC),
+            Check(check_lem15_mc, at=P["d3_N7"], faults={"gamma_is_lambda": GAMMA_IS_LAMBDA}),
         ),
+        setting=P["d3_N7"],
+        keys=("d", "N", "spectrum"),
     ),
     Result(
         id="zfb24:lem10",
@@ -75,17 +199,18 @@ RESULTS: tuple[Result, ...] = (
         statement="U̇ = −u²ΓΛUΛ + uΛ², u̇ = −tr[uΓΛUΛUᵀ − Λ²Uᵀ]",
         objects=("theory.zfb24:flow_rhs",),
         checks=(
-            Check(
-                "numerics.zfb24.sec5_flow:check_lem10_symbolic",
-                faults={
-                    "symmetrised": {"fault_variant": "symmetrised"},
-                    "transposed_term": {"fault_variant": "transposed"},
-                },
-            ),
+            Check(check_lem10_symbolic, at=P["d3_N8"], fixed=SYMBOLIC, faults=FLOW_VARIANTS),
             LEM10_ODE,
-            Check("sims.zfb24.sec5_flow:check_lem10_train_flow_vs_gd", faults=GAMMA_NEIGHBOURS),
+            Check(
+                check_lem10_train_flow_vs_gd,
+                at=P["thm4_train"],
+                fixed=TRAINED_PRESET,
+                faults=GAMMA_NEIGHBOURS,
+            ),
         ),
-        figures=("sims.figures.zfb24:fig_flow_trajectory",),
+        figures=(fig_flow_trajectory,),
+        setting=P["d3_N8"],
+        keys=THM4_KEYS,
     ),
     Result(
         id="zfb24:lem17",
@@ -95,15 +220,11 @@ RESULTS: tuple[Result, ...] = (
         statement="d/dt[u_{-1}² − ‖U11‖_F²] = 0",
         objects=("theory.zfb24:balancedness", "theory.zfb24:balanced_flow_rhs"),
         checks=(
-            Check(
-                "numerics.zfb24.sec5_flow:check_lem17_symbolic",
-                faults={
-                    "transposed_term": {"fault_variant": "transposed"},
-                    "symmetrised": {"fault_variant": "symmetrised"},
-                },
-            ),
+            Check(check_lem17_symbolic, at=P["d3_N8"], fixed=SYMBOLIC, faults=FLOW_VARIANTS),
             LEM10_ODE,
         ),
+        setting=P["d3_N8"],
+        keys=THM4_KEYS,
     ),
     Result(
         id="zfb24:flow_reductions",
@@ -120,10 +241,19 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.zfb24.sec5_flow:check_flow_reductions_ode",
+                check_flow_reductions_ode,
+                at=P["d3_N8"],
                 faults={"symmetrised": {"fault_variant": "symmetrised"}},
             ),
+            Check(
+                check_flow_reductions_isotropic,
+                at=P["d3_N8"],
+                fixed="spec 004 R4's isotropic case and its printed q*, q(1), u₋₁(∞) "
+                "(Λ = I, d = 5, N = 20, σ = 0.2)",
+            ),
         ),
+        setting=P["d3_N8"],
+        keys=THM4_KEYS,
     ),
     Result(
         id="zfb24:cor16",
@@ -137,16 +267,12 @@ RESULTS: tuple[Result, ...] = (
             "theory.zfb24:gamma",
         ),
         checks=(
-            Check(
-                "numerics.zfb24.sec5_flow:check_cor16_ode",
-                faults={"wrong_gamma": WRONG_GAMMA},
-            ),
-            Check(
-                "numerics.zfb24.sec5_flow:check_cor16_mc",
-                faults={"p_lambda_inverse": P_LAMBDA_INVERSE},
-            ),
+            Check(check_cor16_ode, at=P["d3_N8"], faults={"wrong_gamma": WRONG_GAMMA}),
+            Check(check_cor16_mc, at=P["d3_N7"], faults={"p_lambda_inverse": P_LAMBDA_INVERSE}),
             GENERIC_VALUES,
         ),
+        setting=P["d3_N8"],
+        keys=("d", "N", "spectrum"),
     ),
     Result(
         id="zfb24:thm4",
@@ -165,18 +291,22 @@ RESULTS: tuple[Result, ...] = (
             "theory.zfb24:W_PV_star",
         ),
         checks=(
+            Check(check_thm4_ode_spec_values, at=P["paper"], fixed=SPEC_VALUES),
+            Check(check_thm4_ode, at=P["paper"], faults={"gamma_is_lambda": GAMMA_IS_LAMBDA}),
             Check(
-                "numerics.zfb24.sec4_1_convergence:check_thm4_ode",
-                faults={"gamma_is_lambda": {"fault_gamma_fn": fault("lambda_as_gamma")}},
+                check_thm4_ode_generic,
+                at=P["d3_N16"],
+                fixed=GENERIC,
+                faults={"gamma_is_lambda": GAMMA_IS_LAMBDA},
             ),
-            Check("numerics.zfb24.sec4_1_convergence:check_thm4_ode_beyond_condition"),
-            Check("sims.zfb24.sec4_1_convergence:check_thm4_train_sgd", faults=GAMMA_NEIGHBOURS),
-            Check(
-                "sims.zfb24.sec4_1_convergence:check_thm4_train_population_gd",
-                faults=GAMMA_NEIGHBOURS,
-            ),
+            Check(check_thm4_ode_beyond_condition, at=P["paper"]),
+            Check(check_thm4_train_sgd, at=P["thm4_train"], faults=GAMMA_NEIGHBOURS),
+            Check(check_thm4_train_population_gd, at=P["thm4_train"], faults=GAMMA_NEIGHBOURS),
         ),
-        figures=("sims.figures.zfb24:fig_flow_trajectory",),
+        figures=(fig_flow_trajectory,),
+        setting=P["paper"],
+        keys=THM4_KEYS,
+        hypotheses=thm4_hypotheses,
     ),
     Result(
         id="zfb24:eq12",
@@ -186,9 +316,12 @@ RESULTS: tuple[Result, ...] = (
         statement="ŷ = x_qᵀΓ⁻¹((1/M)Σ_{i≤M} y_i x_i)",
         objects=("theory.zfb24:W_KQ_star", "theory.zfb24:W_PV_star"),
         checks=(
-            Check("numerics.zfb24.sec3_model:check_eq12_float"),
-            Check("sims.zfb24.sec3_model:check_eq12_train", faults=GAMMA_NEIGHBOURS),
+            Check(check_eq12_float, at=P["d3_N10"]),
+            Check(check_eq12_train, at=P["thm4_train"], faults=GAMMA_NEIGHBOURS),
         ),
+        setting=P["thm4_train"],
+        keys=THM4_KEYS,
+        hypotheses=thm4_hypotheses,
     ),
     Result(
         id="zfb24:thm5",
@@ -204,12 +337,15 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(
-                "numerics.zfb24.sec4_1_risk:check_thm5_mc",
+                check_thm5_mc,
+                at=P["thm5"],
                 faults={"p_lambda_inverse": P_LAMBDA_INVERSE, "wrong_gamma": WRONG_GAMMA},
             ),
-            Check("numerics.zfb24.sec4_1_risk:check_thm5_symbolic"),
+            Check(check_thm5_symbolic, at=P["thm5"], fixed=SYMBOLIC),
             GENERIC_VALUES,
         ),
+        setting=P["thm5"],
+        keys=("N", "M"),
     ),
     Result(
         id="zfb24:cor6",
@@ -224,22 +360,37 @@ RESULTS: tuple[Result, ...] = (
             "theory.zfb24:tight_bound",
         ),
         checks=(
-            Check("numerics.zfb24.sec4_1_risk:check_cor6_float"),
+            Check(check_cor6_float, at=P["paper"], fixed=SPEC_VALUES),
+            Check(check_cor6_mc, at=P["paper"], faults={"p_lambda_inverse": P_LAMBDA_INVERSE}),
             Check(
-                "numerics.zfb24.sec4_1_risk:check_cor6_mc",
-                faults={"p_lambda_inverse": P_LAMBDA_INVERSE},
+                check_cor6_rate,
+                at=P["paper"],
+                fixed="log-log slopes over grids of M (at N = 10⁴) and N (50 to 5000) at the "
+                "spec's Λ: not one setting",
             ),
-            Check("numerics.zfb24.sec4_1_risk:check_cor6_rate"),
             Check(
-                "numerics.zfb24.sec4_1_risk:check_cor6_float_threshold",
+                check_cor6_float_threshold,
+                at=P["paper"],
                 faults={
                     "threshold_d_for_d_plus_1": {
-                        "fault_threshold_fn": fault("cor6_threshold_d_for_d_plus_1")
+                        "fault_threshold_fn": F.cor6_threshold_d_for_d_plus_1
+                    }
+                },
+            ),
+            Check(
+                check_cor6_float_threshold_generic,
+                at=P["d3_N16"],
+                fixed=GENERIC,
+                faults={
+                    "threshold_d_for_d_plus_1": {
+                        "fault_threshold_fn": F.cor6_threshold_d_for_d_plus_1
                     }
                 },
             ),
         ),
-        figures=("sims.figures.zfb24:fig_risk_rates",),
+        figures=(fig_risk_rates,),
+        setting=P["paper"],
+        keys=("N",),
     ),
     Result(
         id="zfb24:shifts",
@@ -255,14 +406,27 @@ RESULTS: tuple[Result, ...] = (
             "theory.zfb24:query_shift_floor",
         ),
         checks=(
+            Check(check_shifts_mc, at=P["shifts"], faults={"p_lambda_inverse": P_LAMBDA_INVERSE}),
             Check(
-                "numerics.zfb24.sec4_2_shifts:check_shifts_mc",
-                faults={"p_lambda_inverse": P_LAMBDA_INVERSE},
+                check_shifts_spec_values,
+                at=P["shifts"],
+                fixed="numbers printed in spec T-R11 for d = 3, N = 12, M = 6, Λ = diag(0.5, 1, 2)",
             ),
-            Check("numerics.zfb24.sec4_2_shifts:check_shifts_mc_covariate_scaling"),
-            Check("sims.zfb24.sec4_2_shifts:check_shifts_train", faults=GAMMA_NEIGHBOURS),
+            Check(
+                check_shifts_mc_covariate_scaling,
+                at=P["shifts"],
+                fixed="a symbolic M, N → ∞ limit and points at M = N = 500 and 1000: not a setting",
+            ),
+            Check(
+                check_shifts_train,
+                at=P["thm4_train"],
+                fixed=TRAINED_PRESET,
+                faults=GAMMA_NEIGHBOURS,
+            ),
             GENERIC_VALUES,
         ),
+        setting=P["shifts"],
+        keys=("N", "M"),
     ),
     Result(
         id="zfb24:fn2",
@@ -272,7 +436,16 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 004 §6.20, R14",
         statement="x^T((1/n)Σyᵢxᵢ) → xᵀΛw ≠ xᵀw",
         objects=("theory.zfb24:plain_gd_risk_limit",),
-        checks=(Check("numerics.zfb24.sec4_2_shifts:check_fn2_mc"),),
+        checks=(
+            Check(check_fn2_mc, at=P["fn2"]),
+            Check(
+                check_fn2_limit,
+                at=P["fn2"],
+                fixed="a symbolic n → ∞ limit and one point at M = N = 1000: not a setting",
+            ),
+        ),
+        setting=P["fn2"],
+        keys=("N",),
     ),
     Result(
         id="zfb24:thm8",
@@ -291,16 +464,30 @@ RESULTS: tuple[Result, ...] = (
             "theory.zfb24:rdm_pl_constant",
         ),
         checks=(
-            Check("numerics.zfb24.sec4_3_random_cov:check_thm8_symbolic"),
-            Check("numerics.zfb24.sec4_3_random_cov:check_thm8_mc_moments"),
-            Check("numerics.zfb24.sec4_3_random_cov:check_thm8_ode"),
-            Check("numerics.zfb24.sec4_3_random_cov:check_thm8_mc_loss"),
-            Check("sims.zfb24.sec4_3_random_cov:check_thm8_train_sgd", faults=DELTA_NEIGHBOURS),
+            Check(check_thm8_symbolic, at=P["thm8_ode"], fixed=SYMBOLIC),
             Check(
-                "numerics.zfb24.sec4_3_random_cov:check_thm8_float_bounds",
-                faults={"u_min_d_for_sqrt_d": {"fault_u_min_fn": fault("rdm_u_min_d_for_sqrt_d")}},
+                check_thm8_mc_moments,
+                at=P["d3_N8"],
+                fixed="Lemma 21 under a fixed non-identical Gamma law of 3 coordinates "
+                "(ζ asymmetric): not a setting",
+            ),
+            Check(
+                check_thm8_ode_spec_values,
+                at=P["thm8_ode"],
+                fixed="numbers printed in spec T-R12 for Exp(1), d = 3, N = 8",
+            ),
+            Check(check_thm8_ode, at=P["thm8_ode"]),
+            Check(check_thm8_mc_loss, at=P["d3_N8"]),
+            Check(check_thm8_train_sgd, at=P["thm8_train"], faults=DELTA_NEIGHBOURS),
+            Check(
+                check_thm8_float_bounds,
+                at=P["thm8_bounds"],
+                faults={"u_min_d_for_sqrt_d": {"fault_u_min_fn": F.rdm_u_min_d_for_sqrt_d}},
             ),
         ),
+        setting=P["thm8_ode"],
+        keys=("d", "N", "sigma_init"),
+        hypotheses=thm8_hypotheses,
     ),
     Result(
         id="zfb24:rdm_risk",
@@ -314,12 +501,15 @@ RESULTS: tuple[Result, ...] = (
         objects=("theory.zfb24:rdm_test_risk", "theory.zfb24:fixed_test_risk"),
         checks=(
             Check(
-                "numerics.zfb24.fig1:check_rdm_risk_mc",
+                check_rdm_risk_mc,
+                at=P["rdm_risk"],
                 # test covariances Gamma(4, 1/4) (mean 1, lighter tails) while r uses Exp(1)
                 faults={"test_cov_gamma4": {"fault_gamma_k": 4.0}},
             ),
         ),
-        figures=("sims.figures.zfb24:fig_1",),
+        figures=(fig_1,),
+        setting=P["rdm_risk"],
+        keys=("d", "N", "delta"),
     ),
     Result(
         id="zfb24:label_noise",
@@ -330,7 +520,9 @@ RESULTS: tuple[Result, ...] = (
         spec="spec 004 §5",
         statement="L*_s = ½[trΛ + s² − tr(Λ²Γ_s⁻¹)]",
         objects=("theory.zfb24:gamma_noisy", "theory.zfb24:optimal_loss_noisy"),
-        checks=(Check("numerics.zfb24.sec5_flow:check_label_noise_mc"),),
+        checks=(Check(check_label_noise_mc, at=P["d3_N7"]),),
+        setting=P["d3_N7"],
+        keys=("d", "N", "spectrum", "noise_var"),
     ),
     Result(
         id="zfb24:fig1",
@@ -346,38 +538,50 @@ RESULTS: tuple[Result, ...] = (
             "theory.zfb24:lsa_limit_random",
         ),
         checks=(
-            Check("numerics.zfb24.fig1:check_fig1_mc"),
             Check(
-                "numerics.zfb24.fig1:check_fig1_symbolic_limit",
-                faults={"limit_2c_for_4c": {"fault_limit_fn": fault("lsa_limit_random_2c_for_4c")}},
+                check_fig1_mc,
+                at=P["fig1"],
+                fixed="Figure 1's own setting (d = 20) and spec §4's printed δ_R(40), δ_R(100)",
+            ),
+            Check(
+                check_fig1_symbolic_limit,
+                at=P["fig1"],
+                fixed=SYMBOLIC,
+                faults={"limit_2c_for_4c": {"fault_limit_fn": F.lsa_limit_random_2c_for_4c}},
             ),
         ),
-        figures=("sims.figures.zfb24:fig_1",),
+        figures=(fig_1,),
+        setting=P["fig1"],
+        keys=(),
     ),
 )
 
 
-#: Trained claims over settings drawn from the theorems' own hypotheses (STYLE R12).
+#: Trained claims over settings drawn from the theorems' own hypotheses (STYLE R12).  The drawn
+#: dicts replace those fields of the check's declared preset; the presets are tried first.
+THM4_PINNED = {"d": 4, "N": 4, "spectrum": (0.5, 1.0, 1.5, 2.0), "sigma_init": 0.3}
+THM8_PINNED = {"d": 5, "N": 3}
+
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
         result="zfb24:thm4",
         name="any-setting",
-        check="sims.zfb24.sec4_1_convergence:check_thm4_train_population_gd",
-        strategy="theory.strategies.zfb24:thm4_train_settings",
-        pinned=(THM4_PRESET,),
+        check=check_thm4_train_population_gd,
+        strategy=thm4_train_settings,
+        pinned=(THM4_PINNED,),
     ),
     TrainedProperty(
         result="zfb24:eq12",
         name="any-setting",
-        check="sims.zfb24.sec3_model:check_eq12_train",
-        strategy="theory.strategies.zfb24:thm4_train_settings",
-        pinned=(THM4_PRESET,),
+        check=check_eq12_train,
+        strategy=thm4_train_settings,
+        pinned=(THM4_PINNED,),
     ),
     TrainedProperty(
         result="zfb24:thm8",
         name="any-setting",
-        check="sims.zfb24.sec4_3_random_cov:check_thm8_train_sgd",
-        strategy="theory.strategies.zfb24:thm8_train_settings",
-        pinned=(THM8_PRESET,),
+        check=check_thm8_train_sgd,
+        strategy=thm8_train_settings,
+        pinned=(THM8_PINNED,),
     ),
 )

@@ -23,10 +23,6 @@ from numerics.zfb24.predictors import lsa_predict, predictor_predict
 from numerics.zfb24.sampling import sample_linear
 from sims.zfb24 import moments as MT
 from sims.zfb24.evidence import (
-    THM4_D,
-    THM4_N,
-    THM4_SIGMA,
-    THM4_SPECTRUM,
     eq12_prompts,
     is_thm4_preset,
     not_separable,
@@ -42,15 +38,18 @@ from sims.zfb24.train import (
     setting_of,
 )
 from theory import zfb24 as T
-from theory.common.protocols import Evidence, validates_setting
-from theory.zfb24.hypotheses import validate_thm4_setting
+from theory.common.protocols import Evidence
+from theory.zfb24.hypotheses import thm4_hypotheses
+from theory.zfb24.settings import Setting
 
 __all__ = ["check_eq6_torch", "check_eq12_train"]
 
 
-def check_eq6_torch(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6) -> list[Evidence]:
+def check_eq6_torch(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """The torch ``LSA(d, parameterisation="merged")`` forward equals eq. (6) / the full f_LSA entry
-    for random weights and prompts (ρ = prompt length, query column included)."""
+    for random weights and prompts (ρ = prompt length, query column included), at the setting's d
+    and prompt lengths N, 2N + 1."""
+    d, N = setting.d, setting.N
     from sims.models.lsa import LSA
 
     rng = np.random.default_rng(seed)
@@ -79,15 +78,11 @@ def check_eq6_torch(*, quick: bool = True, seed: int = 0, d: int = 3, N: int = 6
     return out
 
 
-@validates_setting(validate_thm4_setting)
 def check_eq12_train(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = THM4_D,
-    N: int = THM4_N,
-    spectrum: tuple[float, ...] = THM4_SPECTRUM,
-    sigma_init: float = THM4_SIGMA,
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """At a setting other than the preset, the model is the moment-statistics run of
@@ -97,7 +92,9 @@ def check_eq12_train(
     ρ = M: (i) with u₁₂, u₂₁ zeroed the model computes exactly x_qᵀP(1/M)Σyᵢxᵢ (FLOAT); (ii) the
     unmodified model's predictions agree with x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ and not with the predictions of Γ's
     neighbours (TRAIN, start = the initial model)."""
-    validate_thm4_setting(d, N, spectrum, sigma_init)
+    thm4_hypotheses(setting)
+    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
+    spectrum = tuple(setting.spectrum or ())
     if not is_thm4_preset(d, N, spectrum, sigma_init):
         return over_seeds(
             lambda sd: _eq12_moment_rows(d, N, tuple(spectrum), sigma_init, sd, fault_gamma_fn),

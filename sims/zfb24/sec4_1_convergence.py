@@ -57,8 +57,9 @@ from sims.zfb24.train import (
     trained,
 )
 from theory import zfb24 as T
-from theory.common.protocols import Evidence, validates_setting
-from theory.zfb24.hypotheses import validate_thm4_setting
+from theory.common.protocols import Evidence
+from theory.zfb24.hypotheses import thm4_hypotheses
+from theory.zfb24.settings import Setting
 
 __all__ = ["check_thm4_train_sgd", "check_thm4_train_population_gd", "SGD_PRESET_SECONDS"]
 
@@ -99,15 +100,11 @@ def _sgd_run(
 SGD_PRESET_SECONDS = 12.0
 
 
-@validates_setting(validate_thm4_setting)
 def check_thm4_train_sgd(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = THM4_D,
-    N: int = THM4_N,
-    spectrum: tuple[float, ...] = THM4_SPECTRUM,
-    sigma_init: float = THM4_SIGMA,
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """Theorem 4 by SGD on fresh prompts (spec T-R8(d1) at N = 4; all (d+1)² entries trainable):
@@ -118,7 +115,9 @@ def check_thm4_train_sgd(
     preset's schedule with the step size scaled by the curvature and the batch by the tightened
     tolerance (:func:`_sgd_run`); beyond SGD_BUDGET_SECONDS the rows are ``skipped`` with the
     numbers (the moment-statistics route of check_thm4_train_population_gd resolves them)."""
-    validate_thm4_setting(d, N, spectrum, sigma_init)
+    thm4_hypotheses(setting)
+    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
+    spectrum = tuple(setting.spectrum or ())
     preset = is_thm4_preset(d, N, spectrum, sigma_init)
 
     def rows(sd: int) -> list[Evidence]:
@@ -210,15 +209,11 @@ def check_thm4_train_sgd(
     return over_seeds(rows, seeds(seed, quick))
 
 
-@validates_setting(validate_thm4_setting)
 def check_thm4_train_population_gd(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = THM4_D,
-    N: int = THM4_N,
-    spectrum: tuple[float, ...] = THM4_SPECTRUM,
-    sigma_init: float = THM4_SIGMA,
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """At any other setting (Λ = diag(spectrum), N, σ of Assumption 3) the model is trained by the
@@ -230,7 +225,9 @@ def check_thm4_train_population_gd(
     descent lemma); GD reaches the batch minimiser; the factors (U₁₁, u₋₁) reach Theorem 4's limits
     and P the batch minimiser ≈ Γ⁻¹, each told apart from the limits that Γ's neighbours would
     give."""
-    validate_thm4_setting(d, N, spectrum, sigma_init)
+    thm4_hypotheses(setting)
+    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
+    spectrum = tuple(setting.spectrum or ())
     if not is_thm4_preset(d, N, spectrum, sigma_init):
         return over_seeds(
             lambda sd: _thm4_population_rows(d, N, tuple(spectrum), sigma_init, sd, fault_gamma_fn),

@@ -33,12 +33,13 @@ from sims.zfb24.train import (
 )
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
+from theory.zfb24.settings import Setting
 
 __all__ = ["check_shifts_train", "SHIFT_MS"]
 
 
 def check_shifts_train(
-    *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """§4.2 with the SGD-trained model itself (spec T-R11(d)): its MC risk (torch forward, ρ = M)
     under no shift, a query shift and covariate scaling x ↦ 2x equals the exact

@@ -45,8 +45,9 @@ from sims.zfb24.train import (
     theta,
 )
 from theory import zfb24 as T
-from theory.common.protocols import Evidence, validates_setting
-from theory.zfb24.hypotheses import validate_thm8_setting
+from theory.common.protocols import Evidence
+from theory.zfb24.hypotheses import thm8_hypotheses
+from theory.zfb24.settings import Setting
 
 __all__ = ["check_thm8_train_sgd"]
 
@@ -157,13 +158,11 @@ def _thm8_moment_rows(d: int, N: int, sd: int, fault_alternative: str | None) ->
     ]
 
 
-@validates_setting(validate_thm8_setting)
 def check_thm8_train_sgd(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = THM8_D,
-    N: int = THM8_N,
     fault_alternative: str | None = None,
 ) -> list[Evidence]:
     """Theorem 8 by SGD on random-covariance prompts (Exp(1), d = 5, N = 3, σ = 0.14):
@@ -175,7 +174,8 @@ def check_thm8_train_sgd(
     ``fault_alternative=<name>`` makes that neighbour the prediction (negative control).  At
     another (d, N) the model is trained by the moment-statistics route (:func:`_thm8_moment_rows`;
     SGD at the preset's scale costs ~50 s a setting)."""
-    validate_thm8_setting(d, N)
+    thm8_hypotheses(setting)
+    d, N = setting.d, setting.N
     if (d, N) != (THM8_D, THM8_N):
         return over_seeds(
             lambda sd: _thm8_moment_rows(d, N, sd, fault_alternative), seeds(seed, quick)

@@ -26,12 +26,13 @@ from sims.zfb24.train import (
     setting_of,
 )
 from theory.common.protocols import Evidence
+from theory.zfb24.settings import Setting
 
 __all__ = ["check_lem10_train_flow_vs_gd", "LEM10_TAUS", "LEM10_RTOL"]
 
 
 def check_lem10_train_flow_vs_gd(
-    *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """Lemma 10 against training at matched time τ = lr·steps: the full-batch GD run's factors
     (U₁₁, u₋₁) at τ ∈ LEM10_TAUS equal the ODE solution of the population flow from the same

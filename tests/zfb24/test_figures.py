@@ -35,10 +35,11 @@ def test_fig_1() -> None:
 
 @pytest.mark.result("zfb24:fig1")
 def test_fig1_check_judges_the_figures_least_squares(spy) -> None:
-    from numerics.zfb24 import checks_figure1 as C
+    from numerics.zfb24 import fig1 as C
+    from theory.zfb24.settings import PRESETS
 
     calls = spy(C, "compute_fig_1")
-    rows = C.check_fig1_mc()
+    rows = C.check_fig1_mc(PRESETS["fig1"])
     ((kwargs, data),) = calls
     assert kwargs["ls_fixed_Ms"] == (5, 15) and kwargs["ls_Ms"] == (25,)
     fixed, random_c1 = data["panels"]
@@ -50,9 +51,10 @@ def test_fig1_check_judges_the_figures_least_squares(spy) -> None:
 def test_lem10_check_passes_its_fault_to_the_figures_flow(
     spy,
 ) -> None:
-    from numerics.zfb24 import checks_flow as C
+    from numerics.zfb24 import sec5_flow as C
+    from theory.zfb24.settings import PRESETS
 
     calls = spy(C, "compute_flow_trajectory")
-    C.check_lem10_ode(fault_variant="transposed")
+    C.check_lem10_ode(PRESETS["d3_N8"], fault_variant="transposed")
     ((kwargs, data),) = calls
     assert kwargs["variant"] == "transposed" and len(data["t"]) == 241

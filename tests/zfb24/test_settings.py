@@ -4,6 +4,7 @@ the preset), and the moment-statistics route is what its rows say."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 
@@ -13,12 +14,17 @@ from hypothesis import Phase, given, settings
 
 from numerics.zfb24 import faults
 from sims.properties import classify
-from sims.verify import run_check, run_check_safely
+from sims.verify import declared, run_check, run_check_safely
 from theory.strategies.zfb24 import thm4_train_settings, thm8_train_settings
 
 THM4 = "sims.zfb24.sec4_1_convergence:check_thm4_train_population_gd"
 EQ12 = "sims.zfb24.sec3_model:check_eq12_train"
 THM8 = "sims.zfb24.sec4_3_random_cov:check_thm8_train_sgd"
+
+
+def _at(path: str, drawn: dict):
+    """The Setting a property runs the check at: its declared preset with the drawn fields."""
+    return dataclasses.replace(declared(path).at, **drawn)
 
 
 def _draws(strategy, n: int) -> list[dict]:
@@ -39,7 +45,7 @@ def _draws(strategy, n: int) -> list[dict]:
 def _first_separable(path: str, strategy, n: int = 12) -> dict:
     """The first drawn setting where the unfaulted check passes (separable within the budget)."""
     for s in _draws(strategy, n):
-        rows, error = run_check_safely(path, **s)
+        rows, error = run_check_safely(path, setting=_at(path, s))
         assert error is None, error
         verdict = classify(rows)
         if verdict == "not_separable":
@@ -56,7 +62,7 @@ def test_off_by_one_fails_at_a_drawn_separable_setting(path: str, fault: str) ->
     """The declared off-by-one negative controls (Γ with N → N±1 as the prediction) fail at a drawn
     separable setting of the property, not only at the preset."""
     s = _first_separable(path, thm4_train_settings())
-    rows = run_check(path, **s, fault_gamma_fn=getattr(faults, fault))
+    rows = run_check(path, setting=_at(path, s), fault_gamma_fn=getattr(faults, fault))
     bad = [e for e in rows if e.kind == "TRAIN" and not e.passed]
     assert bad, f"{fault} at {s} was not rejected"
 
@@ -65,7 +71,7 @@ def test_off_by_one_fails_at_a_drawn_separable_setting(path: str, fault: str) ->
 @pytest.mark.parametrize("fault", ["δ(N−1) (off by one)", "δ(N+1) (off by one)"])
 def test_thm8_off_by_one_fails_at_a_drawn_separable_setting(fault: str) -> None:
     s = _first_separable(THM8, thm8_train_settings())
-    rows = run_check(THM8, **s, fault_alternative=fault)
+    rows = run_check(THM8, setting=_at(THM8, s), fault_alternative=fault)
     assert [e for e in rows if e.kind == "TRAIN" and not e.passed], f"{fault} at {s} accepted"
 
 
@@ -75,7 +81,7 @@ def test_thm8_off_by_one_fails_at_a_drawn_separable_setting(fault: str) -> None:
     [
         (["sigma_init=1.2", "d=3", "N=6", "spectrum=0.5,1,2"], "σ²‖Γ‖_op√d"),
         (["d=3", "N=6", "spectrum=0.5,1"], "spectrum"),
-        (["d=3", "N=6", "spectrum=0.5,-1,2"], "positive definite"),
+        (["d=3", "N=6", "spectrum=0.5,-1,2"], "spectrum[1] must be > 0 (zfb24 §3.3: Λ ≻ 0)"),
         (["N=1"], "N ≥ 2"),
     ],
 )
@@ -96,7 +102,7 @@ def test_moment_route_rows_record_training_and_tightened_tolerance() -> None:
     from sims.zfb24.evidence import SEPARATION_UNITS
     from theory import zfb24 as T
 
-    rows = run_check(THM4, d=3, N=6, spectrum=(0.5, 1.0, 2.0), sigma_init=0.3)
+    rows = run_check(THM4, setting=_at(THM4, {"d": 3, "N": 6, "spectrum": (0.5, 1.0, 2.0)}))
     assert classify(rows) == "pass"
     P = rows[0]
     L = np.diag([0.5, 1.0, 2.0])

@@ -9,13 +9,33 @@ tier (three seeds).
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
-import sims.zfb24 as SC
 from numerics.testing import assert_passed
 from numerics.zfb24 import delta_alternatives
+from sims.verify import declared
+from sims.zfb24 import evidence as _ev
+from sims.zfb24 import sec3_model as _m
+from sims.zfb24 import sec4_1_convergence as _c
+from sims.zfb24 import sec4_2_shifts as _s
+from sims.zfb24 import sec4_3_random_cov as _r
+from sims.zfb24 import sec5_flow as _f
 from sims.zfb24.train import PRESETS, final_weights, train_lsa
+from theory.common.protocols import function_path
+from theory.zfb24.settings import PRESETS as SETTINGS
+
+SC = SimpleNamespace(
+    trained_sgd=_ev.trained_sgd,
+    check_thm4_train_sgd=_c.check_thm4_train_sgd,
+    check_thm4_train_population_gd=_c.check_thm4_train_population_gd,
+    check_lem10_train_flow_vs_gd=_f.check_lem10_train_flow_vs_gd,
+    check_eq12_train=_m.check_eq12_train,
+    check_shifts_train=_s.check_shifts_train,
+    check_thm8_train_sgd=_r.check_thm8_train_sgd,
+)
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
@@ -59,7 +79,7 @@ def test_thm8_alternatives_are_separated(thm8_evidence) -> None:
 @pytest.mark.result("zfb24:thm8")
 def test_thm8_unknown_alternative_is_refused() -> None:
     with pytest.raises(ValueError, match="fault_alternative='δ\\(N\\+2\\)'"):
-        SC.check_thm8_train_sgd(fault_alternative="δ(N+2)")
+        SC.check_thm8_train_sgd(SETTINGS["thm8_train"], fault_alternative="δ(N+2)")
 
 
 @pytest.mark.thorough
@@ -79,7 +99,7 @@ def test_thm8_unknown_alternative_is_refused() -> None:
 )
 def test_thm4_three_seeds(check) -> None:
     """The full tier: every trained claim on seeds 0, 1, 2; each row passes on every seed."""
-    ev = check(quick=False)
+    ev = check(declared(function_path(check)).at, quick=False)
     assert_passed(ev)
     assert all(e.details["seeds_passed"] == [0, 1, 2] for e in ev if e.kind == "TRAIN")
 
@@ -87,7 +107,7 @@ def test_thm4_three_seeds(check) -> None:
 @pytest.mark.thorough
 @pytest.mark.result("zfb24:thm8")
 def test_thm8_three_seeds() -> None:
-    ev = SC.check_thm8_train_sgd(quick=False)
+    ev = SC.check_thm8_train_sgd(SETTINGS["thm8_train"], quick=False)
     assert_passed(ev)
     assert all(e.details["seeds_passed"] == [0, 1, 2] for e in ev if e.kind == "TRAIN")
 

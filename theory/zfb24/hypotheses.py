@@ -13,8 +13,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from theory.zfb24.sec4_1_convergence import init_condition
+from theory.zfb24.settings import Setting
 
-__all__ = ["validate_thm4_setting", "validate_thm8_setting", "THM4_MAX_D", "THM8_MAX_D"]
+__all__ = [
+    "validate_thm4_setting",
+    "validate_thm8_setting",
+    "thm4_hypotheses",
+    "thm8_hypotheses",
+    "THM4_MAX_D",
+    "THM8_MAX_D",
+]
 
 #: The trained routes run at d ≤ 8 (the d⁴ statistics and the CPU budget; not a hypothesis of
 #: the theorems, a limit of this route, named so).
@@ -89,3 +97,31 @@ def validate_thm8_setting(d: int, N: int) -> None:
             f"d={d} > {THM8_MAX_D}: beyond the trained route's range (d ≤ {THM8_MAX_D})"
         )
     _count("N", N, 2, "the training prompt length; the trained rows name δ(N−1), which needs N ≥ 2")
+
+
+def thm4_hypotheses(setting: Setting) -> None:
+    """Theorem 4's hypotheses on a :class:`~theory.zfb24.settings.Setting` (``Result.hypotheses``
+    of zfb24:thm4 and zfb24:eq12): Λ = diag(spectrum) given (the trained routes and the ODE run at
+    a diagonal Λ), and :func:`validate_thm4_setting` on (d, N, spectrum, σ).
+
+    >>> thm4_hypotheses(Setting(d=3, N=6, spectrum=(0.5, 1.0, 2.0)))
+    >>> thm4_hypotheses(Setting(d=3, N=6, spectrum=None))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: spectrum=None: Theorem 4's checks run at Λ = diag(spectrum); give ...
+    """
+    if setting.spectrum is None:
+        raise ValueError(
+            "spectrum=None: Theorem 4's checks run at Λ = diag(spectrum); give d eigenvalues "
+            "(zfb24 §3.3)"
+        )
+    validate_thm4_setting(setting.d, setting.N, setting.spectrum, setting.sigma_init)
+
+
+def thm8_hypotheses(setting: Setting) -> None:
+    """Theorem 8's hypotheses on a Setting (``Result.hypotheses`` of zfb24:thm8):
+    :func:`validate_thm8_setting` on (d, N).
+
+    >>> thm8_hypotheses(Setting(d=5, N=3, spectrum=None))
+    """
+    validate_thm8_setting(setting.d, setting.N)

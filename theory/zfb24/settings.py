@@ -105,8 +105,21 @@ class Setting:
 
 
 #: Named settings: the paper's reference setting and the presets the checks run at by default.
+#: Each check declares the preset it runs at (``Check(..., at=PRESETS[name])``): its former
+#: keyword defaults, so that a run without ``--set`` is the run it always was.  ``d3_N*`` are
+#: generic points: a random non-diagonal Λ (d = 3) drawn from the check's seed.
 PRESETS: dict[str, Setting] = {
-    "paper": Setting(),
+    "paper": Setting(),  # the spec's reference: Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3, M = 5
+    "thm4_train": Setting(N=4),  # the trained Theorem 4 runs (sims.zfb24.train "thm4_*")
+    **{f"d3_N{n}": Setting(d=3, N=n, spectrum=None) for n in (5, 6, 7, 8, 10, 16)},
+    "thm5": Setting(d=3, N=10, M=5, spectrum=None),  # spec T-R5's nonlinear task (its own Λ)
+    "thm8_ode": Setting(d=3, N=8, spectrum=None, sigma_init=0.15),  # spec T-R12, Exp(1)
+    "thm8_bounds": Setting(d=3, N=5, spectrum=None, sigma_init=0.12),  # Gamma(2, 0.7) law
+    "thm8_train": Setting(d=5, N=3, spectrum=None),  # sims.zfb24.train "thm8_random_cov"
+    "shifts": Setting(d=3, N=12, M=6, spectrum=(0.5, 1.0, 2.0)),  # spec T-R11
+    "fn2": Setting(d=3, N=20, spectrum=(0.5, 1.0, 2.0)),  # footnote 2, one GD step at n = N
+    "fig1": Setting(d=20, spectrum=None),  # Figure 1 (d = 20; Λ random per prompt)
+    "rdm_risk": Setting(d=5, N=20, spectrum=None),  # r(δ, c, M) by MC (Definition 7)
 }
 
 #: ‖ΘΘᵀ‖_F = 1 of Assumption 3 up to float64 rounding of the normalisation.

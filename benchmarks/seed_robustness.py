@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable from a source checkout
 
 from sims.cache import atomic_write_bytes  # noqa: E402
-from sims.verify import run_check  # noqa: E402
 from sims.registry import all_results  # noqa: E402
+from sims.verify import run_check  # noqa: E402
 
 
 def mc_checks(papers: list[str] | None = None) -> list[tuple[str, int]]:

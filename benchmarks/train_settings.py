@@ -38,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     from sims.properties import run_property
-    from sims.verify import run_check_safely
     from sims.registry import all_properties
+    from sims.verify import run_check_safely
 
     props = [q for q in all_properties() if not args.only or q.id in args.only]
     if not props:

@@ -36,7 +36,7 @@ PAPERS: dict[str, str] = {
     "hpcy25": "softmax_multihead",
     "zwb24": "ltb",  # its cross-check uses zfb24's Γ, so it comes after
     "czz24": "sparse_multihead",
-    "collins24": "softmax_window",
+    "collins24": "collins24",
 }
 
 #: Modules holding a ``RESULTS`` tuple, in report order: the shared baselines, then each paper's

@@ -23,10 +23,6 @@ MOVED: dict[str, str] = {
     "sims.checks.sparse_multihead_s1": "sims.checks.sparse_multihead",
     "sims.checks.sparse_multihead_fig1b": "sims.checks.sparse_multihead",
     "sims.checks.sparse_multihead_probe": "sims.checks.sparse_multihead",
-    # --- softmax_window (collins24)
-    "sims.checks.softmax_window_more": "sims.checks.softmax_window",
-    "sims.checks.softmax_window_settings": "sims.checks.softmax_window.evidence",
-    "sims.checks.softmax_window_train": "sims.checks.softmax_window",
 }
 
 alias_modules(MOVED)

@@ -34,7 +34,12 @@ from theory.collins24 import (
     small_omega_prediction,
 )
 from theory.collins24.claims import CLAIMS
-from theory.collins24.settings import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
+from theory.collins24.settings import (
+    LipschitzTasks,
+    Setting,
+    SoftmaxWindowSetting,
+    SphereCovariates,
+)
 from theory.common.gaussian import isserlis_fourth_moment
 from theory.common.protocols import Evidence
 
@@ -278,16 +283,17 @@ def check_thm3_6_symbolic_moments(
 
 
 def check_rem2_2_rate(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    n: int = 20,
     fault_drop_mean: bool | None = None,
 ) -> list[Evidence]:
     """R9 [derived]: |ŷ_SA − (ȳ + (ω/n)Σ(y_i − ȳ)x_iᵀx)| = O(ω²): log-log slope 2 ± 0.15 over
     ω ∈ [1e-3, 1e-1] on random prompts.  ``fault_drop_mean=True`` compares with linear attention
-    alone, (ω/n)Σy_i x_iᵀx (no label mean): the error no longer vanishes."""
+    alone, (ω/n)Σy_i x_iᵀx (no label mean): the error no longer vanishes.  At the setting's d and
+    n (affine tasks, L = 1, σ² = 0.1: the identity holds for any labels)."""
+    d, n = setting.d, setting.n
     rng = np.random.default_rng(seed)
     st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=1.0, sigma2=0.1)
     p = sample_prompts(st, 256, rng)

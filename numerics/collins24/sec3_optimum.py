@@ -337,16 +337,17 @@ def _transfer(
 
 
 def check_thm3_5_quad(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    n: int = 20,
     fault_pretrain_shift: float | None = None,
 ) -> list[Evidence]:
     """R7 [derived]: for pretraining L ∈ {0.03, 0.1, 1} at σ = 0.01, 𝓛_test(L′) = L′²S(ω_L) +
     σ²N(ω_L) stays above the envelope 𝓛*(L′) (gap > 0 off L′ = L) and touches it at L′ = L
-    (relative 1e-6).  ``fault_pretrain_shift`` multiplies the pretrained ω_L (a mis-set scale)."""
+    (relative 1e-6), at the setting's d and n.  ``fault_pretrain_shift`` multiplies the
+    pretrained ω_L (a mis-set scale)."""
+    d, n = setting.d, setting.n
     s2 = 1e-4
     out = []
     for L in (0.1, 1.0) if quick else (0.03, 0.1, 1.0):

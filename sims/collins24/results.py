@@ -7,12 +7,14 @@ Ids are ``collins24:<kind><number>`` as numbered in the paper; the spec
 from __future__ import annotations
 
 from numerics.collins24 import faults
+from numerics.collins24.sec3_linear import check_rem2_2_rate
 from numerics.collins24.sec3_optimum import (
     check_thm3_4_float_lambda_generic,
     check_thm3_4_optim_collapse,
     check_thm3_4_order,
     check_thm3_4_paper,
     check_thm3_4_rate,
+    check_thm3_5_quad,
 )
 from sims.collins24.evidence import alternative_faults, validate_thm34_setting
 from sims.collins24.fig3_4 import (
@@ -28,6 +30,7 @@ from sims.collins24.sec3_optimum import (
     check_thm3_4_train_cos,
     check_thm3_4_train_relu,
 )
+from sims.collins24.sec3_transfer import check_thm3_5_train
 from theory.collins24.settings import PRESETS, Setting
 from theory.common.protocols import Check, Result, TrainedProperty
 from theory.strategies.collins24 import thm34_relu_train_settings, thm34_train_settings
@@ -191,11 +194,14 @@ RESULTS: tuple[Result, ...] = (
             "theory.collins24:transfer_ratio_limits",
         ),
         checks=(
-            Check("numerics.collins24.sec3_optimum:check_thm3_5_quad",
+            Check(check_thm3_5_quad, at=PAPER,
                   faults={"pretrain_shift": {"fault_pretrain_shift": 1.5}}),
-            Check("sims.collins24.sec3_transfer:check_thm3_5_train",
-              faults={"swapped_units": {"fault_swap_units": True}}),
+            Check(check_thm3_5_train, at=PAPER,
+                  fixed="S3's pretrained units are the cached runs at d = 5, n = 20, sigma = 0.01",
+                  faults={"swapped_units": {"fault_swap_units": True}}),
         ),
+        setting=PAPER,
+        keys=("d", "n"),
         figures=(
             "sims.figures.collins24:fig_transfer_curves",
         ),
@@ -266,9 +272,11 @@ RESULTS: tuple[Result, ...] = (
             "theory.collins24:small_omega_prediction",
         ),
         checks=(
-            Check("numerics.collins24.sec3_linear:check_rem2_2_rate",
+            Check(check_rem2_2_rate, at=PAPER,
                   faults={"drop_label_mean": {"fault_drop_mean": True}}),
         ),
+        setting=PAPER,
+        keys=("d", "n"),
     ),
     Result(
         id="collins24:sec3.1", kind="observation",

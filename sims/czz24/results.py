@@ -28,7 +28,14 @@ from numerics.czz24.appF_baselines import (
 )
 from numerics.czz24.fig1b import check_fig1b_mc, check_fig1b_paper
 from numerics.czz24.fig2c import check_fig2c_mc, check_fig2c_order
-from numerics.czz24.sec2_data import check_sec2_float, check_sec2_mc
+from numerics.czz24.sec2_data import (
+    SEC2_DIAG,
+    check_sec2_float,
+    check_sec2_mc,
+    check_sec2_mc_covariance,
+    check_sec2_mc_equicorrelated,
+    check_sec2_mc_gauss_prior,
+)
 from numerics.czz24.sec4_2_pregd import (
     check_eq4_3_float,
     check_eq4_3_float_equivariance,
@@ -67,7 +74,11 @@ from numerics.czz24.sec5_bounds import (
     check_thm5_3_rate,
 )
 from sims.czz24.fig1b import check_fig1b_train, check_s2_train
-from sims.czz24.sec2_data import check_sec2_torch, check_sec2_torch_moment_tokens
+from sims.czz24.sec2_data import (
+    check_sec2_torch,
+    check_sec2_torch_gauss_prior,
+    check_sec2_torch_moment_tokens,
+)
 from sims.czz24.sec2_model import check_eq2_2_torch
 from sims.czz24.sec3_heads import (
     check_eq3_1_train,
@@ -122,7 +133,7 @@ from theory.czz24 import (
     thm53_rate,
     thm53_steps,
 )
-from theory.czz24.settings import PRESETS, SparseRegressionICL
+from theory.czz24.settings import PRESETS, Setting, SparseRegressionICL
 from theory.strategies.czz24 import czz24_s1_settings
 
 __all__ = ["RESULTS", "PROPERTIES"]
@@ -192,6 +203,24 @@ MOMENT_TOKEN_FAULTS = {
     "dropped_moment_token": {"fault_drop_token": True},
 }
 
+#: §2's checks at their old defaults (generic small points of the data model: d = 6, s = 2, and
+#: d = 9, s = 3 for the exact invariants)
+SEC2_SIGN = Setting(d=6, s=2, n=1, sigma2=0.25, prior="sign")
+SEC2_GAUSS = Setting(d=6, s=2, n=1, sigma2=0.25, prior="gauss")
+SEC2_DIAGONAL = Setting(d=6, s=2, n=1, sigma2=0.25, prior="gauss", Sigma_diag=SEC2_DIAG)
+SEC2_EQUICORRELATED = Setting(d=6, s=2, n=1, sigma2=0.25, prior="gauss", zeta=0.3)
+SEC2_FLOAT = Setting(
+    d=9, s=3, n=1, sigma2=0.0, prior="sign", Sigma_diag=(0.5, 1.0, 2.0, 1.5, 0.7, 1.2, 3.0, 0.9, 1.1)
+)
+SEC2_TORCH = Setting(d=6, s=2, n=3, sigma2=0.25, prior="sign", zeta=0.3)
+SEC2_TORCH_GAUSS = Setting(d=6, s=2, n=3, sigma2=0.25, prior="gauss", zeta=0.3)
+MOMENT_TOKENS = Setting(d=6, s=2, n=9, sigma2=0.25, prior="gauss", zeta=0.3, q=2)
+#: the reason of §2's second-prior checks
+SEC2_OTHER_PRIOR = (
+    "App. B's Gaussian slab prior at d = 6, s = 2: §2 has two priors, both checked whatever "
+    "prior a setting gives"
+)
+
 RESULTS: tuple[Result, ...] = (
     Result(
         id="czz24:sec2",
@@ -207,14 +236,26 @@ RESULTS: tuple[Result, ...] = (
             population_correlation,
         ),
         checks=(
+            Check(check_sec2_mc, at=SEC2_SIGN, faults=SEC2_MOMENT_FAULTS),
+            Check(check_sec2_mc_gauss_prior, at=SEC2_GAUSS, fixed=SEC2_OTHER_PRIOR),
+            Check(check_sec2_mc_covariance, at=SEC2_DIAGONAL),
             Check(
-                check_sec2_mc,
-                faults=SEC2_MOMENT_FAULTS,
+                check_sec2_mc_equicorrelated,
+                at=SEC2_EQUICORRELATED,
+                fixed="App. G's non-orthogonal design Σ = I + 0.3·𝟙𝟙ᵀ at d = 6, s = 2, kept "
+                "beside the setting's Σ",
             ),
-            Check(check_sec2_float),
-            Check(check_sec2_torch),
-            Check(check_sec2_torch_moment_tokens, faults=MOMENT_TOKEN_FAULTS),
+            Check(check_sec2_float, at=SEC2_FLOAT),
+            Check(check_sec2_torch, at=SEC2_TORCH),
+            Check(check_sec2_torch_gauss_prior, at=SEC2_TORCH_GAUSS, fixed=SEC2_OTHER_PRIOR),
+            Check(
+                check_sec2_torch_moment_tokens,
+                at=MOMENT_TOKENS,
+                faults=MOMENT_TOKEN_FAULTS,
+            ),
         ),
+        setting=PAPER,
+        keys=("d", "s", "n", "sigma2", "prior", "Sigma_diag", "zeta", "q"),
     ),
     Result(
         id="czz24:eq2.2",

@@ -6,6 +6,8 @@ faults of :mod:`numerics.czz24.faults`, named once below and shared), claims and
 
 from __future__ import annotations
 
+import dataclasses
+
 from numerics.czz24 import excess_risk, faults
 from numerics.czz24.appD_1_decomposition import check_eqd_1_float, check_eqd_1_paper
 from numerics.czz24.appD_concentration import (
@@ -41,8 +43,12 @@ from numerics.czz24.sec4_2_pregd import (
     check_eq4_3_float_equivariance,
     check_eq4_3_float_generic,
     check_eq4_3_float_limits,
+    check_eq4_3_float_limits_shapes,
+    check_eq4_3_float_shapes,
     check_eq4_3_mc,
     check_eq4_3_ode,
+    check_eq4_3_ode_cases,
+    eq4_3_hypotheses,
 )
 from numerics.czz24.sec4_constructions import (
     check_alg1_float,
@@ -215,6 +221,14 @@ SEC2_FLOAT = Setting(
 SEC2_TORCH = Setting(d=6, s=2, n=3, sigma2=0.25, prior="sign", zeta=0.3)
 SEC2_TORCH_GAUSS = Setting(d=6, s=2, n=3, sigma2=0.25, prior="gauss", zeta=0.3)
 MOMENT_TOKENS = Setting(d=6, s=2, n=9, sigma2=0.25, prior="gauss", zeta=0.3, q=2)
+#: Eq. (4.3): the population limit's setting (spec V-R3: d = 16, s = 2, σ² = 0.25, Σ = I, ±1/√s
+#: prior, n = 8000 quick), where --set starts from, and the identities' old generic shapes
+EQ43_MC = Setting(d=16, s=2, n=8000, sigma2=0.25, prior="sign")
+EQ43_FLOAT = dataclasses.replace(EQ43_MC, d=3, n=10)
+EQ43_LIMITS = dataclasses.replace(EQ43_MC, d=3, n=12)
+EQ43_EQUIVARIANCE = dataclasses.replace(EQ43_MC, d=5, n=9)
+EQ43_ODE = dataclasses.replace(EQ43_MC, d=4, n=9)
+EQ43_OFF_BY_ONE = {"off_by_one_step": {"fault_steps_offset": 1}}
 #: the reason of §2's second-prior checks
 SEC2_OTHER_PRIOR = (
     "App. B's Gaussian slab prior at d = 6, s = 2: §2 has two priors, both checked whatever "
@@ -392,18 +406,36 @@ RESULTS: tuple[Result, ...] = (
             one_step_prediction,
         ),
         checks=(
+            Check(check_eq4_3_float, at=EQ43_FLOAT, faults=EQ43_OFF_BY_ONE),
             Check(
-                check_eq4_3_float,
-                faults={"off_by_one_step": {"fault_steps_offset": 1}},
+                check_eq4_3_float_shapes,
+                at=EQ43_FLOAT,
+                fixed="random contexts of the generic shapes (d, n) = (6, 4), (8, 20) beside the "
+                "setting's (n < d and n > d): generic points, not a setting",
+                faults=EQ43_OFF_BY_ONE,
             ),
-            Check(check_eq4_3_float_limits),
+            Check(check_eq4_3_float_limits, at=EQ43_LIMITS),
+            Check(
+                check_eq4_3_float_limits_shapes,
+                at=EQ43_LIMITS,
+                fixed="random contexts of the generic shapes (d, n) = (4, 30) (OLS branch), "
+                "(5, 3), (6, 2) (min-norm branch): both branches whatever the setting",
+            ),
             Check(
                 check_eq4_3_float_equivariance,
+                at=EQ43_EQUIVARIANCE,
                 faults={"step_rescaled_by_c": {"fault_label_exponent": 1.0}},
             ),
-            Check(check_eq4_3_ode),
+            Check(check_eq4_3_ode, at=EQ43_ODE),
+            Check(
+                check_eq4_3_ode_cases,
+                at=EQ43_ODE,
+                fixed="a singular context of the generic shape (d, n) = (6, 3) and the population "
+                "flow at Σ = diag(0.5, 1, 2), w* = (0.8, −0.5, 0): generic points",
+            ),
             Check(
                 check_eq4_3_mc,
+                at=EQ43_MC,
                 faults={"covariance_scaled": {"fault_cov_scale": 1.3}},
             ),
             Check(
@@ -413,6 +445,9 @@ RESULTS: tuple[Result, ...] = (
                 faults=EQ4_3_GENERIC_FAULTS,
             ),
         ),
+        setting=EQ43_MC,
+        keys=("d", "s", "n", "sigma2"),
+        hypotheses=eq4_3_hypotheses,
     ),
     Result(
         id="czz24:eqD.1",

@@ -70,6 +70,7 @@ from numerics.czz24.sec5_bayes import (
 from numerics.czz24.sec5_bounds import (
     check_rem5_2_float_generic,
     check_rem5_2_order,
+    check_rem5_2_order_flips,
     check_rem5_2_symbolic,
     check_thm5_1_float_bound,
     check_thm5_1_rate,
@@ -78,6 +79,7 @@ from numerics.czz24.sec5_bounds import (
     check_thm5_3_float_generic,
     check_thm5_3_order,
     check_thm5_3_rate,
+    thm5_hypotheses,
 )
 from sims.czz24.fig1b import check_fig1b_train, check_s2_train
 from sims.czz24.sec2_data import (
@@ -229,6 +231,14 @@ EQ43_LIMITS = dataclasses.replace(EQ43_MC, d=3, n=12)
 EQ43_EQUIVARIANCE = dataclasses.replace(EQ43_MC, d=5, n=9)
 EQ43_ODE = dataclasses.replace(EQ43_MC, d=4, n=9)
 EQ43_OFF_BY_ONE = {"off_by_one_step": {"fault_steps_offset": 1}}
+#: Thms 5.1–5.3 at a generic point (spec §6: d = 11, s = 3, n = 37, σ² = 0.3; no value 0 or 1)
+THM5_GENERIC = Setting(d=11, s=3, n=37, sigma2=0.3, prior="sign")
+#: the reason of the bounds' value checks (their other arguments are not Setting fields)
+BOUND_GENERIC_POINT = (
+    "a generic point of the printed bound (t, β, Tr(RΣR), Tr Σ, δ, C beside d = 11, s = 3, "
+    "n = 37, σ² = 0.3: arguments a Setting does not carry)"
+)
+GD_IN_PLACE_OF_PREGD = {"gd_in_place_of_pregd": {"fault_swap_pregd": True}}
 #: the reason of §2's second-prior checks
 SEC2_OTHER_PRIOR = (
     "App. B's Gaussian slab prior at d = 6, s = 2: §2 has two priors, both checked whatever "
@@ -550,13 +560,18 @@ RESULTS: tuple[Result, ...] = (
         statement="E(w̃^t) ≲ (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)",
         objects=(thm51_bound, eta_t_star_51),
         checks=(
-            Check(check_thm5_1_rate),
+            Check(check_thm5_1_rate, at=S1),
             Check(
                 check_thm5_1_float_bound,
+                at=THM5_GENERIC,
+                fixed=BOUND_GENERIC_POINT,
                 faults={"log_not_squared": THM51_LOG_NOT_SQUARED},
             ),
         ),
         figures=(fig_bounds_rates,),
+        setting=S1,
+        keys=("d", "s", "sigma2"),
+        hypotheses=thm5_hypotheses,
     ),
     Result(
         id="czz24:thm5.2",
@@ -566,12 +581,17 @@ RESULTS: tuple[Result, ...] = (
         statement="E(w^t_gd) ≲ log t · sqrt(σ² Tr(Σ) log(d/δ)/n)",
         objects=(thm52_bound,),
         checks=(
-            Check(check_thm5_2_rate),
+            Check(check_thm5_2_rate, at=S1),
             Check(
                 check_thm5_2_float_bound,
+                at=THM5_GENERIC,
+                fixed=BOUND_GENERIC_POINT,
                 faults={"log_outside_sqrt": THM52_LOG_OUTSIDE_SQRT},
             ),
         ),
+        setting=S1,
+        keys=("d", "s", "sigma2"),
+        hypotheses=thm5_hypotheses,
     ),
     Result(
         id="czz24:rem5.2",
@@ -585,17 +605,28 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(
                 check_rem5_2_symbolic,
+                at=S1,
+                fixed="a symbolic identity in n, d, s (no numeric setting)",
                 faults={"s_not_squared": {"fault_ratio_fn": faults.ratio_linear_in_s}},
             ),
+            Check(check_rem5_2_order, at=S1, faults=GD_IN_PLACE_OF_PREGD),
             Check(
-                check_rem5_2_order,
-                faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}},
+                check_rem5_2_order_flips,
+                at=S1,
+                fixed="Remark 5.2's flips at their own settings (dense s = d = 16, n = 32; tiny "
+                "correlations and a flat spectrum at d = 32, s = 2, n = 128; spec V-R6 item 4)",
+                faults=GD_IN_PLACE_OF_PREGD,
             ),
             Check(
                 check_rem5_2_float_generic,
+                at=THM5_GENERIC,
+                fixed=BOUND_GENERIC_POINT,
                 faults={"thm51_log_not_squared": THM51_LOG_NOT_SQUARED},
             ),
         ),
+        setting=S1,
+        keys=("d", "s", "sigma2"),
+        hypotheses=thm5_hypotheses,
     ),
     Result(
         id="czz24:thm5.3",
@@ -607,20 +638,18 @@ RESULTS: tuple[Result, ...] = (
         statement="E(w̃^t) ≲ σ² log²(ns/σ²) log²(d/δ) (s/n + d s²/n²)",
         objects=(thm53_rate, thm53_steps),
         checks=(
-            Check(
-                check_thm5_3_order,
-                faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}},
-            ),
+            Check(check_thm5_3_order, at=S1, faults=GD_IN_PLACE_OF_PREGD),
             Check(
                 check_thm5_3_rate,
+                at=S1,
                 faults={"linear_rate": {"fault_rate_fn": faults.linear_rate}},
             ),
-            Check(
-                check_thm5_3_float_generic,
-                faults=THM53_GENERIC_FAULTS,
-            ),
+            Check(check_thm5_3_float_generic, at=THM5_GENERIC, faults=THM53_GENERIC_FAULTS),
         ),
         figures=(fig_bounds_rates,),
+        setting=S1,
+        keys=("d", "s", "n", "sigma2"),
+        hypotheses=thm5_hypotheses,
     ),
     Result(
         id="czz24:thm5.3-lower",

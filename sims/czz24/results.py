@@ -25,6 +25,8 @@ from numerics.czz24.appF_baselines import (
     check_thm5_3_lower_float,
     check_thm5_3_lower_float_threshold,
     check_thm5_3_lower_mc,
+    check_thm5_3_lower_mc_cases,
+    check_thm5_3_lower_mc_ridge,
     check_thm5_3_lower_mc_one_step_api,
     check_thm5_3_lower_order,
 )
@@ -63,9 +65,11 @@ from numerics.czz24.sec4_constructions import (
 )
 from numerics.czz24.sec5_bayes import (
     check_bayes_float,
+    check_bayes_float_cases,
     check_bayes_float_gauss_slab,
     check_bayes_float_sign_prior,
     check_bayes_mc,
+    check_bayes_mc_fig1b,
 )
 from numerics.czz24.sec5_bounds import (
     check_rem5_2_float_generic,
@@ -239,6 +243,16 @@ BOUND_GENERIC_POINT = (
     "n = 37, σ² = 0.3: arguments a Setting does not carry)"
 )
 GD_IN_PLACE_OF_PREGD = {"gd_in_place_of_pregd": {"fault_swap_pregd": True}}
+#: Thm 5.3 (lower part): the OLS MC at spec §6 item 19's first case, ridge's paired check and the
+#: one-step API at their old points
+OLS_MC = Setting(d=16, s=4, n=24, sigma2=0.01, prior="gauss")
+RIDGE_MC = Setting(d=16, s=2, n=24, sigma2=0.25, prior="sign")
+ONE_STEP_API = Setting(d=8, s=2, n=20, sigma2=0.25, prior="sign")
+WISHART_OFF_BY_ONE = {"wishart_off_by_one": {"fault_ols_fn": faults.ols_off_by_one}}
+#: the Bayes floor: s = d's ridge identity at d = 3, n = 5, σ² = 0.3; the MC at the sign prior
+BAYES_RIDGE = Setting(d=3, s=3, n=5, sigma2=0.3, prior="gauss")
+BAYES_MC = Setting(d=8, s=2, n=6, sigma2=0.25, prior="sign")
+WRONG_TAU2 = {"wrong_tau2": {"fault_tau2": 2.0}}
 #: the reason of §2's second-prior checks
 SEC2_OTHER_PRIOR = (
     "App. B's Gaussian slab prior at d = 6, s = 2: §2 has two priors, both checked whatever "
@@ -666,22 +680,44 @@ RESULTS: tuple[Result, ...] = (
             excess_risk,
         ),
         checks=(
+            Check(check_thm5_3_lower_mc, at=OLS_MC, faults=WISHART_OFF_BY_ONE),
             Check(
-                check_thm5_3_lower_mc,
-                faults={"wishart_off_by_one": {"fault_ols_fn": faults.ols_off_by_one}},
+                check_thm5_3_lower_mc_cases,
+                at=OLS_MC,
+                fixed="spec §6 item 19's other cases: both OLS branches and both priors at "
+                "(d, s, n, σ²) = (16, 4, 10, 0.01), (8, 2, 40, 0.25), (24, 2, 8, 0.25)",
+                faults=WISHART_OFF_BY_ONE,
             ),
-            Check(check_thm5_3_lower_float),
-            Check(check_thm5_3_lower_order),
+            Check(check_thm5_3_lower_mc_ridge, at=RIDGE_MC),
+            Check(
+                check_thm5_3_lower_float,
+                at=PAPER,
+                fixed="exact values written out at d = 16 (Fig. 1b's OLS row: n = 8, 10, 15-17, "
+                "24, 30) and the divergence guard at d = n = 16",
+            ),
+            Check(
+                check_thm5_3_lower_order,
+                at=PAPER,
+                fixed="the lower bound's two regimes at their own points (d, n) = (16, 128), "
+                "(64, 16) and the Marchenko–Pastur limit at d = 64: asymptotic shapes over "
+                "several settings",
+            ),
             Check(check_eq4_3_float_generic, at=PAPER, fixed=GENERIC_POINT),
             Check(
                 check_thm5_3_lower_mc_one_step_api,
+                at=ONE_STEP_API,
                 faults={"identity_r_squared": {"fault_one_step_power": 2}},
             ),
             Check(
                 check_thm5_3_lower_float_threshold,
+                at=PAPER,
+                fixed="a generic point of the OLS thresholds (d = 11, σ² = 0.3, ‖w‖² = 1.7: a "
+                "norm no prior of a Setting gives)",
                 faults={"finite_from_d_plus_3": OLS_FINITE_FROM_D_PLUS_3},
             ),
         ),
+        setting=PAPER,
+        keys=("d", "s", "n", "sigma2", "prior"),
     ),
     Result(
         id="czz24:bayes",
@@ -693,21 +729,38 @@ RESULTS: tuple[Result, ...] = (
         statement="ŵ = Σ_S p(S | X, y) μ_S; = ridge(σ²/τ²) when s = d",
         objects=(bayes_posterior_mean,),
         checks=(
+            Check(check_bayes_float, at=BAYES_RIDGE, faults=WRONG_TAU2),
             Check(
-                check_bayes_float,
-                faults={"wrong_tau2": {"fault_tau2": 2.0}},
+                check_bayes_float_cases,
+                at=BAYES_RIDGE,
+                fixed="a random context of the generic shape d = 5, n = 2 (n < d), σ² = 1: a "
+                "generic point",
+                faults=WRONG_TAU2,
             ),
-            Check(check_bayes_mc),
+            Check(check_bayes_mc, at=BAYES_MC),
+            Check(
+                check_bayes_mc_fig1b,
+                at=FIG1B_N10,
+                fixed="Fig. 1b's setting at n = 10 (the spec's table prints Bayes 0.018 there)",
+            ),
             Check(
                 check_bayes_float_sign_prior,
+                at=BAYES_MC,
+                fixed="generic points of the sign-prior posterior: d = s = 1 (tanh, σ² = 0.37) "
+                "and a brute force over 3^d vectors at d = 4, s = 2, n = 3, σ² = 0.29",
                 faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}},
             ),
             Check(
                 check_bayes_float_gauss_slab,
+                at=BAYES_MC,
+                fixed="a generic point of the Gaussian-slab posterior: d = 4, s = 2, n = 3, "
+                "σ² = 0.29, τ² = 1.7 (τ² ≠ 1 is no Setting field)",
                 faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}},
             ),
         ),
         derived=True,
+        setting=PAPER,
+        keys=("d", "s", "n", "sigma2", "prior"),
     ),
     Result(
         id="czz24:s1",

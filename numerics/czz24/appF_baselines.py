@@ -375,7 +375,9 @@ _THRESHOLD_POINT = (11, 0.3, 1.7)
 def check_thm5_3_lower_float_threshold(
     setting: Setting,
     *,
-    quick: bool = True, seed: int = 0, fault_ols_fn: Callable[..., float] | None = None
+    quick: bool = True,
+    seed: int = 0,
+    fault_ols_fn: Callable[..., float] | None = None,
 ) -> list[Evidence]:
     """The OLS risk's finiteness thresholds are the smallest that work: the
     inverse-Wishart mean ``E[(XᵀX)⁻¹] = I/(n − d − 1)`` exists iff ``n − d − 1 > 0``, so

@@ -197,7 +197,11 @@ def check_sec2_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> 
             atol=MOMENT_ATOL,
         ),
         close_agreement(
-            "sign prior: |S| = s", (w != 0).sum(axis=1), np.full(5000, float(s)), kind="EXACT", atol=0.0
+            "sign prior: |S| = s",
+            (w != 0).sum(axis=1),
+            np.full(5000, float(s)),
+            kind="EXACT",
+            atol=0.0,
         ),
         close_agreement(
             "gauss prior: |S| = s",

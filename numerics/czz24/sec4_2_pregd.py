@@ -316,9 +316,7 @@ def _flow_rows(rng: np.random.Generator, d: int, n: int) -> list[Evidence]:
     taus = (0.1, 1.0, 10.0)
     tr = integrate(lambda _t, w, G=G, b=b: -(G @ w - b), np.zeros(d), (0.0, max(taus)))
     return [
-        solver_agreement(
-            f"pre-GD flow at τ = {tau} (d={d}, n={n})", tr(tau), pregd_flow(X, y, tau)
-        )
+        solver_agreement(f"pre-GD flow at τ = {tau} (d={d}, n={n})", tr(tau), pregd_flow(X, y, tau))
         for tau in taus
     ]
 
@@ -329,9 +327,7 @@ def check_eq4_3_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
     return _flow_rows(np.random.default_rng(seed), setting.d, setting.n)
 
 
-def check_eq4_3_ode_cases(
-    setting: Setting, *, quick: bool = True, seed: int = 0
-) -> list[Evidence]:
+def check_eq4_3_ode_cases(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """:func:`check_eq4_3_ode` on a random context of the generic shape (d, n) = (6, 3) (n < d:
     singular Ĝ), and the population flow ``ŵ_j(τ) = w*_j(1 − e^{−τ r_j²Σ_jj})`` at
     Σ = diag(0.5, 1, 2), w* = (0.8, −0.5, 0) (declared fixed: generic points); the stream follows

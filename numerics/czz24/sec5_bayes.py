@@ -37,9 +37,7 @@ RIDGE_RTOL = 1e-10
 RIDGE_ATOL = 1e-12
 
 
-def _bayes_ridge_row(
-    rng: np.random.Generator, d: int, n: int, s2: float, tau2: float
-) -> Evidence:
+def _bayes_ridge_row(rng: np.random.Generator, d: int, n: int, s2: float, tau2: float) -> Evidence:
     X = rng.standard_normal((n, d))
     y = X @ rng.standard_normal(d) + np.sqrt(s2) * rng.standard_normal(n)
     got = bayes_posterior_mean(X, y, d, s2, "gauss", tau2=tau2)
@@ -106,10 +104,7 @@ def _bayes_mc_rows(setting: Setting, seed: int, trials: int) -> list[Evidence]:
     eb = np.sum((bayes_fit(p.X, p.y, s, s2, prior) - p.w) ** 2, axis=1)
     rivals = {"ols": np.sum((ols_fit(p.X, p.y) - p.w) ** 2, axis=1)}
     rivals["ridge*"] = min(
-        (
-            np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1)
-            for lam in np.logspace(-4, 2, 13)
-        ),
+        (np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1) for lam in np.logspace(-4, 2, 13)),
         key=np.mean,
     )
     rivals["lasso*"] = min(
@@ -163,9 +158,7 @@ POSTERIOR_ATOL = 1e-12
 
 
 def check_bayes_float_sign_prior(
-    setting: Setting,
-    *,
-    quick: bool = True, seed: int = 0, fault_sigma2_scale: float | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_sigma2_scale: float | None = None
 ) -> list[Evidence]:
     """Values of the sign-prior posterior mean.  At d = s = 1 the prior is
     w* = ±1 with probability 1/2 each, and the log-likelihood ratio of +1 to −1 is
@@ -226,9 +219,7 @@ def check_bayes_float_sign_prior(
 
 
 def check_bayes_float_gauss_slab(
-    setting: Setting,
-    *,
-    quick: bool = True, seed: int = 0, fault_sigma2_scale: float | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_sigma2_scale: float | None = None
 ) -> list[Evidence]:
     """Value of the Gaussian-slab posterior mean at s < d (d = 4, s = 2, n = 3, σ² = 0.29,
     τ² = 1.7): the enumeration (posterior precision, s × s solves, slogdet) against the mixture

@@ -230,7 +230,8 @@ def check_thm5_3_rate(
     rows = _rows(setting, quick, seed)
     s2s = [setting.sigma2] * len(GRID_NS) + [SIGMA2] * (len(rows) - len(GRID_NS))
     ratios = [
-        r.pre_gd.mean / float(rate(n, d, s, s2)) for ((d, s, n), r), s2 in zip(rows, s2s, strict=True)
+        r.pre_gd.mean / float(rate(n, d, s, s2))
+        for ((d, s, n), r), s2 in zip(rows, s2s, strict=True)
     ]
     C = float(np.exp(np.mean(np.log(ratios))))
     out = [
@@ -450,7 +451,9 @@ def generic_log(g: dict[str, float]) -> float:
 def check_thm5_1_float_bound(
     setting: Setting,
     *,
-    quick: bool = True, seed: int = 0, fault_thm51_fn: Callable[..., Any] | None = None
+    quick: bool = True,
+    seed: int = 0,
+    fault_thm51_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Thm 5.1 as printed, ``C (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)``, and
     its ``(ηt)* = (1/β)[σ²Tr(RΣR)log(d/δ)/n + σ² s TrΣ log²(d/δ)/n²]^{−1/2}`` at :data:`GENERIC`
@@ -488,7 +491,9 @@ def check_thm5_1_float_bound(
 def check_thm5_2_float_bound(
     setting: Setting,
     *,
-    quick: bool = True, seed: int = 0, fault_thm52_fn: Callable[..., Any] | None = None
+    quick: bool = True,
+    seed: int = 0,
+    fault_thm52_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Thm 5.2 as printed, ``C log t · sqrt(σ² Tr(Σ) log(d/δ)/n)``, at :data:`GENERIC`."""
     f = fault_thm52_fn or thm52_bound
@@ -508,7 +513,9 @@ def check_thm5_2_float_bound(
 def check_rem5_2_float_generic(
     setting: Setting,
     *,
-    quick: bool = True, seed: int = 0, fault_thm51_fn: Callable[..., Any] | None = None
+    quick: bool = True,
+    seed: int = 0,
+    fault_thm51_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Rem. 5.2's comparison at a generic point [derived]: ``B_5.1²/B_5.2² = Tr(RΣR)/(β² TrΣ) +
     s log(d/δ)/(n β²)`` (the log(t)², σ² and C cancel), which is ``s/d + s²/n`` at Σ = I,
@@ -545,9 +552,9 @@ def check_thm5_3_float_generic(
 ) -> list[Evidence]:
     """Thm 5.3's rate ``σ²(s/n + d s²/n²)`` (logs dropped) and its step count ``t ≳ s·log(ns/σ²)/η``
     (spec §6 items 17, 18) at the setting's d, s, n, σ² (its preset: :data:`GENERIC`'s d = 11,
-    s = 3, n = 37, σ² = 0.3) and η = 0.7, against the printed expressions written out again here.  The rate is otherwise seen only
-    through MC/rate ratios in [0.5, 4] at s = 2 (a factor 2 in s or d passes those), and the
-    step count by no check at all."""
+    s = 3, n = 37, σ² = 0.3) and η = 0.7, against the printed expressions written out again
+    here.  The rate is otherwise seen only through MC/rate ratios in [0.5, 4] at s = 2 (a
+    factor 2 in s or d passes those), and the step count by no check at all."""
     f = fault_rate_fn or thm53_rate
     h = fault_steps_fn or thm53_steps
     n, d, s, s2 = (float(v) for v in (setting.n, setting.d, setting.s, setting.sigma2))

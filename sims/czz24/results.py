@@ -26,8 +26,8 @@ from numerics.czz24.appF_baselines import (
     check_thm5_3_lower_float_threshold,
     check_thm5_3_lower_mc,
     check_thm5_3_lower_mc_cases,
-    check_thm5_3_lower_mc_ridge,
     check_thm5_3_lower_mc_one_step_api,
+    check_thm5_3_lower_mc_ridge,
     check_thm5_3_lower_order,
 )
 from numerics.czz24.fig1b import check_fig1b_mc, check_fig1b_paper
@@ -222,7 +222,12 @@ SEC2_GAUSS = Setting(d=6, s=2, n=1, sigma2=0.25, prior="gauss")
 SEC2_DIAGONAL = Setting(d=6, s=2, n=1, sigma2=0.25, prior="gauss", Sigma_diag=SEC2_DIAG)
 SEC2_EQUICORRELATED = Setting(d=6, s=2, n=1, sigma2=0.25, prior="gauss", zeta=0.3)
 SEC2_FLOAT = Setting(
-    d=9, s=3, n=1, sigma2=0.0, prior="sign", Sigma_diag=(0.5, 1.0, 2.0, 1.5, 0.7, 1.2, 3.0, 0.9, 1.1)
+    d=9,
+    s=3,
+    n=1,
+    sigma2=0.0,
+    prior="sign",
+    Sigma_diag=(0.5, 1.0, 2.0, 1.5, 0.7, 1.2, 3.0, 0.9, 1.1),
 )
 SEC2_TORCH = Setting(d=6, s=2, n=3, sigma2=0.25, prior="sign", zeta=0.3)
 SEC2_TORCH_GAUSS = Setting(d=6, s=2, n=3, sigma2=0.25, prior="gauss", zeta=0.3)

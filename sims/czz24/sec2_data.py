@@ -8,6 +8,7 @@ import dataclasses
 import numpy as np
 import torch
 
+from numerics.czz24.sampling import setting_data
 from numerics.montecarlo import mc_means
 from numerics.testing import (
     float_agreement,
@@ -24,7 +25,6 @@ from theory.common.protocols import Evidence
 from theory.czz24 import (
     task_second_moment,
 )
-from numerics.czz24.sampling import setting_data
 from theory.czz24.settings import Setting, SparseRegressionICL
 
 __all__ = ["check_sec2_torch", "check_sec2_torch_gauss_prior", "check_sec2_torch_moment_tokens"]

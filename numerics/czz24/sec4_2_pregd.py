@@ -4,6 +4,7 @@ and the population limit (Monte Carlo at large n)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -386,14 +387,28 @@ def check_eq4_3_mc(
             kind="EXACT",
             atol=EXACT_ATOL,
         ),
-        close_agreement(
-            f"one pre-GD step at n = {n} within 0.01 of w*",
-            pre.mean,
-            0.0,
-            kind="MC",
-            atol=ONE_STEP_MC_ATOL,
-        ),
+        _one_step_row(n, pre),
     ]
+
+
+#: the least n at which spec V-R3's "one pre-GD step within 0.01 of w*" is claimed (its quick n)
+ONE_STEP_MIN_N = 8000
+
+
+def _one_step_row(n: int, pre: Any) -> Evidence:
+    """Spec V-R3's large-n claim: one pre-GD step within 0.01 of w* (skipped below n = 8000,
+    where the claim is not made: the step's finite-n error is of order d/n)."""
+    row = close_agreement(
+        f"one pre-GD step at n = {n} within 0.01 of w*",
+        pre.mean,
+        0.0,
+        kind="MC",
+        atol=ONE_STEP_MC_ATOL,
+    )
+    if n < ONE_STEP_MIN_N:
+        why = f"spec V-R3's 0.01 is a large-n claim (n ≥ {ONE_STEP_MIN_N}); here n = {n}"
+        return skipped(dataclasses.replace(row, passed=True), why=why)
+    return row
 
 
 def eq4_3_hypotheses(setting: Setting) -> None:

@@ -14,7 +14,7 @@ from numerics.czz24.risk import DivergedContextsError, excess_risk, excess_risk_
 from numerics.czz24.sampling import sample_sparse_prompts
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng, check_seed
-from numerics.testing import close_agreement, mc_agreement, ordering
+from numerics.testing import close_agreement, informational, mc_agreement, ordering, skipped
 from theory.common.protocols import Estimate, Evidence
 from theory.czz24 import (
     linear_lower_bound,
@@ -23,10 +23,12 @@ from theory.czz24 import (
     ridge_lmmse_lambda,
     ridge_star_limit,
 )
-from theory.czz24.settings import SparseRegressionICL
+from theory.czz24.settings import Setting, SparseRegressionICL
 
 __all__ = [
     "check_thm5_3_lower_mc",
+    "check_thm5_3_lower_mc_cases",
+    "check_thm5_3_lower_mc_ridge",
     "check_thm5_3_lower_float",
     "check_thm5_3_lower_order",
     "check_thm5_3_lower_mc_one_step_api",
@@ -57,60 +59,105 @@ _OLS_CASES = (
 _LOWER_ORDER = "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_order"
 
 
-def check_thm5_3_lower_mc(
-    *, quick: bool = True, seed: int = 0, fault_ols_fn: Callable[..., float] | None = None
-) -> list[Evidence]:
-    """``excess_risk("ols")`` (MC) against :func:`ols_excess_risk` on both branches and priors
-    (E‖w‖² = 1 sign, s gauss); ridge at λ* = σ²d/(nα²) against the exact conditional risk averaged
-    over the same designs (paired).  ``fault_ols_fn`` replaces the closed form."""
-    ols = fault_ols_fn or ols_excess_risk
-    trials = 4000 if quick else 20_000
-    out = []
-    for i, (d, s, n, s2, prior) in enumerate(_OLS_CASES):
-        est = excess_risk(
-            "ols",
-            d=d,
-            s=s,
-            n=n,
-            sigma2=s2,
-            prior=prior,
-            trials=trials,
-            seed=check_seed(
-                seed, "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc", i
-            ),
+_LOWER_MC = "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc"
+#: OLS's error has a finite variance only for |n − d| > 3 (inverse-Wishart second moments)
+_OLS_FINITE_VARIANCE_GAP = 4
+
+
+def _ols_row(
+    i: int,
+    d: int,
+    s: int,
+    n: int,
+    s2: float,
+    prior: str,
+    quick: bool,
+    seed: int,
+    ols: Callable[..., float],
+) -> Evidence:
+    """``excess_risk("ols")`` (MC, its stream: case ``i``) against the closed form at one case."""
+    name = f"OLS excess risk (d={d}, n={n}, σ²={s2}, {prior})"
+    if abs(n - d) < _OLS_FINITE_VARIANCE_GAP:
+        why = (
+            f"OLS's error has infinite variance at |n − d| = {abs(n - d)} ≤ 3 (d = {d}, n = {n}): "
+            "a Monte Carlo mean has no standard error"
         )
-        signal = 1.0 if prior == "sign" else float(s)
-        pred = float(ols(d, n, s2, signal))
-        out.append(
-            mc_agreement(
-                f"OLS excess risk (d={d}, n={n}, σ²={s2}, {prior})", pred, est, power=OLS_MC_POWER
-            )
-        )
-    d, s, n, s2 = 16, 2, 24, 0.25
-    st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2)
-    p = sample_sparse_prompts(
-        st,
-        2000 if quick else 10_000,
-        rng=check_rng(
-            seed, "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc", "ridge"
-        ),
+        return skipped(informational(name, None, None), why=why)
+    est = excess_risk(
+        "ols",
+        d=d,
+        s=s,
+        n=n,
+        sigma2=s2,
+        prior=prior,
+        trials=4000 if quick else 20_000,
+        seed=check_seed(seed, _LOWER_MC, i),
     )
-    lam = ridge_lmmse_lambda(d, n, s2, 1.0)
+    signal = 1.0 if prior == "sign" else float(s)
+    return mc_agreement(name, float(ols(d, n, s2, signal)), est, power=OLS_MC_POWER)
+
+
+def check_thm5_3_lower_mc(
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_ols_fn: Callable[..., float] | None = None,
+) -> list[Evidence]:
+    """``excess_risk("ols")`` (MC, Σ = I) against :func:`ols_excess_risk` at the setting's d, s,
+    n, σ² and prior (E‖w‖² = 1 sign, s gauss; skipped at |n − d| ≤ 3, where the error has
+    infinite variance).  ``fault_ols_fn`` replaces the closed form."""
+    ols = fault_ols_fn or ols_excess_risk
+    st = setting
+    return [_ols_row(0, st.d, st.s, st.n, st.sigma2, st.prior, quick, seed, ols)]
+
+
+def check_thm5_3_lower_mc_cases(
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_ols_fn: Callable[..., float] | None = None,
+) -> list[Evidence]:
+    """:func:`check_thm5_3_lower_mc` at the other cases of spec §6 item 19 (declared fixed: both
+    OLS branches and both priors whatever the setting): (d, s, n, σ², prior) = (16, 4, 10, 0.01,
+    gauss), (8, 2, 40, 0.25, sign), (24, 2, 8, 0.25, sign), each on its own stream."""
+    ols = fault_ols_fn or ols_excess_risk
+    return [
+        _ols_row(i, d, s, n, s2, prior, quick, seed, ols)
+        for i, (d, s, n, s2, prior) in enumerate(_OLS_CASES)
+        if i > 0
+    ]
+
+
+def check_thm5_3_lower_mc_ridge(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
+    """Ridge at λ* = σ²d/(nα²) (α² = E‖w*‖²) by MC at the setting's d, s, n, σ² and prior (Σ = I)
+    against the exact conditional risk averaged over the same designs (paired)."""
+    d, n, s2 = setting.d, setting.n, setting.sigma2
+    st = SparseRegressionICL.isotropic(d=d, s=setting.s, n=n, sigma2=s2, prior=setting.prior)
+    p = sample_sparse_prompts(
+        st, 2000 if quick else 10_000, rng=check_rng(seed, _LOWER_MC, "ridge")
+    )
+    alpha2 = st.signal
+    lam = ridge_lmmse_lambda(d, n, s2, alpha2)
     err = np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1)
-    cond = np.array([ridge_excess_conditional.raw(X, lam, s2, 1.0) for X in p.X])
+    cond = np.array([ridge_excess_conditional.raw(X, lam, s2, alpha2) for X in p.X])
     diff = estimate_from_samples(err - cond)
-    out.append(
+    return [
         mc_agreement(
             "ridge(λ*) MC − exact conditional risk (paired over X)",
             0.0,
             Estimate(diff.mean, diff.se, diff.n),
             scale=float(cond.mean()),
         )
-    )
-    return out
+    ]
 
 
-def check_thm5_3_lower_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_thm5_3_lower_float(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
     """The OLS API's exact values: σ²d/(n−d−1), the min-norm branch, ``inf`` at n ∈ {d−1, d, d+1}
     (σ² > 0), the σ² = 0 interpolation limits; and the MC API refuses a diverging fixed step,
     reporting the fraction of diverged contexts."""
@@ -171,7 +218,9 @@ def check_thm5_3_lower_float(*, quick: bool = True, seed: int = 0) -> list[Evide
     return out
 
 
-def check_thm5_3_lower_order(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_thm5_3_lower_order(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
     """The λ-dependent lower-bound shapes (constants dropped): ridge* / (σ²d/n) in [0.9, 1.3] at
     n = 8d (d = 16), and ridge* ≥ 0.95(1 − n/d), ≈ 1 − n/d + σ²n/d (within 5 %) at d = 64, n = 16
     (MC over contexts with the exact λ* = σ²d/(nα²)); the finite-X LMMSE risk averaged over
@@ -239,10 +288,15 @@ ONE_STEP_RTOL = 1e-10
 
 
 def check_thm5_3_lower_mc_one_step_api(
-    *, quick: bool = True, seed: int = 0, fault_one_step_power: int | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_one_step_power: int | None = None,
 ) -> list[Evidence]:
-    """One pre-GD step cannot diverge: ``excess_risk("pre_gd", d = 8, s = 2,
-    n = 20, σ² = 0.25, η = 2.0, steps = 1, trials = 100000)`` returns the mean over *all* trials
+    """One pre-GD step cannot diverge: at the setting's d, s, n, σ² and prior (Σ = I; preset
+    d = 8, s = 2, n = 20, σ² = 0.25, ±1/√s), ``excess_risk("pre_gd", η = 2.0, steps = 1,
+    trials = 100000)`` returns the mean over *all* trials
     (no context flagged) although ``η λ_max(Ĝ) ≥ 2`` on a large fraction of them (reported; the old
     rule refused the mean for it), and that mean equals, on the same contexts, the mean of
     ``‖η r̂³ − w*‖²`` (the one-step identity ŵ¹ = r̂ ⊙ (η r̂ ⊙ r̂): an independent route, no GD
@@ -251,18 +305,28 @@ def check_thm5_3_lower_mc_one_step_api(
     from numerics.czz24.predictors import batch_lambda_max
 
     q = 3 if fault_one_step_power is None else fault_one_step_power
-    d, s, n, s2, trials = 8, 2, 20, 0.25, 100_000
+    d, s, n, s2, trials = setting.d, setting.s, setting.n, setting.sigma2, 100_000
+    prior = setting.prior
     sd = check_seed(
         seed, "numerics.sparse_multihead.checks_baselines:check_thm5_3_lower_mc_one_step_api"
     )
-    st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2)
+    st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2, prior=prior)
     p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(sd))  # the API's contexts
     r = np.einsum("bni,bn->bi", p.X, p.y) / n
     out = []
     for method, eta in (("pre_gd", 2.0), ("pre_gd", 0.7), ("gd", 0.7)):
         try:
             est = excess_risk(
-                method, d=d, s=s, n=n, sigma2=s2, eta=eta, steps=1, trials=trials, seed=sd
+                method,
+                d=d,
+                s=s,
+                n=n,
+                sigma2=s2,
+                prior=prior,
+                eta=eta,
+                steps=1,
+                trials=trials,
+                seed=sd,
             )
         except DivergedContextsError as exc:
             est = Estimate(math.nan, math.nan, 0)
@@ -309,7 +373,11 @@ _THRESHOLD_POINT = (11, 0.3, 1.7)
 
 
 def check_thm5_3_lower_float_threshold(
-    *, quick: bool = True, seed: int = 0, fault_ols_fn: Callable[..., float] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_ols_fn: Callable[..., float] | None = None,
 ) -> list[Evidence]:
     """The OLS risk's finiteness thresholds are the smallest that work: the
     inverse-Wishart mean ``E[(XᵀX)⁻¹] = I/(n − d − 1)`` exists iff ``n − d − 1 > 0``, so

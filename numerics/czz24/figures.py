@@ -133,15 +133,19 @@ def compute_bounds_rates(
     ns: np.ndarray | None = None,
     trials: int = 100,
     steps: int | None = None,
+    d: int = 32,
+    s: int = 2,
+    sigma2: float = 0.25,
 ) -> dict[str, Any]:
     """Thms 5.1–5.3 data: oracle-tuned pre-GD* and GD* (MC) and the bound shapes at d = 32,
-    s = 2, σ = 0.5 over n, each bound's constant fitted (5.1 / 5.2: the max ratio; 5.3: the
-    geometric mean), with the log-log slopes.
+    s = 2, σ = 0.5 (Σ = I, ±1/√s prior) over n, each bound's constant fitted (5.1 / 5.2: the max
+    ratio; 5.3: the geometric mean), with the log-log slopes.
 
     Knobs (defaults: the figure's): the context lengths ``ns`` (64, 128, 256; full to 512), the
     contexts per n ``trials`` and the GD ``steps`` of the tuning (100, full 200) of
-    :func:`numerics.czz24.risk.tuned_risks_cached`."""
-    d, s, s2 = 32, 2, 0.25
+    :func:`numerics.czz24.risk.tuned_risks_cached`; ``d``, ``s``, ``sigma2`` (a check's
+    setting)."""
+    s2 = sigma2
     if ns is None:
         ns = np.array([64, 128, 256] if quick else [64, 128, 256, 512])
     ns = np.asarray(ns)

@@ -10,11 +10,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.sampling import gaussian_rows
-from theory.czz24.settings import SparseRegressionICL
+from numerics.sampling import check_rng, gaussian_rows
+from theory.czz24.settings import Setting, SparseRegressionICL
 from theory.settings import check_int
 
-__all__ = ["SparseBatch", "sample_sparse_tasks", "sample_sparse_prompts"]
+__all__ = ["SparseBatch", "sample_sparse_tasks", "sample_sparse_prompts", "setting_data"]
+
+
+def setting_data(setting: Setting, seed: int, label: str) -> SparseRegressionICL:
+    """The §2 data model at ``setting``; a generic Σ (``Sigma_diag=None``) is ``diag(U[0.5, 2])``
+    drawn from ``seed`` on the stream ``label`` (spec V-R4), so the draw does not move any other
+    stream of the check.
+
+    >>> setting_data(Setting(d=3, s=1, Sigma_diag=None), 0, "x").Sigma_diag != (1.0,) * 3
+    True
+    """
+    if setting.Sigma_diag is None:
+        diag = check_rng(seed, label, "Sigma").uniform(0.5, 2.0, setting.d)
+        return setting.data(tuple(float(v) for v in diag))
+    return setting.data()
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ and the population limit (Monte Carlo at large n)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +20,9 @@ from numerics.ode import integrate
 from numerics.testing import (
     close_agreement,
     float_agreement,
+    informational,
     mc_agreement,
+    skipped,
     solver_agreement,
 )
 from theory.common.protocols import Evidence
@@ -40,10 +43,14 @@ from theory.czz24.settings import Setting, SparseRegressionICL
 
 __all__ = [
     "check_eq4_3_float",
+    "check_eq4_3_float_shapes",
     "check_eq4_3_float_limits",
+    "check_eq4_3_float_limits_shapes",
     "check_eq4_3_float_equivariance",
     "check_eq4_3_ode",
+    "check_eq4_3_ode_cases",
     "check_eq4_3_mc",
+    "eq4_3_hypotheses",
     "PREGD_RTOL",
     "check_eq4_3_float_generic",
 ]
@@ -67,74 +74,105 @@ PREGD_RTOL = 1e-10
 LIMIT_RTOL = 1e-6
 
 
-def check_eq4_3_float(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    eta_scale: float = 1.5,
-    fault_steps_offset: int | None = None,
-) -> list[Evidence]:
-    """``w̃^t`` spectral = recursion (t ∈ {0, 1, 5, 20, 50}, η = eta_scale/λ_max(Ĝ) < 2/λ_max)
-    for pre-GD and raw GD; one-step identity ``ŷ¹ = η Σ r̂_j³ x_j`` to 1e-12.
-    ``fault_steps_offset`` evaluates the closed form at ``t + offset`` (off-by-one control)."""
-    rng = np.random.default_rng(seed)
-    off = fault_steps_offset or 0
+#: pre-GD / GD step η = ETA_SCALE/λ_max (< 2/λ_max: a stable step)
+ETA_SCALE = 1.5
+#: the generic shapes (d, n) of the Eq. (4.3) float check beside the setting's (n < d, n > d)
+FLOAT_SHAPES = ((6, 4), (8, 20))
+
+
+def _float_rows(rng: np.random.Generator, d: int, n: int, off: int) -> list[Evidence]:
+    """Spectral vs recursion and the one-step identity on one random context of shape (d, n)."""
     out = []
-    for d, n in ((3, 10), (6, 4), (8, 20)):
-        X, y, Xq = random_context(rng, d, n, 1)
-        G, _, _ = pregd_gram(X, y)
-        eta = eta_scale / np.linalg.eigvalsh(G)[-1]
-        ts = (0, 1, 5, 20, 50)
-        rec = pregd_path(X[None], y[None], eta, max(ts))[:, 0]
-        cf = np.array([pregd_coefficient(X, y, eta, t + off) for t in ts])
-        out.append(
-            float_agreement(
-                f"pre-GD spectral vs recursion (d={d}, n={n})",
-                cf,
-                rec[list(ts)],
-                rtol=PREGD_RTOL,
-                atol=PREGD_RTOL * np.abs(rec).max(),
-            )
+    X, y, Xq = random_context(rng, d, n, 1)
+    G, _, _ = pregd_gram(X, y)
+    eta = ETA_SCALE / np.linalg.eigvalsh(G)[-1]
+    ts = (0, 1, 5, 20, 50)
+    rec = pregd_path(X[None], y[None], eta, max(ts))[:, 0]
+    cf = np.array([pregd_coefficient(X, y, eta, t + off) for t in ts])
+    out.append(
+        float_agreement(
+            f"pre-GD spectral vs recursion (d={d}, n={n})",
+            cf,
+            rec[list(ts)],
+            rtol=PREGD_RTOL,
+            atol=PREGD_RTOL * np.abs(rec).max(),
         )
-        S = X.T @ X / n
-        eg = eta_scale / np.linalg.eigvalsh(S)[-1]
-        recg = gd_path(X[None], y[None], eg, max(ts))[:, 0]
-        cfg = np.array([gd_coefficient(X, y, eg, t + off) for t in ts])
-        out.append(
-            float_agreement(
-                f"raw GD spectral vs recursion (d={d}, n={n})",
-                cfg,
-                recg[list(ts)],
-                rtol=PREGD_RTOL,
-                atol=PREGD_RTOL * np.abs(recg).max(),
-            )
+    )
+    S = X.T @ X / n
+    eg = ETA_SCALE / np.linalg.eigvalsh(S)[-1]
+    recg = gd_path(X[None], y[None], eg, max(ts))[:, 0]
+    cfg = np.array([gd_coefficient(X, y, eg, t + off) for t in ts])
+    out.append(
+        float_agreement(
+            f"raw GD spectral vs recursion (d={d}, n={n})",
+            cfg,
+            recg[list(ts)],
+            rtol=PREGD_RTOL,
+            atol=PREGD_RTOL * np.abs(recg).max(),
         )
-        y1 = float(rec[1 + off if off < max(ts) else 1] @ Xq[0])
-        out.append(
-            float_agreement(
-                f"one step cubes the correlations (d={d}, n={n})",
-                y1,
-                one_step_prediction(X, y, Xq[0], eta),
-                rtol=ONE_STEP_RTOL,
-                atol=ONE_STEP_ATOL,
-            )
+    )
+    y1 = float(rec[1 + off if off < max(ts) else 1] @ Xq[0])
+    out.append(
+        float_agreement(
+            f"one step cubes the correlations (d={d}, n={n})",
+            y1,
+            one_step_prediction(X, y, Xq[0], eta),
+            rtol=ONE_STEP_RTOL,
+            atol=ONE_STEP_ATOL,
         )
+    )
     return out
 
 
-def check_eq4_3_float_limits(
-    *, quick: bool = True, seed: int = 0, t: int = 100_000
+def check_eq4_3_float(
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_steps_offset: int | None = None,
 ) -> list[Evidence]:
-    """t → ∞ at η = 1/λ_max: pre-GD → OLS (n ≥ d + 2), → the r̂-weighted min-norm interpolator
-    (n ≤ d − 2), raw GD → the min-ℓ2 interpolator (numpy ``pinv``), relative error < 1e-6."""
+    """``w̃^t`` spectral = recursion (t ∈ {0, 1, 5, 20, 50}, η = 1.5/λ_max(Ĝ) < 2/λ_max) for
+    pre-GD and raw GD, and the one-step identity ``ŷ¹ = η Σ r̂_j³ x_j`` to 1e-12, on a random
+    context of the setting's shape (d, n) (an identity: any context).
+    ``fault_steps_offset`` evaluates the closed form at ``t + offset`` (off-by-one control)."""
     rng = np.random.default_rng(seed)
+    return _float_rows(rng, setting.d, setting.n, fault_steps_offset or 0)
+
+
+def check_eq4_3_float_shapes(
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_steps_offset: int | None = None,
+) -> list[Evidence]:
+    """:func:`check_eq4_3_float` on random contexts of the generic shapes (d, n) = (6, 4) (n < d)
+    and (8, 20) (declared fixed); their stream follows the draw of the setting's context."""
+    rng = np.random.default_rng(seed)
+    random_context(rng, setting.d, setting.n, 1)  # the setting's context comes first
     out = []
-    for d, n in ((3, 12), (4, 30)):
-        X, y, _ = random_context(rng, d, n, 1)
+    for d, n in FLOAT_SHAPES:
+        out += _float_rows(rng, d, n, fault_steps_offset or 0)
+    return out
+
+
+#: the iteration count standing in for t → ∞ (at η = 1/λ_max)
+LIMIT_STEPS = 100_000
+#: the generic shapes (d, n) of the limits beside the setting's: OLS branch, then min-norm branch
+LIMIT_SHAPES = ((4, 30), (5, 3), (6, 2))
+
+
+def _limit_rows(rng: np.random.Generator, d: int, n: int) -> list[Evidence]:
+    """The t → ∞ limit rows of one random context of shape (d, n): pre-GD → OLS for n ≥ d + 2;
+    → the r̂-weighted min-norm interpolator (which fits the context) for n ≤ d − 2, where raw GD →
+    the min-ℓ2 interpolator."""
+    t = LIMIT_STEPS
+    X, y, _ = random_context(rng, d, n, 1)
+    if n >= d + 2:
         G, _, _ = pregd_gram(X, y)
         w = pregd_coefficient(X, y, 1.0 / np.linalg.eigvalsh(G)[-1], t)
         ols = ols_fit(X[None], y[None])[0]
-        out.append(
+        return [
             float_agreement(
                 f"pre-GD(t=1e5) = OLS (d={d}, n={n})",
                 w,
@@ -142,65 +180,91 @@ def check_eq4_3_float_limits(
                 rtol=LIMIT_RTOL,
                 atol=LIMIT_RTOL * np.abs(ols).max(),
             )
-        )
-    for d, n in ((5, 3), (6, 2)):
-        X, y, _ = random_context(rng, d, n, 1)
-        G, _, r = pregd_gram(X, y)
-        w = pregd_coefficient(X, y, 1.0 / np.linalg.eigvalsh(G)[-1], t)
-        lim = pregd_limit(X, y)
-        out.append(
-            float_agreement(
-                f"pre-GD(t=1e5) = r̂-weighted min-norm (d={d}, n={n})",
-                w,
-                lim,
-                rtol=LIMIT_RTOL,
-                atol=LIMIT_RTOL * np.abs(lim).max(),
-            )
-        )
-        out.append(
-            float_agreement(
-                f"weighted interpolator fits the context (d={d}, n={n})",
-                X @ lim,
-                y,
-                rtol=LIMIT_RTOL,
-                atol=LIMIT_RTOL,
-            )
-        )
-        S = X.T @ X / n
-        wg = gd_coefficient(X, y, 1.0 / np.linalg.eigvalsh(S)[-1], t)
-        mn = ols_fit(X[None], y[None])[0]
-        out.append(
-            float_agreement(
-                f"raw GD(t=1e5) = min-ℓ2 interpolator (d={d}, n={n})",
-                wg,
-                mn,
-                rtol=LIMIT_RTOL,
-                atol=LIMIT_RTOL * np.abs(mn).max(),
-            )
-        )
-        out.append(
-            float_agreement(
-                f"min-ℓ2 interpolator (theory vs pinv) (d={d}, n={n})",
-                minnorm_interpolator(X, y),
-                mn,
-                rtol=CLOSED_FORM_RTOL,
-                atol=CLOSED_FORM_ATOL,
-            )
-        )
+        ]
+    G, _, r = pregd_gram(X, y)
+    w = pregd_coefficient(X, y, 1.0 / np.linalg.eigvalsh(G)[-1], t)
+    lim = pregd_limit(X, y)
+    S = X.T @ X / n
+    wg = gd_coefficient(X, y, 1.0 / np.linalg.eigvalsh(S)[-1], t)
+    mn = ols_fit(X[None], y[None])[0]
+    return [
+        float_agreement(
+            f"pre-GD(t=1e5) = r̂-weighted min-norm (d={d}, n={n})",
+            w,
+            lim,
+            rtol=LIMIT_RTOL,
+            atol=LIMIT_RTOL * np.abs(lim).max(),
+        ),
+        float_agreement(
+            f"weighted interpolator fits the context (d={d}, n={n})",
+            X @ lim,
+            y,
+            rtol=LIMIT_RTOL,
+            atol=LIMIT_RTOL,
+        ),
+        float_agreement(
+            f"raw GD(t=1e5) = min-ℓ2 interpolator (d={d}, n={n})",
+            wg,
+            mn,
+            rtol=LIMIT_RTOL,
+            atol=LIMIT_RTOL * np.abs(mn).max(),
+        ),
+        float_agreement(
+            f"min-ℓ2 interpolator (theory vs pinv) (d={d}, n={n})",
+            minnorm_interpolator(X, y),
+            mn,
+            rtol=CLOSED_FORM_RTOL,
+            atol=CLOSED_FORM_ATOL,
+        ),
+    ]
+
+
+def check_eq4_3_float_limits(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
+    """t → ∞ at η = 1/λ_max on a random context of the setting's shape (d, n): pre-GD → OLS
+    (n ≥ d + 2), → the r̂-weighted min-norm interpolator (n ≤ d − 2; raw GD → the min-ℓ2
+    interpolator, numpy ``pinv``), relative error < 1e-6; skipped at |n − d| ≤ 1 (neither
+    branch: Ĝ is nearly singular there and 1e5 steps do not reach the limit)."""
+    d, n = setting.d, setting.n
+    if abs(n - d) <= 1:
+        row = informational(f"t → ∞ limits of pre-GD (d={d}, n={n})", None, None)
+        why = f"neither limit branch applies at n = {n}, d = {d} (needs n ≥ d + 2 or n ≤ d − 2)"
+        return [skipped(row, why=why)]
+    return _limit_rows(np.random.default_rng(seed), d, n)
+
+
+def check_eq4_3_float_limits_shapes(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
+    """:func:`check_eq4_3_float_limits` on random contexts of the generic shapes (d, n) = (4, 30)
+    (OLS branch), (5, 3), (6, 2) (min-norm branch) (declared fixed: both branches are checked
+    whatever the setting); their stream follows the draw of the setting's context."""
+    rng = np.random.default_rng(seed)
+    random_context(rng, setting.d, setting.n, 1)  # the setting's context comes first
+    out = []
+    for d, n in LIMIT_SHAPES:
+        out += _limit_rows(rng, d, n)
     return out
 
 
 def check_eq4_3_float_equivariance(
-    *, quick: bool = True, seed: int = 0, fault_label_exponent: float | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_label_exponent: float | None = None,
 ) -> list[Evidence]:
-    """Equivariances [derived]: ``ŵ(X, cy; η/c²) = cŵ(X, y; η)``; coordinate permutations permute
-    ŵ; a feature sign flip flips ŵ_j; permuting examples changes nothing (to 1e-9).
+    """Equivariances [derived] on random contexts of the setting's shape (d, n):
+    ``ŵ(X, cy; η/c²) = cŵ(X, y; η)``; coordinate permutations permute ŵ; a feature sign flip
+    flips ŵ_j; permuting examples changes nothing (to 1e-9).
     ``fault_label_exponent`` replaces the step rescaling ``η/c²`` by ``η/c^p``."""
+    d, n = setting.d, setting.n
     rng = np.random.default_rng(seed)
     p = 2.0 if fault_label_exponent is None else fault_label_exponent
     out = []
     for c in (-3.0, 0.4, 7.5):
-        X, y, _ = random_context(rng, 5, 9, 1)
+        X, y, _ = random_context(rng, d, n, 1)
         eta = 0.7 / np.linalg.eigvalsh(pregd_gram(X, y)[0])[-1]
         base = pregd_coefficient(X, y, eta, 7)
         out.append(
@@ -212,7 +276,7 @@ def check_eq4_3_float_equivariance(
                 atol=CLOSED_FORM_ATOL,
             )
         )
-        perm = rng.permutation(5)
+        perm = rng.permutation(d)
         out.append(
             float_agreement(
                 f"coordinate permutation (c = {c} case)",
@@ -222,8 +286,8 @@ def check_eq4_3_float_equivariance(
                 atol=CLOSED_FORM_ATOL,
             )
         )
-        flip = np.ones(5)
-        flip[rng.integers(5)] = -1.0
+        flip = np.ones(d)
+        flip[rng.integers(d)] = -1.0
         out.append(
             float_agreement(
                 "feature sign flip",
@@ -233,7 +297,7 @@ def check_eq4_3_float_equivariance(
                 atol=CLOSED_FORM_ATOL,
             )
         )
-        ex = rng.permutation(9)
+        ex = rng.permutation(n)
         out.append(
             float_agreement(
                 "example permutation",
@@ -246,23 +310,32 @@ def check_eq4_3_float_equivariance(
     return out
 
 
-def check_eq4_3_ode(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def _flow_rows(rng: np.random.Generator, d: int, n: int) -> list[Evidence]:
+    """Gradient flow of pre-GD on one random context of shape (d, n) against its closed form."""
+    X, y, _ = random_context(rng, d, n, 1)
+    G, b, _ = pregd_gram(X, y)
+    taus = (0.1, 1.0, 10.0)
+    tr = integrate(lambda _t, w, G=G, b=b: -(G @ w - b), np.zeros(d), (0.0, max(taus)))
+    return [
+        solver_agreement(f"pre-GD flow at τ = {tau} (d={d}, n={n})", tr(tau), pregd_flow(X, y, tau))
+        for tau in taus
+    ]
+
+
+def check_eq4_3_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Gradient flow ``dw̃/dτ = −(Ĝw̃ − b̃)`` integrated (DOP853, rtol 1e-10) against
-    ``(I − e^{−τĜ})Ĝ⁺b̃`` at τ ∈ {0.1, 1, 10} (n < d: singular Ĝ), and the population flow
-    ``ŵ_j(τ) = w*_j(1 − e^{−τ r_j²Σ_jj})``."""
+    ``(I − e^{−τĜ})Ĝ⁺b̃`` at τ ∈ {0.1, 1, 10}, on a random context of the setting's shape (d, n)."""
+    return _flow_rows(np.random.default_rng(seed), setting.d, setting.n)
+
+
+def check_eq4_3_ode_cases(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """:func:`check_eq4_3_ode` on a random context of the generic shape (d, n) = (6, 3) (n < d:
+    singular Ĝ), and the population flow ``ŵ_j(τ) = w*_j(1 − e^{−τ r_j²Σ_jj})`` at
+    Σ = diag(0.5, 1, 2), w* = (0.8, −0.5, 0) (declared fixed: generic points); the stream follows
+    the draw of the setting's context."""
     rng = np.random.default_rng(seed)
-    out = []
-    for d, n in ((4, 9), (6, 3)):
-        X, y, _ = random_context(rng, d, n, 1)
-        G, b, _ = pregd_gram(X, y)
-        taus = (0.1, 1.0, 10.0)
-        tr = integrate(lambda _t, w, G=G, b=b: -(G @ w - b), np.zeros(d), (0.0, max(taus)))
-        for tau in taus:
-            out.append(
-                solver_agreement(
-                    f"pre-GD flow at τ = {tau} (d={d}, n={n})", tr(tau), pregd_flow(X, y, tau)
-                )
-            )
+    random_context(rng, setting.d, setting.n, 1)  # the setting's context comes first
+    out = _flow_rows(rng, 6, 3)
     Sd = np.array([0.5, 1.0, 2.0])
     w = np.array([0.8, -0.5, 0.0])
     r = Sd * w
@@ -278,21 +351,19 @@ def check_eq4_3_ode(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 
 def check_eq4_3_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    n: int = 0,
-    d: int = 16,
-    s: int = 2,
-    sigma2: float = 0.25,
     fault_cov_scale: float | None = None,
 ) -> list[Evidence]:
-    """Population limit (spec V-R3): at n = 20000 (quick: 8000; ``n > 0`` overrides), Σ = I,
-    ±1/√s prior, one pre-GD step with
+    """Population limit (spec V-R3) at the setting's d, s, σ² and n (--full: 2.5 n; the preset
+    n = 8000, full 20000), Σ = I, ±1/√s prior (the result's hypotheses): one pre-GD step with
     η = s is within 0.01 of w* (its population limit is exactly w*), while one raw GD step (η = 1,
     ŵ = r̂) has ``E‖r̂ − w*‖² = Tr Cov(r̂) = [d(1 + σ²) + 1]/n`` (Isserlis), checked by MC.
     ``fault_cov_scale`` rescales the predicted covariance (negative control)."""
-    n = n if n > 0 else (8000 if quick else 20_000)
+    d, s, sigma2 = setting.d, setting.s, setting.sigma2
+    n = setting.n if quick else int(2.5 * setting.n)
     st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=sigma2)
     trials = 800 if quick else 2000  # se/scale ≈ 0.013 (400 gave 0.018, at the 0.02 power cut)
 
@@ -316,14 +387,44 @@ def check_eq4_3_mc(
             kind="EXACT",
             atol=EXACT_ATOL,
         ),
-        close_agreement(
-            f"one pre-GD step at n = {n} within 0.01 of w*",
-            pre.mean,
-            0.0,
-            kind="MC",
-            atol=ONE_STEP_MC_ATOL,
-        ),
+        _one_step_row(n, pre),
     ]
+
+
+#: the least n at which spec V-R3's "one pre-GD step within 0.01 of w*" is claimed (its quick n)
+ONE_STEP_MIN_N = 8000
+
+
+def _one_step_row(n: int, pre: Any) -> Evidence:
+    """Spec V-R3's large-n claim: one pre-GD step within 0.01 of w* (skipped below n = 8000,
+    where the claim is not made: the step's finite-n error is of order d/n)."""
+    row = close_agreement(
+        f"one pre-GD step at n = {n} within 0.01 of w*",
+        pre.mean,
+        0.0,
+        kind="MC",
+        atol=ONE_STEP_MC_ATOL,
+    )
+    if n < ONE_STEP_MIN_N:
+        why = f"spec V-R3's 0.01 is a large-n claim (n ≥ {ONE_STEP_MIN_N}); here n = {n}"
+        return skipped(dataclasses.replace(row, passed=True), why=why)
+    return row
+
+
+def eq4_3_hypotheses(setting: Setting) -> None:
+    """Eq. (4.3)'s population limit (:func:`check_eq4_3_mc`) is Thm 5.3's: Σ = I and the ±1/√s
+    prior, so that one pre-GD step with η = s has the population limit w*."""
+    if setting.prior != "sign":
+        raise ValueError(
+            f"prior={setting.prior!r}: Eq. (4.3)'s population limit w* of one step η = s needs "
+            "the ±1/√s prior ([czz24] Thm 5.3), prior=sign"
+        )
+    diag = setting.Sigma_diag
+    if setting.zeta != 0.0 or diag is None or any(v != 1.0 for v in diag):
+        raise ValueError(
+            f"Sigma_diag={setting.Sigma_diag!r}, zeta={setting.zeta!r}: Eq. (4.3)'s population "
+            "limit is checked at Σ = I ([czz24] Thm 5.3)"
+        )
 
 
 #: Relative tolerance of the scalar search for the ridge penalty minimising the conditional risk.

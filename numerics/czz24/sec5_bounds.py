@@ -25,6 +25,7 @@ from numerics.testing import (
     loglog_slope,
     ordering,
     rate_agreement,
+    skipped,
 )
 from theory.common.protocols import Evidence
 from theory.common.symbols import d as d_sym
@@ -38,6 +39,7 @@ from theory.czz24 import (
     thm53_rate,
     thm53_steps,
 )
+from theory.czz24.settings import Setting
 
 __all__ = [
     "check_thm5_3_order",
@@ -46,6 +48,8 @@ __all__ = [
     "check_thm5_2_rate",
     "check_rem5_2_symbolic",
     "check_rem5_2_order",
+    "check_rem5_2_order_flips",
+    "thm5_hypotheses",
     "ROWS_QUICK",
     "ROWS_FULL",
     "GENERIC",
@@ -90,22 +94,53 @@ ROWS_FULL = ROWS_QUICK + (
 _GRAM_D = 64
 
 
+#: the n grid of the Thm 5.1–5.3 checks at a setting's (d, s, σ²), and its contexts per n
+GRID_NS = (64, 128, 256)
+GRID_TRIALS = 100
+
+
 @functools.lru_cache(maxsize=32)
-def _gram_row(d: int, s: int, n: int, trials: int, seed: int, steps: int) -> TunedRisks:
-    return tuned_risks_gram(d=d, s=s, n=n, sigma2=SIGMA2, trials=trials, seed=seed, steps=steps)
+def _gram_row(
+    d: int, s: int, n: int, trials: int, seed: int, steps: int, sigma2: float = SIGMA2
+) -> TunedRisks:
+    return tuned_risks_gram(d=d, s=s, n=n, sigma2=sigma2, trials=trials, seed=seed, steps=steps)
 
 
-def _rows(quick: bool, seed: int) -> list[tuple[tuple[int, int, int], TunedRisks]]:
+def _rows(
+    setting: Setting, quick: bool, seed: int
+) -> list[tuple[tuple[int, int, int], TunedRisks]]:
+    """Oracle-tuned MC risks at the setting's (d, s, σ²) over :data:`GRID_NS` (the spec's
+    (32, 2) rows at the preset); --full appends the spec table's own rows (d, s) = (64, 4),
+    (256, 2) at σ² = 0.25 (its printed slopes)."""
     steps = 100 if quick else 200
+    grid = [(setting.d, setting.s, n, GRID_TRIALS, setting.sigma2) for n in GRID_NS]
+    if not quick:
+        grid += [(d, s, n, tr, SIGMA2) for d, s, n, tr in ROWS_FULL[len(ROWS_QUICK) :]]
     return [
         (
             (d, s, n),
-            _gram_row(d, s, n, tr, seed, steps)
+            _gram_row(d, s, n, tr, seed, steps, s2)
             if d == _GRAM_D
-            else tuned_risks_cached(d, s, n, SIGMA2, tr, seed, "sign", steps),
+            else tuned_risks_cached(d, s, n, s2, tr, seed, "sign", steps),
         )
-        for d, s, n, tr in (ROWS_QUICK if quick else ROWS_FULL)
+        for d, s, n, tr, s2 in grid
     ]
+
+
+def thm5_hypotheses(setting: Setting) -> None:
+    """Thms 5.1–5.3 are checked on Thm 5.3's data model: Σ = I and the ±1/√s prior (β = 1/√s,
+    Tr(RΣR) = 1, Tr Σ = d in the bounds' shapes)."""
+    if setting.prior != "sign":
+        raise ValueError(
+            f"prior={setting.prior!r}: the bounds' shapes here take β = 1/√s, Tr(RΣR) = 1 "
+            "([czz24] Thm 5.3's ±1/√s prior), prior=sign"
+        )
+    diag = setting.Sigma_diag
+    if setting.zeta != 0.0 or diag is None or any(v != 1.0 for v in diag):
+        raise ValueError(
+            f"Sigma_diag={diag!r}, zeta={setting.zeta!r}: the bounds' shapes here take Σ = I "
+            "([czz24] Thm 5.3)"
+        )
 
 
 #: Random-stream label of check_rem5_2_order (its registered path before the module was named by
@@ -114,13 +149,14 @@ _REM52_STREAM = "numerics.sparse_multihead.checks_theorems:check_rem5_2_order"
 
 
 def check_thm5_3_order(
-    *, quick: bool = True, seed: int = 0, fault_swap_pregd: bool | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_swap_pregd: bool | None = None
 ) -> list[Evidence]:
-    """pre-GD* < GD* ≈ ridge* ≤ OLS (spec V-R6 target 1): pre-GD*/ridge* < 0.5 at (32, 2, 128)
-    (full: also (64, 4, 256), (256, 2, 64)), 0.97 ≤ GD*/ridge* ≤ 1.7 and ridge* ≤ OLS on every row.
+    """pre-GD* < GD* ≈ ridge* ≤ OLS (spec V-R6 target 1) at the setting's (d, s, σ²) over
+    n ∈ {64, 128, 256}: pre-GD*/ridge* < 0.5 at the spec's (32, 2, 128) (full: also (64, 4, 256),
+    (256, 2, 64)), 0.97 ≤ GD*/ridge* ≤ 1.7 and ridge* ≤ OLS on every row.
     ``fault_swap_pregd`` puts GD* in pre-GD*'s place (negative control)."""
     out = []
-    for (d, s, n), r in _rows(quick, seed):
+    for (d, s, n), r in _rows(setting, quick, seed):
         pre = r.gd if fault_swap_pregd else r.pre_gd
         info = {
             "d": d,
@@ -178,16 +214,25 @@ def check_thm5_3_order(
 
 
 def check_thm5_3_rate(
-    *, quick: bool = True, seed: int = 0, fault_rate_fn: Callable[..., float] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_rate_fn: Callable[..., float] | None = None,
 ) -> list[Evidence]:
-    """Thm 5.3's two-term rate: pre-GD*/[σ²(s/n + ds²/n²)] in [0.5, 4] on every row (fitted
+    """Thm 5.3's two-term rate at the setting's (d, s, σ²) over n ∈ {64, 128, 256}:
+    pre-GD*/[σ²(s/n + ds²/n²)] in [0.5, 4] on every row (fitted
     constant = geometric mean of the ratios, reported); full tier adds the local slopes (−2 ± 0.3
     for n = 256 → 512 at d = 64, s = 4; the spec's "between −1.0 and −1.2" for n = 1024 → 4096,
     1000 contexts per row).
     ``fault_rate_fn`` replaces the rate (negative control)."""
     rate = fault_rate_fn or thm53_rate
-    rows = _rows(quick, seed)
-    ratios = [r.pre_gd.mean / float(rate(n, d, s, SIGMA2)) for (d, s, n), r in rows]
+    rows = _rows(setting, quick, seed)
+    s2s = [setting.sigma2] * len(GRID_NS) + [SIGMA2] * (len(rows) - len(GRID_NS))
+    ratios = [
+        r.pre_gd.mean / float(rate(n, d, s, s2))
+        for ((d, s, n), r), s2 in zip(rows, s2s, strict=True)
+    ]
     C = float(np.exp(np.mean(np.log(ratios))))
     out = [
         informational(
@@ -228,22 +273,23 @@ def check_thm5_3_rate(
 
 
 def _bound_ratio_rows(
-    quick: bool, seed: int, which: str
+    setting: Setting, quick: bool, seed: int, which: str
 ) -> tuple[list[float], list[float], list[float]]:
-    """The (d, s) = (32, 2) rows: n, the MC risk and MC/bound, by the figure's
-    :func:`numerics.czz24.figures.compute_bounds_rates` at this tier's rows."""
-    rows = [(n, tr) for d, s, n, tr in (ROWS_QUICK if quick else ROWS_FULL) if (d, s) == (32, 2)]
-    (trials,) = {tr for _, tr in rows}
+    """The setting's (d, s, σ²) over n ∈ {64, 128, 256}: n, the MC risk and MC/bound, by the
+    figure's :func:`numerics.czz24.figures.compute_bounds_rates` (its rows at the preset)."""
     fig = compute_bounds_rates(
         quick=quick,
         seed=seed,
-        ns=np.array([n for n, _ in rows]),
-        trials=trials,
+        ns=np.array(GRID_NS),
+        trials=GRID_TRIALS,
         steps=100 if quick else 200,
+        d=setting.d,
+        s=setting.s,
+        sigma2=setting.sigma2,
     )
     mc = fig["pre_gd"] if which == "pre" else fig["gd"]
     B = fig["bounds"]["Thm 5.1" if which == "pre" else "Thm 5.2"]["shape"]
-    ns = [float(n) for n, _ in rows]
+    ns = [float(n) for n in GRID_NS]
     return ns, [float(v) for v in mc], [float(v) / float(b) for v, b in zip(mc, B, strict=True)]
 
 
@@ -278,19 +324,25 @@ def _slow_rate_checks(
     return out
 
 
-def check_thm5_1_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Thm 5.1 (Σ = I, β = 1/√s, Tr(RΣR) = 1, Tr Σ = d, logs dropped): pre-GD* decays at least as
-    fast as the bound (slope ≤ −0.5) and MC/B_5.1 does not increase with n (20 % noise)."""
-    return _slow_rate_checks("Thm 5.1", *_bound_ratio_rows(quick, seed, "pre"))
+def check_thm5_1_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Thm 5.1 at the setting's (d, s, σ²) over n ∈ {64, 128, 256} (Σ = I, β = 1/√s,
+    Tr(RΣR) = 1, Tr Σ = d, logs dropped): pre-GD* decays at least as fast as the bound
+    (slope ≤ −0.5) and MC/B_5.1 does not increase with n (20 % noise)."""
+    return _slow_rate_checks("Thm 5.1", *_bound_ratio_rows(setting, quick, seed, "pre"))
 
 
-def check_thm5_2_rate(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Thm 5.2 (raw GD, Σ = I): GD* slope ≤ −0.5 and MC/B_5.2 non-increasing in n."""
-    return _slow_rate_checks("Thm 5.2", *_bound_ratio_rows(quick, seed, "gd"))
+def check_thm5_2_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Thm 5.2 (raw GD, Σ = I) at the setting's (d, s, σ²) over n ∈ {64, 128, 256}: GD* slope
+    ≤ −0.5 and MC/B_5.2 non-increasing in n."""
+    return _slow_rate_checks("Thm 5.2", *_bound_ratio_rows(setting, quick, seed, "gd"))
 
 
 def check_rem5_2_symbolic(
-    *, quick: bool = True, seed: int = 0, fault_ratio_fn: Callable[..., object] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_ratio_fn: Callable[..., object] | None = None,
 ) -> list[Evidence]:
     """The comparison after Thm 5.2 (spec R8): ``B_5.1²/B_5.2² = s/d + s²/n`` for Σ = I."""
     f = fault_ratio_fn or bound_ratio_isotropic
@@ -304,13 +356,12 @@ def check_rem5_2_symbolic(
 
 
 def check_rem5_2_order(
-    *, quick: bool = True, seed: int = 0, fault_swap_pregd: bool | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_swap_pregd: bool | None = None
 ) -> list[Evidence]:
-    """Where s/d + s²/n < 0.5, pre-GD* < GD* (MC); the flips: dense s = d = 16 (n = 32) gives
-    pre-GD* > ridge*; tiny correlations (Σ_ii = 0.05 on S, d = 32, s = 2, n = 128) give
-    pre-GD* > ridge*; a flat spectrum Σ_ii ~ U[0.25, 1] keeps pre-GD* < GD* (spec V-R6 item 4)."""
+    """Where s/d + s²/n < 0.5, pre-GD* < GD* (MC), at the setting's (d, s, σ²) over
+    n ∈ {64, 128, 256} (skipped where no n of the grid has s/d + s²/n < 0.5)."""
     out = []
-    for (d, s, n), r in _rows(quick, seed):
+    for (d, s, n), r in _rows(setting, quick, seed):
         pre = r.gd if fault_swap_pregd else r.pre_gd
         if s / d + s * s / n < 0.5:
             out.append(
@@ -321,6 +372,22 @@ def check_rem5_2_order(
                     margin=3 * (pre.se + r.gd.se),
                 )
             )
+    if not out:
+        d, s = setting.d, setting.s
+        row = informational(f"pre-GD* < GD* where s/d + s²/n < 0.5 (d={d}, s={s})", None, None)
+        why = f"s/d + s²/n ≥ 0.5 at every n ∈ {GRID_NS} for d = {d}, s = {s}: no row to order"
+        out.append(skipped(row, why=why))
+    return out
+
+
+def check_rem5_2_order_flips(
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_swap_pregd: bool | None = None
+) -> list[Evidence]:
+    """Remark 5.2's flips at their own settings (spec V-R6 item 4; declared fixed): dense
+    s = d = 16 (n = 32) gives pre-GD* > ridge*; tiny correlations (Σ_ii = 0.05 on S, d = 32,
+    s = 2, n = 128) give pre-GD* > ridge*; a flat spectrum Σ_ii ~ U[0.25, 1] keeps
+    pre-GD* < GD*."""
+    out = []
     steps = 100 if quick else 200
     dense = tuned_risks_cached(16, 16, 32, SIGMA2, 100, seed, "sign", steps)
     out.append(
@@ -382,7 +449,11 @@ def generic_log(g: dict[str, float]) -> float:
 
 
 def check_thm5_1_float_bound(
-    *, quick: bool = True, seed: int = 0, fault_thm51_fn: Callable[..., Any] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_thm51_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Thm 5.1 as printed, ``C (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)``, and
     its ``(ηt)* = (1/β)[σ²Tr(RΣR)log(d/δ)/n + σ² s TrΣ log²(d/δ)/n²]^{−1/2}`` at :data:`GENERIC`
@@ -418,7 +489,11 @@ def check_thm5_1_float_bound(
 
 
 def check_thm5_2_float_bound(
-    *, quick: bool = True, seed: int = 0, fault_thm52_fn: Callable[..., Any] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_thm52_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Thm 5.2 as printed, ``C log t · sqrt(σ² Tr(Σ) log(d/δ)/n)``, at :data:`GENERIC`."""
     f = fault_thm52_fn or thm52_bound
@@ -436,7 +511,11 @@ def check_thm5_2_float_bound(
 
 
 def check_rem5_2_float_generic(
-    *, quick: bool = True, seed: int = 0, fault_thm51_fn: Callable[..., Any] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_thm51_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Rem. 5.2's comparison at a generic point [derived]: ``B_5.1²/B_5.2² = Tr(RΣR)/(β² TrΣ) +
     s log(d/δ)/(n β²)`` (the log(t)², σ² and C cancel), which is ``s/d + s²/n`` at Σ = I,
@@ -464,6 +543,7 @@ def check_rem5_2_float_generic(
 
 
 def check_thm5_3_float_generic(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
@@ -471,19 +551,20 @@ def check_thm5_3_float_generic(
     fault_steps_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Thm 5.3's rate ``σ²(s/n + d s²/n²)`` (logs dropped) and its step count ``t ≳ s·log(ns/σ²)/η``
-    (spec §6 items 17, 18) at :data:`GENERIC` (d = 11, s = 3, n = 37, σ² = 0.3) and η = 0.7,
-    against the printed expressions written out again here.  The rate is otherwise seen only
-    through MC/rate ratios in [0.5, 4] at s = 2 (a factor 2 in s or d passes those), and the
-    step count by no check at all."""
+    (spec §6 items 17, 18) at the setting's d, s, n, σ² (its preset: :data:`GENERIC`'s d = 11,
+    s = 3, n = 37, σ² = 0.3) and η = 0.7, against the printed expressions written out again
+    here.  The rate is otherwise seen only through MC/rate ratios in [0.5, 4] at s = 2 (a
+    factor 2 in s or d passes those), and the step count by no check at all."""
     f = fault_rate_fn or thm53_rate
     h = fault_steps_fn or thm53_steps
-    g = GENERIC
-    n, d, s, s2, eta = g["n"], g["d"], g["s"], g["sigma2"], 0.7
+    n, d, s, s2 = (float(v) for v in (setting.n, setting.d, setting.s, setting.sigma2))
+    eta = 0.7
     rate_ref = s2 * (s / n + d * s**2 / n**2)
     steps_ref = s * math.log(n * s / s2) / eta
+    where = f"d = {setting.d}, s = {setting.s}, n = {setting.n}, σ² = {setting.sigma2:g}"
     return [
         float_agreement(
-            "Thm 5.3 rate σ²(s/n + d s²/n²) at a generic point (d = 11, s = 3, n = 37, σ² = 0.3)",
+            f"Thm 5.3 rate σ²(s/n + d s²/n²) at a generic point ({where})",
             float(f(n, d, s, s2)),
             rate_ref,
             rtol=VALUE_RTOL,

@@ -6,6 +6,8 @@ faults of :mod:`numerics.czz24.faults`, named once below and shared), claims and
 
 from __future__ import annotations
 
+import dataclasses
+
 from numerics.czz24 import excess_risk, faults
 from numerics.czz24.appD_1_decomposition import check_eqd_1_float, check_eqd_1_paper
 from numerics.czz24.appD_concentration import (
@@ -23,19 +25,32 @@ from numerics.czz24.appF_baselines import (
     check_thm5_3_lower_float,
     check_thm5_3_lower_float_threshold,
     check_thm5_3_lower_mc,
+    check_thm5_3_lower_mc_cases,
     check_thm5_3_lower_mc_one_step_api,
+    check_thm5_3_lower_mc_ridge,
     check_thm5_3_lower_order,
 )
 from numerics.czz24.fig1b import check_fig1b_mc, check_fig1b_paper
 from numerics.czz24.fig2c import check_fig2c_mc, check_fig2c_order
-from numerics.czz24.sec2_data import check_sec2_float, check_sec2_mc
+from numerics.czz24.sec2_data import (
+    SEC2_DIAG,
+    check_sec2_float,
+    check_sec2_mc,
+    check_sec2_mc_covariance,
+    check_sec2_mc_equicorrelated,
+    check_sec2_mc_gauss_prior,
+)
 from numerics.czz24.sec4_2_pregd import (
     check_eq4_3_float,
     check_eq4_3_float_equivariance,
     check_eq4_3_float_generic,
     check_eq4_3_float_limits,
+    check_eq4_3_float_limits_shapes,
+    check_eq4_3_float_shapes,
     check_eq4_3_mc,
     check_eq4_3_ode,
+    check_eq4_3_ode_cases,
+    eq4_3_hypotheses,
 )
 from numerics.czz24.sec4_constructions import (
     check_alg1_float,
@@ -50,13 +65,16 @@ from numerics.czz24.sec4_constructions import (
 )
 from numerics.czz24.sec5_bayes import (
     check_bayes_float,
+    check_bayes_float_cases,
     check_bayes_float_gauss_slab,
     check_bayes_float_sign_prior,
     check_bayes_mc,
+    check_bayes_mc_fig1b,
 )
 from numerics.czz24.sec5_bounds import (
     check_rem5_2_float_generic,
     check_rem5_2_order,
+    check_rem5_2_order_flips,
     check_rem5_2_symbolic,
     check_thm5_1_float_bound,
     check_thm5_1_rate,
@@ -65,9 +83,14 @@ from numerics.czz24.sec5_bounds import (
     check_thm5_3_float_generic,
     check_thm5_3_order,
     check_thm5_3_rate,
+    thm5_hypotheses,
 )
 from sims.czz24.fig1b import check_fig1b_train, check_s2_train
-from sims.czz24.sec2_data import check_sec2_torch, check_sec2_torch_moment_tokens
+from sims.czz24.sec2_data import (
+    check_sec2_torch,
+    check_sec2_torch_gauss_prior,
+    check_sec2_torch_moment_tokens,
+)
 from sims.czz24.sec2_model import check_eq2_2_torch
 from sims.czz24.sec3_heads import (
     check_eq3_1_train,
@@ -122,7 +145,7 @@ from theory.czz24 import (
     thm53_rate,
     thm53_steps,
 )
-from theory.czz24.settings import PRESETS, SparseRegressionICL
+from theory.czz24.settings import PRESETS, Setting, SparseRegressionICL
 from theory.strategies.czz24 import czz24_s1_settings
 
 __all__ = ["RESULTS", "PROPERTIES"]
@@ -192,6 +215,55 @@ MOMENT_TOKEN_FAULTS = {
     "dropped_moment_token": {"fault_drop_token": True},
 }
 
+#: §2's checks at their old defaults (generic small points of the data model: d = 6, s = 2, and
+#: d = 9, s = 3 for the exact invariants)
+SEC2_SIGN = Setting(d=6, s=2, n=1, sigma2=0.25, prior="sign")
+SEC2_GAUSS = Setting(d=6, s=2, n=1, sigma2=0.25, prior="gauss")
+SEC2_DIAGONAL = Setting(d=6, s=2, n=1, sigma2=0.25, prior="gauss", Sigma_diag=SEC2_DIAG)
+SEC2_EQUICORRELATED = Setting(d=6, s=2, n=1, sigma2=0.25, prior="gauss", zeta=0.3)
+SEC2_FLOAT = Setting(
+    d=9,
+    s=3,
+    n=1,
+    sigma2=0.0,
+    prior="sign",
+    Sigma_diag=(0.5, 1.0, 2.0, 1.5, 0.7, 1.2, 3.0, 0.9, 1.1),
+)
+SEC2_TORCH = Setting(d=6, s=2, n=3, sigma2=0.25, prior="sign", zeta=0.3)
+SEC2_TORCH_GAUSS = Setting(d=6, s=2, n=3, sigma2=0.25, prior="gauss", zeta=0.3)
+MOMENT_TOKENS = Setting(d=6, s=2, n=9, sigma2=0.25, prior="gauss", zeta=0.3, q=2)
+#: Eq. (4.3): the population limit's setting (spec V-R3: d = 16, s = 2, σ² = 0.25, Σ = I, ±1/√s
+#: prior, n = 8000 quick), where --set starts from, and the identities' old generic shapes
+EQ43_MC = Setting(d=16, s=2, n=8000, sigma2=0.25, prior="sign")
+EQ43_FLOAT = dataclasses.replace(EQ43_MC, d=3, n=10)
+EQ43_LIMITS = dataclasses.replace(EQ43_MC, d=3, n=12)
+EQ43_EQUIVARIANCE = dataclasses.replace(EQ43_MC, d=5, n=9)
+EQ43_ODE = dataclasses.replace(EQ43_MC, d=4, n=9)
+EQ43_OFF_BY_ONE = {"off_by_one_step": {"fault_steps_offset": 1}}
+#: Thms 5.1–5.3 at a generic point (spec §6: d = 11, s = 3, n = 37, σ² = 0.3; no value 0 or 1)
+THM5_GENERIC = Setting(d=11, s=3, n=37, sigma2=0.3, prior="sign")
+#: the reason of the bounds' value checks (their other arguments are not Setting fields)
+BOUND_GENERIC_POINT = (
+    "a generic point of the printed bound (t, β, Tr(RΣR), Tr Σ, δ, C beside d = 11, s = 3, "
+    "n = 37, σ² = 0.3: arguments a Setting does not carry)"
+)
+GD_IN_PLACE_OF_PREGD = {"gd_in_place_of_pregd": {"fault_swap_pregd": True}}
+#: Thm 5.3 (lower part): the OLS MC at spec §6 item 19's first case, ridge's paired check and the
+#: one-step API at their old points
+OLS_MC = Setting(d=16, s=4, n=24, sigma2=0.01, prior="gauss")
+RIDGE_MC = Setting(d=16, s=2, n=24, sigma2=0.25, prior="sign")
+ONE_STEP_API = Setting(d=8, s=2, n=20, sigma2=0.25, prior="sign")
+WISHART_OFF_BY_ONE = {"wishart_off_by_one": {"fault_ols_fn": faults.ols_off_by_one}}
+#: the Bayes floor: s = d's ridge identity at d = 3, n = 5, σ² = 0.3; the MC at the sign prior
+BAYES_RIDGE = Setting(d=3, s=3, n=5, sigma2=0.3, prior="gauss")
+BAYES_MC = Setting(d=8, s=2, n=6, sigma2=0.25, prior="sign")
+WRONG_TAU2 = {"wrong_tau2": {"fault_tau2": 2.0}}
+#: the reason of §2's second-prior checks
+SEC2_OTHER_PRIOR = (
+    "App. B's Gaussian slab prior at d = 6, s = 2: §2 has two priors, both checked whatever "
+    "prior a setting gives"
+)
+
 RESULTS: tuple[Result, ...] = (
     Result(
         id="czz24:sec2",
@@ -207,14 +279,26 @@ RESULTS: tuple[Result, ...] = (
             population_correlation,
         ),
         checks=(
+            Check(check_sec2_mc, at=SEC2_SIGN, faults=SEC2_MOMENT_FAULTS),
+            Check(check_sec2_mc_gauss_prior, at=SEC2_GAUSS, fixed=SEC2_OTHER_PRIOR),
+            Check(check_sec2_mc_covariance, at=SEC2_DIAGONAL),
             Check(
-                check_sec2_mc,
-                faults=SEC2_MOMENT_FAULTS,
+                check_sec2_mc_equicorrelated,
+                at=SEC2_EQUICORRELATED,
+                fixed="App. G's non-orthogonal design Σ = I + 0.3·𝟙𝟙ᵀ at d = 6, s = 2, kept "
+                "beside the setting's Σ",
             ),
-            Check(check_sec2_float),
-            Check(check_sec2_torch),
-            Check(check_sec2_torch_moment_tokens, faults=MOMENT_TOKEN_FAULTS),
+            Check(check_sec2_float, at=SEC2_FLOAT),
+            Check(check_sec2_torch, at=SEC2_TORCH),
+            Check(check_sec2_torch_gauss_prior, at=SEC2_TORCH_GAUSS, fixed=SEC2_OTHER_PRIOR),
+            Check(
+                check_sec2_torch_moment_tokens,
+                at=MOMENT_TOKENS,
+                faults=MOMENT_TOKEN_FAULTS,
+            ),
         ),
+        setting=PAPER,
+        keys=("d", "s", "n", "sigma2", "prior", "Sigma_diag", "zeta", "q"),
     ),
     Result(
         id="czz24:eq2.2",
@@ -351,18 +435,36 @@ RESULTS: tuple[Result, ...] = (
             one_step_prediction,
         ),
         checks=(
+            Check(check_eq4_3_float, at=EQ43_FLOAT, faults=EQ43_OFF_BY_ONE),
             Check(
-                check_eq4_3_float,
-                faults={"off_by_one_step": {"fault_steps_offset": 1}},
+                check_eq4_3_float_shapes,
+                at=EQ43_FLOAT,
+                fixed="random contexts of the generic shapes (d, n) = (6, 4), (8, 20) beside the "
+                "setting's (n < d and n > d): generic points, not a setting",
+                faults=EQ43_OFF_BY_ONE,
             ),
-            Check(check_eq4_3_float_limits),
+            Check(check_eq4_3_float_limits, at=EQ43_LIMITS),
+            Check(
+                check_eq4_3_float_limits_shapes,
+                at=EQ43_LIMITS,
+                fixed="random contexts of the generic shapes (d, n) = (4, 30) (OLS branch), "
+                "(5, 3), (6, 2) (min-norm branch): both branches whatever the setting",
+            ),
             Check(
                 check_eq4_3_float_equivariance,
+                at=EQ43_EQUIVARIANCE,
                 faults={"step_rescaled_by_c": {"fault_label_exponent": 1.0}},
             ),
-            Check(check_eq4_3_ode),
+            Check(check_eq4_3_ode, at=EQ43_ODE),
+            Check(
+                check_eq4_3_ode_cases,
+                at=EQ43_ODE,
+                fixed="a singular context of the generic shape (d, n) = (6, 3) and the population "
+                "flow at Σ = diag(0.5, 1, 2), w* = (0.8, −0.5, 0): generic points",
+            ),
             Check(
                 check_eq4_3_mc,
+                at=EQ43_MC,
                 faults={"covariance_scaled": {"fault_cov_scale": 1.3}},
             ),
             Check(
@@ -372,6 +474,9 @@ RESULTS: tuple[Result, ...] = (
                 faults=EQ4_3_GENERIC_FAULTS,
             ),
         ),
+        setting=EQ43_MC,
+        keys=("d", "s", "n", "sigma2"),
+        hypotheses=eq4_3_hypotheses,
     ),
     Result(
         id="czz24:eqD.1",
@@ -458,7 +563,7 @@ RESULTS: tuple[Result, ...] = (
                 at=LEMD7,
                 fixed="Lemma D.6's scalar inequalities: no data setting enters",
             ),
-            Check(check_lemd_1_float_rates, at=LEMD7, fixed=GENERIC_POINT),
+            Check(check_lemd_1_float_rates, at=LEMD1, fixed=GENERIC_POINT),
         ),
         setting=PAPER,
         keys=LEMD_KEYS,
@@ -474,13 +579,18 @@ RESULTS: tuple[Result, ...] = (
         statement="E(w̃^t) ≲ (log t/β) sqrt(σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²)",
         objects=(thm51_bound, eta_t_star_51),
         checks=(
-            Check(check_thm5_1_rate),
+            Check(check_thm5_1_rate, at=S1),
             Check(
                 check_thm5_1_float_bound,
+                at=THM5_GENERIC,
+                fixed=BOUND_GENERIC_POINT,
                 faults={"log_not_squared": THM51_LOG_NOT_SQUARED},
             ),
         ),
         figures=(fig_bounds_rates,),
+        setting=S1,
+        keys=("d", "s", "sigma2"),
+        hypotheses=thm5_hypotheses,
     ),
     Result(
         id="czz24:thm5.2",
@@ -490,12 +600,17 @@ RESULTS: tuple[Result, ...] = (
         statement="E(w^t_gd) ≲ log t · sqrt(σ² Tr(Σ) log(d/δ)/n)",
         objects=(thm52_bound,),
         checks=(
-            Check(check_thm5_2_rate),
+            Check(check_thm5_2_rate, at=S1),
             Check(
                 check_thm5_2_float_bound,
+                at=THM5_GENERIC,
+                fixed=BOUND_GENERIC_POINT,
                 faults={"log_outside_sqrt": THM52_LOG_OUTSIDE_SQRT},
             ),
         ),
+        setting=S1,
+        keys=("d", "s", "sigma2"),
+        hypotheses=thm5_hypotheses,
     ),
     Result(
         id="czz24:rem5.2",
@@ -509,17 +624,28 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(
                 check_rem5_2_symbolic,
+                at=S1,
+                fixed="a symbolic identity in n, d, s (no numeric setting)",
                 faults={"s_not_squared": {"fault_ratio_fn": faults.ratio_linear_in_s}},
             ),
+            Check(check_rem5_2_order, at=S1, faults=GD_IN_PLACE_OF_PREGD),
             Check(
-                check_rem5_2_order,
-                faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}},
+                check_rem5_2_order_flips,
+                at=S1,
+                fixed="Remark 5.2's flips at their own settings (dense s = d = 16, n = 32; tiny "
+                "correlations and a flat spectrum at d = 32, s = 2, n = 128; spec V-R6 item 4)",
+                faults=GD_IN_PLACE_OF_PREGD,
             ),
             Check(
                 check_rem5_2_float_generic,
+                at=THM5_GENERIC,
+                fixed=BOUND_GENERIC_POINT,
                 faults={"thm51_log_not_squared": THM51_LOG_NOT_SQUARED},
             ),
         ),
+        setting=S1,
+        keys=("d", "s", "sigma2"),
+        hypotheses=thm5_hypotheses,
     ),
     Result(
         id="czz24:thm5.3",
@@ -531,20 +657,18 @@ RESULTS: tuple[Result, ...] = (
         statement="E(w̃^t) ≲ σ² log²(ns/σ²) log²(d/δ) (s/n + d s²/n²)",
         objects=(thm53_rate, thm53_steps),
         checks=(
-            Check(
-                check_thm5_3_order,
-                faults={"gd_in_place_of_pregd": {"fault_swap_pregd": True}},
-            ),
+            Check(check_thm5_3_order, at=S1, faults=GD_IN_PLACE_OF_PREGD),
             Check(
                 check_thm5_3_rate,
+                at=S1,
                 faults={"linear_rate": {"fault_rate_fn": faults.linear_rate}},
             ),
-            Check(
-                check_thm5_3_float_generic,
-                faults=THM53_GENERIC_FAULTS,
-            ),
+            Check(check_thm5_3_float_generic, at=THM5_GENERIC, faults=THM53_GENERIC_FAULTS),
         ),
         figures=(fig_bounds_rates,),
+        setting=S1,
+        keys=("d", "s", "n", "sigma2"),
+        hypotheses=thm5_hypotheses,
     ),
     Result(
         id="czz24:thm5.3-lower",
@@ -561,22 +685,43 @@ RESULTS: tuple[Result, ...] = (
             excess_risk,
         ),
         checks=(
+            Check(check_thm5_3_lower_mc, at=OLS_MC, faults=WISHART_OFF_BY_ONE),
             Check(
-                check_thm5_3_lower_mc,
-                faults={"wishart_off_by_one": {"fault_ols_fn": faults.ols_off_by_one}},
+                check_thm5_3_lower_mc_cases,
+                at=OLS_MC,
+                fixed="spec §6 item 19's other cases: both OLS branches and both priors at "
+                "(d, s, n, σ²) = (16, 4, 10, 0.01), (8, 2, 40, 0.25), (24, 2, 8, 0.25)",
             ),
-            Check(check_thm5_3_lower_float),
-            Check(check_thm5_3_lower_order),
+            Check(check_thm5_3_lower_mc_ridge, at=RIDGE_MC),
+            Check(
+                check_thm5_3_lower_float,
+                at=PAPER,
+                fixed="exact values written out at d = 16 (Fig. 1b's OLS row: n = 8, 10, 15-17, "
+                "24, 30) and the divergence guard at d = n = 16",
+            ),
+            Check(
+                check_thm5_3_lower_order,
+                at=PAPER,
+                fixed="the lower bound's two regimes at their own points (d, n) = (16, 128), "
+                "(64, 16) and the Marchenko–Pastur limit at d = 64: asymptotic shapes over "
+                "several settings",
+            ),
             Check(check_eq4_3_float_generic, at=PAPER, fixed=GENERIC_POINT),
             Check(
                 check_thm5_3_lower_mc_one_step_api,
+                at=ONE_STEP_API,
                 faults={"identity_r_squared": {"fault_one_step_power": 2}},
             ),
             Check(
                 check_thm5_3_lower_float_threshold,
+                at=PAPER,
+                fixed="a generic point of the OLS thresholds (d = 11, σ² = 0.3, ‖w‖² = 1.7: a "
+                "norm no prior of a Setting gives)",
                 faults={"finite_from_d_plus_3": OLS_FINITE_FROM_D_PLUS_3},
             ),
         ),
+        setting=PAPER,
+        keys=("d", "s", "n", "sigma2", "prior"),
     ),
     Result(
         id="czz24:bayes",
@@ -588,21 +733,38 @@ RESULTS: tuple[Result, ...] = (
         statement="ŵ = Σ_S p(S | X, y) μ_S; = ridge(σ²/τ²) when s = d",
         objects=(bayes_posterior_mean,),
         checks=(
+            Check(check_bayes_float, at=BAYES_RIDGE, faults=WRONG_TAU2),
             Check(
-                check_bayes_float,
-                faults={"wrong_tau2": {"fault_tau2": 2.0}},
+                check_bayes_float_cases,
+                at=BAYES_RIDGE,
+                fixed="a random context of the generic shape d = 5, n = 2 (n < d), σ² = 1: a "
+                "generic point",
+                faults=WRONG_TAU2,
             ),
-            Check(check_bayes_mc),
+            Check(check_bayes_mc, at=BAYES_MC),
+            Check(
+                check_bayes_mc_fig1b,
+                at=FIG1B_N10,
+                fixed="Fig. 1b's setting at n = 10 (the spec's table prints Bayes 0.018 there)",
+            ),
             Check(
                 check_bayes_float_sign_prior,
+                at=BAYES_MC,
+                fixed="generic points of the sign-prior posterior: d = s = 1 (tanh, σ² = 0.37) "
+                "and a brute force over 3^d vectors at d = 4, s = 2, n = 3, σ² = 0.29",
                 faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}},
             ),
             Check(
                 check_bayes_float_gauss_slab,
+                at=BAYES_MC,
+                fixed="a generic point of the Gaussian-slab posterior: d = 4, s = 2, n = 3, "
+                "σ² = 0.29, τ² = 1.7 (τ² ≠ 1 is no Setting field)",
                 faults={"likelihood_without_half": {"fault_sigma2_scale": 0.5}},
             ),
         ),
         derived=True,
+        setting=PAPER,
+        keys=("d", "s", "n", "sigma2", "prior"),
     ),
     Result(
         id="czz24:s1",

@@ -62,7 +62,7 @@ def test_thm5_1_rate_judges_the_figures_risks(spy) -> None:
     from numerics.czz24 import sec5_bounds as C
 
     calls = spy(C, "compute_bounds_rates")
-    rows = C.check_thm5_1_rate()
+    rows = C.check_thm5_1_rate(PRESETS["s1"])
     ((kwargs, data),) = calls
     assert kwargs["ns"].tolist() == [64, 128, 256]
     assert rows[0].observed == float(np.max(data["pre_gd"] / data["bounds"]["Thm 5.1"]["shape"]))

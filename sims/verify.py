@@ -512,6 +512,11 @@ def _strip_optional(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
+#: The largest integer a ``--set`` value may be: a dimension or a length beyond it cannot be held
+#: in this machine's memory by any check (a d-vector of 10^7 floats is already 80 MB per copy).
+MAX_SET_INT = 10**7
+
+
 def _number(key: str, text: str, kind: type) -> Any:
     t = text.strip()
     if kind is int:
@@ -521,6 +526,11 @@ def _number(key: str, text: str, kind: type) -> Any:
             raise ValueError(f"{key}={text!r}: expected an integer") from None
         if not math.isfinite(v) or v != int(v):
             raise ValueError(f"{key}={text!r}: expected an integer")
+        if abs(v) > MAX_SET_INT:
+            raise ValueError(
+                f"{key}={text!r}: larger than {MAX_SET_INT:.0e}, beyond any setting a check "
+                "can hold in memory"
+            )
         return int(v)
     try:
         return float(t)  # "nan" and "inf" parse: the Setting's validator names the assumption
@@ -596,6 +606,9 @@ def build_setting(result: Result, options: Sequence[str]) -> Any:
         given[key] = parse_setting_value(key, text, fields[key].type)
     try:
         setting = dataclasses.replace(base, **given)
+    except (MemoryError, OverflowError) as exc:
+        shown = " ".join(options)
+        raise ValueError(f"--set {shown}: too large to hold ({type(exc).__name__})") from None
     except (TypeError, ValueError) as exc:
         shown = " ".join(options) or "(the defaults)"
         raise ValueError(f"--set {shown}: {exc}") from None

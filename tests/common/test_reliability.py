@@ -54,7 +54,7 @@ def test_unknown_id_exits_2_with_suggestions(
 @pytest.mark.parametrize(
     "option,needle",
     [
-        ("N=abc", "N='abc': expected int"),  # wrong type
+        ("N=abc", "N='abc': expected"),  # wrong type
         ("N=-3", "N"),  # out of the domain (prompt length >= 1)
         ("NN=3", "'NN'"),  # unknown key
         ("N", "key=value"),  # not key=value

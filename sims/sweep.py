@@ -203,8 +203,8 @@ def preset_cell(
 
 
 def _row_status(ev: Mapping[str, Any]) -> str:
-    if ev.get("kind") == "INFO":
-        return "info"
+    if ev.get("kind") == "INFO" and ev.get("status") in (None, "pass"):
+        return "info"  # a reported value; an INFO row with a verdict keeps it (e.g. skipped)
     return str(ev.get("status", "pass" if ev.get("pass") else "fail"))
 
 

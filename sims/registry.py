@@ -36,7 +36,7 @@ PAPERS: dict[str, str] = {
     "hpcy25": "softmax_multihead",
     "zwb24": "zwb24",  # its cross-check uses zfb24's Γ, so it comes after
     "czz24": "czz24",
-    "collins24": "softmax_window",
+    "collins24": "collins24",
 }
 
 #: Modules holding a ``RESULTS`` tuple, in report order: the shared baselines, then each paper's

@@ -16,10 +16,6 @@ MOVED: dict[str, str] = {
     "sims.checks.softmax_multihead_rows": "sims.checks.softmax_multihead.evidence",
     "sims.checks.softmax_multihead_settings": "sims.checks.softmax_multihead",
     "sims.checks.softmax_multihead_setting_rows": "sims.checks.softmax_multihead",
-    # --- softmax_window (collins24)
-    "sims.checks.softmax_window_more": "sims.checks.softmax_window",
-    "sims.checks.softmax_window_settings": "sims.checks.softmax_window.evidence",
-    "sims.checks.softmax_window_train": "sims.checks.softmax_window",
 }
 
 alias_modules(MOVED)

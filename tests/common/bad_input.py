@@ -38,7 +38,7 @@ MODULES = (
     "theory.zfb24",
     "theory.softmax_multihead",
     "theory.zwb24",
-    "theory.softmax_window",
+    "theory.collins24",
     "theory.czz24",
 )
 #: Seconds a single call may take before it counts as a hang.

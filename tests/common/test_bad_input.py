@@ -83,14 +83,15 @@ def test_validation_keeps_valid_input_and_names_the_parameter() -> None:
         zfb.noiseless_risk(np.zeros(3), L, 10, 12)
 
 
-def test_softmax_window_domains() -> None:
+def test_collins24_domains() -> None:
     """[collins24]: L is a real Lipschitz constant (not a prompt length), N is the noise functional
     N(ω) (not a context length); the export is the section function, validated at its
     definition (``.raw`` is the unchecked body)."""
     import sympy as sp
 
-    import theory.softmax_window as cz
-    from theory.softmax_window import asymptotics, reductions
+    import theory.collins24 as cz
+    from theory.collins24 import appD_asymptotics as asymptotics
+    from theory.collins24 import sec2_reductions as reductions
 
     assert reductions.Lambda is cz.Lambda and callable(cz.Lambda.__dict__["raw"])
     assert cz.Lambda(20, 0.5, 0.01) == cz.Lambda.raw(20, 0.5, 0.01) == 500.0

@@ -8,8 +8,8 @@
 * one module per paper slug holding that paper's own settings, and only those (the objects its
   strategies in :mod:`theory.strategies` draw and its training presets build their data from;
   training knobs live in the experiments' configs).  Import them from
-  ``theory.settings.<slug>``: this package does not re-export them (apart from two older
-  names), so one paper's settings never enter another paper's model-cache fingerprint.
+  ``theory.settings.<slug>``: this package does not re-export them (apart from one older
+  paper's names), so one paper's settings never enter another paper's model-cache fingerprint.
 
 Only the standard library and numpy are imported here, so the trained models of ``sims`` can use
 these settings without seeing any prediction (STYLE R16).
@@ -18,11 +18,6 @@ these settings without seeing any prediction (STYLE R16).
 from __future__ import annotations
 
 from theory.settings.linear import GaussianCovariates, GaussianTaskPrior, LinearRegressionICL
-from theory.settings.softmax_window import (
-    LipschitzTasks,
-    SoftmaxWindowSetting,
-    SphereCovariates,
-)
 from theory.settings.validators import (
     PSD_RTOL,
     Matrix,
@@ -45,9 +40,6 @@ __all__ = [
     "GaussianCovariates",
     "GaussianTaskPrior",
     "LinearRegressionICL",
-    "SphereCovariates",
-    "LipschitzTasks",
-    "SoftmaxWindowSetting",
     "as_matrix",
     "as_vector",
     "check_int",

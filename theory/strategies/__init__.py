@@ -15,6 +15,7 @@ in :mod:`.common`.  ``docs/your-own-checks.md`` walks through a property test bu
 
 from __future__ import annotations
 
+from theory.strategies.collins24 import collins24_settings
 from theory.strategies.common import (
     designs,
     dims,
@@ -26,7 +27,6 @@ from theory.strategies.common import (
 )
 from theory.strategies.czz24 import czz24_settings
 from theory.strategies.softmax_multihead import hpcy25_settings
-from theory.strategies.softmax_window import collins24_settings
 from theory.strategies.zfb24 import zfb24_settings
 from theory.strategies.zwb24 import zwb24_settings
 

@@ -1,0 +1,162 @@
+"""[collins24] literal predictors and Monte Carlo risk estimators (a route: samples prompts and
+applies the predictor; never calls a theory risk function).
+
+* :func:`softmax_predict` -- ŷ = Σ_i y_i softmax_i(x_iᵀMx) (spec 003 §1.4), with the fault knobs
+  ``include_query`` (the query attends to itself, label slot 0) and ``value`` (a value scalar
+  other than 1);
+* :func:`linear_predict` -- ŷ = Σ_i y_i x_iᵀMx;
+* :func:`hard_window_predict` -- the §3.1 modified softmax;
+* :func:`mc_window_terms` -- A(ω), N(ω), rad, orth from real sphere draws;
+* :func:`mc_risk` -- E(ŷ − f(x_q))² over sampled prompts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from numerics.collins24.sampling import sample_prompts, sphere
+from numerics.montecarlo import mc_mean, mc_means
+from theory.collins24.settings import SoftmaxWindowSetting
+from theory.common.protocols import Estimate
+
+__all__ = [
+    "softmax_weights",
+    "softmax_predict",
+    "linear_predict",
+    "hard_window_predict",
+    "mc_window_terms",
+    "mc_risk",
+    "mc_risk_paired",
+]
+
+
+def _logits(X: np.ndarray, xq: np.ndarray, M: np.ndarray | float) -> np.ndarray:
+    M = np.asarray(M, dtype=float)
+    if M.ndim == 0:
+        return float(M) * np.einsum("bnd,bd->bn", X, xq)
+    return np.einsum("bnd,de,be->bn", X, M, xq)
+
+
+def softmax_weights(
+    X: np.ndarray, xq: np.ndarray, M: np.ndarray | float, *, include_query: bool = False
+) -> np.ndarray:
+    """π_i = softmax_i(x_iᵀMx_q) over the n context tokens (plus the query itself if
+    ``include_query``: a fault, the paper's sums run over i ≤ n only)."""
+    if include_query:
+        X = np.concatenate([X, xq[:, None, :]], axis=1)
+    z = _logits(X, xq, M)
+    z = z - z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def softmax_predict(
+    X: np.ndarray,
+    y: np.ndarray,
+    xq: np.ndarray,
+    M: np.ndarray | float,
+    *,
+    include_query: bool = False,
+    value: float = 1.0,
+) -> np.ndarray:
+    """ŷ = value·Σ_i y_i π_i (the query's label slot is 0 if it attends to itself)."""
+    p = softmax_weights(X, xq, M, include_query=include_query)
+    if include_query:
+        y = np.concatenate([y, np.zeros((y.shape[0], 1))], axis=1)
+    return value * np.sum(p * y, axis=1)
+
+
+def linear_predict(
+    X: np.ndarray, y: np.ndarray, xq: np.ndarray, M: np.ndarray | float
+) -> np.ndarray:
+    """ŷ_LA = Σ_i y_i x_iᵀMx_q (no 1/n, no normalisation)."""
+    return np.sum(y * _logits(X, xq, M), axis=1)
+
+
+def hard_window_predict(
+    X: np.ndarray, y: np.ndarray, xq: np.ndarray, omega: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """§3.1 modified softmax: the mean label over ‖x_i − x‖ ≤ 1/√ω; returns (ŷ, K) with ŷ = 0
+    where the window is empty (K = 0)."""
+    inside = np.sum((X - xq[:, None, :]) ** 2, axis=-1) <= 1.0 / omega
+    K = inside.sum(axis=1)
+    yhat = np.where(K > 0, np.sum(y * inside, axis=1) / np.maximum(K, 1), 0.0)
+    return yhat, K
+
+
+def mc_window_terms(
+    omega: float,
+    n: int,
+    d: int,
+    reps: int,
+    rng: np.random.Generator,
+    *,
+    chunk: int = 20_000,
+    include_query: bool = False,
+) -> dict[str, Estimate]:
+    """A, N, rad, orth at M = ωI from real draws x_i, x_q ~ U^d (no rotation reduction)."""
+
+    def draw(g: np.random.Generator, B: int) -> np.ndarray:
+        X = sphere(g, (B, n), d)
+        xq = sphere(g, (B,), d)
+        p = softmax_weights(X, xq, omega, include_query=include_query)
+        if include_query:
+            X = np.concatenate([X, xq[:, None, :]], axis=1)
+        s = 1 - np.einsum("bnd,bd->bn", X, xq)
+        return np.stack(
+            [
+                np.sum((np.einsum("bn,bnd->bd", p, X) - xq) ** 2, axis=1),
+                np.sum(p * p, axis=1),
+                np.sum(p * s, axis=1) ** 2,
+                np.sum(p * p * s * (2 - s), axis=1),
+            ],
+            axis=1,
+        )
+
+    est = mc_means(draw, reps, rng=rng, batch=chunk)
+    return dict(zip(("A", "N", "rad", "orth"), est, strict=True))
+
+
+def mc_risk(
+    setting: SoftmaxWindowSetting,
+    M: np.ndarray | float,
+    reps: int,
+    rng: np.random.Generator,
+    *,
+    model: str = "softmax",
+    include_query: bool = False,
+    value: float = 1.0,
+    chunk: int = 20_000,
+) -> Estimate:
+    """E(ŷ − f(x_q))² over ``reps`` sampled prompts (target noiseless, spec 003 §1.5)."""
+    if model not in ("softmax", "linear"):
+        raise ValueError(f"model must be 'softmax' or 'linear', got {model!r}")
+
+    def draw(g: np.random.Generator, B: int) -> np.ndarray:
+        p = sample_prompts(setting, B, g)
+        if model == "softmax":
+            yhat = softmax_predict(p.X, p.y, p.xq, M, include_query=include_query, value=value)
+        else:
+            yhat = linear_predict(p.X, p.y, p.xq, M)
+        return (yhat - p.fq) ** 2
+
+    return mc_mean(draw, reps, rng=rng, batch=chunk)
+
+
+def mc_risk_paired(
+    setting: SoftmaxWindowSetting,
+    Ms: list[np.ndarray | float],
+    reps: int,
+    rng: np.random.Generator,
+    *,
+    chunk: int = 20_000,
+) -> tuple[list[Estimate], list[Estimate]]:
+    """Softmax risks at several M on common prompts, and the paired differences to ``Ms[0]``."""
+
+    def draw(g: np.random.Generator, B: int) -> np.ndarray:
+        p = sample_prompts(setting, B, g)
+        e = np.stack([(softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2 for M in Ms], axis=1)
+        return np.concatenate([e, e - e[:, :1]], axis=1)
+
+    est = mc_means(draw, reps, rng=rng, batch=chunk)
+    return list(est[: len(Ms)]), list(est[len(Ms) :])

@@ -1,0 +1,549 @@
+"""[collins24] results: every verifiable statement with its objects, checks and figures (STYLE R2).
+
+Ids are ``collins24:<kind><number>`` as numbered in the paper; the spec
+``../shared/specs/003_softmax_lipschitz.md`` is authoritative.
+"""
+
+from __future__ import annotations
+
+from numerics.collins24 import faults
+from numerics.collins24.sec3_linear import check_rem2_2_rate
+from numerics.collins24.sec3_optimum import (
+    check_thm3_4_float_lambda_generic,
+    check_thm3_4_optim_collapse,
+    check_thm3_4_order,
+    check_thm3_4_paper,
+    check_thm3_4_rate,
+    check_thm3_5_quad,
+)
+from sims.collins24.evidence import alternative_faults, validate_thm34_setting
+from sims.collins24.fig3_4 import (
+    FIG34_ACG_ALTERNATIVES,
+    FIG34_ALTERNATIVES,
+    check_fig3_4_train,
+    check_fig3_4_train_acg,
+)
+from sims.collins24.sec3_optimum import (
+    THM34_ALTERNATIVES,
+    THM34_RELU_ALTERNATIVES,
+    check_thm3_4_train,
+    check_thm3_4_train_cos,
+    check_thm3_4_train_relu,
+)
+from sims.collins24.sec3_transfer import check_thm3_5_train
+from theory.collins24.settings import PRESETS, Setting
+from theory.common.protocols import Check, Result, TrainedProperty
+from theory.strategies.collins24 import thm34_relu_train_settings, thm34_train_settings
+
+__all__ = ["RESULTS", "PROPERTIES"]
+
+#: The paper's S1 setting (d = 5, n = 20, L = 1, σ ∈ {1, .3, .1, .01}): where --set starts.
+PAPER = PRESETS["paper"]
+
+
+#: Figs. 3-4's setting: S1's at σ = 0.01.
+FIG34 = PRESETS["fig3_4"]
+
+
+def alternatives(*names: str) -> dict[str, dict[str, str]]:
+    """Negative controls of a TRAIN check not yet settings-first (its alternatives are names):
+    each named alternative passed as the prediction (``fault_alternative``) must fail the rows
+    that name it."""
+    return {f"alt:{name}": {"fault_alternative": name} for name in names}
+
+
+def thm34_hypotheses(s: Setting) -> None:
+    """Theorem 3.4's hypotheses beyond the Setting's own (L > 0, σ² > 0; d ≤ 8: a trained
+    unit's budget), checked before any work."""
+    validate_thm34_setting(s.d, s.n, s.L, s.sigma2)
+
+
+# fmt: off
+RESULTS: tuple[Result, ...] = (
+    Result(
+        id="collins24:risk-affine", kind="equation",
+        summary="Rotation reduction and the exact affine-class split L = (L^2/3d) A(omega) + "
+                "sigma^2 N(omega); A, N by 1-D Gauss-Legendre quadrature (vs sphere MC); "
+                "scale invariance",
+        source="[collins24] App. B.1, Lemma C.4 decomposition (10)",
+        spec="spec 003 R0.1-R0.3, R0.7",
+        statement="L_aff(omega) = (L^2/(3d)) A(omega) + sigma^2 N(omega); "
+                  "L*(cL, c sigma) = c^2 L*(L, sigma)",
+        objects=(
+            "theory.collins24:affine_risk_split",
+            "theory.collins24:risk_scale",
+            "numerics.collins24.quadrature:window_terms",
+            "numerics.collins24.api:optimal_scale",
+        ),
+        checks=(
+            Check("numerics.collins24.sec2_reductions:check_risk_affine_float_forms_generic",
+                  faults={"split_L_linear": {"fault_split_fn": faults.affine_split_L_linear}}),
+            Check("numerics.collins24.sec2_reductions:check_risk_affine_mc",
+                  faults={"query_attends_to_itself": {"fault_query_attends": True}}),
+            Check("numerics.collins24.sec2_reductions:check_risk_affine_quad_scale",
+                  faults={"sigma_to_the_fourth": {"fault_sigma_power": 2.0}}),
+            Check("sims.collins24.sec2_reductions:check_risk_affine_torch",
+              faults={"query_attends_to_itself": {"fault_query_attends": True}}),
+        ),
+        derived=True,
+    ),
+    Result(
+        id="collins24:limits", kind="remark",
+        summary="Remark 2.1: omega = 0 (label average, N(0) = 1/n), omega -> inf (1-NN, "
+                "A(inf) = 2 int F_d^n), N increasing so omega* = 0 and L* = sigma^2/n for "
+                "constant tasks",
+        source="[collins24] Remark 2.1",
+        spec="spec 003 R0.4, R0.5, R1",
+        statement="N(0) = 1/n, A(0) = 1 + 1/n; A(inf) = 2 int_{-1}^1 F_d(t)^n dt, N(inf) = 1",
+        objects=(
+            "theory.collins24:zero_scale_terms",
+            "theory.collins24:a_infinity_mp",
+            "theory.collins24:constant_task_risk",
+            "theory.collins24:nearest_neighbour_risk",
+        ),
+        checks=(
+            Check("numerics.collins24.sec2_reductions:check_limits_quad",
+                  faults={"query_counted_in_n0": {"fault_n0": 1 / 21}}),
+            Check("numerics.collins24.sec2_reductions:check_limits_mc"),
+            Check("sims.collins24.sec2_reductions:check_limits_train",
+              faults={"query_counted_in_n": {"fault_n_offset": 1}}),
+        ),
+    ),
+    Result(
+        id="collins24:asymptotics", kind="derived",
+        summary="N(omega) ~ c_d omega^{(d-1)/2}/n, rad ~ ((d-1)/2omega)^2, omega*_aff ~ "
+                "Lambda^{2/(d+3)} (inside Theorem 3.4 Case 1's printed bracket); Lemma D.1 / "
+                "Cor. G.5's omega^{d/2}/n noise scale is a discrepancy",
+        source="[collins24] Lemma D.1, Cor. G.5, §3.1",
+        spec="spec 003 R0.8, G1 [DERIVED]",
+        statement="c_d = 2^{2-d} sqrt(pi)/Gamma(d/2); omega*_aff = [(d-1)2^{d-2}Gamma(d/2)Lambda/"
+                  "(3d sqrt(pi))]^{2/(d+3)}",
+        objects=(
+            "theory.collins24:noise_constant",
+            "theory.collins24:noise_asymptote",
+            "theory.collins24:rad_asymptote",
+            "theory.collins24:affine_optimum_asymptote",
+            "theory.collins24:affine_optimum_exponent",
+            "theory.collins24:paper_noise_exponent",
+            "theory.collins24:paper_affine_optimum_exponent",
+        ),
+        checks=(
+            Check("numerics.collins24.sec2_reductions:check_asymptotics_quad",
+                  faults={"paper_noise_exponent_d_over_2": {"fault_noise_exponent": 1.5}}),
+            Check("numerics.collins24.sec2_reductions:check_asymptotics_rate",
+                  expect="discrepancy"),
+        ),
+        derived=True,
+    ),
+    Result(
+        id="collins24:thm3.4", kind="theorem",
+        summary="omega* against Lambda = nL^2/sigma^2: monotone in L, sigma, n; the spec's "
+                "reference values; Lambda-collapse; slope inside the (reconstructed) bracket",
+        source="[collins24] Theorem 3.4 (= E.1, E.2), eq. (15), (17)",
+        spec="spec 003 R6, G2",
+        statement="Omega(Lambda^alpha) <= omega* <= O(Lambda^{2(d+2)/(d(d+4))}) (affine); "
+                  "Omega(Lambda^beta) <= omega* <= O(Lambda^{2 beta}) (ReLU)",
+        objects=(
+            "theory.collins24:Lambda",
+            "theory.collins24:alpha",
+            "theory.collins24:beta",
+            "theory.collins24:thm34_bracket",
+            "theory.collins24:surrogate_optimum",
+        ),
+        checks=(
+            Check(check_thm3_4_paper, at=PAPER,
+                  fixed="the spec's reference values of omega* and L* [COMPUTED] are for "
+                        "d = 5, n = 20, L = 1",
+                  faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
+            Check(check_thm3_4_order, at=PAPER),
+            Check(check_thm3_4_float_lambda_generic, at=PRESETS["generic"],
+                  fixed="a generic point (d = 3, n = 37, L = 0.7, sigma2 = 0.3) for Lambda's "
+                        "formula, not a setting",
+                  faults={"lambda_linear_in_L": {"fault_lambda_fn": faults.lambda_linear_in_L}}),
+            Check(check_thm3_4_optim_collapse, at=PRESETS["d3"],
+                  faults={"lambda_square_root": {"fault_lambda_power": 0.5}}),
+            Check(check_thm3_4_rate, at=PRESETS["d3"]),
+            Check(check_thm3_4_train, at=PAPER,
+                  faults={"trained_value_scalar": {"fault_train_value": True},
+                          **alternative_faults(*THM34_ALTERNATIVES)}),
+            Check(check_thm3_4_train_relu, at=PAPER,
+                  faults=alternative_faults(*THM34_RELU_ALTERNATIVES)),
+            Check(check_thm3_4_train_cos, at=PAPER,
+                  fixed="report-only rows next to the spec's [COMPUTED] cosine optima, which "
+                        "are for S2's d = 5, n = 20"),
+        ),
+        setting=PAPER,
+        keys=("d", "n", "L", "sigma2"),
+        hypotheses=thm34_hypotheses,
+        figures=(
+            "sims.figures.collins24:fig_optimum_omega_lambda",
+            "sims.figures.collins24:fig_3_4",
+            "sims.figures.collins24:fig_1b",
+            "sims.figures.collins24:fig_1c",
+        ),
+    ),
+    Result(
+        id="collins24:thm3.5", kind="theorem",
+        summary="Transfer across Lipschitz constants: the exact curve L'^2 S(omega_L) + sigma^2 "
+                "N(omega_L) is quadratic in L' and tangent to the envelope L*(L') at L' = L",
+        source="[collins24] Theorem 3.5 (= E.3)",
+        spec="spec 003 R7, G5 [derived exact counterpart]",
+        statement="L_test(L') >= min_omega [L'^2 S(omega) + sigma^2 N(omega)], equality iff L' = L",
+        objects=(
+            "theory.collins24:transfer_risk",
+            "theory.collins24:transfer_ratio_limits",
+        ),
+        checks=(
+            Check(check_thm3_5_quad, at=PAPER,
+                  faults={"pretrain_shift": {"fault_pretrain_shift": 1.5}}),
+            Check(check_thm3_5_train, at=PAPER,
+                  fixed="S3's pretrained units are the cached runs at d = 5, n = 20, sigma = 0.01",
+                  faults={"swapped_units": {"fault_swap_units": True}}),
+        ),
+        setting=PAPER,
+        keys=("d", "n"),
+        figures=(
+            "sims.figures.collins24:fig_transfer_curves",
+        ),
+    ),
+    Result(
+        id="collins24:thm3.6", kind="theorem",
+        summary="Linear attention cannot beat L^2/3; exact affine optimum m* I with "
+                "L_LA = a m^2 - 2bm + c; softmax* < label average < best linear attention",
+        source="[collins24] Theorem 3.6 (= Lemma F.1)",
+        spec="spec 003 R8",
+        statement="L_LA(M) >= L^2/3 for every M; m* = b/a, L_LA* = c - b^2/a",
+        objects=(
+            "theory.collins24:la_floor",
+            "theory.collins24:la_coefficients",
+            "theory.collins24:la_risk",
+            "theory.collins24:la_optimum",
+        ),
+        checks=(
+            Check("numerics.collins24.sec3_linear:check_thm3_6_mc"),
+            Check("numerics.collins24.sec3_linear:check_thm3_6_mc_floor",
+                  faults={"no_intercept": {"fault_no_intercept": True}}),
+            Check("numerics.collins24.sec3_linear:check_thm3_6_symbolic",
+                  faults={"drop_pairs": {"fault_drop_pairs": True}}),
+            Check("numerics.collins24.sec3_linear:check_thm3_6_float_floor_attained",
+                  faults={"floor_over_4": {"fault_floor_fn": faults.la_floor_over_4}}),
+            Check("numerics.collins24.sec3_linear:check_thm3_6_symbolic_moments",
+                  faults={"gaussian_fourth_moment": {"fault_gaussian_fourth": True}}),
+            Check("sims.collins24.sec3_linear:check_thm3_6_train",
+              faults=alternatives(
+                   'M = 0',
+                   'one-step GD M = I/n')),
+        ),
+    ),
+    Result(
+        id="collins24:thm4.4", kind="theorem",
+        summary="Low-rank tasks: the optimum over M = c1 BB^T + c2 B_perp B_perp^T has c2 = 0 "
+                "(L even in c2, minimised at 0); Lemmas H.1, H.3, H.4 signs; trained unit: "
+                "rho(M, B) -> 0",
+        source="[collins24] Theorem 4.4 (= H.5), Lemma H.2, Assumption 4.3",
+        spec="spec 003 R12, G9, G12",
+        statement="M* = c BB^T, c in (0, C_b/c_u^2]",
+        objects=(
+            "theory.collins24:rho_metric",
+            "theory.collins24:lowrank_M",
+            "theory.collins24:thm44_scale_bound",
+        ),
+        checks=(
+            Check("numerics.collins24.sec4_lowrank:check_thm4_4_float_scale_bound_generic",
+                  faults={"cu_linear": {"fault_bound_fn": faults.thm44_bound_cu_linear}}),
+            Check("numerics.collins24.sec4_lowrank:check_thm4_4_mc",
+                  faults={"full_rank_task": {"fault_full_rank_task": True}}),
+            Check("numerics.collins24.sec4_lowrank:check_thm4_4_mc_lemmas",
+                  faults={"flipped_alpha": {"fault_flip_alpha": True}}),
+            Check("sims.collins24.sec4_lowrank:check_thm4_4_train"),
+        ),
+        figures=(
+            "sims.figures.collins24:fig_9",
+        ),
+    ),
+    Result(
+        id="collins24:rem2.2", kind="remark",
+        summary="Small-omega link: softmax = label mean + (omega/n) sum (y_i - ybar) x_i^T x "
+                "+ O(omega^2)",
+        source="[collins24] Remark 2.2",
+        spec="spec 003 R9 [derived]",
+        statement="|y_SA - [ybar + (omega/n) sum (y_i - ybar) x_i^T x]| = O(omega^2)",
+        objects=(
+            "theory.collins24:small_omega_prediction",
+        ),
+        checks=(
+            Check(check_rem2_2_rate, at=PAPER,
+                  faults={"drop_label_mean": {"fault_drop_mean": True}}),
+        ),
+        setting=PAPER,
+        keys=("d", "n"),
+    ),
+    Result(
+        id="collins24:sec3.1", kind="observation",
+        summary="Hard-window proof sketch: window mass p_omega = 1/2 I_{1/omega - 1/(4omega^2)}"
+                "((d-1)/2, 1/2) (mpmath, scipy) vs hard-window MC; the exact modified-softmax "
+                "risk on F^lin_L vs MC and its argmin exponent 2/(d+3) (the sketch's 2/(d+2) is "
+                "a discrepancy)",
+        source="[collins24] §3.1",
+        spec="spec 003 R10",
+        statement="p_omega = P(s <= 1/(2 omega)) = 1/2 I_{1/omega - 1/(4 omega^2)}((d-1)/2, 1/2); "
+                  "L_MSA = (L^2/d)[m1^2 + (2m1 - m1^2)E(1/K)] + sigma^2 E(1/K) [derived]",
+        objects=(
+            "theory.collins24:window_mass",
+            "theory.collins24:window_threshold",
+            "theory.collins24:window_mean_s",
+            "theory.collins24:msa_risk",
+        ),
+        checks=(
+            Check("numerics.collins24.sec3_1_window:check_sec3_1_mc",
+                  faults={"radius_power_one": {"fault_radius_power": 1.0}}),
+            Check("numerics.collins24.sec3_1_window:check_sec3_1_rate", expect="discrepancy"),
+            Check("numerics.collins24.sec3_1_window:check_sec3_1_mc_msa",
+                  faults={"drop_bias": {"fault_drop_bias": True}}),
+            Check("numerics.collins24.sec3_1_window:check_sec3_1_rate_msa",
+              expect="discrepancy", faults={"drop_bias": {"fault_drop_bias": True}}),
+        ),
+    ),
+    Result(
+        id="collins24:lemD.2", kind="lemma",
+        summary="The noise term sigma^2 N(omega) is strictly increasing in omega (via Lemma I.3 "
+                "and Assumption D.1's noise model)",
+        source="[collins24] Lemma D.2, Lemma I.3",
+        spec="spec 003 R5",
+        statement="L_noise(omega) > L_noise(omega') iff omega > omega'",
+        objects=(
+            "theory.collins24:i3_ratio",
+        ),
+        checks=(
+            Check("numerics.collins24.sec3_1_window:check_lemd_2_quad"),
+            Check("numerics.collins24.sec3_1_window:check_lemd_2_float_i3",
+                  faults={"reversed_order": {"fault_reverse_order": True}}),
+        ),
+    ),
+    Result(
+        id="collins24:appG", kind="lemma",
+        summary="Spherical caps: exact measure by the incomplete beta, bounds G.1, Stirling/"
+                "Kershaw G.6, G.7; gamma(d, alpha, m) (Def. G.2) vs Lemma G.3 (its upper bound "
+                "fails at 95 of 481 grid points, every m = 1 and 40 with m >= 2: discrepancy; "
+                "with +1/2 none fail); E g_p(r) exact vs MC, exponent -(d-1+p)/2 (paper's "
+                "-(d+p)/2: discrepancy)",
+        source="[collins24] App. G (G.1-G.7)",
+        spec="spec 003 R11, G1, G13",
+        statement="flat-disk <= sigma_eps = 1/2 I_{2eps-eps^2}((d-1)/2,1/2) <= 1/2 r^{d-1}",
+        objects=(
+            "theory.collins24:cap_measure",
+            "theory.collins24:cap_bounds",
+            "theory.collins24:stirling_bounds",
+            "theory.collins24:kershaw_ratio",
+            "theory.collins24:g7_lhs",
+            "theory.collins24:gamma_sum",
+            "theory.collins24:g2_bounds",
+            "theory.collins24:g3_scale",
+            "theory.collins24:gp_mean",
+            "theory.collins24:gp_mean_asymptote",
+            "theory.collins24:gp_exponent",
+            "theory.collins24:paper_gp_exponent",
+        ),
+        checks=(
+            Check("numerics.collins24.appG:check_appg_float",
+                  faults={"lower_bound_times_10": {"fault_lower_scale": 10.0}}),
+            Check("numerics.collins24.appG:check_appg_mc"),
+            Check("numerics.collins24.appG:check_appg_float_gamma",
+              expect="discrepancy", faults={"lower_bound_times_3": {"fault_lower_scale": 3.0},
+                      "printed_minus_half_in_the_plus_half_reading": {"fault_upper_shift": -0.5}}),
+            Check("numerics.collins24.appG:check_appg_mc_gp",
+                  faults={"rate_times_1_2": {"fault_rate_factor": 1.2}}),
+            Check("numerics.collins24.appG:check_appg_rate_gp",
+              expect="discrepancy", faults={"exponent_minus_1_5": {"fault_exponent": -1.5}}),
+        ),
+    ),
+    Result(
+        id="collins24:lemB.1", kind="lemma",
+        summary="The x-part r of the value row is optimally 0: the cross term vanishes when f "
+                "and -f are equally likely, so L(r) - L(0) = E(sum beta_i r^T x_i)^2 >= 0",
+        source="[collins24] Lemma B.1",
+        spec="spec 003 R2",
+        statement="L(r) - L(0) = E[(sum_i beta_i r^T x_i)^2] >= 0",
+        objects=(
+            "theory.collins24:affine_signal_rho",
+        ),
+        checks=(
+            Check("numerics.collins24.appC_signal:check_lemb_1_mc",
+                  faults={"fixed_direction": {"fault_fixed_direction": True}}),
+        ),
+    ),
+    Result(
+        id="collins24:lemB.5", kind="lemma",
+        summary="Under Assumption B.4 every minimiser is M* = omega Sigma^-1: perturbed and "
+                "negative-definite M never beat omega* I; L_Sigma(omega Sigma^-1) = "
+                "L_I(omega I) (not claimed for U^d_S)",
+        source="[collins24] Assumption B.4, Lemma B.5",
+        spec="spec 003 R3, G6",
+        statement="M* = omega Sigma^-1; L_Sigma(M) = L_I(Sigma^1/2 M Sigma^1/2) [derived]",
+        objects=(
+            "theory.collins24:lemB5_optimum",
+            "theory.collins24:whitened_M",
+            "theory.collins24:affine_signal_rho",
+        ),
+        checks=(
+            Check("numerics.collins24.appC_signal:check_lemb_5_mc"),
+            Check("numerics.collins24.appC_signal:check_lemb_5_mc_sigma",
+                  faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}}),
+            Check("sims.collins24.appC_signal:check_lemb_5_mc_ellipsoid",
+              faults={"unwhitened_task": {"fault_unwhitened_task": True},
+                      **alternatives("inverse shape omega* Sigma", "isotropic omega* I",
+                                      "label average (M = 0)")}),
+        ),
+    ),
+    Result(
+        id="collins24:corC.6", kind="corollary",
+        summary="Affine signal bounds: C.2's 4L^2, shapes rad ~ omega^-2 and orth ~ "
+                "omega^{(d-3)/2}/n (exact), C.6's constants fitted and reported",
+        source="[collins24] Lemma C.2, Corollary C.6, eq. (13)",
+        spec="spec 003 R4",
+        statement="L^2 Omega(1/(omega+1)^2) <= L_signal "
+                  "<= L^2 O(1/omega^2 + omega^{d/2-1}/n + 1/n)",
+        objects=(
+            "theory.collins24:signal_bound_c2",
+            "theory.collins24:c6_lower_shape",
+            "theory.collins24:c6_upper_shape",
+        ),
+        checks=(
+            Check("numerics.collins24.appC_signal:check_corc_6_quad",
+                  faults={"paper_orth_exponent": {"fault_orth_exponent": 1.5}}),
+        ),
+    ),
+    Result(
+        id="collins24:lemC.8", kind="lemma",
+        summary="Any L-Lipschitz class: L_signal <= L^2 O(1/omega + 1/n); the ReLU signal decays "
+                "between omega^-1 and omega^-2 (spec: -1.5), constant fitted",
+        source="[collins24] Lemma C.8",
+        spec="spec 003 R4",
+        statement="L_signal <= L^2 O(1/omega + 1/n) for omega >= (d + sqrt d)/2",
+        objects=(
+            "theory.collins24:c8_upper_shape",
+        ),
+        checks=(
+            Check("numerics.collins24.appC_signal:check_lemc_8_mc",
+                  faults={"linear_task": {"fault_linear_task": True}}),
+        ),
+    ),
+    Result(
+        id="collins24:lemC.9", kind="lemma",
+        summary="ReLU signal >= 1/2 affine signal for every omega (MC ratio vs quadrature)",
+        source="[collins24] Lemma C.9",
+        spec="spec 003 R4 item 2",
+        statement="L_signal(omega; F+_L) >= 1/2 L_signal(omega; F^aff_L)",
+        objects=(
+            "theory.collins24:affine_signal_rho",
+        ),
+        checks=(
+            Check("numerics.collins24.appC_signal:check_lemc_9_mc",
+                  faults={"ratio_one": {"fault_ratio": 1.0}}),
+        ),
+    ),
+    Result(
+        id="collins24:fig1", kind="figure",
+        summary="Fig. 1 (d = 2, hills cos(nu theta - b)), population version: softmax* < linear "
+                "attention* for n >= 20; at n = 5 (nu = 1.5 and 6) the spec's paraphrase "
+                "'softmax below linear for all nu and n' is not reproduced (unconfirmed: the "
+                "caption says only 'small error'); one trained unit",
+        source="[collins24] Figure 1, App. J",
+        spec="spec 003 §4, G10",
+        statement="softmax attention achieves small error (caption); spec paraphrase: softmax "
+                  "error < linear error for all nu and n",
+        objects=(
+            "theory.collins24:la_optimum",
+        ),
+        checks=(
+            Check("sims.collins24.sec3_linear:check_fig1_order", expect="unconfirmed",
+              faults={"sigma2_times_4": {"fault_sigma2_scale": 4.0}}),
+        ),
+        figures=(
+            "sims.figures.collins24:fig_1b",
+            "sims.figures.collins24:fig_1c",
+        ),
+    ),
+    Result(
+        id="collins24:fig3-4", kind="figure",
+        summary="Figs. 3-4 at the S1 size: ||M|| over training grows more slowly for larger "
+                "sigma, faster for larger L and n (also on U^d_S) and ends at the population "
+                "optimum (quadrature; MC over diagonal M for U^d_S)",
+        source="[collins24] Figures 3, 4",
+        spec="spec 003 §4",
+        statement="||M|| grows more slowly for larger sigma and faster for larger L and n",
+        objects=(
+            "theory.collins24:Lambda",
+            "numerics.collins24.quadrature:optimal_scale_affine",
+            "numerics.collins24.anisotropic:optimal_diag_M",
+        ),
+        checks=(
+            Check(check_fig3_4_train, at=FIG34,
+                  faults={"at_initialisation": {"fault_step": 0},
+                          **alternative_faults(*FIG34_ALTERNATIVES)}),
+            Check(check_fig3_4_train_acg, at=FIG34,
+                  fixed="the U^d_S panels are the paper's runs (S = diag(1..5), d = 5, n = 20, "
+                        "sigma = 0.01): their optima over diagonal M are Monte Carlo at those runs",
+                  faults=alternative_faults(*FIG34_ACG_ALTERNATIVES)),
+        ),
+        setting=FIG34,
+        keys=("d", "n", "L", "sigma2"),
+        hypotheses=thm34_hypotheses,
+        figures=(
+            "sims.figures.collins24:fig_3_4",
+        ),
+    ),
+    Result(
+        id="collins24:fig5", kind="figure",
+        summary="Fig. 5 (n = 200): omega* = 14.99, L* = 0.00338; units pretrained on affine, "
+                "2-ReLU, cosine are within 10 % of each class's optimum; mismatched-L loses",
+        source="[collins24] Figure 5",
+        spec="spec 003 §4 [COMPUTED targets]",
+        statement="pretraining on any 1-Lipschitz class generalises across classes; mismatched "
+                  "L does not",
+        objects=(
+            "theory.collins24:transfer_risk",
+        ),
+        checks=(
+            Check("sims.collins24.sec3_transfer:check_fig5_quad",
+              faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
+            Check("sims.collins24.sec3_transfer:check_fig5_order_matrix",
+              faults={"mismatched_L_unit_as_affine": {"fault_unit": "s3_L0.03"}}),
+        ),
+        figures=(
+            "sims.figures.collins24:fig_transfer_curves",
+            "sims.figures.collins24:fig_5",
+        ),
+    ),
+    Result(
+        id="collins24:fig9", kind="figure",
+        summary="Fig. 9 at the S5 size: rho(M, B) of the trained unit decreases and ends <= 0.05 "
+                "(--full: offset, F^2_B, F^cos_B; linear attention learns no structure)",
+        source="[collins24] Figure 9, App. J.1",
+        spec="spec 003 §4, G9",
+        statement="rho(M, B) decreases over training",
+        objects=(
+            "theory.collins24:rho_metric",
+        ),
+        checks=(
+            Check("sims.collins24.sec4_lowrank:check_fig9_train",
+              faults={"wrong_subspace": {"fault_wrong_subspace": True}}),
+        ),
+        figures=(
+            "sims.figures.collins24:fig_9",
+        ),
+    ),
+)
+
+PROPERTIES: tuple[TrainedProperty, ...] = (
+    TrainedProperty(result="collins24:thm3.4", name="any-setting",
+                    check=check_thm3_4_train, strategy=thm34_train_settings,
+                    pinned=({"d": 5, "n": 20, "L": 1.0},)),
+    TrainedProperty(result="collins24:thm3.4", name="relu",
+                    check=check_thm3_4_train_relu, strategy=thm34_relu_train_settings,
+                    pinned=({"d": 5, "n": 20, "L": 1.0},)),
+    TrainedProperty(result="collins24:fig3-4", name="any-setting",
+                    check=check_fig3_4_train, strategy=thm34_train_settings,
+                    pinned=({"d": 5, "n": 20, "L": 1.0, "sigma2": 1e-4},)),
+)
+# fmt: on

@@ -1,0 +1,237 @@
+"""[collins24] Theorem 3.6 and Fig. 1 on torch units: S4 (trained linear attention at its exact
+optimum m*I, above softmax's optimum) and Fig. 1's softmax-vs-linear-attention order on the
+hills cos(νθ − b) (population version plus one trained unit).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from numerics.collins24.api import fig1_errors
+from numerics.collins24.figures import compute_1c
+from numerics.collins24.predictors import mc_risk
+from numerics.sampling import check_rng
+from numerics.testing import (
+    Z_MC,
+    claim_agreement,
+    mc_agreement,
+    ordering,
+    over_seeds,
+    tier_seeds,
+)
+from sims.collins24.evidence import discriminate
+from sims.collins24.train import trained
+from theory.collins24 import (
+    la_floor,
+    la_optimum,
+)
+from theory.collins24.claims import CLAIMS
+from theory.common.protocols import Estimate, Evidence
+
+__all__ = ["check_thm3_6_train", "check_fig1_order"]
+
+# Random streams are labelled with the path each check was first registered under (string
+# literals, not ``__name__``): moving a check to its section leaves its stream unchanged.
+
+#: 0/1 indicator rows: 0.5 separates the two outcomes.
+INDICATOR_ATOL = 0.5
+#: an ordering must hold by more than float round-off on O(1) quantities.
+STRICT_GAP = 1e-09
+#: S4 pass criterion (spec 003 R8 (d)): trained linear attention within 3 % of m*.
+LA_RTOL = 0.03
+
+
+def check_thm3_6_train(
+    *, quick: bool = True, seed: int = 0, reps: int = 100_000, fault_alternative: str | None = None
+) -> list[Evidence]:
+    """S4: trained linear attention, tr(M̄)/d → m* (3 %, alternatives M = 0, the one-step-GD
+    M = I/n and m* without the noise term σ²/d of a, where separable; the Frobenius distance to
+    m*I, ~10 % from Adam's noise on the off-diagonals, is reported) and its MC risk never below
+    L²/3 − 5 SE, within 3 % of 𝓛_LA*.  One seed quick (1000 steps); in ``--full`` three seeds of
+    the spec's 3000-step run.  ``fault_alternative`` passes a named alternative as the
+    prediction."""
+    preset = "s4_linear" if quick else "s4p_linear"
+
+    def rows_of(sd: int) -> list[Evidence]:
+        r = trained(preset, seed=sd)
+        st = r.extra["experiment"].setting
+        m_star, la_star = la_optimum(st.d, st.n, st.L, st.sigma2)
+        M = r.extra["M_avg"]
+        m_hat = float(np.trace(M)) / st.d
+        out = [
+            discriminate(
+                "S4 trained linear attention tr(M)/d vs m*",
+                m_hat,
+                m_star,
+                0.0,
+                rtol=LA_RTOL,
+                seed=sd,
+                fault_alternative=fault_alternative,
+                alternatives={
+                    "M = 0": 0.0,
+                    "one-step GD M = I/n": 1 / st.n,
+                    "m* of the noiseless task (sigma = 0)": la_optimum(st.d, st.n, st.L, 0.0)[0],
+                },
+                details={
+                    "relative_frobenius_to_m*I": float(
+                        np.linalg.norm(M - m_star * np.eye(st.d))
+                        / np.linalg.norm(m_star * np.eye(st.d))
+                    )
+                },
+            )
+        ]
+        est = mc_risk(
+            st,
+            M,
+            reps,
+            check_rng(sd, "sims.checks.softmax_window:check_thm3_6_train"),
+            model="linear",
+        )
+        out.append(
+            ordering(
+                "S4 trained linear attention risk >= L^2/3 - 5 SE",
+                la_floor(st.L) - Z_MC * est.se,
+                est.mean,
+                margin=STRICT_GAP,
+                details={"risk": est.mean, "se": est.se, "L_LA*": la_star},
+            )
+        )
+        out.append(
+            mc_agreement(
+                "S4 trained linear attention risk vs L_LA*", la_star, est, bias=LA_RTOL * la_star
+            )
+        )
+        return out
+
+    return over_seeds(rows_of, tier_seeds(seed, quick=quick))
+
+
+def _separation(soft: Estimate, la: Estimate) -> float:
+    """+1 if softmax is below linear attention by more than 3 SE, −1 if above, 0 otherwise."""
+    se = math.hypot(soft.se, la.se)
+    return 1.0 if soft.mean + 3 * se < la.mean else (-1.0 if la.mean + 3 * se < soft.mean else 0.0)
+
+
+def check_fig1_order(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    reps: int = 0,
+    sigma2: float = 0.01,
+    fault_sigma2_scale: float | None = None,
+) -> list[Evidence]:
+    """Fig. 1 (bottom row), population version, hills class f = cos(νθ − b) on the circle
+    (reading G10), σ² = 0.01 (the paper does not state it), ν ∈ {0, 1.5, 6}:
+
+    * n ∈ {20, 100}: softmax optimum (MC + spline) < best linear attention (MC) by > 3 SE;
+    * ν = 0: softmax* = σ²/n (ω* → 0) and linear attention ≥ E cos²b = ½;
+    * n = 5: the spec's paraphrase of the caption, "softmax below linear for all ν and n", is not
+      reproduced: at ν = 6 softmax's optimum is the label average, (1 + 1/n)/2 + σ²/n = 0.602
+      (exact: f_i uncorrelated at integer ν), above E f² = ½, which linear attention attains at
+      M = 0; at ν = 1.5 linear attention is below softmax by the toolkit's 3-SE criterion
+      (≈ 0.375 vs 0.400), confirmed on a second MC stream: both ``unconfirmed`` (the caption only
+      says softmax "achieve[s] small error"; the plotted n and σ are lost in the OCR);
+    * one trained unit (ν = 1.5, n = 20) within 5 % (+ 5 SE) of the softmax optimum.
+
+    ``fault_sigma2_scale`` multiplies the σ² of the ν = 0 prediction σ²/n."""
+    rng = check_rng(seed, "sims.checks.softmax_window:check_fig1_order")
+    rep_rng = check_rng(seed, "sims.checks.softmax_window:check_fig1_order", "replicate")
+    claim = CLAIMS["collins24:fig1-softmax-below-linear"]
+    reps = reps or (10_000 if quick else 40_000)
+    f = 1.0 if fault_sigma2_scale is None else float(fault_sigma2_scale)
+    out: list[Evidence] = []
+    ns = (5, 20, 100)
+    # the figure's numbers on this check's grid and stream; ν = 1.5, n = 5 is close: 4x the
+    # samples resolve it by the 3-SE criterion
+    fig = compute_1c(sigma2=sigma2, ns=ns, reps=reps, reps_at={(1.5, 5): 4 * reps}, rng=rng)
+    for nu, points in fig["rows"].items():
+        for n, (soft, la, w) in zip(ns, points, strict=True):
+            r_pt = 4 * reps if (nu == 1.5 and n == 5) else reps
+            se = math.hypot(soft.se, la.se)
+            name = f"Fig. 1 (nu={nu:g}, n={n}): softmax* {soft.mean:.4f} vs linear* {la.mean:.4f}"
+            if nu == 0.0:
+                out.append(
+                    mc_agreement(
+                        f"Fig. 1 nu=0, n={n}: softmax* = sigma^2/n",
+                        f * sigma2 / n,
+                        soft,
+                        scale=sigma2 / n,
+                    )
+                )
+                out.append(
+                    ordering(
+                        f"Fig. 1 nu=0, n={n}: linear* >= 1/2 - 5 SE",
+                        0.5 - Z_MC * la.se,
+                        la.mean,
+                        margin=STRICT_GAP,
+                    )
+                )
+            elif n >= 20:
+                out.append(
+                    ordering(
+                        name, soft.mean + 3 * se, la.mean, margin=STRICT_GAP, details={"omega*": w}
+                    )
+                )
+            elif nu == 6.0:
+                floor = 0.5 * (1 + 1 / n) + sigma2 / n
+                out.append(
+                    claim_agreement(
+                        name + " (1 = softmax below linear)",
+                        kind="ORDER",
+                        paper=1.0,
+                        ours=0.0,
+                        observed=float(soft.mean + 3 * se < la.mean),
+                        atol=INDICATOR_ATOL,
+                        source="[collins24] Figure 1 caption, bottom row",
+                        claim=claim,
+                        details={"label_average_exact": floor, "omega*": w},
+                    )
+                )
+                out.append(
+                    mc_agreement(
+                        f"Fig. 1 nu=6, n={n}: softmax* = label average (exact)",
+                        floor,
+                        soft,
+                        bias=0.01 * floor,
+                    )
+                )
+            else:
+                # the toolkit's criterion: separated when the means differ by more than 3 SE;
+                # +1 softmax below, -1 linear below, 0 not separated; a second, independent MC
+                # stream gives "ours"
+                rep_soft, rep_la, _ = fig1_errors(nu, n, sigma2, rep_rng, reps=r_pt)
+                out.append(
+                    claim_agreement(
+                        name + " (+1 softmax below linear by 3 SE, -1 above, 0 not separated)",
+                        kind="ORDER",
+                        paper=1.0,
+                        ours=_separation(rep_soft, rep_la),
+                        observed=_separation(soft, la),
+                        atol=INDICATOR_ATOL,
+                        source="[collins24] Figure 1 caption, bottom row",
+                        claim=claim,
+                        details={"se": se, "omega*": w, "replicate": [rep_soft.mean, rep_la.mean]},
+                    )
+                )
+    r = trained("fig1_d2", seed=seed)
+    st = r.extra["experiment"].setting
+    est = mc_risk(
+        st,
+        r.extra["M_avg"],
+        4 * reps,
+        check_rng(seed, "sims.checks.softmax_window:check_fig1_order", "trained unit"),
+    )
+    # the figure's softmax optimum at the trained unit's setting
+    fig_unit = compute_1c(sigma2=st.sigma2, nus=(st.L,), ns=(st.n,), reps=reps, rng=rng)
+    soft = fig_unit["rows"][st.L][0][0]
+    out.append(
+        mc_agreement(
+            "Fig. 1 trained unit (hills nu=1.5, n=20) vs softmax optimum (MC)",
+            soft.mean,
+            est,
+            bias=0.05 * soft.mean + Z_MC * soft.se,
+        )
+    )
+    return out

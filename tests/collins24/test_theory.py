@@ -1,0 +1,117 @@
+"""collins24 theory: exact identities (SymPy), structural laws, settings and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from theory import collins24 as T
+from theory.collins24.settings import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
+from theory.common.symbols import Lip, d, n, sigma2
+from theory.strategies import collins24_settings
+
+#: two double-precision evaluations of the same closed form.
+DOUBLE_RTOL = 1e-12
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("collins24:limits")
+def test_zero_scale_terms_exact() -> None:
+    z = T.zero_scale_terms(n, d)
+    assert sp.simplify(z["A"] - (1 + 1 / n)) == 0
+    assert sp.simplify(z["N"] - 1 / n) == 0
+    risk = T.affine_risk_at_zero(d, n, Lip, sigma2)
+    assert sp.simplify(risk - (Lip**2 / (3 * d) * (1 + 1 / n) + sigma2 / n)) == 0
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("collins24:thm3.6")
+def test_linear_attention_optimum_tends_to_floor() -> None:
+    """R8: 𝓛_LA* = c − b²/a ↓ L²/3 as n → ∞ (sp.limit), and m* = b/a minimises a m² − 2bm + c."""
+    m = sp.Symbol("m", real=True)
+    m_star, la_star = T.la_optimum(d, n, Lip, sigma2)
+    assert sp.simplify(sp.limit(la_star, n, sp.oo) - Lip**2 / 3) == 0
+    assert sp.simplify(sp.diff(T.la_risk(m, d, n, Lip, sigma2), m).subs(m, m_star)) == 0
+    assert sp.simplify(la_star - T.la_floor(Lip)) != 0
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("collins24:asymptotics")
+def test_asymptotic_optimum_is_the_minimiser_of_the_asymptotic_risk() -> None:
+    """ω*_aff(Λ) minimises (L²/3d)((d−1)/2ω)² + σ² c_d ω^{(d−1)/2}/n (d = 3, 5 exactly)."""
+    w, lam = sp.symbols("omega Lambda", positive=True)
+    for dd in (3, 5):
+        risk = (
+            sp.Rational(1, 3 * dd) * T.rad_asymptote(w, sp.Integer(dd))
+            + T.noise_constant(sp.Integer(dd)) * w ** T.noise_exponent(sp.Integer(dd)) / lam
+        )
+        w_star = T.affine_optimum_asymptote(lam, sp.Integer(dd))
+        assert sp.simplify(sp.diff(risk, w).subs(w, w_star)) == 0
+    assert T.affine_optimum_exponent(sp.Integer(3)) != T.paper_affine_optimum_exponent(
+        sp.Integer(3)
+    )
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("collins24:thm3.4")
+def test_bracket_contains_true_exponents() -> None:
+    for dd in range(2, 12):
+        lo, hi = T.thm34_bracket(sp.Integer(dd))
+        assert lo < T.affine_optimum_exponent(sp.Integer(dd)) < hi
+        blo, bhi = T.thm34_bracket(sp.Integer(dd), "relu")
+        assert blo < sp.Rational(2, dd + 2) <= bhi
+
+
+@pytest.mark.result("collins24:thm3.5")
+def test_transfer_curve_quadratic() -> None:
+    Lp, S, N = sp.symbols("Lp S N", positive=True)
+    assert sp.degree(T.transfer_risk(Lp, S, N, sigma2), Lp) == 2
+
+
+@pytest.mark.result("collins24:risk-affine")
+@settings(max_examples=30, deadline=None)
+@given(collins24_settings(task="affine"), st.floats(0.1, 10.0))
+@example(SoftmaxWindowSetting.isotropic(d=5, n=20, L=1.0, sigma2=1e-4), 3.0)
+def test_risk_split_scales_as_c_squared(setting: SoftmaxWindowSetting, c: float) -> None:
+    A, N = 0.7, 0.2
+    r = T.affine_risk_split(A, N, setting.d, setting.L, setting.sigma2)
+    rc = T.affine_risk_split(A, N, setting.d, c * setting.L, c * c * setting.sigma2)
+    assert np.isclose(rc, T.risk_scale(c) * r, rtol=DOUBLE_RTOL)
+
+
+@pytest.mark.result("collins24:limits")
+def test_settings_validate() -> None:
+    with pytest.raises(ValueError, match="d"):
+        SphereCovariates(d=1)
+    with pytest.raises(ValueError, match="Sigma_diag"):
+        SphereCovariates(d=3, kind="ellipsoid", Sigma_diag=(1.0, -1.0, 1.0))
+    with pytest.raises(ValueError, match="k"):
+        SphereCovariates(d=3, kind="lowrank", k=3)
+    with pytest.raises(ValueError, match="L"):
+        LipschitzTasks(L=-1.0)
+    with pytest.raises(ValueError, match="sigma2"):
+        SoftmaxWindowSetting.isotropic(d=3, n=5, sigma2=-0.1)
+    with pytest.raises(ValueError, match="n"):
+        SoftmaxWindowSetting.isotropic(d=3, n=0)
+    with pytest.raises(ValueError, match="omega"):
+        T.window_mass(0.25, 3)
+    with pytest.raises(ValueError, match="sigma2"):
+        T.Lambda(20, 1.0, 0.0)
+    with pytest.raises(ValueError, match="B"):
+        T.rho_metric(np.eye(3), np.ones((3, 1)))
+
+
+@pytest.mark.result("collins24:lemD.2")
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.floats(0.01, 10.0), min_size=2, max_size=8),
+    st.lists(st.floats(0.01, 10.0), min_size=8, max_size=8),
+)
+def test_lemma_i3_property(a_list: list[float], b_list: list[float]) -> None:
+    """Lemma I.3: same-ordered positive a, b give Σa²/(Σa)² ≤ Σ(ab)²/(Σab)²."""
+    a = np.sort(np.array(a_list))
+    b = np.sort(np.array(b_list[: len(a)]))
+    assert T.i3_ratio(a) <= T.i3_ratio(a * b) * (1 + 1e-12)

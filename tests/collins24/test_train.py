@@ -1,0 +1,160 @@
+"""collins24 TRAIN rows (named alternatives, over seeds): S1 (affine), S2 (ReLU; cosine
+report-only), S4 (linear attention), Figs. 3-4 (σ, L, n ablations and the U^d_S panels).
+
+Beyond the registry test (which runs each declared check and each declared alternative as a
+negative control): every TRAIN row carries the contract details, and a check rerun with an
+alternative as the prediction (``fault_alternative``) fails on *exactly* the rows that name it.
+Trained runs come from the config-keyed cache (shared with the report).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from numerics.testing import assert_fails, assert_passed
+from sims import collins24 as S
+from sims.collins24.fig3_4 import FIG34_ACG_ALTERNATIVES, FIG34_ALTERNATIVES
+from sims.collins24.sec3_optimum import THM34_ALTERNATIVES, THM34_RELU_ALTERNATIVES
+from theory.collins24.settings import PRESETS
+from theory.common.protocols import Evidence
+
+#: The tolerance of a made-up failing TRAIN row (any positive value: the row fails by its error).
+FAILING_ROW_TOLERANCE = 0.05
+
+
+def assert_alternatives_fail(
+    check: Callable[..., list[Evidence]],
+    declared_run: Any = None,
+    *,
+    setting: Any = None,
+    objects: tuple[Any, ...] = (),
+    **kw: Any,
+) -> list[Evidence]:
+    """The check passes; with each named alternative as the prediction, every TRAIN row that
+    names it fails (and the TRAIN contract details are present).  ``declared_run`` reuses the
+    registry's run of the check at its defaults.  A settings-first check runs at ``setting``;
+    its alternatives are the declared ``objects`` (every name a row gives must be one of them)."""
+    path = f"{check.__module__}:{check.__name__}"
+    if setting is not None:
+        check = functools.partial(check, setting)
+    if declared_run is not None and not kw:
+        ok, error = declared_run(path)  # at its declared setting
+        assert error is None, error
+    else:
+        ok = check(**kw)
+    assert_passed(ok)
+    train = [e for e in ok if e.kind == "TRAIN"]
+    assert train, "no TRAIN row"
+    for e in train:
+        d = e.details
+        assert d["start_units"] >= 3 and d["alternatives"] and d["seeds"], e.describe()
+        assert d["seeds_passed"] == d["seeds"], e.describe()
+    names = sorted({a["name"] for e in train for a in e.details["alternatives"]})
+    by_name = {a.name: a for a in objects}
+    if objects:
+        assert set(names) <= set(by_name), sorted(set(names) - set(by_name))
+    for name in names:
+        rows = {e.name for e in train if any(a["name"] == name for a in e.details["alternatives"])}
+        planted = by_name.get(name, name)
+        bad = [e for e in check(fault_alternative=planted, **kw) if e.name in rows]
+        assert len(bad) == len(rows), name
+        assert_fails(bad)
+        assert not any(e.passed for e in bad), f"{name}: " + "\n".join(e.describe() for e in bad)
+    return ok
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm3.4")
+def test_s1_trained_scale_matches_quadrature_and_alternatives_fail(declared_run) -> None:
+    assert_alternatives_fail(
+        S.check_thm3_4_train, declared_run, setting=PRESETS["paper"], objects=THM34_ALTERNATIVES
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm3.4")
+def test_s2_relu_trained_scale_and_alternatives_fail() -> None:
+    assert_alternatives_fail(
+        S.check_thm3_4_train_relu, setting=PRESETS["paper"], objects=THM34_RELU_ALTERNATIVES
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm3.4")
+def test_s2_cosine_is_report_only() -> None:
+    """Spec §3.2: nothing is asserted for the cosine class (INFO rows carry the values)."""
+    ev = S.check_thm3_4_train_cos(PRESETS["paper"])
+    assert ev and all(e.kind == "INFO" for e in ev)
+    assert all(e.observed > 0 for e in ev)
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:thm3.6")
+def test_s4_linear_attention_floor_and_alternatives_fail(declared_run) -> None:
+    assert_alternatives_fail(S.check_thm3_6_train, declared_run)
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig3-4")
+def test_fig34_norm_ordered_in_sigma_L_n_and_alternatives_fail(declared_run) -> None:
+    assert_alternatives_fail(
+        S.check_fig3_4_train, declared_run, setting=PRESETS["fig3_4"], objects=FIG34_ALTERNATIVES
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:fig3-4")
+def test_fig34_acg_panels_and_alternatives_fail() -> None:
+    assert_alternatives_fail(
+        S.check_fig3_4_train_acg, setting=PRESETS["fig3_4"], objects=FIG34_ACG_ALTERNATIVES
+    )
+
+
+@pytest.mark.thorough
+@pytest.mark.slow
+@pytest.mark.train
+@pytest.mark.result("collins24:lemB.5")
+def test_lemb5_trained_on_ellipsoid_and_alternatives_fail() -> None:
+    assert_alternatives_fail(S.check_lemb_5_mc_ellipsoid, quick=False)
+
+
+def test_an_unconverged_drawn_run_is_skipped_with_the_batch_that_would_fit_it() -> None:
+    """A drawn run whose derived averaging window W exceeds the budget: its TRAIN row (even a
+    failing one) is ``skipped`` with W, the batch that fits it (batch · W / budget) and the
+    seconds; the numbers are fields."""
+    from sims.collins24 import evidence as E
+
+    failing = Evidence(
+        name="w",
+        kind="TRAIN",
+        predicted=1.0,
+        observed=1.5,
+        tolerance=FAILING_ROW_TOLERANCE,
+        error=10.0,
+        passed=False,
+    )
+    info = {
+        "window": 4 * E.MAX_AVERAGE,
+        "omega_drift_over_window": 0.153,
+        "drift_limit": 0.01,
+        "average_steps": E.MAX_AVERAGE,
+    }
+    row = E.unconverged(failing, info, batch=256)
+    assert row.status == "skipped" and row.passed
+    assert (
+        row.details["needed_batch"] == 4 * 256 and row.details["needed_window"] == 4 * E.MAX_AVERAGE
+    )
+    assert row.details["why"].startswith(
+        "not converged within the budget: omega-hat's drift over the last averaging window 0.153 "
+        f"vs criterion 0.01 after {E.MAX_AVERAGE} steps; the derived window is"
+    )

@@ -28,13 +28,12 @@ from typing import Any
 import numpy as np
 import torch
 
-from numerics.train_evidence import TRAIN_RTOL
 from sims.cache import cached
 from sims.config import TrainConfig
 from sims.data import embed
 from sims.models.lsa import LSA
 from sims.parallel import torch_threads
-from sims.train import TrainResult, make_generator, train, window_values
+from sims.train import TrainResult, make_generator, train
 from sims.zfb24.moments import LSAFlowSetting, theta
 
 __all__ = [
@@ -52,24 +51,6 @@ __all__ = [
     "setting_of",
     "load_model",
 ]
-
-#: The stopping rule of every full-parameter route (all trained routes stop on their invariant's
-#: convergence, with a step bound).  A phase runs its schedule's steps (a minimum: the presets'
-#: calibrated schedules), then further windows until the window mean of P = u₋₁U₁₁ moves by less
-#: than a fraction of the row tolerance ``rtol`` (relative Frobenius) between two consecutive
-#: windows, or until STEP_BOUND_FACTOR times the schedule (then the run is unconverged, and the
-#: check's rows are ``skipped`` with the steps, drift and tolerance).
-#: SGD (fresh prompts, noisy): windows of a quarter of the phase's schedule, fraction 1/4.
-SGD_DRIFT_FRACTION = 0.25
-SGD_WINDOWS = 4
-#: Full-batch GD (deterministic): windows of 100 steps, fraction 10⁻³ (as the moment route).
-GD_DRIFT_FRACTION = 1e-3
-GD_WINDOW = 100
-#: Not yet enforced (bound = the schedule): the drifts are recorded in ``extra["stop"]`` only.
-#: Measured at the presets, SGD's window drift at the high lr is noise-dominated (thm4_sgd:
-#: 0.016-0.03 over 250-step windows; thm8_random_cov: 0.03-0.14 over 150 steps, TRAIN_RTOL 0.05),
-#: so a fraction of rtol is not reached there; see issue 30 (c) notes.
-STEP_BOUND_FACTOR = 1
 
 #: The batch-statistics loss equals the direct LSA loss up to float64 rounding of the sums.
 BATCH_STATS_RTOL = 1e-10
@@ -221,35 +202,27 @@ def _batch_statistics(
     return S / Btot, c / Btot, e / Btot, (A / Btot).numpy(), (bP / Btot).numpy(), n
 
 
-def train_lsa(
-    setting: LSAFlowSetting, cfg: TrainConfig, *, rtol: float = TRAIN_RTOL
-) -> TrainResult:
+def train_lsa(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
     """Train the merged LSA on ``setting`` with ``cfg`` (uncached; see :func:`trained`).
 
     Returns a :class:`~sims.train.TrainResult`: ``params`` holds the final ``W_KQ``, ``W_PV``;
     ``extra`` the initial weights ``W_KQ0``, ``W_PV0``, the ``setting``, gradient diagnostics and
     (``mode="fixed_batch"``) the factor trajectory, normal equations and balancedness drift.
+
+    Every run is its schedule (``cfg.steps``, then the setting's lr drop): a caller that needs more
+    steps at a setting plans them before training (the SGD route of Theorem 4 from the slowest
+    curvature, :mod:`sims.zfb24.sec4_1_convergence`).  The trace records, at each logged step, the
+    invariant ``P = u₋₁U₁₁`` (keys ``P{ij}``): a record for diagnosing slow directions, read by no
+    rule (a window-drift stop is not used: at the presets SGD's window drift of P at the high lr is
+    noise-dominated, 0.016–0.03 over 250-step windows for thm4_sgd and 0.03–0.14 over 150 steps for
+    thm8_random_cov against TRAIN_RTOL = 0.05, so it fires on noise, not convergence).
     """
     # these tiny models train ~10× faster on one thread on a busy 2-core machine
     with torch_threads(1):
-        return _train_1thread(setting, cfg, rtol)
+        return _train_1thread(setting, cfg)
 
 
-def window_drift(trace: list[dict[str, float]], last: int, window: int, d: int) -> float:
-    """Relative Frobenius drift of the invariant ``P = u₋₁U₁₁`` between the means of its logged
-    values over the windows ``(last − window, last]`` and ``(last − 2·window, last − window]``
-    (``inf`` while either is empty): what the stopping rule compares with a fraction of the row
-    tolerance.  Window means, not end points, so that SGD's step-to-step noise averages out."""
-    keys = [f"P{i}{j}" for i in range(d) for j in range(d)]
-    cols = [window_values(trace, k, last, window) for k in keys]
-    if not cols[0][0] or not cols[0][1]:
-        return float("inf")
-    cur = np.array([np.mean(c) for c, _ in cols])
-    prev = np.array([np.mean(p) for _, p in cols])
-    return float(np.linalg.norm(cur - prev) / np.linalg.norm(cur))
-
-
-def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig, rtol: float) -> TrainResult:
+def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
     gen = make_generator(cfg.seed)
     model = LSA(setting.d, parameterisation="merged")
     init_weights(model, setting)
@@ -275,7 +248,7 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig, rtol: float) -> Tr
     def callback(m: torch.nn.Module, step: int) -> dict[str, float]:
         assert isinstance(m, LSA)
         out = _grad_stats(m, d)
-        with torch.no_grad():  # the invariant P = u₋₁U₁₁ the stopping rule watches
+        with torch.no_grad():  # a record of the invariant P = u₋₁U₁₁ (no rule reads it)
             u = float(m.W_PV[d, d])
             out.update({f"P{i}{j}": u * float(m.W_KQ[i, j]) for i in range(d) for j in range(d)})
         if setting.mode == "fixed_batch":  # the factor trajectory (after this step's update)
@@ -292,48 +265,16 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig, rtol: float) -> Tr
     losses: list[np.ndarray] = []
     steps: list[np.ndarray] = []
     wall, lr_sq_sum, offset = 0.0, 0.0, 0
-    gd = setting.mode == "fixed_batch"
-    fraction = GD_DRIFT_FRACTION if gd else SGD_DRIFT_FRACTION
-    stop: dict[str, Any] = {"rtol": rtol, "tolerance": fraction * rtol, "phases": []}
     for ph in phases:
-        # the schedule's steps are the phase's minimum; then windows until P has converged
-        window = GD_WINDOW if gd else max(ph.log_every, ph.steps // SGD_WINDOWS)
-        bound, done, chunk, drifts = STEP_BOUND_FACTOR * ph.steps, 0, ph, []
-        while True:
-            res: TrainResult = train(model, objective, chunk, generator=gen, callback=callback)
-            steps.append(res.steps + offset)
-            tr = [{**e, "step": e["step"] + offset} for e in res.extra.get("trace", [])]
-            trace += tr
-            if gd and chunk.log_every == 1:
-                lr_sq_sum += chunk.lr**2 * sum(e["g_r2"] - e["g_K2"] for e in tr)
-            losses.append(res.losses)
-            wall += res.wall_time
-            offset += chunk.steps
-            done += chunk.steps
-            drift = window_drift(trace, offset - 1, window, d)
-            drifts.append((offset, drift))
-            converged = drift < fraction * rtol
-            if converged or done >= bound:
-                break
-            chunk = dataclasses.replace(ph, steps=min(window, bound - done))
-        stop["phases"].append(
-            {
-                "steps": done,
-                "min_steps": ph.steps,
-                "bound": bound,
-                "window": window,
-                "drift": drift,
-                "converged": converged,
-                "lr": ph.lr,
-                "drifts": drifts,
-            }
-        )
-    stop.update(
-        converged=all(p["converged"] for p in stop["phases"]),
-        steps=offset,
-        drift=stop["phases"][-1]["drift"],
-        bound=sum(p["bound"] for p in stop["phases"]),
-    )
+        res: TrainResult = train(model, objective, ph, generator=gen, callback=callback)
+        steps.append(res.steps + offset)
+        tr = [{**e, "step": e["step"] + offset} for e in res.extra.get("trace", [])]
+        trace += tr
+        if setting.mode == "fixed_batch" and ph.log_every == 1:
+            lr_sq_sum += ph.lr**2 * sum(e["g_r2"] - e["g_K2"] for e in tr)
+        losses.append(res.losses)
+        wall += res.wall_time
+        offset += ph.steps
     extra: dict[str, Any] = {
         "trace_first": trace[0] if trace else {},
         "g_u12_max": max(e["g_u12"] for e in trace),
@@ -354,7 +295,7 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig, rtol: float) -> Tr
             )
     all_losses = np.concatenate(losses)
     tail = all_losses[-max(1, len(all_losses) // 10) :]
-    extra.update(setting=setting, W_KQ0=K0, W_PV0=R0, stop=stop)
+    extra.update(setting=setting, W_KQ0=K0, W_PV0=R0)
     return TrainResult(
         params={
             "W_KQ": model.W_KQ.detach().numpy().copy(),

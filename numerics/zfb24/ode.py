@@ -16,7 +16,17 @@ from theory import zfb24 as T
 _flow_rhs_fn = T.flow_rhs_fn.raw
 _rdm_flow_rhs = T.rdm_flow_rhs.raw
 
-__all__ = ["STIFF", "pack", "unpack", "integrate_flow", "integrate_rdm_flow"]
+__all__ = [
+    "STIFF",
+    "HORIZON_TIME_CONSTANTS",
+    "pack",
+    "unpack",
+    "integrate_flow",
+    "integrate_rdm_flow",
+    "slowest_time_constant",
+    "flow_horizon",
+    "rdm_flow_horizon",
+]
 
 
 #: Verification tolerances with an implicit method, for long horizons where the flow is stiff
@@ -77,3 +87,66 @@ def integrate_rdm_flow(
         return pack(dU, du, u * u)
 
     return integrate(rhs, pack(U0, u0, 0.0), (0.0, t_end), solver=VERIFY, t_eval=t_eval)
+
+
+#: A horizon covers this many slowest time constants: the distance to the limit then shrinks by
+#: e^(−40) ≈ 4e-18, far below the solver's tolerance units (rtol 1e-10, atol 1e-12).
+HORIZON_TIME_CONSTANTS = 40.0
+
+
+def slowest_time_constant(rhs: Any, y_star: np.ndarray) -> float:
+    """``1/|λ|`` of the slowest decaying mode of ``ẏ = rhs(y)`` linearised at its fixed point
+    ``y_star`` [derived]: the eigenvalues of the Jacobian by central differences, with the one zero
+    mode excluded (the flow conserves balancedness u₋₁² − ‖U₁₁‖_F², Lemma 17 / Lemma 25, so its
+    fixed points form a curve ``(cU, u/c)`` and the Jacobian has exactly one zero eigenvalue along
+    it).  Raises if the excluded eigenvalue is not zero at the differencing's accuracy."""
+    y0 = np.asarray(y_star, dtype=float)
+    n = y0.size
+    h = 1e-6 * max(1.0, float(np.max(np.abs(y0))))
+    J = np.empty((n, n))
+    for k in range(n):
+        e = np.zeros(n)
+        e[k] = h
+        J[:, k] = (np.asarray(rhs(y0 + e)) - np.asarray(rhs(y0 - e))) / (2 * h)
+    rates = np.sort(np.abs(np.linalg.eigvals(J).real))
+    if n < 2 or rates[0] > 1e-6 * rates[-1]:
+        raise ValueError(
+            f"no zero mode at the fixed point: smallest rate {rates[0]:.3g} vs largest "
+            f"{rates[-1]:.3g} (is y_star the flow's limit?)"
+        )
+    return float(1.0 / rates[1])
+
+
+def flow_horizon(Lambda: np.ndarray, N: int, t_min: float) -> tuple[float, float]:
+    """``(t_end, τ_slow)`` of Lemma 10's flow at (Λ, N): ``t_end = max(t_min,
+    HORIZON_TIME_CONSTANTS·τ_slow)``, τ_slow the slowest time constant of the flow linearised at
+    Theorem 4's limit (:func:`slowest_time_constant`).  Always the unfaulted flow and Γ: the
+    horizon belongs to the setting, not to a fault."""
+    L = np.asarray(Lambda, dtype=float)
+    G = T.gamma_fn(L, N)
+    d = L.shape[0]
+    Ue, ue = T.limit_params_fn(L, N)
+
+    def rhs(yv: np.ndarray) -> np.ndarray:
+        U, u = unpack(yv, d)
+        dU, du = _flow_rhs_fn(U, u, L, G, "paper")
+        return pack(dU, du)
+
+    tau = slowest_time_constant(rhs, pack(Ue, ue))
+    return max(float(t_min), HORIZON_TIME_CONSTANTS * tau), tau
+
+
+def rdm_flow_horizon(
+    Zc: np.ndarray, xi: np.ndarray, Ul: np.ndarray, ul: float, t_min: float
+) -> tuple[float, float]:
+    """``(t_end, τ_slow)`` of eq. (52)'s flow at its Lemma 28 limit ``(Ul, ul)``, as
+    :func:`flow_horizon`."""
+    d = Zc.shape[0]
+
+    def rhs(yv: np.ndarray) -> np.ndarray:
+        U, u = unpack(yv, d)
+        dU, du = _rdm_flow_rhs(U, u, Zc, xi)
+        return pack(dU, du)
+
+    tau = slowest_time_constant(rhs, pack(np.asarray(Ul, dtype=float), ul))
+    return max(float(t_min), HORIZON_TIME_CONSTANTS * tau), tau

@@ -27,7 +27,7 @@ from numerics.zfb24.fig1 import (  # noqa: F401 - re-exported: old paths
     check_fig1_symbolic_limit,
     check_rdm_risk_mc,
 )
-from numerics.zfb24.ode import integrate_rdm_flow, pack, unpack
+from numerics.zfb24.ode import integrate_rdm_flow, pack, rdm_flow_horizon, unpack
 from numerics.zfb24.predictors import lsa_predict, weights_from_P
 from numerics.zfb24.sampling import (
     random_theta,
@@ -284,11 +284,15 @@ def check_thm8_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
             )
         )
     Ul, ul = T.rdm_limit(*m, N)
-    tr2 = integrate_rdm_flow(Zc, xi, U0, u0, 500.0)
+    t_end, tau_slow = rdm_flow_horizon(Zc, xi, Ul, ul, 500.0)  # 500, or 40 τ_slow if longer
+    tr2 = integrate_rdm_flow(Zc, xi, U0, u0, t_end)
     Uf, uf = unpack(tr2.final, d)
     out.append(
         solver_agreement(
-            "limit: u₋₁U₁₁ → D = diag(ξ/γ), factors of Lemma 28", pack(Uf, uf), pack(Ul, ul)
+            "limit: u₋₁U₁₁ → D = diag(ξ/γ), factors of Lemma 28",
+            pack(Uf, uf),
+            pack(Ul, ul),
+            details={"t_end": t_end, "tau_slow": tau_slow},
         )
     )
     out.append(

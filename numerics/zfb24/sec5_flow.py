@@ -28,7 +28,7 @@ from numerics.testing import (
 from numerics.zfb24.evidence import solver_scale_atol, spec_ref
 from numerics.zfb24.faults import GammaFn, gamma_or_fault
 from numerics.zfb24.figures import compute_flow_trajectory
-from numerics.zfb24.ode import STIFF, integrate_flow, pack, unpack
+from numerics.zfb24.ode import STIFF, flow_horizon, integrate_flow, pack, unpack
 from numerics.zfb24.predictors import lsa_predict, weights_from_P
 from numerics.zfb24.sampling import random_theta, sample_linear, setting_Lambda, spec_Lambda
 from theory import zfb24 as T
@@ -225,8 +225,10 @@ def check_lem10_ode(
         )
     )
     Ue, ue = fl["U11_limit"], fl["u_limit"]
+    # 400, or 40 slowest time constants of the (unfaulted) flow at its limit where longer
+    t_long, tau_slow = flow_horizon(L, N, 400.0)
     try:
-        tr_long = integrate_flow(L, N, U0, u0, 400.0, variant=variant, solver=STIFF)
+        tr_long = integrate_flow(L, N, U0, u0, t_long, variant=variant, solver=STIFF)
         Uf, uf = unpack(tr_long.final, d)
     except IntegrationError as exc:  # a faulted flow may blow up: that is a failed limit check
         Uf, uf = np.full((d, d), np.nan), float("nan")
@@ -236,7 +238,7 @@ def check_lem10_ode(
             "limit (U₁₁(∞), u₋₁(∞)) = Theorem 4",
             pack(Uf, uf),
             pack(Ue, ue),
-            details={"t_end": 400.0},
+            details={"t_end": t_long, "tau_slow": tau_slow},
         )
     )
     return out
@@ -412,10 +414,16 @@ def check_cor16_ode(
     )
     Th = random_theta(d, rng)
     U0, u0 = T.initial_state(Th, 0.3)
-    tr = integrate_flow(L, N, U0, u0, 500.0)
+    t_end, tau_slow = flow_horizon(L, N, 500.0)  # 500, or 40 slowest time constants if longer
+    tr = integrate_flow(L, N, U0, u0, t_end)
     Uf, uf = unpack(tr.final, d)
     out.append(
-        solver_agreement("ODE end state: ℓ̃(T) = −½tr(Λ²Γ⁻¹)", T.reduced_loss_fn(Uf, uf, L, N), lmin)
+        solver_agreement(
+            "ODE end state: ℓ̃(T) = −½tr(Λ²Γ⁻¹)",
+            T.reduced_loss_fn(Uf, uf, L, N),
+            lmin,
+            details={"t_end": t_end, "tau_slow": tau_slow},
+        )
     )
     return out
 

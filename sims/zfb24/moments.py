@@ -43,20 +43,54 @@ from sims.cache import cached
 from sims.data import embed
 from sims.models.lsa import LSA
 from sims.train import make_generator
-from sims.zfb24.train import LSAFlowSetting, theta
+from theory.settings import check_choice, check_real
+from theory.zfb24.settings import LSAFlowData
 
 __all__ = [
+    "LSAFlowSetting",
+    "theta",
     "MomentRun",
     "MomentResult",
     "moment_statistics",
     "pilot",
     "pilot_error_constant",
+    "curvature_range",
     "derive_batch",
     "train_moments",
     "trained_moments",
     "moment_model",
     "ROUTE",
 ]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LSAFlowSetting(LSAFlowData):
+    """What is trained: zfb24's data model (:class:`theory.zfb24.settings.LSAFlowData`: ``d``,
+    ``N``, ``Lambda`` / ``random_cov``) plus the experiment's training knobs: the initialisation
+    scale, Θ's seed, the run mode and the lr drop."""
+
+    sigma_init: float = 0.3  # σ of Assumption 3 (initialisation scale, not a noise level)
+    theta_seed: int = 0  # seeds M₀ of Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2}
+    mode: str = "sgd"  # "sgd" (fresh prompts) or "fixed_batch" (antithetic full batch, GD)
+    lr_drop: tuple[int, float] = (0, 1.0)  # (extra steps, lr factor) after the main phase
+
+    def __post_init__(self) -> None:
+        LSAFlowData.__post_init__(self)
+        check_real(
+            "sigma_init (σ)",
+            self.sigma_init,
+            lower=0.0,
+            lower_open=True,
+            paper="zfb24 Assumption 3",
+        )
+        check_choice("mode", self.mode, ("sgd", "fixed_batch"))
+
+
+def theta(setting: LSAFlowSetting) -> np.ndarray:
+    """Θ of Assumption 3's random scheme (numpy generator seeded by ``theta_seed``)."""
+    M0 = np.random.default_rng(setting.theta_seed).standard_normal((setting.d, setting.d))
+    return M0 / np.sqrt(np.linalg.norm(M0 @ M0.T))
+
 
 ROUTE = (
     "moment statistics: GD on the factors (U₁₁, u₋₁) of the LSA on its invariant set, loss from "
@@ -245,6 +279,33 @@ def _pilot(s: LSAFlowSetting, seed: int) -> tuple[float, float]:
         np.linalg.norm(mean)
     )
     return c, curv
+
+
+def curvature_range(s: LSAFlowSetting, seed: int) -> tuple[float, float]:
+    """``(smallest, largest)`` curvature of the loss in the factors near the batch minimiser of a
+    pilot batch (``h·‖P_batch‖_F`` for the smallest and the largest curvature h of the batch
+    quadratic in P), cached by (setting, seed): at step size lr, ``1/(lr·smallest)`` steps is the
+    time constant of the slowest direction, the length an SGD phase must cover.  Sampled data
+    only."""
+
+    def compute() -> tuple[float, float]:
+        gen = make_generator(seed)
+        old = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            st = moment_statistics(s, PILOT_BATCH, gen)[0]
+        finally:
+            torch.set_num_threads(old)
+        scale = float(np.linalg.norm(_minimiser(st, s.random_cov)))
+        if s.random_cov:
+            ev = np.concatenate([np.linalg.eigvalsh(A) for A in st["A"]])
+            lo, hi = float(ev.min()), float(ev.max())
+        else:
+            m2, c = np.linalg.eigvalsh(st["M2"]), np.linalg.eigvalsh(st["C"])
+            lo, hi = float(m2[0] * c[0]), float(m2[-1] * c[-1])
+        return lo * scale, hi * scale
+
+    return cached("lsa_flow_curvature", (s, seed), compute)
 
 
 def pilot_error_constant(s: LSAFlowSetting, seed: int) -> float:

@@ -23,7 +23,6 @@ prediction).  Three kinds of run, each from Assumption 3 (``W^{PV}(0) = σ e e�
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,8 +34,7 @@ from sims.data import embed
 from sims.models.lsa import LSA
 from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, train
-from theory.settings import check_choice, check_real
-from theory.zfb24.settings import LSAFlowData
+from sims.zfb24.moments import LSAFlowSetting, theta
 
 __all__ = [
     "LSAFlowSetting",
@@ -56,35 +54,6 @@ __all__ = [
 
 #: The batch-statistics loss equals the direct LSA loss up to float64 rounding of the sums.
 BATCH_STATS_RTOL = 1e-10
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class LSAFlowSetting(LSAFlowData):
-    """What is trained: zfb24's data model (:class:`theory.zfb24.settings.LSAFlowData`: ``d``,
-    ``N``, ``Lambda`` / ``random_cov``) plus the experiment's training knobs: the initialisation
-    scale, Θ's seed, the run mode and the lr drop."""
-
-    sigma_init: float = 0.3  # σ of Assumption 3 (initialisation scale, not a noise level)
-    theta_seed: int = 0  # seeds M₀ of Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2}
-    mode: str = "sgd"  # "sgd" (fresh prompts) or "fixed_batch" (antithetic full batch, GD)
-    lr_drop: tuple[int, float] = (0, 1.0)  # (extra steps, lr factor) after the main phase
-
-    def __post_init__(self) -> None:
-        LSAFlowData.__post_init__(self)
-        check_real(
-            "sigma_init (σ)",
-            self.sigma_init,
-            lower=0.0,
-            lower_open=True,
-            paper="zfb24 Assumption 3",
-        )
-        check_choice("mode", self.mode, ("sgd", "fixed_batch"))
-
-
-def theta(setting: LSAFlowSetting) -> np.ndarray:
-    """Θ of Assumption 3's random scheme (numpy generator seeded by ``theta_seed``)."""
-    M0 = np.random.default_rng(setting.theta_seed).standard_normal((setting.d, setting.d))
-    return M0 / np.sqrt(np.linalg.norm(M0 @ M0.T))
 
 
 def init_weights(model: LSA, setting: LSAFlowSetting) -> None:
@@ -239,6 +208,14 @@ def train_lsa(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
     Returns a :class:`~sims.train.TrainResult`: ``params`` holds the final ``W_KQ``, ``W_PV``;
     ``extra`` the initial weights ``W_KQ0``, ``W_PV0``, the ``setting``, gradient diagnostics and
     (``mode="fixed_batch"``) the factor trajectory, normal equations and balancedness drift.
+
+    Every run is its schedule (``cfg.steps``, then the setting's lr drop): a caller that needs more
+    steps at a setting plans them before training (the SGD route of Theorem 4 from the slowest
+    curvature, :mod:`sims.zfb24.sec4_1_convergence`).  The trace records, at each logged step, the
+    invariant ``P = u₋₁U₁₁`` (keys ``P{ij}``): a record for diagnosing slow directions, read by no
+    rule (a window-drift stop is not used: at the presets SGD's window drift of P at the high lr is
+    noise-dominated, 0.016–0.03 over 250-step windows for thm4_sgd and 0.03–0.14 over 150 steps for
+    thm8_random_cov against TRAIN_RTOL = 0.05, so it fires on noise, not convergence).
     """
     # these tiny models train ~10× faster on one thread on a busy 2-core machine
     with torch_threads(1):
@@ -271,6 +248,9 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
     def callback(m: torch.nn.Module, step: int) -> dict[str, float]:
         assert isinstance(m, LSA)
         out = _grad_stats(m, d)
+        with torch.no_grad():  # a record of the invariant P = u₋₁U₁₁ (no rule reads it)
+            u = float(m.W_PV[d, d])
+            out.update({f"P{i}{j}": u * float(m.W_KQ[i, j]) for i in range(d) for j in range(d)})
         if setting.mode == "fixed_batch":  # the factor trajectory (after this step's update)
             with torch.no_grad():
                 out["u"] = float(m.W_PV[d, d])
@@ -288,13 +268,13 @@ def _train_1thread(setting: LSAFlowSetting, cfg: TrainConfig) -> TrainResult:
     for ph in phases:
         res: TrainResult = train(model, objective, ph, generator=gen, callback=callback)
         steps.append(res.steps + offset)
-        offset += ph.steps
-        tr = res.extra.get("trace", [])
+        tr = [{**e, "step": e["step"] + offset} for e in res.extra.get("trace", [])]
         trace += tr
         if setting.mode == "fixed_batch" and ph.log_every == 1:
             lr_sq_sum += ph.lr**2 * sum(e["g_r2"] - e["g_K2"] for e in tr)
         losses.append(res.losses)
         wall += res.wall_time
+        offset += ph.steps
     extra: dict[str, Any] = {
         "trace_first": trace[0] if trace else {},
         "g_u12_max": max(e["g_u12"] for e in trace),

@@ -12,7 +12,10 @@ from hypothesis import example, given, settings
 import numerics.zfb24 as NL
 import theory.zfb24 as T
 from numerics.testing import assert_passed, solver_agreement
+from numerics.zfb24.ode import flow_horizon, slowest_time_constant
+from numerics.zfb24.sec4_1_convergence import check_thm4_ode
 from theory.strategies import zfb24_settings
+from theory.zfb24.settings import PRESETS, Setting
 
 
 @pytest.mark.ode
@@ -43,3 +46,48 @@ def test_thm4_limit_for_drawn_settings(s: T.Assumption3Setting) -> None:
             solver_agreement("balance", uf**2, float(np.sum(Uf**2))),
         ]
     )
+
+
+#: Issue 30 (c): a setting inside Theorem 4's hypotheses whose slow direction (λ_min = 0.15)
+#: outran the fixed horizon t_end = 500 (SOLVER row 2.3 units before the horizon came from it).
+SLOW_SETTING = Setting(d=3, N=6, spectrum=(0.15, 1.0, 2.0), sigma_init=0.3)
+
+
+def test_slowest_time_constant_of_a_linear_flow() -> None:
+    """ẏ = Ay with A's eigenvalues 0 (excluded: the zero mode), −3, −0.02 in a rotated basis:
+    τ_slow = 1/0.02; a flow without a zero mode is refused."""
+    Q = np.linalg.qr(np.random.default_rng(1).standard_normal((3, 3)))[0]
+    A = Q @ np.diag([0.0, -3.0, -0.02]) @ Q.T
+    y0 = np.array([0.3, -1.2, 2.0])
+    assert slowest_time_constant(lambda y: A @ (y - y0), y0) == pytest.approx(50.0, rel=1e-6)
+    B = Q @ np.diag([-1.0, -3.0, -0.02]) @ Q.T
+    with pytest.raises(ValueError, match="no zero mode"):
+        slowest_time_constant(lambda y: B @ (y - y0), y0)
+
+
+@pytest.mark.ode
+@pytest.mark.result("zfb24:thm4")
+def test_flow_horizon_time_constant_is_the_late_decay_rate() -> None:
+    """τ_slow of flow_horizon (Jacobian at the limit) against the integrated flow itself: the
+    distance to the limit decays late as e^(−t/τ_slow) (log-ratio between t = 250 and 350)."""
+    L, N = np.diag([0.15, 1.0, 2.0]), SLOW_SETTING.N
+    t_end, tau = flow_horizon(L, N, 500.0)
+    assert t_end == pytest.approx(40 * tau) and t_end > 500
+    U0, u0 = T.initial_state(np.eye(3) / 3**0.25, 0.3)
+    tr = NL.integrate_flow(L, N, U0, u0, 350.0, t_eval=[250.0, 350.0], solver=NL.STIFF)
+    Ue, ue = T.limit_params_fn(L, N)
+    dist = [float(np.linalg.norm(y[:10] - NL.pack(Ue, ue))) for y in tr.y]
+    assert np.log(dist[0] / dist[1]) / 100.0 == pytest.approx(1.0 / tau, rel=0.02)
+
+
+@pytest.mark.ode
+@pytest.mark.result("zfb24:thm4")
+def test_thm4_ode_horizon_comes_from_the_setting() -> None:
+    """At the slow setting the horizon is 40 τ_slow (> 500) and the limit row passes; at the
+    paper's setting it stays 500 (its rows unchanged)."""
+    ev = check_thm4_ode(SLOW_SETTING)
+    assert_passed(ev)
+    (row,) = [e for e in ev if e.kind == "SOLVER"]
+    assert row.details["t_end"] > 500
+    (paper,) = [e for e in check_thm4_ode(PRESETS["paper"]) if e.kind == "SOLVER"]
+    assert paper.details["t_end"] == 500.0

@@ -26,6 +26,7 @@ from sims.zfb24 import sec5_flow as _f
 from sims.zfb24.train import PRESETS, final_weights, train_lsa
 from theory.common.protocols import function_path
 from theory.zfb24.settings import PRESETS as SETTINGS
+from theory.zfb24.settings import Setting
 
 SC = SimpleNamespace(
     trained_sgd=_ev.trained_sgd,
@@ -123,3 +124,39 @@ def test_training_is_deterministic() -> None:
     np.testing.assert_array_equal(a.params["W_PV"], b.params["W_PV"])
     c = train_lsa(s, dataclasses.replace(cfg, seed=1))
     assert not np.array_equal(a.params["W_KQ"], c.params["W_KQ"])
+
+
+#: Issue 30 (c): inside Theorem 4's hypotheses, λ_min = 0.15 makes the slowest direction ~50 000
+#: SGD steps away (the fixed 2 000-step schedule stopped 30 units from Γ⁻¹: a fail).
+SLOW_SETTING = Setting(d=3, N=6, spectrum=(0.15, 1.0, 2.0), sigma_init=0.3)
+
+
+@pytest.mark.result("zfb24:thm4")
+def test_thm4_sgd_beyond_its_step_bound_is_skipped_untrained(monkeypatch) -> None:
+    """The planned steps exceed the step bound: one ``skipped`` TRAIN row whose ``why`` gives
+    the estimated steps, the bound, the slowest curvature and the tolerance; nothing trained."""
+
+    def no_training(*a, **k):
+        raise AssertionError("the SGD route trained a setting it should have skipped")
+
+    monkeypatch.setattr(_c, "trained", no_training)
+    (row,) = SC.check_thm4_train_sgd(SLOW_SETTING)
+    assert (row.status, row.kind) == ("skipped", "TRAIN")
+    d = row.details
+    assert d["steps"] > d["step_bound"] and d["estimated_steps"] > 10 * 1000
+    why = d["why"]
+    assert f"about {d['estimated_steps']:.0f} steps" in why
+    assert f"bound {d['step_bound']:.0f} steps" in why
+    assert f"slowest curvature {d['slowest_curvature']:.3g}" in why
+    assert f"tolerance {d['needs_tolerance']:.3%}" in why
+
+
+@pytest.mark.result("zfb24:thm4")
+def test_thm4_sgd_trains_the_planned_steps_where_they_fit() -> None:
+    """d = 2, Λ = diag(0.4, 1.5), N = 4: the estimate (≈ 2 000 high-lr steps) exceeds the
+    preset's 1 000 and fits the bound; the run trains that long and every row passes."""
+    ev = SC.check_thm4_train_sgd(Setting(d=2, N=4, spectrum=(0.4, 1.5), sigma_init=0.3))
+    assert_passed(ev)
+    d = ev[0].details
+    assert d["estimated_steps"] > 1000 and d["steps"] == d["estimated_steps"] + 1000
+    assert d["steps"] <= d["step_bound"]

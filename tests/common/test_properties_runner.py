@@ -209,12 +209,21 @@ def test_every_pinned_preset_is_a_declared_checks_defaults() -> None:
     from sims.registry import all_properties, all_results, resolve
 
     declared = {r.id: {str(c) for c in r.checks} for r in all_results()}
+    from sims.verify import declared as declaration
 
     def off_defaults(check: str, pinned: dict) -> list[str]:
-        sig = inspect.signature(resolve(check))
+        c = declaration(check)
+        if c.takes_setting:  # settings first: the check's defaults are its declared setting
+            defaults = {k: getattr(c.at, k, inspect.Parameter.empty) for k in pinned}
+        else:
+            sig = inspect.signature(resolve(check))
+            defaults = {
+                k: sig.parameters[k].default if k in sig.parameters else inspect.Parameter.empty
+                for k in pinned
+            }
         out = []
         for k, v in pinned.items():
-            default = sig.parameters[k].default if k in sig.parameters else inspect.Parameter.empty
+            default = defaults[k]
             same = default == v or (
                 isinstance(v, (tuple, list))
                 and isinstance(default, (tuple, list))

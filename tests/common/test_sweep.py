@@ -120,9 +120,7 @@ def test_table_columns_rows_and_summary(reference: Path) -> None:
         table = list(csv.DictReader(fh))
     assert len(table) == len(rows) and list(table[0]) == doc["columns"]
     mc = [r for r in rows if r["kind"] == "MC"]
-    assert {(r["N"], r["seed"]) for r in mc} == {
-        (n, s) for n in (8, 12, 16, 20, 24) for s in SEEDS
-    }
+    assert {(r["N"], r["seed"]) for r in mc} == {(n, s) for n in (8, 12, 16, 20, 24) for s in SEEDS}
     assert all(r["se"] > 0 and r["status"] == "pass" for r in mc)
     # N = 6 = d + 3: the squared error has infinite variance, so the MC row is skipped (named)
     at6 = [r for r in rows if r["N"] == 6 and r["row"].startswith("OLS risk")]

@@ -114,11 +114,11 @@ from theory.lsa_flow.training import (
 #: encodes.
 SECTIONS: dict[str, str] = {
     "model": "§2 eqs. (3)–(6), Lemma 9 / 13 (eq. (24)); eq. (12) as the LSA read-out",
-    "training": "§3 Γ, Assumption 3 and its setting; Γ_s [derived]; the trained route (sims)",
+    "training": "§3.3 Assumption 3 and its setting, §4.1 Γ; Γ_s [derived]; the trained route",
     "hypotheses": "§3.3 Assumption 3, Theorem 4 and §4.3 Theorem 8 hypotheses of a trained setting",
     "flow": "§5 / App. A: ℓ̃ (Lemma 15), the flow (Lemmas 10, 14), balancedness (Lemma 17), "
     "Corollary 16, label noise [derived]",
-    "convergence": "§3 Theorem 4, eq. (11); Lemmas 18–20",
+    "convergence": "§4.1 Theorem 4, eq. (11); Lemmas 18–20",
     "risk": "§4.1 Theorem 5, Corollary 6; §4.2 eqs. (17), (18); footnote 2",
     "shifts": "§4.2 distribution shifts, footnote 2 (numerics and sims checks; formulas in risk)",
     "random_cov": "§4.3 Theorem 8, eqs. (21), (22); Lemma 21, Corollary 22, Lemmas 23–28",

@@ -1,5 +1,6 @@
-"""[zfb24] §3 (Theorem 4, eq. (12), Lemma 10), §4 (Theorem 5, §4.2), §5 (Theorem 8): the negative
-controls and trained-check presets the declared checks of :mod:`theory.lsa_flow.results` share.
+"""[zfb24] §4.1 (Theorem 4, eq. (12), Theorem 5), §4.2, §4.3 (Theorem 8), §5 (Lemma 10): the
+negative controls and trained-check presets the declared checks of :mod:`theory.lsa_flow.results`
+share.
 
 Fault values are literals or :class:`~theory.common.protocols.Ref` strings resolved when a control
 runs, so ``theory`` imports nothing from ``numerics`` or ``sims``.

@@ -4,7 +4,7 @@ per paper section (keys of :data:`theory.lsa_flow.SECTIONS`):
 * :mod:`.model` -- §2 eq. (6) (torch forward) and eq. (12) (trained predictions, any M);
 * :mod:`.training` -- §3 the training problem: the moment-statistics route (GD on the factors with
   the loss written through sufficient statistics of sampled prompts) at any setting;
-* :mod:`.convergence` -- §3 Theorem 4 by SGD and full-batch GD;
+* :mod:`.convergence` -- §4.1 Theorem 4 by SGD and full-batch GD;
 * :mod:`.flow` -- §5 / App. A Lemma 10: GD factors at matched times = the ODE;
 * :mod:`.shifts` -- §4.2 distribution shifts on fresh prompts;
 * :mod:`.random_cov` -- §4.3 Theorem 8 (random covariance);

@@ -246,7 +246,8 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check("numerics.softmax_window.checks_window:check_sec3_1_mc",
                   faults={"radius_power_one": {"fault_radius_power": 1.0}}),
-            Check("numerics.softmax_window.checks_window:check_sec3_1_rate", expect="discrepancy"),
+            Check("numerics.softmax_window.checks_window:check_sec3_1_rate", expect="discrepancy",
+                  faults={"radius_power_one": {"fault_radius_power": 1.0}}),
             Check("numerics.softmax_window.checks_window:check_sec3_1_mc_msa",
                   faults={"drop_bias": {"fault_drop_bias": True}}),
             Check("numerics.softmax_window.checks_window:check_sec3_1_rate_msa",

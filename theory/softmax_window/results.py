@@ -395,18 +395,17 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="collins24:fig1", kind="figure",
         summary="Fig. 1 (d = 2, hills cos(nu theta - b)), population version: softmax* < linear "
-                "attention* for n >= 20; at n = 5 (nu = 1.5 and 6) the spec's paraphrase "
-                "'softmax below linear for all nu and n' is not reproduced (unconfirmed: the "
-                "caption says only 'small error'); one trained unit",
+                "attention* for n >= 20; nu = 0: sigma^2/n vs >= 1/2; nu = 6, n = 5: the label "
+                "average (the spec's paraphrase 'softmax below linear for all nu and n' is "
+                "withdrawn: the caption says only 'small error'); one trained unit",
         source="[collins24] Figure 1, App. J",
         spec="spec 003 §4, G10",
-        statement="softmax attention achieves small error (caption); spec paraphrase: softmax "
-                  "error < linear error for all nu and n",
+        statement="softmax attention achieves small error (caption)",
         objects=(
             "theory.softmax_window:la_optimum",
         ),
         checks=(
-            Check("sims.checks.softmax_window.linear:check_fig1_order", expect="unconfirmed",
+            Check("sims.checks.softmax_window.linear:check_fig1_order",
               faults={"sigma2_times_4": {"fault_sigma2_scale": 4.0}}),
         ),
         figures=(

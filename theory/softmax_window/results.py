@@ -75,8 +75,9 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="collins24:asymptotics", kind="derived",
         summary="N(omega) ~ c_d omega^{(d-1)/2}/n, rad ~ ((d-1)/2omega)^2, omega*_aff ~ "
-                "Lambda^{2/(d+3)} (inside Theorem 3.4 Case 1's printed bracket); Lemma D.1 / "
-                "Cor. G.5's omega^{d/2}/n noise scale is a discrepancy",
+                "Lambda^{2/(d+3)} (inside Theorem 3.4 Case 1's bracket); Lemma D.1 / "
+                "Cor. G.5's omega^{d/2}/n noise scale is a discrepancy (also inside the lemma's "
+                "window)",
         source="[collins24] Lemma D.1, Cor. G.5, §3.1",
         spec="spec 003 R0.8, G1 [DERIVED]",
         statement="c_d = 2^{2-d} sqrt(pi)/Gamma(d/2); omega*_aff = [(d-1)2^{d-2}Gamma(d/2)Lambda/"

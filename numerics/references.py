@@ -5,8 +5,9 @@ These are *independent* routes, not the SymPy expressions re-evaluated at high p
 * :func:`mp_stieltjes_ref` solves the Marchenko–Pastur self-consistency equation
   ``ξλ m² + (1 − ξ + λ) m − 1 = 0`` for its positive root with ``mpmath.polyroots``;
 * :func:`ridge_limit_ref` differentiates that root numerically (``mpmath.diff``) to get ``m'``;
-* :func:`bayes_limit_ref` is hpcy25's printed form ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]``
-  (spec 001 R9), scaled to a general signal ``α²`` by homogeneity (risk − σ² scales as α² at fixed
+* :func:`bayes_limit_ref` is spec 001 R9's closed form ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 +
+  1/ξ)²)]`` (its reading of hpcy25's (D.34)–(D.36), whose formulas our copy lost; the paper prints
+  no value), scaled to a general signal ``α²`` by homogeneity (risk − σ² scales as α² at fixed
   σ²/α²);
 * :func:`exact_rational` evaluates a SymPy matrix formula at exact rational inputs.
 """
@@ -73,8 +74,9 @@ def _root(x: Any, l: Any) -> Any:
 
 
 def bayes_limit_ref(xi: float, noise_var: float, signal: float = 1.0) -> Any:
-    """hpcy25 R9's printed ``R_B∞`` (signal 1); for signal α², ``α²·R_B∞(ξ, σ²/α²)`` (the limit is
-    homogeneous of degree 1 in (σ², α²))."""
+    """Spec 001 R9's closed form of hpcy25's ``R_B∞`` (signal 1; the paper's (D.36) is lost in our
+    copy); for signal α², ``α²·R_B∞(ξ, σ²/α²)`` (the limit is homogeneous of degree 1 in
+    (σ², α²))."""
     with mpmath.workdps(DPS):
         x, s2, a2 = (_mpf(v) for v in (xi, noise_var, signal))
         t = s2 / a2

@@ -15,14 +15,16 @@ TRAIN    prediction vs named alternatives, start distance  ``TRAIN_RTOL``, ``TRA
 RATE     log-log slope within a band                       ``RATE_BAND = 0.15``
 ORDER    strict inequality with a stated margin            caller's margin
 OPTIM    optimiser on an exact formula vs the optimum      ``OPTIM_RTOL``, ``OPTIM_ARG_ATOL``
-PAPER    computed value vs a number printed in the paper   half a unit of the last digit
+PAPER    computed value vs a number the paper prints       half a unit of the last digit
+DERIVED  computed value vs a number our specs computed     half a unit of the last digit
 INFO     reported only, never fails                        --
 =======  ================================================  ==================================
 
 The meaning of each kind is defined once, in :data:`theory.common.protocols.KIND_MEANINGS`.
 Claims of the paper and the statuses beyond pass/fail (:func:`claim_agreement`,
 :func:`with_verdict`, :func:`untested`, :func:`skipped`, :func:`assert_status`) are built in
-:mod:`numerics.verdicts` and re-exported here.
+:mod:`numerics.verdicts`, the PAPER and DERIVED rows (:func:`paper_agreement`,
+:func:`derived_agreement`) in :mod:`numerics.cited`; both are re-exported here.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
+from numerics.cited import (
+    DERIVED_PAGE,
+    derived_agreement,
+    fixture_atol,
+    paper_agreement,
+)
 from numerics.train_evidence import (
     TRAIN_CONTRACT,
     TRAIN_RTOL,
@@ -63,7 +71,7 @@ from numerics.verdicts import (
     untested,
     with_verdict,
 )
-from theory.common.protocols import KINDS, Claim, Estimate, Evidence
+from theory.common.protocols import KINDS, Estimate, Evidence
 
 __all__ = [
     "FLOAT_RTOL",
@@ -108,6 +116,8 @@ __all__ = [
     "optim_agreement",
     "fixture_atol",
     "paper_agreement",
+    "derived_agreement",
+    "DERIVED_PAGE",
     "passed",
     "assert_passed",
     "assert_fails",
@@ -192,10 +202,15 @@ def close_agreement(
     :data:`theory.common.protocols.KIND_MEANINGS`).  For a trained model use
     :func:`train_discrimination` (``kind="TRAIN"`` is refused here: a TRAIN row must carry its
     start distance and named alternatives); for an optimiser, :func:`optim_agreement`; for a
-    printed number, :func:`paper_agreement`.
+    number the paper prints, :func:`paper_agreement`; for one our specs computed,
+    :func:`derived_agreement` (``kind="PAPER"`` and ``"DERIVED"`` are refused here: those rows
+    carry their printed claim or the docs page deriving them).
     """
     if kind not in KINDS:
         raise ValueError(f"{name}: kind must be one of {KINDS}, got {kind!r}")
+    if kind in ("PAPER", "DERIVED"):
+        helper = "paper_agreement" if kind == "PAPER" else "derived_agreement"
+        raise ValueError(f"{name}: close_agreement(kind={kind!r}) is refused; use {helper}")
     if kind == "TRAIN":
         raise ValueError(
             f"{name}: close_agreement(kind='TRAIN') is refused; use "
@@ -451,49 +466,4 @@ def optim_agreement(
     ``|optimised − closed_form| ≤ atol + rtol·|closed_form|`` elementwise."""
     return close_agreement(
         name, optimised, closed_form, kind="OPTIM", atol=atol, rtol=rtol, details=details
-    )
-
-
-# ------------------------------------------------------------------------------------ PAPER
-def fixture_atol(printed: str) -> float:
-    """Half a unit in the last printed digit of a reference value quoted in a spec (e.g.
-    ``"2.535387"`` → 5e-7): the tolerance a printed fixture itself implies.
-
-    >>> fixture_atol("2.535387")
-    5e-07
-    """
-    s = printed.strip().lstrip("+-")
-    decimals = len(s.split(".", 1)[1]) if "." in s else 0
-    return 0.5 * 10.0 ** (-decimals)
-
-
-def paper_agreement(
-    name: str,
-    value: Any,
-    printed: str,
-    *,
-    source: str,
-    atol: float | None = None,
-    rtol: float = 0.0,
-    details: dict | None = None,
-    claim: Claim | None = None,
-) -> Evidence:
-    """PAPER: a value we compute against a number *printed* in a paper or spec (``printed`` is the
-    literal text, e.g. ``"0.10524"``); the default tolerance is :func:`fixture_atol` of it.
-    ``source`` cites where it is printed (``"[zwb24] Table A.1 row 2"``); ``claim`` is the record
-    of where and how (``details["claim"]``)."""
-    tol = fixture_atol(printed) if atol is None else atol
-    return close_agreement(
-        name,
-        value,
-        float(printed),
-        kind="PAPER",
-        atol=tol,
-        rtol=rtol,
-        details={
-            "printed": printed,
-            "source": source,
-            **({"claim": claim.to_json()} if claim else {}),
-            **(details or {}),
-        },
     )

@@ -149,18 +149,38 @@ def claim_agreement(
     return evidence_row(name, kind, pp, o, tol, u_paper, False, details=info)
 
 
+#: ``measured_status`` of a re-labelled row whose observed value is missing (nothing was measured
+#: at this tier, e.g. a model the quick tier does not train): not ``pass``.
+NOT_MEASURED = "not measured"
+
+
+def _measured(observed: Any) -> bool:
+    """Whether a row observed anything: not ``None``, not empty, not all NaN."""
+    if observed is None:
+        return False
+    if isinstance(observed, (list, tuple, dict)) and not observed:
+        return False
+    try:
+        a = np.asarray(observed, dtype=float)
+    except (TypeError, ValueError):
+        return True
+    return bool(a.size) and not bool(np.all(np.isnan(a)))
+
+
 def with_verdict(
     ev: Evidence, verdict: str, *, why: str, claim: Claim | None = None, **details: Any
 ) -> Evidence:
     """The row ``ev`` re-labelled with a verdict (:data:`~theory.common.protocols.VERDICTS`):
     kept as measured (predicted, observed, error), ``passed=True`` (a verdict does not fail the
     run), ``details["why"]`` saying why, plus ``details``.  ``untested`` rows give ``reached`` and
-    ``needed`` (the scale measured here and the paper's), ``skipped`` rows their numbers."""
+    ``needed`` (the scale measured here and the paper's), ``skipped`` rows their numbers.
+    ``details["measured_status"]`` is the row's own status, or ``"not measured"`` when it observed
+    nothing (``observed`` None, empty or NaN: a model this tier does not train)."""
     if verdict not in VERDICTS:
         raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
     extra = {
         "why": why,
-        "measured_status": ev.status,
+        "measured_status": ev.status if _measured(ev.observed) else NOT_MEASURED,
         **({"claim": claim.to_json()} if claim else {}),
         **details,
     }
@@ -207,7 +227,9 @@ def claim_contract_violations(ev: Evidence) -> list[str]:
     * a ``discrepancy`` row carries a printed ``details["claim"]``; an ``unconfirmed`` row a
       reconstructed or paraphrase one;
     * an ``untested`` row says ``reached`` and ``needed``; a ``skipped`` row says ``why``;
-    * a PAPER row carries a ``claim``.
+    * a PAPER row carries the ``printed`` literal and a printed ``claim`` (a number the paper
+      prints); a DERIVED row the ``derived`` literal and ``derived_in``, the docs page deriving
+      it, and no claim of the paper (our specs computed it).
     """
     d = ev.details
     claim = d.get("claim")
@@ -221,8 +243,16 @@ def claim_contract_violations(ev: Evidence) -> list[str]:
         out.append("an untested row says the scale reached and the scale needed")
     if ev.status == "skipped" and not d.get("why"):
         out.append("a skipped row says why, with its numbers")
-    if ev.kind == "PAPER" and claim is None:
-        out.append("a PAPER row carries details['claim'] (where, quote, provenance)")
+    if ev.kind == "PAPER" and (prov != "printed" or not d.get("printed")):
+        out.append(
+            "a PAPER row carries details['printed'] and a printed details['claim'] (where, "
+            f"quote, provenance 'printed'), has {prov!r}"
+        )
+    if ev.kind == "DERIVED" and (not d.get("derived") or not d.get("derived_in") or claim):
+        out.append(
+            "a DERIVED row carries details['derived'] and details['derived_in'] (the docs page "
+            "deriving it) and no paper claim"
+        )
     return out
 
 

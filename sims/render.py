@@ -82,6 +82,7 @@ def agreement_figure(outcomes: Sequence[Outcome]) -> Any:
         "INFO": "tab:olive",
         "OPTIM": "tab:cyan",
         "PAPER": "tab:pink",
+        "DERIVED": "gold",
     }
     i = 0
     seen: set[str] = set()

@@ -6,16 +6,34 @@ by the results that list it) and must end with its ``expect`` status (``pass`` u
 otherwise); each of its ``faults`` reruns the check with that planted fault, and some
 non-informational row must fail.  Checks declared in the ``thorough`` tier run only under
 ``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside their slice
-and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).
+and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).  Every
+row's claim is a registered one; a PAPER row's number stands in its claim's quote and the quote in
+the paper (where the texts are present); a DERIVED row's number in the docs section it cites.
 """
 
 from __future__ import annotations
+
+import functools
+from pathlib import Path
 
 import pytest
 
 from sims.registry import all_claims, all_results
 from sims.verify import declared_checks, rows_status, run_control
 from theory.common.protocols import Check
+from theory.common.sources import PAPER_FILES, derived_row_problems, paper_row_problems
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Our OCR copies of the papers, beside the repository on our machines (absent in a user's clone).
+PAPERS_DIR = ROOT.parent / "shared" / "papers"
+
+
+@functools.cache
+def _paper_texts() -> dict[str, str] | None:
+    if not PAPERS_DIR.is_dir():
+        return None
+    return {k: (PAPERS_DIR / f).read_text(encoding="utf-8") for k, f in PAPER_FILES.items()}
+
 
 RESULTS = all_results()
 CHECKS: dict[str, Check] = declared_checks(RESULTS)
@@ -62,6 +80,21 @@ def test_declared_check(check: Check, declared_run) -> None:
         f"theory/<slug>/claims.py CLAIMS dict (so their quotes are unchecked): "
         f"{stray}"
     )
+    # a PAPER row's number stands where the paper prints it; a DERIVED row's in the docs section
+    # that derives it (theory.common.sources; the paper texts only where they are present)
+    texts = _paper_texts()
+    cited = [
+        p
+        for e in rows
+        for p in (
+            paper_row_problems(e, all_claims(), texts)
+            if e.kind == "PAPER"
+            else derived_row_problems(e, ROOT)
+            if e.kind == "DERIVED"
+            else []
+        )
+    ]
+    assert not cited, f"{check.path}:\n" + "\n".join(cited)
 
 
 @pytest.mark.parametrize(("check", "fault"), CONTROL_PARAMS)

@@ -15,15 +15,14 @@ from numerics import references as ref
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
+    derived_agreement,
     exact_agreement,
     float_agreement,
     informational,
     mc_agreement,
     mc_difference_agreement,
-    paper_agreement,
 )
 from theory.common import baselines as B
-from theory.common.claims import CLAIMS
 from theory.common.protocols import Estimate, Evidence
 from theory.settings import check_choice
 
@@ -31,7 +30,8 @@ from theory.settings import check_choice
 # ------------------------------------------------------------------- proportional (MP) limit
 def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """EXACT: (i) ``m(−λ)`` solves the MP self-consistency equation; (ii) the Bayes limit equals
-    hpcy25's printed ``R_B∞`` (spec 001 R9) and ``σ² + σ²ξ m(−σ²ξ)``; (iii) the ridge limit is
+    spec 001 R9's closed form of ``R_B∞`` (its reading of hpcy25 (D.34)–(D.36), whose formulas our
+    copy lost) and ``σ² + σ²ξ m(−σ²ξ)``; (iii) the ridge limit is
     stationary in λ at ``λ* = σ²ξ/α²``; (iv) ξ → 0 gives ``σ² + α²λ²/(1+λ)²`` (population ridge).
     Identities with square roots are checked at exact rational points (STYLE R9)."""
     xi, lam, s2, a2 = (sp.Symbol(n, positive=True) for n in ("xi", "lam", "sigma2", "signal"))
@@ -43,7 +43,8 @@ def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
             0,
         )
     ]
-    printed = (s2 + 1 - 1 / xi + sp.sqrt(4 * s2 + (s2 - 1 + 1 / xi) ** 2)) / 2  # spec 001 R9
+    # spec 001 R9's closed form (hpcy25's (D.34)-(D.36) are lost in our copy: not a printed form)
+    spec_form = (s2 + 1 - 1 / xi + sp.sqrt(4 * s2 + (s2 - 1 + 1 / xi) ** 2)) / 2
     bayes1 = B.bayes_risk_limit_mp(xi, s2)
     stieltjes_form = s2 + s2 * xi * B.mp_stieltjes(xi, s2 * xi)
     grad = sp.diff(B.ridge_risk_limit(xi, lam, s2, a2), lam)
@@ -69,8 +70,8 @@ def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
         sub: dict[Any, Any] = {xi: x, s2: v, a2: a}
         out.append(
             exact_agreement(
-                f"R_Binf == hpcy25 printed form at xi={x}, s2={v}",
-                sp.radsimp(sp.nsimplify(bayes1.subs(sub) - printed.subs(sub))),
+                f"R_Binf == spec 001 R9's closed form at xi={x}, s2={v}",
+                sp.radsimp(sp.nsimplify(bayes1.subs(sub) - spec_form.subs(sub))),
                 0,
             )
         )
@@ -130,9 +131,10 @@ def check_mp_float(
     *, quick: bool = True, seed: int = 0, fault_bayes_fn: Callable[..., Any] | None = None
 ) -> list[Evidence]:
     """FLOAT: numpy twins of ``mp_stieltjes``, ``ridge_risk_limit``, ``bayes_risk_limit_mp`` vs
-    independent 50-digit references (polynomial root, numerical derivative, hpcy25's printed
-    form), ``rtol = FLOAT_RTOL``; plus hpcy25's printed values (spec 001 R9) at their printed
-    precision."""
+    independent 50-digit references (polynomial root, numerical derivative, spec 001 R9's closed
+    form of ``R_B∞``), ``rtol = FLOAT_RTOL``; plus spec 001 R9's values of ``R_B∞`` (DERIVED: the
+    paper prints none; derived on ``docs/papers/softmax_multihead.md#derived-values``) to half a
+    unit of their last digit."""
     bayes = fault_bayes_fn or B.bayes_risk_limit_mp
     out = []
     grid = [
@@ -168,34 +170,36 @@ def check_mp_float(
             )
         )
     # hpcy25 prints no value of R_B∞ (its (D.34)–(D.36) formulas are lost in our OCR): these are
-    # spec 001 R9's values of its reading, a reconstructed claim, to half a unit of the last digit.
-    claim = CLAIMS["hpcy25:D.36-bayes-limit"]
-    for xi, v, printed in ((0.125, 0.1, "0.114057"), (0.2, 3.0, "3.40512")):
+    # spec 001 R9's values of its closed form, derived on the docs page, to half a unit of the
+    # last digit.  At (0.05, 0.1) an earlier spec gave 0.10524, a rounding slip of the spec; its
+    # own formula and both 50-digit references give 0.1052342, and the corrected spec 0.105234.
+    for xi, v, value, name in (
+        (0.125, 0.1, "0.114057", "R_Binf(0.125, 0.1) vs spec 001 R9's 0.114057"),
+        (0.2, 3.0, "3.40512", "R_Binf(0.2, 3.0) vs spec 001 R9's 3.40512"),
+        (
+            0.05,
+            0.1,
+            "0.105234",
+            "R_Binf(0.05, 0.1) vs spec 001 R9 0.105234 (corrected from the mis-rounded 0.10524)",
+        ),
+    ):
         out.append(
-            paper_agreement(
-                f"R_Binf({xi}, {v}) vs spec 001 R9 printed {printed}",
+            derived_agreement(
+                name,
                 bayes(xi, v),
-                printed,
-                source=claim.where,
-                claim=claim,
+                value,
+                derived_in="docs/papers/softmax_multihead.md#derived-values",
+                spec="001 R9 (Bayes risk D.34–D.36; values)",
+                details=(
+                    {
+                        "reference_50_digits": str(ref.bayes_limit_ref(0.05, 0.1)),
+                        "earlier_spec_value": "0.10524",
+                    }
+                    if xi == 0.05
+                    else None
+                ),
             )
         )
-    # Spec 001 R9 printed 0.10524 at (xi, s2) = (0.05, 0.1) in an earlier version, a rounding slip
-    # of the spec (the paper prints no value); its own formula and both 50-digit references give
-    # 0.1052342, and the corrected spec prints 0.105234.
-    out.append(
-        paper_agreement(
-            "R_Binf(0.05, 0.1) vs spec 001 R9 0.105234 (corrected from the mis-rounded 0.10524)",
-            bayes(0.05, 0.1),
-            "0.105234",
-            source=claim.where,
-            claim=claim,
-            details={
-                "reference_50_digits": str(ref.bayes_limit_ref(0.05, 0.1)),
-                "earlier_spec_value": "0.10524",
-            },
-        )
-    )
     return out
 
 

@@ -127,7 +127,7 @@ def check_appg_float_gamma(
     al = sp.Symbol("alpha", positive=True)
     exact = sp.simplify(sp.exp(-al) / sp.exp(-al - sp.Rational(1, 2)))  # γ(d, α, 1)/upper
     d0, a0 = 5, 1.0
-    claim = CLAIMS["collins24:lemG.3-upper"]
+    claim = CLAIMS["lemG.3-upper"]
     out.append(
         claim_agreement(
             "Lemma G.3 upper bound gamma <= m^(d+1) e^(-alpha m - 1/2) at m = 1 (1 = holds)",
@@ -254,7 +254,7 @@ def check_appg_rate_gp(
                 observed=slope,
                 atol=EXPONENT_ATOL,
                 source="[collins24] Lemma G.4, Corollary G.5",
-                claim=CLAIMS["collins24:corG.5-gp-exponent"],
+                claim=CLAIMS["corG.5-gp-exponent"],
             )
         )
     return out

@@ -10,7 +10,7 @@ from numerics.testing import close_agreement
 from theory.common.backend import dual
 from theory.common.protocols import Evidence
 
-__all__ = ["band", "printed", "printed_bayes_limit"]
+__all__ = ["band", "printed", "spec_bayes_limit"]
 
 
 def band(
@@ -62,10 +62,11 @@ def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
     )
 
 
-def printed_bayes_limit(xi: Any, sigma2: Any) -> Any:
-    """The paper's printed display of ``R_B∞`` (spec 001 R9, (D.36)), as a test oracle for
-    Thm 4.2(iii): ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]`` (SymPy in → expression, numbers
-    in → float64).  :func:`theory.softmax_multihead.bayes_risk_limit` evaluates the shared MP form
+def spec_bayes_limit(xi: Any, sigma2: Any) -> Any:
+    """Spec 001 R9's closed form of ``R_B∞`` (its reading of (D.34)–(D.36), whose formulas our copy
+    of hpcy25 lost; the paper prints no value), as a test oracle for Thm 4.2(iii):
+    ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]`` (SymPy in → expression, numbers in →
+    float64).  :func:`theory.softmax_multihead.bayes_risk_limit` evaluates the shared MP form
     instead; the first rows of :func:`check_thm4_2iii_symbolic` tie the two together exactly."""
 
     def display(x: Any, s2: Any) -> Any:

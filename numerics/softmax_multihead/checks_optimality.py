@@ -11,7 +11,7 @@ import sympy as sp
 import theory.softmax_multihead as th
 from numerics.montecarlo import mc_means
 from numerics.sampling import check_rng
-from numerics.softmax_multihead.bands import band, printed, printed_bayes_limit
+from numerics.softmax_multihead.bands import band, printed, spec_bayes_limit
 from numerics.softmax_multihead.figures import compute_4b
 from numerics.softmax_multihead.mc import (
     prior_var,
@@ -232,7 +232,7 @@ def check_thm4_2iii_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evide
     for _ in range(3 if quick else 20):
         x = sp.Rational(int(rng.integers(1, 400)), int(rng.integers(1, 400)))
         s2 = sp.Rational(int(rng.integers(1, 300)), int(rng.integers(1, 100)))
-        lhs = printed_bayes_limit(x, s2)
+        lhs = spec_bayes_limit(x, s2)
         rhs = s2 + s2 * x * th.mp_stieltjes(-s2 * x, x)
         ev.append(
             close_agreement(
@@ -269,7 +269,7 @@ def check_thm4_2iii_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evide
     xs = np.logspace(-3, 3, 121 if quick else 601)
     s2s = np.logspace(-3, 2, 51 if quick else 201)
     X, S = np.meshgrid(xs, s2s)
-    gap = th.gd_risk_limit(X, S) - printed_bayes_limit(X, S)
+    gap = th.gd_risk_limit(X, S) - spec_bayes_limit(X, S)
     bound = th.bayes_gap_bound(X, S)
     ev.append(band("0 ≤ R_DGD∞ - R_B∞ (min over grid)", float(gap.min()), -1e-12, None))
     ev.append(
@@ -283,7 +283,7 @@ def check_thm4_2iii_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evide
     # spec's sup over xi of the ratio, e.g. 2.53 at σ² = 0.1
     xf = np.logspace(-4, 4, 20001)
     for s2, ref, dig in ((0.1, 2.53, 2), (1.0, 1.079, 3)):
-        ratio = th.gd_risk_limit(xf, s2) / printed_bayes_limit(xf, s2)
+        ratio = th.gd_risk_limit(xf, s2) / spec_bayes_limit(xf, s2)
         ev.append(printed(f"sup_xi R_DGD∞/R_B∞ at σ²={s2} (spec R9)", float(ratio.max()), ref, dig))
     return ev
 
@@ -323,7 +323,7 @@ def check_thm4_2iii_float_values(
         )
     ]
     x0 = 1e-4
-    ratio = float((limit_fn(x0, sigma2) - printed_bayes_limit(x0, sigma2)) / bound_fn(x0, sigma2))
+    ratio = float((limit_fn(x0, sigma2) - spec_bayes_limit(x0, sigma2)) / bound_fn(x0, sigma2))
     ev.append(
         close_agreement(
             f"bound attained as xi -> 0: gap/bound at xi={x0:g}, σ²={sigma2}",

@@ -1,4 +1,4 @@
-"""[zfb24] §3 Theorem 4 checks (with Lemmas 18–20): the flow from Assumption 3 by ODE."""
+"""[zfb24] §4.1 Theorem 4 checks (with Lemmas 18–20): the flow from Assumption 3 by ODE."""
 
 from __future__ import annotations
 

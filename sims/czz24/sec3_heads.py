@@ -77,7 +77,11 @@ from theory.czz24 import (
     pruning_keep,
     sorted_importance,
 )
-from theory.czz24.claims import CLAIMS, PAPER_TRAINING_SCALE
+from theory.czz24.claims import (
+    CLAIMS,
+    PAPER_PROBING_PROTOCOL,
+    PAPER_TRAINING_SCALE,
+)
 from theory.czz24.sec2_model import effective_predictor
 from theory.czz24.settings import Setting, SparseRegressionICL
 
@@ -336,10 +340,11 @@ def check_eq3_1_train_probe(
                 claim=CLAIMS["probe-single-head"],
                 reached=(
                     f"masked linear-attention TF, heads {exp.heads}, "
-                    f"{PRESETS[preset][1].steps} CPU Adam steps, seed {seed}; probes on "
-                    f"{n_train} prompts"
+                    f"{PRESETS[preset][1].steps} CPU Adam steps, seed {seed}; probes at "
+                    f"n = {n}, q = {q} on {n_train} prompts ({n_test} to evaluate), no pruned "
+                    "model"
                 ),
-                needed=PAPER_TRAINING_SCALE,
+                needed=f"{PAPER_TRAINING_SCALE}; {PAPER_PROBING_PROTOCOL}",
             )
         )
         (mean, se), (mean0, _) = fm["pprobe"]["trained"], fm["pprobe"]["control"]

@@ -1,4 +1,4 @@
-"""[zfb24] the shared recipe of the trained checks (§3 Theorem 4, eq. (12), §4.2, Theorem 8).
+"""[zfb24] the shared recipe of the trained checks (§4.1 Theorem 4, eq. (12), §4.2, §4.3 Theorem 8).
 
 The cached presets, tolerance planning against Γ's named neighbours, the separability rule
 (work budget, short prompts resolved) and the moment-statistics training route that the Theorem 4,

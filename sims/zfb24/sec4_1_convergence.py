@@ -1,4 +1,4 @@
-"""[zfb24] §3 Theorem 4 on trained LSAs: SGD from Assumption 3 and full-batch GD (the
+"""[zfb24] §4.1 Theorem 4 on trained LSAs: SGD from Assumption 3 and full-batch GD (the
 population-gradient proxy at the preset, the moment-statistics route at any other setting) reach
 u₋₁U₁₁ = Γ⁻¹ and the factor limits of eq. (11), told apart from Γ's named neighbours.
 """

@@ -490,8 +490,8 @@ RESULTS: tuple[Result, ...] = (
         summary="Table 1 at CPU scale: trained LTB reaches R* (learns beta* in its MLP row; "
         "a, b, Gamma, phi each vs its named neighbours), trained LSA stalls at inf_LSA "
         "above the LSA floor; at beta* = 0 both reach R* (seeds ending in the interior "
-        "local minimum of the exact LSA risk: unconfirmed, against the spec's CPU "
-        "paraphrase of the paper's GPT2 observation)",
+        "local minimum of the exact LSA risk: untested, the paper's GPT2 observation is "
+        "at GPU scale)",
         source="[zwb24] Table 1 and its discussion in §4 (GPT2 models; CPU-scale proxy here)",
         spec="spec 002 C17 at N = 5 (spec: N = 10; N = 5 separates Gamma* from its N+-1 "
         "neighbours); GPT2 numbers [P]",

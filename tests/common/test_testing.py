@@ -12,7 +12,7 @@ import sympy as sp
 from numerics import testing as T
 from numerics.montecarlo import mc_mean
 from numerics.ode import integrate
-from theory.common.protocols import Estimate
+from theory.common.protocols import Claim, Estimate
 
 #: Tolerances of the demonstrations below: each exercises a helper's contract on hand-made numbers
 #: (values well inside / outside it), not a comparison of our formulas.
@@ -162,8 +162,15 @@ def test_close_agreement_requires_a_known_kind() -> None:
         T.close_agreement("bad kind", 1.0, 1.0, kind="CLOSE", atol=DEMO_ATOL)
     T.assert_passed(T.optim_agreement("optimiser", 1.0 + 1e-12, 1.0))
     T.assert_fails(T.optim_agreement("optimiser fault", 1.0 + 1e-6, 1.0))
-    T.assert_passed(T.paper_agreement("printed", 0.105234, "0.10523", source="spec"))
-    T.assert_fails(T.paper_agreement("printed fault", 0.10524, "0.10523", source="spec"))
+    printed = Claim(where="Table 9", quote="| 0.10523 |", provenance="printed")
+    T.assert_passed(T.paper_agreement("printed", 0.105234, "0.10523", claim=printed))
+    T.assert_fails(T.paper_agreement("printed fault", 0.10524, "0.10523", claim=printed))
+    cite = "docs/papers/softmax_multihead.md#derived-values"
+    T.assert_passed(T.derived_agreement("derived", 0.105234, "0.105234", derived_in=cite))
+    T.assert_fails(T.derived_agreement("derived fault", 0.10524, "0.105234", derived_in=cite))
+    for kind in ("PAPER", "DERIVED"):  # those rows carry their claim or their docs page
+        with pytest.raises(ValueError, match="refused"):
+            T.close_agreement("bare", 1.0, 1.0, kind=kind, atol=DEMO_ATOL)
 
 
 def test_train_discrimination_tells_the_prediction_from_its_neighbours() -> None:
@@ -376,3 +383,21 @@ def test_not_converged_is_skipped_with_its_numbers() -> None:
     trapped = T.skipped(failing, why="in a trap")
     kept = T.not_converged(trapped, statistic="s", value=1.0, criterion=0.1, steps=1, needs="n")
     assert kept.details["why"] == "in a trap" and "not_converged" not in kept.details
+
+
+def test_measured_status_says_not_measured_when_nothing_was_measured() -> None:
+    """A re-labelled row keeps its own status as ``measured_status``, except a row that observed
+    nothing (czz24's S2 "more heads" row in the quick tier, which does not train h = 1): there it
+    says "not measured", never "pass"."""
+    from theory.common.protocols import Evidence
+
+    def row(observed: object) -> Evidence:
+        return Evidence("h = 8 minus h = 1", "ORDER", "< 0", observed, 0.0, 0.0, True)
+
+    for observed in (None, [], float("nan")):
+        ev = T.untested(row(observed), reached="quick tier: h = 8 only", needed="h = 1 too")
+        assert ev.details["measured_status"] == "not measured", observed
+    measured = T.untested(row(-0.01), reached="CPU", needed="GPU")
+    assert measured.details["measured_status"] == "pass"
+    failed = T.with_verdict(T.float_agreement("x", 1.0, 2.0), "skipped", why="numbers")
+    assert failed.details["measured_status"] == "fail"

@@ -50,8 +50,9 @@ __all__ = [
 ]
 
 #: What each evidence kind means: the one source for ``docs/testing.md`` and the report's legend
-#: (STYLE R9, plus OPTIM, PAPER, ORDER and INFO).  A kind names the *route* that produced the
-#: observed value, so a reader knows how independent the agreement is.
+#: (STYLE R9, plus OPTIM, PAPER, DERIVED, ORDER and INFO).  A kind names the *route* that produced
+#: the observed value, or what it is compared with (PAPER: a number the paper prints; DERIVED: one
+#: our specs computed), so a reader knows how independent the agreement is.
 KIND_MEANINGS: dict[str, str] = {
     "EXACT": "symbolic identity: sympy.simplify(lhs - rhs) == 0, or exact rational arithmetic",
     "FLOAT": "two float64 evaluations of one formula (lambdified twin vs an mpmath reference or a "
@@ -68,8 +69,12 @@ KIND_MEANINGS: dict[str, str] = {
     "ORDER": "a strict inequality between two quantities with a stated margin",
     "OPTIM": "a numerical optimiser (BFGS, root finder) run on an exact formula against the "
     "closed-form optimum or minimiser",
-    "PAPER": "a value we compute against a number printed in the paper (or its spec), within "
-    "half a unit of the last printed digit unless stated",
+    "PAPER": "a value we compute (or transcribe) against a number the paper prints (a table "
+    "entry, a value in its text), quoted with its location in details['claim'] (provenance "
+    "printed), within half a unit of the last printed digit unless stated",
+    "DERIVED": "a value we compute against a number our specs computed (the paper prints none), "
+    "derived on the docs page cited in details['derived_in'], within half a unit of its last "
+    "digit unless stated",
     "INFO": "reported only, never fails (a quantity the spec marks informational)",
     "CONTROL": "a declared negative control: the check rerun with a planted fault (a wrong input "
     "through one of its fault_* parameters) must fail; a control that passes is a fail "

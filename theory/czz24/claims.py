@@ -1,5 +1,6 @@
 """[czz24] §3, App. D, Fig. 1b: claim records, what each row that compares with the paper
-compares with.
+compares with.  (Fig. 1b's OLS values are our closed form, computed by the spec: those rows are
+DERIVED and cite ``docs/papers/czz24.md#derived-values``, not a claim.)
 
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (garbled as it
 is; checked by ``tests/test_claims.py``); ``provenance`` says whether the paper prints the
@@ -32,15 +33,6 @@ CLAIMS: dict[str, Claim] = {
         provenance="printed",
         spec="000 §6 item 9 (E ≤ 2(Bias + Var))",
     ),
-    # Fig. 1b plots the exact OLS curve among the baselines; the values come from the spec's
-    # table of the figure (σ = 0.1, d = 16, s = 4), not from numbers the paper prints.
-    "fig1b-ols": Claim(
-        where="§3, Fig. 1b",
-        quote="An example can be found in Figure 1b, where we display the excess risk for "
-        "different models when using different numbers of in-context examples.",
-        provenance="paraphrase",
-        spec="000 §4 Fig. 1b table (OLS exact row)",
-    ),
     # Fig. 1b's trained models against the baselines (the paper: GPT-2-style encoders).
     "fig1b-transformers": Claim(
         where="§3, Fig. 1b",
@@ -72,4 +64,10 @@ PAPER_TRAINING_SCALE = (
     "encoder-only transformers, d_hid = 256, h ∈ {1, 2, 4, 8}, "
     "L ∈ {3, ..., 6}, Adam 1e-4 for 320000 updates, batch 64 (App. B; about "
     "two GPU-hours each)"
+)
+#: The paper's probing protocol (App. B, "Pruning and Probing"), for the probe rows' ``needed``.
+PAPER_PROBING_PROTOCOL = (
+    "App. B's pruning and probing: n = 10, q = 1, 8192 evaluation prompts; the first layer's "
+    "heads all kept and one head per later layer, the pruned model retrained 60000 steps; "
+    "h ∈ {4, 8}"
 )

@@ -43,11 +43,65 @@ CLAIMS: dict[str, Claim] = {
         provenance="printed",
         spec="001 R0 (Observations 1-2)",
     ),
+    # Table 1 (§5.2): the limiting (ω, μ, 2cωμ) of two-head models with normalised activations.
+    # The numbers are printed; the row labels and column headers are stripped from our copy (the
+    # sentence before the table lists ω, μ and 2cωμ in that order).
+    **{
+        f"table1-{row}": Claim(
+            where=f"§5.2, Table 1, row {i} ({label}; columns: eight activations, softmax first)",
+            quote=quote,
+            provenance="printed",
+            lost="the table's row labels and column headers (the activations and their "
+            "parameters) are stripped; the text before it reports 'the limiting values of , and "
+            "of these models', read as ω, μ and 2cωμ in that order (spec 001 R12)",
+            spec="001 R12",
+        )
+        for i, (row, label, quote) in enumerate(
+            (
+                (
+                    "omega",
+                    "ω",
+                    "| 0.1267 | 0.1504 | 0.3677 | 0.2411 | 0.1979 | 0.2882 | 0.1810 | 0.1452 |",
+                ),
+                (
+                    "mu",
+                    "μ",
+                    "| 3.5006 | 3.3362 | 2.3963 | 2.2819 | 2.2221 | 1.7561 | 1.7487 | 1.7448 |",
+                ),
+                (
+                    "2c-omega-mu",
+                    "2cωμ",
+                    "| 0.8871 | 1.0035 | 0.8810 | 0.8802 | 0.8794 | 1.0122 | 1.0128 | 1.0132 |",
+                ),
+            ),
+            start=1,
+        )
+    },
+    # Table 2 (App. A.3): the learned (ω_G, μ) of the three-head multi-task model, one line per
+    # head.  The column headers are stripped (spec 001 §6 item 9 reads them as
+    # (ω_G1, ω_G3, ω_G2, μ_1, μ_2)).
+    **{
+        f"table2-head{h}": Claim(
+            where=f"App. A.3, Table 2, Head {h} (H = 3, Mode IV)",
+            quote=quote,
+            provenance="printed",
+            lost="the column headers are stripped; spec 001 §6 item 9 reads the columns as "
+            "(ω_G1, ω_G3, ω_G2, μ_1, μ_2), the only order in which the off-support sums vanish",
+            spec="001 R14, §6 item 9",
+        )
+        for h, quote in (
+            (1, "| Head 1 | -0.0316 | -0.0689 | -0.0893 | -3.9911 | -7.0742 |"),
+            (2, "| Head 2 | 0.0779 | 0.0000 | 0.0870 | 6.9204 | 2.3371 |"),
+            (3, "| Head 3 | -0.0837 | 0.0927 | 0.0152 | -2.8739 | 4.7399 |"),
+        )
+    },
 }
 
-#: the paper's training scale for §3 (spec 001 §1.6/§4 from the authors' code; the step count is
-#: stripped from the paper's §3 text): what a seed-trap fraction would have to be measured at.
+#: The paper's training scale for §3, what a seed-trap fraction would have to be measured at.
+#: The paper's text (§3) prints the optimiser (Adam) and the time, not the learning rate, batch
+#: size or step count (stripped from our copy); those come from the authors' code (spec 001 §1.6).
 PAPER_TRAINING_SCALE = (
-    "500k Adam steps (lr 1e-3, batch 256) per model on an NVIDIA A100 GPU "
-    "(paper §3: 'approximately 15 minutes on a single NVIDIA A100 GPU')"
+    "Adam, 'approximately 15 minutes on a single NVIDIA A100 GPU' per model (paper §3, whose "
+    "learning rate, batch size and step count are stripped from our copy); the authors' code "
+    "(spec 001 §1.6, not the paper's text) runs 500k steps (500,001) at lr 1e-3, batch 256"
 )

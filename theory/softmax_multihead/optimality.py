@@ -391,8 +391,9 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     Notes
     -----
     Includes the query noise σ².  Evaluates :func:`theory.common.baselines.bayes_risk_limit_mp`
-    (ridge at ``λ* = σ²ξ``, signal 1): the printed display above is not transcribed again
-    (``check_thm4_2iii_symbolic`` checks the two agree exactly).  The σ² → 0 limit is
+    (ridge at ``λ* = σ²ξ``, signal 1): the display above (spec 001 R9's reading of (D.36), lost
+    in our copy) is not transcribed again (``check_thm4_2iii_symbolic`` checks the two agree
+    exactly).  The σ² → 0 limit is
     ``max(0, 1 − 1/ξ)`` (take it symbolically).
 
     Examples

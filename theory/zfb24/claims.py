@@ -1,4 +1,4 @@
-"""[zfb24] §5, eq. (23) and Figure 1: claim records, what the rows that compare with the paper
+"""[zfb24] §4.3, eq. (23) and Figure 1: claim records, what the rows that compare with the paper
 compare with.  ``where`` is the paper's own location,
 ``quote`` the text there as our OCR copy has it (tests/test_claims.py finds it in the paper
 text), ``spec`` the spec section a maintainer would read.
@@ -18,7 +18,7 @@ __all__ = ["CLAIMS"]
 
 CLAIMS: dict[str, Claim] = {
     "fig1_lsa_limit_vs_zero": Claim(
-        where="Figure 1 (caption) and §5, eq. (23)",
+        where="Figure 1 (caption) and §4.3, eq. (23)",
         quote=(
             "The gray dashed line shows the prediction error of zero estimator and the black "
             "dashed line the prediction error"

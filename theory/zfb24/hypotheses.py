@@ -1,5 +1,5 @@
-"""[zfb24] §3.3, Assumption 3, Theorem 4 and §5 Theorem 8: the hypotheses a trained setting must
-meet, validators of the trained checks' ``--set`` values, called before any training
+"""[zfb24] §3.3 Assumption 3, §4.1 Theorem 4 and §4.3 Theorem 8: the hypotheses a trained
+setting must meet, validators of the trained checks' ``--set`` values, called before any training
 (:func:`theory.common.protocols.validates_setting`).
 
 Each raises ``ValueError`` naming the symbol, its value and the assumption it breaks.

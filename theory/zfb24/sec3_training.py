@@ -1,4 +1,5 @@
-"""[zfb24] §3 Training setup: Γ (Theorem 4, Lemma 10), its label-noise extension, Assumption 3.
+"""[zfb24] §3.3 training procedure and Assumption 3; Γ (§4.1 Theorem 4, Lemma 10); its label-noise
+extension.
 
 Every public function accepts numbers / numpy arrays (returns float64) or SymPy objects (returns
 expressions), written once against :mod:`theory.common.backend`; ``<name>_fn`` is the numpy twin

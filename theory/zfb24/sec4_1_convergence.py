@@ -1,4 +1,5 @@
-"""[zfb24] §3 Theorem 4 with Appendix A Lemmas 12, 18–20: the limit (11), the condition, u_min, PL.
+"""[zfb24] §4.1 Theorem 4 with Appendix A Lemmas 12, 18–20: the limit (11), the condition,
+u_min, PL.
 
 Gradient flow from Assumption 3 with ``σ²‖Γ‖_op√d < 2`` keeps ``u₋₁ ≥ u_min`` (Lemmas 18, 19),
 satisfies a PL inequality (Lemma 20) and converges to eq. (11).

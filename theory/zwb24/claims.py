@@ -24,3 +24,13 @@ CLAIMS: dict[str, Claim] = {
         spec="002 C17 (beta* = 0 control: trained LTB and LSA both reach R*)",
     ),
 }
+
+#: The paper's training scale for Table 1 (§4 "Experiments on GPT2", App. I), what a seed-trap
+#: fraction would have to be measured at; our copy strips the learning rate, step count and batch
+#: size of App. I.
+PAPER_TRAINING_SCALE = (
+    "GPT2-small models, 6 layers with 4 heads each, with and without the MLP component, trained "
+    "as in Garg et al. (2022) on the token matrix (3.1) (§4, App. I: Adam, a fresh batch of tasks "
+    "each step; the dimensions, learning rate, step count and batch size are stripped from our "
+    "copy)"
+)

@@ -117,12 +117,14 @@ def check_thm5_3_lower_mc_cases(
     *,
     quick: bool = True,
     seed: int = 0,
-    fault_ols_fn: Callable[..., float] | None = None,
 ) -> list[Evidence]:
     """:func:`check_thm5_3_lower_mc` at the other cases of spec §6 item 19 (declared fixed: both
     OLS branches and both priors whatever the setting): (d, s, n, σ², prior) = (16, 4, 10, 0.01,
-    gauss), (8, 2, 40, 0.25, sign), (24, 2, 8, 0.25, sign), each on its own stream."""
-    ols = fault_ols_fn or ols_excess_risk
+    gauss), (8, 2, 40, 0.25, sign), (24, 2, 8, 0.25, sign), each on its own stream.  It takes no
+    fault: the OLS faults (off by one in the Wishart degrees, finite from d + 3) shift these cases
+    by about 3 % or not at all, below their Monte Carlo resolution (measured: both pass);
+    :func:`check_thm5_3_lower_mc` rejects them."""
+    ols = ols_excess_risk
     return [
         _ols_row(i, d, s, n, s2, prior, quick, seed, ols)
         for i, (d, s, n, s2, prior) in enumerate(_OLS_CASES)

@@ -7,6 +7,7 @@ from theory.softmax_multihead.controls import (
     BOUND_VALUES,
     NONISO_FAULTS,
     OBS1_FAULTS,
+    SHARP_HEAD_FAULTS,
     VGD_FAULTS,
 )
 
@@ -291,6 +292,27 @@ RESULTS: tuple[Result, ...] = (
             Check("numerics.softmax_multihead.checks_flow:check_appb_phases_ode_peak"),
         ),
         figures=("sims.figures.softmax_multihead:fig_22",),
+    ),
+    Result(
+        id="hpcy25:sharp-head",
+        kind="derived",
+        summary="H >= 3: one sharp head (kernel scale far above the pair's, small mu) beside the "
+        "best homogeneous +/- pair lowers the true risk; at H = 2 the +/- pair is optimal",
+        source="[hpcy25] §3 Observation 2, §4.2 (4.4)-(4.5), Theorem 4.2 (true risk vs L-tilde)",
+        spec="001 R0, R3 (homogeneity optimal for L-tilde only)",
+        statement="R(best pair + optimised third head) - R(best pair + dummy) < 0 at "
+        "(5, 40, 0.1) and (3, 25, 0.05)",
+        checks=(
+            Check(
+                "numerics.softmax_multihead.checks_sharp_head:check_sharp_head_mc",
+                faults=SHARP_HEAD_FAULTS,
+            ),
+            Check(
+                "numerics.softmax_multihead.checks_sharp_head:check_sharp_head_mc_low_noise",
+                faults=SHARP_HEAD_FAULTS,
+            ),
+        ),
+        derived=True,
     ),
     Result(
         id="hpcy25:eq4.12",

@@ -36,6 +36,7 @@ __all__ = [
     "rows_status",
     "control_key",
     "validate_overrides",
+    "tier_checks",
 ]
 
 #: What one check call produced: its evidence rows, the error text if it raised (else ``None``).
@@ -156,6 +157,12 @@ def declared_checks(results: Sequence[Result]) -> dict[str, Check]:
                 )
             out[c.path] = Check(c.path, faults=faults, expect=c.expect, tier=c.tier)
     return out
+
+
+def tier_checks(result: Result, *, quick: bool) -> tuple[Check, ...]:
+    """The declared checks of ``result`` that run at this tier: every one with ``quick=False``;
+    with ``quick=True`` all but those of tier ``full`` (they add no row to a quick run)."""
+    return tuple(c for c in result.checks if not (quick and c.tier == "full"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,7 +355,8 @@ def verify_result(
     controls: bool = False,
     control_memo: dict[str, ControlRun] | None = None,
 ) -> Outcome:
-    """Run every check of ``result``; exceptions become recorded errors.
+    """Run every check of ``result`` at this tier (:func:`tier_checks`); exceptions become
+    recorded errors.
 
     ``memo`` (check path -> (evidence, error)) lets a caller that verifies several results run a
     check shared by them once: a check without overrides found in ``memo`` is not run again.
@@ -360,7 +368,8 @@ def verify_result(
     times: dict[str, float] = {}
     rows: list[tuple[str, int]] = []
     t0 = time.perf_counter()
-    for path in result.checks:
+    checks = tier_checks(result, quick=quick)
+    for path in checks:
         t1 = time.perf_counter()
         kw = dict((overrides or {}).get(path, {}))
         if memo is not None and not kw and path in memo:
@@ -376,7 +385,7 @@ def verify_result(
             errors.append(err)
     runs: list[ControlRun] = []
     if controls:
-        for check in dict.fromkeys(result.checks):
+        for check in dict.fromkeys(checks):
             kw = dict((overrides or {}).get(check.path, {}))
             for fault in check.faults:
                 key = control_key(check.path, fault)

@@ -4,8 +4,8 @@ negative control is rejected.
 Each declared :class:`~theory.common.protocols.Check` of a registered result is run once (shared
 by the results that list it) and must end with its ``expect`` status (``pass`` unless declared
 otherwise); each of its ``faults`` reruns the check with that planted fault, and some
-non-informational row must fail.  Checks declared in the ``thorough`` tier run only under
-``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside their slice
+non-informational row must fail.  Checks declared in the ``thorough`` or ``full`` tier run only
+under ``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside their slice
 and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).
 """
 
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.xdist_group("registry")
 
 def _marks(check: Check) -> list[pytest.MarkDecorator]:
     marks = [pytest.mark.result(rid) for rid in dict.fromkeys(RESULTS_OF[check.path])]
-    if check.tier == "thorough":
+    if check.tier in ("thorough", "full"):
         marks.append(pytest.mark.thorough)
     if check.path.startswith("sims."):
         marks.append(pytest.mark.train)

@@ -5,8 +5,8 @@ Each declared :class:`~theory.common.protocols.Check` of a registered result is 
 by the results that list it) and must end with its ``expect`` status (``pass`` unless declared
 otherwise); each of its ``faults`` reruns the check with that planted fault, and some
 non-informational row must fail.  Checks declared in the ``thorough`` or ``full`` tier run only
-under ``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside their slice
-and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).
+under ``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside their
+slice and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).
 """
 
 from __future__ import annotations

@@ -120,3 +120,140 @@ def test_mc_sign_rows() -> None:
     assert_fails(mc_sign("none", -6e-4, 1e-4, 100, negative=False, scale=0.2))
     assert_fails(mc_sign("roundoff", -1e-17, 1e-19, 100, negative=True, scale=0.2))
     assert_fails(mc_sign("underpowered", -1.0, 0.01, 100, negative=True, scale=0.2))
+
+
+# ------------------------------------------------------------------ the training route (cheap)
+@pytest.fixture
+def tmp_cache(tmp_path, monkeypatch):
+    from sims.cache import clear_memory
+
+    monkeypatch.setenv("ICL_VERIFY_CACHE", str(tmp_path / "cache"))
+    clear_memory()
+    yield
+    clear_memory()
+
+
+def _tiny_base():
+    import torch
+
+    from sims.experiments.softmax_multihead import HpcyExperiment, build_model
+    from sims.train import make_generator
+
+    exp = HpcyExperiment(d=2, L=6, sigma2=0.1, H=3)
+    model = build_model(exp, generator=make_generator(0), dtype=torch.float64)
+    params = {k: v.detach().numpy().copy() for k, v in model.state_dict().items()}
+    return exp, ("tiny-base", exp), params
+
+
+@pytest.mark.train
+def test_continuation_in_chunks_is_one_uninterrupted_run(tmp_cache) -> None:
+    """Two cached chunks of 40 steps continue exactly as one chunk of 80 (parameters, Adam state
+    and the random stream carried over); a zero budget trains nothing not cached and says so, and
+    reads what is cached."""
+    from sims.cache import clear_memory
+    from sims.experiments.softmax_multihead_continuation import Continuation, continue_training
+
+    exp, key, base = _tiny_base()
+    nothing = continue_training(exp, key, base, steps=80, seconds=0.0, cont=Continuation(chunk=40))
+    assert (nothing.steps, nothing.complete, nothing.trace) == (0, False, [])
+    two = continue_training(exp, key, base, steps=80, seconds=60.0, cont=Continuation(chunk=40))
+    one = continue_training(exp, key, base, steps=80, seconds=60.0, cont=Continuation(chunk=80))
+    assert two.complete and one.complete and two.steps == one.steps == 80
+    for k in base:
+        np.testing.assert_array_equal(two.params[k], one.params[k])
+    assert [r["step"] for r in two.trace] == [40, 80]  # a record at each chunk's end
+    clear_memory()  # from disk now: a zero budget reads the cached chunks
+    again = continue_training(exp, key, base, steps=80, seconds=0.0, cont=Continuation(chunk=40))
+    assert again.complete and again.seconds == 0.0
+    np.testing.assert_array_equal(again.params["W_O"], two.params["W_O"])
+
+
+def _pattern_model(omega, mu, *, d=3, L=25, sigma2=0.05):
+    from sims.checks.softmax_multihead.heads import ideal_params
+    from sims.experiments.softmax_multihead import HpcyExperiment
+
+    exp = HpcyExperiment(d=d, L=L, sigma2=sigma2, H=len(omega))
+    return exp, ideal_params(exp, np.array(omega), np.array(mu))
+
+
+#: The landscape's optimum at (3, 25, 0.05): the pair and one sharp head (checks_sharp_head).
+_SHARP = ((0.17, -0.17, 2.9), (2.4, -2.5, 0.06))
+
+
+def _trace(omega, steps=200_000, every=20_000):
+    return [
+        {"step": s, **{f"omega_{h}": w for h, w in enumerate(omega)}}
+        for s in range(every, steps + 1, every)
+    ]
+
+
+@pytest.mark.slow
+def test_continued_rows_on_pattern_models(monkeypatch) -> None:
+    """The training route's rows judged on constructed pattern models (no training): the
+    landscape's optimum at (3, 25, 0.05) -- a pair and a sharp head -- has a stable sharp head
+    whose removal raises the risk (the torch model's own paired ablation agrees in sign with the
+    landscape route); removing it (the declared fault) fails; the pair with a dummy passes the
+    on-pattern rows, the sharp model fails them."""
+    from numerics.testing import assert_fails, assert_passed
+    from sims.checks.softmax_multihead import sharp_head as sh
+    from sims.checks.softmax_multihead.sharp_head import continued_rows
+
+    exp, params = _pattern_model(*_SHARP)
+    kw = {"steps": 200_000, "rtol": 0.02, "seed": 0}
+    rows = continued_rows(exp, params, _trace(_SHARP[0]), sharp=True, **kw)
+    assert_passed(rows)
+    gain = next(e for e in rows if "trained sharp head" in e.name)
+    assert gain.observed < -Z_MC * gain.se
+    assert "landscape route" in rows[-1].name  # computed once; the variants below reuse it
+    monkeypatch.setattr(sh, "landscape_gain_row", lambda *a, **k: rows[-1])
+    assert_fails(
+        continued_rows(
+            exp, params, _trace(_SHARP[0]), sharp=True, fault_ablate_sharp_head=True, **kw
+        )
+    )
+    assert_fails(continued_rows(exp, params, _trace(_SHARP[0]), sharp=False, **kw))
+    pexp, pair = _pattern_model((0.17, -0.17, 0.0), (2.5, -2.5, 0.0))
+    assert_passed(continued_rows(pexp, pair, _trace((0.17, -0.17, 0.0)), sharp=False, **kw))
+    drifting = _trace(_SHARP[0])[:-2] + _trace((0.17, -0.17, 2.0))[-2:]
+    stable = next(
+        e for e in continued_rows(exp, params, drifting, sharp=True, **kw) if "stable" in e.name
+    )
+    assert not stable.passed
+
+
+@pytest.mark.slow
+def test_drawn_outcomes_of_an_h3_run(monkeypatch) -> None:
+    """A drawn H ≥ 3 run off the pattern: a stable sharp head -- the spread row ``unconfirmed``
+    against our extrapolation of Obs. 2 (outcome "sharp head"), the rows that presuppose
+    homogeneity ``skipped``, the landscape's gain row added (the draw's own outcome); the same
+    head still moving -- ``untested`` (steps reached, the paper's 500 001 needed); a sharp head
+    where the landscape route finds no gain -- a failed draw."""
+    from numerics.softmax_multihead.bands import band
+    from sims.checks.softmax_multihead import evidence as ev_
+    from sims.checks.softmax_multihead import sharp_head as sh
+    from sims.checks.softmax_multihead.heads import judge_heads
+    from sims.properties import classify
+
+    exp, params = _pattern_model(*_SHARP)
+    m = judge_heads(ev_.pattern_metrics(exp, params), exp, params, rtol=0.02, seed=0, path="t")
+    rows = [*ev_.pattern_rows("t", m), ev_.spread_row("t", m), band("t: manifold", 1.0, None, 0.5)]
+    hist = [{"step": s, "omega_2": 2.9} for s in range(100, 3001, 100)]
+
+    class Res:
+        extra = {"trace": hist}
+
+    out = sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, bound=10_000)
+    assert classify(out) == "unconfirmed"
+    spread = next(e for e in out if "spread" in e.name)
+    assert spread.status == "unconfirmed" and spread.details["outcome"] == "sharp head"
+    assert spread.details["claim"]["provenance"] == "paraphrase"
+    assert next(e for e in out if "manifold" in e.name).status == "skipped"
+    assert "landscape route" in out[-1].name and out[-1].status == "pass"
+    Res.extra = {"trace": [{**r, "omega_2": 2.0 + r["step"] / 3000} for r in hist]}
+    moving = sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, bound=10_000)
+    assert classify(moving) == "untested"
+    assert all("500 001" in e.details["needed"] for e in moving if e.status == "untested")
+    Res.extra = {"trace": hist}
+    no_gain = band("landscape: no gain", 1.0, None, 0.0)
+    monkeypatch.setattr(sh, "landscape_gain_row", lambda *a, **k: no_gain)
+    assert classify(sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, bound=10_000)) == "fail"

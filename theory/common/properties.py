@@ -26,7 +26,9 @@ class TrainedProperty:
     ``check`` is the dotted path of a trained check whose keyword parameters include the setting
     (``d``, ``N``, ``spectrum``, ...); ``strategy`` the dotted path of a zero-argument function
     returning a Hypothesis strategy of ``{parameter: value}`` dicts drawn from the theorem's
-    hypotheses; ``pinned`` settings (the paper's presets) are always tried first.  The runner
+    hypotheses; ``pinned`` settings (the paper's presets, the check's own defaults) are always
+    tried first, and ``explicit`` settings next, in every tier (the report leaves the pinned
+    presets out, whose rows its own checks show, but runs the explicit ones).  The runner
     (:mod:`sims.properties`) calls the check at each drawn setting and asserts the TRAIN contract
     (within tolerance of the prediction, outside each named alternative, started >= 3 units
     away); a draw whose rows are ``skipped`` (alternatives not separable within the budget) is
@@ -39,6 +41,7 @@ class TrainedProperty:
     check: str  # "package.module:function", the trained check taking the setting
     strategy: str  # "package.module:function" -> hypothesis strategy of setting dicts
     pinned: tuple[dict[str, Any], ...] = ()  # the paper's presets, tried as explicit examples
+    explicit: tuple[dict[str, Any], ...] = ()  # settings tried in every tier, the report's too
     examples: int = 5  # default pytest tier (derandomised)
     thorough_examples: int = 50  # HYPOTHESIS_PROFILE=thorough
     report_examples: int = 3  # icl-verify report --quick

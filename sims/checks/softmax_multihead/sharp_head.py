@@ -43,7 +43,8 @@ from sims.experiments.softmax_multihead_continuation import (
     Continuation,
     continue_training,
 )
-from theory.common.protocols import Claim, Evidence
+from theory.common.protocols import Evidence
+from theory.softmax_multihead.claims import CLAIMS
 
 __all__ = [
     "SHARP_PATH",
@@ -83,17 +84,9 @@ CONTINUATION_WINDOW = 40_000
 #: Prompts of the landscape route when it corroborates a trained sharp head (its quick tier).
 LANDSCAPE_PROMPTS = (12_000, 100_000)
 
-#: Observation 2's homogeneous KQ as the paper states it for its own trained models (§1, §3;
-#: App. A.1: "hold for all models" at d = 5, L = 40, σ² = 0.1); applied at a drawn setting, the
-#: extrapolation to settings the paper did not train is ours.
-OBS2_EXTRAPOLATED = Claim(
-    where="§1 (Observation 2, homogeneous KQ scaling), read at settings (d, L, σ²) the paper did "
-    "not train: the extrapolation is ours (the paper trains d = 5, L = 40, σ² = 0.1)",
-    quote="In the trained model, the diagonal KQ weights across all heads are nearly homogeneous "
-    "in magnitude",
-    provenance="paraphrase",
-    spec="001 R0 (Observation 2)",
-)
+#: Observation 2's homogeneous KQ read at a setting the paper did not train (the extrapolation is
+#: ours): the claim a drawn run's sharp head is ``unconfirmed`` against.
+OBS2_EXTRAPOLATED = CLAIMS["obs2-homogeneous-at-other-settings"]
 
 
 def sharp_omega(d: int) -> float:
@@ -315,10 +308,11 @@ def drawn_outcome(
 ) -> list[Evidence]:
     """The rows of a drawn H ≥ 3 Obs-1 run (``steps`` taken of the step ``bound``), by outcome
     (module docstring): unchanged where no row failed and none was left unconverged; a stable
-    sharp head on Obs. 1's pattern -- the spread row ``unconfirmed`` against
-    :data:`OBS2_EXTRAPOLATED`, the other failed rows ``skipped`` (they presuppose homogeneous
-    heads), plus :func:`landscape_gain_row`; otherwise unconverged at the budget -- the failed and
-    the unconverged rows ``untested`` (the steps reached, the paper's 500 001 needed)."""
+    sharp head on Obs. 1's pattern in a run that met its stop criterion -- the spread row
+    ``unconfirmed`` against :data:`OBS2_EXTRAPOLATED`, the other failed rows ``skipped`` (they
+    presuppose homogeneous heads), plus :func:`landscape_gain_row`; otherwise unconverged at the
+    budget -- the failed and the unconverged rows ``untested`` (the steps reached, the paper's
+    500 001 needed)."""
     bad = [e for e in rows if not e.passed or e.details.get("not_converged")]
     if exp.H < 3 or not bad:
         return rows
@@ -329,7 +323,8 @@ def drawn_outcome(
     on_pattern = all(
         e.passed for e in rows if e.name.split(": ", 1)[-1] in {n[2:] for n in pattern}
     )
-    if h is not None and drift <= STABLE_DRIFT and on_pattern:
+    converged = not any(e.details.get("not_converged") for e in rows)
+    if h is not None and drift <= STABLE_DRIFT and on_pattern and converged:
         head = {
             "outcome": "sharp head",
             "head": h,

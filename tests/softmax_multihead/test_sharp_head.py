@@ -199,7 +199,9 @@ def test_continued_rows_on_pattern_models(monkeypatch) -> None:
     from sims.checks.softmax_multihead.sharp_head import continued_rows
 
     exp, params = _pattern_model(*_SHARP)
-    kw = {"steps": 200_000, "rtol": 0.02, "seed": 0}
+    from sims.checks.softmax_multihead.evidence import RTOL_INNER
+
+    kw = {"steps": 200_000, "rtol": RTOL_INNER, "seed": 0}
     rows = continued_rows(exp, params, _trace(_SHARP[0]), sharp=True, **kw)
     assert_passed(rows)
     gain = next(e for e in rows if "trained sharp head" in e.name)
@@ -235,14 +237,15 @@ def test_drawn_outcomes_of_an_h3_run(monkeypatch) -> None:
     from sims.properties import classify
 
     exp, params = _pattern_model(*_SHARP)
-    m = judge_heads(ev_.pattern_metrics(exp, params), exp, params, rtol=0.02, seed=0, path="t")
+    rtol = ev_.RTOL_INNER  # the Obs-1 rows' tolerance (2 %)
+    m = judge_heads(ev_.pattern_metrics(exp, params), exp, params, rtol=rtol, seed=0, path="t")
     rows = [*ev_.pattern_rows("t", m), ev_.spread_row("t", m), band("t: manifold", 1.0, None, 0.5)]
     hist = [{"step": s, "omega_2": 2.9} for s in range(100, 3001, 100)]
 
     class Res:
         extra = {"trace": hist}
 
-    out = sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, bound=10_000)
+    out = sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, step_bound=10_000)
     assert classify(out) == "unconfirmed"
     spread = next(e for e in out if "spread" in e.name)
     assert spread.status == "unconfirmed" and spread.details["outcome"] == "sharp head"
@@ -250,10 +253,13 @@ def test_drawn_outcomes_of_an_h3_run(monkeypatch) -> None:
     assert next(e for e in out if "manifold" in e.name).status == "skipped"
     assert "landscape route" in out[-1].name and out[-1].status == "pass"
     Res.extra = {"trace": [{**r, "omega_2": 2.0 + r["step"] / 3000} for r in hist]}
-    moving = sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, bound=10_000)
+    moving = sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, step_bound=10_000)
     assert classify(moving) == "untested"
     assert all("500 001" in e.details["needed"] for e in moving if e.status == "untested")
     Res.extra = {"trace": hist}
     no_gain = band("landscape: no gain", 1.0, None, 0.0)
     monkeypatch.setattr(sh, "landscape_gain_row", lambda *a, **k: no_gain)
-    assert classify(sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, bound=10_000)) == "fail"
+    assert (
+        classify(sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, step_bound=10_000))
+        == "fail"
+    )

@@ -192,7 +192,7 @@ def setting_rows(
     if H < 3 or double_softmax or fault_prediction is not None or fault_offpattern_head is not None:
         return rows
     # H ≥ 3 off the pattern: a stable sharp head (its own outcome) or unconverged at the budget
-    return drawn_outcome(rows, m, res, exp, seed=seed, steps=steps, bound=cfg.steps)
+    return drawn_outcome(rows, m, res, exp, seed=seed, steps=steps, step_bound=cfg.steps)
 
 
 def obs1_at_setting(

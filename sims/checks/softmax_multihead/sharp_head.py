@@ -304,9 +304,9 @@ def drawn_outcome(
     *,
     seed: int,
     steps: int,
-    bound: int,
+    step_bound: int,
 ) -> list[Evidence]:
-    """The rows of a drawn H ≥ 3 Obs-1 run (``steps`` taken of the step ``bound``), by outcome
+    """The rows of a drawn H ≥ 3 Obs-1 run (``steps`` taken of ``step_bound``), by outcome
     (module docstring): unchanged where no row failed and none was left unconverged; a stable
     sharp head on Obs. 1's pattern in a run that met its stop criterion -- the spread row
     ``unconfirmed`` against :data:`OBS2_EXTRAPOLATED`, the other failed rows ``skipped`` (they
@@ -358,8 +358,8 @@ def drawn_outcome(
         tag = f"H={exp.H}, d={d}, L={exp.L}, sigma2={float(exp.sigma2):g}"
         return [*out, landscape_gain_row(d, exp.L, float(exp.sigma2), seed=seed, tag=tag)]
     reached = (
-        f"{steps} steps of the derived recipe (Adam, the pattern stop, bound {bound}): off Obs. "
-        "1/2's pattern and no stable sharp head"
+        f"{steps} steps of the derived recipe (Adam, the pattern stop, bound {step_bound}): off "
+        "Obs. 1/2's pattern and no stable sharp head"
         + (f" (sharp head {h}: |omega| drift {drift:.2%})" if h is not None else "")
     )
     needed = (

@@ -228,8 +228,9 @@ def test_drawn_outcomes_of_an_h3_run(monkeypatch) -> None:
     """A drawn H ≥ 3 run off the pattern: a stable sharp head -- the spread row ``unconfirmed``
     against our extrapolation of Obs. 2 (outcome "sharp head"), the rows that presuppose
     homogeneity ``skipped``, the landscape's gain row added (the draw's own outcome); the same
-    head still moving -- ``untested`` (steps reached, the paper's 500 001 needed); a sharp head
-    where the landscape route finds no gain -- a failed draw."""
+    head decaying fast enough to leave the sharp regime before the paper's 500 001 steps --
+    ``untested`` (steps reached, 500 001 needed); a sharp head where the landscape route finds no
+    gain -- a failed draw."""
     from numerics.softmax_multihead.bands import band
     from sims.checks.softmax_multihead import evidence as ev_
     from sims.checks.softmax_multihead import sharp_head as sh
@@ -252,7 +253,7 @@ def test_drawn_outcomes_of_an_h3_run(monkeypatch) -> None:
     assert spread.details["claim"]["provenance"] == "paraphrase"
     assert next(e for e in out if "manifold" in e.name).status == "skipped"
     assert "landscape route" in out[-1].name and out[-1].status == "pass"
-    Res.extra = {"trace": [{**r, "omega_2": 2.0 + r["step"] / 3000} for r in hist]}
+    Res.extra = {"trace": [{**r, "omega_2": 2.9 * (1 - r["step"] / 6000)} for r in hist]}
     moving = sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, step_bound=10_000)
     assert classify(moving) == "untested"
     assert all("500 001" in e.details["needed"] for e in moving if e.status == "untested")
@@ -263,3 +264,18 @@ def test_drawn_outcomes_of_an_h3_run(monkeypatch) -> None:
         classify(sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, step_bound=10_000))
         == "fail"
     )
+
+
+def test_projected_omega() -> None:
+    """A head's |ω| carried to the paper's 500 001 steps: held when it grows or holds, decayed at
+    its relative change per window when it decays; not defined without two windows."""
+    from sims.checks.softmax_multihead.sharp_head import PAPER_STEPS, projected_omega
+
+    def trace(values):
+        return [{"step": 1000 * (i + 1), "omega_0": w} for i, w in enumerate(values)]
+
+    assert projected_omega(trace([2.0, 2.0, 2.2, 2.2]), 0, 2000, 4000) == pytest.approx((2.2, 0.1))
+    later, rel = projected_omega(trace([2.0, 2.0, 1.98, 1.98]), 0, 2000, 4000)
+    assert rel == pytest.approx(-0.01)
+    assert later == pytest.approx(1.98 * 0.99 ** ((PAPER_STEPS - 4000) / 2000))
+    assert math.isnan(projected_omega(trace([2.0]), 0, 2000, 1000)[0])

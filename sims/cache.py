@@ -33,6 +33,7 @@ from sims.cache_format import pack_entry, unpack_entry
 __all__ = [
     "cache_dir",
     "cached",
+    "is_cached",
     "atomic_write_bytes",
     "code_fingerprint",
     "module_closure",
@@ -234,6 +235,17 @@ def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
         except OSError:  # read-only home etc.: memory cache still works
             pass
     return value
+
+
+def is_cached(namespace: str, key: Any, module: str) -> bool:
+    """Whether :func:`cached` would find ``(namespace, key)`` (in memory or on disk) for a
+    ``compute`` defined in ``module`` -- without reading or computing it (a caller with a time
+    budget decides before it starts an expensive entry)."""
+    digest = _digest(namespace, key, module)
+    if digest in _MEMORY:
+        return True
+    path = cache_dir() / namespace.replace(":", "_").replace("/", "_") / f"{digest}.pkl"
+    return _disk_enabled() and path.exists()
 
 
 def _log_computed(namespace: str, digest: str, seconds: float) -> None:

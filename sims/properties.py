@@ -15,8 +15,13 @@ check at each, and asserts the TRAIN contract on its rows:
   apart from ``not separable``;
 * ``untested`` -- some row is ``untested`` (the check says the claim is not testable at this
   setting at our scale, with what is missing): discarded and counted apart, never a pass;
-* ``fail`` -- any row failed, a row reports a ``discrepancy`` or is ``unconfirmed`` (the trained
-  route contradicts the claim the property asserts at that setting), or the check raised.
+* ``unconfirmed`` -- a named outcome of its own: every ``unconfirmed`` row carries
+  ``details["outcome"]`` (e.g. hpcy25's "sharp head": a trained head that contradicts our
+  extrapolation of a claim to a setting the paper did not train) and no row failed: discarded
+  and counted apart, never a pass;
+* ``fail`` -- any row failed, a row reports a ``discrepancy`` or is ``unconfirmed`` without a
+  named outcome (the trained route contradicts the claim the property asserts at that setting),
+  or the check raised.
   Hypothesis then shrinks to a minimal setting; the message carries the ``icl-verify check ID
   --set ...`` line that replays it.
 
@@ -54,11 +59,12 @@ class Draw:
     """One setting the property tried, and what the check said there."""
 
     setting: dict[str, Any]
-    verdict: str  # "pass", "not_separable", "trapped", "untested" or "fail"
+    verdict: str  # "pass", "not_separable", "trapped", "untested", "unconfirmed" or "fail"
     margin: float | None  # tolerance units (passing draws), see the module docstring
     seconds: float
-    message: str = ""
+    message: str = ""  # a failing draw's rows; an untested or unconfirmed draw's reason
     pinned: bool = False  # one of the property's pinned presets (run first, as explicit examples)
+    explicit: bool = False  # one of the property's explicit settings (run in every tier)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,11 @@ class PropertyOutcome:
         return sum(d.verdict == "untested" for d in self.draws)
 
     @property
+    def unconfirmed(self) -> int:
+        """Draws with a named outcome of their own (module docstring)."""
+        return sum(d.verdict == "unconfirmed" for d in self.draws)
+
+    @property
     def worst_margin(self) -> float | None:
         ms = [d.margin for d in self.draws if d.margin is not None]
         return min(ms) if ms else None
@@ -125,6 +136,7 @@ class PropertyOutcome:
             "not_separable": self.not_separable,
             "trapped": self.trapped,
             "untested": self.untested,
+            "unconfirmed": self.unconfirmed,
             "worst_margin": _jsonable(self.worst_margin),
             "minimal_failing": _jsonable(self.minimal_failing),
             "replay": (
@@ -142,6 +154,8 @@ class PropertyOutcome:
                     "margin": _jsonable(d.margin),
                     "seconds": round(d.seconds, 3),
                     "pinned": d.pinned,
+                    "explicit": d.explicit,
+                    **({"note": d.message} if d.verdict in ("untested", "unconfirmed") else {}),
                 }
                 for d in self.draws
             ],
@@ -157,13 +171,23 @@ class PropertyFailure(AssertionError):
 CONTRADICTING = ("discrepancy", "unconfirmed")
 
 
+def _own_outcome(e: Evidence) -> bool:
+    """An ``unconfirmed`` row that names an outcome of its own (``details["outcome"]``)."""
+    return e.status == "unconfirmed" and bool(e.details.get("outcome"))
+
+
 def classify(rows: Sequence[Evidence]) -> str:
     """``"fail"`` if a row failed or is a ``discrepancy`` / ``unconfirmed`` finding
-    (:data:`CONTRADICTING`); ``"untested"`` if a row is ``untested``; ``"trapped"`` if a
+    (:data:`CONTRADICTING`) that names no outcome of its own; ``"unconfirmed"`` if it names one
+    (``details["outcome"]``); ``"untested"`` if a row is ``untested``; ``"trapped"`` if a
     ``skipped`` row says training was trapped (``details["trapped"]``); ``"not_separable"`` if a
     row is otherwise ``skipped``; else ``"pass"``."""
-    if not rows or any(not e.passed or e.status in CONTRADICTING for e in rows):
+    if not rows or any(
+        not e.passed or (e.status in CONTRADICTING and not _own_outcome(e)) for e in rows
+    ):
         return "fail"
+    if any(_own_outcome(e) for e in rows):
+        return "unconfirmed"
     if any(e.status == "untested" for e in rows):
         return "untested"
     if any(e.status == "skipped" and e.details.get("trapped") for e in rows):
@@ -212,6 +236,16 @@ def _describe(rows: Sequence[Evidence], error: str | None) -> str:
         return error.splitlines()[0]
     bad = [e for e in rows if not e.passed] or list(rows)
     return "; ".join(e.describe()[:400] for e in bad[:3])
+
+
+def _reason(rows: Sequence[Evidence], verdict: str) -> str:
+    """An unconfirmed draw's outcome and why; an untested draw's first reason (one line)."""
+    for e in rows:
+        if verdict == "unconfirmed" and _own_outcome(e):
+            return f"{e.details['outcome']}: {e.details.get('why', '')}"[:300]
+        if verdict == "untested" and e.status == "untested":
+            return str(e.details.get("why", ""))[:300]
+    return ""
 
 
 @contextlib.contextmanager
@@ -270,7 +304,8 @@ def run_property(
     on which modules are imported (:func:`source_constants_pinned`; ``pin_source_constants=False``
     is its negative control).  ``include_pinned=False`` leaves the pinned presets out (the report:
     its checks run at the presets themselves, so a pinned draw would only repeat their rows); the
-    drawn settings are the same either way (explicit examples do not move Hypothesis's draws)."""
+    property's ``explicit`` settings run in either case, after the pinned ones; the drawn settings
+    are the same either way (explicit examples do not move Hypothesis's draws)."""
     from hypothesis import HealthCheck, Phase, assume, example, given, settings
     from hypothesis import seed as hypothesis_seed
 
@@ -296,13 +331,16 @@ def run_property(
         else:
             rows, error = run_check_safely(prop.check, quick=quick, seed=seed, **setting)
         verdict = "fail" if error else classify(rows)
+        n_pinned = len(prop.pinned) if include_pinned else 0
+        first = not phase["shrinking"]
         d = Draw(
             dict(setting),
             verdict,
             margin(rows) if verdict == "pass" else None,
             time.perf_counter() - t0,
-            _describe(rows, error) if verdict == "fail" else "",
-            pinned=include_pinned and not phase["shrinking"] and len(draws) < len(prop.pinned),
+            _describe(rows, error) if verdict == "fail" else _reason(rows, verdict),
+            pinned=first and len(draws) < n_pinned,
+            explicit=first and n_pinned <= len(draws) < n_pinned + len(prop.explicit),
         )
         if phase["shrinking"]:
             shrink_draws += 1
@@ -321,7 +359,7 @@ def run_property(
 
     phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if shrink else [])
     test = given(strategy)(body)
-    for pinned in reversed(prop.pinned if include_pinned else ()):
+    for pinned in reversed((*(prop.pinned if include_pinned else ()), *prop.explicit)):
         test = example(pinned)(test)
     test = hypothesis_seed(DRAW_SEED)(test)
     test = settings(

@@ -127,7 +127,12 @@ def verdict_html(outcomes: Sequence[Outcome], verdict: str) -> list[str]:
 
 
 def _draw_note(d: dict[str, Any]) -> str:
-    note = ("pinned, " if d.get("pinned") else "") + str(d.get("verdict"))
+    """One draw's note: pinned / explicit, its verdict, an unconfirmed or untested draw's
+    reason, its seconds."""
+    note = ("pinned, " if d.get("pinned") else "") + ("explicit, " if d.get("explicit") else "")
+    note += str(d.get("verdict"))
+    if d.get("note"):
+        note += f": {d['note']}"
     return note + (f", {d['seconds']:.1f} s" if d.get("seconds") is not None else "")
 
 
@@ -154,6 +159,7 @@ def _prop_rows(properties: Sequence[dict[str, Any]]) -> list[list[str]]:
                 str(p["not_separable"]),
                 str(p.get("trapped") or 0),
                 str(p.get("untested") or 0),
+                str(p.get("unconfirmed") or 0),
                 fmt_value(p["worst_margin"]) if p.get("worst_margin") is not None else "",
                 _seconds(p),
                 (
@@ -172,7 +178,10 @@ PROPERTY_BLURB = (
     "same draws every run), trains at each and asserts the TRAIN contract. Margin: "
     "tolerance units inside the band and outside the nearest named alternative. Seconds: "
     "task time of the drawn settings (in brackets: with the pinned presets, whose models "
-    "the checks share)."
+    "the checks share). Untested: not testable at our training scale (the note says what was "
+    "reached and what is needed); unconfirmed: an outcome of its own that contradicts our "
+    "extrapolation of the claim to a setting the paper did not train (the note names it). "
+    "Explicit settings run in every tier."
 )
 PROPERTY_HEAD = [
     "property",
@@ -181,6 +190,7 @@ PROPERTY_HEAD = [
     "not separable",
     "trapped",
     "untested",
+    "unconfirmed",
     "worst margin",
     "s drawn (all)",
     "minimal failing setting",

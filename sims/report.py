@@ -380,6 +380,7 @@ def _property_summary(rec: dict[str, Any]) -> dict[str, Any]:
         "not_separable",
         "trapped",
         "untested",
+        "unconfirmed",
         "worst_margin",
         "minimal_failing",
         "replay",

@@ -40,6 +40,7 @@ from sims.verify import (
     declared_checks,
     run_check_safely,
     run_control,
+    tier_checks,
     verify_result,
 )
 from theory.common.protocols import Result
@@ -229,12 +230,14 @@ def run_parallel(
     are in the task that trained it) and, where ``waited`` is given, recorded there by task key."""
     from tqdm.auto import tqdm
 
-    checks = list(dict.fromkeys(p for r in todo for p in r.checks))
+    checks = list(dict.fromkeys(p for r in todo for p in tier_checks(r, quick=quick)))
     tasks = [Task("check", p, p, check_task, (p, quick, seed)) for p in checks]
     tasks += [Task("figure", p, p, draw_figure, (p, quick, seed)) for p in figure_paths]
     cmemo = control_memo if control_memo is not None else {}
     if controls:
         for c in declared_checks(todo).values():
+            if quick and c.tier == "full":
+                continue
             for fault in c.faults:
                 key = control_key(c.path, fault)
                 tasks.append(Task("control", key, c.path, control_task, (c, fault, quick, seed)))
@@ -250,8 +253,12 @@ def run_parallel(
     pngs: dict[str, tuple[bytes | None, str | None]] = {}
     fig_times: dict[str, float] = {}
     waiting: dict[str, set[str]] = {
-        r.id: {c.path for c in r.checks}
-        | ({control_key(c.path, f) for c in r.checks for f in c.faults} if controls else set())
+        r.id: {c.path for c in tier_checks(r, quick=quick)}
+        | (
+            {control_key(c.path, f) for c in tier_checks(r, quick=quick) for f in c.faults}
+            if controls
+            else set()
+        )
         for r in todo
     }
     bar = tqdm(

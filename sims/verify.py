@@ -49,6 +49,7 @@ __all__ = [
     "parse_setting_value",
     "declared",
     "setting_for",
+    "tier_checks",
 ]
 
 #: What one check call produced: its evidence rows, the error text if it raised (else ``None``).
@@ -183,6 +184,12 @@ def declared_checks(results: Sequence[Result]) -> dict[str, Check]:
                 fixed=c.fixed,
             )
     return out
+
+
+def tier_checks(result: Result, *, quick: bool) -> tuple[Check, ...]:
+    """The declared checks of ``result`` that run at this tier: every one with ``quick=False``;
+    with ``quick=True`` all but those of tier ``full`` (they add no row to a quick run)."""
+    return tuple(c for c in result.checks if not (quick and c.tier == "full"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,7 +443,8 @@ def verify_result(
     control_memo: dict[str, ControlRun] | None = None,
     setting: Any = None,
 ) -> Outcome:
-    """Run every check of ``result``; exceptions become recorded errors.
+    """Run every check of ``result`` at this tier (:func:`tier_checks`); exceptions become
+    recorded errors.
 
     ``setting`` (a settings-first result only: :func:`build_setting`) runs every check at it but
     the ones declared fixed, which run at their own and say so; no memo is used for those.
@@ -453,7 +461,8 @@ def verify_result(
     t0 = time.perf_counter()
     if setting is not None and not result.settings_first:
         raise TypeError(f"{result.id} takes keyword overrides, not a Setting")
-    for path in result.checks:
+    checks = tier_checks(result, quick=quick)
+    for path in checks:
         t1 = time.perf_counter()
         kw = dict((overrides or {}).get(path, {}))
         moved = setting is not None and path.takes_setting and not path.fixed
@@ -472,7 +481,7 @@ def verify_result(
             errors.append(err)
     runs: list[ControlRun] = []
     if controls:
-        for check in dict.fromkeys(result.checks):
+        for check in dict.fromkeys(checks):
             kw = dict((overrides or {}).get(check.path, {}))
             moved = setting is not None and check.takes_setting and not check.fixed
             for fault in check.faults:

@@ -4,11 +4,12 @@ negative control is rejected.
 Each declared :class:`~theory.common.protocols.Check` of a registered result is run once (shared
 by the results that list it) and must end with its ``expect`` status (``pass`` unless declared
 otherwise); each of its ``faults`` reruns the check with that planted fault, and some
-non-informational row must fail.  Checks declared in the ``thorough`` tier run only under
-``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside their slice
-and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).  Every
-row's claim is a registered one; a PAPER row's number stands in its claim's quote and the quote in
-the paper (where the texts are present); a DERIVED row's number in the docs section it cites.
+non-informational row must fail.  Checks declared in the ``thorough`` or ``full`` tier run only
+under ``HYPOTHESIS_PROFILE=thorough``.  Tests that assert more than pass/fail live beside their
+slice and may reuse these runs through the ``declared_run`` fixture (``tests/conftest.py``).
+Every row's claim is a registered one; a PAPER row's number stands in its claim's quote and the
+quote in the paper (where the texts are present); a DERIVED row's number in the docs section it
+cites.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ pytestmark = pytest.mark.xdist_group("registry")
 
 def _marks(check: Check) -> list[pytest.MarkDecorator]:
     marks = [pytest.mark.result(rid) for rid in dict.fromkeys(RESULTS_OF[check.path])]
-    if check.tier == "thorough":
+    if check.tier in ("thorough", "full"):
         marks.append(pytest.mark.thorough)
     if check.path.startswith("sims."):
         marks.append(pytest.mark.train)

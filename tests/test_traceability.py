@@ -125,3 +125,21 @@ def test_readme_lists_every_result() -> None:
     readme = (ROOT / "README.md").read_text()
     missing = [r.id for r in all_results() if f"`{r.id}`" not in readme]
     assert not missing, f"README table is stale; missing {missing}"
+
+
+def test_docs_name_no_machine_path() -> None:
+    """No page in docs/ nor the README names an absolute path of one machine (a run log, a
+    scratch script): a reader of a clone has none of them (``~/.cache/icl-verify``, the documented
+    cache, is not one)."""
+    import re
+
+    machine = re.compile(r"(?<![\w.~])/(?:work|home|root|tmp|Users|mnt|scratch)/[\w.-]")
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    found = [
+        f"{p.relative_to(ROOT)}:{i}: {m.group(0)}"
+        for p in pages
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if (m := machine.search(line))
+    ]
+    assert not found, "absolute machine paths in docs:\n" + "\n".join(found)
+    assert machine.search("see /work/runs/s20/x.py") and not machine.search("~/.cache/icl-verify")

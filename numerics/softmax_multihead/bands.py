@@ -6,11 +6,11 @@ from typing import Any
 
 import sympy as sp
 
-from numerics.testing import close_agreement
+from numerics.testing import MC_POWER, Z_MC, close_agreement
 from theory.common.backend import dual
 from theory.common.protocols import Evidence
 
-__all__ = ["band", "printed", "spec_bayes_limit"]
+__all__ = ["band", "mc_sign", "printed", "spec_bayes_limit"]
 
 
 def band(
@@ -46,6 +46,53 @@ def band(
         error=float(err) if err == err else float("inf"),
         passed=bool(ok),
         details=details or {},
+    )
+
+
+#: Relative float64 round-off of a risk computed as a sum of O(1) terms (:func:`mc_sign`'s floor).
+ROUNDOFF_RTOL = 1e-12
+
+
+def mc_sign(
+    name: str,
+    mean: float,
+    se: float,
+    n: int,
+    *,
+    negative: bool,
+    scale: float,
+    z: float = Z_MC,
+    details: dict[str, Any] | None = None,
+) -> Evidence:
+    """MC, one-sided, for a paired difference of risks: ``negative=True`` passes when the mean is
+    negative beyond ``z`` standard errors (``mean ≤ −z·se``; error ``2 + mean/(z·se)``, ≤ 1 iff it
+    passes), ``negative=False`` when it is not (``mean ≥ −z·se``; error ``−mean/(z·se)``); both
+    with the power check ``se ≤ 2 % of scale`` (``scale``: the risk the difference is of).  The
+    tolerance has a round-off floor of :data:`ROUNDOFF_RTOL` times ``scale``: two predictors that
+    are the same up to float64 round-off differ by nothing, however small their paired se."""
+    tol = z * se + ROUNDOFF_RTOL * scale
+    if not (se >= 0 and scale > 0):
+        raise ValueError(f"{name}: needs se >= 0 and scale > 0, got se={se}, scale={scale}")
+    err = 2 + mean / tol if negative else -mean / tol
+    powered = se <= MC_POWER * scale
+    ok = (mean <= -tol if negative else mean >= -tol) and powered
+    return Evidence(
+        name=name,
+        kind="MC",
+        predicted=f"< -{z:g} se (negative)" if negative else f">= -{z:g} se (no gain)",
+        observed=float(mean),
+        tolerance=float(tol),
+        error=max(float(err), 0.0),
+        passed=bool(ok),
+        se=float(se),
+        scale=float(scale),
+        details={
+            "n": int(n),
+            "z": z,
+            "z_observed": mean / se if se > 0 else 0.0,
+            "power_ok": powered,
+            **(details or {}),
+        },
     )
 
 

@@ -289,3 +289,48 @@ def test_report_shows_trained_claims_over_seeds(
     assert "seed 1: rival 1.5 I" in section
     html_text = (tmp_path / "rep" / "report.html").read_text()
     assert "Trained claims over seeds" in html_text and "seed 1: rival 1.5 I" in html_text
+
+
+def test_full_tier_checks_run_only_in_the_full_tier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check declared ``tier="full"`` adds no row (and is not called) in a quick run, its
+    declared controls neither; with ``quick=False`` it runs like any other check."""
+    from sims.verify import tier_checks
+    from theory.common.protocols import Check
+
+    (tmp_path / "tier_checks.py").write_text(
+        textwrap.dedent("""
+        from numerics.testing import float_agreement
+        CALLS = []
+        def always(*, quick=True, seed=0):
+            return [float_agreement("a == a", 1.0, 1.0)]
+        def full_only(*, quick=True, seed=0, fault_x=None):
+            CALLS.append(quick)
+            return [float_agreement("b == b", 2.0, 2.0 if fault_x is None else 3.0)]
+    """)
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import tier_checks as mod  # type: ignore[import-not-found]
+
+    full = Check("tier_checks:full_only", tier="full", faults={"x": {"fault_x": True}})
+    r = Result(
+        id="fake:tiers",
+        kind="identity",
+        summary="t",
+        source="t",
+        checks=("tier_checks:always", full),
+    )
+    assert tier_checks(r, quick=True) == ("tier_checks:always",)
+    assert tier_checks(r, quick=False) == r.checks
+    quick = verify_result(r, quick=True, controls=True)
+    assert [e.name for e in quick.evidence] == ["a == a"] and not quick.controls
+    assert quick.passed and mod.CALLS == []
+    full_run = verify_result(r, quick=False, controls=True)
+    assert [e.name for e in full_run.evidence] == ["a == a", "b == b"]
+    assert [c.rejected for c in full_run.controls] == [True] and mod.CALLS == [False, False]
+    monkeypatch.setattr(registry, "all_results", lambda: (r,))
+    write_report(tmp_path / "rep", progress=False, figures=False)
+    data = json.loads((tmp_path / "rep" / "results.json").read_text())
+    assert [e["name"] for e in data["results"][0]["evidence"]] == ["a == a"]
+    assert mod.CALLS == [False, False]

@@ -239,3 +239,91 @@ def test_every_pinned_preset_is_a_declared_checks_defaults() -> None:
             assert off_defaults(p.check, pin) == [], (p.id, pin)
     p = all_properties()[0]
     assert off_defaults(p.check, {**p.pinned[0], "d": 99}) == ["d"]
+
+
+def test_classify_an_outcome_of_its_own() -> None:
+    """An ``unconfirmed`` row that names its outcome (``details["outcome"]``) is that outcome,
+    counted apart (never a pass); without a name it fails the draw; a failed row beside it still
+    fails the draw."""
+    from numerics.testing import with_verdict
+    from theory.common.protocols import Claim
+
+    claim = Claim(where="Obs 2", quote="q", provenance="paraphrase")
+    row = _check(d=6)[0]
+    named = with_verdict(row, "unconfirmed", why="sharp head", claim=claim, outcome="sharp head")
+    bare = with_verdict(row, "unconfirmed", why="sharp head", claim=claim)
+    assert classify([named, _check(d=2)[0]]) == "unconfirmed"
+    assert classify([bare]) == "fail"
+    assert classify([named, _check(d=6)[0]]) == "fail"
+
+
+def _outcome_check(*, quick: bool = True, seed: int = 0, d: int = 2):
+    """d = 3 ends in a named outcome of its own; every other d passes."""
+    from numerics.testing import with_verdict
+    from theory.common.protocols import Claim
+
+    if d != 3:
+        return _check(d=min(d, 2))
+    claim = Claim(where="Obs 2", quote="q", provenance="paraphrase")
+    return [with_verdict(_check(d=6)[0], "unconfirmed", why="why", claim=claim, outcome="toy")]
+
+
+_MOD.outcome_check = _outcome_check  # type: ignore[attr-defined]
+
+
+def test_explicit_settings_run_in_every_tier_and_outcomes_are_counted() -> None:
+    """``explicit`` settings run after the pinned presets, with or without them (the report drops
+    only the pinned ones); a draw with an outcome of its own is counted, noted and not a fail."""
+    prop = TrainedProperty(
+        result="zfb24:thm4",
+        name="toy-explicit",
+        check=f"{_MOD.__name__}:outcome_check",
+        strategy=f"{_MOD.__name__}:settings_small",
+        pinned=({"d": 1},),
+        explicit=({"d": 3},),
+    )
+    _MOD.settings_small = lambda: st.fixed_dictionaries({"d": st.integers(1, 4)})  # type: ignore
+    for include in (True, False):
+        out = run_property(prop, examples=3, shrink=False, include_pinned=include)
+        flags = [(d.setting, d.pinned, d.explicit) for d in out.draws][: 1 + include]
+        want = [({"d": 1}, True, False)] if include else []
+        assert flags == [*want, ({"d": 3}, False, True)]
+        assert out.passed and out.unconfirmed >= 1
+        rec = out.to_json()
+        assert rec["unconfirmed"] == out.unconfirmed
+        noted = [s for s in rec["settings"] if s["verdict"] == "unconfirmed"]
+        assert noted and noted[0]["note"].startswith("toy: ")
+
+
+def test_report_section_lists_outcomes_per_draw() -> None:
+    """ "Trained claims over settings" lists each draw's outcome: an unconfirmed or untested draw
+    with its note, an explicit setting marked, and the counts in their columns."""
+    from sims.render_sections import PROPERTY_HEAD, properties_md
+
+    rec = {
+        "result": "hpcy25:obs1",
+        "property": "p",
+        "drawn": 3,
+        "passed": 1,
+        "not_separable": 0,
+        "trapped": 0,
+        "untested": 1,
+        "unconfirmed": 1,
+        "worst_margin": 0.5,
+        "minimal_failing": None,
+        "seconds": 3.0,
+        "seconds_drawn": 3.0,
+        "settings": [
+            {"setting": {"H": 3}, "verdict": "pass", "seconds": 1.0, "explicit": True},
+            {"setting": {"H": 4}, "verdict": "untested", "seconds": 1.0, "note": "3481 steps"},
+            {"setting": {"H": 3}, "verdict": "unconfirmed", "seconds": 1.0, "note": "sharp head"},
+        ],
+    }
+    md = "\n".join(properties_md([rec]))
+    row = next(line for line in md.splitlines() if line.startswith("| hpcy25:obs1/p"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    head = dict(zip(PROPERTY_HEAD, cells, strict=True))
+    assert (head["untested"], head["unconfirmed"]) == ("1", "1")
+    drawn = head["settings drawn"]
+    assert "explicit, pass" in drawn and "untested: 3481 steps" in drawn
+    assert "unconfirmed: sharp head" in drawn

@@ -28,7 +28,9 @@ class TrainedProperty:
     replaces those fields of the check's declared setting; an older check takes them as keyword
     parameters.  ``strategy`` is a zero-argument function (or its path) returning a Hypothesis
     strategy of such dicts drawn from the theorem's hypotheses; ``pinned`` settings (the paper's
-    presets) are always tried first.  The runner
+    presets, the check's own defaults) are always tried first, and ``explicit`` settings next, in
+    every tier (the report leaves the pinned presets out, whose rows its own checks show, but runs
+    the explicit ones).  The runner
     (:mod:`sims.properties`) calls the check at each drawn setting and asserts the TRAIN contract
     (within tolerance of the prediction, outside each named alternative, started >= 3 units
     away); a draw whose rows are ``skipped`` (alternatives not separable within the budget) is
@@ -41,6 +43,7 @@ class TrainedProperty:
     check: Any  # the trained check (function, or "package.module:function")
     strategy: Any  # zero-argument function (or its path) -> hypothesis strategy of setting dicts
     pinned: tuple[dict[str, Any], ...] = ()  # the paper's presets, tried as explicit examples
+    explicit: tuple[dict[str, Any], ...] = ()  # settings tried in every tier, the report's too
     examples: int = 5  # default pytest tier (derandomised)
     thorough_examples: int = 50  # HYPOTHESIS_PROFILE=thorough
     report_examples: int = 3  # icl-verify report --quick

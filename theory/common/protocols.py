@@ -109,8 +109,10 @@ STATUS_KEYS: dict[str, str] = {
     "skipped": "skipped",
 }
 #: Test tiers of a declared check: ``default`` runs in the default pytest, ``thorough`` only under
-#: ``HYPOTHESIS_PROFILE=thorough``.  The report runs every check whatever its tier.
-TIERS = ("default", "thorough")
+#: ``HYPOTHESIS_PROFILE=thorough``; the report runs both whatever its mode.  ``full`` runs only in
+#: the full tier: ``icl-verify report --full`` / ``check --full`` (``quick=False``) and, in pytest,
+#: under ``HYPOTHESIS_PROFILE=thorough``; the quick report adds no row for it.
+TIERS = ("default", "thorough", "full")
 
 #: Where a claim a row compares with comes from -- a statement about the *printed paper*, not
 #: about its OCR copy.
@@ -366,7 +368,8 @@ class Check(str):
       check with those keyword arguments (a planted fault) and the rerun must fail.  Values are
       literals, objects, or :class:`Ref` strings;
     * ``expect`` -- the status the check is expected to have (:data:`STATUSES` but ``fail``);
-    * ``tier`` -- the test tier (:data:`TIERS`) in which the registry test runs it.
+    * ``tier`` -- the test tier (:data:`TIERS`) in which the registry test runs it (``full``: and
+      only the full tier of the report runs it).
 
     >>> c = Check("numerics.x:check_y", faults={"doubled": {"fault_scale": 2.0}})
     >>> c == "numerics.x:check_y", c.path, sorted(c.faults)

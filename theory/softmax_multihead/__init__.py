@@ -173,6 +173,9 @@ SECTIONS: dict[str, str] = {
     "optimality": "Theorem 4.2, App. D (D.19)-(D.36): optimality over Theta, GD/DGD/Bayes risks",
     "flow": "App. B (B.1)-(B.18): the two-head gradient flow, its phases; Obs. 2 by the flow",
     "extensions": "§5 (5.2)-(5.6), Defs. 5.1-5.2, Tables 1-2, Fig. 8; App. A.4 formulas",
+    "sharp_head": "§3 Observation 2 and §4.2 (4.4)-(4.5) at H >= 3 [derived]: a sharp head beside "
+    "the homogeneous pair lowers the true risk (numerics: the pattern family's risk landscape; "
+    "sims: the paper-recipe training route)",
     "appa": "App. A.4 softmax-norm concentration, Fig. 20 (numerics checks; formulas in "
     "extensions)",
 }

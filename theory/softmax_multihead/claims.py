@@ -95,6 +95,18 @@ CLAIMS: dict[str, Claim] = {
             (3, "| Head 3 | -0.0837 | 0.0927 | 0.0152 | -2.8739 | 4.7399 |"),
         )
     },
+    # Observation 2's homogeneous KQ at a drawn setting (d, L, sigma2) the paper did not train: the
+    # paper states it of its own trained models (d = 5, L = 40, sigma2 = 0.1; App. A.1 "hold for
+    # all models"); reading it at other settings is our extrapolation, so a trained sharp head
+    # there is `unconfirmed`, never a discrepancy (sims.checks.softmax_multihead.sharp_head).
+    "obs2-homogeneous-at-other-settings": Claim(
+        where="§1 and §3 (Observation 2, homogeneous KQ scaling), read at settings (d, L, σ²) the "
+        "paper did not train: the extrapolation is ours (the paper trains d = 5, L = 40, σ² = 0.1)",
+        quote="In the trained model, the diagonal KQ weights across all heads are nearly "
+        "homogeneous in magnitude",
+        provenance="paraphrase",
+        spec="001 R0 (Observation 2)",
+    ),
 }
 
 #: The paper's training scale for §3, what a seed-trap fraction would have to be measured at.

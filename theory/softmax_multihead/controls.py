@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from theory.common.protocols import Check, Ref
 
-__all__ = ["OBS1_ALTERNATIVES", "OBS1_FAULTS", "VGD_FAULTS", "NONISO_FAULTS", "BOUND_VALUES"]
+__all__ = [
+    "OBS1_ALTERNATIVES",
+    "OBS1_FAULTS",
+    "VGD_FAULTS",
+    "NONISO_FAULTS",
+    "BOUND_VALUES",
+    "SHARP_HEAD_FAULTS",
+]
 
 OBS1_ALTERNATIVES = (
     "L = ∞ (finite-L term dropped): 1",
@@ -53,3 +60,10 @@ BOUND_VALUES = Check(
         },
     },
 )
+#: the sharp head's risk landscape: the context labels without noise (the units row against R_D*
+#: fails), the added head held at the pair's |ω| (L̃'s homogeneous optimum (4.4): the gain and
+#: |ω| rows fail)
+SHARP_HEAD_FAULTS = {
+    "noise_left_out_of_labels": {"fault_noiseless_labels": True},
+    "extra_head_held_homogeneous": {"fault_homogeneous_extra": True},
+}

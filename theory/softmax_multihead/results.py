@@ -7,6 +7,7 @@ from theory.softmax_multihead.controls import (
     BOUND_VALUES,
     NONISO_FAULTS,
     OBS1_FAULTS,
+    SHARP_HEAD_FAULTS,
     VGD_FAULTS,
 )
 
@@ -293,6 +294,32 @@ RESULTS: tuple[Result, ...] = (
         figures=("sims.figures.softmax_multihead:fig_22",),
     ),
     Result(
+        id="hpcy25:sharp-head",
+        kind="derived",
+        summary="H >= 3: one sharp head (kernel scale far above the pair's, small mu) beside the "
+        "best homogeneous +/- pair lowers the true risk; at H = 2 the +/- pair is optimal",
+        source="[hpcy25] §3 Observation 2, §4.2 (4.4)-(4.5), Theorem 4.2 (true risk vs L-tilde)",
+        spec="001 R0, R3 (homogeneity optimal for L-tilde only)",
+        statement="R(best pair + optimised third head) - R(best pair + dummy) < 0 at "
+        "(5, 40, 0.1) and (3, 25, 0.05)",
+        checks=(
+            Check(
+                "numerics.softmax_multihead.checks_sharp_head:check_sharp_head_mc",
+                faults=SHARP_HEAD_FAULTS,
+            ),
+            Check(
+                "numerics.softmax_multihead.checks_sharp_head:check_sharp_head_mc_low_noise",
+                faults=SHARP_HEAD_FAULTS,
+            ),
+            Check(
+                "sims.checks.softmax_multihead:check_sharp_head_train",
+                faults={"sharp_head_removed": {"fault_ablate_sharp_head": True}},
+                tier="full",
+            ),
+        ),
+        derived=True,
+    ),
+    Result(
         id="hpcy25:eq4.12",
         kind="equation",
         summary="single head: Ltilde optimum omega = 1/sqrt(d) vs exact-risk optimum 0.5-0.55 (NW)",
@@ -411,21 +438,24 @@ RESULTS: tuple[Result, ...] = (
 
 #: Trained claims at any setting: the Obs-1 pattern and manifold position, and (4.3) against
 #: vanilla GD, at settings drawn from the hypotheses (d ≤ 8, L ≤ 64 in Prop. 4.1's regime,
-#: σ² ∈ [0, 1], H ∈ {2, 3, 4}: (4.3) draws all three head counts (``hpcy25_vgd_heads_settings``);
-#: Obs. 1 draws H = 2: at H ≥ 3 drawn runs settle with a contributing head off the pattern, half
-#: of them at paper-scale training too (a sharp low-weight head breaking Obs. 2's homogeneity,
-#: docs/papers/softmax_multihead.md, "Paper-scale continuation")), the presets pinned.  At
-#: a drawn setting the trained ⟨ω, μ⟩ is compared with its finite-ω prediction (the exact-risk
-#: optimal OV scale at the trained heads, derived) and with 1/κ where resolvable; a run that did
-#: not converge within the step bound is reported ``skipped`` with its numbers
-#: (docs/papers/softmax_multihead.md, "Trained claims at any setting").
+#: σ² ∈ [0, 1], H ∈ {2, 3, 4}), the presets pinned.  Obs. 1's H ≥ 3 example at the paper's setting
+#: (5, 40, 0.1, 3) runs in every tier, the report's included.  A drawn H ≥ 3 Obs-1 run is on the
+#: pattern (the TRAIN contract), a stable sharp head (its own outcome, ``unconfirmed`` against our
+#: extrapolation of Obs. 2 to settings the paper did not train; a ``fail`` where the landscape
+#: route of ``hpcy25:sharp-head`` finds no gain) or unconverged at the budget (``untested``)
+#: (``sims.checks.softmax_multihead.sharp_head.drawn_outcome``).  At a drawn setting the trained
+#: ⟨ω, μ⟩ is compared with its finite-ω prediction (the exact-risk optimal OV scale at the trained
+#: heads, derived) and with 1/κ where resolvable; a run that did not converge within the step
+#: bound is reported ``skipped`` with its numbers (docs/papers/softmax_multihead.md, "Trained
+#: claims at any setting").
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
         result="hpcy25:obs1",
         name="manifold-any-setting",
         check="sims.checks.softmax_multihead:check_obs1_train",
-        strategy="theory.strategies.softmax_multihead:hpcy25_trained_settings_two_heads",
+        strategy="theory.strategies.softmax_multihead:hpcy25_obs1_regime_settings",
         pinned=({"d": 5, "L": 40, "sigma2": 0.1, "H": 2},),
+        explicit=({"d": 5, "L": 40, "sigma2": 0.1, "H": 3},),
     ),
     TrainedProperty(
         result="hpcy25:eq4.3",

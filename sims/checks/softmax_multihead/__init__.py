@@ -6,6 +6,8 @@ per paper section (keys of :data:`theory.softmax_multihead.SECTIONS`):
 * :mod:`.manifold` -- §4.2 (4.3) against vanilla GD (any setting), the finite-ω prediction of
   ⟨ω, μ⟩ [derived] and its ω → 0 limit row, m vs m*(ω̄) (4.6), the single head (4.12);
 * :mod:`.extensions` -- §5 length generalisation, non-isotropic P, multi-task;
+* :mod:`.sharp_head` -- the sharp head at H ≥ 3 [derived]: the paper-recipe training route and
+  the outcomes of a drawn H ≥ 3 Obs-1 run;
 * :mod:`.training` -- §3 training at any setting: validators, the derived recipe, convergence,
   separability and traps;
 * :mod:`.evidence` -- the trained-row builders those share (pattern metrics, risks, seeds,
@@ -57,6 +59,7 @@ from sims.checks.softmax_multihead.observations import (
     seed_outcomes,
     setting_rows,
 )
+from sims.checks.softmax_multihead.sharp_head import check_sharp_head_train
 from sims.checks.softmax_multihead.training import (
     M_GAP_UNITS,
     MUST_RESOLVE_L,
@@ -104,5 +107,6 @@ __all__ = [
     "check_def5_1_train",
     "check_obs2_train_seeds",
     "check_eq4_3_train_vgd",
+    "check_sharp_head_train",
     "seed_claim_row",
 ]

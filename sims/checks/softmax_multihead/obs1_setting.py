@@ -1,7 +1,8 @@
 """[hpcy25] §3 Observations 1-2 at any setting ``d, L, sigma2, H``: one seed's trained pattern
 and manifold rows of a drawn setting (:func:`setting_rows`) and their fold over seeds
 (:func:`obs1_at_setting`), for ``check_obs1_train`` (re-exported by :mod:`.observations`).  The
-heads the pattern rows judge are the contributing ones (:mod:`.heads`)."""
+heads the pattern rows judge are the contributing ones (:mod:`.heads`); an H ≥ 3 run off the
+pattern is a stable sharp head or unconverged at the budget (:func:`.sharp_head.drawn_outcome`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from sims.checks.softmax_multihead import evidence as ev_
 from sims.checks.softmax_multihead import manifold as mf_
 from sims.checks.softmax_multihead import training as tr_
 from sims.checks.softmax_multihead.heads import inject_offpattern_head, judge_heads
+from sims.checks.softmax_multihead.sharp_head import drawn_outcome
 from sims.config import TrainConfig
 from sims.experiments.softmax_multihead import HpcyExperiment, setting_experiment, trained_setting
 from sims.experiments.softmax_multihead_stop import InvariantStop
@@ -186,7 +188,11 @@ def setting_rows(
     rows = tr_.trapped_rows(ev + pair, trap, seed) if trap else ev + pair
     if origin:  # every pattern row of a model that never moved measures the start
         rows = tr_.trapped_rows(rows, origin, seed)
-    return tr_.converged_or_skipped(rows, res, stop, schedule, batch=cfg.batch_size)
+    rows = tr_.converged_or_skipped(rows, res, stop, schedule, batch=cfg.batch_size)
+    if H < 3 or double_softmax or fault_prediction is not None or fault_offpattern_head is not None:
+        return rows
+    # H ≥ 3 off the pattern: a stable sharp head (its own outcome) or unconverged at the budget
+    return drawn_outcome(rows, m, res, exp, seed=seed, steps=steps, step_bound=cfg.steps)
 
 
 def obs1_at_setting(

@@ -134,14 +134,33 @@ class Alternative:
     name: str
     rule: Callable[[float, Setting], float] | None = None
 
+    def __post_init__(self) -> None:
+        _BY_NAME.setdefault(self.name, self)
+
     def __repr__(self) -> str:
         return f"Alternative({self.name!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # pickled by name (its rule may be a closure): a process-pool worker gets the same
+        # declared object back from its own import of the declarations
+        return (_named_alternative, (self.name,))
 
     def at(self, w: float, setting: Setting) -> float:
         """The alternative's ω at a row whose prediction is ``w``."""
         if self.rule is None:
             raise ValueError(f"alternative {self.name!r} has no rule: its check computes it")
         return float(self.rule(w, setting))
+
+
+#: Every Alternative built, by name (the declarations build them all at import).
+_BY_NAME: dict[str, Alternative] = {}
+
+
+def _named_alternative(name: str) -> Alternative:
+    """The declared alternative of this name (unpickling: see :meth:`Alternative.__reduce__`)."""
+    if name not in _BY_NAME:
+        import sims.collins24.results  # noqa: F401  (declares every alternative)
+    return _BY_NAME[name]
 
 
 def _sigma2(s: Setting) -> float:

@@ -230,3 +230,18 @@ def test_parallel_report_killed_then_resumed_equals_uninterrupted(
     assert not [p for p in killed.rglob("*.tmp")]
     assert (killed / "results.json").read_bytes() == (serial_ref / "results.json").read_bytes()
     assert json.loads((serial_ref / "results.json").read_text())["pass"]
+
+
+def test_every_declared_check_pickles_with_its_faults_and_setting() -> None:
+    """The report ships each declared check (its setting and fault objects) to worker
+    processes: every one must pickle and come back equal (a lambda in a fault object broke the
+    parallel report once; collins24's Alternative now pickles by name)."""
+    import pickle
+
+    from sims.registry import all_results
+
+    for r in all_results():
+        for c in r.checks:
+            back = pickle.loads(pickle.dumps(c))
+            assert back == c and back.faults.keys() == c.faults.keys(), c.path
+            assert back.at == c.at and back.fixed == c.fixed, c.path

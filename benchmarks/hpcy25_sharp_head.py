@@ -7,7 +7,7 @@
 pattern stop, through the model cache), then continues from that state at the paper's recipe
 ([hpcy25] App. A.1: Adam, lr 1e-3, batch 256) and prints, every ``--every`` steps, one JSON line
 with what the Obs-1 rows judge: ⟨ω, μ⟩ and 1/κ, each head's (ω_h, μ_h), its share of the
-prediction and ablation ΔR (``sims.checks.softmax_multihead.heads``), diag_ratio, ov_ratio, the
+prediction and ablation ΔR (``sims.hpcy25.sec3_heads``), diag_ratio, ov_ratio, the
 |ω| spread of the contributing heads and whether the pattern rows (diag ≥ 0.97, ov ≥ 0.98, sign
 matching, spread ≤ 15 %) would pass.  About 5 min per 200 000 steps on one idle core.
 
@@ -18,7 +18,7 @@ head μ_s k_ω_s (ω_s on a grid), OV scales by least squares on one sample of p
 on an independent one; prints the gain (homogeneous minus with the sharp head) and its standard
 error.  The optima may sit on the grids' edges: the gains are a first look.
 
-Findings (docs/papers/softmax_multihead.md, "Paper-scale continuation") are numbers for the notes;
+Findings (docs/papers/hpcy25.md, "Paper-scale continuation") are numbers for the notes;
 nothing here is asserted.
 """
 
@@ -44,10 +44,10 @@ SHARP_GRID = (0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
 
 
 def _continue(d: int, L: int, sigma2: float, H: int, steps: int, every: int) -> None:
-    from sims.checks.softmax_multihead import evidence as ev_
-    from sims.checks.softmax_multihead.heads import judge_heads
-    from sims.checks.softmax_multihead.obs1_setting import OBS1_PATH, setting_plan
-    from sims.experiments.softmax_multihead import build_model, sample_batch, trained_setting
+    from sims.hpcy25 import evidence as ev_
+    from sims.hpcy25.sec3_heads import judge_heads
+    from sims.hpcy25.sec3_obs1_setting import OBS1_PATH, setting_plan
+    from sims.hpcy25.train import build_model, sample_batch, trained_setting
 
     plan = setting_plan(d=d, L=L, sigma2=sigma2, H=H)  # as check_obs1_train trains the setting
     exp = plan.exp
@@ -96,8 +96,8 @@ def _continue(d: int, L: int, sigma2: float, H: int, steps: int, every: int) -> 
 
 
 def _risk(d: int, L: int, sigma2: float, prompts: int) -> None:
-    from sims.checks.softmax_multihead.heads import ideal_params
-    from sims.experiments.softmax_multihead import HpcyExperiment, load_model, sample_batch
+    from sims.hpcy25.sec3_heads import ideal_params
+    from sims.hpcy25.train import HpcyExperiment, load_model, sample_batch
     from sims.train import make_generator
 
     exp1 = HpcyExperiment(d=d, L=L, sigma2=sigma2, H=1)

@@ -18,7 +18,7 @@ pre-sampled ``torch.randn`` batches for every model, so sampling is not in it:
   circuits), written out literally below.
 * ``ours``: :class:`~sims.models.softmax_attention.SoftmaxAttention` as it is now.
 
-**Full step**: :func:`sims.experiments.softmax_multihead.run` on the presets the trained checks use
+**Full step**: :func:`sims.hpcy25.train.run` on the presets the trained checks use
 (``h1``, ``h2``, ``h4``: batch 128, AdamW, lr schedule, logging, the Obs. 4 snapshot callback,
 sampling included), ``--train-steps`` steps, with ``before`` and ``ours``; per-step wall time.
 
@@ -39,8 +39,8 @@ from unittest import mock
 import torch
 from torch import nn
 
-import sims.experiments.softmax_multihead as smh
-from sims.experiments.softmax_multihead import HpcyExperiment, sample_batch
+import sims.hpcy25.train as smh
+from sims.hpcy25.train import HpcyExperiment, sample_batch
 from sims.models.softmax_attention import SoftmaxAttention
 
 D_IN, L, BATCH, N_BATCHES = 5, 40, 256, 16
@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         module_row(H, args.steps, args.repeats, args.adam)
     if args.train_steps:
         print(
-            f"\nfull step as the trained checks run it: sims.experiments.softmax_multihead.run"
+            f"\nfull step as the trained checks run it: sims.hpcy25.train.run"
             f"(preset, steps={args.train_steps}), batch 128, AdamW, sampling included, best of "
             f"{max(1, args.repeats // 2)}"
         )

@@ -33,7 +33,7 @@ __all__ = [
 #: ``tests/<slug>/``); ``tests/test_layout.py`` asserts that shape for every entry.
 PAPERS: dict[str, str] = {
     "zfb24": "zfb24",
-    "hpcy25": "softmax_multihead",
+    "hpcy25": "hpcy25",
     "zwb24": "zwb24",  # its cross-check uses zfb24's Γ, so it comes after
     "czz24": "czz24",
     "collins24": "collins24",

@@ -109,8 +109,8 @@ def test_hpcy25_tables_are_paper_rows_found_where_they_are_printed(declared_run)
     texts = paper_texts()
     kinds: dict[str, int] = {}
     for path in (
-        "numerics.softmax_multihead.checks_extensions:check_table1_paper",
-        "numerics.softmax_multihead.checks_extensions:check_def5_1_mc",
+        "numerics.hpcy25.sec5_extensions:check_table1_paper",
+        "numerics.hpcy25.sec5_extensions:check_def5_1_mc",
     ):
         rows, error = declared_run(path)
         assert error is None, error

@@ -133,7 +133,7 @@ def check_mp_float(
     """FLOAT: numpy twins of ``mp_stieltjes``, ``ridge_risk_limit``, ``bayes_risk_limit_mp`` vs
     independent 50-digit references (polynomial root, numerical derivative, spec 001 R9's closed
     form of ``R_B∞``), ``rtol = FLOAT_RTOL``; plus spec 001 R9's values of ``R_B∞`` (DERIVED: the
-    paper prints none; derived on ``docs/papers/softmax_multihead.md#derived-values``) to half a
+    paper prints none; derived on ``docs/papers/hpcy25.md#derived-values``) to half a
     unit of their last digit."""
     bayes = fault_bayes_fn or B.bayes_risk_limit_mp
     out = []
@@ -188,7 +188,7 @@ def check_mp_float(
                 name,
                 bayes(xi, v),
                 value,
-                derived_in="docs/papers/softmax_multihead.md#derived-values",
+                derived_in="docs/papers/hpcy25.md#derived-values",
                 spec="001 R9 (Bayes risk D.34–D.36; values)",
                 details=(
                     {

@@ -36,7 +36,7 @@ MODULES = (
     "theory.common.gaussian",
     "theory.common.baselines",
     "theory.zfb24",
-    "theory.softmax_multihead",
+    "theory.hpcy25",
     "theory.zwb24",
     "theory.collins24",
     "theory.czz24",

@@ -57,9 +57,9 @@ def test_validation_keeps_valid_input_and_names_the_parameter() -> None:
     both import paths give the same message."""
     import sympy as sp
 
-    import theory.softmax_multihead as hp
+    import theory.hpcy25 as hp
     import theory.zfb24 as zfb
-    from theory.softmax_multihead import optimality
+    from theory.hpcy25 import appD_optimality as optimality
     from theory.zfb24 import sec3_training as training
 
     assert training.gamma_fn is zfb.gamma_fn and hasattr(training.gamma_fn, "raw")

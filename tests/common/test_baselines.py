@@ -249,7 +249,7 @@ def test_bayes_limit_matches_hpcy25():
     xi = np.array([0.01, 0.125, 0.2, 1.0, 2.0, 10.0])
     s2 = np.array([0.1, 0.1, 3.0, 0.5, 0.01, 1.0])
     try:
-        from theory.softmax_multihead import bayes_risk_limit as hp
+        from theory.hpcy25 import bayes_risk_limit as hp
 
         other = np.array([float(hp(x, v)) for x, v in zip(xi, s2, strict=True)])
     except ImportError:

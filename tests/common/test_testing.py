@@ -165,7 +165,7 @@ def test_close_agreement_requires_a_known_kind() -> None:
     printed = Claim(where="Table 9", quote="| 0.10523 |", provenance="printed")
     T.assert_passed(T.paper_agreement("printed", 0.105234, "0.10523", claim=printed))
     T.assert_fails(T.paper_agreement("printed fault", 0.10524, "0.10523", claim=printed))
-    cite = "docs/papers/softmax_multihead.md#derived-values"
+    cite = "docs/papers/hpcy25.md#derived-values"
     T.assert_passed(T.derived_agreement("derived", 0.105234, "0.105234", derived_in=cite))
     T.assert_fails(T.derived_agreement("derived fault", 0.10524, "0.105234", derived_in=cite))
     for kind in ("PAPER", "DERIVED"):  # those rows carry their claim or their docs page

@@ -263,10 +263,10 @@ def test_fingerprint_follows_the_import_closure_of_compute() -> None:
     names = {p.name for p in cache.module_closure("sims.zfb24.train")}
     assert {"settings.py", "lsa.py", "train.py", "data.py"} <= names
     assert "softmax_attention.py" not in names and "ltb.py" not in names
-    hp = {p.name for p in cache.module_closure("sims.experiments.softmax_multihead")}
+    hp = {p.name for p in cache.module_closure("sims.hpcy25.train")}
     assert "softmax_attention.py" in hp and "lsa.py" not in hp
     assert cache.module_fingerprint("sims.zfb24.train") != cache.module_fingerprint(
-        "sims.experiments.softmax_multihead"
+        "sims.hpcy25.train"
     )
 
 
@@ -278,7 +278,7 @@ def test_fingerprint_holds_the_entry_format_not_the_store() -> None:
     import sims.cache_format
 
     store, fmt = Path(cache.__file__).resolve(), Path(sims.cache_format.__file__).resolve()
-    for m in ("sims.zfb24.train", "sims.experiments.softmax_multihead"):
+    for m in ("sims.zfb24.train", "sims.hpcy25.train"):
         closure = cache.module_closure(m)
         assert store not in closure and fmt not in closure
         assert cache.module_fingerprint(m) == cache._hash_sources([*closure, fmt])
@@ -306,7 +306,7 @@ def test_cache_key_changes_when_compute_module_changes(monkeypatch: pytest.Monke
     """The digest uses the fingerprint of compute's module (negative control: another module)."""
     a = cache._digest("ns", ("k",), "sims.zfb24.train")
     b = cache._digest("ns", ("k",), "sims.zfb24.train")
-    c = cache._digest("ns", ("k",), "sims.experiments.softmax_multihead")
+    c = cache._digest("ns", ("k",), "sims.hpcy25.train")
     d = cache._digest("ns", ("k",), None)  # defined outside sims: the global fingerprint
     assert a == b and len({a, c, d}) == 3
 

@@ -26,7 +26,7 @@ from theory.strategies.common import (
     variances,
 )
 from theory.strategies.czz24 import czz24_settings
-from theory.strategies.softmax_multihead import hpcy25_settings
+from theory.strategies.hpcy25 import hpcy25_settings
 from theory.strategies.zfb24 import zfb24_settings
 from theory.strategies.zwb24 import zwb24_settings
 

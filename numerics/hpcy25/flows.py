@@ -1,0 +1,99 @@
+"""hpcy25 App. B routes: integrations of the gradient flow of ``L̃`` (DOP853 / LSODA at rtol 1e-10,
+atol 1e-12 unless stated).  The checks are in :mod:`numerics.hpcy25.appB_flow`."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+import theory.hpcy25 as th
+from numerics.ode import VERIFY, SolverConfig, Trajectory, integrate
+from numerics.testing import SOLVER_ATOL, SOLVER_RTOL
+from theory.hpcy25.appB_flow import flow_rhs_fn, reduced_rhs_fn
+
+#: The ODE right-hand sides, unchecked (``.raw``): the integrators call them at every step; the
+#: validated ``th.*_rhs_fn`` check the inputs once at the entry of each route.
+_flow_rhs_fn = flow_rhs_fn.raw
+_reduced_rhs_fn = reduced_rhs_fn.raw
+
+__all__ = [
+    "STIFF",
+    "two_head_flow",
+    "augmented_rhs",
+    "reduced_flow",
+    "late_flow",
+    "stage_flow",
+]
+
+
+STIFF = SolverConfig(method="LSODA", rtol=SOLVER_RTOL, atol=SOLVER_ATOL)
+
+
+def two_head_flow(
+    T: float,
+    *,
+    eps: float = 1e-3,
+    d: float = 5,
+    L: float = 40,
+    sigma2: float = 0.1,
+    s: float = 1.0,
+    solver: SolverConfig = VERIFY,
+    t_eval: np.ndarray | None = None,
+) -> Trajectory:
+    """The 4-D flow (ω₁, ω₂, μ₁, μ₂) from Def. B.1 on [0, T]."""
+    y0 = th.initial_state(eps)
+    th.flow_rhs_fn(0.0, y0, d, L, sigma2, s)  # validates the inputs once
+    return integrate(
+        _flow_rhs_fn, y0, (0.0, T), solver=solver, args=(d, L, sigma2, s), t_eval=t_eval
+    )
+
+
+def augmented_rhs(
+    t: float, y: np.ndarray, d: float, L: float, sigma2: float, s: float
+) -> np.ndarray:
+    """Reduced (B.4) flow plus the running integral of the imbalance rate."""
+    f = _reduced_rhs_fn(t, y[:2], d, L, sigma2, s)
+    x = d * y[0] ** 2
+    rate = 8 * s * (1 + sigma2) / L * y[1] ** 2 * (np.sinh(x) - x * np.cosh(x))
+    return np.array([f[0], f[1], rate])
+
+
+def reduced_flow(
+    T: float,
+    *,
+    eps: float = 1e-3,
+    d: float = 5,
+    L: float = 40,
+    sigma2: float = 0.1,
+    s: float = 1.0,
+    solver: SolverConfig = VERIFY,
+    t_eval: np.ndarray | None = None,
+) -> Trajectory:
+    """The reduced 2-D system (B.4) from (ε, ε) on [0, T]."""
+    th.reduced_rhs_fn(0.0, np.array([eps, eps]), d, L, sigma2, s)  # validates the inputs once
+    return integrate(
+        _reduced_rhs_fn, [eps, eps], (0.0, T), solver=solver, args=(d, L, sigma2, s), t_eval=t_eval
+    )
+
+
+@functools.cache
+def late_flow(d: float, L: float, sigma2: float, s: float) -> Trajectory:
+    return reduced_flow(1e6, d=d, L=L, sigma2=sigma2, s=s, solver=STIFF)
+
+
+def stage_flow(
+    H: int,
+    *,
+    seed: int,
+    T: float = 1000.0,
+    d: float = 5,
+    L: float = 40,
+    sigma2: float = 0.1,
+    init_scale: float = 0.01,
+) -> np.ndarray:
+    """Gradient flow of L̃ for H heads from N(0, init_scale²) (≙ 1e5 GD steps at lr 0.01)."""
+    rng = np.random.default_rng(seed)
+    y0 = rng.normal(0.0, init_scale, 2 * H)
+    th.flow_rhs_fn(0.0, y0, d, L, sigma2, 1.0)  # validates the inputs once
+    return integrate(_flow_rhs_fn, y0, (0.0, T), solver=STIFF, args=(d, L, sigma2, 1.0)).final

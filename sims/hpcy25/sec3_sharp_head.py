@@ -1,0 +1,402 @@
+"""[hpcy25] §3 Observation 2 at H ≥ 3 [*derived*]: the sharp head by training -- the training route
+of ``hpcy25:sharp-head`` (the landscape route, no training, is
+``numerics.hpcy25.sec3_sharp_head``) and the outcomes of a drawn H ≥ 3 Obs-1 run.
+
+A *sharp head* is a head that contributes to the prediction (:mod:`.heads`), sign-matched, with
+``|ω_h| ≥ 1/√d`` -- outside Prop. 4.1's small-ω regime, where L̃ and its lower bound (4.5), whose
+equality case is homogeneity (4.4), describe the risk -- far from the ± pair's |ω| ≈ 0.1-0.2.
+It is *stable* when, at the relative change of its |ω| between the last two windows of a run's
+trace, it would still be sharp after the paper's 500 001 steps (:func:`projected_omega`: a head
+that grows or holds is stable; one that decays back to Prop. 4.1's regime within the paper's
+training is not) [*derived*].
+
+:func:`check_sharp_head_train` (tier ``full``): the paper's recipe (Adam 1e-3, batch 256, the
+authors' code's values) continued for 200 000 steps from the drawn-setting run (seed 0) at the
+paper's setting (5, 40, 0.1) with H = 3 and 4 -- the Obs-1/2 rows pass, no sharp head -- and at
+(3, 25, 0.05) with H = 3, where a stable sharp head forms and removing it raises the risk (paired
+ablation), as the landscape route finds at that setting.  A run that does not finish within the
+seconds budget is ``untested`` with the steps it reached.
+
+:func:`drawn_outcome`: a drawn H ≥ 3 Obs-1 run off the pattern is either a stable sharp head
+(its own outcome: the Obs-2 spread row ``unconfirmed`` against our extrapolation of Obs. 2 to
+settings the paper did not train, the rows that presuppose homogeneous heads ``skipped``, and
+the landscape route's gain at the setting, a ``fail`` where it finds none) or unconverged at the
+budget (``untested``: the steps reached, the paper's 500 001 needed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+
+from numerics.hpcy25.bands import band, mc_sign
+from numerics.hpcy25.landscape import sharp_head_study
+from numerics.sampling import check_rng
+from numerics.testing import skipped, untested, with_verdict
+from sims.hpcy25 import evidence as ev_
+from sims.hpcy25.continuation import (
+    PAPER_BATCH,
+    PAPER_LR,
+    Continuation,
+    continue_training,
+)
+from sims.hpcy25.sec3_heads import judge_heads
+from sims.hpcy25.train import HpcyExperiment, model_risk, trained_setting
+from theory.common.protocols import Evidence
+from theory.hpcy25.claims import CLAIMS
+
+__all__ = [
+    "SHARP_PATH",
+    "ON_PATTERN_RUNS",
+    "SHARP_RUNS",
+    "CONTINUATION_STEPS",
+    "RUN_SECONDS",
+    "PAPER_STEPS",
+    "OBS2_EXTRAPOLATED",
+    "sharp_omega",
+    "sharp_head",
+    "head_change",
+    "projected_omega",
+    "landscape_gain_row",
+    "continued_rows",
+    "drawn_outcome",
+    "check_sharp_head_train",
+]
+
+#: The label of this check's random streams (its registered path).
+SHARP_PATH = "sims.checks.softmax_multihead:check_sharp_head_train"
+#: Runs continued at the paper's recipe that must stay on Obs. 1/2's pattern: the paper's own
+#: setting (§3, App. A.1: d = 5, L = 40, σ² = 0.1) with H = 3 and 4 ...
+ON_PATTERN_RUNS: tuple[tuple[int, int, float, int], ...] = ((5, 40, 0.1, 3), (5, 40, 0.1, 4))
+#: ... and where a stable sharp head forms (docs/papers/hpcy25.md, "The sharp head").
+SHARP_RUNS: tuple[tuple[int, int, float, int], ...] = ((3, 25, 0.05, 3),)
+#: Steps of the continuation (the paper trains 500 001, authors' code; 200 000 settle the heads
+#: here: the sharp head at (3, 25, 0.05, 3) is stable from 28 k steps on).
+CONTINUATION_STEPS = 200_000
+#: Seconds of training a run may spend in one call (about 300 s per 200 000 steps on one idle
+#: core here): past it the run is ``untested`` with the steps it reached.
+RUN_SECONDS = 900.0
+#: The paper's training length (500 001 Adam steps, the authors' code, spec 001 §1.6): a sharp head
+#: is stable when its |ω|, carried on at its current rate of change, is still sharp there.
+PAPER_STEPS = 500_001
+#: The trace window of the stability test in a continuation (steps).
+CONTINUATION_WINDOW = 40_000
+#: Prompts of the landscape route when it corroborates a trained sharp head (its quick tier).
+LANDSCAPE_PROMPTS = (12_000, 100_000)
+
+#: Observation 2's homogeneous KQ read at a setting the paper did not train (the extrapolation is
+#: ours): the claim a drawn run's sharp head is ``unconfirmed`` against.
+OBS2_EXTRAPOLATED = CLAIMS["obs2-homogeneous-at-other-settings"]
+
+
+def sharp_omega(d: int) -> float:
+    """The |ω| from which a head is sharp: ``1/√d``, the edge of Prop. 4.1's small-ω regime."""
+    return 1.0 / math.sqrt(d)
+
+
+def sharp_head(m: dict[str, Any], d: int) -> int | None:
+    """The index of the contributing, sign-matched head of largest |ω| if ``|ω| ≥ 1/√d``."""
+    act = np.flatnonzero(np.asarray(m["active"]))
+    if act.size == 0:
+        return None
+    h = int(act[np.argmax(np.abs(m["omega"][act]))])
+    ok = abs(float(m["omega"][h])) >= sharp_omega(d) and float(m["omega"][h] * m["mu"][h]) > 0
+    return h if ok else None
+
+
+def head_change(trace: list[dict[str, float]], h: int, window: int) -> tuple[float, float]:
+    """``|ω_h|`` over the last window of ``window`` steps of ``trace`` (records with ``step`` and
+    ``omega_<h>``; the window's mean) and its relative change from the window before,
+    ``(now − before)/before``; ``(nan, nan)`` without two filled windows."""
+    steps = np.array([r["step"] for r in trace if f"omega_{h}" in r], dtype=float)
+    w = np.abs([r[f"omega_{h}"] for r in trace if f"omega_{h}" in r])
+    if steps.size == 0:
+        return math.nan, math.nan
+    last = steps[-1]
+    cur = w[steps > last - window]
+    prev = w[(steps > last - 2 * window) & (steps <= last - window)]
+    if cur.size == 0 or prev.size == 0 or not float(prev.mean()) > 0:
+        return math.nan, math.nan
+    a, b = float(cur.mean()), float(prev.mean())
+    return a, (a - b) / b
+
+
+def projected_omega(
+    trace: list[dict[str, float]], h: int, window: int, steps: int
+) -> tuple[float, float]:
+    """``(|ω_h| at the paper's 500 001 steps, its relative change per window)``: the last window's
+    |ω_h| (:func:`head_change`) carried on from ``steps`` to :data:`PAPER_STEPS` at its relative
+    change per ``window`` steps when it decays, held when it grows; ``nan`` without two windows
+    (not stable)."""
+    now, rel = head_change(trace, h, window)
+    if not (math.isfinite(now) and math.isfinite(rel)):
+        return math.nan, rel
+    if rel >= 0:
+        return now, rel
+    n = max(PAPER_STEPS - steps, 0) / window
+    return now * (1 + rel) ** n, rel
+
+
+def landscape_gain_row(d: int, L: int, sigma2: float, *, seed: int, tag: str) -> Evidence:
+    """The landscape route (no training) at ``(d, L, σ²)``: R(best pair + optimised third head) −
+    R(best pair), negative beyond z = 5 where a trained sharp head is corroborated; a sharp head
+    where it finds no gain is a ``fail`` (our routes disagree)."""
+    n_search, n_eval = LANDSCAPE_PROMPTS
+    st = sharp_head_study(
+        d,
+        L,
+        sigma2,
+        rng=check_rng(seed, SHARP_PATH, "landscape", d, L, sigma2),
+        n_search=n_search,
+        n_eval=n_eval,
+    )
+    return mc_sign(
+        f"{tag}: landscape route at ({d}, {L}, {sigma2:g}): risk gain of a sharp head (no "
+        "training)",
+        *st.gain,
+        negative=True,
+        scale=st.pair_risk[0],
+        details=st.to_json(),
+    )
+
+
+_INFO_KEYS = ("omega", "mu", "share", "diag_ratio", "ov_ratio")
+
+
+def _heads_info(m: dict[str, Any]) -> dict[str, Any]:
+    out = {k: np.asarray(m[k], dtype=float).round(5).tolist() for k in _INFO_KEYS}
+    return {**out, "active": np.asarray(m["active"]).tolist()}
+
+
+def _ablate(exp: HpcyExperiment, params: dict[str, np.ndarray], h: int) -> dict[str, np.ndarray]:
+    """FAULT: head ``h``'s output map set to 0 (the head removed from the prediction)."""
+    D = exp.d + exp.n_out
+    W_O = params["W_O"].reshape(exp.n_out, exp.H, D).copy()
+    W_O[:, h, :] = 0.0
+    return {**params, "W_O": W_O.reshape(params["W_O"].shape)}
+
+
+def continued_rows(
+    exp: HpcyExperiment,
+    params: dict[str, np.ndarray],
+    trace: list[dict[str, float]],
+    *,
+    steps: int,
+    rtol: float,
+    seed: int,
+    sharp: bool,
+    fault_ablate_sharp_head: bool = False,
+) -> list[Evidence]:
+    """The rows of one continued run (``steps`` at the paper's recipe): ``sharp=False`` -- Obs. 1's
+    pattern rows, Obs. 2's spread row and no sharp head; ``sharp=True`` -- a sharp head, stable
+    over the last two windows of :data:`CONTINUATION_WINDOW` steps, whose removal raises the risk
+    (paired, z = 5), Obs. 1's pattern on every contributing head, and the landscape route's gain
+    at the setting."""
+    d, L, s2, H = exp.d, exp.L, float(exp.sigma2), exp.H
+    tag = f"paper's recipe, {steps} steps, H={H} at ({d}, {L}, {s2:g})"
+    m = judge_heads(
+        ev_.pattern_metrics(exp, params), exp, params, rtol=rtol, seed=seed, path=SHARP_PATH
+    )
+    if fault_ablate_sharp_head and (h0 := sharp_head(m, d)) is not None:
+        params = _ablate(exp, params, h0)  # FAULT: the sharp head removed before judging
+        m = judge_heads(
+            ev_.pattern_metrics(exp, params), exp, params, rtol=rtol, seed=seed, path=SHARP_PATH
+        )
+    info = _heads_info(m)
+    act = np.flatnonzero(np.asarray(m["active"]))
+    top = int(act[np.argmax(np.abs(m["omega"][act]))])
+    w_top = abs(float(m["omega"][top]))
+    if not sharp:
+        return [
+            *ev_.pattern_rows(tag, m),
+            ev_.spread_row(tag, m),
+            band(
+                f"{tag}: no sharp head: max |omega_h| on contributing heads < 1/sqrt(d)",
+                w_top,
+                None,
+                sharp_omega(d),
+                details=info,
+            ),
+        ]
+    h = sharp_head(m, d)
+    later, rel = projected_omega(trace, top, CONTINUATION_WINDOW, steps)
+    risk = model_risk(exp, params, seed=seed)
+    return [
+        band(
+            f"{tag}: a sharp head: a contributing, sign-matched head with |omega_h| >= 1/sqrt(d)",
+            w_top if h is not None else 0.0,
+            sharp_omega(d),
+            None,
+            details={"head": top, **info},
+        ),
+        band(
+            f"{tag}: the sharp head is stable: at its change over the last two "
+            f"{CONTINUATION_WINDOW}-step windows |omega_h| is still >= 1/sqrt(d) at the paper's "
+            f"{PAPER_STEPS} steps",
+            later if math.isfinite(later) else 0.0,
+            sharp_omega(d),
+            None,
+            details={"head": top, "change_per_window": rel, "window": CONTINUATION_WINDOW},
+        ),
+        mc_sign(
+            f"{tag}: risk gain of the trained sharp head: R(model) - R(model without it)",
+            -float(m["ablation_dR"][top]),
+            float(m["ablation_dR_se"][top]),
+            20_000,
+            negative=True,
+            scale=risk.mean,
+            details={"ablation_dR": float(m["ablation_dR"][top]), "risk": risk.mean, "head": top},
+        ),
+        *ev_.pattern_rows(tag, m),
+        landscape_gain_row(d, L, s2, seed=seed, tag=tag),
+    ]
+
+
+def _not_reached(rows: list[Evidence], got: Any, want: int, budget: float) -> list[Evidence]:
+    """A run that did not finish its continuation within the budget: every row ``untested``."""
+    reached = (
+        f"{got.steps} of {want} steps at the paper's recipe (Adam {PAPER_LR:g}, batch "
+        f"{PAPER_BATCH}) within the {budget:.0f}-s budget ({got.seconds:.0f} s trained)"
+    )
+    needed = (
+        f"{want} steps (about 300 s per 200 000 steps on one idle core; cached chunks resume); "
+        "the paper trains 500 001 steps (authors' code, spec 001 §1.6)"
+    )
+    return [untested(e, reached=reached, needed=needed) for e in rows]
+
+
+def check_sharp_head_train(
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    steps: int = CONTINUATION_STEPS,
+    seconds: float = RUN_SECONDS,
+    on_pattern: tuple[tuple[int, int, float, int], ...] = ON_PATTERN_RUNS,
+    sharp: tuple[tuple[int, int, float, int], ...] = SHARP_RUNS,
+    chunk: int = Continuation().chunk,
+    fault_ablate_sharp_head: bool | None = None,
+) -> list[Evidence]:
+    """The training route of ``hpcy25:sharp-head`` (declared in the ``full`` tier; ``quick`` does
+    not change it): each setting ``(d, L, σ², H)`` is trained as ``check_obs1_train`` trains a
+    drawn setting (seed ``seed``), then continued ``steps`` steps at the paper's recipe
+    (:mod:`sims.hpcy25.continuation`, chunks of ``chunk`` steps, at most
+    ``seconds`` of training per run in this call) and judged by :func:`continued_rows` --
+    ``on_pattern`` runs on Obs. 1/2's pattern, ``sharp`` runs with a stable sharp head.
+    ``fault_ablate_sharp_head`` removes the sharp head before judging (negative control)."""
+    from sims.hpcy25.sec3_obs1_setting import setting_plan
+
+    rows: list[Evidence] = []
+    runs = [(r, False) for r in on_pattern] + [(r, True) for r in sharp]
+    cont = Continuation(chunk=chunk)
+    for (d, L, s2, H), is_sharp in runs:
+        plan = setting_plan(d=d, L=L, sigma2=s2, H=H)
+        base = trained_setting(
+            plan.exp, plan.cfg, seed=seed, stop=plan.stop, schedule=plan.schedule
+        )
+        key = (plan.exp, dataclasses.replace(plan.cfg, seed=seed), plan.stop, plan.schedule)
+        got = continue_training(plan.exp, key, base.params, steps=steps, seconds=seconds, cont=cont)
+        got_rows = continued_rows(
+            plan.exp,
+            got.params,
+            got.trace,
+            steps=got.steps,
+            rtol=plan.rtol,
+            seed=seed,
+            sharp=is_sharp,
+            fault_ablate_sharp_head=bool(fault_ablate_sharp_head),
+        )
+        rows += got_rows if got.complete else _not_reached(got_rows, got, steps, seconds)
+    return rows
+
+
+#: The trace window of the stability test of a drawn run's sharp head (steps; the run's trace
+#: records ω_h every 100 steps).
+DRAWN_WINDOW = 1000
+
+
+def drawn_outcome(
+    rows: list[Evidence],
+    m: dict[str, Any],
+    res: Any,
+    exp: HpcyExperiment,
+    *,
+    seed: int,
+    steps: int,
+    step_bound: int,
+) -> list[Evidence]:
+    """The rows of a drawn H ≥ 3 Obs-1 run (``steps`` taken of ``step_bound``), by outcome
+    (module docstring): unchanged where no row failed and none was left unconverged; a stable
+    sharp head on Obs. 1's pattern in a run that met its stop criterion -- the spread row
+    ``unconfirmed`` against :data:`OBS2_EXTRAPOLATED`, the other failed rows ``skipped`` (they
+    presuppose homogeneous heads), plus :func:`landscape_gain_row`; otherwise unconverged at the
+    budget -- the failed and the unconverged rows ``untested`` (the steps reached, the paper's
+    500 001 needed)."""
+    bad = [e for e in rows if not e.passed or e.details.get("not_converged")]
+    if exp.H < 3 or not bad:
+        return rows
+    d = exp.d
+    h = sharp_head(m, d)
+    trace = res.extra.get("trace") or []
+    later, rel = projected_omega(trace, h, DRAWN_WINDOW, steps) if h is not None else (0.0, 0.0)
+    stable = math.isfinite(later) and later >= sharp_omega(d)
+    on_pattern = all(e.passed for e in ev_.pattern_rows("", m))  # Obs. 1 on every head
+    converged = not any(e.details.get("not_converged") for e in rows)
+    if h is not None and stable and on_pattern and converged:
+        head = {
+            "outcome": "sharp head",
+            "head": h,
+            "omega_h": float(m["omega"][h]),
+            "mu_h": float(m["mu"][h]),
+            "share": float(m["share"][h]),
+            "change_per_window": rel,
+            "omega_at_paper_steps": later,
+        }
+        why = (
+            f"a stable sharp head (head {h}: omega {float(m['omega'][h]):.3g} >= 1/sqrt(d) = "
+            f"{sharp_omega(d):.3g}, mu {float(m['mu'][h]):.3g}, {float(m['share'][h]):.1%} of the "
+            f"prediction; its |omega| changed {rel:+.2%} over the last {DRAWN_WINDOW} steps, so "
+            f"it stays sharp through the paper's {PAPER_STEPS} steps)"
+        )
+        out = []
+        for e in rows:
+            if e.passed and not e.details.get("not_converged"):
+                out.append(e)
+            elif "spread" in e.name:
+                out.append(
+                    with_verdict(
+                        e,
+                        "unconfirmed",
+                        why=f"{why}: Obs. 2's homogeneous KQ read at a setting the paper did not "
+                        "train (the extrapolation is ours)",
+                        claim=OBS2_EXTRAPOLATED,
+                        **head,
+                    )
+                )
+            else:
+                out.append(skipped(e, why=f"presupposes Obs. 2's homogeneous heads; {why}", **head))
+        tag = f"H={exp.H}, d={d}, L={exp.L}, sigma2={float(exp.sigma2):g}"
+        return [*out, landscape_gain_row(d, exp.L, float(exp.sigma2), seed=seed, tag=tag)]
+    reached = (
+        f"{steps} steps of the derived recipe (Adam, the pattern stop, bound {step_bound}): off "
+        "Obs. 1/2's pattern and no stable sharp head"
+        + (
+            f" (head {h} is sharp but its |omega| changes {rel:+.2%} per {DRAWN_WINDOW} steps: "
+            f"back below 1/sqrt(d) before the paper's {PAPER_STEPS} steps)"
+            if h is not None
+            else ""
+        )
+    )
+    needed = (
+        "the paper's 500 001 steps (authors' code, spec 001 §1.6); continued at that recipe, "
+        "off-pattern draws formed the pattern or a stable sharp head by 23 000-208 000 steps "
+        "(docs/papers/hpcy25.md)"
+    )
+    return [
+        untested(e, reached=reached, needed=needed, why=f"unconverged at the budget: {reached}")
+        if (not e.passed or e.details.get("not_converged"))
+        else e
+        for e in rows
+    ]

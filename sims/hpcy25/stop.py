@@ -1,0 +1,163 @@
+"""hpcy25 training at a drawn setting: the stop criteria and the plateau schedule that read the
+traced invariant ``⟨ω, μ⟩`` and the heads' pattern statistics (re-exported by
+:mod:`sims.hpcy25.train`).
+
+The statistics are computed from the model's own circuits at each logging step; this module
+imports nothing from the theory side (STYLE R16).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from sims.train import PlateauCosine, window_values
+from theory.settings import check_choice, check_int, check_real
+
+__all__ = [
+    "InvariantStop",
+    "PatternStop",
+    "PatternPlateau",
+    "PATTERN_KEYS",
+    "pattern_snapshot",
+    "window_drift",
+]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InvariantStop:
+    """Stop when the invariant ``⟨ω, μ⟩ = Σ_h ω_h μ_h`` (recorded as ``"inv"`` at every logging
+    step of a run that has a stop criterion) has stopped drifting: the means of its last two
+    windows of ``window`` steps differ by at most ``rel_drift`` times their magnitude, and its
+    standard deviation over the last window (the minibatch noise of the iterate, which the cosine
+    decay of the lr shrinks) is at most ``rel_drift`` times its mean, after at least ``min_steps``
+    steps (the
+    ± pair forms in the first ~30 % of a 3000-step run, Obs. 4).  The checks set
+    ``rel_drift`` to a small fraction of the row's tolerance.  Frozen, so it keys the cache."""
+
+    rel_drift: float
+    window: int = 500
+    min_steps: int = 1000
+
+    def __post_init__(self) -> None:
+        check_real("rel_drift", self.rel_drift, lower=0.0, lower_open=True)
+        check_int("window", self.window, minimum=100)
+        check_int("min_steps", self.min_steps, minimum=0)
+
+    def __call__(self, trace: list[dict[str, float]]) -> bool:
+        last = trace[-1]["step"] if trace else 0
+        if last < max(self.min_steps, 2 * self.window):
+            return False
+        drift = window_drift(trace, "inv", int(last), self.window, relative=True)
+        return drift is not None and drift <= self.rel_drift
+
+
+#: The head-pattern statistics a :class:`PatternStop` traces (besides ``"inv"``), computed from
+#: the model's own circuits at each logging step (:func:`pattern_snapshot`): ``"diag"`` the least
+#: diag_ratio ``‖diag K11‖/‖K11‖_F`` and ``"ov"`` the least ov_ratio ``|μ_h|/‖OV_h‖`` over the
+#: active heads (``|μ_h| ≥ 0.05 max|μ|``), ``"spread"`` the active heads' ``max|ω_h|/min|ω_h| − 1``
+#: -- the statistics the Obs-1 pattern rows judge.
+PATTERN_KEYS: tuple[str, ...] = ("diag", "ov", "spread")
+#: A head is active when ``|μ_h|`` is at least this fraction of the largest (the Obs-1 rows' mask).
+_ACTIVE_FRACTION = 0.05
+
+
+def pattern_snapshot(kq: torch.Tensor, ov: torch.Tensor, d: int) -> dict[str, float]:
+    """The :data:`PATTERN_KEYS` statistics of effective circuits ``kq`` (H, D, D), ``ov``
+    (H, n_out, D) (first output), as ``sims.hpcy25.evidence.circuit_metrics``
+    defines the per-head metrics."""
+    k11 = kq[:, :d, :d]
+    diag = k11.diagonal(dim1=1, dim2=2)
+    om, mu = diag.mean(dim=1), ov[:, 0, d]
+    act = mu.abs() >= _ACTIVE_FRACTION * mu.abs().max()
+    dr = diag.norm(dim=1) / k11.flatten(1).norm(dim=1)
+    ovr = mu.abs() / ov[:, 0, :].norm(dim=1)
+    w = om[act].abs()
+    return {
+        "diag": float(dr[act].min()),
+        "ov": float(ovr[act].min()),
+        "spread": float(w.max() / w.min() - 1) if float(w.min()) > 0 else math.inf,
+    }
+
+
+def window_drift(
+    trace: list[dict[str, float]], key: str, last: int, window: int, *, relative: bool
+) -> float | None:
+    """The drift of ``trace[key]`` at step ``last``: the larger of the change of its mean between
+    the two windows of ``window`` steps before ``last`` and its standard deviation over the last
+    window (divided by the mean magnitude if ``relative``); ``None`` without two filled windows."""
+    cur, prev = window_values(trace, key, last, window)
+    if not cur or not prev:
+        return None
+    a, b = float(np.mean(cur)), float(np.mean(prev))
+    sd = float(np.std(cur))
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(sd)):
+        return math.inf
+    if not relative:
+        return max(abs(a - b), sd)
+    scale = 0.5 * (abs(a) + abs(b))
+    return math.inf if a == 0 or scale == 0 else max(abs(a - b) / scale, sd / abs(a))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PatternStop(InvariantStop):
+    """:class:`InvariantStop` that also waits for the heads' patterns: stop when the invariant has
+    settled (``rel_drift``, relative) *and* each traced pattern statistic ``key`` of ``pattern``
+    (``(key, bound)`` pairs over :data:`PATTERN_KEYS`, absolute: they are ratios in [0, 1] or a
+    spread) has drifted by at most ``bound`` -- the change of its mean between the last two
+    windows and its standard deviation over the last window.  The checks set each bound to a small
+    fraction of the tolerance of the row that judges the statistic.  The run traces the pattern
+    statistics at every logging step when its stop is a ``PatternStop``.  Frozen, so it keys the
+    cache."""
+
+    pattern: tuple[tuple[str, float], ...] = ()
+
+    def __post_init__(self) -> None:
+        InvariantStop.__post_init__(self)
+        for key, bound in self.pattern:
+            check_choice("pattern key", key, PATTERN_KEYS)
+            check_real(f"pattern bound of {key}", bound, lower=0.0, lower_open=True)
+
+    def bounds(self) -> dict[str, float]:
+        """Each traced statistic's drift bound, ``"inv"`` (relative) first."""
+        return {"inv": self.rel_drift, **dict(self.pattern)}
+
+    def drifts(self, trace: list[dict[str, float]], last: int) -> dict[str, float | None]:
+        """Each traced statistic's drift at step ``last`` (``None``: two windows not filled)."""
+        return {
+            k: window_drift(trace, k, last, self.window, relative=k == "inv") for k in self.bounds()
+        }
+
+    def __call__(self, trace: list[dict[str, float]]) -> bool:
+        last = trace[-1]["step"] if trace else 0
+        if last < max(self.min_steps, 2 * self.window):
+            return False
+        bounds = self.bounds()
+        return all(
+            x is not None and x <= bounds[k] for k, x in self.drifts(trace, int(last)).items()
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PatternPlateau(PlateauCosine):
+    """:class:`sims.train.PlateauCosine` whose trigger also waits for the heads' patterns: besides
+    the invariant's relative window-mean change ``≤ trigger``, each traced pattern statistic's
+    window-mean change is at most its ``pattern`` bound (``(key, bound)`` pairs, absolute)."""
+
+    pattern: tuple[tuple[str, float], ...] = ()
+
+    def plateaued(self, trace: list[dict[str, float]], i: int) -> bool:
+        if not PlateauCosine.plateaued(self, trace, i):
+            return False
+        last = int(trace[i]["step"])
+        for key, bound in self.pattern:
+            cur, prev = window_values(trace, key, last, self.window)
+            if not cur or not prev:
+                return False
+            change = abs(float(np.mean(cur)) - float(np.mean(prev)))
+            if not change <= bound:
+                return False
+        return True

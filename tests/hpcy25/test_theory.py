@@ -1,0 +1,226 @@
+"""hpcy25 closed forms: public API, identities (EXACT), float twins, spec values, properties."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+import theory.hpcy25 as th
+from numerics.testing import FLOAT_RTOL, assert_passed, float_agreement
+from theory.hpcy25 import HpcySetting
+from theory.strategies import hpcy25_settings
+
+#: the slice's formula vs the foundation's general form of the same quantity (float64, different
+#: algebra)
+TWIN_RTOL = 1e-10
+#: absolute floor of the float-vs-50-digit comparison where R_D crosses 0
+MPMATH_ATOL = 1e-15
+#: float64 Ltilde (exp of d omega omega^T, sums over heads) vs 50 digits
+LTILDE_50_DIGIT_RTOL = 1e-11
+#: absolute floor where Ltilde is near 0
+LTILDE_50_DIGIT_ATOL = 1e-13
+
+pytestmark = pytest.mark.symbolic
+
+
+# ------------------------------------------------------------------------- public API
+@pytest.mark.result("hpcy25:eqD.29")
+def test_dgd_risk_public_api_numbers_and_symbols() -> None:
+    """Floats in → float out; SymPy in → expression (the shared public API)."""
+    v = th.dgd_risk(0.897, 5, 40, 0.1)
+    assert isinstance(float(v), float)
+    e, d, L, s2 = sp.symbols("eta d L sigma2", positive=True)
+    expr = th.dgd_risk(e, d, L, s2)
+    assert isinstance(expr, sp.Expr)
+    at = float(expr.subs({e: sp.Float(0.897, 30), d: 5, L: 40, s2: sp.Float(0.1, 30)}))
+    assert abs(at - v) < 1e-14
+    # spec R9 MC-verified values (printed to 5 digits)
+    assert abs(th.dgd_risk(0.897, 5, 100, 0.1) - 0.16431) < 5e-6
+    assert abs(th.gd_risk(0.897, 5, 100, 0.1) - 0.16291) < 5e-6
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_risk_limit_public_api() -> None:
+    assert abs(th.bayes_risk_limit(0.125, 0.1) - 0.114057) < 5e-7  # spec R9
+    x, s2 = sp.symbols("xi sigma2", positive=True)
+    expr = th.bayes_risk_limit(x, s2)
+    assert isinstance(expr, sp.Expr)
+    # σ² → 0 limit: max(0, 1 - 1/ξ) (ξ = 2 → 1/2)
+    assert sp.limit(expr.subs(x, 2), s2, 0) == sp.Rational(1, 2)
+
+
+@pytest.mark.result("hpcy25:eqD.29")
+@pytest.mark.parametrize("bad", [{"d": 0}, {"L": -1}, {"sigma2": -0.1}, {"d": float("nan")}])
+def test_bad_input_raises_valueerror_naming_symbol(bad: dict) -> None:
+    kw = {"eta": 0.5, "d": 5, "L": 40, "sigma2": 0.1, **bad}
+    name = next(iter(bad))
+    with pytest.raises(ValueError, match=name):
+        th.dgd_risk(**kw)
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_limit_bad_xi() -> None:
+    with pytest.raises(ValueError, match="xi"):
+        th.bayes_risk_limit(0.0, 0.1)
+    with pytest.raises(ValueError, match="sigma2"):
+        th.bayes_risk_limit(0.1, -1.0)
+
+
+@pytest.mark.result("hpcy25:eqD.29")
+def test_dgd_risk_agrees_with_foundation_general_form() -> None:
+    """Cross-check: the isotropic R_D equals theory.common.baselines.dgd_risk at P = I,
+    β ~ N(0, I/d)."""
+    base = pytest.importorskip("theory.common.baselines")
+    for d, L, eta in ((5, 40, 0.897), (3, 10, 0.5), (20, 100, 1.2)):
+        gen = base.dgd_risk(np.eye(d), eta, np.eye(d), np.eye(d) / d, 0.1, L)
+        assert_passed(
+            float_agreement(
+                f"R_D isotropic vs general at d={d}, L={L}",
+                th.dgd_risk(eta, d, L, 0.1),
+                float(gen),
+                rtol=TWIN_RTOL,
+            )
+        )
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_limit_agrees_with_foundation_mp_form() -> None:
+    base = pytest.importorskip("theory.common.baselines")
+    for xi, s2 in ((0.125, 0.1), (0.2, 3.0), (2.0, 0.5)):
+        assert_passed(
+            float_agreement(
+                f"R_B∞ vs MP form at xi={xi}",
+                th.bayes_risk_limit(xi, s2),
+                float(base.bayes_risk_limit_mp(xi, s2)),
+                rtol=TWIN_RTOL,
+            )
+        )
+
+
+# ---------------------------------------------------------------- float twins vs mpmath
+@pytest.mark.float
+@pytest.mark.result("hpcy25:eqD.29")
+@given(e=st.floats(-2, 2), d=st.integers(1, 6), L=st.integers(2, 64), s2=st.floats(0, 4))
+@example(e=0.897, d=5, L=40, s2=0.1)
+def test_dgd_risk_float_vs_mpmath(e: float, d: int, L: int, s2: float) -> None:
+    with mpmath.workdps(50):
+        ref = th.dgd_risk(sp.Float(e, 50), d, L, sp.Float(s2, 50))
+    assert_passed(
+        float_agreement(
+            "R_D float vs 50 digits",
+            th.dgd_risk(e, d, L, s2),
+            float(sp.N(ref, 50)),
+            rtol=FLOAT_RTOL,
+            atol=MPMATH_ATOL,
+        )
+    )
+
+
+@pytest.mark.float
+@pytest.mark.result("hpcy25:prop4.1")
+@given(hpcy25_settings())
+@example(HpcySetting(d=5, L=40, sigma2=0.1, omega=(0.13, -0.13), mu=(3.45, -3.45)))
+def test_ltilde_float_vs_symbolic(s: HpcySetting) -> None:
+    sym = th.ltilde(
+        [sp.Float(v, 50) for v in s.omega],
+        [sp.Float(v, 50) for v in s.mu],
+        s.d,
+        s.L,
+        sp.Float(s.sigma2, 50),
+    )
+    assert_passed(
+        float_agreement(
+            "Ltilde float vs 50 digits",
+            th.ltilde(s.omega, s.mu, s.d, s.L, s.sigma2),
+            float(sp.N(sym, 50)),
+            rtol=LTILDE_50_DIGIT_RTOL,
+            atol=LTILDE_50_DIGIT_ATOL,
+        )
+    )
+
+
+@pytest.mark.result("hpcy25:eq4.5")
+@given(hpcy25_settings(small_omega=False))
+@example(HpcySetting(d=5, L=40, sigma2=0.1, omega=(0.13, -0.13), mu=(3.45, -3.45)))
+def test_lower_bound_property(s: HpcySetting) -> None:
+    """(4.5) holds for every sign-matched configuration drawn (μ_h ↦ sign(ω_h)|μ_h|)."""
+    w = np.array(s.omega)
+    m = np.sign(w) * np.abs(s.mu)
+    if np.abs(m).sum() < 1e-100:  # the bound is 0/0 at mu = 0 (x = d s²/‖μ‖₁² underflows)
+        return
+    lt = th.ltilde(list(w), list(m), s.d, s.L, s.sigma2)
+    lb = th.lower_bound_45(w @ m, np.abs(m).sum(), s.d, s.L, s.sigma2)
+    assert lt >= lb - 1e-9 * max(1.0, abs(lt))
+
+
+@pytest.mark.result("hpcy25:prop4.1")
+@given(hpcy25_settings())
+def test_ltilde_gradient_numeric_matches_finite_differences(s: HpcySetting) -> None:
+    w, m = np.array(s.omega), np.array(s.mu)
+    g_w, g_m = th.ltilde_grad(w, m, s.d, s.L, s.sigma2)
+    h = 1e-6
+    for i in range(len(w)):
+        e = np.zeros(len(w))
+        e[i] = h
+        fd_w = (
+            th.ltilde(list(w + e), list(m), s.d, s.L, s.sigma2)
+            - th.ltilde(list(w - e), list(m), s.d, s.L, s.sigma2)
+        ) / (2 * h)
+        fd_m = (
+            th.ltilde(list(w), list(m + e), s.d, s.L, s.sigma2)
+            - th.ltilde(list(w), list(m - e), s.d, s.L, s.sigma2)
+        ) / (2 * h)
+        scale = 1 + abs(fd_w) + abs(fd_m)
+        assert abs(fd_w - g_w[i]) < 1e-5 * scale and abs(fd_m - g_m[i]) < 1e-5 * scale
+
+
+# ------------------------------------------------------- formula-level controls, structure
+
+
+@pytest.mark.result("hpcy25:prop4.1")
+def test_ltilde_without_factor_d_is_a_different_function() -> None:
+    """Negative control at the formula level: exp(ωωᵀ) without d changes L̃ off ω = 0."""
+    a = th.ltilde([0.2, -0.2], [3.0, -3.0], 5, 40, 0.1)
+    b = th.ltilde([0.2, -0.2], [3.0, -3.0], 5, 40, 0.1, kernel_scale=1)
+    assert abs(a - b) > 0.1
+
+
+@pytest.mark.result("hpcy25:appB")
+def test_reduced_flow_limits() -> None:
+    """Structural: the flow vanishes at the origin; at c_L = 0 (L → ∞) the imbalance is
+    conserved."""
+    w, m, d, s = sp.symbols("omega mu d s", positive=True)
+    L = sp.Symbol("L", positive=True)
+    rate = th.imbalance_rate(w, m, d, L, sp.Rational(1, 10), s)
+    assert sp.limit(rate, L, sp.oo) == 0
+    assert th.reduced_rhs(0.0, 0.0, 5, 40, 0.1) == (0.0, 0.0)
+
+
+def test_package_reexports_exactly_the_section_apis() -> None:
+    """``theory.hpcy25.__all__`` is derived from the section modules' ``__all__``; the
+    explicit imports of ``__init__`` must name exactly those (no stale or missing re-export)."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    tree = ast.parse(Path(th.__file__).read_text(encoding="utf-8"))
+    imported: dict[str, set[str]] = {}
+    for node in tree.body:
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith(("theory.hpcy25.", "theory.hpcy25.settings"))
+        ):
+            public = {a.name for a in node.names if not (a.asname or a.name).startswith("_")}
+            if public:
+                imported.setdefault(node.module, set()).update(public)
+    sections = {m: set(importlib.import_module(m).__all__) for m in imported}
+    for m in imported:
+        assert imported[m] == sections[m], (m, imported[m] ^ sections[m])
+    names = set().union(*sections.values())
+    assert sorted(th.__all__) == sorted(names | {"NOTATION", "SECTIONS"})
+    assert len(th.__all__) == len(set(th.__all__))

@@ -13,8 +13,8 @@ shared implementations of :mod:`theory.common.baselines`).
 
 The modules of each layer are named by paper section (:data:`SECTIONS`, the same file name on
 every floor); the results are declared on the top floor (:mod:`sims.hpcy25.results`);
-:mod:`.claims` holds the claim records, :mod:`.domains` the parameter domains.  The paper setting
-(§2, (3.1)–(3.2)) is :class:`theory.hpcy25.settings.HpcySetting`.
+:mod:`.claims` holds the claim records, :mod:`.domains` the parameter domains.  The paper's Setting
+(§2, (3.1)–(3.2)) and its presets are in :mod:`.settings`.
 """
 
 # The public API is the section modules' ``__all__`` (``__all__`` below is derived from them); the
@@ -26,7 +26,6 @@ from theory.hpcy25 import (
     sec4_1_approx_loss,
     sec4_2_manifold,
     sec5_extensions,
-    settings,
 )
 from theory.hpcy25.appB_flow import (  # noqa: F401
     HEURISTIC_OMEGA_EXPONENT,
@@ -123,7 +122,6 @@ from theory.hpcy25.sec5_extensions import (  # noqa: F401
     table1_implied_c,
     table2_sums,
 )
-from theory.hpcy25.settings import HpcySetting  # noqa: F401
 
 #: Notation table (paper symbol → code name → canonical cross-paper name, ``theory.settings``).
 NOTATION = """\
@@ -184,4 +182,3 @@ __all__ += sec4_2_manifold.__all__
 __all__ += appD_optimality.__all__
 __all__ += appB_flow.__all__
 __all__ += sec5_extensions.__all__
-__all__ += settings.__all__

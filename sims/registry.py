@@ -39,12 +39,11 @@ PAPERS: dict[str, str] = {
     "collins24": "collins24",
 }
 
-#: Modules holding a ``RESULTS`` tuple, in report order: the shared baselines, then each paper's
-#: package (which re-exports ``RESULTS`` from its ``results.py``).
+#: Modules holding a ``RESULTS`` tuple, in report order: the shared layer's (``base:*``,
+#: ``sims/common/results.py``), then each paper's (``sims/<key>/results.py``, or the package of a
+#: paper not yet laid out by its key, which re-exports ``RESULTS`` from its ``results.py``).
 MODULES: tuple[str, ...] = (
-    "theory.common.gaussian",
-    "theory.common.baselines",
-    "theory.common.engines",
+    "sims.common.results",
     *(f"sims.{slug}.results" if slug in PAPERS else f"theory.{slug}" for slug in PAPERS.values()),
 )
 

@@ -2,9 +2,10 @@
 :mod:`theory.common.baselines`): closed form vs raw-prompt Monte Carlo, exact symbolic identities,
 float64 twins vs 50-digit references, and the proportional limit vs large Wishart draws.
 
-The Monte Carlo routes sample with :func:`numerics.sampling.sample_prompts` (or raw Gaussian
-matrices) and apply the *predictor* (transcribed literally in :mod:`numerics.baselines.cases`);
-they never call a theory risk.
+Every check takes :class:`theory.common.settings.GaussianSetting` first; the results are declared
+in :mod:`sims.common.results`.  The Monte Carlo routes sample with
+:func:`numerics.sampling.sample_prompts` (or raw Gaussian matrices) and apply the *predictor*
+(transcribed literally in :mod:`numerics.baselines.cases`); they never call a theory risk.
 Fault injection for the negative controls goes through the ``*_fn`` parameters (a wrong identity
 or a wrong risk formula must make the same check fail).
 """
@@ -21,8 +22,10 @@ from numerics.baselines.gaussian import (
     check_isserlis_exact,
     check_isserlis_mc,
     check_sample_cov,
+    check_sample_cov_exact,
     check_wishart_exact,
     check_wishart_mc,
+    isserlis_mc,
 )
 from numerics.baselines.gd import (
     check_dgd_mc,
@@ -59,6 +62,8 @@ __all__ = [
     "check_wishart_mc",
     "check_wishart_exact",
     "check_sample_cov",
+    "check_sample_cov_exact",
+    "isserlis_mc",
     "check_gd_mc",
     "check_gd_beta_mc",
     "check_dgd_mc",

@@ -87,3 +87,20 @@ def dgd_predict(
 
 # ----------------------------------------------------------------------- Gaussian identities
 A_GENERAL = ((0.7, -0.4, 0.2), (0.3, 1.1, -0.5), (0.0, 0.6, -0.8))  # non-symmetric test matrix
+
+
+def generic_model(d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(Σ, Ψ, β*)`` of a general model in dimension ``d`` (Σ ≻ 0 non-diagonal, Ψ ≠ I, β* ≠ 0):
+    the leading d×d blocks of the pinned d = 3 matrices (:data:`SIGMA_GENERAL`,
+    :data:`PSI_GENERAL`, :data:`MU`) for d ≤ 3; beyond, those blocks padded block-diagonally (Σ by
+    I, Ψ by 0.4 I, β* by 0.3), which keeps both positive definite.
+
+    >>> [m.shape for m in generic_model(5)]
+    [(5, 5), (5, 5), (5,)]
+    """
+    k = min(d, 3)
+    S, Psi, mu = np.eye(d), 0.4 * np.eye(d), np.full(d, 0.3)
+    S[:k, :k] = np.array(SIGMA_GENERAL)[:k, :k]
+    Psi[:k, :k] = np.array(PSI_GENERAL)[:k, :k]
+    mu[:k] = np.array(MU)[:k]
+    return S, Psi, mu

@@ -1,6 +1,5 @@
-"""Planted faults of the foundation's checks (negative controls), named by the declared checks of
-:mod:`theory.common.gaussian`, :mod:`theory.common.baselines` and :mod:`theory.common.engines`
-through ``Ref("numerics.baselines.faults:<name>")``.
+"""Planted faults of the foundation's checks (negative controls): the functions themselves are the
+declared faults of the ``base:*`` results (:mod:`sims.common.results`).
 
 Each is a plausible transcription slip of the formula a check guards; the check rerun with it
 must fail.

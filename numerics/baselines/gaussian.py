@@ -1,5 +1,11 @@
 """Checks of the Gaussian / Wishart moment identities (``base:isserlis``, ``base:wishart``,
-``base:sample-cov``)."""
+``base:sample-cov``).
+
+Every check takes the shared layer's :class:`~theory.common.settings.GaussianSetting` first; the
+Monte Carlo routes of the Wishart and sample-covariance identities run at its prompt length N
+(on the pinned general Σ, non-symmetric A at d = 3); the exact routes (symbolic Σ, A, N at
+d = 1, 2) and the Isserlis MC (one x, the pinned Σ and A) read no setting and are declared fixed
+in :mod:`sims.common.results`."""
 
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ from numerics.testing import (
 )
 from theory.common import gaussian as G
 from theory.common.protocols import Evidence
+from theory.common.settings import GaussianSetting
 from theory.settings import check_choice
 
 
@@ -61,14 +68,28 @@ def _case_sigma(kind: str) -> np.ndarray:
 
 
 def check_isserlis_mc(
+    setting: GaussianSetting,
     *,
     quick: bool = True,
     seed: int = 0,
-    sigma: str = "general",
     fault_moment_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """MC: entries of ``E[x xᵀ A x xᵀ]`` (x ~ N(0, Σ), non-symmetric A, d = 3) vs
-    :func:`~theory.common.gaussian.isserlis_fourth_moment` (or a faulted ``fault_moment_fn``)."""
+    """MC: entries of ``E[x xᵀ A x xᵀ]`` (x ~ N(0, Σ), the pinned general Σ, non-symmetric A,
+    d = 3) vs :func:`~theory.common.gaussian.isserlis_fourth_moment` (or a faulted
+    ``fault_moment_fn``): :func:`isserlis_mc` at the general Σ (declared fixed: one x at pinned
+    generic matrices, no setting enters)."""
+    return isserlis_mc("general", quick=quick, seed=seed, fault_moment_fn=fault_moment_fn)
+
+
+def isserlis_mc(
+    sigma: str,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_moment_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
+    """The Isserlis MC at the pinned Σ of kind ``sigma`` (``"general"``, ``"rank-deficient"``,
+    ``"identity"``), one random stream per kind."""
     fn = fault_moment_fn or G.isserlis_fourth_moment
     S, A = _case_sigma(sigma), np.array(A_GENERAL)
     n = 200_000 if quick else 2_000_000
@@ -89,15 +110,16 @@ def check_isserlis_mc(
 
 
 def check_wishart_mc(
+    setting: GaussianSetting,
     *,
     quick: bool = True,
     seed: int = 0,
-    sigma: str = "general",
-    N: int = 4,
     fault_moment_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """MC: entries of ``E[XᵀX A XᵀX]`` (N rows) and of ``E[Λ̂²]`` vs the Wishart identities."""
+    """MC: entries of ``E[XᵀX A XᵀX]`` (the setting's N rows, the pinned general Σ and
+    non-symmetric A at d = 3) vs the Wishart identity."""
     fn = fault_moment_fn or G.wishart_fourth_moment
+    sigma, N = "general", setting.N
     S, A = _case_sigma(sigma), np.array(A_GENERAL)
     n = 100_000 if quick else 1_000_000
 
@@ -134,7 +156,11 @@ def _mgf_fourth(d: int) -> tuple[sp.Matrix, Callable[[int, int, int, int], sp.Ex
 
 
 def check_isserlis_exact(
-    *, quick: bool = True, seed: int = 0, fault_moment_fn: Callable[..., Any] | None = None
+    setting: GaussianSetting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_moment_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """EXACT at d = 1, 2 with symbolic Σ and A: the identity vs MGF fourth moments."""
     fn = fault_moment_fn or G.isserlis_fourth_moment
@@ -161,7 +187,11 @@ def check_isserlis_exact(
 
 
 def check_wishart_exact(
-    *, quick: bool = True, seed: int = 0, fault_moment_fn: Callable[..., Any] | None = None
+    setting: GaussianSetting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_moment_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """EXACT at d = 1, 2, symbolic N: ``Σ_{i,j} E[x_i x_iᵀ A x_j x_jᵀ]`` from the MGF (N diagonal
     terms) and independence (N(N−1) off-diagonal terms ``ΣAΣ``) vs the Wishart identity."""
@@ -190,23 +220,36 @@ def check_wishart_exact(
     return out
 
 
-def check_sample_cov(
+def check_sample_cov_exact(
+    setting: GaussianSetting,
     *,
     quick: bool = True,
     seed: int = 0,
-    N: int = 5,
     fault_moment_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """``E[Λ̂²] = ((N+1)/N)Σ² + (trΣ/N)Σ`` ([zfb24] §1.1, spec 004): EXACT against the spec's
-    printed form (symbolic 2×2 Σ, symbolic N) and MC entries at d = 3 (general Σ)."""
+    printed form (symbolic 2×2 Σ, symbolic N; no setting enters)."""
     fn = fault_moment_fn or G.sample_cov_second_moment
     Nn = sp.Symbol("N", integer=True, positive=True)
     s11, s12, s22 = sp.symbols("s11 s12 s22", real=True)
     Ss = sp.Matrix([[s11, s12], [s12, s22]])
     printed = (Nn + 1) / Nn * Ss * Ss + Ss.trace() / Nn * Ss  # spec 004 §1.1
-    out = [
+    return [
         exact_agreement("E[Lambda_hat^2] vs spec 004 §1.1 (d=2, symbolic N)", fn(Ss, Nn), printed)
     ]
+
+
+def check_sample_cov(
+    setting: GaussianSetting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_moment_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
+    """``E[Λ̂²] = ((N+1)/N)Σ² + (trΣ/N)Σ``: MC entries at the setting's N (the pinned general Σ,
+    d = 3) against the identity (:func:`check_sample_cov_exact` checks the printed form)."""
+    fn = fault_moment_fn or G.sample_cov_second_moment
+    N = setting.N
     S = np.array(SIGMA_GENERAL)
     n = 100_000 if quick else 1_000_000
 
@@ -215,7 +258,7 @@ def check_sample_cov(
         L = np.einsum("bni,bnj->bij", X, X) / N  # sample covariance
         return L @ L
 
-    out += _matrix_mc(
+    return _matrix_mc(
         "E[Lambda_hat^2]",
         np.asarray(fn(S, N), float),
         draw,
@@ -223,4 +266,3 @@ def check_sample_cov(
         check_rng(seed, f"{__name__}:check_sample_cov"),
         {"N": N},
     )
-    return out

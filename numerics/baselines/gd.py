@@ -1,5 +1,10 @@
 """Checks of the GD-family risks (``base:gd``, ``base:gd-beta``, ``base:dgd``): raw-prompt Monte
-Carlo, exact symbolic reductions, float64 vs exact rationals."""
+Carlo, exact symbolic reductions, float64 vs exact rationals.
+
+Every check takes :class:`~theory.common.settings.GaussianSetting` first: the Monte Carlo routes
+run the pinned cases (d = 3) at its prompt length N; the exact and float routes (symbolic
+matrices, the pinned cases at N = 8 in exact rationals) read no setting and are declared fixed in
+:mod:`sims.common.results`."""
 
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from numerics.testing import (
 )
 from theory.common import baselines as B
 from theory.common.protocols import Estimate, Evidence
+from theory.common.settings import GaussianSetting
 from theory.settings import LinearRegressionICL
 
 
@@ -75,14 +81,14 @@ def _gd_family_check(
 
 
 def check_gd_mc(
+    setting: GaussianSetting,
     *,
     quick: bool = True,
     seed: int = 0,
-    cases: tuple[str, ...] = CASES,
-    N: int = 8,
     fault_risk_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """MC (raw prompts): one-step preconditioned GD (von Oswald) vs :func:`gd_risk`."""
+    """MC (raw prompts, the pinned cases at the setting's N): one-step preconditioned GD (von
+    Oswald) vs :func:`gd_risk`."""
     fn = fault_risk_fn or B.gd_risk
     return _gd_family_check(
         0,
@@ -90,20 +96,20 @@ def check_gd_mc(
         lambda s, p: fn(p["Gamma"], s.Sigma_x, s.task_mean, s.task_cov, s.noise_var, s.N),
         quick=quick,
         seed=seed,
-        cases=cases,
-        N=N,
+        cases=CASES,
+        N=setting.N,
     )
 
 
 def check_gd_beta_mc(
+    setting: GaussianSetting,
     *,
     quick: bool = True,
     seed: int = 0,
-    cases: tuple[str, ...] = CASES,
-    N: int = 8,
     fault_risk_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """MC (raw prompts): GD with learnable initialisation (GD-β) vs :func:`gd_beta_risk`."""
+    """MC (raw prompts, the pinned cases at the setting's N): GD with learnable initialisation
+    (GD-β) vs :func:`gd_beta_risk`."""
     fn = fault_risk_fn or B.gd_beta_risk
     return _gd_family_check(
         1,
@@ -113,20 +119,20 @@ def check_gd_beta_mc(
         ),
         quick=quick,
         seed=seed,
-        cases=cases,
-        N=N,
+        cases=CASES,
+        N=setting.N,
     )
 
 
 def check_dgd_mc(
+    setting: GaussianSetting,
     *,
     quick: bool = True,
     seed: int = 0,
-    cases: tuple[str, ...] = CASES,
-    N: int = 8,
     fault_risk_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """MC (raw prompts): preconditioned debiased GD vs :func:`dgd_risk` (task mean included)."""
+    """MC (raw prompts, the pinned cases at the setting's N ≥ 2): preconditioned debiased GD vs
+    :func:`dgd_risk` (task mean included)."""
     fn = fault_risk_fn or B.dgd_risk
     return _gd_family_check(
         2,
@@ -136,8 +142,8 @@ def check_dgd_mc(
         ),
         quick=quick,
         seed=seed,
-        cases=cases,
-        N=N,
+        cases=CASES,
+        N=setting.N,
     )
 
 
@@ -147,6 +153,7 @@ def _sym_spd2(prefix: str) -> sp.Matrix:
 
 
 def check_gd_family_exact(
+    setting: GaussianSetting,
     *,
     quick: bool = True,
     seed: int = 0,
@@ -216,7 +223,9 @@ def check_gd_family_exact(
     return out
 
 
-def check_gd_family_float(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_gd_family_float(
+    setting: GaussianSetting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
     """FLOAT: the float64 GD / GD-β / DGD risks vs their exact values at the same (rational)
     inputs, for the pinned cases; ``rtol = FLOAT_RTOL``."""
     out = []

@@ -1,5 +1,11 @@
 """Checks of the proportional (Marchenko–Pastur) limits (``base:mp-limit``,
-``base:ridge-limit``)."""
+``base:ridge-limit``).
+
+Every check takes :class:`~theory.common.settings.GaussianSetting` first: the Wishart route of
+the limits runs at its ξ, σ² and α² (the finite sizes d = 400 and 200 approximating the limit are
+the route's own), the eigenvalue sampler at its (d, N); the exact and float routes (symbolic,
+rational and grid points) and the generic point of the Wishart route read no setting and are
+declared fixed in :mod:`sims.common.results`."""
 
 from __future__ import annotations
 
@@ -24,11 +30,14 @@ from numerics.testing import (
 )
 from theory.common import baselines as B
 from theory.common.protocols import Estimate, Evidence
+from theory.common.settings import GaussianSetting
 from theory.settings import check_choice
 
 
 # ------------------------------------------------------------------- proportional (MP) limit
-def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_mp_exact(
+    setting: GaussianSetting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
     """EXACT: (i) ``m(−λ)`` solves the MP self-consistency equation; (ii) the Bayes limit equals
     spec 001 R9's closed form of ``R_B∞`` (its reading of hpcy25 (D.34)–(D.36), whose formulas our
     copy lost) and ``σ² + σ²ξ m(−σ²ξ)``; (iii) the ridge limit is
@@ -128,7 +137,11 @@ def check_mp_exact(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
 
 
 def check_mp_float(
-    *, quick: bool = True, seed: int = 0, fault_bayes_fn: Callable[..., Any] | None = None
+    setting: GaussianSetting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_bayes_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """FLOAT: numpy twins of ``mp_stieltjes``, ``ridge_risk_limit``, ``bayes_risk_limit_mp`` vs
     independent 50-digit references (polynomial root, numerical derivative, spec 001 R9's closed
@@ -240,17 +253,17 @@ def wishart_eigenvalues(
 
 
 def check_wishart_sampler(
+    setting: GaussianSetting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    N: int = 8,
-    sampler: str = "tridiagonal",
-    dof_shift: int = 0,
+    fault_dof_shift: int | None = None,
 ) -> list[Evidence]:
     """MC: the tridiagonal Wishart-eigenvalue sampler vs the dense route (same law): paired-free
     comparison of E[Σ f(e_i)] for f = e, e², 1/(e + N/2) (independent samples, difference with
-    the combined SE), at ``d < N`` and ``d > N``."""
+    the combined SE), at the setting's (d, N) and at (N, d) (so both d < N and d > N).
+    ``fault_dof_shift`` shifts the tridiagonal sampler's diagonal χ degrees of freedom."""
+    d, N, sampler, dof_shift = setting.d, setting.N, "tridiagonal", fault_dof_shift or 0
     n = 5_000 if quick else 100_000
     rng = check_rng(seed, f"{__name__}:check_wishart_sampler", d, N)
     out = []
@@ -281,6 +294,25 @@ def check_wishart_sampler(
 
 
 def check_mp_wishart(
+    setting: GaussianSetting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_limit_fn: Callable[..., Any] | None = None,
+) -> list[Evidence]:
+    """MC: the proportional limits at the setting's ξ, σ² and α² vs large Wishart draws
+    (:func:`mp_wishart` at d = 400, λ* and 2λ*, the tridiagonal sampler)."""
+    return mp_wishart(
+        quick=quick,
+        seed=seed,
+        xi=setting.xi,
+        noise_var=setting.sigma2,
+        signal=setting.signal,
+        fault_limit_fn=fault_limit_fn,
+    )
+
+
+def mp_wishart(
     *,
     quick: bool = True,
     seed: int = 0,
@@ -365,14 +397,18 @@ MP_GENERIC: dict[str, float] = {"xi": 0.7, "noise_var": 0.3, "signal": 1.7, "lam
 
 
 def check_mp_wishart_generic(
-    *, quick: bool = True, seed: int = 0, fault_limit_fn: Callable[..., Any] | None = None
+    setting: GaussianSetting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_limit_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """MC: :func:`check_mp_wishart` at the generic point :data:`MP_GENERIC` (signal = α² = 1.7,
-    ξ = 0.7, σ² = 0.3, λ = λ* and 0.6 λ*).  The default check runs at signal = 1, where the bias
-    term ``α² λ² m'`` cannot tell α² from α⁴ or from 1; here it can (its declared fault plants
-    exactly that one-token change, ``signal → signal**2``)."""
+    """MC: :func:`mp_wishart` at the generic point :data:`MP_GENERIC` (signal = α² = 1.7,
+    ξ = 0.7, σ² = 0.3, λ = λ* and 0.6 λ*; declared fixed).  The default check runs at
+    signal = 1, where the bias term ``α² λ² m'`` cannot tell α² from α⁴ or from 1; here it can
+    (its declared fault plants exactly that one-token change, ``signal → signal**2``)."""
     g = MP_GENERIC
-    return check_mp_wishart(
+    return mp_wishart(
         quick=quick,
         seed=seed,
         xi=g["xi"],

@@ -6,13 +6,17 @@ rank-deficient Σ, hpcy25's debiased GD, the general LTB statistic φ and a sing
 (N < d + 1).  The raw route samples prompts with :func:`numerics.sampling.sample_prompts` and
 applies :func:`numerics.mc_fast.gd_family_predict`; it never calls a theory risk function.
 ``fault_dof_offset`` / ``fault_diagonal`` inject faults into the fast sampler (negative
-controls).
+controls); the declared check :func:`check_fast_vs_raw` takes them as :class:`SamplerFault`
+objects, each named once in :data:`SAMPLER_FAULTS` with the pinned case and method where it
+shows.  Its cases are generic points, not a setting: it is declared fixed
+(:mod:`sims.common.results`).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,13 +25,17 @@ from numerics.mc_fast import gd_family_risk_mc, gd_family_risk_raw
 from numerics.sampling import check_rng
 from numerics.testing import mc_agreement, mc_difference_agreement
 from theory.common.protocols import Estimate, Evidence
+from theory.common.settings import GaussianSetting
 from theory.settings import check_choice, check_int
 
 __all__ = [
     "CASES",
     "case_params",
     "closed_form_risk",
+    "SamplerFault",
+    "SAMPLER_FAULTS",
     "check_fast_vs_raw",
+    "fast_vs_raw",
     "check_fast_vs_closed_form",
 ]
 
@@ -188,7 +196,55 @@ def _raw_estimate(case: str, n: int, seed: int) -> Estimate:
     return gd_family_risk_raw(**case_params(case), n=n, rng=rng)
 
 
+@dataclass(frozen=True, slots=True)
+class SamplerFault:
+    """A planted fault of the fast sampler and the pinned case / method where it shows: the χ
+    degrees of freedom shifted by ``dof_offset``, or ``diagonal="normal"`` (normals instead of χ on
+    the Bartlett diagonal; the vector sampler's c ~ N(0, 1))."""
+
+    case: str
+    method: str = "vector"
+    dof_offset: int = 0
+    diagonal: str = "chi"
+
+
+#: The declared negative controls of :func:`check_fast_vs_raw`, by name: a Wishart with one degree
+#: of freedom too few (N − 1; debiased: N − 2), and normals instead of χ on the diagonal.
+SAMPLER_FAULTS: dict[str, SamplerFault] = {
+    "dof_minus_1_isotropic": SamplerFault("isotropic", dof_offset=-1),
+    "dof_minus_1_debiased": SamplerFault("debiased", dof_offset=-1),
+    "dof_minus_1_short_prompt": SamplerFault("short_prompt", dof_offset=-1),
+    "normal_diagonal_isotropic_vector": SamplerFault("isotropic", "vector", diagonal="normal"),
+    "normal_diagonal_isotropic_bartlett": SamplerFault("isotropic", "bartlett", diagonal="normal"),
+    "normal_diagonal_general_vector": SamplerFault("general", "vector", diagonal="normal"),
+    "normal_diagonal_general_bartlett": SamplerFault("general", "bartlett", diagonal="normal"),
+}
+
+
 def check_fast_vs_raw(
+    setting: GaussianSetting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_sampler: SamplerFault | None = None,
+) -> list[Evidence]:
+    """:func:`fast_vs_raw` at the pinned general case (vector sampler; declared fixed: the pinned
+    cases are generic points, d = 4).  ``fault_sampler`` plants a :class:`SamplerFault` at its own
+    case and method."""
+    if fault_sampler is None:
+        return fast_vs_raw(quick=quick, seed=seed)
+    f = fault_sampler
+    return fast_vs_raw(
+        quick=quick,
+        seed=seed,
+        case=f.case,
+        method=f.method,
+        fault_dof_offset=f.dof_offset or None,
+        fault_diagonal=None if f.diagonal == "chi" else f.diagonal,
+    )
+
+
+def fast_vs_raw(
     *,
     quick: bool = True,
     seed: int = 0,

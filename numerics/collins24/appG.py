@@ -2,7 +2,11 @@
 against sphere MC and its bounds, Stirling/Kershaw (G.6) and G.7 on grids; the sum
 γ(d, α, m) against the G.2 bounds and the G.3 scale Γ(d+1)/α^{d+1}, and the kernel sums
 g_p(r) = Σ_i ‖x_i − x‖^p e^{−r‖x_i − x‖²}: their exact expectation (mpmath quadrature) against
-Monte Carlo on the sphere, and the large-r exponent −(d−1+p)/2 against the paper's −(d+p)/2."""
+Monte Carlo on the sphere, and the large-r exponent −(d−1+p)/2 against the paper's −(d+p)/2.
+
+App. G's lemmas are statements about the sphere and scalar sums over their own variables (ε, α,
+m, p, r) at every d; the checks run on grids and generic points of those, several d each: every
+check takes the paper's Setting first and is declared fixed (:mod:`sims.collins24.results`)."""
 
 from __future__ import annotations
 
@@ -39,6 +43,7 @@ from theory.collins24 import (
     stirling_bounds,
 )
 from theory.collins24.claims import CLAIMS
+from theory.collins24.settings import Setting
 from theory.common.protocols import Evidence
 
 __all__ = [
@@ -77,6 +82,7 @@ def _upper_exact(d: int, alpha: float, m: int, shift: float) -> bool:
 
 
 def check_appg_float_gamma(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
@@ -198,13 +204,13 @@ def _gp_samples(
 
 
 def check_appg_mc_gp(
-    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_rate_factor: float | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_rate_factor: float | None = None
 ) -> list[Evidence]:
     """G.4/G.5 [derived]: E g_p(r) = n E[(2s)^{p/2} e^{−2rs}] (mpmath quadrature) against MC of
     g_p on uniform sphere points (n = 20) at (p, r, d) ∈ {(0, 1, 3), (1, 3, 5), (2, 10, 5),
     (1, 30, 3)}.  ``fault_rate_factor`` multiplies r inside the MC kernel."""
     rng = check_rng(seed, "numerics.softmax_window.checks_appg:check_appg_mc_gp")  # stream label
-    reps = reps or (20_000 if quick else 100_000)
+    reps = 20_000 if quick else 100_000
     rate = 1.0 if fault_rate_factor is None else float(fault_rate_factor)
     n = 20
     out = []
@@ -221,7 +227,7 @@ def check_appg_mc_gp(
 
 
 def check_appg_rate_gp(
-    *, quick: bool = True, seed: int = 0, fault_exponent: float | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_exponent: float | None = None
 ) -> list[Evidence]:
     """G.4/G.5: the large-r slope of E g_p(r) (mpmath quadrature over r ∈ [200, 3200]) is
     −(d−1+p)/2 (RATE against the [derived] Laplace asymptote's exponent); the paper's
@@ -261,7 +267,7 @@ def check_appg_rate_gp(
 
 
 def check_appg_float(
-    *, quick: bool = True, seed: int = 0, fault_lower_scale: float | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_lower_scale: float | None = None
 ) -> list[Evidence]:
     """App. G: G.1 cap bounds (flat disk ≤ σ_ε ≤ ½r^{d−1} ≤ ½(2ε)^{(d−1)/2}e^{−ε(d−1)/4}) on a
     grid d = 2..29, 300 ε; Stirling and Kershaw (G.6); G.7.  Zero violations each.
@@ -296,11 +302,11 @@ def check_appg_float(
     return out
 
 
-def check_appg_mc(*, quick: bool = True, seed: int = 0, reps: int = 0) -> list[Evidence]:
+def check_appg_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """G.1: the exact cap measure ½ I_{2ε−ε²}((d−1)/2, ½) against sphere MC (d = 5, ε = 0.3: the
-    spec's 0.06075)."""
+    spec's 0.06075; d = 3, ε = 0.1)."""
     rng = np.random.default_rng(seed)
-    reps = reps or 400_000
+    reps = 400_000
     out = []
     for d, e in ((5, 0.3), (3, 0.1)):
         x = sphere(rng, (reps,), d)

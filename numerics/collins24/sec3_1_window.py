@@ -39,7 +39,7 @@ from theory.collins24 import (
     window_mean_s,
 )
 from theory.collins24.claims import CLAIMS
-from theory.collins24.settings import SoftmaxWindowSetting
+from theory.collins24.settings import Setting, SoftmaxWindowSetting
 from theory.common.protocols import Evidence
 
 __all__ = [
@@ -159,16 +159,19 @@ def check_sec3_1_mc(
     return out
 
 
-def check_lemd_2_quad(
-    *, quick: bool = True, seed: int = 0, d: int = 5, n: int = 20
-) -> list[Evidence]:
-    """Lemma D.2: N(ω) strictly increasing on a log grid 1e-3 … 300 (quadrature), from 1/n up;
-    Lemma D.1's unspecified constants fitted and reported (INFO)."""
+def check_lemd_2_quad(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Lemma D.2: N(ω) strictly increasing on a log grid 1e-3 … 300 (quadrature), from 1/n up,
+    at the setting's d and n; Lemma D.1's unspecified constants fitted and reported (INFO) over
+    the grid points of its window d + √d ≤ ω ≤ 100 (none when d + √d > 100: reported as such)."""
+    d, n = setting.d, setting.n
     grid = np.geomspace(1e-3, 300.0, 10 if quick else 40)
     Ns = np.array([window_terms(float(w), n, d).N for w in grid])
     mid = (grid >= d + math.sqrt(d)) & (grid <= 100)
-    c_lo = float(np.min(Ns[mid] * n / grid[mid] ** (d / 2)))
-    C_hi = float(np.max(Ns[mid] * n / (1 + grid[mid] ** (d / 2))))
+    fitted: list[float] | None = None
+    if mid.any():
+        c_lo = float(np.min(Ns[mid] * n / grid[mid] ** (d / 2)))
+        C_hi = float(np.max(Ns[mid] * n / (1 + grid[mid] ** (d / 2))))
+        fitted = [c_lo, C_hi]
     return [
         ordering(
             "N(omega) strictly increasing (smallest step)",
@@ -182,19 +185,20 @@ def check_lemd_2_quad(
             "Lemma D.1 fitted constants c, C of c w^{d/2}/n <= N <= C(1+w^{d/2})/n "
             "(paper's exponent; window d + sqrt d <= omega <= 100)",
             "unspecified",
-            [c_lo, C_hi],
+            fitted,
         ),
     ]
 
 
 def check_lemd_2_float_i3(
-    *, quick: bool = True, seed: int = 0, draws: int = 0, fault_reverse_order: bool | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_reverse_order: bool | None = None
 ) -> list[Evidence]:
     """Lemma I.3 on random positive vectors: if a and b are sorted the same way, Σa²/(Σa)² ≤
     Σ(ab)²/(Σab)² -- zero violations.  ``fault_reverse_order=True`` sorts b against a (many
-    violations: the good negative control of spec R5)."""
+    violations: the good negative control of spec R5).  An inequality on vectors of a random
+    length 2 … 7: no setting enters (declared fixed)."""
     rng = np.random.default_rng(seed)
-    draws = draws or (20_000 if quick else 100_000)
+    draws = 20_000 if quick else 100_000
     m = rng.integers(2, 8)
     a = np.sort(rng.exponential(size=(draws, m)), axis=1)
     b = np.sort(rng.exponential(size=(draws, m)), axis=1)

@@ -17,7 +17,7 @@ from numerics.testing import (
     over_seeds,
     tier_seeds,
 )
-from sims.collins24.evidence import discriminate
+from sims.collins24.evidence import Alternative, discriminate
 from sims.collins24.train import (
     ELLIPSOID_SIGMA,
     PRESETS,
@@ -28,9 +28,10 @@ from sims.train import make_generator
 from theory.collins24 import (
     lemB5_optimum,
 )
+from theory.collins24.settings import Setting
 from theory.common.protocols import Evidence
 
-__all__ = ["check_lemb_5_mc_ellipsoid"]
+__all__ = ["LEMB5_ALTERNATIVES", "check_lemb_5_mc_ellipsoid"]
 
 # Random streams are labelled with the path each check was first registered under (string
 # literals, not ``__name__``): moving a check to its section leaves its stream unchanged.
@@ -38,14 +39,25 @@ __all__ = ["check_lemb_5_mc_ellipsoid"]
 #: an ordering must hold by more than float round-off on O(1) quantities.
 STRICT_GAP = 1e-09
 
+#: Lemma B.5's neighbours of the trained unit's whitened diagonal ω*·1 (values computed by the
+#: check from ω* and Σ): the isotropic unit ω*I, the inverse shape ω*Σ and the label average.
+LEMB5_ISOTROPIC = Alternative("isotropic omega* I")
+LEMB5_INVERSE_SHAPE = Alternative("inverse shape omega* Sigma")
+LEMB5_LABEL_AVERAGE = Alternative("label average (M = 0)")
+LEMB5_ALTERNATIVES: tuple[Alternative, ...] = (
+    LEMB5_ISOTROPIC,
+    LEMB5_INVERSE_SHAPE,
+    LEMB5_LABEL_AVERAGE,
+)
+
 
 def check_lemb_5_mc_ellipsoid(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    reps: int = 80_000,
     fault_unwhitened_task: bool | None = None,
-    fault_alternative: str | None = None,
+    fault_alternative: Alternative | None = None,
 ) -> list[Evidence]:
     """Lemma B.5 on Assumption 3.3's ellipsoid x = Σ^{1/2}x̃, x̃ ~ U^d, Σ = diag(1..5)/3.
 
@@ -55,10 +67,13 @@ def check_lemb_5_mc_ellipsoid(
     TRAIN (quick: seed ``seed``; ``--full``: three seeds): the trained unit's whitened
     diag(M̄)·Σ within 5 % of ω*·1, i.e. M* = ω*Σ⁻¹ (ω* of U^d at σ = 0.01, quadrature),
     alternatives ω*I (the isotropic unit), ω*Σ (the inverse shape) and the label average.
-    ``fault_unwhitened_task`` predicts the moment of a task that reads x instead of x̃."""
+    ``fault_unwhitened_task`` predicts the moment of a task that reads x instead of x̃;
+    ``fault_alternative`` passes one of :data:`LEMB5_ALTERNATIVES` as the prediction.
+    Declared fixed: the trained units are the cached ``lemb5_ellipsoid`` runs (Σ = diag(1..5)/3,
+    d = 5, n = 20, σ = 0.01), and the sampler rows are at the same preset."""
     sig = np.asarray(ELLIPSOID_SIGMA)
     d = len(sig)
-    B = int(reps)  # prompts (n = 20 context points each)
+    B = 80_000  # prompts (n = 20 context points each)
     with torch.no_grad():
         gen = make_generator(
             check_seed(seed, "sims.checks.softmax_window_more:check_lemb5_ellipsoid")
@@ -132,9 +147,9 @@ def check_lemb_5_mc_ellipsoid(
                 pred,
                 np.full(d, 1e-6) * sig,
                 alternatives={
-                    "isotropic omega* I": w * sig,
-                    "inverse shape omega* Sigma": w * sig * sig,
-                    "label average (M = 0)": np.zeros(d),
+                    LEMB5_ISOTROPIC.name: w * sig,
+                    LEMB5_INVERSE_SHAPE.name: w * sig * sig,
+                    LEMB5_LABEL_AVERAGE.name: np.zeros(d),
                 },
                 rtol=TRAIN_RTOL,
                 seed=sd,

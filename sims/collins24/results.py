@@ -7,6 +7,24 @@ Ids are ``collins24:<kind><number>`` as numbered in the paper; the spec
 from __future__ import annotations
 
 from numerics.collins24 import faults
+from numerics.collins24.appC_signal import (
+    check_corc_6_quad,
+    check_corc_6_rate,
+    check_lemb_1_mc,
+    check_lemb_5_mc,
+    check_lemb_5_mc_sigma,
+    check_lemc_8_mc,
+    check_lemc_9_mc,
+    one_sigma2,
+)
+from numerics.collins24.appG import (
+    check_appg_float,
+    check_appg_float_gamma,
+    check_appg_mc,
+    check_appg_mc_gp,
+    check_appg_rate_gp,
+)
+from numerics.collins24.sec3_1_window import check_lemd_2_float_i3, check_lemd_2_quad
 from numerics.collins24.sec3_linear import check_rem2_2_rate
 from numerics.collins24.sec3_optimum import (
     check_thm3_4_float_lambda_generic,
@@ -16,6 +34,7 @@ from numerics.collins24.sec3_optimum import (
     check_thm3_4_rate,
     check_thm3_5_quad,
 )
+from sims.collins24.appC_signal import LEMB5_ALTERNATIVES, check_lemb_5_mc_ellipsoid
 from sims.collins24.evidence import alternative_faults, validate_thm34_setting
 from sims.collins24.fig3_4 import (
     FIG34_ACG_ALTERNATIVES,
@@ -45,11 +64,37 @@ PAPER = PRESETS["paper"]
 FIG34 = PRESETS["fig3_4"]
 
 
+#: App. B's checks at one of S1's noise levels: σ = 0.3 (Lemma B.1), σ = 0.1 (Lemma B.5).
+S1_SIGMA03, S1_SIGMA01 = PRESETS["s1_sigma0.3"], PRESETS["s1_sigma0.1"]
+
+
 def alternatives(*names: str) -> dict[str, dict[str, str]]:
     """Negative controls of a TRAIN check not yet settings-first (its alternatives are names):
     each named alternative passed as the prediction (``fault_alternative``) must fail the rows
     that name it."""
     return {f"alt:{name}": {"fault_alternative": name} for name in names}
+
+
+def one_noise_level(s: Setting) -> None:
+    """App. B's checks run at one noise level σ² (``sigma2=none`` is S1's sweep)."""
+    one_sigma2(s)
+
+
+def lemb5_hypotheses(s: Setting) -> None:
+    """Lemma B.5's optimum ω* I needs a finite, non-zero optimum: one σ² > 0 and L > 0
+    (Λ = nL²/σ² finite and positive; Theorem 3.4's hypotheses without the trained unit's d ≤ 8)."""
+    if one_sigma2(s) <= 0 or s.L <= 0:
+        raise ValueError(
+            f"Lemma B.5's optimum omega* I needs sigma2 > 0 and L > 0 (Λ = nL²/σ² finite and "
+            f"positive), got sigma2={s.sigma2}, L={s.L}"
+        )
+
+
+#: App. G's checks run on grids and generic points of the lemmas' own variables, several d each.
+APPG_GRID = (
+    "App. G's lemmas on their own grids and generic points (ε, α, m, p, r at several d each): "
+    "statements about the sphere and scalar sums, not a data setting"
+)
 
 
 def thm34_hypotheses(s: Setting) -> None:
@@ -320,10 +365,14 @@ RESULTS: tuple[Result, ...] = (
             "theory.collins24:i3_ratio",
         ),
         checks=(
-            Check("numerics.collins24.sec3_1_window:check_lemd_2_quad"),
-            Check("numerics.collins24.sec3_1_window:check_lemd_2_float_i3",
+            Check(check_lemd_2_quad, at=PAPER),
+            Check(check_lemd_2_float_i3, at=PAPER,
+                  fixed="Lemma I.3 on random positive vectors (length 2 to 7): an inequality on "
+                        "vectors, no data setting enters",
                   faults={"reversed_order": {"fault_reverse_order": True}}),
         ),
+        setting=PAPER,
+        keys=("d", "n"),
     ),
     Result(
         id="collins24:appG", kind="lemma",
@@ -350,17 +399,27 @@ RESULTS: tuple[Result, ...] = (
             "theory.collins24:paper_gp_exponent",
         ),
         checks=(
-            Check("numerics.collins24.appG:check_appg_float",
+            Check(check_appg_float, at=PAPER,
+                  fixed=APPG_GRID + " (G.1: d = 2..29, ε grid; G.6, G.7: x ∈ [1, 50])",
                   faults={"lower_bound_times_10": {"fault_lower_scale": 10.0}}),
-            Check("numerics.collins24.appG:check_appg_mc"),
-            Check("numerics.collins24.appG:check_appg_float_gamma",
-              expect="discrepancy", faults={"lower_bound_times_3": {"fault_lower_scale": 3.0},
-                      "printed_minus_half_in_the_plus_half_reading": {"fault_upper_shift": -0.5}}),
-            Check("numerics.collins24.appG:check_appg_mc_gp",
+            Check(check_appg_mc, at=PAPER,
+                  fixed=APPG_GRID + " (caps at d = 5, ε = 0.3: the spec's 0.06075; d = 3, "
+                        "ε = 0.1)"),
+            Check(check_appg_float_gamma, at=PAPER, expect="discrepancy",
+                  fixed=APPG_GRID + " (Lemma G.3 for d ≥ 5, 1 ≤ α ≤ 2: d = 5..15)",
+                  faults={"lower_bound_times_3": {"fault_lower_scale": 3.0},
+                          "printed_minus_half_in_the_plus_half_reading":
+                              {"fault_upper_shift": -0.5}}),
+            Check(check_appg_mc_gp, at=PAPER,
+                  fixed=APPG_GRID + " ((p, r, d) ∈ {(0, 1, 3), (1, 3, 5), (2, 10, 5), "
+                        "(1, 30, 3)}, n = 20)",
                   faults={"rate_times_1_2": {"fault_rate_factor": 1.2}}),
-            Check("numerics.collins24.appG:check_appg_rate_gp",
-              expect="discrepancy", faults={"exponent_minus_1_5": {"fault_exponent": -1.5}}),
+            Check(check_appg_rate_gp, at=PAPER, expect="discrepancy",
+                  fixed=APPG_GRID + " ((p, d) ∈ {(0, 3), (1, 5), (2, 5)}, r ∈ [200, 3200])",
+                  faults={"exponent_minus_1_5": {"fault_exponent": -1.5}}),
         ),
+        setting=PAPER,
+        keys=(),
     ),
     Result(
         id="collins24:lemB.1", kind="lemma",
@@ -373,9 +432,12 @@ RESULTS: tuple[Result, ...] = (
             "theory.collins24:affine_signal_rho",
         ),
         checks=(
-            Check("numerics.collins24.appC_signal:check_lemb_1_mc",
+            Check(check_lemb_1_mc, at=S1_SIGMA03,
                   faults={"fixed_direction": {"fault_fixed_direction": True}}),
         ),
+        setting=S1_SIGMA03,
+        keys=("d", "n", "L", "sigma2"),
+        hypotheses=one_noise_level,
     ),
     Result(
         id="collins24:lemB.5", kind="lemma",
@@ -391,14 +453,18 @@ RESULTS: tuple[Result, ...] = (
             "theory.collins24:affine_signal_rho",
         ),
         checks=(
-            Check("numerics.collins24.appC_signal:check_lemb_5_mc"),
-            Check("numerics.collins24.appC_signal:check_lemb_5_mc_sigma",
+            Check(check_lemb_5_mc, at=S1_SIGMA01),
+            Check(check_lemb_5_mc_sigma, at=PRESETS["d3_sigma0.3"],
                   faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}}),
-            Check("sims.collins24.appC_signal:check_lemb_5_mc_ellipsoid",
-              faults={"unwhitened_task": {"fault_unwhitened_task": True},
-                      **alternatives("inverse shape omega* Sigma", "isotropic omega* I",
-                                      "label average (M = 0)")}),
+            Check(check_lemb_5_mc_ellipsoid, at=FIG34,
+                  fixed="the trained units are the cached lemb5_ellipsoid runs (Σ = diag(1..5)/3, "
+                        "d = 5, n = 20, sigma = 0.01); the sampler rows are at the same preset",
+                  faults={"unwhitened_task": {"fault_unwhitened_task": True},
+                          **alternative_faults(*LEMB5_ALTERNATIVES)}),
         ),
+        setting=S1_SIGMA01,
+        keys=("d", "n", "L", "sigma2"),
+        hypotheses=lemb5_hypotheses,
     ),
     Result(
         id="collins24:corC.6", kind="corollary",
@@ -414,9 +480,14 @@ RESULTS: tuple[Result, ...] = (
             "theory.collins24:c6_upper_shape",
         ),
         checks=(
-            Check("numerics.collins24.appC_signal:check_corc_6_quad",
+            Check(check_corc_6_quad, at=PAPER),
+            Check(check_corc_6_rate, at=PAPER,
+                  fixed="the exact terms' slopes in their n → ∞ regime at generic points "
+                        "(n = 1e5; rad at d = 3, orth at d = 5: slope 1)",
                   faults={"paper_orth_exponent": {"fault_orth_exponent": 1.5}}),
         ),
+        setting=PAPER,
+        keys=("d", "n"),
     ),
     Result(
         id="collins24:lemC.8", kind="lemma",
@@ -429,9 +500,15 @@ RESULTS: tuple[Result, ...] = (
             "theory.collins24:c8_upper_shape",
         ),
         checks=(
-            Check("numerics.collins24.appC_signal:check_lemc_8_mc",
+            Check(check_lemc_8_mc, at=PRESETS["c8"],
+                  fixed="the ReLU signal's slope -3/2 is a large-n regime statement [derived]: "
+                        "checked at its generic point d = 3, n = 1000, omega in [6, 24] (the "
+                        "spec's d = 3, n = 2000 case), where the window holds at least about 40 "
+                        "points",
                   faults={"linear_task": {"fault_linear_task": True}}),
         ),
+        setting=PRESETS["c8"],
+        keys=(),
     ),
     Result(
         id="collins24:lemC.9", kind="lemma",
@@ -443,9 +520,11 @@ RESULTS: tuple[Result, ...] = (
             "theory.collins24:affine_signal_rho",
         ),
         checks=(
-            Check("numerics.collins24.appC_signal:check_lemc_9_mc",
+            Check(check_lemc_9_mc, at=PAPER,
                   faults={"ratio_one": {"fault_ratio": 1.0}}),
         ),
+        setting=PAPER,
+        keys=("d", "n"),
     ),
     Result(
         id="collins24:fig1", kind="figure",

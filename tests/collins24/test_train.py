@@ -17,6 +17,7 @@ import pytest
 
 from numerics.testing import assert_fails, assert_passed
 from sims import collins24 as S
+from sims.collins24.appC_signal import LEMB5_ALTERNATIVES
 from sims.collins24.fig3_4 import FIG34_ACG_ALTERNATIVES, FIG34_ALTERNATIVES
 from sims.collins24.sec3_optimum import THM34_ALTERNATIVES, THM34_RELU_ALTERNATIVES
 from theory.collins24.settings import PRESETS
@@ -125,7 +126,12 @@ def test_fig34_acg_panels_and_alternatives_fail() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:lemB.5")
 def test_lemb5_trained_on_ellipsoid_and_alternatives_fail() -> None:
-    assert_alternatives_fail(S.check_lemb_5_mc_ellipsoid, quick=False)
+    assert_alternatives_fail(
+        S.check_lemb_5_mc_ellipsoid,
+        setting=PRESETS["fig3_4"],
+        objects=LEMB5_ALTERNATIVES,
+        quick=False,
+    )
 
 
 def test_an_unconverged_drawn_run_is_skipped_with_the_batch_that_would_fit_it() -> None:

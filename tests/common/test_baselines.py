@@ -6,6 +6,8 @@ property tests (Hypothesis) and bad-input tests.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -16,7 +18,9 @@ from numerics import baselines as nb
 from numerics.baselines.faults import bayes_risk_noise_scaled, ridge_lambda_doubled
 from numerics.sampling import psd_sqrt
 from numerics.testing import FLOAT_RTOL, Z_MC, assert_fails, assert_passed, float_agreement
+from sims.common.results import RESULTS
 from theory.common import baselines as B
+from theory.common.settings import PRESETS
 from theory.settings import LinearRegressionICL
 from theory.strategies import designs, dims, linear_regression_settings, psd_matrices
 
@@ -130,7 +134,7 @@ def test_dgd_is_gd_with_one_sample_less(s, data):
 def test_ridge_equals_posterior_mean_negative_control():
     """λ doubled must fail, in the exact part (at d = 1, N = 2: simplifying a *non-zero* 2×2
     difference takes ~10 s) and in the float part."""
-    ev = nb.check_ridge_bayes(exact_shape=(1, 2), fault_ridge_fn=ridge_lambda_doubled)
+    ev = nb.check_ridge_bayes(PRESETS["default"], fault_ridge_fn=ridge_lambda_doubled)
     assert not ev[0].passed and ev[0].kind == "EXACT"
     assert_fails(ev[1:])
 
@@ -190,7 +194,7 @@ def test_ridge_conditional_risk_on_numerically_singular_designs():
 @pytest.mark.result("base:bayes-risk")
 def test_bayes_conditional_risk_mc_negative_control():
     """The planted Bayes fault fails the Bayes row and leaves the ridge row passing."""
-    ev = nb.check_bayes_risk_mc(fault_risk_fn=bayes_risk_noise_scaled)
+    ev = nb.check_bayes_risk_mc(PRESETS["bayes"], fault_risk_fn=bayes_risk_noise_scaled)
     assert not ev[0].passed and ev[1].passed
 
 
@@ -225,7 +229,7 @@ def test_bayes_risk_mc_isotropic_vs_raw_prompts():
 def test_ols_mc_short_prompt():
     """The OLS check also passes at the short prompt (d = 3, N = 8) where its declared control
     (denominator d/(N − d)) is planted."""
-    assert_passed(nb.check_ols_mc(N=8))
+    assert_passed(nb.check_ols_mc(dataclasses.replace(PRESETS["ols"], N=8)))
 
 
 @pytest.mark.symbolic
@@ -319,31 +323,25 @@ def test_gd_risk_reduces_to_spec_isotropic(data):
 @pytest.mark.result("base:ols")
 def test_same_seed_same_evidence():
     """Same seed → identical evidence (JSON); a different seed → a different sample."""
-    a = [e.to_json() for e in nb.check_ols_mc(seed=3)]
-    b = [e.to_json() for e in nb.check_ols_mc(seed=3)]
-    c = [e.to_json() for e in nb.check_ols_mc(seed=4)]
+    a = [e.to_json() for e in nb.check_ols_mc(PRESETS["ols"], seed=3)]
+    b = [e.to_json() for e in nb.check_ols_mc(PRESETS["ols"], seed=3)]
+    c = [e.to_json() for e in nb.check_ols_mc(PRESETS["ols"], seed=4)]
     assert a == b and a != c
 
 
 _ALL_CHECKS = sorted(
-    {
-        c
-        for mod in ("theory.common.gaussian", "theory.common.baselines")
-        for r in __import__(mod, fromlist=["RESULTS"]).RESULTS
-        for c in r.checks
-    }
+    {c for r in RESULTS if r.id != "base:suffstat-mc" for c in r.checks}, key=lambda c: c.path
 )
 
 
 @pytest.mark.thorough
 @pytest.mark.slow
 @pytest.mark.result("base:gd")
-@pytest.mark.parametrize("path", _ALL_CHECKS)
-def test_full_mode_checks(path):
-    """The report's --full setting (larger samples, fully symbolic limits) of every base check."""
-    from sims.registry import resolve
-
-    assert_passed(resolve(path)(quick=False))
+@pytest.mark.parametrize("check", _ALL_CHECKS, ids=[c.path for c in _ALL_CHECKS])
+def test_full_mode_checks(check):
+    """The report's --full setting (larger samples, fully symbolic limits) of every base check,
+    at its declared setting."""
+    assert_passed(check.function(check.at, quick=False))
 
 
 @pytest.mark.mc

@@ -25,8 +25,8 @@ import pytest
 from numerics.baselines.suffstat import (
     CASES,
     check_fast_vs_closed_form,
-    check_fast_vs_raw,
     closed_form_risk,
+    fast_vs_raw,
 )
 from numerics.mc_fast import (
     bartlett_factor,
@@ -52,7 +52,7 @@ VARIANTS = [("vector", True), ("bartlett", False)]
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize(("method", "integrate_query"), VARIANTS)
 def test_fast_agrees_with_raw_prompts(case: str, method: str, integrate_query: bool) -> None:
-    assert_passed(check_fast_vs_raw(case=case, method=method, integrate_query=integrate_query))
+    assert_passed(fast_vs_raw(case=case, method=method, integrate_query=integrate_query))
 
 
 @pytest.mark.mc
@@ -61,7 +61,7 @@ def test_fast_agrees_with_raw_prompts(case: str, method: str, integrate_query: b
 def test_fast_other_variants_agree_with_raw_prompts(
     case: str, method: str, integrate_query: bool
 ) -> None:
-    assert_passed(check_fast_vs_raw(case=case, method=method, integrate_query=integrate_query))
+    assert_passed(fast_vs_raw(case=case, method=method, integrate_query=integrate_query))
 
 
 # ------------------------------------------------------------------ fast vs closed forms (MC)

@@ -55,7 +55,7 @@ def test_parse_seeds_and_grid_types() -> None:
 @pytest.mark.parametrize(
     "grid,needle",
     [
-        (["N=8,abc"], "expected int"),  # a value of the wrong type
+        (["N=8,abc"], "expected an integer"),  # a value of the wrong type
         (["M=8"], "'M'"),  # an unknown key
         (["N="], "empty"),  # an empty grid
         (["N=8", "N=12"], "twice"),  # a key given twice
@@ -91,8 +91,8 @@ def test_plan_runs_a_check_not_taking_the_key_once_per_seed() -> None:
     for c in cells:
         by_check[c.check] += 1
     assert by_check == {
-        "numerics.baselines:check_ols_mc": 12,  # 6 N values x 2 seeds
-        "numerics.baselines:check_ols_float": 2,
+        "numerics.baselines.ridge:check_ols_mc": 12,  # 6 N values x 2 seeds
+        "numerics.baselines.ridge:check_ols_float": 2,
     }  # once per seed
     assert len(cells) == N_CELLS and len(layout) == 12
 
@@ -190,7 +190,7 @@ def test_plot_is_saved_next_to_the_table(tmp_path: Path) -> None:
     assert legend is not None
     labels = [t.get_text() for t in legend.get_texts()]
     assert len(labels) == 2 and all("slope" in t for t in labels)  # only the row varying in N
-    s = series(rows, "N")[("numerics.baselines:check_ols_mc", 0)]
+    s = series(rows, "N")[("numerics.baselines.ridge:check_ols_mc", 0)]
     assert list(s["x"]) == [8.0, 12.0] and (s["se"] > 0).all()
     with pytest.raises(ValueError):
         bound_vs_empirical(rows, x="N", row="no such row")

@@ -94,6 +94,12 @@ PRESETS: dict[str, Setting] = {
     "paper": Setting(),
     "d3": Setting(d=3),
     "generic": Setting(d=3, n=37, L=0.7, sigma2=0.3),
+    # App. B's checks at one of S1's noise levels (σ = 0.3, σ = 0.1), Lemma B.5's Σ = diag(1, 2, 3)
+    # at d = 3, and Lemma C.8's large-n point (d = 3, n = 1000)
+    "s1_sigma0.3": Setting(sigma2=0.09),
+    "s1_sigma0.1": Setting(sigma2=0.01),
+    "d3_sigma0.3": Setting(d=3, sigma2=0.09),
+    "c8": Setting(d=3, n=1000),
     "fig3_4": Setting(sigma2=1e-4),
 }
 

@@ -1,1 +1,2 @@
-"""Shared theory: symbols, protocols, evaluators, Gaussian identities, baselines, registry."""
+"""Shared theory: symbols, protocols, evaluators, Gaussian identities, baselines, the shared
+layer's Setting (its results are declared in ``sims/common/results.py``)."""

@@ -29,14 +29,12 @@ import sympy as sp
 
 from theory.common import backend as bk
 from theory.common.evaluate import is_symbolic
-from theory.common.protocols import Check, Ref, Result
 from theory.settings import check_int
 
 __all__ = [
     "isserlis_fourth_moment",
     "wishart_fourth_moment",
     "sample_cov_second_moment",
-    "RESULTS",
 ]
 
 
@@ -175,70 +173,3 @@ def sample_cov_second_moment(Sigma: Any, N: Any) -> Any:
     S = bk.num_cov("Sigma", Sigma)
     n = check_int("N", N, minimum=1, paper="number of rows of X")
     return wishart_identity(np.eye(S.shape[0]), S, float(n)) / float(n) ** 2
-
-
-_NB = "numerics.baselines:"
-_F = "numerics.baselines.faults:"
-
-RESULTS: tuple[Result, ...] = (
-    Result(
-        id="base:isserlis",
-        kind="identity",
-        summary="Gaussian fourth moment E[x x^T A x x^T] = ΣAΣ + ΣA^TΣ + tr(AΣ)Σ",
-        source="[zwb24] Lemma H.4; [zfb24] Lemma 30",
-        spec="spec 002 §2.0; spec 004 R13",
-        statement="E[x x^T A x x^T] = Σ A Σ + Σ A^T Σ + tr(AΣ) Σ for x ~ N(0, Σ), any real A",
-        objects=("theory.common.gaussian:isserlis_fourth_moment",),
-        checks=(
-            Check(
-                _NB + "check_isserlis_exact",
-                faults={
-                    "without_transpose": {"fault_moment_fn": Ref(_F + "isserlis_without_transpose")}
-                },
-            ),
-            Check(
-                _NB + "check_isserlis_mc",
-                faults={"without_trace": {"fault_moment_fn": Ref(_F + "isserlis_without_trace")}},
-            ),
-        ),
-    ),
-    Result(
-        id="base:wishart",
-        kind="identity",
-        summary="Wishart fourth moment E[X^T X A X^T X] = N²ΣAΣ + N(ΣA^TΣ + tr(AΣ)Σ)",
-        source="[zwb24] Lemma H.4 (general-A form)",
-        spec="spec 002 §2.0",
-        statement="E[X^T X A X^T X] = N^2 Σ A Σ + N (Σ A^T Σ + tr(AΣ) Σ), "
-        "X with N iid N(0, Σ) rows",
-        objects=("theory.common.gaussian:wishart_fourth_moment",),
-        checks=(
-            Check(
-                _NB + "check_wishart_exact",
-                faults={"symmetric_form": {"fault_moment_fn": Ref(_F + "wishart_symmetric_form")}},
-            ),
-            Check(
-                _NB + "check_wishart_mc",
-                faults={"symmetric_form": {"fault_moment_fn": Ref(_F + "wishart_symmetric_form")}},
-            ),
-        ),
-    ),
-    Result(
-        id="base:sample-cov",
-        kind="identity",
-        summary="E[Λ̂²] = ((N+1)/N)Σ² + (trΣ/N)Σ = ΓΛ for the sample covariance Λ̂ = X^T X/N",
-        source="[zfb24] §1.1 key identity (JMLR Lemma 30 corollary)",
-        spec="spec 004 §1.1",
-        statement="E[Λ̂^2] = ((N+1)/N) Λ^2 + (tr Λ / N) Λ",
-        objects=("theory.common.gaussian:sample_cov_second_moment",),
-        checks=(
-            Check(
-                _NB + "check_sample_cov",
-                faults={
-                    "without_correction": {
-                        "fault_moment_fn": Ref(_F + "sample_cov_without_correction")
-                    }
-                },
-            ),
-        ),
-    ),
-)

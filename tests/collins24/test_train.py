@@ -18,6 +18,7 @@ import pytest
 from numerics.testing import assert_fails, assert_passed
 from sims import collins24 as S
 from sims.collins24.fig3_4 import FIG34_ACG_ALTERNATIVES, FIG34_ALTERNATIVES
+from sims.collins24.sec3_linear import THM36_ALTERNATIVES
 from sims.collins24.sec3_optimum import THM34_ALTERNATIVES, THM34_RELU_ALTERNATIVES
 from theory.collins24.settings import PRESETS
 from theory.common.protocols import Evidence
@@ -99,7 +100,9 @@ def test_s2_cosine_is_report_only() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:thm3.6")
 def test_s4_linear_attention_floor_and_alternatives_fail(declared_run) -> None:
-    assert_alternatives_fail(S.check_thm3_6_train, declared_run)
+    assert_alternatives_fail(
+        S.check_thm3_6_train, declared_run, setting=PRESETS["fig3_4"], objects=THM36_ALTERNATIVES
+    )
 
 
 @pytest.mark.slow

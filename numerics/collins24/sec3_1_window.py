@@ -19,6 +19,7 @@ from scipy import integrate, optimize, special, stats
 from numerics.collins24.predictors import hard_window_predict
 from numerics.collins24.quadrature import window_terms
 from numerics.collins24.sampling import sample_prompts, sphere
+from numerics.collins24.sec2_reductions import REGIME_TOP
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
@@ -52,6 +53,7 @@ __all__ = [
     "msa_argmin",
     "check_sec3_1_mc_msa",
     "check_sec3_1_rate_msa",
+    "rate_n",
 ]
 
 #: Random-stream label of ``check_sec3_1_mc_msa``: the path it was first registered under (a
@@ -81,18 +83,37 @@ def inverse_count_mean(n: int, p: float) -> float:
     return float(np.sum(pk / k) / (1 - stats.binom.pmf(0, n, p)))
 
 
+#: The prompt length of the rates (§3.1's noise slope) at d = 3: ω ∈ [10, 160] ≪ n^{2/(d−1)}.
+RATE_N = 10**6
+#: The prompt length of the modified-softmax argmin's slope over Λ ∈ [1e3, 1e6] at d = 3.
+RATE_MSA_N = 100_000
+
+
+def rate_n(d: int, n: int) -> int:
+    """The rates' prompt length at ``d``: ``n``, or the least n with n^{2/(d−1)} ≥
+    :data:`numerics.collins24.sec2_reductions.REGIME_TOP` where ``n`` falls short (the regime
+    1 ≪ ω ≪ n^{2/(d−1)} moves with d).
+
+    >>> rate_n(3, RATE_N), rate_n(3, RATE_MSA_N), rate_n(5, RATE_N)
+    (1000000, 100000, 256000000)
+    """
+    return max(n, math.ceil(REGIME_TOP ** ((d - 1) / 2)))
+
+
 def check_sec3_1_rate(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 3,
-    n: int = 10**6,
     fault_radius_power: float | None = None,
 ) -> list[Evidence]:
-    """§3.1's noise term σ²E[1/K] with K ~ Bin(n, p_ω): its slope in ω over [10, 160] is
-    (d−1)/2 (cap measure, mpmath p_ω); the sketch's ω^{d/2}/n is recorded as a discrepancy.
-    ``fault_radius_power`` counts the points within radius ω^{−p} instead of ω^{−1/2} (p = 1:
-    slope d − 1, neither exponent: the row fails)."""
+    """§3.1's noise term σ²E[1/K] with K ~ Bin(n, p_ω) at the setting's d (n = ``RATE_N`` at
+    d = 3, more where the regime 1 ≪ ω ≪ n^{2/(d−1)} needs it: :func:`rate_n`): its slope in ω
+    over [10, 160] is (d−1)/2 (cap measure, mpmath p_ω); the sketch's ω^{d/2}/n is recorded as a
+    discrepancy.  ``fault_radius_power`` counts the points within radius ω^{−p} instead of
+    ω^{−1/2} (p = 1: slope d − 1, neither exponent: the row fails)."""
+    d = setting.d
+    n = rate_n(d, RATE_N)
     ws = np.array([10.0, 20.0, 40.0, 80.0, 160.0])
     # radius ω^{-p} is the hard window of ω^{2p} (threshold s ≤ 1/(2ω))
     power = 2.0 * (0.5 if fault_radius_power is None else float(fault_radius_power))
@@ -113,15 +134,21 @@ def check_sec3_1_rate(
 
 
 def check_sec3_1_mc(
-    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_radius_power: float | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_radius_power: float | None = None,
 ) -> list[Evidence]:
     """§3.1: p_ω = ½ I_{1/ω − 1/(4ω²)}((d−1)/2, ½) by mpmath (theory) and scipy (numerics)
     against the fraction of sphere points inside the hard window ‖x_i − x‖ ≤ 1/√ω (MC of the
-    literal modified-softmax predictor).  ``fault_radius_power`` uses radius ω^{−p} in the MC
+    literal modified-softmax predictor), with the setting's n points.  Declared fixed: the
+    points (d, ω) ∈ {(2, 2), (3, 1), (5, 0.75), (5, 3)} (one random stream through all) are a
+    table of generic points, not a setting.  ``fault_radius_power`` uses radius ω^{−p} in the MC
     window instead of ω^{−1/2}."""
     rng = np.random.default_rng(seed)
-    reps = reps or (20_000 if quick else 100_000)
-    n = 20
+    reps = 20_000 if quick else 100_000
+    n = setting.n
     out = []
     for d, w in ((2, 2.0), (3, 1.0), (5, 0.75), (5, 3.0)):
         p_mp = window_mass(w, d)
@@ -260,18 +287,19 @@ def _m1_scipy(omega: float, d: int) -> float:
 
 
 def check_sec3_1_mc_msa(
-    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_drop_bias: bool | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_drop_bias: bool | None = None
 ) -> list[Evidence]:
     """R10: the exact 𝓛_MSA(ω) (given K ≥ 1) against MC of the literal hard-window predictor on
-    linear tasks f = L vᵀx (d = 5, n = 100, L = 1, σ² = 0.1; ω ∈ {1, 2, 4}); m₁ by mpmath's
-    incomplete beta vs scipy quadrature.  ``fault_drop_bias=True`` drops the window's squared
-    centre-of-mass offset (the sketch's "O(1/ω) from the boundary" bias)."""
+    linear tasks f = L vᵀx at the setting (each of its σ²; the declared one: d = 5, n = 100,
+    L = 1, σ² = 0.1; ω ∈ {1, 2, 4}); m₁ by mpmath's incomplete beta vs scipy quadrature.
+    ``fault_drop_bias=True`` drops the window's squared centre-of-mass offset (the sketch's
+    "O(1/ω) from the boundary" bias)."""
     rng = check_rng(seed, _MSA_STREAM)
-    reps = reps or (20_000 if quick else 200_000)
-    d, n, L, s2 = 5, 100, 1.0, 0.1
-    st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=s2, task="linear")
+    reps = 20_000 if quick else 200_000
+    d, n, L = setting.d, setting.n, setting.L
     out = []
-    for w in (1.0, 2.0, 4.0):
+    for s2, w in ((s2, w) for s2 in setting.sigma2s for w in (1.0, 2.0, 4.0)):
+        st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=s2, task="linear")
         out.append(
             float_agreement(
                 f"m1(omega={w:g}) = E[s | window]: mpmath betainc vs scipy quad",
@@ -286,7 +314,7 @@ def check_sec3_1_mc_msa(
         pred = msa_risk_exact(w, n, d, L, s2, fault_drop_bias=bool(fault_drop_bias))
         out.append(
             mc_agreement(
-                f"L_MSA(omega={w:g} | K >= 1) exact vs hard-window MC (d=5, n=100)",
+                f"L_MSA(omega={w:g} | K >= 1) exact vs hard-window MC (d={d}, n={n})",
                 pred,
                 estimate_from_samples(err),
                 details={"P(K=0)": float(np.mean(K == 0)), "c'_d": t_density_constant(d)},
@@ -296,18 +324,20 @@ def check_sec3_1_mc_msa(
 
 
 def check_sec3_1_rate_msa(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 3,
-    n: int = 100_000,
     fault_drop_bias: bool | None = None,
 ) -> list[Evidence]:
-    """R10: the argmin of the exact 𝓛_MSA over Λ = nL²/σ² ∈ [1e3, 1e6] (d = 3, n = 1e5, L = 1):
-    its log-log slope is 2/(d+3) = 1/3 (the true cap scaling ω^{(d−1)/2}, our derivation) and
+    """R10: the argmin of the exact 𝓛_MSA over Λ = nL²/σ² ∈ [1e3, 1e6] at the setting's d
+    (the declared one: d = 3; n = :func:`rate_n` of ``RATE_MSA_N`` = 1e5, L = 1): its log-log
+    slope is 2/(d+3) = 1/3 (the true cap scaling ω^{(d−1)/2}, our derivation) and
     not the sketch's 2/(d+2) = 0.4 (signal Θ(L²/ω), noise ω^{d/2}/n): a discrepancy.
     ``fault_drop_bias=True`` drops the window's squared centre-of-mass offset from the risk (then
     signal and noise scale alike in ω and the argmin runs to the boundary)."""
+    d = setting.d
+    n = rate_n(d, RATE_MSA_N)
     lams = np.geomspace(1e3, 1e6, 4 if quick else 10)
     ws = [
         msa_argmin(n, d, 1.0, n / float(lam), fault_drop_bias=bool(fault_drop_bias)) for lam in lams

@@ -44,6 +44,8 @@ from theory.common.protocols import Evidence
 
 __all__ = [
     "check_thm3_6_mc",
+    "check_thm3_6_paper",
+    "check_thm3_6_mc_moments",
     "check_thm3_6_mc_floor",
     "check_thm3_6_symbolic",
     "check_thm3_6_symbolic_moments",
@@ -60,81 +62,79 @@ ORDER_GAP = 0.001
 STRICT_GAP = 1e-09
 
 
-def check_thm3_6_mc(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 5,
-    n: int = 20,
-    L: float = 1.0,
-    sigma2: float = 1e-4,
-    reps: int = 0,
-) -> list[Evidence]:
-    """R8 [derived]: 𝓛_LA(mI) = am² − 2bm + c against MC of the literal linear predictor at
-    m ∈ {0, m*, 2m*}; the spec's values m* = 0.1020, 𝓛_LA* = 0.3728; and the ordering softmax* <
-    label average < best linear attention (N12).  The spec's values are DERIVED rows (the paper
-    prints none): ``docs/papers/collins24.md#derived-values``."""
+def check_thm3_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """R8 [derived], at the setting (each of its σ²): 𝓛_LA(mI) = am² − 2bm + c against MC of
+    the literal linear predictor at m ∈ {0, m*, 2m*}, and the ordering softmax* < label average
+    < best linear attention (N12).  The spec's values m*, 𝓛_LA*: :func:`check_thm3_6_paper`."""
     rng = np.random.default_rng(seed)
-    reps = reps or (100_000 if quick else 400_000)
-    st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma2)
-    m_star, la_star = la_optimum(d, n, L, sigma2)
+    reps = 100_000 if quick else 400_000
+    d, n, L = setting.d, setting.n, setting.L
     out = []
-    for m in (0.0, m_star, 2 * m_star):
-        est = mc_risk(st, m * np.eye(d), reps, rng, model="linear")
-        out.append(
-            mc_agreement(
-                f"linear attention risk at M = {m:.4f} I: closed form vs MC",
-                la_risk(m, d, n, L, sigma2),
-                est,
-            )
-        )
-    if (d, n, L, sigma2) == (5, 20, 1.0, 1e-4):
-        for name, value, text in (("m*", m_star, "0.1020"), ("L_LA*", la_star, "0.3728")):
+    for sigma2 in setting.sigma2s:
+        st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma2)
+        m_star, la_star = la_optimum(d, n, L, sigma2)
+        for m in (0.0, m_star, 2 * m_star):
+            est = mc_risk(st, m * np.eye(d), reps, rng, model="linear")
             out.append(
-                derived_agreement(
-                    name,
-                    value,
-                    text,
-                    derived_in=DERIVED_IN,
-                    spec="spec 003 R8 [COMPUTED]",
+                mc_agreement(
+                    f"linear attention risk at M = {m:.4f} I: closed form vs MC",
+                    la_risk(m, d, n, L, sigma2),
+                    est,
                 )
             )
-    soft = optimal_scale_affine(d, n, L, sigma2)[1]
-    avg = affine_risk_at_zero(d, n, L, sigma2)
-    out.append(ordering("softmax optimum < label average", soft, avg, margin=ORDER_GAP))
-    out.append(ordering("label average < best linear attention", avg, la_star, margin=ORDER_GAP))
-    out.append(
-        ordering(
-            "L^2/3 < best linear attention (Theorem 3.6)",
-            la_floor(L),
-            la_star,
-            margin=0.0 if n > 10**6 else 1e-6,
+        soft = optimal_scale_affine(d, n, L, sigma2)[1]
+        avg = affine_risk_at_zero(d, n, L, sigma2)
+        out.append(ordering("softmax optimum < label average", soft, avg, margin=ORDER_GAP))
+        out.append(
+            ordering("label average < best linear attention", avg, la_star, margin=ORDER_GAP)
         )
-    )
+        out.append(
+            ordering(
+                "L^2/3 < best linear attention (Theorem 3.6)",
+                la_floor(L),
+                la_star,
+                margin=0.0 if n > 10**6 else 1e-6,
+            )
+        )
     return out
 
 
+def check_thm3_6_paper(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """R8: the spec's values m* = 0.1020, 𝓛_LA* = 0.3728 of the exact optimum (DERIVED rows: the
+    paper prints none; ``docs/papers/collins24.md#derived-values``).  Declared fixed at S4's
+    setting: the values are computed for d = 5, n = 20, L = 1, σ = 0.01."""
+    (sigma2,) = setting.sigma2s
+    m_star, la_star = la_optimum(setting.d, setting.n, setting.L, sigma2)
+    return [
+        derived_agreement(
+            name,
+            value,
+            text,
+            derived_in=DERIVED_IN,
+            spec="spec 003 R8 [COMPUTED]",
+        )
+        for name, value, text in (("m*", m_star, "0.1020"), ("L_LA*", la_star, "0.3728"))
+    ]
+
+
 def check_thm3_6_mc_floor(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 4,
-    n: int = 20,
-    L: float = 1.0,
-    sigma2: float = 0.01,
-    reps: int = 0,
     fault_no_intercept: bool | None = None,
 ) -> list[Evidence]:
-    """Theorem 3.6: no M beats L²/3 -- MC of linear attention at m*I, at random (non-symmetric)
-    matrices around it, and at the best m on the ReLU class: each risk ≥ L²/3 − 5 SE.
-    ``fault_no_intercept=True`` drops the task intercept b (then linear attention does well,
-    spec R8 mechanism: the bound comes entirely from b)."""
+    """Theorem 3.6 at the setting (each of its σ²): no M beats L²/3 -- MC of linear attention at
+    m*I, at random (non-symmetric) matrices around it, and at the best m on the ReLU class: each
+    risk ≥ L²/3 − 5 SE.  ``fault_no_intercept=True`` drops the task intercept b (then linear
+    attention does well, spec R8 mechanism: the bound comes entirely from b)."""
     rng = np.random.default_rng(seed)
-    reps = reps or (40_000 if quick else 200_000)
+    reps = 40_000 if quick else 200_000
+    d, n, L = setting.d, setting.n, setting.L
     icpt = not fault_no_intercept
     floor = la_floor(L)
     out = []
-    for task in ("affine", "relu"):
+    for task, sigma2 in ((t, s2) for s2 in setting.sigma2s for t in ("affine", "relu")):
         st = SoftmaxWindowSetting(
             covariates=SphereCovariates(d=d),
             tasks=LipschitzTasks(kind=task, L=L, intercept=icpt),
@@ -161,13 +161,14 @@ def check_thm3_6_mc_floor(
 
 
 def check_thm3_6_symbolic(
-    *, quick: bool = True, seed: int = 0, fault_drop_pairs: bool | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_drop_pairs: bool | None = None
 ) -> list[Evidence]:
     """R8 (a): expand E[(m Σ_i (l vᵀx_i + b + ε_i) x_iᵀx − l vᵀx − b)²] term by term from the
     moment identities of independent uniforms on S^{d−1} (E t_i² = 1/d, E t_i t_j = 0,
     E(vᵀx_i)²t_i² = 1/d², E(vᵀx_i)t_i(vᵀx_j)t_j = 1/d³, E(vᵀx_i)t_i(vᵀx) = 1/d², E(vᵀx)² = 1/d,
     E l² = E b² = L²/3) and compare with :func:`la_risk` exactly (SymPy).
-    ``fault_drop_pairs=True`` leaves out the n(n−1) pair term."""
+    ``fault_drop_pairs=True`` leaves out the n(n−1) pair term.  Declared fixed: an identity in
+    symbols d, n, L, σ² (no numeric setting enters)."""
     m = sp.Symbol("m", real=True)
     d, n, L, s2 = sp.symbols("d n L sigma2", positive=True)
     s = L**2 / 3
@@ -209,13 +210,18 @@ def la_moments(d: int, *, fault_gaussian_fourth: bool = False) -> dict[str, sp.E
 
 
 def check_thm3_6_symbolic_moments(
-    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_gaussian_fourth: bool | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_gaussian_fourth: bool | None = None,
 ) -> list[Evidence]:
     """R8 (a): the moment identities behind 𝓛_LA(mI) = am² − 2bm + c derived by SymPy
-    (:func:`la_moments`) equal 1/d, 1/d², 1/d³, 1/d², 1/d for d = 2..6 (EXACT); the risk
-    assembled from the derived moments equals :func:`la_risk` exactly; and each moment matches
-    Monte Carlo on the sphere at d = 5 (independent route).  ``fault_gaussian_fourth=True``
-    derives with the Gaussian fourth moment (the sphere's fixed radius dropped)."""
+    (:func:`la_moments`) equal 1/d, 1/d², 1/d³, 1/d², 1/d for d = 2..6 (EXACT), and the risk
+    assembled from the derived moments equals :func:`la_risk` exactly.  Declared fixed: a range
+    of d in exact arithmetic, not a setting (Monte Carlo at the setting's d:
+    :func:`check_thm3_6_mc_moments`).  ``fault_gaussian_fourth=True`` derives with the Gaussian
+    fourth moment (the sphere's fixed radius dropped)."""
     out: list[Evidence] = []
     m = sp.Symbol("m", real=True)
     n, L, s2 = sp.symbols("n L sigma2", positive=True)
@@ -249,9 +255,23 @@ def check_thm3_6_symbolic_moments(
                 la_risk(m, d, n, L, s2),
             )
         )
+    return out
+
+
+def check_thm3_6_mc_moments(
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_gaussian_fourth: bool | None = None,
+) -> list[Evidence]:
+    """R8 (a) by an independent route: each moment of :func:`la_moments` (SymPy) against Monte
+    Carlo on the sphere at the setting's d.  ``fault_gaussian_fourth=True`` derives with the
+    Gaussian fourth moment (the sphere's fixed radius dropped)."""
+    out: list[Evidence] = []
     rng = check_rng(seed, "numerics.softmax_window.checks_linear:check_thm3_6_symbolic_moments")
-    reps = reps or (200_000 if quick else 1_000_000)
-    d = 5
+    reps = 200_000 if quick else 1_000_000
+    d = setting.d
     x, xi, xj, v = (np.asarray(rng.standard_normal((reps, d))) for _ in range(4))
     x, xi, xj, v = (a / np.linalg.norm(a, axis=1, keepdims=True) for a in (x, xi, xj, v))
     ti, tj = np.sum(xi * x, axis=1), np.sum(xj * x, axis=1)
@@ -263,11 +283,11 @@ def check_thm3_6_symbolic_moments(
         "E (v'x_i) t_i (v'x)": vi * ti * vx,
         "E (v'x)^2": vx**2,
     }
-    mo = la_moments(d, fault_gaussian_fourth=fault)
+    mo = la_moments(d, fault_gaussian_fourth=bool(fault_gaussian_fourth))
     for k, smp in samples.items():
         out.append(
             mc_agreement(
-                f"R8 (a) {k} (d = 5): SymPy vs sphere MC",
+                f"R8 (a) {k} (d = {d}): SymPy vs sphere MC",
                 float(mo[k]),
                 estimate_from_samples(smp),
                 scale=float(mo[k]),
@@ -312,16 +332,15 @@ GAP_RATE_RTOL = 1e-4
 
 
 def check_thm3_6_float_floor_attained(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    L: float = 0.7,
-    sigma2: float = 0.3,
     fault_floor_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Theorem 3.6's floor L²/3 is the infimum of linear attention's risk, approached as n → ∞
-    (two-sided, at L = 0.7, σ² = 0.3, d = 5):
+    (two-sided, at a generic point: declared fixed at L = 0.7, σ² = 0.3, d = 5, whose exact
+    rationals 7/10, 3/10 the SymPy limits take; n runs over the check's grid):
 
     * the exact optimum L_LA*(n) = c − b²/a (from the derived moments, not from the floor) lies
       above the floor at n ∈ {10, 10³, 10⁶} (ORDER) and decreases towards it;
@@ -329,6 +348,7 @@ def check_thm3_6_float_floor_attained(
     * the gap closes at rate 1/n: n·(L_LA*(n) − floor) at n = 10⁷ equals its limit (SymPy).
 
     ``fault_floor_fn`` replaces :func:`theory.collins24.la_floor`."""
+    d, L, (sigma2,) = setting.d, setting.L, setting.sigma2s
     floor_fn = la_floor if fault_floor_fn is None else fault_floor_fn
     floor = float(floor_fn(L))
     out: list[Evidence] = []
@@ -344,7 +364,7 @@ def check_thm3_6_float_floor_attained(
             )
         )
     nn = sp.Symbol("n", positive=True)
-    Ls, s2 = sp.Rational(7, 10), sp.Rational(3, 10)
+    Ls, s2 = sp.nsimplify(L), sp.nsimplify(sigma2)  # 7/10, 3/10 at the generic point
     a, b, c = la_coefficients(sp.Integer(d), nn, Ls, s2)
     lim = sp.limit(c - b**2 / a, nn, sp.oo)
     out.append(

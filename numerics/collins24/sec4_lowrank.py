@@ -14,7 +14,7 @@ from numerics.collins24.sampling import lowrank_basis, sample_covariates, sphere
 from numerics.montecarlo import estimate_from_samples
 from numerics.testing import float_agreement, mc_agreement, mc_difference_agreement, ordering
 from theory.collins24 import lowrank_M, thm44_scale_bound
-from theory.collins24.settings import SphereCovariates
+from theory.collins24.settings import Setting, SphereCovariates
 from theory.common.protocols import Evidence
 
 __all__ = ["check_thm4_4_mc", "check_thm4_4_mc_lemmas", "check_thm4_4_float_scale_bound_generic"]
@@ -26,15 +26,22 @@ STRICT_GAP = 1e-09
 
 
 def check_thm4_4_mc(
-    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_full_rank_task: bool | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_full_rank_task: bool | None = None,
 ) -> list[Evidence]:
     """Theorem 4.4 Case 2 (n = 2, σ = 0.5, d = 5, k = 2, c_u = c_v = 1, c₁ = 1): the paired MC
     differences 𝓛(c₂) − 𝓛(−c₂) vanish (evenness, 5 SE) and 𝓛(c₂) − 𝓛(0) > 3 SE for
-    |c₂| ∈ {0.5, 1, 2}; 𝓛(0) = 0.7479 (spec [COMPUTED]).  ``fault_full_rank_task=True`` draws
-    f(x) = aᵀx with a ~ U^d (not low rank): then c₂ = 0 is no longer optimal."""
+    |c₂| ∈ {0.5, 1, 2}; 𝓛(0) = 0.7479 (spec [COMPUTED]).  Declared fixed at that point: the
+    spec's value is computed there, Case 2 needs n = 2, and k, c_u, c_v are not fields of the
+    Setting.  ``fault_full_rank_task=True`` draws f(x) = aᵀx with a ~ U^d (not low rank): then
+    c₂ = 0 is no longer optimal."""
     rng = np.random.default_rng(seed)
-    reps = reps or (200_000 if quick else 800_000)
-    d, k, n, s2, c1 = 5, 2, 2, 0.25, 1.0
+    reps = 200_000 if quick else 800_000
+    (s2,) = setting.sigma2s
+    d, k, n, c1 = setting.d, 2, setting.n, 1.0
     cov = SphereCovariates(d=d, kind="lowrank", k=k)
     B, _ = lowrank_basis(d, k)
     X = sample_covariates(cov, rng, (reps, n + 1))
@@ -92,16 +99,17 @@ def _H(c: float, alpha: np.ndarray, U: np.ndarray, u: np.ndarray) -> tuple[np.nd
 
 
 def check_thm4_4_mc_lemmas(
-    *, quick: bool = True, seed: int = 0, reps: int = 0, fault_flip_alpha: bool | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_flip_alpha: bool | None = None
 ) -> list[Evidence]:
     """Lemmas H.1, H.3, H.4 by common-random-number central differences on the reduction (29):
     H.1 -- 𝓛(c₁, 0) decreases at small c₁ (0.25 → 0.5; spec 0.8178 → 0.7809 at n = 2,
     σ = 0.5); H.3 -- ∂H_signal/∂α₁ > 0 for α₁ = max α_i > min α_i, c ∈ (0, 2] (n ∈ {2, 4},
     k ∈ {2, 3}); H.4 -- ∂H_noise/∂α₁ > 0 for n = 2, α₁ > α₂, c ∈ (0, 1] (spec: 0.031 at c = 1,
     α = (1.5, 1)).  Each derivative > 3 SE.  ``fault_flip_alpha=True`` differentiates at the
-    smallest α_i instead of the largest (then the signs flip)."""
+    smallest α_i instead of the largest (then the signs flip).  Declared fixed: the lemmas' own
+    cases on Lemma H.2's reduction (d = 5, k = 2 for H.1), a table of points, not a setting."""
     rng = np.random.default_rng(seed)
-    reps = reps or (200_000 if quick else 800_000)
+    reps = 200_000 if quick else 800_000
     out = []
     d, k = 5, 2
     cov = SphereCovariates(d=d, kind="lowrank", k=k)
@@ -163,16 +171,18 @@ BOUND_GAP = 1e-12
 
 
 def check_thm4_4_float_scale_bound_generic(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    c_u: float = 0.7,
     fault_bound_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Theorem 4.4's constraint ‖BᵀMB‖₂ ≤ C_b/c_u² at c_u = 0.7 (C_b = 2 for σ = 0, 1 for
     n = 2), against the printed expression written out here: the bound scales as c_u^{-2}
-    (ratio of the bounds at c_u and 2c_u is 4).  ``fault_bound_fn`` replaces
+    (ratio of the bounds at c_u and 2c_u is 4).  Declared fixed: a generic scale c_u of
+    Assumption 4.3 (not a field of the Setting).  ``fault_bound_fn`` replaces
     :func:`theory.collins24.thm44_scale_bound`."""
+    c_u = 0.7
     fn = thm44_scale_bound if fault_bound_fn is None else fault_bound_fn
     out = []
     for case, cb in (("sigma0", 2.0), ("n2", 1.0)):

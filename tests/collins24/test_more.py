@@ -12,6 +12,7 @@ import pytest
 
 from numerics.testing import assert_fails, assert_passed
 from sims import collins24 as S
+from sims.collins24.results import FIG34, S5
 
 
 @pytest.mark.slow
@@ -21,7 +22,9 @@ def test_fig5_matrix_nine_pairings_mismatched_unit_fails_own_rows(declared_run) 
     rows, error = declared_run("sims.collins24.sec3_transfer:check_fig5_order_matrix")
     assert error is None
     assert sum("within 10 %" in e.name for e in rows) == 9  # 3 pretraining x 3 test classes
-    bad = S.check_fig5_order_matrix(fault_unit="s3_L0.03")  # a mismatched-L unit as the affine one
+    bad = S.check_fig5_order_matrix(
+        FIG34, fault_unit="s3_L0.03"
+    )  # a mismatched-L unit as the affine one
     assert_fails([e for e in bad if "pretrained on affine" in e.name])
 
 
@@ -33,7 +36,7 @@ def test_fig9_other_classes_linear_attention_contrast_and_negative_control() -> 
     ev = S.fig9_class_rows()
     assert_passed(ev)
     assert_fails([e for e in S.fig9_class_rows(fault_wrong_subspace=True) if "rho" in e.name])
-    assert_passed(S.check_fig9_train(quick=False))
+    assert_passed(S.check_fig9_train(S5, quick=False))
 
 
 @pytest.mark.thorough
@@ -41,7 +44,7 @@ def test_fig9_other_classes_linear_attention_contrast_and_negative_control() -> 
 @pytest.mark.train
 @pytest.mark.result("collins24:fig5")
 def test_fig5_matrix_full_tier() -> None:
-    assert_passed(S.check_fig5_order_matrix(quick=False))
+    assert_passed(S.check_fig5_order_matrix(FIG34, quick=False))
 
 
 @pytest.mark.thorough

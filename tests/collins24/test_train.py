@@ -19,9 +19,12 @@ from numerics.testing import assert_fails, assert_passed
 from sims import collins24 as S
 from sims.collins24.appC_signal import LEMB5_ALTERNATIVES
 from sims.collins24.fig3_4 import FIG34_ACG_ALTERNATIVES, FIG34_ALTERNATIVES
+from sims.collins24.sec3_linear import THM36_ALTERNATIVES
 from sims.collins24.sec3_optimum import THM34_ALTERNATIVES, THM34_RELU_ALTERNATIVES
 from theory.collins24.settings import PRESETS
 from theory.common.protocols import Evidence
+
+PAPER, FIG34 = PRESETS["paper"], PRESETS["fig3_4"]
 
 #: The tolerance of a made-up failing TRAIN row (any positive value: the row fails by its error).
 FAILING_ROW_TOLERANCE = 0.05
@@ -68,21 +71,40 @@ def assert_alternatives_fail(
     return ok
 
 
-@pytest.mark.slow
-@pytest.mark.train
-@pytest.mark.result("collins24:thm3.4")
-def test_s1_trained_scale_matches_quadrature_and_alternatives_fail(declared_run) -> None:
-    assert_alternatives_fail(
-        S.check_thm3_4_train, declared_run, setting=PRESETS["paper"], objects=THM34_ALTERNATIVES
+#: The trained checks whose TRAIN rows name alternatives: (test id, result, the check, the
+#: setting it runs at, its declared alternatives, whether the registry's run of it
+#: (``declared_run``) is reused).
+# fmt: off
+ALTERNATIVE_CHECKS = [
+    pytest.param(check, setting, objects, reuse, id=name,
+                 marks=pytest.mark.result(f"collins24:{result}"))
+    for name, result, check, setting, objects, reuse in (
+        ("s1-affine", "thm3.4", S.check_thm3_4_train, PAPER, THM34_ALTERNATIVES, True),
+        ("s2-relu", "thm3.4", S.check_thm3_4_train_relu, PAPER, THM34_RELU_ALTERNATIVES, False),
+        ("s4-linear", "thm3.6", S.check_thm3_6_train, FIG34, THM36_ALTERNATIVES, True),
+        ("fig34", "fig3-4", S.check_fig3_4_train, FIG34, FIG34_ALTERNATIVES, True),
+        ("fig34-acg", "fig3-4", S.check_fig3_4_train_acg, FIG34, FIG34_ACG_ALTERNATIVES, False),
     )
+]
+# fmt: on
 
 
 @pytest.mark.slow
 @pytest.mark.train
-@pytest.mark.result("collins24:thm3.4")
-def test_s2_relu_trained_scale_and_alternatives_fail() -> None:
+@pytest.mark.parametrize(("check", "setting", "objects", "reuse"), ALTERNATIVE_CHECKS)
+def test_trained_check_passes_and_its_alternatives_fail(
+    check: Callable[..., list[Evidence]],
+    setting: Any,
+    objects: tuple[Any, ...],
+    reuse: bool,
+    declared_run,
+) -> None:
+    """S1 (affine) and S2 (ReLU) against the quadrature / MC optimum, S4 (linear attention) at
+    its exact optimum and floor, Figs. 3-4 (norms ordered in σ, L, n; the U^d_S panels): the
+    trained check passes at its setting, and each named alternative planted as the prediction
+    fails exactly the rows that name it."""
     assert_alternatives_fail(
-        S.check_thm3_4_train_relu, setting=PRESETS["paper"], objects=THM34_RELU_ALTERNATIVES
+        check, declared_run if reuse else None, setting=setting, objects=objects
     )
 
 
@@ -94,31 +116,6 @@ def test_s2_cosine_is_report_only() -> None:
     ev = S.check_thm3_4_train_cos(PRESETS["paper"])
     assert ev and all(e.kind == "INFO" for e in ev)
     assert all(e.observed > 0 for e in ev)
-
-
-@pytest.mark.slow
-@pytest.mark.train
-@pytest.mark.result("collins24:thm3.6")
-def test_s4_linear_attention_floor_and_alternatives_fail(declared_run) -> None:
-    assert_alternatives_fail(S.check_thm3_6_train, declared_run)
-
-
-@pytest.mark.slow
-@pytest.mark.train
-@pytest.mark.result("collins24:fig3-4")
-def test_fig34_norm_ordered_in_sigma_L_n_and_alternatives_fail(declared_run) -> None:
-    assert_alternatives_fail(
-        S.check_fig3_4_train, declared_run, setting=PRESETS["fig3_4"], objects=FIG34_ALTERNATIVES
-    )
-
-
-@pytest.mark.slow
-@pytest.mark.train
-@pytest.mark.result("collins24:fig3-4")
-def test_fig34_acg_panels_and_alternatives_fail() -> None:
-    assert_alternatives_fail(
-        S.check_fig3_4_train_acg, setting=PRESETS["fig3_4"], objects=FIG34_ACG_ALTERNATIVES
-    )
 
 
 @pytest.mark.thorough

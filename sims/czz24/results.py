@@ -217,7 +217,7 @@ FIG2C_PRINTED = (
 #: the reason of a trained check on the cached models of a training preset (train.py)
 TRAINED_PRESET = (
     "the cached models of its training preset (sims/czz24/train.py): czz24 trains by named "
-    "preset only, training at a given setting (issue 30 item 5) is not built for it yet"
+    "preset only (no trainer takes a researcher's setting), so these rows judge those models"
 )
 #: the Setting fields App. D's checks read
 LEMD_KEYS = ("d", "s", "n", "sigma2", "prior", "Sigma_diag")

@@ -1,11 +1,17 @@
-"""Random contexts for the float / symbolic checks of [czz24]'s constructions (route module)."""
+"""Random contexts for the float / symbolic checks of [czz24]'s constructions (route module):
+dense Gaussian contexts of a given shape (the generic cases), one context of a Setting's §2 data
+model (the checks at a setting), and symbolic contexts."""
 
 from __future__ import annotations
 
 import numpy as np
 import sympy as sp
 
-__all__ = ["random_context", "symbolic_context", "token_matrix"]
+from numerics.czz24.sampling import sample_sparse_prompts, setting_data
+from numerics.sampling import check_rng
+from theory.czz24.settings import Setting
+
+__all__ = ["random_context", "setting_context", "symbolic_context", "token_matrix"]
 
 
 def random_context(
@@ -15,6 +21,21 @@ def random_context(
     w = rng.standard_normal(d)
     X = rng.standard_normal((n, d))
     return X, X @ w + sigma * rng.standard_normal(n), rng.standard_normal((q, d))
+
+
+def setting_context(
+    setting: Setting, seed: int, label: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One context of the setting's §2 data model, ``(X n×d, y (n,), Xq q×d, yq (q,))``: its d, s,
+    n, σ², prior, Σ (a generic Σ drawn too) and q queries, on the stream ``label`` of ``seed``.
+
+    >>> X, y, Xq, yq = setting_context(Setting(d=3, s=2, n=5, q=2), 0, "doc")
+    >>> X.shape, y.shape, Xq.shape, yq.shape
+    ((5, 3), (5,), (2, 3), (2,))
+    """
+    st = setting_data(setting, seed, label)
+    p = sample_sparse_prompts(st, 1, rng=check_rng(seed, label))
+    return p.X[0], p.y[0], p.xq[0], p.yq[0]
 
 
 def token_matrix(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -164,21 +165,10 @@ def excess_risk_samples(
     return err, diverged
 
 
-def excess_risk(
-    method: str,
-    *,
-    d: int,
-    s: int,
-    n: int,
-    sigma2: float,
-    prior: str = "sign",
-    eta: float | None = None,
-    steps: int | None = None,
-    lam: float | None = None,
-    trials: int,
-    seed: int,
-) -> Estimate:
-    """Monte Carlo ``E‖ŵ − w*‖²`` (Σ = I, no query noise) of ``method`` with ``se``.
+def excess_risk(method: str, **kw: Any) -> Estimate:
+    """Monte Carlo ``E‖ŵ − w*‖²`` (Σ = I, no query noise) of ``method`` with ``se``, from the
+    per-context errors of :func:`excess_risk_samples`, whose keywords it takes (``d, s, n, sigma2,
+    prior, eta, steps, lam, trials, seed``).
 
     ``method``: ``"pre_gd"`` / ``"gd"`` (``eta``, ``steps``), ``"ridge"`` (``lam``, normalised),
     ``"ols"``, ``"lasso"`` (``lam`` = sklearn alpha), ``"bayes"``.  ``prior="sign"`` is the ±1/√s
@@ -190,20 +180,9 @@ def excess_risk(
     >>> abs(e.mean - 0.25 * 4 / 35) < 5 * e.se
     True
     """
-    err, div = excess_risk_samples(
-        method,
-        d=d,
-        s=s,
-        n=n,
-        sigma2=sigma2,
-        prior=prior,
-        eta=eta,
-        steps=steps,
-        lam=lam,
-        trials=trials,
-        seed=seed,
-    )
+    err, div = excess_risk_samples(method, **kw)
     if np.any(div):
+        eta = kw.get("eta")
         raise DivergedContextsError(method, float(eta or 0.0), float(np.mean(div)), len(err))
     return estimate_from_samples(err)
 

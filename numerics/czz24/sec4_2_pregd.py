@@ -80,48 +80,51 @@ ETA_SCALE = 1.5
 FLOAT_SHAPES = ((6, 4), (8, 20))
 
 
+#: the steps t at which the spectral closed forms meet the recursions
+FLOAT_STEPS = (0, 1, 5, 20, 50)
+
+
+def _spectral_row(
+    method: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    eta: float,
+    off: int,
+    path: Callable[..., np.ndarray],
+    coefficient: Callable[..., np.ndarray],
+) -> tuple[Evidence, np.ndarray]:
+    """``method``'s spectral closed form (``coefficient``, at ``t + off``) against its recursion
+    (``path``) at :data:`FLOAT_STEPS`; also returns the recursion's iterates."""
+    (n, d), ts = X.shape, FLOAT_STEPS
+    rec = path(X[None], y[None], eta, max(ts))[:, 0]
+    cf = np.array([coefficient(X, y, eta, t + off) for t in ts])
+    row = float_agreement(
+        f"{method} spectral vs recursion (d={d}, n={n})",
+        cf,
+        rec[list(ts)],
+        rtol=PREGD_RTOL,
+        atol=PREGD_RTOL * np.abs(rec).max(),
+    )
+    return row, rec
+
+
 def _float_rows(rng: np.random.Generator, d: int, n: int, off: int) -> list[Evidence]:
     """Spectral vs recursion and the one-step identity on one random context of shape (d, n)."""
-    out = []
     X, y, Xq = random_context(rng, d, n, 1)
     G, _, _ = pregd_gram(X, y)
     eta = ETA_SCALE / np.linalg.eigvalsh(G)[-1]
-    ts = (0, 1, 5, 20, 50)
-    rec = pregd_path(X[None], y[None], eta, max(ts))[:, 0]
-    cf = np.array([pregd_coefficient(X, y, eta, t + off) for t in ts])
-    out.append(
-        float_agreement(
-            f"pre-GD spectral vs recursion (d={d}, n={n})",
-            cf,
-            rec[list(ts)],
-            rtol=PREGD_RTOL,
-            atol=PREGD_RTOL * np.abs(rec).max(),
-        )
+    pre, rec = _spectral_row("pre-GD", X, y, eta, off, pregd_path, pregd_coefficient)
+    eg = ETA_SCALE / np.linalg.eigvalsh(X.T @ X / n)[-1]
+    raw, _ = _spectral_row("raw GD", X, y, eg, off, gd_path, gd_coefficient)
+    y1 = float(rec[1 + off if off < max(FLOAT_STEPS) else 1] @ Xq[0])
+    one = float_agreement(
+        f"one step cubes the correlations (d={d}, n={n})",
+        y1,
+        one_step_prediction(X, y, Xq[0], eta),
+        rtol=ONE_STEP_RTOL,
+        atol=ONE_STEP_ATOL,
     )
-    S = X.T @ X / n
-    eg = ETA_SCALE / np.linalg.eigvalsh(S)[-1]
-    recg = gd_path(X[None], y[None], eg, max(ts))[:, 0]
-    cfg = np.array([gd_coefficient(X, y, eg, t + off) for t in ts])
-    out.append(
-        float_agreement(
-            f"raw GD spectral vs recursion (d={d}, n={n})",
-            cfg,
-            recg[list(ts)],
-            rtol=PREGD_RTOL,
-            atol=PREGD_RTOL * np.abs(recg).max(),
-        )
-    )
-    y1 = float(rec[1 + off if off < max(ts) else 1] @ Xq[0])
-    out.append(
-        float_agreement(
-            f"one step cubes the correlations (d={d}, n={n})",
-            y1,
-            one_step_prediction(X, y, Xq[0], eta),
-            rtol=ONE_STEP_RTOL,
-            atol=ONE_STEP_ATOL,
-        )
-    )
-    return out
+    return [pre, raw, one]
 
 
 def check_eq4_3_float(

@@ -33,7 +33,7 @@ from sims.czz24.fig1b import (
     fig1b_setting,
 )
 from sims.czz24.sec2_data import check_sec2_torch, check_sec2_torch_moment_tokens
-from sims.czz24.sec2_model import check_eq2_2_torch
+from sims.czz24.sec2_model import check_eq2_2_torch, check_eq2_2_torch_cases
 from sims.czz24.sec3_heads import (
     check_eq3_1_train,
     check_eq3_1_train_probe,
@@ -49,12 +49,20 @@ from sims.czz24.sec4_2_pregd import (
 from sims.czz24.sec4_2_pregd import (
     check_s1_free_schedule as check_s1_free_schedule,
 )
-from sims.czz24.sec4_constructions import check_prop4_1_torch, check_prop4_2_torch
+from sims.czz24.sec4_constructions import (
+    check_prop4_1_torch,
+    check_prop4_1_torch_cases,
+    check_prop4_2_torch,
+    check_prop4_2_torch_cases,
+)
 
 __all__ = [
     "check_eq2_2_torch",
+    "check_eq2_2_torch_cases",
     "check_prop4_1_torch",
+    "check_prop4_1_torch_cases",
     "check_prop4_2_torch",
+    "check_prop4_2_torch_cases",
     "check_sec2_torch",
     "check_sec2_torch_moment_tokens",
     "check_s1_train",

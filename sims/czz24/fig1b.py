@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from numerics.czz24.fig1b import FIG1B_SPEC
 from numerics.czz24.predictors import ALPHA_GRID, bayes_fit, lasso_fit, ridge_fit
 from numerics.czz24.sampling import sample_sparse_prompts
 from numerics.czz24.sec3_heads import to_weights
@@ -62,20 +63,6 @@ R12_ATOL = 1e-12
 
 #: Context lengths at which the trained models are evaluated (the paper plots n = 5..25).
 FIG1B_NS = {"quick": (6, 12, 18, 24), "full": (4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24)}
-#: The spec's calibrated Fig. 1b baselines at those n: (ridge*, lasso*, Bayes) (spec 000 §4).
-_SPEC = {
-    4: (2.92, 3.03, 2.44),
-    6: (2.48, 1.97, 1.09),
-    8: (2.05, 1.11, 0.13),
-    10: (1.46, 0.30, 0.018),
-    12: (1.02, 0.096, 0.010),
-    14: (0.60, 0.035, 0.006),
-    16: (0.28, 0.016, 0.005),
-    18: (0.12, 0.013, 0.004),
-    20: (0.049, 0.010, 0.003),
-    22: (0.033, 0.008, 0.003),
-    24: (0.023, 0.007, 0.002),
-}
 
 
 def fig1b_setting(n: int) -> SparseRegressionICL:
@@ -125,7 +112,7 @@ def check_fig1b_train(
                 "trained_se": tf.se,
                 "bayes": float(eb.mean()),
                 "paired_se": diff.se,
-                "spec_ridge_lasso_bayes": _SPEC.get(m),
+                "spec_ridge_lasso_bayes": FIG1B_SPEC.get(m),
                 "heads": PRESETS[preset][0].heads,
                 "steps": PRESETS[preset][1].steps,
             }
@@ -154,7 +141,7 @@ def check_fig1b_train(
             name=f"Fig. 1b {preset} (seed {seed}): trained excess risk by n (spec: ridge*, "
             "lasso*, Bayes)",
             kind="ORDER",
-            predicted={m: _SPEC.get(m) for m in risks},
+            predicted={m: FIG1B_SPEC.get(m) for m in risks},
             observed=risks,
             tolerance=0.0,
             error=0.0,

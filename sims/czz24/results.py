@@ -9,7 +9,11 @@ from __future__ import annotations
 import dataclasses
 
 from numerics.czz24 import excess_risk, faults
-from numerics.czz24.appD_1_decomposition import check_eqd_1_float, check_eqd_1_paper
+from numerics.czz24.appD_1_decomposition import (
+    check_eqd_1_float,
+    check_eqd_1_float_cases,
+    check_eqd_1_paper,
+)
 from numerics.czz24.appD_concentration import (
     check_lemd_1_float_rates,
     check_lemd_1_mc,
@@ -54,13 +58,16 @@ from numerics.czz24.sec4_2_pregd import (
 )
 from numerics.czz24.sec4_constructions import (
     check_alg1_float,
+    check_alg1_float_cases,
     check_alg1_symbolic,
     check_heads_alg1_optim,
     check_heads_alg1_optim_fit,
     check_heads_alg1_symbolic,
     check_prop4_1_float,
+    check_prop4_1_float_cases,
     check_prop4_1_symbolic,
     check_prop4_2_float,
+    check_prop4_2_float_cases,
     check_prop4_2_symbolic,
 )
 from numerics.czz24.sec5_bayes import (
@@ -91,14 +98,19 @@ from sims.czz24.sec2_data import (
     check_sec2_torch_gauss_prior,
     check_sec2_torch_moment_tokens,
 )
-from sims.czz24.sec2_model import check_eq2_2_torch
+from sims.czz24.sec2_model import check_eq2_2_torch, check_eq2_2_torch_cases
 from sims.czz24.sec3_heads import (
     check_eq3_1_train,
     check_eq3_1_train_probe,
     check_eq3_1_train_pruning,
 )
 from sims.czz24.sec4_2_pregd import check_s1_optim_free_schedule, check_s1_train, s1_hypotheses
-from sims.czz24.sec4_constructions import check_prop4_1_torch, check_prop4_2_torch
+from sims.czz24.sec4_constructions import (
+    check_prop4_1_torch,
+    check_prop4_1_torch_cases,
+    check_prop4_2_torch,
+    check_prop4_2_torch_cases,
+)
 from sims.figures.czz24 import fig_1b, fig_1c, fig_2c, fig_bounds_rates, fig_heads_probe
 from sims.models.sparse_multihead import MaskedLinearTF, PreGDTF
 from theory.common.protocols import Check, Result, TrainedProperty
@@ -181,15 +193,36 @@ LEMD1, LEMD7, S1, S2 = PRESETS["lemD1"], PRESETS["lemD7"], PRESETS["s1"], PRESET
 FIG1B_N10, FIG2C = PRESETS["fig1b_n10"], PRESETS["fig2c"]
 #: the reason of a check fixed at a generic point of its formula (not a data setting)
 GENERIC_POINT = "a generic point of the formula (arbitrary values, not a data setting)"
-#: the reason of an identity checked on random generic inputs of a few fixed shapes
-GENERIC_INPUTS = "an identity checked on generic random inputs of fixed small shapes"
+#: the reason of an identity's generic cases beside its check at the setting
+GENERIC_SHAPES = (
+    "generic cases: dense Gaussian contexts of fixed small shapes, the smallest included (an "
+    "identity in the context is checked at the setting's own context too)"
+)
+#: the reason of a symbolic identity at the smallest shape
+SYMBOLIC_SMALLEST = (
+    "exact in symbols at the smallest shape d = n = 2, q = 1, every entry a symbol so that "
+    "every factor shows (sympy at a setting's shape is out of reach; the float check runs there)"
+)
 #: the reasons of the figures' checks: values printed for the figure's own setting
-FIG1B_PRINTED = "values printed for Fig. 1b's setting (spec 000 §4 table)"
-FIG2C_PRINTED = "Fig. 2c's own setting: its η table and printed plateau (spec 000 §4)"
+FIG1B_PRINTED = (
+    "values printed for Fig. 1b's setting (spec 000 §4 table: d = 16, s = 4, σ = 0.1, Gaussian "
+    "slab prior); the same claims at a given setting run in czz24:thm5.3-lower (exact OLS, ridge) "
+    "and czz24:bayes (Bayes below every method), which follow --set"
+)
+FIG2C_PRINTED = (
+    "Fig. 2c's own setting (d = 16, s = 4, n = 10): its η table, tuned per σ for this setting, "
+    "and its printed plateau 1.5 (spec 000 §4); tuned pre-GD below GD at a given setting runs in "
+    "czz24:thm5.3 and the σ = 0 plateau E‖w‖²(1 − n/d) in czz24:thm5.3-lower, which follow --set"
+)
 #: the reason of a trained check on the cached models of a training preset (train.py)
-TRAINED_PRESET = "the cached models of its training preset (sims/czz24/train.py)"
+TRAINED_PRESET = (
+    "the cached models of its training preset (sims/czz24/train.py): czz24 trains by named "
+    "preset only (no trainer takes a researcher's setting), so these rows judge those models"
+)
 #: the Setting fields App. D's checks read
 LEMD_KEYS = ("d", "s", "n", "sigma2", "prior", "Sigma_diag")
+#: the Setting fields a check on one context of the setting's §2 data model reads (its queries too)
+DATA_KEYS = ("d", "s", "n", "sigma2", "prior", "Sigma_diag", "zeta", "q")
 #: Lemmas D.1 / D.7 rates at a generic point, shared by czz24:lemD.1 and czz24:lemD.7.
 LEMD_FLOAT_RATES = Check(
     check_lemd_1_float_rates, at=LEMD1, fixed=GENERIC_POINT, faults=LEMD_RATE_FAULTS
@@ -206,6 +239,21 @@ THM53_GENERIC_FAULTS = {
 }
 #: Thm 5.3 (lower part): the OLS risk finite from n = d + 3 (not d + 2).
 OLS_FINITE_FROM_D_PLUS_3 = {"fault_ols_fn": faults.ols_finite_from_d_plus_3}
+#: Alg. 1 / Prop. 4.1: each query preprocessed with the r̂ of its own (x, y) pair.
+QUERY_OWN_RHAT = {"query_own_rhat": {"fault_query_rhat": True}}
+PROP4_1_FAULTS = {"one_head_dropped": {"fault_drop_heads": 1}, **QUERY_OWN_RHAT}
+#: Prop. 4.2: the prediction read as +H_{d+1,n+1}.
+READOUT_SIGN_FLIPPED = {"readout_sign": {"fault_readout_sign": 1}}
+#: Eq. (2.2): R12's extraction without the attention scale 1/n.
+SCORE_SCALE_DROPPED = {"score_scale_dropped": {"fault_attn_scale": 1.0}}
+#: App. D: the printed D.1 (noise term without η).
+PRINTED_D1_WITHOUT_ETA = {"printed_d1_without_eta": {"fault_variant": "paper"}}
+#: R11 (heads-alg1, a claim in d alone; s = 1 so that every d ≥ 1 is a valid setting): the
+#: symbolic check's old d = 4 (where --set starts from), the ALS check's d = 3, and the L-BFGS
+#: fit's quick run (d = 2, n = 12, σ = 0.5, a dense Gaussian task: s = d)
+HEADS_D4 = dataclasses.replace(PAPER, d=4, s=1)
+HEADS_D3 = dataclasses.replace(PAPER, d=3, s=1)
+HEADS_FIT = Setting(d=2, s=2, n=12, sigma2=0.25, prior="gauss")
 
 
 #: The check of the compressed prompts the S1/S2 presets train on (czz24:sec2, the data model):
@@ -298,7 +346,7 @@ RESULTS: tuple[Result, ...] = (
             ),
         ),
         setting=PAPER,
-        keys=("d", "s", "n", "sigma2", "prior", "Sigma_diag", "zeta", "q"),
+        keys=DATA_KEYS,
     ),
     Result(
         id="czz24:eq2.2",
@@ -314,15 +362,18 @@ RESULTS: tuple[Result, ...] = (
             layer_operator,
         ),
         checks=(
+            Check(check_eq2_2_torch, at=PAPER, faults=SCORE_SCALE_DROPPED),
             Check(
-                check_eq2_2_torch,
+                check_eq2_2_torch_cases,
                 at=PAPER,
-                fixed=GENERIC_INPUTS,
-                faults={"score_scale_dropped": {"fault_attn_scale": 1.0}},
+                fixed="generic cases: random models of fixed small shapes (heads (2, 3, 1) at "
+                "d = 4, n = 7 and (4, 1) at d = 3, n = 5) on dense Gaussian contexts (the "
+                "identity is checked at the setting's own context too)",
+                faults=SCORE_SCALE_DROPPED,
             ),
         ),
         setting=PAPER,
-        keys=(),
+        keys=DATA_KEYS,
     ),
     Result(
         id="czz24:alg1",
@@ -333,16 +384,17 @@ RESULTS: tuple[Result, ...] = (
         statement="x̃_k = diag(r̂) x_k for k = 1..n+q, r̂ = (1/n)Σ_{i≤n} x_i y_i",
         objects=(alg1, rhat),
         checks=(
+            Check(check_alg1_float, at=PAPER, faults=QUERY_OWN_RHAT),
             Check(
-                check_alg1_float,
+                check_alg1_float_cases,
                 at=PAPER,
-                fixed=GENERIC_INPUTS,
-                faults={"query_own_rhat": {"fault_query_rhat": True}},
+                fixed=GENERIC_SHAPES,
+                faults=QUERY_OWN_RHAT,
             ),
-            Check(check_alg1_symbolic, at=PAPER, fixed=GENERIC_INPUTS),
+            Check(check_alg1_symbolic, at=PAPER, fixed=SYMBOLIC_SMALLEST),
         ),
         setting=PAPER,
-        keys=(),
+        keys=DATA_KEYS,
     ),
     Result(
         id="czz24:prop4.1",
@@ -353,20 +405,19 @@ RESULTS: tuple[Result, ...] = (
         statement="H^(1)[1:d] = X̃ᵀ for all tokens, H^(1)[d+1] = (y, 0)",
         objects=(alg1_layer,),
         checks=(
-            Check(check_prop4_1_symbolic, at=PAPER, fixed=GENERIC_INPUTS),
+            Check(check_prop4_1_float, at=PAPER, faults=PROP4_1_FAULTS),
+            Check(check_prop4_1_torch, at=PAPER),
+            Check(check_prop4_1_symbolic, at=PAPER, fixed=SYMBOLIC_SMALLEST),
             Check(
-                check_prop4_1_float,
+                check_prop4_1_float_cases,
                 at=PAPER,
-                fixed=GENERIC_INPUTS,
-                faults={
-                    "one_head_dropped": {"fault_drop_heads": 1},
-                    "query_own_rhat": {"fault_query_rhat": True},
-                },
+                fixed=GENERIC_SHAPES,
+                faults=PROP4_1_FAULTS,
             ),
-            Check(check_prop4_1_torch, at=PAPER, fixed=GENERIC_INPUTS),
+            Check(check_prop4_1_torch_cases, at=PAPER, fixed=GENERIC_SHAPES),
         ),
         setting=PAPER,
-        keys=(),
+        keys=DATA_KEYS,
     ),
     Result(
         id="czz24:prop4.2",
@@ -379,22 +430,30 @@ RESULTS: tuple[Result, ...] = (
         "−H^(ℓ)_{d+1,n+1} = ⟨w̃^ℓ, x̃_{n+1}⟩",
         objects=(gd_layer, pregd_transformer),
         checks=(
-            Check(check_prop4_2_symbolic, at=PAPER, fixed=GENERIC_INPUTS),
+            Check(check_prop4_2_float, at=PAPER, faults=READOUT_SIGN_FLIPPED),
+            Check(check_prop4_2_torch, at=PAPER, faults=READOUT_SIGN_FLIPPED),
             Check(
-                check_prop4_2_float,
+                check_prop4_2_symbolic,
                 at=PAPER,
-                fixed=GENERIC_INPUTS,
-                faults={"readout_sign": {"fault_readout_sign": 1}},
+                fixed="exact in symbols at the smallest shape d = n = 2, q = 1 with a symbolic η, "
+                "every entry a symbol so that every factor shows (sympy at a setting's shape is "
+                "out of reach; the float checks run there)",
             ),
             Check(
-                check_prop4_2_torch,
+                check_prop4_2_float_cases,
                 at=PAPER,
-                fixed=GENERIC_INPUTS,
-                faults={"readout_sign": {"fault_readout_sign": 1}},
+                fixed=GENERIC_SHAPES,
+                faults=READOUT_SIGN_FLIPPED,
+            ),
+            Check(
+                check_prop4_2_torch_cases,
+                at=PAPER,
+                fixed=GENERIC_SHAPES,
+                faults=READOUT_SIGN_FLIPPED,
             ),
         ),
         setting=PAPER,
-        keys=(),
+        keys=DATA_KEYS,
     ),
     Result(
         id="czz24:heads-alg1",
@@ -410,13 +469,20 @@ RESULTS: tuple[Result, ...] = (
             alg1_best_rank_error,
         ),
         checks=(
-            Check(check_heads_alg1_symbolic, at=PAPER, fixed=GENERIC_INPUTS),
-            Check(check_heads_alg1_optim, at=PAPER, fixed=GENERIC_INPUTS),
-            Check(check_heads_alg1_optim_fit, at=PAPER, fixed=GENERIC_INPUTS),
+            Check(check_heads_alg1_symbolic, at=HEADS_D4),
+            Check(check_heads_alg1_optim, at=HEADS_D3),
+            Check(
+                check_heads_alg1_optim_fit,
+                at=HEADS_FIT,
+                fixed="spec R11's own run: L-BFGS fits of h heads to r̂ ⊙ x on dense Gaussian "
+                "contexts, n = 12, σ = 0.5, d = 2 (full: d = 4, 3000 contexts), against the spec's "
+                "thresholds relative MSE > 0.05 for h < d (made for d ≤ 4: the best h = d − 1 "
+                "fit's (d − h)/d falls below 0.05 from d = 21) and < 1e-8 for h ≥ d",
+            ),
         ),
         derived=True,
-        setting=PAPER,
-        keys=(),
+        setting=HEADS_D4,
+        keys=("d",),
     ),
     Result(
         id="czz24:eq4.3",
@@ -491,22 +557,26 @@ RESULTS: tuple[Result, ...] = (
             excess_from_parts,
         ),
         checks=(
+            Check(check_eqd_1_float, at=PAPER, faults=PRINTED_D1_WITHOUT_ETA),
             Check(
-                check_eqd_1_float,
+                check_eqd_1_float_cases,
                 at=PAPER,
-                fixed=GENERIC_INPUTS,
-                faults={"printed_d1_without_eta": {"fault_variant": "paper"}},
+                fixed="generic cases: 6 contexts of d = 8, s = 2, σ² = 0.25, ±1/√s prior, "
+                "n ∈ {6, 12, 40} (n < d and n > d) beside the setting's",
+                faults=PRINTED_D1_WITHOUT_ETA,
             ),
             Check(
                 check_eqd_1_paper,
                 at=PAPER,
-                fixed=GENERIC_INPUTS,
+                fixed="the printed D.1 / D.3 against one witness context (d = 8, s = 2, n = 6, "
+                "σ² = 0.25): one context contradicts a printed identity, and at σ² = 0 the "
+                "printed noise term vanishes (no setting could tell the forms apart there)",
                 expect="discrepancy",
             ),
             Check(check_eq4_3_float_generic, at=PAPER, fixed=GENERIC_POINT),
         ),
         setting=PAPER,
-        keys=(),
+        keys=("d", "s", "n", "sigma2", "prior", "Sigma_diag", "zeta"),
     ),
     Result(
         id="czz24:lemD.1",

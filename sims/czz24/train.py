@@ -98,6 +98,15 @@ _S2_CFG = TrainConfig(
     dtype="float64",
     log_every=20,
 )
+
+
+def _fig1b(heads: tuple[int, ...], cfg: TrainConfig) -> tuple[SparseExperiment, TrainConfig]:
+    """A Fig. 1b small model (App. B data: d = 16, s = 4, σ = 0.1, trained at n = 12 with q = 4;
+    d_hid 48 = 3d) with ``heads`` per layer, trained with ``cfg``."""
+    st = czz24_fig1b_setting(12, q=4)
+    return SparseExperiment(setting=st, model="lintf", heads=heads, d_hid=48, test_size=500), cfg
+
+
 #: Spec V-sims S1 (batch 128 and 150 steps: the issue's ≤ 10 s budget; spec 256 × 300) and S2
 #: (600 steps, lr 3e-3).  S1 and S2 train on compressed prompts (n ≥ d + 1: each sampled context
 #: as its d + 1 moment tokens, the same loss at (d + 1)/n of the context columns: S1 33 of 128,
@@ -125,46 +134,11 @@ PRESETS: dict[str, tuple[SparseExperiment, TrainConfig]] = {
     ),
     # Fig. 1b small trained models (App. B data, d_hid 48 = 3d, h heads in every layer): the quick
     # tier's (4, 4, 4) at 600 steps (≈ 5 s); --full the paper's L = 4 with h ∈ {1, 4, 8}.
-    "fig1b_h4": (
-        SparseExperiment(
-            setting=czz24_fig1b_setting(12, q=4),
-            model="lintf",
-            heads=(4, 4, 4),
-            d_hid=48,
-            test_size=500,
-        ),
-        _S2_CFG,
-    ),
-    "fig1b_h1_l4": (
-        SparseExperiment(
-            setting=czz24_fig1b_setting(12, q=4),
-            model="lintf",
-            heads=(1,) * 4,
-            d_hid=48,
-            test_size=500,
-        ),
-        dataclasses.replace(_S2_CFG, steps=3000),
-    ),
-    "fig1b_h4_l4": (
-        SparseExperiment(
-            setting=czz24_fig1b_setting(12, q=4),
-            model="lintf",
-            heads=(4,) * 4,
-            d_hid=48,
-            test_size=500,
-        ),
-        dataclasses.replace(_S2_CFG, steps=3000),
-    ),
-    "fig1b_h8_l4": (
-        SparseExperiment(
-            setting=czz24_fig1b_setting(12, q=4),
-            model="lintf",
-            heads=(8,) * 4,
-            d_hid=48,
-            test_size=500,
-        ),
-        dataclasses.replace(_S2_CFG, steps=3000),
-    ),
+    "fig1b_h4": _fig1b((4, 4, 4), _S2_CFG),
+    **{
+        f"fig1b_h{h}_l4": _fig1b((h,) * 4, dataclasses.replace(_S2_CFG, steps=3000))
+        for h in (1, 4, 8)
+    },
     "smoke": (
         SparseExperiment(
             setting=czz24_s2_setting(n=12), model="lintf", heads=(4, 1), test_size=200

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from numerics.czz24.fig1b import FIG1B_SPEC
 from numerics.czz24.figures import FIG2C_SPEC, compute_2c, compute_bounds_rates
 from sims.czz24.fig1b import compute_1b
 from sims.czz24.sec3_heads import compute_1c, compute_heads_probe
@@ -27,21 +28,6 @@ __all__ = [
     "FIG2C_SPEC",
 ]
 
-#: Spec §4 Fig. 1b table (σ = 0.1, d = 16, s = 4, experimental prior): n -> (ridge*, lasso*, Bayes).
-FIG1B_SPEC = {
-    2: (3.35, 3.70, 3.26),
-    4: (2.92, 3.03, 2.44),
-    6: (2.48, 1.97, 1.09),
-    8: (2.05, 1.11, 0.13),
-    10: (1.46, 0.30, 0.018),
-    12: (1.02, 0.096, 0.010),
-    14: (0.60, 0.035, 0.006),
-    16: (0.28, 0.016, 0.005),
-    18: (0.12, 0.013, 0.004),
-    20: (0.049, 0.010, 0.003),
-    22: (0.033, 0.008, 0.003),
-    24: (0.023, 0.007, 0.002),
-}
 #: The OLS curve is clipped here (its spike at n = d).
 OLS_CLIP = 5.0
 

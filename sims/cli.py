@@ -399,7 +399,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         out.print(f"wrote {path}", soft_wrap=True)
     status = "PASS" if summary.passed else "FAIL"
     out.print(
-        f"{status}: {summary_line(rows, errors)}{props}; "
+        f"{status}: {summary_line(rows, errors, reasons=False)}{props}; "
         f"{summary.n_results} results, {summary.unique_checks} check functions, "
         f"{summary.n_checks} rows, {summary.wall_time:.1f} s. Report: "
         f"{Path(args.out) / 'report.html'}",

@@ -78,18 +78,22 @@ def _reason(e: Evidence) -> str:
     return ""
 
 
-def summary_line(rows: Sequence[Evidence], errors: Sequence[str] = ()) -> str:
-    """``"17 pass, 1 skipped: <first reason>"`` (statuses in :data:`ORDER`; errors last)."""
+def summary_line(
+    rows: Sequence[Evidence], errors: Sequence[str] = (), *, reasons: bool = True, width: int = 90
+) -> str:
+    """``"17 pass, 1 skipped (<first reason>)"`` (statuses in :data:`ORDER`; errors last); a
+    reason longer than ``width`` characters is cut with an ellipsis (the row tables and
+    ``--json`` keep it whole); ``reasons=False`` gives the counts only."""
     counts = Counter(row_status(e) for e in rows)
     parts = []
     for s in ORDER:
         if not counts[s]:
             continue
         text = f"{counts[s]} {s}"
-        if s not in ("pass", "info"):
+        if reasons and s not in ("pass", "info"):
             why = next((_reason(e) for e in rows if row_status(e) == s and _reason(e)), "")
             if why:
-                text += f" ({why})"
+                text += f" ({why if len(why) <= width else why[: width - 1] + '…'})"
         parts.append(text)
     if errors:
         parts.append(f"{len(errors)} error{'s' if len(errors) > 1 else ''}")

@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--no-figures", action="store_true")
     r.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="also print every result's rows with their values and details",
+    )
+    r.add_argument(
         "--controls",
         action="store_true",
         help="also run every declared negative control; a fault a check accepts is a fail",
@@ -157,6 +163,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("figure", help="draw the figures of one result")
     f.add_argument("id")
+    f.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="draw at this setting (repeatable; the keys of check --params): figures that take "
+        "a setting draw at it, the others at their own values (said so)",
+    )
     f.add_argument("--out", default="icl-verify-figures")
     f.add_argument("--full", action="store_true")
     f.add_argument("--seed", type=int, default=0)
@@ -224,8 +239,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.params:
         for check in result.checks:
             print(check.path)
-            for name, prm in check_parameters(check.path).items():
-                print(f"    {name} = {prm.default!r}")
+            params = check_parameters(check.path)
+            for name, prm in params.items():
+                if not name.startswith("fault_"):
+                    print(f"    {name} = {_value_text(prm.default)}")
+            hooks = [n for n in params if n.startswith("fault_")]
+            if hooks:
+                print(
+                    f"    fault hooks (negative controls only, not a setting): {', '.join(hooks)}"
+                )
             for fault, kw in check.faults.items():
                 print(f"    negative control {fault!r}: {_fault_text(kw)}")
         return 0
@@ -252,15 +274,6 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         _print_outcome(outcome, verbose=args.verbose, controls=args.controls)
     return 0 if outcome.passed else 1
-
-
-def _setting_text(setting: object) -> str:
-    from theory.common.setting import setting_json
-
-    return ", ".join(
-        f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
-        for k, v in setting_json(setting).items()
-    )
 
 
 def _print_params(result: Any) -> None:
@@ -317,45 +330,28 @@ def _cmd_check_setting(args: argparse.Namespace, result: Any) -> int:
 
 def _print_outcome(outcome: Any, *, verbose: bool, controls: bool) -> None:
     """The compact table(s) and the one-line summary of one result's run."""
-    from sims.console import console, print_rows, setting_text, summary_line
+    from sims.console import console, print_outcome
 
-    out = console()
-    r = outcome.result
-    out.print(f"{r.id}: {r.summary} ({r.source})", overflow="fold")
-    moved = [e for e in outcome.evidence if not e.fixed]
-    fixed = [e for e in outcome.evidence if e.fixed]
-    groups: dict[str, list[Any]] = {}
-    for e in moved:
-        groups.setdefault(setting_text(e.setting) if e.setting is not None else "", []).append(e)
-    for text, rows in groups.items():
-        print_rows(out, rows, title=f"setting: {text}" if text else None, verbose=verbose)
-    for why in dict.fromkeys(e.fixed for e in fixed):
-        rows = [e for e in fixed if e.fixed == why]
-        title = f"runs at the paper's setting ({why}): {setting_text(rows[0].setting)}"
-        print_rows(out, rows, title=title, verbose=verbose)
-    for err in outcome.errors:
-        out.print("error " + err.splitlines()[0], overflow="fold")
-        if verbose:
-            out.print(err, overflow="fold")
-    if controls:
-        from sims.render import controls_line
-
-        print_rows(out, [run.evidence() for run in outcome.controls], title="negative controls")
-        out.print(controls_line(outcome))
-    status = outcome.status
-    out.print(f"{status.upper()}: " + summary_line(outcome.evidence, outcome.errors))
-
-
-def _setting_text_json(js: Any) -> str:
-    if not isinstance(js, dict):
-        return "?"
-    return ", ".join(
-        f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in js.items()
-    )
+    print_outcome(console(), outcome, verbose=verbose, controls=controls)
 
 
 def _fault_text(kw: dict) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in kw.items())
+    """``fault_scale=2.0, fault_gamma_fn=la_floor_over_4``: a function by its name, not its
+    ``<function ... at 0x...>`` repr."""
+    return ", ".join(f"{k}={_value_text(v)}" for k, v in kw.items())
+
+
+def _value_text(v: Any) -> str:
+    from theory.common.protocols import Ref
+
+    if isinstance(v, Ref):
+        return str(v).rpartition(":")[2]
+    if callable(v) and not isinstance(v, type):
+        name = getattr(v, "__qualname__", None) or getattr(v, "__name__", None)
+        if name and name != "<lambda>":
+            return str(name)
+        return "a function (lambda)"
+    return repr(v)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -374,13 +370,40 @@ def _cmd_report(args: argparse.Namespace) -> int:
         controls=args.controls,
         properties=not args.no_properties,
     )
-    print(
+    from sims.console import console, print_report, summary_line
+
+    out = console()
+    rows = print_report(
+        out,
+        summary.outcomes,
+        mode="full" if args.full else "quick",
+        seed=args.seed,
+        verbose=args.verbose,
+    )
+    errors = [err for o in summary.outcomes for err in o.errors]
+    props = (
+        f"; trained properties over drawn settings: {summary.n_properties} run, "
+        f"{summary.n_failed_properties} failed"
+        if summary.n_properties
+        else ""
+    )
+    if args.controls:
+        from sims.render import headline_counts
+
+        ctl = headline_counts(summary.outcomes)["controls"]
+        props += (
+            f"; negative controls: {ctl['rejected']} of {ctl['declared']} planted faults rejected"
+        )
+    out.print("")
+    for path in summary.written:
+        out.print(f"wrote {path}", soft_wrap=True)
+    status = "PASS" if summary.passed else "FAIL"
+    out.print(
+        f"{status}: {summary_line(rows, errors, reasons=False)}{props}; "
         f"{summary.n_results} results, {summary.unique_checks} check functions, "
-        f"{summary.n_checks} evidence rows: {summary.n_failed_results} results failed, "
-        f"{summary.n_failed_checks} rows failed, {summary.n_discrepancies} results with a claim "
-        f"not reproduced; {summary.n_properties} trained properties over drawn settings, "
-        f"{summary.n_failed_properties} failed; "
-        f"{summary.wall_time:.1f} s. Report: {Path(args.out) / 'report.html'}"
+        f"{summary.n_checks} rows, {summary.wall_time:.1f} s. Report: "
+        f"{Path(args.out) / 'report.html'}",
+        soft_wrap=True,
     )
     return 0 if summary.passed else 1
 
@@ -479,20 +502,55 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0 if c.unchanged else 1
 
 
+def _takes_setting(fn: Any) -> bool:
+    import inspect
+
+    return "setting" in inspect.signature(fn).parameters
+
+
 def _cmd_figure(args: argparse.Namespace) -> int:
+    """Draw a result's figures (at ``--set``'s Setting where a figure takes one); print each
+    file written.  Bad keys or values exit 2 before anything is drawn."""
     from sims.registry import get, resolve
     from sims.report import figure_filename, save_figure
+    from sims.verify import build_setting
 
     result = get(args.id)
     if not result.figures:
         print(f"{result.id} has no figures", file=sys.stderr)
         return 1
+    fns = {path: resolve(path) for path in result.figures}
+    setting = None
+    if args.sets:
+        if not result.settings_first:
+            raise ValueError(
+                f"figure {result.id} --set: {result.id} takes no --set (its checks run at their "
+                "own values); its figures draw at the values their titles state"
+            )
+        setting = build_setting(result, args.sets)  # ValueError naming key and value: exit 2
+        if not any(_takes_setting(fn) for fn in fns.values()):
+            raise ValueError(
+                f"figure {result.id} --set: none of its figures "
+                f"({', '.join(p.rpartition(':')[2] for p in fns)}) draws at a given setting; "
+                "they draw at the values their titles state (sweep ID --grid ... --plot KEY "
+                "draws the checks over settings)"
+            )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for path in result.figures:
+    for path, fn in fns.items():
         target = out / figure_filename(path)
-        save_figure(resolve(path)(quick=not args.full, seed=args.seed), target)
-        print(target)
+        kw: dict[str, Any] = {}
+        if setting is not None:
+            if _takes_setting(fn):
+                kw["setting"] = setting
+            else:
+                print(
+                    f"note: {path.rpartition(':')[2]} draws at its own values (stated in its "
+                    "title); --set does not move it",
+                    file=sys.stderr,
+                )
+        save_figure(fn(quick=not args.full, seed=args.seed, **kw), target)
+        print(f"wrote {target}")
     return 0
 
 

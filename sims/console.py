@@ -1,11 +1,19 @@
-"""What ``icl-verify check`` prints: a compact table per setting and a one-line summary.
+"""What ``icl-verify check`` and ``icl-verify report`` print: compact tables and a one-line
+summary.
 
+``check`` (:func:`print_outcome`):
 A row reads ``status  kind  row  error`` (the error in tolerance units: ≤ 1 passes); the setting a
 table ran at heads it; rows of checks fixed at the paper's setting get a table of their own under
 a heading that says so.  The summary line counts rows by status and gives the first reason of
 each non-pass status ("1 skipped: not separable at this setting, ...").  Details (predicted,
 observed, tolerance, se, the details dict) only with ``--verbose``; all of it stays in ``--json``.
 Tables are drawn by ``rich`` (no colour when the output is not a terminal).
+
+``report`` (:func:`print_report`): a header (tier, seed), then per paper the setting its results
+run at and one line per result (status, kind, result, rows, worst error in tolerance units); every
+row that does not pass is listed under it (the same row table as ``check``); the summary line
+counts each row once.  ``--verbose`` adds each result's row tables as ``check`` prints them.  All
+of it stays in ``results.json``.
 """
 
 from __future__ import annotations
@@ -17,7 +25,15 @@ from typing import Any
 
 from theory.common.protocols import Evidence, jsonable
 
-__all__ = ["row_status", "summary_line", "print_rows", "setting_text", "console"]
+__all__ = [
+    "row_status",
+    "summary_line",
+    "print_rows",
+    "print_outcome",
+    "print_report",
+    "setting_text",
+    "console",
+]
 
 #: The order statuses are counted in (worst first after ``fail``); INFO rows count as ``info``.
 ORDER = ("fail", "discrepancy", "unconfirmed", "untested", "skipped", "pass", "info")
@@ -54,7 +70,7 @@ def _reason(e: Evidence) -> str:
     d = e.details or {}
     if d.get("power_ok") is False and isinstance(d.get("se_over_scale"), (int, float)):
         return f"too little power: se/scale {100 * d['se_over_scale']:.1f} % > 2 %"
-    for k in ("why", "reason", "message"):
+    for k in ("why", "reason", "message", "scale", "note"):
         if d.get(k):
             return str(d[k])
     if d.get("reached") or d.get("needed"):
@@ -62,18 +78,22 @@ def _reason(e: Evidence) -> str:
     return ""
 
 
-def summary_line(rows: Sequence[Evidence], errors: Sequence[str] = ()) -> str:
-    """``"17 pass, 1 skipped: <first reason>"`` (statuses in :data:`ORDER`; errors last)."""
+def summary_line(
+    rows: Sequence[Evidence], errors: Sequence[str] = (), *, reasons: bool = True, width: int = 90
+) -> str:
+    """``"17 pass, 1 skipped (<first reason>)"`` (statuses in :data:`ORDER`; errors last); a
+    reason longer than ``width`` characters is cut with an ellipsis (the row tables and
+    ``--json`` keep it whole); ``reasons=False`` gives the counts only."""
     counts = Counter(row_status(e) for e in rows)
     parts = []
     for s in ORDER:
         if not counts[s]:
             continue
         text = f"{counts[s]} {s}"
-        if s not in ("pass", "info"):
+        if reasons and s not in ("pass", "info"):
             why = next((_reason(e) for e in rows if row_status(e) == s and _reason(e)), "")
             if why:
-                text += f" ({why})"
+                text += f" ({why if len(why) <= width else why[: width - 1] + '…'})"
         parts.append(text)
     if errors:
         parts.append(f"{len(errors)} error{'s' if len(errors) > 1 else ''}")
@@ -109,37 +129,189 @@ def _short(x: Any) -> str:
     return s if len(s) <= 60 else s[:57] + "..."
 
 
+def _table(label: str, *, extra: Sequence[str] = ()) -> Any:
+    """The one table layout: ``status  kind  <label>  [extra...]  error``."""
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    table.add_column("status", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    table.add_column(label, overflow="fold")
+    for col in extra:
+        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("error", justify="right", no_wrap=True)
+    return table
+
+
+def _status_cell(status: str) -> Any:
+    from rich.text import Text
+
+    return Text(status, style=_STYLE.get(status, ""))
+
+
 def print_rows(
-    out: Any, rows: Sequence[Evidence], *, title: str | None = None, verbose: bool = False
+    out: Any,
+    rows: Sequence[Evidence],
+    *,
+    title: str | None = None,
+    verbose: bool = False,
+    names: Sequence[str] | None = None,
 ) -> None:
     """One table of rows (status, kind, row, error in tolerance units), with details if
-    ``verbose``."""
-    from rich.table import Table
+    ``verbose``; ``names`` replaces the rows' names in the table (e.g. prefixed by their
+    result)."""
     from rich.text import Text
 
     if title:
         out.print(title, overflow="fold")
-    table = Table(
-        box=None,
-        pad_edge=False,
-        show_edge=False,
-    )
-    table.add_column("status", no_wrap=True)
-    table.add_column("kind", no_wrap=True)
-    table.add_column("row", overflow="fold")
-    table.add_column("error", justify="right", no_wrap=True)
+    table = _table("row")
     if verbose:
         for col in ("predicted", "observed", "tol", "se"):
             table.add_column(col, justify="right", overflow="fold")
-    for e in rows:
-        s = row_status(e)
-        cells: list[Any] = [Text(s, style=_STYLE.get(s, "")), Text(e.kind), Text(e.name), _err(e)]
+    shown = list(names) if names is not None else [e.name for e in rows]
+    for e, name in zip(rows, shown, strict=True):
+        cells: list[Any] = [_status_cell(row_status(e)), Text(e.kind), Text(name), _err(e)]
         if verbose:
             se = "" if e.se is None else f"{e.se:.3g}"
             cells += [_short(e.predicted), _short(e.observed), f"{e.tolerance:.3g}", se]
         table.add_row(*cells)
     out.print(table)
     if verbose:
-        for e in rows:
+        for e, name in zip(rows, shown, strict=True):
             if e.details:
-                out.print(f"  {e.name}: {jsonable(e.details)}", overflow="fold")
+                out.print(f"  {name}: {jsonable(e.details)}", overflow="fold")
+
+
+def _print_tables(out: Any, outcome: Any, *, verbose: bool) -> None:
+    """One result's rows: a table per setting, the rows fixed at the paper's setting apart."""
+    moved = [e for e in outcome.evidence if not e.fixed]
+    fixed = [e for e in outcome.evidence if e.fixed]
+    groups: dict[str, list[Evidence]] = {}
+    for e in moved:
+        groups.setdefault(setting_text(e.setting) if e.setting is not None else "", []).append(e)
+    for text, rows in groups.items():
+        print_rows(out, rows, title=f"setting: {text}" if text else None, verbose=verbose)
+    for why in dict.fromkeys(e.fixed for e in fixed):
+        rows = [e for e in fixed if e.fixed == why]
+        title = f"runs at the paper's setting ({why}): {setting_text(rows[0].setting)}"
+        print_rows(out, rows, title=title, verbose=verbose)
+    for err in outcome.errors:
+        out.print("error " + err.splitlines()[0], overflow="fold")
+        if verbose:
+            out.print(err, overflow="fold")
+
+
+def print_outcome(out: Any, outcome: Any, *, verbose: bool = False, controls: bool = False) -> None:
+    """What ``check`` prints for one result's run: its tables and the one-line summary."""
+    r = outcome.result
+    out.print(f"{r.id}: {r.summary} ({r.source})", overflow="fold")
+    _print_tables(out, outcome, verbose=verbose)
+    if controls:
+        from sims.render import controls_line
+
+        print_rows(out, [run.evidence() for run in outcome.controls], title="negative controls")
+        out.print(controls_line(outcome))
+    out.print(f"{outcome.status.upper()}: " + summary_line(outcome.evidence, outcome.errors))
+
+
+def _worst(rows: Sequence[Evidence]) -> str:
+    """The largest error in tolerance units over the rows that compare (INFO rows do not)."""
+    errs = [e.error for e in rows if not e.informational and isinstance(e.error, (int, float))]
+    errs = [x for x in errs if x == x]
+    if not errs:
+        return ""
+    worst = max(errs)
+    return "inf" if math.isinf(worst) else f"{worst:.2g}"
+
+
+def _paper_setting(outcomes: Sequence[Any]) -> str:
+    """The paper's Setting its settings-first results start from, as ``key=value`` text."""
+    from theory.common.setting import setting_json
+
+    for o in outcomes:
+        if o.result.setting is not None:
+            return "the paper's setting: " + setting_text(setting_json(o.result.setting))
+    return "each check at its own values (this paper takes no --set)"
+
+
+def print_report(
+    out: Any,
+    outcomes: Sequence[Any],
+    *,
+    mode: str,
+    seed: int,
+    verbose: bool = False,
+) -> list[Evidence]:
+    """What ``report`` prints: per paper its setting and one line per result, then every row
+    that does not pass (with ``verbose``: every result's row tables).  Returns the unique rows
+    (each check counted once), which the summary line counts."""
+    from rich.text import Text
+
+    from sims.render import unique_rows
+
+    n = len(outcomes)
+    out.print(f"icl-verify report: {mode} tier, seed {seed}, {n} result{'s' if n != 1 else ''}")
+    by_paper: dict[str, list[Any]] = {}
+    for o in outcomes:
+        by_paper.setdefault(o.result.paper, []).append(o)
+    for paper, group in by_paper.items():
+        head = _paper_setting(group)
+        own = 0
+        if group[0].result.setting is not None:
+            from theory.common.setting import setting_json
+
+            base = setting_json(group[0].result.setting)
+            own = sum(
+                e.setting is not None and e.setting != base for o in group for e in o.evidence
+            )
+        extra = f" ({own} rows run at a preset of their own: --verbose lists them)" if own else ""
+        out.print("")
+        out.print(f"{paper} — {head}{extra}", overflow="fold")
+        table = _table("result", extra=("rows",))
+        for o in group:
+            table.add_row(
+                _status_cell(o.status),
+                Text(o.result.kind),
+                Text(f"{o.result.id}: {o.result.summary}"),
+                str(len(o.evidence)),
+                _worst(o.evidence),
+            )
+        out.print(table)
+    rows = [e for evs in unique_rows(outcomes).values() for e in evs]
+    seen: set[str] = set()
+    bad: list[tuple[str, Evidence]] = []
+    for o in outcomes:  # each check's rows once, under the first result that lists it
+        i = 0
+        groups = []
+        for path, n in o.check_rows:
+            groups.append((path, o.evidence[i : i + n]))
+            i += n
+        if not o.check_rows:
+            groups.append((f"{o.result.id}#rows", o.evidence))
+        for path, evs in groups:
+            if path in seen:
+                continue
+            seen.add(path)
+            bad += [(o.result.id, e) for e in evs if row_status(e) not in ("pass", "info")]
+    if bad:
+        out.print("")
+        print_rows(
+            out,
+            [e for _, e in bad],
+            title="rows that do not pass",
+            names=[f"{rid}: {e.name}" for rid, e in bad],
+        )
+        for rid, e in bad:
+            why = _reason(e)
+            if why:
+                out.print(f"  {rid}: {e.name}: {why}", overflow="fold")
+    for o in outcomes:
+        for err in o.errors:
+            out.print(f"error in {o.result.id}: " + err.splitlines()[0], overflow="fold")
+    if verbose:
+        for o in outcomes:
+            out.print("")
+            r = o.result
+            out.print(f"{r.id}: {r.summary} ({r.source})", overflow="fold")
+            _print_tables(out, o, verbose=True)
+    return rows

@@ -65,9 +65,14 @@ __all__ = [
 ]
 
 
-def agreement_figure(outcomes: Sequence[Outcome]) -> Any:
-    """Every check's error in tolerance units (pass iff ≤ 1), one marker per check."""
+def agreement_figure(
+    outcomes: Sequence[Outcome], *, mode: str = "", seed: int | None = None
+) -> Any:
+    """Every comparing row's error in tolerance units (pass iff ≤ 1), one marker per row, each
+    check once (:func:`unique_rows`).  INFO rows compare nothing and are not drawn (the caption
+    counts them); the run (tier, seed) is stated in the title."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=(10, 3.6))
     ax = fig.add_subplot(1, 1, 1)
@@ -79,27 +84,56 @@ def agreement_figure(outcomes: Sequence[Outcome]) -> Any:
         "TRAIN": "tab:green",
         "RATE": "tab:purple",
         "ORDER": "tab:brown",
-        "INFO": "tab:olive",
         "OPTIM": "tab:cyan",
         "PAPER": "tab:pink",
         "DERIVED": "gold",
     }
     i = 0
+    n_info = 0
     seen: set[str] = set()
-    for o in outcomes:
-        for e in o.evidence:
+    for rows in unique_rows(outcomes).values():
+        for e in rows:
+            if e.informational or e.kind == "INFO":
+                n_info += 1
+                continue
             err = min(e.error, 10.0) if e.error == e.error else 10.0
-            label = e.kind if e.kind not in seen else None
+            label = KIND_LABELS.get(e.kind, e.kind) if e.kind not in seen else None
             seen.add(e.kind)
             ax.plot(i, max(err, 1e-4), "o", ms=3, color=colors.get(e.kind, "k"), label=label)
             i += 1
-    ax.axhline(1.0, color="r", lw=1, ls="--", label="tolerance")
+    ax.axhline(1.0, color="r", lw=1, ls="--", label="tolerance (pass iff below)")
     ax.set_yscale("log")
-    ax.set_xlabel("check (report order)")
-    ax.set_ylabel("|error| / tolerance (capped at 10)")
-    ax.set_title("All checks: error in tolerance units (pass iff ≤ 1)")
-    ax.legend(fontsize=7, ncol=5, loc="upper right")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("comparison (report order, each check once)")
+    ax.set_ylabel(r"$|\mathrm{error}|\,/\,\mathrm{tolerance}$ (capped at 10)")
+    run = ", ".join(
+        p
+        for p in (f"tier = {mode}" if mode else "", f"seed = {seed}" if seed is not None else "")
+        if p
+    )
+    ax.set_title(
+        f"All comparisons{f' ({run})' if run else ''}: error in tolerance units"
+        + (f"; {n_info} INFO rows (reported only) not drawn" if n_info else ""),
+        fontsize=10,
+    )
+    ax.legend(fontsize=7, ncol=4, loc="upper right")
+    fig.tight_layout()
     return fig
+
+
+#: How an evidence kind reads in the agreement plot's legend.
+KIND_LABELS: dict[str, str] = {
+    "EXACT": "exact (symbolic)",
+    "FLOAT": "float forms of one formula",
+    "SOLVER": "ODE vs closed form",
+    "MC": "Monte Carlo vs closed form",
+    "TRAIN": "trained model vs prediction",
+    "RATE": "log-log slope (rate)",
+    "ORDER": "ordering",
+    "OPTIM": "optimiser vs closed form",
+    "PAPER": "number printed in the paper",
+    "DERIVED": "derived (toolkit extension)",
+}
 
 
 def unique_rows(outcomes: Sequence[Outcome]) -> dict[str, tuple[Evidence, ...]]:

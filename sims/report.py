@@ -83,6 +83,8 @@ class ReportSummary:
     n_discrepancies: int = 0  # results whose claim the toolkit does not reproduce
     n_properties: int = 0  # trained properties run over drawn settings
     n_failed_properties: int = 0  # ... that broke the TRAIN contract at a drawn setting
+    outcomes: tuple[Outcome, ...] = ()  # every result's outcome, in registry order
+    written: tuple[Path, ...] = ()  # the files this run wrote (figures reused by --resume not)
 
     @property
     def passed(self) -> bool:
@@ -184,6 +186,7 @@ def write_report(
     property_times: dict[str, float] = {}
     waited: dict[str, float] = {}  # task key -> seconds waiting for another task's model
     timings: dict[str, Any] = {}
+    written: list[Path] = []
 
     def part_of(r: Result) -> Path:
         tag = ".controls" if controls else ""
@@ -274,6 +277,7 @@ def write_report(
                         fig_errors.append(fig_err or f"figure {path}: no image")
                         continue
                     atomic_write_bytes(target, data_png)
+                    written.append(target)
                 elif png not in drawn and not (resume and target.exists()):
                     t1 = time.perf_counter()
                     try:
@@ -282,6 +286,7 @@ def write_report(
                         fig_errors.append(f"figure {path}: {exc!r}")
                         continue
                     figure_times[path] = time.perf_counter() - t1
+                    written.append(target)
                 drawn.add(png)
                 fig_paths.setdefault(r.id, []).append(png)
             if fig_errors:
@@ -314,7 +319,10 @@ def write_report(
     trained_properties = [_property_summary(property_records[p.id]) for p in props]
     n_failed_props = sum(not _property_passed(rec) for rec in trained_properties)
     if figures:
-        save_figure(agreement_figure(outcomes), out / "figures" / "agreement.png")
+        save_figure(
+            agreement_figure(outcomes, mode=mode, seed=seed), out / "figures" / "agreement.png"
+        )
+        written.append(out / "figures" / "agreement.png")
     counts = headline_counts(outcomes)
     n_failed_checks = counts["failed_rows"] + sum(len(o.errors) for o in outcomes)
     payload = {
@@ -367,6 +375,11 @@ def write_report(
         len(counts["discrepancies"]),
         len(trained_properties),
         n_failed_props,
+        tuple(outcomes),
+        (
+            *(out / n for n in ("report.html", "report.md", "results.json", "timings.json")),
+            *written,
+        ),
     )
 
 

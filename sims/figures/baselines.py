@@ -18,11 +18,11 @@ __all__ = ["fig_baseline_risks", "compute_baseline_risks"]
 
 
 def plot_baseline_risks(ax, data: dict[str, np.ndarray]) -> list:
-    """Theory solid, MC markers ±2 se, MP limit dashed (STYLE R17)."""
+    """Theory solid, Monte Carlo markers ±2 se, the Marchenko–Pastur limit dashed."""
     N = data["N"]
     artists = []
     for key, label, color in (
-        ("gd", "one-step GD (Γ = I)", "tab:blue"),
+        ("gd", r"one-step GD ($\Gamma = I$)", "tab:blue"),
         ("dgd", "debiased GD", "tab:orange"),
         ("ols", "OLS", "tab:green"),
     ):
@@ -35,7 +35,7 @@ def plot_baseline_risks(ax, data: dict[str, np.ndarray]) -> list:
                 fmt="o",
                 ms=4,
                 color=color,
-                label=f"{label}: MC ±2se",
+                label=f"{label}: Monte Carlo ±2 se",
             )
         )
     artists.append(
@@ -46,14 +46,16 @@ def plot_baseline_risks(ax, data: dict[str, np.ndarray]) -> list:
             fmt="s",
             ms=4,
             color="k",
-            label="Bayes posterior mean: MC ±2se",
+            label="Bayes posterior mean: Monte Carlo ±2 se",
         )
     )
-    artists += ax.plot(N, data["bayes_mp"], "--", color="k", label="Bayes: MP limit at ξ = d/N")
+    artists += ax.plot(
+        N, data["bayes_mp"], "--", color="k", label=r"Bayes: Marchenko–Pastur limit at $\xi = d/N$"
+    )
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("prompt length N")
-    ax.set_ylabel("ICL risk (incl. noise σ²)")
+    ax.set_xlabel(r"prompt length $N$")
+    ax.set_ylabel(r"ICL risk (noise $\sigma^2$ included)")
     ax.legend(fontsize=7)
     return artists
 
@@ -63,5 +65,9 @@ def fig_baseline_risks(*, quick: bool = True, seed: int = 0) -> Figure:
     fig = Figure(figsize=(6.5, 4.5))
     ax = fig.add_subplot(1, 1, 1)
     plot_baseline_risks(ax, data)
-    ax.set_title("Baselines: closed-form finite-N risks vs Monte Carlo (d = 5, σ² = 0.25)")
+    own = compute_baseline_risks.__kwdefaults__ or {}
+    ax.set_title(
+        rf"Baselines: closed-form finite-$N$ risks vs Monte Carlo ($d = {own['d']}$, "
+        rf"$\sigma^2 = {own['noise_var']:g}$)"
+    )
     return fig

@@ -8,6 +8,7 @@ eq. (12) and Theorem 8 checks share.  Random streams keep the registered check p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,8 +20,10 @@ from numerics.testing import (
     skipped,
     train_discrimination,
 )
+from numerics.zfb24.evidence import over_seeds, seeds
 from numerics.zfb24.faults import (
     GAMMA_ALTERNATIVES,
+    GammaFn,
     inverse_alternatives,
 )
 from numerics.zfb24.predictors import predictor_predict
@@ -34,6 +37,8 @@ from sims.zfb24.train import (
 )
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
+from theory.zfb24.hypotheses import thm4_hypotheses
+from theory.zfb24.settings import Setting
 
 __all__ = [
     "THM4_D",
@@ -72,6 +77,7 @@ __all__ = [
     "not_separable",
     "thm4_setting",
     "thm4_moments",
+    "off_preset_moment_rows",
 ]
 
 
@@ -306,3 +312,28 @@ def thm4_moments(
         thm4_setting(d, N, spectrum, sigma_init), rtol, sep, sd, "sims.checks.lsa_flow:thm4_moments"
     )
     return r, numbers, tols
+
+
+#: ``rows(d, N, spectrum, σ, seed, fault_gamma_fn)`` of a moment-statistics route.
+MomentRows = Callable[[int, int, tuple[float, ...], float, int, GammaFn | None], list[Evidence]]
+
+
+def off_preset_moment_rows(
+    setting: Setting,
+    rows: MomentRows,
+    *,
+    quick: bool,
+    seed: int,
+    fault_gamma_fn: GammaFn | None,
+) -> list[Evidence] | None:
+    """Theorem 4's hypotheses checked; then, at a setting other than the Theorem 4 preset, the
+    moment-statistics rows ``rows(d, N, spectrum, σ, seed, fault)`` over the tier's seeds (the
+    thm4 and eq. (12) trained checks share this dispatch); ``None`` at the preset."""
+    thm4_hypotheses(setting)
+    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
+    spectrum = tuple(setting.spectrum or ())
+    if is_thm4_preset(d, N, spectrum, sigma_init):
+        return None
+    return over_seeds(
+        lambda sd: rows(d, N, spectrum, sigma_init, sd, fault_gamma_fn), seeds(seed, quick)
+    )

@@ -44,6 +44,7 @@ from sims.zfb24.evidence import (
     factors,
     is_thm4_preset,
     not_separable,
+    off_preset_moment_rows,
     rel,
     row_rtol,
     thm4_moments,
@@ -298,14 +299,11 @@ def check_thm4_train_population_gd(
     descent lemma); GD reaches the batch minimiser; the factors (U₁₁, u₋₁) reach Theorem 4's limits
     and P the batch minimiser ≈ Γ⁻¹, each told apart from the limits that Γ's neighbours would
     give."""
-    thm4_hypotheses(setting)
-    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
-    spectrum = tuple(setting.spectrum or ())
-    if not is_thm4_preset(d, N, spectrum, sigma_init):
-        return over_seeds(
-            lambda sd: _thm4_population_rows(d, N, tuple(spectrum), sigma_init, sd, fault_gamma_fn),
-            seeds(seed, quick),
-        )
+    off = off_preset_moment_rows(
+        setting, _thm4_population_rows, quick=quick, seed=seed, fault_gamma_fn=fault_gamma_fn
+    )
+    if off is not None:
+        return off
 
     def rows(sd: int) -> list[Evidence]:
         r = trained_fixed_batch(sd)

@@ -19,11 +19,12 @@ from numerics.sampling import check_seed
 from numerics.testing import mc_agreement
 from numerics.zwb24.neighbours import gamma_alternatives
 from sims.cache import cached
+from sims.data import TorchPrompts
 from sims.models.gd_beta import GDBeta
 from sims.train import make_generator
 from sims.zwb24.evidence import (
     C18_DEFAULTS,
-    draw_prompts64,
+    context_moments,
     per_seed,
     plan_rows,
     seeds_for,
@@ -60,25 +61,16 @@ DRIFT_FRACTION = 0.01
 WINDOW = 50
 #: Safety cap on GD steps (the criterion normally stops far earlier).
 MAX_STEPS = 200_000
-_CHUNK = 100_000
 
 
 def _moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, np.ndarray]:
     """Sample means over ``prompts`` fresh contexts of the statistics the GD-β loss needs: with
     ``t = β_task``, ``s = Xᵀy/N``, ``S = XᵀX/N`` (flattened): t, s, S, ttᵀ, tsᵀ, t⊗S, ssᵀ, s⊗S,
-    S⊗S (prompts drawn by :func:`~sims.zwb24.evidence.draw_prompts64`)."""
-    d, N = st.d, st.N
-    gen = make_generator(seed)
-    acc: dict[str, np.ndarray] = {}
-    done = 0
-    while done < prompts:
-        b = min(_CHUNK, prompts - done)
-        p = draw_prompts64(st, b, gen)
-        Xt = p.X.transpose(1, 2)
-        s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
-        S = (Xt @ p.X).reshape(b, d * d).contiguous() / N
+    S⊗S (:func:`~sims.zwb24.evidence.context_moments`)."""
+
+    def parts(p: TorchPrompts, s: torch.Tensor, S: torch.Tensor) -> dict[str, torch.Tensor]:
         t = p.beta
-        parts = {
+        return {
             "t": t.sum(0),
             "s": s.sum(0),
             "S": S.sum(0),
@@ -89,11 +81,8 @@ def _moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, np.n
             "sS": s.T @ S,
             "SS": S.T @ S,
         }
-        parts = {k: v.numpy() for k, v in parts.items()}
-        for k, v in parts.items():
-            acc[k] = acc.get(k, 0.0) + v
-        done += b
-    return {k: v / prompts for k, v in acc.items()}
+
+    return context_moments(st, prompts, seed, parts)
 
 
 def _loss_fn(m: Mapping[str, np.ndarray], H: np.ndarray):

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from numerics.sampling import check_seed
-from numerics.testing import mc_agreement
+from numerics.testing import mc_agreement, skipped
 from numerics.zwb24.neighbours import gamma_alternatives
 from sims.cache import cached
 from sims.data import TorchPrompts
@@ -29,6 +29,7 @@ from sims.zwb24.evidence import (
     plan_rows,
     seeds_for,
     skip_rows,
+    start_row,
 )
 from sims.zwb24.train import PRESETS, test_risk, trained
 from theory.common.backend import psd_sqrt
@@ -165,6 +166,7 @@ def _fit(
             break
     G, b = x[: d * d].reshape(d, d).numpy(), x[d * d :].numpy()
     return {
+        "converged": bool(drift < DRIFT_FRACTION * tol),
         "Gamma": G.copy(),
         "beta": b.copy(),
         "steps": steps,
@@ -354,6 +356,26 @@ def check_thm6_3_train(
             )
             for s in seeds
         ]
+        stuck = [(s, f) for s, f in fits if not f["converged"]]
+        if stuck:  # the fit's step cap reached with its drift above the threshold
+            s0, f = stuck[0]
+            why = (
+                f"training did not converge within its step bound: the GD-beta fit (seed {s0}) "
+                f"drifts {f['drift']:.3g} (relative) over its last {WINDOW}-step window after "
+                f"{f['steps']} steps (cap {MAX_STEPS}), above {DRIFT_FRACTION} x the tolerance "
+                f"{min(rtols):.3%}"
+            )
+            starts = [risk(zero["Gamma"], zero["beta"]), cG(zero["Gamma"]), Hh @ zero["beta"]]
+            return [
+                skipped(
+                    start_row(sp, p, st0, {"trained": True}),
+                    why=why,
+                    drift=f["drift"],
+                    steps=f["steps"],
+                    step_bound=MAX_STEPS,
+                )
+                for sp, p, st0 in zip(specs, plans, starts, strict=True)
+            ]
         par = [(s, f, zero) for s, f in fits]
         f0 = fits[0][1]
         info = {

@@ -10,6 +10,7 @@ controls in ``tests/zfb24``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -72,7 +73,7 @@ _SYM_LAMBDA_CASES = (
 
 def _sym_flows(
     fault_variant: str | None,
-) -> Iterator[tuple[str, sp.Matrix, sp.Symbol, sp.Matrix, sp.Symbol, sp.Matrix, sp.Expr]]:
+) -> Iterator[tuple[str, sp.Matrix, sp.Symbol, sp.Matrix, sp.Symbol, Any, Any]]:
     """Lemma 10's flow (``variant``: the paper's, or a fault's) at a generic symbolic state
     (d = 2, symbolic N) for each of the two symbolic covariances:
     ``(tag, U₁₁, u₋₁, Λ, N, U̇₁₁, u̇₋₁)``."""

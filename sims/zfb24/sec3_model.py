@@ -27,6 +27,7 @@ from sims.zfb24.evidence import (
     not_separable,
     off_preset_moment_rows,
     thm4_moments,
+    thm4_unconverged,
     tokens,
     trained_sgd,
 )
@@ -112,6 +113,9 @@ def check_eq12_train(
 
     def rows(sd: int) -> list[Evidence]:
         r = trained_sgd(sd)
+        miss = thm4_unconverged("eq. (12): the SGD model's P → Γ⁻¹", r, sd, fault_gamma_fn)
+        if miss is not None:
+            return miss
         s = setting_of(r)
         L = np.array(s.Lambda)
         d = s.d

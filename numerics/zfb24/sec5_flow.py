@@ -9,6 +9,9 @@ controls in ``tests/zfb24``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import sympy as sp
 
@@ -66,6 +69,20 @@ _SYM_LAMBDA_CASES = (
     ("diag symbolic Λ", sp.diag(*sp.symbols("l1 l2", positive=True))),
     ("non-diagonal Λ", _SYM_LAMBDA),
 )
+
+
+def _sym_flows(
+    fault_variant: str | None,
+) -> Iterator[tuple[str, sp.Matrix, sp.Symbol, sp.Matrix, sp.Symbol, Any, Any]]:
+    """Lemma 10's flow (``variant``: the paper's, or a fault's) at a generic symbolic state
+    (d = 2, symbolic N) for each of the two symbolic covariances:
+    ``(tag, U₁₁, u₋₁, Λ, N, U̇₁₁, u̇₋₁)``."""
+    variant = "paper" if fault_variant is None else fault_variant
+    U, v = _sym_state(2)
+    N = sp.Symbol("N", positive=True)
+    for tag, L in _SYM_LAMBDA_CASES:
+        dU, dv = T.flow_rhs(U, v, L, N, variant=variant)
+        yield tag, U, v, L, N, dU, dv
 
 
 def _flow_setup(seed: int, setting: Setting) -> tuple[np.ndarray, np.ndarray]:
@@ -132,18 +149,14 @@ def check_lem10_symbolic(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_variant: str | None = None
 ) -> list[Evidence]:
     """Lemma 10's right-hand side is exactly −∇ℓ̃ (d = 2, generic U₁₁, non-commuting Λ)."""
-    variant = "paper" if fault_variant is None else fault_variant
-    U, v = _sym_state(2)
-    N = sp.Symbol("N", positive=True)
     out = []
-    for tag, L in _SYM_LAMBDA_CASES:
+    for tag, U, v, L, N, dU, dv in _sym_flows(fault_variant):
         ell = T.reduced_loss(U, v, L, N)
-        dU, dv = T.flow_rhs(U, v, L, N, variant=variant)
         out.append(
             exact_agreement(
                 f"U̇₁₁ = −∂ℓ̃/∂U₁₁, {tag}",
                 dU,
-                -sp.Matrix(2, 2, lambda i, j, ell=ell: sp.diff(ell, U[i, j])),
+                -sp.Matrix(2, 2, lambda i, j, ell=ell, U=U: sp.diff(ell, U[i, j])),
             )
         )
         out.append(exact_agreement(f"u̇₋₁ = −∂ℓ̃/∂u₋₁, {tag}", dv, -sp.diff(ell, v)))
@@ -154,12 +167,8 @@ def check_lem17_symbolic(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_variant: str | None = None
 ) -> list[Evidence]:
     """Lemma 17: d/dt(u₋₁² − ‖U₁₁‖_F²) = 2u₋₁u̇₋₁ − 2⟨U₁₁, U̇₁₁⟩ ≡ 0 along the flow (d = 2)."""
-    variant = "paper" if fault_variant is None else fault_variant
-    U, v = _sym_state(2)
-    N = sp.Symbol("N", positive=True)
     out = []
-    for tag, L in _SYM_LAMBDA_CASES:
-        dU, dv = T.flow_rhs(U, v, L, N, variant=variant)
+    for tag, U, v, _, _, dU, dv in _sym_flows(fault_variant):
         rate = 2 * v * dv - 2 * sum(U[i, j] * dU[i, j] for i in range(2) for j in range(2))
         out.append(exact_agreement(f"d/dt balancedness = 0, {tag}", sp.expand(rate), 0))
     return out

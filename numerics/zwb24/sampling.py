@@ -6,9 +6,14 @@ for a seed, so keep them stable.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-__all__ = ["random_setting", "power_law_spectrum"]
+from numerics.mc_fast import gd_family_risk_raw
+from theory.common.protocols import Estimate
+
+__all__ = ["random_setting", "power_law_spectrum", "raw_risk_at"]
 
 
 def random_setting(
@@ -39,6 +44,34 @@ def random_setting(
     C = rng.standard_normal((d, k))
     Psi = C @ C.T / k
     return H, Psi, mean_scale * rng.standard_normal(d)
+
+
+def raw_risk_at(
+    env: tuple[np.ndarray, np.ndarray, np.ndarray],
+    sigma2: float,
+    N: int,
+    params: tuple[Any, ...],
+    n: int,
+    rng: np.random.Generator,
+) -> Estimate:
+    """The raw-prompt MC risk (:func:`numerics.mc_fast.gd_family_risk_raw`, ``n`` prompts) of the
+    GD-family predictor ``params = (Γ, a, b)`` or ``(Γ, a, b, φ)`` at ``env = (H, Ψ, β*)`` (a
+    :func:`random_setting` draw), noise ``sigma2``, prompt length ``N``."""
+    H, Psi, bs = env
+    G, a, b, *phi = params
+    return gd_family_risk_raw(
+        Sigma_x=H,
+        task_mean=bs,
+        task_cov=Psi,
+        noise_var=sigma2,
+        N=N,
+        Gamma=G,
+        a=a,
+        b=b,
+        phi=phi[0] if phi else None,
+        n=n,
+        rng=rng,
+    )
 
 
 def power_law_spectrum(d: int, alpha: float, total: float) -> np.ndarray:

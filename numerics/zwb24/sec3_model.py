@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.mc_fast import gd_family_risk_raw
 from numerics.montecarlo import mc_means
 from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import (
@@ -18,7 +17,7 @@ from numerics.testing import (
     mc_agreement,
 )
 from numerics.zwb24.fixtures import quick_n
-from numerics.zwb24.sampling import random_setting
+from numerics.zwb24.sampling import random_setting, raw_risk_at
 from theory.common.baselines import gd_beta_risk
 from theory.common.gaussian import isserlis_fourth_moment, wishart_fourth_moment
 from theory.common.protocols import Evidence
@@ -132,17 +131,8 @@ def check_eq_gdbeta_risk_mc(
     beta = rng.standard_normal(d)
     s2t = sigma2 if fault_sigma2 is None else fault_sigma2
     pred = float(gd_beta_risk(G, beta, H, bs, Psi, s2t, N))
-    est = gd_family_risk_raw(
-        Sigma_x=H,
-        task_mean=bs,
-        task_cov=Psi,
-        noise_var=sigma2,
-        N=N,
-        Gamma=G,
-        a=beta,
-        b=beta,
-        n=quick_n(quick, 200_000, 2_000_000),
-        rng=rng,
+    est = raw_risk_at(
+        (H, Psi, bs), sigma2, N, (G, beta, beta), quick_n(quick, 200_000, 2_000_000), rng
     )
     return [
         mc_agreement(
@@ -171,18 +161,8 @@ def check_eq_ltb_risk_mc(
     phi = phi_size * rng.standard_normal(d) / np.sqrt(d)
     phi_t = phi if fault_phi_scale is None else fault_phi_scale * phi
     pred = ltb_risk(a, b, G, phi_t, H, Psi, bs, sigma2, N)
-    est = gd_family_risk_raw(
-        Sigma_x=H,
-        task_mean=bs,
-        task_cov=Psi,
-        noise_var=sigma2,
-        N=N,
-        Gamma=G,
-        a=a,
-        b=b,
-        phi=phi,
-        n=quick_n(quick, 200_000, 2_000_000),
-        rng=rng,
+    est = raw_risk_at(
+        (H, Psi, bs), sigma2, N, (G, a, b, phi), quick_n(quick, 200_000, 2_000_000), rng
     )
     out = [
         mc_agreement(

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from numerics.mc_fast import gd_family_predict, gd_family_risk_raw
+from numerics.mc_fast import gd_family_predict
 from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
@@ -29,7 +29,7 @@ from numerics.zwb24.optim import (
     min_gd_beta,
     min_ltb,
 )
-from numerics.zwb24.sampling import random_setting
+from numerics.zwb24.sampling import random_setting, raw_risk_at
 from theory.common.backend import psd_projector, psd_sqrt
 from theory.common.baselines import gd_beta_risk
 from theory.common.protocols import Evidence
@@ -285,17 +285,8 @@ def check_thm5_2_mc(
     rng = check_rng(seed, "numerics.ltb.checks_gd_beta:check_thm5_2_mc")
     H, Psi, bs = random_setting(rng, d)
     Gs = gamma_fn(H, Psi, sigma2, N)
-    est = gd_family_risk_raw(
-        Sigma_x=H,
-        task_mean=bs,
-        task_cov=Psi,
-        noise_var=sigma2,
-        N=N,
-        Gamma=Gs,
-        a=bs,
-        b=bs,
-        n=quick_n(quick, 400_000, 2_000_000),
-        rng=rng,
+    est = raw_risk_at(
+        (H, Psi, bs), sigma2, N, (Gs, bs, bs), quick_n(quick, 400_000, 2_000_000), rng
     )
     return [
         mc_agreement(

@@ -8,6 +8,7 @@ eq. (12) and Theorem 8 checks share.  Random streams keep the registered check p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,8 +20,11 @@ from numerics.testing import (
     skipped,
     train_discrimination,
 )
+from numerics.zfb24.evidence import over_seeds, seeds
 from numerics.zfb24.faults import (
     GAMMA_ALTERNATIVES,
+    GammaFn,
+    gamma_or_fault,
     inverse_alternatives,
 )
 from numerics.zfb24.predictors import predictor_predict
@@ -29,11 +33,18 @@ from sims.data import embed
 from sims.train import TrainResult
 from sims.zfb24 import moments as MT
 from sims.zfb24.train import (
+    PRESETS,
     LSAFlowSetting,
+    blocks,
+    final_weights,
+    initial_weights,
+    setting_of,
     trained,
 )
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
+from theory.zfb24.hypotheses import thm4_hypotheses
+from theory.zfb24.settings import Setting
 
 __all__ = [
     "THM4_D",
@@ -51,6 +62,8 @@ __all__ = [
     "trained_sgd",
     "trained_fixed_batch",
     "trained_random_cov",
+    "unconverged",
+    "thm4_unconverged",
     "SEPARATION_UNITS",
     "SHORT_N",
     "SHORT_RESOLVE",
@@ -72,6 +85,7 @@ __all__ = [
     "not_separable",
     "thm4_setting",
     "thm4_moments",
+    "off_preset_moment_rows",
 ]
 
 
@@ -109,17 +123,77 @@ def tokens(X: np.ndarray, y: np.ndarray, xq: np.ndarray) -> torch.Tensor:
 
 def trained_sgd(seed: int = 0) -> TrainResult:
     """The spec T-R8(d1) run (cached; shared by tests, checks, figures and the report)."""
-    return trained("thm4_sgd", seed=seed)
+    return trained(*PRESETS["thm4_sgd"], seed=seed)
 
 
 def trained_fixed_batch(seed: int = 0) -> TrainResult:
     """The spec T-R8(d2) proxy run: full-batch GD on one antithetic batch (cached)."""
-    return trained("thm4_fixed_batch", seed=seed)
+    return trained(*PRESETS["thm4_fixed_batch"], seed=seed)
 
 
 def trained_random_cov(seed: int = 0) -> TrainResult:
     """The spec T-R12(d) run on Exp(1) random covariance (cached)."""
-    return trained("thm8_random_cov", seed=seed)
+    return trained(*PRESETS["thm8_random_cov"], seed=seed)
+
+
+def unconverged(
+    name: str,
+    run: TrainResult,
+    observed: np.ndarray,
+    predicted: np.ndarray,
+    start: np.ndarray,
+    alternatives: dict[str, Any],
+    seed: int,
+    numbers: dict[str, float] | None = None,
+) -> Evidence | None:
+    """``None`` when the run's stopping rule found its invariant converged; otherwise the
+    ``skipped`` TRAIN row (the record of the unconverged model against the prediction and its
+    named alternatives at the stopping rule's tolerance) with the numbers: drift, threshold,
+    steps taken, the step bound."""
+    st = run.extra["stop"]
+    if st["converged"]:
+        return None
+    n = {
+        **(numbers or {}),
+        "drift": st["drift"],
+        "drift_threshold": st["threshold"],
+        "needs_tolerance": st["tol"],
+        "phase_steps": st["phase_steps"],
+        "step_bound": st["max_steps"],
+        "window": st["window"],
+    }
+    why = (
+        f"training did not converge within its step bound: after {st['phase_steps']} steps of "
+        f"its last phase (bound {st['max_steps']}) P still drifts {st['drift']:.3g} (relative) "
+        f"over a {st['window']}-step window, above {st['threshold']:.3g} = "
+        f"{st['threshold'] / st['tol']:g} of the tolerance {st['tol']:.3%}; resolving it needs "
+        f"more steps than the bound"
+    )
+    ev = train_discrimination(
+        name,
+        observed,
+        predicted,
+        start,
+        rtol=st["tol"],
+        alternatives=alternatives,
+        seeds=[seed],
+        details=dict(n),
+    )
+    return skipped(ev, why=why, **n)
+
+
+def thm4_unconverged(
+    name: str, run: TrainResult, seed: int, fault_gamma_fn: GammaFn | None = None
+) -> list[Evidence] | None:
+    """``None`` when a Theorem 4 run (SGD) converged; otherwise the one ``skipped`` TRAIN row of
+    :func:`unconverged` for its P against Γ⁻¹ and Γ's named neighbours (the rows of a check that
+    reads the run: its model is not yet the trained one)."""
+    s = setting_of(run)
+    L = np.array(s.Lambda)
+    b, b0 = blocks(*final_weights(run)), blocks(*initial_weights(run))
+    Gi = np.linalg.inv(gamma_or_fault(fault_gamma_fn, L, s.N))
+    miss = unconverged(name, run, b["P"], Gi, b0["P"], inverse_alternatives(L, s.N), seed)
+    return None if miss is None else [miss]
 
 
 #: Every row's tolerance puts its nearest named alternative this many units away (≥ 2, the
@@ -306,3 +380,28 @@ def thm4_moments(
         thm4_setting(d, N, spectrum, sigma_init), rtol, sep, sd, "sims.checks.lsa_flow:thm4_moments"
     )
     return r, numbers, tols
+
+
+#: ``rows(d, N, spectrum, σ, seed, fault_gamma_fn)`` of a moment-statistics route.
+MomentRows = Callable[[int, int, tuple[float, ...], float, int, GammaFn | None], list[Evidence]]
+
+
+def off_preset_moment_rows(
+    setting: Setting,
+    rows: MomentRows,
+    *,
+    quick: bool,
+    seed: int,
+    fault_gamma_fn: GammaFn | None,
+) -> list[Evidence] | None:
+    """Theorem 4's hypotheses checked; then, at a setting other than the Theorem 4 preset, the
+    moment-statistics rows ``rows(d, N, spectrum, σ, seed, fault)`` over the tier's seeds (the
+    thm4 and eq. (12) trained checks share this dispatch); ``None`` at the preset."""
+    thm4_hypotheses(setting)
+    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
+    spectrum = tuple(setting.spectrum or ())
+    if is_thm4_preset(d, N, spectrum, sigma_init):
+        return None
+    return over_seeds(
+        lambda sd: rows(d, N, spectrum, sigma_init, sd, fault_gamma_fn), seeds(seed, quick)
+    )

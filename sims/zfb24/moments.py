@@ -43,7 +43,7 @@ from sims.cache import cached
 from sims.data import embed
 from sims.models.lsa import LSA
 from sims.train import make_generator
-from theory.settings import check_choice, check_real
+from theory.settings import check_real
 from theory.zfb24.settings import LSAFlowData
 
 __all__ = [
@@ -66,13 +66,11 @@ __all__ = [
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LSAFlowSetting(LSAFlowData):
     """What is trained: zfb24's data model (:class:`theory.zfb24.settings.LSAFlowData`: ``d``,
-    ``N``, ``Lambda`` / ``random_cov``) plus the experiment's training knobs: the initialisation
-    scale, Θ's seed, the run mode and the lr drop."""
+    ``N``, ``Lambda`` / ``random_cov``) plus Assumption 3's start: the initialisation scale and
+    Θ's seed.  How it is trained is the recipe's (:class:`sims.zfb24.train.Recipe`)."""
 
     sigma_init: float = 0.3  # σ of Assumption 3 (initialisation scale, not a noise level)
     theta_seed: int = 0  # seeds M₀ of Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2}
-    mode: str = "sgd"  # "sgd" (fresh prompts) or "fixed_batch" (antithetic full batch, GD)
-    lr_drop: tuple[int, float] = (0, 1.0)  # (extra steps, lr factor) after the main phase
 
     def __post_init__(self) -> None:
         LSAFlowData.__post_init__(self)
@@ -83,7 +81,6 @@ class LSAFlowSetting(LSAFlowData):
             lower_open=True,
             paper="zfb24 Assumption 3",
         )
-        check_choice("mode", self.mode, ("sgd", "fixed_batch"))
 
 
 def theta(setting: LSAFlowSetting) -> np.ndarray:

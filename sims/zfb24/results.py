@@ -561,6 +561,10 @@ RESULTS: tuple[Result, ...] = (
 #: dicts replace those fields of the check's declared preset; the presets are tried first.
 THM4_PINNED = {"d": 4, "N": 4, "spectrum": (0.5, 1.0, 1.5, 2.0), "sigma_init": 0.3}
 THM8_PINNED = {"d": 5, "N": 3}
+#: A valid setting (Theorem 4's hypotheses hold) where SGD at the full curvature-scaled lr leaves
+#: the invariant set u₁₂ = u₂₁ = 0 (sims.zfb24.sec4_1_convergence.SGD_LR_SAFETY): every tier
+#: tries it.
+THM4_SGD_SMALL_N = {"d": 2, "N": 3, "spectrum": (0.5, 2.0), "sigma_init": 0.3}
 
 PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
@@ -569,6 +573,17 @@ PROPERTIES: tuple[TrainedProperty, ...] = (
         check=check_thm4_train_population_gd,
         strategy=thm4_train_settings,
         pinned=(THM4_PINNED,),
+    ),
+    TrainedProperty(  # the SGD route passes, or is skipped with its numbers
+        result="zfb24:thm4",
+        name="sgd-any-setting",
+        check=check_thm4_train_sgd,
+        strategy=thm4_train_settings,
+        pinned=(THM4_PINNED,),
+        explicit=(THM4_SGD_SMALL_N,),
+        examples=1,
+        thorough_examples=10,
+        report_examples=1,
     ),
     TrainedProperty(
         result="zfb24:eq12",

@@ -24,9 +24,10 @@ from numerics.zfb24.sampling import sample_linear
 from sims.zfb24 import moments as MT
 from sims.zfb24.evidence import (
     eq12_prompts,
-    is_thm4_preset,
     not_separable,
+    off_preset_moment_rows,
     thm4_moments,
+    thm4_unconverged,
     tokens,
     trained_sgd,
 )
@@ -39,7 +40,6 @@ from sims.zfb24.train import (
 )
 from theory import zfb24 as T
 from theory.common.protocols import Evidence
-from theory.zfb24.hypotheses import thm4_hypotheses
 from theory.zfb24.settings import Setting
 
 __all__ = ["check_eq6_torch", "check_eq12_train"]
@@ -78,6 +78,19 @@ def check_eq6_torch(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
     return out
 
 
+def _forward_row(name: str, y_model: np.ndarray, ref: np.ndarray) -> Evidence:
+    """A trained LSA on its invariant set (u₁₂ = u₂₁ = 0) computes x_qᵀPĝ exactly: FLOAT, to
+    float64 rounding of the forward's sums (10³ ulps of the largest prediction)."""
+    return close_agreement(
+        name,
+        y_model,
+        ref,
+        kind="FLOAT",
+        atol=1e3 * FLOAT_RTOL * float(np.max(np.abs(ref))),
+        rtol=0.0,
+    )
+
+
 def check_eq12_train(
     setting: Setting,
     *,
@@ -92,17 +105,17 @@ def check_eq12_train(
     ρ = M: (i) with u₁₂, u₂₁ zeroed the model computes exactly x_qᵀP(1/M)Σyᵢxᵢ (FLOAT); (ii) the
     unmodified model's predictions agree with x_qᵀΓ⁻¹(1/M)Σyᵢxᵢ and not with the predictions of Γ's
     neighbours (TRAIN, start = the initial model)."""
-    thm4_hypotheses(setting)
-    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
-    spectrum = tuple(setting.spectrum or ())
-    if not is_thm4_preset(d, N, spectrum, sigma_init):
-        return over_seeds(
-            lambda sd: _eq12_moment_rows(d, N, tuple(spectrum), sigma_init, sd, fault_gamma_fn),
-            seeds(seed, quick),
-        )
+    off = off_preset_moment_rows(
+        setting, _eq12_moment_rows, quick=quick, seed=seed, fault_gamma_fn=fault_gamma_fn
+    )
+    if off is not None:
+        return off
 
     def rows(sd: int) -> list[Evidence]:
         r = trained_sgd(sd)
+        miss = thm4_unconverged("eq. (12): the SGD model's P → Γ⁻¹", r, sd, fault_gamma_fn)
+        if miss is not None:
+            return miss
         s = setting_of(r)
         L = np.array(s.Lambda)
         d = s.d
@@ -124,13 +137,8 @@ def check_eq12_train(
                 y_zeroed = model(Z).numpy()
             ref = predictor_predict(b["P"], X, y, xq)
             out.append(
-                close_agreement(
-                    f"u₁₂ = u₂₁ = 0: model = x_qᵀP_learned ĝ at M={M} (ρ = M)",
-                    y_zeroed,
-                    ref,
-                    kind="FLOAT",
-                    atol=1e3 * FLOAT_RTOL * float(np.max(np.abs(ref))),
-                    rtol=0.0,
+                _forward_row(
+                    f"u₁₂ = u₂₁ = 0: model = x_qᵀP_learned ĝ at M={M} (ρ = M)", y_zeroed, ref
                 )
             )
             out.append(
@@ -182,13 +190,8 @@ def _eq12_moment_rows(
             y_model = model(tokens(X, y, xq)).numpy()
         ref = predictor_predict(r.P, X, y, xq)
         out.append(
-            close_agreement(
-                f"trained LSA (u₁₂ = u₂₁ = 0) = x_qᵀP_learned ĝ at M={M} (ρ = M)",
-                y_model,
-                ref,
-                kind="FLOAT",
-                atol=1e3 * FLOAT_RTOL * float(np.max(np.abs(ref))),
-                rtol=0.0,
+            _forward_row(
+                f"trained LSA (u₁₂ = u₂₁ = 0) = x_qᵀP_learned ĝ at M={M} (ρ = M)", y_model, ref
             )
         )
         out.append(

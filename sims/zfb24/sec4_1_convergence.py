@@ -5,6 +5,7 @@ u₋₁U₁₁ = Γ⁻¹ and the factor limits of eq. (11), told apart from Γ's
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -35,7 +36,6 @@ from sims.zfb24.evidence import (
     DRIFT_MARGIN,
     NONZERO_MARGIN,
     SEPARATION_UNITS,
-    SGD_BUDGET_SECONDS,
     THM4_D,
     THM4_N,
     THM4_SIGMA,
@@ -44,18 +44,22 @@ from sims.zfb24.evidence import (
     factors,
     is_thm4_preset,
     not_separable,
+    off_preset_moment_rows,
     rel,
     row_rtol,
     thm4_moments,
     thm4_setting,
     trained_fixed_batch,
     trained_sgd,
+    unconverged,
 )
 from sims.zfb24.train import (
     PRESETS,
+    Stop,
     blocks,
     final_weights,
     initial_weights,
+    recipe_of,
     setting_of,
     theta,
     trained,
@@ -65,12 +69,7 @@ from theory.common.protocols import Evidence
 from theory.zfb24.hypotheses import thm4_hypotheses
 from theory.zfb24.settings import Setting
 
-__all__ = ["check_thm4_train_sgd", "check_thm4_train_population_gd", "SGD_PRESET_SECONDS"]
-
-
-#: Cold seconds of the "thm4_sgd" preset on one core (measured: 12 s), the unit of _sgd_run's
-#: time estimate.
-SGD_PRESET_SECONDS = 12.0
+__all__ = ["check_thm4_train_sgd", "check_thm4_train_population_gd", "SGD_WORK_CAP"]
 
 
 #: Safety factor on the slowest time constant that the pilot curvature predicts
@@ -87,48 +86,71 @@ SGD_STEP_SAFETY = 8.0
 SGD_TOL_FRACTION = 0.25
 
 
+#: Step size off the preset as a fraction of the curvature-scaled preset lr.  At d = 2, N = 3,
+#: Λ = diag(0.5, 2) (inside Theorem 4's hypotheses) the full curvature-scaled lr (0.057) lets
+#: SGD's noise carry the run off the invariant set u₁₂ = u₂₁ = 0 after ~1 600 steps: P collapses
+#: to ≈ 0 while the rank-one product u₁₂u₂₁ᵀ (a second path to the same read-out, x_qᵀu₂₁u₁₂ᵀĝ)
+#: takes over the fast direction (P₂₂ ≈ 0.288 ≈ Γ⁻¹₂₂) and drops the slow one (Γ⁻¹₁₁ = 0.667):
+#: 20 tolerance units from Γ⁻¹.  The preset's own lr sits close to that edge; at half of it the
+#: run stays on the set and ends 0.1 units from Γ⁻¹ (seed 0), at twice the (planned) steps.
+SGD_LR_SAFETY = 0.5
+
+
+#: Step cap of the SGD route at a non-preset setting, in work units steps·batch·(N+1)·(d+1)²
+#: (a count, the same on every machine and under any load): 2.56e9 units are the 20 000 steps at
+#: the preset's batch 1 024 and (d, N) = (4, 4) that the former 120-s bound bought there.
+SGD_WORK_CAP = 2.56e9
+
+
+#: The low-lr tail's step bound in multiples of its planned steps (within the step cap): the
+#: stopping rule (P's drift over a window below a tenth of the row's tolerance) normally ends it
+#: at the planned steps.
+SGD_BOUND_FACTOR = 4
+
+
 def _sgd_run(
     d: int, N: int, spectrum: tuple[float, ...], sigma_init: float, sd: int, rtol: float
 ) -> tuple[TrainResult | None, dict[str, float]]:
-    """The SGD run of the preset's schedule at (Λ = diag(spectrum), N, σ): step sizes scaled by the
-    preset's curvature over this setting's (pilot statistics of sampled prompts), the batch raised
+    """The SGD run of the preset's recipe at (Λ = diag(spectrum), N, σ): step sizes scaled by the
+    preset's curvature over this setting's (pilot statistics of sampled prompts) and by
+    SGD_LR_SAFETY, the batch raised
     by (TRAIN_RTOL/rtol)² where the row is tightened (SGD's error ∝ 1/√batch at a fixed schedule).
 
-    Steps planned before training (no stop on SGD's noisy drift): the main (high-lr) phase runs
-    max(the preset's, the estimate) steps, the estimate being SGD_STEP_SAFETY time constants
-    ``1/(lr·h_min)`` of the slowest curvature ``h_min`` of a pilot batch times the
-    ln(start / (rtol·SGD_TOL_FRACTION)) time constants needed to come within the tolerance
-    (start: relF(P(0), Γ⁻¹) of Assumption 3's start); the lr-drop phase is the preset's.  The step
-    bound is what SGD_BUDGET_SECONDS buys at this setting (the preset's measured seconds scaled by
-    batch and per-prompt cost).  ``None`` with the numbers when the planned steps exceed it."""
+    Steps from the setting: the main (high-lr) phase runs at least max(the preset's, the
+    estimate) steps, the estimate being SGD_STEP_SAFETY time constants ``1/(lr·h_min)`` of the
+    slowest curvature ``h_min`` of a pilot batch times the ln(start / (rtol·SGD_TOL_FRACTION))
+    time constants needed to come within the tolerance (start: relF(P(0), Γ⁻¹) of Assumption 3's
+    start); the low-lr tail runs the preset's steps and then stops on P's convergence
+    (:class:`sims.zfb24.train.Stop`, tolerance ``rtol``) within SGD_BOUND_FACTOR times them.
+    The step cap is SGD_WORK_CAP work units.  ``None`` with the numbers when the planned steps
+    exceed the cap."""
     path = "sims.checks.lsa_flow:_sgd_run"
-    s = thm4_setting(d, N, spectrum, sigma_init, lr_drop=(1000, 0.05))
+    s = thm4_setting(d, N, spectrum, sigma_init)
     ref = thm4_setting(THM4_D, THM4_N, THM4_SPECTRUM, THM4_SIGMA)
-    _, per_prompt, curv = MT.pilot(s, check_seed(sd, path, "pilot"))
-    _, per_ref, curv_ref = MT.pilot(ref, check_seed(sd, path, "pilot"))
+    _, _, curv = MT.pilot(s, check_seed(sd, path, "pilot"))
+    _, _, curv_ref = MT.pilot(ref, check_seed(sd, path, "pilot"))
     h_min, _ = MT.curvature_range(s, check_seed(sd, path, "curvature"))
-    s0, cfg0 = PRESETS["thm4_sgd"]
-    lr = cfg0.lr * curv_ref / curv
-    batch = int(np.ceil(cfg0.batch_size * max(1.0, (TRAIN_RTOL / rtol) ** 2)))
-    schedule = cfg0.steps + s.lr_drop[0]
-    cost = (batch / cfg0.batch_size) * (per_prompt / per_ref)  # a step's cost, preset = 1
-    step_seconds = SGD_PRESET_SECONDS / schedule * cost
-    bound = int(SGD_BUDGET_SECONDS / step_seconds)
+    _, rc0 = PRESETS["thm4_sgd"]
+    lr = SGD_LR_SAFETY * rc0.lr * curv_ref / curv
+    batch = int(np.ceil(rc0.batch_size * max(1.0, (TRAIN_RTOL / rtol) ** 2)))
+    low = rc0.lr_drop[0]
+    cap = int(SGD_WORK_CAP / (batch * (N + 1) * (d + 1) ** 2))
     L = np.diag([float(v) for v in spectrum])
     Th = theta(s)
     start = rel(sigma_init**2 * Th @ Th.T, np.linalg.inv(T.gamma_fn(L, N)))  # P(0) = σ²ΘΘᵀ
     tau = 1.0 / (lr * h_min)
     n_tau = max(0.0, math.log(start / (rtol * SGD_TOL_FRACTION)))
     estimate = math.ceil(SGD_STEP_SAFETY * n_tau * tau)
-    main = max(cfg0.steps, estimate)
-    steps = main + s.lr_drop[0]
+    main = max(rc0.steps, estimate)
+    steps = main + low
     numbers = {
         "lr": lr,
         "batch": batch,
         "steps": steps,
         "estimated_steps": estimate,
-        "low_lr_steps": s.lr_drop[0],
-        "step_bound": bound,
+        "low_lr_steps": low,
+        "step_bound": cap,
+        "work_cap": SGD_WORK_CAP,
         "slowest_curvature": h_min,
         "time_constant_steps": tau,
         "time_constants": n_tau,
@@ -136,30 +158,37 @@ def _sgd_run(
         "start_distance": start,
         "needs_tolerance": rtol,
         "needs_prompts": batch,
-        "needs_seconds": steps * step_seconds,
-        "budget_seconds": SGD_BUDGET_SECONDS,
         "separation": rtol * SEPARATION_UNITS,
     }
-    if steps > bound:
+    if steps > cap:
         return None, numbers
-    run = trained("thm4_sgd", seed=sd, setting=s, lr=lr, batch_size=batch, steps=main)
-    return run, numbers
+    bound = min(SGD_BOUND_FACTOR * low, cap - main)
+    recipe = dataclasses.replace(
+        rc0,
+        lr=lr,
+        batch_size=batch,
+        steps=main,
+        stop=dataclasses.replace(
+            rc0.stop or Stop(tol=rtol, max_steps=bound), tol=rtol, max_steps=bound
+        ),
+    )
+    return trained(s, recipe, seed=sd), numbers
 
 
 def _too_slow(name: str, numbers: dict[str, float], L: np.ndarray, N: int, sd: int) -> Evidence:
-    """The ``skipped`` TRAIN row of a setting whose planned SGD steps exceed the step bound (the
+    """The ``skipped`` TRAIN row of a setting whose planned SGD steps exceed the step cap (the
     record of the prediction and its named alternatives at the needed tolerance; not trained)."""
     n = numbers
     why = (
-        f"SGD cannot reach the tolerance within its step bound at this setting: about "
+        f"SGD cannot reach the tolerance within its step cap at this setting: about "
         f"{n['estimated_steps']:.0f} steps needed at lr {n['lr']:.3g} (slowest curvature "
         f"{n['slowest_curvature']:.3g} of a pilot batch: time constant "
         f"{n['time_constant_steps']:.0f} steps, ×{n['safety_factor']:g} safety, × "
         f"{n['time_constants']:.2f} time constants from relF {n['start_distance']:.3f} to a "
         f"quarter of the tolerance {n['needs_tolerance']:.3%}), plus {n['low_lr_steps']:.0f} "
-        f"low-lr steps: {n['steps']:.0f} steps, {n['needs_seconds']:.0f} s on batches of "
-        f"{n['batch']:.0f}; bound {n['step_bound']:.0f} steps ({n['budget_seconds']:g} s); the "
-        f"moment-statistics route (check_thm4_train_population_gd) resolves this setting"
+        f"low-lr steps: {n['steps']:.0f} steps on batches of {n['batch']:.0f}; bound "
+        f"{n['step_bound']:.0f} steps ({n['work_cap']:.3g} work units steps·batch·(N+1)(d+1)²); "
+        f"the moment-statistics route (check_thm4_train_population_gd) resolves this setting"
     )
     Gi = np.linalg.inv(T.gamma_fn(L, N))
     ev = train_discrimination(
@@ -187,11 +216,13 @@ def check_thm4_train_sgd(
     they received nonzero gradients (ORDER: they start at exactly 0); the blocks that cannot affect
     ŷ got exactly zero gradient; the final training loss matches the population loss at the
     learned P (loss plateau).  At another setting (Λ = diag(spectrum), N, σ) the run is the
-    preset's schedule with the step size scaled by the curvature and the batch by the tightened
-    tolerance, and its steps planned from the slowest curvature (:func:`_sgd_run`); where they
-    exceed the step bound of SGD_BUDGET_SECONDS, one ``skipped`` TRAIN row gives the numbers,
-    without training (the moment-statistics route of check_thm4_train_population_gd resolves
-    them).  A run that trains and then misses is a ``fail``."""
+    preset's recipe with the step size scaled by the curvature and the batch by the tightened
+    tolerance, its steps planned from the slowest curvature and ended by P's convergence
+    (:func:`_sgd_run`); where the plan exceeds the step cap (SGD_WORK_CAP), one ``skipped``
+    TRAIN row gives the numbers, without training (the moment-statistics route of
+    check_thm4_train_population_gd resolves them); a run that reaches its step bound
+    unconverged is one ``skipped`` TRAIN row with its numbers.  A converged run that misses is a
+    ``fail``."""
     thm4_hypotheses(setting)
     d, N, sigma_init = setting.d, setting.N, setting.sigma_init
     spectrum = tuple(setting.spectrum or ())
@@ -217,8 +248,14 @@ def check_thm4_train_sgd(
         L = np.array(s.Lambda)
         b, b0 = blocks(*final_weights(r)), blocks(*initial_weights(r))
         Gi = np.linalg.inv(gamma_or_fault(fault_gamma_fn, L, s.N))
+        miss = unconverged(
+            name(s.N, s.d), r, b["P"], Gi, b0["P"], inverse_alternatives(L, s.N), sd, numbers
+        )
+        if miss is not None:
+            return [miss]
         Li = np.linalg.inv(L)
-        tail = r.losses[-(s.lr_drop[0] // r.config.log_every) :]  # the low-lr phase
+        rc = recipe_of(r)
+        tail = r.losses[-(rc.lr_drop[0] // rc.log_every) :]  # the low-lr phase
         away = (
             [  # the preset's extra margin from Λ⁻¹ (elsewhere Λ⁻¹ is a named alternative)
                 ordering(
@@ -298,14 +335,11 @@ def check_thm4_train_population_gd(
     descent lemma); GD reaches the batch minimiser; the factors (U₁₁, u₋₁) reach Theorem 4's limits
     and P the batch minimiser ≈ Γ⁻¹, each told apart from the limits that Γ's neighbours would
     give."""
-    thm4_hypotheses(setting)
-    d, N, sigma_init = setting.d, setting.N, setting.sigma_init
-    spectrum = tuple(setting.spectrum or ())
-    if not is_thm4_preset(d, N, spectrum, sigma_init):
-        return over_seeds(
-            lambda sd: _thm4_population_rows(d, N, tuple(spectrum), sigma_init, sd, fault_gamma_fn),
-            seeds(seed, quick),
-        )
+    off = off_preset_moment_rows(
+        setting, _thm4_population_rows, quick=quick, seed=seed, fault_gamma_fn=fault_gamma_fn
+    )
+    if off is not None:
+        return off
 
     def rows(sd: int) -> list[Evidence]:
         r = trained_fixed_batch(sd)
@@ -316,6 +350,18 @@ def check_thm4_train_population_gd(
         A, bv = r.extra["normal_eq"]
         Pemp = np.linalg.solve(A, bv).reshape(d, d)
         G = gamma_or_fault(fault_gamma_fn, L, s.N)
+        Gpop, inv_alts = np.linalg.inv(T.gamma_fn(L, s.N)), inverse_alternatives(L, s.N)
+        miss = unconverged(
+            "GD converged to the batch minimiser P_emp",
+            r,
+            b["P"],
+            Pemp,
+            b0["P"],
+            {"Γ⁻¹ (population, not batch, minimiser)": Gpop, **inv_alts},
+            sd,
+        )
+        if miss is not None:
+            return [miss]
         drift = b["balance_full"] - b0["balance_full"]
         L0, LT = r.extra["loss_init_final"]
 
@@ -324,7 +370,6 @@ def check_thm4_train_population_gd(
             return np.append(Ue.ravel(), ue)
 
         alts = {n: fn(L, s.N) for n, fn in GAMMA_ALTERNATIVES.items()}
-        Gpop, inv_alts = np.linalg.inv(T.gamma_fn(L, s.N)), inverse_alternatives(L, s.N)
         return [
             exact_agreement(
                 "u₁₂ = u₂₁ = 0 exactly (antithetic batch: the w ↦ −w symmetry)",

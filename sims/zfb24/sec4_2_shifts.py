@@ -21,6 +21,7 @@ from numerics.zfb24.faults import (
 )
 from numerics.zfb24.sampling import sample_linear
 from sims.zfb24.evidence import (
+    thm4_unconverged,
     tokens,
     trained_sgd,
 )
@@ -50,6 +51,9 @@ def check_shifts_train(
 
     def rows(sd: int) -> list[Evidence]:
         r = trained_sgd(sd)
+        miss = thm4_unconverged("§4.2: the SGD model's P → Γ⁻¹", r, sd, fault_gamma_fn)
+        if miss is not None:
+            return miss
         s = setting_of(r)
         L = np.array(s.Lambda)
         P = blocks(*final_weights(r))["P"]

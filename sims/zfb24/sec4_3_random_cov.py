@@ -34,6 +34,7 @@ from sims.zfb24.evidence import (
     must_resolve,
     not_separable,
     trained_random_cov,
+    unconverged,
 )
 from sims.zfb24.train import (
     PRESETS,
@@ -191,6 +192,11 @@ def check_thm8_train_sgd(
             fault_alternative,
         )
         b, b0 = blocks(*final_weights(r)), blocks(*initial_weights(r))
+        name = f"P = u₋₁U₁₁ → D = δI, δ = N/(3N+d+5) (random covariance, N = {N})"
+        alt_P = {n: a * np.eye(d) for n, a in alts.items()}
+        miss = unconverged(name, r, b["P"], delta * np.eye(d), b0["P"], alt_P, sd)
+        if miss is not None:
+            return [miss]
         off = b["P"] - np.diag(np.diag(b["P"]))
         n_cond, n_slope = (200_000, 10_000) if quick else (2_000_000, 100_000)
         path = "sims.checks.lsa_flow:check_thm8_train_sgd"
@@ -201,11 +207,11 @@ def check_thm8_train_sgd(
 
         return [
             train_discrimination(
-                f"P = u₋₁U₁₁ → D = δI, δ = N/(3N+d+5) (random covariance, N = {N})",
+                name,
                 b["P"],
                 delta * np.eye(d),
                 b0["P"],
-                alternatives={n: a * np.eye(d) for n, a in alts.items()},
+                alternatives=alt_P,
                 seeds=[sd],
                 details={"diag": np.diag(b["P"]).tolist(), "delta": delta},
             ),

@@ -9,7 +9,7 @@ only a drawn setting uses the plan.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,7 @@ from numerics.testing import (
 )
 from sims.data import TorchPrompts, sample_prompts
 from sims.models.ltb import LTB
+from sims.train import make_generator
 from sims.zwb24.train import PRESETS
 from theory.common.protocols import Evidence
 from theory.settings import LinearRegressionICL
@@ -39,6 +40,7 @@ __all__ = [
     "RowPlan",
     "plan_rows",
     "skip_rows",
+    "start_row",
     "per_seed",
     "risks",
     "eff_from_params",
@@ -46,6 +48,7 @@ __all__ = [
     "random_ltb",
     "random_prompts",
     "draw_prompts64",
+    "context_moments",
     "C17_PROMPTS",
     "SKIP_SECONDS",
     "trapped_untested",
@@ -217,6 +220,28 @@ def plan_rows(
     return out
 
 
+def start_row(
+    spec: tuple[str, Any, Mapping[str, Any], float, float],
+    plan: RowPlan,
+    start: Any,
+    details: Mapping[str, Any],
+) -> Evidence:
+    """The TRAIN record of a planned row (``spec``: name, prediction, alternatives, preset
+    tolerance, norm) observed at its ``start`` -- the evidence a ``skipped`` row carries, at the
+    plan's tolerance, with ``details`` and the plan's numbers."""
+    name, pred, alts, _, norm = spec
+    return train_discrimination(
+        name,
+        start,
+        pred,
+        start,
+        alternatives=alts,
+        rtol=plan.rtol,
+        norm=norm,
+        details={**details, **plan.details()},
+    )
+
+
 def skip_rows(
     plans: Sequence[RowPlan],
     specs: Sequence[tuple[str, Any, Mapping[str, Any], float, float]],
@@ -232,17 +257,8 @@ def skip_rows(
     if not bad:
         return None
     out = []
-    for p, (name, pred, alts, _, norm), start in zip(plans, specs, starts, strict=True):
-        ev = train_discrimination(
-            name,
-            start,
-            pred,
-            start,
-            alternatives=alts,
-            rtol=p.rtol,
-            norm=norm,
-            details={"trained": False, **p.details()},
-        )
+    for p, spec, start in zip(plans, specs, starts, strict=True):
+        ev = start_row(spec, p, start, {"trained": False})
         why = p.skip or (
             f"not trained at this setting: row {bad[0].name!r} is not separable ({bad[0].skip})"
         )
@@ -271,6 +287,35 @@ def draw_prompts64(st: LinearRegressionICL, b: int, gen: torch.Generator) -> Tor
     return TorchPrompts(
         X=p.X.double(), y=p.y.double(), xq=p.xq.double(), yq=p.yq.double(), beta=p.beta.double()
     )
+
+
+#: Prompts per sampling chunk of :func:`context_moments` (the draw order of its stream).
+MOMENT_CHUNK = 100_000
+
+
+def context_moments(
+    st: LinearRegressionICL,
+    prompts: int,
+    seed: int,
+    parts: Callable[[TorchPrompts, torch.Tensor, torch.Tensor], dict[str, torch.Tensor]],
+) -> dict[str, np.ndarray]:
+    """Sample means over ``prompts`` fresh contexts (stream ``make_generator(seed)``, drawn by
+    :func:`draw_prompts64` in chunks of MOMENT_CHUNK) of the statistics whose chunk sums
+    ``parts(p, s, S)`` returns, with ``s = Xᵀy/N`` (b, d) and ``S = XᵀX/N`` flattened (b, d²)."""
+    d, N = st.d, st.N
+    gen = make_generator(seed)
+    acc: dict[str, np.ndarray] = {}
+    done = 0
+    while done < prompts:
+        b = min(MOMENT_CHUNK, prompts - done)
+        p = draw_prompts64(st, b, gen)
+        Xt = p.X.transpose(1, 2)
+        s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
+        S = (Xt @ p.X).reshape(b, d * d).contiguous() / N
+        for k, v in parts(p, s, S).items():
+            acc[k] = acc.get(k, 0.0) + v.numpy()
+        done += b
+    return {k: v / prompts for k, v in acc.items()}
 
 
 def trapped_untested(

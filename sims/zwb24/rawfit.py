@@ -18,10 +18,10 @@ import torch
 from numerics.zwb24.neighbours import c17_levels
 from numerics.zwb24.rawfit import RawLoss, curvature, np_unpack
 from sims.cache import cached
-from sims.data import embed
+from sims.data import TorchPrompts, embed
 from sims.models.ltb import LTB
 from sims.train import make_generator
-from sims.zwb24.evidence import draw_prompts64
+from sims.zwb24.evidence import context_moments, draw_prompts64
 from sims.zwb24.train import PRESETS, trained
 from theory.settings import LinearRegressionICL
 
@@ -57,9 +57,6 @@ LTB_MAX_STEPS = 100_000
 CHART_EDGE = 1e-3
 
 
-#: Prompts per sampling chunk of the moments (the draw order of the stream).
-_CHUNK = 100_000
-
 _MOMENTS: dict[Any, dict[str, np.ndarray]] = {}
 
 
@@ -77,25 +74,17 @@ def _ltb_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, 
 def raw_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, np.ndarray]:
     """Sample means over ``prompts`` fresh contexts of ``F Fᵀ``, ``F tᵀ``, ``t tᵀ`` with ``t`` the
     task vector and ``F = (1, vec S, s, q)``, ``S = XᵀX/N``, ``s = Xᵀy/N``, ``q = ‖y‖²/N`` (the
-    statistics the raw LTB's prediction ``x_qᵀ g(F)`` is linear in; prompts drawn by
-    :func:`~sims.zwb24.evidence.draw_prompts64`)."""
-    d, N = st.d, st.N
-    gen = make_generator(seed)
-    acc: dict[str, np.ndarray] = {}
-    done = 0
-    while done < prompts:
-        b = min(_CHUNK, prompts - done)
-        p = draw_prompts64(st, b, gen)
-        Xt = p.X.transpose(1, 2)
-        s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
-        S = (Xt @ p.X).reshape(b, d * d) / N
+    statistics the raw LTB's prediction ``x_qᵀ g(F)`` is linear in;
+    :func:`~sims.zwb24.evidence.context_moments`)."""
+    N = st.N
+
+    def parts(p: TorchPrompts, s: torch.Tensor, S: torch.Tensor) -> dict[str, torch.Tensor]:
         q = (p.y**2).sum(1, keepdim=True) / N
-        F = torch.cat([torch.ones(b, 1, dtype=S.dtype), S, s, q], dim=1)
+        F = torch.cat([torch.ones(S.shape[0], 1, dtype=S.dtype), S, s, q], dim=1)
         t = p.beta
-        for k, v in (("FF", F.T @ F), ("Ft", F.T @ t), ("tt", t.T @ t)):
-            acc[k] = acc.get(k, 0.0) + v.numpy()
-        done += b
-    return {k: v / prompts for k, v in acc.items()}
+        return {"FF": F.T @ F, "Ft": F.T @ t, "tt": t.T @ t}
+
+    return context_moments(st, prompts, seed, parts)
 
 
 def _eff_vec(P: Mapping[str, torch.Tensor], d: int) -> tuple[np.ndarray, float]:

@@ -23,7 +23,6 @@ from numerics.testing import (
     close_agreement,
     ordering,
     skipped,
-    train_discrimination,
 )
 from numerics.zwb24.neighbours import c17_levels, phi_tolerance, trap_starts
 from numerics.zwb24.optim import polish
@@ -35,6 +34,7 @@ from sims.zwb24.evidence import (
     risks,
     seeds_for,
     skip_rows,
+    start_row,
     trapped_untested,
 )
 from sims.zwb24.rawfit import CHART_EDGE, LTB_FIT_PROMPTS, fit_ltb
@@ -309,17 +309,8 @@ def _trapped(
         else f"unconverged after {f['steps']} steps"
     )
     out = []
-    for p, (name, pred, alts, _, norm), start in zip(plans, specs, starts, strict=True):
-        ev = train_discrimination(
-            name,
-            start,
-            pred,
-            start,
-            alternatives=alts,
-            rtol=p.rtol,
-            norm=norm,
-            details={"trained": True, **info, **p.details()},
-        )
+    for p, spec, start in zip(plans, specs, starts, strict=True):
+        ev = start_row(spec, p, start, {"trained": True, **info})
         out.append(
             skipped(
                 ev,

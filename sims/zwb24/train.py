@@ -5,7 +5,8 @@ Imports only ``theory.settings`` (the trained models never see a prediction).  `
 name to ``(LTBExperiment, TrainConfig)``; ``run(preset, **overrides)`` returns a
 :class:`sims.train.TrainResult` whose ``extra`` holds the initial weights, the test-risk curve on
 a fixed test batch and the final test risk on ``test_size`` fresh prompts (mean, se);
-``trained(preset, seed=...)`` is the same run through the config-keyed cache.
+``trained(setting, recipe, seed=...)`` (or ``trained(preset, seed=...)``) is the same run through
+the cache keyed by all three.
 
 At a drawn setting of Table 1 (not the preset) :func:`sims.zwb24.rawfit.fit_ltb` trains the
 raw LTB and LSA by accelerated gradient descent on their loss in sufficient statistics (that
@@ -181,11 +182,21 @@ def test_risk(
 
 
 def resolve(
-    preset: str | tuple[LTBExperiment, TrainConfig], **overrides: Any
+    setting: LTBExperiment | str, recipe: TrainConfig | None = None, **overrides: Any
 ) -> tuple[LTBExperiment, TrainConfig]:
-    """The ``(experiment, config)`` of a preset name or pair, with ``overrides`` applied to the
-    fields of the TrainConfig or, for the other names, of the experiment."""
-    exp, cfg = PRESETS[preset] if isinstance(preset, str) else preset
+    """The ``(experiment, recipe)`` of a preset name (``recipe`` omitted) or given, with
+    ``overrides`` applied to the fields of the recipe (a :class:`~sims.config.TrainConfig`) or,
+    for the other names, of the experiment."""
+    if isinstance(setting, str):
+        if setting not in PRESETS:
+            raise ValueError(f"unknown preset {setting!r}; presets: {sorted(PRESETS)}")
+        if recipe is not None:
+            raise ValueError("give a preset name alone, or an (experiment, recipe) pair")
+        exp, cfg = PRESETS[setting]
+    elif recipe is None:
+        raise ValueError(f"an experiment needs its recipe (got {setting!r} alone)")
+    else:
+        exp, cfg = setting, recipe
     tr = {k: v for k, v in overrides.items() if k in TrainConfig.__dataclass_fields__}
     ex = {k: v for k, v in overrides.items() if k not in tr}
     if tr:
@@ -196,23 +207,36 @@ def resolve(
 
 
 def run(
-    preset: str | tuple[LTBExperiment, TrainConfig], *, threads: int = 1, **overrides: Any
+    setting: LTBExperiment | str,
+    recipe: TrainConfig | None = None,
+    *,
+    threads: int = 1,
+    **overrides: Any,
 ) -> TrainResult:
-    """Train one configuration; ``extra`` holds ``init_params``, ``curve`` (steps, mean, se),
-    ``test_risk`` and ``init_test_risk`` (mean, se) and the ``experiment``.
+    """Train one configuration (uncached); ``extra`` holds ``init_params``, ``curve`` (steps,
+    mean, se), ``test_risk`` and ``init_test_risk`` (mean, se) and the ``experiment``.
 
     ``threads``: torch intra-op threads for the run (restored afterwards).  These models are tiny;
     one thread is fastest on the shared 2-core machines (as in ``tests/conftest.py``).
     """
     with torch_threads(threads):
-        return _run(*resolve(preset, **overrides))
+        return _run(*resolve(setting, recipe, **overrides))
 
 
-def trained(preset: str, *, seed: int = 0, **overrides: Any) -> TrainResult:
-    """The run of ``preset`` with ``seed`` through the config-keyed cache shared by the tests and
-    the report (one training per configuration)."""
-    exp, cfg = resolve(preset, seed=seed, **overrides)
-    return cached("ltb", (exp, cfg), lambda: run((exp, cfg)))
+def trained(
+    setting: LTBExperiment | str,
+    recipe: TrainConfig | None = None,
+    *,
+    seed: int = 0,
+    **overrides: Any,
+) -> TrainResult:
+    """The one trainer of zwb24's checks at their presets: ``setting`` (an
+    :class:`LTBExperiment`: what is trained) by ``recipe`` (a named
+    :class:`~sims.config.TrainConfig`: how) with ``seed``, through the cache keyed by (setting,
+    recipe, seed) shared by the tests and the report (one training per configuration).
+    ``trained("c17_ltb", seed=0)`` names a preset's pair (the CLI's and the sweep's form)."""
+    exp, cfg = resolve(setting, recipe, seed=seed, **overrides)
+    return cached("ltb", (exp, cfg), lambda: run(exp, cfg))
 
 
 def _run(exp: LTBExperiment, cfg: TrainConfig) -> TrainResult:

@@ -23,7 +23,7 @@ from sims.zfb24 import sec4_1_convergence as _c
 from sims.zfb24 import sec4_2_shifts as _s
 from sims.zfb24 import sec4_3_random_cov as _r
 from sims.zfb24 import sec5_flow as _f
-from sims.zfb24.train import PRESETS, final_weights, train_lsa
+from sims.zfb24.train import PRESETS, blocks, final_weights, train_lsa
 from theory.common.protocols import function_path
 from theory.zfb24.settings import PRESETS as SETTINGS
 from theory.zfb24.settings import Setting
@@ -133,8 +133,9 @@ SLOW_SETTING = Setting(d=3, N=6, spectrum=(0.15, 1.0, 2.0), sigma_init=0.3)
 
 @pytest.mark.result("zfb24:thm4")
 def test_thm4_sgd_beyond_its_step_bound_is_skipped_untrained(monkeypatch) -> None:
-    """The planned steps exceed the step bound: one ``skipped`` TRAIN row whose ``why`` gives
-    the estimated steps, the bound, the slowest curvature and the tolerance; nothing trained."""
+    """The planned steps exceed the step cap (a count of work units, no wall clock): one
+    ``skipped`` TRAIN row whose ``why`` gives the estimated steps, the bound, the slowest
+    curvature and the tolerance; nothing trained."""
 
     def no_training(*a, **k):
         raise AssertionError("the SGD route trained a setting it should have skipped")
@@ -160,3 +161,44 @@ def test_thm4_sgd_trains_the_planned_steps_where_they_fit() -> None:
     d = ev[0].details
     assert d["estimated_steps"] > 1000 and d["steps"] == d["estimated_steps"] + 1000
     assert d["steps"] <= d["step_bound"]
+    r = _c.trained(*_c.PRESETS["thm4_sgd"])  # the preset's tail stops on P's convergence
+    st = r.extra["stop"]
+    assert st["converged"] and 1000 <= st["phase_steps"] <= st["max_steps"]
+    assert st["drift"] < st["threshold"] == 0.1 * st["tol"]
+
+
+@pytest.mark.result("zfb24:thm4")
+def test_stop_rule_ends_on_convergence_or_reports_its_bound() -> None:
+    """Issue 30 (c): the last phase runs its planned steps, then window by window until the drift
+    of P's window means is below fraction·tol; at the step bound unconverged, the run says so and
+    the check's TRAIN row is ``skipped`` with the numbers (drift, threshold, steps, bound)."""
+    import dataclasses
+
+    from sims.zfb24.train import Stop, trained
+
+    s, rc = PRESETS["smoke"]
+    loose = trained(s, dataclasses.replace(rc, stop=Stop(tol=10.0, window=5, max_steps=100)))
+    assert loose.extra["stop"]["converged"] and loose.extra["stop"]["phase_steps"] == rc.steps
+    tight = trained(s, dataclasses.replace(rc, stop=Stop(tol=1e-9, window=5, max_steps=40)))
+    st = tight.extra["stop"]
+    assert not st["converged"] and st["phase_steps"] == 40 and st["drift"] > st["threshold"]
+    assert tight.config.steps == 40
+    b = blocks(*final_weights(tight))
+    row = _ev.unconverged("P → Γ⁻¹", tight, b["P"], np.eye(3), b["P"], {"x": 2 * np.eye(3)}, 0)
+    assert row is not None and (row.status, row.kind) == ("skipped", "TRAIN")
+    assert row.details["step_bound"] == 40 and "did not converge" in row.details["why"]
+    assert _ev.unconverged("P", loose, b["P"], np.eye(3), b["P"], {"x": 2 * np.eye(3)}, 0) is None
+
+
+#: A valid setting (inside Theorem 4's hypotheses) at which SGD at the full curvature-scaled lr
+#: leaves the invariant set and ends 20 tolerance units from Γ⁻¹ (SGD_LR_SAFETY).
+SMALL_N_SETTING = Setting(d=2, N=3, spectrum=(0.5, 2.0), sigma_init=0.3)
+
+
+@pytest.mark.result("zfb24:thm4")
+def test_thm4_sgd_at_small_n_passes_or_is_skipped_with_numbers() -> None:
+    ev = SC.check_thm4_train_sgd(SMALL_N_SETTING)
+    assert all(e.status in ("pass", "skipped") for e in ev), [(e.name, e.status) for e in ev]
+    if any(e.status == "skipped" for e in ev):
+        (row,) = ev
+        assert row.kind == "TRAIN" and row.details["why"]

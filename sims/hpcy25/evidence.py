@@ -43,6 +43,89 @@ from theory.hpcy25.claims import CLAIMS, PAPER_TRAINING_SCALE
 PRESET = {1: "h1", 2: "h2", 3: "h3", 4: "h4"}
 
 
+@dataclasses.dataclass(frozen=True)
+class Alternative:
+    """A named neighbour of a trained check's prediction: its ``name`` (the row's alternative and
+    its negative control's, ``prediction=<name>``) and its ``rule``, the alternative's value at a
+    setting ``(d, L, σ²)`` and the trained pair's KQ scale ``ω̄`` (``None`` where the check
+    computes the value itself).  Declared once here; the checks build their alternatives from
+    these objects and the declaration (:mod:`sims.hpcy25.results`) passes the same objects as
+    ``fault_prediction``.
+
+    >>> L_INFINITY.at(5, 40, 0.1), VANILLA_GD.at(5, 24, 0.1) < 1
+    (1.0, True)
+    """
+
+    name: str
+    rule: Callable[[int, int, float, float], float] | None = None
+
+    def __repr__(self) -> str:
+        return f"Alternative({self.name!r})"
+
+    def at(self, d: int, L: int, sigma2: float, wbar: float = math.nan) -> float:
+        """The alternative's value at ``(d, L, σ²)`` (and the trained ``ω̄``)."""
+        if self.rule is None:
+            raise ValueError(f"alternative {self.name!r} has no rule: its check computes it")
+        return self.rule(d, L, sigma2, wbar)
+
+
+def _one(d: int, L: int, sigma2: float, wbar: float) -> float:
+    return 1.0
+
+
+def _single_head_step(d: int, L: int, sigma2: float, wbar: float) -> float:
+    w1, m1, _ = th.single_head_optimum(d, L, sigma2)
+    return float(w1 * m1)
+
+
+def _half_inverse_omega(d: int, L: int, sigma2: float, wbar: float) -> float:
+    return 1.0 / (2 * wbar)
+
+
+def _vanilla_step(d: int, L: int, sigma2: float, wbar: float) -> float:
+    return float(th.gd_eta_star(d, L, sigma2))
+
+
+#: ⟨ω, μ⟩'s neighbours: L = ∞ (the finite-L term of κ dropped) and the single-head optimum (4.12)
+L_INFINITY = Alternative("L = ∞ (finite-L term dropped): 1", _one)
+SINGLE_HEAD = Alternative("single-head optimum omega_1* mu_1* (4.12)", _single_head_step)
+#: m*(ω̄)'s neighbour: L = ∞ (m = 1/(2ω̄))
+L_INFINITY_M = Alternative("L = ∞ (finite-L term dropped): 1/(2 omega_bar)", _half_inverse_omega)
+#: 1/κ's neighbour of (4.3) against vanilla GD: the vanilla-GD optimal step η_V* (D.29)
+VANILLA_GD = Alternative("eta_V* = L/(L+D'+1) (vanilla GD, D.29)", _vanilla_step)
+#: P_D*'s neighbours for the non-isotropic P (§5.3; the check computes them)
+GAMMA_STAR = Alternative("Gamma* (5.6) (vanilla GD)")
+SIGMA_INVERSE = Alternative("Sigma^-1 (finite-L term dropped)")
+
+#: The named alternatives of each trained prediction, in row order.
+INNER_ALTERNATIVES = (L_INFINITY, SINGLE_HEAD)  # ⟨ω, μ⟩ vs 1/κ (4.3)
+M_ALTERNATIVES = (L_INFINITY_M,)  # m vs m*(ω̄) (4.6)
+VGD_ALTERNATIVES = (VANILLA_GD, L_INFINITY, SINGLE_HEAD)  # (4.3) vs vanilla GD
+NONISO_ALTERNATIVES = (GAMMA_STAR, SIGMA_INVERSE)  # P vs P_D* (§5.3)
+
+
+def alternative_values(
+    alternatives: Sequence[Alternative], d: int, L: int, sigma2: float, wbar: float = math.nan
+) -> dict[str, float]:
+    """``{name: value}`` of ``alternatives`` at a setting (row order kept)."""
+    return {a.name: a.at(d, L, sigma2, wbar) for a in alternatives}
+
+
+def prediction_faults(*alternatives: Alternative) -> dict[str, dict[str, Alternative]]:
+    """Negative controls of a trained check: each named alternative passed as the prediction
+    (``fault_prediction``) must fail the rows that name it."""
+    return {f"prediction={a.name}": {"fault_prediction": a} for a in alternatives}
+
+
+def fault_name(fault: Alternative | None) -> str | None:
+    """The name of the alternative a negative control passes as the prediction (or ``None``)."""
+    if fault is None:
+        return None
+    if not isinstance(fault, Alternative):
+        raise ValueError(f"fault_prediction must be a declared Alternative, got {fault!r}")
+    return fault.name
+
+
 def pattern_metrics(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Per-head Obs. 1 metrics (spec R0, ``extract_kq_ov_details``) of the effective circuits of
     ``params``: :func:`circuit_metrics`."""
@@ -214,12 +297,8 @@ def manifold_alternatives(
     """Predictions and named alternatives of the manifold position: ``⟨ω, μ⟩ = 1/κ`` (4.3) and
     ``m = m*(ω̄)`` (4.6)."""
     d, L, s2 = exp.d, exp.L, exp.sigma2
-    w1, m1, _ = th.single_head_optimum(d, L, s2)
-    inner_alts = {
-        "L = ∞ (finite-L term dropped): 1": 1.0,
-        "single-head optimum omega_1* mu_1* (4.12)": float(w1 * m1),
-    }
-    m_alts = {"L = ∞ (finite-L term dropped): 1/(2 omega_bar)": 1.0 / (2 * wbar)}
+    inner_alts = alternative_values(INNER_ALTERNATIVES, d, L, s2)
+    m_alts = alternative_values(M_ALTERNATIVES, d, L, s2, wbar)
     return float(th.eta_star(d, L, s2)), inner_alts, float(th.m_star(wbar, d, L, s2)), m_alts
 
 
@@ -283,12 +362,7 @@ def vgd_rows(seed: int, fault_prediction: str | None) -> list[Evidence]:
     res = trained(VGD_PRESET, seed=seed)
     exp = res.extra["experiment"]
     d, L, s2 = exp.d, exp.L, exp.sigma2
-    w1, m1, _ = th.single_head_optimum(d, L, s2)
-    alts = {
-        "eta_V* = L/(L+D'+1) (vanilla GD, D.29)": float(th.gd_eta_star(d, L, s2)),
-        "L = ∞ (finite-L term dropped): 1": 1.0,
-        "single-head optimum omega_1* mu_1* (4.12)": float(w1 * m1),
-    }
+    alts = alternative_values(VGD_ALTERNATIVES, d, L, s2)
     if fault_prediction is not None and fault_prediction not in alts:
         raise ValueError(
             f"fault_prediction must be one of {sorted(alts)}, got {fault_prediction!r}"

@@ -1,18 +1,113 @@
-"""The verifiable results of hpcy25 (STYLE R2), with the dotted paths of checks and figures."""
+"""[hpcy25] results: every verifiable statement with its objects, checks and figures (STYLE R2).
+
+Ids are ``hpcy25:<kind><number>`` as numbered in the paper; the spec
+``../shared/specs/001_multihead_softmax.md`` is authoritative.  Settings-first results declare
+their checks by the functions themselves, at the :class:`~theory.hpcy25.settings.Setting` presets
+that reproduce each check's former defaults; the others (not yet converted) by dotted paths.
+"""
 
 from __future__ import annotations
 
-from sims.hpcy25.controls import (
-    BOUND_VALUES,
-    NONISO_FAULTS,
-    OBS1_FAULTS,
-    SHARP_HEAD_FAULTS,
-    VGD_FAULTS,
+from numerics.hpcy25 import faults
+from numerics.hpcy25.appB_flow import (
+    check_appb_ode,
+    check_appb_phases_ode,
+    check_appb_phases_ode_late,
+    check_appb_phases_ode_late_paper,
+    check_appb_phases_ode_paper,
+    check_appb_phases_ode_peak,
+    check_appb_phases_ode_peak_paper,
+    check_obs2_ode,
+    check_obs2_ode_more_heads,
 )
-from theory.common.protocols import Check, Ref, Result, TrainedProperty
+from numerics.hpcy25.sec4_1_approx_loss import (
+    check_prop4_1_mc,
+    check_prop4_1_mc_gap,
+    check_prop4_1_mc_stein,
+    check_prop4_1_symbolic,
+)
+from numerics.hpcy25.sec4_2_manifold import (
+    check_eq4_3_symbolic,
+    check_eq4_5_symbolic,
+    check_eq4_6_mc,
+    check_eq4_6_paper,
+    check_eq4_6_symbolic,
+    check_eq4_10_float,
+    check_thm4_2i_mc,
+    check_thm4_2ii_symbolic,
+)
+from sims.hpcy25.controls import BOUND_VALUES, NONISO_FAULTS, SHARP_HEAD_FAULTS
+from sims.hpcy25.evidence import (
+    INNER_ALTERNATIVES,
+    M_ALTERNATIVES,
+    VGD_ALTERNATIVES,
+    prediction_faults,
+)
+from sims.hpcy25.sec2_model import check_eq2_3_torch
+from sims.hpcy25.sec3_observations import check_obs1_train, check_obs3_train, check_obs4_train
+from sims.hpcy25.sec4_2_manifold import check_eq4_3_train_vgd
+from theory.common.protocols import Check, Result, TrainedProperty
+from theory.hpcy25 import (
+    A2_eigenvalues,
+    eta_of_omega,
+    eta_series,
+    eta_star,
+    flow_rhs,
+    imbalance_rate,
+    kappa,
+    late_mu_law,
+    lower_bound_45,
+    ltilde,
+    ltilde_grad,
+    ltilde_inf,
+    ltilde_series,
+    ltilde_star,
+    m_star,
+    peak_omega_lambert,
+    phase1_omega,
+    reduced_rhs,
+)
+from theory.hpcy25.settings import PRESETS, pair_hypothesis
+from theory.strategies.hpcy25 import hpcy25_obs1_regime_settings, hpcy25_vgd_heads_settings
 
-__all__ = ["RESULTS", "PROPERTIES"]
+__all__ = ["RESULTS", "PROPERTIES", "OBS1_FAULTS", "VGD_FAULTS", "PHASES_FAULTS"]
 
+#: The paper's setting (§3, App. A.1: d = 5, L = 40, σ² = 0.1, two heads): where --set starts.
+PAPER = PRESETS["paper"]
+
+#: negative controls of the Obs-1 / manifold TRAIN rows: each named alternative passed as the
+#: prediction, a model trained with a double softmax, and an off-pattern head that contributes
+#: to the prediction (its μ at 1 % of the largest, below a 5 % |μ| cut; an x-part of OV of 0.3
+#: times the largest |μ|): the pattern rows judge it (:mod:`sims.hpcy25.sec3_heads`).
+OBS1_FAULTS = {
+    **prediction_faults(*INNER_ALTERNATIVES, *M_ALTERNATIVES),
+    "trained_double_softmax": {"fault_double_softmax": True},
+    "offpattern_contributing_head": {"fault_offpattern_head": 0.3},
+}
+#: ⟨ω, μ⟩ at L = 24: each named rival of 1/κ passed as the prediction.
+VGD_FAULTS = prediction_faults(*VGD_ALTERNATIVES)
+#: App. B's printed snapshots: the flow integrated at σ² = 0.01, not the table's 0.1.
+PHASES_FAULTS = {"snapshots_at_sigma2_0.01": {"fault_flow_sigma2": 0.01}}
+
+#: Why a check runs at the paper's setting whatever --set says.
+SYMBOLIC = "identities in the symbols d, L, σ², ω, μ (no setting to move)"
+PRINTED_R4 = "spec R4 prints m*(ω) and η(ω) for d = 5, L = 40, σ² = 0.1"
+PRINTED_R10 = "spec R10 prints the flow's snapshots and peak for ε = 1e-3, d = 5, L = 40, σ² = 0.1"
+PRINTED_R10_LATE = "spec R10 prints μ(t) and the late law's μ(1e6) for d = 5, L = 40, σ² = 0.1"
+PRINTED_R10_PEAK = "spec V-R10 (viii) prints the peak ratios for ξ = 1/8, σ² = 0.1"
+MORE_HEADS = (
+    "the spec's further head counts (H = 4; full tier 3, 4, 8), generic cases beside the "
+    "setting's H"
+)
+PRESETS_OBS3 = (
+    "Fig. 4(a) compares the trained presets h1-h4 of the paper's setting (d = 5, L = 40, σ² = 0.1)"
+)
+PRESET_OBS4 = (
+    "Fig. 5's dynamics: its rows read fractions of the schedule of the preset h2 of the paper's "
+    "setting"
+)
+
+# fmt: off
 RESULTS: tuple[Result, ...] = (
     Result(
         id="hpcy25:eq2.3",
@@ -22,14 +117,12 @@ RESULTS: tuple[Result, ...] = (
         spec="001 §1.3",
         statement="yhat_q = sum_h OV^h Z_{1:L} softmax(Z_{1:L}^T KQ^h z_q)",
         checks=(
-            Check(
-                "sims.hpcy25:check_eq2_3_torch",
-                faults={
-                    "double_softmax": {"fault_double_softmax": True},
-                    "query_attends_to_itself": {"fault_query_self_attend": True},
-                },
-            ),
+            Check(check_eq2_3_torch, at=PAPER,
+                  faults={"double_softmax": {"fault_double_softmax": True},
+                          "query_attends_to_itself": {"fault_query_self_attend": True}}),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
     ),
     Result(
         id="hpcy25:obs1",
@@ -37,8 +130,10 @@ RESULTS: tuple[Result, ...] = (
         summary="trained KQ diagonal (K11 = omega_h I, k21 = 0), OV last-entry, sign matching",
         source="[hpcy25] §3 Observation 1",
         spec="001 R0",
-        checks=(Check("sims.hpcy25:check_obs1_train", faults=OBS1_FAULTS),),
+        checks=(Check(check_obs1_train, at=PAPER, faults=OBS1_FAULTS),),
         figures=("sims.figures.hpcy25:fig_3",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
     ),
     Result(
         id="hpcy25:obs2",
@@ -47,10 +142,14 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §3 Observation 2",
         spec="001 R0",
         checks=(
-            Check("sims.hpcy25:check_obs1_train", faults=OBS1_FAULTS),
-            Check("numerics.hpcy25.appB_flow:check_obs2_ode"),
+            Check(check_obs1_train, at=PAPER, faults=OBS1_FAULTS),
+            Check(check_obs2_ode, at=PAPER),
+            Check(check_obs2_ode_more_heads, at=PAPER, fixed=MORE_HEADS),
         ),
         figures=("sims.figures.hpcy25:fig_3",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
+        hypotheses=pair_hypothesis,
     ),
     Result(
         id="hpcy25:obs3",
@@ -58,8 +157,10 @@ RESULTS: tuple[Result, ...] = (
         summary="H >= 2 alike, better than H = 1; length generalisation; constant factor of Bayes",
         source="[hpcy25] §3 Observation 3, Fig. 4(a)",
         spec="001 R0",
-        checks=(Check("sims.hpcy25:check_obs3_train"),),
+        checks=(Check(check_obs3_train, at=PAPER, fixed=PRESETS_OBS3),),
         figures=("sims.figures.hpcy25:fig_4a",),
+        setting=PAPER,
+        keys=(),
     ),
     Result(
         id="hpcy25:obs4",
@@ -68,12 +169,12 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §3 Observation 4, Fig. 5",
         spec="001 R0",
         checks=(
-            Check("sims.hpcy25:check_obs4_train"),
-            Check(
-                "numerics.hpcy25.appB_flow:check_appb_phases_ode",
-                faults={"snapshots_at_sigma2_0.01": {"sigma2": 0.01}},
-            ),
+            Check(check_obs4_train, at=PAPER, fixed=PRESET_OBS4),
+            Check(check_appb_phases_ode, at=PAPER),
+            Check(check_appb_phases_ode_paper, at=PAPER, fixed=PRINTED_R10, faults=PHASES_FAULTS),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "eps"),
     ),
     Result(
         id="hpcy25:prop4.1",
@@ -82,26 +183,20 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] Proposition 4.1, Prop. C.1",
         spec="001 R1",
         statement="Ltilde = 1+σ² - 2<mu,omega> + mu^T[omega omega^T + c_L exp(d omega omega^T)] mu",
-        objects=("theory.hpcy25:ltilde", "theory.hpcy25:ltilde_grad"),
+        objects=(ltilde, ltilde_grad),
         checks=(
-            Check("numerics.hpcy25.sec4_1_approx_loss:check_prop4_1_symbolic"),
-            Check(
-                "numerics.hpcy25.sec4_1_approx_loss:check_prop4_1_mc",
-                faults={
-                    "no_factor_d": {"fault_kernel_scale": 1.0},
-                    "prior_I_not_I_over_d": {"fault_task_var": 1.0},
-                },
-            ),
-            Check(
-                "numerics.hpcy25.sec4_1_approx_loss:check_prop4_1_mc_gap",
-                faults={"no_factor_d": {"fault_kernel_scale": 1.0}},
-            ),
-            Check(
-                "numerics.hpcy25.sec4_1_approx_loss:check_prop4_1_mc_stein",
-                faults={"first_order_no_p2": {"fault_first_order": True}},
-            ),
+            Check(check_prop4_1_symbolic, at=PAPER),
+            Check(check_prop4_1_mc, at=PAPER,
+                  faults={"no_factor_d": {"fault_kernel_scale": 1.0},
+                          "prior_I_not_I_over_d": {"fault_task_var": 1.0}}),
+            Check(check_prop4_1_mc_gap, at=PAPER,
+                  faults={"no_factor_d": {"fault_kernel_scale": 1.0}}),
+            Check(check_prop4_1_mc_stein, at=PAPER,
+                  faults={"first_order_no_p2": {"fault_first_order": True}}),
         ),
         figures=("sims.figures.hpcy25:fig_6",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "omega"),
     ),
     Result(
         id="hpcy25:eq4.3",
@@ -109,12 +204,16 @@ RESULTS: tuple[Result, ...] = (
         summary="Stage I: Taylor decomposition of the GD step; stationarity <omega,mu> = 1/kappa",
         source="[hpcy25] §4.2, eqs. (4.1)-(4.3)",
         spec="001 R2",
-        objects=("theory.hpcy25:kappa", "theory.hpcy25:eta_star"),
+        objects=(kappa, eta_star),
         checks=(
-            Check("numerics.hpcy25.sec4_2_manifold:check_eq4_3_symbolic"),
-            Check("numerics.hpcy25.appB_flow:check_obs2_ode"),
-            Check("sims.hpcy25:check_eq4_3_train_vgd", faults=VGD_FAULTS),
+            Check(check_eq4_3_symbolic, at=PAPER),
+            Check(check_obs2_ode, at=PAPER),
+            Check(check_obs2_ode_more_heads, at=PAPER, fixed=MORE_HEADS),
+            Check(check_eq4_3_train_vgd, at=PRESETS["vgd"], faults=VGD_FAULTS),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
+        hypotheses=pair_hypothesis,
     ),
     Result(
         id="hpcy25:eq4.5",
@@ -122,11 +221,10 @@ RESULTS: tuple[Result, ...] = (
         summary="Stage II lower bound (4.5) and its equality case (homogeneous, zero-sum) (4.4)",
         source="[hpcy25] §4.2, eqs. (4.4)-(4.5)",
         spec="001 R3",
-        objects=(
-            "theory.hpcy25:lower_bound_45",
-            "theory.hpcy25:ltilde_series",
-        ),
-        checks=(Check("numerics.hpcy25.sec4_2_manifold:check_eq4_5_symbolic"),),
+        objects=(lower_bound_45, ltilde_series),
+        checks=(Check(check_eq4_5_symbolic, at=PAPER),),
+        setting=PAPER,
+        keys=("d", "L", "sigma2"),
     ),
     Result(
         id="hpcy25:eq4.6",
@@ -134,21 +232,17 @@ RESULTS: tuple[Result, ...] = (
         summary="manifold M(omega), m*(omega), Ltilde*(omega) increasing, eta(omega) series (4.8)",
         source="[hpcy25] eqs. (4.6)-(4.8)",
         spec="001 R4",
-        objects=(
-            "theory.hpcy25:m_star",
-            "theory.hpcy25:ltilde_star",
-            "theory.hpcy25:eta_of_omega",
-            "theory.hpcy25:eta_series",
-        ),
+        objects=(m_star, ltilde_star, eta_of_omega, eta_series),
         checks=(
-            Check("numerics.hpcy25.sec4_2_manifold:check_eq4_6_symbolic"),
-            Check(
-                "numerics.hpcy25.sec4_2_manifold:check_eq4_6_mc",
-                faults={"m_star_at_L_30": {"fault_theory_L": 30}},
-            ),
-            Check("sims.hpcy25:check_obs1_train", faults=OBS1_FAULTS),
+            Check(check_eq4_6_symbolic, at=PAPER),
+            Check(check_eq4_6_paper, at=PAPER, fixed=PRINTED_R4),
+            Check(check_eq4_6_mc, at=PAPER, faults={"m_star_at_L_30": {"fault_theory_L": 30}}),
+            Check(check_obs1_train, at=PAPER, faults=OBS1_FAULTS),
         ),
         figures=("sims.figures.hpcy25:fig_6",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
+        hypotheses=pair_hypothesis,
     ),
     Result(
         id="hpcy25:eq4.10",
@@ -157,12 +251,11 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] eqs. (4.9)-(4.11), Remark D.1",
         spec="001 R5",
         checks=(
-            Check("numerics.hpcy25.sec4_2_manifold:check_eq4_10_float"),
-            Check(
-                "numerics.hpcy25.sec4_2_manifold:check_thm4_2i_mc",
-                faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}},
-            ),
+            Check(check_eq4_10_float, at=PAPER),
+            Check(check_thm4_2i_mc, at=PAPER, faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}}),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "omega", "eta"),
     ),
     Result(
         id="hpcy25:thm4.2i",
@@ -171,11 +264,10 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] Theorem 4.2(i)",
         spec="001 R7",
         checks=(
-            Check(
-                "numerics.hpcy25.sec4_2_manifold:check_thm4_2i_mc",
-                faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}},
-            ),
+            Check(check_thm4_2i_mc, at=PAPER, faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}}),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "eta"),
     ),
     Result(
         id="hpcy25:thm4.2ii",
@@ -183,9 +275,12 @@ RESULTS: tuple[Result, ...] = (
         summary="optimality over Theta: A2 eigen-split, infimum at omega -> 0, eta* = 1/kappa",
         source="[hpcy25] Theorem 4.2(ii), App. D.2 (D.19)-(D.24)",
         spec="001 R8",
-        objects=("theory.hpcy25:A2_eigenvalues", "theory.hpcy25:ltilde_inf"),
-        checks=(Check("numerics.hpcy25.sec4_2_manifold:check_thm4_2ii_symbolic"),),
+        objects=(A2_eigenvalues, ltilde_inf),
+        checks=(Check(check_thm4_2ii_symbolic, at=PAPER),),
+        setting=PAPER,
+        keys=("d", "L", "sigma2"),
     ),
+# fmt: on
     Result(
         id="hpcy25:thm4.2iii",
         kind="theorem",
@@ -242,28 +337,22 @@ RESULTS: tuple[Result, ...] = (
         figures=("sims.figures.hpcy25:fig_4b",),
         derived=True,
     ),
+# fmt: off
     Result(
         id="hpcy25:appB",
         kind="equation",
         summary="two-head gradient flow: 4-D and reduced (B.4), invariance, monotone imbalance",
         source="[hpcy25] App. B, (B.1)-(B.4)",
         spec="001 R10",
-        objects=(
-            "theory.hpcy25:flow_rhs",
-            "theory.hpcy25:reduced_rhs",
-            "theory.hpcy25:imbalance_rate",
-        ),
+        objects=(flow_rhs, reduced_rhs, imbalance_rate),
         checks=(
-            Check(
-                "numerics.hpcy25.appB_flow:check_appb_ode",
-                faults={
-                    "time_scale_squared": {
-                        "fault_reduced_rhs_fn": Ref("numerics.hpcy25.faults:reduced_rhs_s_squared")
-                    }
-                },
-            ),
+            Check(check_appb_ode, at=PAPER,
+                  faults={"time_scale_squared":
+                          {"fault_reduced_rhs_fn": faults.reduced_rhs_s_squared}}),
         ),
         figures=("sims.figures.hpcy25:fig_22",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "eps"),
     ),
     Result(
         id="hpcy25:appB-phases",
@@ -273,24 +362,20 @@ RESULTS: tuple[Result, ...] = (
         "lost, not reproduced: unconfirmed)",
         source="[hpcy25] App. B (B.5)-(B.18)",
         spec="001 R10, §6 item 5",
-        objects=(
-            "theory.hpcy25:phase1_omega",
-            "theory.hpcy25:peak_omega_lambert",
-            "theory.hpcy25:late_mu_law",
-        ),
+        objects=(phase1_omega, peak_omega_lambert, late_mu_law),
         checks=(
-            Check(
-                "numerics.hpcy25.appB_flow:check_appb_phases_ode",
-                faults={"snapshots_at_sigma2_0.01": {"sigma2": 0.01}},
-            ),
-            Check(
-                "numerics.hpcy25.appB_flow:check_appb_phases_ode_late",
-                expect="unconfirmed",
-            ),
-            Check("numerics.hpcy25.appB_flow:check_appb_phases_ode_peak"),
+            Check(check_appb_phases_ode, at=PAPER),
+            Check(check_appb_phases_ode_paper, at=PAPER, fixed=PRINTED_R10, faults=PHASES_FAULTS),
+            Check(check_appb_phases_ode_late, at=PAPER, expect="unconfirmed"),
+            Check(check_appb_phases_ode_late_paper, at=PAPER, fixed=PRINTED_R10_LATE),
+            Check(check_appb_phases_ode_peak, at=PAPER),
+            Check(check_appb_phases_ode_peak_paper, at=PAPER, fixed=PRINTED_R10_PEAK),
         ),
         figures=("sims.figures.hpcy25:fig_22",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "eps"),
     ),
+# fmt: on
     Result(
         id="hpcy25:sharp-head",
         kind="derived",
@@ -450,16 +535,16 @@ PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
         result="hpcy25:obs1",
         name="manifold-any-setting",
-        check="sims.hpcy25:check_obs1_train",
-        strategy="theory.strategies.hpcy25:hpcy25_obs1_regime_settings",
+        check=check_obs1_train,
+        strategy=hpcy25_obs1_regime_settings,
         pinned=({"d": 5, "L": 40, "sigma2": 0.1, "H": 2},),
         explicit=({"d": 5, "L": 40, "sigma2": 0.1, "H": 3},),
     ),
     TrainedProperty(
         result="hpcy25:eq4.3",
         name="debiased-not-vanilla-any-setting",
-        check="sims.hpcy25:check_eq4_3_train_vgd",
-        strategy="theory.strategies.hpcy25:hpcy25_vgd_heads_settings",
+        check=check_eq4_3_train_vgd,
+        strategy=hpcy25_vgd_heads_settings,
         pinned=({"d": 5, "L": 24, "sigma2": 0.1, "H": 2},),
     ),
 )

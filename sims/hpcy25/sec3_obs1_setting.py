@@ -52,11 +52,7 @@ def setting_plan(*, d: int, L: int, sigma2: float, H: int) -> Obs1Plan:
     (:func:`.training.plan_rtol`), and the experiment, config, stop and schedule the setting is
     trained with (:func:`.training.setting_training`, patterns on)."""
     k_inv = float(th.eta_star(d, L, sigma2))
-    w1, m1, _ = th.single_head_optimum(d, L, sigma2)
-    inner_plain = {
-        "L = ∞ (finite-L term dropped): 1": 1.0,
-        "single-head optimum omega_1* mu_1* (4.12)": float(w1 * m1),
-    }
+    inner_plain = ev_.alternative_values(ev_.INNER_ALTERNATIVES, d, L, sigma2)
     rtol, plan = tr_.plan_rtol(k_inv, inner_plain, ev_.RTOL_INNER, L)
     exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
     cfg, stop, schedule = tr_.setting_training(H, cfg, rtol, patterns=True)

@@ -123,7 +123,7 @@ def check_eq5_6_train(
         th.gamma_star(S, exp.L, exp.sigma2),
         np.linalg.inv(S),
     )
-    g_name, s_name = "Gamma* (5.6) (vanilla GD)", "Sigma^-1 (finite-L term dropped)"
+    g_name, s_name = ev_.GAMMA_STAR.name, ev_.SIGMA_INVERSE.name
     if fault_prediction is not None and fault_prediction not in (g_name, s_name):
         raise ValueError(
             f"fault_prediction must be one of {[g_name, s_name]}, got {fault_prediction!r}"

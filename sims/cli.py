@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument(
         "--preset",
         metavar="SLUG:NAME",
-        help="sweep a training preset instead, e.g. softmax_multihead:h2",
+        help="sweep a training preset instead, e.g. hpcy25:h2",
     )
     w.add_argument(
         "--grid",

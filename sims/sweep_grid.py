@@ -126,7 +126,7 @@ def split_preset(target: str) -> tuple[str, str]:
     slug, sep, name = target.partition(":")
     slug = PAPERS.get(slug, slug)
     if not sep or not name:
-        raise ValueError(f"--preset {target!r} must look like slug:name, e.g. softmax_multihead:h2")
+        raise ValueError(f"--preset {target!r} must look like slug:name, e.g. hpcy25:h2")
     if slug not in PAPERS.values():
         raise ValueError(
             f"--preset {target!r}: unknown slug {slug!r}; slugs: {sorted(PAPERS.values())}"

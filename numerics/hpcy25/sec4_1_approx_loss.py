@@ -32,6 +32,7 @@ from numerics.testing import (
     rate_agreement,
 )
 from theory.common.protocols import Evidence
+from theory.hpcy25.settings import Setting
 
 __all__ = [
     "check_prop4_1_symbolic",
@@ -51,9 +52,13 @@ _eta = sp.Symbol("eta", real=True)
 _xi = sp.Symbol("xi", positive=True)
 
 
-def check_prop4_1_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Prop. 4.1: gradients of ``L̃`` (hand formula vs ``sp.diff``), exactness at ω = 0, and the
-    Stage-II power-series rewrite (float, 60 terms) at random points."""
+def check_prop4_1_symbolic(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
+    """Prop. 4.1: gradients of ``L̃`` (hand formula vs ``sp.diff``) and exactness at ω = 0 in the
+    symbols ``d, L, σ²``; the Stage-II power-series rewrite (float vs an 80-term 50-digit series)
+    at random points of ``setting``'s ``(d, L, σ²)``."""
+    d, L, sigma2 = setting.d, setting.L, setting.sigma2
     ev: list[Evidence] = []
     om = sp.symbols("w1 w2", real=True)
     mu = sp.symbols("m1 m2", real=True)
@@ -85,12 +90,17 @@ def check_prop4_1_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidenc
         m = rng.uniform(-4, 4, H)
         with mpmath.workdps(50):
             ref = th.ltilde_series(
-                [mpmath.mpf(v) for v in w], [mpmath.mpf(v) for v in m], 5, 40, mpmath.mpf("0.1"), 80
+                [mpmath.mpf(v) for v in w],
+                [mpmath.mpf(v) for v in m],
+                d,
+                L,
+                mpmath.mpf(repr(sigma2)),  # the decimal σ² (0.1 exactly, not its binary double)
+                80,
             )
         ev.append(
             float_agreement(
                 f"Ltilde closed form vs power series (H={H})",
-                th.ltilde(list(w), list(m), 5, 40, 0.1),
+                th.ltilde(list(w), list(m), d, L, sigma2),
                 float(ref),
                 rtol=FLOAT_RTOL,
                 details={"omega": w, "mu": m},
@@ -100,19 +110,19 @@ def check_prop4_1_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidenc
 
 
 def check_prop4_1_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    L: int = 40,
-    sigma2: float = 0.1,
     fault_kernel_scale: float | None = None,
     fault_task_var: float | None = None,
 ) -> list[Evidence]:
     """Prop. 4.1 on the Fig. 6 grid (ω ∈ [0, 0.2], μ ∈ [0, 6], symmetric pair): spec V-R1 bands
     ``|Loss − L̃| ≤ 0.10`` everywhere and ``≤ 0.03`` in the valley ``L̃ ≤ 0.6``; exactness at ω = 0
     (MC, z = 5).  ``fault_kernel_scale=1`` (exp(ωωᵀ) without the factor d) is the negative control;
-    ``fault_task_var`` changes the β prior of the sampled prompts."""
+    ``fault_task_var`` changes the β prior of the sampled prompts.  At ``setting``'s
+    ``(d, L, σ²)``."""
+    d, L, sigma2 = setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_prop4_1_mc")
     n = 20_000 if quick else 100_000
     fig = compute_6(  # the figure's landscape on this check's grid, sample size and stream
@@ -194,22 +204,25 @@ def check_prop4_1_mc(
     return ev
 
 
+#: The KQ scales of the Stein check (small, moderate, large against 1/√d).
+STEIN_OMEGAS = (0.1, 0.2, 0.5)
+
+
 def check_prop4_1_mc_stein(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    L: int = 40,
-    omegas: tuple[float, ...] = (0.1, 0.2, 0.5),
     fault_first_order: bool | None = None,
 ) -> list[Evidence]:
     """Stein's lemma behind the cross term of Prop. 4.1 (spec V-R1 (c)): exactly
     ``E[x_qᵀ Σ_i p_i x_i] = ω E[‖x_q‖²(1 − ‖p‖²)]``, ``p = softmax(ω X x_q)`` (paired MC, z = 5).
     ``fault_first_order=True`` drops the ``‖p‖²`` correction (the first-order form): negative
-    control."""
+    control.  At ``setting``'s ``(d, L)``, ω ∈ :data:`STEIN_OMEGAS`."""
+    d, L = setting.d, setting.L
     rng = check_rng(seed, f"{_STREAM}:check_prop4_1_mc_stein")
     ev = []
-    for om in omegas:
+    for om in STEIN_OMEGAS:
 
         def draw(r: np.random.Generator, b: int, om: float = om) -> np.ndarray:
             X, xq = sample_covariates(r, b, L, d)
@@ -231,21 +244,25 @@ def check_prop4_1_mc_stein(
     return ev
 
 
+#: The prompt lengths of the gap's 1/L law.
+GAP_LENGTHS = (20, 40, 80, 160)
+
+
 def check_prop4_1_mc_gap(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    omega: float = 0.13,
-    sigma2: float = 0.1,
     fault_kernel_scale: float | None = None,
 ) -> list[Evidence]:
-    """The gap ``Loss − L̃`` on the manifold (ω = 0.13, μ = m*(ω)) scales like 1/L:
+    """The gap ``Loss − L̃`` on the manifold (ω, e.g. 0.13, μ = m*(ω)) scales like 1/L:
     ``(Loss − L̃)·L ∈ [0.5, 1.3]`` and within 0.15 of ``η(2 − ηκ)`` for L ∈ {20, 40, 80, 160}
-    (spec V-R1), and the log-log slope of the gap in L is −1 (RATE)."""
+    (spec V-R1), and the log-log slope of the gap in L is −1 (RATE).  At ``setting``'s
+    ``(d, σ², ω)``, L ∈ :data:`GAP_LENGTHS`."""
+    d, omega, sigma2 = setting.d, setting.omega, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_prop4_1_mc_gap")
     n = 30_000 if quick else 400_000
-    Ls, gaps, ev = (20, 40, 80, 160), [], []
+    Ls, gaps, ev = GAP_LENGTHS, [], []
     for L in Ls:
         m = th.m_star(omega, d, L, sigma2)
         (e,) = risk_mc(

@@ -36,6 +36,7 @@ __all__ = [
     "check_eq4_3_symbolic",
     "check_eq4_5_symbolic",
     "check_eq4_6_symbolic",
+    "check_eq4_6_paper",
     "check_eq4_6_mc",
     "check_eq4_10_float",
     "check_thm4_2i_mc",
@@ -55,12 +56,12 @@ _eta = sp.Symbol("eta", real=True)
 _xi = sp.Symbol("xi", positive=True)
 
 
-def check_eq4_3_symbolic(
-    *, quick: bool = True, seed: int = 0, d: float = 5.0, L: float = 40.0, sigma2: float = 0.1
-) -> list[Evidence]:
+def check_eq4_3_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Stage I: the Taylor decomposition of one GD step on ``L̃`` (zero-sum, sign-matching and
-    high-order terms, spec R2) reproduces ``−lr ∇L̃``; the low-order stationary point is
-    ``⟨ω, μ⟩ = 1/κ`` (the sign-matching term vanishes there)."""
+    high-order terms, spec R2) reproduces ``−lr ∇L̃`` at ``setting``'s ``(d, L, σ²)``; the
+    low-order stationary point is ``⟨ω, μ⟩ = 1/κ`` (the sign-matching term vanishes there; in the
+    symbols)."""
+    d, L, sigma2 = float(setting.d), float(setting.L), setting.sigma2
     ev: list[Evidence] = []
     rng = check_rng(seed, f"{_STREAM}:check_eq4_3_symbolic")
     cL = (1 + sigma2) / L
@@ -109,11 +110,10 @@ def check_eq4_3_symbolic(
     return ev
 
 
-def check_eq4_5_symbolic(
-    *, quick: bool = True, seed: int = 0, d: float = 5.0, L: float = 40.0, sigma2: float = 0.1
-) -> list[Evidence]:
+def check_eq4_5_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """(4.5): ``L̃ ≥`` bound for sign-matched ``(ω, μ)``; equality on homogeneous zero-sum inputs;
-    strict inequality when homogeneity fails (the "only if")."""
+    strict inequality when homogeneity fails (the "only if"); at ``setting``'s ``(d, L, σ²)``."""
+    d, L, sigma2 = float(setting.d), float(setting.L), setting.sigma2
     ev: list[Evidence] = []
     rng = check_rng(seed, f"{_STREAM}:check_eq4_5_symbolic")
     gaps = []
@@ -156,9 +156,11 @@ def check_eq4_5_symbolic(
     return ev
 
 
-def check_eq4_6_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_eq4_6_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """(4.6)–(4.8): ``m*`` solves ``∂_m L̃_red = 0``; ``L̃_red(ω, m*) = L̃*``; ``η = 2ω m*``; the
-    (4.8) series; flat directions (any split of the aggregate); the spec's printed numbers."""
+    (4.8) series (in the symbols); flat directions (any split of the aggregate) at ``setting``'s
+    ``(d, L, σ²)``.  The spec's printed numbers: :func:`check_eq4_6_paper`."""
+    d, L, sigma2 = setting.d, setting.L, setting.sigma2
     ev: list[Evidence] = []
     Fr = th.ltilde_reduced(_w, _m, _d, _L, _s2)
     mstar = th.m_star(_w, _d, _L, _s2)
@@ -190,33 +192,41 @@ def check_eq4_6_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]
         ev.append(
             float_agreement(
                 "split of the aggregate among + heads is flat (4 heads vs reduced)",
-                th.ltilde([om, om, -om, rng.uniform(-1, 1)], [a, mm - a, -mm, 0.0], 5, 40, 0.1),
-                th.ltilde_reduced(om, mm, 5, 40, 0.1),
+                th.ltilde([om, om, -om, rng.uniform(-1, 1)], [a, mm - a, -mm, 0.0], d, L, sigma2),
+                th.ltilde_reduced(om, mm, d, L, sigma2),
                 rtol=SAME_FORMULA_RTOL,
             )
         )
+    return ev
+
+
+def check_eq4_6_paper(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """(4.6)–(4.8): spec R4's printed ``m*(ω)`` and ``η(ω)`` at ω ∈ {0.1267, 0.13, 0.195}, for the
+    paper's setting ``d = 5, L = 40, σ² = 0.1`` (``setting``: declared fixed there)."""
+    d, L, sigma2 = setting.d, setting.L, setting.sigma2
+    ev: list[Evidence] = []
     for om, ms, et in (
         (0.1267, 3.4689, 0.87901),
         (0.13, 3.3807, 0.87899),
         (0.195, 2.2525, 0.87848),
     ):
-        ev.append(printed(f"m*({om}) (spec R4)", th.m_star(om, 5, 40, 0.1), ms, 4))
-        ev.append(printed(f"eta({om}) (spec R4)", th.eta_of_omega(om, 5, 40, 0.1), et, 5))
+        ev.append(printed(f"m*({om}) (spec R4)", th.m_star(om, d, L, sigma2), ms, 4))
+        ev.append(printed(f"eta({om}) (spec R4)", th.eta_of_omega(om, d, L, sigma2), et, 5))
     return ev
 
 
 def check_eq4_6_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    L: int = 40,
-    sigma2: float = 0.1,
     fault_theory_L: int | None = None,
 ) -> list[Evidence]:
     """(4.6) against the true loss (spec V-R4 (c)): the MC-exact optimal aggregate
     ``m = E[y_q k]/E[k²]``, ``k = Σ_i (p_i^+ − p_i^−) y_i``, is within 3 % of ``m*(ω)`` for ω ≤ 0.3.
-    ``fault_theory_L`` evaluates ``m*`` at another prompt length (negative control)."""
+    ``fault_theory_L`` evaluates ``m*`` at another prompt length (negative control).  At
+    ``setting``'s ``(d, L, σ²)``."""
+    d, L, sigma2 = setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_eq4_6_mc")
     omegas = (0.05, 0.13, 0.3)
     mus = np.array([0.0, 1.0, 2.0])
@@ -240,13 +250,12 @@ def check_eq4_6_mc(
     return ev
 
 
-def check_eq4_10_float(
-    *, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40, omega: float = 0.13
-) -> list[Evidence]:
+def check_eq4_10_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """(4.9): any H ≥ 2 model on ``M(ω)`` (homogeneous, zero-sum) predicts exactly like the
     two-head model ``(ω, m), (−ω, −m)`` with ``m = Σ_{H+} μ_h``; (4.10)–(4.11): and that pair is the
     debiased-GD predictor with step ``2ω m`` to first order (checked by
-    :func:`check_thm4_2i_mc`)."""
+    :func:`check_thm4_2i_mc`).  At ``setting``'s ``(d, L, ω)``."""
+    d, L, omega = setting.d, setting.L, setting.omega
     rng = check_rng(seed, f"{_STREAM}:check_eq4_10_float")
     X, xq = sample_covariates(rng, 2000, L, d)
     ev = []
@@ -283,19 +292,17 @@ def check_eq4_10_float(
 
 
 def check_thm4_2i_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    eta: float = 0.879,
-    d: int = 5,
-    L: int = 40,
-    sigma2: float = 0.1,
     fault_dgd_eta: float | None = None,
 ) -> list[Evidence]:
     """Thm 4.2(i): TF on ``Θ(ω)`` with ``2ω Σ_{H+} μ_h = η`` → ``DGD_η`` as ω → 0; the mean
     absolute difference has log-log slope 2 in ω [D] (≥ 1 is the paper's bound); at ω = 0.0125 it
     is ≤ 1e-3 (spec V-R5/R7).  ``fault_dgd_eta`` (default ``None``: η) is the step of the DGD
-    compared with; any other value is the negative control."""
+    compared with; any other value is the negative control.  At ``setting``'s ``(η, d, L, σ²)``."""
+    eta, d, L, sigma2 = setting.eta, setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_thm4_2i_mc")
     omegas = (0.1, 0.05, 0.025, 0.0125)
     err = tf_dgd_errors(
@@ -323,11 +330,12 @@ def check_thm4_2i_mc(
 
 
 def check_thm4_2ii_symbolic(
-    *, quick: bool = True, seed: int = 0, d: float = 5.0, L: float = 40.0, sigma2: float = 0.1
+    setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """Thm 4.2(ii): ``A₂`` eigen-split and PSD; the minimiser over ``Θ(ω)`` (aggregates μ₊, μ₋,
-    μ₀) is ``(m*, −m*, 0)``; ``L̃*(ω)`` increasing; ``lim 2ω m* = 1/κ``;
-    ``inf L̃ = σ² + D'/(L + D')``."""
+    """Thm 4.2(ii): ``A₂`` eigen-split (in the symbols) and PSD; the minimiser over ``Θ(ω)``
+    (aggregates μ₊, μ₋, μ₀) is ``(m*, −m*, 0)``; ``L̃*(ω)`` increasing (at ``setting``'s
+    ``(d, L, σ²)``); ``lim 2ω m* = 1/κ``; ``inf L̃ = σ² + D'/(L + D')`` (in the symbols)."""
+    d, L, sigma2 = float(setting.d), float(setting.L), setting.sigma2
     ev: list[Evidence] = []
     am, ap = th.A2_eigenvalues(_w, _d, _L, _s2)
     u, v = sp.Matrix([1, -1]), sp.Matrix([1, 1])

@@ -1,9 +1,27 @@
-"""The verifiable results of hpcy25 (STYLE R2), with the dotted paths of checks and figures."""
+"""[hpcy25] results: every verifiable statement with its objects, checks and figures (STYLE R2).
+
+Ids are ``hpcy25:<kind><number>`` as numbered in the paper; the spec
+``../shared/specs/001_multihead_softmax.md`` is authoritative.  Every result is settings-first:
+its checks are declared by the functions themselves, at the
+:class:`~theory.hpcy25.settings.Setting` presets that reproduce each check's former defaults
+(figures still by dotted paths); the negative controls and alternatives are named once here.
+"""
 
 from __future__ import annotations
 
-from numerics.hpcy25 import faults as F
+from numerics.hpcy25 import faults
 from numerics.hpcy25.appA import check_appa_4_mc
+from numerics.hpcy25.appB_flow import (
+    check_appb_ode,
+    check_appb_phases_ode,
+    check_appb_phases_ode_late,
+    check_appb_phases_ode_late_paper,
+    check_appb_phases_ode_paper,
+    check_appb_phases_ode_peak,
+    check_appb_phases_ode_peak_paper,
+    check_obs2_ode,
+    check_obs2_ode_more_heads,
+)
 from numerics.hpcy25.appD_optimality import (
     bayes_hypothesis,
     check_eqd_29_mc,
@@ -15,7 +33,24 @@ from numerics.hpcy25.appD_optimality import (
     check_thm4_2iii_symbolic,
 )
 from numerics.hpcy25.sec3_sharp_head import check_sharp_head_mc, check_sharp_head_mc_low_noise
-from numerics.hpcy25.sec4_2_manifold import check_eq4_12_mc, check_eq4_12_symbolic
+from numerics.hpcy25.sec4_1_approx_loss import (
+    check_prop4_1_mc,
+    check_prop4_1_mc_gap,
+    check_prop4_1_mc_stein,
+    check_prop4_1_symbolic,
+)
+from numerics.hpcy25.sec4_2_manifold import (
+    check_eq4_3_symbolic,
+    check_eq4_5_symbolic,
+    check_eq4_6_mc,
+    check_eq4_6_paper,
+    check_eq4_6_symbolic,
+    check_eq4_10_float,
+    check_eq4_12_mc,
+    check_eq4_12_symbolic,
+    check_thm4_2i_mc,
+    check_thm4_2ii_symbolic,
+)
 from numerics.hpcy25.sec5_extensions import (
     check_def5_1_mc,
     check_def5_1_values,
@@ -25,28 +60,110 @@ from numerics.hpcy25.sec5_extensions import (
     check_table1_paper,
     multitask_hypothesis,
 )
-from sims.hpcy25.controls import OBS1_FAULTS, VGD_FAULTS
-from sims.hpcy25.evidence import NONISO_ALTERNATIVES, prediction_faults
+from sims.hpcy25.evidence import (
+    INNER_ALTERNATIVES,
+    M_ALTERNATIVES,
+    NONISO_ALTERNATIVES,
+    VGD_ALTERNATIVES,
+    prediction_faults,
+)
+from sims.hpcy25.sec2_model import check_eq2_3_torch
+from sims.hpcy25.sec3_observations import check_obs1_train, check_obs3_train, check_obs4_train
 from sims.hpcy25.sec3_sharp_head import (
     check_sharp_head_train,
     check_sharp_head_train_on_pattern,
     check_sharp_head_train_on_pattern_h4,
 )
-from sims.hpcy25.sec4_2_manifold import check_eq4_12_train
+from sims.hpcy25.sec4_2_manifold import check_eq4_3_train_vgd, check_eq4_12_train
 from sims.hpcy25.sec5_extensions import check_def5_1_train, check_eq5_6_train, check_sec5_1_train
-from theory.common.protocols import Check, Ref, Result, TrainedProperty
-from theory.hpcy25.settings import PRESETS as P
+from theory.common.protocols import Check, Result, TrainedProperty
+from theory.hpcy25 import (
+    A2_eigenvalues,
+    bayes_gap_bound,
+    bayes_risk_given_design,
+    bayes_risk_limit,
+    dgd_risk,
+    eta_of_omega,
+    eta_series,
+    eta_star,
+    flow_rhs,
+    gamma_star,
+    gd_risk,
+    gd_risk_limit,
+    imbalance_rate,
+    kappa,
+    late_mu_law,
+    linear_length_argmin,
+    linear_length_risk,
+    lower_bound_45,
+    ltilde,
+    ltilde_grad,
+    ltilde_inf,
+    ltilde_series,
+    ltilde_star,
+    m_star,
+    mp_stieltjes,
+    mt_shared_p,
+    mt_task_eta,
+    nw_bandwidth,
+    pd_star,
+    peak_omega_lambert,
+    phase1_omega,
+    precond_gd_risk,
+    reduced_rhs,
+    single_head_optimum,
+    softmax_length_risk,
+    softmax_norm_first_order,
+    softmax_norm_limit,
+    table1_effective_step,
+    table1_implied_c,
+    table2_sums,
+)
+from theory.hpcy25.settings import PRESETS, pair_hypothesis
+from theory.strategies.hpcy25 import hpcy25_obs1_regime_settings, hpcy25_vgd_heads_settings
 
-__all__ = ["RESULTS", "PROPERTIES"]
+__all__ = ["RESULTS", "PROPERTIES", "OBS1_FAULTS", "VGD_FAULTS", "PHASES_FAULTS"]
+
+#: The paper's setting (§3, App. A.1: d = 5, L = 40, σ² = 0.1, two heads): where --set starts.
+PAPER = PRESETS["paper"]
+
+#: negative controls of the Obs-1 / manifold TRAIN rows: each named alternative passed as the
+#: prediction, a model trained with a double softmax, and an off-pattern head that contributes
+#: to the prediction (its μ at 1 % of the largest, below a 5 % |μ| cut; an x-part of OV of 0.3
+#: times the largest |μ|): the pattern rows judge it (:mod:`sims.hpcy25.sec3_heads`).
+OBS1_FAULTS = {
+    **prediction_faults(*INNER_ALTERNATIVES, *M_ALTERNATIVES),
+    "trained_double_softmax": {"fault_double_softmax": True},
+    "offpattern_contributing_head": {"fault_offpattern_head": 0.3},
+}
+#: ⟨ω, μ⟩ at L = 24: each named rival of 1/κ passed as the prediction.
+VGD_FAULTS = prediction_faults(*VGD_ALTERNATIVES)
+#: App. B's printed snapshots: the flow integrated at σ² = 0.01, not the table's 0.1.
+PHASES_FAULTS = {"snapshots_at_sigma2_0.01": {"fault_flow_sigma2": 0.01}}
+
+#: Why a check runs at the paper's setting whatever --set says.
+SYMBOLIC = "identities in the symbols d, L, σ², ω, μ (no setting to move)"
+PRINTED_R4 = "spec R4 prints m*(ω) and η(ω) for d = 5, L = 40, σ² = 0.1"
+PRINTED_R10 = "spec R10 prints the flow's snapshots and peak for ε = 1e-3, d = 5, L = 40, σ² = 0.1"
+PRINTED_R10_LATE = "spec R10 prints μ(t) and the late law's μ(1e6) for d = 5, L = 40, σ² = 0.1"
+PRINTED_R10_PEAK = "spec V-R10 (viii) prints the peak ratios for ξ = 1/8, σ² = 0.1"
+MORE_HEADS = (
+    "the spec's further head counts (H = 4; full tier 3, 4, 8), generic cases beside the "
+    "setting's H"
+)
+PRESETS_OBS3 = (
+    "Fig. 4(a) compares the trained presets h1-h4 of the paper's setting (d = 5, L = 40, σ² = 0.1)"
+)
+PRESET_OBS4 = (
+    "Fig. 5's dynamics: its rows read fractions of the schedule of the preset h2 of the paper's "
+    "setting"
+)
 
 # ------------------------------------------------------------------ settings-first results:
 # thm4.2iii, eqD.29, sharp-head, eq4.12, eq5.2, sec5.1, table1, eq5.6, def5.1, appA.4
 
-#: The paper's setting (§3, App. A.1: d = 5, L = 40, σ² = 0.1, H = 2): where --set starts.
-PAPER = P["paper"]
-
-# why a check is fixed
-SYMBOLIC = "a symbolic identity in d, L, σ², η (no setting is read)"
+#: Why a check of the second half runs at its preset whatever --set says (see also below).
+SYMBOLIC_RISKS = "identities in the symbols d, L, σ², η, ξ (no setting to move)"
 TRAINED_PRESET = (
     "trains the presets of sims.hpcy25.train ({}): its trainer takes no setting yet (training "
     "in one place: step c)"
@@ -61,15 +178,15 @@ BOUND_VALUES = Check(
     fixed="a generic point (ξ = 0.3, σ² = 0.7: no factor at 0 or 1), ξ → 0 and L → ∞: not a "
     "setting",
     faults={
-        "gap_bound_without_one": {"fault_gap_bound": F.gap_bound_without_one},
-        "limit_denominator_without_one": {"fault_limit": F.limit_denominator_without_one},
+        "gap_bound_without_one": {"fault_gap_bound": faults.gap_bound_without_one},
+        "limit_denominator_without_one": {"fault_limit": faults.limit_denominator_without_one},
     },
 )
 #: (D.29)'s closed forms against MC over Fig. 4(b)'s (d, L) grid, and the ridge against
 #: R_B∞(1/8) (listed by thm4.2iii and eqD.29).
 EQD29_MC = Check(
     check_eqd_29_mc,
-    at=P["fig4b"],
+    at=PRESETS["fig4b"],
     fixed="a sweep on one random stream: Fig. 4(b)'s (d, L) ∈ {(5, 10), (5, 40), (5, 100), "
     "(20, 100)} at η = 0.897, σ² = 0.1, and the ridge at d = 20, L = 160 against spec V-R9's "
     "R_B∞(1/8)",
@@ -86,6 +203,7 @@ SHARP_HEAD_FAULTS = {
     "extra_head_held_homogeneous": {"fault_homogeneous_extra": True},
 }
 
+# fmt: off
 RESULTS: tuple[Result, ...] = (
     Result(
         id="hpcy25:eq2.3",
@@ -95,14 +213,12 @@ RESULTS: tuple[Result, ...] = (
         spec="001 §1.3",
         statement="yhat_q = sum_h OV^h Z_{1:L} softmax(Z_{1:L}^T KQ^h z_q)",
         checks=(
-            Check(
-                "sims.hpcy25:check_eq2_3_torch",
-                faults={
-                    "double_softmax": {"fault_double_softmax": True},
-                    "query_attends_to_itself": {"fault_query_self_attend": True},
-                },
-            ),
+            Check(check_eq2_3_torch, at=PAPER,
+                  faults={"double_softmax": {"fault_double_softmax": True},
+                          "query_attends_to_itself": {"fault_query_self_attend": True}}),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
     ),
     Result(
         id="hpcy25:obs1",
@@ -110,8 +226,10 @@ RESULTS: tuple[Result, ...] = (
         summary="trained KQ diagonal (K11 = omega_h I, k21 = 0), OV last-entry, sign matching",
         source="[hpcy25] §3 Observation 1",
         spec="001 R0",
-        checks=(Check("sims.hpcy25:check_obs1_train", faults=OBS1_FAULTS),),
+        checks=(Check(check_obs1_train, at=PAPER, faults=OBS1_FAULTS),),
         figures=("sims.figures.hpcy25:fig_3",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
     ),
     Result(
         id="hpcy25:obs2",
@@ -120,10 +238,14 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §3 Observation 2",
         spec="001 R0",
         checks=(
-            Check("sims.hpcy25:check_obs1_train", faults=OBS1_FAULTS),
-            Check("numerics.hpcy25.appB_flow:check_obs2_ode"),
+            Check(check_obs1_train, at=PAPER, faults=OBS1_FAULTS),
+            Check(check_obs2_ode, at=PAPER),
+            Check(check_obs2_ode_more_heads, at=PAPER, fixed=MORE_HEADS),
         ),
         figures=("sims.figures.hpcy25:fig_3",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
+        hypotheses=pair_hypothesis,
     ),
     Result(
         id="hpcy25:obs3",
@@ -131,8 +253,10 @@ RESULTS: tuple[Result, ...] = (
         summary="H >= 2 alike, better than H = 1; length generalisation; constant factor of Bayes",
         source="[hpcy25] §3 Observation 3, Fig. 4(a)",
         spec="001 R0",
-        checks=(Check("sims.hpcy25:check_obs3_train"),),
+        checks=(Check(check_obs3_train, at=PAPER, fixed=PRESETS_OBS3),),
         figures=("sims.figures.hpcy25:fig_4a",),
+        setting=PAPER,
+        keys=(),
     ),
     Result(
         id="hpcy25:obs4",
@@ -141,12 +265,12 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §3 Observation 4, Fig. 5",
         spec="001 R0",
         checks=(
-            Check("sims.hpcy25:check_obs4_train"),
-            Check(
-                "numerics.hpcy25.appB_flow:check_appb_phases_ode",
-                faults={"snapshots_at_sigma2_0.01": {"sigma2": 0.01}},
-            ),
+            Check(check_obs4_train, at=PAPER, fixed=PRESET_OBS4),
+            Check(check_appb_phases_ode, at=PAPER),
+            Check(check_appb_phases_ode_paper, at=PAPER, fixed=PRINTED_R10, faults=PHASES_FAULTS),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "eps"),
     ),
     Result(
         id="hpcy25:prop4.1",
@@ -155,26 +279,20 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] Proposition 4.1, Prop. C.1",
         spec="001 R1",
         statement="Ltilde = 1+σ² - 2<mu,omega> + mu^T[omega omega^T + c_L exp(d omega omega^T)] mu",
-        objects=("theory.hpcy25:ltilde", "theory.hpcy25:ltilde_grad"),
+        objects=(ltilde, ltilde_grad),
         checks=(
-            Check("numerics.hpcy25.sec4_1_approx_loss:check_prop4_1_symbolic"),
-            Check(
-                "numerics.hpcy25.sec4_1_approx_loss:check_prop4_1_mc",
-                faults={
-                    "no_factor_d": {"fault_kernel_scale": 1.0},
-                    "prior_I_not_I_over_d": {"fault_task_var": 1.0},
-                },
-            ),
-            Check(
-                "numerics.hpcy25.sec4_1_approx_loss:check_prop4_1_mc_gap",
-                faults={"no_factor_d": {"fault_kernel_scale": 1.0}},
-            ),
-            Check(
-                "numerics.hpcy25.sec4_1_approx_loss:check_prop4_1_mc_stein",
-                faults={"first_order_no_p2": {"fault_first_order": True}},
-            ),
+            Check(check_prop4_1_symbolic, at=PAPER),
+            Check(check_prop4_1_mc, at=PAPER,
+                  faults={"no_factor_d": {"fault_kernel_scale": 1.0},
+                          "prior_I_not_I_over_d": {"fault_task_var": 1.0}}),
+            Check(check_prop4_1_mc_gap, at=PAPER,
+                  faults={"no_factor_d": {"fault_kernel_scale": 1.0}}),
+            Check(check_prop4_1_mc_stein, at=PAPER,
+                  faults={"first_order_no_p2": {"fault_first_order": True}}),
         ),
         figures=("sims.figures.hpcy25:fig_6",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "omega"),
     ),
     Result(
         id="hpcy25:eq4.3",
@@ -182,12 +300,16 @@ RESULTS: tuple[Result, ...] = (
         summary="Stage I: Taylor decomposition of the GD step; stationarity <omega,mu> = 1/kappa",
         source="[hpcy25] §4.2, eqs. (4.1)-(4.3)",
         spec="001 R2",
-        objects=("theory.hpcy25:kappa", "theory.hpcy25:eta_star"),
+        objects=(kappa, eta_star),
         checks=(
-            Check("numerics.hpcy25.sec4_2_manifold:check_eq4_3_symbolic"),
-            Check("numerics.hpcy25.appB_flow:check_obs2_ode"),
-            Check("sims.hpcy25:check_eq4_3_train_vgd", faults=VGD_FAULTS),
+            Check(check_eq4_3_symbolic, at=PAPER),
+            Check(check_obs2_ode, at=PAPER),
+            Check(check_obs2_ode_more_heads, at=PAPER, fixed=MORE_HEADS),
+            Check(check_eq4_3_train_vgd, at=PRESETS["vgd"], faults=VGD_FAULTS),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
+        hypotheses=pair_hypothesis,
     ),
     Result(
         id="hpcy25:eq4.5",
@@ -195,11 +317,10 @@ RESULTS: tuple[Result, ...] = (
         summary="Stage II lower bound (4.5) and its equality case (homogeneous, zero-sum) (4.4)",
         source="[hpcy25] §4.2, eqs. (4.4)-(4.5)",
         spec="001 R3",
-        objects=(
-            "theory.hpcy25:lower_bound_45",
-            "theory.hpcy25:ltilde_series",
-        ),
-        checks=(Check("numerics.hpcy25.sec4_2_manifold:check_eq4_5_symbolic"),),
+        objects=(lower_bound_45, ltilde_series),
+        checks=(Check(check_eq4_5_symbolic, at=PAPER),),
+        setting=PAPER,
+        keys=("d", "L", "sigma2"),
     ),
     Result(
         id="hpcy25:eq4.6",
@@ -207,21 +328,17 @@ RESULTS: tuple[Result, ...] = (
         summary="manifold M(omega), m*(omega), Ltilde*(omega) increasing, eta(omega) series (4.8)",
         source="[hpcy25] eqs. (4.6)-(4.8)",
         spec="001 R4",
-        objects=(
-            "theory.hpcy25:m_star",
-            "theory.hpcy25:ltilde_star",
-            "theory.hpcy25:eta_of_omega",
-            "theory.hpcy25:eta_series",
-        ),
+        objects=(m_star, ltilde_star, eta_of_omega, eta_series),
         checks=(
-            Check("numerics.hpcy25.sec4_2_manifold:check_eq4_6_symbolic"),
-            Check(
-                "numerics.hpcy25.sec4_2_manifold:check_eq4_6_mc",
-                faults={"m_star_at_L_30": {"fault_theory_L": 30}},
-            ),
-            Check("sims.hpcy25:check_obs1_train", faults=OBS1_FAULTS),
+            Check(check_eq4_6_symbolic, at=PAPER),
+            Check(check_eq4_6_paper, at=PAPER, fixed=PRINTED_R4),
+            Check(check_eq4_6_mc, at=PAPER, faults={"m_star_at_L_30": {"fault_theory_L": 30}}),
+            Check(check_obs1_train, at=PAPER, faults=OBS1_FAULTS),
         ),
         figures=("sims.figures.hpcy25:fig_6",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "H"),
+        hypotheses=pair_hypothesis,
     ),
     Result(
         id="hpcy25:eq4.10",
@@ -230,12 +347,11 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] eqs. (4.9)-(4.11), Remark D.1",
         spec="001 R5",
         checks=(
-            Check("numerics.hpcy25.sec4_2_manifold:check_eq4_10_float"),
-            Check(
-                "numerics.hpcy25.sec4_2_manifold:check_thm4_2i_mc",
-                faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}},
-            ),
+            Check(check_eq4_10_float, at=PAPER),
+            Check(check_thm4_2i_mc, at=PAPER, faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}}),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "omega", "eta"),
     ),
     Result(
         id="hpcy25:thm4.2i",
@@ -244,11 +360,10 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] Theorem 4.2(i)",
         spec="001 R7",
         checks=(
-            Check(
-                "numerics.hpcy25.sec4_2_manifold:check_thm4_2i_mc",
-                faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}},
-            ),
+            Check(check_thm4_2i_mc, at=PAPER, faults={"dgd_step_0.8": {"fault_dgd_eta": 0.8}}),
         ),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "eta"),
     ),
     Result(
         id="hpcy25:thm4.2ii",
@@ -256,9 +371,12 @@ RESULTS: tuple[Result, ...] = (
         summary="optimality over Theta: A2 eigen-split, infimum at omega -> 0, eta* = 1/kappa",
         source="[hpcy25] Theorem 4.2(ii), App. D.2 (D.19)-(D.24)",
         spec="001 R8",
-        objects=("theory.hpcy25:A2_eigenvalues", "theory.hpcy25:ltilde_inf"),
-        checks=(Check("numerics.hpcy25.sec4_2_manifold:check_thm4_2ii_symbolic"),),
+        objects=(A2_eigenvalues, ltilde_inf),
+        checks=(Check(check_thm4_2ii_symbolic, at=PAPER),),
+        setting=PAPER,
+        keys=("d", "L", "sigma2"),
     ),
+# fmt: on
     Result(
         id="hpcy25:thm4.2iii",
         kind="theorem",
@@ -266,10 +384,10 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] Theorem 4.2(iii), (D.34)-(D.36)",
         spec="001 R9, §6 item 6",
         objects=(
-            "theory.hpcy25:bayes_risk_limit",
-            "theory.hpcy25:bayes_gap_bound",
-            "theory.hpcy25:mp_stieltjes",
-            "theory.hpcy25:bayes_risk_given_design",
+            bayes_risk_limit,
+            bayes_gap_bound,
+            mp_stieltjes,
+            bayes_risk_given_design,
         ),
         checks=(
             Check(
@@ -306,12 +424,12 @@ RESULTS: tuple[Result, ...] = (
         spec="001 R9 (R_D derived)",
         statement="R_D(eta;L) = 1+σ² - 2eta(L-1)/L + eta²(L-1)(L+d(1+σ²))/L²",
         objects=(
-            "theory.hpcy25:dgd_risk",
-            "theory.hpcy25:gd_risk",
-            "theory.hpcy25:gd_risk_limit",
+            dgd_risk,
+            gd_risk,
+            gd_risk_limit,
         ),
         checks=(
-            Check(check_eqd_29_symbolic, at=PAPER, fixed=SYMBOLIC),
+            Check(check_eqd_29_symbolic, at=PAPER, fixed=SYMBOLIC_RISKS),
             Check(
                 check_eqd_29_paper,
                 at=PAPER,
@@ -325,28 +443,22 @@ RESULTS: tuple[Result, ...] = (
         setting=PAPER,
         keys=(),
     ),
+# fmt: off
     Result(
         id="hpcy25:appB",
         kind="equation",
         summary="two-head gradient flow: 4-D and reduced (B.4), invariance, monotone imbalance",
         source="[hpcy25] App. B, (B.1)-(B.4)",
         spec="001 R10",
-        objects=(
-            "theory.hpcy25:flow_rhs",
-            "theory.hpcy25:reduced_rhs",
-            "theory.hpcy25:imbalance_rate",
-        ),
+        objects=(flow_rhs, reduced_rhs, imbalance_rate),
         checks=(
-            Check(
-                "numerics.hpcy25.appB_flow:check_appb_ode",
-                faults={
-                    "time_scale_squared": {
-                        "fault_reduced_rhs_fn": Ref("numerics.hpcy25.faults:reduced_rhs_s_squared")
-                    }
-                },
-            ),
+            Check(check_appb_ode, at=PAPER,
+                  faults={"time_scale_squared":
+                          {"fault_reduced_rhs_fn": faults.reduced_rhs_s_squared}}),
         ),
         figures=("sims.figures.hpcy25:fig_22",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "eps"),
     ),
     Result(
         id="hpcy25:appB-phases",
@@ -356,24 +468,20 @@ RESULTS: tuple[Result, ...] = (
         "lost, not reproduced: unconfirmed)",
         source="[hpcy25] App. B (B.5)-(B.18)",
         spec="001 R10, §6 item 5",
-        objects=(
-            "theory.hpcy25:phase1_omega",
-            "theory.hpcy25:peak_omega_lambert",
-            "theory.hpcy25:late_mu_law",
-        ),
+        objects=(phase1_omega, peak_omega_lambert, late_mu_law),
         checks=(
-            Check(
-                "numerics.hpcy25.appB_flow:check_appb_phases_ode",
-                faults={"snapshots_at_sigma2_0.01": {"sigma2": 0.01}},
-            ),
-            Check(
-                "numerics.hpcy25.appB_flow:check_appb_phases_ode_late",
-                expect="unconfirmed",
-            ),
-            Check("numerics.hpcy25.appB_flow:check_appb_phases_ode_peak"),
+            Check(check_appb_phases_ode, at=PAPER),
+            Check(check_appb_phases_ode_paper, at=PAPER, fixed=PRINTED_R10, faults=PHASES_FAULTS),
+            Check(check_appb_phases_ode_late, at=PAPER, expect="unconfirmed"),
+            Check(check_appb_phases_ode_late_paper, at=PAPER, fixed=PRINTED_R10_LATE),
+            Check(check_appb_phases_ode_peak, at=PAPER),
+            Check(check_appb_phases_ode_peak_paper, at=PAPER, fixed=PRINTED_R10_PEAK),
         ),
         figures=("sims.figures.hpcy25:fig_22",),
+        setting=PAPER,
+        keys=("d", "L", "sigma2", "eps"),
     ),
+# fmt: on
     Result(
         id="hpcy25:sharp-head",
         kind="derived",
@@ -387,7 +495,7 @@ RESULTS: tuple[Result, ...] = (
             Check(check_sharp_head_mc, at=PAPER, faults=SHARP_HEAD_FAULTS),
             Check(
                 check_sharp_head_mc_low_noise,
-                at=P["low_noise"],
+                at=PRESETS["low_noise"],
                 fixed="the low-noise setting (3, 25, 0.05) where training at the paper's recipe "
                 "forms a stable sharp head (docs/papers/hpcy25.md, 'The sharp head'), on its own "
                 "random stream",
@@ -395,21 +503,21 @@ RESULTS: tuple[Result, ...] = (
             ),
             Check(
                 check_sharp_head_train_on_pattern,
-                at=P["h3"],
+                at=PRESETS["h3"],
                 fixed="the paper's setting with H = 3, where training at the paper's recipe stays "
                 "on Obs. 1/2's pattern (docs/papers/hpcy25.md, 'The sharp head')",
                 tier="full",
             ),
             Check(
                 check_sharp_head_train_on_pattern_h4,
-                at=P["h4"],
+                at=PRESETS["h4"],
                 fixed="the paper's setting with H = 4, where training at the paper's recipe stays "
                 "on Obs. 1/2's pattern (docs/papers/hpcy25.md, 'The sharp head')",
                 tier="full",
             ),
             Check(
                 check_sharp_head_train,
-                at=P["low_noise"],
+                at=PRESETS["low_noise"],
                 fixed="the low-noise setting (3, 25, 0.05, H = 3) where training at the paper's "
                 "recipe forms a stable sharp head (docs/papers/hpcy25.md, 'The sharp head')",
                 faults={"sharp_head_removed": {"fault_ablate_sharp_head": True}},
@@ -427,29 +535,29 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] (4.12), §4 (Chen et al. 2024a)",
         spec="001 R6, §6 item 14",
         objects=(
-            "theory.hpcy25:single_head_optimum",
-            "theory.hpcy25:nw_bandwidth",
+            single_head_optimum,
+            nw_bandwidth,
         ),
         checks=(
             Check(
                 check_eq4_12_symbolic,
-                at=P["h1"],
+                at=PRESETS["h1"],
                 fixed="symbolic identities in d, L, σ², and spec R6's printed optimum for d = 5, "
                 "L = 40, σ² = 0.1",
             ),
             Check(
                 check_eq4_12_mc,
-                at=P["h1"],
+                at=PRESETS["h1"],
                 fixed="spec V-R6's ranges of the exact single-head optimum (ω in [0.45, 0.6], "
                 "risk in [0.40, 0.41]) are for d = 5, L = 40, σ² = 0.1",
             ),
             Check(
                 check_eq4_12_train,
-                at=P["h1"],
+                at=PRESETS["h1"],
                 fixed=TRAINED_PRESET.format("h1 and h2 at d = 5, L = 40, σ² = 0.1"),
             ),
         ),
-        setting=P["h1"],
+        setting=PRESETS["h1"],
         keys=(),
     ),
     Result(
@@ -469,9 +577,9 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §5.1, Fig. 8",
         spec="001 R11",
         objects=(
-            "theory.hpcy25:softmax_length_risk",
-            "theory.hpcy25:linear_length_risk",
-            "theory.hpcy25:linear_length_argmin",
+            softmax_length_risk,
+            linear_length_risk,
+            linear_length_argmin,
         ),
         checks=(
             Check(
@@ -497,8 +605,8 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §5.2, Table 1",
         spec="001 R12",
         objects=(
-            "theory.hpcy25:table1_implied_c",
-            "theory.hpcy25:table1_effective_step",
+            table1_implied_c,
+            table1_effective_step,
         ),
         checks=(
             Check(
@@ -519,20 +627,20 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §5.3, (5.3)-(5.6), Lemma E.4",
         spec="001 R13",
         objects=(
-            "theory.hpcy25:precond_gd_risk",
-            "theory.hpcy25:gamma_star",
-            "theory.hpcy25:pd_star",
+            precond_gd_risk,
+            gamma_star,
+            pd_star,
         ),
         checks=(
-            Check(check_eq5_6_mc, at=P["noniso"]),
+            Check(check_eq5_6_mc, at=PRESETS["noniso"]),
             Check(
                 check_eq5_6_train,
-                at=P["noniso_train"],
+                at=PRESETS["noniso_train"],
                 fixed=TRAINED_PRESET.format("noniso at d = 5, L = 20, σ² = 0.1, ρ = 0.5"),
                 faults=prediction_faults(*NONISO_ALTERNATIVES),
             ),
         ),
-        setting=P["noniso"],
+        setting=PRESETS["noniso"],
         keys=("d", "L", "sigma2", "rho"),
     ),
     Result(
@@ -542,26 +650,26 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §5.4, Defs. 5.1-5.2, App. A.3, Table 2",
         spec="001 R14",
         objects=(
-            "theory.hpcy25:mt_task_eta",
-            "theory.hpcy25:mt_shared_p",
-            "theory.hpcy25:table2_sums",
+            mt_task_eta,
+            mt_shared_p,
+            table2_sums,
         ),
         checks=(
             Check(
                 check_def5_1_values,
-                at=P["multitask"],
+                at=PRESETS["multitask"],
                 fixed="spec 001 R14's values and Table 2 are printed for the multi-task setting "
                 "(d = 6, L = 48, σ² = 0.1)",
                 faults={"table2_at_L_40": {"fault_theory_L": 40}},
             ),
-            Check(check_def5_1_mc, at=P["multitask"]),
+            Check(check_def5_1_mc, at=PRESETS["multitask"]),
             Check(
                 check_def5_1_train,
-                at=P["multitask"],
+                at=PRESETS["multitask"],
                 fixed=TRAINED_PRESET.format("multitask at d = 6, L = 48, σ² = 0.1, H = 4"),
             ),
         ),
-        setting=P["multitask"],
+        setting=PRESETS["multitask"],
         keys=("L", "sigma2"),
         hypotheses=multitask_hypothesis,
     ),
@@ -572,8 +680,8 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] App. A.4, Fig. 20",
         spec="001 R15",
         objects=(
-            "theory.hpcy25:softmax_norm_first_order",
-            "theory.hpcy25:softmax_norm_limit",
+            softmax_norm_first_order,
+            softmax_norm_limit,
         ),
         checks=(
             Check(
@@ -604,16 +712,16 @@ PROPERTIES: tuple[TrainedProperty, ...] = (
     TrainedProperty(
         result="hpcy25:obs1",
         name="manifold-any-setting",
-        check="sims.hpcy25:check_obs1_train",
-        strategy="theory.strategies.hpcy25:hpcy25_obs1_regime_settings",
+        check=check_obs1_train,
+        strategy=hpcy25_obs1_regime_settings,
         pinned=({"d": 5, "L": 40, "sigma2": 0.1, "H": 2},),
         explicit=({"d": 5, "L": 40, "sigma2": 0.1, "H": 3},),
     ),
     TrainedProperty(
         result="hpcy25:eq4.3",
         name="debiased-not-vanilla-any-setting",
-        check="sims.hpcy25:check_eq4_3_train_vgd",
-        strategy="theory.strategies.hpcy25:hpcy25_vgd_heads_settings",
+        check=check_eq4_3_train_vgd,
+        strategy=hpcy25_vgd_heads_settings,
         pinned=({"d": 5, "L": 24, "sigma2": 0.1, "H": 2},),
     ),
 )

@@ -16,6 +16,7 @@ from sims.hpcy25.train import (
 from sims.models.softmax_attention import SoftmaxAttention
 from sims.train import make_generator
 from theory.common.protocols import Evidence
+from theory.hpcy25.settings import Setting
 
 __all__ = ["check_eq2_3_torch", "FORWARD_RTOL", "FORWARD_ATOL"]
 
@@ -27,21 +28,30 @@ FORWARD_ATOL = 1e-12
 
 
 def check_eq2_3_torch(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    H: int = 2,
     fault_double_softmax: bool | None = None,
     fault_query_self_attend: bool | None = None,
 ) -> list[Evidence]:
     """The torch model is eq. (2.3): its forward equals
     ``Σ_h OV^h Z_{1:L} softmax(Z_{1:L}ᵀ KQ^h z_q)``
-    computed in numpy from its effective circuits (query attends to the context only, one softmax).
+    computed in numpy from its effective circuits (query attends to the context only, one softmax),
+    for a model with ``setting.H`` heads on prompts of ``setting``'s ``(d, L, σ²)``.
     The fault switches (a second softmax, the
     query attending to itself) must break this."""
     double_softmax = bool(fault_double_softmax)
     query_self_attend = bool(fault_query_self_attend)
-    exp = HpcyExperiment(H=H, double_softmax=double_softmax, query_self_attend=query_self_attend)
+    s = setting
+    exp = HpcyExperiment(
+        d=s.d,
+        L=s.L,
+        sigma2=s.sigma2,
+        H=s.H,
+        double_softmax=double_softmax,
+        query_self_attend=query_self_attend,
+    )
     gen = make_generator(seed)
     model = build_model(exp, generator=gen, dtype=torch.float64)
     assert isinstance(model, SoftmaxAttention)

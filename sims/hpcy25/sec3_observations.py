@@ -31,10 +31,12 @@ from sims.hpcy25.sec3_heads import inject_offpattern_head, judge_heads
 from sims.hpcy25.sec3_obs1_setting import OBS1_PATH, obs1_at_setting, setting_rows
 from sims.hpcy25.sec5_extensions import compute_4a
 from sims.hpcy25.train import trained
-from theory.common.protocols import Evidence, validates_setting
+from theory.common.protocols import Evidence
+from theory.hpcy25.settings import Setting
 
 __all__ = [
     "check_obs1_train",
+    "obs1_train",
     "check_obs3_train",
     "check_obs4_train",
     "check_obs2_train_seeds",
@@ -65,7 +67,7 @@ def seed_outcomes(
     reaches the prediction nor ends in a named trap."""
 
     def obs1_rows(s_: int) -> list[Evidence]:
-        return check_obs1_train(H=H, seed=s_, preset=preset)
+        return obs1_train(H=H, seed=s_, preset=preset)
 
     merged = over_seeds(rows_of or obs1_rows, seeds)
     reached = [s_ for s_ in seeds if all(s_ in e.details["seeds_passed"] for e in merged)]
@@ -87,8 +89,34 @@ def seed_outcomes(
     )
 
 
-@validates_setting(tr_.validate_obs1)
 def check_obs1_train(
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_double_softmax: bool | None = None,
+    fault_prediction: ev_.Alternative | None = None,
+    fault_offpattern_head: float | None = None,
+) -> list[Evidence]:
+    """Obs. 1–2 and the manifold position on a model with ``setting.H`` heads trained at
+    ``setting``'s ``(d, L, σ²)`` (:func:`obs1_train`: at the paper's setting the preset ``h{H}``
+    trains; elsewhere the derived recipe).  ``fault_prediction`` is a declared
+    :class:`~sims.hpcy25.evidence.Alternative` passed as the prediction (negative control)."""
+    s = setting
+    return obs1_train(
+        quick=quick,
+        seed=seed,
+        H=s.H,
+        d=s.d,
+        L=s.L,
+        sigma2=s.sigma2,
+        fault_double_softmax=fault_double_softmax,
+        fault_prediction=ev_.fault_name(fault_prediction),
+        fault_offpattern_head=fault_offpattern_head,
+    )
+
+
+def obs1_train(
     *,
     quick: bool = True,
     seed: int = 0,
@@ -112,6 +140,8 @@ def check_obs1_train(
     seeds not in a named trap (:func:`.evidence.fold_seeds`) and a claim
     row counts the seeds in each named trap.
     ``fault_prediction`` names an alternative to pass as the prediction (negative control);
+    ``preset`` (a full-tier option of the seed studies) trains another preset of the same
+    setting;
     ``fault_offpattern_head`` makes the head of least |μ| an off-pattern head that contributes
     (:func:`.heads.inject_offpattern_head`, x-part of OV this times max|μ|; negative control).
 
@@ -215,10 +245,11 @@ def _obs1_rows(
     ]
 
 
-def check_obs3_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Obs. 3: H = 2, 3, 4 perform alike (within ±0.01 + MC noise of each other) and sit on the DGD
-    risk ``R_D(η̂; L)``; H = 1 is worst; the learned risk is within the proven factor of Bayes
-    (``≤ sup_ξ R_DGD∞/R_B∞ = 2.53`` at σ² = 0.1 times ``R_B∞``)."""
+def check_obs3_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Obs. 3 (the trained presets ``h1`` … ``h4`` of the paper's setting ``setting``, Fig. 4(a);
+    declared fixed there): H = 2, 3, 4 perform alike (within ±0.01 + MC noise of each other) and
+    sit on the DGD risk ``R_D(η̂; L)``; H = 1 is worst; the learned risk is within the proven
+    factor of Bayes (``≤ sup_ξ R_DGD∞/R_B∞ = 2.53`` at σ² = 0.1 times ``R_B∞``)."""
     presets = tuple(ev_.PRESET[H] for H in (1, 2, 3, 4))
     at_L = compute_4a(
         seed=seed, Lps=(tr_.OBS1_DEFAULTS["L"],), presets=presets, n=ev_.RISK_PROMPTS, ridge_n=0
@@ -285,14 +316,17 @@ def _obs4_rows(H: int, seed: int) -> list[Evidence]:
     ]
 
 
-def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[Evidence]:
-    """Obs. 4 (trained H-head model): the ± pattern appears early and persists (sign of ω_hμ_h at
-    40 % of training equals the final one on active heads; in our compressed 3000-step schedule the
-    pair forms around 30 %), |ω| rises then decays (peak ≥ 1.1× final), |μ| grows (final ≥ its
-    value at 40 % of training).  ``quick=False``: the rows are folded over the three seeds not in
-    a named trap, and the paper's "consistent across seeds" is a claim over the three seeds
-    (:func:`seed_outcomes`: a seed reaches it if its Obs-4 rows and its Obs-1/2 pattern rows all
-    pass; seeds in a named trap make it ``untested`` at the paper's scale)."""
+def check_obs4_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """Obs. 4 (the trained preset ``h{H}`` of the paper's setting, ``H = setting.H``; declared
+    fixed there: its rows read fractions of that preset's schedule): the ± pattern appears early
+    and persists (sign of ω_hμ_h at 40 % of training equals the final one on active heads; in our
+    compressed 3000-step schedule the pair forms around 30 %), |ω| rises then decays (peak ≥ 1.1×
+    final), |μ| grows (final ≥ its value at 40 % of training).  ``quick=False``: the rows are
+    folded over the three seeds not in a named trap, and the paper's "consistent across seeds" is
+    a claim over the three seeds (:func:`seed_outcomes`: a seed reaches it if its Obs-4 rows and
+    its Obs-1/2 pattern rows all pass; seeds in a named trap make it ``untested`` at the paper's
+    scale)."""
+    H = setting.H
     preset = ev_.PRESET[H]
     seeds = ev_.seeds(quick, seed)
     ev = ev_.fold_seeds(lambda s_: _obs4_rows(H, s_), seeds, lambda s_: ev_.trap(preset, H, s_))
@@ -303,7 +337,7 @@ def check_obs4_train(*, quick: bool = True, seed: int = 0, H: int = 2) -> list[E
                 H,
                 seeds,
                 claim="Obs 4 dynamics and pattern",
-                rows_of=lambda s_: _obs4_rows(H, s_) + check_obs1_train(H=H, seed=s_),
+                rows_of=lambda s_: _obs4_rows(H, s_) + obs1_train(H=H, seed=s_),
             )
         )
     return ev
@@ -326,7 +360,7 @@ def check_obs2_train_seeds(
     preset ``h{H}`` (``"h3_spec"``: the spec's recipe)."""
     preset = preset or ev_.PRESET[H]
     traps = {s_: t for s_ in seeds if (t := ev_.trap(preset, H, s_)) is not None}
-    ev = ev_.fold_seeds(lambda s_: check_obs1_train(H=H, seed=s_, preset=preset), seeds, traps.get)
+    ev = ev_.fold_seeds(lambda s_: obs1_train(H=H, seed=s_, preset=preset), seeds, traps.get)
     ev += [
         band(
             f"seed {s_}: {t}: |risk(H={H}) - risk(H=1)| ≤ 0.03",

@@ -19,7 +19,7 @@ from sims.hpcy25 import evidence as ev_
 from sims.hpcy25 import sec3_training as tr_
 from sims.hpcy25.sec3_heads import judge_heads, pattern_trap
 from sims.hpcy25.train import setting_experiment, trained, trained_setting
-from theory.common.protocols import Estimate, Evidence, validates_setting
+from theory.common.protocols import Estimate, Evidence
 from theory.hpcy25.settings import Setting
 
 __all__ = [
@@ -43,16 +43,12 @@ _VGD_PATH = "sims.checks.softmax_multihead:check_eq4_3_train_vgd"  # stream labe
 _EQ4_12_PATH = "sims.checks.softmax_multihead:check_eq4_12_train"  # stream label: fixed
 
 
-@validates_setting(tr_.validate_vgd)
 def check_eq4_3_train_vgd(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    L: int = 24,
-    sigma2: float = 0.1,
-    H: int = 2,
-    fault_prediction: str | None = None,
+    fault_prediction: ev_.Alternative | None = None,
 ) -> list[Evidence]:
     """(4.3)/(D.24) against vanilla GD: a trained H = 2 model at L = 24 (preset ``h2_L24``) has
     ``⟨ω, μ⟩`` within 1.6 % of ``1/κ = L/(L+D')`` (the debiased-GD optimal step) and outside 1.6 %
@@ -60,13 +56,15 @@ def check_eq4_3_train_vgd(
     the single-head optimum.  At the paper's L = 40 the two steps are 2.15 % apart, too close to
     tell apart at any tolerance the trained pair meets (it sits +0.5 … +1.3 % above 1/κ there, its
     finite-ω offset), hence the smaller L.  ``quick=False`` folds the rows over three seeds (a seed
-    in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a named
-    alternative as the prediction (negative control).
+    in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a declared
+    :class:`~sims.hpcy25.evidence.Alternative` as the prediction (negative control).
 
-    ``d, L, sigma2, H``: at the preset's (5, 24, 0.1, 2) ``h2_L24`` trains as before;
+    ``setting``'s ``d, L, sigma2, H``: at the preset's (5, 24, 0.1, 2) ``h2_L24`` trains;
     else :func:`vgd_at_setting` (a setting where η_V* is within 2 units of 1/κ, i.e.
     ``1/(L+D'+1) < 2·RTOL_VGD`` for L > 16, is reported not separable before any training, in
     milliseconds: :func:`vgd_setting_rows`)."""
+    d, L, sigma2, H = setting.d, setting.L, setting.sigma2, setting.H
+    fault = ev_.fault_name(fault_prediction)
     tr_.validate_vgd(d, L, sigma2, H)
     if not tr_.at_preset(tr_.VGD_DEFAULTS, d=d, L=L, sigma2=sigma2, H=H):
         return vgd_at_setting(
@@ -75,11 +73,9 @@ def check_eq4_3_train_vgd(
             sigma2=sigma2,
             H=H,
             seeds=ev_.seeds(quick, seed),
-            fault_prediction=fault_prediction,
+            fault_prediction=fault,
         )
-    return ev_.fold_seeds(
-        lambda s_: ev_.vgd_rows(s_, fault_prediction), ev_.seeds(quick, seed), ev_.vgd_trap
-    )
+    return ev_.fold_seeds(lambda s_: ev_.vgd_rows(s_, fault), ev_.seeds(quick, seed), ev_.vgd_trap)
 
 
 # ------------------------------------------------------------------------------- R6 (d)
@@ -134,12 +130,7 @@ def vgd_setting_rows(
     has its pair rows in the named trap (:func:`.heads.pattern_trap`: its prediction is more
     than the row's tolerance from that of the pattern model at its own ``(ω_h, μ_h)``), reported,
     never passed."""
-    w1, m1, _ = th.single_head_optimum(d, L, sigma2)
-    alts = {
-        "eta_V* = L/(L+D'+1) (vanilla GD, D.29)": float(th.gd_eta_star(d, L, sigma2)),
-        "L = ∞ (finite-L term dropped): 1": 1.0,
-        "single-head optimum omega_1* mu_1* (4.12)": float(w1 * m1),
-    }
+    alts = ev_.alternative_values(ev_.VGD_ALTERNATIVES, d, L, sigma2)
     if fault_prediction is not None and fault_prediction not in alts:
         raise ValueError(
             f"fault_prediction must be one of {sorted(alts)}, got {fault_prediction!r}"

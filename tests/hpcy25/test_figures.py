@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import sims.figures.hpcy25 as F
+from theory.hpcy25.settings import PRESETS
 
 #: One pytest-xdist worker for this module: Figs. 3 and 8 share a trained model,
 #: which two workers would otherwise train at once (a cold run's ICL_VERIFY_CACHE_LOG).
@@ -53,7 +54,7 @@ def test_obs1_judges_fig3s_circuits(spy) -> None:
     from sims.hpcy25 import sec3_observations as O
 
     calls = spy(ev_, "compute_3")
-    rows = O.check_obs1_train(H=2, seed=0)
+    rows = O.check_obs1_train(PRESETS["paper"], seed=0)
     ((kwargs, data),) = calls
     assert kwargs["Hs"] == (2,) and kwargs["presets"] == {2: ev_.PRESET[2]}
     KQ, OV = data[2]
@@ -70,7 +71,7 @@ def test_obs3_judges_fig4as_risks(spy) -> None:
     from sims.hpcy25 import sec3_observations as O
 
     calls = spy(O, "compute_4a")
-    rows = O.check_obs3_train(seed=0)
+    rows = O.check_obs3_train(PRESETS["paper"], seed=0)
     ((kwargs, data),) = calls
     assert kwargs["Lps"] == (40,) and kwargs["ridge_n"] == 0 and kwargs["n"] == ev_.RISK_PROMPTS
     r = {H: data["risks"][ev_.PRESET[H]][0].mean for H in (1, 2, 3, 4)}

@@ -14,10 +14,12 @@ from hypothesis import given, settings
 import sims.hpcy25 as C
 import sims.hpcy25 as S
 import theory.hpcy25 as th
+from sims.hpcy25 import evidence as ev_
 from sims.hpcy25.evidence import RTOL_INNER, RTOL_VGD
 from sims.properties import classify
 from sims.registry import all_results
-from sims.verify import validate_overrides
+from sims.verify import build_setting
+from theory.hpcy25.settings import Setting
 from theory.strategies.hpcy25 import hpcy25_trained_settings, hpcy25_vgd_settings
 
 #: a drawn separable setting (in hpcy25_trained_settings' domain) where the Obs-1 rows pass at
@@ -32,17 +34,16 @@ def test_obs1_validator_rejects_out_of_hypothesis_values(bad: dict) -> None:
     key = next(iter(bad))
     with pytest.raises(ValueError, match=f"^{key} = "):
         S.validate_obs1(**kw)
-    with pytest.raises(ValueError, match=f"^{key} = "):
-        C.check_obs1_train(**bad)  # the check validates before any training
+    with pytest.raises(ValueError, match=f"^{key} must be "):
+        Setting(**bad)  # the Setting validates before any training
 
 
 @pytest.mark.result("hpcy25:eq4.3")
 def test_vgd_validator_needs_a_head_pair_before_training() -> None:
     result = next(r for r in all_results() if r.id == "hpcy25:eq4.3")
-    path = "sims.hpcy25:check_eq4_3_train_vgd"
     with pytest.raises(ValueError, match="H = 1"):
-        validate_overrides(result, {path: {"H": 1}})
-    validate_overrides(result, {path: {"H": 3, "L": 30}})  # in the hypotheses: no error
+        build_setting(result, ["H=1"])
+    assert build_setting(result, ["H=3", "L=30"]) == Setting(H=3, L=30)  # in the hypotheses
 
 
 def test_at_preset_only_at_the_presets_setting() -> None:
@@ -123,7 +124,7 @@ def test_a_setting_not_separable_on_the_closed_forms_is_skipped_before_training(
     monkeypatch.setattr(manifold, "trained_setting", no_training)
     monkeypatch.setattr(obs1_setting, "trained_setting", no_training)
     setting = {"d": 1, "L": 64, "sigma2": 0.0, "H": H}
-    (row,) = getattr(C, check)(**setting)
+    (row,) = getattr(C, check)(Setting(**setting))
     assert row.kind == "TRAIN" and row.status == "skipped" and classify([row]) == "not_separable"
     assert row.predicted == pytest.approx(64 / 65) and row.details["trained"] is False
     why = row.details["why"]
@@ -140,8 +141,7 @@ def test_a_setting_not_separable_on_the_closed_forms_is_skipped_before_training(
     init = init_metrics(exp, cfg, seed=0)
     assert row.observed == pytest.approx(float(init["omega"] @ init["mu"]), rel=1e-12)
     # a fault keeps the plan (a property of the setting): still skipped, the prediction swapped
-    alt = "L = ∞ (finite-L term dropped): 1"
-    (faulted,) = getattr(C, check)(**setting, fault_prediction=alt)
+    (faulted,) = getattr(C, check)(Setting(**setting), fault_prediction=ev_.L_INFINITY)
     assert faulted.status == "skipped" and faulted.predicted == pytest.approx(1.0)
 
 
@@ -178,8 +178,15 @@ def test_property_negative_control_fails_at_a_drawn_separable_setting(alternativ
     at a drawn setting where the unfaulted rows pass, the named alternative passed as the
     prediction fails."""
     S.validate_obs1(**SEPARABLE_OBS1)
-    assert classify(C.check_obs1_train(**SEPARABLE_OBS1)) == "pass"
-    assert classify(C.check_obs1_train(**SEPARABLE_OBS1, fault_prediction=alternative)) == "fail"
+    at, fault = Setting(**SEPARABLE_OBS1), _alternative(alternative)
+    assert classify(C.check_obs1_train(at)) == "pass"
+    assert classify(C.check_obs1_train(at, fault_prediction=fault)) == "fail"
+
+
+def _alternative(name: str) -> ev_.Alternative:
+    """The declared alternative of this name."""
+    alts = (*ev_.INNER_ALTERNATIVES, *ev_.VGD_ALTERNATIVES)
+    return next(a for a in alts if a.name == name)
 
 
 #: a drawn separable setting of hpcy25_vgd_settings where the (4.3) rows pass at seed 0 with the
@@ -212,10 +219,9 @@ def _failing_train_row():
 )
 def test_vgd_property_negative_control_fails_at_a_drawn_separable_setting(alternative: str) -> None:
     S.validate_vgd(**SEPARABLE_VGD)
-    assert classify(C.check_eq4_3_train_vgd(**SEPARABLE_VGD)) == "pass"
-    assert (
-        classify(C.check_eq4_3_train_vgd(**SEPARABLE_VGD, fault_prediction=alternative)) == "fail"
-    )
+    at, fault = Setting(**SEPARABLE_VGD), _alternative(alternative)
+    assert classify(C.check_eq4_3_train_vgd(at)) == "pass"
+    assert classify(C.check_eq4_3_train_vgd(at, fault_prediction=fault)) == "fail"
 
 
 # ------------------------------------------------------------- the finite-ω prediction (derived)

@@ -9,12 +9,14 @@ import torch
 
 import sims.hpcy25 as C
 from numerics.testing import assert_passed, assert_status
+from sims.hpcy25 import evidence as ev_
 from sims.hpcy25.sec5_extensions import def5_1_train_rows
 from sims.hpcy25.train import PRESETS, sample_batch
 from sims.models.linear_attention import LinearAttention
 from sims.train import make_generator
 from sims.verify import rows_status
 from theory.hpcy25.settings import PRESETS as SETTINGS
+from theory.hpcy25.settings import Setting
 
 #: the linear-attention forward and its einsum reference: the same float64 sums
 SAME_SUM_TOL = 1e-12
@@ -26,7 +28,7 @@ slow_train = [pytest.mark.train, pytest.mark.slow]
 @pytest.mark.result("hpcy25:eq2.3")
 def test_model_is_eq_2_3_at_four_heads() -> None:
     """Beyond the declared run (H = 2, seed 0): H = 4 heads, another seed."""
-    assert_passed(C.check_eq2_3_torch(H=4, seed=3))
+    assert_passed(C.check_eq2_3_torch(Setting(H=4), seed=3))
 
 
 @pytest.mark.result("hpcy25:sec5.1")
@@ -55,7 +57,7 @@ def test_linear_attention_model_is_fixed_normaliser_gd() -> None:
 @pytest.mark.result("hpcy25:obs2")
 @pytest.mark.result("hpcy25:eq4.6")
 def test_observations_and_manifold_position(H: int) -> None:
-    assert_passed(C.check_obs1_train(H=H))
+    assert_passed(C.check_obs1_train(Setting(H=H)))
 
 
 for _m in slow_train:
@@ -80,11 +82,7 @@ def test_noniso_alternative_is_named(alternative: str, declared_run) -> None:
     }
 
 
-VGD_ALTERNATIVES = [
-    "eta_V* = L/(L+D'+1) (vanilla GD, D.29)",
-    "L = ∞ (finite-L term dropped): 1",
-    "single-head optimum omega_1* mu_1* (4.12)",
-]
+VGD_ALTERNATIVES = [a.name for a in ev_.VGD_ALTERNATIVES]
 
 
 @pytest.mark.parametrize("alternative", VGD_ALTERNATIVES)
@@ -96,7 +94,7 @@ def test_eq4_3_trained_separates_vanilla_gd(alternative: str, declared_run) -> N
     """H = 2 at L = 24: ⟨ω, μ⟩ reaches 1/κ and is told apart from the vanilla-GD step η_V*
     (≥ 2 tolerance units from 1/κ there); that each named alternative fails as the prediction is
     a declared negative control."""
-    ok, error = declared_run("sims.hpcy25:check_eq4_3_train_vgd")
+    ok, error = declared_run("sims.hpcy25.sec4_2_manifold:check_eq4_3_train_vgd")
     assert error is None, error
     assert_passed(ok)
     row = next(e for e in ok if e.kind == "TRAIN")
@@ -109,7 +107,7 @@ def test_eq4_3_trained_separates_vanilla_gd(alternative: str, declared_run) -> N
 @pytest.mark.result("hpcy25:eq4.3")
 def test_eq4_3_trained_vgd_rejects_unknown_alternative() -> None:
     with pytest.raises(ValueError, match="fault_prediction"):
-        C.check_eq4_3_train_vgd(fault_prediction="eta = 1/2")
+        C.check_eq4_3_train_vgd(SETTINGS["vgd"], fault_prediction=ev_.Alternative("eta = 1/2"))
 
 
 # ------------------------------------------------------ seed claims: untested at our scale
@@ -166,7 +164,7 @@ def test_obs4_consistent_across_seeds_is_untested_at_our_scale() -> None:
     """Obs. 4 over seeds 0-2 (H = 2): seed 1 ends in the single-head trap after 3000 CPU steps, so
     the paper's "consistent across random initializations" (500k GPU steps) is pinned as
     ``untested`` with the trap fraction 1/3 (not a pass, not a fail, not a paper error)."""
-    ev = C.check_obs4_train(quick=False)
+    ev = C.check_obs4_train(SETTINGS["paper"], quick=False)
     assert_status(ev, "untested")
     _assert_seed_row_untested(ev, traps={"1"}, n=3)
 
@@ -179,7 +177,7 @@ def test_obs1_full_tier_three_seeds() -> None:
     """--full tier: H = 2 on seeds 0-2; the rows, folded over the seeds not in a named trap, list
     seeds 0, 2 as reaching the prediction and the seed claim is ``untested`` at the paper's scale
     (seed 1 in the single-head trap)."""
-    ev = C.check_obs1_train(H=2, quick=False)
+    ev = C.check_obs1_train(SETTINGS["paper"], quick=False)
     assert_status(ev, "untested")
     _assert_seed_row_untested(ev, traps={"1"}, n=3)
     row = next(e for e in ev if e.kind == "TRAIN" and not e.verdict)
@@ -194,7 +192,7 @@ def test_obs1_full_tier_three_heads() -> None:
     """--full tier, H = 3 (8000 fast steps) on seeds 0-2: seeds 0, 1 reach the pattern and the
     manifold position, seed 2 ends in the named single-head trap: ``untested`` at the paper's
     scale, not a fail."""
-    ev = C.check_obs1_train(H=3, quick=False)
+    ev = C.check_obs1_train(SETTINGS["h3"], quick=False)
     assert_status(ev, "untested")
     _assert_seed_row_untested(ev, traps={"2"}, n=3)
     row = next(e for e in ev if e.kind == "TRAIN" and not e.verdict)
@@ -235,7 +233,7 @@ def test_noniso_full_tier_three_seeds() -> None:
 def test_eq4_3_vgd_full_tier_three_seeds() -> None:
     """--full tier: ⟨ω, μ⟩ at L = 24 over seeds 0-2: seeds 0, 2 reach 1/κ (outside η_V*), seed 1
     ends in the named single-head trap (reported in ``traps``, not folded)."""
-    ev = C.check_eq4_3_train_vgd(quick=False)
+    ev = C.check_eq4_3_train_vgd(SETTINGS["vgd"], quick=False)
     assert_passed(ev)
     row = next(e for e in ev if e.kind == "TRAIN")
     assert row.details["seeds"] == [0, 1, 2] and row.details["seeds_passed"] == [0, 2]

@@ -63,6 +63,7 @@ __all__ = [
     "TABLE1_C",
     "check_table1_paper",
     "check_eq5_6_mc",
+    "kms_hypothesis",
     "check_def5_1_values",
     "check_def5_1_mc",
 ]
@@ -251,11 +252,28 @@ def check_table1_paper(
     return ev
 
 
+def kms_hypothesis(setting: Setting) -> None:
+    """§5.3's KMS covariance ``Σ_ij = ρ^|i−j|`` correlates coordinates: ``d ≥ 2`` (its tridiagonal
+    inverse, :func:`theory.hpcy25.kms_inverse`, is stated for d ≥ 2).
+
+    >>> kms_hypothesis(Setting(d=1))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: d = 1: ... needs d ≥ 2 ...
+    """
+    if setting.d < 2:
+        raise ValueError(
+            f"d = {setting.d}: hpcy25 §5.3's KMS covariance Σ_ij = ρ^|i-j| (and its tridiagonal "
+            "inverse) needs d ≥ 2 coordinates"
+        )
+
+
 def check_eq5_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """§5.3 at the setting's ``(d, L, σ², ρ)``: ``Γ* = M^{-1}`` and ``P_D*`` are stationary
     (central differences; the risks are quadratic, so these are exact) and minimal (random
     perturbations); isotropic reduction; KMS inverse; the closed-form risks vs MC under KMS
     covariates."""
+    kms_hypothesis(setting)
     d, L, sigma2, rho = setting.d, setting.L, setting.sigma2, setting.rho
     rng = check_rng(seed, f"{_STREAM}:check_eq5_6_mc")
     S = th.kms_covariance(d, rho)

@@ -58,6 +58,7 @@ from numerics.hpcy25.sec5_extensions import (
     check_eq5_6_mc,
     check_sec5_1_mc,
     check_table1_paper,
+    kms_hypothesis,
     multitask_hypothesis,
 )
 from sims.hpcy25.evidence import (
@@ -642,6 +643,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         setting=PRESETS["noniso"],
         keys=("d", "L", "sigma2", "rho"),
+        hypotheses=kms_hypothesis,
     ),
     Result(
         id="hpcy25:def5.1",

@@ -110,7 +110,7 @@ def test_hpcy25_tables_are_paper_rows_found_where_they_are_printed(declared_run)
     kinds: dict[str, int] = {}
     for path in (
         "numerics.hpcy25.sec5_extensions:check_table1_paper",
-        "numerics.hpcy25.sec5_extensions:check_def5_1_mc",
+        "numerics.hpcy25.sec5_extensions:check_def5_1_values",
     ):
         rows, error = declared_run(path)
         assert error is None, error

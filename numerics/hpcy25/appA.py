@@ -19,6 +19,7 @@ from numerics.testing import (
     Z_MC,
 )
 from theory.common.protocols import Evidence
+from theory.hpcy25.settings import Setting
 
 __all__ = [
     "check_appa_4_mc",
@@ -30,12 +31,15 @@ _STREAM = "numerics.softmax_multihead.checks_appa"  # stream label: fixed
 
 
 def check_appa_4_mc(
-    *, quick: bool = True, seed: int = 0, d: int = 5, fault_theory_d: int | None = None
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_theory_d: int | None = None
 ) -> list[Evidence]:
-    """App. A.4: ``L E‖p‖²`` (MC) within 2 % of ``e^{dω²}`` and ``(1 − 2ω²)^{-d/2}`` when
-    ``dω² ≤ 0.2`` (L ≥ 40); for larger ω it does not decrease in L beyond MC error and stays below
-    the limit + 5 % (spec V-R15).  ``fault_theory_d`` computes the references at another
-    dimension than the one sampled (negative control)."""
+    """App. A.4 at the setting's dimension ``d``: ``L E‖p‖²`` (MC) within 2 % of ``e^{dω²}`` and
+    ``(1 − 2ω²)^{-d/2}`` when ``dω² ≤ 0.2`` (L ≥ 40); for larger ω it does not decrease in L beyond
+    MC error and stays below the limit + 5 % (spec V-R15), over Fig. 20's ω ∈ {0.1, 0.2, 0.35,
+    0.5} and L ∈ {40, 100, 500} (the concentration is a statement over ω and L).
+    ``fault_theory_d`` computes the references at another dimension than the one sampled
+    (negative control)."""
+    d = setting.d
     d_th = d if fault_theory_d is None else fault_theory_d
     rng = check_rng(seed, f"{_STREAM}:check_appa_4_mc")
     n = 10_000 if quick else 100_000

@@ -29,6 +29,7 @@ from numerics.testing import (
     mc_agreement,
 )
 from theory.common.protocols import Evidence
+from theory.hpcy25.settings import Setting
 
 #: an identity evaluated with 50 significant digits: its residual is zero to 40 digits
 MP50_ZERO_ATOL = 1e-40
@@ -48,6 +49,8 @@ __all__ = [
     "check_eqd_29_mc",
     "check_thm4_2iii_symbolic",
     "check_thm4_2iii_mc",
+    "check_thm4_2iii_mc_spec_range",
+    "bayes_hypothesis",
 ]
 
 #: The label of this module's random streams: its registered path before the sections
@@ -61,9 +64,10 @@ _eta = sp.Symbol("eta", real=True)
 _xi = sp.Symbol("xi", positive=True)
 
 
-def check_eqd_29_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_eqd_29_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Closed-form risks: optima of ``R_V``, ``R_D``; ``R_D − R_V``; the Helmert identity
-    ``R_D(η; L) = R_V(η(L−1)/L; L−1)``; proportional limits; ``inf L̃(ξ) = R_GD∞(ξ)``."""
+    ``R_D(η; L) = R_V(η(L−1)/L; L−1)``; proportional limits; ``inf L̃(ξ) = R_GD∞(ξ)``.  In the
+    symbols ``d, L, σ², η, ξ``: no setting is read."""
     ev: list[Evidence] = []
     RV = th.gd_risk(_eta, _d, _L, _s2)
     RD = th.dgd_risk(_eta, _d, _L, _s2)
@@ -122,8 +126,9 @@ def check_eqd_29_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence
     return ev
 
 
-def check_eqd_29_paper(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """The default constants of spec 001 §3 (d=5, L=40, σ²=0.1) and R2's σ² = 0.01 value."""
+def check_eqd_29_paper(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """The default constants of spec 001 §3 (d=5, L=40, σ²=0.1) and R2's σ² = 0.01 value: numbers
+    printed for those settings (no setting is read)."""
     return [
         printed("kappa", th.kappa(5, 40, 0.1), 1.1375, 4),
         printed("1/kappa (σ²=0.1)", th.eta_star(5, 40, 0.1), 0.879121, 6),
@@ -164,21 +169,23 @@ def _fig4b(
 
 
 def check_eqd_29_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    eta: float = 0.897,
-    sigma2: float = 0.1,
     fault_task_var: float | None = None,
     fault_mc_eta: float | None = None,
 ) -> list[Evidence]:
-    """R_D (debiased GD) and R_V (vanilla GD) closed forms vs MC at (d, L) ∈ {(5,10), (5,40),
-    (5,100), (20,100)}; ridge (λ = dσ²) at d = 20, L = 160 within 5 % of ``R_B∞(1/8)``.
+    """R_D (debiased GD) and R_V (vanilla GD) closed forms vs MC at the setting's ``η`` and ``σ²``
+    over Fig. 4(b)'s grid (d, L) ∈ {(5,10), (5,40), (5,100), (20,100)} (one random stream: a
+    sweep, declared fixed at ``PRESETS["fig4b"]``, η = 0.897, σ² = 0.1); ridge (λ = dσ²) at
+    d = 20, L = 160 within 5 % of ``R_B∞(1/8)``.
 
     ``fault_task_var`` is the β prior variance of the SAMPLED prompts (default ``None``: 1/d, the
     paper's); ``fault_task_var=1`` (prior I instead of I/d) is a negative control, and so is
     ``fault_mc_eta`` (the sampled DGD/GD predictors use this step instead of η).
     """
+    eta, sigma2 = setting.eta, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_eqd_29_mc")
     n = 8_000 if quick else 200_000
     eta_mc = eta if fault_mc_eta is None else fault_mc_eta
@@ -189,13 +196,13 @@ def check_eqd_29_mc(
         ((eD, eV),) = compute_4b(
             **_fig4b(d, L, ("DGD", "GD"), n, rng, sigma2, eta_mc, fault_task_var)
         )["estimates"]
-        setting = {"d": d, "L": L, "eta": eta, "sigma2": sigma2, "task_var": fault_task_var}
+        where = {"d": d, "L": L, "eta": eta, "sigma2": sigma2, "task_var": fault_task_var}
         ev.append(
             mc_agreement(
                 f"R_D(eta; L) vs MC at d={d}, L={L}",
                 th.dgd_risk(eta, d, L, sigma2),
                 eD,
-                details=setting,
+                details=where,
             )
         )
         ev.append(
@@ -203,7 +210,7 @@ def check_eqd_29_mc(
                 f"R_V(eta; L) vs MC at d={d}, L={L}",
                 th.gd_risk(eta, d, L, sigma2),
                 eV,
-                details=setting,
+                details=where,
             )
         )
     d, L = 20, 160
@@ -223,10 +230,13 @@ def check_eqd_29_mc(
     return ev
 
 
-def check_thm4_2iii_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_thm4_2iii_symbolic(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
     """(D.34)–(D.36) and Thm 4.2(iii): the Bayes limit equals ``σ² + σ²ξ m(−σ²ξ)`` (50-digit
     check at rational points); spec values; the proven replacement bound
-    ``0 ≤ R_DGD∞ − R_B∞ ≤ ξ/(1 + ξ(1+σ²))`` on a log grid (ξ ∈ [1e-3, 1e3], σ² ∈ [1e-3, 1e2])."""
+    ``0 ≤ R_DGD∞ − R_B∞ ≤ ξ/(1 + ξ(1+σ²))`` on a log grid (ξ ∈ [1e-3, 1e3], σ² ∈ [1e-3, 1e2]).
+    Points drawn from the seed, printed values and a grid: no setting is read."""
     ev: list[Evidence] = []
     rng = check_rng(seed, f"{_STREAM}:check_thm4_2iii_symbolic")
     for _ in range(3 if quick else 20):
@@ -288,16 +298,20 @@ def check_thm4_2iii_symbolic(*, quick: bool = True, seed: int = 0) -> list[Evide
     return ev
 
 
+#: The generic point of :func:`check_thm4_2iii_float_values`: ``(ξ, σ²)``, no factor at 0 or 1.
+BOUND_GENERIC_POINT = (0.3, 0.7)
+
+
 def check_thm4_2iii_float_values(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    xi: float = 0.3,
-    sigma2: float = 0.7,
     fault_gap_bound: Any = None,
     fault_limit: Any = None,
 ) -> list[Evidence]:
-    """Values, not only "holds", at a generic point (ξ = 0.3, σ² = 0.7; no factor at 0 or 1):
+    """Values, not only "holds", at a generic point (ξ = 0.3, σ² = 0.7; no factor at 0 or 1: not
+    a setting, :data:`BOUND_GENERIC_POINT`):
 
     * the proven bound ``ξ/(1 + ξ(1+σ²))`` on ``R_DGD∞ − R_B∞`` [D] pinned against the expression
       written out a second time here, and its tightness: ``gap/bound → 1`` as ``ξ → 0`` (at
@@ -309,6 +323,7 @@ def check_thm4_2iii_float_values(
     ``fault_gap_bound`` / ``fault_limit`` replace :func:`theory.hpcy25.bayes_gap_bound`
     / :func:`~theory.hpcy25.gd_risk_limit` (negative controls: one-token slips in
     :mod:`numerics.hpcy25.faults`)."""
+    xi, sigma2 = BOUND_GENERIC_POINT
     bound_fn = th.bayes_gap_bound if fault_gap_bound is None else fault_gap_bound
     limit_fn = th.gd_risk_limit if fault_limit is None else fault_limit
     by_hand = xi / (1 + xi * (1 + sigma2))  # the [D] bound written out again
@@ -348,18 +363,29 @@ def check_thm4_2iii_float_values(
     return ev
 
 
-def check_thm4_2iii_mc(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 5,
-    L: int = 40,
-    sigma2: float = 0.1,
-    fault_task_var: float | None = None,
-) -> list[Evidence]:
-    """(D.34): the finite-sample Bayes risk ``E_X[σ² + σ² tr((XᵀX + dσ²I)^{-1})]`` equals the risk
-    of the ridge predictor (λ = dσ²) applied to sampled prompts (paired MC, z = 5); the spec's
-    reference MC value at d = 5, L = 40 (0.1144–0.1146) and its closeness to ``R_B∞(1/8)``."""
+def bayes_hypothesis(setting: Setting) -> None:
+    """Theorem 4.2(iii)'s Bayes comparison (D.34) has label noise: ``σ² > 0`` (the Bayes predictor
+    is the ridge with λ = dσ²; at σ² = 0 it is not defined for d > L).
+
+    >>> bayes_hypothesis(Setting(sigma2=0.0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma2 = 0.0: ... needs label noise σ² > 0 ...
+    """
+    if not setting.sigma2 > 0:
+        raise ValueError(
+            f"sigma2 = {setting.sigma2}: hpcy25 Theorem 4.2(iii)'s Bayes risk (D.34) needs label "
+            "noise σ² > 0 (its predictor is the ridge with λ = dσ²)"
+        )
+
+
+def _bayes_mc(
+    setting: Setting, *, quick: bool, seed: int, fault_task_var: float | None
+) -> tuple[Any, Any, Any]:
+    """Paired MC at the setting (the stream of ``check_thm4_2iii_mc``): the ridge risk, the
+    finite-sample Bayes formula and their difference."""
+    bayes_hypothesis(setting)
+    d, L, sigma2 = setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_thm4_2iii_mc")
     tau2 = prior_var(d, fault_task_var)
 
@@ -372,6 +398,21 @@ def check_thm4_2iii_mc(
         return np.stack([ridge, formula, ridge - formula], axis=1)
 
     e_r, e_f, e_diff = mc_means(draw, 20_000 if quick else 200_000, rng=rng)
+    return e_r, e_f, e_diff
+
+
+def check_thm4_2iii_mc(
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_task_var: float | None = None,
+) -> list[Evidence]:
+    """(D.34) at the setting: the finite-sample Bayes risk ``E_X[σ² + σ² tr((XᵀX + dσ²I)^{-1})]``
+    equals the risk of the ridge predictor (λ = dσ²) applied to sampled prompts (paired MC, z = 5),
+    and its closeness to ``R_B∞(d/L)`` (informational).  ``fault_task_var`` is the β prior
+    variance of the sampled prompts (negative control: 1, prior I instead of I/d)."""
+    e_r, e_f, e_diff = _bayes_mc(setting, quick=quick, seed=seed, fault_task_var=fault_task_var)
     return [
         mc_agreement(
             "ridge risk - Bayes formula (paired) = 0",
@@ -380,13 +421,26 @@ def check_thm4_2iii_mc(
             scale=e_r.mean,
             details={"ridge": e_r.mean, "formula": e_f.mean},
         ),
+        informational(
+            "finite-sample R_B vs the limit R_B∞(d/L)",
+            th.bayes_risk_limit(setting.d / setting.L, setting.sigma2),
+            e_f.mean,
+        ),
+    ]
+
+
+def check_thm4_2iii_mc_spec_range(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
+    """The spec's reference MC value of the finite-sample Bayes risk at d = 5, L = 40, σ² = 0.1
+    (0.1144–0.1146, spec 001 R9; declared fixed at the paper's setting), on the sample of
+    :func:`check_thm4_2iii_mc` (the same stream)."""
+    _, e_f, _ = _bayes_mc(setting, quick=quick, seed=seed, fault_task_var=None)
+    return [
         band(
             "finite-sample R_B at d=5, L=40 in the spec's MC range [0.1144, 0.1146] ± 5 se",
             e_f.mean,
             0.1144 - Z_MC * e_f.se,
             0.1146 + Z_MC * e_f.se,
-        ),
-        informational(
-            "finite-sample R_B vs the limit R_B∞(d/L)", th.bayes_risk_limit(d / L, sigma2), e_f.mean
-        ),
+        )
     ]

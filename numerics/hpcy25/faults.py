@@ -1,6 +1,5 @@
-"""Planted faults of the hpcy25 checks (negative controls), named so that
-``sims/hpcy25/results.py`` can declare them with
-``Ref("numerics.hpcy25.faults:<name>")``.
+"""Planted faults of the hpcy25 checks (negative controls), declared by
+``sims/hpcy25/results.py`` as the objects themselves.
 
 Each is a one-token transcription slip of the formula a check guards; none is used outside the
 controls.

@@ -23,6 +23,7 @@ from numerics.hpcy25.landscape import SMALL_OMEGA, SharpHeadStudy, sharp_head_st
 from numerics.sampling import check_rng
 from numerics.testing import Z_MC, mc_agreement
 from theory.common.protocols import Estimate, Evidence
+from theory.hpcy25.settings import Setting
 
 __all__ = [
     "check_sharp_head_mc",
@@ -170,23 +171,22 @@ def _rows(
 
 
 def check_sharp_head_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = PAPER_SETTING[0],
-    L: int = PAPER_SETTING[1],
-    sigma2: float = PAPER_SETTING[2],
     fault_noiseless_labels: bool | None = None,
     fault_homogeneous_extra: bool | None = None,
 ) -> list[Evidence]:
-    """The sharp head at the paper's setting (5, 40, 0.1) [derived]: :func:`sharp_head_rows`.
-    ``fault_noiseless_labels`` leaves the noise out of the context labels (the units row fails);
-    ``fault_homogeneous_extra`` holds the added head at the pair's ω (the L̃ optimum's shape:
-    the gain, |ω| and share rows fail)."""
+    """The sharp head at the setting's ``(d, L, σ²)`` (declared at the paper's (5, 40, 0.1))
+    [derived]: :func:`sharp_head_rows` (a ± pair plus a third head, and two free heads: the
+    number of heads is the study's, not the setting's).  ``fault_noiseless_labels`` leaves the
+    noise out of the context labels (the units row fails); ``fault_homogeneous_extra`` holds the
+    added head at the pair's ω (the L̃ optimum's shape: the gain, |ω| and share rows fail)."""
     return _rows(
-        d,
-        L,
-        sigma2,
+        setting.d,
+        setting.L,
+        setting.sigma2,
         quick=quick,
         seed=seed,
         name="check_sharp_head_mc",
@@ -196,21 +196,20 @@ def check_sharp_head_mc(
 
 
 def check_sharp_head_mc_low_noise(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = LOW_NOISE_SETTING[0],
-    L: int = LOW_NOISE_SETTING[1],
-    sigma2: float = LOW_NOISE_SETTING[2],
     fault_noiseless_labels: bool | None = None,
     fault_homogeneous_extra: bool | None = None,
 ) -> list[Evidence]:
-    """:func:`check_sharp_head_mc` at (3, 25, 0.05), where training at the paper's recipe forms
-    a stable sharp head (the ``--full`` training route)."""
+    """:func:`check_sharp_head_mc` at (3, 25, 0.05) (``PRESETS["low_noise"]``, declared fixed
+    there: its own random stream), where training at the paper's recipe forms a stable sharp
+    head (the ``--full`` training route)."""
     return _rows(
-        d,
-        L,
-        sigma2,
+        setting.d,
+        setting.L,
+        setting.sigma2,
         quick=quick,
         seed=seed,
         name="check_sharp_head_mc_low_noise",

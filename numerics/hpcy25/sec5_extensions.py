@@ -32,6 +32,7 @@ from numerics.testing import (
 )
 from theory.common.protocols import Evidence
 from theory.hpcy25.claims import CLAIMS
+from theory.hpcy25.settings import Setting
 
 #: Where spec 001's computed values (implied c, R14's values and Table 2 sums) are derived.
 DERIVED_IN = "docs/papers/hpcy25.md#derived-values"
@@ -62,6 +63,8 @@ __all__ = [
     "TABLE1_C",
     "check_table1_paper",
     "check_eq5_6_mc",
+    "kms_hypothesis",
+    "check_def5_1_values",
     "check_def5_1_mc",
 ]
 
@@ -70,17 +73,17 @@ __all__ = [
 _STREAM = "numerics.softmax_multihead.checks_sec5"  # stream label: fixed
 
 
-def check_eq5_2_rate(
-    *, quick: bool = True, seed: int = 0, d: int = 5, L: int = 40
-) -> list[Evidence]:
+def check_eq5_2_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """(5.2): a softmax pair ``(cW_KQ, W_OV/(2c)), (−cW_KQ, −W_OV/(2c))`` equals the linear head
-    ``W_OV[(1/L)Σ z_i z_iᵀ − z̄z̄ᵀ]W_KQ z_q`` up to O(c²) (slope 2 in c) [R/D]."""
+    ``W_OV[(1/L)Σ z_i z_iᵀ − z̄z̄ᵀ]W_KQ z_q`` up to O(c²) (slope 2 in c) [R/D], on prompts of the
+    setting's ``(d, L, σ²)``."""
+    d, L, sigma2 = setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_eq5_2_rate")
     D = d + 1
     n = 2000
     X, xq = sample_covariates(rng, n, L, d)
     beta = rng.standard_normal((n, d)) / math.sqrt(d)
-    y = np.einsum("bld,bd->bl", X, beta) + math.sqrt(0.1) * rng.standard_normal((n, L))
+    y = np.einsum("bld,bd->bl", X, beta) + math.sqrt(sigma2) * rng.standard_normal((n, L))
     Zc = np.concatenate([X, y[:, :, None]], axis=2)  # (n, L, D) context tokens
     zq = np.concatenate([xq, np.zeros((n, 1))], axis=1)  # (n, D)
     W_KQ = rng.standard_normal((D, D)) / math.sqrt(D)
@@ -102,12 +105,10 @@ def check_eq5_2_rate(
 
 
 def check_sec5_1_mc(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    d: int = 5,
-    L: int = 40,
-    sigma2: float = 0.1,
     fault_renormalise_linear: bool | None = None,
 ) -> list[Evidence]:
     """§5.1 length generalisation: the softmax model ≈ DGD with fixed η = 1/κ(L) has risk
@@ -115,7 +116,9 @@ def check_sec5_1_mc(
     minimised at ``L' = L + (D'+1)/2``.  Closed forms vs MC at L' ∈ {10, 20, 40, 80, 100}; the
     symbolic argmin; monotone decrease of ``R_D(η; L')`` for η ≤ 1, L' ≥ 5.
     ``fault_renormalise_linear=True`` (linear attention rescaled by 1/L' at test time) is the
-    negative control: ``R_lin`` assumes the fixed training normaliser."""
+    negative control: ``R_lin`` assumes the fixed training normaliser.  ``(d, L, σ²)`` are the
+    setting's (L the training length); the test lengths L' are the section's sweep."""
+    d, L, sigma2 = setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_sec5_1_mc")
     n = 20_000 if quick else 200_000
     eta = th.eta_star(d, L, sigma2)
@@ -181,7 +184,11 @@ def _printed_cells(key: str) -> list[str]:
 
 
 def check_table1_paper(
-    *, quick: bool = True, seed: int = 0, fault_table1_c: tuple[float, ...] | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_table1_c: tuple[float, ...] | None = None,
 ) -> list[Evidence]:
     """Table 1: our transcription of the printed ω and μ rows (PAPER); ``2cωμ`` recomputed from
     them with the implied ``c`` against the printed third row (PAPER, relative 2e-3: ω and μ carry
@@ -189,7 +196,8 @@ def check_table1_paper(
     (DERIVED, derived on ``docs/papers/hpcy25.md#derived-values``);
     ``2cωμ ∈ [0.85, 1.05]`` for every column (the same DGD step across activations); the softmax
     column is the manifold ``η ≈ 1/κ``.  ``fault_table1_c`` replaces the spec's implied
-    coefficients (negative control)."""
+    coefficients (negative control).  The numbers are printed for the paper's trained models
+    (d = 5, L = 40, σ² = 0.1): no setting is read."""
     ev: list[Evidence] = []
     table_c = TABLE1_C if fault_table1_c is None else tuple(fault_table1_c)
     for i, row in ((0, "omega"), (1, "mu")):
@@ -244,18 +252,29 @@ def check_table1_paper(
     return ev
 
 
-def check_eq5_6_mc(
-    *,
-    quick: bool = True,
-    seed: int = 0,
-    d: int = 5,
-    L: int = 40,
-    sigma2: float = 0.1,
-    rho: float = 0.5,
-) -> list[Evidence]:
-    """§5.3: ``Γ* = M^{-1}`` and ``P_D*`` are stationary (central differences; the risks are
-    quadratic, so these are exact) and minimal (random perturbations); isotropic reduction; KMS
-    inverse; the closed-form risks vs MC under KMS covariates."""
+def kms_hypothesis(setting: Setting) -> None:
+    """§5.3's KMS covariance ``Σ_ij = ρ^|i−j|`` correlates coordinates: ``d ≥ 2`` (its tridiagonal
+    inverse, :func:`theory.hpcy25.kms_inverse`, is stated for d ≥ 2).
+
+    >>> kms_hypothesis(Setting(d=1))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: d = 1: ... needs d ≥ 2 ...
+    """
+    if setting.d < 2:
+        raise ValueError(
+            f"d = {setting.d}: hpcy25 §5.3's KMS covariance Σ_ij = ρ^|i-j| (and its tridiagonal "
+            "inverse) needs d ≥ 2 coordinates"
+        )
+
+
+def check_eq5_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """§5.3 at the setting's ``(d, L, σ², ρ)``: ``Γ* = M^{-1}`` and ``P_D*`` are stationary
+    (central differences; the risks are quadratic, so these are exact) and minimal (random
+    perturbations); isotropic reduction; KMS inverse; the closed-form risks vs MC under KMS
+    covariates."""
+    kms_hypothesis(setting)
+    d, L, sigma2, rho = setting.d, setting.L, setting.sigma2, setting.rho
     rng = check_rng(seed, f"{_STREAM}:check_eq5_6_mc")
     S = th.kms_covariance(d, rho)
     ev: list[Evidence] = []
@@ -333,13 +352,36 @@ def check_eq5_6_mc(
     return ev
 
 
-def check_def5_1_mc(
-    *, quick: bool = True, seed: int = 0, L: int = 48, sigma2: float = 0.1
+#: §5.4's two tasks: supports of |S_k| = 4 of the d = 6 coordinates (``PRESETS["multitask"]``).
+MT_SUPPORTS = ((0, 1, 2, 3), (2, 3, 4, 5))
+MT_DIM = 6
+
+
+def multitask_hypothesis(setting: Setting) -> None:
+    """§5.4's multi-task model has d = 6 (two tasks on 4 of the 6 coordinates, Table 2).
+
+    >>> multitask_hypothesis(Setting(d=5))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: d = 5: ... d = 6 ...
+    """
+    if setting.d != MT_DIM:
+        raise ValueError(
+            f"d = {setting.d}: hpcy25 §5.4's multi-task model (Table 2) has d = {MT_DIM} "
+            f"coordinates, tasks on supports {MT_SUPPORTS}"
+        )
+
+
+def check_def5_1_values(
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_theory_L: int | None = None
 ) -> list[Evidence]:
     """§5.4: spec values of ``η_k``, ``p_j``, the per-task risk and the Table 2 sums (spec R14;
     DERIVED, derived on ``docs/papers/hpcy25.md#derived-values``); our transcription
-    of Table 2 against the printed lines (PAPER); MC of the per-task restricted DGD in the code's
-    scaling (β_k ~ N(0, I_|S|), noise |S|σ², noiseless query)."""
+    of Table 2 against the printed lines (PAPER).  Numbers printed for the code's multi-task
+    setting (L = 48, σ² = 0.1): declared fixed there.  ``fault_theory_L`` evaluates the formulas
+    at another prompt length (negative control)."""
+    L = setting.L if fault_theory_L is None else fault_theory_L
+    sigma2 = setting.sigma2
     ev: list[Evidence] = []
     for name, val, ref in (
         ("eta_k", th.mt_task_eta(L, 4, sigma2), "0.9160"),
@@ -387,6 +429,17 @@ def check_def5_1_mc(
                 atol=TABLE2_PRINTED_ATOL,
             )
         )
+    return ev
+
+
+def check_def5_1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """§5.4 at the setting's ``(L, σ²)`` (``d = 6``: :func:`multitask_hypothesis`): the per-task
+    step ``η_k``, the shared diagonal preconditioner ``p_j`` and the per-task risk against the
+    minimisers of the foundation's general DGD risk; MC of the per-task restricted DGD in the
+    code's scaling (β_k ~ N(0, I_|S|), noise |S|σ², noiseless query)."""
+    multitask_hypothesis(setting)
+    L, sigma2 = setting.L, setting.sigma2
+    ev: list[Evidence] = []
     # independent route: minimise the foundation's exact general DGD risk
     # (theory.common.baselines.dgd_risk, derived separately) over a shared diagonal preconditioner
     # (sum of the two task risks, code scaling, noiseless query) and over a per-task step
@@ -400,7 +453,7 @@ def check_def5_1_mc(
             float(general_dgd_risk(P, 1.0, np.eye(dim), Psi, len(S) * sigma2, L)) - len(S) * sigma2
         )  # remove the query noise: the code's query labels are noiseless
 
-    supports = ((0, 1, 2, 3), (2, 3, 4, 5))
+    supports = MT_SUPPORTS
     res = minimize(
         lambda p: sum(task_risk(np.diag(p), S, 6) for S in supports),
         np.full(6, 0.9),

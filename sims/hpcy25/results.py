@@ -1,14 +1,16 @@
 """[hpcy25] results: every verifiable statement with its objects, checks and figures (STYLE R2).
 
 Ids are ``hpcy25:<kind><number>`` as numbered in the paper; the spec
-``../shared/specs/001_multihead_softmax.md`` is authoritative.  Settings-first results declare
-their checks by the functions themselves, at the :class:`~theory.hpcy25.settings.Setting` presets
-that reproduce each check's former defaults; the others (not yet converted) by dotted paths.
+``../shared/specs/001_multihead_softmax.md`` is authoritative.  Every result is settings-first:
+its checks are declared by the functions themselves, at the
+:class:`~theory.hpcy25.settings.Setting` presets that reproduce each check's former defaults
+(figures still by dotted paths); the negative controls and alternatives are named once here.
 """
 
 from __future__ import annotations
 
 from numerics.hpcy25 import faults
+from numerics.hpcy25.appA import check_appa_4_mc
 from numerics.hpcy25.appB_flow import (
     check_appb_ode,
     check_appb_phases_ode,
@@ -20,6 +22,17 @@ from numerics.hpcy25.appB_flow import (
     check_obs2_ode,
     check_obs2_ode_more_heads,
 )
+from numerics.hpcy25.appD_optimality import (
+    bayes_hypothesis,
+    check_eqd_29_mc,
+    check_eqd_29_paper,
+    check_eqd_29_symbolic,
+    check_thm4_2iii_float_values,
+    check_thm4_2iii_mc,
+    check_thm4_2iii_mc_spec_range,
+    check_thm4_2iii_symbolic,
+)
+from numerics.hpcy25.sec3_sharp_head import check_sharp_head_mc, check_sharp_head_mc_low_noise
 from numerics.hpcy25.sec4_1_approx_loss import (
     check_prop4_1_mc,
     check_prop4_1_mc_gap,
@@ -33,29 +46,56 @@ from numerics.hpcy25.sec4_2_manifold import (
     check_eq4_6_paper,
     check_eq4_6_symbolic,
     check_eq4_10_float,
+    check_eq4_12_mc,
+    check_eq4_12_symbolic,
     check_thm4_2i_mc,
     check_thm4_2ii_symbolic,
 )
-from sims.hpcy25.controls import BOUND_VALUES, NONISO_FAULTS, SHARP_HEAD_FAULTS
+from numerics.hpcy25.sec5_extensions import (
+    check_def5_1_mc,
+    check_def5_1_values,
+    check_eq5_2_rate,
+    check_eq5_6_mc,
+    check_sec5_1_mc,
+    check_table1_paper,
+    kms_hypothesis,
+    multitask_hypothesis,
+)
 from sims.hpcy25.evidence import (
     INNER_ALTERNATIVES,
     M_ALTERNATIVES,
+    NONISO_ALTERNATIVES,
     VGD_ALTERNATIVES,
     prediction_faults,
 )
 from sims.hpcy25.sec2_model import check_eq2_3_torch
 from sims.hpcy25.sec3_observations import check_obs1_train, check_obs3_train, check_obs4_train
-from sims.hpcy25.sec4_2_manifold import check_eq4_3_train_vgd
+from sims.hpcy25.sec3_sharp_head import (
+    check_sharp_head_train,
+    check_sharp_head_train_on_pattern,
+    check_sharp_head_train_on_pattern_h4,
+)
+from sims.hpcy25.sec4_2_manifold import check_eq4_3_train_vgd, check_eq4_12_train
+from sims.hpcy25.sec5_extensions import check_def5_1_train, check_eq5_6_train, check_sec5_1_train
 from theory.common.protocols import Check, Result, TrainedProperty
 from theory.hpcy25 import (
     A2_eigenvalues,
+    bayes_gap_bound,
+    bayes_risk_given_design,
+    bayes_risk_limit,
+    dgd_risk,
     eta_of_omega,
     eta_series,
     eta_star,
     flow_rhs,
+    gamma_star,
+    gd_risk,
+    gd_risk_limit,
     imbalance_rate,
     kappa,
     late_mu_law,
+    linear_length_argmin,
+    linear_length_risk,
     lower_bound_45,
     ltilde,
     ltilde_grad,
@@ -63,9 +103,22 @@ from theory.hpcy25 import (
     ltilde_series,
     ltilde_star,
     m_star,
+    mp_stieltjes,
+    mt_shared_p,
+    mt_task_eta,
+    nw_bandwidth,
+    pd_star,
     peak_omega_lambert,
     phase1_omega,
+    precond_gd_risk,
     reduced_rhs,
+    single_head_optimum,
+    softmax_length_risk,
+    softmax_norm_first_order,
+    softmax_norm_limit,
+    table1_effective_step,
+    table1_implied_c,
+    table2_sums,
 )
 from theory.hpcy25.settings import PRESETS, pair_hypothesis
 from theory.strategies.hpcy25 import hpcy25_obs1_regime_settings, hpcy25_vgd_heads_settings
@@ -106,6 +159,50 @@ PRESET_OBS4 = (
     "Fig. 5's dynamics: its rows read fractions of the schedule of the preset h2 of the paper's "
     "setting"
 )
+
+# ------------------------------------------------------------------ settings-first results:
+# thm4.2iii, eqD.29, sharp-head, eq4.12, eq5.2, sec5.1, table1, eq5.6, def5.1, appA.4
+
+#: Why a check of the second half runs at its preset whatever --set says (see also below).
+SYMBOLIC_RISKS = "identities in the symbols d, L, σ², η, ξ (no setting to move)"
+TRAINED_PRESET = (
+    "trains the presets of sims.hpcy25.train ({}): its trainer takes no setting yet (training "
+    "in one place: step c)"
+)
+
+#: The Thm 4.2(iii) bound and the (D.33) limit as values at a generic point (ξ = 0.3, σ² = 0.7),
+#: the bound's tightness as ξ → 0, the limit against the finite-L optimum (listed by thm4.2iii
+#: and eqD.29); the faults are one-token slips of the two formulas.
+BOUND_VALUES = Check(
+    check_thm4_2iii_float_values,
+    at=PAPER,
+    fixed="a generic point (ξ = 0.3, σ² = 0.7: no factor at 0 or 1), ξ → 0 and L → ∞: not a "
+    "setting",
+    faults={
+        "gap_bound_without_one": {"fault_gap_bound": faults.gap_bound_without_one},
+        "limit_denominator_without_one": {"fault_limit": faults.limit_denominator_without_one},
+    },
+)
+#: (D.29)'s closed forms against MC over Fig. 4(b)'s (d, L) grid, and the ridge against
+#: R_B∞(1/8) (listed by thm4.2iii and eqD.29).
+EQD29_MC = Check(
+    check_eqd_29_mc,
+    at=PRESETS["fig4b"],
+    fixed="a sweep on one random stream: Fig. 4(b)'s (d, L) ∈ {(5, 10), (5, 40), (5, 100), "
+    "(20, 100)} at η = 0.897, σ² = 0.1, and the ridge at d = 20, L = 160 against spec V-R9's "
+    "R_B∞(1/8)",
+    faults={
+        "prior_I_not_I_over_d": {"fault_task_var": 1.0},
+        "sampled_step_0.8": {"fault_mc_eta": 0.8},
+    },
+)
+#: The sharp head's risk landscape: the context labels without noise (the units row against
+#: R_D* fails), the added head held at the pair's |ω| (L̃'s homogeneous optimum (4.4): the gain
+#: and |ω| rows fail).
+SHARP_HEAD_FAULTS = {
+    "noise_left_out_of_labels": {"fault_noiseless_labels": True},
+    "extra_head_held_homogeneous": {"fault_homogeneous_extra": True},
+}
 
 # fmt: off
 RESULTS: tuple[Result, ...] = (
@@ -288,27 +385,37 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] Theorem 4.2(iii), (D.34)-(D.36)",
         spec="001 R9, §6 item 6",
         objects=(
-            "theory.hpcy25:bayes_risk_limit",
-            "theory.hpcy25:bayes_gap_bound",
-            "theory.hpcy25:mp_stieltjes",
-            "theory.hpcy25:bayes_risk_given_design",
+            bayes_risk_limit,
+            bayes_gap_bound,
+            mp_stieltjes,
+            bayes_risk_given_design,
         ),
         checks=(
-            Check("numerics.hpcy25.appD_optimality:check_thm4_2iii_symbolic"),
+            Check(
+                check_thm4_2iii_symbolic,
+                at=PAPER,
+                fixed="50-digit identities at rational points drawn from the seed, spec R9's "
+                "printed values and a grid over ξ ∈ [1e-3, 1e3], σ² ∈ [1e-3, 1e2]: not one "
+                "setting",
+            ),
             BOUND_VALUES,
             Check(
-                "numerics.hpcy25.appD_optimality:check_thm4_2iii_mc",
+                check_thm4_2iii_mc,
+                at=PAPER,
                 faults={"prior_I_not_I_over_d": {"fault_task_var": 1.0}},
             ),
             Check(
-                "numerics.hpcy25.appD_optimality:check_eqd_29_mc",
-                faults={
-                    "prior_I_not_I_over_d": {"fault_task_var": 1.0},
-                    "sampled_step_0.8": {"fault_mc_eta": 0.8},
-                },
+                check_thm4_2iii_mc_spec_range,
+                at=PAPER,
+                fixed="spec 001 R9's MC range [0.1144, 0.1146] of the finite-sample Bayes risk is "
+                "for d = 5, L = 40, σ² = 0.1",
             ),
+            EQD29_MC,
         ),
         derived=True,
+        setting=PAPER,
+        keys=("d", "L", "sigma2"),
+        hypotheses=bayes_hypothesis,
     ),
     Result(
         id="hpcy25:eqD.29",
@@ -318,24 +425,24 @@ RESULTS: tuple[Result, ...] = (
         spec="001 R9 (R_D derived)",
         statement="R_D(eta;L) = 1+σ² - 2eta(L-1)/L + eta²(L-1)(L+d(1+σ²))/L²",
         objects=(
-            "theory.hpcy25:dgd_risk",
-            "theory.hpcy25:gd_risk",
-            "theory.hpcy25:gd_risk_limit",
+            dgd_risk,
+            gd_risk,
+            gd_risk_limit,
         ),
         checks=(
-            Check("numerics.hpcy25.appD_optimality:check_eqd_29_symbolic"),
-            Check("numerics.hpcy25.appD_optimality:check_eqd_29_paper"),
-            BOUND_VALUES,
+            Check(check_eqd_29_symbolic, at=PAPER, fixed=SYMBOLIC_RISKS),
             Check(
-                "numerics.hpcy25.appD_optimality:check_eqd_29_mc",
-                faults={
-                    "prior_I_not_I_over_d": {"fault_task_var": 1.0},
-                    "sampled_step_0.8": {"fault_mc_eta": 0.8},
-                },
+                check_eqd_29_paper,
+                at=PAPER,
+                fixed="numbers printed in spec 001 §3 and R2 for d = 5, L = 40, σ² ∈ {0.1, 0.01}",
             ),
+            BOUND_VALUES,
+            EQD29_MC,
         ),
         figures=("sims.figures.hpcy25:fig_4b",),
         derived=True,
+        setting=PAPER,
+        keys=(),
     ),
 # fmt: off
     Result(
@@ -386,21 +493,41 @@ RESULTS: tuple[Result, ...] = (
         statement="R(best pair + optimised third head) - R(best pair + dummy) < 0 at "
         "(5, 40, 0.1) and (3, 25, 0.05)",
         checks=(
+            Check(check_sharp_head_mc, at=PAPER, faults=SHARP_HEAD_FAULTS),
             Check(
-                "numerics.hpcy25.sec3_sharp_head:check_sharp_head_mc",
+                check_sharp_head_mc_low_noise,
+                at=PRESETS["low_noise"],
+                fixed="the low-noise setting (3, 25, 0.05) where training at the paper's recipe "
+                "forms a stable sharp head (docs/papers/hpcy25.md, 'The sharp head'), on its own "
+                "random stream",
                 faults=SHARP_HEAD_FAULTS,
             ),
             Check(
-                "numerics.hpcy25.sec3_sharp_head:check_sharp_head_mc_low_noise",
-                faults=SHARP_HEAD_FAULTS,
+                check_sharp_head_train_on_pattern,
+                at=PRESETS["h3"],
+                fixed="the paper's setting with H = 3, where training at the paper's recipe stays "
+                "on Obs. 1/2's pattern (docs/papers/hpcy25.md, 'The sharp head')",
+                tier="full",
             ),
             Check(
-                "sims.hpcy25:check_sharp_head_train",
+                check_sharp_head_train_on_pattern_h4,
+                at=PRESETS["h4"],
+                fixed="the paper's setting with H = 4, where training at the paper's recipe stays "
+                "on Obs. 1/2's pattern (docs/papers/hpcy25.md, 'The sharp head')",
+                tier="full",
+            ),
+            Check(
+                check_sharp_head_train,
+                at=PRESETS["low_noise"],
+                fixed="the low-noise setting (3, 25, 0.05, H = 3) where training at the paper's "
+                "recipe forms a stable sharp head (docs/papers/hpcy25.md, 'The sharp head')",
                 faults={"sharp_head_removed": {"fault_ablate_sharp_head": True}},
                 tier="full",
             ),
         ),
         derived=True,
+        setting=PAPER,
+        keys=("d", "L", "sigma2"),
     ),
     Result(
         id="hpcy25:eq4.12",
@@ -409,14 +536,30 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] (4.12), §4 (Chen et al. 2024a)",
         spec="001 R6, §6 item 14",
         objects=(
-            "theory.hpcy25:single_head_optimum",
-            "theory.hpcy25:nw_bandwidth",
+            single_head_optimum,
+            nw_bandwidth,
         ),
         checks=(
-            Check("numerics.hpcy25.sec4_2_manifold:check_eq4_12_symbolic"),
-            Check("numerics.hpcy25.sec4_2_manifold:check_eq4_12_mc"),
-            Check("sims.hpcy25:check_eq4_12_train"),
+            Check(
+                check_eq4_12_symbolic,
+                at=PRESETS["h1"],
+                fixed="symbolic identities in d, L, σ², and spec R6's printed optimum for d = 5, "
+                "L = 40, σ² = 0.1",
+            ),
+            Check(
+                check_eq4_12_mc,
+                at=PRESETS["h1"],
+                fixed="spec V-R6's ranges of the exact single-head optimum (ω in [0.45, 0.6], "
+                "risk in [0.40, 0.41]) are for d = 5, L = 40, σ² = 0.1",
+            ),
+            Check(
+                check_eq4_12_train,
+                at=PRESETS["h1"],
+                fixed=TRAINED_PRESET.format("h1 and h2 at d = 5, L = 40, σ² = 0.1"),
+            ),
         ),
+        setting=PRESETS["h1"],
+        keys=(),
     ),
     Result(
         id="hpcy25:eq5.2",
@@ -424,7 +567,9 @@ RESULTS: tuple[Result, ...] = (
         summary="a softmax +/- pair emulates a linear head minus W_OV zbar zbar^T W_KQ z_q",
         source="[hpcy25] §5.1, eq. (5.2)",
         spec="001 R11",
-        checks=(Check("numerics.hpcy25.sec5_extensions:check_eq5_2_rate"),),
+        checks=(Check(check_eq5_2_rate, at=PAPER),),
+        setting=PAPER,
+        keys=("d", "L", "sigma2"),
     ),
     Result(
         id="hpcy25:sec5.1",
@@ -433,19 +578,26 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §5.1, Fig. 8",
         spec="001 R11",
         objects=(
-            "theory.hpcy25:softmax_length_risk",
-            "theory.hpcy25:linear_length_risk",
-            "theory.hpcy25:linear_length_argmin",
+            softmax_length_risk,
+            linear_length_risk,
+            linear_length_argmin,
         ),
         checks=(
             Check(
-                "numerics.hpcy25.sec5_extensions:check_sec5_1_mc",
+                check_sec5_1_mc,
+                at=PAPER,
                 faults={"linear_renormalised_by_L": {"fault_renormalise_linear": True}},
             ),
-            Check("sims.hpcy25:check_sec5_1_train"),
+            Check(
+                check_sec5_1_train,
+                at=PAPER,
+                fixed=TRAINED_PRESET.format("h2 and linear attention at d = 5, L = 40, σ² = 0.1"),
+            ),
         ),
         figures=("sims.figures.hpcy25:fig_8",),
         derived=True,
+        setting=PAPER,
+        keys=("d", "L", "sigma2"),
     ),
     Result(
         id="hpcy25:table1",
@@ -454,15 +606,20 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §5.2, Table 1",
         spec="001 R12",
         objects=(
-            "theory.hpcy25:table1_implied_c",
-            "theory.hpcy25:table1_effective_step",
+            table1_implied_c,
+            table1_effective_step,
         ),
         checks=(
             Check(
-                "numerics.hpcy25.sec5_extensions:check_table1_paper",
+                check_table1_paper,
+                at=PAPER,
+                fixed="Table 1's printed numbers (the paper's trained models at d = 5, L = 40, "
+                "σ² = 0.1)",
                 faults={"c_all_one": {"fault_table1_c": (1.0,) * 8}},
             ),
         ),
+        setting=PAPER,
+        keys=(),
     ),
     Result(
         id="hpcy25:eq5.6",
@@ -471,14 +628,22 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §5.3, (5.3)-(5.6), Lemma E.4",
         spec="001 R13",
         objects=(
-            "theory.hpcy25:precond_gd_risk",
-            "theory.hpcy25:gamma_star",
-            "theory.hpcy25:pd_star",
+            precond_gd_risk,
+            gamma_star,
+            pd_star,
         ),
         checks=(
-            Check("numerics.hpcy25.sec5_extensions:check_eq5_6_mc"),
-            Check("sims.hpcy25:check_eq5_6_train", faults=NONISO_FAULTS),
+            Check(check_eq5_6_mc, at=PRESETS["noniso"]),
+            Check(
+                check_eq5_6_train,
+                at=PRESETS["noniso_train"],
+                fixed=TRAINED_PRESET.format("noniso at d = 5, L = 20, σ² = 0.1, ρ = 0.5"),
+                faults=prediction_faults(*NONISO_ALTERNATIVES),
+            ),
         ),
+        setting=PRESETS["noniso"],
+        keys=("d", "L", "sigma2", "rho"),
+        hypotheses=kms_hypothesis,
     ),
     Result(
         id="hpcy25:def5.1",
@@ -487,17 +652,28 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] §5.4, Defs. 5.1-5.2, App. A.3, Table 2",
         spec="001 R14",
         objects=(
-            "theory.hpcy25:mt_task_eta",
-            "theory.hpcy25:mt_shared_p",
-            "theory.hpcy25:table2_sums",
+            mt_task_eta,
+            mt_shared_p,
+            table2_sums,
         ),
         checks=(
             Check(
-                "numerics.hpcy25.sec5_extensions:check_def5_1_mc",
-                faults={"table2_at_L_40": {"L": 40}},
+                check_def5_1_values,
+                at=PRESETS["multitask"],
+                fixed="spec 001 R14's values and Table 2 are printed for the multi-task setting "
+                "(d = 6, L = 48, σ² = 0.1)",
+                faults={"table2_at_L_40": {"fault_theory_L": 40}},
             ),
-            Check("sims.hpcy25:check_def5_1_train"),
+            Check(check_def5_1_mc, at=PRESETS["multitask"]),
+            Check(
+                check_def5_1_train,
+                at=PRESETS["multitask"],
+                fixed=TRAINED_PRESET.format("multitask at d = 6, L = 48, σ² = 0.1, H = 4"),
+            ),
         ),
+        setting=PRESETS["multitask"],
+        keys=("L", "sigma2"),
+        hypotheses=multitask_hypothesis,
     ),
     Result(
         id="hpcy25:appA.4",
@@ -506,15 +682,18 @@ RESULTS: tuple[Result, ...] = (
         source="[hpcy25] App. A.4, Fig. 20",
         spec="001 R15",
         objects=(
-            "theory.hpcy25:softmax_norm_first_order",
-            "theory.hpcy25:softmax_norm_limit",
+            softmax_norm_first_order,
+            softmax_norm_limit,
         ),
         checks=(
             Check(
-                "numerics.hpcy25.appA:check_appa_4_mc",
+                check_appa_4_mc,
+                at=PAPER,
                 faults={"references_at_d_4": {"fault_theory_d": 4}},
             ),
         ),
+        setting=PAPER,
+        keys=("d",),
     ),
 )
 

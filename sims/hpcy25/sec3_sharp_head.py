@@ -10,9 +10,10 @@ trace, it would still be sharp after the paper's 500 001 steps (:func:`projected
 that grows or holds is stable; one that decays back to Prop. 4.1's regime within the paper's
 training is not) [*derived*].
 
-:func:`check_sharp_head_train` (tier ``full``): the paper's recipe (Adam 1e-3, batch 256, the
-authors' code's values) continued for 200 000 steps from the drawn-setting run (seed 0) at the
-paper's setting (5, 40, 0.1) with H = 3 and 4 -- the Obs-1/2 rows pass, no sharp head -- and at
+:func:`check_sharp_head_train_on_pattern` and ``..._h4``, :func:`check_sharp_head_train` (tier
+``full``, each fixed at its preset): the paper's recipe (Adam 1e-3, batch 256, the authors'
+code's values) continued for 200 000 steps from the drawn-setting run (seed 0) at the paper's
+setting (5, 40, 0.1) with H = 3 and 4 -- the Obs-1/2 rows pass, no sharp head -- and at
 (3, 25, 0.05) with H = 3, where a stable sharp head forms and removing it raises the risk (paired
 ablation), as the landscape route finds at that setting.  A run that does not finish within the
 seconds budget is ``untested`` with the steps it reached.
@@ -47,11 +48,10 @@ from sims.hpcy25.sec3_heads import judge_heads
 from sims.hpcy25.train import HpcyExperiment, model_risk, trained_setting
 from theory.common.protocols import Evidence
 from theory.hpcy25.claims import CLAIMS
+from theory.hpcy25.settings import Setting
 
 __all__ = [
     "SHARP_PATH",
-    "ON_PATTERN_RUNS",
-    "SHARP_RUNS",
     "CONTINUATION_STEPS",
     "RUN_SECONDS",
     "PAPER_STEPS",
@@ -64,15 +64,12 @@ __all__ = [
     "continued_rows",
     "drawn_outcome",
     "check_sharp_head_train",
+    "check_sharp_head_train_on_pattern",
+    "check_sharp_head_train_on_pattern_h4",
 ]
 
 #: The label of this check's random streams (its registered path).
 SHARP_PATH = "sims.checks.softmax_multihead:check_sharp_head_train"
-#: Runs continued at the paper's recipe that must stay on Obs. 1/2's pattern: the paper's own
-#: setting (§3, App. A.1: d = 5, L = 40, σ² = 0.1) with H = 3 and 4 ...
-ON_PATTERN_RUNS: tuple[tuple[int, int, float, int], ...] = ((5, 40, 0.1, 3), (5, 40, 0.1, 4))
-#: ... and where a stable sharp head forms (docs/papers/hpcy25.md, "The sharp head").
-SHARP_RUNS: tuple[tuple[int, int, float, int], ...] = ((3, 25, 0.05, 3),)
 #: Steps of the continuation (the paper trains 500 001, authors' code; 200 000 settle the heads
 #: here: the sharp head at (3, 25, 0.05, 3) is stable from 28 k steps on).
 CONTINUATION_STEPS = 200_000
@@ -268,48 +265,76 @@ def _not_reached(rows: list[Evidence], got: Any, want: int, budget: float) -> li
     return [untested(e, reached=reached, needed=needed) for e in rows]
 
 
+def _train_rows(
+    run: tuple[int, int, float, int], *, sharp: bool, seed: int, fault_ablate_sharp_head: bool
+) -> list[Evidence]:
+    """One setting ``(d, L, σ², H)`` trained as ``check_obs1_train`` trains a drawn setting (seed
+    ``seed``), continued :data:`CONTINUATION_STEPS` steps at the paper's recipe
+    (:mod:`sims.hpcy25.continuation`, at most :data:`RUN_SECONDS` of training in this call) and
+    judged by :func:`continued_rows` (``sharp``: a stable sharp head expected; else Obs. 1/2's
+    pattern)."""
+    from sims.hpcy25.sec3_obs1_setting import setting_plan
+
+    d, L, s2, H = run
+    steps, seconds = CONTINUATION_STEPS, RUN_SECONDS
+    plan = setting_plan(d=d, L=L, sigma2=s2, H=H)
+    base = trained_setting(plan.exp, plan.cfg, seed=seed, stop=plan.stop, schedule=plan.schedule)
+    key = (plan.exp, dataclasses.replace(plan.cfg, seed=seed), plan.stop, plan.schedule)
+    got = continue_training(
+        plan.exp, key, base.params, steps=steps, seconds=seconds, cont=Continuation()
+    )
+    got_rows = continued_rows(
+        plan.exp,
+        got.params,
+        got.trace,
+        steps=got.steps,
+        rtol=plan.rtol,
+        seed=seed,
+        sharp=sharp,
+        fault_ablate_sharp_head=fault_ablate_sharp_head,
+    )
+    return got_rows if got.complete else _not_reached(got_rows, got, steps, seconds)
+
+
+def _run_of(setting: Setting) -> tuple[int, int, float, int]:
+    return (setting.d, setting.L, setting.sigma2, setting.H)
+
+
 def check_sharp_head_train(
+    setting: Setting,
     *,
     quick: bool = True,
     seed: int = 0,
-    steps: int = CONTINUATION_STEPS,
-    seconds: float = RUN_SECONDS,
-    on_pattern: tuple[tuple[int, int, float, int], ...] = ON_PATTERN_RUNS,
-    sharp: tuple[tuple[int, int, float, int], ...] = SHARP_RUNS,
-    chunk: int = Continuation().chunk,
     fault_ablate_sharp_head: bool | None = None,
 ) -> list[Evidence]:
-    """The training route of ``hpcy25:sharp-head`` (declared in the ``full`` tier; ``quick`` does
-    not change it): each setting ``(d, L, σ², H)`` is trained as ``check_obs1_train`` trains a
-    drawn setting (seed ``seed``), then continued ``steps`` steps at the paper's recipe
-    (:mod:`sims.hpcy25.continuation`, chunks of ``chunk`` steps, at most
-    ``seconds`` of training per run in this call) and judged by :func:`continued_rows` --
-    ``on_pattern`` runs on Obs. 1/2's pattern, ``sharp`` runs with a stable sharp head.
-    ``fault_ablate_sharp_head`` removes the sharp head before judging (negative control)."""
-    from sims.hpcy25.sec3_obs1_setting import setting_plan
+    """The training route of ``hpcy25:sharp-head`` where a stable sharp head forms (declared in
+    the ``full`` tier, fixed at ``PRESETS["low_noise"]`` = (3, 25, 0.05, H = 3): the setting
+    where training at the paper's recipe forms it, docs/papers/hpcy25.md "The sharp head";
+    ``quick`` does not change it): :func:`continued_rows` with a sharp head, stable, whose removal
+    raises the risk, and the landscape route's gain.  ``fault_ablate_sharp_head`` removes the
+    sharp head before judging (negative control)."""
+    return _train_rows(
+        _run_of(setting),
+        sharp=True,
+        seed=seed,
+        fault_ablate_sharp_head=bool(fault_ablate_sharp_head),
+    )
 
-    rows: list[Evidence] = []
-    runs = [(r, False) for r in on_pattern] + [(r, True) for r in sharp]
-    cont = Continuation(chunk=chunk)
-    for (d, L, s2, H), is_sharp in runs:
-        plan = setting_plan(d=d, L=L, sigma2=s2, H=H)
-        base = trained_setting(
-            plan.exp, plan.cfg, seed=seed, stop=plan.stop, schedule=plan.schedule
-        )
-        key = (plan.exp, dataclasses.replace(plan.cfg, seed=seed), plan.stop, plan.schedule)
-        got = continue_training(plan.exp, key, base.params, steps=steps, seconds=seconds, cont=cont)
-        got_rows = continued_rows(
-            plan.exp,
-            got.params,
-            got.trace,
-            steps=got.steps,
-            rtol=plan.rtol,
-            seed=seed,
-            sharp=is_sharp,
-            fault_ablate_sharp_head=bool(fault_ablate_sharp_head),
-        )
-        rows += got_rows if got.complete else _not_reached(got_rows, got, steps, seconds)
-    return rows
+
+def check_sharp_head_train_on_pattern(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
+    """The training route of ``hpcy25:sharp-head`` at the paper's setting (5, 40, 0.1) with H = 3
+    (declared in the ``full`` tier, fixed at ``PRESETS["h3"]``): continued at the paper's recipe,
+    the run stays on Obs. 1/2's pattern with no sharp head (:func:`continued_rows`)."""
+    return _train_rows(_run_of(setting), sharp=False, seed=seed, fault_ablate_sharp_head=False)
+
+
+def check_sharp_head_train_on_pattern_h4(
+    setting: Setting, *, quick: bool = True, seed: int = 0
+) -> list[Evidence]:
+    """:func:`check_sharp_head_train_on_pattern` with H = 4 (fixed at ``PRESETS["h4"]``)."""
+    return _train_rows(_run_of(setting), sharp=False, seed=seed, fault_ablate_sharp_head=False)
 
 
 #: The trace window of the stability test of a drawn run's sharp head (steps; the run's trace

@@ -79,10 +79,11 @@ def check_eq4_3_train_vgd(
 
 
 # ------------------------------------------------------------------------------- R6 (d)
-def check_eq4_12_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_eq4_12_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """V-R6(d): trained H = 1 has |ω| ∈ [0.40, 0.65], ωμ > 0, risk ∈ [0.38, 0.44], ≥ 0.1 above the
     two-head risk; |ω| within 15 % of the MC-exact single-head optimum (spec §6 item 14), not
-    1/√d."""
+    1/√d.  Trains the presets ``h1`` and ``h2`` of :mod:`sims.hpcy25.train` (d = 5, L = 40,
+    σ² = 0.1; declared fixed at ``PRESETS["h1"]``: the trainer takes no setting yet)."""
     res = trained("h1", seed=seed)
     exp = res.extra["experiment"]
     m = ev_.pattern_metrics(exp, res.params)

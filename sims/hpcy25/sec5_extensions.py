@@ -23,6 +23,7 @@ from sims.hpcy25.train import (
     trained,
 )
 from theory.common.protocols import Evidence
+from theory.hpcy25.settings import Setting
 
 __all__ = [
     "check_sec5_1_train",
@@ -40,10 +41,12 @@ __all__ = [
 RISK_PROMPTS = ev_.RISK_PROMPTS
 
 
-def check_sec5_1_train(*, quick: bool = True, seed: int = 0) -> list[Evidence]:
+def check_sec5_1_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """V-R11(d): the trained two-head softmax model's risk strictly decreases over
     L' ∈ {20, 40, 80, 160}; the trained linear-attention model (fixed 1/40) has risk at L' = 80 at
-    least 0.3 above its risk at L' = 40; both vs their closed forms (informational)."""
+    least 0.3 above its risk at L' = 40; both vs their closed forms (informational).  Trains the
+    presets ``h2`` and ``linear`` of :mod:`sims.hpcy25.train` (d = 5, L = 40, σ² = 0.1; declared
+    fixed at the paper's setting: the trainer takes no setting yet)."""
     ev: list[Evidence] = []
     sm = trained("h2", seed=seed)
     Lps = (20, 40, 80, 160)
@@ -103,7 +106,11 @@ RTOL_NONISO_SCALE = 0.015
 
 
 def check_eq5_6_train(
-    *, quick: bool = True, seed: int = 0, fault_prediction: str | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_prediction: ev_.Alternative | None = None,
 ) -> list[Evidence]:
     """V-R13(d): KMS ρ = 0.5, H = 2, L = 20: a ± head pair; ``P = Σ_h μ_h sym(K11^h)`` within 5 %
     (relative Frobenius, train_discrimination) of the debiased optimum ``P_D*`` and outside 5 % of
@@ -115,7 +122,10 @@ def check_eq5_6_train(
     L = 40 Γ* is only 1.95 % from P_D* in scale while the trained pair's finite-ω bias reaches
     1.3 %.  ``quick=False`` folds the rows over three seeds (:func:`numerics.testing.over_seeds`;
     a seed in the named single-head trap is reported, not folded).  ``fault_prediction`` passes a
-    named alternative as the prediction of every row that lists it (negative control)."""
+    declared :class:`~sims.hpcy25.evidence.Alternative` (``NONISO_ALTERNATIVES``) as the
+    prediction of every row that lists it (negative control).  Trains
+    the preset ``noniso`` of :mod:`sims.hpcy25.train` (d = 5, L = 20, σ² = 0.1, ρ = 0.5; declared
+    fixed at ``PRESETS["noniso_train"]``: the trainer takes no setting yet)."""
     exp = ev_.noniso_P(seed)[0]
     S = kms_covariance(exp.d, exp.rho)
     PD, G, Sinv = (
@@ -124,17 +134,16 @@ def check_eq5_6_train(
         np.linalg.inv(S),
     )
     g_name, s_name = ev_.GAMMA_STAR.name, ev_.SIGMA_INVERSE.name
-    if fault_prediction is not None and fault_prediction not in (g_name, s_name):
-        raise ValueError(
-            f"fault_prediction must be one of {[g_name, s_name]}, got {fault_prediction!r}"
-        )
+    fault = ev_.fault_name(fault_prediction)
+    if fault is not None and fault not in (g_name, s_name):
+        raise ValueError(f"fault_prediction must be one of {[g_name, s_name]}, got {fault!r}")
     pred, alts = swap_alternative(
-        PD, {s_name: Sinv}, fault_prediction, prediction_name="P_D* (5.3)", strict=False
+        PD, {s_name: Sinv}, fault, prediction_name="P_D* (5.3)", strict=False
     )
     tr_pred, tr_alts = swap_alternative(
         float(np.trace(PD)),
         {g_name: float(np.trace(G)), s_name: float(np.trace(Sinv))},
-        fault_prediction,
+        fault,
         prediction_name="tr P_D* (5.3)",
         strict=False,
     )
@@ -174,9 +183,14 @@ def check_eq5_6_train(
 
 
 # ------------------------------------------------------------------------------ R14 (d)
-def check_def5_1_train(
-    *, quick: bool = True, seed: int = 0, preset: str = "multitask"
-) -> list[Evidence]:
+def check_def5_1_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
+    """V-R14(d) at the preset ``multitask`` of :mod:`sims.hpcy25.train` (d = 6, L = 48, σ² = 0.1;
+    declared fixed at ``PRESETS["multitask"]``: the trainer takes no setting yet):
+    :func:`def5_1_train_rows`."""
+    return def5_1_train_rows("multitask", seed=seed)
+
+
+def def5_1_train_rows(preset: str, *, seed: int = 0) -> list[Evidence]:
     """V-R14(d) robust criteria (mode labels are seed-dependent): per task k,
     ``|Σ_h μ_{h,k}| ≤ 0.05 Σ_h |μ_{h,k}|``; ``P_k = Σ_h μ_{h,k} diag(K11^h)``
     has diagonal entries in

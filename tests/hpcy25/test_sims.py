@@ -10,6 +10,7 @@ import torch
 import sims.hpcy25 as C
 from numerics.testing import assert_passed, assert_status
 from sims.hpcy25 import evidence as ev_
+from sims.hpcy25.sec5_extensions import def5_1_train_rows
 from sims.hpcy25.train import PRESETS, sample_batch
 from sims.models.linear_attention import LinearAttention
 from sims.train import make_generator
@@ -73,7 +74,7 @@ def test_noniso_alternative_is_named(alternative: str, declared_run) -> None:
     """Each named alternative of the non-isotropic TRAIN rows (Γ* (5.6), the rival optimum, is ≥ 2
     tolerance units from P_D* in scale at L = 20) is listed in the row; that it fails when passed
     as the prediction is a declared negative control (sims/hpcy25/results.py)."""
-    ok, error = declared_run("sims.hpcy25:check_eq5_6_train")
+    ok, error = declared_run("sims.hpcy25.sec5_extensions:check_eq5_6_train")
     assert error is None, error
     assert_passed(ok)
     assert alternative in {
@@ -218,7 +219,7 @@ def test_seed_outcomes_two_heads() -> None:
 def test_noniso_full_tier_three_seeds() -> None:
     """--full tier: non-isotropic P over seeds 0-2: seeds 0, 2 reach P_D* (outside Γ*), seed 1
     ends in the named single-head trap (reported in ``traps``, not folded)."""
-    ev = C.check_eq5_6_train(quick=False)
+    ev = C.check_eq5_6_train(SETTINGS["noniso_train"], quick=False)
     assert_passed(ev)
     row = next(e for e in ev if e.kind == "TRAIN")
     assert row.details["seeds"] == [0, 1, 2] and row.details["seeds_passed"] == [0, 2]
@@ -244,7 +245,7 @@ def test_eq4_3_vgd_full_tier_three_seeds() -> None:
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:def5.1")
 def test_multitask_spec_recipe() -> None:
-    assert_passed(C.check_def5_1_train(preset="multitask_spec"))
+    assert_passed(def5_1_train_rows("multitask_spec"))
 
 
 def test_presets_are_seeded_explicitly() -> None:

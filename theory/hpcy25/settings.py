@@ -160,4 +160,8 @@ PRESETS: dict[str, Setting] = {
     "h4": Setting(H=4),
     "vgd": Setting(L=24),  # (4.3) against vanilla GD: η_V* far enough from 1/κ (sims "h2_L24")
     "noniso": Setting(rho=0.5),  # §5.3's KMS covariance
+    "fig4b": Setting(eta=0.897),  # Fig. 4(b)'s and spec 001 §3's GD/DGD step η = 0.897
+    "low_noise": Setting(d=3, L=25, sigma2=0.05, H=3),  # where training forms a sharp head
+    "noniso_train": Setting(L=20, rho=0.5),  # the trained §5.3 preset (L halved: Γ* resolvable)
+    "multitask": Setting(d=6, L=48, H=4),  # §5.4: two tasks on supports of 4 of 6 coordinates
 }

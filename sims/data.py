@@ -15,10 +15,8 @@ from dataclasses import dataclass
 
 import torch
 
+from theory.common.backend import RANK_RTOL  # one rank cut for the numpy and torch PSD roots
 from theory.settings import LinearRegressionICL
-
-#: = theory.common.backend.RANK_RTOL (tested in tests/common/test_train_cache.py).
-RANK_RTOL = 1e-10
 
 __all__ = ["TorchPrompts", "sample_prompts", "embed", "mvn"]
 

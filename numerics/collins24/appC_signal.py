@@ -14,6 +14,7 @@ import numpy as np
 from numerics.collins24.predictors import mc_risk, softmax_weights
 from numerics.collins24.quadrature import affine_risk_quad, optimal_scale_affine, window_terms
 from numerics.collins24.sampling import sample_prompts, sphere
+from numerics.collins24.tolerances import STRICT_GAP
 from numerics.montecarlo import estimate_from_samples
 from numerics.testing import (
     Z_MC,
@@ -51,9 +52,7 @@ __all__ = [
 ]
 
 #: the ReLU signal slope must clear -2 and -1 by 0.1 (MC fit error is ~0.03).
-SLOPE_GAP = 0.1
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
+RELU_SLOPE_GAP = 0.1
 
 
 def one_sigma2(setting: Setting) -> float:
@@ -277,14 +276,14 @@ def check_lemc_8_mc(
             "ReLU signal slope > -2 (steeper than affine is impossible)",
             -2.0,
             s,
-            margin=SLOPE_GAP,
+            margin=RELU_SLOPE_GAP,
             details={"slope": s},
         ),
         ordering(
             "ReLU signal slope < -1 (the paper's upper shape omega^-1 is loose)",
             s,
             -1.0,
-            margin=SLOPE_GAP,
+            margin=RELU_SLOPE_GAP,
         ),
     ]
     out.append(

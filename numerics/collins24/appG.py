@@ -17,6 +17,7 @@ import numpy as np
 import sympy as sp
 
 from numerics.collins24.sampling import sphere
+from numerics.collins24.tolerances import DOUBLE_RTOL, EXACT_GAP, EXPONENT_ATOL
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
@@ -55,12 +56,6 @@ __all__ = [
 ]
 
 
-#: two double-precision evaluations of the same closed form.
-DOUBLE_RTOL = 1e-12
-#: ordering of exactly computed quantities: a gap above double-precision round-off.
-EXACT_GAP = 1e-12
-#: fitted exponent vs paper/ours half a unit apart: 0.05.
-EXPONENT_ATOL = 0.05
 #: 0/1 indicator rows: 0.5 separates the two outcomes.
 INDICATOR_ATOL = 0.5
 

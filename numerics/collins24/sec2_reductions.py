@@ -19,6 +19,13 @@ from numerics.collins24.quadrature import (
     optimal_scale_affine,
     window_terms,
 )
+from numerics.collins24.tolerances import (
+    DOUBLE_RTOL,
+    ENVELOPE_RTOL,
+    EXACT_GAP,
+    EXPONENT_ATOL,
+    SLOPE_BAND,
+)
 from numerics.testing import (
     FLOAT_RTOL,
     claim_agreement,
@@ -72,20 +79,10 @@ __all__ = [
 ASYMPTOTE_ATOL = 0.03
 #: leading-order omega*_aff asymptote at Lambda = 2e5: next order ~1 %.
 ASYMPTOTE_RTOL = 0.01
-#: values at argmins found to 1e-8/1e-9: agreement to 1e-6 relative.
-ENVELOPE_RTOL = 1e-06
-#: ordering of exactly computed quantities: a gap above double-precision round-off.
-EXACT_GAP = 1e-12
-#: a fitted exponent against paper/ours 1/2 apart: 0.05 resolves the half unit.
-EXPONENT_ATOL = 0.05
 #: c/omega extrapolation from omega = 100, 300: O(omega^-2) remainder ~0.5 %.
 EXTRAPOLATION_RTOL = 0.005
 #: argmin/quadrature converged to 1e-9 relative.
 QUAD_ARGMIN_RTOL = 1e-09
-#: fitted slope over the stated range: 0.02 (pre-asymptotic curvature ~0.01).
-SLOPE_ATOL = 0.02
-#: log-log slope band: 0.02 (pre-asymptotic curvature ~0.01).
-SLOPE_BAND = 0.02
 #: quadrature at omega = 1e-9 against the exact omega = 0 value: O(omega) = 1e-9 plus
 #: quadrature 1e-8.
 SMALL_OMEGA_RTOL = 1e-07
@@ -506,10 +503,6 @@ def check_asymptotics_rate(
         )
     )
     return out
-
-
-#: Two evaluations of the same closed form in double precision.
-DOUBLE_RTOL = 1e-12
 
 
 def check_risk_affine_float_forms_generic(

@@ -20,6 +20,7 @@ from numerics.collins24.predictors import hard_window_predict
 from numerics.collins24.quadrature import window_terms
 from numerics.collins24.sampling import sample_prompts, sphere
 from numerics.collins24.sec2_reductions import REGIME_TOP
+from numerics.collins24.tolerances import DOUBLE_RTOL, EXACT_GAP, EXPONENT_ATOL, SLOPE_ATOL
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
@@ -59,14 +60,6 @@ __all__ = [
 #: Random-stream label of ``check_sec3_1_mc_msa``: the path it was first registered under (a
 #: literal, so that its section module may change without changing the stream).
 _MSA_STREAM = "numerics.softmax_window.checks_msa:check_sec3_1_mc_msa"
-
-
-#: two double-precision evaluations of the same closed form.
-DOUBLE_RTOL = 1e-12
-#: ordering of exactly computed quantities: a gap above double-precision round-off.
-EXACT_GAP = 1e-12
-#: a fitted exponent against paper/ours 1/2 apart: 0.05 resolves the half unit.
-EXPONENT_ATOL = 0.05
 
 
 def _p_scipy(omega: float, d: int) -> float:
@@ -247,10 +240,6 @@ def check_lemd_2_float_i3(
 
 #: mpmath betainc against scipy quadrature: both converge to ~1e-12.
 BETAINC_RTOL = 1e-10
-
-
-#: fitted slope over the stated range: 0.02 (pre-asymptotic curvature ~0.01).
-SLOPE_ATOL = 0.02
 
 
 def msa_risk_exact(

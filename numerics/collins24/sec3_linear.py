@@ -13,6 +13,7 @@ import sympy as sp
 from numerics.collins24.predictors import mc_risk, softmax_predict
 from numerics.collins24.quadrature import optimal_scale_affine
 from numerics.collins24.sampling import sample_prompts
+from numerics.collins24.tolerances import DOUBLE_RTOL, ORDER_GAP, STRICT_GAP
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
@@ -56,10 +57,6 @@ __all__ = [
 
 #: Where the spec's computed m*, 𝓛_LA* are derived (the paper prints neither).
 DERIVED_IN = "docs/papers/collins24.md#derived-values"
-#: a strict ordering of risks or scales by at least 1e-3 (beyond quadrature/optimiser error).
-ORDER_GAP = 0.001
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
 
 
 def check_thm3_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
@@ -325,8 +322,6 @@ def check_rem2_2_rate(
     ]
 
 
-#: Two evaluations of the same closed form in double precision.
-DOUBLE_RTOL = 1e-12
 #: n·(L_LA*(n) − L²/3) at n = 10⁷ against its n → ∞ limit (SymPy): the next order is O(1/n).
 GAP_RATE_RTOL = 1e-4
 

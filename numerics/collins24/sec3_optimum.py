@@ -15,8 +15,14 @@ from numerics.collins24.figures import (
     compute_optimum_omega_lambda,
     compute_transfer_curves,
 )
-from numerics.collins24.quadrature import ARGMIN_RTOL as QUAD_ARGMIN_RTOL
-from numerics.collins24.quadrature import optimal_scale_affine
+from numerics.collins24.quadrature import ARGMIN_RTOL, optimal_scale_affine
+from numerics.collins24.tolerances import (
+    DOUBLE_RTOL,
+    ENVELOPE_RTOL,
+    ORDER_GAP,
+    SLOPE_BAND,
+    STRICT_GAP,
+)
 from numerics.testing import (
     close_agreement,
     derived_agreement,
@@ -40,19 +46,11 @@ __all__ = [
 ]
 
 #: argmin search tolerance (relative) for the transfer envelope.
-ARGMIN_RTOL = 1e-08
+TRANSFER_ARGMIN_RTOL = 1e-08
 #: relative spread of omega* at equal Lambda: 5 % (finite-n corrections).
 COLLAPSE_ATOL = 0.05
-#: values at argmins found to 1e-8/1e-9: agreement to 1e-6 relative.
-ENVELOPE_RTOL = 1e-06
-#: a strict ordering of risks or scales by at least 1e-3 (beyond quadrature/optimiser error).
-ORDER_GAP = 0.001
-#: log-log slope band: 0.02 (pre-asymptotic curvature ~0.01).
-SLOPE_BAND = 0.02
 #: a fitted slope must clear the bracket end by 0.02 (the fit's band).
 SLOPE_GAP = 0.02
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
 
 #: Where the spec's computed values are derived (the paper prints none of them).
 DERIVED_IN = "docs/papers/collins24.md#derived-values"
@@ -325,14 +323,14 @@ def _transfer(
     fault_pretrain_shift: float | None,
 ) -> dict[str, Any]:
     """:func:`numerics.collins24.figures.compute_transfer_curves` of the unit pretrained at
-    ``L`` (ω_L to ``ARGMIN_RTOL``) on the test grid ``Lps``."""
+    ``L`` (ω_L to ``TRANSFER_ARGMIN_RTOL``) on the test grid ``Lps``."""
     return compute_transfer_curves(
         d=d,
         n=n,
         sigma2=s2,
         pretrained=(L,),
         Lps=Lps,
-        rtol=ARGMIN_RTOL,
+        rtol=TRANSFER_ARGMIN_RTOL,
         envelope_rtol=envelope_rtol,
         fault_pretrain_shift=fault_pretrain_shift,
     )
@@ -353,10 +351,10 @@ def check_thm3_5_quad(
     s2 = 1e-4
     out = []
     for L in (0.1, 1.0) if quick else (0.03, 0.1, 1.0):
-        # the figure's transfer curve and envelope at L' = L (both argmins to ARGMIN_RTOL) and at
+        # the figure's transfer curve and envelope at L' = L (argmins to TRANSFER_ARGMIN_RTOL), and
         # L' = 0.3 L, 3 L (the envelope to the quadrature's default tolerance)
-        at = _transfer(d, n, s2, L, (L,), ARGMIN_RTOL, fault_pretrain_shift)
-        off = _transfer(d, n, s2, L, (0.3 * L, 3 * L), QUAD_ARGMIN_RTOL, fault_pretrain_shift)
+        at = _transfer(d, n, s2, L, (L,), TRANSFER_ARGMIN_RTOL, fault_pretrain_shift)
+        off = _transfer(d, n, s2, L, (0.3 * L, 3 * L), ARGMIN_RTOL, fault_pretrain_shift)
         at_L, env_L = float(at["curves"][L][1][0]), float(at["envelope"][0])
         out.append(
             close_agreement(
@@ -380,8 +378,6 @@ def check_thm3_5_quad(
     return out
 
 
-#: Two evaluations of the same closed form in double precision.
-DOUBLE_RTOL = 1e-12
 #: ω* found to 1e-9 relative by the argmin search: two optima at equal L²/σ² agree to 1e-6.
 ARGMIN_AGREE_RTOL = 1e-6
 #: Argmin search tolerance (relative) for the optima compared above.

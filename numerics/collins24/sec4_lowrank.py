@@ -11,6 +11,7 @@ import numpy as np
 
 from numerics.collins24.predictors import softmax_predict
 from numerics.collins24.sampling import lowrank_basis, sample_covariates, sphere
+from numerics.collins24.tolerances import DOUBLE_RTOL, STRICT_GAP
 from numerics.montecarlo import estimate_from_samples
 from numerics.testing import float_agreement, mc_agreement, mc_difference_agreement, ordering
 from theory.collins24 import lowrank_M, thm44_scale_bound
@@ -21,8 +22,6 @@ __all__ = ["check_thm4_4_mc", "check_thm4_4_mc_lemmas", "check_thm4_4_float_scal
 
 #: spec value printed to 4 decimals: half a unit in the last place.
 SPEC_VALUE_BIAS = 5e-05
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
 
 
 def check_thm4_4_mc(
@@ -164,8 +163,6 @@ def check_thm4_4_mc_lemmas(
     return out
 
 
-#: Two evaluations of the same closed form in double precision.
-DOUBLE_RTOL = 1e-12
 #: The bound is positive by more than round-off on an O(1) quantity.
 BOUND_GAP = 1e-12
 

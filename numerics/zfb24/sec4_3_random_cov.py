@@ -55,7 +55,7 @@ __all__ = [
 ZETA_ASYMMETRY_MARGIN = 0.1
 #: Closed forms against the same expressions written out by hand (float64, a few operations):
 #: the float evaluator's tolerance times 10 for the square roots and sums.
-GENERIC_RTOL = 10 * FLOAT_RTOL
+HAND_SUM_RTOL = 10 * FLOAT_RTOL
 
 
 _GAMMA_LAW = (
@@ -403,7 +403,7 @@ def check_thm8_float_bounds(
     offd = ~np.eye(d, dtype=bool)
 
     def row(name: str, ours: Any, hand: Any) -> Evidence:
-        return close_agreement(name, ours, hand, kind="FLOAT", atol=0.0, rtol=GENERIC_RTOL)
+        return close_agreement(name, ours, hand, kind="FLOAT", atol=0.0, rtol=HAND_SUM_RTOL)
 
     D_hand = m2s / g_hand  # δ = ξ/γ
     U_lim, u_lim = T.rdm_limit(m1, m2, m3, N)

@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from numerics.collins24.quadrature import optimal_scale_affine
+from numerics.collins24.tolerances import STRICT_GAP
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_seed
 from numerics.testing import (
@@ -36,8 +37,6 @@ __all__ = ["LEMB5_ALTERNATIVES", "check_lemb_5_mc_ellipsoid"]
 # Random streams are labelled with the path each check was first registered under (string
 # literals, not ``__name__``): moving a check to its section leaves its stream unchanged.
 
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
 
 #: Lemma B.5's neighbours of the trained unit's whitened diagonal ω*·1 (values computed by the
 #: check from ω* and Σ): the isotropic unit ω*I, the inverse shape ω*Σ and the label average.

@@ -56,6 +56,7 @@ import numpy as np
 
 from numerics.collins24.api import optimal_scale
 from numerics.collins24.quadrature import optimal_scale_affine
+from numerics.collins24.tolerances import RELU_RTOL
 from numerics.testing import (
     TRAIN_RTOL,
     not_converged,
@@ -265,10 +266,6 @@ DRIFT_FRACTION = 0.2
 #: An alternative closer than this many tolerance units to the prediction is not resolved at
 #: that tolerance (``train_discrimination`` requires 2).
 SEPARABLE_UNITS = 2.0
-
-
-#: S2's criterion (spec 003 §3.2): ReLU ω̂ within 10 % of the MC optimum.
-RELU_RTOL = 0.10
 
 
 #: The ReLU tolerance must exceed this many MC standard errors of the optimum.

@@ -18,6 +18,7 @@ from numerics.collins24.anisotropic import optimal_diag_M
 from numerics.collins24.api import optimal_scale
 from numerics.collins24.quadrature import optimal_scale_affine
 from numerics.collins24.sampling import sample_covariates
+from numerics.collins24.tolerances import RELU_RTOL, STRICT_GAP
 from numerics.sampling import check_rng
 from numerics.testing import (
     TRAIN_RTOL,
@@ -62,12 +63,8 @@ __all__ = [
 # Random streams are labelled with the path each check was first registered under (string
 # literals, not ``__name__``): moving a check to its section leaves its stream unchanged.
 
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
 #: trained norms ordered by more than the optimiser's last-step jitter (1e-6).
 NORM_GAP = 1e-06
-#: S2 pass criterion (spec 003 §3.2): ReLU ω̂ within 10 % of the MC optimum.
-RELU_RTOL = 0.10
 #: U^d_S panels: the optimum is sought among diagonal M (reflection symmetry); the trained M's
 #: off-diagonal part, in the same data metric as the diagonal comparison (Σ̂^{1/2}MΣ̂^{1/2},
 #: Σ̂ = E xxᵀ), must stay below the S1 anisotropy level.  (Unweighted, the weakly populated first

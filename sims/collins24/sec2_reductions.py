@@ -11,6 +11,7 @@ import torch
 
 from numerics.collins24.predictors import mc_risk, softmax_predict
 from numerics.collins24.sampling import sample_prompts
+from numerics.collins24.tolerances import STRICT_GAP
 from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
@@ -31,8 +32,6 @@ __all__ = ["check_risk_affine_torch", "check_limits_train"]
 # Random streams are labelled with the path each check was first registered under (string
 # literals, not ``__name__``): moving a check to its section leaves its stream unchanged.
 
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
 #: S6 pass criterion (spec 003 R1 (d)): ‖M‖ < 0.05.
 CONST_NORM_MAX = 0.05
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from numerics.collins24.figures import compute_1c
 from numerics.collins24.predictors import mc_risk
+from numerics.collins24.tolerances import STRICT_GAP
 from numerics.sampling import check_rng
 from numerics.testing import (
     Z_MC,
@@ -40,8 +41,6 @@ __all__ = [
 # Random streams are labelled with the path each check was first registered under (string
 # literals, not ``__name__``): moving a check to its section leaves its stream unchanged.
 
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
 #: S4 pass criterion (spec 003 R8 (d)): trained linear attention within 3 % of m*.
 LA_RTOL = 0.03
 

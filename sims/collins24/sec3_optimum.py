@@ -15,6 +15,7 @@ import numpy as np
 
 from numerics.collins24.api import optimal_scale
 from numerics.collins24.quadrature import optimal_scale_affine
+from numerics.collins24.tolerances import ORDER_GAP, RELU_RTOL, STRICT_GAP
 from numerics.sampling import check_rng
 from numerics.testing import (
     informational,
@@ -57,20 +58,12 @@ __all__ = [
 # Random streams are labelled with the path each check was first registered under (string
 # literals, not ``__name__``): moving a check to its section leaves its stream unchanged.
 
-#: ordering of exactly computed quantities: a gap above double-precision round-off.
-EXACT_GAP = 1e-12
 #: printed to 5 decimals: half a unit in the last place.
 LOSS_PRINTED_ATOL = 5e-06
 #: printed to 2 decimals: half a unit in the last place.
 OMEGA_PRINTED_ATOL = 0.005
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
-#: a strict ordering of risks or scales by at least 1e-3 (beyond quadrature/optimiser error).
-ORDER_GAP = 0.001
 #: S1 pass criterion (spec 003 §3.2): anisotropy ‖M − ω̂I‖_F/‖M‖_F ≤ 0.06.
 ANISOTROPY_MAX = 0.06
-#: S2 pass criterion (spec 003 §3.2): ReLU ω̂ within 10 % of the MC optimum.
-RELU_RTOL = 0.10
 
 #: The affine optimum at each of S1's noise levels (a σ row's neighbours are the adjacent ones).
 OPTIMUM_AT_SIGMA: dict[float, Alternative] = {s: optimum_at_sigma(s) for s in SIGMAS}

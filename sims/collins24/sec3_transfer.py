@@ -17,6 +17,7 @@ from numerics.collins24.api import spline_argmin
 from numerics.collins24.predictors import softmax_predict
 from numerics.collins24.quadrature import optimal_scale_affine, window_terms
 from numerics.collins24.sampling import sample_prompts
+from numerics.collins24.tolerances import EXACT_GAP, STRICT_GAP
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
@@ -36,11 +37,6 @@ __all__ = ["check_thm3_5_train", "check_fig5_quad", "check_fig5_order_matrix", "
 
 # Random streams are labelled with the path each check was first registered under (string
 # literals, not ``__name__``): moving a check to its section leaves its stream unchanged.
-
-#: ordering of exactly computed quantities: a gap above double-precision round-off.
-EXACT_GAP = 1e-12
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
 
 
 def check_thm3_5_train(

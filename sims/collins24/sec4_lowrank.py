@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from numerics.collins24.tolerances import STRICT_GAP
 from numerics.testing import (
     ordering,
 )
@@ -21,8 +22,6 @@ from theory.common.protocols import Evidence
 __all__ = ["check_thm4_4_train", "check_fig9_train", "LA_RHO_MIN", "fig9_class_rows"]
 
 
-#: an ordering must hold by more than float round-off on O(1) quantities.
-STRICT_GAP = 1e-09
 #: S5 pass criterion (spec 003 §3.2): final ρ(M, B) ≤ 0.05 (small size).
 RHO_MAX = 0.05
 

@@ -8,13 +8,11 @@ import sympy as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from numerics.collins24.tolerances import DOUBLE_RTOL
 from theory import collins24 as T
 from theory.collins24.settings import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 from theory.common.symbols import Lip, d, n, sigma2
 from theory.strategies import collins24_settings
-
-#: two double-precision evaluations of the same closed form.
-DOUBLE_RTOL = 1e-12
 
 
 @pytest.mark.symbolic

@@ -309,10 +309,3 @@ def test_cache_key_changes_when_compute_module_changes(monkeypatch: pytest.Monke
     c = cache._digest("ns", ("k",), "sims.hpcy25.train")
     d = cache._digest("ns", ("k",), None)  # defined outside sims: the global fingerprint
     assert a == b and len({a, c, d}) == 3
-
-
-def test_torch_psd_sqrt_uses_the_backend_rank_cut() -> None:
-    from sims import data
-    from theory.common import backend
-
-    assert data.RANK_RTOL == backend.RANK_RTOL

@@ -27,7 +27,7 @@ EXCESS_RTOL = 1e-8
 #: absolute floor of the same comparison
 EXCESS_ATOL = 1e-12
 #: float64 round-off of E ≤ 2(Bias + Var)
-ROUNDOFF_MARGIN = 1e-16
+BIAS_VAR_ROUNDOFF_MARGIN = 1e-16
 
 _SRC = "[czz24] App. D, Eqs. (D.1), (D.3)"
 
@@ -95,7 +95,7 @@ def _eqd_1_rows(
             f"E ≤ 2(Bias + Var) ({ctx})",
             ex["excess"],
             two + 1e-15,
-            margin=ROUNDOFF_MARGIN,
+            margin=BIAS_VAR_ROUNDOFF_MARGIN,
         ),
     ]
 

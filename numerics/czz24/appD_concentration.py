@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from numerics.czz24.sec5_bounds import GENERIC, VALUE_RTOL, generic_log
+from numerics.czz24.tolerances import ORDER_MARGIN
 from numerics.montecarlo import estimate_from_samples, mc_means
 from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import (
@@ -44,18 +45,16 @@ __all__ = [
 ]
 
 #: band around the n^{-1/2} slope over the n grid (MC slope se about 0.01)
-SLOPE_BAND = 0.05
+SQRT_N_SLOPE_BAND = 0.05
 #: Lemma D.4's rate in n: ‖R̂Σ̂R̂ − RΣR‖ concentrates like 1/√n (the slope a RATE row expects)
 LEMD4_RATE = -0.5
 #: contexts per n for Lemmas D.3/D.4 by tier: the D.4 slope's Monte Carlo se is about 0.3/√reps,
 #: so 5 se stays under the RATE band 0.15 (quick, ≈ 0.11) and near 0.05 (full)
 LEMD4_REPS = {"quick": 200, "full": 800}
-#: strictness of an ordering of O(1) ratios or slopes
-ORDER_MARGIN = 1e-3
 #: strictness of the bracket [2, 8] of a ratio of grid values
-RATIO_MARGIN = 1e-9
+BRACKET_RATIO_MARGIN = 1e-9
 #: float64 round-off of a deterministic inequality
-ROUNDOFF_MARGIN = 1e-15
+INEQUALITY_ROUNDOFF_MARGIN = 1e-15
 #: the Monte Carlo must resolve a 3 % relative change of Var r̂_j
 ISSERLIS_POWER = 0.03
 #: P(E_R) must rise by at least one point (MC of 0/1 events)
@@ -158,7 +157,7 @@ def check_lemd_1_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
             ns,
             vals,
             -0.5,
-            band=SLOPE_BAND,
+            band=SQRT_N_SLOPE_BAND,
             details={"fitted_C": max(ratios)},
         )
     ]
@@ -289,8 +288,8 @@ def check_lemd_1_rate_d2(
     q = n2 / n1
     info = {"n(β=0.2)": n1, f"n(β={0.2 * ratio:g})": n2, "ratio": q}
     out = [
-        ordering("halving β: n_0.9 ratio ≥ 2", 2.0, q, margin=RATIO_MARGIN, details=info),
-        ordering("halving β: n_0.9 ratio ≤ 8", q, 8.0, margin=RATIO_MARGIN, details=info),
+        ordering("halving β: n_0.9 ratio ≥ 2", 2.0, q, margin=BRACKET_RATIO_MARGIN, details=info),
+        ordering("halving β: n_0.9 ratio ≤ 8", q, 8.0, margin=BRACKET_RATIO_MARGIN, details=info),
     ]
     w = np.array([0.2, np.sqrt(1 - 0.04)])
     ps = []
@@ -374,7 +373,7 @@ def check_lemd_7_rate_aux(
             rate, passed=False, details={**rate.details, "reason": "slope se too large (power)"}
         )
     return [
-        rate_agreement("E‖Σ̂ − Σ‖ vs n (Lemma D.3)", ns, a, -0.5, band=SLOPE_BAND),
+        rate_agreement("E‖Σ̂ − Σ‖ vs n (Lemma D.3)", ns, a, -0.5, band=SQRT_N_SLOPE_BAND),
         ordering(
             "‖R̂Σ̂R̂ − RΣR‖ slope ≥ −1 (Lemma D.4)",
             -1.0,
@@ -398,7 +397,7 @@ def check_lemd_7_float(setting: Setting, *, quick: bool = True, seed: int = 0) -
             "max x(1−x)^k ≤ 1/(k+1), k ≤ 50 (worst gap)",
             float(np.max(mx * (ks + 1))),
             1.0 + 1e-12,
-            margin=ROUNDOFF_MARGIN,
+            margin=INEQUALITY_ROUNDOFF_MARGIN,
         )
     ]
     worst = -np.inf
@@ -408,7 +407,10 @@ def check_lemd_7_float(setting: Setting, *, quick: bool = True, seed: int = 0) -
         worst = max(worst, lhs / (t * float(np.sum(1.0 / i))))
     out.append(
         ordering(
-            "Σ 1/(i+j−1) ≤ t·H_t, t ≤ 200 (max ratio)", worst, 1.0 + 1e-12, margin=ROUNDOFF_MARGIN
+            "Σ 1/(i+j−1) ≤ t·H_t, t ≤ 200 (max ratio)",
+            worst,
+            1.0 + 1e-12,
+            margin=INEQUALITY_ROUNDOFF_MARGIN,
         )
     )
     return out

@@ -286,7 +286,7 @@ def check_thm5_3_lower_order(
 
 #: float64 agreement of the API's one-step mean with the same mean by the one-step identity (the
 #: same contexts; a sum of 1e5 squared norms)
-ONE_STEP_RTOL = 1e-10
+API_ONE_STEP_RTOL = 1e-10
 
 
 def check_thm5_3_lower_mc_one_step_api(
@@ -348,7 +348,7 @@ def check_thm5_3_lower_mc_one_step_api(
                 ref.mean,
                 kind="FLOAT",
                 atol=0.0,
-                rtol=ONE_STEP_RTOL,
+                rtol=API_ONE_STEP_RTOL,
                 details={
                     "returned_n": est.n,
                     "refused_fraction": refused,

@@ -17,6 +17,7 @@ from numerics.czz24.predictors import (
     ridge_fit,
 )
 from numerics.czz24.sampling import sample_sparse_prompts
+from numerics.czz24.tolerances import ROUNDOFF_MARGIN
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
@@ -37,8 +38,6 @@ __all__ = [
     "FIG1B_SPEC",
 ]
 
-#: float64 round-off of a paired difference that may be exactly 0
-ROUNDOFF_MARGIN = 1e-12
 
 _SRC = "[czz24] Fig. 1b (σ = 0.1, d = 16, s = 4; values: the spec 000 §4 table)"
 #: Where the "OLS exact" values are derived (the closed form E‖w‖²(1 − n/d) + σ²n/(d − n − 1) below

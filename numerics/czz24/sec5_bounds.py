@@ -17,6 +17,7 @@ import sympy as sp
 
 from numerics.czz24.figures import compute_bounds_rates
 from numerics.czz24.risk import TunedRisks, tuned_risks_cached, tuned_risks_gram
+from numerics.czz24.tolerances import ORDER_MARGIN, ROUNDOFF_MARGIN
 from numerics.sampling import check_rng
 from numerics.testing import (
     exact_agreement,
@@ -63,16 +64,12 @@ __all__ = [
 
 #: the MC slope must be below −0.5 by 0.05 (MC slope se about 0.02)
 SLOW_RATE_MARGIN = 0.05
-#: strictness of an ordering of O(1) risk ratios
-ORDER_MARGIN = 1e-3
 #: two-point local slope (n = 256 → 512) between the regimes: wider band
 LOCAL_SLOPE_BAND = 0.3
 #: the spec's slope between −1.0 and −1.2 (spec 000 V-R6 item 2)
-SLOPE_BAND = 0.1
+SPEC_SLOPE_BAND = 0.1
 #: strictness of MC/bound ≤ 1.2 × the previous ratio
-RATIO_MARGIN = 1e-6
-#: float64 round-off when ridge* and OLS coincide
-ROUNDOFF_MARGIN = 1e-12
+RATIO_STEP_MARGIN = 1e-6
 
 SIGMA2 = 0.25
 #: (d, s, n, trials): quick rows, then the spec table's rows (full).  The d = 64 rows of the full
@@ -265,7 +262,7 @@ def check_thm5_3_rate(
                 ns,
                 [by[(64, 4, m)].pre_gd.mean for m in ns],
                 -1.1,
-                band=SLOPE_BAND,
+                band=SPEC_SLOPE_BAND,
                 details={"spec": "between −1.0 and −1.2 (spec 000 V-R6 item 2)", "trials": 1000},
             )
         )
@@ -318,7 +315,7 @@ def _slow_rate_checks(
                 f"{name}: MC/bound non-increasing, n = {ns[i - 1]:g} → {ns[i]:g}",
                 ratio[i],
                 1.2 * ratio[i - 1],
-                margin=RATIO_MARGIN,
+                margin=RATIO_STEP_MARGIN,
             )
         )
     return out

@@ -119,7 +119,7 @@ MIN_BATCH = 2**14
 #: Prompts per sampling chunk.
 CHUNK = 2**15
 #: The torch forward at the trained weights equals u ĝᵀU₁₁x_q up to float64 rounding.
-FORWARD_RTOL = 1e-9
+LSA_FORWARD_RTOL = 1e-9
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -392,7 +392,7 @@ def train_moments(run: MomentRun) -> MomentResult:
         fe = _forward_error(s, U, u, fe_gen)
     finally:
         torch.set_num_threads(old)
-    if not fe <= FORWARD_RTOL:
+    if not fe <= LSA_FORWARD_RTOL:
         raise RuntimeError(f"LSA forward differs from u ĝᵀU₁₁x_q by {fe:.3g} (relative)")
     return MomentResult(
         run,

@@ -15,9 +15,9 @@ import torch
 from sims.models import softmax_attention as sa
 from sims.models.softmax_attention import SoftmaxAttention, uniform_init
 
-#: Round-off tolerance of one comparison: ``max|x − ref| ≤ RTOL · max|ref|`` (≈ 170 ulp in float32;
-#: the largest seen is 2.7e-6, a 1e-3 perturbation of one weight gives ≥ 1.4e-3).
-RTOL = {torch.float32: 2e-5, torch.float64: 1e-12}
+#: Round-off tolerance of one comparison: ``max|x − ref| ≤ SPEEDPATH_RTOL · max|ref|`` (≈ 170 ulp in
+#: float32; the largest seen is 2.7e-6, a 1e-3 perturbation of one weight gives ≥ 1.4e-3).
+SPEEDPATH_RTOL = {torch.float32: 2e-5, torch.float64: 1e-12}
 #: 20 float64 Adam steps of two implementations of one function: round-off compounds over steps,
 #: still far below any change of what the model computes.
 TRAJECTORY_RTOL, TRAJECTORY_ATOL = 1e-9, 1e-12
@@ -74,7 +74,7 @@ def _outputs_and_grads(
 
 def _agree(xs: list[torch.Tensor], refs: list[torch.Tensor]) -> bool:
     return all(
-        bool((x - r).abs().max() <= RTOL[r.dtype] * r.abs().max())
+        bool((x - r).abs().max() <= SPEEDPATH_RTOL[r.dtype] * r.abs().max())
         for x, r in zip(xs, refs, strict=True)
     )
 

@@ -10,6 +10,7 @@ import pytest
 
 from numerics.testing import Z_MC
 from sims.hpcy25 import evidence as ev_
+from sims.hpcy25.evidence import RTOL_INNER  # the Obs-1 invariant row's tolerance
 from sims.hpcy25.sec3_heads import (
     OFFPATTERN_MU_FRACTION,
     head_shares,
@@ -22,7 +23,6 @@ from sims.hpcy25.sec3_heads import (
 from sims.hpcy25.train import HpcyExperiment
 
 _PATH = "tests.hpcy25.test_heads"
-RTOL = 0.02  # the Obs-1 invariant row's tolerance (RTOL_INNER)
 
 
 def _ideal(omega: list[float], mu: list[float], *, d: int = 3, L: int = 16) -> tuple:
@@ -43,9 +43,9 @@ def _ideal(omega: list[float], mu: list[float], *, d: int = 3, L: int = 16) -> t
 def test_judged_heads_threshold_is_one_tolerance_unit_upper_end() -> None:
     """Dummy iff share² + Z_MC·se ≤ rtol²; the standard error counts (a head at the bound with a
     non-zero se contributes)."""
-    share2 = np.array([0.5, RTOL**2 / 2, RTOL**2 / 2, RTOL**2])
-    se = np.array([0.01, 0.0, RTOL**2 / (2 * Z_MC) * 1.01, 0.0])
-    got = judged_heads({"share2": share2, "share2_se": se}, RTOL)
+    share2 = np.array([0.5, RTOL_INNER**2 / 2, RTOL_INNER**2 / 2, RTOL_INNER**2])
+    se = np.array([0.01, 0.0, RTOL_INNER**2 / (2 * Z_MC) * 1.01, 0.0])
+    got = judged_heads({"share2": share2, "share2_se": se}, RTOL_INNER)
     assert got.tolist() == [True, False, True, False]
 
 
@@ -56,7 +56,7 @@ def test_zero_head_is_dummy_and_shares_are_the_ablation() -> None:
     exp, params = _ideal([0.25, -0.25, 0.1], [1.2, -1.2, 0.0])
     sh = head_shares(exp, params, seed=0, path=_PATH)
     assert sh["share2"][2] == 0.0 and sh["dR"][2] == 0.0
-    assert judged_heads(sh, RTOL).tolist() == [True, True, False]
+    assert judged_heads(sh, RTOL_INNER).tolist() == [True, True, False]
     assert np.all(sh["share2"][:2] > 0.1) and np.all(sh["dR"][:2] > 0)
 
 
@@ -71,7 +71,7 @@ def test_offpattern_head_fault_contributes_and_fails_the_pattern_rows() -> None:
     assert m5["active"].tolist() == [True, True, False]  # the 5 % cut hides it
     ov_row_5 = ev_.pattern_rows("x", m5)[1]
     assert ov_row_5.passed
-    m = judge_heads(m5, exp, bad, rtol=RTOL, seed=0, path=_PATH)
+    m = judge_heads(m5, exp, bad, rtol=RTOL_INNER, seed=0, path=_PATH)
     assert m["active"].tolist() == [True, True, True]
     assert m["share"][2] > 0.1
     ov_row = ev_.pattern_rows("x", m)[1]
@@ -97,8 +97,8 @@ def test_pattern_model_of_an_ideal_model_is_itself() -> None:
     m = ev_.pattern_metrics(exp, params)
     pr = pattern_residual(exp, params, m["omega"], m["mu"], seed=0, path=_PATH)
     assert pr["residual"] < 1e-20 and abs(pr["dscale"]) < 1e-12
-    m = judge_heads(m, exp, params, rtol=RTOL, seed=0, path=_PATH)
-    assert pattern_trap(exp, params, m, rtol=RTOL, seed=0, path=_PATH) is None
+    m = judge_heads(m, exp, params, rtol=RTOL_INNER, seed=0, path=_PATH)
+    assert pattern_trap(exp, params, m, rtol=RTOL_INNER, seed=0, path=_PATH) is None
 
 
 def test_offpattern_head_is_in_the_pattern_trap() -> None:
@@ -107,8 +107,8 @@ def test_offpattern_head_is_in_the_pattern_trap() -> None:
     than a quarter unit (resolved: |dscale| ≫ 5 se), and the trap names the head."""
     exp, params = _ideal([0.25, -0.25, 0.1], [1.2, -1.2, 0.0])
     bad = inject_offpattern_head(exp, params, 0.3)
-    m = judge_heads(ev_.pattern_metrics(exp, bad), exp, bad, rtol=RTOL, seed=0, path=_PATH)
+    m = judge_heads(ev_.pattern_metrics(exp, bad), exp, bad, rtol=RTOL_INNER, seed=0, path=_PATH)
     pr = pattern_residual(exp, bad, m["omega"], m["mu"], seed=0, path=_PATH)
-    assert abs(pr["dscale"]) > RTOL / 4 + Z_MC * pr["dscale_se"]
-    trap = pattern_trap(exp, bad, m, rtol=RTOL, seed=0, path=_PATH)
+    assert abs(pr["dscale"]) > RTOL_INNER / 4 + Z_MC * pr["dscale_se"]
+    trap = pattern_trap(exp, bad, m, rtol=RTOL_INNER, seed=0, path=_PATH)
     assert trap is not None and "head 2" in trap and "ov_ratio 0.033" in trap

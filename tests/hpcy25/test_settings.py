@@ -193,7 +193,7 @@ def _alternative(name: str) -> ev_.Alternative:
 #: derived recipe (0.83 units): eta_V* is 1/24.5 = 4.1 % below 1/kappa, 2.45 units at 1.6 %
 SEPARABLE_VGD = {"d": 3, "L": 20, "sigma2": 0.5, "H": 2}
 #: Tolerance of the hand-made failing TRAIN row (observed 2.0 vs predicted 1.0: 5 units away).
-FAILING_ROW_TOLERANCE = 0.2
+FAILING_VGD_ROW_TOLERANCE = 0.2
 
 
 def _failing_train_row():
@@ -205,7 +205,7 @@ def _failing_train_row():
         kind="TRAIN",
         predicted=1.0,
         observed=2.0,
-        tolerance=FAILING_ROW_TOLERANCE,
+        tolerance=FAILING_VGD_ROW_TOLERANCE,
         error=5.0,
         passed=False,
     )

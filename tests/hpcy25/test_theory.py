@@ -16,7 +16,7 @@ from theory.strategies import hpcy25_settings
 
 #: the slice's formula vs the foundation's general form of the same quantity (float64, different
 #: algebra)
-TWIN_RTOL = 1e-10
+SLICE_TWIN_RTOL = 1e-10
 #: absolute floor of the float-vs-50-digit comparison where R_D crosses 0
 MPMATH_ATOL = 1e-15
 #: float64 Ltilde (exp of d omega omega^T, sums over heads) vs 50 digits
@@ -82,7 +82,7 @@ def test_dgd_risk_agrees_with_foundation_general_form() -> None:
                 f"R_D isotropic vs general at d={d}, L={L}",
                 th.dgd_risk(eta, d, L, 0.1),
                 float(gen),
-                rtol=TWIN_RTOL,
+                rtol=SLICE_TWIN_RTOL,
             )
         )
 
@@ -96,7 +96,7 @@ def test_bayes_limit_agrees_with_foundation_mp_form() -> None:
                 f"R_B∞ vs MP form at xi={xi}",
                 th.bayes_risk_limit(xi, s2),
                 float(base.bayes_risk_limit_mp(xi, s2)),
-                rtol=TWIN_RTOL,
+                rtol=SLICE_TWIN_RTOL,
             )
         )
 

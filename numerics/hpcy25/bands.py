@@ -51,6 +51,8 @@ def band(
 
 #: Relative float64 round-off of a risk computed as a sum of O(1) terms (:func:`mc_sign`'s floor).
 ROUNDOFF_RTOL = 1e-12
+#: Two algebraic forms of one float64 expression: a few ulps of round-off.
+SAME_FORMULA_RTOL = 1e-12
 
 
 def mc_sign(

@@ -10,7 +10,7 @@ import numpy as np
 import sympy as sp
 
 import theory.hpcy25 as th
-from numerics.hpcy25.bands import band, printed
+from numerics.hpcy25.bands import SAME_FORMULA_RTOL, band, printed
 from numerics.hpcy25.mc import ltilde_landscape_mc, single_head_curve, tf_dgd_errors
 from numerics.hpcy25.predictors import sample_covariates, tf_weights
 from numerics.sampling import check_rng
@@ -23,10 +23,8 @@ from theory.hpcy25.settings import Setting
 REORDERED_FLOAT_RTOL = 1e-10
 #: absolute floor for entries that vanish (float64 round-off of O(1) terms)
 REORDERED_FLOAT_ATOL = 1e-14
-#: two algebraic forms of one float64 expression: a few ulps of round-off
-SAME_FORMULA_RTOL = 1e-12
 #: absolute floor for attention weights near 0 in the same comparison
-SAME_FORMULA_ATOL = 1e-14
+WEIGHT_ZERO_ATOL = 1e-14
 #: a numerical minimiser's argmin vs the closed form: the optimiser stops near 1e-9
 OPTIMISER_TOL = 1e-9
 #: the minimum value is second order in the argmin error (1e-9)
@@ -272,7 +270,7 @@ def check_eq4_10_float(setting: Setting, *, quick: bool = True, seed: int = 0) -
             w_h,
             w_2,
             rtol=SAME_FORMULA_RTOL,
-            atol=SAME_FORMULA_ATOL,
+            atol=WEIGHT_ZERO_ATOL,
         )
         # every one of the 2000×L weights is compared; results.json shows the first prompt's
         # (the full arrays made this row 3.5 MB of the report)

@@ -10,7 +10,7 @@ import numpy as np
 import sympy as sp
 
 import theory.hpcy25 as th
-from numerics.hpcy25.bands import band
+from numerics.hpcy25.bands import SAME_FORMULA_RTOL, band
 from numerics.hpcy25.mc import (
     risk_mc,
 )
@@ -40,10 +40,8 @@ DERIVED_IN = "docs/papers/hpcy25.md#derived-values"
 TABLE1_PRINTED_RTOL = 2e-3
 #: a float64 gradient (d x d sums of O(1) terms) at its closed-form zero
 GRAD_ZERO_ATOL = 1e-9
-#: two algebraic forms of one float64 expression: a few ulps of round-off
-SAME_FORMULA_RTOL = 1e-12
 #: absolute floor for the off-diagonal zeros of the same comparison
-SAME_FORMULA_ATOL = 1e-15
+OFFDIAG_ZERO_ATOL = 1e-15
 #: np.linalg.inv of a KMS matrix (condition number <= ~1e2 here) vs its tridiagonal closed form
 MATRIX_INVERSE_RTOL = 1e-10
 #: absolute floor for the zeros off the tridiagonal band
@@ -316,7 +314,7 @@ def check_eq5_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
             th.gamma_star(np.eye(d), L, sigma2),
             th.gd_eta_star(d, L, sigma2) * np.eye(d),
             rtol=SAME_FORMULA_RTOL,
-            atol=SAME_FORMULA_ATOL,
+            atol=OFFDIAG_ZERO_ATOL,
         )
     )
     ev.append(
@@ -325,7 +323,7 @@ def check_eq5_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
             th.pd_star(np.eye(d), L, sigma2),
             th.eta_star(d, L, sigma2) * np.eye(d),
             rtol=SAME_FORMULA_RTOL,
-            atol=SAME_FORMULA_ATOL,
+            atol=OFFDIAG_ZERO_ATOL,
         )
     )
     ev.append(

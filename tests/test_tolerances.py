@@ -1,15 +1,24 @@
-"""Named tolerances only (STYLE R9): no bare number is passed as a tolerance.
+"""Tolerances by meaning (issue 30 item 6): every tolerance says why it is what it is, and none is
+defined twice.
 
-An AST scan of ``theory``, ``numerics``, ``sims`` and ``tests`` rejects a numeric literal (or an
-arithmetic of literals) given to a tolerance parameter -- as a call keyword (``rtol=1e-3``) or as
-a parameter default (``def f(margin=0.1)``).  A tolerance is a module-level constant whose name
-says what it is, with a comment giving its reason.  Zero is allowed: ``atol=0.0`` is the absence
-of a tolerance, not a tolerance.
+Two AST scans of ``theory``, ``numerics``, ``sims`` and ``tests``:
+
+- A numeric literal (or an arithmetic of literals) given to a tolerance parameter -- as a call
+  keyword (``rtol=1e-3``) or a parameter default (``def f(margin=0.1)``) -- must carry a short
+  comment on its line giving its reason; otherwise name it (a constant with its reason).  Zero is
+  allowed: ``atol=0.0`` is the absence of a tolerance, not a tolerance.
+- A module-level tolerance constant (a name with ``TOL``, ``GAP``, ``MARGIN``, ``BAND``, ``SLACK``
+  in it, or ``Z_...``) is defined in one module only: the shared kinds live in
+  :mod:`numerics.testing`, a paper's own ones once in the paper's modules and imported elsewhere.
 """
 
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -53,14 +62,24 @@ def _is_zero(node: ast.AST) -> bool:
     return _bare_number(node) and _value(node) == 0.0
 
 
+def _commented_lines(source: str) -> set[int]:
+    """Line numbers that carry a ``#`` comment."""
+    toks = tokenize.generate_tokens(io.StringIO(source).readline)
+    return {t.start[0] for t in toks if t.type == tokenize.COMMENT}
+
+
 def bare_tolerances(source: str, filename: str = "<string>") -> list[str]:
-    """``"file:line name=value"`` for every bare tolerance in ``source``.
+    """``"file:line name=value"`` for every bare tolerance in ``source`` without a comment on its
+    line.
 
     >>> bare_tolerances("f(x, rtol=1e-3, atol=0.0, margin=M)")
     ['<string>:1 rtol=0.001']
     >>> bare_tolerances("def g(a, *, band=0.2): pass")
     ['<string>:1 band=0.2']
+    >>> bare_tolerances("f(x, rtol=1e-3)  # float64 round-off of a 3-term sum")
+    []
     """
+    commented = _commented_lines(source)
     out = []
     for node in ast.walk(ast.parse(source)):
         pairs: list[tuple[str, ast.AST]] = []
@@ -79,7 +98,12 @@ def bare_tolerances(source: str, filename: str = "<string>") -> list[str]:
                 if d is not None
             ]
         for name, value in pairs:
-            if name in TOLERANCE_ARGS and _bare_number(value) and not _is_zero(value):
+            if (
+                name in TOLERANCE_ARGS
+                and _bare_number(value)
+                and not _is_zero(value)
+                and value.lineno not in commented
+            ):
                 out.append(f"{filename}:{value.lineno} {name}={_value(value)!r}")
     return out
 
@@ -94,9 +118,60 @@ def test_no_bare_tolerance_argument() -> None:
         for hit in bare_tolerances(p.read_text(encoding="utf-8"), str(p.relative_to(ROOT)))
     ]
     assert not found, (
-        f"{len(found)} bare numbers passed as tolerances; name each (a constant "
-        "with its reason):\n" + "\n".join(found)
+        f"{len(found)} bare numbers passed as tolerances without a reason; give each a short "
+        "comment on its line, or name it (a constant with its reason):\n" + "\n".join(found)
     )
+
+
+#: A module-level name that holds a tolerance, a gap, a margin, a band or a z-score.
+TOLERANCE_NAME = re.compile(r"^(?:Z_[A-Z0-9_]+|[A-Z0-9_]*(?:TOL|GAP|MARGIN|BAND|SLACK)[A-Z0-9_]*)$")
+
+
+def tolerance_constants(source: str) -> list[tuple[str, int]]:
+    r"""``(name, line)`` of every module-level tolerance constant assigned in ``source``.
+
+    >>> tolerance_constants("STRICT_GAP = 1e-9\nN_MAX = 4\nZ_MC: float = 5.0\ndef f():\n    TOL = 1")
+    [('STRICT_GAP', 1), ('Z_MC', 3)]
+    """
+    out = []
+    for node in ast.parse(source).body:
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign) and node.value is not None
+            else []
+        )
+        out += [(t.id, node.lineno) for t in targets if isinstance(t, ast.Name)]
+    return [(n, line) for n, line in out if TOLERANCE_NAME.match(n)]
+
+
+def defined_twice(sources: dict[str, str]) -> dict[str, list[str]]:
+    r"""``{name: ["file:line", ...]}`` for each tolerance constant defined in two or more modules.
+
+    >>> defined_twice({"a.py": "GAP = 1e-9", "b.py": "GAP = 1e-9\nRTOL = 1", "c.py": "RTOL = 2"})
+    {'GAP': ['a.py:1', 'b.py:1'], 'RTOL': ['b.py:2', 'c.py:1']}
+    """
+    where: dict[str, list[str]] = defaultdict(list)
+    for filename, source in sources.items():
+        for name, line in tolerance_constants(source):
+            where[name].append(f"{filename}:{line}")
+    return {n: w for n, w in sorted(where.items()) if len({p.split(":")[0] for p in w}) > 1}
+
+
+def test_no_tolerance_constant_defined_twice() -> None:
+    twice = defined_twice({str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in FILES})
+    assert not twice, (
+        f"{len(twice)} tolerance constants are defined in more than one module; define each once "
+        "(a shared kind in numerics/testing.py) and import it:\n"
+        + "\n".join(f"{n}: {', '.join(w)}" for n, w in twice.items())
+    )
+
+
+def test_scan_rejects_a_planted_second_definition() -> None:
+    """Negative control: a constant defined in two modules is found; one definition is not."""
+    assert defined_twice({"x.py": "EXACT_GAP = 1e-12", "y.py": "EXACT_GAP = 1e-12"})
+    assert not defined_twice({"x.py": "EXACT_GAP = 1e-12", "y.py": "from x import EXACT_GAP"})
 
 
 @pytest.mark.parametrize(

@@ -246,3 +246,47 @@ def test_table1_data_model_and_the_trained_hypothesis() -> None:
         hypotheses_trained(PRESETS[key])
     with pytest.raises(ValueError, match="N = 1"):
         hypotheses_trained(Setting(N=1))
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ({"d": 0}, "d must be ≥ 1 (zwb24 Assumption 3.1: covariate dimension), got 0"),
+        ({"N": 0}, "N must be ≥ 1 (zwb24 Assumption 3.1: prompt length), got 0"),
+        ({"N": 2.5}, "N must be an integer (zwb24 Assumption 3.1: prompt length), got 2.5"),
+        ({"sigma2": -0.1}, "sigma2 (σ²) must be ≥ 0 (zwb24 Assumption 3.1: σ² >= 0), got -0.1"),
+        ({"beta_norm": -1.0}, "beta_norm (‖β*‖) must be ≥ 0 (zwb24 Assumption 3.1), got -1.0"),
+    ],
+)
+def test_setting_names_the_value_and_the_assumption(bad: dict, message: str) -> None:
+    """Every field of the zwb24 Setting is validated, and the error names the field, the value
+    and the assumption, exactly."""
+    from theory.zwb24.settings import Setting
+
+    with pytest.raises(ValueError) as err:
+        Setting(**bad)
+    assert str(err.value) == message
+    s = Setting(d=2, N=3, sigma2=0.0, beta_norm=0.0)
+    assert (s.d, s.N, s.sigma2, s.beta_norm) == (2, 3, 0.0, 0.0)
+    assert isinstance(Setting(N=np.int64(4)).N, int)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:lem5.1")
+def test_lemma51_widths_are_validated_by_name() -> None:
+    with pytest.raises(ValueError) as err:
+        T.lemma51_weights([[0.5, 0.0], [0.0, 1.0]], [1.0, 2.0], k=1)
+    assert str(err.value) == "k must be ≥ 2 (zwb24 Lemma 5.1 needs k ≥ d), got 1"
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:eq3.3")
+def test_effective_params_symbolic_when_only_the_mlp_is() -> None:
+    """A symbolic ``W_1`` alone (the attention weights numeric) takes the SymPy branch:
+    ``a = u_1`` is the MLP's last-row entry ``w_1`` as an expression."""
+    w1, w2 = sp.symbols("w1 w2")
+    I = np.eye(2)
+    p = T.effective_params(I, I, I, I, sp.Matrix([[w1, w2]]), [[0.0], [1.0]])
+    assert isinstance(p["a"], sp.MatrixBase)
+    assert sp.simplify(p["a"][0] - w1) == 0
+    assert sp.simplify(p["v"][1] - (1 + w2)) == 0

@@ -513,6 +513,10 @@ def run_target(
         pending = [n for n in chosen if raw[n]["status"] == "not checked"]
         eq = equivalents(target.key)
         pending += [n for n in chosen if raw[n]["status"] in retest and n not in eq]
+        if pending and retest:
+            # a strengthened test keeps its id, so mutmut would still run each mutant against
+            # the tests that reached it before: recollect which tests reach which function
+            (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
         if pending:
             t0 = time.time()
             rc = run_mutmut(work, pending, jobs, work / "mutmut.log")
@@ -532,7 +536,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("target", help=f"one of {sorted(TARGETS)}, or 'all'")
     p.add_argument(
-        "--sample", type=int, default=None, help="run only N mutants drawn (seeded) from all"
+        "--sample",
+        type=int,
+        default=None,
+        help="run only N mutants, random.Random('mutation:<key>').sample(all, N)",
     )
     p.add_argument("--fresh", action="store_true", help="forget every verdict (default: resume)")
     p.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")

@@ -133,8 +133,12 @@ def test_ltb_risk_symbolic_d1_reduces_to_gd_beta() -> None:
 @pytest.mark.float
 @pytest.mark.result("zwb24:thm5.2")
 def test_omega_condition_error_names_the_whitened_trace() -> None:
-    with pytest.raises(ValueError, match=r"tr\(Psi_bar\)=0 \+ sigma2|tr\(Psi_bar\) \+ sigma2"):
+    with pytest.raises(ValueError) as err:
         T.optimal_gamma_whitened(np.zeros((2, 2)), 0.0, 5)
+    assert str(err.value) == (
+        "tr(Psi_bar) + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got "
+        "tr(Psi_bar)=0, sigma2=0"
+    )
 
 
 @pytest.mark.float
@@ -290,3 +294,17 @@ def test_effective_params_symbolic_when_only_the_mlp_is() -> None:
     assert isinstance(p["a"], sp.MatrixBase)
     assert sp.simplify(p["a"][0] - w1) == 0
     assert sp.simplify(p["v"][1] - (1 + w2)) == 0
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:thm5.2")
+def test_a_sympy_covariance_alone_takes_the_symbolic_branch() -> None:
+    """``H`` a SymPy matrix, everything else numbers: Γ* and R* come back as SymPy objects equal
+    to the numeric values (d = 1, h = 13/10, ψ = 0.6, σ² = 0.3, N = 7)."""
+    H = sp.Matrix([[sp.Rational(13, 10)]])
+    G = T.optimal_gamma(H, [[0.6]], 0.3, 7)
+    assert isinstance(G, sp.MatrixBase)
+    assert np.isclose(float(G[0, 0]), float(T.optimal_gamma([[1.3]], [[0.6]], 0.3, 7)[0, 0]))
+    R = T.optimal_risk(H, [[0.6]], 0.3, 7)
+    assert isinstance(R, sp.Basic)
+    assert np.isclose(float(R), T.optimal_risk([[1.3]], [[0.6]], 0.3, 7))

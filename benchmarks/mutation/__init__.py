@@ -438,7 +438,6 @@ def summarise(target: Target, raw: dict[str, dict], sample: list[str] | None) ->
         out["in_objects"] = fn in scope
         recs[name] = out
     unknown = sorted(set(eq) - set(raw))
-    seconds = sorted(r["seconds"] for r in raw.values() if r.get("seconds"))
     allr = list(recs.values())
     return {
         "paper": target.key,
@@ -447,7 +446,6 @@ def summarise(target: Target, raw: dict[str, dict], sample: list[str] | None) ->
         "mutated": list(target.mutate),
         "tests": f"-k {target.select} -m '{FAST}' " + " ".join(target.tests),
         "sample": len(sample) if sample is not None else None,
-        "seconds_per_mutant_median": seconds[len(seconds) // 2] if seconds else None,
         "counts": _counts(allr),
         "counts_in_objects": _counts([r for r in allr if r["in_objects"]]),
         "counts_elsewhere": _counts([r for r in allr if not r["in_objects"]]),
@@ -471,7 +469,7 @@ def write_results(res: dict) -> Path:
 
 
 def print_summary(res: dict) -> None:
-    print(f"{res['paper']}: {res['tool']}, median {res['seconds_per_mutant_median']} s per mutant")
+    print(f"{res['paper']}: {res['tool']}")
     for label, key in (
         ("all", "counts"),
         ("in objects", "counts_in_objects"),

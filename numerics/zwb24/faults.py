@@ -20,6 +20,7 @@ __all__ = [
     "cor62_bounds_half",
     "beta_rate_bound_exponent_2",
     "gap_lower_bound_simplified_r",
+    "gap_upper_bound_n_for_n_plus_1",
     "bayes_mean_without_sigma2",
 ]
 
@@ -68,6 +69,19 @@ def gap_lower_bound_simplified_r(H: Any, Psi: Any, beta_star: Any, sigma2: Any, 
     p = np.linalg.eigvalsh(Hh @ Pm @ Hh)
     r = int(np.sum(p > 1e-10 * max(1.0, float(p.max()))))
     return float(2 * (bs @ Hm @ bs - r * np.trace(Hm @ Pm) - r * sigma2) / (N + 2))
+
+
+def gap_upper_bound_n_for_n_plus_1(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> float:
+    """Wrong: Thm 4.1's upper bound ``U`` with the step ``g_i = Nλ_i/((N+1)λ_i + c)`` slipped to
+    ``Nλ_i/(Nλ_i + c)`` (the one-token slip N+1 -> N of Γ*'s eigenvalue)."""
+    Hm, Pm, bs = (np.asarray(H, float), np.asarray(Psi, float), np.asarray(beta_star, float))
+    w, V = np.linalg.eigh(Hm)
+    Hh = V @ np.diag(np.sqrt(np.clip(w, 0, None))) @ V.T
+    lam, U = np.linalg.eigh(Hh @ Pm @ Hh)
+    mu = U.T @ (Hh @ bs)
+    g = N * lam / (N * lam + float(np.sum(lam)) + sigma2)
+    f = float(np.sum(g**2))
+    return float(np.sum(mu**2 * (g**2 + f) / ((N + 1) * g**2 + f)))
 
 
 def bayes_mean_without_sigma2(X: Any, y: Any, beta_star: Any, Psi: Any, sigma2: Any) -> Any:

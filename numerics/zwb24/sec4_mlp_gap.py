@@ -298,6 +298,7 @@ def check_thm4_1_float_pinned(
     seed: int = 0,
     fault_floor_fn: Callable[..., Any] | None = None,
     fault_simplified_fn: Callable[..., Any] | None = None,
+    fault_upper_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Thm 4.1 (ii) [derived floor] pinned: its value at a generic d = 3 point against
     ``σ² + 2(β*ᵀHβ* + Σ_ij H_ij Ψ_ji)/(N+2)`` written out here; ``L = floor − R*`` against the
@@ -305,13 +306,18 @@ def check_thm4_1_float_pinned(
     (d = 1, σ = 0, at generic h = 1.7, ψ = 0.6, β* = 1.3, N = 7: BFGS inf_LSA equals the floor
     and ``inf_LSA − R*`` equals the exact gap ``2‖β*‖²_H/(N+2)``).  The simplified lower bound
     ``2(‖β*‖²_H − (r+1) tr HΨ − rσ²)/(N+2)`` is pinned at the generic point (r = 3) and at a
-    rank-2 Ψ (r = 2, built so), and stays ≤ L there.  ``fault_floor_fn`` /
-    ``fault_simplified_fn``: the function used in place of :func:`theory.zwb24.lsa_risk_floor` /
-    :func:`theory.zwb24.gap_lower_bound_simplified` (negative controls)."""
+    rank-2 Ψ (r = 2, built so), and stays ≤ L there.  The upper bounds are pinned at the same
+    generic point (eigenvalues of Ψ̄ far from 1, so no factor λ_i hides): ``U`` against
+    ``Σ μ̄_i²(g_i² + f)/((N+1)g_i² + f)`` written out here from an eigendecomposition of
+    ``H^½ΨH^½``, and ``GD0gap`` against the eigen form of ``R*(Ψ + β*β*ᵀ) − R*(Ψ)``.
+    ``fault_floor_fn`` / ``fault_simplified_fn`` / ``fault_upper_fn``: the function used in place
+    of :func:`theory.zwb24.lsa_risk_floor` / :func:`theory.zwb24.gap_lower_bound_simplified` /
+    :func:`theory.zwb24.gap_upper_bound` (negative controls)."""
     del setting  # declared fixed: it runs at its own points (see the declaration)
     del quick
     floor = lsa_risk_floor if fault_floor_fn is None else fault_floor_fn
     simplified = gap_lower_bound_simplified if fault_simplified_fn is None else fault_simplified_fn
+    upper = gap_upper_bound if fault_upper_fn is None else fault_upper_fn
     H, Psi, bs, s2, N = H_GENERIC, PSI_GENERIC, BETA_GENERIC, SIGMA2_GENERIC, N_GENERIC
     by_hand = s2 + 2 * (
         float(np.einsum("i,ij,j->", bs, H, bs)) + float(np.einsum("ij,ji->", H, Psi))
@@ -365,6 +371,33 @@ def check_thm4_1_float_pinned(
                 margin=PINNED_RTOL * abs(simp),
             )
         )
+    lam, W = np.linalg.eigh(Hh @ Psi @ Hh)
+    mu_c = W.T @ (Hh @ bs)
+    g = N * lam / ((N + 1) * lam + float(np.sum(lam)) + s2)
+    f = float(np.sum(g**2))
+    u_hand = float(np.sum(mu_c**2 * (g**2 + f) / ((N + 1) * g**2 + f)))
+    out.append(
+        close_agreement(
+            "upper bound U at the generic point (d=3, N=7, sigma2=0.37) == "
+            "sum mu_i^2 (g_i^2 + f)/((N+1) g_i^2 + f) written out",
+            float(upper(H, Psi, bs, s2, N)),
+            u_hand,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=PINNED_RTOL,
+        )
+    )
+    lam_b = np.linalg.eigvalsh(Hh @ (Psi + np.outer(bs, bs)) @ Hh)
+    out.append(
+        close_agreement(
+            "GD0 gap at the generic point == R*(Psi + b* b*^T) - R*(Psi) (eigen forms)",
+            float(gd0_gap(H, Psi, bs, s2, N)),
+            float(optimal_risk_eig(lam_b, s2, N)) - r_eig,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=PINNED_RTOL,
+        )
+    )
     h, psi, b1, n1 = np.array([[1.7]]), np.array([[0.6]]), np.array([1.3]), 7
     P, mu = whiten(h, psi, b1)
     lsa = inf_lsa(P, mu, 0.0, n1, rng=np.random.default_rng(seed)).value

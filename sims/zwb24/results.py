@@ -15,6 +15,7 @@ from numerics.zwb24.faults import (
     gamma_infinite_N,
     gamma_without_finite_sample_factor,
     gap_lower_bound_simplified_r,
+    gap_upper_bound_n_for_n_plus_1,
     lsa_risk_floor_n_plus_1,
 )
 from numerics.zwb24.sec3_model import (
@@ -351,6 +352,7 @@ RESULTS: tuple[Result, ...] = (
                 faults={
                     "2/(N+2) -> 2/(N+1)": {"fault_floor_fn": lsa_risk_floor_n_plus_1},
                     "simplified: (r+1) -> r": {"fault_simplified_fn": gap_lower_bound_simplified_r},
+                    "U: step (N+1) -> N": {"fault_upper_fn": gap_upper_bound_n_for_n_plus_1},
                 },
             ),
         ),

@@ -128,3 +128,183 @@ def test_ltb_risk_symbolic_d1_reduces_to_gd_beta() -> None:
     )
     ref = ref[0, 0] if isinstance(ref, sp.MatrixBase) else ref
     assert sp.simplify(r - ref) == 0
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm5.2")
+def test_omega_condition_error_names_the_whitened_trace() -> None:
+    with pytest.raises(ValueError) as err:
+        T.optimal_gamma_whitened(np.zeros((2, 2)), 0.0, 5)
+    assert str(err.value) == (
+        "tr(Psi_bar) + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got "
+        "tr(Psi_bar)=0, sigma2=0"
+    )
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:eq3.3")
+def test_effective_params_off_the_chart_v2_zero() -> None:
+    """``v_2 = 0`` (here ``W_P``'s last row is zero): ``a`` is still read, the chart parameters
+    ``b, Γ, φ`` are all ``None`` and the keys are the documented ones."""
+    I = np.eye(2)
+    W_P = np.array([[1.0, 0.0], [0.0, 0.0]])
+    p = T.effective_params(I, I, I, W_P)
+    assert set(p) == {"u", "v", "W", "w", "a", "b", "Gamma", "phi"}
+    assert p["b"] is None and p["Gamma"] is None and p["phi"] is None
+    assert np.allclose(p["a"], [0.0])
+
+
+#: One symbol among numbers: each public formula at d = 1 (eigen forms at two eigenvalues) as a
+#: function of (σ², N); the symbolic branch must be taken and agree with the numeric one.
+_P, _H, _B, _G, _L = [[0.6]], [[1.3]], [0.8], [[0.5]], [0.3, 0.9]
+MIXED = {
+    "omega": lambda s2, N: T.omega(_P, s2, N),
+    "optimal_gamma_whitened": lambda s2, N: T.optimal_gamma_whitened(_P, s2, N),
+    "optimal_gamma": lambda s2, N: T.optimal_gamma(_H, _P, s2, N),
+    "optimal_risk": lambda s2, N: T.optimal_risk(_H, _P, s2, N),
+    "optimal_risk_eig": lambda s2, N: T.optimal_risk_eig(_L, s2, N),
+    "gd0_gap": lambda s2, N: T.gd0_gap(_H, _P, _B, s2, N),
+    "lsa_risk_floor": lambda s2, N: T.lsa_risk_floor(_H, _P, _B, s2, N),
+    "gap_lower_bound": lambda s2, N: T.gap_lower_bound(_H, _P, _B, s2, N),
+    "gap_upper_bound_eig": lambda s2, N: T.gap_upper_bound_eig(_L, [0.8, -0.5], s2, N),
+    "gap_exact_d1_noiseless": lambda s2, N: T.gap_exact_d1_noiseless(0.7, N),
+    "label_second_moment": lambda s2, N: T.label_second_moment(_H, _P, _B, s2),
+    "K_matrix": lambda s2, N: T.K_matrix(_G, _H, N),
+    "excess_risk": lambda s2, N: T.excess_risk(_G, [0.2], _H, _P, _B, s2, N),
+    "flow_rhs": lambda s2, N: T.flow_rhs(_G, [0.2], _H, _P, _B, s2, N),
+    "ltb_risk_whitened": lambda s2, N: T.ltb_risk_whitened([0.1], [0.3], _G, [0.2], _P, _B, s2, N),
+}
+
+
+def _numbers(x: object, at: dict) -> np.ndarray:
+    if isinstance(x, tuple):
+        return np.concatenate([_numbers(v, at).ravel() for v in x])
+    if isinstance(x, sp.MatrixBase):
+        return np.array(x.subs(at).evalf(), dtype=float)
+    if isinstance(x, sp.Basic):
+        return np.array(float(x.subs(at)))
+    return np.asarray(x, dtype=float)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:thm5.2")
+@pytest.mark.result("zwb24:corG.1")
+@pytest.mark.parametrize("which", ["sigma2", "N"])
+def test_one_symbol_among_numbers_takes_the_symbolic_branch(which: str) -> None:
+    """SymPy in -> expression out, whichever argument is the symbol: σ² or N alone symbolic (the
+    matrices numeric) gives an expression equal to the numeric value there (``x`` and ``x²``
+    would both pass at σ² = 0 or N = 1, so the point is generic)."""
+    s2v, Nv = 0.3, 7
+    sym = sp.Symbol(which, positive=True)
+    args = (sym, Nv) if which == "sigma2" else (s2v, sym)
+    at = {sym: s2v if which == "sigma2" else Nv}
+    bad = []
+    for name, f in MIXED.items():
+        out = f(*args)
+        depends = name not in (
+            ("gap_exact_d1_noiseless", "K_matrix")
+            if which == "sigma2"
+            else ("label_second_moment",)
+        )
+        if depends and not any(isinstance(v, (sp.Basic, sp.MatrixBase)) for v in np.ravel([out])):
+            bad.append(f"{name}: numeric output for a symbolic {which}")
+            continue
+        if not np.allclose(_numbers(out, at), _numbers(f(s2v, Nv), {}), rtol=1e-9, atol=1e-12):
+            bad.append(f"{name}: symbolic value differs from the numeric one")
+    assert not bad, bad
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm6.3")
+def test_thm63_data_model_is_the_c18_preset_and_fixed() -> None:
+    """Spec C18's data model: at the preset it is :func:`c18_preset_setting` (H with eigenvalues
+    .32/.85/3.7, Ψ = diag(1, .5, .25), β* = (2, −1, .5), σ² = .25, N = 5); at another d its
+    rotation is fixed (the same H twice) and its spectrum runs geometrically from .32 to 3.7."""
+    from theory.zwb24.settings import C18_SETTING, c18_preset_setting, thm63_setting
+
+    a, b = thm63_setting(**C18_SETTING), c18_preset_setting()
+    for name in ("Sigma_x", "task_cov", "task_mean"):
+        assert np.allclose(getattr(a, name), getattr(b, name)), name
+    assert (a.N, a.noise_var) == (b.N, b.noise_var) == (5, 0.25)
+    assert np.allclose(np.linalg.eigvalsh(b.Sigma_x), [0.32, 0.85, 3.7])
+    assert np.allclose(b.task_cov, np.diag([1.0, 0.5, 0.25]))
+    assert np.allclose(b.task_mean, [2.0, -1.0, 0.5])
+    kw = {"d": 4, "N": 6, "sigma2": 0.3, "beta_norm": 1.7}
+    c, e = thm63_setting(**kw), thm63_setting(**kw)
+    assert np.array_equal(c.Sigma_x, e.Sigma_x)
+    assert np.allclose(np.linalg.eigvalsh(c.Sigma_x), np.geomspace(0.32, 3.7, 4))
+    assert np.allclose(c.task_cov, np.diag(2.0 ** -np.arange(4)))
+    assert np.isclose(np.linalg.norm(c.task_mean), 1.7) and (c.N, c.noise_var) == (6, 0.3)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:table1")
+def test_table1_data_model_and_the_trained_hypothesis() -> None:
+    from theory.zwb24.settings import PRESETS, Setting, hypotheses_trained, table1_setting
+
+    s = table1_setting(d=3, N=4, sigma2=0.2, beta_norm=2.5)
+    assert np.allclose(s.Sigma_x, np.eye(3)) and np.allclose(s.task_cov, np.eye(3))
+    assert np.allclose(s.task_mean, 2.5 * np.ones(3) / np.sqrt(3))
+    assert (s.N, s.noise_var) == (4, 0.2)
+    for key in ("table1", "thm6.3"):
+        hypotheses_trained(PRESETS[key])
+    with pytest.raises(ValueError, match="N = 1"):
+        hypotheses_trained(Setting(N=1))
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ({"d": 0}, "d must be ≥ 1 (zwb24 Assumption 3.1: covariate dimension), got 0"),
+        ({"N": 0}, "N must be ≥ 1 (zwb24 Assumption 3.1: prompt length), got 0"),
+        ({"N": 2.5}, "N must be an integer (zwb24 Assumption 3.1: prompt length), got 2.5"),
+        ({"sigma2": -0.1}, "sigma2 (σ²) must be ≥ 0 (zwb24 Assumption 3.1: σ² >= 0), got -0.1"),
+        ({"beta_norm": -1.0}, "beta_norm (‖β*‖) must be ≥ 0 (zwb24 Assumption 3.1), got -1.0"),
+    ],
+)
+def test_setting_names_the_value_and_the_assumption(bad: dict, message: str) -> None:
+    """Every field of the zwb24 Setting is validated, and the error names the field, the value
+    and the assumption, exactly."""
+    from theory.zwb24.settings import Setting
+
+    with pytest.raises(ValueError) as err:
+        Setting(**bad)
+    assert str(err.value) == message
+    s = Setting(d=2, N=3, sigma2=0.0, beta_norm=0.0)
+    assert (s.d, s.N, s.sigma2, s.beta_norm) == (2, 3, 0.0, 0.0)
+    assert isinstance(Setting(N=np.int64(4)).N, int)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:lem5.1")
+def test_lemma51_widths_are_validated_by_name() -> None:
+    with pytest.raises(ValueError) as err:
+        T.lemma51_weights([[0.5, 0.0], [0.0, 1.0]], [1.0, 2.0], k=1)
+    assert str(err.value) == "k must be ≥ 2 (zwb24 Lemma 5.1 needs k ≥ d), got 1"
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:eq3.3")
+def test_effective_params_symbolic_when_only_the_mlp_is() -> None:
+    """A symbolic ``W_1`` alone (the attention weights numeric) takes the SymPy branch:
+    ``a = u_1`` is the MLP's last-row entry ``w_1`` as an expression."""
+    w1, w2 = sp.symbols("w1 w2")
+    I = np.eye(2)
+    p = T.effective_params(I, I, I, I, sp.Matrix([[w1, w2]]), [[0.0], [1.0]])
+    assert isinstance(p["a"], sp.MatrixBase)
+    assert sp.simplify(p["a"][0] - w1) == 0
+    assert sp.simplify(p["v"][1] - (1 + w2)) == 0
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:thm5.2")
+def test_a_sympy_covariance_alone_takes_the_symbolic_branch() -> None:
+    """``H`` a SymPy matrix, everything else numbers: Γ* and R* come back as SymPy objects equal
+    to the numeric values (d = 1, h = 13/10, ψ = 0.6, σ² = 0.3, N = 7)."""
+    H = sp.Matrix([[sp.Rational(13, 10)]])
+    G = T.optimal_gamma(H, [[0.6]], 0.3, 7)
+    assert isinstance(G, sp.MatrixBase)
+    assert np.isclose(float(G[0, 0]), float(T.optimal_gamma([[1.3]], [[0.6]], 0.3, 7)[0, 0]))
+    R = T.optimal_risk(H, [[0.6]], 0.3, 7)
+    assert isinstance(R, sp.Basic)
+    assert np.isclose(float(R), T.optimal_risk([[1.3]], [[0.6]], 0.3, 7))

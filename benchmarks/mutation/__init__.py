@@ -1,0 +1,566 @@
+"""Mutation testing of the formula floor (issue 35), per paper, with mutmut (``mutation`` extra).
+
+    python -m benchmarks.mutation zwb24 [--sample N] [--fresh] [--jobs K] [--retest STATUS ...]
+    python -m benchmarks.mutation all
+    python -m benchmarks.mutation zwb24 --report      # rewrite the results file, run nothing
+
+Each target (:data:`TARGETS`) names the files whose functions are mutated (``theory/<key>/``, or
+the closed-form parts of ``theory/common/``) and the fast tests a mutant is run against: the
+paper's tests, the doctests of its floors and the registry test's runs of its declared checks, all
+without the ``train``/``slow``/``thorough`` marks -- so one mutant costs seconds, not a training
+run.  mutmut (pinned in ``pyproject.toml``) writes every mutant of a function into a copy of the
+tree and picks one at run time; it runs only the tests that reach the mutated function, and
+remembers every verdict, so a run stopped at any point resumes where it stopped.
+
+The copy lives in ``.mutation/<key>/`` (ignored by git): the repository's ``theory``, ``numerics``,
+``sims``, ``tests``, ``docs``, ``conftest.py`` and ``pyproject.toml`` with a ``[tool.mutmut]``
+table for the target appended.  One change is made to the mutated files in the copy: mutmut
+leaves decorated functions alone, so a top-level ``@checked`` (the validation every public
+formula carries) is applied after the definition instead, ``f = checked(f)`` -- the same object,
+now one mutmut mutates (:func:`undecorate`).
+
+The run writes ``benchmarks/mutation/<key>.json`` (checked in): every mutant's verdict, the
+mutated line of each one that is not killed, and the counts in and outside the formulas the
+paper's results name (every function a ``Result`` lists in ``objects``, with the functions of the
+target they call).  A mutant that cannot change any result is listed in ``equivalent.toml`` beside
+this file with its mutated line and a one-line reason; the run reads that list (an entry whose
+line no longer matches is reported as stale and not counted).  None of this runs in the default
+``pytest`` or in ``.ci/run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import fnmatch
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+SCRATCH = ROOT / ".mutation"
+EQUIVALENT = HERE / "equivalent.toml"
+#: The tool, pinned in pyproject.toml's ``mutation`` extra.
+TOOL = "mutmut==3.8.1"
+#: What the scratch copy holds (repository-relative prefixes).
+COPIED = ("theory/", "numerics/", "sims/", "tests/", "docs/", "conftest.py", "pyproject.toml")
+#: Marks of the tests a mutant is never run against (training, slow, thorough tiers).
+FAST = "not train and not slow and not thorough"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One mutation target: the files mutated, the tests run, the results that name objects."""
+
+    key: str
+    #: Globs (repository-relative) of the files whose functions are mutated.
+    mutate: tuple[str, ...]
+    #: Globs of files left unmutated although ``mutate`` matches them.
+    exclude: tuple[str, ...]
+    #: pytest paths of the fast tests (doctest modules included).
+    tests: tuple[str, ...]
+    #: ``-k`` expression narrowing the shared tests (the registry test) to the target.
+    select: str
+    #: The module files that declare the RESULTS whose ``objects`` name this target's formulas.
+    results: tuple[str, ...]
+    #: The package whose ``"<package>:<name>"`` object strings name functions of this target.
+    package: str
+
+
+#: Files whose functions run only while the module is imported (the domain tables' builders):
+#: mutmut switches a mutant on at call time, after the import, so it can never reach them.
+IMPORT_TIME_ONLY = ("theory/*/domains.py",)
+
+TARGETS: dict[str, Target] = {
+    "zwb24": Target(
+        key="zwb24",
+        mutate=("theory/zwb24/*.py",),
+        exclude=IMPORT_TIME_ONLY,
+        tests=(
+            "tests/zwb24",
+            "tests/test_registry.py",
+            "theory/zwb24",
+            "numerics/zwb24",
+            "sims/zwb24",
+        ),
+        select="zwb24",
+        results=("sims/zwb24/results.py",),
+        package="theory.zwb24",
+    ),
+}
+
+
+# ------------------------------------------------------------------------------ the scratch copy
+def undecorate(source: str, decorator: str = "checked") -> str:
+    """``source`` with each top-level ``@<decorator>`` (or ``@<decorator>(...)``) function
+    rewritten as the bare definition followed by ``name = <decorator>(name)``: the same object,
+    but one that mutmut (which skips decorated functions) mutates.  Line numbers inside the
+    function are kept (the decorator line becomes blank).
+
+    >>> print(undecorate("@checked\\ndef f(x):\\n    return x\\n\\n\\ny = f(1)\\n"))
+    <BLANKLINE>
+    def f(x):
+        return x
+    f = checked(f)
+    <BLANKLINE>
+    <BLANKLINE>
+    y = f(1)
+    <BLANKLINE>
+    """
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    after: dict[int, str] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or len(node.decorator_list) != 1:
+            continue
+        dec = node.decorator_list[0]
+        head = dec.func if isinstance(dec, ast.Call) else dec
+        if not (isinstance(head, ast.Name) and head.id == decorator):
+            continue
+        if dec.lineno != dec.end_lineno:
+            raise ValueError(f"{node.name}: a multi-line @{decorator}(...) is not supported")
+        text = lines[dec.lineno - 1].strip()
+        lines[dec.lineno - 1] = "\n"
+        end = node.end_lineno if node.end_lineno is not None else node.lineno
+        after[end - 1] = f"{node.name} = {text[1:]}({node.name})\n"
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line if line.endswith("\n") else line + "\n")
+        if i in after:
+            out.append(after[i])
+    return "".join(out)
+
+
+def repository_files() -> list[str]:
+    """The repository's tracked and untracked (not ignored) files that the copy holds."""
+    res = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    names = [n for n in res.stdout.splitlines() if n.startswith(COPIED)]
+    return sorted(n for n in names if (ROOT / n).is_file())
+
+
+def mutated(target: Target, rel: str) -> bool:
+    """Whether mutmut mutates the repository file ``rel`` for ``target``."""
+    return any(fnmatch.fnmatch(rel, g) for g in target.mutate) and not any(
+        fnmatch.fnmatch(rel, g) for g in target.exclude
+    )
+
+
+def mutmut_table(target: Target) -> str:
+    """The ``[tool.mutmut]`` table appended to the copy's pyproject.toml."""
+    only = [g.replace("*.py", "*") if g.endswith("*.py") else g for g in target.mutate]
+    conf = {
+        "source_paths": ["theory", "numerics", "sims"],
+        "only_mutate": only,
+        "do_not_mutate": list(target.exclude),
+        "also_copy": ["docs", "conftest.py"],
+        "pytest_add_cli_args": ["-n0", "-p", "no:cacheprovider", "-m", FAST],
+        # not the doctests of mutmut's copies of each function (``x_f__mutmut_3``): the same
+        # examples again, once per mutant
+        "pytest_add_cli_args_test_selection": [
+            "-k",
+            f"({target.select}) and not __mutmut_",
+            *target.tests,
+        ],
+        "process_isolation": "forkserver",
+        "forkserver_warmup": "collect",
+        "use_git_change_detection": False,
+        "use_setproctitle": False,
+    }
+    body = "\n".join(f"{k} = {json.dumps(v)}" for k, v in conf.items())
+    return f"\n\n[tool.mutmut]\n{body}\n"
+
+
+def _write_if_changed(path: Path, data: bytes) -> bool:
+    if path.is_file() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return True
+
+
+def sync(target: Target) -> Path:
+    """Bring ``.mutation/<key>/`` up to date with the repository (only changed files are
+    rewritten, so mutmut keeps every verdict of an unchanged function); unmutated files are also
+    refreshed inside ``mutants/``, which mutmut copies only once."""
+    work = SCRATCH / target.key
+    work.mkdir(parents=True, exist_ok=True)
+    keep = set()
+    for rel in repository_files():
+        data = (ROOT / rel).read_bytes()
+        if rel == "pyproject.toml":
+            data += mutmut_table(target).encode()
+        elif rel.endswith(".py") and mutated(target, rel):
+            data = undecorate(data.decode()).encode()
+        keep.add(rel)
+        _write_if_changed(work / rel, data)
+        inside = work / "mutants" / rel
+        if not mutated(target, rel) and inside.parent.is_dir():
+            _write_if_changed(inside, data)
+    for base in (work, work / "mutants"):
+        for prefix in COPIED:
+            top = base / prefix
+            if not top.is_dir():
+                continue
+            for f in top.rglob("*.py"):
+                rel = f.relative_to(base).as_posix()
+                if rel not in keep and "__pycache__" not in rel:
+                    f.unlink()
+    return work
+
+
+# ------------------------------------------------------------------------------ running mutmut
+#: Run in the copy by the mutation environment's Python: generate the mutants (no test runs).
+_GENERATE = """
+import os
+from mutmut.__main__ import copy_src_dir, copy_also_copy_files, create_mutants
+from mutmut.mutation.trampoline import set_mutant_under_test
+set_mutant_under_test("mutant_generation")
+os.makedirs("mutants", exist_ok=True)
+copy_src_dir()
+copy_also_copy_files()
+create_mutants(1)
+"""
+
+#: Run in the copy: every mutant's exit code, duration and (unless killed) its diff, as JSON.
+_EXPORT = """
+import json, sys
+from mutmut.mutation.data import SourceFileMutationData
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+from mutmut.stats import status_by_exit_code
+from mutmut.utils.file_utils import walk_mutatable_files
+out = {}
+for path in walk_mutatable_files():
+    m = SourceFileMutationData(path=path)
+    m.load()
+    for k, v in m.exit_code_by_key.items():
+        status = status_by_exit_code[v]
+        rec = {"status": status, "path": str(path), "seconds": m.durations_by_key.get(k)}
+        if status not in ("killed", "timeout", "not checked"):
+            rec["diff"] = get_diff_for_mutant(k, path=path)
+        out[k] = rec
+json.dump(out, sys.stdout)
+"""
+
+
+def mutmut_python() -> str:
+    """The Python that has mutmut: this one, or the worktree's ``.venv`` (see docs/mutation.md)."""
+    try:
+        import mutmut  # noqa: F401
+
+        return sys.executable
+    except ImportError:
+        venv = ROOT / ".venv" / "bin" / "python"
+        if venv.is_file():
+            return str(venv)
+        raise SystemExit(
+            f"mutmut is not installed: pip install -e '.[mutation]' (pins {TOOL})"
+        ) from None
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MUTANT_UNDER_TEST")}
+    env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    env.setdefault("MPLBACKEND", "Agg")
+    return env
+
+
+def _python(work: Path, code: str) -> str:
+    res = subprocess.run(
+        [mutmut_python(), "-c", code], cwd=work, env=_env(), capture_output=True, text=True
+    )
+    if res.returncode != 0:
+        raise SystemExit(
+            f"mutmut step failed in {work}:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
+        )
+    return res.stdout
+
+
+def export(work: Path) -> dict[str, dict]:
+    """Every generated mutant of the copy: status, source path, seconds, diff (unless killed)."""
+    text = _python(work, _EXPORT)
+    return json.loads(text[text.index("{") :]) if "{" in text else {}
+
+
+def run_mutmut(work: Path, names: list[str], jobs: int, log: Path) -> int:
+    """``mutmut run --max-children jobs NAMES`` in the copy, its output appended to ``log``."""
+    exe = str(Path(mutmut_python()).parent / "mutmut")
+    with log.open("a") as fh:
+        fh.write(f"\n=== {time.strftime('%Y-%m-%d %H:%M:%S')} run of {len(names)} mutants\n")
+        fh.flush()
+        res = subprocess.run(
+            [exe, "run", "--max-children", str(jobs), *names],
+            cwd=work,
+            env=_env(),
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
+    return res.returncode
+
+
+# ------------------------------------------------------------------------------ what a mutant hits
+def top_functions(target: Target) -> dict[str, tuple[str, set[str]]]:
+    """Every function of the target's mutated files (methods as ``Class.method``) -> (module,
+    names of the target's functions it references)."""
+    files = [rel for rel in repository_files() if rel.endswith(".py") and mutated(target, rel)]
+    defs: dict[str, tuple[str, ast.AST]] = {}
+    for rel in files:
+        mod = rel[:-3].replace("/", ".").removesuffix(".__init__")
+        tree = ast.parse((ROOT / rel).read_text())
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef):
+                defs[node.name] = (mod, node)
+            elif isinstance(node, ast.ClassDef):
+                for sub in node.body:
+                    if isinstance(sub, ast.FunctionDef):
+                        defs[f"{node.name}.{sub.name}"] = (mod, sub)
+    out: dict[str, tuple[str, set[str]]] = {}
+    for name, (mod, node) in defs.items():
+        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        used |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+        out[name] = (mod, {u for u in used if u in defs and u != name})
+    return out
+
+
+def result_objects(target: Target) -> set[str]:
+    """Names of the target's functions that some Result lists in ``objects``."""
+    names: set[str] = set()
+    for rel in target.results:
+        tree = ast.parse((ROOT / rel).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                pkg, _, name = node.value.partition(":")
+                if name and pkg == target.package:
+                    names.add(name)
+    return names
+
+
+def object_scope(target: Target) -> set[str]:
+    """The functions a Result names, and every function of the target they reach by name."""
+    graph = top_functions(target)
+    todo = [n for n in result_objects(target) if n in graph]
+    seen: set[str] = set()
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        todo += sorted(graph[n][1] - seen)
+    return seen
+
+
+def function_of(mutant: str) -> str:
+    """``theory.zwb24.sec5_gd_beta.x_optimal_risk__mutmut_3`` -> ``optimal_risk``;
+    ``...xǁSettingǁ__post_init____mutmut_2`` -> ``Setting.__post_init__``."""
+    mangled = mutant.rpartition(".")[2].partition("__mutmut_")[0]
+    if mangled.startswith("xǁ"):
+        _, cls, meth = mangled.split("ǁ")
+        return f"{cls}.{meth}"
+    return mangled.removeprefix("x_")
+
+
+def changed_line(diff: str) -> str:
+    """The mutated code of a diff: its ``+`` lines (without the ``+++`` header), stripped."""
+    plus = [
+        ln[1:].strip()
+        for ln in diff.splitlines()
+        if ln.startswith("+") and not ln.startswith("+++")
+    ]
+    return " / ".join(plus)
+
+
+def equivalents(key: str) -> dict[str, dict[str, str]]:
+    """The checked-in equivalent mutants of ``key``: name -> {line, reason}."""
+    if not EQUIVALENT.is_file():
+        return {}
+    data = tomllib.loads(EQUIVALENT.read_text())
+    table = data.get(key, {})
+    for name, rec in table.items():
+        if not rec.get("reason") or not rec.get("line"):
+            raise ValueError(f"{EQUIVALENT.name}: {key} {name} needs a line and a one-line reason")
+    return table
+
+
+# ------------------------------------------------------------------------------ the results file
+_KILLED = ("killed", "timeout", "segfault", "caught by type check")
+
+
+def _counts(recs: list[dict]) -> dict[str, int]:
+    c = {
+        "generated": len(recs),
+        "checked": sum(r["verdict"] != "not checked" for r in recs),
+        "killed": sum(r["verdict"] == "killed" for r in recs),
+        "equivalent": sum(r["verdict"] == "equivalent" for r in recs),
+        "surviving": sum(r["verdict"] == "surviving" for r in recs),
+        "not checked": sum(r["verdict"] == "not checked" for r in recs),
+    }
+    return c
+
+
+def summarise(target: Target, raw: dict[str, dict], sample: list[str] | None) -> dict:
+    """The results file of ``target`` from the copy's verdicts and the equivalent list."""
+    eq = equivalents(target.key)
+    scope = object_scope(target)
+    recs: dict[str, dict] = {}
+    stale = []
+    for name, rec in sorted(raw.items()):
+        fn = function_of(name)
+        line = changed_line(rec.get("diff", ""))
+        status = rec["status"]
+        if status in _KILLED:
+            verdict = "killed"
+        elif status == "not checked":
+            verdict = "not checked"
+        elif name in eq and eq[name]["line"] == line:
+            verdict = "equivalent"
+        else:
+            verdict = "surviving"
+            if name in eq:
+                stale.append(name)
+        out = {"function": fn, "status": status, "verdict": verdict}
+        if verdict in ("surviving", "equivalent"):
+            out["line"] = line
+        if verdict == "equivalent":
+            out["reason"] = eq[name]["reason"]
+        out["in_objects"] = fn in scope
+        recs[name] = out
+    unknown = sorted(set(eq) - set(raw))
+    allr = list(recs.values())
+    return {
+        "paper": target.key,
+        "tool": TOOL,
+        "command": f"python -m benchmarks.mutation {target.key}",
+        "mutated": list(target.mutate),
+        "tests": f"-k {target.select} -m '{FAST}' " + " ".join(target.tests),
+        "sample": len(sample) if sample is not None else None,
+        "counts": _counts(allr),
+        "counts_in_objects": _counts([r for r in allr if r["in_objects"]]),
+        "counts_elsewhere": _counts([r for r in allr if not r["in_objects"]]),
+        "objects_scope": sorted(scope),
+        "stale_equivalents": stale,
+        "unknown_equivalents": unknown,
+        "surviving": {n: r for n, r in recs.items() if r["verdict"] == "surviving"},
+        "equivalent": {n: r for n, r in recs.items() if r["verdict"] == "equivalent"},
+        "verdicts": {n: r["verdict"] for n, r in recs.items()},
+    }
+
+
+def results_path(key: str) -> Path:
+    return HERE / f"{key}.json"
+
+
+def write_results(res: dict) -> Path:
+    path = results_path(res["paper"])
+    path.write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n")
+    return path
+
+
+def print_summary(res: dict) -> None:
+    print(f"{res['paper']}: {res['tool']}")
+    for label, key in (
+        ("all", "counts"),
+        ("in objects", "counts_in_objects"),
+        ("elsewhere", "counts_elsewhere"),
+    ):
+        c = res[key]
+        print(f"  {label:11s} " + ", ".join(f"{k} {v}" for k, v in c.items()))
+    for n, r in res["surviving"].items():
+        where = "OBJECT" if r["in_objects"] else "other"
+        print(f"  surviving [{where}] {n}: {r['line']}")
+    if res["stale_equivalents"] or res["unknown_equivalents"]:
+        print(f"  stale equivalents: {res['stale_equivalents'] + res['unknown_equivalents']}")
+
+
+# ------------------------------------------------------------------------------ command line
+def run_target(
+    target: Target,
+    *,
+    sample: int | None,
+    fresh: bool,
+    jobs: int,
+    retest: tuple[str, ...],
+    report: bool,
+) -> dict:
+    work = SCRATCH / target.key
+    if fresh and work.exists():
+        shutil.rmtree(work)
+    if not report:
+        work = sync(target)
+        _python(work, _GENERATE)
+    raw = export(work)
+    names = sorted(raw)
+    chosen = names
+    if sample is not None:
+        chosen = sorted(
+            random.Random(f"mutation:{target.key}").sample(names, min(sample, len(names)))
+        )
+    if not report:
+        pending = [n for n in chosen if raw[n]["status"] == "not checked"]
+        eq = equivalents(target.key)
+        pending += [n for n in chosen if raw[n]["status"] in retest and n not in eq]
+        if pending and retest:
+            # a strengthened test keeps its id, so mutmut would still run each mutant against
+            # the tests that reached it before: recollect which tests reach which function
+            (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+        if pending:
+            t0 = time.time()
+            rc = run_mutmut(work, pending, jobs, work / "mutmut.log")
+            print(
+                f"{target.key}: mutmut ran {len(pending)} mutants in "
+                f"{time.time() - t0:.0f} s (rc {rc})"
+            )
+            raw = export(work)
+    res = summarise(target, raw, chosen if sample is not None else None)
+    write_results(res)
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.mutation", description=__doc__.splitlines()[0]
+    )
+    p.add_argument("target", help=f"one of {sorted(TARGETS)}, or 'all'")
+    p.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        help="run only N mutants, random.Random('mutation:<key>').sample(all, N)",
+    )
+    p.add_argument("--fresh", action="store_true", help="forget every verdict (default: resume)")
+    p.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
+    p.add_argument(
+        "--retest",
+        nargs="*",
+        default=(),
+        metavar="STATUS",
+        help="rerun the mutants with these mutmut statuses (e.g. survived 'no tests')",
+    )
+    p.add_argument("--report", action="store_true", help="only rewrite the results file")
+    args = p.parse_args(argv)
+    keys = sorted(TARGETS) if args.target == "all" else [args.target]
+    for key in keys:
+        if key not in TARGETS:
+            p.error(f"unknown target {key!r}; known: {sorted(TARGETS)}")
+        res = run_target(
+            TARGETS[key],
+            sample=args.sample,
+            fresh=args.fresh,
+            jobs=args.jobs,
+            retest=tuple(args.retest),
+            report=args.report,
+        )
+        print_summary(res)
+    return 0

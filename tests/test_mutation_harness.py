@@ -1,0 +1,89 @@
+"""The mutation-testing harness (``benchmarks/mutation``, issue 35) without running it: the copy's
+one source change keeps every function, the checked-in equivalent list is well formed and none of
+its entries is stale, and each checked-in results file adds up.  (The mutation run itself is not
+part of the default suite: ``python -m benchmarks.mutation <paper>``, docs/mutation.md.)
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = ROOT / "benchmarks" / "mutation"
+
+
+@pytest.fixture(scope="module")
+def harness():
+    spec = importlib.util.spec_from_file_location("benchmarks_mutation", HERE / "__init__.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["benchmarks_mutation"] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _top_names(source: str) -> list[str]:
+    return [
+        n.name for n in ast.parse(source).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+    ]
+
+
+def test_undecorate_keeps_every_function_and_applies_checked_after_it(harness) -> None:
+    for key, target in harness.TARGETS.items():
+        files = [f for g in target.mutate for f in sorted(ROOT.glob(g))]
+        assert files, f"{key}: no file matches {target.mutate}"
+        for f in files:
+            src = f.read_text()
+            out = harness.undecorate(src)
+            assert _top_names(out) == _top_names(src), f
+            n = sum(line.startswith("@checked") for line in src.splitlines())
+            assert not any(line.startswith("@checked") for line in out.splitlines()), f
+            assert out.count(" = checked(") == n, f
+            assert out.count("\n") == src.count("\n") + n, f
+
+
+def test_undecorate_rebinds_the_validated_function(harness) -> None:
+    src = "@checked\ndef f(x):\n    return 2 * x\n\n\ny = f(3)\n"
+    seen: list[str] = []
+
+    def checked(fn):
+        seen.append(fn.__name__)
+        return lambda x: fn(x) + 1
+
+    ns: dict = {"checked": checked}
+    exec(harness.undecorate(src), ns)
+    assert seen == ["f"] and ns["y"] == 7
+
+
+def test_equivalent_list_is_well_formed() -> None:
+    path = HERE / "equivalent.toml"
+    data = tomllib.loads(path.read_text())
+    for key, table in data.items():
+        for name, rec in table.items():
+            assert set(rec) == {"line", "reason"}, (key, name)
+            assert rec["line"].strip() and rec["reason"].strip(), (key, name)
+            assert "\n" not in rec["reason"], f"{key} {name}: the reason is one line"
+            assert name.startswith(("theory.",)), (key, name)
+
+
+@pytest.mark.parametrize("path", sorted(HERE.glob("*.json")), ids=lambda p: p.stem)
+def test_results_file_adds_up_and_no_equivalent_is_stale(path: Path) -> None:
+    res = json.loads(path.read_text())
+    for scope in ("counts", "counts_in_objects", "counts_elsewhere"):
+        c = res[scope]
+        parts = c["killed"] + c["equivalent"] + c["surviving"] + c["not checked"]
+        assert parts == c["generated"], (scope, c)
+        assert c["checked"] == c["generated"] - c["not checked"], (scope, c)
+    both = res["counts_in_objects"]["generated"] + res["counts_elsewhere"]["generated"]
+    assert both == res["counts"]["generated"]
+    assert not res["stale_equivalents"] and not res["unknown_equivalents"]
+    eq = tomllib.loads((HERE / "equivalent.toml").read_text()).get(res["paper"], {})
+    for name, rec in res["equivalent"].items():
+        assert eq[name]["line"] == rec["line"], name

@@ -267,7 +267,9 @@ def reached_files(result: Result) -> tuple[str, ...]:
         f = _module_file(m)
         if f is not None and _own(f):
             files.setdefault(f)
-    for f in list(files):
+    # the declaration imports every check of the paper: only the result's own modules are expanded
+    declarations = {_module_file(m) for m in registry.MODULES}
+    for f in [f for f in files if f not in declarations]:
         for m in _imports_of(f):
             g = _module_file(m)
             if g is not None and _own(g):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import torch
 
-from theory.common.backend import RANK_RTOL  # one rank cut for the numpy and torch PSD roots
 from theory.settings import LinearRegressionICL
+from theory.settings.validators import RANK_RTOL  # one rank cut for numpy's and torch's PSD roots
 
 __all__ = ["TorchPrompts", "sample_prompts", "embed", "mvn"]
 

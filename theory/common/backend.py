@@ -31,6 +31,7 @@ from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from theory.common.evaluate import dual, is_symbolic, lambdified, twin  # noqa: F401 (re-exported)
 from theory.settings import as_matrix, check_real
+from theory.settings.validators import RANK_RTOL  # the rank cut of psd_sqrt / psd_projector
 
 __all__ = [
     "RANK_RTOL",
@@ -58,12 +59,6 @@ __all__ = [
     "eye_like",
     "outer",
 ]
-
-#: Eigenvalues at or below this fraction of the largest |eigenvalue| (at least of 1) count as zero
-#: in :func:`psd_sqrt` and :func:`psd_projector`: rank-deficient covariances are allowed by
-#: [zwb24] Assumption 3.1 and [czz24] §2, and round-off must not turn a zero eigenvalue into a
-#: spurious direction of size √1e-16.
-RANK_RTOL = 1e-10
 
 
 # --------------------------------------------------------------------------- numeric helpers

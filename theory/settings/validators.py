@@ -12,7 +12,16 @@ from typing import Any
 
 import numpy as np
 
+#: Eigenvalues at or below this fraction of the largest |eigenvalue| (at least of 1) count as zero
+#: in ``theory.common.backend.psd_sqrt`` / ``psd_projector`` and the torch data model's root
+#: (``sims.data``): rank-deficient covariances are allowed by [zwb24] Assumption 3.1 and [czz24]
+#: §2, and round-off must not turn a zero eigenvalue into a spurious direction of size √1e-16.
+#: Here, beside the settings' PSD validation, so that the trainers (which import settings only)
+#: and the formulas share one cut.
+RANK_RTOL = 1e-10
+
 __all__ = [
+    "RANK_RTOL",
     "Matrix",
     "Vector",
     "MatrixLike",

@@ -244,7 +244,7 @@ def check_thm4_1_optim_gap(
         )
     out.append(
         fixture_evidence(
-            "exact case N=20, |beta*|=4 (spec Appendix A)",
+            "exact case N=20, |beta*|=4 (d=1, sigma=0: 2|beta*|^2/(N+2))",
             gap_exact_d1_noiseless(16.0, 20),
             "1.454545",
         )

@@ -285,7 +285,7 @@ def check_thm4_1_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
             for j, m in enumerate(mus):
                 out.append(
                     fixture_evidence(
-                        f"spec C11 measured gap N={N}, |beta*|={m}", grid[i, j], printed[i][j]
+                        f"measured gap N={N}, |beta*|={m} vs reference", grid[i, j], printed[i][j]
                     )
                 )
     return out

@@ -9,7 +9,8 @@
 * ``icl-verify sweep ID --grid KEY=V1,V2 [--grid ...] [--seeds 0-4] --out DIR`` (or ``--preset
   slug:name``) -- a result's checks over a grid of settings and seeds, on ``--jobs N`` local
   processes (default: the cores), ``--dask-local N`` or ``--scheduler tcp://HOST:PORT``; writes
-  ``sweep.csv`` and ``sweep.json``; exit 1 if a row fails, 2 on a bad grid (before any work).
+  ``sweep.csv`` and ``sweep.json`` and prints the row table of ``check`` (grid keys and seed as
+  columns) with its one-line summary; exit 1 if a row fails, 2 on a bad grid (before any work).
 * ``icl-verify show ID`` -- statement, source, and the ``file:line`` of every object, check, figure
   and test of one result.
 * ``icl-verify compare OLD/results.json NEW/results.json [--rtol R]`` -- row-by-row comparison of
@@ -413,7 +414,6 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from sims.registry import get
     from sims.sweep import SweepSpec, parse_grid, parse_seeds, run_sweep
     from sims.sweep_grid import point_settings
-    from theory.common.protocols import STATUSES
 
     if (args.id is None) == (args.preset is None):
         raise ValueError("give a result id or --preset slug:name (one of them)")
@@ -445,17 +445,29 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     summary = run_sweep(
         spec, args.out, executor_spec=ex, resume=args.resume, plot=args.plot, loglog=args.loglog
     )
-    for point in summary.per_point:
-        where = ", ".join(f"{k}={point[k]!r}" for k in spec.keys) or "(seeds only)"
-        counts = ", ".join(f"{point[s]} {s}" for s in (*STATUSES, "info", "error") if point[s])
-        print(f"  {where}: {counts}")
-    print(
+    from sims.console import console, print_sweep, summary_line
+
+    out = console()
+    fixed_text = ", ".join(f"{k}={v}" for k, v in spec.fixed)
+    out.print(
+        f"icl-verify sweep {target}: {'full' if args.full else 'quick'} tier, grid "
+        + (", ".join(f"{k}={list(v)}" for k, v in spec.grid) or "(seeds only)")
+        + f", seeds {list(spec.seeds)}"
+        + (f"; fixed {fixed_text}" if fixed_text else ""),
+        overflow="fold",
+    )
+    print_sweep(out, summary.evidence, spec.keys, summary.errors)
+    rows = [e for _, _, e in summary.evidence]
+    status = "PASS" if summary.passed else "FAIL"
+    out.print(f"{status}: " + summary_line(rows, summary.errors), overflow="fold")
+    out.print(
         f"{summary.n_cells} cells, {summary.n_rows} rows, {summary.n_failed} failed; "
         f"{summary.wall_time:.1f} s on {ex.describe()}. Table: "
-        f"{Path(args.out) / 'sweep.csv'}"
+        f"{Path(args.out) / 'sweep.csv'}",
+        soft_wrap=True,
     )
     for png in summary.plots:
-        print(f"plot: {png}")
+        out.print(f"plot: {png}", soft_wrap=True)
     return 0 if summary.passed else 1
 
 

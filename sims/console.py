@@ -14,6 +14,10 @@ run at and one line per result (status, kind, result, rows, worst error in toler
 row that does not pass is listed under it (the same row table as ``check``); the summary line
 counts each row once.  ``--verbose`` adds each result's row tables as ``check`` prints them.  All
 of it stays in ``results.json``.
+
+``sweep`` (:func:`print_sweep`): the same row table with the grid keys and the seed as columns
+(one line per row, grid point and seed), the errors of cells that raised, and the summary line;
+every number stays in ``sweep.json`` / ``sweep.csv``.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ __all__ = [
     "print_rows",
     "print_outcome",
     "print_report",
+    "print_sweep",
+    "evidence_from_json",
     "setting_text",
     "console",
 ]
@@ -212,6 +218,49 @@ def print_outcome(out: Any, outcome: Any, *, verbose: bool = False, controls: bo
         print_rows(out, [run.evidence() for run in outcome.controls], title="negative controls")
         out.print(controls_line(outcome))
     out.print(f"{outcome.status.upper()}: " + summary_line(outcome.evidence, outcome.errors))
+
+
+def evidence_from_json(j: dict[str, Any]) -> Evidence:
+    """An :class:`Evidence` back from its ``to_json`` form (a sweep cell's row); a training
+    preset's ``final_loss`` row (no tolerance, no error) comes back as an INFO row."""
+    from theory.common.protocols import VERDICTS
+
+    err = j.get("error_in_tolerance_units")
+    tol = j.get("tolerance")
+    return Evidence(
+        name=str(j["name"]),
+        kind=str(j["kind"]),
+        predicted=j.get("predicted"),
+        observed=j.get("observed"),
+        tolerance=float(tol) if isinstance(tol, (int, float)) else 0.0,
+        error=float(err) if isinstance(err, (int, float, str)) else 0.0,
+        passed=bool(j.get("pass", j.get("status") in ("pass", "info"))),
+        se=j.get("se"),
+        scale=j.get("scale"),
+        details=j.get("details") or {},
+        verdict=j["status"] if j.get("status") in VERDICTS else "",
+    )
+
+
+def print_sweep(
+    out: Any,
+    cells: Sequence[tuple[dict[str, Any], int, Evidence]],
+    keys: Sequence[str],
+    errors: Sequence[str] = (),
+) -> None:
+    """What ``sweep`` prints: one row table (status, kind, row, the grid keys, seed, error in
+    tolerance units) over every grid point and seed, then each error's first line."""
+    from rich.text import Text
+
+    table = _table("row", extra=(*keys, "seed"))
+    for point, seed, e in cells:
+        values = [_short(point[k]) if not isinstance(point[k], str) else point[k] for k in keys]
+        table.add_row(
+            _status_cell(row_status(e)), Text(e.kind), Text(e.name), *values, str(seed), _err(e)
+        )
+    out.print(table)
+    for err in errors:
+        out.print("error " + err.splitlines()[0], overflow="fold")
 
 
 def _worst(rows: Sequence[Evidence]) -> str:

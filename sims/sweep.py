@@ -70,6 +70,9 @@ class SweepSummary:
     wall_time: float
     per_point: tuple[dict[str, Any], ...]  # grid point -> counts of rows by status
     plots: tuple[Path, ...] = ()  # the PNG files written (--plot)
+    #: every row as (grid point, seed, Evidence), in table order, and each raising cell's error
+    evidence: tuple[tuple[dict[str, Any], int, Any], ...] = ()
+    errors: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -412,7 +415,31 @@ def run_sweep(
             save_figure(fig, target)
             plots.append(target)
     n_failed = sum(r["status"] in ("fail", "error") for r in rows)
-    return SweepSummary(out, len(cells), len(rows), n_failed, wall, tuple(summary), tuple(plots))
+    evidence, errors = _evidence(layout, values)
+    return SweepSummary(
+        out, len(cells), len(rows), n_failed, wall, tuple(summary), tuple(plots), evidence, errors
+    )
+
+
+def _evidence(
+    layout: Sequence[tuple[tuple[tuple[str, Any], ...], int, list[Cell]]],
+    values: Mapping[Cell, Mapping[str, Any]],
+) -> tuple[tuple[tuple[dict[str, Any], int, Any], ...], tuple[str, ...]]:
+    """The table's rows as (grid point, seed, Evidence) for :func:`sims.console.print_sweep`, and
+    the errors of the cells that raised (each with its grid point and seed)."""
+    from sims.console import evidence_from_json
+
+    rows: list[tuple[dict[str, Any], int, Any]] = []
+    errors: list[str] = []
+    for point, seed, row_cells in layout:
+        grid = {k: _jsonable(v) for k, v in point}
+        for cell in row_cells:
+            got = values[cell]
+            rows += [(grid, seed, evidence_from_json(ev)) for ev in got["rows"]]
+            if got["error"] is not None:
+                where = ", ".join(f"{k}={v}" for k, v in grid.items())
+                errors.append(f"{where}{', ' if where else ''}seed {seed}: {got['error']}")
+    return tuple(rows), tuple(errors)
 
 
 def _jsonable(v: Any) -> Any:

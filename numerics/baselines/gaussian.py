@@ -235,7 +235,9 @@ def check_sample_cov_exact(
     Ss = sp.Matrix([[s11, s12], [s12, s22]])
     printed = (Nn + 1) / Nn * Ss * Ss + Ss.trace() / Nn * Ss  # spec 004 §1.1
     return [
-        exact_agreement("E[Lambda_hat^2] vs spec 004 §1.1 (d=2, symbolic N)", fn(Ss, Nn), printed)
+        exact_agreement(
+            "E[Lambda_hat^2] vs ((N+1)/N)Σ² + (tr Σ/N)Σ (d=2, symbolic N)", fn(Ss, Nn), printed
+        )
     ]
 
 

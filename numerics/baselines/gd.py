@@ -183,7 +183,7 @@ def check_gd_family_exact(
     )  # spec 002 §2.1
     out = [
         exact_agreement(
-            "GD-beta risk vs spec 002 §2.1 display (d=2)",
+            "GD-beta risk vs the closed form of [zwb24]'s GD-β model (5.1) (d=2)",
             sp.expand(gdb(Gm, b0, H, mu, Psi, s2, Nn) - printed),
             0,
         )

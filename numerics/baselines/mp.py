@@ -79,7 +79,8 @@ def check_mp_exact(
         sub: dict[Any, Any] = {xi: x, s2: v, a2: a}
         out.append(
             exact_agreement(
-                f"R_Binf == spec 001 R9's closed form at xi={x}, s2={v}",
+                f"R_Binf == the closed form (docs/papers/hpcy25.md §Derived values) "
+                f"at xi={x}, s2={v}",
                 sp.radsimp(sp.nsimplify(bayes1.subs(sub) - spec_form.subs(sub))),
                 0,
             )
@@ -187,13 +188,23 @@ def check_mp_float(
     # last digit.  At (0.05, 0.1) an earlier spec gave 0.10524, a rounding slip of the spec; its
     # own formula and both 50-digit references give 0.1052342, and the corrected spec 0.105234.
     for xi, v, value, name in (
-        (0.125, 0.1, "0.114057", "R_Binf(0.125, 0.1) vs spec 001 R9's 0.114057"),
-        (0.2, 3.0, "3.40512", "R_Binf(0.2, 3.0) vs spec 001 R9's 3.40512"),
+        (
+            0.125,
+            0.1,
+            "0.114057",
+            "R_Binf(0.125, 0.1) vs 0.114057 (docs/papers/hpcy25.md §Derived values)",
+        ),
+        (
+            0.2,
+            3.0,
+            "3.40512",
+            "R_Binf(0.2, 3.0) vs 3.40512 (docs/papers/hpcy25.md §Derived values)",
+        ),
         (
             0.05,
             0.1,
             "0.105234",
-            "R_Binf(0.05, 0.1) vs spec 001 R9 0.105234 (corrected from the mis-rounded 0.10524)",
+            "R_Binf(0.05, 0.1) vs 0.105234 (docs/papers/hpcy25.md §Derived values)",
         ),
     ):
         out.append(

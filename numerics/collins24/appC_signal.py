@@ -288,7 +288,7 @@ def check_lemc_8_mc(
     ]
     out.append(
         rate_agreement(
-            "ReLU signal slope -3/2 (kink: bias^2 ~ h^{3/2}, spec §5) [derived]",
+            "ReLU signal slope -3/2 (kink: bias^2 ~ h^{3/2}) [derived]",
             list(ws),
             list(2 / 3 * R),
             -1.5,

@@ -105,7 +105,7 @@ def check_regime(d: int, n: int) -> None:
     top = n ** (2 / (d - 1))
     if top < REGIME_TOP:
         raise ValueError(
-            f"d={d}, n={n}: n^(2/(d-1)) = {top:.4g} < {REGIME_TOP:.2g}: spec 003 R0.8's "
+            f"d={d}, n={n}: n^(2/(d-1)) = {top:.4g} < {REGIME_TOP:.2g}: the "
             "asymptotics hold for 1 << omega << n^(2/(d-1)), and the rates fit omega in "
             "[10, 160] (needs n^(2/(d-1)) >= 100 x 160)"
         )

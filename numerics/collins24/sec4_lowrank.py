@@ -59,7 +59,7 @@ def check_thm4_4_mc(
     base = estimate_from_samples(err[0.0])
     out = [
         mc_agreement(
-            "L(c1 = 1, c2 = 0) vs spec 0.7479 (n = 2, sigma = 0.5)",
+            "L(c1 = 1, c2 = 0) vs the reference 0.7479 (Thm 4.4 Case 2; n = 2, sigma = 0.5)",
             0.7479,
             base,
             bias=SPEC_VALUE_BIAS,

@@ -179,7 +179,7 @@ def check_thm5_3_lower_float(
             atol=OLS_VALUE_ATOL,
         ),
         close_agreement(
-            "σ² = 0: 4(1 − n/16) for n ≤ 16 and 0 after (spec §4)",
+            "σ² = 0: 4(1 − n/16) for n ≤ 16 and 0 after (Fig. 1b's OLS curve)",
             [ols_excess_risk(16, m, 0.0, 4.0) for m in (8, 15, 16, 17, 30)],
             [2.0, 0.25, 0.0, 0.0, 0.0],
             kind="FLOAT",

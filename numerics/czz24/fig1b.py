@@ -148,7 +148,7 @@ def check_fig1b_mc(
         )
     out = [
         mc_agreement(
-            f"{k} at n = {n} vs the spec's calibrated {FIG1B_MC_PRINTED[k]}",
+            f"{k} at n = {n} vs the calibrated reference {FIG1B_MC_PRINTED[k]}",
             FIG1B_MC_PRINTED[k],
             e,
             bias=0.15 * FIG1B_MC_PRINTED[k],

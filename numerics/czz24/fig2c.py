@@ -123,7 +123,7 @@ def check_fig2c_mc(
         # the spec's band widened by the estimate's own z·se: an MC mean cannot be held to a
         # fixed band at z = 5 (seeds 2 and 15 of the robustness sweep fell just outside)
         close_agreement(
-            "Fig. 2c GD plateau within the spec's 1.5 ± 0.05 (+ z·se)",
+            "Fig. 2c GD plateau within the calibrated 1.5 ± 0.05 (+ z·se)",
             est.mean,
             1.5,
             kind="MC",

@@ -409,7 +409,7 @@ def _one_step_row(n: int, pre: Any) -> Evidence:
         atol=ONE_STEP_MC_ATOL,
     )
     if n < ONE_STEP_MIN_N:
-        why = f"spec V-R3's 0.01 is a large-n claim (n ≥ {ONE_STEP_MIN_N}); here n = {n}"
+        why = f"the 0.01 band is a large-n claim (n ≥ {ONE_STEP_MIN_N}); here n = {n}"
         return skipped(dataclasses.replace(row, passed=True), why=why)
     return row
 

@@ -239,7 +239,7 @@ def check_appb_phases_ode(setting: Setting, *, quick: bool = True, seed: int = 0
     ratio = y[early, 0] / th.phase1_omega(ts[early], eps)
     ev.append(
         band(
-            "Phase I: omega(t)/(eps e^{2st}) - 1 while omega < 0.02 (spec: ±1 %)",
+            "Phase I: omega(t)/(eps e^{2st}) - 1 while omega < 0.02 (band: ±1 %)",
             float(np.abs(ratio - 1).max()),
             None,
             0.01,
@@ -297,7 +297,7 @@ def check_appb_phases_ode_paper(
         wv, mv = tr(t_)
         ev.append(
             close_agreement(
-                f"snapshot t={t_:g}: (omega, mu) (spec R10, 5 decimals)",
+                f"snapshot t={t_:g}: (omega, mu) vs reference (5 decimals)",
                 [wv, mv],
                 [wr, mr],
                 atol=SNAPSHOT_ATOL,
@@ -308,7 +308,7 @@ def check_appb_phases_ode_paper(
             dig = 4 if t_ == 4.0 else 5
             ev.append(
                 close_agreement(
-                    f"snapshot t={t_:g}: Ltilde_red (spec R10)",
+                    f"snapshot t={t_:g}: Ltilde_red vs reference",
                     th.ltilde_reduced(wv, mv, d, L, sigma2),
                     lr,
                     atol=0.5 * 10.0**-dig + 1e-9,
@@ -319,7 +319,7 @@ def check_appb_phases_ode_paper(
     yy, k = _peak(tr)
     ev.append(
         close_agreement(
-            "omega peak value and time, mu at peak (spec R10: 0.5763, 3.843, 0.631)",
+            "omega peak value and time, mu at peak (reference: 0.5763, 3.843, 0.631)",
             [yy[k, 0], fine[k], yy[k, 1]],
             [0.5763, 3.843, 0.631],
             atol=PHASE1_PRINTED_ATOL,
@@ -352,7 +352,7 @@ def check_appb_phases_ode_late(
     Y = tr(np.array([1e3, 1e4, 1e5, 1e6]))
     ev.append(
         band(
-            "|2 omega mu - 1/kappa| at t = 1e4 (spec: < 1e-3)",
+            "|2 omega mu - 1/kappa| at t = 1e4 (band: < 1e-3)",
             abs(2 * Y[1, 0] * Y[1, 1] - th.eta_star(d, L, sigma2)),
             None,
             1e-3,
@@ -362,7 +362,7 @@ def check_appb_phases_ode_late(
     om = fig["y"][:, 0]
     slope = loglog_slope(tl, mu)
     ev.append(
-        band("late slope of log mu vs log t on [1e4, 1e6] (spec: [0.15, 0.19])", slope, 0.15, 0.19)
+        band("late slope of log mu vs log t on [1e4, 1e6] (band: [0.15, 0.19])", slope, 0.15, 0.19)
     )
     ev.append(
         rate_agreement(
@@ -383,7 +383,7 @@ def check_appb_phases_ode_late(
     # omega ≈ 1/(2 kappa mu), mu ~ t^{1/6}) give t^{-1/6}: a reading not reproduced (unconfirmed).
     ev.append(
         claim_agreement(
-            "Phase III rate of omega: t^{-1/2} (spec reading of the paper heuristic) vs fitted ODE "
+            "Phase III rate of omega: t^{-1/2} (our reading of the paper heuristic) vs fitted ODE "
             "slope on [1e4, 1e6]",
             kind="RATE",
             paper=float(th.HEURISTIC_OMEGA_EXPONENT),
@@ -412,14 +412,14 @@ def check_appb_phases_ode_late_paper(
     Y = _late_flow(d, L, sigma2)["flow"](np.array([1e3, 1e4, 1e5, 1e6]))
     return [
         close_agreement(
-            "mu(t) at t = 1e3..1e6 (spec R10: 2.3996, 3.5398, 5.2013, 7.6362)",
+            "mu(t) at t = 1e3..1e6 (reference: 2.3996, 3.5398, 5.2013, 7.6362)",
             Y[:, 1],
             [2.3996, 3.5398, 5.2013, 7.6362],
             atol=LATE_MU_PRINTED_ATOL,
             kind="FLOAT",
         ),
         close_agreement(
-            "mu(1e6) vs the derived law (spec: 7.637)",
+            "mu(1e6) vs the derived law (reference: 7.637)",
             th.late_mu_law(1e6, d, L, sigma2),
             7.637,
             atol=LATE_MU_PRINTED_ATOL,
@@ -470,7 +470,7 @@ def check_appb_phases_ode_peak_paper(
     ratios = _peak_ratios(setting.sigma2, setting.xi, quick)
     return [
         close_agreement(
-            "ratios at d = 5, 20, 80 (spec: 0.795, 0.932, 0.973)",
+            "ratios at d = 5, 20, 80 (reference: 0.795, 0.932, 0.973)",
             ratios[:3],
             [0.795, 0.932, 0.973],
             atol=PEAK_RATIO_PRINTED_ATOL,

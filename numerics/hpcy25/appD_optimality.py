@@ -220,7 +220,7 @@ def check_eqd_29_mc(
     pred = th.bayes_risk_limit(d / L, sigma2)
     ev.append(
         band(
-            "ridge (λ=dσ²) MC / R_B∞(d/L) - 1 at d=20, L=160 (spec V-R9: within 5 %)",
+            "ridge (λ=dσ²) MC / R_B∞(d/L) - 1 at d=20, L=160 (band: within 5 %)",
             eB.mean / pred - 1.0,
             -0.05,
             0.05,
@@ -254,7 +254,14 @@ def check_thm4_2iii_symbolic(
             )
         )
     for x, s2, ref, dig in ((0.125, 0.1, 0.114057, 6), (0.2, 3.0, 3.40512, 5)):
-        ev.append(printed(f"R_B∞(xi={x}, σ²={s2}) (spec R9)", th.bayes_risk_limit(x, s2), ref, dig))
+        ev.append(
+            printed(
+                f"R_B∞(xi={x}, σ²={s2}) (docs/papers/hpcy25.md §Derived values)",
+                th.bayes_risk_limit(x, s2),
+                ref,
+                dig,
+            )
+        )
     # R_B∞(ξ = 0.05, σ² = 0.1): the 50-digit MP route and the float64 display both give
     # 0.1052342.  Spec 001 R9 printed 0.10524 before its erratum (2026-11-25: a rounding slip of
     # the spec; the paper prints no value), which this row once reported as a paper error; it now
@@ -263,8 +270,8 @@ def check_thm4_2iii_symbolic(
     mp_route = float(sp.N(s2_q + s2_q * xi_q * th.mp_stieltjes(-s2_q * xi_q, xi_q), 50))
     ev.append(
         close_agreement(
-            "R_B∞(xi=0.05, σ²=0.1): 50-digit MP route and float64 display vs spec R9 (corrected) "
-            "0.105234",
+            "R_B∞(xi=0.05, σ²=0.1): 50-digit MP route and float64 display vs 0.105234 "
+            "(docs/papers/hpcy25.md §Derived values)",
             [mp_route, th.bayes_risk_limit(0.05, 0.1)],
             0.105234,
             atol=SIX_DECIMALS_ATOL,
@@ -294,7 +301,9 @@ def check_thm4_2iii_symbolic(
     xf = np.logspace(-4, 4, 20001)
     for s2, ref, dig in ((0.1, 2.53, 2), (1.0, 1.079, 3)):
         ratio = th.gd_risk_limit(xf, s2) / spec_bayes_limit(xf, s2)
-        ev.append(printed(f"sup_xi R_DGD∞/R_B∞ at σ²={s2} (spec R9)", float(ratio.max()), ref, dig))
+        ev.append(
+            printed(f"sup_xi R_DGD∞/R_B∞ at σ²={s2} vs reference", float(ratio.max()), ref, dig)
+        )
     return ev
 
 
@@ -438,7 +447,7 @@ def check_thm4_2iii_mc_spec_range(
     _, e_f, _ = _bayes_mc(setting, quick=quick, seed=seed, fault_task_var=None)
     return [
         band(
-            "finite-sample R_B at d=5, L=40 in the spec's MC range [0.1144, 0.1146] ± 5 se",
+            "finite-sample R_B at d=5, L=40 in the reference MC range [0.1144, 0.1146] ± 5 se",
             e_f.mean,
             0.1144 - Z_MC * e_f.se,
             0.1146 + Z_MC * e_f.se,

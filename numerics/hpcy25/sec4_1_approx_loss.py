@@ -161,7 +161,7 @@ def check_prop4_1_mc(
     diff_k, se_k = float(fine[0, 0]) - lt_k, float(fine_se[0, 0])
     ev = [
         band(
-            "|Loss - Ltilde| at the grid argmax on a fresh sample ≤ 0.10 + 5 se (spec V-R1: "
+            "|Loss - Ltilde| at the grid argmax on a fresh sample ≤ 0.10 + 5 se (band: "
             "≤ 0.10 everywhere)",
             abs(diff_k),
             None,
@@ -177,7 +177,7 @@ def check_prop4_1_mc(
             },
         ),
         band(
-            "max |Loss - Ltilde| where Ltilde ≤ 0.6 (spec V-R1: ≤ 0.03)",
+            "max |Loss - Ltilde| where Ltilde ≤ 0.6 (band: ≤ 0.03)",
             float(np.abs(diff[valley]).max()) if valley.any() else float("inf"),
             None,
             0.03,

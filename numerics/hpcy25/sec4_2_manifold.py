@@ -208,8 +208,8 @@ def check_eq4_6_paper(setting: Setting, *, quick: bool = True, seed: int = 0) ->
         (0.13, 3.3807, 0.87899),
         (0.195, 2.2525, 0.87848),
     ):
-        ev.append(printed(f"m*({om}) (spec R4)", th.m_star(om, d, L, sigma2), ms, 4))
-        ev.append(printed(f"eta({om}) (spec R4)", th.eta_of_omega(om, d, L, sigma2), et, 5))
+        ev.append(printed(f"m*({om}) vs reference", th.m_star(om, d, L, sigma2), ms, 4))
+        ev.append(printed(f"eta({om}) vs reference", th.eta_of_omega(om, d, L, sigma2), et, 5))
     return ev
 
 
@@ -238,7 +238,7 @@ def check_eq4_6_mc(
         ms = th.m_star(om, d, L if fault_theory_L is None else fault_theory_L, sigma2)
         ev.append(
             band(
-                f"MC-exact optimal m / m*(omega) - 1 at omega={om} (spec: within 3 %)",
+                f"MC-exact optimal m / m*(omega) - 1 at omega={om} (band: within 3 %)",
                 m_opt / ms - 1,
                 -0.03,
                 0.03,
@@ -315,12 +315,12 @@ def check_thm4_2i_mc(
     )
     return [
         rate_agreement("mean |TF - DGD| ~ omega^2 [D]", omegas, err.tolist(), 2.0),
-        band("mean |TF - DGD| at omega = 0.0125 ≤ 1e-3 (spec V-R7)", float(err[-1]), None, 1e-3),
+        band("mean |TF - DGD| at omega = 0.0125 ≤ 1e-3", float(err[-1]), None, 1e-3),
         band(
             "mean |TF - DGD| decreases monotonically in omega", float(np.diff(err).max()), None, 0.0
         ),
         informational(
-            "spec R7 reference values (0.00571, 0.00144, 3.6e-4, 9.1e-5)",
+            "mean |TF - DGD| reference values (0.00571, 0.00144, 3.6e-4, 9.1e-5)",
             [0.00571, 0.00144, 3.6e-4, 9.1e-5],
             err.tolist(),
         ),
@@ -440,7 +440,7 @@ def check_eq4_12_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0
     for val, ref, dig in zip(
         th.single_head_optimum(5, 40, 0.1), (0.4472, 1.6277, 0.37207), (4, 4, 5), strict=True
     ):
-        ev.append(printed("single-head optimum (spec R6)", val, ref, dig))
+        ev.append(printed("single-head optimum vs reference", val, ref, dig))
     # NW reading: ω xᵀq + ‖x − q‖²/(2h²) is constant (= ωd) on the sphere ‖x‖² = ‖q‖² = d
     xq, nx, nq = sp.symbols("xq nx nq", real=True)  # xᵀq, ‖x‖², ‖q‖²
     h = th.nw_bandwidth(_w)
@@ -482,13 +482,13 @@ def check_eq4_12_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
     i = int(np.argmin(risk))
     return [
         band(
-            "argmin_omega exact single-head risk in [0.45, 0.6] (spec V-R6)",
+            "argmin_omega exact single-head risk in [0.45, 0.6]",
             omegas[i],
             0.45,
             0.6,
             details={"mu_opt": float(mopt[i])},
         ),
-        band("min exact single-head risk in [0.40, 0.41] (spec V-R6)", risk[i], 0.40, 0.41),
+        band("min exact single-head risk in [0.40, 0.41]", risk[i], 0.40, 0.41),
         informational(
             "Ltilde single-head optimum omega* = 1/sqrt(d) vs exact argmin",
             th.single_head_optimum(d, L, sigma2)[0],

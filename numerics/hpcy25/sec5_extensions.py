@@ -209,7 +209,7 @@ def check_table1_paper(
         )
     ev.append(
         derived_agreement(
-            "implied c per Table 1 column (spec R12)",
+            "implied c per Table 1 column (docs/papers/hpcy25.md §Derived values)",
             th.table1_implied_c(),
             [f"{c:g}" for c in table_c],
             derived_in=DERIVED_IN,
@@ -389,7 +389,7 @@ def check_def5_1_values(
     ):
         ev.append(
             derived_agreement(
-                f"{name} (spec R14)",
+                f"{name} (docs/papers/hpcy25.md §Derived values)",
                 val,
                 ref,
                 derived_in=DERIVED_IN,
@@ -419,7 +419,7 @@ def check_def5_1_values(
     ):
         ev.append(
             derived_agreement(
-                f"Table 2 {key} (spec R14, to 1e-3)",
+                f"Table 2 {key} (to 1e-3)",
                 sums[key],
                 ref,
                 derived_in=DERIVED_IN,

@@ -157,8 +157,12 @@ def check_fig1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> lis
             details={"claim": CLAIMS["fig1_lsa_limit_vs_zero"].to_json()},
         )
     )
-    out.append(spec_ref("spec §4: δ_R(N=40), d = 20", float(T.delta_exp(40, 20)), "0.2759"))
-    out.append(spec_ref("spec §4: δ_R(N=100), d = 20", float(T.delta_exp(100, 20)), "0.3077"))
+    out.append(
+        spec_ref("reference δ_R(N=40), d = 20 (Fig. 1)", float(T.delta_exp(40, 20)), "0.2759")
+    )
+    out.append(
+        spec_ref("reference δ_R(N=100), d = 20 (Fig. 1)", float(T.delta_exp(100, 20)), "0.3077")
+    )
     return out
 
 

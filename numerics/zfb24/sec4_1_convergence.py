@@ -47,10 +47,22 @@ def check_thm4_ode_spec_values(
     Ths = np.eye(4) / np.sqrt(2)
     ue = T.limit_params_fn(Ls, N, Gamma=gamma_or_fault(None, Ls, N))[1]
     return [
-        spec_ref("spec: σ²‖Γ‖_op√d", float(T.init_condition(Ls, N, sigma)), "0.43875"),
-        spec_ref("spec: μ", T.pl_constant(Ls, N, sigma, Ths), "0.0043279"),
-        spec_ref("spec: u_min", T.u_min(Ls, N, sigma, Ths), "0.181473"),
-        spec_ref("spec: u₋₁(∞)", ue, "1.2416855"),
+        spec_ref(
+            "reference σ²‖Γ‖_op√d (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3)",
+            float(T.init_condition(Ls, N, sigma)),
+            "0.43875",
+        ),
+        spec_ref(
+            "reference PL constant μ (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3)",
+            T.pl_constant(Ls, N, sigma, Ths),
+            "0.0043279",
+        ),
+        spec_ref(
+            "reference u_min (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3)",
+            T.u_min(Ls, N, sigma, Ths),
+            "0.181473",
+        ),
+        spec_ref("reference u₋₁(∞) (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3)", ue, "1.2416855"),
     ]
 
 
@@ -64,7 +76,7 @@ def check_thm4_ode(
     thm4_hypotheses(setting)
     assert setting.spectrum is not None  # thm4_hypotheses refuses a generic Λ
     spec = tuple(float(v) for v in setting.spectrum)
-    tag = "spec Λ" if spec == SPEC_LAMBDA else f"setting Λ = diag{spec}"
+    tag = "Λ = diag(0.5, 1, 1.5, 2)" if spec == SPEC_LAMBDA else f"setting Λ = diag{spec}"
     L = np.diag(spec)
     return _thm4_case(tag, L, setting_theta(setting.d), setting, quick, seed, fault_gamma_fn)
 

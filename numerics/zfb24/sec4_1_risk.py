@@ -145,18 +145,40 @@ def check_cor6_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> 
     out = []
     refs = {1: "14.13231", 4: "3.750524", 16: "1.155077", 64: "0.506216", math.inf: "0.289929"}
     for M, ref in refs.items():
-        out.append(spec_ref(f"spec T-R10: R(M={M}, N=16)", float(T.prior_risk(L, 16, M)), ref))
+        out.append(
+            spec_ref(
+                f"reference R(M={M}, N=16) at Λ = diag(0.5, 1, 1.5, 2) (Cor. 6)",
+                float(T.prior_risk(L, 16, M)),
+                ref,
+            )
+        )
     for M, ref in {5: "3.816568", 20: "1.153846", 80: "0.488166"}.items():
         out.append(
             spec_ref(
-                f"spec T-R10 isotropic d=5, N=20: R({M})",
+                f"reference R(M={M}, N=20) at Λ = I, d=5 (Cor. 6)",
                 float(T.prior_risk(np.eye(5), 20, M)),
                 ref,
             )
         )
-    out.append(spec_ref("spec: tight bound at M = N = 16", T.tight_bound(L, 16, 16), "2.145182"))
-    out.append(spec_ref("spec: κ bound at M = N = 16", T.cor6_bound(L, 16, 16), "2.988281"))
-    out.append(spec_ref("spec: η at N = 16", T.cor6_eta(L, 16), "1.42578"))
+    out.append(
+        spec_ref(
+            "reference tight bound at M = N = 16, Λ = diag(0.5, 1, 1.5, 2) (Cor. 6)",
+            T.tight_bound(L, 16, 16),
+            "2.145182",
+        )
+    )
+    out.append(
+        spec_ref(
+            "reference κ bound at M = N = 16, Λ = diag(0.5, 1, 1.5, 2) (Cor. 6)",
+            T.cor6_bound(L, 16, 16),
+            "2.988281",
+        )
+    )
+    out.append(
+        spec_ref(
+            "reference η at N = 16, Λ = diag(0.5, 1, 1.5, 2) (Cor. 6)", T.cor6_eta(L, 16), "1.42578"
+        )
+    )
     out.append(
         close_agreement(
             "R(N,N) = 2L* (N = 16)",
@@ -271,7 +293,7 @@ def check_cor6_float_threshold(
     − 1 it is ``> ε`` (ORDER).  ``fault_threshold_fn(Λ, ε)`` replaces the threshold (negative
     control: d in place of d+1)."""
     spec = SPEC_LAMBDA if setting.spectrum is None else tuple(setting.spectrum)
-    tag = "spec Λ" if spec == SPEC_LAMBDA else f"setting Λ = diag{spec}"
+    tag = "Λ = diag(0.5, 1, 1.5, 2)" if spec == SPEC_LAMBDA else f"setting Λ = diag{spec}"
     L = spec_Lambda() if spec == SPEC_LAMBDA else np.diag(np.asarray(spec, dtype=float))
     return _cor6_threshold_rows(tag, L, setting.N, fault_threshold_fn)
 
@@ -372,7 +394,7 @@ def check_thm5_float_generic_values(
             0.5 * (np.trace(L) - np.trace(L @ L @ Gi)),
         ),
         row(
-            "R(P; Λ, Λ, N) = 2·L(P), random P (spec R11)",
+            "R(P; Λ, Λ, N) = 2·L(P), random P (risk = twice the loss)",
             float(T.shift_risk(P, L, L, N)),
             2 * float(T.loss_of_P(P, L, N)),
         ),

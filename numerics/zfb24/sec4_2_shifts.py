@@ -63,7 +63,11 @@ def check_shifts_spec_values(
     L, N, M = np.diag([0.5, 1.0, 2.0]), 12, 6
     Pt = np.linalg.inv(T.gamma_fn(L, N))
     return [
-        spec_ref(f"spec T-R11 reference, {tag}", T.shift_risk_fn(Pt, Lp, Sq, M), ref)
+        spec_ref(
+            f"reference shifted risk, {tag} (d = 3, N = 12, M = 6)",
+            T.shift_risk_fn(Pt, Lp, Sq, M),
+            ref,
+        )
         for tag, Lp, Sq, w, ref in _shift_cases(L)
         if ref is not None and not isinstance(w, np.ndarray)
     ]

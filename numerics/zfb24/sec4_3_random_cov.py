@@ -208,14 +208,14 @@ def check_thm8_ode_spec_values(
     Ul, ul = T.rdm_limit(*m, N)
     return [
         close_agreement(
-            "spec: γ, ζ, ξ = 8, 2.875, 2",
+            "reference γ, ζ, ξ = 8, 2.875, 2 (Exp(1) features, d = 3, N = 8)",
             [g[0], z[0, 1], xi[0]],
             [8, 2.875, 2],
             kind="FLOAT",
             atol=FLOAT_RTOL,
         ),
-        spec_ref("spec: u₋₁(∞)", ul, "0.658037"),
-        spec_ref("spec: u_ii(∞)", Ul[0, 0], "0.379918"),
+        spec_ref("reference u₋₁(∞) (Exp(1) features, d = 3, N = 8)", ul, "0.658037"),
+        spec_ref("reference u_ii(∞) (Exp(1) features, d = 3, N = 8)", Ul[0, 0], "0.379918"),
     ]
 
 

@@ -407,7 +407,8 @@ def check_cor16_ode(
     Ls = spec_Lambda()
     out.append(
         close_agreement(
-            "spec T-R5: Γ = diag(0.84375, 1.375, 1.90625, 2.4375)",
+            "reference Γ = diag(0.84375, 1.375, 1.90625, 2.4375) "
+            "at Λ = diag(0.5, 1, 1.5, 2), N = 16",
             np.diag(gamma_or_fault(fault_gamma_fn, Ls, 16)),
             [0.84375, 1.375, 1.90625, 2.4375],
             kind="FLOAT",
@@ -417,7 +418,7 @@ def check_cor16_ode(
     Gs = gamma_or_fault(fault_gamma_fn, Ls, 16)
     out.append(
         spec_ref(
-            "spec T-R5: L*",
+            "reference L* at Λ = diag(0.5, 1, 1.5, 2), N = 16",
             0.5 * (np.trace(Ls) - np.trace(Ls @ Ls @ np.linalg.inv(Gs))),
             "0.5775387",
         )

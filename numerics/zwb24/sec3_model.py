@@ -136,7 +136,7 @@ def check_eq_gdbeta_risk_mc(
     )
     return [
         mc_agreement(
-            f"GD-beta risk (spec 2.1) vs MC, d={d}, N={N}",
+            f"GD-beta risk (closed form) vs MC, d={d}, N={N}",
             pred,
             est,
             details={"sigma2": sigma2, "theory_sigma2": s2t},
@@ -166,7 +166,7 @@ def check_eq_ltb_risk_mc(
     )
     out = [
         mc_agreement(
-            f"LTB risk (spec 2.2) vs MC, d={d}, N={N}, |phi|~{phi_size}",
+            f"LTB risk (closed form) vs MC, d={d}, N={N}, |phi|~{phi_size}",
             pred,
             est,
             details={"fault_phi_scale": fault_phi_scale},

@@ -244,7 +244,7 @@ def check_thm4_1_optim_gap(
         )
     out.append(
         fixture_evidence(
-            "exact case N=20, |beta*|=4 (spec Appendix A)",
+            "exact case N=20, |beta*|=4 (d=1, sigma=0: 2|beta*|^2/(N+2))",
             gap_exact_d1_noiseless(16.0, 20),
             "1.454545",
         )
@@ -285,7 +285,7 @@ def check_thm4_1_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
             for j, m in enumerate(mus):
                 out.append(
                     fixture_evidence(
-                        f"spec C11 measured gap N={N}, |beta*|={m}", grid[i, j], printed[i][j]
+                        f"measured gap N={N}, |beta*|={m} vs reference", grid[i, j], printed[i][j]
                     )
                 )
     return out

@@ -399,7 +399,7 @@ def fig34_acg_cos_rows(*, seed: int = 0, reps: int = 40_000, step: int = 100) ->
         out.append(
             informational(
                 f"Figs. 3-4 U^d_S cos (L = {L:g}): trained diag(M) vs MC "
-                "optimum over diagonal M (report-only, spec §3.2)",
+                "optimum over diagonal M (report-only)",
                 o.m.tolist(),
                 m.tolist(),
                 details={

@@ -241,7 +241,7 @@ RESULTS: tuple[Result, ...] = (
                         "forms met elsewhere only at L = 1, not a setting",
                   faults={"split_L_linear": {"fault_split_fn": faults.affine_split_L_linear}}),
             Check(check_risk_affine_mc, at=PAPER,
-                  fixed="spec 003 N2's table of points (d, n, omega) and two risk points "
+                  fixed="a table of points (d, n, omega) and two risk points "
                         "(5, 20, L = 1, sigma2 = 0.09, 3), (3, 10, 2, 0.25, 1.5) on one random "
                         "stream: generic points, not a setting",
                   faults=QUERY_ATTENDS),
@@ -274,7 +274,8 @@ RESULTS: tuple[Result, ...] = (
             Check(check_limits_quad, at=PAPER,
                   faults={"query_counted_in_n0": {"fault_n0": 1 / 21}}),
             Check(check_limits_paper, at=PAPER,
-                  fixed="the spec's computed A(inf) = 0.47411 is for d = 5, n = 20, and the "
+                  fixed="A(inf) = 0.47411 (docs/papers/collins24.md §Derived values) is for "
+                        "d = 5, n = 20, and the "
                         "1-NN limits' c/omega extrapolation (0.5 % remainder) is sized there"),
             Check(check_limits_mc, at=PAPER),
             Check(check_limits_train, at=S6,
@@ -309,7 +310,7 @@ RESULTS: tuple[Result, ...] = (
             Check(check_asymptotics_quad, at=ASYMPTOTIC,
                   faults={"paper_noise_exponent_d_over_2": {"fault_noise_exponent": 1.5}}),
             Check(check_asymptotics_optim, at=ASYMPTOTE_CASE,
-                  fixed="the spec's case Lambda = 2e5 at d = 3, n = 2000 (35.4 vs 35.31), where "
+                  fixed="the reference case Lambda = 2e5 at d = 3, n = 2000 (35.4 vs 35.31), where "
                         "the next order is ~1 %"),
             Check(check_asymptotics_rate, at=ASYMPTOTIC, expect="discrepancy"),
         ),
@@ -335,7 +336,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(check_thm3_4_paper, at=PAPER,
-                  fixed="the spec's reference values of omega* and L* [COMPUTED] are for "
+                  fixed="the computed reference values of omega* and L* are for "
                         "d = 5, n = 20, L = 1",
                   faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
             Check(check_thm3_4_order, at=PAPER),
@@ -352,7 +353,7 @@ RESULTS: tuple[Result, ...] = (
             Check(check_thm3_4_train_relu, at=PAPER,
                   faults=alternative_faults(*THM34_RELU_ALTERNATIVES)),
             Check(check_thm3_4_train_cos, at=PAPER,
-                  fixed="report-only rows next to the spec's [COMPUTED] cosine optima, which "
+                  fixed="report-only rows next to computed cosine optima, which "
                         "are for S2's d = 5, n = 20"),
         ),
         setting=PAPER,
@@ -405,7 +406,8 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(check_thm3_6_mc, at=S4),
             Check(check_thm3_6_paper, at=S4,
-                  fixed="the spec's computed m* = 0.1020, L_LA* = 0.3728 are for d = 5, n = 20, "
+                  fixed="m* = 0.1020, L_LA* = 0.3728 (docs/papers/collins24.md §Derived values) "
+                        "are for d = 5, n = 20, "
                         "L = 1, sigma = 0.01"),
             Check(check_thm3_6_mc_floor, at=LA_FLOOR,
                   faults={"no_intercept": {"fault_no_intercept": True}}),
@@ -448,7 +450,7 @@ RESULTS: tuple[Result, ...] = (
                         "Setting)",
                   faults={"cu_linear": {"fault_bound_fn": faults.thm44_bound_cu_linear}}),
             Check(check_thm4_4_mc, at=LOWRANK_CASE2,
-                  fixed="Theorem 4.4 Case 2 (n = 2) at the spec's point d = 5, k = 2, "
+                  fixed="Theorem 4.4 Case 2 (n = 2) at the reference point d = 5, k = 2, "
                         "sigma = 0.5 (its computed L(0) = 0.7479; k, c_u, c_v are not fields "
                         "of the Setting)",
                   faults={"full_rank_task": {"fault_full_rank_task": True}}),
@@ -560,7 +562,7 @@ RESULTS: tuple[Result, ...] = (
                   fixed=APPG_GRID + " (G.1: d = 2..29, ε grid; G.6, G.7: x ∈ [1, 50])",
                   faults={"lower_bound_times_10": {"fault_lower_scale": 10.0}}),
             Check(check_appg_mc, at=PAPER,
-                  fixed=APPG_GRID + " (caps at d = 5, ε = 0.3: the spec's 0.06075; d = 3, "
+                  fixed=APPG_GRID + " (caps at d = 5, ε = 0.3: the reference 0.06075; d = 3, "
                         "ε = 0.1)"),
             Check(check_appg_float_gamma, at=PAPER, expect="discrepancy",
                   fixed=APPG_GRID + " (Lemma G.3 for d ≥ 5, 1 ≤ α ≤ 2: d = 5..15)",
@@ -751,7 +753,8 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(check_fig5_quad, at=FIG5,
-                  fixed="the spec's computed omega* = 14.99, L* = 0.00338 are for Fig. 5's "
+                  fixed="omega* = 14.99, L* = 0.00338 (docs/papers/collins24.md §Derived values) "
+                        "are for Fig. 5's "
                         "d = 5, n = 200, L = 1, sigma = 0.01",
                   faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
             Check(check_fig5_order_matrix, at=FIG34,

@@ -313,8 +313,7 @@ def check_thm3_4_train_cos(
         wh = omega_hat(trained(preset, seed=seed).extra["M_avg"])
         out.append(
             informational(
-                f"S2 cosine (L={L:g}, sigma={s:g}): trained omega-hat vs MC "
-                "optimum (report-only, spec §3.2)",
+                f"S2 cosine (L={L:g}, sigma={s:g}): trained omega-hat vs MC optimum (report-only)",
                 w_est.mean,
                 wh,
                 details={

@@ -138,8 +138,8 @@ def check_fig1b_train(
                 )
         exp_p, cfg_p = PRESETS[preset]
         row = Evidence(
-            name=f"Fig. 1b {preset} (seed {seed}): trained excess risk by n (spec: ridge*, "
-            "lasso*, Bayes)",
+            name=f"Fig. 1b {preset} (seed {seed}): trained excess risk by n (references: "
+            "ridge*, lasso*, Bayes)",
             kind="ORDER",
             predicted={m: FIG1B_SPEC.get(m) for m in risks},
             observed=risks,
@@ -150,7 +150,7 @@ def check_fig1b_train(
                 "median": medians,
                 "forward_test_excess": res.extra["test_excess"],
                 "note": "linear attention at CPU scale; the paper's softmax encoders train "
-                "320k steps (spec §4, S2: no head benefit expected); below the "
+                "320k steps (App. B; no head benefit expected at this scale); below the "
                 "training n = 12 the linear model's risk is heavy-tailed (the mean "
                 "can blow up on rare contexts: see the median)",
             },

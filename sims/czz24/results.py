@@ -205,13 +205,13 @@ SYMBOLIC_SMALLEST = (
 )
 #: the reasons of the figures' checks: values printed for the figure's own setting
 FIG1B_PRINTED = (
-    "values printed for Fig. 1b's setting (spec 000 §4 table: d = 16, s = 4, σ = 0.1, Gaussian "
+    "reference values for Fig. 1b's setting (d = 16, s = 4, σ = 0.1, Gaussian "
     "slab prior); the same claims at a given setting run in czz24:thm5.3-lower (exact OLS, ridge) "
     "and czz24:bayes (Bayes below every method), which follow --set"
 )
 FIG2C_PRINTED = (
     "Fig. 2c's own setting (d = 16, s = 4, n = 10): its η table, tuned per σ for this setting, "
-    "and its printed plateau 1.5 (spec 000 §4); tuned pre-GD below GD at a given setting runs in "
+    "and its plateau 1.5 (Fig. 2c); tuned pre-GD below GD at a given setting runs in "
     "czz24:thm5.3 and the σ = 0 plateau E‖w‖²(1 − n/d) in czz24:thm5.3-lower, which follow --set"
 )
 #: the reason of a trained check on the cached models of a training preset (train.py)
@@ -474,8 +474,8 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_heads_alg1_optim_fit,
                 at=HEADS_FIT,
-                fixed="spec R11's own run: L-BFGS fits of h heads to r̂ ⊙ x on dense Gaussian "
-                "contexts, n = 12, σ = 0.5, d = 2 (full: d = 4, 3000 contexts), against the spec's "
+                fixed="a run of its own: L-BFGS fits of h heads to r̂ ⊙ x on dense Gaussian "
+                "contexts, n = 12, σ = 0.5, d = 2 (full: d = 4, 3000 contexts), against the "
                 "thresholds relative MSE > 0.05 for h < d (made for d ≤ 4: the best h = d − 1 "
                 "fit's (d − h)/d falls below 0.05 from d = 21) and < 1e-8 for h ≥ d",
             ),
@@ -703,7 +703,7 @@ RESULTS: tuple[Result, ...] = (
                 check_rem5_2_order_flips,
                 at=S1,
                 fixed="Remark 5.2's flips at their own settings (dense s = d = 16, n = 32; tiny "
-                "correlations and a flat spectrum at d = 32, s = 2, n = 128; spec V-R6 item 4)",
+                "correlations and a flat spectrum at d = 32, s = 2, n = 128)",
                 faults=GD_IN_PLACE_OF_PREGD,
             ),
             Check(
@@ -759,8 +759,8 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_thm5_3_lower_mc_cases,
                 at=OLS_MC,
-                fixed="spec §6 item 19's other cases: both OLS branches and both priors at "
-                "(d, s, n, σ²) = (16, 4, 10, 0.01), (8, 2, 40, 0.25), (24, 2, 8, 0.25)",
+                fixed="the other cases of Thm 5.3's lower bound: both OLS branches and both "
+                "priors at (d, s, n, σ²) = (16, 4, 10, 0.01), (8, 2, 40, 0.25), (24, 2, 8, 0.25)",
             ),
             Check(check_thm5_3_lower_mc_ridge, at=RIDGE_MC),
             Check(
@@ -815,7 +815,7 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_bayes_mc_fig1b,
                 at=FIG1B_N10,
-                fixed="Fig. 1b's setting at n = 10 (the spec's table prints Bayes 0.018 there)",
+                fixed="Fig. 1b's setting at n = 10 (Bayes reference 0.018 there)",
             ),
             Check(
                 check_bayes_float_sign_prior,

@@ -331,7 +331,7 @@ def check_eq3_1_train_probe(
                 "y_probe_se": [e.se for e in ys],
                 "R2": r2,
                 "E_w2": float(np.mean(np.sum(p.w[te] ** 2, axis=1))),
-                "note": "linear attention at CPU scale (spec S2: no head benefit expected)",
+                "note": "linear attention at CPU scale (no head benefit expected at this scale)",
             },
         )
         out.append(
@@ -365,7 +365,7 @@ def check_eq3_1_train_probe(
                     "se": se.tolist(),
                     "random_init": mean0.tolist(),
                     "random_init_eta": eta0,
-                    "note": "spec: ideal reference is a bound on what a trained model could "
+                    "note": "the ideal Alg. 1 reference is a bound on what a trained model could "
                     "reach, not a target; the trained model's σ = 0.1",
                 },
             )

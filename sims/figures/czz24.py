@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from numerics.czz24.fig1b import FIG1B_SPEC
 from numerics.czz24.figures import FIG2C_SPEC, compute_2c, compute_bounds_rates
@@ -31,12 +32,15 @@ __all__ = [
 #: The OLS curve is clipped here (its spike at n = d).
 OLS_CLIP = 5.0
 
+#: The paper's Fig. 1b / App. B setting as a title states it (mathtext).
+_FIG1B_SETTING = r"$d = 16$, $s = 4$, $\sigma = 0.1$"
+
 
 def fig_1b(*, quick: bool = True, seed: int = 0) -> Figure:
     """Fig. 1b baselines: exact OLS (solid, clipped, never Monte Carlo at n ∈ {15, 16, 17}), MC
     ridge*, lasso*, Bayes, the small trained masked linear TFs; the spec's table as crosses."""
     data = compute_1b(quick=quick, seed=seed)
-    fig = Figure(figsize=(6, 4))
+    fig = Figure(figsize=(6, 4.3), layout="constrained")
     ax = fig.subplots()
     ax.plot(
         data["ns_exact"],
@@ -66,10 +70,11 @@ def fig_1b(*, quick: bool = True, seed: int = 0) -> Figure:
             ms=4,
             label=f"trained h = {tr['heads'][0]}, L = {len(tr['heads'])}",
         )
-    ax.set_xlabel("n (in-context examples)")
+    ax.set_xlabel("$n$ (in-context examples)")
     ax.set_ylabel("excess risk")
     ax.set_ylim(0, 5)
-    ax.set_title("czz24 Fig. 1b baselines (x: spec values)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title(f"czz24 Fig. 1b baselines, {_FIG1B_SETTING}\n(×: reference values)")
     ax.legend(fontsize=7)
     return fig
 
@@ -79,7 +84,7 @@ def fig_2c(*, quick: bool = True, seed: int = 0) -> Figure:
     table), spectral closed form per context; the spec's calibrated values as crosses."""
     data = compute_2c(quick=quick, seed=seed)
     curves = data["curves"]
-    fig = Figure(figsize=(4 * len(curves), 3.5))
+    fig = Figure(figsize=(4 * len(curves), 3.8), layout="constrained")
     axes = fig.subplots(1, len(curves))
     for ax, (sig, methods) in zip(axes, curves.items(), strict=True):
         for (method, cur), c in zip(methods.items(), ("C0", "C1"), strict=True):
@@ -87,10 +92,14 @@ def fig_2c(*, quick: bool = True, seed: int = 0) -> Figure:
                 data["steps"], cur["risk"], "-", color=c, label=f"{method} (η = {cur['eta']:g})"
             )
             ax.plot(data["steps"], cur["spec"], "x", color=c, alpha=0.6)
-        ax.set_title(f"σ = {sig}")
+        ax.set_title(rf"$\sigma = {sig}$")
         ax.set_xlabel("steps")
-    axes[0].set_ylabel("excess risk")
+        ax.set_ylabel("excess risk")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0].legend(fontsize=7)
+    fig.suptitle(
+        r"czz24 Fig. 2c: pre-GD vs GD over steps, $d = 16$, $s = 4$, $n = 10$ (×: reference values)"
+    )
     return fig
 
 
@@ -99,7 +108,7 @@ def fig_bounds_rates(*, quick: bool = True, seed: int = 0) -> Figure:
     on log-log axes, d = 32, s = 2, σ = 0.5; fitted slopes in the legend."""
     data = compute_bounds_rates(quick=quick, seed=seed)
     ns = data["ns"]
-    fig = Figure(figsize=(6, 4))
+    fig = Figure(figsize=(6, 4), layout="constrained")
     ax = fig.subplots()
     ax.loglog(
         ns, data["pre_gd"], "o", color="C1", label=f"pre-GD* MC (slope {data['slope_pre_gd']:.2f})"
@@ -113,8 +122,9 @@ def fig_bounds_rates(*, quick: bool = True, seed: int = 0) -> Figure:
             color=c,
             label=f"{name} × {b['C']:.2g} (slope {b['slope']:.2f})",
         )
-    ax.set_xlabel("n")
+    ax.set_xlabel("$n$")
     ax.set_ylabel("excess risk")
+    ax.set_title(r"czz24 Thms 5.1–5.3: rates in $n$, $d = 32$, $s = 2$, $\sigma = 0.5$")
     ax.legend(fontsize=7)
     return fig
 
@@ -124,13 +134,17 @@ def fig_1c(*, quick: bool = True, seed: int = 0) -> Figure:
     of its 3 layers, rows sorted descending (App. B); reported, not asserted."""
     data = compute_1c(quick=quick, seed=seed)
     heads, W = data["heads"], data["W"]
-    fig = Figure(figsize=(5, 3))
+    fig = Figure(figsize=(5, 3.4), layout="constrained")
     ax = fig.subplots()
     im = ax.imshow(W[::-1], aspect="auto", cmap="viridis")
     ax.set_yticks(range(len(heads)), [str(i) for i in range(len(heads), 0, -1)])
+    ax.set_xticks(range(W.shape[1]), [str(i + 1) for i in range(W.shape[1])])
     ax.set_xlabel("head (sorted)")
     ax.set_ylabel("layer")
-    ax.set_title(f"czz24 Eq. 3.1, trained heads {heads} (Fig. 1b model)")
+    ax.set_title(
+        f"czz24 Eq. 3.1, trained heads {heads}\n(Fig. 1b model: {_FIG1B_SETTING}, $n = 12$)",
+        fontsize=9,
+    )
     fig.colorbar(im, ax=ax)
     return fig
 
@@ -173,7 +187,9 @@ def fig_heads_probe(*, quick: bool = True, seed: int = 0) -> Figure:
     ax.set_ylabel("probe excess risk")
     ax.set_ylim(0.0, 5.0)
     ax.legend(fontsize=7)
-    bx.plot(steps + 1, data["ideal"], "k+", ms=8, label="spec ideal Alg. 1 (σ = 0)")
+    bx.plot(
+        steps + 1, data["ideal"], "k+", ms=8, label=r"ideal Alg. 1 (construction, $\sigma = 0$)"
+    )
     bx.set_xscale("log")
     bx.set_xlabel("GD steps + 1")
     bx.set_ylabel("excess risk (11th query)")

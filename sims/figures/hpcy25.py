@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 import theory.hpcy25 as th
 from numerics.hpcy25.figures import FIG_SETTING, compute_4b, compute_6, compute_22
@@ -22,6 +23,8 @@ from sims.hpcy25.sec5_extensions import compute_4a, compute_8
 __all__ = ["fig_3", "fig_4a", "fig_4b", "fig_6", "fig_8", "fig_22"]
 
 _D, _L, _S2 = FIG_SETTING["d"], FIG_SETTING["L"], FIG_SETTING["sigma2"]
+#: The figures' setting as a title states it (mathtext).
+_SETTING = rf"$d = {_D}$, $\sigma^2 = {_S2:g}$"
 
 
 def fig_3(*, quick: bool = True, seed: int = 0) -> Figure:
@@ -75,11 +78,12 @@ def fig_4a(*, quick: bool = True, seed: int = 0) -> Figure:
             capsize=2,
             label=f"trained H={H}",
         )
-    ax.set_xlabel("test prompt length L'")
-    ax.set_ylabel("ICL risk (incl. σ²)")
+    ax.set_xlabel("test prompt length $L'$")
+    ax.set_ylabel(r"ICL risk (incl. $\sigma^2$)")
     ax.set_ylim(0, 1.0)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.legend(fontsize=7)
-    ax.set_title("hpcy25 Fig. 4(a)")
+    ax.set_title(f"hpcy25 Fig. 4(a): trained at $L = {_L}$, {_SETTING}")
     return fig
 
 
@@ -102,10 +106,11 @@ def fig_4b(*, quick: bool = True, seed: int = 0) -> Figure:
         )
     ):
         ax.plot(Lps, mc[:, j], mk, color=c, label=f"{lab} (MC)")
-    ax.set_xlabel("L'")
-    ax.set_ylabel("risk")
+    ax.set_xlabel("test prompt length $L'$")
+    ax.set_ylabel("ICL risk")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.legend(fontsize=7)
-    ax.set_title("hpcy25 Fig. 4(b): estimators at fixed parameters")
+    ax.set_title(f"hpcy25 Fig. 4(b): estimators at fixed parameters\n{_SETTING}")
     return fig
 
 
@@ -174,10 +179,11 @@ def fig_8(*, quick: bool = True, seed: int = 0) -> Figure:
             label=f"trained {lab}",
         )
     ax.set_ylim(0, 1.5)
-    ax.set_xlabel("test prompt length L' (trained at L=40)")
+    ax.set_xlabel("test prompt length $L'$")
     ax.set_ylabel("ICL risk")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.legend(fontsize=7)
-    ax.set_title("hpcy25 Fig. 8: softmax vs linear attention")
+    ax.set_title(f"hpcy25 Fig. 8: softmax vs linear attention\ntrained at $L = {_L}$, {_SETTING}")
     return fig
 
 
@@ -200,7 +206,8 @@ def fig_22(*, quick: bool = True, seed: int = 0) -> Figure:
         label=r"paper heuristic $\omega\sim t^{-1/2}$",
     )
     ax.set_ylim(1e-3, 20)
-    ax.set_xlabel("t")
+    ax.set_xlabel("$t$")
+    ax.set_ylabel(r"$\omega$, $\mu$")
     ax.legend(fontsize=7)
     ax.set_title("(a) trajectories")
     ax = fig.add_subplot(2, 2, 2)
@@ -210,21 +217,30 @@ def fig_22(*, quick: bool = True, seed: int = 0) -> Figure:
     ax.axvspan(0, 2.75, alpha=0.1, color="C0")
     ax.axvspan(2.75, 3.85, alpha=0.1, color="C1")
     ax.set_ylim(0, 1.2)
+    ax.set_xlabel("$t$")
+    ax.set_ylabel(r"$\omega$, $\mu$")
     ax.legend(fontsize=7)
     ax.set_title("(b) phases I (exponential) and II (peak)")
     ax = fig.add_subplot(2, 2, 3)
     ax.plot(tt, f["ltilde"], "--", label=r"$\tilde L$")
     ax.axhline(f["ltilde_inf"], color="k", lw=0.6, label=r"$1+\sigma^2-1/\kappa$")
     ax.plot(tt, yy[:, 1] / np.maximum(yy[:, 0], 1e-12) / 10, "--", label=r"$(\mu/\omega)/10$")
+    ax.set_xlabel("$t$")
+    ax.set_ylabel(r"$\tilde L$, $(\mu/\omega)/10$")
     ax.legend(fontsize=7)
-    ax.set_title("(c) loss (Lyapunov) and μ/ω")
+    ax.set_title(r"(c) loss (Lyapunov) and $\mu/\omega$")
     ax = fig.add_subplot(2, 2, 4)
     ax.plot(tt, 2 * yy[:, 0] * yy[:, 1], "--", label=r"$2\omega\mu$")
     ax.axhline(f["eta_star"], color="k", lw=0.6, label=r"$1/\kappa$")
     ax.plot(tt, yy[:, 1], "--", label=r"$\mu$")
     ax.plot(tt[ok], f["m_star"], "-", lw=0.8, label=r"$m^*(\omega)$")
     ax.set_ylim(0, 3)
+    ax.set_xlabel("$t$")
+    ax.set_ylabel(r"$2\omega\mu$, $\mu$")
     ax.legend(fontsize=7)
-    ax.set_title("(d) μ tracks m*(ω)")
-    fig.suptitle("hpcy25 Fig. 22: two-head gradient flow (B.4), ε=1e-3, s=1")
+    ax.set_title(r"(d) $\mu$ tracks $m^*(\omega)$")
+    fig.suptitle(
+        rf"hpcy25 Fig. 22: two-head gradient flow (B.4), {_SETTING}, $L = {_L}$, "
+        r"$\epsilon = 10^{-3}$, $s = 1$"
+    )
     return fig

@@ -144,14 +144,16 @@ PHASES_FAULTS = {"snapshots_at_sigma2_0.01": {"fault_flow_sigma2": 0.01}}
 
 #: Why a check runs at the paper's setting whatever --set says.
 SYMBOLIC = "identities in the symbols d, L, σ², ω, μ (no setting to move)"
-PRINTED_R4 = "spec R4 prints m*(ω) and η(ω) for d = 5, L = 40, σ² = 0.1"
-PRINTED_R10 = "spec R10 prints the flow's snapshots and peak for ε = 1e-3, d = 5, L = 40, σ² = 0.1"
-PRINTED_R10_LATE = "spec R10 prints μ(t) and the late law's μ(1e6) for d = 5, L = 40, σ² = 0.1"
-PRINTED_R10_PEAK = "spec V-R10 (viii) prints the peak ratios for ξ = 1/8, σ² = 0.1"
-MORE_HEADS = (
-    "the spec's further head counts (H = 4; full tier 3, 4, 8), generic cases beside the "
-    "setting's H"
+PRINTED_R4 = "reference values of m*(ω) and η(ω) computed for d = 5, L = 40, σ² = 0.1"
+PRINTED_R10 = (
+    "reference values of the flow's snapshots and peak computed for ε = 1e-3, d = 5, L = 40, "
+    "σ² = 0.1"
 )
+PRINTED_R10_LATE = (
+    "reference values of μ(t) and the late law's μ(1e6) computed for d = 5, L = 40, σ² = 0.1"
+)
+PRINTED_R10_PEAK = "reference values of the peak ratios computed for ξ = 1/8, σ² = 0.1"
+MORE_HEADS = "further head counts (H = 4; full tier 3, 4, 8), generic cases beside the setting's H"
 PRESETS_OBS3 = (
     "Fig. 4(a) compares the trained presets h1-h4 of the paper's setting (d = 5, L = 40, σ² = 0.1)"
 )
@@ -189,7 +191,7 @@ EQD29_MC = Check(
     check_eqd_29_mc,
     at=PRESETS["fig4b"],
     fixed="a sweep on one random stream: Fig. 4(b)'s (d, L) ∈ {(5, 10), (5, 40), (5, 100), "
-    "(20, 100)} at η = 0.897, σ² = 0.1, and the ridge at d = 20, L = 160 against spec V-R9's "
+    "(20, 100)} at η = 0.897, σ² = 0.1, and the ridge at d = 20, L = 160 against "
     "R_B∞(1/8)",
     faults={
         "prior_I_not_I_over_d": {"fault_task_var": 1.0},
@@ -394,9 +396,9 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_thm4_2iii_symbolic,
                 at=PAPER,
-                fixed="50-digit identities at rational points drawn from the seed, spec R9's "
-                "printed values and a grid over ξ ∈ [1e-3, 1e3], σ² ∈ [1e-3, 1e2]: not one "
-                "setting",
+                fixed="50-digit identities at rational points drawn from the seed, the values of "
+                "docs/papers/hpcy25.md §Derived values and a grid over ξ ∈ [1e-3, 1e3], "
+                "σ² ∈ [1e-3, 1e2]: not one setting",
             ),
             BOUND_VALUES,
             Check(
@@ -407,7 +409,7 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_thm4_2iii_mc_spec_range,
                 at=PAPER,
-                fixed="spec 001 R9's MC range [0.1144, 0.1146] of the finite-sample Bayes risk is "
+                fixed="the reference MC range [0.1144, 0.1146] of the finite-sample Bayes risk is "
                 "for d = 5, L = 40, σ² = 0.1",
             ),
             EQD29_MC,
@@ -434,7 +436,7 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_eqd_29_paper,
                 at=PAPER,
-                fixed="numbers printed in spec 001 §3 and R2 for d = 5, L = 40, σ² ∈ {0.1, 0.01}",
+                fixed="reference values computed for d = 5, L = 40, σ² ∈ {0.1, 0.01}",
             ),
             BOUND_VALUES,
             EQD29_MC,
@@ -543,13 +545,13 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_eq4_12_symbolic,
                 at=PRESETS["h1"],
-                fixed="symbolic identities in d, L, σ², and spec R6's printed optimum for d = 5, "
+                fixed="symbolic identities in d, L, σ², and the reference optimum for d = 5, "
                 "L = 40, σ² = 0.1",
             ),
             Check(
                 check_eq4_12_mc,
                 at=PRESETS["h1"],
-                fixed="spec V-R6's ranges of the exact single-head optimum (ω in [0.45, 0.6], "
+                fixed="the reference ranges of the exact single-head optimum (ω in [0.45, 0.6], "
                 "risk in [0.40, 0.41]) are for d = 5, L = 40, σ² = 0.1",
             ),
             Check(
@@ -660,8 +662,8 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_def5_1_values,
                 at=PRESETS["multitask"],
-                fixed="spec 001 R14's values and Table 2 are printed for the multi-task setting "
-                "(d = 6, L = 48, σ² = 0.1)",
+                fixed="the values of docs/papers/hpcy25.md §Derived values and Table 2 are for "
+                "the multi-task setting (d = 6, L = 48, σ² = 0.1)",
                 faults={"table2_at_L_40": {"fault_theory_L": 40}},
             ),
             Check(check_def5_1_mc, at=PRESETS["multitask"]),

@@ -206,7 +206,7 @@ def _obs1_rows(
     ev.append(ev_.plateau(tag, res.losses))
     risk = ev_.risk(preset, seed, None, tuple(exp_over.items()))
     if H == 1:
-        ev.append(informational("H=1 risk (spec reference 0.413)", 0.413, risk.mean))
+        ev.append(informational("H=1 risk (reference 0.413)", 0.413, risk.mean))
         return ev
     wbar, mass, eta = ev_.eta_hat(m)
     kinv = th.eta_star(exp.d, exp.L, exp.sigma2)
@@ -221,7 +221,7 @@ def _obs1_rows(
         ),
         ev_.spread_row(tag, m),
         band(
-            f"{tag}: |2 omega_bar m - 1/kappa| ≤ 0.05 (manifold position, spec)",
+            f"{tag}: |2 omega_bar m - 1/kappa| ≤ 0.05 (manifold position)",
             abs(eta - kinv),
             None,
             0.05,
@@ -229,14 +229,14 @@ def _obs1_rows(
         ),
         *ev_.manifold_rows(tag, exp, m, init, preset=preset, fault_prediction=fault_prediction),
         band(
-            f"{tag}: ICL risk in [0.240, 0.27] (spec torch recipe)",
+            f"{tag}: ICL risk in [0.240, 0.27] (torch training recipe)",
             risk.mean,
             0.240,
             0.27,
             details={"se": risk.se, "R_D*": th.dgd_risk_star(exp.d, exp.L, exp.sigma2)},
         ),
         band(
-            f"{tag}: H=1 risk - H={H} risk ≥ 0.1 (spec: multi-head beats one head)",
+            f"{tag}: H=1 risk - H={H} risk ≥ 0.1 (multi-head beats one head)",
             r1.mean - risk.mean,
             0.1,
             None,

@@ -260,7 +260,7 @@ def _not_reached(rows: list[Evidence], got: Any, want: int, budget: float) -> li
     )
     needed = (
         f"{want} steps (about 300 s per 200 000 steps on one idle core; cached chunks resume); "
-        "the paper trains 500 001 steps (authors' code, spec 001 §1.6)"
+        "the paper trains 500 001 steps (authors' code)"
     )
     return [untested(e, reached=reached, needed=needed) for e in rows]
 
@@ -415,7 +415,7 @@ def drawn_outcome(
         )
     )
     needed = (
-        "the paper's 500 001 steps (authors' code, spec 001 §1.6); continued at that recipe, "
+        "the paper's 500 001 steps (authors' code); continued at that recipe, "
         "off-pattern draws formed the pattern or a stable sharp head by 23 000-208 000 steps "
         "(docs/papers/hpcy25.md)"
     )

@@ -101,7 +101,7 @@ def check_eq4_12_train(setting: Setting, *, quick: bool = True, seed: int = 0) -
         band("H=1: risk in [0.38, 0.44]", risk.mean, 0.38, 0.44, details={"se": risk.se}),
         band("H=1 risk - H=2 risk ≥ 0.1", risk.mean - risk2.mean, 0.1, None),
         band(
-            "H=1: |omega| / exact-risk optimum - 1 within ±15 % (spec §6 item 14)",
+            "H=1: |omega| / exact-risk optimum - 1 within ±15 %",
             abs(w) / w_opt - 1,
             -0.15,
             0.15,

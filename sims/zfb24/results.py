@@ -108,7 +108,7 @@ FLOW_VARIANTS = {
 # ------------------------------------------------------------------ why a check is fixed
 
 SYMBOLIC = "a symbolic identity (symbols, or the smallest case d = 1, N = 2): not a setting"
-SPEC_VALUES = "numbers printed in spec 004 for its reference setting (Λ = diag(0.5, 1, 1.5, 2))"
+SPEC_VALUES = "reference values computed to the printed digits at Λ = diag(0.5, 1, 1.5, 2)"
 GENERIC = "a generic point (a random non-diagonal Λ, d = 3, drawn from the seed): not a setting"
 TRAINED_PRESET = (
     "trains at the preset of sims.zfb24.train (d = 4, N = 4, Λ = diag(0.5, 1, 1.5, 2), σ = 0.3): "
@@ -248,7 +248,7 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_flow_reductions_isotropic,
                 at=P["d3_N8"],
-                fixed="spec 004 R4's isotropic case and its printed q*, q(1), u₋₁(∞) "
+                fixed="the isotropic case with reference values of q*, q(1), u₋₁(∞) "
                 "(Λ = I, d = 5, N = 20, σ = 0.2)",
             ),
         ),
@@ -366,7 +366,7 @@ RESULTS: tuple[Result, ...] = (
                 check_cor6_rate,
                 at=P["paper"],
                 fixed="log-log slopes over grids of M (at N = 10⁴) and N (50 to 5000) at the "
-                "spec's Λ: not one setting",
+                "Λ = diag(0.5, 1, 1.5, 2): not one setting",
             ),
             Check(
                 check_cor6_float_threshold,
@@ -410,7 +410,8 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_shifts_spec_values,
                 at=P["shifts"],
-                fixed="numbers printed in spec T-R11 for d = 3, N = 12, M = 6, Λ = diag(0.5, 1, 2)",
+                fixed="reference values of §4.2's shifted risk at d = 3, N = 12, M = 6, "
+                "Λ = diag(0.5, 1, 2)",
             ),
             Check(
                 check_shifts_mc_covariate_scaling,
@@ -474,7 +475,7 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_thm8_ode_spec_values,
                 at=P["thm8_ode"],
-                fixed="numbers printed in spec T-R12 for Exp(1), d = 3, N = 8",
+                fixed="reference values of §4.3 for Exp(1) features, d = 3, N = 8",
             ),
             Check(check_thm8_ode, at=P["thm8_ode"]),
             Check(check_thm8_mc_loss, at=P["d3_N8"]),
@@ -541,7 +542,7 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_fig1_mc,
                 at=P["fig1"],
-                fixed="Figure 1's own setting (d = 20) and spec §4's printed δ_R(40), δ_R(100)",
+                fixed="Figure 1's own setting (d = 20) and reference values of δ_R(40), δ_R(100)",
             ),
             Check(
                 check_fig1_symbolic_limit,

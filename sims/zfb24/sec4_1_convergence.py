@@ -310,7 +310,7 @@ def check_thm4_train_sgd(
                 details={"L_star": T.optimal_loss_fn(L, s.N)},
             ),
             informational(
-                "balancedness under SGD (spec: not conserved, drifts along (cK, r/c))",
+                "balancedness under SGD (not conserved: drifts along (cK, r/c))",
                 0.0,
                 b["balance_full"],
             ),

@@ -333,21 +333,23 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_thm4_1_optim_gap,
                 at=PRESETS["gd_beta"],
-                fixed="the gap at spec 002 Appendix A's generic points (not a setting)",
+                fixed="the gap at generic points (docs/papers/zwb24.md §Bounds pinned at generic "
+                "points; not a setting)",
             ),
             Check(
                 check_thm4_1_rate,
                 at=PRESETS["gd_beta"],
                 fixed=(
-                    "log-log slopes over an N grid at spec 002 Appendix A's points (a sweep, not "
-                    "one setting)"
+                    "log-log slopes over an N grid at generic points (docs/papers/zwb24.md "
+                    "§Bounds pinned at generic points; a sweep, not one setting)"
                 ),
             ),
             Check(
                 check_thm4_1_float_pinned,
                 at=PRESETS["gd_beta"],
                 fixed=(
-                    "values pinned at spec 002 Appendix A's points (computed in our docs for them)"
+                    "values pinned at generic points (docs/papers/zwb24.md §Bounds pinned at "
+                    "generic points)"
                 ),
                 faults={
                     "2/(N+2) -> 2/(N+1)": {"fault_floor_fn": lsa_risk_floor_n_plus_1},
@@ -419,7 +421,8 @@ RESULTS: tuple[Result, ...] = (
                 check_cor6_2_float_pinned,
                 at=PRESETS["model"],
                 fixed=(
-                    "values pinned at spec 002 Appendix A's points (computed in our docs for them)"
+                    "values pinned at generic points (docs/papers/zwb24.md §Bounds pinned at "
+                    "generic points)"
                 ),
                 faults={"1/4 -> 1/2": {"fault_bounds_fn": cor62_bounds_half}},
             ),
@@ -472,8 +475,8 @@ RESULTS: tuple[Result, ...] = (
                 check_thm6_3_rate_pinned,
                 at=PRESETS["flow"],
                 fixed=(
-                    "the β-rate bound pinned at spec 002 Appendix A's point (computed in our docs"
-                    " for it)"
+                    "the β-rate bound pinned at a generic point (docs/papers/zwb24.md §Bounds "
+                    "pinned at generic points)"
                 ),
                 faults={"exp(-4...) -> exp(-2...)": {"fault_rate_fn": beta_rate_bound_exponent_2}},
             ),
@@ -513,7 +516,7 @@ RESULTS: tuple[Result, ...] = (
                 check_table1_train_zero_mean,
                 at=PRESETS["table1"],
                 fixed=(
-                    "the paper's β* = 0 control of Table 1 (spec C17's zero-mean preset), tied to"
+                    "the paper's β* = 0 control of Table 1 (the zero-mean preset), tied to"
                     " that setting"
                 ),
                 faults=alternatives(ZERO_MEAN_ALTERNATIVES),
@@ -522,7 +525,7 @@ RESULTS: tuple[Result, ...] = (
                 check_table1_optim_local_minimum,
                 at=PRESETS["table1"],
                 fixed=(
-                    "the interior local minimum of the exact LSA risk at spec C17's β* = 0 "
+                    "the interior local minimum of the exact LSA risk at Table 1's β* = 0 "
                     "setting (a number computed for that setting)"
                 ),
                 faults={"point displaced by 1e-3": {"fault_shift": 1e-3}},

@@ -33,17 +33,7 @@ SLOW: dict[str, str] = {
 }
 
 #: Figures owned by other work that still break a rule (figure path -> what breaks).
-KNOWN: dict[str, str] = {
-    "sims.figures.softmax_multihead:fig_4a": "no title states the setting (d, L, sigma^2)",
-    "sims.figures.softmax_multihead:fig_4b": "no title states the setting",
-    "sims.figures.softmax_multihead:fig_8": "no title states the setting",
-    "sims.figures.softmax_multihead:fig_22": "panels (a)-(d) lack x and/or y labels",
-    "sims.figures.czz24:fig_bounds_rates": "no title at all (the setting is in the docstring)",
-    "sims.figures.czz24:fig_1c": "the title states no setting (only the trained heads)",
-    "sims.figures.czz24:fig_heads_probe": "a legend entry cites our spec ('spec ideal Alg. 1')",
-    "sims.figures.czz24:fig_1b": "the title cites our spec ('x: spec values'), states no setting",
-    "sims.figures.czz24:fig_2c": "panels 2-3 have no y label (their y axes are not shared)",
-}
+KNOWN: dict[str, str] = {}
 
 #: Greek letters spelled out in ASCII (a label should write them in mathtext).
 _GREEK = re.compile(

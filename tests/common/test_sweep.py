@@ -130,6 +130,25 @@ def test_table_columns_rows_and_summary(reference: Path) -> None:
     assert [p["pass"] for p in doc["summary"]] == [8] + [10] * 5
 
 
+def test_sweep_prints_the_checks_row_table_and_summary_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sweep`` prints what ``check`` prints (the shared table of :mod:`sims.console`, with the
+    grid keys and the seed as columns) and the same one-line summary, not counts per point."""
+    argv = ["sweep", RID, "--grid", "N=6,9", "--out", str(tmp_path), "--jobs", "1"]
+    assert cli_main(argv) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.split()[:3] == ["status", "kind", "row"])
+    assert lines[head].split()[3:] == ["N", "seed", "error"]
+    table = lines[head + 1 : head + 11]  # 2 points x (1 MC row + 4 FLOAT rows), seed 0
+    assert [line.split()[0] for line in table].count("skipped") == 1  # N = 6 = d + 3
+    assert sum(line.split()[:2] == ["pass", "MC"] for line in table) == 1
+    assert "PASS: 1 skipped (the OLS squared error has infinite variance" in out
+    assert "9 pass" in out and ": 0 pass" not in out  # no per-point counts any more
+    assert f"Table: {tmp_path / 'sweep.csv'}" in out
+
+
 def test_seed_changes_the_table_negative_control(tmp_path: Path, reference: Path) -> None:
     grid = ["N=8"]
     run_sweep(_spec((0,), grid), tmp_path / "a", progress=False)

@@ -57,7 +57,7 @@ def test_flow_late_phase_reading_unconfirmed(declared_run) -> None:
     assert_status(ev, "unconfirmed")
     rows = [e for e in ev if e.status == "unconfirmed"]
     assert [e.name for e in rows] == [
-        "Phase III rate of omega: t^{-1/2} (spec reading of the paper heuristic) vs fitted ODE "
+        "Phase III rate of omega: t^{-1/2} (our reading of the paper heuristic) vs fitted ODE "
         "slope on [1e4, 1e6]"
     ]
     assert rows[0].details["claim"]["provenance"] == "reconstructed"

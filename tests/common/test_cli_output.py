@@ -103,13 +103,16 @@ def test_figure_set_refuses_bad_input_before_drawing(
 
     monkeypatch.setattr(report, "save_figure", never)
     out = str(tmp_path / "figs")
-    # an unknown key, a value outside the domain, a result taking no --set: exit 2, nothing drawn
+    # an unknown key, a value outside the domain, a key no check of the result reads, a result
+    # whose checks read no key: exit 2, nothing drawn
     assert cli.main(["figure", "zwb24:thm6.3", "--set", "nope=1", "--out", out]) == 2
     assert "nope" in capsys.readouterr().err
     assert cli.main(["figure", "zwb24:thm6.3", "--set", "d=0", "--out", out]) == 2
     assert "d" in capsys.readouterr().err
     assert cli.main(["figure", "base:gd", "--set", "d=3", "--out", out]) == 2
-    assert "takes no --set" in capsys.readouterr().err
+    assert "no check of base:gd reads it; keys: N" in capsys.readouterr().err
+    assert cli.main(["figure", "hpcy25:eqD.29", "--set", "d=3", "--out", out]) == 2
+    assert "keys: (none)" in capsys.readouterr().err
     # a settings-first result none of whose figures takes a setting says so
     assert cli.main(["figure", "zfb24:cor6", "--set", "N=8", "--out", out]) == 2
     assert "draws at a given setting" in capsys.readouterr().err

@@ -1,9 +1,9 @@
 """``python -m sims <key> <preset> [--field=value ...]``: train a preset of a paper.
 
 ``python -m sims <key> --help`` lists the paper's presets and the training fields they take.
-Each paper's trainer (``sims/<key>/train.py``, or ``sims/experiments/<slug>.py`` for a paper not
-yet laid out by its key) exposes ``PRESETS`` and ``run(preset, **overrides)``; overrides are
-type-checked against the preset's ``TrainConfig`` fields by :func:`sims.config.parse_overrides`.
+Each paper's trainer ``sims/<key>/train.py`` exposes ``PRESETS`` and ``run(preset, **overrides)``;
+overrides are type-checked against the preset's ``TrainConfig`` fields by
+:func:`sims.config.parse_overrides`.
 """
 
 from __future__ import annotations

@@ -66,6 +66,9 @@ from theory.common.settings import PRESETS, GaussianSetting
 
 __all__ = ["RESULTS"]
 
+#: The symmetric-A form N(N+1)ΣAΣ + N tr(AΣ)Σ (wrong for non-symmetric A): both Wishart checks
+#: reject it.
+WISHART_SYMMETRIC_FORM = {"symmetric_form": {"fault_moment_fn": faults.wishart_symmetric_form}}
 #: Where ``--set`` starts for a result whose checks read no key (every check fixed).
 DEFAULT = PRESETS["default"]
 
@@ -195,12 +198,12 @@ RESULTS: tuple[Result, ...] = (
                 check_wishart_exact,
                 at=DEFAULT,
                 fixed=SYMBOLIC,
-                faults={"symmetric_form": {"fault_moment_fn": faults.wishart_symmetric_form}},
+                faults=WISHART_SYMMETRIC_FORM,
             ),
             Check(
                 check_wishart_mc,
                 at=PRESETS["wishart"],
-                faults={"symmetric_form": {"fault_moment_fn": faults.wishart_symmetric_form}},
+                faults=WISHART_SYMMETRIC_FORM,
             ),
         ),
         setting=PRESETS["wishart"],

@@ -1,9 +1,9 @@
 """The registry of verifiable results, on the top floor where every check can be imported.
 
-Each paper laid out by its key declares ``RESULTS: tuple[Result, ...]`` and ``PROPERTIES`` in
-``sims/<key>/results.py``, holding the check functions themselves; papers not yet moved still
-declare them in ``theory/<slug>/results.py`` by dotted paths.  :data:`MODULES` lists where they
-are.  ``python -m sims.registry --markdown`` prints the table.
+Each paper declares ``RESULTS: tuple[Result, ...]`` and ``PROPERTIES`` in
+``sims/<key>/results.py``, holding the check functions themselves; the shared layer's results
+(``base:*``) are in ``sims/common/results.py``.  :data:`MODULES` lists where they are.
+``python -m sims.registry --markdown`` prints the table.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ __all__ = [
     "trainer_module",
 ]
 
-#: Paper key -> slug, in report order.  The slug names one package in each layer
-#: (``theory/<slug>/``, ``numerics/<slug>/``, ``sims/{experiments,checks,figures}/<slug>.py``,
-#: ``tests/<slug>/``); ``tests/test_layout.py`` asserts that shape for every entry.
+#: Paper key -> package name, in report order: one name per paper, its key, naming one package
+#: on every floor (``theory/<key>/``, ``numerics/<key>/``, ``sims/<key>/``, ``tests/<key>/``) and
+#: the figure module ``sims/figures/<key>.py``.
 PAPERS: dict[str, str] = {
     "zfb24": "zfb24",
     "hpcy25": "hpcy25",
@@ -40,17 +40,20 @@ PAPERS: dict[str, str] = {
 }
 
 #: Modules holding a ``RESULTS`` tuple, in report order: the shared layer's (``base:*``,
-#: ``sims/common/results.py``), then each paper's (``sims/<key>/results.py``, or the package of a
-#: paper not yet laid out by its key, which re-exports ``RESULTS`` from its ``results.py``).
+#: ``sims/common/results.py``), then each paper's ``sims/<key>/results.py``.
 MODULES: tuple[str, ...] = (
     "sims.common.results",
-    *(f"sims.{slug}.results" if slug in PAPERS else f"theory.{slug}" for slug in PAPERS.values()),
+    *(f"sims.{slug}.results" for slug in PAPERS.values()),
 )
 
 
 def results_module(slug: str) -> str:
-    """Where a paper's ``RESULTS`` and ``PROPERTIES`` are declared."""
-    return f"sims.{slug}.results" if slug in PAPERS else f"theory.{slug}.results"
+    """Where a paper's ``RESULTS`` and ``PROPERTIES`` are declared: ``sims/<key>/results.py``.
+
+    >>> results_module("czz24")
+    'sims.czz24.results'
+    """
+    return f"sims.{slug}.results"
 
 
 def claims_module(slug: str) -> str:
@@ -59,13 +62,13 @@ def claims_module(slug: str) -> str:
 
 
 def trainer_module(slug: str) -> str:
-    """The module holding a paper's training presets (``PRESETS``, ``run``): ``sims.<key>.train``
-    for a paper laid out by its key, else the older ``sims.experiments.<slug>``.
+    """The module holding a paper's trainer and training presets (``PRESETS``, ``run``,
+    ``trained``): ``sims/<key>/train.py``.
 
     >>> trainer_module("zfb24")
     'sims.zfb24.train'
     """
-    return f"sims.{slug}.train" if slug in PAPERS else f"sims.experiments.{slug}"
+    return f"sims.{slug}.train"
 
 
 @functools.cache
@@ -113,7 +116,7 @@ def all_claims() -> dict[str, Claim]:
 @functools.cache
 def all_properties() -> tuple[TrainedProperty, ...]:
     """Every declared trained property: the ``PROPERTIES`` tuple of each paper's
-    ``theory/<slug>/results.py`` (re-exported by the package or not), in report order."""
+    ``sims/<key>/results.py``, in report order."""
     out: list[TrainedProperty] = []
     for slug in PAPERS.values():
         try:

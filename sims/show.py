@@ -13,6 +13,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,18 @@ from typing import Any
 from sims.registry import resolve
 from theory.common.protocols import Result
 
-__all__ = ["ROOT", "Location", "ResultMap", "locate", "result_map", "test_nodes", "format_map"]
+__all__ = [
+    "ROOT",
+    "MAX_RESULT_FILES",
+    "Location",
+    "ResultMap",
+    "locate",
+    "result_map",
+    "test_nodes",
+    "format_map",
+    "reached_files",
+    "is_result_file",
+]
 
 #: The repository root (the folder holding ``theory/``, ``numerics/``, ``sims/`` and ``tests/``).
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,11 +202,16 @@ def format_map(m: ResultMap) -> str:
                 args = ", ".join(f"{k}={v!r}" for k, v in kw.items())
                 lines.append(f"      negative control {fault!r}: {args}")
     files = reached_files(r)
+    own = [f for f in files if is_result_file(f)]
+    engines = [f for f in files if f not in own]
     lines.append(
-        f"  files its checks reach ({len(files)}, derived from imports; shared engines "
-        "excluded):" + ("" if files else " (none)")
+        f"  its files ({len(own)}: declaration, checks, figures, strategies, Setting, trainer "
+        "and the sections they import; derived from imports):" + ("" if own else " (none)")
     )
-    lines += [f"    {f}" for f in files]
+    lines += [f"    {f}" for f in own]
+    if engines:
+        lines.append(f"  the paper's engines they use ({len(engines)}; shared across its results):")
+        lines += [f"    {f}" for f in engines]
     lines.append("  tests:" + ("" if m.tests else " (none found)"))
     lines += [f"    {t}" for t in m.tests]
     return "\n".join(lines)
@@ -204,6 +221,29 @@ def format_map(m: ResultMap) -> str:
 #: Shared engines, not counted as a result's own files: the floors' top-level modules, the shared
 #: layer, the torch models and the tolerance/agreement helpers.
 _SHARED_PREFIXES = ("theory/common/", "theory/settings/", "sims/models/", "numerics/baselines/")
+
+
+#: A section file is named by the paper's own numbering (``sec4_1_convergence``, ``appG``,
+#: ``fig1b``, ``table1``), the same name on every floor.
+_SECTION = re.compile(r"^(sec|app|fig|table|eq)[0-9A-Z]")
+#: The files every result has a role in: its declaration, Setting and hypotheses, strategies,
+#: trainer, figure functions and named alternatives.  (``claims.py``, the paper's printed words
+#: for all its results, is read like an engine: one module per paper, shared.)
+_ROLES = frozenset({"results", "settings", "hypotheses", "train", "figures", "neighbours"})
+#: The maximum number of a result's own files (``icl-verify show``), asserted over the registry.
+MAX_RESULT_FILES = 10
+
+
+def is_result_file(rel: str) -> bool:
+    """Whether a reached file is one of the result's own pieces (a section file named by the
+    paper's numbering, or a file with a role: declaration, Setting, hypotheses, trainer, figures,
+    alternatives, the paper's strategies) rather than an engine the paper's results share (its
+    sampler, Monte Carlo, predictors, tolerances, ODE integrator, quoted claims, package
+    ``__init__``)."""
+    stem = Path(rel).stem
+    if rel.startswith("theory/strategies/"):
+        return stem != "common"
+    return bool(_SECTION.match(stem)) or stem in _ROLES
 
 
 def _own(rel: str) -> bool:

@@ -27,7 +27,7 @@ import pytest
 
 from sims.config import TrainConfig
 from sims.registry import PAPERS, all_results, resolve, trainer_module
-from sims.show import format_map, result_map
+from sims.show import MAX_RESULT_FILES, format_map, is_result_file, reached_files, result_map
 from sims.train import TrainResult
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,27 +54,8 @@ def _tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"))
 
 
-def _norm(result_id: str) -> str:
-    """``hpcy25:prop4.1`` -> ``prop4_1``; ``zwb24:eq-gdbeta-risk`` -> ``eq_gdbeta_risk``."""
-    return re.sub(r"[^a-z0-9]+", "_", result_id.split(":", 1)[1].lower()).strip("_")
-
-
-def _check_defs(path: Path) -> list[ast.FunctionDef]:
-    return [
-        n
-        for n in _tree(path).body
-        if isinstance(n, ast.FunctionDef) and n.name.startswith("check_")
-    ]
-
-
 def _py_files(*pkgs: str) -> list[Path]:
     return sorted(f for p in pkgs for f in (ROOT / p).rglob("*.py") if "__pycache__" not in f.parts)
-
-
-# ------------------------------------------------------------------------------ theory side
-
-
-# ---------------------------------------------------------------------------- numerics side
 
 
 def _registered_checks() -> dict[str, list[str]]:
@@ -198,12 +179,6 @@ HISTORY_NAMES = re.compile(
 )
 #: History notes that belong to git, not to code or docs.
 HISTORY_NOTES = re.compile(r"\b[Ii]ssue[- ]?\d+\b|\bround[- ]\d\b|\b[Ww]ave \d\b|split for size")
-
-
-def _sections(slug: str) -> dict[str, str]:
-    secs = getattr(importlib.import_module(f"theory.{slug}"), "SECTIONS", None)
-    assert isinstance(secs, dict) and secs, f"theory.{slug}.SECTIONS must map module -> sections"
-    return secs
 
 
 def test_no_history_notes_in_code_or_docs() -> None:
@@ -356,3 +331,41 @@ def test_show_prints_existing_locations_for_every_result() -> None:
         for node in m.tests:
             file, _, rest = node.partition("::")
             assert (ROOT / file).is_file() and rest, node
+
+
+def test_a_result_lives_in_at_most_ten_files() -> None:
+    """A result's own pieces (declaration, checks, figures, strategies, Setting, trainer
+    and the section files they import, derived from imports by ``show``) are found in at most
+    ``MAX_RESULT_FILES`` files; the paper's shared engines are listed apart."""
+    over = {}
+    for r in all_results():
+        own = [f for f in reached_files(r) if is_result_file(f)]
+        assert own, f"{r.id}: show reached no file of its own"
+        if len(own) > MAX_RESULT_FILES:
+            over[r.id] = own
+    assert not over, f"results spread over more than {MAX_RESULT_FILES} files: {over}"
+
+
+def test_show_tells_a_section_file_from_an_engine() -> None:
+    """The classification ``show`` counts by: section files by the paper's numbering and role
+    files are the result's own; samplers, Monte Carlo, tolerances and package inits are engines."""
+    own = [
+        "numerics/zfb24/sec4_1_convergence.py",
+        "theory/collins24/appG.py",
+        "sims/czz24/fig1b.py",
+        "sims/zwb24/table1.py",
+        "sims/hpcy25/train.py",
+        "theory/hpcy25/settings.py",
+        "theory/strategies/zfb24.py",
+        "numerics/zwb24/neighbours.py",
+    ]
+    engines = [
+        "numerics/hpcy25/mc.py",
+        "numerics/czz24/tolerances.py",
+        "sims/zfb24/__init__.py",
+        "theory/strategies/common.py",
+        "numerics/zfb24/sampling.py",
+        "theory/czz24/claims.py",
+    ]
+    assert all(is_result_file(f) for f in own)
+    assert not any(is_result_file(f) for f in engines)

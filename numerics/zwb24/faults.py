@@ -1,5 +1,5 @@
-"""Planted faults of the zwb24 checks (negative controls), named by the declared checks of
-:mod:`theory.zwb24.results` through ``Ref("numerics.zwb24.faults:<name>")``.
+"""Planted faults of the zwb24 checks (negative controls): the objects the declared checks of
+:mod:`sims.zwb24.results` pass to their ``fault_*`` parameters.
 
 Each is a plausible transcription slip of the formula a check guards; the check rerun with it
 must fail.

@@ -556,10 +556,11 @@ class Result:
 
 
 class CheckFn(Protocol):
-    """A check: runs comparisons at a setting given by keyword parameters."""
+    """A check: runs its comparisons at the paper's Setting (its first parameter); the report
+    mode, seed and fault switches are keyword-only."""
 
     def __call__(
-        self, *, quick: bool = True, seed: int = 0, **params: Any
+        self, setting: Any, /, *, quick: bool = True, seed: int = 0, **faults: Any
     ) -> Sequence[Evidence]: ...
 
 

@@ -1,18 +1,18 @@
-"""Data models of the five papers, as frozen, validated, keyword-only dataclasses (STYLE R6).
+"""The validated building blocks of every paper's Setting: frozen, keyword-only dataclasses.
 
 * :mod:`.validators` -- ``check_real``, ``check_int``, ``check_choice``, ``as_vector``,
   ``as_matrix``: every bad value raises a :class:`ValueError` naming the symbol, the value and the
-  assumption it violates (STYLE R19);
+  assumption it violates;
 * :mod:`.linear` -- the shared Gaussian linear-regression model: :class:`GaussianCovariates`,
   :class:`GaussianTaskPrior`, :class:`LinearRegressionICL`;
-* one module per paper slug holding that paper's own settings, and only those (the objects its
-  strategies in :mod:`theory.strategies` draw and its training presets build their data from;
-  training knobs live in the experiments' configs).  Import them from
-  ``theory.settings.<slug>``: this package does not re-export them (apart from one older
-  paper's names), so one paper's settings never enter another paper's model-cache fingerprint.
+* :mod:`.kinds`, :mod:`.domains`, :mod:`.checker` -- parameter domains declared once per name
+  and the validation of every public formula's arguments at its definition;
+* :mod:`.arguments` -- the recorder of the arguments validated functions receive (the
+  generic-point scan of the tests).
 
-Only the standard library and numpy are imported here, so the trained models of ``sims`` can use
-these settings without seeing any prediction (STYLE R16).
+Each paper's own ``Setting`` and presets live in ``theory/<key>/settings.py``.  Only the standard
+library and numpy are imported here, so the trained models of ``sims`` can use the settings
+without seeing any prediction.
 """
 
 from __future__ import annotations

@@ -312,9 +312,12 @@ def test_an_unsettled_preset_trains_on_to_its_bound_and_its_rows_are_skipped() -
 
 
 def _failing_train_row():
+    """A TRAIN row that fails: observed 2 against predicted 1 (50 units of its tolerance)."""
     from numerics.testing import train_discrimination
 
-    return train_discrimination("x", 2.0, 1.0, 10.0, alternatives={"alt": 3.0}, rtol=0.02)
+    row = train_discrimination("x", 2.0, 1.0, 10.0, alternatives={"alt": 3.0}, rtol=0.02)  # 50 u
+    assert not row.passed
+    return row
 
 
 def test_mean_drift_stop_reads_the_window_means_not_the_iterate_noise() -> None:

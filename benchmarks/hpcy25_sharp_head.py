@@ -47,13 +47,13 @@ def _continue(d: int, L: int, sigma2: float, H: int, steps: int, every: int) -> 
     from sims.hpcy25 import evidence as ev_
     from sims.hpcy25.sec3_heads import judge_heads
     from sims.hpcy25.sec3_obs1_setting import OBS1_PATH, setting_plan
-    from sims.hpcy25.train import build_model, sample_batch, trained_setting
+    from sims.hpcy25.train import build_model, sample_batch, trained
 
     plan = setting_plan(d=d, L=L, sigma2=sigma2, H=H)  # as check_obs1_train trains the setting
     exp = plan.exp
     t0 = time.perf_counter()
-    res = trained_setting(exp, plan.cfg, seed=0, stop=plan.stop, schedule=plan.schedule)
-    step = int(res.extra.get("stopped_at", plan.cfg.steps))
+    res = trained(exp, plan.recipe, seed=0)
+    step = int(res.extra.get("stopped_at", plan.recipe.steps))
 
     def report(params: dict[str, np.ndarray]) -> None:
         m = judge_heads(

@@ -165,7 +165,7 @@ def time_run(preset: str, steps: int, model_cls: type[SoftmaxAttention]) -> floa
 
     with mock.patch.object(smh, "build_model", build):
         t0 = clock()
-        smh.run(preset, steps=steps)
+        smh.run(preset, steps=steps, stop=None, max_steps=0)  # exactly `steps`: no stop rule
         return (clock() - t0) / steps
 
 

@@ -26,10 +26,12 @@ from numerics.testing import (
     train_discrimination,
     untested,
 )
-from sims.config import TrainConfig
+from sims.hpcy25.sec3_convergence import preset_converged_or_skipped
 from sims.hpcy25.train import (
     PRESETS,
+    RECIPES,
     HpcyExperiment,
+    Recipe,
     build_model,
     circuits,
     model_risk,
@@ -38,6 +40,7 @@ from sims.hpcy25.train import (
 from sims.train import make_generator, torch_dtype
 from theory.common.protocols import Estimate, Evidence
 from theory.hpcy25.claims import CLAIMS, PAPER_TRAINING_SCALE
+from theory.hpcy25.settings import Setting
 
 #: H ≥ 2 presets used for the pattern checks (one per head count).
 PRESET = {1: "h1", 2: "h2", 3: "h3", 4: "h4"}
@@ -173,12 +176,12 @@ def compute_3(
     return out
 
 
-def init_metrics(exp: HpcyExperiment, cfg: TrainConfig, *, seed: int) -> dict[str, np.ndarray]:
-    """:func:`pattern_metrics` of the initial parameters of the run of ``(exp, cfg)`` at ``seed``,
-    without training: the model is drawn as :func:`sims.hpcy25.train.run` draws it
-    (``build_model`` from ``make_generator(seed)`` in ``cfg.dtype``), so the values equal that
-    run's ``extra["init_params"]``."""
-    model = build_model(exp, generator=make_generator(seed), dtype=torch_dtype(cfg.dtype))
+def init_metrics(exp: HpcyExperiment, recipe: Recipe, *, seed: int) -> dict[str, np.ndarray]:
+    """:func:`pattern_metrics` of the initial parameters of the run of ``(exp, recipe)`` at
+    ``seed``, without training: the model is drawn as :func:`sims.hpcy25.train.train_model` draws
+    it (``build_model`` from ``make_generator(seed)`` in ``recipe.dtype``), so the values equal
+    that run's ``extra["init_params"]``."""
+    model = build_model(exp, generator=make_generator(seed), dtype=torch_dtype(recipe.dtype))
     params = {k: v.detach().to("cpu").double().numpy() for k, v in model.state_dict().items()}
     return pattern_metrics(exp, params)
 
@@ -282,7 +285,7 @@ RTOL_INNER = 0.02
 
 
 def rtol_inner(preset: str) -> float:
-    return RTOL_INNER if PRESETS[preset][1].lr_decay < 1.0 else TRAIN_RTOL
+    return RTOL_INNER if RECIPES[preset].lr_decay < 1.0 else TRAIN_RTOL
 
 
 def seeds(quick: bool, seed: int) -> tuple[int, ...]:
@@ -355,11 +358,13 @@ def manifold_rows(
 VGD_PRESET, RTOL_VGD = "h2_L24", 0.016
 
 
-def vgd_rows(seed: int, fault_prediction: str | None) -> list[Evidence]:
-    """One seed's rows of ``check_eq4_3_train_vgd``: a ± pair, the loss plateau, and ⟨ω, μ⟩ vs
-    1/κ (debiased GD, (4.3)/(D.24)) with the named alternatives η_V* (vanilla GD, (D.29)), L = ∞
-    (1) and the single-head optimum ω₁*μ₁* (4.12) (train_discrimination, ``RTOL_VGD``)."""
-    res = trained(VGD_PRESET, seed=seed)
+def vgd_rows(setting: Setting, seed: int, fault_prediction: str | None) -> list[Evidence]:
+    """One seed's rows of ``check_eq4_3_train_vgd`` at ``setting`` (the preset ``h2_L24``'s),
+    trained by that preset's recipe: a ± pair, the loss plateau, and ⟨ω, μ⟩ vs 1/κ (debiased GD,
+    (4.3)/(D.24)) with the named alternatives η_V* (vanilla GD, (D.29)), L = ∞ (1) and the
+    single-head optimum ω₁*μ₁* (4.12) (train_discrimination, ``RTOL_VGD``); every row
+    ``skipped`` with the numbers where the run did not converge within its step bound."""
+    res = trained(setting, RECIPES[VGD_PRESET], seed=seed)
     exp = res.extra["experiment"]
     d, L, s2 = exp.d, exp.L, exp.sigma2
     alts = alternative_values(VGD_ALTERNATIVES, d, L, s2)
@@ -376,7 +381,7 @@ def vgd_rows(seed: int, fault_prediction: str | None) -> list[Evidence]:
     )
     m, init = pattern_metrics(exp, res.params), pattern_metrics(exp, res.extra["init_params"])
     tag = f"H=2, L={L}"
-    return [
+    rows = [
         band(f"{tag}: mu_1 mu_2 < 0 (± head pair)", float(m["mu"][0] * m["mu"][1]), None, 0.0),
         plateau(tag, res.losses),
         train_discrimination(
@@ -389,6 +394,7 @@ def vgd_rows(seed: int, fault_prediction: str | None) -> list[Evidence]:
             details={"L": L, "omega": m["omega"].tolist(), "mu": m["mu"].tolist()},
         ),
     ]
+    return preset_converged_or_skipped(rows, res)
 
 
 def vgd_trap(seed: int) -> str | None:
@@ -436,9 +442,12 @@ def fold_seeds(
     ]
 
 
-def noniso_P(seed: int) -> tuple[HpcyExperiment, np.ndarray, np.ndarray, np.ndarray]:
-    """(experiment, trained P = Σ_h μ_h sym(K11^h), its value at init, μ) of the noniso preset."""
-    res = trained("noniso", seed=seed)
+def noniso_P(
+    setting: Setting, seed: int
+) -> tuple[HpcyExperiment, np.ndarray, np.ndarray, np.ndarray]:
+    """(experiment, trained P = Σ_h μ_h sym(K11^h), its value at init, μ) of ``setting`` trained
+    by the noniso preset's recipe."""
+    res = trained(setting, RECIPES["noniso"], seed=seed)
     exp = res.extra["experiment"]
     d = exp.d
 
@@ -452,9 +461,9 @@ def noniso_P(seed: int) -> tuple[HpcyExperiment, np.ndarray, np.ndarray, np.ndar
     return exp, P, P_of(res.extra["init_params"])[0], mu
 
 
-def noniso_trap(seed: int) -> str | None:
+def noniso_trap(setting: Setting, seed: int) -> str | None:
     """The named trap of a non-isotropic seed, by its own criterion: no ± pair (μ_1 μ_2 > 0)."""
-    mu = noniso_P(seed)[3]
+    mu = noniso_P(setting, seed)[3]
     return "single-head trap (mu_1 mu_2 > 0)" if float(mu[0] * mu[1]) > 0 else None
 
 

@@ -12,14 +12,13 @@ import math
 from typing import Any
 
 from numerics.train_evidence import not_converged
-from sims.config import TrainConfig
 from sims.hpcy25.train import (
+    STOP_FRACTION,
     InvariantStop,
     PatternStop,
-    setting_schedule,
-    window_drift,
+    Recipe,
+    setting_recipe,
 )
-from sims.train import PlateauCosine
 from theory.common.protocols import Evidence
 
 __all__ = [
@@ -31,6 +30,7 @@ __all__ = [
     "pattern_stop",
     "setting_training",
     "converged_or_skipped",
+    "preset_converged_or_skipped",
     "convergence_shortfall",
     "skip_unconverged",
     "with_shortfall",
@@ -39,12 +39,6 @@ __all__ = [
 #: Seconds per training step of the derived recipe at batch 128 (measured on one thread of the
 #: shared 2-core machine, H = 2–4, d ≤ 8, L ≤ 64: 2.7–3.8 ms), used to quote a skipped row's cost.
 SETTING_SECONDS_PER_STEP = 0.0035
-
-
-#: Training stops when the invariant ⟨ω, μ⟩ has moved by at most this fraction of
-#: the row's tolerance (range over the last 500 steps, relative): its drift then costs at most a
-#: quarter unit.
-STOP_FRACTION = 0.25
 
 
 def invariant_stop(rtol: float) -> InvariantStop:
@@ -73,13 +67,6 @@ def pattern_stop(rtol: float) -> PatternStop:
     )
 
 
-def _drift(trace: list[dict[str, float]], last: int, window: int) -> float | None:
-    """The :class:`InvariantStop` statistic ending at step ``last``: the larger of the relative
-    change of the invariant's mean between the two windows before ``last`` and its relative
-    standard deviation over the last window (``None`` without two filled windows)."""
-    return window_drift(trace, "inv", last, window, relative=True)
-
-
 def _worst(
     trace: list[dict[str, float]], last: int, stop: InvariantStop
 ) -> tuple[str, float | None, float]:
@@ -87,7 +74,7 @@ def _worst(
     ``"inv"`` for an :class:`InvariantStop`, the worst of ``"inv"`` and the pattern statistics
     (drift / bound) for a :class:`PatternStop` (``drift`` ``None``: two windows not filled)."""
     if not isinstance(stop, PatternStop):
-        return "inv", _drift(trace, last, stop.window), stop.rel_drift
+        return "inv", stop.drift(trace, last), stop.rel_drift
     bounds, drifts = stop.bounds(), stop.drifts(trace, last)
     if any(x is None for x in drifts.values()):
         return "inv", None, stop.rel_drift
@@ -104,7 +91,7 @@ def convergence_shortfall(res: Any, stop: InvariantStop, *, batch: int) -> dict[
     -- the drift in units of its bound extrapolated by the power law through its values one window
     apart (``drift ~ steps^-p``), at the recipe's seconds per step scaled by the batch.  Where the
     drift did not decrease over the last window the steps needed are not estimable (``inf``)."""
-    if "stopped_at" in res.extra:
+    if res.extra.get("stop", {}).get("converged", "stopped_at" in res.extra):
         return None
     trace = res.extra.get("trace") or []
     last = int(trace[-1]["step"]) if trace else 0
@@ -139,39 +126,40 @@ def convergence_shortfall(res: Any, stop: InvariantStop, *, batch: int) -> dict[
 SKIP_UNCONVERGED = True
 
 
-def setting_training(
-    H: int, cfg: TrainConfig, rtol: float, *, patterns: bool = False
-) -> tuple[TrainConfig, InvariantStop, PlateauCosine | None]:
-    """How a drawn setting with ``H`` heads and a row of tolerance ``rtol`` is trained: the config,
-    the stop criterion and the plateau schedule
-    (:func:`sims.hpcy25.train.setting_schedule`).  The stop is
-    :func:`invariant_stop`, or :func:`pattern_stop` where ``patterns`` (the check's rows depend on
-    the heads' configuration: the Obs-1 pattern rows, and the finite-ω prediction evaluated at the
-    trained heads) and ``H ≥ 3`` (a low-weight head settles after the invariant: at (3, 24, 1.0, 4)
-    the invariant stop at lr 5e-3 ended with |ω_h| 0.19–0.26 and ⟨ω, μ⟩ 1.71 units below the
-    finite-ω prediction; the pattern stop passes at lr 5e-3, 1e-2, 2e-2).  At H = 2 both heads
-    carry the pair and 6 of 6 measured draws passed their pattern rows with the invariant
-    stop."""
+def setting_training(H: int, rtol: float, *, batch_size: int, patterns: bool = False) -> Recipe:
+    """How a drawn setting with ``H`` heads and a row of tolerance ``rtol`` is trained: the
+    recipe (:func:`sims.hpcy25.train.setting_recipe`, batch ``batch_size``) with its stop and
+    plateau schedule.  The stop is :func:`invariant_stop`, or :func:`pattern_stop` where
+    ``patterns`` (the check's rows depend on the heads' configuration: the Obs-1 pattern rows,
+    and the finite-ω prediction evaluated at the trained heads) and ``H ≥ 3`` (a low-weight head
+    settles after the invariant: at (3, 24, 1.0, 4) the invariant stop at lr 5e-3 ended with
+    |ω_h| 0.19–0.26 and ⟨ω, μ⟩ 1.71 units below the finite-ω prediction; the pattern stop passes
+    at lr 5e-3, 1e-2, 2e-2).  At H = 2 both heads carry the pair and 6 of 6 measured draws passed
+    their pattern rows with the invariant stop."""
     stop = pattern_stop(rtol) if patterns and H >= 3 else invariant_stop(rtol)
-    cfg, schedule = setting_schedule(H, cfg, stop)
-    return cfg, stop, schedule
+    return setting_recipe(stop, batch_size=batch_size)
 
 
-def converged_or_skipped(
-    rows: list[Evidence],
-    res: Any,
-    stop: InvariantStop,
-    schedule: PlateauCosine | None,
-    *,
-    batch: int,
-) -> list[Evidence]:
-    """A drawn seed's rows with its convergence: recorded on each row; and, where the run had the
-    plateau schedule and did not converge (:data:`SKIP_UNCONVERGED`), ``skipped`` with the numbers
+def converged_or_skipped(rows: list[Evidence], res: Any, recipe: Recipe) -> list[Evidence]:
+    """A drawn seed's rows with its convergence: recorded on each row; and, where the run did
+    not converge within its step bound (:data:`SKIP_UNCONVERGED`), ``skipped`` with the numbers
     (:func:`skip_unconverged`)."""
-    short = convergence_shortfall(res, stop, batch=batch)
-    if short is None or schedule is None or not SKIP_UNCONVERGED:
+    assert recipe.stop is not None
+    short = convergence_shortfall(res, recipe.stop, batch=recipe.batch_size)
+    if short is None or not SKIP_UNCONVERGED:
         return [with_shortfall(e, short) for e in rows]
     return skip_unconverged(rows, short)
+
+
+def preset_converged_or_skipped(rows: list[Evidence], res: Any) -> list[Evidence]:
+    """A preset seed's rows: as they are where its run converged (its invariant settled at its
+    planned steps or on the way to its step bound: ``extra["stop"]``); else every row ``skipped``
+    with the numbers (:func:`skip_unconverged`), never a ``fail``."""
+    recipe = res.config
+    if not isinstance(recipe, Recipe) or recipe.stop is None:
+        return rows
+    short = convergence_shortfall(res, recipe.stop, batch=recipe.batch_size)
+    return rows if short is None else skip_unconverged(rows, short)
 
 
 def with_shortfall(ev: Evidence, short: dict[str, Any] | None) -> Evidence:

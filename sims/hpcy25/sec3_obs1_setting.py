@@ -14,17 +14,14 @@ import numpy as np
 
 import theory.hpcy25 as th
 from numerics.hpcy25.bands import band
-from numerics.testing import swap_alternative
-from sims.config import TrainConfig
 from sims.hpcy25 import evidence as ev_
 from sims.hpcy25 import sec3_training as tr_
 from sims.hpcy25 import sec4_2_manifold as mf_
 from sims.hpcy25.sec3_heads import inject_offpattern_head, judge_heads
 from sims.hpcy25.sec3_sharp_head import drawn_outcome
-from sims.hpcy25.stop import InvariantStop
-from sims.hpcy25.train import HpcyExperiment, setting_experiment, trained_setting
-from sims.train import PlateauCosine
+from sims.hpcy25.train import HpcyExperiment, Recipe, experiment_of
 from theory.common.protocols import Evidence
+from theory.hpcy25.settings import Setting
 
 __all__ = ["OBS1_PATH", "Obs1Plan", "setting_plan", "setting_rows", "obs1_at_setting"]
 
@@ -42,21 +39,19 @@ class Obs1Plan(NamedTuple):
     rtol: float
     plan: str  # tr_.plan_rtol's "keep" / "tighten" / "skip"
     exp: HpcyExperiment
-    cfg: TrainConfig
-    stop: InvariantStop
-    schedule: PlateauCosine | None
+    recipe: Recipe  # with its stop and plateau schedule
 
 
 def setting_plan(*, d: int, L: int, sigma2: float, H: int) -> Obs1Plan:
     """The prediction 1/κ and its alternatives, the row tolerance and its plan
-    (:func:`.training.plan_rtol`), and the experiment, config, stop and schedule the setting is
-    trained with (:func:`.training.setting_training`, patterns on)."""
+    (:func:`.training.plan_rtol`), and the experiment and recipe the setting is trained with
+    (:func:`.training.setting_training`, patterns on)."""
     k_inv = float(th.eta_star(d, L, sigma2))
     inner_plain = ev_.alternative_values(ev_.INNER_ALTERNATIVES, d, L, sigma2)
     rtol, plan = tr_.plan_rtol(k_inv, inner_plain, ev_.RTOL_INNER, L)
-    exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
-    cfg, stop, schedule = tr_.setting_training(H, cfg, rtol, patterns=True)
-    return Obs1Plan(k_inv, inner_plain, rtol, plan, exp, cfg, stop, schedule)
+    exp = experiment_of(Setting(d=d, L=L, sigma2=sigma2, H=H))
+    recipe = tr_.setting_training(H, rtol, batch_size=tr_.setting_batch(rtol), patterns=True)
+    return Obs1Plan(k_inv, inner_plain, rtol, plan, exp, recipe)
 
 
 def setting_rows(
@@ -75,35 +70,26 @@ def setting_rows(
     and its alternatives 1 (L = ∞) and ω₁*μ₁* (4.12): where :func:`.training.plan_rtol` says
     ``"skip"`` the one row returned is that TRAIN row, ``skipped`` with its numbers
     (:func:`.training.skip_before_training`), and nothing is trained."""
-    k_inv, inner_plain, rtol, plan, exp, cfg, stop, schedule = setting_plan(
-        d=d, L=L, sigma2=sigma2, H=H
-    )
+    k_inv, inner_plain, rtol, plan, exp, recipe = setting_plan(d=d, L=L, sigma2=sigma2, H=H)
     if double_softmax:
         exp = dataclasses.replace(exp, double_softmax=True)  # FAULT: train with a second softmax
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}" + (
         " [double softmax]" if double_softmax else ""
     )
-    if plan == "skip" and H > 1:  # decided on the closed forms 1/kappa, 1, omega_1* mu_1*
-        init = ev_.init_metrics(exp, cfg, seed=seed)
-        pred, alts = swap_alternative(
-            k_inv, inner_plain, fault_prediction, prediction_name="1/kappa (4.3)", strict=False
-        )
-        return [
-            tr_.skip_before_training(
-                f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
-                pred,
-                float(init["omega"] @ init["mu"]),
-                prediction="1/kappa = L/(L+D') (4.3)/(D.24)",
-                alternatives=alts,
-                rtol=rtol,
-                L=L,
-                batch=cfg.batch_size,
-                steps=cfg.steps,
-                details={"L": L, "plan": plan, "rtol": rtol},
-            )
-        ]
-    res = trained_setting(exp, cfg, seed=seed, stop=stop, schedule=schedule)
-    steps = int(res.extra.get("stopped_at", cfg.steps))
+    res, steps, skipped_rows = tr_.train_or_skip(
+        f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
+        exp,
+        recipe,
+        seed=seed,
+        k_inv=k_inv,
+        alternatives=inner_plain,
+        fault_prediction=fault_prediction,
+        plan=plan,
+        rtol=rtol,
+        L=L,
+    )
+    if res is None:  # decided on the closed forms 1/kappa, 1, omega_1* mu_1*: nothing trained
+        return skipped_rows
     params = res.params
     if fault_offpattern_head is not None:  # FAULT: an off-pattern head that contributes
         params = inject_offpattern_head(exp, params, fault_offpattern_head)
@@ -123,7 +109,7 @@ def setting_rows(
         raise ValueError(
             f"fault_prediction must be one of {sorted(names)}, got {fault_prediction!r}"
         )
-    recipe = tr_.recipe_details(cfg, res, stop, plan, rtol, schedule)
+    details = tr_.recipe_details(recipe, res, plan, rtol)
     inner = mf_.finite_omega_rows(
         tag,
         m["omega"],
@@ -138,10 +124,10 @@ def setting_rows(
         rtol=rtol,
         seed=seed,
         path=_PATH,
-        batch=cfg.batch_size,
+        batch=recipe.batch_size,
         steps=steps,
         fault_prediction=fault_prediction,
-        details={"2 omega_bar m": 2 * wbar * mass, **recipe},
+        details={"2 omega_bar m": 2 * wbar * mass, **details},
         limit_name=f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
     )
     pair = [
@@ -169,10 +155,10 @@ def setting_rows(
             m_alts,
             m_ex=inner[0].details["s*"] * mass,
             L=L,
-            batch=cfg.batch_size,
+            batch=recipe.batch_size,
             steps=steps,
             fault_prediction=fault_prediction,
-            details={"omega_bar": wbar, **tr_.recipe_details(cfg, res, stop, "", 0.0, schedule)},
+            details={"omega_bar": wbar, **tr_.recipe_details(recipe, res, "", 0.0)},
         ),
     ]
     origin = None if double_softmax else tr_.origin_trap(m["omega"], m["mu"])
@@ -184,11 +170,11 @@ def setting_rows(
     rows = tr_.trapped_rows(ev + pair, trap, seed) if trap else ev + pair
     if origin:  # every pattern row of a model that never moved measures the start
         rows = tr_.trapped_rows(rows, origin, seed)
-    rows = tr_.converged_or_skipped(rows, res, stop, schedule, batch=cfg.batch_size)
+    rows = tr_.converged_or_skipped(rows, res, recipe)
     if H < 3 or double_softmax or fault_prediction is not None or fault_offpattern_head is not None:
         return rows
     # H ≥ 3 off the pattern: a stable sharp head (its own outcome) or unconverged at the budget
-    return drawn_outcome(rows, m, res, exp, seed=seed, steps=steps, step_bound=cfg.steps)
+    return drawn_outcome(rows, m, res, exp, seed=seed, steps=steps, step_bound=recipe.steps)
 
 
 def obs1_at_setting(

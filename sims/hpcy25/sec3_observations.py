@@ -12,6 +12,7 @@ bands are the spec's (spec 001 §3, "Torch training recipe"), cited in each reco
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +31,7 @@ from sims.hpcy25 import sec3_training as tr_
 from sims.hpcy25.sec3_heads import inject_offpattern_head, judge_heads
 from sims.hpcy25.sec3_obs1_setting import OBS1_PATH, obs1_at_setting, setting_rows
 from sims.hpcy25.sec5_extensions import compute_4a
-from sims.hpcy25.train import trained
+from sims.hpcy25.train import RECIPES, trained
 from theory.common.protocols import Evidence
 from theory.hpcy25.settings import Setting
 
@@ -164,9 +165,10 @@ def obs1_train(
             fault_offpattern_head=fault_offpattern_head,
         )
     preset = preset or ev_.PRESET[H]
+    at = Setting(d=d, L=L, sigma2=sigma2, H=H)
 
     def rows_of(s_: int) -> list[Evidence]:
-        return _obs1_rows(H, s_, preset, double_softmax, fault_prediction, fault_offpattern_head)
+        return _obs1_rows(at, s_, preset, double_softmax, fault_prediction, fault_offpattern_head)
 
     def trap_of_seed(s_: int) -> str | None:
         return None if double_softmax else ev_.trap(preset, H, s_)
@@ -178,19 +180,37 @@ def obs1_train(
 
 
 def _obs1_rows(
-    H: int,
+    setting: Setting,
     seed: int,
     preset: str,
     double_softmax: bool,
     fault_prediction: str | None,
     fault_offpattern_head: float | None = None,
 ) -> list[Evidence]:
-    """One seed's rows of :func:`check_obs1_train`."""
+    """One seed's rows of :func:`check_obs1_train` at ``setting`` (the preset's), trained by the
+    preset's recipe; every row ``skipped`` with its numbers where the run did not converge within
+    its step bound."""
     exp_over: dict[str, Any] = {"double_softmax": True} if double_softmax else {}
-    res = trained(preset, seed=seed, **exp_over)
+    res = trained(setting, RECIPES[preset], seed=seed, **exp_over)
+    return tr_.preset_converged_or_skipped(
+        _obs1_judged(
+            res, setting.H, seed, preset, double_softmax, fault_prediction, fault_offpattern_head
+        ),
+        res,
+    )
+
+
+def _obs1_judged(
+    res: Any,
+    H: int,
+    seed: int,
+    preset: str,
+    double_softmax: bool,
+    fault_prediction: str | None,
+    fault_offpattern_head: float | None,
+) -> list[Evidence]:
     exp = res.extra["experiment"]
-    if exp.H != H:
-        raise ValueError(f"preset {preset!r} has H={exp.H}, not H={H}")
+    exp_over: dict[str, Any] = {"double_softmax": True} if double_softmax else {}
     params = res.params
     if fault_offpattern_head is None:  # Obs. 1's metrics of the Fig. 3 circuits
         KQ, OV = ev_.compute_3(seed=seed, Hs=(H,), presets={H: preset}, overrides=exp_over)[H]
@@ -251,6 +271,10 @@ def check_obs3_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> 
     sit on the DGD risk ``R_D(η̂; L)``; H = 1 is worst; the learned risk is within the proven
     factor of Bayes (``≤ sup_ξ R_DGD∞/R_B∞ = 2.53`` at σ² = 0.1 times ``R_B∞``)."""
     presets = tuple(ev_.PRESET[H] for H in (1, 2, 3, 4))
+    runs = [  # the runs the risks are read from, by the presets' recipes
+        trained(dataclasses.replace(setting, H=H), RECIPES[ev_.PRESET[H]], seed=seed)
+        for H in (1, 2, 3, 4)
+    ]
     at_L = compute_4a(
         seed=seed, Lps=(tr_.OBS1_DEFAULTS["L"],), presets=presets, n=ev_.RISK_PROMPTS, ridge_n=0
     )["risks"]
@@ -277,11 +301,16 @@ def check_obs3_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> 
                 2.53,
             )
         )
+    for res in runs:  # a run that did not converge within its step bound: skipped, with numbers
+        ev = tr_.preset_converged_or_skipped(ev, res)
     return ev
 
 
-def _obs4_rows(H: int, seed: int) -> list[Evidence]:
-    res = trained(ev_.PRESET[H], seed=seed)
+def _obs4_rows(setting: Setting, seed: int) -> list[Evidence]:
+    """One seed's Obs-4 rows on the run of ``setting`` by the preset ``h{H}``'s recipe (``skipped``
+    with its numbers where it did not converge within its step bound)."""
+    H = setting.H
+    res = trained(setting, RECIPES[ev_.PRESET[H]], seed=seed)
     tr = res.extra["trace"]
     rows = [r for r in tr if "omega_0" in r]
     om = np.array([[r[f"omega_{h}"] for h in range(H)] for r in rows])
@@ -290,7 +319,7 @@ def _obs4_rows(H: int, seed: int) -> list[Evidence]:
     act = np.abs(mu[-1]) >= 0.05 * np.abs(mu[-1]).max()
     peak = np.abs(om[:, act]).mean(axis=1)
     tag = f"H={H}: "  # over seeds: fold_seeds (details seeds, seeds_passed, reported_seed)
-    return [
+    rows = [
         band(
             tag + "Obs 4: signs of omega_h mu_h at 40% of training = final (active heads)",
             float(
@@ -314,6 +343,7 @@ def _obs4_rows(H: int, seed: int) -> list[Evidence]:
             None,
         ),
     ]
+    return tr_.preset_converged_or_skipped(rows, res)
 
 
 def check_obs4_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
@@ -329,7 +359,9 @@ def check_obs4_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> 
     H = setting.H
     preset = ev_.PRESET[H]
     seeds = ev_.seeds(quick, seed)
-    ev = ev_.fold_seeds(lambda s_: _obs4_rows(H, s_), seeds, lambda s_: ev_.trap(preset, H, s_))
+    ev = ev_.fold_seeds(
+        lambda s_: _obs4_rows(setting, s_), seeds, lambda s_: ev_.trap(preset, H, s_)
+    )
     if len(seeds) > 1:
         ev.append(
             seed_outcomes(
@@ -337,7 +369,7 @@ def check_obs4_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> 
                 H,
                 seeds,
                 claim="Obs 4 dynamics and pattern",
-                rows_of=lambda s_: _obs4_rows(H, s_) + obs1_train(H=H, seed=s_),
+                rows_of=lambda s_: _obs4_rows(setting, s_) + obs1_train(H=H, seed=s_),
             )
         )
     return ev

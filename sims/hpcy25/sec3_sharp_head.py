@@ -45,7 +45,7 @@ from sims.hpcy25.continuation import (
     continue_training,
 )
 from sims.hpcy25.sec3_heads import judge_heads
-from sims.hpcy25.train import HpcyExperiment, model_risk, trained_setting
+from sims.hpcy25.train import HpcyExperiment, model_risk, trained
 from theory.common.protocols import Evidence
 from theory.hpcy25.claims import CLAIMS
 from theory.hpcy25.settings import Setting
@@ -278,8 +278,8 @@ def _train_rows(
     d, L, s2, H = run
     steps, seconds = CONTINUATION_STEPS, RUN_SECONDS
     plan = setting_plan(d=d, L=L, sigma2=s2, H=H)
-    base = trained_setting(plan.exp, plan.cfg, seed=seed, stop=plan.stop, schedule=plan.schedule)
-    key = (plan.exp, dataclasses.replace(plan.cfg, seed=seed), plan.stop, plan.schedule)
+    base = trained(plan.exp, plan.recipe, seed=seed)
+    key = (plan.exp, dataclasses.replace(plan.recipe, seed=seed))
     got = continue_training(
         plan.exp, key, base.params, steps=steps, seconds=seconds, cont=Continuation()
     )

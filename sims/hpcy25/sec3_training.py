@@ -15,11 +15,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from numerics.testing import TRAIN_RTOL, skipped, swap_alternative, train_discrimination
+from sims.hpcy25.evidence import init_metrics
 from sims.hpcy25.sec3_convergence import (
     PATTERN_TOLERANCES,
     SETTING_SECONDS_PER_STEP,
@@ -29,11 +30,13 @@ from sims.hpcy25.sec3_convergence import (
     convergence_shortfall,
     invariant_stop,
     pattern_stop,
+    preset_converged_or_skipped,
     setting_training,
     skip_unconverged,
     with_shortfall,
 )
-from sims.hpcy25.train import SETTING_CONFIG, PatternStop
+from sims.hpcy25.train import SETTING_RECIPE, HpcyExperiment, PatternStop, Recipe, trained
+from sims.train import TrainResult
 from theory.common.protocols import Evidence
 
 __all__ = [
@@ -59,6 +62,9 @@ __all__ = [
     "PATTERN_TOLERANCES",
     "setting_training",
     "converged_or_skipped",
+    "preset_converged_or_skipped",
+    "SettingRun",
+    "train_or_skip",
     "convergence_shortfall",
     "skip_unconverged",
     "SKIP_UNCONVERGED",
@@ -130,7 +136,7 @@ def setting_batch(rtol: float) -> int:
     """Training batch for a row of tolerance ``rtol`` (derived recipe): the invariant's sampling
     error scales like ``1/√batch``; the recipe's 128 prompts hold ⟨ω, μ⟩ within 1.3 % at the
     calibrated 2 % (presets h2, h3), so ``128 (0.02/rtol)²``, rounded up to a multiple of 64."""
-    base, cal = SETTING_CONFIG.batch_size, 0.02
+    base, cal = SETTING_RECIPE.batch_size, 0.02
     return int(64 * math.ceil(base * (cal / rtol) ** 2 / 64))
 
 
@@ -234,6 +240,57 @@ def skip_before_training(
     return dataclasses.replace(ev, details={**ev.details, "why": why})
 
 
+class SettingRun(NamedTuple):
+    """A drawn setting's run (:func:`train_or_skip`): the trained result and the steps it took,
+    or -- its plan ``"skip"`` -- no result and the one ``skipped`` TRAIN row."""
+
+    res: TrainResult | None
+    steps: int
+    skipped: list[Evidence]
+
+
+def train_or_skip(
+    name: str,
+    exp: HpcyExperiment,
+    recipe: Recipe,
+    *,
+    seed: int,
+    k_inv: float,
+    alternatives: Mapping[str, float],
+    fault_prediction: str | None,
+    plan: str,
+    rtol: float,
+    L: int,
+) -> SettingRun:
+    """Train a drawn setting, or decide before training that its ⟨ω, μ⟩ row is not separable.
+    Where the plan (:func:`plan_rtol` on the closed-form prediction 1/κ (4.3)/(D.24) and its
+    named ``alternatives``) is ``"skip"`` and the model has a ± pair to judge (``H ≥ 2``), the
+    run's initial ⟨ω, μ⟩ is drawn as the run would draw it and the TRAIN row ``name`` is
+    ``skipped`` with its numbers (:func:`skip_before_training`; ``fault_prediction`` swapped in
+    as the prediction); else ``exp`` is trained by ``recipe`` at ``seed`` (:func:`trained`) and
+    the steps it took are read off the run."""
+    if plan == "skip" and exp.H > 1:
+        init = init_metrics(exp, recipe, seed=seed)
+        pred, alts = swap_alternative(
+            k_inv, alternatives, fault_prediction, prediction_name="1/kappa (4.3)", strict=False
+        )
+        row = skip_before_training(
+            name,
+            pred,
+            float(init["omega"] @ init["mu"]),
+            prediction="1/kappa = L/(L+D') (4.3)/(D.24)",
+            alternatives=alts,
+            rtol=rtol,
+            L=L,
+            batch=recipe.batch_size,
+            steps=recipe.steps,
+            details={"L": L, "plan": plan, "rtol": rtol},
+        )
+        return SettingRun(None, 0, [row])
+    res = trained(exp, recipe, seed=seed)
+    return SettingRun(res, int(res.extra.get("stopped_at", recipe.steps)), [])
+
+
 #: A trained model whose largest head product |ω_h μ_h| stays below this has not left the zero
 #: saddle it starts next to: the start's ⟨ω, μ⟩ is of order 1e-2 (d = 1, L = 16, σ² = 0: 0.008),
 #: a formed ± pair's head products are ≈ 1/(2κ) (0.47 there; the seed that stayed had 3.7e-5).
@@ -264,11 +321,11 @@ def pair_trap(mu: np.ndarray, active: np.ndarray) -> str | None:
     )
 
 
-def recipe_details(
-    cfg: Any, res: Any, stop: Any, plan: str, rtol: float, schedule: Any = None
-) -> dict[str, Any]:
+def recipe_details(recipe: Recipe, res: Any, plan: str, rtol: float) -> dict[str, Any]:
     """The recipe a TRAIN row records: optimiser, lr, batch, steps taken, the step bound, the stop
     criterion and what of it is derived; the row's plan and tolerance."""
+    cfg, stop, schedule = recipe, recipe.stop, recipe.schedule
+    assert stop is not None
     steps = int(res.extra.get("stopped_at", cfg.steps))
     return {
         "recipe": {

@@ -4,6 +4,7 @@ debiased-GD step 1/κ, not the vanilla-GD step η_V* (at the preset and at any s
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,7 +19,7 @@ from numerics.testing import Z_MC, informational, swap_alternative
 from sims.hpcy25 import evidence as ev_
 from sims.hpcy25 import sec3_training as tr_
 from sims.hpcy25.sec3_heads import judge_heads, pattern_trap
-from sims.hpcy25.train import setting_experiment, trained, trained_setting
+from sims.hpcy25.train import RECIPES, experiment_of, trained
 from theory.common.protocols import Estimate, Evidence
 from theory.hpcy25.settings import Setting
 
@@ -75,16 +76,21 @@ def check_eq4_3_train_vgd(
             seeds=ev_.seeds(quick, seed),
             fault_prediction=fault,
         )
-    return ev_.fold_seeds(lambda s_: ev_.vgd_rows(s_, fault), ev_.seeds(quick, seed), ev_.vgd_trap)
+    return ev_.fold_seeds(
+        lambda s_: ev_.vgd_rows(setting, s_, fault), ev_.seeds(quick, seed), ev_.vgd_trap
+    )
 
 
 # ------------------------------------------------------------------------------- R6 (d)
 def check_eq4_12_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """V-R6(d): trained H = 1 has |ω| ∈ [0.40, 0.65], ωμ > 0, risk ∈ [0.38, 0.44], ≥ 0.1 above the
     two-head risk; |ω| within 15 % of the MC-exact single-head optimum (spec §6 item 14), not
-    1/√d.  Trains the presets ``h1`` and ``h2`` of :mod:`sims.hpcy25.train` (d = 5, L = 40,
-    σ² = 0.1; declared fixed at ``PRESETS["h1"]``: the trainer takes no setting yet)."""
-    res = trained("h1", seed=seed)
+    1/√d.  Trains ``setting`` (one head) and its two-head twin by the recipes of the presets
+    ``h1`` and ``h2`` (declared fixed at ``PRESETS["h1"]``: the bands are the reference ranges of
+    d = 5, L = 40, σ² = 0.1); ``skipped`` with the numbers where a run did not converge within its
+    step bound."""
+    res = trained(setting, RECIPES["h1"], seed=seed)
+    res2 = trained(dataclasses.replace(setting, H=2), RECIPES["h2"], seed=seed)
     exp = res.extra["experiment"]
     m = ev_.pattern_metrics(exp, res.params)
     w, mu = float(m["omega"][0]), float(m["mu"][0])
@@ -95,7 +101,7 @@ def check_eq4_12_train(setting: Setting, *, quick: bool = True, seed: int = 0) -
         omegas, d=exp.d, L=exp.L, sigma2=exp.sigma2, n=20_000, rng=check_rng(seed, _EQ4_12_PATH)
     )
     w_opt = float(omegas[int(np.argmin(curve))])
-    return [
+    rows = [
         band("H=1: |omega| in [0.40, 0.65]", abs(w), 0.40, 0.65),
         band("H=1: omega mu > 0", w * mu, 0.0, None),
         band("H=1: risk in [0.38, 0.44]", risk.mean, 0.38, 0.44, details={"se": risk.se}),
@@ -113,6 +119,7 @@ def check_eq4_12_train(setting: Setting, *, quick: bool = True, seed: int = 0) -
             abs(w),
         ),
     ]
+    return tr_.preset_converged_or_skipped(tr_.preset_converged_or_skipped(rows, res), res2)
 
 
 def vgd_setting_rows(
@@ -137,33 +144,24 @@ def vgd_setting_rows(
         )
     k_inv = float(th.eta_star(d, L, sigma2))
     rtol, plan = tr_.plan_rtol(k_inv, alts, ev_.RTOL_VGD, L)
-    exp, cfg = setting_experiment(d=d, L=L, sigma2=sigma2, H=H, batch_size=tr_.setting_batch(rtol))
-    cfg, stop, schedule = tr_.setting_training(H, cfg, rtol, patterns=True)
+    exp = experiment_of(Setting(d=d, L=L, sigma2=sigma2, H=H))
+    recipe = tr_.setting_training(H, rtol, batch_size=tr_.setting_batch(rtol), patterns=True)
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}"
     limit_name = f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24), not eta_V* (vanilla GD)"
-    if (
-        plan == "skip"
-    ):  # decided on the closed forms 1/kappa, eta_V*, 1, omega_1* mu_1*: no training
-        init = ev_.init_metrics(exp, cfg, seed=seed)
-        pred, alts_k = swap_alternative(
-            k_inv, alts, fault_prediction, prediction_name="1/kappa (4.3)", strict=False
-        )
-        return [
-            tr_.skip_before_training(
-                limit_name,
-                pred,
-                float(init["omega"] @ init["mu"]),
-                prediction="1/kappa = L/(L+D') (4.3)/(D.24)",
-                alternatives=alts_k,
-                rtol=rtol,
-                L=L,
-                batch=cfg.batch_size,
-                steps=cfg.steps,
-                details={"L": L, "plan": plan, "rtol": rtol},
-            )
-        ]
-    res = trained_setting(exp, cfg, seed=seed, stop=stop, schedule=schedule)
-    steps = int(res.extra.get("stopped_at", cfg.steps))
+    res, steps, skipped_rows = tr_.train_or_skip(
+        limit_name,
+        exp,
+        recipe,
+        seed=seed,
+        k_inv=k_inv,
+        alternatives=alts,
+        fault_prediction=fault_prediction,
+        plan=plan,
+        rtol=rtol,
+        L=L,
+    )
+    if res is None:  # decided on the closed forms 1/kappa, eta_V*, 1, omega_1* mu_1*
+        return skipped_rows
     m = judge_heads(
         ev_.pattern_metrics(exp, res.params), exp, res.params, rtol=rtol, seed=seed, path=_VGD_PATH
     )
@@ -186,14 +184,14 @@ def vgd_setting_rows(
             rtol=rtol,
             seed=seed,
             path=_VGD_PATH,
-            batch=cfg.batch_size,
+            batch=recipe.batch_size,
             steps=steps,
             fault_prediction=fault_prediction,
             details={
                 "L": L,
                 "omega": m["omega"].tolist(),
                 "mu": mu.tolist(),
-                **tr_.recipe_details(cfg, res, stop, plan, rtol, schedule),
+                **tr_.recipe_details(recipe, res, plan, rtol),
             },
             limit_name=limit_name,
         ),
@@ -209,7 +207,7 @@ def vgd_setting_rows(
     rows = [pair[0], ev_.plateau(tag, res.losses), *pair[1:]]
     if origin:  # the plateau of a model that never moved is the start's: in the trap too
         rows = tr_.trapped_rows(rows, origin, seed)
-    return tr_.converged_or_skipped(rows, res, stop, schedule, batch=cfg.batch_size)
+    return tr_.converged_or_skipped(rows, res, recipe)
 
 
 def vgd_at_setting(

@@ -19,6 +19,7 @@ from theory.settings import check_choice, check_int, check_real
 
 __all__ = [
     "InvariantStop",
+    "MeanDriftStop",
     "PatternStop",
     "PatternPlateau",
     "PATTERN_KEYS",
@@ -47,12 +48,38 @@ class InvariantStop:
         check_int("window", self.window, minimum=100)
         check_int("min_steps", self.min_steps, minimum=0)
 
+    def drift(self, trace: list[dict[str, float]], last: int) -> float | None:
+        """The statistic compared with ``rel_drift`` at step ``last`` (``None``: two windows not
+        filled): :func:`window_drift` of ``"inv"``, relative."""
+        return window_drift(trace, "inv", last, self.window, relative=True)
+
     def __call__(self, trace: list[dict[str, float]]) -> bool:
         last = trace[-1]["step"] if trace else 0
         if last < max(self.min_steps, 2 * self.window):
             return False
-        drift = window_drift(trace, "inv", int(last), self.window, relative=True)
+        drift = self.drift(trace, int(last))
         return drift is not None and drift <= self.rel_drift
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MeanDriftStop(InvariantStop):
+    """The stop of a preset (a planned cosine schedule, then on at its final lr): the invariant
+    ``⟨ω, μ⟩`` has converged when the means of its last two windows of ``window`` steps differ by
+    at most ``rel_drift`` times their magnitude.  The window mean removes the iterate's
+    step-to-step minibatch noise, not its slow motion (as zfb24's stop); that noise, which at a
+    preset's final lr stays at 0.7–0.9 % of ⟨ω, μ⟩ (h2, batch 128, lr 5e-4) whatever the number
+    of steps, is what the judging row's tolerance absorbs, not a sign of a run still moving.
+    Frozen, so it keys the cache."""
+
+    def drift(self, trace: list[dict[str, float]], last: int) -> float | None:
+        cur, prev = window_values(trace, "inv", last, self.window)
+        if not cur or not prev:
+            return None
+        a, b = float(np.mean(cur)), float(np.mean(prev))
+        scale = 0.5 * (abs(a) + abs(b))
+        if not (math.isfinite(a) and math.isfinite(b)) or scale == 0:
+            return math.inf
+        return abs(a - b) / scale
 
 
 #: The head-pattern statistics a :class:`PatternStop` traces (besides ``"inv"``), computed from

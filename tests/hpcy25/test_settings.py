@@ -121,8 +121,11 @@ def test_a_setting_not_separable_on_the_closed_forms_is_skipped_before_training(
     def no_training(*a: object, **k: object) -> None:
         raise AssertionError("trained a setting whose plan is skip")
 
-    monkeypatch.setattr(manifold, "trained_setting", no_training)
-    monkeypatch.setattr(obs1_setting, "trained_setting", no_training)
+    from sims.hpcy25 import sec3_training as training
+
+    monkeypatch.setattr(training, "trained", no_training)
+    for module in (manifold, obs1_setting):
+        assert not hasattr(module, "trained_setting")  # one trainer: sec3_training.train_or_skip
     setting = {"d": 1, "L": 64, "sigma2": 0.0, "H": H}
     (row,) = getattr(C, check)(Setting(**setting))
     assert row.kind == "TRAIN" and row.status == "skipped" and classify([row]) == "not_separable"
@@ -135,10 +138,11 @@ def test_a_setting_not_separable_on_the_closed_forms_is_skipped_before_training(
     assert row.details["seconds"] > 0 and row.details["prompts"] > 0
     # nothing trained: observed is the run's own initial <omega, mu> (drawn as the run draws it)
     from sims.hpcy25.evidence import init_metrics
-    from sims.hpcy25.train import setting_experiment
+    from sims.hpcy25.train import experiment_of
 
-    exp, cfg = setting_experiment(**setting, batch_size=S.setting_batch(row.details["rtol"]))
-    init = init_metrics(exp, cfg, seed=0)
+    exp = experiment_of(Setting(**setting))
+    recipe = S.setting_training(H, row.details["rtol"], batch_size=128, patterns=True)
+    init = init_metrics(exp, recipe, seed=0)
     assert row.observed == pytest.approx(float(init["omega"] @ init["mu"]), rel=1e-12)
     # a fault keeps the plan (a property of the setting): still skipped, the prediction swapped
     (faulted,) = getattr(C, check)(Setting(**setting), fault_prediction=ev_.L_INFINITY)
@@ -147,15 +151,16 @@ def test_a_setting_not_separable_on_the_closed_forms_is_skipped_before_training(
 
 def test_initial_metrics_without_training_are_the_runs_initial_parameters() -> None:
     from sims.hpcy25.evidence import init_metrics, pattern_metrics
-    from sims.hpcy25.train import run, setting_experiment
+    from sims.hpcy25.train import SETTING_RECIPE, experiment_of, run
 
-    exp, cfg = setting_experiment(d=3, L=20, sigma2=0.5, H=3, steps=1)
-    res = run((exp, replace(cfg, seed=7)))
+    exp = experiment_of(Setting(d=3, L=20, sigma2=0.5, H=3))
+    recipe = replace(SETTING_RECIPE, steps=1)
+    res = run(exp, recipe, seed=7)
     want = pattern_metrics(exp, res.extra["init_params"])
-    got = init_metrics(exp, cfg, seed=7)
+    got = init_metrics(exp, recipe, seed=7)
     np.testing.assert_array_equal(got["omega"], want["omega"])
     np.testing.assert_array_equal(got["mu"], want["mu"])
-    assert not np.array_equal(init_metrics(exp, cfg, seed=8)["mu"], want["mu"])  # seeded
+    assert not np.array_equal(init_metrics(exp, recipe, seed=8)["mu"], want["mu"])  # seeded
 
 
 @settings(max_examples=30, derandomize=True, database=None)
@@ -331,21 +336,19 @@ def test_drawn_runs_have_the_plateau_schedule_and_the_skip_rule() -> None:
     failing."""
     from types import SimpleNamespace
 
-    from sims.hpcy25.train import (
-        PatternPlateau,
-        PatternStop,
-        setting_experiment,
-    )
+    from sims.hpcy25.train import SETTING_RECIPE, PatternPlateau, PatternStop
     from sims.properties import classify
 
-    _, cfg = setting_experiment(d=3, L=20, sigma2=0.5, H=2)
-    cfg2, stop, sch = S.setting_training(2, cfg, 0.02, patterns=True)
-    assert sch is not None and stop.rel_drift == pytest.approx(S.STOP_FRACTION * 0.02)
+    cfg2 = S.setting_training(2, 0.02, batch_size=256, patterns=True)
+    stop, sch = cfg2.stop, cfg2.schedule
+    assert stop is not None and sch is not None and cfg2.batch_size == 256
+    assert stop.rel_drift == pytest.approx(S.STOP_FRACTION * 0.02)
     assert not isinstance(stop, PatternStop) and not isinstance(sch, PatternPlateau)
     assert sch.trigger == pytest.approx(S.PLATEAU_TRIGGER_UNITS * stop.rel_drift)
-    assert (sch.lr, sch.window, sch.min_steps) == (cfg.lr, stop.window, stop.min_steps)
-    assert cfg2.steps == S.PLATEAU_MAX_STEPS and cfg2.lr_decay == 1.0
-    cfg3, stop3, sch3 = S.setting_training(3, cfg, 0.02, patterns=True)
+    assert (sch.lr, sch.window, sch.min_steps) == (SETTING_RECIPE.lr, stop.window, stop.min_steps)
+    assert cfg2.steps == S.PLATEAU_MAX_STEPS and cfg2.lr_decay == 1.0 and cfg2.max_steps == 0
+    cfg3 = S.setting_training(3, 0.02, batch_size=256, patterns=True)
+    stop3, sch3 = cfg3.stop, cfg3.schedule
     assert isinstance(stop3, PatternStop) and isinstance(sch3, PatternPlateau)
     assert stop3.rel_drift == stop.rel_drift and cfg3.steps == S.PATTERN_MAX_STEPS
     assert dict(stop3.pattern) == pytest.approx(
@@ -354,15 +357,15 @@ def test_drawn_runs_have_the_plateau_schedule_and_the_skip_rule() -> None:
     assert dict(sch3.pattern) == pytest.approx(
         {k: S.PLATEAU_TRIGGER_UNITS * b for k, b in stop3.pattern}
     )
-    cfg4, stop4, sch4 = S.setting_training(4, cfg, 0.02)  # patterns=False: invariant only
-    assert type(stop4) is type(stop) and type(sch4) is type(sch) and cfg4 == cfg2
+    cfg4 = S.setting_training(4, 0.02, batch_size=256)  # patterns=False: invariant only
+    assert cfg4 == cfg2
     trace = [{"step": s_, "inv": 0.8 * (1 + 3000.0 / (s_ + 1))} for s_ in range(0, 6000, 20)]
     res = SimpleNamespace(extra={"trace": trace})
     failing = _failing_train_row()
-    two = S.converged_or_skipped([failing], res, stop, sch, batch=128)
+    two = S.converged_or_skipped([failing], res, cfg2)
     assert classify(two) == "not_separable" and two[0].details["not_converged"] == 1
     stopped = SimpleNamespace(extra={"trace": trace, "stopped_at": 5000})
-    kept = S.converged_or_skipped([failing], stopped, stop, sch, batch=128)
+    kept = S.converged_or_skipped([failing], stopped, cfg2)
     assert classify(kept) == "fail" and kept[0].details["convergence"] == "converged"
 
 
@@ -401,11 +404,11 @@ def test_pattern_plateau_triggers_after_the_patterns_settle() -> None:
     """The plateau of a pattern stop triggers once the invariant and every pattern statistic's
     window means agree within 3 bounds: a statistic still rising delays it (the same trace
     triggers the invariant-only plateau at the first filled windows)."""
-    from sims.hpcy25.train import setting_experiment
+    from sims.hpcy25.train import SETTING_RECIPE
 
-    _, cfg = setting_experiment(d=3, L=20, sigma2=0.5, H=3)
-    _, _, sch = S.setting_training(3, cfg, 0.02, patterns=True)
-    _, _, plain = S.setting_training(3, cfg, 0.02)
+    cfg = SETTING_RECIPE
+    sch = S.setting_training(3, 0.02, batch_size=128, patterns=True).schedule
+    plain = S.setting_training(3, 0.02, batch_size=128).schedule
     assert sch is not None and plain is not None
     rising = _pattern_trace(4000, ov=lambda s_: min(0.995, 0.6 + 0.2 * s_ / 1000))
     assert plain.trigger_step(rising) == 1000

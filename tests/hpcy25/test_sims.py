@@ -8,10 +8,10 @@ import pytest
 import torch
 
 import sims.hpcy25 as C
-from numerics.testing import assert_passed, assert_status
+from numerics.testing import TRAIN_RTOL, assert_passed, assert_status
 from sims.hpcy25 import evidence as ev_
 from sims.hpcy25.sec5_extensions import def5_1_train_rows
-from sims.hpcy25.train import PRESETS, sample_batch
+from sims.hpcy25.train import LINEAR, HpcyExperiment, Recipe, sample_batch
 from sims.models.linear_attention import LinearAttention
 from sims.train import make_generator
 from sims.verify import rows_status
@@ -35,7 +35,7 @@ def test_model_is_eq_2_3_at_four_heads() -> None:
 def test_linear_attention_model_is_fixed_normaliser_gd() -> None:
     """With W_KQ = [[Γ, 0], [0, 0]] and OV row e_D, the model is (1/L₀) Σ y_i x_iᵀ Γ x_q for any
     L."""
-    exp = PRESETS["linear"][0]
+    exp = LINEAR
     gen = make_generator(0)
     m = LinearAttention(5, 1, L0=40, generator=gen)
     G = torch.randn(5, 5, generator=gen, dtype=torch.float64)
@@ -212,28 +212,26 @@ def test_seed_outcomes_two_heads() -> None:
     _assert_seed_row_untested(ev, traps={"1"}, n=4)
 
 
+#: The full-tier three-seed runs whose seed 1 ends in the named single-head trap: the check and
+#: the preset setting it runs at.
+THREE_SEED_TRAP_CHECKS = {
+    "noniso": ("check_eq5_6_train", "noniso_train"),
+    "vgd": ("check_eq4_3_train_vgd", "vgd"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(THREE_SEED_TRAP_CHECKS))
 @pytest.mark.thorough
 @pytest.mark.train
 @pytest.mark.slow
 @pytest.mark.result("hpcy25:eq5.6")
-def test_noniso_full_tier_three_seeds() -> None:
-    """--full tier: non-isotropic P over seeds 0-2: seeds 0, 2 reach P_D* (outside Γ*), seed 1
-    ends in the named single-head trap (reported in ``traps``, not folded)."""
-    ev = C.check_eq5_6_train(SETTINGS["noniso_train"], quick=False)
-    assert_passed(ev)
-    row = next(e for e in ev if e.kind == "TRAIN")
-    assert row.details["seeds"] == [0, 1, 2] and row.details["seeds_passed"] == [0, 2]
-    assert set(row.details["traps"]) == {"1"}
-
-
-@pytest.mark.thorough
-@pytest.mark.train
-@pytest.mark.slow
 @pytest.mark.result("hpcy25:eq4.3")
-def test_eq4_3_vgd_full_tier_three_seeds() -> None:
-    """--full tier: ⟨ω, μ⟩ at L = 24 over seeds 0-2: seeds 0, 2 reach 1/κ (outside η_V*), seed 1
-    ends in the named single-head trap (reported in ``traps``, not folded)."""
-    ev = C.check_eq4_3_train_vgd(SETTINGS["vgd"], quick=False)
+def test_full_tier_three_seeds_one_trapped(case: str) -> None:
+    """--full tier over seeds 0-2: the non-isotropic P reaches P_D* (outside Γ*) and ⟨ω, μ⟩ at
+    L = 24 reaches 1/κ (outside η_V*) on seeds 0, 2; seed 1 ends in the named single-head trap
+    (reported in ``traps``, not folded)."""
+    check, preset = THREE_SEED_TRAP_CHECKS[case]
+    ev = getattr(C, check)(SETTINGS[preset], quick=False)
     assert_passed(ev)
     row = next(e for e in ev if e.kind == "TRAIN")
     assert row.details["seeds"] == [0, 1, 2] and row.details["seeds_passed"] == [0, 2]
@@ -255,6 +253,125 @@ def test_presets_are_seeded_explicitly() -> None:
     a = run("smoke", steps=20)
     b = run("smoke", steps=20)
     assert all(np.array_equal(a.params[k], b.params[k]) for k in a.params)
+
+
+# ------------------------------------------------------------------ one trainer, its stops
+def _tiny() -> tuple[HpcyExperiment, Recipe]:
+    """A seconds-long run: d = 2, L = 4, two heads, batch 16, 240 planned steps."""
+    from dataclasses import replace
+
+    from sims.hpcy25.train import RECIPES, experiment_of
+
+    return experiment_of(Setting(d=2, L=4, H=2)), replace(
+        RECIPES["smoke"], steps=240, batch_size=16, log_every=10
+    )
+
+
+def test_a_preset_converged_at_its_planned_steps_is_the_fixed_step_run() -> None:
+    """A preset whose invariant has settled at its planned steps ends there: the same parameters,
+    losses and steps as the fixed-step run of those steps (its rows are unchanged by the rule)."""
+    from dataclasses import replace
+
+    from sims.hpcy25.train import MeanDriftStop, run
+
+    exp, plain = _tiny()
+    fixed = run(exp, plain)
+    stop = MeanDriftStop(rel_drift=1e6, window=100, min_steps=0)  # met at once
+    ruled = run(exp, replace(plain, stop=stop, max_steps=2 * plain.steps))
+    want = {"converged": True, "steps": 240, "planned": 240, "max_steps": 480}
+    assert ruled.extra["stop"] == want
+    assert all(np.array_equal(fixed.params[k], ruled.params[k]) for k in fixed.params)
+    np.testing.assert_array_equal(fixed.losses, ruled.losses)
+
+
+def test_an_unsettled_preset_trains_on_to_its_bound_and_its_rows_are_skipped() -> None:
+    """A preset whose invariant has not settled trains on past its planned steps (the same Adam
+    state: its first planned steps are the fixed-step run's) up to its step bound, records that it
+    did not converge, and every row judged on it is ``skipped`` with the numbers, never a fail
+    (negative control: the same failing row on a converged run stays a fail)."""
+    from dataclasses import replace
+
+    from sims.hpcy25.sec3_convergence import preset_converged_or_skipped
+    from sims.hpcy25.train import MeanDriftStop, run
+    from sims.properties import classify
+
+    exp, plain = _tiny()
+    fixed = run(exp, plain)
+    stop = MeanDriftStop(rel_drift=1e-12, window=100, min_steps=0)  # never met
+    ruled = run(exp, replace(plain, stop=stop, max_steps=400))
+    assert ruled.extra["stop"]["converged"] is False and ruled.extra["stop"]["steps"] == 400
+    assert "stopped_at" not in ruled.extra and ruled.steps[-1] == 399
+    n = len(fixed.losses)
+    np.testing.assert_array_equal(ruled.losses[:n], fixed.losses)  # the planned steps unchanged
+    failing = _failing_train_row()
+    (row,) = preset_converged_or_skipped([failing], ruled)
+    assert classify([row]) == "not_separable" and row.details["not_converged"] == 1
+    assert row.details["steps"] == 400 and row.details["criterion"] == 1e-12  # the bound
+    met = run(exp, replace(plain, stop=replace(stop, rel_drift=1e6), max_steps=400))
+    assert classify(preset_converged_or_skipped([failing], met)) == "fail"
+
+
+def _failing_train_row():
+    """A TRAIN row that fails: observed 2 against predicted 1 (50 units of its tolerance)."""
+    from numerics.testing import train_discrimination
+
+    row = train_discrimination("x", 2.0, 1.0, 10.0, alternatives={"alt": 3.0}, rtol=0.02)  # 50 u
+    assert not row.passed
+    return row
+
+
+def test_mean_drift_stop_reads_the_window_means_not_the_iterate_noise() -> None:
+    """The presets' stop: equal window means with a noisy iterate have converged (the noise is the
+    row tolerance's to absorb); window means that differ by more than ``rel_drift`` have not."""
+    from sims.hpcy25.train import InvariantStop, MeanDriftStop
+
+    stop = MeanDriftStop(rel_drift=0.005)
+    noisy = [
+        {"step": s_, "inv": 0.8 + (0.02 if (s_ // 20) % 2 else -0.02)} for s_ in range(0, 1200, 20)
+    ]
+    assert stop(noisy) and not InvariantStop(rel_drift=0.005)(noisy)
+    drifting = [{"step": s_, "inv": 0.8 + 1e-5 * s_} for s_ in range(0, 1200, 20)]
+    assert not stop(drifting) and not stop(noisy[:40])
+
+
+def test_each_preset_stops_on_a_quarter_of_its_judging_rows_tolerance() -> None:
+    """Every preset a check judges stops on ⟨ω, μ⟩ at :data:`STOP_FRACTION` times the tolerance
+    of the row that judges it, within :data:`PRESET_BOUND_FACTOR` times its planned steps."""
+    from sims.hpcy25.sec5_extensions import RTOL_NONISO_SCALE
+    from sims.hpcy25.train import PRESET_BOUND_FACTOR, RECIPES, STOP_FRACTION, MeanDriftStop
+
+    judged = {
+        "h1": ev_.RTOL_INNER,
+        "h2": ev_.RTOL_INNER,
+        "h3": ev_.RTOL_INNER,
+        "h4": ev_.rtol_inner("h4"),
+        "h2_L24": ev_.RTOL_VGD,
+        "noniso": RTOL_NONISO_SCALE,
+        "linear": TRAIN_RTOL,
+        "multitask": TRAIN_RTOL,
+    }
+    for name, rtol in judged.items():
+        rc = RECIPES[name]
+        assert isinstance(rc.stop, MeanDriftStop), name
+        assert rc.stop.rel_drift == pytest.approx(STOP_FRACTION * rtol), name
+        assert rc.max_steps == PRESET_BOUND_FACTOR * rc.steps, name
+
+
+def test_trained_takes_a_setting_and_a_recipe_one_cache_entry_per_run() -> None:
+    """``trained(setting, recipe)`` and the preset's name key the same run; a setting's fields
+    that are not trained (ω, η, ε) do not; a bad pair is refused with its reason."""
+    from dataclasses import replace
+
+    from sims.hpcy25.train import PRESETS, RECIPES, resolve
+
+    assert resolve(Setting(H=1), RECIPES["h1"]) == resolve("h1")
+    assert resolve(replace(SETTINGS["h1"], omega=0.2, eta=0.5), RECIPES["h1"]) == resolve("h1")
+    assert resolve(SETTINGS["noniso_train"], RECIPES["noniso"]) == resolve("noniso")
+    assert resolve(*PRESETS["multitask"])[0].multitask
+    with pytest.raises(ValueError, match="needs its recipe"):
+        resolve(Setting())
+    with pytest.raises(ValueError, match="unknown preset"):
+        resolve("h9")
 
 
 def test_origin_trap_names_a_model_that_never_left_the_zero_saddle() -> None:

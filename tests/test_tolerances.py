@@ -130,7 +130,7 @@ TOLERANCE_NAME = re.compile(r"^(?:Z_[A-Z0-9_]+|[A-Z0-9_]*(?:TOL|GAP|MARGIN|BAND|
 def tolerance_constants(source: str) -> list[tuple[str, int]]:
     r"""``(name, line)`` of every module-level tolerance constant assigned in ``source``.
 
-    >>> tolerance_constants("STRICT_GAP = 1e-9\nN_MAX = 4\nZ_MC: float = 5.0\ndef f():\n    TOL = 1")
+    >>> tolerance_constants("STRICT_GAP = 1e-9\nN_MAX = 4\nZ_MC: float = 5.0\ndef f():\n TOL = 1")
     [('STRICT_GAP', 1), ('Z_MC', 3)]
     """
     out = []

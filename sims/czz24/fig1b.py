@@ -6,8 +6,10 @@ context, as the paper evaluates beyond its training length), paired on the same 
 support-enumeration Bayes posterior mean, the floor every predictor stays above (ORDER,
 ``trained ≥ Bayes − 5·se``); :func:`compute_1b` holds the numbers of the figure.  S2 (spec
 V-sims, negative finding): trained masked linear TFs with 1 or 8 heads in layer 1, sanity rows
-and the head difference reported.  The trained models never see a prediction
-(``sims.experiments`` imports only ``theory.settings``)."""
+and the head difference reported, at the setting the check is given (S2's ridge* and Bayes
+references need Σ = I: :func:`s2_hypotheses`).  The models come from
+``sims.czz24.train.trained(setting, recipe)``, which imports only the paper's settings: a
+trained model never sees a prediction."""
 
 from __future__ import annotations
 
@@ -224,8 +226,9 @@ def check_s2_train(
     seed: int = 0,
 ) -> list[Evidence]:
     """S2 (spec V-sims, negative finding): trained masked linear TFs with heads (1,1,1) and
-    (8,1,1), d = 8, s = 2, n = 32, σ = 0.5, Gaussian prior.  Sanity only: finite, risk < 0.2·E‖w‖²
-    (= 0.4), within 3× ridge*, and above the Bayes floor (paired), the risk exact per context
+    (8,1,1) trained at ``setting`` (``trained(setting, S2_H1 | S2_H8)``; the preset: d = 8, s = 2,
+    n = 32, σ = 0.5, Gaussian prior).  Sanity only: finite, risk < 0.2·E‖w‖² (= 0.4 at the
+    preset), within 3× ridge*, and above the Bayes floor (paired), the risk exact per context
     through R12; and R12 reproduces the forward pass (FLOAT, per context on the same contexts,
     each trained seed).  The h = 8 vs h = 1 difference is reported (INFO), not asserted: the spec
     found no benefit at CPU scale.  The quick tier trains only the (8, 1, 1) model, seed ``seed``

@@ -30,7 +30,6 @@ from sims.czz24.fig1b import (
     FIG1B_NS,
     check_fig1b_train,
     check_s2_train,
-    fig1b_setting,
 )
 from sims.czz24.sec2_data import check_sec2_torch, check_sec2_torch_moment_tokens
 from sims.czz24.sec2_model import check_eq2_2_torch, check_eq2_2_torch_cases
@@ -85,5 +84,4 @@ __all__ = [
     "TiedRun",
     "describe_run",
     "FIG1B_NS",
-    "fig1b_setting",
 ]

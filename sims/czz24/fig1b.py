@@ -6,8 +6,10 @@ context, as the paper evaluates beyond its training length), paired on the same 
 support-enumeration Bayes posterior mean, the floor every predictor stays above (ORDER,
 ``trained ≥ Bayes − 5·se``); :func:`compute_1b` holds the numbers of the figure.  S2 (spec
 V-sims, negative finding): trained masked linear TFs with 1 or 8 heads in layer 1, sanity rows
-and the head difference reported.  The trained models never see a prediction
-(``sims.experiments`` imports only ``theory.settings``)."""
+and the head difference reported, at the setting the check is given (S2's ridge* and Bayes
+references need Σ = I: :func:`s2_hypotheses`).  The models come from
+``sims.czz24.train.trained(setting, recipe)``, which imports only the paper's settings: a
+trained model never sees a prediction."""
 
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import torch
 
 from numerics.czz24.fig1b import FIG1B_SPEC
 from numerics.czz24.predictors import ALPHA_GRID, bayes_fit, lasso_fit, ridge_fit
@@ -30,23 +31,38 @@ from numerics.testing import (
     tier_seeds,
     untested,
 )
+from sims.czz24.evidence import if_converged
 from sims.czz24.train import (
-    FIG1B_PRESETS,
-    PRESETS,
+    FIG1B_RECIPES,
+    FIG1B_TRAIN,
+    S2_H1,
+    S2_H8,
+    Recipe,
     coefficients,
+    data_of,
     load_model,
     prompts_rule,
+    recipe_for,
+    stop_record,
     trained,
 )
 from sims.models.sparse_multihead import MaskedLinearTF
+from sims.train import TrainResult
 from theory.common.protocols import Evidence
 from theory.czz24 import ols_excess_risk
 from theory.czz24.claims import CLAIMS, PAPER_TRAINING_SCALE
 from theory.czz24.sec2_model import effective_predictor
 from theory.czz24.sec5_bayes import bayes_posterior_mean
-from theory.czz24.settings import Setting, SparseRegressionICL, czz24_fig1b_setting
+from theory.czz24.settings import Setting, SparseRegressionICL
 
-__all__ = ["compute_1b", "check_fig1b_train", "check_s2_train", "FIG1B_NS", "fig1b_setting"]
+__all__ = [
+    "compute_1b",
+    "check_fig1b_train",
+    "check_s2_train",
+    "s2_hypotheses",
+    "s2_recipe",
+    "FIG1B_NS",
+]
 
 #: Random-stream labels: the checks' registered paths before the package (fixed, so the streams are
 #: unchanged).
@@ -63,11 +79,6 @@ R12_ATOL = 1e-12
 
 #: Context lengths at which the trained models are evaluated (the paper plots n = 5..25).
 FIG1B_NS = {"quick": (6, 12, 18, 24), "full": (4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24)}
-
-
-def fig1b_setting(n: int) -> SparseRegressionICL:
-    """The Fig. 1b data model at context length ``n`` (σ = 0.1, d = 16, s = 4, Gaussian slab)."""
-    return czz24_fig1b_setting(n)
 
 
 def check_fig1b_train(
@@ -101,7 +112,8 @@ def check_fig1b_train(
     out: list[Evidence] = []
     for curve in fig["trained"]:
         preset = curve["preset"]
-        res = trained(preset, seed=seed)
+        recipe = FIG1B_RECIPES[tier][preset]
+        res = trained(FIG1B_TRAIN, recipe, seed=seed)
         risks: dict[int, float] = {}
         medians: dict[int, float] = {}
         for m, err, eb in zip(curve["ns"], curve["errors"], curve["bayes_errors"], strict=True):
@@ -113,30 +125,35 @@ def check_fig1b_train(
                 "bayes": float(eb.mean()),
                 "paired_se": diff.se,
                 "spec_ridge_lasso_bayes": FIG1B_SPEC.get(m),
-                "heads": PRESETS[preset][0].heads,
-                "steps": PRESETS[preset][1].steps,
+                "heads": recipe.heads,
+                "steps": res.config.steps,
             }
             out.append(
-                ordering(
-                    f"Fig. 1b {preset} at n = {m}: trained ≥ Bayes − 5·se (paired)",
-                    float(eb.mean()),
-                    tf.mean + Z_MC * diff.se,
-                    margin=0.0,
-                    details=info,
+                if_converged(
+                    ordering(
+                        f"Fig. 1b {preset} at n = {m}: trained ≥ Bayes − 5·se (paired)",
+                        float(eb.mean()),
+                        tf.mean + Z_MC * diff.se,
+                        margin=0.0,
+                        details=info,
+                    ),
+                    res,
                 )
             )
             if m == 12:
                 out.append(
-                    ordering(
-                        f"Fig. 1b {preset} at its training n = 12: trained < E‖w‖² "
-                        "= 4 (the zero predictor)",
-                        tf.mean,
-                        4.0,
-                        margin=Z_MC * tf.se,
-                        details=info,
+                    if_converged(
+                        ordering(
+                            f"Fig. 1b {preset} at its training n = 12: trained < E‖w‖² "
+                            "= 4 (the zero predictor)",
+                            tf.mean,
+                            4.0,
+                            margin=Z_MC * tf.se,
+                            details=info,
+                        ),
+                        res,
                     )
                 )
-        exp_p, cfg_p = PRESETS[preset]
         row = Evidence(
             name=f"Fig. 1b {preset} (seed {seed}): trained excess risk by n (references: "
             "ridge*, lasso*, Bayes)",
@@ -149,6 +166,7 @@ def check_fig1b_train(
             details={
                 "median": medians,
                 "forward_test_excess": res.extra["test_excess"],
+                "stop": stop_record(res),
                 "note": "linear attention at CPU scale; the paper's softmax encoders train "
                 "320k steps (App. B; no head benefit expected at this scale); below the "
                 "training n = 12 the linear model's risk is heavy-tailed (the mean "
@@ -160,8 +178,8 @@ def check_fig1b_train(
                 row,
                 claim=CLAIMS["fig1b-transformers"],
                 reached=(
-                    f"masked linear-attention TF, heads {exp_p.heads}, d_hid = {exp_p.d_hid}, "
-                    f"{cfg_p.steps} CPU Adam steps, seed {seed}, d = 16, s = 4, σ = 0.1"
+                    f"masked linear-attention TF, heads {recipe.heads}, d_hid = {recipe.d_hid}, "
+                    f"{res.config.steps} CPU Adam steps, seed {seed}, d = 16, s = 4, σ = 0.1"
                 ),
                 needed=PAPER_TRAINING_SCALE,
             )
@@ -169,18 +187,36 @@ def check_fig1b_train(
     return out
 
 
-def _s2_model(name: str, seed: int, st: SparseRegressionICL) -> tuple[MaskedLinearTF, Any]:
-    """The cached S2 model ``name`` trained with ``seed`` and its training record."""
-    res = trained(name, seed=seed)
-    model = MaskedLinearTF(
-        st.d,
-        PRESETS[name][0].heads,
-        PRESETS[name][0].d_hid,
-        generator=torch.Generator().manual_seed(0),
-        attn_scale=1.0 / st.n,
-    )
-    model.load_state_dict({k: torch.as_tensor(v) for k, v in res.params.items()})
-    return model, res
+#: S2's recipes by name: heads (1, 1, 1) and (8, 1, 1) in layer 1.
+S2_RECIPES = {"s2_h1": S2_H1, "s2_h8": S2_H8}
+
+
+def s2_recipe(setting: Setting, name: str) -> Recipe:
+    """The S2 recipe ``name`` at ``setting`` (:func:`sims.czz24.train.recipe_for`)."""
+    return recipe_for(setting, S2_RECIPES[name])
+
+
+def _s2_model(setting: Setting, name: str, seed: int) -> tuple[MaskedLinearTF, TrainResult]:
+    """The S2 model ``name`` trained at ``setting`` with ``seed`` and its training record."""
+    recipe = s2_recipe(setting, name)
+    res = trained(setting, recipe, seed=seed)
+    return load_model(setting, recipe, res), res
+
+
+def s2_hypotheses(setting: Setting) -> None:
+    """S2's references are isotropic (the LMMSE ridge λ* = σ²d/(nα²) and the support-enumeration
+    Bayes posterior at Σ = I, [czz24] App. B): a ``ValueError`` names the assumption another Σ
+    breaks."""
+    if (
+        setting.zeta != 0.0
+        or setting.Sigma_diag is None
+        or any(v != 1.0 for v in setting.Sigma_diag)
+    ):
+        raise ValueError(
+            f"Sigma_diag={setting.Sigma_diag!r}, zeta={setting.zeta!r}: S2's ridge* and Bayes "
+            "references assume Σ = I ([czz24] App. B), so Sigma_diag must be all ones (or "
+            "empty) and ζ = 0"
+        )
 
 
 def check_s2_train(
@@ -190,8 +226,9 @@ def check_s2_train(
     seed: int = 0,
 ) -> list[Evidence]:
     """S2 (spec V-sims, negative finding): trained masked linear TFs with heads (1,1,1) and
-    (8,1,1), d = 8, s = 2, n = 32, σ = 0.5, Gaussian prior.  Sanity only: finite, risk < 0.2·E‖w‖²
-    (= 0.4), within 3× ridge*, and above the Bayes floor (paired), the risk exact per context
+    (8,1,1) trained at ``setting`` (``trained(setting, S2_H1 | S2_H8)``; the preset: d = 8, s = 2,
+    n = 32, σ = 0.5, Gaussian prior).  Sanity only: finite, risk < 0.2·E‖w‖² (= 0.4 at the
+    preset), within 3× ridge*, and above the Bayes floor (paired), the risk exact per context
     through R12; and R12 reproduces the forward pass (FLOAT, per context on the same contexts,
     each trained seed).  The h = 8 vs h = 1 difference is reported (INFO), not asserted: the spec
     found no benefit at CPU scale.  The quick tier trains only the (8, 1, 1) model, seed ``seed``
@@ -206,7 +243,8 @@ def check_s2_train(
     0.002–0.012).  For the same reason R12 is checked against the forward pass on the same
     contexts (exact up to round-off) rather than against the training run's own test risk on
     other contexts (kept in the row's details)."""
-    st = PRESETS["s2_h1"][0].setting
+    s2_hypotheses(setting)
+    st = data_of(setting, S2_H1)
     trials = 300 if quick else 2000
     seeds = tier_seeds(seed, quick=quick)
     names = ("s2_h8",) if quick else ("s2_h1", "s2_h8")
@@ -216,7 +254,7 @@ def check_s2_train(
         (
             np.stack(
                 [
-                    bayes_posterior_mean.raw(X[i], y[i], st.s, st.sigma2, "gauss")
+                    bayes_posterior_mean.raw(X[i], y[i], st.s, st.sigma2, st.prior)
                     for i in range(trials)
                 ]
             )
@@ -225,14 +263,16 @@ def check_s2_train(
         ** 2,
         axis=1,
     )
-    lam = 0.25 * st.d / (st.n * st.signal)  # LMMSE λ* = σ²d/(nα²), normalised
+    lam = st.sigma2 * st.d / (st.n * st.signal)  # LMMSE λ* = σ²d/(nα²), normalised
     rr = estimate_from_samples(np.sum((ridge_fit(X, y, lam) - w) ** 2, axis=1))
     out = []
     risks: dict[str, list[float]] = {}
+    runs: dict[str, dict[int, TrainResult]] = {}
     for name in names:
         errs, forward = [], []
         for sd in seeds:
-            model, res = _s2_model(name, sd, st)
+            model, res = _s2_model(setting, name, sd)
+            runs.setdefault(name, {})[sd] = res
             W = to_weights(model)
             wh = np.stack([effective_predictor.raw(W, X[i], y[i]) for i in range(trials)])
             err = np.sum((wh - w) ** 2, axis=1)
@@ -267,39 +307,50 @@ def check_s2_train(
             "ridge*": rr.mean,
             "bayes": float(eb.mean()),
             "spec": "(1,1,1) → 0.091/0.093; (8,1,1) → 0.095/0.099; ridge* ≈ 0.08",
-            "training_prompts": prompts_rule(PRESETS[name][0]),
+            "training_prompts": prompts_rule(s2_recipe(setting, name)),
+            "stop": {sd: stop_record(r) for sd, r in runs[name].items()},
         }
+        judged = runs[name].values()
         out.append(
-            ordering(
-                f"{label}: risk < 0.2·E‖w‖² = 0.4",
-                est.mean,
-                0.2 * st.signal,
-                margin=3 * est.se,
-                details=info,
+            if_converged(
+                ordering(
+                    f"{label}: risk < 0.2·E‖w‖² = {0.2 * st.signal:.3g}",
+                    est.mean,
+                    0.2 * st.signal,
+                    margin=3 * est.se,
+                    details=info,
+                ),
+                *judged,
             )
         )
         out.append(
-            ordering(
-                f"{label}: risk < 3 × ridge*",
-                est.mean,
-                3 * rr.mean,
-                margin=3 * (est.se + 3 * rr.se),
-                details=info,
+            if_converged(
+                ordering(
+                    f"{label}: risk < 3 × ridge*",
+                    est.mean,
+                    3 * rr.mean,
+                    margin=3 * (est.se + 3 * rr.se),
+                    details=info,
+                ),
+                *judged,
             )
         )
         out.append(
-            ordering(
-                f"{label}: trained risk above the Bayes floor (paired)",
-                0.0,
-                diff.mean,
-                margin=3 * diff.se,
-                details=info,
+            if_converged(
+                ordering(
+                    f"{label}: trained risk above the Bayes floor (paired)",
+                    0.0,
+                    diff.mean,
+                    margin=3 * diff.se,
+                    details=info,
+                ),
+                *judged,
             )
         )
         out.extend(forward)
     h1 = float(np.mean(risks["s2_h1"])) if "s2_h1" in risks else None
     h8 = float(np.mean(risks["s2_h8"]))
-    steps = {nm: PRESETS[nm][1].steps for nm in risks}
+    steps = {nm: max(r.config.steps for r in runs[nm].values()) for nm in risks}
     row = Evidence(
         name="S2: more heads lower the risk (h = 8 minus h = 1, mean over seeds)",
         kind="ORDER",
@@ -316,7 +367,7 @@ def check_s2_train(
             claim=CLAIMS["more-heads"],
             reached=(
                 f"masked linear-attention TFs, d = {st.d}, s = {st.s}, n = {st.n}, heads "
-                f"(h, 1, 1) with h ∈ {sorted(PRESETS[nm][0].heads[0] for nm in risks)}, "
+                f"(h, 1, 1) with h ∈ {sorted(S2_RECIPES[nm].heads[0] for nm in risks)}, "
                 f"{max(steps.values())} CPU Adam steps, {len(risks[next(iter(risks))])} "
                 f"seed(s) (h = 8 minus h = 1: "
                 f"{'not trained in the quick tier' if h1 is None else f'{h8 - h1:+.4f}'})"
@@ -376,8 +427,8 @@ def compute_1b(
     if ns_tf is None:
         ns_tf = (6, 12, 18, 24) if quick else tuple(range(4, 26, 2))
     trained_curves = []
-    for preset in FIG1B_PRESETS["quick" if quick else "full"]:
-        model = load_model(preset, trained(preset, seed=seed))
+    for preset, recipe in FIG1B_RECIPES["quick" if quick else "full"].items():
+        model = load_model(FIG1B_TRAIN, recipe, trained(FIG1B_TRAIN, recipe, seed=seed))
         est, errors, bayes_errors = [], [], []
         for m in ns_tf:
             st = SparseRegressionICL.isotropic(d=d, s=s, n=m, sigma2=s2, prior="gauss")
@@ -395,7 +446,7 @@ def compute_1b(
         trained_curves.append(
             {
                 "preset": preset,
-                "heads": PRESETS[preset][0].heads,
+                "heads": recipe.heads,
                 "ns": ns_tf,
                 "mean": [e.mean for e in est],
                 "se": [e.se for e in est],

@@ -53,12 +53,18 @@ from numerics.testing import (
     ordering,
     untested,
 )
+from sims.czz24.evidence import if_converged
+from sims.czz24.fig1b import s2_recipe
 from sims.czz24.train import (
-    FIG1B_PRESETS,
-    PRESETS,
+    FIG1B_H4,
+    FIG1B_RECIPES,
+    FIG1B_TRAIN,
+    Recipe,
     build_model,
+    data_of,
     load_model,
-    pruned,
+    pruned_recipe,
+    stop_record,
     trained,
 )
 from sims.models.sparse_multihead import MaskedLinearTF
@@ -111,8 +117,13 @@ def check_eq3_1_train(
 ) -> list[Evidence]:
     """Eq. (3.1) on the trained S2 (8, 1, 1) model: ΔE by exact head masking (R12), the layer-1
     row of W normalised to sum 1 (FLOAT), the pattern reported (INFO, not asserted; spec §3).
-    ΔE is the Fig. 1c figure's (:func:`compute_1c` at this model and 200, full 1000, contexts)."""
-    fig = compute_1c(quick=quick, seed=seed, preset="s2_h8", contexts=200 if quick else 1000)
+    ΔE is the Fig. 1c figure's (:func:`compute_1c` at this model and 200, full 1000, contexts).
+    The model is S2's (8, 1, 1) trained at ``setting``; the sum row is exact whatever the model,
+    so it is judged converged or not (the run's stopping record in its details)."""
+    recipe = s2_recipe(setting, "s2_h8")
+    fig = compute_1c(
+        quick=quick, seed=seed, setting=setting, recipe=recipe, contexts=200 if quick else 1000
+    )
     D = fig["delta"]
     W1 = head_importance(D[:1, : fig["heads"][0]])
     return [
@@ -121,7 +132,7 @@ def check_eq3_1_train(
             "Eq. 3.1 layer-1 head importance (trained (8,1,1), sorted desc.)",
             None,
             np.sort(W1[0])[::-1].tolist(),
-            details={"delta": D.tolist()},
+            details={"delta": D.tolist(), "stop": stop_record(fig["run"])},
         ),
     ]
 
@@ -150,13 +161,12 @@ def check_eq3_1_train_pruning(
     ``fault_prune_rule = "argmin"`` zeroes the least important head of each later layer in torch
     while the mask keeps the most important (negative control)."""
     steps = 500
-    preset = "fig1b_h4"
-    exp = PRESETS[preset][0]
-    st = exp.setting
-    model = load_model(preset, trained(preset, seed=seed))
+    recipe = FIG1B_H4
+    st = data_of(FIG1B_TRAIN, recipe)
+    model = load_model(FIG1B_TRAIN, recipe, trained(FIG1B_TRAIN, recipe, seed=seed))
     W_theory = to_weights(model)
-    D = head_deltas(W_theory, exp.heads, st, 200 if quick else 1000, seed)
-    W = np.vstack([head_importance(D[i : i + 1, :h]) for i, h in enumerate(exp.heads)])
+    D = head_deltas(W_theory, recipe.heads, st, 200 if quick else 1000, seed)
+    W = np.vstack([head_importance(D[i : i + 1, :h]) for i, h in enumerate(recipe.heads)])
     keep = pruning_keep(W)
     zero = keep.copy()
     if fault_prune_rule == "argmin":
@@ -174,8 +184,9 @@ def check_eq3_1_train_pruning(
                 for mats in (zeroed.layers[i].WQ, zeroed.layers[i].WK, zeroed.layers[i].WV):
                     mats[j] = np.zeros_like(mats[j])  # type: ignore[index]
     direct = _masked_coefficients(zeroed, p, None)
-    ft = pruned(preset, zero_t, seed=seed, steps=steps)
-    ft_model = load_model(preset, ft)
+    ft_recipe = pruned_recipe(recipe, zero_t, steps)
+    ft = trained(FIG1B_TRAIN, ft_recipe, seed=seed)
+    ft_model = load_model(FIG1B_TRAIN, ft_recipe, ft)
     dead = [
         float(np.max(np.abs(lst[i][j].detach().numpy())))
         for i, row in enumerate(zero_t)
@@ -259,8 +270,8 @@ def check_eq3_1_train_probe(
     out: list[Evidence] = []
     for fm in fig["models"]:
         preset, p, model = fm["preset"], fm["prompts"], fm["networks"]["trained"]
-        exp = PRESETS[preset][0]
-        st = exp.setting
+        exp, run = fm["recipe"], fm["run"]
+        st = data_of(FIG1B_TRAIN, exp)
         tr, rnd = fm["errors"]["trained"], fm["errors"]["control"]
         te = slice(n_train, None)
         Xte, yte, wte, xqte = p.X[te], p.y[te], p.w[te], p.xq[te]
@@ -283,27 +294,30 @@ def check_eq3_1_train_probe(
             "seed": seed,
         }
         out += [
-            ordering(
-                f"probe {preset}: every layer's probe ≥ Bayes − 5·se (lowest: layer {low})",
-                float(bayes.mean()),
-                ys[low].mean + Z_MC * floor.se,
-                margin=0.0,
-                details={**info, "probe": ys[low].mean, "paired_se": floor.se},
-            ),
-            ordering(
-                f"probe {preset}: last-layer probe ≤ the model's read-out W_O + 5·se",
-                ys[-1].mean,
-                float(ro.mean()) + Z_MC * vs_ro.se,
-                margin=0.0,
-                details={**info, "readout": float(ro.mean()), "paired_se": vs_ro.se},
-            ),
-            ordering(
-                f"probe {preset}: trained last-layer probe < random-init model's − 5·se",
-                ys[-1].mean,
-                float(rnd["y"][-1].mean()),
-                margin=Z_MC * vs_rnd.se,
-                details={**info, "paired_se": vs_rnd.se},
-            ),
+            if_converged(r, run)
+            for r in (
+                ordering(
+                    f"probe {preset}: every layer's probe ≥ Bayes − 5·se (lowest: layer {low})",
+                    float(bayes.mean()),
+                    ys[low].mean + Z_MC * floor.se,
+                    margin=0.0,
+                    details={**info, "probe": ys[low].mean, "paired_se": floor.se},
+                ),
+                ordering(
+                    f"probe {preset}: last-layer probe ≤ the model's read-out W_O + 5·se",
+                    ys[-1].mean,
+                    float(ro.mean()) + Z_MC * vs_ro.se,
+                    margin=0.0,
+                    details={**info, "readout": float(ro.mean()), "paired_se": vs_ro.se},
+                ),
+                ordering(
+                    f"probe {preset}: trained last-layer probe < random-init model's − 5·se",
+                    ys[-1].mean,
+                    float(rnd["y"][-1].mean()),
+                    margin=Z_MC * vs_rnd.se,
+                    details={**info, "paired_se": vs_rnd.se},
+                ),
+            )
         ]
         r2 = {
             k: {
@@ -340,7 +354,7 @@ def check_eq3_1_train_probe(
                 claim=CLAIMS["probe-single-head"],
                 reached=(
                     f"masked linear-attention TF, heads {exp.heads}, "
-                    f"{PRESETS[preset][1].steps} CPU Adam steps, seed {seed}; probes at "
+                    f"{run.config.steps} CPU Adam steps, seed {seed}; probes at "
                     f"n = {n}, q = {q} on {n_train} prompts ({n_test} to evaluate), no pruned "
                     "model"
                 ),
@@ -379,21 +393,27 @@ def _sst(T: np.ndarray, te: slice) -> float:
 
 
 def compute_1c(
-    *, quick: bool = True, seed: int = 0, preset: str = "fig1b_h4", contexts: int | None = None
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    setting: Setting = FIG1B_TRAIN,
+    recipe: Recipe = FIG1B_H4,
+    contexts: int | None = None,
 ) -> dict[str, Any]:
     """Eq. (3.1) importance table (the paper's Fig. 1c) of the trained Fig. 1b model with 4 heads in
     each of its 3 layers, rows sorted descending (App. B).
 
-    Knobs (defaults: the figure's): the trained ``preset`` and the ``contexts`` of the exact
-    head masking (40, full 500).  Also returned: the masking's ``delta`` ΔE (layers × heads)."""
-    exp = PRESETS[preset][0]
-    model = load_model(preset, trained(preset, seed=seed))
+    Knobs (defaults: the figure's): the model (``recipe`` trained at ``setting``) and the
+    ``contexts`` of the exact head masking (40, full 500).  Also returned: the masking's
+    ``delta`` ΔE (layers × heads) and the training ``run``."""
+    run = trained(setting, recipe, seed=seed)
+    model = load_model(setting, recipe, run)
     n_ctx = (40 if quick else 500) if contexts is None else contexts
-    D = head_deltas(to_weights(model), exp.heads, exp.setting, n_ctx, seed)
+    D = head_deltas(to_weights(model), recipe.heads, data_of(setting, recipe), n_ctx, seed)
     W = np.zeros_like(D)
-    for i, h in enumerate(exp.heads):
+    for i, h in enumerate(recipe.heads):
         W[i, :h] = head_importance(D[i : i + 1, :h])[0]
-    return {"heads": exp.heads, "W": sorted_importance(np.nan_to_num(W)), "delta": D}
+    return {"heads": recipe.heads, "W": sorted_importance(np.nan_to_num(W)), "delta": D, "run": run}
 
 
 def compute_heads_probe(
@@ -424,20 +444,21 @@ def compute_heads_probe(
     per-layer held-out ``errors`` of :func:`probe_errors` (``trained``, ``control``), both
     ``networks`` and the P-probing step sizes ``pprobe_eta``."""
     tier = "quick" if quick else "full"
-    presets = FIG1B_PRESETS[tier] if quick else FIG1B_PRESETS[tier][-3:]
+    presets = list(FIG1B_RECIPES[tier].items())
+    presets = presets if quick else presets[-3:]
     B, nte, pp = (768, 256, 128) if quick else (4096, 1024, 512)
     B = B if prompts is None else prompts
     nte = nte if n_test is None else n_test
     pp = pp if pprobe_prompts is None else pprobe_prompts
     models = []
-    for preset in presets:
-        exp = PRESETS[preset][0]
-        st = exp.setting
-        model = load_model(preset, trained(preset, seed=seed))
+    for preset, exp in presets:
+        st = data_of(FIG1B_TRAIN, exp)
+        run = trained(FIG1B_TRAIN, exp, seed=seed)
+        model = load_model(FIG1B_TRAIN, exp, run)
         g_control = torch.Generator().manual_seed(
             seed + 7171 if control_seed is None else control_seed
         )
-        control = build_model(exp, g_control)
+        control = build_model(FIG1B_TRAIN, exp, g_control)
         assert isinstance(control, MaskedLinearTF)
         setting = (
             st
@@ -470,6 +491,8 @@ def compute_heads_probe(
         models.append(
             {
                 "preset": preset,
+                "recipe": exp,
+                "run": run,
                 "heads": exp.heads,
                 "probe": probe,
                 "pprobe": pprobe,

@@ -17,6 +17,7 @@ from numerics.sampling import check_rng, check_seed
 from numerics.testing import (
     ordering,
     over_seeds,
+    skipped,
     tier_seeds,
     train_discrimination,
 )
@@ -24,17 +25,21 @@ from sims.cache import cached
 from sims.czz24.evidence import (
     GD_LAYERS,
     S1_DEFAULTS,
-    S1_PRESET_RTOL_PRE,
     constant_eta_optimum,
+    if_converged,
     ridge_star_errors,
     s1_gram,
     s1_rows_at_setting,
     validate_s1_setting,
 )
 from sims.czz24.train import (
-    PRESETS,
+    S1_PRE,
+    S1_RAW,
+    S1_RTOL,
+    data_of,
     prompts_rule,
     sample_sparse_tokens,
+    stop_record,
     trained,
 )
 from sims.models.sparse_multihead import PreGDTF
@@ -62,13 +67,23 @@ _FREE_STREAM = "sims.checks.sparse_multihead_s1:check_s1_free_schedule"
 DIVERGED_MARGIN = 1e-4
 
 
+#: The S1 recipes by method.
+S1_RECIPES = {"pre": S1_PRE, "raw": S1_RAW}
+
+
 def s1_eta_curve(
-    *, preprocess: bool, seed: int, trials: int = 4000, etas: np.ndarray | None = None
+    setting: Setting,
+    *,
+    preprocess: bool,
+    seed: int,
+    trials: int = 4000,
+    etas: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """MC risk of the constant-η k-step (pre-)GD of the S1 setting over an η grid (numpy; the
-    Gram matrix of each context is formed once and reused for every η)."""
-    exp, _ = PRESETS["s1_pre"]
-    st = exp.setting
+    """MC risk of the constant-η k-step (pre-)GD at the S1 ``setting`` over an η grid (numpy;
+    the Gram matrix of each context is formed once and reused for every η; the contexts of the S1
+    training data model, its queries included)."""
+    exp = S1_PRE
+    st = data_of(setting, exp)
     p = sample_sparse_prompts(st, trials, rng=check_rng(seed, _ETA_CURVE_STREAM))
     etas = np.round(np.arange(0.5, 1.41, 0.05), 4) if etas is None else etas
     n = st.n
@@ -86,12 +101,12 @@ def s1_eta_curve(
 
 
 def _s1_risks(
-    eta: float, preprocess: bool, seed: int, trials: int
+    setting: Setting, eta: float, preprocess: bool, seed: int, trials: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-context exact risks of the trained S1 model (forward on unit queries) and the
-    divergence mask ``η λ_max ≥ 2`` on a fixed test set."""
-    exp, _ = PRESETS["s1_pre"]
-    st = exp.setting
+    divergence mask ``η λ_max ≥ 2`` on a fixed test set of the S1 ``setting``."""
+    exp = S1_PRE
+    st = data_of(setting, exp)
     g = torch.Generator().manual_seed(check_seed(seed, _S1_RISKS_STREAM))
     E, _, w, X = sample_sparse_tokens(st, trials, generator=g)
     model = PreGDTF(exp.gd_layers, preprocess=preprocess, log_eta_init=float(np.log(eta)))
@@ -110,13 +125,6 @@ def _s1_risks(
     Xf = Xn * (np.einsum("bni,bn->bi", Xn, yn) / n)[:, None, :] if preprocess else Xn
     lmax = np.linalg.eigvalsh(np.einsum("bni,bnj->bij", Xf, Xf) / n)[:, -1]
     return err, eta * lmax >= 2.0
-
-
-#: S1 TRAIN tolerances on the risk (relative to the tuned constant-η optimum of the same method):
-#: Adam on the heavy-tailed query loss stops short of the flat optimum (learned η ≈ 1.0–1.1 over
-#: seeds 0–2 vs argmin ≈ 1.15), so pre-GD gets 0.35; raw GD 0.15 (its start is only ~4 of these
-#: units away).
-S1_RTOL = {"pre": S1_PRESET_RTOL_PRE, "raw": 0.15}
 
 
 def check_s1_train(
@@ -139,9 +147,12 @@ def check_s1_train(
     the alternative as the prediction (negative control).
 
     The setting's ``d, s, n, sigma2`` (±1/√s prior, Σ = I: :func:`s1_hypotheses`); at the preset
-    (d = 32, s = 2, n = 128, σ² = 0.25) the rows above are produced with the preset's
-    cached models.  At any other setting the rows come from
-    :func:`sims.czz24.evidence.s1_rows_at_setting`: the tied-step S1 model trained
+    (d = 32, s = 2, n = 128, σ² = 0.25) the rows above judge the models
+    ``trained(setting, S1_PRE | S1_RAW, seed=...)`` (Adam, free per-layer steps), which stop on
+    the drift of their mean learned step against a tenth of the TRAIN row's tolerance (a row on
+    a run that reached its step bound unconverged is ``skipped`` with its numbers).  At any other
+    setting the rows come from :func:`sims.czz24.evidence.s1_rows_at_setting`: the tied-step S1
+    model trained
     with Newton steps on sufficient statistics, against the tuned constant-η optimum of the same
     contexts, the other method's optimum the named alternative, ``skipped`` with its numbers where
     the setting cannot be resolved (one seed in both tiers)."""
@@ -154,47 +165,52 @@ def check_s1_train(
         )
     seeds = tier_seeds(seed, quick=quick)
     curves = {
-        m: s1_eta_curve(preprocess=m == "pre", seed=seed, trials=1000 if quick else 10_000)
+        m: s1_eta_curve(setting, preprocess=m == "pre", seed=seed, trials=1000 if quick else 10_000)
         for m in ("pre", "raw")
     }
     best = {m: float(np.min(curves[m][1])) for m in curves}
     trials = 800 if quick else 10_000
-    st = PRESETS["s1_pre"][0].setting
+    st = data_of(setting, S1_PRE)
     p = sample_sparse_prompts(st, trials, rng=check_rng(seed, _S1_TRAIN_STREAM, "ridge"))
     ridge = float(np.mean(ridge_star_errors(p.X, p.y, p.w)))  # every λ at once (eigen)
     init = {
-        m: float(np.mean(_s1_risks(float(np.exp(-1.0)), m == "pre", seed, trials)[0]))
+        m: float(np.mean(_s1_risks(setting, float(np.exp(-1.0)), m == "pre", seed, trials)[0]))
         for m in ("pre", "raw")
     }
 
     def rows_of(sd: int) -> list[Evidence]:
-        runs = {m: trained(f"s1_{m}", seed=sd) for m in ("pre", "raw")}
+        runs = {m: trained(setting, S1_RECIPES[m], seed=sd) for m in ("pre", "raw")}
         risk, div, errs = {}, {}, {}
         for m in ("pre", "raw"):
-            err, dv = _s1_risks(float(np.mean(runs[m].extra["eta"])), m == "pre", sd, trials)
+            eta_bar = float(np.mean(runs[m].extra["eta"]))
+            err, dv = _s1_risks(setting, eta_bar, m == "pre", sd, trials)
             risk[m], div[m], errs[m] = estimate_from_samples(err), dv, err
         gaps[sd] = estimate_from_samples(0.7 * errs["raw"] - errs["pre"])  # same contexts
         out = []
         for m, other in (("pre", "raw"), ("raw", "pre")):
             pred, alt = (best[other], best[m]) if fault_swap_prediction else (best[m], best[other])
             out.append(
-                train_discrimination(
-                    f"S1 {m}-GD-TF: trained risk vs the tuned constant-η optimum",
-                    [risk[m].mean],
-                    [pred],
-                    [init[m]],
-                    alternatives={f"{other}-GD optimum": [alt]},
-                    rtol=S1_RTOL[m],
-                    seeds=list(seeds),
-                    details={
-                        "eta_learned": runs[m].extra["eta"].tolist(),
-                        "eta_argmin": float(curves[m][0][np.argmin(curves[m][1])]),
-                        "spec_eta": {"pre": 0.93, "raw": 0.75}[m],
-                        "risk_se": risk[m].se,
-                        "spec_risk": {"pre": 0.046, "raw": 0.083}[m],
-                        "forward_test_excess": runs[m].extra["test_excess"],
-                        "training_prompts": prompts_rule(PRESETS[f"s1_{m}"][0]),
-                    },
+                if_converged(
+                    train_discrimination(
+                        f"S1 {m}-GD-TF: trained risk vs the tuned constant-η optimum",
+                        [risk[m].mean],
+                        [pred],
+                        [init[m]],
+                        alternatives={f"{other}-GD optimum": [alt]},
+                        rtol=S1_RTOL[m],
+                        seeds=list(seeds),
+                        details={
+                            "eta_learned": runs[m].extra["eta"].tolist(),
+                            "eta_argmin": float(curves[m][0][np.argmin(curves[m][1])]),
+                            "spec_eta": {"pre": 0.93, "raw": 0.75}[m],
+                            "risk_se": risk[m].se,
+                            "spec_risk": {"pre": 0.046, "raw": 0.083}[m],
+                            "forward_test_excess": runs[m].extra["test_excess"],
+                            "training_prompts": prompts_rule(S1_RECIPES[m]),
+                            "stop": stop_record(runs[m]),
+                        },
+                    ),
+                    runs[m],
                 )
             )
         info = {
@@ -205,14 +221,17 @@ def check_s1_train(
             "diverged_fraction_pre": float(np.mean(div["pre"])),
             "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075},
         }
-        out.append(_ratio_row(gaps[sd], {**info, "seeds": [sd]}))
+        out.append(if_converged(_ratio_row(gaps[sd], {**info, "seeds": [sd]}), *runs.values()))
         out.append(
-            ordering(
-                "S1 trained pre-GD-TF < ridge*",
-                risk["pre"].mean,
-                float(ridge),
-                margin=3 * risk["pre"].se,
-                details=info,
+            if_converged(
+                ordering(
+                    "S1 trained pre-GD-TF < ridge*",
+                    risk["pre"].mean,
+                    float(ridge),
+                    margin=3 * risk["pre"].se,
+                    details=info,
+                ),
+                runs["pre"],
             )
         )
         for m in ("pre", "raw"):  # the k steps' risk is symmetric: a tied start stays tied
@@ -227,14 +246,17 @@ def check_s1_train(
                     margin=0.0,
                     details={"seed": sd, "eta_learned": eta.tolist(), "relative_spread": spread},
                 )
-            )
+            )  # an invariant of every step: judged converged or not
         out.append(
-            ordering(
-                "S1 diverged contexts of the learned step < 1 %",
-                float(np.mean(div["pre"])),
-                0.01,
-                margin=DIVERGED_MARGIN,
-                details=info,
+            if_converged(
+                ordering(
+                    "S1 diverged contexts of the learned step < 1 %",
+                    float(np.mean(div["pre"])),
+                    0.01,
+                    margin=DIVERGED_MARGIN,
+                    details=info,
+                ),
+                runs["pre"],
             )
         )
         return out
@@ -282,7 +304,10 @@ FREE_CONTEXTS = 1000
 FREE_START_SPREAD = (-0.3, -0.1, 0.1, 0.3)
 #: Paired standard errors by which the ordering must hold.
 FREE_ORDER_Z = 3.0
-#: Equal per-layer steps of the preset's Adam run: float64 round-off of 150 identical updates.
+#: The free-schedule fit's iteration bound (L-BFGS stops earlier when the loss changes by less
+#: than 1e-14 between iterations or the gradient is below 1e-12: its convergence).
+FREE_MAX_ITER = 200
+#: Equal per-layer steps of the preset's Adam run: float64 round-off of its identical updates.
 TIED_STEPS_RTOL = 1e-9
 
 
@@ -312,7 +337,7 @@ def _free_schedule(preprocess: bool, seed: int, tied: bool) -> dict[str, Any]:
     phi = (math.log(opt.eta) + spread).requires_grad_(True)
     lbfgs = torch.optim.LBFGS(
         [phi],
-        max_iter=200,
+        max_iter=FREE_MAX_ITER,
         line_search_fn="strong_wolfe",
         tolerance_grad=1e-12,
         tolerance_change=1e-14,
@@ -325,6 +350,7 @@ def _free_schedule(preprocess: bool, seed: int, tied: bool) -> dict[str, Any]:
         return loss
 
     lbfgs.step(closure)  # type: ignore[arg-type]
+    iters = int(lbfgs.state[lbfgs.param_groups[0]["params"][0]]["n_iter"])
     with torch.no_grad():
         e_free = errors(phi, Gh, bh, sch, wh).numpy()
         e_tied = errors(
@@ -336,6 +362,7 @@ def _free_schedule(preprocess: bool, seed: int, tied: bool) -> dict[str, Any]:
         "fit_tied": opt.risk,
         "held_free": e_free,
         "held_tied": e_tied,
+        "iterations": iters,
     }
 
 
@@ -387,6 +414,7 @@ def check_s1_optim_free_schedule(
                 bool(fault_tied_schedule),
                 FREE_CONTEXTS,
                 FREE_START_SPREAD,
+                FREE_MAX_ITER,
                 GD_LAYERS,
             ),
             lambda m=m: _free_schedule(m == "pre", seed, bool(fault_tied_schedule)),
@@ -401,29 +429,40 @@ def check_s1_optim_free_schedule(
             "held_out_tied": float(np.mean(r["held_tied"])),
             "fit_tied": r["fit_tied"],
             "gain": 1.0 - float(np.mean(r["held_free"]) / np.mean(r["held_tied"])),
+            "lbfgs_iterations": r["iterations"],
         }
         for m, r in res.items()
     }
     r = res["pre"]
-    bound = (1.0 - S1_PRESET_RTOL_PRE) * r["held_tied"]
+    bound = (1.0 - S1_RTOL["pre"]) * r["held_tied"]
     diff = r["held_free"] - bound
     se = float(np.std(diff) / math.sqrt(len(diff)))
-    out.append(
-        ordering(
-            f"S1 preset pre-GD: free per-layer schedule < (1 − {S1_PRESET_RTOL_PRE}) "
-            "× tied optimum (held out): the tied optimum is a saddle of the free "
-            "model",
-            float(np.mean(r["held_free"])),
-            float(np.mean(bound)),
-            margin=FREE_ORDER_Z * se,
-            details={
-                "contexts": FREE_CONTEXTS,
-                **info,
-                "training": "L-BFGS (strong Wolfe) on the exact conditional "
-                "risk from per-context Gram and moment",
-            },
-        )
+    row = ordering(
+        f"S1 preset pre-GD: free per-layer schedule < (1 − {S1_RTOL['pre']}) "
+        "× tied optimum (held out): the tied optimum is a saddle of the free "
+        "model",
+        float(np.mean(r["held_free"])),
+        float(np.mean(bound)),
+        margin=FREE_ORDER_Z * se,
+        details={
+            "contexts": FREE_CONTEXTS,
+            **info,
+            "training": "L-BFGS (strong Wolfe) on the exact conditional "
+            "risk from per-context Gram and moment",
+        },
     )
+    if r["iterations"] >= FREE_MAX_ITER:  # the fit reached its bound still moving
+        row = skipped(
+            row,
+            why=(
+                f"the free-schedule fit did not converge within its bound: L-BFGS ran "
+                f"{r['iterations']} iterations (bound {FREE_MAX_ITER}) without its loss change "
+                "falling below 1e-14 or its gradient below 1e-12"
+            ),
+            steps=r["iterations"],
+            step_bound=FREE_MAX_ITER,
+        )
+    out.append(row)
     return out
 
 

@@ -92,10 +92,10 @@ def test_eq3_1_checks_judge_the_figures_deltas_and_probes(
     c1c = spy(C, "compute_1c")
     rows = C.check_eq3_1_train(PRESETS["s2"])
     ((kwargs, data),) = c1c
-    assert kwargs["preset"] == "s2_h8"
+    assert kwargs["recipe"].heads == (8, 1, 1) and kwargs["setting"] == PRESETS["s2"]
     assert np.array_equal(rows[1].details["delta"], data["delta"], equal_nan=True)
     probe = spy(C, "compute_heads_probe")
-    rows = C.check_eq3_1_train_probe(PRESETS["s2"], fault_shuffle_targets=True)
+    rows = C.check_eq3_1_train_probe(PRESETS["paper"], fault_shuffle_targets=True)
     ((kwargs, data),) = probe
     assert kwargs["perm"] is not None and kwargs["q"] == 4
     ys = [float(np.mean(e)) for e in data["models"][0]["errors"]["trained"]["y"]]

@@ -12,7 +12,18 @@ import pytest
 import torch
 
 from sims.czz24.moments import context_moment_tokens
-from sims.czz24.train import PRESETS, SparseExperiment, sample_sparse_tokens
+from sims.czz24.train import (
+    FIG1B_H4,
+    FIG1B_TRAIN,
+    PRESETS,
+    S1_PRE,
+    Recipe,
+    data_of,
+    recipe_for,
+    sample_sparse_tokens,
+    trained,
+)
+from theory.czz24.settings import PRESETS as SETTINGS
 from theory.czz24.settings import SparseRegressionICL
 
 #: float64 round-off of a Cholesky factor's product against the moment it factors
@@ -24,13 +35,17 @@ def test_compressed_prompts_need_a_full_rank_context() -> None:
     E, _, _, _ = sample_sparse_tokens(st, 4, generator=torch.Generator().manual_seed(0))
     with pytest.raises(ValueError, match="n ≥ d \\+ 1"):
         context_moment_tokens(E, st.n)
-    fig1b = PRESETS["fig1b_h4"][0]
-    assert fig1b.train_prompts == "tokens"
+    assert FIG1B_H4.train_prompts == "tokens"
+    compressed = dataclasses.replace(FIG1B_H4, train_prompts="compressed")
     with pytest.raises(ValueError, match="n ≥ d \\+ 1"):
-        dataclasses.replace(fig1b, train_prompts="compressed")
+        data_of(FIG1B_TRAIN, compressed)
+    with pytest.raises(ValueError, match="n ≥ d \\+ 1"):  # refused before any work
+        trained(FIG1B_TRAIN, compressed)
+    assert recipe_for(FIG1B_TRAIN, compressed).train_prompts == "tokens"
+    assert recipe_for(SETTINGS["s1"], S1_PRE) is S1_PRE
     with pytest.raises(ValueError, match="train_prompts"):
-        SparseExperiment(setting=st, train_prompts="gram")
-    assert {PRESETS[p][0].train_prompts for p in ("s1_pre", "s1_raw", "s2_h1", "s2_h8")} == {
+        Recipe(train_prompts="gram")
+    assert {PRESETS[p][1].train_prompts for p in ("s1_pre", "s1_raw", "s2_h1", "s2_h8")} == {
         "compressed"
     }
 

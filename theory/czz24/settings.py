@@ -35,9 +35,6 @@ __all__ = [
     "PRESETS",
     "SPARSE_PRIORS",
     "SparseRegressionICL",
-    "czz24_s1_setting",
-    "czz24_s2_setting",
-    "czz24_fig1b_setting",
 ]
 
 #: The two task priors of [czz24]: the theory prior (±1/√s, Thm 5.3) and the experimental one.
@@ -136,23 +133,6 @@ class SparseRegressionICL:
     def beta_min(self) -> float:
         """Lower bound ``min_j Σ_jj/√s`` of ``β = min_{i∈S} |r_i|`` (sign prior, diagonal Σ)."""
         return min(self.Sigma_diag) / math.sqrt(self.s)
-
-
-def czz24_s1_setting(q: int = 8) -> SparseRegressionICL:
-    """S1 (spec 000 V-sims S1): the Thm 5.3 data model at d = 32, s = 2, n = 128, σ² = 0.25,
-    ±1/√s prior, Σ = I, ``q`` queries."""
-    return SparseRegressionICL.isotropic(d=32, s=2, n=128, sigma2=0.25, prior="sign", q=q)
-
-
-def czz24_s2_setting(n: int = 32, sigma2: float = 0.25, q: int = 8) -> SparseRegressionICL:
-    """S2 (spec 000 V-sims S2): d = 8, s = 2, Gaussian slab prior, Σ = I (σ = 0.5 by default)."""
-    return SparseRegressionICL.isotropic(d=8, s=2, n=n, sigma2=sigma2, prior="gauss", q=q)
-
-
-def czz24_fig1b_setting(n: int = 12, q: int = 1) -> SparseRegressionICL:
-    """Fig. 1b / App. B: d = 16, s = 4, σ = 0.1, Gaussian slab prior, Σ = I, context length ``n``
-    (the models are trained at n = 12 with q = 4 queries)."""
-    return SparseRegressionICL.isotropic(d=16, s=4, n=n, sigma2=0.01, prior="gauss", q=q)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -455,11 +455,15 @@ def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
     X : design, numpy ``(L, d)`` or ``(B, L, d)`` (batched), or a SymPy ``Matrix``;
     sigma2 : noise variance σ² > 0.
 
-    >>> round(bayes_risk_given_design(np.zeros((3, 2)), 0.5), 6)
-    1.5
-
+    Notes
+    -----
     Evaluates the shared :func:`theory.common.baselines.bayes_conditional_risk` at
     ``Σ_x = I_d``, ``Ψ = I_d/d`` (the formula is not typed again here).
+
+    Examples
+    --------
+    >>> round(bayes_risk_given_design(np.zeros((3, 2)), 0.5), 6)
+    1.5
     """
     if isinstance(X, sp.MatrixBase):
         d = X.shape[1]

@@ -77,7 +77,7 @@ def check_shifts_mc(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_p_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """§4.2 exact shifted risk R(P; Λ', S_q, M) vs MC at the setting's N and M (Λ = diag(0.5, 1,
-    2), S_q and the fixed task are spec T-R11's, d = 3): in-distribution, query shift, covariate
+    2), S_q and the fixed task are our, d = 3): in-distribution, query shift, covariate
     scaling c = 2, a fixed task with ‖w‖ = 10; the query-shift floor."""
     N, M = setting.N, setting.M
     rng = np.random.default_rng(seed)

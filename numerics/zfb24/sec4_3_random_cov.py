@@ -316,7 +316,7 @@ def check_thm8_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
 def check_thm8_mc_loss(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma 23: MC population loss (full eq.-(6) read-out, Exp(1) random covariance) at a
     non-diagonal
-    U₁₁ equals ℓ_rdm + ½ΣEλ_i (spec T-R12(c)); and at the minimiser it equals L*_rdm; at the
+    U₁₁ equals ℓ_rdm + ½ΣEλ_i; and at the minimiser it equals L*_rdm; at the
     setting's d and N."""
     thm8_hypotheses(setting)
     d, N = setting.d, setting.N

@@ -1,6 +1,6 @@
 """[czz24] settings: :class:`Setting`, the one setting every converted czz24 check takes (settings
 first), with its named :data:`PRESETS`; and §2's data model :class:`SparseRegressionICL` (sparse
-linear regression in context, spec 000 §1.1) that the samplers and trained models build from.
+linear regression in context) that the samplers and trained models build from.
 
 * covariates ``x ~ N(0, Σ)`` with ``Σ = diag(Sigma_diag) + zeta·𝟙𝟙ᵀ`` (diagonal Σ: ``zeta = 0``,
   the theory's Sec. 2; ``Σ = I + ζ𝟙𝟙ᵀ``: App. G, Fig. 11);
@@ -139,13 +139,13 @@ class SparseRegressionICL:
 
 
 def czz24_s1_setting(q: int = 8) -> SparseRegressionICL:
-    """S1 (spec 000 V-sims S1): the Thm 5.3 data model at d = 32, s = 2, n = 128, σ² = 0.25,
+    """S1: the Thm 5.3 data model at d = 32, s = 2, n = 128, σ² = 0.25,
     ±1/√s prior, Σ = I, ``q`` queries."""
     return SparseRegressionICL.isotropic(d=32, s=2, n=128, sigma2=0.25, prior="sign", q=q)
 
 
 def czz24_s2_setting(n: int = 32, sigma2: float = 0.25, q: int = 8) -> SparseRegressionICL:
-    """S2 (spec 000 V-sims S2): d = 8, s = 2, Gaussian slab prior, Σ = I (σ = 0.5 by default)."""
+    """S2: d = 8, s = 2, Gaussian slab prior, Σ = I (σ = 0.5 by default)."""
     return SparseRegressionICL.isotropic(d=8, s=2, n=n, sigma2=sigma2, prior="gauss", q=q)
 
 
@@ -163,7 +163,7 @@ class Setting:
     (d = 16, s = 4, σ = 0.1, Gaussian slab prior, Σ = I; n = 12 as trained).
 
     ``Sigma_diag`` ``()`` means Σ's diagonal is all ones; ``None`` means a generic diagonal Σ,
-    ``diag(U[0.5, 2])`` drawn from the check's seed (spec V-R4; the rows say which).  Every value
+    ``diag(U[0.5, 2])`` drawn from the check's seed (the rows say which).  Every value
     is validated here, before any work; a result's own hypotheses (e.g. a diagonal Σ) are checked
     by the result.
 

@@ -1,8 +1,8 @@
-"""Data models of the five papers, as frozen, validated, keyword-only dataclasses (STYLE R6).
+"""Data models of the five papers, as frozen, validated, keyword-only dataclasses.
 
 * :mod:`.validators` -- ``check_real``, ``check_int``, ``check_choice``, ``as_vector``,
   ``as_matrix``: every bad value raises a :class:`ValueError` naming the symbol, the value and the
-  assumption it violates (STYLE R19);
+  assumption it violates;
 * :mod:`.linear` -- the shared Gaussian linear-regression model: :class:`GaussianCovariates`,
   :class:`GaussianTaskPrior`, :class:`LinearRegressionICL`;
 * one module per paper slug holding that paper's own settings, and only those (the objects its
@@ -12,7 +12,7 @@
   paper's names), so one paper's settings never enter another paper's model-cache fingerprint.
 
 Only the standard library and numpy are imported here, so the trained models of ``sims`` can use
-these settings without seeing any prediction (STYLE R16).
+these settings without seeing any prediction.
 """
 
 from __future__ import annotations

@@ -353,7 +353,7 @@ def check_cor16_ode(
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """Lemma 11 / Corollary 16: isotropic L* (EXACT), E[Λ̂²] = ΓΛ (via theory.common.gaussian),
-    the excess identity (FLOAT), ∇ℓ̃ = 0 on the minimiser manifold, spec T-R5 references, and the
+    the excess identity (FLOAT), ∇ℓ̃ = 0 on the minimiser manifold, derived reference values, and the
     ODE end state ℓ̃(T) = min ℓ̃ (solver units)."""
     from theory.common.gaussian import sample_cov_second_moment
 

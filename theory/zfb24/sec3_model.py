@@ -88,7 +88,7 @@ def lemma9_H(E: Any, rho: Any) -> Any:
 
 @checked
 def prediction_quadratic(U: Any, E: Any, rho: Any, *, order: str = "column") -> Any:
-    """``uᵀ H u`` of Lemma 9 (``order="row"`` is the deliberately wrong Vec of T-R1)."""
+    """``uᵀ H u`` of Lemma 9 (``order="row"`` is the deliberately wrong Vec, a negative control)."""
     u = vec(U, order=order)
     H = lemma9_H(E, rho)
     if ops_for(U, E, rho) is SP:

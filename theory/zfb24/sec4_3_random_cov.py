@@ -60,7 +60,7 @@ def rdm_moments(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarr
 
     Examples
     --------
-    >>> g, x, z = rdm_moments([1, 1, 1], [2, 2, 2], [6, 6, 6], 8)   # Exp(1), spec T-R12 ref
+    >>> g, x, z = rdm_moments([1, 1, 1], [2, 2, 2], [6, 6, 6], 8)   # Exp(1)
     >>> float(g[0]), float(x[0]), float(z[0, 1])
     (8.0, 2.0, 2.875)
     """

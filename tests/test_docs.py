@@ -182,3 +182,34 @@ def test_griffe_extension_renders_rst_as_markdown() -> None:
     kept = "S.\n\nExamples\n--------\n>>> 1\n1"
     assert mod.convert(kept) == kept  # an Examples section is Griffe's to render
     assert "```text" in mod.convert(".. math::\n\n    a = b\n")
+
+
+#: What a user cannot follow in a docstring of the reference: the maintainers' style-rule and
+#: spec-rule numbers, and paths outside the repository.
+INTERNAL = re.compile(r"STYLE R\d|\bT-R\d|\.\./shared|shared/specs")
+
+
+def _docstrings(path: Path) -> list[tuple[str, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            doc = ast.get_docstring(node, clean=False)
+            if doc:
+                out.append((getattr(node, "name", "<module>"), doc))
+    return out
+
+
+def test_reference_docstrings_cite_no_internal_rule() -> None:
+    """The docstrings the API reference renders (theory/, numerics/) name no internal rule
+    number and no path outside the repository: a source is the paper's location or [derived]."""
+    bad = [
+        f"{f.relative_to(ROOT)}:{name}: {m.group(0)}"
+        for pkg in ("theory", "numerics")
+        for f in sorted((ROOT / pkg).rglob("*.py"))
+        for name, doc in _docstrings(f)
+        if (m := INTERNAL.search(doc))
+    ]
+    assert not bad, "internal references in docstrings:\n" + "\n".join(bad)
+    assert INTERNAL.search("(STYLE R13)") and INTERNAL.search("spec T-R11 values")
+    assert not INTERNAL.search("Source: [zfb24] Theorem 4, eq. (11)")

@@ -179,7 +179,7 @@ def gd_family_predict(
 ) -> np.ndarray:
     """Literal predictions ``xqᵀ g`` (B,) of (★) on raw prompts ``X`` (B, N, d), ``y`` (B, N).
 
-    Source: [zwb24] §1.7 (★) of spec 002; ``debias=True``: ``X → X − 1x̄ᵀ`` ([hpcy25] (4.11)).
+    Source: [zwb24] eq. (5.1)'s GD-β predictor; ``debias=True``: ``X → X − 1x̄ᵀ`` ([hpcy25] (4.11)).
 
     .. math::
 
@@ -330,8 +330,8 @@ def gd_family_risk_mc(
 ) -> Estimate:
     """Fast MC estimate of the ICL risk ``E(xᵀg − y)²`` (query noise included) of (★).
 
-    Source: predictor [zwb24] §1.7 (★) (spec 002), risk [zwb24] (3.5); debiased GD [hpcy25] (4.11)
-    (spec 001 §1.7).  The sampler is [derived] (module docstring) and verified against the literal
+    Source: predictor [zwb24] §1.7 (★), risk [zwb24] (3.5); debiased GD [hpcy25] (4.11).  The
+    sampler is [derived] (module docstring) and verified against the literal
     raw-prompt route :func:`gd_family_risk_raw` in ``tests/common/test_mc_fast.py``.
 
     .. math::

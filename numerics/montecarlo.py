@@ -1,4 +1,4 @@
-"""Vectorised, batched Monte Carlo with standard errors (STYLE R7, R9).
+"""Vectorised, batched Monte Carlo with standard errors.
 
 :func:`mc_mean` is the generic engine: a user-supplied ``draw(rng, b)`` returns the per-sample
 values of ``b`` independent draws (shape ``(b,)`` or ``(b, k)`` for ``k`` quantities at once, e.g.

@@ -1,4 +1,4 @@
-"""One ODE wrapper over :func:`scipy.integrate.solve_ivp` (STYLE R13).
+"""One ODE wrapper over :func:`scipy.integrate.solve_ivp`.
 
 The mathematics (right-hand sides, conserved quantities) lives in ``theory``; the method and the
 tolerances live in a :class:`SolverConfig`.  :func:`integrate` always passes ``method``, ``rtol``
@@ -40,7 +40,8 @@ class SolverConfig:
             raise ValueError(f"max_step must be > 0, got {self.max_step!r}")
 
 
-#: The verification solver of STYLE R9 (rtol 1e-10, atol 1e-12, DOP853).
+#: The verification solver: DOP853 at rtol 1e-10, atol 1e-12 (the SOLVER tolerances of
+#: :mod:`numerics.testing`).
 VERIFY = SolverConfig()
 
 
@@ -50,7 +51,30 @@ class IntegrationError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Trajectory:
-    """``t`` (n,), ``y`` (n, dim) at the requested times, and the dense interpolant ``sol``."""
+    """The result of :func:`integrate`.
+
+    Attributes
+    ----------
+    t : ndarray, shape (n,)
+        The times: ``t_eval`` when given, else the solver's own steps.
+    y : ndarray, shape (n, dim)
+        The state at each time, **one row per time**.  This is the transpose of
+        ``scipy.integrate.solve_ivp(...).y``, which is ``(dim, n)``; ``y[-1]`` is the final state.
+    sol : scipy ``OdeSolution``
+        The dense interpolant in scipy's layout: ``sol(t)`` is ``(dim,)`` or ``(dim, k)``.  Call
+        the trajectory itself for rows: ``traj(t)`` is ``(dim,)`` at a scalar ``t`` and
+        ``(k, dim)`` at ``k`` times.
+    nfev : int
+        Right-hand-side evaluations.
+    solver : SolverConfig
+        The method and tolerances used.
+
+    Examples
+    --------
+    >>> tr = integrate(lambda t, y: -y, [1.0, 2.0], (0.0, 1.0), t_eval=[0.0, 0.5, 1.0])
+    >>> tr.t.shape, tr.y.shape, tr(0.25).shape, tr([0.25, 0.75]).shape
+    ((3,), (3, 2), (2,), (2, 2))
+    """
 
     t: np.ndarray
     y: np.ndarray
@@ -80,6 +104,36 @@ def integrate(
 ) -> Trajectory:
     """Integrate ``y' = rhs(t, y, *args)`` over ``t_span`` with ``solver``'s method and tolerances.
 
+    Parameters
+    ----------
+    rhs : callable
+        ``rhs(t, y, *args)`` with ``y`` of shape ``(dim,)``, returning ``(dim,)`` (scipy's
+        convention).
+    y0 : array_like, shape (dim,)
+        Finite initial state.
+    t_span : (t0, t1)
+        Finite times with ``t1 ≥ t0``.
+    solver : SolverConfig
+        Method and tolerances; default :data:`VERIFY` (DOP853, rtol 1e-10, atol 1e-12).
+    t_eval : array_like, optional
+        Times at which to store the state (default: the solver's steps).
+    args, events :
+        Passed to ``solve_ivp``.
+
+    Returns
+    -------
+    Trajectory
+        ``t`` (n,), ``y`` (n, dim): one row per time, the transpose of scipy's ``y``.
+
+    Raises
+    ------
+    IntegrationError
+        The solver stopped before ``t1`` or produced non-finite states.
+    ValueError
+        ``y0`` is not a finite vector or ``t_span`` is not finite and ordered.
+
+    Examples
+    --------
     >>> tr = integrate(lambda t, y: -y, [1.0], (0.0, 1.0))
     >>> bool(abs(tr.final[0] - np.exp(-1.0)) < 1e-9)
     True

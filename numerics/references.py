@@ -1,11 +1,11 @@
-"""50-digit mpmath references for the FLOAT checks of the baselines (STYLE R9).
+"""50-digit mpmath references for the FLOAT checks of the baselines.
 
 These are *independent* routes, not the SymPy expressions re-evaluated at high precision:
 
 * :func:`mp_stieltjes_ref` solves the Marchenko–Pastur self-consistency equation
   ``ξλ m² + (1 − ξ + λ) m − 1 = 0`` for its positive root with ``mpmath.polyroots``;
 * :func:`ridge_limit_ref` differentiates that root numerically (``mpmath.diff``) to get ``m'``;
-* :func:`bayes_limit_ref` is spec 001 R9's closed form ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 +
+* :func:`bayes_limit_ref` is our closed form ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 +
   1/ξ)²)]`` (its reading of hpcy25's (D.34)–(D.36), whose formulas our copy lost; the paper prints
   no value), scaled to a general signal ``α²`` by homogeneity (risk − σ² scales as α² at fixed
   σ²/α²);

@@ -1,4 +1,4 @@
-"""Named tolerances and agreement helpers (STYLE R9), public for users' own tests.
+"""Named tolerances and agreement helpers, public for users' own tests.
 
 Every helper returns an :class:`~theory.common.protocols.Evidence` record (so the report can show
 predicted, observed, tolerance and pass) and has an ``assert_*`` twin for tests.  Each family has a

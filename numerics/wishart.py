@@ -103,6 +103,8 @@ def bartlett_factor(
         diagonal instead of the χ variables).
     dtype : ``"float32"`` draws are upcast to float64 (see ``docs/montecarlo.md``).
 
+    Examples
+    --------
     >>> A = bartlett_factor(np.random.default_rng(0), 2, 3, 5)
     >>> A.shape, bool(np.all(np.triu(A, 1) == 0))
     ((2, 3, 3), True)

@@ -176,7 +176,9 @@ def markdown_table() -> str:
     rows = ["| id | kind | summary | source | checks |", "|---|---|---|---|---|"]
     for r in all_results():
         tag = " *(derived)*" if r.derived else ""
-        rows.append(f"| `{r.id}` | {r.kind} | {r.summary}{tag} | {r.source} | {len(r.checks)} |")
+        # a "|" inside a cell (|ω|) would end the cell: escape it
+        summary, source = (text.replace("|", "\\|") for text in (r.summary, r.source))
+        rows.append(f"| `{r.id}` | {r.kind} | {summary}{tag} | {source} | {len(r.checks)} |")
     return "\n".join(rows)
 
 

@@ -187,21 +187,28 @@ def test_no_library_code_uses_a_global_rng() -> None:
     assert not offenders, offenders
 
 
-def test_readme_lists_every_result() -> None:
-    """The README's results table is regenerated (python -m sims.registry --readme)."""
-    readme = (ROOT / "README.md").read_text()
-    missing = [r.id for r in all_results() if f"`{r.id}`" not in readme]
-    assert not missing, f"README table is stale; missing {missing}"
+def test_results_page_lists_every_result() -> None:
+    """docs/results.md's table is regenerated (python -m sims.registry --readme docs/results.md)."""
+    page = (ROOT / "docs" / "results.md").read_text()
+    missing = [r.id for r in all_results() if f"`{r.id}`" not in page]
+    assert not missing, f"docs/results.md's table is stale; missing {missing}"
 
 
 def test_docs_name_no_machine_path() -> None:
-    """No page in docs/ nor the README names an absolute path of one machine (a run log, a
-    scratch script): a reader of a clone has none of them (``~/.cache/icl-verify``, the documented
+    """No page in docs/ nor the README (nor the site's configuration and the gallery's scripts)
+    names an absolute path of one machine (a run log, a scratch script): a reader of a clone has
+    none of them (``~/.cache/icl-verify``, the documented
     cache, is not one)."""
     import re
 
     machine = re.compile(r"(?<![\w.~])/(?:work|home|root|tmp|Users|mnt|scratch)/[\w.-]")
-    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    pages = [
+        ROOT / "README.md",
+        ROOT / "mkdocs.yml",
+        *(p for p in sorted((ROOT / "docs").rglob("*.md")) if "generated" not in p.parts),
+        *sorted((ROOT / "examples").glob("*.py")),  # the gallery's sources
+        *sorted((ROOT / "examples").glob("*.md")),
+    ]
     found = [
         f"{p.relative_to(ROOT)}:{i}: {m.group(0)}"
         for p in pages

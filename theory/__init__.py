@@ -1,5 +1,5 @@
 """icl-verify theory layer: closed forms (SymPy, with numeric twins), settings and the registry.
 
-Imports only the standard library, sympy, mpmath and numpy (STYLE R16); ``theory.strategies``
+Imports only the standard library, sympy, mpmath and numpy; ``theory.strategies``
 also imports hypothesis.
 """

@@ -30,7 +30,7 @@ def isserlis_without_trace(A: Any, S: Any) -> Any:
 
 
 def wishart_symmetric_form(A: Any, S: Any, N: Any) -> Any:
-    """Wrong for non-symmetric A: spec 002's symmetric-A form N(N+1)ΣAΣ + N tr(AΣ)Σ."""
+    """Wrong for non-symmetric A: our symmetric-A form N(N+1)ΣAΣ + N tr(AΣ)Σ."""
     return N * (N + 1) * (S @ A @ S) + N * _tr(A @ S) * S
 
 

@@ -160,9 +160,9 @@ def check_gd_family_exact(
     fault_gd_beta_fn: Callable[..., Any] | None = None,
     fault_dgd_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """EXACT: (i) GD-β risk = spec 002 §2.1's printed display (d = 2, symbolic symmetric H, Ψ,
+    """EXACT: (i) GD-β risk = our derived display (d = 2, symbolic symmetric H, Ψ,
     general Γ, β0, β*, σ², N); (ii) GD at ``Γ = ηI, H = I, Ψ = I/d`` = hpcy25's ``R_V`` and
-    (iii) DGD = hpcy25's ``R_D`` (spec 001 R9; symbolic d, N, η, σ²); (iv) DGD(P, η; N) =
+    (iii) DGD = hpcy25's ``R_D`` (symbolic d, N, η, σ²); (iv) DGD(P, η; N) =
     GD(η(N−1)/N Pᵀ; N − 1) at d = 2 (the reduction behind [derived] DGD)."""
     gdb = fault_gd_beta_fn or B.gd_beta_risk
     dgd = fault_dgd_fn or B.dgd_risk

@@ -39,10 +39,10 @@ def check_mp_exact(
     setting: GaussianSetting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """EXACT: (i) ``m(−λ)`` solves the MP self-consistency equation; (ii) the Bayes limit equals
-    spec 001 R9's closed form of ``R_B∞`` (its reading of hpcy25 (D.34)–(D.36), whose formulas our
+    our closed form of ``R_B∞`` (its reading of hpcy25 (D.34)–(D.36), whose formulas our
     copy lost) and ``σ² + σ²ξ m(−σ²ξ)``; (iii) the ridge limit is
     stationary in λ at ``λ* = σ²ξ/α²``; (iv) ξ → 0 gives ``σ² + α²λ²/(1+λ)²`` (population ridge).
-    Identities with square roots are checked at exact rational points (STYLE R9)."""
+    Identities with square roots are checked at exact rational points."""
     xi, lam, s2, a2 = (sp.Symbol(n, positive=True) for n in ("xi", "lam", "sigma2", "signal"))
     m = B.mp_stieltjes(xi, lam)
     out = [
@@ -145,8 +145,8 @@ def check_mp_float(
     fault_bayes_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """FLOAT: numpy twins of ``mp_stieltjes``, ``ridge_risk_limit``, ``bayes_risk_limit_mp`` vs
-    independent 50-digit references (polynomial root, numerical derivative, spec 001 R9's closed
-    form of ``R_B∞``), ``rtol = FLOAT_RTOL``; plus spec 001 R9's values of ``R_B∞`` (DERIVED: the
+    independent 50-digit references (polynomial root, numerical derivative, our closed
+    form of ``R_B∞``), ``rtol = FLOAT_RTOL``; plus our values of ``R_B∞`` (DERIVED: the
     paper prints none; derived on ``docs/papers/hpcy25.md#derived-values``) to half a
     unit of their last digit."""
     bayes = fault_bayes_fn or B.bayes_risk_limit_mp

@@ -55,7 +55,7 @@ def check_ridge_bayes(
     seed: int = 0,
     fault_ridge_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """Ridge with ``λ = σ²/τ²`` equals the posterior mean under ``β ~ N(0, τ²I)`` (STYLE R11):
+    """Ridge with ``λ = σ²/τ²`` equals the posterior mean under ``β ~ N(0, τ²I)``:
     EXACT at ``(d, N) = (2, 2)`` (symbolic X, y, σ², τ²); FLOAT on random designs of random
     shapes (estimates and conditional risks), ``rtol = FLOAT_RTOL``.  With a planted
     ``fault_ridge_fn`` the exact part runs at ``(d, N) = (1, 2)``: simplifying a non-zero 2×2

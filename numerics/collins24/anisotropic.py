@@ -1,6 +1,6 @@
 """[collins24] the population optimum over diagonal M for a non-isotropic sphere law (a route).
 
-Source: spec 003 §1.2 (U^d_S: x = Sx̃/‖Sx̃‖, S = diag(1, …, d)), §4 Figs. 3-4 (the U^d_S panels).
+Source: [derived] (U^d_S: x = Sx̃/‖Sx̃‖, S = diag(1, …, d)), §4 Figs. 3-4 (the U^d_S panels).
 U^d_S is not of the form Σ^{1/2}U^d, so Lemma B.5 (M* = ωΣ⁻¹) is not claimed for it; the law is
 invariant under the coordinate reflections x_j → −x_j and so are the isotropic task classes, hence
 𝓛(DMD) = 𝓛(M) for every diagonal sign matrix D and the optimum is sought among diagonal M

@@ -6,7 +6,7 @@
   (located to 1e-5 relative; the minimum is flat);
 * ``task="relu"``, ``"cos"`` or ``"hills"`` (Fig. 1, d = 2): ``(Estimate, Estimate)`` by Monte
   Carlo with common random
-  numbers over a log-ω grid, a cubic spline of log 𝓛 in log ω and its argmin (spec R0.6); the
+  numbers over a log-ω grid, a cubic spline of log 𝓛 in log ω and its argmin; the
   standard errors come from independent batches.  Needs ``rng``.
 
 𝓛 is the paper's loss against the noiseless target, without query noise.

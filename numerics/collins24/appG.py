@@ -1,4 +1,4 @@
-"""[collins24] checks of App. G (spec 003 R11, reconstructed, low priority): G.1's cap measure
+"""[collins24] checks of App. G (reconstructed, low priority): G.1's cap measure
 against sphere MC and its bounds, Stirling/Kershaw (G.6) and G.7 on grids; the sum
 γ(d, α, m) against the G.2 bounds and the G.3 scale Γ(d+1)/α^{d+1}, and the kernel sums
 g_p(r) = Σ_i ‖x_i − x‖^p e^{−r‖x_i − x‖²}: their exact expectation (mpmath quadrature) against
@@ -226,7 +226,7 @@ def check_appg_rate_gp(
 ) -> list[Evidence]:
     """G.4/G.5: the large-r slope of E g_p(r) (mpmath quadrature over r ∈ [200, 3200]) is
     −(d−1+p)/2 (RATE against the [derived] Laplace asymptote's exponent); the paper's
-    Θ(n r^{−(d+p)/2}) is half a unit off (the cap of S^{d−1} is (d−1)-dimensional, spec G1): a
+    Θ(n r^{−(d+p)/2}) is half a unit off (the cap of S^{d−1} is (d−1)-dimensional): a
     discrepancy for each (p, d).  ``fault_exponent`` replaces the predicted −(d−1+p)/2."""
     rs = np.geomspace(200.0, 3200.0, 5)
     out = []

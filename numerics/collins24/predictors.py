@@ -1,7 +1,7 @@
 """[collins24] literal predictors and Monte Carlo risk estimators (a route: samples prompts and
 applies the predictor; never calls a theory risk function).
 
-* :func:`softmax_predict` -- ŷ = Σ_i y_i softmax_i(x_iᵀMx) (spec 003 §1.4), with the fault knobs
+* :func:`softmax_predict` -- ŷ = Σ_i y_i softmax_i(x_iᵀMx), with the fault knobs
   ``include_query`` (the query attends to itself, label slot 0) and ``value`` (a value scalar
   other than 1);
 * :func:`linear_predict` -- ŷ = Σ_i y_i x_iᵀMx;
@@ -128,7 +128,7 @@ def mc_risk(
     value: float = 1.0,
     chunk: int = 20_000,
 ) -> Estimate:
-    """E(ŷ − f(x_q))² over ``reps`` sampled prompts (target noiseless, spec 003 §1.5)."""
+    """E(ŷ − f(x_q))² over ``reps`` sampled prompts (target noiseless)."""
     if model not in ("softmax", "linear"):
         raise ValueError(f"model must be 'softmax' or 'linear', got {model!r}")
 

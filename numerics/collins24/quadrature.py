@@ -1,6 +1,6 @@
 """[collins24] R0.3: the exact 1-D quadrature of the softmax ICL risk on the sphere (a route).
 
-Source: spec 003 R0.1-R0.3 [derived].  With ``Σ = I``, ``M = ωI`` and ``x ~ U^d``, condition on
+Source: [derived].  With ``Σ = I``, ``M = ωI`` and ``x ~ U^d``, condition on
 ``x_{n+1} = e₁``: the ``s_i = 1 − x_iᵀx`` are iid with density
 ``q_d(s) = c'_d [s(2−s)]^{(d−3)/2}`` on ``(0, 2]`` and ``π = softmax(−ω s)``.  Put ``u = e^{−ωs}``,
 ``a = λu = e^{y − ωs}`` (``λ = e^y``) and ``φ = E_s e^{−a}``; then ``1/S = ∫ e^{−λS} dλ`` and
@@ -109,7 +109,7 @@ def s_nodes(d: int, omega: float, m: int = 120) -> tuple[np.ndarray, np.ndarray]
 
 @dataclass(frozen=True, slots=True)
 class WindowTerms:
-    """The ω-dependent pieces of the risk (spec R0.2): they depend on ``(ω, n, d)`` only."""
+    """The ω-dependent pieces of the risk: they depend on ``(ω, n, d)`` only."""
 
     omega: float
     n: int
@@ -180,20 +180,20 @@ def noise_term(omega: float, n: int, d: int) -> float:
 
 
 def affine_risk_quad(omega: float, d: int, n: int, L: float, sigma2: float) -> float:
-    """``𝓛_aff(ω) = (L²/(3d)) A(ω) + σ² N(ω)`` (spec R0.2) with A, N by quadrature."""
+    """``𝓛_aff(ω) = (L²/(3d)) A(ω) + σ² N(ω)`` with A, N by quadrature."""
     wt = window_terms(float(omega), int(n), int(d))
     return affine_risk_split.raw(wt.A, wt.N, d, L, sigma2)
 
 
 def t_cdf(t: np.ndarray | float, d: int) -> np.ndarray:
-    """CDF ``F_d`` of ``t = x_iᵀx`` (spec R0.5), via :func:`scipy.special.betainc`."""
+    """CDF ``F_d`` of ``t = x_iᵀx``, via :func:`scipy.special.betainc`."""
     t = np.asarray(t, dtype=float)
     half = 0.5 * special.betainc((d - 1) / 2, 0.5, np.clip(1 - t * t, 0.0, 1.0))
     return np.where(t >= 0, 1 - half, half)
 
 
 def a_infinity(n: int, d: int) -> float:
-    """1-NN limit ``A(∞) = 2∫_{−1}^{1} F_d(t)^n dt`` (spec R0.5), by adaptive quadrature."""
+    """1-NN limit ``A(∞) = 2∫_{−1}^{1} F_d(t)^n dt``, by adaptive quadrature."""
     val, _ = integrate.quad(
         lambda t: float(t_cdf(t, d)) ** n,
         -1,

@@ -2,7 +2,7 @@
 
 Covariates on the sphere (U^d, Σ^{1/2}U^d, U^d_S, Assumption 4.3), tasks (affine, 2-ReLU, cosine,
 linear, low-rank, constant) and whole prompts.  Tasks are defined in whitened coordinates
-Σ^{-1/2}x for the ellipsoid law (spec 003 §1.2, G6).
+Σ^{-1/2}x for the ellipsoid law.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ class TaskBatch:
 
 
 def sample_tasks(setting: SoftmaxWindowSetting, B: int, rng: np.random.Generator) -> TaskBatch:
-    """B tasks from D(F) of ``setting.tasks`` (spec 003 §1.2)."""
+    """B tasks from D(F) of ``setting.tasks``."""
     B = check_int("B", B, minimum=1)
     T, d, L = setting.tasks, setting.d, setting.tasks.L
     u = rng.uniform(-L, L, size=(3, B))

@@ -137,7 +137,7 @@ def check_risk_affine_mc(
     reduction), and the assembled risk (L²/3d)A + σ²N against the MC risk of the literal softmax
     predictor on sampled affine tasks with noise.  ``fault_query_attends=True`` lets the query
     attend to itself in the MC routes (a fault: the paper's sums run over i ≤ n).  Declared fixed:
-    spec 003 N2's table of points (d, n, ω) and two risk points (one random stream through all),
+    our table of points (d, n, ω) and two risk points (one random stream through all),
     generic points rather than a setting; ``setting`` is not read."""
     rng = np.random.default_rng(seed)
     reps = 60_000 if quick else 400_000
@@ -427,7 +427,7 @@ def check_asymptotics_optim(
 
 
 def lemma_d1_window(n: int, d: int) -> tuple[float, float]:
-    """Lemma D.1's window of ω: ``d + √d ≤ ω ≤ (n/(45√d log n))^{2/d}`` (spec 003 R5's reading;
+    """Lemma D.1's window of ω: ``d + √d ≤ ω ≤ (n/(45√d log n))^{2/d}`` (our reading;
     the upper end is illegible in the lemma's statement, ``CLAIMS["noise-scale"].lost``).
 
     >>> [round(v, 2) for v in lemma_d1_window(100_000, 3)]

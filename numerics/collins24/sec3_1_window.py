@@ -1,7 +1,7 @@
 """[collins24] checks of §3.1's hard-window proof sketch and of Lemma D.2 / Lemma I.3.
 
 * the hard window's mass p_ω: mpmath vs scipy vs MC;
-* the modified-softmax (hard-window) risk on F^lin_L (spec 003 R10):
+* the modified-softmax (hard-window) risk on F^lin_L:
   𝓛_MSA(ω) = (L²/d)[m₁² + (2m₁ − m₁²)E(1/K)] + σ²E(1/K) (m₁ by mpmath, E[1/K | K ≥ 1] by the
   binomial sum) against Monte Carlo of the literal hard-window predictor, and the exponent of its
   argmin in Λ = nL²/σ²: 2/(d+3) (ours) against the sketch's 2/(d+2) (a discrepancy);

@@ -149,7 +149,7 @@ def check_thm3_4_order(setting: Setting, *, quick: bool = True, seed: int = 0) -
 def check_thm3_4_optim_collapse(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_lambda_power: float | None = None
 ) -> list[Evidence]:
-    """Λ-collapse (spec R6 item 2, N7): at Λ = 2e5 and the setting's d (the spec's case: d = 3),
+    """Λ-collapse: at Λ = 2e5 and the setting's d (the spec's case: d = 3),
     ω* over (n, σ) ∈ {(2000, .1), (8000, .2), (32000, .4)} spreads ≤ 5 %.
     ``fault_lambda_power`` picks σ² = n^p/Λ (p ≠ 1 does not hold Λ fixed)."""
     d = setting.d

@@ -1,5 +1,5 @@
 """[collins24] checks of §4 Theorem 4.4 (= H.5): on low-rank tasks 𝓛(c₁BBᵀ + c₂B⊥B⊥ᵀ) is even in
-c₂ and minimised at c₂ = 0 (Monte Carlo with common random numbers, spec 003 R12 item 1); the
+c₂ and minimised at c₂ = 0 (Monte Carlo with common random numbers); the
 scale bound C_b/c_u² at c_u ≠ 1."""
 
 from __future__ import annotations

@@ -159,7 +159,7 @@ def check_eqd_1_paper(
 ) -> list[Evidence]:
     """The paper's printed D.1 (noise term without η) and D.3 (E = Bias + Var) against the
     recursion: our routes agree with the corrected forms and contradict the printed ones
-    (status ``discrepancy``; spec §6 items 8, 9)."""
+    (status ``discrepancy``)."""
     X, w, eps, eta, t = next(
         iter(
             _contexts(

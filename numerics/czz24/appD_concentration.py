@@ -62,7 +62,7 @@ PROBABILITY_MARGIN = 0.01
 
 
 def _sigma_task(setting: Setting, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Σ and a task w* at ``setting`` (spec V-R4): Σ = diag(Sigma_diag), or diag(U[0.5, 2]) drawn
+    """Σ and a task w* at ``setting``: Σ = diag(Sigma_diag), or diag(U[0.5, 2]) drawn
     from ``seed`` when the setting's Σ is generic; w* on a random support of size s with the
     setting's prior (±1/√s or N(0, 1)), fixed by ``seed``."""
     d, s = setting.d, setting.s
@@ -276,7 +276,7 @@ def check_lemd_1_rate_d2(
     """Lemma D.2 at the setting's σ² (the β-scaling needs its own design: Σ = I, s = 2, the
     support's two coordinates, ``w*_S = (β, sqrt(1 − β²))``): the event ``E_R = {|r̂_i| ≥
     |r_i|/2, i ∈ S}`` needs ``n ≳ s log(d/δ)/β²``:
-    halving β multiplies the n reaching P(E_R) = 0.9 by ≈ 4 (accepted in [2, 8], spec V-R4), and
+    halving β multiplies the n reaching P(E_R) = 0.9 by ≈ 4 (accepted in [2, 8]), and
     P(E_R) increases with n.  ``fault_beta_ratio`` replaces the halving (negative control: a ratio
     of 1 must not show the scaling)."""
     sigma2 = setting.sigma2
@@ -327,7 +327,7 @@ def check_lemd_7_rate_aux(
     seed: int = 0,
     fault_rate: float | None = None,
 ) -> list[Evidence]:
-    """Lemmas D.3 / D.4 rates (spec V-R5) at the setting's d, s, σ², prior and Σ: ``E‖Σ̂ − Σ‖₂``
+    """Lemmas D.3 / D.4 rates at the setting's d, s, σ², prior and Σ: ``E‖Σ̂ − Σ‖₂``
     has log-log slope −0.5 ± 0.05 for n ≫ d (n = 400..6400, the rate's own grid); ``E‖R̂Σ̂R̂ −
     RΣR‖₂`` has a slope ≥ −1 and, as a RATE row, the slope
     −0.5 of Lemma D.4 (a 1/√n concentration) within ``Z_MC`` Monte Carlo standard errors of the

@@ -385,7 +385,7 @@ def check_thm5_3_lower_float_threshold(
     inverse-Wishart mean ``E[(XᵀX)⁻¹] = I/(n − d − 1)`` exists iff ``n − d − 1 > 0``, so
     ``E‖ŵ_ols − w‖²`` is finite from ``n = d + 2`` (where it is ``σ²d``) and infinite at
     ``n = d + 1``; on the min-norm branch finite up to ``n = d − 2`` (``‖w‖²·2/d + σ²(d − 2)``)
-    and infinite at ``n = d − 1`` (spec §6 item 20).  At d = 11, σ² = 0.3, ‖w‖² = 1.7, the values
+    and infinite at ``n = d − 1``.  At d = 11, σ² = 0.3, ‖w‖² = 1.7, the values
     written out here.  ``fault_ols_fn`` replaces :func:`ols_excess_risk` (the declared fault puts
     each threshold one step late)."""
     ols = fault_ols_fn or ols_excess_risk

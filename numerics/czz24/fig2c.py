@@ -1,5 +1,5 @@
 """[czz24] §6 Fig. 2c checks: pre-GD vs GD over steps (n = 10), the orderings the figure shows and
-the GD plateau at σ = 0 against its closed form (spec 000 §4)."""
+the GD plateau at σ = 0 against its closed form."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ __all__ = ["SparseBatch", "sample_sparse_tasks", "sample_sparse_prompts", "setti
 
 def setting_data(setting: Setting, seed: int, label: str) -> SparseRegressionICL:
     """The §2 data model at ``setting``; a generic Σ (``Sigma_diag=None``) is ``diag(U[0.5, 2])``
-    drawn from ``seed`` on the stream ``label`` (spec V-R4), so the draw does not move any other
+    drawn from ``seed`` on the stream ``label``, so the draw does not move any other
     stream of the check.
 
     >>> setting_data(Setting(d=3, s=1, Sigma_diag=None), 0, "x").Sigma_diag != (1.0,) * 3

@@ -154,7 +154,7 @@ def check_sec2_mc_covariance(
 ) -> list[Evidence]:
     """For a task drawn at the setting (d, s, σ², prior, Σ = diag(Sigma_diag) + ζ𝟙𝟙ᵀ; a generic
     Σ is drawn): ``E[x y] = Σw*`` (the population correlation r) and ``E[y²] = w*ᵀΣw* + σ²`` by
-    MC (spec 000 §1.1).  Its stream follows the two priors' moments at (d, s)."""
+    MC.  Its stream follows the two priors' moments at (d, s)."""
     st = setting_data(setting, seed, _SEC2_SIGMA)
     return _covariance_rows(st, _stream(seed, setting.d, setting.s, quick, 2), quick)
 

@@ -360,7 +360,7 @@ def check_eq4_3_mc(
     seed: int = 0,
     fault_cov_scale: float | None = None,
 ) -> list[Evidence]:
-    """Population limit (spec V-R3) at the setting's d, s, σ² and n (--full: 2.5 n; the preset
+    """Population limit at the setting's d, s, σ² and n (--full: 2.5 n; the preset
     n = 8000, full 20000), Σ = I, ±1/√s prior (the result's hypotheses): one pre-GD step with
     η = s is within 0.01 of w* (its population limit is exactly w*), while one raw GD step (η = 1,
     ŵ = r̂) has ``E‖r̂ − w*‖² = Tr Cov(r̂) = [d(1 + σ²) + 1]/n`` (Isserlis), checked by MC.

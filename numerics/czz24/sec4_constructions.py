@@ -320,7 +320,7 @@ def check_prop4_2_float(
 ) -> list[Evidence]:
     """Prop. 4.2: for every layer ℓ ≤ 5 and query, ``−H^(ℓ)_{d+1,n+j} = ⟨ŵ^ℓ, x_{n+j}⟩`` with
     ``ŵ^ℓ`` from the pre-GD *recursion*; context residuals ``y_i − ⟨ŵ^ℓ, x_i⟩``; rows 1..d fixed.
-    η = 0.9/λ_max(Ĝ); tolerance ``1e-9·(1 + |ŷ|)`` (spec V-R1/R2).  On one context of the
+    η = 0.9/λ_max(Ĝ); tolerance ``1e-9·(1 + |ŷ|)``.  On one context of the
     setting's data model (d, s, n, σ², prior, Σ, q queries): an identity in the context."""
     sign = READOUT_SIGN if fault_readout_sign is None else fault_readout_sign
     X, y, Xq, _ = setting_context(setting, seed, "czz24 prop4.2 at the setting")

@@ -1,5 +1,5 @@
 """[czz24] Bayes floor [derived] checks: the support-enumeration posterior mean reduces to ridge
-with λ = σ²/τ² when s = d (exact), and its MC risk lies below every method's (spec §1.5, R10)."""
+with λ = σ²/τ² when s = d (exact), and its MC risk lies below every method's."""
 
 from __future__ import annotations
 

@@ -341,7 +341,7 @@ def check_rem5_2_symbolic(
     seed: int = 0,
     fault_ratio_fn: Callable[..., object] | None = None,
 ) -> list[Evidence]:
-    """The comparison after Thm 5.2 (spec R8): ``B_5.1²/B_5.2² = s/d + s²/n`` for Σ = I."""
+    """The comparison after Thm 5.2: ``B_5.1²/B_5.2² = s/d + s²/n`` for Σ = I."""
     f = fault_ratio_fn or bound_ratio_isotropic
     return [
         exact_agreement(
@@ -380,7 +380,7 @@ def check_rem5_2_order(
 def check_rem5_2_order_flips(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_swap_pregd: bool | None = None
 ) -> list[Evidence]:
-    """Remark 5.2's flips at their own settings (spec V-R6 item 4; declared fixed): dense
+    """Remark 5.2's flips at their own settings (declared fixed): dense
     s = d = 16 (n = 32) gives pre-GD* > ridge*; tiny correlations (Σ_ii = 0.05 on S, d = 32,
     s = 2, n = 128) give pre-GD* > ridge*; a flat spectrum Σ_ii ~ U[0.25, 1] keeps
     pre-GD* < GD*."""
@@ -548,7 +548,7 @@ def check_thm5_3_float_generic(
     fault_steps_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Thm 5.3's rate ``σ²(s/n + d s²/n²)`` (logs dropped) and its step count ``t ≳ s·log(ns/σ²)/η``
-    (spec §6 items 17, 18) at the setting's d, s, n, σ² (its preset: :data:`GENERIC`'s d = 11,
+    at the setting's d, s, n, σ² (its preset: :data:`GENERIC`'s d = 11,
     s = 3, n = 37, σ² = 0.3) and η = 0.7, against the printed expressions written out again
     here.  The rate is otherwise seen only through MC/rate ratios in [0.5, 4] at s = 2 (a
     factor 2 in s or d passes those), and the step count by no check at all."""

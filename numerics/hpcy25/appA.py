@@ -35,7 +35,7 @@ def check_appa_4_mc(
 ) -> list[Evidence]:
     """App. A.4 at the setting's dimension ``d``: ``L E‖p‖²`` (MC) within 2 % of ``e^{dω²}`` and
     ``(1 − 2ω²)^{-d/2}`` when ``dω² ≤ 0.2`` (L ≥ 40); for larger ω it does not decrease in L beyond
-    MC error and stays below the limit + 5 % (spec V-R15), over Fig. 20's ω ∈ {0.1, 0.2, 0.35,
+    MC error and stays below the limit + 5 %, over Fig. 20's ω ∈ {0.1, 0.2, 0.35,
     0.5} and L ∈ {40, 100, 500} (the concentration is a statement over ω and L).
     ``fault_theory_d`` computes the references at another dimension than the one sampled
     (negative control)."""

@@ -521,7 +521,7 @@ def _obs2_rows(H: int, seed: int, d: int, L: int, sigma2: float) -> list[Evidenc
 
 
 def check_obs2_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Stage I/II on L̃ (spec V-R2/R3) with ``setting``'s H ≥ 2 heads at its ``(d, L, σ²)``: from
+    """Stage I/II on L̃ with ``setting``'s H ≥ 2 heads at its ``(d, L, σ²)``: from
     a small random init, zero-sum ``|Σμ| ≤ 0.01‖μ‖₁``, sign matching on ``|μ_h| > 0.05``,
     homogeneity ``max/min |ω_h| ≤ 1.05`` on active heads (``|μ_h| ≥ 0.05 max|μ|``),
     ``|⟨ω,μ⟩ − 1/κ| ≤ 0.01``, ``L̃ − inf L̃ ≤ 2e-3``.  More head counts:

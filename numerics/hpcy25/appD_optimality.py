@@ -322,7 +322,8 @@ def check_thm4_2iii_float_values(
     """Values, not only "holds", at a generic point (ξ = 0.3, σ² = 0.7; no factor at 0 or 1: not
     a setting, :data:`BOUND_GENERIC_POINT`):
 
-    * the proven bound ``ξ/(1 + ξ(1+σ²))`` on ``R_DGD∞ − R_B∞`` [D] pinned against the expression
+    * the proven bound ``ξ/(1 + ξ(1+σ²))`` on ``R_DGD∞ − R_B∞`` [derived] pinned against the
+    expression
       written out a second time here, and its tightness: ``gap/bound → 1`` as ``ξ → 0`` (at
       ``ξ = 1e-4``, within 1e-3 at σ² = 0.7) -- a looser bound fails one or the other;
     * the limit (D.33) ``R_DGD∞(ξ)`` against the finite-L optimum it is the limit of:
@@ -442,7 +443,7 @@ def check_thm4_2iii_mc_spec_range(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """The spec's reference MC value of the finite-sample Bayes risk at d = 5, L = 40, σ² = 0.1
-    (0.1144–0.1146, spec 001 R9; declared fixed at the paper's setting), on the sample of
+    (0.1144–0.1146; declared fixed at the paper's setting), on the sample of
     :func:`check_thm4_2iii_mc` (the same stream)."""
     _, e_f, _ = _bayes_mc(setting, quick=quick, seed=seed, fault_task_var=None)
     return [

@@ -123,7 +123,7 @@ def compute_6(
 ) -> dict[str, Any]:
     """Fig. 6: the true two-head loss (MC mean ``mc`` and standard error ``se``) and ``L̃`` on
     ω ∈ [0, 0.2] × μ ∈ [0, 6], and the valley ``μ = m*(ω)``.  Defaults are the figure's (10 × 10
-    points and 5000 prompts quick, 20 × 20 and 10 000 full, ``default_rng(seed)``, spec 001 §1.1's
+    points and 5000 prompts quick, 20 × 20 and 10 000 full, ``default_rng(seed)``
     setting); :func:`numerics.hpcy25.sec4_1_approx_loss.check_prop4_1_mc` passes its own
     grid, sample size and stream, and its faults: ``task_var`` (the β prior of the sampled
     prompts) and ``kernel_scale`` (of ``L̃``, :func:`theory.hpcy25.ltilde_fn`)."""
@@ -169,7 +169,7 @@ def compute_22(
     trajectory) on a log grid (``t``, ``y``), the early grid (``te``, ``ye``) and the linear grid
     (``tt``, ``yy``), with the late laws, the Phase-I exponential, L̃ along the flow and m*(ω).
     Defaults are the figure's (T = 1e5 quick, 1e6 full; 600 log-spaced points of [0.1, T], 400
-    points of [0, 12], 600 of [0, 30]; ε = 1e-3, spec 001 §1.1's setting);
+    points of [0, 12], 600 of [0, 30]; ε = 1e-3, our setting);
     :func:`numerics.hpcy25.appB_flow.check_appb_phases_ode` passes its own."""
     T = (1e5 if quick else 1e6) if T is None else T
     tr = reduced_flow(T, eps=eps, d=d, L=L, sigma2=sigma2, solver=STIFF)

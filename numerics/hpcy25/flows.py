@@ -41,7 +41,38 @@ def two_head_flow(
     solver: SolverConfig = VERIFY,
     t_eval: np.ndarray | None = None,
 ) -> Trajectory:
-    """The 4-D flow (ω₁, ω₂, μ₁, μ₂) from Def. B.1 on [0, T]."""
+    """The two-head gradient flow of ``L̃`` on ``[0, T]`` from Def. B.1's initialisation.
+
+    Source: [hpcy25] App. B, (B.1) and Def. B.1: ``ω₁ = −ω₂ = μ₁ = −μ₂ = ε``; ``dθ/dt = −s∇L̃``.
+    Along the flow ``⟨ω, μ⟩ → 1/κ`` with ``κ = 1 + d(1+σ²)/L`` and ``L̃`` decreases towards
+    ``1 + σ² − 1/κ`` (:func:`theory.hpcy25.ltilde_inf`).
+
+    Parameters
+    ----------
+    T : float
+        Final flow time.
+    eps : float
+        Initial scale ε.
+    d, L, sigma2 : float
+        Dimension, prompt length and noise variance σ².
+    s : float
+        Time scale of the flow (1: ours; 1/2: the authors' code).
+    solver : SolverConfig
+        Default DOP853 at rtol 1e-10, atol 1e-12; :data:`STIFF` (LSODA) for long horizons.
+    t_eval : ndarray, optional
+        Times at which to store the state.
+
+    Returns
+    -------
+    Trajectory
+        ``y`` has shape ``(n, 4)``: columns ``(ω₁, ω₂, μ₁, μ₂)``, one row per time.
+
+    Examples
+    --------
+    >>> tr = two_head_flow(50.0, t_eval=np.linspace(0, 50, 11))
+    >>> tr.y.shape
+    (11, 4)
+    """
     y0 = th.initial_state(eps)
     th.flow_rhs_fn(0.0, y0, d, L, sigma2, s)  # validates the inputs once
     return integrate(
@@ -70,7 +101,11 @@ def reduced_flow(
     solver: SolverConfig = VERIFY,
     t_eval: np.ndarray | None = None,
 ) -> Trajectory:
-    """The reduced 2-D system (B.4) from (ε, ε) on [0, T]."""
+    """The reduced two-head system (B.4) on ``[0, T]`` from ``(ω, μ) = (ε, ε)``.
+
+    Source: [hpcy25] App. B, (B.4), on the symmetric orbit ``(ω, −ω, μ, −μ)``.  Parameters as in
+    :func:`two_head_flow`; the returned ``y`` has shape ``(n, 2)``: columns ``(ω, μ)``.
+    """
     th.reduced_rhs_fn(0.0, np.array([eps, eps]), d, L, sigma2, s)  # validates the inputs once
     return integrate(
         _reduced_rhs_fn, [eps, eps], (0.0, T), solver=solver, args=(d, L, sigma2, s), t_eval=t_eval
@@ -79,6 +114,7 @@ def reduced_flow(
 
 @functools.cache
 def late_flow(d: float, L: float, sigma2: float, s: float) -> Trajectory:
+    """:func:`reduced_flow` to ``T = 10⁶`` with the stiff solver (cached): the late phase."""
     return reduced_flow(1e6, d=d, L=L, sigma2=sigma2, s=s, solver=STIFF)
 
 

@@ -154,7 +154,7 @@ def grid_moments(
     S: PatternSample, omegas: Sequence[float] | np.ndarray
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Population means ``(E A0, E b, E G)`` of the heads ``omegas`` (K of them) on ``S``:
-    shapes (), (K,), (K, K); in chunks of prompts, for a grid of many ω."""
+    shapes, (K,), (K, K); in chunks of prompts, for a grid of many ω."""
     om = [float(w) for w in omegas]
     K = len(om)
     b = np.zeros(K)

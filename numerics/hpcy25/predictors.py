@@ -1,7 +1,7 @@
 """The predictors of hpcy25 applied to sampled prompts (numpy, float64), and the exact conditional
 risk given the covariates (β and the label noise integrated out).
 
-Predictors (spec 001 §1.7), all on a batch ``X`` (B, L, d), ``y`` (B, L), ``xq`` (B, d):
+Predictors, all on a batch ``X`` (B, L, d), ``y`` (B, L), ``xq`` (B, d):
 
 * :func:`tf_weights` / :func:`tf_predict` -- H reparametrised softmax heads (3.2):
   ``ŷ = Σ_h μ_h Σ_i y_i softmax(ω_h X x_q)_i``;

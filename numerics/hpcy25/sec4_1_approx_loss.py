@@ -256,8 +256,8 @@ def check_prop4_1_mc_gap(
     fault_kernel_scale: float | None = None,
 ) -> list[Evidence]:
     """The gap ``Loss − L̃`` on the manifold (ω, e.g. 0.13, μ = m*(ω)) scales like 1/L:
-    ``(Loss − L̃)·L ∈ [0.5, 1.3]`` and within 0.15 of ``η(2 − ηκ)`` for L ∈ {20, 40, 80, 160}
-    (spec V-R1), and the log-log slope of the gap in L is −1 (RATE).  At ``setting``'s
+    ``(Loss − L̃)·L ∈ [0.5, 1.3]`` and within 0.15 of ``η(2 − ηκ)`` for L ∈ {20, 40, 80, 160}, and
+    the log-log slope of the gap in L is −1 (RATE).  At ``setting``'s
     ``(d, σ², ω)``, L ∈ :data:`GAP_LENGTHS`."""
     d, omega, sigma2 = setting.d, setting.omega, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_prop4_1_mc_gap")

@@ -56,7 +56,7 @@ _xi = sp.Symbol("xi", positive=True)
 
 def check_eq4_3_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Stage I: the Taylor decomposition of one GD step on ``L̃`` (zero-sum, sign-matching and
-    high-order terms, spec R2) reproduces ``−lr ∇L̃`` at ``setting``'s ``(d, L, σ²)``; the
+    high-order terms) reproduces ``−lr ∇L̃`` at ``setting``'s ``(d, L, σ²)``; the
     low-order stationary point is ``⟨ω, μ⟩ = 1/κ`` (the sign-matching term vanishes there; in the
     symbols)."""
     d, L, sigma2 = float(setting.d), float(setting.L), setting.sigma2
@@ -199,7 +199,7 @@ def check_eq4_6_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0)
 
 
 def check_eq4_6_paper(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """(4.6)–(4.8): spec R4's printed ``m*(ω)`` and ``η(ω)`` at ω ∈ {0.1267, 0.13, 0.195}, for the
+    """(4.6)–(4.8): our derived ``m*(ω)`` and ``η(ω)`` at ω ∈ {0.1267, 0.13, 0.195}, for the
     paper's setting ``d = 5, L = 40, σ² = 0.1`` (``setting``: declared fixed there)."""
     d, L, sigma2 = setting.d, setting.L, setting.sigma2
     ev: list[Evidence] = []
@@ -297,8 +297,9 @@ def check_thm4_2i_mc(
     fault_dgd_eta: float | None = None,
 ) -> list[Evidence]:
     """Thm 4.2(i): TF on ``Θ(ω)`` with ``2ω Σ_{H+} μ_h = η`` → ``DGD_η`` as ω → 0; the mean
-    absolute difference has log-log slope 2 in ω [D] (≥ 1 is the paper's bound); at ω = 0.0125 it
-    is ≤ 1e-3 (spec V-R5/R7).  ``fault_dgd_eta`` (default ``None``: η) is the step of the DGD
+    absolute difference has log-log slope 2 in ω [derived] (≥ 1 is the paper's bound); at ω =
+    0.0125 it
+    is ≤ 1e-3.  ``fault_dgd_eta`` (default ``None``: η) is the step of the DGD
     compared with; any other value is the negative control.  At ``setting``'s ``(η, d, L, σ²)``."""
     eta, d, L, sigma2 = setting.eta, setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_thm4_2i_mc")

@@ -73,7 +73,7 @@ _STREAM = "numerics.softmax_multihead.checks_sec5"  # stream label: fixed
 
 def check_eq5_2_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """(5.2): a softmax pair ``(cW_KQ, W_OV/(2c)), (−cW_KQ, −W_OV/(2c))`` equals the linear head
-    ``W_OV[(1/L)Σ z_i z_iᵀ − z̄z̄ᵀ]W_KQ z_q`` up to O(c²) (slope 2 in c) [R/D], on prompts of the
+    ``W_OV[(1/L)Σ z_i z_iᵀ − z̄z̄ᵀ]W_KQ z_q`` up to O(c²) (slope 2 in c) [derived], on prompts of the
     setting's ``(d, L, σ²)``."""
     d, L, sigma2 = setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_eq5_2_rate")
@@ -190,7 +190,7 @@ def check_table1_paper(
 ) -> list[Evidence]:
     """Table 1: our transcription of the printed ω and μ rows (PAPER); ``2cωμ`` recomputed from
     them with the implied ``c`` against the printed third row (PAPER, relative 2e-3: ω and μ carry
-    4 significant digits); the implied ``c = (2cωμ)/(2ωμ)`` against spec 001 R12's values
+    4 significant digits); the implied ``c = (2cωμ)/(2ωμ)`` against our values
     (DERIVED, derived on ``docs/papers/hpcy25.md#derived-values``);
     ``2cωμ ∈ [0.85, 1.05]`` for every column (the same DGD step across activations); the softmax
     column is the manifold ``η ≈ 1/κ``.  ``fault_table1_c`` replaces the spec's implied
@@ -373,8 +373,8 @@ def multitask_hypothesis(setting: Setting) -> None:
 def check_def5_1_values(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_theory_L: int | None = None
 ) -> list[Evidence]:
-    """§5.4: spec values of ``η_k``, ``p_j``, the per-task risk and the Table 2 sums (spec R14;
-    DERIVED, derived on ``docs/papers/hpcy25.md#derived-values``); our transcription
+    """§5.4: spec values of ``η_k``, ``p_j``, the per-task risk and the Table 2 sums (DERIVED,
+    derived on ``docs/papers/hpcy25.md#derived-values``); our transcription
     of Table 2 against the printed lines (PAPER).  Numbers printed for the code's multi-task
     setting (L = 48, σ² = 0.1): declared fixed there.  ``fault_theory_L`` evaluates the formulas
     at another prompt length (negative control)."""

@@ -58,7 +58,50 @@ def integrate_flow(
     I0: float = 0.0,
     solver: SolverConfig = VERIFY,
 ) -> Trajectory:
-    """Integrate Lemma 10 plus ``I(t) = ∫₀ᵗ u₋₁²`` (state: row-major U₁₁, u₋₁, I)."""
+    """Integrate the gradient flow of Lemma 10 in ``(U₁₁, u₋₁)``, plus ``I(t) = ∫₀ᵗ u₋₁²``.
+
+    Source: [zfb24] Lemma 10 / 14, eq. (27); the flow converges to Theorem 4's limit
+    ``u₋₁U₁₁ = Γ⁻¹`` (:func:`theory.zfb24.limit_params_fn`) from Assumption 3's initialisation
+    (:func:`theory.zfb24.initial_state`).
+
+    Parameters
+    ----------
+    Lambda : array_like, shape (d, d)
+        Covariance Λ of the covariates (symmetric positive definite).
+    N : int
+        Training prompt length.
+    U0 : array_like, shape (d, d)
+        Initial ``U₁₁``.
+    u0 : float
+        Initial ``u₋₁``.
+    t_end : float
+        Final flow time (starting at ``t0``).
+    variant : str
+        ``"paper"``: eq. (27); other values are the faulted variants of the negative controls.
+    Gamma : array_like, shape (d, d), optional
+        Γ to use instead of ``(1 + 1/N)Λ + tr(Λ)/N · I`` (a fault hook).
+    t0, I0 : float
+        Start time and the starting value of ``I`` (to continue a trajectory).
+    t_eval : array_like, optional
+        Times at which to store the state.
+    solver : SolverConfig
+        Default: DOP853 at rtol 1e-10, atol 1e-12; :data:`STIFF` (Radau) for long horizons.
+
+    Returns
+    -------
+    Trajectory
+        ``y`` has shape ``(n, d² + 2)``: row-major ``U₁₁``, then ``u₋₁``, then ``I``, one row per
+        time (:func:`unpack` reads ``(U₁₁, u₋₁)`` back from a row).
+
+    Examples
+    --------
+    >>> import theory.zfb24 as T
+    >>> U0, u0 = T.initial_state(np.eye(2) / np.sqrt(np.sqrt(2)), 0.3)
+    >>> tr = integrate_flow(np.eye(2), 10, U0, u0, 50.0)
+    >>> U, u = unpack(tr.final, 2)
+    >>> bool(np.allclose(u * U, np.linalg.inv(T.gamma(np.eye(2), 10)), atol=1e-8))
+    True
+    """
     L = np.asarray(Lambda, dtype=float)
     G = T.gamma_fn(L, N) if Gamma is None else np.asarray(Gamma, dtype=float)
     d = L.shape[0]

@@ -28,7 +28,7 @@ def lsa_predict(
 def predictor_predict(P: np.ndarray, X: np.ndarray, y: np.ndarray, xq: np.ndarray) -> np.ndarray:
     """Preconditioned one-step GD from 0 (eq. 12): ``ŷ = ĝᵀ P x_q`` with ``ĝ = (1/M) Σ yᵢ xᵢ``.
 
-    This is the LSA read-out on u₁₂ = u₂₁ = 0 with P = u₋₁U₁₁ (spec §1.4); for symmetric P (the
+    This is the LSA read-out on u₁₂ = u₂₁ = 0 with P = u₋₁U₁₁; for symmetric P (the
     trained Γ⁻¹) it equals eq. (12)'s ``x_qᵀ P ĝ``.
     """
     g = np.einsum("bn,bnd->bd", y, X) / X.shape[1]

@@ -1,4 +1,4 @@
-"""[zfb24] prompt samplers: fixed covariance (§3.3), the nonlinear task of spec T-R9, random
+"""[zfb24] prompt samplers: fixed covariance (§3.3), a nonlinear (quadratic) task, random
 covariance (§4.3, Definition 7), and the random Λ / Θ of the verification plan.
 
 A Monte Carlo route samples prompts here and applies a predictor (:mod:`.predictors`); it never
@@ -107,7 +107,8 @@ def sample_quadratic_task(
     s2: float,
     coef: float = 0.5,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Spec T-R9 nonlinear task: ``y = ⟨w₀,x⟩ + coef·(x₁² − Λ₁₁) + s ε`` for prompt and query."""
+    """A nonlinear task [derived] for Theorem 5: ``y = ⟨w₀,x⟩ + coef·(x₁² − Λ₁₁) + s ε``, for the
+    prompt and the query."""
     d = Lambda.shape[0]
     R = psd_sqrt(Lambda)
     Z = rng.standard_normal((b, n + 1, d)) @ R

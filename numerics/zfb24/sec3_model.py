@@ -49,7 +49,7 @@ def check_lem9_symbolic(
 ) -> list[Evidence]:
     """Lemma 9: ŷ = uᵀHu with column-major Vec, symbolic at the smallest case d = 1, N = 2 (fixed:
     a symbolic identity, not a setting).  ``fault_vec_order="row"`` is the negative control
-    (T-R1)."""
+    (a negative control)."""
     E, K, R = _sym_setup(1, 2)
     return [
         exact_agreement(
@@ -65,7 +65,7 @@ def check_lem9_float(
 ) -> list[Evidence]:
     """Lemma 9 at the setting's (d, N): ŷ = uᵀHu with column-major Vec for random weights and
     prompts, and H has exactly d+1 negative eigenvalues when N ≥ d.  ``fault_vec_order="row"``
-    is the negative control (T-R1)."""
+    is the negative control."""
     d, N = setting.d, setting.N
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []

@@ -179,7 +179,7 @@ def _thm4_case(
 def check_thm4_ode_beyond_condition(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """Informational (spec T-R6/R7): at the setting's Λ = diag(spectrum) and N, with Θ = d^(-1/4)I,
+    """Informational: at the setting's Λ = diag(spectrum) and N, with Θ = d^(-1/4)I,
     start with σ²‖Γ‖_op√d = 3.5 > 2 (σ derived from it, the setting's σ not used) and record
     whether the flow still reaches the Theorem 4 limit (the condition is only sufficient)."""
     condition = 3.5  # beyond Theorem 4's σ²‖Γ‖_op√d < 2, as in spec T-R7

@@ -44,7 +44,7 @@ _SQ = np.array([[2.0, 0.5, 0.0], [0.5, 1.0, 0.2], [0.0, 0.2, 0.3]])
 def _shift_cases(
     L: np.ndarray,
 ) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray | str | None, str | None]]:
-    """(tag, Λ', S_q, w or query law, spec T-R11 reference at N = 12, M = 6)."""
+    """(tag, Λ', S_q, w or query law, derived reference at N = 12, M = 6)."""
     wfix = np.array([6.0, -8.0, 0.0])
     return [
         ("in-distribution", L, L, None, "1.467317"),
@@ -59,7 +59,7 @@ def check_shifts_spec_values(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """§4.2 exact shifted risk R(Γ⁻¹; Λ', S_q, M) against the spec's reference values (fixed:
-    numbers printed in spec T-R11 for d = 3, N = 12, M = 6, Λ = diag(0.5, 1, 2))."""
+    derived reference values for d = 3, N = 12, M = 6, Λ = diag(0.5, 1, 2))."""
     L, N, M = np.diag([0.5, 1.0, 2.0]), 12, 6
     Pt = np.linalg.inv(T.gamma_fn(L, N))
     return [
@@ -77,7 +77,7 @@ def check_shifts_mc(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_p_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """§4.2 exact shifted risk R(P; Λ', S_q, M) vs MC at the setting's N and M (Λ = diag(0.5, 1,
-    2), S_q and the fixed task are spec T-R11's, d = 3): in-distribution, query shift, covariate
+    2), S_q and the fixed task are our, d = 3): in-distribution, query shift, covariate
     scaling c = 2, a fixed task with ‖w‖ = 10; the query-shift floor."""
     N, M = setting.N, setting.M
     rng = np.random.default_rng(seed)
@@ -223,7 +223,7 @@ def check_fn2_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list
 def check_fn2_limit(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Footnote 2's limit: EXACT n → ∞ plain-GD risk tr(Λ(Λ − I)²) (symbolic diagonal Λ, d = 2),
     and the LSA beats plain GD at M = N = 1000, Λ = diag(0.5, 1, 2) (fixed: a symbolic limit and
-    one point of spec T-R14, not a setting)."""
+    one derived reference point, not a setting)."""
     L = np.diag([0.5, 1.0, 2.0])
     I3 = np.eye(3)
     out = []

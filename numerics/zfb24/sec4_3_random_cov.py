@@ -199,7 +199,7 @@ def check_thm8_ode_spec_values(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """Corollary 22 / Theorem 8 against the spec's reference values γ = 8, ζ = 2.875, ξ = 2,
-    u₋₁(∞) = 0.658037, u_ii(∞) = 0.379918 (fixed: numbers printed in spec T-R12 for Exp(1),
+    u₋₁(∞) = 0.658037, u_ii(∞) = 0.379918 (fixed: derived reference values for Exp(1),
     d = 3, N = 8)."""
     d, N = 3, 8
     m = tuple(np.full(d, float(v)) for v in T.exp_moments())
@@ -316,7 +316,7 @@ def check_thm8_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
 def check_thm8_mc_loss(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma 23: MC population loss (full eq.-(6) read-out, Exp(1) random covariance) at a
     non-diagonal
-    U₁₁ equals ℓ_rdm + ½ΣEλ_i (spec T-R12(c)); and at the minimiser it equals L*_rdm; at the
+    U₁₁ equals ℓ_rdm + ½ΣEλ_i; and at the minimiser it equals L*_rdm; at the
     setting's d and N."""
     thm8_hypotheses(setting)
     d, N = setting.d, setting.N

@@ -114,7 +114,7 @@ def check_lem15_mc(
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """MC of ½E(ŷ − ⟨w,x_q⟩)² with the *full* eq.-(6) read-out at random (U₁₁, u₋₁), u₁₂ = u₂₁ = 0,
-    against ℓ̃ + trΛ/2 (spec T-R2), at the setting's Λ (generic: drawn from the seed) and N."""
+    against ℓ̃ + trΛ/2, at the setting's Λ (generic: drawn from the seed) and N."""
     d, N = setting.d, setting.N
     rng = np.random.default_rng(seed)
     L = setting_Lambda(setting, rng)
@@ -353,7 +353,7 @@ def check_cor16_ode(
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """Lemma 11 / Corollary 16: isotropic L* (EXACT), E[Λ̂²] = ΓΛ (via theory.common.gaussian),
-    the excess identity (FLOAT), ∇ℓ̃ = 0 on the minimiser manifold, spec T-R5 references, and the
+    the excess identity (FLOAT), ∇ℓ̃ = 0 on the minimiser manifold, derived reference values, and the
     ODE end state ℓ̃(T) = min ℓ̃ (solver units)."""
     from theory.common.gaussian import sample_cov_second_moment
 

@@ -1,5 +1,5 @@
 """[zwb24] §5 Theorem 5.2 against [zfb24] Theorem 4: at β* = 0, Ψ = I, H = Λ the GD-β optimum
-Γ* is zfb24's Γ⁻¹ (σ = 0) and its derived Γ_s⁻¹ (label noise s²) (spec 002 §5, the cross-paper
+Γ* is zfb24's Γ⁻¹ (σ = 0) and its derived Γ_s⁻¹ (label noise s²) (the cross-paper
 check).
 """
 

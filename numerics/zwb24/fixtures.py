@@ -1,5 +1,5 @@
-"""[zwb24] spec 002 Appendix A reference values, the generic points of the pinned-value checks and
-the evidence helpers the zwb24 checks share.
+"""[zwb24] reference values (our Appendix A, [derived]), the generic points of the pinned-value
+checks and the evidence helpers the zwb24 checks share.
 
 Generic points: no parameter at 0 or 1 where it is a factor (H, Ψ non-identity and non-diagonal,
 N = 7, σ² = 0.37, λ_i spread on both sides of σ²/N), so every factor and exponent shows.

@@ -1,11 +1,11 @@
-"""BFGS on the exact zwb24 risk formulas (spec 002 C6, C8, C10, C11).
+"""BFGS on the exact zwb24 risk formulas.
 
 Gradients are forward-mode derivatives of the same closed form,
 :func:`theory.zwb24.sec3_risk.ltb_risk_expr` evaluated once on :class:`Jet` objects carrying
 all ``p`` directional derivatives at once (:data:`GRADIENT`), instead of one risk evaluation per
 parameter for the complex-step derivative :func:`cs_grad` (exact to machine precision too, the
 formula is bilinear and never conjugates; kept as the independent route of the stationarity checks).
-Argmins are accurate to ~1e-9.  Everything is in whitened coordinates (spec §1.8): parameters
+Argmins are accurate to ~1e-9.  Everything is in whitened coordinates: parameters
 ``(a, b, Γ̄, φ)``, data ``(Ψ̄, μ̄)``.
 """
 
@@ -253,7 +253,7 @@ def min_gd_beta(
 def min_ltb(
     P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator, restarts: int = 3
 ) -> OptResult:
-    """``min over (a, b, Γ̄, φ)`` of the general LTB risk (Thm 5.3, spec C8)."""
+    """``min over (a, b, Γ̄, φ)`` of the general LTB risk (Thm 5.3)."""
     d = P.shape[0]
     names = ("a", "b", "Gamma", "phi")
 
@@ -277,7 +277,7 @@ def inf_lsa(
     restarts: int = 2,
     phi_zero: bool = False,
 ) -> OptResult:
-    """``inf over (b, Γ̄, φ)`` of the LSA risk (``a = 0``), multi-start (spec C10, Appendix A).
+    """``inf over (b, Γ̄, φ)`` of the LSA risk (``a = 0``), multi-start (Appendix A).
 
     Structured starts: the optimal GD-0 (``b = 0``, ``Γ̄`` optimal for ``Ψ̄ + μ̄μ̄ᵀ``, ``φ = 0``) and
     the centred start (``b = μ̄``, ``Γ̄ = Γ̄*``); plus ``restarts`` random ones.  ``phi_zero``:

@@ -1,4 +1,4 @@
-"""[zwb24] §4 Table 1 (spec 002 C17): the raw LTB's (3.3) / LSA's (3.4) squared loss in
+"""[zwb24] §4 Table 1: the raw LTB's (3.3) / LSA's (3.4) squared loss in
 sufficient statistics, its closed-form gradient and the curvature of its Hessian (numpy; the routes
 of the raw-weight fit in :mod:`sims.zwb24.train`).
 """

@@ -1,5 +1,5 @@
 """[zwb24] §3 Setting: checks of the data model (Assumption 3.1), the Gaussian moments
-(Lemma H.4) and the closed-form risks of GD-β (5.1) and of the general LTB (spec 002 C3-C5).
+(Lemma H.4) and the closed-form risks of GD-β (5.1) and of the general LTB.
 
 Monte Carlo routes sample prompts and apply the predictor (:func:`numerics.mc_fast.
 gd_family_risk_raw`); they never call a theory risk function.
@@ -121,7 +121,7 @@ def check_eq_gdbeta_risk_mc(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_sigma2: float | None = None
 ) -> list[Evidence]:
     """§2.1: closed-form GD-β risk (shared ``gd_beta_risk``) vs raw-prompt MC at random
-    ``(Γ, β)`` (spec C4).  ``fault_sigma2`` (fault) is the σ² given to the closed form."""
+    ``(Γ, β)``.  ``fault_sigma2`` (fault) is the σ² given to the closed form."""
     d = setting.d
     N = setting.N
     sigma2 = setting.sigma2
@@ -149,7 +149,7 @@ def check_eq_ltb_risk_mc(
 ) -> list[Evidence]:
     """§2.2: closed-form risk of the general LTB (★) vs MC at random ``(a, b, Γ, φ)`` and random
     non-identity ``H``; reductions (``a = b, φ = 0`` → §2.1; LSA = ``a = 0``) to FLOAT precision,
-    also for singular ``H`` (spec C5).  ``fault_phi_scale`` (fault) scales φ in the formula."""
+    also for singular ``H``.  ``fault_phi_scale`` (fault) scales φ in the formula."""
     d = setting.d
     N = setting.N
     sigma2 = setting.sigma2

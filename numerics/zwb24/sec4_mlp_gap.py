@@ -1,5 +1,5 @@
-"""[zwb24] §4 Benefits of the MLP component: checks of Theorem 4.1, the LSA vs LTB gap (spec 002
-C9-C11, Appendix A).  Table 1's exact-route check is in :mod:`numerics.zwb24.table1` (its
+"""[zwb24] §4 Benefits of the MLP component: checks of Theorem 4.1, the LSA vs LTB gap (Appendix
+A).  Table 1's exact-route check is in :mod:`numerics.zwb24.table1` (its
 names also resolve here).
 """
 
@@ -71,7 +71,7 @@ def check_thm4_1_float_floor(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """Thm 4.1 (ii): every LSA risk is ≥ ``σ² + 2(‖β*‖_H² + tr HΨ)/(N+2)`` at random parameters
-    and settings (``d ≤ 4, N ≤ 50``; spec C9), and so is ``inf_LSA`` (BFGS)."""
+    and settings (``d ≤ 4, N ≤ 50``), and so is ``inf_LSA`` (BFGS)."""
     draws = 200  # random settings drawn (a method knob)
     rng = np.random.default_rng(seed)
     worst, worst_info = -np.inf, {}
@@ -122,7 +122,7 @@ def check_thm4_1_optim_gap(
 ) -> list[Evidence]:
     """Thm 4.1 (i)-(v): Appendix A fixtures (inf_LSA by BFGS, L, U, GD0gap), ``L ≤ gap ≤
     min(U, GD0gap)`` on random configurations incl. rank-deficient ones, ``β* = 0 ⇒ gap = 0``, and
-    the exact case ``d = 1, σ = 0`` (spec C10)."""
+    the exact case ``d = 1, σ = 0``."""
     del setting  # declared fixed: it runs at its own points (see the declaration)
     rng = np.random.default_rng(seed)
     out: list[Evidence] = []
@@ -254,7 +254,7 @@ def check_thm4_1_optim_gap(
 
 def check_thm4_1_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Thm 4.1 (vi): gap ~ 1/N (log-log slope −1 at large N), ≈ ∝ ‖β*‖², strictly increasing in
-    ‖β*‖ (``H = Ψ = I_2, σ = .5``; spec C11), plus the spec's measured grid at N = 5, 80.  The
+    ‖β*‖ (``H = Ψ = I_2, σ = .5``), plus the spec's measured grid at N = 5, 80.  The
     gaps in N and in ‖β*‖ are the figure's (:func:`numerics.zwb24.figures.compute_mlp_gap_scaling`
     on this check's grids)."""
     del setting  # declared fixed: it runs at its own points (see the declaration)

@@ -1,5 +1,5 @@
 """[zwb24] §5 GD-β: checks of Theorem 5.2 (optimal GD-β) and Theorem 5.3 (optimal LTB = optimal
-GD-β) (spec 002 C6-C8, §5).  The cross-check of Theorem 5.2 with zfb24 is in
+GD-β).  The cross-check of Theorem 5.2 with zfb24 is in
 :mod:`numerics.zwb24.cross_zfb24` (its check also resolves here).
 """
 
@@ -66,7 +66,7 @@ def check_thm5_2_float_forms(
 ) -> list[Evidence]:
     """Thm 5.2: the forms of Γ* and R* agree (matrix / whitened ``Ψ̄Ω⁻¹`` / regularised Newton /
     eigen form), Γ* is symmetric with ``Im ⊆ Im H`` for singular H, special cases Ψ = I (Wu et
-    al.), Appendix A fixtures for ``H = Ψ = I`` (spec C6)."""
+    al.), Appendix A fixtures for ``H = Ψ = I``."""
     d = setting.d
     N = setting.N
     sigma2 = setting.sigma2
@@ -233,7 +233,7 @@ def check_thm5_2_optim(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """Thm 5.2 by optimisation: BFGS over ``(Γ, β)`` of the exact GD-β risk reaches ``R*`` at
-    ``(Γ*, β*)`` (spec C6); singular ``H``: the minimum value is still ``R*``."""
+    ``(Γ*, β*)``; singular ``H``: the minimum value is still ``R*``."""
     d = setting.d
     N = setting.N
     sigma2 = setting.sigma2
@@ -277,7 +277,7 @@ def check_thm5_2_optim(
 def check_thm5_2_mc(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
-    """Thm 5.2 (a): MC risk of ``f*`` (GD-β at ``(Γ*, β*)``) vs ``R*`` (spec C7)."""
+    """Thm 5.2 (a): MC risk of ``f*`` (GD-β at ``(Γ*, β*)``) vs ``R*``."""
     d = setting.d
     N = setting.N
     sigma2 = setting.sigma2
@@ -362,7 +362,7 @@ def check_thm5_2_float_minimiser_set(
 def check_thm5_3_optim(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Thm 5.3: BFGS over all LTB effective parameters ``(a, b, Γ, φ)`` of the exact §2.2 risk
     reaches ``R*``; argmin ``a = b = β*, φ = 0, Γ = Γ*`` (rank ≥ 2); rank-deficient cases (rank-one
-    Ψ, singular H) still reach ``R*`` (spec C8)."""
+    Ψ, singular H) still reach ``R*``."""
     d = setting.d
     N = setting.N
     sigma2 = setting.sigma2

@@ -1,5 +1,5 @@
 """[zwb24] §6 and App. G: checks of Corollary G.1 (excess risk), Lemma G.2 (the flow ODE) and
-Theorem 6.3 (its limit) (spec 002 C14-C16).
+Theorem 6.3 (its limit).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def check_corg_1_float(setting: Setting, *, quick: bool = True, seed: int = 0) -
 
 def check_lemg_2_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma G.2: the ODE right-hand sides equal ``−∇R`` (complex-step gradient of the exact risk)
-    and the whitened system equals the transformed plain one (spec C14)."""
+    and the whitened system equals the transformed plain one."""
     d = setting.d
     N = setting.N
     sigma2 = setting.sigma2
@@ -145,8 +145,8 @@ def check_thm6_3_ode(
 ) -> list[Evidence]:
     """Thm 6.3: the GD-β flow from a random init converges to ``(Γ* + Γ0 − P_HΓ0P_H,
     P_Hβ* + (I − P_H)β0)`` (non-singular, T = 400, and singular H, T = 2000), conserves the
-    invariants, has non-increasing excess risk ``E(t) → 0``, and obeys the β-rate bound
-    (spec C15, C16).  ``fault_gamma_fn(H, Psi, sigma2, N)`` (fault) replaces Γ* in the predicted
+    invariants, has non-increasing excess risk ``E(t) → 0``, and obeys the β-rate bound.
+    ``fault_gamma_fn(H, Psi, sigma2, N)`` (fault) replaces Γ* in the predicted
     limit.  The trajectory, E(t) and the β-rate bound are the figure's
     (:func:`numerics.zwb24.figures.compute_flow_trajectory` at each case, on this check's
     stream)."""

@@ -1,5 +1,5 @@
 """[zwb24] §6 Rates: checks of Lemma 6.1 (Bayes-optimal ICL) and Corollary 6.2 (rate of the
-optimal GD-β) (spec 002 C12, C13).
+optimal GD-β).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ QUAD_ABS = 1e-9
 def check_cor6_2_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Cor 6.2: ``(1/4)Σmin ≤ R* − σ² ≤ 2(1+κ)Σmin`` on random spectra (constants derived in the
     spec); power-law spectrum ``λ_i ∝ i^{−α}``, ``tr = σ²/2``: local slope of ``R* − σ²`` in N
-    near N = 1000 is ``−(1 − 1/α)`` (spec C13)."""
+    near N = 1000 is ``−(1 − 1/α)``."""
     alpha = 2.0  # power-law exponent of the fixed spectrum
     d = 4000  # the fixed spectrum's length (the rate's d >> N regime)
     rng = check_rng(seed, "numerics.ltb.checks_rates:check_cor6_2_rate")
@@ -127,7 +127,7 @@ def check_cor6_2_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
 
 
 def check_lem6_1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Lemma 6.1 (spec C12): the Bayes predictor (shared ``bayes_posterior_mean``) has MC risk
+    """Lemma 6.1: the Bayes predictor (shared ``bayes_posterior_mean``) has MC risk
     equal to ``E_X[L(β̂_Bayes; X)]`` (shared ``bayes_conditional_risk``, MC over X only), and
     ``R_Bayes < R*``; rate (b): under bounded SNR the log-log slope of ``R_Bayes − σ²`` in N
     matches that of ``Σ min(λ_i, σ²/N)`` (constants unspecified, so only the rate is tested)."""

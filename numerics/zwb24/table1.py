@@ -1,5 +1,5 @@
 """[zwb24] §4 Table 1: the interior local minimum of the exact LSA risk at β* = 0 (the data model
-of Table 1's β* = 0 control, spec 002 C17), where a trained LSA can stop above ``R*``.
+of Table 1's β* = 0 control), where a trained LSA can stop above ``R*``.
 
 The trained Table 1 checks are in :mod:`sims.zwb24.table1`; this check locates the point
 they name ("spurious local minimum of the exact LSA risk (interior)") by exact routes.

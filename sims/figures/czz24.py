@@ -1,4 +1,4 @@
-"""czz24 figures (spec 000 §4): Fig. 1b baselines, Fig. 1c head importance, Fig. 2c pre-GD vs GD
+"""czz24 figures: Fig. 1b baselines, Fig. 1c head importance, Fig. 2c pre-GD vs GD
 over steps, the bounds vs the empirical rates of Thms 5.1–5.3, and probing / P-probing of the
 trained models.
 

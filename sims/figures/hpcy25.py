@@ -2,7 +2,7 @@
 test length), Fig. 6 (true vs approximate loss landscape), Fig. 8 (softmax vs linear length
 generalisation), Fig. 22 (two-head ODE phases).
 
-Grammar (STYLE R17): theory solid lines, ODE dashed, simulations markers with ±2·se bars.
+Grammar: theory solid lines, ODE dashed, simulations markers with ±2·se bars.
 Each ``fig_*`` only draws a :class:`matplotlib.figure.Figure` (never pyplot); its numbers come from
 ``compute_<id>`` in the lowest layer that makes them: :mod:`numerics.hpcy25.figures`
 (Figs. 4(b), 6, 22) or the trained section modules of :mod:`sims.hpcy25`

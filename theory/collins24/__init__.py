@@ -1,9 +1,9 @@
 """[collins24] Collins, Parulekar, Mokhtari, Sanghavi, Shakkottai (2024), "In-Context Learning with
 Transformers: Softmax Attention Adapts to Function Lipschitzness" (arXiv:2402.11639, NeurIPS 2024).
 
-The paper's OCR lost parts of its formulas; every formula follows the
-project spec ``../shared/specs/003_softmax_lipschitz.md`` (tags stated / reconstructed /
-[DERIVED] / [COMPUTED]), which is the authority.  One softmax unit with M = M_KᵀM_Q, value fixed
+Our copy of the paper lost parts of its formulas; where a formula is reconstructed or derived
+here the docstring says so (and the paper page ``docs/papers/collins24.md`` derives the values).
+One softmax unit with M = M_KᵀM_Q, value fixed
 to 1, query not attending to itself: ŷ = Σ_{i≤n} y_i softmax_i(x_iᵀMx); on the sphere with
 M = ωI this is Nadaraya–Watson with bandwidth 2/ω.
 

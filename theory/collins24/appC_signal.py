@@ -32,7 +32,7 @@ C9_RATIO = 0.5
 def signal_bound_c2(L: Any) -> Any:
     """Lemma C.2: 𝓛_signal(ω) ≤ 4L² for every ω (|f(x_i) − f(x)| ≤ 2L on the unit sphere).
 
-    Source: [collins24] Lemma C.2; spec 003 R4.
+    Source: [collins24] Lemma C.2.
 
     >>> signal_bound_c2(0.5)
     1.0
@@ -44,7 +44,7 @@ def signal_bound_c2(L: Any) -> Any:
 def c6_lower_shape(omega: Any) -> Any:
     """Corollary C.6's lower shape 1/(ω+1)² (𝓛_signal ≥ c L²/(ω+1)², c unspecified).
 
-    Source: [collins24] Corollary C.6, eq. (13); spec 003 R4.
+    Source: [collins24] Corollary C.6, eq. (13).
 
     >>> c6_lower_shape(1.0)
     0.25
@@ -57,7 +57,7 @@ def c6_upper_shape(omega: Any, n: int, d: int) -> Any:
     """Corollary C.6's upper shape 1/ω² + ω^{d/2−1}/n + 1/n (constant unspecified; the paper's
     ω^{d/2−1} inherits the G1 off-by-one: the true orth term is ω^{(d−3)/2}/n).
 
-    Source: [collins24] Corollary C.6, eq. (13); spec 003 R4.
+    Source: [collins24] Corollary C.6, eq. (13).
 
     >>> round(c6_upper_shape(1.0, 10, 4), 12)
     1.2
@@ -69,7 +69,7 @@ def c6_upper_shape(omega: Any, n: int, d: int) -> Any:
 def c8_upper_shape(omega: Any, n: int) -> Any:
     """Lemma C.8's upper shape for any L-Lipschitz class, 1/ω + 1/n (constant unspecified).
 
-    Source: [collins24] Lemma C.8; spec 003 R4.
+    Source: [collins24] Lemma C.8.
 
     >>> c8_upper_shape(2.0, 10)
     0.6
@@ -82,7 +82,7 @@ def whitened_M(M: Any, Sigma: Any) -> np.ndarray:
     """M′ = Σ^{1/2} M Σ^{1/2}: 𝓛_Σ(M) = 𝓛_I(M′) when the task class is defined in whitened
     coordinates [derived].
 
-    Source: [collins24] Lemma B.5 proof; spec 003 R3.
+    Source: [collins24] Lemma B.5 proof.
 
     >>> whitened_M(np.eye(2), np.diag([4.0, 1.0])).tolist()
     [[4.0, 0.0], [0.0, 1.0]]
@@ -97,7 +97,7 @@ def whitened_M(M: Any, Sigma: Any) -> np.ndarray:
 def lemB5_optimum(omega: float, Sigma: Any) -> np.ndarray:
     """Lemma B.5: every minimiser is M* = ω Σ⁻¹ (Assumption B.4; not claimed for U^d_S).
 
-    Source: [collins24] Lemma B.5; spec 003 R3.
+    Source: [collins24] Lemma B.5.
 
     >>> lemB5_optimum(2.0, np.diag([2.0, 1.0])).tolist()
     [[1.0, 0.0], [0.0, 2.0]]

@@ -1,5 +1,5 @@
 """[collins24] §3.1 and App. D: the noise and signal terms for large n and 1 ≪ ω ≪ n^{2/(d−1)},
-the true exponents, and the paper's (off-by-one) ω^{d/2} scaling [derived, spec 003 R0.8, G1].
+the true exponents, and the paper's (off-by-one) ω^{d/2} scaling [derived].
 
 The cap of angular radius ~ω^{−1/2} on S^{d−1} has measure ∝ ω^{−(d−1)/2}, so the number of
 points in the softmax window is ~ n ω^{−(d−1)/2} and N(ω) ≈ c_d ω^{(d−1)/2}/n.  The paper writes
@@ -49,7 +49,7 @@ def _affine_optimum_asymptote(Lam: Any, d: Any) -> Any:
 def noise_constant(d: Any) -> Any:
     """c_d = 2^{2−d} √π / Γ(d/2) [derived].
 
-    Source: [collins24] spec 003 R0.8 (c_3 = 1).
+    Source: [derived] for [collins24] (c_3 = 1).
 
     >>> noise_constant(sp.Integer(3))
     1
@@ -61,7 +61,7 @@ def noise_constant(d: Any) -> Any:
 
 @checked
 def noise_exponent(d: Any) -> Any:
-    """True exponent of N(ω) in ω: (d−1)/2 (cap measure on S^{d−1}) [derived, spec G1].
+    """True exponent of N(ω) in ω: (d−1)/2 (cap measure on S^{d−1}) [derived].
 
     >>> noise_exponent(5)
     2.0
@@ -71,8 +71,8 @@ def noise_exponent(d: Any) -> Any:
 
 @checked
 def paper_noise_exponent(d: Any) -> Any:
-    """The paper's exponent of the noise term, d/2 (Lemma D.1, Cor. G.5, §3.1) -- off by one half
-    (spec 003 G1); kept as the claim our routes contradict.
+    """The paper's exponent of the noise term, d/2 (Lemma D.1, Cor. G.5, §3.1) -- off by one half;
+    kept as the claim our routes contradict.
 
     >>> paper_noise_exponent(5)
     2.5
@@ -99,7 +99,7 @@ def rad_asymptote(omega: Any, d: Any) -> Any:
     """rad(ω) ≈ ((d−1)/(2ω))² (the sphere's curvature bias of the window's centre of mass)
     [derived].
 
-    Source: [collins24] Lemma C.4/C.5 (shape L²/ω²); spec 003 R0.8.
+    Source: [collins24] Lemma C.4/C.5 (shape L²/ω²).
 
     >>> round(rad_asymptote(10.0, 3), 12)
     0.01
@@ -111,7 +111,7 @@ def rad_asymptote(omega: Any, d: Any) -> Any:
 def orth_asymptote(N: Any, omega: Any, d: Any) -> Any:
     """orth(ω) ≈ N(ω)·(d−1)/(2ω) [derived].
 
-    Source: [collins24] Lemma C.4 decomposition (10); spec 003 R0.8.
+    Source: [collins24] Lemma C.4 decomposition (10).
 
     >>> orth_asymptote(0.1, 10.0, 3)
     0.01
@@ -121,7 +121,7 @@ def orth_asymptote(N: Any, omega: Any, d: Any) -> Any:
 
 @checked
 def affine_optimum_exponent(d: Any) -> Any:
-    """True exponent of ω*_aff in Λ: 2/(d+3) [derived, spec 003 R0.8, G1].
+    """True exponent of ω*_aff in Λ: 2/(d+3) [derived].
 
     >>> affine_optimum_exponent(sp.Integer(3))
     1/3

@@ -1,6 +1,6 @@
 """[collins24] App. G: spherical caps and their bounds (G.1), the sum γ(d, α, m) and its bounds
 (G.2, G.3), the kernel sums g_p(r) of the noise and signal lemmas (G.4, G.5: their expectation,
-exact and asymptotic), Stirling/Kershaw (G.6) and G.7 [reconstructed, spec 003 R11].
+exact and asymptotic), Stirling/Kershaw (G.6) and G.7 [reconstructed].
 
 ``γ(d, α, m) := Σ_{i=0}^m i^d e^{−αi}`` (G.2/G.3, d ≥ 5, 1 ≤ α ≤ 2 in the paper) and
 ``g_p(r) := Σ_i ‖x_i − x‖^p e^{−r‖x_i − x‖²}`` (G.4/G.5, p ≤ 2).  The OCR of G.2/G.3 is partly
@@ -51,7 +51,7 @@ def cap_bounds(eps: float, d: int) -> tuple[float, float, float]:
     """G.1: r^{d−1}Γ(d/2)/(2√π Γ((d+1)/2)) ≤ σ_ε ≤ ½ r^{d−1} ≤ ½(2ε)^{(d−1)/2}e^{−ε(d−1)/4},
     with r = √(2ε − ε²) (flat disk below, hemisphere of radius r above).
 
-    Source: [collins24] Lemma G.1 (reconstructed, spec 003 R11, G13).  Returns (lower, upper,
+    Source: [collins24] Lemma G.1 (reconstructed).  Returns (lower, upper,
     paper's simplified upper).
 
     >>> [round(v, 4) for v in cap_bounds(0.3, 5)]
@@ -66,7 +66,7 @@ def cap_bounds(eps: float, d: int) -> tuple[float, float, float]:
 def gamma_sum(d: int, alpha: float, m: int) -> float:
     """γ(d, α, m) = Σ_{i=0}^m i^d e^{−αi} (mpmath, exact to double precision).
 
-    Source: [collins24] Lemmas G.2, G.3 (reconstructed); spec 003 R11.
+    Source: [collins24] Lemmas G.2, G.3 (reconstructed).
 
     >>> round(gamma_sum(5, 1.0, 1), 6) == round(math.exp(-1.0), 6)
     True
@@ -82,7 +82,7 @@ def g2_bounds(d: int, alpha: float, m: int) -> tuple[float, float]:
     α ∈ {1, 1.25, .., 2}: every m = 1 (γ(d, α, 1)/bound = e^{1/2}) and 40 points with m ≥ 2; with
     +1/2 in the exponent none fails (``check_appg_float_gamma``).
 
-    Source: [collins24] Def. G.2, Lemma G.3; spec 003 R11, G13.
+    Source: [collins24] Def. G.2, Lemma G.3.
 
     >>> lo, hi = g2_bounds(5, 1.0, 1); round(hi / math.exp(-1.5), 12)
     1.0
@@ -96,7 +96,7 @@ def g3_scale(d: int, alpha: float) -> float:
     """Lemma G.3, second case (m ≥ (d + √d)/α): γ(d, α, m) is between constant multiples of
     Γ(d+1)/α^{d+1}; returns that scale.
 
-    Source: [collins24] Lemma G.3; spec 003 R11.
+    Source: [collins24] Lemma G.3.
 
     >>> g3_scale(5, 1.0)
     120.0
@@ -128,7 +128,7 @@ def gp_mean(p: float, r: float, d: int, n: int) -> float:
 def gp_mean_asymptote(p: float, r: float, d: int, n: int) -> float:
     """E g_p(r) ~ n Γ((d−1+p)/2) c'_d 2^{(d−3+p)/2} (2r)^{−(d−1+p)/2} as r → ∞.
 
-    Source: spec 003 R11 [derived] (Laplace at s = 0 of the exact expectation).
+    Source: [derived] (Laplace at s = 0 of the exact expectation).
 
     >>> round(gp_mean_asymptote(0.0, 100.0, 3, 1) * 100, 12)
     0.25
@@ -141,7 +141,7 @@ def gp_mean_asymptote(p: float, r: float, d: int, n: int) -> float:
 def gp_exponent(p: float, d: int) -> float:
     """The true large-r exponent of E g_p(r): −(d−1+p)/2 (the cap of S^{d−1} is (d−1)-dim).
 
-    Source: spec 003 R11, G1 [derived].
+    Source: [derived].
 
     >>> gp_exponent(0.0, 3)
     -1.0
@@ -165,7 +165,7 @@ def paper_gp_exponent(p: float, d: int) -> float:
 def stirling_bounds(d: float) -> tuple[float, float]:
     """G.6: √(2πd)(d/e)^d ≤ Γ(d+1) ≤ e√(2πd)(d/e)^d (returns the two bounds).
 
-    Source: [collins24] Lemma G.6; spec 003 R11.
+    Source: [collins24] Lemma G.6.
 
     >>> lo, hi = stirling_bounds(5.0); lo < 120 < hi
     True
@@ -178,7 +178,7 @@ def stirling_bounds(d: float) -> tuple[float, float]:
 def kershaw_ratio(x: float) -> tuple[float, float]:
     """G.6 (Kershaw): Γ(x+½)/Γ(x+1) ≤ 1/√(x+¼); returns (ratio, bound).
 
-    Source: [collins24] Lemma G.6; spec 003 R11.
+    Source: [collins24] Lemma G.6.
 
     >>> r, b = kershaw_ratio(2.0); r <= b
     True
@@ -190,7 +190,7 @@ def kershaw_ratio(x: float) -> tuple[float, float]:
 def g7_lhs(d: float) -> float:
     """G.7: (1 + 1/√d)^d e^{−√d} ≥ e^{−1/2}; returns the left side.
 
-    Source: [collins24] Lemma G.7; spec 003 R11.
+    Source: [collins24] Lemma G.7.
 
     >>> g7_lhs(4.0) >= math.exp(-0.5)
     True

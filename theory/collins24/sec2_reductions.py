@@ -43,7 +43,7 @@ _DPS = 30
 def Lambda(n: Any, L: Any, sigma2: Any) -> Any:
     """Signal-to-noise budget of Theorem 3.4.
 
-    Source: [collins24] Theorem 3.4 (spec 003 §1.1, R6).
+    Source: [collins24] Theorem 3.4.
 
     .. math:: Λ = n L^2 / σ^2
 
@@ -88,7 +88,7 @@ def signal_functional(A: Any, d: Any) -> Any:
 def risk_scale(c: Any) -> Any:
     """Scale invariance (R0.7): 𝓛*(cL, cσ) = c²·𝓛*(L, σ), and ω* depends on L/σ only.
 
-    Source: [collins24] spec 003 R0.7 [derived] (exact for the affine and ReLU classes).
+    Source: [derived] for [collins24] (exact for the affine and ReLU classes).
 
     >>> risk_scale(3.0)
     9.0
@@ -100,7 +100,7 @@ def risk_scale(c: Any) -> Any:
 def affine_signal_rho(tau: Any, d: Any, L: Any) -> Any:
     """The task kernel of Assumption B.4(2) for the affine class.
 
-    Source: [collins24] Lemma C.3, Assumption B.4; spec 003 R3.
+    Source: [collins24] Lemma C.3, Assumption B.4.
 
     .. math:: E_f[f(x)f(y)] = ρ(xᵀy) = \\frac{L^2}{3}\\left(1 + \\frac{xᵀy}{d}\\right)
 
@@ -114,7 +114,7 @@ def affine_signal_rho(tau: Any, d: Any, L: Any) -> Any:
 def zero_scale_terms(n: Any, d: Any) -> dict[str, Any]:
     """A, N, rad, orth at ω = 0 (uniform weights π_i = 1/n), exactly.
 
-    Source: [collins24] Remark 2.1; spec 003 R0.4.
+    Source: [collins24] Remark 2.1.
 
     .. math:: N(0) = 1/n,\\ \\mathrm{rad}(0) = 1 + 1/(nd),\\ \\mathrm{orth}(0) = (1 − 1/d)/n,
               \\ A(0) = 1 + 1/n
@@ -132,7 +132,7 @@ def zero_scale_terms(n: Any, d: Any) -> dict[str, Any]:
 def affine_risk_at_zero(d: Any, n: Any, L: Any, sigma2: Any) -> Any:
     """𝓛_aff(0) = (L²/(3d))(1 + 1/n) + σ²/n (the label average).
 
-    Source: [collins24] Remark 2.1; spec 003 R0.4.
+    Source: [collins24] Remark 2.1.
 
     >>> round(affine_risk_at_zero(5, 20, 1.0, 1e-4), 6)
     0.070005
@@ -157,7 +157,7 @@ def constant_task_risk(n: Any, sigma2: Any) -> Any:
 def t_density_constant(d: Any) -> Any:
     """c'_d = Γ(d/2)/(√π Γ((d−1)/2)), the constant of the density of t = x_iᵀx on [−1, 1].
 
-    Source: [collins24] spec 003 R0.1 [derived] (rotation reduction; t = 2B − 1, B ~ Beta).
+    Source: [derived] for [collins24] (rotation reduction; t = 2B − 1, B ~ Beta).
 
     .. math:: p_d(t) = c'_d (1 − t^2)^{(d−3)/2}
 
@@ -178,7 +178,7 @@ def t_density_constant(d: Any) -> Any:
 def t_cdf_mp(t: float, d: int) -> Any:
     """CDF F_d(t) of t = x_iᵀx by the regularised incomplete beta (mpmath).
 
-    Source: [collins24] App. G.1 (cap measure); spec 003 R0.5.
+    Source: [collins24] App. G.1 (cap measure).
 
     .. math:: F_d(t) = 1 − ½ I_{1−t^2}((d−1)/2, ½)\\ (t ≥ 0),\\quad
               ½ I_{1−t^2}((d−1)/2, ½)\\ (t < 0)
@@ -212,7 +212,7 @@ def a_infinity_mp(n: int, d: int, *, dps: int = 20) -> float:
 def nearest_neighbour_risk(n: int, d: int, L: float, sigma2: float) -> float:
     """𝓛_aff(∞) = (L²/(3d))·A(∞) + σ² (1-NN: N(∞) = 1).
 
-    Source: [collins24] Remark 2.1(ii); spec 003 R0.5.
+    Source: [collins24] Remark 2.1(ii).
 
     >>> round(nearest_neighbour_risk(20, 5, 1.0, 0.0), 5)
     0.03161

@@ -26,7 +26,7 @@ __all__ = ["window_mass", "i3_ratio", "window_threshold", "window_mean_s", "msa_
 def window_threshold(omega: float) -> float:
     """The hard window ‖x_i − x‖ ≤ 1/√ω is s_i ≤ 1/(2ω) on the sphere (s = ½‖x_i − x‖²).
 
-    Source: [collins24] §3.1 ("modified softmax"); spec 003 §1.4.
+    Source: [collins24] §3.1 ("modified softmax").
 
     >>> window_threshold(2.0)
     0.25
@@ -84,7 +84,7 @@ def i3_ratio(a: Any) -> np.ndarray:
     """Σa_i²/(Σa_i)² along the last axis: Lemma I.3 says it does not decrease when a is multiplied
     by a same-ordered positive b, hence N(ω) is increasing (Lemma D.2).
 
-    Source: [collins24] Lemmas I.3, D.2; spec 003 R5.
+    Source: [collins24] Lemmas I.3, D.2.
 
     >>> float(i3_ratio([1.0, 1.0]))
     0.5

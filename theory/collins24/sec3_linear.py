@@ -2,7 +2,7 @@
 its exact optimum m*·I on the affine class, and the small-ω link softmax ≈ mean + linear.
 
 ŷ_LA = Σ_i y_i x_iᵀ M x (no 1/n, no normalisation).  For the affine class with x ~ U^d the loss is
-a convex quadratic in M, rotation invariant, so the optimum is m*·I [derived, spec 003 R8].
+a convex quadratic in M, rotation invariant, so the optimum is m*·I [derived].
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def la_coefficients(d: Any, n: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]
 def la_risk(m: Any, d: Any, n: Any, L: Any, sigma2: Any) -> Any:
     """𝓛_LA(mI) = a m² − 2bm + c (affine class) [derived].
 
-    Source: [collins24] Theorem 3.6; spec 003 R8.
+    Source: [collins24] Theorem 3.6.
 
     >>> round(la_risk(0.0, 5, 20, 1.0, 1e-4), 6)
     0.4
@@ -94,7 +94,7 @@ def small_omega_prediction(X: Any, y: Any, x: Any, omega: float) -> np.ndarray:
     """ŷ ≈ ȳ + (ω/n) Σ_i (y_i − ȳ) x_iᵀx: softmax at small scale is the label mean plus linear
     attention on centred labels [derived]; error O(ω²).
 
-    Source: [collins24] Remark 2.2; spec 003 R9.  Shapes: X (B, n, d), y (B, n), x (B, d).
+    Source: [collins24] Remark 2.2.  Shapes: X (B, n, d), y (B, n), x (B, d).
 
     >>> X = np.array([[[1.0, 0.0], [0.0, 1.0]]]); y = np.array([[1.0, -1.0]])
     >>> small_omega_prediction(X, y, np.array([[1.0, 0.0]]), 0.1).tolist()

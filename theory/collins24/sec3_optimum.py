@@ -31,7 +31,7 @@ _D, _LAM = sp.symbols("d Lambda", positive=True)
 
 @checked
 def alpha(d: Any) -> Any:
-    """α = 1/(d+4), Theorem 3.4 Case 1's lower exponent (OCR numerator lost; spec G2).
+    """α = 1/(d+4), Theorem 3.4 Case 1's lower exponent (OCR numerator lost).
 
     >>> alpha(sp.Integer(3))
     1/7
@@ -41,7 +41,7 @@ def alpha(d: Any) -> Any:
 
 @checked
 def beta(d: Any) -> Any:
-    """β = 1/(d+2), Theorem 3.4 Case 2's lower exponent (spec G2).
+    """β = 1/(d+2), Theorem 3.4 Case 2's lower exponent.
 
     >>> beta(sp.Integer(3))
     1/5
@@ -70,7 +70,7 @@ def thm34_bracket(d: Any, task: str = "affine") -> tuple[Any, Any]:
 def surrogate_optimum(Lam: Any, d: Any) -> Any:
     """The §3.1 "tight" surrogate: minimiser of L²/ω + σ²ω^{d/2}/n, (2Λ/d)^{2/(d+2)}.
 
-    Source: [collins24] §3.1 proof sketch; spec 003 R6.
+    Source: [collins24] §3.1 proof sketch.
 
     >>> round(surrogate_optimum(5.0, 5), 6)
     1.219014
@@ -82,7 +82,7 @@ def surrogate_optimum(Lam: Any, d: Any) -> Any:
 def transfer_risk(Lp: Any, S: Any, N: Any, sigma2: Any) -> Any:
     """Exact transfer curve of a unit pretrained at ω_L and tested on amplitude L′ [derived].
 
-    Source: [collins24] Theorem 3.5 (= E.3); spec 003 R7.
+    Source: [collins24] Theorem 3.5 (= E.3).
 
     .. math:: 𝓛_{test}(L') = L'^2 S(ω_L) + σ^2 N(ω_L) ≥ \\min_ω [L'^2 S(ω) + σ^2 N(ω)]
 
@@ -99,7 +99,7 @@ def transfer_risk(Lp: Any, S: Any, N: Any, sigma2: Any) -> Any:
 def transfer_ratio_limits(n: Any, N: Any, S: Any, S_min: Any) -> tuple[Any, Any]:
     """Limits of 𝓛_test/𝓛* as L′ → 0 (n·N(ω_L) > 1) and L′ → ∞ (S(ω_L)/min S ≥ 1) [derived].
 
-    Source: [collins24] Theorem 3.5 interpretation; spec 003 R7.
+    Source: [collins24] Theorem 3.5 interpretation.
 
     >>> transfer_ratio_limits(20, 0.1, 0.02, 0.01)
     (2.0, 2.0)

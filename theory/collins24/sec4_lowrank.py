@@ -18,7 +18,7 @@ __all__ = ["rho_metric", "thm44_scale_bound", "lowrank_M"]
 def rho_metric(M: Any, B: Any) -> float:
     """ρ(M, B) = ‖B⊥ᵀ M B⊥‖₂ / σ_min(BᵀMB) (Fig. 9's metric, reading G9): 0 iff M = cBBᵀ-like.
 
-    Source: [collins24] App. J.1, Fig. 9; spec 003 R12, G9.
+    Source: [collins24] App. J.1, Fig. 9.
 
     >>> B = np.eye(3)[:, :1]
     >>> rho_metric(np.diag([2.0, 0.1, 0.0]), B)
@@ -40,7 +40,7 @@ def rho_metric(M: Any, B: Any) -> float:
 def thm44_scale_bound(case: str, c_u: float = 1.0) -> float:
     """C_b/c_u²: the constraint ‖BᵀMB‖₂ ≤ C_b/c_u², C_b = 2 (Case 1, σ = 0) or 1 (Case 2, n = 2).
 
-    Source: [collins24] Theorem 4.4 / H.5, Lemmas H.3, H.4; spec 003 G12.
+    Source: [collins24] Theorem 4.4 / H.5, Lemmas H.3, H.4.
 
     >>> thm44_scale_bound("sigma0")
     2.0
@@ -52,7 +52,7 @@ def thm44_scale_bound(case: str, c_u: float = 1.0) -> float:
 def lowrank_M(c1: float, c2: float, B: Any) -> np.ndarray:
     """M = c₁BBᵀ + c₂B⊥B⊥ᵀ (Lemma H.2's family; Theorem 4.4: the optimum has c₂ = 0).
 
-    Source: [collins24] Lemma H.2; spec 003 R12.
+    Source: [collins24] Lemma H.2.
 
     >>> lowrank_M(1.0, 0.0, np.eye(2)[:, :1]).tolist()
     [[1.0, 0.0], [0.0, 0.0]]

@@ -1,5 +1,5 @@
 """[collins24] settings: :class:`Setting`, the one setting every settings-first collins24 check
-takes, with its named :data:`PRESETS`; and the data models (spec 003 §1.2): sphere covariates,
+takes, with its named :data:`PRESETS`; and the data models: sphere covariates,
 Lipschitz task classes, the ICL setting of one softmax attention unit.
 
 Only the standard library, numpy and the shared validators are imported (the trained models of
@@ -106,7 +106,7 @@ PRESETS: dict[str, Setting] = {
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SphereCovariates:
-    """How ``x_1, …, x_{n+1}`` are drawn (spec 003 §1.2)."""
+    """How ``x_1, …, x_{n+1}`` are drawn."""
 
     d: int  # covariate dimension (x ∈ R^d; tokens in R^{d+1}); d ≥ 2
     kind: str = "uniform"  # one of COVARIATE_KINDS
@@ -141,7 +141,7 @@ class SphereCovariates:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LipschitzTasks:
-    """The task distribution D(F) (spec 003 §1.2; ``L`` is the Lipschitz constant, not a loss)."""
+    """The task distribution D(F) (``L`` is the Lipschitz constant, not a loss)."""
 
     kind: str = "affine"  # one of TASK_KINDS
     L: float = 1.0  # Lipschitz constant (cos: the frequency); ≥ 0

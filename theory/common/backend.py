@@ -1,4 +1,4 @@
-"""The one numpy/SymPy backend every slice uses (STYLE R3: a formula is written once).
+"""The one numpy/SymPy backend every slice uses (a formula is written once).
 
 A closed form is written *once*, as a Python function of a backend object ``xp`` whose methods
 cover what differs between numpy arrays and SymPy matrices (``@``, ``+``, ``*`` and ``.T`` work for

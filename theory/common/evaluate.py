@@ -1,4 +1,4 @@
-"""Numeric twins of SymPy expressions (STYLE R3).
+"""Numeric twins of SymPy expressions.
 
 :func:`lambdified` turns an expression into a cached numeric callable, numpy backend (float64,
 vectorised) or mpmath backend (arbitrary precision references); :func:`dual` and :func:`twin`
@@ -67,7 +67,7 @@ def to_float(x: Any) -> float:
 
 
 def mp_eval(fn: Callable[..., Any], *args: Any, dps: int = 50) -> Any:
-    """Evaluate ``fn`` under ``mpmath.workdps(dps)`` (for FLOAT references, STYLE R9)."""
+    """Evaluate ``fn`` under ``mpmath.workdps(dps)`` (for FLOAT references)."""
     with mpmath.workdps(dps):
         return fn(*args)
 

@@ -3,7 +3,7 @@
 Each identity is written **once**, as matrix algebra over a tiny backend (``@``, transpose, trace,
 scalar times matrix): numeric input (numpy arrays, batched over leading axes) is evaluated with
 numpy in float64, SymPy input (``Matrix`` with exact entries, or ``MatrixSymbol``) returns the
-SymPy expression (STYLE R3).  No d×d matrix of symbols is built unless the caller passes one.
+SymPy expression.  No d×d matrix of symbols is built unless the caller passes one.
 
 NOTATION
 ========
@@ -52,7 +52,7 @@ def wishart_identity(A: Any, S: Any, N: Any) -> Any:
 def isserlis_fourth_moment(A: Any, Sigma: Any) -> Any:
     r"""Fourth moment ``E[x xᵀ A x xᵀ]`` of a centred Gaussian vector (Isserlis / Wick).
 
-    Source: [zwb24] Lemma H.4 (spec 002 §2.0, first item); [zfb24] Lemma 30 (spec 004 R13).
+    Source: [zwb24] Lemma H.4 (first item); [zfb24] Lemma 30.
 
     .. math::
 
@@ -95,7 +95,7 @@ def isserlis_fourth_moment(A: Any, Sigma: Any) -> Any:
 def wishart_fourth_moment(A: Any, Sigma: Any, N: Any) -> Any:
     r"""``E[XᵀX A XᵀX]`` for ``X`` with ``N`` i.i.d. ``N(0, Σ)`` rows.
 
-    Source: [zwb24] Lemma H.4 (spec 002 §2.0, items 2–3: the general-A form); it is Isserlis
+    Source: [zwb24] Lemma H.4 (items 2–3: the general-A form); it is Isserlis
     (:func:`isserlis_fourth_moment`) for the N diagonal terms plus ``ΣAΣ`` for the N(N−1)
     off-diagonal pairs.
 
@@ -116,7 +116,7 @@ def wishart_fourth_moment(A: Any, Sigma: Any, N: Any) -> Any:
 
     Notes
     -----
-    For symmetric ``A`` this is spec 002's ``N(N+1) ΣAΣ + N tr(AΣ) Σ``.
+    For symmetric ``A`` this is ``N(N+1) ΣAΣ + N tr(AΣ) Σ``.
 
     References
     ----------
@@ -137,7 +137,7 @@ def wishart_fourth_moment(A: Any, Sigma: Any, N: Any) -> Any:
 def sample_cov_second_moment(Sigma: Any, N: Any) -> Any:
     r"""``E[Λ̂²]`` for the sample covariance ``Λ̂ = XᵀX/N`` of ``N`` i.i.d. ``N(0, Σ)`` rows.
 
-    Source: [zfb24] §1.1 key identity (spec 004 §1.1): ``E[Λ̂²] = ΓΛ`` with
+    Source: [zfb24] §1.1 key identity: ``E[Λ̂²] = ΓΛ`` with
     ``Γ = (N+1)/N Λ + tr(Λ)/N I``; it is :func:`wishart_fourth_moment` at ``A = I`` divided by N².
 
     .. math::

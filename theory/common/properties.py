@@ -1,4 +1,4 @@
-"""Declarations of trained claims checked over settings (STYLE R12).
+"""Declarations of trained claims checked over settings.
 
 * :class:`TrainedProperty` -- a trained check run at settings drawn from a theorem's hypotheses
   (the runner is :mod:`sims.properties`).
@@ -21,7 +21,7 @@ Fn = Callable[..., Any]
 
 @dataclass(frozen=True, slots=True)
 class TrainedProperty:
-    """A trained claim checked at settings drawn from the theorem's own hypotheses (STYLE R12).
+    """A trained claim checked at settings drawn from the theorem's own hypotheses.
 
     ``check`` is a trained check (the function, or its dotted path; stored as the path): a
     settings-first check takes the paper's Setting, and each drawn ``{field: value}`` dict

@@ -1,4 +1,4 @@
-"""Records and protocols shared by every layer (STYLE R2, R7).
+"""Records and protocols shared by every layer.
 
 * :class:`Estimate` -- a number with its standard error (closed forms have ``se = 0``).
 * :class:`Evidence` -- the outcome of one comparison (predicted, observed, tolerance, pass).
@@ -478,7 +478,7 @@ def _make_check(
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """One verifiable result of a paper (STYLE R2).
+    """One verifiable result of a paper.
 
     ``checks`` are declared checks (:class:`Check`: the check function or its dotted path, with
     the setting it runs at, its negative controls, expected status and test tier; a plain string
@@ -565,7 +565,7 @@ class CheckFn(Protocol):
 
 
 class RiskFn(Protocol):
-    """Interchangeable risk evaluators (closed form, Monte Carlo, trained model) (STYLE R7)."""
+    """Interchangeable risk evaluators (closed form, Monte Carlo, trained model)."""
 
     def __call__(self, setting: Any, params: Any) -> Estimate: ...
 

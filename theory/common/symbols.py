@@ -1,4 +1,4 @@
-"""Shared SymPy symbols with assumptions (STYLE R3, R5).
+"""Shared SymPy symbols with assumptions.
 
 Paper modules import these instead of creating their own, so the same letter is the same object
 everywhere and assumptions (positivity, integrality) let SymPy simplify.

@@ -1,8 +1,8 @@
 """[czz24] Chen, Zhao, Zou (NeurIPS 2024), "How Transformers Utilize Multi-Head Attention in
 In-Context Learning? A Case Study on Sparse Linear Regression", arXiv:2408.04532.
 
-Spec: ``../shared/specs/000_multihead_sparse.md`` (square roots garbled in the paper's text are
-restored in its §6).  The paper's one :class:`~theory.czz24.settings.Setting` and its presets are in
+Square roots garbled in our copy of the paper's text are restored (each docstring says where).
+The paper's one :class:`~theory.czz24.settings.Setting` and its presets are in
 :mod:`.settings`; the sections (named by the paper's numbering, the same name on every floor) are
 listed in :data:`SECTIONS`.
 """

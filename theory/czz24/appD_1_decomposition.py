@@ -30,7 +30,7 @@ def error_decomposition(
 ) -> dict[str, np.ndarray]:
     r"""Bias and noise vectors of ``w̃^t − R̄w*`` for one context.
 
-    Source: [czz24] App. D, Eq. (D.1) (corrected, spec 000 R3.4 and §6 item 8).
+    Source: [czz24] App. D, Eq. (D.1) (corrected).
 
     .. math:: \tilde w^t - \bar R w^* = \underbrace{-(I-\eta\hat G)^t\bar R w^*}_{\rm bias}
         + \underbrace{\tfrac{\eta}{n}\textstyle\sum_{k<t}(I-\eta\hat G)^k\tilde X^\top

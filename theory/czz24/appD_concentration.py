@@ -1,4 +1,4 @@
-"""[czz24] App. D Lemmas D.1, D.2, D.7: moments and concentration of r̂ (spec 000 R4, R5).
+"""[czz24] App. D Lemmas D.1, D.2, D.7: moments and concentration of r̂.
 
 The lemmas carry unspecified constants; the closed forms here are the exact moments [derived,
 Isserlis] and the rate shapes (constants exposed as ``C``).
@@ -33,13 +33,13 @@ def _log_d_delta(d: Any, delta: Any) -> float:
 
 @checked
 def rhat_mean(Sigma: Any, w: Any) -> np.ndarray:
-    """``E r̂ = r = Σw*`` (Eq. 4.1; spec R4)."""
+    """``E r̂ = r = Σw*`` (Eq. 4.1)."""
     return np.asarray(Sigma, dtype=float) @ np.asarray(w, dtype=float)
 
 
 @checked
 def rhat_cov(Sigma: Any, w: Any, sigma2: float, n: int) -> np.ndarray:
-    r"""Exact covariance of ``r̂`` for Gaussian x and ε [derived] (spec R4, Isserlis).
+    r"""Exact covariance of ``r̂`` for Gaussian x and ε [derived] (Isserlis).
 
     .. math:: \mathrm{Cov}(\hat r_j, \hat r_k) = \frac{\Sigma_{jk}(w^{*\top}\Sigma w^* + \sigma^2)
         + r_j r_k}{n}.
@@ -58,7 +58,7 @@ def lemD1_rate(
     w: Any, Sigma_max: float, sigma2: float, n: int, d: int, delta: float, C: float = 1.0
 ) -> float:
     r"""Lemma D.1 shape: ``‖R̂ − R‖₂ ≤ C K (‖w*‖₁ + 1) sqrt(log(d/δ)/n)``, ``K = max Σ_ii + σ²``
-    (constants unspecified; spec §6 item 12)."""
+    (constants unspecified)."""
     K = float(Sigma_max) + float(sigma2)
     return C * K * (float(np.sum(np.abs(w))) + 1.0) * float(np.sqrt(_log_d_delta(d, delta) / n))
 
@@ -71,7 +71,7 @@ def lemD2_sample_size(s: int, d: int, delta: float, beta: float, C: float = 1.0)
 
 @checked
 def noise_term_mean(R: Any, Sigma_hat: Any, sigma2: float, n: int) -> float:
-    r"""``E_ε ‖(1/n) R Xᵀε‖² = (σ²/n) Tr(R Σ̂ R)`` exactly [derived] (spec R5, Lemma D.7)."""
+    r"""``E_ε ‖(1/n) R Xᵀε‖² = (σ²/n) Tr(R Σ̂ R)`` exactly [derived] (Lemma D.7)."""
     R = np.asarray(R, dtype=float)
     return float(sigma2) / n * float(np.trace(R @ np.asarray(Sigma_hat, dtype=float) @ R))
 

@@ -58,7 +58,7 @@ def minnorm_excess_expr() -> sp.Expr:
 def ols_excess_risk(d: Any, n: Any, sigma2: Any, w_norm2: Any) -> Any:
     r"""Exact expected OLS excess risk ``E_X,ε ‖ŵ_ols − w‖²``, ``Σ = I``, no query noise.
 
-    Source: [czz24] Thm 5.3 / App. F.4 (OLS as λ → 0, spec §6 item 20); spec 000 R10 "exact closed
+    Source: [czz24] Thm 5.3 / App. F.4 (OLS as λ → 0); spec 000 R10 "exact closed
     forms"; built on :func:`theory.common.baselines.ols_risk_expr` (``base:ols``).
 
     .. math::
@@ -108,7 +108,7 @@ def _ols_excess(d: Any, n: Any, sigma2: Any, w2: Any) -> Any:
 @checked
 def ridge_lmmse_lambda(d: Any, n: Any, sigma2: Any, alpha2: Any) -> Any:
     r"""``λ* = σ² d/(n α²)`` (normalised ridge ``(Σ̂ + λI)⁻¹Xᵀy/n``): the LMMSE penalty for any
-    prior with ``E[wwᵀ] = (α²/d) I`` (spec 000 R10).
+    prior with ``E[wwᵀ] = (α²/d) I``.
 
     >>> ridge_lmmse_lambda(16, 8, 0.5, 1.0)
     1.0
@@ -124,7 +124,7 @@ def ridge_lmmse_lambda(d: Any, n: Any, sigma2: Any, alpha2: Any) -> Any:
 def ridge_excess_conditional(X: Any, lam: Any, sigma2: Any, alpha2: Any) -> float:
     r"""Bayes excess risk of normalised ridge given X, prior ``E[wwᵀ] = (α²/d)I``, Σ = I.
 
-    Source: spec 000 R10 (App. F.4–F.8); evaluated by :func:`theory.common.baselines.
+    Source: [derived] (App. F.4–F.8); evaluated by :func:`theory.common.baselines.
     ridge_conditional_risk` at the unnormalised penalty ``nλ`` (``base:bayes-risk``).
 
     .. math:: \frac{\alpha^2}{d}\|\lambda(\hat\Sigma+\lambda I)^{-1}\|_F^2
@@ -139,7 +139,7 @@ def ridge_excess_conditional(X: Any, lam: Any, sigma2: Any, alpha2: Any) -> floa
 
 @checked
 def ridge_star_limit(gamma: Any, sigma2: Any, alpha2: Any = 1) -> Any:
-    r"""Proportional-limit ridge* excess risk ``σ²γ m_γ(−λ*)`` (spec 000 R10), via
+    r"""Proportional-limit ridge* excess risk ``σ²γ m_γ(−λ*)``, via
     :func:`theory.common.baselines.bayes_risk_limit_mp` (``base:mp-limit``) minus σ².
 
     >>> round(ridge_star_limit(0.125, 0.25), 4)   # (d, n) = (64, 512): spec value 0.0343
@@ -150,7 +150,7 @@ def ridge_star_limit(gamma: Any, sigma2: Any, alpha2: Any = 1) -> Any:
 
 @checked
 def linear_lower_bound(d: Any, n: Any, sigma2: Any, lam: Any = 0.0) -> float:
-    r"""The λ-dependent lower-bound shapes of Thm 5.3 (App. F.4, F.8; spec §6 item 22), constants
+    r"""The λ-dependent lower-bound shapes of Thm 5.3 (App. F.4, F.8), constants
     dropped: ``σ² d/((1+λ)² n)`` for ``n ≥ d`` and ``1 − n/d + σ² n/((1+λ)² d)`` for ``d > n``
     (GD: ``λ = 1/(ηt)``, App. F.3)."""
     d, n, s2, lam = int(d), int(n), float(sigma2), float(lam)

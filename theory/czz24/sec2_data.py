@@ -1,4 +1,4 @@
-"""[czz24] §2 data models: task priors, E[w*w*ᵀ], population correlations (spec 000 §1.1, §1.5).
+"""[czz24] §2 data models: task priors, E[w*w*ᵀ], population correlations.
 
 The setting object is :class:`theory.settings.SparseRegressionICL`; this module holds the closed
 forms of its moments.
@@ -30,7 +30,7 @@ def task_second_moment(d: Any, s: Any, prior: str = "sign") -> Any:
     r"""``E[w*w*ᵀ] = c I_d`` for the two priors of [czz24] (returns ``c``).
 
     Source: [czz24] Thm 5.3 (sign prior: ``E[w*w*ᵀ] = I/d``, used in App. F.5–F.6) and Sec. 3 /
-    App. B (experimental prior: ``E[wwᵀ] = (s/d) I``); spec 000 §1.1.
+    App. B (experimental prior: ``E[wwᵀ] = (s/d) I``).
 
     .. math:: c_{\rm sign} = \frac{s}{d}\cdot\frac1s = \frac1d, \qquad
         c_{\rm gauss} = \frac{s}{d}\cdot 1 .
@@ -57,7 +57,7 @@ def _second_moment_gauss(d: Any, s: Any) -> Any:
 
 @checked
 def population_correlation(Sigma: Any, w: Any) -> np.ndarray:
-    r"""``r = E[x y] = Σ w*`` (spec §1.5; §6 item 30); diagonal Σ: ``r_j = Σ_jj w*_j``."""
+    r"""``r = E[x y] = Σ w*`` (§6 item 30); diagonal Σ: ``r_j = Σ_jj w*_j``."""
     return np.asarray(Sigma, dtype=float) @ np.asarray(w, dtype=float)
 
 

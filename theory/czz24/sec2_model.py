@@ -35,8 +35,7 @@ class LayerWeights:
     """One layer of Eq. (2.2): ``h`` heads of width ``d_hid/h`` and the merged ``W_1``.
 
     ``WQ[k], WK[k], WV[k]`` are ``(d_hid/h) × d_hid``; ``W1`` is ``d_hid × d_hid``.
-    ``head_rows[k]`` is the first row of head ``k`` in the concatenation (default ``k·d_hid/h``,
-    spec §6 item 24).
+    ``head_rows[k]`` is the first row of head ``k`` in the concatenation (default ``k·d_hid/h``).
     """
 
     WQ: Sequence[Any]
@@ -57,7 +56,7 @@ class LayerWeights:
 
 @dataclass(frozen=True, eq=False, slots=True)
 class LinTFWeights:
-    """A full model ``ŷ = W_Oᵀ TF_L ∘ … ∘ TF_1 (W_E E)`` (Eq. 2.2, spec §6 item 2)."""
+    """A full model ``ŷ = W_Oᵀ TF_L ∘ … ∘ TF_1 (W_E E)`` (Eq. 2.2)."""
 
     W_E: Any  # d_hid × (d+1) read-in
     layers: tuple[LayerWeights, ...]  # TF_1 … TF_L
@@ -171,7 +170,7 @@ def predict(weights: LinTFWeights, E: Any, n: int, **kw: Any) -> Any:
 def layer_operator(
     layer: LayerWeights, C: Any, *, attn_scale: Any = 1, head_mask: Sequence[bool] | None = None
 ) -> Any:
-    r"""The context-dependent linear map of one layer on every column [derived] (spec R12).
+    r"""The context-dependent linear map of one layer on every column [derived].
 
     .. math:: A = W_1\Bigl(I + \sum_k P_k W_{V_k} \hat C W_{K_k}^\top W_{Q_k}\Bigr),
         \qquad \hat C = \sum_{a\le n} h_a h_a^\top,
@@ -199,7 +198,7 @@ def effective_predictor(
 ) -> Any:
     r"""The exact effective coefficient ``ŵ_eff(context)`` of a masked linear transformer [derived].
 
-    Source: [czz24] Eq. (2.2) with the mask of Eq. (2.3); spec 000 R12.
+    Source: [czz24] Eq. (2.2) with the mask of Eq. (2.3).
 
     .. math:: \hat y_{n+j} = \langle \hat w_{\rm eff}, x_{n+j}\rangle, \qquad
         \hat w_{\rm eff} = \bigl[W_O^\top A_L \cdots A_1 W_E\bigr]_{1:d},

@@ -1,7 +1,7 @@
 """[czz24] §3 Eq. (3.1): head importance from masking, row-sorted averages and the pruning rule.
 
 ``W_{i,j} = ΔE(i,j) / Σ_k ΔE(i,k)`` with ``ΔE(i,j) = E_ICL(head j of layer i masked) − E_ICL``
-(spec 000 R13; sort direction descending, spec §6 item 25).
+(sort direction descending).
 """
 
 from __future__ import annotations

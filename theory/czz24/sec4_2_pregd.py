@@ -1,6 +1,6 @@
 """[czz24] §4.2 Eq. (4.3): pre-GD (GD on the Alg. 1-preprocessed context) in closed form.
 
-All functions act on one context ``(X, y)`` (``X`` n×d) in float64 (spec 000 R3):
+All functions act on one context ``(X, y)`` (``X`` n×d) in float64:
 ``Ĝ = R̂Σ̂R̂``, ``b̃ = r̂ ⊙ r̂``, ``w̃^t = U diag(φ_t(λ)) Uᵀ b̃`` with
 ``φ_t(λ) = (1 − (1 − ηλ)^t)/λ`` (``φ_t(0) = ηt``), effective coefficient ``ŵ = r̂ ⊙ w̃^t``.
 """
@@ -42,7 +42,7 @@ def _phi_expr(lam: Any, eta: Any, t: Any) -> sp.Expr:
 def phi(lam: Any, eta: Any, t: Any) -> Any:
     r"""Spectral filter of ``t`` GD steps from 0 with step ``η`` on an eigenvalue ``λ``.
 
-    Source: [czz24] Eq. (4.3), spectral form [derived] (spec 000 R3.1).
+    Source: [czz24] Eq. (4.3), spectral form [derived].
 
     .. math:: \varphi_t(\lambda) = \frac{1 - (1-\eta\lambda)^t}{\lambda},\qquad
         \varphi_t(0) = \eta t .
@@ -62,7 +62,7 @@ def phi(lam: Any, eta: Any, t: Any) -> Any:
 
 @checked
 def pregd_gram(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(Ĝ, b̃, r̂)`` with ``Ĝ = R̂Σ̂R̂``, ``Σ̂ = XᵀX/n``, ``b̃ = R̂r̂`` (Eq. 4.3, spec §1.5)."""
+    """``(Ĝ, b̃, r̂)`` with ``Ĝ = R̂Σ̂R̂``, ``Σ̂ = XᵀX/n``, ``b̃ = R̂r̂`` (Eq. 4.3)."""
     X = np.asarray(X, dtype=float)
     r = rhat(X, y)
     S = X.T @ X / X.shape[0]
@@ -106,7 +106,7 @@ def pregd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
 
 @checked
 def gd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
-    r"""Raw GD from 0, ``w^t = η Σ_{k<t}(I − ηΣ̂)^k Xᵀy/n`` (spec §1.5, [czz24] Eq. E.3)."""
+    r"""Raw GD from 0, ``w^t = η Σ_{k<t}(I − ηΣ̂)^k Xᵀy/n`` ([czz24] Eq. E.3)."""
     eta, t = _check(eta, t)
     X = np.asarray(X, dtype=float)
     return _spectral(X.T @ X / X.shape[0], rhat(X, y), lambda lam: phi(lam, eta, t))
@@ -144,7 +144,7 @@ def pregd_limit(X: Any, y: Any) -> np.ndarray:
 
 @checked
 def pregd_flow(X: Any, y: Any, tau: float) -> np.ndarray:
-    r"""Gradient-flow pre-GD ``w̃(τ) = (I − e^{−τĜ})Ĝ⁺b̃`` [derived] (spec R3.7); τ ↔ ηt."""
+    r"""Gradient-flow pre-GD ``w̃(τ) = (I − e^{−τĜ})Ĝ⁺b̃`` [derived]; τ ↔ ηt."""
     tau = float(tau)
     G, b, _ = pregd_gram(X, y)
 
@@ -157,7 +157,7 @@ def pregd_flow(X: Any, y: Any, tau: float) -> np.ndarray:
 
 @checked
 def pregd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
-    r"""Population (``n → ∞``) limit of ``ŵ_pre^t`` for diagonal Σ [derived] (spec R3.6).
+    r"""Population (``n → ∞``) limit of ``ŵ_pre^t`` for diagonal Σ [derived].
 
     .. math:: \hat w_j^t \to w^*_j\bigl[1 - (1 - \eta r_j^2\Sigma_{jj})^t\bigr],\quad
         r_j = \Sigma_{jj} w^*_j .
@@ -173,7 +173,7 @@ def pregd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
 
 @checked
 def gd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
-    """Population limit of raw GD, ``w*_j[1 − (1 − ηΣ_jj)^t]`` [derived] (spec R3.6)."""
+    """Population limit of raw GD, ``w*_j[1 − (1 − ηΣ_jj)^t]`` [derived]."""
     eta, t = _check(eta, t)
     w, S = np.asarray(w, dtype=float), np.asarray(Sigma_diag, dtype=float)
     return w * (1.0 - (1.0 - eta * S) ** t)
@@ -181,7 +181,7 @@ def gd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
 
 @checked
 def one_step_prediction(X: Any, y: Any, x_query: Any, eta: Any) -> Any:
-    r"""One pre-GD step cubes the correlations [derived] (spec R3.2): ``ŷ^1 = η Σ_j r̂_j³ x_j``.
+    r"""One pre-GD step cubes the correlations [derived]: ``ŷ^1 = η Σ_j r̂_j³ x_j``.
 
     Works on SymPy matrices too (used by the symbolic check of Prop. 4.1 + 4.2).
     """

@@ -4,7 +4,7 @@
 * :func:`alg1_layer` -- one layer with ``d`` heads of width 3 (``d_hid = 3d``) and ``W_E`` that
   implements Alg. 1 exactly (Prop. 4.1, weights of App. C.1 with spec §6 items 2–4);
 * :func:`gd_layer` -- a single-head layer doing one GD step on the preprocessed context
-  (Prop. 4.2, Eq. C.7, spec §6 item 6), read out as ``ŷ = −H_{d+1, n+1}`` (spec §6 item 5);
+  (Prop. 4.2, Eq. C.7), read out as ``ŷ = −H_{d+1, n+1}``;
 * :func:`pregd_transformer` -- the (1 + k)-layer model of Alg. 1 followed by k GD layers;
 * :func:`alg1_kronecker_matrix` -- the head-count argument R11 [derived]: Alg. 1 as a bilinear
   map of the context moment has Kronecker rank ``d``, so one layer needs ``h ≥ d`` heads.
@@ -62,7 +62,7 @@ def rhat(X: Any, y: Any) -> Any:
 def alg1(X_ctx: Any, y_ctx: Any, X_all: Any) -> Any:
     r"""Alg. 1 preprocessing: every token (context and query) rescaled by the *context's* ``R̂``.
 
-    Source: [czz24] Alg. 1, Eq. (4.1) (spec 000 §1.5).
+    Source: [czz24] Alg. 1, Eq. (4.1).
 
     .. math:: \tilde x_k = \hat R x_k,\quad \hat R = \mathrm{diag}(\hat r),\quad
         \hat r = \tfrac1n \textstyle\sum_{i\le n} x_i y_i .
@@ -96,7 +96,7 @@ def alg1_layer(
 ) -> tuple[Any, LayerWeights]:
     r"""Prop. 4.1 / C.1: ``(W_E, TF_1)`` with ``h = d`` heads, ``d_hid = 3d``, implementing Alg. 1.
 
-    Source: [czz24] Prop. 4.1, App. C.1 (Eqs. C.1–C.5); spec 000 R1 and §6 items 2–4.
+    Source: [czz24] Prop. 4.1, App. C.1 (Eqs. C.1–C.5).
 
     Weights (1-based rows, ``e_k^{(D)}`` the unit row vector):
 
@@ -144,7 +144,7 @@ def alg1_layer(
 def gd_layer(d: int, eta: Any, n: Any, *, exact: bool = False) -> LayerWeights:
     r"""Prop. 4.2 / C.2: one single-head layer = one GD step on the preprocessed context.
 
-    Source: [czz24] Prop. 4.2, Eq. (C.7); spec 000 R2 and §6 item 6.
+    Source: [czz24] Prop. 4.2, Eq. (C.7).
 
     .. math:: W_V = -\tfrac{\eta}{n} e_{d+1}e_{d+1}^\top,\quad W_K = W_Q =
         \begin{pmatrix} I_d & 0\\ 0 & 0\end{pmatrix},\quad W_1 = I_{3d}
@@ -180,7 +180,7 @@ def pregd_transformer(
     n_heads: int | None = None,
 ) -> LinTFWeights:
     """The (1 + k)-layer model of Props. 4.1 + 4.2: Alg. 1, then ``k`` GD layers with step ``η``;
-    read-out ``W_O = readout_sign · e_{d+1}`` (the paper's sign is −1, spec §6 item 5)."""
+    read-out ``W_O = readout_sign · e_{d+1}`` (the paper's sign is −1)."""
     k = int(k)
     W_E, first = alg1_layer(d, n, exact=exact, n_heads=n_heads)
     layers = (first,) + tuple(gd_layer(d, eta, n, exact=exact) for _ in range(k))

@@ -1,5 +1,5 @@
 """[czz24] §5 (Thm 5.3 prior) and App. B priors: the Bayes-optimal predictor by support enumeration
-[derived] (spec 000 §1.5, not in the paper).
+[derived] (not in the paper).
 
 ``ŵ_Bayes = Σ_S p(S | X, y) μ_S`` over all ``C(d, s)`` supports; for the sign prior the slab is a
 sum over the ``2^s`` sign patterns of ``±1/√s``; for the Gaussian prior ``w_S ~ N(0, τ² I_s)``.
@@ -63,7 +63,7 @@ def bayes_posterior_mean(
 ) -> np.ndarray:
     r"""Posterior mean ``E[w* | X, y]`` under the sparse prior (exact, by enumeration) [derived].
 
-    Source: spec 000 §1.5 "Bayes-optimal estimator" [derived]; priors of [czz24] Thm 5.3 (sign)
+    Source: [derived] "Bayes-optimal estimator" [derived]; priors of [czz24] Thm 5.3 (sign)
     and App. B (Gaussian slab, τ² = 1).
 
     .. math:: \hat w = \sum_S p(S\mid X,y)\,\mu_S,\quad

@@ -49,7 +49,7 @@ def thm51_bound(
     delta: Any,
     C: Any = 1,
 ) -> Any:
-    r"""Thm 5.1 (pre-GD, diagonal Σ), spec §6 item 10.
+    r"""Thm 5.1 (pre-GD, diagonal Σ).
 
     .. math:: \mathcal E(\tilde w^t) \lesssim \frac{\log t}{\beta}\sqrt{
         \frac{\sigma^2\mathrm{Tr}(R\Sigma R)\log(d/\delta)}{n}
@@ -85,7 +85,7 @@ def _rate53(n: Any, d: Any, s: Any, s2: Any) -> sp.Expr:
 
 @checked
 def thm53_rate(n: Any, d: Any, s: Any, sigma2: Any) -> Any:
-    r"""Thm 5.3 (Σ = I, ±1/√s prior), logs dropped: ``σ²(s/n + d s²/n²)`` (spec §6 item 18).
+    r"""Thm 5.3 (Σ = I, ±1/√s prior), logs dropped: ``σ²(s/n + d s²/n²)``.
 
     >>> thm53_rate(64, 64, 4, 0.25)
     0.078125
@@ -96,7 +96,7 @@ def thm53_rate(n: Any, d: Any, s: Any, sigma2: Any) -> Any:
 @checked
 def bound_ratio_isotropic(n: Any, d: Any, s: Any) -> Any:
     r"""``B_{5.1}²/B_{5.2}² = s/d + s²/n`` for Σ = I, ``β = 1/√s``, ‖w*‖ = 1 (logs dropped)
-    [derived] (spec R8): pre-GD's bound is smaller iff ``s/d + s²/n < 1``."""
+    [derived]: pre-GD's bound is smaller iff ``s/d + s²/n < 1``."""
 
     def b(n: Any, d: Any, s: Any) -> sp.Expr:
         B51 = thm51_bound(n, 2, 1, s, 1 / sp.sqrt(s), 1, d, d, d / sp.E)
@@ -123,7 +123,7 @@ def eta_t_star_51(
 
 @checked
 def thm53_steps(n: Any, s: Any, sigma2: Any, eta: Any) -> Any:
-    """Thm 5.3 step count ``t ≳ s·log(ns/σ²)/η`` (spec §6 item 17)."""
+    """Thm 5.3 step count ``t ≳ s·log(ns/σ²)/η``."""
     return dual(
         lambda n, s, s2, e: s * sp.log(n * s / s2) / e,
         sp.symbols("n s sigma2 eta", positive=True),

@@ -1,6 +1,6 @@
 """[czz24] settings: :class:`Setting`, the one setting every converted czz24 check takes (settings
 first), with its named :data:`PRESETS`; and §2's data model :class:`SparseRegressionICL` (sparse
-linear regression in context, spec 000 §1.1) that the samplers and trained models build from.
+linear regression in context) that the samplers and trained models build from.
 
 * covariates ``x ~ N(0, Σ)`` with ``Σ = diag(Sigma_diag) + zeta·𝟙𝟙ᵀ`` (diagonal Σ: ``zeta = 0``,
   the theory's Sec. 2; ``Σ = I + ζ𝟙𝟙ᵀ``: App. G, Fig. 11);
@@ -143,7 +143,7 @@ class Setting:
     (d = 16, s = 4, σ = 0.1, Gaussian slab prior, Σ = I; n = 12 as trained).
 
     ``Sigma_diag`` ``()`` means Σ's diagonal is all ones; ``None`` means a generic diagonal Σ,
-    ``diag(U[0.5, 2])`` drawn from the check's seed (spec V-R4; the rows say which).  Every value
+    ``diag(U[0.5, 2])`` drawn from the check's seed (the rows say which).  Every value
     is validated here, before any work; a result's own hypotheses (e.g. a diagonal Σ) are checked
     by the result.
 

@@ -4,9 +4,9 @@ regression.
 arXiv:2503.12734.  Closed forms (SymPy builders with float64 twins) for the approximate loss ``L̃``
 (Prop. 4.1), its solution manifold and optimality reduction (Thm 4.2), the closed-form risks of
 vanilla / debiased one-step GD and the Bayes limit, the two-head gradient flow of App. B, and the §5
-extensions.  The paper's displayed math was lost in extraction; spec 001
-(``../shared/specs/001_multihead_softmax.md``) rebuilt it and is the authority.  Each docstring
-cites it.  The notation table is :data:`NOTATION`.
+extensions.  The paper's displayed math was lost in our copy: each formula is rebuilt from the
+prose, the authors' code or a derivation, and its docstring says which.  The notation table is
+:data:`NOTATION`.
 
 Shared public API: :func:`dgd_risk` and :func:`bayes_risk_limit` (both evaluate the
 shared implementations of :mod:`theory.common.baselines`).

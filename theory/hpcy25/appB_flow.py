@@ -1,8 +1,8 @@
 """[hpcy25] App. B: gradient flow of ``L̃`` (H heads), the reduced two-head system and its phases.
 
 State order (flat vector for ``solve_ivp``): ``(ω_1, …, ω_H, μ_1, …, μ_H)``.  Flow
-``dθ/dt = −s ∇L̃``, ``s = 1`` (ours) or ``s = 1/2`` (the authors' code, used for Fig. 22's time axis;
-spec 001 §6 item 3).
+``dθ/dt = −s ∇L̃``, ``s = 1`` (ours) or ``s = 1/2`` (the authors' code, used for Fig. 22's time
+axis).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ HEURISTIC_OMEGA_EXPONENT = sp.Rational(-1, 2)
 def flow_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> list[sp.Expr]:
     """Right-hand side ``−s ∇_{(ω, μ)} L̃`` of the H-head gradient flow (SymPy list, ω's then μ's).
 
-    Source: [hpcy25] App. B, (B.1); spec 001 R10 ([R], high).
+    Source: [hpcy25] App. B, (B.1).
 
     .. math::
 
@@ -95,7 +95,7 @@ def _reduced(w: Any, m: Any, d_: Any, L_: Any, s2: Any, s: Any) -> tuple[sp.Expr
 def reduced_rhs(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> tuple[Any, Any]:
     """Reduced two-head system (B.4) on the symmetric orbit ``(ω, −ω, μ, −μ)``.
 
-    Source: [hpcy25] (B.4); spec 001 R10 ([R/D]).  Equals ``−(s/2) ∇ L̃_red``.
+    Source: [hpcy25] (B.4).  Equals ``−(s/2) ∇ L̃_red``.
 
     .. math::
 
@@ -141,9 +141,9 @@ def _imb_rate(w: Any, m: Any, d_: Any, L_: Any, s2: Any, s: Any) -> sp.Expr:
 
 @checked
 def imbalance_rate(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1) -> Any:
-    """``d/dt (ω² − μ²) = 8 s c_L μ² (sinh x − x cosh x) ≤ 0``, ``x = dω²`` [D].
+    """``d/dt (ω² − μ²) = 8 s c_L μ² (sinh x − x cosh x) ≤ 0``, ``x = dω²`` [derived].
 
-    Source: spec 001 R10 ([D]; the paper states the gap μ − ω grows, (B.15)).
+    Source: [derived] (the paper states the gap μ − ω grows, (B.15)).
 
     >>> imbalance_rate(0.0, 1.0, 5, 40, 0.1)
     0.0
@@ -163,7 +163,7 @@ def initial_state(eps: float, H: int = 2) -> np.ndarray:
 def phase1_omega(t_: Any, eps: Any, s: Any = 1) -> Any:
     """Phase I linearisation (B.5)–(B.6): ``ω(t) = μ(t) = ε e^{2st}``.
 
-    Source: [hpcy25] (B.5)–(B.6); spec 001 R10 ([R], high).
+    Source: [hpcy25] (B.5)–(B.6).
 
     >>> phase1_omega(0.0, 1e-3)
     0.001
@@ -174,10 +174,10 @@ def phase1_omega(t_: Any, eps: Any, s: Any = 1) -> Any:
 
 @checked
 def peak_omega_lambert(d: Any, L: Any, sigma2_: Any) -> Any:
-    """Phase II peak scale ``ω_max ≈ √(W(L/(1+σ²))/d)`` (Lambert W) [R/D, medium].
+    """Phase II peak scale ``ω_max ≈ √(W(L/(1+σ²))/d)`` (Lambert W) [derived].
 
-    Source: [hpcy25] App. B Phase II (the peak is bounded via a Lambert-W expansion; exponent lost);
-    spec 001 R10.  Asymptotic in d at fixed ξ = d/L (the ratio to the true peak → 1).
+    Source: [hpcy25] App. B Phase II (the peak is bounded via a Lambert-W expansion; exponent
+    lost).  Asymptotic in d at fixed ξ = d/L (the ratio to the true peak → 1).
 
     >>> round(float(peak_omega_lambert(5, 40, 0.1)), 3)
     0.725
@@ -192,9 +192,9 @@ def peak_omega_lambert(d: Any, L: Any, sigma2_: Any) -> Any:
 
 @checked
 def late_mu_law(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
-    """Late-phase law of the true flow: ``μ(t)⁶ ≈ s ξ(1+σ²) d² t / (8κ⁶)``, ξ = d/L [D].
+    """Late-phase law of the true flow: ``μ(t)⁶ ≈ s ξ(1+σ²) d² t / (8κ⁶)``, ξ = d/L [derived].
 
-    Source: spec 001 R10 Phase III ([D], numerically verified: μ ~ t^{1/6}, ω ≈ 1/(2κμ)).
+    Source: [derived] Phase III (numerically verified: μ ~ t^{1/6}, ω ≈ 1/(2κμ)).
 
     >>> round(late_mu_law(1e6, 5, 40, 0.1), 3)
     7.637
@@ -212,7 +212,7 @@ def late_mu_law(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
 def heuristic_late_omega(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
     """The paper's heuristic late law (μ slaved to m*(ω)): ``ω' ≈ −Kω³`` ⇒ ``ω ≈ (2Kt)^{-1/2}``.
 
-    Source: [hpcy25] (B.17)–(B.18) as reconstructed in spec 001 R10 ([R], low confidence);
+    Source: [hpcy25] (B.17)–(B.18) as reconstructed in spec 001 R10;
     ``K = s ξ(1+σ²) d²/(3κ²)``.  Kept to *report* the discrepancy with the true t^{-1/6}.
 
     >>> heuristic_late_omega(1e4, 5, 40, 0.1) < 0.01

@@ -5,8 +5,8 @@ The paper-notation risks ``gd_risk(eta, d, L, sigma2)``, ``dgd_risk(eta, d, L, s
 ``bayes_risk_limit(xi, sigma2)`` and ``mp_stieltjes(z, xi)`` keep hpcy25's names and arguments but
 are *not* transcribed again: they evaluate the shared implementations in
 :mod:`theory.common.baselines` (``gd_risk``/``dgd_risk`` at ``Γ = ηI, Σ = I, Ψ = I/d``;
-``bayes_risk_limit_mp``; ``mp_stieltjes`` at ``λ = −z``).  Spec 001 R8, R9
-(``../shared/specs/001_multihead_softmax.md``) is the authority.
+``bayes_risk_limit_mp``; ``mp_stieltjes`` at ``λ = −z``).  The paper's displays of App. D
+were lost in our copy; the forms here are reconstructed (each docstring says so).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ __all__ = [
 def A2_eigenvalues(omega: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
     """Eigen-split of the 2×2 quadratic form ``A₂`` of Theorem 4.2(ii) (App. D.2, (D.19)).
 
-    Source: [hpcy25] Thm 4.2(ii), (D.19); spec 001 R8 ([R], high).
+    Source: [hpcy25] Thm 4.2(ii), (D.19).
 
     .. math::
 
@@ -101,7 +101,7 @@ def _ltilde_inf(d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def ltilde_inf(d: Any, L: Any, sigma2: Any) -> Any:
     """``inf_Θ L̃ = 1 + σ² − 1/κ = σ² + d(1+σ²)/(L + d(1+σ²))`` (D.23), approached as ω → 0.
 
-    Source: [hpcy25] Thm 4.2(ii), (D.23); spec 001 R8.
+    Source: [hpcy25] Thm 4.2(ii), (D.23).
 
     >>> round(ltilde_inf(5, 40, 0.1), 6)
     0.220879
@@ -122,7 +122,7 @@ def _eta_star(d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def eta_star(d: Any, L: Any, sigma2: Any) -> Any:
     """``η* = lim_{ω→0} 2ω m*(ω) = 1/κ = L/(L + d(1+σ²))`` (D.24).
 
-    Source: [hpcy25] Thm 4.2(ii), (D.24), (4.3); spec 001 R2, R8.
+    Source: [hpcy25] Thm 4.2(ii), (D.24), (4.3).
 
     >>> round(eta_star(5, 40, 0.1), 6)
     0.879121
@@ -177,7 +177,7 @@ def gd_risk_expr(e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def gd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Exact risk ``R_V(η; L)`` of vanilla one-step GD ``(η/L) Σ y_i x_iᵀ x_q`` (query noise incl.).
 
-    Source: [hpcy25] (D.25)–(D.29); spec 001 R9 ([R], MC-verified).  Prior ``β ~ N(0, I/d)``.
+    Source: [hpcy25] (D.25)–(D.29).  Prior ``β ~ N(0, I/d)``.
 
     .. math::
 
@@ -198,7 +198,7 @@ gd_risk_fn = checked(
 
 @checked
 def gd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
-    """``η_V* = L/(L + D' + 1)`` (spec 001 R9; = optimal single-head LINEAR attention, §5).
+    """``η_V* = L/(L + D' + 1)`` (= optimal single-head LINEAR attention, §5).
 
     >>> round(gd_eta_star(5, 40, 0.1), 6)
     0.860215
@@ -212,7 +212,7 @@ def gd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
 
 @checked
 def gd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
-    """``R_V* = σ² + (D'+1)/(L + D' + 1)`` (spec 001 R9).
+    """``R_V* = σ² + (D'+1)/(L + D' + 1)``.
 
     >>> round(gd_risk_star(5, 40, 0.1), 6)
     0.239785
@@ -235,7 +235,7 @@ def dgd_risk_expr(e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def dgd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Exact finite-L risk ``R_D(η; L)`` of debiased one-step GD, including the query noise σ².
 
-    Source: [hpcy25] (4.11) (the predictor) and Thm 4.2(iii); spec 001 R9 ([D], MC-verified).
+    Source: [hpcy25] (4.11) (the predictor) and Thm 4.2(iii).
 
     .. math::
 
@@ -255,7 +255,8 @@ def dgd_risk(eta: Any, d: Any, L: Any, sigma2: Any) -> Any:
 
     Notes
     -----
-    [D] Centring removes one degree of freedom: a Helmert rotation turns ``x_i − x̄`` into ``L−1``
+    [derived] Centring removes one degree of freedom: a Helmert rotation turns ``x_i − x̄`` into
+    ``L−1``
     iid ``N(0, I)`` vectors, so DGD with L samples is vanilla GD with ``L−1`` samples and step
     ``η(L−1)/L``.  Minimised at ``η = 1/κ``, with value ``σ² + (D'+1)/(L+D')``.
 
@@ -283,7 +284,7 @@ dgd_risk_fn = checked(
 
 @checked
 def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
-    """``η_D* = L/(L + D') = 1/κ`` (spec 001 R9 [D]).
+    """``η_D* = L/(L + D') = 1/κ`` (spec 001 R9 [derived]).
 
     >>> round(dgd_eta_star(5, 40, 0.1), 6)
     0.879121
@@ -297,7 +298,7 @@ def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
 
 @checked
 def dgd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
-    """``R_D* = σ² + (D'+1)/(L + D')`` (spec 001 R9 [D]).
+    """``R_D* = σ² + (D'+1)/(L + D')`` (spec 001 R9 [derived]).
 
     >>> round(dgd_risk_star(5, 40, 0.1), 6)
     0.242857
@@ -317,7 +318,7 @@ def _gd_limit(x: Any, s2: Any) -> sp.Expr:
 def gd_risk_limit(xi: Any, sigma2: Any) -> Any:
     """Proportional limit ``d, L → ∞, d/L → ξ`` of the optimal GD and DGD risks (D.33).
 
-    Source: [hpcy25] (D.33); spec 001 R9.  Equals ``inf L̃`` at ``d/L = ξ``.
+    Source: [hpcy25] (D.33).  Equals ``inf L̃`` at ``d/L = ξ``.
 
     .. math::
 
@@ -334,7 +335,7 @@ gd_risk_limit_fn = checked(twin(_gd_limit, (_XI, _S2)), args=("xi", "sigma2"))
 
 @checked
 def eta_limit(xi: Any, sigma2: Any) -> Any:
-    """``η*_∞ = 1/(1 + ξ(1+σ²))`` (D.33; spec 001 R9).
+    """``η*_∞ = 1/(1 + ξ(1+σ²))`` (D.33).
 
     >>> round(eta_limit(0.125, 0.1), 6)
     0.879121
@@ -351,7 +352,7 @@ def _as_float(x: Any) -> Any:
 def mp_stieltjes(z: Any, xi: Any) -> Any:
     """Marchenko–Pastur Stieltjes transform used for the Bayes limit (D.35) (SymPy or float).
 
-    Source: [hpcy25] (D.34)–(D.36) (Dobriban–Wager 2018); spec 001 R9.
+    Source: [hpcy25] (D.34)–(D.36) (Dobriban–Wager 2018).
 
     .. math:: m(z) = \\frac{1 - \\xi - z - \\sqrt{(1-\\xi-z)^2 - 4\\xi z}}{2\\xi z}
 
@@ -372,7 +373,7 @@ def mp_stieltjes(z: Any, xi: Any) -> Any:
 def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     """Bayes (ridge, ``λ = dσ²``) risk in the proportional limit ``d/L → ξ``, ``R_B∞``.
 
-    Source: [hpcy25] (D.34)–(D.36), code ``ridge_loss(var, xi)``; spec 001 R9 ([R], high).
+    Source: [hpcy25] (D.34)–(D.36), code ``ridge_loss(var, xi)``.
 
     .. math::
 
@@ -391,7 +392,7 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     Notes
     -----
     Includes the query noise σ².  Evaluates :func:`theory.common.baselines.bayes_risk_limit_mp`
-    (ridge at ``λ* = σ²ξ``, signal 1): the display above (spec 001 R9's reading of (D.36), lost
+    (ridge at ``λ* = σ²ξ``, signal 1): the display above (our reading of (D.36), lost
     in our copy) is not transcribed again (``check_thm4_2iii_symbolic`` checks the two agree
     exactly).  The σ² → 0 limit is
     ``max(0, 1 − 1/ξ)`` (take it symbolically).
@@ -428,9 +429,10 @@ def _gap_bound(x: Any, s2: Any) -> sp.Expr:
 
 @checked
 def bayes_gap_bound(xi: Any, sigma2: Any) -> Any:
-    """Proven replacement for Thm 4.2(iii): ``0 ≤ R_DGD∞ − R_B∞ ≤ ξ/(1 + ξ(1+σ²))`` [D].
+    """Proven replacement for Thm 4.2(iii): ``0 ≤ R_DGD∞ − R_B∞ ≤ ξ/(1 + ξ(1+σ²))`` [derived].
 
-    Source: [hpcy25] Thm 4.2(iii) (inequality lost); spec 001 R9 and §6 item 6 ([D], proof reduces
+    Source: [hpcy25] Thm 4.2(iii) (inequality lost); spec 001 R9 and §6 item 6 (proof
+    reduces
     to ``√(b² + 4σ²) ≤ b + 4``, ``b = σ² − 1 + 1/ξ``).
 
     >>> round(bayes_gap_bound(0.125, 0.1), 6)
@@ -446,7 +448,7 @@ bayes_gap_bound_fn = checked(twin(_gap_bound, (_XI, _S2)), args=("xi", "sigma2")
 def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
     """Finite-sample Bayes risk given the design: ``σ² + σ² tr[(XᵀX + dσ² I_d)^{-1}]``.
 
-    Source: [hpcy25] (D.34); spec 001 R9 ([R], high).  ``R_B = E_X`` of this
+    Source: [hpcy25] (D.34).  ``R_B = E_X`` of this
     (prior ``β ~ N(0, I/d)``, so ridge with ``λ = dσ²`` is the posterior mean); includes the
     query noise.
 
@@ -455,11 +457,15 @@ def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
     X : design, numpy ``(L, d)`` or ``(B, L, d)`` (batched), or a SymPy ``Matrix``;
     sigma2 : noise variance σ² > 0.
 
-    >>> round(bayes_risk_given_design(np.zeros((3, 2)), 0.5), 6)
-    1.5
-
+    Notes
+    -----
     Evaluates the shared :func:`theory.common.baselines.bayes_conditional_risk` at
     ``Σ_x = I_d``, ``Ψ = I_d/d`` (the formula is not typed again here).
+
+    Examples
+    --------
+    >>> round(bayes_risk_given_design(np.zeros((3, 2)), 0.5), 6)
+    1.5
     """
     if isinstance(X, sp.MatrixBase):
         d = X.shape[1]

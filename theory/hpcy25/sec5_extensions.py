@@ -50,9 +50,10 @@ def _lin_len(Lp: Any, L_: Any, d_: Any, s2: Any) -> sp.Expr:
 
 @checked
 def linear_length_risk(Lp: Any, L: Any, d: Any, sigma2: Any) -> Any:
-    """Risk at test length ``L'`` of optimal linear attention trained at ``L`` (fixed ``1/L``) [D].
+    """Risk at test length ``L'`` of optimal linear attention trained at ``L`` (fixed ``1/L``)
+    [derived].
 
-    Source: [hpcy25] §5.1 (length generalisation; closed form derived in spec 001 R11 [D]).
+    Source: [hpcy25] §5.1 (length generalisation; closed form derived here [derived]).
 
     .. math::
 
@@ -67,9 +68,9 @@ def linear_length_risk(Lp: Any, L: Any, d: Any, sigma2: Any) -> Any:
 
 @checked
 def linear_length_argmin(L: Any, d: Any, sigma2: Any) -> Any:
-    """``argmin_{L'} R_lin = L + (D'+1)/2`` (≈ 43 at d=5, L=40, σ²=0.1) [D].
+    """``argmin_{L'} R_lin = L + (D'+1)/2`` (≈ 43 at d=5, L=40, σ²=0.1) [derived].
 
-    Source: spec 001 R11 ([D]).
+    Source: [derived].
 
     >>> linear_length_argmin(40, 5, 0.1)
     43.25
@@ -80,9 +81,9 @@ def linear_length_argmin(L: Any, d: Any, sigma2: Any) -> Any:
 @checked
 def softmax_length_risk(Lp: Any, eta: Any, d: Any, sigma2: Any) -> Any:
     """Risk at test length ``L'`` of the trained softmax model ≈ ``DGD_η`` with FIXED η:
-    ``R_D(η; L')`` (softmax weights sum to one ⇒ automatic ``1/L'``) [D].
+    ``R_D(η; L')`` (softmax weights sum to one ⇒ automatic ``1/L'``) [derived].
 
-    Source: [hpcy25] §5.1; spec 001 R11.
+    Source: [hpcy25] §5.1.
 
     >>> round(softmax_length_risk(100, 0.879121, 5, 0.1), 3)
     0.167
@@ -97,7 +98,7 @@ def softmax_length_risk(Lp: Any, eta: Any, d: Any, sigma2: Any) -> Any:
 
 @checked
 def softmax_length_limit(eta: Any, sigma2: Any) -> Any:
-    """``lim_{L'→∞} R_D(η; L') = σ² + (1 − η)²`` [D] (spec 001 R11).
+    """``lim_{L'→∞} R_D(η; L') = σ² + (1 − η)²`` [derived].
 
     >>> round(softmax_length_limit(1.0, 0.1), 6)
     0.1
@@ -108,7 +109,7 @@ def softmax_length_limit(eta: Any, sigma2: Any) -> Any:
 
 @checked
 def single_head_length_limit(omega: Any, mu: Any, sigma2: Any) -> Any:
-    """Single head at fixed ``(ω, μ)``: ``L' → ∞`` limit ``σ² + (1 − ωμ)²`` [D] (spec 001 R11)."""
+    """Single head at fixed ``(ω, μ)``: ``L' → ∞`` limit ``σ² + (1 − ωμ)²`` [derived]."""
     w, m = sp.Symbol("omega", real=True), sp.Symbol("mu", real=True)
     return dual(lambda w_, m_, s2: s2 + (1 - w_ * m_) ** 2, (w, m, _S2), (omega, mu, sigma2))
 
@@ -129,7 +130,7 @@ TABLE1: tuple[tuple[float, float, float], ...] = (
 
 @checked
 def table1_implied_c() -> tuple[float, ...]:
-    """First-order activation coefficients ``c = (2cωμ)/(2ωμ)`` implied by Table 1 [D].
+    """First-order activation coefficients ``c = (2cωμ)/(2ωμ)`` implied by Table 1 [derived].
 
     Source: [hpcy25] Table 1; spec 001 R12 and §6 item 10 (c ∈ {1, 1, 0.5, 0.8, 1, 1, 1.6, 2}).
 
@@ -143,7 +144,7 @@ def table1_implied_c() -> tuple[float, ...]:
 def table1_effective_step(omega: Any, mu: Any, c: Any) -> Any:
     """Effective DGD step ``2cωμ`` of a normalised activation with ``f(x)/f(0) ≈ 1 + cx``.
 
-    Source: [hpcy25] §5.2; spec 001 R12.
+    Source: [hpcy25] §5.2.
 
     >>> round(table1_effective_step(0.1267, 3.5006, 1), 4)
     0.8871
@@ -162,7 +163,7 @@ def kms_covariance(d: int, rho: float) -> np.ndarray:
 
 @checked
 def kms_inverse(d: int, rho: Any) -> Any:
-    """Tridiagonal closed-form inverse of the KMS matrix (spec 001 R13).
+    """Tridiagonal closed-form inverse of the KMS matrix.
 
     .. math::
 
@@ -194,7 +195,7 @@ def _M(Sigma: Any, L: Any, sigma2_: Any) -> Any:
 def precond_gd_risk(Gamma: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
     """Risk ``R(Γ)`` of preconditioned one-step GD ``x_qᵀ Γ (1/L) Σ_i x_i y_i``, ``β ~ N(0, I/d)``.
 
-    Source: [hpcy25] Lemma E.4, (5.6); spec 001 R13 ([R/D]).  numpy arrays or SymPy matrices.
+    Source: [hpcy25] Lemma E.4, (5.6).  numpy arrays or SymPy matrices.
 
     .. math::
 
@@ -229,7 +230,7 @@ def precond_gd_risk(Gamma: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
 def gamma_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
     """Optimal preconditioner ``Γ* = M^{-1}`` (5.6) (isotropic: ``η_V* I``).
 
-    Source: [hpcy25] (5.6), Lemma E.4; spec 001 R13.
+    Source: [hpcy25] (5.6), Lemma E.4.
 
     >>> round(float(gamma_star(np.eye(5), 40, 0.1)[0, 0]), 6)
     0.860215
@@ -241,9 +242,9 @@ def gamma_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
 
 @checked
 def precond_dgd_risk(P: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
-    """Risk of preconditioned DEBIASED GD ``(1/L) Σ y_i (x_i − x̄)ᵀ P x_q`` [D].
+    """Risk of preconditioned DEBIASED GD ``(1/L) Σ y_i (x_i − x̄)ᵀ P x_q`` [derived].
 
-    Source: spec 001 R13 ([D]): Helmert rotation ⇒ ``R_D(P; L) = R((L−1)P/L; L−1)``.
+    Source: [derived]: Helmert rotation ⇒ ``R_D(P; L) = R((L−1)P/L; L−1)``.
 
     >>> round(precond_dgd_risk(0.897 * np.eye(5), np.eye(5), 40, 0.1), 5)
     0.24321
@@ -256,9 +257,9 @@ def precond_dgd_risk(P: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
 
 @checked
 def pd_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
-    """Optimal debiased preconditioner ``P_D* = (Σ + ((tr Σ + dσ²)/L) I)^{-1}`` [D].
+    """Optimal debiased preconditioner ``P_D* = (Σ + ((tr Σ + dσ²)/L) I)^{-1}`` [derived].
 
-    Source: spec 001 R13 ([D]; minimiser of :func:`precond_dgd_risk`).
+    Source: [derived] (minimiser of :func:`precond_dgd_risk`).
 
     >>> round(float(pd_star(np.eye(5), 40, 0.1)[0, 0]), 6)
     0.879121
@@ -275,7 +276,7 @@ def pd_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
 # ------------------------------------------------------------------- §5.4 multi-task
 @checked
 def mt_task_eta(L: Any, s_k: Any, sigma2: Any) -> Any:
-    """Per-task optimal restricted DGD step ``η_k = L/(L + |S_k|(1+σ²))`` [D].
+    """Per-task optimal restricted DGD step ``η_k = L/(L + |S_k|(1+σ²))`` [derived].
 
     Source: [hpcy25] §5.4, (A.1); spec 001 R14 (code scaling: per-task SNR as single task).
 
@@ -289,9 +290,9 @@ def mt_task_eta(L: Any, s_k: Any, sigma2: Any) -> Any:
 @checked
 def mt_shared_p(n_j: Any, n: Any, s: Any, L: Any, sigma2: Any) -> Any:
     """Optimal shared diagonal debiased preconditioner entry ``p_j = n_j L/(n_j L + n s(1+σ²))``
-    [D].
+    [derived].
 
-    Source: spec 001 R14 Mode II ([D]; ``n_j`` tasks use coordinate j, all ``|S_k| = s``).
+    Source: [derived] Mode II ([derived]; ``n_j`` tasks use coordinate j, all ``|S_k| = s``).
 
     >>> round(mt_shared_p(2, 2, 4, 48, 0.1), 4), round(mt_shared_p(1, 2, 4, 48, 0.1), 4)
     (0.916, 0.8451)
@@ -306,10 +307,11 @@ def mt_shared_p(n_j: Any, n: Any, s: Any, L: Any, sigma2: Any) -> Any:
 
 @checked
 def mt_task_risk(L: Any, s_k: Any, sigma2: Any) -> Any:
-    """Per-task risk of the optimal restricted DGD in the code's scaling (noiseless query) [D]:
+    """Per-task risk of the optimal restricted DGD in the code's scaling (noiseless query)
+    [derived]:
     ``|S_k|(D_k + 1)/(L + D_k)``, ``D_k = |S_k|(1+σ²)``.
 
-    Source: spec 001 R14.
+    Source: [derived].
 
     >>> round(mt_task_risk(48, 4, 0.1), 4)
     0.4122
@@ -332,7 +334,7 @@ TABLE2: tuple[tuple[float, ...], ...] = (
 
 @checked
 def table2_sums() -> dict[str, float]:
-    """The Mode-IV superposition sums of Table 2 [D] (spec 001 R14).
+    """The Mode-IV superposition sums of Table 2 [derived].
 
     ``Σ_h μ_{h,k}`` (≈ 0), ``Σ_h μ_{h,k} ω_{h,j}`` (≈ 0 off support, ≈ 0.91 on support).
 
@@ -355,7 +357,7 @@ def table2_sums() -> dict[str, float]:
 # ---------------------------------------------------------- App. A.4 softmax-norm concentration
 @checked
 def softmax_norm_first_order(omega: Any, d: Any) -> Any:
-    """First-order form ``L E‖p‖² ≈ e^{dω²}`` used inside ``L̃`` (App. A.4; spec 001 R15).
+    """First-order form ``L E‖p‖² ≈ e^{dω²}`` used inside ``L̃`` (App. A.4).
 
     >>> round(softmax_norm_first_order(0.1, 5), 4)
     1.0513
@@ -366,9 +368,9 @@ def softmax_norm_first_order(omega: Any, d: Any) -> Any:
 
 @checked
 def softmax_norm_limit(omega: Any, d: Any) -> Any:
-    """``lim_{L→∞} L E‖p‖² = E_q exp(ω²‖q‖²) = (1 − 2ω²)^{-d/2}`` for ``2ω² < 1`` [D].
+    """``lim_{L→∞} L E‖p‖² = E_q exp(ω²‖q‖²) = (1 − 2ω²)^{-d/2}`` for ``2ω² < 1`` [derived].
 
-    Source: [hpcy25] App. A.4; spec 001 R15 ([D]).
+    Source: [hpcy25] App. A.4.
 
     >>> round(softmax_norm_limit(0.2, 5), 3)
     1.232

@@ -5,7 +5,7 @@ the reparametrised softmax heads (the closed forms' property tests draw it).  Th
 of the trained checks (optimiser, steps, batch, stop criterion) are the experiment's
 (:mod:`sims.hpcy25.train`: ``HpcyExperiment``, ``TrainConfig``).
 
-Spec 001 §1.1–§1.4 (``../shared/specs/001_multihead_softmax.md``).
+Source: [hpcy25] §2, §3 (3.1)–(3.2).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The shared Gaussian linear-regression data model (STYLE R6).
+"""The shared Gaussian linear-regression data model.
 
 The shared parts are
 
@@ -11,7 +11,7 @@ The shared parts are
 
 Paper modules build their own settings from these parts and from the validators below, so every
 bad value raises one kind of error: a :class:`ValueError` naming the symbol, the value and the
-assumption it violates (STYLE R19).
+assumption it violates.
 
 Matrices are stored as tuples of tuples of floats so that settings are hashable and compare by
 value; the ``*_array`` properties return read-only ``numpy`` views for computation.

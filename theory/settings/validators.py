@@ -1,4 +1,4 @@
-"""Validators shared by every setting and closed form (STYLE R6, R19).
+"""Validators shared by every setting and closed form.
 
 Each raises ``ValueError`` naming the symbol, the value and the assumption it violates, and returns
 the validated value (matrices as tuples of row tuples, so settings stay hashable).

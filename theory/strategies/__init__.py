@@ -1,4 +1,4 @@
-"""Public Hypothesis strategies for every setting (STYLE R12): build your own property tests.
+"""Public Hypothesis strategies for every setting: build your own property tests.
 
 Small dimensions (``d`` 1–6, ``N`` 2–64, ``H`` 1–4), bounded finite floats, variances in [0, 4].
 Each paper has one composite strategy ``<key>_settings`` that draws that paper's validated setting

@@ -1,4 +1,4 @@
-"""Hypothesis strategy for [collins24] (slug softmax_window) settings, spec 003 §1.2."""
+"""Hypothesis strategy for [collins24] (slug softmax_window) settings."""
 
 from __future__ import annotations
 

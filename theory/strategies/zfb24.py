@@ -17,7 +17,7 @@ COND_MAX = 10.0
 @st.composite
 def zfb24_settings(draw: st.DrawFn, *, d: int | None = None) -> Assumption3Setting:
     """A validated :class:`~theory.zfb24.Assumption3Setting` ``(Lambda, N, sigma_init, Theta)``
-    of zfb24 Assumption 3 / Theorem 4 (spec 004 §3):
+    of zfb24 Assumption 3 / Theorem 4:
     ``Λ = Q diag(λ) Qᵀ`` with λ_i ∈ [0.2, 3] and Q orthogonal (QR of a drawn matrix), N ∈ [1, 60],
     Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2} (the paper's random scheme), and σ ∈ (0, 0.9·√(2/(√d‖Γ‖_op))) so that
     σ²‖Γ‖_op√d < 2 (Theorem 4's condition)."""

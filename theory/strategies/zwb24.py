@@ -1,5 +1,5 @@
 """Hypothesis strategies for [zwb24] (slug ltb) settings, §3 Assumption 3.1, and the settings of
-its trained families: Thm 6.3 (spec C18) and Table 1 (spec C17)."""
+its trained families: Thm 6.3 and Table 1."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """[zfb24] Zhang, Frei, Bartlett (2024), "Trained Transformers Learn Linear Models In-Context".
 
-JMLR 25(49); arXiv:2306.09927.  Spec: ``../shared/specs/004_trained_lsa.md`` (authoritative).
+JMLR 25(49); arXiv:2306.09927.
 
 A single linear self-attention layer (merged ``W^{KQ}, W^{PV} ∈ R^{(d+1)×(d+1)}``, no mask, ρ =
 prompt

@@ -51,7 +51,7 @@ def U_from_weights(W_KQ: Any, W_PV: Any) -> Any:
 
 @checked
 def vec(U: Any, *, order: str = "column") -> Any:
-    """``Vec(U)``: column-major (the paper's convention, spec §1.1) or ``order="row"`` (a fault)."""
+    """``Vec(U)``: column-major (the paper's convention) or ``order="row"`` (a fault)."""
     check_choice("order", order, ("column", "row"))
     if ops_for(U) is SP:
         U = sp.Matrix(U)
@@ -88,7 +88,7 @@ def lemma9_H(E: Any, rho: Any) -> Any:
 
 @checked
 def prediction_quadratic(U: Any, E: Any, rho: Any, *, order: str = "column") -> Any:
-    """``uᵀ H u`` of Lemma 9 (``order="row"`` is the deliberately wrong Vec of T-R1)."""
+    """``uᵀ H u`` of Lemma 9 (``order="row"`` is the deliberately wrong Vec, a negative control)."""
     u = vec(U, order=order)
     H = lemma9_H(E, rho)
     if ops_for(U, E, rho) is SP:
@@ -101,7 +101,7 @@ def prediction_eq6(E: Any, W_KQ: Any, W_PV: Any, rho: Any) -> Any:
     r"""The LSA prediction, eq. (6):
     ``ŷ = (w^{PV}_{21}ᵀ, w^{PV}_{22}) (EEᵀ/ρ) [W^{KQ}_{11}; w^{KQ}_{21}ᵀ] x_q``.
 
-    Source: [zfb24] eq. (6) (ρ = number of columns of E minus 1, spec §6.16).
+    Source: [zfb24] eq. (6) (ρ = number of columns of E minus 1).
     """
     xp = ops_for(E, W_KQ, W_PV, rho)
     E, K, R = xp.mat(E), xp.mat(W_KQ), xp.mat(W_PV)

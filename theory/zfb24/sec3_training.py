@@ -86,8 +86,8 @@ def gamma(Lambda: Any, N: Any) -> Any:
 
     Notes
     -----
-    Γ commutes with Λ and Γ ⪰ Λ.  It is also E[Λ̂²]Λ⁻¹ (spec §1.1).  The paper writes it both as
-    (1+1/N)Λ + trΛ/N·I and ((N+1)/N)Λ + trΛ/N·I (spec §6.4): identical.
+    Γ commutes with Λ and Γ ⪰ Λ.  It is also E[Λ̂²]Λ⁻¹.  The paper writes it both as
+    (1+1/N)Λ + trΛ/N·I and ((N+1)/N)Λ + trΛ/N·I: identical.
 
     References
     ----------
@@ -121,7 +121,7 @@ def gamma_noisy_xp(Lambda: Any, N: Any, s2: Any, xp: Any) -> Any:
 def gamma_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
     r"""[derived] ``Γ_s``: the label-noise extension of ``Γ``.
 
-    Source: [derived] spec 004 §5 "Label-noise extension" (not in [zfb24]).
+    Source: [derived] "Label-noise extension" (not in [zfb24]).
 
     .. math:: \Gamma_s = \Gamma + \frac{s^2}{N} I = \Big(1+\frac1N\Big)\Lambda
               + \frac{\operatorname{tr}\Lambda + s^2}{N} I

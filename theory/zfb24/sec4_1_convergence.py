@@ -71,7 +71,7 @@ def limit_params_fn(Lambda: Any, N: Any, Gamma: Any = None) -> tuple[np.ndarray,
 def W_KQ_star(Lambda: Any, N: Any) -> Any:
     """Theorem 4, eq. (11): ``W^{KQ}_* = ‖Γ⁻¹‖_F^{-1/2} [[Γ⁻¹, 0], [0, 0]]``.
 
-    Source: [zfb24] Theorem 4, eq. (11) (rebuilt from Lemma 12, spec §6.1).
+    Source: [zfb24] Theorem 4, eq. (11) (rebuilt from Lemma 12).
     """
     xp, L, n = prepare(Lambda, N)
     U, _ = _limit(gamma_xp(L, n, xp), xp)
@@ -105,7 +105,7 @@ def init_condition(Lambda: Any, N: Any, sigma_init: Any) -> Any:
 
     Examples
     --------
-    >>> round(float(init_condition(np.diag([0.5, 1, 1.5, 2]), 16, 0.3)), 8)   # spec T-R6/R7
+    >>> round(float(init_condition(np.diag([0.5, 1, 1.5, 2]), 16, 0.3)), 8)  # reference value
     0.43875
     """
     xp, L, n = prepare(Lambda, N)
@@ -117,7 +117,7 @@ def init_condition(Lambda: Any, N: Any, sigma_init: Any) -> Any:
 def initial_loss_bound(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     r"""Lemma 18's bound on the initial reduced loss (negative iff σ²‖Γ‖_op√d < 2).
 
-    Source: [zfb24] Lemma 18, eq. (43) (spec R6).
+    Source: [zfb24] Lemma 18, eq. (43).
 
     .. math:: \tilde\ell(0) \le \frac{\sigma^2}{2}\|\Lambda\Theta\|_F^2
               \big[\sqrt d\,\sigma^2\|\Gamma\|_{op} - 2\big]
@@ -146,7 +146,7 @@ def _umin2(L: np.ndarray, G: np.ndarray, s: float, Theta: np.ndarray) -> float:
 def u_min(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     r"""Lemma 19's lower bound on ``u₋₁(t)``.
 
-    Source: [zfb24] Lemma 19, eq. (44) (reconstructed from the proof, spec §6.21).
+    Source: [zfb24] Lemma 19, eq. (44) (reconstructed from the proof).
 
     .. math:: u_{\min} = \sqrt{\frac{\sigma^2\|\Lambda\Theta\|_F^2\,[2 - \sqrt
               d\sigma^2\|\Gamma\|_{op}]}
@@ -154,7 +154,7 @@ def u_min(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
 
     Examples
     --------
-    >>> round(u_min(np.diag([0.5, 1, 1.5, 2]), 16, 0.3, np.eye(4) / np.sqrt(2)), 6)   # spec ref
+    >>> round(u_min(np.diag([0.5, 1, 1.5, 2]), 16, 0.3, np.eye(4) / np.sqrt(2)), 6)
     0.181473
     """
     L = as_Lambda(Lambda)
@@ -169,7 +169,7 @@ def u_min(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
 def pl_constant(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     r"""The PL constant ``μ`` of Lemma 12 / 20.
 
-    Source: [zfb24] Lemma 12 / 20, eq. (30) (spec §6.8).
+    Source: [zfb24] Lemma 12 / 20, eq. (30).
 
     .. math:: \mu = \frac{\sigma^2\|\Lambda\Theta\|_F^2[2-\sqrt d\sigma^2\|\Gamma\|_{op}]}
               {\sqrt d\|\Lambda\|_{op}^2\operatorname{tr}(\Gamma^{-1}\Lambda^{-1})

@@ -67,7 +67,7 @@ def _thm5_excess(L: Any, G: Any, n: Any, M: Any, Sigma: Any, a: Any, xp: Any) ->
 def theorem5_excess(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, *, Gamma: Any = None) -> Any:
     r"""Theorem 5: excess risk over the best linear predictor on a new (possibly nonlinear) task.
 
-    Source: [zfb24] Theorem 5, eqs. (15), (16) (weights rebuilt from Appendix B, spec §6.5).
+    Source: [zfb24] Theorem 5, eqs. (15), (16) (weights rebuilt from Appendix B).
 
     .. math:: \frac1M\operatorname{tr}(\Sigma\Gamma^{-2}\Lambda) +
               \frac{1}{N^2}\Big[\|a\|^2_{\Gamma^{-2}\Lambda^3}
@@ -113,7 +113,7 @@ def quadratic_task_moments(
 ) -> tuple[np.ndarray, np.ndarray, float]:
     r"""[derived] Theorem 5 inputs for the nonlinear task ``y = ⟨w₀,x⟩ + coef(x₁² − Λ₁₁) + sε``.
 
-    Source: [derived] spec 004 T-R9 (Isserlis / Lemma 30), used to test [zfb24] Theorem 5.
+    Source: [derived] (Isserlis / Lemma 30), used to test [zfb24] Theorem 5.
 
     .. math:: a = w_0,\quad \Sigma = \Lambda w_0w_0^\top\Lambda + (w_0^\top\Lambda w_0)\Lambda
               + 2c^2\Lambda_{11}^2\Lambda + 8c^2\Lambda_{11}\ell\ell^\top + s^2\Lambda,\quad
@@ -146,7 +146,7 @@ def quadratic_task_moments(
 def noiseless_Sigma(w: Any, Lambda: Any) -> Any:
     r"""``Σ = Cov(xy) = ‖w‖²_Λ Λ + Λwwᵀ Λ`` for ``y = ⟨w,x⟩``, ``x ~ N(0,Λ)``.
 
-    Source: [zfb24] §4.1 after Theorem 5 (from Lemma 30, spec §6.6).
+    Source: [zfb24] §4.1 after Theorem 5 (from Lemma 30).
     """
     xp = ops_for(w, Lambda)
     L = xp.mat(Lambda)
@@ -159,7 +159,7 @@ def noiseless_Sigma(w: Any, Lambda: Any) -> Any:
 def noiseless_risk(w: Any, Lambda: Any, N: Any, M: Any) -> Any:
     r"""Prediction error for a fixed task ``w`` (noiseless), eq. after Theorem 5.
 
-    Source: [zfb24] §4.1, the display before Corollary 6 (spec R10).
+    Source: [zfb24] §4.1, the display before Corollary 6.
 
     .. math:: \frac1M\big[\|w\|^2_{\Gamma^{-2}\Lambda^3} +
               \operatorname{tr}(\Gamma^{-2}\Lambda^2)\|w\|^2_\Lambda\big]
@@ -191,7 +191,7 @@ def _prior_risk(L: Any, G: Any, n: Any, M: Any, xp: Any) -> Any:
 def prior_risk(Lambda: Any, N: Any, M: Any, *, Gamma: Any = None) -> Any:
     r"""[derived] Prior-averaged risk ``R(M, N)`` for ``w ~ N(0, I_d)``, noiseless.
 
-    Source: [derived] from [zfb24] Theorem 5 / eq. (16) averaged over w (spec R10).
+    Source: [derived] from [zfb24] Theorem 5 / eq. (16) averaged over w.
 
     .. math:: R(M,N) = \frac1M\big[\operatorname{tr}(\Gamma^{-2}\Lambda^3) +
               \operatorname{tr}(\Gamma^{-2}\Lambda^2)
@@ -205,7 +205,7 @@ def prior_risk(Lambda: Any, N: Any, M: Any, *, Gamma: Any = None) -> Any:
 
     Examples
     --------
-    >>> round(float(prior_risk(np.diag([0.5, 1, 1.5, 2]), 16, 4)), 6)   # spec T-R10 reference
+    >>> round(float(prior_risk(np.diag([0.5, 1, 1.5, 2]), 16, 4)), 6)  # reference value
     3.750524
     """
     xp, L, n = prepare(Lambda, N)
@@ -223,17 +223,17 @@ def prior_risk_fn(Lambda: Any, N: Any, M: Any, Gamma: Any = None) -> float:
 
 @checked
 def prior_risk_floor(Lambda: Any, N: Any) -> Any:
-    """``R(∞, N) = tr(Γ⁻²Λ(Λ + trΛ I)²)/N²`` (spec R10; slope −2 in N)."""
+    """``R(∞, N) = tr(Γ⁻²Λ(Λ + trΛ I)²)/N²`` (slope −2 in N)."""
     return prior_risk(Lambda, N, sp.oo if ops_for(Lambda, N) is SP else math.inf)
 
 
 @checked
 def prior_risk_isotropic(d: Any, N: Any, M: Any) -> Any:
-    r"""[derived] Isotropic ``R(M, N) = d(d+1)[N²/M + d + 1]/(N+d+1)²`` (spec R10).
+    r"""[derived] Isotropic ``R(M, N) = d(d+1)[N²/M + d + 1]/(N+d+1)²``.
 
     Examples
     --------
-    >>> round(float(prior_risk_isotropic(5, 20, 5)), 6)   # spec T-R10 reference
+    >>> round(float(prior_risk_isotropic(5, 20, 5)), 6)  # reference value
     3.816568
     """
     d, N, M = (sp.sympify(v) for v in (d, N, M))
@@ -245,7 +245,7 @@ def prior_risk_isotropic(d: Any, N: Any, M: Any) -> Any:
 def tight_bound(Lambda: Any, N: Any, M: Any) -> float:
     r"""The w-averaged upper bound ``(d+1)trΛ/M + [trΛ + 2d trΛ + tr(Λ⁻¹)(trΛ)²]/N²``.
 
-    Source: [zfb24] §4.1 (display before Corollary 6, averaged over w ~ N(0, I)); spec R10.
+    Source: [zfb24] §4.1 (display before Corollary 6, averaged over w ~ N(0, I)).
     """
     L = as_Lambda(Lambda)
     n, d, T = as_N(N), L.shape[0], np.trace(L)
@@ -260,7 +260,7 @@ def cor6_eta(Lambda: Any, N: Any) -> float:
 
     Examples
     --------
-    >>> round(cor6_eta(np.diag([0.5, 1, 1.5, 2]), 16), 5)   # spec T-R10 reference
+    >>> round(cor6_eta(np.diag([0.5, 1, 1.5, 2]), 16), 5)  # reference value
     1.42578
     """
     L = as_Lambda(Lambda)
@@ -271,7 +271,7 @@ def cor6_eta(Lambda: Any, N: Any) -> float:
 
 @checked
 def cor6_bound(Lambda: Any, N: Any, M: Any) -> float:
-    """Corollary 6 / κ bound ``(d+1)trΛ/M + η``.  Source: [zfb24] Corollary 6 (spec R10)."""
+    """Corollary 6 / κ bound ``(d+1)trΛ/M + η``.  Source: [zfb24] Corollary 6."""
     L = as_Lambda(Lambda)
     return float((L.shape[0] + 1) * np.trace(L) / M + cor6_eta(L, N))
 
@@ -301,7 +301,7 @@ def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) ->
 
     The spec R11 "general exact risk".
 
-    Source: [derived] spec R11, for [zfb24] §4.2 (eqs. (17), (18)).
+    Source: [derived], for [zfb24] §4.2 (eqs. (17), (18)).
 
     .. math:: R = \operatorname{tr}[\Omega(\Lambda'P - I)S_q(P^\top\Lambda' - I)] + \frac1M\big[
               \operatorname{tr}(\Omega\Lambda'A\Lambda') +
@@ -335,7 +335,7 @@ def shift_risk_fn(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None)
 
 @checked
 def covariate_scaling_risk(Lambda: Any, N: Any, M: Any, c: Any) -> Any:
-    """[derived] Risk under covariate scaling ``x ↦ c x``: ``R(Γ⁻¹; c²Λ, c²Λ, M)`` (spec R11.3)."""
+    """[derived] Risk under covariate scaling ``x ↦ c x``: ``R(Γ⁻¹; c²Λ, c²Λ, M)``."""
     xp, L, n = prepare(Lambda, N)
     c = xp.S(c) if xp is SP else float(c)
     Gi = xp.inv(gamma_xp(L, n, xp))
@@ -346,7 +346,7 @@ def covariate_scaling_risk(Lambda: Any, N: Any, M: Any, c: Any) -> Any:
 def covariate_scaling_limit(c: Any, Lambda: Any) -> Any:
     r"""[derived] ``M, N → ∞`` limit of the covariate-scaling risk: ``(c² − 1)² c² trΛ``.
 
-    Source: [derived] spec R11.3 ([zfb24] §4.2: ŷ → c² x_qᵀw).
+    Source: [derived] ([zfb24] §4.2: ŷ → c² x_qᵀw).
 
     Examples
     --------
@@ -359,7 +359,7 @@ def covariate_scaling_limit(c: Any, Lambda: Any) -> Any:
 
 @checked
 def query_shift_floor(Lambda: Any, N: Any, S_q: Any) -> Any:
-    """[derived] ``M → ∞`` query-shift risk ``tr[(Λ+trΛI)Γ⁻¹S_qΓ⁻¹(Λ+trΛI)]/N²`` (spec R11.2)."""
+    """[derived] ``M → ∞`` query-shift risk ``tr[(Λ+trΛI)Γ⁻¹S_qΓ⁻¹(Λ+trΛI)]/N²``."""
     xp, L, n = prepare(Lambda, N)
     Gi = xp.inv(gamma_xp(L, n, xp))
     K = L + xp.tr(L) * xp.eye(xp.dim(L))
@@ -370,7 +370,7 @@ def query_shift_floor(Lambda: Any, N: Any, S_q: Any) -> Any:
 def plain_gd_risk_limit(Lambda: Any) -> Any:
     r"""Footnote 2: one GD step from 0 without preconditioning, ``n → ∞``: ``tr(Λ(Λ − I)²)``.
 
-    Source: [zfb24] footnote 2 (spec §6.20, R14), averaged over w ~ N(0, I).
+    Source: [zfb24] footnote 2, averaged over w ~ N(0, I).
 
     Examples
     --------

@@ -43,7 +43,7 @@ __all__ = [
 def rdm_moments(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Corollary 22 moments ``γ_i, ξ_i, ζ_ij`` for independent diagonal entries.
 
-    Source: [zfb24] Corollary 22, eq. (51) (arXiv (C.3); re-derived, spec §6.9).
+    Source: [zfb24] Corollary 22, eq. (51) (arXiv (C.3); re-derived).
 
     .. math:: \gamma_i = E\big[\tfrac{N+1}N\lambda_i^3 +
               \tfrac1N\lambda_i^2\textstyle\sum_j\lambda_j\big],\
@@ -60,7 +60,7 @@ def rdm_moments(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarr
 
     Examples
     --------
-    >>> g, x, z = rdm_moments([1, 1, 1], [2, 2, 2], [6, 6, 6], 8)   # Exp(1), spec T-R12 ref
+    >>> g, x, z = rdm_moments([1, 1, 1], [2, 2, 2], [6, 6, 6], 8)   # Exp(1)
     >>> float(g[0]), float(x[0]), float(z[0, 1])
     (8.0, 2.0, 2.875)
     """
@@ -138,11 +138,11 @@ def rdm_D(m1: Any, m2: Any, m3: Any, N: int) -> np.ndarray:
 def rdm_limit(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, float]:
     r"""Lemma 28: ``u₋₁(∞) = [Σ ξ_k²/γ_k²]^{1/4} = ‖D‖_F^{1/2}``, ``U₁₁(∞) = D/u₋₁(∞)``.
 
-    Source: [zfb24] Lemma 28, eq. (63) (squares restored, spec §6.10), Theorem 8.
+    Source: [zfb24] Lemma 28, eq. (63) (squares restored), Theorem 8.
 
     Examples
     --------
-    >>> U, u = rdm_limit([1] * 3, [2] * 3, [6] * 3, 8)   # spec T-R12 reference
+    >>> U, u = rdm_limit([1] * 3, [2] * 3, [6] * 3, 8)  # reference value
     >>> round(u, 6), round(float(U[0, 0]), 6)
     (0.658037, 0.379918)
     """
@@ -160,7 +160,7 @@ def rdm_min_loss(m1: Any, m2: Any, m3: Any, N: int) -> float:
 
 @checked
 def rdm_optimal_loss(m1: Any, m2: Any, m3: Any, N: int) -> float:
-    """[derived] ``L*_rdm = ½[Σ Eλ_i − Σ ξ_i²/γ_i]`` (spec R12)."""
+    """[derived] ``L*_rdm = ½[Σ Eλ_i − Σ ξ_i²/γ_i]``."""
     return float(0.5 * np.sum(np.asarray(m1, dtype=float)) + rdm_min_loss(m1, m2, m3, N))
 
 
@@ -183,7 +183,7 @@ def rdm_init_bound(m1: Any, Theta: Any, E_opG_fro2L: float) -> float:
 def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: float) -> float:
     r"""Lemma 27's lower bound on ``u₋₁(t)`` (random covariance, diagonal Λ_τ).
 
-    Source: [zfb24] Lemma 27, eq. (60) (reconstructed from the proof, spec §6.21).
+    Source: [zfb24] Lemma 27, eq. (60) (reconstructed from the proof).
 
     .. math:: u_{-1}(t) \ge \sqrt{\frac{\sigma^2[2\|E\Lambda_\tau\Theta\|_F^2
               - \sqrt d\sigma^2E(\|\Gamma_\tau\|_{op}\|\Lambda_\tau\|_F^2)]}{2\sqrt
@@ -240,7 +240,7 @@ def _check_iid_moments(m1: Any, m2: Any, m3: Any) -> None:
 @checked
 def moments_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> tuple[Any, Any, Any]:
     r"""[derived] iid diagonal entries: ``γ = m3 + (2m3 + (d−1)m1m2)/N``, ``ξ = m2``,
-    ``ζ = m1m2 + (3m1m2 + (d−2)m1³)/N`` (spec R12, from Corollary 22).
+    ``ζ = m1m2 + (3m1m2 + (d−2)m1³)/N`` (from Corollary 22).
 
     Examples
     --------
@@ -259,14 +259,14 @@ def moments_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> tuple[Any, Any, An
 
 @checked
 def delta_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> Any:
-    """[derived] ``δ = ξ/γ`` (D = δI) for iid diagonal entries (spec R12)."""
+    """[derived] ``δ = ξ/γ`` (D = δI) for iid diagonal entries."""
     g, xi, _ = moments_iid(m1, m2, m3, d, N)
     return sp.simplify(xi / g)
 
 
 @checked
 def delta_exp(N: Any, d: Any) -> Any:
-    r"""[derived] Exp(1) entries: ``δ = N/(3N + d + 5)`` (spec R12; → 1/3, the paper's "≈ 1/3").
+    r"""[derived] Exp(1) entries: ``δ = N/(3N + d + 5)`` (→ 1/3, the paper's "≈ 1/3").
 
     Examples
     --------
@@ -284,7 +284,7 @@ def exp_moments() -> tuple[int, int, int]:
 
 @checked
 def gamma_law_moments(k: Any, theta: Any) -> tuple[Any, Any, Any]:
-    """Gamma(k, θ): ``m1 = kθ``, ``m2 = k(k+1)θ²``, ``m3 = k(k+1)(k+2)θ³`` (spec R12)."""
+    """Gamma(k, θ): ``m1 = kθ``, ``m2 = k(k+1)θ²``, ``m3 = k(k+1)(k+2)θ³``."""
     k, theta = sp.sympify(k), sp.sympify(theta)
     return (k * theta, k * (k + 1) * theta**2, k * (k + 1) * (k + 2) * theta**3)
 
@@ -302,7 +302,7 @@ _R_SYMS = (*sp.symbols("delta c M", positive=True), _m1, _m2, _m3, _dS)
 def rdm_test_risk(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any) -> Any:
     r"""[derived] Normalised risk (÷ d) of ``ŷ = δ x_qᵀ(1/M)Σyᵢxᵢ`` on random-covariance tests.
 
-    Source: [derived] spec R12 (for [zfb24] eq. (23) and Figure 1).
+    Source: [derived] (for [zfb24] eq. (23) and Figure 1).
 
     .. math:: r(\delta,c,M) = \delta^2c^3m_3 - 2\delta c^2m_2 + c\,m_1
               + \frac{\delta^2c^3}{M}\big(2m_3 + (d-1)m_1m_2\big)
@@ -336,11 +336,11 @@ _R_FIXED_SYMS = (*sp.symbols("delta c M", positive=True), _dS)
 @checked
 def fixed_test_risk(delta: Any, c: Any, M: Any, d: Any) -> Any:
     r"""[derived] Normalised risk of ``δ`` on a fixed test covariance ``cI``:
-    ``r_I = c(1 − δc)² + δ²c³(d+1)/M`` (spec R12).
+    ``r_I = c(1 − δc)² + δ²c³(d+1)/M``.
 
     Examples
     --------
-    >>> fixed_test_risk(sp.Rational(1, 3), 1, sp.oo, 20)     # spec §4: "LSA limit" fixed panel
+    >>> fixed_test_risk(sp.Rational(1, 3), 1, sp.oo, 20)  # reference value
     4/9
     """
     return dual(_r_fixed_builder, _R_FIXED_SYMS, (delta, c, M, d))

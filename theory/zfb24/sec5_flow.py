@@ -4,7 +4,7 @@ minima.
 On the invariant set ``u₁₂ = u₂₁ = 0`` the population loss (8) is ``ℓ̃ + trΛ/2`` (Lemma 15), the
 gradient flow is the ODE of Lemma 10 in ``(U₁₁, u₋₁)``, balancedness is conserved (Lemma 17) and
 the minimisers are ``u₋₁U₁₁ = Γ⁻¹`` (Lemma 11, Corollary 16).  Also the [derived] reductions of
-spec R4 (off-diagonal decay, isotropic logistic) and the label-noise loss (spec §5).
+spec R4 (off-diagonal decay, isotropic logistic) and the label-noise loss.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def _optimal_loss(Lambda: Any, Gamma: Any, s2: Any, xp: Any) -> Any:
 def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
     r"""``L*``, the minimum of the population loss (8) (with its ½), noiseless training.
 
-    Source: [zfb24] Corollary 16 (min ℓ̃) and Lemma 15 (L = ℓ̃ + trΛ/2); [derived] as a closed form
-    (spec R5), and Theorem 4 ("global minimum of (8)").
+    Source: [zfb24] Corollary 16 (min ℓ̃) and Lemma 15 (L = ℓ̃ + trΛ/2); [derived] as a closed
+    form, and Theorem 4 ("global minimum of (8)").
 
     .. math:: L^* = \tfrac12\big[\operatorname{tr}\Lambda -
               \operatorname{tr}(\Lambda^2\Gamma^{-1})\big]
@@ -69,11 +69,11 @@ def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
     -----
     That L* is the minimum over *all* parameters (not only the invariant set) is the spec's
     [derived]
-    odd/even-in-w argument (spec §6.19).  Isotropic Λ = I_d: L* = d(d+1)/(2(N+d+1)).
+    odd/even-in-w argument.  Isotropic Λ = I_d: L* = d(d+1)/(2(N+d+1)).
 
     Examples
     --------
-    >>> round(float(optimal_loss(np.diag([0.5, 1, 1.5, 2]), 16)), 7)   # spec T-R5 reference
+    >>> round(float(optimal_loss(np.diag([0.5, 1, 1.5, 2]), 16)), 7)  # reference value
     0.5775387
     """
     xp, L, n = prepare(Lambda, N)
@@ -90,9 +90,9 @@ def optimal_loss_fn(Lambda: Any, N: Any) -> float:
 
 @checked
 def optimal_loss_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
-    r"""[derived] ``L*_s = ½[trΛ + s² − tr(Λ²Γ_s⁻¹)]``, label-noise extension (spec §5).
+    r"""[derived] ``L*_s = ½[trΛ + s² − tr(Λ²Γ_s⁻¹)]``, label-noise extension.
 
-    Source: [derived] spec 004 §5 (loss includes the query-label noise s²).
+    Source: [derived] (loss includes the query-label noise s²).
 
     Examples
     --------
@@ -106,7 +106,7 @@ def optimal_loss_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
 
 @checked
 def optimal_loss_isotropic(d: Any, N: Any) -> Any:
-    r"""``L* = d(d+1)/(2(N+d+1))`` for Λ = I_d (spec R5, [derived] from Corollary 16).
+    r"""``L* = d(d+1)/(2(N+d+1))`` for Λ = I_d ([derived] from Corollary 16).
 
     Examples
     --------
@@ -206,7 +206,7 @@ def _loss_of_P(P: Any, Lambda: Any, G: Any, s2: Any, xp: Any) -> Any:
 def loss_of_P(P: Any, Lambda: Any, N: Any, *, Gamma: Any = None, s2: Any = 0) -> Any:
     r"""Population loss (8) at the effective matrix ``P = u₋₁U₁₁`` (invariant set).
 
-    Source: [zfb24] Lemma 15 / eq. (28) rewritten in P (spec R2); ``s2`` and ``Gamma=gamma_noisy``
+    Source: [zfb24] Lemma 15 / eq. (28) rewritten in P; ``s2`` and ``Gamma=gamma_noisy``
     give the [derived] label-noise version.
 
     .. math:: L(P) = \tfrac12\big[\operatorname{tr}(\Gamma\Lambda P\Lambda P^\top)
@@ -266,7 +266,7 @@ def flow_rhs(
     -----
     This is exactly −∇ℓ̃.  u₁₂ = u₂₁ = 0 is invariant, so the (d²+1)-dimensional system is the whole
     flow from Assumption 3.  [derived] U₁₁(t) does not stay symmetric for non-diagonal Λ and a
-    ΘΘᵀ that does not commute with Λ: never symmetrise (spec R3).
+    ΘΘᵀ that does not commute with Λ: never symmetrise.
 
     Examples
     --------
@@ -309,7 +309,7 @@ def balancedness(U11: Any, u: Any) -> Any:
 def balanced_flow_rhs(U11: Any, Lambda: Any, N: Any) -> Any:
     r"""The reduced balanced ODE ``U̇₁₁ = −‖U₁₁‖_F² ΓΛU₁₁Λ + ‖U₁₁‖_F Λ²``.
 
-    Source: [zfb24] Lemma 17 with u₋₁ = ‖U₁₁‖_F > 0 (Lemma 18), spec R4.
+    Source: [zfb24] Lemma 17 with u₋₁ = ‖U₁₁‖_F > 0 (Lemma 18).
     """
     xp, L, n = prepare(Lambda, N)
     U = xp.mat(U11)
@@ -351,7 +351,7 @@ _Q_SYMS = (_t, _d, _N, _s, _lam)
 def isotropic_q(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1) -> Any:
     r"""[derived] Isotropic closed form: ``U₁₁(t) = s(t)I``, ``q = s²`` is logistic.
 
-    Source: [derived] spec R4 (from Lemma 10 with Λ = λI, ΘΘᵀ = I/√d).
+    Source: [derived] (from Lemma 10 with Λ = λI, ΘΘᵀ = I/√d).
 
     .. math:: q(t) = \frac{q^*}{1 + (q^*/q_0 - 1)e^{-2\sqrt d\lambda^2 t}},\quad
               q^* = \frac{1}{\sqrt d\,g},\ g = \frac{\lambda(N+1+d)}{N},\ q_0 = \frac{\sigma^2}{d}
@@ -360,7 +360,7 @@ def isotropic_q(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1) -> Any:
 
     Examples
     --------
-    >>> round(float(isotropic_q(1.0, 5, 20, 0.2)), 7)     # spec T-R3/R4 reference
+    >>> round(float(isotropic_q(1.0, 5, 20, 0.2)), 7)  # reference value
     0.2324746
     """
     return dual(_isotropic_q_builder, _Q_SYMS, (t, d, N, sigma_init, lam))
@@ -376,6 +376,6 @@ def isotropic_q_fn(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1.0) -> A
 def offdiag_decay(u0_ij: float, g_i: float, lam_i: float, lam_j: float, int_u2: float) -> float:
     r"""[derived] Diagonal reduction: ``u_ij(t) = u_ij(0) exp(−g_i λ_i λ_j ∫₀ᵗ u₋₁²)`` (i ≠ j).
 
-    Source: [derived] spec R4 (Lemma 10 in the eigenbasis of Λ; g_i eigenvalues of Γ).
+    Source: [derived] (Lemma 10 in the eigenbasis of Λ; g_i eigenvalues of Γ).
     """
     return float(u0_ij * np.exp(-g_i * lam_i * lam_j * int_u2))

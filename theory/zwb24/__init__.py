@@ -1,10 +1,9 @@
 """[zwb24] Zhang, Wu, Bartlett (2024), "In-Context Learning of a Linear Transformer Block:
 Benefits of the MLP Component and One-Step GD Initialization" (arXiv:2402.14951, NeurIPS 2024).
 
-Laid out by its key ``zwb24`` (formerly slug ``ltb``).  The extracted paper lost nearly all of
-its mathematics; every formula here follows the project spec
-``../shared/specs/002_linear_transformer_block.md`` (re-derived, tagged
-[V-num]/[V-sym]/[R]/[R-derived-bound]/[P]), which is the authority.
+Laid out by its key ``zwb24`` (formerly slug ``ltb``).  Our copy of the paper lost nearly all of
+its mathematics; every formula here is re-derived (each docstring cites the paper's location and
+says what is derived here).
 
 Public API (names part of acceptance): :func:`optimal_risk` (``R*``, including the query noise
 σ²) and :func:`optimal_gamma` (``Γ*``); numbers/arrays in → floats/arrays out, SymPy in →

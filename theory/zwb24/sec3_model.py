@@ -80,8 +80,7 @@ def effective_params(
 ) -> dict[str, Any]:
     r"""Effective parameters of a raw LTB (3.3) / LSA (3.4): the reduction (★).
 
-    Source: [zwb24] eq. (3.3), (3.4); proofs of Lemma 5.1 / Thm 4.1 (App. B, D); spec 002 §1.7
-    [V-num].
+    Source: [zwb24] eq. (3.3), (3.4); proofs of Lemma 5.1 / Thm 4.1 (App. B, D).
 
     .. math::
 
@@ -156,7 +155,7 @@ def effective_params(
 def whiten(H: Any, Psi: Any, beta_star: Any) -> tuple[np.ndarray, np.ndarray]:
     r"""Whitened data model ``(Ψ̄, μ̄) = (H^{1/2}ΨH^{1/2}, H^{1/2}β*)`` (numeric).
 
-    Source: spec 002 §1.8 [V-num]: risks depend on the data model only through
+    Source: [derived]: risks depend on the data model only through
     ``(Ψ̄, μ̄, σ², N)``.
 
     >>> P, mu = whiten([[4.0]], [[1.0]], [1.0])
@@ -183,7 +182,7 @@ def whiten_params(H: Any, a: Any, b: Any, Gamma: Any, phi: Any) -> tuple[np.ndar
 def label_second_moment(H: Any, Psi: Any, beta_star: Any, sigma2: Any) -> Any:
     r"""``E[y²] = tr(H(Ψ + β*β*ᵀ)) + σ²`` under Assumption 3.1 (risk of the zero predictor).
 
-    Source: [zwb24] Assumption 3.1 (spec 002 §1.1); elementary.
+    Source: [zwb24] Assumption 3.1; elementary.
 
     >>> label_second_moment([[1.0]], [[1.0]], [3.0], 0.25)
     10.25

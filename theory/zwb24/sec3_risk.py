@@ -1,7 +1,7 @@
 """[zwb24] §3 ICL risk (3.5) of the general LTB in its effective parameters (★); proofs of
 Theorems 4.1 and 5.3 (App. D).
 
-The closed form is re-derived in spec 002 §2.2 [V-num] and written once against
+The closed form is derived here and written once against
 :mod:`theory.common.backend`; the LSA (3.4) is the case ``a = 0``, GD-β (5.1) the case
 ``a = b = β, φ = 0``.
 """
@@ -70,8 +70,7 @@ def ltb_risk_whitened(
 ) -> Any:
     r"""Closed-form ICL risk of the general LTB (★) in whitened coordinates (``H = I``).
 
-    Source: [zwb24] proofs of Thm 4.1 / 5.3 (App. D); formula re-derived in spec 002 §2.2
-    [V-num: MC 29.3295±0.079 vs 29.3292].
+    Source: [zwb24] proofs of Thm 4.1 / 5.3 (App. D); formula derived here.
 
     .. math::
 
@@ -129,7 +128,7 @@ def ltb_risk(
 ) -> float:
     r"""ICL risk ``E(f(Z) − y)²`` of the LTB with effective parameters ``(a, b, Γ, φ)`` (★).
 
-    Source: spec 002 §2.2 via the whitening reduction §1.8 (numeric input only).
+    Source: [derived] via the whitening reduction §1.8 (numeric input only).
 
     >>> round(ltb_risk([1.], [1.], [[0.5]], [0.], [[1.]], [[1.]], [1.], 0.0, 5), 12)  # GD-β, β = β*
     0.35
@@ -144,7 +143,7 @@ def ltb_risk(
 def lsa_risk(
     b: Any, Gamma: Any, phi: Any, H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any
 ) -> float:
-    """ICL risk of the LSA (3.4) = :func:`ltb_risk` with ``a = 0`` (spec 002 §2.2).
+    """ICL risk of the LSA (3.4) = :func:`ltb_risk` with ``a = 0``.
 
     >>> lsa_risk([0.], [[0.]], [0.], [[1.]], [[1.]], [2.], 0.0, 5)
     5.0

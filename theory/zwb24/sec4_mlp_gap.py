@@ -2,7 +2,7 @@
 and the LTB (GD-β) classes.
 
 The paper's printed inequality of Thm 4.1 was lost; the floor, ``L`` and ``U`` below are the
-spec's own proved bounds ([R-derived-bound], spec 002 §2.6, G10).  Tests use these, never a
+bounds proved here.  Tests use these, never a
 guessed paper constant.
 """
 
@@ -33,7 +33,7 @@ __all__ = [
 def lsa_risk_floor(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
     r"""Risk floor of every LSA: ``R(f) ≥ σ² + 2(‖β*‖_H² + tr(HΨ))/(N+2)`` [derived].
 
-    Source: [zwb24] Theorem 4.1 (printed form lost); spec 002 §2.6 (ii) [R-derived-bound, V-num].
+    Source: [zwb24] Theorem 4.1 (printed form lost).
 
     .. math::
 
@@ -46,7 +46,7 @@ def lsa_risk_floor(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any
 
     Notes
     -----
-    Proof (spec): given the task, the LSA output is ``xᵀ s`` with ``s`` an average of i.i.d.
+    Proof: given the task, the LSA output is ``xᵀ s`` with ``s`` an average of i.i.d.
     products of jointly Gaussian factors; Isserlis gives ``Var ≥ 2 (mean)²``, and pointwise
     minimisation gives the factor ``2/(N+2)``.
 
@@ -64,7 +64,7 @@ def lsa_risk_floor(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any
 def gap_lower_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
     r"""``L = 2(‖β*‖_H² + tr HΨ)/(N+2) − (R* − σ²) ≤ inf_LSA R − inf_LTB R`` [derived].
 
-    Source: [zwb24] Theorem 4.1; spec 002 §2.6 (iii) [R-derived-bound, V-num over 40 configs].
+    Source: [zwb24] Theorem 4.1.
 
     >>> round(gap_lower_bound([[1.0]], [[1.0]], [2.0], 0.0, 5), 12)   # 8/7 (Appendix A row 1)
     1.142857142857
@@ -76,7 +76,7 @@ def gap_lower_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> An
 def gap_lower_bound_simplified(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> float:
     r"""``2(‖β*‖_H² − (r+1) tr(HΨ) − r σ²)/(N+2) ≤ L`` with ``r = rank(Ψ̄)`` [derived].
 
-    Source: spec 002 §2.6 (iii), "Simplified" (uses ``R* − σ² ≤ ((r+1)tr HΨ + rσ²)/(N+1)``).
+    Source: [derived], "Simplified" (uses ``R* − σ² ≤ ((r+1)tr HΨ + rσ²)/(N+1)``).
 
     >>> gap_lower_bound_simplified([[1.0]], [[1.0]], [2.0], 0.0, 5) <= 8 / 7
     True
@@ -92,7 +92,7 @@ def gap_lower_bound_simplified(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N:
 def gd0_gap(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
     r"""Upper bound from the optimal GD-0 (``b = 0, φ = 0``): ``R*(Ψ + β*β*ᵀ) − R*(Ψ)``.
 
-    Source: [zwb24] §2.1 "GD-0 / LSA baseline" and Thm 4.1; spec 002 §2.6 (iv) [V-num].
+    Source: [zwb24] §2.1 "GD-0 / LSA baseline" and Thm 4.1.
 
     >>> round(gd0_gap([[1.0]], [[1.0]], [2.0], 0.0, 5), 12)      # 8/7 (exact case d = 1, σ = 0)
     1.142857142857
@@ -106,7 +106,7 @@ def gd0_gap(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> Any:
 def gap_upper_bound_eig(lams: Any, mu_coords: Any, sigma2: Any, N: Any) -> Any:
     r"""``U = Σ_i μ̄_i² (g_i² + f)/((N+1) g_i² + f)``, ``g_i = Nλ_i/((N+1)λ_i + c)``, ``f = Σg_i²``.
 
-    Source: spec 002 §2.6 (iv) [R-derived-bound, V-num]: LSA with ``Γ = Γ*``, ``φ = 0`` and the
+    Source: [derived]: LSA with ``Γ = Γ*``, ``φ = 0`` and the
     optimal centring ``b``.  ``μ̄_i`` are the coordinates of ``H^{1/2}β*`` in the eigenbasis of
     Ψ̄ (eigenvalues ``λ_i``).
 
@@ -136,7 +136,7 @@ def _step(lam: Any, c: Any, N: Any) -> Any:
 
 
 def _centred_term(mu: Any, g: Any, f: Any, N: Any) -> Any:
-    """One direction of ``U``: ``μ̄_i² (g_i² + f)/((N+1) g_i² + f)`` (spec 002 §2.6 (iv))."""
+    """One direction of ``U``: ``μ̄_i² (g_i² + f)/((N+1) g_i² + f)``."""
     return mu**2 * (g**2 + f) / ((N + 1) * g**2 + f)
 
 
@@ -157,7 +157,7 @@ def gap_upper_bound(H: Any, Psi: Any, beta_star: Any, sigma2: Any, N: Any) -> fl
 def gap_exact_d1_noiseless(beta_star_H_norm2: Any, N: Any) -> Any:
     r"""Exact gap at ``d = 1, σ = 0``: ``2‖β*‖_H²/(N+2)`` (``= L = U = GD0gap``).
 
-    Source: spec 002 §2.6 (v) [V-num]; Appendix A last bullet (``N=20, μ=4``: 1.454545).
+    Source: [derived]; Appendix A last bullet (``N=20, μ=4``: 1.454545).
 
     >>> round(gap_exact_d1_noiseless(16.0, 20), 6)
     1.454545
@@ -169,5 +169,5 @@ _B2 = sp.Symbol("b2", nonnegative=True)
 
 
 def _exact_gap(b2: Any, N: Any) -> Any:
-    """``2‖β*‖_H²/(N+2)`` (spec 002 §2.6 (v))."""
+    """``2‖β*‖_H²/(N+2)``."""
     return 2 * b2 / (N + 2)

@@ -2,7 +2,7 @@
 GD-β) and Theorem 5.2 (the optimal GD-β: Ω, Γ*, R*).
 
 Every formula is transcribed once against :mod:`theory.common.backend` (numpy for numbers, SymPy
-for SymPy input).  Source: spec 002 §2.3, §2.4.  The risk of an arbitrary GD-β model is the shared
+for SymPy input).  Source: [derived].  The risk of an arbitrary GD-β model is the shared
 :func:`theory.common.baselines.gd_beta_risk`; Theorem 5.3 (optimal LTB = optimal GD-β) is verified
 on :func:`theory.zwb24.sec3_risk.ltb_risk_whitened`.
 """
@@ -38,8 +38,7 @@ def lemma51_weights(
 ) -> dict[str, np.ndarray]:
     r"""Raw LTB weights implementing the GD-β model ``f_{Γ,β}`` (Lemma 5.1: ``F_GDβ ⊆ F_LTB``).
 
-    Source: [zwb24] Lemma 5.1 (App. B); explicit matrices: spec 002 §2.3 [V-num; the paper's
-    choice of the free entries is not recoverable].
+    Source: [zwb24] Lemma 5.1 (App. B); explicit matrices: spec 002 §2.3.
 
     .. math::
 
@@ -93,8 +92,7 @@ def lemma51_weights(
 def omega(Psi_bar: Any, sigma2: Any, N: Any) -> Any:
     r"""``Ω = ((N+1)/N) Ψ̄ + ((tr Ψ̄ + σ²)/N) I`` (the paper's (A.3), whitened).
 
-    Source: [zwb24] Theorem 5.2, eq. (A.3); spec 002 §2.4 [V-num, V-sym d=1; printed
-    normalisation R].
+    Source: [zwb24] Theorem 5.2, eq. (A.3).
 
     >>> float(omega([[1.0]], 0.0, 1)[0, 0])
     3.0
@@ -109,7 +107,7 @@ def omega(Psi_bar: Any, sigma2: Any, N: Any) -> Any:
 def optimal_gamma_whitened(Psi_bar: Any, sigma2: Any, N: Any) -> Any:
     r"""Whitened optimum ``Γ̄* = Ψ̄ Ω^{-1}`` (= ``H^{1/2}Γ*H^{1/2}``).
 
-    Source: [zwb24] Theorem 5.2, eq. (5.3)/(C.6); spec 002 §2.4.
+    Source: [zwb24] Theorem 5.2, eq. (5.3)/(C.6).
 
     >>> float(optimal_gamma_whitened([[1.0]], 0.0, 1)[0, 0])   # 1/3 at λ = 1, c = 1, N = 1
     0.3333333333333333
@@ -137,7 +135,7 @@ def optimal_gamma(
 ) -> Any:
     r"""Optimal GD-β step size ``Γ*`` (Theorem 5.2); with ``β = β*`` it minimises the ICL risk.
 
-    Source: [zwb24] Theorem 5.2, eq. (5.3) and (C.6); spec 002 §2.4 [V-num, V-sym (d=1)].
+    Source: [zwb24] Theorem 5.2, eq. (5.3) and (C.6).
 
     .. math::
 
@@ -197,7 +195,7 @@ def optimal_gamma(
 def optimal_risk(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
     r"""Minimal ICL risk ``R*`` of GD-β (= of the LTB, Thm 5.3), including the query noise σ².
 
-    Source: [zwb24] Theorem 5.2, eq. (5.2); spec 002 §2.4 [V-num, V-sym (d=1)].
+    Source: [zwb24] Theorem 5.2, eq. (5.2).
 
     .. math::
 
@@ -249,10 +247,10 @@ def optimal_risk(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
 def optimal_risk_eig(lams: Any, sigma2: Any, N: Any) -> Any:
     r"""Eigen form of ``R*``: ``σ² + Σ λ_i(λ_i + c)/((N+1)λ_i + c)``, ``c = Σλ_i + σ²``.
 
-    Source: [zwb24] Theorem 5.2, eq. (5.2); spec 002 §2.4.  ``lams`` (eigenvalues of Ψ̄) may be a
+    Source: [zwb24] Theorem 5.2, eq. (5.2).  ``lams`` (eigenvalues of Ψ̄) may be a
     numpy array (batched over leading axes) or a list of SymPy expressions.
 
-    >>> optimal_risk_eig([1.0, 1.0], 0.25, 10)          # spec Appendix A: 0.740566
+    >>> optimal_risk_eig([1.0, 1.0], 0.25, 10)  # reference value
     0.7405660377358491
     """
     lam, symbolic = spectrum(lams, sigma2, N)

@@ -47,7 +47,7 @@ def k_matrix_expr(ops: Any, G: Any, H: Any, N: Any) -> Any:
 def K_matrix(Gamma: Any, H: Any, N: Any) -> Any:
     r"""``K(Γ) = (I − ΓH)ᵀH(I − ΓH) + (1/N)[HΓᵀHΓH + tr(ΓᵀHΓH) H]`` (Corollary G.1).
 
-    Source: [zwb24] Corollary G.1, eq. (G.1); spec 002 §2.9 [V-num].  ``K ⪰ H/(N+1)``.
+    Source: [zwb24] Corollary G.1, eq. (G.1).  ``K ⪰ H/(N+1)``.
 
     >>> float(K_matrix([[0.0]], [[1.0]], 5)[0, 0])
     1.0
@@ -62,7 +62,7 @@ def excess_risk(
 ) -> Any:
     r"""Excess risk ``E(Γ, β) = R(f_{Γ,β}) − R*`` in the decomposed form of Corollary G.1.
 
-    Source: [zwb24] Corollary G.1, eq. (G.1); spec 002 §2.9 [V-num: identity to 1e-14].
+    Source: [zwb24] Corollary G.1, eq. (G.1).
 
     .. math::
 
@@ -101,8 +101,7 @@ def flow_rhs(
 ) -> tuple[Any, Any]:
     r"""Right-hand side of the GD-β gradient flow (Lemma G.2): ``(dΓ/dt, dβ/dt)``.
 
-    Source: [zwb24] Lemma G.2, eq. (G.4), (G.5); spec 002 §2.9 [V-num: = −finite-difference
-    gradient to 4e-9, full-rank and singular H].
+    Source: [zwb24] Lemma G.2, eq. (G.4), (G.5).
 
     .. math::
 
@@ -143,7 +142,7 @@ def flow_rhs_whitened(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Closed whitened flow (Lemma G.2, whitened): ``(dΓ̄/dt, dē/dt)`` (numeric).
 
-    Source: spec 002 §2.9 [V-num: matches the transformed plain RHS to 1e-13].
+    Source: [derived].
 
     .. math::
 
@@ -181,7 +180,7 @@ def flow_limit(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Limit of the GD-β flow from ``(Γ_0, β_0)`` (Theorem 6.3).
 
-    Source: [zwb24] Theorem 6.3; spec 002 §2.9 [V-num; G13].
+    Source: [zwb24] Theorem 6.3.
 
     .. math::
 
@@ -211,7 +210,7 @@ def flow_limit(
 def invariants(Gamma: Any, beta: Any, H: Any) -> tuple[np.ndarray, np.ndarray]:
     r"""Conserved quantities of the flow: ``(Γ − P_HΓP_H, (I − P_H)β)`` (Theorem 6.3 proof).
 
-    Source: spec 002 §2.9 "Invariants" [V-num].
+    Source: [derived] "Invariants".
 
     >>> G, b = invariants(np.eye(2), [1.0, 2.0], np.diag([1.0, 0.0]))
     >>> G.tolist(), b.tolist()
@@ -226,8 +225,8 @@ def invariants(Gamma: Any, beta: Any, H: Any) -> tuple[np.ndarray, np.ndarray]:
 def beta_rate_bound(t: Any, beta0: Any, H: Any, beta_star: Any, N: Any) -> Any:
     r"""``‖P_H(β(t) − β*)‖² ≤ exp(−4 λ⁺_min(H) t/(N+1)) ‖P_H(β_0 − β*)‖²`` [derived].
 
-    Source: [zwb24] App. G (rates; constants lost); bound derived in spec 002 §2.9 from
-    ``M ⪰ I/(N+1)`` [R-derived-bound, V-num].
+    Source: [zwb24] App. G (rates; constants lost); bound derived here from
+    ``M ⪰ I/(N+1)``.
 
     >>> round(float(beta_rate_bound(0.0, [1.0], [[2.0]], [0.0], 3)), 12)
     1.0

@@ -1,6 +1,6 @@
 """[zwb24] settings: :class:`Setting`, the one setting every zwb24 check takes (settings first),
-with its named :data:`PRESETS`; the data models of Table 1 (spec 002 C17) and Thm 6.3 (spec 002
-C18) as functions of ``d, N, sigma2, beta_norm``, their validators, and the presets' values.
+with its named :data:`PRESETS`; the data models of Table 1 and Thm 6.3 as functions of ``d, N,
+sigma2, beta_norm``, their validators, and the presets' values.
 
 Only the standard library, numpy and :mod:`theory.settings.linear` are imported (the trained models
 of ``sims`` build their data from here without seeing a prediction).
@@ -56,7 +56,7 @@ class Setting:
 
     The generic-point checks draw H, Ψ and the direction of β* from their seed at (d, N, σ²);
     the trained families build their data model from all four fields (:func:`table1_setting`:
-    H = Ψ = I, β* = ‖β*‖·1/√d; :func:`thm63_setting`: spec C18's H and Ψ, β* along (2, −1, ½, …)).
+    H = Ψ = I, β* = ‖β*‖·1/√d; :func:`thm63_setting`: our H and Ψ, β* along (2, −1, ½, …)).
     Every value is validated here, before any work; a result's own hypotheses (e.g. the trained
     rows' N ≥ 2) are checked by the result.
 

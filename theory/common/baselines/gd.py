@@ -64,8 +64,8 @@ def gd_beta_risk(
 ) -> Any:
     r"""Exact ICL risk of one preconditioned GD step from a learnable initialisation (GD-β).
 
-    Source: [zwb24] eq. (5.1) (the estimator) and spec 002 §2.1 (its closed-form risk, derived
-    from Lemma H.4; the paper's printed display was lost, spec tag [V-num]).
+    Source: [zwb24] eq. (5.1) (the estimator; its closed-form risk derived
+    from Lemma H.4; the paper's printed display was lost, spec tag).
 
     The predictor is ``ŷ = ⟨β0 + (1/N) Γ Xᵀ(y − Xβ0), x⟩``.  With ``Ψ_β = Ψ + (β* − β0)(β* − β0)ᵀ``
     and ``c_β = tr(HΨ_β) + σ²``,
@@ -136,8 +136,8 @@ wishart_fourth_moment`), not by retyping the display above; a symbolic test chec
 def gd_risk(Gamma: Any, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: Any, N: Any) -> Any:
     r"""Exact ICL risk of one preconditioned GD step from zero (the von Oswald construction).
 
-    Source: [zwb24] §2.1 "GD-0 / LSA baseline" (spec 002): GD-β at ``β0 = 0``; [hpcy25] R9
-    ``R_V`` is the case ``Γ = ηI, H = I, Ψ = I/d`` (spec 001); [zfb24] §3 (LSA = preconditioned GD).
+    Source: [zwb24] §2.1 "GD-0 / LSA baseline": GD-β at ``β0 = 0``; [hpcy25] R9
+    ``R_V`` is the case ``Γ = ηI, H = I, Ψ = I/d``; [zfb24] §3 (LSA = preconditioned GD).
 
     ``ŷ = (1/N) yᵀ X Γᵀ x``; with ``Ψ_0 = Ψ + β*β*ᵀ`` and ``c_0 = tr(HΨ_0) + σ²``,
 
@@ -196,8 +196,8 @@ def dgd_risk(
 ) -> Any:
     r"""Exact ICL risk of debiased one-step GD [derived].
 
-    Source: [hpcy25] eq. (4.11) (the estimator, spec 001 §1.7); the exact finite-N risk for general
-    ``Σ_x, Ψ, P`` is derived here (the paper/spec give only the isotropic ``R_D(η; L)``, spec 001
+    Source: [hpcy25] eq. (4.11) (the estimator); the exact finite-N risk for general
+    ``Σ_x, Ψ, P`` is derived here (the paper gives only the isotropic ``R_D(η; L)``,
     R9, which this reproduces).
 
     ``ŷ = (η/N) Σ_i y_i (x_i − x̄)ᵀ P x``.  The centred scatter ``S_c = Σ(x_i − x̄)(x_i − x̄)ᵀ`` is

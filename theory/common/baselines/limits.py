@@ -99,7 +99,7 @@ def _limit_args(xi: Any, lam: Any | None, s2: Any, signal: Any) -> None:
 def mp_stieltjes(xi: Any, lam: Any) -> Any:
     r"""Marchenko–Pastur Stieltjes transform ``m(−λ) = lim (1/d) tr (XᵀX/N + λI)⁻¹``, d/N → ξ.
 
-    Source: [hpcy25] R9, eq. (D.34)–(D.36) (spec 001); [czz24] R10 ``m_γ(−λ)`` (spec 000);
+    Source: [hpcy25] R9, eq. (D.34)–(D.36); [czz24] R10 ``m_γ(−λ)``;
     Dobriban & Wager (2018).
 
     .. math::
@@ -129,7 +129,7 @@ def mp_stieltjes(xi: Any, lam: Any) -> Any:
 def ridge_risk_limit(xi: Any, lam: Any, noise_var: Any, signal: Any = 1) -> Any:
     r"""Proportional-limit ICL risk of ridge, ``x ~ N(0, I_d)``, ``β ~ N(0, (signal/d) I_d)``.
 
-    Source: [czz24] R10 ridge formula (spec 000, eqs. F.4/F.8 context) and [hpcy25] R9 (spec 001)
+    Source: [czz24] App. F ridge formula (eqs. F.4/F.8 context) and [hpcy25] App. D
     via the Marchenko–Pastur Stieltjes transform (Dobriban & Wager 2018, Thm 2.1; Hastie et al.
     2022, Thm 5) [derived: assembled here from the conditional risk of czz24 R10].
 
@@ -172,7 +172,7 @@ def ridge_risk_limit(xi: Any, lam: Any, noise_var: Any, signal: Any = 1) -> Any:
 def bayes_risk_limit_mp(xi: Any, noise_var: Any, signal: Any = 1) -> Any:
     r"""Proportional-limit Bayes risk: ridge at ``λ* = σ²ξ/signal`` (the posterior mean).
 
-    Source: [hpcy25] R9, eqs. (D.34)–(D.36), ``R_B∞`` (spec 001); [czz24] R10 ``R_ridge*``.
+    Source: [hpcy25] R9, eqs. (D.34)–(D.36), ``R_B∞``; [czz24] R10 ``R_ridge*``.
 
     .. math::
 
@@ -191,7 +191,7 @@ def bayes_risk_limit_mp(xi: Any, noise_var: Any, signal: Any = 1) -> Any:
     Notes
     -----
     Implemented as :func:`ridge_risk_limit` at λ* (no second transcription); tests check it
-    against both forms above (the second is spec 001 R9's reading of hpcy25's (D.34)–(D.36),
+    against both forms above (the second is our reading of hpcy25's (D.34)–(D.36),
     whose formulas our copy lost: not a printed form) and the spec's values (ξ = 1/8, σ² = 0.1:
     0.114057; the paper prints no value).
 

@@ -75,7 +75,7 @@ def _eye(M: Any) -> Any:
 def ridge_predictor(X: Any, y: Any, lam: Any) -> Any:
     r"""Ridge estimator ``β̂_λ = (XᵀX + λI)⁻¹ Xᵀ y`` (predict with ``⟨β̂_λ, x⟩``).
 
-    Source: [hpcy25] §1.7 "Bayes / ridge" (spec 001, code ``RidgeEst``); [czz24] R10 (spec 000).
+    Source: [hpcy25] App. D, Step 3 (the authors' code ``RidgeEst``); [czz24] App. F.2.
 
     .. math:: \hat\beta_\lambda = (X^\top X + \lambda I_d)^{-1} X^\top y.
 
@@ -138,7 +138,7 @@ def _noise_pos(noise_var: Any) -> float:
 def bayes_posterior_mean(X: Any, y: Any, task_mean: Any, task_cov: Any, noise_var: Any) -> Any:
     r"""Posterior mean ``E[β | X, y]`` under ``β ~ N(β*, Ψ)``, noise σ² (the Bayes predictor).
 
-    Source: [zwb24] Lemma 6.1(a), eq. (F.1) (spec 002 §2.7).
+    Source: [zwb24] Lemma 6.1(a), eq. (F.1).
 
     .. math::
 
@@ -192,7 +192,7 @@ def bayes_posterior_mean(X: Any, y: Any, task_mean: Any, task_cov: Any, noise_va
 def bayes_conditional_risk(X: Any, Sigma_x: Any, task_cov: Any, noise_var: Any) -> Any:
     r"""Exact risk of the Bayes predictor given the design X (independent of y and of β*).
 
-    Source: [zwb24] Lemma 6.1(a) (spec 002 §2.7); [hpcy25] R9 ``R_B`` (spec 001, isotropic case).
+    Source: [zwb24] Lemma 6.1(a); [hpcy25] App. D, (D.34) ``R_B`` (isotropic case).
 
     .. math::
 
@@ -299,7 +299,7 @@ def ridge_conditional_risk(
 ) -> Any:
     r"""Exact risk of ridge ``⟨(XᵀX + λI)⁻¹Xᵀy, x⟩`` given the design X [derived; standard].
 
-    Source: [czz24] R10 "exact closed forms" (spec 000; there for Σ_x = I, E[ββᵀ] = α²/d I, as an
+    Source: [czz24] App. F.2 (there for Σ_x = I, E[ββᵀ] = α²/d I, as an
     excess risk); here for general Σ_x, β*, Ψ, including the query noise.
 
     .. math::
@@ -363,7 +363,7 @@ def ols_risk_expr() -> sp.Expr:
 def ols_risk(d: Any, N: Any, noise_var: Any) -> Any:
     r"""Expected ICL risk of ordinary least squares ``⟨(XᵀX)⁻¹Xᵀy, x⟩``.
 
-    Source: [czz24] R10 "exact closed forms" (spec 000: ``E_X E(w_ols) = σ² d/(n − d − 1)``, an
+    Source: [czz24] App. F.4 (``E_X E(w_ols) = σ² d/(n − d − 1)``, an
     excess risk), plus the query noise σ²; standard (inverse-Wishart mean
     ``E[(XᵀX)⁻¹] = Σ⁻¹/(N − d − 1)``).
 

@@ -234,7 +234,7 @@ def check_thm3_6_symbolic_moments(
         ]
         out.append(
             exact_agreement(
-                f"R8 (a) moments at d = {d} (sphere fourth moment)",
+                f"Theorem 3.6 LA moments at d = {d} (sphere fourth moment)",
                 sp.Matrix(list(mo.values())),
                 sp.Matrix(ref),
             )
@@ -284,7 +284,7 @@ def check_thm3_6_mc_moments(
     for k, smp in samples.items():
         out.append(
             mc_agreement(
-                f"R8 (a) {k} (d = {d}): SymPy vs sphere MC",
+                f"Theorem 3.6 LA moment {k} (d = {d}): SymPy vs sphere MC",
                 float(mo[k]),
                 estimate_from_samples(smp),
                 scale=float(mo[k]),

@@ -107,7 +107,11 @@ def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
         ref,
         atol=0.5 * 10.0**-digits + 1e-12,
         kind="FLOAT",
-        details={"source": "spec 001 (printed value)", "digits": digits},
+        details={
+            "source": "reference value of the paper's closed form at this point (the paper "
+            "prints none)",
+            "digits": digits,
+        },
     )
 
 

@@ -67,12 +67,14 @@ def check_prop4_1_symbolic(
     for i in range(2):
         ev.append(
             exact_agreement(
-                f"dLtilde/domega_{i + 1} (R1 formula vs sp.diff)", g_om[i], sp.diff(F, om[i])
+                f"dLtilde/domega_{i + 1} (closed-form gradient vs sp.diff)",
+                g_om[i],
+                sp.diff(F, om[i]),
             )
         )
         ev.append(
             exact_agreement(
-                f"dLtilde/dmu_{i + 1} (R1 formula vs sp.diff)", g_mu[i], sp.diff(F, mu[i])
+                f"dLtilde/dmu_{i + 1} (closed-form gradient vs sp.diff)", g_mu[i], sp.diff(F, mu[i])
             )
         )
     mus = sp.symbols("m1:4", real=True)

@@ -203,7 +203,7 @@ def check_s1_train(
             "raw": risk["raw"].mean,
             "ridge*": float(ridge),
             "diverged_fraction_pre": float(np.mean(div["pre"])),
-            "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075},
+            "calibration_runs": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075},
         }
         out.append(_ratio_row(gaps[sd], {**info, "seeds": [sd]}))
         out.append(

@@ -88,7 +88,7 @@ def paper_agreement(
     if not isinstance(claim, Claim) or claim.provenance != "printed":
         raise ValueError(
             f"{name}: a PAPER row compares with a number the paper prints, so its claim is a "
-            f"printed Claim, got {claim!r} (a number our specs computed: derived_agreement)"
+            f"printed Claim, got {claim!r} (a number the paper does not print: derived_agreement)"
         )
     info = {"source": claim.where, "claim": claim.to_json(), **(details or {})}
     return _literal_row(name, "PAPER", value, printed, atol, rtol, info)
@@ -116,7 +116,8 @@ def derived_agreement(
 
     ``derived_in`` cites the docs page section that derives the number
     (``"docs/papers/<slug>.md#<anchor>"``, :data:`DERIVED_PAGE`): ``tests/test_claims.py`` finds
-    the section and every literal in it.  ``spec`` names the spec section a maintainer reads.
+    the section and every literal in it.  ``spec`` names the spec section a maintainer reads (it
+    stays in the code, not in the row).
 
     >>> row = derived_agreement(
     ...     "m*", 0.10202, "0.1020", derived_in="docs/papers/collins24.md#derived-values"
@@ -129,5 +130,6 @@ def derived_agreement(
             f"{name}: derived_in cites a docs page section 'docs/<page>.md#<anchor>', "
             f"got {derived_in!r}"
         )
-    info = {"derived_in": derived_in, **({"spec": spec} if spec else {}), **(details or {})}
+    del spec  # a maintainer's cross-reference, kept out of the row
+    info = {"derived_in": derived_in, **(details or {})}
     return _literal_row(name, "DERIVED", value, derived, atol, rtol, info)

@@ -105,6 +105,8 @@ __all__ = [
     "close_agreement",
     "solver_agreement",
     "mc_agreement",
+    "underpowered",
+    "needed_samples",
     "mc_difference_agreement",
     "rate_agreement",
     "loglog_slope",
@@ -318,17 +320,71 @@ def mc_agreement(
     )
     if powered or not (diff <= tol and math.isfinite(estimate.mean)) or estimate.n < 2:
         return row
-    need = math.ceil(estimate.n * (estimate.se / (power * scale)) ** 2)
-    raised = f" (raised from {estimate.requested})" if estimate.requested else ""
+    return underpowered(
+        row, se=estimate.se, scale=scale, n=estimate.n, power=power, requested=estimate.requested
+    )
+
+
+def needed_samples(n: int, se: float, scale: float, power: float = MC_POWER) -> int:
+    """About how many samples bring a standard error ``se`` (from ``n``) to ``power·scale``
+    (``se ∝ 1/√n``).
+
+    >>> needed_samples(1000, 0.03, 1.0)
+    2250
+    """
+    return max(int(n), math.ceil(n * (se / (power * scale)) ** 2))
+
+
+def underpowered(
+    row: Evidence,
+    *,
+    se: float,
+    scale: float,
+    n: int,
+    power: float = MC_POWER,
+    requested: int = 0,
+    seconds: float | None = None,
+) -> Evidence:
+    """``row`` as ``skipped`` for lack of Monte Carlo power: not resolvable at this setting, never
+    a ``fail``.  Its reason gives the numbers -- "too little power at this setting: se/scale
+    3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9 s)" -- and
+    ``details`` keep ``se_over_scale``, ``power_ok = False``, ``needed_n`` (and
+    ``needed_seconds`` when ``seconds``, the time the ``n`` samples took, is given).  The one
+    form of every MC check's power verdict (:func:`mc_agreement` and the paper's own MC rows).
+    A check first raises its sample (up to ``MAX_RAISE`` times its mode's, recorded as
+    ``requested``) where it can.
+
+    >>> row = evidence_row("x", "MC", 1.0, 1.1, 0.2, 0.5, False, se=0.03, scale=1.0)
+    >>> out = underpowered(row, se=0.03, scale=1.0, n=1000, requested=250, seconds=4.0)
+    >>> out.status, out.details["needed_n"]
+    ('skipped', 2250)
+    >>> out.details["why"].split(": ")[1]
+    'se/scale 3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9 s)'
+    """
+    need = needed_samples(n, se, scale, power)
+    raised = f" (raised from {requested})" if requested else ""
+    extra: dict[str, Any] = {}
+    secs = ""
+    if seconds is not None and n > 0:
+        extra["needed_seconds"] = seconds * need / n
+        secs = f" (about {extra['needed_seconds']:.0f} s)"
     why = (
-        f"too little power at this setting: se/scale {100 * estimate.se / scale:.1f} % > "
-        f"{100 * power:g} % with n = {estimate.n}{raised}; needs about n = {need}"
+        f"too little power at this setting: se/scale {100 * se / scale:.1f} % > "
+        f"{100 * power:g} % with n = {n}{raised}; needs about n = {need}{secs}"
     )
     return dataclasses.replace(
         row,
         passed=True,
         verdict="skipped",
-        details={**row.details, "why": why, "needed_n": need},
+        details={
+            **row.details,
+            "se_over_scale": se / scale,
+            "power_ok": False,
+            "why": why,
+            "needed_n": need,
+            **({"raised_from": requested} if requested else {}),
+            **extra,
+        },
     )
 
 

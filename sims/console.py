@@ -74,9 +74,11 @@ def row_status(e: Evidence) -> str:
 
 def _reason(e: Evidence) -> str:
     d = e.details or {}
+    if d.get("why"):  # a verdict's own reason (a power skip names the sample it needs)
+        return str(d["why"])
     if d.get("power_ok") is False and isinstance(d.get("se_over_scale"), (int, float)):
         return f"too little power: se/scale {100 * d['se_over_scale']:.1f} % > 2 %"
-    for k in ("why", "reason", "message", "scale", "note"):
+    for k in ("reason", "message", "scale", "note"):
         if d.get(k):
             return str(d[k])
     if d.get("reached") or d.get("needed"):

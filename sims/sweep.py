@@ -5,12 +5,14 @@ result ``ID`` at every point of the Cartesian grid and every seed, on any execut
 :mod:`sims.parallel`, and writes a tidy table -- one row per grid point, seed and evidence row:
 
     result, check, row, index, kind, <grid keys...>, seed, predicted, observed, tolerance, se,
-    status
+    status, distances
 
 to ``DIR/sweep.csv`` and ``DIR/sweep.json`` (``index`` numbers the rows of one check call, so a
-row whose label names the setting can still be followed across the grid).  ``--preset slug:name``
-sweeps a training preset instead (grid keys: ``TrainConfig`` fields and fields of the preset's
-setting); its rows report the final training loss (kind INFO).
+row whose label names the setting can still be followed across the grid; ``distances`` gives,
+for a row that names alternatives (a trained row), the relative distance of its observed value to
+the prediction and to each alternative -- :func:`distances_of` -- so a plot can show both).
+``--preset slug:name`` sweeps a training preset instead (grid keys: ``TrainConfig`` fields and
+fields of the preset's setting); its rows report the final training loss (kind INFO).
 
 Everything is validated before any work (:mod:`sims.sweep_grid`): an unknown key, a value of the
 wrong type, an empty grid or a bad seed range raise :class:`ValueError` (the CLI exits 2).  A
@@ -58,7 +60,7 @@ __all__ = [
 
 #: Columns before and after the grid keys, in table order.
 COLUMNS_HEAD = ("result", "check", "row", "index", "kind")
-COLUMNS_TAIL = ("seed", "predicted", "observed", "tolerance", "se", "status")
+COLUMNS_TAIL = ("seed", "predicted", "observed", "tolerance", "se", "status", "distances")
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +213,35 @@ def _row_status(ev: Mapping[str, Any]) -> str:
     return str(ev.get("status", "pass" if ev.get("pass") else "fail"))
 
 
+def _number(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def distances_of(ev: Mapping[str, Any]) -> dict[str, Any] | None:
+    """For a row naming alternatives (a trained row's ``details["alternatives"]``), the distance
+    of its observed value to the prediction and to each alternative, relative to the prediction's
+    scale -- the measure the check judged (tolerance units times the tolerance):
+    ``{"prediction": d, "alternatives": [{"name", "relative_distance"}]}``; else ``None``.
+
+    >>> distances_of({"tolerance": 0.05, "error_in_tolerance_units": 0.4, "details": {
+    ...     "alternatives": [{"name": "Λ⁻¹", "units": 4.0, "separation_units": 4.2}]}})
+    {'prediction': 0.02, 'alternatives': [{'name': 'Λ⁻¹', 'relative_distance': 0.2}]}
+    """
+    alts = (ev.get("details") or {}).get("alternatives")
+    tol, err = _number(ev.get("tolerance")), _number(ev.get("error_in_tolerance_units"))
+    if not alts or tol is None or err is None:
+        return None
+    named = []
+    for a in alts:
+        units = _number(a.get("units")) if isinstance(a, Mapping) else None
+        if units is not None:
+            rel = round(units * tol, 12)
+            named.append({"name": str(a.get("name", "")), "relative_distance": rel})
+    if not named:
+        return None
+    return {"prediction": round(err * tol, 12), "alternatives": named}
+
+
 def _table(
     spec: SweepSpec,
     layout: Sequence[tuple[tuple[tuple[str, Any], ...], int, list[Cell]]],
@@ -236,6 +267,7 @@ def _table(
                         "tolerance": ev["tolerance"],
                         "se": ev["se"],
                         "status": _row_status(ev),
+                        "distances": distances_of(ev),
                     }
                 )
             if got["error"] is not None:
@@ -252,6 +284,7 @@ def _table(
                         "tolerance": None,
                         "se": None,
                         "status": "error",
+                        "distances": None,
                     }
                 )
     return rows

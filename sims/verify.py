@@ -250,7 +250,6 @@ class Outcome:
             "kind": r.kind,
             "summary": r.summary,
             "source": r.source,
-            "spec": r.spec,
             "derived": r.derived,
             "pass": self.passed,
             "status": self.status,

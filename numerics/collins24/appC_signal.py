@@ -17,6 +17,7 @@ from numerics.collins24.sampling import sample_prompts, sphere
 from numerics.collins24.tolerances import STRICT_GAP
 from numerics.montecarlo import estimate_from_samples
 from numerics.testing import (
+    MC_POWER,
     Z_MC,
     informational,
     loglog_slope,
@@ -174,12 +175,13 @@ def check_lemb_5_mc_sigma(
         sigma2=s2,
     )
     M = omega * (np.eye(d) if fault_identity_on_ellipsoid else np.diag(1 / np.array(diag)))
-    est = mc_risk(st, M, reps, rng)
+    pred = affine_risk_quad(omega, d, n, L, s2)
+    est = mc_risk(st, M, reps, rng, target_se=MC_POWER * abs(float(pred)))
     shown = ",".join(str(k) for k in range(1, d + 1))
     return [
         mc_agreement(
             f"L_Sigma(omega Sigma^-1) (MC) = L_I(omega I) (quadrature), Sigma = diag({shown})",
-            affine_risk_quad(omega, d, n, L, s2),
+            pred,
             est,
         )
     ]

@@ -127,8 +127,12 @@ def mc_risk(
     include_query: bool = False,
     value: float = 1.0,
     chunk: int = 20_000,
+    target_se: float | None = None,
 ) -> Estimate:
-    """E(ŷ − f(x_q))² over ``reps`` sampled prompts (target noiseless)."""
+    """E(ŷ − f(x_q))² over ``reps`` sampled prompts (target noiseless).
+    ``target_se`` raises the sample on the same stream, up to ``MAX_RAISE·reps``, while the
+    standard error misses it (:func:`numerics.montecarlo.mc_means`; a check passes ``MC_POWER``
+    times its prediction)."""
     if model not in ("softmax", "linear"):
         raise ValueError(f"model must be 'softmax' or 'linear', got {model!r}")
 
@@ -140,7 +144,7 @@ def mc_risk(
             yhat = linear_predict(p.X, p.y, p.xq, M)
         return (yhat - p.fq) ** 2
 
-    return mc_mean(draw, reps, rng=rng, batch=chunk)
+    return mc_mean(draw, reps, rng=rng, batch=chunk, target_se=target_se)
 
 
 def mc_risk_paired(

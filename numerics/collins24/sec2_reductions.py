@@ -28,6 +28,7 @@ from numerics.collins24.tolerances import (
 )
 from numerics.testing import (
     FLOAT_RTOL,
+    MC_POWER,
     claim_agreement,
     close_agreement,
     derived_agreement,
@@ -159,7 +160,7 @@ def check_risk_affine_mc(
     for d, n, L, s2, w in ((5, 20, 1.0, 0.09, 3.0), (3, 10, 2.0, 0.25, 1.5)):
         st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=s2)
         pred = affine_risk_quad(w, d, n, L, s2)
-        est = mc_risk(st, w, reps, rng, include_query=fq)
+        est = mc_risk(st, w, reps, rng, include_query=fq, target_se=MC_POWER * abs(pred))
         out.append(
             mc_agreement(
                 f"affine risk (L^2/3d)A + s2 N vs MC of the softmax predictor "

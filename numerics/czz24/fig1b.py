@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 
-_SRC = "[czz24] Fig. 1b (σ = 0.1, d = 16, s = 4; values: the spec 000 §4 table)"
+_SRC = "[czz24] Fig. 1b (σ = 0.1, d = 16, s = 4; the paper plots the curves, prints no value)"
 #: Where the "OLS exact" values are derived (the closed form E‖w‖²(1 − n/d) + σ²n/(d − n − 1) below
 #: d, σ²d/(n − d − 1) above): the paper prints none of them.
 DERIVED_IN = "docs/papers/czz24.md#derived-values"

@@ -118,7 +118,7 @@ def check_fig2c_mc(
             "Fig. 2c GD plateau at σ = 0 = E‖w‖²(1 − n/d)",
             signal * (1 - 10 / 16),
             est,
-            details={"spec": "1.5 ± 0.05"},
+            details={"calibrated_band": "1.5 ± 0.05"},
         ),
         # the spec's band widened by the estimate's own z·se: an MC mean cannot be held to a
         # fixed band at z = 5 (seeds 2 and 15 of the robustness sweep fell just outside)

@@ -119,7 +119,7 @@ def compute_2c(
             curves[sig][method] = {
                 "eta": eta,
                 "risk": np.mean(err, axis=0),
-                "spec": FIG2C_SPEC.get(sig, {}).get(method, (None, None))[1],
+                "reference": FIG2C_SPEC.get(sig, {}).get(method, (None, None))[1],
                 "errors": err,
                 "blown": blown,
             }

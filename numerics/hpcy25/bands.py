@@ -6,7 +6,7 @@ from typing import Any
 
 import sympy as sp
 
-from numerics.testing import MC_POWER, Z_MC, close_agreement
+from numerics.testing import MC_POWER, Z_MC, close_agreement, underpowered
 from theory.common.backend import dual
 from theory.common.protocols import Evidence
 
@@ -71,14 +71,23 @@ def mc_sign(
     passes), ``negative=False`` when it is not (``mean ≥ −z·se``; error ``−mean/(z·se)``); both
     with the power check ``se ≤ 2 % of scale`` (``scale``: the risk the difference is of).  The
     tolerance has a round-off floor of :data:`ROUNDOFF_RTOL` times ``scale``: two predictors that
-    are the same up to float64 round-off differ by nothing, however small their paired se."""
+    are the same up to float64 round-off differ by nothing, however small their paired se.
+    Without power the row is ``skipped`` with the sample it needs
+    (:func:`numerics.testing.underpowered`) unless the data contradict the claim beyond the
+    tolerance (``mean ≥ tol`` for a claimed gain, ``mean < −tol`` for "no gain"): a ``fail``.
+
+    >>> mc_sign("gain", -0.01, 0.01, 100, negative=True, scale=0.2).status  # se/scale 5 %
+    'skipped'
+    >>> mc_sign("gain", 0.2, 0.01, 100, negative=True, scale=0.2).status  # a clear loss
+    'fail'
+    """
     tol = z * se + ROUNDOFF_RTOL * scale
     if not (se >= 0 and scale > 0):
         raise ValueError(f"{name}: needs se >= 0 and scale > 0, got se={se}, scale={scale}")
     err = 2 + mean / tol if negative else -mean / tol
     powered = se <= MC_POWER * scale
     ok = (mean <= -tol if negative else mean >= -tol) and powered
-    return Evidence(
+    row = Evidence(
         name=name,
         kind="MC",
         predicted=f"< -{z:g} se (negative)" if negative else f">= -{z:g} se (no gain)",
@@ -96,6 +105,13 @@ def mc_sign(
             **(details or {}),
         },
     )
+    # without power a sign the data cannot resolve is skipped (with the sample it needs), never
+    # a fail; the data contradict the claim only beyond z se (a gain seen as a clear loss, or
+    # "no gain" seen as a clear gain)
+    contradicted = mean >= tol if negative else mean < -tol
+    if powered or contradicted or n < 2:
+        return row
+    return underpowered(row, se=se, scale=scale, n=n)
 
 
 def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
@@ -107,7 +123,11 @@ def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
         ref,
         atol=0.5 * 10.0**-digits + 1e-12,
         kind="FLOAT",
-        details={"source": "spec 001 (printed value)", "digits": digits},
+        details={
+            "source": "reference value of the paper's closed form at this point (the paper "
+            "prints none)",
+            "digits": digits,
+        },
     )
 
 

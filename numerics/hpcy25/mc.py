@@ -52,10 +52,14 @@ def risk_mc(
     task_var: float | None = None,
     Sigma: np.ndarray | None = None,
     batch: int = 4096,
+    target_se: float | Sequence[float] | None = None,
 ) -> tuple[Estimate, ...]:
     """MC risks of label-linear predictors on the same sampled covariates (common random numbers).
 
     ``weight_fns[j](X, x_q) -> w`` (B, L); β ~ N(0, τ² I) (τ² = 1/d unless ``task_var``), noise σ².
+    ``target_se`` (one per predictor, or one for all) raises the sample, on the same stream, up to
+    ``MAX_RAISE`` times ``n`` while an estimate misses it (:func:`numerics.montecarlo.mc_means`):
+    a check passes ``MC_POWER`` times the predicted risk.
     """
     tau2 = prior_var(d, task_var)
 
@@ -66,7 +70,7 @@ def risk_mc(
             axis=1,
         )
 
-    return mc_means(draw, n, rng=rng, batch=batch)
+    return mc_means(draw, n, rng=rng, batch=batch, target_se=target_se)
 
 
 def ltilde_landscape_mc(

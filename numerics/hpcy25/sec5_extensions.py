@@ -23,6 +23,7 @@ from numerics.hpcy25.predictors import (
 from numerics.montecarlo import mc_means
 from numerics.sampling import check_rng
 from numerics.testing import (
+    MC_POWER,
     derived_agreement,
     exact_agreement,
     float_agreement,
@@ -123,6 +124,7 @@ def check_sec5_1_mc(
     etaV = th.gd_eta_star(d, L, sigma2)
     ev: list[Evidence] = []
     for Lp in (10, 20, 40, 80, 100):
+        rS, rL = th.softmax_length_risk(Lp, eta, d, sigma2), th.linear_length_risk(Lp, L, d, sigma2)
         eS, eL = risk_mc(
             [
                 lambda X, q: dgd_weights(X, q, eta),
@@ -133,21 +135,10 @@ def check_sec5_1_mc(
             sigma2=sigma2,
             n=n,
             rng=rng,
+            target_se=[MC_POWER * abs(float(rS)), MC_POWER * abs(float(rL))],
         )
-        ev.append(
-            mc_agreement(
-                f"softmax (DGD, eta=1/kappa) risk at L'={Lp}",
-                th.softmax_length_risk(Lp, eta, d, sigma2),
-                eS,
-            )
-        )
-        ev.append(
-            mc_agreement(
-                f"linear attention (1/L fixed) risk at L'={Lp}",
-                th.linear_length_risk(Lp, L, d, sigma2),
-                eL,
-            )
-        )
+        ev.append(mc_agreement(f"softmax (DGD, eta=1/kappa) risk at L'={Lp}", rS, eS))
+        ev.append(mc_agreement(f"linear attention (1/L fixed) risk at L'={Lp}", rL, eL))
     Lp_s, L_s, d_s, s2 = sp.symbols("Lp L d sigma2", positive=True)
     sol = sp.solve(sp.diff(th.linear_length_risk(Lp_s, L_s, d_s, s2), Lp_s), Lp_s)
     ev.append(
@@ -336,6 +327,7 @@ def check_eq5_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
         )
     )
     G, P = th.gamma_star(S, L, sigma2), th.pd_star(S, L, sigma2)
+    rG, rP = th.precond_gd_risk(G, S, L, sigma2), th.precond_dgd_risk(P, S, L, sigma2)
     eG, eP = risk_mc(
         [lambda X, q: gd_weights(X, q, 1.0, Gamma=G), lambda X, q: dgd_weights(X, q, 1.0, P=P)],
         d=d,
@@ -344,9 +336,10 @@ def check_eq5_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
         n=20_000 if quick else 200_000,
         rng=rng,
         Sigma=S,
+        target_se=[MC_POWER * abs(float(rG)), MC_POWER * abs(float(rP))],
     )
-    ev.append(mc_agreement("R(Gamma*) vs MC (KMS)", th.precond_gd_risk(G, S, L, sigma2), eG))
-    ev.append(mc_agreement("R_D(P_D*) vs MC (KMS)", th.precond_dgd_risk(P, S, L, sigma2), eP))
+    ev.append(mc_agreement("R(Gamma*) vs MC (KMS)", rG, eG))
+    ev.append(mc_agreement("R_D(P_D*) vs MC (KMS)", rP, eP))
     return ev
 
 

@@ -1,4 +1,4 @@
-"""[zfb24] evidence helpers shared by the check modules: spec reference values, solver-unit
+"""[zfb24] evidence helpers shared by the check modules: reference values, solver-unit
 tolerances, and the seeds of a trained check (:func:`numerics.testing.tier_seeds`; their rows are
 merged by :func:`numerics.testing.over_seeds`, re-exported here)."""
 
@@ -20,15 +20,26 @@ __all__ = ["spec_ref", "solver_scale_atol", "FULL_SEEDS", "seeds", "over_seeds"]
 FULL_SEEDS = 3
 
 
-def spec_ref(name: str, value: float, printed: str) -> Evidence:
-    """A value against a reference printed in spec 004, to half a unit of its last printed digit."""
+def spec_ref(name: str, value: float, printed: str, *, where: str) -> Evidence:
+    """A value against a reference value of a formula of the paper at a stated point (computed to
+    the digits given in spec 004; the paper prints none), to half a unit of its last digit.
+    ``where`` is the paper's location of the formula evaluated (the row's ``source``).
+
+    >>> spec_ref("x", 0.5, "0.50", where="Theorem 4").details["source"]
+    '[zfb24] Theorem 4, evaluated at the stated point (the paper prints no value)'
+    """
+    if not where.strip():
+        raise ValueError(f"{name}: a reference value names the paper's formula it evaluates")
     return close_agreement(
         name,
         value,
         float(printed),
         kind="FLOAT",
         atol=fixture_atol(printed),
-        details={"printed": printed},
+        details={
+            "reference": printed,
+            "source": f"[zfb24] {where}, evaluated at the stated point (the paper prints no value)",
+        },
     )
 
 

@@ -158,10 +158,20 @@ def check_fig1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> lis
         )
     )
     out.append(
-        spec_ref("reference δ_R(N=40), d = 20 (Fig. 1)", float(T.delta_exp(40, 20)), "0.2759")
+        spec_ref(
+            "reference δ_R(N=40), d = 20 (Fig. 1)",
+            float(T.delta_exp(40, 20)),
+            "0.2759",
+            where="§4.3, Fig. 1: δ for Exp(1) features (derived)",
+        )
     )
     out.append(
-        spec_ref("reference δ_R(N=100), d = 20 (Fig. 1)", float(T.delta_exp(100, 20)), "0.3077")
+        spec_ref(
+            "reference δ_R(N=100), d = 20 (Fig. 1)",
+            float(T.delta_exp(100, 20)),
+            "0.3077",
+            where="§4.3, Fig. 1: δ for Exp(1) features (derived)",
+        )
     )
     return out
 

@@ -51,18 +51,26 @@ def check_thm4_ode_spec_values(
             "reference σ²‖Γ‖_op√d (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3)",
             float(T.init_condition(Ls, N, sigma)),
             "0.43875",
+            where="Theorem 4's condition σ²‖Γ‖_op√d < 2 (Lemma 18)",
         ),
         spec_ref(
             "reference PL constant μ (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3)",
             T.pl_constant(Ls, N, sigma, Ths),
             "0.0043279",
+            where="Lemma 20, eq. (30) (the PL constant)",
         ),
         spec_ref(
             "reference u_min (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3)",
             T.u_min(Ls, N, sigma, Ths),
             "0.181473",
+            where="Lemma 19, eq. (44) (u_min)",
         ),
-        spec_ref("reference u₋₁(∞) (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3)", ue, "1.2416855"),
+        spec_ref(
+            "reference u₋₁(∞) (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3)",
+            ue,
+            "1.2416855",
+            where="Theorem 4, eq. (11) (the limit u₋₁(∞) = ‖Γ⁻¹‖_F^(1/2))",
+        ),
     ]
 
 

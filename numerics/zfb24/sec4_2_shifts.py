@@ -67,6 +67,7 @@ def check_shifts_spec_values(
             f"reference shifted risk, {tag} (d = 3, N = 12, M = 6)",
             T.shift_risk_fn(Pt, Lp, Sq, M),
             ref,
+            where="§4.2, eqs. (17), (18): the shifted risk R(Γ⁻¹; Λ', S_q, M) (derived)",
         )
         for tag, Lp, Sq, w, ref in _shift_cases(L)
         if ref is not None and not isinstance(w, np.ndarray)

@@ -213,9 +213,23 @@ def check_thm8_ode_spec_values(
             [8, 2.875, 2],
             kind="FLOAT",
             atol=FLOAT_RTOL,
+            details={
+                "source": "[zfb24] Corollary 22 (γ, ζ) and Theorem 8 (ξ) for Exp(1) features, "
+                "evaluated at the stated point (the paper prints no value)"
+            },
         ),
-        spec_ref("reference u₋₁(∞) (Exp(1) features, d = 3, N = 8)", ul, "0.658037"),
-        spec_ref("reference u_ii(∞) (Exp(1) features, d = 3, N = 8)", Ul[0, 0], "0.379918"),
+        spec_ref(
+            "reference u₋₁(∞) (Exp(1) features, d = 3, N = 8)",
+            ul,
+            "0.658037",
+            where="Lemma 28, eq. (63), Theorem 8",
+        ),
+        spec_ref(
+            "reference u_ii(∞) (Exp(1) features, d = 3, N = 8)",
+            Ul[0, 0],
+            "0.379918",
+            where="Lemma 28, eq. (63), Theorem 8",
+        ),
     ]
 
 
@@ -417,7 +431,7 @@ def check_thm8_float_bounds(
     )
     return [
         row(
-            "Cor. 22 / R12 iid moments (γ, ξ, ζ), Gamma(2, 0.7)",
+            "Cor. 22 iid moments (γ, ξ, ζ), Gamma(2, 0.7)",
             [float(gi), float(xii), float(zi)],
             [g_hand, m2s, z_hand],
         ),

@@ -341,7 +341,14 @@ def check_flow_reductions_isotropic(
         ("q(1)", float(T.isotropic_q_fn(1.0, d5, N5, s5)), "0.2324746"),
         ("u₋₁(∞)", T.limit_params_fn(np.eye(d5), N5)[1], "1.3115076"),
     ):
-        out.append(spec_ref(f"isotropic reference {name}", val, ref))
+        out.append(
+            spec_ref(
+                f"isotropic reference {name}",
+                val,
+                ref,
+                where="§5, the isotropic reduction of the flow (derived)",
+            )
+        )
     return out
 
 
@@ -413,6 +420,10 @@ def check_cor16_ode(
             [0.84375, 1.375, 1.90625, 2.4375],
             kind="FLOAT",
             atol=FLOAT_RTOL,
+            details={
+                "source": "[zfb24] Theorem 4's Γ = (1 + 1/N)Λ + tr(Λ)I/N, evaluated at the stated "
+                "point (the paper prints no value)"
+            },
         )
     )
     Gs = gamma_or_fault(fault_gamma_fn, Ls, 16)
@@ -421,6 +432,7 @@ def check_cor16_ode(
             "reference L* at Λ = diag(0.5, 1, 1.5, 2), N = 16",
             0.5 * (np.trace(Ls) - np.trace(Ls @ Ls @ np.linalg.inv(Gs))),
             "0.5775387",
+            where="Corollary 16 (L* = ½[tr Λ − tr(Λ²Γ⁻¹)])",
         )
     )
     Th = random_theta(d, rng)

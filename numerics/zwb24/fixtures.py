@@ -81,7 +81,11 @@ def fixture_evidence(name: str, observed: float, printed: str, **kw: Any) -> Evi
         float(printed),
         kind="FLOAT",
         atol=fixture_atol(printed),
-        details={"printed": printed, "source": "spec 002 Appendix A", **kw},
+        details={
+            "reference": printed,
+            "source": "reference values at H = Ψ = I_d, β* = μ·1/√d (the paper prints none)",
+            **kw,
+        },
     )
 
 

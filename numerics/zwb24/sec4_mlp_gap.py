@@ -133,16 +133,16 @@ def check_thm4_1_optim_gap(
         inf = inf_lsa(I, bs, s * s, N, rng=rng, restarts=quick_n(quick, 1, 6)).value
         Rs = optimal_risk(I, I, s * s, N)
         tag = f"(d={d}, N={N}, sigma={s}, |beta*|={m})"
-        out.append(fixture_evidence(f"Appendix A inf_LSA {tag}", inf, row[6]))
-        out.append(fixture_evidence(f"Appendix A gap {tag}", inf - Rs, row[7]))
+        out.append(fixture_evidence(f"reference inf_LSA {tag}", inf, row[6]))
+        out.append(fixture_evidence(f"reference gap {tag}", inf - Rs, row[7]))
         out.append(
-            fixture_evidence(f"Appendix A L {tag}", gap_lower_bound(I, I, bs, s * s, N), row[8])
+            fixture_evidence(f"reference L {tag}", gap_lower_bound(I, I, bs, s * s, N), row[8])
         )
         out.append(
-            fixture_evidence(f"Appendix A U {tag}", gap_upper_bound(I, I, bs, s * s, N), row[9])
+            fixture_evidence(f"reference U {tag}", gap_upper_bound(I, I, bs, s * s, N), row[9])
         )
         out.append(
-            fixture_evidence(f"Appendix A GD0 gap {tag}", gd0_gap(I, I, bs, s * s, N), row[10])
+            fixture_evidence(f"reference GD0 gap {tag}", gd0_gap(I, I, bs, s * s, N), row[10])
         )
     for dd, NN, s, m in ((1, 5, 0.0, 2.0), (1, 5, 1.0, 2.0)):
         I, bs = np.eye(dd), m * np.ones(dd) / np.sqrt(dd)

@@ -155,14 +155,14 @@ def check_thm5_2_float_forms(
         I = np.eye(dd)
         out.append(
             fixture_evidence(
-                f"Appendix A gamma* (d={dd}, N={NN}, sigma={s})",
+                f"reference gamma* (d={dd}, N={NN}, sigma={s})",
                 float(optimal_gamma(I, I, s * s, NN)[0, 0]),
                 row[4],
             )
         )
         out.append(
             fixture_evidence(
-                f"Appendix A R* (d={dd}, N={NN}, sigma={s})", optimal_risk(I, I, s * s, NN), row[5]
+                f"reference R* (d={dd}, N={NN}, sigma={s})", optimal_risk(I, I, s * s, NN), row[5]
             )
         )
     return out

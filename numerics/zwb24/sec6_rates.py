@@ -119,7 +119,7 @@ def check_cor6_2_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
             details={
                 "ratio_sigma_1": ratios[1.0],
                 "ratio_sigma_0.03": ratios[0.03],
-                "spec": "4 -> 3578",
+                "reference": "4 -> 3578",
             },
         )
     )

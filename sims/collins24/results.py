@@ -247,8 +247,8 @@ RESULTS: tuple[Result, ...] = (
                   faults=QUERY_ATTENDS),
             Check(check_risk_affine_quad_scale, at=SCALE, faults=SIGMA_TO_THE_FOURTH),
             Check(check_risk_affine_quad_scale_generic, at=SCALE_GENERIC, tier="full",
-                  fixed="R0.7's second case, a generic point (d = 3, n = 50, L = 0.5, "
-                        "sigma = 0.1) beside the setting",
+                  fixed="the scaling law L*(cL, c sigma) = c^2 L*(L, sigma) at a second, "
+                        "generic point (d = 3, n = 50, L = 0.5, sigma = 0.1) beside the setting",
                   faults=SIGMA_TO_THE_FOURTH),
             Check(check_risk_affine_torch, at=PAPER, faults=QUERY_ATTENDS),
         ),
@@ -321,8 +321,9 @@ RESULTS: tuple[Result, ...] = (
     ),
     Result(
         id="collins24:thm3.4", kind="theorem",
-        summary="omega* against Lambda = nL^2/sigma^2: monotone in L, sigma, n; the spec's "
-                "reference values; Lambda-collapse; slope inside the (reconstructed) bracket",
+        summary="omega* against Lambda = nL^2/sigma^2: monotone in L, sigma, n; reference "
+                "values (docs/papers/collins24.md §Derived values); Lambda-collapse; slope "
+                "inside the (reconstructed) bracket",
         source="[collins24] Theorem 3.4 (= E.1, E.2), eq. (15), (17)",
         spec="spec 003 R6, G2",
         statement="Omega(Lambda^alpha) <= omega* <= O(Lambda^{2(d+2)/(d(d+4))}) (affine); "
@@ -651,7 +652,7 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="collins24:lemC.8", kind="lemma",
         summary="Any L-Lipschitz class: L_signal <= L^2 O(1/omega + 1/n); the ReLU signal decays "
-                "between omega^-1 and omega^-2 (spec: -1.5), constant fitted",
+                "between omega^-1 and omega^-2 (-3/2 at large n, derived), constant fitted",
         source="[collins24] Lemma C.8",
         spec="spec 003 R4",
         statement="L_signal <= L^2 O(1/omega + 1/n) for omega >= (d + sqrt d)/2",
@@ -661,9 +662,8 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(check_lemc_8_mc, at=PRESETS["c8"],
                   fixed="the ReLU signal's slope -3/2 is a large-n regime statement [derived]: "
-                        "checked at its generic point d = 3, n = 1000, omega in [6, 24] (the "
-                        "spec's d = 3, n = 2000 case), where the window holds at least about 40 "
-                        "points",
+                        "checked at its generic point d = 3, n = 1000, omega in [6, 24], where "
+                        "the window holds at least about 40 points",
                   faults={"linear_task": {"fault_linear_task": True}}),
         ),
         setting=PRESETS["c8"],
@@ -689,8 +689,8 @@ RESULTS: tuple[Result, ...] = (
         id="collins24:fig1", kind="figure",
         summary="Fig. 1 (d = 2, hills cos(nu theta - b)), population version: softmax* < linear "
                 "attention* for n >= 20; nu = 0: sigma^2/n vs >= 1/2; nu = 6, n = 5: the label "
-                "average (the spec's paraphrase 'softmax below linear for all nu and n' is "
-                "withdrawn: the caption says only 'small error'); one trained unit",
+                "average (the caption says only 'small error', not 'softmax below linear for "
+                "all nu and n'); one trained unit",
         source="[collins24] Figure 1, App. J",
         spec="spec 003 §4, G10",
         statement="softmax attention achieves small error (caption)",

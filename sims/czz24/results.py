@@ -352,7 +352,7 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="czz24:eq2.2",
         kind="equation",
-        summary="masked multi-head linear transformer; exact effective predictor ŵ_eff (R12) "
+        summary="masked multi-head linear transformer; exact effective predictor ŵ_eff (derived) "
         "equals a random model's forward pass",
         source="[czz24] Eq. (2.2), mask Eq. (2.3)",
         spec="spec 000 R12 [derived extraction]",
@@ -917,7 +917,8 @@ RESULTS: tuple[Result, ...] = (
         id="czz24:fig1b",
         kind="figure",
         summary="Fig. 1b baselines (σ = 0.1, d = 16, s = 4): exact OLS with its spike vs the "
-        "spec's printed row; MC ridge*, Bayes (lasso* in --full) vs the spec's calibrated values; "
+        "values of docs/papers/czz24.md §Derived values; MC ridge*, Bayes (lasso* in --full) vs "
+        "calibrated reference values at n = 10; "
         "small trained models above the Bayes floor",
         source="[czz24] Fig. 1b / Fig. 3",
         spec="spec 000 §4 table",

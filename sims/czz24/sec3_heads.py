@@ -203,7 +203,7 @@ def check_eq3_1_train_pruning(
     }
     return [
         float_agreement(
-            "pruning: R12 with the heads masked = the model with the heads zeroed",
+            "pruning: ŵ_eff with the heads masked = the model with the heads zeroed",
             direct,
             masked,
             rtol=0.0,
@@ -332,7 +332,7 @@ def check_eq3_1_train_probe(
             "1..L); R² of r̂ ⊙ x_q and w* ⊙ x_q by layer",
             kind="ORDER",
             predicted="paper: layer 1 preprocesses, later layers optimise; h = 1 "
-            "worse (spec: no criterion)",
+            "worse (no pass criterion at CPU scale)",
             observed={
                 "y_probe_excess": [e.mean for e in ys],
                 "y_probe_excess_random_init": [float(e.mean()) for e in rnd["y"]],
@@ -343,7 +343,7 @@ def check_eq3_1_train_probe(
             details={
                 **info,
                 "y_probe_se": [e.se for e in ys],
-                "R2": r2,
+                "R_squared": r2,
                 "E_w2": float(np.mean(np.sum(p.w[te] ** 2, axis=1))),
                 "note": "linear attention at CPU scale (no head benefit expected at this scale)",
             },

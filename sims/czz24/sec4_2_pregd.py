@@ -219,7 +219,7 @@ def check_s1_train(
             "raw": risk["raw"].mean,
             "ridge*": float(ridge),
             "diverged_fraction_pre": float(np.mean(div["pre"])),
-            "spec": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075},
+            "calibration_runs": {"pre": 0.046, "raw": 0.083, "ridge*": 0.075},
         }
         out.append(if_converged(_ratio_row(gaps[sd], {**info, "seeds": [sd]}), *runs.values()))
         out.append(

@@ -91,7 +91,7 @@ def fig_2c(*, quick: bool = True, seed: int = 0) -> Figure:
             ax.plot(
                 data["steps"], cur["risk"], "-", color=c, label=f"{method} (η = {cur['eta']:g})"
             )
-            ax.plot(data["steps"], cur["spec"], "x", color=c, alpha=0.6)
+            ax.plot(data["steps"], cur["reference"], "x", color=c, alpha=0.6)
         ax.set_title(rf"$\sigma = {sig}$")
         ax.set_xlabel("steps")
         ax.set_ylabel("excess risk")

@@ -5,7 +5,9 @@ check, same row index), the predicted value as a line and the observed values as
 ±2·se bars (the mean over seeds; the se of that mean), against the grid key ``x``.  Labels come
 from the rows' own text; INFO rows are never drawn as predictions; a row whose values are
 matrices or vectors is drawn as one number, the relative distance ‖observed − predicted‖ /
-‖predicted‖ (its prediction is 0), beside its tolerance; integer grid keys get integer ticks;
+‖predicted‖ (its prediction is 0), and, for a trained row naming alternatives, the relative
+distance to each named alternative beside it (the table's ``distances``: the measure the check
+judged), with the tolerance as a dotted line; integer grid keys get integer ticks;
 fitted slopes are given only on log-log axes (``loglog=True``), where they mean a rate.
 """
 
@@ -57,23 +59,40 @@ def _array(v: Any) -> np.ndarray | None:
 
 def _values(r: Mapping[str, Any]) -> tuple[float, float] | None:
     """(predicted, observed) of a row as numbers: scalars as they are; arrays as (0, relative
-    distance to the prediction)."""
+    distance to the prediction) -- the table's ``distances["prediction"]`` where the row has one
+    (a trained row's own measure), else ‖observed − predicted‖ / ‖predicted‖."""
     pv, ov = _num(r.get("predicted")), _num(r.get("observed"))
     if pv is not None and ov is not None:
         return pv, ov
     pa, oa = _array(r.get("predicted")), _array(r.get("observed"))
     if pa is None or oa is None or pa.shape != oa.shape:
         return None
+    own = _num((r.get("distances") or {}).get("prediction"))
+    if own is not None:
+        return 0.0, own
     norm = float(np.linalg.norm(pa))
     if norm == 0:
         return None
     return 0.0, float(np.linalg.norm(oa - pa)) / norm
 
 
+def _alternatives(r: Mapping[str, Any]) -> dict[str, float]:
+    """Named alternative -> relative distance of the observed value to it (the table's
+    ``distances``), for a row that names any."""
+    out: dict[str, float] = {}
+    for a in (r.get("distances") or {}).get("alternatives") or ():
+        v = _num(a.get("relative_distance")) if isinstance(a, Mapping) else None
+        if v is not None:
+            out[str(a.get("name", ""))] = v
+    return out
+
+
 def series(
     table: Sequence[Mapping[str, Any]] | Mapping[str, Any], x: str, *, row: str | None = None
-) -> dict[tuple[str, int], dict[str, np.ndarray]]:
-    """Per (check, row index): sorted ``x``, mean predicted, mean observed, se of the mean.
+) -> dict[tuple[str, int], dict[str, Any]]:
+    """Per (check, row index): sorted ``x``, mean predicted, mean observed, se of the mean, and
+    for a matrix row naming alternatives ``"alternatives"``: name -> mean relative distance of the
+    observed value to it at each ``x`` (NaN where a seed's row did not name it).
 
     Rows whose predicted or observed value is not a finite number are skipped; ``row`` keeps only
     series whose check path or row label contains it.  Other grid keys must be constant within a
@@ -83,6 +102,7 @@ def series(
     groups: dict[tuple[str, int], dict[float, list[tuple[float, float, float | None]]]] = {}
     labels: dict[tuple[str, int], str] = {}
     matrix: dict[tuple[str, int], bool] = {}
+    alts: dict[tuple[str, int], dict[float, list[dict[str, float]]]] = {}
     for r in rows:
         if x not in r:
             raise KeyError(f"{x!r} is not a column of the table")
@@ -100,7 +120,9 @@ def series(
         matrix[key] = is_matrix
         se = None if is_matrix else _num(r.get("se"))
         groups.setdefault(key, {}).setdefault(xv, []).append((pv, ov, se))
-    out: dict[tuple[str, int], dict[str, np.ndarray]] = {}
+        if is_matrix:
+            alts.setdefault(key, {}).setdefault(xv, []).append(_alternatives(r))
+    out: dict[tuple[str, int], dict[str, Any]] = {}
     for key, by_x in groups.items():
         xs = np.array(sorted(by_x))
         pred, obs, se = [], [], []
@@ -125,7 +147,23 @@ def series(
             "se": np.array(se),
             "label": np.array(labels[key]),
             "matrix": np.array(matrix[key]),
+            "alternatives": _mean_alternatives(xs, alts.get(key, {})),
         }
+    return out
+
+
+def _mean_alternatives(
+    xs: np.ndarray, by_x: Mapping[float, list[dict[str, float]]]
+) -> dict[str, np.ndarray]:
+    """Name -> mean over seeds of the relative distance to that alternative at each ``x``."""
+    names = list(dict.fromkeys(n for rows in by_x.values() for d in rows for n in d))
+    out = {}
+    for name in names:
+        vals = []
+        for xv in xs:
+            got = [d[name] for d in by_x.get(float(xv), []) if name in d]
+            vals.append(float(np.mean(got)) if got else float("nan"))
+        out[name] = np.array(vals)
     return out
 
 
@@ -141,6 +179,25 @@ def _without_key(text: str, key: str) -> str:
     out = re.sub(rf"(,\s*)?\b{re.escape(key)}\s*=\s*[^,;)\s]+", "", text)
     out = re.sub(r"\(\s*\)", "", out).strip(" ,;")
     return re.sub(r"\s+(at|for|with|of)$", "", out)
+
+
+#: Markers of the named alternatives' distances (the prediction's distance is drawn with "o").
+_ALT_MARKERS = ("s", "^", "v", "D", "P", "X")
+
+
+def _matrix_tolerances(
+    table: Sequence[Mapping[str, Any]] | Mapping[str, Any], data: Mapping[tuple[str, int], Any]
+) -> dict[tuple[str, int], float]:
+    """The tolerance of each matrix series that names alternatives (one value across the grid;
+    a series whose tolerance moves with ``x`` gets no line)."""
+    rows = table["rows"] if isinstance(table, Mapping) else table
+    seen: dict[tuple[str, int], set[float]] = {}
+    for r in rows:
+        key = (str(r.get("check")), int(r.get("index", 0)))
+        tol = _num(r.get("tolerance"))
+        if key in data and bool(data[key]["matrix"]) and r.get("distances") and tol is not None:
+            seen.setdefault(key, set()).add(tol)
+    return {k: v.pop() for k, v in seen.items() if len(v) == 1}
 
 
 def _slope(x: np.ndarray, y: np.ndarray, loglog: bool) -> float:
@@ -184,10 +241,24 @@ def bound_vs_empirical(
         )
     fig = Figure(figsize=(7.2, 4.8))
     ax = fig.add_subplot(1, 1, 1)
-    for j, (_key, s) in enumerate(list(data.items())[:max_series]):
+    tolerances = _matrix_tolerances(table, data)
+    for j, (key, s) in enumerate(list(data.items())[:max_series]):
         color = f"C{j}"
         name = _short_label(_without_key(str(s["label"]), x))
         if bool(s["matrix"]):
+            for k, (alt, dist) in enumerate(s["alternatives"].items()):
+                ax.plot(
+                    s["x"],
+                    dist,
+                    ls="--",
+                    marker=_ALT_MARKERS[k % len(_ALT_MARKERS)],
+                    ms=4,
+                    color=color,
+                    alpha=0.7,
+                    label=f"{name}: relative distance to {_short_label(alt, 40)}",
+                )
+            if key in tolerances:
+                ax.axhline(tolerances[key], ls=":", color=color, lw=1, label=f"{name}: tolerance")
             name = f"{name}: relative distance to the prediction"
         pslope = f", slope {_slope(s['x'], s['predicted'], True):.2f}" if loglog else ""
         oslope = f", slope {_slope(s['x'], s['observed'], True):.2f}" if loglog else ""
@@ -213,6 +284,11 @@ def bound_vs_empirical(
     ylabel = _short_label(names.pop()) if len(names) == 1 else "predicted and observed"
     if all(bool(s["matrix"]) for s in data.values()):
         ylabel = r"$\|\mathrm{observed} - \mathrm{predicted}\| \,/\, \|\mathrm{predicted}\|$"
+        if any(s["alternatives"] for s in data.values()):
+            ylabel = (
+                r"$\|\mathrm{observed} - x\| \,/\, \|\mathrm{predicted}\|$"
+                + "\n(x: the prediction or a named alternative)"
+            )
     ax.set_ylabel(ylabel)
     results = sorted(
         {

@@ -241,7 +241,7 @@ def pattern_rows(tag: str, m: dict[str, np.ndarray]) -> list[Evidence]:
         ),
         informational(
             f"{tag}: pattern metrics",
-            "spec R0 / torch recipe",
+            "reported only (the torch training recipe's head pattern)",
             {k: v.tolist() for k, v in m.items()},
         ),
     ]

@@ -480,8 +480,8 @@ RESULTS: tuple[Result, ...] = (
         id="hpcy25:appB-phases",
         kind="equation",
         summary="phases I-III: exponential start, Lambert-W peak, mu ~ t^{1/6}; Ltilde Lyapunov "
-        "(the spec's reading omega ~ t^{-1/2} of the heuristic, whose exponent the OCR "
-        "lost, not reproduced: unconfirmed)",
+        "(our reading omega ~ t^{-1/2} of the heuristic, whose exponent the OCR lost, not "
+        "reproduced: unconfirmed)",
         source="[hpcy25] App. B (B.5)-(B.18)",
         spec="001 R10, §6 item 5",
         objects=(phase1_omega, peak_omega_lambert, late_mu_law),

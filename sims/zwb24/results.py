@@ -310,7 +310,8 @@ RESULTS: tuple[Result, ...] = (
         kind="theorem",
         summary="LSA vs LTB approximation gap: LSA floor, L <= gap <= min(U, GD0 gap), beta* = 0 "
         "gives 0, exact d = 1 sigma = 0 case, gap ~ 1/N and ~ |beta*|^2 (printed "
-        "inequality lost; encoded bounds are the spec's [R-derived-bound])",
+        "inequality lost; the bounds checked are our derived reading, docs/papers/zwb24.md "
+        "§Notes and resolved ambiguities)",
         source="[zwb24] Theorem 4.1",
         spec="spec 002 §2.6, Appendix A",
         statement="R_LSA >= s2 + 2(|b*|_H^2 + tr HPsi)/(N+2); gap >= L = floor - R*",

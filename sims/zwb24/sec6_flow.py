@@ -409,7 +409,7 @@ def check_thm6_3_train(
         {},
         {},
         {
-            "max|beta-beta*| per seed (spec C18: <= 0.05)": {
+            "max|beta-beta*| per seed (calibrated: <= 0.05)": {
                 str(s): float(np.max(np.abs(p["beta"] - bs))) for s, p, _ in par
             }
         },

@@ -486,6 +486,6 @@ def check_table1_train_zero_mean(
 #: The statement that a trapped β* = 0 seed contradicts: the spec's control (002 C17), its
 #: CPU-scale paraphrase of the paper's §4 observation on Table 1 (``CLAIMS["table1-zero-mean"]``).
 CONTROL_SOURCE = (
-    "[zwb24] §4, Table 1 (paraphrased at CPU scale by spec 002 C17): at beta* = 0 "
+    "[zwb24] §4, Table 1 (our CPU-scale paraphrase): at beta* = 0 "
     "both models must reach the same R*"
 )

@@ -112,8 +112,10 @@ def test_table_columns_rows_and_summary(reference: Path) -> None:
         "tolerance",
         "se",
         "status",
+        "distances",
     ]
     rows = doc["rows"]
+    assert all(r["distances"] is None for r in rows)  # no row of base:ols names alternatives
     # per grid point and seed: 1 MC row + 4 FLOAT rows of base:ols
     assert len(rows) == 6 * 2 * 5
     with (reference / "sweep.csv").open() as fh:
@@ -307,3 +309,54 @@ def test_sweep_plot_artists_are_talk_ready() -> None:
     assert isinstance(ax.xaxis.get_major_locator(), MaxNLocator)
     ticks = [t for t in ax.get_xticks() if 4 <= t <= 6]
     assert ticks and all(float(t).is_integer() for t in ticks)
+
+
+def test_sweep_plot_draws_a_matrix_row_against_each_named_alternative() -> None:
+    """A trained matrix row naming alternatives: the relative distance of the observed value to
+    the prediction and to each named alternative (the table's ``distances``, the check's own
+    measure), one legend entry each, and the tolerance as a line; labels name the alternatives,
+    not code.  Without ``distances`` no alternative is drawn (a plain matrix row)."""
+    from sims.figures.sweep import bound_vs_empirical, series
+    from sims.sweep import distances_of
+
+    def row(N: int, units: dict[str, float], err: float) -> dict:
+        ev = {
+            "tolerance": 0.05,
+            "error_in_tolerance_units": err,
+            "details": {"alternatives": [{"name": k, "units": v} for k, v in units.items()]},
+        }
+        g = [[1.0 / N, 0.0], [0.0, 2.0 / N]]
+        return {
+            "result": "zfb24:thm4",
+            "check": "sims.zfb24.sec4_1_convergence:check_thm4_train",
+            "row": f"P = Γ⁻¹ at N={N}",
+            "index": 0,
+            "kind": "TRAIN",
+            "N": N,
+            "seed": 0,
+            "predicted": g,
+            "observed": [[1.01 / N, 0.0], [0.0, 2.0 / N]],
+            "tolerance": 0.05,
+            "se": None,
+            "status": "pass",
+            "distances": distances_of(ev),
+        }
+
+    rows = [row(N, {"Γ with N → N+1": 3.0 + N, "Λ⁻¹": 20.0}, 0.2) for N in (4, 6, 8)]
+    s = series(rows, "N")[("sims.zfb24.sec4_1_convergence:check_thm4_train", 0)]
+    assert list(s["observed"]) == pytest.approx([0.01] * 3)  # 0.2 units x 0.05, the row's own
+    assert list(s["alternatives"]["Γ with N → N+1"]) == pytest.approx([0.35, 0.45, 0.55])
+    assert list(s["alternatives"]["Λ⁻¹"]) == pytest.approx([1.0] * 3)
+    ax = bound_vs_empirical(rows, x="N").axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "P = Γ⁻¹: relative distance to Γ with N → N+1" in labels
+    assert "P = Γ⁻¹: relative distance to Λ⁻¹" in labels
+    assert "P = Γ⁻¹: tolerance" in labels
+    assert "P = Γ⁻¹: relative distance to the prediction (observed ±2 se)" in labels
+    assert not any("check_" in t or "sims." in t for t in labels)
+    assert "named alternative" in ax.get_ylabel()
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    assert list(lines["P = Γ⁻¹: relative distance to Λ⁻¹"].get_ydata()) == pytest.approx([1.0] * 3)
+    assert set(lines["P = Γ⁻¹: tolerance"].get_ydata()) == {0.05}
+    plain = bound_vs_empirical([{**r, "distances": None} for r in rows], x="N").axes[0]
+    assert not [t for t in plain.get_legend().get_texts() if "Λ⁻¹" in t.get_text()]

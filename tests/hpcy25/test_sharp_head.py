@@ -113,13 +113,20 @@ def test_best_pair_and_free_two_heads_agree() -> None:
 
 def test_mc_sign_rows() -> None:
     """One-sided rows: negative beyond z se passes, at −z se/2 fails; the no-gain row the
-    reverse; two predictors equal up to round-off are no gain; an underpowered sample fails."""
+    reverse; two predictors equal up to round-off are no gain; an underpowered sample is
+    skipped with the sample it needs (lack of power is never a fail), unless it contradicts the
+    claim beyond z se."""
     assert_passed(mc_sign("neg", -6e-4, 1e-4, 100, negative=True, scale=0.2))
     assert_fails(mc_sign("neg", -Z_MC * 1e-4 / 2, 1e-4, 100, negative=True, scale=0.2))
     assert_passed(mc_sign("none", -Z_MC * 1e-4 / 2, 1e-4, 100, negative=False, scale=0.2))
     assert_fails(mc_sign("none", -6e-4, 1e-4, 100, negative=False, scale=0.2))
     assert_fails(mc_sign("roundoff", -1e-17, 1e-19, 100, negative=True, scale=0.2))
-    assert_fails(mc_sign("underpowered", -1.0, 0.01, 100, negative=True, scale=0.2))
+    weak = mc_sign("underpowered", -1.0, 0.01, 100, negative=True, scale=0.2)  # se/scale 5 %
+    assert weak.status == "skipped" and weak.details["needed_n"] == 625
+    assert "se/scale 5.0 % > 2 %" in weak.details["why"]
+    assert mc_sign("underpowered", 1.0, 0.01, 100, negative=True, scale=0.2).status == "fail"
+    assert mc_sign("underpowered", -1.0, 0.01, 100, negative=False, scale=0.2).status == "fail"
+    assert mc_sign("underpowered", 0.0, 0.01, 100, negative=False, scale=0.2).status == "skipped"
 
 
 # ------------------------------------------------------------------ the training route (cheap)

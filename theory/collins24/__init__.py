@@ -155,7 +155,7 @@ w (task dir.)   ``v``                task direction (the paper overloads w)
 α, β            ``alpha``, ``beta``  1/(d+4), 1/(d+2) (Theorem 3.4, reconstructed)
 π_i             ``p``                softmax weights of the query on context token i
 t_i, s_i        ``t``, ``s``         x_iᵀx and 1 − t_i = ½‖x_i − x‖²
-A, N            ``A``, ``N``         E‖Σπ_i x_i − x‖², E Σπ_i² (spec R0.2)
+A, N            ``A``, ``N``         E‖Σπ_i x_i − x‖², E Σπ_i² (App. B.1, Lemma C.4)
 U^d, U^d_S      ``"uniform"``, ``"acg"``  covariate laws (``SphereCovariates.kind``)
 ρ(M, B)         ``rho_metric``       ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB) (Fig. 9, reading G9)
 ==============  ===================  =====================================================

@@ -23,7 +23,7 @@ CLAIMS: dict[str, Claim] = {
         quote="Lemma D.1. The noise term is bounded for d + v/d < wrg < (m) as",
         provenance="printed",
         lost="the window's ends and ω_KQ are garbled in the quote: 'v/d' is √d, 'wrg' is ω_KQ "
-        "and '(m)' is the upper end, (n/(45√d log n))^{2/d} in spec 003 R5's reading of the "
+        "and '(m)' is the upper end, (n/(45√d log n))^{2/d} in our reading of the "
         "proofs (App. E: 'n/(45√d log n)'); the bound's exponent d/2 is Corollary G.5's",
         spec="spec 003 R0.8, R5, G1",
     ),
@@ -35,7 +35,7 @@ CLAIMS: dict[str, Claim] = {
         lost="both Case 1 exponents are illegible in the quote ('A®' lower, 'A%' upper; 'Q' is "
         "Ω, 'wio go' and 'wko' are ω_KQ): the upper one, 2(d+2)/(d(d+4)), is legible in "
         "Theorem E.2, eq. (17); the lower one, α = 1/(d+4), is our reading of the OCR "
-        "'d+4' beside α and of the proof (spec 003 R6, G2: it may be 2α)",
+        "'d+4' beside α and of the proof (it may be 2α)",
         spec="spec 003 R6, G2",
     ),
     "sec3.1-noise": Claim(
@@ -44,7 +44,7 @@ CLAIMS: dict[str, Claim] = {
         provenance="printed",
         lost="'211 - =0 (wEQ/n)' is the garbled display of the bound: the sum it bounds is "
         "illegible, '=0' is Θ and 'wEQ' is ω_KQ^{d/2} (the exponent d/2 is the 'd' the OCR sets "
-        "on the line above); 'wxg' is ω_KQ and 'n2/d' is n^{2/d} (spec 003 R10's reading)",
+        "on the line above); 'wxg' is ω_KQ and 'n2/d' is n^{2/d} (our reading)",
         spec="spec 003 R10",
     ),
     "sec3.1-optimum": Claim(
@@ -54,7 +54,7 @@ CLAIMS: dict[str, Claim] = {
         lost="the optimum's display is garbled: 'w ¢' and 'wxg' are ω_KQ, '©' is Θ and "
         "'((\"Lz/a\"')fi' is (nL²/σ²)^{2/(d+2)}, its exponent illegible; the sum it "
         "minimises, the signal Θ(L²/ω_KQ) printed before it plus the 'Noise' paragraph's "
-        "Θ(σ²ω_KQ^{d/2}/n), pins the exponent to 2/(d+2) (spec 003 R10)",
+        "Θ(σ²ω_KQ^{d/2}/n), pins the exponent to 2/(d+2) (our reading)",
         spec="spec 003 R10",
     ),
     "lemG.3-upper": Claim(

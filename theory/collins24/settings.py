@@ -34,7 +34,7 @@ COVARIATE_KINDS = ("uniform", "ellipsoid", "acg", "lowrank")
 #: ν = L, b ~ Unif[−π, π]; reading G10).
 TASK_KINDS = ("affine", "relu", "cos", "linear", "lowrank", "constant", "hills")
 
-_P = "[collins24] §1.2 of spec 003"
+_P = "[collins24] §2 (Preliminaries)"
 
 #: S1's noise levels σ² for σ ∈ {1, .3, .1, .01} (spec 003 §3.2; Figs. 3-4's σ panel): what a
 #: Setting with ``sigma2=None`` stands for.

@@ -102,7 +102,7 @@ from theory.czz24.sec5_bounds import (  # noqa: F401
 SECTIONS: dict[str, str] = {
     "sec2_data": "§2 data model (sparse tasks, Σ = I + ζ𝟙𝟙ᵀ), population correlations r = Σw*",
     "sec2_model": "§2 Eq. (2.2) masked multi-head linear transformer, mask Eq. (2.3); the exact "
-    "effective predictor (R12, derived)",
+    "effective predictor (derived)",
     "sec3_heads": "§3 Eq. (3.1) head importance and pruning; App. B probing (Fig. 1d, "
     "Figs. 5–8) and P-probing (Fig. 2a/2b)",
     "fig1b": "§3 Fig. 1b / App. B Fig. 3 baselines and S2 trained models (numerics and sims "

@@ -23,7 +23,7 @@ CLAIMS: dict[str, Claim] = {
         quote="Thus, decreases and converges to at a rate of , i.e., .",
         provenance="reconstructed",
         lost="the decay exponent of omega (and the closed-form solution of the ODE before it) is "
-        "stripped from the OCR; spec 001 R10 / §6 item 5 reads it as omega ~ t^{-1/2}",
+        "stripped from the OCR; our reading is omega ~ t^{-1/2}",
         spec="001 R10, §6 item 5",
     ),
     # Observation 4's "consistent across random initializations": the claim over init seeds of
@@ -53,7 +53,7 @@ CLAIMS: dict[str, Claim] = {
             provenance="printed",
             lost="the table's row labels and column headers (the activations and their "
             "parameters) are stripped; the text before it reports 'the limiting values of , and "
-            "of these models', read as ω, μ and 2cωμ in that order (spec 001 R12)",
+            "of these models', read as ω, μ and 2cωμ in that order (our reading)",
             spec="001 R12",
         )
         for i, (row, label, quote) in enumerate(
@@ -85,7 +85,7 @@ CLAIMS: dict[str, Claim] = {
             where=f"App. A.3, Table 2, Head {h} (H = 3, Mode IV)",
             quote=quote,
             provenance="printed",
-            lost="the column headers are stripped; spec 001 §6 item 9 reads the columns as "
+            lost="the column headers are stripped; we read the columns as "
             "(ω_G1, ω_G3, ω_G2, μ_1, μ_2), the only order in which the off-support sums vanish",
             spec="001 R14, §6 item 9",
         )
@@ -114,6 +114,6 @@ CLAIMS: dict[str, Claim] = {
 #: size or step count (stripped from our copy); those come from the authors' code (spec 001 §1.6).
 PAPER_TRAINING_SCALE = (
     "Adam, 'approximately 15 minutes on a single NVIDIA A100 GPU' per model (paper §3, whose "
-    "learning rate, batch size and step count are stripped from our copy); the authors' code "
-    "(spec 001 §1.6, not the paper's text) runs 500k steps (500,001) at lr 1e-3, batch 256"
+    "learning rate, batch size and step count are stripped from our copy); the authors' released "
+    "code (not the paper's text) runs 500k steps (500,001) at lr 1e-3, batch 256"
 )

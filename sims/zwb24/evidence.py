@@ -333,7 +333,9 @@ def trapped_untested(
         claim=CLAIMS["table1-zero-mean"],
         reached=(
             f"one-layer {exp.model.upper()} (d = {exp.setting.d}, N = {exp.setting.N}), "
-            f"{cfg.steps} {cfg.optimizer} steps (lr {cfg.lr:g}, batch {cfg.batch_size}) on CPU "
+            f"{cfg.steps} planned {cfg.optimizer} steps (lr {cfg.lr:g} on a cosine to the floor "
+            f"{cfg.lr * cfg.lr_decay:.2g}, then the floor until the stopping rule; batch "
+            f"{cfg.batch_size}) on CPU "
             f"from N(0, {exp.init_std:g}^2): {len(trapped)} of {len(seeds)} seeds (seeds "
             f"{', '.join(trapped)}) end at a stationary point of the exact risk above R* (BFGS "
             "agrees); the others reach R*"

@@ -304,7 +304,10 @@ def moment_run(
     setting: LSAFlowSetting, rtol: float, separation: float, sd: int, path: str
 ) -> tuple[MT.MomentResult | None, dict[str, float]]:
     """The moment-statistics run serving tolerance ``rtol`` (batch from a pilot's sampling-error
-    constant), or ``None`` with the numbers when it exceeds the budget and need not be resolved."""
+    constant), or ``None`` with the numbers when it exceeds the budget and need not be resolved,
+    or when it reached its step bound with P still drifting above its stopping rule's threshold
+    (``numbers["unconverged"]``: the drift, threshold, steps and bound; the rows are then
+    ``skipped`` with them, never judged)."""
     c, per_prompt, _ = MT.pilot(setting, check_seed(sd, path, "pilot"))
     B = MT.derive_batch(c, rtol)
     work = float(B) * (setting.N + setting.d) * setting.d**2
@@ -319,7 +322,18 @@ def moment_run(
     }
     if work > BUDGET_WORK and not must_resolve(setting.N, separation):
         return None, numbers
-    return MT.trained_moments(MT.MomentRun(setting=setting, batch=B, rtol=rtol, seed=sd)), numbers
+    r = MT.trained_moments(MT.MomentRun(setting=setting, batch=B, rtol=rtol, seed=sd))
+    if not r.converged:
+        return None, {
+            **numbers,
+            "unconverged": 1.0,
+            "drift": r.drift,
+            "drift_threshold": MT.DRIFT_FRACTION * rtol,
+            "steps": r.steps,
+            "step_bound": MT.MAX_STEPS,
+            "window": MT.DRIFT_WINDOW,
+        }
+    return r, numbers
 
 
 def not_separable(
@@ -329,9 +343,29 @@ def not_separable(
     alternatives: dict[str, Any],
     seed: int,
 ) -> Evidence:
-    """The ``skipped`` row of a setting whose alternatives the budget cannot resolve (the TRAIN
-    record of the prediction and its named alternatives at the needed tolerance, not trained)."""
+    """The ``skipped`` row of a setting whose alternatives the budget cannot resolve, or whose
+    moment-statistics run did not converge within its step bound (``numbers["unconverged"]``):
+    the TRAIN record of the prediction and its named alternatives at the needed tolerance."""
     t, sep = numbers["needs_tolerance"], numbers["separation"]
+    if numbers.get("unconverged"):
+        why = (
+            f"training did not converge within its step bound: after {numbers['steps']:.0f} "
+            f"steps (bound {numbers['step_bound']:.0f}) the moment-statistics run's P still "
+            f"drifts {numbers['drift']:.3g} (relative) over a {numbers['window']:.0f}-step "
+            f"window, above {numbers['drift_threshold']:.3g} = {MT.DRIFT_FRACTION:g} of the "
+            f"tolerance {t:.3%}; resolving it needs more steps than the bound"
+        )
+        ev = train_discrimination(
+            name,
+            predicted,
+            predicted,
+            predicted,
+            rtol=t,
+            alternatives=alternatives,
+            seeds=[seed],
+            details=dict(numbers),
+        )
+        return skipped(ev, why=why, **numbers)
     budget = (
         f"work {numbers['needs_work']:.2g} units, budget {BUDGET_WORK:.2g}"
         if "needs_work" in numbers

@@ -52,6 +52,7 @@ __all__ = [
     "C17_PROMPTS",
     "SKIP_SECONDS",
     "trapped_untested",
+    "unconverged_rows",
 ]
 
 #: The presets (spec C17 at N = 5: d = 2, σ² = .25, ‖β*‖ = 3; C18 at N = 5: d = 3, ‖β*‖ of
@@ -332,10 +333,55 @@ def trapped_untested(
         claim=CLAIMS["table1-zero-mean"],
         reached=(
             f"one-layer {exp.model.upper()} (d = {exp.setting.d}, N = {exp.setting.N}), "
-            f"{cfg.steps} {cfg.optimizer} steps (lr {cfg.lr:g}, batch {cfg.batch_size}) on CPU "
+            f"{cfg.steps} planned {cfg.optimizer} steps (lr {cfg.lr:g} on a cosine to the floor "
+            f"{cfg.lr * cfg.lr_decay:.2g}, then the floor until the stopping rule; batch "
+            f"{cfg.batch_size}) on CPU "
             f"from N(0, {exp.init_std:g}^2): {len(trapped)} of {len(seeds)} seeds (seeds "
             f"{', '.join(trapped)}) end at a stationary point of the exact risk above R* (BFGS "
             "agrees); the others reach R*"
         ),
         needed=f"{PAPER_TRAINING_SCALE}; the trap fraction at that scale is not measured here",
     )
+
+
+def unconverged_rows(
+    specs: Sequence[tuple[str, Any, Mapping[str, Any], float, float]],
+    observed: Sequence[Any],
+    starts: Sequence[Any],
+    runs: Sequence[tuple[str, int, Any]],
+) -> list[Evidence] | None:
+    """``None`` when the stopping rule of every ``(label, seed, run)`` found its judged blocks
+    converged (:class:`sims.zwb24.train.Stop`); otherwise one ``skipped`` TRAIN row per ``spec``
+    (name, prediction, alternatives, tolerance, norm), its ``observed`` value that of the
+    unconverged model (against its ``start``), with the numbers of the first unconverged run:
+    each block's drift and threshold, the steps taken and the step bound."""
+    bad = [(k, s, r.extra["stop"]) for k, s, r in runs if not r.extra["stop"]["converged"]]
+    if not bad:
+        return None
+    label, seed, st = bad[0]
+    over = {k: v for k, v in st["drift"].items() if not v < st["threshold"][k]}
+    why = (
+        f"training did not converge within its step bound: after {st['steps']} steps (bound "
+        f"{st['max_steps']}; {st['planned']} planned, then the floor lr) the {label} run (seed "
+        f"{seed}) still drifts "
+        + ", ".join(
+            f"{k} {v:.3g} (threshold {st['threshold'][k]:.3g} = "
+            f"{st['threshold'][k] / st['tol'][k]:g} of its tolerance {st['tol'][k]:.3%})"
+            for k, v in over.items()
+        )
+        + f" over a {st['window']}-step window; resolving it needs more steps than the bound"
+    )
+    numbers = {
+        "drift": st["drift"],
+        "drift_threshold": st["threshold"],
+        "steps": st["steps"],
+        "step_bound": st["max_steps"],
+        "window": st["window"],
+    }
+    out = []
+    for (name, pred, alts, rtol, norm), obs, start in zip(specs, observed, starts, strict=True):
+        ev = train_discrimination(
+            name, obs, pred, start, alternatives=alts, rtol=rtol, norm=norm, details=dict(numbers)
+        )
+        out.append(skipped(ev, why=why, **numbers))
+    return out

@@ -22,7 +22,7 @@ from sims.data import TorchPrompts, embed
 from sims.models.ltb import LTB
 from sims.train import make_generator
 from sims.zwb24.evidence import context_moments, draw_prompts64
-from sims.zwb24.train import PRESETS, trained
+from sims.zwb24.train import PRESETS, effective_vector, trained
 from theory.settings import LinearRegressionICL
 
 __all__ = [
@@ -85,24 +85,6 @@ def raw_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, n
         return {"FF": F.T @ F, "Ft": F.T @ t, "tt": t.T @ t}
 
     return context_moments(st, prompts, seed, parts)
-
-
-def _eff_vec(P: Mapping[str, torch.Tensor], d: int) -> tuple[np.ndarray, float]:
-    """Effective parameters ``(a, b, Γ, φ)`` flattened (chart (★)) and ``|v₂|/(|u||v|)``."""
-    D = d + 1
-    U = torch.eye(D, dtype=torch.float64)
-    if "W_1" in P:
-        U = U + P["W_2"] @ P["W_1"]
-    u = U.T[:, d]
-    v = (P["W_P"] @ P["W_V"]).T @ u
-    Q = P["W_K"].T @ P["W_Q"]
-    v2 = float(v[d])
-    rel = abs(v2) / max(float(torch.linalg.norm(u) * torch.linalg.norm(v)), 1e-300)
-    if v2 == 0.0:
-        return np.full(d * d + 3 * d, np.nan), rel
-    a, b = u[:d], -v[:d] / v2
-    G, phi = v2 * Q[:d, :d].T, v2 * Q[d, :d]
-    return torch.cat([a, b, G.reshape(-1), phi]).detach().numpy(), rel
 
 
 def _fit_ltb(
@@ -175,8 +157,8 @@ def _fit_ltb(
 
 
 def _eff_vec_np(P: Mapping[str, np.ndarray], d: int) -> tuple[np.ndarray, float]:
-    """:func:`_eff_vec` for numpy weights."""
-    return _eff_vec({k2: torch.from_numpy(np.asarray(v)) for k2, v in P.items()}, d)
+    """:func:`~sims.zwb24.train.effective_vector` for numpy weights."""
+    return effective_vector({k2: torch.from_numpy(np.asarray(v)) for k2, v in P.items()}, d)
 
 
 class FitRun:

@@ -75,6 +75,23 @@ def test_thm8_off_by_one_fails_at_a_drawn_separable_setting(fault: str) -> None:
     assert [e for e in rows if e.kind == "TRAIN" and not e.passed], f"{fault} at {s} accepted"
 
 
+@pytest.mark.result("zfb24:thm8")
+def test_unconverged_moment_run_is_skipped_with_its_numbers(monkeypatch) -> None:
+    """The moment-statistics route's stopping rule (P's drift over a window below a fraction of
+    the tolerance, within MAX_STEPS): a run that reaches its bound unconverged makes the rows
+    ``skipped`` with the drift, threshold, steps and bound -- never judged, never ``fail``."""
+    from sims.zfb24 import moments as MT
+
+    s = _first_separable(THM8, thm8_train_settings())
+    monkeypatch.setattr(MT, "trained_moments", MT.train_moments)  # uncached: the bound applies
+    monkeypatch.setattr(MT, "MAX_STEPS", MT.DRIFT_WINDOW)  # one window: P still far from settled
+    rows = run_check(THM8, setting=_at(THM8, s))
+    assert rows and all((e.status, e.kind) == ("skipped", "TRAIN") for e in rows)
+    d = rows[0].details
+    assert d["steps"] == d["step_bound"] == MT.DRIFT_WINDOW and d["drift"] > d["drift_threshold"]
+    assert "did not converge within its step bound" in d["why"]
+
+
 @pytest.mark.result("zfb24:thm4")
 @pytest.mark.parametrize(
     ("sets", "words"),

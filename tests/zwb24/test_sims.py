@@ -137,6 +137,73 @@ def test_trained_claims_over_seeds() -> None:
     assert lsa.details["seeds"] == [0, 1, 2] and lsa.details["seeds_passed"] == [0, 1]
 
 
+#: The presets a check judges, each with its stopping rule (issue 30 item 5).
+JUDGED_PRESETS = ("c17_ltb", "c17_lsa", "c17_ltb_zero", "c17_lsa_zero", "c18_gd_beta")
+
+
+def test_recipe_refuses_a_stop_it_cannot_read() -> None:
+    """A stopping rule needs a floor lr > 0 (at lr 0 nothing moves: its drift would certify
+    nothing), windows on logged steps, a bound past the planned steps and known blocks."""
+    import dataclasses
+
+    from sims.zwb24.train import PRESETS as TP
+    from sims.zwb24.train import Stop
+
+    rc = TP["c17_ltb"][1]
+    assert rc.stop is not None
+    with pytest.raises(ValueError, match="floor lr > 0"):
+        dataclasses.replace(rc, lr_decay=0.0)
+    with pytest.raises(ValueError, match="not a multiple of log_every"):
+        dataclasses.replace(rc, stop=dataclasses.replace(rc.stop, window=110))
+    with pytest.raises(ValueError, match="leaves no window"):
+        dataclasses.replace(rc, stop=dataclasses.replace(rc.stop, max_steps=rc.steps))
+    with pytest.raises(ValueError, match="not one of"):
+        Stop(tols=(("phi", 0.1),), max_steps=10)
+
+
+@pytest.mark.train
+@pytest.mark.slow
+@pytest.mark.result("zwb24:table1")
+@pytest.mark.result("zwb24:thm6.3")
+@pytest.mark.parametrize("name", JUDGED_PRESETS)
+def test_judged_presets_stop_on_their_blocks_convergence(name: str) -> None:
+    """Each judged preset (seed 0) ends by its stopping rule: after its planned steps and within
+    its bound, every block its check judges drifts less than a tenth of that check's tolerance
+    over a window, at a floor lr > 0."""
+    from sims.zwb24.train import PRESETS as TP
+    from sims.zwb24.train import trained
+
+    rc = TP[name][1]
+    assert rc.stop is not None and rc.lr_decay > 0
+    st = trained(name, seed=0).extra["stop"]
+    assert st["converged"] and st["planned"] == rc.steps <= st["steps"] <= st["max_steps"]
+    assert set(st["drift"]) == {k for k, _ in rc.stop.tols}
+    assert all(st["drift"][k] < st["threshold"][k] == 0.1 * st["tol"][k] for k in st["drift"])
+
+
+@pytest.mark.train
+@pytest.mark.result("zwb24:thm6.3")
+def test_unconverged_run_is_skipped_with_its_numbers(monkeypatch) -> None:
+    """Negative control of the stop: with 200 planned steps, a bound one window later and a
+    threshold no drift meets, the C18 run ends unconverged; every row of the trained Thm 6.3
+    check is then ``skipped`` (never ``fail``) with each block's drift and threshold, the steps
+    taken and the bound."""
+    import dataclasses
+
+    from sims.zwb24.train import PRESETS as TP
+
+    exp, rc = TP["c18_gd_beta"]
+    assert rc.stop is not None
+    never = dataclasses.replace(rc.stop, max_steps=300, fraction=1e-9)
+    monkeypatch.setitem(TP, "c18_gd_beta", (exp, dataclasses.replace(rc, steps=200, stop=never)))
+    rows = check_thm6_3_train(PRESETS["thm6.3"])
+    assert len(rows) == 3 and all((e.status, e.kind) == ("skipped", "TRAIN") for e in rows)
+    d = rows[0].details
+    assert d["steps"] == d["step_bound"] == 300 and d["window"] == 100
+    assert all(d["drift"][k] > d["drift_threshold"][k] for k in d["drift"])
+    assert "did not converge within its step bound" in d["why"] and "bound 300" in d["why"]
+
+
 def test_fit_prompts_follow_the_fits_own_sampling_error() -> None:
     """At d = 6, N = 4, σ² = 0.84 (where a 50 000-prompt fit's β was 1.14 units off on one of
     three seeds) the pilot fits measure about a unit of sampling error and the prompts grow by

@@ -28,7 +28,6 @@ from sims.collins24.evidence import (  # noqa: F401
     omega_hat,
     seeds_of,
     setting_rows,
-    trained_setting,
     validate_fig34_setting,
     validate_thm34_setting,
 )
@@ -100,7 +99,6 @@ __all__ = [
     "validate_thm34_setting",
     "validate_fig34_setting",
     "omega_hat",
-    "trained_setting",
     "setting_rows",
     "seeds_of",
     "discriminate",

@@ -18,7 +18,7 @@ from numerics.testing import (
     over_seeds,
     tier_seeds,
 )
-from sims.collins24.evidence import Alternative, discriminate
+from sims.collins24.evidence import Alternative, discriminate, settled
 from sims.collins24.train import (
     ELLIPSOID_SIGMA,
     PRESETS,
@@ -68,7 +68,7 @@ def check_lemb_5_mc_ellipsoid(
     alternatives ω*I (the isotropic unit), ω*Σ (the inverse shape) and the label average.
     ``fault_unwhitened_task`` predicts the moment of a task that reads x instead of x̃;
     ``fault_alternative`` passes one of :data:`LEMB5_ALTERNATIVES` as the prediction.
-    Declared fixed: the trained units are the cached ``lemb5_ellipsoid`` runs (Σ = diag(1..5)/3,
+    Declared fixed: the trained units are the ``lemb5_ellipsoid`` preset's (Σ = diag(1..5)/3,
     d = 5, n = 20, σ = 0.01), and the sampler rows are at the same preset."""
     sig = np.asarray(ELLIPSOID_SIGMA)
     d = len(sig)
@@ -77,7 +77,7 @@ def check_lemb_5_mc_ellipsoid(
         gen = make_generator(
             check_seed(seed, "sims.checks.softmax_window_more:check_lemb5_ellipsoid")
         )
-        Z, _ = sample_batch(PRESETS["lemb5_ellipsoid"][0].setting, B, gen)
+        Z, _ = sample_batch(PRESETS["lemb5_ellipsoid"][0], B, gen)
     X = Z[:, :d, :-1].permute(0, 2, 1).reshape(-1, d).numpy()  # context points (B·n, d)
     out: list[Evidence] = []
     for j in range(d):
@@ -109,7 +109,7 @@ def check_lemb_5_mc_ellipsoid(
     # affine f = u₀vᵀx̃ + b, u₀, b ~ U[-1, 1], v ~ U^d, y = f + ε: per prompt, the context mean of
     # y_i² x̃_i1² has expectation 1/(3d) + 1/(3d²) + σ²/d when the task reads x̃ (spec G6);
     # reading x instead gives E u₀²(vᵀx)²x̃₁² = (tr Σ + 2Σ₁₁)/(3d²(d + 2)) for the second term
-    s2 = PRESETS["lemb5_ellipsoid"][0].setting.sigma2
+    s2 = PRESETS["lemb5_ellipsoid"][0].sigma2
     read_x = (float(np.sum(sig)) + 2 * sig[0]) / (3 * d * d * (d + 2))
     pred = 1 / (3 * d) + (read_x if fault_unwhitened_task else 1 / (3 * d * d)) + s2 / d
     y = Z[:, d, :-1].numpy()
@@ -128,11 +128,12 @@ def check_lemb_5_mc_ellipsoid(
     star = np.diag(np.asarray(lemB5_optimum(w, np.diag(sig)), dtype=float))
 
     def rows_of(sd: int) -> list[Evidence]:
-        M = trained("lemb5_ellipsoid", seed=sd).extra["M_avg"]
+        r = trained(*PRESETS["lemb5_ellipsoid"], seed=sd)
+        M = r.extra["M_avg"]
         white = np.diag(M) * sig
         Mw = np.sqrt(sig)[:, None] * M * np.sqrt(sig)[None, :]
         offd = float(np.linalg.norm(Mw - np.diag(np.diag(Mw))) / np.linalg.norm(Mw))
-        return [
+        rows = [
             ordering(
                 "Lemma B.5 trained (ellipsoid): whitened M diagonal (off-diagonal <= 0.06)",
                 offd,
@@ -160,6 +161,7 @@ def check_lemb_5_mc_ellipsoid(
                 },
             ),
         ]
+        return [settled(row, r) for row in rows]
 
     return out + over_seeds(rows_of, tier_seeds(seed, quick=quick))
 

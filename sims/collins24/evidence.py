@@ -4,8 +4,8 @@ point; spec 003 §3.2's protocol with the schedule and batch derived from the se
 row's tolerance), the named alternatives of the affine optimum, and the discrimination of a
 trained value against them.
 
-Training (one softmax unit, tied M, online Adam on fresh prompts, the presets' loop
-:func:`sims.collins24.train.run`):
+Training (one softmax unit, tied M, online Adam on fresh prompts: the one trainer
+:func:`sims.collins24.train.trained` with a :func:`~sims.collins24.train.derived_recipe`):
 
 * step size: derived from the curvature (:func:`sims.collins24.train.run_derived`).
   A transient at Adam's 0.05 (``SETTING_LR``; Adam divides each gradient coordinate by its RMS,
@@ -41,8 +41,11 @@ whose transient ends where the measured curvature is not positive (no step size 
 reported ``skipped`` with its numbers (:func:`unconverged`: the window and batch it would need),
 never compared as if it had converged.
 
-The trained model never sees a prediction: the trained runs come from a config-keyed cache
-(``softmax_window_settings`` namespace); predictions are computed afterwards here.
+A preset's run (the planned schedule) whose invariant has not settled within its step bound
+is reported ``skipped`` alike (:func:`settled`).
+
+The trained model never sees a prediction: the trained runs come from the trainer's cache keyed
+by (setting, recipe, seed); predictions are computed afterwards here.
 """
 
 from __future__ import annotations
@@ -65,24 +68,26 @@ from numerics.testing import (
     tier_seeds,
     train_discrimination,
 )
-from sims.cache import cached
 from sims.collins24.train import (
+    ADAM,
     CURVATURE_PROMPTS,
+    DRIFT_FRACTION,
     MAX_AVERAGE,
     MIN_WINDOW,
     MIXING_TIMES,
     PRESETS,
     TRANSIENT_LR,
     CurvatureNotResolved,
-    UnitExperiment,
-    run_derived,
+    derived_recipe,
+    isotropic,
+    trained,
 )
 from sims.train import TrainResult
 from theory.collins24 import (
     Lambda,
     surrogate_optimum,
 )
-from theory.collins24.settings import Setting, SoftmaxWindowSetting
+from theory.collins24.settings import Setting
 from theory.common.protocols import Estimate, Evidence
 from theory.settings.validators import check_int, check_real
 
@@ -114,8 +119,8 @@ __all__ = [
     "validate_thm34_setting",
     "validate_fig34_setting",
     "omega_hat",
-    "trained_setting",
     "unconverged",
+    "settled",
     "setting_rows",
     "seeds_of",
     "discriminate",
@@ -258,11 +263,6 @@ BASE_BATCH = 256
 MAX_BATCH = 12_000
 
 
-#: Convergence: the drift of ω̂ over the averaging window (and the window mean's standard error,
-#: and the step size's jitter bias), as a fraction f of the row's tolerance.
-DRIFT_FRACTION = 0.2
-
-
 #: An alternative closer than this many tolerance units to the prediction is not resolved at
 #: that tolerance (``train_discrimination`` requires 2).
 SEPARABLE_UNITS = 2.0
@@ -321,7 +321,7 @@ def omega_hat(M: np.ndarray) -> float:
     return float(np.trace(M)) / M.shape[0]
 
 
-def trained_setting(
+def _derived_run(
     d: int,
     n: int,
     L: float,
@@ -338,15 +338,7 @@ def trained_setting(
     gradient noise of a weight, stopped when ω̂'s drift over the window is ≤
     ``DRIFT_FRACTION``·``rtol``), cached by configuration (a setting trained before is not
     trained again).  Returns the run and the schedule used (step sizes, batch, steps, drift)."""
-    exp = UnitExperiment(
-        setting=SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma2, task=task)
-    )
-    key = (exp, "derived", seed, rtol, batch, DRIFT_FRACTION)
-    res = cached(
-        "softmax_window_settings",
-        key,
-        lambda: run_derived(exp, seed=seed, rtol=rtol, batch=batch, fraction=DRIFT_FRACTION),
-    )
+    res = trained(isotropic(d, n, L, sigma2, task), derived_recipe(rtol, batch), seed=seed)
     info = dict(res.extra["schedule"])
     info["drift_limit"] = DRIFT_FRACTION * rtol
     info["schedule_rule"] = (
@@ -441,7 +433,7 @@ def setting_rows(
                 )
             ]
     try:
-        res, info = trained_setting(d, n, L, sigma2, task, seed=seed, rtol=rtol, batch=batch)
+        res, info = _derived_run(d, n, L, sigma2, task, seed=seed, rtol=rtol, batch=batch)
     except CurvatureNotResolved as e:
         ev = train_discrimination(name, w, w, 0.0, alternatives=alts, rtol=rtol, details=details)
         return [
@@ -463,7 +455,7 @@ def setting_rows(
     M = res.extra["M_avg"]
     wh = omega_hat(M)
     details["anisotropy"] = float(np.linalg.norm(M - wh * np.eye(d)) / np.linalg.norm(M))
-    init = PRESETS["s1_sigma1"][0].init ** 2
+    init = ADAM.init**2
     pred = w
     named = dict(alts)
     fault_name = _alt_name(fault_alternative)
@@ -601,5 +593,31 @@ def discriminate(
 
 
 def init_omega(preset: str) -> float:
-    exp = PRESETS[preset][0]
-    return exp.init**2
+    """ω at the start of a preset's unit (M = init²·I)."""
+    return PRESETS[preset][1].init ** 2
+
+
+def settled(row: Evidence, res: TrainResult) -> Evidence:
+    """``row``, or ``row`` ``skipped`` with its numbers when the run it measures reached its step
+    bound before its invariant settled (``res.extra["stop"]``: the drift over the averaging window
+    against ``fraction · tol`` of the judging check, :class:`sims.collins24.train.Stop`): such a
+    run can neither confirm nor refute the prediction."""
+    st = res.extra.get("stop", {})
+    if st.get("converged", True):
+        return row
+    steps = int(st["planned_steps"]) + int(st["extra_steps"])
+    return not_converged(
+        row,
+        statistic=f"the drift of {st['invariant']} over the last {st['window']}-step window",
+        value=float(st["drift"]),
+        criterion=float(st["threshold"]),
+        steps=steps,
+        needs=(
+            f"the step bound ({st['max_steps']} steps beyond the planned {st['planned_steps']}) "
+            "was reached; more steps at the final lr or a larger batch would settle it"
+        ),
+        planned_steps=st["planned_steps"],
+        extra_steps=st["extra_steps"],
+        max_steps=st["max_steps"],
+        tol=st["tol"],
+    )

@@ -44,6 +44,7 @@ from sims.collins24.evidence import (
     omega_hat,
     optimum_at,
     setting_rows,
+    settled,
     validate_fig34_setting,
 )
 from sims.collins24.train import L_RUNS, PRESETS, SIGMAS, trained
@@ -120,27 +121,31 @@ def _panel(
     def rows_of(sd: int) -> list[Evidence]:
         out = []
         for i, (v, preset, w) in enumerate(runs):
-            ex = trained(preset, seed=sd).extra
+            r = trained(preset, seed=sd)
+            ex = r.extra
             wh = omega_hat(ex["M_avg"])
             ests[preset].append(wh)
             early.setdefault(preset, _early(ex, step))
             if not train_rows or preset == "s1_sigma0.01":  # that run's TRAIN row is S1's
                 continue
-            st = PRESETS[preset][0].setting
+            st = PRESETS[preset][0]
             at = Setting(d=st.d, n=st.n, L=st.L, sigma2=st.sigma2)
             alts = {a.name: a.at(w, at) for a in FIG34_ALTERNATIVES[:5]}
             for k in (i - 1, i + 1):
                 if 0 <= k < len(runs):
                     alts[optimum_at(label, runs[k][0]).name] = runs[k][2]  # computed: runs
             out.append(
-                discriminate(
-                    f"Figs. 3-4 ({label} = {v:g}): final tr(M)/d vs omega*",
-                    wh,
-                    w,
-                    init_omega(preset),
-                    alternatives=alts,
-                    seed=sd,
-                    fault_alternative=fault_alternative,
+                settled(
+                    discriminate(
+                        f"Figs. 3-4 ({label} = {v:g}): final tr(M)/d vs omega*",
+                        wh,
+                        w,
+                        init_omega(preset),
+                        alternatives=alts,
+                        seed=sd,
+                        fault_alternative=fault_alternative,
+                    ),
+                    r,
                 )
             )
         return out
@@ -274,7 +279,7 @@ def check_fig3_4_train_acg(
     tasks = ("affine",) if quick else ("affine", "relu")
     rng = check_rng(seed, "sims.checks.softmax_window_train:check_fig3_4_train_acg")
     sig2 = np.mean(
-        sample_covariates(PRESETS["f34_acg_L1"][0].setting.covariates, rng, (200_000,)) ** 2, axis=0
+        sample_covariates(PRESETS["f34_acg_L1"][0].covariates, rng, (200_000,)) ** 2, axis=0
     )  # diag of Σ̂ = E xxᵀ
     inv = 1.0 / sig2
 
@@ -306,7 +311,8 @@ def check_fig3_4_train_acg(
         for t in tasks:
             Ls = Ls_of[t]
             for i, L in enumerate(Ls):
-                ex = trained(_acg_preset(t, L), seed=sd).extra
+                r = trained(_acg_preset(t, L), seed=sd)
+                ex = r.extra
                 M = ex["M_avg"]
                 m, o = np.diag(M).copy(), opts[t, L]
                 early.setdefault((t, L), _early(ex, step))
@@ -336,22 +342,25 @@ def check_fig3_4_train_acg(
                     if 0 <= k < len(Ls):
                         alts[acg_optimum_at_L(Ls[k]).name] = opts[t, Ls[k]].m
                 out.append(
-                    discriminate(
-                        f"Figs. 3-4 {label(t, L)}: trained diag(M) vs MC optimum over diagonal M "
-                        "(whitened: diag(M) E x^2)",
-                        m * sig2,
-                        o.m * sig2,
-                        np.full(5, init_omega("smoke")) * sig2,
-                        alternatives={k: v * sig2 for k, v in alts.items()},
-                        seed=sd,
-                        rtol=TRAIN_RTOL if t == "affine" else RELU_RTOL,
-                        fault_alternative=fault_alternative,
-                        details={
-                            "optimum_se": o.se,
-                            "optimum_risk": o.risk,
-                            "iso_omega": o.iso[0],
-                            "iso_risk": o.iso[1],
-                        },
+                    settled(
+                        discriminate(
+                            f"Figs. 3-4 {label(t, L)}: trained diag(M) vs MC optimum over "
+                            "diagonal M (whitened: diag(M) E x^2)",
+                            m * sig2,
+                            o.m * sig2,
+                            np.full(5, init_omega("smoke")) * sig2,
+                            alternatives={k: v * sig2 for k, v in alts.items()},
+                            seed=sd,
+                            rtol=TRAIN_RTOL if t == "affine" else RELU_RTOL,
+                            fault_alternative=fault_alternative,
+                            details={
+                                "optimum_se": o.se,
+                                "optimum_risk": o.risk,
+                                "iso_omega": o.iso[0],
+                                "iso_risk": o.iso[1],
+                            },
+                        ),
+                        r,
                     )
                 )
         return out
@@ -391,7 +400,7 @@ def fig34_acg_cos_rows(*, seed: int = 0, reps: int = 40_000, step: int = 100) ->
     for L in (0.25, 1.0, 4.0):
         preset = f"f34_acg_cos_L{L:g}"
         ex = trained(preset, seed=seed).extra
-        o = optimal_diag_M(PRESETS[preset][0].setting, reps, rng)
+        o = optimal_diag_M(PRESETS[preset][0], reps, rng)
         m = np.diag(ex["M_avg"])
         tr = ex["M_trace"]
         early = float(tr[np.searchsorted(tr[:, 0], step), 1])
@@ -473,7 +482,7 @@ def compute_3_4(
         reps = (20_000 if quick else 80_000) if acg_reps is None else acg_reps
         for task, Ls in acg.items():
             for L in Ls:
-                st = PRESETS[_acg_preset(task, L)][0].setting
+                st = PRESETS[_acg_preset(task, L)][0]
                 optima[task, L] = optimal_diag_M(st, reps, rng)
             runs[f"acg {task}"] = (
                 "L on U^d_S" + ("" if task == "affine" else f" {task}") + " (sigma = 0.01, n = 20)",

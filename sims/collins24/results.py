@@ -143,13 +143,13 @@ SCALE = Setting(d=5, n=20, L=1.0, sigma2=0.09)
 SCALE_GENERIC = Setting(d=3, n=50, L=0.5, sigma2=0.01)
 #: A generic point for the closed forms met elsewhere only at L = 1.
 FORMS_GENERIC = Setting(d=5, n=13, L=0.7, sigma2=0.3)
-#: S6: constant tasks (L = 0), σ = 0.5, d = 3, n = 20 (the cached trained unit).
+#: S6: constant tasks (L = 0), σ = 0.5, d = 3, n = 20 (S6's trained unit).
 S6 = Setting(d=3, n=20, L=0.0, sigma2=0.25)
 #: R0.8's regime 1 << omega in [10, 160] << n^{2/(d-1)}: d = 3, n = 1e5.
 ASYMPTOTIC = Setting(d=3, n=100_000)
 #: R0.8's case of the optimum's asymptote: Λ = nL²/σ² = 2e5 at d = 3, n = 2000.
 ASYMPTOTE_CASE = Setting(d=3, n=2000, L=1.0, sigma2=0.01)
-#: Theorem 3.6's S4: S1's setting at σ = 0.01 (the cached linear-attention units).
+#: Theorem 3.6's S4: S1's setting at σ = 0.01 (the linear-attention units).
 S4 = FIG34
 #: Theorem 3.6's floor by MC: d = 4, n = 20, L = 1, σ = 0.1.
 LA_FLOOR = Setting(d=4, n=20, L=1.0, sigma2=0.01)
@@ -157,7 +157,7 @@ LA_FLOOR = Setting(d=4, n=20, L=1.0, sigma2=0.01)
 FLOOR_GENERIC = Setting(d=5, L=0.7, sigma2=0.3)
 #: Theorem 4.4 Case 2's point (k = 2, c_u = c_v = 1 are not Setting fields).
 LOWRANK_CASE2 = Setting(d=5, n=2, L=1.0, sigma2=0.25)
-#: S5 / Fig. 9: low-rank tasks at d = 6, k = 2, n = 20, σ = 0 (the cached untied units).
+#: S5 / Fig. 9: low-rank tasks at d = 6, k = 2, n = 20, σ = 0 (the untied units).
 S5 = Setting(d=6, n=20, L=1.0, sigma2=0.0)
 #: §3.1's modified-softmax risk on linear tasks: d = 5, n = 100, L = 1, σ² = 0.1.
 MSA = Setting(d=5, n=100, L=1.0, sigma2=0.1)
@@ -279,8 +279,8 @@ RESULTS: tuple[Result, ...] = (
                         "1-NN limits' c/omega extrapolation (0.5 % remainder) is sized there"),
             Check(check_limits_mc, at=PAPER),
             Check(check_limits_train, at=S6,
-                  fixed="S6's trained unit is the cached run on constant tasks at d = 3, n = 20, "
-                        "sigma = 0.5",
+                  fixed="S6's constant tasks (L = 0, sigma = 0.5) at d = 3, n = 20: the result's "
+                        "setting is the Lipschitz class's, so its unit trains at S6's",
                   faults={"query_counted_in_n": {"fault_n_offset": 1}}),
         ),
         setting=PAPER,
@@ -382,7 +382,6 @@ RESULTS: tuple[Result, ...] = (
             Check(check_thm3_5_quad, at=PAPER,
                   faults={"pretrain_shift": {"fault_pretrain_shift": 1.5}}),
             Check(check_thm3_5_train, at=PAPER,
-                  fixed="S3's pretrained units are the cached runs at d = 5, n = 20, sigma = 0.01",
                   faults={"swapped_units": {"fault_swap_units": True}}),
         ),
         setting=PAPER,
@@ -424,8 +423,6 @@ RESULTS: tuple[Result, ...] = (
                   faults=GAUSSIAN_FOURTH),
             Check(check_thm3_6_mc_moments, at=S4, faults=GAUSSIAN_FOURTH),
             Check(check_thm3_6_train, at=S4,
-                  fixed="S4's trained units are the cached runs at d = 5, n = 20, L = 1, "
-                        "sigma = 0.01",
                   faults=alternative_faults(LA_ZERO, LA_ONE_STEP_GD)),
         ),
         setting=S4,
@@ -460,8 +457,8 @@ RESULTS: tuple[Result, ...] = (
                         "c in (0, 2]) on one random stream: a table of points, not a setting",
                   faults={"flipped_alpha": {"fault_flip_alpha": True}}),
             Check(check_thm4_4_train, at=S5,
-                  fixed="S5's trained unit is the cached run at d = 6, k = 2, n = 20, sigma = 0 "
-                        "(k is not a field of the Setting)"),
+                  fixed="S5's low-rank unit at d = 6, k = 2, n = 20, sigma = 0 (k and "
+                        "Assumption 4.3's c_u, c_v are not fields of the Setting)"),
         ),
         setting=S5,
         keys=(),
@@ -617,8 +614,8 @@ RESULTS: tuple[Result, ...] = (
             Check(check_lemb_5_mc_sigma, at=PRESETS["d3_sigma0.3"],
                   faults={"identity_on_ellipsoid": {"fault_identity_on_ellipsoid": True}}),
             Check(check_lemb_5_mc_ellipsoid, at=FIG34,
-                  fixed="the trained units are the cached lemb5_ellipsoid runs (Σ = diag(1..5)/3, "
-                        "d = 5, n = 20, sigma = 0.01); the sampler rows are at the same preset",
+                  fixed="the ellipsoid Σ = diag(1..5)/3 is not a field of the Setting (the "
+                        "lemb5_ellipsoid units and the sampler rows: d = 5, n = 20, sigma = 0.01)",
                   faults={"unwhitened_task": {"fault_unwhitened_task": True},
                           **alternative_faults(*LEMB5_ALTERNATIVES)}),
         ),
@@ -700,7 +697,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(
             Check(check_fig1_order, at=FIG1,
                   fixed="Fig. 1's panels: hills on the circle (d = 2) at nu in {0, 1.5, 6}, "
-                        "n in {5, 20, 100}, and the cached unit at nu = 1.5, n = 20, on one "
+                        "n in {5, 20, 100}, and the trained unit at nu = 1.5, n = 20, on one "
                         "random stream",
                   faults={"sigma2_times_4": {"fault_sigma2_scale": 4.0}}),
         ),
@@ -758,8 +755,8 @@ RESULTS: tuple[Result, ...] = (
                         "d = 5, n = 200, L = 1, sigma = 0.01",
                   faults={"sigma_doubled": {"fault_sigma_scale": 2.0}}),
             Check(check_fig5_order_matrix, at=FIG34,
-                  fixed="the pretrained units are the cached runs (S1/S2 at d = 5, n = 20, "
-                        "sigma = 0.01; --full adds n = 200)",
+                  fixed="Fig. 5's pretrain/test matrix: units pretrained on three classes at "
+                        "d = 5, n = 20, sigma = 0.01 (--full adds n = 200), tested there",
                   faults={"mismatched_L_unit_as_affine": {"fault_unit": "s3_L0.03"}}),
         ),
         setting=FIG5,
@@ -781,8 +778,8 @@ RESULTS: tuple[Result, ...] = (
         ),
         checks=(
             Check(check_fig9_train, at=S5,
-                  fixed="S5's trained units are the cached runs at d = 6, k = 2, n = 20, "
-                        "sigma = 0 (k is not a field of the Setting)",
+                  fixed="S5's low-rank units at d = 6, k = 2, n = 20, sigma = 0 (k is not a "
+                        "field of the Setting)",
                   faults={"wrong_subspace": {"fault_wrong_subspace": True}}),
         ),
         setting=S5,

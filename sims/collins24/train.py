@@ -1,14 +1,34 @@
-"""collins24 training experiments (spec 003 §3.2, S1-S6, shrunk to 1000 steps with the lr decaying
-to 0.05 of its start): one literal softmax unit (or linear attention) trained online on fresh
-prompts from the sphere (:func:`sims.collins24.data.sample_batch`), MSE against
-the noiseless target f(x_q).
+"""[collins24] the one trainer of the softmax (or linear) attention unit: :func:`trained`
+``(setting, recipe, *, seed)``, cached by all three (spec 003 §3.2, S1-S6).
 
-Imports only ``theory.settings`` and sims modules (the trained model never sees a prediction).
-``PRESETS`` maps a name to ``(UnitExperiment, TrainConfig)``; ``run(preset, **overrides)``
-returns a :class:`sims.train.TrainResult` whose ``extra`` holds ``M_final`` (d×d), ``M_avg``
-(average over the last 20 % of steps, the spec's estimator), ``M_trace`` (step, ‖M‖₂) and
-``M_snapshots`` (M at the same steps) over training, and ``value``; ``trained(preset, seed=...)``
-is the same run through the config-keyed cache.
+What is trained is a :class:`~theory.collins24.settings.SoftmaxWindowSetting` (covariates, task
+class, n, σ²); how, a :class:`Recipe` (the :class:`~sims.config.TrainConfig` fields, the unit --
+softmax or linear attention, tied or not, its start, the low-rank link of App. J.1 -- and the
+schedule).  One literal unit is trained online on fresh prompts from the sphere
+(:func:`sims.collins24.data.sample_batch`), MSE against the noiseless target f(x_q).  Two
+schedules, both ended by the convergence of the invariant the judging check reads (:class:`Stop`:
+its drift over a window below a fraction of that check's tolerance, within a step bound):
+
+* ``schedule="planned"`` (the presets; spec 003 §3.2 shrunk to 1000 steps with the lr
+  cosine-decayed to 0.05 of its start): the planned steps; M̄ = the mean of M over the last
+  ``avg_frac`` of them.  Then, while the invariant's drift over the averaging window (the mean
+  of its second half minus its first) exceeds ``fraction · tol``, Adam runs on at the final lr
+  and the window grows with it (it spans every step from the planned averaging start), checked
+  every ``avg_frac`` of the planned steps, up to ``max_steps`` more steps; M̄ is the mean over
+  the window.  A growing window tells a trend from Adam's jitter: the jitter's share of the
+  half-means' difference falls like 1/√window, a trend's does not.
+* ``schedule="derived"`` (any setting): the step size and window derived from the setting
+  (:func:`run_derived`: a transient, then the curvature and gradient noise of a weight measured
+  there).
+
+A run that reaches its bound unconverged records it (``extra["stop"]["converged"]`` False, with
+the drift, threshold and steps): a judging check reports it ``skipped`` with these numbers,
+never ``fail``.
+
+Imports only ``theory`` settings, the tolerance constants of ``numerics.testing`` and sims modules
+(the trained model never sees a prediction).  ``extra`` holds ``M_final`` (d×d), ``M_avg``,
+``M_trace`` (step, ‖M‖₂), ``M_snapshots`` (M at the same steps), ``value``, ``setting`` and
+``stop``.
 """
 
 from __future__ import annotations
@@ -21,6 +41,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from numerics.testing import TRAIN_RTOL
 from sims.cache import cached
 from sims.collins24.data import sample_batch
 from sims.config import TrainConfig
@@ -28,56 +49,166 @@ from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit
 from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, train
 from theory.collins24.settings import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
+from theory.settings import check_choice, check_int, check_real
 
 __all__ = [
-    "UnitExperiment",
+    "Stop",
+    "Recipe",
     "PRESETS",
     "SIGMAS",
     "L_RUNS",
     "ELLIPSOID_SIGMA",
     "LINKS",
+    "INVARIANTS",
+    "DRIFT_FRACTION",
+    "BOUND_FACTOR",
+    "ADAM",
+    "ADAM_LINEAR",
+    "ADAM_RELU",
+    "ADAM_LOWRANK",
+    "ADAM_DIAG",
+    "ADAM_TO_ZERO",
+    "ADAM_LONG",
+    "ADAM_LINEAR_LONG",
+    "derived_recipe",
+    "judged_by",
+    "isotropic",
     "run",
     "trained",
+    "train_unit",
     "resolve",
     "sample_batch",
+    "setting_of",
     "CurvatureNotResolved",
 ]
 
 
 #: App. J.1's low-rank classes g(aᵀBᵀx): F^lin_B (+ offset), F^2_B, F^cos_B.
 LINKS = ("linear", "square", "cos4")
+#: What a stopping rule reads: ω̂ = tr(M)/d (isotropic units); the whitened diagonal
+#: diag(M)·E x² (the U^d_S and ellipsoid units, judged in the data's metric; E x² over the run's
+#: first prompts); ρ(M, B) = ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB), B the first k axes (the low-rank units,
+#: App. J.1's metric); all of M (a unit whose M tends to 0).
+INVARIANTS = ("omega", "whitened", "rho", "M")
+#: Convergence: the drift of the invariant over the averaging window, as a fraction f of the
+#: judging check's tolerance (the derived schedule's window mean and jitter bias are held to the
+#: same fraction).
+DRIFT_FRACTION = 0.2
+#: The planned schedule's step bound beyond its planned steps, in multiples of them (a count).
+BOUND_FACTOR = 4
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class UnitExperiment:
-    """What is trained on which data model (optimiser, steps and seed: the TrainConfig)."""
+class Stop:
+    """The stopping rule of a run: its invariant's drift over one averaging window -- the distance
+    between the invariant's means over the window's second half and its first half (the half
+    means remove Adam's step-to-step jitter, not its slow motion), relative to the window mean's
+    norm (``relative``; absolute for an invariant that tends to 0) -- at most
+    ``fraction · tol`` (``tol``: the tolerance of the check that judges the run), within
+    ``max_steps`` steps beyond the planned ones (the step bound, a count: the derived schedule's
+    averaging phase, the planned schedule's extension at its final lr, over which its window
+    grows: see the module docstring)."""
 
-    setting: SoftmaxWindowSetting  # collins24 data model (covariates, tasks, n, sigma^2)
+    tol: float  # the judging check's tolerance (in the invariant's units)
+    max_steps: int  # the step bound beyond the planned steps (a count: no wall clock)
+    fraction: float = DRIFT_FRACTION  # of tol: the drift at which the invariant has converged
+    invariant: str = "omega"  # one of INVARIANTS
+    relative: bool = True  # False: absolute drift (an invariant that tends to 0)
+
+    def __post_init__(self) -> None:
+        check_real("stop tol", self.tol, lower=0.0, lower_open=True)
+        check_real("stop fraction", self.fraction, lower=0.0, lower_open=True, upper=1.0)
+        check_int("stop max_steps", self.max_steps, minimum=1)
+        check_choice("stop invariant", self.invariant, INVARIANTS)
+
+    @property
+    def threshold(self) -> float:
+        return self.fraction * self.tol
+
+    def drift(
+        self, Ms: list[np.ndarray] | np.ndarray, *, x2: np.ndarray | None = None, k: int = 0
+    ) -> float:
+        """The invariant's drift over the window ``Ms`` (the M of each step; ``x2``: E x² per
+        axis for ``"whitened"``, ``k``: the rank of B for ``"rho"``)."""
+        x = np.array([_invariant(M, self.invariant, x2, k) for M in Ms])
+        half = len(x) // 2
+        d = float(np.linalg.norm(x[half:].mean(axis=0) - x[:half].mean(axis=0)))
+        if not self.relative:
+            return d
+        return d / max(float(np.linalg.norm(x.mean(axis=0))), 1e-12)
+
+
+def _invariant(M: np.ndarray, kind: str, x2: np.ndarray | None, k: int) -> np.ndarray:
+    if kind == "omega":
+        return np.array([np.trace(M) / M.shape[0]])
+    if kind == "whitened":
+        if x2 is None:
+            raise ValueError("the whitened diagonal needs E x² per axis (x2)")
+        return np.diag(M) * x2
+    if kind == "rho":
+        if not 1 <= k < M.shape[0]:
+            raise ValueError(f"rho needs the rank k of B, 1 <= k < d; got k={k}")
+        S = 0.5 * (M + M.T)
+        smin = float(np.min(np.abs(np.linalg.eigvalsh(S[:k, :k]))))
+        return np.array([np.linalg.norm(S[k:, k:], 2) / max(smin, 1e-300)])
+    return M.reshape(-1)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Recipe(TrainConfig):
+    """How a collins24 unit is trained (what is trained: the
+    :class:`~theory.collins24.settings.SoftmaxWindowSetting`): the
+    :class:`~sims.config.TrainConfig` fields, the unit, the schedule and its stopping rule
+    (``stop=None``: exactly the planned steps, for runs no check judges)."""
+
     model: str = "softmax"  # "softmax" (SoftmaxUnit) or "linear" (LinearAttentionUnit)
     tied: bool = True  # softmax: M_K ≡ M_Q (spec §1.6)
     init: float = 1e-3  # softmax: M_K = M_Q = init·I
     train_value: bool = False  # True: the value scalar is trained (negative control only)
     include_query: bool = False  # True: the query attends to itself (negative control only)
-    avg_frac: float = 0.2  # average M over the last avg_frac of the steps
+    avg_frac: float = 0.2  # planned: average M over the last avg_frac of the steps
     link: str = "linear"  # low-rank tasks f = g(aᵀBᵀx) + offset, App. J.1: g = "linear",
     # "square" (F^2_B) or "cos4" (F^cos_B, cos(4·))
+    schedule: str = "planned"  # "planned" (the presets) or "derived" (run_derived)
+    stop: Stop | None = None
 
     def __post_init__(self) -> None:
-        if self.model not in ("softmax", "linear"):
-            raise ValueError(f"model must be 'softmax' or 'linear', got {self.model!r}")
-        if self.link not in LINKS:
-            raise ValueError(f"link must be one of {LINKS} (App. J.1), got {self.link!r}")
-        if self.link != "linear" and self.setting.tasks.kind != "lowrank":
+        TrainConfig.__post_init__(self)
+        check_choice("model", self.model, ("softmax", "linear"))
+        check_choice("link", self.link, LINKS, paper="App. J.1")
+        check_choice("schedule", self.schedule, ("planned", "derived"))
+        check_real("avg_frac", self.avg_frac, lower=0.0, lower_open=True, upper=1.0)
+        if self.schedule == "derived" and (
+            self.stop is None or self.optimizer != "adam" or self.log_every != 10
+        ):
             raise ValueError(
-                f"link={self.link!r} needs tasks kind='lowrank' (App. J.1), got "
-                f"{self.setting.tasks.kind!r}"
+                "schedule='derived' needs a stop rule, optimizer 'adam' and log_every 10 "
+                f"(got stop={self.stop!r}, optimizer={self.optimizer!r}, "
+                f"log_every={self.log_every})"
             )
 
 
-def _iso(
-    sigma: float, task: str = "affine", *, d: int = 5, n: int = 20, L: float = 1.0
+def _check_pair(setting: SoftmaxWindowSetting, recipe: Recipe) -> None:
+    if recipe.link != "linear" and setting.tasks.kind != "lowrank":
+        raise ValueError(
+            f"link={recipe.link!r} needs tasks kind='lowrank' (App. J.1), got "
+            f"{setting.tasks.kind!r}"
+        )
+
+
+def isotropic(
+    d: int, n: int, L: float, sigma2: float, task: str = "affine"
 ) -> SoftmaxWindowSetting:
-    return SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma * sigma, task=task)
+    """x ~ U^d with tasks of class ``task`` (the theorems' and S1-S4's data model)."""
+    return SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma2, task=task)
+
+
+def judged_by(recipe: Recipe, tol: float, **stop: Any) -> Recipe:
+    """``recipe`` stopped on the convergence of its invariant against a judging check's ``tol``
+    (``stop``: other :class:`Stop` fields; the bound defaults to ``BOUND_FACTOR`` times the
+    planned steps)."""
+    rule = Stop(tol=tol, max_steps=stop.pop("max_steps", BOUND_FACTOR * recipe.steps), **stop)
+    return dataclasses.replace(recipe, stop=rule)
 
 
 # fmt: off
@@ -88,155 +219,276 @@ SIGMAS = (1.0, 0.3, 0.1, 0.01)
 L_RUNS = ((0.01, "f34_L0.01"), (0.03, "s3_L0.03"), (0.1, "s3_L0.1"), (1.0, "s1_sigma0.01"))
 #: Lemma B.5's ellipsoid shape Σ = diag(1, 2, 3, 4, 5)/3 (the lemB5_ellipsoid preset).
 ELLIPSOID_SIGMA = (1 / 3, 2 / 3, 1.0, 4 / 3, 5 / 3)
-_C = TrainConfig(optimizer="adam", lr=0.05, steps=1000, batch_size=256, lr_decay=0.05,
-                 dtype="float64", log_every=10)
-PRESETS: dict[str, tuple[UnitExperiment, TrainConfig]] = {
-    **{f"s1_sigma{s:g}": (UnitExperiment(setting=_iso(s)), _C) for s in SIGMAS},
-    **{f"s2_relu_sigma{s:g}": (UnitExperiment(setting=_iso(s, "relu")), _C) for s in SIGMAS},
-    # S4: linear attention, M init 0, Adam 1e-2
+#: The presets' Adam (spec 003 §3.2 shrunk: 1000 steps, lr 0.05 cosine-decayed to 0.05×, 256
+#: prompts per step), without a stopping rule; :data:`ADAM_LINEAR`: S4's linear attention, lr 0.01.
+_PLAN = Recipe(optimizer="adam", lr=0.05, steps=1000, batch_size=256, lr_decay=0.05,
+               dtype="float64", log_every=10)
+_PLAN_LINEAR = dataclasses.replace(_PLAN, model="linear", lr=0.01)
+#: Judged on ω̂ against TRAIN_RTOL, the 5 % of S1, S3, Figs. 3-4.
+ADAM = judged_by(_PLAN, TRAIN_RTOL)
+#: S4's linear attention: tr(M)/d judged within 3 % of m* (the check's LA_RTOL).
+ADAM_LINEAR = judged_by(_PLAN_LINEAR, 0.03)  # LA_RTOL of sims/collins24/sec3_linear.py
+#: S2's ReLU units: judged within 10 % (the check's RELU_RTOL).
+ADAM_RELU = judged_by(_PLAN, 0.10)  # RELU_RTOL of numerics/collins24/tolerances.py
+#: The untied units of S5 / Fig. 9, judged on ρ(M, B) ≤ 0.05: the drift of all of M.
+ADAM_LOWRANK = judged_by(  # ρ ≤ 0.05: RHO_MAX of sims/collins24/sec4_lowrank.py
+    dataclasses.replace(_PLAN, tied=False), 0.05, invariant="rho", relative=False
+)
+#: The U^d_S and ellipsoid units, judged on their (whitened) diagonal.
+ADAM_DIAG = judged_by(_PLAN, TRAIN_RTOL, invariant="whitened")
+#: S6's unit on constant tasks, judged on ‖M‖₂ < 0.05: M tends to 0, so the absolute drift.
+ADAM_TO_ZERO = judged_by(_PLAN, TRAIN_RTOL, invariant="M", relative=False)
+
+
+def _iso(sigma: float, task: str = "affine", *, d: int = 5, n: int = 20,
+         L: float = 1.0) -> SoftmaxWindowSetting:
+    return isotropic(d, n, L, sigma * sigma, task)
+
+
+def _long(recipe: Recipe) -> Recipe:
+    """The spec's S1 / S4 / S5 length (--full): 3000 steps, lr cosine-decayed to 0.05× (the spec's
+    0.999 per step ends at 0.999^3000 = 0.05×); the bound ``BOUND_FACTOR`` times them."""
+    assert recipe.stop is not None
+    return dataclasses.replace(recipe, steps=3000,
+                               stop=dataclasses.replace(recipe.stop,
+                                                       max_steps=BOUND_FACTOR * 3000))
+
+
+#: S1 / S4 at the spec's length (--full).
+ADAM_LONG, ADAM_LINEAR_LONG = _long(ADAM), _long(ADAM_LINEAR)
+_LOWRANK = SphereCovariates(d=6, kind="lowrank", k=2)
+_ACG = SphereCovariates(d=5, kind="acg")
+#: name -> (setting, Recipe); every preset a check judges stops on its invariant's convergence.
+PRESETS: dict[str, tuple[SoftmaxWindowSetting, Recipe]] = {
+    **{f"s1_sigma{s:g}": (_iso(s), ADAM) for s in SIGMAS},
+    **{f"s2_relu_sigma{s:g}": (_iso(s, "relu"), ADAM_RELU) for s in SIGMAS},
     # S3: pretraining at L ∈ {0.03, 0.1} with sigma = 0.01 (L = 1 is s1_sigma0.01)
-    **{f"s3_L{L:g}": (UnitExperiment(setting=_iso(0.01, L=L)), _C) for L in (0.03, 0.1)},
+    **{f"s3_L{L:g}": (_iso(0.01, L=L), ADAM) for L in (0.03, 0.1)},
     # Fig. 1 at one point: hills f = cos(1.5 theta - b) on the circle, n = 20, sigma = 0.1
-    "fig1_d2": (UnitExperiment(setting=_iso(0.1, "hills", d=2, L=1.5)), _C),
-    "s4_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
-                  dataclasses.replace(_C, lr=0.01)),
+    "fig1_d2": (_iso(0.1, "hills", d=2, L=1.5), ADAM),
+    # S4: linear attention, M init 0, Adam 1e-2
+    "s4_linear": (_iso(0.01), ADAM_LINEAR),
     # S5: d = 6, k = 2, n = 20, sigma = 0, Assumption 4.3 with c_u = c_v = 1, untied M
-    "s5_lowrank": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
-        n=20, sigma2=0.0), tied=False), _C),
+    "s5_lowrank": (SoftmaxWindowSetting(covariates=_LOWRANK, tasks=LipschitzTasks(kind="lowrank"),
+                                        n=20, sigma2=0.0), ADAM_LOWRANK),
     # S5 at the paper's size (App. J.1, Fig. 9): d = 10, k = 2, n = 50, sigma = 0.01 (--full)
-    "s5_paper": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=10, kind="lowrank", k=2),
-        tasks=LipschitzTasks(kind="lowrank"), n=50, sigma2=1e-4), tied=False),
-        dataclasses.replace(_C, steps=3000)),
+    "s5_paper": (SoftmaxWindowSetting(covariates=SphereCovariates(d=10, kind="lowrank", k=2),
+                                      tasks=LipschitzTasks(kind="lowrank"), n=50, sigma2=1e-4),
+                 _long(ADAM_LOWRANK)),
     # S6: constant tasks b ~ U[-1, 1], sigma = 0.5, d = 3, n = 20
-    "s6_constant": (UnitExperiment(setting=_iso(0.5, "constant", d=3, L=0.0)), _C),
-    "smoke": (UnitExperiment(setting=_iso(0.1)), dataclasses.replace(_C, steps=20, log_every=5)),
+    "s6_constant": (_iso(0.5, "constant", d=3, L=0.0), ADAM_TO_ZERO),
+    # smoke: a few steps, for the CLI
+    "smoke": (_iso(0.1), dataclasses.replace(_PLAN, steps=20, log_every=5)),
     # Figs. 3-4 ablations at sigma = 0.01 (L = 1, n = 20 is s1_sigma0.01; L = 0.03, 0.1: s3_L*):
     # several L, several n, and the non-isotropic sphere law U^d_S ("acg", S = diag(1..d))
-    "f34_L0.01": (UnitExperiment(setting=_iso(0.01, L=0.01)), _C),
-    **{f"f34_n{n}": (UnitExperiment(setting=_iso(0.01, n=n)), _C) for n in (5, 10, 50, 100, 200)},
-    **{f"f34_acg_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="affine", L=L),
-        n=20, sigma2=1e-4)), _C) for L in (0.01, 0.1, 1.0)},
+    "f34_L0.01": (_iso(0.01, L=0.01), ADAM),
+    **{f"f34_n{n}": (_iso(0.01, n=n), ADAM) for n in (5, 10, 50, 100, 200)},
+    **{f"f34_acg_L{L:g}": (SoftmaxWindowSetting(
+        covariates=_ACG, tasks=LipschitzTasks(kind="affine", L=L), n=20, sigma2=1e-4), ADAM_DIAG)
+       for L in (0.01, 0.1, 1.0)},
     # ... and the paper's Fig. 3 class on U^d_S, the 2-ReLU (--full; L = 0.01 kept for the record)
-    **{f"f34_acg_relu_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="relu", L=L),
-        n=20, sigma2=1e-4)), _C) for L in (0.01, 0.03, 0.1, 1.0)},
+    **{f"f34_acg_relu_L{L:g}": (SoftmaxWindowSetting(
+        covariates=_ACG, tasks=LipschitzTasks(kind="relu", L=L), n=20, sigma2=1e-4), ADAM_DIAG)
+       for L in (0.01, 0.03, 0.1, 1.0)},
     # S2's report-only cosine extension: f = cos(L v^T x), sigma in {.1, .01} at L = 1, and
     # L in {0.5, 2, 4} at sigma = 0.01 (non-monotone in L at n = 20)
-    **{f"s2_cos_sigma{s:g}": (UnitExperiment(setting=_iso(s, "cos")), _C) for s in (0.1, 0.01)},
-    **{f"s2_cos_L{L:g}": (UnitExperiment(setting=_iso(0.01, "cos", L=L)), _C) for L in (0.5, 2, 4)},
+    **{f"s2_cos_sigma{s:g}": (_iso(s, "cos"), ADAM) for s in (0.1, 0.01)},
+    **{f"s2_cos_L{L:g}": (_iso(0.01, "cos", L=L), ADAM) for L in (0.5, 2, 4)},
     # Fig. 5's pretrain/test matrix (--full): cosine units at mismatched L (n = 20; L = 1 is
     # s2_cos_sigma0.01), and the paper's n = 200 units (affine n = 200 is f34_n200)
-    **{f"f5_cos_L{L:g}": (UnitExperiment(setting=_iso(0.01, "cos", L=L)), _C) for L in (0.25, 8)},
-    **{f"f5_{t}_n200": (UnitExperiment(setting=_iso(0.01, t, n=200)), _C) for t in ("relu", "cos")},
-    "f5_cos_L0.25_n200": (UnitExperiment(setting=_iso(0.01, "cos", n=200, L=0.25)), _C),
+    **{f"f5_cos_L{L:g}": (_iso(0.01, "cos", L=L), ADAM) for L in (0.25, 8)},
+    **{f"f5_{t}_n200": (_iso(0.01, t, n=200), ADAM) for t in ("relu", "cos")},
+    "f5_cos_L0.25_n200": (_iso(0.01, "cos", n=200, L=0.25), ADAM),
     # Fig. 9's offset class (App. J.1's "+2") at the S5 size, softmax and linear attention (--full)
-    **{f"f9_offset_{m}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=6, kind="lowrank", k=2),
-        tasks=LipschitzTasks(kind="lowrank", offset=2.0), n=20, sigma2=0.0), tied=False,
-        model=m), _C if m == "softmax" else dataclasses.replace(_C, lr=0.01))
+    **{f"f9_offset_{m}": (SoftmaxWindowSetting(
+        covariates=_LOWRANK, tasks=LipschitzTasks(kind="lowrank", offset=2.0), n=20, sigma2=0.0),
+        ADAM_LOWRANK if m == "softmax" else dataclasses.replace(
+            ADAM_LOWRANK, model="linear", lr=0.01))
        for m in ("softmax", "linear")},
     # ... and App. J.1's F^2_B, F^cos_B classes (even in aᵀBᵀx: linear attention's best is M = 0)
-    **{f"f9_{g}_{m}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=6, kind="lowrank", k=2), tasks=LipschitzTasks(kind="lowrank"),
-        n=20, sigma2=0.0), tied=False, model=m, link=g),
-        _C if m == "softmax" else dataclasses.replace(_C, lr=0.01))
+    **{f"f9_{g}_{m}": (SoftmaxWindowSetting(
+        covariates=_LOWRANK, tasks=LipschitzTasks(kind="lowrank"), n=20, sigma2=0.0),
+        dataclasses.replace(ADAM_LOWRANK, link=g) if m == "softmax" else dataclasses.replace(
+            ADAM_LOWRANK, link=g, model="linear", lr=0.01))
        for g in ("square", "cos4") for m in ("softmax", "linear")},
     # Lemma B.5 on the ellipsoid x = Σ^{1/2}x̃ (Assumption 3.3), S1's σ = 0.01 task (--full)
-    "lemb5_ellipsoid": (UnitExperiment(setting=SoftmaxWindowSetting(
+    "lemb5_ellipsoid": (SoftmaxWindowSetting(
         covariates=SphereCovariates(d=5, kind="ellipsoid", Sigma_diag=ELLIPSOID_SIGMA),
-        tasks=LipschitzTasks(kind="affine"), n=20, sigma2=1e-4)), _C),
+        tasks=LipschitzTasks(kind="affine"), n=20, sigma2=1e-4), ADAM_DIAG),
     # Fig. 3's cosine panel on U^d_S (report-only, as S2's cosine; --full)
-    **{f"f34_acg_cos_L{L:g}": (UnitExperiment(setting=SoftmaxWindowSetting(
-        covariates=SphereCovariates(d=5, kind="acg"), tasks=LipschitzTasks(kind="cos", L=L),
-        n=20, sigma2=1e-4)), _C) for L in (0.25, 1.0, 4.0)},
-    # the spec's S1 / S4 length (--full): 3000 steps, lr cosine-decayed to 0.05x (the spec's
-    # 0.999 per step ends at 0.999^3000 = 0.05x)
-    **{f"s1p_sigma{s:g}": (UnitExperiment(setting=_iso(s)), dataclasses.replace(_C, steps=3000))
-       for s in SIGMAS},
-    "s4p_linear": (UnitExperiment(setting=_iso(0.01), model="linear"),
-                   dataclasses.replace(_C, lr=0.01, steps=3000)),
+    **{f"f34_acg_cos_L{L:g}": (SoftmaxWindowSetting(
+        covariates=_ACG, tasks=LipschitzTasks(kind="cos", L=L), n=20, sigma2=1e-4), ADAM_DIAG)
+       for L in (0.25, 1.0, 4.0)},
+    # the spec's S1 / S4 length (--full)
+    **{f"s1p_sigma{s:g}": (_iso(s), ADAM_LONG) for s in SIGMAS},
+    "s4p_linear": (_iso(0.01), ADAM_LINEAR_LONG),
 }
 # fmt: on
 
 
 def resolve(
-    preset: str | tuple[UnitExperiment, TrainConfig], **overrides: Any
-) -> tuple[UnitExperiment, TrainConfig]:
-    """The (experiment, config) of a preset with overrides of TrainConfig or experiment fields."""
-    exp, cfg = PRESETS[preset] if isinstance(preset, str) else preset
-    tr = {k: v for k, v in overrides.items() if k in TrainConfig.__dataclass_fields__}
-    ex = {k: v for k, v in overrides.items() if k not in tr}
+    setting: SoftmaxWindowSetting | str, recipe: Recipe | None = None, **overrides: Any
+) -> tuple[SoftmaxWindowSetting, Recipe]:
+    """The ``(setting, recipe)`` pair of a preset name (``recipe`` omitted) or given, with
+    ``overrides`` applied to the recipe's fields or, for the other names, the setting's."""
+    if isinstance(setting, str):
+        if setting not in PRESETS:
+            raise ValueError(f"unknown preset {setting!r}; presets: {sorted(PRESETS)}")
+        if recipe is not None:
+            raise ValueError("give a preset name alone, or a (setting, recipe) pair")
+        setting, recipe = PRESETS[setting]
+    elif recipe is None:
+        raise ValueError(f"a setting needs its recipe (got setting {setting!r} alone)")
+    rc = {k: v for k, v in overrides.items() if k in Recipe.__dataclass_fields__}
+    st = {k: v for k, v in overrides.items() if k not in rc}
     return (
-        dataclasses.replace(exp, **ex) if ex else exp,
-        dataclasses.replace(cfg, **tr) if tr else cfg,
+        dataclasses.replace(setting, **st) if st else setting,
+        dataclasses.replace(recipe, **rc) if rc else recipe,
     )
 
 
-def build_model(exp: UnitExperiment) -> torch.nn.Module:
-    d = exp.setting.d
-    if exp.model == "linear":
+def build_model(setting: SoftmaxWindowSetting, recipe: Recipe) -> torch.nn.Module:
+    d = setting.d
+    if recipe.model == "linear":
         return LinearAttentionUnit(d)
     return SoftmaxUnit(
         d,
-        tied=exp.tied,
-        init=exp.init,
-        train_value=exp.train_value,
-        include_query=exp.include_query,
+        tied=recipe.tied,
+        init=recipe.init,
+        train_value=recipe.train_value,
+        include_query=recipe.include_query,
     )
 
 
-def run(
-    preset: str | tuple[UnitExperiment, TrainConfig], *, threads: int = 1, **overrides: Any
+def setting_of(result: TrainResult) -> SoftmaxWindowSetting:
+    """The :class:`SoftmaxWindowSetting` a run was trained on."""
+    return result.extra["setting"]
+
+
+def train_unit(setting: SoftmaxWindowSetting, recipe: Recipe) -> TrainResult:
+    """Train the unit on ``setting`` by ``recipe`` (uncached; see :func:`trained`)."""
+    _check_pair(setting, recipe)
+    if recipe.schedule == "derived":
+        return run_derived(setting, recipe)
+    # these tiny models train faster on one thread on a busy 2-core machine
+    with torch_threads(1):
+        return _run_planned(setting, recipe)
+
+
+def run(preset: str | tuple[SoftmaxWindowSetting, Recipe], **overrides: Any) -> TrainResult:
+    """Train ``PRESETS[preset]`` or a given pair (recipe or setting fields overridable;
+    uncached)."""
+    if isinstance(preset, str):
+        return train_unit(*resolve(preset, **overrides))
+    return train_unit(*resolve(preset[0], preset[1], **overrides))
+
+
+def trained(
+    setting: SoftmaxWindowSetting | str,
+    recipe: Recipe | None = None,
+    *,
+    seed: int = 0,
+    **overrides: Any,
 ) -> TrainResult:
-    """Train one configuration (torch on ``threads`` threads, restored afterwards)."""
-    with torch_threads(threads):
-        return _run(*resolve(preset, **overrides))
+    """The one trainer of collins24's checks: the unit trained on ``setting`` by ``recipe`` with
+    ``seed``, through the cache keyed by (setting, recipe, seed) -- one run per configuration,
+    shared by tests, checks, figures and the report.  ``trained("s1_sigma0.1", seed=0)`` names a
+    preset's pair (the CLI's and the sweep's form; ``overrides`` replace recipe or setting
+    fields)."""
+    s, rc = resolve(setting, recipe, seed=seed, **overrides)
+    return cached("softmax_window", (s, rc), lambda: train_unit(s, rc))
 
 
-def trained(preset: str, *, seed: int = 0, **overrides: Any) -> TrainResult:
-    """The run of ``preset`` with ``seed`` through the config-keyed cache (one training per
-    configuration, shared by the tests and the report)."""
-    exp, cfg = resolve(preset, seed=seed, **overrides)
-    return cached("softmax_window", (exp, cfg), lambda: run((exp, cfg)))
-
-
-def _run(exp: UnitExperiment, cfg: TrainConfig) -> TrainResult:
-    gen = make_generator(cfg.seed)
-    model = build_model(exp)
-    start = max(0, int(round(cfg.steps * (1 - exp.avg_frac))))
-    acc: list[np.ndarray] = []
+def _run_planned(setting: SoftmaxWindowSetting, recipe: Recipe) -> TrainResult:
+    gen = make_generator(recipe.seed)
+    model = build_model(setting, recipe)
+    planned = recipe.steps
+    start = max(0, int(round(planned * (1 - recipe.avg_frac))))
+    window = max(1, planned - start)
+    acc: list[np.ndarray] = []  # M before each step from `start` on (M after that many updates)
     norms: list[tuple[int, float]] = []
     snaps: list[np.ndarray] = []
     chunk = 25  # fresh prompts for every step, drawn 25 steps at a time (amortised sampling)
     buf: list[Any] = []
+    offset, last = [0], [0]
+    d = setting.d
+    x2: list[np.ndarray] = []
 
     def objective(m: torch.nn.Module, g: torch.Generator, step: int) -> torch.Tensor:
-        if step >= start:
+        t = offset[0] + step
+        last[0] = step
+        if t >= start:
             acc.append(m.M().detach().numpy().copy())  # type: ignore[operator]
-        if step % cfg.log_every == 0:
+        if t % recipe.log_every == 0:
             Mt = m.M().detach()  # type: ignore[operator]
-            norms.append((step, float(torch.linalg.matrix_norm(Mt, 2))))
+            norms.append((t, float(torch.linalg.matrix_norm(Mt, 2))))
             snaps.append(Mt.numpy().copy())
         if step % chunk == 0 or not buf:
-            Zc, tc = sample_batch(exp.setting, cfg.batch_size * chunk, g, link=exp.link)
-            buf[:] = [Zc.split(cfg.batch_size), tc.split(cfg.batch_size)]
+            Zc, tc = sample_batch(setting, recipe.batch_size * chunk, g, link=recipe.link)
+            if not x2:  # E x² per axis over the run's first prompts' context points
+                x2.append(Zc[:, :d, :-1].pow(2).mean(dim=(0, 2)).numpy())
+            buf[:] = [Zc.split(recipe.batch_size), tc.split(recipe.batch_size)]
         Z, target = buf[0][step % chunk], buf[1][step % chunk]
         return torch.mean((m(Z) - target) ** 2)
 
-    res = train(model, objective, cfg, generator=gen)
+    main = dataclasses.replace(recipe, stop=None)
+    res = train(model, objective, main, generator=gen)
+    steps, losses = [res.steps], [res.losses]
+    stop = recipe.stop
+    record: dict[str, Any] = {"converged": True, "planned_steps": planned, "extra_steps": 0}
+    if stop is not None:
+        x2v, k = (x2[0] if x2 else None), (setting.covariates.k or 0)
+        drift = stop.drift(acc, x2=x2v, k=k) if acc else math.inf
+        extra_steps = 0
+        if not drift <= stop.threshold:  # on at the final lr, one window at a time
+            offset[0] = planned
+            tail = dataclasses.replace(
+                main,
+                lr=recipe.lr * recipe.lr_decay,
+                lr_decay=1.0,
+                steps=stop.max_steps,
+                log_every=1,
+            )
+
+            def settled(trace: list[dict[str, float]]) -> bool:
+                taken = last[0] + 1
+                return taken % window == 0 and stop.drift(acc, x2=x2v, k=k) <= stop.threshold
+
+            r2 = train(model, objective, tail, generator=gen, stop=settled)
+            extra_steps = int(r2.extra.get("stopped_at", stop.max_steps))
+            drift = stop.drift(acc, x2=x2v, k=k)
+            steps.append(r2.steps + planned)
+            losses.append(r2.losses)
+        record = {
+            "converged": bool(drift <= stop.threshold),
+            "drift": drift,
+            "threshold": stop.threshold,
+            "tol": stop.tol,
+            "invariant": stop.invariant,
+            "window": len(acc),
+            "planned_steps": planned,
+            "extra_steps": extra_steps,
+            "max_steps": stop.max_steps,
+        }
     M_final = model.M().detach().numpy().copy()  # type: ignore[operator]
-    res.extra.update(
-        M_final=M_final,
-        M_avg=np.mean(acc, axis=0) if acc else M_final,
-        M_trace=np.array(norms),
-        M_snapshots=np.array(snaps),
-        value=float(getattr(model, "value", torch.ones(())).detach()),
-        experiment=exp,
+    all_losses = np.concatenate(losses)
+    return dataclasses.replace(
+        res,
+        steps=np.concatenate(steps),
+        losses=all_losses,
+        final_loss=float(np.mean(all_losses[-max(1, len(all_losses) // 10) :])),
+        config=recipe,
+        extra={
+            **res.extra,
+            "M_final": M_final,
+            "M_avg": np.mean(acc, axis=0) if acc else M_final,
+            "M_trace": np.array(norms),
+            "M_snapshots": np.array(snaps),
+            "value": float(getattr(model, "value", torch.ones(())).detach()),
+            "setting": setting,
+            "stop": record,
+        },
     )
-    return res
 
 
 # ------------------------------------------------------------------ schedule derived from a setting
@@ -256,7 +508,8 @@ CURVATURE_STEP = 0.02
 MIXING_TIMES = 5.0
 #: Shortest averaging window (steps) of phase 2.
 MIN_WINDOW = 100
-#: Upper bounds (steps) of the two phases (``cfg.steps`` with the stop hook).
+#: Upper bounds (steps) of the two phases (the transient's ``steps``, the averaging phase's
+#: ``stop.max_steps``).
 MAX_TRANSIENT, MAX_AVERAGE = 1000, 3000
 
 
@@ -272,7 +525,11 @@ def _drift(w: np.ndarray) -> float:
 
 
 def coordinate_curvature(
-    model: torch.nn.Module, exp: UnitExperiment, gen: torch.Generator, batch: int
+    model: torch.nn.Module,
+    setting: SoftmaxWindowSetting,
+    gen: torch.Generator,
+    batch: int,
+    link: str = "linear",
 ) -> tuple[float, float]:
     """(h, σ_g) of one diagonal weight θ = K₁₁ at the model's parameters (by the rotation
     invariance of U^d every diagonal weight is alike): h = ∂²𝓛/∂θ² by a central finite difference
@@ -282,7 +539,7 @@ def coordinate_curvature(
     K: torch.Tensor = model.M_K  # type: ignore[assignment]
     theta = float(K.detach()[0, 0])
     step = CURVATURE_STEP * max(abs(theta), 1e-3)
-    Z, t = sample_batch(exp.setting, CURVATURE_PROMPTS, gen, link=exp.link)
+    Z, t = sample_batch(setting, CURVATURE_PROMPTS, gen, link=link)
     vals = []
     with torch.no_grad():
         for s in (-step, 0.0, step):
@@ -292,7 +549,7 @@ def coordinate_curvature(
     h = (vals[0] - 2 * vals[1] + vals[2]) / step**2
     grads = []
     for _ in range(NOISE_BATCHES):
-        Zb, tb = sample_batch(exp.setting, batch, gen, link=exp.link)
+        Zb, tb = sample_batch(setting, batch, gen, link=link)
         model.zero_grad(set_to_none=True)
         torch.mean((model(Zb) - tb) ** 2).backward()
         grads.append(float(K.grad[0, 0]))  # type: ignore[index]
@@ -340,10 +597,27 @@ def derived_step(
     return lr, window
 
 
-def run_derived(
-    exp: UnitExperiment, *, seed: int, rtol: float, batch: int, fraction: float
-) -> TrainResult:
-    """Train ``exp`` with the schedule derived from its setting:
+def derived_recipe(rtol: float, batch: int) -> Recipe:
+    """The derived schedule's recipe for a row of tolerance ``rtol`` (ω̂'s relative error) at
+    ``batch`` prompts per step: a transient of at most ``MAX_TRANSIENT`` steps at Adam's
+    ``TRANSIENT_LR``, then an averaging phase of at most ``MAX_AVERAGE`` steps stopped when ω̂'s
+    drift over the derived window is ≤ ``DRIFT_FRACTION``·``rtol`` (:func:`run_derived`)."""
+    return Recipe(
+        schedule="derived",
+        optimizer="adam",
+        lr=TRANSIENT_LR,
+        steps=MAX_TRANSIENT,
+        batch_size=batch,
+        dtype="float64",
+        log_every=10,
+        stop=Stop(tol=rtol, max_steps=MAX_AVERAGE),
+    )
+
+
+def run_derived(setting: SoftmaxWindowSetting, recipe: Recipe) -> TrainResult:
+    """Train the unit on ``setting`` with the schedule derived from the setting (``recipe``: a
+    :func:`derived_recipe`; rtol = ``recipe.stop.tol``, fraction = ``recipe.stop.fraction``, the
+    budget ``MAX_AVERAGE`` = ``recipe.stop.max_steps``, batch = ``recipe.batch_size``):
 
     1. transient: Adam at ``TRANSIENT_LR`` (constant) until ω̂'s drift over the last
        ``TRANSIENT_WINDOW`` logged steps is ≤ ``rtol`` (the stop hook of :func:`sims.train.train`);
@@ -358,9 +632,13 @@ def run_derived(
 
     ``extra`` holds ``M_avg``, ``M_final``, ``M_trace`` (step, ‖M‖₂), ``M_snapshots`` and the
     ``schedule`` (step sizes, h, σ_g, window, steps of each phase, the final drift)."""
-    d = exp.setting.d
+    stop_rule = recipe.stop
+    if recipe.schedule != "derived" or stop_rule is None:
+        raise ValueError(f"run_derived needs a derived recipe, got {recipe!r}")
+    d, seed, batch = setting.d, recipe.seed, recipe.batch_size
+    rtol, fraction, budget = stop_rule.tol, stop_rule.fraction, stop_rule.max_steps
     gen = make_generator(seed)
-    model = build_model(exp)
+    model = build_model(setting, recipe)
     hist: list[np.ndarray] = []
     norms: list[tuple[int, float]] = []
     snaps: list[np.ndarray] = []
@@ -374,7 +652,7 @@ def run_derived(
             norms.append((offset[0] + step, float(torch.linalg.matrix_norm(Mt, 2))))
             snaps.append(Mt.numpy().copy())
         if step % chunk == 0:
-            Zc, tc = sample_batch(exp.setting, batch * chunk, g, link=exp.link)
+            Zc, tc = sample_batch(setting, batch * chunk, g, link=recipe.link)
             buf[:] = [Zc.split(batch), tc.split(batch)]
         return torch.mean((m(buf[0][step % chunk]) - buf[1][step % chunk]) ** 2)
 
@@ -392,15 +670,7 @@ def run_derived(
 
         return stop
 
-    cfg1 = TrainConfig(
-        optimizer="adam",
-        lr=TRANSIENT_LR,
-        steps=MAX_TRANSIENT,
-        batch_size=batch,
-        dtype="float64",
-        log_every=10,
-        seed=seed,
-    )
+    cfg1 = dataclasses.replace(recipe, schedule="planned", stop=None)  # the transient's loop
     r1 = train(
         model,
         objective,
@@ -409,20 +679,20 @@ def run_derived(
         callback=om,
         stop=stop_after(10 * TRANSIENT_WINDOW, rtol),
     )
-    steps1 = int(r1.extra.get("stopped_at", MAX_TRANSIENT))
+    steps1 = int(r1.extra.get("stopped_at", cfg1.steps))
     omega1 = _omega(model)
-    h, sg = coordinate_curvature(model, exp, gen, batch)
+    h, sg = coordinate_curvature(model, setting, gen, batch, recipe.link)
     lr2, window = derived_step(h, sg, omega1, d, rtol, fraction)
-    if window > MAX_AVERAGE:  # no full window fits the budget: the criterion cannot be met
+    if window > budget:  # no full window fits the budget: the criterion cannot be met
         r2, steps2, avg = r1, 0, 10 * TRANSIENT_WINDOW
         trace = np.array([r["omega"] for r in r1.extra["trace"]])[-TRANSIENT_WINDOW:]
     else:
         offset[0] = steps1
         hist.clear()
-        cfg2 = dataclasses.replace(cfg1, lr=lr2, steps=MAX_AVERAGE)
+        cfg2 = dataclasses.replace(cfg1, lr=lr2, steps=budget)
         stop = stop_after(window, fraction * rtol)
         r2 = train(model, objective, cfg2, generator=gen, callback=om, stop=stop)
-        steps2 = int(r2.extra.get("stopped_at", MAX_AVERAGE))
+        steps2 = int(r2.extra.get("stopped_at", budget))
         avg = window
         trace = np.array([r["omega"] for r in r2.extra["trace"]])[-(window // 10) :]
     drift = _drift(trace)
@@ -434,7 +704,7 @@ def run_derived(
         M_trace=np.array(norms),
         M_snapshots=np.array(snaps),
         value=1.0,
-        experiment=exp,
+        setting=setting,
         schedule={
             "transient_step_size": TRANSIENT_LR,
             "transient_steps": steps1,
@@ -451,4 +721,15 @@ def run_derived(
             "converged": steps2 > 0 and drift <= fraction * rtol,
         },
     )
-    return dataclasses.replace(r2, extra=extra)
+    extra["stop"] = {
+        "converged": extra["schedule"]["converged"],
+        "drift": drift,
+        "threshold": fraction * rtol,
+        "tol": rtol,
+        "invariant": stop_rule.invariant,
+        "window": window,
+        "planned_steps": steps1,
+        "extra_steps": steps2,
+        "max_steps": budget,
+    }
+    return dataclasses.replace(r2, config=recipe, extra=extra)

@@ -161,3 +161,57 @@ def test_an_unconverged_drawn_run_is_skipped_with_the_batch_that_would_fit_it() 
         "not converged within the budget: omega-hat's drift over the last averaging window 0.153 "
         f"vs criterion 0.01 after {E.MAX_AVERAGE} steps; the derived window is"
     )
+
+
+def test_a_preset_run_that_never_settles_is_skipped_with_its_numbers() -> None:
+    """``settled``: a row of a planned run that reached its step bound with its invariant still
+    drifting (even a failing row) is ``skipped`` with the drift, the threshold and the steps; a
+    settled run's row is left as it is."""
+    import numpy as np
+
+    from sims.collins24.evidence import settled
+    from sims.config import TrainConfig
+    from sims.train import TrainResult
+
+    failing = Evidence(
+        name="w",
+        kind="TRAIN",
+        predicted=1.0,
+        observed=1.5,
+        tolerance=FAILING_ROW_TOLERANCE,
+        error=10.0,
+        passed=False,
+    )
+    stop = {
+        "converged": False,
+        "drift": 0.0175,
+        "threshold": 0.01,
+        "tol": 0.05,
+        "invariant": "whitened",
+        "window": 2200,
+        "planned_steps": 1000,
+        "extra_steps": 4000,
+        "max_steps": 4000,
+    }
+
+    def run(record: dict) -> TrainResult:
+        return TrainResult(
+            params={},
+            steps=np.zeros(0, dtype=int),
+            losses=np.zeros(0),
+            final_loss=0.0,
+            seed=0,
+            config=TrainConfig(),
+            wall_time=0.0,
+            extra={"stop": record},
+        )
+
+    row = settled(failing, run(stop))
+    assert row.status == "skipped" and row.passed
+    assert row.details["drift"] == 0.0175 and row.details["steps"] == 5000
+    assert row.details["why"].startswith(
+        "not converged within the budget: the drift of whitened over the last 2200-step window "
+        "0.0175 vs criterion 0.01 after 5000 steps; the step bound (4000 steps beyond the "
+        "planned 1000) was reached"
+    )
+    assert settled(failing, run({**stop, "converged": True})) is failing

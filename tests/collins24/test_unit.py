@@ -1,12 +1,14 @@
 """collins24 trained unit and its data: the forward pass against the literal formula of spec 003
 §1.4 (keys, queries and values as full (d+1)-vectors), the prompts' layout, the float32-drawn
-normals, and the derived schedule's budget rule (a window longer than the budget is not run).
+normals, the derived schedule's budget rule (a window longer than the budget is not run), and
+the planned schedule's stopping rule (its invariant's drift over a window, within a step bound).
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import torch
 
@@ -88,7 +90,7 @@ def test_linear_attention_equals_the_literal_sum() -> None:
 def test_prompts_layout_and_sphere_moments() -> None:
     """Z's columns are [x_j; y_j] with x_j on the sphere and the query's label 0; the
     float32-drawn directions keep E x_k² = 1/d and E x_k x_l = 0 (z = 5)."""
-    st = E.PRESETS["s1_sigma0.1"][0].setting
+    st = E.PRESETS["s1_sigma0.1"][0]
     g = torch.Generator().manual_seed(5)
     Z, fq = sample_batch(st, 4000, g)
     d, n = st.d, st.n
@@ -109,14 +111,76 @@ def test_a_window_over_the_budget_is_not_averaged(monkeypatch: pytest.MonkeyPatc
     """run_derived: when the derived window exceeds MAX_AVERAGE no full window fits, so phase 2
     is not run and the run is unconverged (0 averaging steps, the transient's drift)."""
     monkeypatch.setattr(E, "derived_step", lambda *a: (0.001, E.MAX_AVERAGE + 10))
-    exp = E.UnitExperiment(
-        setting=SoftmaxWindowSetting.isotropic(d=2, n=8, L=1.0, sigma2=0.1, task="affine")
-    )
-    res = E.run_derived(exp, seed=0, rtol=SCHEDULE_RTOL, batch=64, fraction=SCHEDULE_FRACTION)
+    st = SoftmaxWindowSetting.isotropic(d=2, n=8, L=1.0, sigma2=0.1, task="affine")
+    rc = E.derived_recipe(SCHEDULE_RTOL, 64)
+    assert rc.stop is not None and rc.stop.fraction == SCHEDULE_FRACTION
+    res = E.run_derived(st, rc)
     sch = res.extra["schedule"]
     assert sch["average_steps"] == 0 and not sch["phase2_run"] and not sch["converged"]
     assert sch["steps"] == sch["transient_steps"] > 0
     assert math.isfinite(sch["omega_drift_over_window"])
     monkeypatch.setattr(E, "derived_step", lambda *a: (0.001, 100))
-    res = E.run_derived(exp, seed=0, rtol=SCHEDULE_RTOL, batch=64, fraction=SCHEDULE_FRACTION)
+    res = E.run_derived(st, rc)
     assert res.extra["schedule"]["average_steps"] > 0 and res.extra["schedule"]["phase2_run"]
+    assert res.extra["stop"]["converged"] == res.extra["schedule"]["converged"]
+
+
+def test_stop_drift_reads_the_window_halves() -> None:
+    """Stop.drift: the distance between the invariant's means over the window's two halves,
+    relative to the window mean (absolute when ``relative=False``); a constant M has none."""
+    eye = [np.eye(3)] * 4
+    grow = [np.eye(3) * v for v in (1.0, 1.0, 3.0, 3.0)]  # halves' ω: 1 and 3, mean 2
+    stop = E.Stop(tol=SCHEDULE_RTOL, max_steps=10)
+    assert stop.drift(eye) == 0.0 and stop.threshold == pytest.approx(0.01)
+    assert stop.drift(grow) == pytest.approx(1.0)
+    assert E.Stop(tol=SCHEDULE_RTOL, max_steps=10, relative=False).drift(grow) == pytest.approx(2.0)
+    absolute_M = E.Stop(tol=SCHEDULE_RTOL, max_steps=10, invariant="M", relative=False)
+    assert absolute_M.drift(grow) == pytest.approx(2.0 * math.sqrt(3.0))  # ‖2I‖_F, d = 3
+    whitened = E.Stop(tol=SCHEDULE_RTOL, max_steps=10, invariant="whitened")
+    assert whitened.drift(grow, x2=np.array([1.0, 0.0, 0.0])) == pytest.approx(1.0)
+    flat_axis = [np.diag([1.0, v, v]) for v in (1.0, 1.0, 3.0, 3.0)]  # moves on unpopulated axes
+    assert whitened.drift(flat_axis, x2=np.array([1.0, 0.0, 0.0])) == 0.0
+    rho = E.Stop(tol=SCHEDULE_RTOL, max_steps=10, invariant="rho", relative=False)
+    Ms = [np.diag([2.0, 0.1, 0.0])] * 2 + [np.diag([2.0, 0.2, 0.0])] * 2  # ρ 0.05 then 0.1
+    assert rho.drift(Ms, k=1) == pytest.approx(0.05)
+    with pytest.raises(ValueError, match="rank k"):
+        rho.drift(Ms)
+    with pytest.raises(ValueError, match="invariant"):
+        E.Stop(tol=SCHEDULE_RTOL, max_steps=10, invariant="trace")
+
+
+def test_planned_run_goes_on_until_its_invariant_settles() -> None:
+    """The planned schedule: a run whose invariant still drifts after the planned steps goes on
+    at the final lr, its averaging window growing, and stops at the first settled check or at the
+    bound (then unconverged, with its numbers); without a stop rule it takes exactly the planned
+    steps."""
+    st = SoftmaxWindowSetting.isotropic(d=3, n=8, L=1.0, sigma2=0.01)
+    plan = E.Recipe(optimizer="adam", lr=0.05, steps=60, batch_size=32, lr_decay=0.05)
+    free = E.run((st, plan))
+    assert "stop" not in free.extra or free.extra["stop"]["extra_steps"] == 0
+    tight = E.run((st, E.judged_by(plan, 1e-9, max_steps=36)))  # unreachable: to the bound
+    rec = tight.extra["stop"]
+    assert not rec["converged"] and rec["extra_steps"] == 36 and rec["drift"] > rec["threshold"]
+    assert rec["window"] == 12 + 36 and len(tight.extra["M_snapshots"]) == len(
+        range(0, 60 + 36, 10)
+    )
+    loose = E.run((st, E.judged_by(plan, 1e3)))  # settled at the planned steps
+    assert loose.extra["stop"]["converged"] and loose.extra["stop"]["extra_steps"] == 0
+    assert np.array_equal(loose.extra["M_avg"], free.extra["M_avg"])
+
+
+def test_trained_caches_by_setting_recipe_and_seed() -> None:
+    """trained(setting, recipe, seed=...) and trained(preset name) are one cache entry; the
+    presets' recipes carry their judging checks' tolerances (S2's ReLU: RELU_RTOL)."""
+    from numerics.collins24.tolerances import RELU_RTOL
+    from sims.collins24.sec3_linear import LA_RTOL
+
+    assert E.ADAM_RELU.stop is not None and E.ADAM_RELU.stop.tol == RELU_RTOL
+    assert E.ADAM_LINEAR.stop is not None and E.ADAM_LINEAR.stop.tol == LA_RTOL
+    a = E.trained("smoke", seed=3)
+    b = E.trained(*E.PRESETS["smoke"], seed=3)
+    assert a is b and a.config.seed == 3 and E.setting_of(a) == E.PRESETS["smoke"][0]
+    with pytest.raises(ValueError, match="needs its recipe"):
+        E.trained(E.PRESETS["smoke"][0])
+    with pytest.raises(ValueError, match="link"):
+        E.run((E.PRESETS["smoke"][0], E.Recipe(link="square")))

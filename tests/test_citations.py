@@ -121,15 +121,8 @@ def test_nothing_the_registry_shows_cites_a_spec_or_guide() -> None:
 LAYERS = ("theory", "numerics", "sims")
 
 
-#: Literals left as they are for now, each with its reason: the report legend's kind meanings are
-#: quoted verbatim by docs/testing.md (``test_docs_testing_lists_every_kind_with_its_meaning``), so
-#: they change together with that page (session 6: docs/ belongs to another helper).
-PENDING: dict[str, tuple[str, ...]] = {
-    "theory/common/protocols.py": (
-        "a value we compute against a number our specs computed",
-        "reported only, never fails (a quantity the spec marks informational)",
-    ),
-}
+#: Literals exempt from the scan, by file, each with its reason (none today).
+PENDING: dict[str, tuple[str, ...]] = {}
 
 
 def literal_citations(source: str, file: str = "<string>") -> list[str]:

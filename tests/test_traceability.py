@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sims.registry import all_results, resolve
+from sims.registry import all_results, markdown_table, resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -192,6 +192,10 @@ def test_results_page_lists_every_result() -> None:
     page = (ROOT / "docs" / "results.md").read_text()
     missing = [r.id for r in all_results() if f"`{r.id}`" not in page]
     assert not missing, f"docs/results.md's table is stale; missing {missing}"
+    assert markdown_table() in page, (
+        "docs/results.md's table differs from the registry's summaries: "
+        "python -m sims.registry --readme docs/results.md"
+    )
 
 
 def test_docs_name_no_machine_path() -> None:

@@ -72,10 +72,10 @@ KIND_MEANINGS: dict[str, str] = {
     "PAPER": "a value we compute (or transcribe) against a number the paper prints (a table "
     "entry, a value in its text), quoted with its location in details['claim'] (provenance "
     "printed), within half a unit of the last printed digit unless stated",
-    "DERIVED": "a value we compute against a number our specs computed (the paper prints none), "
-    "derived on the docs page cited in details['derived_in'], within half a unit of its last "
-    "digit unless stated",
-    "INFO": "reported only, never fails (a quantity the spec marks informational)",
+    "DERIVED": "a value we compute against a number derived on the docs page cited in "
+    "details['derived_in'] (the paper prints none), within half a unit of its last digit unless "
+    "stated",
+    "INFO": "reported only, never fails (context for the rows that judge, not a claim)",
     "CONTROL": "a declared negative control: the check rerun with a planted fault (a wrong input "
     "through one of its fault_* parameters) must fail; a control that passes is a fail "
     "row (icl-verify check/report --controls)",

@@ -1,4 +1,6 @@
-"""Training configuration and the type-checked ``--field=value`` override parser (STYLE R6, R18)."""
+"""Training configuration: :class:`TrainConfig` (how to train), :class:`DriftStop` (the fields
+every paper's stopping rule shares), :func:`resolve_preset` (a preset name or a ``(setting,
+recipe)`` pair, with overrides) and the type-checked ``--field=value`` override parser."""
 
 from __future__ import annotations
 
@@ -6,13 +8,21 @@ import ast
 import dataclasses
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from theory.settings import check_choice, check_int, check_real
 
-__all__ = ["TrainConfig", "parse_overrides", "coerce", "OPTIMIZERS", "DTYPES"]
+__all__ = [
+    "TrainConfig",
+    "DriftStop",
+    "resolve_preset",
+    "parse_overrides",
+    "coerce",
+    "OPTIMIZERS",
+    "DTYPES",
+]
 
 OPTIMIZERS = ("adam", "sgd", "gd")
 DTYPES = ("float32", "float64")
@@ -32,7 +42,7 @@ class TrainConfig:
     lr_decay: float = 1.0  # final lr / initial lr, cosine schedule when < 1
     grad_clip: float = 0.0  # max global grad norm (0: no clipping)
     half_mse: bool = False  # loss (1/2)·MSE as in zfb24 eq. (7); plain MSE otherwise
-    dtype: str = "float64"  # float64 for verification runs (STYLE R14)
+    dtype: str = "float64"  # float64 for verification runs
     device: str = "auto"  # "auto" (cuda if present), "cpu", "cuda"
     seed: int = 0  # seeds the explicit torch.Generator (data and init)
     log_every: int = 10  # record the loss every this many steps
@@ -53,6 +63,79 @@ class TrainConfig:
         check_int("seed", self.seed, minimum=0)
         check_int("log_every", self.log_every, minimum=1)
         check_int("checkpoint_every", self.checkpoint_every, minimum=0)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DriftStop:
+    """What every paper's stopping rule shares: a run stops when its invariant's drift over a
+    window of ``window`` steps is at most ``fraction · tol`` (``tol``: the tolerance of the check
+    that judges the run), or at ``max_steps`` (the step bound: a count, never a wall clock), where
+    it records that it did not converge.  Each paper's ``Stop`` subclasses it with what its
+    invariant and drift are (``sims/<key>/train.py``).
+
+    >>> DriftStop(tol=0.04, max_steps=1000, fraction=0.5).threshold
+    0.02
+    >>> DriftStop(tol=0.0, max_steps=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: stop tol must be > 0, got 0.0
+    """
+
+    tol: float  # the judging check's tolerance (in the invariant's units)
+    max_steps: int  # the step bound (a count: no wall clock)
+    fraction: float = 0.1  # of tol: the drift at which the invariant counts as converged
+    window: int = 100  # steps per window
+
+    def __post_init__(self) -> None:
+        check_real("stop tol", self.tol, lower=0.0, lower_open=True)
+        check_real("stop fraction", self.fraction, lower=0.0, lower_open=True, upper=1.0)
+        check_int("stop window", self.window, minimum=1)
+        check_int("stop max_steps", self.max_steps, minimum=1)
+
+    @property
+    def threshold(self) -> float:
+        """The drift at which the invariant counts as converged: ``fraction · tol``."""
+        return self.fraction * self.tol
+
+
+S = TypeVar("S")
+R = TypeVar("R", bound=TrainConfig)
+
+
+def resolve_preset(
+    presets: Mapping[str, tuple[S, R]],
+    setting: S | str,
+    recipe: R | None,
+    recipe_type: type[R],
+    overrides: Mapping[str, Any],
+) -> tuple[S, R, dict[str, Any]]:
+    """``(setting, recipe, setting_overrides)``: the pair a preset name (``recipe`` omitted)
+    names, or the pair given, with the ``overrides`` that name fields of ``recipe_type`` applied
+    to the recipe; the others are returned for the caller to apply to its setting.
+
+    >>> presets = {"smoke": ("S", TrainConfig(steps=5))}
+    >>> s, r, rest = resolve_preset(presets, "smoke", None, TrainConfig, {"lr": 0.1, "d": 3})
+    >>> (s, r.lr, r.steps, rest)
+    ('S', 0.1, 5, {'d': 3})
+    >>> resolve_preset(presets, "big", None, TrainConfig, {})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown preset 'big'; presets: ['smoke']
+    """
+    if isinstance(setting, str):
+        if setting not in presets:
+            raise ValueError(f"unknown preset {setting!r}; presets: {sorted(presets)}")
+        if recipe is not None:
+            raise ValueError("give a preset name alone, or a (setting, recipe) pair")
+        setting, recipe = presets[setting]
+    elif recipe is None:
+        raise ValueError(f"a setting needs its recipe (got setting {setting!r} alone)")
+    if not isinstance(recipe, recipe_type):
+        raise TypeError(f"a recipe is a {recipe_type.__name__}, got a {type(recipe).__name__}")
+    fields = dataclasses.fields(recipe_type)
+    rc = {k: v for k, v in overrides.items() if k in {f.name for f in fields}}
+    rest = {k: v for k, v in overrides.items() if k not in rc}
+    return setting, (dataclasses.replace(recipe, **rc) if rc else recipe), rest
 
 
 T = TypeVar("T")

@@ -44,7 +44,7 @@ import torch
 from numerics.testing import TRAIN_RTOL
 from sims.cache import cached
 from sims.collins24.data import sample_batch
-from sims.config import TrainConfig
+from sims.config import TrainConfig, resolve_preset
 from sims.models.softmax_unit import LinearAttentionUnit, SoftmaxUnit
 from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, train
@@ -331,20 +331,8 @@ def resolve(
 ) -> tuple[SoftmaxWindowSetting, Recipe]:
     """The ``(setting, recipe)`` pair of a preset name (``recipe`` omitted) or given, with
     ``overrides`` applied to the recipe's fields or, for the other names, the setting's."""
-    if isinstance(setting, str):
-        if setting not in PRESETS:
-            raise ValueError(f"unknown preset {setting!r}; presets: {sorted(PRESETS)}")
-        if recipe is not None:
-            raise ValueError("give a preset name alone, or a (setting, recipe) pair")
-        setting, recipe = PRESETS[setting]
-    elif recipe is None:
-        raise ValueError(f"a setting needs its recipe (got setting {setting!r} alone)")
-    rc = {k: v for k, v in overrides.items() if k in Recipe.__dataclass_fields__}
-    st = {k: v for k, v in overrides.items() if k not in rc}
-    return (
-        dataclasses.replace(setting, **st) if st else setting,
-        dataclasses.replace(recipe, **rc) if rc else recipe,
-    )
+    setting, recipe, st = resolve_preset(PRESETS, setting, recipe, Recipe, overrides)
+    return (dataclasses.replace(setting, **st) if st else setting), recipe
 
 
 def build_model(setting: SoftmaxWindowSetting, recipe: Recipe) -> torch.nn.Module:

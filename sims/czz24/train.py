@@ -47,14 +47,14 @@ import numpy as np
 import torch
 
 from sims.cache import cached
-from sims.config import TrainConfig
+from sims.config import DriftStop, TrainConfig
 from sims.czz24.moments import context_moment_tokens
 from sims.models.sparse_multihead import MaskedLinearTF, PreGDTF
 from sims.parallel import torch_threads
 from sims.train import PlateauCosine, TrainResult, make_generator, torch_dtype, train, window_values
 from theory.czz24.settings import PRESETS as SETTINGS
 from theory.czz24.settings import Setting, SparseRegressionICL
-from theory.settings import check_choice, check_int, check_real
+from theory.settings import check_choice, check_int
 
 __all__ = [
     "Recipe",
@@ -92,26 +92,13 @@ S1_RTOL = {"pre": 0.35, "raw": 0.15}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Stop:
+class Stop(DriftStop):
     """A run's stopping rule (module docstring): after the planned steps, every ``window`` steps
     the relative drift of the invariant's window mean is compared with ``fraction · tol``; the
     run ends at the first window below it or at ``max_steps`` (the step bound, a count: no wall
     clock), unconverged."""
 
-    tol: float  # the judging check's tolerance (relative, on the judged quantity)
-    max_steps: int  # the step bound (total steps)
-    fraction: float = 0.1  # of tol: the drift at which the invariant counts as converged
     window: int = 30  # steps per window: three Adam momentum time constants 1/(1 − β₁)
-
-    def __post_init__(self) -> None:
-        check_real("stop tol", self.tol, lower=0.0, lower_open=True)
-        check_real("stop fraction", self.fraction, lower=0.0, lower_open=True, upper=1.0)
-        check_int("stop window", self.window, minimum=1)
-        check_int("stop max_steps", self.max_steps, minimum=1)
-
-    @property
-    def threshold(self) -> float:
-        return self.fraction * self.tol
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -32,7 +32,7 @@ import numpy as np
 import torch
 
 from sims.cache import cached
-from sims.config import TrainConfig
+from sims.config import TrainConfig, resolve_preset
 from sims.hpcy25.stop import (
     PATTERN_KEYS,
     InvariantStop,
@@ -396,18 +396,8 @@ def resolve(
 ) -> tuple[HpcyExperiment, Recipe]:
     """The ``(experiment, recipe)`` pair of a preset name (``recipe`` omitted) or given, with
     ``overrides`` applied to the recipe's fields or, for the other names, the experiment's."""
-    if isinstance(setting, str):
-        if setting not in PRESETS:
-            raise ValueError(f"unknown preset {setting!r}; presets: {sorted(PRESETS)}")
-        if recipe is not None:
-            raise ValueError("give a preset name alone, or a (setting, recipe) pair")
-        setting, recipe = PRESETS[setting]
-    elif recipe is None:
-        raise ValueError(f"a setting needs its recipe (got setting {setting!r} alone)")
-    rc = {k: v for k, v in overrides.items() if k in Recipe.__dataclass_fields__}
-    st = {k: v for k, v in overrides.items() if k not in rc}
-    exp = experiment_of(setting, **st)
-    return exp, dataclasses.replace(recipe, **rc) if rc else recipe
+    setting, recipe, st = resolve_preset(PRESETS, setting, recipe, Recipe, overrides)
+    return experiment_of(setting, **st), recipe
 
 
 def run(

@@ -37,7 +37,7 @@ import torch
 
 from numerics.testing import TRAIN_RTOL
 from sims.cache import cached
-from sims.config import TrainConfig
+from sims.config import DriftStop, TrainConfig, resolve_preset
 from sims.data import embed
 from sims.models.lsa import LSA
 from sims.parallel import torch_threads
@@ -225,7 +225,7 @@ def _batch_statistics(
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Stop:
+class Stop(DriftStop):
     """The stopping rule of a run's last phase (the low-lr tail when the recipe has one, else the
     main phase): train its planned steps; then, at every ``window`` steps, the drift of the
     invariant ``P = u₋₁U₁₁`` over one window -- the relative Frobenius distance between its means
@@ -237,20 +237,7 @@ class Stop:
     high lr SGD's window drift is noise (0.016 over 250 steps for thm4_sgd at lr 0.05, against a
     threshold of 0.005): the rule reads the phase whose lr is meant to settle P."""
 
-    tol: float  # the judging check's tolerance (relative Frobenius distance of P)
-    max_steps: int  # the last phase's step bound (a count: no wall clock)
-    fraction: float = 0.1  # of tol: the drift at which the invariant counts as converged
     window: int = 250  # steps per window (a multiple of the recipe's log_every)
-
-    def __post_init__(self) -> None:
-        check_real("stop tol", self.tol, lower=0.0, lower_open=True)
-        check_real("stop fraction", self.fraction, lower=0.0, lower_open=True, upper=1.0)
-        check_int("stop window", self.window, minimum=1)
-        check_int("stop max_steps", self.max_steps, minimum=1)
-
-    @property
-    def threshold(self) -> float:
-        return self.fraction * self.tol
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -545,20 +532,8 @@ def resolve(
 ) -> tuple[LSAFlowSetting, Recipe]:
     """The ``(setting, recipe)`` pair of a preset name (``recipe`` omitted) or given, with
     ``overrides`` applied to the recipe's fields or, for the other names, the setting's."""
-    if isinstance(setting, str):
-        if setting not in PRESETS:
-            raise ValueError(f"unknown preset {setting!r}; presets: {sorted(PRESETS)}")
-        if recipe is not None:
-            raise ValueError("give a preset name alone, or a (setting, recipe) pair")
-        setting, recipe = PRESETS[setting]
-    elif recipe is None:
-        raise ValueError(f"a setting needs its recipe (got setting {setting!r} alone)")
-    rc = {k: v for k, v in overrides.items() if k in Recipe.__dataclass_fields__}
-    st = {k: v for k, v in overrides.items() if k not in rc}
-    return (
-        dataclasses.replace(setting, **st) if st else setting,
-        dataclasses.replace(recipe, **rc) if rc else recipe,
-    )
+    setting, recipe, st = resolve_preset(PRESETS, setting, recipe, Recipe, overrides)
+    return (dataclasses.replace(setting, **st) if st else setting), recipe
 
 
 def run(preset: str, **overrides: Any) -> TrainResult:

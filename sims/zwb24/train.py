@@ -54,7 +54,7 @@ import torch
 
 from numerics.testing import TRAIN_RTOL
 from sims.cache import cached
-from sims.config import TrainConfig
+from sims.config import TrainConfig, resolve_preset
 from sims.data import embed, sample_prompts
 from sims.models.gd_beta import GDBeta
 from sims.models.ltb import LTB
@@ -411,25 +411,8 @@ def resolve(
     """The ``(experiment, recipe)`` of a preset name (``recipe`` omitted) or given, with
     ``overrides`` applied to the fields of the recipe (a :class:`Recipe`) or, for the other
     names, of the experiment."""
-    if isinstance(setting, str):
-        if setting not in PRESETS:
-            raise ValueError(f"unknown preset {setting!r}; presets: {sorted(PRESETS)}")
-        if recipe is not None:
-            raise ValueError("give a preset name alone, or an (experiment, recipe) pair")
-        exp, cfg = PRESETS[setting]
-    elif recipe is None:
-        raise ValueError(f"an experiment needs its recipe (got {setting!r} alone)")
-    else:
-        exp, cfg = setting, recipe
-    if not isinstance(cfg, Recipe):
-        raise TypeError(f"a zwb24 recipe is a Recipe, got a {type(cfg).__name__}")
-    tr = {k: v for k, v in overrides.items() if k in Recipe.__dataclass_fields__}
-    ex = {k: v for k, v in overrides.items() if k not in tr}
-    if tr:
-        cfg = dataclasses.replace(cfg, **tr)
-    if ex:
-        exp = dataclasses.replace(exp, **ex)
-    return exp, cfg
+    exp, cfg, ex = resolve_preset(PRESETS, setting, recipe, Recipe, overrides)
+    return (dataclasses.replace(exp, **ex) if ex else exp), cfg
 
 
 def run(

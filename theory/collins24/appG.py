@@ -37,7 +37,7 @@ __all__ = [
 def cap_measure(eps: float, d: int) -> float:
     """σ_ε = P(x'ᵀx ≥ 1 − ε) = ½ I_{2ε−ε²}((d−1)/2, ½) for 0 ≤ ε ≤ 1 (mpmath).
 
-    Source: [collins24] App. G.1 (reconstructed); spec 003 R11 (d = 5, ε = 0.3: 0.06075).
+    Source: [collins24] App. G.1 (reconstructed); [derived] check value (d = 5, ε = 0.3: 0.06075).
 
     >>> round(cap_measure(0.3, 5), 5)
     0.06075
@@ -109,7 +109,7 @@ def gp_mean(p: float, r: float, d: int, n: int) -> float:
     """E g_p(r) = n E[(2s)^{p/2} e^{−2rs}] with s = 1 − x_iᵀx of density
     c'_d [s(2−s)]^{(d−3)/2} on (0, 2] (mpmath quadrature, split at 1/r).
 
-    Source: [collins24] App. G.4/G.5; spec 003 R11 [derived exact expectation].
+    Source: [collins24] App. G.4/G.5; [derived exact expectation].
 
     >>> round(gp_mean(0.0, 0.0, 3, 1), 12)
     1.0
@@ -153,7 +153,7 @@ def gp_exponent(p: float, d: int) -> float:
 def paper_gp_exponent(p: float, d: int) -> float:
     """The paper's exponent of g_p(r) = Θ(n r^{−(d+p)/2}) for r ≳ d (Cor. G.5).
 
-    Source: [collins24] Lemma G.4, Corollary G.5; spec 003 R11 (contradicted: G1).
+    Source: [collins24] Lemma G.4, Corollary G.5; our reading (our checks contradict it).
 
     >>> paper_gp_exponent(0.0, 3)
     -1.5

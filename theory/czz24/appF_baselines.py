@@ -58,7 +58,7 @@ def minnorm_excess_expr() -> sp.Expr:
 def ols_excess_risk(d: Any, n: Any, sigma2: Any, w_norm2: Any) -> Any:
     r"""Exact expected OLS excess risk ``E_X,ε ‖ŵ_ols − w‖²``, ``Σ = I``, no query noise.
 
-    Source: [czz24] Thm 5.3 / App. F.4 (OLS as λ → 0); spec 000 R10 "exact closed
+    Source: [czz24] Thm 5.3 / App. F.4 (OLS as λ → 0); our "exact closed
     forms"; built on :func:`theory.common.baselines.ols_risk_expr` (``base:ols``).
 
     .. math::

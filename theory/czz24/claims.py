@@ -5,7 +5,7 @@ DERIVED and cite ``docs/papers/czz24.md#derived-values``, not a claim.)
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (garbled as it
 is; checked by ``tests/test_claims.py``); ``provenance`` says whether the paper prints the
 statement (``printed``) or the row tests our summary of a figure (``paraphrase``); ``spec`` the
-spec 000 section a maintainer reads.
+maintainers' section behind our reading.
 """
 
 from __future__ import annotations

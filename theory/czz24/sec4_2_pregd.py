@@ -82,7 +82,7 @@ def _check(eta: Any, t: Any) -> tuple[float, int]:
 def pregd_iterate(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
     r"""The pre-GD iterate ``w̃^t`` (preprocessed coordinates) in spectral closed form.
 
-    Source: [czz24] Eq. (4.3); spectral form spec 000 R3.1 [derived].
+    Source: [czz24] Eq. (4.3); spectral form [derived].
 
     .. math:: \tilde w^t = \eta\sum_{k<t}(I - \eta\hat G)^k\tilde b
         = U\,\mathrm{diag}(\varphi_t(\lambda_k))\,U^\top \tilde b .

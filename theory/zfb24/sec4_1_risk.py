@@ -299,7 +299,7 @@ def _shift_risk(P: Any, Lp: Any, Sq: Any, M: Any, Om: Any, xp: Any) -> Any:
 def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) -> Any:
     r"""[derived] Exact risk of ``ŷ = x_qᵀP(1/M)Σyᵢxᵢ`` under shifts.
 
-    The spec R11 "general exact risk".
+    The general exact risk [derived] (docs/papers/zfb24.md).
 
     Source: [derived], for [zfb24] §4.2 (eqs. (17), (18)).
 

@@ -4,7 +4,7 @@ minima.
 On the invariant set ``u₁₂ = u₂₁ = 0`` the population loss (8) is ``ℓ̃ + trΛ/2`` (Lemma 15), the
 gradient flow is the ODE of Lemma 10 in ``(U₁₁, u₋₁)``, balancedness is conserved (Lemma 17) and
 the minimisers are ``u₋₁U₁₁ = Γ⁻¹`` (Lemma 11, Corollary 16).  Also the [derived] reductions of
-spec R4 (off-diagonal decay, isotropic logistic) and the label-noise loss.
+§5 (off-diagonal decay, isotropic logistic) and the label-noise loss.
 """
 
 from __future__ import annotations

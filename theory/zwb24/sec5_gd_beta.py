@@ -38,7 +38,7 @@ def lemma51_weights(
 ) -> dict[str, np.ndarray]:
     r"""Raw LTB weights implementing the GD-β model ``f_{Γ,β}`` (Lemma 5.1: ``F_GDβ ⊆ F_LTB``).
 
-    Source: [zwb24] Lemma 5.1 (App. B); explicit matrices: spec 002 §2.3.
+    Source: [zwb24] Lemma 5.1 (App. B); explicit matrices [derived].
 
     .. math::
 

@@ -93,7 +93,7 @@ def optimal_scale(
 ) -> tuple[float, float] | tuple[Estimate, Estimate]:
     """ω* of M = ωI on the unit sphere (logits ω·x_iᵀx_q) and the loss 𝓛* there.
 
-    Source: [collins24] Theorem 3.4; spec 003 R0.3 (affine, quadrature), R0.6 (ReLU, cosine, MC).
+    Source: [collins24] Theorem 3.4; the exact risk by quadrature (affine) or MC (ReLU, cosine).
 
     >>> w, loss = optimal_scale(5, 20, 1.0, 0.01**2)
     >>> round(w, 3), round(loss, 5)

@@ -1,5 +1,5 @@
 """[collins24] checks of §2 / App. B.1: the affine risk split by quadrature vs sphere Monte Carlo,
-scale invariance, Remark 2.1's limits, and the asymptotics of spec 003 R0.8 (with the paper's
+scale invariance, Remark 2.1's limits, and our [derived] asymptotics (with the paper's
 ω^{d/2} exponent recorded as a discrepancy); the closed forms met elsewhere only at L = 1 (the
 affine split, Remark 2.1's ω = 0 risk, Lemma C.2, §3.1's L_MSA, Theorem 3.6's optimum value, R0.8
 at d = 5) against their printed expressions at L ≠ 1."""

@@ -215,7 +215,7 @@ def check_lemd_2_float_i3(
 ) -> list[Evidence]:
     """Lemma I.3 on random positive vectors: if a and b are sorted the same way, Σa²/(Σa)² ≤
     Σ(ab)²/(Σab)² -- zero violations.  ``fault_reverse_order=True`` sorts b against a (many
-    violations: the good negative control of spec R5).  An inequality on vectors of a random
+    violations: the good negative control).  An inequality on vectors of a random
     length 2 … 7: no setting enters (declared fixed)."""
     rng = np.random.default_rng(seed)
     draws = 20_000 if quick else 100_000

@@ -122,7 +122,7 @@ def check_thm3_6_mc_floor(
     """Theorem 3.6 at the setting (each of its σ²): no M beats L²/3 -- MC of linear attention at
     m*I, at random (non-symmetric) matrices around it, and at the best m on the ReLU class: each
     risk ≥ L²/3 − 5 SE.  ``fault_no_intercept=True`` drops the task intercept b (then linear
-    attention does well, spec R8 mechanism: the bound comes entirely from b)."""
+    attention does well: the bound comes entirely from b)."""
     rng = np.random.default_rng(seed)
     reps = 40_000 if quick else 200_000
     d, n, L = setting.d, setting.n, setting.L

@@ -69,7 +69,7 @@ def check_thm3_4_paper(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_sigma_scale: float | None = None
 ) -> list[Evidence]:
     """ω* (quadrature + Brent) at the spec's reference settings within 1 %, and 𝓛* = 0.01795 at
-    σ = 0.01: values spec 003 computed (the paper prints none), derived on
+    σ = 0.01: values we computed (the paper prints none), derived on
     ``docs/papers/collins24.md#derived-values`` (DERIVED rows).  ``fault_sigma_scale``
     multiplies σ (e.g. 2: the σ vs σ² mix-up a user can make).  Declared fixed at the paper's
     setting (d = 5, n = 20, L = 1): the reference values are computed for it."""
@@ -235,7 +235,7 @@ def check_thm3_4_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
     """Slope d log ω*/d log Λ inside the paper's bracket (affine: [α, 2(d+2)/(d(d+4))]; ReLU:
     [β − 0.03, 2β + 0.03]) -- the reconstructed exponents (G2) get inclusion checks only.
     The affine slope uses the quadrature (n = 2000, Λ ∈ [500, 8e5]); the ReLU slope MC with common
-    random numbers (d = 3, n = 2000, Λ ∈ [500, 5e4]; spec R6 item 3 found 0.43 … 0.36).  At a
+    random numbers (d = 3, n = 2000, Λ ∈ [500, 5e4]; our reference runs found 0.43 … 0.36).  At a
     ``d`` where the quick ReLU slope lies within ``SLOPE_Z`` MC standard errors of a bracket end
     (d = 6: 1.8 se above 2β + 0.03), that row is ``skipped`` with the reps it would need and the
     diagnosis of :func:`_pre_asymptotic` (at d = 6 a finite-Λ excess: the affine quadrature's slope

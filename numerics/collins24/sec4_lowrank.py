@@ -33,7 +33,7 @@ def check_thm4_4_mc(
 ) -> list[Evidence]:
     """Theorem 4.4 Case 2 (n = 2, σ = 0.5, d = 5, k = 2, c_u = c_v = 1, c₁ = 1): the paired MC
     differences 𝓛(c₂) − 𝓛(−c₂) vanish (evenness, 5 SE) and 𝓛(c₂) − 𝓛(0) > 3 SE for
-    |c₂| ∈ {0.5, 1, 2}; 𝓛(0) = 0.7479 (spec [COMPUTED]).  Declared fixed at that point: the
+    |c₂| ∈ {0.5, 1, 2}; 𝓛(0) = 0.7479 (our computed value).  Declared fixed at that point: the
     spec's value is computed there, Case 2 needs n = 2, and k, c_u, c_v are not fields of the
     Setting.  ``fault_full_rank_task=True`` draws f(x) = aᵀx with a ~ U^d (not low rank): then
     c₂ = 0 is no longer optimal."""

@@ -1,4 +1,4 @@
-"""[czz24] §3 Fig. 1b (App. B Fig. 3) checks against the values spec 000 §4 computed (the paper
+"""[czz24] §3 Fig. 1b (App. B Fig. 3) checks against the values we computed (the paper
 plots the curves and prints no number): the exact OLS curve (never Monte Carlo at
 n ∈ {d−1, d, d+1}; DERIVED rows, derived on ``docs/papers/czz24.md#derived-values``)
 and MC ridge* / lasso* / Bayes against the spec's calibrated table."""

@@ -1,5 +1,5 @@
 """[czz24] §5 Thms 5.1–5.3 checks (constants unspecified): orderings, bounded ratios and slopes of
-oracle-tuned Monte Carlo risks (spec §3 V-R6..R10), each unspecified constant fitted and reported.
+oracle-tuned Monte Carlo risks, each unspecified constant fitted and reported.
 
 Rows are Σ = I, ±1/√s prior, σ = 0.5 unless stated; η-grid and λ-grid of the spec; t ≤ 100 (quick)
 or 200 (full).  The MC route samples contexts and runs the predictors (:mod:`.risk`).
@@ -148,7 +148,7 @@ _REM52_STREAM = "numerics.sparse_multihead.checks_theorems:check_rem5_2_order"
 def check_thm5_3_order(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_swap_pregd: bool | None = None
 ) -> list[Evidence]:
-    """pre-GD* < GD* ≈ ridge* ≤ OLS (spec V-R6 target 1) at the setting's (d, s, σ²) over
+    """pre-GD* < GD* ≈ ridge* ≤ OLS (Thms 5.1–5.3) at the setting's (d, s, σ²) over
     n ∈ {64, 128, 256}: pre-GD*/ridge* < 0.5 at the spec's (32, 2, 128) (full: also (64, 4, 256),
     (256, 2, 64)), 0.97 ≤ GD*/ridge* ≤ 1.7 and ridge* ≤ OLS on every row.
     ``fault_swap_pregd`` puts GD* in pre-GD*'s place (negative control)."""

@@ -465,7 +465,7 @@ def check_appb_phases_ode_peak(
 def check_appb_phases_ode_peak_paper(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """Phase II: the peak ratios at d = 5, 20, 80 against the spec's printed values (V-R10 (viii):
+    """Phase II: the peak ratios at d = 5, 20, 80 against our reference values (
     0.795, 0.932, 0.973), for ``ξ = 1/8, σ² = 0.1`` (``setting``: declared fixed there)."""
     ratios = _peak_ratios(setting.sigma2, setting.xi, quick)
     return [

@@ -127,7 +127,7 @@ def check_eqd_29_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0
 
 
 def check_eqd_29_paper(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """The default constants of spec 001 §3 (d=5, L=40, σ²=0.1) and R2's σ² = 0.01 value: numbers
+    """The paper's default constants (d=5, L=40, σ²=0.1) and its σ² = 0.01 value: numbers
     printed for those settings (no setting is read)."""
     return [
         printed("kappa", th.kappa(5, 40, 0.1), 1.1375, 4),

@@ -220,7 +220,7 @@ def check_eq4_6_mc(
     seed: int = 0,
     fault_theory_L: int | None = None,
 ) -> list[Evidence]:
-    """(4.6) against the true loss (spec V-R4 (c)): the MC-exact optimal aggregate
+    """(4.6) against the true loss: the MC-exact optimal aggregate
     ``m = E[y_q k]/E[k²]``, ``k = Σ_i (p_i^+ − p_i^−) y_i``, is within 3 % of ``m*(ω)`` for ω ≤ 0.3.
     ``fault_theory_L`` evaluates ``m*`` at another prompt length (negative control).  At
     ``setting``'s ``(d, L, σ²)``."""
@@ -471,7 +471,7 @@ def check_eq4_12_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0
 
 
 def check_eq4_12_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """R6 / spec §6 item 14: the EXACT single-head risk (MC, μ optimised) is minimised at
+    """(4.12): the EXACT single-head risk (MC, μ optimised) is minimised at
     ω ∈ [0.45, 0.6] with risk in [0.40, 0.41]; ``1/√d`` is only the L̃ optimum.  The ranges are
     the spec's for the paper's setting (d = 5, L = 40, σ² = 0.1): declared fixed there."""
     d, L, sigma2 = setting.d, setting.L, setting.sigma2

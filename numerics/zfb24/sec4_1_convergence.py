@@ -41,8 +41,8 @@ def check_thm4_ode_spec_values(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """Theorem 4 with Lemmas 18–20: the spec's reference values (σ²‖Γ‖_op√d, μ, u_min, u₋₁(∞)) at
-    its setting Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3, ΘΘᵀ = I/2 (fixed: numbers printed in
-    spec 004 for that setting)."""
+    its setting Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3, ΘΘᵀ = I/2 (fixed: our reference
+    numbers for that setting)."""
     Ls, N, sigma = spec_Lambda(), 16, 0.3
     Ths = np.eye(4) / np.sqrt(2)
     ue = T.limit_params_fn(Ls, N, Gamma=gamma_or_fault(None, Ls, N))[1]

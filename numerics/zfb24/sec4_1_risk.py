@@ -369,7 +369,7 @@ def check_thm5_float_generic_values(
     """Generic-point values of the objects the other checks evaluate only at Λ = I, P = I
     or Σ = 0: at a random non-diagonal Λ (d = 3), N = 7, a random P, a random PSD Σ, a random a,
     M = 5, (i) ``optimal_loss`` = ½[trΛ − tr(Λ²Γ⁻¹)] (Corollary 16), (ii) ``shift_risk(P, Λ, Λ, N)``
-    = 2·``loss_of_P(P, Λ, N)`` (spec R11 identity), (iii) ``theorem5_excess`` = eq. (16) written
+    = 2·``loss_of_P(P, Λ, N)`` ([derived] identity), (iii) ``theorem5_excess`` = eq. (16) written
     out, tr(ΣΓ⁻²Λ)/M + aᵀΓ⁻²Λ(Λ + trΛI)²a/N², with Γ = (N+1)/N·Λ + trΛ/N·I built here.
     ``fault_gamma_fn`` replaces the hand-built Γ (negative control: N → N+1)."""
     rng = check_rng(

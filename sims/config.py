@@ -1,4 +1,4 @@
-"""Training configuration and the type-checked ``--field=value`` override parser (STYLE R6, R18)."""
+"""Training configuration and the type-checked ``--field=value`` override parser."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""collins24 training data (spec 003 §1.2-§1.3): prompts of a
+"""collins24 training data ([collins24] §2): prompts of a
 :class:`~theory.collins24.settings.SoftmaxWindowSetting` drawn in torch for the trained units
 (:mod:`sims.collins24.train`) and the torch-sampler Monte Carlo checks.
 

@@ -1,7 +1,7 @@
-"""[collins24] results: every verifiable statement with its objects, checks and figures (STYLE R2).
+"""[collins24] results: every verifiable statement with its objects, checks and figures.
 
-Ids are ``collins24:<kind><number>`` as numbered in the paper; the spec
-``../shared/specs/003_softmax_lipschitz.md`` is authoritative.
+Ids are ``collins24:<kind><number>`` as numbered in the paper; ``source`` is the
+paper's own location.
 """
 
 from __future__ import annotations

@@ -298,7 +298,7 @@ def check_thm3_4_train_cos(
 ) -> list[Evidence]:
     """S2's cosine extension (report-only in the spec: "assert nothing for cosine beyond
     reporting", so INFO rows): trained ω̂ on f = cos(L vᵀx) next to the MC + spline optimum, at
-    L = 1 for σ ∈ {.1, .01} (spec [COMPUTED] 3.97, 7.33) and, in ``--full``, at σ = 0.01 for
+    L = 1 for σ ∈ {.1, .01} (our computed values 3.97, 7.33) and, in ``--full``, at σ = 0.01 for
     L ∈ {0.5, 2, 4} (spec 6.48, 7.36, 6.49: non-monotone in L at n = 20).  Declared fixed at the
     paper's setting (d = 5, n = 20): the spec's computed values are its (the units are trained at
     the setting given)."""

@@ -104,7 +104,7 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
 
     Softmax: ρ(M, B) decreases (median over the last fifth < second fifth) and ends ≤ 0.05.
     Linear attention, trained alike (Adam 1e-2), learns no structure: its median ρ over the last
-    fifth stays ≥ ``LA_RHO_MIN`` (on the pure-linear class it reaches ρ ≈ 0.02, spec §3.2).  On the
+    fifth stays ≥ ``LA_RHO_MIN`` (on the pure-linear class it reaches ρ ≈ 0.02).  On the
     offset class the softmax weights sum to 1, so its trajectory must equal the pure-linear
     class's (S5, same seed) to rounding; linear attention's population optimum there is still
     αBBᵀ (ρ = 0: the offset only adds variance), so that contrast is about training, as the

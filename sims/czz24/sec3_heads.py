@@ -8,8 +8,8 @@ the spec gives no pass criterion for pruning at CPU scale); what is checked is t
 (the R12 extraction with the heads masked equals the torch model with the heads zeroed, and the
 zeroed heads stay zero).
 
-Probing (Fig. 1d, Figs. 5–8: spec R13 "Probing") and P-probing (Fig. 2a/2b, spec §4 and
-§6 item 32) on the small trained models of Fig. 1b (reused from the cache, never retrained here).
+Probing (Fig. 1d, Figs. 5–8, App. B "Probing") and P-probing (Fig. 2a/2b, §3 and
+App. B) on the small trained models of Fig. 1b (reused from the cache, never retrained here).
 
 Probing: a linear probe (least squares with an intercept, fitted on one split of prompts,
 evaluated on another) from each layer's query hidden state (the input embedding, then layers
@@ -28,7 +28,7 @@ control: the rows above must fail).
 
 P-probing (Fig. 2b): the first layer's query representations of q = 11 queries after n = 117
 labelled examples; plain GD from 0 on ``(1/(2·10))‖F w − y‖²`` over the first 10 with their true
-labels (η from the paper grid by mean risk over the checkpoints, spec §6 item 32), excess risk
+labels (η from the paper grid by mean risk over the checkpoints), excess risk
 on the 11th; INFO next to the spec's calibrated Alg. 1 "ideal reference".
 """
 
@@ -116,7 +116,7 @@ def check_eq3_1_train(
     seed: int = 0,
 ) -> list[Evidence]:
     """Eq. (3.1) on the trained S2 (8, 1, 1) model: ΔE by exact head masking (R12), the layer-1
-    row of W normalised to sum 1 (FLOAT), the pattern reported (INFO, not asserted; spec §3).
+    row of W normalised to sum 1 (FLOAT), the pattern reported (INFO, not asserted).
     ΔE is the Fig. 1c figure's (:func:`compute_1c` at this model and 200, full 1000, contexts).
     The model is S2's (8, 1, 1) trained at ``setting``; the sum row is exact whatever the model,
     so it is judged converged or not (the run's stopping record in its details)."""

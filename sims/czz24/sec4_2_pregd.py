@@ -1,5 +1,5 @@
 """czz24 S1 (pre-GD, Eq. 4.3, trained): Alg. 1 + k = 4 GD layers with learnable steps, trained,
-against the tuned constant-η k-step optimum of its own method (spec 000 V-sims S1), and the
+against the tuned constant-η k-step optimum of its own method (docs/papers/czz24.md), and the
 free per-layer schedule the preset's tied steps are compared with.
 """
 

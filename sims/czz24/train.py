@@ -1,4 +1,4 @@
-"""[czz24] the one trainer of the paper's torch models (spec 000 V-sims): :func:`trained`
+"""[czz24] the one trainer of the paper's torch models (docs/papers/czz24.md): :func:`trained`
 ``(setting, recipe, *, seed)``, cached by all three.
 
 What is trained is the paper's :class:`~theory.czz24.settings.Setting` (§2's data model; the
@@ -202,7 +202,7 @@ _S2 = Recipe(
 
 
 def _s1(model: str, tol: float) -> Recipe:
-    """Spec V-sims S1 (batch 128 and 150 steps: the issue's ≤ 10 s budget; spec 256 × 300), on
+    """S1 (batch 128 and 150 steps: a ≤ 10 s budget; reference runs 256 × 300), on
     compressed prompts (n ≥ d + 1: 33 of the 128 context columns), stopping on η̄ against the
     TRAIN row's ``tol``."""
     return dataclasses.replace(

@@ -7,7 +7,7 @@ Trained models come from :func:`sims.hpcy25.train.trained` (config-keyed cache).
 Everything a theorem predicts is read off the trained parameters: the effective circuits
 ``KQ^h = W_K^{h⊤}W_Q^h/√D`` and ``OV^h = W_O^h W_V^h``, the head scales ``ω_h = mean diag K11^h``
 and ``μ_h = OV^h_{D}``, the effective step ``η̂ = 2ω̄m`` and risks on fresh prompts.  Acceptance
-bands are the spec's (spec 001 §3, "Torch training recipe"), cited in each record.
+bands are docs/papers/hpcy25.md's ("Training recipe"), cited in each record.
 """
 
 from __future__ import annotations

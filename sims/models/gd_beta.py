@@ -1,6 +1,6 @@
 """GD-β: one step of preconditioned gradient descent from a learnable initialisation (zwb24 (5.1)).
 
-Source: [zwb24] eq. (5.1); spec 002 §1.5.
+Source: [zwb24] eq. (5.1).
 
 .. math::
 

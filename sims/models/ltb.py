@@ -1,7 +1,7 @@
 """Linear Transformer Block (LTB) of zwb24 (3.3): the LSA of :mod:`sims.models.lsa` (factored
 parameterisation, mask (3.2)) followed by a residual linear MLP.
 
-Source: [zwb24] eq. (3.3), (3.4); spec 002 §1.3–1.4.
+Source: [zwb24] eq. (3.3), (3.4).
 
 .. math::
 

@@ -1,4 +1,4 @@
-"""[zwb24] §4 Table 1 at a drawn setting (spec 002 C17): the raw LTB (3.3) and LSA (3.4) trained
+"""[zwb24] §4 Table 1 at a drawn setting ([zwb24] §4): the raw LTB (3.3) and LSA (3.4) trained
 by accelerated gradient descent on their loss in sufficient statistics (the loss and its
 gradient: :mod:`numerics.zwb24.rawfit`), with their test risks on fresh prompts.
 

@@ -1,5 +1,5 @@
 """[zwb24] §3 the torch LTB (3.3) / LSA (3.4): the token matrix (3.1) and mask (3.2), and the
-forward pass reduced to the effective predictor (★) (spec 002 C1, token matrix / mask).
+forward pass reduced to the effective predictor (★) (token matrix / mask of §3).
 """
 
 from __future__ import annotations

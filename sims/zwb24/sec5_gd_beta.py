@@ -1,5 +1,5 @@
 """[zwb24] §5 Lemma 5.1 (App. B): the torch LTB loaded with the explicit raw weights implements
-GD-β (spec 002 C2).
+GD-β (§5).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""[zwb24] App. G Theorem 6.3 on a trained model (spec 002 C18): GD-β trained directly reaches
+"""[zwb24] App. G Theorem 6.3 on a trained model: GD-β trained directly reaches
 (Γ*, β*) and R*.
 
 At the preset the run is :func:`sims.zwb24.train.trained` (Adam); at a drawn setting GD-β is

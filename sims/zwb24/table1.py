@@ -1,4 +1,4 @@
-"""[zwb24] §4 Table 1 at CPU scale (spec 002 C17): the trained LTB reaches R* block by block, the
+"""[zwb24] §4 Table 1 at CPU scale: the trained LTB reaches R* block by block, the
 trained LSA stalls at inf_LSA above the LSA floor (Thm 4.1); at β* = 0 both reach R*.
 
 Trained runs: :func:`sims.zwb24.train.trained` at the preset (config-keyed cache), and

@@ -1,5 +1,5 @@
-"""zwb24 training experiments (spec 002 C17, C18 and the β* = 0 control): raw-matrix LTB and LSA
-trained online on fresh prompts, and GD-β trained directly (STYLE R18).
+"""zwb24 training experiments (§4 Table 1, App. G and the β* = 0 control): raw-matrix LTB and LSA
+trained online on fresh prompts, and GD-β trained directly.
 
 Imports only ``theory.settings`` and the tolerance kinds of ``numerics.testing`` (the trained
 models never see a prediction).  ``PRESETS`` maps a name to ``(LTBExperiment, Recipe)``;

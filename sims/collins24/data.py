@@ -35,7 +35,7 @@ def sample_batch(
     s: SoftmaxWindowSetting, B: int, gen: torch.Generator, *, link: str = "linear"
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """B prompts (tokens Z, noiseless target f(x_q)); uniform / ellipsoid / acg / lowrank
-    covariates (ellipsoid: x = Σ^{1/2}x̃ with the task read on x̃, Assumption 3.3 and spec G6)."""
+    covariates (ellipsoid: x = Σ^{1/2}x̃ with the task read on x̃, Assumption 3.3 as we read it)."""
     d, n, cov, T = s.d, s.n, s.covariates, s.tasks
     Xw: torch.Tensor | None = None  # ellipsoid: the whitened draw x̃ ~ U^d
     if cov.kind == "uniform":

@@ -4,8 +4,8 @@ Fig. 1b (d = 16, s = 4, σ = 0.1, experimental prior, trained at n = 12 with q =
 the trained model's excess risk at a few context lengths n (attention scale 1/n of the evaluated
 context, as the paper evaluates beyond its training length), paired on the same contexts with the
 support-enumeration Bayes posterior mean, the floor every predictor stays above (ORDER,
-``trained ≥ Bayes − 5·se``); :func:`compute_1b` holds the numbers of the figure.  S2 (spec
-V-sims, negative finding): trained masked linear TFs with 1 or 8 heads in layer 1, sanity rows
+``trained ≥ Bayes − 5·se``); :func:`compute_1b` holds the numbers of the figure.  S2 (a
+negative finding): trained masked linear TFs with 1 or 8 heads in layer 1, sanity rows
 and the head difference reported, at the setting the check is given (S2's ridge* and Bayes
 references need Σ = I: :func:`s2_hypotheses`).  The models come from
 ``sims.czz24.train.trained(setting, recipe)``, which imports only the paper's settings: a
@@ -225,7 +225,7 @@ def check_s2_train(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """S2 (spec V-sims, negative finding): trained masked linear TFs with heads (1,1,1) and
+    """S2 (a negative finding): trained masked linear TFs with heads (1,1,1) and
     (8,1,1) trained at ``setting`` (``trained(setting, S2_H1 | S2_H8)``; the preset: d = 8, s = 2,
     n = 32, σ = 0.5, Gaussian prior).  Sanity only: finite, risk < 0.2·E‖w‖² (= 0.4 at the
     preset), within 3× ridge*, and above the Bayes floor (paired), the risk exact per context

@@ -134,7 +134,7 @@ def check_s1_train(
     seed: int = 0,
     fault_swap_prediction: bool | None = None,
 ) -> list[Evidence]:
-    """S1 (spec V-sims): Alg. 1 + 4 GD layers with learnable η_ℓ = e^{θ_ℓ} (θ = −1 at start),
+    """S1: Alg. 1 + 4 GD layers with learnable η_ℓ = e^{θ_ℓ} (θ = −1 at start),
     trained online.  TRAIN (risk coordinates): the trained model's exact risk on a test set is near
     the oracle constant-η 4-step optimum of its own method (numpy MC over an η grid) and away from
     the other method's optimum (named alternative); ORDER: trained pre-GD-TF < 0.7 × trained

@@ -233,7 +233,7 @@ def _lintf(
     test_size: int = 1000,
     train_prompts: str = "tokens",
 ) -> Recipe:
-    """A masked linear TF trained with Adam at lr 3e-3 on batches of 64 (spec V-sims S2; the
+    """A masked linear TF trained with Adam at lr 3e-3 on batches of 64 (S2; the
     Fig. 1b models alike), stopping on its monitor risk against :data:`LINTF_RTOL`."""
     return dataclasses.replace(
         _S2,

@@ -241,7 +241,7 @@ def fit_ltb(
 
 
 def compute_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Table 1 at CPU scale (spec C17): for the shared-signal preset (``"shared"``) and its
+    """Table 1 at CPU scale: for the shared-signal preset (``"shared"``) and its
     β* = 0 control (``"zero"``), the test-risk curves of the trained LTB and LSA
     (``curves[name] = (steps, mean, se)``), the reference levels ``R*``, ``inf_LSA`` and the LSA
     floor and ‖β*‖.  The levels are the ones :func:`sims.zwb24.table1.check_table1_train`

@@ -246,7 +246,7 @@ def fit_prompts(
 def check_thm6_3_train(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_alternative: str | None = None
 ) -> list[Evidence]:
-    """Direct GD-β training (spec C18, at N = 5: see ``sims.zwb24.train.PRESETS``): the learned
+    """Direct GD-β training (App. G, at N = 5: see ``sims.zwb24.train.PRESETS``): the learned
     ``(Γ, β)`` has closed-form risk ≈ ``R*`` (not ``R*`` at N±1, not the optimal GD-0 risk); its
     ``Γ`` reaches ``Γ*`` in the Ω-weighted whitened coordinates ``Γ̄Ω^{1/2}`` (not Γ* at N±1,
     not Ω without its (N+1)/N, not H⁻¹, not the GD-0 optimum's Γ) and its ``β`` reaches ``β*`` in

@@ -63,7 +63,7 @@ def check_table1_train(
     fault_no_mlp: bool | None = None,
     fault_alternative: str | None = None,
 ) -> list[Evidence]:
-    """Table 1 at CPU scale (spec C17, at N = 5: see ``sims.zwb24.train.PRESETS``).
+    """Table 1 at CPU scale (at N = 5: see ``sims.zwb24.train.PRESETS``).
 
     The trained LTB reaches ``R*`` and its effective parameters reach the Thm 5.3 optimum block by
     block, each block with its own tolerance and its named neighbours: ``a → β*`` (not 0: the LSA
@@ -374,7 +374,7 @@ def _phi_order(
 def check_table1_train_zero_mean(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_alternative: str | None = None
 ) -> list[Evidence]:
-    """β* = 0 control (spec C17): the trained LTB and LSA both reach ``R*`` (no gap), not its
+    """β* = 0 control (Table 1): the trained LTB and LSA both reach ``R*`` (no gap), not its
     N±1 neighbours and not the named traps of the exact risk; ``inf_LSA = R*`` by BFGS.
 
     Finding (not in the spec): at β* = 0 the exact LSA (and LTB) risk has spurious stationary

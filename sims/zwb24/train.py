@@ -195,7 +195,7 @@ class Recipe(TrainConfig):
 
 
 def _c17(beta_norm: float) -> LinearRegressionICL:
-    """Spec C17's data model at N = 5 (spec: 10): d = 2, σ = .5, H = Ψ = I, ‖β*‖ = ``beta_norm``."""
+    """Table 1's data model at N = 5 (ref.: 10): d = 2, σ = .5, H = Ψ = I, ‖β*‖ = ``beta_norm``."""
     return table1_setting(d=2, N=5, sigma2=0.25, beta_norm=beta_norm)
 
 

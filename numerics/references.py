@@ -85,7 +85,7 @@ def bayes_limit_ref(xi: float, noise_var: float, signal: float = 1.0) -> Any:
 
 
 def ols_risk_ref(d: int, N: int, noise_var: float) -> Any:
-    """``σ²(1 + d/(N − d − 1))`` at 50 digits (czz24 R10 + query noise)."""
+    """``σ²(1 + d/(N − d − 1))`` at 50 digits ([czz24] App. F + query noise)."""
     with mpmath.workdps(DPS):
         return _mpf(noise_var) * (1 + mpmath.mpf(d) / (N - d - 1))
 

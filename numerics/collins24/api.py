@@ -2,7 +2,7 @@
 
 :func:`optimal_scale` ``(d, n, L, sigma2, task="affine", *, rng=None)``:
 
-* ``task="affine"``: ``(ω*, 𝓛*)`` as floats, by the R0.3 quadrature and bounded Brent on log ω
+* ``task="affine"``: ``(ω*, 𝓛*)`` as floats, by the exact quadrature and bounded Brent on log ω
   (located to 1e-5 relative; the minimum is flat);
 * ``task="relu"``, ``"cos"`` or ``"hills"`` (Fig. 1, d = 2): ``(Estimate, Estimate)`` by Monte
   Carlo with common random

@@ -343,7 +343,7 @@ def check_thm3_5_quad(
     seed: int = 0,
     fault_pretrain_shift: float | None = None,
 ) -> list[Evidence]:
-    """R7 [derived]: for pretraining L ∈ {0.03, 0.1, 1} at σ = 0.01, 𝓛_test(L′) = L′²S(ω_L) +
+    """[derived]: for pretraining L ∈ {0.03, 0.1, 1} at σ = 0.01, 𝓛_test(L′) = L′²S(ω_L) +
     σ²N(ω_L) stays above the envelope 𝓛*(L′) (gap > 0 off L′ = L) and touches it at L′ = L
     (relative 1e-6), at the setting's d and n.  ``fault_pretrain_shift`` multiplies the
     pretrained ω_L (a mis-set scale)."""

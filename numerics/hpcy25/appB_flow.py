@@ -284,7 +284,7 @@ def check_appb_phases_ode_paper(
     seed: int = 0,
     fault_flow_sigma2: float | None = None,
 ) -> list[Evidence]:
-    """App. B phases I–II: the spec's snapshot table (R10, 5 decimals) and peak (ω_max = 0.5763 at
+    """App. B phases I–II: our snapshot table (5 decimals) and peak (ω_max = 0.5763 at
     t = 3.843, μ = 0.631), printed for ``ε = 1e-3, d = 5, L = 40, σ² = 0.1`` (``setting``:
     declared fixed there).  ``fault_flow_sigma2`` integrates the flow at another σ² than the
     printed table's (negative control)."""
@@ -406,7 +406,7 @@ def check_appb_phases_ode_late_paper(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """Phase III: μ(t) at t = 1e3 … 1e6 and the derived law's μ(1e6) against the spec's printed
-    values (R10: 2.3996, 3.5398, 5.2013, 7.6362; 7.637), for ``d = 5, L = 40, σ² = 0.1``
+    values (2.3996, 3.5398, 5.2013, 7.6362; 7.637), for ``d = 5, L = 40, σ² = 0.1``
     (``setting``: declared fixed there)."""
     d, L, sigma2 = setting.d, setting.L, setting.sigma2
     Y = _late_flow(d, L, sigma2)["flow"](np.array([1e3, 1e4, 1e5, 1e6]))

@@ -415,7 +415,7 @@ def check_thm4_2ii_symbolic(
 
 
 def check_eq4_12_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """R6: ``(1/√d, √d/(1 + e(1+σ²)d/L))`` is the stationary point of ``L̃₁`` with the stated
+    """(4.12): ``(1/√d, √d/(1 + e(1+σ²)d/L))`` is the stationary point of ``L̃₁`` with the stated
     minimum; multi-head ``inf L̃`` is strictly lower; spec values.  In the symbols ``d, L, σ²``
     and at the values printed for the paper's setting: no setting is read."""
     ev: list[Evidence] = []

@@ -137,7 +137,7 @@ def check_thm5_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) 
 
 
 def check_cor6_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Corollary 6 / R10 (closed forms): spec reference values of R(M,N), R(N,N) = 2L*, the
+    """Corollary 6 (closed forms): our reference values of R(M,N), R(N,N) = 2L*, the
     orderings R ≤ tight bound ≤ κ bound (R and the κ bound: the figure's
     :func:`numerics.zfb24.figures.compute_risk_rates` on this check's grid), and the
     M-threshold ``R − η ≤ ε``."""

@@ -76,7 +76,7 @@ def _gamma_law_m(k: np.ndarray, th: np.ndarray) -> tuple[np.ndarray, np.ndarray,
 
 
 def check_thm8_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Corollary 22 / R12 (EXACT): Exp(1) γ, ζ, δ = N/(3N+d+5), the iid formulas equal the general
+    """Corollary 22 (EXACT): Exp(1) γ, ζ, δ = N/(3N+d+5), the iid formulas equal the general
     per-coordinate ones, Gamma(k, θ) shrink factor k/(k+2), and
     r(δ_R, 1, N) = 1 − 2δ_R = 2L*_rdm/d."""
     d, N, k, th, M = sp.symbols("d N k theta M", positive=True)

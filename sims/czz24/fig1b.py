@@ -229,10 +229,10 @@ def check_s2_train(
     (8,1,1) trained at ``setting`` (``trained(setting, S2_H1 | S2_H8)``; the preset: d = 8, s = 2,
     n = 32, σ = 0.5, Gaussian prior).  Sanity only: finite, risk < 0.2·E‖w‖² (= 0.4 at the
     preset), within 3× ridge*, and above the Bayes floor (paired), the risk exact per context
-    through R12; and R12 reproduces the forward pass (FLOAT, per context on the same contexts,
-    each trained seed).  The h = 8 vs h = 1 difference is reported (INFO), not asserted: the spec
-    found no benefit at CPU scale.  The quick tier trains only the (8, 1, 1) model, seed ``seed``
-    (the report's time budget); --full both models on three seeds.
+    through the effective predictor, which reproduces the forward pass (FLOAT, per context on the
+    same contexts, each trained seed).  The h = 8 vs h = 1 difference is reported (INFO), not
+    asserted: the spec found no benefit at CPU scale.  The quick tier trains only the (8, 1, 1)
+    model, seed ``seed`` (the report's time budget); --full both models on three seeds.
 
     The sanity orderings are on the per-context risk averaged over the tier's seeds (one seed in
     the quick tier: that seed's risk).  A single trained model's risk can be heavy-tailed: the
@@ -240,7 +240,7 @@ def check_s2_train(
     context at 157, median 0.093) and 0.21 ± 0.08 on 20 000 (largest 1668), so its se does not
     fall like 1/√n_test and no test set resolves "one seed's risk < 3 × ridge*" at 3 se; the
     mean over three seeds does (0.141 ± 0.027; on eight other test streams the fold's se is
-    0.002–0.012).  For the same reason R12 is checked against the forward pass on the same
+    0.002–0.012).  For the same reason it is checked against the forward pass on the same
     contexts (exact up to round-off) rather than against the training run's own test risk on
     other contexts (kept in the row's details)."""
     s2_hypotheses(setting)

@@ -1,12 +1,12 @@
-"""czz24 §3 Eq. (3.1) on trained models: head importance, pruning (R13), probing and P-probing.
+"""czz24 §3 Eq. (3.1) on trained models: head importance, pruning, probing and P-probing.
 
-Head importance: ΔE by exact head masking (R12) on the trained S2 (8, 1, 1) model, the layer-1
+Head importance: ΔE by exact head masking on the trained S2 (8, 1, 1) model, the layer-1
 row normalised (:func:`compute_1c`: the Fig. 1c table of the Fig. 1b model).  Pruning: keep every
 head of layer 1 and the most important head of each later layer (``pruning_keep`` of the measured
 W), fine-tune ≤ 500 steps (the CPU budget; the paper fine-tunes 60,000), report the risks (INFO:
 the spec gives no pass criterion for pruning at CPU scale); what is checked is the pruning itself
-(the R12 extraction with the heads masked equals the torch model with the heads zeroed, and the
-zeroed heads stay zero).
+(the effective-predictor extraction with the heads masked equals the torch model with the heads
+zeroed, and the zeroed heads stay zero).
 
 Probing (Fig. 1d, Figs. 5–8, App. B "Probing") and P-probing (Fig. 2a/2b, §3 and
 App. B) on the small trained models of Fig. 1b (reused from the cache, never retrained here).
@@ -115,7 +115,7 @@ def check_eq3_1_train(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """Eq. (3.1) on the trained S2 (8, 1, 1) model: ΔE by exact head masking (R12), the layer-1
+    """Eq. (3.1) on the trained S2 (8, 1, 1) model: ΔE by exact head masking, the layer-1
     row of W normalised to sum 1 (FLOAT), the pattern reported (INFO, not asserted).
     ΔE is the Fig. 1c figure's (:func:`compute_1c` at this model and 200, full 1000, contexts).
     The model is S2's (8, 1, 1) trained at ``setting``; the sum row is exact whatever the model,
@@ -152,12 +152,12 @@ def check_eq3_1_train_pruning(
     seed: int = 0,
     fault_prune_rule: str | None = None,
 ) -> list[Evidence]:
-    """Sec. 3 pruning of the trained Fig. 1b (4, 4, 4) model: W from exact head masking (R12),
-    ``keep = pruning_keep(W)``; FLOAT: the R12 coefficient with those heads masked equals the R12
-    coefficient of the torch model with those heads zeroed (before fine-tuning), to 1e-10; EXACT:
-    the zeroed heads are still exactly 0 after the ``steps``-step fine-tune (≤ 500, the CPU budget);
-    INFO: risks of the unpruned, pruned and pruned + fine-tuned models at n = 12 and the spec's
-    claim (pruned ≈ unpruned, after 60,000 steps), reported, not asserted.
+    """Sec. 3 pruning of the trained Fig. 1b (4, 4, 4) model: W from exact head masking,
+    ``keep = pruning_keep(W)``; FLOAT: the effective coefficient with those heads masked equals the
+    effective coefficient of the torch model with those heads zeroed (before fine-tuning), to 1e-10;
+    EXACT: the zeroed heads are still exactly 0 after the ``steps``-step fine-tune (≤ 500, the CPU
+    budget); INFO: risks of the unpruned, pruned and pruned + fine-tuned models at n = 12 and the
+    spec's claim (pruned ≈ unpruned, after 60,000 steps), reported, not asserted.
     ``fault_prune_rule = "argmin"`` zeroes the least important head of each later layer in torch
     while the mask keeps the most important (negative control)."""
     steps = 500

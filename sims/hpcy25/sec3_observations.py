@@ -1,7 +1,7 @@
-"""[hpcy25] §3 Observations 1-4 (Figs. 3-5) on trained models, in invariant coordinates (STYLE
-R10): the KQ/OV patterns, the ± head pair on the manifold (4.6) at ⟨ω, μ⟩ = 1/κ (4.3), the risks
-of H = 1-4 heads, the dynamics over training and the claims over seeds; at the presets and at any
-setting ``d, L, sigma2, H`` (:func:`setting_rows`).
+"""[hpcy25] §3 Observations 1-4 (Figs. 3-5) on trained models, in invariant coordinates
+(docs/testing.md): the KQ/OV patterns, the ± head pair on the manifold (4.6) at ⟨ω, μ⟩ = 1/κ (4.3),
+the risks of H = 1-4 heads, the dynamics over training and the claims over seeds; at the presets and
+at any setting ``d, L, sigma2, H`` (:func:`setting_rows`).
 
 Trained models come from :func:`sims.hpcy25.train.trained` (config-keyed cache).
 Everything a theorem predicts is read off the trained parameters: the effective circuits

@@ -64,7 +64,7 @@ def affine_risk_split(A: Any, N: Any, d: Any, L: Any, sigma2: Any) -> Any:
               A = E\\lVert Σ_i π_i x_i − x\\rVert^2,\\ N = E Σ_i π_i^2
 
     The intercept cancels because Σπ_i = 1 and E[l² vvᵀ] = (L²/3)(I/d); A and N depend on
-    (ω, n, d) only, so the risk is L²·S(ω) + σ²·N(ω) (R0.7 scale invariance).
+    (ω, n, d) only, so the risk is L²·S(ω) + σ²·N(ω) (scale invariance, [derived]).
 
     >>> affine_risk_split(1.0, 0.05, 5, 1.0, 0.0)
     0.06666666666666667
@@ -86,7 +86,7 @@ def signal_functional(A: Any, d: Any) -> Any:
 
 @checked
 def risk_scale(c: Any) -> Any:
-    """Scale invariance (R0.7): 𝓛*(cL, cσ) = c²·𝓛*(L, σ), and ω* depends on L/σ only.
+    """Scale invariance [derived]: 𝓛*(cL, cσ) = c²·𝓛*(L, σ), and ω* depends on L/σ only.
 
     Source: [derived] for [collins24] (exact for the affine and ReLU classes).
 

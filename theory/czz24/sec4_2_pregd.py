@@ -129,7 +129,7 @@ def minnorm_interpolator(X: Any, y: Any, weights: Any | None = None) -> np.ndarr
 
 @checked
 def pregd_limit(X: Any, y: Any) -> np.ndarray:
-    r"""``lim_{t→∞} R̂ w̃^t`` for ``0 < η < 2/λ_max(Ĝ)``, all ``r̂_j ≠ 0`` [derived] (R3.3).
+    r"""``lim_{t→∞} R̂ w̃^t`` for ``0 < η < 2/λ_max(Ĝ)``, all ``r̂_j ≠ 0`` [derived].
 
     .. math:: n \ge d:\ \hat\Sigma^{-1}\hat r = \hat w_{\rm OLS}; \qquad
         n < d:\ \hat R^2X^\top(X\hat R^2X^\top)^{-1}y

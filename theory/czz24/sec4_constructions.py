@@ -6,7 +6,7 @@
 * :func:`gd_layer` -- a single-head layer doing one GD step on the preprocessed context
   (Prop. 4.2, Eq. C.7), read out as ``ŷ = −H_{d+1, n+1}``;
 * :func:`pregd_transformer` -- the (1 + k)-layer model of Alg. 1 followed by k GD layers;
-* :func:`alg1_kronecker_matrix` -- the head-count argument R11 [derived]: Alg. 1 as a bilinear
+* :func:`alg1_kronecker_matrix` -- the head-count argument [derived]: Alg. 1 as a bilinear
   map of the context moment has Kronecker rank ``d``, so one layer needs ``h ≥ d`` heads.
 
 ``exact=True`` builds SymPy matrices with exact entries (``1/n`` rational, ``η`` any SymPy
@@ -192,7 +192,7 @@ def pregd_transformer(
 
 @checked
 def alg1_kronecker_matrix(d: int) -> sp.Matrix:
-    r"""Alg. 1 as a bilinear map of ``(Ĉ, z)``, unfolded to ``[(o, i), (j, c)]`` [derived] (R11).
+    r"""Alg. 1 as a bilinear map of ``(Ĉ, z)``, unfolded to ``[(o, i), (j, c)]`` [derived].
 
     Source: [czz24] Prop. 4.1 (head count), [derived].
 

@@ -186,7 +186,8 @@ def test_griffe_extension_renders_rst_as_markdown() -> None:
 
 #: What a user cannot follow in a docstring of the reference: the maintainers' style-rule and
 #: spec-rule numbers ("STYLE R16", "T-R8(d1)", "V-R6", "spec 003 R0.8", "R0.7", "(R12)",
-#: "spec §6 item 14", "spec 002 C17", "V-sims S1"), a spec tag ("[COMPUTED]"), and paths outside the repository.
+#: "spec §6 item 14", "spec 002 C17", "V-sims S1"), a spec tag ("[COMPUTED]"), and paths
+#: outside the repository.
 INTERNAL = re.compile(
     r"STYLE\s+R\d|\b[TV]-R\d|\bV-sims\b|\.\./shared|shared/specs|\[COMPUTED\]"
     r"|\b[Ss]pec (?:\d{3}|[A-Z]?-?R\d|[A-Z]\d|§|``\d{3})|(?<![\w.])R\d+(?:\.\d+)?\b"

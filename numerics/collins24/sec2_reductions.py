@@ -235,7 +235,7 @@ def check_limits_quad(
     uniform-average values (N(0) = 1/n, rad, orth, A); A(∞) by mpmath vs scipy; N strictly
     increasing (n ≥ 2), so ω* = 0 for constant tasks (σ² = 0.25) with 𝓛* = σ²/n.
     ``fault_n0`` replaces the exact N(0) (e.g. 1/(n+1): the query counted as a context point).
-    The spec's value A(∞) = 0.47411 and the approach to the 1-NN limits, at d = 5, n = 20:
+    Our reference value A(∞) = 0.47411 and the approach to the 1-NN limits, at d = 5, n = 20:
     :func:`check_limits_paper`."""
     d, n = setting.d, setting.n
     z = zero_scale_terms(n, d)
@@ -409,7 +409,7 @@ def check_asymptotics_optim(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """[derived]: the asymptote ω*_aff(Λ) against the quadrature argmin at Λ = nL²/σ².
-    Declared fixed at the spec's case d = 3, n = 2000, L = 1, σ² = 0.01 (Λ = 2e5: 35.4 vs 35.31),
+    Declared fixed at our reference case d = 3, n = 2000, L = 1, σ² = 0.01 (Λ = 2e5: 35.4 vs 35.31),
     where the next order is ~1 % (``ASYMPTOTE_RTOL``)."""
     d, n, L, (s2,) = setting.d, setting.n, setting.L, setting.sigma2s
     lam = n * L * L / s2
@@ -443,7 +443,7 @@ def check_asymptotics_rate(
     """G1, at the setting's d (the noise slope at its n; the optimum's slope at n = 2000): the
     noise slope d log N/d log ω → (d−1)/2 against Lemma D.1 / Cor. G.5's printed
     ω^{d/2}/n (our quadrature agrees with (d−1)/2 and contradicts d/2: status ``discrepancy``),
-    over ω ∈ [10, 160] (the spec's grid, past Lemma D.1's upper end 23.2 at n = 1e5) and inside
+    over ω ∈ [10, 160] (our reference grid, past Lemma D.1's upper end 23.2 at n = 1e5) and inside
     the lemma's window (:func:`lemma_d1_window`; same outcome); and the affine optimum's slope
     2/(d+3) against Theorem 3.4 Case 1's bracket [Λ^{1/(d+4)}, Λ^{2(d+2)/(d(d+4))}], which
     contains it (the paper never calls 2/(d+4) tight: App. E.2 minimises its own bound there;

@@ -63,7 +63,7 @@ DERIVED_IN = "docs/papers/collins24.md#derived-values"
 def check_thm3_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Theorem 3.6 [derived], at the setting (each of its σ²): 𝓛_LA(mI) = am² − 2bm + c against MC
     of the literal linear predictor at m ∈ {0, m*, 2m*}, and the ordering softmax* < label average
-    < best linear attention (N12).  The spec's values m*, 𝓛_LA*: :func:`check_thm3_6_paper`."""
+    < best linear attention (N12).  Our reference values m*, 𝓛_LA*: :func:`check_thm3_6_paper`."""
     rng = np.random.default_rng(seed)
     reps = 100_000 if quick else 400_000
     d, n, L = setting.d, setting.n, setting.L

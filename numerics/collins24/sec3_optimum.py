@@ -1,4 +1,4 @@
-"""[collins24] checks of §3 Theorems 3.4 and 3.5: ω* against Λ (monotonicity, the spec's reference
+"""[collins24] checks of §3 Theorems 3.4 and 3.5: ω* against Λ (monotonicity, our reference
 values, Λ-collapse, slope in the paper's bracket), Λ = nL²/σ² at a generic point (L ≠ 1, through
 the quadrature optimum) and the exact transfer curve."""
 
@@ -68,7 +68,7 @@ SLOPE_Z = 5.0
 def check_thm3_4_paper(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_sigma_scale: float | None = None
 ) -> list[Evidence]:
-    """ω* (quadrature + Brent) at the spec's reference settings within 1 %, and 𝓛* = 0.01795 at
+    """ω* (quadrature + Brent) at our reference settings within 1 %, and 𝓛* = 0.01795 at
     σ = 0.01: values we computed (the paper prints none), derived on
     ``docs/papers/collins24.md#derived-values`` (DERIVED rows).  ``fault_sigma_scale``
     multiplies σ (e.g. 2: the σ vs σ² mix-up a user can make).  Declared fixed at the paper's
@@ -149,7 +149,7 @@ def check_thm3_4_order(setting: Setting, *, quick: bool = True, seed: int = 0) -
 def check_thm3_4_optim_collapse(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_lambda_power: float | None = None
 ) -> list[Evidence]:
-    """Λ-collapse: at Λ = 2e5 and the setting's d (the spec's case: d = 3),
+    """Λ-collapse: at Λ = 2e5 and the setting's d (our reference case: d = 3),
     ω* over (n, σ) ∈ {(2000, .1), (8000, .2), (32000, .4)} spreads ≤ 5 %.
     ``fault_lambda_power`` picks σ² = n^p/Λ (p ≠ 1 does not hold Λ fixed)."""
     d = setting.d

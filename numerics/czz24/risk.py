@@ -254,9 +254,9 @@ def tuned_risks(
     """pre-GD*, GD* (η from ``etas``, t ≤ ``steps``), ridge* (λ from ``lams``) and OLS on the same
     contexts; risk ``‖Σ^{1/2}(ŵ − w*)‖²``.
 
-    ``Sigma_diag``: a fixed diagonal Σ (the flat-spectrum variant).  ``sigma_support``: the spec's
-    small-β variant, ``Σ_ii = sigma_support`` on the task's support and 1 elsewhere, ``w*_S``
-    rescaled so that ``w*ᵀΣw* = 1`` (a small-β failure mode of the §5 bounds).
+    ``Sigma_diag``: a fixed diagonal Σ (the flat-spectrum variant).  ``sigma_support``: our
+    reference small-β variant, ``Σ_ii = sigma_support`` on the task's support and 1 elsewhere,
+    ``w*_S`` rescaled so that ``w*ᵀΣw* = 1`` (a small-β failure mode of the §5 bounds).
     """
     st = SparseRegressionICL(
         d=d,

@@ -478,8 +478,8 @@ def check_heads_alg1_optim_fit(
 ) -> list[Evidence]:
     """Head count as our reference runs do [derived]: fit h free heads by L-BFGS to ``r̂ ⊙ x`` over
     random contexts (n = 12): relative MSE > 0.05 for h < d and < 1e-8 for h ≥ d.  Quick: d = 2,
-    60 contexts, 2 restarts; full: d = 4, 3000 contexts as in the spec, 3 restarts (minutes;
-    also the thorough tier)."""
+    60 contexts, 2 restarts; full: d = 4, 3000 contexts as in our reference runs, 3 restarts
+    (minutes; also the thorough tier)."""
     rng = np.random.default_rng(seed)
     d = 2 if quick else 4
     N = 60 if quick else 3000

@@ -1,4 +1,4 @@
-"""Acceptance bands and printed spec values as Evidence (shared by the hpcy25 checks)."""
+"""Acceptance bands and printed reference values as Evidence (shared by the hpcy25 checks)."""
 
 from __future__ import annotations
 
@@ -115,8 +115,8 @@ def mc_sign(
 
 
 def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
-    """A spec number printed with ``digits`` decimals: agreement to half a unit in the last place
-    (plus float rounding)."""
+    """A reference number printed with ``digits`` decimals: agreement to half a unit in the last
+    place (plus float rounding)."""
     return close_agreement(
         name,
         value,

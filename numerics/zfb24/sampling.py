@@ -60,8 +60,8 @@ def setting_Lambda(setting: Setting, rng: np.random.Generator) -> np.ndarray:
 
 
 def setting_theta(d: int) -> np.ndarray:
-    """The deterministic Θ = d^(-1/4) I of Assumption 3 (‖ΘΘᵀ‖_F = 1; ΘΘᵀ = I/2 at d = 4, the
-    spec's reference start)."""
+    """The deterministic Θ = d^(-1/4) I of Assumption 3 (‖ΘΘᵀ‖_F = 1; ΘΘᵀ = I/2 at d = 4, our
+    reference start)."""
     return np.eye(d) / np.sqrt(np.sqrt(float(d)))
 
 

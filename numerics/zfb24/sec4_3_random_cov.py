@@ -198,7 +198,7 @@ def _sigma_within_21(sigma_init: float, bound: float) -> float:
 def check_thm8_ode_spec_values(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """Corollary 22 / Theorem 8 against the spec's reference values γ = 8, ζ = 2.875, ξ = 2,
+    """Corollary 22 / Theorem 8 against our reference values γ = 8, ζ = 2.875, ξ = 2,
     u₋₁(∞) = 0.658037, u_ii(∞) = 0.379918 (fixed: derived reference values for Exp(1),
     d = 3, N = 8)."""
     d, N = 3, 8

@@ -314,7 +314,7 @@ def check_flow_reductions_isotropic(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """[derived] the isotropic reduction: U₁₁ = s(t)I with s² logistic, and the spec's reference
+    """[derived] the isotropic reduction: U₁₁ = s(t)I with s² logistic, and our reference
     numbers q*, q(1), u₋₁(∞) (fixed: our reference values for Λ = I, d = 5, N = 20, σ = 0.2,
     Θ = d^(-1/4)I).  It takes no fault: on this isotropic case U₁₁ stays symmetric, so the
     symmetrised and transposed flow variants are the paper's flow here (measured: the planted

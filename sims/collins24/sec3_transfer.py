@@ -108,7 +108,7 @@ def check_fig5_quad(
     𝓛* = 0.00338 (our computed values, DERIVED rows: the paper prints none; derived on
     ``docs/papers/collins24.md#derived-values``); a unit pretrained at a mismatched L
     (0.1 vs 1) loses on the other's tasks (quadrature transfer curves).  Declared fixed at
-    Fig. 5's setting: the spec's values are computed for it.  ``fault_sigma_scale`` multiplies
+    Fig. 5's setting: our reference values are computed for it.  ``fault_sigma_scale`` multiplies
     σ."""
     d, n = setting.d, setting.n
     s2 = (0.01 * (1.0 if fault_sigma_scale is None else float(fault_sigma_scale))) ** 2

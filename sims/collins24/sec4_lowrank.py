@@ -31,7 +31,7 @@ def check_thm4_4_train(setting: Setting, *, quick: bool = True, seed: int = 0) -
     """S5 (Theorem 4.4): the untied unit trained on low-rank tasks (d = 6, k = 2, σ = 0) has
     ρ(M, B) = ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB) ≤ 0.05 at the end (it starts at 1: M = 10⁻⁶ I), and
     lower than at 20 % of training.  ``quick=False`` trains the paper's size instead (d = 10,
-    k = 2, n = 50, σ = 0.01, 3000 steps, batch 256: ρ = 0.0007; the spec's numpy run with the
+    k = 2, n = 50, σ = 0.01, 3000 steps, batch 256: ρ = 0.0007; our reference numpy run with the
     paper's batch of 1 reached 0.105).  Declared fixed at S5's setting (the rank k is not a
     field of the Setting); a unit whose M has not settled within its step bound gives
     ``skipped`` rows with its numbers."""

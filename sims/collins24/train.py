@@ -246,8 +246,8 @@ def _iso(sigma: float, task: str = "affine", *, d: int = 5, n: int = 20,
 
 
 def _long(recipe: Recipe) -> Recipe:
-    """The spec's S1 / S4 / S5 length (--full): 3000 steps, lr cosine-decayed to 0.05× (the spec's
-    0.999 per step ends at 0.999^3000 = 0.05×); the bound ``BOUND_FACTOR`` times them."""
+    """Our reference S1 / S4 / S5 length (--full): 3000 steps, lr cosine-decayed to 0.05× (our
+    reference 0.999 per step ends at 0.999^3000 = 0.05×); the bound ``BOUND_FACTOR`` times them."""
     assert recipe.stop is not None
     return dataclasses.replace(recipe, steps=3000,
                                stop=dataclasses.replace(recipe.stop,

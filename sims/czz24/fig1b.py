@@ -92,7 +92,7 @@ def check_fig1b_train(
     also the paper's L = 4 with h ∈ {1, 4, 8}, 3000 steps) and each evaluated n, ORDER trained ≥
     Bayes − 5·se on the same contexts (paired, exact coefficient per context through unit
     queries); ORDER at the training length n = 12: trained < E‖w‖² = 4 (the zero predictor, i.e.
-    the model learned in context); INFO: the trained risks next to the spec's ridge*, lasso*,
+    the model learned in context); INFO: the trained risks next to our reference ridge*, lasso*,
     Bayes.  ``fault_leak_task = λ`` mixes the task into the model's coefficient,
     ``ŵ ← (1 − λ)ŵ + λw*`` (an impossible model that must break the Bayes floor; negative
     control, passed through the figure's :func:`compute_1b`, whose trained curves these are)."""
@@ -231,8 +231,8 @@ def check_s2_train(
     preset), within 3× ridge*, and above the Bayes floor (paired), the risk exact per context
     through the effective predictor, which reproduces the forward pass (FLOAT, per context on the
     same contexts, each trained seed).  The h = 8 vs h = 1 difference is reported (INFO), not
-    asserted: the spec found no benefit at CPU scale.  The quick tier trains only the (8, 1, 1)
-    model, seed ``seed`` (the report's time budget); --full both models on three seeds.
+    asserted: our reference runs found no benefit at CPU scale.  The quick tier trains only the (8,
+    1, 1) model, seed ``seed`` (the report's time budget); --full both models on three seeds.
 
     The sanity orderings are on the per-context risk averaged over the tier's seeds (one seed in
     the quick tier: that seed's risk).  A single trained model's risk can be heavy-tailed: the

@@ -391,7 +391,7 @@ def check_s1_optim_free_schedule(
     """Fixed at the S1 preset (its cached trained models): what the preset's S1 TRAIN rows compare
     with (czz24:s1).  The k = 4 GD layers'
     matrices commute (each is a polynomial in the same Gram matrix), so the risk is a symmetric
-    function of (η_1, …, η_k): from the spec's tied start θ_ℓ = −1 every gradient, hence every
+    function of (η_1, …, η_k): from our reference tied start θ_ℓ = −1 every gradient, hence every
     Adam update, is the same for all layers, and the preset's trained steps stay equal to
     round-off (rows of :func:`sims.czz24.check_s1_train`, ≤ 1e-9 relative
     spread, which holds the trained models; this check trains nothing) — the trained model *is*

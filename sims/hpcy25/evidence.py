@@ -208,7 +208,7 @@ def _risk(preset: str, seed: int, L: int | None, overrides: tuple, n: int) -> Es
 
 
 def eta_hat(m: dict[str, np.ndarray]) -> tuple[float, float, float]:
-    """(ω̄, m, 2ω̄m): mean |ω| and half the OV ℓ1 mass over active heads (spec's manifold
+    """(ω̄, m, 2ω̄m): mean |ω| and half the OV ℓ1 mass over active heads (the manifold
     position); the invariant form of the effective step is ``⟨ω, μ⟩`` (4.3)."""
     a = m["active"]
     wbar = float(np.abs(m["omega"][a]).mean())

@@ -130,9 +130,9 @@ def obs1_train(
     fault_prediction: str | None = None,
     fault_offpattern_head: float | None = None,
 ) -> list[Evidence]:
-    """Obs. 1–2 and the manifold position on a trained H-head model (spec torch recipe pass list):
-    diag_ratio ≥ 0.97 and ov_ratio ≥ 0.98 on the heads that contribute to the prediction (a dummy
-    head, Obs. 1, is one whose removal moves the prediction by at most the row's tolerance:
+    """Obs. 1–2 and the manifold position on a trained H-head model (reference torch recipe pass
+    list): diag_ratio ≥ 0.97 and ov_ratio ≥ 0.98 on the heads that contribute to the prediction (a
+    dummy head, Obs. 1, is one whose removal moves the prediction by at most the row's tolerance:
     :mod:`.heads`), sign matching; for H ≥ 2 also zero-sum
     ``|Σμ| ≤ 0.1 max|μ|``, active ``|ω_h|`` spread ≤ 15 %, ``|2ω̄m − 1/κ| ≤ 0.05``; TRAIN rows that
     tell the prediction from its neighbours (``manifold_rows``): the invariant ``⟨ω, μ⟩`` vs
@@ -389,7 +389,7 @@ def check_obs2_train_seeds(
     risk) is shown with that evidence, and the claim row over seeds (:func:`seed_outcomes`) is
     ``untested`` (the paper says the dynamics are consistent across seeds, after 500k GPU steps;
     at our CPU scale H = 2 seed 1 and H = 3 seed 2 are trapped).  ``preset`` defaults to the quick
-    preset ``h{H}`` (``"h3_spec"``: the spec's recipe)."""
+    preset ``h{H}`` (``"h3_spec"``: our reference recipe)."""
     preset = preset or ev_.PRESET[H]
     traps = {s_: t for s_ in seeds if (t := ev_.trap(preset, H, s_)) is not None}
     ev = ev_.fold_seeds(lambda s_: obs1_train(H=H, seed=s_, preset=preset), seeds, traps.get)

@@ -205,7 +205,7 @@ def def5_1_train_rows(
     ``|Σ_h μ_{h,k}| ≤ 0.05 Σ_h |μ_{h,k}|``; ``P_k = Σ_h μ_{h,k} diag(K11^h)``
     has diagonal entries in
     [0.8, 1.05] on ``S_k`` and ≤ 0.1 off ``S_k``; cross-task OV entries ≤ 0.1; risk vs the per-task
-    optimum (informational: spec reference 0.444 vs 0.412 per task).  ``setting``: the data
+    optimum (informational: our reference 0.444 vs 0.412 per task).  ``setting``: the data
     model's (default: the preset's); ``skipped`` with the numbers where the run did not converge
     within its step bound."""
     res = (

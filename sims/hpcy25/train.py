@@ -232,7 +232,7 @@ class Recipe(TrainConfig):
       it did not converge (a judging check then says ``skipped`` with the numbers, never
       ``fail``);
     * ``stop=None``: exactly ``steps`` steps (runs no check judges: the smoke run, the thorough
-      tier's spec recipes).
+      tier's reference recipes).
 
     Frozen: with the experiment and the seed it keys the cache."""
 

@@ -377,10 +377,10 @@ def check_table1_train_zero_mean(
     """β* = 0 control (Table 1): the trained LTB and LSA both reach ``R*`` (no gap), not its
     N±1 neighbours and not the named traps of the exact risk; ``inf_LSA = R*`` by BFGS.
 
-    Finding (not in the spec): at β* = 0 the exact LSA (and LTB) risk has spurious stationary
+    Finding (ours, not the paper's): at β* = 0 the exact LSA (and LTB) risk has spurious stationary
     points (an interior local minimum, see
     :func:`numerics.zwb24.sec4_mlp_gap.check_table1_optim_local_minimum`, and the ``v₂ → 0``
-    edge of the chart, both above ``R*``), and from the spec's N(0, 0.1²) init some
+    edge of the chart, both above ``R*``), and from our reference N(0, 0.1²) init some
     seeds end there.  The claim is not weakened: a seed that ends in a trap fails "reaches R*";
     if on every such seed the trained risk equals the stationary value BFGS finds from its
     effective parameters (our two routes agree), the row is ``untested``, as hpcy25's seed rows

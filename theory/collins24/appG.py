@@ -4,7 +4,7 @@ exact and asymptotic), Stirling/Kershaw (G.6) and G.7 [reconstructed].
 
 ``γ(d, α, m) := Σ_{i=0}^m i^d e^{−αi}`` (G.2/G.3, d ≥ 5, 1 ≤ α ≤ 2 in the paper) and
 ``g_p(r) := Σ_i ‖x_i − x‖^p e^{−r‖x_i − x‖²}`` (G.4/G.5, p ≤ 2).  The OCR of G.2/G.3 is partly
-illegible: the bounds below are the spec's reading; failures are reported, never "fixed".
+illegible: the bounds below are our reading; failures are reported, never "fixed".
 """
 
 from __future__ import annotations
@@ -77,10 +77,10 @@ def gamma_sum(d: int, alpha: float, m: int) -> float:
 @checked
 def g2_bounds(d: int, alpha: float, m: int) -> tuple[float, float]:
     """Lemma G.3, first case (m < (d + √d)/α): m^d e^{−αm−1/2} ≤ γ(d, α, m) ≤ m^{d+1} e^{−αm−1/2}
-    as printed; returns (lower, upper).  (The name keeps the spec's old numbering: γ is the paper's
-    Definition G.2.)  The printed upper bound fails at 95 of 481 points of the grid d = 5..15,
-    α ∈ {1, 1.25, .., 2}: every m = 1 (γ(d, α, 1)/bound = e^{1/2}) and 40 points with m ≥ 2; with
-    +1/2 in the exponent none fails (``check_appg_float_gamma``).
+    as printed; returns (lower, upper).  (The name keeps our old numbering: γ is the
+    paper's Definition G.2.)  The printed upper bound fails at 95 of 481 points of the grid d =
+    5..15, α ∈ {1, 1.25, .., 2}: every m = 1 (γ(d, α, 1)/bound = e^{1/2}) and 40 points with m ≥ 2;
+    with +1/2 in the exponent none fails (``check_appg_float_gamma``).
 
     Source: [collins24] Def. G.2, Lemma G.3.
 

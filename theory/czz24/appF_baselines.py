@@ -142,7 +142,7 @@ def ridge_star_limit(gamma: Any, sigma2: Any, alpha2: Any = 1) -> Any:
     r"""Proportional-limit ridge* excess risk ``σ²γ m_γ(−λ*)``, via
     :func:`theory.common.baselines.bayes_risk_limit_mp` (``base:mp-limit``) minus σ².
 
-    >>> round(ridge_star_limit(0.125, 0.25), 4)   # (d, n) = (64, 512): spec value 0.0343
+    >>> round(ridge_star_limit(0.125, 0.25), 4)   # (d, n) = (64, 512): reference value 0.0343
     0.0343
     """
     return float(bayes_risk_limit_mp(gamma, sigma2, alpha2)) - float(sigma2)

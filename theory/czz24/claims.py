@@ -1,5 +1,5 @@
 """[czz24] §3, App. D, Fig. 1b: claim records, what each row that compares with the paper
-compares with.  (Fig. 1b's OLS values are our closed form, computed by the spec: those rows are
+compares with.  (Fig. 1b's OLS values are our closed form, computed by us: those rows are
 DERIVED and cite ``docs/papers/czz24.md#derived-values``, not a claim.)
 
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (garbled as it

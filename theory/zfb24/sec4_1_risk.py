@@ -119,7 +119,7 @@ def quadratic_task_moments(
               + 2c^2\Lambda_{11}^2\Lambda + 8c^2\Lambda_{11}\ell\ell^\top + s^2\Lambda,\quad
               \text{best linear error} = 2c^2\Lambda_{11}^2 + s^2
 
-    with ℓ = Λe₁ and c = ``coef`` (c = ½ gives the spec's ½Λ₁₁²Λ + 2Λ₁₁ℓℓᵀ and ½Λ₁₁² + s²).
+    with ℓ = Λe₁ and c = ``coef`` (c = ½ gives the form ½Λ₁₁²Λ + 2Λ₁₁ℓℓᵀ and ½Λ₁₁² + s²).
 
     Examples
     --------

@@ -67,7 +67,7 @@ def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
 
     Notes
     -----
-    That L* is the minimum over *all* parameters (not only the invariant set) is the spec's
+    That L* is the minimum over *all* parameters (not only the invariant set) is our
     [derived]
     odd/even-in-w argument.  Isotropic Λ = I_d: L* = d(d+1)/(2(N+d+1)).
 

@@ -65,7 +65,7 @@ def gd_beta_risk(
     r"""Exact ICL risk of one preconditioned GD step from a learnable initialisation (GD-β).
 
     Source: [zwb24] eq. (5.1) (the estimator; its closed-form risk derived
-    from Lemma H.4; the paper's printed display was lost, spec tag).
+    from Lemma H.4; the paper's printed display was lost, our tag).
 
     The predictor is ``ŷ = ⟨β0 + (1/N) Γ Xᵀ(y − Xβ0), x⟩``.  With ``Ψ_β = Ψ + (β* − β0)(β* − β0)ᵀ``
     and ``c_β = tr(HΨ_β) + σ²``,

@@ -192,7 +192,7 @@ def bayes_risk_limit_mp(xi: Any, noise_var: Any, signal: Any = 1) -> Any:
     -----
     Implemented as :func:`ridge_risk_limit` at λ* (no second transcription); tests check it
     against both forms above (the second is our reading of hpcy25's (D.34)–(D.36),
-    whose formulas our copy lost: not a printed form) and the spec's values (ξ = 1/8, σ² = 0.1:
+    whose formulas our copy lost: not a printed form) and our reference values (ξ = 1/8, σ² = 0.1:
     0.114057; the paper prints no value).
 
     Examples

@@ -1,4 +1,4 @@
-"""[collins24] [derived]: the exact 1-D quadrature of the softmax ICL risk on the sphere (a route).
+"""[collins24] the exact 1-D quadrature of the softmax ICL risk on the sphere ([derived]; a route).
 
 Source: [derived].  With ``Σ = I``, ``M = ωI`` and ``x ~ U^d``, condition on
 ``x_{n+1} = e₁``: the ``s_i = 1 − x_iᵀx`` are iid with density

@@ -1,5 +1,5 @@
 """Rows that compare with a fixed number given as text: PAPER (a number the paper prints, with
-the printed claim that quotes it) and DERIVED (a number our specs computed where the paper prints
+the printed claim that quotes it) and DERIVED (a number we computed where the paper prints
 none, with the docs page section that derives it).  Re-exported by :mod:`numerics.testing`.
 
 What each row cites is checked against the text it cites by :mod:`theory.common.sources` (in
@@ -78,8 +78,8 @@ def paper_agreement(
 
     ``claim`` is the printed claim record (``provenance="printed"``) whose ``quote`` is the span
     of the paper's text holding every literal (a table line, a sentence): ``tests/test_claims.py``
-    fails the row if a literal is not in the quote or the quote is not in the paper.  A number our
-    specs computed is not a PAPER row: use :func:`derived_agreement`.
+    fails the row if a literal is not in the quote or the quote is not in the paper.  A number we
+    computed is not a PAPER row: use :func:`derived_agreement`.
 
     >>> c = Claim(where="Table 9", quote="| 0.8871 | 1.0035 |", provenance="printed")
     >>> paper_agreement("2 c omega mu", 0.88712, "0.8871", claim=c).passed
@@ -110,7 +110,7 @@ def derived_agreement(
     rtol: float = 0.0,
     details: dict | None = None,
 ) -> Evidence:
-    """DERIVED: a value we compute against a number our specs computed where the paper prints
+    """DERIVED: a value we compute against a number we computed where the paper prints
     none (``derived`` is its literal text, or a sequence compared elementwise); the default
     tolerance is :func:`fixture_atol` of the least precise literal.
 

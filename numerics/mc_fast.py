@@ -1,6 +1,6 @@
 """Fast Monte Carlo risks of GD-family predictors from sufficient statistics.
 
-The GD family of [zwb24] §1.7 (★) (spec ``002_linear_transformer_block.md``) predicts ``ŷ = xᵀg``
+The GD family of [zwb24] §1.7 (★) predicts ``ŷ = xᵀg``
 with
 
 .. math::
@@ -10,7 +10,7 @@ with
 so ``a = b = φ = 0`` is one-step preconditioned GD (von Oswald), ``a = b = β₀, φ = 0`` is GD-β
 ([zwb24] (5.1)), and general ``(a, b, Γ, φ)`` is the LTB.  With ``debias=True`` every ``X`` in (★)
 is replaced by the centred ``X_c = X − 1 x̄ᵀ``: for ``a = b = φ = 0`` this is the debiased GD of
-[hpcy25] (4.11) (spec ``001_multihead_softmax.md`` §1.7), ``(η/L) Σ yᵢ (xᵢ − x̄)ᵀ P x_q`` with
+[hpcy25] (4.11), ``(η/L) Σ yᵢ (xᵢ − x̄)ᵀ P x_q`` with
 ``Γ = η Pᵀ``; for general ``b`` it is one step from ``b`` on ``(1/2N) Σ (yᵢ − bᵀ(xᵢ − x̄))²``
 [derived extension].
 

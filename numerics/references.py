@@ -74,7 +74,7 @@ def _root(x: Any, l: Any) -> Any:
 
 
 def bayes_limit_ref(xi: float, noise_var: float, signal: float = 1.0) -> Any:
-    """Spec 001 R9's closed form of hpcy25's ``R_B∞`` (signal 1; the paper's (D.36) is lost in our
+    """Our [derived] closed form of hpcy25's ``R_B∞`` (signal 1; the paper's (D.36) is lost in our
     copy); for signal α², ``α²·R_B∞(ξ, σ²/α²)`` (the limit is homogeneous of degree 1 in
     (σ², α²))."""
     with mpmath.workdps(DPS):
@@ -85,7 +85,7 @@ def bayes_limit_ref(xi: float, noise_var: float, signal: float = 1.0) -> Any:
 
 
 def ols_risk_ref(d: int, N: int, noise_var: float) -> Any:
-    """``σ²(1 + d/(N − d − 1))`` at 50 digits (czz24 R10 + query noise)."""
+    """``σ²(1 + d/(N − d − 1))`` at 50 digits ([czz24] App. F + query noise)."""
     with mpmath.workdps(DPS):
         return _mpf(noise_var) * (1 + mpmath.mpf(d) / (N - d - 1))
 

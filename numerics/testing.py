@@ -16,7 +16,7 @@ RATE     log-log slope within a band                       ``RATE_BAND = 0.15``
 ORDER    strict inequality with a stated margin            caller's margin
 OPTIM    optimiser on an exact formula vs the optimum      ``OPTIM_RTOL``, ``OPTIM_ARG_ATOL``
 PAPER    computed value vs a number the paper prints       half a unit of the last digit
-DERIVED  computed value vs a number our specs computed     half a unit of the last digit
+DERIVED  computed value vs a number we computed     half a unit of the last digit
 INFO     reported only, never fails                        --
 =======  ================================================  ==================================
 
@@ -204,7 +204,7 @@ def close_agreement(
     :data:`theory.common.protocols.KIND_MEANINGS`).  For a trained model use
     :func:`train_discrimination` (``kind="TRAIN"`` is refused here: a TRAIN row must carry its
     start distance and named alternatives); for an optimiser, :func:`optim_agreement`; for a
-    number the paper prints, :func:`paper_agreement`; for one our specs computed,
+    number the paper prints, :func:`paper_agreement`; for one we computed,
     :func:`derived_agreement` (``kind="PAPER"`` and ``"DERIVED"`` are refused here: those rows
     carry their printed claim or the docs page deriving them).
     """
@@ -470,7 +470,7 @@ def ordering(
 def informational(
     name: str, predicted: Any, observed: Any, *, details: dict | None = None
 ) -> Evidence:
-    """INFO: reported, never fails (only for checks the spec marks informational)."""
+    """INFO: reported, never fails (only for checks we mark informational)."""
     return evidence_row(name, "INFO", predicted, observed, 0.0, 0.0, True, details=details or {})
 
 

@@ -229,7 +229,7 @@ def claim_contract_violations(ev: Evidence) -> list[str]:
     * an ``untested`` row says ``reached`` and ``needed``; a ``skipped`` row says ``why``;
     * a PAPER row carries the ``printed`` literal and a printed ``claim`` (a number the paper
       prints); a DERIVED row the ``derived`` literal and ``derived_in``, the docs page deriving
-      it, and no claim of the paper (our specs computed it).
+      it, and no claim of the paper (we computed it).
     """
     d = ev.details
     claim = d.get("claim")

@@ -1,6 +1,6 @@
 """torch samplers of the theory data models and the prompt embeddings.
 
-Sampling uses an explicit ``torch.Generator`` only (STYLE R8).  The token layout shared by zfb24
+Sampling uses an explicit ``torch.Generator`` only.  The token layout shared by zfb24
 (eq. 4), zwb24 (3.1) and hpcy25 (§1.2) is columns = tokens::
 
     Z = [ x_1 ... x_n  x_q ]   rows 1..d : covariates

@@ -1,4 +1,4 @@
-"""Invariant coordinates of trained models (STYLE R10).
+"""Invariant coordinates of trained models.
 
 Trained factorised weights are defined only up to gauge symmetries (a rescaling between factors,
 a permutation of heads, a sign).  Checks and figures compare what a theorem predicts: effective
@@ -18,7 +18,7 @@ __all__ = ["relative_distance"]
 
 
 def relative_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """``‖a − b‖_F / ‖b‖_F`` (``‖a‖_F`` if ``b = 0``): the TRAIN distance of STYLE R9.
+    """``‖a − b‖_F / ‖b‖_F`` (``‖a‖_F`` if ``b = 0``): the TRAIN distance (docs/testing.md).
 
     >>> relative_distance(np.array([1.0, 1.0]), np.array([1.0, 0.0]))
     1.0

@@ -1,4 +1,4 @@
-"""The one training loop (STYLE R14): literal, resumable, returns a frozen record.
+"""The one training loop: literal, resumable, returns a frozen record.
 
 ``train(model, objective, cfg, *, generator)`` minimises ``objective(model, generator, step)`` —
 a scalar loss tensor, usually the MSE on a fresh minibatch of prompts from a sampler in

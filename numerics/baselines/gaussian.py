@@ -227,7 +227,7 @@ def check_sample_cov_exact(
     seed: int = 0,
     fault_moment_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """``E[Λ̂²] = ((N+1)/N)Σ² + (trΣ/N)Σ`` ([zfb24] §1.1): EXACT against the spec's
+    """``E[Λ̂²] = ((N+1)/N)Σ² + (trΣ/N)Σ`` ([zfb24] §1.1): EXACT against our reference
     printed form (symbolic 2×2 Σ, symbolic N; no setting enters)."""
     fn = fault_moment_fn or G.sample_cov_second_moment
     Nn = sp.Symbol("N", integer=True, positive=True)

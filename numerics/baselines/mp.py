@@ -338,7 +338,7 @@ def mp_wishart(
     """MC: the proportional limits vs large Wishart draws (x ~ N(0, I_d), β ~ N(0, signal/d I)).
 
     For each draw of X (N = d/ξ rows) the exact conditional ridge risk is computed from the
-    eigenvalues of XᵀX/N (czz24 R10's conditional formula), at λ* = σ²ξ/signal (Bayes) and at
+    eigenvalues of XᵀX/N ([czz24] App. F's conditional formula), at λ* = σ²ξ/signal (Bayes) and at
     ``lam_factor``·λ*.  The finite-d mean has an O(1/d) bias (measured: ≈ 0.04–0.16/d), larger than
     the SE of a few draws at d = 400, so the comparison uses the Richardson extrapolation of the
     residuals ``E_d − R(d/N)`` against the limit at each size's own aspect ratio (``N =

@@ -1,7 +1,7 @@
 """[collins24] numerics: routes and checks.
 
-Routes (no checks): :mod:`.quadrature` (the exact R0.3 quadrature of A(ω), N(ω); the 1-NN limit by
-scipy's incomplete beta), :mod:`.sampling` (sphere covariates, task classes, prompts),
+Routes (no checks): :mod:`.quadrature` (the exact [derived] quadrature of A(ω), N(ω); the 1-NN limit
+by scipy's incomplete beta), :mod:`.sampling` (sphere covariates, task classes, prompts),
 :mod:`.predictors` (literal softmax / linear / hard-window predictors, Monte Carlo risks),
 :mod:`.api` (the public :func:`optimal_scale`).  Checks, one module per paper section
 (the keys of :data:`theory.collins24.SECTIONS`, the same file name on every floor):

@@ -2,7 +2,7 @@
 
 :func:`optimal_scale` ``(d, n, L, sigma2, task="affine", *, rng=None)``:
 
-* ``task="affine"``: ``(ω*, 𝓛*)`` as floats, by the R0.3 quadrature and bounded Brent on log ω
+* ``task="affine"``: ``(ω*, 𝓛*)`` as floats, by the exact quadrature and bounded Brent on log ω
   (located to 1e-5 relative; the minimum is flat);
 * ``task="relu"``, ``"cos"`` or ``"hills"`` (Fig. 1, d = 2): ``(Estimate, Estimate)`` by Monte
   Carlo with common random
@@ -93,7 +93,7 @@ def optimal_scale(
 ) -> tuple[float, float] | tuple[Estimate, Estimate]:
     """ω* of M = ωI on the unit sphere (logits ω·x_iᵀx_q) and the loss 𝓛* there.
 
-    Source: [collins24] Theorem 3.4; spec 003 R0.3 (affine, quadrature), R0.6 (ReLU, cosine, MC).
+    Source: [collins24] Theorem 3.4; the exact risk by quadrature (affine) or MC (ReLU, cosine).
 
     >>> w, loss = optimal_scale(5, 20, 1.0, 0.01**2)
     >>> round(w, 3), round(loss, 5)

@@ -255,8 +255,8 @@ def check_lemc_8_mc(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_linear_task: bool | None = None
 ) -> list[Evidence]:
     """Lemma C.8 (any L-Lipschitz class): the ReLU signal (2L²/3)R(ω) decays with a slope between
-    the paper's upper shape ω⁻¹ and the affine ω⁻² (d = 3, n = 1000, ω ∈ [6, 24]; spec: −1.52 at
-    n = 2000, ω ∈ [6, 34]);
+    the paper's upper shape ω⁻¹ and the affine ω⁻² (d = 3, n = 1000, ω ∈ [6, 24]; reference: −1.52
+    at n = 2000, ω ∈ [6, 34]);
     the constant of the upper shape 1/ω + 1/n is fitted and reported (INFO).
     The slope itself is asserted at −3/2 ± 0.15 [derived: the kink's bias² ~ h^{3/2}], a
     large-n regime statement: declared fixed at its generic point (d = 3, n = 1000).
@@ -306,7 +306,7 @@ def check_lemc_9_mc(
 ) -> list[Evidence]:
     """Lemma C.9: 𝓛_signal(ω; F⁺_L) ≥ ½ 𝓛_signal(ω; F^aff_L), i.e. (2/3)R(ω) / (A(ω)/(3d)) ≥ ½
     − 5 SE on a grid ω ∈ {0.5, 6.7, 30} at the setting's d and n (the ratio is free of L; R by
-    MC, A by quadrature; spec at d = 5, n = 20: 0.68 … 0.91).
+    MC, A by quadrature; reference at d = 5, n = 20: 0.68 … 0.91).
     ``fault_ratio`` replaces the lemma's ½ (e.g. 1: the ReLU signal is not always larger)."""
     rng = np.random.default_rng(seed)
     reps = 100_000 if quick else 400_000

@@ -298,8 +298,8 @@ def check_appg_float(
 
 
 def check_appg_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """G.1: the exact cap measure ½ I_{2ε−ε²}((d−1)/2, ½) against sphere MC (d = 5, ε = 0.3: the
-    spec's 0.06075; d = 3, ε = 0.1)."""
+    """G.1: the exact cap measure ½ I_{2ε−ε²}((d−1)/2, ½) against sphere MC (d = 5, ε = 0.3: our
+    reference 0.06075; d = 3, ε = 0.1)."""
     rng = np.random.default_rng(seed)
     reps = 400_000
     out = []

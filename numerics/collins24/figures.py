@@ -32,7 +32,7 @@ def compute_optimum_omega_lambda(
     n: int = 2000,
     lams: ArrayLike | None = None,
 ) -> dict[str, Any]:
-    """Theorem 3.4: quadrature ω* over Λ (affine; L = 1, σ² = n/Λ), its log-log slope, the R0.8
+    """Theorem 3.4: quadrature ω* over Λ (affine; L = 1, σ² = n/Λ), its log-log slope, the [derived]
     asymptote and the bracket's exponents (and the paper's 2/(d+4)).  ``lams`` is the Λ grid
     (default: the figure's, 5 points of [500, 8e5] quick, 9 full); the check
     :func:`numerics.collins24.sec3_optimum.check_thm3_4_rate` passes its own."""

@@ -1,4 +1,4 @@
-"""[collins24] R0.3: the exact 1-D quadrature of the softmax ICL risk on the sphere (a route).
+"""[collins24] the exact 1-D quadrature of the softmax ICL risk on the sphere ([derived]; a route).
 
 Source: [derived].  With ``Σ = I``, ``M = ωI`` and ``x ~ U^d``, condition on
 ``x_{n+1} = e₁``: the ``s_i = 1 − x_iᵀx`` are iid with density
@@ -138,7 +138,7 @@ def _envelope(y: np.ndarray, s: np.ndarray, w: np.ndarray, omega: float, n: int)
 
 @functools.cache
 def window_terms(omega: float, n: int, d: int, *, m_y: int = 0) -> WindowTerms:
-    """``N, rad, orth, EΣπ_i t_i`` at ``M = ωI`` by the R0.3 quadrature (exact at ω = 0)."""
+    """``N, rad, orth, EΣπ_i t_i`` at ``M = ωI`` by the exact quadrature (exact at ω = 0)."""
     if not (math.isfinite(omega) and 0 <= omega <= OMEGA_MAX):
         raise ValueError(f"omega must be in [0, {OMEGA_MAX:g}] for the quadrature, got {omega!r}")
     if n < 1 or d < 2:

@@ -1,8 +1,8 @@
 """[collins24] checks of §2 / App. B.1: the affine risk split by quadrature vs sphere Monte Carlo,
-scale invariance, Remark 2.1's limits, and the asymptotics of spec 003 R0.8 (with the paper's
+scale invariance, Remark 2.1's limits, and our [derived] asymptotics (with the paper's
 ω^{d/2} exponent recorded as a discrepancy); the closed forms met elsewhere only at L = 1 (the
-affine split, Remark 2.1's ω = 0 risk, Lemma C.2, §3.1's L_MSA, Theorem 3.6's optimum value, R0.8
-at d = 5) against their printed expressions at L ≠ 1."""
+affine split, Remark 2.1's ω = 0 risk, Lemma C.2, §3.1's L_MSA, Theorem 3.6's optimum value, the
+asymptote at d = 5) against their printed expressions at L ≠ 1."""
 
 from __future__ import annotations
 
@@ -94,8 +94,8 @@ REGIME_TOP = 100 * 160.0
 
 
 def check_regime(d: int, n: int) -> None:
-    """``ValueError`` naming the assumption where n^{2/(d−1)} < ``REGIME_TOP`` (R0.8's
-    asymptotics over ω ∈ [10, 160] need 1 ≪ ω ≪ n^{2/(d−1)}).
+    """``ValueError`` naming the assumption where n^{2/(d−1)} < ``REGIME_TOP`` (the
+    [derived] asymptotics over ω ∈ [10, 160] need 1 ≪ ω ≪ n^{2/(d−1)}).
 
     >>> check_regime(3, 100_000)
     >>> check_regime(5, 20)  # doctest: +ELLIPSIS
@@ -134,7 +134,7 @@ def check_risk_affine_mc(
     seed: int = 0,
     fault_query_attends: bool | None = None,
 ) -> list[Evidence]:
-    """R0.2: quadrature A(ω), N(ω) against Monte Carlo on real sphere draws (no rotation
+    """App. B.1: quadrature A(ω), N(ω) against Monte Carlo on real sphere draws (no rotation
     reduction), and the assembled risk (L²/3d)A + σ²N against the MC risk of the literal softmax
     predictor on sampled affine tasks with noise.  ``fault_query_attends=True`` lets the query
     attend to itself in the MC routes (a fault: the paper's sums run over i ≤ n).  Declared fixed:
@@ -174,7 +174,7 @@ def check_risk_affine_mc(
 
 
 def _scale_rows(d: int, n: int, L: float, s: float, power: float, c: float = 3.0) -> list[Evidence]:
-    """R0.7 at one point: ω*(cL, c^power σ) against ω*(L, σ) and 𝓛* against c²𝓛*."""
+    """Scale invariance at one point: ω*(cL, c^power σ) against ω*(L, σ) and 𝓛* against c²𝓛*."""
     w0, r0 = optimal_scale_affine(d, n, L, s * s, rtol=QUAD_ARGMIN_RTOL)
     w1, r1 = optimal_scale_affine(d, n, c * L, (c**power * s) ** 2, rtol=QUAD_ARGMIN_RTOL)
     return [
@@ -204,9 +204,9 @@ def check_risk_affine_quad_scale(
     seed: int = 0,
     fault_sigma_power: float | None = None,
 ) -> list[Evidence]:
-    """R0.7: argmin ω depends on L/σ only and 𝓛*(cL, cσ) = c²𝓛*(L, σ) (relative 1e-8, c = 3),
-    at the setting's d, n, L and each of its σ².  ``fault_sigma_power`` rescales σ by c**power
-    instead of c (power ≠ 1 is a fault)."""
+    """Scale invariance: argmin ω depends on L/σ only and 𝓛*(cL, cσ) = c²𝓛*(L, σ)
+    (relative 1e-8, c = 3), at the setting's d, n, L and each of its σ².  ``fault_sigma_power``
+    rescales σ by c**power instead of c (power ≠ 1 is a fault)."""
     pw = 1.0 if fault_sigma_power is None else float(fault_sigma_power)
     out = []
     for s2 in setting.sigma2s:
@@ -221,8 +221,8 @@ def check_risk_affine_quad_scale_generic(
     seed: int = 0,
     fault_sigma_power: float | None = None,
 ) -> list[Evidence]:
-    """R0.7 as :func:`check_risk_affine_quad_scale` at a generic point beside the setting
-    (declared fixed at d = 3, n = 50, L = 0.5, σ = 0.1; the full tier's second case)."""
+    """Scale invariance as :func:`check_risk_affine_quad_scale` at a generic point beside the
+    setting (declared fixed at d = 3, n = 50, L = 0.5, σ = 0.1; the full tier's second case)."""
     pw = 1.0 if fault_sigma_power is None else float(fault_sigma_power)
     (s2,) = setting.sigma2s
     return _scale_rows(setting.d, setting.n, setting.L, math.sqrt(s2), pw)
@@ -231,11 +231,11 @@ def check_risk_affine_quad_scale_generic(
 def check_limits_quad(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_n0: float | None = None
 ) -> list[Evidence]:
-    """Remark 2.1 / R0.4-R0.5 at the setting's d and n: the quadrature at ω → 0⁺ equals the exact
+    """Remark 2.1 at the setting's d and n: the quadrature at ω → 0⁺ equals the exact
     uniform-average values (N(0) = 1/n, rad, orth, A); A(∞) by mpmath vs scipy; N strictly
     increasing (n ≥ 2), so ω* = 0 for constant tasks (σ² = 0.25) with 𝓛* = σ²/n.
     ``fault_n0`` replaces the exact N(0) (e.g. 1/(n+1): the query counted as a context point).
-    The spec's value A(∞) = 0.47411 and the approach to the 1-NN limits, at d = 5, n = 20:
+    Our reference value A(∞) = 0.47411 and the approach to the 1-NN limits, at d = 5, n = 20:
     :func:`check_limits_paper`."""
     d, n = setting.d, setting.n
     z = zero_scale_terms(n, d)
@@ -295,7 +295,7 @@ def check_limits_quad(
 
 
 def check_limits_paper(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """R0.5 at the paper's setting: A(∞) = 2∫F_d^n (mpmath) against the spec's computed 0.47411
+    """Remark 2.1(ii) at the paper's setting: A(∞) = 2∫F_d^n (mpmath) against our computed 0.47411
     (a DERIVED row: derived on ``docs/papers/collins24.md#derived-values``), and A(ω), N(ω)
     approaching their 1-NN limits A(∞), 1 like c/ω (Richardson-extrapolated from ω = 100, 300).
     Declared fixed at d = 5, n = 20: the value is computed for it, and the extrapolation's
@@ -341,9 +341,9 @@ def check_limits_paper(setting: Setting, *, quick: bool = True, seed: int = 0) -
 
 
 def check_limits_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """R0.5 by an independent route, at the setting's d and n: the 1-NN error E[2(1 − t_max)]
-    sampled on the sphere against A(∞), and the label-average risk (ω = 0; L = 1, σ² = 0.25)
-    against (L²/3d)(1+1/n) + σ²/n."""
+    """Remark 2.1(ii) by an independent route, at the setting's d and n: the 1-NN error
+    E[2(1 − t_max)] sampled on the sphere against A(∞), and the label-average risk (ω = 0; L = 1, σ²
+    = 0.25) against (L²/3d)(1+1/n) + σ²/n."""
     rng = np.random.default_rng(seed)
     reps = 100_000 if quick else 400_000
     n, d = setting.n, setting.d
@@ -374,7 +374,7 @@ def check_asymptotics_quad(
     seed: int = 0,
     fault_noise_exponent: float | None = None,
 ) -> list[Evidence]:
-    """R0.8 [derived] at the setting's d and n: N(ω)·n / (c_d ω^{(d−1)/2}) = 1 and
+    """The asymptotics [derived] at the setting's d and n: N(ω)·n / (c_d ω^{(d−1)/2}) = 1 and
     rad(ω)·(2ω/(d−1))² = 1 for 1 ≪ ω ≪ n^{2/(d−1)} (quadrature on ω ∈ [10, 160], within 3 %).
     ``fault_noise_exponent`` puts another exponent (the paper's d/2) into the asymptote.  The
     optimum's asymptote: :func:`check_asymptotics_optim`."""
@@ -408,8 +408,8 @@ def check_asymptotics_quad(
 def check_asymptotics_optim(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """R0.8 [derived]: the asymptote ω*_aff(Λ) against the quadrature argmin at Λ = nL²/σ².
-    Declared fixed at the spec's case d = 3, n = 2000, L = 1, σ² = 0.01 (Λ = 2e5: 35.4 vs 35.31),
+    """[derived]: the asymptote ω*_aff(Λ) against the quadrature argmin at Λ = nL²/σ².
+    Declared fixed at our reference case d = 3, n = 2000, L = 1, σ² = 0.01 (Λ = 2e5: 35.4 vs 35.31),
     where the next order is ~1 % (``ASYMPTOTE_RTOL``)."""
     d, n, L, (s2,) = setting.d, setting.n, setting.L, setting.sigma2s
     lam = n * L * L / s2
@@ -443,7 +443,7 @@ def check_asymptotics_rate(
     """G1, at the setting's d (the noise slope at its n; the optimum's slope at n = 2000): the
     noise slope d log N/d log ω → (d−1)/2 against Lemma D.1 / Cor. G.5's printed
     ω^{d/2}/n (our quadrature agrees with (d−1)/2 and contradicts d/2: status ``discrepancy``),
-    over ω ∈ [10, 160] (the spec's grid, past Lemma D.1's upper end 23.2 at n = 1e5) and inside
+    over ω ∈ [10, 160] (our reference grid, past Lemma D.1's upper end 23.2 at n = 1e5) and inside
     the lemma's window (:func:`lemma_d1_window`; same outcome); and the affine optimum's slope
     2/(d+3) against Theorem 3.4 Case 1's bracket [Λ^{1/(d+4)}, Λ^{2(d+2)/(d(d+4))}], which
     contains it (the paper never calls 2/(d+4) tight: App. E.2 minimises its own bound there;
@@ -520,7 +520,7 @@ def check_risk_affine_float_forms_generic(
     * App. B.1 / Lemma C.4: (L²/3d)A + σ²N; Remark 2.1: (L²/3d)(1 + 1/n) + σ²/n at ω = 0;
     * Lemma C.2: 4L²; §3.1 [derived]: (L²/d)[m₁² + (2m₁ − m₁²)E(1/K)] + σ²E(1/K);
     * Theorem 3.6: 𝓛_LA(m*I) = c − b²/a (the value at the optimum, at L ≠ 1);
-    * R0.8 at d = 5 (exponent 2 ≠ 1): c_d ω^{(d−1)/2}/n.
+    * the asymptote at d = 5 (exponent 2 ≠ 1): c_d ω^{(d−1)/2}/n.
 
     ``fault_split_fn`` replaces :func:`theory.collins24.affine_risk_split`."""
     d, n, L, (sigma2,) = setting.d, setting.n, setting.L, setting.sigma2s

@@ -215,7 +215,7 @@ def check_lemd_2_float_i3(
 ) -> list[Evidence]:
     """Lemma I.3 on random positive vectors: if a and b are sorted the same way, Σa²/(Σa)² ≤
     Σ(ab)²/(Σab)² -- zero violations.  ``fault_reverse_order=True`` sorts b against a (many
-    violations: the good negative control of spec R5).  An inequality on vectors of a random
+    violations: the good negative control).  An inequality on vectors of a random
     length 2 … 7: no setting enters (declared fixed)."""
     rng = np.random.default_rng(seed)
     draws = 20_000 if quick else 100_000
@@ -278,7 +278,7 @@ def _m1_scipy(omega: float, d: int) -> float:
 def check_sec3_1_mc_msa(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_drop_bias: bool | None = None
 ) -> list[Evidence]:
-    """R10: the exact 𝓛_MSA(ω) (given K ≥ 1) against MC of the literal hard-window predictor on
+    """§3.1: the exact 𝓛_MSA(ω) (given K ≥ 1) against MC of the literal hard-window predictor on
     linear tasks f = L vᵀx at the setting (each of its σ²; the declared one: d = 5, n = 100,
     L = 1, σ² = 0.1; ω ∈ {1, 2, 4}); m₁ by mpmath's incomplete beta vs scipy quadrature.
     ``fault_drop_bias=True`` drops the window's squared centre-of-mass offset (the sketch's
@@ -319,7 +319,7 @@ def check_sec3_1_rate_msa(
     seed: int = 0,
     fault_drop_bias: bool | None = None,
 ) -> list[Evidence]:
-    """R10: the argmin of the exact 𝓛_MSA over Λ = nL²/σ² ∈ [1e3, 1e6] at the setting's d
+    """§3.1: the argmin of the exact 𝓛_MSA over Λ = nL²/σ² ∈ [1e3, 1e6] at the setting's d
     (the declared one: d = 3; n = :func:`rate_n` of ``RATE_MSA_N`` = 1e5, L = 1): its log-log
     slope is 2/(d+3) = 1/3 (the true cap scaling ω^{(d−1)/2}, our derivation) and
     not the sketch's 2/(d+2) = 0.4 (signal Θ(L²/ω), noise ω^{d/2}/n): a discrepancy.

@@ -61,9 +61,9 @@ DERIVED_IN = "docs/papers/collins24.md#derived-values"
 
 
 def check_thm3_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """R8 [derived], at the setting (each of its σ²): 𝓛_LA(mI) = am² − 2bm + c against MC of
-    the literal linear predictor at m ∈ {0, m*, 2m*}, and the ordering softmax* < label average
-    < best linear attention (N12).  The spec's values m*, 𝓛_LA*: :func:`check_thm3_6_paper`."""
+    """Theorem 3.6 [derived], at the setting (each of its σ²): 𝓛_LA(mI) = am² − 2bm + c against MC
+    of the literal linear predictor at m ∈ {0, m*, 2m*}, and the ordering softmax* < label average
+    < best linear attention (N12).  Our reference values m*, 𝓛_LA*: :func:`check_thm3_6_paper`."""
     rng = np.random.default_rng(seed)
     reps = 100_000 if quick else 400_000
     d, n, L = setting.d, setting.n, setting.L
@@ -95,7 +95,7 @@ def check_thm3_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
 
 
 def check_thm3_6_paper(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """R8: the spec's values m* = 0.1020, 𝓛_LA* = 0.3728 of the exact optimum (DERIVED rows: the
+    """Theorem 3.6: our values m* = 0.1020, 𝓛_LA* = 0.3728 of the exact optimum (DERIVED rows: the
     paper prints none; ``docs/papers/collins24.md#derived-values``).  Declared fixed at S4's
     setting: the values are computed for d = 5, n = 20, L = 1, σ = 0.01."""
     (sigma2,) = setting.sigma2s
@@ -122,7 +122,7 @@ def check_thm3_6_mc_floor(
     """Theorem 3.6 at the setting (each of its σ²): no M beats L²/3 -- MC of linear attention at
     m*I, at random (non-symmetric) matrices around it, and at the best m on the ReLU class: each
     risk ≥ L²/3 − 5 SE.  ``fault_no_intercept=True`` drops the task intercept b (then linear
-    attention does well, spec R8 mechanism: the bound comes entirely from b)."""
+    attention does well: the bound comes entirely from b)."""
     rng = np.random.default_rng(seed)
     reps = 40_000 if quick else 200_000
     d, n, L = setting.d, setting.n, setting.L
@@ -158,8 +158,8 @@ def check_thm3_6_mc_floor(
 def check_thm3_6_symbolic(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_drop_pairs: bool | None = None
 ) -> list[Evidence]:
-    """R8 (a): expand E[(m Σ_i (l vᵀx_i + b + ε_i) x_iᵀx − l vᵀx − b)²] term by term from the
-    moment identities of independent uniforms on S^{d−1} (E t_i² = 1/d, E t_i t_j = 0,
+    """Theorem 3.6 (a): expand E[(m Σ_i (l vᵀx_i + b + ε_i) x_iᵀx − l vᵀx − b)²] term by term from
+    the moment identities of independent uniforms on S^{d−1} (E t_i² = 1/d, E t_i t_j = 0,
     E(vᵀx_i)²t_i² = 1/d², E(vᵀx_i)t_i(vᵀx_j)t_j = 1/d³, E(vᵀx_i)t_i(vᵀx) = 1/d², E(vᵀx)² = 1/d,
     E l² = E b² = L²/3) and compare with :func:`la_risk` exactly (SymPy).
     ``fault_drop_pairs=True`` leaves out the n(n−1) pair term.  Declared fixed: an identity in
@@ -181,8 +181,8 @@ def check_thm3_6_symbolic(
 
 
 def la_moments(d: int, *, fault_gaussian_fourth: bool = False) -> dict[str, sp.Expr]:
-    """R8 (a): the five moments of Theorem 3.6's linear-attention risk for independent uniforms
-    x_i, x_j, x, v on S^{d−1}, derived exactly (SymPy, concrete d) from E xxᵀ = I/d and the
+    """Theorem 3.6 (a): the five moments of Theorem 3.6's linear-attention risk for independent
+    uniforms x_i, x_j, x, v on S^{d−1}, derived exactly (SymPy, concrete d) from E xxᵀ = I/d and the
     sphere's fourth moment E[x xᵀ A x xᵀ] = (A + Aᵀ + tr(A) I)/(d(d+2)) -- Isserlis for g ~ N(0, I)
     (:func:`theory.common.gaussian.isserlis_fourth_moment`) divided by E‖g‖⁴ = d(d+2), since
     g/‖g‖ and ‖g‖ are independent.  Every moment is linear in each of vvᵀ, xxᵀ, so the outer
@@ -211,7 +211,7 @@ def check_thm3_6_symbolic_moments(
     seed: int = 0,
     fault_gaussian_fourth: bool | None = None,
 ) -> list[Evidence]:
-    """R8 (a): the moment identities behind 𝓛_LA(mI) = am² − 2bm + c derived by SymPy
+    """Theorem 3.6 (a): the moment identities behind 𝓛_LA(mI) = am² − 2bm + c derived by SymPy
     (:func:`la_moments`) equal 1/d, 1/d², 1/d³, 1/d², 1/d for d = 2..6 (EXACT), and the risk
     assembled from the derived moments equals :func:`la_risk` exactly.  Declared fixed: a range
     of d in exact arithmetic, not a setting (Monte Carlo at the setting's d:
@@ -260,8 +260,8 @@ def check_thm3_6_mc_moments(
     seed: int = 0,
     fault_gaussian_fourth: bool | None = None,
 ) -> list[Evidence]:
-    """R8 (a) by an independent route: each moment of :func:`la_moments` (SymPy) against Monte
-    Carlo on the sphere at the setting's d.  ``fault_gaussian_fourth=True`` derives with the
+    """Theorem 3.6 (a) by an independent route: each moment of :func:`la_moments` (SymPy) against
+    Monte Carlo on the sphere at the setting's d.  ``fault_gaussian_fourth=True`` derives with the
     Gaussian fourth moment (the sphere's fixed radius dropped)."""
     out: list[Evidence] = []
     rng = check_rng(seed, "numerics.softmax_window.checks_linear:check_thm3_6_symbolic_moments")
@@ -298,7 +298,7 @@ def check_rem2_2_rate(
     seed: int = 0,
     fault_drop_mean: bool | None = None,
 ) -> list[Evidence]:
-    """R9 [derived]: |ŷ_SA − (ȳ + (ω/n)Σ(y_i − ȳ)x_iᵀx)| = O(ω²): log-log slope 2 ± 0.15 over
+    """[derived]: |ŷ_SA − (ȳ + (ω/n)Σ(y_i − ȳ)x_iᵀx)| = O(ω²): log-log slope 2 ± 0.15 over
     ω ∈ [1e-3, 1e-1] on random prompts.  ``fault_drop_mean=True`` compares with linear attention
     alone, (ω/n)Σy_i x_iᵀx (no label mean): the error no longer vanishes.  At the setting's d and
     n (affine tasks, L = 1, σ² = 0.1: the identity holds for any labels)."""

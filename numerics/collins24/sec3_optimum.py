@@ -1,4 +1,4 @@
-"""[collins24] checks of §3 Theorems 3.4 and 3.5: ω* against Λ (monotonicity, the spec's reference
+"""[collins24] checks of §3 Theorems 3.4 and 3.5: ω* against Λ (monotonicity, our reference
 values, Λ-collapse, slope in the paper's bracket), Λ = nL²/σ² at a generic point (L ≠ 1, through
 the quadrature optimum) and the exact transfer curve."""
 
@@ -68,8 +68,8 @@ SLOPE_Z = 5.0
 def check_thm3_4_paper(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_sigma_scale: float | None = None
 ) -> list[Evidence]:
-    """ω* (quadrature + Brent) at the spec's reference settings within 1 %, and 𝓛* = 0.01795 at
-    σ = 0.01: values spec 003 computed (the paper prints none), derived on
+    """ω* (quadrature + Brent) at our reference settings within 1 %, and 𝓛* = 0.01795 at
+    σ = 0.01: values we computed (the paper prints none), derived on
     ``docs/papers/collins24.md#derived-values`` (DERIVED rows).  ``fault_sigma_scale``
     multiplies σ (e.g. 2: the σ vs σ² mix-up a user can make).  Declared fixed at the paper's
     setting (d = 5, n = 20, L = 1): the reference values are computed for it."""
@@ -149,7 +149,7 @@ def check_thm3_4_order(setting: Setting, *, quick: bool = True, seed: int = 0) -
 def check_thm3_4_optim_collapse(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_lambda_power: float | None = None
 ) -> list[Evidence]:
-    """Λ-collapse: at Λ = 2e5 and the setting's d (the spec's case: d = 3),
+    """Λ-collapse: at Λ = 2e5 and the setting's d (our reference case: d = 3),
     ω* over (n, σ) ∈ {(2000, .1), (8000, .2), (32000, .4)} spreads ≤ 5 %.
     ``fault_lambda_power`` picks σ² = n^p/Λ (p ≠ 1 does not hold Λ fixed)."""
     d = setting.d
@@ -235,7 +235,7 @@ def check_thm3_4_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
     """Slope d log ω*/d log Λ inside the paper's bracket (affine: [α, 2(d+2)/(d(d+4))]; ReLU:
     [β − 0.03, 2β + 0.03]) -- the reconstructed exponents (G2) get inclusion checks only.
     The affine slope uses the quadrature (n = 2000, Λ ∈ [500, 8e5]); the ReLU slope MC with common
-    random numbers (d = 3, n = 2000, Λ ∈ [500, 5e4]; spec R6 item 3 found 0.43 … 0.36).  At a
+    random numbers (d = 3, n = 2000, Λ ∈ [500, 5e4]; our reference runs found 0.43 … 0.36).  At a
     ``d`` where the quick ReLU slope lies within ``SLOPE_Z`` MC standard errors of a bracket end
     (d = 6: 1.8 se above 2β + 0.03), that row is ``skipped`` with the reps it would need and the
     diagnosis of :func:`_pre_asymptotic` (at d = 6 a finite-Λ excess: the affine quadrature's slope
@@ -343,7 +343,7 @@ def check_thm3_5_quad(
     seed: int = 0,
     fault_pretrain_shift: float | None = None,
 ) -> list[Evidence]:
-    """R7 [derived]: for pretraining L ∈ {0.03, 0.1, 1} at σ = 0.01, 𝓛_test(L′) = L′²S(ω_L) +
+    """[derived]: for pretraining L ∈ {0.03, 0.1, 1} at σ = 0.01, 𝓛_test(L′) = L′²S(ω_L) +
     σ²N(ω_L) stays above the envelope 𝓛*(L′) (gap > 0 off L′ = L) and touches it at L′ = L
     (relative 1e-6), at the setting's d and n.  ``fault_pretrain_shift`` multiplies the
     pretrained ω_L (a mis-set scale)."""

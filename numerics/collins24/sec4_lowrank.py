@@ -33,8 +33,8 @@ def check_thm4_4_mc(
 ) -> list[Evidence]:
     """Theorem 4.4 Case 2 (n = 2, σ = 0.5, d = 5, k = 2, c_u = c_v = 1, c₁ = 1): the paired MC
     differences 𝓛(c₂) − 𝓛(−c₂) vanish (evenness, 5 SE) and 𝓛(c₂) − 𝓛(0) > 3 SE for
-    |c₂| ∈ {0.5, 1, 2}; 𝓛(0) = 0.7479 (spec [COMPUTED]).  Declared fixed at that point: the
-    spec's value is computed there, Case 2 needs n = 2, and k, c_u, c_v are not fields of the
+    |c₂| ∈ {0.5, 1, 2}; 𝓛(0) = 0.7479 (our computed value).  Declared fixed at that point: our
+    reference value is computed there, Case 2 needs n = 2, and k, c_u, c_v are not fields of the
     Setting.  ``fault_full_rank_task=True`` draws f(x) = aᵀx with a ~ U^d (not low rank): then
     c₂ = 0 is no longer optimal."""
     rng = np.random.default_rng(seed)
@@ -101,9 +101,9 @@ def check_thm4_4_mc_lemmas(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_flip_alpha: bool | None = None
 ) -> list[Evidence]:
     """Lemmas H.1, H.3, H.4 by common-random-number central differences on the reduction (29):
-    H.1 -- 𝓛(c₁, 0) decreases at small c₁ (0.25 → 0.5; spec 0.8178 → 0.7809 at n = 2,
+    H.1 -- 𝓛(c₁, 0) decreases at small c₁ (0.25 → 0.5; reference 0.8178 → 0.7809 at n = 2,
     σ = 0.5); H.3 -- ∂H_signal/∂α₁ > 0 for α₁ = max α_i > min α_i, c ∈ (0, 2] (n ∈ {2, 4},
-    k ∈ {2, 3}); H.4 -- ∂H_noise/∂α₁ > 0 for n = 2, α₁ > α₂, c ∈ (0, 1] (spec: 0.031 at c = 1,
+    k ∈ {2, 3}); H.4 -- ∂H_noise/∂α₁ > 0 for n = 2, α₁ > α₂, c ∈ (0, 1] (reference: 0.031 at c = 1,
     α = (1.5, 1)).  Each derivative > 3 SE.  ``fault_flip_alpha=True`` differentiates at the
     smallest α_i instead of the largest (then the signs flip).  Declared fixed: the lemmas' own
     cases on Lemma H.2's reduction (d = 5, k = 2 for H.1), a table of points, not a setting."""

@@ -99,7 +99,7 @@ def check_lemd_1_mc(
     fault_cross_term: float | None = None,
 ) -> list[Evidence]:
     """``E r̂ = Σw*`` and ``Var r̂_j = [Σ_jj(w*ᵀΣw* + σ²) + r_j²]/n`` (Isserlis) by MC at the
-    setting's d, s, n, σ², prior and Σ (spec V-R4: d = 16, s = 4, n = 50).
+    setting's d, s, n, σ², prior and Σ (the reference point: d = 16, s = 4, n = 50).
     ``fault_cross_term`` scales the ``r_j²`` term (0: dropped)."""
     n, sigma2 = setting.n, setting.sigma2
     S, w = _sigma_task(setting, seed)
@@ -181,8 +181,8 @@ def check_lemd_7_mc(
     fault_sigma2_scale: float | None = None,
 ) -> list[Evidence]:
     """``E_ε‖(1/n)R Xᵀε‖² = (σ²/n)Tr(RΣ̂R)`` for a fixed design X (MC over ε), and its mean over X
-    ``σ²Tr(RΣR)/n`` (MC over X and ε), at the setting's d, s, n, σ², prior and Σ (spec V-R5:
-    n = 40)."""
+    ``σ²Tr(RΣR)/n`` (MC over X and ε), at the setting's d, s, n, σ², prior and Σ (reference
+    point: n = 40)."""
     n, sigma2 = setting.n, setting.sigma2
     S, w = _sigma_task(setting, seed)
     d = S.shape[0]

@@ -118,7 +118,7 @@ def check_thm5_3_lower_mc_cases(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """:func:`check_thm5_3_lower_mc` at the other cases of spec §6 item 19 (declared fixed: both
+    """:func:`check_thm5_3_lower_mc` at the other cases we read from Thm 5.3 (declared fixed: both
     OLS branches and both priors whatever the setting): (d, s, n, σ², prior) = (16, 4, 10, 0.01,
     gauss), (8, 2, 40, 0.25, sign), (24, 2, 8, 0.25, sign), each on its own stream.  It takes no
     fault: the OLS faults (off by one in the Wishart degrees, finite from d + 3) shift these cases

@@ -1,7 +1,7 @@
-"""[czz24] §3 Fig. 1b (App. B Fig. 3) checks against the values spec 000 §4 computed (the paper
+"""[czz24] §3 Fig. 1b (App. B Fig. 3) checks against the values we computed (the paper
 plots the curves and prints no number): the exact OLS curve (never Monte Carlo at
 n ∈ {d−1, d, d+1}; DERIVED rows, derived on ``docs/papers/czz24.md#derived-values``)
-and MC ridge* / lasso* / Bayes against the spec's calibrated table."""
+and MC ridge* / lasso* / Bayes against our reference calibrated table."""
 
 from __future__ import annotations
 
@@ -89,8 +89,8 @@ def check_fig1b_paper(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """The exact OLS curve (``ols_excess_risk``, E‖w‖² = s = 4) against the spec's "OLS exact" row
-    (half a unit of the last digit; DERIVED: the paper plots the curve and prints no value), and
+    """The exact OLS curve (``ols_excess_risk``, E‖w‖² = s = 4) against our reference "OLS exact"
+    row (half a unit of the last digit; DERIVED: the paper plots the curve and prints no value), and
     the spike: ∞ at n = 16 (and n = 15, 17)."""
     out = [
         derived_agreement(
@@ -123,7 +123,7 @@ def check_fig1b_mc(
     fault_sigma2: float | None = None,
 ) -> list[Evidence]:
     """MC ridge* (un-normalised λ over the paper grid) and the Bayes posterior mean at n = 10 (full
-    tier: lasso* over the sklearn α grid too) against the spec's calibrated values (their own MC
+    tier: lasso* over the sklearn α grid too) against our reference calibrated values (their own MC
     error ~10 %: 5 se of ours plus 15 % of the printed value); orderings Bayes < ridge* ≤ OLS on
     the same contexts.  ``fault_sigma2`` samples with a wrong noise variance (negative control)."""
     n = 10

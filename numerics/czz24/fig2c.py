@@ -38,9 +38,9 @@ def check_fig2c_order(
     seed: int = 0,
     fault_no_preprocess: bool | None = None,
 ) -> list[Evidence]:
-    """Fig. 2c (d = 16, s = 4, n = 10, experimental prior, η of the spec table): pre-GD's final
-    risk (9000 steps) is below GD's for every σ (spec assert).  ``fault_no_preprocess`` runs raw GD
-    in pre-GD's place (negative control).  The per-context errors are the figure's
+    """Fig. 2c (d = 16, s = 4, n = 10, experimental prior, η of our reference table): pre-GD's final
+    risk (9000 steps) is below GD's for every σ (our assertion).  ``fault_no_preprocess`` runs raw
+    GD in pre-GD's place (negative control).  The per-context errors are the figure's
     (:func:`numerics.czz24.figures.compute_2c` at t = 9000)."""
     ts = np.array([9000])
     # the figure's numbers (compute_2c) at the final step, on 1000 (full 4000) contexts per σ
@@ -98,7 +98,7 @@ def check_fig2c_mc(
     fault_signal: float | None = None,
 ) -> list[Evidence]:
     """Fig. 2c at σ = 0: GD from 0 converges to the min-norm interpolator, whose risk is exactly
-    E‖w‖²(1 − n/d) = 4·(1 − 10/16) = 1.5 (the spec's plateau 1.5 ± 0.05), checked by MC at
+    E‖w‖²(1 − n/d) = 4·(1 − 10/16) = 1.5 (our reference plateau 1.5 ± 0.05), checked by MC at
     t = 9000 (η = 0.1).  ``fault_signal`` replaces E‖w‖² = 4 in the prediction."""
     # 6000 contexts: 5 se ≈ 0.09 resolves the 10 % signal fault (0.15) on any stream, not only on
     # a lucky one.  The errors are the figure's (compute_2c: GD at σ = 0, t = 9000).

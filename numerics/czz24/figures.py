@@ -93,14 +93,14 @@ def compute_2c(
     fault_no_preprocess: bool | None = None,
 ) -> dict[str, Any]:
     """Fig. 2c data: for σ ∈ {0, 0.2, 0.8} and each method, the MC risk over steps 0, 1k, …, 9k
-    (d = 16, s = 4, n = 10, experimental prior, η of the spec table).
+    (d = 16, s = 4, n = 10, experimental prior, η of our reference table).
 
     Knobs (defaults: the figure's): ``sigmas``, the steps ``ts``, the contexts per σ ``trials``
     (200, full 2000), the step sizes ``etas`` (σ -> {method: η}; the methods run are its keys;
-    ``None``: the spec table's), the stream ``rng`` (``None``: a fresh ``default_rng(seed)`` per
-    σ; given: one stream through the σs) and ``fault_no_preprocess`` (raw GD in pre-GD's place:
+    ``None``: our reference table's), the stream ``rng`` (``None``: a fresh ``default_rng(seed)``
+    per σ; given: one stream through the σs) and ``fault_no_preprocess`` (raw GD in pre-GD's place:
     a negative control).  Per σ and method: ``eta``, ``risk`` (mean over contexts), ``spec``
-    (the spec table's risks, or ``None``), the per-context ``errors`` and divergence flags
+    (our reference table's risks, or ``None``), the per-context ``errors`` and divergence flags
     ``blown`` (:func:`spectral_errors`)."""
     ts = np.arange(0, 10_000, 1000) if ts is None else np.asarray(ts)
     trials = (200 if quick else 2000) if trials is None else trials

@@ -1,5 +1,5 @@
 """[czz24] §5 Monte Carlo excess risks ``E‖ŵ − w*‖²`` (Σ = I) of every method, with the divergence
-guard for fixed-step pre-GD, and oracle tuning over the spec's grids (spec 000 §3 V-R6..R10).
+guard for fixed-step pre-GD, and oracle tuning over fixed η- and λ-grids (docs/papers/czz24.md).
 
 The MC route samples contexts and applies the predictors of :mod:`.predictors`; it never calls a
 theory risk function.
@@ -189,7 +189,7 @@ def excess_risk(method: str, **kw: Any) -> Estimate:
 
 @dataclass(frozen=True, slots=True)
 class TunedRisks:
-    """Oracle-tuned MC risks on one common set of contexts (spec §3 V-R6 protocol)."""
+    """Oracle-tuned MC risks on one common set of contexts (oracle tuning per method)."""
 
     pre_gd: Estimate
     pre_gd_arg: tuple[float, int]  # (η, t)
@@ -254,9 +254,9 @@ def tuned_risks(
     """pre-GD*, GD* (η from ``etas``, t ≤ ``steps``), ridge* (λ from ``lams``) and OLS on the same
     contexts; risk ``‖Σ^{1/2}(ŵ − w*)‖²``.
 
-    ``Sigma_diag``: a fixed diagonal Σ (the flat-spectrum variant).  ``sigma_support``: the spec's
-    small-β variant, ``Σ_ii = sigma_support`` on the task's support and 1 elsewhere, ``w*_S``
-    rescaled so that ``w*ᵀΣw* = 1`` (spec §3 V-R6 failure mode 4).
+    ``Sigma_diag``: a fixed diagonal Σ (the flat-spectrum variant).  ``sigma_support``: our
+    reference small-β variant, ``Σ_ii = sigma_support`` on the task's support and 1 elsewhere,
+    ``w*_S`` rescaled so that ``w*ᵀΣw* = 1`` (a small-β failure mode of the §5 bounds).
     """
     st = SparseRegressionICL(
         d=d,

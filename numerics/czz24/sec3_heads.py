@@ -1,5 +1,5 @@
 """[czz24] §3 Eq. (3.1) route: a masked linear transformer's weights as theory objects and the exact
-ΔE(i, j) of head masking through the effective predictor (R12).  Duck-typed on the torch model
+ΔE(i, j) of head masking through the effective predictor.  Duck-typed on the torch model
 (attributes ``W_E, W_O, WQ, WK, WV, W1, heads, attn_scale``), so it never imports ``sims``."""
 
 from __future__ import annotations

@@ -399,7 +399,7 @@ ONE_STEP_MIN_N = 8000
 
 
 def _one_step_row(n: int, pre: Any) -> Evidence:
-    """Spec V-R3's large-n claim: one pre-GD step within 0.01 of w* (skipped below n = 8000,
+    """§4.2's large-n claim: one pre-GD step within 0.01 of w* (skipped below n = 8000,
     where the claim is not made: the step's finite-n error is of order d/n)."""
     row = close_agreement(
         f"one pre-GD step at n = {n} within 0.01 of w*",

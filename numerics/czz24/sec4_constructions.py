@@ -1,5 +1,5 @@
 """[czz24] §4.1 checks: Alg. 1, Prop. 4.1 (d heads implement Alg. 1), Prop. 4.2 (GD layers, read-out
-−H_{d+1,n+1}) and the head count R11 [derived].
+−H_{d+1,n+1}) and the head count [derived].
 
 Routes: the transformer forward pass of Eq. (2.2) with the explicit weights against the algorithm
 computed directly (Alg. 1 formula, the pre-GD recursion of :mod:`.predictors`); symbolic at
@@ -366,9 +366,9 @@ def check_heads_alg1_symbolic(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """R11 [derived]: the Alg. 1 tensor has Kronecker rank ``d`` (exact rank of the unfolding), so
-    ``h ≥ d`` heads are needed; the d-head construction attains it.  At the setting's d (a claim
-    for every d; the preset d = 4), skipped above :data:`HEADS_MAX_D`."""
+    """Head count [derived]: the Alg. 1 tensor has Kronecker rank ``d`` (exact rank of the
+    unfolding), so ``h ≥ d`` heads are needed; the d-head construction attains it.  At the setting's
+    d (a claim for every d; the preset d = 4), skipped above :data:`HEADS_MAX_D`."""
     d = setting.d
     if d > HEADS_MAX_D:
         return [_heads_skipped(f"rank of the Alg. 1 unfolding = d (d={d})", d, "exact rank")]
@@ -389,8 +389,8 @@ def check_heads_alg1_optim(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """R11 [derived]: fit ``h`` free rank-1 terms ``A_k Ĉ B_k z`` (more freedom than any head has)
-    by least squares on random contexts; the relative error must match the Eckart–Young value
+    """Head count [derived]: fit ``h`` free rank-1 terms ``A_k Ĉ B_k z`` (more freedom than any head
+    has) by least squares on random contexts; the relative error must match the Eckart–Young value
     ``sqrt((d − h)/d)`` of the tensor (alternating least squares, the OPTIM route), at the
     setting's d (a claim for every d; the preset d = 3) for h ∈ {1, ⌊d/2⌋, d − 1, d} (every h up
     to d = 3), skipped above :data:`HEADS_MAX_D`."""
@@ -476,10 +476,10 @@ def check_heads_alg1_optim_fit(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """R11 as the spec runs it [derived]: fit h free heads by L-BFGS to ``r̂ ⊙ x`` over random
-    contexts (n = 12): relative MSE > 0.05 for h < d and < 1e-8 for h ≥ d.  Quick: d = 2,
-    60 contexts, 2 restarts; full: d = 4, 3000 contexts as in the spec, 3 restarts (minutes;
-    also the thorough tier)."""
+    """Head count as our reference runs do [derived]: fit h free heads by L-BFGS to ``r̂ ⊙ x`` over
+    random contexts (n = 12): relative MSE > 0.05 for h < d and < 1e-8 for h ≥ d.  Quick: d = 2,
+    60 contexts, 2 restarts; full: d = 4, 3000 contexts as in our reference runs, 3 restarts
+    (minutes; also the thorough tier)."""
     rng = np.random.default_rng(seed)
     d = 2 if quick else 4
     N = 60 if quick else 3000

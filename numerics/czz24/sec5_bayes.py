@@ -87,7 +87,7 @@ def check_bayes_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
 
 def check_bayes_mc_fig1b(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """:func:`check_bayes_mc` at Fig. 1b's setting with n = 10 (d = 16, s = 4, σ = 0.1, Gaussian
-    slab; the spec's Fig. 1b table prints Bayes 0.018) against ridge* and lasso* (declared
+    slab; our reference Fig. 1b table prints Bayes 0.018) against ridge* and lasso* (declared
     fixed: the paper's figure)."""
     return _bayes_mc_rows(setting, seed, 120 if quick else 600)
 

@@ -1,7 +1,7 @@
 """[czz24] §5 Thms 5.1–5.3 checks (constants unspecified): orderings, bounded ratios and slopes of
-oracle-tuned Monte Carlo risks (spec §3 V-R6..R10), each unspecified constant fitted and reported.
+oracle-tuned Monte Carlo risks, each unspecified constant fitted and reported.
 
-Rows are Σ = I, ±1/√s prior, σ = 0.5 unless stated; η-grid and λ-grid of the spec; t ≤ 100 (quick)
+Rows are Σ = I, ±1/√s prior, σ = 0.5 unless stated; fixed η-grid and λ-grid; t ≤ 100 (quick)
 or 200 (full).  The MC route samples contexts and runs the predictors (:mod:`.risk`).
 """
 
@@ -106,8 +106,8 @@ def _gram_row(
 def _rows(
     setting: Setting, quick: bool, seed: int
 ) -> list[tuple[tuple[int, int, int], TunedRisks]]:
-    """Oracle-tuned MC risks at the setting's (d, s, σ²) over :data:`GRID_NS` (the spec's
-    (32, 2) rows at the preset); --full appends the spec table's own rows (d, s) = (64, 4),
+    """Oracle-tuned MC risks at the setting's (d, s, σ²) over :data:`GRID_NS` (our reference
+    (32, 2) rows at the preset); --full appends our reference table's own rows (d, s) = (64, 4),
     (256, 2) at σ² = 0.25 (its printed slopes)."""
     steps = 100 if quick else 200
     grid = [(setting.d, setting.s, n, GRID_TRIALS, setting.sigma2) for n in GRID_NS]
@@ -148,8 +148,8 @@ _REM52_STREAM = "numerics.sparse_multihead.checks_theorems:check_rem5_2_order"
 def check_thm5_3_order(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_swap_pregd: bool | None = None
 ) -> list[Evidence]:
-    """pre-GD* < GD* ≈ ridge* ≤ OLS (spec V-R6 target 1) at the setting's (d, s, σ²) over
-    n ∈ {64, 128, 256}: pre-GD*/ridge* < 0.5 at the spec's (32, 2, 128) (full: also (64, 4, 256),
+    """pre-GD* < GD* ≈ ridge* ≤ OLS (Thms 5.1–5.3) at the setting's (d, s, σ²) over
+    n ∈ {64, 128, 256}: pre-GD*/ridge* < 0.5 at our reference (32, 2, 128) (full: also (64, 4, 256),
     (256, 2, 64)), 0.97 ≤ GD*/ridge* ≤ 1.7 and ridge* ≤ OLS on every row.
     ``fault_swap_pregd`` puts GD* in pre-GD*'s place (negative control)."""
     out = []
@@ -220,7 +220,7 @@ def check_thm5_3_rate(
     """Thm 5.3's two-term rate at the setting's (d, s, σ²) over n ∈ {64, 128, 256}:
     pre-GD*/[σ²(s/n + ds²/n²)] in [0.5, 4] on every row (fitted
     constant = geometric mean of the ratios, reported); full tier adds the local slopes (−2 ± 0.3
-    for n = 256 → 512 at d = 64, s = 4; the spec's "between −1.0 and −1.2" for n = 1024 → 4096,
+    for n = 256 → 512 at d = 64, s = 4; our reference "between −1.0 and −1.2" for n = 1024 → 4096,
     1000 contexts per row).
     ``fault_rate_fn`` replaces the rate (negative control)."""
     rate = fault_rate_fn or thm53_rate

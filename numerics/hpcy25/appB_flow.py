@@ -229,7 +229,7 @@ def _peak(tr: Any) -> tuple[np.ndarray, int]:
 def check_appb_phases_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """App. B phases I–II at ``setting``'s ``(ε, d, L, σ²)``: exponential start ``ε e^{2st}``
     (ratio within 1 % while ω < 0.02); L̃ is a Lyapunov function decreasing towards
-    ``1 + σ² − 1/κ``; Obs. 4 shape (|ω| rises then falls, |μ| rises).  The spec's printed
+    ``1 + σ² − 1/κ``; Obs. 4 shape (|ω| rises then falls, |μ| rises).  Our reference
     snapshots and peak: :func:`check_appb_phases_ode_paper`."""
     eps, d, L, sigma2 = setting.eps, setting.d, setting.L, setting.sigma2
     ev: list[Evidence] = []
@@ -284,7 +284,7 @@ def check_appb_phases_ode_paper(
     seed: int = 0,
     fault_flow_sigma2: float | None = None,
 ) -> list[Evidence]:
-    """App. B phases I–II: the spec's snapshot table (R10, 5 decimals) and peak (ω_max = 0.5763 at
+    """App. B phases I–II: our snapshot table (5 decimals) and peak (ω_max = 0.5763 at
     t = 3.843, μ = 0.631), printed for ``ε = 1e-3, d = 5, L = 40, σ² = 0.1`` (``setting``:
     declared fixed there).  ``fault_flow_sigma2`` integrates the flow at another σ² than the
     printed table's (negative control)."""
@@ -341,9 +341,9 @@ def check_appb_phases_ode_late(
 ) -> list[Evidence]:
     """Phase III at ``setting``'s ``(d, L, σ²)``: ``2ωμ → 1/κ`` (|·| < 1e-3 at t = 1e4); late
     slope of log μ on [1e4, 1e6] in [0.15, 0.19] and = 1/6 (RATE); μ against the derived law
-    ``μ⁶ ≈ sξ(1+σ²)d²t/(8κ⁶)`` at t = 1e6; the spec's reading ω ~ t^{-1/2} of the paper heuristic
-    (exponent lost in the OCR) vs the measured t^{-1/6} (an ``unconfirmed`` row).  The spec's
-    printed values: :func:`check_appb_phases_ode_late_paper`."""
+    ``μ⁶ ≈ sξ(1+σ²)d²t/(8κ⁶)`` at t = 1e6; our reading ω ~ t^{-1/2} of the paper heuristic
+    (exponent lost in the OCR) vs the measured t^{-1/6} (an ``unconfirmed`` row).  Our reference
+    values: :func:`check_appb_phases_ode_late_paper`."""
     d, L, sigma2 = setting.d, setting.L, setting.sigma2
     ev: list[Evidence] = []
     tl = np.logspace(4, 6, 9)
@@ -405,8 +405,8 @@ def check_appb_phases_ode_late(
 def check_appb_phases_ode_late_paper(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """Phase III: μ(t) at t = 1e3 … 1e6 and the derived law's μ(1e6) against the spec's printed
-    values (R10: 2.3996, 3.5398, 5.2013, 7.6362; 7.637), for ``d = 5, L = 40, σ² = 0.1``
+    """Phase III: μ(t) at t = 1e3 … 1e6 and the derived law's μ(1e6) against our reference
+    values (2.3996, 3.5398, 5.2013, 7.6362; 7.637), for ``d = 5, L = 40, σ² = 0.1``
     (``setting``: declared fixed there)."""
     d, L, sigma2 = setting.d, setting.L, setting.sigma2
     Y = _late_flow(d, L, sigma2)["flow"](np.array([1e3, 1e4, 1e5, 1e6]))
@@ -447,8 +447,8 @@ def check_appb_phases_ode_peak(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """Phase II: ``ω_max √d / √W(L/(1+σ²))`` increases towards 1 along d at ``setting``'s fixed
-    ``ξ = d/L`` and ``σ²`` (d ∈ {5, 20, 80}, full tier also 320), and stays ≤ 1.  The spec's
-    printed ratios: :func:`check_appb_phases_ode_peak_paper`."""
+    ``ξ = d/L`` and ``σ²`` (d ∈ {5, 20, 80}, full tier also 320), and stays ≤ 1.  Our reference
+    ratios: :func:`check_appb_phases_ode_peak_paper`."""
     ratios = _peak_ratios(setting.sigma2, setting.xi, quick)
     return [
         band(
@@ -465,7 +465,7 @@ def check_appb_phases_ode_peak(
 def check_appb_phases_ode_peak_paper(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """Phase II: the peak ratios at d = 5, 20, 80 against the spec's printed values (V-R10 (viii):
+    """Phase II: the peak ratios at d = 5, 20, 80 against our reference values (
     0.795, 0.932, 0.973), for ``ξ = 1/8, σ² = 0.1`` (``setting``: declared fixed there)."""
     ratios = _peak_ratios(setting.sigma2, setting.xi, quick)
     return [
@@ -532,8 +532,8 @@ def check_obs2_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
 def check_obs2_ode_more_heads(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """:func:`check_obs2_ode`'s rows at the spec's further head counts, H = 4 (full tier: 3, 4, 8),
-    at ``setting``'s ``(d, L, σ²)`` (declared fixed at the paper's setting: the head counts are
+    """:func:`check_obs2_ode`'s rows at our further head counts, H = 4 (full tier: 3, 4,
+    8), at ``setting``'s ``(d, L, σ²)`` (declared fixed at the paper's setting: the head counts are
     generic cases beside the setting's H, not a setting)."""
     return [
         e

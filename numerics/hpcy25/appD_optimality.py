@@ -1,5 +1,5 @@
 """[hpcy25] App. D (D.25)–(D.36) and Theorem 4.2(iii) checks: closed-form GD/DGD risks (EXACT,
-spec values, MC) and the Bayes comparison (50-digit identity, grid bound, finite-sample MC)."""
+reference values, MC) and the Bayes comparison (50-digit identity, grid bound, finite-sample MC)."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def check_eqd_29_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0
 
 
 def check_eqd_29_paper(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """The default constants of spec 001 §3 (d=5, L=40, σ²=0.1) and R2's σ² = 0.01 value: numbers
+    """The paper's default constants (d=5, L=40, σ²=0.1) and its σ² = 0.01 value: numbers
     printed for those settings (no setting is read)."""
     return [
         printed("kappa", th.kappa(5, 40, 0.1), 1.1375, 4),
@@ -234,7 +234,7 @@ def check_thm4_2iii_symbolic(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
     """(D.34)–(D.36) and Thm 4.2(iii): the Bayes limit equals ``σ² + σ²ξ m(−σ²ξ)`` (50-digit
-    check at rational points); spec values; the proven replacement bound
+    check at rational points); reference values; the proven replacement bound
     ``0 ≤ R_DGD∞ − R_B∞ ≤ ξ/(1 + ξ(1+σ²))`` on a log grid (ξ ∈ [1e-3, 1e3], σ² ∈ [1e-3, 1e2]).
     Points drawn from the seed, printed values and a grid: no setting is read."""
     ev: list[Evidence] = []
@@ -442,7 +442,7 @@ def check_thm4_2iii_mc(
 def check_thm4_2iii_mc_spec_range(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """The spec's reference MC value of the finite-sample Bayes risk at d = 5, L = 40, σ² = 0.1
+    """Our reference MC value of the finite-sample Bayes risk at d = 5, L = 40, σ² = 0.1
     (0.1144–0.1146; declared fixed at the paper's setting), on the sample of
     :func:`check_thm4_2iii_mc` (the same stream)."""
     _, e_f, _ = _bayes_mc(setting, quick=quick, seed=seed, fault_task_var=None)

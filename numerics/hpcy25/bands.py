@@ -1,4 +1,4 @@
-"""Acceptance bands and printed spec values as Evidence (shared by the hpcy25 checks)."""
+"""Acceptance bands and printed reference values as Evidence (shared by the hpcy25 checks)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def band(
     kind: str = "ORDER",
     details: dict[str, Any] | None = None,
 ) -> Evidence:
-    """``lo ≤ value ≤ hi`` (a stated acceptance band from spec 001, cited in ``details``).
+    """``lo ≤ value ≤ hi`` (a stated acceptance band, cited in ``details``).
 
     ``error`` is the distance outside the band in units of the band's half-width (0 inside).
     """
@@ -115,8 +115,8 @@ def mc_sign(
 
 
 def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
-    """A spec number printed with ``digits`` decimals: agreement to half a unit in the last place
-    (plus float rounding)."""
+    """A reference number printed with ``digits`` decimals: agreement to half a unit in the last
+    place (plus float rounding)."""
     return close_agreement(
         name,
         value,
@@ -132,7 +132,7 @@ def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
 
 
 def spec_bayes_limit(xi: Any, sigma2: Any) -> Any:
-    """Spec 001 R9's closed form of ``R_B∞`` (its reading of (D.34)–(D.36), whose formulas our copy
+    """Our [derived] closed form of ``R_B∞`` (our reading of (D.34)–(D.36), whose formulas our copy
     of hpcy25 lost; the paper prints no value), as a test oracle for Thm 4.2(iii):
     ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]`` (SymPy in → expression, numbers in →
     float64).  :func:`theory.hpcy25.bayes_risk_limit` evaluates the shared MP form

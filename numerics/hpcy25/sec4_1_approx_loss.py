@@ -122,7 +122,7 @@ def check_prop4_1_mc(
     fault_kernel_scale: float | None = None,
     fault_task_var: float | None = None,
 ) -> list[Evidence]:
-    """Prop. 4.1 on the Fig. 6 grid (ω ∈ [0, 0.2], μ ∈ [0, 6], symmetric pair): spec V-R1 bands
+    """Prop. 4.1 on the Fig. 6 grid (ω ∈ [0, 0.2], μ ∈ [0, 6], symmetric pair): bands
     ``|Loss − L̃| ≤ 0.10`` everywhere and ``≤ 0.03`` in the valley ``L̃ ≤ 0.6``; exactness at ω = 0
     (MC, z = 5).  ``fault_kernel_scale=1`` (exp(ωωᵀ) without the factor d) is the negative control;
     ``fault_task_var`` changes the β prior of the sampled prompts.  At ``setting``'s
@@ -235,7 +235,7 @@ def check_prop4_1_mc_stein(
     seed: int = 0,
     fault_first_order: bool | None = None,
 ) -> list[Evidence]:
-    """Stein's lemma behind the cross term of Prop. 4.1 (spec V-R1 (c)): exactly
+    """Stein's lemma behind the cross term of Prop. 4.1: exactly
     ``E[x_qᵀ Σ_i p_i x_i] = ω E[‖x_q‖²(1 − ‖p‖²)]``, ``p = softmax(ω X x_q)`` (paired MC, z = 5).
     ``fault_first_order=True`` drops the ``‖p‖²`` correction (the first-order form): negative
     control.  At ``setting``'s ``(d, L)``, ω ∈ :data:`STEIN_OMEGAS`."""

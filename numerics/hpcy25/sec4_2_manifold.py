@@ -157,7 +157,7 @@ def check_eq4_5_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0)
 def check_eq4_6_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """(4.6)–(4.8): ``m*`` solves ``∂_m L̃_red = 0``; ``L̃_red(ω, m*) = L̃*``; ``η = 2ω m*``; the
     (4.8) series (in the symbols); flat directions (any split of the aggregate) at ``setting``'s
-    ``(d, L, σ²)``.  The spec's printed numbers: :func:`check_eq4_6_paper`."""
+    ``(d, L, σ²)``.  Our reference numbers: :func:`check_eq4_6_paper`."""
     d, L, sigma2 = setting.d, setting.L, setting.sigma2
     ev: list[Evidence] = []
     Fr = th.ltilde_reduced(_w, _m, _d, _L, _s2)
@@ -220,7 +220,7 @@ def check_eq4_6_mc(
     seed: int = 0,
     fault_theory_L: int | None = None,
 ) -> list[Evidence]:
-    """(4.6) against the true loss (spec V-R4 (c)): the MC-exact optimal aggregate
+    """(4.6) against the true loss: the MC-exact optimal aggregate
     ``m = E[y_q k]/E[k²]``, ``k = Σ_i (p_i^+ − p_i^−) y_i``, is within 3 % of ``m*(ω)`` for ω ≤ 0.3.
     ``fault_theory_L`` evaluates ``m*`` at another prompt length (negative control).  At
     ``setting``'s ``(d, L, σ²)``."""
@@ -415,8 +415,8 @@ def check_thm4_2ii_symbolic(
 
 
 def check_eq4_12_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """R6: ``(1/√d, √d/(1 + e(1+σ²)d/L))`` is the stationary point of ``L̃₁`` with the stated
-    minimum; multi-head ``inf L̃`` is strictly lower; spec values.  In the symbols ``d, L, σ²``
+    """(4.12): ``(1/√d, √d/(1 + e(1+σ²)d/L))`` is the stationary point of ``L̃₁`` with the stated
+    minimum; multi-head ``inf L̃`` is strictly lower; reference values.  In the symbols ``d, L, σ²``
     and at the values printed for the paper's setting: no setting is read."""
     ev: list[Evidence] = []
     mu = sp.Symbol("mu", real=True)
@@ -471,9 +471,9 @@ def check_eq4_12_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0
 
 
 def check_eq4_12_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """R6 / spec §6 item 14: the EXACT single-head risk (MC, μ optimised) is minimised at
+    """(4.12): the EXACT single-head risk (MC, μ optimised) is minimised at
     ω ∈ [0.45, 0.6] with risk in [0.40, 0.41]; ``1/√d`` is only the L̃ optimum.  The ranges are
-    the spec's for the paper's setting (d = 5, L = 40, σ² = 0.1): declared fixed there."""
+    our reference for the paper's setting (d = 5, L = 40, σ² = 0.1): declared fixed there."""
     d, L, sigma2 = setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_eq4_12_mc")
     omegas = np.linspace(0.3, 0.8, 21)

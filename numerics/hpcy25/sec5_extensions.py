@@ -184,7 +184,7 @@ def check_table1_paper(
     4 significant digits); the implied ``c = (2cωμ)/(2ωμ)`` against our values
     (DERIVED, derived on ``docs/papers/hpcy25.md#derived-values``);
     ``2cωμ ∈ [0.85, 1.05]`` for every column (the same DGD step across activations); the softmax
-    column is the manifold ``η ≈ 1/κ``.  ``fault_table1_c`` replaces the spec's implied
+    column is the manifold ``η ≈ 1/κ``.  ``fault_table1_c`` replaces our implied
     coefficients (negative control).  The numbers are printed for the paper's trained models
     (d = 5, L = 40, σ² = 0.1): no setting is read."""
     ev: list[Evidence] = []
@@ -366,7 +366,7 @@ def multitask_hypothesis(setting: Setting) -> None:
 def check_def5_1_values(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_theory_L: int | None = None
 ) -> list[Evidence]:
-    """§5.4: spec values of ``η_k``, ``p_j``, the per-task risk and the Table 2 sums (DERIVED,
+    """§5.4: reference values of ``η_k``, ``p_j``, the per-task risk and the Table 2 sums (DERIVED,
     derived on ``docs/papers/hpcy25.md#derived-values``); our transcription
     of Table 2 against the printed lines (PAPER).  Numbers printed for the code's multi-task
     setting (L = 48, σ² = 0.1): declared fixed there.  ``fault_theory_L`` evaluates the formulas

@@ -22,7 +22,7 @@ FULL_SEEDS = 3
 
 def spec_ref(name: str, value: float, printed: str, *, where: str) -> Evidence:
     """A value against a reference value of a formula of the paper at a stated point (computed to
-    the digits given in spec 004; the paper prints none), to half a unit of its last digit.
+    the digits stated here; the paper prints none), to half a unit of its last digit.
     ``where`` is the paper's location of the formula evaluated (the row's ``source``).
 
     >>> spec_ref("x", 0.5, "0.50", where="Theorem 4").details["source"]

@@ -105,7 +105,7 @@ def check_rdm_risk_mc(
 
 
 def check_fig1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Figure 1 proxies (spec §4 P1): least squares = 0 for M ≥ d and (d − M)/d below (MC, fixed
+    """Figure 1 proxies: least squares = 0 for M ≥ d and (d − M)/d below (MC, fixed
     panel); LSA limit ≤ zero estimator at c = 1 and ≫ zero at c = 9; δ_R(40), δ_R(100)
     references.  The least-squares numbers are the figure's
     (:func:`numerics.zfb24.figures.compute_fig_1` on this check's grid and stream)."""

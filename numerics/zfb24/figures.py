@@ -254,11 +254,11 @@ def compute_flow_trajectory(
     variant: str = "paper",
     gamma_fn: GammaFn | None = None,
 ) -> dict[str, Any]:
-    """Lemma 10 from Assumption 3 at the spec reference (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3,
+    """Lemma 10 from Assumption 3 at our reference (Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3,
     random Θ): U₁₁(t), u₋₁(t), their limits, u_min, the balancedness error, ℓ̃ − min ℓ̃ and the PL
     constant μ (``quick`` does not change it).
 
-    Knobs (defaults: the figure's): ``Lambda`` (``None``: the spec's), ``N``, ``sigma_init``,
+    Knobs (defaults: the figure's): ``Lambda`` (``None``: our reference), ``N``, ``sigma_init``,
     ``theta`` (``None``: a random Θ from ``default_rng(seed)``), ``t_end`` and the output times
     ``ts`` (``None``: 600 equispaced in [0, t_end]), the flow ``variant`` (a fault of Lemma 10)
     and ``gamma_fn(Λ, N)`` in place of Γ in the limit (a fault).  Also returned: the output times

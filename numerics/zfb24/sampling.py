@@ -33,7 +33,7 @@ SPEC_LAMBDA = (0.5, 1.0, 1.5, 2.0)
 
 
 def random_spd(d: int, rng: np.random.Generator, lo: float = 0.5, hi: float = 2.0) -> np.ndarray:
-    """``Q diag(λ) Qᵀ`` with Haar ``Q`` and ``λ_i ~ U[lo, hi]`` (spec §3 strategy)."""
+    """``Q diag(λ) Qᵀ`` with Haar ``Q`` and ``λ_i ~ U[lo, hi]`` (a random-covariance strategy)."""
     Q, R = np.linalg.qr(rng.standard_normal((d, d)))
     Q = Q * np.sign(np.diag(R))
     lam = rng.uniform(lo, hi, size=d)
@@ -60,8 +60,8 @@ def setting_Lambda(setting: Setting, rng: np.random.Generator) -> np.ndarray:
 
 
 def setting_theta(d: int) -> np.ndarray:
-    """The deterministic Θ = d^(-1/4) I of Assumption 3 (‖ΘΘᵀ‖_F = 1; ΘΘᵀ = I/2 at d = 4, the
-    spec's reference start)."""
+    """The deterministic Θ = d^(-1/4) I of Assumption 3 (‖ΘΘᵀ‖_F = 1; ΘΘᵀ = I/2 at d = 4, our
+    reference start)."""
     return np.eye(d) / np.sqrt(np.sqrt(float(d)))
 
 

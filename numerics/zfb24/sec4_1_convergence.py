@@ -40,9 +40,9 @@ __all__ = [
 def check_thm4_ode_spec_values(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """Theorem 4 with Lemmas 18–20: the spec's reference values (σ²‖Γ‖_op√d, μ, u_min, u₋₁(∞)) at
-    its setting Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3, ΘΘᵀ = I/2 (fixed: numbers printed in
-    spec 004 for that setting)."""
+    """Theorem 4 with Lemmas 18–20: our reference values (σ²‖Γ‖_op√d, μ, u_min, u₋₁(∞)) at
+    its setting Λ = diag(0.5, 1, 1.5, 2), N = 16, σ = 0.3, ΘΘᵀ = I/2 (fixed: our reference
+    numbers for that setting)."""
     Ls, N, sigma = spec_Lambda(), 16, 0.3
     Ths = np.eye(4) / np.sqrt(2)
     ue = T.limit_params_fn(Ls, N, Gamma=gamma_or_fault(None, Ls, N))[1]
@@ -78,7 +78,7 @@ def check_thm4_ode(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
     """Theorem 4 with Lemmas 18–20 by ODE at the setting: Λ = diag(spectrum), N, σ, and the
-    deterministic Θ = d^(-1/4)I (ΘΘᵀ = I/2 at d = 4, the spec's start): u₋₁(t) ≥ u_min; ℓ̃(0) < 0
+    deterministic Θ = d^(-1/4)I (ΘΘᵀ = I/2 at d = 4, our reference start): u₋₁(t) ≥ u_min; ℓ̃(0) < 0
     and Lemma 18's bound; the PL envelope; the limit in solver units.  The trajectory, ℓ̃, μ, u_min
     and limit are the figure's (:func:`numerics.zfb24.figures.compute_flow_trajectory`)."""
     thm4_hypotheses(setting)

@@ -1,5 +1,5 @@
 """[zfb24] §4.1 checks: Theorem 5 (MC on a nonlinear task, symbolic structure) and Corollary 6
-(spec references, bounds, MC of R(M, N), rates).
+(reference values, bounds, MC of R(M, N), rates).
 """
 
 from __future__ import annotations
@@ -68,9 +68,9 @@ def check_thm5_mc(
     fault_gamma_fn: GammaFn | None = None,
     fault_p_fn: GammaFn | None = None,
 ) -> list[Evidence]:
-    """Theorem 5 on the spec's nonlinear task (d = 3, N = 10, M = 5): MC of the risk of the trained
-    predictor x_qᵀΓ⁻¹ĝ (applied to sampled prompts) vs the closed form; also at 8M.  The
-    setting gives N and M; Λ, w₀ and the noise are the spec's task (d = 3)."""
+    """Theorem 5 on our reference nonlinear task (d = 3, N = 10, M = 5): MC of the risk of the
+    trained predictor x_qᵀΓ⁻¹ĝ (applied to sampled prompts) vs the closed form; also at 8M.  The
+    setting gives N and M; Λ, w₀ and the noise are our reference task (d = 3)."""
     N, M = setting.N, setting.M
     rng = np.random.default_rng(seed)
     L, w0, s2 = _thm5_config()
@@ -137,7 +137,7 @@ def check_thm5_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) 
 
 
 def check_cor6_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Corollary 6 / R10 (closed forms): spec reference values of R(M,N), R(N,N) = 2L*, the
+    """Corollary 6 (closed forms): our reference values of R(M,N), R(N,N) = 2L*, the
     orderings R ≤ tight bound ≤ κ bound (R and the κ bound: the figure's
     :func:`numerics.zfb24.figures.compute_risk_rates` on this check's grid), and the
     M-threshold ``R − η ≤ ε``."""
@@ -239,7 +239,7 @@ def check_cor6_mc(
 ) -> list[Evidence]:
     """MC of R(M, N) (w ~ N(0, I), noiseless) for the predictor x_qᵀΓ⁻¹ĝ at M ∈ {1, 4, 16, 64}:
     the figure's numbers (:func:`numerics.zfb24.figures.compute_risk_rates`) at this check's
-    sample sizes; the setting gives N (Λ is the figure's, the spec's)."""
+    sample sizes; the setting gives N (Λ is the figure's, our reference)."""
     N = setting.N
     Ms = (1, 4, 16, 64)
     sizes = tuple(n if quick else 10 * n for n in (200_000, 150_000, 100_000, 50_000))
@@ -369,7 +369,7 @@ def check_thm5_float_generic_values(
     """Generic-point values of the objects the other checks evaluate only at Λ = I, P = I
     or Σ = 0: at a random non-diagonal Λ (d = 3), N = 7, a random P, a random PSD Σ, a random a,
     M = 5, (i) ``optimal_loss`` = ½[trΛ − tr(Λ²Γ⁻¹)] (Corollary 16), (ii) ``shift_risk(P, Λ, Λ, N)``
-    = 2·``loss_of_P(P, Λ, N)`` (spec R11 identity), (iii) ``theorem5_excess`` = eq. (16) written
+    = 2·``loss_of_P(P, Λ, N)`` ([derived] identity), (iii) ``theorem5_excess`` = eq. (16) written
     out, tr(ΣΓ⁻²Λ)/M + aᵀΓ⁻²Λ(Λ + trΛI)²a/N², with Γ = (N+1)/N·Λ + trΛ/N·I built here.
     ``fault_gamma_fn`` replaces the hand-built Γ (negative control: N → N+1)."""
     rng = check_rng(

@@ -58,7 +58,7 @@ def _shift_cases(
 def check_shifts_spec_values(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """§4.2 exact shifted risk R(Γ⁻¹; Λ', S_q, M) against the spec's reference values (fixed:
+    """§4.2 exact shifted risk R(Γ⁻¹; Λ', S_q, M) against our reference values (fixed:
     derived reference values for d = 3, N = 12, M = 6, Λ = diag(0.5, 1, 2))."""
     L, N, M = np.diag([0.5, 1.0, 2.0]), 12, 6
     Pt = np.linalg.inv(T.gamma_fn(L, N))

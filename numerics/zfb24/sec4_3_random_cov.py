@@ -76,7 +76,7 @@ def _gamma_law_m(k: np.ndarray, th: np.ndarray) -> tuple[np.ndarray, np.ndarray,
 
 
 def check_thm8_symbolic(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Corollary 22 / R12 (EXACT): Exp(1) γ, ζ, δ = N/(3N+d+5), the iid formulas equal the general
+    """Corollary 22 (EXACT): Exp(1) γ, ζ, δ = N/(3N+d+5), the iid formulas equal the general
     per-coordinate ones, Gamma(k, θ) shrink factor k/(k+2), and
     r(δ_R, 1, N) = 1 − 2δ_R = 2L*_rdm/d."""
     d, N, k, th, M = sp.symbols("d N k theta M", positive=True)
@@ -198,7 +198,7 @@ def _sigma_within_21(sigma_init: float, bound: float) -> float:
 def check_thm8_ode_spec_values(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """Corollary 22 / Theorem 8 against the spec's reference values γ = 8, ζ = 2.875, ξ = 2,
+    """Corollary 22 / Theorem 8 against our reference values γ = 8, ζ = 2.875, ξ = 2,
     u₋₁(∞) = 0.658037, u_ii(∞) = 0.379918 (fixed: derived reference values for Exp(1),
     d = 3, N = 8)."""
     d, N = 3, 8

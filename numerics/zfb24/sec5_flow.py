@@ -314,8 +314,8 @@ def check_flow_reductions_isotropic(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """[derived] the isotropic reduction: U₁₁ = s(t)I with s² logistic, and the spec's reference
-    numbers q*, q(1), u₋₁(∞) (fixed: spec 004 R4 prints them for Λ = I, d = 5, N = 20, σ = 0.2,
+    """[derived] the isotropic reduction: U₁₁ = s(t)I with s² logistic, and our reference
+    numbers q*, q(1), u₋₁(∞) (fixed: our reference values for Λ = I, d = 5, N = 20, σ = 0.2,
     Θ = d^(-1/4)I).  It takes no fault: on this isotropic case U₁₁ stays symmetric, so the
     symmetrised and transposed flow variants are the paper's flow here (measured: the planted
     ``symmetrised`` variant passes), and the variants are caught by the checks beside it."""

@@ -1,8 +1,8 @@
 """[zwb24] numerics: routes and checks of Zhang, Wu, Bartlett (2024).
 
 Routes (no checks): :mod:`.sampling` (random settings, spectra), :mod:`.optim` (BFGS on the exact
-risks, complex-step gradients), :mod:`.flow` (the GD-β flow ODE), :mod:`.fixtures` (spec 002
-Appendix A, the generic points).  Checks, by paper section (keys of :data:`theory.zwb24.SECTIONS`):
+risks, complex-step gradients), :mod:`.flow` (the GD-β flow ODE), :mod:`.fixtures` (reference
+values, generic points).  Checks, by paper section (keys of :data:`theory.zwb24.SECTIONS`):
 :mod:`.sec3_model` (§3), :mod:`.sec4_mlp_gap` (§4 Thm 4.1), :mod:`.table1` (§4 Table 1),
 :mod:`.sec5_gd_beta` (§5), :mod:`.cross_zfb24` (§5 Thm 5.2 vs zfb24), :mod:`.sec6_rates` and
 :mod:`.sec6_flow` (§6, App. G).  Random streams keep the labels of the modules' first names

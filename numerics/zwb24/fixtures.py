@@ -74,7 +74,7 @@ def leq_evidence(
 
 
 def fixture_evidence(name: str, observed: float, printed: str, **kw: Any) -> Evidence:
-    """``observed`` vs a number ``printed`` in spec 002 Appendix A (tolerance from its decimals)."""
+    """``observed`` vs a reference number ``printed`` (tolerance from its decimals)."""
     return close_agreement(
         name,
         observed,

@@ -1,4 +1,4 @@
-"""[zwb24] §4 Table 1 / spec 002 C17-C18: the theory lines a trained model is told apart from.
+"""[zwb24] §4 Table 1 / App. G: the theory lines a trained model is told apart from.
 
 Route module (no checks): ``R*`` and its N±1 neighbours, ``inf_LSA`` and its argmin, the LSA
 floor, the β* = 0 solution, ``Γ*`` and its named neighbours, the φ tolerance in Γ-equivalent

@@ -77,7 +77,7 @@ def check_asm3_1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
 
 def check_lemh_4_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Lemma H.4 (shared :mod:`theory.common.gaussian`) vs Monte Carlo, general (non-symmetric)
-    ``A`` and random ``H`` (spec C3: d = 3, N = 5)."""
+    ``A`` and random ``H`` (d = 3, N = 5)."""
     d = setting.d
     N = setting.N
     rng = check_rng(seed, "numerics.ltb.checks_model:check_lemh_4_mc")

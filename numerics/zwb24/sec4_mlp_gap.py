@@ -254,7 +254,7 @@ def check_thm4_1_optim_gap(
 
 def check_thm4_1_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Thm 4.1 (vi): gap ~ 1/N (log-log slope −1 at large N), ≈ ∝ ‖β*‖², strictly increasing in
-    ‖β*‖ (``H = Ψ = I_2, σ = .5``), plus the spec's measured grid at N = 5, 80.  The
+    ‖β*‖ (``H = Ψ = I_2, σ = .5``), plus our reference measured grid at N = 5, 80.  The
     gaps in N and in ‖β*‖ are the figure's (:func:`numerics.zwb24.figures.compute_mlp_gap_scaling`
     on this check's grids)."""
     del setting  # declared fixed: it runs at its own points (see the declaration)
@@ -302,7 +302,7 @@ def check_thm4_1_float_pinned(
 ) -> list[Evidence]:
     """Thm 4.1 (ii) [derived floor] pinned: its value at a generic d = 3 point against
     ``σ² + 2(β*ᵀHβ* + Σ_ij H_ij Ψ_ji)/(N+2)`` written out here; ``L = floor − R*`` against the
-    floor minus the eigen form of R*; and its attainment where the spec says it is attained
+    floor minus the eigen form of R*; and its attainment where our reading says it is attained
     (d = 1, σ = 0, at generic h = 1.7, ψ = 0.6, β* = 1.3, N = 7: BFGS inf_LSA equals the floor
     and ``inf_LSA − R*`` equals the exact gap ``2‖β*‖²_H/(N+2)``).  The simplified lower bound
     ``2(‖β*‖²_H − (r+1) tr HΨ − rσ²)/(N+2)`` is pinned at the generic point (r = 3) and at a

@@ -45,9 +45,9 @@ QUAD_ABS = 1e-9
 
 
 def check_cor6_2_rate(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Cor 6.2: ``(1/4)Σmin ≤ R* − σ² ≤ 2(1+κ)Σmin`` on random spectra (constants derived in the
-    spec); power-law spectrum ``λ_i ∝ i^{−α}``, ``tr = σ²/2``: local slope of ``R* − σ²`` in N
-    near N = 1000 is ``−(1 − 1/α)``."""
+    """Cor 6.2: ``(1/4)Σmin ≤ R* − σ² ≤ 2(1+κ)Σmin`` on random spectra (constants [derived],
+    docs/papers/zwb24.md); power-law spectrum ``λ_i ∝ i^{−α}``, ``tr = σ²/2``: local slope of ``R* −
+    σ²`` in N near N = 1000 is ``−(1 − 1/α)``."""
     alpha = 2.0  # power-law exponent of the fixed spectrum
     d = 4000  # the fixed spectrum's length (the rate's d >> N regime)
     rng = check_rng(seed, "numerics.ltb.checks_rates:check_cor6_2_rate")

@@ -1,4 +1,4 @@
-"""[collins24] checks on torch units (spec 003 §3.2, §4), one module per paper section (the keys of
+"""[collins24] checks on torch units ([collins24] §3, §4), one module per paper section (the keys of
 :data:`theory.collins24.SECTIONS`): :mod:`.sec2_reductions` (§2, Remark 2.1),
 :mod:`.sec3_optimum` (Theorem 3.4), :mod:`.sec3_transfer` (Theorem 3.5, Fig. 5), :mod:`.fig3_4`
 (Figs. 3-4), :mod:`.sec3_linear` (Theorem 3.6, Fig. 1), :mod:`.appC_signal` (Lemma B.5),

@@ -61,7 +61,7 @@ def check_lemb_5_mc_ellipsoid(
     """Lemma B.5 on Assumption 3.3's ellipsoid x = Σ^{1/2}x̃, x̃ ~ U^d, Σ = diag(1..5)/3.
 
     MC (quick and ``--full``) on the torch sampler: E x_j² = Σ_jj/d, E x₁x_d = 0, ‖Σ^{-1/2}x‖ = 1,
-    and the labels read x̃ = Σ^{-1/2}x (spec G6): E y²x̃₁² = 1/(3d) + 1/(3d²) + σ²/d (reading x
+    and the labels read x̃ = Σ^{-1/2}x (our reading): E y²x̃₁² = 1/(3d) + 1/(3d²) + σ²/d (reading x
     gives (tr Σ + 2Σ₁₁)/(3d²(d + 2)) for the middle term: 0.0108 vs 0.0133).
     TRAIN (quick: seed ``seed``; ``--full``: three seeds): the trained unit's whitened
     diag(M̄)·Σ within 5 % of ω*·1, i.e. M* = ω*Σ⁻¹ (ω* of U^d at σ = 0.01, quadrature),

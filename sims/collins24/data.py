@@ -1,4 +1,4 @@
-"""collins24 training data (spec 003 §1.2-§1.3): prompts of a
+"""collins24 training data ([collins24] §2): prompts of a
 :class:`~theory.collins24.settings.SoftmaxWindowSetting` drawn in torch for the trained units
 (:mod:`sims.collins24.train`) and the torch-sampler Monte Carlo checks.
 
@@ -35,7 +35,7 @@ def sample_batch(
     s: SoftmaxWindowSetting, B: int, gen: torch.Generator, *, link: str = "linear"
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """B prompts (tokens Z, noiseless target f(x_q)); uniform / ellipsoid / acg / lowrank
-    covariates (ellipsoid: x = Σ^{1/2}x̃ with the task read on x̃, Assumption 3.3 and spec G6)."""
+    covariates (ellipsoid: x = Σ^{1/2}x̃ with the task read on x̃, Assumption 3.3 as we read it)."""
     d, n, cov, T = s.d, s.n, s.covariates, s.tasks
     Xw: torch.Tensor | None = None  # ellipsoid: the whitened draw x̃ ~ U^d
     if cov.kind == "uniform":

@@ -1,6 +1,6 @@
 """[collins24] row builders shared by the trained checks of several sections: the trained unit at a
 given ``(d, n, L, σ²)`` and its rows (Theorem 3.4's affine S1 and ReLU units, Figs. 3-4's end
-point; spec 003 §3.2's protocol with the schedule and batch derived from the setting and the
+point; the paper's training protocol with the schedule and batch derived from the setting and the
 row's tolerance), the named alternatives of the affine optimum, and the discrimination of a
 trained value against them.
 

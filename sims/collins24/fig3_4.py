@@ -393,7 +393,7 @@ def check_fig3_4_train_acg(
 
 def fig34_acg_cos_rows(*, seed: int = 0, reps: int = 40_000, step: int = 100) -> list[Evidence]:
     """Fig. 3's cosine panel on U^d_S (f = cos(L vᵀx), σ = 0.01, L ∈ {0.25, 1, 4}; ``--full``):
-    report-only (the spec asserts nothing for cosine, S2): the trained diag(M̄) next to the MC
+    report-only (we assert nothing for cosine, S2): the trained diag(M̄) next to the MC
     optimum over diagonal M (relative distance), and ‖M‖₂ at ``step`` and at the end."""
     rng = check_rng(seed, "sims.checks.softmax_window_train:fig34_acg_cos_rows")
     out = []

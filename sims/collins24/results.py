@@ -1,7 +1,7 @@
-"""[collins24] results: every verifiable statement with its objects, checks and figures (STYLE R2).
+"""[collins24] results: every verifiable statement with its objects, checks and figures.
 
-Ids are ``collins24:<kind><number>`` as numbered in the paper; the spec
-``../shared/specs/003_softmax_lipschitz.md`` is authoritative.
+Ids are ``collins24:<kind><number>`` as numbered in the paper; ``source`` is the
+paper's own location.
 """
 
 from __future__ import annotations
@@ -180,9 +180,9 @@ def limits_hypotheses(s: Setting) -> None:
 
 
 def asymptotics_hypotheses(s: Setting) -> None:
-    """R0.8's regime 1 << omega << n^{2/(d-1)} over omega in [10, 160] at the setting's n, and
-    a nonempty Lemma D.1 window d + sqrt d <= omega <= (n/(45 sqrt d log n))^{2/d} (the noise
-    slope is also fitted inside it).  d is not a key: the spec's grid omega in [10, 160] and
+    """The asymptotics' regime 1 << omega << n^{2/(d-1)} over omega in [10, 160] at the setting's n,
+    and a nonempty Lemma D.1 window d + sqrt d <= omega <= (n/(45 sqrt d log n))^{2/d} (the noise
+    slope is also fitted inside it).  d is not a key: our reference grid omega in [10, 160] and
     the 3 % band lie in "1 << omega" at d = 3 only (at d = 4, n = 1e7 the ratio N n/(c_d
     omega^{3/2}) at omega = 10 is 1.062; at d = 2, n = 1000 rad's ratio is 1.033-1.067)."""
     check_regime(s.d, s.n)

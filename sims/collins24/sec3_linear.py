@@ -75,7 +75,7 @@ def check_thm3_6_train(
     M = 0, the one-step-GD M = I/n and m* without the noise term σ²/d of a, where separable; the
     Frobenius distance to m*I, ~10 % from Adam's noise on the off-diagonals, is reported) and its
     MC risk (100 000 prompts) never below L²/3 − 5 SE, within 3 % of 𝓛_LA*.  One seed quick
-    (1000 steps); in ``--full`` three seeds of the spec's 3000-step run.  The unit trains at the
+    (1000 steps); in ``--full`` three seeds of our reference 3000-step run.  The unit trains at the
     setting given (``d``, ``n``, ``L``, one ``sigma2``; S4's by default) by S4's recipe, run on
     until tr(M)/d settles (a fifth of the 3 %) within its step bound; a unit that has not settled
     gives ``skipped`` rows with its numbers.
@@ -155,7 +155,7 @@ def check_fig1_order(
     * one trained unit (ν = 1.5, n = 20) within 5 % (+ 5 SE) of the softmax optimum.
 
     The caption says only that softmax "achieve[s] small error" (the plotted n and σ are lost in
-    our copy), so no row orders softmax against linear attention at n = 5: the spec's
+    our copy), so no row orders softmax against linear attention at n = 5: our reference
     paraphrase "softmax below linear for all ν and n" is withdrawn (at ν = 6 linear attention
     attains ½ < 0.602 at M = 0).
 

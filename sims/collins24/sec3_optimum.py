@@ -96,7 +96,7 @@ def check_thm3_4_train(
     fault_alternative: Alternative | None = None,
 ) -> list[Evidence]:
     """S1 (Lemma B.5 + Theorem 3.4, affine, d = 5, n = 20, L = 1), one seed of the 1000-step
-    runs quick (the report budget) and three seeds of the spec's 3000-step runs in ``--full``:
+    runs quick (the report budget) and three seeds of our reference 3000-step runs in ``--full``:
     ω̂ = tr(M̄)/d of each trained unit within 5 % of the quadrature ω*(σ) for
     σ ∈ {1, .3, .1, .01}, outside 5 % of the named alternatives (label average ω = 0, the 1-NN
     limit, the eq. (9) bandwidth conventions ω*/2 and 2ω*, the neighbouring σ's optima, the
@@ -225,9 +225,9 @@ def check_thm3_4_train_relu(
     seed: int = 0,
     fault_alternative: Alternative | None = None,
 ) -> list[Evidence]:
-    """S2 (ReLU class, d = 5, n = 20, L = 1): ω̂ within 10 % (the spec's criterion) of the MC +
-    spline optimum (spec targets 0.59, 2.78, 5.40, 6.75), outside 10 % of the label average, the
-    eq. (9) conventions and the affine class's optimum at the same σ (the wrong task class; only
+    """S2 (ReLU class, d = 5, n = 20, L = 1): ω̂ within 10 % (our criterion) of the MC +
+    spline optimum (reference targets 0.59, 2.78, 5.40, 6.75), outside 10 % of the label average,
+    the eq. (9) conventions and the affine class's optimum at the same σ (the wrong task class; only
     separable at σ = 1); ω̂ decreasing in σ.  σ ∈ {1, .01} and one seed quick; all four σ and three
     seeds in ``--full``.  At any other setting (``d``, ``n``, ``L``, ``sigma2``; ``sigma2`` not
     given: σ ∈ {1, .01}) one unit per σ² with the derived schedule, one TRAIN row each (10 %;
@@ -296,12 +296,12 @@ def check_thm3_4_train_relu(
 def check_thm3_4_train_cos(
     setting: Setting, *, quick: bool = True, seed: int = 0
 ) -> list[Evidence]:
-    """S2's cosine extension (report-only in the spec: "assert nothing for cosine beyond
+    """S2's cosine extension (report-only: "assert nothing for cosine beyond
     reporting", so INFO rows): trained ω̂ on f = cos(L vᵀx) next to the MC + spline optimum, at
-    L = 1 for σ ∈ {.1, .01} (spec [COMPUTED] 3.97, 7.33) and, in ``--full``, at σ = 0.01 for
-    L ∈ {0.5, 2, 4} (spec 6.48, 7.36, 6.49: non-monotone in L at n = 20).  Declared fixed at the
-    paper's setting (d = 5, n = 20): the spec's computed values are its (the units are trained at
-    the setting given)."""
+    L = 1 for σ ∈ {.1, .01} (our computed values 3.97, 7.33) and, in ``--full``, at σ = 0.01 for
+    L ∈ {0.5, 2, 4} (reference 6.48, 7.36, 6.49: non-monotone in L at n = 20).  Declared fixed at
+    the paper's setting (d = 5, n = 20): our computed values are its (the units are
+    trained at the setting given)."""
     d, n = setting.d, setting.n
     rng = check_rng(seed, "sims.checks.softmax_window_train:check_thm3_4_train_cos")
     reps = 10_000 if quick else 80_000

@@ -105,10 +105,10 @@ def check_fig5_quad(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_sigma_scale: float | None = None
 ) -> list[Evidence]:
     """Fig. 5's message (n = 200, σ = 0.01, d = 5): the affine optimum ω* = 14.99 and
-    𝓛* = 0.00338 (spec 003's values, DERIVED rows: the paper prints none; derived on
+    𝓛* = 0.00338 (our computed values, DERIVED rows: the paper prints none; derived on
     ``docs/papers/collins24.md#derived-values``); a unit pretrained at a mismatched L
     (0.1 vs 1) loses on the other's tasks (quadrature transfer curves).  Declared fixed at
-    Fig. 5's setting: the spec's values are computed for it.  ``fault_sigma_scale`` multiplies
+    Fig. 5's setting: our reference values are computed for it.  ``fault_sigma_scale`` multiplies
     σ."""
     d, n = setting.d, setting.n
     s2 = (0.01 * (1.0 if fault_sigma_scale is None else float(fault_sigma_scale))) ** 2
@@ -167,7 +167,7 @@ def _class_optimum(task: str, n: int, p, omegas: np.ndarray) -> float:
 def check_fig5_order_matrix(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_unit: str | None = None
 ) -> list[Evidence]:
-    """Fig. 5 (spec 003 §4): units pretrained on 1-Lipschitz affine, 2-ReLU and cosine tasks
+    """Fig. 5 ([collins24] §4): units pretrained on 1-Lipschitz affine, 2-ReLU and cosine tasks
     (σ = 0.01, d = 5), each tested on all three classes with common prompts.
 
     ORDER rows: every pairing's MC risk is within ``SIMILAR_RTOL`` (10 %) of the test class's

@@ -31,7 +31,7 @@ def check_thm4_4_train(setting: Setting, *, quick: bool = True, seed: int = 0) -
     """S5 (Theorem 4.4): the untied unit trained on low-rank tasks (d = 6, k = 2, σ = 0) has
     ρ(M, B) = ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB) ≤ 0.05 at the end (it starts at 1: M = 10⁻⁶ I), and
     lower than at 20 % of training.  ``quick=False`` trains the paper's size instead (d = 10,
-    k = 2, n = 50, σ = 0.01, 3000 steps, batch 256: ρ = 0.0007; the spec's numpy run with the
+    k = 2, n = 50, σ = 0.01, 3000 steps, batch 256: ρ = 0.0007; our reference numpy run with the
     paper's batch of 1 reached 0.105).  Declared fixed at S5's setting (the rank k is not a
     field of the Setting); a unit whose M has not settled within its step bound gives
     ``skipped`` rows with its numbers."""
@@ -104,7 +104,7 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
 
     Softmax: ρ(M, B) decreases (median over the last fifth < second fifth) and ends ≤ 0.05.
     Linear attention, trained alike (Adam 1e-2), learns no structure: its median ρ over the last
-    fifth stays ≥ ``LA_RHO_MIN`` (on the pure-linear class it reaches ρ ≈ 0.02, spec §3.2).  On the
+    fifth stays ≥ ``LA_RHO_MIN`` (on the pure-linear class it reaches ρ ≈ 0.02).  On the
     offset class the softmax weights sum to 1, so its trajectory must equal the pure-linear
     class's (S5, same seed) to rounding; linear attention's population optimum there is still
     αBBᵀ (ρ = 0: the offset only adds variance), so that contrast is about training, as the

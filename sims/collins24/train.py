@@ -1,5 +1,5 @@
 """[collins24] the one trainer of the softmax (or linear) attention unit: :func:`trained`
-``(setting, recipe, *, seed)``, cached by all three (spec 003 §3.2, S1-S6).
+``(setting, recipe, *, seed)``, cached by all three ([collins24] §3).
 
 What is trained is a :class:`~theory.collins24.settings.SoftmaxWindowSetting` (covariates, task
 class, n, σ²); how, a :class:`Recipe` (the :class:`~sims.config.TrainConfig` fields, the unit --
@@ -9,7 +9,7 @@ schedule).  One literal unit is trained online on fresh prompts from the sphere
 schedules, both ended by the convergence of the invariant the judging check reads (:class:`Stop`:
 its drift over a window below a fraction of that check's tolerance, within a step bound):
 
-* ``schedule="planned"`` (the presets; spec 003 §3.2 shrunk to 1000 steps with the lr
+* ``schedule="planned"`` (the presets; the paper's schedule shrunk to 1000 steps with the lr
   cosine-decayed to 0.05 of its start): the planned steps; M̄ = the mean of M over the last
   ``avg_frac`` of them.  Then, while the invariant's drift over the averaging window (the mean
   of its second half minus its first) exceeds ``fraction · tol``, Adam runs on at the final lr
@@ -246,8 +246,8 @@ def _iso(sigma: float, task: str = "affine", *, d: int = 5, n: int = 20,
 
 
 def _long(recipe: Recipe) -> Recipe:
-    """The spec's S1 / S4 / S5 length (--full): 3000 steps, lr cosine-decayed to 0.05× (the spec's
-    0.999 per step ends at 0.999^3000 = 0.05×); the bound ``BOUND_FACTOR`` times them."""
+    """Our reference S1 / S4 / S5 length (--full): 3000 steps, lr cosine-decayed to 0.05× (our
+    reference 0.999 per step ends at 0.999^3000 = 0.05×); the bound ``BOUND_FACTOR`` times them."""
     assert recipe.stop is not None
     return dataclasses.replace(recipe, steps=3000,
                                stop=dataclasses.replace(recipe.stop,

@@ -1,9 +1,9 @@
 """[czz24] checks on torch models (constructed or trained) against theory predictions, one module
 per paper section (the keys of :data:`theory.czz24.SECTIONS`):
 
-* :mod:`.data` (§2: the experiments' sampler), :mod:`.model` (Eq. 2.2: R12 against the forward
-  pass), :mod:`.constructions` (Props. 4.1 / 4.2 loaded into torch; the S1 construction
-  trained with tied steps at a drawn setting);
+* :mod:`.data` (§2: the experiments' sampler), :mod:`.model` (Eq. 2.2: the effective predictor
+  against the forward pass), :mod:`.constructions` (Props. 4.1 / 4.2 loaded into torch; the S1
+  construction trained with tied steps at a drawn setting);
 * :mod:`.pregd` (S1: the trained pre-GD model against the tuned constant-η optimum; the free
   per-layer schedule);
 * :mod:`.fig1b` (Fig. 1b / App. B Fig. 3 and S2: the small trained multi-head models);

@@ -180,7 +180,7 @@ def s1_rows_at_setting(
     The constant-η pre-GD risk is heavy-tailed at small n (the per-context risk is a degree-2k+1
     polynomial in r̂; cv 2–50 at its optimum for d ≤ 6, n ≤ 96), so its *population* optimum is
     not resolvable to 5 % within the budget: the rows compare the trained model with the optimum
-    of the same sample (the spec's "numpy constant-η tuned values" are sample optima too, on 200
+    of the same sample (our reference "numpy constant-η tuned values" are sample optima too, on 200
     trials), and the details carry the held-out risks of the trained step and of the optimum on an
     independent pilot sample, and the sampling error of each risk."""
     d, n = st.d, st.n

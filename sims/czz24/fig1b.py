@@ -4,8 +4,8 @@ Fig. 1b (d = 16, s = 4, σ = 0.1, experimental prior, trained at n = 12 with q =
 the trained model's excess risk at a few context lengths n (attention scale 1/n of the evaluated
 context, as the paper evaluates beyond its training length), paired on the same contexts with the
 support-enumeration Bayes posterior mean, the floor every predictor stays above (ORDER,
-``trained ≥ Bayes − 5·se``); :func:`compute_1b` holds the numbers of the figure.  S2 (spec
-V-sims, negative finding): trained masked linear TFs with 1 or 8 heads in layer 1, sanity rows
+``trained ≥ Bayes − 5·se``); :func:`compute_1b` holds the numbers of the figure.  S2 (a
+negative finding): trained masked linear TFs with 1 or 8 heads in layer 1, sanity rows
 and the head difference reported, at the setting the check is given (S2's ridge* and Bayes
 references need Σ = I: :func:`s2_hypotheses`).  The models come from
 ``sims.czz24.train.trained(setting, recipe)``, which imports only the paper's settings: a
@@ -92,7 +92,7 @@ def check_fig1b_train(
     also the paper's L = 4 with h ∈ {1, 4, 8}, 3000 steps) and each evaluated n, ORDER trained ≥
     Bayes − 5·se on the same contexts (paired, exact coefficient per context through unit
     queries); ORDER at the training length n = 12: trained < E‖w‖² = 4 (the zero predictor, i.e.
-    the model learned in context); INFO: the trained risks next to the spec's ridge*, lasso*,
+    the model learned in context); INFO: the trained risks next to our reference ridge*, lasso*,
     Bayes.  ``fault_leak_task = λ`` mixes the task into the model's coefficient,
     ``ŵ ← (1 − λ)ŵ + λw*`` (an impossible model that must break the Bayes floor; negative
     control, passed through the figure's :func:`compute_1b`, whose trained curves these are)."""
@@ -225,14 +225,14 @@ def check_s2_train(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """S2 (spec V-sims, negative finding): trained masked linear TFs with heads (1,1,1) and
+    """S2 (a negative finding): trained masked linear TFs with heads (1,1,1) and
     (8,1,1) trained at ``setting`` (``trained(setting, S2_H1 | S2_H8)``; the preset: d = 8, s = 2,
     n = 32, σ = 0.5, Gaussian prior).  Sanity only: finite, risk < 0.2·E‖w‖² (= 0.4 at the
     preset), within 3× ridge*, and above the Bayes floor (paired), the risk exact per context
-    through R12; and R12 reproduces the forward pass (FLOAT, per context on the same contexts,
-    each trained seed).  The h = 8 vs h = 1 difference is reported (INFO), not asserted: the spec
-    found no benefit at CPU scale.  The quick tier trains only the (8, 1, 1) model, seed ``seed``
-    (the report's time budget); --full both models on three seeds.
+    through the effective predictor, which reproduces the forward pass (FLOAT, per context on the
+    same contexts, each trained seed).  The h = 8 vs h = 1 difference is reported (INFO), not
+    asserted: our reference runs found no benefit at CPU scale.  The quick tier trains only the (8,
+    1, 1) model, seed ``seed`` (the report's time budget); --full both models on three seeds.
 
     The sanity orderings are on the per-context risk averaged over the tier's seeds (one seed in
     the quick tier: that seed's risk).  A single trained model's risk can be heavy-tailed: the
@@ -240,7 +240,7 @@ def check_s2_train(
     context at 157, median 0.093) and 0.21 ± 0.08 on 20 000 (largest 1668), so its se does not
     fall like 1/√n_test and no test set resolves "one seed's risk < 3 × ridge*" at 3 se; the
     mean over three seeds does (0.141 ± 0.027; on eight other test streams the fold's se is
-    0.002–0.012).  For the same reason R12 is checked against the forward pass on the same
+    0.002–0.012).  For the same reason it is checked against the forward pass on the same
     contexts (exact up to round-off) rather than against the training run's own test risk on
     other contexts (kept in the row's details)."""
     s2_hypotheses(setting)

@@ -1,4 +1,4 @@
-"""[czz24] results: the registry of verifiable results of Chen, Zhao, Zou (2024), spec 000.
+"""[czz24] results: the registry of verifiable results of Chen, Zhao, Zou (2024).
 
 Declared with the check functions themselves, their negative controls as objects (the planted
 faults of :mod:`numerics.czz24.faults`, named once below and shared), claims and properties.

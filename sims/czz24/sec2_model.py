@@ -1,4 +1,4 @@
-"""czz24 Eq. (2.2) in torch: the exact effective predictor (R12) against a random model's
+"""czz24 Eq. (2.2) in torch: the exact effective predictor against a random model's
 forward pass.
 """
 
@@ -82,7 +82,7 @@ def check_eq2_2_torch(
     seed: int = 0,
     fault_attn_scale: float | None = None,
 ) -> list[Evidence]:
-    """R12 [derived]: a random masked linear transformer (heads (2, 3, 1), d_hid 12, attention
+    """Eq. (2.2) [derived]: a random masked linear transformer (heads (2, 3, 1), d_hid 12, attention
     scale 1/n) at the setting's d, on one context of its data model (d, s, n, σ², prior, Σ,
     q queries): the torch forward pass equals ``⟨ŵ_eff, x⟩`` with ``ŵ_eff`` from
     :func:`effective_predictor` (also with a head masked), to 1e-10·(1 + |ŷ|) (an identity in

@@ -1,22 +1,22 @@
-"""czz24 §3 Eq. (3.1) on trained models: head importance, pruning (R13), probing and P-probing.
+"""czz24 §3 Eq. (3.1) on trained models: head importance, pruning, probing and P-probing.
 
-Head importance: ΔE by exact head masking (R12) on the trained S2 (8, 1, 1) model, the layer-1
+Head importance: ΔE by exact head masking on the trained S2 (8, 1, 1) model, the layer-1
 row normalised (:func:`compute_1c`: the Fig. 1c table of the Fig. 1b model).  Pruning: keep every
 head of layer 1 and the most important head of each later layer (``pruning_keep`` of the measured
 W), fine-tune ≤ 500 steps (the CPU budget; the paper fine-tunes 60,000), report the risks (INFO:
-the spec gives no pass criterion for pruning at CPU scale); what is checked is the pruning itself
-(the R12 extraction with the heads masked equals the torch model with the heads zeroed, and the
-zeroed heads stay zero).
+there is no pass criterion for pruning at CPU scale); what is checked is the pruning itself
+(the effective-predictor extraction with the heads masked equals the torch model with the heads
+zeroed, and the zeroed heads stay zero).
 
-Probing (Fig. 1d, Figs. 5–8: spec R13 "Probing") and P-probing (Fig. 2a/2b, spec §4 and
-§6 item 32) on the small trained models of Fig. 1b (reused from the cache, never retrained here).
+Probing (Fig. 1d, Figs. 5–8, App. B "Probing") and P-probing (Fig. 2a/2b, §3 and
+App. B) on the small trained models of Fig. 1b (reused from the cache, never retrained here).
 
 Probing: a linear probe (least squares with an intercept, fitted on one split of prompts,
 evaluated on another) from each layer's query hidden state (the input embedding, then layers
 1..L) to three targets: the query's noiseless label ⟨w*, x_q⟩ (the paper's probe: its excess
 risk per layer), Alg. 1's preprocessed query r̂ ⊙ x_q (the "layer 1 preprocesses" claim) and
 w* ⊙ x_q (the task at the query).  The masked linear model's query column is linear in x_q for a
-fixed context, so a vector target is probed at the query (r̂ ⊙ x_q, not r̂).  The spec gives a
+fixed context, so a vector target is probed at the query (r̂ ⊙ x_q, not r̂).  We have a
 pass criterion for none of the paper's probing claims (pruned ≈ unpruned, h = 1 worse, layer 1
 preprocesses): they are INFO.  What is asserted (ORDER) holds for any model and any probe:
 the probe's excess risk stays above the Bayes floor (paired, on the held-out prompts); the
@@ -28,8 +28,8 @@ control: the rows above must fail).
 
 P-probing (Fig. 2b): the first layer's query representations of q = 11 queries after n = 117
 labelled examples; plain GD from 0 on ``(1/(2·10))‖F w − y‖²`` over the first 10 with their true
-labels (η from the paper grid by mean risk over the checkpoints, spec §6 item 32), excess risk
-on the 11th; INFO next to the spec's calibrated Alg. 1 "ideal reference".
+labels (η from the paper grid by mean risk over the checkpoints), excess risk
+on the 11th; INFO next to our reference calibrated Alg. 1 "ideal reference".
 """
 
 from __future__ import annotations
@@ -115,8 +115,8 @@ def check_eq3_1_train(
     quick: bool = True,
     seed: int = 0,
 ) -> list[Evidence]:
-    """Eq. (3.1) on the trained S2 (8, 1, 1) model: ΔE by exact head masking (R12), the layer-1
-    row of W normalised to sum 1 (FLOAT), the pattern reported (INFO, not asserted; spec §3).
+    """Eq. (3.1) on the trained S2 (8, 1, 1) model: ΔE by exact head masking, the layer-1
+    row of W normalised to sum 1 (FLOAT), the pattern reported (INFO, not asserted).
     ΔE is the Fig. 1c figure's (:func:`compute_1c` at this model and 200, full 1000, contexts).
     The model is S2's (8, 1, 1) trained at ``setting``; the sum row is exact whatever the model,
     so it is judged converged or not (the run's stopping record in its details)."""
@@ -152,12 +152,12 @@ def check_eq3_1_train_pruning(
     seed: int = 0,
     fault_prune_rule: str | None = None,
 ) -> list[Evidence]:
-    """Sec. 3 pruning of the trained Fig. 1b (4, 4, 4) model: W from exact head masking (R12),
-    ``keep = pruning_keep(W)``; FLOAT: the R12 coefficient with those heads masked equals the R12
-    coefficient of the torch model with those heads zeroed (before fine-tuning), to 1e-10; EXACT:
-    the zeroed heads are still exactly 0 after the ``steps``-step fine-tune (≤ 500, the CPU budget);
-    INFO: risks of the unpruned, pruned and pruned + fine-tuned models at n = 12 and the spec's
-    claim (pruned ≈ unpruned, after 60,000 steps), reported, not asserted.
+    """Sec. 3 pruning of the trained Fig. 1b (4, 4, 4) model: W from exact head masking,
+    ``keep = pruning_keep(W)``; FLOAT: the effective coefficient with those heads masked equals the
+    effective coefficient of the torch model with those heads zeroed (before fine-tuning), to 1e-10;
+    EXACT: the zeroed heads are still exactly 0 after the ``steps``-step fine-tune (≤ 500, the CPU
+    budget); INFO: risks of the unpruned, pruned and pruned + fine-tuned models at n = 12 and the
+    paper's claim (pruned ≈ unpruned, after 60,000 steps), reported, not asserted.
     ``fault_prune_rule = "argmin"`` zeroes the least important head of each later layer in torch
     while the mask keeps the most important (negative control)."""
     steps = 500
@@ -242,7 +242,7 @@ def check_eq3_1_train_probe(
     as the control.  ORDER: min over layers of the probe's excess risk ≥ Bayes − 5·se (paired);
     last-layer probe ≤ the model's read-out + 5·se (paired); trained last-layer probe < the
     random-init one − 5·se.  INFO: per-layer probe excess risk and R² of r̂ ⊙ x_q and w* ⊙ x_q,
-    P-probing curves (the paper's claims: h = 1 worse, layer 1 preprocesses; no spec criterion).
+    P-probing curves (the paper's claims: h = 1 worse, layer 1 preprocesses; no pass criterion).
     ``fault_shuffle_targets=True`` permutes the probe's training targets (negative control).  The
     probe errors and P-probing curves are the figure's (:func:`compute_heads_probe` at this
     check's n, q, prompts and streams; the fault is passed through)."""

@@ -1,5 +1,5 @@
 """czz24 S1 (pre-GD, Eq. 4.3, trained): Alg. 1 + k = 4 GD layers with learnable steps, trained,
-against the tuned constant-η k-step optimum of its own method (spec 000 V-sims S1), and the
+against the tuned constant-η k-step optimum of its own method (docs/papers/czz24.md), and the
 free per-layer schedule the preset's tied steps are compared with.
 """
 
@@ -134,7 +134,7 @@ def check_s1_train(
     seed: int = 0,
     fault_swap_prediction: bool | None = None,
 ) -> list[Evidence]:
-    """S1 (spec V-sims): Alg. 1 + 4 GD layers with learnable η_ℓ = e^{θ_ℓ} (θ = −1 at start),
+    """S1: Alg. 1 + 4 GD layers with learnable η_ℓ = e^{θ_ℓ} (θ = −1 at start),
     trained online.  TRAIN (risk coordinates): the trained model's exact risk on a test set is near
     the oracle constant-η 4-step optimum of its own method (numpy MC over an η grid) and away from
     the other method's optimum (named alternative); ORDER: trained pre-GD-TF < 0.7 × trained
@@ -391,7 +391,7 @@ def check_s1_optim_free_schedule(
     """Fixed at the S1 preset (its cached trained models): what the preset's S1 TRAIN rows compare
     with (czz24:s1).  The k = 4 GD layers'
     matrices commute (each is a polynomial in the same Gram matrix), so the risk is a symmetric
-    function of (η_1, …, η_k): from the spec's tied start θ_ℓ = −1 every gradient, hence every
+    function of (η_1, …, η_k): from our reference tied start θ_ℓ = −1 every gradient, hence every
     Adam update, is the same for all layers, and the preset's trained steps stay equal to
     round-off (rows of :func:`sims.czz24.check_s1_train`, ≤ 1e-9 relative
     spread, which holds the trained models; this check trains nothing) — the trained model *is*

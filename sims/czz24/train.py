@@ -1,4 +1,4 @@
-"""[czz24] the one trainer of the paper's torch models (spec 000 V-sims): :func:`trained`
+"""[czz24] the one trainer of the paper's torch models (docs/papers/czz24.md): :func:`trained`
 ``(setting, recipe, *, seed)``, cached by all three.
 
 What is trained is the paper's :class:`~theory.czz24.settings.Setting` (§2's data model; the
@@ -189,7 +189,7 @@ _S2 = Recipe(
 
 
 def _s1(model: str, tol: float) -> Recipe:
-    """Spec V-sims S1 (batch 128 and 150 steps: the issue's ≤ 10 s budget; spec 256 × 300), on
+    """S1 (batch 128 and 150 steps: a ≤ 10 s budget; reference runs 256 × 300), on
     compressed prompts (n ≥ d + 1: 33 of the 128 context columns), stopping on η̄ against the
     TRAIN row's ``tol``."""
     return dataclasses.replace(
@@ -220,7 +220,7 @@ def _lintf(
     test_size: int = 1000,
     train_prompts: str = "tokens",
 ) -> Recipe:
-    """A masked linear TF trained with Adam at lr 3e-3 on batches of 64 (spec V-sims S2; the
+    """A masked linear TF trained with Adam at lr 3e-3 on batches of 64 (S2; the
     Fig. 1b models alike), stopping on its monitor risk against :data:`LINTF_RTOL`."""
     return dataclasses.replace(
         _S2,

@@ -4,7 +4,7 @@ trained models.
 
 Each figure draws what its compute function returns (:mod:`numerics.czz24.figures`
 where no model is trained, the section modules of :mod:`sims.czz24` where the
-trained models are used).  Theory: solid lines; Monte Carlo: markers with ±2·se bars; the spec's
+trained models are used).  Theory: solid lines; Monte Carlo: markers with ±2·se bars; our reference
 printed values: crosses.  Built with ``matplotlib.figure.Figure`` (never pyplot).
 """
 
@@ -38,7 +38,7 @@ _FIG1B_SETTING = r"$d = 16$, $s = 4$, $\sigma = 0.1$"
 
 def fig_1b(*, quick: bool = True, seed: int = 0) -> Figure:
     """Fig. 1b baselines: exact OLS (solid, clipped, never Monte Carlo at n ∈ {15, 16, 17}), MC
-    ridge*, lasso*, Bayes, the small trained masked linear TFs; the spec's table as crosses."""
+    ridge*, lasso*, Bayes, the small trained masked linear TFs; our reference table as crosses."""
     data = compute_1b(quick=quick, seed=seed)
     fig = Figure(figsize=(6, 4.3), layout="constrained")
     ax = fig.subplots()
@@ -80,8 +80,9 @@ def fig_1b(*, quick: bool = True, seed: int = 0) -> Figure:
 
 
 def fig_2c(*, quick: bool = True, seed: int = 0) -> Figure:
-    """Fig. 2c: pre-GD vs GD over steps (d = 16, s = 4, n = 10, experimental prior, η of the spec
-    table), spectral closed form per context; the spec's calibrated values as crosses."""
+    """Fig. 2c: pre-GD vs GD over steps (d = 16, s = 4, n = 10, experimental prior, η of our
+    reference table), spectral closed form per context; our reference calibrated values as
+    crosses."""
     data = compute_2c(quick=quick, seed=seed)
     curves = data["curves"]
     fig = Figure(figsize=(4 * len(curves), 3.8), layout="constrained")
@@ -153,7 +154,7 @@ def fig_heads_probe(*, quick: bool = True, seed: int = 0) -> Figure:
     """Fig. 1d / Fig. 2b analogues for the cached Fig. 1b models, reported, not asserted: (left)
     the held-out excess risk of a linear probe from each layer's query column to ⟨w*, x_q⟩
     (n = 12), random-init models dashed, E‖w‖² = 4 dotted; (right) P-probing (n = 117, q = 11: GD
-    on 10 layer-1 query columns, risk on the 11th) against GD steps, with the spec's ideal Alg. 1
+    on 10 layer-1 query columns, risk on the 11th) against GD steps, with our reference ideal Alg. 1
     reference (σ = 0) as crosses."""
     data = compute_heads_probe(quick=quick, seed=seed)
     steps = data["steps"]

@@ -21,7 +21,7 @@ trained) against theory predictions, one module per paper section (keys of
   alternatives, manifold rows, traps);
 * :mod:`.results` -- the declared ``RESULTS`` and ``PROPERTIES``.
 
-Invariant coordinates (STYLE R10): the effective circuits ``KQ^h``, ``OV^h``, the head scales
+Invariant coordinates: the effective circuits ``KQ^h``, ``OV^h``, the head scales
 ``ω_h``, ``μ_h``, the effective step ``η̂ = 2ω̄m``, preconditioners ``P = Σ_h μ_h sym(K11^h)`` and
 risks on fresh prompts.  Random streams keep the labels of the checks' first registered paths
 (``"sims.checks.softmax_multihead:<check>"``, string literals in the section modules), so moving a

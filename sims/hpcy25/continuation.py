@@ -1,5 +1,5 @@
 """hpcy25 training continued at the paper's recipe ([hpcy25] §3 and App. A.1: Adam; lr 1e-3 and
-batch 256 are the authors' code's values, spec 001 §1.6 -- the paper's text does not print them),
+batch 256 are the authors' code's values -- the paper's text does not print them),
 from the state a drawn setting's run stopped at, in cached chunks.
 
 A continuation is a sequence of chunks of :attr:`Continuation.chunk` steps; chunk ``k`` starts
@@ -9,7 +9,7 @@ uninterrupted run of ``k·chunk`` steps, and each is cached on its own: a later 
 the cache ends.  :func:`continue_training` trains chunks until ``steps`` or until the seconds it
 spent training exceed ``seconds`` (cached chunks cost nothing), and says how far it got.  The
 model is float64 (the evaluation dtype).  This module imports nothing from the theory side but
-``theory.settings`` (STYLE R16).
+``theory.settings``.
 """
 
 from __future__ import annotations

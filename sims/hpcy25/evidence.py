@@ -130,7 +130,7 @@ def fault_name(fault: Alternative | None) -> str | None:
 
 
 def pattern_metrics(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Per-head Obs. 1 metrics (spec R0, ``extract_kq_ov_details``) of the effective circuits of
+    """Per-head Obs. 1 metrics (``extract_kq_ov_details``) of the effective circuits of
     ``params``: :func:`circuit_metrics`."""
     KQ, OV = circuits(exp, params)
     return circuit_metrics(KQ, OV, exp.d)
@@ -208,7 +208,7 @@ def _risk(preset: str, seed: int, L: int | None, overrides: tuple, n: int) -> Es
 
 
 def eta_hat(m: dict[str, np.ndarray]) -> tuple[float, float, float]:
-    """(ω̄, m, 2ω̄m): mean |ω| and half the OV ℓ1 mass over active heads (spec's manifold
+    """(ω̄, m, 2ω̄m): mean |ω| and half the OV ℓ1 mass over active heads (the manifold
     position); the invariant form of the effective step is ``⟨ω, μ⟩`` (4.3)."""
     a = m["active"]
     wbar = float(np.abs(m["omega"][a]).mean())
@@ -249,7 +249,7 @@ def pattern_rows(tag: str, m: dict[str, np.ndarray]) -> list[Evidence]:
 
 def spread_row(tag: str, m: dict[str, np.ndarray]) -> Evidence:
     """Observation 2's homogeneous KQ on the active heads of ``m``: the |ω_h| spread
-    (max/min − 1) at most 15 % (spec R0 torch recipe)."""
+    (max/min − 1) at most 15 % (docs/papers/hpcy25.md, Training recipe)."""
     a = m["active"]
     return band(
         f"{tag}: active |omega_h| spread (max/min - 1) ≤ 15 % (Obs 2: homogeneous KQ)",

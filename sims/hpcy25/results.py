@@ -1,7 +1,7 @@
-"""[hpcy25] results: every verifiable statement with its objects, checks and figures (STYLE R2).
+"""[hpcy25] results: every verifiable statement with its objects, checks and figures.
 
-Ids are ``hpcy25:<kind><number>`` as numbered in the paper; the spec
-``../shared/specs/001_multihead_softmax.md`` is authoritative.  Every result is settings-first:
+Ids are ``hpcy25:<kind><number>`` as numbered in the paper; ``source`` is the
+paper's own location.  Every result is settings-first:
 its checks are declared by the functions themselves, at the
 :class:`~theory.hpcy25.settings.Setting` presets that reproduce each check's former defaults
 (figures still by dotted paths); the negative controls and alternatives are named once here.

@@ -4,7 +4,7 @@ The paper: "dummy heads may emerge, where KQ ≈ 0 and OV ≈ 0 ... dummy heads 
 statistical properties of the learned attention model and thus can be ignored" (Obs. 1; Fig. 14:
 a dummy head's KQ is chaotic early, then decays over 500k steps).  A head is *dummy* here when it
 does not contribute to the prediction at the resolution of the rows that judge the model, measured
-on the trained model and fresh prompts only (no prediction imported, STYLE R16):
+on the trained model and fresh prompts only (no prediction imported):
 
 * head ``h``'s output on a prompt is ``ŷ_h = OV^h Z_{1:L} softmax(Z_{1:L}ᵀ KQ^h z_q)``, the model's
   ``ŷ = Σ_h ŷ_h``;

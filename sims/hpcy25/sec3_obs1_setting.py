@@ -193,7 +193,7 @@ def obs1_at_setting(
     ``seeds`` (each seed's trap is judged in its own rows).  The same pattern and manifold rows as
     at the preset, each TRAIN row kept, tightened or ``skipped`` by its separability, a seed
     without a ± pair reported in the named single-head trap (its pair rows ``skipped``, never
-    passed); the spec's preset risk bands (numbers of the preset) are not emitted."""
+    passed); our reference preset risk bands (numbers of the preset) are not emitted."""
     if preset:
         raise ValueError(f"preset={preset!r} fixes d, L, sigma2; give a preset or a setting")
     return ev_.fold_seeds(

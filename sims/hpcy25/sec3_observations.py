@@ -1,13 +1,13 @@
-"""[hpcy25] §3 Observations 1-4 (Figs. 3-5) on trained models, in invariant coordinates (STYLE
-R10): the KQ/OV patterns, the ± head pair on the manifold (4.6) at ⟨ω, μ⟩ = 1/κ (4.3), the risks
-of H = 1-4 heads, the dynamics over training and the claims over seeds; at the presets and at any
-setting ``d, L, sigma2, H`` (:func:`setting_rows`).
+"""[hpcy25] §3 Observations 1-4 (Figs. 3-5) on trained models, in invariant coordinates
+(docs/testing.md): the KQ/OV patterns, the ± head pair on the manifold (4.6) at ⟨ω, μ⟩ = 1/κ (4.3),
+the risks of H = 1-4 heads, the dynamics over training and the claims over seeds; at the presets and
+at any setting ``d, L, sigma2, H`` (:func:`setting_rows`).
 
 Trained models come from :func:`sims.hpcy25.train.trained` (config-keyed cache).
 Everything a theorem predicts is read off the trained parameters: the effective circuits
 ``KQ^h = W_K^{h⊤}W_Q^h/√D`` and ``OV^h = W_O^h W_V^h``, the head scales ``ω_h = mean diag K11^h``
 and ``μ_h = OV^h_{D}``, the effective step ``η̂ = 2ω̄m`` and risks on fresh prompts.  Acceptance
-bands are the spec's (spec 001 §3, "Torch training recipe"), cited in each record.
+bands are docs/papers/hpcy25.md's ("Training recipe"), cited in each record.
 """
 
 from __future__ import annotations
@@ -130,9 +130,9 @@ def obs1_train(
     fault_prediction: str | None = None,
     fault_offpattern_head: float | None = None,
 ) -> list[Evidence]:
-    """Obs. 1–2 and the manifold position on a trained H-head model (spec torch recipe pass list):
-    diag_ratio ≥ 0.97 and ov_ratio ≥ 0.98 on the heads that contribute to the prediction (a dummy
-    head, Obs. 1, is one whose removal moves the prediction by at most the row's tolerance:
+    """Obs. 1–2 and the manifold position on a trained H-head model (reference torch recipe pass
+    list): diag_ratio ≥ 0.97 and ov_ratio ≥ 0.98 on the heads that contribute to the prediction (a
+    dummy head, Obs. 1, is one whose removal moves the prediction by at most the row's tolerance:
     :mod:`.heads`), sign matching; for H ≥ 2 also zero-sum
     ``|Σμ| ≤ 0.1 max|μ|``, active ``|ω_h|`` spread ≤ 15 %, ``|2ω̄m − 1/κ| ≤ 0.05``; TRAIN rows that
     tell the prediction from its neighbours (``manifold_rows``): the invariant ``⟨ω, μ⟩`` vs
@@ -389,7 +389,7 @@ def check_obs2_train_seeds(
     risk) is shown with that evidence, and the claim row over seeds (:func:`seed_outcomes`) is
     ``untested`` (the paper says the dynamics are consistent across seeds, after 500k GPU steps;
     at our CPU scale H = 2 seed 1 and H = 3 seed 2 are trapped).  ``preset`` defaults to the quick
-    preset ``h{H}`` (``"h3_spec"``: the spec's recipe)."""
+    preset ``h{H}`` (``"h3_spec"``: our reference recipe)."""
     preset = preset or ev_.PRESET[H]
     traps = {s_: t for s_ in seeds if (t := ev_.trap(preset, H, s_)) is not None}
     ev = ev_.fold_seeds(lambda s_: obs1_train(H=H, seed=s_, preset=preset), seeds, traps.get)

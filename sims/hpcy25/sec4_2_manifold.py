@@ -83,8 +83,8 @@ def check_eq4_3_train_vgd(
 
 # ------------------------------------------------------------------------------- R6 (d)
 def check_eq4_12_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """V-R6(d): trained H = 1 has |ω| ∈ [0.40, 0.65], ωμ > 0, risk ∈ [0.38, 0.44], ≥ 0.1 above the
-    two-head risk; |ω| within 15 % of the MC-exact single-head optimum (spec §6 item 14), not
+    """(4.12) trained: H = 1 has |ω| ∈ [0.40, 0.65], ωμ > 0, risk ∈ [0.38, 0.44], ≥ 0.1 above the
+    two-head risk; |ω| within 15 % of the MC-exact single-head optimum (``check_eq4_12_mc``), not
     1/√d.  Trains ``setting`` (one head) and its two-head twin by the recipes of the presets
     ``h1`` and ``h2`` (declared fixed at ``PRESETS["h1"]``: the bands are the reference ranges of
     d = 5, L = 40, σ² = 0.1); ``skipped`` with the numbers where a run did not converge within its

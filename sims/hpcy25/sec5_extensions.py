@@ -45,7 +45,7 @@ RISK_PROMPTS = ev_.RISK_PROMPTS
 
 
 def check_sec5_1_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """V-R11(d): the trained two-head softmax model's risk strictly decreases over
+    """§5 trained: the trained two-head softmax model's risk strictly decreases over
     L' ∈ {20, 40, 80, 160}; the trained linear-attention model (fixed 1/40) has risk at L' = 80 at
     least 0.3 above its risk at L' = 40; both vs their closed forms (informational).  Trains
     ``setting`` (two heads) and the linear-attention model at its data model by the recipes of the
@@ -118,7 +118,7 @@ def check_eq5_6_train(
     seed: int = 0,
     fault_prediction: ev_.Alternative | None = None,
 ) -> list[Evidence]:
-    """V-R13(d): KMS ρ = 0.5, H = 2, L = 20: a ± head pair; ``P = Σ_h μ_h sym(K11^h)`` within 5 %
+    """§5 trained: KMS ρ = 0.5, H = 2, L = 20: a ± head pair; ``P = Σ_h μ_h sym(K11^h)`` within 5 %
     (relative Frobenius, train_discrimination) of the debiased optimum ``P_D*`` and outside 5 % of
     ``Σ^{-1}`` (the finite-L term dropped); its scale ``tr P`` within 1.5 % of ``tr P_D*`` and
     outside 1.5 % of ``tr Γ*`` (the vanilla-GD optimum (5.6), 3.25 % away: 2.17 units) and of
@@ -192,7 +192,7 @@ def check_eq5_6_train(
 
 # ------------------------------------------------------------------------------ R14 (d)
 def check_def5_1_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """V-R14(d): §5.4's multi-task data at ``setting`` (declared fixed at ``PRESETS["multitask"]``
+    """§5.4's multi-task data at ``setting`` (declared fixed at ``PRESETS["multitask"]``
     = (6, 48, 0.1, H = 4): the supports S_1, S_2 and the bands are the authors' d = 6 runs),
     trained by the preset ``multitask``'s recipe: :func:`def5_1_train_rows`."""
     return def5_1_train_rows("multitask", seed=seed, setting=setting)
@@ -201,11 +201,11 @@ def check_def5_1_train(setting: Setting, *, quick: bool = True, seed: int = 0) -
 def def5_1_train_rows(
     preset: str, *, seed: int = 0, setting: Setting | None = None
 ) -> list[Evidence]:
-    """V-R14(d) robust criteria (mode labels are seed-dependent): per task k,
+    """Robust criteria (mode labels are seed-dependent): per task k,
     ``|Σ_h μ_{h,k}| ≤ 0.05 Σ_h |μ_{h,k}|``; ``P_k = Σ_h μ_{h,k} diag(K11^h)``
     has diagonal entries in
     [0.8, 1.05] on ``S_k`` and ≤ 0.1 off ``S_k``; cross-task OV entries ≤ 0.1; risk vs the per-task
-    optimum (informational: spec reference 0.444 vs 0.412 per task).  ``setting``: the data
+    optimum (informational: our reference 0.444 vs 0.412 per task).  ``setting``: the data
     model's (default: the preset's); ``skipped`` with the numbers where the run did not converge
     within its step bound."""
     res = (

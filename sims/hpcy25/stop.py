@@ -3,7 +3,7 @@ traced invariant ``⟨ω, μ⟩`` and the heads' pattern statistics (re-exported
 :mod:`sims.hpcy25.train`).
 
 The statistics are computed from the model's own circuits at each logging step; this module
-imports nothing from the theory side (STYLE R16).
+imports nothing from the theory side.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """[hpcy25] the one trainer of the multi-head softmax attention model: :func:`trained`
-``(setting, recipe, *, seed)``, cached by all three (spec 001 §3, torch recipe).
+``(setting, recipe, *, seed)``, cached by all three (docs/papers/hpcy25.md, Training recipe).
 
-What is trained is an :class:`HpcyExperiment`: the data model of spec 001 §1.1 (``x ~ N(0, Σ)``,
+What is trained is an :class:`HpcyExperiment`: the data model of [hpcy25] §2 (``x ~ N(0, Σ)``,
 ``β ~ N(0, I/d)``, noisy context *and* query labels), the embedding §1.2, the model §1.3
 (:class:`sims.models.softmax_attention.SoftmaxAttention`) or the §5.1 baseline
 (:class:`sims.models.linear_attention.LinearAttention`); a
 :class:`~theory.hpcy25.settings.Setting` names one (:func:`experiment_of`).  The multi-task
-variant follows the authors' code (spec §6 item 11): independent ``β_k ~ N(0, I_{|S_k|})`` on
+variant follows the authors' code: independent ``β_k ~ N(0, I_{|S_k|})`` on
 supports ``S_k``, noise variance ``|S_k| σ²``, noiseless query labels.  How, a :class:`Recipe`:
 Adam on fresh prompts every step, float32 (the authors' dtype; 4× faster here; every comparison
 is evaluated in float64), and a stopping rule on the invariant ``⟨ω, μ⟩`` with a step bound --
@@ -107,7 +107,7 @@ def kms_covariance(d: int, rho: float) -> np.ndarray:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class HpcyExperiment:
-    """What is trained: data model + architecture (spec 001 §1)."""
+    """What is trained: data model + architecture ([hpcy25] §2)."""
 
     d: int = 5  # covariate dimension
     L: int = 40  # training prompt length (number of context examples)
@@ -232,7 +232,7 @@ class Recipe(TrainConfig):
       it did not converge (a judging check then says ``skipped`` with the numbers, never
       ``fail``);
     * ``stop=None``: exactly ``steps`` steps (runs no check judges: the smoke run, the thorough
-      tier's spec recipes).
+      tier's reference recipes).
 
     Frozen: with the experiment and the seed it keys the cache."""
 

@@ -1,1 +1,1 @@
-"""Literal torch models of the papers' parameterisations (STYLE R14)."""
+"""Literal torch models of the papers' parameterisations."""

@@ -1,13 +1,13 @@
 """GD-β: one step of preconditioned gradient descent from a learnable initialisation (zwb24 (5.1)).
 
-Source: [zwb24] eq. (5.1); spec 002 §1.5.
+Source: [zwb24] eq. (5.1).
 
 .. math::
 
     f_{\\Gamma,\\beta}(Z) = \\big\\langle \\beta
         + \\tfrac1N\\Gamma X^\\top(y - X\\beta),\\ x\\big\\rangle
 
-Trained directly (spec C18).  Input is the token matrix ``Z`` (B, d+1, N+1) of
+Trained directly ([zwb24] App. G).  Input is the token matrix ``Z`` (B, d+1, N+1) of
 :func:`sims.data.embed`.
 """
 

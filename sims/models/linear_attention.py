@@ -1,6 +1,6 @@
-"""Multi-head linear attention with a *fixed* length normaliser (hpcy25 §5.1, spec 001 §1.7).
+"""Multi-head linear attention with a *fixed* length normaliser (hpcy25 §5.1).
 
-Source: [hpcy25] eq. (5.1); spec 001 §1.7 and §6 item 12.
+Source: [hpcy25] eq. (5.1).
 
 .. math::
 
@@ -8,7 +8,7 @@ Source: [hpcy25] eq. (5.1); spec 001 §1.7 and §6 item 12.
     M' = \\mathrm{diag}(I_L, 0), \\qquad \\hat y_q = [f(Z)]_{D, L+1}
 
 ``L_0`` is the *training* prompt length and stays fixed at test time (the learned weights absorb the
-training ``1/L``; this is what makes linear attention fail to length-generalise, spec §6 item 12).
+training ``1/L``; this is what makes linear attention fail to length-generalise).
 Per head the parameters are the merged ``W_{KQ}^h ∈ R^{D×D}`` and the last row of ``W_{OV}^h``
 (the only row that reaches the prediction), initialised ``U(−1/√D, 1/√D)`` from an explicit
 generator.  Only the prediction entry is computed:

@@ -1,7 +1,7 @@
 """Linear Transformer Block (LTB) of zwb24 (3.3): the LSA of :mod:`sims.models.lsa` (factored
 parameterisation, mask (3.2)) followed by a residual linear MLP.
 
-Source: [zwb24] eq. (3.3), (3.4); spec 002 §1.3–1.4.
+Source: [zwb24] eq. (3.3), (3.4).
 
 .. math::
 
@@ -57,7 +57,7 @@ class LTB(nn.Module):
 
     @torch.no_grad()
     def init_normal(self, std: float, *, generator: torch.Generator) -> LTB:
-        """All weights i.i.d. ``N(0, std²)`` from ``generator`` (spec C17: std = 0.1)."""
+        """All weights i.i.d. ``N(0, std²)`` from ``generator`` (Table 1's runs: std = 0.1)."""
         for p in self.parameters():
             p.copy_(std * torch.randn(p.shape, generator=generator, dtype=p.dtype))
         return self

@@ -1,4 +1,4 @@
-"""One-layer multi-head softmax attention with residual (hpcy25 §2, spec 001 §1.3).
+"""One-layer multi-head softmax attention with residual (hpcy25 §2).
 
 Source: [hpcy25] eq. (2.2)–(2.3); the authors' ``MultiHeadAttention`` (single-layer path) [C].
 

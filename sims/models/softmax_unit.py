@@ -1,4 +1,4 @@
-"""[collins24] one literal attention unit (spec 003 §1.4): tokens z_i = [x_i; y_i], the query
+"""[collins24] one literal attention unit ([collins24] §2): tokens z_i = [x_i; y_i], the query
 column [x_{n+1}; 0]; keys and values from the n context tokens only.
 
 * :class:`SoftmaxUnit` -- W_K = diag(M_K, 0), W_Q = diag(M_Q, 0), W_V = e_{d+1}e_{d+1}ᵀ·v with the

@@ -1,5 +1,5 @@
 """[czz24] torch models: the masked multi-head linear transformer of Eq. (2.2) and the constructed
-pre-GD transformer with learnable step sizes (spec 000 §1.4(b), V-sims S1).
+pre-GD transformer with learnable step sizes ([czz24] Eq. (4.3)).
 
 Imports only torch (no prediction): the constructed model re-implements Alg. 1 + GD layers from
 the paper's description, so comparing it with the theory's pre-GD is an independent route.
@@ -21,7 +21,7 @@ class MaskedLinearTF(nn.Module):
 
     ``heads[i]`` heads in layer ``i``, each of width ``d_hid/heads[i]``; ``attn_scale`` multiplies
     every attention term (the trained models use ``1/n``; the constructions put ``1/n`` in W_K).
-    Initialisation (spec §1.4): ``W_1 = I + 0.02·N``, ``W_{Q,K,V} = 0.02·N``,
+    Initialisation: ``W_1 = I + 0.02·N``, ``W_{Q,K,V} = 0.02·N``,
     ``W_E ~ N(0, 1/(d+1))``, ``W_O ~ N(0, 1/d_hid)``, from an explicit generator.
     """
 

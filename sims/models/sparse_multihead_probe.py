@@ -1,5 +1,5 @@
-"""[czz24] linear probes on the hidden states of the masked linear transformer (Fig. 1d, Figs. 5–8:
-spec R13 "Probing"; Fig. 2a/2b P-probing: spec §4 and §6 item 32).
+"""[czz24] linear probes on the hidden states of the masked linear transformer (Fig. 1d, Figs. 5–8,
+App. B "Probing"; Fig. 2a/2b P-probing).
 
 A probe is a model fitted on a trained model's states: least squares with an intercept from one
 layer's query columns to a target, fitted on one split of prompts and evaluated on the other; the

@@ -122,17 +122,17 @@ def tokens(X: np.ndarray, y: np.ndarray, xq: np.ndarray) -> torch.Tensor:
 
 
 def trained_sgd(seed: int = 0) -> TrainResult:
-    """The spec T-R8(d1) run (cached; shared by tests, checks, figures and the report)."""
+    """The Theorem 4 SGD run (cached; shared by tests, checks, figures and the report)."""
     return trained(*PRESETS["thm4_sgd"], seed=seed)
 
 
 def trained_fixed_batch(seed: int = 0) -> TrainResult:
-    """The spec T-R8(d2) proxy run: full-batch GD on one antithetic batch (cached)."""
+    """The Theorem 4 GD proxy run: full-batch GD on one antithetic batch (cached)."""
     return trained(*PRESETS["thm4_fixed_batch"], seed=seed)
 
 
 def trained_random_cov(seed: int = 0) -> TrainResult:
-    """The spec T-R12(d) run on Exp(1) random covariance (cached)."""
+    """The §4.3 run on Exp(1) random covariance (cached)."""
     return trained(*PRESETS["thm8_random_cov"], seed=seed)
 
 

@@ -211,7 +211,7 @@ def check_thm4_train_sgd(
     seed: int = 0,
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
-    """Theorem 4 by SGD on fresh prompts (spec T-R8(d1) at N = 4; all (d+1)² entries trainable):
+    """Theorem 4 by SGD on fresh prompts (at N = 4; all (d+1)² entries trainable):
     P = u₋₁W^{KQ}₁₁ → Γ⁻¹ and not to any of Γ's neighbours (TRAIN); u₁₂, u₂₁ stay small although
     they received nonzero gradients (ORDER: they start at exactly 0); the blocks that cannot affect
     ŷ got exactly zero gradient; the final training loss matches the population loss at the

@@ -42,7 +42,7 @@ __all__ = ["check_shifts_train", "SHIFT_MS"]
 def check_shifts_train(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_gamma_fn: GammaFn | None = None
 ) -> list[Evidence]:
-    """§4.2 with the SGD-trained model itself (spec T-R11(d)): its MC risk (torch forward, ρ = M)
+    """§4.2 with the SGD-trained model itself: its MC risk (torch forward, ρ = M)
     under no shift, a query shift and covariate scaling x ↦ 2x equals the exact
     R(P_learned; Λ', S_q, M) (MC), and the risk curve R(P_learned; M), M ∈ SHIFT_MS, is within
     TRAIN_RTOL of that of the theoretical limit Γ⁻¹ and outside it of those of Γ's neighbours."""

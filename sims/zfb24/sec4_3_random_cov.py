@@ -171,7 +171,7 @@ def check_thm8_train_sgd(
     (:func:`~numerics.zfb24.faults.delta_alternatives`: δ(N±1), its N → ∞ value, δ_F of
     fixed-covariance training); off-diagonals stay small (ORDER: they start below the band);
     condition (21) (MC expectation); on fresh prompts the coefficient of ŷ on z = x_qᵀΛ_new w is δ
-    (spec T-R12(d), §6.14: the pooled slope on x_qᵀw would be 2δ, not δ).
+    (the pooled slope on x_qᵀw would be 2δ, not δ).
     ``fault_alternative=<name>`` makes that neighbour the prediction (negative control).  At
     another (d, N) the model is trained by the moment-statistics route (:func:`_thm8_moment_rows`;
     SGD at the preset's scale costs ~50 s a setting)."""

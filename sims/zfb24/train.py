@@ -7,18 +7,18 @@ Assumption 3's start: ``W^{PV}(0) = σ e eᵀ``, ``W^{KQ}(0) = σ [[ΘΘᵀ, 0],
 random scheme ``M₀/‖M₀M₀ᵀ‖_F^{1/2}``, with *all* ``(d+1)²`` entries of both matrices
 trainable); how, a :class:`Recipe`:
 
-* ``optimizer="sgd"``: plain SGD on ½·MSE over fresh prompts every step (spec T-R8(d1)); after
+* ``optimizer="sgd"``: plain SGD on ½·MSE over fresh prompts every step (Theorem 4's SGD); after
   the main phase a low-lr tail of ``lr_drop[0]`` steps at ``lr·lr_drop[1]`` (or, with
   ``tail_floor < 1``, on the cosine from there down to ``lr·lr_drop[1]·tail_floor``).
 * ``optimizer="gd"``: full-batch gradient descent on ONE large, *antithetic* batch (every
-  prompt also appears with ``w → −w``).  This is our proxy for population-gradient GD (spec
-  T-R8(d2)).  Why not the exact population loss: writing it for the full (d+1)² parameters needs
-  Gaussian moments up to order 8 of the model's read-out, i.e. re-deriving the theory inside the
-  trained model, which the layering forbids.  The antithetic batch keeps ``u₁₂ = u₂₁ = 0``
-  *exactly* (the w ↦ −w symmetry of the population loss, Lemma 10 step three), and GD on any fixed
-  loss of ŷ has the same scaling symmetry ``(cK, r/c)``, so balancedness moves only by the exact
-  discrete amount ``lr²(‖g_r‖² − ‖g_K‖²)`` per step (recorded here).  Its minimiser is the batch's
-  empirical minimiser, within ``O(B^{-1/2})`` of the population one.
+  prompt also appears with ``w → −w``).  This is our proxy for population-gradient GD
+  (Theorem 4's flow).  Why not the exact population loss: writing it for the full (d+1)²
+  parameters needs Gaussian moments up to order 8 of the model's read-out, i.e. re-deriving the
+  theory inside the trained model, which the layering forbids.  The antithetic batch keeps
+  ``u₁₂ = u₂₁ = 0`` *exactly* (the w ↦ −w symmetry of the population loss, Lemma 10 step three),
+  and GD on any fixed loss of ŷ has the same scaling symmetry ``(cK, r/c)``, so balancedness moves
+  only by the exact discrete amount ``lr²(‖g_r‖² − ‖g_K‖²)`` per step (recorded here).  Its
+  minimiser is the batch's empirical minimiser, within ``O(B^{-1/2})`` of the population one.
 * the last phase stops on the convergence of the invariant ``P = u₋₁U₁₁`` (:class:`Stop`: its
   drift over a window below a fraction of the judging check's tolerance, within a step bound):
   after its planned steps it runs on at its final lr, window by window.

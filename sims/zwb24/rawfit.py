@@ -1,4 +1,4 @@
-"""[zwb24] §4 Table 1 at a drawn setting (spec 002 C17): the raw LTB (3.3) and LSA (3.4) trained
+"""[zwb24] §4 Table 1 at a drawn setting ([zwb24] §4): the raw LTB (3.3) and LSA (3.4) trained
 by accelerated gradient descent on their loss in sufficient statistics (the loss and its
 gradient: :mod:`numerics.zwb24.rawfit`), with their test risks on fresh prompts.
 
@@ -241,7 +241,7 @@ def fit_ltb(
 
 
 def compute_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Table 1 at CPU scale (spec C17): for the shared-signal preset (``"shared"``) and its
+    """Table 1 at CPU scale: for the shared-signal preset (``"shared"``) and its
     β* = 0 control (``"zero"``), the test-risk curves of the trained LTB and LSA
     (``curves[name] = (steps, mean, se)``), the reference levels ``R*``, ``inf_LSA`` and the LSA
     floor and ‖β*‖.  The levels are the ones :func:`sims.zwb24.table1.check_table1_train`

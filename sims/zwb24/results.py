@@ -2,7 +2,7 @@
 themselves, each with the Setting it runs at), faults (objects), figures and properties.
 
 Ids are ``zwb24:<kind><number>`` as numbered in the paper; ``source`` is the paper's own location,
-``spec`` the section of spec 002 (our reading of the paper) a maintainer reads.
+``spec`` the maintainers' section behind our reading.
 """
 
 from __future__ import annotations

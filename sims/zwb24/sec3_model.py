@@ -1,5 +1,5 @@
 """[zwb24] §3 the torch LTB (3.3) / LSA (3.4): the token matrix (3.1) and mask (3.2), and the
-forward pass reduced to the effective predictor (★) (spec 002 C1, token matrix / mask).
+forward pass reduced to the effective predictor (★) (token matrix / mask of §3).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def check_eq3_3_torch(
     fault_no_mlp_residual: bool | None = None,
     fault_unmasked_query: bool | None = None,
 ) -> list[Evidence]:
-    """(★) (spec C1): the raw torch LTB (3.3) and LSA (3.4) forward passes equal the effective
+    """(★) (§3): the raw torch LTB (3.3) and LSA (3.4) forward passes equal the effective
     predictor ``xᵀ[a + (1/N)(ΓXᵀ + φyᵀ)(y − Xb)]`` with ``(a, b, Γ, φ)`` from
     :func:`theory.zwb24.effective_params`, for random raw float64 matrices (d ∈ [1, 5],
     N ∈ [1, 12], k ∈ [d, d+2], m ∈ [1, 4]).

@@ -1,5 +1,5 @@
 """[zwb24] §5 Lemma 5.1 (App. B): the torch LTB loaded with the explicit raw weights implements
-GD-β (spec 002 C2).
+GD-β (§5).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ __all__ = ["check_lem5_1_torch"]
 
 
 def check_lem5_1_torch(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """Lemma 5.1 (spec C2): the explicit raw weights of :func:`theory.zwb24.lemma51_weights`, loaded
+    """Lemma 5.1: the explicit raw weights of :func:`theory.zwb24.lemma51_weights`, loaded
     into the torch LTB, reproduce the GD-β predictor ``f_{Γ,β}`` on random prompts."""
     cases = 8  # random GD-β cases (a method knob)
     rng = np.random.default_rng(seed)

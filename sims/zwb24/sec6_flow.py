@@ -1,4 +1,4 @@
-"""[zwb24] App. G Theorem 6.3 on a trained model (spec 002 C18): GD-β trained directly reaches
+"""[zwb24] App. G Theorem 6.3 on a trained model: GD-β trained directly reaches
 (Γ*, β*) and R*.
 
 At the preset the run is :func:`sims.zwb24.train.trained` (Adam); at a drawn setting GD-β is
@@ -246,7 +246,7 @@ def fit_prompts(
 def check_thm6_3_train(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_alternative: str | None = None
 ) -> list[Evidence]:
-    """Direct GD-β training (spec C18, at N = 5: see ``sims.zwb24.train.PRESETS``): the learned
+    """Direct GD-β training (App. G, at N = 5: see ``sims.zwb24.train.PRESETS``): the learned
     ``(Γ, β)`` has closed-form risk ≈ ``R*`` (not ``R*`` at N±1, not the optimal GD-0 risk); its
     ``Γ`` reaches ``Γ*`` in the Ω-weighted whitened coordinates ``Γ̄Ω^{1/2}`` (not Γ* at N±1,
     not Ω without its (N+1)/N, not H⁻¹, not the GD-0 optimum's Γ) and its ``β`` reaches ``β*`` in

@@ -1,4 +1,4 @@
-"""[zwb24] §4 Table 1 at CPU scale (spec 002 C17): the trained LTB reaches R* block by block, the
+"""[zwb24] §4 Table 1 at CPU scale: the trained LTB reaches R* block by block, the
 trained LSA stalls at inf_LSA above the LSA floor (Thm 4.1); at β* = 0 both reach R*.
 
 Trained runs: :func:`sims.zwb24.train.trained` at the preset (config-keyed cache), and
@@ -63,7 +63,7 @@ def check_table1_train(
     fault_no_mlp: bool | None = None,
     fault_alternative: str | None = None,
 ) -> list[Evidence]:
-    """Table 1 at CPU scale (spec C17, at N = 5: see ``sims.zwb24.train.PRESETS``).
+    """Table 1 at CPU scale (at N = 5: see ``sims.zwb24.train.PRESETS``).
 
     The trained LTB reaches ``R*`` and its effective parameters reach the Thm 5.3 optimum block by
     block, each block with its own tolerance and its named neighbours: ``a → β*`` (not 0: the LSA
@@ -374,13 +374,13 @@ def _phi_order(
 def check_table1_train_zero_mean(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_alternative: str | None = None
 ) -> list[Evidence]:
-    """β* = 0 control (spec C17): the trained LTB and LSA both reach ``R*`` (no gap), not its
+    """β* = 0 control (Table 1): the trained LTB and LSA both reach ``R*`` (no gap), not its
     N±1 neighbours and not the named traps of the exact risk; ``inf_LSA = R*`` by BFGS.
 
-    Finding (not in the spec): at β* = 0 the exact LSA (and LTB) risk has spurious stationary
+    Finding (ours, not the paper's): at β* = 0 the exact LSA (and LTB) risk has spurious stationary
     points (an interior local minimum, see
     :func:`numerics.zwb24.sec4_mlp_gap.check_table1_optim_local_minimum`, and the ``v₂ → 0``
-    edge of the chart, both above ``R*``), and from the spec's N(0, 0.1²) init some
+    edge of the chart, both above ``R*``), and from our reference N(0, 0.1²) init some
     seeds end there.  The claim is not weakened: a seed that ends in a trap fails "reaches R*";
     if on every such seed the trained risk equals the stationary value BFGS finds from its
     effective parameters (our two routes agree), the row is ``untested``, as hpcy25's seed rows

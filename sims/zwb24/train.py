@@ -1,5 +1,5 @@
-"""zwb24 training experiments (spec 002 C17, C18 and the β* = 0 control): raw-matrix LTB and LSA
-trained online on fresh prompts, and GD-β trained directly (STYLE R18).
+"""zwb24 training experiments (§4 Table 1, App. G and the β* = 0 control): raw-matrix LTB and LSA
+trained online on fresh prompts, and GD-β trained directly.
 
 Imports only ``theory.settings`` and the tolerance kinds of ``numerics.testing`` (the trained
 models never see a prediction).  ``PRESETS`` maps a name to ``(LTBExperiment, Recipe)``;
@@ -195,7 +195,7 @@ class Recipe(TrainConfig):
 
 
 def _c17(beta_norm: float) -> LinearRegressionICL:
-    """Spec C17's data model at N = 5 (spec: 10): d = 2, σ = .5, H = Ψ = I, ‖β*‖ = ``beta_norm``."""
+    """Table 1's data model at N = 5 (ref.: 10): d = 2, σ = .5, H = Ψ = I, ‖β*‖ = ``beta_norm``."""
     return table1_setting(d=2, N=5, sigma2=0.25, beta_norm=beta_norm)
 
 

@@ -84,7 +84,7 @@ def paper_noise_exponent(d: Any) -> Any:
 def noise_asymptote(omega: Any, n: Any, d: Any, *, exponent: Any = None) -> Any:
     """N(ω) ≈ c_d ω^{(d−1)/2}/n for n large and 1 ≪ ω ≪ n^{2/(d−1)} [derived].
 
-    Source: [collins24] Lemma D.1 (shape); spec 003 R0.8 (constant and corrected exponent).
+    Source: [collins24] Lemma D.1 (shape); [derived] constant and corrected exponent.
     ``exponent`` overrides (d−1)/2 (the paper's d/2 is a negative control).
 
     >>> noise_asymptote(10.0, 100000, 3)
@@ -132,7 +132,7 @@ def affine_optimum_exponent(d: Any) -> Any:
 @checked
 def paper_affine_optimum_exponent(d: Any) -> Any:
     """The exponent implied by the paper's ω^{d/2} noise with the affine L²/ω² signal, 2/(d+4)
-    ("tight" in §3.1 / Theorem 3.4 Case 1); spec 003 G1 shows it is off.
+    ("tight" in §3.1 / Theorem 3.4 Case 1); our quadrature shows it is off.
 
     >>> paper_affine_optimum_exponent(sp.Integer(3))
     2/7
@@ -145,7 +145,7 @@ def affine_optimum_asymptote(Lam: Any, d: Any) -> Any:
     """ω*_aff(Λ) ≈ [(d−1) 2^{d−2} Γ(d/2) Λ / (3d√π)]^{2/(d+3)} in the noise-dominated regime
     [derived]: minimise (L²/3d)((d−1)/2ω)² + σ² c_d ω^{(d−1)/2}/n.
 
-    Source: [collins24] Theorem 3.4 (Case 1); spec 003 R0.8 (d = 3, Λ = 2e5: 35.4).
+    Source: [collins24] Theorem 3.4 (Case 1); [derived] (d = 3, Λ = 2e5: 35.4).
 
     >>> round(affine_optimum_asymptote(2e5, 3), 1)
     35.4

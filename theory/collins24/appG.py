@@ -4,7 +4,7 @@ exact and asymptotic), Stirling/Kershaw (G.6) and G.7 [reconstructed].
 
 ``γ(d, α, m) := Σ_{i=0}^m i^d e^{−αi}`` (G.2/G.3, d ≥ 5, 1 ≤ α ≤ 2 in the paper) and
 ``g_p(r) := Σ_i ‖x_i − x‖^p e^{−r‖x_i − x‖²}`` (G.4/G.5, p ≤ 2).  The OCR of G.2/G.3 is partly
-illegible: the bounds below are the spec's reading; failures are reported, never "fixed".
+illegible: the bounds below are our reading; failures are reported, never "fixed".
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ __all__ = [
 def cap_measure(eps: float, d: int) -> float:
     """σ_ε = P(x'ᵀx ≥ 1 − ε) = ½ I_{2ε−ε²}((d−1)/2, ½) for 0 ≤ ε ≤ 1 (mpmath).
 
-    Source: [collins24] App. G.1 (reconstructed); spec 003 R11 (d = 5, ε = 0.3: 0.06075).
+    Source: [collins24] App. G.1 (reconstructed); [derived] check value (d = 5, ε = 0.3: 0.06075).
 
     >>> round(cap_measure(0.3, 5), 5)
     0.06075
@@ -77,10 +77,10 @@ def gamma_sum(d: int, alpha: float, m: int) -> float:
 @checked
 def g2_bounds(d: int, alpha: float, m: int) -> tuple[float, float]:
     """Lemma G.3, first case (m < (d + √d)/α): m^d e^{−αm−1/2} ≤ γ(d, α, m) ≤ m^{d+1} e^{−αm−1/2}
-    as printed; returns (lower, upper).  (The name keeps the spec's old numbering: γ is the paper's
-    Definition G.2.)  The printed upper bound fails at 95 of 481 points of the grid d = 5..15,
-    α ∈ {1, 1.25, .., 2}: every m = 1 (γ(d, α, 1)/bound = e^{1/2}) and 40 points with m ≥ 2; with
-    +1/2 in the exponent none fails (``check_appg_float_gamma``).
+    as printed; returns (lower, upper).  (The name keeps our old numbering: γ is the
+    paper's Definition G.2.)  The printed upper bound fails at 95 of 481 points of the grid d =
+    5..15, α ∈ {1, 1.25, .., 2}: every m = 1 (γ(d, α, 1)/bound = e^{1/2}) and 40 points with m ≥ 2;
+    with +1/2 in the exponent none fails (``check_appg_float_gamma``).
 
     Source: [collins24] Def. G.2, Lemma G.3.
 
@@ -109,7 +109,7 @@ def gp_mean(p: float, r: float, d: int, n: int) -> float:
     """E g_p(r) = n E[(2s)^{p/2} e^{−2rs}] with s = 1 − x_iᵀx of density
     c'_d [s(2−s)]^{(d−3)/2} on (0, 2] (mpmath quadrature, split at 1/r).
 
-    Source: [collins24] App. G.4/G.5; spec 003 R11 [derived exact expectation].
+    Source: [collins24] App. G.4/G.5; [derived exact expectation].
 
     >>> round(gp_mean(0.0, 0.0, 3, 1), 12)
     1.0
@@ -153,7 +153,7 @@ def gp_exponent(p: float, d: int) -> float:
 def paper_gp_exponent(p: float, d: int) -> float:
     """The paper's exponent of g_p(r) = Θ(n r^{−(d+p)/2}) for r ≳ d (Cor. G.5).
 
-    Source: [collins24] Lemma G.4, Corollary G.5; spec 003 R11 (contradicted: G1).
+    Source: [collins24] Lemma G.4, Corollary G.5; our reading (our checks contradict it).
 
     >>> paper_gp_exponent(0.0, 3)
     -1.5

@@ -4,8 +4,8 @@ What each paper-facing row compares with, quoted from our copy of the paper (OCR
 it is), with its provenance (issue "Every verdict names its source").
 
 ``where`` is the paper's own location; ``lost`` names, verbatim, every token of the quote our copy
-garbles and what pins it down; ``spec`` the section of spec 003 behind our reading (for
-maintainers).  Numbers the spec computed where the paper prints none (ω* at d = 5, n = 20, 𝓛_LA*,
+garbles and what pins it down; ``spec`` the maintainers' section behind our reading (for
+maintainers).  Numbers we computed where the paper prints none (ω* at d = 5, n = 20, 𝓛_LA*,
 A(∞), Fig. 5's ω* and 𝓛*) are not claims of the paper: their rows are DERIVED and cite
 ``docs/papers/collins24.md#derived-values``.  Keys carry no paper prefix:
 :func:`sims.registry.all_claims` adds ``collins24:``.

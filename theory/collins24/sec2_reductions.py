@@ -58,13 +58,13 @@ def affine_risk_split(A: Any, N: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """The exact affine-class risk from its two ω-dependent pieces.
 
     Source: [collins24] App. B.1 (signal/noise split) and Lemma C.4's decomposition (10);
-    spec 003 R0.2 [derived].
+    [derived].
 
     .. math:: 𝓛_{aff}(ω) = \\frac{L^2}{3d} A(ω) + σ^2 N(ω),\\quad
               A = E\\lVert Σ_i π_i x_i − x\\rVert^2,\\ N = E Σ_i π_i^2
 
     The intercept cancels because Σπ_i = 1 and E[l² vvᵀ] = (L²/3)(I/d); A and N depend on
-    (ω, n, d) only, so the risk is L²·S(ω) + σ²·N(ω) (R0.7 scale invariance).
+    (ω, n, d) only, so the risk is L²·S(ω) + σ²·N(ω) (scale invariance, [derived]).
 
     >>> affine_risk_split(1.0, 0.05, 5, 1.0, 0.0)
     0.06666666666666667
@@ -76,7 +76,7 @@ def affine_risk_split(A: Any, N: Any, d: Any, L: Any, sigma2: Any) -> Any:
 def signal_functional(A: Any, d: Any) -> Any:
     """S(ω) = A(ω)/(3d): the affine class's signal term per unit L² (E[l² vvᵀ] = (L²/3)(I/d)).
 
-    Source: [collins24] App. B.1, Lemma C.4's decomposition (10); spec 003 R0.2 [derived].
+    Source: [collins24] App. B.1, Lemma C.4's decomposition (10); [derived].
 
     >>> signal_functional(1.5, 5)
     0.1
@@ -86,7 +86,7 @@ def signal_functional(A: Any, d: Any) -> Any:
 
 @checked
 def risk_scale(c: Any) -> Any:
-    """Scale invariance (R0.7): 𝓛*(cL, cσ) = c²·𝓛*(L, σ), and ω* depends on L/σ only.
+    """Scale invariance [derived]: 𝓛*(cL, cσ) = c²·𝓛*(L, σ), and ω* depends on L/σ only.
 
     Source: [derived] for [collins24] (exact for the affine and ReLU classes).
 
@@ -145,7 +145,7 @@ def affine_risk_at_zero(d: Any, n: Any, L: Any, sigma2: Any) -> Any:
 def constant_task_risk(n: Any, sigma2: Any) -> Any:
     """Remark 2.1(i): for constant tasks 𝓛(ω) = σ²N(ω) ≥ σ²/n, equality iff ω = 0 (M* = 0).
 
-    Source: [collins24] Remark 2.1(i); spec 003 R1 (Cauchy–Schwarz: Σπ_i² ≥ 1/n).
+    Source: [collins24] Remark 2.1(i); [derived] (Cauchy–Schwarz: Σπ_i² ≥ 1/n).
 
     >>> constant_task_risk(20, 0.25)
     0.0125
@@ -198,7 +198,7 @@ def t_cdf_mp(t: float, d: int) -> Any:
 def a_infinity_mp(n: int, d: int, *, dps: int = 20) -> float:
     """The 1-NN limit A(∞) = E[2(1 − t_max)] = 2∫_{−1}^{1} F_d(t)^n dt (mpmath quadrature).
 
-    Source: [collins24] Remark 2.1(ii); spec 003 R0.5 (check value d = 5, n = 20: 0.47411).
+    Source: [collins24] Remark 2.1(ii); derived check value 0.47411 at d = 5, n = 20.
 
     >>> round(a_infinity_mp(20, 5), 5)
     0.47411

@@ -38,7 +38,7 @@ def window_threshold(omega: float) -> float:
 def window_mass(omega: float, d: int) -> float:
     """p_ω = P(s ≤ 1/(2ω)) = ½ I_{1/ω − 1/(4ω²)}((d−1)/2, ½) for ω ≥ ½ (mpmath).
 
-    Source: [collins24] §3.1; spec 003 R10 (the cap with ε = 1/(2ω)).
+    Source: [collins24] §3.1; [derived] (the cap with ε = 1/(2ω)).
 
     >>> round(window_mass(1.0, 3), 6)
     0.25
@@ -51,7 +51,7 @@ def window_mean_s(omega: float, d: int) -> float:
     """m₁(ω) = E[s | s ≤ 1/(2ω)] inside the hard window, s = 1 − x_iᵀx = 2B with
     B ~ Beta(a, a), a = (d−1)/2: m₁ = I_{1/(4ω)}(a+1, a)/I_{1/(4ω)}(a, a) (mpmath; ω ≥ ½).
 
-    Source: [collins24] §3.1 ("the centre of mass of the window"); spec 003 R10 [derived].
+    Source: [collins24] §3.1 ("the centre of mass of the window"); [derived].
 
     >>> round(window_mean_s(1.0, 3), 12)  # d = 3: s | s ≤ ½ is uniform on [0, ½]
     0.25
@@ -70,7 +70,7 @@ def msa_risk(omega: float, d: int, L: float, sigma2: float, inv_count: float) ->
 
     .. math:: 𝓛_{MSA}(ω) = (L^2/d)[m_1^2 + (2m_1 − m_1^2) E(1/K)] + σ^2 E(1/K).
 
-    Source: [collins24] §3.1; spec 003 R10 [derived exact form].
+    Source: [collins24] §3.1; [derived exact form].
 
     >>> round(msa_risk(1.0, 3, 0.0, 1.0, 0.5), 12)
     0.5

@@ -39,7 +39,7 @@ def _la_c(d: Any, n: Any, L: Any, sigma2: Any) -> Any:
 def la_coefficients(d: Any, n: Any, L: Any, sigma2: Any) -> tuple[Any, Any, Any]:
     """(a, b, c) with 𝓛_LA(mI) = a m² − 2 b m + c (affine class, x ~ U^d) [derived].
 
-    Source: [collins24] Theorem 3.6 / Lemma F.1; spec 003 R8 (moments E[xxᵀ] = I/d,
+    Source: [collins24] Theorem 3.6 / Lemma F.1; [derived] (moments E[xxᵀ] = I/d,
     E[(vᵀx_i)²(x_iᵀx)²] = 1/d²).  With s = L²/3:
 
     .. math:: a = n[s(1/d^2 + 1/d) + σ^2/d] + n(n−1)s/d^3,\\ b = ns/d^2,\\ c = s(1 + 1/d)
@@ -68,7 +68,7 @@ def la_risk(m: Any, d: Any, n: Any, L: Any, sigma2: Any) -> Any:
 def la_optimum(d: Any, n: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
     """(m*, 𝓛_LA*) = (b/a, c − b²/a), the exact optimum of linear attention [derived].
 
-    Source: [collins24] Theorem 3.6; spec 003 R8 ((20, 5, 1, 0.01): m* = 0.1020, 0.37279).
+    Source: [collins24] Theorem 3.6; derived values ((20, 5, 1, 0.01): m* = 0.1020, 0.37279).
 
     >>> [round(v, 5) for v in la_optimum(5, 20, 1.0, 1e-4)]
     [0.10203, 0.37279]
@@ -81,7 +81,7 @@ def la_optimum(d: Any, n: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
 def la_floor(L: Any) -> Any:
     """Theorem 3.6: 𝓛_LA(M) ≥ L²/3 for every M (the task intercept b ~ Unif[−L, L]).
 
-    Source: [collins24] Theorem 3.6 (= Lemma F.1); spec 003 R8 (explicit constant).
+    Source: [collins24] Theorem 3.6 (= Lemma F.1); [derived] (explicit constant).
 
     >>> la_floor(sp.Integer(1))
     1/3

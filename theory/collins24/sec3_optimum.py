@@ -2,7 +2,7 @@
 Λ = nL²/σ², its (reconstructed) brackets, and the exact transfer curve across Lipschitz constants.
 
 Theorem 3.4 is an order-of-magnitude statement with unspecified constants: only the exponents are
-encoded, and numerics checks inclusion of the fitted slope (spec 003 G2: α = 1/(d+4) and
+encoded, and numerics checks inclusion of the fitted slope (our reading: α = 1/(d+4) and
 β = 1/(d+2) are reconstructed, confidence medium / medium-low).
 """
 
@@ -53,7 +53,7 @@ def beta(d: Any) -> Any:
 def thm34_bracket(d: Any, task: str = "affine") -> tuple[Any, Any]:
     """Exponents (lo, hi) with Ω(Λ^lo) ≤ ω* ≤ O(Λ^hi).
 
-    Source: [collins24] Theorem 3.4 (E.1, E.2), eq. (15), (17); spec 003 R6 (reconstructed).
+    Source: [collins24] Theorem 3.4 (E.1, E.2), eq. (15), (17); our reconstruction.
 
     * affine: [α, 2(d+2)/(d(d+4))];
     * ReLU: [β, 2β].

@@ -45,10 +45,10 @@ S1_SIGMA2 = (1.0, 0.09, 0.01, 1e-4)
 class Setting:
     """A setting of [collins24]: x ~ U^d on S^(d-1), n labelled context examples of an
     L-Lipschitz task (affine class unless a check says otherwise), label noise σ² on the context
-    labels; M = ωI scales the softmax window (spec 003 §1.1-1.2).
+    labels; M = ωI scales the softmax window ([collins24] §2; docs/papers/collins24.md).
 
     ``sigma2=None`` stands for S1's noise sweep σ ∈ {1, .3, .1, .01} (:data:`S1_SIGMA2`, the
-    paper's Figs. 3-4 and spec 003 §3.2): a check that needs one σ² runs each (:attr:`sigma2s`).
+    paper's Figs. 3-4): a check that needs one σ² runs each (:attr:`sigma2s`).
     Every value is validated here, before any work; a result's own hypotheses (e.g. Theorem 3.4's
     L > 0, σ² > 0) are checked by the result.
 

@@ -291,8 +291,8 @@ class Claim:
     ``where`` is the paper's own location (section, equation, lemma, figure or page); ``quote``
     the text at that place as our copy has it (<= 300 characters, garbled as it is; a test finds
     every printed quote in the paper's text); ``provenance`` one of :data:`PROVENANCES`; ``lost``
-    (required for ``reconstructed``) what is lost and whose reading fills it; ``spec`` the spec
-    section a maintainer would read (not shown to users as the source).
+    (required for ``reconstructed``) what is lost and whose reading fills it; ``spec`` the
+    maintainers' section a maintainer would read (not shown to users as the source).
 
     >>> Claim(where="Theorem 5", quote="the risk", provenance="printed").to_json()["where"]
     'Theorem 5'

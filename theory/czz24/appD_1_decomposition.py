@@ -1,4 +1,4 @@
-"""[czz24] App. D Eqs. (D.1)–(D.3): the error decomposition of pre-GD, corrected (spec §6 8, 9).
+"""[czz24] App. D Eqs. (D.1)–(D.3): the error decomposition of pre-GD, corrected [derived].
 
 With ``R̄ = diag(1{j∈S}/r̂_j)`` (so ``X̃R̄w* = Xw*``) and ``y = Xw* + ε``:
 

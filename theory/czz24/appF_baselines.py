@@ -58,7 +58,7 @@ def minnorm_excess_expr() -> sp.Expr:
 def ols_excess_risk(d: Any, n: Any, sigma2: Any, w_norm2: Any) -> Any:
     r"""Exact expected OLS excess risk ``E_X,ε ‖ŵ_ols − w‖²``, ``Σ = I``, no query noise.
 
-    Source: [czz24] Thm 5.3 / App. F.4 (OLS as λ → 0); spec 000 R10 "exact closed
+    Source: [czz24] Thm 5.3 / App. F.4 (OLS as λ → 0); our "exact closed
     forms"; built on :func:`theory.common.baselines.ols_risk_expr` (``base:ols``).
 
     .. math::
@@ -142,7 +142,7 @@ def ridge_star_limit(gamma: Any, sigma2: Any, alpha2: Any = 1) -> Any:
     r"""Proportional-limit ridge* excess risk ``σ²γ m_γ(−λ*)``, via
     :func:`theory.common.baselines.bayes_risk_limit_mp` (``base:mp-limit``) minus σ².
 
-    >>> round(ridge_star_limit(0.125, 0.25), 4)   # (d, n) = (64, 512): spec value 0.0343
+    >>> round(ridge_star_limit(0.125, 0.25), 4)   # (d, n) = (64, 512): reference value 0.0343
     0.0343
     """
     return float(bayes_risk_limit_mp(gamma, sigma2, alpha2)) - float(sigma2)

@@ -1,11 +1,11 @@
 """[czz24] §3, App. D, Fig. 1b: claim records, what each row that compares with the paper
-compares with.  (Fig. 1b's OLS values are our closed form, computed by the spec: those rows are
+compares with.  (Fig. 1b's OLS values are our closed form, computed by us: those rows are
 DERIVED and cite ``docs/papers/czz24.md#derived-values``, not a claim.)
 
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (garbled as it
 is; checked by ``tests/test_claims.py``); ``provenance`` says whether the paper prints the
 statement (``printed``) or the row tests our summary of a figure (``paraphrase``); ``spec`` the
-spec 000 section a maintainer reads.
+maintainers' section behind our reading.
 """
 
 from __future__ import annotations

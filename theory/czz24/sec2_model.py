@@ -2,7 +2,7 @@
 
 A layer maps ``H ∈ R^{d_hid×m}`` (``m = n + q`` columns: ``n`` context tokens, then ``q`` queries)
 to ``W_1 (H + Concat_k[V_k M K_kᵀ Q_k])`` with ``V_k = W_{V_k}H``, ``K_k = W_{K_k}H``,
-``Q_k = W_{Q_k}H`` and the mask ``M = diag(1_n, 0_q)`` (spec 000 §1.3–1.4(b)).  Every function here
+``Q_k = W_{Q_k}H`` and the mask ``M = diag(1_n, 0_q)`` (Eqs. (2.2)–(2.3)).  Every function here
 takes numpy arrays (float64) or SymPy matrices and uses only ``@``, ``.T`` and slicing, so the same
 text serves the symbolic and the numeric checks.
 """
@@ -109,7 +109,7 @@ def apply_layer(
     r"""One layer of Eq. (2.2) on the token matrix ``H`` (``d_hid × m``), context = first ``n``
     columns.
 
-    Source: [czz24] Eq. (2.2); mask Eq. (2.3) (spec 000 §1.3, §1.4(b)).
+    Source: [czz24] Eq. (2.2); mask Eq. (2.3).
 
     .. math:: H' = W_1\Bigl(H + \mathrm{Concat}_k\bigl[V_k M K_k^\top Q_k\bigr]\Bigr),
         \qquad V_k M K_k^\top Q_k = \sum_{a\le n} v_a k_a^\top Q_k.

@@ -35,7 +35,7 @@ def head_importance(delta: Any) -> np.ndarray:
 
 @checked
 def sorted_importance(Ws: Any) -> np.ndarray:
-    """App. B: sort each row descending, then average over the noise-level models (spec §6 25)."""
+    """App. B: sort each row descending, then average over the noise-level models."""
     A = np.asarray(Ws, dtype=float)
     if A.ndim == 2:
         A = A[None]

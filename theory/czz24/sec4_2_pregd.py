@@ -82,7 +82,7 @@ def _check(eta: Any, t: Any) -> tuple[float, int]:
 def pregd_iterate(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
     r"""The pre-GD iterate ``w̃^t`` (preprocessed coordinates) in spectral closed form.
 
-    Source: [czz24] Eq. (4.3); spectral form spec 000 R3.1 [derived].
+    Source: [czz24] Eq. (4.3); spectral form [derived].
 
     .. math:: \tilde w^t = \eta\sum_{k<t}(I - \eta\hat G)^k\tilde b
         = U\,\mathrm{diag}(\varphi_t(\lambda_k))\,U^\top \tilde b .
@@ -129,7 +129,7 @@ def minnorm_interpolator(X: Any, y: Any, weights: Any | None = None) -> np.ndarr
 
 @checked
 def pregd_limit(X: Any, y: Any) -> np.ndarray:
-    r"""``lim_{t→∞} R̂ w̃^t`` for ``0 < η < 2/λ_max(Ĝ)``, all ``r̂_j ≠ 0`` [derived] (R3.3).
+    r"""``lim_{t→∞} R̂ w̃^t`` for ``0 < η < 2/λ_max(Ĝ)``, all ``r̂_j ≠ 0`` [derived].
 
     .. math:: n \ge d:\ \hat\Sigma^{-1}\hat r = \hat w_{\rm OLS}; \qquad
         n < d:\ \hat R^2X^\top(X\hat R^2X^\top)^{-1}y

@@ -2,11 +2,11 @@
 
 * :func:`alg1` -- the preprocessing ``x̃_k = R̂ x_k``, ``R̂ = diag(r̂)``, ``r̂ = Xᵀy/n`` (Eq. 4.1);
 * :func:`alg1_layer` -- one layer with ``d`` heads of width 3 (``d_hid = 3d``) and ``W_E`` that
-  implements Alg. 1 exactly (Prop. 4.1, weights of App. C.1 with spec §6 items 2–4);
+  implements Alg. 1 exactly (Prop. 4.1, weights of App. C.1 as we read them);
 * :func:`gd_layer` -- a single-head layer doing one GD step on the preprocessed context
   (Prop. 4.2, Eq. C.7), read out as ``ŷ = −H_{d+1, n+1}``;
 * :func:`pregd_transformer` -- the (1 + k)-layer model of Alg. 1 followed by k GD layers;
-* :func:`alg1_kronecker_matrix` -- the head-count argument R11 [derived]: Alg. 1 as a bilinear
+* :func:`alg1_kronecker_matrix` -- the head-count argument [derived]: Alg. 1 as a bilinear
   map of the context moment has Kronecker rank ``d``, so one layer needs ``h ≥ d`` heads.
 
 ``exact=True`` builds SymPy matrices with exact entries (``1/n`` rational, ``η`` any SymPy
@@ -192,9 +192,9 @@ def pregd_transformer(
 
 @checked
 def alg1_kronecker_matrix(d: int) -> sp.Matrix:
-    r"""Alg. 1 as a bilinear map of ``(Ĉ, z)``, unfolded to ``[(o, i), (j, c)]`` [derived] (R11).
+    r"""Alg. 1 as a bilinear map of ``(Ĉ, z)``, unfolded to ``[(o, i), (j, c)]`` [derived].
 
-    Source: [czz24] Prop. 4.1 (head count), spec 000 R11 [derived].
+    Source: [czz24] Prop. 4.1 (head count), [derived].
 
     A head's output at a query is ``A_k Ĉ B_k z`` (``Ĉ`` the context moment, ``z = (x; 0)``), i.e.
     the tensor ``Σ_k A_k[o,i] B_k[j,c]``: each head is one rank-1 term of the unfolding

@@ -1,6 +1,6 @@
 """[czz24] §5 Thms 5.1–5.3: the excess-risk bounds (constants unspecified, exposed as ``C``).
 
-Square roots restored per spec §6 items 10, 16–18.  Only rates, orderings and bounded ratios of
+Square roots restored where our copy lost them.  Only rates, orderings and bounded ratios of
 these are checked; the constants ``C`` are fitted and reported.
 """
 

@@ -212,7 +212,7 @@ def late_mu_law(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
 def heuristic_late_omega(t_: Any, d: Any, L: Any, sigma2_: Any, s: Any = 1) -> Any:
     """The paper's heuristic late law (μ slaved to m*(ω)): ``ω' ≈ −Kω³`` ⇒ ``ω ≈ (2Kt)^{-1/2}``.
 
-    Source: [hpcy25] (B.17)–(B.18) as reconstructed in spec 001 R10;
+    Source: [hpcy25] (B.17)–(B.18) as we reconstruct them [derived];
     ``K = s ξ(1+σ²) d²/(3κ²)``.  Kept to *report* the discrepancy with the true t^{-1/6}.
 
     >>> heuristic_late_omega(1e4, 5, 40, 0.1) < 0.01

@@ -284,7 +284,7 @@ dgd_risk_fn = checked(
 
 @checked
 def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
-    """``η_D* = L/(L + D') = 1/κ`` (spec 001 R9 [derived]).
+    """``η_D* = L/(L + D') = 1/κ`` [derived].
 
     >>> round(dgd_eta_star(5, 40, 0.1), 6)
     0.879121
@@ -298,7 +298,7 @@ def dgd_eta_star(d: Any, L: Any, sigma2: Any) -> Any:
 
 @checked
 def dgd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
-    """``R_D* = σ² + (D'+1)/(L + D')`` (spec 001 R9 [derived]).
+    """``R_D* = σ² + (D'+1)/(L + D')`` [derived].
 
     >>> round(dgd_risk_star(5, 40, 0.1), 6)
     0.242857
@@ -431,7 +431,7 @@ def _gap_bound(x: Any, s2: Any) -> sp.Expr:
 def bayes_gap_bound(xi: Any, sigma2: Any) -> Any:
     """Proven replacement for Thm 4.2(iii): ``0 ≤ R_DGD∞ − R_B∞ ≤ ξ/(1 + ξ(1+σ²))`` [derived].
 
-    Source: [hpcy25] Thm 4.2(iii) (inequality lost); spec 001 R9 and §6 item 6 (proof
+    Source: [hpcy25] Thm 4.2(iii) (inequality lost); our reading (proof
     reduces
     to ``√(b² + 4σ²) ≤ b + 4``, ``b = σ² − 1 + 1/ξ``).
 

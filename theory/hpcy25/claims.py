@@ -4,7 +4,7 @@ paper compares with.
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (checked by
 ``tests/test_claims.py``; the copy has almost all inline math stripped, so quotes read with
 gaps); ``provenance`` says whether the paper prints the statement or the row tests our reading of
-it; ``spec`` the spec 001 section a maintainer reads.
+it; ``spec`` the maintainers' section behind our reading.
 """
 
 from __future__ import annotations

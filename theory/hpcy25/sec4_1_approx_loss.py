@@ -57,7 +57,7 @@ def c_L_expr(L_: Any, sigma2_: Any) -> sp.Expr:
 def c_L(L: Any, sigma2: Any) -> Any:
     """Variance coefficient ``c_L = (1+σ²)/L``.
 
-    Source: [hpcy25] Prop. 4.1 (spec 001 §0 conventions).
+    Source: [hpcy25] Prop. 4.1.
 
     .. math:: c_L = \\frac{1+\\sigma^2}{L}
 
@@ -74,7 +74,7 @@ def kappa_expr(d_: Any, L_: Any, sigma2_: Any) -> sp.Expr:
 
 @checked
 def kappa(d: Any, L: Any, sigma2: Any) -> Any:
-    """``κ = 1 + d(1+σ²)/L`` (spec 001 §0 shorthand [derived]); ``1/κ`` is the low-order stationary
+    """``κ = 1 + d(1+σ²)/L`` ([derived] shorthand); ``1/κ`` is the low-order stationary
     value of ``⟨ω, μ⟩`` (4.3) and the optimal effective step ``η*`` (D.24).
 
     .. math:: \\kappa = 1 + \\frac{d(1+\\sigma^2)}{L}
@@ -200,7 +200,7 @@ def ltilde(
 
 @checked
 def ltilde_grad(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
-    """Gradients of ``L̃`` (written out by hand from spec 001 R1 [derived]; tested against
+    """Gradients of ``L̃`` (written out by hand from Prop. 4.1 [derived]; tested against
     ``sp.diff``).
 
     Source: [derived] (matches ``gradients()`` of ``src/funcs.py`` up to its factor 1/2).
@@ -236,7 +236,7 @@ def ltilde_grad(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, 
 def ltilde_series(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, K: int) -> Any:
     """Stage-II rewrite of ``L̃`` as a power series, truncated after ``k = K`` (numbers or mpmath).
 
-    Source: [hpcy25] §4.2 Stage II; spec 001 R3 ([derived] exact rewrite).
+    Source: [hpcy25] §4.2 Stage II; [derived] exact rewrite.
 
     .. math::
 

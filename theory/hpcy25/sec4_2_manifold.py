@@ -69,7 +69,7 @@ def _m_star(om: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 def m_star(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Optimal aggregate OV weight on the manifold ``M(ω)``: ``m*(ω) = ½ argmin ‖μ‖₁``.
 
-    Source: [hpcy25] (4.6)–(4.7); spec 001 R4 (high for the formula, medium for the paper's
+    Source: [hpcy25] (4.6)–(4.7); our reading (high for the formula, medium for the paper's
     normalisation of "μ(ω)": the invariant tested is ``η(ω) = 2ω m*(ω)``).
 
     .. math:: m^*(\\omega) = \\frac{\\omega}{2(\\omega^2 + c_L\\sinh(d\\omega^2))}
@@ -143,7 +143,7 @@ eta_of_omega_fn = checked(
 def eta_series(omega: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """Expansion (4.8) of ``ω m*(ω)`` to order ω⁴ [derived].
 
-    Source: [hpcy25] (4.8); spec 001 R4 ([derived] expansion).
+    Source: [hpcy25] (4.8); [derived] expansion.
 
     .. math::
 

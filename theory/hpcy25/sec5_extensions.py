@@ -132,7 +132,7 @@ TABLE1: tuple[tuple[float, float, float], ...] = (
 def table1_implied_c() -> tuple[float, ...]:
     """First-order activation coefficients ``c = (2cωμ)/(2ωμ)`` implied by Table 1 [derived].
 
-    Source: [hpcy25] Table 1; spec 001 R12 and §6 item 10 (c ∈ {1, 1, 0.5, 0.8, 1, 1, 1.6, 2}).
+    Source: [hpcy25] Table 1; our reading of the table (c ∈ {1, 1, 0.5, 0.8, 1, 1, 1.6, 2}).
 
     >>> [round(c, 2) for c in table1_implied_c()]
     [1.0, 1.0, 0.5, 0.8, 1.0, 1.0, 1.6, 2.0]
@@ -278,7 +278,7 @@ def pd_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
 def mt_task_eta(L: Any, s_k: Any, sigma2: Any) -> Any:
     """Per-task optimal restricted DGD step ``η_k = L/(L + |S_k|(1+σ²))`` [derived].
 
-    Source: [hpcy25] §5.4, (A.1); spec 001 R14 (code scaling: per-task SNR as single task).
+    Source: [hpcy25] §5.4, (A.1); the authors' code (scaling: per-task SNR as single task).
 
     >>> round(mt_task_eta(48, 4, 0.1), 4)
     0.916

@@ -1,7 +1,7 @@
 """[zfb24] §4.3, eq. (23) and Figure 1: claim records, what the rows that compare with the paper
 compare with.  ``where`` is the paper's own location,
 ``quote`` the text there as our OCR copy has it (tests/test_claims.py finds it in the paper
-text), ``spec`` the spec section a maintainer would read.
+text), ``spec`` the maintainers' section behind our reading.
 
 The zfb24 rows compare the toolkit's closed forms with independent routes (ODE, Monte Carlo,
 trained models); none compares with a number the paper prints, so no row here has a

@@ -119,7 +119,7 @@ def quadratic_task_moments(
               + 2c^2\Lambda_{11}^2\Lambda + 8c^2\Lambda_{11}\ell\ell^\top + s^2\Lambda,\quad
               \text{best linear error} = 2c^2\Lambda_{11}^2 + s^2
 
-    with ℓ = Λe₁ and c = ``coef`` (c = ½ gives the spec's ½Λ₁₁²Λ + 2Λ₁₁ℓℓᵀ and ½Λ₁₁² + s²).
+    with ℓ = Λe₁ and c = ``coef`` (c = ½ gives the form ½Λ₁₁²Λ + 2Λ₁₁ℓℓᵀ and ½Λ₁₁² + s²).
 
     Examples
     --------
@@ -299,7 +299,7 @@ def _shift_risk(P: Any, Lp: Any, Sq: Any, M: Any, Om: Any, xp: Any) -> Any:
 def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) -> Any:
     r"""[derived] Exact risk of ``ŷ = x_qᵀP(1/M)Σyᵢxᵢ`` under shifts.
 
-    The spec R11 "general exact risk".
+    The general exact risk [derived] (docs/papers/zfb24.md).
 
     Source: [derived], for [zfb24] §4.2 (eqs. (17), (18)).
 

@@ -207,7 +207,7 @@ def rdm_pl_constant(
 ) -> float:
     r"""Lemma 28's PL constant ``ν = η·u_min²`` with ``η = min{γ_i, ζ_ij}`` (u_min of Lemma 27).
 
-    Source: [zfb24] Lemma 28, eq. (61) (spec R12 and §6.12: valid but conservative).
+    Source: [zfb24] Lemma 28, eq. (61) (valid but conservative: docs/papers/zfb24.md).
 
     .. math:: \nu = \frac{\eta\sigma^2}{2\sqrt
               d\|E\Lambda_\tau^2\|_{op}}\big[2\|E\Lambda_\tau\Theta\|_F^2

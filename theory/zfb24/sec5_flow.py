@@ -4,7 +4,7 @@ minima.
 On the invariant set ``u₁₂ = u₂₁ = 0`` the population loss (8) is ``ℓ̃ + trΛ/2`` (Lemma 15), the
 gradient flow is the ODE of Lemma 10 in ``(U₁₁, u₋₁)``, balancedness is conserved (Lemma 17) and
 the minimisers are ``u₋₁U₁₁ = Γ⁻¹`` (Lemma 11, Corollary 16).  Also the [derived] reductions of
-spec R4 (off-diagonal decay, isotropic logistic) and the label-noise loss.
+§5 (off-diagonal decay, isotropic logistic) and the label-noise loss.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
 
     Notes
     -----
-    That L* is the minimum over *all* parameters (not only the invariant set) is the spec's
+    That L* is the minimum over *all* parameters (not only the invariant set) is our
     [derived]
     odd/even-in-w argument.  Isotropic Λ = I_d: L* = d(d+1)/(2(N+d+1)).
 

@@ -2,7 +2,7 @@
 
 ``where`` is the paper's own location; ``quote`` the span of our OCR copy there (checked by
 ``tests/test_claims.py``); ``provenance`` says whether the paper prints the statement or the row
-tests our reading of it; ``spec`` the spec 002 section a maintainer reads.
+tests our reading of it; ``spec`` the maintainers' section behind our reading.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 effective parameterisation (★), and the whitening reduction.
 
 Every formula is transcribed once against :mod:`theory.common.backend` (numpy for numbers, SymPy
-for SymPy input).  Source: spec ``002_linear_transformer_block.md`` §1 (the paper's displayed math
-was lost in extraction; the spec re-derives every formula and tags it).
+for SymPy input).  Source: [zwb24] §3, eqs. (3.3)–(3.4) (the paper's displayed math
+was lost in extraction; we re-derive every formula and tag it [derived]).
 """
 
 from __future__ import annotations

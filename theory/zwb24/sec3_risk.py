@@ -77,7 +77,7 @@ def ltb_risk_whitened(
         R_{LTB}(a,b,\Gamma,\phi) = \sigma^2 + T_1 + T_2 + T_3
 
     with ``T_1`` the GD-β-like part, ``T_2 = 2φᵀE[A q]`` and ``T_3 = ‖φ‖² E[q²]`` as spelled out
-    in spec §2.2 (moments of ``δ = β̃ − b ~ N(μ − b, Ψ̄)``).
+    in docs/papers/zwb24.md (moments of ``δ = β̃ − b ~ N(μ − b, Ψ̄)``).
 
     Parameters
     ----------

@@ -38,7 +38,7 @@ def lemma51_weights(
 ) -> dict[str, np.ndarray]:
     r"""Raw LTB weights implementing the GD-β model ``f_{Γ,β}`` (Lemma 5.1: ``F_GDβ ⊆ F_LTB``).
 
-    Source: [zwb24] Lemma 5.1 (App. B); explicit matrices: spec 002 §2.3.
+    Source: [zwb24] Lemma 5.1 (App. B); explicit matrices [derived].
 
     .. math::
 
@@ -226,7 +226,7 @@ def optimal_risk(H: Any, Psi: Any, sigma2: Any, N: Any) -> Any:
 
     Examples
     --------
-    >>> round(optimal_risk([[1.0]], [[1.0]], 0.0, 5), 12)   # 2/7 (spec Appendix A, row 1)
+    >>> round(optimal_risk([[1.0]], [[1.0]], 0.0, 5), 12)   # 2/7 (reference value, row 1)
     0.285714285714
     >>> N, s2 = sp.symbols("N sigma2", positive=True)
     >>> sp.factor(optimal_risk(sp.eye(1), sp.eye(1), s2, N) - s2)

@@ -1,8 +1,8 @@
 """[zwb24] §6 and App. G: gradient flow on GD-β, Corollary G.1 (excess risk), Lemma G.2 (the
 ODE, plain and whitened), the invariants, Theorem 6.3 (limits) and the derived β-rate bound.
 
-Flow convention: ``dΓ/dt = −∇_Γ R``, ``dβ/dt = −∇_β R`` on the population risk (spec 002 §2.9,
-G14: a paper objective scaled by 1/2 only rescales time).
+Flow convention: ``dΓ/dt = −∇_Γ R``, ``dβ/dt = −∇_β R`` on the population risk (our
+convention: a paper objective scaled by 1/2 only rescales time).
 """
 
 from __future__ import annotations

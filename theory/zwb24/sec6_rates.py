@@ -23,7 +23,7 @@ __all__ = ["sum_min", "cor62_bounds"]
 def sum_min(lams: Any, sigma2: Any, N: Any) -> Any:
     r"""``Σ_i min(λ_i, σ²/N)`` — the rate of Lemma 6.1 / Corollary 6.2.
 
-    Source: [zwb24] Lemma 6.1 (b), Corollary 6.2; spec 002 §2.7 (b).
+    Source: [zwb24] Lemma 6.1 (b), Corollary 6.2 [derived].
 
     >>> sum_min([1.0, 0.01], 1.0, 10)
     0.11
@@ -41,7 +41,7 @@ def cor62_bounds(lams: Any, sigma2: Any, N: Any) -> tuple[float, float]:
         \tfrac14\sum_i\min(\lambda_i,\sigma^2/N) \le R^*-\sigma^2
         \le 2(1+\kappa)\sum_i\min(\lambda_i,\sigma^2/N).
 
-    Source: [zwb24] Corollary 6.2 (``≂`` only); constants: spec 002 §2.8.
+    Source: [zwb24] Corollary 6.2 (``≂`` only); constants [derived].
     Needs σ² > 0.
 
     >>> lo, hi = cor62_bounds([1.0, 0.5], 1.0, 20)

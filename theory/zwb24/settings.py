@@ -131,7 +131,7 @@ def validate_thm63(d: int, N: int, sigma2: float, beta_norm: float) -> None:
 
 
 def table1_setting(*, d: int, N: int, sigma2: float, beta_norm: float) -> LinearRegressionICL:
-    """Spec C17's data model at ``(d, N, σ², ‖β*‖)``: H = Ψ = I, β* = ‖β*‖·(1, …, 1)/√d (the
+    """Table 1's data model at ``(d, N, σ², ‖β*‖)``: H = Ψ = I, β* = ‖β*‖·(1, …, 1)/√d (the
     presets' data model: the defaults give the preset's setting)."""
     validate_table1(d, N, sigma2, beta_norm)
     return LinearRegressionICL.from_arrays(
@@ -144,7 +144,7 @@ def table1_setting(*, d: int, N: int, sigma2: float, beta_norm: float) -> Linear
 
 
 def c18_preset_setting() -> LinearRegressionICL:
-    """Spec C18's preset: d = 3, N = 5 (spec: 10), σ = .5, H = :data:`C18_H` symmetrised,
+    """App. G's trained preset: d = 3, N = 5 (reference: 10), σ = .5, H = :data:`C18_H` symmetrised,
     Ψ = diag(1, .5, .25), β* = (2, −1, 0.5)."""
     return LinearRegressionICL.from_arrays(
         Sigma_x=0.5 * (C18_H + C18_H.T),
@@ -156,7 +156,7 @@ def c18_preset_setting() -> LinearRegressionICL:
 
 
 def thm63_setting(*, d: int, N: int, sigma2: float, beta_norm: float) -> LinearRegressionICL:
-    """Spec C18's data model at ``(d, N, σ², ‖β*‖)``.  At d = 3 H is the preset's (eigenvalues
+    """App. G's data model at ``(d, N, σ², ‖β*‖)``.  At d = 3 H is the preset's (eigenvalues
     ≈ .32/.85/3.7 in a fixed rotation); at other d, eigenvalues geometric from .32 to 3.7 in a
     fixed rotation (seeded QR).  Ψ = diag(2⁻ⁱ), β* = ‖β*‖·v/‖v‖ with vᵢ = 2·(−1/2)ⁱ (the preset's
     (2, −1, 0.5) at d = 3)."""

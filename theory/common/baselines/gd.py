@@ -65,7 +65,7 @@ def gd_beta_risk(
     r"""Exact ICL risk of one preconditioned GD step from a learnable initialisation (GD-β).
 
     Source: [zwb24] eq. (5.1) (the estimator; its closed-form risk derived
-    from Lemma H.4; the paper's printed display was lost, spec tag).
+    from Lemma H.4; the paper's printed display was lost, our tag).
 
     The predictor is ``ŷ = ⟨β0 + (1/N) Γ Xᵀ(y − Xβ0), x⟩``.  With ``Ψ_β = Ψ + (β* − β0)(β* − β0)ᵀ``
     and ``c_β = tr(HΨ_β) + σ²``,
@@ -136,7 +136,7 @@ wishart_fourth_moment`), not by retyping the display above; a symbolic test chec
 def gd_risk(Gamma: Any, Sigma_x: Any, task_mean: Any, task_cov: Any, noise_var: Any, N: Any) -> Any:
     r"""Exact ICL risk of one preconditioned GD step from zero (the von Oswald construction).
 
-    Source: [zwb24] §2.1 "GD-0 / LSA baseline": GD-β at ``β0 = 0``; [hpcy25] R9
+    Source: [zwb24] §2.1 "GD-0 / LSA baseline": GD-β at ``β0 = 0``; [hpcy25] App. D
     ``R_V`` is the case ``Γ = ηI, H = I, Ψ = I/d``; [zfb24] §3 (LSA = preconditioned GD).
 
     ``ŷ = (1/N) yᵀ X Γᵀ x``; with ``Ψ_0 = Ψ + β*β*ᵀ`` and ``c_0 = tr(HΨ_0) + σ²``,
@@ -198,7 +198,7 @@ def dgd_risk(
 
     Source: [hpcy25] eq. (4.11) (the estimator); the exact finite-N risk for general
     ``Σ_x, Ψ, P`` is derived here (the paper gives only the isotropic ``R_D(η; L)``,
-    R9, which this reproduces).
+    which this reproduces).
 
     ``ŷ = (η/N) Σ_i y_i (x_i − x̄)ᵀ P x``.  The centred scatter ``S_c = Σ(x_i − x̄)(x_i − x̄)ᵀ`` is
     Wishart with ``n = N − 1`` degrees of freedom and ``Xᵀ C ε | X ~ N(0, σ² S_c)``; with
@@ -211,7 +211,7 @@ def dgd_risk(
             + n\,(\operatorname{tr}(\Sigma\Psi_0) + \sigma^2)
               \operatorname{tr}(G^\top\Sigma G\Sigma),
 
-    i.e. DGD with N samples is GD with ``N − 1`` samples and ``Γ = η (N−1)/N Pᵀ`` (hpcy25 R9's
+    i.e. DGD with N samples is GD with ``N − 1`` samples and ``Γ = η (N−1)/N Pᵀ`` ([hpcy25] App. D's
     "one degree of freedom" remark, now for general Σ, Ψ, P).
 
     Parameters

@@ -99,7 +99,7 @@ def _limit_args(xi: Any, lam: Any | None, s2: Any, signal: Any) -> None:
 def mp_stieltjes(xi: Any, lam: Any) -> Any:
     r"""Marchenko–Pastur Stieltjes transform ``m(−λ) = lim (1/d) tr (XᵀX/N + λI)⁻¹``, d/N → ξ.
 
-    Source: [hpcy25] R9, eq. (D.34)–(D.36); [czz24] R10 ``m_γ(−λ)``;
+    Source: [hpcy25] eq. (D.34)–(D.36); [czz24] Thm 5.3 / App. F ``m_γ(−λ)``;
     Dobriban & Wager (2018).
 
     .. math::
@@ -131,7 +131,7 @@ def ridge_risk_limit(xi: Any, lam: Any, noise_var: Any, signal: Any = 1) -> Any:
 
     Source: [czz24] App. F ridge formula (eqs. F.4/F.8 context) and [hpcy25] App. D
     via the Marchenko–Pastur Stieltjes transform (Dobriban & Wager 2018, Thm 2.1; Hastie et al.
-    2022, Thm 5) [derived: assembled here from the conditional risk of czz24 R10].
+    2022, Thm 5) [derived: assembled here from the conditional risk of [czz24] App. F].
 
     With ``Σ̂ = XᵀX/N``, ``β̂ = (Σ̂ + λI)⁻¹Xᵀy/N`` (= ``ridge_predictor(X, y, N·λ)``) and
     ``m = m(−λ)``, ``m' = m'(z)|_{z=−λ} = −∂_λ m(−λ)``:
@@ -152,7 +152,7 @@ def ridge_risk_limit(xi: Any, lam: Any, noise_var: Any, signal: Any = 1) -> Any:
     Notes
     -----
     Bias ``(α²/d)‖λ(Σ̂ + λ)⁻¹‖_F² → α²λ²m'`` and variance ``(σ²/N)tr(Σ̂(Σ̂ + λ)⁻²) →
-    σ²ξ(m − λm')`` (czz24 R10's conditional formula).  Minimised at ``λ* = σ²ξ/α²`` where it is
+    σ²ξ(m − λm')`` ([czz24] App. F's conditional formula).  Minimised at ``λ* = σ²ξ/α²`` where it is
     :func:`bayes_risk_limit_mp`.  λ = 0 (ridgeless) is excluded.
 
     Examples
@@ -172,7 +172,7 @@ def ridge_risk_limit(xi: Any, lam: Any, noise_var: Any, signal: Any = 1) -> Any:
 def bayes_risk_limit_mp(xi: Any, noise_var: Any, signal: Any = 1) -> Any:
     r"""Proportional-limit Bayes risk: ridge at ``λ* = σ²ξ/signal`` (the posterior mean).
 
-    Source: [hpcy25] R9, eqs. (D.34)–(D.36), ``R_B∞``; [czz24] R10 ``R_ridge*``.
+    Source: [hpcy25] eqs. (D.34)–(D.36), ``R_B∞``; [czz24] App. F ``R_ridge*``.
 
     .. math::
 
@@ -192,7 +192,7 @@ def bayes_risk_limit_mp(xi: Any, noise_var: Any, signal: Any = 1) -> Any:
     -----
     Implemented as :func:`ridge_risk_limit` at λ* (no second transcription); tests check it
     against both forms above (the second is our reading of hpcy25's (D.34)–(D.36),
-    whose formulas our copy lost: not a printed form) and the spec's values (ξ = 1/8, σ² = 0.1:
+    whose formulas our copy lost: not a printed form) and our reference values (ξ = 1/8, σ² = 0.1:
     0.114057; the paper prints no value).
 
     Examples

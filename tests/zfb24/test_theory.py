@@ -78,6 +78,11 @@ def test_assumption3_validation() -> None:
         T.initial_state(np.eye(1), 0.0)
     with pytest.raises(ValueError, match="variant"):
         T.flow_rhs(np.eye(2), 1.0, np.eye(2), 3, variant="sym")
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:thm4")
+def test_u_min_outside_assumption3_names_it() -> None:
     # Lemma 19's bound exists only under Assumption 3: the error names it
     with pytest.raises(ValueError, match=r"u_min needs σ²‖Γ‖_op√d < 2 \(Theorem 4\)"):
         T.u_min(np.eye(4), 16, 1.5, np.eye(4) / 2)

@@ -2,6 +2,7 @@
 
     python -m benchmarks.mutation zwb24 [--sample N] [--fresh] [--jobs K] [--retest STATUS ...]
     python -m benchmarks.mutation all
+    python -m benchmarks.mutation zwb24 --retest survived "no tests" [--recollect]
     python -m benchmarks.mutation zwb24 --report      # rewrite the results file, run nothing
 
 Each target (:data:`TARGETS`) names the files whose functions are mutated (``theory/<key>/``, or
@@ -549,6 +550,7 @@ def run_target(
     jobs: int,
     retest: tuple[str, ...],
     report: bool,
+    recollect: bool = False,
 ) -> dict:
     work = SCRATCH / target.key
     if fresh and work.exists():
@@ -567,9 +569,10 @@ def run_target(
         pending = [n for n in chosen if raw[n]["status"] == "not checked"]
         eq = equivalents(target.key)
         pending += [n for n in chosen if raw[n]["status"] in retest and n not in eq]
-        if pending and retest:
+        if pending and recollect:
             # a strengthened test keeps its id, so mutmut would still run each mutant against
-            # the tests that reached it before: recollect which tests reach which function
+            # the tests that reached it before: recollect which tests reach which function (a
+            # new test is found without this: mutmut collects the stats of new test ids)
             (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
         if pending:
             t0 = time.time()
@@ -604,6 +607,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="STATUS",
         help="rerun the mutants with these mutmut statuses (e.g. survived 'no tests')",
     )
+    p.add_argument(
+        "--recollect",
+        action="store_true",
+        help="with --retest: recollect which tests reach which function first (needed when a "
+        "strengthened test keeps its id; a new test is picked up without it)",
+    )
     p.add_argument("--report", action="store_true", help="only rewrite the results file")
     args = p.parse_args(argv)
     keys = sorted(TARGETS) if args.target == "all" else [args.target]
@@ -617,6 +626,7 @@ def main(argv: list[str] | None = None) -> int:
             jobs=args.jobs,
             retest=tuple(args.retest),
             report=args.report,
+            recollect=args.recollect,
         )
         print_summary(res)
     return 0

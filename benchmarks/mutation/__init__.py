@@ -2,6 +2,7 @@
 
     python -m benchmarks.mutation zwb24 [--sample N] [--fresh] [--jobs K] [--retest STATUS ...]
     python -m benchmarks.mutation all
+    python -m benchmarks.mutation zwb24 --retest survived "no tests" [--recollect]
     python -m benchmarks.mutation zwb24 --report      # rewrite the results file, run nothing
 
 Each target (:data:`TARGETS`) names the files whose functions are mutated (``theory/<key>/``, or
@@ -79,6 +80,9 @@ class Target:
 #: mutmut switches a mutant on at call time, after the import, so it can never reach them.
 IMPORT_TIME_ONLY = ("theory/*/domains.py",)
 
+#: The papers (``theory/<key>``); ``common`` is the shared layer.
+PAPERS = ("zfb24", "hpcy25", "zwb24", "collins24", "czz24")
+
 TARGETS: dict[str, Target] = {
     "zwb24": Target(
         key="zwb24",
@@ -94,6 +98,43 @@ TARGETS: dict[str, Target] = {
         select="zwb24",
         results=("sims/zwb24/results.py",),
         package="theory.zwb24",
+    ),
+    **{
+        key: Target(
+            key=key,
+            mutate=(f"theory/{key}/*.py",),
+            exclude=IMPORT_TIME_ONLY,
+            tests=(
+                f"tests/{key}",
+                "tests/test_registry.py",
+                f"theory/{key}",
+                f"numerics/{key}",
+                f"sims/{key}",
+            ),
+            select=key,
+            results=(f"sims/{key}/results.py",),
+            package=f"theory.{key}",
+        )
+        for key in ("zfb24", "hpcy25", "collins24", "czz24")
+    },
+    # the closed-form parts of the shared layer: the Gaussian moments and the baselines' risks,
+    # against their own tests, the doctests and the declared checks of the base results
+    # (numerics.baselines.*); the objects are named by every paper's results
+    "common": Target(
+        key="common",
+        mutate=("theory/common/gaussian.py", "theory/common/baselines/*.py"),
+        exclude=(),
+        tests=(
+            "tests/common/test_gaussian.py",
+            "tests/common/test_baselines.py",
+            "tests/test_registry.py",
+            "theory/common/gaussian.py",
+            "theory/common/baselines",
+            "numerics/baselines",
+        ),
+        select="common or baselines or gaussian",
+        results=tuple(f"sims/{k}/results.py" for k in ("common", *PAPERS)),
+        package="theory.common",
     ),
 }
 
@@ -336,22 +377,38 @@ def top_functions(target: Target) -> dict[str, tuple[str, set[str]]]:
 
 
 def result_objects(target: Target) -> set[str]:
-    """Names of the target's functions that some Result lists in ``objects``."""
+    """Names of the target's functions (and classes) that some Result lists in ``objects``: the
+    ``"<module>:<name>"`` strings of the target's package, and the names a results file imports
+    from that package and lists in an ``objects=`` tuple."""
     names: set[str] = set()
+
+    def ours(module: str) -> bool:
+        return module == target.package or module.startswith(target.package + ".")
+
     for rel in target.results:
         tree = ast.parse((ROOT / rel).read_text())
+        imported = {
+            (a.asname or a.name)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and ours(node.module)
+            for a in node.names
+        }
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 pkg, _, name = node.value.partition(":")
-                if name and pkg == target.package:
+                if name and ours(pkg):
                     names.add(name)
+            elif isinstance(node, ast.keyword) and node.arg == "objects":
+                names |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)} & imported
     return names
 
 
 def object_scope(target: Target) -> set[str]:
     """The functions a Result names, and every function of the target they reach by name."""
     graph = top_functions(target)
-    todo = [n for n in result_objects(target) if n in graph]
+    named = result_objects(target)
+    # a class named as an object: its methods
+    todo = [n for n in graph if n in named or n.partition(".")[0] in named]
     seen: set[str] = set()
     while todo:
         n = todo.pop()
@@ -493,6 +550,7 @@ def run_target(
     jobs: int,
     retest: tuple[str, ...],
     report: bool,
+    recollect: bool = False,
 ) -> dict:
     work = SCRATCH / target.key
     if fresh and work.exists():
@@ -511,9 +569,10 @@ def run_target(
         pending = [n for n in chosen if raw[n]["status"] == "not checked"]
         eq = equivalents(target.key)
         pending += [n for n in chosen if raw[n]["status"] in retest and n not in eq]
-        if pending and retest:
+        if pending and recollect:
             # a strengthened test keeps its id, so mutmut would still run each mutant against
-            # the tests that reached it before: recollect which tests reach which function
+            # the tests that reached it before: recollect which tests reach which function (a
+            # new test is found without this: mutmut collects the stats of new test ids)
             (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
         if pending:
             t0 = time.time()
@@ -530,7 +589,7 @@ def run_target(
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m benchmarks.mutation", description=__doc__.splitlines()[0]
+        prog="python -m benchmarks.mutation", description=(__doc__ or "").splitlines()[0]
     )
     p.add_argument("target", help=f"one of {sorted(TARGETS)}, or 'all'")
     p.add_argument(
@@ -548,6 +607,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="STATUS",
         help="rerun the mutants with these mutmut statuses (e.g. survived 'no tests')",
     )
+    p.add_argument(
+        "--recollect",
+        action="store_true",
+        help="with --retest: recollect which tests reach which function first (needed when a "
+        "strengthened test keeps its id; a new test is picked up without it)",
+    )
     p.add_argument("--report", action="store_true", help="only rewrite the results file")
     args = p.parse_args(argv)
     keys = sorted(TARGETS) if args.target == "all" else [args.target]
@@ -561,6 +626,7 @@ def main(argv: list[str] | None = None) -> int:
             jobs=args.jobs,
             retest=tuple(args.retest),
             report=args.report,
+            recollect=args.recollect,
         )
         print_summary(res)
     return 0

@@ -23,6 +23,7 @@ from numerics.sampling import check_rng
 from numerics.testing import (
     claim_agreement,
     close_agreement,
+    exact_agreement,
     float_agreement,
     informational,
     mc_agreement,
@@ -247,6 +248,13 @@ def check_appg_rate_gp(
             )
         )
         out.append(
+            exact_agreement(
+                f"Cor. G.5's printed exponent -(d+p)/2 is ours - 1/2 (p={p:g}, d={d})",
+                sp.nsimplify(paper_gp_exponent(p, d) - gp_exponent(p, d)),
+                sp.Rational(-1, 2),
+            )
+        )
+        out.append(
             claim_agreement(
                 f"Cor. G.5: g_p(r) = Theta(n r^(-(d+p)/2)) exponent (p={p:g}, d={d})",
                 kind="RATE",
@@ -290,6 +298,48 @@ def check_appg_float(
     out.append(
         close_agreement(
             "G.6 Stirling / Kershaw and G.7: violations", bad6, 0, kind="FLOAT", atol=0.0
+        )
+    )
+    # the bounds' values, not only that they hold: each is tight to a known order at large x
+    x = 50.0
+    lo, hi = stirling_bounds(x)
+    out.append(
+        close_agreement(
+            "G.6 Stirling: upper / lower = e",
+            hi / lo,
+            math.e,
+            kind="FLOAT",
+            atol=0.0,
+            rtol=DOUBLE_RTOL,
+        )
+    )
+    out.append(
+        close_agreement(
+            "G.6 Stirling: Γ(x+1) / lower - 1 ≤ e^{1/(12x)} - 1 at x = 50 (Robbins 1955)",
+            math.gamma(x + 1) / lo,
+            1.0,
+            kind="FLOAT",
+            atol=math.expm1(1 / (12 * x)),
+        )
+    )
+    r, b = kershaw_ratio(x)
+    out.append(
+        close_agreement(
+            "G.6 Kershaw: bound / ratio - 1 ≤ 1/(32x²) at x = 50 ([derived] = 1/(64x²) + O(x⁻³))",
+            b / r,
+            1.0,
+            kind="FLOAT",
+            atol=1 / (32 * x**2),
+        )
+    )
+    x = 2500.0
+    out.append(
+        close_agreement(
+            "G.7: e^{1/2}(1 + 1/√x)^x e^{-√x} = 1 + 1/(3√x) + O(1/x) at x = 2500 ([derived])",
+            g7_lhs(x) * math.exp(0.5),
+            1 + 1 / (3 * math.sqrt(x)),
+            kind="FLOAT",
+            atol=1 / x,
         )
     )
     # G.2/G.3: checks_appg.check_appg_float_gamma (the G.2 upper bound's failure is a

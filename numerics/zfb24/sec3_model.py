@@ -154,4 +154,19 @@ def check_eq12_float(setting: Setting, *, quick: bool = True, seed: int = 0) -> 
                 rtol=1e2 * FLOAT_RTOL,
             )
         )
+    # the weights (11) through SymPy's route, at the same Λ (entries as SymPy floats), equal the
+    # numpy ones: both blocks, every entry (the zero column and row included)
+    Ls = sp.Matrix(L)
+    for name, sym, num in (("W^KQ_*", T.W_KQ_star(Ls, N), K), ("W^PV_*", T.W_PV_star(Ls, N), R)):
+        got = np.array(sym.evalf(), dtype=float)
+        out.append(
+            close_agreement(
+                f"{name} by SymPy = by numpy (shape {got.shape})",
+                got,
+                num,
+                kind="FLOAT",
+                atol=1e2 * FLOAT_RTOL * float(np.max(np.abs(num))),
+                rtol=1e2 * FLOAT_RTOL,
+            )
+        )
     return out

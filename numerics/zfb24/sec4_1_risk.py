@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
-from numerics.montecarlo import mc_mean
+from numerics.montecarlo import mc_mean, mc_means
 from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
@@ -55,6 +55,11 @@ THRESHOLD_MARGIN = 1e-9
 GENERIC_RTOL = 100 * FLOAT_RTOL
 
 
+#: The quadratic coefficient of Theorem 5's nonlinear task, spec T-R9:
+#: y = ⟨w₀,x⟩ + ½(x₁² − Λ₁₁) + sε.
+THM5_TASK_COEF = 0.5
+
+
 def _thm5_config() -> tuple[np.ndarray, np.ndarray, float]:
     A = np.random.default_rng(2).standard_normal((3, 3))
     return A @ A.T / 3 + 0.5 * np.eye(3), np.array([1.0, -0.5, 0.3]), 0.16
@@ -67,10 +72,17 @@ def check_thm5_mc(
     seed: int = 0,
     fault_gamma_fn: GammaFn | None = None,
     fault_p_fn: GammaFn | None = None,
+    fault_task_coef: float | None = None,
 ) -> list[Evidence]:
     """Theorem 5 on our reference nonlinear task (d = 3, N = 10, M = 5): MC of the risk of the
     trained predictor x_qᵀΓ⁻¹ĝ (applied to sampled prompts) vs the closed form; also at 8M.  The
-    setting gives N and M; Λ, w₀ and the noise are our reference task (d = 3)."""
+    setting gives N and M; Λ, w₀ and the noise are our reference task (d = 3).
+
+    The theorem's inputs for this task (``quadratic_task_moments``: a, Σ = Cov(xy) and the best
+    linear error) are checked first by MC of single (x, y) draws, at a generic direction v:
+    E[y vᵀx] = vᵀΛa, E[(y vᵀx − vᵀΛa)²] = vᵀΣv, E[(y − aᵀx)²] = best linear error.
+    ``fault_task_coef``: the moments of the task with this quadratic coefficient in place of the
+    sampled one (½)."""
     N, M = setting.N, setting.M
     rng = np.random.default_rng(seed)
     L, w0, s2 = _thm5_config()
@@ -79,9 +91,25 @@ def check_thm5_mc(
         if fault_p_fn is None
         else np.asarray(fault_p_fn(L, N), dtype=float)
     )
-    Sig, a, best = T.quadratic_task_moments(L, w0, s2)
+    coef = THM5_TASK_COEF if fault_task_coef is None else float(fault_task_coef)
+    Sig, a, best = T.quadratic_task_moments(L, w0, s2, coef=coef)
     n = 800_000 if quick else 8_000_000
-    out = []
+    v = np.array([0.7, -1.1, 0.4])
+    La_v = float(v @ L @ a)
+
+    def draw_moments(r: np.random.Generator, b: int) -> np.ndarray:
+        X, y, _, _ = sample_quadratic_task(r, b, 1, L, w0, s2, coef=THM5_TASK_COEF)
+        x, yy = X[:, 0], y[:, 0]
+        yv = yy * (x @ v)
+        return np.stack([yv, (yv - La_v) ** 2, (yy - x @ a) ** 2], axis=1)
+
+    e_lin, e_sig, e_best = mc_means(draw_moments, n, rng=rng)
+    sig_v = float(v @ Sig @ v)
+    out = [
+        mc_agreement("Theorem 5 input: E[y vᵀx] = vᵀΛa", La_v, e_lin, scale=math.sqrt(sig_v)),
+        mc_agreement("Theorem 5 input: Var(y vᵀx) = vᵀΣv", sig_v, e_sig),
+        mc_agreement("Theorem 5 input: E[(y − aᵀx)²] = best linear error", best, e_best),
+    ]
     for m in (M, 8 * M):
 
         def draw(r: np.random.Generator, b: int, m: int = m) -> np.ndarray:

@@ -339,7 +339,11 @@ RESULTS: tuple[Result, ...] = (
             Check(
                 check_thm5_mc,
                 at=P["thm5"],
-                faults={"p_lambda_inverse": P_LAMBDA_INVERSE, "wrong_gamma": WRONG_GAMMA},
+                faults={
+                    "p_lambda_inverse": P_LAMBDA_INVERSE,
+                    "wrong_gamma": WRONG_GAMMA,
+                    "task_moments_coef_quarter": {"fault_task_coef": 0.25},
+                },
             ),
             Check(check_thm5_symbolic, at=P["thm5"], fixed=SYMBOLIC),
             GENERIC_VALUES,

@@ -113,3 +113,23 @@ def test_lemma_i3_property(a_list: list[float], b_list: list[float]) -> None:
     a = np.sort(np.array(a_list))
     b = np.sort(np.array(b_list[: len(a)]))
     assert T.i3_ratio(a) <= T.i3_ratio(a * b) * (1 + 1e-12)
+
+
+@pytest.mark.result("collins24:limits")
+def test_settings_messages_name_the_value_and_the_assumption() -> None:
+    from theory.collins24.settings import Setting
+
+    with pytest.raises(ValueError, match="sigma2"):
+        Setting(sigma2=-0.1)
+    with pytest.raises(
+        ValueError, match=r"^Sigma_diag must be given for kind='ellipsoid' \(Assumption 3.3\)$"
+    ):
+        SphereCovariates(d=3, kind="ellipsoid")
+    with pytest.raises(
+        ValueError, match=r"^k must be given for kind='lowrank' \(Assumption 4.3\)$"
+    ):
+        SphereCovariates(d=3, kind="lowrank")
+    with pytest.raises(ValueError, match=r"^k must be ≥ 1 \(Assumption 4.3\)"):
+        SphereCovariates(d=3, kind="lowrank", k=0)
+    with pytest.raises(ValueError, match=r"^c_v must be .*Assumption 4.3: \|c_v\| < ∞"):
+        SphereCovariates(d=3, kind="lowrank", k=1, c_v=float("inf"))

@@ -355,3 +355,44 @@ def test_baseline_figure_closed_forms_sit_inside_mc_bars() -> None:
         ok = ~np.isnan(data[key])
         z = np.abs(data[f"{key}_mc"][ok] - data[key][ok]) / data[f"{key}_se"][ok]
         assert np.all(z <= Z_MC), (key, z)
+
+
+def test_shared_layer_messages_name_the_value_and_the_assumption() -> None:
+    from theory.common.baselines import bayes_posterior_mean, ridge_conditional_risk
+    from theory.common.baselines import ridge_predictor as ridge
+    from theory.common.gaussian import sample_cov_second_moment
+
+    X, y = [[1.0], [2.0]], [1.0, 2.0]
+    with pytest.raises(ValueError, match=r"^lam \(ridge penalty\) must be ≥ 0, got -1.0"):
+        ridge(X, y, -1.0)
+    with pytest.raises(
+        ValueError,
+        match=r"^noise_var \(sigma\^2\) must be > 0 \(the Bayes posterior mean formula needs "
+        r"sigma\^2 > 0\), got 0.0",
+    ):
+        bayes_posterior_mean(X, y, [0.0], [[1.0]], 0.0)
+    with pytest.raises(ValueError, match=r"^task_mean must have finite entries"):
+        ridge_conditional_risk(X, 2.0, [[1.0]], [np.nan], [[0.5]], 1.0)
+    with pytest.raises(ValueError, match=r"^Sigma must be symmetric"):
+        sample_cov_second_moment([[1.0, 2.0], [3.0, 1.0]], 5)
+
+
+def test_symbolic_routes_at_a_generic_point_with_one_symbol_among_numbers() -> None:
+    from theory.common.baselines import dgd_risk, ridge_conditional_risk
+
+    # ridge: a symbolic λ with a generic numeric design takes the SymPy route (A − I at λ ≠ 0)
+    lam = sp.Symbol("lam", positive=True)
+    X = [[1.0, 0.3], [-0.4, 2.0], [0.7, -1.1]]
+    S, mu, Psi = [[1.5, 0.2], [0.2, 0.8]], [0.3, -0.6], [[0.9, 0.1], [0.1, 0.4]]
+    expr = ridge_conditional_risk(X, lam, S, mu, Psi, 0.25)
+    assert float(expr.subs(lam, 0.7)) == pytest.approx(
+        float(ridge_conditional_risk(X, 0.7, S, mu, Psi, 0.25)), rel=FLOAT_RTOL
+    )
+    # debiased GD: Σ_x alone symbolic (one entry a symbol) takes the SymPy route
+    a = sp.Symbol("a", positive=True)
+    P, Sx = [[1.0, 0.2], [0.2, 0.7]], [[1.3, 0.1], [0.1, 0.6]]
+    expr = dgd_risk(P, 0.4, sp.Matrix([[a, 0.1], [0.1, 0.6]]), Psi, 0.25, 9)
+    assert isinstance(expr, sp.Expr) and a in expr.free_symbols
+    assert float(expr.subs(a, 1.3)) == pytest.approx(
+        float(dgd_risk(P, 0.4, Sx, Psi, 0.25, 9)), rel=FLOAT_RTOL
+    )

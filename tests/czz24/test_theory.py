@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from numerics.czz24 import sec4_constructions as CC
 from numerics.czz24.contexts import token_matrix
 from numerics.czz24.predictors import pregd_path
-from numerics.testing import assert_passed
+from numerics.testing import FLOAT_RTOL, assert_passed
 from theory.common.symbols import d as d_sym
 from theory.common.symbols import n as n_sym
 from theory.common.symbols import sigma2 as s2_sym
@@ -26,9 +26,11 @@ from theory.czz24 import (
     head_importance,
     ols_excess_expr,
     ols_excess_risk,
+    phi,
     pregd_coefficient,
     pregd_transformer,
     pruning_keep,
+    sorted_importance,
     task_second_moment,
 )
 from theory.czz24.settings import PRESETS, SparseRegressionICL
@@ -195,3 +197,35 @@ def test_exported_functions_validate_their_domains() -> None:
         bounds.thm52_bound(100, 2.0, 0.1, 4.0, 4, 8.0)  # log(d/δ) < 0: no silent NaN
     with pytest.raises(ValueError, match="s .*must be ≤ d"):
         czz.supports(3, 4)
+
+
+@pytest.mark.result("czz24:fig2c")
+def test_phi_symbolic_branch_at_a_generic_point() -> None:
+    # the SymPy branch of φ_t(λ) = (1 − (1 − ηλ)^t)/λ at λ ≠ 1, against the float branch
+    lam, eta, t = sp.symbols("lam eta t", positive=True)
+    expr = phi(lam, eta, t)
+    at = {lam: sp.Rational(37, 100), eta: sp.Rational(4, 5), t: 3}
+    assert float(expr.subs(at)) == pytest.approx(float(phi(0.37, 0.8, 3)), rel=FLOAT_RTOL)
+    assert float(expr.subs(at)) == pytest.approx((1 - (1 - 0.8 * 0.37) ** 3) / 0.37, rel=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:eq3.1")
+def test_sorted_importance_and_head_importance_messages() -> None:
+    Ws = [[[0.3, 0.7, 0.1], [0.9, 0.05, 0.2]], [[0.5, 0.2, 0.4], [0.1, 0.6, 0.3]]]
+    want = [[(0.7 + 0.5) / 2, (0.3 + 0.4) / 2, (0.1 + 0.2) / 2], [0.75, 0.25, 0.075]]
+    assert np.allclose(sorted_importance(Ws), want, rtol=FLOAT_RTOL)
+    with pytest.raises(ValueError, match=r"^a layer's ΔE sums to 0: Eq. \(3.1\) is undefined"):
+        head_importance([[0.0, 0.0], [0.2, 0.1]])
+    with pytest.raises(ValueError, match=r"^delta must be layers × heads, got shape \(1, 1, 1\)"):
+        head_importance([[[1.0]]])
+
+
+@pytest.mark.result("czz24:prop4.1")
+def test_alg1_layer_n_heads_message_and_exact_pregd_model() -> None:
+    with pytest.raises(ValueError, match=r"^n_heads must be"):
+        alg1_layer(2, 4, n_heads=-1)
+    # exact=True builds every layer exactly, Alg. 1's first layer included
+    w = pregd_transformer(2, 4, sp.Rational(1, 10), 1, exact=True)
+    for layer in w.layers:
+        for M in (*layer.WQ, *layer.WK, *layer.WV, layer.W1):
+            assert isinstance(M, sp.MatrixBase), type(M)

@@ -224,3 +224,41 @@ def test_package_reexports_exactly_the_section_apis() -> None:
     names = set().union(*sections.values())
     assert sorted(th.__all__) == sorted(names | {"NOTATION", "SECTIONS"})
     assert len(th.__all__) == len(set(th.__all__))
+
+
+@pytest.mark.result("hpcy25:prop4.1")
+def test_validation_messages_name_the_value_and_the_assumption() -> None:
+    th.check_dLs(5, 40, 0.0)  # d, L > 0 and σ² ≥ 0 pass
+    for args, msg in (
+        ((0, 40, 0.1), r"d_ must be a dimension d > 0 \(hpcy25 §1.1\) \(hpcy25\), got 0"),
+        ((5, 0, 0.1), r"L_ must be a prompt length L > 0 \(hpcy25 §1.1\) \(hpcy25\), got 0"),
+        ((5, 40, -0.1), r"sigma2_ must be a noise variance σ² ≥ 0 \(hpcy25 §1.1\)"),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            th.check_dLs(*args)
+    with pytest.raises(ValueError, match=r"omega must be > 0 \(NW bandwidth needs ω > 0\), got -1"):
+        th.nw_bandwidth(-1.0)
+    with pytest.raises(
+        ValueError,
+        match=r"omega and mu must have the same length H ≥ 1 \(hpcy25 \(3.1\)\), got 1 and 2",
+    ):
+        HpcySetting(d=5, L=40, sigma2=0.1, omega=(0.1,), mu=(1.0, 2.0))
+    with pytest.raises(
+        ValueError, match=r"sigma2 must be ≥ 0 \(hpcy25 §1.1: noise variance σ² ≥ 0\), got -0.1"
+    ):
+        HpcySetting(d=5, L=40, sigma2=-0.1, omega=(0.1,), mu=(1.0,))
+
+
+@pytest.mark.result("hpcy25:prop4.1")
+def test_ltilde_one_symbol_among_numbers_takes_the_symbolic_branch() -> None:
+    # d alone symbolic (then L, then σ²): an expression, equal to the numeric value where it is put
+    om, mu = [0.1, -0.2], [1.0, 0.5]
+    args = {"d": 5, "L": 40, "sigma2": 0.1}
+    want = th.ltilde(om, mu, **args)
+    for name in args:
+        sym = sp.Symbol(name, positive=True)
+        expr = th.ltilde(om, mu, **{**args, name: sym})
+        assert isinstance(expr, sp.Expr) and sym in expr.free_symbols, name
+        assert float(sp.lambdify(sym, expr)(args[name])) == pytest.approx(want, rel=FLOAT_RTOL), (
+            name
+        )

@@ -81,6 +81,24 @@ def test_assumption3_validation() -> None:
 
 
 @pytest.mark.symbolic
+@pytest.mark.result("zfb24:thm4")
+def test_u_min_outside_assumption3_names_it() -> None:
+    # Lemma 19's bound exists only under Assumption 3: the error names it
+    with pytest.raises(ValueError, match=r"u_min needs σ²‖Γ‖_op√d < 2 \(Theorem 4\)"):
+        T.u_min(np.eye(4), 16, 1.5, np.eye(4) / 2)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:shifts")
+def test_covariate_scaling_limit_one_symbol_among_numbers_is_exact() -> None:
+    # a symbolic c with a numeric Λ takes the SymPy route: trΛ stays an exact integer
+    c = sp.Symbol("c", positive=True)
+    got = T.covariate_scaling_limit(c, np.diag([1, 2, 4]))
+    assert not got.atoms(sp.Float), got
+    assert sp.expand(got - 7 * c**2 * (c**2 - 1) ** 2) == 0
+
+
+@pytest.mark.symbolic
 @pytest.mark.result("zfb24:label_noise")
 def test_gamma_noisy_special_cases() -> None:
     N, s2 = sp.symbols("N s2", positive=True)
@@ -173,3 +191,22 @@ def test_rdm_risk_special_cases() -> None:
     rhs = T.shift_risk(dl * sp.eye(3), c * sp.eye(3), c * sp.eye(3), M) / 3
     assert sp.simplify(lhs - rhs) == 0
     assert float(T.delta_exp(40, 20)) == pytest.approx(0.2759, abs=5e-5)  # spec §4
+
+
+@pytest.mark.float
+@pytest.mark.result("zfb24:cor6")
+def test_numpy_twins_equal_the_general_formulas_at_a_generic_point() -> None:
+    # the float twins (Γ from Λ and N, or a given Γ) against the general formulas
+    A = np.random.default_rng(5).standard_normal((3, 3))
+    L = A @ A.T / 3 + 0.4 * np.eye(3)
+    N, M = 7, 5
+    G = T.gamma_fn(L, N) + 0.1 * np.eye(3)
+    for Gamma in (None, G):
+        assert T.prior_risk_fn(L, N, M, Gamma) == pytest.approx(
+            float(T.prior_risk(L, N, M, Gamma=Gamma)), rel=FLOAT_RTOL
+        )
+    P = np.linalg.inv(T.gamma_fn(L, N)) + 0.05 * A
+    for Gamma in (None, G):
+        assert T.loss_of_P_fn(P, L, N, Gamma, 0.3) == pytest.approx(
+            float(T.loss_of_P(P, L, N, Gamma=Gamma, s2=0.3)), rel=FLOAT_RTOL
+        )

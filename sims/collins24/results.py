@@ -122,9 +122,29 @@ def one_noise_level(s: Setting) -> None:
     one_sigma2(s)
 
 
+def two_context_points(s: Setting) -> None:
+    """n ≥ 2 (as Theorem 3.4 and Remark 2.1): with one context point the softmax gives it weight 1
+    at every M, so the risk does not depend on the scale: no optimum ω* (Theorem 3.5's transfer,
+    Lemma B.5's minimiser), no strict gain over the label average (Theorem 3.6), N(ω) = 1 constant
+    (Lemma D.2) and Remark 2.2's O(ω²) remainder identically 0 (no slope)."""
+    if s.n < 2:
+        raise ValueError(
+            f"n={s.n}: needs n >= 2 context examples (with one, the softmax gives it weight 1 at "
+            "every omega: the risk does not depend on the attention scale)"
+        )
+
+
+def thm36_hypotheses(s: Setting) -> None:
+    """Theorem 3.6's L > 0 and its strict softmax < label average ordering's n ≥ 2."""
+    positive_L(s)
+    two_context_points(s)
+
+
 def lemb5_hypotheses(s: Setting) -> None:
     """Lemma B.5's optimum ω* I needs a finite, non-zero optimum: one σ² > 0 and L > 0
-    (Λ = nL²/σ² finite and positive; Theorem 3.4's hypotheses without the trained unit's d ≤ 8)."""
+    (Λ = nL²/σ² finite and positive; Theorem 3.4's hypotheses without the trained unit's d ≤ 8:
+    also n ≥ 2)."""
+    two_context_points(s)
     if one_sigma2(s) <= 0 or s.L <= 0:
         raise ValueError(
             f"Lemma B.5's optimum omega* I needs sigma2 > 0 and L > 0 (Λ = nL²/σ² finite and "
@@ -386,6 +406,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         setting=PAPER,
         keys=("d", "n"),
+        hypotheses=two_context_points,
         figures=(
             "sims.figures.collins24:fig_transfer_curves",
         ),
@@ -427,7 +448,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         setting=S4,
         keys=("d", "n", "L", "sigma2"),
-        hypotheses=positive_L,
+        hypotheses=thm36_hypotheses,
     ),
     Result(
         id="collins24:thm4.4", kind="theorem",
@@ -482,6 +503,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         setting=PAPER,
         keys=("d", "n"),
+        hypotheses=two_context_points,
     ),
     Result(
         id="collins24:sec3.1", kind="observation",
@@ -530,6 +552,7 @@ RESULTS: tuple[Result, ...] = (
         ),
         setting=PAPER,
         keys=("d", "n"),
+        hypotheses=two_context_points,
     ),
     Result(
         id="collins24:appG", kind="lemma",

@@ -31,6 +31,7 @@ from numerics.testing import (
     tier_seeds,
     untested,
 )
+from numerics.verdicts import skipped
 from sims.czz24.evidence import if_converged
 from sims.czz24.train import (
     FIG1B_RECIPES,
@@ -187,6 +188,9 @@ def check_fig1b_train(
     return out
 
 
+#: S2's sanity factor over ridge* (spec 000 V-sims S2: a trained model's risk < 3 × ridge*).
+SANE_RIDGE_FACTOR = 3.0
+
 #: S2's recipes by name: heads (1, 1, 1) and (8, 1, 1) in layer 1.
 S2_RECIPES = {"s2_h1": S2_H1, "s2_h8": S2_H8}
 
@@ -219,6 +223,47 @@ def s2_hypotheses(setting: Setting) -> None:
         )
 
 
+def s2_absolute_row(
+    label: str,
+    risk: float,
+    se: float,
+    *,
+    signal: float,
+    ridge: float,
+    bayes: float,
+    details: dict[str, Any],
+) -> Evidence:
+    """S2's sanity bound ``risk < 0.2·E‖w‖²`` (spec 000 V-sims S2, "= 0.4 here": calibrated at
+    n = 32, σ = 0.5, where ridge* ≈ 0.08 and 3 × ridge* = 0.25 < 0.4), ``skipped`` with the numbers
+    where a sane model, one within ``SANE_RIDGE_FACTOR`` × ridge*, may exceed it (e.g. n = 12:
+    ridge* 0.32, a trained model 0.42 = 1.3 × ridge*): the bound does not resolve training from
+    failure there, and the model is judged by its ratio to ridge* and the Bayes floor instead.
+
+    >>> s2_absolute_row("m", 0.095, 0.003, signal=2.0, ridge=0.083, bayes=0.02, details={}).status
+    'pass'
+    >>> s2_absolute_row("m", 0.42, 0.02, signal=2.0, ridge=0.32, bayes=0.08, details={}).status
+    'skipped'
+    """
+    row = ordering(
+        f"{label}: risk < 0.2·E‖w‖² = {0.2 * signal:.3g}",
+        risk,
+        0.2 * signal,
+        margin=3 * se,
+        details=details,
+    )
+    if SANE_RIDGE_FACTOR * ridge < 0.2 * signal:
+        return row
+    return skipped(
+        row,
+        why=f"0.2·E‖w‖² = {0.2 * signal:.3g} is below a sane model's {SANE_RIDGE_FACTOR:g} × "
+        f"ridge* = {SANE_RIDGE_FACTOR * ridge:.3g} at this setting (ridge* {ridge:.3g}, Bayes "
+        f"{bayes:.3g}): the bound is S2's, where 3 × ridge* = 0.25 < 0.4; here a trained model "
+        "is judged by < 3 × ridge* and the Bayes floor",
+        ridge=ridge,
+        bound=0.2 * signal,
+    )
+
+
 def check_s2_train(
     setting: Setting,
     *,
@@ -244,7 +289,7 @@ def check_s2_train(
     contexts (exact up to round-off) rather than against the training run's own test risk on
     other contexts (kept in the row's details)."""
     s2_hypotheses(setting)
-    st = data_of(setting, S2_H1)
+    st = data_of(setting, s2_recipe(setting, "s2_h1"))  # tokens where n < d + 1
     trials = 300 if quick else 2000
     seeds = tier_seeds(seed, quick=quick)
     names = ("s2_h8",) if quick else ("s2_h1", "s2_h8")
@@ -312,24 +357,22 @@ def check_s2_train(
             "stop": {sd: stop_record(r) for sd, r in runs[name].items()},
         }
         judged = runs[name].values()
-        out.append(
-            if_converged(
-                ordering(
-                    f"{label}: risk < 0.2·E‖w‖² = {0.2 * st.signal:.3g}",
-                    est.mean,
-                    0.2 * st.signal,
-                    margin=3 * est.se,
-                    details=info,
-                ),
-                *judged,
-            )
+        absolute = s2_absolute_row(
+            label,
+            est.mean,
+            est.se,
+            signal=st.signal,
+            ridge=rr.mean,
+            bayes=float(eb.mean()),
+            details=info,
         )
+        out.append(if_converged(absolute, *judged))
         out.append(
             if_converged(
                 ordering(
                     f"{label}: risk < 3 × ridge*",
                     est.mean,
-                    3 * rr.mean,
+                    SANE_RIDGE_FACTOR * rr.mean,
                     margin=3 * (est.se + 3 * rr.se),
                     details=info,
                 ),

@@ -76,3 +76,20 @@ def test_thm34_relu_slope_at_d6_is_pre_asymptotic() -> None:
     assert det["affine_slope_same_range"] - det["affine_limit"] > 0.02
     assert 0.125 - 0.03 < det["relu_slope_upper_range"] < 0.25 + 0.03
     assert det["slope"] > det["relu_slope_upper_range"]
+
+
+@pytest.mark.result("collins24:risk-affine")
+def test_scale_invariance_argmin_skipped_at_one_context_point() -> None:
+    """n = 1: the single context point gets weight 1 at every ω, so the affine risk is flat in ω
+    and ω* is not defined: the ω* rows are skipped with the risk's spread, never failed; the 𝓛*
+    rows (c² scaling) are still judged and pass.  At n = 2 the ω* rows are judged."""
+    from numerics.collins24.sec2_reductions import check_risk_affine_quad_scale
+    from theory.collins24.settings import Setting
+
+    rows = check_risk_affine_quad_scale(Setting(d=2, n=1, L=1.0, sigma2=0.09))
+    argmin = [r for r in rows if r.name.startswith("omega*")]
+    assert argmin and all(r.status == "skipped" for r in argmin)
+    assert all(r.details["risk_spread"] < 1e-8 and "flat" in r.details["why"] for r in argmin)
+    assert all(r.status == "pass" for r in rows if r.name.startswith("L*"))
+    judged = check_risk_affine_quad_scale(Setting(d=2, n=2, L=1.0, sigma2=0.09))
+    assert all(r.status == "pass" for r in judged)

@@ -96,3 +96,23 @@ def test_close_alternative_at_short_prompt_is_resolved_by_tightening() -> None:
     assert row.status == "pass" and "tightened" in row.details
     assert row.details["batch"] > 2000
     assert row.tolerance == pytest.approx(0.0353 / 2, rel=0.01)  # the relative tolerance
+
+
+@pytest.mark.parametrize(
+    "rid",
+    [
+        "collins24:thm3.5",
+        "collins24:thm3.6",
+        "collins24:lemB.5",
+        "collins24:rem2.2",
+        "collins24:lemD.2",
+    ],
+)
+def test_one_context_point_is_refused_before_any_work(rid: str, capsys) -> None:
+    """n = 1: the softmax gives its one context point weight 1 at every ω, so these results'
+    optimum, strict orderings, increasing N and O(ω²) remainder do not exist; each refuses
+    (exit 2, naming n and the assumption) instead of failing rows (they failed 1-5 rows each)."""
+    from sims import cli
+
+    assert cli.main(["check", rid, "--set", "n=1"]) == 2
+    assert "n=1: needs n >= 2 context examples" in capsys.readouterr().err

@@ -355,27 +355,17 @@ def not_separable(
             f"window, above {numbers['drift_threshold']:.3g} = {MT.DRIFT_FRACTION:g} of the "
             f"tolerance {t:.3%}; resolving it needs more steps than the bound"
         )
-        ev = train_discrimination(
-            name,
-            predicted,
-            predicted,
-            predicted,
-            rtol=t,
-            alternatives=alternatives,
-            seeds=[seed],
-            details=dict(numbers),
+    else:
+        budget = (
+            f"work {numbers['needs_work']:.2g} units, budget {BUDGET_WORK:.2g}"
+            if "needs_work" in numbers
+            else f"budget {numbers['budget_seconds']:g} s"
         )
-        return skipped(ev, why=why, **numbers)
-    budget = (
-        f"work {numbers['needs_work']:.2g} units, budget {BUDGET_WORK:.2g}"
-        if "needs_work" in numbers
-        else f"budget {numbers['budget_seconds']:g} s"
-    )
-    why = (
-        f"not separable at this setting: nearest alternative {sep / TRAIN_RTOL:.2f} units of "
-        f"TRAIN_RTOL ({sep:.2%} from the prediction); needs tolerance {t:.3%}, about "
-        f"{numbers['needs_prompts']:.3g} prompts, {numbers['needs_seconds']:.0f} s ({budget})"
-    )
+        why = (
+            f"not separable at this setting: nearest alternative {sep / TRAIN_RTOL:.2f} units of "
+            f"TRAIN_RTOL ({sep:.2%} from the prediction); needs tolerance {t:.3%}, about "
+            f"{numbers['needs_prompts']:.3g} prompts, {numbers['needs_seconds']:.0f} s ({budget})"
+        )
     ev = train_discrimination(
         name,
         predicted,

@@ -46,18 +46,39 @@ def stream_key(seed: int, path: str, *labels: object) -> list[int]:
 
 
 def check_rng(seed: int, path: str, *labels: object) -> np.random.Generator:
-    """``np.random.default_rng(stream_key(seed, path, *labels))``: a check's numpy stream."""
+    """``np.random.default_rng(stream_key(seed, path, *labels))``: a check's numpy stream.
+
+    >>> path = "numerics.x:check_y"
+    >>> a = check_rng(0, path).random()
+    >>> a == check_rng(0, path).random(), a == check_rng(1, path).random()
+    (True, False)
+    """
     return np.random.default_rng(stream_key(seed, path, *labels))
 
 
 def check_seed(seed: int, path: str, *labels: object) -> int:
-    """A 63-bit integer seed from :func:`stream_key`, for ``torch.Generator().manual_seed``."""
+    """A 63-bit integer seed from :func:`stream_key`, for ``torch.Generator().manual_seed``.
+
+    >>> s = check_seed(0, "numerics.x:check_y")
+    >>> 0 <= s < 2**63, s == check_seed(0, "numerics.x:check_y")
+    (True, True)
+    """
     ss = np.random.SeedSequence(stream_key(seed, path, *labels))
     return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
 @dataclass(frozen=True, slots=True)
 class PromptBatch:
+    """``B`` prompts of one length: ``X`` (B, n, d), ``y`` (B, n), ``xq`` (B, d), ``yq`` (B,) and
+    the tasks ``beta`` (B, d), as :func:`sample_prompts` draws them (rows are tokens).
+
+    >>> from theory.settings import LinearRegressionICL
+    >>> st = LinearRegressionICL.from_arrays(Sigma_x=np.eye(3), N=5)
+    >>> pb = sample_prompts(st, 4, rng=np.random.default_rng(0))
+    >>> pb.B, pb.X.shape, pb.y.shape, pb.xq.shape, pb.yq.shape, pb.beta.shape
+    (4, (4, 5, 3), (4, 5), (4, 3), (4,), (4, 3))
+    """
+
     X: np.ndarray  # (B, n, d) context covariates x_i
     y: np.ndarray  # (B, n) context labels
     xq: np.ndarray  # (B, d) query covariate
@@ -70,7 +91,13 @@ class PromptBatch:
 
 
 def gaussian_rows(rng: np.random.Generator, shape: tuple[int, ...], cov: np.ndarray) -> np.ndarray:
-    """Draws of ``N(0, cov)`` with leading shape ``shape`` (last axis is d)."""
+    """Draws of ``N(0, cov)`` with leading shape ``shape`` (last axis is d).
+
+    >>> cov = np.array([[1.0, 0.5], [0.5, 2.0]])
+    >>> z = gaussian_rows(np.random.default_rng(0), (5000,), cov)   # entry se ≲ 0.04
+    >>> z.shape, bool(np.allclose(np.cov(z.T), cov, atol=0.2))
+    ((5000, 2), True)
+    """
     d = cov.shape[0]
     z = rng.standard_normal((*shape, d))
     if np.array_equal(cov, np.eye(d)):
@@ -84,7 +111,13 @@ def sample_prompts(
     """Draw ``B`` prompts with ``n`` context pairs (default ``setting.N``).
 
     ``beta ~ N(task_mean, task_cov)``, ``x ~ N(0, Sigma_x)``, noise ``N(0, noise_var)`` on every
-    label including the query's.
+    label including the query's.  Shapes: see :class:`PromptBatch`.
+
+    >>> from theory.settings import LinearRegressionICL
+    >>> st = LinearRegressionICL.from_arrays(Sigma_x=np.eye(2), N=3, noise_var=0.0)
+    >>> pb = sample_prompts(st, 8, rng=np.random.default_rng(0))
+    >>> bool(np.allclose(pb.y, np.einsum("bnd,bd->bn", pb.X, pb.beta)))   # σ² = 0: y = Xβ
+    True
     """
     B = check_int("B (number of prompts)", B, minimum=1)
     n = setting.N if n is None else check_int("n (prompt length)", n, minimum=1)

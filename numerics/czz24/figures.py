@@ -43,7 +43,17 @@ _ZERO_EIG = 1e-300
 def spectral_path(
     X: np.ndarray, y: np.ndarray, eta: float, ts: np.ndarray, preprocess: bool
 ) -> np.ndarray:
-    """Coefficients at the steps ``ts`` by the spectral closed form (one eigh per context)."""
+    """Coefficients at the steps ``ts`` by the spectral closed form (one eigh per context).
+
+    Source: [czz24] Eq. (4.3) (pre-GD, ``preprocess=True``) and Eq. (E.3) (GD), spectral form.
+    ``X`` n×d, ``y`` (n,), ``ts`` integer steps; returns ``(len(ts), d)``.
+
+    >>> from numerics.czz24.predictors import pregd_path
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, -0.5, 1.0])
+    >>> w = spectral_path(X, y, 0.5, np.array([0, 2, 5]), True)
+    >>> bool(np.allclose(w, pregd_path(X[None], y[None], 0.5, 5)[[0, 2, 5], 0]))
+    True
+    """
     r = rhat.raw(X, y)
     if preprocess:
         G, b, _ = pregd_gram.raw(X, y)
@@ -67,7 +77,17 @@ def spectral_errors(
     ``p`` (``X, y, w``) by :func:`spectral_path`.  ``blown`` (same shape), if given, is filled
     with the divergence flag of :func:`numerics.czz24.risk.blown_up` (the iterate not
     finite, or above ``DIVERGENCE_GROWTH`` times the bound ``t η ‖r̂‖_∞‖r̂ ⊙ r̂‖`` resp.
-    ``t η ‖r̂‖`` that a non-divergent run obeys)."""
+    ``t η ‖r̂‖`` that a non-divergent run obeys).
+
+    >>> from numerics.czz24.predictors import gd_path
+    >>> from numerics.czz24.sampling import sample_sparse_prompts
+    >>> st = SparseRegressionICL.isotropic(d=4, s=2, n=12, sigma2=0.25)
+    >>> p = sample_sparse_prompts(st, 5, rng=np.random.default_rng(0))
+    >>> e = spectral_errors(p, 0.3, np.array([3]), False)
+    >>> ref = np.sum((gd_path(p.X, p.y, 0.3, 3)[3] - p.w) ** 2, axis=1)
+    >>> e.shape, bool(np.allclose(e[:, 0], ref))
+    ((5, 1), True)
+    """
     X, y, W = p.X, p.y, p.w
     out = np.empty((len(X), len(ts)))
     for i in range(len(X)):

@@ -34,6 +34,16 @@ ETA_GRID_POINTS = 31
 def s1_gram(
     X: np.ndarray, y: np.ndarray, preprocess: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(G, b, scale)`` per context of the GD loss ``½wᵀGw − bᵀw``: pre-GD (``preprocess``)
+    ``G = R̂Σ̂R̂``, ``b = r̂ ⊙ r̂``, ``scale = r̂`` ([czz24] Eq. (4.3)); raw GD ``Σ̂``, ``r̂``, ones.
+    ``X`` (B, n, d), ``y`` (B, n); returns (B, d, d), (B, d), (B, d).
+
+    >>> from theory.czz24 import pregd_gram
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, -0.5, 1.0])
+    >>> G, b, scale = s1_gram(X[None], y[None], True)
+    >>> [bool(np.allclose(a[0], e)) for a, e in zip((G, b, scale), pregd_gram(X, y))]
+    [True, True, True]
+    """
     n = X.shape[1]
     r = (np.swapaxes(X, 1, 2) @ y[..., None])[..., 0] / n
     Xf = X * r[:, None, :] if preprocess else X
@@ -62,6 +72,9 @@ def _closed_form_errors(
 
 @dataclass(frozen=True, slots=True)
 class Optimum:
+    """The tuned step ``eta``, the mean error ``risk`` over the contexts, its ``se`` and the
+    per-context ``errors`` (B,) at that step (:func:`constant_eta_optimum`)."""
+
     eta: float
     risk: float
     se: float
@@ -72,7 +85,22 @@ def constant_eta_optimum(
     X: np.ndarray, y: np.ndarray, w: np.ndarray, *, preprocess: bool, k: int = GD_LAYERS
 ) -> Optimum:
     """Tuned constant-η k-step (pre-)GD on these contexts (numpy, closed form per η): grid over
-    ``η λ̄ ∈ [10⁻³, 3]`` (λ̄ the median λ_max), then a bounded scalar search around the argmin."""
+    ``η λ̄ ∈ [10⁻³, 3]`` (λ̄ the median λ_max), then a bounded scalar search around the argmin.
+
+    Source: [czz24] Props. 4.1–4.2 (the k-layer construction runs k pre-GD steps, Eq. (4.3)).
+    ``X`` (B, n, d), ``y`` (B, n), ``w`` (B, d).  The spectral closed form agrees with the
+    step-by-step recursion at the chosen η:
+
+    >>> from numerics.czz24.sampling import sample_sparse_prompts
+    >>> from theory.czz24.settings import SparseRegressionICL
+    >>> st = SparseRegressionICL.isotropic(d=4, s=2, n=12, sigma2=0.25)
+    >>> p = sample_sparse_prompts(st, 20, rng=np.random.default_rng(0))
+    >>> from numerics.czz24.predictors import pregd_path
+    >>> o = constant_eta_optimum(p.X, p.y, p.w, preprocess=True)
+    >>> path = pregd_path(p.X, p.y, o.eta, 4)
+    >>> bool(np.isclose(o.risk, np.mean(np.sum((path[4] - p.w) ** 2, axis=1))))
+    True
+    """
     G, b, scale = s1_gram(X, y, preprocess)
     lam, U = np.linalg.eigh(G)
     c = (np.swapaxes(U, 1, 2) @ b[..., None])[..., 0]
@@ -102,7 +130,20 @@ def constant_eta_optimum(
 def ridge_star_errors(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Per-context errors of ridge at the λ of ``LAMBDA_GRID`` with the least mean error
     (normalised ridge ``(XᵀX/n + λ)⁻¹Xᵀy/n`` in the eigenbasis of XᵀX/n, every λ at once); the
-    chosen λ is recomputed by :func:`numerics.czz24.predictors.ridge_fit`."""
+    chosen λ is recomputed by :func:`numerics.czz24.predictors.ridge_fit`.
+
+    ``X`` (B, n, d), ``y`` (B, n), ``w`` (B, d); returns (B,).  λ = 1 is a grid point, so ridge*
+    is no worse:
+
+    >>> from numerics.czz24.sampling import sample_sparse_prompts
+    >>> from theory.czz24.settings import SparseRegressionICL
+    >>> st = SparseRegressionICL.isotropic(d=4, s=2, n=12, sigma2=0.25)
+    >>> p = sample_sparse_prompts(st, 20, rng=np.random.default_rng(0))
+    >>> from numerics.czz24.predictors import ridge_fit
+    >>> at_1 = np.sum((ridge_fit(p.X, p.y, 1.0) - p.w) ** 2, axis=1).mean()
+    >>> bool(ridge_star_errors(p.X, p.y, p.w).mean() <= at_1)
+    True
+    """
     G, b, _ = s1_gram(X, y, False)
     lam, U = np.linalg.eigh(G)
     c = (np.swapaxes(U, 1, 2) @ b[..., None])[..., 0]

@@ -49,25 +49,54 @@ def _path(
 
 
 def pregd_path(X: np.ndarray, y: np.ndarray, eta: float, steps: int) -> np.ndarray:
-    """Alg. 1 then GD (Eq. 4.3), step by step: ``ŵ^t = r̂ ⊙ w̃^t`` for t = 0..steps."""
+    """Alg. 1 then GD (Eq. 4.3), step by step: ``ŵ^t = r̂ ⊙ w̃^t`` for t = 0..steps.
+
+    Source: [czz24] Alg. 1 and Eq. (4.3).  ``X`` (B, n, d), ``y`` (B, n); returns
+    ``(steps + 1, B, d)``.  The recursion agrees with the spectral closed form:
+
+    >>> from theory.czz24 import pregd_coefficient
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, -0.5, 1.0])
+    >>> path = pregd_path(X[None], y[None], 0.5, 3)
+    >>> path.shape, bool(np.allclose(path[3, 0], pregd_coefficient(X, y, 0.5, 3)))
+    ((4, 1, 2), True)
+    """
     r = np.einsum("bni,bn->bi", X, y) / X.shape[1]
     return _path(X * r[:, None, :], y, eta, steps, r)
 
 
 def gd_path(X: np.ndarray, y: np.ndarray, eta: float, steps: int) -> np.ndarray:
-    """Raw GD from 0, step by step: ``w^t`` for t = 0..steps."""
+    """Raw GD from 0, step by step: ``w^t`` for t = 0..steps.
+
+    Source: [czz24] App. E, Eq. (E.3).  ``X`` (B, n, d), ``y`` (B, n); returns
+    ``(steps + 1, B, d)``.
+
+    >>> from theory.czz24 import gd_coefficient
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, -0.5, 1.0])
+    >>> bool(np.allclose(gd_path(X[None], y[None], 0.5, 3)[3, 0], gd_coefficient(X, y, 0.5, 3)))
+    True
+    """
     return _path(X, y, eta, steps, None)
 
 
 def ridge_fit(X: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
-    """Normalised ridge ``(XᵀX + nλI)⁻¹Xᵀy`` (App. F convention)."""
+    """Normalised ridge ``(XᵀX + nλI)⁻¹Xᵀy`` ([czz24] App. F convention); (B, d).
+
+    With ``X = 2I_2`` (n = 2): ``(4 + 2λ)⁻¹·2y`` = ``y/3`` at λ = 1:
+
+    >>> ridge_fit(2 * np.eye(2)[None], np.array([[3.0, 6.0]]), 1.0).tolist()
+    [[1.0, 2.0]]
+    """
     B, n, d = X.shape
     A = np.einsum("bni,bnj->bij", X, X) + n * lam * np.eye(d)
     return np.linalg.solve(A, np.einsum("bni,bn->bi", X, y)[..., None])[..., 0]
 
 
 def ols_fit(X: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """OLS for n ≥ d, the min-ℓ2-norm interpolator for n < d (``pinv``)."""
+    """OLS for n ≥ d, the min-ℓ2-norm interpolator for n < d (``pinv``); (B, d).
+
+    >>> np.round(ols_fit(np.array([[[1.0, 1.0]]]), np.array([[2.0]])), 6).tolist()   # n < d
+    [[1.0, 1.0]]
+    """
     return np.einsum("bij,bj->bi", np.linalg.pinv(X), y)
 
 
@@ -91,13 +120,27 @@ def lasso_fit(X: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
 
 
 def bayes_fit(X: np.ndarray, y: np.ndarray, s: int, sigma2: float, prior: str) -> np.ndarray:
-    """The support-enumeration posterior mean, context by context."""
+    """The support-enumeration posterior mean, context by context
+    (:func:`theory.czz24.bayes_posterior_mean`); (B, d).
+
+    >>> np.round(bayes_fit(np.eye(2)[None], np.array([[1.0, 0.0]]), 1, 1e-4, "sign"), 6).tolist()
+    [[1.0, 0.0]]
+    """
     return np.stack([bayes_posterior_mean.raw(X[i], y[i], s, sigma2, prior) for i in range(len(X))])
 
 
 def batch_lambda_max(X: np.ndarray, y: np.ndarray, *, preprocess: bool) -> np.ndarray:
     """``λ_max`` of ``R̂Σ̂R̂`` (preprocess) or ``Σ̂`` per context: the divergence threshold is
-    ``η λ_max ≥ 2``."""
+    ``η λ_max ≥ 2``.  Returns (B,).
+
+    ``X = I_2``, ``y = (4, 0)``: ``Σ̂ = I/2``, ``r̂ = (2, 0)``, ``R̂Σ̂R̂ = diag(2, 0)``:
+
+    >>> X, y = np.eye(2)[None], np.array([[4.0, 0.0]])
+    >>> batch_lambda_max(X, y, preprocess=True).tolist()
+    [2.0]
+    >>> batch_lambda_max(X, y, preprocess=False).tolist()
+    [0.5]
+    """
     n = X.shape[1]
     Xf = X * (np.einsum("bni,bn->bi", X, y) / n)[:, None, :] if preprocess else X
     return np.linalg.eigvalsh(np.einsum("bni,bnj->bij", Xf, Xf) / n)[:, -1]

@@ -72,7 +72,14 @@ def stable_bound(
     X: np.ndarray, y: np.ndarray, eta: float, steps: int, *, preprocess: bool
 ) -> np.ndarray:
     """``(steps + 1, B)``: the bound ``t η ‖r̂‖_∞ ‖r̂ ⊙ r̂‖`` (pre-GD) or ``t η ‖r̂‖`` (raw GD)
-    that every iterate of a non-divergent run obeys (:data:`DIVERGENCE_GROWTH`)."""
+    that every iterate of a non-divergent run obeys (:data:`DIVERGENCE_GROWTH`).
+
+    ``X`` (B, n, d), ``y`` (B, n).  ``X = I_2``, ``y = (2, 0)``: ``r̂ = (1, 0)``, so the pre-GD
+    bound is ``tη``:
+
+    >>> stable_bound(np.eye(2)[None], np.array([[2.0, 0.0]]), 0.5, 2, preprocess=True).tolist()
+    [[0.0], [0.5], [1.0]]
+    """
     r = np.einsum("bni,bn->bi", X, y) / X.shape[1]
     per = (
         np.max(np.abs(r), axis=1) * np.linalg.norm(r * r, axis=1)
@@ -84,7 +91,11 @@ def stable_bound(
 
 def blown_up(norms: np.ndarray, bound: np.ndarray) -> np.ndarray:
     """Contexts whose iterate has blown up: ``‖ŵ^t‖`` not finite or above
-    ``DIVERGENCE_GROWTH × bound`` (elementwise over ``(t, context)``)."""
+    ``DIVERGENCE_GROWTH × bound`` (elementwise over ``(t, context)``).
+
+    >>> blown_up(np.array([1.0, 50.0, np.inf]), np.ones(3)).tolist()   # 10 × bound
+    [False, True, True]
+    """
     with np.errstate(invalid="ignore"):
         return ~np.isfinite(norms) | (norms > DIVERGENCE_GROWTH * bound)
 
@@ -92,7 +103,13 @@ def blown_up(norms: np.ndarray, bound: np.ndarray) -> np.ndarray:
 def candidate_steps(eta: float, lmax: np.ndarray, steps: int) -> int:
     """The steps of a path worth computing at this η: all ``steps`` if no context has
     ``ηλ_max ≥ 2``, else up to the step where ``|1 − ηλ_max|^t`` reaches
-    :data:`AMPLIFICATION_CAP` for the worst context."""
+    :data:`AMPLIFICATION_CAP` for the worst context.
+
+    ``ηλ_max = 3``: ``|1 − 3|^t = 2^t`` reaches 10¹⁶ at ``t = ⌈16 log₂ 10⌉ = 54``:
+
+    >>> candidate_steps(0.5, np.array([1.0]), 100), candidate_steps(3.0, np.array([1.0]), 100)
+    (100, 54)
+    """
     amp = float(np.max(np.abs(1.0 - eta * lmax)))
     if float(np.max(eta * lmax)) < 2.0 or amp <= 1.0:
         return steps
@@ -102,7 +119,16 @@ def candidate_steps(eta: float, lmax: np.ndarray, steps: int) -> int:
 class DivergedContextsError(ArithmeticError):
     """A fixed-step (pre-)GD diverged on some contexts (its iterate blew up: not finite, or above
     :data:`DIVERGENCE_GROWTH` times the bound a non-divergent run obeys); ``fraction`` says on how
-    many.  No finite mean is returned from such samples."""
+    many.  No finite mean is returned from such samples.
+
+    GD with ``η = 30`` on ``Σ = I`` (``ηλ_max ≫ 2``) blows up on every context:
+
+    >>> try:
+    ...     excess_risk("gd", d=2, s=1, n=10, sigma2=0.0, eta=30.0, steps=20, trials=10, seed=0)
+    ... except DivergedContextsError as err:
+    ...     print(err.method, err.eta, err.fraction)
+    gd 30.0 1.0
+    """
 
     def __init__(self, method: str, eta: float, fraction: float, trials: int) -> None:
         self.method, self.eta, self.fraction, self.trials = method, eta, fraction, trials
@@ -127,7 +153,15 @@ def excess_risk_samples(
     trials: int,
     seed: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per-context ``‖ŵ − w*‖²`` and a boolean ``diverged`` mask (only (pre-)GD can diverge)."""
+    """Per-context ``‖ŵ − w*‖²`` and a boolean ``diverged`` mask (only (pre-)GD can diverge), each
+    of shape ``(trials,)``; keywords as in :func:`excess_risk`.
+
+    Noiseless OLS with ``n ≥ d`` recovers ``w*`` exactly:
+
+    >>> err, div = excess_risk_samples("ols", d=2, s=1, n=10, sigma2=0.0, trials=5, seed=0)
+    >>> err.shape, bool(np.allclose(err, 0.0)), bool(div.any())
+    ((5,), True, False)
+    """
     check_choice("method", method, METHODS)
     st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=sigma2, prior=prior)
     trials = check_int("trials", trials, minimum=2)
@@ -176,7 +210,7 @@ def excess_risk(method: str, **kw: Any) -> Estimate:
     fraction) if a fixed-step (pre-)GD has blown up on some context (:func:`blown_up`; one step
     never does): the mean would be meaningless.
 
-    >>> e = excess_risk("ols", d=4, s=2, n=40, sigma2=0.25, trials=4000, seed=0)
+    >>> e = excess_risk("ols", d=4, s=2, n=40, sigma2=0.25, trials=1000, seed=0)
     >>> abs(e.mean - 0.25 * 4 / 35) < 5 * e.se
     True
     """
@@ -189,7 +223,9 @@ def excess_risk(method: str, **kw: Any) -> Estimate:
 
 @dataclass(frozen=True, slots=True)
 class TunedRisks:
-    """Oracle-tuned MC risks on one common set of contexts (oracle tuning per method)."""
+    """Oracle-tuned MC risks on one common set of contexts (oracle tuning per method): each
+    ``Estimate`` with its argument (``(η, t)`` for pre-GD / GD, ``λ`` for ridge); built by
+    :func:`tuned_risks` and :func:`tuned_risks_gram` (example there)."""
 
     pre_gd: Estimate
     pre_gd_arg: tuple[float, int]  # (η, t)
@@ -257,6 +293,17 @@ def tuned_risks(
     ``Sigma_diag``: a fixed diagonal Σ (the flat-spectrum variant).  ``sigma_support``: our
     reference small-β variant, ``Σ_ii = sigma_support`` on the task's support and 1 elsewhere,
     ``w*_S`` rescaled so that ``w*ᵀΣw* = 1`` (a small-β failure mode of the §5 bounds).
+
+    Source: [czz24] §5 and Fig. 2c (pre-GD vs GD), App. B (ridge tuned over λ).
+
+    Examples
+    --------
+    Noiseless, ``n ≥ d``: OLS is exact; ``t = 0`` (``ŵ = 0``, error ``‖w*‖² = 1`` under the sign
+    prior) is a candidate, so no tuned risk exceeds 1:
+
+    >>> t = tuned_risks(d=4, s=1, n=12, sigma2=0.0, trials=10, seed=0, steps=10)
+    >>> t.ols.mean < 1e-20, t.pre_gd.mean <= 1.0, t.gd.mean <= 1.0
+    (True, True, True)
     """
     st = SparseRegressionICL(
         d=d,
@@ -335,7 +382,12 @@ def tuned_risks_cached(
     Sigma_diag: tuple[float, ...] | None = None,
     sigma_support: float | None = None,
 ) -> TunedRisks:
-    """:func:`tuned_risks` memoised per process (the theorem checks share their rows)."""
+    """:func:`tuned_risks` memoised per process (the theorem checks share their rows).
+
+    >>> a = tuned_risks_cached(4, 1, 12, 0.0, 10, 0, steps=10)
+    >>> a is tuned_risks_cached(4, 1, 12, 0.0, 10, 0, steps=10)
+    True
+    """
     return tuned_risks(
         d=d,
         s=s,
@@ -387,7 +439,16 @@ def tuned_risks_gram(
     ``b̃ = r̂²``; GD: ``Σ̂``, ``r̂``; ridge ``(Σ̂ + λI)⁻¹r̂``; OLS ``Σ̂⁻¹r̂``, n ≥ d + 2), so memory stays
     ``O(chunk·n·d)`` and each Gram matrix is formed once.  Same oracle tuning (η-grid, t ≤ steps,
     a step t not a candidate where some context's iterate blew up) on a different random stream
-    than :func:`tuned_risks`."""
+    than :func:`tuned_risks`.
+
+    With ``trials ≤ chunk`` both draw the same contexts, so the two routes (sufficient statistics
+    here, literal contexts there) agree:
+
+    >>> kw = dict(d=4, s=1, n=12, sigma2=0.25, trials=10, seed=0, steps=10)
+    >>> g, t = tuned_risks_gram(**kw), tuned_risks(**kw)
+    >>> bool(np.isclose(g.pre_gd.mean, t.pre_gd.mean)), g.pre_gd_arg == t.pre_gd_arg
+    (True, True)
+    """
     st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=sigma2, prior=prior)
     trials = check_int("trials", trials, minimum=2)
     if n < d + 2:

@@ -33,6 +33,17 @@ def setting_data(setting: Setting, seed: int, label: str) -> SparseRegressionICL
 
 @dataclass(frozen=True, slots=True)
 class SparseBatch:
+    """``B`` prompts of [czz24] §2: ``X`` (B, n, d), ``eps`` (B, n), ``y = Xw + eps`` (B, n), tasks
+    ``w`` (B, d), queries ``xq`` (B, q, d) and their noisy labels ``yq`` (B, q).
+
+    >>> st = SparseRegressionICL.isotropic(d=4, s=2, n=6, sigma2=0.25, q=3)
+    >>> p = sample_sparse_prompts(st, 5, rng=np.random.default_rng(0))
+    >>> p.X.shape, p.y.shape, p.w.shape, p.xq.shape, p.yq.shape
+    ((5, 6, 4), (5, 6), (5, 4), (5, 3, 4), (5, 3))
+    >>> bool(np.allclose(p.y, np.einsum("bnd,bd->bn", p.X, p.w) + p.eps))
+    True
+    """
+
     X: np.ndarray  # (B, n, d) context covariates
     eps: np.ndarray  # (B, n) context label noise
     y: np.ndarray  # (B, n) labels y = X w + eps
@@ -45,7 +56,15 @@ def sample_sparse_tasks(
     setting: SparseRegressionICL, B: int, *, rng: np.random.Generator
 ) -> np.ndarray:
     """``B`` tasks: uniform support of size ``s``; values ``±1/√s`` (sign) or ``N(0, 1)``
-    (gauss)."""
+    (gauss).  Returns (B, d).
+
+    Source: [czz24] Thm 5.3 (sign prior) and App. B (Gaussian slab).
+
+    >>> st = SparseRegressionICL.isotropic(d=8, s=4, n=10, sigma2=0.0)
+    >>> w = sample_sparse_tasks(st, 100, rng=np.random.default_rng(0))
+    >>> set((w != 0).sum(axis=1).tolist()), bool(np.allclose(np.abs(w[w != 0]), 1 / 2))
+    ({4}, True)
+    """
     B = check_int("B (number of prompts)", B, minimum=1)
     d, s = setting.d, setting.s
     keys = rng.random((B, d))
@@ -62,7 +81,16 @@ def sample_sparse_tasks(
 def sample_sparse_prompts(
     setting: SparseRegressionICL, B: int, *, rng: np.random.Generator, n: int | None = None
 ) -> SparseBatch:
-    """``B`` prompts of ``n`` (default ``setting.n``) context pairs and ``setting.q`` queries."""
+    """``B`` prompts of ``n`` (default ``setting.n``) context pairs and ``setting.q`` queries.
+
+    Source: [czz24] §2: ``x ~ N(0, Σ)``, ``y = ⟨w*, x⟩ + ε``, ``ε ~ N(0, σ²)``.  Shapes: see
+    :class:`SparseBatch`.
+
+    >>> st = SparseRegressionICL.isotropic(d=3, s=1, n=5, sigma2=0.0)
+    >>> p = sample_sparse_prompts(st, 4, rng=np.random.default_rng(0))
+    >>> bool(np.allclose(p.yq, np.einsum("bqd,bd->bq", p.xq, p.w)))   # σ² = 0
+    True
+    """
     n = setting.n if n is None else check_int("n (context length)", n, minimum=1)
     w = sample_sparse_tasks(setting, B, rng=rng)
     S = setting.Sigma_x_array

@@ -37,7 +37,20 @@ def to_weights(model: Any) -> LinTFWeights:
 def exact_risks(
     W: LinTFWeights, st: SparseRegressionICL, trials: int, seed: int, head_masks: Any = None
 ) -> np.ndarray:
-    """Per-context ``‖Σ^{1/2}(ŵ_eff − w*)‖²`` on ``trials`` contexts drawn with ``seed``."""
+    """Per-context ``‖Σ^{1/2}(ŵ_eff − w*)‖²`` on ``trials`` contexts drawn with ``seed``; (trials,).
+
+    Exact in the query (the effective predictor of [czz24] Eq. (2.2)).  On the Props. 4.1 + 4.2
+    construction it is the error of one pre-GD step on the same contexts:
+
+    >>> from theory.czz24 import pregd_transformer
+    >>> st = SparseRegressionICL.isotropic(d=2, s=1, n=8, sigma2=0.25)
+    >>> W = pregd_transformer(2, 8, 0.5, 1)          # Alg. 1 (2 heads), then one GD layer (1 head)
+    >>> from numerics.czz24.predictors import pregd_path
+    >>> p = sample_sparse_prompts(st, 20, rng=np.random.default_rng(0))
+    >>> ref = np.sum((pregd_path(p.X, p.y, 0.5, 1)[1] - p.w) ** 2, axis=1)
+    >>> bool(np.allclose(exact_risks(W, st, 20, 0), ref))
+    True
+    """
     p = sample_sparse_prompts(st, trials, rng=np.random.default_rng(seed))
     wh = np.stack(
         [effective_predictor.raw(W, p.X[i], p.y[i], head_masks=head_masks) for i in range(trials)]
@@ -49,7 +62,19 @@ def exact_risks(
 def head_deltas(
     W: LinTFWeights, heads: tuple[int, ...], st: SparseRegressionICL, trials: int, seed: int
 ) -> np.ndarray:
-    """ΔE(i, j) of Eq. (3.1) (layers × max heads, NaN where a layer has fewer heads)."""
+    """ΔE(i, j) of Eq. (3.1) (layers × max heads, NaN where a layer has fewer heads).
+
+    ``heads`` is the head count per layer.  Masking the single GD head leaves ``ŷ = 0``, whose
+    risk is ``‖w*‖² = 1`` under the sign prior, so ``ΔE(2, 1) = 1 − E``:
+
+    >>> from theory.czz24 import pregd_transformer
+    >>> st = SparseRegressionICL.isotropic(d=2, s=1, n=8, sigma2=0.25)
+    >>> W = pregd_transformer(2, 8, 0.5, 1)          # Alg. 1 (2 heads), then one GD layer (1 head)
+    >>> D = head_deltas(W, (2, 1), st, 20, 0)
+    >>> risk = exact_risks(W, st, 20, 0).mean()
+    >>> D.shape, bool(np.isnan(D[1, 1])), bool(np.isclose(D[1, 0], 1 - risk))
+    ((2, 2), True, True)
+    """
     base = float(np.mean(exact_risks(W, st, trials, seed)))
     D = np.full((len(heads), max(heads)), np.nan)
     for i, h in enumerate(heads):

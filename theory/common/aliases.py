@@ -62,7 +62,16 @@ _FINDER = _AliasFinder()
 
 
 def alias_modules(moved: Mapping[str, str]) -> None:
-    """Make each old dotted module name import as its new module (see the module docstring)."""
+    """Make each old dotted module name import as its new module (see the module docstring).
+
+    >>> alias_modules({"theory.common._doc_alias_demo2": "theory.common.symbols"})
+    >>> MOVED["theory.common._doc_alias_demo2"]
+    'theory.common.symbols'
+    >>> alias_modules({"theory.common.symbols": "theory.common.symbols"})
+    Traceback (most recent call last):
+    ...
+    ValueError: module alias 'theory.common.symbols' points at itself
+    """
     for old, new in moved.items():
         if old == new:
             raise ValueError(f"module alias {old!r} points at itself")

@@ -96,7 +96,12 @@ def psd_projector(S: Any) -> np.ndarray:
 
 def unpow(e: Any) -> Any:
     """Pull scalars out of matrix powers, ``(c A)**k -> c**k A**k`` (SymPy otherwise leaves
-    ``Trace((c I)**2)`` unevaluated)."""
+    ``Trace((c I)**2)`` unevaluated).
+
+    >>> A = sp.MatrixSymbol("A", 2, 2)
+    >>> unpow(sp.MatPow(sp.MatMul(2, A), 2))
+    4*A**2
+    """
 
     def rep(p: Any) -> Any:
         c, mats = p.base.as_coeff_mmul()
@@ -109,7 +114,11 @@ def unpow(e: Any) -> Any:
 # ------------------------------------------------------------------------------ the backends
 class NumpyOps:
     """numpy backend: float64 (complex kept, for complex-step derivatives); batched over leading
-    axes where a method says so."""
+    axes where a method says so.  Its one instance is :data:`NP`.
+
+    >>> float(NP.tr(np.eye(3))), NP.quad(np.array([1.0, 2.0]), np.eye(2))   # Tr I_3, ‖v‖²
+    (3.0, 5.0)
+    """
 
     symbolic = False
 
@@ -222,7 +231,12 @@ class NumpyOps:
 
 
 class SympyOps:
-    """SymPy backend: explicit ``Matrix`` (exact entries) or ``MatrixSymbol`` expressions."""
+    """SymPy backend: explicit ``Matrix`` (exact entries) or ``MatrixSymbol`` expressions.  Its one
+    instance is :data:`SP`.
+
+    >>> SP.tr(sp.eye(3)), SP.mat([[1, 2]])
+    (3, Matrix([[1, 2]]))
+    """
 
     symbolic = True
 
@@ -356,33 +370,61 @@ def ops_for(*values: Any) -> NumpyOps | SympyOps:
 # For formulas whose arguments may mix kinds (a numeric Σ with a symbolic N, say): each helper
 # dispatches on its own matrix argument, numpy arrays to :data:`NP`, everything else to :data:`SP`.
 def T(M: Any) -> Any:
-    """Transpose of the last two axes (numpy, batched) or of a SymPy matrix (expression)."""
+    """Transpose of the last two axes (numpy, batched) or of a SymPy matrix (expression).
+
+    >>> T(np.zeros((5, 2, 3))).shape
+    (5, 3, 2)
+    """
     return NP.T(M) if isinstance(M, np.ndarray) else M.T
 
 
 def tr(M: Any) -> Any:
-    """Trace of the last two axes (numpy) or :meth:`SympyOps.tr` (``Trace(unpow(M)).doit()``)."""
+    """Trace of the last two axes (numpy) or :meth:`SympyOps.tr` (``Trace(unpow(M)).doit()``).
+
+    >>> tr(np.stack([np.eye(2), 2 * np.eye(2)])).tolist(), tr(sp.eye(3))
+    ([2.0, 4.0], 3)
+    """
     return NP.tr(M) if isinstance(M, np.ndarray) else SP.tr(M)
 
 
 def smul(s: Any, M: Any) -> Any:
-    """Scalar (batched over leading axes for numpy) times matrix."""
+    """Scalar (batched over leading axes for numpy) times matrix.
+
+    >>> smul(np.array([1.0, 2.0]), np.stack([np.eye(2)] * 2))[:, 0, 0].tolist()
+    [1.0, 2.0]
+    """
     return NP.smul(s, M) if isinstance(M, np.ndarray) else s * M
 
 
 def eye_like(M: Any) -> Any:
-    """The identity of ``M``'s size: ``np.eye``, ``sp.eye`` or ``sp.Identity``."""
+    """The identity of ``M``'s size: ``np.eye``, ``sp.eye`` or ``sp.Identity``.
+
+    >>> eye_like(np.zeros((2, 2))).tolist(), eye_like(sp.MatrixSymbol("A", 3, 3))
+    ([[1.0, 0.0], [0.0, 1.0]], I)
+    """
     return NP.eye(M.shape[-1]) if isinstance(M, np.ndarray) else SP.eye_like(M)
 
 
 def outer(v: Any) -> Any:
-    """``v vᵀ`` (numpy: batched over leading axes; SymPy: ``v @ v.T`` of a column)."""
+    """``v vᵀ`` (numpy: batched over leading axes; SymPy: ``v @ v.T`` of a column).
+
+    >>> outer(np.array([1.0, 2.0])).tolist()
+    [[1.0, 2.0], [2.0, 4.0]]
+    """
     return NP.outer(v) if isinstance(v, np.ndarray) else v @ v.T
 
 
 # ------------------------------------------------------------------------------- validation
 def num_square(name: str, value: Any, d: int | None = None) -> np.ndarray:
-    """A finite real (batched) square matrix ``(..., d, d)`` as float64 (no PSD requirement)."""
+    """A finite real (batched) square matrix ``(..., d, d)`` as float64 (no PSD requirement).
+
+    >>> num_square("Sigma", [[1, 0], [0, 2]]).dtype
+    dtype('float64')
+    >>> num_square("Sigma", [1.0, 2.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: Sigma must have trailing shape square, got shape (2,)
+    """
     try:
         arr = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -396,12 +438,22 @@ def num_square(name: str, value: Any, d: int | None = None) -> np.ndarray:
 
 
 def num_cov(name: str, value: Any, d: int | None = None) -> np.ndarray:
-    """A covariance: symmetric PSD ``d×d`` float64 (validated by ``theory.settings.as_matrix``)."""
+    """A covariance: symmetric PSD ``d×d`` float64 (validated by ``theory.settings.as_matrix``).
+
+    >>> num_cov("Sigma", [[1.0, 0.0], [0.0, -1.0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Sigma must be positive semidefinite, got smallest eigenvalue -1
+    """
     return np.array(as_matrix(name, value, d=d), dtype=float)
 
 
 def num_vector(name: str, value: Any, d: int) -> np.ndarray:
-    """A finite real (batched) vector ``(..., d)``; a scalar 0 means the zero vector."""
+    """A finite real (batched) vector ``(..., d)``; a scalar 0 means the zero vector.
+
+    >>> num_vector("w", 0, 3).tolist(), num_vector("w", [1, 2], 2).tolist()
+    ([0.0, 0.0, 0.0], [1.0, 2.0])
+    """
     try:
         arr = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -416,7 +468,11 @@ def num_vector(name: str, value: Any, d: int) -> np.ndarray:
 
 
 def sym_matrix(name: str, value: Any) -> Any:
-    """A SymPy ``Matrix``/``MatrixSymbol``/matrix expression; lists become ``Matrix``."""
+    """A SymPy ``Matrix``/``MatrixSymbol``/matrix expression; lists become ``Matrix``.
+
+    >>> sym_matrix("S", [[1, sp.Symbol("x")]])
+    Matrix([[1, x]])
+    """
     if isinstance(value, (sp.MatrixBase, MatrixExpr)):
         return value
     if isinstance(value, (list, tuple)):
@@ -425,7 +481,11 @@ def sym_matrix(name: str, value: Any) -> Any:
 
 
 def sym_vector(name: str, value: Any, d: Any) -> Any:
-    """A SymPy column (``Matrix`` or ``MatrixSymbol``); the scalar 0 means ``ZeroMatrix(d, 1)``."""
+    """A SymPy column (``Matrix`` or ``MatrixSymbol``); the scalar 0 means ``ZeroMatrix(d, 1)``.
+
+    >>> sym_vector("w", 0, 2).shape
+    (2, 1)
+    """
     if (isinstance(value, (int, float)) and value == 0) or (
         isinstance(value, sp.Basic) and not isinstance(value, MatrixExpr) and value == 0
     ):
@@ -435,7 +495,14 @@ def sym_vector(name: str, value: Any, d: Any) -> Any:
 
 def check_scalar(name: str, value: Any, **kw: Any) -> None:
     """Validate a numeric scalar (arrays: every entry) with ``theory.settings.check_real``;
-    SymPy input is not validated."""
+    SymPy input is not validated.
+
+    >>> check_scalar("sigma2", sp.Symbol("s"), lower=0.0)   # symbolic: the caller's assumption
+    >>> check_scalar("sigma2", [0.5, -1.0], lower=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma2 must be ≥ 0, got -1.0
+    """
     if is_symbolic(value):
         return
     arr = np.asarray(value)

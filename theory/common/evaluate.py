@@ -48,7 +48,11 @@ def lambdified(
 
 
 def is_symbolic(*values: Any) -> bool:
-    """True if any argument is a SymPy object (symbol, expression, Matrix, MatrixSymbol)."""
+    """True if any argument is a SymPy object (symbol, expression, Matrix, MatrixSymbol).
+
+    >>> is_symbolic(1.0, np.eye(2)), is_symbolic(1.0, [sp.Symbol("x")])
+    (False, True)
+    """
     for v in values:
         if isinstance(v, (sp.Basic, sp.MatrixBase)):
             return True
@@ -58,7 +62,15 @@ def is_symbolic(*values: Any) -> bool:
 
 
 def to_float(x: Any) -> float:
-    """Convert a scalar (numpy, mpmath, SymPy number) to ``float``; SymPy must be numeric."""
+    """Convert a scalar (numpy, mpmath, SymPy number) to ``float``; SymPy must be numeric.
+
+    >>> to_float(sp.Rational(1, 4)), to_float(np.float64(2.0)), to_float(mpmath.mpf(3))
+    (0.25, 2.0, 3.0)
+    >>> to_float(sp.Symbol("x"))
+    Traceback (most recent call last):
+    ...
+    ValueError: expected a number, got the expression x
+    """
     if isinstance(x, sp.Basic):
         if not x.is_number:
             raise ValueError(f"expected a number, got the expression {x}")
@@ -67,14 +79,26 @@ def to_float(x: Any) -> float:
 
 
 def mp_eval(fn: Callable[..., Any], *args: Any, dps: int = 50) -> Any:
-    """Evaluate ``fn`` under ``mpmath.workdps(dps)`` (for FLOAT references)."""
+    """Evaluate ``fn`` under ``mpmath.workdps(dps)`` (for FLOAT references).
+
+    >>> mpmath.nstr(mp_eval(mpmath.sqrt, 2, dps=30), 25)   # digits beyond float64 kept
+    '1.414213562373095048801689'
+    """
     with mpmath.workdps(dps):
         return fn(*args)
 
 
 # ------------------------------------------------------------------ builders: dual and twin
 def twin(builder: Callable[..., sp.Expr], syms: Sequence[sp.Symbol]) -> Callable[..., Any]:
-    """The numeric twin of ``builder``: a cached lambdified function of ``syms``."""
+    """The numeric twin of ``builder``: a cached lambdified function of ``syms``.
+
+    >>> x = sp.Symbol("x")
+    >>> def _sq(a):
+    ...     return a**2 + 1
+    >>> f = twin(_sq, (x,))
+    >>> f.__name__, float(f(3.0))
+    ('sq_fn', 10.0)
+    """
 
     def fn(*vals: Any) -> Any:
         return lambdified(tuple(syms), builder(*syms))(*vals)

@@ -36,6 +36,12 @@ class TrainedProperty:
     away); a draw whose rows are ``skipped`` (alternatives not separable within the budget) is
     discarded and counted.  ``examples`` per tier: the default pytest, the thorough tier and the
     quick report.
+
+    >>> prop = TrainedProperty(result="czz24:s1", name="any-setting",
+    ...                        check="sims.czz24.sec4_2_pregd:check_s1_train",
+    ...                        strategy="theory.strategies.czz24:czz24_s1_settings")
+    >>> prop.id, prop.examples
+    ('czz24:s1/any-setting', 5)
     """
 
     result: str  # the result id the property belongs to
@@ -71,7 +77,19 @@ def validates_setting(validator: Callable[..., Any]) -> Callable[[Fn], Fn]:
     setting (defaults updated by ``--set`` values; it receives only the parameters it names) before
     any check runs, it raises ``ValueError`` naming the assumption a value breaks (e.g.
     Assumption 3's σ²‖Γ‖√d < 2), so ``icl-verify check ID --set ...`` exits 2 before any training.
-    The check calls the same validator itself at its start."""
+    The check calls the same validator itself at its start.
+
+    >>> def needs_positive(n):
+    ...     if n < 1:
+    ...         raise ValueError(f"n must be >= 1, got {n}")
+    >>> @validates_setting(needs_positive)
+    ... def check_demo(*, n=4, quick=True, seed=0):
+    ...     return []
+    >>> check_demo.validate_setting(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be >= 1, got 0
+    """
 
     def attach(fn: Fn) -> Fn:
         fn.validate_setting = validator  # type: ignore[attr-defined]

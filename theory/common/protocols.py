@@ -148,7 +148,16 @@ RESULT_KINDS = (
 class Estimate:
     """A scalar estimate ``mean ± se`` from ``n`` samples (``se = n = 0`` for closed forms);
     ``requested`` is the sample size asked for when the estimator drew more to reach its power
-    (``n > requested``), else 0."""
+    (``n > requested``), else 0.
+
+    >>> e = Estimate(0.52, se=0.01, n=400)
+    >>> float(e), e.se
+    (0.52, 0.01)
+    >>> Estimate(1.0, se=-1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: Estimate needs finite mean and se ≥ 0, got 1.0, -1.0
+    """
 
     mean: float
     se: float = 0.0
@@ -164,7 +173,12 @@ class Estimate:
 
 
 def jsonable(x: Any) -> Any:
-    """Convert numpy scalars / arrays and tuples to plain JSON types."""
+    """Convert numpy scalars / arrays and tuples to plain JSON types (non-finite floats as text).
+
+    >>> import numpy as np
+    >>> jsonable({"x": np.float64(0.5), "v": np.arange(2), "t": (1, float("inf"))})
+    {'x': 0.5, 'v': [0, 1], 't': [1, 'inf']}
+    """
     try:
         import numpy as np
     except ImportError:  # pragma: no cover
@@ -200,6 +214,11 @@ class Evidence:
     and ``skipped`` rows are defined in :data:`STATUS_MEANINGS`.  A row with a verdict has
     ``passed = True`` (it does not fail the run).  ``discrepancy=True`` is the older spelling of
     ``verdict="discrepancy"`` and stays in sync with it.
+
+    >>> row = Evidence(name="E_ols closed form vs MC", kind="MC", predicted=0.0229,
+    ...                observed=0.0231, tolerance=0.001, error=0.2, passed=True, se=0.0002)
+    >>> row.status, row.to_json()["error_in_tolerance_units"]
+    ('pass', 0.2)
     """
 
     name: str  # what was compared, e.g. "R(M,N) closed form vs MC at d=3,N=10"
@@ -334,7 +353,15 @@ class Claim:
 class Ref(str):
     """A fault value given as ``"module:attr"``: resolved to that object (by
     :func:`sims.registry.resolve`) when the control runs, so ``theory`` names functions
-    of ``numerics`` and ``sims`` without importing them."""
+    of ``numerics`` and ``sims`` without importing them.
+
+    >>> Ref("theory.czz24:rhat")
+    Ref('theory.czz24:rhat')
+    >>> Ref("rhat")
+    Traceback (most recent call last):
+    ...
+    ValueError: Ref('rhat') must look like 'package.module:attr'
+    """
 
     __slots__ = ()
 
@@ -455,7 +482,12 @@ class Check(str):
 
 
 def function_path(fn: Callable[..., Any]) -> str:
-    """``"module:qualname"`` of a function (how rows, memos and ``results.json`` name a check)."""
+    """``"module:qualname"`` of a function (how rows, memos and ``results.json`` name a check).
+
+    >>> from theory.czz24 import rhat
+    >>> function_path(rhat)
+    'theory.czz24.sec4_constructions:rhat'
+    """
     mod = getattr(fn, "__module__", None)
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None)
     if not mod or not name:
@@ -489,6 +521,11 @@ class Result:
     may give), and ``hypotheses`` an optional callable raising ``ValueError`` for a Setting
     outside the result's own hypotheses beyond its Setting's (e.g. Obs. 2 needs H >= 2), called
     before any work.
+
+    >>> r = Result(id="czz24:demo", kind="proposition", summary="one pre-GD step cubes r̂",
+    ...            source="[czz24] Eq. (4.3)", objects=("theory.czz24:one_step_prediction",))
+    >>> r.paper, r.object_paths, r.settings_first
+    ('czz24', ('theory.czz24:one_step_prediction',), False)
     """
 
     id: str  # "<key>:<kind><number>", e.g. "zfb24:thm4"
@@ -555,7 +592,19 @@ class Result:
 
 class CheckFn(Protocol):
     """A check: runs its comparisons at the paper's Setting (its first parameter); the report
-    mode, seed and fault switches are keyword-only."""
+    mode, seed and fault switches are keyword-only.
+
+    >>> from theory.czz24 import rhat_mean
+    >>> from theory.czz24.settings import Setting
+    >>> import numpy as np
+    >>> def check_r(setting, /, *, quick=True, seed=0, fault_scale=1.0):
+    ...     w = np.eye(setting.d)[0]                    # w* = e_1
+    ...     r = fault_scale * rhat_mean(setting.data().Sigma_x_array, w)
+    ...     err = float(abs(r[0] - 1.0) / 1e-12)       # r_1 = Σ_11 w*_1 = 1 at Σ = I
+    ...     return [Evidence("r_1 = Σ_11 w*_1", "EXACT", 1.0, float(r[0]), 1e-12, err, err <= 1)]
+    >>> [row.status for row in check_r(Setting())], check_r(Setting(), fault_scale=2)[0].status
+    (['pass'], 'fail')
+    """
 
     def __call__(
         self, setting: Any, /, *, quick: bool = True, seed: int = 0, **faults: Any
@@ -563,7 +612,18 @@ class CheckFn(Protocol):
 
 
 class RiskFn(Protocol):
-    """Interchangeable risk evaluators (closed form, Monte Carlo, trained model)."""
+    """Interchangeable risk evaluators (closed form, Monte Carlo, trained model): each returns
+    an :class:`Estimate` (``se = 0`` for a closed form).
+
+    >>> from theory.czz24 import ols_excess_expr
+    >>> from theory.common.symbols import d, n, sigma2
+    >>> def ols_closed(setting, params):
+    ...     return Estimate(float(ols_excess_expr().subs({d: setting.d, n: setting.n,
+    ...                                                   sigma2: setting.sigma2})))
+    >>> from theory.czz24.settings import Setting
+    >>> float(ols_closed(Setting(d=4, n=10, s=2, sigma2=0.5), None))   # 0.5·4/5
+    0.4
+    """
 
     def __call__(self, setting: Any, params: Any) -> Estimate: ...
 

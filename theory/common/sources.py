@@ -125,7 +125,18 @@ def paper_row_problems(
     ``details["printed"]`` literal(s), each standing in the quote of its ``details["claim"]``; that
     claim printed and registered (``claims``: :func:`sims.registry.all_claims`); and,
     given ``texts`` (paper key -> its text), the quote in the text of the claim's paper: the
-    number is found in the paper at the location the row cites.  Empty when complete."""
+    number is found in the paper at the location the row cites.  Empty when complete.
+
+    >>> from theory.common.protocols import Evidence
+    >>> claim = Claim(where="Thm 1", quote="the risk is 0.0343", provenance="printed")
+    >>> def row(printed):
+    ...     return Evidence("risk", "PAPER", 0.0343, 0.0343, 1e-4, 0.0, True,
+    ...                     details={"printed": printed, "claim": claim.to_json()})
+    >>> paper_row_problems(row("0.0343"), {"x:thm1": claim})
+    []
+    >>> paper_row_problems(row("0.034"), {"x:thm1": claim})
+    ["PAPER row 'risk': the printed '0.034' is not in its claim's quote 'the risk is 0.0343'"]
+    """
     d = row.details
     name = f"PAPER row {row.name!r}"
     claim = d.get("claim")
@@ -184,7 +195,19 @@ def markdown_section(page: str, anchor: str) -> str | None:
 def derived_row_problems(row: Any, root: Path) -> list[str]:
     """What a DERIVED row lacks: its ``details["derived"]`` literal(s), each standing in the docs
     page section its ``details["derived_in"]`` cites (``docs/<page>.md#<anchor>`` under the
-    repository ``root``), and no claim of the paper.  Empty when complete."""
+    repository ``root``), and no claim of the paper.  Empty when complete.
+
+    >>> import tempfile
+    >>> from theory.common.protocols import Evidence
+    >>> def row(derived):
+    ...     return Evidence("limit", "DERIVED", 1.5, 1.5, 1e-9, 0.0, True,
+    ...                     details={"derived": derived, "derived_in": "docs/p.md#limits"})
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "docs").mkdir()
+    ...     _ = (Path(tmp) / "docs" / "p.md").write_text("## Limits\\nE → 1.5 as n → ∞\\n")
+    ...     derived_row_problems(row("1.5"), Path(tmp)), derived_row_problems(row("2.5"), Path(tmp))
+    ([], ["DERIVED row 'limit': '2.5' is not in docs/p.md#limits (the page that derives it)"])
+    """
     d = row.details
     name = f"DERIVED row {row.name!r}"
     literals = _literals(d.get("derived"))

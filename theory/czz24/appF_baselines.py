@@ -41,7 +41,16 @@ _ALPHA2 = sp.Symbol("alpha2", positive=True)
 @checked
 def ols_excess_expr() -> sp.Expr:
     """``σ² d/(n − d − 1)``: :func:`theory.common.baselines.ols_risk_expr` minus the query noise,
-    at ``N = n`` (n ≥ d + 2)."""
+    at ``N = n`` (n ≥ d + 2).
+
+    Source: [czz24] Thm 5.3 / App. F.4 (OLS as λ → 0), with the inverse-Wishart mean
+    ``E(XᵀX)⁻¹ = I/(n − d − 1)``.  A SymPy expression in ``d``, ``n``, ``sigma2`` of
+    :mod:`theory.common.symbols`.
+
+    >>> from theory.common.symbols import d, n, sigma2
+    >>> sp.simplify(ols_excess_expr() - sigma2 * d / (n - d - 1))
+    0
+    """
     return sp.simplify(ols_risk_expr().subs(N_sym, n_sym) - sigma2_sym)
 
 
@@ -49,7 +58,16 @@ def ols_excess_expr() -> sp.Expr:
 def minnorm_excess_expr() -> sp.Expr:
     """``‖w‖²(1 − n/d) + σ² n/(d − n − 1)`` (d ≥ n + 2): the variance term is
     :func:`ols_excess_expr` with the roles of ``d`` and ``n`` exchanged (inverse-Wishart mean of
-    ``(XXᵀ)⁻¹``), the bias is the projection ``E‖(I − P_X)w‖² = ‖w‖²(1 − n/d)``."""
+    ``(XXᵀ)⁻¹``), the bias is the projection ``E‖(I − P_X)w‖² = ‖w‖²(1 − n/d)``.
+
+    Source: [czz24] Thm 5.3 / App. F.4–F.8 (the d > n branch), [derived].  A SymPy expression in
+    ``d``, ``n``, ``sigma2`` and ``w_norm2`` (``‖w‖²``).
+
+    >>> e = minnorm_excess_expr()
+    >>> vals = {"d": 16, "n": 10, "sigma2": 0.01, "w_norm2": 4.0}
+    >>> round(float(e.subs({x: vals[x.name] for x in e.free_symbols})), 6)   # 4·6/16 + 0.01·10/5
+    1.52
+    """
     swapped = ols_excess_expr().subs({d_sym: n_sym, n_sym: d_sym}, simultaneous=True)
     return _w2 * (1 - n_sym / d_sym) + swapped
 
@@ -129,6 +147,17 @@ def ridge_excess_conditional(X: Any, lam: Any, sigma2: Any, alpha2: Any) -> floa
 
     .. math:: \frac{\alpha^2}{d}\|\lambda(\hat\Sigma+\lambda I)^{-1}\|_F^2
         + \frac{\sigma^2}{n}\mathrm{Tr}\bigl(\hat\Sigma(\hat\Sigma+\lambda I)^{-2}\bigr).
+
+    Parameters
+    ----------
+    X : n×d context (``Σ̂ = XᵀX/n``);  lam : λ ≥ 0;  sigma2 : σ²;  alpha2 : ``α² = E‖w‖²``
+
+    Examples
+    --------
+    With ``Σ̂ = I`` (``X = √2 I``, n = d = 2), λ = 1: ``α²/4 + σ²/4 = 0.25 + 0.125``:
+
+    >>> ridge_excess_conditional(np.sqrt(2) * np.eye(2), 1.0, 0.5, 1.0)
+    0.375
     """
     X = np.asarray(X, dtype=float)
     n, d = X.shape
@@ -152,7 +181,13 @@ def ridge_star_limit(gamma: Any, sigma2: Any, alpha2: Any = 1) -> Any:
 def linear_lower_bound(d: Any, n: Any, sigma2: Any, lam: Any = 0.0) -> float:
     r"""The λ-dependent lower-bound shapes of Thm 5.3 (App. F.4, F.8), constants
     dropped: ``σ² d/((1+λ)² n)`` for ``n ≥ d`` and ``1 − n/d + σ² n/((1+λ)² d)`` for ``d > n``
-    (GD: ``λ = 1/(ηt)``, App. F.3)."""
+    (GD: ``λ = 1/(ηt)``, App. F.3).
+
+    >>> linear_lower_bound(4, 8, 0.5, 1.0)    # 0.5·4/(2²·8)
+    0.0625
+    >>> linear_lower_bound(8, 4, 0.5, 1.0)    # 1 − 1/2 + 0.5·4/(2²·8)
+    0.5625
+    """
     d, n, s2, lam = int(d), int(n), float(sigma2), float(lam)
     if n >= d:
         return s2 * d / ((1 + lam) ** 2 * n)

@@ -57,13 +57,33 @@ def _second_moment_gauss(d: Any, s: Any) -> Any:
 
 @checked
 def population_correlation(Sigma: Any, w: Any) -> np.ndarray:
-    r"""``r = E[x y] = Σ w*`` (§6 item 30); diagonal Σ: ``r_j = Σ_jj w*_j``."""
+    r"""``r = E[x y] = Σ w*``; diagonal Σ: ``r_j = Σ_jj w*_j``.
+
+    Source: [czz24] §4.1 (the population counterpart of ``r̂`` in Eq. (4.1)); ``Sigma`` d×d,
+    ``w`` (d,); returns (d,).  With ``Σ = I + ζ𝟙𝟙ᵀ`` (App. G) ``r`` is dense:
+
+    >>> population_correlation(np.diag([2.0, 1.0]), [1.0, -1.0]).tolist()
+    [2.0, -1.0]
+    >>> population_correlation(np.eye(3) + 0.5, [1.0, 0.0, 0.0]).tolist()
+    [1.5, 0.5, 0.5]
+    """
     return np.asarray(Sigma, dtype=float) @ np.asarray(w, dtype=float)
 
 
 @checked
 def correlation_support(setting: SparseRegressionICL, w: Any) -> np.ndarray:
-    """Boolean mask ``r_j ≠ 0``; equals ``supp(w*)`` for diagonal Σ (not for ``zeta > 0``)."""
+    """Boolean mask ``r_j ≠ 0``; equals ``supp(w*)`` for diagonal Σ (not for ``zeta > 0``).
+
+    Source: [czz24] §4.1 (Alg. 1 keeps the coordinates with ``r_j ≠ 0``) and App. G.
+
+    >>> from theory.czz24.settings import SparseRegressionICL
+    >>> iso = SparseRegressionICL.isotropic(d=3, s=1, n=10, sigma2=0.0)
+    >>> correlation_support(iso, [1.0, 0.0, 0.0]).tolist()
+    [True, False, False]
+    >>> equi = SparseRegressionICL(d=3, s=1, n=10, sigma2=0.0, zeta=0.5)
+    >>> correlation_support(equi, [1.0, 0.0, 0.0]).tolist()
+    [True, True, True]
+    """
     return population_correlation(setting.Sigma_x_array, w) != 0
 
 

@@ -36,6 +36,13 @@ class LayerWeights:
 
     ``WQ[k], WK[k], WV[k]`` are ``(d_hid/h) × d_hid``; ``W1`` is ``d_hid × d_hid``.
     ``head_rows[k]`` is the first row of head ``k`` in the concatenation (default ``k·d_hid/h``).
+
+    Source: [czz24] Eq. (2.2).  The construction of Prop. 4.1 has ``h = d`` heads:
+
+    >>> from theory.czz24 import alg1_layer
+    >>> W_E, layer = alg1_layer(3, 10)
+    >>> layer.n_heads, layer.W1.shape
+    (3, (9, 9))
     """
 
     WQ: Sequence[Any]
@@ -56,7 +63,16 @@ class LayerWeights:
 
 @dataclass(frozen=True, eq=False, slots=True)
 class LinTFWeights:
-    """A full model ``ŷ = W_Oᵀ TF_L ∘ … ∘ TF_1 (W_E E)`` (Eq. 2.2)."""
+    """A full model ``ŷ = W_Oᵀ TF_L ∘ … ∘ TF_1 (W_E E)`` ([czz24] Eq. (2.2)).
+
+    ``W_E`` is ``d_hid × (d+1)``, ``W_O`` a ``d_hid`` vector, ``attn_scale`` multiplies every
+    attention term.  Props. 4.1 + 4.2 build one with ``1 + k`` layers and read-out ``−e_{d+1}``:
+
+    >>> from theory.czz24 import pregd_transformer
+    >>> model = pregd_transformer(2, 10, 0.1, 3)
+    >>> len(model.layers), model.W_O.tolist()
+    (4, [0.0, 0.0, -1.0, 0.0, 0.0, 0.0])
+    """
 
     W_E: Any  # d_hid × (d+1) read-in
     layers: tuple[LayerWeights, ...]  # TF_1 … TF_L
@@ -146,7 +162,24 @@ def forward(
     *,
     head_masks: Sequence[Sequence[bool] | None] | None = None,
 ) -> list[Any]:
-    """The hidden states ``[H^(0), H^(1), …, H^(L)]`` for the token matrix ``E`` ((d+1) × m)."""
+    """The hidden states ``[H^(0), H^(1), …, H^(L)]`` for the token matrix ``E`` ((d+1) × m).
+
+    Source: [czz24] Eq. (2.2).  Columns of ``E`` are tokens ``(x; y)``: the ``n`` context ones,
+    then the queries (label slot 0); every ``H^(ℓ)`` is ``d_hid × m``.  After the first layer of
+    the Prop. 4.1 construction, rows ``1..d`` hold Alg. 1's ``x̃ = R̂x`` for every token:
+
+    >>> from theory.czz24 import pregd_transformer, pregd_coefficient, forward, predict
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])        # n = 3 context rows, d = 2
+    >>> y, xq = np.array([1.0, -0.5, 0.5]), np.array([1.0, 2.0])   # labels, one query
+    >>> E = np.vstack([np.vstack([X, xq]).T, np.append(y, 0.0)])   # (d+1) × m, query label 0
+    >>> model = pregd_transformer(2, 3, 0.5, 2)                    # Alg. 1, then 2 GD layers
+    >>> from theory.czz24 import alg1
+    >>> states = forward(model, E, 3)
+    >>> len(states), states[1].shape
+    (4, (6, 4))
+    >>> np.allclose(states[1][:2].T, alg1(X, y, np.vstack([X, xq])))
+    True
+    """
     H = weights.W_E @ E
     states = [H]
     for i, layer in enumerate(weights.layers):
@@ -158,7 +191,20 @@ def forward(
 
 @checked(domains=WEIGHT_DOMAINS)
 def predict(weights: LinTFWeights, E: Any, n: int, **kw: Any) -> Any:
-    """``ŷ = W_Oᵀ H^(L)`` at every column (1 × m); queries are columns ``n, …, m − 1``."""
+    """``ŷ = W_Oᵀ H^(L)`` at every column (1 × m); queries are columns ``n, …, m − 1``.
+
+    Source: [czz24] Eq. (2.2).  Props. 4.1 + 4.2: the (1 + k)-layer construction predicts
+    ``⟨ŵ_pre^k, x_q⟩``, k pre-GD steps (Eq. (4.3)):
+
+    >>> from theory.czz24 import pregd_transformer, pregd_coefficient, forward, predict
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])        # n = 3 context rows, d = 2
+    >>> y, xq = np.array([1.0, -0.5, 0.5]), np.array([1.0, 2.0])   # labels, one query
+    >>> E = np.vstack([np.vstack([X, xq]).T, np.append(y, 0.0)])   # (d+1) × m, query label 0
+    >>> model = pregd_transformer(2, 3, 0.5, 2)                    # Alg. 1, then 2 GD layers
+    >>> yhat = predict(model, E, 3)
+    >>> bool(np.isclose(yhat[3], pregd_coefficient(X, y, 0.5, 2) @ xq))
+    True
+    """
     H = forward(weights, E, n, **kw)[-1]
     W_O = weights.W_O
     if isinstance(W_O, np.ndarray):
@@ -176,6 +222,16 @@ def layer_operator(
         \qquad \hat C = \sum_{a\le n} h_a h_a^\top,
 
     so ``H' = A H`` column by column (the mask makes keys and values context-only).
+
+    Source: [czz24] Eqs. (2.2)–(2.3), [derived].  ``C`` is ``d_hid × d_hid``; returns
+    ``d_hid × d_hid``.
+
+    >>> from theory.czz24 import gd_layer, layer_operator, apply_layer
+    >>> H = np.arange(24.0).reshape(6, 4) / 10                     # d_hid = 6, m = 4, n = 3
+    >>> layer = gd_layer(2, 0.5, 3)
+    >>> A = layer_operator(layer, H[:, :3] @ H[:, :3].T)
+    >>> np.allclose(A @ H, apply_layer(H, layer, 3))
+    True
     """
     d_hid = layer.W1.shape[0]
     S = _zeros_like(C, d_hid, d_hid)
@@ -219,6 +275,16 @@ def effective_predictor(
     -----
     Exact for linear attention only (a softmax model is not linear in the query).  It removes the
     query and its noise from Monte Carlo: ``E_ICL = E_context ‖Σ^{1/2}(ŵ_eff − w*)‖²``.
+
+    Examples
+    --------
+    The Props. 4.1 + 4.2 construction's coefficient is pre-GD's (Eq. (4.3)):
+
+    >>> from theory.czz24 import pregd_transformer, pregd_coefficient, effective_predictor
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, -0.5, 0.5])
+    >>> w_eff = effective_predictor(pregd_transformer(2, 3, 0.5, 2), X, y)
+    >>> np.allclose(w_eff, pregd_coefficient(X, y, 0.5, 2))
+    True
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float).reshape(-1)

@@ -35,7 +35,14 @@ def head_importance(delta: Any) -> np.ndarray:
 
 @checked
 def sorted_importance(Ws: Any) -> np.ndarray:
-    """App. B: sort each row descending, then average over the noise-level models."""
+    """App. B: sort each row descending, then average over the noise-level models.
+
+    Source: [czz24] App. B (Figs. 5–8).  ``Ws`` is ``models × layers × heads`` (or one
+    ``layers × heads`` table); returns ``layers × heads``.
+
+    >>> np.round(sorted_importance([[[0.2, 0.8]], [[0.6, 0.4]]]), 6).tolist()   # (0.8+0.6)/2
+    [[0.7, 0.3]]
+    """
     A = np.asarray(Ws, dtype=float)
     if A.ndim == 2:
         A = A[None]
@@ -46,6 +53,8 @@ def sorted_importance(Ws: Any) -> np.ndarray:
 def pruning_keep(W: Any) -> np.ndarray:
     """Sec. 3 pruning: keep every head of layer 1 and the most important head of each later
     layer (boolean layers × heads).
+
+    Source: [czz24] §3 (pruning experiment, Fig. 2), using the importance ``W`` of Eq. (3.1).
 
     >>> pruning_keep([[0.3, 0.7], [0.9, 0.1]]).tolist()
     [[True, True], [True, False]]

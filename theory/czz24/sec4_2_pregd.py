@@ -62,7 +62,15 @@ def phi(lam: Any, eta: Any, t: Any) -> Any:
 
 @checked
 def pregd_gram(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(Ĝ, b̃, r̂)`` with ``Ĝ = R̂Σ̂R̂``, ``Σ̂ = XᵀX/n``, ``b̃ = R̂r̂`` (Eq. 4.3)."""
+    """``(Ĝ, b̃, r̂)`` with ``Ĝ = R̂Σ̂R̂``, ``Σ̂ = XᵀX/n``, ``b̃ = R̂r̂``.
+
+    Source: [czz24] Eq. (4.3) (the loss on the preprocessed context ``x̃_i = R̂x_i``; App. D
+    writes ``Ĝ`` as "Σ̂").  ``X`` n×d, ``y`` (n,); returns d×d, (d,), (d,).
+
+    >>> G, b, r = pregd_gram(np.eye(2), np.array([2.0, 0.0]))   # r̂ = Xᵀy/n = (1, 0), Σ̂ = I/2
+    >>> G.tolist(), b.tolist(), r.tolist()
+    ([[0.5, 0.0], [0.0, 0.0]], [1.0, 0.0], [1.0, 0.0])
+    """
     X = np.asarray(X, dtype=float)
     r = rhat(X, y)
     S = X.T @ X / X.shape[0]
@@ -100,13 +108,30 @@ def pregd_iterate(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
 
 @checked
 def pregd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
-    """Effective raw-space coefficient ``ŵ_pre^t = R̂ w̃^t`` (prediction ``⟨ŵ, x⟩``)."""
+    """Effective raw-space coefficient ``ŵ_pre^t = R̂ w̃^t`` (prediction ``⟨ŵ, x⟩``).
+
+    Source: [czz24] Eq. (4.3) and Alg. 1 (the query is preprocessed by the same ``R̂``).
+    ``X`` n×d, ``y`` (n,); returns (d,).
+
+    With ``X = I_2``, ``y = (2, 0)``: ``Ĝ = diag(1/2, 0)``, ``r̂ = b̃ = (1, 0)``, so with
+    ``η = 1`` the first coordinate is ``2(1 − 2^{−t})`` (→ the OLS value 2):
+
+    >>> pregd_coefficient(np.eye(2), [2.0, 0.0], 1.0, 3).tolist()
+    [1.75, 0.0]
+    """
     return rhat(X, y) * pregd_iterate(X, y, eta, t)
 
 
 @checked
 def gd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
-    r"""Raw GD from 0, ``w^t = η Σ_{k<t}(I − ηΣ̂)^k Xᵀy/n`` ([czz24] Eq. E.3)."""
+    r"""Raw GD from 0, ``w^t = η Σ_{k<t}(I − ηΣ̂)^k Xᵀy/n`` ([czz24] App. E, Eq. (E.3); the
+    comparison of Thm 5.2).  ``X`` n×d, ``y`` (n,); returns (d,).
+
+    With ``Σ̂ = I/2`` and ``Xᵀy/n = (1, 1)``, each coordinate is ``2(1 − 2^{−t})`` at ``η = 1``:
+
+    >>> gd_coefficient(np.eye(2), [2.0, 2.0], 1.0, 3).tolist()
+    [1.75, 1.75]
+    """
     eta, t = _check(eta, t)
     X = np.asarray(X, dtype=float)
     return _spectral(X.T @ X / X.shape[0], rhat(X, y), lambda lam: phi(lam, eta, t))
@@ -114,7 +139,16 @@ def gd_coefficient(X: Any, y: Any, eta: float, t: int) -> np.ndarray:
 
 @checked
 def minnorm_interpolator(X: Any, y: Any, weights: Any | None = None) -> np.ndarray:
-    r"""``argmin Σ_j ŵ_j²/ω_j s.t. Xŵ = y`` = ``Ω Xᵀ(XΩXᵀ)⁻¹y`` (``Ω = diag(ω)``, default I)."""
+    r"""``argmin Σ_j ŵ_j²/ω_j s.t. Xŵ = y`` = ``Ω Xᵀ(XΩXᵀ)⁻¹y`` (``Ω = diag(ω)``, default I).
+
+    [derived]: the n < d limit of pre-GD (:func:`pregd_limit`, ``ω = r̂²``) and of GD (``ω = 1``).
+    ``X`` n×d with n ≤ d, ``y`` (n,), ``weights`` (d,) > 0; returns (d,).
+
+    >>> minnorm_interpolator([[1.0, 1.0]], [2.0]).tolist()
+    [1.0, 1.0]
+    >>> minnorm_interpolator([[1.0, 1.0]], [2.0], [1.0, 3.0]).tolist()   # Ω·2/4
+    [0.5, 1.5]
+    """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float).reshape(-1)
     if X.ndim != 2 or X.shape[0] > X.shape[1] or y.shape[0] != X.shape[0]:
@@ -134,6 +168,14 @@ def pregd_limit(X: Any, y: Any) -> np.ndarray:
     .. math:: n \ge d:\ \hat\Sigma^{-1}\hat r = \hat w_{\rm OLS}; \qquad
         n < d:\ \hat R^2X^\top(X\hat R^2X^\top)^{-1}y
         \ (\min \textstyle\sum_j \hat w_j^2/\hat r_j^2).
+
+    Source: [czz24] Eq. (4.3) as ``t → ∞`` [derived].  ``X`` n×d, ``y`` (n,); returns (d,).
+
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, -0.5, 1.0])
+    >>> np.allclose(pregd_limit(X, y), np.linalg.lstsq(X, y, rcond=None)[0])   # n ≥ d: OLS
+    True
+    >>> np.allclose(pregd_coefficient(X, y, 2.0, 1000), pregd_limit(X, y))
+    True
     """
     X = np.asarray(X, dtype=float)
     n, d = X.shape
@@ -144,7 +186,19 @@ def pregd_limit(X: Any, y: Any) -> np.ndarray:
 
 @checked
 def pregd_flow(X: Any, y: Any, tau: float) -> np.ndarray:
-    r"""Gradient-flow pre-GD ``w̃(τ) = (I − e^{−τĜ})Ĝ⁺b̃`` [derived]; τ ↔ ηt."""
+    r"""Gradient-flow pre-GD ``w̃(τ) = (I − e^{−τĜ})Ĝ⁺b̃`` [derived]; τ ↔ ηt.
+
+    Source: [czz24] Eq. (4.3) in continuous time (the limit ``η → 0`` at fixed ``ηt = τ``).
+    ``X`` n×d, ``y`` (n,); returns ``w̃(τ)`` (d,) in preprocessed coordinates.
+
+    With ``Ĝ = diag(1/2, 0)``, ``b̃ = (1, 0)``: ``w̃_1(τ) = 2(1 − e^{−τ/2})`` = 1 at ``τ = 2 ln 2``:
+
+    >>> np.round(pregd_flow(np.eye(2), [2.0, 0.0], 2 * np.log(2)), 6).tolist()
+    [1.0, 0.0]
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, -0.5, 1.0])
+    >>> np.allclose(pregd_flow(X, y, 3.0), pregd_iterate(X, y, 1e-3, 3000), atol=1e-3)
+    True
+    """
     tau = float(tau)
     G, b, _ = pregd_gram(X, y)
 
@@ -173,7 +227,14 @@ def pregd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
 
 @checked
 def gd_population(w: Any, Sigma_diag: Any, eta: float, t: int) -> np.ndarray:
-    """Population limit of raw GD, ``w*_j[1 − (1 − ηΣ_jj)^t]`` [derived]."""
+    """Population limit of raw GD, ``w*_j[1 − (1 − ηΣ_jj)^t]`` [derived].
+
+    Source: [czz24] Eq. (E.3) as ``n → ∞`` (``Σ̂ → Σ``, ``Xᵀy/n → Σw*``), diagonal Σ.
+    ``w``, ``Sigma_diag`` (d,); returns (d,).
+
+    >>> gd_population([1.0, 0.0], [1.0, 1.0], 0.5, 2).tolist()   # 1 − (1/2)²
+    [0.75, 0.0]
+    """
     eta, t = _check(eta, t)
     w, S = np.asarray(w, dtype=float), np.asarray(Sigma_diag, dtype=float)
     return w * (1.0 - (1.0 - eta * S) ** t)
@@ -184,6 +245,16 @@ def one_step_prediction(X: Any, y: Any, x_query: Any, eta: Any) -> Any:
     r"""One pre-GD step cubes the correlations [derived]: ``ŷ^1 = η Σ_j r̂_j³ x_j``.
 
     Works on SymPy matrices too (used by the symbolic check of Prop. 4.1 + 4.2).
+
+    Source: [czz24] Eq. (4.3) at ``t = 1`` (``w̃^1 = η b̃ = η r̂ ⊙ r̂``, ``ŵ = r̂ ⊙ w̃^1``).
+    ``X`` n×d, ``y`` (n,), ``x_query`` (d,).
+
+    >>> one_step_prediction(np.eye(2), [2.0, 4.0], [1.0, 1.0], 0.5)   # r̂ = (1, 2): 0.5·(1 + 8)
+    4.5
+    >>> import sympy as sp
+    >>> a, b, x = sp.symbols("a b x")
+    >>> one_step_prediction(sp.Matrix([[a]]), sp.Matrix([b]), [x], 1)   # r̂ = ab, n = 1
+    a**3*b**3*x
     """
     r = rhat(X, y)
     if isinstance(r, np.ndarray):

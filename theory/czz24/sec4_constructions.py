@@ -108,6 +108,17 @@ def alg1_layer(
 
     ``n_heads < d`` keeps only heads ``1..n_heads`` (a negative control: the remaining
     coordinates come out 0 instead of ``r̂_j x_j``).
+
+    Returns ``(W_E, layer)``: ``W_E`` 3d × (d+1) and a :class:`~theory.czz24.LayerWeights`.
+
+    >>> from theory.czz24 import alg1_layer, apply_layer, alg1
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, -0.5, 1.0])
+    >>> W_E, layer = alg1_layer(2, 3)
+    >>> W_E.shape, layer.n_heads
+    ((6, 3), 2)
+    >>> H1 = apply_layer(W_E @ np.vstack([X.T, y]), layer, 3)   # context columns only
+    >>> np.allclose(H1[:2].T, alg1(X, y, X)), np.allclose(H1[2], y)
+    (True, True)
     """
     d = int(d)
     h = d if n_heads is None else check_int("n_heads", n_heads, minimum=0)
@@ -152,6 +163,13 @@ def gd_layer(d: int, eta: Any, n: Any, *, exact: bool = False) -> LayerWeights:
 
     Row ``d+1`` holds residuals ``y_i − ⟨w̃^ℓ, x̃_i⟩`` (context) and ``−⟨w̃^ℓ, x̃⟩`` (queries), so
     the prediction after the layer is ``−H_{d+1, n+1}`` (:data:`READOUT_SIGN`).
+
+    ``exact=True`` returns SymPy matrices (``η/n`` exact).
+
+    >>> float(gd_layer(2, 0.5, 10).WV[0][2, 2])   # −η/n
+    -0.05
+    >>> gd_layer(2, sp.Rational(1, 2), 10, exact=True).WV[0][2, 2]
+    -1/20
     """
     d = int(d)
     D = 3 * d
@@ -180,7 +198,19 @@ def pregd_transformer(
     n_heads: int | None = None,
 ) -> LinTFWeights:
     """The (1 + k)-layer model of Props. 4.1 + 4.2: Alg. 1, then ``k`` GD layers with step ``η``;
-    read-out ``W_O = readout_sign · e_{d+1}`` (the paper's sign is −1)."""
+    read-out ``W_O = readout_sign · e_{d+1}`` (the paper's sign is −1).
+
+    Source: [czz24] Props. 4.1 and 4.2 (App. C.1, C.2).  Its prediction is that of ``k`` pre-GD
+    steps, Eq. (4.3):
+
+    >>> from theory.czz24 import pregd_transformer, effective_predictor, pregd_coefficient
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, -0.5, 1.0])
+    >>> model = pregd_transformer(2, 3, 0.5, 4)
+    >>> len(model.layers)
+    5
+    >>> np.allclose(effective_predictor(model, X, y), pregd_coefficient(X, y, 0.5, 4))
+    True
+    """
     k = int(k)
     W_E, first = alg1_layer(d, n, exact=exact, n_heads=n_heads)
     layers = (first,) + tuple(gd_layer(d, eta, n, exact=exact) for _ in range(k))
@@ -200,6 +230,12 @@ def alg1_kronecker_matrix(d: int) -> sp.Matrix:
     the tensor ``Σ_k A_k[o,i] B_k[j,c]``: each head is one rank-1 term of the unfolding
     ``M[(o,i),(j,c)]``.  Alg. 1's output ``x̃_o = Ĉ_{o,d+1} z_o`` is
     ``M = Σ_o e_{(o,o)} e_{(d+1,o)}ᵀ``.  The residual is linear in ``z`` alone and cannot help.
+
+    Returns a ``d(d+1) × (d+1)d`` SymPy matrix of rank ``d``:
+
+    >>> M = alg1_kronecker_matrix(2)
+    >>> M.shape, M.rank()
+    ((6, 6), 2)
     """
     d = int(d)
     D = d + 1

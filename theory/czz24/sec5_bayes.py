@@ -27,7 +27,11 @@ def _normalised(logp: np.ndarray) -> np.ndarray:
 
 @checked
 def supports(d: int, s: int) -> np.ndarray:
-    """All ``C(d, s)`` supports as an index array ``(C(d,s), s)``."""
+    """All ``C(d, s)`` supports as an index array ``(C(d,s), s)`` (lexicographic order).
+
+    >>> supports(3, 2).tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    """
     d, s = int(d), int(s)
     if s > d:
         raise ValueError(f"s (sparsity) must be ≤ d = {d} (C(d, s) supports), got s = {s}")

@@ -37,6 +37,11 @@ def setting_kwargs(setting: LinearRegressionICL) -> dict[str, Any]:
 
 
 def float_out(x: Any) -> Any:
+    """A 0-d result as ``np.float64``, anything else as a float64 array.
+
+    >>> float_out(2), float_out([1, 2]).tolist()
+    (np.float64(2.0), [1.0, 2.0])
+    """
     arr = np.asarray(x, dtype=float)
     return np.float64(arr) if arr.ndim == 0 else arr
 

@@ -356,7 +356,14 @@ def ridge_conditional_risk(
 
 # ------------------------------------------------------------------------------------- OLS
 def ols_risk_expr() -> sp.Expr:
-    """The SymPy source of :func:`ols_risk` in the shared symbols ``d, N, sigma2``."""
+    """The SymPy source of :func:`ols_risk` in the shared symbols ``d, N, sigma2``.
+
+    Source: [czz24] App. F.4 plus the query noise (see :func:`ols_risk`).
+
+    >>> from theory.common.symbols import N, d, sigma2
+    >>> float(ols_risk_expr().subs({d: 2, N: 8, sigma2: 0.5}))   # 0.5·(1 + 2/5)
+    0.7
+    """
     return sigma2_sym * (1 + d_sym / (N_sym - d_sym - 1))
 
 

@@ -202,7 +202,7 @@ def check_gd_family_exact(
             0,
         )
     )
-    # (iv) at exact rational matrices (STYLE R9: full symbolic expansion of the 2×2 difference is
+    # (iv) at exact rational matrices (full symbolic expansion of the 2×2 difference is
     # slow), keeping N, eta, sigma2 symbolic; three fixed rational draws.
     rng = np.random.default_rng(7)
     for k in range(2 if quick else 4):

@@ -562,7 +562,7 @@ RESULTS: tuple[Result, ...] = (
 )
 
 
-#: Trained claims over settings drawn from the theorems' own hypotheses (STYLE R12).  The drawn
+#: Trained claims over settings drawn from the theorems' own hypotheses.  The drawn
 #: dicts replace those fields of the check's declared preset; the presets are tried first.
 THM4_PINNED = {"d": 4, "N": 4, "spectrum": (0.5, 1.0, 1.5, 2.0), "sigma_init": 0.3}
 THM8_PINNED = {"d": 5, "N": 3}

@@ -66,8 +66,11 @@ def random_cov_test_risk(
 
     Parameters
     ----------
-    P : (d, d) effective matrix; c : test covariance scale; M : test prompt length; n : number of
-    prompts; rng : numpy Generator
+    P : (d, d) effective matrix
+    c : test covariance scale
+    M : test prompt length
+    n : number of prompts
+    rng : numpy Generator
 
     Returns
     -------

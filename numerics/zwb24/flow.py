@@ -39,9 +39,15 @@ def flow_trajectory(
 
     Parameters
     ----------
-    H, Psi : (d, d) covariate and task covariances; bs : (d,) task mean β*; s2 : σ²; N : prompt
-    length; G0 : (d, d) initial Γ; b0 : (d,) initial β; T : final time; n_eval : number of stored
-    times (0, then a geometric grid from min(0.01, T) to T; ``n_eval ≤ 2``: 0 and T only)
+    H, Psi : (d, d) covariate and task covariances
+    bs : (d,) task mean β*
+    s2 : σ², the label-noise variance
+    N : prompt length
+    G0 : (d, d) initial Γ
+    b0 : (d,) initial β
+    T : final time
+    n_eval : number of stored times: 0, then a geometric grid from min(0.01, T) to T
+        (``n_eval ≤ 2``: 0 and T only)
 
     Returns
     -------

@@ -139,7 +139,7 @@ SECTIONS: dict[str, str] = {
     "sec4_lowrank": "§4 Theorem 4.4 (= H.5), Lemmas H.1-H.4, Fig. 9: low-rank tasks",
 }
 
-#: The notation table: paper symbol -> code name -> meaning .
+#: The notation table: paper symbol -> code name -> meaning.
 NOTATION = """
 ==============  ===================  =====================================================
 paper symbol    code name            meaning

@@ -94,7 +94,22 @@ def mc_window_terms(
     chunk: int = 20_000,
     include_query: bool = False,
 ) -> dict[str, Estimate]:
-    """A, N, rad, orth at M = ωI from real draws x_i, x_q ~ U^d (no rotation reduction)."""
+    """A, N, rad, orth at M = ωI from real draws x_i, x_q ~ U^d (no rotation reduction).
+
+    Source: [collins24] App. B.1 (A(ω) = E‖Σπ_ix_i − x‖², N(ω) = EΣπ_i²).
+
+    Returns
+    -------
+    dict of Estimate with keys ``"A"``, ``"N"``, ``"rad"``, ``"orth"``.
+
+    Examples
+    --------
+    At ω = 0 the weights are uniform: N = 1/n exactly, and A = 1 + 1/n (E‖x̄‖² = 1/n):
+
+    >>> t = mc_window_terms(0.0, 4, 3, 2000, np.random.default_rng(0))
+    >>> t["N"].mean, bool(abs(t["A"].mean - 1.25) < 5 * t["A"].se)
+    (0.25, True)
+    """
 
     def draw(g: np.random.Generator, B: int) -> np.ndarray:
         X = sphere(g, (B, n), d)
@@ -132,7 +147,30 @@ def mc_risk(
     """E(ŷ − f(x_q))² over ``reps`` sampled prompts (target noiseless).
     ``target_se`` raises the sample on the same stream, up to ``MAX_RAISE·reps``, while the
     standard error misses it (:func:`numerics.montecarlo.mc_means`; a check passes ``MC_POWER``
-    times its prediction)."""
+    times its prediction).
+
+    Source: [collins24] §2 (the ICL loss 𝓛(M) against the noiseless target); App. B.1.
+
+    Parameters
+    ----------
+    setting : SoftmaxWindowSetting; M : scalar ω (M = ωI) or (d, d); reps : number of prompts;
+    rng : numpy Generator; model : ``"softmax"`` or ``"linear"`` (:func:`linear_predict`)
+
+    Returns
+    -------
+    Estimate (mean, se, n).
+
+    Examples
+    --------
+    Against the exact affine risk by quadrature (App. B.1):
+
+    >>> from numerics.collins24.quadrature import affine_risk_quad
+    >>> from theory.collins24.settings import SoftmaxWindowSetting
+    >>> s = SoftmaxWindowSetting.isotropic(d=3, n=5, L=1.0, sigma2=0.1)
+    >>> est = mc_risk(s, 2.0, 2000, np.random.default_rng(0))
+    >>> bool(abs(est.mean - affine_risk_quad(2.0, 3, 5, 1.0, 0.1)) < 5 * est.se)
+    True
+    """
     if model not in ("softmax", "linear"):
         raise ValueError(f"model must be 'softmax' or 'linear', got {model!r}")
 
@@ -155,7 +193,20 @@ def mc_risk_paired(
     *,
     chunk: int = 20_000,
 ) -> tuple[list[Estimate], list[Estimate]]:
-    """Softmax risks at several M on common prompts, and the paired differences to ``Ms[0]``."""
+    """Softmax risks at several M on common prompts, and the paired differences to ``Ms[0]``.
+
+    Returns
+    -------
+    (risks, differences): lists of Estimate, one per M; ``differences[0]`` is 0.
+
+    Examples
+    --------
+    >>> from theory.collins24.settings import SoftmaxWindowSetting
+    >>> s = SoftmaxWindowSetting.isotropic(d=3, n=5, L=1.0, sigma2=0.1)
+    >>> risks, diffs = mc_risk_paired(s, [1.0, 4.0], 500, np.random.default_rng(0))
+    >>> diffs[0].mean, bool(np.isclose(diffs[1].mean, risks[1].mean - risks[0].mean))
+    (0.0, True)
+    """
 
     def draw(g: np.random.Generator, B: int) -> np.ndarray:
         p = sample_prompts(setting, B, g)

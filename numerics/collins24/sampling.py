@@ -27,7 +27,14 @@ __all__ = [
 
 
 def sphere(rng: np.random.Generator, shape: tuple[int, ...], d: int) -> np.ndarray:
-    """Uniform draws on S^{d−1} with leading shape ``shape``."""
+    """Uniform draws on S^{d−1} with leading shape ``shape``.
+
+    Examples
+    --------
+    >>> x = sphere(np.random.default_rng(0), (4, 2), 3)
+    >>> x.shape, bool(np.allclose(np.linalg.norm(x, axis=-1), 1.0))
+    ((4, 2, 3), True)
+    """
     z = rng.standard_normal((*shape, d))
     return z / np.linalg.norm(z, axis=-1, keepdims=True)
 
@@ -130,7 +137,20 @@ class Prompts:
 
 
 def sample_prompts(setting: SoftmaxWindowSetting, B: int, rng: np.random.Generator) -> Prompts:
-    """B prompts: x_i, x_q from the covariate law, f from D(F), y_i = f(x_i) + ε_i (Gaussian)."""
+    """B prompts: x_i, x_q from the covariate law, f from D(F), y_i = f(x_i) + ε_i (Gaussian).
+
+    Source: [collins24] §2 (the ICL data model).
+
+    Examples
+    --------
+    >>> from theory.collins24.settings import SoftmaxWindowSetting
+    >>> s = SoftmaxWindowSetting.isotropic(d=3, n=5, sigma2=0.01)
+    >>> p = sample_prompts(s, 8, np.random.default_rng(0))
+    >>> p.X.shape, p.y.shape, p.xq.shape, p.fq.shape
+    ((8, 5, 3), (8, 5), (8, 3), (8,))
+    >>> bool(np.allclose(p.y - p.eps, p.tasks(p.X)))                 # y_i = f(x_i) + ε_i
+    True
+    """
     n, cov = setting.n, setting.covariates
     tasks = sample_tasks(setting, B, rng)
     X = sample_covariates(cov, rng, (B, n + 1))

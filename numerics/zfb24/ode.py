@@ -35,12 +35,29 @@ STIFF = SolverConfig(method="Radau")
 
 
 def pack(U: np.ndarray, u: float, extra: float | None = None) -> np.ndarray:
-    """The flat ODE state: row-major ``U₁₁``, then ``u₋₁`` (then ``extra``, e.g. ``∫u₋₁²``)."""
+    """The flat ODE state: row-major ``U₁₁``, then ``u₋₁`` (then ``extra``, e.g. ``∫u₋₁²``).
+
+    Examples
+    --------
+    >>> y = pack(np.array([[1.0, 2.0], [3.0, 4.0]]), 5.0, extra=0.0)
+    >>> y.tolist()
+    [1.0, 2.0, 3.0, 4.0, 5.0, 0.0]
+    >>> U, u = unpack(y, 2)
+    >>> U.tolist(), u
+    ([[1.0, 2.0], [3.0, 4.0]], 5.0)
+    """
     return np.concatenate([U.ravel(), [u]] + ([] if extra is None else [[extra]]))
 
 
 def unpack(y: np.ndarray, d: int) -> tuple[np.ndarray, float]:
-    """``(U₁₁, u₋₁)`` from a flat state written by :func:`pack`."""
+    """``(U₁₁, u₋₁)`` from a flat state written by :func:`pack`.
+
+    Examples
+    --------
+    >>> U, u = unpack(np.array([0.5, 0.0, 0.0, 0.25, 2.0, 9.0]), 2)   # the trailing I(t) is ignored
+    >>> U.tolist(), u
+    ([[0.5, 0.0], [0.0, 0.25]], 2.0)
+    """
     return y[: d * d].reshape(d, d), float(y[d * d])
 
 
@@ -120,7 +137,47 @@ def integrate_flow(
 def integrate_rdm_flow(
     Zc: np.ndarray, xi: np.ndarray, U0: np.ndarray, u0: float, t_end: float, *, t_eval: Any = None
 ) -> Trajectory:
-    """Integrate eq. (52) plus ``I(t) = ∫ u₋₁²``."""
+    """Integrate eq. (52) plus ``I(t) = ∫ u₋₁²``.
+
+    Source: [zfb24] Corollary 22, eq. (52) (:func:`theory.zfb24.rdm_flow_rhs`); from Assumption 3
+    the flow converges to Theorem 8's limit ``u₋₁U₁₁ = D = diag(ξ_i/γ_i)``
+    (:func:`theory.zfb24.rdm_D`).
+
+    Parameters
+    ----------
+    Zc : array_like, shape (d, d)
+        The coefficients of eq. (52): ζ with γ on the diagonal
+        (:func:`theory.zfb24.rdm_coefficients`).
+    xi : array_like, shape (d,)
+        ξ_i = E λ_i².
+    U0 : array_like, shape (d, d)
+        Initial ``U₁₁``.
+    u0 : float
+        Initial ``u₋₁``.
+    t_end : float
+        Final flow time (from 0).
+    t_eval : array_like, optional
+        Times at which to store the state.
+
+    Returns
+    -------
+    Trajectory
+        ``y`` has shape ``(n, d² + 2)``: row-major ``U₁₁``, then ``u₋₁``, then ``I``, one row
+        per time (the transpose of scipy's layout; :func:`unpack` reads a row).  Solver: DOP853
+        at rtol 1e-10, atol 1e-12.
+
+    Examples
+    --------
+    Exp(1) covariances at d = 1, N = 8: D = δ = N/(3N + d + 5) = 8/30
+    (:func:`theory.zfb24.delta_exp`).
+
+    >>> import theory.zfb24 as T
+    >>> Zc, xi = T.rdm_coefficients([1.0], [2.0], [6.0], 8)
+    >>> U0, u0 = T.initial_state(np.eye(1), 0.8)
+    >>> U, u = unpack(integrate_rdm_flow(Zc, xi, U0, u0, 8.0).final, 1)
+    >>> round(u * float(U[0, 0]), 8), T.delta_exp(8, 1)
+    (0.26666667, 4/15)
+    """
     d = Zc.shape[0]
     T.rdm_flow_rhs(U0, u0, Zc, xi)  # validates the inputs once
 
@@ -142,7 +199,15 @@ def slowest_time_constant(rhs: Any, y_star: np.ndarray) -> float:
     ``y_star`` [derived]: the eigenvalues of the Jacobian by central differences, with the one zero
     mode excluded (the flow conserves balancedness u₋₁² − ‖U₁₁‖_F², Lemma 17 / Lemma 25, so its
     fixed points form a curve ``(cU, u/c)`` and the Jacobian has exactly one zero eigenvalue along
-    it).  Raises if the excluded eigenvalue is not zero at the differencing's accuracy."""
+    it).  Raises if the excluded eigenvalue is not zero at the differencing's accuracy.
+
+    Examples
+    --------
+    ``ẏ = −diag(0, 1, 4)·y`` at 0: rates 0 (the excluded mode), 1 and 4, so τ = 1.
+
+    >>> round(slowest_time_constant(lambda y: -np.array([0.0, 1.0, 4.0]) * y, np.zeros(3)), 6)
+    1.0
+    """
     y0 = np.asarray(y_star, dtype=float)
     n = y0.size
     h = 1e-6 * max(1.0, float(np.max(np.abs(y0))))
@@ -164,7 +229,16 @@ def flow_horizon(Lambda: np.ndarray, N: int, t_min: float) -> tuple[float, float
     """``(t_end, τ_slow)`` of Lemma 10's flow at (Λ, N): ``t_end = max(t_min,
     HORIZON_TIME_CONSTANTS·τ_slow)``, τ_slow the slowest time constant of the flow linearised at
     Theorem 4's limit (:func:`slowest_time_constant`).  Always the unfaulted flow and Γ: the
-    horizon belongs to the setting, not to a fault."""
+    horizon belongs to the setting, not to a fault.
+
+    Examples
+    --------
+    At Λ = I_d the slowest mode decays at rate g·u₋₁² = √d (u₋₁² = ‖Γ⁻¹‖_F = √d/g, any N):
+
+    >>> t_end, tau = flow_horizon(np.eye(2), 10, 1.0)
+    >>> round(tau, 6), round(t_end / tau, 6)
+    (0.707107, 40.0)
+    """
     L = np.asarray(Lambda, dtype=float)
     G = T.gamma_fn(L, N)
     d = L.shape[0]
@@ -183,7 +257,16 @@ def rdm_flow_horizon(
     Zc: np.ndarray, xi: np.ndarray, Ul: np.ndarray, ul: float, t_min: float
 ) -> tuple[float, float]:
     """``(t_end, τ_slow)`` of eq. (52)'s flow at its Lemma 28 limit ``(Ul, ul)``, as
-    :func:`flow_horizon`."""
+    :func:`flow_horizon`.
+
+    Examples
+    --------
+    >>> import theory.zfb24 as T
+    >>> m = ([1.0, 1.0], [2.0, 2.0], [6.0, 6.0], 8)
+    >>> t_end, tau = rdm_flow_horizon(*T.rdm_coefficients(*m), *T.rdm_limit(*m), 1.0)
+    >>> bool(t_end == max(1.0, HORIZON_TIME_CONSTANTS * tau))
+    True
+    """
     d = Zc.shape[0]
 
     def rhs(yv: np.ndarray) -> np.ndarray:

@@ -28,7 +28,8 @@ __all__ = [
 ]
 
 
-#: Spec T-R5/T-R6/T-R8/T-R10 reference covariance.
+#: Our reference covariance Λ = diag(0.5, 1, 1.5, 2) (the worked values of Theorem 4,
+#: Corollary 6 and §4.2 are pinned there).
 SPEC_LAMBDA = (0.5, 1.0, 1.5, 2.0)
 
 
@@ -48,6 +49,11 @@ def random_theta(d: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def spec_Lambda() -> np.ndarray:
+    """Our reference covariance ``diag(0.5, 1, 1.5, 2)`` (:data:`SPEC_LAMBDA`) as a (4, 4) array.
+
+    >>> float(np.trace(spec_Lambda()))
+    5.0
+    """
     return np.diag(SPEC_LAMBDA)
 
 
@@ -81,6 +87,17 @@ def sample_linear(
     The query has second moment ``Sq`` (default Λ), is independent of the prompt, and is
     ``N(0, Sq)`` or, with ``query_law="uniform"``, ``Sq^{1/2}·U(−√3, √3)^d`` (non-Gaussian).
     Returns ``X (b,n,d), y (b,n), xq (b,d), yq (b,), w (b,d)``.
+
+    Source: [zfb24] §3.3 (x ~ N(0, Λ), w ~ N(0, I_d), noiseless unless ``s2 > 0``); §4.2 (query
+    shift).
+
+    Examples
+    --------
+    >>> X, y, xq, yq, w = sample_linear(np.random.default_rng(0), 4, 6, np.eye(3))
+    >>> X.shape, y.shape, xq.shape, yq.shape, w.shape
+    ((4, 6, 3), (4, 6), (4, 3), (4,), (4, 3))
+    >>> bool(np.allclose(y, np.einsum("bnd,bd->bn", X, w)))      # noiseless labels
+    True
     """
     d = Lambda.shape[0]
     Q = np.asarray(Lambda if Sq is None else Sq, dtype=float)
@@ -108,7 +125,19 @@ def sample_quadratic_task(
     coef: float = 0.5,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A nonlinear task [derived] for Theorem 5: ``y = ⟨w₀,x⟩ + coef·(x₁² − Λ₁₁) + s ε``, for the
-    prompt and the query."""
+    prompt and the query.
+
+    Returns ``X (b, n, d), y (b, n), xq (b, d), yq (b,)``.
+
+    Examples
+    --------
+    With w₀ = 0 and no noise the labels are coef·(x₁² − Λ₁₁):
+
+    >>> rng = np.random.default_rng(0)
+    >>> X, y, xq, yq = sample_quadratic_task(rng, 2, 3, np.eye(2), np.zeros(2), 0.0)
+    >>> bool(np.allclose(y, 0.5 * (X[:, :, 0] ** 2 - 1.0)))
+    True
+    """
     d = Lambda.shape[0]
     R = psd_sqrt(Lambda)
     Z = rng.standard_normal((b, n + 1, d)) @ R
@@ -133,6 +162,16 @@ def sample_random_cov(
     independent Gamma(k_i, θ_i) (``law=("gamma", (k, theta))``); ``x ~ N(0, Λ_τ)``, ``w ~ N(0, I)``.
 
     Returns ``X, y, xq, yq, w, lam`` with ``lam`` (b, d) the diagonal of Λ_τ.
+
+    Source: [zfb24] Definition 7 and §4.3.
+
+    Examples
+    --------
+    >>> X, y, xq, yq, w, lam = sample_random_cov(np.random.default_rng(0), 4, 5, 3, c=2.0)
+    >>> X.shape, lam.shape, bool(np.all(lam > 0))
+    ((4, 5, 3), (4, 3), True)
+    >>> bool(np.allclose(yq, np.einsum("bd,bd->b", xq, w)))
+    True
     """
     kind, par = law
     if kind == "exp":

@@ -15,7 +15,7 @@ from theory.zwb24.sec6_flow import flow_rhs_expr
 __all__ = ["FLOW_SOLVER", "HORIZON_EXTENSIONS", "SETTLED_UNITS", "flow_trajectory", "settled"]
 
 
-#: The verification tolerances (rtol 1e-10, atol 1e-12) with LSODA, as in spec 002 C15: the flow
+#: The verification tolerances (rtol 1e-10, atol 1e-12) with LSODA: the flow
 #: becomes stiff near its limit (fast modes ~ λ_max(H)², slow ~ λ⁺_min(H)/(N+1)); DOP853 needs
 #: ~30× more right-hand-side evaluations for the same accuracy.
 FLOW_SOLVER = SolverConfig(method="LSODA", rtol=VERIFY.rtol, atol=VERIFY.atol)
@@ -32,7 +32,39 @@ def flow_trajectory(
     T: float,
     n_eval: int = 200,
 ) -> Trajectory:
-    """Integrate the GD-β flow (Lemma G.2) with the verification solver; state ``(vec Γ, β)``."""
+    """Integrate the GD-β flow (Lemma G.2) with the verification solver; state ``(vec Γ, β)``.
+
+    Source: [zwb24] Lemma G.2, eqs. (G.4), (G.5) (:func:`theory.zwb24.flow_rhs`); Theorem 6.3 gives
+    the limit (:func:`theory.zwb24.flow_limit`).
+
+    Parameters
+    ----------
+    H, Psi : (d, d) covariate and task covariances
+    bs : (d,) task mean β*
+    s2 : σ², the label-noise variance
+    N : prompt length
+    G0 : (d, d) initial Γ
+    b0 : (d,) initial β
+    T : final time
+    n_eval : number of stored times: 0, then a geometric grid from min(0.01, T) to T
+        (``n_eval ≤ 2``: 0 and T only)
+
+    Returns
+    -------
+    Trajectory
+        ``y`` has shape ``(n_eval, d² + d)``: row-major Γ, then β, one row per time (the transpose
+        of scipy's layout).  Solver: LSODA at rtol 1e-10, atol 1e-12.
+
+    Examples
+    --------
+    H = Ψ = 1, β* = 1, σ² = 0, N = 5: Γ → Γ* = N/(N + 1 + d) = 5/7 (Theorem 5.2), β → β*.
+
+    >>> one = np.eye(1)
+    >>> G0, b0 = np.zeros((1, 1)), np.zeros(1)
+    >>> tr = flow_trajectory(one, one, np.ones(1), 0.0, 5, G0, b0, 10.0, n_eval=2)
+    >>> tr.y.shape, round(float(tr.final[0]), 6), round(float(tr.final[1]), 2)
+    ((2, 2), 0.714286, 1.0)
+    """
     d = H.shape[0]
     flow_rhs(G0, b0, H, Psi, bs, s2, N)  # validates the setting once
 

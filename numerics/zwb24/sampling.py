@@ -27,7 +27,18 @@ def random_setting(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Random ``(H, Ψ, β*)``: ``H = AAᵀ/d + 0.1 I`` (or rank ``d − 1`` without ridge; or a random
     rotation of eigenvalues uniform in ``H_eigs``, the last one 0 if ``singular_H``), ``Ψ``
-    Wishart-like (optionally of rank ``rank_Psi``), ``β* ~ N(0, mean_scale² I)``."""
+    Wishart-like (optionally of rank ``rank_Psi``), ``β* ~ N(0, mean_scale² I)``.
+
+    Returns
+    -------
+    ``(H (d, d), Ψ (d, d), β* (d,))``.
+
+    Examples
+    --------
+    >>> H, Psi, bs = random_setting(np.random.default_rng(0), 3, singular_H=True)
+    >>> H.shape, bs.shape, int(np.linalg.matrix_rank(H))
+    ((3, 3), (3,), 2)
+    """
     A = rng.standard_normal((d, d))
     H = A @ A.T / d + 0.1 * np.eye(d)
     if singular_H:
@@ -56,7 +67,24 @@ def raw_risk_at(
 ) -> Estimate:
     """The raw-prompt MC risk (:func:`numerics.mc_fast.gd_family_risk_raw`, ``n`` prompts) of the
     GD-family predictor ``params = (Γ, a, b)`` or ``(Γ, a, b, φ)`` at ``env = (H, Ψ, β*)`` (a
-    :func:`random_setting` draw), noise ``sigma2``, prompt length ``N``."""
+    :func:`random_setting` draw), noise ``sigma2``, prompt length ``N``.
+
+    Source: [zwb24] eq. (5.1) (the GD-β / LTB predictor family) under Assumption 3.1.
+
+    Returns
+    -------
+    Estimate (mean, se, n).
+
+    Examples
+    --------
+    Γ = 0 with a = b = β* predicts x_qᵀβ*: risk tr(HΨ) + σ² (here 2 + 0.25):
+
+    >>> env = (np.eye(2), np.eye(2), np.array([1.0, -1.0]))
+    >>> est = raw_risk_at(env, 0.25, 4, (np.zeros((2, 2)), env[2], env[2]), 2000,
+    ...                   np.random.default_rng(0))
+    >>> bool(abs(est.mean - 2.25) < 5 * est.se)
+    True
+    """
     H, Psi, bs = env
     G, a, b, *phi = params
     return gd_family_risk_raw(

@@ -139,7 +139,7 @@ SECTIONS: dict[str, str] = {
     "sec4_lowrank": "§4 Theorem 4.4 (= H.5), Lemmas H.1-H.4, Fig. 9: low-rank tasks",
 }
 
-#: The notation table: paper symbol -> code name -> meaning (spec 003 §1.1).
+#: The notation table: paper symbol -> code name -> meaning.
 NOTATION = """
 ==============  ===================  =====================================================
 paper symbol    code name            meaning
@@ -157,7 +157,7 @@ w (task dir.)   ``v``                task direction (the paper overloads w)
 t_i, s_i        ``t``, ``s``         x_iᵀx and 1 − t_i = ½‖x_i − x‖²
 A, N            ``A``, ``N``         E‖Σπ_i x_i − x‖², E Σπ_i² (App. B.1, Lemma C.4)
 U^d, U^d_S      ``"uniform"``, ``"acg"``  covariate laws (``SphereCovariates.kind``)
-ρ(M, B)         ``rho_metric``       ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB) (Fig. 9, reading G9)
+ρ(M, B)         ``rho_metric``       ‖B⊥ᵀMB⊥‖₂/σ_min(BᵀMB) (Fig. 9, our reading)
 ==============  ===================  =====================================================
 
 Clashes: L is the Lipschitz constant (hpcy25's L is a prompt length); n is the context length and

@@ -16,7 +16,7 @@ __all__ = ["rho_metric", "thm44_scale_bound", "lowrank_M"]
 
 @checked
 def rho_metric(M: Any, B: Any) -> float:
-    """ρ(M, B) = ‖B⊥ᵀ M B⊥‖₂ / σ_min(BᵀMB) (Fig. 9's metric, reading G9): 0 iff M = cBBᵀ-like.
+    """ρ(M, B) = ‖B⊥ᵀ M B⊥‖₂ / σ_min(BᵀMB) (our reading of Fig. 9's metric): 0 iff M = cBBᵀ-like.
 
     Source: [collins24] App. J.1, Fig. 9.
 

@@ -31,12 +31,13 @@ __all__ = [
 COVARIATE_KINDS = ("uniform", "ellipsoid", "acg", "lowrank")
 #: Task classes (Def 3.2, C.1, C.2, 4.2, §3.2, Remark 2.1, App. J): affine, 2-ReLU, cosine,
 #: linear, low-rank linear, constant, and Fig. 1's "hills" f = cos(νθ − b) on the circle (d = 2,
-#: ν = L, b ~ Unif[−π, π]; reading G10).
+#: ν = L, b ~ Unif[−π, π]; our reading of the figure, the alternative ν cos(θ − b) is
+#: not used).
 TASK_KINDS = ("affine", "relu", "cos", "linear", "lowrank", "constant", "hills")
 
 _P = "[collins24] §2 (Preliminaries)"
 
-#: S1's noise levels σ² for σ ∈ {1, .3, .1, .01} (spec 003 §3.2; Figs. 3-4's σ panel): what a
+#: S1's noise levels σ² for σ ∈ {1, .3, .1, .01} (Figs. 3-4's σ panel): what a
 #: Setting with ``sigma2=None`` stands for.
 S1_SIGMA2 = (1.0, 0.09, 0.01, 1e-4)
 
@@ -88,7 +89,7 @@ class Setting:
         return S1_SIGMA2 if self.sigma2 is None else (self.sigma2,)
 
 
-#: Named settings: the paper's S1 setting first (Theorem 3.4's trained check, spec 003 §3.2),
+#: Named settings: the paper's S1 setting first (Theorem 3.4's trained check, Figs. 3-4),
 #: then the presets checks run at by default where they differ from it.
 PRESETS: dict[str, Setting] = {
     "paper": Setting(),
@@ -106,7 +107,22 @@ PRESETS: dict[str, Setting] = {
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SphereCovariates:
-    """How ``x_1, …, x_{n+1}`` are drawn."""
+    """How ``x_1, …, x_{n+1}`` are drawn.
+
+    Source: [collins24] §2 (x ~ U^d on the sphere), Assumption 3.3 / B.2 (``"ellipsoid"``),
+    Assumption 4.3 (``"lowrank"``), the experiments' U^d_S (``"acg"``).
+
+    Examples
+    --------
+    >>> SphereCovariates(d=3).kind
+    'uniform'
+    >>> SphereCovariates(d=3, kind="ellipsoid", Sigma_diag=(1, 2, 3)).Sigma_diag
+    (1.0, 2.0, 3.0)
+    >>> SphereCovariates(d=3, kind="lowrank", k=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be < d (Assumption 4.3), got k=3, d=3
+    """
 
     d: int  # covariate dimension (x ∈ R^d; tokens in R^{d+1}); d ≥ 2
     kind: str = "uniform"  # one of COVARIATE_KINDS
@@ -141,7 +157,19 @@ class SphereCovariates:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LipschitzTasks:
-    """The task distribution D(F) (``L`` is the Lipschitz constant, not a loss)."""
+    """The task distribution D(F) (``L`` is the Lipschitz constant, not a loss).
+
+    Source: [collins24] Definition 3.2 (affine), C.1, C.2, 4.2, §3.2, Remark 2.1, App. J.
+
+    Examples
+    --------
+    >>> LipschitzTasks(L=2.0)
+    LipschitzTasks(kind='affine', L=2.0, intercept=True, offset=0.0)
+    >>> LipschitzTasks(kind="quadratic")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: kind must be one of ('affine', 'relu', 'cos', 'linear', 'lowrank', 'constant', ...
+    """
 
     kind: str = "affine"  # one of TASK_KINDS
     L: float = 1.0  # Lipschitz constant (cos: the frequency); ≥ 0
@@ -156,7 +184,20 @@ class LipschitzTasks:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SoftmaxWindowSetting:
-    """One ICL problem of [collins24]: n labelled points, noise σ², covariates and tasks."""
+    """One ICL problem of [collins24]: n labelled points, noise σ², covariates and tasks.
+
+    Source: [collins24] §2 (the ICL problem of one softmax attention unit).
+
+    Examples
+    --------
+    >>> s = SoftmaxWindowSetting.isotropic(d=5, n=20, L=1.0, sigma2=0.01)
+    >>> s.d, s.n, s.L, s.covariates.kind, s.tasks.kind
+    (5, 20, 1.0, 'uniform', 'affine')
+    >>> SoftmaxWindowSetting.isotropic(d=3, n=10, task="hills")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: tasks kind='hills' lives on the circle: needs d = 2 ...
+    """
 
     covariates: SphereCovariates  # the law of x_i and of the query x_{n+1}
     tasks: LipschitzTasks  # the law of the task f

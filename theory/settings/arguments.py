@@ -43,6 +43,15 @@ def record_arguments() -> Iterator[dict[tuple[str, str], set[str]]]:
     """Record, while active, the numeric arguments every validated (public) theory function
     receives: ``{(function, parameter): {"degenerate", "generic"}}`` (see :func:`degenerate`).
     A parameter seen only as ``"degenerate"`` was only ever 0 or 1: no check can see its factor.
+
+    Examples
+    --------
+    >>> from theory.zfb24 import gamma
+    >>> with record_arguments() as rec:
+    ...     _ = gamma([[2.0]], 1)
+    >>> fn = "theory.zfb24.sec3_training:gamma"
+    >>> rec[fn, "Lambda"], rec[fn, "N"]          # N = 1 was only seen at a degenerate value
+    ({'generic'}, {'degenerate'})
     """
     rec: dict[tuple[str, str], set[str]] = {}
     RECORDERS.append(rec)
@@ -53,7 +62,16 @@ def record_arguments() -> Iterator[dict[tuple[str, str], set[str]]]:
 
 
 def record(fn_name: str, name: str, value: Any) -> None:
-    """Tag ``value`` of parameter ``name`` of ``fn_name`` in every active recorder."""
+    """Tag ``value`` of parameter ``name`` of ``fn_name`` in every active recorder.
+
+    Examples
+    --------
+    >>> with record_arguments() as rec:
+    ...     record("f", "x", 0.3)
+    ...     record("f", "x", 1.0)
+    >>> sorted(rec["f", "x"])
+    ['degenerate', 'generic']
+    """
     cls = degenerate(value)
     if cls is None:
         return

@@ -36,6 +36,17 @@ def validated(
     ``domains`` maps parameter names to domains (names not in the signature are ignored);
     ``args`` names the positional parameters of a ``*args`` function (a lambdified twin).  The
     wrapper carries ``__domains__`` (name → domain, the harness reads it) and ``raw`` (``fn``).
+
+    Examples
+    --------
+    >>> from theory.settings.kinds import Domain
+    >>> f = validated(lambda N: 2 * N, {"N": Domain("count", 3)}, paper="demo")
+    >>> f(3)
+    6
+    >>> f(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: N must be an integer ≥ 1 (demo), got 0
     """
     if args is not None:
         sig = inspect.Signature(
@@ -181,7 +192,22 @@ def validate_exports(
     paper: str | None = None,
 ) -> None:
     """Replace each exported function ``namespace[name]`` by :func:`validated` of it, with
-    ``domains`` updated by ``overrides[name]`` and ``args[name]`` for ``*args`` twins."""
+    ``domains`` updated by ``overrides[name]`` and ``args[name]`` for ``*args`` twins.
+
+    Examples
+    --------
+    >>> from theory.settings.kinds import Domain
+    >>> def half(x):
+    ...     return x / 2
+    >>> ns = {"half": half}
+    >>> validate_exports(ns, ["half"], {"x": Domain("real", 1.0, lower=0.0)})
+    >>> ns["half"](3.0), ns["half"].raw is half
+    (1.5, True)
+    >>> ns["half"](-1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: x must be a finite real number ≥ 0, got -1.0
+    """
     overrides = overrides or {}
     args = args or {}
     for name in names:

@@ -52,6 +52,13 @@ class Domain:
     of any rank.  ``dim`` names the size a matrix / vector shares with other arguments (the trailing
     axis), or for a ``count`` the size it *is*.  ``symbolic``: SymPy input is allowed (and not
     checked).  ``optional``: ``None`` is allowed.
+
+    Examples
+    --------
+    >>> Domain("real", 0.5, lower=0.0, upper=1.0, upper_open=True).describe()
+    'a finite real number ≥ 0 and < 1'
+    >>> Domain("count", 10, inf_ok=True).describe()
+    'an integer ≥ 1 (or inf)'
     """
 
     kind: str

@@ -59,6 +59,16 @@ class GaussianCovariates:
 
     Source: the data models of [zfb24] §3.3 (Lambda), [zwb24] Assumption 3.1 (H), [hpcy25] §2 and
     §5.3 (I_d, Kac–Murdock–Szegő), [czz24] §2 (diagonal Sigma), [collins24] §2.
+
+    Examples
+    --------
+    >>> c = GaussianCovariates(Sigma_x=[[2.0, 0.5], [0.5, 1.0]])
+    >>> c.d, c.Sigma_x_array.tolist()
+    (2, [[2.0, 0.5], [0.5, 1.0]])
+    >>> GaussianCovariates(Sigma_x=[[1.0, 0.0], [0.0, 0.0]], definite=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Sigma_x must be positive definite...
     """
 
     Sigma_x: MatrixLike  # d×d covariance of each covariate vector; PSD (PD if `definite`)
@@ -98,6 +108,14 @@ class GaussianTaskPrior:
 
     Source: [zwb24] Assumption 3.1 (beta* = task_mean, Psi = task_cov; rank-deficient Psi allowed);
     [zfb24] §3.3 is ``N(0, I_d)``; [hpcy25] §2 is ``N(0, I_d/d)``.
+
+    Examples
+    --------
+    >>> p = GaussianTaskPrior(task_mean=[1.0, -1.0], task_cov=[[1.0, 0.0], [0.0, 0.5]])
+    >>> p.d, p.task_mean_array.tolist()
+    (2, [1.0, -1.0])
+    >>> float(GaussianTaskPrior.isotropic(3, 0.5).task_cov_array.trace())
+    1.5
     """
 
     task_mean: VectorLike  # beta*, the shared signal (length d)

@@ -99,7 +99,17 @@ def check_int(
 
 
 def check_choice(name: str, value: Any, choices: Iterable[Any], *, paper: str | None = None) -> Any:
-    """Validate that ``value`` is one of ``choices``."""
+    """Validate that ``value`` is one of ``choices``.
+
+    Examples
+    --------
+    >>> check_choice("order", "column", ("column", "row"))
+    'column'
+    >>> check_choice("order", "diag", ("column", "row"), paper="zfb24 Lemma 9")
+    Traceback (most recent call last):
+    ...
+    ValueError: order must be one of ('column', 'row') (zfb24 Lemma 9), got 'diag'
+    """
     choices = tuple(choices)
     if value not in choices:
         raise ValueError(f"{name} must be one of {choices}{_where(paper)}, got {value!r}")
@@ -117,7 +127,17 @@ def _finite_array(name: str, value: Any, paper: str | None) -> np.ndarray:
 
 
 def as_vector(name: str, value: Any, *, d: int | None = None, paper: str | None = None) -> Vector:
-    """Validate a finite real vector (of length ``d`` if given) and return it as a tuple."""
+    """Validate a finite real vector (of length ``d`` if given) and return it as a tuple.
+
+    Examples
+    --------
+    >>> as_vector("task_mean", np.array([1, 2]), d=2)
+    (1.0, 2.0)
+    >>> as_vector("task_mean", [1.0, 2.0, 3.0], d=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: task_mean must have shape (2,), got shape (3,)
+    """
     arr = _finite_array(name, value, paper)
     if arr.ndim != 1 or (d is not None and arr.shape[0] != d):
         want = f"shape ({d},)" if d is not None else "a 1-D array"
@@ -174,7 +194,14 @@ def as_matrix(
 
 
 def readonly(x: Any) -> np.ndarray:
-    """A read-only float64 copy (for the ``*_array`` views of stored tuples)."""
+    """A read-only float64 copy (for the ``*_array`` views of stored tuples).
+
+    Examples
+    --------
+    >>> a = readonly(((1, 2), (3, 4)))
+    >>> a.dtype, a.flags.writeable
+    (dtype('float64'), False)
+    """
     arr = np.array(x, dtype=float)
     arr.setflags(write=False)
     return arr

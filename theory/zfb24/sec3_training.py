@@ -108,7 +108,15 @@ def gamma(Lambda: Any, N: Any) -> Any:
 
 @checked
 def gamma_fn(Lambda: Any, N: Any) -> np.ndarray:
-    """numpy twin of :func:`gamma` (no validation)."""
+    """numpy twin of :func:`gamma` (no validation).
+
+    Examples
+    --------
+    Λ = I₂, N = 4: Γ = (1 + 1/4)·I + (2/4)·I = 1.75·I.
+
+    >>> gamma_fn(np.eye(2), 4).tolist()
+    [[1.75, 0.0], [0.0, 1.75]]
+    """
     return gamma_xp(np.asarray(Lambda, dtype=float), N, NP)
 
 
@@ -149,7 +157,14 @@ def gamma_noisy(Lambda: Any, N: Any, s2: Any) -> Any:
 
 @checked
 def gamma_noisy_fn(Lambda: Any, N: Any, s2: float) -> np.ndarray:
-    """numpy twin of :func:`gamma_noisy`."""
+    """numpy twin of :func:`gamma_noisy`.
+
+    Examples
+    --------
+    >>> L = np.diag([0.5, 2.0])
+    >>> bool(np.allclose(gamma_noisy_fn(L, 4, 0.8), gamma_fn(L, 4) + 0.8 / 4 * np.eye(2)))
+    True
+    """
     return gamma_noisy_xp(np.asarray(Lambda, dtype=float), N, s2, NP)
 
 

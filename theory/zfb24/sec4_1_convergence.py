@@ -60,7 +60,18 @@ def limit_params(Lambda: Any, N: Any, *, Gamma: Any = None) -> tuple[Any, Any]:
 
 @checked
 def limit_params_fn(Lambda: Any, N: Any, Gamma: Any = None) -> tuple[np.ndarray, float]:
-    """numpy twin of :func:`limit_params`."""
+    """numpy twin of :func:`limit_params`.
+
+    Examples
+    --------
+    The limit is balanced (u₋₁² = ‖U₁₁‖_F², Lemma 17) and its product is Γ⁻¹ (eq. (12)):
+
+    >>> from theory.zfb24 import gamma
+    >>> L = np.diag([0.5, 2.0])
+    >>> U, u = limit_params_fn(L, 4)
+    >>> bool(np.isclose(u**2, np.sum(U**2))), bool(np.allclose(u * U, np.linalg.inv(gamma(L, 4))))
+    (True, True)
+    """
     L = np.asarray(Lambda, dtype=float)
     G = gamma_xp(L, N, NP) if Gamma is None else np.asarray(Gamma, dtype=float)
     U, u = _limit(G, NP)
@@ -72,6 +83,20 @@ def W_KQ_star(Lambda: Any, N: Any) -> Any:
     """Theorem 4, eq. (11): ``W^{KQ}_* = ‖Γ⁻¹‖_F^{-1/2} [[Γ⁻¹, 0], [0, 0]]``.
 
     Source: [zfb24] Theorem 4, eq. (11) (rebuilt from Lemma 12).
+
+    Returns
+    -------
+    (d+1, d+1) float64 array, or a SymPy matrix.
+
+    Examples
+    --------
+    Λ = 1, N = 1: Γ = 3, so ‖Γ⁻¹‖_F^{-1/2} Γ⁻¹ = √3/3.
+
+    >>> import sympy as sp
+    >>> W_KQ_star(sp.Matrix([[1]]), 1)
+    Matrix([
+    [sqrt(3)/3, 0],
+    [        0, 0]])
     """
     xp, L, n = prepare(Lambda, N)
     U, _ = _limit(gamma_xp(L, n, xp), xp)
@@ -88,6 +113,20 @@ def W_PV_star(Lambda: Any, N: Any) -> Any:
     """Theorem 4, eq. (11): ``W^{PV}_* = ‖Γ⁻¹‖_F^{1/2} e_{d+1} e_{d+1}ᵀ``.
 
     Source: [zfb24] Theorem 4, eq. (11).
+
+    Returns
+    -------
+    (d+1, d+1) float64 array, or a SymPy matrix.
+
+    Examples
+    --------
+    The product of the two limits' active blocks is Γ⁻¹:
+
+    >>> from theory.zfb24 import gamma
+    >>> L = np.diag([0.5, 2.0])
+    >>> P = W_PV_star(L, 4)[2, 2] * W_KQ_star(L, 4)[:2, :2]
+    >>> bool(np.allclose(P, np.linalg.inv(gamma(L, 4))))
+    True
     """
     xp, L, n = prepare(Lambda, N)
     _, u = _limit(gamma_xp(L, n, xp), xp)
@@ -105,7 +144,9 @@ def init_condition(Lambda: Any, N: Any, sigma_init: Any) -> Any:
 
     Examples
     --------
-    >>> round(float(init_condition(np.diag([0.5, 1, 1.5, 2]), 16, 0.3)), 8)  # reference value
+    ‖Γ‖_op = (17/16)·2 + 5/16 at Λ = diag(0.5, 1, 1.5, 2), N = 16; σ = 0.3, √d = 2:
+
+    >>> round(float(init_condition(np.diag([0.5, 1, 1.5, 2]), 16, 0.3)), 8)  # 0.09·4.875·2
     0.43875
     """
     xp, L, n = prepare(Lambda, N)

@@ -80,9 +80,23 @@ def theorem5_excess(Lambda: Any, N: Any, M: Any, Sigma: Any, a: Any, *, Gamma: A
         (``math.inf`` allowed); Sigma : Σ = Cov_D(x y) (d×d PSD) — *not* a covariate covariance;
     a : a = Λ⁻¹E_D[xy], the best linear predictor
 
+    Returns
+    -------
+    float (SymPy expression for SymPy input).
+
     Notes
     -----
     Needs x-marginal N(0, Λ), finite E y, E xy, E y²xxᵀ, iid test pairs; ρ = M.
+
+    Examples
+    --------
+    A noiseless linear task y = ⟨w, x⟩ has a = w, Σ = :func:`noiseless_Sigma` and no best-linear
+    error, so the excess is the fixed-task risk :func:`noiseless_risk`:
+
+    >>> L, w = np.diag([0.5, 2.0]), [1.0, -0.5]
+    >>> ex = theorem5_excess(L, 8, 5, noiseless_Sigma(w, L), w)
+    >>> bool(np.isclose(ex, noiseless_risk(w, L, 8, 5)))
+    True
     """
     xp, L, n = prepare(Lambda, N)
     G = gamma_xp(L, n, xp) if Gamma is None else xp.mat(Gamma)
@@ -147,6 +161,21 @@ def noiseless_Sigma(w: Any, Lambda: Any) -> Any:
     r"""``Σ = Cov(xy) = ‖w‖²_Λ Λ + Λwwᵀ Λ`` for ``y = ⟨w,x⟩``, ``x ~ N(0,Λ)``.
 
     Source: [zfb24] §4.1 after Theorem 5 (from Lemma 30).
+
+    Parameters
+    ----------
+    w : (d,) task vector; Lambda : (d, d) Λ
+
+    Returns
+    -------
+    (d, d) float64 array, or a SymPy matrix.
+
+    Examples
+    --------
+    d = 1: Var(x·y) = w²(E x⁴ − (E x²)²) = 2w²λ²; w = 1, λ = 2 gives 8.
+
+    >>> noiseless_Sigma([1.0], [[2.0]]).tolist()
+    [[8.0]]
     """
     xp = ops_for(w, Lambda)
     L = xp.mat(Lambda)
@@ -166,6 +195,18 @@ def noiseless_risk(w: Any, Lambda: Any, N: Any, M: Any) -> Any:
               + \frac1{N^2}\big[\|w\|^2_{\Gamma^{-2}\Lambda^3} +
               2\operatorname{tr}\Lambda\|w\|^2_{\Gamma^{-2}\Lambda^2}
               + (\operatorname{tr}\Lambda)^2\|w\|^2_{\Gamma^{-2}\Lambda}\big]
+
+    Parameters
+    ----------
+    w : (d,) task vector; Lambda : (d, d) Λ; N : train length; M : test length (``math.inf`` ok)
+
+    Examples
+    --------
+    Λ = 1, N = 1 (Γ = 3), w = 1, M = ∞: (1 + 2 + 1)/9 = 4/9.
+
+    >>> import sympy as sp
+    >>> noiseless_risk(sp.Matrix([1]), sp.Matrix([[1]]), 1, sp.oo)
+    4/9
     """
     xp, L, n = prepare(Lambda, N)
     G = gamma_xp(L, n, xp)
@@ -205,8 +246,11 @@ def prior_risk(Lambda: Any, N: Any, M: Any, *, Gamma: Any = None) -> Any:
 
     Examples
     --------
-    >>> round(float(prior_risk(np.diag([0.5, 1, 1.5, 2]), 16, 4)), 6)  # reference value
-    3.750524
+    Isotropic Λ = I₅, N = 20, M = 5: d(d+1)[N²/M + d + 1]/(N+d+1)² = 30·86/26²
+    (:func:`prior_risk_isotropic`):
+
+    >>> round(float(prior_risk(np.eye(5), 20, 5)), 6)
+    3.816568
     """
     xp, L, n = prepare(Lambda, N)
     G = gamma_xp(L, n, xp) if Gamma is None else xp.mat(Gamma)
@@ -215,7 +259,17 @@ def prior_risk(Lambda: Any, N: Any, M: Any, *, Gamma: Any = None) -> Any:
 
 @checked
 def prior_risk_fn(Lambda: Any, N: Any, M: Any, Gamma: Any = None) -> float:
-    """numpy twin of :func:`prior_risk`."""
+    """numpy twin of :func:`prior_risk`.
+
+    Examples
+    --------
+    At M = N the prior risk is twice the optimal loss, R(N, N) = 2L*:
+
+    >>> from theory.zfb24 import optimal_loss
+    >>> L = np.diag([0.5, 1.0, 1.5, 2.0])
+    >>> bool(np.isclose(prior_risk_fn(L, 16, 16), 2 * optimal_loss(L, 16)))
+    True
+    """
     L = np.asarray(Lambda, dtype=float)
     G = gamma_xp(L, N, NP) if Gamma is None else np.asarray(Gamma, dtype=float)
     return float(_prior_risk(L, G, N, M, NP))
@@ -223,7 +277,17 @@ def prior_risk_fn(Lambda: Any, N: Any, M: Any, Gamma: Any = None) -> float:
 
 @checked
 def prior_risk_floor(Lambda: Any, N: Any) -> Any:
-    """``R(∞, N) = tr(Γ⁻²Λ(Λ + trΛ I)²)/N²`` (slope −2 in N)."""
+    """``R(∞, N) = tr(Γ⁻²Λ(Λ + trΛ I)²)/N²`` (slope −2 in N).
+
+    Source: [derived] from [zfb24] Theorem 5 (``M → ∞`` of :func:`prior_risk`).
+
+    Examples
+    --------
+    Λ = 1, N = 2: d(d+1)²/(N+d+1)² = 4/16.
+
+    >>> float(prior_risk_floor([[1.0]], 2))
+    0.25
+    """
     return prior_risk(Lambda, N, sp.oo if ops_for(Lambda, N) is SP else math.inf)
 
 
@@ -233,7 +297,7 @@ def prior_risk_isotropic(d: Any, N: Any, M: Any) -> Any:
 
     Examples
     --------
-    >>> round(float(prior_risk_isotropic(5, 20, 5)), 6)  # reference value
+    >>> round(float(prior_risk_isotropic(5, 20, 5)), 6)  # 30·(80 + 6)/26²
     3.816568
     """
     d, N, M = (sp.sympify(v) for v in (d, N, M))
@@ -246,6 +310,13 @@ def tight_bound(Lambda: Any, N: Any, M: Any) -> float:
     r"""The w-averaged upper bound ``(d+1)trΛ/M + [trΛ + 2d trΛ + tr(Λ⁻¹)(trΛ)²]/N²``.
 
     Source: [zfb24] §4.1 (display before Corollary 6, averaged over w ~ N(0, I)).
+
+    Examples
+    --------
+    Λ = 1, N = M = 1: 2 + (1 + 2 + 1) = 6, above the exact prior risk 2/3:
+
+    >>> tight_bound([[1.0]], 1, 1), round(float(prior_risk([[1.0]], 1, 1)), 6)
+    (6.0, 0.666667)
     """
     L = as_Lambda(Lambda)
     n, d, T = as_N(N), L.shape[0], np.trace(L)
@@ -260,7 +331,7 @@ def cor6_eta(Lambda: Any, N: Any) -> float:
 
     Examples
     --------
-    >>> round(cor6_eta(np.diag([0.5, 1, 1.5, 2]), 16), 5)  # reference value
+    >>> round(cor6_eta(np.diag([0.5, 1, 1.5, 2]), 16), 5)  # (1 + 8 + 16·4)·5/256
     1.42578
     """
     L = as_Lambda(Lambda)
@@ -271,14 +342,35 @@ def cor6_eta(Lambda: Any, N: Any) -> float:
 
 @checked
 def cor6_bound(Lambda: Any, N: Any, M: Any) -> float:
-    """Corollary 6 / κ bound ``(d+1)trΛ/M + η``.  Source: [zfb24] Corollary 6."""
+    """Corollary 6 / κ bound ``(d+1)trΛ/M + η``.  Source: [zfb24] Corollary 6.
+
+    Examples
+    --------
+    At Λ = I (κ = 1) it equals :func:`tight_bound`; at κ > 1 it is larger:
+
+    >>> cor6_bound(np.eye(2), 4, 6), tight_bound(np.eye(2), 4, 6)
+    (2.125, 2.125)
+    >>> L = np.diag([0.5, 2.0])
+    >>> cor6_bound(L, 4, 6) > tight_bound(L, 4, 6)
+    True
+    """
     L = as_Lambda(Lambda)
     return float((L.shape[0] + 1) * np.trace(L) / M + cor6_eta(L, N))
 
 
 @checked
 def cor6_M_threshold(Lambda: Any, eps: float) -> int:
-    """Corollary 6: test length ``M ≥ ⌈(d+1)trΛ/ε⌉`` gives error ``≤ η + ε``."""
+    """Corollary 6: test length ``M ≥ ⌈(d+1)trΛ/ε⌉`` gives error ``≤ η + ε``.
+
+    Examples
+    --------
+    Λ = I₂, ε = 0.5: ⌈3·2/0.5⌉ = 12, and the bound at M = 12 is η + ε:
+
+    >>> cor6_M_threshold(np.eye(2), 0.5)
+    12
+    >>> cor6_bound(np.eye(2), 4, 12) - cor6_eta(np.eye(2), 4)
+    0.5
+    """
     L = as_Lambda(Lambda)
     eps = float(eps)
     return int(math.ceil((L.shape[0] + 1) * np.trace(L) / eps))
@@ -317,6 +409,16 @@ def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) ->
     Notes
     -----
     Λ' = S_q = Λ, P = Γ⁻¹ gives :func:`prior_risk`; M = N gives 2L(P).
+
+    Examples
+    --------
+    No shift (Λ' = S_q = Λ) and P = Γ⁻¹ recover :func:`prior_risk`:
+
+    >>> from theory.zfb24 import gamma
+    >>> L = np.diag([0.5, 2.0])
+    >>> r = shift_risk(np.linalg.inv(gamma(L, 8)), L, L, 5)
+    >>> bool(np.isclose(r, prior_risk(L, 8, 5)))
+    True
     """
     xp = ops_for(P, Lambda_test, S_q, M, Omega)
     Lp = xp.mat(Lambda_test) if xp is SP else as_Lambda(Lambda_test, spd=False)
@@ -327,7 +429,15 @@ def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) ->
 
 @checked
 def shift_risk_fn(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) -> float:
-    """numpy twin of :func:`shift_risk`."""
+    """numpy twin of :func:`shift_risk`.
+
+    Examples
+    --------
+    The zero predictor P = 0 has risk tr(Ω S_q) (here Ω = I, S_q = diag(1, 3)):
+
+    >>> shift_risk_fn(np.zeros((2, 2)), np.eye(2), np.diag([1.0, 3.0]), 5)
+    4.0
+    """
     Lp = np.asarray(Lambda_test, dtype=float)
     Om = np.eye(Lp.shape[0]) if Omega is None else np.asarray(Omega, dtype=float)
     return float(_shift_risk(np.asarray(P, float), Lp, np.asarray(S_q, float), M, Om, NP))
@@ -335,7 +445,18 @@ def shift_risk_fn(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None)
 
 @checked
 def covariate_scaling_risk(Lambda: Any, N: Any, M: Any, c: Any) -> Any:
-    """[derived] Risk under covariate scaling ``x ↦ c x``: ``R(Γ⁻¹; c²Λ, c²Λ, M)``."""
+    """[derived] Risk under covariate scaling ``x ↦ c x``: ``R(Γ⁻¹; c²Λ, c²Λ, M)``.
+
+    Source: [derived], for [zfb24] §4.2 (covariate scaling).
+
+    Examples
+    --------
+    No scaling (c = 1) is :func:`prior_risk`:
+
+    >>> L = np.diag([0.5, 2.0])
+    >>> bool(np.isclose(covariate_scaling_risk(L, 8, 5, 1.0), prior_risk(L, 8, 5)))
+    True
+    """
     xp, L, n = prepare(Lambda, N)
     c = xp.S(c) if xp is SP else float(c)
     Gi = xp.inv(gamma_xp(L, n, xp))
@@ -359,7 +480,18 @@ def covariate_scaling_limit(c: Any, Lambda: Any) -> Any:
 
 @checked
 def query_shift_floor(Lambda: Any, N: Any, S_q: Any) -> Any:
-    """[derived] ``M → ∞`` query-shift risk ``tr[(Λ+trΛI)Γ⁻¹S_qΓ⁻¹(Λ+trΛI)]/N²``."""
+    """[derived] ``M → ∞`` query-shift risk ``tr[(Λ+trΛI)Γ⁻¹S_qΓ⁻¹(Λ+trΛI)]/N²``.
+
+    Source: [derived], for [zfb24] §4.2 (query shift), ``M → ∞`` of :func:`shift_risk`.
+
+    Examples
+    --------
+    An unshifted query (S_q = Λ) gives :func:`prior_risk_floor`:
+
+    >>> L = np.diag([0.5, 2.0])
+    >>> bool(np.isclose(query_shift_floor(L, 8, L), prior_risk_floor(L, 8)))
+    True
+    """
     xp, L, n = prepare(Lambda, N)
     Gi = xp.inv(gamma_xp(L, n, xp))
     K = L + xp.tr(L) * xp.eye(xp.dim(L))

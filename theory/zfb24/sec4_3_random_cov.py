@@ -84,7 +84,23 @@ def rdm_moments(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarr
 @checked
 def rdm_coefficients(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, np.ndarray]:
     """``(Zc, xi)``: ``Zc`` = ζ with γ on the diagonal, the coefficient of eq. (52):
-    ``E[Γ_τΛ_τUΛ_τ] = Zc ∘ U``."""
+    ``E[Γ_τΛ_τUΛ_τ] = Zc ∘ U``.
+
+    Source: [zfb24] Corollary 22, eq. (52).
+
+    Returns
+    -------
+    Zc (d, d), xi (d,)
+
+    Examples
+    --------
+    Exp(1) entries (m = 1, 2, 6), d = 3, N = 8: γ = 6 + (12 + 4)/8 = 8, ζ = 2 + (6 + 1)/8 = 2.875
+    (the iid forms of :func:`moments_iid`):
+
+    >>> Zc, xi = rdm_coefficients([1] * 3, [2] * 3, [6] * 3, 8)
+    >>> float(Zc[0, 0]), float(Zc[0, 1]), xi.tolist()
+    (8.0, 2.875, [2.0, 2.0, 2.0])
+    """
     g, xi, z = rdm_moments(m1, m2, m3, N)
     Zc = z.copy()
     np.fill_diagonal(Zc, g)
@@ -98,6 +114,20 @@ def rdm_loss(U11: Any, u: float, Zc: Any, xi: Any) -> float:
     It is the population loss minus ½ΣEλ_i.
 
     Source: [zfb24] Lemma 23, eq. (53).
+
+    Parameters
+    ----------
+    U11 : (d, d); u : u₋₁; Zc : (d, d) from :func:`rdm_coefficients`; xi : (d,)
+
+    Examples
+    --------
+    At the limit of Lemma 28 the loss is Lemma 24's minimum:
+
+    >>> m = ([1.0] * 3, [2.0] * 3, [6.0] * 3, 8)
+    >>> U, u = rdm_limit(*m)
+    >>> Zc, xi = rdm_coefficients(*m)
+    >>> bool(np.isclose(rdm_loss(U, u, Zc, xi), rdm_min_loss(*m)))
+    True
     """
     U = np.asarray(U11, dtype=float)
     return float(
@@ -118,6 +148,24 @@ def rdm_flow_rhs(
               \dot u_{-1} = -\textstyle\sum_i\gamma_iu_{-1}u_{ii}^2 - \sum_{i\ne
               j}\zeta_{ij}u_{-1}u_{ij}^2
               + \sum_i\xi_iu_{ii}
+
+    Parameters
+    ----------
+    U11 : (d, d); u : u₋₁; Zc : (d, d) from :func:`rdm_coefficients`; xi : (d,)
+
+    Returns
+    -------
+    (dU (d, d), du float)
+
+    Examples
+    --------
+    The limit of Lemma 28 is a rest point:
+
+    >>> m = ([1.0, 2.0], [2.0, 8.0], [6.0, 48.0], 8)
+    >>> U, u = rdm_limit(*m)
+    >>> dU, du = rdm_flow_rhs(U, u, *rdm_coefficients(*m))
+    >>> bool(np.allclose(dU, 0)), bool(abs(du) < 1e-12)
+    (True, True)
     """
     dU = -(u**2) * Zc * U11 + u * np.diag(xi)
     du = -u * float(np.sum(Zc * U11**2)) + float(np.sum(xi * np.diag(U11)))
@@ -129,6 +177,17 @@ def rdm_D(m1: Any, m2: Any, m3: Any, N: int) -> np.ndarray:
     r"""Theorem 8: ``D = (E[Γ_τΛ_τ²])⁻¹E[Λ_τ²] = diag(ξ_i/γ_i)``, the limit of ``P = u₋₁U₁₁``.
 
     Source: [zfb24] Theorem 8, eq. (22); Lemma 24.
+
+    Returns
+    -------
+    (d, d) diagonal float64 array.
+
+    Examples
+    --------
+    Exp(1) entries, d = 3, N = 8: ξ/γ = 2/8, the same as :func:`delta_exp` N/(3N + d + 5) = 8/32:
+
+    >>> np.diag(rdm_D([1] * 3, [2] * 3, [6] * 3, 8)).tolist(), delta_exp(8, 3)
+    ([0.25, 0.25, 0.25], 1/4)
     """
     g, xi, _ = rdm_moments(m1, m2, m3, N)
     return np.diag(xi / g)
@@ -142,7 +201,7 @@ def rdm_limit(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, float]:
 
     Examples
     --------
-    >>> U, u = rdm_limit([1] * 3, [2] * 3, [6] * 3, 8)  # reference value
+    >>> U, u = rdm_limit([1] * 3, [2] * 3, [6] * 3, 8)  # D = I/4: u = (√3/4)^½, U = D/u
     >>> round(u, 6), round(float(U[0, 0]), 6)
     (0.658037, 0.379918)
     """
@@ -153,14 +212,32 @@ def rdm_limit(m1: Any, m2: Any, m3: Any, N: int) -> tuple[np.ndarray, float]:
 
 @checked
 def rdm_min_loss(m1: Any, m2: Any, m3: Any, N: int) -> float:
-    """Lemma 24: ``min ℓ_rdm = −½ Σ ξ_i²/γ_i``.  Source: [zfb24] Lemma 24, eq. (55)."""
+    """Lemma 24: ``min ℓ_rdm = −½ Σ ξ_i²/γ_i``.  Source: [zfb24] Lemma 24, eq. (55).
+
+    Examples
+    --------
+    Exp(1), d = 3, N = 8 (γ = 8, ξ = 2): −½·3·4/8.
+
+    >>> rdm_min_loss([1] * 3, [2] * 3, [6] * 3, 8)
+    -0.75
+    """
     g, xi, _ = rdm_moments(m1, m2, m3, N)
     return float(-0.5 * np.sum(xi**2 / g))
 
 
 @checked
 def rdm_optimal_loss(m1: Any, m2: Any, m3: Any, N: int) -> float:
-    """[derived] ``L*_rdm = ½[Σ Eλ_i − Σ ξ_i²/γ_i]``."""
+    """[derived] ``L*_rdm = ½[Σ Eλ_i − Σ ξ_i²/γ_i]``.
+
+    Source: [derived] from [zfb24] Lemma 23 (ℓ_rdm = loss − ½ΣEλ_i) and Lemma 24.
+
+    Examples
+    --------
+    Exp(1), d = 3, N = 8: ½·3 − 0.75.
+
+    >>> rdm_optimal_loss([1] * 3, [2] * 3, [6] * 3, 8)
+    0.75
+    """
     return float(0.5 * np.sum(np.asarray(m1, dtype=float)) + rdm_min_loss(m1, m2, m3, N))
 
 
@@ -171,6 +248,17 @@ def rdm_init_bound(m1: Any, Theta: Any, E_opG_fro2L: float) -> float:
 
     Source: [zfb24] Theorem 8, eq. (21) / Lemma 26, eq. (58).  The expectation
     ``E_opG_fro2L = E[‖Γ_τ‖_op ‖Λ_τ‖_F²]`` has no closed form for general laws: pass it (MC).
+
+    Parameters
+    ----------
+    m1 : (d,) E λ_i; Theta : (d, d) with ‖ΘΘᵀ‖_F = 1; E_opG_fro2L : E[‖Γ_τ‖_op ‖Λ_τ‖_F²] > 0
+
+    Examples
+    --------
+    d = 1, Eλ = 1, Θ = 1, E[‖Γ_τ‖‖Λ_τ‖²] = 2: 2·1/(1·2).
+
+    >>> rdm_init_bound([1.0], [[1.0]], 2.0)
+    1.0
     """
     T = np.asarray(Theta, dtype=float)
     d = T.shape[0]
@@ -191,6 +279,17 @@ def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: floa
 
     ``E_opG_fro2L = E[‖Γ_τ‖_op‖Λ_τ‖_F²]`` is passed in (no closed form).  Raises ``ValueError`` when
     condition (21) fails (the bracket is not positive).
+
+    Examples
+    --------
+    d = 1, Eλ = 1, Eλ² = 2, Θ = 1, σ = ½, E[‖Γ_τ‖‖Λ_τ‖²] = 2: u_min² = ¼·(2 − ½)/(2·2) = 3/32.
+
+    >>> round(rdm_u_min([1.0], [2.0], [[1.0]], 0.5, 2.0) ** 2, 8)
+    0.09375
+    >>> rdm_u_min([1.0], [2.0], [[1.0]], 1.0, 2.0)   # σ² = 1 is rdm_init_bound: (21) fails
+    Traceback (most recent call last):
+    ...
+    ValueError: Lemma 27 needs condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²)
     """
     T = np.asarray(Theta, dtype=float)
     d = T.shape[0]
@@ -212,6 +311,13 @@ def rdm_pl_constant(
     .. math:: \nu = \frac{\eta\sigma^2}{2\sqrt
               d\|E\Lambda_\tau^2\|_{op}}\big[2\|E\Lambda_\tau\Theta\|_F^2
               - \sqrt d\sigma^2E(\|\Gamma_\tau\|_{op}\|\Lambda_\tau\|_F^2)\big]
+
+    Examples
+    --------
+    d = 1, Exp(1) moments, N = 8: η = γ = (9/8)·6 + 6/8 = 7.5, u_min² = 3/32 (:func:`rdm_u_min`):
+
+    >>> round(rdm_pl_constant([1.0], [2.0], [6.0], 8, [[1.0]], 0.5, 2.0), 12)
+    0.703125
     """
     g, _, z = rdm_moments(m1, m2, m3, N)
     d = len(g)
@@ -259,7 +365,18 @@ def moments_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> tuple[Any, Any, An
 
 @checked
 def delta_iid(m1: Any, m2: Any, m3: Any, d: Any, N: Any) -> Any:
-    """[derived] ``δ = ξ/γ`` (D = δI) for iid diagonal entries."""
+    """[derived] ``δ = ξ/γ`` (D = δI) for iid diagonal entries.
+
+    Source: [derived] from [zfb24] Corollary 22 and Theorem 8 (D = diag(ξ_i/γ_i)).
+
+    Examples
+    --------
+    Exp(1) moments (1, 2, 6) give :func:`delta_exp` N/(3N + d + 5); at d = 3, N = 8: 8/32
+    (with SymPy symbols d, N it returns the simplified expression):
+
+    >>> delta_iid(1, 2, 6, 3, 8), delta_exp(8, 3)
+    (1/4, 1/4)
+    """
     g, xi, _ = moments_iid(m1, m2, m3, d, N)
     return sp.simplify(xi / g)
 
@@ -278,13 +395,32 @@ def delta_exp(N: Any, d: Any) -> Any:
 
 @checked
 def exp_moments() -> tuple[int, int, int]:
-    """Moments (1, 2, 6) of Exponential(1)."""
+    """Moments (1, 2, 6) of Exponential(1).
+
+    Source: [zfb24] §4.3 (the Exponential(1) example of Figure 1); E λᵏ = k!.
+
+    Examples
+    --------
+    >>> exp_moments() == gamma_law_moments(1, 1)
+    True
+    """
     return (1, 2, 6)
 
 
 @checked
 def gamma_law_moments(k: Any, theta: Any) -> tuple[Any, Any, Any]:
-    """Gamma(k, θ): ``m1 = kθ``, ``m2 = k(k+1)θ²``, ``m3 = k(k+1)(k+2)θ³``."""
+    """Gamma(k, θ): ``m1 = kθ``, ``m2 = k(k+1)θ²``, ``m3 = k(k+1)(k+2)θ³``.
+
+    Source: the moments of the Gamma(k, θ) law (shape k, scale θ); k = θ = 1 is Exp(1).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> gamma_law_moments(*sp.symbols("k theta"))
+    (k*theta, k*theta**2*(k + 1), k*theta**3*(k + 1)*(k + 2))
+    >>> gamma_law_moments(2, 1)
+    (2, 6, 24)
+    """
     k, theta = sp.sympify(k), sp.sympify(theta)
     return (k * theta, k * (k + 1) * theta**2, k * (k + 1) * (k + 2) * theta**3)
 
@@ -320,7 +456,17 @@ def rdm_test_risk(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any)
 
 @checked
 def rdm_test_risk_fn(delta: Any, c: Any, M: Any, m1: Any, m2: Any, m3: Any, d: Any) -> Any:
-    """numpy twin of :func:`rdm_test_risk` (``M = np.inf`` allowed)."""
+    """numpy twin of :func:`rdm_test_risk` (``M = np.inf`` allowed).
+
+    Examples
+    --------
+    δ = 0 (the zero predictor) has risk c·m1 (= E y²/d); the LSA's δ = 1/3 at c = 1 gives 1/3:
+
+    >>> float(rdm_test_risk_fn(0.0, 2.0, 10, 1, 2, 6, 20))
+    2.0
+    >>> round(float(rdm_test_risk_fn(1 / 3, 1.0, np.inf, 1, 2, 6, 20)), 12)
+    0.333333333333
+    """
     _check_iid_moments(m1, m2, m3)
     return dual(_r_builder, _R_SYMS, (delta, c, M, m1, m2, m3, d))
 
@@ -340,7 +486,7 @@ def fixed_test_risk(delta: Any, c: Any, M: Any, d: Any) -> Any:
 
     Examples
     --------
-    >>> fixed_test_risk(sp.Rational(1, 3), 1, sp.oo, 20)  # reference value
+    >>> fixed_test_risk(sp.Rational(1, 3), 1, sp.oo, 20)  # (1 − 1/3)², Figure 1's fixed panel
     4/9
     """
     return dual(_r_fixed_builder, _R_FIXED_SYMS, (delta, c, M, d))
@@ -349,6 +495,18 @@ def fixed_test_risk(delta: Any, c: Any, M: Any, d: Any) -> Any:
 @checked
 def lsa_limit_random(c: Any) -> Any:
     """[derived] Random-trained LSA, M, N → ∞ (δ = 1/3), Exp(1), normalised:
-    ``c(2c²/3 − 4c/3 + 1)``."""
+    ``c(2c²/3 − 4c/3 + 1)``.
+
+    Source: [derived], for [zfb24] §4.3, eq. (23) and Figure 1 (:func:`rdm_test_risk` at
+    δ = 1/3, M = ∞, Exp(1)).
+
+    Examples
+    --------
+    >>> lsa_limit_random(1)
+    1/3
+    >>> c = sp.Symbol("c", positive=True)
+    >>> sp.expand(lsa_limit_random(c) - rdm_test_risk(sp.Rational(1, 3), c, sp.oo, 1, 2, 6, 20))
+    0
+    """
     c = sp.sympify(c)
     return c * (2 * c**2 / 3 - 4 * c / 3 + 1)

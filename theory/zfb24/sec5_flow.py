@@ -73,7 +73,7 @@ def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
 
     Examples
     --------
-    >>> round(float(optimal_loss(np.diag([0.5, 1, 1.5, 2]), 16)), 7)  # reference value
+    >>> round(float(optimal_loss(np.diag([0.5, 1, 1.5, 2]), 16)), 7)  # ½Σ λ(λ+5)/(17λ+5)
     0.5775387
     """
     xp, L, n = prepare(Lambda, N)
@@ -83,7 +83,15 @@ def optimal_loss(Lambda: Any, N: Any, *, Gamma: Any = None) -> Any:
 
 @checked
 def optimal_loss_fn(Lambda: Any, N: Any) -> float:
-    """numpy twin of :func:`optimal_loss`."""
+    """numpy twin of :func:`optimal_loss`.
+
+    Examples
+    --------
+    Λ = I₃, N = 8: d(d+1)/(2(N+d+1)) = 12/24.
+
+    >>> optimal_loss_fn(np.eye(3), 8)
+    0.5
+    """
     L = np.asarray(Lambda, dtype=float)
     return float(_optimal_loss(L, gamma_xp(L, N, NP), 0.0, NP))
 
@@ -149,7 +157,18 @@ def reduced_loss(U11: Any, u: Any, Lambda: Any, N: Any, *, Gamma: Any = None) ->
 
 @checked
 def reduced_loss_fn(U11: Any, u: float, Lambda: Any, N: Any, Gamma: Any = None) -> float:
-    """numpy twin of :func:`reduced_loss`."""
+    """numpy twin of :func:`reduced_loss`.
+
+    Examples
+    --------
+    At the flow's limit, ℓ̃ + ½trΛ is the optimal loss L* (Lemma 15, Corollary 16):
+
+    >>> from theory.zfb24 import limit_params_fn
+    >>> L = np.diag([0.5, 2.0])
+    >>> U, u = limit_params_fn(L, 4)
+    >>> bool(np.isclose(reduced_loss_fn(U, u, L, 4) + np.trace(L) / 2, optimal_loss_fn(L, 4)))
+    True
+    """
     L = np.asarray(Lambda, dtype=float)
     G = gamma_xp(L, N, NP) if Gamma is None else np.asarray(Gamma, dtype=float)
     return float(_reduced_loss(np.asarray(U11, dtype=float), u, L, G, NP))
@@ -179,6 +198,18 @@ def reduced_loss_grad(
     Notes
     -----
     Uses that ΓΛ is symmetric (Γ and Λ commute).
+
+    Returns
+    -------
+    (∂ℓ̃/∂U₁₁ (d, d), ∂ℓ̃/∂u₋₁ scalar); SymPy for SymPy input.
+
+    Examples
+    --------
+    U₁₁ = 0, u₋₁ = 1, Λ = 1: ∂_U = −λ² = −1, ∂_u = 0.
+
+    >>> gU, gu = reduced_loss_grad([[0.0]], 1.0, [[1.0]], 3)
+    >>> gU.tolist(), float(gu)
+    ([[-1.0]], 0.0)
     """
     xp, L, n = prepare(Lambda, N)
     G = gamma_xp(L, n, xp) if Gamma is None else xp.mat(Gamma)
@@ -189,7 +220,19 @@ def reduced_loss_grad(
 def reduced_loss_grad_fn(
     U11: Any, u: float, Lambda: Any, N: Any, Gamma: Any = None
 ) -> tuple[np.ndarray, float]:
-    """numpy twin of :func:`reduced_loss_grad`."""
+    """numpy twin of :func:`reduced_loss_grad`.
+
+    Examples
+    --------
+    The flow is exactly minus the gradient:
+
+    >>> from theory.zfb24 import gamma_fn
+    >>> L, U = np.diag([0.5, 2.0]), np.array([[0.3, 0.1], [-0.2, 0.4]])
+    >>> gU, gu = reduced_loss_grad_fn(U, 0.7, L, 4)
+    >>> dU, du = flow_rhs_fn(U, 0.7, L, gamma_fn(L, 4))
+    >>> bool(np.allclose(dU, -gU)), bool(np.isclose(du, -gu))
+    (True, True)
+    """
     L = np.asarray(Lambda, dtype=float)
     G = gamma_xp(L, N, NP) if Gamma is None else np.asarray(Gamma, dtype=float)
     gU, gu = _grad(np.asarray(U11, dtype=float), u, L, G, NP)
@@ -224,7 +267,17 @@ def loss_of_P(P: Any, Lambda: Any, N: Any, *, Gamma: Any = None, s2: Any = 0) ->
 
 @checked
 def loss_of_P_fn(P: Any, Lambda: Any, N: Any, Gamma: Any = None, s2: float = 0.0) -> float:
-    """numpy twin of :func:`loss_of_P`."""
+    """numpy twin of :func:`loss_of_P`.
+
+    Examples
+    --------
+    The minimiser P = Γ⁻¹ attains L* (Lemma 11, Corollary 16):
+
+    >>> from theory.zfb24 import gamma_fn
+    >>> L = np.diag([0.5, 2.0])
+    >>> bool(np.isclose(loss_of_P_fn(np.linalg.inv(gamma_fn(L, 4)), L, 4), optimal_loss_fn(L, 4)))
+    True
+    """
     L = np.asarray(Lambda, dtype=float)
     G = gamma_xp(L, N, NP) if Gamma is None else np.asarray(Gamma, dtype=float)
     return float(_loss_of_P(np.asarray(P, dtype=float), L, G, s2, NP))
@@ -284,7 +337,26 @@ def flow_rhs(
 def flow_rhs_fn(
     U11: np.ndarray, u: float, Lambda: np.ndarray, Gamma: np.ndarray, variant: str = "paper"
 ) -> tuple[np.ndarray, float]:
-    """numpy twin of :func:`flow_rhs` taking Γ precomputed (for ODE integrators)."""
+    """numpy twin of :func:`flow_rhs` taking Γ precomputed (for ODE integrators).
+
+    Parameters
+    ----------
+    U11 : (d, d); u : u₋₁; Lambda : (d, d) Λ; Gamma : (d, d) Γ (:func:`theory.zfb24.gamma_fn`)
+
+    Returns
+    -------
+    (U̇₁₁ (d, d) float64 array, u̇₋₁ float)
+
+    Examples
+    --------
+    The limit of eq. (11) is a rest point:
+
+    >>> from theory.zfb24 import gamma_fn, limit_params_fn
+    >>> L = np.diag([0.5, 2.0])
+    >>> dU, du = flow_rhs_fn(*limit_params_fn(L, 4), L, gamma_fn(L, 4))
+    >>> bool(np.allclose(dU, 0)), bool(abs(du) < 1e-12)
+    (True, True)
+    """
     dU, du = _flow(U11, u, Lambda, Gamma, NP, variant)
     return dU, float(du)
 
@@ -310,6 +382,17 @@ def balanced_flow_rhs(U11: Any, Lambda: Any, N: Any) -> Any:
     r"""The reduced balanced ODE ``U̇₁₁ = −‖U₁₁‖_F² ΓΛU₁₁Λ + ‖U₁₁‖_F Λ²``.
 
     Source: [zfb24] Lemma 17 with u₋₁ = ‖U₁₁‖_F > 0 (Lemma 18).
+
+    Returns
+    -------
+    U̇₁₁, (d, d) float64 array (SymPy matrix for SymPy input).
+
+    Examples
+    --------
+    d = 1, Λ = 1, N = 1 (Γ = 3), U₁₁ = ½: −¼·3·½ + ½ = 0.125.
+
+    >>> balanced_flow_rhs([[0.5]], [[1.0]], 1).tolist()
+    [[0.125]]
     """
     xp, L, n = prepare(Lambda, N)
     U = xp.mat(U11)
@@ -324,6 +407,16 @@ def excess_identity(U11: Any, u: float, Lambda: Any, N: Any) -> float:
 
     .. math:: \tilde\ell - \min\tilde\ell = \tfrac12\big\|\Gamma^{1/2}(u_{-1}\Lambda^{1/2}U_{11}
               \Lambda^{1/2} - \Lambda\Gamma^{-1})\big\|_F^2
+
+    Examples
+    --------
+    The identity at a generic (non-symmetric) U₁₁: ℓ̃ − min ℓ̃ (min at the limit of eq. (11)).
+
+    >>> from theory.zfb24 import limit_params_fn
+    >>> L, U = np.diag([0.5, 2.0]), np.array([[0.3, 0.1], [-0.2, 0.4]])
+    >>> gap = reduced_loss_fn(U, 0.7, L, 4) - reduced_loss_fn(*limit_params_fn(L, 4), L, 4)
+    >>> bool(np.isclose(excess_identity(U, 0.7, L, 4), gap))
+    True
     """
     L = as_Lambda(Lambda)
     G = gamma_xp(L, as_N(N), NP)
@@ -360,7 +453,7 @@ def isotropic_q(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1) -> Any:
 
     Examples
     --------
-    >>> round(float(isotropic_q(1.0, 5, 20, 0.2)), 7)  # reference value
+    >>> round(float(isotropic_q(1.0, 5, 20, 0.2)), 7)  # between q₀ = 0.008 and q* = 0.344
     0.2324746
     """
     return dual(_isotropic_q_builder, _Q_SYMS, (t, d, N, sigma_init, lam))
@@ -368,7 +461,17 @@ def isotropic_q(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1) -> Any:
 
 @checked
 def isotropic_q_fn(t: Any, d: Any, N: Any, sigma_init: Any, lam: Any = 1.0) -> Any:
-    """numpy twin of :func:`isotropic_q` (its lambdified builder)."""
+    """numpy twin of :func:`isotropic_q` (its lambdified builder).
+
+    Examples
+    --------
+    q(0) = σ²/d and q(∞) = q* = 1/(√d g); d = 4, N = 20, σ = 0.2: 0.04/4 and 1/(2·25/20).
+
+    >>> round(float(isotropic_q_fn(0.0, 4, 20, 0.2)), 12)
+    0.01
+    >>> round(float(isotropic_q_fn(50.0, 4, 20, 0.2)), 12)
+    0.4
+    """
     return dual(_isotropic_q_builder, _Q_SYMS, (t, d, N, sigma_init, lam))
 
 
@@ -377,5 +480,12 @@ def offdiag_decay(u0_ij: float, g_i: float, lam_i: float, lam_j: float, int_u2: 
     r"""[derived] Diagonal reduction: ``u_ij(t) = u_ij(0) exp(−g_i λ_i λ_j ∫₀ᵗ u₋₁²)`` (i ≠ j).
 
     Source: [derived] (Lemma 10 in the eigenbasis of Λ; g_i eigenvalues of Γ).
+
+    Examples
+    --------
+    g_iλ_iλ_j∫u² = 2·1·½·ln 2 halves the entry:
+
+    >>> offdiag_decay(1.0, 2.0, 1.0, 0.5, np.log(2))
+    0.5
     """
     return float(u0_ij * np.exp(-g_i * lam_i * lam_j * int_u2))

@@ -168,7 +168,28 @@ def whiten(H: Any, Psi: Any, beta_star: Any) -> tuple[np.ndarray, np.ndarray]:
 
 @checked
 def whiten_params(H: Any, a: Any, b: Any, Gamma: Any, phi: Any) -> tuple[np.ndarray, ...]:
-    """Whitened LTB parameters ``(H^{1/2}a, H^{1/2}b, H^{1/2}ΓH^{1/2}, H^{1/2}φ)`` (§1.8)."""
+    """Whitened LTB parameters ``(H^{1/2}a, H^{1/2}b, H^{1/2}ΓH^{1/2}, H^{1/2}φ)`` (§1.8).
+
+    Source: [derived] whitening reduction of [zwb24] §3 (x̄ = H^{-1/2}x): with the whitened data
+    model (:func:`whiten`) the effective parameters of eq. (★) act as
+    ``(H^{1/2}a, H^{1/2}b, H^{1/2}ΓH^{1/2}, H^{1/2}φ)``.
+
+    Parameters
+    ----------
+    H : (d, d) covariate covariance (PSD); a, b, phi : (d,) vectors; Gamma : (d, d)
+
+    Returns
+    -------
+    (ā (d,), b̄ (d,), Γ̄ (d, d), φ̄ (d,)) float64 arrays.
+
+    Examples
+    --------
+    H = 4·I₁, so H^{1/2} = 2:
+
+    >>> a, b, G, phi = whiten_params([[4.0]], [1.0], [0.5], [[1.0]], [3.0])
+    >>> a.tolist(), b.tolist(), G.tolist(), phi.tolist()
+    ([2.0], [1.0], [[4.0]], [6.0])
+    """
     Hh = psd_sqrt(np.asarray(H, dtype=float))
     return (
         Hh @ np.asarray(a, float),

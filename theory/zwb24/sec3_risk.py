@@ -128,7 +128,8 @@ def ltb_risk(
 ) -> float:
     r"""ICL risk ``E(f(Z) − y)²`` of the LTB with effective parameters ``(a, b, Γ, φ)`` (★).
 
-    Source: [derived] via the whitening reduction §1.8 (numeric input only).
+    Source: [derived] via the whitening reduction (:func:`~theory.zwb24.sec3_model.whiten`;
+    numeric input only).
 
     >>> round(ltb_risk([1.], [1.], [[0.5]], [0.], [[1.]], [[1.]], [1.], 0.0, 5), 12)  # GD-β, β = β*
     0.35

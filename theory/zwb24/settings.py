@@ -33,14 +33,15 @@ __all__ = [
     "validate_thm63",
 ]
 
-#: ‖β*‖ of spec C18's preset β* = (2, −1, 0.5) (Thm 6.3's trained family varies it along β*/‖β*‖).
+#: ‖β*‖ of the Theorem 6.3 preset's β* = (2, −1, 0.5) (its trained family varies it along β*/‖β*‖).
 C18_BETA_NORM = math.sqrt(2.0**2 + 1.0**2 + 0.5**2)
-#: The presets of the trained families: Thm 6.3 (spec C18 at N = 5) and Table 1 (spec C17 at
-#: N = 5); the trained checks' defaults and the properties' pinned examples.
+#: The presets of the trained families: Theorem 6.3 (App. G's data model at N = 5) and Table 1
+#: (H = Ψ = I at N = 5); the trained checks' defaults and the properties' pinned examples.
 C18_SETTING = {"d": 3, "N": 5, "sigma2": 0.25, "beta_norm": C18_BETA_NORM}
 C17_SETTING = {"d": 2, "N": 5, "sigma2": 0.25, "beta_norm": 3.0}
 
-#: Spec C18's H: random PD with eigenvalues ≈ .32/.85/3.7 in a fixed rotation (not symmetrised).
+#: The Theorem 6.3 preset's H: random PD with eigenvalues ≈ .32/.85/3.7 in a fixed rotation (not
+#: symmetrised).
 C18_H = (lambda V: (V * np.array([0.32, 0.85, 3.7])) @ V.T)(
     np.linalg.qr(np.array([[1.0, 0.3, -0.2], [0.4, 1.0, 0.5], [-0.3, 0.2, 1.0]]))[0]
 )
@@ -94,7 +95,18 @@ class Setting:
 
 def hypotheses_trained(setting: Setting) -> None:
     """The trained rows' hypothesis beyond the Setting's: N ≥ 2 (they tell R* and Γ* from their
-    N − 1 neighbours, which need N − 1 ≥ 1)."""
+    N − 1 neighbours, which need N − 1 ≥ 1).
+
+    Raises ``ValueError`` naming the value otherwise.
+
+    Examples
+    --------
+    >>> hypotheses_trained(Setting(d=3, N=5))          # passes silently
+    >>> hypotheses_trained(Setting(d=3, N=1))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: N = 1: the prompt length is an integer >= 2 ...
+    """
     _check_setting(setting.d, setting.N, setting.sigma2, setting.beta_norm)
 
 
@@ -121,18 +133,56 @@ def _check_setting(d: Any, N: Any, sigma2: Any, beta_norm: Any) -> None:
 
 
 def validate_table1(d: int, N: int, sigma2: float, beta_norm: float) -> None:
-    """[zwb24] Assumption 3.1 for the Table 1 family (H = Ψ = I, β* = beta_norm·1/√d)."""
+    """[zwb24] Assumption 3.1 for the Table 1 family (H = Ψ = I, β* = beta_norm·1/√d).
+
+    Raises ``ValueError`` naming the value and the assumption (d ≥ 1, N ≥ 2, σ² ≥ 0, ‖β*‖ ≥ 0).
+
+    Examples
+    --------
+    >>> validate_table1(2, 5, 0.25, 3.0)                # Table 1's preset: passes silently
+    >>> validate_table1(2, 5, -0.25, 3.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma2 = -0.25: a finite real >= 0 ...
+    """
     _check_setting(d, N, sigma2, beta_norm)
 
 
 def validate_thm63(d: int, N: int, sigma2: float, beta_norm: float) -> None:
-    """[zwb24] Assumption 3.1 and Thm 6.3's H ≻ 0 (true by construction) for the C18 family."""
+    """[zwb24] Assumption 3.1 and Thm 6.3's H ≻ 0 (true by construction) for the C18 family.
+
+    Raises ``ValueError`` naming the value and the assumption (d ≥ 1, N ≥ 2, σ² ≥ 0, ‖β*‖ ≥ 0).
+
+    Examples
+    --------
+    >>> validate_thm63(3, 5, 0.25, 2.29)                # passes silently
+    >>> validate_thm63(0, 5, 0.25, 2.29)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: d = 0: the dimension is an integer >= 1 ...
+    """
     _check_setting(d, N, sigma2, beta_norm)
 
 
 def table1_setting(*, d: int, N: int, sigma2: float, beta_norm: float) -> LinearRegressionICL:
     """Table 1's data model at ``(d, N, σ², ‖β*‖)``: H = Ψ = I, β* = ‖β*‖·(1, …, 1)/√d (the
-    presets' data model: the defaults give the preset's setting)."""
+    presets' data model: the defaults give the preset's setting).
+
+    Source: [zwb24] §6 / Table 1 (H = Ψ = I) and Assumption 3.1.
+
+    Returns
+    -------
+    :class:`~theory.settings.linear.LinearRegressionICL` with ``Sigma_x`` (d, d),
+    ``task_mean`` (d,), ``task_cov`` (d, d), ``noise_var = σ²``, ``N``.
+
+    Examples
+    --------
+    >>> s = table1_setting(d=2, N=5, sigma2=0.25, beta_norm=3.0)
+    >>> round(float(np.linalg.norm(s.task_mean)), 12), bool(s.task_mean[0] == s.task_mean[1])
+    (3.0, True)
+    >>> bool(np.allclose(s.Sigma_x, np.eye(2))), s.noise_var
+    (True, 0.25)
+    """
     validate_table1(d, N, sigma2, beta_norm)
     return LinearRegressionICL.from_arrays(
         Sigma_x=np.eye(d),
@@ -145,7 +195,20 @@ def table1_setting(*, d: int, N: int, sigma2: float, beta_norm: float) -> Linear
 
 def c18_preset_setting() -> LinearRegressionICL:
     """App. G's trained preset: d = 3, N = 5 (reference: 10), σ = .5, H = :data:`C18_H` symmetrised,
-    Ψ = diag(1, .5, .25), β* = (2, −1, 0.5)."""
+    Ψ = diag(1, .5, .25), β* = (2, −1, 0.5).
+
+    Source: [zwb24] Theorem 6.3 and App. G (the trained preset of our Theorem 6.3 check).
+
+    Returns
+    -------
+    :class:`~theory.settings.linear.LinearRegressionICL` at d = 3.
+
+    Examples
+    --------
+    >>> s = c18_preset_setting()
+    >>> np.round(np.linalg.eigvalsh(s.Sigma_x), 2).tolist(), s.task_mean.tolist(), s.N
+    ([0.32, 0.85, 3.7], [2.0, -1.0, 0.5], 5)
+    """
     return LinearRegressionICL.from_arrays(
         Sigma_x=0.5 * (C18_H + C18_H.T),
         N=5,
@@ -159,7 +222,26 @@ def thm63_setting(*, d: int, N: int, sigma2: float, beta_norm: float) -> LinearR
     """App. G's data model at ``(d, N, σ², ‖β*‖)``.  At d = 3 H is the preset's (eigenvalues
     ≈ .32/.85/3.7 in a fixed rotation); at other d, eigenvalues geometric from .32 to 3.7 in a
     fixed rotation (seeded QR).  Ψ = diag(2⁻ⁱ), β* = ‖β*‖·v/‖v‖ with vᵢ = 2·(−1/2)ⁱ (the preset's
-    (2, −1, 0.5) at d = 3)."""
+    (2, −1, 0.5) at d = 3).
+
+    Source: [zwb24] Theorem 6.3 and App. G; Assumption 3.1.
+
+    Returns
+    -------
+    :class:`~theory.settings.linear.LinearRegressionICL` of dimension d.
+
+    Examples
+    --------
+    At d = 3 and ‖β*‖ = ‖(2, −1, ½)‖ it is the preset :func:`c18_preset_setting`:
+
+    >>> s = thm63_setting(d=3, N=5, sigma2=0.25, beta_norm=C18_BETA_NORM)
+    >>> p = c18_preset_setting()
+    >>> bool(np.allclose(s.Sigma_x, p.Sigma_x) and np.allclose(s.task_mean, p.task_mean))
+    True
+    >>> s5 = thm63_setting(d=5, N=5, sigma2=0.25, beta_norm=2.0)
+    >>> round(float(np.linalg.norm(s5.task_mean)), 12), s5.Sigma_x.shape
+    (2.0, (5, 5))
+    """
     validate_thm63(d, N, sigma2, beta_norm)
     i = np.arange(d)
     if d == 3:
@@ -178,7 +260,7 @@ def thm63_setting(*, d: int, N: int, sigma2: float, beta_norm: float) -> LinearR
     )
 
 
-#: Named settings, the paper's Table 1 first (spec C17 at N = 5, the CPU-scale proxy of the
+#: Named settings, the paper's Table 1 first (d = 2, N = 5: the CPU-scale proxy of the
 #: paper's GPT2 setting), then the setting each family of checks runs at by default.
 PRESETS: dict[str, Setting] = {
     "table1": Setting(**C17_SETTING),

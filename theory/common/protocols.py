@@ -50,9 +50,10 @@ __all__ = [
 ]
 
 #: What each evidence kind means: the one source for ``docs/testing.md`` and the report's legend
-#: (the verification routes, plus OPTIM, PAPER, DERIVED, ORDER and INFO).  A kind names the *route* that produced
-#: the observed value, or what it is compared with (PAPER: a number the paper prints; DERIVED: one
-#: we derived, on the paper's docs page), so a reader knows how independent the agreement is.
+#: (the verification routes, plus OPTIM, PAPER, DERIVED, ORDER and INFO).  A kind names the
+#: *route* that produced the observed value, or what it is compared with (PAPER: a number the
+#: paper prints; DERIVED: one we derived, on the paper's docs page), so a reader knows how
+#: independent the agreement is.
 KIND_MEANINGS: dict[str, str] = {
     "EXACT": "symbolic identity: sympy.simplify(lhs - rhs) == 0, or exact rational arithmetic",
     "FLOAT": "two float64 evaluations of one formula (lambdified twin vs an mpmath reference or a "

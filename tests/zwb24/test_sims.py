@@ -200,8 +200,10 @@ def test_unconverged_run_is_skipped_with_its_numbers(monkeypatch) -> None:
     assert len(rows) == 3 and all((e.status, e.kind) == ("skipped", "TRAIN") for e in rows)
     d = rows[0].details
     assert d["steps"] == d["step_bound"] == 300 and d["window"] == 100
-    assert all(d["drift"][k] > d["drift_threshold"][k] for k in d["drift"])
-    assert "did not converge within its step bound" in d["why"] and "bound 300" in d["why"]
+    assert all(d["drifts"][k] > d["drift_threshold"][k] for k in d["drifts"])
+    assert d["not_converged"] == 1 and d["drift"] > d["criterion"]
+    assert d["why"].startswith("not converged within the budget: the GD-beta run's (seed 0)")
+    assert "after 300 steps;" in d["why"] and "step bound 300" in d["why"]
 
 
 def test_fit_prompts_follow_the_fits_own_sampling_error() -> None:
@@ -253,7 +255,7 @@ def test_float32_draws_keep_the_second_moments() -> None:
     import numpy as np
     import torch
 
-    from sims.zwb24.evidence import draw_prompts64
+    from sims.zwb24.rawfit import draw_prompts64
     from theory.zwb24.settings import thm63_setting
 
     st_ = thm63_setting(d=4, N=7, sigma2=0.37, beta_norm=1.3)
@@ -276,7 +278,7 @@ def test_pooled_moments_weight_by_prompts_and_the_primary_fit_reuses_the_pilots(
     seed's GD-β fit records the pilots' streams and at least the sized prompts."""
     import numpy as np
 
-    from sims.zwb24.sec6_flow import moments, pooled_moments
+    from sims.zwb24.gd_beta_fit import moments, pooled_moments
     from theory.zwb24.settings import thm63_setting
 
     st_ = thm63_setting(d=2, N=5, sigma2=0.2, beta_norm=1.0)

@@ -155,7 +155,7 @@ def unconverged(
     """``None`` when the run's stopping rule found its invariant converged; otherwise the
     ``skipped`` TRAIN row (the record of the unconverged model against the prediction and its
     named alternatives at the stopping rule's tolerance) with the numbers: drift, threshold,
-    steps taken, the step bound."""
+    steps taken, the step bound (:func:`numerics.testing.not_converged`)."""
     st = run.extra["stop"]
     if st["converged"]:
         return None

@@ -308,8 +308,10 @@ def unconverged_rows(
     """``None`` when the stopping rule of every ``(label, seed, run)`` found its judged blocks
     converged (:class:`sims.zwb24.train.Stop`); otherwise one ``skipped`` TRAIN row per ``spec``
     (name, prediction, alternatives, tolerance, norm), its ``observed`` value that of the
-    unconverged model (against its ``start``), with the numbers of the first unconverged run:
-    each block's drift and threshold, the steps taken and the step bound."""
+    unconverged model (against its ``start``), with the numbers of the first unconverged run
+    (:func:`numerics.testing.not_converged`: the block furthest above its criterion, relative to
+    it, is the statistic; ``drifts`` and ``drift_threshold`` give every block's, with the steps
+    taken and the step bound)."""
     bad = [(k, s, r.extra["stop"]) for k, s, r in runs if not r.extra["stop"]["converged"]]
     if not bad:
         return None

@@ -1,8 +1,11 @@
-"""zwb24 training experiments (§4 Table 1, App. G and the β* = 0 control): raw-matrix LTB and LSA
-trained online on fresh prompts, and GD-β trained directly.
+"""[zwb24] the one trainer of this paper's checks, :func:`trained` ``(setting, recipe, seed)``,
+cached by all three (§4 Table 1, App. G and the β* = 0 control): raw-matrix LTB and LSA trained
+online on fresh prompts and GD-β trained directly at the presets, and the fits in sufficient
+statistics at a drawn setting (below).
 
 Imports only ``theory.settings`` and the tolerance kinds of ``numerics.testing`` (the trained
-models never see a prediction).  ``PRESETS`` maps a name to ``(LTBExperiment, Recipe)``;
+models never see a prediction), and the two fit engines, which import nothing of this module.
+``PRESETS`` maps a name to ``(LTBExperiment, Recipe)``;
 ``run(preset, **overrides)`` returns a :class:`sims.train.TrainResult` whose ``extra`` holds the
 initial weights, the test-risk curve on a fixed test batch, the final test risk on ``test_size``
 fresh prompts (mean, se) and the stopping rule's record ``extra["stop"]``;

@@ -1,6 +1,6 @@
 """[zwb24] the numbers behind the figures of :mod:`sims.figures.zwb24` that train nothing: each
 ``compute_<topic>(*, quick=True, seed=0) -> dict`` is the figure's data; the plot function only
-draws it.  (Table 1's training curves train: :func:`sims.zwb24.rawfit.compute_mlp_gap_table1`.)
+draws it.  (Table 1's training curves train: :func:`sims.zwb24.table1.compute_mlp_gap_table1`.)
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 Corollary 6.2, and GD-β flow trajectories.
 
 Each figure draws what its ``compute_*`` function returns (:mod:`numerics.zwb24.figures`;
-:func:`sims.zwb24.rawfit.compute_mlp_gap_table1` for the trained curves).  Theory: solid lines;
+:func:`sims.zwb24.table1.compute_mlp_gap_table1` for the trained curves).  Theory: solid lines;
 ODE: dashed; simulations: markers with ±2·se bars; rates on log-log axes with the fitted slope in
 the legend (slopes only there).  Labels in mathtext; the setting drawn is stated in the title.
 Built with ``matplotlib.figure.Figure`` (never pyplot).  :func:`fig_flow_trajectory` also draws at
@@ -22,7 +22,7 @@ from numerics.zwb24.figures import (
     compute_mlp_gap_scaling,
     compute_rates_sum_min,
 )
-from sims.zwb24.rawfit import compute_mlp_gap_table1
+from sims.zwb24.table1 import compute_mlp_gap_table1
 from theory.zwb24.settings import Setting
 
 __all__ = ["fig_mlp_gap_scaling", "fig_rates_sum_min", "fig_flow_trajectory", "fig_mlp_gap_table1"]

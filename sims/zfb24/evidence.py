@@ -1,9 +1,10 @@
 """[zfb24] the shared recipe of the trained checks (§4.1 Theorem 4, eq. (12), §4.2, §4.3 Theorem 8).
 
-The cached presets, tolerance planning against Γ's named neighbours, the separability rule
-(work budget, short prompts resolved) and the moment-statistics training route that the Theorem 4,
-eq. (12) and Theorem 8 checks share.  Random streams keep the registered check paths
-(``sims.zfb24:<check>``) as their labels.
+The presets' runs, tolerance planning against Γ's named neighbours, the separability rule (work
+budget, short prompts resolved), the sizing of the moment-statistics route that the Theorem 4,
+eq. (12) and Theorem 8 checks share, and the ``skipped`` rows of a run that did not converge.
+Every model comes from :func:`sims.zfb24.train.trained`.  Random streams keep the registered
+check paths (``sims.zfb24:<check>``) as their labels.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import torch
 from numerics.sampling import check_rng, check_seed
 from numerics.testing import (
     TRAIN_RTOL,
+    not_converged,
     skipped,
     train_discrimination,
 )
@@ -31,13 +33,16 @@ from numerics.zfb24.predictors import predictor_predict
 from numerics.zfb24.sampling import sample_linear
 from sims.data import embed
 from sims.train import TrainResult
-from sims.zfb24 import moments as MT
 from sims.zfb24.train import (
     PRESETS,
     LSAFlowSetting,
+    MomentResult,
     blocks,
+    derive_batch,
     final_weights,
     initial_weights,
+    moment_recipe,
+    pilot,
     setting_of,
     trained,
 )
@@ -82,6 +87,7 @@ __all__ = [
     "thm4_tolerances",
     "must_resolve",
     "moment_run",
+    "moment_not_converged",
     "not_separable",
     "thm4_setting",
     "thm4_moments",
@@ -149,26 +155,18 @@ def unconverged(
     """``None`` when the run's stopping rule found its invariant converged; otherwise the
     ``skipped`` TRAIN row (the record of the unconverged model against the prediction and its
     named alternatives at the stopping rule's tolerance) with the numbers: drift, threshold,
-    steps taken, the step bound."""
+    steps taken, the step bound (:func:`numerics.testing.not_converged`)."""
     st = run.extra["stop"]
     if st["converged"]:
         return None
     n = {
         **(numbers or {}),
-        "drift": st["drift"],
         "drift_threshold": st["threshold"],
         "needs_tolerance": st["tol"],
         "phase_steps": st["phase_steps"],
         "step_bound": st["max_steps"],
         "window": st["window"],
     }
-    why = (
-        f"training did not converge within its step bound: after {st['phase_steps']} steps of "
-        f"its last phase (bound {st['max_steps']}) P still drifts {st['drift']:.3g} (relative) "
-        f"over a {st['window']}-step window, above {st['threshold']:.3g} = "
-        f"{st['threshold'] / st['tol']:g} of the tolerance {st['tol']:.3%}; resolving it needs "
-        f"more steps than the bound"
-    )
     ev = train_discrimination(
         name,
         observed,
@@ -177,9 +175,20 @@ def unconverged(
         rtol=st["tol"],
         alternatives=alternatives,
         seeds=[seed],
-        details=dict(n),
+        details={**n, "drift": st["drift"]},
     )
-    return skipped(ev, why=why, **n)
+    return not_converged(
+        ev,
+        statistic=f"P's relative drift over a {st['window']}-step window of the last phase",
+        value=st["drift"],
+        criterion=st["threshold"],
+        steps=st["phase_steps"],
+        needs=(
+            f"criterion {st['threshold'] / st['tol']:g} × the tolerance {st['tol']:.3%}; the "
+            f"last phase's step bound {st['max_steps']} was reached: it needs more steps"
+        ),
+        **n,
+    )
 
 
 def thm4_unconverged(
@@ -302,14 +311,15 @@ def must_resolve(N: int, separation: float) -> bool:
 
 def moment_run(
     setting: LSAFlowSetting, rtol: float, separation: float, sd: int, path: str
-) -> tuple[MT.MomentResult | None, dict[str, float]]:
+) -> tuple[MomentResult | None, dict[str, float]]:
     """The moment-statistics run serving tolerance ``rtol`` (batch from a pilot's sampling-error
-    constant), or ``None`` with the numbers when it exceeds the budget and need not be resolved,
-    or when it reached its step bound with P still drifting above its stopping rule's threshold
+    constant; :func:`sims.zfb24.train.trained` with :func:`~sims.zfb24.train.moment_recipe`), or
+    ``None`` with the numbers when it exceeds the budget and need not be resolved, or when it
+    reached its step bound with P still drifting above its stopping rule's threshold
     (``numbers["unconverged"]``: the drift, threshold, steps and bound; the rows are then
     ``skipped`` with them, never judged)."""
-    c, per_prompt, _ = MT.pilot(setting, check_seed(sd, path, "pilot"))
-    B = MT.derive_batch(c, rtol)
+    c, per_prompt, _ = pilot(setting, check_seed(sd, path, "pilot"))
+    B = derive_batch(c, rtol)
     work = float(B) * (setting.N + setting.d) * setting.d**2
     numbers = {
         "needs_tolerance": rtol,
@@ -322,18 +332,38 @@ def moment_run(
     }
     if work > BUDGET_WORK and not must_resolve(setting.N, separation):
         return None, numbers
-    r = MT.trained_moments(MT.MomentRun(setting=setting, batch=B, rtol=rtol, seed=sd))
+    recipe = moment_recipe(B, rtol)
+    r = trained(setting, recipe, seed=sd)
     if not r.converged:
         return None, {
             **numbers,
             "unconverged": 1.0,
             "drift": r.drift,
-            "drift_threshold": MT.DRIFT_FRACTION * rtol,
+            "drift_threshold": recipe.stop.threshold,
             "steps": r.steps,
-            "step_bound": MT.MAX_STEPS,
-            "window": MT.DRIFT_WINDOW,
+            "step_bound": recipe.stop.max_steps,
+            "window": recipe.stop.window,
         }
     return r, numbers
+
+
+def moment_not_converged(ev: Evidence, numbers: dict[str, float]) -> Evidence:
+    """``ev`` ``skipped`` because its moment-statistics run reached its step bound with P still
+    drifting (``numbers`` of :func:`moment_run`; :func:`numerics.testing.not_converged`)."""
+    rest = {k: v for k, v in numbers.items() if k not in ("drift", "steps")}
+    return not_converged(
+        ev,
+        statistic=f"P's relative change over {numbers['window']:.0f} GD steps",
+        value=numbers["drift"],
+        criterion=numbers["drift_threshold"],
+        steps=int(numbers["steps"]),
+        needs=(
+            f"criterion {numbers['drift_threshold'] / numbers['needs_tolerance']:g} × the "
+            f"tolerance {numbers['needs_tolerance']:.3%}; the step bound "
+            f"{numbers['step_bound']:.0f} was reached: it needs more steps"
+        ),
+        **rest,
+    )
 
 
 def not_separable(
@@ -344,28 +374,10 @@ def not_separable(
     seed: int,
 ) -> Evidence:
     """The ``skipped`` row of a setting whose alternatives the budget cannot resolve, or whose
-    moment-statistics run did not converge within its step bound (``numbers["unconverged"]``):
-    the TRAIN record of the prediction and its named alternatives at the needed tolerance."""
+    moment-statistics run did not converge within its step bound (``numbers["unconverged"]``:
+    :func:`moment_not_converged`): the TRAIN record of the prediction and its named alternatives
+    at the needed tolerance."""
     t, sep = numbers["needs_tolerance"], numbers["separation"]
-    if numbers.get("unconverged"):
-        why = (
-            f"training did not converge within its step bound: after {numbers['steps']:.0f} "
-            f"steps (bound {numbers['step_bound']:.0f}) the moment-statistics run's P still "
-            f"drifts {numbers['drift']:.3g} (relative) over a {numbers['window']:.0f}-step "
-            f"window, above {numbers['drift_threshold']:.3g} = {MT.DRIFT_FRACTION:g} of the "
-            f"tolerance {t:.3%}; resolving it needs more steps than the bound"
-        )
-    else:
-        budget = (
-            f"work {numbers['needs_work']:.2g} units, budget {BUDGET_WORK:.2g}"
-            if "needs_work" in numbers
-            else f"budget {numbers['budget_seconds']:g} s"
-        )
-        why = (
-            f"not separable at this setting: nearest alternative {sep / TRAIN_RTOL:.2f} units of "
-            f"TRAIN_RTOL ({sep:.2%} from the prediction); needs tolerance {t:.3%}, about "
-            f"{numbers['needs_prompts']:.3g} prompts, {numbers['needs_seconds']:.0f} s ({budget})"
-        )
     ev = train_discrimination(
         name,
         predicted,
@@ -375,6 +387,18 @@ def not_separable(
         alternatives=alternatives,
         seeds=[seed],
         details=dict(numbers),
+    )
+    if numbers.get("unconverged"):
+        return moment_not_converged(ev, numbers)
+    budget = (
+        f"work {numbers['needs_work']:.2g} units, budget {BUDGET_WORK:.2g}"
+        if "needs_work" in numbers
+        else f"budget {numbers['budget_seconds']:g} s"
+    )
+    why = (
+        f"not separable at this setting: nearest alternative {sep / TRAIN_RTOL:.2f} units of "
+        f"TRAIN_RTOL ({sep:.2%} from the prediction); needs tolerance {t:.3%}, about "
+        f"{numbers['needs_prompts']:.3g} prompts, {numbers['needs_seconds']:.0f} s ({budget})"
     )
     return skipped(ev, why=why, **numbers)
 
@@ -393,7 +417,7 @@ def thm4_setting(
 
 def thm4_moments(
     d: int, N: int, spectrum: tuple[float, ...], sigma_init: float, sd: int
-) -> tuple[MT.MomentResult | None, dict[str, float], dict[str, float]]:
+) -> tuple[MomentResult | None, dict[str, float], dict[str, float]]:
     """The moment-statistics model of (Λ = diag(spectrum), N, σ) shared by the thm4 and eq12
     checks (one cached run serving the tightest of their rows' tolerances)."""
     L = np.diag([float(v) for v in spectrum])

@@ -27,6 +27,10 @@ The route (named ``"moment statistics"`` in every row that uses it):
   (relative) over ``DRIFT_WINDOW`` steps; **batch** from the tolerance: a pilot batch's
   sampling error (spread of the per-group minimisers) gives the error constant c of
   ``err ≈ c/√B``, and ``B = (BATCH_Z·c/rtol)²``.
+
+The engine of :func:`sims.zfb24.train.trained` for a :class:`MomentRecipe` (checks train through
+``trained``, which caches by setting, recipe and seed; the pilot statistics here are cached by
+setting and seed).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import numpy as np
 import torch
 
 from sims.cache import cached
+from sims.config import DriftStop
 from sims.data import embed
 from sims.models.lsa import LSA
 from sims.train import make_generator
@@ -49,7 +54,8 @@ from theory.zfb24.settings import LSAFlowData
 __all__ = [
     "LSAFlowSetting",
     "theta",
-    "MomentRun",
+    "MomentRecipe",
+    "moment_recipe",
     "MomentResult",
     "moment_statistics",
     "pilot",
@@ -57,7 +63,6 @@ __all__ = [
     "curvature_range",
     "derive_batch",
     "train_moments",
-    "trained_moments",
     "moment_model",
     "ROUTE",
 ]
@@ -123,20 +128,41 @@ LSA_FORWARD_RTOL = 1e-9
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class MomentRun:
-    """What a moment-statistics run trains (the cache key): the setting, batch, tolerance, seed."""
+class MomentRecipe:
+    """How a moment-statistics run trains (part of the cache key of
+    :func:`sims.zfb24.train.trained`): the prompts in its statistics and its stopping rule --
+    P's relative change over ``stop.window`` GD steps at most ``stop.fraction · stop.tol``
+    (``stop.tol``: the tolerance the run serves), within ``stop.max_steps`` steps (the bound: a
+    run that reaches it records ``converged = False``).  :func:`moment_recipe` builds the
+    route's own rule."""
 
-    setting: LSAFlowSetting  # d, N, Λ (or random_cov), σ, Θ seed
     batch: int  # prompts in the statistics
-    rtol: float  # tolerance the run serves (sets the drift criterion)
-    seed: int = 0
+    stop: DriftStop
+
+    def __post_init__(self) -> None:
+        if isinstance(self.batch, bool) or not isinstance(self.batch, int) or self.batch < 2:
+            raise ValueError(f"batch (prompts) must be an integer >= 2, got {self.batch!r}")
+
+
+def moment_recipe(batch: int, rtol: float) -> MomentRecipe:
+    """The route's recipe serving tolerance ``rtol``: ``batch`` prompts, P's drift over
+    DRIFT_WINDOW steps below DRIFT_FRACTION·rtol, at most MAX_STEPS steps.
+
+    >>> r = moment_recipe(2**14, 0.05)
+    >>> r.stop.threshold == 0.05 * DRIFT_FRACTION, r.stop.window == DRIFT_WINDOW
+    (True, True)
+    """
+    stop = DriftStop(tol=rtol, max_steps=MAX_STEPS, fraction=DRIFT_FRACTION, window=DRIFT_WINDOW)
+    return MomentRecipe(batch=int(batch), stop=stop)
 
 
 @dataclass(frozen=True, slots=True)
 class MomentResult:
     """A trained moment-statistics run."""
 
-    run: MomentRun
+    setting: LSAFlowSetting
+    recipe: MomentRecipe
+    seed: int
     U11: np.ndarray  # trained W^{KQ}_{11}
     u: float  # trained w^{PV}_{22}
     U11_0: np.ndarray  # Assumption 3 start
@@ -162,7 +188,7 @@ class MomentResult:
         """Step size, batch and steps for a row's details."""
         return {
             "route": ROUTE,
-            "batch": self.run.batch,
+            "batch": self.recipe.batch,
             "steps": self.steps,
             "lr_min": self.lr_range[0],
             "lr_max": self.lr_range[1],
@@ -348,16 +374,15 @@ def moment_model(d: int, U11: np.ndarray, u: float) -> LSA:
     return m
 
 
-def train_moments(run: MomentRun) -> MomentResult:
-    """Train (uncached; see :func:`trained_moments`)."""
+def train_moments(s: LSAFlowSetting, recipe: MomentRecipe, *, seed: int) -> MomentResult:
+    """Train (uncached: checks call :func:`sims.zfb24.train.trained`)."""
     t0 = time.perf_counter()
-    s = run.setting
     old = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        gen = make_generator(run.seed)
-        st = moment_statistics(s, run.batch, gen)[0]
-        fe_gen = make_generator(run.seed + 1)
+        gen = make_generator(seed)
+        st = moment_statistics(s, recipe.batch, gen)[0]
+        fe_gen = make_generator(seed + 1)
     finally:
         torch.set_num_threads(old)
     h = _curvature(st, s.random_cov)
@@ -366,9 +391,9 @@ def train_moments(run: MomentRun) -> MomentResult:
     P_prev = u * U
     lrs = [math.inf, 0.0]
     drift, converged, k = math.inf, False, 0
-    tol = DRIFT_FRACTION * run.rtol
+    tol, window = recipe.stop.threshold, recipe.stop.window
     g_max, frac = 0.0, LR_FRACTION_EARLY
-    while k < MAX_STEPS:
+    while k < recipe.stop.max_steps:
         P = u * U
         gP = _grad_P(st, P, s.random_cov)
         g_norm = float(np.linalg.norm(gP))
@@ -380,7 +405,7 @@ def train_moments(run: MomentRun) -> MomentResult:
         gU, gu = u * gP, float(np.sum(U * gP))
         U, u = U - lr * gU, u - lr * gu
         k += 1
-        if k % DRIFT_WINDOW == 0:
+        if k % window == 0:
             P = u * U
             drift = float(np.linalg.norm(P - P_prev) / np.linalg.norm(P))
             P_prev = P
@@ -395,7 +420,9 @@ def train_moments(run: MomentRun) -> MomentResult:
     if not fe <= LSA_FORWARD_RTOL:
         raise RuntimeError(f"LSA forward differs from u ĝᵀU₁₁x_q by {fe:.3g} (relative)")
     return MomentResult(
-        run,
+        s,
+        recipe,
+        seed,
         U,
         u,
         U0,
@@ -409,9 +436,3 @@ def train_moments(run: MomentRun) -> MomentResult:
         time.perf_counter() - t0,
         fe,
     )
-
-
-def trained_moments(run: MomentRun) -> MomentResult:
-    """:func:`train_moments` through the config-keyed cache (a setting trained before is not
-    trained again)."""
-    return cached("lsa_flow_moments", run, lambda: train_moments(run))

@@ -21,7 +21,6 @@ from numerics.zfb24.faults import (
 )
 from numerics.zfb24.predictors import lsa_predict, predictor_predict
 from numerics.zfb24.sampling import sample_linear
-from sims.zfb24 import moments as MT
 from sims.zfb24.evidence import (
     eq12_prompts,
     not_separable,
@@ -36,6 +35,7 @@ from sims.zfb24.train import (
     final_weights,
     initial_weights,
     load_model,
+    moment_model,
     setting_of,
 )
 from theory import zfb24 as T
@@ -183,7 +183,7 @@ def _eq12_moment_rows(
         ]
     Gi = np.linalg.inv(gamma_or_fault(fault_gamma_fn, L, N))
     alts = inverse_alternatives(L, N)
-    model = MT.moment_model(d, r.U11, r.u)
+    model = moment_model(d, r.U11, r.u)
     out = []
     for M, (X, y, xq) in prompts.items():
         with torch.no_grad():

@@ -31,7 +31,6 @@ from numerics.zfb24.faults import (
     inverse_alternatives,
 )
 from sims.train import TrainResult
-from sims.zfb24 import moments as MT
 from sims.zfb24.evidence import (
     DRIFT_MARGIN,
     NONZERO_MARGIN,
@@ -57,8 +56,10 @@ from sims.zfb24.train import (
     PRESETS,
     Stop,
     blocks,
+    curvature_range,
     final_weights,
     initial_weights,
+    pilot,
     recipe_of,
     setting_of,
     theta,
@@ -73,7 +74,7 @@ __all__ = ["check_thm4_train_sgd", "check_thm4_train_population_gd", "SGD_WORK_C
 
 
 #: Safety factor on the slowest time constant that the pilot curvature predicts
-#: (``1/(lr·h_min)``, :func:`sims.zfb24.moments.curvature_range`).  Measured at d = 3, N = 6,
+#: (``1/(lr·h_min)``, :func:`sims.zfb24.train.curvature_range`).  Measured at d = 3, N = 6,
 #: Λ = diag(0.15, 1, 2), σ = 0.3, lr 0.0323: the estimate is ~1 200 steps, the SGD run's slowest
 #: entry of P relaxes with a time constant of ~4 500–8 000 steps (the estimate is 4–7× optimistic:
 #: it is the batch quadratic's curvature at the minimiser, while SGD crosses the slow direction
@@ -127,9 +128,9 @@ def _sgd_run(
     path = "sims.checks.lsa_flow:_sgd_run"
     s = thm4_setting(d, N, spectrum, sigma_init)
     ref = thm4_setting(THM4_D, THM4_N, THM4_SPECTRUM, THM4_SIGMA)
-    _, _, curv = MT.pilot(s, check_seed(sd, path, "pilot"))
-    _, _, curv_ref = MT.pilot(ref, check_seed(sd, path, "pilot"))
-    h_min, _ = MT.curvature_range(s, check_seed(sd, path, "curvature"))
+    _, _, curv = pilot(s, check_seed(sd, path, "pilot"))
+    _, _, curv_ref = pilot(ref, check_seed(sd, path, "pilot"))
+    h_min, _ = curvature_range(s, check_seed(sd, path, "curvature"))
     _, rc0 = PRESETS["thm4_sgd"]
     lr = SGD_LR_SAFETY * rc0.lr * curv_ref / curv
     batch = int(np.ceil(rc0.batch_size * max(1.0, (TRAIN_RTOL / rtol) ** 2)))
@@ -327,7 +328,7 @@ def check_thm4_train_population_gd(
     fault_gamma_fn: GammaFn | None = None,
 ) -> list[Evidence]:
     """At any other setting (Λ = diag(spectrum), N, σ of Assumption 3) the model is trained by the
-    moment-statistics route (:mod:`sims.zfb24.moments`; see
+    moment-statistics route (:func:`sims.zfb24.train.trained` with a ``MomentRecipe``; see
     :func:`_thm4_population_rows`).
     At the preset: Theorem 4 by full-batch GD on one large antithetic batch (our
     population-gradient proxy, see sims.zfb24.train; N = 4): u₁₂ = u₂₁ = 0 exactly;

@@ -18,7 +18,6 @@ from numerics.zfb24.faults import (
     swap_alternative,
 )
 from numerics.zfb24.montecarlo import condition21_expectation, random_cov_slope
-from sims.zfb24 import moments as MT
 from sims.zfb24.evidence import (
     CONDITION21_MARGIN,
     SEPARATION_UNITS,
@@ -37,6 +36,7 @@ from sims.zfb24.evidence import (
     unconverged,
 )
 from sims.zfb24.train import (
+    BATCH_Z,
     PRESETS,
     LSAFlowSetting,
     blocks,
@@ -83,7 +83,7 @@ def _thm8_moment_rows(d: int, N: int, sd: int, fault_alternative: str | None) ->
     se_rel = float(
         np.std(probe_slopes, ddof=1) / np.sqrt(SLOPE_GROUPS) / abs(np.mean(probe_slopes))
     )
-    n_slope = int(SLOPE_PROMPTS * max(1.0, (MT.BATCH_Z * se_rel / rtol) ** 2))
+    n_slope = int(SLOPE_PROMPTS * max(1.0, (BATCH_Z * se_rel / rtol) ** 2))
     slope_numbers = {
         "needs_tolerance": rtol,
         "needs_prompts": n_slope,

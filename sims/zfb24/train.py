@@ -1,5 +1,17 @@
-"""[zfb24] the one trainer of the merged-parameter LSA (no mask, ρ = prompt length), on CPU in
-float64: :func:`trained` ``(setting, recipe, seed)``, cached by all three.
+"""[zfb24] the one trainer of this paper's checks: :func:`trained` ``(setting, recipe, seed)``,
+cached by all three, trains the merged-parameter LSA (no mask, ρ = prompt length) on CPU in
+float64 by one of two recipes:
+
+* a :class:`Recipe` -- torch SGD or full-batch GD on all ``(d+1)²`` entries (below, this
+  module);
+* a :class:`MomentRecipe` -- the moment-statistics route: GD on the factors on the invariant set
+  with the loss written through sufficient statistics of sampled prompts (the engine
+  :mod:`sims.zfb24.moments`, with the pilot statistics that size its batch: :func:`pilot`,
+  :func:`curvature_range`, :func:`derive_batch`).
+
+Both stop on the convergence of the invariant ``P = u₋₁U₁₁`` (its drift over a window below a
+fraction of the judging check's tolerance) within a step bound, and record whether they
+converged; the checks judge what ``trained`` returns and never train.
 
 Imports only ``theory.settings`` and the tolerances of ``numerics.testing`` (the trained model
 never sees a prediction).  What is trained is an :class:`LSAFlowSetting` (data model and
@@ -30,7 +42,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import torch
@@ -42,13 +54,33 @@ from sims.data import embed
 from sims.models.lsa import LSA
 from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, train, window_values
-from sims.zfb24.moments import LSAFlowSetting, theta
+from sims.zfb24.moments import (
+    BATCH_Z,
+    LSAFlowSetting,
+    MomentRecipe,
+    MomentResult,
+    curvature_range,
+    derive_batch,
+    moment_model,
+    moment_recipe,
+    pilot,
+    theta,
+    train_moments,
+)
 from theory.settings import check_choice, check_int, check_real
 
 __all__ = [
     "LSAFlowSetting",
     "Recipe",
     "Stop",
+    "MomentRecipe",
+    "MomentResult",
+    "moment_recipe",
+    "moment_model",
+    "pilot",
+    "curvature_range",
+    "derive_batch",
+    "BATCH_Z",
     "sgd_recipe",
     "resolve",
     "PRESETS",
@@ -541,17 +573,46 @@ def run(preset: str, **overrides: Any) -> TrainResult:
     return train_lsa(*resolve(preset, **overrides))
 
 
+@overload
 def trained(
     setting: LSAFlowSetting | str,
     recipe: Recipe | None = None,
     *,
     seed: int = 0,
     **overrides: Any,
-) -> TrainResult:
+) -> TrainResult: ...
+
+
+@overload
+def trained(setting: LSAFlowSetting, recipe: MomentRecipe, *, seed: int = 0) -> MomentResult: ...
+
+
+def trained(
+    setting: LSAFlowSetting | str,
+    recipe: Recipe | MomentRecipe | None = None,
+    *,
+    seed: int = 0,
+    **overrides: Any,
+) -> TrainResult | MomentResult:
     """The one trainer of zfb24's checks: the LSA trained on ``setting`` by ``recipe`` with
     ``seed``, through the cache keyed by (setting, recipe, seed) -- one run per configuration,
-    shared by tests, checks, figures and the report.  ``trained("thm4_sgd", seed=0)`` names a
-    preset's pair (the CLI's and the sweep's form; ``overrides`` replace recipe or setting
-    fields)."""
+    shared by tests, checks, figures and the report.
+
+    * a :class:`Recipe`: the torch run of :func:`train_lsa` (a :class:`~sims.train.TrainResult`);
+      ``trained("thm4_sgd", seed=0)`` names a preset's pair (the CLI's and the sweep's form;
+      ``overrides`` replace recipe or setting fields);
+    * a :class:`MomentRecipe`: the moment-statistics run of :func:`sims.zfb24.moments.
+      train_moments` (a :class:`MomentResult`; no overrides).
+    """
+    if isinstance(recipe, MomentRecipe):
+        if overrides or not isinstance(setting, LSAFlowSetting):
+            raise ValueError(
+                "a MomentRecipe trains an LSAFlowSetting as given (no preset name, no "
+                f"overrides): got setting {setting!r}, overrides {sorted(overrides)}"
+            )
+        s_, mr = setting, recipe
+        return cached(
+            "lsa_flow_moments", (s_, mr, int(seed)), lambda: train_moments(s_, mr, seed=seed)
+        )
     s, rc = resolve(setting, recipe, seed=seed, **overrides)
     return cached("lsa_flow", (s, rc), lambda: train_lsa(s, rc))

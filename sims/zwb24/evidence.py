@@ -9,13 +9,14 @@ only a drawn setting uses the plan.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import torch
 
 from numerics.testing import (
+    not_converged,
     over_seeds,
     skipped,
     swap_alternative,
@@ -23,9 +24,8 @@ from numerics.testing import (
     train_discrimination,
     untested,
 )
-from sims.data import TorchPrompts, sample_prompts
+from sims.data import sample_prompts
 from sims.models.ltb import LTB
-from sims.train import make_generator
 from sims.zwb24.train import PRESETS
 from theory.common.protocols import Evidence
 from theory.settings import LinearRegressionICL
@@ -47,8 +47,6 @@ __all__ = [
     "seeds_for",
     "random_ltb",
     "random_prompts",
-    "draw_prompts64",
-    "context_moments",
     "C17_PROMPTS",
     "SKIP_SECONDS",
     "trapped_untested",
@@ -276,49 +274,6 @@ def skip_rows(
     return out
 
 
-def draw_prompts64(st: LinearRegressionICL, b: int, gen: torch.Generator) -> TorchPrompts:
-    """``b`` prompts of ``st`` drawn in float32 and returned in float64, for the sufficient
-    statistics and test risks of the fits at a drawn setting (stated rule): torch's float32
-    normals are 3.5× faster on this CPU (d = 5, N = 10: 0.14 s vs 0.48 s per 10⁵ prompts), and
-    what float32 changes is far below what these fits resolve -- a draw's rounding is 6·10⁻⁸
-    relative, and the tail cut of torch's CPU float32 normals (Box–Muller on 24-bit uniforms,
-    |z| ≤ 5.8) moves a fourth moment by ~10⁻⁵ relative, while the fits' moments carry a sampling
-    error ≥ 1/√(4·10⁶) = 5·10⁻⁴ relative.  Every product and sum after the draw is float64."""
-    p = sample_prompts(st, b, generator=gen, dtype=torch.float32)
-    return TorchPrompts(
-        X=p.X.double(), y=p.y.double(), xq=p.xq.double(), yq=p.yq.double(), beta=p.beta.double()
-    )
-
-
-#: Prompts per sampling chunk of :func:`context_moments` (the draw order of its stream).
-MOMENT_CHUNK = 100_000
-
-
-def context_moments(
-    st: LinearRegressionICL,
-    prompts: int,
-    seed: int,
-    parts: Callable[[TorchPrompts, torch.Tensor, torch.Tensor], dict[str, torch.Tensor]],
-) -> dict[str, np.ndarray]:
-    """Sample means over ``prompts`` fresh contexts (stream ``make_generator(seed)``, drawn by
-    :func:`draw_prompts64` in chunks of MOMENT_CHUNK) of the statistics whose chunk sums
-    ``parts(p, s, S)`` returns, with ``s = Xᵀy/N`` (b, d) and ``S = XᵀX/N`` flattened (b, d²)."""
-    d, N = st.d, st.N
-    gen = make_generator(seed)
-    acc: dict[str, np.ndarray] = {}
-    done = 0
-    while done < prompts:
-        b = min(MOMENT_CHUNK, prompts - done)
-        p = draw_prompts64(st, b, gen)
-        Xt = p.X.transpose(1, 2)
-        s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
-        S = (Xt @ p.X).reshape(b, d * d).contiguous() / N
-        for k, v in parts(p, s, S).items():
-            acc[k] = acc.get(k, 0.0) + v.numpy()
-        done += b
-    return {k: v / prompts for k, v in acc.items()}
-
-
 def trapped_untested(
     row: Evidence, preset: str, trapped: Sequence[str], seeds: Sequence[int]
 ) -> Evidence:
@@ -353,35 +308,53 @@ def unconverged_rows(
     """``None`` when the stopping rule of every ``(label, seed, run)`` found its judged blocks
     converged (:class:`sims.zwb24.train.Stop`); otherwise one ``skipped`` TRAIN row per ``spec``
     (name, prediction, alternatives, tolerance, norm), its ``observed`` value that of the
-    unconverged model (against its ``start``), with the numbers of the first unconverged run:
-    each block's drift and threshold, the steps taken and the step bound."""
+    unconverged model (against its ``start``), with the numbers of the first unconverged run
+    (:func:`numerics.testing.not_converged`: the block furthest above its criterion, relative to
+    it, is the statistic; ``drifts`` and ``drift_threshold`` give every block's, with the steps
+    taken and the step bound)."""
     bad = [(k, s, r.extra["stop"]) for k, s, r in runs if not r.extra["stop"]["converged"]]
     if not bad:
         return None
     label, seed, st = bad[0]
     over = {k: v for k, v in st["drift"].items() if not v < st["threshold"][k]}
-    why = (
-        f"training did not converge within its step bound: after {st['steps']} steps (bound "
-        f"{st['max_steps']}; {st['planned']} planned, then the floor lr) the {label} run (seed "
-        f"{seed}) still drifts "
-        + ", ".join(
-            f"{k} {v:.3g} (threshold {st['threshold'][k]:.3g} = "
-            f"{st['threshold'][k] / st['tol'][k]:g} of its tolerance {st['tol'][k]:.3%})"
-            for k, v in over.items()
-        )
-        + f" over a {st['window']}-step window; resolving it needs more steps than the bound"
-    )
+    worst = max(over, key=lambda k: over[k] / st["threshold"][k])
     numbers = {
-        "drift": st["drift"],
         "drift_threshold": st["threshold"],
-        "steps": st["steps"],
         "step_bound": st["max_steps"],
         "window": st["window"],
     }
+    needs = (
+        f"criterion {st['threshold'][worst] / st['tol'][worst]:g} × its tolerance "
+        f"{st['tol'][worst]:.3%}; blocks above their criterion: "
+        + ", ".join(f"{k} {v:.3g} (criterion {st['threshold'][k]:.3g})" for k, v in over.items())
+        + f"; the step bound {st['max_steps']} ({st['planned']} planned, then the floor lr) was "
+        "reached: it needs more steps"
+    )
     out = []
     for (name, pred, alts, rtol, norm), obs, start in zip(specs, observed, starts, strict=True):
         ev = train_discrimination(
-            name, obs, pred, start, alternatives=alts, rtol=rtol, norm=norm, details=dict(numbers)
+            name,
+            obs,
+            pred,
+            start,
+            alternatives=alts,
+            rtol=rtol,
+            norm=norm,
+            details={**numbers, "drift": st["drift"], "steps": st["steps"]},
         )
-        out.append(skipped(ev, why=why, **numbers))
+        out.append(
+            not_converged(
+                ev,
+                statistic=(
+                    f"the {label} run's (seed {seed}) relative drift of {worst} over a "
+                    f"{st['window']}-step window"
+                ),
+                value=over[worst],
+                criterion=st["threshold"][worst],
+                steps=st["steps"],
+                needs=needs,
+                drifts=st["drift"],
+                **numbers,
+            )
+        )
     return out

@@ -1,37 +1,42 @@
-"""[zwb24] §4 Table 1 at a drawn setting ([zwb24] §4): the raw LTB (3.3) and LSA (3.4) trained
-by accelerated gradient descent on their loss in sufficient statistics (the loss and its
-gradient: :mod:`numerics.zwb24.rawfit`), with their test risks on fresh prompts.
+"""[zwb24] the engine of the fits in sufficient statistics at a drawn setting (§4 Table 1): the raw
+LTB (3.3) and LSA (3.4) trained by accelerated gradient descent on their loss in sufficient
+statistics (the loss and its gradient: :mod:`numerics.zwb24.rawfit`), with their test risks on
+fresh prompts; and the sampling those fits (and the GD-β fit of :mod:`sims.zwb24.gd_beta_fit`)
+share: :func:`draw_prompts64`, :func:`context_moments`.
 
-The Table 1 checks (:mod:`sims.zwb24.table1`) read a fit here where the setting is not the
-preset; at the preset they read :func:`sims.zwb24.train.trained`.
+Checks do not call it: :func:`sims.zwb24.train.trained` with a :class:`RawFitRecipe` trains
+through it and caches by setting, recipe and seed.  It imports no prediction and nothing of
+``sims.zwb24`` (the trainer imports it).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import torch
 
-from numerics.zwb24.neighbours import c17_levels
 from numerics.zwb24.rawfit import RawLoss, curvature, np_unpack
-from sims.cache import cached
-from sims.data import TorchPrompts, embed
+from sims.config import DriftStop
+from sims.data import TorchPrompts, embed, sample_prompts
 from sims.models.ltb import LTB
 from sims.train import make_generator
-from sims.zwb24.evidence import context_moments, draw_prompts64
-from sims.zwb24.train import PRESETS, effective_vector, trained
 from theory.settings import LinearRegressionICL
 
 __all__ = [
-    "fit_ltb",
+    "RawFitRecipe",
+    "raw_fit_recipe",
+    "fit_pair",
     "FitRun",
     "raw_moments",
+    "effective_vector",
+    "draw_prompts64",
+    "context_moments",
     "LTB_FIT_PROMPTS",
     "CHART_EDGE",
-    "compute_mlp_gap_table1",
 ]
 
 #: Context prompts whose sufficient statistics the raw LTB/LSA fit uses at the row's preset
@@ -50,11 +55,113 @@ LTB_DRIFT_FRACTION = 0.01
 SADDLE_FRACTION = 1e-4
 #: Steps per window (curvature and stop criterion re-evaluated once per window).
 LTB_WINDOW = 100
-#: Safety cap on steps (the criterion normally stops far earlier).
+#: The step bound (a count; the criterion normally stops far earlier): a fit that reaches it
+#: records ``converged = False``.
 LTB_MAX_STEPS = 100_000
 #: |v_2| below this (relative to |u||v|) at convergence: the effective chart's edge (b -> inf),
 #: the centring-at-infinity trap of the beta* = 0 control.
 CHART_EDGE = 1e-3
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RawFitRecipe:
+    """How the raw LTB and LSA are fitted at a drawn setting (part of the cache key of
+    :func:`sims.zwb24.train.trained`): the context ``prompts`` whose sufficient statistics the
+    loss uses, the fresh prompts of the final test risk (``test_size``) and of the initial one
+    (``init_size``), and the stopping rule: the effective parameters' relative drift over
+    ``stop.window`` steps at most ``stop.fraction · stop.tol`` (``stop.tol``: the tightest judged
+    row's tolerance) with no direction of curvature below ``−SADDLE_FRACTION·λ_max``, within
+    ``stop.max_steps`` steps.  :func:`raw_fit_recipe` builds the route's own rule."""
+
+    prompts: int
+    test_size: int
+    init_size: int
+    stop: DriftStop
+
+    def __post_init__(self) -> None:
+        for name in ("prompts", "test_size", "init_size"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 2:
+                raise ValueError(f"{name} must be an integer >= 2, got {v!r}")
+
+
+def raw_fit_recipe(*, prompts: int, tol: float, test_size: int, init_size: int) -> RawFitRecipe:
+    """The fit's recipe serving tolerance ``tol``: drift below LTB_DRIFT_FRACTION·tol over
+    LTB_WINDOW steps, at most LTB_MAX_STEPS steps.
+
+    >>> r = raw_fit_recipe(prompts=1000, tol=0.02, test_size=500, init_size=500)
+    >>> r.stop.threshold == LTB_DRIFT_FRACTION * 0.02, r.stop.max_steps == LTB_MAX_STEPS
+    (True, True)
+    """
+    stop = DriftStop(
+        tol=tol, max_steps=LTB_MAX_STEPS, fraction=LTB_DRIFT_FRACTION, window=LTB_WINDOW
+    )
+    return RawFitRecipe(
+        prompts=int(prompts), test_size=int(test_size), init_size=int(init_size), stop=stop
+    )
+
+
+def draw_prompts64(st: LinearRegressionICL, b: int, gen: torch.Generator) -> TorchPrompts:
+    """``b`` prompts of ``st`` drawn in float32 and returned in float64, for the sufficient
+    statistics and test risks of the fits at a drawn setting (stated rule): torch's float32
+    normals are 3.5× faster on this CPU (d = 5, N = 10: 0.14 s vs 0.48 s per 10⁵ prompts), and
+    what float32 changes is far below what these fits resolve -- a draw's rounding is 6·10⁻⁸
+    relative, and the tail cut of torch's CPU float32 normals (Box–Muller on 24-bit uniforms,
+    |z| ≤ 5.8) moves a fourth moment by ~10⁻⁵ relative, while the fits' moments carry a sampling
+    error ≥ 1/√(4·10⁶) = 5·10⁻⁴ relative.  Every product and sum after the draw is float64."""
+    p = sample_prompts(st, b, generator=gen, dtype=torch.float32)
+    return TorchPrompts(
+        X=p.X.double(), y=p.y.double(), xq=p.xq.double(), yq=p.yq.double(), beta=p.beta.double()
+    )
+
+
+#: Prompts per sampling chunk of :func:`context_moments` (the draw order of its stream).
+MOMENT_CHUNK = 100_000
+
+
+def context_moments(
+    st: LinearRegressionICL,
+    prompts: int,
+    seed: int,
+    parts: Callable[[TorchPrompts, torch.Tensor, torch.Tensor], dict[str, torch.Tensor]],
+) -> dict[str, np.ndarray]:
+    """Sample means over ``prompts`` fresh contexts (stream ``make_generator(seed)``, drawn by
+    :func:`draw_prompts64` in chunks of MOMENT_CHUNK) of the statistics whose chunk sums
+    ``parts(p, s, S)`` returns, with ``s = Xᵀy/N`` (b, d) and ``S = XᵀX/N`` flattened (b, d²)."""
+    d, N = st.d, st.N
+    gen = make_generator(seed)
+    acc: dict[str, np.ndarray] = {}
+    done = 0
+    while done < prompts:
+        b = min(MOMENT_CHUNK, prompts - done)
+        p = draw_prompts64(st, b, gen)
+        Xt = p.X.transpose(1, 2)
+        s = (Xt @ p.y.unsqueeze(-1)).squeeze(-1) / N
+        S = (Xt @ p.X).reshape(b, d * d).contiguous() / N
+        for k, v in parts(p, s, S).items():
+            acc[k] = acc.get(k, 0.0) + v.numpy()
+        done += b
+    return {k: v / prompts for k, v in acc.items()}
+
+
+def effective_vector(P: Mapping[str, torch.Tensor], d: int) -> tuple[np.ndarray, float]:
+    """The effective parameters ``(a, b, Γ, φ)`` of raw LTB/LSA weights (chart (★), keys
+    ``W_K, W_Q, W_V, W_P`` and, with the MLP, ``W_1, W_2``) flattened, and ``|v₂|/(|u||v|)`` (the
+    distance from the chart's edge ``v₂ = 0``, where ``b`` is undefined: NaN there)."""
+    D = d + 1
+    U = torch.eye(D, dtype=torch.float64)
+    if "W_1" in P:
+        U = U + P["W_2"] @ P["W_1"]
+    u = U.T[:, d]
+    v = (P["W_P"] @ P["W_V"]).T @ u
+    Q = P["W_K"].T @ P["W_Q"]
+    v2 = float(v[d])
+    rel = abs(v2) / max(float(torch.linalg.norm(u) * torch.linalg.norm(v)), 1e-300)
+    if v2 == 0.0:
+        return np.full(d * d + 3 * d, np.nan), rel
+    a, b = u[:d], -v[:d] / v2
+    G, phi = v2 * Q[:d, :d].T, v2 * Q[d, :d]
+    return torch.cat([a, b, G.reshape(-1), phi]).detach().numpy(), rel
 
 
 _MOMENTS: dict[Any, dict[str, np.ndarray]] = {}
@@ -75,7 +182,7 @@ def raw_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, n
     """Sample means over ``prompts`` fresh contexts of ``F Fᵀ``, ``F tᵀ``, ``t tᵀ`` with ``t`` the
     task vector and ``F = (1, vec S, s, q)``, ``S = XᵀX/N``, ``s = Xᵀy/N``, ``q = ‖y‖²/N`` (the
     statistics the raw LTB's prediction ``x_qᵀ g(F)`` is linear in;
-    :func:`~sims.zwb24.evidence.context_moments`)."""
+    :func:`context_moments`)."""
     N = st.N
 
     def parts(p: TorchPrompts, s: torch.Tensor, S: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -88,7 +195,7 @@ def raw_moments(st: LinearRegressionICL, prompts: int, seed: int) -> dict[str, n
 
 
 def _fit_ltb(
-    st: LinearRegressionICL, mlp: bool, prompts: int, seed: int, tol: float
+    st: LinearRegressionICL, mlp: bool, prompts: int, seed: int, stop: DriftStop
 ) -> dict[str, Any]:
     d = st.d
     L = RawLoss(_ltb_moments(st, prompts, seed + 40_000), st.Sigma_x, d, mlp)
@@ -104,13 +211,13 @@ def _fit_ltb(
     steps, restarts, etas = 0, 0, []
     prev, _ = _eff_vec_np(np_unpack(x, d, mlp), d)
     drift, lam, lam_min = math.inf, 0.0, -math.inf
-    while steps < LTB_MAX_STEPS:
+    while steps < stop.max_steps:
         lam, lam_min = curvature(L, x, rng)
-        if steps and drift < LTB_DRIFT_FRACTION * tol and lam_min > -SADDLE_FRACTION * lam:
+        if steps and drift < stop.threshold and lam_min > -SADDLE_FRACTION * lam:
             break
         eta = 1.0 / max(lam, 1e-12)  # step from the curvature at the start of the window
         etas.append(eta)
-        for _ in range(LTB_WINDOW):
+        for _ in range(stop.window):
             _, g = L.grad(y)
             xn = y - eta * g
             fn = L.value(xn)
@@ -123,7 +230,7 @@ def _fit_ltb(
             k += 1
             y = xn + (k / (k + 3)) * (xn - x)
             x, fx = xn, fn
-        steps += LTB_WINDOW
+        steps += stop.window
         cur, _ = _eff_vec_np(np_unpack(x, d, mlp), d)
         drift = float(np.linalg.norm(cur - prev)) / max(float(np.linalg.norm(cur)), 1e-12)
         prev = cur
@@ -137,11 +244,14 @@ def _fit_ltb(
         "params": named(P),
         "init_params": named(P0),
         "steps": steps,
-        "converged": steps < LTB_MAX_STEPS,
+        "converged": steps < stop.max_steps,
         "step_size": etas[0],
         "step_size_last": etas[-1],
         "prompts": prompts,
         "drift": drift,
+        "drift_threshold": stop.threshold,
+        "window": stop.window,
+        "step_bound": stop.max_steps,
         "lambda_min_over_max": lam_min / max(lam, 1e-300),
         "restarts": restarts,
         "chart_v2_relative": edge,
@@ -150,14 +260,14 @@ def _fit_ltb(
         "weights from the preset's N(0, 0.1^2) init, loss in sufficient statistics "
         "(context sample moments of (1, X'X/N, X'y/N, |y|^2/N), query averaged over "
         "x_q ~ N(0, H)); step 1/rho (spectral radius of the Hessian) per "
-        f"{LTB_WINDOW}-step window; stop when the effective parameters drift < "
-        f"{LTB_DRIFT_FRACTION} x tolerance over a window and the Hessian has no "
+        f"{stop.window}-step window; stop when the effective parameters drift < "
+        f"{stop.fraction} x tolerance over a window and the Hessian has no "
         f"curvature below -{SADDLE_FRACTION} x rho",
     }
 
 
 def _eff_vec_np(P: Mapping[str, np.ndarray], d: int) -> tuple[np.ndarray, float]:
-    """:func:`~sims.zwb24.train.effective_vector` for numpy weights."""
+    """:func:`effective_vector` for numpy weights."""
     return effective_vector({k2: torch.from_numpy(np.asarray(v)) for k2, v in P.items()}, d)
 
 
@@ -175,7 +285,7 @@ def _pair_risks(
     st: LinearRegressionICL, Ps: Sequence[tuple[Mapping[str, np.ndarray], bool]], n: int, seed: int
 ) -> list[tuple[float, float]]:
     """Mean and se of ``(ŷ − y)²`` of each ``(weights, mlp)`` on the same ``n`` fresh prompts (one
-    stream: ``make_generator(seed)``, drawn by :func:`~sims.zwb24.evidence.draw_prompts64`)."""
+    stream: ``make_generator(seed)``, drawn by :func:`draw_prompts64`)."""
     models = []
     for P, mlp in Ps:
         m = LTB(st.d, mlp=mlp, dtype=torch.float64)
@@ -199,28 +309,29 @@ def _pair_risks(
     return out
 
 
-def _fit_pair(
-    st: LinearRegressionICL, prompts: int, seed: int, tol: float, test_size: int, init_size: int
-) -> tuple[FitRun, FitRun]:
-    fits = [_fit_ltb(st, mlp, prompts, seed, tol) for mlp in (True, False)]
-    # fresh test prompts: the streams of sims.zwb24.train._run (seed + 20000, + 30000), shared
-    # by the two models
+def fit_pair(st: LinearRegressionICL, recipe: RawFitRecipe, *, seed: int) -> tuple[FitRun, FitRun]:
+    """Raw LTB and LSA trained at ``st`` by :func:`_fit_ltb` on the same prompts, with their test
+    risks on the same fresh prompts: ``(ltb, lsa)`` (uncached: checks call
+    :func:`sims.zwb24.train.trained`)."""
+    fits = [_fit_ltb(st, mlp, recipe.prompts, seed, recipe.stop) for mlp in (True, False)]
+    # fresh test prompts: the streams of sims.zwb24.train's torch runs (seed + 20000, + 30000),
+    # shared by the two models
     risk = _pair_risks(
         st,
         [(f["params"], m) for f, m in zip(fits, (True, False), strict=True)],
-        test_size,
+        recipe.test_size,
         seed + 20_000,
     )
     init = _pair_risks(
         st,
         [(f["init_params"], m) for f, m in zip(fits, (True, False), strict=True)],
-        init_size,
+        recipe.init_size,
         seed + 30_000,
     )
-    return tuple(
+    ltb, lsa = (
         FitRun(
             f["params"],
-            {  # type: ignore[return-value]
+            {
                 "init_params": f["init_params"],
                 "test_risk": r,
                 "init_test_risk": r0,
@@ -229,38 +340,4 @@ def _fit_pair(
         )
         for f, r, r0 in zip(fits, risk, init, strict=True)
     )
-
-
-def fit_ltb(
-    st: LinearRegressionICL, *, prompts: int, seed: int, tol: float, test_size: int, init_size: int
-) -> tuple[FitRun, FitRun]:
-    """Raw LTB and LSA trained at ``st`` by :func:`_fit_ltb` on the same prompts, with their test
-    risks on the same fresh prompts (cached by configuration): ``(ltb, lsa)``."""
-    key = ("rawfit-pair", st, int(prompts), int(seed), float(tol), int(test_size), int(init_size))
-    return cached("ltb", key, lambda: _fit_pair(st, *key[2:]))
-
-
-def compute_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
-    """Table 1 at CPU scale: for the shared-signal preset (``"shared"``) and its
-    β* = 0 control (``"zero"``), the test-risk curves of the trained LTB and LSA
-    (``curves[name] = (steps, mean, se)``), the reference levels ``R*``, ``inf_LSA`` and the LSA
-    floor and ‖β*‖.  The levels are the ones :func:`sims.zwb24.table1.check_table1_train`
-    and ``check_table1_train_zero_mean`` judge the trained risks against
-    (:func:`numerics.zwb24.neighbours.c17_levels` of the preset)."""
-    del quick  # the presets fix the training budget
-    out: dict[str, Any] = {}
-    for key in ("shared", "zero"):
-        suffix = "" if key == "shared" else "_zero"
-        setting = PRESETS["c17_ltb" + suffix][0].setting
-        lv = c17_levels(setting)
-        levels = {k: lv[k] for k in ("R_star", "inf_lsa", "floor")}
-        curves = {
-            name: trained(f"c17_{name}{suffix}", seed=seed).extra["curve"]
-            for name in ("ltb", "lsa")
-        }
-        out[key] = {
-            "levels": levels,
-            "curves": curves,
-            "beta_norm": float(np.linalg.norm(setting.task_mean)),
-        }
-    return out
+    return ltb, lsa

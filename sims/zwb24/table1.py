@@ -1,8 +1,9 @@
 """[zwb24] §4 Table 1 at CPU scale: the trained LTB reaches R* block by block, the
 trained LSA stalls at inf_LSA above the LSA floor (Thm 4.1); at β* = 0 both reach R*.
 
-Trained runs: :func:`sims.zwb24.train.trained` at the preset (config-keyed cache), and
-:func:`.table1.fit_ltb` at a drawn setting; fault switches: keyword-only ``fault_*`` parameters.
+Every model is :func:`sims.zwb24.train.trained`'s (cached by setting, recipe and seed): at the
+preset the Adam runs, at a drawn setting the raw LTB and LSA fitted in sufficient statistics (a
+``RawFitRecipe``); fault switches: keyword-only ``fault_*`` parameters.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from numerics.testing import (
     Z_MC,
     claim_agreement,
     close_agreement,
+    not_converged,
     ordering,
     skipped,
 )
@@ -37,7 +39,7 @@ from sims.zwb24.evidence import (
     trapped_untested,
     unconverged_rows,
 )
-from sims.zwb24.rawfit import CHART_EDGE, LTB_FIT_PROMPTS, fit_ltb
+from sims.zwb24.rawfit import CHART_EDGE, LTB_FIT_PROMPTS, SADDLE_FRACTION
 from sims.zwb24.train import (
     C17_AB_RTOL,
     C17_GAMMA_RTOL,
@@ -45,6 +47,7 @@ from sims.zwb24.train import (
     C17_LTB_RTOL,
     C17_PHI_RTOL,
     PRESETS,
+    raw_fit_recipe,
     trained,
 )
 from theory.common.protocols import Evidence
@@ -52,7 +55,7 @@ from theory.zwb24 import whiten
 from theory.zwb24.claims import CLAIMS
 from theory.zwb24.settings import Setting, table1_setting, validate_table1
 
-__all__ = ["check_table1_train", "check_table1_train_zero_mean"]
+__all__ = ["check_table1_train", "check_table1_train_zero_mean", "compute_mlp_gap_table1"]
 
 
 def check_table1_train(
@@ -80,12 +83,14 @@ def check_table1_train(
 
     Setting: ``d, N, sigma2, beta_norm`` (:func:`theory.zwb24.settings.table1_setting`; defaults:
     the preset, trained by the preset's Adam runs).
-    Elsewhere the raw LTB and LSA are trained by :func:`sims.zwb24.rawfit.fit_ltb`
-    (accelerated GD on the raw weights from the preset's init, loss in sufficient statistics;
-    step 1/ρ of the Hessian, steps from the drift of the effective parameters, prompts from the
-    tightest row's tolerance; all recorded in ``details["training"]``); a row whose alternatives
-    lie within 2 tolerances is tightened, or ``skipped`` with its numbers; a fit that ends off the
-    effective chart or unconverged makes every row ``skipped`` with ``trapped=True``."""
+    Elsewhere the raw LTB and LSA are trained by :func:`sims.zwb24.train.trained` with a
+    ``RawFitRecipe`` (accelerated GD on the raw weights from the preset's init, loss in
+    sufficient statistics; step 1/ρ of the Hessian, steps from the drift of the effective
+    parameters within a step bound, prompts from the tightest row's tolerance; all recorded in
+    ``details["training"]``); a row whose alternatives lie within 2 tolerances is tightened, or
+    ``skipped`` with its numbers; a fit that ends off the effective chart makes every row
+    ``skipped`` with ``trapped=True``, one that reaches its step bound unconverged ``skipped``
+    with its numbers."""
     d = setting.d
     N = setting.N
     sigma2 = setting.sigma2
@@ -169,13 +174,13 @@ def check_table1_train(
         rtols = [p.rtol for p in plans]
         scale = max(p.scale for p in plans)
         exp = PRESETS["c17_ltb"][0]
-        kw = {
-            "prompts": int(math.ceil(LTB_FIT_PROMPTS * scale)),
-            "tol": min(rtols),
-            "test_size": int(math.ceil(exp.test_size * scale)),
-            "init_size": exp.curve_size,
-        }
-        pairs = [(s, fit_ltb(st, seed=s, **kw)) for s in seeds]
+        recipe = raw_fit_recipe(
+            prompts=int(math.ceil(LTB_FIT_PROMPTS * scale)),
+            tol=min(rtols),
+            test_size=int(math.ceil(exp.test_size * scale)),
+            init_size=exp.curve_size,
+        )
+        pairs = [(s, trained(st, recipe, seed=s)) for s in seeds]
         ltb = [(s, pr[1] if fault_no_mlp else pr[0]) for s, pr in pairs]
         lsa = [(s, pr[1]) for s, pr in pairs]
         info = {
@@ -184,7 +189,7 @@ def check_table1_train(
             "training": {
                 "LTB": ltb[0][1].extra["fit"],
                 "LSA": lsa[0][1].extra["fit"],
-                "test_prompts": kw["test_size"],
+                "test_prompts": recipe.test_size,
                 "derived": "prompts LTB_FIT_PROMPTS x the tightest row's budget factor "
                 "(sampling error ~ 1/sqrt(prompts)); step 1/rho of the Hessian; steps from the "
                 "drift criterion",
@@ -295,8 +300,10 @@ def _trapped(
     info: dict[str, Any],
 ) -> list[Evidence] | None:
     """``None`` unless a fit ended off the effective chart (``|v₂| < CHART_EDGE·|u||v|``: b → ∞,
-    the β* = 0 control's centring-at-infinity trap) or hit its step cap: then every row is
-    ``skipped``, ``trapped=True``, with the fit's numbers (a fact about the weights)."""
+    the β* = 0 control's centring-at-infinity trap: every row ``skipped``, ``trapped=True``, with
+    the fit's numbers, a fact about the weights) or reached its step bound with its effective
+    parameters still drifting (every row ``skipped`` with the drift, criterion, steps and bound:
+    :func:`numerics.testing.not_converged`)."""
     bad = [
         (k, s, r.extra["fit"])
         for k, runs in (("LTB", ltb), ("LSA", lsa))
@@ -306,10 +313,32 @@ def _trapped(
     if not bad:
         return None
     k, s, f = bad[0]
-    why = f"trapped: the {k} fit (seed {s}) ended " + (
-        f"off the effective chart (|v2|/(|u||v|) = {f['chart_v2_relative']:.3g} < {CHART_EDGE})"
-        if f["converged"]
-        else f"unconverged after {f['steps']} steps"
+    if not f["converged"]:
+        return [
+            not_converged(
+                start_row(spec, p, start, {"trained": True, **info}),
+                statistic=(
+                    f"the {k} fit's (seed {s}) relative drift of its effective parameters over "
+                    f"its last {f['window']}-step window"
+                ),
+                value=f["drift"],
+                criterion=f["drift_threshold"],
+                steps=f["steps"],
+                needs=(
+                    f"the step bound {f['step_bound']} was reached (the criterion also asks for "
+                    f"no Hessian curvature below −{SADDLE_FRACTION:g}·λ_max; λ_min/λ_max = "
+                    f"{f['lambda_min_over_max']:.3g}): it needs more steps"
+                ),
+                step_bound=f["step_bound"],
+                drift_threshold=f["drift_threshold"],
+                chart_v2_relative=f["chart_v2_relative"],
+                loss=f["loss"],
+            )
+            for p, spec, start in zip(plans, specs, starts, strict=True)
+        ]
+    why = (
+        f"trapped: the {k} fit (seed {s}) ended off the effective chart (|v2|/(|u||v|) = "
+        f"{f['chart_v2_relative']:.3g} < {CHART_EDGE})"
     )
     out = []
     for p, spec, start in zip(plans, specs, starts, strict=True):
@@ -498,3 +527,29 @@ CONTROL_SOURCE = (
     "[zwb24] §4, Table 1 (our CPU-scale paraphrase): at beta* = 0 "
     "both models must reach the same R*"
 )
+
+
+def compute_mlp_gap_table1(*, quick: bool = True, seed: int = 0) -> dict[str, Any]:
+    """Table 1 at CPU scale: for the shared-signal preset (``"shared"``) and its
+    β* = 0 control (``"zero"``), the test-risk curves of the trained LTB and LSA
+    (``curves[name] = (steps, mean, se)``), the reference levels ``R*``, ``inf_LSA`` and the LSA
+    floor and ‖β*‖.  The levels are the ones :func:`sims.zwb24.table1.check_table1_train`
+    and ``check_table1_train_zero_mean`` judge the trained risks against
+    (:func:`numerics.zwb24.neighbours.c17_levels` of the preset)."""
+    del quick  # the presets fix the training budget
+    out: dict[str, Any] = {}
+    for key in ("shared", "zero"):
+        suffix = "" if key == "shared" else "_zero"
+        setting = PRESETS["c17_ltb" + suffix][0].setting
+        lv = c17_levels(setting)
+        levels = {k: lv[k] for k in ("R_star", "inf_lsa", "floor")}
+        curves = {
+            name: trained(f"c17_{name}{suffix}", seed=seed).extra["curve"]
+            for name in ("ltb", "lsa")
+        }
+        out[key] = {
+            "levels": levels,
+            "curves": curves,
+            "beta_norm": float(np.linalg.norm(setting.task_mean)),
+        }
+    return out

@@ -1,8 +1,11 @@
-"""zwb24 training experiments (§4 Table 1, App. G and the β* = 0 control): raw-matrix LTB and LSA
-trained online on fresh prompts, and GD-β trained directly.
+"""[zwb24] the one trainer of this paper's checks, :func:`trained` ``(setting, recipe, seed)``,
+cached by all three (§4 Table 1, App. G and the β* = 0 control): raw-matrix LTB and LSA trained
+online on fresh prompts and GD-β trained directly at the presets, and the fits in sufficient
+statistics at a drawn setting (below).
 
 Imports only ``theory.settings`` and the tolerance kinds of ``numerics.testing`` (the trained
-models never see a prediction).  ``PRESETS`` maps a name to ``(LTBExperiment, Recipe)``;
+models never see a prediction), and the two fit engines, which import nothing of this module.
+``PRESETS`` maps a name to ``(LTBExperiment, Recipe)``;
 ``run(preset, **overrides)`` returns a :class:`sims.train.TrainResult` whose ``extra`` holds the
 initial weights, the test-risk curve on a fixed test batch, the final test risk on ``test_size``
 fresh prompts (mean, se) and the stopping rule's record ``extra["stop"]``;
@@ -36,18 +39,24 @@ the decay brings the drift under the rule.  Measured (c17_ltb, seed 0, 100-step 
 floor 2·10⁻⁴ Γ still drifts 0.2-0.7 %; at 3·10⁻⁵ (FLOOR) a ≤ 0.06 %, b ≤ 0.2 %, Γ ≤ 0.3 % (the
 first windows after the planned steps, where the rule stops: 0.08, 0.11, 0.16 %).
 
-At a drawn setting of Table 1 (not the preset) :func:`sims.zwb24.rawfit.fit_ltb` trains the
-raw LTB and LSA by accelerated gradient descent on their loss in sufficient statistics (that
-module imports this one, never the reverse).
+The fits at a drawn setting go through the same :func:`trained`, by their recipe:
+
+* a :class:`RawFitRecipe` (Table 1): the raw LTB and LSA by accelerated gradient descent on their
+  loss in sufficient statistics, on the same prompts (the engine :mod:`sims.zwb24.rawfit`);
+* a :class:`GdBetaFitRecipe` (App. G): GD-β by accelerated gradient descent on its loss in
+  sufficient statistics (the engine :mod:`sims.zwb24.gd_beta_fit`).
+
+Each stops when its judged parameters drift less than a fraction of the tightest judged row's
+tolerance over a window, within a step bound, and records whether it converged.  The checks
+judge what :func:`trained` returns and never train; the engines import nothing of this module.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import torch
@@ -60,6 +69,8 @@ from sims.models.gd_beta import GDBeta
 from sims.models.ltb import LTB
 from sims.parallel import torch_threads
 from sims.train import TrainResult, make_generator, torch_dtype, train, window_values
+from sims.zwb24.gd_beta_fit import GdBetaFitRecipe, fit_gd_beta, gd_beta_fit_recipe
+from sims.zwb24.rawfit import FitRun, RawFitRecipe, effective_vector, fit_pair, raw_fit_recipe
 from theory.settings import LinearRegressionICL, check_int, check_real
 from theory.zwb24.settings import c18_preset_setting, table1_setting
 
@@ -67,6 +78,11 @@ __all__ = [
     "LTBExperiment",
     "Recipe",
     "Stop",
+    "RawFitRecipe",
+    "raw_fit_recipe",
+    "FitRun",
+    "GdBetaFitRecipe",
+    "gd_beta_fit_recipe",
     "PRESETS",
     "run",
     "trained",
@@ -340,26 +356,6 @@ def test_risk(
     return float(v.mean()), float(v.std() / math.sqrt(n))
 
 
-def effective_vector(P: Mapping[str, torch.Tensor], d: int) -> tuple[np.ndarray, float]:
-    """The effective parameters ``(a, b, Γ, φ)`` of raw LTB/LSA weights (chart (★), keys
-    ``W_K, W_Q, W_V, W_P`` and, with the MLP, ``W_1, W_2``) flattened, and ``|v₂|/(|u||v|)`` (the
-    distance from the chart's edge ``v₂ = 0``, where ``b`` is undefined: NaN there)."""
-    D = d + 1
-    U = torch.eye(D, dtype=torch.float64)
-    if "W_1" in P:
-        U = U + P["W_2"] @ P["W_1"]
-    u = U.T[:, d]
-    v = (P["W_P"] @ P["W_V"]).T @ u
-    Q = P["W_K"].T @ P["W_Q"]
-    v2 = float(v[d])
-    rel = abs(v2) / max(float(torch.linalg.norm(u) * torch.linalg.norm(v)), 1e-300)
-    if v2 == 0.0:
-        return np.full(d * d + 3 * d, np.nan), rel
-    a, b = u[:d], -v[:d] / v2
-    G, phi = v2 * Q[:d, :d].T, v2 * Q[d, :d]
-    return torch.cat([a, b, G.reshape(-1), phi]).detach().numpy(), rel
-
-
 def judged_blocks(
     model: torch.nn.Module, exp: LTBExperiment, Zc: torch.Tensor, yc: torch.Tensor
 ) -> dict[str, np.ndarray]:
@@ -435,18 +431,67 @@ def run(
         return _run(*resolve(setting, recipe, **overrides))
 
 
+@overload
 def trained(
     setting: LTBExperiment | str,
     recipe: Recipe | None = None,
     *,
     seed: int = 0,
     **overrides: Any,
-) -> TrainResult:
-    """The one trainer of zwb24's checks at their presets: ``setting`` (an
-    :class:`LTBExperiment`: what is trained) by ``recipe`` (a :class:`Recipe`: how, with its
-    stopping rule) with ``seed``, through the cache keyed by (setting, recipe, seed) shared by the
-    tests and the report (one training per configuration).  ``trained("c17_ltb", seed=0)`` names
-    a preset's pair (the CLI's and the sweep's form)."""
+) -> TrainResult: ...
+
+
+@overload
+def trained(
+    setting: LinearRegressionICL, recipe: RawFitRecipe, *, seed: int = 0
+) -> tuple[FitRun, FitRun]: ...
+
+
+@overload
+def trained(
+    setting: LinearRegressionICL, recipe: GdBetaFitRecipe, *, seed: int = 0
+) -> dict[str, Any]: ...
+
+
+def trained(
+    setting: LTBExperiment | LinearRegressionICL | str,
+    recipe: Recipe | RawFitRecipe | GdBetaFitRecipe | None = None,
+    *,
+    seed: int = 0,
+    **overrides: Any,
+) -> TrainResult | tuple[FitRun, FitRun] | dict[str, Any]:
+    """The one trainer of zwb24's checks: ``setting`` trained by ``recipe`` with ``seed``,
+    through the cache keyed by (setting, recipe, seed) shared by the tests and the report (one
+    training per configuration).
+
+    * a :class:`Recipe`: ``setting`` an :class:`LTBExperiment` (what is trained), trained online
+      by Adam with the recipe's stopping rule (:func:`run`: a :class:`~sims.train.TrainResult`);
+      ``trained("c17_ltb", seed=0)`` names a preset's pair (the CLI's and the sweep's form;
+      ``overrides`` replace recipe or experiment fields);
+    * a :class:`RawFitRecipe`: ``setting`` a data model (Table 1 at a drawn setting); the raw LTB
+      and LSA fitted on the same prompts, ``(ltb, lsa)`` (:func:`sims.zwb24.rawfit.fit_pair`);
+    * a :class:`GdBetaFitRecipe`: ``setting`` a data model (App. G at a drawn setting); GD-β's
+      fitted ``Gamma``, ``beta`` and record (:func:`sims.zwb24.gd_beta_fit.fit_gd_beta`).
+    """
+    if isinstance(recipe, RawFitRecipe | GdBetaFitRecipe):
+        if overrides or not isinstance(setting, LinearRegressionICL):
+            raise ValueError(
+                f"a {type(recipe).__name__} fits a LinearRegressionICL data model as given (no "
+                f"preset name, no overrides): got setting {setting!r}, overrides "
+                f"{sorted(overrides)}"
+            )
+        st, sd = setting, int(seed)
+        if isinstance(recipe, RawFitRecipe):
+            rf = recipe
+            return cached("ltb-rawfit", (st, rf, sd), lambda: fit_pair(st, rf, seed=sd))
+        gb = recipe
+        return cached("ltb-gd-beta-fit", (st, gb, sd), lambda: fit_gd_beta(st, gb, seed=sd))
+    if isinstance(setting, LinearRegressionICL):
+        raise ValueError(
+            "a Recipe trains an LTBExperiment (a data model and the model to train) or a preset "
+            f"name; a bare data model is fitted by a RawFitRecipe or a GdBetaFitRecipe, got "
+            f"recipe {recipe!r}"
+        )
     exp, cfg = resolve(setting, recipe, seed=seed, **overrides)
     return cached("ltb", (exp, cfg), lambda: run(exp, cfg))
 

@@ -209,7 +209,10 @@ def test_stop_rule_ends_on_convergence_or_reports_its_bound() -> None:
     b = blocks(*final_weights(tight))
     row = _ev.unconverged("P → Γ⁻¹", tight, b["P"], np.eye(3), b["P"], {"x": 2 * np.eye(3)}, 0)
     assert row is not None and (row.status, row.kind) == ("skipped", "TRAIN")
-    assert row.details["step_bound"] == 40 and "did not converge" in row.details["why"]
+    d = row.details
+    assert d["step_bound"] == 40 and d["not_converged"] == 1 and d["steps"] == 40
+    assert d["why"].startswith("not converged within the budget: P's relative drift")
+    assert f"vs criterion {st['threshold']:.3g} after 40 steps;" in d["why"]
     assert _ev.unconverged("P", loose, b["P"], np.eye(3), b["P"], {"x": 2 * np.eye(3)}, 0) is None
 
 

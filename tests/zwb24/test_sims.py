@@ -200,8 +200,10 @@ def test_unconverged_run_is_skipped_with_its_numbers(monkeypatch) -> None:
     assert len(rows) == 3 and all((e.status, e.kind) == ("skipped", "TRAIN") for e in rows)
     d = rows[0].details
     assert d["steps"] == d["step_bound"] == 300 and d["window"] == 100
-    assert all(d["drift"][k] > d["drift_threshold"][k] for k in d["drift"])
-    assert "did not converge within its step bound" in d["why"] and "bound 300" in d["why"]
+    assert all(d["drifts"][k] > d["drift_threshold"][k] for k in d["drifts"])
+    assert d["not_converged"] == 1 and d["drift"] > d["criterion"]
+    assert d["why"].startswith("not converged within the budget: the GD-beta run's (seed 0)")
+    assert "after 300 steps;" in d["why"] and "step bound 300" in d["why"]
 
 
 def test_fit_prompts_follow_the_fits_own_sampling_error() -> None:
@@ -253,7 +255,7 @@ def test_float32_draws_keep_the_second_moments() -> None:
     import numpy as np
     import torch
 
-    from sims.zwb24.evidence import draw_prompts64
+    from sims.zwb24.rawfit import draw_prompts64
     from theory.zwb24.settings import thm63_setting
 
     st_ = thm63_setting(d=4, N=7, sigma2=0.37, beta_norm=1.3)
@@ -276,7 +278,7 @@ def test_pooled_moments_weight_by_prompts_and_the_primary_fit_reuses_the_pilots(
     seed's GD-β fit records the pilots' streams and at least the sized prompts."""
     import numpy as np
 
-    from sims.zwb24.sec6_flow import moments, pooled_moments
+    from sims.zwb24.gd_beta_fit import moments, pooled_moments
     from theory.zwb24.settings import thm63_setting
 
     st_ = thm63_setting(d=2, N=5, sigma2=0.2, beta_norm=1.0)
@@ -294,3 +296,62 @@ def test_pooled_moments_weight_by_prompts_and_the_primary_fit_reuses_the_pilots(
     pilots = tr["prompt_sizing"]["pilot_streams"]
     assert tr["training"]["streams"][: len(pilots)] == pilots
     assert tr["training"]["prompts"] >= max(tr["prompt_sizing"]["pilot_prompts"], 1)
+
+
+def test_fits_stop_at_their_bound_and_say_so() -> None:
+    """The fits at a drawn setting stop at their step bound when the drift criterion is never met
+    (a criterion no drift meets, a bound of one window): ``converged`` is False and the steps are
+    the bound -- the record the checks turn into ``skipped`` rows."""
+    import dataclasses
+
+    from sims.zwb24.train import gd_beta_fit_recipe, raw_fit_recipe, trained
+    from theory.zwb24.settings import table1_setting, thm63_setting
+
+    def never(recipe):
+        stop = dataclasses.replace(recipe.stop, fraction=1e-12, max_steps=recipe.stop.window)
+        return dataclasses.replace(recipe, stop=stop)
+
+    gb = never(gd_beta_fit_recipe(prompts=2000, tol=0.03))
+    f = trained(thm63_setting(d=2, N=5, sigma2=0.2, beta_norm=1.0), gb, seed=0)
+    assert not f["converged"] and f["steps"] == f["step_bound"] == gb.stop.window
+    assert f["drift"] > f["drift_threshold"] == gb.stop.threshold
+    rf = never(raw_fit_recipe(prompts=2000, tol=0.02, test_size=1000, init_size=1000))
+    ltb, lsa = trained(table1_setting(d=2, N=4, sigma2=0.3, beta_norm=2.0), rf, seed=0)
+    for r in (ltb, lsa):
+        fit = r.extra["fit"]
+        assert not fit["converged"] and fit["steps"] == fit["step_bound"] == rf.stop.window
+
+
+@pytest.mark.result("zwb24:table1")
+@pytest.mark.result("zwb24:thm6.3")
+def test_unconverged_fits_make_the_rows_skipped(monkeypatch) -> None:
+    """At a drawn setting, a fit that reached its step bound unconverged makes every TRAIN row of
+    its check ``skipped`` (never judged, never ``fail``) with the drift, criterion, steps and bound,
+    in the one wording of :func:`numerics.testing.not_converged`.  The fits are the ones the
+    drawn-setting tests above train (cached); only their ``converged`` flag is turned off."""
+    from sims.zwb24 import sec6_flow, table1
+    from sims.zwb24.rawfit import FitRun
+    from sims.zwb24.train import trained
+
+    def stuck(setting, recipe, *, seed=0):
+        out = trained(setting, recipe, seed=seed)
+        if isinstance(out, dict):
+            return {**out, "converged": False}
+        return tuple(
+            FitRun(r.params, {**r.extra, "fit": {**r.extra["fit"], "converged": False}})
+            for r in out
+        )
+
+    for module, check, setting, fit in (
+        (sec6_flow, check_thm6_3_train, Setting(d=2, N=8, sigma2=0.05, beta_norm=2.0), "GD-beta"),
+        (table1, check_table1_train, Setting(d=3, N=4, sigma2=1.0, beta_norm=3.0), "LTB"),
+    ):
+        monkeypatch.setattr(module, "trained", stuck)
+        rows = check(setting)
+        train = [e for e in rows if e.kind == "TRAIN"]
+        assert train and all(e.status == "skipped" for e in rows), [e.status for e in rows]
+        for e in train:
+            d = e.details
+            assert d["not_converged"] == 1 and d["criterion"] == d["drift_threshold"]
+            assert d["why"].startswith(f"not converged within the budget: the {fit} fit's (seed 0)")
+            assert f"after {d['steps']} steps;" in d["why"] and d["step_bound"] > 0

@@ -58,6 +58,6 @@ def table1_train_settings() -> st.SearchStrategy[dict]:
     Assumption 3.1 itself allows N ≥ 1); d ≤ 6, N ≤ 10 are the budget's (beyond N ≈ 10 the N ± 1
     neighbours come closer than 1.5 % and rows are skipped with their numbers). Small ‖β*‖ (a and b
     near 0) and small N at d = 1 (inf_LSA near the LSA floor) are not separable: discarded and
-    counted. Drawn settings train to convergence (:func:`sims.zwb24.train.fit_ltb`; the preset's
-    Adam schedule does not converge away from the preset)."""
+    counted. Drawn settings train to convergence (:func:`sims.zwb24.train.trained` with a
+    ``RawFitRecipe``; the preset's Adam schedule does not converge away from the preset)."""
     return _train_settings(6, 10)

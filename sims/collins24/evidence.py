@@ -592,9 +592,9 @@ def discriminate(
     return ev
 
 
-def init_omega(preset: str) -> float:
-    """ω at the start of a preset's unit (M = init²·I)."""
-    return PRESETS[preset][1].init ** 2
+def init_omega(unit: str | tuple[Any, Any]) -> float:
+    """ω at the start of a unit (M = init²·I): a preset's name or a (setting, recipe) pair."""
+    return (PRESETS[unit] if isinstance(unit, str) else unit)[1].init ** 2
 
 
 def settled(row: Evidence, res: TrainResult) -> Evidence:

@@ -47,8 +47,8 @@ from sims.collins24.evidence import (
     settled,
     validate_fig34_setting,
 )
-from sims.collins24.train import L_RUNS, PRESETS, SIGMAS, trained
-from theory.collins24.settings import Setting
+from sims.collins24.train import L_RUNS, PRESETS, SIGMAS, Recipe, trained
+from theory.collins24.settings import Setting, SoftmaxWindowSetting
 from theory.common.protocols import Estimate, Evidence
 
 __all__ = [
@@ -64,6 +64,8 @@ __all__ = [
 # Random streams are labelled with the path each check was first registered under (string
 # literals, not ``__name__``): moving a check to its section leaves its stream unchanged.
 
+#: What a trained run is: a (setting, recipe) pair (a preset names one).
+Unit = tuple[SoftmaxWindowSetting, Recipe]
 #: trained norms ordered by more than the optimiser's last-step jitter (1e-6).
 NORM_GAP = 1e-06
 #: U^d_S panels: the optimum is sought among diagonal M (reflection symmetry); the trained M's
@@ -103,7 +105,7 @@ def _early(ex: dict, step: int) -> float:
 
 def _panel(
     label: str,
-    runs: Sequence[tuple[float, str, float]],
+    runs: Sequence[tuple[float, Unit, float]],
     *,
     step: int,
     seeds: Sequence[int],
@@ -111,24 +113,24 @@ def _panel(
     increasing: bool,
     fault_alternative: Alternative | None,
 ) -> list[Evidence]:
-    """One panel: ``runs`` = (value, preset, ω*) ordered by value; TRAIN rows (final ω̂ vs ω*,
-    alternatives the label average, the 1-NN limit, ω*/2, 2ω*, the §3.1 surrogate on the paper's
-    exponent and the neighbours' optima, where separable) and the orderings of
-    ‖M‖₂ at ``step`` and of the final ω̂ (increasing or decreasing in the value, seed 0)."""
-    ests: dict[str, list[float]] = {p: [] for _, p, _ in runs}
-    early: dict[str, float] = {}
+    """One panel: ``runs`` = (value, (setting, recipe), ω*) ordered by value; TRAIN rows (final ω̂
+    vs ω*, alternatives the label average, the 1-NN limit, ω*/2, 2ω*, the §3.1 surrogate on the
+    paper's exponent and the neighbours' optima, where separable) and the orderings of ‖M‖₂ at
+    ``step`` and of the final ω̂ (increasing or decreasing in the value, seed 0)."""
+    ests: list[list[float]] = [[] for _ in runs]
+    early: dict[int, float] = {}
 
     def rows_of(sd: int) -> list[Evidence]:
         out = []
-        for i, (v, preset, w) in enumerate(runs):
-            r = trained(preset, seed=sd)
+        for i, (v, unit, w) in enumerate(runs):
+            r = trained(*unit, seed=sd)
             ex = r.extra
             wh = omega_hat(ex["M_avg"])
-            ests[preset].append(wh)
-            early.setdefault(preset, _early(ex, step))
-            if not train_rows or preset == "s1_sigma0.01":  # that run's TRAIN row is S1's
+            ests[i].append(wh)
+            early.setdefault(i, _early(ex, step))
+            if not train_rows or unit == PRESETS["s1_sigma0.01"]:  # that run's TRAIN row is S1's
                 continue
-            st = PRESETS[preset][0]
+            st = unit[0]
             at = Setting(d=st.d, n=st.n, L=st.L, sigma2=st.sigma2)
             alts = {a.name: a.at(w, at) for a in FIG34_ALTERNATIVES[:5]}
             for k in (i - 1, i + 1):
@@ -140,7 +142,7 @@ def _panel(
                         f"Figs. 3-4 ({label} = {v:g}): final tr(M)/d vs omega*",
                         wh,
                         w,
-                        init_omega(preset),
+                        init_omega(unit),
                         alternatives=alts,
                         seed=sd,
                         fault_alternative=fault_alternative,
@@ -154,9 +156,9 @@ def _panel(
         out = over_seeds(rows_of, seeds)
     else:
         out = rows_of(seeds[0])  # orderings only (no TRAIN rows in this panel)
-    fin = [float(np.mean(ests[p])) for _, p, _ in runs]
+    fin = [float(np.mean(e)) for e in ests]
     for name, vals in (
-        (f"||M||_2 at step {step}", [early[p] for _, p, _ in runs]),
+        (f"||M||_2 at step {step}", [early[i] for i in range(len(runs))]),
         ("final tr(M)/d (seed mean)", fin),
     ):
         for (v0, _, _), (v1, _, _), a, b in zip(
@@ -440,27 +442,30 @@ def compute_3_4(
     rng: np.random.Generator | None = None,
 ) -> dict[str, Any]:
     """Figs. 3-4 (affine, d = 5): per panel (σ; L; n; L on U^d_S per task of ``acg``) the runs
-    ``(value, preset, optimum)``, the trained units' ‖M‖₂ traces and the population optimum of
-    each: ω* by quadrature (‖ωI‖₂ = ω) and, on U^d_S, ‖diag(m*)‖₂ of the MC optimum over diagonal
-    M (``optima[task, L]``: :func:`numerics.collins24.anisotropic.optimal_diag_M` on
-    ``acg_reps`` prompts from ``rng``).  Defaults are the figure's
-    (``sims.figures.collins24.fig_3_4``: σ ∈ ``SIGMAS``, n ∈ {5, 10, 20} quick, affine
-    U^d_S at L ∈ {0.01, 0.1} quick, 20 000 reps, ``default_rng(seed + 17)``);
-    :func:`check_fig3_4_train` and :func:`check_fig3_4_train_acg` pass their own."""
+    ``(value, (setting, recipe), optimum)``, the trained units' ‖M‖₂ traces and the population
+    optimum of each: ω* by quadrature (‖ωI‖₂ = ω) and, on U^d_S, ‖diag(m*)‖₂ of the MC optimum over
+    diagonal M (``optima[task, L]``: :func:`numerics.collins24.anisotropic.optimal_diag_M` on
+    ``acg_reps`` prompts from ``rng``). Defaults are the figure's
+    (``sims.figures.collins24.fig_3_4``: σ ∈ ``SIGMAS``, n ∈ {5, 10, 20} quick, affine U^d_S at L ∈
+    {0.01, 0.1} quick, 20 000 reps, ``default_rng(seed + 17)``); :func:`check_fig3_4_train` and
+    :func:`check_fig3_4_train_acg` pass their own."""
     s2 = 1e-4
     ns = ((5, 10, 20) if quick else (5, 10, 20, 50, 100, 200)) if ns is None else ns
     acg = {"affine": (0.01, 0.1) if quick else (0.01, 0.1, 1.0)} if acg is None else acg
-    runs: dict[str, tuple[str, list[tuple[float, str, float]]]] = {}
+    runs: dict[str, tuple[str, list[tuple[float, Unit, float]]]] = {}
     if "sigma" in panels:
         runs["sigma"] = (
             "sigma (L = 1, n = 20)",
-            [(s, f"s1_sigma{s:g}", optimal_scale_affine(5, 20, 1.0, s * s)[0]) for s in sigmas],
+            [
+                (s, PRESETS[f"s1_sigma{s:g}"], optimal_scale_affine(5, 20, 1.0, s * s)[0])
+                for s in sigmas
+            ],
         )
     if "L" in panels:
         runs["L"] = (
             "L (sigma = 0.01, n = 20)",
             [
-                (L, p, optimal_scale_affine(5, 20, L, s2)[0])
+                (L, PRESETS[p], optimal_scale_affine(5, 20, L, s2)[0])
                 for L, p in (L_RUNS[1:] if quick else L_RUNS)
             ],
         )
@@ -470,7 +475,7 @@ def compute_3_4(
             [
                 (
                     n,
-                    "s1_sigma0.01" if n == 20 else f"f34_n{n}",
+                    PRESETS["s1_sigma0.01" if n == 20 else f"f34_n{n}"],
                     optimal_scale_affine(5, n, 1.0, s2)[0],
                 )
                 for n in ns
@@ -486,13 +491,13 @@ def compute_3_4(
                 optima[task, L] = optimal_diag_M(st, reps, rng)
             runs[f"acg {task}"] = (
                 "L on U^d_S" + ("" if task == "affine" else f" {task}") + " (sigma = 0.01, n = 20)",
-                [(L, _acg_preset(task, L), float(np.max(optima[task, L].m))) for L in Ls],
+                [(L, PRESETS[_acg_preset(task, L)], float(np.max(optima[task, L].m))) for L in Ls],
             )
     return {
         "runs": runs,
         "optima": optima,
         "panels": [
-            (label, [(v, trained(p, seed=seed).extra["M_trace"], w) for v, p, w in rs])
+            (label, [(v, trained(*u, seed=seed).extra["M_trace"], w) for v, u, w in rs])
             for label, rs in runs.values()
         ],
     }

@@ -26,7 +26,7 @@ from numerics.testing import (
     ordering,
 )
 from sims.collins24.evidence import settled
-from sims.collins24.train import ADAM, isotropic, trained
+from sims.collins24.train import ADAM, PRESETS, Recipe, isotropic, trained
 from theory.collins24 import (
     signal_functional,
     transfer_risk,
@@ -209,7 +209,7 @@ def check_fig5_order_matrix(
             seed=seed,
             reps=reps,
             n=n,
-            units={**units, **{m: m for m in mismatched}},
+            units={k: PRESETS[p] for k, p in {**units, **{m: m for m in mismatched}}.items()},
             omegas=omegas,
             rng=rng,
             optimum=lambda task, n, p: _class_optimum(task, n, p, omegas),
@@ -272,12 +272,13 @@ def check_fig5_order_matrix(
     return out
 
 
-#: Fig. 5's units (label → preset): S1/S2's n = 20 units and S3's mismatched L = 0.03 unit.
-FIG5_UNITS = {
-    "affine": "s1_sigma0.01",
-    "2-ReLU": "s2_relu_sigma0.01",
-    "cosine": "s2_cos_sigma0.01",
-    "affine L = 0.03": "s3_L0.03",
+#: Fig. 5's units (label → (setting, recipe)): S1/S2's n = 20 units and S3's mismatched
+#: L = 0.03 unit.
+FIG5_UNITS: dict[str, tuple[SoftmaxWindowSetting, Recipe]] = {
+    "affine": PRESETS["s1_sigma0.01"],
+    "2-ReLU": PRESETS["s2_relu_sigma0.01"],
+    "cosine": PRESETS["s2_cos_sigma0.01"],
+    "affine L = 0.03": PRESETS["s3_L0.03"],
 }
 
 
@@ -287,20 +288,20 @@ def compute_5(
     seed: int = 0,
     reps: int = 0,
     n: int = 20,
-    units: Mapping[str, str] | None = None,
+    units: Mapping[str, tuple[SoftmaxWindowSetting, Recipe]] | None = None,
     tests: Sequence[str] = _CLASSES,
     omegas: np.ndarray | None = None,
     rng: np.random.Generator | None = None,
     optimum: Callable[[str, int, Any], float] | None = None,
 ) -> dict[str, Any]:
-    """Fig. 5 (left panels) as a matrix: the MC risk of ``units`` (label → preset; default
-    ``FIG5_UNITS``: pretrained on affine, 2-ReLU and cosine tasks, σ = 0.01, L = 1, d = 5, and
-    S3's mismatched L = 0.03 unit) on each test class (common prompts from ``rng``, ``reps`` per
-    class, at ``n``), divided by that class's best M = ωI: ``optimum(task, n, prompts)``, by default
-    the spline argmin of the MC risk over ``omegas`` on the same prompts.  Returns the per-prompt
-    squared errors ``errors[test][label]``, ``best[test]`` and ``ratio``; drawn by
-    ``sims.figures.collins24.fig_5`` (defaults: 8000 reps quick, ``default_rng(seed + 41)``)
-    and judged by :func:`check_fig5_order_matrix` (its units, stream and optimum route)."""
+    """Fig. 5 (left panels) as a matrix: the MC risk of ``units`` (label → (setting, recipe);
+    default ``FIG5_UNITS``: pretrained on affine, 2-ReLU and cosine tasks, σ = 0.01, L = 1, d = 5,
+    and S3's mismatched L = 0.03 unit) on each test class (common prompts from ``rng``, ``reps``
+    per class, at ``n``), divided by that class's best M = ωI: ``optimum(task, n, prompts)``, by
+    default the spline argmin of the MC risk over ``omegas`` on the same prompts. Returns the
+    per-prompt squared errors ``errors[test][label]``, ``best[test]`` and ``ratio``; drawn by
+    ``sims.figures.collins24.fig_5`` (defaults: 8000 reps quick, ``default_rng(seed + 41)``) and
+    judged by :func:`check_fig5_order_matrix` (its units, stream and optimum route)."""
     rng = np.random.default_rng(seed + 41) if rng is None else rng
     reps = reps or (8_000 if quick else 40_000)
     units = FIG5_UNITS if units is None else units
@@ -313,7 +314,7 @@ def compute_5(
         return spline_argmin(grid, curve)[1]
 
     best_of = mc_optimum if optimum is None else optimum
-    Ms = {k: trained(p, seed=seed).extra["M_avg"] for k, p in units.items()}
+    Ms = {k: trained(*u, seed=seed).extra["M_avg"] for k, u in units.items()}
     ratio = np.zeros((len(units), len(tests)))
     errors: dict[str, dict[str, np.ndarray]] = {}
     best: dict[str, float] = {}

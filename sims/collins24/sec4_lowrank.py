@@ -13,11 +13,11 @@ from numerics.testing import (
     ordering,
 )
 from sims.collins24.evidence import settled
-from sims.collins24.train import PRESETS, setting_of, trained
+from sims.collins24.train import PRESETS, Recipe, setting_of, trained
 from theory.collins24 import (
     rho_metric,
 )
-from theory.collins24.settings import Setting
+from theory.collins24.settings import Setting, SoftmaxWindowSetting
 from theory.common.protocols import Evidence
 
 __all__ = ["check_thm4_4_train", "check_fig9_train", "LA_RHO_MIN", "fig9_class_rows"]
@@ -130,7 +130,7 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
         rhos = {
             m: compute_9(
                 seed=seed,
-                preset=f"f9_{cls}_{m}",
+                unit=PRESETS[f"f9_{cls}_{m}"],
                 fault_wrong_subspace=fault_wrong_subspace,
                 first=1,
             )["rho"]
@@ -169,18 +169,18 @@ def compute_9(
     seed: int = 0,
     d: int = 6,
     k: int = 2,
-    preset: str = "s5_lowrank",
+    unit: tuple[SoftmaxWindowSetting, Recipe] = PRESETS["s5_lowrank"],
     fault_wrong_subspace: bool | None = None,
     first: int = 0,
 ) -> dict[str, Any]:
     """Fig. 9 at the S5 size (d = 6, k = 2, n = 20, σ = 0, Assumption 4.3): ρ(M, B) of the
-    trained unit's snapshots over training (``preset``: S5's untied softmax unit by default; the
-    App. J.1 classes' units for :func:`fig9_class_rows`), drawn by
+    snapshots over training of the unit trained on ``unit`` = (setting, recipe) (S5's untied
+    softmax unit by default; the App. J.1 classes' units for :func:`fig9_class_rows`), drawn by
     ``sims.figures.collins24.fig_9`` and judged by :func:`check_fig9_train`.
     ``fault_wrong_subspace=True`` measures ρ against B' = (e_{k+1}, …, e_{2k}), not the task
     subspace.  ``first``: the first snapshot measured (the checks start at 1, after the start: a
     unit that starts at M = 0, as the App. J.1 classes' do, has no ρ there)."""
-    r = trained(preset, seed=seed)
+    r = trained(*unit, seed=seed)
     B = np.eye(d)[:, k : 2 * k] if fault_wrong_subspace else np.eye(d)[:, :k]
     rho = np.array([rho_metric(0.5 * (M + M.T), B) for M in r.extra["M_snapshots"][first:]])
     steps = r.extra["M_trace"][first:, 0]

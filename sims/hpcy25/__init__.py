@@ -3,9 +3,9 @@ trained) against theory predictions, one module per paper section (keys of
 :data:`theory.hpcy25.SECTIONS`), the same file names as ``theory/hpcy25`` and ``numerics/hpcy25``:
 
 * :mod:`.train` -- the one trainer ``trained(setting, recipe, *, seed)`` (``HpcyExperiment``,
-  ``Recipe``, the presets as named (Setting, Recipe) pairs), with :mod:`.stop` (the stop rules)
-  and :mod:`.continuation` (continued runs in cached chunks): the only place this paper trains a
-  torch model;
+  ``Recipe``, the presets as named (Setting, Recipe) pairs; a ``ContinuationRecipe`` continues a
+  run at the paper's recipe in cached chunks), with :mod:`.stop` (the stop rules): the only
+  place this paper trains a torch model;
 * :mod:`.sec2_model` -- §2 eqs. (2.2)-(2.3): the torch forward;
 * :mod:`.sec3_observations` -- §3 Observations 1-4 at the presets and at any setting;
 * :mod:`.sec3_obs1_setting` -- Observations 1-2 at a drawn setting;

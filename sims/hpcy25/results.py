@@ -719,7 +719,8 @@ RESULTS: tuple[Result, ...] = (
 #: (5, 40, 0.1, 3) runs in every tier, the report's included.  A drawn H ≥ 3 Obs-1 run is on the
 #: pattern (the TRAIN contract), a stable sharp head (its own outcome, ``unconfirmed`` against our
 #: extrapolation of Obs. 2 to settings the paper did not train; a ``fail`` where the landscape
-#: route of ``hpcy25:sharp-head`` finds no gain) or unconverged at the budget (``untested``)
+#: route of ``hpcy25:sharp-head`` finds no gain), settled off the pattern (``untested``) or
+#: unconverged at its step bound (``skipped``)
 #: (``sims.hpcy25.sec3_sharp_head.drawn_outcome``).  At a drawn setting the trained
 #: ⟨ω, μ⟩ is compared with its finite-ω prediction (the exact-risk optimal OV scale at the trained
 #: heads, derived) and with 1/κ where resolvable; a run that did not converge within the step

@@ -2,7 +2,8 @@
 and manifold rows of a drawn setting (:func:`setting_rows`) and their fold over seeds
 (:func:`obs1_at_setting`), for ``check_obs1_train`` (re-exported by :mod:`.observations`).  The
 heads the pattern rows judge are the contributing ones (:mod:`.heads`); an H ≥ 3 run off the
-pattern is a stable sharp head or unconverged at the budget (:func:`.sharp_head.drawn_outcome`)."""
+pattern is a stable sharp head, settled off it or unconverged at its bound
+(:func:`.sharp_head.drawn_outcome`)."""
 
 from __future__ import annotations
 
@@ -173,7 +174,7 @@ def setting_rows(
     rows = tr_.converged_or_skipped(rows, res, recipe)
     if H < 3 or double_softmax or fault_prediction is not None or fault_offpattern_head is not None:
         return rows
-    # H ≥ 3 off the pattern: a stable sharp head (its own outcome) or unconverged at the budget
+    # H ≥ 3 off the pattern: a stable sharp head (its own outcome), settled off it, or unconverged
     return drawn_outcome(rows, m, res, exp, seed=seed, steps=steps, step_bound=recipe.steps)
 
 

@@ -12,22 +12,25 @@ training is not) [*derived*].
 
 :func:`check_sharp_head_train_on_pattern` and ``..._h4``, :func:`check_sharp_head_train` (tier
 ``full``, each fixed at its preset): the paper's recipe (Adam 1e-3, batch 256, the authors'
-code's values) continued for 200 000 steps from the drawn-setting run (seed 0) at the paper's
-setting (5, 40, 0.1) with H = 3 and 4 -- the Obs-1/2 rows pass, no sharp head -- and at
+code's values) continued from the drawn-setting run (seed 0) -- ``trained(setting,
+continuation_recipe(...))``: 200 000 planned steps, then on in 20 000-step chunks until what the
+rows judge has settled (:func:`continuation_stop`), within the paper's 500 001 steps -- at the
+paper's setting (5, 40, 0.1) with H = 3 and 4 -- the Obs-1/2 rows pass, no sharp head -- and at
 (3, 25, 0.05) with H = 3, where a stable sharp head forms and removing it raises the risk (paired
-ablation), as the landscape route finds at that setting.  A run that does not finish within the
-seconds budget is ``untested`` with the steps it reached.
+ablation), as the landscape route finds at that setting.  A run that reaches the bound
+unconverged is ``skipped`` with its numbers; one that runs out of the seconds budget first is
+``untested`` with the steps it reached (the cached chunks resume).
 
 :func:`drawn_outcome`: a drawn H ≥ 3 Obs-1 run off the pattern is either a stable sharp head
 (its own outcome: the Obs-2 spread row ``unconfirmed`` against our extrapolation of Obs. 2 to
 settings the paper did not train, the rows that presuppose homogeneous heads ``skipped``, and
-the landscape route's gain at the setting, a ``fail`` where it finds none) or unconverged at the
-budget (``untested``: the steps reached, the paper's 500 001 needed).
+the landscape route's gain at the setting, a ``fail`` where it finds none), settled off the
+pattern with no stable sharp head (``untested``: the steps reached, the paper's 500 001 needed),
+or at its step bound unconverged (``skipped`` with its numbers).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any
 
@@ -37,15 +40,23 @@ from numerics.hpcy25.bands import band, mc_sign
 from numerics.hpcy25.landscape import sharp_head_study
 from numerics.sampling import check_rng
 from numerics.testing import skipped, untested, with_verdict
+from numerics.train_evidence import not_converged
 from sims.hpcy25 import evidence as ev_
-from sims.hpcy25.continuation import (
+from sims.hpcy25.sec3_convergence import PATTERN_TOLERANCES
+from sims.hpcy25.sec3_heads import judge_heads
+from sims.hpcy25.stop import PAPER_STEPS, head_change, projected_omega
+from sims.hpcy25.train import (
     PAPER_BATCH,
     PAPER_LR,
-    Continuation,
-    continue_training,
+    STOP_FRACTION,
+    ContinuationRecipe,
+    ContinuationStop,
+    Continued,
+    HpcyExperiment,
+    Recipe,
+    model_risk,
+    trained,
 )
-from sims.hpcy25.sec3_heads import judge_heads
-from sims.hpcy25.train import HpcyExperiment, model_risk, trained
 from theory.common.protocols import Evidence
 from theory.hpcy25.claims import CLAIMS
 from theory.hpcy25.settings import Setting
@@ -53,6 +64,9 @@ from theory.hpcy25.settings import Setting
 __all__ = [
     "SHARP_PATH",
     "CONTINUATION_STEPS",
+    "CONTINUATION_BOUND",
+    "continuation_stop",
+    "continuation_recipe",
     "RUN_SECONDS",
     "PAPER_STEPS",
     "OBS2_EXTRAPOLATED",
@@ -70,16 +84,18 @@ __all__ = [
 
 #: The label of this check's random streams (its registered path).
 SHARP_PATH = "sims.checks.softmax_multihead:check_sharp_head_train"
-#: Steps of the continuation (the paper trains 500 001, authors' code; 200 000 settle the heads
-#: here: the sharp head at (3, 25, 0.05, 3) is stable from 28 k steps on).
+#: The planned steps of the continuation, after which its stop is asked at each chunk's end
+#: (200 000 settled the heads of every measured run: the sharp head at (3, 25, 0.05, 3) is stable
+#: from 28 k steps on; docs/papers/hpcy25.md, "Paper-scale continuation").
 CONTINUATION_STEPS = 200_000
-#: Seconds of training a run may spend in one call (about 300 s per 200 000 steps on one idle
-#: core here): past it the run is ``untested`` with the steps it reached.
+#: The continuation's step bound: the paper's 500 001 steps ([hpcy25] App. A.1, the authors'
+#: code) to a whole 20 000-step chunk.
+CONTINUATION_BOUND = 500_000
+#: Seconds of training a run may spend on chunks not cached in one call (about 300 s per 200 000
+#: steps on one idle core here, 2700-3100 s at load 5-9): past it the run is ``untested`` with
+#: the steps it reached.
 RUN_SECONDS = 900.0
-#: The paper's training length (500 001 Adam steps, the authors' code, spec 001 §1.6): a sharp head
-#: is stable when its |ω|, carried on at its current rate of change, is still sharp there.
-PAPER_STEPS = 500_001
-#: The trace window of the stability test in a continuation (steps).
+#: The trace window of the stability test and of the stop in a continuation (steps).
 CONTINUATION_WINDOW = 40_000
 #: Prompts of the landscape route when it corroborates a trained sharp head (its quick tier).
 LANDSCAPE_PROMPTS = (12_000, 100_000)
@@ -94,6 +110,30 @@ def sharp_omega(d: int) -> float:
     return 1.0 / math.sqrt(d)
 
 
+def continuation_stop(d: int) -> ContinuationStop:
+    """The stop of a continuation at dimension ``d``: each statistic the rows judge moves by at
+    most ``STOP_FRACTION`` (a quarter) of its row's tolerance between the last two
+    :data:`CONTINUATION_WINDOW`-step windows -- the active heads' |ω| (relative: the |ω| spread
+    row's 15 %), the heads' μ (in units of the largest |μ|: the 5 % that makes a head active),
+    the pattern statistics (``PATTERN_TOLERANCES``: diag_ratio 0.03, ov_ratio 0.02, spread
+    0.15) and the top head's |ω| carried to the paper's steps (the sharp-head rows' 1/√d) --
+    after :data:`CONTINUATION_STEPS`, within :data:`CONTINUATION_BOUND`."""
+    tol = {"omega": PATTERN_TOLERANCES["spread"], "mu": 0.05, **PATTERN_TOLERANCES}
+    return ContinuationStop(
+        tolerances=(*tol.items(), ("projected", sharp_omega(d))),
+        fraction=STOP_FRACTION,
+        window=CONTINUATION_WINDOW,
+        planned=CONTINUATION_STEPS,
+        max_steps=CONTINUATION_BOUND,
+    )
+
+
+def continuation_recipe(base: Recipe, d: int) -> ContinuationRecipe:
+    """The drawn-setting run of recipe ``base`` continued at the paper's recipe under
+    :func:`continuation_stop` and the :data:`RUN_SECONDS` budget."""
+    return ContinuationRecipe(base=base, stop=continuation_stop(d), seconds=RUN_SECONDS)
+
+
 def sharp_head(m: dict[str, Any], d: int) -> int | None:
     """The index of the contributing, sign-matched head of largest |ω| if ``|ω| ≥ 1/√d``."""
     act = np.flatnonzero(np.asarray(m["active"]))
@@ -102,39 +142,6 @@ def sharp_head(m: dict[str, Any], d: int) -> int | None:
     h = int(act[np.argmax(np.abs(m["omega"][act]))])
     ok = abs(float(m["omega"][h])) >= sharp_omega(d) and float(m["omega"][h] * m["mu"][h]) > 0
     return h if ok else None
-
-
-def head_change(trace: list[dict[str, float]], h: int, window: int) -> tuple[float, float]:
-    """``|ω_h|`` over the last window of ``window`` steps of ``trace`` (records with ``step`` and
-    ``omega_<h>``; the window's mean) and its relative change from the window before,
-    ``(now − before)/before``; ``(nan, nan)`` without two filled windows."""
-    steps = np.array([r["step"] for r in trace if f"omega_{h}" in r], dtype=float)
-    w = np.abs([r[f"omega_{h}"] for r in trace if f"omega_{h}" in r])
-    if steps.size == 0:
-        return math.nan, math.nan
-    last = steps[-1]
-    cur = w[steps > last - window]
-    prev = w[(steps > last - 2 * window) & (steps <= last - window)]
-    if cur.size == 0 or prev.size == 0 or not float(prev.mean()) > 0:
-        return math.nan, math.nan
-    a, b = float(cur.mean()), float(prev.mean())
-    return a, (a - b) / b
-
-
-def projected_omega(
-    trace: list[dict[str, float]], h: int, window: int, steps: int
-) -> tuple[float, float]:
-    """``(|ω_h| at the paper's 500 001 steps, its relative change per window)``: the last window's
-    |ω_h| (:func:`head_change`) carried on from ``steps`` to :data:`PAPER_STEPS` at its relative
-    change per ``window`` steps when it decays, held when it grows; ``nan`` without two windows
-    (not stable)."""
-    now, rel = head_change(trace, h, window)
-    if not (math.isfinite(now) and math.isfinite(rel)):
-        return math.nan, rel
-    if rel >= 0:
-        return now, rel
-    n = max(PAPER_STEPS - steps, 0) / window
-    return now * (1 + rel) ** n, rel
 
 
 def landscape_gain_row(d: int, L: int, sigma2: float, *, seed: int, tag: str) -> Evidence:
@@ -252,38 +259,83 @@ def continued_rows(
     ]
 
 
-def _not_reached(rows: list[Evidence], got: Any, want: int, budget: float) -> list[Evidence]:
-    """A run that did not finish its continuation within the budget: every row ``untested``."""
+#: What each statistic of :func:`continuation_stop` is, for a row's reason.
+_STATISTICS = {
+    "omega": "the largest relative change of an active head's |omega|",
+    "mu": "the largest change of a head's mu (units of the largest |mu|)",
+    "diag": "the change of the least active diag_ratio",
+    "ov": "the change of the least active ov_ratio",
+    "spread": "the change of the active |omega| spread",
+    "projected": "the change of the top head's |omega| carried to the paper's steps",
+}
+
+
+def _recipe_text(recipe: ContinuationRecipe) -> str:
+    return (
+        f"the paper's recipe (Adam {PAPER_LR:g}, batch {PAPER_BATCH}), stop asked from "
+        f"{recipe.stop.planned} steps on, bound {recipe.stop.max_steps}"
+    )
+
+
+def _not_reached(
+    rows: list[Evidence], got: Continued, recipe: ContinuationRecipe
+) -> list[Evidence]:
+    """A run that ran out of the seconds budget before its stop or its bound: every row
+    ``untested`` with the steps it reached (the cached chunks resume)."""
     reached = (
-        f"{got.steps} of {want} steps at the paper's recipe (Adam {PAPER_LR:g}, batch "
-        f"{PAPER_BATCH}) within the {budget:.0f}-s budget ({got.seconds:.0f} s trained)"
+        f"{got.steps} steps at {_recipe_text(recipe)}, within the {recipe.seconds:.0f}-s budget "
+        f"({got.seconds:.0f} s trained)"
     )
     needed = (
-        f"{want} steps (about 300 s per 200 000 steps on one idle core; cached chunks resume); "
-        "the paper trains 500 001 steps (authors' code)"
+        f"at least {recipe.stop.planned} steps, on until the stop holds, at most "
+        f"{recipe.stop.max_steps} (about 300 s per 200 000 steps on one idle core; cached chunks "
+        "resume); the paper trains 500 001 steps (authors' code)"
     )
     return [untested(e, reached=reached, needed=needed) for e in rows]
+
+
+def _unconverged(
+    rows: list[Evidence], got: Continued, recipe: ContinuationRecipe
+) -> list[Evidence]:
+    """A run that reached its step bound before its stop held: every row ``skipped`` with the
+    statistic furthest from its criterion (:func:`numerics.train_evidence.not_converged`)."""
+    key, value, criterion = recipe.stop.worst(got.trace, got.steps)
+    statistic = f"{_STATISTICS[key]} between the last two {recipe.stop.window}-step windows"
+    needs = (
+        f"the bound ({recipe.stop.max_steps} steps at {_recipe_text(recipe)}, the paper's "
+        "500 001 to a chunk) was reached; longer training than the paper's would settle it"
+    )
+    return [
+        not_converged(
+            e,
+            statistic=statistic,
+            value=value,
+            criterion=criterion,
+            steps=got.steps,
+            needs=needs,
+            drifts=got.drifts,
+            criteria=got.criteria,
+        )
+        for e in rows
+    ]
 
 
 def _train_rows(
     run: tuple[int, int, float, int], *, sharp: bool, seed: int, fault_ablate_sharp_head: bool
 ) -> list[Evidence]:
     """One setting ``(d, L, σ², H)`` trained as ``check_obs1_train`` trains a drawn setting (seed
-    ``seed``), continued :data:`CONTINUATION_STEPS` steps at the paper's recipe
-    (:mod:`sims.hpcy25.continuation`, at most :data:`RUN_SECONDS` of training in this call) and
-    judged by :func:`continued_rows` (``sharp``: a stable sharp head expected; else Obs. 1/2's
+    ``seed``), continued at the paper's recipe (``trained`` with :func:`continuation_recipe`: at
+    least :data:`CONTINUATION_STEPS` steps, on until :func:`continuation_stop` holds, within
+    :data:`CONTINUATION_BOUND`, at most :data:`RUN_SECONDS` of training in this call) and judged
+    by :func:`continued_rows` (``sharp``: a stable sharp head expected; else Obs. 1/2's
     pattern)."""
     from sims.hpcy25.sec3_obs1_setting import setting_plan
 
     d, L, s2, H = run
-    steps, seconds = CONTINUATION_STEPS, RUN_SECONDS
     plan = setting_plan(d=d, L=L, sigma2=s2, H=H)
-    base = trained(plan.exp, plan.recipe, seed=seed)
-    key = (plan.exp, dataclasses.replace(plan.recipe, seed=seed))
-    got = continue_training(
-        plan.exp, key, base.params, steps=steps, seconds=seconds, cont=Continuation()
-    )
-    got_rows = continued_rows(
+    recipe = continuation_recipe(plan.recipe, d)
+    got = trained(plan.exp, recipe, seed=seed)
+    rows = continued_rows(
         plan.exp,
         got.params,
         got.trace,
@@ -293,7 +345,9 @@ def _train_rows(
         sharp=sharp,
         fault_ablate_sharp_head=fault_ablate_sharp_head,
     )
-    return got_rows if got.complete else _not_reached(got_rows, got, steps, seconds)
+    if not got.complete:
+        return _not_reached(rows, got, recipe)
+    return rows if got.converged else _unconverged(rows, got, recipe)
 
 
 def _run_of(setting: Setting) -> tuple[int, int, float, int]:
@@ -356,9 +410,11 @@ def drawn_outcome(
     (module docstring): unchanged where no row failed and none was left unconverged; a stable
     sharp head on Obs. 1's pattern in a run that met its stop criterion -- the spread row
     ``unconfirmed`` against :data:`OBS2_EXTRAPOLATED`, the other failed rows ``skipped`` (they
-    presuppose homogeneous heads), plus :func:`landscape_gain_row`; otherwise unconverged at the
-    budget -- the failed and the unconverged rows ``untested`` (the steps reached, the paper's
-    500 001 needed)."""
+    presuppose homogeneous heads), plus :func:`landscape_gain_row`; a run at its step bound
+    unconverged -- its rows as they are (``skipped`` with the numbers by
+    :func:`numerics.train_evidence.not_converged`, never a ``fail``); otherwise (the run met its
+    stop off Obs. 1/2's pattern, no stable sharp head) -- the failed rows ``untested`` (the steps
+    reached, the paper's 500 001 needed)."""
     bad = [e for e in rows if not e.passed or e.details.get("not_converged")]
     if exp.H < 3 or not bad:
         return rows
@@ -404,6 +460,8 @@ def drawn_outcome(
                 out.append(skipped(e, why=f"presupposes Obs. 2's homogeneous heads; {why}", **head))
         tag = f"H={exp.H}, d={d}, L={exp.L}, sigma2={float(exp.sigma2):g}"
         return [*out, landscape_gain_row(d, exp.L, float(exp.sigma2), seed=seed, tag=tag)]
+    if not converged:  # at its step bound unconverged: skipped with its numbers
+        return rows
     reached = (
         f"{steps} steps of the derived recipe (Adam, the pattern stop, bound {step_bound}): off "
         "Obs. 1/2's pattern and no stable sharp head"
@@ -420,8 +478,8 @@ def drawn_outcome(
         "(docs/papers/hpcy25.md)"
     )
     return [
-        untested(e, reached=reached, needed=needed, why=f"unconverged at the budget: {reached}")
-        if (not e.passed or e.details.get("not_converged"))
+        untested(e, reached=reached, needed=needed, why=f"off the pattern at the budget: {reached}")
+        if not e.passed
         else e
         for e in rows
     ]

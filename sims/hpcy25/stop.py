@@ -25,6 +25,11 @@ __all__ = [
     "PATTERN_KEYS",
     "pattern_snapshot",
     "window_drift",
+    "PAPER_STEPS",
+    "head_change",
+    "projected_omega",
+    "CONTINUATION_KEYS",
+    "ContinuationStop",
 ]
 
 
@@ -188,3 +193,163 @@ class PatternPlateau(PlateauCosine):
             if not change <= bound:
                 return False
         return True
+
+
+#: The paper's training length (500 001 Adam steps, [hpcy25] App. A.1, the authors' code): a sharp
+#: head is stable when its |ω|, carried on at its current rate of change, is still sharp there.
+PAPER_STEPS = 500_001
+
+
+def _abs_means(
+    trace: list[dict[str, float]], key: str, last: int, window: int
+) -> tuple[float, float] | None:
+    """The means of ``|trace[key]|`` over the window of ``window`` steps ending at ``last`` and
+    over the one before it (``None`` without two filled windows)."""
+    cur, prev = window_values(trace, key, last, window)
+    if not cur or not prev:
+        return None
+    return float(np.mean(np.abs(cur))), float(np.mean(np.abs(prev)))
+
+
+def head_change(trace: list[dict[str, float]], h: int, window: int) -> tuple[float, float]:
+    """``|ω_h|`` over the last window of ``window`` steps of ``trace`` (records with ``step`` and
+    ``omega_<h>``; the window's mean) and its relative change from the window before,
+    ``(now − before)/before``; ``(nan, nan)`` without two filled windows."""
+    key = f"omega_{h}"
+    steps = [r["step"] for r in trace if key in r]
+    got = _abs_means(trace, key, int(steps[-1]), window) if steps else None
+    if got is None or not got[1] > 0:
+        return math.nan, math.nan
+    a, b = got
+    return a, (a - b) / b
+
+
+def projected_omega(
+    trace: list[dict[str, float]], h: int, window: int, steps: int
+) -> tuple[float, float]:
+    """``(|ω_h| at the paper's 500 001 steps, its relative change per window)``: the last window's
+    |ω_h| (:func:`head_change`) carried on from ``steps`` to :data:`PAPER_STEPS` at its relative
+    change per ``window`` steps when it decays, held when it grows; ``nan`` without two windows
+    (not stable) [*derived*]."""
+    now, rel = head_change(trace, h, window)
+    if not (math.isfinite(now) and math.isfinite(rel)):
+        return math.nan, rel
+    if rel >= 0:
+        return now, rel
+    n = max(PAPER_STEPS - steps, 0) / window
+    return now * (1 + rel) ** n, rel
+
+
+#: The statistics a :class:`ContinuationStop` reads, each the change of a window mean between
+#: the last two windows: ``"omega"`` the largest relative change of an active head's |ω_h| (the
+#: rate :func:`projected_omega` carries on); ``"mu"`` the largest change of a head's μ_h in units
+#: of the largest |μ| (which heads are active); ``"diag"``, ``"ov"``, ``"spread"`` the pattern
+#: statistics of :func:`pattern_snapshot` (absolute); ``"projected"`` the change of the top
+#: active head's |ω| carried to :data:`PAPER_STEPS` (:func:`projected_omega`) from one window to
+#: the next.
+CONTINUATION_KEYS: tuple[str, ...] = ("omega", "mu", "diag", "ov", "spread", "projected")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ContinuationStop:
+    """The stop of a run continued at the paper's recipe in chunks: train ``planned`` steps; then,
+    at each chunk's end, the run has converged when every statistic of ``tolerances`` (``(key,
+    tol)`` pairs over :data:`CONTINUATION_KEYS`; ``tol`` the tolerance of the row that judges the
+    statistic, in its units) has moved by at most ``fraction · tol`` between the means of the last
+    two windows of ``window`` steps; at ``max_steps`` (the step bound, a count) unconverged, the
+    run records it.  The trace holds the heads' ``omega_<h>``, ``mu_<h>`` and, at chunk ends, the
+    :data:`PATTERN_KEYS` statistics.  A pure function of the trace: a resumed run stops where an
+    uninterrupted one does.  Frozen.
+
+    >>> st = ContinuationStop(tolerances=(("mu", 0.05),), fraction=0.25, window=2, planned=6,
+    ...                       max_steps=10)
+    >>> flat = [{"step": s, "mu_0": 1.0, "mu_1": -1.0} for s in range(1, 7)]
+    >>> st(flat), st.criteria()
+    (True, {'mu': 0.0125})
+    >>> st(flat[:5])  # before the planned steps
+    False
+    """
+
+    tolerances: tuple[tuple[str, float], ...]
+    fraction: float
+    window: int = 40_000
+    planned: int = 200_000
+    max_steps: int = 500_000
+
+    def __post_init__(self) -> None:
+        if not self.tolerances:
+            raise ValueError("a ContinuationStop needs at least one (statistic, tolerance) pair")
+        for key, tol in self.tolerances:
+            check_choice("continuation statistic", key, CONTINUATION_KEYS)
+            check_real(f"tolerance of {key}", tol, lower=0.0, lower_open=True)
+        check_real("stop fraction", self.fraction, lower=0.0, lower_open=True, upper=1.0)
+        check_int("stop window", self.window, minimum=1)
+        check_int("planned steps", self.planned, minimum=2 * self.window)
+        check_int("stop max_steps", self.max_steps, minimum=self.planned)
+
+    def criteria(self) -> dict[str, float]:
+        """Each statistic's criterion: ``fraction · tol``."""
+        return {k: self.fraction * t for k, t in self.tolerances}
+
+    def drifts(self, trace: list[dict[str, float]], last: int) -> dict[str, float]:
+        """Each statistic's drift at step ``last`` (``inf`` while its windows are not filled)."""
+        heads = sorted({int(k[3:]) for r in trace for k in r if k.startswith("mu_")})
+        mus = {h: _means_of(trace, f"mu_{h}", last, self.window) for h in heads}
+        top_mu = max((abs(m[0]) for m in mus.values() if m is not None), default=0.0)
+        active = [
+            h for h, m in mus.items() if m is not None and abs(m[0]) >= _ACTIVE_FRACTION * top_mu
+        ]
+        out: dict[str, float] = {}
+        for key, _ in self.tolerances:
+            if key == "mu":
+                ch = [abs(m[0] - m[1]) for m in mus.values() if m is not None]
+                ok = heads and len(ch) == len(heads) and top_mu > 0
+                out[key] = max(ch) / top_mu if ok else math.inf
+            elif key == "omega":
+                ws = [_abs_means(trace, f"omega_{h}", last, self.window) for h in active]
+                ok = active and all(w is not None and w[1] > 0 for w in ws)
+                out[key] = max(abs(w[0] - w[1]) / w[1] for w in ws if w) if ok else math.inf
+            elif key == "projected":
+                out[key] = self._projected_drift(trace, last, active)
+            else:
+                m = _means_of(trace, key, last, self.window)
+                out[key] = abs(m[0] - m[1]) if m is not None else math.inf
+        return {k: v if math.isfinite(v) else math.inf for k, v in out.items()}
+
+    def _projected_drift(
+        self, trace: list[dict[str, float]], last: int, active: list[int]
+    ) -> float:
+        """The change of the top active head's |ω| carried to :data:`PAPER_STEPS` between step
+        ``last − window`` and ``last``."""
+        ws = {h: _abs_means(trace, f"omega_{h}", last, self.window) for h in active}
+        if not ws or any(w is None for w in ws.values()):
+            return math.inf
+        top = max(ws, key=lambda h: ws[h][0])  # type: ignore[index]
+        at = [
+            projected_omega([r for r in trace if r["step"] <= t], top, self.window, t)[0]
+            for t in (last, last - self.window)
+        ]
+        return abs(at[0] - at[1]) if all(math.isfinite(x) for x in at) else math.inf
+
+    def worst(self, trace: list[dict[str, float]], last: int) -> tuple[str, float, float]:
+        """The statistic furthest from its criterion at ``last``: ``(key, drift, criterion)``."""
+        drifts, crit = self.drifts(trace, last), self.criteria()
+        key = max(drifts, key=lambda k: drifts[k] / crit[k])
+        return key, drifts[key], crit[key]
+
+    def __call__(self, trace: list[dict[str, float]]) -> bool:
+        last = int(trace[-1]["step"]) if trace else 0
+        if last < self.planned:
+            return False
+        crit = self.criteria()
+        return all(x <= crit[k] for k, x in self.drifts(trace, last).items())
+
+
+def _means_of(
+    trace: list[dict[str, float]], key: str, last: int, window: int
+) -> tuple[float, float] | None:
+    """The means of ``trace[key]`` over the window ending at ``last`` and the one before it."""
+    cur, prev = window_values(trace, key, last, window)
+    if not cur or not prev:
+        return None
+    return float(np.mean(cur)), float(np.mean(prev))

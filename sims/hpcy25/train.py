@@ -15,6 +15,10 @@ holds its peak lr until the invariant plateaus, decays, and stops when it has se
 (:data:`RECIPES`, :func:`setting_recipe`).  A run that reaches its bound unconverged records it
 (``extra["stop"]``); the judging check reports it ``skipped`` with its numbers.
 
+A :class:`ContinuationRecipe` continues such a run at the paper's recipe in cached chunks until
+its :class:`~sims.hpcy25.stop.ContinuationStop` holds or its step bound (:func:`trained` returns
+a :class:`Continued`).
+
 This module imports only ``theory.settings``, the paper's Setting and ``theory.common.protocols``
 from the theory side: the trained model never sees a prediction.
 """
@@ -24,17 +28,19 @@ from __future__ import annotations
 import dataclasses
 import math
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import torch
 
-from sims.cache import cached
+from sims.cache import cached, is_cached
 from sims.config import TrainConfig, resolve_preset
 from sims.hpcy25.stop import (
     PATTERN_KEYS,
+    ContinuationStop,
     InvariantStop,
     MeanDriftStop,
     PatternPlateau,
@@ -68,6 +74,14 @@ __all__ = [
     "run",
     "train_model",
     "trained",
+    "PAPER_LR",
+    "PAPER_BATCH",
+    "CHUNK_STEPS",
+    "TRACE_EVERY",
+    "Continuation",
+    "ContinuationRecipe",
+    "Continued",
+    "continue_training",
     "build_model",
     "load_model",
     "sample_batch",
@@ -408,21 +422,231 @@ def run(
     return train_model(*resolve(setting, recipe, **overrides))
 
 
+@overload
+def trained(
+    setting: Setting | HpcyExperiment,
+    recipe: ContinuationRecipe,
+    *,
+    seed: int = 0,
+) -> Continued: ...
+
+
+@overload
 def trained(
     setting: Setting | HpcyExperiment | str,
     recipe: Recipe | None = None,
     *,
     seed: int = 0,
     **overrides: Any,
-) -> TrainResult:
+) -> TrainResult: ...
+
+
+def trained(
+    setting: Setting | HpcyExperiment | str,
+    recipe: Recipe | ContinuationRecipe | None = None,
+    *,
+    seed: int = 0,
+    **overrides: Any,
+) -> TrainResult | Continued:
     """The one trainer of hpcy25's checks: the model trained on ``setting`` (a
     :class:`~theory.hpcy25.settings.Setting`, or an :class:`HpcyExperiment` for the linear and
     multi-task models and the faults) by ``recipe`` with ``seed``, through the cache keyed by
     (experiment, recipe, seed) -- one run per configuration, shared by tests, checks, figures and
     the report.  ``trained("h2", seed=0)`` names a preset's pair; ``overrides`` replace recipe or
-    experiment fields (e.g. a fault's ``double_softmax=True``)."""
+    experiment fields (e.g. a fault's ``double_softmax=True``).  A :class:`ContinuationRecipe`
+    continues the run of its ``base`` recipe (same setting and seed) at the paper's recipe, in
+    cached chunks, until its stop or its bound (:func:`continue_training`)."""
+    if isinstance(recipe, ContinuationRecipe):
+        if overrides:
+            raise ValueError(f"a ContinuationRecipe takes no overrides, got {sorted(overrides)}")
+        if isinstance(setting, str):
+            raise TypeError("a ContinuationRecipe continues a run at a Setting, not a preset name")
+        exp, base_rc = resolve(experiment_of(setting), recipe.base, seed=seed)
+        base = trained(exp, base_rc, seed=seed)
+        return continue_training(exp, (exp, base_rc), base.params, recipe)
     exp, rc = resolve(setting, recipe, seed=seed, **overrides)
     return cached("hpcy25", (exp, rc), lambda: train_model(exp, rc))
+
+
+# ----------------------------------------------------------------- continued at the paper's recipe
+#: The authors' code's Adam lr and batch ([hpcy25] App. A.1 trains 500 001 steps; the paper's
+#: text does not print lr and batch).
+PAPER_LR = 1e-3
+PAPER_BATCH = 256
+#: Steps per cached chunk of a continuation.
+CHUNK_STEPS = 20_000
+#: Steps between two trace records of a continuation (per-head ω_h = mean diag K11^h, μ_h, the
+#: mean minibatch loss).
+TRACE_EVERY = 1000
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Continuation:
+    """The chunks' recipe (frozen: it keys each chunk's cache entry): Adam at ``lr``, ``batch``
+    prompts per step, ``chunk`` steps per cached chunk, the random stream ``stream``.  Chunk
+    ``k`` starts from chunk ``k − 1``'s parameters, Adam state and random stream (chunk 0 from
+    the base run's parameters, a fresh Adam and the stream ``stream``), so ``k`` chunks are one
+    uninterrupted run of ``k·chunk`` steps.  The model is float64 (the evaluation dtype)."""
+
+    lr: float = PAPER_LR
+    batch: int = PAPER_BATCH
+    chunk: int = CHUNK_STEPS
+    stream: int = 12345
+
+    def __post_init__(self) -> None:
+        check_real("lr", self.lr, lower=0.0, lower_open=True)
+        check_int("batch", self.batch, minimum=1)
+        check_int("chunk", self.chunk, minimum=1)
+        check_int("stream", self.stream, minimum=0)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ContinuationRecipe:
+    """A run continued at the paper's recipe: the run trained by ``base`` (at the same setting
+    and seed), continued in chunks of ``cont`` until ``stop`` holds at a chunk's end (from its
+    planned steps on) or its step bound.  ``seconds``: the training time one call may spend on
+    chunks not yet cached -- a load-dependent budget apart from the stopping rule (the bound is a
+    count): a call that runs out of it returns the run where it got (``status="budget"``), and a
+    later call resumes from the cached chunks.  Only the chunks are cached (keyed by the base run
+    and ``cont``), so the stop and the budget re-key nothing."""
+
+    base: Recipe
+    stop: ContinuationStop
+    cont: Continuation = Continuation()
+    seconds: float = math.inf
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.base, Recipe):
+            raise TypeError(f"base must be a Recipe, got {type(self.base).__name__}")
+        if self.seconds != math.inf:  # no budget: every chunk is trained
+            check_real("seconds", self.seconds, lower=0.0)
+
+
+@dataclass(frozen=True)
+class Continued:
+    """Where a continuation got: ``steps`` continued (a multiple of the chunk), ``params`` there
+    (float64 numpy), the ``trace`` (records with ``step``, ``loss``, ``omega_<h>``, ``mu_<h>``
+    every :data:`TRACE_EVERY` steps, and at each chunk's end the pattern statistics of
+    :func:`~sims.hpcy25.stop.pattern_snapshot`), the ``seconds`` spent training in this call
+    (cached chunks cost nothing), ``status`` -- ``"converged"`` (the stop held), ``"bound"``
+    (the step bound reached unconverged) or ``"budget"`` (the seconds ran out first) -- and the
+    stop's ``drifts`` and ``criteria`` at ``steps``."""
+
+    steps: int
+    params: dict[str, np.ndarray]
+    trace: list[dict[str, float]]
+    seconds: float
+    status: str
+    drifts: dict[str, float]
+    criteria: dict[str, float]
+
+    @property
+    def converged(self) -> bool:
+        return self.status == "converged"
+
+    @property
+    def complete(self) -> bool:
+        """The run reached a decision: converged, or at its bound."""
+        return self.status != "budget"
+
+
+def _heads(model: torch.nn.Module, d: int) -> dict[str, float]:
+    kq, ov = model.kq(), model.ov()  # type: ignore[operator]
+    om = kq[:, :d, :d].diagonal(dim1=1, dim2=2).mean(dim=1)
+    return {
+        **{f"omega_{h}": float(w) for h, w in enumerate(om)},
+        **{f"mu_{h}": float(m) for h, m in enumerate(ov[:, 0, d])},
+    }
+
+
+def _chunk_key(base_key: tuple[Any, ...], cont: Continuation, k: int) -> tuple[Any, ...]:
+    return (*base_key, "continued", cont, k)
+
+
+def _chunk(
+    exp: HpcyExperiment,
+    base_key: tuple[Any, ...],
+    base_params: dict[str, np.ndarray],
+    cont: Continuation,
+    k: int,
+) -> dict[str, Any]:
+    """Chunk ``k`` (cached): its end state and its trace records."""
+
+    def compute() -> dict[str, Any]:
+        model = build_model(exp, generator=make_generator(0), dtype=torch.float64)
+        opt = torch.optim.Adam(model.parameters(), lr=cont.lr)
+        gen = torch.Generator().manual_seed(cont.stream)
+        if k == 0:
+            start = {n: torch.as_tensor(v, dtype=torch.float64) for n, v in base_params.items()}
+            model.load_state_dict(start)
+        else:
+            prev = _chunk(exp, base_key, base_params, cont, k - 1)
+            model.load_state_dict({n: torch.as_tensor(v) for n, v in prev["params"].items()})
+            opt.load_state_dict(prev["adam"])
+            gen.set_state(prev["generator"])
+        trace: list[dict[str, float]] = []
+        losses: list[float] = []
+        t0 = time.perf_counter()
+        for i in range(cont.chunk):
+            Z, y = sample_batch(exp, cont.batch, generator=gen, dtype=torch.float64)
+            loss = torch.mean((model(Z) - y) ** 2)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(float(loss.detach()))
+            step = k * cont.chunk + i + 1
+            if step % TRACE_EVERY == 0 or i + 1 == cont.chunk:
+                with torch.no_grad():
+                    heads = _heads(model, exp.d)
+                trace.append({"step": step, "loss": float(np.mean(losses)), **heads})
+                losses = []
+        params = {n: v.detach().numpy().copy() for n, v in model.state_dict().items()}
+        return {
+            "params": params,
+            "adam": opt.state_dict(),
+            "generator": gen.get_state(),
+            "trace": trace,
+            "seconds": time.perf_counter() - t0,
+        }
+
+    return cached("hpcy25", _chunk_key(base_key, cont, k), compute)
+
+
+def _pattern_record(exp: HpcyExperiment, params: dict[str, np.ndarray], step: int) -> dict:
+    """The :func:`~sims.hpcy25.stop.pattern_snapshot` statistics of ``params`` at ``step``."""
+    KQ, OV = circuits(exp, params)
+    return {"step": step, **pattern_snapshot(torch.as_tensor(KQ), torch.as_tensor(OV), exp.d)}
+
+
+def continue_training(
+    exp: HpcyExperiment,
+    base_key: tuple[Any, ...],
+    base_params: dict[str, np.ndarray],
+    recipe: ContinuationRecipe,
+) -> Continued:
+    """Continue the run keyed ``base_key`` (its final ``base_params``) chunk by chunk through the
+    cache at ``recipe.cont``: after each chunk, from the stop's planned steps on, the run ends
+    where ``recipe.stop`` holds, else at the first chunk end at or past its bound; a chunk not
+    cached is trained only while the chunks trained in this call have taken less than
+    ``recipe.seconds`` (a cached chunk is read whatever the budget)."""
+    cont, stop = recipe.cont, recipe.stop
+    n_max = math.ceil(stop.max_steps / cont.chunk)
+    spent, trace, params, done = 0.0, [], base_params, 0
+    status = "bound"
+    for k in range(n_max):
+        new = not is_cached("hpcy25", _chunk_key(base_key, cont, k), __name__)
+        if new and spent >= recipe.seconds:
+            status = "budget"
+            break
+        t0 = time.perf_counter()
+        out = _chunk(exp, base_key, base_params, cont, k)
+        spent += time.perf_counter() - t0 if new else 0.0
+        params, done = out["params"], (k + 1) * cont.chunk
+        trace += [*out["trace"], _pattern_record(exp, params, done)]
+        if done >= stop.planned and stop(trace):
+            status = "converged"
+            break
+    return Continued(done, params, trace, spent, status, stop.drifts(trace, done), stop.criteria())
 
 
 def circuits(exp: HpcyExperiment, params: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

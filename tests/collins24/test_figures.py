@@ -84,8 +84,8 @@ def test_compute_9_measures_from_the_first_snapshot_asked(monkeypatch: pytest.Mo
             "M_trace": np.array([[0, 0.0], [100, 2.0]]),
         }
     )
-    monkeypatch.setattr(LR, "trained", lambda preset, seed: run)
-    out = LR.compute_9(preset="f9_square_softmax", first=1)
+    monkeypatch.setattr(LR, "trained", lambda setting, recipe, seed: run)
+    out = LR.compute_9(unit=LR.PRESETS["f9_square_softmax"], first=1)
     assert out["steps"].tolist() == [100] and out["rho"].shape == (1,)
     with pytest.raises(ValueError, match="rho"):
-        LR.compute_9(preset="f9_square_softmax", first=0)
+        LR.compute_9(unit=LR.PRESETS["f9_square_softmax"], first=0)

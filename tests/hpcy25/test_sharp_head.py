@@ -141,38 +141,177 @@ def tmp_cache(tmp_path, monkeypatch):
 
 
 def _tiny_base():
-    import torch
-
-    from sims.hpcy25.train import HpcyExperiment, build_model
-    from sims.train import make_generator
+    from sims.hpcy25.train import HpcyExperiment, Recipe
 
     exp = HpcyExperiment(d=2, L=6, sigma2=0.1, H=3)
-    model = build_model(exp, generator=make_generator(0), dtype=torch.float64)
-    params = {k: v.detach().numpy().copy() for k, v in model.state_dict().items()}
-    return exp, ("tiny-base", exp), params
+    base = Recipe(optimizer="adam", lr=1e-2, steps=10, batch_size=8, log_every=5)
+    return exp, base
+
+
+def _never(planned: int, bound: int):
+    """A stop that cannot hold (a criterion far below any drift): the run goes to its bound."""
+    from sims.hpcy25.stop import ContinuationStop
+
+    return ContinuationStop(
+        tolerances=(("mu", 1e-300),), fraction=1.0, window=20, planned=planned, max_steps=bound
+    )
 
 
 @pytest.mark.train
 def test_continuation_in_chunks_is_one_uninterrupted_run(tmp_cache) -> None:
-    """Two cached chunks of 40 steps continue exactly as one chunk of 80 (parameters, Adam state
-    and the random stream carried over); a zero budget trains nothing not cached and says so, and
-    reads what is cached."""
+    """Through ``trained(setting, ContinuationRecipe)``: two cached chunks of 40 steps continue
+    exactly as one chunk of 80 (parameters, Adam state and the random stream carried over); a
+    stop that cannot hold runs to the bound (``status="bound"``), one that holds ends at the
+    planned steps (``"converged"``); a zero budget trains nothing
+    not cached and says so (``"budget"``), and reads what is cached; another seed continues its
+    own base run."""
     from sims.cache import clear_memory
-    from sims.hpcy25.continuation import Continuation, continue_training
+    from sims.hpcy25.train import Continuation, ContinuationRecipe, trained
 
-    exp, key, base = _tiny_base()
-    nothing = continue_training(exp, key, base, steps=80, seconds=0.0, cont=Continuation(chunk=40))
-    assert (nothing.steps, nothing.complete, nothing.trace) == (0, False, [])
-    two = continue_training(exp, key, base, steps=80, seconds=60.0, cont=Continuation(chunk=40))
-    one = continue_training(exp, key, base, steps=80, seconds=60.0, cont=Continuation(chunk=80))
-    assert two.complete and one.complete and two.steps == one.steps == 80
-    for k in base:
+    exp, base = _tiny_base()
+
+    def rc(chunk: int, seconds: float = 60.0) -> ContinuationRecipe:
+        cont = Continuation(chunk=chunk)
+        return ContinuationRecipe(base=base, stop=_never(40, 80), cont=cont, seconds=seconds)
+
+    nothing = trained(exp, rc(40, seconds=0.0), seed=0)
+    assert (nothing.steps, nothing.status, nothing.trace) == (0, "budget", [])
+    two = trained(exp, rc(40), seed=0)
+    one = trained(exp, rc(80), seed=0)
+    assert two.status == one.status == "bound" and two.steps == one.steps == 80
+    assert not two.converged and two.complete
+    for k in two.params:
         np.testing.assert_array_equal(two.params[k], one.params[k])
-    assert [r["step"] for r in two.trace] == [40, 80]  # a record at each chunk's end
+    other = trained(exp, rc(40), seed=1)  # continues seed 1's own base run
+    from sims.hpcy25.stop import ContinuationStop
+
+    holds = ContinuationStop(
+        tolerances=(("mu", 1e300),), fraction=1.0, window=40, planned=80, max_steps=160
+    )
+    early = trained(exp, ContinuationRecipe(base=base, stop=holds, cont=Continuation(chunk=40)))
+    assert early.status == "converged" and early.steps == 80  # its planned steps, not the bound
+    assert not np.array_equal(other.params["W_O"], two.params["W_O"])
+    # a record at each chunk's end, and the pattern statistics there
+    assert [r["step"] for r in two.trace if "omega_0" in r] == [40, 80]
+    assert [r["step"] for r in two.trace if "diag" in r] == [40, 80]
     clear_memory()  # from disk now: a zero budget reads the cached chunks
-    again = continue_training(exp, key, base, steps=80, seconds=0.0, cont=Continuation(chunk=40))
-    assert again.complete and again.seconds == 0.0
+    again = trained(exp, rc(40, seconds=0.0), seed=0)
+    assert again.status == "bound" and again.seconds == 0.0
     np.testing.assert_array_equal(again.params["W_O"], two.params["W_O"])
+
+
+def _settled_trace(
+    steps: int = 240_000,
+    *,
+    omega=(0.14, -0.14, -2.0),
+    mu=(1.0, -1.0, -0.05),
+    grow=None,
+    fade=None,
+    diag=None,
+):
+    """A synthetic continuation trace: heads ``omega_h``, ``mu_h`` every 1000 steps with a small
+    alternating jitter (0.1 %), the pattern statistics every 20 000 steps; ``grow(h, t)`` /
+    ``fade(h, t)`` multiply head h's |ω| / μ at step t, ``diag(t)`` the least diag_ratio."""
+    out = []
+    for t in range(1000, steps + 1, 1000):
+        j = 1 + 0.001 * (-1) ** (t // 1000)
+        rec = {"step": t, "loss": 0.1}
+        for h, (w, m) in enumerate(zip(omega, mu, strict=True)):
+            rec[f"omega_{h}"] = w * j * (grow(h, t) if grow else 1.0)
+            rec[f"mu_{h}"] = m * (fade(h, t) if fade else 1.0)
+        out.append(rec)
+        if t % 20_000 == 0:
+            out.append({"step": t, "diag": diag(t) if diag else 0.999, "ov": 0.999, "spread": 0.01})
+    return out
+
+
+def test_continuation_stop_on_synthetic_traces() -> None:
+    """The continuation's stop (no training): a settled trace converges at the planned steps
+    and not before; an active head's |ω| growing 5 % per window, a third head's μ fading by
+    2 % of the largest |μ| per window, a diag_ratio moving 0.01 per window, or a sharp head
+    that starts to decay (its |ω| carried to the paper's steps moving) each keep it going, and
+    the worst statistic is the one that moves; a head that decays at a constant rate has a
+    constant projection (the stop waits for the rate, not for the head to stop).  A dummy head's
+    (|μ| < 5 % of the largest) |ω| may move."""
+    from sims.hpcy25.sec3_sharp_head import (
+        CONTINUATION_STEPS,
+        CONTINUATION_WINDOW,
+        continuation_stop,
+    )
+
+    stop = continuation_stop(3)
+    W, T = CONTINUATION_WINDOW, CONTINUATION_STEPS
+    flat = _settled_trace(T)
+    assert stop(flat)
+    assert not stop([r for r in flat if r["step"] <= T - 20_000])  # before the planned steps
+    crit = stop.criteria()
+    assert crit == pytest.approx(
+        {
+            "omega": 0.0375,
+            "mu": 0.0125,
+            "diag": 0.0075,
+            "ov": 0.005,
+            "spread": 0.0375,
+            "projected": 0.25 / math.sqrt(3),
+        }
+    )
+    cases = {
+        "omega": _settled_trace(T, grow=lambda h, t: 1.05 ** (t / W) if h == 0 else 1.0),
+        "mu": _settled_trace(
+            T, mu=(1.0, -1.0, -0.3), fade=lambda h, t: 1 - 0.02 / 0.3 * t / W if h == 2 else 1.0
+        ),
+        "diag": _settled_trace(T, diag=lambda t: 0.999 - 0.01 * t / W),
+        # the sharp head starts to decay (3.5 % per window) in the last window
+        "projected": _settled_trace(
+            T, grow=lambda h, t: 0.965 ** (max(t - T + W, 0) / W) if h == 2 else 1.0
+        ),
+    }
+    for key, trace in cases.items():
+        assert not stop(trace), key
+        worst, value, criterion = stop.worst(trace, T)
+        assert worst == key and value > criterion, (key, worst, value)
+    steady = _settled_trace(T, grow=lambda h, t: 0.97 ** (t / W) if h == 2 else 1.0)
+    assert stop.drifts(steady, T)["projected"] < 1e-3 * crit["projected"]
+    assert stop(steady)  # a 3 %-per-window decay is within the |omega| criterion (3.75 %)
+    dummy = _settled_trace(
+        T, mu=(1.0, -1.0, 0.01), grow=lambda h, t: 1.5 ** (t / W) if h == 2 else 1.0
+    )
+    assert stop(dummy)
+
+
+def test_continuation_outcomes_of_the_check(monkeypatch) -> None:
+    """The training route's three outcomes from the run ``trained`` returns (no training): a
+    converged run's rows as judged; a run at its bound unconverged -- every row ``skipped`` with
+    the statistic furthest from its criterion, its value, the steps and what it needs (one
+    wording: ``not_converged``); a run out of its seconds budget -- ``untested`` with the steps
+    reached."""
+    from numerics.hpcy25.bands import band
+    from sims.hpcy25 import sec3_sharp_head as sh
+    from sims.hpcy25.train import Continued
+
+    trace = _settled_trace(240_000, grow=lambda h, t: 1.05 ** (t / 40_000) if h == 0 else 1.0)
+    row = band("judged", 1.0, 0.0, 2.0)
+    monkeypatch.setattr(sh, "continued_rows", lambda *a, **k: [row])
+    got: dict = {}
+
+    def fake_trained(exp, recipe, *, seed):
+        stop = recipe.stop
+        drifts = stop.drifts(trace, 240_000)
+        return Continued(240_000, {}, trace, 0.0, got["status"], drifts, stop.criteria())
+
+    monkeypatch.setattr(sh, "trained", fake_trained)
+    kw = {"sharp": False, "seed": 0, "fault_ablate_sharp_head": False}
+    got["status"] = "converged"
+    assert sh._train_rows((3, 25, 0.05, 3), **kw) == [row]  # noqa: SLF001 - the route's core
+    got["status"] = "bound"
+    (skip,) = sh._train_rows((3, 25, 0.05, 3), **kw)  # noqa: SLF001
+    assert skip.status == "skipped" and skip.details["not_converged"] == 1
+    why = skip.details["why"]
+    assert why.startswith("not converged within the budget: the largest relative change of")
+    assert "vs criterion 0.0375 after 240000 steps" in why and "500000" in why
+    got["status"] = "budget"
+    (short,) = sh._train_rows((3, 25, 0.05, 3), **kw)  # noqa: SLF001
+    assert short.status == "untested" and "240000 steps" in short.details["reached"]
 
 
 def _pattern_model(omega, mu, *, d=3, L=25, sigma2=0.05):
@@ -236,9 +375,11 @@ def test_drawn_outcomes_of_an_h3_run(monkeypatch) -> None:
     against our extrapolation of Obs. 2 (outcome "sharp head"), the rows that presuppose
     homogeneity ``skipped``, the landscape's gain row added (the draw's own outcome); the same
     head decaying fast enough to leave the sharp regime before the paper's 500 001 steps --
-    ``untested`` (steps reached, 500 001 needed); a sharp head where the landscape route finds no
+    ``untested`` (steps reached, 500 001 needed); a run at its step bound unconverged -- its rows
+    ``skipped`` with their numbers, as they came; a sharp head where the landscape route finds no
     gain -- a failed draw."""
     from numerics.hpcy25.bands import band
+    from numerics.train_evidence import not_converged
     from sims.hpcy25 import evidence as ev_
     from sims.hpcy25 import sec3_sharp_head as sh
     from sims.hpcy25.sec3_heads import judge_heads
@@ -264,6 +405,13 @@ def test_drawn_outcomes_of_an_h3_run(monkeypatch) -> None:
     moving = sh.drawn_outcome(rows, m, Res, exp, seed=0, steps=3000, step_bound=10_000)
     assert classify(moving) == "untested"
     assert all("500 001" in e.details["needed"] for e in moving if e.status == "untested")
+    # a run at its step bound unconverged: its rows stay skipped with their numbers
+    unsettled = [
+        not_converged(e, statistic="s", value=1.0, criterion=0.1, steps=10_000, needs="n")
+        for e in rows
+    ]
+    kept = sh.drawn_outcome(unsettled, m, Res, exp, seed=0, steps=10_000, step_bound=10_000)
+    assert kept == unsettled and {e.status for e in kept} == {"skipped"}
     Res.extra = {"trace": hist}
     no_gain = band("landscape: no gain", 1.0, None, 0.0)
     monkeypatch.setattr(sh, "landscape_gain_row", lambda *a, **k: no_gain)

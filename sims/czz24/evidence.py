@@ -1,9 +1,9 @@
-"""Row builders and recipes shared by the czz24 torch checks: the weight loading of the
-constructed models (``model``, ``constructions``; defined in :mod:`.constructions`) and the S1
-recipe at any setting (``pregd``; its tied-step training is in :mod:`.constructions`).
+"""Row builders shared by the czz24 torch checks: the weight loading of the constructed models
+(``model``, ``constructions``; defined in :mod:`.sec4_constructions`), the rule that skips a row
+judged on an unconverged run (:func:`if_converged`), and the S1 rows at any setting.
 
-The S1 recipe at any setting: the S1 model (Alg. 1 or the identity, then k = 4 GD layers
-with step sizes η_ℓ = e^{θ_ℓ}) trained at a setting ``(d, s, n, σ²)`` other than the preset, with
+The S1 rows at a setting other than the preset: the S1 model of [czz24] Thm 5.3 (Alg. 1 or the
+identity, then k = 4 GD layers with step sizes η_ℓ = e^{θ_ℓ}) trained at ``(d, s, n, σ²)``, with
 the training derived from the setting.
 
 * **Model and contract.** The drawn-setting model is the S1 :class:`~sims.models.sparse_multihead.
@@ -12,19 +12,16 @@ the training derived from the setting.
   preset trains the k steps free with Adam for 150 steps and stays near a constant step; trained
   free to convergence, a per-layer schedule beats the constant-η optimum by 4 % (raw) to 70 %
   (pre) at the preset, so a free schedule is not what the claim predicts.)
-* **Sufficient statistics.** The loss of a context is its exact conditional excess risk
-  ``‖ŵ − w*‖²`` (Σ = I), read off the forward pass at the d unit queries: the query noise is
-  integrated out, so a fixed training sample of contexts replaces fresh prompts.
-* **Step size from the curvature.** Newton steps in φ (the second derivative by autograd), each
-  at most ``NEWTON_MAX_STEP`` and halved until the loss decreases; where the curvature is not
-  positive (far below the optimum) a step of ``NEWTON_MAX_STEP`` downhill.
-* **Steps from a convergence criterion.** Stop when the loss moved less than
-  ``CONVERGED_FRACTION`` × tolerance (relative) over the last ``CONVERGED_WINDOW`` steps.
+* **Training** (``trained(setting, tied_recipe(...), seed=...)``: :mod:`sims.czz24.fits`):
+  Newton steps in φ on a fixed sample of contexts whose loss is each context's exact conditional
+  excess risk ``‖ŵ − w*‖²`` (Σ = I; read off at the d unit queries, the query noise integrated
+  out), from ``η_0 = 0.02 / median λ_max`` of the sample's Gram matrices (its risk ≈ the zero
+  predictor's, E‖w*‖² = 1), stopping when the risk moved by less than a hundredth of the
+  tolerance (relative) over the last 2 steps, within 60 steps (a run at the bound is
+  ``skipped`` with its numbers).
 * **Batch from the tolerance.** A pilot of ``PILOT_CONTEXTS`` gives the coefficient of variation
   ``cv`` of a context's risk; the sample has ``(2 MC_Z cv / t)²`` contexts, so the sampling error of
   every risk in the rows is ≤ t/2 (t the relative tolerance).
-* **Start from the curvature.** ``η_0 = START_FRACTION / median λ_max`` of the sample's Gram
-  matrices (its risk ≈ the zero predictor's, E‖w*‖² = 1).
 
 The prediction is :func:`numerics.czz24.optimum.constant_eta_optimum` on the same
 contexts; the trained model's risk is its torch forward pass there (paired).
@@ -33,8 +30,10 @@ contexts; the trained model's risk is its torch forward pass there (paired).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+import torch
 
 from numerics.czz24.optimum import (  # noqa: F401  (GD_LAYERS: read by .pregd)
     GD_LAYERS,
@@ -43,31 +42,24 @@ from numerics.czz24.optimum import (  # noqa: F401  (GD_LAYERS: read by .pregd)
     s1_gram,
 )
 from numerics.czz24.sampling import sample_sparse_prompts
-from numerics.sampling import check_rng, check_seed
+from numerics.sampling import check_rng
 from numerics.testing import (
     ordering,
     skipped,
     train_discrimination,
 )
-from sims.czz24.sec4_constructions import (  # noqa: F401  (their names here too)
-    CONVERGED_FRACTION,
-    CONVERGED_WINDOW,
-    CURVATURE_STEP,
-    MAX_NEWTON_STEPS,
-    NEWTON_MAX_STEP,
-    START_FRACTION,
+from numerics.train_evidence import not_converged
+from sims.czz24.fits import gram_errors, s1_data, tied_contexts
+from sims.czz24.sec4_constructions import (
     TORCH_ATOL,
-    TiedRun,
-    describe_run,
     load_weights,
     prompt_tokens,
-    tied_forward_errors,
-    tied_start_risk,
-    train_tied,
 )
+from sims.czz24.train import FreeRun, TiedRun, stop_record, tied_recipe, trained
+from sims.models.sparse_multihead import PreGDTF
 from sims.train import TrainResult
 from theory.common.protocols import Evidence
-from theory.czz24.settings import SparseRegressionICL
+from theory.czz24.settings import Setting, SparseRegressionICL
 
 __all__ = [
     "TORCH_ATOL",
@@ -76,11 +68,11 @@ __all__ = [
     "S1_DEFAULTS",
     "validate_s1_setting",
     "constant_eta_optimum",
-    "train_tied",
     "s1_rows_at_setting",
-    "TiedRun",
     "s1_gram",
     "ridge_star_errors",
+    "tied_forward_errors",
+    "tied_start_risk",
     "describe_run",
     "if_converged",
 ]
@@ -116,31 +108,32 @@ TIGHTEN_START_UNITS = 3.2
 ORDER_Z = 3.0
 
 
-def if_converged(ev: Evidence, *runs: TrainResult) -> Evidence:
-    """``ev`` when every run it judges stopped on its invariant's convergence
-    (:class:`sims.czz24.train.Stop`); otherwise ``skipped`` with the first unconverged run's
-    numbers: the drift of its invariant over the last window, the threshold (a fraction of the
-    tolerance), the steps taken and the step bound (a model still moving is not judged: never a
-    ``fail``)."""
+def if_converged(ev: Evidence, *runs: TrainResult | TiedRun | FreeRun) -> Evidence:
+    """``ev`` when every run it judges stopped on its invariant's convergence (the rule of
+    :class:`sims.czz24.train.Stop`); otherwise ``skipped`` with the first unconverged run's
+    numbers (:func:`numerics.train_evidence.not_converged`): the drift of its invariant over the
+    last window against the criterion (a fraction of the tolerance), the steps taken and the step
+    bound (a model still moving is not judged: never a ``fail``)."""
     for r in runs:
-        st = r.extra["stop"]
+        st = stop_record(r)
         if st["converged"]:
             continue
-        why = (
-            f"training did not converge within its step bound: after {st['steps']} steps "
-            f"(bound {st['max_steps']}, planned {st['planned_steps']}) its invariant "
-            f"({st['invariant']}) still drifts {st['drift']:.3g} (relative) over a "
-            f"{st['window']}-step window, above {st['threshold']:.3g} = "
-            f"{st['threshold'] / st['tol']:g} of the tolerance {st['tol']:.3g}; resolving it "
-            "needs more steps than the bound"
-        )
-        return skipped(
+        return not_converged(
             ev,
-            why=why,
-            drift=st["drift"],
-            drift_threshold=st["threshold"],
-            needs_tolerance=st["tol"],
+            statistic=f"relative drift of the {st['invariant']} over {st['window']} steps",
+            value=st["drift"],
+            criterion=st["threshold"],
             steps=st["steps"],
+            needs=(
+                f"the criterion is {st['threshold'] / st['tol']:g} of the tolerance "
+                f"{st['tol']:.3g}; converging needs more steps than the bound {st['max_steps']}"
+                + (
+                    f" ({st['planned_steps']} planned)"
+                    if st["planned_steps"] < st["max_steps"]
+                    else ""
+                )
+            ),
+            needs_tolerance=st["tol"],
             step_bound=st["max_steps"],
             window=st["window"],
         )
@@ -158,6 +151,64 @@ def validate_s1_setting(d: int, s: int, n: int, sigma2: float) -> SparseRegressi
     )
 
 
+# ---------------------------------------------------------------- the tied model's risks
+def _unit_tokens(X: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    B, n, d = X.shape
+    E = torch.zeros((B, d + 1, n + d), dtype=X.dtype)
+    E[:, :d, :n] = X.transpose(1, 2)
+    E[:, d, :n] = y
+    E[:, :d, n:] = torch.eye(d, dtype=X.dtype)
+    return E
+
+
+def tied_forward_errors(
+    log_eta: float,
+    preprocess: bool,
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    chunk: int = 20_000,
+) -> np.ndarray:
+    """Per-context exact risk of the tied model ``θ_ℓ = log_eta`` (torch forward, unit queries)."""
+    model = PreGDTF(GD_LAYERS, preprocess=preprocess, log_eta_init=log_eta)
+    out = []
+    n = X.shape[1]
+    with torch.no_grad():
+        for a in range(0, len(X), chunk):
+            Xt, yt = torch.as_tensor(X[a : a + chunk]), torch.as_tensor(y[a : a + chunk])
+            w_hat = model(_unit_tokens(Xt, yt), n)
+            out.append(((w_hat - torch.as_tensor(w[a : a + chunk])) ** 2).sum(dim=1).numpy())
+    return np.concatenate(out)
+
+
+def tied_start_risk(
+    log_eta: float, preprocess: bool, X: np.ndarray, y: np.ndarray, w: np.ndarray
+) -> float:
+    """Risk of the untrained model (θ_ℓ = log_eta) on these contexts, from the sufficient
+    statistics (the forward pass is evaluated at the trained step only: its cost is O(n²))."""
+    G, b, scale = s1_gram(X, y, preprocess)
+    with torch.no_grad():
+        e = gram_errors(
+            torch.tensor(log_eta, dtype=torch.float64),
+            torch.as_tensor(G),
+            torch.as_tensor(b),
+            torch.as_tensor(scale),
+            torch.as_tensor(w),
+        )
+    return float(e.mean())
+
+
+def describe_run(run: TiedRun) -> dict[str, Any]:
+    """The training record of a run (for notes and benchmarks)."""
+    return {
+        "eta": math.exp(run.log_eta),
+        "steps": run.steps,
+        "converged": run.converged,
+        "batch": run.batch,
+        "seconds": run.seconds,
+    }
+
+
 # ---------------------------------------------------------------------------------- rows
 def _batch_for(cv: float, rtol: float) -> int:
     return int(math.ceil((2.0 * MC_Z * cv / rtol) ** 2))
@@ -169,7 +220,7 @@ def _seconds_for(contexts: int, d: int, n: int) -> float:
 
 
 def s1_rows_at_setting(
-    st: SparseRegressionICL, *, seed: int, path: str, fault_swap_prediction: bool | None = None
+    setting: Setting, *, seed: int, path: str, fault_swap_prediction: bool | None = None
 ) -> list[Evidence]:
     """The S1 rows at a drawn setting (module docstring): per method a TRAIN row (the tied model
     trained on a sample of contexts vs the tuned constant-η optimum on the same contexts, the
@@ -183,8 +234,9 @@ def s1_rows_at_setting(
     of the same sample (our reference "numpy constant-η tuned values" are sample optima too, on 200
     trials), and the details carry the held-out risks of the trained step and of the optimum on an
     independent pilot sample, and the sampling error of each risk."""
+    st = s1_data(setting)
     d, n = st.d, st.n
-    setting = {"d": st.d, "s": st.s, "n": st.n, "sigma2": st.sigma2}
+    at = {"d": st.d, "s": st.s, "n": st.n, "sigma2": st.sigma2}
     pilot = sample_sparse_prompts(st, PILOT_CONTEXTS, rng=check_rng(seed, path, "pilot"))
     popt = {
         m: constant_eta_optimum(pilot.X, pilot.y, pilot.w, preprocess=m == "pre")
@@ -198,7 +250,7 @@ def s1_rows_at_setting(
     need = max(_batch_for(cv, rtol), PILOT_CONTEXTS)
     batch = min(need, MAX_CONTEXTS)
     base = {
-        "setting": setting,
+        "setting": at,
         "rtol": rtol,
         "pilot_cv": cv,
         "pilot_separation": rel_sep,
@@ -231,21 +283,10 @@ def s1_rows_at_setting(
                 budget=MAX_CONTEXTS,
             )
         ]
-    stream = check_seed(seed, path, "contexts")
-    p = sample_sparse_prompts(st, batch, rng=np.random.default_rng(stream))
+    recipes = {m: tied_recipe(m, batch, rtol, path) for m in ("pre", "raw")}
+    p = tied_contexts(setting, recipes["pre"], seed)
     opt = {m: constant_eta_optimum(p.X, p.y, p.w, preprocess=m == "pre") for m in ("pre", "raw")}
-    runs = {
-        m: train_tied(
-            st,
-            p.X,
-            p.y,
-            p.w,
-            preprocess=m == "pre",
-            rtol=rtol,
-            data_key=("sample_sparse_prompts", stream, batch),
-        )
-        for m in ("pre", "raw")
-    }
+    runs = {m: trained(setting, recipes[m], seed=seed) for m in ("pre", "raw")}
     err = {m: tied_forward_errors(runs[m].log_eta, m == "pre", p.X, p.y, p.w) for m in runs}
     init = {m: tied_start_risk(runs[m].log_eta_init, m == "pre", p.X, p.y, p.w) for m in runs}
     held = {
@@ -321,24 +362,8 @@ def s1_rows_at_setting(
                 ),
                 start_units=start_units,
             )
-        elif not r.converged:  # the Newton fit reached its step bound still moving
-            w_ = CONVERGED_WINDOW
-            drift = abs(r.history[-1 - w_] - r.history[-1]) / max(abs(r.history[-1]), 1e-300)
-            ev = skipped(
-                ev,
-                why=(
-                    f"training did not converge within its step bound: after {r.steps} Newton "
-                    f"steps (bound {MAX_NEWTON_STEPS}) the training risk still drifts "
-                    f"{drift:.3g} (relative) over {w_} steps, above "
-                    f"{CONVERGED_FRACTION * rtol:.3g} = {CONVERGED_FRACTION:g} of the "
-                    f"tolerance {rtol:.3g}; resolving it needs more steps than the bound"
-                ),
-                drift=drift,
-                drift_threshold=CONVERGED_FRACTION * rtol,
-                steps=r.steps,
-                step_bound=MAX_NEWTON_STEPS,
-                window=w_,
-            )
+        else:  # a fit at its step bound still moving: skipped with its numbers
+            ev = if_converged(ev, r)
         out.append(ev)
     ridge_err = ridge_star_errors(p.X, p.y, p.w)
     info = {

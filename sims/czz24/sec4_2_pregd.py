@@ -5,6 +5,7 @@ free per-layer schedule the preset's tied steps are compared with.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -17,25 +18,25 @@ from numerics.sampling import check_rng, check_seed
 from numerics.testing import (
     ordering,
     over_seeds,
-    skipped,
     tier_seeds,
     train_discrimination,
 )
-from sims.cache import cached
 from sims.czz24.evidence import (
-    GD_LAYERS,
     S1_DEFAULTS,
-    constant_eta_optimum,
     if_converged,
     ridge_star_errors,
     s1_gram,
     s1_rows_at_setting,
     validate_s1_setting,
 )
+from sims.czz24.fits import free_contexts, s1_hypotheses, schedule_errors
 from sims.czz24.train import (
+    FREE_RECIPES,
     S1_PRE,
     S1_RAW,
     S1_RTOL,
+    FreeRecipe,
+    FreeRun,
     data_of,
     prompts_rule,
     sample_sparse_tokens,
@@ -44,6 +45,7 @@ from sims.czz24.train import (
 )
 from sims.models.sparse_multihead import PreGDTF
 from theory.common.protocols import Estimate, Evidence
+from theory.czz24.settings import PRESETS as SETTINGS
 from theory.czz24.settings import Setting
 
 __all__ = [
@@ -60,7 +62,6 @@ __all__ = [
 _ETA_CURVE_STREAM = "sims.checks.sparse_multihead:s1_eta_curve"
 _S1_RISKS_STREAM = "sims.checks.sparse_multihead:_s1_risks"
 _S1_TRAIN_STREAM = "sims.checks.sparse_multihead:check_s1_train"
-_FREE_STREAM = "sims.checks.sparse_multihead_s1:check_s1_free_schedule"
 
 
 #: strictness of diverged fraction < 1 %
@@ -158,10 +159,10 @@ def check_s1_train(
     the setting cannot be resolved (one seed in both tiers)."""
     s1_hypotheses(setting)
     d, s, n, sigma2 = setting.d, setting.s, setting.n, setting.sigma2
-    st_set = validate_s1_setting(d, s, n, sigma2)
+    validate_s1_setting(d, s, n, sigma2)
     if {"d": d, "s": s, "n": n, "sigma2": float(sigma2)} != S1_DEFAULTS:
         return s1_rows_at_setting(
-            st_set, seed=seed, path=_S1_TRAIN_STREAM, fault_swap_prediction=fault_swap_prediction
+            setting, seed=seed, path=_S1_TRAIN_STREAM, fault_swap_prediction=fault_swap_prediction
         )
     seeds = tier_seeds(seed, quick=quick)
     curves = {
@@ -297,92 +298,31 @@ def _ratio_row(gap: Estimate, info: dict[str, Any]) -> Evidence:
 
 
 # ------------------------------------------------------------- free per-layer steps (preset)
-#: Contexts of the free-schedule fit and, separately, of its held-out evaluation.
-FREE_CONTEXTS = 1000
-#: Start of the free-schedule fit: the tied optimum's log η plus this spread across the k layers
-#: (the tied point is a critical point of the symmetric risk, so a tied start never leaves it).
-FREE_START_SPREAD = (-0.3, -0.1, 0.1, 0.3)
 #: Paired standard errors by which the ordering must hold.
 FREE_ORDER_Z = 3.0
-#: The free-schedule fit's iteration bound (L-BFGS stops earlier when the loss changes by less
-#: than 1e-14 between iterations or the gradient is below 1e-12: its convergence).
-FREE_MAX_ITER = 200
 #: Equal per-layer steps of the preset's Adam run: float64 round-off of its identical updates.
 TIED_STEPS_RTOL = 1e-9
 
 
-def _free_schedule(preprocess: bool, seed: int, tied: bool) -> dict[str, Any]:
-    st = validate_s1_setting(**S1_DEFAULTS)  # type: ignore[arg-type]
-    path = _FREE_STREAM
-    fit = sample_sparse_prompts(st, FREE_CONTEXTS, rng=check_rng(seed, path, "fit"))
-    held = sample_sparse_prompts(st, FREE_CONTEXTS, rng=check_rng(seed, path, "held-out"))
-    opt = constant_eta_optimum(fit.X, fit.y, fit.w, preprocess=preprocess)
-    G, b, sc = (torch.as_tensor(a) for a in s1_gram(fit.X, fit.y, preprocess))
-    Gh, bh, sch = (torch.as_tensor(a) for a in s1_gram(held.X, held.y, preprocess))
-    w, wh = torch.as_tensor(fit.w), torch.as_tensor(held.w)
-
-    def errors(
-        phi: torch.Tensor, G: torch.Tensor, b: torch.Tensor, sc: torch.Tensor, w: torch.Tensor
-    ) -> torch.Tensor:
-        v = torch.zeros_like(b)
-        for ell in range(GD_LAYERS):
-            v = v - torch.exp(phi[ell]) * ((G * v[:, None, :]).sum(dim=2) - b)
-        return ((sc * v - w) ** 2).sum(dim=1)
-
-    spread = (
-        torch.zeros(GD_LAYERS, dtype=torch.float64)
-        if tied
-        else torch.tensor(FREE_START_SPREAD, dtype=torch.float64)
-    )
-    phi = (math.log(opt.eta) + spread).requires_grad_(True)
-    lbfgs = torch.optim.LBFGS(
-        [phi],
-        max_iter=FREE_MAX_ITER,
-        line_search_fn="strong_wolfe",
-        tolerance_grad=1e-12,
-        tolerance_change=1e-14,
-    )
-
-    def closure() -> torch.Tensor:
-        lbfgs.zero_grad()
-        loss = errors(phi, G, b, sc, w).mean()
-        loss.backward()
-        return loss
-
-    lbfgs.step(closure)  # type: ignore[arg-type]
-    iters = int(lbfgs.state[lbfgs.param_groups[0]["params"][0]]["n_iter"])
+def _held_out(setting: Setting, recipe: FreeRecipe, run: FreeRun, seed: int) -> dict[str, Any]:
+    """The fitted free schedule and the tied optimum it started from, on the held-out contexts of
+    the fit (per-context exact risks), with the fit's steps and tied risk."""
+    held = free_contexts(setting, recipe, seed, "held-out")
+    Gh, bh, sch = (torch.as_tensor(a) for a in s1_gram(held.X, held.y, recipe.method == "pre"))
+    wh = torch.as_tensor(held.w)
+    k = recipe.gd_layers
     with torch.no_grad():
-        e_free = errors(phi, Gh, bh, sch, wh).numpy()
-        e_tied = errors(
-            torch.full((GD_LAYERS,), math.log(opt.eta), dtype=torch.float64), Gh, bh, sch, wh
-        ).numpy()
+        phi = torch.tensor(run.log_eta, dtype=torch.float64)
+        e_free = schedule_errors(phi, Gh, bh, sch, wh).numpy()
+        tied = torch.full((k,), math.log(run.eta_tied), dtype=torch.float64)
+        e_tied = schedule_errors(tied, Gh, bh, sch, wh).numpy()
     return {
-        "eta_free": torch.exp(phi.detach()).tolist(),
-        "eta_tied": opt.eta,
-        "fit_tied": opt.risk,
+        "eta_free": run.eta_free,
+        "eta_tied": run.eta_tied,
+        "fit_tied": run.fit_tied,
         "held_free": e_free,
         "held_tied": e_tied,
-        "iterations": iters,
     }
-
-
-def s1_hypotheses(setting: Setting) -> None:
-    """S1 is the Thm 5.3 data model ([czz24] Thm 5.3: Σ = I, ±1/√s prior): a ``ValueError``
-    names the assumption another prior or Σ breaks."""
-    if setting.prior != "sign":
-        raise ValueError(
-            f"prior={setting.prior!r}: S1 trains on Thm 5.3's ±1/√s prior ([czz24] Thm 5.3), "
-            "so prior must be 'sign'"
-        )
-    if (
-        setting.zeta != 0.0
-        or setting.Sigma_diag is None
-        or any(v != 1.0 for v in setting.Sigma_diag)
-    ):
-        raise ValueError(
-            f"Sigma_diag={setting.Sigma_diag!r}, zeta={setting.zeta!r}: S1 trains on Thm 5.3's "
-            "Σ = I ([czz24] Thm 5.3), so Sigma_diag must be all ones (or empty) and ζ = 0"
-        )
 
 
 def check_s1_optim_free_schedule(
@@ -397,30 +337,23 @@ def check_s1_optim_free_schedule(
     spread, which holds the trained models; this check trains nothing) — the trained model *is*
     in the tied class whose optimum the TRAIN rows predict.  The tied optimum is a critical
     point of the free model but not its minimum: a per-layer schedule fitted by L-BFGS from a
-    spread start (1000 contexts, sufficient statistics) is, on 1000 held-out contexts, lower
+    spread start (1000 contexts, sufficient statistics: ``trained(preset, FREE_RECIPES[m])``,
+    ``skipped`` with its numbers if the fit ends unconverged) is, on 1000 held-out contexts, lower
     than the tied optimum by more than the pre-GD TRAIN row's tolerance (ORDER, 3 paired se; raw
     GD's gain in the details).  So the preset's pass depends on the symmetric start, not on
     early stopping; a free model started off the diagonal converges elsewhere.
     ``fault_tied_schedule`` starts the fit tied (one token: the spread set to 0), which cannot
     leave the tied point."""
     out = []
-    res = {
-        m: cached(
-            "sparse_multihead",
-            (
-                "s1_free_schedule",
-                m,
-                seed,
-                bool(fault_tied_schedule),
-                FREE_CONTEXTS,
-                FREE_START_SPREAD,
-                FREE_MAX_ITER,
-                GD_LAYERS,
-            ),
-            lambda m=m: _free_schedule(m == "pre", seed, bool(fault_tied_schedule)),
-        )
-        for m in ("pre", "raw")
+    preset = SETTINGS["s1"]  # declared fixed: the preset's trained models
+    recipes = {
+        m: dataclasses.replace(rc, start_spread=(0.0,) * rc.gd_layers)
+        if fault_tied_schedule
+        else rc
+        for m, rc in FREE_RECIPES.items()
     }
+    runs = {m: trained(preset, rc, seed=seed) for m, rc in recipes.items()}
+    res = {m: _held_out(preset, recipes[m], runs[m], seed) for m in runs}
     info = {
         m: {
             "eta_free": r["eta_free"],
@@ -429,7 +362,7 @@ def check_s1_optim_free_schedule(
             "held_out_tied": float(np.mean(r["held_tied"])),
             "fit_tied": r["fit_tied"],
             "gain": 1.0 - float(np.mean(r["held_free"]) / np.mean(r["held_tied"])),
-            "lbfgs_iterations": r["iterations"],
+            "lbfgs_iterations": runs[m].iterations,
         }
         for m, r in res.items()
     }
@@ -445,23 +378,13 @@ def check_s1_optim_free_schedule(
         float(np.mean(bound)),
         margin=FREE_ORDER_Z * se,
         details={
-            "contexts": FREE_CONTEXTS,
+            "contexts": recipes["pre"].contexts,
             **info,
             "training": "L-BFGS (strong Wolfe) on the exact conditional "
             "risk from per-context Gram and moment",
         },
     )
-    if r["iterations"] >= FREE_MAX_ITER:  # the fit reached its bound still moving
-        row = skipped(
-            row,
-            why=(
-                f"the free-schedule fit did not converge within its bound: L-BFGS ran "
-                f"{r['iterations']} iterations (bound {FREE_MAX_ITER}) without its loss change "
-                "falling below 1e-14 or its gradient below 1e-12"
-            ),
-            steps=r["iterations"],
-            step_bound=FREE_MAX_ITER,
-        )
+    row = if_converged(row, runs["pre"])  # a fit at its bound still moving: skipped
     out.append(row)
     return out
 

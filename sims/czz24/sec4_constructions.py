@@ -1,26 +1,19 @@
 """czz24 Props. 4.1 / 4.2 in torch ([czz24] §4.1, App. C.1, Eq. (C.7)): the constructed weights
-loaded into the torch model, and the constructed pre-GD transformer (Alg. 1 + k GD layers, the S1
-model of Props. 4.1, 4.2 and Thm 5.3) trained with tied steps at a drawn setting (the S1 rows of
-:func:`sims.czz24.evidence.s1_rows_at_setting` read it).
+loaded into the torch model, whose forward pass is Alg. 1 (Prop. 4.1) and then the pre-GD
+recursion (Prop. 4.2), and the S1 model :class:`~sims.models.sparse_multihead.PreGDTF` at a fixed
+step against the same recursion.
 """
 
 from __future__ import annotations
-
-import math
-import time
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import torch
 
 from numerics.czz24.contexts import setting_context
-from numerics.czz24.optimum import GD_LAYERS, s1_gram
 from numerics.czz24.predictors import pregd_path
 from numerics.testing import (
     float_agreement,
 )
-from sims.cache import cached
 from sims.models.sparse_multihead import MaskedLinearTF, PreGDTF
 from theory.common.protocols import Evidence
 from theory.czz24 import (
@@ -28,7 +21,7 @@ from theory.czz24 import (
     alg1,
     pregd_transformer,
 )
-from theory.czz24.settings import Setting, SparseRegressionICL
+from theory.czz24.settings import Setting
 
 __all__ = [
     "check_prop4_1_torch",
@@ -38,11 +31,6 @@ __all__ = [
     "TORCH_ATOL",
     "load_weights",
     "prompt_tokens",
-    "TiedRun",
-    "train_tied",
-    "tied_forward_errors",
-    "tied_start_risk",
-    "describe_run",
 ]
 
 #: R12 and the constructions: forward pass vs extraction, relative to 1 + |ŷ| (spec: 1e-10).
@@ -185,194 +173,3 @@ def check_prop4_2_torch_cases(
         Xq = rng.standard_normal((q, d))
         out += _prop4_2_torch_rows(X, y, Xq, sign)
     return out
-
-
-#: Start step as a fraction of 1 / median λ_max (the start's risk is near the zero predictor's).
-START_FRACTION = 0.02
-#: Newton: largest step in φ = log η.
-NEWTON_MAX_STEP = 0.5
-#: Convergence: relative loss drift over the window below this fraction of the tolerance.
-CONVERGED_FRACTION = 0.01
-#: Convergence window (Newton steps).
-CONVERGED_WINDOW = 2
-#: Curvature by a forward difference of autograd gradients in φ (a double backward through the
-#: batched recursion costs 10x more).
-CURVATURE_STEP = 0.05
-#: Newton steps at most (a run that does not converge says so in its details).
-MAX_NEWTON_STEPS = 60
-
-
-# ------------------------------------------------ the S1 construction trained at a drawn setting
-@dataclass(frozen=True, slots=True)
-class TiedRun:
-    """A trained tied-step S1 model: ``θ_ℓ = log_eta`` for every layer."""
-
-    log_eta: float
-    log_eta_init: float
-    steps: int
-    converged: bool
-    batch: int
-    history: tuple[float, ...]  # training loss after each accepted step
-    seconds: float
-
-
-def _unit_tokens(X: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    B, n, d = X.shape
-    E = torch.zeros((B, d + 1, n + d), dtype=X.dtype)
-    E[:, :d, :n] = X.transpose(1, 2)
-    E[:, d, :n] = y
-    E[:, :d, n:] = torch.eye(d, dtype=X.dtype)
-    return E
-
-
-def _gram_errors(
-    phi: torch.Tensor, G: torch.Tensor, b: torch.Tensor, scale: torch.Tensor, w: torch.Tensor
-) -> torch.Tensor:
-    """Per-context exact risk of the tied model ``θ_ℓ = φ`` from the sufficient statistics of
-    each context (Gram ``G = X̃ᵀX̃/n``, moment ``b = X̃ᵀy/n``): the PreGDTF forward at the d unit
-    queries is ``scale ⊙ v`` with ``v ← v − η(Gv − b)`` k times from 0 (the residual update of its
-    GD layers read in the coefficient basis); O(B d²) per layer instead of O(B n (n + d))."""
-    eta = torch.exp(phi)
-    v = torch.zeros_like(b)
-    for _ in range(GD_LAYERS):
-        v = v - eta * ((G * v[:, None, :]).sum(dim=2) - b)
-    return ((scale * v - w) ** 2).sum(dim=1)
-
-
-def train_tied(
-    st: SparseRegressionICL,
-    X: np.ndarray,
-    y: np.ndarray,
-    w: np.ndarray,
-    *,
-    preprocess: bool,
-    rtol: float,
-    data_key: Any,
-) -> TiedRun:
-    """Train the tied-step S1 model on the contexts ``(X, y, w)`` (cached by configuration:
-    ``data_key`` names the contexts, e.g. their stream and size)."""
-    key = (
-        "s1_tied",
-        st,
-        preprocess,
-        GD_LAYERS,
-        data_key,
-        float(rtol),
-        START_FRACTION,
-        CONVERGED_FRACTION,
-        CONVERGED_WINDOW,
-        NEWTON_MAX_STEP,
-        MAX_NEWTON_STEPS,
-    )
-    return cached(
-        "sparse_multihead", key, lambda: _train_tied(st, X, y, w, preprocess, float(rtol))
-    )
-
-
-def _train_tied(
-    st: SparseRegressionICL,
-    Xn: np.ndarray,
-    yn: np.ndarray,
-    wn: np.ndarray,
-    preprocess: bool,
-    rtol: float,
-) -> TiedRun:
-    t0 = time.perf_counter()
-    X, y, w = torch.as_tensor(Xn), torch.as_tensor(yn), torch.as_tensor(wn)
-    batch, n = X.shape[0], st.n
-    r = torch.einsum("bnd,bn->bd", X, y) / n
-    Xf = X * r[:, None, :] if preprocess else X
-    G = Xf.transpose(1, 2) @ Xf / n
-    b = torch.einsum("bnd,bn->bd", Xf, y) / n
-    scale = r if preprocess else torch.ones_like(r)
-    lmax = torch.linalg.eigvalsh(G)[:, -1]
-    phi0 = float(math.log(START_FRACTION / float(torch.median(lmax))))
-
-    def loss_of(p: float) -> float:
-        with torch.no_grad():
-            v = float(_gram_errors(torch.tensor(p, dtype=torch.float64), G, b, scale, w).mean())
-        return v if math.isfinite(v) else math.inf
-
-    def grad_of(p: float) -> float:
-        t = torch.tensor(p, dtype=torch.float64, requires_grad=True)
-        (g1,) = torch.autograd.grad(_gram_errors(t, G, b, scale, w).mean(), t)
-        return float(g1)
-
-    phi, cur = phi0, loss_of(phi0)
-    hist = [cur]
-    steps, converged = 0, False
-    while steps < MAX_NEWTON_STEPS:
-        gr = grad_of(phi)
-        cv = (grad_of(phi + CURVATURE_STEP) - gr) / CURVATURE_STEP
-        step = -gr / cv if cv > 0 else -math.copysign(NEWTON_MAX_STEP, gr)
-        step = max(-NEWTON_MAX_STEP, min(NEWTON_MAX_STEP, step))
-        new = loss_of(phi + step)
-        while new > cur and abs(step) > 1e-8:
-            step /= 2
-            new = loss_of(phi + step)
-        steps += 1
-        if new <= cur:
-            phi, cur = phi + step, new
-        hist.append(cur)
-        if len(hist) > CONVERGED_WINDOW:
-            drift = abs(hist[-1 - CONVERGED_WINDOW] - hist[-1]) / max(abs(hist[-1]), 1e-300)
-            if drift < CONVERGED_FRACTION * rtol:
-                converged = True
-                break
-    return TiedRun(
-        log_eta=phi,
-        log_eta_init=phi0,
-        steps=steps,
-        converged=converged,
-        batch=batch,
-        history=tuple(hist),
-        seconds=time.perf_counter() - t0,
-    )
-
-
-def tied_forward_errors(
-    log_eta: float,
-    preprocess: bool,
-    X: np.ndarray,
-    y: np.ndarray,
-    w: np.ndarray,
-    chunk: int = 20_000,
-) -> np.ndarray:
-    """Per-context exact risk of the tied model ``θ_ℓ = log_eta`` (torch forward, unit queries)."""
-    model = PreGDTF(GD_LAYERS, preprocess=preprocess, log_eta_init=log_eta)
-    out = []
-    n = X.shape[1]
-    with torch.no_grad():
-        for a in range(0, len(X), chunk):
-            Xt, yt = torch.as_tensor(X[a : a + chunk]), torch.as_tensor(y[a : a + chunk])
-            w_hat = model(_unit_tokens(Xt, yt), n)
-            out.append(((w_hat - torch.as_tensor(w[a : a + chunk])) ** 2).sum(dim=1).numpy())
-    return np.concatenate(out)
-
-
-def tied_start_risk(
-    log_eta: float, preprocess: bool, X: np.ndarray, y: np.ndarray, w: np.ndarray
-) -> float:
-    """Risk of the untrained model (θ_ℓ = log_eta) on these contexts, from the sufficient
-    statistics (the forward pass is evaluated at the trained step only: its cost is O(n²))."""
-    G, b, scale = s1_gram(X, y, preprocess)
-    with torch.no_grad():
-        e = _gram_errors(
-            torch.tensor(log_eta, dtype=torch.float64),
-            torch.as_tensor(G),
-            torch.as_tensor(b),
-            torch.as_tensor(scale),
-            torch.as_tensor(w),
-        )
-    return float(e.mean())
-
-
-def describe_run(run: TiedRun) -> dict[str, Any]:
-    """The training record of a run (for notes and benchmarks)."""
-    return {
-        "eta": math.exp(run.log_eta),
-        "steps": run.steps,
-        "converged": run.converged,
-        "batch": run.batch,
-        "seconds": run.seconds,
-    }

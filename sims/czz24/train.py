@@ -13,6 +13,13 @@ recipe's ``queries`` per training prompt in place of the setting's ``q``); how, 
   ``prune[i][j] = False`` zeroed (W_Q, W_K, W_V: the head's output and all its gradients vanish,
   so it stays pruned), then fine-tuned ``steps`` steps.
 
+Two further recipes fit the S1 model's steps on a fixed sample of contexts of Thm 5.3's data
+model (engine: :mod:`sims.czz24.fits`): a :class:`TiedRecipe` (the k steps tied, Newton in
+log η: S1 at a setting other than the preset) and a :class:`FreeRecipe` (the k steps free,
+L-BFGS from the tuned constant step of the same contexts plus a spread: the preset's free
+schedule).  Their invariant is the training risk; their rule the same :class:`Stop` (drift over
+``window`` steps below ``fraction · tol``, a step bound), read by the same judging code.
+
 Training prompts: the ``n`` context tokens, or (``train_prompts = "compressed"``) the same sampled
 prompts with each context given as the ``d + 1`` tokens of its moment ``Σ_j e_j e_jᵀ`` (sufficient
 statistics: :mod:`sims.czz24.moments`; the same loss and gradients, so the same model up to
@@ -32,7 +39,9 @@ learning rate decays once the invariant is within ``tol`` over a window
 (:class:`sims.train.PlateauCosine`): at a constant rate Adam's steps keep the invariant moving by
 more than the threshold.
 
-Imports only the paper's settings (no prediction).
+Imports only the paper's settings (no prediction); the free-schedule fit starts from the tuned
+constant step of its own contexts (:func:`numerics.czz24.optimum.constant_eta_optimum`), the
+saddle whose escape its check judges.
 """
 
 from __future__ import annotations
@@ -41,13 +50,14 @@ import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import torch
 
 from sims.cache import cached
 from sims.config import DriftStop, TrainConfig
+from sims.czz24.fits import FreeRun, TiedRun, fit_free, fit_tied, s1_data
 from sims.czz24.moments import context_moment_tokens
 from sims.models.sparse_multihead import MaskedLinearTF, PreGDTF
 from sims.parallel import torch_threads
@@ -59,6 +69,12 @@ from theory.settings import check_choice, check_int
 __all__ = [
     "Recipe",
     "Stop",
+    "TiedRecipe",
+    "FreeRecipe",
+    "TiedRun",
+    "FreeRun",
+    "tied_recipe",
+    "FREE_RECIPES",
     "PRESETS",
     "S1_RTOL",
     "S1_PRE",
@@ -263,6 +279,90 @@ def pruned_recipe(base: Recipe, keep: tuple[tuple[bool, ...], ...], steps: int =
     judges (the zeroed heads stay exactly 0) holds at every step; its risks are reported only."""
     keep = tuple(tuple(bool(k) for k in row) for row in keep)
     return dataclasses.replace(base, steps=steps, stop=None, prune=keep, base=base)
+
+
+#: The drawn-setting S1 fits' step bound (Newton steps), drift window (steps) and fraction of
+#: the tolerance (a deterministic fit on a fixed sample converges in-sample to ~1e-8 relative, so
+#: a hundredth of the tolerance costs a few steps).
+TIED_MAX_STEPS = 60
+TIED_WINDOW = 2
+TIED_FRACTION = 0.01
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TiedRecipe:
+    """S1 at a setting other than the preset ([czz24] Thm 5.3's model with its k steps tied,
+    ``θ_ℓ = φ``): Newton steps in ``φ = log η`` on a fixed sample of ``contexts`` contexts drawn
+    from ``stream`` (:mod:`sims.czz24.fits`), from ``η_0 = start_fraction / median λ_max``, each
+    step at most ``max_step`` (the curvature a forward difference at ``curvature_step``), stopping
+    by ``stop`` (its ``tol``: the judging TRAIN row's relative tolerance)."""
+
+    method: str  # "pre" (Alg. 1 + GD) or "raw" (GD)
+    contexts: int  # the fixed training sample (the judging rows evaluate on it too)
+    stream: str  # the label of the sample's random stream (with the seed)
+    stop: Stop
+    start_fraction: float = 0.02  # η_0 · median λ_max (the start's risk ≈ the zero predictor's)
+    max_step: float = 0.5  # largest Newton step in φ
+    # curvature by a forward difference of autograd gradients in φ (a double backward through
+    # the batched recursion costs 10x more)
+    curvature_step: float = 0.05
+    gd_layers: int = 4  # k (the S1 model's GD layers)
+
+    def __post_init__(self) -> None:
+        check_choice("method", self.method, ("pre", "raw"))
+        check_int("contexts", self.contexts, minimum=1)
+
+
+def tied_recipe(method: str, contexts: int, rtol: float, stream: str) -> TiedRecipe:
+    """The drawn-setting S1 fit of ``method`` on ``contexts`` contexts of ``stream``, stopping on
+    its training risk's drift over :data:`TIED_WINDOW` steps below :data:`TIED_FRACTION` of the
+    TRAIN row's ``rtol``, within :data:`TIED_MAX_STEPS` Newton steps."""
+    stop = Stop(tol=rtol, max_steps=TIED_MAX_STEPS, fraction=TIED_FRACTION, window=TIED_WINDOW)
+    return TiedRecipe(method=method, contexts=contexts, stream=stream, stop=stop)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FreeRecipe:
+    """The S1 model with its k steps free (``θ_ℓ`` per layer), fitted by L-BFGS (strong Wolfe)
+    on ``contexts`` contexts from ``stream`` (:mod:`sims.czz24.fits`), from the tuned constant
+    step of those contexts plus ``start_spread`` across the layers (``tied_start``: no spread, the
+    negative control that cannot leave the tied point); L-BFGS's own convergence
+    (``tolerance_change``, ``tolerance_grad``) within ``stop.max_steps`` iterations, converged by
+    ``stop``'s rule at its end."""
+
+    method: str  # "pre" or "raw"
+    stop: Stop
+    contexts: int = 1000  # contexts of the fit and, separately, of its held-out evaluation
+    stream: str = "sims.checks.sparse_multihead_s1:check_s1_free_schedule"
+    start_spread: tuple[float, ...] = (-0.3, -0.1, 0.1, 0.3)
+    tolerance_change: float = 1e-14
+    tolerance_grad: float = 1e-12
+    gd_layers: int = 4
+
+    def __post_init__(self) -> None:
+        check_choice("method", self.method, ("pre", "raw"))
+        check_int("contexts", self.contexts, minimum=1)
+        if len(self.start_spread) != self.gd_layers:
+            raise ValueError(
+                f"start_spread needs one value per GD layer ({self.gd_layers}), "
+                f"got {self.start_spread}"
+            )
+
+
+#: The free-schedule fit's iteration bound (L-BFGS converges in 13 (pre) and 23 (raw)
+#: iterations at the S1 preset, seed 0).
+FREE_MAX_ITER = 200
+#: The free-schedule fits at the S1 preset, by method: their rule reads the pre-GD TRAIN row's
+#: tolerance (the margin the free schedule must beat the tied optimum by).
+FREE_RECIPES = {
+    m: FreeRecipe(
+        method=m,
+        stop=Stop(
+            tol=S1_RTOL["pre"], max_steps=FREE_MAX_ITER, fraction=TIED_FRACTION, window=TIED_WINDOW
+        ),
+    )
+    for m in ("pre", "raw")
+}
 
 
 #: name -> (Setting, Recipe): the named training presets (``python -m sims czz24 <name>``).
@@ -540,21 +640,49 @@ def _finetune(setting: Setting, recipe: Recipe) -> TrainResult:
     return res
 
 
-def trained(setting: Setting, recipe: Recipe, *, seed: int = 0) -> TrainResult:
+@overload
+def trained(setting: Setting, recipe: Recipe, *, seed: int = 0) -> TrainResult: ...
+@overload
+def trained(setting: Setting, recipe: TiedRecipe, *, seed: int = 0) -> TiedRun: ...
+@overload
+def trained(setting: Setting, recipe: FreeRecipe, *, seed: int = 0) -> FreeRun: ...
+def trained(
+    setting: Setting, recipe: Recipe | TiedRecipe | FreeRecipe, *, seed: int = 0
+) -> TrainResult | TiedRun | FreeRun:
     """The one trainer of czz24's checks: ``recipe``'s model trained at ``setting`` with
     ``seed``, through the cache keyed by (setting, recipe, seed) -- one run per configuration,
-    shared by tests, checks, figures and the report.  The setting's ``q`` is replaced by the
-    recipe's training ``queries`` (the key too); a setting the recipe cannot train at raises a
-    ``ValueError`` naming the assumption, before any work."""
+    shared by tests, checks, figures and the report.  A :class:`Recipe` trains a torch model
+    online (Adam on fresh prompts; the setting's ``q`` replaced by the recipe's training
+    ``queries``, the key too); a :class:`TiedRecipe` or :class:`FreeRecipe` fits the S1 model's
+    steps on a fixed sample of the setting's Thm 5.3 data model (:mod:`sims.czz24.fits`).  A
+    setting the recipe cannot train at raises a ``ValueError`` naming the assumption, before any
+    work."""
+    if isinstance(recipe, TiedRecipe):
+        st1 = s1_data(setting)
+        return cached(
+            "sparse_multihead",
+            ("s1_tied", st1, recipe, seed),
+            lambda: fit_tied(setting, recipe, seed),
+        )
+    if isinstance(recipe, FreeRecipe):
+        st1 = s1_data(setting)
+        return cached(
+            "sparse_multihead",
+            ("s1_free", st1, recipe, seed),
+            lambda: fit_free(setting, recipe, seed),
+        )
     rc = dataclasses.replace(recipe, seed=seed)
     st = dataclasses.replace(setting, q=rc.queries)
     data_of(st, rc)
     return cached("sparse_multihead", (st, rc), lambda: _train(st, rc))
 
 
-def stop_record(res: TrainResult) -> dict[str, Any]:
-    """The stopping rule's record of a run (``converged``, ``drift``, ``threshold``, ``steps``,
-    ``max_steps``, ...): what a judging check reports, ``skipped`` when unconverged."""
+def stop_record(res: TrainResult | TiedRun | FreeRun) -> dict[str, Any]:
+    """The stopping rule's record of a run (``converged``, ``invariant``, ``drift``,
+    ``threshold``, ``tol``, ``window``, ``steps``, ``planned_steps``, ``max_steps``): what a
+    judging check reports, ``skipped`` when unconverged."""
+    if isinstance(res, (TiedRun, FreeRun)):
+        return dict(res.stop)
     return dict(res.extra["stop"])
 
 

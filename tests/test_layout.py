@@ -369,3 +369,43 @@ def test_show_tells_a_section_file_from_an_engine() -> None:
     ]
     assert all(is_result_file(f) for f in own)
     assert not any(is_result_file(f) for f in engines)
+
+
+#: What trains: an optimizer, a backward pass, or the training cache.
+TRAINING = re.compile(r"\btorch\.optim\b|\.backward\(|\bfrom sims\.cache import\b|\bsims\.cache\.cached\b")
+
+
+def trainer_files(key: str) -> set[Path]:
+    """``sims/<key>/train.py`` and the modules of ``sims/<key>/`` it imports (its engines)."""
+    train = ROOT / "sims" / key / "train.py"
+    out = {train}
+    for node in ast.walk(_tree(train)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(f"sims.{key}."):
+            out.add(ROOT / (node.module.replace(".", "/") + ".py"))
+    return out
+
+
+def training_outside_trainer(key: str) -> list[str]:
+    """The files of ``sims/<key>/`` that train but are neither its ``train.py`` nor an engine it
+    imports: a check that trains for itself."""
+    allowed = trainer_files(key)
+    return sorted(
+        str(f.relative_to(ROOT))
+        for f in _py_files(f"sims/{key}")
+        if f not in allowed and TRAINING.search(f.read_text(encoding="utf-8"))
+    )
+
+
+@pytest.mark.parametrize("key,slug", SLUGS)
+def test_training_lives_in_the_papers_trainer(key: str, slug: str) -> None:
+    """Training in one place: within ``sims/<key>/`` only ``train.py`` and the engines it imports
+    use an optimizer, a backward pass or the training cache; checks obtain models through
+    ``trained(setting, recipe, seed=...)`` and judge them."""
+    assert training_outside_trainer(key) == []
+
+
+def test_training_scan_catches_a_check_that_trains() -> None:
+    """Negative control: the pattern sees each way a module trains, and ignores prose."""
+    for planted in ("opt = torch.optim.Adam(ps)", "loss.backward()", "from sims.cache import cached"):
+        assert TRAINING.search(planted), planted
+    assert not TRAINING.search("the check judges what trained() returned; it never trains")

@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common import baselines
-from theory.common.backend import check_scalar, dual, ops_for, twin
+from theory.common.backend import dual, ops_for, twin
 from theory.common.symbols import eta as _ETA
 from theory.common.symbols import omega as _OMEGA
 from theory.common.symbols import sigma2 as _S2
@@ -394,8 +394,8 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     Includes the query noise σ².  Evaluates :func:`theory.common.baselines.bayes_risk_limit_mp`
     (ridge at ``λ* = σ²ξ``, signal 1): the display above (our reading of (D.36), lost
     in our copy) is not transcribed again (``check_thm4_2iii_symbolic`` checks the two agree
-    exactly).  The σ² → 0 limit is
-    ``max(0, 1 − 1/ξ)`` (take it symbolically).
+    exactly).  ``σ² = 0`` is rejected (numbers and SymPy alike): the noiseless Bayes risk is the
+    limit ``σ² → 0⁺``, ``max(0, 1 − 1/ξ)``; take it with ``sympy.limit`` on a positive symbol.
 
     Examples
     --------
@@ -403,17 +403,12 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     0.114057
     >>> round(bayes_risk_limit(0.2, 3.0), 5)
     3.40512
+
+    Near σ² = 0 the risk approaches ``max(0, 1 − 1/ξ)`` (ξ = 3: 2/3; ξ = 0.4: 0):
+
+    >>> round(bayes_risk_limit(3.0, 1e-9), 6), round(bayes_risk_limit(0.4, 1e-9), 6)
+    (0.666667, 0.0)
     """
-    if ops_for(xi, sigma2).symbolic:  # a symbolic limit may take σ² = 0 (then max(0, 1 − 1/ξ))
-        check_scalar("sigma2", sigma2, lower=0.0, paper="noise variance σ² ≥ 0")
-    else:
-        check_scalar(
-            "sigma2",
-            sigma2,
-            lower=0.0,
-            lower_open=True,
-            paper="noise variance σ² > 0 (the Bayes limit at σ² = 0 is a limit)",
-        )
     return ops_for(xi, sigma2).out(baselines.bayes_risk_limit_mp(xi, sigma2))
 
 

@@ -38,6 +38,11 @@ Grid = Sequence[float] | np.ndarray
 
 
 def prior_var(d: int, task_var: float | None) -> float:
+    """The task prior's variance τ²: ``1/d`` ([hpcy25] §2: ``β ~ N(0, I/d)``) unless given.
+
+    >>> prior_var(4, None), prior_var(4, 0.5)
+    (0.25, 0.5)
+    """
     return 1.0 / d if task_var is None else float(task_var)
 
 
@@ -60,6 +65,22 @@ def risk_mc(
     ``target_se`` (one per predictor, or one for all) raises the sample, on the same stream, up to
     ``MAX_RAISE`` times ``n`` while an estimate misses it (:func:`numerics.montecarlo.mc_means`):
     a check passes ``MC_POWER`` times the predicted risk.
+
+    Examples
+    --------
+    Debiased and vanilla one-step GD at η = 0.8 on the same 400 prompts (``Estimate`` fields
+    ``mean``, ``se``, ``n``); each agrees with its closed form (D.25)–(D.29), (4.11) within 5 se:
+
+    >>> import theory.hpcy25 as th
+    >>> from numerics.hpcy25.predictors import dgd_weights, gd_weights
+    >>> dgd, gd = risk_mc(
+    ...     [lambda X, xq: dgd_weights(X, xq, 0.8), lambda X, xq: gd_weights(X, xq, 0.8)],
+    ...     d=2, L=8, sigma2=0.1, n=400, rng=np.random.default_rng(0),
+    ... )
+    >>> bool(abs(dgd.mean - th.dgd_risk(0.8, 2, 8, 0.1)) < 5 * dgd.se), dgd.n
+    (True, 400)
+    >>> bool(abs(gd.mean - th.gd_risk(0.8, 2, 8, 0.1)) < 5 * gd.se)
+    True
     """
     tau2 = prior_var(d, task_var)
 

@@ -25,7 +25,28 @@ _METHODS = ("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SolverConfig:
-    """ODE method and tolerances (never ``solve_ivp``'s loose defaults)."""
+    """ODE method and tolerances (never ``solve_ivp``'s loose defaults).
+
+    Attributes
+    ----------
+    method : str
+        One of ``"RK45"``, ``"RK23"``, ``"DOP853"`` (default), ``"Radau"``, ``"BDF"``, ``"LSODA"``.
+    rtol, atol : float
+        Relative and absolute tolerances, both > 0 (default: the SOLVER tolerances 1e-10, 1e-12).
+    max_step : float
+        Cap on the step (default ``inf``: the solver decides).
+
+    Examples
+    --------
+    A looser solver for a quick look; the errors name the bad value:
+
+    >>> SolverConfig(method="RK45", rtol=1e-6, atol=1e-9).method
+    'RK45'
+    >>> SolverConfig(rtol=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: rtol must be > 0, got 0.0
+    """
 
     method: str = "DOP853"  # an explicit 8th-order method suits these smooth, non-stiff flows
     rtol: float = SOLVER_RTOL  # relative tolerance
@@ -46,7 +67,19 @@ VERIFY = SolverConfig()
 
 
 class IntegrationError(RuntimeError):
-    """The solver did not reach the end of the interval."""
+    """The solver did not reach the end of the interval (or produced non-finite states).
+
+    Examples
+    --------
+    ``y' = y²`` from ``y(0) = 1`` is ``1/(1 − t)``: it blows up at ``t = 1``, and the solver
+    stops just before it:
+
+    >>> quick = SolverConfig(method="RK45", rtol=1e-3, atol=1e-6)
+    >>> integrate(lambda t, y: y**2, [1.0], (0.0, 2.0), solver=quick)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    numerics.ode.IntegrationError: RK45 failed at t=0.99... of 2: ...
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,5 +201,12 @@ def integrate(
 
 
 def flow_time(steps: int, lr: float) -> float:
-    """Gradient-flow time matched to ``steps`` of gradient descent at rate ``lr``: τ = lr·steps."""
+    """Gradient-flow time matched to ``steps`` of gradient descent at rate ``lr``: τ = lr·steps.
+
+    ``steps`` steps of ``θ ← θ − lr ∇f`` follow the flow ``θ' = −∇f`` up to ``τ = lr·steps``
+    (Euler's method with step ``lr``).
+
+    >>> flow_time(2000, 1e-3)
+    2.0
+    """
     return float(lr) * int(steps)

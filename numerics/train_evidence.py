@@ -72,7 +72,19 @@ def train_agreement(
     **kw: Any,
 ) -> Evidence:
     """TRAIN, the short name: :func:`train_discrimination` (named ``alternatives`` are required --
-    a trained row that names no neighbour cannot tell the theorem from them)."""
+    a trained row that names no neighbour cannot tell the theorem from them).
+
+    Examples
+    --------
+    A trained estimate 0.02 from the prediction ``(1, 0)`` at ``rtol`` 0.05 is 0.4 tolerance
+    units from it, 3.6 units from the alternative ``(1.2, 0)`` and started 20 units away:
+
+    >>> ev = train_agreement(
+    ...     "Γ*", [1.02, 0.0], [1.0, 0.0], [0.0, 0.0], alternatives={"no 1/N term": [1.2, 0.0]}
+    ... )
+    >>> ev.passed, round(ev.error, 6), round(ev.details["start_units"], 6)
+    (True, 0.4, 20.0)
+    """
     return train_discrimination(
         name, observed, predicted, initial, alternatives=alternatives, rtol=rtol, **kw
     )
@@ -118,6 +130,17 @@ def train_discrimination(
     pass, plus each alternative's own distance to the prediction as ``separation_units``: an
     alternative closer than 2 units to the prediction cannot be told apart and fails the check),
     ``seeds`` and ``seeds_passed``.
+
+    Examples
+    --------
+    A start 0.1 from the prediction (2 units, fewer than ``start_units`` = 3) cannot show that
+    training moved the model there, however close it ends:
+
+    >>> ev = train_discrimination(
+    ...     "Γ*", [1.02, 0.0], [1.0, 0.0], [0.9, 0.0], alternatives={"no 1/N term": [1.2, 0.0]}
+    ... )
+    >>> ev.passed, round(ev.details["start_units"], 6)
+    (False, 2.0)
     """
     o, p, i = _as_array(observed), _as_array(predicted), _as_array(initial)
     scale = float(np.linalg.norm(p)) if norm is None else float(norm)
@@ -193,13 +216,31 @@ def swap_alternative(
 
 
 def nearest_alternative(ev: Evidence) -> dict[str, Any] | None:
-    """The named alternative (``{"name", "units", ...}``) a TRAIN row's estimate is closest to."""
+    """The named alternative (``{"name", "units", ...}``) a TRAIN row's estimate is closest to.
+
+    >>> ev = train_agreement(
+    ...     "Γ*", [1.19, 0.0], [1.0, 0.0], [0.0, 0.0], alternatives={"no 1/N term": [1.2, 0.0]}
+    ... )
+    >>> near = nearest_alternative(ev)
+    >>> near["name"], round(near["units"], 6)
+    ('no 1/N term', 0.2)
+    """
     alts = ev.details.get("alternatives") or []
     return min(alts, key=lambda a: a["units"]) if alts else None
 
 
 def trap_of(ev: Evidence) -> str | None:
-    """The named alternative a TRAIN row ended in (within 1 tolerance unit of it), if any."""
+    """The named alternative a TRAIN row ended in (within 1 tolerance unit of it), if any.
+
+    An estimate 0.01 from the alternative ``(1.2, 0)`` (0.2 units at ``rtol`` 0.05) is trapped
+    there; one 0.02 from the prediction is not:
+
+    >>> def row(observed):
+    ...     alts = {"no 1/N term": [1.2, 0.0]}
+    ...     return train_agreement("Γ*", observed, [1.0, 0.0], [0.0, 0.0], alternatives=alts)
+    >>> trap_of(row([1.19, 0.0])), trap_of(row([1.02, 0.0]))
+    ('no 1/N term', None)
+    """
     near = nearest_alternative(ev)
     return near["name"] if near is not None and near["units"] <= 1.0 else None
 
@@ -219,7 +260,21 @@ def not_converged(
     converged within the budget: <statistic> <value> vs criterion <criterion> after <steps> steps;
     <needs>" (``needs``: what would converge it -- steps, batch, seconds); the numbers are kept
     as fields (``not_converged=1``, ``drift``, ``criterion``, ``steps`` and ``numbers``).  A row
-    already ``skipped`` (a named trap, not separable) keeps its own reason."""
+    already ``skipped`` (a named trap, not separable) keeps its own reason.
+
+    Examples
+    --------
+    >>> ev = train_agreement(
+    ...     "Γ*", [1.02, 0.0], [1.0, 0.0], [0.0, 0.0], alternatives={"no 1/N term": [1.2, 0.0]}
+    ... )
+    >>> row = not_converged(
+    ...     ev, statistic="drift", value=0.012, criterion=0.001, steps=4000, needs="more steps"
+    ... )
+    >>> row.status, row.details["steps"]
+    ('skipped', 4000)
+    >>> print(row.details["why"])
+    not converged within the budget: drift 0.012 vs criterion 0.001 after 4000 steps; more steps
+    """
     if ev.status == "skipped":
         return ev
     why = (
@@ -251,6 +306,19 @@ def over_seeds(rows_of: Callable[[int], list[Evidence]], seeds: Sequence[int]) -
     passes iff the row passed on *every* seed.  ``details`` gains ``seeds``, ``seeds_passed`` and
     ``reported_seed``; a TRAIN row also gets ``per_seed`` (units to the prediction, start units,
     the nearest named alternative and the one the seed ended in, its ``trap``) and ``traps``.
+
+    Examples
+    --------
+    Seed ``s`` ends ``0.01·(s+1)`` from the prediction: all three pass, and the merged row reports
+    the worst, seed 2 at 0.03/0.05 = 0.6 units:
+
+    >>> def rows_of(seed):
+    ...     observed = [1.0 + 0.01 * (seed + 1), 0.0]
+    ...     alts = {"no 1/N term": [1.2, 0.0]}
+    ...     return [train_agreement("Γ*", observed, [1.0, 0.0], [0.0, 0.0], alternatives=alts)]
+    >>> (row,) = over_seeds(rows_of, (0, 1, 2))
+    >>> row.passed, row.details["seeds_passed"], row.details["reported_seed"], round(row.error, 6)
+    (True, [0, 1, 2], 2, 0.6)
     """
     per = [rows_of(s) for s in seeds]
     if not per or len({len(r) for r in per}) != 1:
@@ -292,7 +360,20 @@ TRAIN_CONTRACT = ("start_units", "alternatives", "seeds", "seeds_passed")
 def train_contract_violations(ev: Evidence) -> list[str]:
     """What a TRAIN record lacks of the contract (empty for other kinds and for a sound record):
     the :data:`TRAIN_CONTRACT` details, a non-empty list of ``{"name", "units"}`` alternatives, and,
-    for a pass, ``start_units ≥ TRAIN_START_UNITS`` and every alternative ``units > 1``."""
+    for a pass, ``start_units ≥ TRAIN_START_UNITS`` and every alternative ``units > 1``.
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> ev = train_agreement(
+    ...     "Γ*", [1.02, 0.0], [1.0, 0.0], [0.0, 0.0], alternatives={"no 1/N term": [1.2, 0.0]}
+    ... )
+    >>> train_contract_violations(ev)
+    []
+    >>> no_seeds = {k: v for k, v in ev.details.items() if k != "seeds"}
+    >>> train_contract_violations(dataclasses.replace(ev, details=no_seeds))
+    ["details['seeds'] missing"]
+    """
     if ev.kind != "TRAIN":
         return []
     d = ev.details

@@ -45,7 +45,14 @@ def evidence_row(
     **kw: Any,
 ) -> Evidence:
     """An :class:`~theory.common.protocols.Evidence` row with a float tolerance, a finite error
-    (``inf`` otherwise) and a bool pass: the constructor behind every agreement helper."""
+    (``inf`` otherwise) and a bool pass: the constructor behind every agreement helper.
+
+    ``err`` is in tolerance units: here ``|0.51 − 0.5| / 0.02 = 0.5``; ``ok`` is the caller's.
+
+    >>> row = evidence_row("R closed form vs MC", "MC", 0.5, 0.51, 0.02, 0.5, True)
+    >>> row.status, row.tolerance, row.error
+    ('pass', 0.02, 0.5)
+    """
     return Evidence(
         name=name,
         kind=kind,
@@ -59,7 +66,12 @@ def evidence_row(
 
 
 def evidence_rows(ev: Evidence | Iterable[Evidence]) -> list[Evidence]:
-    """One row or an iterable of rows, as a list."""
+    """One row or an iterable of rows, as a list.
+
+    >>> row = evidence_row("R closed form vs MC", "MC", 0.5, 0.51, 0.02, 0.5, True)
+    >>> len(evidence_rows(row)), len(evidence_rows((row, row)))
+    (1, 2)
+    """
     return [ev] if isinstance(ev, Evidence) else list(ev)
 
 
@@ -71,7 +83,13 @@ def claim_verdict(claim: Claim | None) -> str:
     """The status of a row whose agreeing routes contradict ``claim``: ``discrepancy`` for a
     printed claim, ``unconfirmed`` for a reconstruction or paraphrase, ``fail`` for a derived one
     (our own extension contradicted by our own routes is a bug).  ``None`` (no claim record) is
-    read as printed."""
+    read as printed.
+
+    >>> from theory.common.protocols import Claim
+    >>> lost = Claim(where="(D.36)", quote="", provenance="reconstructed", lost="the display")
+    >>> claim_verdict(None), claim_verdict(lost)
+    ('discrepancy', 'unconfirmed')
+    """
     if claim is None or claim.provenance == "printed":
         return "discrepancy"
     return "unconfirmed" if claim.provenance in ("reconstructed", "paraphrase") else "fail"
@@ -104,6 +122,27 @@ def claim_agreement(
 
     ``claim`` (:class:`~theory.common.protocols.Claim`: where, quote, provenance) is stored as
     ``details["claim"]``.  Tolerance: ``atol + rtol·|reference|`` elementwise.
+
+    Examples
+    --------
+    The paper prints 0.9, we derive 0.879 and the ODE gives 0.8791: within ``atol`` of ours
+    (0.1 units), 20.9 units from the paper's, so a discrepancy (reported; the run does not fail):
+
+    >>> from theory.common.protocols import Claim
+    >>> printed = Claim(where="Theorem 1", quote="the step is 0.9", provenance="printed")
+    >>> row = claim_agreement(
+    ...     "η* vs ODE", kind="SOLVER", paper=0.9, ours=0.879, observed=0.8791, atol=1e-3,
+    ...     source="(4.3)", claim=printed,
+    ... )
+    >>> row.status, row.passed, round(row.details["units_to_paper"], 6)
+    ('discrepancy', True, 20.9)
+
+    An observed value near neither is a ``fail`` (a bug in the toolkit):
+
+    >>> claim_agreement(
+    ...     "η*", kind="SOLVER", paper=0.9, ours=0.879, observed=0.7, atol=1e-3, source="(4.3)"
+    ... ).status
+    'fail'
     """
     o, pp, oo = _arr(observed), _arr(paper), _arr(ours)
 
@@ -175,7 +214,13 @@ def with_verdict(
     run), ``details["why"]`` saying why, plus ``details``.  ``untested`` rows give ``reached`` and
     ``needed`` (the scale measured here and the paper's), ``skipped`` rows their numbers.
     ``details["measured_status"]`` is the row's own status, or ``"not measured"`` when it observed
-    nothing (``observed`` None, empty or NaN: a model this tier does not train)."""
+    nothing (``observed`` None, empty or NaN: a model this tier does not train).
+
+    >>> row = evidence_row("R closed form vs MC", "MC", 0.5, 0.51, 0.02, 0.5, True)
+    >>> rel = with_verdict(row, "skipped", why="not resolvable here")
+    >>> rel.status, rel.passed, rel.error, rel.details["measured_status"]
+    ('skipped', True, 0.5, 'pass')
+    """
     if verdict not in VERDICTS:
         raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
     extra = {
@@ -203,7 +248,13 @@ def untested(
     ev: Evidence, *, reached: str, needed: str, claim: Claim | None = None, why: str = ""
 ) -> Evidence:
     """``untested``: a claim not testable at the paper's scale here; the row keeps what was
-    measured at ours and states the scale ``reached`` and the scale ``needed``."""
+    measured at ours and states the scale ``reached`` and the scale ``needed``.
+
+    >>> row = evidence_row("R closed form vs MC", "MC", 0.5, 0.51, 0.02, 0.5, True)
+    >>> row = untested(row, reached="L = 64", needed="L = 4096")
+    >>> row.status, row.details["why"]
+    ('untested', 'reached L = 64; needs L = 4096')
+    """
     return with_verdict(
         ev,
         "untested",
@@ -217,7 +268,13 @@ def untested(
 def skipped(ev: Evidence, *, why: str, **numbers: Any) -> Evidence:
     """``skipped``: not resolvable at this setting; ``why`` says so with the numbers (e.g. "not
     separable at this setting: nearest alternative 0.8 units; needs tolerance 0.4 %, about 4e5
-    prompts, 900 s"), ``numbers`` keeps them as fields."""
+    prompts, 900 s"), ``numbers`` keeps them as fields.
+
+    >>> row = evidence_row("R closed form vs MC", "MC", 0.5, 0.51, 0.02, 0.5, True)
+    >>> row = skipped(row, why="not separable: nearest alternative 0.8 units", units=0.8)
+    >>> row.status, row.details["units"]
+    ('skipped', 0.8)
+    """
     return with_verdict(ev, "skipped", why=why, **numbers)
 
 
@@ -230,6 +287,14 @@ def claim_contract_violations(ev: Evidence) -> list[str]:
     * a PAPER row carries the ``printed`` literal and a printed ``claim`` (a number the paper
       prints); a DERIVED row the ``derived`` literal and ``derived_in``, the docs page deriving
       it, and no claim of the paper (we computed it).
+
+    Examples
+    --------
+    >>> row = evidence_row("R closed form vs MC", "MC", 0.5, 0.51, 0.02, 0.5, True)
+    >>> claim_contract_violations(skipped(row, why="budget: 0.8 units"))
+    []
+    >>> claim_contract_violations(with_verdict(row, "untested", why="too small"))
+    ['an untested row says the scale reached and the scale needed']
     """
     d = ev.details
     claim = d.get("claim")
@@ -258,7 +323,16 @@ def claim_contract_violations(ev: Evidence) -> list[str]:
 
 def assert_status(ev: Evidence | Iterable[Evidence], status: str) -> None:
     """Some row has ``status`` (a verdict) and none fails: pins an ``unconfirmed``, ``untested``
-    or ``skipped`` row as :func:`assert_discrepancy` pins a discrepancy."""
+    or ``skipped`` row as :func:`assert_discrepancy` pins a discrepancy.
+
+    >>> row = evidence_row("R closed form vs MC", "MC", 0.5, 0.51, 0.02, 0.5, True)
+    >>> assert_status(skipped(row, why="budget: 0.8 units"), "skipped")
+    >>> assert_status(row, "skipped")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    AssertionError: expected a skipped row and no failure:
+    [PASS] MC R closed form vs MC: ...
+    """
     evs = evidence_rows(ev)
     bad = [e for e in evs if not e.passed]
     if bad or not any(e.status == status for e in evs):
@@ -269,7 +343,18 @@ def assert_status(ev: Evidence | Iterable[Evidence], status: str) -> None:
 
 def assert_discrepancy(ev: Evidence | Iterable[Evidence]) -> None:
     """A known discrepancy stays one: at least one row has status ``discrepancy`` and none fails
-    (pins a claim the paper makes and our routes refute, so it cannot silently flip)."""
+    (pins a claim the paper makes and our routes refute, so it cannot silently flip).
+
+    The example of :func:`claim_agreement`, pinned:
+
+    >>> from theory.common.protocols import Claim
+    >>> printed = Claim(where="Theorem 1", quote="the step is 0.9", provenance="printed")
+    >>> row = claim_agreement(
+    ...     "η* vs ODE", kind="SOLVER", paper=0.9, ours=0.879, observed=0.8791, atol=1e-3,
+    ...     source="(4.3)", claim=printed,
+    ... )
+    >>> assert_discrepancy(row)
+    """
     evs = evidence_rows(ev)
     bad = [e for e in evs if not e.passed]
     if bad or not any(e.discrepancy for e in evs):

@@ -182,7 +182,9 @@ def excess_risk_samples(
     elif method == "ridge":
         if lam is None:
             raise ValueError("method 'ridge' needs lam (normalised penalty)")
-        w_hat = ridge_fit(p.X, p.y, check_real("lam", lam, lower=0.0, lower_open=True))
+        w_hat = ridge_fit(
+            p.X, p.y, check_real("lam (normalised penalty)", lam, lower=0.0, lower_open=True)
+        )
     elif method == "ols":
         w_hat = ols_fit(p.X, p.y)
     elif method == "lasso":

@@ -83,7 +83,18 @@ def two_head_flow(
 def augmented_rhs(
     t: float, y: np.ndarray, d: float, L: float, sigma2: float, s: float
 ) -> np.ndarray:
-    """Reduced (B.4) flow plus the running integral of the imbalance rate."""
+    """Reduced (B.4) flow plus the running integral of the imbalance rate.
+
+    Source: [hpcy25] (B.4); [derived] the rate ``d/dt (ω² − μ²) = 8s c_L μ²(sinh x − x cosh x)``,
+    ``x = dω²``.  ``y = (ω, μ, I)`` of shape ``(3,)``; the third component integrates the rate, so
+    ``I(t)`` is the change of ``ω² − μ²`` since ``t = 0`` (an invariant of the integration).
+
+    >>> y = np.array([0.3, 1.2, 0.0])
+    >>> f = augmented_rhs(0.0, y, 5, 40, 0.1, 1.0)
+    >>> w_dot, m_dot = th.reduced_rhs_fn(0.0, y[:2], 5, 40, 0.1)
+    >>> bool(np.allclose(f, [w_dot, m_dot, th.imbalance_rate(0.3, 1.2, 5, 40, 0.1)]))
+    True
+    """
     f = _reduced_rhs_fn(t, y[:2], d, L, sigma2, s)
     x = d * y[0] ** 2
     rate = 8 * s * (1 + sigma2) / L * y[1] ** 2 * (np.sinh(x) - x * np.cosh(x))
@@ -105,6 +116,14 @@ def reduced_flow(
 
     Source: [hpcy25] App. B, (B.4), on the symmetric orbit ``(ω, −ω, μ, −μ)``.  Parameters as in
     :func:`two_head_flow`; the returned ``y`` has shape ``(n, 2)``: columns ``(ω, μ)``.
+
+    Examples
+    --------
+    Phase I, (B.5)–(B.6): from a tiny start the flow is linear, ``ω(t) = μ(t) = ε e^{2st}``:
+
+    >>> tr = reduced_flow(1.0, eps=1e-6)
+    >>> np.round(tr.final / (1e-6 * np.exp(2.0)), 6).tolist()
+    [1.0, 1.0]
     """
     th.reduced_rhs_fn(0.0, np.array([eps, eps]), d, L, sigma2, s)  # validates the inputs once
     return integrate(
@@ -114,7 +133,16 @@ def reduced_flow(
 
 @functools.cache
 def late_flow(d: float, L: float, sigma2: float, s: float) -> Trajectory:
-    """:func:`reduced_flow` to ``T = 10⁶`` with the stiff solver (cached): the late phase."""
+    """:func:`reduced_flow` to ``T = 10⁶`` with the stiff solver (cached): the late phase.
+
+    Source: [hpcy25] App. B Phase III; [derived] the law ``μ ~ t^{1/6}``
+    (:func:`theory.hpcy25.late_mu_law`: 7.637 at ``t = 10⁶``, d = 5, L = 40, σ² = 0.1).  Not run
+    by the doctests (0.2–0.5 s; ``hpcy25:appB`` runs it):
+
+    >>> tr = late_flow(5.0, 40.0, 0.1, 1.0)  # doctest: +SKIP
+    >>> round(float(tr.final[1]), 2)  # doctest: +SKIP
+    7.64
+    """
     return reduced_flow(1e6, d=d, L=L, sigma2=sigma2, s=s, solver=STIFF)
 
 
@@ -128,7 +156,20 @@ def stage_flow(
     sigma2: float = 0.1,
     init_scale: float = 0.01,
 ) -> np.ndarray:
-    """Gradient flow of L̃ for H heads from N(0, init_scale²) (≙ 1e5 GD steps at lr 0.01)."""
+    """Gradient flow of L̃ for H heads from N(0, init_scale²) (≙ 1e5 GD steps at lr 0.01).
+
+    Source: [hpcy25] App. B, (B.1) (:func:`theory.hpcy25.flow_rhs_fn`) with LSODA at rtol 1e-10,
+    atol 1e-12; returns the final state, shape ``(2H,)``: ``(ω_1…ω_H, μ_1…μ_H)``.
+
+    Two heads from a random start pair up as ``(ω, −ω), (μ, −μ)`` (Obs. 1) and ``⟨ω, μ⟩``
+    approaches ``1/κ = 40/45.5 ≈ 0.879`` ((4.3); at T = 100 still about 1 % below it):
+
+    >>> y = stage_flow(2, seed=0, T=100.0)
+    >>> bool(np.isclose(y[0], -y[1], rtol=1e-4) and np.isclose(y[2], -y[3], rtol=1e-4))
+    True
+    >>> bool(abs(float(y[:2] @ y[2:]) * th.kappa(5, 40, 0.1) - 1) < 0.01)
+    True
+    """
     rng = np.random.default_rng(seed)
     y0 = rng.normal(0.0, init_scale, 2 * H)
     th.flow_rhs_fn(0.0, y0, d, L, sigma2, 1.0)  # validates the inputs once

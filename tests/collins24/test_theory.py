@@ -133,3 +133,16 @@ def test_settings_messages_name_the_value_and_the_assumption() -> None:
         SphereCovariates(d=3, kind="lowrank", k=0)
     with pytest.raises(ValueError, match=r"^c_v must be .*Assumption 4.3: \|c_v\| < ∞"):
         SphereCovariates(d=3, kind="lowrank", k=1, c_v=float("inf"))
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("collins24:lemB.5")
+@pytest.mark.parametrize("stacked", ["M", "Sigma"])
+def test_whitened_m_refuses_a_stack_naming_its_shape(stacked: str) -> None:
+    """Lemma B.5's M′ = Σ^{1/2} M Σ^{1/2} is one d×d matrix: a (2, 2, 2) stack is an error."""
+    one, stack = np.diag([4.0, 1.0]), np.stack([np.eye(2), 2 * np.eye(2)])
+    M, Sigma = (stack, one) if stacked == "M" else (one, stack)
+    with pytest.raises(
+        ValueError, match=rf"^{stacked} must be one d×d matrix .*got shape \(2, 2, 2\)$"
+    ):
+        T.whitened_M(M, Sigma)

@@ -24,6 +24,17 @@ def test_excess_risk_divergence_guard_and_bad_method() -> None:
         excess_risk("newton", d=4, s=1, n=8, sigma2=0.1, trials=10, seed=0)
 
 
+@pytest.mark.float
+@pytest.mark.result("czz24:thm5.3-lower")
+@pytest.mark.parametrize(
+    ("method", "what"), [("ridge", "normalised penalty"), ("lasso", "lasso alpha")]
+)
+def test_excess_risk_bad_penalty_names_what_lam_is(method: str, what: str) -> None:
+    """A non-positive ``lam`` is refused with the message naming what it is for this method."""
+    with pytest.raises(ValueError, match=rf"^lam \({what}\) must be > 0, got -0\.5$"):
+        excess_risk(method, d=4, s=1, n=8, sigma2=0.1, lam=-0.5, trials=10, seed=0)
+
+
 @pytest.mark.mc
 @pytest.mark.result("czz24:thm5.3-lower")
 def test_one_pregd_step_is_never_refused() -> None:

@@ -53,6 +53,26 @@ def test_bayes_risk_limit_public_api() -> None:
     assert sp.limit(expr.subs(x, 2), s2, 0) == sp.Rational(1, 2)
 
 
+@pytest.mark.result("hpcy25:thm4.2iii")
+@pytest.mark.parametrize("xi", [0.5, sp.Symbol("xi", positive=True)], ids=["number", "symbol"])
+def test_bayes_risk_limit_rejects_zero_noise_and_names_the_limit(xi: object) -> None:
+    """One check of σ² > 0 for numbers and SymPy alike; its message says what σ² = 0 means."""
+    with pytest.raises(ValueError, match=r"sigma2 must be .*σ² → 0⁺: max\(0, 1 − 1/ξ\).*got 0$"):
+        th.bayes_risk_limit(xi, 0)
+
+
+#: σ² at which R_B∞ is compared with its σ² → 0⁺ limit; away from ξ = 1 the gap is O(σ²)
+NEAR_ZERO_NOISE = 1e-10
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+@pytest.mark.parametrize("xi", [0.4, 1.7, 3.0])
+def test_bayes_risk_limit_approaches_the_noiseless_limit(xi: float) -> None:
+    """The limit the σ² = 0 message names: R_B∞ → max(0, 1 − 1/ξ) as σ² → 0⁺."""
+    got = th.bayes_risk_limit(xi, NEAR_ZERO_NOISE)
+    assert abs(got - max(0.0, 1.0 - 1.0 / xi)) < 100 * NEAR_ZERO_NOISE
+
+
 @pytest.mark.result("hpcy25:eqD.29")
 @pytest.mark.parametrize("bad", [{"d": 0}, {"L": -1}, {"sigma2": -0.1}, {"d": float("nan")}])
 def test_bad_input_raises_valueerror_naming_symbol(bad: dict) -> None:

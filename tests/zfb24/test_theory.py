@@ -83,9 +83,24 @@ def test_assumption3_validation() -> None:
 @pytest.mark.symbolic
 @pytest.mark.result("zfb24:thm4")
 def test_u_min_outside_assumption3_names_it() -> None:
-    # Lemma 19's bound exists only under Assumption 3: the error names it
-    with pytest.raises(ValueError, match=r"u_min needs σ²‖Γ‖_op√d < 2 \(Theorem 4\)"):
+    # Lemma 19's bound exists only under Assumption 3: the error names it and the offending value.
+    # Λ = I_4, N = 16: Γ = (1 + 1/16) I + (4/16) I = 1.3125 I, so σ²‖Γ‖_op√d = 2.25·1.3125·2
+    msg = (
+        r"^u_min needs σ²‖Γ‖_op√d < 2 \(Theorem 4\), "
+        r"got σ²‖Γ‖_op√d = 5\.90625 \(sigma_init = 1\.5\)$"
+    )
+    with pytest.raises(ValueError, match=msg):
         T.u_min(np.eye(4), 16, 1.5, np.eye(4) / 2)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:thm8")
+def test_rdm_u_min_outside_condition_21_names_sigma2_and_the_bound() -> None:
+    # Lemma 27 at m1 = 1, Θ = I_3/√3 (‖EΛΘ‖_F² = 1), E‖Γ_τ‖‖Λ_τ‖² = 5: condition (21) reads
+    # σ² < 2/(√3·5) = 0.23094; σ = 3 gives σ² = 9
+    msg = r"condition \(21\).*got σ² = 9 ≥ 0\.23094 \(sigma_init = 3\.0\)$"
+    with pytest.raises(ValueError, match=msg):
+        T.rdm_u_min(np.ones(3), 2 * np.ones(3), np.eye(3) / np.sqrt(3), 3.0, 5.0)
 
 
 @pytest.mark.symbolic

@@ -86,9 +86,17 @@ def whitened_M(M: Any, Sigma: Any) -> np.ndarray:
 
     >>> whitened_M(np.eye(2), np.diag([4.0, 1.0])).tolist()
     [[4.0, 0.0], [0.0, 1.0]]
+
+    One matrix at a time: a stack of matrices is refused (``M`` and ``Σ`` are both d×d).
     """
     M = num_square("M", M)
     S = num_square("Sigma", Sigma, M.shape[0])
+    for name, arr in (("M", M), ("Sigma", S)):
+        if arr.ndim != 2:
+            raise ValueError(
+                f"{name} must be one d×d matrix (collins24 Lemma B.5: M′ = Σ^{{1/2}} M Σ^{{1/2}}), "
+                f"got shape {arr.shape}"
+            )
     R = psd_sqrt(S)
     return R @ M @ R
 

@@ -78,7 +78,16 @@ def _flow_lambda(H: int) -> Any:
 def flow_rhs_fn(
     t_: float, y: np.ndarray, d: float, L: float, sigma2_: float, s: float = 1.0
 ) -> np.ndarray:
-    """Numeric twin of :func:`flow_rhs` in ``solve_ivp`` form ``f(_T, y, *args)``; y = (ω…, μ…)."""
+    """Numeric twin of :func:`flow_rhs` in ``solve_ivp`` form ``f(t, y, *args)``; y = (ω…, μ…).
+
+    Source: [hpcy25] App. B, (B.1).  ``y`` has shape ``(2H,)``: the H KQ scales, then the H OV
+    weights; the flow is autonomous (``t_`` is not read).
+
+    One head at ``ω = 0``: ``ω̇ = 2sμ`` and ``μ̇ = −2s c_L μ`` (``c_L = 1.1/40 = 0.0275``):
+
+    >>> np.round(flow_rhs_fn(0.0, np.array([0.0, 1.5]), 5, 40, 0.1), 12).tolist()
+    [3.0, -0.0825]
+    """
     H = len(y) // 2
     return np.asarray(_flow_lambda(H)(*y, d, L, sigma2_, s), dtype=float).ravel()
 
@@ -124,13 +133,25 @@ def _reduced_lambda() -> Any:
 def reduced_rhs_fn(
     t_: float, y: np.ndarray, d: float, L: float, sigma2_: float, s: float = 1.0
 ) -> np.ndarray:
-    """Numeric twin of :func:`reduced_rhs` in ``solve_ivp`` form; y = (ω, μ)."""
+    """Numeric twin of :func:`reduced_rhs` in ``solve_ivp`` form; y = (ω, μ).
+
+    Source: [hpcy25] (B.4).  At ``ω = 0`` the system reads ``ω̇ = 2sμ``, ``μ̇ = 0``:
+
+    >>> reduced_rhs_fn(0.0, np.array([0.0, 1.5]), 5, 40, 0.1).tolist()
+    [3.0, 0.0]
+    """
     return np.asarray(_reduced_lambda()(y[0], y[1], d, L, sigma2_, s), dtype=float).ravel()
 
 
 @checked
 def imbalance(omega: Any, mu: Any) -> Any:
-    """The imbalance ``ω² − μ²`` (conserved at ``c_L = 0``; monotone otherwise)."""
+    """The imbalance ``ω² − μ²`` (conserved at ``c_L = 0``; monotone otherwise) [derived].
+
+    Source: [derived] (its rate is :func:`imbalance_rate`); Def. B.1's start has imbalance 0.
+
+    >>> round(imbalance(0.3, 1.2), 12)
+    -1.35
+    """
     return omega**2 - mu**2
 
 
@@ -153,7 +174,13 @@ def imbalance_rate(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, s: Any = 1)
 
 @checked
 def initial_state(eps: float, H: int = 2) -> np.ndarray:
-    """Def. B.1: ``ω_1 = −ω_2 = μ_1 = −μ_2 = ε`` (H = 2), as the flat state vector."""
+    """Def. B.1: ``ω_1 = −ω_2 = μ_1 = −μ_2 = ε`` (H = 2), as the flat state vector.
+
+    Source: [hpcy25] App. B, Def. B.1.  Shape ``(4,)`` in the order of :func:`flow_rhs_fn`.
+
+    >>> initial_state(1e-3).tolist()
+    [0.001, -0.001, 0.001, -0.001]
+    """
     if H != 2:
         raise ValueError(f"Def. B.1 is the two-head initialisation, got H={H}")
     return np.array([eps, -eps, eps, -eps], dtype=float)

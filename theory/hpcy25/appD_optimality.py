@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from theory.common import baselines
-from theory.common.backend import check_scalar, dual, ops_for, twin
+from theory.common.backend import dual, ops_for, twin
 from theory.common.symbols import eta as _ETA
 from theory.common.symbols import omega as _OMEGA
 from theory.common.symbols import sigma2 as _S2
@@ -84,7 +84,23 @@ def A2_eigenvalues(omega: Any, d: Any, L: Any, sigma2: Any) -> tuple[Any, Any]:
 
 @checked
 def A2_matrix(omega: Any, d: Any, L: Any, sigma2: Any) -> sp.Matrix:
-    """The matrix ``A₂`` of (D.19) (SymPy), for the eigen-split identity test."""
+    """The matrix ``A₂`` of (D.19) (SymPy), for the eigen-split identity test.
+
+    Source: [hpcy25] Thm 4.2(ii), (D.19).
+
+    .. math::
+
+        A_2 = \\omega^2\\begin{pmatrix}1&-1\\\\-1&1\\end{pmatrix}
+          + c_L\\begin{pmatrix}e^{x}-1&e^{-x}-1\\\\e^{-x}-1&e^{x}-1\\end{pmatrix},
+        \\quad x = d\\omega^2
+
+    It splits as :func:`A2_eigenvalues` says, ``a₋(1,−1)(1,−1)ᵀ + a₊(1,1)(1,1)ᵀ``:
+
+    >>> A = np.array(A2_matrix(0.5, 2, 10, 0.25), dtype=float)
+    >>> a_m, a_p = A2_eigenvalues(0.5, 2, 10, 0.25)
+    >>> bool(np.allclose(A, a_m * np.array([[1, -1], [-1, 1]]) + a_p * np.ones((2, 2))))
+    True
+    """
     om, d_, L_, s2 = (sp.sympify(v) for v in (omega, d, L, sigma2))
     x = d_ * om**2
     cL = c_L_expr(L_, s2)
@@ -169,7 +185,14 @@ def _iso(kind: str, e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
 @checked
 def gd_risk_expr(e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     """Builder of :func:`gd_risk`: :func:`theory.common.baselines.gd_risk` at ``Γ = ηI``, ``Σ = I``,
-    ``Ψ = I/d``, ``N = L`` (a SymPy expression in the arguments)."""
+    ``Ψ = I/d``, ``N = L`` (a SymPy expression in the arguments).
+
+    Source: [hpcy25] (D.25)–(D.29).  At ``d = 1``, ``L = 2``, ``σ² = 0`` (``D' = 1``) the
+    display of :func:`gd_risk` gives ``1 − 2η + 2η²``:
+
+    >>> sp.expand(gd_risk_expr(sp.Symbol("eta"), 1, 2, 0))
+    2*eta**2 - 2*eta + 1
+    """
     return _iso("gd", e, d_, L_, s2)
 
 
@@ -227,7 +250,14 @@ def gd_risk_star(d: Any, L: Any, sigma2: Any) -> Any:
 @checked
 def dgd_risk_expr(e: Any, d_: Any, L_: Any, s2: Any) -> sp.Expr:
     """Builder of :func:`dgd_risk`: :func:`theory.common.baselines.dgd_risk` at ``P = I``,
-    ``Σ = I``, ``Ψ = I/d``, ``N = L`` (a SymPy expression in the arguments)."""
+    ``Σ = I``, ``Ψ = I/d``, ``N = L`` (a SymPy expression in the arguments).
+
+    Source: [hpcy25] (4.11) and Thm 4.2(iii).  At ``d = 1``, ``L = 2``, ``σ² = 0`` the display
+    of :func:`dgd_risk` gives ``1 − η + 3η²/4``:
+
+    >>> sp.expand(dgd_risk_expr(sp.Symbol("eta"), 1, 2, 0))
+    3*eta**2/4 - eta + 1
+    """
     return _iso("dgd", e, d_, L_, s2)
 
 
@@ -394,8 +424,8 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     Includes the query noise σ².  Evaluates :func:`theory.common.baselines.bayes_risk_limit_mp`
     (ridge at ``λ* = σ²ξ``, signal 1): the display above (our reading of (D.36), lost
     in our copy) is not transcribed again (``check_thm4_2iii_symbolic`` checks the two agree
-    exactly).  The σ² → 0 limit is
-    ``max(0, 1 − 1/ξ)`` (take it symbolically).
+    exactly).  ``σ² = 0`` is rejected (numbers and SymPy alike): the noiseless Bayes risk is the
+    limit ``σ² → 0⁺``, ``max(0, 1 − 1/ξ)``; take it with ``sympy.limit`` on a positive symbol.
 
     Examples
     --------
@@ -403,23 +433,24 @@ def bayes_risk_limit(xi: Any, sigma2: Any) -> Any:
     0.114057
     >>> round(bayes_risk_limit(0.2, 3.0), 5)
     3.40512
+
+    Near σ² = 0 the risk approaches ``max(0, 1 − 1/ξ)`` (ξ = 3: 2/3; ξ = 0.4: 0):
+
+    >>> round(bayes_risk_limit(3.0, 1e-9), 6), round(bayes_risk_limit(0.4, 1e-9), 6)
+    (0.666667, 0.0)
     """
-    if ops_for(xi, sigma2).symbolic:  # a symbolic limit may take σ² = 0 (then max(0, 1 − 1/ξ))
-        check_scalar("sigma2", sigma2, lower=0.0, paper="noise variance σ² ≥ 0")
-    else:
-        check_scalar(
-            "sigma2",
-            sigma2,
-            lower=0.0,
-            lower_open=True,
-            paper="noise variance σ² > 0 (the Bayes limit at σ² = 0 is a limit)",
-        )
     return ops_for(xi, sigma2).out(baselines.bayes_risk_limit_mp(xi, sigma2))
 
 
 @checked
 def bayes_risk_limit_fn(xi: Any, sigma2: Any) -> Any:
-    """Numeric (numpy, float64) twin of :func:`bayes_risk_limit`."""
+    """Numeric (numpy, float64) twin of :func:`bayes_risk_limit`; arrays broadcast.
+
+    Source: [hpcy25] (D.34)–(D.36).  Near σ² = 0 it approaches ``max(0, 1 − 1/ξ)``:
+
+    >>> np.round(bayes_risk_limit_fn(np.array([0.5, 3.0]), 1e-9), 6).tolist()
+    [0.0, 0.666667]
+    """
     return _as_float(baselines.bayes_risk_limit_mp(xi, sigma2))
 
 

@@ -102,7 +102,12 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
     "dgd_risk_expr": {"L_": _DGD_L},
     "precond_dgd_risk": {"L": _DGD_L},
     "softmax_length_risk": {"Lp": _DGD_L},
-    "bayes_risk_limit": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
+    "bayes_risk_limit": {
+        "sigma2": _POS.with_(
+            valid=0.25,
+            what="a noise variance σ² > 0 (σ² = 0 is the limit σ² → 0⁺: max(0, 1 − 1/ξ))",
+        )
+    },
     "bayes_risk_limit_fn": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
     "bayes_risk_given_design": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
 }

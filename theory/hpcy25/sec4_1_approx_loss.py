@@ -41,7 +41,16 @@ KERNEL_SCALE = sp.Symbol("k_s", positive=True)
 
 @checked
 def check_dLs(d_: Any, L_: Any, sigma2_: Any) -> None:
-    """Validate ``d > 0``, ``L > 0``, ``σ² ≥ 0`` (numbers; SymPy input is not validated)."""
+    """Validate ``d > 0``, ``L > 0``, ``σ² ≥ 0`` (numbers; SymPy input is not validated).
+
+    Source: [hpcy25] §1.1 (the model's dimension, prompt length and noise variance).
+
+    >>> check_dLs(5, 40, 0.1)
+    >>> check_dLs(5, 0, 0.1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: L_ must be a prompt length L > 0 ...
+    """
     check_scalar("d", d_, lower=0.0, lower_open=True, paper="hpcy25 §1.1: dimension d > 0")
     check_scalar("L", L_, lower=0.0, lower_open=True, paper="hpcy25 §1.1: prompt length L > 0")
     check_scalar("sigma2", sigma2_, lower=0.0, paper="hpcy25 §1.1: noise variance σ² ≥ 0")
@@ -50,6 +59,13 @@ def check_dLs(d_: Any, L_: Any, sigma2_: Any) -> None:
 # ------------------------------------------------------------------------------ constants
 @checked
 def c_L_expr(L_: Any, sigma2_: Any) -> sp.Expr:
+    """Builder of :func:`c_L`: ``(1+σ²)/L`` on whatever it is given (SymPy or numbers).
+
+    Source: [hpcy25] Prop. 4.1.
+
+    >>> c_L_expr(sp.Symbol("L"), 0)
+    1/L
+    """
     return (1 + sigma2_) / L_
 
 
@@ -69,6 +85,12 @@ def c_L(L: Any, sigma2: Any) -> Any:
 
 @checked
 def kappa_expr(d_: Any, L_: Any, sigma2_: Any) -> sp.Expr:
+    """Builder of :func:`kappa`: ``1 + d(1+σ²)/L = 1 + d·c_L`` [derived].
+
+    >>> d, L, s2 = sp.symbols("d L sigma2", positive=True)
+    >>> sp.expand(kappa_expr(d, L, s2) - 1 - d * c_L_expr(L, s2))
+    0
+    """
     return 1 + d_ * (1 + sigma2_) / L_
 
 
@@ -89,6 +111,11 @@ def kappa(d: Any, L: Any, sigma2: Any) -> Any:
 @checked
 @functools.cache
 def vec_syms(H: int) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
+    """The real SymPy symbols ``(ω_1, …, ω_H), (μ_1, …, μ_H)`` of H heads (cached per H).
+
+    >>> vec_syms(2)
+    ((omega_1, omega_2), (mu_1, mu_2))
+    """
     om = tuple(sp.Symbol(f"omega_{h + 1}", real=True) for h in range(H))
     mu_ = tuple(sp.Symbol(f"mu_{h + 1}", real=True) for h in range(H))
     return om, mu_
@@ -98,6 +125,17 @@ def vec_syms(H: int) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
 def ltilde_expr(
     om: Sequence[Any], mu_: Sequence[Any], d_: Any, L_: Any, s2: Any, ks: Any = None
 ) -> sp.Expr:
+    """Builder of :func:`ltilde` on SymPy lists ``om``, ``mu_`` (one entry per head).
+
+    Source: [hpcy25] Proposition 4.1.  ``ks`` replaces ``d`` inside the exponential (a fault
+    for negative controls; ``None``: ``d``).  At ``ω = 0`` only the bias term
+    ``1 + σ² + c_L⟨1, μ⟩²`` is left:
+
+    >>> m1, m2 = sp.symbols("m1 m2")
+    >>> d, L, s2 = sp.symbols("d L sigma2", positive=True)
+    >>> sp.expand(ltilde_expr((0, 0), (m1, m2), d, L, s2) - 1 - s2 - c_L(L, s2) * (m1 + m2) ** 2)
+    0
+    """
     ks = d_ if ks is None else ks
     H = len(om)
     cL = c_L_expr(L_, s2)
@@ -119,7 +157,14 @@ def _ltilde_lambda(H: int) -> Any:
 
 @checked
 def ltilde_fn(omega: Any, mu: Any, d: Any, L: Any, sigma2: Any, kernel_scale: Any = None) -> Any:
-    """Numeric twin of :func:`ltilde`; ``omega``/``mu`` have the head axis FIRST (H, ...)."""
+    """Numeric twin of :func:`ltilde`; ``omega``/``mu`` have the head axis FIRST (H, ...).
+
+    Source: [hpcy25] Proposition 4.1.  A grid of 3 points of two heads: shapes ``(2, 3)`` in,
+    ``(3,)`` out.  At ``ω = 0``, ``μ = (1, 1)``: ``1 + σ² + c_L·2² = 1.1 + 4·0.0275``:
+
+    >>> np.round(ltilde_fn(np.zeros((2, 3)), np.ones((2, 3)), 5, 40, 0.1), 12).tolist()
+    [1.21, 1.21, 1.21]
+    """
     om = [np.asarray(o, dtype=float) for o in omega]
     mus = [np.asarray(m_, dtype=float) for m_ in mu]
     ks = d if kernel_scale is None else kernel_scale

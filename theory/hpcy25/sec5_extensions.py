@@ -109,7 +109,14 @@ def softmax_length_limit(eta: Any, sigma2: Any) -> Any:
 
 @checked
 def single_head_length_limit(omega: Any, mu: Any, sigma2: Any) -> Any:
-    """Single head at fixed ``(ω, μ)``: ``L' → ∞`` limit ``σ² + (1 − ωμ)²`` [derived]."""
+    """Single head at fixed ``(ω, μ)``: ``L' → ∞`` limit ``σ² + (1 − ωμ)²`` [derived].
+
+    Source: [hpcy25] §5.1 (length generalisation of one head); [derived] limit.  At ``ωμ = 1``
+    only the noise is left; without signal (``ω = 0``) the risk is ``1 + σ²``:
+
+    >>> single_head_length_limit(0.5, 2.0, 0.1), single_head_length_limit(0.0, 3.0, 0.1)
+    (0.1, 1.1)
+    """
     w, m = sp.Symbol("omega", real=True), sp.Symbol("mu", real=True)
     return dual(lambda w_, m_, s2: s2 + (1 - w_ * m_) ** 2, (w, m, _S2), (omega, mu, sigma2))
 
@@ -156,7 +163,11 @@ def table1_effective_step(omega: Any, mu: Any, c: Any) -> Any:
 # --------------------------------------------------------------- §5.3 non-isotropic covariates
 @checked
 def kms_covariance(d: int, rho: float) -> np.ndarray:
-    """Kac–Murdock–Szegő ``Σ_ij = ρ^{|i−j|}`` (hpcy25 §5.3)."""
+    """Kac–Murdock–Szegő ``Σ_ij = ρ^{|i−j|}`` (hpcy25 §5.3), a ``(d, d)`` float64 array.
+
+    >>> kms_covariance(3, 0.5).tolist()
+    [[1.0, 0.5, 0.25], [0.5, 1.0, 0.5], [0.25, 0.5, 1.0]]
+    """
     idx = np.arange(d)
     return np.power(float(rho), np.abs(idx[:, None] - idx[None, :])).astype(float)
 

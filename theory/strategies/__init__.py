@@ -5,9 +5,10 @@ Each paper has one composite strategy ``<key>_settings`` that draws that paper's
 object (the same class its closed forms and training presets take); the shared building blocks are
 in :mod:`.common`.  ``docs/your-own-checks.md`` walks through a property test built on them.
 
->>> from hypothesis import given
+>>> from hypothesis import given, settings
 >>> from theory.strategies import linear_regression_settings
->>> @given(linear_regression_settings())
+>>> @settings(max_examples=10)  # a quick look; a test file would keep the profile's default
+... @given(linear_regression_settings())
 ... def test_noise_is_nonnegative(setting):
 ...     assert setting.noise_var >= 0
 >>> test_noise_is_nonnegative()

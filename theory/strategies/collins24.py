@@ -19,7 +19,20 @@ def collins24_settings(
     draw: st.DrawFn, *, task: str | None = None, covariates: str = "uniform"
 ) -> SoftmaxWindowSetting:
     """A validated :class:`~theory.collins24.settings.SoftmaxWindowSetting`: ``d`` in 2–6,
-    ``n`` in 1–64, ``L`` in [0.05, 3], ``σ²`` in [0, 1]; isotropic covariates unless asked."""
+    ``n`` in 1–64, ``L`` in [0.05, 3], ``σ²`` in [0, 1]; isotropic covariates unless asked.
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); an affine class
+    has ``L`` in [0.05, 3]:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(collins24_settings(task="affine"))
+    ... def test_affine(s):
+    ...     assert s.tasks.kind == "affine" and 0.05 <= s.tasks.L <= 3 and 1 <= s.n <= 64
+    >>> test_affine()
+    """
     d = draw(st.integers(2, 6))
     kind = task or draw(st.sampled_from(("affine", "relu", "cos", "linear", "constant")))
     if covariates == "ellipsoid":
@@ -50,7 +63,20 @@ def thm34_train_settings() -> st.SearchStrategy[dict]:
     """Settings of ``sims.collins24.sec3_optimum:check_thm3_4_train`` (and Figs. 3-4's end
     point) from [collins24] Theorem 3.4's hypotheses: x ~ U^d, d ∈ [2, 6]; n ∈ [4, 24] context
     examples; an L-Lipschitz affine class, L ∈ [0.3, 2]; noise σ² ∈ [0.01, 1] (σ > 0: Λ finite);
-    Λ = nL²/σ² in ``LAMBDA_RANGE`` (the budget: ω* reached by the step ladder)."""
+    Λ = nL²/σ² in ``LAMBDA_RANGE`` (the budget: ω* reached by the step ladder).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); every draw has
+    ``Λ = nL²/σ²`` in :data:`LAMBDA_RANGE`:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(thm34_train_settings())
+    ... def test_lambda(s):
+    ...     assert 4 <= s["n"] * s["L"] ** 2 / s["sigma2"] <= 2000
+    >>> test_lambda()
+    """
     return st.fixed_dictionaries(
         {
             "d": st.integers(2, 6),
@@ -63,5 +89,17 @@ def thm34_train_settings() -> st.SearchStrategy[dict]:
 
 def thm34_relu_train_settings() -> st.SearchStrategy[dict]:
     """Settings of ``check_thm3_4_train_relu``: Theorem 3.4 Case 2's hypotheses on the same
-    ranges as :func:`thm34_train_settings` (2-ReLU class, L-Lipschitz)."""
+    ranges as :func:`thm34_train_settings` (2-ReLU class, L-Lipschitz).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run):
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(thm34_relu_train_settings())
+    ... def test_ranges(s):
+    ...     assert 2 <= s["d"] <= 6 and 4 <= s["n"] <= 24 and 0.3 <= s["L"] <= 2
+    >>> test_ranges()
+    """
     return thm34_train_settings()

@@ -26,7 +26,21 @@ variances = st.floats(0.0, 4.0, allow_nan=False, allow_infinity=False)
 def psd_matrices(
     draw: st.DrawFn, d: int, *, rank: int | None = None, scale: float = 2.0
 ) -> np.ndarray:
-    """A d×d PSD matrix ``A Aᵀ / k`` with ``A`` of ``rank`` (default d) columns, bounded entries."""
+    """A d×d PSD matrix ``A Aᵀ / k`` with ``A`` of ``rank`` (default d) columns, bounded entries.
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); each draw is
+    symmetric, PSD up to round-off and of rank at most ``rank``:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(psd_matrices(3, rank=1))
+    ... def test_psd(A):
+    ...     assert A.shape == (3, 3) and np.allclose(A, A.T)
+    ...     assert np.linalg.eigvalsh(A).min() > -1e-12 and np.linalg.matrix_rank(A) <= 1
+    >>> test_psd()
+    """
     k = d if rank is None else rank
     entries = draw(
         st.lists(
@@ -49,6 +63,18 @@ def designs(draw: st.DrawFn, d: int, N: int, *, scale: float = 2.0, grid: int = 
     on the rank, while zeros, equal rows and rank deficiency (what the theory covers) are still
     drawn.  (Any float in ``[−2, 2]`` admits e.g. ``X = [[5.8e-280]]``: full rank by
     ``matrix_rank``, yet ``XᵀX`` underflows to 0.)
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); every entry is a
+    multiple of ``1/grid`` in ``[−scale, scale]``:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(designs(2, 5, grid=4))
+    ... def test_grid(X):
+    ...     assert X.shape == (5, 2) and np.all(X * 4 == np.round(X * 4)) and np.abs(X).max() <= 2
+    >>> test_grid()
     """
     k = int(round(scale * grid))
     entries = draw(st.lists(st.integers(-k, k), min_size=N * d, max_size=N * d))
@@ -57,7 +83,20 @@ def designs(draw: st.DrawFn, d: int, N: int, *, scale: float = 2.0, grid: int = 
 
 @st.composite
 def pd_matrices(draw: st.DrawFn, d: int, *, ridge: float = 0.1) -> np.ndarray:
-    """A d×d positive-definite matrix: PSD + ``ridge·I``."""
+    """A d×d positive-definite matrix: PSD + ``ridge·I``.
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); the smallest
+    eigenvalue is at least ``ridge``:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(pd_matrices(2, ridge=0.5))
+    ... def test_pd(A):
+    ...     assert np.linalg.eigvalsh(A).min() >= 0.5 - 1e-12
+    >>> test_pd()
+    """
     return draw(psd_matrices(d)) + ridge * np.eye(d)
 
 
@@ -65,7 +104,25 @@ def pd_matrices(draw: st.DrawFn, d: int, *, ridge: float = 0.1) -> np.ndarray:
 def linear_regression_settings(
     draw: st.DrawFn, *, d: int | None = None, task_mean: bool = True, singular: bool = True
 ) -> LinearRegressionICL:
-    """A :class:`LinearRegressionICL` with general PSD covariances, task mean and noise."""
+    """A :class:`LinearRegressionICL` with general PSD covariances, task mean and noise.
+
+    ``d`` (default: drawn in 1–6), ``Sigma_x`` PSD of drawn rank (``singular=False``: positive
+    definite), ``task_cov`` PSD, ``task_mean`` in ``[−2, 2]^d`` (``task_mean=False``: zero),
+    ``noise_var`` ∈ [0, 4], ``N`` in 2–64 and the test length ``M`` (drawn, or ``N``).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); the setting has
+    the asked dimension and a positive-definite ``Σ_x`` when asked:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(linear_regression_settings(d=2, singular=False, task_mean=False))
+    ... def test_setting(s):
+    ...     assert s.d == 2 and np.linalg.eigvalsh(s.Sigma_x).min() > 0
+    ...     assert not np.any(s.task_mean) and 2 <= s.N <= 64
+    >>> test_setting()
+    """
     d = draw(dims) if d is None else d
     rank = draw(st.integers(1, d)) if singular else d
     Sigma = draw(psd_matrices(d, rank=rank)) if singular else draw(pd_matrices(d))

@@ -31,7 +31,20 @@ def hpcy25_settings(
 ) -> HpcySetting:
     """A validated :class:`~theory.hpcy25.settings.HpcySetting`: ``d`` (1–6), ``L``
     (2–64), ``sigma2`` ∈ [0, 4], ``H`` heads (1–4) and a head configuration ``omega`` (|ω_h| ≤ 0.5
-    if ``small_omega``, the regime of Prop. 4.1; else ≤ 2) and ``mu`` (|μ_h| ≤ 6)."""
+    if ``small_omega``, the regime of Prop. 4.1; else ≤ 2) and ``mu`` (|μ_h| ≤ 6).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); two heads, each
+    in Prop. 4.1's small-ω regime:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(hpcy25_settings(H=2))
+    ... def test_two_heads(s):
+    ...     assert s.H == 2 and max(abs(w) for w in s.omega) <= 0.5 and 2 <= s.L <= 64
+    >>> test_two_heads()
+    """
     H = draw(st.integers(1, 4)) if H is None else H
     bound = 0.5 if small_omega else 2.0
     return HpcySetting(
@@ -86,7 +99,20 @@ def _in_prop4_1_regime(draw: st.DrawFn, heads: tuple[int, ...]) -> dict:
 
 def hpcy25_trained_settings() -> st.SearchStrategy[dict]:
     """Settings ``{d, L, sigma2, H}`` of the trained Obs. 1 / manifold check (hpcy25:obs1):
-    ``d`` 1–8, ``L`` 2–64, ``σ²`` ∈ [0, 1] (grid 0.05), ``H`` ∈ {2, 3, 4}."""
+    ``d`` 1–8, ``L`` 2–64, ``σ²`` ∈ [0, 1] (grid 0.05), ``H`` ∈ {2, 3, 4}.
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); σ² is a multiple
+    of 0.05:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(hpcy25_trained_settings())
+    ... def test_grid(s):
+    ...     assert 1 <= s["d"] <= 8 and s["H"] in (2, 3, 4) and round(20 * s["sigma2"], 9) % 1 == 0
+    >>> test_grid()
+    """
     return _trained(2)
 
 
@@ -98,19 +124,56 @@ def hpcy25_obs1_regime_settings() -> st.SearchStrategy[dict]:
     and four kept a sharp low-weight head (|ω_h| 6-20× the pair's, 6-12 % of the prediction) that
     breaks Obs. 2's homogeneous KQ (docs/papers/hpcy25.md, "The sharp head").  So a
     drawn H ≥ 3 run is on the pattern (the TRAIN contract), a stable sharp head (its own outcome)
-    or unconverged at the budget (``untested``): ``sims.hpcy25.sec3_sharp_head``."""
+    or unconverged at the budget (``untested``): ``sims.hpcy25.sec3_sharp_head``.
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); every draw has
+    ``L ≥ max(16, 2d(1 + σ²))``:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(hpcy25_obs1_regime_settings())
+    ... def test_regime(s):
+    ...     assert max(PROP4_1_MIN_L, 2 * s["d"] * (1 + s["sigma2"])) <= s["L"] <= 64
+    >>> test_regime()
+    """
     return _in_prop4_1_regime(HEADS)
 
 
 def hpcy25_trained_settings_two_heads() -> st.SearchStrategy[dict]:
-    """:func:`hpcy25_obs1_regime_settings` at ``H = 2`` (kept for comparisons)."""
+    """:func:`hpcy25_obs1_regime_settings` at ``H = 2`` (kept for comparisons).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run):
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(hpcy25_trained_settings_two_heads())
+    ... def test_pair(s):
+    ...     assert s["H"] == 2 and max(PROP4_1_MIN_L, 2 * s["d"] * (1 + s["sigma2"])) <= s["L"]
+    >>> test_pair()
+    """
     return _in_prop4_1_regime((2,))
 
 
 def hpcy25_vgd_regime_settings() -> st.SearchStrategy[dict]:
     """:func:`hpcy25_vgd_heads_settings` at ``H = 2`` (the declared strategy of hpcy25:eq4.3 until
     its H ≥ 3 report-tier draws fit the quick report's budget; kept for comparisons,
-    docs/papers/hpcy25.md, "(4.3) at H ∈ {2, 3, 4}")."""
+    docs/papers/hpcy25.md, "(4.3) at H ∈ {2, 3, 4}").
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run):
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(hpcy25_vgd_regime_settings())
+    ... def test_pair(s):
+    ...     assert s["H"] == 2 and max(PROP4_1_MIN_L, 2 * s["d"] * (1 + s["sigma2"])) <= s["L"]
+    >>> test_pair()
+    """
     return _in_prop4_1_regime((2,))
 
 
@@ -125,11 +188,38 @@ def hpcy25_vgd_heads_settings() -> st.SearchStrategy[dict]:
     counted, never passed -- at (5, 17, 0.55, 3) a third head with 3.1 % of the prediction,
     ov_ratio 0.157; a 40 000-step run of it decays that head and sits 0.14 units from the
     prediction at its final heads. Default tier: 41 drawn, 6 pass, 32 not separable, 3 trapped,
-    0 fail; report tier 14.3 s of task time against 6.1 s at H = 2 (cold, idle 2-core machine)."""
+    0 fail; report tier 14.3 s of task time against 6.1 s at H = 2 (cold, idle 2-core machine).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); every draw is in
+    Prop. 4.1's regime with H ∈ :data:`HEADS`:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(hpcy25_vgd_heads_settings())
+    ... def test_regime(s):
+    ...     assert s["H"] in HEADS and s["L"] <= 64
+    ...     assert max(PROP4_1_MIN_L, 2 * s["d"] * (1 + s["sigma2"])) <= s["L"]
+    >>> test_regime()
+    """
     return _in_prop4_1_regime(HEADS)
 
 
 def hpcy25_vgd_settings() -> st.SearchStrategy[dict]:
     """Settings ``{d, L, sigma2, H}`` of the trained (4.3)-vs-vanilla-GD check (hpcy25:eq4.3),
-    the same domain as :func:`hpcy25_trained_settings`."""
+    the same domain as :func:`hpcy25_trained_settings`.
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); the keys a
+    trained check reads:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(hpcy25_vgd_settings())
+    ... def test_keys(s):
+    ...     assert sorted(s) == ["H", "L", "d", "sigma2"] and 0 <= s["sigma2"] <= 1
+    >>> test_keys()
+    """
     return _trained(2)

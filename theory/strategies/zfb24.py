@@ -20,7 +20,22 @@ def zfb24_settings(draw: st.DrawFn, *, d: int | None = None) -> Assumption3Setti
     of zfb24 Assumption 3 / Theorem 4:
     ``Λ = Q diag(λ) Qᵀ`` with λ_i ∈ [0.2, 3] and Q orthogonal (QR of a drawn matrix), N ∈ [1, 60],
     Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2} (the paper's random scheme), and σ ∈ (0, 0.9·√(2/(√d‖Γ‖_op))) so that
-    σ²‖Γ‖_op√d < 2 (Theorem 4's condition)."""
+    σ²‖Γ‖_op√d < 2 (Theorem 4's condition).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); every draw meets
+    Theorem 4's condition ``σ²‖Γ‖_op√d < 2``:
+
+    >>> from hypothesis import given, settings
+    >>> from theory.zfb24 import gamma
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(zfb24_settings(d=2))
+    ... def test_condition(s):
+    ...     G = gamma(np.asarray(s.Lambda), s.N)
+    ...     assert s.sigma_init**2 * np.linalg.eigvalsh(G).max() * np.sqrt(2) < 2
+    >>> test_condition()
+    """
     d = draw(st.integers(1, 5)) if d is None else d
     fl = st.floats(-2.0, 2.0, allow_nan=False, allow_infinity=False)
     A = np.array(draw(st.lists(fl, min_size=d * d, max_size=d * d))).reshape(d, d) + 3.0 * np.eye(d)
@@ -61,12 +76,39 @@ def thm4_train_settings() -> st.SearchStrategy[dict]:
     Theorem 4: d ∈ [1, 6], Λ = diag(spectrum) ≻ 0 with eigenvalues in [λ₀, COND_MAX·λ₀],
     λ₀ ∈ [0.2, 2] (condition number ≤ COND_MAX), N ∈ [2, 32] (N ≥ 2: Γ's N − 1 neighbour
     exists), σ from 10 % to 90 % of the largest σ with σ²‖Γ‖_op√d < 2 (Theorem 4's condition on
-    the Assumption 3 start).  Values have three decimals so the replay line reproduces them."""
+    the Assumption 3 start).  Values have three decimals so the replay line reproduces them.
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); κ(Λ) ≤
+    :data:`COND_MAX` and Theorem 4's condition on ``Λ = diag(spectrum)``:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(thm4_train_settings())
+    ... def test_start(s):
+    ...     lam, N, d = np.array(s["spectrum"]), s["N"], s["d"]
+    ...     g_op = (1 + 1 / N) * lam.max() + lam.sum() / N
+    ...     assert lam.max() / lam.min() <= COND_MAX and s["sigma_init"] ** 2 * g_op * d**0.5 < 2
+    >>> test_start()
+    """
     return _thm4_train_setting()
 
 
 def thm8_train_settings() -> st.SearchStrategy[dict]:
     """Settings of the trained Theorem 8 check from [zfb24] Definition 7 / Theorem 8 (Exp(1)
     random covariance): d ∈ [1, 6], N ∈ [2, 32] (N ≥ 2: δ's N − 1 neighbour exists); the check
-    derives σ from condition (21)."""
+    derives σ from condition (21).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run):
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(thm8_train_settings())
+    ... def test_ranges(s):
+    ...     assert 1 <= s["d"] <= 6 and 2 <= s["N"] <= 32
+    >>> test_ranges()
+    """
     return st.fixed_dictionaries({"d": st.integers(1, 6), "N": st.integers(2, 32)})

@@ -18,7 +18,20 @@ def zwb24_settings(
 ) -> LinearRegressionICL:
     """A validated :class:`~theory.settings.LinearRegressionICL` of zwb24 Assumption 3.1: PSD
     ``Sigma_x = H`` (possibly singular), PSD ``task_cov = Psi``, ``task_mean = beta*``,
-    ``noise_var = sigma2 ≥ 0.01`` (so ``tr(H Psi) + sigma2 > 0``) and ``N ≥ 1``."""
+    ``noise_var = sigma2 ≥ 0.01`` (so ``tr(H Psi) + sigma2 > 0``) and ``N ≥ 1``.
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run); ``tr(HΨ) + σ² >
+    0``, as the closed forms need:
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(zwb24_settings(d=2))
+    ... def test_positive(s):
+    ...     assert np.trace(s.Sigma_x @ s.task_cov) + s.noise_var >= 0.01
+    >>> test_positive()
+    """
     d = draw(st.integers(1, 4)) if d is None else d
     rank = draw(st.integers(1, d)) if singular else d
     H = draw(psd_matrices(d, rank=rank)) if singular else draw(pd_matrices(d))
@@ -47,7 +60,19 @@ def thm63_train_settings() -> st.SearchStrategy[dict]:
     6.3 (H ≻ 0 by construction): d ∈ [1, 6], N ∈ [2, 10] (N ≥ 2: the N − 1 neighbour exists; N ≤ 10:
     the budget -- beyond it Γ*'s N ± 1 neighbours come closer than 1.5 % and are skipped with their
     numbers), σ² ∈ [0, 1], ‖β*‖ ∈ [0, 4] (‖β*‖ → 0 makes β* = 0's solution coincide with the
-    prediction: not separable, discarded and counted)."""
+    prediction: not separable, discarded and counted).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run):
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(thm63_train_settings())
+    ... def test_ranges(s):
+    ...     assert 1 <= s["d"] <= 6 and 2 <= s["N"] <= 10 and 0 <= s["beta_norm"] <= 4
+    >>> test_ranges()
+    """
     return _train_settings(6, 10)
 
 
@@ -59,5 +84,17 @@ def table1_train_settings() -> st.SearchStrategy[dict]:
     neighbours come closer than 1.5 % and rows are skipped with their numbers). Small ‖β*‖ (a and b
     near 0) and small N at d = 1 (inf_LSA near the LSA floor) are not separable: discarded and
     counted. Drawn settings train to convergence (:func:`sims.zwb24.train.trained` with a
-    ``RawFitRecipe``; the preset's Adam schedule does not converge away from the preset)."""
+    ``RawFitRecipe``; the preset's Adam schedule does not converge away from the preset).
+
+    Examples
+    --------
+    A property over a handful of draws (``derandomize``: the same draws every run):
+
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=3, derandomize=True, database=None)
+    ... @given(table1_train_settings())
+    ... def test_ranges(s):
+    ...     assert 2 <= s["N"] <= 10 and 0 <= s["sigma2"] <= 1
+    >>> test_ranges()
+    """
     return _train_settings(6, 10)

@@ -200,9 +200,14 @@ def u_min(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     """
     L = as_Lambda(Lambda)
     G = gamma_xp(L, as_N(N), NP)
-    v = _umin2(L, G, float(sigma_init), np.asarray(Theta, dtype=float))
+    s = float(sigma_init)
+    v = _umin2(L, G, s, np.asarray(Theta, dtype=float))
     if v <= 0:
-        raise ValueError("u_min needs σ²‖Γ‖_op√d < 2 (Theorem 4)")
+        c = s**2 * np.max(np.linalg.eigvalsh(G)) * np.sqrt(L.shape[0])
+        raise ValueError(
+            f"u_min needs σ²‖Γ‖_op√d < 2 (Theorem 4), got σ²‖Γ‖_op√d = {c:.6g} "
+            f"(sigma_init = {sigma_init!r})"
+        )
     return float(np.sqrt(v))
 
 

@@ -296,7 +296,11 @@ def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: floa
     s2 = float(sigma_init) ** 2
     br = 2 * np.sum((np.diag(np.asarray(m1, dtype=float)) @ T) ** 2) - np.sqrt(d) * s2 * E_opG_fro2L
     if br <= 0:
-        raise ValueError("Lemma 27 needs condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²)")
+        bound = (br + np.sqrt(d) * s2 * E_opG_fro2L) / (np.sqrt(d) * E_opG_fro2L)
+        raise ValueError(
+            "Lemma 27 needs condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²), "
+            f"got σ² = {s2:.6g} ≥ {bound:.6g} (sigma_init = {sigma_init!r})"
+        )
     return float(np.sqrt(s2 * br / (2 * np.sqrt(d) * np.max(np.asarray(m2, dtype=float)))))
 
 

@@ -372,7 +372,9 @@ def test_show_tells_a_section_file_from_an_engine() -> None:
 
 
 #: What trains: an optimizer, a backward pass, or the training cache.
-TRAINING = re.compile(r"\btorch\.optim\b|\.backward\(|\bfrom sims\.cache import\b|\bsims\.cache\.cached\b")
+TRAINING = re.compile(
+    r"\btorch\.optim\b|\.backward\(|\bfrom sims\.cache import\b|\bsims\.cache\.cached\b"
+)
 
 
 def trainer_files(key: str) -> set[Path]:
@@ -380,7 +382,11 @@ def trainer_files(key: str) -> set[Path]:
     train = ROOT / "sims" / key / "train.py"
     out = {train}
     for node in ast.walk(_tree(train)):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(f"sims.{key}."):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith(f"sims.{key}.")
+        ):
             out.add(ROOT / (node.module.replace(".", "/") + ".py"))
     return out
 
@@ -406,6 +412,10 @@ def test_training_lives_in_the_papers_trainer(key: str, slug: str) -> None:
 
 def test_training_scan_catches_a_check_that_trains() -> None:
     """Negative control: the pattern sees each way a module trains, and ignores prose."""
-    for planted in ("opt = torch.optim.Adam(ps)", "loss.backward()", "from sims.cache import cached"):
+    for planted in (
+        "opt = torch.optim.Adam(ps)",
+        "loss.backward()",
+        "from sims.cache import cached",
+    ):
         assert TRAINING.search(planted), planted
     assert not TRAINING.search("the check judges what trained() returned; it never trains")

@@ -284,7 +284,8 @@ def mc_agreement(
     this setting: the row gives se/scale and about how many samples it would need) when the
     estimate agrees within its wide tolerance, and ``fail`` when it disagrees even so.  An
     estimate that drew more than it was asked for to reach its power (``Estimate.requested``)
-    records the raise.
+    records the raise; one that was timed (``Estimate.seconds``) gives about how long the
+    powered sample would take.
     """
     predicted = float(predicted)
     scale = abs(predicted) if scale is None else float(scale)
@@ -321,7 +322,13 @@ def mc_agreement(
     if powered or not (diff <= tol and math.isfinite(estimate.mean)) or estimate.n < 2:
         return row
     return underpowered(
-        row, se=estimate.se, scale=scale, n=estimate.n, power=power, requested=estimate.requested
+        row,
+        se=estimate.se,
+        scale=scale,
+        n=estimate.n,
+        power=power,
+        requested=estimate.requested,
+        seconds=estimate.seconds or None,
     )
 
 
@@ -347,7 +354,7 @@ def underpowered(
 ) -> Evidence:
     """``row`` as ``skipped`` for lack of Monte Carlo power: not resolvable at this setting, never
     a ``fail``.  Its reason gives the numbers -- "too little power at this setting: se/scale
-    3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9 s)" -- and
+    3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9.0 s)" -- and
     ``details`` keep ``se_over_scale``, ``power_ok = False``, ``needed_n`` (and
     ``needed_seconds`` when ``seconds``, the time the ``n`` samples took, is given).  The one
     form of every MC check's power verdict (:func:`mc_agreement` and the paper's own MC rows).
@@ -359,7 +366,7 @@ def underpowered(
     >>> out.status, out.details["needed_n"]
     ('skipped', 2250)
     >>> out.details["why"].split(": ")[1]
-    'se/scale 3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9 s)'
+    'se/scale 3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9.0 s)'
     """
     need = needed_samples(n, se, scale, power)
     raised = f" (raised from {requested})" if requested else ""
@@ -367,7 +374,8 @@ def underpowered(
     secs = ""
     if seconds is not None and n > 0:
         extra["needed_seconds"] = seconds * need / n
-        secs = f" (about {extra['needed_seconds']:.0f} s)"
+        t = extra["needed_seconds"]
+        secs = f" (about {t:.0f} s)" if t >= 10 else f" (about {t:.1f} s)"
     why = (
         f"too little power at this setting: se/scale {100 * se / scale:.1f} % > "
         f"{100 * power:g} % with n = {n}{raised}; needs about n = {need}{secs}"

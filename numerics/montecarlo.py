@@ -22,7 +22,14 @@ import numpy as np
 from theory.common.protocols import Estimate
 from theory.settings import check_int
 
-__all__ = ["mc_mean", "mc_means", "estimate_from_samples", "DEFAULT_BATCH", "MAX_RAISE"]
+__all__ = [
+    "mc_mean",
+    "mc_means",
+    "estimate_from_samples",
+    "DEFAULT_BATCH",
+    "MAX_RAISE",
+    "Target",
+]
 
 #: Draws per chunk; large enough to amortise Python overhead, small enough for the L2/L3 cache.
 DEFAULT_BATCH = 8192
@@ -144,7 +151,7 @@ def mc_mean(
     *,
     rng: np.random.Generator,
     batch: int = DEFAULT_BATCH,
-    target_se: float | Callable[[np.ndarray], Any] | None = None,
+    target_se: Target = None,
     max_factor: int = MAX_RAISE,
 ) -> Estimate:
     """Estimate ``E[draw]`` for a scalar per-sample value (``target_se``: see :func:`mc_means`).

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.montecarlo import mc_mean, mc_means
+from numerics.montecarlo import Target, mc_mean, mc_means
 from numerics.zfb24.predictors import predictor_predict
 from numerics.zfb24.sampling import sample_linear, sample_random_cov
 from theory.common.protocols import Estimate
@@ -20,9 +20,17 @@ __all__ = [
 
 
 def least_squares_risk_mc(
-    M: int, d: int, *, c: float = 1.0, random_cov: bool, n: int, rng: np.random.Generator
+    M: int,
+    d: int,
+    *,
+    c: float = 1.0,
+    random_cov: bool,
+    n: int,
+    rng: np.random.Generator,
+    target_se: Target = None,
 ) -> Estimate:
-    """MC normalised error (÷ d) of min-norm least squares (noiseless) on length-M prompts."""
+    """MC normalised error (÷ d) of min-norm least squares (noiseless) on length-M prompts;
+    ``target_se`` raises the sample for power (:func:`numerics.montecarlo.mc_means`)."""
 
     def draw(r: np.random.Generator, b: int) -> np.ndarray:
         if random_cov:
@@ -32,7 +40,7 @@ def least_squares_risk_mc(
         wh = np.einsum("bdn,bn->bd", np.linalg.pinv(X), y)
         return (np.einsum("bd,bd->b", xq, wh) - yq) ** 2 / d
 
-    return mc_mean(draw, n, rng=rng, batch=2000)
+    return mc_mean(draw, n, rng=rng, batch=2000, target_se=target_se)
 
 
 def random_cov_test_risk(

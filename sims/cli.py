@@ -560,7 +560,6 @@ def _cmd_figure(args: argparse.Namespace) -> int:
                 "draws the checks over settings)"
             )
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     for path, fn in fns.items():
         target = out / figure_filename(path)
         kw: dict[str, Any] = {}
@@ -573,7 +572,9 @@ def _cmd_figure(args: argparse.Namespace) -> int:
                     "title); --set does not move it",
                     file=sys.stderr,
                 )
-        save_figure(fn(quick=not args.full, seed=args.seed, **kw), target)
+        fig = fn(quick=not args.full, seed=args.seed, **kw)  # a refused value: no directory
+        out.mkdir(parents=True, exist_ok=True)
+        save_figure(fig, target)
         print(f"wrote {target}")
     return 0
 

@@ -147,7 +147,15 @@ def _arr(x: Any) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------ EXACT
 def exact_agreement(name: str, lhs: Any, rhs: Any, *, details: dict | None = None) -> Evidence:
-    """EXACT: ``simplify(lhs - rhs) == 0`` (scalars or matrices)."""
+    """EXACT: ``simplify(lhs - rhs) == 0`` (scalars or matrices).
+
+    >>> half, third = sp.Rational(1, 2), sp.Rational(1, 3)
+    >>> exact_agreement("1/2 + 1/3 = 5/6", half + third, sp.Rational(5, 6)).status
+    'pass'
+    >>> wrong = exact_agreement("1/2 + 1/3 = 1/6 (wrong)", half + third, sp.Rational(1, 6))
+    >>> wrong.status, wrong.details["difference"]
+    ('fail', '2/3')
+    """
     diff = sp.simplify(sp.sympify(lhs) - sp.sympify(rhs))
     if isinstance(diff, sp.MatrixBase):
         ok = all(sp.simplify(e) == 0 for e in diff)
@@ -175,7 +183,17 @@ def float_agreement(
     atol: float = 0.0,
     details: dict | None = None,
 ) -> Evidence:
-    """FLOAT: ``|value - reference| ≤ atol + rtol·|reference|`` elementwise."""
+    """FLOAT: ``|value - reference| ≤ atol + rtol·|reference|`` elementwise.
+
+    ``√2`` in float64 against its correctly rounded value passes; 3.14159 is ``2.65e-6`` from π,
+    about ``8.4e5`` times ``FLOAT_RTOL·π``:
+
+    >>> float_agreement("√2", math.sqrt(2), 1.4142135623730951).passed
+    True
+    >>> ev = float_agreement("π to 6 digits", 3.14159, math.pi)
+    >>> ev.passed, round(ev.error, -4)
+    (False, 840000.0)
+    """
     v, r = _arr(value), _arr(np.asarray(reference, dtype=float))
     tol = atol + rtol * np.abs(r)
     diff = np.abs(v - r)
@@ -207,6 +225,14 @@ def close_agreement(
     number the paper prints, :func:`paper_agreement`; for one we computed,
     :func:`derived_agreement` (``kind="PAPER"`` and ``"DERIVED"`` are refused here: those rows
     carry their printed claim or the docs page deriving them).
+
+    >>> close_agreement("e to 3 decimals", 2.718, math.e, kind="FLOAT", atol=1e-3).status
+    'pass'
+    >>> try:
+    ...     close_agreement("a trained value", 1.0, 1.0, kind="TRAIN", atol=0.1)
+    ... except ValueError as exc:
+    ...     print(str(exc).split(";")[0])
+    a trained value: close_agreement(kind='TRAIN') is refused
     """
     if kind not in KINDS:
         raise ValueError(f"{name}: kind must be one of {KINDS}, got {kind!r}")
@@ -238,6 +264,15 @@ def solver_agreement(
     """SOLVER: error in units of ``atol + rtol·|expected|`` (scipy's ``compute_error``) ≤ bound.
 
     ``error`` in the record is the worst component's solver units divided by ``bound``.
+
+    An error of 1e-12 at ``e⁻¹`` is ``1e-12 / (1e-12 + 1e-10·e⁻¹) ≈ 0.026`` solver units; an
+    error of 1e-8 is about 260, beyond the bound 10:
+
+    >>> ev = solver_agreement("x(1) of x' = -x", [math.exp(-1) + 1e-12], [math.exp(-1)])
+    >>> ev.passed, round(ev.details["solver_units"], 3)
+    (True, 0.026)
+    >>> solver_agreement("x(1), too coarse", [math.exp(-1) + 1e-8], [math.exp(-1)]).passed
+    False
     """
     o, e = _arr(observed), _arr(expected)
     if o.shape != e.shape:
@@ -284,7 +319,18 @@ def mc_agreement(
     this setting: the row gives se/scale and about how many samples it would need) when the
     estimate agrees within its wide tolerance, and ``fail`` when it disagrees even so.  An
     estimate that drew more than it was asked for to reach its power (``Estimate.requested``)
-    records the raise.
+    records the raise; one that was timed (``Estimate.seconds``) gives about how long the
+    powered sample would take.
+
+    ``E z² = 1``: a mean 1.004 ± 0.002 is 2 se off (within 5 se, se/scale 0.2 %); 1.03 is 15 se
+    off; 1.02 ± 0.03 agrees but its se is 3 % of the scale, so the row is skipped:
+
+    >>> mc_agreement("E z²", 1.0, Estimate(1.004, 0.002, 250_000)).status
+    'pass'
+    >>> mc_agreement("E z², biased", 1.0, Estimate(1.03, 0.002, 250_000)).status
+    'fail'
+    >>> mc_agreement("E z², small sample", 1.0, Estimate(1.02, 0.03, 1000)).status
+    'skipped'
     """
     predicted = float(predicted)
     scale = abs(predicted) if scale is None else float(scale)
@@ -321,7 +367,13 @@ def mc_agreement(
     if powered or not (diff <= tol and math.isfinite(estimate.mean)) or estimate.n < 2:
         return row
     return underpowered(
-        row, se=estimate.se, scale=scale, n=estimate.n, power=power, requested=estimate.requested
+        row,
+        se=estimate.se,
+        scale=scale,
+        n=estimate.n,
+        power=power,
+        requested=estimate.requested,
+        seconds=estimate.seconds or None,
     )
 
 
@@ -347,7 +399,7 @@ def underpowered(
 ) -> Evidence:
     """``row`` as ``skipped`` for lack of Monte Carlo power: not resolvable at this setting, never
     a ``fail``.  Its reason gives the numbers -- "too little power at this setting: se/scale
-    3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9 s)" -- and
+    3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9.0 s)" -- and
     ``details`` keep ``se_over_scale``, ``power_ok = False``, ``needed_n`` (and
     ``needed_seconds`` when ``seconds``, the time the ``n`` samples took, is given).  The one
     form of every MC check's power verdict (:func:`mc_agreement` and the paper's own MC rows).
@@ -359,7 +411,7 @@ def underpowered(
     >>> out.status, out.details["needed_n"]
     ('skipped', 2250)
     >>> out.details["why"].split(": ")[1]
-    'se/scale 3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9 s)'
+    'se/scale 3.0 % > 2 % with n = 1000 (raised from 250); needs about n = 2250 (about 9.0 s)'
     """
     need = needed_samples(n, se, scale, power)
     raised = f" (raised from {requested})" if requested else ""
@@ -367,7 +419,8 @@ def underpowered(
     secs = ""
     if seconds is not None and n > 0:
         extra["needed_seconds"] = seconds * need / n
-        secs = f" (about {extra['needed_seconds']:.0f} s)"
+        t = extra["needed_seconds"]
+        secs = f" (about {t:.0f} s)" if t >= 10 else f" (about {t:.1f} s)"
     why = (
         f"too little power at this setting: se/scale {100 * se / scale:.1f} % > "
         f"{100 * power:g} % with n = {n}{raised}; needs about n = {need}{secs}"
@@ -391,7 +444,15 @@ def underpowered(
 def mc_difference_agreement(
     name: str, predicted_diff: float, estimate_diff: Estimate, *, scale: float, **kw: Any
 ) -> Evidence:
-    """MC on a paired difference (common random numbers); ``scale`` is the scale of the terms."""
+    """MC on a paired difference (common random numbers); ``scale`` is the scale of the terms.
+
+    Two risks of about 1 whose paired difference is 0.001 ± 0.001 agree with a predicted 0 (1 se;
+    se/scale 0.1 %), although the difference itself is near zero:
+
+    >>> ev = mc_difference_agreement("R_a − R_b", 0.0, Estimate(0.001, 0.001, 10_000), scale=1.0)
+    >>> ev.status, ev.error
+    ('pass', 0.2)
+    """
     return mc_agreement(name, predicted_diff, estimate_diff, scale=scale, **kw)
 
 
@@ -418,7 +479,17 @@ def rate_agreement(
     band: float = RATE_BAND,
     details: dict | None = None,
 ) -> Evidence:
-    """RATE: slope of ``log y`` against ``log x`` (``scipy.stats.linregress``) within ``band``."""
+    """RATE: slope of ``log y`` against ``log x`` (``scipy.stats.linregress``) within ``band``.
+
+    ``y = 3/√x`` has slope −1/2 exactly; against an expected −1 it misses by 0.5, more than
+    three bands:
+
+    >>> ev = rate_agreement("3/√n", [100, 400, 1600], [0.3, 0.15, 0.075], -0.5)
+    >>> ev.passed, round(ev.observed, 12)
+    (True, -0.5)
+    >>> round(rate_agreement("3/√n as 1/n", [100, 400, 1600], [0.3, 0.15, 0.075], -1.0).error, 9)
+    3.333333333
+    """
     with np.errstate(divide="ignore", invalid="ignore"):
         lx, ly = np.log(_arr(x)), np.log(_arr(y))
     if not (np.all(np.isfinite(lx)) and np.all(np.isfinite(ly))):
@@ -452,7 +523,13 @@ def rate_agreement(
 def ordering(
     name: str, smaller: float, larger: float, *, margin: float, details: dict | None = None
 ) -> Evidence:
-    """ORDER: ``larger − smaller ≥ margin`` (a strict inequality with a stated margin)."""
+    """ORDER: ``larger − smaller ≥ margin`` (a strict inequality with a stated margin).
+
+    >>> ordering("1 < 1.5 by at least 0.1", 1.0, 1.5, margin=0.1).status
+    'pass'
+    >>> ordering("1 < 1.5 by at least 1", 1.0, 1.5, margin=1.0).status
+    'fail'
+    """
     gap = float(larger) - float(smaller)
     err = (margin - gap) / margin + 1.0 if margin > 0 else (0.0 if gap > 0 else float("inf"))
     return evidence_row(
@@ -470,19 +547,36 @@ def ordering(
 def informational(
     name: str, predicted: Any, observed: Any, *, details: dict | None = None
 ) -> Evidence:
-    """INFO: reported, never fails (only for checks we mark informational)."""
+    """INFO: reported, never fails (only for checks we mark informational).
+
+    >>> ev = informational("balancedness under SGD", "not conserved", 0.3)
+    >>> ev.kind, ev.passed, ev.informational
+    ('INFO', True, True)
+    """
     return evidence_row(name, "INFO", predicted, observed, 0.0, 0.0, True, details=details or {})
 
 
 # ---------------------------------------------------------------------------------- asserts
 def passed(ev: Evidence | Iterable[Evidence]) -> bool:
-    """True if every non-informational record passed (and there is at least one record)."""
+    """True if every non-informational record passed (and there is at least one record).
+
+    >>> ok, bad = ordering("0 < 1", 0.0, 1.0, margin=0.5), ordering("1 < 0", 1.0, 0.0, margin=0.5)
+    >>> passed([ok]), passed([ok, bad]), passed([])
+    (True, False, False)
+    """
     evs = evidence_rows(ev)
     return bool(evs) and all(e.passed for e in evs)
 
 
 def assert_passed(ev: Evidence | Iterable[Evidence]) -> None:
-    """Raise ``AssertionError`` listing every failing record (expected, actual, tol-units)."""
+    """Raise ``AssertionError`` listing every failing record (expected, actual, tol-units).
+
+    >>> assert_passed(ordering("0 < 1", 0.0, 1.0, margin=0.5))
+    >>> assert_passed([])
+    Traceback (most recent call last):
+    ...
+    AssertionError: no evidence produced: a check that compares nothing cannot pass
+    """
     evs = evidence_rows(ev)
     if not evs:
         raise AssertionError("no evidence produced: a check that compares nothing cannot pass")
@@ -492,7 +586,18 @@ def assert_passed(ev: Evidence | Iterable[Evidence]) -> None:
 
 
 def assert_fails(ev: Evidence | Iterable[Evidence]) -> None:
-    """Negative control: at least one non-informational record must fail."""
+    """Negative control: at least one non-informational record must fail.
+
+    A planted fault (here: the order reversed) must be rejected; a control that passes is an
+    error, since the check could not detect that fault:
+
+    >>> assert_fails(ordering("1 < 0 (planted)", 1.0, 0.0, margin=0.5))
+    >>> try:
+    ...     assert_fails(ordering("0 < 1", 0.0, 1.0, margin=0.5))
+    ... except AssertionError as exc:
+    ...     print(str(exc).splitlines()[0])
+    negative control passed, so the check cannot detect this fault:
+    """
     evs = evidence_rows(ev)
     if not any((not e.passed) and not e.informational for e in evs):
         raise AssertionError(
@@ -519,7 +624,18 @@ def optim_agreement(
     details: dict | None = None,
 ) -> Evidence:
     """OPTIM: a numerical optimiser's minimum (or minimiser) against the closed form,
-    ``|optimised − closed_form| ≤ atol + rtol·|closed_form|`` elementwise."""
+    ``|optimised − closed_form| ≤ atol + rtol·|closed_form|`` elementwise.
+
+    Brent's method on ``(x − 2)² + 1``: the minimum 1 to ``OPTIM_RTOL`` and the minimiser 2 to
+    ``OPTIM_ARG_ATOL``:
+
+    >>> from scipy.optimize import minimize_scalar
+    >>> r = minimize_scalar(lambda x: (x - 2) ** 2 + 1)
+    >>> optim_agreement("min of (x − 2)² + 1", r.fun, 1.0).passed
+    True
+    >>> optim_agreement("argmin", r.x, 2.0, rtol=0.0, atol=OPTIM_ARG_ATOL).passed
+    True
+    """
     return close_agreement(
         name, optimised, closed_form, kind="OPTIM", atol=atol, rtol=rtol, details=details
     )

@@ -55,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a check parameter (repeatable); see --params",
     )
     c.add_argument("--full", action="store_true", help="full-size run instead of quick")
-    c.add_argument("--seed", type=int, default=0)
+    c.add_argument(
+        "--seed", type=int, default=0, help="random seed of every sampled route (default 0)"
+    )
     c.add_argument("--json", action="store_true", help="print the evidence as JSON")
     c.add_argument(
         "--verbose", "-v", action="store_true", help="print each row's values and details"
@@ -72,14 +74,16 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--quick", action="store_true", help="quick tier (default)")
     g.add_argument("--full", action="store_true", help="full tier (larger samples, more seeds)")
     r.add_argument("--out", default="icl-verify-report", help="output directory")
-    r.add_argument("--seed", type=int, default=0)
+    r.add_argument(
+        "--seed", type=int, default=0, help="random seed of every sampled route (default 0)"
+    )
     r.add_argument("--only", nargs="+", metavar="ID", help="restrict to these result ids")
     r.add_argument(
         "--resume",
         action="store_true",
         help="reuse per-result outcomes already written to OUT/.partial",
     )
-    r.add_argument("--no-figures", action="store_true")
+    r.add_argument("--no-figures", action="store_true", help="write no figures (rows only)")
     r.add_argument(
         "--verbose",
         "-v",
@@ -142,11 +146,11 @@ def build_parser() -> argparse.ArgumentParser:
     _executor_options(w, default_help="the number of cores")
 
     s = sub.add_parser("show", help="where one result lives: objects, checks, figures, tests")
-    s.add_argument("id")
+    s.add_argument("id", help="result id, e.g. zfb24:thm4")
 
     cmp_ = sub.add_parser("compare", help="compare two results.json files row by row")
-    cmp_.add_argument("old")
-    cmp_.add_argument("new")
+    cmp_.add_argument("old", help="the earlier results.json (e.g. a baseline report's)")
+    cmp_.add_argument("new", help="the later results.json")
     cmp_.add_argument(
         "--rtol",
         type=float,
@@ -163,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     f = sub.add_parser("figure", help="draw the figures of one result")
-    f.add_argument("id")
+    f.add_argument("id", help="result id, e.g. zfb24:cor6 (icl-verify show ID lists its figures)")
     f.add_argument(
         "--set",
         dest="sets",
@@ -173,9 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="draw at this setting (repeatable; the keys of check --params): figures that take "
         "a setting draw at it, the others at their own values (said so)",
     )
-    f.add_argument("--out", default="icl-verify-figures")
-    f.add_argument("--full", action="store_true")
-    f.add_argument("--seed", type=int, default=0)
+    f.add_argument(
+        "--out", default="icl-verify-figures", help="output directory (default icl-verify-figures)"
+    )
+    f.add_argument("--full", action="store_true", help="full-size samples instead of quick")
+    f.add_argument(
+        "--seed", type=int, default=0, help="random seed of every sampled route (default 0)"
+    )
     return p
 
 
@@ -528,9 +536,13 @@ def _cmd_figure(args: argparse.Namespace) -> int:
     from sims.verify import build_setting
 
     result = get(args.id)
-    if not result.figures:
-        print(f"{result.id} has no figures", file=sys.stderr)
-        return 1
+    if not result.figures:  # a request nothing can answer: a usage error, before any work
+        from sims.registry import all_results
+
+        others = [r.id for r in all_results() if r.figures and r.paper == result.paper]
+        hint = f"; {result.paper} results with figures: {', '.join(others)}" if others else ""
+        print(f"icl-verify: error: {result.id} has no figures{hint}", file=sys.stderr)
+        return 2
     fns = {path: resolve(path) for path in result.figures}
     setting = None
     if args.sets:
@@ -548,7 +560,6 @@ def _cmd_figure(args: argparse.Namespace) -> int:
                 "draws the checks over settings)"
             )
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     for path, fn in fns.items():
         target = out / figure_filename(path)
         kw: dict[str, Any] = {}
@@ -561,7 +572,9 @@ def _cmd_figure(args: argparse.Namespace) -> int:
                     "title); --set does not move it",
                     file=sys.stderr,
                 )
-        save_figure(fn(quick=not args.full, seed=args.seed, **kw), target)
+        fig = fn(quick=not args.full, seed=args.seed, **kw)  # a refused value: no directory
+        out.mkdir(parents=True, exist_ok=True)
+        save_figure(fig, target)
         print(f"wrote {target}")
     return 0
 

@@ -439,7 +439,7 @@ def run_sweep(
         from sims.figures.sweep import bound_vs_empirical
         from sims.report import save_figure
 
-        fixed = ", ".join(f"{k}={_jsonable(v)}" for k, v in spec.fixed)
+        fixed = ", ".join(f"{k}={_shown(v)}" for k, v in (*spec.fixed, *_defaults_held(spec)))
         for key in plot:
             others = ", ".join(f"{k}={list(v)}" for k, v in spec.grid if k != key and len(v) > 1)
             note = "; ".join(s for s in (fixed, f"over {others}" if others else "") if s)
@@ -452,6 +452,21 @@ def run_sweep(
     return SweepSummary(
         out, len(cells), len(rows), n_failed, wall, tuple(summary), tuple(plots), evidence, errors
     )
+
+
+def _defaults_held(spec: SweepSpec) -> tuple[tuple[str, Any], ...]:
+    """The keys of a result's Setting neither swept nor given by ``--set``, at their defaults
+    (the plot states the whole setting, not only what the command line named); none for a
+    preset or a result that is not laid out by a Setting."""
+    if spec.preset:
+        return ()
+    from sims.registry import get
+
+    result = get(spec.target)
+    if not result.settings_first or result.setting is None:
+        return ()
+    given = {k for k, _ in spec.grid} | {k for k, _ in spec.fixed}
+    return tuple((k, getattr(result.setting, k)) for k in result.keys if k not in given)
 
 
 def _evidence(
@@ -473,6 +488,15 @@ def _evidence(
                 where = ", ".join(f"{k}={v}" for k, v in grid.items())
                 errors.append(f"{where}{', ' if where else ''}seed {seed}: {got['error']}")
     return tuple(rows), tuple(errors)
+
+
+def _shown(v: Any) -> str:
+    """A setting value as a plot states it: ``0.49``, ``0.5,1,1.5,2``, ``None``."""
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (tuple, list)):
+        return ",".join(_shown(x) for x in v)
+    return str(v)
 
 
 def _jsonable(v: Any) -> Any:

@@ -239,7 +239,8 @@ def check_ols_mc(
     :func:`~numerics.baselines.cases.generic_model`): OLS squared error vs :func:`ols_risk`.
     The risk is finite for N > d + 1 (validated first, before any sampling); the squared error
     has a finite variance only for N > d + 3 (inverse-Wishart second moments): at N = d + 2,
-    d + 3 no standard error exists, so the row is ``skipped`` with that reason.  Elsewhere the
+    d + 3 no standard error exists, so the row is ``skipped`` with that reason; so is it at
+    σ² = 0, where the risk is 0 (nothing for a Monte Carlo to resolve).  Elsewhere the
     sample is raised up to 4x for power when it needs to be (the raise is recorded).
     ``fault_N`` runs a planted ``fault_risk_fn`` at that prompt length instead (a short prompt,
     where a one-off denominator moves the risk by more than the Monte Carlo resolves)."""
@@ -254,6 +255,17 @@ def check_ols_mc(
                 why=f"the OLS squared error has infinite variance for N ≤ d + 3 = {d + 3} "
                 f"(inverse-Wishart second moments), so a Monte Carlo mean has no standard error "
                 f"at N = {N}; the closed form is checked by the FLOAT rows",
+                d=d,
+                N=N,
+            )
+        ]
+    if predicted == 0:
+        return [
+            skipped(
+                informational(name, predicted, None),
+                why=f"the OLS risk is 0 at σ² = {v:g} (noiseless labels: least squares recovers "
+                "the task exactly for N > d), so a Monte Carlo has no scale to resolve; the "
+                "closed form is checked by the FLOAT rows",
                 d=d,
                 N=N,
             )

@@ -65,6 +65,8 @@ def mc_sign(
     scale: float,
     z: float = Z_MC,
     details: dict[str, Any] | None = None,
+    requested: int = 0,
+    seconds: float | None = None,
 ) -> Evidence:
     """MC, one-sided, for a paired difference of risks: ``negative=True`` passes when the mean is
     negative beyond ``z`` standard errors (``mean ≤ −z·se``; error ``2 + mean/(z·se)``, ≤ 1 iff it
@@ -75,6 +77,8 @@ def mc_sign(
     Without power the row is ``skipped`` with the sample it needs
     (:func:`numerics.testing.underpowered`) unless the data contradict the claim beyond the
     tolerance (``mean ≥ tol`` for a claimed gain, ``mean < −tol`` for "no gain"): a ``fail``.
+    ``requested`` (the sample asked for, when it was raised for power) and ``seconds`` (the time
+    the ``n`` samples took) go into the skip's numbers.
 
     >>> mc_sign("gain", -0.01, 0.01, 100, negative=True, scale=0.2).status  # se/scale 5 %
     'skipped'
@@ -111,7 +115,7 @@ def mc_sign(
     contradicted = mean >= tol if negative else mean < -tol
     if powered or contradicted or n < 2:
         return row
-    return underpowered(row, se=se, scale=scale, n=n)
+    return underpowered(row, se=se, scale=scale, n=n, requested=requested, seconds=seconds)
 
 
 def printed(name: str, value: float, ref: float, digits: int) -> Evidence:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,8 @@ import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
 from numerics.hpcy25.predictors import sample_covariates, softmax
+from numerics.montecarlo import MAX_RAISE
+from numerics.testing import MC_POWER, needed_samples
 from theory.settings import check_int, check_real
 
 __all__ = [
@@ -330,6 +333,9 @@ class SharpHeadStudy:
     pair_risk: tuple[float, float, int]
     small_pair_risk: tuple[float, float, int]
     n_search: int
+    #: the evaluation sample asked for when it was raised for power (else 0), and its wall time
+    n_requested: int = 0
+    eval_seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         def fit(f: Fit) -> dict[str, Any]:
@@ -342,6 +348,7 @@ class SharpHeadStudy:
             "free_two_heads": fit(self.free2),
             "n_search": self.n_search,
             "n_eval": self.gain[2],
+            **({"raised_from": self.n_requested} if self.n_requested else {}),
         }
 
 
@@ -372,8 +379,10 @@ def sharp_head_study(
     optimised free head (:func:`best_extra_head`), the best two free heads (:func:`best_free`) and
     the pair at |ω| = :data:`SMALL_OMEGA`, searched on ``n_search`` prompts; then every one of
     them evaluated on ``n_eval`` fresh prompts with its μ fixed (common random numbers: the
-    differences are paired per prompt; in chunks of :data:`EVAL_CHUNK`).  Faults (negative
-    controls): the query attending to itself, the context labels without noise
+    differences are paired per prompt; in chunks of :data:`EVAL_CHUNK`).  The gains' power scale,
+    the pair's risk, is known only after sampling: an evaluation sample whose gains miss se ≤ 2 %
+    of it draws on, up to ``MAX_RAISE·n_eval`` prompts (recorded as ``n_requested``).  Faults
+    (negative controls): the query attending to itself, the context labels without noise
     (:class:`PatternSample`), the added head held homogeneous (``ω_3 = ω``, the shape of L̃'s
     optimum (4.4))."""
     faults = {
@@ -392,8 +401,12 @@ def sharp_head_study(
     del A
     fits = (pair, three, free2, small)
     cols: list[list[np.ndarray]] = [[] for _ in range(6)]
-    for start in range(0, n_eval, EVAL_CHUNK):  # the fresh sample, in chunks (bounded memory)
-        B = sample_pattern(rng, min(EVAL_CHUNK, n_eval - start), d=d, L=L, sigma2=sigma2, **faults)
+    t0 = time.perf_counter()
+    done, goal = 0, n_eval
+    while done < goal:  # the fresh sample, in chunks (bounded memory)
+        size = min(EVAL_CHUNK, goal - done)
+        size -= goal - done - size == 1  # never leave a last chunk of one prompt
+        B = sample_pattern(rng, size, d=d, L=L, sigma2=sigma2, **faults)
         for k, f in enumerate(fits):
             A0, b, G = per_prompt(B, f.omega)
             mu = np.asarray(f.mu)
@@ -402,7 +415,11 @@ def sharp_head_study(
             if f is three:
                 cols[4].append(quad)
                 cols[5].append(G[:, -1, -1] * mu[-1] ** 2)
+        done += size
+        if done == goal == n_eval:
+            goal = _powered_goal(cols, n_eval)
     r_pair, r_three, r_free, r_small, y2, y3 = (np.concatenate(c) for c in cols)
+    seconds = time.perf_counter() - t0
     m2, m3 = float(y2.mean()), float(y3.mean())
     ratio = m3 / m2
     infl = (y3 - ratio * y2) / m2  # delta method for E[ŷ_3²]/E[ŷ²]
@@ -417,8 +434,24 @@ def sharp_head_study(
         small,
         _mean_se(r_three - r_pair),
         _mean_se(r_free - r_pair),
-        (share, share_se, int(n_eval)),
+        (share, share_se, int(r_pair.size)),
         _mean_se(r_pair),
         _mean_se(r_small),
         int(n_search),
+        n_eval if r_pair.size > n_eval else 0,
+        seconds,
     )
+
+
+def _powered_goal(cols: list[list[np.ndarray]], n_eval: int) -> int:
+    """The evaluation sample the two paired gains need for se ≤ 2 % of the pair's risk (their
+    power scale, known only after sampling), x1.1, capped at ``MAX_RAISE·n_eval``."""
+    r_pair, r_three, r_free = (np.concatenate(c) for c in cols[:3])
+    scale = float(r_pair.mean())
+    need = n_eval
+    for diff in (r_three - r_pair, r_free - r_pair):
+        se = float(diff.std(ddof=1) / math.sqrt(diff.size))
+        if scale > 0 and se > MC_POWER * scale:
+            need = max(need, math.ceil(1.1 * needed_samples(diff.size, se, scale, MC_POWER)))
+    goal = min(MAX_RAISE * n_eval, need)
+    return goal + (goal == n_eval + 1)  # a raise draws at least two more prompts

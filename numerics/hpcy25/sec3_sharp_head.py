@@ -86,6 +86,8 @@ def sharp_head_rows(study: SharpHeadStudy) -> list[Evidence]:
             *study.gain,
             negative=True,
             scale=study.pair_risk[0],
+            requested=study.n_requested,
+            seconds=study.eval_seconds,
             details={
                 "observed": "R(best pair + optimised third head) - R(best pair + dummy), paired "
                 "on a fresh sample",
@@ -129,6 +131,8 @@ def sharp_head_rows(study: SharpHeadStudy) -> list[Evidence]:
             *study.free2_gain,
             negative=False,
             scale=study.pair_risk[0],
+            requested=study.n_requested,
+            seconds=study.eval_seconds,
             details={"observed": "R(best two free heads) - R(best pair)", "units": units},
         ),
         mc_agreement(

@@ -12,6 +12,7 @@ import sympy as sp
 
 from numerics.montecarlo import mc_mean
 from numerics.testing import (
+    MC_POWER,
     close_agreement,
     exact_agreement,
     mc_agreement,
@@ -84,7 +85,7 @@ def check_rdm_risk_mc(
             mc_agreement(
                 f"r(δ={dl:.4f}, c={c}, M={M}), d={d}",
                 pred,
-                mc_mean(draw, n if quick else 10 * n, rng=rng),
+                mc_mean(draw, n if quick else 10 * n, rng=rng, target_se=MC_POWER * max(c, pred)),
                 scale=max(c, pred),
             )
         )
@@ -94,11 +95,12 @@ def check_rdm_risk_mc(
         X, y, xq, yq, _ = sample_linear(r, b, M, c * np.eye(d))
         return (predictor_predict(dl * np.eye(d), X, y, xq) - yq) ** 2 / d
 
+    r_i = float(T.fixed_test_risk(dl, c, M, d))
     out.append(
         mc_agreement(
             f"r_I(δ, c={c}, M={M}) fixed test covariance cI",
-            float(T.fixed_test_risk(dl, c, M, d)),
-            mc_mean(draw_f, 100_000 if quick else 1_000_000, rng=rng),
+            r_i,
+            mc_mean(draw_f, 100_000 if quick else 1_000_000, rng=rng, target_se=MC_POWER * r_i),
         )
     )
     return out
@@ -124,6 +126,7 @@ def check_fig1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> lis
         ls_Ms=(d + 5,),
         ls_n=2000,
         rng=rng,
+        ls_target_se=MC_POWER * 1.0,  # the power scale of the rows below
     )
     fixed, random_c1 = data["panels"]
     out = []

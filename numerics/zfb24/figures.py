@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.montecarlo import mc_mean
+from numerics.montecarlo import Target, mc_mean
 from numerics.testing import loglog_slope
 from numerics.zfb24.faults import GammaFn, gamma_or_fault
 from numerics.zfb24.montecarlo import least_squares_risk_mc, random_cov_test_risk
@@ -38,6 +38,7 @@ def compute_fig_1(
     ls_fixed_Ms: tuple[int, ...] | None = None,
     ls_fixed_n: int | None = None,
     rng: np.random.Generator | None = None,
+    ls_target_se: Target = None,
 ) -> dict[str, Any]:
     """Figure 1 (normalised error ÷ d vs test length M): fixed Λ = I and random Λ = c·diag(Exp(1)),
     c ∈ {1, 4, 9}.  d = 20 theory: zero estimator, least squares (closed form on the fixed panel,
@@ -52,7 +53,8 @@ def compute_fig_1(
     the closed form (d − M)/d), ``rng`` the stream (``None``: ``default_rng(seed)``).  ``P = None``
     leaves out the trained model's curve and markers (``learned`` is ``None``, ``mc`` empty).
     Each panel's ``least_squares_mc`` holds the least-squares MC estimates (empty when closed
-    form)."""
+    form); ``ls_target_se`` raises each of them for power (up to 4×,
+    :func:`numerics.montecarlo.mc_means`)."""
     rng = np.random.default_rng(seed) if rng is None else rng
     N = FIG1_N
     Ms = np.arange(1, 101)
@@ -76,6 +78,7 @@ def compute_fig_1(
                         random_cov=False,
                         n=(8000 if quick else 80_000) if ls_fixed_n is None else ls_fixed_n,
                         rng=rng,
+                        target_se=ls_target_se,
                     )
                     for m in ls_fixed_Ms
                 ]
@@ -109,6 +112,7 @@ def compute_fig_1(
                     random_cov=True,
                     n=(200 if quick else 3000) if ls_n is None else ls_n,
                     rng=rng,
+                    target_se=ls_target_se,
                 )
                 for m in Mls
             ]
@@ -167,6 +171,8 @@ def compute_risk_rates(
     floor_mc_n: int | None = None,
     p_fn: GammaFn | None = None,
     rng: np.random.Generator | None = None,
+    mc_target_se: Target = None,
+    floor_target_se: Target = None,
 ) -> dict[str, Any]:
     """R(M, N) at Λ = diag(0.5, 1, 1.5, 2) against M with the Corollary 6 bounds (N ∈ RATE_NS), MC
     estimates at N = 16, and the floor R(∞, N) with η against N, with the fitted log-log slopes
@@ -179,7 +185,9 @@ def compute_risk_rates(
     [50, 5000]); ``floor_mc_n`` adds the MC of the floor (the M → ∞ predictor x_qᵀΓ⁻¹Λw, key
     ``floor_mc``) with that many prompts per N; ``rng`` the stream (``None``:
     ``default_rng(seed)``; the MC in M draws first, then the floor's).  ``mc_R`` is the closed form
-    R(M, mc_N) at ``mc_Ms``."""
+    R(M, mc_N) at ``mc_Ms``.  ``mc_target_se`` / ``floor_target_se`` raise each MC estimate for
+    power (up to 4×; e.g. ``lambda m: 0.02 * abs(m)``, 2 % of its own running mean, the scale a
+    figure knows only after sampling; :func:`numerics.montecarlo.mc_means`)."""
     rng = np.random.default_rng(seed) if rng is None else rng
     L = spec_Lambda()
     Ms = np.unique(np.logspace(0, 3, 25).astype(int)) if Ms is None else np.asarray(Ms)
@@ -210,7 +218,7 @@ def compute_risk_rates(
             X, y, xq, yq, _ = sample_linear(g, b, m, L)
             return (predictor_predict(P, X, y, xq) - yq) ** 2
 
-        ests.append(mc_mean(draw, size, rng=rng))
+        ests.append(mc_mean(draw, size, rng=rng, target_se=mc_target_se))
     if floor_Ns is None:
         floor_Ns = np.unique(np.logspace(np.log10(50), np.log10(5000), 20).astype(int))
     floor_Ns = np.asarray(floor_Ns)
@@ -225,7 +233,7 @@ def compute_risk_rates(
                 _, _, xq, _, W = sample_linear(g, b, 1, L)
                 return np.einsum("bd,de,be->b", xq, B, W) ** 2
 
-            floor_mc.append(mc_mean(draw_f, floor_mc_n, rng=rng))
+            floor_mc.append(mc_mean(draw_f, floor_mc_n, rng=rng, target_se=floor_target_se))
     return {
         "Ms": Ms,
         "curves": curves,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.montecarlo import mc_mean, mc_means
+from numerics.montecarlo import Target, mc_mean, mc_means
 from numerics.zfb24.predictors import predictor_predict
 from numerics.zfb24.sampling import sample_linear, sample_random_cov
 from theory.common.protocols import Estimate
@@ -20,7 +20,14 @@ __all__ = [
 
 
 def least_squares_risk_mc(
-    M: int, d: int, *, c: float = 1.0, random_cov: bool, n: int, rng: np.random.Generator
+    M: int,
+    d: int,
+    *,
+    c: float = 1.0,
+    random_cov: bool,
+    n: int,
+    rng: np.random.Generator,
+    target_se: Target = None,
 ) -> Estimate:
     """MC normalised error (÷ d) of min-norm least squares (noiseless) on length-M prompts.
 
@@ -30,7 +37,8 @@ def least_squares_risk_mc(
     ----------
     M : test prompt length; d : dimension; c : covariance scale; random_cov : Definition 7's
         random Λ_τ = c·diag(Exp(1)) (True) or the fixed Λ = c·I (False); n : number of prompts;
-    rng : numpy Generator
+    rng : numpy Generator; target_se : raises the sample for power
+        (:func:`numerics.montecarlo.mc_means`)
 
     Returns
     -------
@@ -54,7 +62,7 @@ def least_squares_risk_mc(
         wh = np.einsum("bdn,bn->bd", np.linalg.pinv(X), y)
         return (np.einsum("bd,bd->b", xq, wh) - yq) ** 2 / d
 
-    return mc_mean(draw, n, rng=rng, batch=2000)
+    return mc_mean(draw, n, rng=rng, batch=2000, target_se=target_se)
 
 
 def random_cov_test_risk(

@@ -14,6 +14,7 @@ from numerics.montecarlo import mc_mean, mc_means
 from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
+    MC_POWER,
     close_agreement,
     exact_agreement,
     mc_agreement,
@@ -282,6 +283,8 @@ def check_cor6_mc(
         floor_Ns=np.array([], dtype=int),
         p_fn=fault_p_fn,
         rng=np.random.default_rng(seed),
+        # power: se ≤ 2 % of the risk; the figure knows its scale only after sampling
+        mc_target_se=lambda m: MC_POWER * abs(m),
     )
     return [
         mc_agreement(f"R(M={M}, N={N}) closed form vs MC", float(R), est)

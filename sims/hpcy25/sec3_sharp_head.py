@@ -164,6 +164,8 @@ def landscape_gain_row(d: int, L: int, sigma2: float, *, seed: int, tag: str) ->
         negative=True,
         scale=st.pair_risk[0],
         details=st.to_json(),
+        requested=st.n_requested,
+        seconds=st.eval_seconds,
     )
 
 

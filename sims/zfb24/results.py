@@ -73,6 +73,7 @@ from theory.common.protocols import Check, Result, TrainedProperty
 from theory.strategies.zfb24 import thm4_train_settings, thm8_train_settings
 from theory.zfb24.hypotheses import thm4_hypotheses, thm8_hypotheses
 from theory.zfb24.settings import PRESETS as P
+from theory.zfb24.settings import Setting
 
 __all__ = ["RESULTS", "PROPERTIES"]
 
@@ -129,6 +130,17 @@ GENERIC_VALUES = Check(
     faults={"gamma_N_plus_1": {"fault_gamma_fn": F.gamma_n_plus_1}},
 )
 THM4_KEYS = ("d", "N", "spectrum", "sigma_init")
+
+
+def label_noise_hypotheses(setting: Setting) -> None:
+    """The label-noise extension compares Γ_s⁻¹ with Γ⁻¹ (Γ_s = Γ + s²/N·I): they coincide at
+    s² = 0, so its strict L_s(Γ⁻¹) > L*_s needs label noise s² > 0."""
+    if setting.noise_var <= 0:
+        raise ValueError(
+            f"noise_var={setting.noise_var!r}: the label-noise extension compares Γ_s⁻¹ with Γ⁻¹ "
+            "(Γ_s = Γ + s²/N·I), which coincide at s² = 0: it needs label noise s² > 0"
+        )
+
 
 RESULTS: tuple[Result, ...] = (
     Result(
@@ -528,6 +540,7 @@ RESULTS: tuple[Result, ...] = (
         checks=(Check(check_label_noise_mc, at=P["d3_N7"]),),
         setting=P["d3_N7"],
         keys=("d", "N", "spectrum", "noise_var"),
+        hypotheses=label_noise_hypotheses,
     ),
     Result(
         id="zfb24:fig1",

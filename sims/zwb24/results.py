@@ -117,8 +117,20 @@ def alternatives(names: tuple[str, ...]) -> dict[str, dict[str, object]]:
     return {f"alternative: {n}": {"fault_alternative": n} for n in names}
 
 
+def hypotheses_bayes(setting: Setting) -> None:
+    """Lemma 6.1's Bayes posterior mean, a ridge centred at β* with penalty σ²Ψ⁻¹ (eq. (F.1)),
+    needs label noise σ² > 0 (at σ² = 0 the posterior is degenerate)."""
+    if setting.sigma2 <= 0:
+        raise ValueError(
+            f"sigma2={setting.sigma2!r}: Lemma 6.1's Bayes posterior mean (ridge centred at "
+            "beta*, penalty sigma2 Psi^-1, eq. (F.1)) needs label noise sigma2 > 0"
+        )
+
+
 def hypotheses_cor62(setting: Setting) -> None:
-    """Corollary 6.2's MC ratio route: the inverse-Wishart moments need N > d + 3."""
+    """Corollary 6.2's MC ratio route: the Bayes risk of Lemma 6.1 (σ² > 0) and the
+    inverse-Wishart moments, which need N > d + 3."""
+    hypotheses_bayes(setting)
     if setting.N <= setting.d + 3:
         raise ValueError(
             f"N = {setting.N}, d = {setting.d}: the inverse-Wishart moments of Corollary 6.2's "
@@ -391,6 +403,7 @@ RESULTS: tuple[Result, ...] = (
             ),
         ),
         figures=(fig_rates_sum_min,),
+        hypotheses=hypotheses_bayes,
     ),
     Result(
         id="zwb24:cor6.2",

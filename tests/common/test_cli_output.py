@@ -138,3 +138,15 @@ def test_figure_set_draws_at_the_setting_and_prints_the_path(
     pngs = sorted(out.glob("*.png"))
     assert pngs and all(str(p) in printed for p in pngs)
     assert any("$d = 3$" in t and "$N = 6$" in t for t in titles), titles
+
+
+def test_figure_of_a_result_without_figures_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Nothing can answer it: exit 2 before any work, naming the results of that paper that do
+    have figures (base:gd draws the baselines' risks)."""
+    from sims import cli
+
+    assert cli.main(["figure", "base:ols"]) == 2
+    err = capsys.readouterr().err
+    assert "base:ols has no figures" in err and "base:gd" in err and "Traceback" not in err

@@ -183,3 +183,38 @@ def test_an_unpowered_agreement_is_skipped_with_the_sample_it_needs() -> None:
     assert mc_agreement("wrong", 1.0, wrong).status == "fail"
     good = Estimate(1.001, 0.001, 4000)
     assert mc_agreement("good", 1.0, good).status == "pass"
+
+
+def test_a_timed_estimate_gives_the_seconds_its_powered_sample_needs() -> None:
+    """The engine records the wall time of its draws; a power skip extrapolates it (se ∝ 1/√n,
+    time ∝ n): 4000 samples in 2 s at se/scale 5 % need 25 000 samples, about 12.5 s.  The time
+    is left out of equality, so two runs of one seed give equal estimates."""
+    est = mc_mean(lambda r, b: r.standard_normal(b), 1000, rng=np.random.default_rng(0))
+    again = mc_mean(lambda r, b: r.standard_normal(b), 1000, rng=np.random.default_rng(0))
+    assert est.seconds > 0 and est == again
+    weak = Estimate(1.02, 0.05, 4000, 0, 2.0)
+    row = mc_agreement("weak", 1.0, weak)
+    assert row.status == "skipped" and row.details["needed_seconds"] == pytest.approx(12.5)
+    assert row.details["why"].endswith("needs about n = 25000 (about 12 s)")
+    untimed = mc_agreement("untimed", 1.0, Estimate(1.02, 0.05, 4000))
+    assert "needed_seconds" not in untimed.details and " s)" not in untimed.details["why"]
+
+
+def test_a_target_known_only_after_sampling_raises_on_the_running_means() -> None:
+    """``target_se`` as a function of the current means (2 % of a column's own mean): a column
+    of mean 10 and sd 10 needs about 2500 draws, so 1000 are raised (up to 4×); a column whose
+    target is 0 asks for nothing, and a powered run keeps its draws bit for bit."""
+
+    def draw(rng: np.random.Generator, b: int) -> np.ndarray:
+        z = rng.standard_normal((b, 2))
+        return np.column_stack([10.0 + 10.0 * z[:, 0], z[:, 1]])
+
+    plain = mc_means(draw, 1000, rng=np.random.default_rng(5))
+    raised = mc_means(
+        draw, 1000, rng=np.random.default_rng(5), target_se=lambda m: [0.02 * abs(m[0]), 0.0]
+    )
+    assert plain[0].se > 0.2 and plain[0].requested == 0
+    assert raised[0].requested == 1000 and 2000 < raised[0].n <= 4000
+    assert raised[0].se <= 0.02 * abs(raised[0].mean) * 1.05
+    loose = mc_means(draw, 1000, rng=np.random.default_rng(5), target_se=lambda m: [abs(m[0]), 0.0])
+    assert loose == plain

@@ -78,3 +78,17 @@ def test_s1_check_keeps_its_signature() -> None:
     params = inspect.signature(check_s1_train).parameters
     assert next(iter(params)) == "setting"
     assert params["fault_swap_prediction"].kind is inspect.Parameter.KEYWORD_ONLY
+
+
+@pytest.mark.mc
+@pytest.mark.result("czz24:thm5.3-lower")
+def test_ols_mc_raises_its_sample_for_the_two_percent_power() -> None:
+    """Near the OLS pole (d = 16, n = 20: |n − d| = 4, heavy-tailed errors) the quick tier's 4000
+    contexts miss se ≤ 2 % of the risk; the row pools a second sample on its own stream (up to
+    4×, the raise recorded) and is judged at the shared 2 % power, not a looser constant."""
+    from numerics.czz24.appF_baselines import check_thm5_3_lower_mc
+    from theory.czz24.settings import Setting
+
+    (row,) = check_thm5_3_lower_mc(Setting(d=16, s=4, n=20, sigma2=0.01, prior="gauss"))
+    assert row.details["raised_from"] == 4000 and 4000 < row.details["n"] <= 16_000
+    assert row.status == "pass" and row.details["se_over_scale"] <= 0.02, row.describe()

@@ -97,3 +97,10 @@ def test_prop4_1_bands_skipped_where_the_O_1_over_L_gap_exceeds_them() -> None:
         assert r.status == "skipped", r.describe()
         assert "O(1/L) gap" in r.details["why"]
         assert r.details["leading_gap"] > (0.10 if "0.10" in r.name else 0.03)
+    # the grid's and Stein's power scales are known only after sampling: each raises its sample
+    # (up to 4x, recorded) before it reports skipped, with the sample and seconds it would need
+    (grid,) = [r for r in rows if r.name.startswith("MC power on the grid")]
+    assert grid.details["raised_from"] == 20_000 and grid.details["n"] > 20_000
+    for r in (r for r in rows if r.name.startswith("Stein") and r.status == "skipped"):
+        assert r.details["raised_from"] == 20_000 and r.details["n"] == 80_000, r.describe()
+        assert r.details["needed_n"] > 80_000 and r.details["why"].endswith(" s)"), r.describe()

@@ -149,7 +149,9 @@ RESULT_KINDS = (
 class Estimate:
     """A scalar estimate ``mean ± se`` from ``n`` samples (``se = n = 0`` for closed forms);
     ``requested`` is the sample size asked for when the estimator drew more to reach its power
-    (``n > requested``), else 0.
+    (``n > requested``), else 0; ``seconds`` is the wall time the ``n`` samples took (0 when not
+    timed), from which a power skip extrapolates the time a powered sample would take.  It is
+    left out of equality and repr: two runs of the same seed give equal estimates.
 
     >>> e = Estimate(0.52, se=0.01, n=400)
     >>> float(e), e.se
@@ -164,6 +166,7 @@ class Estimate:
     se: float = 0.0
     n: int = 0
     requested: int = 0
+    seconds: float = field(default=0.0, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.mean) and math.isfinite(self.se)) or self.se < 0:

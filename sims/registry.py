@@ -73,7 +73,18 @@ def trainer_module(slug: str) -> str:
 
 @functools.cache
 def all_results() -> tuple[Result, ...]:
-    """All registered results, in report order; ids are unique."""
+    """All registered results, in report order; ids are unique.
+
+    Each :class:`Result` carries ``id`` (``"<paper key>:<name>"``), ``paper``, ``kind``,
+    ``summary``, ``source`` (paper, theorem, equation), its declared ``checks`` and, for a
+    settings-first result, its ``setting`` and the ``keys`` a researcher may change.
+
+    >>> rs = all_results()
+    >>> rs[0].id, rs[0].source
+    ('base:isserlis', '[zwb24] Lemma H.4; [zfb24] Lemma 30')
+    >>> len({r.id for r in rs}) == len(rs)
+    True
+    """
     out: list[Result] = []
     seen: dict[str, str] = {}
     for name in MODULES:
@@ -94,7 +105,12 @@ def all_claims() -> dict[str, Claim]:
     """Every registered claim record, ``"<paper key>:<name>"`` -> :class:`Claim`: the ``CLAIMS``
     dict of each ``theory/<slug>/claims.py`` (and ``theory/common/claims.py`` under ``base``).
     Rows that compare with a paper carry one of these as ``details["claim"]``; a test finds each
-    quote in the paper's text."""
+    quote in the paper's text.
+
+    >>> claims = all_claims()
+    >>> all(key.split(":")[0] in ("base", *PAPERS) for key in claims)
+    True
+    """
     out: dict[str, Claim] = {}
     for key, mod_name in (
         ("base", "theory.common.claims"),
@@ -116,7 +132,12 @@ def all_claims() -> dict[str, Claim]:
 @functools.cache
 def all_properties() -> tuple[TrainedProperty, ...]:
     """Every declared trained property: the ``PROPERTIES`` tuple of each paper's
-    ``sims/<key>/results.py``, in report order."""
+    ``sims/<key>/results.py``, in report order.
+
+    >>> ids = {r.id for r in all_results()}
+    >>> all(p.result in ids for p in all_properties())
+    True
+    """
     out: list[TrainedProperty] = []
     for slug in PAPERS.values():
         try:
@@ -137,7 +158,16 @@ def all_properties() -> tuple[TrainedProperty, ...]:
 
 
 def get(result_id: str) -> Result:
-    """The result with this id; ``KeyError`` lists close matches."""
+    """The result with this id; ``KeyError`` lists close matches.
+
+    >>> r = get("base:ols")
+    >>> r.kind, r.source, r.keys
+    ('baseline', '[czz24] App. F.4 (OLS; + query noise σ²)', ('d', 'N', 'sigma2'))
+    >>> get("zfb24:thm44")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    KeyError: "no result 'zfb24:thm44'; did you mean ['zfb24:thm4', ...]?"
+    """
     for r in all_results():
         if r.id == result_id:
             return r
@@ -161,7 +191,11 @@ def suggest(result_id: str, n: int = 3) -> list[str]:
 
 
 def resolve(path: str) -> Callable[..., Any]:
-    """Import ``"package.module:attr"`` (or ``"package.module.attr"``)."""
+    """Import ``"package.module:attr"`` (or ``"package.module.attr"``).
+
+    >>> resolve("theory.common.baselines:ols_risk") is resolve("theory.common.baselines.ols_risk")
+    True
+    """
     if ":" in path:
         mod_name, attr = path.split(":", 1)
     else:

@@ -135,7 +135,16 @@ def run_control(
     **overrides: Any,
 ) -> ControlRun:
     """Rerun ``check`` with the declared ``fault`` planted (at the same setting, or with the same
-    overrides)."""
+    overrides).
+
+    Returns a :class:`ControlRun`; ``rejected`` is what a working check must give. Example: the
+    [czz24] Theorem 5.2 bound with ``log(d/δ)`` moved outside the square root is refused:
+
+    >>> c = declared("numerics.czz24.sec5_bounds:check_thm5_2_float_bound")
+    >>> run = run_control(c, "log_outside_sqrt")
+    >>> run.rejected, run.error
+    (True, None)
+    """
     if setting is not None:
         overrides = {**overrides, "setting": setting}
     try:
@@ -188,13 +197,28 @@ def declared_checks(results: Sequence[Result]) -> dict[str, Check]:
 
 def tier_checks(result: Result, *, quick: bool) -> tuple[Check, ...]:
     """The declared checks of ``result`` that run at this tier: every one with ``quick=False``;
-    with ``quick=True`` all but those of tier ``full`` (they add no row to a quick run)."""
+    with ``quick=True`` all but those of tier ``full`` (they add no row to a quick run).
+
+    >>> from sims import registry
+    >>> [c.path for c in tier_checks(registry.get("base:ols"), quick=True)]
+    ['numerics.baselines.ridge:check_ols_mc', 'numerics.baselines.ridge:check_ols_float']
+    """
     return tuple(c for c in result.checks if not (quick and c.tier == "full"))
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """All evidence for one result, and whether it passed."""
+    """All evidence for one result, and whether it passed (what :func:`verify_result` returns).
+
+    ``evidence`` is the concatenation of every check's rows (``check_rows`` says which check made
+    how many); ``status`` is ``"fail"`` or the most severe verdict (else ``"pass"``);
+    ``to_json()`` is the record the report writes.
+
+    >>> from sims import registry
+    >>> out = verify_result(registry.get("zwb24:lemG.2"))
+    >>> out.passed, out.status, [(str(path), n) for path, n in out.check_rows]
+    (True, 'pass', [('numerics.zwb24.sec6_flow:check_lemg_2_float', 4)])
+    """
 
     result: Result
     evidence: tuple[Evidence, ...]
@@ -349,7 +373,12 @@ def _declared_by_path() -> dict[str, Check]:
 
 def declared(path: str | Check) -> Check:
     """The declared :class:`Check` of a path (its setting, faults, tier), or a bare declaration
-    for an undeclared path (a test's own check function)."""
+    for an undeclared path (a test's own check function).
+
+    >>> c = declared("numerics.czz24.sec5_bounds:check_thm5_2_float_bound")
+    >>> c.takes_setting, sorted(c.faults)
+    (True, ['log_outside_sqrt'])
+    """
     if isinstance(path, Check):
         return path
     return _declared_by_path().get(path) or Check(path)
@@ -357,7 +386,11 @@ def declared(path: str | Check) -> Check:
 
 def setting_for(check: Check, setting: Any = None) -> Any:
     """The Setting a settings-first check runs at: the researcher's ``setting`` unless the check
-    is declared fixed (or none is given), else its declared ``at``."""
+    is declared fixed (or none is given), else its declared ``at``.
+
+    >>> setting_for(declared("numerics.czz24.sec5_bounds:check_thm5_2_float_bound"))
+    Setting(d=11, s=3, n=37, sigma2=0.3, prior='sign', Sigma_diag=(), zeta=0.0, q=1)
+    """
     if not check.takes_setting:
         return None
     return check.at if setting is None or check.fixed else setting
@@ -397,7 +430,22 @@ def run_check(
     setting: Any = None,
     **overrides: Any,
 ) -> list[Evidence]:
-    """Call one check function (at ``setting`` if it takes one) and validate what it returns."""
+    """Call one check function (at ``setting`` if it takes one) and validate what it returns.
+
+    ``path`` is a declared check (``"package.module:function"`` or a :class:`Check`);
+    ``setting`` is a Setting of the check's paper (default: the check's declared one), for a
+    check that takes one; ``overrides`` are keyword arguments for one that does not. Returns the
+    list of :class:`Evidence` rows (each stamped with the Setting it ran at); raises if the
+    check returns nothing or a row breaks the evidence contract.
+
+    Example: [zwb24] Lemma G.2 (the GD-β flow is minus the risk gradient) at ``d = 3, N = 10``:
+
+    >>> from sims import registry
+    >>> s = build_setting(registry.get("zwb24:lemG.2"), ["d=3", "N=10"])
+    >>> rows = run_check("numerics.zwb24.sec6_flow:check_lemg_2_float", setting=s)
+    >>> [e.status for e in rows], rows[0].kind, rows[0].setting["N"]
+    (['pass', 'pass', 'pass', 'pass'], 'FLOAT', 10)
+    """
     evidence = _call(path, quick=quick, seed=seed, setting=setting, **overrides)
     if not evidence:
         raise RuntimeError(f"{path} returned no evidence")
@@ -423,7 +471,14 @@ def run_check_safely(
 ) -> CheckRun:
     """:func:`run_check`, with an exception turned into an error text (``"path: Type: message"``
     and a short traceback) instead of raised: one broken check cannot hide the others.  This is
-    what a worker of :mod:`sims.parallel` runs, so serial and parallel runs record the same."""
+    what a worker of :mod:`sims.parallel` runs, so serial and parallel runs record the same.
+
+    Returns ``(rows, error)``: ``(tuple of Evidence, None)``, or ``((), "path: Type: ...")``.
+
+    >>> rows, err = run_check_safely("numerics.zwb24.sec6_flow:check_lemg_2_float", setting=1)
+    >>> rows, err.split(": ")[:2]
+    ((), ['numerics.zwb24.sec6_flow:check_lemg_2_float', 'AttributeError'])
+    """
     try:
         return tuple(run_check(path, quick=quick, seed=seed, setting=setting, **overrides)), None
     except Exception as exc:  # noqa: BLE001 - reported, not swallowed
@@ -452,6 +507,20 @@ def verify_result(
     check shared by them once: a check without overrides found in ``memo`` is not run again.
     With ``controls`` every declared fault of every check is run too (:func:`run_control`, with
     the same overrides); ``control_memo`` (:func:`control_key` -> run) plays ``memo``'s part.
+
+    Returns an :class:`Outcome`. Example: [zwb24] Lemma G.2 at your own Setting (built and
+    checked against the result's hypotheses by :func:`build_setting`), then [collins24] Remark 2.2
+    (the small-ω expansion of the softmax predictor) with its declared negative control run (the
+    expansion without the label mean must be rejected):
+
+    >>> from sims import registry
+    >>> lemma = registry.get("zwb24:lemG.2")
+    >>> out = verify_result(lemma, setting=build_setting(lemma, ["d=3", "N=10"]))
+    >>> out.status, len(out.evidence)
+    ('pass', 4)
+    >>> out = verify_result(registry.get("collins24:rem2.2"), controls=True)
+    >>> out.status, out.controls_summary
+    ('pass', {'declared': 1, 'rejected': 1})
     """
     evidence: list[Evidence] = []
     errors: list[str] = []
@@ -590,6 +659,20 @@ def build_setting(result: Result, options: Sequence[str]) -> Any:
     Raises ``ValueError`` naming the key, the value and the assumption: for a malformed option,
     a key given twice, a key the result's checks do not read (``result.keys``), a value of the
     wrong type or outside the Setting's domain, or a Setting outside the result's hypotheses.
+
+    Returns a Setting of the result's paper (a frozen dataclass: ``dataclasses.replace`` of
+    ``result.setting``).
+
+    >>> from sims import registry
+    >>> ols = registry.get("base:ols")
+    >>> ols.keys
+    ('d', 'N', 'sigma2')
+    >>> build_setting(ols, ["d=3", "N=9"])
+    GaussianSetting(d=3, N=9, sigma2=0.49, xi=0.5, signal=1.0)
+    >>> build_setting(ols, ["d=3", "N=4"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: base:ols at d=3 N=4: the OLS risk is finite only for N > d + 1 ([czz24] ...
     """
     if not result.settings_first:
         raise TypeError(f"{result.id} takes keyword overrides (parse_set_options)")

@@ -22,7 +22,15 @@ MU = (0.8, -0.5, 0.6)
 
 
 def case_setting(case: str, N: int = 8) -> tuple[LinearRegressionICL, dict[str, Any]]:
-    """The data model and predictor parameters (``Gamma, beta0, P, eta``) of a pinned case."""
+    """The data model and predictor parameters (``Gamma, beta0, P, eta``) of a pinned case.
+
+    ``case`` is one of :data:`CASES`; returns ``(setting, params)`` with ``d = 3`` and prompt length
+    ``N``; ``Gamma`` and ``P`` are ``(3, 3)``, ``beta0`` is ``(3,)``, ``eta`` a float.
+
+    >>> s, p = case_setting("isotropic")
+    >>> s.d, s.N, s.noise_var, sorted(p)
+    (3, 8, 0.25, ['Gamma', 'P', 'beta0', 'eta'])
+    """
     check_choice("case", case, CASES)
     d = 3
     I3 = np.eye(d)
@@ -61,7 +69,17 @@ def gd_beta_predict(
     ([zwb24] eq. (5.1)); ``β0 = 0`` is one-step preconditioned GD (von Oswald).
 
     The paper-notation face of the one GD-family predictor
-    :func:`numerics.mc_fast.gd_family_predict` (``a = b = β0``)."""
+    :func:`numerics.mc_fast.gd_family_predict` (``a = b = β0``). Returns ``(B,)``.
+
+    A hand-computable case (``B = N = d = 1``, ``x = 2``, ``y = 3``, ``x_q = 1``, ``Γ = 1``): from
+    ``β0 = 0`` the prediction is ``2·3 = 6``; from ``β0 = 1`` it is ``1 + 2·(3 − 2) = 3``:
+
+    >>> X, y, xq = np.array([[[2.0]]]), np.array([[3.0]]), np.array([[1.0]])
+    >>> gd_beta_predict(np.eye(1), np.zeros(1), X, y, xq)
+    array([6.])
+    >>> gd_beta_predict(np.eye(1), np.ones(1), X, y, xq)
+    array([3.])
+    """
     beta0 = np.asarray(beta0, dtype=float)
     return gd_family_predict(X, y, xq, Gamma=np.asarray(Gamma, dtype=float), a=beta0, b=beta0)
 
@@ -72,7 +90,15 @@ def dgd_predict(
     """``(η/N) Σ_i y_i (x_i − x̄)ᵀ P x_q`` ([hpcy25] eq. (4.11), preconditioned).
 
     The paper-notation face of :func:`numerics.mc_fast.gd_family_predict` with ``debias=True``,
-    ``Γ = η Pᵀ`` and ``a = b = 0``."""
+    ``Γ = η Pᵀ`` and ``a = b = 0``. ``X (B, N, d)``, ``y (B, N)``, ``xq (B, d)`` → ``(B,)``.
+
+    By hand (``N = 2``, ``d = 1``, ``x = (1, 3)`` so ``x − x̄ = (−1, 1)``, ``y = (1, 5)``,
+    ``η = P = x_q = 1``): ``(1/2)(−1 + 5) = 2``:
+
+    >>> X, y = np.array([[[1.0], [3.0]]]), np.array([[1.0, 5.0]])
+    >>> dgd_predict(np.eye(1), 1.0, X, y, np.array([[1.0]]))
+    array([2.])
+    """
     d = X.shape[-1]
     return gd_family_predict(
         X,

@@ -104,7 +104,19 @@ def check_ridge_bayes(
 def bayes_risk_mc(setting: LinearRegressionICL, n: int, *, rng: np.random.Generator) -> Estimate:
     """The Bayes risk ``R_Bayes = E_X[L(β̂_Bayes; X)]`` by Monte Carlo over X only ([zwb24]
     Lemma 6.1(a): "MC over X only"); β, ε and the query are integrated exactly by
-    :func:`~theory.common.baselines.bayes_conditional_risk`.  Needs ``noise_var > 0``."""
+    :func:`~theory.common.baselines.bayes_conditional_risk`.  Needs ``noise_var > 0``.
+
+    Returns an :class:`~numerics.montecarlo.Estimate` (``mean``, ``se``) over ``n`` draws of X.
+    Example, ``d = 1``, ``N = 2``, ``Σ = Ψ = σ² = 1``: the risk is ``1 + E[1/(1 + S)]`` with
+    ``S ~ χ²_2``, i.e. ``1 + ½·e^{1/2}·E₁(1/2) ≈ 1.461455``; 4000 draws agree within 5 se:
+
+    >>> from scipy.special import exp1
+    >>> I1 = np.eye(1)
+    >>> s = LinearRegressionICL.from_arrays(Sigma_x=I1, N=2, task_cov=I1, noise_var=1.0)
+    >>> est = bayes_risk_mc(s, 4000, rng=np.random.default_rng(0))
+    >>> bool(abs(est.mean - (1 + 0.5 * np.exp(0.5) * exp1(0.5))) < 5 * est.se)
+    True
+    """
 
     def draw(r: np.random.Generator, b: int) -> np.ndarray:
         X = gaussian_rows(r, (b, setting.N), setting.Sigma_x)

@@ -61,7 +61,14 @@ _B_RANK2 = ((1.0, 0.2), (0.5, -0.7), (0.0, 1.1), (-0.4, 0.3))  # Σ = B Bᵀ has
 
 
 def case_params(name: str) -> dict[str, Any]:
-    """Pinned settings (d = 4) at which the fast engine is checked against the raw route."""
+    """Pinned settings (d = 4) at which the fast engine is checked against the raw route.
+
+    Returns the keyword arguments of :func:`numerics.mc_fast.gd_family_risk_mc` (``Sigma_x``,
+    ``task_cov``, ``Gamma`` are ``(4, 4)``, ``task_mean`` is ``(4,)``):
+
+    >>> sorted(case_params("isotropic"))
+    ['Gamma', 'N', 'Sigma_x', 'noise_var', 'task_cov', 'task_mean']
+    """
     I4 = np.eye(4)
     S = np.array(_SIGMA_GENERAL)
     Psi = np.array(_PSI_GENERAL)
@@ -159,7 +166,15 @@ CASES = (
 
 def closed_form_risk(case: str) -> float | None:
     """The baseline closed form for a pinned case (``None`` for the LTB cases, which have none
-    in :mod:`theory.common.baselines`)."""
+    in :mod:`theory.common.baselines`).
+
+    Example, by hand: one-step GD ``Γ = γI`` at ``Σ = Ψ = I``, ``E[S²] = (1 + (d + 1)/N) I`` for
+    ``S = XᵀX/N``, gives ``σ² + d(1 − 2γ + γ²(1 + (d + 1)/N)) + γ²σ²d/N``; at the isotropic case
+    (``d = 4``, ``N = 8``, ``γ = 1/2``, ``σ² = 1/4``) that is ``1/4 + 13/8 + 1/32``:
+
+    >>> closed_form_risk("isotropic"), 1 / 4 + 13 / 8 + 1 / 32
+    (1.90625, 1.90625)
+    """
     from theory.common import baselines
 
     c = case_params(case)

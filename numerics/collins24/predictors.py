@@ -41,7 +41,17 @@ def softmax_weights(
     X: np.ndarray, xq: np.ndarray, M: np.ndarray | float, *, include_query: bool = False
 ) -> np.ndarray:
     """π_i = softmax_i(x_iᵀMx_q) over the n context tokens (plus the query itself if
-    ``include_query``: a fault, the paper's sums run over i ≤ n only)."""
+    ``include_query``: a fault, the paper's sums run over i ≤ n only) ([collins24] §2 with the
+    reparameterisation (4), ``M = M_Kᵀ M_Q``).
+
+    ``X (B, n, d)``, ``xq (B, d)``, ``M`` a scalar or ``(d, d)`` → ``(B, n)`` (rows sum to 1).
+    By hand: tokens ``e₁, e₂``, ``x_q = (log 3, 0)``, ``M = 1`` give logits ``(log 3, 0)``, so
+    weights ``(3/4, 1/4)``:
+
+    >>> X, xq = np.array([[[1.0, 0.0], [0.0, 1.0]]]), np.array([[np.log(3.0), 0.0]])
+    >>> softmax_weights(X, xq, 1.0)
+    array([[0.75, 0.25]])
+    """
     if include_query:
         X = np.concatenate([X, xq[:, None, :]], axis=1)
     z = _logits(X, xq, M)
@@ -59,7 +69,17 @@ def softmax_predict(
     include_query: bool = False,
     value: float = 1.0,
 ) -> np.ndarray:
-    """ŷ = value·Σ_i y_i π_i (the query's label slot is 0 if it attends to itself)."""
+    """ŷ = value·Σ_i y_i π_i (the query's label slot is 0 if it attends to itself).
+
+    ``X (B, n, d)``, ``y (B, n)``, ``xq (B, d)`` → ``(B,)``. With the weights ``(3/4, 1/4)`` of
+    :func:`softmax_weights`'s example and labels ``(1, 3)``, ``ŷ = 3/4 + 3/4 = 1.5``; at ``M = 0``
+    the weights are uniform and ``ŷ`` is the label mean ([collins24] Remark 2.2's ω → 0 limit):
+
+    >>> X, xq = np.array([[[1.0, 0.0], [0.0, 1.0]]]), np.array([[np.log(3.0), 0.0]])
+    >>> y = np.array([[1.0, 3.0]])
+    >>> softmax_predict(X, y, xq, 1.0), softmax_predict(X, y, xq, 0.0)
+    (array([1.5]), array([2.]))
+    """
     p = softmax_weights(X, xq, M, include_query=include_query)
     if include_query:
         y = np.concatenate([y, np.zeros((y.shape[0], 1))], axis=1)
@@ -69,7 +89,15 @@ def softmax_predict(
 def linear_predict(
     X: np.ndarray, y: np.ndarray, xq: np.ndarray, M: np.ndarray | float
 ) -> np.ndarray:
-    """ŷ_LA = Σ_i y_i x_iᵀMx_q (no 1/n, no normalisation)."""
+    """ŷ_LA = Σ_i y_i x_iᵀMx_q (no 1/n, no normalisation) ([collins24] §3 and Remark 2.2).
+
+    ``X (B, n, d)``, ``y (B, n)``, ``xq (B, d)``, ``M`` a scalar or ``(d, d)`` → ``(B,)``. By hand:
+    tokens ``e₁, e₂`` with labels ``(1, 3)``, ``x_q = (log 3, 0)``, ``M = 2``: ``ŷ = 2 log 3``:
+
+    >>> X, xq = np.array([[[1.0, 0.0], [0.0, 1.0]]]), np.array([[np.log(3.0), 0.0]])
+    >>> bool(np.allclose(linear_predict(X, np.array([[1.0, 3.0]]), xq, 2.0), 2 * np.log(3.0)))
+    True
+    """
     return np.sum(y * _logits(X, xq, M), axis=1)
 
 
@@ -77,7 +105,19 @@ def hard_window_predict(
     X: np.ndarray, y: np.ndarray, xq: np.ndarray, omega: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """§3.1 modified softmax: the mean label over ‖x_i − x‖ ≤ 1/√ω; returns (ŷ, K) with ŷ = 0
-    where the window is empty (K = 0)."""
+    where the window is empty (K = 0).
+
+    ``X (B, n, d)``, ``y (B, n)``, ``xq (B, d)`` → ``(ŷ (B,), K (B,))``. By hand, ``ω = 1``
+    (radius 1) around ``x_q = 0``: tokens at distance 0 and 0.5 are in (labels 1, 3), the one at
+    3 is out, so ``ŷ = 2``, ``K = 2``; far from every token the window is empty:
+
+    >>> X = np.array([[[0.0, 0.0], [3.0, 0.0], [0.5, 0.0]]])
+    >>> y = np.array([[1.0, 5.0, 3.0]])
+    >>> hard_window_predict(X, y, np.zeros((1, 2)), 1.0)
+    (array([2.]), array([2]))
+    >>> hard_window_predict(X, y, np.full((1, 2), 100.0), 1.0)
+    (array([0.]), array([0]))
+    """
     inside = np.sum((X - xq[:, None, :]) ** 2, axis=-1) <= 1.0 / omega
     K = inside.sum(axis=1)
     yhat = np.where(K > 0, np.sum(y * inside, axis=1) / np.maximum(K, 1), 0.0)

@@ -69,7 +69,14 @@ def _p_scipy(omega: float, d: int) -> float:
 
 def inverse_count_mean(n: int, p: float) -> float:
     """E[1/K | K ≥ 1] for K ~ Bin(n, p) (the hard window's noise factor, §3.1), summed over
-    k within 12 standard deviations of the mean."""
+    k within 12 standard deviations of the mean.
+
+    By hand, ``n = 2``, ``p = 1/2``: ``P(K = 1) = 1/2``, ``P(K = 2) = 1/4``, so
+    ``E[1/K | K ≥ 1] = (1/2 + 1/8)/(3/4) = 5/6``:
+
+    >>> round(inverse_count_mean(2, 0.5), 12)
+    0.833333333333
+    """
     mu, sd = n * p, math.sqrt(n * p * (1 - p))
     k = np.arange(max(1, int(mu - 12 * sd - 2)), min(n, int(mu + 12 * sd + 3)) + 1)
     pk = stats.binom.pmf(k, n, p)

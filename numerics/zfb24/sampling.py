@@ -34,7 +34,15 @@ SPEC_LAMBDA = (0.5, 1.0, 1.5, 2.0)
 
 
 def random_spd(d: int, rng: np.random.Generator, lo: float = 0.5, hi: float = 2.0) -> np.ndarray:
-    """``Q diag(λ) Qᵀ`` with Haar ``Q`` and ``λ_i ~ U[lo, hi]`` (a random-covariance strategy)."""
+    """``Q diag(λ) Qᵀ`` with Haar ``Q`` and ``λ_i ~ U[lo, hi]`` (a random-covariance strategy).
+
+    Returns a symmetric ``(d, d)`` array whose eigenvalues lie in ``[lo, hi]``:
+
+    >>> S = random_spd(4, np.random.default_rng(0))
+    >>> S.shape, bool(np.allclose(S, S.T)), bool(np.all((np.linalg.eigvalsh(S) >= 0.5 - 1e-12)
+    ...     & (np.linalg.eigvalsh(S) <= 2.0 + 1e-12)))
+    ((4, 4), True, True)
+    """
     Q, R = np.linalg.qr(rng.standard_normal((d, d)))
     Q = Q * np.sign(np.diag(R))
     lam = rng.uniform(lo, hi, size=d)
@@ -43,7 +51,13 @@ def random_spd(d: int, rng: np.random.Generator, lo: float = 0.5, hi: float = 2.
 
 
 def random_theta(d: int, rng: np.random.Generator) -> np.ndarray:
-    """Assumption 3's random scheme: ``Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2}`` so ``ΘΘᵀ = M₀M₀ᵀ/‖M₀M₀ᵀ‖_F``."""
+    """Assumption 3's random scheme: ``Θ = M₀/‖M₀M₀ᵀ‖_F^{1/2}`` so ``ΘΘᵀ = M₀M₀ᵀ/‖M₀M₀ᵀ‖_F``
+    ([zfb24] Assumption 3). Returns ``(d, d)`` with ``‖ΘΘᵀ‖_F = 1``:
+
+    >>> T = random_theta(3, np.random.default_rng(0))
+    >>> T.shape, round(float(np.linalg.norm(T @ T.T)), 12)
+    ((3, 3), 1.0)
+    """
     M0 = rng.standard_normal((d, d))
     return M0 / np.sqrt(np.linalg.norm(M0 @ M0.T))
 
@@ -59,7 +73,11 @@ def spec_Lambda() -> np.ndarray:
 
 def setting_Lambda(setting: Setting, rng: np.random.Generator) -> np.ndarray:
     """Λ of a zfb24 Setting: diag(spectrum), or, with ``spectrum=None``, a generic Λ
-    (:func:`random_spd` at d, drawn from ``rng``: the draw happens only then)."""
+    (:func:`random_spd` at d, drawn from ``rng``: the draw happens only then). Returns ``(d, d)``.
+
+    >>> np.diag(setting_Lambda(Setting(), np.random.default_rng(0)))
+    array([0.5, 1. , 1.5, 2. ])
+    """
     if setting.spectrum is None:
         return random_spd(setting.d, rng)
     return np.diag(np.asarray(setting.spectrum, dtype=float))
@@ -67,7 +85,14 @@ def setting_Lambda(setting: Setting, rng: np.random.Generator) -> np.ndarray:
 
 def setting_theta(d: int) -> np.ndarray:
     """The deterministic Θ = d^(-1/4) I of Assumption 3 (‖ΘΘᵀ‖_F = 1; ΘΘᵀ = I/2 at d = 4, our
-    reference start)."""
+    reference start). Returns ``(d, d)``.
+
+    >>> setting_theta(4) @ setting_theta(4).T
+    array([[0.5, 0. , 0. , 0. ],
+           [0. , 0.5, 0. , 0. ],
+           [0. , 0. , 0.5, 0. ],
+           [0. , 0. , 0. , 0.5]])
+    """
     return np.eye(d) / np.sqrt(np.sqrt(float(d)))
 
 

@@ -59,7 +59,14 @@ class OptResult:
 
 
 def cs_grad(f: Callable[[np.ndarray], complex], x: np.ndarray) -> np.ndarray:
-    """Complex-step gradient ``Im f(x + i h e_k)/h`` (exact for analytic ``f``)."""
+    """Complex-step gradient ``Im f(x + i h e_k)/h`` (exact for analytic ``f``).
+
+    ``x (p,)`` → ``(p,)``. By hand, ``f = x₀² x₁ + sin x₁`` at ``(2, 0)``: ``∇f = (2x₀x₁, x₀² +
+    cos x₁) = (0, 5)``:
+
+    >>> cs_grad(lambda x: x[0] ** 2 * x[1] + np.sin(x[1]), np.array([2.0, 0.0]))
+    array([0., 5.])
+    """
     g = np.empty(x.size)
     for k in range(x.size):
         xc = x.astype(complex)
@@ -339,7 +346,15 @@ NEWTON_STEPS = 4
 
 def fd_hessian(f: Callable[[np.ndarray], complex], x: np.ndarray, h: float) -> np.ndarray:
     """The symmetrised central-difference Hessian (step ``h``) of the complex-step gradient
-    :func:`cs_grad` of ``f`` at ``x`` (error O(h²))."""
+    :func:`cs_grad` of ``f`` at ``x`` (error O(h²)).
+
+    ``x (p,)`` → ``(p, p)``. By hand, ``f = x₀² x₁ + sin x₁`` at ``(2, 0)``: the Hessian is
+    ``[[2x₁, 2x₀], [2x₀, −sin x₁]] = [[0, 4], [4, 0]]``:
+
+    >>> H = fd_hessian(lambda x: x[0] ** 2 * x[1] + np.sin(x[1]), np.array([2.0, 0.0]), 1e-3)
+    >>> bool(np.allclose(H, [[0.0, 4.0], [4.0, 0.0]], atol=1e-8))
+    True
+    """
     Hs = np.empty((x.size, x.size))
     for k in range(x.size):
         e = np.zeros_like(x)

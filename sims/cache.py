@@ -6,12 +6,13 @@ fingerprint hashes the source of the module that defines ``compute`` and of ever
 imports, transitively, into ``theory.settings`` too (so one paper's model, loop, data, experiment
 and setting -- not another paper's), plus the entry format ``sims/cache_format.py``; editing any of
 them invalidates old entries.  This module (where and how entries are stored) is left out of the
-fingerprint: editing it retrains nothing.  ``ICL_VERIFY_CACHE_LOG=<file>`` appends one line per
-computed entry (``pid namespace digest seconds [pytest test id]``) to count trainings, e.g. a
-model two test workers trained at once.  Writes are atomic (temporary file + ``os.replace``):
-nothing written is left half-written.  Each file starts with a magic tag and the SHA-256 of its
-payload; an entry whose checksum does not match (a truncated or corrupted file) is reported with a
-warning and recomputed, never unpickled.
+fingerprint: editing it retrains nothing.  The fingerprint hashes code, not prose: docstrings
+and comments are left out (:func:`code_text`), so editing documentation retrains nothing.
+``ICL_VERIFY_CACHE_LOG=<file>`` appends one line per computed entry (``pid namespace digest
+seconds [pytest test id]``) to count trainings, e.g. a model two test workers trained at once.
+Writes are atomic (temporary file + ``os.replace``): nothing written is left half-written.  Each
+file starts with a magic tag and the SHA-256 of its payload; an entry whose checksum does not
+match (a truncated or corrupted file) is reported with a warning and recomputed, never unpickled.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ __all__ = [
     "is_cached",
     "atomic_write_bytes",
     "code_fingerprint",
+    "code_text",
     "module_closure",
     "module_fingerprint",
     "clear_memory",
@@ -78,13 +80,39 @@ def code_fingerprint() -> str:
     return _hash_sources(p for p in paths if p.exists())
 
 
+def code_text(source: str) -> str:
+    r"""The code of a Python source without its docstrings and comments: the dump of its syntax
+    tree (no line numbers) with every module, class and function docstring removed.  Editing
+    prose (a docstring, a comment, blank lines) leaves it unchanged; editing code changes it.
+
+    >>> code_text("def f(x):\n    'Doc.'\n    return x + 1  # one") == code_text(
+    ...     "def f(x):\n\n    return x + 1")
+    True
+    >>> code_text("def f(x):\n    return x + 1") == code_text("def f(x):\n    return x + 2")
+    False
+    """
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, annotate_fields=False, include_attributes=False)
+
+
 def _hash_sources(paths: Iterable[Path]) -> str:
-    """sha256 over (repo-relative name, bytes) of each file, in sorted order."""
+    """sha256 over (repo-relative name, code without docstrings and comments) of each file, in
+    sorted order (:func:`code_text`: editing prose retrains nothing)."""
     repo = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
     for p in sorted(set(paths)):
         h.update(str(p.resolve().relative_to(repo)).encode())
-        h.update(p.read_bytes())
+        h.update(code_text(p.read_text(encoding="utf-8")).encode())
     return h.hexdigest()[:16]
 
 

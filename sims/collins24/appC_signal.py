@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from numerics.collins24.appC_signal import one_sigma2
 from numerics.collins24.quadrature import optimal_scale_affine
 from numerics.collins24.tolerances import STRICT_GAP
 from numerics.montecarlo import estimate_from_samples
@@ -20,8 +21,9 @@ from numerics.testing import (
 )
 from sims.collins24.evidence import Alternative, discriminate, settled
 from sims.collins24.train import (
+    ADAM_DIAG,
     ELLIPSOID_SIGMA,
-    PRESETS,
+    Recipe,
     sample_batch,
     trained,
 )
@@ -29,7 +31,12 @@ from sims.train import make_generator
 from theory.collins24 import (
     lemB5_optimum,
 )
-from theory.collins24.settings import Setting
+from theory.collins24.settings import (
+    LipschitzTasks,
+    Setting,
+    SoftmaxWindowSetting,
+    SphereCovariates,
+)
 from theory.common.protocols import Evidence
 
 __all__ = ["LEMB5_ALTERNATIVES", "check_lemb_5_mc_ellipsoid"]
@@ -50,6 +57,22 @@ LEMB5_ALTERNATIVES: tuple[Alternative, ...] = (
 )
 
 
+def ellipsoid_unit(setting: Setting) -> tuple[SoftmaxWindowSetting, Recipe]:
+    """Lemma B.5's trained unit on Assumption 3.3's ellipsoid x = Σ^{1/2}x̃, Σ =
+    diag(1..5)/3 (``ELLIPSOID_SIGMA``: d = 5), 1-Lipschitz affine tasks (the sampler rows'
+    moments are L = 1's) at the setting's n and one σ², trained by ``ADAM_DIAG`` (at Figs. 3-4's
+    setting: the ``lemb5_ellipsoid`` preset's pair)."""
+    st = SoftmaxWindowSetting(
+        covariates=SphereCovariates(
+            d=len(ELLIPSOID_SIGMA), kind="ellipsoid", Sigma_diag=ELLIPSOID_SIGMA
+        ),
+        tasks=LipschitzTasks(kind="affine"),
+        n=setting.n,
+        sigma2=one_sigma2(setting),
+    )
+    return st, ADAM_DIAG
+
+
 def check_lemb_5_mc_ellipsoid(
     setting: Setting,
     *,
@@ -68,8 +91,10 @@ def check_lemb_5_mc_ellipsoid(
     alternatives ω*I (the isotropic unit), ω*Σ (the inverse shape) and the label average.
     ``fault_unwhitened_task`` predicts the moment of a task that reads x instead of x̃;
     ``fault_alternative`` passes one of :data:`LEMB5_ALTERNATIVES` as the prediction.
-    Declared fixed: the trained units are the ``lemb5_ellipsoid`` preset's (Σ = diag(1..5)/3,
-    d = 5, n = 20, σ = 0.01), and the sampler rows are at the same preset."""
+    Declared fixed: Σ = diag(1..5)/3 (d = 5) is not a field of the Setting; the trained units and
+    the sampler rows are at L = 1 and the setting's n, σ² (:func:`ellipsoid_unit`: Figs. 3-4's
+    n = 20, σ = 0.01, the ``lemb5_ellipsoid`` preset)."""
+    unit = ellipsoid_unit(setting)
     sig = np.asarray(ELLIPSOID_SIGMA)
     d = len(sig)
     B = 80_000  # prompts (n = 20 context points each)
@@ -77,7 +102,7 @@ def check_lemb_5_mc_ellipsoid(
         gen = make_generator(
             check_seed(seed, "sims.checks.softmax_window_more:check_lemb5_ellipsoid")
         )
-        Z, _ = sample_batch(PRESETS["lemb5_ellipsoid"][0], B, gen)
+        Z, _ = sample_batch(unit[0], B, gen)
     X = Z[:, :d, :-1].permute(0, 2, 1).reshape(-1, d).numpy()  # context points (B·n, d)
     out: list[Evidence] = []
     for j in range(d):
@@ -109,7 +134,7 @@ def check_lemb_5_mc_ellipsoid(
     # affine f = u₀vᵀx̃ + b, u₀, b ~ U[-1, 1], v ~ U^d, y = f + ε: per prompt, the context mean of
     # y_i² x̃_i1² has expectation 1/(3d) + 1/(3d²) + σ²/d when the task reads x̃ (spec G6);
     # reading x instead gives E u₀²(vᵀx)²x̃₁² = (tr Σ + 2Σ₁₁)/(3d²(d + 2)) for the second term
-    s2 = PRESETS["lemb5_ellipsoid"][0].sigma2
+    s2 = unit[0].sigma2
     read_x = (float(np.sum(sig)) + 2 * sig[0]) / (3 * d * d * (d + 2))
     pred = 1 / (3 * d) + (read_x if fault_unwhitened_task else 1 / (3 * d * d)) + s2 / d
     y = Z[:, d, :-1].numpy()
@@ -123,12 +148,12 @@ def check_lemb_5_mc_ellipsoid(
             details={"reading_x_value": 1 / (3 * d) + read_x + s2 / d},
         )
     )
-    w = optimal_scale_affine(d, 20, 1.0, 1e-4)[0]
+    w = optimal_scale_affine(d, unit[0].n, 1.0, s2)[0]
     pred = np.ones(d) * w  # whitened Σ^{1/2} M* Σ^{1/2} = ω* I
     star = np.diag(np.asarray(lemB5_optimum(w, np.diag(sig)), dtype=float))
 
     def rows_of(sd: int) -> list[Evidence]:
-        r = trained(*PRESETS["lemb5_ellipsoid"], seed=sd)
+        r = trained(*unit, seed=sd)
         M = r.extra["M_avg"]
         white = np.diag(M) * sig
         Mw = np.sqrt(sig)[:, None] * M * np.sqrt(sig)[None, :]

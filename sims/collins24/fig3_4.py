@@ -9,6 +9,7 @@ trained model never sees a prediction.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from numerics.collins24.anisotropic import optimal_diag_M
 from numerics.collins24.api import optimal_scale
+from numerics.collins24.appC_signal import one_sigma2
 from numerics.collins24.quadrature import optimal_scale_affine
 from numerics.collins24.sampling import sample_covariates
 from numerics.collins24.tolerances import RELU_RTOL, STRICT_GAP
@@ -47,7 +49,18 @@ from sims.collins24.evidence import (
     settled,
     validate_fig34_setting,
 )
-from sims.collins24.train import L_RUNS, PRESETS, SIGMAS, Recipe, trained
+from sims.collins24.train import (
+    ADAM,
+    ADAM_DIAG,
+    L_RUNS,
+    PRESETS,
+    SIGMAS,
+    Recipe,
+    isotropic,
+    on_acg,
+    trained,
+)
+from theory.collins24.settings import PRESETS as SETTINGS
 from theory.collins24.settings import Setting, SoftmaxWindowSetting
 from theory.common.protocols import Estimate, Evidence
 
@@ -57,6 +70,7 @@ __all__ = [
     "check_fig3_4_train",
     "check_fig3_4_train_acg",
     "fig34_acg_cos_rows",
+    "acg_unit",
     "RELU_RTOL",
     "OFFDIAG_MAX",
 ]
@@ -66,6 +80,8 @@ __all__ = [
 
 #: What a trained run is: a (setting, recipe) pair (a preset names one).
 Unit = tuple[SoftmaxWindowSetting, Recipe]
+#: Figs. 3-4's L = 1, n = 20 run: S1's σ = 0.01 unit (its TRAIN row is Theorem 3.4's).
+S1_UNIT: Unit = PRESETS["s1_sigma0.01"]
 #: trained norms ordered by more than the optimiser's last-step jitter (1e-6).
 NORM_GAP = 1e-06
 #: U^d_S panels: the optimum is sought among diagonal M (reflection symmetry); the trained M's
@@ -128,7 +144,7 @@ def _panel(
             wh = omega_hat(ex["M_avg"])
             ests[i].append(wh)
             early.setdefault(i, _early(ex, step))
-            if not train_rows or unit == PRESETS["s1_sigma0.01"]:  # that run's TRAIN row is S1's
+            if not train_rows or unit == S1_UNIT:  # that run's TRAIN row is S1's
                 continue
             st = unit[0]
             at = Setting(d=st.d, n=st.n, L=st.L, sigma2=st.sigma2)
@@ -218,9 +234,9 @@ def check_fig3_4_train(
         return out
     seeds = tier_seeds(seed, quick=quick)
     # the figure's runs and optima (σ increasing here)
-    runs = compute_3_4(quick=quick, seed=seed, panels=("sigma", "L", "n"), sigmas=sorted(SIGMAS))[
-        "runs"
-    ]
+    runs = compute_3_4(
+        quick=quick, seed=seed, setting=setting, panels=("sigma", "L", "n"), sigmas=sorted(SIGMAS)
+    )["runs"]
     sig, Ls, nrun = (runs[k][1] for k in ("sigma", "L", "n"))
     out = _panel(
         "sigma",
@@ -273,7 +289,9 @@ def check_fig3_4_train_acg(
     ReLU by MC), of the best ωΣ̂⁻¹ with Σ̂ = E xxᵀ (Lemma B.5 applied as if U^d_S were an
     ellipsoid) and of the neighbouring L's optimum, where separable.  ORDER: the trained M is
     diagonal (off-diagonal ≤ 0.06 relative, same metric); ‖M‖₂ at ``step`` and at the end larger
-    for larger L.  Declared fixed at the paper's U^d_S runs (d = 5, n = 20, σ = 0.01)."""
+    for larger L.  Declared fixed at the paper's U^d_S runs (d = 5, n = 20, σ = 0.01): the units
+    train at the setting given (its d, n, σ²; :func:`acg_unit`), over the figure's L."""
+    d, n, s2 = setting.d, setting.n, one_sigma2(setting)
     step = STEP
     reps = 40_000 if quick else 160_000
     seeds = tier_seeds(seed, quick=quick)
@@ -281,7 +299,8 @@ def check_fig3_4_train_acg(
     tasks = ("affine",) if quick else ("affine", "relu")
     rng = check_rng(seed, "sims.checks.softmax_window_train:check_fig3_4_train_acg")
     sig2 = np.mean(
-        sample_covariates(PRESETS["f34_acg_L1"][0].covariates, rng, (200_000,)) ** 2, axis=0
+        sample_covariates(acg_unit(setting, "affine", 1.0)[0].covariates, rng, (200_000,)) ** 2,
+        axis=0,
     )  # diag of Σ̂ = E xxᵀ
     inv = 1.0 / sig2
 
@@ -291,6 +310,7 @@ def check_fig3_4_train_acg(
     opts = compute_3_4(  # the figure's U^d_S optima on this check's classes, reps and stream
         quick=quick,
         seed=seed,
+        setting=setting,
         panels=("acg",),
         acg={t: Ls_of[t] for t in tasks},
         acg_reps=reps,
@@ -300,9 +320,9 @@ def check_fig3_4_train_acg(
     for t in tasks:
         for L in Ls_of[t]:
             if t == "affine":
-                uni[t, L] = optimal_scale_affine(5, 20, L, 1e-4)[0]
+                uni[t, L] = optimal_scale_affine(d, n, L, s2)[0]
             else:
-                w_est, _ = optimal_scale(5, 20, L, 1e-4, t, rng=rng, reps=reps // 4)
+                w_est, _ = optimal_scale(d, n, L, s2, t, rng=rng, reps=reps // 4)
                 assert isinstance(w_est, Estimate)
                 uni[t, L] = w_est.mean
     early: dict[tuple[str, float], float] = {}
@@ -313,7 +333,8 @@ def check_fig3_4_train_acg(
         for t in tasks:
             Ls = Ls_of[t]
             for i, L in enumerate(Ls):
-                r = trained(_acg_preset(t, L), seed=sd)
+                unit = acg_unit(setting, t, L)
+                r = trained(*unit, seed=sd)
                 ex = r.extra
                 M = ex["M_avg"]
                 m, o = np.diag(M).copy(), opts[t, L]
@@ -336,8 +357,8 @@ def check_fig3_4_train_acg(
                     )
                 )
                 alts = {
-                    ACG_ISOTROPIC.name: np.full(5, o.iso[0]),
-                    ACG_UNIFORM.name: np.full(5, uni[t, L]),
+                    ACG_ISOTROPIC.name: np.full(d, o.iso[0]),
+                    ACG_UNIFORM.name: np.full(d, uni[t, L]),
                     ACG_SIGMA_INVERSE.name: inv * float(inv @ o.m / (inv @ inv)),
                 }
                 for k in (i - 1, i + 1):
@@ -350,7 +371,7 @@ def check_fig3_4_train_acg(
                             "diagonal M (whitened: diag(M) E x^2)",
                             m * sig2,
                             o.m * sig2,
-                            np.full(5, init_omega("smoke")) * sig2,
+                            np.full(d, init_omega(unit)) * sig2,
                             alternatives={k: v * sig2 for k, v in alts.items()},
                             seed=sd,
                             rtol=TRAIN_RTOL if t == "affine" else RELU_RTOL,
@@ -389,20 +410,23 @@ def check_fig3_4_train_acg(
                 )
             )
     if not quick:  # Fig. 3's cosine panel on U^d_S: report-only (spec §3.2)
-        out += fig34_acg_cos_rows(seed=seed, reps=reps)
+        out += fig34_acg_cos_rows(setting, seed=seed, reps=reps)
     return out
 
 
-def fig34_acg_cos_rows(*, seed: int = 0, reps: int = 40_000, step: int = 100) -> list[Evidence]:
-    """Fig. 3's cosine panel on U^d_S (f = cos(L vᵀx), σ = 0.01, L ∈ {0.25, 1, 4}; ``--full``):
+def fig34_acg_cos_rows(
+    setting: Setting, *, seed: int = 0, reps: int = 40_000, step: int = 100
+) -> list[Evidence]:
+    """Fig. 3's cosine panel on U^d_S (f = cos(L vᵀx), L ∈ {0.25, 1, 4}; ``--full``, at the
+    setting's d, n, σ²: the paper's d = 5, n = 20, σ = 0.01 from :func:`check_fig3_4_train_acg`):
     report-only (we assert nothing for cosine, S2): the trained diag(M̄) next to the MC
     optimum over diagonal M (relative distance), and ‖M‖₂ at ``step`` and at the end."""
     rng = check_rng(seed, "sims.checks.softmax_window_train:fig34_acg_cos_rows")
     out = []
     for L in (0.25, 1.0, 4.0):
-        preset = f"f34_acg_cos_L{L:g}"
-        ex = trained(preset, seed=seed).extra
-        o = optimal_diag_M(PRESETS[preset][0], reps, rng)
+        unit = acg_unit(setting, "cos", L)
+        ex = trained(*unit, seed=seed).extra
+        o = optimal_diag_M(unit[0], reps, rng)
         m = np.diag(ex["M_avg"])
         tr = ex["M_trace"]
         early = float(tr[np.searchsorted(tr[:, 0], step), 1])
@@ -425,15 +449,24 @@ def fig34_acg_cos_rows(*, seed: int = 0, reps: int = 40_000, step: int = 100) ->
     return out
 
 
-def _acg_preset(task: str, L: float) -> str:
-    """The U^d_S preset of ``task`` at ``L`` (affine: ``f34_acg_L<L>``)."""
-    return f"f34_acg_L{L:g}" if task == "affine" else f"f34_acg_{task}_L{L:g}"
+def _iso_unit(d: int, n: int, L: float, sigma2: float) -> Unit:
+    """An affine unit on U^d trained by :data:`ADAM` (Figs. 3-4's σ, L and n panels: at the
+    figure's setting, the ``s1_sigma*``, ``s3_L*``, ``f34_L*``, ``f34_n*`` presets' pairs)."""
+    return isotropic(d, n, L, sigma2), ADAM
+
+
+def acg_unit(setting: Setting, task: str, L: float) -> Unit:
+    """The U^d_S unit of Figs. 3-4 (x = Sx̃/‖Sx̃‖, S = diag(1..d)) on tasks of class ``task`` at
+    Lipschitz constant ``L``, at the setting's d, n and one σ², trained by :data:`ADAM_DIAG`
+    (at Figs. 3-4's setting d = 5, n = 20, σ = 0.01: the ``f34_acg_*`` presets' pairs)."""
+    return on_acg(setting.d, setting.n, L, one_sigma2(setting), task), ADAM_DIAG
 
 
 def compute_3_4(
     *,
     quick: bool = True,
     seed: int = 0,
+    setting: Setting = SETTINGS["fig3_4"],
     panels: Sequence[str] = ("sigma", "L", "n", "acg"),
     sigmas: Sequence[float] = SIGMAS,
     ns: Sequence[int] | None = None,
@@ -441,45 +474,41 @@ def compute_3_4(
     acg_reps: int | None = None,
     rng: np.random.Generator | None = None,
 ) -> dict[str, Any]:
-    """Figs. 3-4 (affine, d = 5): per panel (σ; L; n; L on U^d_S per task of ``acg``) the runs
+    """Figs. 3-4 (affine; at ``setting``, Figs. 3-4's d = 5, n = 20, L = 1, σ = 0.01 by default):
+    per panel (σ at its L and n; L at its σ and n; n at its σ and L; L on U^d_S per task of
+    ``acg`` at its d, n, σ) the runs
     ``(value, (setting, recipe), optimum)``, the trained units' ‖M‖₂ traces and the population
     optimum of each: ω* by quadrature (‖ωI‖₂ = ω) and, on U^d_S, ‖diag(m*)‖₂ of the MC optimum over
     diagonal M (``optima[task, L]``: :func:`numerics.collins24.anisotropic.optimal_diag_M` on
-    ``acg_reps`` prompts from ``rng``). Defaults are the figure's
+    ``acg_reps`` prompts from ``rng``; the U^d_S units: :func:`acg_unit`). Defaults are the
+    figure's
     (``sims.figures.collins24.fig_3_4``: σ ∈ ``SIGMAS``, n ∈ {5, 10, 20} quick, affine U^d_S at L ∈
     {0.01, 0.1} quick, 20 000 reps, ``default_rng(seed + 17)``); :func:`check_fig3_4_train` and
     :func:`check_fig3_4_train_acg` pass their own."""
-    s2 = 1e-4
+    d, n0, L0, s2 = setting.d, setting.n, setting.L, one_sigma2(setting)
     ns = ((5, 10, 20) if quick else (5, 10, 20, 50, 100, 200)) if ns is None else ns
     acg = {"affine": (0.01, 0.1) if quick else (0.01, 0.1, 1.0)} if acg is None else acg
     runs: dict[str, tuple[str, list[tuple[float, Unit, float]]]] = {}
     if "sigma" in panels:
         runs["sigma"] = (
-            "sigma (L = 1, n = 20)",
+            f"sigma (L = {L0:g}, n = {n0})",
             [
-                (s, PRESETS[f"s1_sigma{s:g}"], optimal_scale_affine(5, 20, 1.0, s * s)[0])
+                (s, _iso_unit(d, n0, L0, s * s), optimal_scale_affine(d, n0, L0, s * s)[0])
                 for s in sigmas
             ],
         )
     if "L" in panels:
         runs["L"] = (
-            "L (sigma = 0.01, n = 20)",
+            f"L (sigma = {math.sqrt(s2):g}, n = {n0})",
             [
-                (L, PRESETS[p], optimal_scale_affine(5, 20, L, s2)[0])
-                for L, p in (L_RUNS[1:] if quick else L_RUNS)
+                (L, _iso_unit(d, n0, L, s2), optimal_scale_affine(d, n0, L, s2)[0])
+                for L, _ in (L_RUNS[1:] if quick else L_RUNS)
             ],
         )
     if "n" in panels:
         runs["n"] = (
-            "n (sigma = 0.01, L = 1)",
-            [
-                (
-                    n,
-                    PRESETS["s1_sigma0.01" if n == 20 else f"f34_n{n}"],
-                    optimal_scale_affine(5, n, 1.0, s2)[0],
-                )
-                for n in ns
-            ],
+            f"n (sigma = {math.sqrt(s2):g}, L = {L0:g})",
+            [(n, _iso_unit(d, n, L0, s2), optimal_scale_affine(d, n, L0, s2)[0]) for n in ns],
         )
     optima = {}
     if "acg" in panels:
@@ -487,11 +516,12 @@ def compute_3_4(
         reps = (20_000 if quick else 80_000) if acg_reps is None else acg_reps
         for task, Ls in acg.items():
             for L in Ls:
-                st = PRESETS[_acg_preset(task, L)][0]
-                optima[task, L] = optimal_diag_M(st, reps, rng)
+                optima[task, L] = optimal_diag_M(acg_unit(setting, task, L)[0], reps, rng)
             runs[f"acg {task}"] = (
-                "L on U^d_S" + ("" if task == "affine" else f" {task}") + " (sigma = 0.01, n = 20)",
-                [(L, PRESETS[_acg_preset(task, L)], float(np.max(optima[task, L].m))) for L in Ls],
+                "L on U^d_S"
+                + ("" if task == "affine" else f" {task}")
+                + f" (sigma = {math.sqrt(s2):g}, n = {n0})",
+                [(L, acg_unit(setting, task, L), float(np.max(optima[task, L].m))) for L in Ls],
             )
     return {
         "runs": runs,

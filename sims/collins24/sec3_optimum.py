@@ -127,9 +127,8 @@ def check_thm3_4_train(
     def rows_of(sd: int) -> list[Evidence]:
         out = []
         for s in sigmas:
-            r = trained(
-                isotropic(d, n, L, s * s), recipe, seed=sd, train_value=bool(fault_train_value)
-            )
+            unit = (isotropic(d, n, L, s * s), recipe)
+            r = trained(*unit, seed=sd, train_value=bool(fault_train_value))
             M = r.extra["M_avg"]
             wh = omega_hat(M)
             means[s].append(wh)
@@ -156,7 +155,7 @@ def check_thm3_4_train(
                         f"S1 trained omega-hat vs quadrature omega* (sigma={s:g})",
                         wh,
                         w,
-                        init_omega("smoke"),
+                        init_omega(unit),
                         alternatives=alts,
                         seed=sd,
                         fault_alternative=fault_alternative,
@@ -263,7 +262,8 @@ def check_thm3_4_train_relu(
         out = []
         for s in sigmas:
             w = opt[s].mean
-            r = trained(isotropic(d, n, L, s * s, "relu"), ADAM_RELU, seed=sd)
+            unit = (isotropic(d, n, L, s * s, "relu"), ADAM_RELU)
+            r = trained(*unit, seed=sd)
             wh = omega_hat(r.extra["M_avg"])
             last[s] = wh
             row = settled(
@@ -271,7 +271,7 @@ def check_thm3_4_train_relu(
                     f"S2 ReLU trained omega-hat vs MC optimum (sigma={s:g})",
                     wh,
                     w,
-                    init_omega("smoke"),
+                    init_omega(unit),
                     rtol=RELU_RTOL,
                     seed=sd,
                     fault_alternative=fault_alternative,

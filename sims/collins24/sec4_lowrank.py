@@ -8,23 +8,49 @@ from typing import Any
 
 import numpy as np
 
+from numerics.collins24.appC_signal import one_sigma2
 from numerics.collins24.tolerances import STRICT_GAP
 from numerics.testing import (
     ordering,
 )
 from sims.collins24.evidence import settled
-from sims.collins24.train import PRESETS, Recipe, setting_of, trained
+from sims.collins24.train import PRESETS, Recipe, lowrank, lowrank_recipe, setting_of, trained
 from theory.collins24 import (
     rho_metric,
 )
 from theory.collins24.settings import Setting, SoftmaxWindowSetting
 from theory.common.protocols import Evidence
 
-__all__ = ["check_thm4_4_train", "check_fig9_train", "LA_RHO_MIN", "fig9_class_rows"]
+__all__ = [
+    "check_thm4_4_train",
+    "check_fig9_train",
+    "LA_RHO_MIN",
+    "fig9_class_rows",
+    "lowrank_unit",
+]
+
+#: What a trained run is: a (setting, recipe) pair (a preset names one).
+Unit = tuple[SoftmaxWindowSetting, Recipe]
 
 
 #: S5 pass criterion (spec 003 §3.2): final ρ(M, B) ≤ 0.05 (small size).
 RHO_MAX = 0.05
+#: The rank k of B of S5 and Fig. 9 (Assumption 4.3; not a field of the Setting).
+RANK = 2
+#: S5 at the paper's size (App. J.1, Fig. 9: d = 10, k = 2, n = 50, σ = 0.01), ``--full``.
+S5_PAPER_UNIT: Unit = PRESETS["s5_paper"]
+
+
+def lowrank_unit(
+    setting: Setting, *, link: str = "linear", offset: float = 0.0, model: str = "softmax"
+) -> Unit:
+    """The low-rank unit of S5 / Fig. 9 at the setting's d, n, L and one σ² (B of rank
+    :data:`RANK`, c_u = c_v = 1): App. J.1's class g(aᵀBᵀx) + ``offset`` with g = ``link``,
+    trained as S5's untied softmax unit or, ``model="linear"``, linear attention
+    (:func:`sims.collins24.train.lowrank_recipe`; at S5's setting: the ``s5_lowrank`` and
+    ``f9_*`` presets' pairs)."""
+    st = lowrank(setting.d, setting.n, setting.L, one_sigma2(setting), k=RANK, offset=offset)
+    return st, lowrank_recipe(link, model)
 
 
 def check_thm4_4_train(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
@@ -35,7 +61,7 @@ def check_thm4_4_train(setting: Setting, *, quick: bool = True, seed: int = 0) -
     paper's batch of 1 reached 0.105).  Declared fixed at S5's setting (the rank k is not a
     field of the Setting); a unit whose M has not settled within its step bound gives
     ``skipped`` rows with its numbers."""
-    r = trained(*PRESETS["s5_lowrank" if quick else "s5_paper"], seed=seed)
+    r = trained(*(lowrank_unit(setting) if quick else S5_PAPER_UNIT), seed=seed)
     st = setting_of(r)
     d, k = st.d, st.covariates.k
     B = np.eye(d)[:, :k]
@@ -77,7 +103,13 @@ def check_fig9_train(
     Declared fixed at S5's setting (d = 6, k = 2, n = 20, σ = 0; k is not a field of the
     Setting).
     ``fault_wrong_subspace=True`` measures ρ against B' = (e₃, e₄), not the task subspace."""
-    rho = compute_9(seed=seed, fault_wrong_subspace=fault_wrong_subspace, first=1)["rho"]
+    rho = compute_9(
+        seed=seed,
+        d=setting.d,
+        unit=lowrank_unit(setting),
+        fault_wrong_subspace=fault_wrong_subspace,
+        first=1,
+    )["rho"]
     m = len(rho) // 5
     out = [
         ordering(
@@ -89,7 +121,7 @@ def check_fig9_train(
         ordering("Fig. 9: final rho <= 0.05", float(rho[-1]), RHO_MAX, margin=STRICT_GAP),
     ]
     if not quick:  # App. J.1's other classes and the linear-attention contrast
-        out += fig9_class_rows(seed=seed, fault_wrong_subspace=fault_wrong_subspace)
+        out += fig9_class_rows(setting, seed=seed, fault_wrong_subspace=fault_wrong_subspace)
     return out
 
 
@@ -98,9 +130,12 @@ def check_fig9_train(
 LA_RHO_MIN = 0.1
 
 
-def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) -> list[Evidence]:
-    """Fig. 9's other classes (App. J.1, at the S5 size d = 6, k = 2, n = 20, σ = 0, Assumption
-    4.3 covariates): the offset class f = aᵀBᵀx + 2, F^2_B f = (aᵀBᵀx)², F^cos_B f = cos(4aᵀBᵀx).
+def fig9_class_rows(
+    setting: Setting, *, seed: int = 0, fault_wrong_subspace: bool | None = None
+) -> list[Evidence]:
+    """Fig. 9's other classes (App. J.1, at the setting's d, n, σ², :data:`RANK` k = 2: from
+    :func:`check_fig9_train`, the S5 size d = 6, n = 20, σ = 0, Assumption 4.3 covariates): the
+    offset class f = aᵀBᵀx + 2, F^2_B f = (aᵀBᵀx)², F^cos_B f = cos(4aᵀBᵀx).
 
     Softmax: ρ(M, B) decreases (median over the last fifth < second fifth) and ends ≤ 0.05.
     Linear attention, trained alike (Adam 1e-2), learns no structure: its median ρ over the last
@@ -111,8 +146,8 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
     paper's figure is; F^2_B and F^cos_B are even in aᵀBᵀx, where linear attention's optimum is
     M = 0 (and softmax's sign of M is not identified: 𝓛(−M) = 𝓛(M)).
     ``fault_wrong_subspace=True`` measures ρ against B' = (e₃, e₄)."""
-    soft = trained("f9_offset_softmax", seed=seed).extra["M_snapshots"]
-    lin = trained("s5_lowrank", seed=seed).extra["M_snapshots"]
+    soft = trained(*lowrank_unit(setting, offset=2.0), seed=seed).extra["M_snapshots"]
+    lin = trained(*lowrank_unit(setting), seed=seed).extra["M_snapshots"]
     out = [
         ordering(
             "Fig. 9 offset class: softmax trajectory = pure-linear class's (offset "
@@ -122,15 +157,16 @@ def fig9_class_rows(*, seed: int = 0, fault_wrong_subspace: bool | None = None) 
             margin=0.0,
         )
     ]
-    for cls, label in (
-        ("offset", "offset class aT B^T x + 2"),
-        ("square", "F^2_B"),
-        ("cos4", "F^cos_B"),
+    for link, offset, label in (
+        ("linear", 2.0, "offset class aT B^T x + 2"),
+        ("square", 0.0, "F^2_B"),
+        ("cos4", 0.0, "F^cos_B"),
     ):
         rhos = {
             m: compute_9(
                 seed=seed,
-                unit=PRESETS[f"f9_{cls}_{m}"],
+                d=setting.d,
+                unit=lowrank_unit(setting, link=link, offset=offset, model=m),
                 fault_wrong_subspace=fault_wrong_subspace,
                 first=1,
             )["rho"]

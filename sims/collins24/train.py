@@ -73,6 +73,9 @@ __all__ = [
     "derived_recipe",
     "judged_by",
     "isotropic",
+    "on_acg",
+    "lowrank",
+    "lowrank_recipe",
     "run",
     "trained",
     "train_unit",
@@ -203,6 +206,30 @@ def isotropic(
     return SoftmaxWindowSetting.isotropic(d=d, n=n, L=L, sigma2=sigma2, task=task)
 
 
+def on_acg(d: int, n: int, L: float, sigma2: float, task: str = "affine") -> SoftmaxWindowSetting:
+    """x on the non-isotropic sphere U^d_S (x = Sx̃/‖Sx̃‖, S = diag(1..d): Figs. 3-4's
+    "acg" covariates) with tasks of class ``task``."""
+    return SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=d, kind="acg"),
+        tasks=LipschitzTasks(kind=task, L=L),
+        n=n,
+        sigma2=sigma2,
+    )
+
+
+def lowrank(
+    d: int, n: int, L: float, sigma2: float, *, k: int = 2, offset: float = 0.0
+) -> SoftmaxWindowSetting:
+    """Assumption 4.3's covariates (rank k of B, c_u = c_v = 1) with App. J.1's low-rank tasks
+    g(aᵀBᵀx) + ``offset`` (S5, Fig. 9; g is the recipe's ``link``)."""
+    return SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=d, kind="lowrank", k=k),
+        tasks=LipschitzTasks(kind="lowrank", L=L, offset=offset),
+        n=n,
+        sigma2=sigma2,
+    )
+
+
 def judged_by(recipe: Recipe, tol: float, **stop: Any) -> Recipe:
     """``recipe`` stopped on the convergence of its invariant against a judging check's ``tol``
     (``stop``: other :class:`Stop` fields; the bound defaults to ``BOUND_FACTOR`` times the
@@ -234,6 +261,15 @@ ADAM_RELU = judged_by(_PLAN, 0.10)  # RELU_RTOL of numerics/collins24/tolerances
 ADAM_LOWRANK = judged_by(  # ρ ≤ 0.05: RHO_MAX of sims/collins24/sec4_lowrank.py
     dataclasses.replace(_PLAN, tied=False), 0.05, invariant="rho", relative=False
 )
+
+
+def lowrank_recipe(link: str = "linear", model: str = "softmax") -> Recipe:
+    """Fig. 9's recipe of App. J.1's class g = ``link``: S5's untied softmax unit
+    (:data:`ADAM_LOWRANK`) or linear attention trained alike at Adam 1e-2 (``model="linear"``)."""
+    recipe = dataclasses.replace(ADAM_LOWRANK, link=link)
+    return recipe if model == "softmax" else dataclasses.replace(recipe, model="linear", lr=0.01)
+
+
 #: The U^d_S and ellipsoid units, judged on their (whitened) diagonal.
 ADAM_DIAG = judged_by(_PLAN, TRAIN_RTOL, invariant="whitened")
 #: S6's unit on constant tasks, judged on ‖M‖₂ < 0.05: M tends to 0, so the absolute drift.
@@ -256,8 +292,6 @@ def _long(recipe: Recipe) -> Recipe:
 
 #: S1 / S4 at the spec's length (--full).
 ADAM_LONG, ADAM_LINEAR_LONG = _long(ADAM), _long(ADAM_LINEAR)
-_LOWRANK = SphereCovariates(d=6, kind="lowrank", k=2)
-_ACG = SphereCovariates(d=5, kind="acg")
 #: name -> (setting, Recipe); every preset a check judges stops on its invariant's convergence.
 PRESETS: dict[str, tuple[SoftmaxWindowSetting, Recipe]] = {
     **{f"s1_sigma{s:g}": (_iso(s), ADAM) for s in SIGMAS},
@@ -269,12 +303,9 @@ PRESETS: dict[str, tuple[SoftmaxWindowSetting, Recipe]] = {
     # S4: linear attention, M init 0, Adam 1e-2
     "s4_linear": (_iso(0.01), ADAM_LINEAR),
     # S5: d = 6, k = 2, n = 20, sigma = 0, Assumption 4.3 with c_u = c_v = 1, untied M
-    "s5_lowrank": (SoftmaxWindowSetting(covariates=_LOWRANK, tasks=LipschitzTasks(kind="lowrank"),
-                                        n=20, sigma2=0.0), ADAM_LOWRANK),
+    "s5_lowrank": (lowrank(6, 20, 1.0, 0.0), ADAM_LOWRANK),
     # S5 at the paper's size (App. J.1, Fig. 9): d = 10, k = 2, n = 50, sigma = 0.01 (--full)
-    "s5_paper": (SoftmaxWindowSetting(covariates=SphereCovariates(d=10, kind="lowrank", k=2),
-                                      tasks=LipschitzTasks(kind="lowrank"), n=50, sigma2=1e-4),
-                 _long(ADAM_LOWRANK)),
+    "s5_paper": (lowrank(10, 50, 1.0, 1e-4), _long(ADAM_LOWRANK)),
     # S6: constant tasks b ~ U[-1, 1], sigma = 0.5, d = 3, n = 20
     "s6_constant": (_iso(0.5, "constant", d=3, L=0.0), ADAM_TO_ZERO),
     # smoke: a few steps, for the CLI
@@ -283,12 +314,9 @@ PRESETS: dict[str, tuple[SoftmaxWindowSetting, Recipe]] = {
     # several L, several n, and the non-isotropic sphere law U^d_S ("acg", S = diag(1..d))
     "f34_L0.01": (_iso(0.01, L=0.01), ADAM),
     **{f"f34_n{n}": (_iso(0.01, n=n), ADAM) for n in (5, 10, 50, 100, 200)},
-    **{f"f34_acg_L{L:g}": (SoftmaxWindowSetting(
-        covariates=_ACG, tasks=LipschitzTasks(kind="affine", L=L), n=20, sigma2=1e-4), ADAM_DIAG)
-       for L in (0.01, 0.1, 1.0)},
+    **{f"f34_acg_L{L:g}": (on_acg(5, 20, L, 1e-4), ADAM_DIAG) for L in (0.01, 0.1, 1.0)},
     # ... and the paper's Fig. 3 class on U^d_S, the 2-ReLU (--full; L = 0.01 kept for the record)
-    **{f"f34_acg_relu_L{L:g}": (SoftmaxWindowSetting(
-        covariates=_ACG, tasks=LipschitzTasks(kind="relu", L=L), n=20, sigma2=1e-4), ADAM_DIAG)
+    **{f"f34_acg_relu_L{L:g}": (on_acg(5, 20, L, 1e-4, "relu"), ADAM_DIAG)
        for L in (0.01, 0.03, 0.1, 1.0)},
     # S2's report-only cosine extension: f = cos(L v^T x), sigma in {.1, .01} at L = 1, and
     # L in {0.5, 2, 4} at sigma = 0.01 (non-monotone in L at n = 20)
@@ -300,24 +328,17 @@ PRESETS: dict[str, tuple[SoftmaxWindowSetting, Recipe]] = {
     **{f"f5_{t}_n200": (_iso(0.01, t, n=200), ADAM) for t in ("relu", "cos")},
     "f5_cos_L0.25_n200": (_iso(0.01, "cos", n=200, L=0.25), ADAM),
     # Fig. 9's offset class (App. J.1's "+2") at the S5 size, softmax and linear attention (--full)
-    **{f"f9_offset_{m}": (SoftmaxWindowSetting(
-        covariates=_LOWRANK, tasks=LipschitzTasks(kind="lowrank", offset=2.0), n=20, sigma2=0.0),
-        ADAM_LOWRANK if m == "softmax" else dataclasses.replace(
-            ADAM_LOWRANK, model="linear", lr=0.01))
+    **{f"f9_offset_{m}": (lowrank(6, 20, 1.0, 0.0, offset=2.0), lowrank_recipe(model=m))
        for m in ("softmax", "linear")},
     # ... and App. J.1's F^2_B, F^cos_B classes (even in aᵀBᵀx: linear attention's best is M = 0)
-    **{f"f9_{g}_{m}": (SoftmaxWindowSetting(
-        covariates=_LOWRANK, tasks=LipschitzTasks(kind="lowrank"), n=20, sigma2=0.0),
-        dataclasses.replace(ADAM_LOWRANK, link=g) if m == "softmax" else dataclasses.replace(
-            ADAM_LOWRANK, link=g, model="linear", lr=0.01))
+    **{f"f9_{g}_{m}": (lowrank(6, 20, 1.0, 0.0), lowrank_recipe(g, m))
        for g in ("square", "cos4") for m in ("softmax", "linear")},
     # Lemma B.5 on the ellipsoid x = Σ^{1/2}x̃ (Assumption 3.3), S1's σ = 0.01 task (--full)
     "lemb5_ellipsoid": (SoftmaxWindowSetting(
         covariates=SphereCovariates(d=5, kind="ellipsoid", Sigma_diag=ELLIPSOID_SIGMA),
         tasks=LipschitzTasks(kind="affine"), n=20, sigma2=1e-4), ADAM_DIAG),
     # Fig. 3's cosine panel on U^d_S (report-only, as S2's cosine; --full)
-    **{f"f34_acg_cos_L{L:g}": (SoftmaxWindowSetting(
-        covariates=_ACG, tasks=LipschitzTasks(kind="cos", L=L), n=20, sigma2=1e-4), ADAM_DIAG)
+    **{f"f34_acg_cos_L{L:g}": (on_acg(5, 20, L, 1e-4, "cos"), ADAM_DIAG)
        for L in (0.25, 1.0, 4.0)},
     # the spec's S1 / S4 length (--full)
     **{f"s1p_sigma{s:g}": (_iso(s), ADAM_LONG) for s in SIGMAS},

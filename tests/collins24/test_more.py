@@ -33,9 +33,9 @@ def test_fig5_matrix_nine_pairings_mismatched_unit_fails_own_rows(declared_run) 
 @pytest.mark.train
 @pytest.mark.result("collins24:fig9")
 def test_fig9_other_classes_linear_attention_contrast_and_negative_control() -> None:
-    ev = S.fig9_class_rows()
+    ev = S.fig9_class_rows(S5)
     assert_passed(ev)
-    assert_fails([e for e in S.fig9_class_rows(fault_wrong_subspace=True) if "rho" in e.name])
+    assert_fails([e for e in S.fig9_class_rows(S5, fault_wrong_subspace=True) if "rho" in e.name])
     assert_passed(S.check_fig9_train(S5, quick=False))
 
 
@@ -52,5 +52,5 @@ def test_fig5_matrix_full_tier() -> None:
 @pytest.mark.train
 @pytest.mark.result("collins24:fig3-4")
 def test_fig34_acg_cosine_panel_is_report_only() -> None:
-    ev = S.fig34_acg_cos_rows(reps=20_000)
+    ev = S.fig34_acg_cos_rows(FIG34, reps=20_000)
     assert len(ev) == 3 and all(e.kind == "INFO" for e in ev)

@@ -215,3 +215,45 @@ def test_a_preset_run_that_never_settles_is_skipped_with_its_numbers() -> None:
         "planned 1000) was reached"
     )
     assert settled(failing, run({**stop, "converged": True})) is failing
+
+
+@pytest.mark.result("collins24:fig3-4")
+@pytest.mark.result("collins24:fig9")
+def test_fixed_figure_checks_train_at_the_setting_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The U^d_S panels (Figs. 3-4) and Fig. 9's classes build their units from the Setting they
+    are given: at their declared setting these are the presets the figures draw (one cached run
+    each, no second training), and at another setting another unit (d, n, σ² carried over)."""
+    import types
+
+    import sims.collins24.fig3_4 as F34
+    from sims.collins24.fig3_4 import acg_unit, compute_3_4
+    from sims.collins24.results import S5
+    from sims.collins24.sec4_lowrank import lowrank_unit
+    from sims.collins24.train import PRESETS as UNITS
+
+    for task, Ls in (("affine", (0.01, 0.1, 1.0)), ("relu", (0.03, 0.1, 1.0)), ("cos", (1.0,))):
+        for L in Ls:
+            name = f"f34_acg_L{L:g}" if task == "affine" else f"f34_acg_{task}_L{L:g}"
+            assert repr(acg_unit(FIG34, task, L)) == repr(UNITS[name])
+    assert repr(lowrank_unit(S5)) == repr(UNITS["s5_lowrank"])
+    assert repr(lowrank_unit(S5, offset=2.0, model="linear")) == repr(UNITS["f9_offset_linear"])
+    assert repr(lowrank_unit(S5, link="cos4")) == repr(UNITS["f9_cos4_softmax"])
+    elsewhere = PRESETS["d3_sigma0.3"]  # d = 3, n = 20, σ² = 0.09
+    st, recipe = acg_unit(elsewhere, "relu", 0.1)
+    got = (st.d, st.n, st.sigma2, st.L, st.tasks.kind, st.covariates.kind)
+    assert got == (3, 20, 0.09, 0.1, "relu", "acg")
+    assert recipe == UNITS["f34_acg_L0.1"][1]
+    with pytest.raises(ValueError, match="sigma2=None"):
+        acg_unit(PAPER, "affine", 0.1)  # S1's sweep: no one noise level
+    fake = types.SimpleNamespace(extra={"M_trace": None})
+    monkeypatch.setattr(F34, "trained", lambda setting, recipe, seed: fake)  # no training
+    monkeypatch.setattr(F34, "optimal_scale_affine", lambda *a: (1.0,))  # no quadrature
+    runs = compute_3_4(panels=("sigma", "L", "n"), sigmas=(0.01,), ns=(20,))["runs"]
+    assert [u for _, u, _ in runs["L"][1]] == [UNITS[p] for p in ("s3_L0.03", "s3_L0.1")] + [
+        UNITS["s1_sigma0.01"]
+    ]
+    assert [label for label, _ in runs.values()] == [
+        "sigma (L = 1, n = 20)",
+        "L (sigma = 0.01, n = 20)",
+        "n (sigma = 0.01, L = 1)",
+    ]

@@ -162,7 +162,14 @@ class Recipe(TrainConfig):
     """How a collins24 unit is trained (what is trained: the
     :class:`~theory.collins24.settings.SoftmaxWindowSetting`): the
     :class:`~sims.config.TrainConfig` fields, the unit, the schedule and its stopping rule
-    (``stop=None``: exactly the planned steps, for runs no check judges)."""
+    (``stop=None``: exactly the planned steps, for runs no check judges).
+
+    A preset's recipe (no training):
+
+    >>> setting, recipe = PRESETS["s1_sigma0.1"]
+    >>> setting.n, recipe.model, recipe.tied, recipe.lr, recipe.steps, recipe.stop.max_steps
+    (20, 'softmax', True, 0.05, 1000, 4000)
+    """
 
     model: str = "softmax"  # "softmax" (SoftmaxUnit) or "linear" (LinearAttentionUnit)
     tied: bool = True  # softmax: M_K ≡ M_Q (spec §1.6)
@@ -403,7 +410,19 @@ def trained(
     ``seed``, through the cache keyed by (setting, recipe, seed) -- one run per configuration,
     shared by tests, checks, figures and the report.  ``trained("s1_sigma0.1", seed=0)`` names a
     preset's pair (the CLI's and the sweep's form; ``overrides`` replace recipe or setting
-    fields)."""
+    fields).
+
+    Returns a :class:`~sims.train.TrainResult`: for the tied softmax unit ``params["M_K"]`` is
+    ``(d, d)`` and ``params["value"]`` a scalar; ``extra["M_avg"]`` the tail-averaged ``M``.
+    :func:`resolve` gives the pair a call trains, without training:
+
+    >>> setting, recipe = resolve("s1_sigma0.1", seed=3, lr=0.01)
+    >>> type(setting).__name__, setting.covariates.d, recipe.lr, recipe.seed
+    ('SoftmaxWindowSetting', 5, 0.01, 3)
+    >>> res = trained("s1_sigma0.1", seed=0)  # doctest: +SKIP
+    >>> {name: w.shape for name, w in res.params.items()}  # doctest: +SKIP
+    {'M_K': (5, 5), 'value': ()}
+    """
     s, rc = resolve(setting, recipe, seed=seed, **overrides)
     return cached("softmax_window", (s, rc), lambda: train_unit(s, rc))
 

@@ -124,7 +124,16 @@ class Recipe(TrainConfig):
     ``log_eta_init`` for S1, ``heads`` and ``d_hid`` for the linear transformer), the training
     prompts (``queries`` per prompt; ``train_prompts``), the ``test_size`` of the final test risk,
     the stopping rule (:class:`Stop`; ``None``: exactly ``steps`` steps, for runs no check judges
-    by a tolerance) and, for a pruned fine-tune, ``prune`` and the ``base`` recipe."""
+    by a tolerance) and, for a pruned fine-tune, ``prune`` and the ``base`` recipe.
+
+    A preset's recipe (no training):
+
+    >>> setting, recipe = PRESETS["s2_h1"]
+    >>> (setting.d, setting.s, setting.n), recipe.model, recipe.heads, recipe.queries
+    ((8, 2, 32), 'lintf', (1, 1, 1), 8)
+    >>> recipe.optimizer, recipe.lr, recipe.steps, recipe.stop.max_steps
+    ('adam', 0.003, 600, 2400)
+    """
 
     model: str = "lintf"  # "pregd" (S1, Alg. 1 + GD), "rawgd" (S1 without Alg. 1), "lintf" (S2)
     gd_layers: int = 4  # S1: number of GD layers k
@@ -656,7 +665,16 @@ def trained(
     ``queries``, the key too); a :class:`TiedRecipe` or :class:`FreeRecipe` fits the S1 model's
     steps on a fixed sample of the setting's Thm 5.3 data model (:mod:`sims.czz24.fits`).  A
     setting the recipe cannot train at raises a ``ValueError`` naming the assumption, before any
-    work."""
+    work.
+
+    A :class:`Recipe` returns a :class:`~sims.train.TrainResult` (``params``: the model's
+    state_dict as numpy arrays), a :class:`TiedRecipe` a :class:`TiedRun`, a :class:`FreeRecipe`
+    a :class:`FreeRun`:
+
+    >>> setting, recipe = PRESETS["s2_h1"]
+    >>> type(trained(setting, recipe, seed=0)).__name__  # doctest: +SKIP
+    'TrainResult'
+    """
     if isinstance(recipe, TiedRecipe):
         st1 = s1_data(setting)
         return cached(

@@ -248,7 +248,14 @@ class Recipe(TrainConfig):
     * ``stop=None``: exactly ``steps`` steps (runs no check judges: the smoke run, the thorough
       tier's reference recipes).
 
-    Frozen: with the experiment and the seed it keys the cache."""
+    Frozen: with the experiment and the seed it keys the cache.
+
+    A preset's recipe (no training):
+
+    >>> setting, recipe = PRESETS["h2"]
+    >>> setting.H, setting.d, recipe.optimizer, recipe.lr, recipe.steps, recipe.batch_size
+    (2, 5, 'adam', 0.01, 3000, 128)
+    """
 
     stop: InvariantStop | None = None
     schedule: PlateauCosine | None = None
@@ -455,7 +462,19 @@ def trained(
     the report.  ``trained("h2", seed=0)`` names a preset's pair; ``overrides`` replace recipe or
     experiment fields (e.g. a fault's ``double_softmax=True``).  A :class:`ContinuationRecipe`
     continues the run of its ``base`` recipe (same setting and seed) at the paper's recipe, in
-    cached chunks, until its stop or its bound (:func:`continue_training`)."""
+    cached chunks, until its stop or its bound (:func:`continue_training`).
+
+    Returns a :class:`~sims.train.TrainResult` (a :class:`Continued` for a continuation):
+    ``params`` the ``H`` heads' ``W_Q``, ``W_K``, ``W_V`` ``(H, d + 1, d + 1)`` and the output
+    ``W_O`` ``(1, H(d + 1))``. :func:`resolve` gives the pair a call trains, without training:
+
+    >>> experiment, recipe = resolve("h2", seed=3, lr=0.01)
+    >>> type(experiment).__name__, recipe.lr, recipe.seed
+    ('HpcyExperiment', 0.01, 3)
+    >>> res = trained("h2", seed=0)  # doctest: +SKIP
+    >>> {name: w.shape for name, w in res.params.items()}  # doctest: +SKIP
+    {'W_Q': (2, 6, 6), 'W_K': (2, 6, 6), 'W_V': (2, 6, 6), 'W_O': (1, 12)}
+    """
     if isinstance(recipe, ContinuationRecipe):
         if overrides:
             raise ValueError(f"a ContinuationRecipe takes no overrides, got {sorted(overrides)}")

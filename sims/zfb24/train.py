@@ -279,7 +279,16 @@ class Recipe(TrainConfig):
     step; ``optimizer="gd"``: full-batch GD on ONE antithetic batch of ``batch_size`` prompts,
     the population-gradient proxy; ``lr``; ``steps`` of the main phase; ``batch_size``), the
     low-lr tail ``lr_drop = (steps, lr factor)`` after the main phase, and the main phase's
-    stopping rule (:class:`Stop`; ``None``: exactly ``steps`` steps, for runs no check judges)."""
+    stopping rule (:class:`Stop`; ``None``: exactly ``steps`` steps, for runs no check judges).
+
+    A preset's recipe (no training; ``stop.tol`` is the judging check's tolerance):
+
+    >>> setting, recipe = PRESETS["thm4_sgd"]
+    >>> setting.d, setting.N, recipe.optimizer, recipe.lr, recipe.steps, recipe.batch_size
+    (4, 4, 'sgd', 0.05, 1000, 1024)
+    >>> recipe.stop.tol, recipe.stop.max_steps
+    (0.05, 4000)
+    """
 
     lr_drop: tuple[int, float] = (0, 1.0)  # (tail steps, lr factor) after the main phase
     # the tail's cosine: from lr·lr_drop[1] down to lr·lr_drop[1]·tail_floor over its planned
@@ -603,6 +612,17 @@ def trained(
       ``overrides`` replace recipe or setting fields);
     * a :class:`MomentRecipe`: the moment-statistics run of :func:`sims.zfb24.moments.
       train_moments` (a :class:`MomentResult`; no overrides).
+
+    Returns a :class:`~sims.train.TrainResult`: ``params`` the final ``W_KQ`` and ``W_PV``, each
+    ``(d + 1, d + 1)``; ``steps``, ``losses`` ``(k,)`` at the logging steps; ``extra["stop"]`` the
+    stopping record. :func:`resolve` gives the pair a call trains, without training:
+
+    >>> setting, recipe = resolve("thm4_sgd", seed=3, lr=0.01)
+    >>> type(setting).__name__, recipe.lr, recipe.seed
+    ('LSAFlowSetting', 0.01, 3)
+    >>> res = trained("thm4_sgd", seed=0)  # doctest: +SKIP
+    >>> {name: w.shape for name, w in res.params.items()}  # doctest: +SKIP
+    {'W_KQ': (5, 5), 'W_PV': (5, 5)}
     """
     if isinstance(recipe, MomentRecipe):
         if overrides or not isinstance(setting, LSAFlowSetting):

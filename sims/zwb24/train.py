@@ -186,7 +186,16 @@ class Recipe(TrainConfig):
     """How a zwb24 model is trained: the :class:`~sims.config.TrainConfig` fields (``steps``
     planned steps on the cosine from ``lr`` to ``lr·lr_decay``) and the stopping rule
     (:class:`Stop`: the floor ``lr·lr_decay`` is then held until it holds; ``None``: exactly
-    ``steps`` steps, for runs no check judges)."""
+    ``steps`` steps, for runs no check judges).
+
+    A preset's recipe and what it trains (no training):
+
+    >>> experiment, recipe = PRESETS["c17_ltb"]
+    >>> experiment.model, experiment.setting.N, recipe.optimizer, recipe.lr, recipe.steps
+    ('ltb', 5, 'adam', 0.02, 1000)
+    >>> recipe.stop.max_steps
+    4000
+    """
 
     stop: Stop | None = None
 
@@ -472,6 +481,14 @@ def trained(
       and LSA fitted on the same prompts, ``(ltb, lsa)`` (:func:`sims.zwb24.rawfit.fit_pair`);
     * a :class:`GdBetaFitRecipe`: ``setting`` a data model (App. G at a drawn setting); GD-β's
       fitted ``Gamma``, ``beta`` and record (:func:`sims.zwb24.gd_beta_fit.fit_gd_beta`).
+
+    :func:`resolve` gives the pair a call trains, without training:
+
+    >>> experiment, recipe = resolve("c17_ltb", seed=3, lr=0.01)
+    >>> type(experiment).__name__, recipe.lr, recipe.seed
+    ('LTBExperiment', 0.01, 3)
+    >>> type(trained("c17_ltb", seed=0)).__name__  # doctest: +SKIP
+    'TrainResult'
     """
     if isinstance(recipe, RawFitRecipe | GdBetaFitRecipe):
         if overrides or not isinstance(setting, LinearRegressionICL):

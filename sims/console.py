@@ -241,6 +241,8 @@ def evidence_from_json(j: dict[str, Any]) -> Evidence:
         scale=j.get("scale"),
         details=j.get("details") or {},
         verdict=j["status"] if j.get("status") in VERDICTS else "",
+        setting=j.get("setting"),
+        fixed=str(j.get("fixed") or ""),
     )
 
 
@@ -251,16 +253,33 @@ def print_sweep(
     errors: Sequence[str] = (),
 ) -> None:
     """What ``sweep`` prints: one row table (status, kind, row, the grid keys, seed, error in
-    tolerance units) over every grid point and seed, then each error's first line."""
+    tolerance units) over every grid point and seed; then, apart and once per seed, the rows of
+    the checks fixed at their own setting (an empty grid point), titled as ``check`` titles them;
+    then each error's first line."""
     from rich.text import Text
 
     table = _table("row", extra=(*keys, "seed"))
+    own: dict[str, list[tuple[int, Evidence]]] = {}
     for point, seed, e in cells:
+        if not point:
+            title = f"runs at the paper's setting ({e.fixed or 'its own values'})"
+            if e.setting is not None:
+                title += f": {setting_text(e.setting)}"
+            own.setdefault(title, []).append((seed, e))
+            continue
         values = [_short(point[k]) if not isinstance(point[k], str) else point[k] for k in keys]
         table.add_row(
             _status_cell(row_status(e)), Text(e.kind), Text(e.name), *values, str(seed), _err(e)
         )
     out.print(table)
+    for title, rows in own.items():
+        out.print(title, overflow="fold")
+        fixed = _table("row", extra=("seed",))
+        for seed, e in rows:
+            fixed.add_row(
+                _status_cell(row_status(e)), Text(e.kind), Text(e.name), str(seed), _err(e)
+            )
+        out.print(fixed)
     for err in errors:
         out.print("error " + err.splitlines()[0], overflow="fold")
 

@@ -5,7 +5,7 @@ result ``ID`` at every point of the Cartesian grid and every seed, on any execut
 :mod:`sims.parallel`, and writes a tidy table -- one row per grid point, seed and evidence row:
 
     result, check, row, index, kind, <grid keys...>, seed, predicted, observed, tolerance, se,
-    status, distances
+    status, distances, fixed
 
 to ``DIR/sweep.csv`` and ``DIR/sweep.json`` (``index`` numbers the rows of one check call, so a
 row whose label names the setting can still be followed across the grid; ``distances`` gives,
@@ -16,8 +16,10 @@ fields of the preset's setting); its rows report the final training loss (kind I
 
 Everything is validated before any work (:mod:`sims.sweep_grid`): an unknown key, a value of the
 wrong type, an empty grid or a bad seed range raise :class:`ValueError` (the CLI exits 2).  A
-check that does not take any grid key runs once per seed, not once per grid point; its rows are
-repeated in the table.
+check declared fixed (it runs at its own setting whatever the grid says) runs once per seed; its
+rows appear once per seed, after the grid's, with the grid columns empty and ``fixed`` giving its
+reason and the setting it ran at (``null`` on the grid's rows).  A check of a result not laid out
+by a Setting that takes no grid key also runs once per seed; its rows are repeated in the table.
 
 Each finished cell (one check call at one setting and seed) is written atomically to
 ``DIR/.cells/<hash>.json`` by the client; ``resume=True`` skips the cells found there.  The
@@ -60,7 +62,7 @@ __all__ = [
 
 #: Columns before and after the grid keys, in table order.
 COLUMNS_HEAD = ("result", "check", "row", "index", "kind")
-COLUMNS_TAIL = ("seed", "predicted", "observed", "tolerance", "se", "status", "distances")
+COLUMNS_TAIL = ("seed", "predicted", "observed", "tolerance", "se", "status", "distances", "fixed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +150,7 @@ def _plan_settings(
 ) -> tuple[list[Cell], list[tuple[tuple[tuple[str, Any], ...], int, list[Cell]]]]:
     """Cells of a settings-first result: every check but the fixed ones runs at the grid point's
     Setting (the result's Setting with the grid and ``--set`` values); a fixed check runs once
-    per seed at its own."""
+    per seed at its own, laid out after the grid under the empty point ``()``."""
     cells: dict[Cell, None] = {}
     layout = []
     for point in spec.points():
@@ -156,11 +158,17 @@ def _plan_settings(
         for seed in spec.seeds:
             row_cells = []
             for c in result.checks:
-                moved = c.takes_setting and not c.fixed
-                cell = Cell(c, kw if moved else (), seed, result.setting if moved else None)
-                cells.setdefault(cell)
-                row_cells.append(cell)
+                if c.takes_setting and not c.fixed:
+                    cell = Cell(c, kw, seed, result.setting)
+                    cells.setdefault(cell)
+                    row_cells.append(cell)
             layout.append((point, seed, row_cells))
+    fixed = [c for c in result.checks if not (c.takes_setting and not c.fixed)]
+    for seed in spec.seeds if fixed else ():
+        row_cells = [Cell(c, (), seed) for c in fixed]
+        for cell in row_cells:
+            cells.setdefault(cell)
+        layout.append(((), seed, row_cells))
     return list(cells), layout
 
 
@@ -252,7 +260,8 @@ def _table(
         for cell in row_cells:
             got = values[cell]
             base = {"result": spec.target, "check": cell.check}
-            grid = {k: v for k, v in point}
+            grid = {k: v for k, v in point} if point else dict.fromkeys(spec.keys)
+            why = "" if point else getattr(cell.check, "fixed", "") or "its own values"
             for i, ev in enumerate(got["rows"]):
                 rows.append(
                     {
@@ -268,6 +277,7 @@ def _table(
                         "se": ev["se"],
                         "status": _row_status(ev),
                         "distances": distances_of(ev),
+                        "fixed": _fixed_text(why, ev.get("setting")),
                     }
                 )
             if got["error"] is not None:
@@ -285,23 +295,36 @@ def _table(
                         "se": None,
                         "status": "error",
                         "distances": None,
+                        "fixed": _fixed_text(why, None),
                     }
                 )
     return rows
 
 
+def _fixed_text(why: str | None, setting: Mapping[str, Any] | None) -> str | None:
+    """A fixed row's ``fixed`` column: its reason and the setting it ran at; ``None`` on a row
+    that ran at the grid point."""
+    if not why:
+        return None
+    if not setting:
+        return str(why)
+    from sims.console import setting_text
+
+    return f"{why}: runs at {setting_text(dict(setting))}"
+
+
 def _summary(spec: SweepSpec, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Counts of rows by status per grid point, then (when there are any) one entry for the rows
+    of the fixed checks (grid keys ``None``, ``"fixed": True``)."""
+    counts = {**{s: 0 for s in STATUSES}, "info": 0, "error": 0}
     out: dict[tuple[Any, ...], dict[str, Any]] = {}
     for point in spec.points():
-        out[tuple(v for _, v in point)] = {
-            **dict(point),
-            **{s: 0 for s in STATUSES},
-            "info": 0,
-            "error": 0,
-        }
+        out[tuple(v for _, v in point)] = {**dict(point), **counts, "fixed": False}
+    own = {**dict.fromkeys(spec.keys), **counts, "fixed": True}
     for r in rows:
-        out[tuple(r[k] for k in spec.keys)][r["status"]] += 1
-    return list(out.values())
+        entry = own if r.get("fixed") else out[tuple(r[k] for k in spec.keys)]
+        entry[r["status"]] += 1
+    return [*out.values(), *([own] if any(r.get("fixed") for r in rows) else [])]
 
 
 def _csv_value(v: Any) -> str:

@@ -19,11 +19,13 @@ from numerics.testing import (
     RATE_BAND,
     Z_MC,
     float_agreement,
+    informational,
     loglog_slope,
     mc_agreement,
     ordering,
     rate_agreement,
 )
+from numerics.verdicts import skipped
 from theory.common.protocols import Evidence
 from theory.czz24 import (
     lemD1_rate,
@@ -169,6 +171,13 @@ def check_lemd_1_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
     return out
 
 
+def _noiseless(*names: str, what: str, lost: str) -> list[Evidence]:
+    """Rows ``skipped`` at σ² = 0, which the lemmas allow ([czz24] §2: y = ⟨w*, x⟩ + N(0, σ²)):
+    the noise ε ≡ 0, so ‖(1/n)R Xᵀε‖² and ``what`` are both identically 0."""
+    why = f"σ² = 0: the noise ε ≡ 0, so ‖(1/n)RXᵀε‖² and {what} are both identically 0: {lost}"
+    return [skipped(informational(name, None, None), why=why) for name in names]
+
+
 def check_lemd_7_mc(
     setting: Setting,
     *,
@@ -178,8 +187,15 @@ def check_lemd_7_mc(
 ) -> list[Evidence]:
     """``E_ε‖(1/n)R Xᵀε‖² = (σ²/n)Tr(RΣ̂R)`` for a fixed design X (MC over ε), and its mean over X
     ``σ²Tr(RΣR)/n`` (MC over X and ε), at the setting's d, s, n, σ², prior and Σ (reference
-    point: n = 40)."""
+    point: n = 40).  At σ² = 0 both rows are ``skipped`` (ε ≡ 0: every side is 0)."""
     n, sigma2 = setting.n, setting.sigma2
+    if sigma2 == 0.0:
+        return _noiseless(
+            "E_ε‖(1/n)RXᵀε‖² = σ²Tr(RΣ̂R)/n (fixed X)",
+            "E‖(1/n)RXᵀε‖² = σ²Tr(RΣR)/n",
+            what="σ²Tr(RΣ̂R)/n",
+            lost="a Monte Carlo mean of zeros has no scale to test against",
+        )
     S, w = _sigma_task(setting, seed)
     d = S.shape[0]
     R = np.diag(S @ w)
@@ -209,8 +225,18 @@ def check_lemd_7_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
     """Lemma D.7 rate at the setting's d, s, σ², prior and Σ: ``E‖(1/n)R̂Xᵀε‖²`` (with the
     empirical R̂) decays with slope −1 ± 0.15 in n (n = 100..1600, the rate's own grid) and
     stays within a bounded ratio of the lemma's shape
-    ``σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²`` (δ = 0.1, fitted constant reported)."""
+    ``σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²`` (δ = 0.1, fitted constant reported).
+
+    At σ² = 0 (noiseless labels, which the lemma allows: [czz24] §2, y = ⟨w*, x⟩ + N(0, σ²))
+    ε ≡ 0, so both sides vanish identically: no rate to fit, both rows ``skipped`` saying so."""
     sigma2 = setting.sigma2
+    if sigma2 == 0.0:
+        return _noiseless(
+            "E‖(1/n)R̂Xᵀε‖² vs n (Lemma D.7)",
+            "ratio to the D.7 shape bounded (max/min < 10)",
+            what="Lemma D.7's bound (every term has a factor σ²)",
+            lost="no rate in n to fit",
+        )
     S, w = _sigma_task(setting, seed)
     d, s = S.shape[0], int(np.sum(w != 0))
     r = S @ w

@@ -23,6 +23,7 @@ from theory.czz24 import bayes_posterior_mean, ols_excess_risk
 from theory.czz24.settings import Setting, SparseRegressionICL
 
 __all__ = [
+    "bayes_hypotheses",
     "check_bayes_float",
     "check_bayes_float_cases",
     "check_bayes_mc",
@@ -30,6 +31,23 @@ __all__ = [
     "check_bayes_float_sign_prior",
     "check_bayes_float_gauss_slab",
 ]
+
+
+def bayes_hypotheses(setting: Setting) -> None:
+    """The posterior p(S | X, y) weighs supports by the Gaussian likelihood of the noise
+    N(0, σ²) of [czz24] §2 (y = ⟨w*, x⟩ + N(0, σ²)): it divides by σ², so it needs σ² > 0.
+
+    >>> bayes_hypotheses(Setting(d=4, s=2, n=3, sigma2=0.0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma2=0.0: the Bayes posterior weighs supports by the likelihood of the ...
+    """
+    if not setting.sigma2 > 0:
+        raise ValueError(
+            f"sigma2={setting.sigma2!r}: the Bayes posterior weighs supports by the likelihood of "
+            "the label noise N(0, σ²) ([czz24] §2), which needs σ² > 0"
+        )
+
 
 #: float64 agreement of the s = d posterior mean with ridge (two linear solves)
 RIDGE_RTOL = 1e-10

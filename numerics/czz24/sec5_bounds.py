@@ -126,7 +126,22 @@ def _rows(
 
 def thm5_hypotheses(setting: Setting) -> None:
     """Thms 5.1–5.3 are checked on Thm 5.3's data model: Σ = I and the ±1/√s prior (β = 1/√s,
-    Tr(RΣR) = 1, Tr Σ = d in the bounds' shapes)."""
+    Tr(RΣR) = 1, Tr Σ = d in the bounds' shapes), with label noise σ² > 0: Thms 5.1 and 5.2 tune
+    ηt ≃ (σ²Tr(RΣR)log(d/δ)/n + σ²sTr(Σ)log²(d/δ)/n²)^(-1/2) (resp. (σ²Tr(Σ)log(d/δ)/n)^(-1/2)),
+    infinite at σ² = 0, and Thm 5.3's bound has a factor log²(ns/σ²).
+
+    >>> from theory.czz24.settings import Setting
+    >>> s1 = Setting(d=8, s=2, n=32, sigma2=0.0, prior="sign", Sigma_diag=(1.0,) * 8)
+    >>> thm5_hypotheses(s1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma2=0.0: Thms 5.1-5.3 need label noise σ² > 0 ([czz24] Thm 5.1, 5.2 tune ηt ...
+    """
+    if not setting.sigma2 > 0:
+        raise ValueError(
+            f"sigma2={setting.sigma2!r}: Thms 5.1-5.3 need label noise σ² > 0 ([czz24] Thm 5.1, "
+            "5.2 tune ηt ≃ (σ²…)^(-1/2), infinite at σ² = 0; Thm 5.3's bound has log²(ns/σ²))"
+        )
     if setting.prior != "sign":
         raise ValueError(
             f"prior={setting.prior!r}: the bounds' shapes here take β = 1/√s, Tr(RΣR) = 1 "

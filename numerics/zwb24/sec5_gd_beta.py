@@ -20,9 +20,11 @@ from numerics.testing import (
     close_agreement,
     exact_agreement,
     float_agreement,
+    informational,
     mc_agreement,
     ordering,
 )
+from numerics.verdicts import skipped
 from numerics.zwb24.cross_zfb24 import check_cross_zfb24_float
 from numerics.zwb24.fixtures import APPENDIX_A, fixture_evidence, quick_n
 from numerics.zwb24.optim import (
@@ -347,6 +349,14 @@ def check_thm5_2_float_minimiser_set(
     Psi0 = np.outer(Q @ rng.standard_normal(d), Q @ rng.standard_normal(d))
     Psi0 = Psi0 + Psi0.T + 4 * np.outer(Q[:, 0], Q[:, 0])
     Psi0 = Psi0 @ Psi0.T
+    if sigma2 == 0.0:
+        why = (
+            "σ² = 0 with Ψ̄ = 0: Ω = ((N+1)/N)Ψ̄ + ((tr(HΨ) + σ²)/N)I = 0 is not invertible "
+            "(Thm 5.2's Ω, eq. (A.3), needs tr(HΨ) + σ² > 0): the risk is σ² = 0 for every Γ, "
+            "so Γ* is not defined"
+        )
+        out.append(skipped(informational("Psi_bar = 0 => Gamma* = 0", None, None), why=why))
+        return out
     out.append(
         close_agreement(
             "Psi_bar = 0 => Gamma* = 0",

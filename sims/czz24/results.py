@@ -71,6 +71,7 @@ from numerics.czz24.sec4_constructions import (
     check_prop4_2_symbolic,
 )
 from numerics.czz24.sec5_bayes import (
+    bayes_hypotheses,
     check_bayes_float,
     check_bayes_float_cases,
     check_bayes_float_gauss_slab,
@@ -836,6 +837,7 @@ RESULTS: tuple[Result, ...] = (
         derived=True,
         setting=PAPER,
         keys=("d", "s", "n", "sigma2", "prior"),
+        hypotheses=bayes_hypotheses,
     ),
     Result(
         id="czz24:s1",

@@ -174,25 +174,7 @@ def test_parse_setting_value_types() -> None:
         parse_setting_value("N", "inf", int)
 
 
-#: Declared settings a result's own hypotheses refuse, so that ``icl-verify check ID`` without
-#: ``--set`` exits 2 at its defaults: zfb24:eq12's FLOAT check runs at a generic Λ (spectrum
-#: none) while the result's hypotheses (Theorem 4's) require Λ = diag(spectrum).
-_REFUSED_AT_DEFAULTS = {"zfb24:eq12"}
-
-
-@pytest.mark.parametrize(
-    "rid",
-    [
-        pytest.param(
-            r.id,
-            marks=pytest.mark.xfail(strict=True, reason="declared setting outside hypotheses"),
-        )
-        if r.id in _REFUSED_AT_DEFAULTS
-        else r.id
-        for r in registry.all_results()
-        if r.hypotheses is not None
-    ],
-)
+@pytest.mark.parametrize("rid", [r.id for r in registry.all_results() if r.hypotheses is not None])
 def test_every_declared_setting_meets_its_results_hypotheses(rid: str) -> None:
     """A run without ``--set`` validates each check's declared setting against the result's
     hypotheses before any work (``icl-verify check``); a declared setting they refuse makes the

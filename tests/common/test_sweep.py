@@ -22,7 +22,7 @@ from sims.parallel import ExecutorSpec
 from sims.sweep import SweepSpec, parse_grid, parse_seeds, plan, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
-RID = "base:ols"  # checks: check_ols_mc (takes d, N) and check_ols_float (takes nothing)
+RID = "base:ols"  # checks: check_ols_mc (takes d, N) and check_ols_float (fixed: its own values)
 
 
 GRID = ["N=6,8,12,16,20,24"]
@@ -85,7 +85,7 @@ def test_bad_seeds_plot_and_preset_exit_2(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
 
 
-def test_plan_runs_a_check_not_taking_the_key_once_per_seed() -> None:
+def test_plan_runs_a_fixed_check_once_per_seed_after_the_grid() -> None:
     cells, layout = plan(_spec())
     by_check = {c.check: 0 for c in cells}
     for c in cells:
@@ -94,7 +94,9 @@ def test_plan_runs_a_check_not_taking_the_key_once_per_seed() -> None:
         "numerics.baselines.ridge:check_ols_mc": 12,  # 6 N values x 2 seeds
         "numerics.baselines.ridge:check_ols_float": 2,
     }  # once per seed
-    assert len(cells) == N_CELLS and len(layout) == 12
+    assert len(cells) == N_CELLS and len(layout) == 12 + 2  # the fixed check: one entry a seed
+    assert [(point, seed) for point, seed, _ in layout[-2:]] == [((), 0), ((), 1)]
+    assert all(c.check.endswith("check_ols_mc") for _, _, cs in layout[:-2] for c in cs)
 
 
 def test_table_columns_rows_and_summary(reference: Path) -> None:
@@ -113,11 +115,18 @@ def test_table_columns_rows_and_summary(reference: Path) -> None:
         "se",
         "status",
         "distances",
+        "fixed",
     ]
     rows = doc["rows"]
     assert all(r["distances"] is None for r in rows)  # no row of base:ols names alternatives
-    # per grid point and seed: 1 MC row + 4 FLOAT rows of base:ols
-    assert len(rows) == 6 * 2 * 5
+    # per grid point and seed: 1 MC row; the 4 FLOAT rows of the fixed check once per seed,
+    # after the grid's, with N empty and the reason and setting they ran at
+    assert len(rows) == 6 * 2 + 2 * 4
+    own = [r for r in rows if r["fixed"]]
+    assert rows[-8:] == own and {r["seed"] for r in own} == set(SEEDS)
+    assert all(r["N"] is None and r["kind"] == "FLOAT" for r in own)
+    assert all("not a setting: runs at d=3, N=12, sigma2=0.49" in r["fixed"] for r in own)
+    assert all(r["fixed"] is None for r in rows[:-8])
     with (reference / "sweep.csv").open() as fh:
         table = list(csv.DictReader(fh))
     assert len(table) == len(rows) and list(table[0]) == doc["columns"]
@@ -129,7 +138,8 @@ def test_table_columns_rows_and_summary(reference: Path) -> None:
     assert len(at6) == 2 and all(r["status"] == "skipped" for r in at6)
     pred = {r["N"]: r["predicted"] for r in mc}
     assert pred[8] == pytest.approx(0.49 * (1 + 3 / 4)) and pred[12] == pytest.approx(0.67375)
-    assert [p["pass"] for p in doc["summary"]] == [8] + [10] * 5
+    assert [p["pass"] for p in doc["summary"]] == [0] + [2] * 5 + [8]
+    assert [p["fixed"] for p in doc["summary"]] == [False] * 6 + [True]
 
 
 def test_sweep_prints_the_checks_row_table_and_summary_line(
@@ -143,11 +153,22 @@ def test_sweep_prints_the_checks_row_table_and_summary_line(
     lines = out.splitlines()
     head = next(i for i, line in enumerate(lines) if line.split()[:3] == ["status", "kind", "row"])
     assert lines[head].split()[3:] == ["N", "seed", "error"]
-    table = lines[head + 1 : head + 11]  # 2 points x (1 MC row + 4 FLOAT rows), seed 0
+    table = lines[head + 1 : head + 3]  # 2 points x 1 MC row, seed 0
     assert [line.split()[0] for line in table].count("skipped") == 1  # N = 6 = d + 3
     assert sum(line.split()[:2] == ["pass", "MC"] for line in table) == 1
+    # the fixed check's 4 FLOAT rows: once, apart, titled with its own setting (as `check` does)
+    own = next(i for i, line in enumerate(lines) if line.startswith("runs at the paper's setting"))
+    assert own == head + 3 and "sigma2=0.49" in " ".join(lines[own : own + 2])
+    fixed_head = next(
+        i for i in range(own, len(lines)) if lines[i].split()[:3] == ["status", "kind", "row"]
+    )
+    assert lines[fixed_head].split()[3:] == ["seed", "error"]
+    assert [line.split()[:2] for line in lines[fixed_head + 1 : fixed_head + 5]] == [
+        ["pass", "FLOAT"]
+    ] * 4
+    assert sum("ols_risk(" in line for line in lines) == 4  # not repeated per grid point
     assert "PASS: 1 skipped (the OLS squared error has infinite variance" in out
-    assert "9 pass" in out and ": 0 pass" not in out  # no per-point counts any more
+    assert "5 pass" in out and ": 0 pass" not in out  # no per-point counts any more
     assert f"Table: {tmp_path / 'sweep.csv'}" in out
 
 
@@ -157,7 +178,7 @@ def test_seed_changes_the_table_negative_control(tmp_path: Path, reference: Path
     run_sweep(_spec((5,), grid), tmp_path / "c", progress=False)
     a = json.loads((tmp_path / "a" / "sweep.json").read_text())
     ref = json.loads((reference / "sweep.json").read_text())
-    same = [r for r in ref["rows"] if r["N"] == 8 and r["seed"] == 0]
+    same = [r for r in ref["rows"] if r["N"] in (8, None) and r["seed"] == 0]  # with the fixed
     assert a["rows"] == same  # the same cell gives the same rows
     c = json.loads((tmp_path / "c" / "sweep.json").read_text())
     obs_a = [r["observed"] for r in a["rows"] if r["kind"] == "MC"]

@@ -162,3 +162,11 @@ def test_small_omega_prediction_names_the_shapes(bad: str) -> None:
         rf"\(2, 3, 4\), \(2, 3\), {re.escape(str(x.shape))}$",
     ):
         T.small_omega_prediction(X, y, x, 0.1)
+
+
+def test_softmax_window_setting_error_names_n_and_its_assumption() -> None:
+    """An ICL problem with no context example is refused with a message naming n and §2."""
+    with pytest.raises(
+        ValueError, match=r"^n must be ≥ 1 \(\[collins24\] §2 .*: n ≥ 1 context examples\), got 0$"
+    ):
+        SoftmaxWindowSetting.isotropic(d=3, n=0)

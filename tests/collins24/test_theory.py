@@ -164,9 +164,21 @@ def test_small_omega_prediction_names_the_shapes(bad: str) -> None:
         T.small_omega_prediction(X, y, x, 0.1)
 
 
-def test_softmax_window_setting_error_names_n_and_its_assumption() -> None:
-    """An ICL problem with no context example is refused with a message naming n and §2."""
-    with pytest.raises(
-        ValueError, match=r"^n must be ≥ 1 \(\[collins24\] §2 .*: n ≥ 1 context examples\), got 0$"
-    ):
-        SoftmaxWindowSetting.isotropic(d=3, n=0)
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"n": 0}, r"^n must be ≥ 1 \(\[collins24\] §2 .*: n ≥ 1 context examples\), got 0$"),
+        (
+            {"n": 2, "sigma2": -1.0},
+            r"^sigma2 must be ≥ 0 \(\[collins24\] §2 .*: noise variance σ² ≥ 0\), got -1.0$",
+        ),
+    ],
+    ids=["n", "sigma2"],
+)
+def test_softmax_window_setting_errors_name_the_value_and_its_assumption(
+    kw: dict, message: str
+) -> None:
+    """An ICL problem with no context example or a negative noise variance is refused with a
+    message naming the value and §2's assumption."""
+    with pytest.raises(ValueError, match=message):
+        SoftmaxWindowSetting(covariates=SphereCovariates(d=3), tasks=LipschitzTasks(), **kw)

@@ -11,6 +11,8 @@ check takes the paper's Setting first and is declared fixed (:mod:`sims.collins2
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import mpmath as mp
 import numpy as np
@@ -84,6 +86,7 @@ def check_appg_float_gamma(
     seed: int = 0,
     fault_lower_scale: float | None = None,
     fault_upper_shift: float | None = None,
+    fault_scale_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """Definition G.2 / Lemma G.3 for d ≥ 5, 1 ≤ α ≤ 2 (the paper numbers the bounds G.3):
 
@@ -95,12 +98,15 @@ def check_appg_float_gamma(
       theory bound) and in 60-digit arithmetic (mpmath): a discrepancy, with its extent;
     * the +1/2 reading γ ≤ m^{d+1}e^{−αm+1/2} (what the proof's own argument gives) holds at
       all 481 points (ORDER, min ratio bound/γ; ``fault_upper_shift`` replaces +1/2);
-    * G.3's second case (m ≥ (d + √d)/α): γα^{d+1}/Γ(d+1) reported (constants unspecified:
-      INFO).
+    * G.3's second case (m ≥ (d + √d)/α): its scale Γ(d+1)/α^{d+1} against the integral
+      ∫₀^∞ t^d e^{−αt} dt (mpmath quadrature) at generic (d, α) = (8, 1.5), (5, 1.3) (FLOAT);
+      γα^{d+1}/Γ(d+1) reported (constants unspecified: INFO).
 
-    ``fault_lower_scale`` multiplies the lower bound."""
+    ``fault_lower_scale`` multiplies the lower bound; ``fault_scale_fn`` replaces
+    :func:`theory.collins24.g3_scale`."""
     f = 1.0 if fault_lower_scale is None else float(fault_lower_scale)
     shift = 0.5 if fault_upper_shift is None else float(fault_upper_shift)
+    scale = g3_scale if fault_scale_fn is None else fault_scale_fn
     out = []
     for d, a in ((5, 1.0), (8, 1.5), (12, 2.0)):
         limit = float(mp.polylog(-d, mp.exp(-a)))
@@ -175,6 +181,17 @@ def check_appg_float_gamma(
             details={"violations_exact": sum(not _upper_exact(d, a, m, shift) for d, a, m in full)},
         )
     )
+    for d, a in ((8, 1.5), (5, 1.3)):  # α ≠ 1: the power of α is seen
+        laplace: Any = mp.quad(lambda t, d=d, a=a: t**d * mp.exp(-a * t), [0, mp.inf])
+        out.append(
+            float_agreement(
+                f"Lemma G.3 scale Gamma(d+1)/alpha^(d+1) = int_0^inf t^d e^(-alpha t) dt "
+                f"(d={d}, alpha={a:g})",
+                float(scale(d, a)),
+                float(laplace),
+                rtol=DOUBLE_RTOL,
+            )
+        )
     ratios = []
     for d, a, _ in {(d, a, 0) for d, a, _ in grid}:
         m0 = math.ceil((d + d**0.5) / a)
@@ -223,28 +240,44 @@ def check_appg_mc_gp(
 
 
 def check_appg_rate_gp(
-    setting: Setting, *, quick: bool = True, seed: int = 0, fault_exponent: float | None = None
+    setting: Setting,
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    fault_exponent: float | None = None,
+    fault_asymptote_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """G.4/G.5: the large-r slope of E g_p(r) (mpmath quadrature over r ∈ [200, 3200]) is
     −(d−1+p)/2 (RATE against the [derived] Laplace asymptote's exponent); the paper's
     Θ(n r^{−(d+p)/2}) is half a unit off (the cap of S^{d−1} is (d−1)-dimensional): a
-    discrepancy for each (p, d).  ``fault_exponent`` replaces the predicted −(d−1+p)/2."""
+    discrepancy for each (p, d).  The asymptote's value is pinned too: at d = 3 and d = 5 the
+    factor (2 − s)^{(d−3)/2} of the exact integrand is 1 or linear in s, so the Laplace series
+    ends after one correction, exact/asymptote = 1 − (d−3)(d−1+p)/(16r) up to e^{−4r}
+    ([derived]; FLOAT at r = 3200).  ``fault_exponent`` replaces the predicted −(d−1+p)/2;
+    ``fault_asymptote_fn`` replaces :func:`theory.collins24.gp_mean_asymptote`."""
+    asym = gp_mean_asymptote if fault_asymptote_fn is None else fault_asymptote_fn
     rs = np.geomspace(200.0, 3200.0, 5)
     out = []
     for p, d in ((0.0, 3), (1.0, 5), (2.0, 5)):
         ys = [gp_mean(p, float(r), d, 7) for r in rs]  # E g_p is linear in n: any n
         slope = float(np.polyfit(np.log(rs), np.log(ys), 1)[0])
         pred = gp_exponent(p, d) if fault_exponent is None else float(fault_exponent)
+        r = float(rs[-1])
         out.append(
             rate_agreement(
                 f"E g_p(r) slope in r (p={p:g}, d={d}) = -(d-1+p)/2",
                 list(rs),
                 ys,
                 pred,
-                details={
-                    "exact/asymptote at r = 3200": ys[-1]
-                    / gp_mean_asymptote(p, float(rs[-1]), d, 7)
-                },
+                details={"exact/asymptote at r = 3200": ys[-1] / gp_mean_asymptote(p, r, d, 7)},
+            )
+        )
+        out.append(
+            float_agreement(
+                f"E g_p / asymptote = 1 - (d-3)(d-1+p)/(16r) (p={p:g}, d={d}, r={r:g})",
+                ys[-1] / float(asym(p, r, d, 7)),
+                1 - (d - 3) * (d - 1 + p) / (16 * r),
+                rtol=DOUBLE_RTOL,
             )
         )
         out.append(

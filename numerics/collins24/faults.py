@@ -6,15 +6,18 @@ Each is the guarded formula with exactly one token changed; the check that takes
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from theory.collins24 import signal_functional
+from theory.collins24 import signal_functional, t_density_constant
 
 __all__ = [
     "lambda_linear_in_L",
     "la_floor_over_4",
     "thm44_bound_cu_linear",
     "affine_split_L_linear",
+    "g3_scale_alpha_power_d_plus_2",
+    "gp_asymptote_minus_p",
 ]
 
 
@@ -36,3 +39,14 @@ def thm44_bound_cu_linear(case: str, c_u: float = 1.0) -> float:
 def affine_split_L_linear(A: Any, N: Any, d: Any, L: Any, sigma2: Any) -> Any:
     """(L/3d) A + σ²N (the square on L dropped) in place of the affine split (L²/3d) A + σ²N."""
     return L * signal_functional(A, d) + sigma2 * N
+
+
+def g3_scale_alpha_power_d_plus_2(d: int, alpha: float) -> float:
+    """Γ(d+1)/α^{d+2} (d + 1 → d + 2) in place of Lemma G.3's scale Γ(d+1)/α^{d+1}."""
+    return math.gamma(d + 1) / alpha ** (d + 2)
+
+
+def gp_asymptote_minus_p(p: float, r: float, d: int, n: int) -> float:
+    """The Laplace asymptote of E g_p(r) with k = (d−1−p)/2 (+p → −p) in place of (d−1+p)/2."""
+    k = (d - 1 - p) / 2
+    return n * math.gamma(k) * t_density_constant(d) * 2 ** ((d - 3 + p) / 2) * (2 * r) ** (-k)

@@ -48,6 +48,7 @@ from theory.collins24 import (
     la_optimum,
     la_risk,
     msa_risk,
+    nearest_neighbour_risk,
     noise_asymptote,
     noise_constant,
     noise_exponent,
@@ -541,6 +542,7 @@ def check_risk_affine_float_forms_generic(
     * App. B.1 / Lemma C.4: (L²/3d)A + σ²N; Remark 2.1: (L²/3d)(1 + 1/n) + σ²/n at ω = 0;
     * Lemma C.2: 4L²; §3.1 [derived]: (L²/d)[m₁² + (2m₁ − m₁²)E(1/K)] + σ²E(1/K);
     * Theorem 3.6: 𝓛_LA(m*I) = c − b²/a (the value at the optimum, at L ≠ 1);
+    * Remark 2.1(ii): the 1-NN risk (L²/3d)A(∞) + σ² (N(∞) = 1, seen only where σ² > 0);
     * the asymptote at d = 5 (exponent 2 ≠ 1): c_d ω^{(d−1)/2}/n.
 
     ``fault_split_fn`` replaces :func:`theory.collins24.affine_risk_split`."""
@@ -550,6 +552,7 @@ def check_risk_affine_float_forms_generic(
     m1 = float(window_mean_s(w, d))  # checked against scipy quadrature in check_sec3_1_mc_msa
     s = L * L
     m_star, la_star = la_optimum(d, n, L, sigma2)
+    a_inf = a_infinity_mp(n, d)
     return [
         float_agreement(
             f"affine split (L^2/3d) A + sigma^2 N (L={L:g})",
@@ -576,6 +579,12 @@ def check_risk_affine_float_forms_generic(
             f"L_LA(m* I) = c - b^2/a (L={L:g})",
             float(la_risk(m_star, d, n, L, sigma2)),
             float(la_star),
+            rtol=DOUBLE_RTOL,
+        ),
+        float_agreement(
+            f"1-NN risk (L^2/3d) A(inf) + sigma^2 (L={L:g}, sigma^2={sigma2:g})",
+            float(nearest_neighbour_risk(n, d, L, sigma2)),
+            s / (3 * d) * a_inf + sigma2,
             rtol=DOUBLE_RTOL,
         ),
         float_agreement(

@@ -589,14 +589,18 @@ RESULTS: tuple[Result, ...] = (
                   fixed=APPG_GRID + " (Lemma G.3 for d ≥ 5, 1 ≤ α ≤ 2: d = 5..15)",
                   faults={"lower_bound_times_3": {"fault_lower_scale": 3.0},
                           "printed_minus_half_in_the_plus_half_reading":
-                              {"fault_upper_shift": -0.5}}),
+                              {"fault_upper_shift": -0.5},
+                          "scale_alpha_power_d_plus_2":
+                              {"fault_scale_fn": faults.g3_scale_alpha_power_d_plus_2}}),
             Check(check_appg_mc_gp, at=PAPER,
                   fixed=APPG_GRID + " ((p, r, d) ∈ {(0, 1, 3), (1, 3, 5), (2, 10, 5), "
                         "(1, 30, 3)}, n = 20)",
                   faults={"rate_times_1_2": {"fault_rate_factor": 1.2}}),
             Check(check_appg_rate_gp, at=PAPER, expect="discrepancy",
                   fixed=APPG_GRID + " ((p, d) ∈ {(0, 3), (1, 5), (2, 5)}, r ∈ [200, 3200])",
-                  faults={"exponent_minus_1_5": {"fault_exponent": -1.5}}),
+                  faults={"exponent_minus_1_5": {"fault_exponent": -1.5},
+                          "asymptote_minus_p":
+                              {"fault_asymptote_fn": faults.gp_asymptote_minus_p}}),
         ),
         setting=PAPER,
         keys=(),

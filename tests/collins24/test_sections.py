@@ -18,3 +18,11 @@ def test_g3_upper_bound_extent_and_plus_half_reading(declared_run) -> None:
     assert (d["grid_points"], d["violations"], d["violations_at_m1"]) == (481, 95, 55)
     plus = [e for n, e in by.items() if "+1/2" in n]
     assert len(plus) == 1 and plus[0].status == "pass"
+
+
+def test_g3_scale_rows_pass_at_alpha_other_than_one(declared_run) -> None:
+    """Lemma G.3's scale Γ(d+1)/α^{d+1} is pinned against ∫₀^∞ t^d e^{−αt} dt where α ≠ 1."""
+    rows, error = declared_run("numerics.collins24.appG:check_appg_float_gamma")
+    assert error is None
+    scale = [e for e in rows if e.name.startswith("Lemma G.3 scale")]
+    assert len(scale) == 2 and all(e.status == "pass" for e in scale), [e.describe() for e in scale]

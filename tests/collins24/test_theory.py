@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -146,3 +148,37 @@ def test_whitened_m_refuses_a_stack_naming_its_shape(stacked: str) -> None:
         ValueError, match=rf"^{stacked} must be one d×d matrix .*got shape \(2, 2, 2\)$"
     ):
         T.whitened_M(M, Sigma)
+
+
+@pytest.mark.parametrize("bad", ["x_width", "x_batch"])
+def test_small_omega_prediction_names_the_shapes(bad: str) -> None:
+    """Remark 2.2's predictor needs X (B, n, d), y (B, n), x (B, d): a query of the wrong width
+    or batch (X and y right) is an error that names the three shapes."""
+    X, y = np.zeros((2, 3, 4)), np.zeros((2, 3))
+    x = np.zeros((2, 5)) if bad == "x_width" else np.zeros((3, 4))
+    with pytest.raises(
+        ValueError,
+        match=rf"^small_omega_prediction needs X \(B, n, d\), y \(B, n\), x \(B, d\); got "
+        rf"\(2, 3, 4\), \(2, 3\), {re.escape(str(x.shape))}$",
+    ):
+        T.small_omega_prediction(X, y, x, 0.1)
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"n": 0}, r"^n must be ≥ 1 \(\[collins24\] §2 .*: n ≥ 1 context examples\), got 0$"),
+        (
+            {"n": 2, "sigma2": -1.0},
+            r"^sigma2 must be ≥ 0 \(\[collins24\] §2 .*: noise variance σ² ≥ 0\), got -1.0$",
+        ),
+    ],
+    ids=["n", "sigma2"],
+)
+def test_softmax_window_setting_errors_name_the_value_and_its_assumption(
+    kw: dict, message: str
+) -> None:
+    """An ICL problem with no context example or a negative noise variance is refused with a
+    message naming the value and §2's assumption."""
+    with pytest.raises(ValueError, match=message):
+        SoftmaxWindowSetting(covariates=SphereCovariates(d=3), tasks=LipschitzTasks(), **kw)

@@ -52,6 +52,16 @@ GRADIENT = "forward-mode (all directions in one pass) of the closed-form risk"
 
 @dataclass(frozen=True, slots=True)
 class OptResult:
+    """A multi-start minimum: ``value`` (best minimum), ``x`` (flat argmin, ``(p,)``), ``values``
+    (the minimum of every restart) and ``parts`` (the argmin split into named parameters, e.g.
+    ``a, b (d,)``, ``Gamma (d, d)``, ``phi (d,)`` in whitened coordinates).
+
+    >>> rng = np.random.default_rng(0)
+    >>> r = min_gd_beta(np.eye(1), np.array([2.0]), 0.0, 5, rng=rng, restarts=1)
+    >>> sorted(r.parts), r.x.shape, len(r.values)
+    (['Gamma', 'beta'], (2,), 1)
+    """
+
     value: float  # best minimum found
     x: np.ndarray  # argmin (flat)
     values: tuple[float, ...]  # minimum of every restart
@@ -79,7 +89,16 @@ class Jet:
     """A value with its derivatives along ``p`` directions (forward mode, all directions in one
     pass): ``val`` of shape ``S`` and ``tan`` of shape ``(p,) + S``.  Supports the operations of
     :func:`~theory.zwb24.sec3_risk.ltb_risk_expr` on vectors and matrices (``+ − * / ** @ .T``,
-    slicing, ``reshape``), with plain arrays and scalars as constants."""
+    slicing, ``reshape``), with plain arrays and scalars as constants.
+
+    By hand, ``d(x²)/dx = 2x`` and ``d(x₀x₁)/dx = (x₁, x₀)``:
+
+    >>> (Jet.seed(np.array([3.0])) ** 2).tan.ravel()
+    array([6.])
+    >>> x = Jet.seed(np.array([2.0, 5.0]))
+    >>> float((x[0] * x[1]).val), (x[0] * x[1]).tan
+    (10.0, array([5., 2.]))
+    """
 
     __array_ufunc__ = None  # ndarray (op) Jet defers to Jet's reflected operation
 
@@ -191,7 +210,14 @@ def value_and_grad(
 ) -> Callable[[np.ndarray], tuple[float, np.ndarray]]:
     """``x ↦ (risk(x), ∇risk(x))`` in one forward-mode pass of ``risk`` on :class:`Jet` objects (all
     ``x.size`` directions at once, exact like the complex step, at about the cost of a few risk
-    evaluations instead of one per parameter)."""
+    evaluations instead of one per parameter).
+
+    ``risk(ops, x, *data)`` with ``x (p,)`` → ``(float, (p,))``. By hand, ``R(x) = x·x`` at
+    ``(1, 2)``: ``R = 5``, ``∇R = 2x = (2, 4)``:
+
+    >>> value_and_grad(lambda ops, x: x @ x)(np.array([1.0, 2.0]))
+    (5.0, array([2., 4.]))
+    """
 
     def vg(x: np.ndarray) -> tuple[float, np.ndarray]:
         r = risk(_JetOps, Jet.seed(x), *data)
@@ -211,7 +237,15 @@ def minimise(
     grad: Callable[[np.ndarray], tuple[float, np.ndarray]] | None = None,
 ) -> tuple[np.ndarray, list[float]]:
     """BFGS from every start; returns the best argmin and all restart minima.  ``grad``: value and
-    gradient (:func:`value_and_grad`); without it, the complex-step gradient of ``f``."""
+    gradient (:func:`value_and_grad`); without it, the complex-step gradient of ``f``.
+
+    ``starts``: list of ``(p,)`` → (argmin ``(p,)``, list of restart minima). By hand, the
+    quadratic ``(x₀ − 1)² + (x₁ + 2)²`` has its minimum 0 at ``(1, −2)``:
+
+    >>> x, vals = minimise(lambda x: (x[0] - 1) ** 2 + (x[1] + 2) ** 2, [np.zeros(2)])
+    >>> bool(np.allclose(x, [1.0, -2.0])), bool(vals[0] < 1e-20)
+    (True, True)
+    """
     best, vals = None, []
     for x0 in starts:
         if grad is not None:
@@ -244,7 +278,18 @@ def _starts(
 def min_gd_beta(
     P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator, restarts: int = 3
 ) -> OptResult:
-    """``min over (Γ̄, β̄)`` of the GD-β risk (= LTB risk at ``a = b = β̄, φ = 0``)."""
+    """``min over (Γ̄, β̄)`` of the GD-β risk (= LTB risk at ``a = b = β̄, φ = 0``).
+
+    Whitened data ``P = Ψ̄ (d, d)``, ``mu = μ̄ (d,)``; parts ``Gamma (d, d)``, ``beta (d,)``.
+    Source: [zwb24] Theorem 5.2, eq. (5.2): the minimum is ``R*``
+    (:func:`theory.zwb24.optimal_risk`), for ``d = 1``, ``Ψ̄ = 1``, ``σ = 0``, ``N = 5``:
+    ``R* = 2/7``, whatever ``μ̄``:
+
+    >>> rng = np.random.default_rng(0)
+    >>> r = min_gd_beta(np.eye(1), np.array([2.0]), 0.0, 5, rng=rng, restarts=1)
+    >>> round(r.value, 9), round(2 / 7, 9)
+    (0.285714286, 0.285714286)
+    """
     d = P.shape[0]
 
     def risk(ops: Any, x: Any, P: Any, mu: Any) -> Any:
@@ -260,7 +305,17 @@ def min_gd_beta(
 def min_ltb(
     P: np.ndarray, mu: np.ndarray, s2: float, N: int, *, rng: np.random.Generator, restarts: int = 3
 ) -> OptResult:
-    """``min over (a, b, Γ̄, φ)`` of the general LTB risk (Thm 5.3)."""
+    """``min over (a, b, Γ̄, φ)`` of the general LTB risk.
+
+    Whitened data ``P = Ψ̄ (d, d)``, ``mu = μ̄ (d,)``; parts ``a, b, phi (d,)``, ``Gamma (d, d)``.
+    Source: [zwb24] Theorem 5.3: the LTB minimum equals GD-β's ``R*`` (Theorem 5.2, eq. (5.2)),
+    ``2/7`` at ``d = 1``, ``Ψ̄ = 1``, ``σ = 0``, ``N = 5`` (the orbit of minima is flat, so BFGS
+    stops ~1e-7 above it from some starts):
+
+    >>> r = min_ltb(np.eye(1), np.array([2.0]), 0.0, 5, rng=np.random.default_rng(1), restarts=1)
+    >>> round(r.value, 6), round(2 / 7, 6)
+    (0.285714, 0.285714)
+    """
     d = P.shape[0]
     names = ("a", "b", "Gamma", "phi")
 
@@ -289,6 +344,14 @@ def inf_lsa(
     Structured starts: the optimal GD-0 (``b = 0``, ``Γ̄`` optimal for ``Ψ̄ + μ̄μ̄ᵀ``, ``φ = 0``) and
     the centred start (``b = μ̄``, ``Γ̄ = Γ̄*``); plus ``restarts`` random ones.  ``phi_zero``:
     the sub-family without the quadratic statistic (``φ = 0``; Thm 4.1 (vi)).
+
+    Whitened data ``P = Ψ̄ (d, d)``, ``mu = μ̄ (d,)``; parts ``b (d,)``, ``Gamma (d, d)``,
+    ``phi (d,)``. At ``d = 1``, ``σ = 0`` the LSA floor ``σ² + 2(‖μ̄‖² + tr Ψ̄)/(N + 2)``
+    ([zwb24] Theorem 4.1) is attained: ``10/7`` at ``Ψ̄ = 1``, ``μ̄ = 2``, ``N = 5``:
+
+    >>> r = inf_lsa(np.eye(1), np.array([2.0]), 0.0, 5, rng=np.random.default_rng(0), restarts=0)
+    >>> round(r.value, 9), round(10 / 7, 9)
+    (1.428571429, 1.428571429)
     """
     d = P.shape[0]
     names = ("b", "Gamma") if phi_zero else ("b", "Gamma", "phi")
@@ -318,7 +381,20 @@ def polish(
     (orbit) minima it polishes, BFGS ends on a line-search precision loss whose stopping point
     depends on the gradient's last-bit rounding (|∇R| ≈ 1e-12 at the spurious β* = 0 minimum with
     this gradient, ≈ 3e-7 with :data:`GRADIENT`), so :func:`newton_polish` finishes the job
-    (|∇R| ≈ 3e-14 there)."""
+    (|∇R| ≈ 3e-14 there).
+
+    Whitened data ``P (d, d)``, ``mu (d,)``; ``start``: the named parameters (``b, Gamma, phi``
+    for ``lsa``, else also ``a``). From a start in the global basin at ``d = 1``, ``Ψ̄ = 1``,
+    ``μ̄ = 2``, ``σ = 0``, ``N = 5``: the LTB reaches ``R* = 2/7`` ([zwb24] Theorems 5.2-5.3), the
+    LSA its floor ``10/7`` (Theorem 4.1):
+
+    >>> P, mu = np.eye(1), np.array([2.0])
+    >>> s = {"a": [0.5], "b": [0.5], "Gamma": [[0.5]], "phi": [0.0]}
+    >>> round(polish(P, mu, 0.0, 5, s, lsa=False).value, 9), round(2 / 7, 9)
+    (0.285714286, 0.285714286)
+    >>> round(polish(P, mu, 0.0, 5, s, lsa=True).value, 9), round(10 / 7, 9)
+    (1.428571429, 1.428571429)
+    """
     d = P.shape[0]
     names = ("b", "Gamma", "phi") if lsa else ("a", "b", "Gamma", "phi")
 
@@ -369,7 +445,14 @@ def newton_polish(f: Callable[[np.ndarray], complex], x: np.ndarray) -> np.ndarr
     the last bits of its gradient (1e-12 … 3e-7 at the β* = 0 orbit minimum, by gradient route);
     from there Newton converges quadratically to machine precision.  ``H⁺`` is the pseudo-inverse
     of the symmetrised central-difference Hessian (cut-off :data:`NEWTON_RCOND`), so a flat
-    symmetry direction is left alone rather than amplified."""
+    symmetry direction is left alone rather than amplified.
+
+    ``x (p,)`` → ``(p,)``. On a quadratic one Newton step is exact: ``(x₀ − 1)² + 3(x₁ + 2)²``
+    from the origin lands on ``(1, −2)``:
+
+    >>> newton_polish(lambda x: (x[0] - 1) ** 2 + 3 * (x[1] + 2) ** 2, np.zeros(2))
+    array([ 1., -2.])
+    """
     x = np.asarray(x, dtype=float)
     g = cs_grad(f, x)
     for _ in range(NEWTON_STEPS):
@@ -392,7 +475,14 @@ def gap_grid(
     seed: int = 0,
     restarts: int = 1,
 ) -> np.ndarray:
-    """``inf_LSA − R*`` for ``H = Ψ = I_d``, ``β* = μ·1/√d`` on a grid (rows N, columns μ)."""
+    """``inf_LSA − R*`` for ``H = Ψ = I_d``, ``β* = μ·1/√d`` on a grid (rows N, columns μ).
+
+    Returns ``(len(Ns), len(mus))``. Source: [zwb24] Section 4 / Appendix A; at ``d = 1``,
+    ``σ = 0`` the gap is exactly ``2μ²/(N + 2)`` (``8/7`` at ``N = 5``, ``μ = 2``):
+
+    >>> bool(np.allclose(gap_grid((5,), (2.0,), sigma2=0.0, d=1, restarts=0), [[8 / 7]]))
+    True
+    """
     rng = np.random.default_rng(seed)
     I = np.eye(d)
     out = np.empty((len(Ns), len(mus)))
@@ -405,6 +495,18 @@ def gap_grid(
 
 
 def risk_plain_complex(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N: int):
+    """The GD-β risk in plain (unwhitened) coordinates, ``x = (vec Γ (d·d), β (d,)) ↦ R``, as a
+    function accepting complex ``x`` (for :func:`cs_grad`). Data ``H, Psi (d, d)``,
+    ``bs = β* (d,)``.
+
+    Source: [zwb24] the LTB risk (Section 3) at ``a = b = β``, ``φ = 0``. At ``Γ = 0``, ``β = 0``
+    the prediction is 0 and the risk is ``E y² = σ² + tr(HΨ) + ‖β*‖_H²`` (``5`` for ``d = 1``,
+    ``H = Ψ = 1``, ``β* = 2``, ``σ = 0``):
+
+    >>> f = risk_plain_complex(np.eye(1), np.eye(1), np.array([2.0]), 0.0, 5)
+    >>> float(np.real(f(np.zeros(2))))
+    5.0
+    """
     Hh = psd_sqrt(H)
     P, mu = Hh @ Psi @ Hh, Hh @ bs
     d = H.shape[0]
@@ -419,7 +521,17 @@ def risk_plain_complex(H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float
 
 def table1_levels(setting: LinearRegressionICL, *, rng: np.random.Generator) -> dict[str, float]:
     """Table 1's reference lines for one data model: ``R*`` (Thm 5.2), ``inf_LSA`` (BFGS, 2
-    random restarts) and the LSA floor (Thm 4.1 (ii)), keyed ``R_star``, ``inf_lsa``, ``floor``."""
+    random restarts) and the LSA floor (Thm 4.1 (ii)), keyed ``R_star``, ``inf_lsa``, ``floor``.
+
+    Appendix A's last case (``d = 1``, ``σ = 0``, ``N = 20``, ``μ = 4``): the gap
+    ``inf_LSA − R*`` is ``1.454545`` and the floor is attained:
+
+    >>> from theory.zwb24.settings import table1_setting
+    >>> s = table1_setting(d=1, N=20, sigma2=0.0, beta_norm=4.0)
+    >>> lv = table1_levels(s, rng=np.random.default_rng(0))
+    >>> round(lv["inf_lsa"] - lv["R_star"], 6), bool(np.isclose(lv["inf_lsa"], lv["floor"]))
+    (1.454545, True)
+    """
     H, Psi, bs = setting.Sigma_x, setting.task_cov, setting.task_mean
     s2, N = setting.noise_var, setting.N
     P, mu = whiten(H, Psi, bs)

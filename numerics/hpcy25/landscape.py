@@ -76,7 +76,15 @@ class PatternSample:
     """One Monte Carlo sample of covariates: contexts ``X`` (n, L, d), queries ``xq`` (n, d), the
     scores ``s = X x_q`` and ``‖x_q‖²``; the noise σ², the prior variance τ² = 1/d.  The fault
     flags (negative controls only) make the query attend to itself (its label slot 0 enters the
-    softmax, score ``ω‖x_q‖²``) or leave the noise out of the context labels."""
+    softmax, score ``ω‖x_q‖²``) or leave the noise out of the context labels.
+
+    By construction ``s[n, l] = X[n, l]·xq[n]`` and τ² = 1/d ([hpcy25] §2, β ~ N(0, I/d)):
+
+    >>> X = np.arange(12.0).reshape(1, 3, 4)
+    >>> S = PatternSample(X, np.ones((1, 4)), 0.25)
+    >>> S.s, S.q2, S.tau2, S.n
+    (array([[ 6., 22., 38.]]), array([4.]), 0.25, 1)
+    """
 
     X: np.ndarray
     xq: np.ndarray
@@ -138,7 +146,13 @@ def sample_pattern(
     fault_query_self_attend: bool = False,
     fault_noiseless_labels: bool = False,
 ) -> PatternSample:
-    """``n`` prompts' covariates (x ~ N(0, I_d), [hpcy25] §2) at ``(d, L, σ²)``."""
+    """``n`` prompts' covariates (x ~ N(0, I_d), [hpcy25] §2) at ``(d, L, σ²)``: contexts
+    ``X (n, L, d)``, queries ``xq (n, d)``.  E‖x_q‖² = d, so E τ²‖x_q‖² = 1 (se √(2/(d n))):
+
+    >>> S = sample_pattern(np.random.default_rng(0), 2000, d=2, L=4, sigma2=0.25)
+    >>> S.X.shape, S.xq.shape, bool(abs(S.tau2 * S.q2.mean() - 1) < 5 * np.sqrt(2 / (2 * 2000)))
+    ((2000, 4, 2), (2000, 2), True)
+    """
     check_int("n", n, minimum=2)
     check_int("d", d, minimum=1)
     check_int("L", L, minimum=2)
@@ -157,7 +171,17 @@ def grid_moments(
     S: PatternSample, omegas: Sequence[float] | np.ndarray
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Population means ``(E A0, E b, E G)`` of the heads ``omegas`` (K of them) on ``S``:
-    shapes, (K,), (K, K); in chunks of prompts, for a grid of many ω."""
+    shapes, (K,), (K, K); in chunks of prompts, for a grid of many ω.
+
+    Agrees with the per-head route :func:`moments`; a head at ``ω = 0`` averages the context
+    (``p = 1/L``), so ``G = τ² E‖x̄‖² + σ²/L = 1/L + σ²/L`` (``0.3125`` at ``L = 4``, σ² = 0.25;
+    se ≈ 0.006 at n = 1000):
+
+    >>> S = sample_pattern(np.random.default_rng(0), 1000, d=2, L=4, sigma2=0.25)
+    >>> A0, b, G = grid_moments(S, [0.0, 0.5])
+    >>> bool(np.allclose(G, moments(S, [0.0, 0.5])[2])), bool(abs(G[0, 0] - 0.3125) < 0.03)
+    (True, True)
+    """
     om = [float(w) for w in omegas]
     K = len(om)
     b = np.zeros(K)
@@ -174,13 +198,30 @@ def grid_moments(
 
 
 def profile_risk(A0: float, b: np.ndarray, G: np.ndarray) -> tuple[float, np.ndarray]:
-    """``min_μ A0 − 2μᵀb + μᵀGμ`` and its ``μ`` (least squares: equal ω's make ``G`` singular)."""
+    """``min_μ A0 − 2μᵀb + μᵀGμ`` and its ``μ`` (least squares: equal ω's make ``G`` singular).
+
+    ``b (K,)``, ``G (K, K)`` → ``(float, (K,))``. By hand, ``μ = G⁻¹b``, risk ``A0 − bᵀG⁻¹b``;
+    two equal heads (singular ``G``) give the one-head answer split evenly:
+
+    >>> profile_risk(1.0, np.array([0.5]), np.array([[1.0]]))
+    (0.75, array([0.5]))
+    >>> r, mu = profile_risk(1.0, np.array([0.5, 0.5]), np.ones((2, 2)))
+    >>> round(r, 12), np.round(mu, 12)
+    (0.75, array([0.25, 0.25]))
+    """
     mu = np.linalg.lstsq(G, b, rcond=_RCOND)[0]
     return float(A0 - b @ mu), mu
 
 
 def moments(S: PatternSample, omegas: Sequence[float]) -> tuple[float, np.ndarray, np.ndarray]:
-    """:func:`grid_moments` for a few heads, from the cached whole-sample features."""
+    """:func:`grid_moments` for a few heads, from the cached whole-sample features: ``(E A0, E b
+    (K,), E G (K, K))``.  ``E A0 = τ² E‖x_q‖² + σ² = 1 + σ²`` (se √(2/(d n))):
+
+    >>> S = sample_pattern(np.random.default_rng(1), 1000, d=2, L=4, sigma2=0.25)
+    >>> A0, b, G = moments(S, [0.3, -0.3])
+    >>> b.shape, G.shape, bool(abs(A0 - 1.25) < 5 * np.sqrt(2 / 2000))
+    ((2,), (2, 2), True)
+    """
     F = [S.features(w) for w in omegas]
     K = len(F)
     b = np.array([S.tau2 * float(np.mean(np.einsum("nd,nd->n", S.xq, a))) for _, a in F])
@@ -198,7 +239,18 @@ def per_prompt(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-prompt ``(A0, b, G)`` of the heads ``omegas``: shapes (n,), (n, K), (n, K, K).  The
     conditional risk of weights ``μ`` is ``A0 − 2 b μ + μᵀGμ``; the second moment of head ``h``'s
-    output is ``μ_h² G_hh`` and of the whole prediction ``μᵀGμ``."""
+    output is ``μ_h² G_hh`` and of the whole prediction ``μᵀGμ``.
+
+    Its prompt means are :func:`moments`:
+
+    >>> S = sample_pattern(np.random.default_rng(2), 300, d=2, L=4, sigma2=0.25)
+    >>> A0, b, G = per_prompt(S, [0.3, -0.3])
+    >>> A0.shape, b.shape, G.shape
+    ((300,), (300, 2), (300, 2, 2))
+    >>> m = moments(S, [0.3, -0.3])
+    >>> all(bool(np.allclose(x.mean(axis=0), y)) for x, y in zip((A0, b, G), m))
+    True
+    """
     F = [S.features(w) for w in omegas]
     K = len(F)
     b = np.stack([S.tau2 * np.einsum("nd,nd->n", S.xq, a) for _, a in F], axis=1)
@@ -214,7 +266,15 @@ def per_prompt(
 @dataclass(frozen=True)
 class Fit:
     """Heads found by an optimiser on the search sample: ``omega``, ``mu`` (optimal given
-    ``omega``), the profile ``risk`` there, and ``evals`` (risk evaluations spent)."""
+    ``omega``), the profile ``risk`` there, and ``evals`` (risk evaluations spent).
+
+    ``risk`` is :func:`profile_risk` of ``omega``'s :func:`moments` on the search sample:
+
+    >>> S = sample_pattern(np.random.default_rng(0), 300, d=2, L=4, sigma2=0.25)
+    >>> f = best_pair(S)
+    >>> bool(np.isclose(f.risk, profile_risk(*moments(S, f.omega))[0])), len(f.mu)
+    (True, 2)
+    """
 
     omega: tuple[float, ...]
     mu: tuple[float, ...]
@@ -243,7 +303,19 @@ def _sub(A0: float, b: np.ndarray, G: np.ndarray, idx: Sequence[int]) -> float:
 
 def best_pair(S: PatternSample) -> Fit:
     """The best homogeneous ± pair ``(ω, −ω)`` (its two μ free; a dummy head adds nothing):
-    the grid's best |ω|, then a bounded scalar search on ``log ω`` in :data:`PAIR_BOUNDS`."""
+    the grid's best |ω|, then a bounded scalar search on ``log ω`` in :data:`PAIR_BOUNDS`.
+
+    Source: the homogeneous pair of [hpcy25] Observation 1 / Prop. 4.1.  The search beats its
+    grid start and the pair at |ω| = :data:`SMALL_OMEGA` (debiased GD to O(ω²), eq. (4.10)):
+
+    >>> S = sample_pattern(np.random.default_rng(0), 300, d=2, L=4, sigma2=0.25)
+    >>> f = best_pair(S)
+    >>> w0 = f.details["grid_best"]
+    >>> f.omega[0] == -f.omega[1], f.risk <= profile_risk(*moments(S, (w0, -w0)))[0]
+    (True, True)
+    >>> f.risk < profile_risk(*moments(S, (SMALL_OMEGA, -SMALL_OMEGA)))[0]
+    True
+    """
     grid, A0, b, G = _grid(S)
     pos = {w: i for i, w in enumerate(grid)}
     vals = [_sub(A0, b, G, (pos[w], pos[-w])) for w in OMEGA_GRID]
@@ -265,7 +337,17 @@ def best_pair(S: PatternSample) -> Fit:
 def best_extra_head(S: PatternSample, pair: Fit) -> Fit:
     """``pair``'s heads plus one free head ``ω_3`` (every μ re-optimised): the best ω_3 on the
     grid (both signs) beside the grid's pair nearest ``pair`` (the grid's moments), then a bounded
-    scalar search on ``log|ω_3|`` at that sign in :data:`SHARP_BOUNDS` beside ``pair`` itself."""
+    scalar search on ``log|ω_3|`` at that sign in :data:`SHARP_BOUNDS` beside ``pair`` itself.
+
+    Source: the sharp-head question of [hpcy25] §3 (an extra head beside Observation 1's pair).
+    On the search sample a third head can only lower the profile risk (``μ_3 = 0`` is allowed):
+
+    >>> S = sample_pattern(np.random.default_rng(0), 300, d=2, L=4, sigma2=0.25)
+    >>> pair = best_pair(S)
+    >>> three = best_extra_head(S, pair)
+    >>> len(three.omega), three.omega[:2] == pair.omega, three.risk <= pair.risk + 1e-12
+    (3, True, True)
+    """
     base = list(pair.omega)
     grid, A0, b, G = _grid(S)
     near = [int(np.argmin(np.abs(grid - w))) for w in base]
@@ -288,7 +370,15 @@ def best_extra_head(S: PatternSample, pair: Fit) -> Fit:
 
 def best_free(S: PatternSample, H: int = 2) -> Fit:
     """``H`` free heads (every ω and μ): the grid's best configuration of ``H`` distinct grid
-    values (both signs), then Nelder–Mead on ``(log|ω_h|)`` at those signs."""
+    values (both signs), then Nelder–Mead on ``(log|ω_h|)`` at those signs.
+
+    Nelder–Mead never ends above its grid start (``details["grid_best"]``):
+
+    >>> S = sample_pattern(np.random.default_rng(0), 300, d=2, L=4, sigma2=0.25)
+    >>> f = best_free(S, 2)
+    >>> len(f.omega), f.risk <= profile_risk(*moments(S, f.details["grid_best"]))[0]
+    (2, True)
+    """
     if check_int("H", H, minimum=1) > 3:
         raise ValueError(f"H = {H}: the grid search enumerates at most 3 free heads")
     grid, A0, b, G = _grid(S)
@@ -320,7 +410,12 @@ class SharpHeadStudy:
     R(pair), ``free2_gain`` = R(best two free heads) − R(pair), the extra head's ``share``
     (``√(E[ŷ_3²]/E[ŷ²])``, delta-method se), ``pair_risk`` (R of the pair) and ``small_pair_risk``
     (R of the pair at |ω| = :data:`SMALL_OMEGA` with its best μ: debiased GD to O(ω²), (4.10)).
-    Estimates are ``(mean, se, n)``."""
+    Estimates are ``(mean, se, n)``.
+
+    >>> r = sharp_head_study(2, 4, 0.25, rng=np.random.default_rng(0), n_search=300, n_eval=300)
+    >>> r.setting, len(r.three.omega), r.gain[2] >= 300, 0 <= r.share[0] <= 1
+    ((2, 4, 0.25), 3, True, True)
+    """
 
     setting: tuple[int, int, float]
     pair: Fit
@@ -384,7 +479,16 @@ def sharp_head_study(
     of it draws on, up to ``MAX_RAISE·n_eval`` prompts (recorded as ``n_requested``).  Faults
     (negative controls): the query attending to itself, the context labels without noise
     (:class:`PatternSample`), the added head held homogeneous (``ω_3 = ω``, the shape of L̃'s
-    optimum (4.4))."""
+    optimum (4.4)).
+
+    Source: [hpcy25] §3 (the sharp-head study) and Observation 1 / eq. (3.2) (the pattern).
+    The pair beats the trivial predictor (risk ``E y_q² = 1 + σ²``) by far more than 5 se:
+
+    >>> r = sharp_head_study(2, 4, 0.25, rng=np.random.default_rng(0), n_search=300, n_eval=300)
+    >>> m, se, n = r.pair_risk
+    >>> bool(1.25 - m > 5 * se), r.pair.omega[0] == -r.pair.omega[1]
+    (True, True)
+    """
     faults = {
         "fault_query_self_attend": fault_query_self_attend,
         "fault_noiseless_labels": fault_noiseless_labels,

@@ -40,7 +40,15 @@ def sphere(rng: np.random.Generator, shape: tuple[int, ...], d: int) -> np.ndarr
 
 
 def lowrank_basis(d: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """(B, B⊥) = the first k and the last d−k standard basis vectors (WLOG by rotation)."""
+    """(B, B⊥) = the first k and the last d−k standard basis vectors (WLOG by rotation).
+
+    Source: [collins24] Assumption 4.3 / Definition 4.2 (``B (d, k)`` orthonormal, ``B⊥ (d, d−k)``
+    its complement); together they are an orthonormal basis:
+
+    >>> B, Bp = lowrank_basis(3, 1)
+    >>> B.shape, Bp.shape, bool(np.allclose(np.hstack([B, Bp]), np.eye(3)))
+    ((3, 1), (3, 2), True)
+    """
     eye = np.eye(d)
     return eye[:, :k], eye[:, k:]
 
@@ -48,7 +56,18 @@ def lowrank_basis(d: int, k: int) -> tuple[np.ndarray, np.ndarray]:
 def sample_covariates(
     cov: SphereCovariates, rng: np.random.Generator, shape: tuple[int, ...]
 ) -> np.ndarray:
-    """Draws of x with leading shape ``shape`` from ``cov``."""
+    """Draws of x with leading shape ``shape`` from ``cov``: ``shape + (d,)``.
+
+    Source: [collins24] §2 (U^d), Assumption 3.3 (ellipsoid ``Σ^{1/2}U^d``), Assumption 4.3
+    (low-rank ``x = c_u B u + c_v B⊥ v``, ``u, v`` uniform on their spheres, so
+    ``‖x‖² = c_u² + c_v²``):
+
+    >>> from theory.collins24.settings import SphereCovariates
+    >>> cov = SphereCovariates(d=3, kind="lowrank", k=1, c_u=2.0, c_v=1.0)
+    >>> x = sample_covariates(cov, np.random.default_rng(0), (4,))
+    >>> x.shape, bool(np.allclose((x**2).sum(-1), 5.0)), bool(np.allclose(np.abs(x[:, 0]), 2.0))
+    ((4, 3), True, True)
+    """
     d = cov.d
     if cov.kind == "uniform":
         return sphere(rng, shape, d)
@@ -66,7 +85,17 @@ def sample_covariates(
 
 
 def whiten_x(cov: SphereCovariates, x: np.ndarray) -> np.ndarray:
-    """Σ^{-1/2}x for the ellipsoid law, x otherwise (the coordinates the tasks live in)."""
+    """Σ^{-1/2}x for the ellipsoid law, x otherwise (the coordinates the tasks live in).
+
+    ``x (..., d)`` → same shape.  Source: [collins24] Assumption 3.3 (``x = Σ^{1/2}x̃``,
+    ``x̃ ~ U^d``): whitening an ellipsoid draw lands back on the sphere:
+
+    >>> from theory.collins24.settings import SphereCovariates
+    >>> cov = SphereCovariates(d=3, kind="ellipsoid", Sigma_diag=(1, 4, 9))
+    >>> x = sample_covariates(cov, np.random.default_rng(0), (5,))
+    >>> bool(np.allclose(np.linalg.norm(whiten_x(cov, x), axis=-1), 1.0))
+    True
+    """
     if cov.kind == "ellipsoid":
         assert cov.Sigma_diag is not None
         return x / np.sqrt(np.asarray(cov.Sigma_diag))
@@ -75,7 +104,17 @@ def whiten_x(cov: SphereCovariates, x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class TaskBatch:
-    """B task functions of one class: f_b(x) = l1 (vᵀx)_+ + l2 (−vᵀx)_+ + b, etc."""
+    """B task functions of one class: f_b(x) = l1 (vᵀx)_+ + l2 (−vᵀx)_+ + b, etc.
+
+    Source: [collins24] Definitions 3.2, C.1, 4.2 (the task classes D(F)).  Called on whitened
+    ``x (B, m, d)`` it returns ``(B, m)``.  By hand, the 2-ReLU ``2(x₁)_+ + 3(−x₁)_+ + 0.5`` at
+    ``x = ±e₁``:
+
+    >>> one = np.ones(1)
+    >>> f = TaskBatch("relu", np.array([[1.0, 0.0]]), 2 * one, 3 * one, 0.5 * one, L=3.0)
+    >>> f(np.array([[[1.0, 0.0], [-1.0, 0.0]]]))
+    array([[2.5, 3.5]])
+    """
 
     kind: str
     v: np.ndarray  # (B, d) direction (lowrank: (B, k) coefficients a)
@@ -106,7 +145,19 @@ class TaskBatch:
 
 
 def sample_tasks(setting: SoftmaxWindowSetting, B: int, rng: np.random.Generator) -> TaskBatch:
-    """B tasks from D(F) of ``setting.tasks``."""
+    """B tasks from D(F) of ``setting.tasks``.
+
+    Source: [collins24] Definitions 3.2 / C.1: affine and 2-ReLU tasks draw ``l1, l2, b ~
+    U[−L, L]`` and a unit direction ``v``, so each task is L-Lipschitz:
+
+    >>> from theory.collins24.settings import SoftmaxWindowSetting
+    >>> s = SoftmaxWindowSetting.isotropic(d=3, n=5, L=2.0, task="relu")
+    >>> t = sample_tasks(s, 50, np.random.default_rng(0))
+    >>> t.v.shape, bool(np.allclose(np.linalg.norm(t.v, axis=1), 1.0))
+    ((50, 3), True)
+    >>> bool(max(np.abs(t.l1).max(), np.abs(t.l2).max(), np.abs(t.b).max()) <= 2.0)
+    True
+    """
     B = check_int("B", B, minimum=1)
     T, d, L = setting.tasks, setting.d, setting.tasks.L
     u = rng.uniform(-L, L, size=(3, B))
@@ -128,6 +179,15 @@ def sample_tasks(setting: SoftmaxWindowSetting, B: int, rng: np.random.Generator
 
 @dataclass(frozen=True, slots=True)
 class Prompts:
+    """B sampled prompts (:func:`sample_prompts`); ``fq`` is the noiseless task at the query:
+
+    >>> from theory.collins24.settings import SoftmaxWindowSetting
+    >>> s = SoftmaxWindowSetting.isotropic(d=3, n=5, sigma2=0.01)
+    >>> p = sample_prompts(s, 8, np.random.default_rng(0))
+    >>> bool(np.allclose(p.fq, p.tasks(p.xq[:, None, :])[:, 0]))
+    True
+    """
+
     X: np.ndarray  # (B, n, d) context covariates
     y: np.ndarray  # (B, n) noisy context labels
     xq: np.ndarray  # (B, d) query

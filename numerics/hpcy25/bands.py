@@ -140,7 +140,17 @@ def spec_bayes_limit(xi: Any, sigma2: Any) -> Any:
     of hpcy25 lost; the paper prints no value), as a test oracle for Thm 4.2(iii):
     ``½[σ² + 1 − 1/ξ + √(4σ² + (σ² − 1 + 1/ξ)²)]`` (SymPy in → expression, numbers in →
     float64).  :func:`theory.hpcy25.bayes_risk_limit` evaluates the shared MP form
-    instead; the first rows of :func:`check_thm4_2iii_symbolic` tie the two together exactly."""
+    instead; the first rows of :func:`check_thm4_2iii_symbolic` tie the two together exactly.
+
+    Noiseless limit by hand: ``1 − 1/ξ`` for ``ξ ≥ 1`` and ``0`` below (interpolation); and it
+    agrees with the Marchenko–Pastur route at a noisy point:
+
+    >>> float(spec_bayes_limit(3.0, 0.0)), float(spec_bayes_limit(0.4, 0.0))
+    (0.6666666666666667, 0.0)
+    >>> import theory.hpcy25 as th
+    >>> abs(spec_bayes_limit(0.2, 3.0) - th.bayes_risk_limit(0.2, 3.0)) < 1e-12
+    True
+    """
 
     def display(x: Any, s2: Any) -> Any:
         return sp.Rational(1, 2) * (s2 + 1 - 1 / x + sp.sqrt(4 * s2 + (s2 - 1 + 1 / x) ** 2))

@@ -172,7 +172,21 @@ def tf_dgd_errors(
 def single_head_curve(
     omegas: Grid, *, d: int, L: int, sigma2: float, n: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Exact single-head risk, optimised over μ, on an ω grid (MC): (risk, mu_opt) arrays."""
+    """Exact single-head risk, optimised over μ, on an ω grid (MC): (risk, mu_opt) arrays, each
+    ``(len(omegas),)``.
+
+    Source: one head of [hpcy25] Observation 1's pattern (eq. (3.2)), ``ŷ = μ softmax(ωXx_q)ᵀy``
+    in units of ``E(ŷ − y_q)²``; β ~ N(0, I/d) and the noise are integrated exactly given the
+    covariates.  At ``ω = 0`` the head averages the labels, uncorrelated with ``y_q``: ``μ* → 0``
+    and the risk is the trivial ``E y_q² = 1 + σ²`` (within 5 se ``√(2/(d n))``):
+
+    >>> r, m = single_head_curve([0.0, 0.5], d=2, L=4, sigma2=0.25, n=2000,
+    ...                          rng=np.random.default_rng(0))
+    >>> r.shape, bool(abs(r[0] - 1.25) < 5 * np.sqrt(2 / (2 * 2000))), bool(abs(m[0]) < 0.1)
+    ((2,), True, True)
+    >>> bool(r[1] < r[0])                                    # a sharper head helps
+    True
+    """
     tau2 = 1.0 / d
     X, xq = sample_covariates(rng, n, L, d)
     base = np.einsum("bld,bd->bl", X, xq)
@@ -207,7 +221,21 @@ def scale_step_optimum(
     ``E[y_q kᵀy | X, x_q] = x_qᵀXᵀk/d``, ``E[(kᵀy)² | X, x_q] = ‖Xᵀk‖²/d + σ²‖k‖²``; the covariates
     are sampled (``n`` prompts).  For the ± pair ``(ω, −ω), (1, −1)`` the step tends to ``1/κ`` as
     ``ω → 0`` ((D.24): Prop. 4.1 is exact at ω = 0).  Standard errors: the ratio estimator's
-    (delta method).  No theory function is called."""
+    (delta method).  No theory function is called.
+
+    ``omega, mu``: ``(H,)`` each → ``(Estimate(s*), Estimate(s*⟨ω, μ⟩))``.  At ω = 0.01 the ±
+    pair's step is the stationary ``1/κ`` of (4.3) within 5 se, and doubling ``μ`` halves ``s*``
+    (same draws):
+
+    >>> import theory.hpcy25 as th
+    >>> kw = dict(d=5, L=40, sigma2=0.1, n=400)
+    >>> s1, step = scale_step_optimum([0.01, -0.01], [1, -1], rng=np.random.default_rng(0), **kw)
+    >>> bool(abs(step.mean - 1 / th.kappa(5, 40, 0.1)) < 5 * step.se)
+    True
+    >>> s2, _ = scale_step_optimum([0.01, -0.01], [2, -2], rng=np.random.default_rng(0), **kw)
+    >>> bool(np.isclose(s2.mean, s1.mean / 2))
+    True
+    """
     om = np.atleast_1d(np.asarray(omega, dtype=float))
     m_ = np.atleast_1d(np.asarray(mu, dtype=float))
     if om.shape != m_.shape or not (np.all(np.isfinite(om)) and np.all(np.isfinite(m_))):

@@ -187,7 +187,14 @@ def la_moments(d: int, *, fault_gaussian_fourth: bool = False) -> dict[str, sp.E
     (:func:`theory.common.gaussian.isserlis_fourth_moment`) divided by E‖g‖⁴ = d(d+2), since
     g/‖g‖ and ‖g‖ are independent.  Every moment is linear in each of vvᵀ, xxᵀ, so the outer
     expectations substitute I/d.  ``fault_gaussian_fourth`` uses the Gaussian N(0, I/d) fourth
-    moment instead (radius not fixed)."""
+    moment instead (radius not fixed).
+
+    Returns a dict of five SymPy numbers.  By hand: ``E t_i² = E(v'x)² = 1/d``, the fourth moment
+    ``tr(I/d · I/d²) = 1/d²``, the chains ``1/d²`` and ``1/d³`` (d = 3):
+
+    >>> list(la_moments(3).values())
+    [1/3, 1/9, 1/27, 1/9, 1/3]
+    """
     eye = sp.eye(d)
     two = eye / d  # E xxᵀ on the sphere (and for N(0, I/d))
     den = d * d if fault_gaussian_fourth else d * (d + 2)

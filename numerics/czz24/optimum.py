@@ -73,7 +73,20 @@ def _closed_form_errors(
 @dataclass(frozen=True, slots=True)
 class Optimum:
     """The tuned step ``eta``, the mean error ``risk`` over the contexts, its ``se`` and the
-    per-context ``errors`` (B,) at that step (:func:`constant_eta_optimum`)."""
+    per-context ``errors`` (B,) at that step (:func:`constant_eta_optimum`).
+
+    ``risk`` and ``se`` are the mean of ``errors`` and its standard error (population std, ddof 0,
+    over √B):
+
+    >>> from numerics.czz24.sampling import sample_sparse_prompts
+    >>> from theory.czz24.settings import SparseRegressionICL
+    >>> st = SparseRegressionICL.isotropic(d=4, s=2, n=12, sigma2=0.25)
+    >>> p = sample_sparse_prompts(st, 20, rng=np.random.default_rng(0))
+    >>> o = constant_eta_optimum(p.X, p.y, p.w, preprocess=True)
+    >>> e = o.errors
+    >>> e.shape, bool(np.isclose(o.risk, e.mean())), bool(np.isclose(o.se, e.std() / 20**0.5))
+    ((20,), True, True)
+    """
 
     eta: float
     risk: float

@@ -460,6 +460,11 @@ VALUE_RTOL = 1e-12
 
 
 def generic_log(g: dict[str, float]) -> float:
+    """The ``log(d/δ)`` of [czz24] Thm 5.1 at the point ``g`` (keys ``d``, ``delta``).
+
+    >>> round(generic_log({"d": 100.0, "delta": 0.01}), 6), round(math.log(1e4), 6)
+    (9.21034, 9.21034)
+    """
     return math.log(g["d"] / g["delta"])
 
 

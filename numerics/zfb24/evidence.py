@@ -44,7 +44,13 @@ def spec_ref(name: str, value: float, printed: str, *, where: str) -> Evidence:
 
 
 def solver_scale_atol(scale: float) -> float:
-    """An absolute tolerance for a quantity whose natural magnitude is ``scale`` (solver units)."""
+    """An absolute tolerance for a quantity whose natural magnitude is ``scale`` (solver units):
+    ``SOLVER_ATOL + SOLVER_RTOL·|scale|`` (the ODE solver's own error model).
+
+    >>> a, r = SOLVER_ATOL, SOLVER_RTOL
+    >>> solver_scale_atol(0.0) == a, solver_scale_atol(-2.0) == a + 2 * r
+    (True, True)
+    """
     return SOLVER_ATOL + SOLVER_RTOL * abs(scale)
 
 

@@ -90,7 +90,17 @@ SETTLED_UNITS = 0.1
 
 
 def settled(tr: Trajectory) -> bool:
-    """Whether the flow moved less than ``SETTLED_UNITS`` solver units over its last interval."""
+    """Whether the flow moved less than ``SETTLED_UNITS`` solver units over its last interval.
+
+    The example of :func:`flow_trajectory` (limit Γ* = 5/7, β* = 1, [zwb24] Theorem 6.3): still
+    moving at T = 1, settled at T = 100:
+
+    >>> one, G0, b0 = np.eye(1), np.zeros((1, 1)), np.zeros(1)
+    >>> Ts = (1.0, 100.0)
+    >>> run = [flow_trajectory(one, one, np.ones(1), 0.0, 5, G0, b0, T, n_eval=20) for T in Ts]
+    >>> [settled(tr) for tr in run], round(float(run[1].final[0]), 6)
+    ([False, True], 0.714286)
+    """
     y1, y0 = tr.y[-1], tr.y[-2]
     unit = FLOW_SOLVER.atol + FLOW_SOLVER.rtol * float(np.max(np.abs(y1)))
     return float(np.max(np.abs(y1 - y0))) <= SETTLED_UNITS * unit

@@ -103,6 +103,12 @@ def raw_risk_at(
 
 
 def power_law_spectrum(d: int, alpha: float, total: float) -> np.ndarray:
-    """``λ_i ∝ i^{−α}`` normalised to ``Σλ_i = total``."""
+    """``λ_i ∝ i^{−α}`` normalised to ``Σλ_i = total``: ``(d,)``, decreasing for ``α > 0``.
+
+    By hand, ``α = 1``, ``d = 3``: ``(1, 1/2, 1/3)·11/(11/6)``:
+
+    >>> power_law_spectrum(3, 1.0, 11.0)
+    array([6., 3., 2.])
+    """
     lam = np.arange(1, d + 1, dtype=float) ** (-alpha)
     return lam * total / lam.sum()

@@ -39,7 +39,20 @@ def c17_levels(st: LinearRegressionICL, *, restarts: int = PRESET_RESTARTS) -> d
     ``inf_lsa_method``) with its argmin and its N+1 neighbour, the LSA floor, the risk of the
     β* = 0 solution (optimal GD-0), ``Γ*`` and its neighbours.  Drawn settings use ``restarts=0``
     (the random starts found no lower minimum at the presets: a missed global minimum would make
-    the trained LSA land below the predicted inf_LSA, a failing row)."""
+    the trained LSA land below the predicted inf_LSA, a failing row).
+
+    Sources: [zwb24] Theorem 5.2 (``R*``, eq. (5.2)), Theorem 4.1 (the LSA floor), Appendix A
+    (``inf_LSA``).  At ``d = 1``, ``H = Ψ = 1``, ``σ = 0``, ``‖β*‖ = 2``:
+    ``R* = 2/(N + 2)`` (N = 4, 5, 6: 1/3, 2/7, 1/4) and ``inf_LSA`` attains the floor
+    ``2(‖β*‖² + 1)/(N + 2) = 10/7``, as does the optimal GD-0:
+
+    >>> from theory.zwb24.settings import table1_setting
+    >>> lv = c17_levels(table1_setting(d=1, N=5, sigma2=0.0, beta_norm=2.0), restarts=0)
+    >>> [round(lv[k], 6) for k in ("R_star_N-1", "R_star", "R_star_N+1")]
+    [0.333333, 0.285714, 0.25]
+    >>> [round(lv[k], 6) for k in ("inf_lsa", "floor", "gd0")], round(lv["inf_lsa_N+1"], 6)
+    ([1.428571, 1.428571, 1.428571], 1.25)
+    """
     key = (repr(st), restarts)
     if key in _LEVELS:
         return _LEVELS[key]
@@ -71,7 +84,18 @@ def c17_levels(st: LinearRegressionICL, *, restarts: int = PRESET_RESTARTS) -> d
 def gamma_alternatives(
     H: np.ndarray, Psi: np.ndarray, bs: np.ndarray, s2: float, N: int
 ) -> dict[str, np.ndarray]:
-    """The neighbours of ``Γ*`` a wrong derivation or a trained model could land on."""
+    """The neighbours of ``Γ*`` a wrong derivation or a trained model could land on: name →
+    ``(d, d)``.
+
+    Source: [zwb24] Theorem 5.2, eqs. (5.3), (A.3): ``Γ̄* = Ψ̄Ω⁻¹``,
+    ``Ω = ((N+1)/N)Ψ̄ + (tr Ψ̄ + σ²)/N · I``.  By hand at ``d = 1``, ``λ = Ψ̄``, σ = 0, N = 5:
+    ``Γ* = N/(N + 2) = 5/7`` for every λ (so the β* = 0 solution coincides here), the neighbours
+    6/8, 4/6, ``N/(N + 1) = 5/6`` and ``H⁻¹ = 1``:
+
+    >>> alts = gamma_alternatives(np.eye(1), np.eye(1), np.array([2.0]), 0.0, 5)
+    >>> [round(float(G[0, 0]), 6) for G in alts.values()]
+    [0.75, 0.666667, 0.833333, 1.0, 0.714286]
+    """
     return {
         "Gamma* off by one (N -> N+1)": optimal_gamma(H, Psi, s2, N + 1),
         "Gamma* off by one (N -> N-1)": optimal_gamma(H, Psi, s2, N - 1),
@@ -88,6 +112,13 @@ def phi_tolerance(st: LinearRegressionICL, Gs: np.ndarray, rtol: float) -> float
 
     At ``b = β*``, ``yᵀ(y − Xb)/N ≈ β̃ᵀ Xᵀ(y − Xb)/N``, so ``φ`` acts like a perturbation
     ``φβ̃ᵀ`` of ``Γ``, of size ``‖φ‖·√(‖β*‖²_H + tr HΨ)``.
+
+    By hand at ``d = 1``, ``H = Ψ = 1``, ``β* = 2``: the scale is √5, so ``0.1·(5/7)/√5``:
+
+    >>> from theory.zwb24.settings import table1_setting
+    >>> st = table1_setting(d=1, N=5, sigma2=0.0, beta_norm=2.0)
+    >>> round(phi_tolerance(st, np.array([[5 / 7]]), 0.1), 9), round(0.1 * 5 / 7 / 5**0.5, 9)
+    (0.031943828, 0.031943828)
     """
     scale = math.sqrt(
         float(st.task_mean @ st.Sigma_x @ st.task_mean) + float(np.trace(st.Sigma_x @ st.task_cov))
@@ -96,6 +127,13 @@ def phi_tolerance(st: LinearRegressionICL, Gs: np.ndarray, rtol: float) -> float
 
 
 def trap_starts() -> dict[str, dict[str, np.ndarray]]:
+    """The two named β* = 0 LSA trap starts (:data:`SPURIOUS_LSA_START`,
+    :data:`BOUNDARY_LSA_START`), each the effective LSA parameters ``b (2,)``, ``Gamma (2, 2)``,
+    ``phi (2,)`` of C17 (d = 2).
+
+    >>> [(v["b"].shape, v["Gamma"].shape, v["phi"].shape) for v in trap_starts().values()]
+    [((2,), (2, 2), (2,)), ((2,), (2, 2), (2,))]
+    """
     return {
         "spurious local minimum of the exact LSA risk (interior)": SPURIOUS_LSA_START,
         "centring at infinity (v2 -> 0 boundary: |b| -> inf, Gamma -> 0)": BOUNDARY_LSA_START,

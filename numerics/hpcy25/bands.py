@@ -25,6 +25,12 @@ def band(
     """``lo ≤ value ≤ hi`` (a stated acceptance band, cited in ``details``).
 
     ``error`` is the distance outside the band in units of the band's half-width (0 inside).
+
+    >>> band("x", 0.5, 0.0, 1.0).passed
+    True
+    >>> e = band("x", 1.5, 0.0, 1.0)                   # 0.5 outside, half-width 0.5
+    >>> e.passed, e.error
+    (False, 1.0)
     """
     v = float(value)
     lo_ = -float("inf") if lo is None else float(lo)
@@ -120,7 +126,11 @@ def mc_sign(
 
 def printed(name: str, value: float, ref: float, digits: int) -> Evidence:
     """A reference number printed with ``digits`` decimals: agreement to half a unit in the last
-    place (plus float rounding)."""
+    place (plus float rounding).
+
+    >>> printed("2/7", 2 / 7, 0.2857, 4).passed, printed("2/7", 2 / 7, 0.2858, 4).passed
+    (True, False)
+    """
     return close_agreement(
         name,
         value,

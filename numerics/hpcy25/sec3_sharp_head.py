@@ -56,7 +56,11 @@ OBS2_SPREAD = 0.15
 
 
 def setting_label(d: int, L: int, sigma2: float) -> str:
-    """``"the paper's setting (5, 40, 0.1)"`` or ``"(d, L, σ²)"``."""
+    """``"the paper's setting (5, 40, 0.1)"`` or ``"(d, L, σ²)"``.
+
+    >>> setting_label(5, 40, 0.1), setting_label(2, 8, 0.25)
+    ("the paper's setting (5, 40, 0.1)", '(2, 8, 0.25)')
+    """
     text = f"({d}, {L}, {sigma2:g})"
     return f"the paper's setting {text}" if (d, L, sigma2) == PAPER_SETTING else text
 

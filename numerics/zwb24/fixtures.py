@@ -62,7 +62,14 @@ SIGMA2_GENERIC, N_GENERIC = 0.37, 7
 def leq_evidence(
     name: str, lhs: float, rhs: float, *, atol: float, details: dict | None = None
 ) -> Evidence:
-    """``lhs ≤ rhs`` up to ``atol`` (violation ``max(0, lhs − rhs)`` compared with 0)."""
+    """``lhs ≤ rhs`` up to ``atol`` (violation ``max(0, lhs − rhs)`` compared with 0).
+
+    >>> leq_evidence("R* <= floor", 2 / 7, 10 / 7, atol=1e-9).passed
+    True
+    >>> e = leq_evidence("floor <= R*", 10 / 7, 2 / 7, atol=1e-9)
+    >>> e.passed, round(float(e.observed), 6)
+    (False, 1.142857)
+    """
     return close_agreement(
         name,
         max(0.0, float(lhs) - float(rhs)),
@@ -74,7 +81,15 @@ def leq_evidence(
 
 
 def fixture_evidence(name: str, observed: float, printed: str, **kw: Any) -> Evidence:
-    """``observed`` vs a reference number ``printed`` (tolerance from its decimals)."""
+    """``observed`` vs a reference number ``printed`` (tolerance from its decimals).
+
+    ``R* = 2/7`` ([zwb24] Theorem 5.2 at d = 1, N = 5, σ = 0) against a 6-decimal reference:
+
+    >>> [fixture_evidence("R*", 2 / 7, ref).passed for ref in ("0.285714", "0.2857")]
+    [True, True]
+    >>> fixture_evidence("R*", 0.2858, "0.285714").passed
+    False
+    """
     return close_agreement(
         name,
         observed,
@@ -90,5 +105,9 @@ def fixture_evidence(name: str, observed: float, printed: str, **kw: Any) -> Evi
 
 
 def quick_n(quick: bool, q: int, full: int) -> int:
-    """``q`` in the quick tier, ``full`` otherwise."""
+    """``q`` in the quick tier, ``full`` otherwise.
+
+    >>> quick_n(True, 200, 2000), quick_n(False, 200, 2000)
+    (200, 2000)
+    """
     return q if quick else full

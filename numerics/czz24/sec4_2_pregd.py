@@ -416,7 +416,18 @@ def _one_step_row(n: int, pre: Any) -> Evidence:
 
 def eq4_3_hypotheses(setting: Setting) -> None:
     """Eq. (4.3)'s population limit (:func:`check_eq4_3_mc`) is Thm 5.3's: Σ = I and the ±1/√s
-    prior, so that one pre-GD step with η = s has the population limit w*."""
+    prior, so that one pre-GD step with η = s has the population limit w*.
+
+    Raises ``ValueError`` naming the value and the hypothesis:
+
+    >>> from theory.czz24.settings import SparseRegressionICL
+    >>> eq4_3_hypotheses(SparseRegressionICL.isotropic(d=4, s=2, n=12, sigma2=0.25))  # passes
+    >>> eq4_3_hypotheses(SparseRegressionICL.isotropic(d=4, s=2, n=12, sigma2=0.25, prior="gauss"))
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: prior='gauss': Eq. (4.3)'s population limit w* of one step η = s needs the ±1/√s ...
+    """
     if setting.prior != "sign":
         raise ValueError(
             f"prior={setting.prior!r}: Eq. (4.3)'s population limit w* of one step η = s needs "

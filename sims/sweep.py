@@ -58,6 +58,8 @@ __all__ = [
     "COLUMNS_HEAD",
     "COLUMNS_TAIL",
     "read_table",
+    "defaults_held",
+    "shown",
 ]
 
 #: Columns before and after the grid keys, in table order.
@@ -462,7 +464,7 @@ def run_sweep(
         from sims.figures.sweep import bound_vs_empirical
         from sims.report import save_figure
 
-        fixed = ", ".join(f"{k}={_shown(v)}" for k, v in (*spec.fixed, *_defaults_held(spec)))
+        fixed = ", ".join(f"{k}={shown(v)}" for k, v in (*spec.fixed, *defaults_held(spec)))
         for key in plot:
             others = ", ".join(f"{k}={list(v)}" for k, v in spec.grid if k != key and len(v) > 1)
             note = "; ".join(s for s in (fixed, f"over {others}" if others else "") if s)
@@ -477,10 +479,14 @@ def run_sweep(
     )
 
 
-def _defaults_held(spec: SweepSpec) -> tuple[tuple[str, Any], ...]:
+def defaults_held(spec: SweepSpec) -> tuple[tuple[str, Any], ...]:
     """The keys of a result's Setting neither swept nor given by ``--set``, at their defaults
     (the plot states the whole setting, not only what the command line named); none for a
-    preset or a result that is not laid out by a Setting."""
+    preset or a result that is not laid out by a Setting.
+
+    >>> defaults_held(SweepSpec(target="base:ols", grid=(("N", (8, 10)),), fixed=(("d", 3),)))
+    (('sigma2', 0.49),)
+    """
     if spec.preset:
         return ()
     from sims.registry import get
@@ -513,12 +519,16 @@ def _evidence(
     return tuple(rows), tuple(errors)
 
 
-def _shown(v: Any) -> str:
-    """A setting value as a plot states it: ``0.49``, ``0.5,1,1.5,2``, ``None``."""
+def shown(v: Any) -> str:
+    """A setting value as a plot states it: ``0.49``, ``0.5,1,1.5,2``, ``None``.
+
+    >>> shown(0.49), shown((0.5, 1.0, 1.5, 2.0)), shown(None)
+    ('0.49', '0.5,1,1.5,2', 'None')
+    """
     if isinstance(v, float):
         return f"{v:g}"
     if isinstance(v, (tuple, list)):
-        return ",".join(_shown(x) for x in v)
+        return ",".join(shown(x) for x in v)
     return str(v)
 
 

@@ -386,10 +386,10 @@ def test_sweep_plot_draws_a_matrix_row_against_each_named_alternative() -> None:
 def test_sweep_plot_states_the_whole_setting() -> None:
     """A plot's title states every key of the result's Setting: the swept key on the axis, the
     ``--set`` values, and the defaults neither named (base:ols reads d, N and σ²)."""
-    from sims.sweep import _defaults_held, _shown
+    from sims.sweep import defaults_held, shown
 
     spec = SweepSpec(target="base:ols", grid=(("N", (8, 10)),), fixed=(("d", 3),))
-    assert _defaults_held(spec) == (("sigma2", 0.49),)
-    assert _shown(0.49) == "0.49" and _shown((0.5, 1.0, 2.0)) == "0.5,1,2"
+    assert defaults_held(spec) == (("sigma2", 0.49),)
+    assert shown(0.49) == "0.49" and shown((0.5, 1.0, 2.0)) == "0.5,1,2"
     preset = SweepSpec(target="hpcy25:h2", grid=(("steps", (10,)),), preset=True)
-    assert _defaults_held(preset) == ()
+    assert defaults_held(preset) == ()

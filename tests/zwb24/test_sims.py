@@ -311,11 +311,11 @@ def test_fits_stop_at_their_bound_and_say_so() -> None:
         stop = dataclasses.replace(recipe.stop, fraction=1e-12, max_steps=recipe.stop.window)
         return dataclasses.replace(recipe, stop=stop)
 
-    gb = never(gd_beta_fit_recipe(prompts=2000, tol=0.03))
+    gb = never(gd_beta_fit_recipe(prompts=2000, tol=0.03))  # a row tolerance; never() stops it
     f = trained(thm63_setting(d=2, N=5, sigma2=0.2, beta_norm=1.0), gb, seed=0)
     assert not f["converged"] and f["steps"] == f["step_bound"] == gb.stop.window
     assert f["drift"] > f["drift_threshold"] == gb.stop.threshold
-    rf = never(raw_fit_recipe(prompts=2000, tol=0.02, test_size=1000, init_size=1000))
+    rf = never(raw_fit_recipe(prompts=2000, tol=0.02, test_size=1000, init_size=1000))  # a row tol
     ltb, lsa = trained(table1_setting(d=2, N=4, sigma2=0.3, beta_norm=2.0), rf, seed=0)
     for r in (ltb, lsa):
         fit = r.extra["fit"]

@@ -289,7 +289,7 @@ def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: floa
     >>> rdm_u_min([1.0], [2.0], [[1.0]], 1.0, 2.0)   # σ² = 1 is rdm_init_bound: (21) fails
     Traceback (most recent call last):
     ...
-    ValueError: Lemma 27 needs condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²)
+    ValueError: Lemma 27 needs condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²), got σ² = 1 ≥ 1 (sigma_init = 1.0)
     """
     T = np.asarray(Theta, dtype=float)
     d = T.shape[0]

@@ -286,10 +286,12 @@ def rdm_u_min(m1: Any, m2: Any, Theta: Any, sigma_init: float, E_opG_fro2L: floa
 
     >>> round(rdm_u_min([1.0], [2.0], [[1.0]], 0.5, 2.0) ** 2, 8)
     0.09375
-    >>> rdm_u_min([1.0], [2.0], [[1.0]], 1.0, 2.0)   # σ² = 1 is rdm_init_bound: (21) fails
+    >>> rdm_u_min([1.0], [2.0], [[1.0]], 1.0, 2.0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: Lemma 27 needs condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²), got σ² = 1 ≥ 1 (sigma_init = 1.0)
+    ValueError: Lemma 27 needs condition (21): σ² < 2‖EΛΘ‖²/(√d E‖Γ_τ‖‖Λ_τ‖²), got σ² = 1 ≥ 1 ...
+
+    (σ² = 1 is ``rdm_init_bound`` here: condition (21) fails.)
     """
     T = np.asarray(Theta, dtype=float)
     d = T.shape[0]

@@ -7,7 +7,9 @@ import math
 import numpy as np
 
 from numerics.testing import (
+    FLOAT_RTOL,
     SOLVER_ATOL,
+    close_agreement,
     informational,
     ordering,
     skipped,
@@ -79,8 +81,10 @@ def check_thm4_ode(
 ) -> list[Evidence]:
     """Theorem 4 with Lemmas 18–20 by ODE at the setting: Λ = diag(spectrum), N, σ, and the
     deterministic Θ = d^(-1/4)I (ΘΘᵀ = I/2 at d = 4, our reference start): u₋₁(t) ≥ u_min; ℓ̃(0) < 0
-    and Lemma 18's bound; the PL envelope; the limit in solver units.  The trajectory, ℓ̃, μ, u_min
-    and limit are the figure's (:func:`numerics.zfb24.figures.compute_flow_trajectory`)."""
+    and Lemma 18's bound (a strict ordering at d ≥ 2; at d = 1 the bound is attained, and the row
+    checks the equality [derived]); the PL envelope; the limit in solver units.  The trajectory,
+    ℓ̃, μ, u_min and limit are the figure's
+    (:func:`numerics.zfb24.figures.compute_flow_trajectory`)."""
     thm4_hypotheses(setting)
     assert setting.spectrum is not None  # thm4_hypotheses refuses a generic Λ
     spec = tuple(float(v) for v in setting.spectrum)
@@ -151,14 +155,29 @@ def _thm4_case(
     lmin = fl["loss_min"]
     l0 = fl["loss_initial"]
     out.append(ordering(f"{tag}: ℓ̃(0) < 0 (Lemma 18)", l0, 0.0, margin=SOLVER_ATOL))
-    out.append(
-        ordering(
-            f"{tag}: ℓ̃(0) ≤ (σ²/2)‖ΛΘ‖²[√dσ²‖Γ‖ − 2] (Lemma 18)",
-            l0,
-            T.initial_loss_bound(L, N, sigma_init, Th),
-            margin=SOLVER_ATOL,
+    bound = T.initial_loss_bound(L, N, sigma_init, Th)
+    if d == 1:
+        # [derived] at d = 1 the bound is attained: ΘΘᵀ = 1, so both sides are
+        # (σ²/2)λ²(σ²γ − 2) (the proof's trace inequalities are equalities for 1×1 matrices)
+        out.append(
+            close_agreement(
+                f"{tag}: ℓ̃(0) = (σ²/2)‖ΛΘ‖²[√dσ²‖Γ‖ − 2] (Lemma 18's bound, attained at d = 1)",
+                l0,
+                bound,
+                kind="FLOAT",
+                atol=0.0,
+                rtol=FLOAT_RTOL,
+            )
         )
-    )
+    else:
+        out.append(
+            ordering(
+                f"{tag}: ℓ̃(0) ≤ (σ²/2)‖ΛΘ‖²[√dσ²‖Γ‖ − 2] (Lemma 18)",
+                l0,
+                bound,
+                margin=SOLVER_ATOL,
+            )
+        )
     mu = fl["mu"]
     env = np.exp(-mu * fl["t"]) * (l0 - lmin)
     slack = env - fl["excess_loss"]

@@ -104,8 +104,14 @@ def check_thm5_mc(
         yv = yy * (x @ v)
         return np.stack([yv, (yv - La_v) ** 2, (yy - x @ a) ** 2], axis=1)
 
-    e_lin, e_sig, e_best = mc_means(draw_moments, n, rng=rng)
     sig_v = float(v @ Sig @ v)
+    # power: se ≤ 2 % of each row's scale (raised up to 4× where the first sample misses it)
+    e_lin, e_sig, e_best = mc_means(
+        draw_moments,
+        n,
+        rng=rng,
+        target_se=[MC_POWER * math.sqrt(sig_v), MC_POWER * sig_v, MC_POWER * best],
+    )
     out = [
         mc_agreement("Theorem 5 input: E[y vᵀx] = vᵀΛa", La_v, e_lin, scale=math.sqrt(sig_v)),
         mc_agreement("Theorem 5 input: Var(y vᵀx) = vᵀΣv", sig_v, e_sig),
@@ -117,8 +123,8 @@ def check_thm5_mc(
             X, y, xq, yq = sample_quadratic_task(r, b, m, L, w0, s2)
             return (predictor_predict(P, X, y, xq) - yq) ** 2
 
-        est = mc_mean(draw, n if m == M else n // 4, rng=rng)
         pred = T.theorem5_risk(L, N, m, Sig, a, best, Gamma=gamma_or_fault(fault_gamma_fn, L, N))
+        est = mc_mean(draw, n if m == M else n // 4, rng=rng, target_se=MC_POWER * abs(float(pred)))
         out.append(
             mc_agreement(
                 f"Theorem 5 risk, nonlinear task, N={N}, M={m}",

@@ -8,6 +8,7 @@ import sympy as sp
 from numerics.montecarlo import mc_mean
 from numerics.testing import (
     FLOAT_RTOL,
+    MC_POWER,
     close_agreement,
     exact_agreement,
     mc_agreement,
@@ -122,7 +123,8 @@ def check_shifts_mc(
                     rtol=1e3 * FLOAT_RTOL,
                 )
             )
-        out.append(mc_agreement(f"shifted risk, {tag}", pred, mc_mean(draw, n, rng=rng)))
+        est = mc_mean(draw, n, rng=rng, target_se=MC_POWER * abs(pred))
+        out.append(mc_agreement(f"shifted risk, {tag}", pred, est))
     return out
 
 
@@ -158,8 +160,14 @@ def check_shifts_mc_covariate_scaling(
             g = np.einsum("bn,bnd->bd", y, X) / Mm
             return np.einsum("bd,ed,ef,bf->b", g, P, S, W) / np.trace(S)
 
-        est = mc_mean(draw, 10_000 if quick else 100_000, rng=rng, batch=500)
         pred = cc**2 * np.trace(P @ L @ L) / np.trace(L)
+        est = mc_mean(
+            draw,
+            10_000 if quick else 100_000,
+            rng=rng,
+            batch=500,
+            target_se=MC_POWER * abs(float(pred)),
+        )
         out.append(
             mc_agreement(
                 f"slope of ŷ on x_qᵀw under x ↦ {cc}x, M=N={Mm} (→ c² = {cc**2})", pred, est
@@ -215,7 +223,7 @@ def check_fn2_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list
         mc_agreement(
             f"plain one-step GD risk, n={n} (MC)",
             pred,
-            mc_mean(draw, 300_000 if quick else 3_000_000, rng=rng),
+            mc_mean(draw, 300_000 if quick else 3_000_000, rng=rng, target_se=MC_POWER * abs(pred)),
         )
     )
     return out

@@ -14,11 +14,14 @@ from numerics.montecarlo import mc_mean, mc_means
 from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
+    MC_POWER,
     SOLVER_ATOL,
     close_agreement,
+    evidence_row,
     exact_agreement,
     mc_agreement,
     ordering,
+    skipped,
     solver_agreement,
 )
 from numerics.zfb24.evidence import solver_scale_atol, spec_ref
@@ -160,9 +163,9 @@ def check_thm8_mc_moments(setting: Setting, *, quick: bool = True, seed: int = 0
         A = g[:, :, None] * lam[:, :, None] * U[None] * lam[:, None, :]
         return np.concatenate([A.reshape(b, -1), lam**2], axis=1)
 
-    ests = mc_means(draw, 1_000_000 if quick else 10_000_000, rng=rng)
     pred = np.concatenate([(Zc * U).ravel(), xi])
     scale = float(np.max(np.abs(pred)))
+    ests = mc_means(draw, 1_000_000 if quick else 10_000_000, rng=rng, target_se=MC_POWER * scale)
     out = [
         mc_agreement(
             f"E[Γ_τΛ_τUΛ_τ]_{i // d}{i % d} = (Zc∘U)" if i < d * d else f"E[λ_{i - d * d}²] = ξ",
@@ -288,13 +291,23 @@ def check_thm8_ode(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
     )
     offd = ~np.eye(d, dtype=bool)
     pred = U0[offd][None, :] * np.exp(-z[offd][None, :] * tr.y[:, -1][:, None])
-    if d > 1:  # d = 1 has no off-diagonals
+    if d > 1:
         out.append(
             solver_agreement(
                 "off-diagonals u_ij(0)exp(−ζ_ij∫u²)",
                 Us[:, offd],
                 pred,
                 atol=solver_scale_atol(np.max(np.abs(U0))),
+            )
+        )
+    else:  # U₁₁ is 1×1: no off-diagonal entry to follow
+        out.append(
+            skipped(
+                evidence_row(
+                    "off-diagonals u_ij(0)exp(−ζ_ij∫u²)", "SOLVER", [], [], 0.0, 0.0, True
+                ),
+                why="not resolvable at d = 1: U₁₁ is 1×1 and has d(d − 1) = 0 off-diagonal entries",
+                offdiagonal_entries=0,
             )
         )
     Ul, ul = T.rdm_limit(*m, N)
@@ -362,7 +375,12 @@ def check_thm8_mc_loss(setting: Setting, *, quick: bool = True, seed: int = 0) -
             mc_agreement(
                 f"random-cov population loss at {tag} (d={d}, N={N})",
                 pred,
-                mc_mean(draw, n_quick if quick else 10 * n_quick, rng=rng),
+                mc_mean(
+                    draw,
+                    n_quick if quick else 10 * n_quick,
+                    rng=rng,
+                    target_se=MC_POWER * abs(float(pred)),
+                ),
             )
         )
     return out

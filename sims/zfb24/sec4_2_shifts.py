@@ -10,6 +10,7 @@ import torch
 from numerics.montecarlo import mc_mean
 from numerics.sampling import check_rng
 from numerics.testing import (
+    MC_POWER,
     mc_agreement,
     train_discrimination,
 )
@@ -74,8 +75,9 @@ def check_shifts_train(
                 with torch.no_grad():
                     return (model(tokens(X, y, xq)).numpy() - yq) ** 2
 
-            est = mc_mean(draw, 40_000 if quick else 400_000, rng=rng)
             R = T.shift_risk_fn(P, Lp, S, M)
+            # power: se ≤ 2 % of the row's scale |R| (raised up to 4× where it misses it)
+            est = mc_mean(draw, 40_000 if quick else 400_000, rng=rng, target_se=MC_POWER * abs(R))
             name = f"trained model risk, {tag} (M={M}) = R(P_learned; Λ', S_q, M)"
             out.append(mc_agreement(name, R, est))
 

@@ -32,11 +32,6 @@ from theory.common.protocols import Check, Result
 
 #: (result, "key=value") -> what fails there; each needs a decision on the paper's assumptions.
 _OPEN: dict[tuple[str, str], str] = {
-    ("zfb24:lem9", "N=1"): "check_lem9_float: #negative eigenvalues of H ≠ d+1 at N = 1",
-    ("zfb24:lem10", "d=1"): "check_lem10_ode: U₁₁(t) leaves the symmetric matrices at d = 1",
-    ("zfb24:lem17", "d=1"): "check_lem10_ode: U₁₁(t) leaves the symmetric matrices at d = 1",
-    ("zfb24:flow_reductions", "d=1"): "check_flow_reductions_ode: zero-size array at d = 1",
-    ("zfb24:thm4", "d=1"): "check_thm4_ode: Lemma 18's ℓ̃(0) bound row fails at d = 1",
     ("hpcy25:obs4", "d=1"): "check_appb_phases_ode: |ω| does not fall after its peak at d = 1",
     ("hpcy25:appB-phases", "d=1"): "check_appb_phases_ode: |ω| does not fall after its peak",
     ("hpcy25:eq4.6", "L=2"): "check_eq4_6_mc: MC-exact optimal m off m*(ω) by > 3 % at L = 2",

@@ -4,10 +4,11 @@ compare with.  ``where`` is the paper's own location,
 text), ``spec`` the maintainers' section behind our reading.
 
 The zfb24 rows compare the toolkit's closed forms with independent routes (ODE, Monte Carlo,
-trained models); none compares with a number the paper prints, so no row here has a
-``discrepancy``, ``unconfirmed`` or ``untested`` verdict.  The one comparison with the paper's
-own content is Figure 1's reading of the LSA limit against the zero estimator (a paraphrase of
-the figure: the paper plots the two dashed lines and states no inequality between them).
+trained models); two compare with the paper's own content: Figure 1's reading of the LSA limit
+against the zero estimator (a paraphrase of the figure: the paper plots the two dashed lines and
+states no inequality between them), and §5.1's count of the negative eigenvalues of Lemma 9's H
+(printed: "at least d + 1"; a ``discrepancy`` at prompt lengths N < d, where E Eᵀ has rank N + 1
+and H has exactly N + 1 negative eigenvalues).
 """
 
 from __future__ import annotations
@@ -25,5 +26,10 @@ CLAIMS: dict[str, Claim] = {
         ),
         provenance="paraphrase",
         spec="spec 004 §4 (P1), §6.15",
+    ),
+    "lem9_negative_eigenvalues": Claim(
+        where="§5.1, after Lemma 9 (why the quadratic form (24) is non-convex)",
+        quote="has at least d + 1 negative eigenvalues, and hence the quadratic form",
+        provenance="printed",
     ),
 }

@@ -96,8 +96,10 @@ def lemma9_H(E: Any, rho: Any) -> Any:
 
     Notes
     -----
-    X has eigenvalues ±‖x_q‖ and 0 (multiplicity d−1), so H has exactly d+1 negative eigenvalues
-    when E Eᵀ has full rank (the paper: "at least"), i.e. the loss is non-convex.
+    X has eigenvalues ±‖x_q‖ and 0 (multiplicity d−1), so H has exactly rank(E) negative
+    eigenvalues [derived]: d+1 when E Eᵀ has full rank (generic E with N ≥ d), N+1 when N < d.
+    The paper (§5.1) prints "at least d + 1" for every N; at N < d it has N + 1.  Either way
+    the loss is non-convex.
 
     Examples
     --------
@@ -107,6 +109,12 @@ def lemma9_H(E: Any, rho: Any) -> Any:
     >>> H = lemma9_H(E, 2)
     >>> H.shape, int(np.sum(np.linalg.eigvalsh(H) < -1e-12))
     ((9, 9), 3)
+
+    At N = 1 < d = 2, E (3 × 2) has rank N + 1 = 2, and H has 2 negative eigenvalues, not 3:
+
+    >>> E1 = np.array([[1.0, 0.5], [0.3, 0.4], [0.7, 0.0]])
+    >>> int(np.sum(np.linalg.eigvalsh(lemma9_H(E1, 1)) < -1e-12))
+    2
     """
     xp = ops_for(E, rho)
     E = xp.mat(E)

@@ -91,3 +91,37 @@ def test_thm4_ode_horizon_comes_from_the_setting() -> None:
     assert row.details["t_end"] > 500
     (paper,) = [e for e in check_thm4_ode(PRESETS["paper"]) if e.kind == "SOLVER"]
     assert paper.details["t_end"] == 500.0
+
+
+@pytest.mark.mc
+@pytest.mark.result("zfb24:lem15")
+def test_mc_row_raises_its_sample_before_it_skips() -> None:
+    """Issue 31: an MC row never fails or skips for power before raising its own sample.  At
+    d = 2, N = 1 and a spread Λ = diag(0.05, 20) the quick tier's 200 000 prompts miss se ≤ 2 % of
+    L; each row draws on (the raise recorded) and passes at the shared 2 % power."""
+    from numerics.zfb24.sec5_flow import check_lem15_mc
+
+    rows = check_lem15_mc(Setting(d=2, N=1, spectrum=(0.05, 20.0)))
+    assert len(rows) == 2
+    for r in rows:
+        assert r.status == "pass", r.describe()
+        assert r.details["raised_from"] == 200_000 and 200_000 < r.details["n"] <= 800_000
+        assert r.details["se_over_scale"] <= 0.02
+
+
+@pytest.mark.mc
+@pytest.mark.result("zfb24:cor16")
+def test_mc_row_skips_with_its_numbers_past_four_times_its_sample() -> None:
+    """At d = 1, N = 1 a loss increase ½ε²γλ²e² along a 1×1 direction e is small against the
+    paired difference's spread: 4 × 200 000 prompts still miss the 2 % power, so those rows are
+    skipped (never failed) with se/scale, the sample drawn and the sample and seconds needed."""
+    from numerics.zfb24.sec5_flow import check_cor16_mc
+
+    rows = check_cor16_mc(Setting(d=1, N=1, spectrum=None))
+    steps = [r for r in rows if r.name.startswith("loss increase")]
+    assert len(steps) == 2 and not [r for r in rows if r.status == "fail"]
+    for r in steps:
+        assert r.status == "skipped", r.describe()
+        assert r.details["raised_from"] == 200_000 and r.details["n"] == 800_000
+        assert r.details["needed_n"] > 800_000 and r.details["se_over_scale"] > 0.02
+        assert "raised from 200000" in r.details["why"] and r.details["why"].endswith(" s)")

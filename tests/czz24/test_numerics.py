@@ -142,3 +142,27 @@ def test_ridge_mc_raises_its_sample_then_skips_past_four_times() -> None:
     assert row.status == "skipped", row.describe()
     assert row.details["raised_from"] == 2000 and row.details["n"] == 8000
     assert row.details["needed_n"] > 8000 and row.details["why"].endswith(" s)"), row.describe()
+
+
+@pytest.mark.mc
+@pytest.mark.result("czz24:bayes")
+def test_bayes_ties_raise_then_skip_and_the_s_eq_d_tie_is_a_value_row() -> None:
+    """At s = d (Gaussian slab) Bayes is ridge(λ = σ²/(nτ²)): the tie is a value row, and each
+    "Bayes < X" gap (σ⁴-small against OLS, lasso and the grid's ridge*) raises its sample to 4×
+    the quick tier's 200 contexts and is then skipped with the numbers, never a fail."""
+    from numerics.czz24.sec5_bayes import check_bayes_mc
+    from theory.czz24.settings import Setting
+
+    rows = check_bayes_mc(Setting(d=3, s=3, n=12, sigma2=0.01, prior="gauss"))
+    tie = [r for r in rows if r.name.startswith("s = d: Bayes = ridge")]
+    assert len(tie) == 1 and tie[0].status == "pass", tie
+    orders = [r for r in rows if r.name.startswith("Bayes < ")]
+    assert {r.name.split(" (")[0] for r in orders} == {
+        "Bayes < ols",
+        "Bayes < ridge*",
+        "Bayes < lasso*",
+    }
+    for r in orders:
+        assert r.status == "skipped", r.describe()
+        assert r.details["raised_from"] == 200 and r.details["n"] == 800, r.describe()
+        assert "not resolvable at this setting: paired gap" in r.details["why"], r.describe()

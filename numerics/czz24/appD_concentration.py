@@ -178,6 +178,26 @@ def _noiseless(*names: str, what: str, lost: str) -> list[Evidence]:
     return [skipped(informational(name, None, None), why=why) for name in names]
 
 
+def _pre_asymptotic(ns: tuple[int, ...], s: int, trS: float, trRSR: float) -> str | None:
+    """Why a slope in ``n`` on the grid ``ns`` is not the lemma's leading rate, or ``None``.
+
+    The rates of Lemmas D.4 and D.7 are those of their leading terms, where the population
+    correlations ``r = Σw*`` dominate the noise of ``r̂``: Lemma D.7's shape
+    ``σ²Tr(RΣR)/n + σ² s Tr(Σ)/n²`` (constants and logs dropped) has its ``1/n`` term ahead of
+    its ``n⁻²`` term only for ``n ≥ n× = s Tr(Σ)/Tr(RΣR)``.  A grid starting below ``n×`` (a
+    drawn w* with a tiny ‖R‖, e.g. the Gaussian slab's w* = 0.00997 at s = 1) fits the slope of
+    the noise-on-noise terms instead (Lemma D.7: −2; Lemma D.4: −1)."""
+    n_cross = s * trS / trRSR if trRSR > 0 else math.inf
+    if ns[0] >= n_cross:
+        return None
+    return (
+        f"the grid n = {ns[0]}..{ns[-1]} is below n× = s·TrΣ/Tr(RΣR) = {n_cross:.4g} (s = {s}, "
+        f"TrΣ = {trS:.4g}, Tr(RΣR) = {trRSR:.3g} for the drawn w*), where Lemma D.7's 1/n term "
+        "overtakes its n⁻² term ([czz24] App. D, Lemma D.7): the slope there is not the leading "
+        f"rate; needs n ≥ {n_cross:.4g}"
+    )
+
+
 def check_lemd_7_mc(
     setting: Setting,
     *,
@@ -187,7 +207,8 @@ def check_lemd_7_mc(
 ) -> list[Evidence]:
     """``E_ε‖(1/n)R Xᵀε‖² = (σ²/n)Tr(RΣ̂R)`` for a fixed design X (MC over ε), and its mean over X
     ``σ²Tr(RΣR)/n`` (MC over X and ε), at the setting's d, s, n, σ², prior and Σ (reference
-    point: n = 40).  At σ² = 0 both rows are ``skipped`` (ε ≡ 0: every side is 0)."""
+    point: n = 40).  At σ² = 0 both rows are ``skipped`` (ε ≡ 0: every side is 0).  Power: se ≤
+    2 % of each prediction, the sample raised up to 4× where it falls short, else skipped."""
     n, sigma2 = setting.n, setting.sigma2
     if sigma2 == 0.0:
         return _noiseless(
@@ -211,9 +232,12 @@ def check_lemd_7_mc(
         vb = np.einsum("bn,bni->bi", eb, Xb) @ R / n
         return np.column_stack([np.sum(v**2, axis=1), np.sum(vb**2, axis=1)])
 
-    fixed, avg = mc_means(draw, 40_000 if quick else 200_000, rng=rng)
     pred_fixed = sc * noise_term_mean(R, X.T @ X / n, sigma2, n)
     pred_avg = sc * noise_term_mean(R, S, sigma2, n)
+    # power: se ≤ 2 % of each row's scale (its prediction), the sample raised up to 4× where
+    # the first draw falls short (then recorded in the row), else the row is skipped
+    target = MC_POWER * np.abs([pred_fixed, pred_avg])
+    fixed, avg = mc_means(draw, 40_000 if quick else 200_000, rng=rng, target_se=target)
     _ = d
     return [
         mc_agreement("E_ε‖(1/n)RXᵀε‖² = σ²Tr(RΣ̂R)/n (fixed X)", pred_fixed, fixed),
@@ -228,7 +252,10 @@ def check_lemd_7_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
     ``σ²Tr(RΣR)log(d/δ)/n + σ² s Tr(Σ)log²(d/δ)/n²`` (δ = 0.1, fitted constant reported).
 
     At σ² = 0 (noiseless labels, which the lemma allows: [czz24] §2, y = ⟨w*, x⟩ + N(0, σ²))
-    ε ≡ 0, so both sides vanish identically: no rate to fit, both rows ``skipped`` saying so."""
+    ε ≡ 0, so both sides vanish identically: no rate to fit, both rows ``skipped`` saying so.
+    Where the grid starts below ``n× = s TrΣ/Tr(RΣR)`` (the crossover of the lemma's two terms:
+    :func:`_pre_asymptotic`) the slope row is ``skipped`` with n×: the slope −1 is the rate of the
+    1/n term only."""
     sigma2 = setting.sigma2
     if sigma2 == 0.0:
         return _noiseless(
@@ -254,14 +281,16 @@ def check_lemd_7_rate(setting: Setting, *, quick: bool = True, seed: int = 0) ->
         ratios.append(
             e.mean / lemD7_rate(float(r @ S @ r), float(np.trace(S)), s, sigma2, n, d, 0.1)
         )
+    rate = rate_agreement(
+        "E‖(1/n)R̂Xᵀε‖² vs n (Lemma D.7)",
+        ns,
+        vals,
+        -1.0,
+        details={"ratios": ratios, "fitted_C": max(ratios)},
+    )
+    why = _pre_asymptotic(ns, s, float(np.trace(S)), float(r @ S @ r))
     return [
-        rate_agreement(
-            "E‖(1/n)R̂Xᵀε‖² vs n (Lemma D.7)",
-            ns,
-            vals,
-            -1.0,
-            details={"ratios": ratios, "fitted_C": max(ratios)},
-        ),
+        rate if why is None else skipped(rate, why=why),
         ordering(
             "ratio to the D.7 shape bounded (max/min < 10)",
             max(ratios) / min(ratios),
@@ -354,7 +383,9 @@ def check_lemd_7_rate_aux(
     RΣR‖₂`` has a slope ≥ −1 and, as a RATE row, the slope
     −0.5 of Lemma D.4 (a 1/√n concentration) within ``Z_MC`` Monte Carlo standard errors of the
     fitted slope (delta method from each n's standard error), that band itself at most the house
-    RATE band 0.15 (power: a slope too noisy to tell −0.5 from −0.35 fails).  Contexts per n:
+    RATE band 0.15 (power: a slope too noisy to tell −0.5 from −0.35 fails); ``skipped`` with
+    the numbers where the grid starts below Lemma D.7's crossover ``n×`` (:func:`_pre_asymptotic`:
+    there the noise of r̂ outweighs R and the 1/n term leads).  Contexts per n:
     :data:`LEMD4_REPS` (the slope's se is about 0.2/√reps).
 
     The D.4 row is a rate, not an ordering: the rate *is* −0.5, so "slope ≤ −0.5" with a margin
@@ -394,6 +425,9 @@ def check_lemd_7_rate_aux(
         rate = replace(
             rate, passed=False, details={**rate.details, "reason": "slope se too large (power)"}
         )
+    why = _pre_asymptotic(ns, int(np.sum(w != 0)), float(np.trace(S)), float(r @ S @ r))
+    if why is not None:
+        rate = skipped(rate, why=why)
     return [
         rate_agreement("E‖Σ̂ − Σ‖ vs n (Lemma D.3)", ns, a, -0.5, band=SQRT_N_SLOPE_BAND),
         ordering(

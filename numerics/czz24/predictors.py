@@ -85,7 +85,12 @@ def ridge_fit(X: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
 
     >>> ridge_fit(2 * np.eye(2)[None], np.array([[3.0, 6.0]]), 1.0).tolist()
     [[1.0, 2.0]]
+
+    At λ = 0 it is the λ → 0⁺ limit, the min-ℓ2-norm least-squares fit (:func:`ols_fit`), defined
+    for n < d too (σ² = 0 puts the LMMSE penalty σ²d/(nα²) there).
     """
+    if float(lam) == 0.0:
+        return ols_fit(X, y)
     B, n, d = X.shape
     A = np.einsum("bni,bnj->bij", X, X) + n * lam * np.eye(d)
     return np.linalg.solve(A, np.einsum("bni,bn->bi", X, y)[..., None])[..., 0]

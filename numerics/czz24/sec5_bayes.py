@@ -3,6 +3,8 @@ with λ = σ²/τ² when s = d (exact), and its MC risk lies below every method'
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from numerics.czz24.predictors import (
@@ -14,9 +16,9 @@ from numerics.czz24.predictors import (
     ridge_fit,
 )
 from numerics.czz24.sampling import sample_sparse_prompts
-from numerics.montecarlo import estimate_from_samples
+from numerics.montecarlo import MAX_RAISE, estimate_from_samples
 from numerics.sampling import check_rng
-from numerics.testing import float_agreement, ordering
+from numerics.testing import float_agreement, ordering, skipped
 from theory.common.baselines import ridge_predictor
 from theory.common.protocols import Evidence
 from theory.czz24 import bayes_posterior_mean, ols_excess_risk
@@ -99,7 +101,12 @@ def check_bayes_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> li
     difference with OLS has no standard error: its sample se grows with the sample.  There the
     row compares the Bayes MC risk (finite variance) with OLS's exact risk
     (:func:`~theory.czz24.ols_excess_risk`, ``‖w‖²(1 − n/d) + σ²n/(d − n − 1)``): Bayes
-    mean + 3 se below it; the paired gap stays in the row's details."""
+    mean + 3 se below it; the paired gap stays in the row's details.
+
+    A gap within ± 3 se raises the sample (up to 4×, recorded) and, still unresolved, is
+    ``skipped`` with the numbers: Bayes ≤ X always holds, but at n = 1 every method nearly ties
+    (one observation barely moves any estimate) and at s = d the Gaussian-slab Bayes *is* ridge
+    (then a value row checks Bayes = ridge(λ = σ²/(nτ²)) on the contexts)."""
     return _bayes_mc_rows(setting, seed, 200 if quick else 600)
 
 
@@ -110,58 +117,140 @@ def check_bayes_mc_fig1b(setting: Setting, *, quick: bool = True, seed: int = 0)
     return _bayes_mc_rows(setting, seed, 120 if quick else 600)
 
 
-def _bayes_mc_rows(setting: Setting, seed: int, trials: int) -> list[Evidence]:
-    out = []
-    d, s, n, s2, prior = setting.d, setting.s, setting.n, setting.sigma2, setting.prior
-    st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2, prior=prior)
-    p = sample_sparse_prompts(
-        st,
-        trials,
-        rng=check_rng(seed, "numerics.sparse_multihead.checks_bayes:check_bayes_mc", d),
-    )
-    eb = np.sum((bayes_fit(p.X, p.y, s, s2, prior) - p.w) ** 2, axis=1)
-    rivals = {"ols": np.sum((ols_fit(p.X, p.y) - p.w) ** 2, axis=1)}
-    rivals["ridge*"] = min(
-        (np.sum((ridge_fit(p.X, p.y, lam) - p.w) ** 2, axis=1) for lam in np.logspace(-4, 2, 13)),
-        key=np.mean,
-    )
-    rivals["lasso*"] = min(
-        (np.sum((lasso_fit(p.X, p.y, a) - p.w) ** 2, axis=1) for a in ALPHA_GRID), key=np.mean
-    )
-    if prior == "sign":
-        paths = [
-            np.sum((pregd_path(p.X, p.y, eta, 60) - p.w[None]) ** 2, axis=2)
-            for eta in (0.1, 0.3, 1.0)
-        ]
-        rivals["pre-GD*"] = min((e[t] for e in paths for t in range(61)), key=np.mean)
+#: An ordering "Bayes < X" is resolved when the paired gap is at least this many standard errors
+#: (either way: above, it passes; below minus this, Bayes is worse than X: a bug, ``fail``).
+ORDER_Z = 3.0
+#: The stream label of the Bayes MC contexts (the check's registered path before the module was
+#: named by its section: fixed, so the stream is unchanged).
+_BAYES_MC = "numerics.sparse_multihead.checks_bayes:check_bayes_mc"
+
+
+def _bayes_mc_errors(
+    st: SparseRegressionICL, rng: np.random.Generator, trials: int
+) -> dict[str, np.ndarray]:
+    """Per-context squared errors ``‖ŵ − w*‖²`` of Bayes and each rival on ``trials`` contexts
+    drawn from ``rng``: ``"bayes"`` and ``"ols"`` as (trials,), the tuned rivals as
+    (grid, trials) over their grids (ridge λ, lasso α, pre-GD (η, t): the tuning is made on the
+    pooled sample)."""
+    p = sample_sparse_prompts(st, trials, rng=rng)
+
+    def err(w: np.ndarray) -> np.ndarray:
+        return np.sum((w - p.w) ** 2, axis=-1)
+
+    out = {
+        "bayes": err(bayes_fit(p.X, p.y, st.s, st.sigma2, st.prior)),
+        "ols": err(ols_fit(p.X, p.y)),
+        "ridge*": np.stack([err(ridge_fit(p.X, p.y, lam)) for lam in np.logspace(-4, 2, 13)]),
+        "lasso*": np.stack([err(lasso_fit(p.X, p.y, a)) for a in ALPHA_GRID]),
+    }
+    if st.prior == "sign":
+        # (61, trials) per η, η-major: the (η, t) grid in the order it is tuned over
+        paths = [err(pregd_path(p.X, p.y, eta, 60)) for eta in (0.1, 0.3, 1.0)]
+        out["pre-GD*"] = np.concatenate(paths)
+    return out
+
+
+def _tuned(e: np.ndarray) -> np.ndarray:
+    """The grid point with the least mean error (a (trials,) array passes through)."""
+    return e if e.ndim == 1 else e[int(np.argmin(e.mean(axis=1)))]
+
+
+def _bayes_rows(
+    st: SparseRegressionICL, errs: dict[str, np.ndarray], requested: int
+) -> tuple[list[Evidence], list[tuple[float, float]]]:
+    """The rows "Bayes < X" on the pooled errors, and each row's (gap, se)."""
+    d, s, n, prior = st.d, st.s, st.n, st.prior
+    eb = errs["bayes"]
     B = estimate_from_samples(eb)
-    for name, err in rivals.items():
+    out, gaps = [], []
+    for name, e in errs.items():
+        if name == "bayes":
+            continue
+        err = _tuned(e)
         diff = estimate_from_samples(err - eb)
-        info = {"bayes": B.mean, name: float(np.mean(err))}
+        info: dict = {"bayes": B.mean, name: float(np.mean(err)), "n": B.n}
+        if requested:
+            info["raised_from"] = requested
+        row_name = f"Bayes < {name} ({prior}, d={d}, s={s}, n={n})"
         if name == "ols" and abs(n - d) < OLS_FINITE_VARIANCE_GAP:
             # min-norm OLS error has infinite variance here: compare with its closed form
-            ols = float(ols_excess_risk(d, n, s2, st.signal))
+            ols = float(ols_excess_risk(d, n, st.sigma2, st.signal))
             info |= {"ols_closed_form": ols, "paired_gap": diff.mean, "paired_se": diff.se}
-            out.append(
-                ordering(
-                    f"Bayes < {name} ({prior}, d={d}, s={s}, n={n})",
-                    B.mean,
-                    ols,
-                    margin=3 * B.se,
-                    details=info,
-                )
-            )
+            out.append(ordering(row_name, B.mean, ols, margin=ORDER_Z * B.se, details=info))
+            gaps.append((ols - B.mean, B.se))
             continue
-        out.append(
-            ordering(
-                f"Bayes < {name} ({prior}, d={d}, s={s}, n={n})",
-                0.0,
-                diff.mean,
-                margin=3 * diff.se,
-                details=info,
-            )
+        out.append(ordering(row_name, 0.0, diff.mean, margin=ORDER_Z * diff.se, details=info))
+        gaps.append((diff.mean, diff.se))
+    return out, gaps
+
+
+def _unresolved(row: Evidence, gap: float, se: float) -> bool:
+    """Not passed, and Bayes not significantly worse either (|gap| < ORDER_Z se)."""
+    return not row.passed and gap > -ORDER_Z * se
+
+
+def _bayes_mc_rows(setting: Setting, seed: int, trials: int) -> list[Evidence]:
+    """Bayes ≤ X is a theorem (the posterior mean minimises the Bayes risk [derived]); each row
+    asks the paired gap to be resolved, ≥ 3 se.  A gap within ± 3 se raises the sample (fresh
+    contexts on their own stream, pooled: up to 4× the mode's, the raise recorded) to reach
+    3 se; a gap still unresolved is ``skipped`` with the numbers (a rival that nearly ties
+    Bayes: at n = 1 every method is close to 0, at s = d the Gaussian-slab Bayes is ridge); a
+    gap below −3 se (Bayes worse) is a ``fail``."""
+    d, s, n, s2, prior = setting.d, setting.s, setting.n, setting.sigma2, setting.prior
+    st = SparseRegressionICL.isotropic(d=d, s=s, n=n, sigma2=s2, prior=prior)
+    errs = _bayes_mc_errors(st, check_rng(seed, _BAYES_MC, d), trials)
+    rows, gaps = _bayes_rows(st, errs, 0)
+    cap, rounds = MAX_RAISE * trials, 0
+    while True:
+        todo = [(g, se) for r, (g, se) in zip(rows, gaps, strict=True) if _unresolved(r, g, se)]
+        have = errs["bayes"].shape[-1]
+        if not todo or have >= cap:
+            break
+        # the contexts each unresolved gap needs for 3 se, from the pooled sample so far (a gap
+        # ≤ 0 asks for the cap); each raise on its own stream, pooled
+        need = max(
+            cap if g <= 0 else math.ceil(1.1 * have * (ORDER_Z * se / g) ** 2) for g, se in todo
         )
+        extra = min(cap, max(need, have + 2)) - have
+        rounds += 1
+        more = _bayes_mc_errors(st, check_rng(seed, _BAYES_MC, d, "raise", rounds), extra)
+        errs = {k: np.concatenate([v, more[k]], axis=-1) for k, v in errs.items()}
+        rows, gaps = _bayes_rows(st, errs, trials)
+    out = []
+    for r, (g, se) in zip(rows, gaps, strict=True):
+        if not _unresolved(r, g, se):
+            out.append(r)
+            continue
+        m = errs["bayes"].shape[-1]
+        needed = (
+            f"about {math.ceil(m * (ORDER_Z * se / g) ** 2)} contexts"
+            if g > 0
+            else "more contexts than a gap ≤ 0 lets us estimate"
+        )
+        why = (
+            f"not resolvable at this setting: paired gap {g:.3g} ± {se:.2g} (se) < {ORDER_Z:g} se "
+            f"with {m} contexts"
+            + (f" (raised from {trials})" if m > trials else "")
+            + f"; needs {needed}"
+        )
+        out.append(skipped(r, why=why, gap=g, gap_se=se))
+    if prior == "gauss" and s == d:
+        out.append(_ridge_tie_row(st, check_rng(seed, _BAYES_MC, d, "tie")))
     return out
+
+
+def _ridge_tie_row(st: SparseRegressionICL, rng: np.random.Generator) -> Evidence:
+    """At s = d the Gaussian-slab posterior has one support: Bayes is ridge with the
+    un-normalised penalty σ²/τ² (τ² = 1), the normalised λ = σ²/n, on every context (the tie
+    behind "Bayes < ridge*": ridge* misses it only by its grid)."""
+    p = sample_sparse_prompts(st, 20, rng=rng)
+    return float_agreement(
+        f"s = d: Bayes = ridge(λ = σ²/(nτ²)) on MC contexts (d={st.d}, n={st.n})",
+        bayes_fit(p.X, p.y, st.s, st.sigma2, "gauss"),
+        ridge_fit(p.X, p.y, st.sigma2 / st.n),
+        rtol=RIDGE_RTOL,
+        atol=RIDGE_ATOL,
+    )
 
 
 #: OLS's error has a finite variance only for |n − d| > 3 (inverse-Wishart second moments)

@@ -148,6 +148,11 @@ def ridge_excess_conditional(X: Any, lam: Any, sigma2: Any, alpha2: Any) -> floa
     .. math:: \frac{\alpha^2}{d}\|\lambda(\hat\Sigma+\lambda I)^{-1}\|_F^2
         + \frac{\sigma^2}{n}\mathrm{Tr}\bigl(\hat\Sigma(\hat\Sigma+\lambda I)^{-2}\bigr).
 
+    At ``λ = 0`` it is the ``λ → 0⁺`` limit [derived]: ``λ(Σ̂ + λI)⁻¹ → P₀``, the projector on
+    ker Σ̂, and ``Σ̂(Σ̂ + λI)⁻² → Σ̂⁺``, so the risk is ``(α²/d)(d − rank Σ̂) + (σ²/n)Tr Σ̂⁺``: the
+    min-norm least-squares fit's (the ``λ → 0⁺`` limit of ridge, :func:`numerics.czz24.predictors.
+    ridge_fit` at λ = 0), finite for every X, and OLS's ``(σ²/n)Tr Σ̂⁻¹`` when Σ̂ is invertible.
+
     Parameters
     ----------
     X : n×d context (``Σ̂ = XᵀX/n``);  lam : λ ≥ 0;  sigma2 : σ²;  alpha2 : ``α² = E‖w‖²``
@@ -158,10 +163,22 @@ def ridge_excess_conditional(X: Any, lam: Any, sigma2: Any, alpha2: Any) -> floa
 
     >>> ridge_excess_conditional(np.sqrt(2) * np.eye(2), 1.0, 0.5, 1.0)
     0.375
+
+    λ = 0 with one context pair ``x = (2, 0)`` in d = 2 (n = 1): ``Σ̂ = diag(4, 0)``, rank 1,
+    ``Tr Σ̂⁺ = 1/4``: ``α²/2 + σ²/4 = 0.5 + 0.125``:
+
+    >>> ridge_excess_conditional([[2.0, 0.0]], 0.0, 0.5, 1.0)
+    0.625
     """
     X = np.asarray(X, dtype=float)
     n, d = X.shape
     a2, s2 = float(alpha2), float(sigma2)
+    if float(lam) == 0.0:
+        # Σ̂'s non-zero eigenvalues are the squared singular values of X/√n (rank as
+        # ``numpy.linalg.matrix_rank`` counts it)
+        sv = np.linalg.svd(X / np.sqrt(n), compute_uv=False)
+        pos = sv[sv > sv.max(initial=0.0) * max(n, d) * np.finfo(float).eps]
+        return float(a2 / d * (d - pos.size) + s2 / n * np.sum(1.0 / pos**2))
     risk = ridge_conditional_risk(X, n * float(lam), np.eye(d), np.zeros(d), a2 / d * np.eye(d), s2)
     return float(risk) - s2
 

@@ -113,7 +113,8 @@ def test_phases_fall_judged_on_the_late_laws_clock_at_d_1() -> None:
     70 times slower than at d = 5 (μ⁶ ∝ ξ(1+σ²)d²t/κ⁶): at the figure's t = 2000 ω is still above
     half its peak.  The "falls" row is judged where the late law puts ω at a third of its peak
     (t ≈ 3e4), where the flow is below half of it; every row of the check passes."""
-    from numerics.hpcy25.appB_flow import _phase_flow, check_appb_phases_ode
+    from numerics.hpcy25.appB_flow import check_appb_phases_ode
+    from numerics.hpcy25.flows import STIFF, reduced_flow
     from theory.hpcy25.settings import Setting
 
     rows = check_appb_phases_ode(Setting(d=1), quick=True, seed=0)
@@ -123,7 +124,7 @@ def test_phases_fall_judged_on_the_late_laws_clock_at_d_1() -> None:
     assert 2e4 < T < 5e4 and fall.name.endswith(f"(omega({T:.6g})/omega_max)")
     assert fall.observed <= 0.5
     # the figure's horizon alone would not show the fall at d = 1 (what the row once judged)
-    early = float(_phase_flow(1e-3, 1, 40, 0.1)["yy"][-1, 0]) / w_max
+    early = float(reduced_flow(2000.0, d=1, L=40, sigma2=0.1, solver=STIFF).final[0]) / w_max
     assert early > 0.5
 
 

@@ -15,6 +15,7 @@ import theory.hpcy25 as th
 from numerics.hpcy25.flows import STIFF, reduced_flow
 from numerics.hpcy25.mc import ltilde_landscape_mc, risk_mc
 from numerics.hpcy25.predictors import dgd_weights, gd_weights, ridge_weights, tf_weights
+from numerics.montecarlo import Target
 
 __all__ = [
     "FIG_SETTING",
@@ -60,6 +61,7 @@ def compute_4b(
     rng: np.random.Generator | None = None,
     task_var: float | None = None,
     closed_forms: bool = True,
+    target_se: Target = None,
 ) -> dict[str, Any]:
     """Fig. 4(b): MC risks vs ``L'`` (``estimates[i][j]``: test length ``Lps[i]``, estimator
     ``estimators[j]``, one risk_mc pass on common prompts per length; ``mc`` their means) of the
@@ -67,8 +69,9 @@ def compute_4b(
     ridge (λ = dσ²), and the GD/DGD closed forms on a fine grid (``closed_forms``).  Defaults are
     the figure's (d = 5, σ² = 0.1, η = 0.897, 4000 prompts quick, ``default_rng(seed)``);
     :func:`numerics.hpcy25.appD_optimality.check_eqd_29_mc` passes its own lengths,
-    estimators, prompts and stream, and its fault ``task_var`` (the β prior of the sampled
-    prompts)."""
+    estimators, prompts and stream, its fault ``task_var`` (the β prior of the sampled
+    prompts) and its power target ``target_se`` (:func:`~numerics.montecarlo.mc_means`: a
+    length short of it draws on, up to ``MAX_RAISE`` times ``n``)."""
     rng = np.random.default_rng(seed) if rng is None else rng
     n = (4000 if quick else 50_000) if n is None else n
     w1, m1 = 1 / np.sqrt(_D), 1.6277
@@ -88,6 +91,7 @@ def compute_4b(
             n=n,
             rng=rng,
             task_var=task_var,
+            target_se=target_se,
         )
         for Lp in Lps
     ]

@@ -476,10 +476,10 @@ def sharp_head_study(
     them evaluated on ``n_eval`` fresh prompts with its μ fixed (common random numbers: the
     differences are paired per prompt; in chunks of :data:`EVAL_CHUNK`).  The gains' power scale,
     the pair's risk, is known only after sampling: an evaluation sample whose gains miss se ≤ 2 %
-    of it draws on, up to ``MAX_RAISE·n_eval`` prompts (recorded as ``n_requested``).  Faults
-    (negative controls): the query attending to itself, the context labels without noise
-    (:class:`PatternSample`), the added head held homogeneous (``ω_3 = ω``, the shape of L̃'s
-    optimum (4.4)).
+    of it (or whose small-ω pair's risk misses 2 % of its own mean) draws on, up to
+    ``MAX_RAISE·n_eval`` prompts (recorded as ``n_requested``).  Faults (negative controls): the
+    query attending to itself, the context labels without noise (:class:`PatternSample`), the
+    added head held homogeneous (``ω_3 = ω``, the shape of L̃'s optimum (4.4)).
 
     Source: [hpcy25] §3 (the sharp-head study) and Observation 1 / eq. (3.2) (the pattern).
     The pair beats the trivial predictor (risk ``E y_q² = 1 + σ²``) by far more than 5 se:
@@ -549,13 +549,19 @@ def sharp_head_study(
 
 def _powered_goal(cols: list[list[np.ndarray]], n_eval: int) -> int:
     """The evaluation sample the two paired gains need for se ≤ 2 % of the pair's risk (their
-    power scale, known only after sampling), x1.1, capped at ``MAX_RAISE·n_eval``."""
-    r_pair, r_three, r_free = (np.concatenate(c) for c in cols[:3])
+    power scale, known only after sampling), and the small-ω pair's risk for se ≤ 2 % of its own
+    mean (the scale of the units row, R_D*, which it estimates), x1.1, capped at
+    ``MAX_RAISE·n_eval``."""
+    r_pair, r_three, r_free, r_small = (np.concatenate(c) for c in cols[:4])
     scale = float(r_pair.mean())
     need = n_eval
-    for diff in (r_three - r_pair, r_free - r_pair):
+    for diff, sc in (
+        (r_three - r_pair, scale),
+        (r_free - r_pair, scale),
+        (r_small, float(r_small.mean())),
+    ):
         se = float(diff.std(ddof=1) / math.sqrt(diff.size))
-        if scale > 0 and se > MC_POWER * scale:
-            need = max(need, math.ceil(1.1 * needed_samples(diff.size, se, scale, MC_POWER)))
+        if sc > 0 and se > MC_POWER * sc:
+            need = max(need, math.ceil(1.1 * needed_samples(diff.size, se, sc, MC_POWER)))
     goal = min(MAX_RAISE * n_eval, need)
     return goal + (goal == n_eval + 1)  # a raise draws at least two more prompts

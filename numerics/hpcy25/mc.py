@@ -16,7 +16,7 @@ from numerics.hpcy25.predictors import (
     softmax,
     tf_weights,
 )
-from numerics.montecarlo import mc_means
+from numerics.montecarlo import Target, mc_means
 from theory.common.protocols import Estimate
 
 __all__ = [
@@ -57,14 +57,14 @@ def risk_mc(
     task_var: float | None = None,
     Sigma: np.ndarray | None = None,
     batch: int = 4096,
-    target_se: float | Sequence[float] | None = None,
+    target_se: Target = None,
 ) -> tuple[Estimate, ...]:
     """MC risks of label-linear predictors on the same sampled covariates (common random numbers).
 
     ``weight_fns[j](X, x_q) -> w`` (B, L); β ~ N(0, τ² I) (τ² = 1/d unless ``task_var``), noise σ².
-    ``target_se`` (one per predictor, or one for all) raises the sample, on the same stream, up to
-    ``MAX_RAISE`` times ``n`` while an estimate misses it (:func:`numerics.montecarlo.mc_means`):
-    a check passes ``MC_POWER`` times the predicted risk.
+    ``target_se`` (one per predictor, or one for all, or a function of the running means) raises
+    the sample, on the same stream, up to ``MAX_RAISE`` times ``n`` while an estimate misses it
+    (:func:`numerics.montecarlo.mc_means`): a check passes ``MC_POWER`` times the predicted risk.
 
     Examples
     --------

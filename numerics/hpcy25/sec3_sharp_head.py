@@ -27,6 +27,7 @@ from theory.hpcy25.settings import Setting
 
 __all__ = [
     "check_sharp_head_mc",
+    "sharp_head_hypothesis",
     "check_sharp_head_mc_low_noise",
     "sharp_head_rows",
     "setting_label",
@@ -53,6 +54,37 @@ EVAL_PROMPTS = {True: 100_000, False: 800_000}
 NOT_DUMMY_SHARE = 0.02
 #: Obs. 2's spread band of the active heads' |ω| (the Obs-1 rows' 15 %).
 OBS2_SPREAD = 0.15
+
+
+def sharp_head_hypothesis(setting: Setting) -> None:
+    """The sharp-head finding [derived] is stated at the paper's setting (5, 40, 0.1) and the
+    low-noise one (3, 25, 0.05), where the landscape gains are 23 and 26 paired se and training
+    forms the head (docs/papers/hpcy25.md, "The sharp head"): ``(d, L, σ²)`` is one of them.
+    Elsewhere it is not claimed: at L = 2 (5, 2, 0.1) the landscape finds no resolvable gain
+    (−1.6e-5 ± 0.6e-5) and the two-head optimum is an opposite pair of unequal |ω|
+    (−0.12, 0.57), not the homogeneous ± pair the finding starts from.
+
+    >>> sharp_head_hypothesis(Setting())
+    >>> sharp_head_hypothesis(Setting(L=2))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: L = 2: ... is stated at (d, L, σ²) = (5, 40, 0.1) and (3, 25, 0.05) ...
+    """
+    at = (setting.d, setting.L, setting.sigma2)
+    if at in (PAPER_SETTING, LOW_NOISE_SETTING):
+        return
+    near = min(
+        (PAPER_SETTING, LOW_NOISE_SETTING),
+        key=lambda s: sum(a != b for a, b in zip(s, at, strict=True)),
+    )
+    moved = ", ".join(
+        f"{k} = {v:g}" for k, v, ref in zip(("d", "L", "sigma2"), at, near, strict=True) if v != ref
+    )
+    raise ValueError(
+        f"{moved}: the sharp-head finding (derived, hpcy25:sharp-head) is stated at (d, L, σ²) = "
+        f"(5, 40, 0.1) and (3, 25, 0.05) only (docs/papers/hpcy25.md, 'The sharp head'), where "
+        "the landscape and training establish it"
+    )
 
 
 def setting_label(d: int, L: int, sigma2: float) -> str:
@@ -143,7 +175,7 @@ def sharp_head_rows(study: SharpHeadStudy) -> list[Evidence]:
             f"landscape units at {label}: R(pair at |omega| = {SMALL_OMEGA:g}, best mu) vs R_D* "
             "(D.29)",
             r_d,
-            Estimate(*study.small_pair_risk),
+            Estimate(*study.small_pair_risk, study.n_requested, study.eval_seconds),
             scale=r_d,
             details={
                 "why": "the pair at small |omega| is debiased GD to O(omega^2) ((4.10), Thm "

@@ -15,6 +15,7 @@ from numerics.hpcy25.mc import ltilde_landscape_mc, single_head_curve, tf_dgd_er
 from numerics.hpcy25.predictors import sample_covariates, tf_weights
 from numerics.sampling import check_rng
 from numerics.testing import exact_agreement, float_agreement, informational, rate_agreement
+from numerics.verdicts import skipped
 from theory.common.protocols import Evidence
 from theory.hpcy25.settings import Setting
 
@@ -25,6 +26,9 @@ REORDERED_FLOAT_RTOL = 1e-10
 REORDERED_FLOAT_ATOL = 1e-14
 #: absolute floor for attention weights near 0 in the same comparison
 WEIGHT_ZERO_ATOL = 1e-14
+#: (4.6)'s MC row: the true optimum within 3 % of m*(ω) (our reference MC: 0.4-2 % above it at
+#: the paper's setting)
+EQ4_6_BAND = 0.03
 #: a numerical minimiser's argmin vs the closed form: the optimiser stops near 1e-9
 OPTIMISER_TOL = 1e-9
 #: the minimum value is second order in the argmin error (1e-9)
@@ -36,6 +40,7 @@ __all__ = [
     "check_eq4_6_symbolic",
     "check_eq4_6_paper",
     "check_eq4_6_mc",
+    "exact_step_shift",
     "check_eq4_10_float",
     "check_thm4_2i_mc",
     "check_thm4_2ii_symbolic",
@@ -213,6 +218,29 @@ def check_eq4_6_paper(setting: Setting, *, quick: bool = True, seed: int = 0) ->
     return ev
 
 
+def exact_step_shift(omega: float, d: float, L: float, sigma2: float) -> float:
+    """Leading finite-L shift of the TRUE loss's optimal step on ``M(ω)`` from (4.6)'s [derived]:
+    ``κ η_ex(ω) − 1 = ω²(d+2)(κL+4)/(κL²) + O(ω⁴)``, where ``η_ex(ω) = 2ω m_ex(ω)`` and
+    ``m_ex(ω) = argmin_m Loss`` of the ± pair ``(ω, m), (−ω, −m)`` (the exact population risk
+    that Prop. 4.1's ``L̃`` approximates), at isotropic ``x``, ``β ~ N(0, I/d)``, noise σ².  L̃'s
+    own step ``η(ω) = 2ω m*(ω)`` has no ω² term ((4.8): ``1/κ + O(ω⁴)``), so this is also
+    ``m_ex(ω)/m*(ω) − 1`` to O(ω⁴): an O(ω²/L) term, the size of Prop. 4.1's O(1/L) error on the
+    manifold's optimum.  The skip criterion of :func:`check_eq4_6_mc`'s band.
+
+    Source: [hpcy25] (4.6)–(4.8), Prop. 4.1; [derived] (docs/papers/hpcy25.md, "Derived
+    formulas"): expand ``p^± = softmax(±ωXx_q)`` to third order in ω (the cumulants of the
+    scores ``s_i = x_iᵀx_q``), split ``x_i`` along ``x_q``, and take the Gaussian moments of the
+    centred scores (χ²_{L−1} and spherical moments); ``m_ex = E[x_qᵀXᵀu]/(E‖Xᵀu‖² + dσ²E‖u‖²)``,
+    ``u = p⁺ − p⁻``.  At ω → 0 both optima are ``1/κ`` ((D.24)), and the shift vanishes as
+    ``L → ∞``: 1.7 % at ω = 0.3 at the paper's setting, 9 % at ω = 0.13 with L = 2.
+
+    >>> round(exact_step_shift(0.3, 5, 40, 0.1), 6), round(exact_step_shift(0.13, 5, 2, 0.1), 4)
+    (0.017135, 0.0907)
+    """
+    k = float(th.kappa(d, L, sigma2))
+    return float(omega**2 * (d + 2) * (k * L + 4) / (k * L**2))
+
+
 def check_eq4_6_mc(
     setting: Setting,
     *,
@@ -223,7 +251,14 @@ def check_eq4_6_mc(
     """(4.6) against the true loss: the MC-exact optimal aggregate
     ``m = E[y_q k]/E[k²]``, ``k = Σ_i (p_i^+ − p_i^−) y_i``, is within 3 % of ``m*(ω)`` for ω ≤ 0.3.
     ``fault_theory_L`` evaluates ``m*`` at another prompt length (negative control).  At
-    ``setting``'s ``(d, L, σ²)``."""
+    ``setting``'s ``(d, L, σ²)``.
+
+    The 3 % band is set at the paper's setting (d = 5, L = 40, σ² = 0.1), where the true optimum
+    lies 0.4-2 % above ``m*`` (our reference MC).  ``L̃`` approximates the loss only up to
+    Prop. 4.1's O(1/L) error, whose leading shift of the optimum is :func:`exact_step_shift`
+    [derived] (ω²(d+2)(κL+4)/(κL²): 1.7 % at ω = 0.3 there); where that shift exceeds the band,
+    the band is not the proposition's claim at this setting and its row is skipped, with the
+    numbers (e.g. L = 2: 9 % at ω = 0.13, 48 % at ω = 0.3)."""
     d, L, sigma2 = setting.d, setting.L, setting.sigma2
     rng = check_rng(seed, f"{_STREAM}:check_eq4_6_mc")
     omegas = (0.05, 0.13, 0.3)
@@ -236,15 +271,24 @@ def check_eq4_6_mc(
         a0, a1, a2 = np.linalg.solve(np.vander(mus, 3, increasing=True), mc[i])  # exact quadratic
         m_opt = -a1 / (2 * a2)
         ms = th.m_star(om, d, L if fault_theory_L is None else fault_theory_L, sigma2)
-        ev.append(
-            band(
-                f"MC-exact optimal m / m*(omega) - 1 at omega={om} (band: within 3 %)",
-                m_opt / ms - 1,
-                -0.03,
-                0.03,
-                details={"m_opt": m_opt, "m_star": ms},
-            )
+        row = band(
+            f"MC-exact optimal m / m*(omega) - 1 at omega={om} (band: within 3 %)",
+            m_opt / ms - 1,
+            -EQ4_6_BAND,
+            EQ4_6_BAND,
+            details={"m_opt": m_opt, "m_star": ms},
         )
+        shift = exact_step_shift(om, d, L, sigma2)
+        if shift > EQ4_6_BAND:
+            row = skipped(
+                row,
+                why=f"the O(1/L) shift of the true optimum that Prop. 4.1 allows, "
+                f"ω²(d+2)(κL+4)/(κL²) = {100 * shift:.3g} % at ω = {om}, (d, L, σ²) = "
+                f"({d}, {L}, {sigma2:g}), exceeds the band {100 * EQ4_6_BAND:g} % (set at d = 5, "
+                "L = 40, where it is at most 1.7 %)",
+                leading_shift=shift,
+            )
+        ev.append(row)
     return ev
 
 

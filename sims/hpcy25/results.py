@@ -32,7 +32,11 @@ from numerics.hpcy25.appD_optimality import (
     check_thm4_2iii_mc_spec_range,
     check_thm4_2iii_symbolic,
 )
-from numerics.hpcy25.sec3_sharp_head import check_sharp_head_mc, check_sharp_head_mc_low_noise
+from numerics.hpcy25.sec3_sharp_head import (
+    check_sharp_head_mc,
+    check_sharp_head_mc_low_noise,
+    sharp_head_hypothesis,
+)
 from numerics.hpcy25.sec4_1_approx_loss import (
     check_prop4_1_mc,
     check_prop4_1_mc_gap,
@@ -543,6 +547,7 @@ RESULTS: tuple[Result, ...] = (
         derived=True,
         setting=PAPER,
         keys=("d", "L", "sigma2"),
+        hypotheses=sharp_head_hypothesis,
     ),
     Result(
         id="hpcy25:eq4.12",

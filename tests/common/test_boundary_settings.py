@@ -32,10 +32,6 @@ from theory.common.protocols import Check, Result
 
 #: (result, "key=value") -> what fails there; each needs a decision on the paper's assumptions.
 _OPEN: dict[tuple[str, str], str] = {
-    ("hpcy25:obs4", "d=1"): "check_appb_phases_ode: |ω| does not fall after its peak at d = 1",
-    ("hpcy25:appB-phases", "d=1"): "check_appb_phases_ode: |ω| does not fall after its peak",
-    ("hpcy25:eq4.6", "L=2"): "check_eq4_6_mc: MC-exact optimal m off m*(ω) by > 3 % at L = 2",
-    ("hpcy25:sharp-head", "L=2"): "check_sharp_head_mc: sharp-head gain / ± pair rows at L = 2",
     ("zwb24:asm3.1", "d=1"): "check_asm3_1_mc: MC scale 0 (singular H at d = 1): error",
     ("zwb24:thm5.3", "d=1"): "check_thm5_3_optim: 'H^1/2 w ≠ 0 is sub-optimal' fails at d = 1",
     ("collins24:thm3.4", "d=2"): "check_thm3_4_optim_collapse: Λ-collapse spread at d = 2",

@@ -41,14 +41,11 @@ _OPEN: dict[tuple[str, str], str] = {
     ("hpcy25:appB-phases", "d=1"): "check_appb_phases_ode: |ω| does not fall after its peak",
     ("hpcy25:eq4.6", "L=2"): "check_eq4_6_mc: MC-exact optimal m off m*(ω) by > 3 % at L = 2",
     ("hpcy25:sharp-head", "L=2"): "check_sharp_head_mc: sharp-head gain / ± pair rows at L = 2",
-    ("zwb24:asm3.1", "d=1"): "check_asm3_1_mc: MC scale 0 (singular H at d = 1): error",
-    ("zwb24:thm5.3", "d=1"): "check_thm5_3_optim: 'H^1/2 w ≠ 0 is sub-optimal' fails at d = 1",
     ("czz24:lemD.7", "s=1"): "check_lemd_7_rate(_aux): slope rows fail at s = 1",
     ("czz24:thm5.3", "d=2"): "check_thm5_3_order: pre-GD* < GD* fails at s = d = 2 (dense)",
     ("czz24:thm5.3-lower", "sigma2=0.0"): "check_thm5_3_lower_mc_ridge: singular ridge at σ² = 0",
     ("czz24:bayes", "d=4"): "check_bayes_mc: Bayes < OLS/ridge*/lasso* fails at d = s = 4",
     ("czz24:bayes", "n=1"): "check_bayes_mc: Bayes < OLS/ridge* fails at n = 1",
-    ("collins24:thm3.4", "d=2"): "check_thm3_4_optim_collapse: Λ-collapse spread at d = 2",
 }
 
 

@@ -76,7 +76,7 @@ def check_thm4_4_train_paper(
     del quick  # full tier only
     st, _ = lowrank_unit(setting)
     r = trained(st, S5_PAPER_UNIT[1], seed=seed)
-    return _rho_rows("S5 at the paper's size (d = 10, n = 50)", r)
+    return _rho_rows("S5 at the paper's size (d = 10, n = 50):", r)
 
 
 def _rho_rows(label: str, r: Any) -> list[Evidence]:

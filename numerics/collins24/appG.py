@@ -18,11 +18,12 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
+from numerics.collins24.predictors import powered_samples
 from numerics.collins24.sampling import sphere
 from numerics.collins24.tolerances import DOUBLE_RTOL, EXACT_GAP, EXPONENT_ATOL
-from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
+    MC_POWER,
     claim_agreement,
     close_agreement,
     exact_agreement,
@@ -228,13 +229,17 @@ def check_appg_mc_gp(
     n = 20
     out = []
     for p, r, d in ((0.0, 1.0, 3), (1.0, 3.0, 5), (2.0, 10.0, 5), (1.0, 30.0, 3)):
-        est = estimate_from_samples(_gp_samples(p, r, d, n, reps, rng, rate))
+
+        def draw(
+            g: np.random.Generator, b: int, p: float = p, r: float = r, d: int = d
+        ) -> tuple[np.ndarray]:
+            return (_gp_samples(p, r, d, n, b, g, rate),)
+
+        pred = gp_mean(p, r, d, n)
+        # drawn for the row's power: se <= 2 % of the prediction
+        (est,) = powered_samples(draw, reps, rng, MC_POWER * abs(pred))
         out.append(
-            mc_agreement(
-                f"E g_p(r) quadrature vs MC (p={p:g}, r={r:g}, d={d}, n={n})",
-                gp_mean(p, r, d, n),
-                est,
-            )
+            mc_agreement(f"E g_p(r) quadrature vs MC (p={p:g}, r={r:g}, d={d}, n={n})", pred, est)
         )
     return out
 
@@ -387,7 +392,12 @@ def check_appg_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> lis
     reps = 400_000
     out = []
     for d, e in ((5, 0.3), (3, 0.1)):
-        x = sphere(rng, (reps,), d)
-        est = estimate_from_samples((x[:, 0] >= 1 - e).astype(float))
-        out.append(mc_agreement(f"cap measure (d={d}, eps={e}) vs MC", cap_measure(e, d), est))
+
+        def draw(g: np.random.Generator, b: int, d: int = d, e: float = e) -> tuple[np.ndarray]:
+            return ((sphere(g, (b,), d)[:, 0] >= 1 - e).astype(float),)
+
+        pred = cap_measure(e, d)
+        # drawn for the row's power: se <= 2 % of the prediction
+        (est,) = powered_samples(draw, reps, rng, MC_POWER * abs(pred))
+        out.append(mc_agreement(f"cap measure (d={d}, eps={e}) vs MC", pred, est))
     return out

@@ -7,15 +7,21 @@ applies the predictor; never calls a theory risk function).
 * :func:`linear_predict` -- ŷ = Σ_i y_i x_iᵀMx;
 * :func:`hard_window_predict` -- the §3.1 modified softmax;
 * :func:`mc_window_terms` -- A(ω), N(ω), rad, orth from real sphere draws;
-* :func:`mc_risk` -- E(ŷ − f(x_q))² over sampled prompts.
+* :func:`mc_risk` -- E(ŷ − f(x_q))² over sampled prompts;
+* :func:`powered_samples` -- estimates from whole sample arrays (conditional means included),
+  raised for power.
 """
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from numerics.collins24.sampling import sample_prompts, sphere
-from numerics.montecarlo import mc_mean, mc_means
+from numerics.montecarlo import MAX_RAISE, Target, estimate_from_samples, mc_mean, mc_means
 from theory.collins24.settings import SoftmaxWindowSetting
 from theory.common.protocols import Estimate
 
@@ -27,6 +33,7 @@ __all__ = [
     "mc_window_terms",
     "mc_risk",
     "mc_risk_paired",
+    "powered_samples",
 ]
 
 
@@ -133,8 +140,11 @@ def mc_window_terms(
     *,
     chunk: int = 20_000,
     include_query: bool = False,
+    target_se: Target = None,
 ) -> dict[str, Estimate]:
     """A, N, rad, orth at M = ωI from real draws x_i, x_q ~ U^d (no rotation reduction).
+    ``target_se`` (one per column A, N, rad, orth, or one for all; ≤ 0 asks nothing) raises
+    the sample for power (:func:`numerics.montecarlo.mc_means`).
 
     Source: [collins24] App. B.1 (A(ω) = E‖Σπ_ix_i − x‖², N(ω) = EΣπ_i²).
 
@@ -168,7 +178,7 @@ def mc_window_terms(
             axis=1,
         )
 
-    est = mc_means(draw, reps, rng=rng, batch=chunk)
+    est = mc_means(draw, reps, rng=rng, batch=chunk, target_se=target_se)
     return dict(zip(("A", "N", "rad", "orth"), est, strict=True))
 
 
@@ -255,3 +265,61 @@ def mc_risk_paired(
 
     est = mc_means(draw, reps, rng=rng, batch=chunk)
     return list(est[: len(Ms)]), list(est[len(Ms) :])
+
+
+def powered_samples(
+    draw: Callable[[np.random.Generator, int], Sequence[np.ndarray]],
+    reps: int,
+    rng: np.random.Generator,
+    target_se: float | Sequence[float] | Callable[[np.ndarray], Target] | None,
+    *,
+    max_factor: int = MAX_RAISE,
+) -> tuple[Estimate, ...]:
+    """Estimates (:func:`numerics.montecarlo.estimate_from_samples`) of the columns that
+    ``draw(rng, reps)`` returns, one 1-D sample array per column (their lengths may differ from
+    ``reps`` and from each other: a conditional mean keeps the prompts where its event holds),
+    raised for power.
+
+    While a column's standard error exceeds its target (``target_se``: one for all, one per
+    column, or a function of the current column means; a target ≤ 0 asks nothing), ``draw``
+    runs again on the same stream, in chunks of at most ``reps`` prompts, up to
+    ``max_factor·reps`` prompts in all; a raised estimate records ``requested`` (its sample
+    count after the first ``reps`` prompts) and ``seconds``.  A run that has its power after
+    the first call is the single call's :func:`estimate_from_samples`, unchanged.
+
+    Examples
+    --------
+    Unit-variance draws asked for se ≤ 0.02 need about 2750: from 100 the sample is raised to
+    its cap 4 × 100; the second column (a target of 0) is not raised for itself:
+
+    >>> draw = lambda r, b: (r.standard_normal(b), np.ones(b))
+    >>> e, one = powered_samples(draw, 100, np.random.default_rng(0), [0.02, 0.0])
+    >>> e.n, e.requested, one.mean
+    (400, 100, 1.0)
+    """
+    t0 = time.perf_counter()
+    cols = [[np.asarray(c, dtype=float).ravel()] for c in draw(rng, reps)]
+    ests = [estimate_from_samples(c[0]) for c in cols]
+    first = [e.n for e in ests]
+    drawn, cap = reps, max_factor * reps
+    while drawn < cap and target_se is not None:
+        means = np.array([e.mean for e in ests])
+        goal = target_se(means) if callable(target_se) else target_se
+        tgt = np.broadcast_to(np.asarray(goal, dtype=float), means.shape)
+        factor = max(
+            ((e.se / t) ** 2 for e, t in zip(ests, tgt, strict=True) if t > 0 and e.se > t),
+            default=0.0,
+        )
+        if factor == 0.0:
+            break
+        goal_n = min(cap, math.ceil(1.1 * factor * drawn))
+        while drawn < goal_n:
+            b = min(reps, goal_n - drawn)
+            for c, more in zip(cols, draw(rng, b), strict=True):
+                c.append(np.asarray(more, dtype=float).ravel())
+            drawn += b
+        ests = [estimate_from_samples(np.concatenate(c)) for c in cols]
+    if drawn == reps:
+        return tuple(ests)
+    secs = time.perf_counter() - t0
+    return tuple(Estimate(e.mean, e.se, e.n, f, secs) for e, f in zip(ests, first, strict=True))

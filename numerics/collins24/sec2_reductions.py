@@ -148,7 +148,9 @@ def check_risk_affine_mc(
     out = []
     for d, n, w in N2_POINTS[: 4 if quick else None]:
         wt = window_terms(w, n, d)
-        mc = mc_window_terms(w, n, d, reps, rng, include_query=fq)
+        # the rows' scales max(A, 0.05), max(N, 0.05); rad and orth are not judged here
+        target = [MC_POWER * max(wt.A, 0.05), MC_POWER * max(wt.N, 0.05), 0.0, 0.0]
+        mc = mc_window_terms(w, n, d, reps, rng, include_query=fq, target_se=target)
         for name, val in (("A", wt.A), ("N", wt.N)):
             out.append(
                 mc_agreement(
@@ -369,21 +371,24 @@ def check_limits_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
     rng = np.random.default_rng(seed)
     reps = 100_000 if quick else 400_000
     n, d = setting.n, setting.d
-    est = mc_window_terms(1e6, n, d, reps, rng)
+    a_inf = a_infinity_mp(n, d)
+    # each estimate drawn for its row's power: se <= 2 % of its prediction (rad, orth not judged)
+    est = mc_window_terms(1e6, n, d, reps, rng, target_se=[MC_POWER * abs(a_inf), 0.0, 0.0, 0.0])
     out = [
         mc_agreement(
             f"A(inf) = 2 int F_d^n (mpmath) vs 1-NN sphere MC (d={d}, n={n})",
-            a_infinity_mp(n, d),
+            a_inf,
             est["A"],
         )
     ]
     st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=1.0, sigma2=0.25)
     z = zero_scale_terms(n, d)
+    avg = affine_risk_split(z["A"], z["N"], d, 1.0, 0.25)
     out.append(
         mc_agreement(
             "label-average risk at omega = 0 vs MC",
-            affine_risk_split(z["A"], z["N"], d, 1.0, 0.25),
-            mc_risk(st, 0.0, reps, rng),
+            avg,
+            mc_risk(st, 0.0, reps, rng, target_se=MC_POWER * abs(avg)),
         )
     )
     return out

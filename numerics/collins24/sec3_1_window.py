@@ -16,15 +16,15 @@ from typing import Any
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
-from numerics.collins24.predictors import hard_window_predict
+from numerics.collins24.predictors import hard_window_predict, powered_samples
 from numerics.collins24.quadrature import window_terms
 from numerics.collins24.sampling import sample_prompts, sphere
 from numerics.collins24.sec2_reductions import REGIME_TOP
 from numerics.collins24.tolerances import DOUBLE_RTOL, EXACT_GAP, EXPONENT_ATOL, SLOPE_ATOL
-from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
+    MC_POWER,
     claim_agreement,
     close_agreement,
     float_agreement,
@@ -162,24 +162,33 @@ def check_sec3_1_mc(
                 rtol=DOUBLE_RTOL,
             )
         )
-        X = sphere(rng, (reps, n), d)
-        xq = sphere(rng, (reps,), d)
         w_mc = w if fault_radius_power is None else w ** (2 * float(fault_radius_power))
-        _, K = hard_window_predict(X, np.zeros((reps, n)), xq, w_mc)
-        est = estimate_from_samples(K / n)
+
+        def draw(
+            r: np.random.Generator, b: int, d: int = d, w_mc: float = w_mc
+        ) -> tuple[np.ndarray, ...]:
+            X = sphere(r, (b, n), d)
+            xq = sphere(r, (b,), d)
+            _, K = hard_window_predict(X, np.zeros((b, n)), xq, w_mc)
+            return K / n, 1.0 / K[K > 0], (K == 0).astype(float)
+
+        inv_pred = inverse_count_mean(n, p_mp)
+        # each estimate drawn for its row's power (se <= 2 % of its prediction)
+        est, inv, k0 = powered_samples(
+            draw, reps, rng, [MC_POWER * p_mp, MC_POWER * abs(inv_pred), 0.0]
+        )
         out.append(
             mc_agreement(
                 f"p_omega vs hard-window fraction MC (d={d}, omega={w})",
                 p_mp,
                 est,
-                details={"P(K=0)": float(np.mean(K == 0))},
+                details={"P(K=0)": k0.mean},
             )
         )
-        inv = estimate_from_samples(1.0 / K[K > 0])
         out.append(
             mc_agreement(
                 f"E[1/K | K >= 1] binomial(n, p_omega) vs MC (d={d}, omega={w})",
-                inverse_count_mean(n, p_mp),
+                inv_pred,
                 inv,
             )
         )
@@ -320,16 +329,26 @@ def check_sec3_1_mc_msa(
                 rtol=BETAINC_RTOL,
             )
         )
-        p = sample_prompts(st, reps, rng)
-        yhat, K = hard_window_predict(p.X, p.y, p.xq, w)
-        err = ((yhat - p.fq) ** 2)[K > 0]
+
+        def draw(
+            r: np.random.Generator,
+            b: int,
+            st: SoftmaxWindowSetting = st,
+            w: float = w,
+        ) -> tuple[np.ndarray, ...]:
+            p = sample_prompts(st, b, r)
+            yhat, K = hard_window_predict(p.X, p.y, p.xq, w)
+            return ((yhat - p.fq) ** 2)[K > 0], (K == 0).astype(float)
+
         pred = msa_risk_exact(w, n, d, L, s2, fault_drop_bias=bool(fault_drop_bias))
+        # drawn for the row's power: se <= 2 % of the prediction
+        err, k0 = powered_samples(draw, reps, rng, [MC_POWER * abs(pred), 0.0])
         out.append(
             mc_agreement(
                 f"L_MSA(omega={w:g} | K >= 1) exact vs hard-window MC (d={d}, n={n})",
                 pred,
-                estimate_from_samples(err),
-                details={"P(K=0)": float(np.mean(K == 0)), "c'_d": t_density_constant(d)},
+                err,
+                details={"P(K=0)": k0.mean, "c'_d": t_density_constant(d)},
             )
         )
     return out

@@ -10,11 +10,10 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from numerics.collins24.predictors import mc_risk, softmax_predict
+from numerics.collins24.predictors import mc_risk, powered_samples, softmax_predict
 from numerics.collins24.quadrature import optimal_scale_affine
 from numerics.collins24.sampling import sample_prompts
 from numerics.collins24.tolerances import DOUBLE_RTOL, ORDER_GAP, STRICT_GAP
-from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
     MC_POWER,
@@ -274,25 +273,32 @@ def check_thm3_6_mc_moments(
     rng = check_rng(seed, "numerics.softmax_window.checks_linear:check_thm3_6_symbolic_moments")
     reps = 200_000 if quick else 1_000_000
     d = setting.d
-    x, xi, xj, v = (np.asarray(rng.standard_normal((reps, d))) for _ in range(4))
-    x, xi, xj, v = (a / np.linalg.norm(a, axis=1, keepdims=True) for a in (x, xi, xj, v))
-    ti, tj = np.sum(xi * x, axis=1), np.sum(xj * x, axis=1)
-    vi, vj, vx = np.sum(v * xi, axis=1), np.sum(v * xj, axis=1), np.sum(v * x, axis=1)
-    samples = {
-        "E t_i^2": ti**2,
-        "E (v'x_i)^2 t_i^2": vi**2 * ti**2,
-        "E (v'x_i) t_i (v'x_j) t_j": vi * ti * vj * tj,
-        "E (v'x_i) t_i (v'x)": vi * ti * vx,
-        "E (v'x)^2": vx**2,
-    }
+    keys = (
+        "E t_i^2",
+        "E (v'x_i)^2 t_i^2",
+        "E (v'x_i) t_i (v'x_j) t_j",
+        "E (v'x_i) t_i (v'x)",
+        "E (v'x)^2",
+    )
+
+    def draw(r: np.random.Generator, b: int) -> tuple[np.ndarray, ...]:
+        x, xi, xj, v = (np.asarray(r.standard_normal((b, d))) for _ in range(4))
+        x, xi, xj, v = (a / np.linalg.norm(a, axis=1, keepdims=True) for a in (x, xi, xj, v))
+        ti, tj = np.sum(xi * x, axis=1), np.sum(xj * x, axis=1)
+        vi, vj, vx = np.sum(v * xi, axis=1), np.sum(v * xj, axis=1), np.sum(v * x, axis=1)
+        return ti**2, vi**2 * ti**2, vi * ti * vj * tj, vi * ti * vx, vx**2
+
     mo = la_moments(d, fault_gaussian_fourth=bool(fault_gaussian_fourth))
-    for k, smp in samples.items():
+    scales = [float(mo[k]) for k in keys]
+    # each moment drawn for its row's power: se <= 2 % of its scale
+    ests = powered_samples(draw, reps, rng, [MC_POWER * abs(c) for c in scales])
+    for k, c, est in zip(keys, scales, ests, strict=True):
         out.append(
             mc_agreement(
                 f"Theorem 3.6 LA moment {k} (d = {d}): SymPy vs sphere MC",
-                float(mo[k]),
-                estimate_from_samples(smp),
-                scale=float(mo[k]),
+                c,
+                est,
+                scale=c,
             )
         )
     return out

@@ -10,8 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from numerics.mc_fast import gd_family_risk_raw
+from numerics.mc_fast import gd_family_predict
+from numerics.montecarlo import DEFAULT_BATCH, Target, mc_mean
+from numerics.sampling import sample_prompts
 from theory.common.protocols import Estimate
+from theory.settings import LinearRegressionICL
 
 __all__ = ["random_setting", "power_law_spectrum", "raw_risk_at"]
 
@@ -64,10 +67,15 @@ def raw_risk_at(
     params: tuple[Any, ...],
     n: int,
     rng: np.random.Generator,
+    *,
+    target_se: Target = None,
 ) -> Estimate:
-    """The raw-prompt MC risk (:func:`numerics.mc_fast.gd_family_risk_raw`, ``n`` prompts) of the
-    GD-family predictor ``params = (Γ, a, b)`` or ``(Γ, a, b, φ)`` at ``env = (H, Ψ, β*)`` (a
-    :func:`random_setting` draw), noise ``sigma2``, prompt length ``N``.
+    """The raw-prompt MC risk (the route of :func:`numerics.mc_fast.gd_family_risk_raw`: literal
+    prompts, the predictor applied, ``(ŷ − y_q)²`` averaged; ``n`` prompts) of the GD-family
+    predictor ``params = (Γ, a, b)`` or ``(Γ, a, b, φ)`` at ``env = (H, Ψ, β*)`` (a
+    :func:`random_setting` draw), noise ``sigma2``, prompt length ``N``.  ``target_se`` asks for
+    power (:func:`numerics.montecarlo.mc_means`): the same stream draws on, up to 4·n prompts,
+    while the standard error exceeds it; the estimate then records ``requested = n``.
 
     Source: [zwb24] eq. (5.1) (the GD-β / LTB predictor family) under Assumption 3.1.
 
@@ -87,19 +95,18 @@ def raw_risk_at(
     """
     H, Psi, bs = env
     G, a, b, *phi = params
-    return gd_family_risk_raw(
-        Sigma_x=H,
-        task_mean=bs,
-        task_cov=Psi,
-        noise_var=sigma2,
-        N=N,
-        Gamma=G,
-        a=a,
-        b=b,
-        phi=phi[0] if phi else None,
-        n=n,
-        rng=rng,
+    st = LinearRegressionICL.from_arrays(
+        Sigma_x=H, N=N, task_mean=bs, task_cov=Psi, noise_var=sigma2
     )
+    Gm, av, bv = (np.array(v, dtype=float) for v in (G, a, b))
+    ph = np.array(phi[0], dtype=float) if phi and phi[0] is not None else None
+
+    def draw(r: np.random.Generator, B: int) -> np.ndarray:
+        pb = sample_prompts(st, B, rng=r)
+        yhat = gd_family_predict(pb.X, pb.y, pb.xq, Gamma=Gm, a=av, b=bv, phi=ph)
+        return (yhat - pb.yq) ** 2
+
+    return mc_mean(draw, n, rng=rng, batch=DEFAULT_BATCH, target_se=target_se)
 
 
 def power_law_spectrum(d: int, alpha: float, total: float) -> np.ndarray:

@@ -13,9 +13,12 @@ from numerics.montecarlo import mc_means
 from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import (
     FLOAT_RTOL,
+    MC_POWER,
     float_agreement,
+    informational,
     mc_agreement,
 )
+from numerics.verdicts import skipped
 from numerics.zwb24.fixtures import quick_n
 from numerics.zwb24.sampling import random_setting, raw_risk_at
 from theory.common.baselines import gd_beta_risk
@@ -38,7 +41,11 @@ __all__ = [
 
 def check_asm3_1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
     """Assumption 3.1: MC of the sampled prompts vs ``E[y²] = tr(H(Ψ+β*β*ᵀ)) + σ²`` and
-    ``E[x_i y_i] = Hβ*`` (the sampler implements the data model), for regular and singular H."""
+    ``E[x_i y_i] = Hβ*`` (the sampler implements the data model), for regular and singular H
+    (Assumption 3.1 allows H ⪰ 0).  Each estimate is drawn for power (se ≤ 2 % of its row's
+    scale, up to 4× the sample).  At d = 1 the singular H (rank d − 1 = 0) is H = 0: then
+    x ≡ 0, so ``x_i y_i ≡ 0 = (Hβ*)_i`` holds with nothing to estimate (MC scale
+    √(E[y²] tr H) = 0) and those rows are ``skipped`` with the numbers."""
     d = setting.d
     N = setting.N
     sigma2 = setting.sigma2
@@ -57,21 +64,26 @@ def check_asm3_1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
             p = sample_prompts(st, B, rng=r)
             return np.column_stack([p.yq**2, p.X[:, 0, :] * p.y[:, :1]])
 
-        ests = mc_means(draw, quick_n(quick, 200_000, 1_000_000), rng=rng)
         ey2 = label_second_moment(H, Psi, bs, sigma2)
+        xy_scale = float(np.sqrt(ey2 * np.trace(H)))
+        target = MC_POWER * np.array([abs(ey2)] + [xy_scale] * d)
+        ests = mc_means(draw, quick_n(quick, 200_000, 1_000_000), rng=rng, target_se=target)
         out.append(
             mc_agreement(f"E[y^2] = tr(H(Psi+b*b*^T)) + sigma^2 (singular H={sing})", ey2, ests[0])
         )
         Hb = H @ bs
         for i in range(d):
-            out.append(
-                mc_agreement(
-                    f"E[x_i y_i]_{i} = (H beta*)_{i} (singular H={sing})",
-                    Hb[i],
-                    ests[1 + i],
-                    scale=float(np.sqrt(ey2 * np.trace(H))),
+            name = f"E[x_i y_i]_{i} = (H beta*)_{i} (singular H={sing})"
+            if xy_scale == 0.0:
+                why = (
+                    f"H = 0 at d = {d} (the singular H has rank d - 1 = 0): x = 0, so "
+                    f"x_i y_i = 0 = (H beta*)_i on every prompt (MC mean {ests[1 + i].mean:g}, "
+                    f"se {ests[1 + i].se:g}); the row's scale sqrt(E[y^2] tr H) is 0: nothing "
+                    "to estimate"
                 )
-            )
+                out.append(skipped(informational(name, float(Hb[i]), ests[1 + i].mean), why=why))
+                continue
+            out.append(mc_agreement(name, Hb[i], ests[1 + i], scale=xy_scale))
     return out
 
 
@@ -94,7 +106,9 @@ def check_lemh_4_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
         m2 = (S @ A @ S).reshape(B, -1)
         return np.column_stack([m1, m2])
 
-    ests = mc_means(draw, quick_n(quick, 400_000, 2_000_000), rng=rng)
+    s1, s2 = float(np.max(np.abs(pred1))), float(np.max(np.abs(pred2)))
+    target = MC_POWER * np.repeat([s1, s2], d * d)  # the rows' scales, column by column
+    ests = mc_means(draw, quick_n(quick, 400_000, 2_000_000), rng=rng, target_se=target)
     out = []
     # scalar corollary (spec §2.0): E[(u^T S v)^2] = ((N+1)/N)(u^T H v)^2 + (u^T H u)(v^T H v)/N,
     # S = X^T X / N -- against the shared Wishart identity (exact algebra, float64)
@@ -109,7 +123,6 @@ def check_lemh_4_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
             rtol=FLOAT_RTOL * 100,
         )
     )
-    s1, s2 = float(np.max(np.abs(pred1))), float(np.max(np.abs(pred2)))
     for k in range(d * d):
         i, j = divmod(k, d)
         out.append(mc_agreement(f"E[x x^T A x x^T]_{i}{j}", pred1[i, j], ests[k], scale=s1))
@@ -132,7 +145,13 @@ def check_eq_gdbeta_risk_mc(
     s2t = sigma2 if fault_sigma2 is None else fault_sigma2
     pred = float(gd_beta_risk(G, beta, H, bs, Psi, s2t, N))
     est = raw_risk_at(
-        (H, Psi, bs), sigma2, N, (G, beta, beta), quick_n(quick, 200_000, 2_000_000), rng
+        (H, Psi, bs),
+        sigma2,
+        N,
+        (G, beta, beta),
+        quick_n(quick, 200_000, 2_000_000),
+        rng,
+        target_se=MC_POWER * abs(pred),  # the row's scale: |prediction|
     )
     return [
         mc_agreement(
@@ -162,7 +181,13 @@ def check_eq_ltb_risk_mc(
     phi_t = phi if fault_phi_scale is None else fault_phi_scale * phi
     pred = ltb_risk(a, b, G, phi_t, H, Psi, bs, sigma2, N)
     est = raw_risk_at(
-        (H, Psi, bs), sigma2, N, (G, a, b, phi), quick_n(quick, 200_000, 2_000_000), rng
+        (H, Psi, bs),
+        sigma2,
+        N,
+        (G, a, b, phi),
+        quick_n(quick, 200_000, 2_000_000),
+        rng,
+        target_se=MC_POWER * abs(pred),  # the row's scale: |prediction|
     )
     out = [
         mc_agreement(

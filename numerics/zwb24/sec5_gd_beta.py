@@ -15,6 +15,7 @@ from numerics.mc_fast import gd_family_predict
 from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
+    MC_POWER,
     OPTIM_ARG_ATOL,
     OPTIM_RTOL,
     close_agreement,
@@ -287,13 +288,20 @@ def check_thm5_2_mc(
     rng = check_rng(seed, "numerics.ltb.checks_gd_beta:check_thm5_2_mc")
     H, Psi, bs = random_setting(rng, d)
     Gs = gamma_fn(H, Psi, sigma2, N)
+    Rs = optimal_risk(H, Psi, sigma2, N)
     est = raw_risk_at(
-        (H, Psi, bs), sigma2, N, (Gs, bs, bs), quick_n(quick, 400_000, 2_000_000), rng
+        (H, Psi, bs),
+        sigma2,
+        N,
+        (Gs, bs, bs),
+        quick_n(quick, 400_000, 2_000_000),
+        rng,
+        target_se=MC_POWER * abs(Rs),  # the row's scale: |R*|
     )
     return [
         mc_agreement(
             f"R* (Thm 5.2) vs MC risk of f*, d={d}, N={N}",
-            optimal_risk(H, Psi, sigma2, N),
+            Rs,
             est,
             details={"fault_gamma_fn": getattr(fault_gamma_fn, "__name__", None)},
         )

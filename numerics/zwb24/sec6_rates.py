@@ -13,6 +13,7 @@ import numpy as np
 from numerics.sampling import check_rng, gaussian_rows
 from numerics.testing import (
     FLOAT_RTOL,
+    MC_POWER,
     Z_MC,
     close_agreement,
     mc_agreement,
@@ -22,7 +23,7 @@ from numerics.testing import (
 from numerics.zwb24.figures import compute_rates_sum_min
 from numerics.zwb24.fixtures import N_GENERIC, PINNED_RTOL, SIGMA2_GENERIC, quick_n
 from numerics.zwb24.sampling import random_setting
-from theory.common.protocols import Evidence
+from theory.common.protocols import Estimate, Evidence
 from theory.zwb24 import (
     cor62_bounds,
     optimal_risk,
@@ -173,9 +174,22 @@ def check_lem6_1_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> l
         )
     ]
     n = quick_n(quick, 200_000, 1_000_000)
-    e_full = mc_mean(full, n, rng=rng)
-    e_semi = mc_mean(semi, n // 4, rng=rng)
-    comb = type(e_full)(e_full.mean, float(np.hypot(e_full.se, e_semi.se)), e_full.n)
+    # power for the row below: its se hypot(se_full, se_semi) <= 2 % of its scale |E_X[...]|;
+    # each estimate asks for 2 %/sqrt(2) of its own mean (the two means agree within the row's
+    # tolerance)
+
+    def each(m: np.ndarray) -> np.ndarray:
+        return MC_POWER * np.abs(m) / math.sqrt(2)
+
+    e_full = mc_mean(full, n, rng=rng, target_se=each)
+    e_semi = mc_mean(semi, n // 4, rng=rng, target_se=each)
+    comb = Estimate(
+        e_full.mean,
+        float(np.hypot(e_full.se, e_semi.se)),
+        e_full.n,
+        e_full.requested or (n if e_semi.requested else 0),
+        e_full.seconds + e_semi.seconds,
+    )
     Rs = optimal_risk(H, Psi, sigma2, N)
     out = out0 + [
         mc_agreement(
@@ -260,10 +274,11 @@ def check_lem6_1_mc_value(
         bh = np.asarray(post(p.X, p.y, bs, Psi, sigma2))
         return (np.einsum("bd,bd->b", p.xq, bh) - p.yq) ** 2
 
-    est = mc_mean(full, quick_n(quick, 400_000, 2_000_000), rng=rng)
     quad = _bayes_risk_d1(h, psi, sigma2, N)
+    # the first row's scale is |quad|; the second's R* > quad
+    est = mc_mean(full, quick_n(quick, 400_000, 2_000_000), rng=rng, target_se=MC_POWER * quad)
     Rs = float(optimal_risk(H, Psi, sigma2, N))
-    gap = type(est)(Rs - est.mean, est.se, est.n)
+    gap = Estimate(Rs - est.mean, est.se, est.n, est.requested, est.seconds)
     return [
         mc_agreement(
             "R_Bayes (MC risk of the posterior-mean predictor) == chi^2 quadrature "
@@ -313,8 +328,9 @@ def check_cor6_2_mc_ratio_value(
         X = r.standard_normal((B, N, d))
         return (np.asarray(bayes_conditional_risk(X, np.eye(d), np.eye(d), s2)) - s2) / s2
 
-    est = mc_mean(draw, quick_n(quick, 20_000, 100_000), rng=rng)
     limit = d / (N - d - off)
+    # the row's scale is |limit|
+    est = mc_mean(draw, quick_n(quick, 20_000, 100_000), rng=rng, target_se=MC_POWER * limit)
     bias = s2 * d * N / ((N - d) * (N - d - 1) * (N - d - 3))
     Rs = float(optimal_risk(np.eye(d), np.eye(d), s2, N))
     return [

@@ -11,11 +11,11 @@ import math
 
 import numpy as np
 
-from numerics.mc_fast import gd_family_risk_raw
 from numerics.sampling import check_rng
-from numerics.testing import FLOAT_RTOL, close_agreement, mc_agreement, ordering
+from numerics.testing import FLOAT_RTOL, MC_POWER, close_agreement, mc_agreement, ordering
 from numerics.zwb24.neighbours import trap_starts
 from numerics.zwb24.optim import cs_grad, fd_hessian, polish
+from numerics.zwb24.sampling import raw_risk_at
 from theory.common.backend import NP
 from theory.common.protocols import Evidence
 from theory.settings import LinearRegressionICL
@@ -134,18 +134,14 @@ def check_table1_optim_local_minimum(
         "fault_shift": fault_shift,
     }
     # Independent route: MC over raw prompts of the LSA predictor at the point (no risk formula).
-    est = gd_family_risk_raw(
-        Sigma_x=st.Sigma_x,
-        task_mean=st.task_mean,
-        task_cov=st.task_cov,
-        noise_var=s2,
-        N=N,
-        Gamma=p["Gamma"],
-        a=z,
-        b=p["b"],
-        phi=p["phi"],
-        n=LOCAL_MIN_MC_N,
-        rng=check_rng(seed, _LOCAL_MIN_PATH),
+    est = raw_risk_at(
+        (np.asarray(st.Sigma_x), np.asarray(st.task_cov), np.asarray(st.task_mean)),
+        s2,
+        N,
+        (p["Gamma"], z, p["b"], p["phi"]),
+        LOCAL_MIN_MC_N,
+        check_rng(seed, _LOCAL_MIN_PATH),
+        target_se=MC_POWER * abs(res.value),  # the row's scale: |exact risk|
     )
     big = float(eig[-1])
     return [

@@ -63,6 +63,7 @@ from sims.collins24.sec4_lowrank import (  # noqa: F401
     LA_RHO_MIN,
     check_fig9_train,
     check_thm4_4_train,
+    check_thm4_4_train_paper,
     fig9_class_rows,
 )
 
@@ -86,6 +87,7 @@ __all__ = [
     "check_fig1_order",
     "check_lemb_5_mc_ellipsoid",
     "check_thm4_4_train",
+    "check_thm4_4_train_paper",
     "check_fig9_train",
     "LA_RHO_MIN",
     "fig9_class_rows",

@@ -98,7 +98,11 @@ from sims.collins24.sec3_transfer import (
     check_fig5_quad,
     check_thm3_5_train,
 )
-from sims.collins24.sec4_lowrank import check_fig9_train, check_thm4_4_train
+from sims.collins24.sec4_lowrank import (
+    check_fig9_train,
+    check_thm4_4_train,
+    check_thm4_4_train_paper,
+)
 from theory.collins24.settings import PRESETS, Setting
 from theory.common.protocols import Check, Result, TrainedProperty
 from theory.strategies.collins24 import thm34_relu_train_settings, thm34_train_settings
@@ -179,6 +183,8 @@ FLOOR_GENERIC = Setting(d=5, L=0.7, sigma2=0.3)
 LOWRANK_CASE2 = Setting(d=5, n=2, L=1.0, sigma2=0.25)
 #: S5 / Fig. 9: low-rank tasks at d = 6, k = 2, n = 20, σ = 0 (the untied units).
 S5 = Setting(d=6, n=20, L=1.0, sigma2=0.0)
+#: S5 at the paper's size (App. J.1, Fig. 9): d = 10, n = 50, σ = 0.01 (the full tier's unit).
+S5_PAPER = Setting(d=10, n=50, L=1.0, sigma2=1e-4)
 #: §3.1's modified-softmax risk on linear tasks: d = 5, n = 100, L = 1, σ² = 0.1.
 MSA = Setting(d=5, n=100, L=1.0, sigma2=0.1)
 #: §3.1's rates at d = 3 (they read d only; their n is the regime's: ``rate_n``).
@@ -480,6 +486,10 @@ RESULTS: tuple[Result, ...] = (
             Check(check_thm4_4_train, at=S5,
                   fixed="S5's low-rank unit at d = 6, k = 2, n = 20, sigma = 0 (k and "
                         "Assumption 4.3's c_u, c_v are not fields of the Setting)"),
+            Check(check_thm4_4_train_paper, at=S5_PAPER, tier="full",
+                  fixed="S5 at the paper's size (App. J.1, Fig. 9: d = 10, k = 2, n = 50, "
+                        "sigma = 0.01; k and Assumption 4.3's c_u, c_v are not fields of the "
+                        "Setting)"),
         ),
         setting=S5,
         keys=(),

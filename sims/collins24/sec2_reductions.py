@@ -16,6 +16,7 @@ from numerics.collins24.tolerances import STRICT_GAP
 from numerics.sampling import check_rng
 from numerics.testing import (
     FLOAT_RTOL,
+    MC_POWER,
     close_agreement,
     mc_agreement,
     ordering,
@@ -102,13 +103,20 @@ def check_limits_train(
             r,
         )
     ]
-    est = mc_risk(st, M, reps, check_rng(seed, "sims.checks.softmax_window:check_limits_train"))
     n_pred = st.n + (0 if fault_n_offset is None else int(fault_n_offset))
+    pred = constant_task_risk(n_pred, st.sigma2)
+    est = mc_risk(
+        st,
+        M,
+        reps,
+        check_rng(seed, "sims.checks.softmax_window:check_limits_train"),
+        target_se=MC_POWER * abs(pred),  # the row's scale: |prediction|
+    )
     out.append(
         settled(
             mc_agreement(
                 "S6 risk of the trained unit vs sigma^2/n",
-                constant_task_risk(n_pred, st.sigma2),
+                pred,
                 est,
             ),
             r,

@@ -15,6 +15,7 @@ from numerics.collins24.predictors import mc_risk
 from numerics.collins24.tolerances import STRICT_GAP
 from numerics.sampling import check_rng
 from numerics.testing import (
+    MC_POWER,
     Z_MC,
     mc_agreement,
     ordering,
@@ -118,6 +119,7 @@ def check_thm3_6_train(
             reps,
             check_rng(sd, "sims.checks.softmax_window:check_thm3_6_train"),
             model="linear",
+            target_se=MC_POWER * abs(la_star),  # the MC row's scale: |L_LA*|
         )
         out.append(
             ordering(
@@ -210,15 +212,16 @@ def check_fig1_order(
                 )
     r = trained(*FIG1_UNIT, seed=seed)
     st = setting_of(r)
+    # the figure's softmax optimum at the trained unit's setting
+    fig_unit = compute_1c(sigma2=st.sigma2, nus=(st.L,), ns=(st.n,), reps=reps, rng=rng)
+    soft = fig_unit["rows"][st.L][0][0]
     est = mc_risk(
         st,
         r.extra["M_avg"],
         4 * reps,
         check_rng(seed, "sims.checks.softmax_window:check_fig1_order", "trained unit"),
+        target_se=MC_POWER * abs(soft.mean),  # the row's scale: |softmax optimum|
     )
-    # the figure's softmax optimum at the trained unit's setting
-    fig_unit = compute_1c(sigma2=st.sigma2, nus=(st.L,), ns=(st.n,), reps=reps, rng=rng)
-    soft = fig_unit["rows"][st.L][0][0]
     out.append(
         settled(
             mc_agreement(

@@ -14,13 +14,14 @@ from typing import Any
 import numpy as np
 
 from numerics.collins24.api import spline_argmin
-from numerics.collins24.predictors import softmax_predict
+from numerics.collins24.predictors import powered_samples, softmax_predict
 from numerics.collins24.quadrature import optimal_scale_affine, window_terms
 from numerics.collins24.sampling import sample_prompts
 from numerics.collins24.tolerances import EXACT_GAP, STRICT_GAP
 from numerics.montecarlo import estimate_from_samples
 from numerics.sampling import check_rng
 from numerics.testing import (
+    MC_POWER,
     derived_agreement,
     mc_agreement,
     ordering,
@@ -67,11 +68,29 @@ def check_thm3_5_train(
     out = []
     for Lp in (0.03, 0.1, 1.0, 3.0):
         st = SoftmaxWindowSetting.isotropic(d=d, n=n, L=Lp, sigma2=s2)
-        p = sample_prompts(st, reps, rng)
-        errs = [(softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2 for M in Ms]
+        jm = Ls.index(Lp) if Lp in Ls else None
+        others = [k for k in range(len(Ls)) if k != jm] if jm is not None else []
+
+        def draw(
+            r: np.random.Generator,
+            b: int,
+            st: SoftmaxWindowSetting = st,
+            jm: int | None = jm,
+            others: list[int] = others,
+        ) -> tuple[np.ndarray, ...]:
+            p = sample_prompts(st, b, r)
+            errs = [(softmax_predict(p.X, p.y, p.xq, M) - p.fq) ** 2 for M in Ms]
+            return (*errs, *(errs[k] - errs[jm] for k in others if jm is not None))
+
+        preds = [transfer_risk(Lp, c[0], c[1], s2) for c in curves]
+        # each unit's risk drawn for its row's power (se <= 2 % of its prediction); the paired
+        # differences (> 3 SE orderings) ask nothing
+        ests = powered_samples(
+            draw, reps, rng, [MC_POWER * abs(v) for v in preds] + [0.0] * len(others)
+        )
         for j, L in enumerate(Ls):
-            est = estimate_from_samples(errs[j])
-            pred = transfer_risk(Lp, curves[j][0], curves[j][1], s2)
+            est = ests[j]
+            pred = preds[j]
             out.append(
                 mc_agreement(
                     f"S3 unit pretrained at L = {L} tested at L' = {Lp}: MC vs "
@@ -85,7 +104,7 @@ def check_thm3_5_train(
             j = Ls.index(Lp)
             for k in range(len(Ls)):
                 if k != j:
-                    diff = estimate_from_samples(errs[k] - errs[j])
+                    diff = ests[len(Ls) + others.index(k)]
                     out.append(
                         ordering(
                             f"S3 at L' = {Lp}: matched unit beats the one pretrained "

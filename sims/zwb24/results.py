@@ -138,6 +138,20 @@ def hypotheses_cor62(setting: Setting) -> None:
         )
 
 
+def hypotheses_thm53(setting: Setting) -> None:
+    """Theorem 5.3's hypothesis beyond Assumption 3.1, a rank condition ("Suppose that Assumption
+    3.1 holds and that …": the condition is lost in our copy; App. D, Step 4 uses it to rule out
+    v₂ = 0: "… is a matrix of rank at most one, which contradicts with (D.6)").  Our reading,
+    rank(H^{1/2}ΨH^{1/2}) ≥ 2, needs d ≥ 2: at d = 1 a second optimal branch v₂ → 0 (|b| → ∞,
+    Γ → 0) appears, which the theorem's characterisation excludes."""
+    if setting.d < 2:
+        raise ValueError(
+            f"d = {setting.d}: Theorem 5.3 assumes a rank condition beyond Assumption 3.1 "
+            "(rank(H^1/2 Psi H^1/2) >= 2 in our reading of App. D, Step 4: 'a matrix of rank "
+            "at most one, which contradicts with (D.6)'), which needs d >= 2"
+        )
+
+
 RESULTS: tuple[Result, ...] = (
     Result(
         id="zwb24:asm3.1",
@@ -314,6 +328,7 @@ RESULTS: tuple[Result, ...] = (
         statement="min_{F_LTB} R = R*",
         objects=("theory.zwb24:ltb_risk_whitened", "theory.zwb24:optimal_risk"),
         checks=(Check(check_thm5_3_optim, at=PRESETS["gd_beta"]),),
+        hypotheses=hypotheses_thm53,
     ),
     Result(
         id="zwb24:thm4.1",

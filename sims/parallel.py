@@ -339,11 +339,13 @@ def call_unit(
     saved = cache.atomic_write_bytes, cache._digest  # noqa: SLF001
     cache.atomic_write_bytes = capture  # cached() looks both names up at call time
     cache._digest = claiming_digest  # noqa: SLF001
+    cache._LOCK_ENTRIES[0] = False  # noqa: SLF001 - the broker claims; nothing is written here
     t0 = time.perf_counter()
     try:
         value = fn(*args)
     finally:
         cache.atomic_write_bytes, cache._digest = saved  # noqa: SLF001
+        cache._LOCK_ENTRIES[0] = True  # noqa: SLF001
         if broker is not None:
             for digest in mine:
                 broker.release(digest)

@@ -89,8 +89,6 @@ def test_each_model_computed_once_and_written_by_the_client(
 #: The shared model's compute time in the next test: long enough that the second worker asks for
 #: it while the first trains it, whatever the pool's start-up order.
 _SLOW_MODEL_SECONDS = 2.0
-#: A task that only received the model spends almost nothing of its own (unpickling a dict).
-_OWN_SECONDS_OF_A_RECEIVER = 0.5
 
 
 def test_a_task_waiting_for_another_workers_model_reports_the_wait_apart(
@@ -113,7 +111,10 @@ def test_a_task_waiting_for_another_workers_model_reports_the_wait_apart(
     assert trainer.waited == 0.0 and trainer.seconds >= _SLOW_MODEL_SECONDS  # type: ignore[attr-defined]
     assert 0.0 < receiver.waited <= receiver.seconds  # type: ignore[attr-defined]
     own = receiver.seconds - receiver.waited  # type: ignore[attr-defined]
-    assert own < _OWN_SECONDS_OF_A_RECEIVER  # without the subtraction it would be ~ the wait
+    # A receiver's own cost (unpickling a dict) is far below its wait (most of the 2-s training);
+    # without the subtraction ``own`` would be at least the wait.  Durations compared with each
+    # other, not with a constant: a loaded machine slows both.
+    assert own < receiver.waited  # type: ignore[attr-defined]
 
 
 def test_executor_spec_from_arguments() -> None:

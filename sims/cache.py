@@ -289,10 +289,18 @@ def cached(namespace: str, key: Any, compute: Callable[[], T], *, lock: bool = T
         _MEMORY[digest] = value
         if _disk_enabled():
             try:
-                atomic_write_bytes(path, pack_entry(value))
+                _store_entry(path, pack_entry(value))
             except OSError:  # read-only home etc.: memory cache still works
                 pass
     return value
+
+
+def _store_entry(path: Path, data: bytes) -> None:
+    """Where :func:`cached` writes an entry: :func:`atomic_write_bytes`, looked up at call time.
+    A report worker's task replaces this name (:func:`sims.parallel.call_unit` captures entries
+    instead of writing them); ``atomic_write_bytes`` itself is never replaced, so a module that
+    imports it -- even during such a task -- always writes to disk (a training checkpoint)."""
+    atomic_write_bytes(path, data)
 
 
 def _read(path: Path) -> tuple[Any] | None:

@@ -10,6 +10,12 @@ fingerprint: editing it retrains nothing.  The fingerprint hashes code, not pros
 and comments are left out (:func:`code_text`), so editing documentation retrains nothing.
 ``ICL_VERIFY_CACHE_LOG=<file>`` appends one line per computed entry (``pid namespace digest
 seconds [pytest test id]``) to count trainings, e.g. a model two test workers trained at once.
+Processes that share the cache directory compute an entry once: the first to miss takes an
+exclusive lock on ``<digest>.lock`` beside the entry (``fcntl.flock``; the kernel releases it when
+the process ends, however it ends) while it computes and writes; another that misses the same entry
+meanwhile waits for the lock and then reads the entry (two pytest-xdist workers that need one
+model train it once).  A process that already holds a lock (a nested entry) never waits for one,
+so two processes cannot wait on each other; where ``fcntl`` is missing (Windows) nothing waits.
 Writes are atomic (temporary file + ``os.replace``): nothing written is left half-written.  Each
 file starts with a magic tag and the SHA-256 of its payload; an entry whose checksum does not
 match (a truncated or corrupted file) is reported with a warning and recomputed, never unpickled.
@@ -18,6 +24,7 @@ match (a truncated or corrupted file) is reported with a warning and recomputed,
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -27,11 +34,16 @@ import tempfile
 import time
 import tokenize
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 from sims.cache_format import pack_entry, unpack_entry
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: entries are computed without a lock
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = [
     "cache_dir",
@@ -249,38 +261,95 @@ def _digest(namespace: str, key: Any, module: str | None) -> str:
     return h.hexdigest()[:24]
 
 
-def cached(namespace: str, key: Any, compute: Callable[[], T]) -> T:
+def cached(namespace: str, key: Any, compute: Callable[[], T], *, lock: bool = True) -> T:
     """Return the cached value for ``(namespace, key)`` or compute, store and return it.
 
     ``key`` must have a deterministic ``repr`` (frozen dataclasses, tuples, numbers, strings).
     When ``compute`` is defined in a ``sims`` module, only that module's import closure enters the
-    code fingerprint; otherwise all training code does (:func:`code_fingerprint`).
+    code fingerprint; otherwise all training code does (:func:`code_fingerprint`).  With ``lock``
+    (the default) a process that misses an entry another process is computing waits for it and
+    reads it (module docstring); ``lock=False`` computes at once (a test's negative control).
     """
     digest = _digest(namespace, key, getattr(compute, "__module__", None))
     if digest in _MEMORY:
         return _MEMORY[digest]
     path = cache_dir() / namespace.replace(":", "_").replace("/", "_") / f"{digest}.pkl"
-    if _disk_enabled() and path.exists():
-        try:
-            value = unpack_entry(path.read_bytes())
-            _MEMORY[digest] = value
-            return value
-        except Exception as exc:  # noqa: BLE001 - corrupt or incompatible: recompute, overwrite
-            warnings.warn(
-                f"cache entry {path} is unreadable ({type(exc).__name__}: {exc}); recomputing",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-    t0 = time.perf_counter()
-    value = compute()
-    _log_computed(namespace, digest, time.perf_counter() - t0)
-    _MEMORY[digest] = value
-    if _disk_enabled():
-        try:
-            atomic_write_bytes(path, pack_entry(value))
-        except OSError:  # read-only home etc.: memory cache still works
-            pass
+    found = _read(path)
+    if found is not None:
+        _MEMORY[digest] = found[0]
+        return found[0]
+    with _compute_lock(path, lock) as waited:
+        found = _read(path) if waited else None  # computed by the process we waited for
+        if found is not None:
+            _MEMORY[digest] = found[0]
+            return found[0]
+        t0 = time.perf_counter()
+        value = compute()
+        _log_computed(namespace, digest, time.perf_counter() - t0)
+        _MEMORY[digest] = value
+        if _disk_enabled():
+            try:
+                _store_entry(path, pack_entry(value))
+            except OSError:  # read-only home etc.: memory cache still works
+                pass
     return value
+
+
+def _store_entry(path: Path, data: bytes) -> None:
+    """Where :func:`cached` writes an entry: :func:`atomic_write_bytes`, looked up at call time.
+    A report worker's task replaces this name (:func:`sims.parallel.call_unit` captures entries
+    instead of writing them); ``atomic_write_bytes`` itself is never replaced, so a module that
+    imports it -- even during such a task -- always writes to disk (a training checkpoint)."""
+    atomic_write_bytes(path, data)
+
+
+def _read(path: Path) -> tuple[Any] | None:
+    """``(value,)`` of the entry at ``path``; None when absent, disabled or unreadable (warned)."""
+    if not (_disk_enabled() and path.exists()):
+        return None
+    try:
+        return (unpack_entry(path.read_bytes()),)
+    except Exception as exc:  # noqa: BLE001 - corrupt or incompatible: recompute, overwrite
+        warnings.warn(
+            f"cache entry {path} is unreadable ({type(exc).__name__}: {exc}); recomputing",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return None
+
+
+#: Locks this process holds now (a process holding one never waits for another: no deadlock).
+_HELD = [0]
+#: Whether :func:`cached` locks entries across processes; a report worker's task turns it off
+#: (:func:`sims.parallel.call_unit`: its broker claims entries, its writes are captured, not
+#: written, so a lock file would be the only trace it leaves in the cache directory).
+_LOCK_ENTRIES = [True]
+
+
+@contextlib.contextmanager
+def _compute_lock(path: Path, lock: bool) -> Iterator[bool]:
+    """Hold the exclusive lock on ``path``'s ``.lock`` file while the body computes the entry;
+    yields whether a lock was taken (then the entry may have appeared while this process waited).
+    No lock (yields False) without ``lock``, with the disk cache off, without ``fcntl``, while this
+    process already holds one, or when the lock file cannot be created."""
+    if not (lock and _LOCK_ENTRIES[0]) or fcntl is None or _HELD[0] or not _disk_enabled():
+        yield False
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o666 & ~_umask())
+    except OSError:  # read-only cache directory: compute without the lock
+        yield False
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # waits while another process computes this entry
+        _HELD[0] += 1
+        try:
+            yield True
+        finally:
+            _HELD[0] -= 1
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def is_cached(namespace: str, key: Any, module: str) -> bool:

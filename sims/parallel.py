@@ -336,14 +336,20 @@ def call_unit(
             memory[digest] = cache.unpack_entry(data)
         return digest
 
-    saved = cache.atomic_write_bytes, cache._digest  # noqa: SLF001
-    cache.atomic_write_bytes = capture  # cached() looks both names up at call time
+    saved = cache._store_entry, cache._digest  # noqa: SLF001
+    # cached() looks both names up at call time.  Not ``atomic_write_bytes``: a module imported
+    # during the task (``from sims.cache import atomic_write_bytes``, e.g. sims.train's
+    # checkpoints) would keep the capture for the worker's life, and its files would never reach
+    # the disk (a run's resumed phase then restarted from step 0).
+    cache._store_entry = capture  # noqa: SLF001
     cache._digest = claiming_digest  # noqa: SLF001
+    cache._LOCK_ENTRIES[0] = False  # noqa: SLF001 - the broker claims; nothing is written here
     t0 = time.perf_counter()
     try:
         value = fn(*args)
     finally:
-        cache.atomic_write_bytes, cache._digest = saved  # noqa: SLF001
+        cache._store_entry, cache._digest = saved  # noqa: SLF001
+        cache._LOCK_ENTRIES[0] = True  # noqa: SLF001
         if broker is not None:
             for digest in mine:
                 broker.release(digest)

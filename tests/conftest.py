@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: two workers may run the same check
+    fcntl = None  # type: ignore[assignment]
+
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")  # profiles: ../conftest.py
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """``thorough`` tests run only under HYPOTHESIS_PROFILE=thorough (the default skips them)."""
+    """``thorough`` tests run only under HYPOTHESIS_PROFILE=thorough (the default skips them).
+    Tests marked ``reads_every_declared_run`` are collected last: pytest-xdist hands out work in
+    collection order, so by the time one of them starts the other workers have run (or are
+    running) most declared checks, and it reads their runs (``declared_run``) instead of running
+    them all on one worker."""
+    items.sort(key=lambda item: item.get_closest_marker("reads_every_declared_run") is not None)
     if PROFILE == "thorough":
         return
     skip = pytest.mark.skip(reason="thorough tier: set HYPOTHESIS_PROFILE=thorough")
@@ -38,7 +49,9 @@ class DeclaredRuns:
     Under pytest-xdist the workers of one run share the runs through ``shared`` (a directory of
     the run's temporary tree): a run is pickled there atomically when it ends, and a worker that
     finds it there reads it instead of running the check again (the run is deterministic: seed 0,
-    its own random streams).  Two workers that need the same run at once both run it."""
+    its own random streams).  A worker holds an exclusive lock on the run's ``.lock`` file while
+    it runs the check (``fcntl.flock``, released when the worker ends however it ends), so a
+    worker that needs the same run meanwhile waits for it and reads it: each check runs once."""
 
     def __init__(self, shared: Path | None = None) -> None:
         self.memo: dict[str, tuple] = {}
@@ -57,17 +70,31 @@ class DeclaredRuns:
         if path in self.memo:
             return self.memo[path]
         file = self._file(path)
-        if file is not None and file.exists():
-            self.memo[path], self.arguments[path] = pickle.loads(file.read_bytes())
-            return self.memo[path]
-        with record_arguments() as rec:
-            self.memo[path] = run_check_safely(path)
-        self.arguments[path] = rec
-        if file is not None:
-            tmp = file.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps((self.memo[path], rec)))
-            os.replace(tmp, file)
+        with self._lock(file):
+            if file is not None and file.exists():
+                self.memo[path], self.arguments[path] = pickle.loads(file.read_bytes())
+                return self.memo[path]
+            with record_arguments() as rec:
+                self.memo[path] = run_check_safely(path)
+            self.arguments[path] = rec
+            if file is not None:
+                tmp = file.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_bytes(pickle.dumps((self.memo[path], rec)))
+                os.replace(tmp, file)
         return self.memo[path]
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _lock(file: Path | None) -> Iterator[None]:
+        if file is None or fcntl is None:
+            yield
+            return
+        fd = os.open(file.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
 
 
 @pytest.fixture(scope="session")

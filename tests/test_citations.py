@@ -165,10 +165,9 @@ def test_no_string_literal_that_can_reach_a_user_cites_a_spec_or_guide() -> None
 
 
 # ------------------------------------------------------------------------ the rows themselves
-#: One pytest-xdist work unit with the registry test: the declared runs are shared.
-pytestmark = pytest.mark.xdist_group("registry")
 
 
+@pytest.mark.reads_every_declared_run
 def test_no_row_of_a_default_check_cites_a_spec_or_guide(declared_run) -> None:
     bad = []
     for check in declared_checks(all_results()).values():

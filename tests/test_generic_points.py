@@ -17,10 +17,6 @@ import pytest
 from sims.registry import PAPERS, all_results
 from sims.verify import declared_checks
 
-#: One pytest-xdist work unit: the registry test and the generic-point scan share the session's
-#: declared runs (``declared_run``), so they run on one worker and each check runs once.
-pytestmark = pytest.mark.xdist_group("registry")
-
 
 def exemptions() -> dict[str, str]:
     """``"module:function.parameter" -> reason`` over every slice's ``GENERIC_EXEMPT``."""
@@ -45,6 +41,7 @@ def only_degenerate(arguments: dict[str, dict[tuple[str, str], set[str]]]) -> li
     return sorted(k for k, tags in seen.items() if tags == {"degenerate"})
 
 
+@pytest.mark.reads_every_declared_run
 def test_no_parameter_only_ever_zero_or_one(declared_run) -> None:
     for check in declared_checks(all_results()).values():
         if check.tier == "default":

@@ -43,13 +43,13 @@ for _r in RESULTS:
     for _c in _r.checks:
         RESULTS_OF.setdefault(_c.path, []).append(_r.id)
 
-#: One pytest-xdist work unit: the registry test and the generic-point scan share the session's
-#: declared runs (``declared_run``), so they run on one worker and each check runs once.
-pytestmark = pytest.mark.xdist_group("registry")
-
 
 def _marks(check: Check) -> list[pytest.MarkDecorator]:
+    """A check's result ids, tier and kind; and its pytest-xdist work unit: the check and its
+    controls run on one worker (they share its trained model), the checks spread over workers
+    (two that need one run or one model wait for each other: ``declared_run``, ``sims.cache``)."""
     marks = [pytest.mark.result(rid) for rid in dict.fromkeys(RESULTS_OF[check.path])]
+    marks.append(pytest.mark.xdist_group("declared-" + check.path.replace(":", ".")))
     if check.tier in ("thorough", "full"):
         marks.append(pytest.mark.thorough)
     if check.path.startswith("sims."):

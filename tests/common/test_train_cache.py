@@ -309,3 +309,53 @@ def test_cache_key_changes_when_compute_module_changes(monkeypatch: pytest.Monke
     c = cache._digest("ns", ("k",), "sims.hpcy25.train")
     d = cache._digest("ns", ("k",), None)  # defined outside sims: the global fingerprint
     assert a == b and len({a, c, d}) == 3
+
+
+_CONTENDER = """
+import sys, time
+from pathlib import Path
+from sims import cache
+
+def compute():
+    Path(sys.argv[1]).touch()  # tells the test this process is computing
+    time.sleep(3.0)
+    return 7
+
+assert cache.cached("ns_lock", ("k",), compute, lock=sys.argv[2] == "1") == 7
+"""
+
+
+@pytest.mark.parametrize("lock", [True, False], ids=["locked", "control-unlocked"])
+def test_two_processes_compute_an_entry_once(tmp_path: Path, lock: bool) -> None:
+    """A process that misses an entry another process is computing waits and reads it (one
+    computation in the log); negative control: ``lock=False``, both compute."""
+    import subprocess
+    import sys
+    import time
+
+    log, started = tmp_path / "log.txt", tmp_path / "started"
+    env = {**os.environ, "ICL_VERIFY_CACHE": str(tmp_path / "c"), "ICL_VERIFY_CACHE_LOG": str(log)}
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[2]), *sys.path])
+    argv = [sys.executable, "-c", _CONTENDER, str(started), "1" if lock else "0"]
+    first = subprocess.Popen(argv, env=env)
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists(), "the first process never started computing"
+    second = subprocess.run(argv, env=env, timeout=120, check=False)
+    assert first.wait(timeout=120) == 0 and second.returncode == 0
+    computed = log.read_text().splitlines()
+    assert len(computed) == (1 if lock else 2), computed
+
+
+def test_a_nested_entry_takes_no_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process holding an entry's lock computes a nested entry without waiting for its lock
+    (so two processes never wait on each other); the outer entry's lock file exists."""
+    monkeypatch.setenv("ICL_VERIFY_CACHE", str(tmp_path))
+    cache.clear_memory()
+    inner = lambda: cache.cached("ns_inner", ("i",), lambda: 2)  # noqa: E731
+    assert cache.cached("ns_outer", ("o",), lambda: inner() + 1) == 3
+    assert len(list((tmp_path / "ns_outer").glob("*.lock"))) == 1
+    assert not list((tmp_path / "ns_inner").glob("*.lock"))
+    assert cache.cached("ns_inner", ("j",), lambda: 4) == 4  # not nested: locked
+    assert len(list((tmp_path / "ns_inner").glob("*.lock"))) == 1

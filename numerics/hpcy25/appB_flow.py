@@ -439,6 +439,15 @@ def check_appb_phases_ode_late(
             2e-3,
         )
     )
+    # The flow at speed s is the s = 1 flow at time s·t (check_appb_ode's s = 1/2 row), so the
+    # late law must read s only through s·t: at a generic s the law at (t, s) is the law at s·t.
+    ev.append(
+        float_agreement(
+            "late law's speed s enters as s*t: law(t = 1e6, s = 0.37) = law(t = 3.7e5, s = 1)",
+            float(th.late_mu_law(1e6, d, L, sigma2, 0.37)),
+            float(th.late_mu_law(0.37e6, d, L, sigma2)),
+        )
+    )
     om_slope = loglog_slope(tl, om)
     # Paper heuristic after (B.17)-(B.18): its omega exponent is lost in the OCR; the spec reads
     # omega ~ t^{-1/2}.  Our routes (this ODE fit and the derived nullcline law

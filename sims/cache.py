@@ -58,6 +58,7 @@ __all__ = [
     "pack_entry",
     "unpack_entry",
     "remove_stale_temporaries",
+    "exclusive_lock",
 ]
 
 T = TypeVar("T")
@@ -327,29 +328,49 @@ _LOCK_ENTRIES = [True]
 
 
 @contextlib.contextmanager
-def _compute_lock(path: Path, lock: bool) -> Iterator[bool]:
-    """Hold the exclusive lock on ``path``'s ``.lock`` file while the body computes the entry;
-    yields whether a lock was taken (then the entry may have appeared while this process waited).
-    No lock (yields False) without ``lock``, with the disk cache off, without ``fcntl``, while this
-    process already holds one, or when the lock file cannot be created."""
-    if not (lock and _LOCK_ENTRIES[0]) or fcntl is None or _HELD[0] or not _disk_enabled():
+def exclusive_lock(path: Path) -> Iterator[bool]:
+    """Hold an exclusive ``fcntl.flock`` on the file ``path`` (created if missing) for the body:
+    another process taking the same lock waits; the kernel releases it when the holder ends,
+    however it ends.  Yields False without taking it where ``fcntl`` is missing (Windows) or the
+    file cannot be created (a read-only directory); True once held.  Also the lock of the test
+    suite's shared declared runs (tests/conftest.py).
+
+    >>> import tempfile
+    >>> with exclusive_lock(Path(tempfile.mkdtemp()) / "entry.lock") as held:
+    ...     held
+    True
+    """
+    if fcntl is None:
         yield False
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o666 & ~_umask())
-    except OSError:  # read-only cache directory: compute without the lock
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)  # the umask applies
+    except OSError:
         yield False
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # waits while another process computes this entry
-        _HELD[0] += 1
-        try:
-            yield True
-        finally:
-            _HELD[0] -= 1
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield True
     finally:
         os.close(fd)  # releases the lock
+
+
+@contextlib.contextmanager
+def _compute_lock(path: Path, lock: bool) -> Iterator[bool]:
+    """Hold the exclusive lock on ``path``'s ``.lock`` file while the body computes the entry;
+    yields whether a lock was taken (then the entry may have appeared while this process waited).
+    No lock (yields False) without ``lock``, with the disk cache off, while this process already
+    holds one, or where :func:`exclusive_lock` takes none."""
+    if not (lock and _LOCK_ENTRIES[0]) or _HELD[0] or not _disk_enabled():
+        yield False
+        return
+    with exclusive_lock(path.with_suffix(".lock")) as held:
+        _HELD[0] += held
+        try:
+            yield held
+        finally:
+            _HELD[0] -= held
 
 
 def is_cached(namespace: str, key: Any, module: str) -> bool:

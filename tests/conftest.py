@@ -6,16 +6,13 @@ import contextlib
 import hashlib
 import os
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: two workers may run the same check
-    fcntl = None  # type: ignore[assignment]
+from sims.cache import exclusive_lock
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")  # profiles: ../conftest.py
 
@@ -70,7 +67,7 @@ class DeclaredRuns:
         if path in self.memo:
             return self.memo[path]
         file = self._file(path)
-        with self._lock(file):
+        with exclusive_lock(file.with_suffix(".lock")) if file else contextlib.nullcontext():
             if file is not None and file.exists():
                 self.memo[path], self.arguments[path] = pickle.loads(file.read_bytes())
                 return self.memo[path]
@@ -82,19 +79,6 @@ class DeclaredRuns:
                 tmp.write_bytes(pickle.dumps((self.memo[path], rec)))
                 os.replace(tmp, file)
         return self.memo[path]
-
-    @staticmethod
-    @contextlib.contextmanager
-    def _lock(file: Path | None) -> Iterator[None]:
-        if file is None or fcntl is None:
-            yield
-            return
-        fd = os.open(file.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
 
 
 @pytest.fixture(scope="session")

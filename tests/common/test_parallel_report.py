@@ -109,12 +109,12 @@ def test_a_task_waiting_for_another_workers_model_reports_the_wait_apart(
     (trainer,) = [r for r in rets if trained_it(r)]
     (receiver,) = [r for r in rets if not trained_it(r)]
     assert trainer.waited == 0.0 and trainer.seconds >= _SLOW_MODEL_SECONDS  # type: ignore[attr-defined]
+    # The receiver waited (a positive wait, inside its own run time) for the model it did not
+    # train, and used the trainer's entry.  No duration is compared with another: a receiver's own
+    # cost (a worker's first imports) can exceed its wait on a loaded machine (CI: 0.64 s vs
+    # 0.62 s), so "own is small" is not a property this test can assert.
     assert 0.0 < receiver.waited <= receiver.seconds  # type: ignore[attr-defined]
-    own = receiver.seconds - receiver.waited  # type: ignore[attr-defined]
-    # A receiver's own cost (unpickling a dict) is far below its wait (most of the 2-s training);
-    # without the subtraction ``own`` would be at least the wait.  Durations compared with each
-    # other, not with a constant: a loaded machine slows both.
-    assert own < receiver.waited  # type: ignore[attr-defined]
+    assert set(receiver.used) == set(trainer.used) and len(receiver.used) == 1  # type: ignore[attr-defined]
 
 
 def _task_writing_a_checkpoint(out: str) -> int:

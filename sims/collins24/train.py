@@ -384,10 +384,10 @@ def setting_of(result: TrainResult) -> SoftmaxWindowSetting:
 def train_unit(setting: SoftmaxWindowSetting, recipe: Recipe) -> TrainResult:
     """Train the unit on ``setting`` by ``recipe`` (uncached; see :func:`trained`)."""
     _check_pair(setting, recipe)
-    if recipe.schedule == "derived":
-        return run_derived(setting, recipe)
-    # these tiny models train faster on one thread on a busy 2-core machine
+    # these tiny models train faster on one thread on a busy 2-core machine (both schedules)
     with torch_threads(1):
+        if recipe.schedule == "derived":
+            return run_derived(setting, recipe)
         return _run_planned(setting, recipe)
 
 

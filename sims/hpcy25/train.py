@@ -50,6 +50,7 @@ from sims.hpcy25.stop import (
 )
 from sims.models.linear_attention import LinearAttention
 from sims.models.softmax_attention import SoftmaxAttention
+from sims.parallel import torch_threads
 from sims.train import (
     PlateauCosine,
     TrainResult,
@@ -320,6 +321,13 @@ def train_model(setting: Setting | HpcyExperiment, recipe: Recipe) -> TrainResul
     exp = experiment_of(setting)
     if not isinstance(recipe, Recipe):
         raise TypeError(f"recipe must be a Recipe, got {type(recipe).__name__}")
+    # one thread, as the other papers' trainers: a script that calls the checks outside the CLI
+    # and the tests no longer oversubscribes the cores (a property run: ~3x slower on two threads)
+    with torch_threads(1):
+        return _train_model(exp, recipe)
+
+
+def _train_model(exp: HpcyExperiment, recipe: Recipe) -> TrainResult:
     stop, schedule = recipe.stop, recipe.schedule
     dtype = torch_dtype(recipe.dtype)
     gen = make_generator(recipe.seed)
@@ -592,6 +600,10 @@ def _chunk(
     """Chunk ``k`` (cached): its end state and its trace records."""
 
     def compute() -> dict[str, Any]:
+        with torch_threads(1):  # as train_model
+            return _compute()
+
+    def _compute() -> dict[str, Any]:
         model = build_model(exp, generator=make_generator(0), dtype=torch.float64)
         opt = torch.optim.Adam(model.parameters(), lr=cont.lr)
         gen = torch.Generator().manual_seed(cont.stream)

@@ -86,19 +86,29 @@ def test_presets_are_setting_config_pairs(key: str, slug: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("key,slug", SLUGS)
-def test_python_m_sims_smoke(key: str, slug: str, tmp_path: Path) -> None:
-    """``python -m sims <slug> smoke`` runs (a few steps) and ``run`` returns a TrainResult."""
-    env = {"ICL_VERIFY_CACHE": "off", "ICL_VERIFY_TORCH_THREADS": "1", "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "sims", slug, "smoke", "--steps=3"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "final loss" in proc.stdout
+def test_python_m_sims_smoke(
+    key: str, slug: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``python -m sims <slug> smoke`` runs (a few steps) and ``run`` returns a TrainResult.  In
+    process (``sims.__main__.main``; the first paper's also as a real ``python -m sims``
+    subprocess: the entry point itself, ~8 s of imports each)."""
+    from sims.__main__ import main
+
+    if slug == SLUGS[0][1]:
+        env = {"ICL_VERIFY_CACHE": "off", "ICL_VERIFY_TORCH_THREADS": "1", "PATH": "/usr/bin:/bin"}
+        proc = subprocess.run(
+            [sys.executable, "-m", "sims", slug, "smoke", "--steps=3"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert "final loss" in proc.stdout
+    monkeypatch.setenv("ICL_VERIFY_CACHE", "off")
+    assert main([slug, "smoke", "--steps=3"]) == 0
+    assert "final loss" in capsys.readouterr().out
     mod = importlib.import_module(trainer_module(slug))
     assert isinstance(mod.run("smoke", steps=3), TrainResult)
 

@@ -152,7 +152,10 @@ RESULTS: tuple[Result, ...] = (
     Result(
         id="zfb24:lem9",
         kind="lemma",
-        summary="prediction = uᵀHu (column-major Vec), H = ½X⊗EEᵀ/N has d+1 negative eigenvalues",
+        summary=(
+            "prediction = uᵀHu (column-major Vec), H = ½X⊗EEᵀ/N has min(d, N)+1 negative "
+            "eigenvalues"
+        ),
         source="[zfb24] Lemma 9 / 13, eq. (24)",
         statement="ŷ = Vec(U)ᵀ H Vec(U), H = ½ X ⊗ (EEᵀ/N), X = [[0, x_q],[x_qᵀ, 0]]",
         objects=(

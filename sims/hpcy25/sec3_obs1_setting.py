@@ -77,6 +77,17 @@ def setting_rows(
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}" + (
         " [double softmax]" if double_softmax else ""
     )
+    below = tr_.outside_regime_row(
+        f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
+        exp,
+        recipe,
+        seed=seed,
+        k_inv=k_inv,
+        alternatives=inner_plain,
+        rtol=rtol,
+    )
+    if below is not None:  # L below Prop. 4.1's regime: not judged, nothing trained
+        return [below]
     res, steps, skipped_rows = tr_.train_or_skip(
         f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
         exp,

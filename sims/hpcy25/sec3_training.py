@@ -38,6 +38,7 @@ from sims.hpcy25.sec3_convergence import (
 from sims.hpcy25.train import SETTING_RECIPE, HpcyExperiment, PatternStop, Recipe, trained
 from sims.train import TrainResult
 from theory.common.protocols import Evidence
+from theory.strategies.hpcy25 import prop4_1_min_L
 
 __all__ = [
     "OBS1_DEFAULTS",
@@ -238,6 +239,46 @@ def skip_before_training(
         f"{prediction} and its named alternatives (nothing trained)"
     )
     return dataclasses.replace(ev, details={**ev.details, "why": why})
+
+
+def outside_regime_row(
+    name: str,
+    exp: HpcyExperiment,
+    recipe: Recipe,
+    *,
+    seed: int,
+    k_inv: float,
+    alternatives: Mapping[str, float],
+    rtol: float,
+) -> Evidence | None:
+    """The ⟨ω, μ⟩ TRAIN row ``skipped`` before any training where ``L`` is below Prop. 4.1's
+    regime (:func:`theory.strategies.hpcy25.prop4_1_min_L`), else ``None``.  Obs. 2's homogeneous
+    KQ, the manifold M(ω) and (4.3) are statements about L̃, whose approximation error vanishes
+    only as L grows ([hpcy25] Prop. 4.1); below the regime a trained model is not claimed to sit on
+    them (at (5, 2, 0.1, 2) its diag ratio and both TRAIN rows miss by 1.6-3.9 units), so the
+    rows are not judged there.  ``observed`` is the run's initial ⟨ω, μ⟩, drawn as the run would
+    draw it."""
+    d, L, sigma2 = exp.d, exp.L, exp.sigma2
+    lo = prop4_1_min_L(d, sigma2)
+    if L >= lo:
+        return None
+    init = init_metrics(exp, recipe, seed=seed)
+    start = float(init["omega"] @ init["mu"])
+    ev = train_discrimination(
+        name,
+        start,
+        k_inv,
+        start,
+        alternatives=alternatives,
+        rtol=rtol,
+        details={"L": L, "trained": False},
+    )
+    why = (
+        f"L = {L} is below Prop. 4.1's regime at d = {d}, sigma2 = {sigma2:g}: "
+        f"L >= max(16, 2d(1 + sigma2)) = {lo}, where the manifold, (4.3) and Obs. 2 are statements "
+        "about the approximate loss; nothing trained"
+    )
+    return skipped(ev, why=why, min_L=lo)
 
 
 class SettingRun(NamedTuple):

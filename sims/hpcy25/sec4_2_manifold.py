@@ -148,6 +148,11 @@ def vgd_setting_rows(
     recipe = tr_.setting_training(H, rtol, batch_size=tr_.setting_batch(rtol), patterns=True)
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}"
     limit_name = f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24), not eta_V* (vanilla GD)"
+    below = tr_.outside_regime_row(
+        limit_name, exp, recipe, seed=seed, k_inv=k_inv, alternatives=alts, rtol=rtol
+    )
+    if below is not None:  # L below Prop. 4.1's regime: not judged, nothing trained
+        return [below]
     res, steps, skipped_rows = tr_.train_or_skip(
         limit_name,
         exp,

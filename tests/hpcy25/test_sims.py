@@ -386,3 +386,31 @@ def test_origin_trap_names_a_model_that_never_left_the_zero_saddle() -> None:
     omega, mu = np.array([0.634, -0.659]), np.array([0.792, -0.801])
     assert origin_trap(omega, mu) is None
     assert pair_trap(mu, np.ones(2, dtype=bool)) is None
+
+
+@pytest.mark.result("hpcy25:obs1")
+@pytest.mark.parametrize("check", ["obs1", "vgd"])
+def test_trained_rows_below_prop4_1_regime_are_skipped_before_training(
+    check: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below Prop. 4.1's regime (L < max(16, 2d(1 + σ²))) the trained Obs-1 and (4.3) checks
+    return one ``skipped`` TRAIN row naming the bound, and train nothing (the trainer raises
+    here).  At (5, 2, 0.1, 2) they once trained and failed 1.6-3.9 units: a model the manifold
+    rows do not describe.  Negative control: the first L of the regime reaches the trainer."""
+    from sims.hpcy25 import sec3_training as tr_
+    from sims.hpcy25.sec3_observations import check_obs1_train
+    from sims.hpcy25.sec4_2_manifold import check_eq4_3_train_vgd
+
+    def no_training(*a: object, **k: object) -> None:
+        raise RuntimeError("trained")
+
+    monkeypatch.setattr(tr_, "trained", no_training)
+    fn = check_obs1_train if check == "obs1" else check_eq4_3_train_vgd
+    (row,) = fn(Setting(d=5, L=2, sigma2=0.1, H=2), seed=0)
+    assert (row.status, row.kind) == ("skipped", "TRAIN")
+    assert row.details["min_L"] == 16 and row.details["trained"] is False
+    assert "L = 2 is below Prop. 4.1's regime" in row.details["why"]
+    (row,) = fn(Setting(d=8, L=30, sigma2=0.9, H=2), seed=0)  # 2d(1 + σ²) = 30.4: below
+    assert row.details["min_L"] == 31
+    with pytest.raises(RuntimeError, match="trained"):  # in the regime: trains (or skips
+        fn(Setting(d=1, L=16, sigma2=0.0, H=2), seed=0)  # by separability, which it is not)

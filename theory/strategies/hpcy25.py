@@ -17,6 +17,7 @@ __all__ = [
     "hpcy25_vgd_regime_settings",
     "hpcy25_vgd_heads_settings",
     "PROP4_1_MIN_L",
+    "prop4_1_min_L",
     "HEADS",
 ]
 
@@ -85,6 +86,17 @@ def _trained(min_L: int, heads: tuple[int, ...] = (2, 3, 4)) -> st.SearchStrateg
 #: 2200 %.  H is not restricted: Obs. 1-2 and (4.3) are stated for every H ≥ 2.
 PROP4_1_MIN_L = 16
 
+
+def prop4_1_min_L(d: int, sigma2: float) -> int:
+    """The smallest ``L`` of Prop. 4.1's regime at ``(d, σ²)``: ``max(16, ⌈2d(1 + σ²)⌉)``
+    (``1/κ ≥ 2/3``; our reading of "L large, d/L bounded", docs/papers/hpcy25.md).
+
+    >>> prop4_1_min_L(5, 0.1), prop4_1_min_L(8, 0.9)
+    (16, 31)
+    """
+    return max(PROP4_1_MIN_L, int(np.ceil(2 * d * (1 + sigma2))))
+
+
 #: The head counts of the trained properties (the multi-head claims of Obs. 1-2 and (4.3)).
 HEADS: tuple[int, ...] = (2, 3, 4)
 
@@ -93,7 +105,7 @@ HEADS: tuple[int, ...] = (2, 3, 4)
 def _in_prop4_1_regime(draw: st.DrawFn, heads: tuple[int, ...]) -> dict:
     d = draw(st.integers(1, 8))
     s2 = draw(st.integers(0, _SIGMA2_GRID).map(lambda k: k / _SIGMA2_GRID))
-    lo = max(PROP4_1_MIN_L, int(np.ceil(2 * d * (1 + s2))))
+    lo = prop4_1_min_L(d, s2)
     return {"d": d, "L": draw(st.integers(lo, 64)), "sigma2": s2, "H": draw(st.sampled_from(heads))}
 
 

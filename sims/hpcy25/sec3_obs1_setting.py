@@ -77,17 +77,6 @@ def setting_rows(
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}" + (
         " [double softmax]" if double_softmax else ""
     )
-    below = tr_.outside_regime_row(
-        f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
-        exp,
-        recipe,
-        seed=seed,
-        k_inv=k_inv,
-        alternatives=inner_plain,
-        rtol=rtol,
-    )
-    if below is not None:  # L below Prop. 4.1's regime: not judged, nothing trained
-        return [below]
     res, steps, skipped_rows = tr_.train_or_skip(
         f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24)",
         exp,
@@ -100,7 +89,7 @@ def setting_rows(
         rtol=rtol,
         L=L,
     )
-    if res is None:  # decided on the closed forms 1/kappa, 1, omega_1* mu_1*: nothing trained
+    if res is None:  # below the regime, or decided on the closed forms: nothing trained
         return skipped_rows
     params = res.params
     if fault_offpattern_head is not None:  # FAULT: an off-pattern head that contributes

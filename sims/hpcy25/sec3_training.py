@@ -38,7 +38,7 @@ from sims.hpcy25.sec3_convergence import (
 from sims.hpcy25.train import SETTING_RECIPE, HpcyExperiment, PatternStop, Recipe, trained
 from sims.train import TrainResult
 from theory.common.protocols import Evidence
-from theory.strategies.hpcy25 import prop4_1_min_L
+from theory.hpcy25.settings import prop4_1_min_L
 
 __all__ = [
     "OBS1_DEFAULTS",
@@ -241,7 +241,7 @@ def skip_before_training(
     return dataclasses.replace(ev, details={**ev.details, "why": why})
 
 
-def outside_regime_row(
+def _below_regime_row(
     name: str,
     exp: HpcyExperiment,
     recipe: Recipe,
@@ -252,7 +252,7 @@ def outside_regime_row(
     rtol: float,
 ) -> Evidence | None:
     """The ⟨ω, μ⟩ TRAIN row ``skipped`` before any training where ``L`` is below Prop. 4.1's
-    regime (:func:`theory.strategies.hpcy25.prop4_1_min_L`), else ``None``.  Obs. 2's homogeneous
+    regime (:func:`theory.hpcy25.settings.prop4_1_min_L`), else ``None``.  Obs. 2's homogeneous
     KQ, the manifold M(ω) and (4.3) are statements about L̃, whose approximation error vanishes
     only as L grows ([hpcy25] Prop. 4.1); below the regime a trained model is not claimed to sit on
     them (at (5, 2, 0.1, 2) its diag ratio and both TRAIN rows miss by 1.6-3.9 units), so the
@@ -308,8 +308,14 @@ def train_or_skip(
     named ``alternatives``) is ``"skip"`` and the model has a ± pair to judge (``H ≥ 2``), the
     run's initial ⟨ω, μ⟩ is drawn as the run would draw it and the TRAIN row ``name`` is
     ``skipped`` with its numbers (:func:`skip_before_training`; ``fault_prediction`` swapped in
-    as the prediction); else ``exp`` is trained by ``recipe`` at ``seed`` (:func:`trained`) and
-    the steps it took are read off the run."""
+    as the prediction); likewise, first, where ``L`` is below Prop. 4.1's regime
+    (:func:`_below_regime_row`: the row ``skipped`` naming the bound); else ``exp`` is trained
+    by ``recipe`` at ``seed`` (:func:`trained`) and the steps it took are read off the run."""
+    below = _below_regime_row(
+        name, exp, recipe, seed=seed, k_inv=k_inv, alternatives=alternatives, rtol=rtol
+    )
+    if below is not None:  # not judged there, nothing trained
+        return SettingRun(None, 0, [below])
     if plan == "skip" and exp.H > 1:
         init = init_metrics(exp, recipe, seed=seed)
         pred, alts = swap_alternative(

@@ -148,11 +148,6 @@ def vgd_setting_rows(
     recipe = tr_.setting_training(H, rtol, batch_size=tr_.setting_batch(rtol), patterns=True)
     tag = f"H={H}, d={d}, L={L}, sigma2={sigma2:g}"
     limit_name = f"{tag}: <omega, mu> vs 1/kappa (4.3)/(D.24), not eta_V* (vanilla GD)"
-    below = tr_.outside_regime_row(
-        limit_name, exp, recipe, seed=seed, k_inv=k_inv, alternatives=alts, rtol=rtol
-    )
-    if below is not None:  # L below Prop. 4.1's regime: not judged, nothing trained
-        return [below]
     res, steps, skipped_rows = tr_.train_or_skip(
         limit_name,
         exp,
@@ -165,7 +160,7 @@ def vgd_setting_rows(
         rtol=rtol,
         L=L,
     )
-    if res is None:  # decided on the closed forms 1/kappa, eta_V*, 1, omega_1* mu_1*
+    if res is None:  # below the regime, or decided on the closed forms: nothing trained
         return skipped_rows
     m = judge_heads(
         ev_.pattern_metrics(exp, res.params), exp, res.params, rtol=rtol, seed=seed, path=_VGD_PATH

@@ -600,10 +600,6 @@ def _chunk(
     """Chunk ``k`` (cached): its end state and its trace records."""
 
     def compute() -> dict[str, Any]:
-        with torch_threads(1):  # as train_model
-            return _compute()
-
-    def _compute() -> dict[str, Any]:
         model = build_model(exp, generator=make_generator(0), dtype=torch.float64)
         opt = torch.optim.Adam(model.parameters(), lr=cont.lr)
         gen = torch.Generator().manual_seed(cont.stream)
@@ -640,7 +636,8 @@ def _chunk(
             "seconds": time.perf_counter() - t0,
         }
 
-    return cached("hpcy25", _chunk_key(base_key, cont, k), compute)
+    with torch_threads(1):  # as train_model
+        return cached("hpcy25", _chunk_key(base_key, cont, k), compute)
 
 
 def _pattern_record(exp: HpcyExperiment, params: dict[str, np.ndarray], step: int) -> dict:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 from hypothesis import strategies as st
 
-from theory.hpcy25.settings import HpcySetting
+from theory.hpcy25.settings import PROP4_1_MIN_L, HpcySetting, prop4_1_min_L
 from theory.strategies.common import dims, prompt_lengths, variances
 
 __all__ = [
@@ -72,29 +71,6 @@ def _trained(min_L: int, heads: tuple[int, ...] = (2, 3, 4)) -> st.SearchStrateg
             "H": st.sampled_from(heads),
         }
     )
-
-
-#: Prop. 4.1's regime.  [hpcy25] Proposition 4.1 (Informal; formal: Prop. C.1, §C.2) states that
-#: "under certain scaling assumptions, the true loss can be well approximated by a simplified
-#: formulation ... with the approximation error vanishing as the ICL sample size increases", and
-#: §4.1 uses it "under the proportional regime" of L and d with small ω, μ; the manifold M(ω), the
-#: homogeneity of Obs. 2 and the stationarity (4.3) are statements about that approximate loss L̃.
-#: The paper's conditions are asymptotic (their constants are lost in the OCR); the finite
-#: thresholds here are our reading of "L large, d/L bounded": L ≥ 16 and L ≥ 2 d (1 + σ²), i.e.
-#: 1/κ ≥ 2/3 (the finite-L correction of (4.3) at most half the step).  Outside the regime the
-#: measured rows leave L̃'s description: at (d, L, σ², H) = (1, 2, 0, 2) the heads' |ω| differ by
-#: 2200 %.  H is not restricted: Obs. 1-2 and (4.3) are stated for every H ≥ 2.
-PROP4_1_MIN_L = 16
-
-
-def prop4_1_min_L(d: int, sigma2: float) -> int:
-    """The smallest ``L`` of Prop. 4.1's regime at ``(d, σ²)``: ``max(16, ⌈2d(1 + σ²)⌉)``
-    (``1/κ ≥ 2/3``; our reading of "L large, d/L bounded", docs/papers/hpcy25.md).
-
-    >>> prop4_1_min_L(5, 0.1), prop4_1_min_L(8, 0.9)
-    (16, 31)
-    """
-    return max(PROP4_1_MIN_L, int(np.ceil(2 * d * (1 + sigma2))))
 
 
 #: The head counts of the trained properties (the multi-head claims of Obs. 1-2 and (4.3)).

@@ -551,6 +551,7 @@ def run_target(
     retest: tuple[str, ...],
     report: bool,
     recollect: bool = False,
+    functions: tuple[str, ...] = (),
 ) -> dict:
     work = SCRATCH / target.key
     if fresh and work.exists():
@@ -565,6 +566,13 @@ def run_target(
         chosen = sorted(
             random.Random(f"mutation:{target.key}").sample(names, min(sample, len(names)))
         )
+    if functions:
+        # every mutant of the named functions, beside the sample (or alone): the way to cover a
+        # new formula first
+        named = [n for n in names if any(fnmatch.fnmatch(function_of(n), g) for g in functions)]
+        if not named:
+            raise SystemExit(f"{target.key}: no mutant of a function matching {list(functions)}")
+        chosen = sorted(set(named) | (set(chosen) if sample is not None else set()))
     if not report:
         pending = [n for n in chosen if raw[n]["status"] == "not checked"]
         eq = equivalents(target.key)
@@ -582,7 +590,7 @@ def run_target(
                 f"{time.time() - t0:.0f} s (rc {rc})"
             )
             raw = export(work)
-    res = summarise(target, raw, chosen if sample is not None else None)
+    res = summarise(target, raw, chosen if sample is not None or functions else None)
     write_results(res)
     return res
 
@@ -613,6 +621,14 @@ def main(argv: list[str] | None = None) -> int:
         help="with --retest: recollect which tests reach which function first (needed when a "
         "strengthened test keeps its id; a new test is picked up without it)",
     )
+    p.add_argument(
+        "--functions",
+        nargs="+",
+        default=(),
+        metavar="GLOB",
+        help="also run every mutant of the functions matching these globs (methods as "
+        "'Class.method'), e.g. late_mu_law 'Setting.*'",
+    )
     p.add_argument("--report", action="store_true", help="only rewrite the results file")
     args = p.parse_args(argv)
     keys = sorted(TARGETS) if args.target == "all" else [args.target]
@@ -627,6 +643,7 @@ def main(argv: list[str] | None = None) -> int:
             retest=tuple(args.retest),
             report=args.report,
             recollect=args.recollect,
+            functions=tuple(args.functions),
         )
         print_summary(res)
     return 0

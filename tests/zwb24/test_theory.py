@@ -496,3 +496,29 @@ def test_trained_family_validation_names_the_value(args: tuple, message: str) ->
         with pytest.raises(ValueError) as err:
             validate(*args)
         assert str(err.value) == message
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm5.2")
+@pytest.mark.parametrize("kind", ["Fraction", "Decimal", "mpf"])
+def test_omega_condition_message_for_an_exact_zero_noise(kind: str) -> None:
+    """σ² = 0 given as an exact or high-precision number (accepted by the domain check) with
+    Ψ̄ = 0: the Ω condition fails with its own message, σ² formatted as a float (a ``Fraction``
+    or ``mpf`` in the f-string, or ``Decimal`` added to a float array, raised an unrelated
+    TypeError)."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import mpmath
+
+    zero = {"Fraction": Fraction(0), "Decimal": Decimal(0), "mpf": mpmath.mpf(0)}[kind]
+    calls = {
+        "sum(lams)": lambda: T.gap_upper_bound_eig([0.0, 0.0], [0.8, -0.5], zero, 7),
+        "tr(Psi_bar)": lambda: T.optimal_gamma_whitened(np.zeros((2, 2)), zero, 5),
+    }
+    for what, call in calls.items():
+        with pytest.raises(ValueError) as err:
+            call()
+        assert str(err.value) == (
+            f"{what} + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got {what}=0, sigma2=0"
+        )

@@ -52,12 +52,16 @@ def sym_float(A: Any) -> np.ndarray:
 
 
 def check_omega_invertible(trace: Any, sigma2: Any, what: str = "tr(Psi_bar)") -> None:
-    """Raise unless ``tr(HΨ) + σ² > 0`` (= ``tr Ψ̄ + σ²``; entrywise for batches): Ω invertible."""
-    c = np.asarray(trace, dtype=float) + np.asarray(sigma2, dtype=float)
-    if not np.all(c > 0):
+    """Raise unless ``tr(HΨ) + σ² > 0`` (= ``tr Ψ̄ + σ²``; entrywise for batches): Ω invertible.
+
+    Exact or high-precision numbers (``Fraction``, ``Decimal``, ``mpmath.mpf``) are compared, and
+    named in the message, as floats.
+    """
+    tr_, s2 = np.asarray(trace, dtype=float), np.asarray(sigma2, dtype=float)
+    if not np.all(tr_ + s2 > 0):
         raise ValueError(
             f"{what} + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got "
-            f"{what}={np.min(np.asarray(trace, dtype=float)):.3g}, sigma2={np.min(sigma2):.3g}"
+            f"{what}={np.min(tr_):.3g}, sigma2={np.min(s2):.3g}"
         )
 
 

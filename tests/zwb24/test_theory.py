@@ -420,16 +420,17 @@ def test_effective_params_of_matrix_symbols_are_explicit() -> None:
 @pytest.mark.float
 @pytest.mark.result("zwb24:eq-ltb-risk")
 @pytest.mark.parametrize("kind", ["Fraction", "mpf"])
-def test_whiten_params_of_exact_numbers_is_float64(kind: str) -> None:
+def test_whitening_of_exact_numbers_is_float64(kind: str) -> None:
     """Exact or high-precision numbers (``fractions.Fraction``, ``mpmath.mpf``; accepted by the
-    domain check) in a, b, Γ, φ: the whitened parameters are the documented float64 arrays, equal
-    to those of the same floats (d = 2, H with a rotation so H^{1/2} is not diagonal)."""
+    domain check) in β* (:func:`whiten`) and in a, b, Γ, φ (:func:`whiten_params`): the whitened
+    vectors and matrices are the documented float64 arrays, equal to those of the same floats
+    (d = 2, H with a rotation so H^{1/2} is not diagonal)."""
     from fractions import Fraction
 
     import mpmath
 
     conv = Fraction if kind == "Fraction" else mpmath.mpf
-    H = [[1.3, 0.3], [0.3, 2.1]]
+    H, Psi = [[1.3, 0.3], [0.3, 2.1]], [[0.6, 0.1], [0.1, 0.9]]
     a, b, G, phi = [0.125, -0.25], [0.375, 0.5], [[0.5, 0.25], [-0.75, 0.125]], [0.625, -0.5]
     exact = T.whiten_params(
         H,
@@ -439,7 +440,10 @@ def test_whiten_params_of_exact_numbers_is_float64(kind: str) -> None:
         [conv(v) for v in phi],
     )
     ref = T.whiten_params(H, a, b, G, phi)
-    for name, e, r in zip(("a", "b", "Gamma", "phi"), exact, ref, strict=True):
+    exact += T.whiten(H, Psi, [conv(v) for v in b])
+    ref += T.whiten(H, Psi, b)
+    names = ("a", "b", "Gamma", "phi", "Psi_bar", "mu_bar")
+    for name, e, r in zip(names, exact, ref, strict=True):
         assert e.dtype == np.float64, (name, e.dtype)
         assert np.array_equal(e, r), name
 

@@ -330,6 +330,7 @@ ONE_SYMBOLIC_ARGUMENT = {
     "gd0_gap-H": (T.gd0_gap, (_H, _P, _B, 0.3, 7), 0),
     "gd0_gap-Psi": (T.gd0_gap, (_H, _P, _B, 0.3, 7), 1),
     "gd0_gap-beta_star": (T.gd0_gap, (_H, _P, _B, 0.3, 7), 2),
+    "lsa_risk_floor-H": (T.lsa_risk_floor, (_H2, _P2, _B2, 0.3, 7), 0),
     "lsa_risk_floor-Psi": (T.lsa_risk_floor, (_H2, _P2, _B2, 0.3, 7), 1),
     "lsa_risk_floor-beta_star": (T.lsa_risk_floor, (_H2, _P2, _B2, 0.3, 7), 2),
     "gap_upper_bound_eig-lams": (T.gap_upper_bound_eig, ([0.3, 0.9], [0.8, -0.5], 0.3, 7), 0),

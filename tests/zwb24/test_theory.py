@@ -489,18 +489,53 @@ def test_gap_upper_bound_eig_at_a_zero_task_covariance() -> None:
             "beta_norm = '3.0': a finite real >= 0 (Assumption 3.1: sigma^2 >= 0; "
             "beta_norm = |beta*| >= 0)",
         ),
+        ((0, 5, 0.25, 3.0), "d = 0: the dimension is an integer >= 1 ([zwb24] Assumption 3.1)"),
+        ((2.0, 5, 0.25, 3.0), "d = 2.0: the dimension is an integer >= 1 ([zwb24] Assumption 3.1)"),
+        (
+            (2, True, 0.25, 3.0),
+            "N = True: the prompt length is an integer >= 2 (Assumption 3.1 needs N >= 1; the "
+            "trained rows tell R* and Gamma* from their N - 1 neighbours, which need N - 1 >= 1)",
+        ),
+        (
+            (2, 3.0, 0.25, 3.0),
+            "N = 3.0: the prompt length is an integer >= 2 (Assumption 3.1 needs N >= 1; the "
+            "trained rows tell R* and Gamma* from their N - 1 neighbours, which need N - 1 >= 1)",
+        ),
+        (
+            (2, 5, float("inf"), 3.0),
+            "sigma2 = inf: a finite real >= 0 (Assumption 3.1: sigma^2 >= 0; "
+            "beta_norm = |beta*| >= 0)",
+        ),
+        (
+            (2, 5, 0.25, -0.5),
+            "beta_norm = -0.5: a finite real >= 0 (Assumption 3.1: sigma^2 >= 0; "
+            "beta_norm = |beta*| >= 0)",
+        ),
     ],
-    ids=["N1", "bool-sigma2", "str-beta_norm"],
+    ids=[
+        "N1",
+        "bool-sigma2",
+        "str-beta_norm",
+        "d0",
+        "float-d",
+        "bool-N",
+        "float-N",
+        "inf-sigma2",
+        "neg-beta",
+    ],
 )
 def test_trained_family_validation_names_the_value(args: tuple, message: str) -> None:
-    """The trained families' validators (Table 1, Thm 6.3) reject N = 1, a bool and a string
-    (a float parses from "3.0", a bool is an int) with the exact message."""
+    """The trained families' validators (Table 1, Thm 6.3) reject each bad field (N = 1, a bool,
+    a string, a float d or N, inf, a negative norm) with the exact message, and accept the boundary
+    d = 1, N = 2, σ² = 0, ‖β*‖ = 0 (numpy integers and Python ints for the reals too)."""
     from theory.zwb24.settings import validate_table1, validate_thm63
 
     for validate in (validate_table1, validate_thm63):
         with pytest.raises(ValueError) as err:
             validate(*args)
         assert str(err.value) == message
+        validate(1, 2, 0.0, 0.0)
+        validate(np.int64(1), np.int64(2), 0, np.float64(0.0))
 
 
 @pytest.mark.float

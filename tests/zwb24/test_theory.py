@@ -309,3 +309,256 @@ def test_a_sympy_covariance_alone_takes_the_symbolic_branch() -> None:
     R = T.optimal_risk(H, [[0.6]], 0.3, 7)
     assert isinstance(R, sp.Basic)
     assert np.isclose(float(R), T.optimal_risk([[1.3]], [[0.6]], 0.3, 7))
+
+
+#: One SymPy argument among numbers, for every argument the backend dispatch (``ops_for``) reads:
+#: (function, numeric arguments at a generic d = 2 point (d = 1 where the formula inverts a
+#: matrix), index of the argument made symbolic).  That argument becomes a SymPy ``Matrix`` whose
+#: first entry is the symbol ``x`` (the eigen forms take a list with ``x`` first); the output must
+#: be SymPy and equal the numeric output at ``x`` = the replaced entry.
+_H2, _P2, _B2 = [[1.3, 0.3], [0.3, 2.1]], [[0.6, 0.1], [0.1, 0.9]], [0.8, -0.4]
+_G2 = [[0.5, 0.1], [-0.2, 0.35]]
+_LTB = ([0.1, -0.2], [0.3, 0.15], _G2, [0.2, 0.05], _P2, _B2, 0.3, 7)
+ONE_SYMBOLIC_ARGUMENT = {
+    "label_second_moment-H": (T.label_second_moment, (_H2, _P2, _B2, 0.3), 0),
+    "label_second_moment-Psi": (T.label_second_moment, (_H2, _P2, _B2, 0.3), 1),
+    "label_second_moment-beta_star": (T.label_second_moment, (_H2, _P2, _B2, 0.3), 2),
+    **{
+        f"ltb_risk_whitened-{name}": (T.ltb_risk_whitened, _LTB, i)
+        for i, name in enumerate(("a", "b", "Gamma", "phi", "Psi_bar", "mu_bar"))
+    },
+    "gd0_gap-H": (T.gd0_gap, (_H, _P, _B, 0.3, 7), 0),
+    "gd0_gap-Psi": (T.gd0_gap, (_H, _P, _B, 0.3, 7), 1),
+    "gd0_gap-beta_star": (T.gd0_gap, (_H, _P, _B, 0.3, 7), 2),
+    "lsa_risk_floor-H": (T.lsa_risk_floor, (_H2, _P2, _B2, 0.3, 7), 0),
+    "lsa_risk_floor-Psi": (T.lsa_risk_floor, (_H2, _P2, _B2, 0.3, 7), 1),
+    "lsa_risk_floor-beta_star": (T.lsa_risk_floor, (_H2, _P2, _B2, 0.3, 7), 2),
+    "gap_upper_bound_eig-lams": (T.gap_upper_bound_eig, ([0.3, 0.9], [0.8, -0.5], 0.3, 7), 0),
+    "gap_upper_bound_eig-mu_coords": (
+        T.gap_upper_bound_eig,
+        ([0.3, 0.9], [0.8, -0.5], 0.3, 7),
+        1,
+    ),
+}
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:asm3.1")
+@pytest.mark.result("zwb24:eq-ltb-risk")
+@pytest.mark.result("zwb24:thm4.1")
+@pytest.mark.parametrize("case", list(ONE_SYMBOLIC_ARGUMENT))
+def test_each_argument_alone_symbolic_takes_the_symbolic_branch(case: str) -> None:
+    """SymPy in -> expression out whichever argument is the SymPy one (a covariance, β*, a
+    parameter vector or matrix of the LTB, an eigen-coordinate), the others numbers: the value
+    at the replaced entry is the numeric one (generic point, so a dropped term shows)."""
+    f, args, i = ONE_SYMBOLIC_ARGUMENT[case]
+    x = sp.Symbol("x", real=True)
+    arg = args[i]
+    if f is T.gap_upper_bound_eig:
+        sym_arg, x0 = [x, *arg[1:]], arg[0]
+    else:
+        sym_arg = sp.Matrix(arg)
+        x0 = float(np.ravel(arg)[0])
+        sym_arg[0] = x
+    out = f(*args[:i], sym_arg, *args[i + 1 :])
+    assert isinstance(out, sp.Basic) and out.has(x), out
+    assert np.isclose(float(out.subs(x, x0)), f(*args), rtol=1e-9, atol=0)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:eq3.3")
+@pytest.mark.parametrize("which", ["W_K", "W_Q", "W_V", "W_P", "W_1", "W_2"])
+def test_effective_params_one_symbolic_weight(which: str) -> None:
+    """One raw weight a SymPy ``Matrix`` with the symbol ``x`` as an entry (the others numbers,
+    d = 2 at a seeded generic point): every chart parameter is SymPy and equals the numeric one
+    at ``x`` = the replaced entry."""
+    names = ("W_K", "W_Q", "W_V", "W_P", "W_1", "W_2")
+    shapes = ((2, 3), (2, 3), (2, 3), (3, 2), (2, 3), (3, 2))
+    rng = np.random.default_rng(35)
+    vals = [rng.standard_normal(shape) for shape in shapes]
+    num = T.effective_params(*vals)
+    i = names.index(which)
+    x = sp.Symbol("x", real=True)
+    weights: list = list(vals)
+    entry = (2, 0) if which == "W_2" else (0, 0)  # only the last row of W_2W_1 matters
+    weights[i] = sp.Matrix(vals[i])
+    weights[i][entry] = x
+    sym = T.effective_params(*weights)
+    assert any(sym[key].has(x) for key in ("a", "b", "Gamma", "phi"))
+    x0 = vals[i][entry]
+    for key in ("a", "b", "Gamma", "phi"):
+        assert isinstance(sym[key], sp.MatrixBase), key
+        value = np.array(sym[key].subs(x, x0), dtype=float).reshape(np.shape(num[key]))
+        assert np.allclose(value, num[key], rtol=1e-9, atol=1e-12), key
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:eq3.3")
+def test_effective_params_of_matrix_symbols_are_explicit() -> None:
+    """``MatrixSymbol`` weights (d = 2, k = v = m = 2): ``a, b, φ`` are explicit d-columns and
+    ``Γ`` a d×d ``Matrix`` of the entries ``W[i, j]``, equal to the numeric chart at a seeded
+    generic point (a ``MatrixSymbol`` left as an expression made ``b`` a 1×1 matrix around a
+    slice)."""
+    names = ("W_K", "W_Q", "W_V", "W_P", "W_1", "W_2")
+    shapes = ((2, 3), (2, 3), (2, 3), (3, 2), (2, 3), (3, 2))
+    syms = [sp.MatrixSymbol(n, *shape) for n, shape in zip(names, shapes, strict=True)]
+    sym = T.effective_params(*syms)
+    rng = np.random.default_rng(36)
+    vals = [rng.standard_normal(shape) for shape in shapes]
+    num = T.effective_params(*vals)
+    at = {
+        S[i, j]: float(V[i, j])
+        for S, V in zip(syms, vals, strict=True)
+        for i in range(V.shape[0])
+        for j in range(V.shape[1])
+    }
+    for key, shape in (("a", (2, 1)), ("b", (2, 1)), ("Gamma", (2, 2)), ("phi", (2, 1))):
+        assert isinstance(sym[key], sp.MatrixBase) and sym[key].shape == shape, key
+        value = np.array(sym[key].xreplace(at), dtype=float).reshape(np.shape(num[key]))
+        assert np.allclose(value, num[key], rtol=1e-9, atol=1e-12), key
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:eq-ltb-risk")
+@pytest.mark.parametrize("kind", ["Fraction", "mpf"])
+def test_whitening_of_exact_numbers_is_float64(kind: str) -> None:
+    """Exact or high-precision numbers (``fractions.Fraction``, ``mpmath.mpf``; accepted by the
+    domain check) in β* (:func:`whiten`) and in a, b, Γ, φ (:func:`whiten_params`): the whitened
+    vectors and matrices are the documented float64 arrays, equal to those of the same floats
+    (d = 2, H with a rotation so H^{1/2} is not diagonal)."""
+    from fractions import Fraction
+
+    import mpmath
+
+    conv = Fraction if kind == "Fraction" else mpmath.mpf
+    H, Psi = [[1.3, 0.3], [0.3, 2.1]], [[0.6, 0.1], [0.1, 0.9]]
+    a, b, G, phi = [0.125, -0.25], [0.375, 0.5], [[0.5, 0.25], [-0.75, 0.125]], [0.625, -0.5]
+    exact = T.whiten_params(
+        H,
+        [conv(v) for v in a],
+        [conv(v) for v in b],
+        [[conv(v) for v in row] for row in G],
+        [conv(v) for v in phi],
+    )
+    ref = T.whiten_params(H, a, b, G, phi)
+    exact += T.whiten(H, Psi, [conv(v) for v in b])
+    ref += T.whiten(H, Psi, b)
+    names = ("a", "b", "Gamma", "phi", "Psi_bar", "mu_bar")
+    for name, e, r in zip(names, exact, ref, strict=True):
+        assert e.dtype == np.float64, (name, e.dtype)
+        assert np.array_equal(e, r), name
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm4.1")
+def test_gap_upper_bound_eig_at_a_zero_task_covariance() -> None:
+    """Ψ̄ = 0 (all λ_i = 0, σ² > 0): Γ* = 0, the bound's LSA predicts 0, so U = ‖μ̄‖², the LSA
+    risk at Γ = 0, φ = 0 minus R* = σ² (the general LTB risk, another route; d = 2).  With σ² = 0
+    as well Ω is singular: the error names sum(lams) and σ²."""
+    mu = [0.8, -0.5]
+    U = T.gap_upper_bound_eig([0.0, 0.0], mu, 0.3, 7)
+    Z, I = np.zeros((2, 2)), np.eye(2)
+    lsa = T.lsa_risk([0.0, 0.0], Z, [0.0, 0.0], I, Z, mu, 0.3, 7)
+    assert U == pytest.approx(0.89, rel=1e-12)
+    assert U == pytest.approx(lsa - T.optimal_risk(I, Z, 0.3, 7), rel=1e-12)
+    with pytest.raises(ValueError) as err:
+        T.gap_upper_bound_eig([0.0, 0.0], mu, 0.0, 7)
+    assert str(err.value) == (
+        "sum(lams) + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got "
+        "sum(lams)=0, sigma2=0"
+    )
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:table1")
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            (2, 1, 0.25, 3.0),
+            "N = 1: the prompt length is an integer >= 2 (Assumption 3.1 needs N >= 1; the "
+            "trained rows tell R* and Gamma* from their N - 1 neighbours, which need N - 1 >= 1)",
+        ),
+        (
+            (2, 5, True, 3.0),
+            "sigma2 = True: a finite real >= 0 (Assumption 3.1: sigma^2 >= 0; "
+            "beta_norm = |beta*| >= 0)",
+        ),
+        (
+            (2, 5, 0.25, "3.0"),
+            "beta_norm = '3.0': a finite real >= 0 (Assumption 3.1: sigma^2 >= 0; "
+            "beta_norm = |beta*| >= 0)",
+        ),
+        ((0, 5, 0.25, 3.0), "d = 0: the dimension is an integer >= 1 ([zwb24] Assumption 3.1)"),
+        ((2.0, 5, 0.25, 3.0), "d = 2.0: the dimension is an integer >= 1 ([zwb24] Assumption 3.1)"),
+        (
+            (2, True, 0.25, 3.0),
+            "N = True: the prompt length is an integer >= 2 (Assumption 3.1 needs N >= 1; the "
+            "trained rows tell R* and Gamma* from their N - 1 neighbours, which need N - 1 >= 1)",
+        ),
+        (
+            (2, 3.0, 0.25, 3.0),
+            "N = 3.0: the prompt length is an integer >= 2 (Assumption 3.1 needs N >= 1; the "
+            "trained rows tell R* and Gamma* from their N - 1 neighbours, which need N - 1 >= 1)",
+        ),
+        (
+            (2, 5, float("inf"), 3.0),
+            "sigma2 = inf: a finite real >= 0 (Assumption 3.1: sigma^2 >= 0; "
+            "beta_norm = |beta*| >= 0)",
+        ),
+        (
+            (2, 5, 0.25, -0.5),
+            "beta_norm = -0.5: a finite real >= 0 (Assumption 3.1: sigma^2 >= 0; "
+            "beta_norm = |beta*| >= 0)",
+        ),
+    ],
+    ids=[
+        "N1",
+        "bool-sigma2",
+        "str-beta_norm",
+        "d0",
+        "float-d",
+        "bool-N",
+        "float-N",
+        "inf-sigma2",
+        "neg-beta",
+    ],
+)
+def test_trained_family_validation_names_the_value(args: tuple, message: str) -> None:
+    """The trained families' validators (Table 1, Thm 6.3) reject each bad field (N = 1, a bool,
+    a string, a float d or N, inf, a negative norm) with the exact message, and accept the boundary
+    d = 1, N = 2, σ² = 0, ‖β*‖ = 0 (numpy integers and Python ints for the reals too)."""
+    from theory.zwb24.settings import validate_table1, validate_thm63
+
+    for validate in (validate_table1, validate_thm63):
+        with pytest.raises(ValueError) as err:
+            validate(*args)
+        assert str(err.value) == message
+        validate(1, 2, 0.0, 0.0)
+        validate(np.int64(1), np.int64(2), 0, np.float64(0.0))
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm5.2")
+@pytest.mark.parametrize("kind", ["Fraction", "Decimal", "mpf"])
+def test_omega_condition_message_for_an_exact_zero_noise(kind: str) -> None:
+    """σ² = 0 given as an exact or high-precision number (accepted by the domain check) with
+    Ψ̄ = 0: the Ω condition fails with its own message, σ² formatted as a float (a ``Fraction``
+    or ``mpf`` in the f-string, or ``Decimal`` added to a float array, raised an unrelated
+    TypeError)."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import mpmath
+
+    zero = {"Fraction": Fraction(0), "Decimal": Decimal(0), "mpf": mpmath.mpf(0)}[kind]
+    calls = {
+        "sum(lams)": lambda: T.gap_upper_bound_eig([0.0, 0.0], [0.8, -0.5], zero, 7),
+        "tr(Psi_bar)": lambda: T.optimal_gamma_whitened(np.zeros((2, 2)), zero, 5),
+    }
+    for what, call in calls.items():
+        with pytest.raises(ValueError) as err:
+            call()
+        assert str(err.value) == (
+            f"{what} + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got {what}=0, sigma2=0"
+        )

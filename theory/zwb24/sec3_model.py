@@ -52,12 +52,16 @@ def sym_float(A: Any) -> np.ndarray:
 
 
 def check_omega_invertible(trace: Any, sigma2: Any, what: str = "tr(Psi_bar)") -> None:
-    """Raise unless ``tr(HΨ) + σ² > 0`` (= ``tr Ψ̄ + σ²``; entrywise for batches): Ω invertible."""
-    c = np.asarray(trace, dtype=float) + np.asarray(sigma2, dtype=float)
-    if not np.all(c > 0):
+    """Raise unless ``tr(HΨ) + σ² > 0`` (= ``tr Ψ̄ + σ²``; entrywise for batches): Ω invertible.
+
+    Exact or high-precision numbers (``Fraction``, ``Decimal``, ``mpmath.mpf``) are compared, and
+    named in the message, as floats.
+    """
+    tr_, s2 = np.asarray(trace, dtype=float), np.asarray(sigma2, dtype=float)
+    if not np.all(tr_ + s2 > 0):
         raise ValueError(
             f"{what} + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got "
-            f"{what}={np.min(np.asarray(trace, dtype=float)):.3g}, sigma2={np.min(sigma2):.3g}"
+            f"{what}={np.min(tr_):.3g}, sigma2={np.min(s2):.3g}"
         )
 
 
@@ -102,7 +106,8 @@ def effective_params(
     Returns
     -------
     dict with raw ``u, v, W, w`` and chart parameters ``a, b, Gamma, phi`` (``b, Gamma, phi`` are
-    ``None`` when ``v_2 = 0``).
+    ``None`` when ``v_2 = 0``): numpy arrays, or explicit SymPy ``Matrix`` objects (vectors as
+    columns) when any weight is SymPy (a ``Matrix``, a ``MatrixSymbol`` or a list with symbols).
 
     Notes
     -----
@@ -118,8 +123,9 @@ def effective_params(
     (0.0, -0.0, 1.0, 0.0)
     """
     ops = ops_for(W_K, W_Q, W_V, W_P, W_1, W_2)
-    W_K, W_Q, W_V, W_P = (ops.mat(A) for A in (W_K, W_Q, W_V, W_P))
-    D = W_K.shape[1]
+    mat = _explicit if ops.symbolic else ops.mat
+    W_K, W_Q, W_V, W_P = (mat(A) for A in (W_K, W_Q, W_V, W_P))
+    D = int(W_K.shape[1])  # a MatrixSymbol's explicit Matrix has SymPy Integer sizes
     d = D - 1
     e = ops.vec([0] * d + [1])
     if W_1 is None or W_2 is None:
@@ -127,14 +133,14 @@ def effective_params(
             raise ValueError("mlp_residual=False needs W_1 and W_2")
         U = ops.eye(D)
     else:
-        M = ops.mat(W_2) @ ops.mat(W_1)
+        M = mat(W_2) @ mat(W_1)
         U = (ops.eye(D) + M) if mlp_residual else M
     u = U.T @ e
     v = (W_P @ W_V).T @ u
     Q = W_K.T @ W_Q
     W = Q[:d, :d]
     w = ops.vec(Q[d, :d])
-    u1, v1, v2 = ops.vec(u[:d]), ops.vec(v[:d]), v[d] if not ops.symbolic else v[d, 0]
+    u1, v1, v2 = ops.vec(u[:d]), ops.vec(v[:d]), v[d]  # SymPy: an explicit column, v[d] = v[d, 0]
     out: dict[str, Any] = {
         "u": u,
         "v": v,
@@ -148,6 +154,12 @@ def effective_params(
     if v2 != 0:
         out.update(b=-v1 / v2, Gamma=v2 * W.T, phi=v2 * w)
     return out
+
+
+def _explicit(A: Any) -> Any:
+    """An explicit SymPy ``Matrix`` (a ``MatrixSymbol``'s entries ``W[i, j]``): slices and
+    entries of the products below are then plain expressions."""
+    return sp.Matrix(SP.mat(A))
 
 
 # -------------------------------------------------------------------------------- whitening

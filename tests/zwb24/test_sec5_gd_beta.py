@@ -72,3 +72,39 @@ def test_symbolic_eigen_columns_of_unequal_length_are_rejected() -> None:
     assert np.isclose(
         float(U.subs(lam, 0.7)), T.gap_upper_bound_eig([0.7, 0.5], [0.8, -0.5], 0.25, 7)
     )
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:thm5.2")
+def test_a_sympy_task_covariance_alone_takes_the_symbolic_branch() -> None:
+    """Ψ a SymPy matrix with a symbol x (H, σ², N numbers): Γ* and R* come back symbolic and equal
+    the numeric values at x = 0.37 (a generic point)."""
+    x = sp.Symbol("x")
+    H, s2, N = [[1.0, 0.3], [0.3, 2.0]], 0.25, 7
+    Psi = sp.Matrix([[0.5, x], [x, 0.8]])
+    Pn = [[0.5, 0.37], [0.37, 0.8]]
+    G = T.optimal_gamma(H, Psi, s2, N)
+    assert isinstance(G, sp.MatrixBase) and x in G.free_symbols
+    np.testing.assert_allclose(
+        np.array(G.subs(x, 0.37).evalf(), dtype=float), T.optimal_gamma(H, Pn, s2, N), rtol=1e-9
+    )
+    R = T.optimal_risk(H, Psi, s2, N)
+    assert isinstance(R, sp.Basic) and x in R.free_symbols
+    assert float(R.subs(x, 0.37)) == pytest.approx(T.optimal_risk(H, Pn, s2, N), rel=1e-9)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm5.2")
+def test_optimal_gamma_without_the_finite_sample_factor_is_the_declared_fault() -> None:
+    """``finite_sample_factor=False`` (the negative controls' wrong Γ) is Theorem 5.2's Γ* with
+    (N+1)/N replaced by 1 and nothing else: for H, Ψ ≻ 0, ``(H + (c/N)Ψ⁻¹)⁻¹`` with
+    ``c = tr(HΨ) + σ²``, at a generic point (σ² ≠ 0, N ≠ 1)."""
+    H = np.array([[1.0, 0.3], [0.3, 2.0]])
+    Psi = np.array([[0.5, 0.1], [0.1, 0.8]])
+    s2, N = 0.3, 7
+    c = np.trace(H @ Psi) + s2
+    want = np.linalg.inv(H + (c / N) * np.linalg.inv(Psi))
+    got = T.optimal_gamma(H, Psi, s2, N, finite_sample_factor=False)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    right = np.linalg.inv((N + 1) / N * H + (c / N) * np.linalg.inv(Psi))
+    np.testing.assert_allclose(T.optimal_gamma(H, Psi, s2, N), right, rtol=1e-12)

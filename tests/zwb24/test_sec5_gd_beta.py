@@ -77,8 +77,8 @@ def test_symbolic_eigen_columns_of_unequal_length_are_rejected() -> None:
 @pytest.mark.symbolic
 @pytest.mark.result("zwb24:thm5.2")
 def test_a_sympy_task_covariance_alone_takes_the_symbolic_branch() -> None:
-    """Ψ a SymPy matrix with a symbol x (H, σ², N numbers): Γ* and R* come back symbolic and equal
-    the numeric values at x = 0.37 (a generic point)."""
+    """Ψ (Ψ̄) a SymPy matrix with a symbol x (H, σ², N numbers): Γ*, R*, Ω and Γ̄* come back
+    symbolic and equal the numeric values at x = 0.37 (a generic point)."""
     x = sp.Symbol("x")
     H, s2, N = [[1.0, 0.3], [0.3, 2.0]], 0.25, 7
     Psi = sp.Matrix([[0.5, x], [x, 0.8]])
@@ -91,6 +91,11 @@ def test_a_sympy_task_covariance_alone_takes_the_symbolic_branch() -> None:
     R = T.optimal_risk(H, Psi, s2, N)
     assert isinstance(R, sp.Basic) and x in R.free_symbols
     assert float(R.subs(x, 0.37)) == pytest.approx(T.optimal_risk(H, Pn, s2, N), rel=1e-9)
+    for f in (T.omega, T.optimal_gamma_whitened):  # Ψ̄ alone symbolic
+        M = f(Psi, s2, N)
+        assert isinstance(M, sp.MatrixBase) and x in M.free_symbols, f.__name__
+        got = np.array(M.subs(x, 0.37).evalf(), dtype=float)
+        np.testing.assert_allclose(got, f(Pn, s2, N), rtol=1e-9, err_msg=f.__name__)
 
 
 @pytest.mark.float

@@ -139,3 +139,18 @@ def test_beta_rate_bound_keeps_a_small_eigenvalue_that_p_h_keeps() -> None:
     next eigenvalue, e^{-4t/(N+1)} = e^{-1} here, would be a false bound)."""
     out = T.beta_rate_bound(3.0, [0.0, 1.0], np.diag([1.0, 1.5e-10]), [0.0, 0.0], 11)
     assert out == pytest.approx(np.exp(-4 * 1.5e-10 * 3.0 / 12), rel=1e-12)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:corG.1")
+@pytest.mark.parametrize("name", ["Gamma", "H"])
+def test_k_matrix_with_one_sympy_matrix(name: str) -> None:
+    """K(Γ) with Γ or H alone a SymPy matrix with a symbol x: symbolic, and equal to the numeric
+    K at x = 0.37."""
+    sym, num = _with_x(name, _POINT[name])
+    args = {"Gamma": _POINT["Gamma"], "H": _POINT["H"]}
+    K = T.K_matrix(*{**args, name: sym}.values(), 7)
+    assert isinstance(K, sp.MatrixBase) and _X in K.free_symbols
+    np.testing.assert_allclose(
+        _numbers(K), T.K_matrix(*{**args, name: num}.values(), 7), rtol=1e-9, atol=1e-12
+    )

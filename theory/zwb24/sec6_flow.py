@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from theory.common.backend import NP, ops_for, psd_projector
+from theory.common.backend import NP, ops_for, psd_projector, rank_mask
 from theory.zwb24.domains import checked
 from theory.zwb24.sec3_model import num_setting, sym_mat
 from theory.zwb24.sec5_gd_beta import optimal_gamma_expr
@@ -187,7 +187,8 @@ def flow_limit(
         \beta(t)\to P_H\beta^* + (I-P_H)\beta_0,\qquad
         \Gamma(t)\to \Gamma^* + (\Gamma_0 - P_H\Gamma_0P_H)
 
-    ``gamma_fn(H, Psi, sigma2, N)`` replaces Γ* (fault injection for negative controls only).
+    ``gamma_fn(H, Psi, sigma2, N)`` (any real ``d × d`` array-like) replaces Γ* (fault injection
+    for negative controls only).  The limit is float64 whatever the input's number type.
 
     >>> G, b = flow_limit([[0.0, 0.0], [0.0, 3.0]], [0.0, 5.0], np.diag([1.0, 0.0]), np.eye(2),
     ...                   [1.0, 1.0], 0.0, 5)
@@ -226,14 +227,18 @@ def beta_rate_bound(t: Any, beta0: Any, H: Any, beta_star: Any, N: Any) -> Any:
     r"""``‖P_H(β(t) − β*)‖² ≤ exp(−4 λ⁺_min(H) t/(N+1)) ‖P_H(β_0 − β*)‖²`` [derived].
 
     Source: [zwb24] App. G (rates; constants lost); bound derived here from
-    ``M ⪰ I/(N+1)``.
+    ``M ⪰ I/(N+1)``.  ``λ⁺_min`` and ``P_H`` share the one rank cut
+    (:func:`~theory.common.backend.rank_mask`); ``H = 0`` gives ``P_H = 0``, the bound 0.
 
     >>> round(float(beta_rate_bound(0.0, [1.0], [[2.0]], [0.0], 3)), 12)
     1.0
+    >>> float(beta_rate_bound(1.0, [1.0], [[0.0]], [0.0], 3))
+    0.0
     """
     Hm = np.asarray(H, float)
     w = np.linalg.eigvalsh(Hm)
-    lam = float(np.min(w[w > 1e-10 * max(1.0, float(w.max()))]))
+    keep = rank_mask(w)
+    lam = float(np.min(w[keep])) if keep.any() else 0.0
     PH = psd_projector(Hm)
     e0 = PH @ (np.asarray(beta0, float) - np.asarray(beta_star, float))
     return np.exp(-4 * lam * np.asarray(t, float) / (N + 1)) * float(e0 @ e0)

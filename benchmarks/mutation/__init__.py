@@ -34,9 +34,9 @@ from __future__ import annotations
 import argparse
 import ast
 import fnmatch
+import hashlib
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -515,6 +515,22 @@ def summarise(target: Target, raw: dict[str, dict], sample: list[str] | None) ->
     }
 
 
+def draw(key: str, names: list[str], n: int) -> list[str]:
+    """The ``n`` mutants of ``key`` with the smallest ``sha256("mutation:<key>:<name>")``: a
+    seeded sample that a change elsewhere does not reshuffle (a function whose mutants change
+    moves only its own mutants in or out, so a resumed sample keeps its verdicts).
+
+    >>> old = ["f__mutmut_1", "f__mutmut_2", "g__mutmut_1", "g__mutmut_2"]
+    >>> set(draw("k", old, 2)) <= set(draw("k", old + ["h__mutmut_1"], 3))  # a new mutant
+    True
+    """
+
+    def rank(name: str) -> str:
+        return hashlib.sha256(f"mutation:{key}:{name}".encode()).hexdigest()
+
+    return sorted(sorted(names, key=rank)[: max(0, n)])
+
+
 def results_path(key: str) -> Path:
     return HERE / f"{key}.json"
 
@@ -561,11 +577,8 @@ def run_target(
         _python(work, _GENERATE)
     raw = export(work)
     names = sorted(raw)
-    chosen = names
-    if sample is not None:
-        chosen = sorted(
-            random.Random(f"mutation:{target.key}").sample(names, min(sample, len(names)))
-        )
+    drawn = sample is not None or bool(functions)
+    chosen = draw(target.key, names, sample) if sample is not None else names
     if functions:
         # every mutant of the named functions, beside the sample (or alone): the way to cover a
         # new formula first
@@ -573,10 +586,13 @@ def run_target(
         if not named:
             raise SystemExit(f"{target.key}: no mutant of a function matching {list(functions)}")
         chosen = sorted(set(named) | (set(chosen) if sample is not None else set()))
+    if retest and not drawn:
+        # --retest alone reruns the mutants with those statuses, whatever sample found them
+        chosen = []
     if not report:
-        pending = [n for n in chosen if raw[n]["status"] == "not checked"]
         eq = equivalents(target.key)
-        pending += [n for n in chosen if raw[n]["status"] in retest and n not in eq]
+        pending = [n for n in chosen if raw[n]["status"] == "not checked"]
+        pending += [n for n in names if raw[n]["status"] in retest and n not in eq]
         if pending and recollect:
             # a strengthened test keeps its id, so mutmut would still run each mutant against
             # the tests that reached it before: recollect which tests reach which function (a
@@ -590,7 +606,7 @@ def run_target(
                 f"{time.time() - t0:.0f} s (rc {rc})"
             )
             raw = export(work)
-    res = summarise(target, raw, chosen if sample is not None or functions else None)
+    res = summarise(target, raw, chosen if drawn else None)
     write_results(res)
     return res
 
@@ -604,7 +620,8 @@ def main(argv: list[str] | None = None) -> int:
         "--sample",
         type=int,
         default=None,
-        help="run only N mutants, random.Random('mutation:<key>').sample(all, N)",
+        help="run only N mutants: the N with the smallest sha256('mutation:<key>:<name>') (a "
+        "change elsewhere does not reshuffle them)",
     )
     p.add_argument("--fresh", action="store_true", help="forget every verdict (default: resume)")
     p.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
@@ -613,7 +630,8 @@ def main(argv: list[str] | None = None) -> int:
         nargs="*",
         default=(),
         metavar="STATUS",
-        help="rerun the mutants with these mutmut statuses (e.g. survived 'no tests')",
+        help="rerun every mutant with these mutmut statuses (e.g. survived 'no tests'); alone, "
+        "runs nothing else (with --sample/--functions, their unrun mutants too)",
     )
     p.add_argument(
         "--recollect",

@@ -257,16 +257,57 @@ def kms_hypothesis(setting: Setting) -> None:
         )
 
 
-def check_eq5_6_mc(setting: Setting, *, quick: bool = True, seed: int = 0) -> list[Evidence]:
-    """§5.3 at the setting's ``(d, L, σ², ρ)``: ``Γ* = M^{-1}`` and ``P_D*`` are stationary
-    (central differences; the risks are quadratic, so these are exact) and minimal (random
-    perturbations); isotropic reduction; KMS inverse; the closed-form risks vs MC under KMS
-    covariates."""
+def _generic_preconditioner(d: int) -> np.ndarray:
+    """A fixed non-symmetric ``d × d`` preconditioner, neither ``Γ*`` nor ``ηI``: ``0.7 I`` plus
+    ``0.1(j − i)/d`` above the diagonal and ``−0.05 (i + 1)/d`` below it."""
+    i, j = np.indices((d, d))
+    return (
+        0.7 * np.eye(d)
+        + np.where(j > i, 0.1 * (j - i) / d, 0.0)
+        - np.where(j < i, 0.05 * (i + 1) / d, 0.0)
+    )
+
+
+def check_eq5_6_mc(
+    setting: Setting, *, quick: bool = True, seed: int = 0, fault_transpose: bool = False
+) -> list[Evidence]:
+    """§5.3 at the setting's ``(d, L, σ², ρ)``: Lemma E.4's ``R(Γ)`` and the debiased ``R_D(P)``
+    at a generic non-symmetric preconditioner against the shared layer's one-step GD / DGD risks
+    (``Ψ = I/d``; derived separately, for general ``Σ, Ψ``); ``Γ* = M^{-1}`` and ``P_D*`` are
+    stationary (central differences; the risks are quadratic, so these are exact) and minimal
+    (random perturbations); isotropic reduction; KMS inverse; the closed-form risks vs MC under
+    KMS covariates.  ``fault_transpose`` evaluates both risks at the transposed preconditioner
+    (negative control: the generic rows must tell ``Γ`` from ``Γᵀ``)."""
+    from theory.common import baselines
+
     kms_hypothesis(setting)
     d, L, sigma2, rho = setting.d, setting.L, setting.sigma2, setting.rho
     rng = check_rng(seed, f"{_STREAM}:check_eq5_6_mc")
     S = th.kms_covariance(d, rho)
     ev: list[Evidence] = []
+    Gg = _generic_preconditioner(d)
+    Gt = Gg.T if fault_transpose else Gg
+    for name, ours, shared in (
+        (
+            "R(Gamma) (Lemma E.4)",
+            th.precond_gd_risk(Gt, S, L, sigma2),
+            baselines.gd_risk(Gg, S, np.zeros(d), np.eye(d) / d, sigma2, L),
+        ),
+        (
+            "R_D(P) (debiased)",
+            th.precond_dgd_risk(Gt, S, L, sigma2),
+            baselines.dgd_risk(Gg, 1.0, S, np.eye(d) / d, sigma2, L),
+        ),
+    ):
+        ev.append(
+            float_agreement(
+                f"{name} at a generic non-symmetric preconditioner = the shared layer's risk "
+                "(Psi = I/d)",
+                ours,
+                shared,
+                rtol=SAME_FORMULA_RTOL,
+            )
+        )
     for name, risk, opt in (
         ("R(Gamma)", th.precond_gd_risk, th.gamma_star(S, L, sigma2)),
         ("R_D(P)", th.precond_dgd_risk, th.pd_star(S, L, sigma2)),

@@ -653,7 +653,11 @@ RESULTS: tuple[Result, ...] = (
             pd_star,
         ),
         checks=(
-            Check(check_eq5_6_mc, at=PRESETS["noniso"]),
+            Check(
+                check_eq5_6_mc,
+                at=PRESETS["noniso"],
+                faults={"transposed_preconditioner": {"fault_transpose": True}},
+            ),
             Check(
                 check_eq5_6_train,
                 at=PRESETS["noniso_train"],

@@ -512,3 +512,28 @@ def test_limit_row_trained_where_resolvable_else_the_prediction_route() -> None:
     # the route has power: a 1/kappa 2 % off (0.8 for 0.8163) fails it
     wrong = S.limit_row("t: row", 0.857, 0.8, Estimate(1.05 * 0.8, 0.001, 1), 0.0, **kw)
     assert wrong.status == "fail"
+
+
+@pytest.mark.result("hpcy25:obs1")
+def test_settings_validation_messages_name_the_value_and_the_assumption() -> None:
+    """The settings' own messages, compared exactly (d = 0, L = 1)."""
+    from theory.hpcy25.settings import HpcySetting
+
+    for make, msg in (
+        (lambda: Setting(d=0), r"^d must be ≥ 1 \(hpcy25 §2: the covariate dimension\), got 0$"),
+        (
+            lambda: Setting(L=1),
+            r"^L must be ≥ 2 \(hpcy25 §2: the prompt length \(the softmax over one context token "
+            r"is constant\)\), got 1$",
+        ),
+        (
+            lambda: HpcySetting(d=0, L=40, sigma2=0.1, omega=(0.1,), mu=(1.0,)),
+            r"^d must be ≥ 1 \(hpcy25 §1.1: dimension d ≥ 1\), got 0$",
+        ),
+        (
+            lambda: HpcySetting(d=5, L=1, sigma2=0.1, omega=(0.1,), mu=(1.0,)),
+            r"^L must be ≥ 2 \(hpcy25 §1.1: prompt length L ≥ 2\), got 1$",
+        ),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            make()

@@ -282,3 +282,125 @@ def test_ltilde_one_symbol_among_numbers_takes_the_symbolic_branch() -> None:
         assert float(sp.lambdify(sym, expr)(args[name])) == pytest.approx(want, rel=FLOAT_RTOL), (
             name
         )
+
+
+# ------------------------------------------- §5.3 and (D.34) at a generic point, both branches
+#: a generic point of §5.3: KMS Σ with ρ = 2/5 (eigenvalues far from 1), a non-symmetric Γ,
+#: L = 7, σ² = 3/10 (exact rationals, so the SymPy routes compare exactly)
+_D3, _L7, _S2_310 = 3, 7, sp.Rational(3, 10)
+_SIGMA_KMS = sp.Matrix(3, 3, lambda i, j: sp.Rational(2, 5) ** abs(i - j))
+_GAMMA_GENERIC = sp.Matrix([[5, 2, -1], [3, 6, 1], [-2, 1, 4]]) / 8
+
+
+def _shared_gd_risk(G: sp.Matrix, S: sp.Matrix, L: object, s2: object) -> sp.Expr:
+    """The shared layer's one-step GD risk (derived for zwb24, general Σ, Ψ) at hpcy25's prior
+    ``β ~ N(0, I/d)``: the independent route for Lemma E.4's ``R(Γ)``."""
+    from theory.common import baselines
+
+    d = S.shape[0]
+    return baselines.gd_risk(G, S, sp.zeros(d, 1), sp.eye(d) / d, s2, L)
+
+
+@pytest.mark.result("hpcy25:eq5.6")
+def test_precond_gd_risk_is_the_shared_gd_risk_at_a_generic_point_in_both_branches() -> None:
+    """Lemma E.4's ``R(Γ)`` at a generic (Σ, Γ, L, σ²) equals the shared layer's GD risk at
+    ``Ψ = I/d``: exactly through SymPy (a SymPy Γ, a SymPy Σ, ``L`` or ``σ²`` alone symbolic),
+    to float64 through numpy; the debiased ``R_D(P)`` likewise equals the shared ``dgd_risk``."""
+    from theory.common import baselines
+
+    S, G, L, s2 = _SIGMA_KMS, _GAMMA_GENERIC, _L7, _S2_310
+    Gn = np.array(G, dtype=float)
+    Ls, ss = sp.symbols("L sigma2", positive=True)
+    # the debiased twin: DGD with step η = 1 and the (non-symmetric) query preconditioner P = Γ
+    ref_d = baselines.dgd_risk(G, 1, S, sp.eye(_D3) / _D3, s2, L)
+    for risk, ref in (
+        (th.precond_gd_risk, _shared_gd_risk(G, S, L, s2)),
+        (th.precond_dgd_risk, ref_d),
+    ):
+        for got in (
+            risk(G, S, L, s2),
+            risk(Gn, S, L, s2),  # Σ alone SymPy
+            risk(G, np.array(S, dtype=float), L, s2),  # Γ alone SymPy
+            risk(Gn, S, Ls, s2).subs(Ls, L),  # L symbolic
+            risk(Gn, S, L, ss).subs(ss, s2),  # σ² symbolic
+        ):
+            assert isinstance(got, sp.Expr)
+            assert float(got) == pytest.approx(float(ref), rel=1e-12), risk.__name__
+        assert sp.simplify(risk(G, S, L, s2) - ref) == 0, risk.__name__
+        num = risk(Gn, np.array(S, dtype=float), L, float(s2))
+        assert num == pytest.approx(float(ref), rel=1e-12), risk.__name__
+    # Γ's transpose is another risk at this point (the non-symmetric Γ is generic)
+    assert abs(float(_shared_gd_risk(G.T, S, L, s2) - _shared_gd_risk(G, S, L, s2))) > 1e-4
+    assert abs(float(baselines.dgd_risk(G.T, 1, S, sp.eye(_D3) / _D3, s2, L) - ref_d)) > 1e-4
+
+
+@pytest.mark.result("hpcy25:eq5.6")
+def test_gamma_star_and_pd_star_zero_the_shared_risks_gradient_at_a_generic_point() -> None:
+    """(5.6)'s ``Γ* = M^{-1}`` and the debiased ``P_D*`` are the stationary points of the shared
+    layer's GD / DGD risks at the generic KMS point (the risks are quadratic in the matrix, so the
+    central difference ``R(G + E_ij) − R(G − E_ij)`` is exactly twice the gradient's entry),
+    whichever argument is SymPy; the numpy branch gives the same matrix, for float, int and
+    Fraction entries (the domain's high-precision references) alike."""
+    from fractions import Fraction
+
+    from theory.common import baselines
+
+    S, L, s2 = _SIGMA_KMS, _L7, _S2_310
+    Ls, ss = sp.symbols("L sigma2", positive=True)
+    Sn = np.array(S, dtype=float)
+    for opt, risk in (
+        (th.gamma_star, lambda G: _shared_gd_risk(G, S, L, s2)),
+        (th.pd_star, lambda G: baselines.dgd_risk(G, 1, S, sp.eye(_D3) / _D3, s2, L)),
+    ):
+        G = opt(S, L, s2)
+        assert isinstance(G, sp.MatrixBase)
+        for i in range(_D3):
+            for j in range(_D3):
+                E = sp.zeros(_D3, _D3)
+                E[i, j] = 1
+                assert risk(G + E) - risk(G - E) == 0, (opt.__name__, i, j)
+        Gf = np.array(G, dtype=float)
+        for sym in (opt(Sn, Ls, s2).subs(Ls, L), opt(Sn, L, ss).subs(ss, s2)):
+            assert isinstance(sym, sp.MatrixBase)
+            np.testing.assert_allclose(np.array(sym, dtype=float), Gf, rtol=1e-12, atol=1e-15)
+        frac = [[Fraction(2, 5) ** abs(i - j) for j in range(3)] for i in range(3)]
+        for Sigma in (Sn, frac):
+            got = opt(Sigma, L, float(s2))
+            assert got.dtype == np.float64
+            np.testing.assert_allclose(got, Gf, rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(
+        th.gamma_star(np.eye(3, dtype=int), 7, 0.3), th.gamma_star(np.eye(3), 7, 0.3)
+    )
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_risk_given_design_at_a_generic_design_in_both_branches() -> None:
+    """(D.34) ``σ² + σ² tr[(XᵀX + dσ² I)^{-1}]`` (written out here) at a generic 5×3 design:
+    exact through SymPy (a SymPy X, or σ² alone symbolic) and to float64 through numpy; the
+    prior ``I/d`` matters (``I`` gives ``σ² + σ² tr[(XᵀX + σ² I)^{-1}]``, another value)."""
+    X = sp.Matrix([[3, -1, 2], [0, 4, -3], [1, 1, 5], [-2, 3, 0], [4, -2, 1]]) / 3
+    s2 = _S2_310
+    d = X.shape[1]
+    ref = s2 + s2 * ((X.T * X + d * s2 * sp.eye(d)).inv()).trace()
+    assert sp.simplify(th.bayes_risk_given_design(X, s2) - ref) == 0
+    ss = sp.Symbol("sigma2", positive=True)
+    Xn = np.array(X, dtype=float)
+    assert sp.simplify(th.bayes_risk_given_design(Xn, ss).subs(ss, s2) - ref) == 0
+    assert th.bayes_risk_given_design(Xn, float(s2)) == pytest.approx(float(ref), rel=1e-12)
+    wrong_prior = s2 + s2 * ((X.T * X + s2 * sp.eye(d)).inv()).trace()
+    assert abs(float(ref - wrong_prior)) > 1e-3
+    with pytest.raises(ValueError, match=r"X must be one \(L, d\) design when σ² is symbolic"):
+        th.bayes_risk_given_design(np.stack([Xn, Xn]), ss)
+
+
+@pytest.mark.result("hpcy25:prop4.1")
+def test_check_dLs_body_names_the_value_and_the_assumption() -> None:
+    """``check_dLs.raw`` (the unchecked function, for hot loops) still validates, by its own
+    messages."""
+    for args, msg in (
+        ((0, 40, 0.1), r"^d must be > 0 \(hpcy25 §1.1: dimension d > 0\), got 0$"),
+        ((5, 0, 0.1), r"^L must be > 0 \(hpcy25 §1.1: prompt length L > 0\), got 0$"),
+        ((5, 40, -0.1), r"^sigma2 must be ≥ 0 \(hpcy25 §1.1: noise variance σ² ≥ 0\), got -0.1$"),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            th.check_dLs.raw(*args)

@@ -486,7 +486,8 @@ def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
     Parameters
     ----------
     X : design, numpy ``(L, d)`` or ``(B, L, d)`` (batched), or a SymPy ``Matrix``;
-    sigma2 : noise variance σ² > 0.
+    sigma2 : noise variance σ² > 0.  A SymPy ``X`` or ``σ²`` (with one ``(L, d)`` design) gives a
+    SymPy expression.
 
     Notes
     -----
@@ -498,8 +499,14 @@ def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
     >>> round(bayes_risk_given_design(np.zeros((3, 2)), 0.5), 6)
     1.5
     """
-    if isinstance(X, sp.MatrixBase):
-        d = X.shape[1]
+    if ops_for(X, sigma2).symbolic:
+        if not isinstance(X, (sp.Basic, sp.MatrixBase)):  # numbers, σ² symbolic
+            if np.ndim(X) != 2:
+                raise ValueError(
+                    f"X must be one (L, d) design when σ² is symbolic, got shape {np.shape(X)}"
+                )
+            X = sp.Matrix(X)
+        d = cast(Any, X).shape[1]
         return baselines.bayes_conditional_risk(X, sp.eye(d), sp.eye(d) / d, sp.sympify(sigma2))
     d = np.shape(X)[-1]
     return _as_float(baselines.bayes_conditional_risk(X, np.eye(d), np.eye(d) / d, sigma2))

@@ -78,7 +78,7 @@ DOMAINS: dict[str, Domain] = {
 
 _VEC_HEADS = {"omega": _HEADS, "mu": _HEADS.with_(valid=np.array([1.5, -1.5]))}
 _INT_D = {"d": Domain("count", 3, what="an integer dimension d ≥ 1")}
-#: The debiased (DGD) risks use L − 1 centred samples (R_D(P; L) = R((L−1)P/L; L−1)): L > 1.
+#: The debiased (DGD) risks use L − 1 centred samples (R_D(P; L) = R((L−1)Pᵀ/L; L−1)): L > 1.
 _DGD_L = _L.with_(lower=1.0, what="a prompt length L > 1 (debiasing uses L − 1 samples)")
 
 #: Per-function changes to :data:`DOMAINS`.

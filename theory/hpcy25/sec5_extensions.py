@@ -206,7 +206,8 @@ def _M(Sigma: Any, L: Any, sigma2_: Any) -> Any:
 def precond_gd_risk(Gamma: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
     """Risk ``R(Γ)`` of preconditioned one-step GD ``x_qᵀ Γ (1/L) Σ_i x_i y_i``, ``β ~ N(0, I/d)``.
 
-    Source: [hpcy25] Lemma E.4, (5.6).  numpy arrays or SymPy matrices.
+    Source: [hpcy25] Lemma E.4, (5.6).  numpy arrays or SymPy matrices; any SymPy argument
+    (a matrix, or ``L`` or ``σ²`` alone among numbers) gives a SymPy expression.
 
     .. math::
 
@@ -218,8 +219,7 @@ def precond_gd_risk(Gamma: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
     >>> round(precond_gd_risk(0.897 * np.eye(5), np.eye(5), 40, 0.1), 5)
     0.24136
     """
-    sym = isinstance(Sigma, sp.MatrixBase) or isinstance(Gamma, sp.MatrixBase)
-    if sym:
+    if ops_for(Gamma, Sigma, L, sigma2).symbolic:
         S, G = sp.Matrix(Sigma), sp.Matrix(Gamma)
         d = S.shape[0]
         M = _M(S, sp.sympify(L), sp.sympify(sigma2))
@@ -245,8 +245,11 @@ def gamma_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
 
     >>> round(float(gamma_star(np.eye(5), 40, 0.1)[0, 0]), 6)
     0.860215
+
+    Any SymPy argument (``Σ``, or ``L`` or ``σ²`` alone) gives a SymPy ``Matrix``; numbers
+    (float, int, or Fraction entries) give a float64 array.
     """
-    if isinstance(Sigma, sp.MatrixBase):
+    if ops_for(Sigma, L, sigma2).symbolic:
         return _M(sp.Matrix(Sigma), sp.sympify(L), sp.sympify(sigma2)).inv()
     return np.linalg.inv(_M(np.asarray(Sigma, float), float(L), float(sigma2)))
 
@@ -255,15 +258,17 @@ def gamma_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
 def precond_dgd_risk(P: Any, Sigma: Any, L: Any, sigma2: Any) -> Any:
     """Risk of preconditioned DEBIASED GD ``(1/L) Σ y_i (x_i − x̄)ᵀ P x_q`` [derived].
 
-    Source: [derived]: Helmert rotation ⇒ ``R_D(P; L) = R((L−1)P/L; L−1)``.
+    Source: [derived]: Helmert rotation ⇒ ``R_D(P; L) = R((L−1)Pᵀ/L; L−1)`` (the estimator is
+    ``x_qᵀ Pᵀ (1/L) Σ (x_i − x̄) y_i``: ``Pᵀ`` in :func:`precond_gd_risk`'s convention; [hpcy25]
+    (5.5) writes ``(x_i − x̄)ᵀ Γ x_q``).
 
     >>> round(precond_dgd_risk(0.897 * np.eye(5), np.eye(5), 40, 0.1), 5)
     0.24321
     """
-    if isinstance(Sigma, sp.MatrixBase) or isinstance(P, sp.MatrixBase):
+    if ops_for(P, Sigma, L, sigma2).symbolic:
         Ls = sp.sympify(L)
-        return precond_gd_risk(sp.Matrix(P) * (Ls - 1) / Ls, Sigma, Ls - 1, sigma2)
-    return precond_gd_risk(np.asarray(P, float) * (L - 1) / L, Sigma, L - 1, sigma2)
+        return precond_gd_risk(sp.Matrix(P).T * (Ls - 1) / Ls, Sigma, Ls - 1, sigma2)
+    return precond_gd_risk(np.asarray(P, float).T * (L - 1) / L, Sigma, L - 1, sigma2)
 
 
 @checked
@@ -275,7 +280,7 @@ def pd_star(Sigma: Any, L: Any, sigma2: Any) -> Any:
     >>> round(float(pd_star(np.eye(5), 40, 0.1)[0, 0]), 6)
     0.879121
     """
-    if isinstance(Sigma, sp.MatrixBase):
+    if ops_for(Sigma, L, sigma2).symbolic:
         S = sp.Matrix(Sigma)
         d = S.shape[0]
         return (S + (S.trace() + d * sp.sympify(sigma2)) / sp.sympify(L) * sp.eye(d)).inv()

@@ -225,3 +225,52 @@ def test_numpy_twins_equal_the_general_formulas_at_a_generic_point() -> None:
         assert T.loss_of_P_fn(P, L, N, Gamma, 0.3) == pytest.approx(
             float(T.loss_of_P(P, L, N, Gamma=Gamma, s2=0.3)), rel=FLOAT_RTOL
         )
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:lem9")
+@pytest.mark.result("zfb24:eq6")
+def test_lsa_formulas_one_symbol_among_numbers_take_the_symbolic_branch() -> None:
+    # "SymPy in, expression out" with one argument alone symbolic (the others numeric, generic):
+    # the result is a SymPy object whose value at a generic point is the numeric formula's
+    rng = np.random.default_rng(11)
+    E = rng.standard_normal((3, 4))
+    E[2, 3] = 0.0  # d = 2, N = 3, query label 0
+    K, R = rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
+    z, rho = sp.Symbol("z", real=True), sp.Symbol("rho", positive=True)
+    at = {z: 0.7, rho: 1.7}  # a generic point
+
+    def symbolic_entry(A: np.ndarray) -> tuple[sp.Matrix, np.ndarray]:
+        """A with its (1, 0) entry the symbol z, and A with z's value there."""
+        S, V = sp.Matrix(A.tolist()), A.copy()
+        S[1, 0], V[1, 0] = z, at[z]
+        return S, V
+
+    (Es, Ev), (Ks, Kv), (Rs, Rv) = symbolic_entry(E), symbolic_entry(K), symbolic_entry(R)
+    cases = {  # the one symbolic argument: (symbolic arguments, their numeric values)
+        "rho": ((E, K, R, rho), (E, K, R, at[rho])),
+        "E": ((Es, K, R, 3), (Ev, K, R, 3)),
+        "W_KQ": ((E, Ks, R, 3), (E, Kv, R, 3)),
+        "W_PV": ((E, K, Rs, 3), (E, K, Rv, 3)),
+    }
+    for name, (sym, num) in cases.items():
+        calls = [(f, sym, num) for f in (T.lsa_output, T.prediction_eq6)]
+        if name in ("rho", "E"):
+            calls.append((T.lemma9_H, (sym[0], sym[3]), (num[0], num[3])))
+        for f, s_args, n_args in calls:
+            got = f(*s_args)
+            assert isinstance(got, (sp.Basic, sp.MatrixBase)), (name, f.__name__, type(got))
+            np.testing.assert_allclose(
+                np.asarray(got.subs(at), dtype=float),
+                np.asarray(f(*n_args), dtype=float),
+                rtol=FLOAT_RTOL,
+                err_msg=f"{f.__name__} with {name} alone symbolic",
+            )
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:lem9")
+def test_vec_bad_order_names_the_parameter_and_the_choices() -> None:
+    msg = r"^order must be one of \('column', 'row'\), got 'diag'$"
+    with pytest.raises(ValueError, match=msg):
+        T.vec([[1.0, 2.0], [3.0, 4.0]], order="diag")

@@ -24,6 +24,7 @@ from theory.czz24 import (
     apply_layer,
     forward,
     head_importance,
+    minnorm_interpolator,
     ols_excess_expr,
     ols_excess_risk,
     phi,
@@ -229,3 +230,27 @@ def test_alg1_layer_n_heads_message_and_exact_pregd_model() -> None:
     for layer in w.layers:
         for M in (*layer.WQ, *layer.WK, *layer.WV, layer.W1):
             assert isinstance(M, sp.MatrixBase), type(M)
+
+
+@pytest.mark.result("czz24:eq3.1")
+def test_sorted_importance_of_one_layers_by_heads_table() -> None:
+    # App. B's sort for one model given as a layers × heads table (no models axis): rows sorted
+    W = [[0.3, 0.7, 0.1], [0.9, 0.05, 0.2]]
+    assert sorted_importance(W).tolist() == [[0.7, 0.3, 0.1], [0.9, 0.2, 0.05]]
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_minnorm_interpolator_takes_an_exact_rational_design() -> None:
+    # a context of exact rationals (SymPy or Fraction entries, e.g. from a symbolic check) is
+    # converted to float64: the same interpolator as the float design, and it interpolates
+    from fractions import Fraction
+
+    Xq = sp.Matrix([[1, 2, 0], [sp.Rational(1, 3), -1, 2]])
+    Xf = np.array(Xq.tolist(), dtype=float)
+    y, om = np.array([1.0, 2.0]), np.array([0.5, 2.0, 1.5])
+    XF = [[Fraction(1), Fraction(2), Fraction(0)], [Fraction(1, 3), Fraction(-1), Fraction(2)]]
+    for weights in (None, om):
+        want = minnorm_interpolator(Xf, y, weights)
+        np.testing.assert_allclose(Xf @ want, y, rtol=FLOAT_RTOL)
+        for X in (Xq, XF):
+            np.testing.assert_allclose(minnorm_interpolator(X, y, weights), want, rtol=FLOAT_RTOL)

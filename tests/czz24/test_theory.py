@@ -22,6 +22,7 @@ from theory.czz24 import (
     alg1,
     alg1_layer,
     apply_layer,
+    effective_predictor,
     forward,
     head_importance,
     minnorm_interpolator,
@@ -254,3 +255,23 @@ def test_minnorm_interpolator_takes_an_exact_rational_design() -> None:
         np.testing.assert_allclose(Xf @ want, y, rtol=FLOAT_RTOL)
         for X in (Xq, XF):
             np.testing.assert_allclose(minnorm_interpolator(X, y, weights), want, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:prop4.2")
+def test_effective_predictor_of_an_exact_model_is_float64_pregd() -> None:
+    # an exact model (Props. 4.1 + 4.2 with exact=True, η rational) is evaluated in float64: the
+    # same coefficient as pre-GD's closed form (Eq. (4.3)) at a generic context
+    rng = np.random.default_rng(4)
+    X, y = rng.standard_normal((5, 3)), rng.standard_normal(5)
+    w = effective_predictor(pregd_transformer(3, 5, sp.Rational(2, 5), 2, exact=True), X, y)
+    assert isinstance(w, np.ndarray) and w.dtype == np.float64 and w.shape == (3,), w
+    np.testing.assert_allclose(w, pregd_coefficient(X, y, 0.4, 2), rtol=RESIDUAL_RTOL)
+
+
+@pytest.mark.result("czz24:fig2c")
+def test_phi_symbolic_branch_at_lambda_zero_is_eta_t() -> None:
+    # φ_t(0) = ηt (t steps of size η on a flat direction), on the SymPy branch as on the float one
+    eta, t = sp.symbols("eta t", positive=True)
+    assert phi(sp.S(0), eta, t) == eta * t
+    assert phi(sp.S(0), sp.Rational(1, 10), 3) == sp.Rational(3, 10)
+    assert float(phi(0.0, 0.1, 3)) == pytest.approx(0.3, rel=FLOAT_RTOL)

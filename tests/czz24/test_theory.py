@@ -275,3 +275,39 @@ def test_phi_symbolic_branch_at_lambda_zero_is_eta_t() -> None:
     assert phi(sp.S(0), eta, t) == eta * t
     assert phi(sp.S(0), sp.Rational(1, 10), 3) == sp.Rational(3, 10)
     assert float(phi(0.0, 0.1, 3)) == pytest.approx(0.3, rel=FLOAT_RTOL)
+
+
+@pytest.mark.float
+@pytest.mark.result("czz24:thm5.3-lower")
+def test_ridge_lambda_zero_rank_is_matrix_ranks_at_any_scale() -> None:
+    # λ = 0: α²(d − rank Σ̂)/d + (σ²/n)Tr Σ̂⁺ with Σ̂'s rank as numpy.linalg.matrix_rank counts it
+    from fractions import Fraction
+
+    from theory.czz24 import ridge_excess_conditional as risk
+
+    a2, s2 = 1.0, 0.5
+    # X = 0: rank 0, no Tr Σ̂⁺ term: the risk is α²
+    assert risk(np.zeros((2, 3)), 0.0, s2, a2) == a2
+    # the rank does not depend on X's scale: x = c(2, 0) (n = 1, d = 2), Σ̂ = diag(4c², 0)
+    for c in (1.0, 1e-20, 1e20):
+        want = a2 / 2 + s2 / (4 * c**2)
+        assert risk([[2 * c, 0.0]], 0.0, s2, a2) == pytest.approx(want, rel=FLOAT_RTOL), c
+    # a singular value 2e-16 of X (below matrix_rank's cut σ_max·max(n, d)·eps) is round-off:
+    # rank 1, Σ̂⁺ = diag(2, 0)
+    X = np.diag([1.0, 2e-16])
+    assert np.linalg.matrix_rank(X) == 1
+    assert risk(X, 0.0, s2, a2) == pytest.approx(a2 / 2 + s2 / 2 * 2, rel=FLOAT_RTOL)
+    # an exact-rational context (SymPy or Fraction entries) is the float context
+    Xq = [[Fraction(1), Fraction(2), Fraction(0)], [Fraction(1, 3), Fraction(-1), Fraction(2)]]
+    Xf = np.array(Xq, dtype=float)
+    for lam in (0.0, 0.3):
+        want = risk(Xf, lam, s2, a2)
+        for X_ in (Xq, sp.Matrix(Xq)):
+            assert risk(X_, lam, s2, a2) == pytest.approx(want, rel=FLOAT_RTOL), lam
+
+
+@pytest.mark.result("czz24:sec2")
+def test_setting_data_of_a_generic_sigma_needs_its_draw() -> None:
+    msg = r"^a generic Σ \(Sigma_diag=None\) needs its drawn diagonal \(\[czz24\] §2\)$"
+    with pytest.raises(ValueError, match=msg):
+        PRESETS["lemD1"].data()

@@ -311,3 +311,42 @@ def test_setting_data_of_a_generic_sigma_needs_its_draw() -> None:
     msg = r"^a generic Σ \(Sigma_diag=None\) needs its drawn diagonal \(\[czz24\] §2\)$"
     with pytest.raises(ValueError, match=msg):
         PRESETS["lemD1"].data()
+
+
+@pytest.mark.result("czz24:sec2")
+def test_setting_validates_its_sigma_diagonal() -> None:
+    from theory.czz24.settings import Setting
+
+    for diag, msg in (
+        (
+            (1.0, -0.5),
+            r"^Sigma_diag\[1\] \(Σ_jj\) must be > 0 \(\[czz24\] §2: Σ positive definite\), "
+            r"got -0\.5$",
+        ),
+        (
+            (1.0, 2.0, 3.0),
+            r"^Sigma_diag \(diagonal of Σ\) must have shape \(2,\) \(\[czz24\] §2\), "
+            r"got shape \(3,\)$",
+        ),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            Setting(d=2, s=1, Sigma_diag=diag)
+
+
+@pytest.mark.float
+@pytest.mark.result("czz24:lemD.1")
+def test_rhat_cov_of_an_exact_rational_task_is_a_float_covariance() -> None:
+    # Isserlis' Cov(r̂) with w* given exactly (Fraction or SymPy entries): the float64 covariance
+    # of the float task, usable by numpy.linalg
+    from fractions import Fraction
+
+    from theory.czz24 import rhat_cov
+
+    S = np.array([[1.0, 0.3, 0.0], [0.3, 2.0, 0.1], [0.0, 0.1, 0.5]])
+    wq = [Fraction(1, 2), Fraction(-1, 3), Fraction(0)]
+    want = rhat_cov(S, np.array(wq, dtype=float), 0.25, 7)
+    for w in (wq, sp.Matrix(wq)):
+        got = rhat_cov(S, w, 0.25, 7)
+        assert got.dtype == np.float64, got.dtype
+        np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL)
+        assert np.all(np.linalg.eigvalsh(got) > 0)

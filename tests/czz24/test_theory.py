@@ -350,3 +350,19 @@ def test_rhat_cov_of_an_exact_rational_task_is_a_float_covariance() -> None:
         assert got.dtype == np.float64, got.dtype
         np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL)
         assert np.all(np.linalg.eigvalsh(got) > 0)
+
+
+@pytest.mark.result("czz24:sec2")
+def test_data_model_errors_name_the_value_and_the_assumption() -> None:
+    base = {"d": 4, "s": 2, "n": 8, "sigma2": 0.25}
+    for change, msg in (
+        ({"zeta": -0.1}, r"^zeta \(Σ = D \+ ζ𝟙𝟙ᵀ\) must be ≥ 0 \(\[czz24\] App\. G\), got -0\.1$"),
+        ({"s": 0}, r"^s \(sparsity\) must be ≥ 1 \(\[czz24\] §2\), got 0$"),
+        ({"n": 0}, r"^n \(context length\) must be ≥ 1 \(\[czz24\] §2\), got 0$"),
+        (
+            {"prior": "laplace"},
+            r"^prior must be one of \('sign', 'gauss'\) \(\[czz24\] §2\), got 'laplace'$",
+        ),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            SparseRegressionICL(**{**base, **change})

@@ -28,6 +28,7 @@ __all__ = [
     "cor6_threshold_d_for_d_plus_1",
     "lsa_limit_random_2c_for_4c",
     "rdm_u_min_d_for_sqrt_d",
+    "isotropic_q_rate_lambda_cubed",
 ]
 
 #: A replacement for ``Γ(Λ, N)`` (or for the predictor matrix ``P(Λ, N)``).
@@ -146,3 +147,14 @@ def rdm_u_min_d_for_sqrt_d(
         2 * np.sum((np.diag(np.asarray(m1, dtype=float)) @ T_) ** 2) - np.sqrt(d) * s2 * E_opG_fro2L
     )
     return float(np.sqrt(s2 * br / (2 * d * np.max(np.asarray(m2, dtype=float)))))
+
+
+def isotropic_q_rate_lambda_cubed(
+    t: Any, d: float, N: float, sigma_init: float, lam: float = 1.0
+) -> Any:
+    """Negative control of ``check_flow_reductions_isotropic``: the isotropic logistic ``q(t)``
+    with rate ``2√d λ³`` in place of ``2√d λ²`` (the same at λ = 1 only)."""
+    g = lam * (N + 1 + d) / N
+    qstar = 1 / (np.sqrt(d) * g)
+    q0 = sigma_init**2 / d
+    return qstar / (1 + (qstar / q0 - 1) * np.exp(-2 * np.sqrt(d) * lam**3 * np.asarray(t)))

@@ -3,13 +3,13 @@
 extension.
 
 Routes: SymPy identities, the ODE (verification solver, errors in solver units) and Monte Carlo.
-Fault switches (``fault_variant``, ``fault_gamma_fn``, ``fault_p_fn``) exist for the negative
-controls in ``tests/zfb24``.
+Fault switches (``fault_variant``, ``fault_gamma_fn``, ``fault_p_fn``, ``fault_q_fn``) exist for the
+negative controls in ``tests/zfb24``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -333,13 +333,19 @@ def check_flow_reductions_isotropic(
     *,
     quick: bool = True,
     seed: int = 0,
+    fault_q_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
     """[derived] the isotropic reduction: U₁₁ = s(t)I with s² logistic, and our reference
     numbers q*, q(1), u₋₁(∞) (fixed: our reference values for Λ = I, d = 5, N = 20, σ = 0.2,
-    Θ = d^(-1/4)I).  It takes no fault: on this isotropic case U₁₁ stays symmetric, so the
-    symmetrised and transposed flow variants are the paper's flow here (measured: the planted
-    ``symmetrised`` variant passes), and the variants are caught by the checks beside it."""
+    Θ = d^(-1/4)I).  The closed form is also compared with the ODE at a generic scale Λ = λI
+    (λ = 0.6, d = 3, N = 7, σ = 0.4, q₀ = q*/11), where every power of λ in q* and in the rate
+    2√dλ² shows (at Λ = I each is 1).  ``fault_q_fn`` replaces the closed form
+    :func:`theory.zfb24.isotropic_q_fn` (negative control: the rate with λ³).  The flow variants
+    are not faults of this check: on this isotropic case U₁₁ stays symmetric, so the symmetrised
+    and transposed flows are the paper's flow here (measured: the planted ``symmetrised`` variant
+    passes), and they are caught by the checks beside it."""
     variant = "paper"
+    q_fn = T.isotropic_q_fn if fault_q_fn is None else fault_q_fn
     out: list[Evidence] = []
     d5, N5, s5 = 5, 20, 0.2
     Th5 = np.eye(d5) / d5**0.25
@@ -351,8 +357,20 @@ def check_flow_reductions_isotropic(
         solver_agreement(
             "isotropic: U₁₁ = s(t)I with s² logistic (d=5, N=20, σ=0.2)",
             q_ode,
-            T.isotropic_q_fn(ts5, d5, N5, s5),
+            q_fn(ts5, d5, N5, s5),
             details={"t": ts5.tolist()},
+        )
+    )
+    d3, N3, s3, lam3 = 3, 7, 0.4, 0.6
+    U3, u3 = T.initial_state(np.eye(d3) / d3**0.25, s3)
+    ts3 = np.array([0.5, 1.0, 2.0, 3.0, 5.0, 10.0])
+    tr3 = integrate_flow(lam3 * np.eye(d3), N3, U3, u3, 10.0, t_eval=ts3, variant=variant)
+    out.append(
+        solver_agreement(
+            "isotropic at Λ = λI: s² logistic with rate 2√dλ² (λ=0.6, d=3, N=7, σ=0.4)",
+            tr3.y[:, 0] ** 2,
+            q_fn(ts3, d3, N3, s3, lam3),
+            details={"t": ts3.tolist(), "lambda": lam3},
         )
     )
     qstar = 1 / (np.sqrt(d5) * (1 + (d5 + 1) / N5))

@@ -270,7 +270,8 @@ RESULTS: tuple[Result, ...] = (
                 check_flow_reductions_isotropic,
                 at=P["d3_N8"],
                 fixed="the isotropic case with reference values of q*, q(1), u₋₁(∞) "
-                "(Λ = I, d = 5, N = 20, σ = 0.2)",
+                "(Λ = I, d = 5, N = 20, σ = 0.2), and at Λ = 0.6·I (d = 3, N = 7, σ = 0.4)",
+                faults={"rate_lambda_cubed": {"fault_q_fn": F.isotropic_q_rate_lambda_cubed}},
             ),
         ),
         setting=P["d3_N8"],

@@ -22,8 +22,10 @@ from theory.czz24 import (
     alg1,
     alg1_layer,
     apply_layer,
+    effective_predictor,
     forward,
     head_importance,
+    minnorm_interpolator,
     ols_excess_expr,
     ols_excess_risk,
     phi,
@@ -229,3 +231,138 @@ def test_alg1_layer_n_heads_message_and_exact_pregd_model() -> None:
     for layer in w.layers:
         for M in (*layer.WQ, *layer.WK, *layer.WV, layer.W1):
             assert isinstance(M, sp.MatrixBase), type(M)
+
+
+@pytest.mark.result("czz24:eq3.1")
+def test_sorted_importance_of_one_layers_by_heads_table() -> None:
+    # App. B's sort for one model given as a layers × heads table (no models axis): rows sorted
+    W = [[0.3, 0.7, 0.1], [0.9, 0.05, 0.2]]
+    assert sorted_importance(W).tolist() == [[0.7, 0.3, 0.1], [0.9, 0.2, 0.05]]
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_minnorm_interpolator_takes_an_exact_rational_design() -> None:
+    # a context of exact rationals (SymPy or Fraction entries, e.g. from a symbolic check) is
+    # converted to float64: the same interpolator as the float design, and it interpolates
+    from fractions import Fraction
+
+    Xq = sp.Matrix([[1, 2, 0], [sp.Rational(1, 3), -1, 2]])
+    Xf = np.array(Xq.tolist(), dtype=float)
+    y, om = np.array([1.0, 2.0]), np.array([0.5, 2.0, 1.5])
+    XF = [[Fraction(1), Fraction(2), Fraction(0)], [Fraction(1, 3), Fraction(-1), Fraction(2)]]
+    for weights in (None, om):
+        want = minnorm_interpolator(Xf, y, weights)
+        np.testing.assert_allclose(Xf @ want, y, rtol=FLOAT_RTOL)
+        for X in (Xq, XF):
+            np.testing.assert_allclose(minnorm_interpolator(X, y, weights), want, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:prop4.2")
+def test_effective_predictor_of_an_exact_model_is_float64_pregd() -> None:
+    # an exact model (Props. 4.1 + 4.2 with exact=True, η rational) is evaluated in float64: the
+    # same coefficient as pre-GD's closed form (Eq. (4.3)) at a generic context
+    rng = np.random.default_rng(4)
+    X, y = rng.standard_normal((5, 3)), rng.standard_normal(5)
+    w = effective_predictor(pregd_transformer(3, 5, sp.Rational(2, 5), 2, exact=True), X, y)
+    assert isinstance(w, np.ndarray) and w.dtype == np.float64 and w.shape == (3,), w
+    np.testing.assert_allclose(w, pregd_coefficient(X, y, 0.4, 2), rtol=RESIDUAL_RTOL)
+
+
+@pytest.mark.result("czz24:fig2c")
+def test_phi_symbolic_branch_at_lambda_zero_is_eta_t() -> None:
+    # φ_t(0) = ηt (t steps of size η on a flat direction), on the SymPy branch as on the float one
+    eta, t = sp.symbols("eta t", positive=True)
+    assert phi(sp.S(0), eta, t) == eta * t
+    assert phi(sp.S(0), sp.Rational(1, 10), 3) == sp.Rational(3, 10)
+    assert float(phi(0.0, 0.1, 3)) == pytest.approx(0.3, rel=FLOAT_RTOL)
+
+
+@pytest.mark.float
+@pytest.mark.result("czz24:thm5.3-lower")
+def test_ridge_lambda_zero_rank_is_matrix_ranks_at_any_scale() -> None:
+    # λ = 0: α²(d − rank Σ̂)/d + (σ²/n)Tr Σ̂⁺ with Σ̂'s rank as numpy.linalg.matrix_rank counts it
+    from fractions import Fraction
+
+    from theory.czz24 import ridge_excess_conditional as risk
+
+    a2, s2 = 1.0, 0.5
+    # X = 0: rank 0, no Tr Σ̂⁺ term: the risk is α²
+    assert risk(np.zeros((2, 3)), 0.0, s2, a2) == a2
+    # the rank does not depend on X's scale: x = c(2, 0) (n = 1, d = 2), Σ̂ = diag(4c², 0)
+    for c in (1.0, 1e-20, 1e20):
+        want = a2 / 2 + s2 / (4 * c**2)
+        assert risk([[2 * c, 0.0]], 0.0, s2, a2) == pytest.approx(want, rel=FLOAT_RTOL), c
+    # a singular value 2e-16 of X (below matrix_rank's cut σ_max·max(n, d)·eps) is round-off:
+    # rank 1, Σ̂⁺ = diag(2, 0)
+    X = np.diag([1.0, 2e-16])
+    assert np.linalg.matrix_rank(X) == 1
+    assert risk(X, 0.0, s2, a2) == pytest.approx(a2 / 2 + s2 / 2 * 2, rel=FLOAT_RTOL)
+    # an exact-rational context (SymPy or Fraction entries) is the float context
+    Xq = [[Fraction(1), Fraction(2), Fraction(0)], [Fraction(1, 3), Fraction(-1), Fraction(2)]]
+    Xf = np.array(Xq, dtype=float)
+    for lam in (0.0, 0.3):
+        want = risk(Xf, lam, s2, a2)
+        for X_ in (Xq, sp.Matrix(Xq)):
+            assert risk(X_, lam, s2, a2) == pytest.approx(want, rel=FLOAT_RTOL), lam
+
+
+@pytest.mark.result("czz24:sec2")
+def test_setting_data_of_a_generic_sigma_needs_its_draw() -> None:
+    msg = r"^a generic Σ \(Sigma_diag=None\) needs its drawn diagonal \(\[czz24\] §2\)$"
+    with pytest.raises(ValueError, match=msg):
+        PRESETS["lemD1"].data()
+
+
+@pytest.mark.result("czz24:sec2")
+def test_setting_validates_its_sigma_diagonal() -> None:
+    from theory.czz24.settings import Setting
+
+    for diag, msg in (
+        (
+            (1.0, -0.5),
+            r"^Sigma_diag\[1\] \(Σ_jj\) must be > 0 \(\[czz24\] §2: Σ positive definite\), "
+            r"got -0\.5$",
+        ),
+        (
+            (1.0, 2.0, 3.0),
+            r"^Sigma_diag \(diagonal of Σ\) must have shape \(2,\) \(\[czz24\] §2\), "
+            r"got shape \(3,\)$",
+        ),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            Setting(d=2, s=1, Sigma_diag=diag)
+
+
+@pytest.mark.float
+@pytest.mark.result("czz24:lemD.1")
+def test_rhat_cov_of_an_exact_rational_task_is_a_float_covariance() -> None:
+    # Isserlis' Cov(r̂) with w* given exactly (Fraction or SymPy entries): the float64 covariance
+    # of the float task, usable by numpy.linalg
+    from fractions import Fraction
+
+    from theory.czz24 import rhat_cov
+
+    S = np.array([[1.0, 0.3, 0.0], [0.3, 2.0, 0.1], [0.0, 0.1, 0.5]])
+    wq = [Fraction(1, 2), Fraction(-1, 3), Fraction(0)]
+    want = rhat_cov(S, np.array(wq, dtype=float), 0.25, 7)
+    for w in (wq, sp.Matrix(wq)):
+        got = rhat_cov(S, w, 0.25, 7)
+        assert got.dtype == np.float64, got.dtype
+        np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL)
+        assert np.all(np.linalg.eigvalsh(got) > 0)
+
+
+@pytest.mark.result("czz24:sec2")
+def test_data_model_errors_name_the_value_and_the_assumption() -> None:
+    base = {"d": 4, "s": 2, "n": 8, "sigma2": 0.25}
+    for change, msg in (
+        ({"zeta": -0.1}, r"^zeta \(Σ = D \+ ζ𝟙𝟙ᵀ\) must be ≥ 0 \(\[czz24\] App\. G\), got -0\.1$"),
+        ({"s": 0}, r"^s \(sparsity\) must be ≥ 1 \(\[czz24\] §2\), got 0$"),
+        ({"n": 0}, r"^n \(context length\) must be ≥ 1 \(\[czz24\] §2\), got 0$"),
+        (
+            {"prior": "laplace"},
+            r"^prior must be one of \('sign', 'gauss'\) \(\[czz24\] §2\), got 'laplace'$",
+        ),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            SparseRegressionICL(**{**base, **change})

@@ -225,3 +225,130 @@ def test_numpy_twins_equal_the_general_formulas_at_a_generic_point() -> None:
         assert T.loss_of_P_fn(P, L, N, Gamma, 0.3) == pytest.approx(
             float(T.loss_of_P(P, L, N, Gamma=Gamma, s2=0.3)), rel=FLOAT_RTOL
         )
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:lem9")
+@pytest.mark.result("zfb24:eq6")
+def test_lsa_formulas_one_symbol_among_numbers_take_the_symbolic_branch() -> None:
+    # "SymPy in, expression out" with one argument alone symbolic (the others numeric, generic):
+    # the result is a SymPy object whose value at a generic point is the numeric formula's
+    rng = np.random.default_rng(11)
+    E = rng.standard_normal((3, 4))
+    E[2, 3] = 0.0  # d = 2, N = 3, query label 0
+    K, R = rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
+    z, rho = sp.Symbol("z", real=True), sp.Symbol("rho", positive=True)
+    at = {z: 0.7, rho: 1.7}  # a generic point
+
+    def symbolic_entry(A: np.ndarray) -> tuple[sp.Matrix, np.ndarray]:
+        """A with its (1, 0) entry the symbol z, and A with z's value there."""
+        S, V = sp.Matrix(A.tolist()), A.copy()
+        S[1, 0], V[1, 0] = z, at[z]
+        return S, V
+
+    (Es, Ev), (Ks, Kv), (Rs, Rv) = symbolic_entry(E), symbolic_entry(K), symbolic_entry(R)
+    cases = {  # the one symbolic argument: (symbolic arguments, their numeric values)
+        "rho": ((E, K, R, rho), (E, K, R, at[rho])),
+        "E": ((Es, K, R, 3), (Ev, K, R, 3)),
+        "W_KQ": ((E, Ks, R, 3), (E, Kv, R, 3)),
+        "W_PV": ((E, K, Rs, 3), (E, K, Rv, 3)),
+    }
+    for name, (sym, num) in cases.items():
+        calls = [(f, sym, num) for f in (T.lsa_output, T.prediction_eq6)]
+        if name in ("rho", "E"):
+            calls.append((T.lemma9_H, (sym[0], sym[3]), (num[0], num[3])))
+        for f, s_args, n_args in calls:
+            got = f(*s_args)
+            assert isinstance(got, (sp.Basic, sp.MatrixBase)), (name, f.__name__, type(got))
+            np.testing.assert_allclose(
+                np.asarray(got.subs(at), dtype=float),
+                np.asarray(f(*n_args), dtype=float),
+                rtol=FLOAT_RTOL,
+                err_msg=f"{f.__name__} with {name} alone symbolic",
+            )
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:lem9")
+def test_vec_bad_order_names_the_parameter_and_the_choices() -> None:
+    msg = r"^order must be one of \('column', 'row'\), got 'diag'$"
+    with pytest.raises(ValueError, match=msg):
+        T.vec([[1.0, 2.0], [3.0, 4.0]], order="diag")
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:thm5")
+@pytest.mark.result("zfb24:shifts")
+def test_risk_formulas_stay_exact_in_the_test_length() -> None:
+    # the 1/M of the SymPy route is exact (no float 1.0/M): a symbolic M gives no Float, an
+    # integer M a rational value equal to the float route's at the same point, M = ∞ the floor
+    Ms = sp.Symbol("M", positive=True, integer=True)
+    L, w = sp.diag(sp.Rational(1, 2), 2), sp.Matrix([1, sp.Rational(-1, 2)])
+    Lf, wf = np.diag([0.5, 2.0]), np.array([1.0, -0.5])
+    P = sp.Matrix([[sp.Rational(1, 3), sp.Rational(1, 5)], [0, sp.Rational(2, 7)]])
+    Pf = np.array(P.tolist(), dtype=float)
+    c = sp.Rational(3, 2)
+    routes = {
+        "theorem5_excess": (
+            lambda M: T.theorem5_excess(L, 7, M, T.noiseless_Sigma(w, L), w),
+            lambda M: T.theorem5_excess(Lf, 7, M, T.noiseless_Sigma(wf, Lf), wf),
+        ),
+        "noiseless_risk": (
+            lambda M: T.noiseless_risk(w, L, 7, M),
+            lambda M: T.noiseless_risk(wf, Lf, 7, M),
+        ),
+        "prior_risk": (lambda M: T.prior_risk(L, 7, M), lambda M: T.prior_risk(Lf, 7, M)),
+        "shift_risk": (
+            lambda M: T.shift_risk(P, L, 2 * L, M),
+            lambda M: T.shift_risk(Pf, Lf, 2 * Lf, M),
+        ),
+        "covariate_scaling_risk": (
+            lambda M: T.covariate_scaling_risk(L, 7, M, c),
+            lambda M: T.covariate_scaling_risk(Lf, 7, M, 1.5),
+        ),
+    }
+    for name, (exact, num) in routes.items():
+        got = exact(Ms)
+        assert not got.atoms(sp.Float), (name, got)
+        at5, floor = exact(sp.Integer(5)), exact(sp.oo)
+        assert isinstance(at5, sp.Rational) and isinstance(floor, sp.Rational), (name, at5, floor)
+        assert got.subs(Ms, 5) == at5, name
+        assert float(at5) == pytest.approx(float(num(5)), rel=FLOAT_RTOL), name
+        assert float(floor) == pytest.approx(float(num(math.inf)), rel=FLOAT_RTOL), name
+
+
+@pytest.mark.float
+@pytest.mark.result("zfb24:lem10")
+def test_flow_rhs_with_a_given_gamma_is_the_twins() -> None:
+    # Gamma= replaces Γ (the label-noise hook): the general formula against the float twin, at a
+    # generic state and a Γ other than Γ(Λ, N)
+    A = np.random.default_rng(7).standard_normal((3, 3))
+    L = A @ A.T / 3 + 0.4 * np.eye(3)
+    U, u, N = 0.3 * A + 0.1, 0.8, 6
+    G = T.gamma_noisy_fn(L, N, 0.3)
+    assert not np.allclose(G, T.gamma_fn(L, N))
+    dU, du = T.flow_rhs(U, u, L, N, Gamma=G)
+    dU_fn, du_fn = T.flow_rhs_fn(U, u, L, G)
+    np.testing.assert_allclose(dU, dU_fn, rtol=FLOAT_RTOL)
+    assert float(du) == pytest.approx(du_fn, rel=FLOAT_RTOL)
+    gU, gu = T.reduced_loss_grad(U, u, L, N, Gamma=G)
+    np.testing.assert_allclose(dU, -gU, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zfb24:thm4")
+def test_setting_errors_name_the_value_and_the_assumption() -> None:
+    from theory.zfb24.settings import LSAFlowData, Setting
+
+    for make, msg in (
+        (lambda: Setting(N=0), r"^N must be ≥ 1 \(zfb24 prompt length\), got 0$"),
+        (lambda: Setting(M=0), r"^M must be ≥ 1 \(zfb24 §4\.1 test prompt length\), got 0$"),
+        (
+            lambda: Setting(d=2, spectrum=(1.0, 0.0)),
+            r"^spectrum\[1\] must be > 0 \(zfb24 §3\.3: Λ ≻ 0\), got 0\.0$",
+        ),
+        (lambda: LSAFlowData(d=0, N=4, random_cov=True), r"^d must be ≥ 1, got 0$"),
+        (lambda: LSAFlowData(d=2, N=0, random_cov=True), r"^N must be ≥ 1, got 0$"),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            make()

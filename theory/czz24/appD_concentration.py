@@ -53,7 +53,7 @@ def rhat_cov(Sigma: Any, w: Any, sigma2: float, n: int) -> np.ndarray:
     >>> rhat_cov([[1.0]], [1.0], 0.0, 1).tolist()   # Var(x²) = 2
     [[2.0]]
     """
-    S, w = np.asarray(Sigma, dtype=float), np.asarray(w, dtype=float)
+    S, w = np.asarray(Sigma, dtype=float), np.asarray(w, dtype=float).reshape(-1)  # a column too
     s2, n = float(sigma2), int(n)
     r = S @ w
     return (S * (w @ S @ w + s2) + np.outer(r, r)) / n

@@ -269,7 +269,8 @@ def effective_predictor(
 
     Returns
     -------
-    ``(d,)`` float64 array (numpy input).
+    ``(d,)`` float64 array (an exact SymPy model, e.g. ``pregd_transformer(..., exact=True)``, is
+    evaluated in float64).
 
     Notes
     -----
@@ -293,8 +294,24 @@ def effective_predictor(
         raise ValueError(f"y must have n = {n} entries, got {y.shape[0]}")
     Hc = np.asarray(weights.W_E, dtype=float) @ np.vstack([X.T, y[None, :]])  # d_hid × n
     P = np.asarray(weights.W_E, dtype=float)[:, :d]  # query map (label slot 0)
+    scale = float(weights.attn_scale)
     for i, layer in enumerate(weights.layers):
         hm = None if head_masks is None else head_masks[i]
-        A = layer_operator(layer, Hc @ Hc.T, attn_scale=weights.attn_scale, head_mask=hm)
+        A = layer_operator(_float_layer(layer), Hc @ Hc.T, attn_scale=scale, head_mask=hm)
         Hc, P = A @ Hc, A @ P
     return np.asarray(weights.W_O, dtype=float).reshape(-1) @ P
+
+
+def _float_layer(layer: LayerWeights) -> LayerWeights:
+    """The layer with float64 matrices (an exact SymPy model evaluated numerically)."""
+
+    def f(M: Any) -> np.ndarray:
+        return np.asarray(M, dtype=float)
+
+    return LayerWeights(
+        WQ=[f(M) for M in layer.WQ],
+        WK=[f(M) for M in layer.WK],
+        WV=[f(M) for M in layer.WV],
+        W1=f(layer.W1),
+        head_rows=layer.head_rows,
+    )

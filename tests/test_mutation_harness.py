@@ -97,3 +97,11 @@ def test_results_file_adds_up_and_no_equivalent_is_stale(path: Path) -> None:
     eq = tomllib.loads((HERE / "equivalent.toml").read_text()).get(res["paper"], {})
     for name, rec in res["equivalent"].items():
         assert eq[name]["line"] == rec["line"], name
+
+
+def test_docs_results_table_is_the_results_files(harness) -> None:
+    """docs/mutation.md's table is written from the results files (``--docs``), never by hand."""
+    text = (ROOT / "docs" / "mutation.md").read_text()
+    start, end = harness.TABLE_MARKERS
+    block = text[text.index(start) + len(start) : text.index(end)]
+    assert block == "\n" + harness.table(), "rerun: python -m benchmarks.mutation all --report --docs"

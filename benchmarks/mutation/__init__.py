@@ -37,6 +37,7 @@ import fnmatch
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -500,6 +501,9 @@ def summarise(target: Target, raw: dict[str, dict], sample: list[str] | None) ->
         "paper": target.key,
         "tool": TOOL,
         "command": f"python -m benchmarks.mutation {target.key}",
+        # the commands whose verdicts the file holds, oldest first (a sample is reproduced by
+        # running them in order: verdicts are kept between runs)
+        "runs": [],
         "mutated": list(target.mutate),
         "tests": f"-k {target.select} -m '{FAST}' " + " ".join(target.tests),
         "sample": len(sample) if sample is not None else None,
@@ -541,6 +545,49 @@ def write_results(res: dict) -> Path:
     return path
 
 
+#: The docs page whose results table :func:`table` writes (between these two markers).
+DOCS = ROOT / "docs" / "mutation.md"
+TABLE_MARKERS = ("<!-- mutation-results:start -->", "<!-- mutation-results:end -->")
+
+
+def table() -> str:
+    """The docs' results table, from the checked-in results files: per target, all of it, the
+    results' formulas and the rest, with the commands whose verdicts the file holds."""
+    head = (
+        "| target | scope | generated | run | killed | equivalent | surviving | not run |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- |\n"
+    )
+    rows, cmds = [], []
+    for key in sorted(TARGETS, key=lambda k: (k == "common", k)):
+        path = results_path(key)
+        if not path.is_file():
+            continue
+        res = json.loads(path.read_text())
+        for label, part in (
+            (f"all of `{', '.join(res['mutated'])}`", "counts"),
+            ("in the results' formulas", "counts_in_objects"),
+            ("elsewhere", "counts_elsewhere"),
+        ):
+            c = res[part]
+            rows.append(
+                f"| {key} | {label} | {c['generated']} | {c['checked']} | {c['killed']} | "
+                f"{c['equivalent']} | {c['surviving']} | {c['not checked']} |\n"
+            )
+        runs = "; ".join(f"`{r}`" for r in res.get("runs", [])) or "(not recorded)"
+        cmds.append(f"* {key}: {runs}\n")
+    lead = "\nThe commands whose verdicts each results file holds, in order:\n\n"
+    return head + "".join(rows) + lead + "".join(cmds)
+
+
+def write_docs_table() -> Path:
+    """Rewrite the results table of docs/mutation.md from the results files."""
+    text = DOCS.read_text()
+    start, end = TABLE_MARKERS
+    i, j = text.index(start) + len(start), text.index(end)
+    DOCS.write_text(text[:i] + "\n" + table() + text[j:])
+    return DOCS
+
+
 def print_summary(res: dict) -> None:
     print(f"{res['paper']}: {res['tool']}")
     for label, key in (
@@ -568,6 +615,7 @@ def run_target(
     report: bool,
     recollect: bool = False,
     functions: tuple[str, ...] = (),
+    command: str = "",
 ) -> dict:
     work = SCRATCH / target.key
     if fresh and work.exists():
@@ -589,6 +637,7 @@ def run_target(
     if retest and not drawn:
         # --retest alone reruns the mutants with those statuses, whatever sample found them
         chosen = []
+    pending: list[str] = []
     if not report:
         eq = equivalents(target.key)
         pending = [n for n in chosen if raw[n]["status"] == "not checked"]
@@ -607,6 +656,11 @@ def run_target(
             )
             raw = export(work)
     res = summarise(target, raw, chosen if drawn else None)
+    previous = results_path(target.key)
+    if previous.is_file():
+        res["runs"] = json.loads(previous.read_text()).get("runs", [])
+    if not report and pending and command:
+        res["runs"].append(command)
     write_results(res)
     return res
 
@@ -615,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m benchmarks.mutation", description=(__doc__ or "").splitlines()[0]
     )
-    p.add_argument("target", help=f"one of {sorted(TARGETS)}, or 'all'")
+    p.add_argument("target", nargs="?", default=None, help=f"one of {sorted(TARGETS)}, or 'all'")
     p.add_argument(
         "--sample",
         type=int,
@@ -648,8 +702,16 @@ def main(argv: list[str] | None = None) -> int:
         "'Class.method'), e.g. late_mu_law 'Setting.*'",
     )
     p.add_argument("--report", action="store_true", help="only rewrite the results file")
+    p.add_argument(
+        "--docs",
+        action="store_true",
+        help="rewrite docs/mutation.md's results table from the checked-in results files (alone: "
+        "nothing else runs)",
+    )
     args = p.parse_args(argv)
-    keys = sorted(TARGETS) if args.target == "all" else [args.target]
+    if args.target is None and not args.docs:
+        p.error("name a target (or 'all'), or give --docs alone")
+    keys = [] if args.target is None else sorted(TARGETS) if args.target == "all" else [args.target]
     for key in keys:
         if key not in TARGETS:
             p.error(f"unknown target {key!r}; known: {sorted(TARGETS)}")
@@ -662,6 +724,10 @@ def main(argv: list[str] | None = None) -> int:
             report=args.report,
             recollect=args.recollect,
             functions=tuple(args.functions),
+            command="python -m benchmarks.mutation "
+            + shlex.join(argv if argv is not None else sys.argv[1:]),
         )
         print_summary(res)
+    if args.docs:
+        print(f"wrote {write_docs_table().relative_to(ROOT)}")
     return 0

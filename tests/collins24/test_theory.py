@@ -141,13 +141,19 @@ def test_settings_messages_name_the_value_and_the_assumption() -> None:
 @pytest.mark.result("collins24:lemB.5")
 @pytest.mark.parametrize("stacked", ["M", "Sigma"])
 def test_whitened_m_refuses_a_stack_naming_its_shape(stacked: str) -> None:
-    """Lemma B.5's M′ = Σ^{1/2} M Σ^{1/2} is one d×d matrix: a (2, 2, 2) stack is an error."""
+    """Lemma B.5's M′ = Σ^{1/2} M Σ^{1/2} is one d×d matrix: a (2, 2, 2) stack is an error, from
+    the domain check of the export (a matrix parameter takes one matrix unless its domain says
+    ``stack=True``) and from the function's own guard on the unchecked ``.raw``."""
     one, stack = np.diag([4.0, 1.0]), np.stack([np.eye(2), 2 * np.eye(2)])
     M, Sigma = (stack, one) if stacked == "M" else (one, stack)
     with pytest.raises(
-        ValueError, match=rf"^{stacked} must be one d×d matrix .*got shape \(2, 2, 2\)$"
+        ValueError, match=rf"^{stacked} must be .*got a stack of matrices of shape \(2, 2, 2\)$"
     ):
         T.whitened_M(M, Sigma)
+    with pytest.raises(
+        ValueError, match=rf"^{stacked} must be one d×d matrix .*got shape \(2, 2, 2\)$"
+    ):
+        T.whitened_M.raw(M, Sigma)
 
 
 @pytest.mark.parametrize("bad", ["x_width", "x_batch"])

@@ -44,9 +44,13 @@ MODULES = (
 #: Seconds a single call may take before it counts as a hang.
 CALL_LIMIT = 20
 
-#: Domains by parameter name for functions that carry none (``theory.common``); a slice's exported
-#: functions carry their own (``fn.__domains__``, from ``theory/<slug>/domains.py``).
-DOMAINS: dict[str, Domain] = COMMON
+#: Domains by parameter name for functions that carry none (``theory.common``, whose numeric
+#: formulas are documented batched over leading axes: a matrix parameter may be a stack); a slice's
+#: exported functions carry their own (``fn.__domains__``, from ``theory/<slug>/domains.py``).
+DOMAINS: dict[str, Domain] = {
+    n: d.with_(stack=True) if d.kind in ("psd", "pd", "square", "matrix") else d
+    for n, d in COMMON.items()
+}
 
 
 def domains_of(fn: Callable[..., Any]) -> dict[str, Domain]:
@@ -101,6 +105,8 @@ def bad_values(dom: Domain, shared: bool = True) -> Iterator[tuple[str, Any]]:
         yield "NaN entry", _bump(arr, math.nan, (0, 0))
         yield "inf entry", _bump(arr, math.inf, (0, 0))
         n, m = arr.shape[-2:]
+        if not dom.stack:  # one matrix per parameter unless the domain says stack=True
+            yield f"a stack (1x{n}x{m})", arr[None]
         if kind == "matrix":
             yield "1-D", np.ones(n)
             return

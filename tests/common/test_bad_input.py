@@ -111,6 +111,41 @@ def test_collins24_domains() -> None:
         cz.la_floor("two")
 
 
+def test_a_stack_of_matrices_is_refused_unless_the_function_is_batched() -> None:
+    """A matrix parameter takes one matrix: a ``(1, d, d)`` stack of H to [zwb24]'s 2-D-only
+    flow (which used to broadcast into a wrong Ω̇) is refused naming H and the stack; a parameter
+    whose function is documented batched ([hpcy25] ``bayes_risk_given_design``'s ``(B, L, d)``
+    design, ``stack=True``) still takes its stack and gives one value per design."""
+    import theory.hpcy25 as hp
+    import theory.zwb24 as zwb
+
+    fn = zwb.flow_rhs_whitened
+    kw = {n: dom.valid for n, dom in fn.__domains__.items()}
+    G, e = fn(**kw)  # the valid call
+    assert np.shape(G) == (2, 2) and np.shape(e) == (2,)
+    with pytest.raises(
+        ValueError, match=r"^H must be .*, got a stack of matrices of shape \(1, 2, 2\)"
+    ):
+        fn(**{**kw, "H": kw["H"][None]})
+    with pytest.raises(ValueError, match=r"^Gamma_bar must be .*stack of matrices"):
+        fn(**{**kw, "Gamma_bar": np.stack([kw["Gamma_bar"]] * 3)})
+    with pytest.raises(ValueError, match=r"^H must be .*stack of matrices"):
+        zwb.flow_rhs(
+            **{**{n: d.valid for n, d in zwb.flow_rhs.__domains__.items()}, "H": kw["H"][None]}
+        )
+
+    X = np.random.default_rng(7).normal(size=(3, 6, 2))
+    batched = hp.bayes_risk_given_design(X, 0.5)
+    assert np.shape(batched) == (3,)
+    assert np.allclose(batched, [hp.bayes_risk_given_design(x, 0.5) for x in X], rtol=1e-14)
+    # per element, the (D.34) value σ² + σ² tr[(XᵀX + dσ² I)^{-1}] (independent numpy route)
+    for x, got in zip(X, batched, strict=True):
+        want = 0.5 + 0.5 * np.trace(np.linalg.inv(x.T @ x + 2 * 0.5 * np.eye(2)))
+        assert got == pytest.approx(want, rel=1e-12)
+    with pytest.raises(ValueError, match=r"^X must be .*\(B, L, d\) stack.*non-finite"):
+        hp.bayes_risk_given_design(np.full((3, 6, 2), np.nan), 0.5)
+
+
 @pytest.fixture(scope="module")
 def covered_params(outcome):  # noqa: ANN001, ANN201 - [(name, fn, valid kwargs, parameter)]
     fns = dict(harness.functions())

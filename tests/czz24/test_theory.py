@@ -218,8 +218,12 @@ def test_sorted_importance_and_head_importance_messages() -> None:
     assert np.allclose(sorted_importance(Ws), want, rtol=FLOAT_RTOL)
     with pytest.raises(ValueError, match=r"^a layer's ΔE sums to 0: Eq. \(3.1\) is undefined"):
         head_importance([[0.0, 0.0], [0.2, 0.1]])
-    with pytest.raises(ValueError, match=r"^delta must be layers × heads, got shape \(1, 1, 1\)"):
+    # a rank-3 table: refused by the export's domain check (a matrix parameter takes one matrix),
+    # and by the function's own guard on the unchecked .raw
+    with pytest.raises(ValueError, match=r"^delta must be .*got a stack of matrices of shape \("):
         head_importance([[[1.0]]])
+    with pytest.raises(ValueError, match=r"^delta must be layers × heads, got shape \(1, 1, 1\)"):
+        head_importance.raw([[[1.0]]])
 
 
 @pytest.mark.result("czz24:prop4.1")

@@ -109,7 +109,11 @@ OVERRIDES: dict[str, dict[str, Domain]] = {
         )
     },
     "bayes_risk_limit_fn": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
-    "bayes_risk_given_design": {"sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0")},
+    "bayes_risk_given_design": {
+        "sigma2": _POS.with_(valid=0.25, what="a noise variance σ² > 0"),
+        # documented batched: one risk per design of a (B, L, d) stack
+        "X": DOMAINS["X"].with_(stack=True, what="a design (L×d, or a (B, L, d) stack; finite)"),
+    },
 }
 
 #: Parameter names of the lambdified ``*_fn`` twins (which take ``*args``).

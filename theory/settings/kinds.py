@@ -23,7 +23,8 @@ from theory.settings.validators import PSD_RTOL
 __all__ = ["Domain", "KINDS", "check_value"]
 
 #: The domain kinds.  Scalars (``count``, ``real``) accept arrays (checked entrywise) so vectorised
-#: twins keep working; matrices accept batches ``(..., n, n)``.
+#: twins keep working; a matrix kind takes one matrix, and a stack ``(..., n, n)`` only where its
+#: domain says ``stack=True``.
 KINDS = (
     "count",
     "real",
@@ -53,12 +54,28 @@ class Domain:
     axis), or for a ``count`` the size it *is*.  ``symbolic``: SymPy input is allowed (and not
     checked).  ``optional``: ``None`` is allowed.
 
+    ``stack``: for the matrix kinds (``psd``, ``pd``, ``square``, ``matrix``), a stack of matrices
+    (an array of rank > 2, shape ``(..., n, n)``; every matrix in it is checked) is accepted.  By
+    default a matrix parameter takes *one* matrix and a stack is refused with an error naming the
+    parameter and the shape: most formulas are written for one 2-D matrix, and a stack would
+    broadcast through them into a silently wrong answer.  Set ``stack=True`` only on a parameter
+    whose function documents a batched input (and evaluates it per matrix).
+
     Examples
     --------
     >>> Domain("real", 0.5, lower=0.0, upper=1.0, upper_open=True).describe()
     'a finite real number ≥ 0 and < 1'
     >>> Domain("count", 10, inf_ok=True).describe()
     'an integer ≥ 1 (or inf)'
+    >>> one = Domain("square", np.eye(2))
+    >>> check_value("A", np.eye(2)[None], one)
+    Traceback (most recent call last):
+    ...
+    ValueError: A must be a finite square matrix, got a stack of matrices of shape (1, 2, 2)
+    >>> check_value("A", np.eye(2)[None], one.with_(stack=True))
+    2
+    >>> one.with_(stack=True).describe()
+    'a finite square matrix (or a stack of them, shape (..., n, n))'
     """
 
     kind: str
@@ -77,6 +94,7 @@ class Domain:
     scalar: bool = False
     choices: tuple[Any, ...] = ()
     cls: Any = None
+    stack: bool = False
     paper: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -94,6 +112,9 @@ class Domain:
             hi = "" if self.upper is None else f"{'<' if self.upper_open else '≤'} {self.upper:g}"
             bounds = " and ".join(b for b in (lo, hi) if b)
             return "a finite real number" + (f" {bounds}" if bounds else "")
+        if self.stack and self.kind in ("psd", "pd", "square", "matrix"):
+            shape = "(..., m, n)" if self.kind == "matrix" else "(..., n, n)"
+            return Domain(self.kind).describe() + f" (or a stack of them, shape {shape})"
         return {
             "psd": "a symmetric positive semidefinite matrix",
             "pd": "a symmetric positive definite matrix",
@@ -168,6 +189,8 @@ _PSD_SEEN: dict[bytes, bool] = {}
 
 
 def _check_matrix(name: str, arr: np.ndarray, dom: Domain) -> None:
+    if arr.ndim > 2 and not dom.stack:  # before the cache: a stack=True domain may have seen it
+        raise _fail(name, dom, f"a stack of matrices of shape {arr.shape}")
     key = b""
     if dom.kind in ("psd", "pd") and arr.size <= 400:  # a repeated covariance: checked once
         key = arr.tobytes() + f"{arr.shape}{arr.dtype.str}{dom.kind}".encode()

@@ -404,3 +404,27 @@ def test_check_dLs_body_names_the_value_and_the_assumption() -> None:
     ):
         with pytest.raises(ValueError, match=msg):
             th.check_dLs.raw(*args)
+
+
+@pytest.mark.result("hpcy25:eq5.6")
+@pytest.mark.parametrize("name", ["gamma_star", "pd_star", "precond_gd_risk", "precond_dgd_risk"])
+def test_section5_formulas_take_the_symbolic_branch_for_each_argument_alone(name: str) -> None:
+    """(5.6)'s ``Γ*``, ``P_D*``, ``R(Γ)`` and ``R_D(P)``: each argument alone SymPy (a SymPy
+    matrix, or a Symbol for ``L`` / ``σ²`` substituted afterwards), every other one a plain
+    number or a float64 array, gives a SymPy result equal to the numeric one at the generic KMS
+    point (the backend dispatch must read every argument: with the others SymPy numbers, as in
+    the tests above, a dispatch that skips one cannot be told apart)."""
+    f = getattr(th, name)
+    Sn, Gn = np.array(_SIGMA_KMS, dtype=float), np.array(_GAMMA_GENERIC, dtype=float)
+    L, s2 = 7, 0.3
+    Ls, ss = sp.symbols("L sigma2", positive=True)
+    lead = () if name in ("gamma_star", "pd_star") else (Gn,)
+    ref = np.asarray(f(*lead, Sn, L, s2), dtype=float)
+    calls = [(*lead, _SIGMA_KMS, L, s2), (*lead, Sn, Ls, s2), (*lead, Sn, L, ss)]
+    if lead:
+        calls.append((_GAMMA_GENERIC, Sn, L, s2))
+    for args in calls:
+        out = f(*args)
+        assert isinstance(out, (sp.Basic, sp.MatrixBase)), (name, [type(a).__name__ for a in args])
+        out = out.subs({Ls: L, ss: s2})
+        np.testing.assert_allclose(np.array(out, dtype=float), ref, rtol=1e-12, atol=1e-15)

@@ -428,3 +428,47 @@ def test_section5_formulas_take_the_symbolic_branch_for_each_argument_alone(name
         assert isinstance(out, (sp.Basic, sp.MatrixBase)), (name, [type(a).__name__ for a in args])
         out = out.subs({Ls: L, ss: s2})
         np.testing.assert_allclose(np.array(out, dtype=float), ref, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.result("hpcy25:eq5.6")
+@pytest.mark.parametrize("kind", ["Fraction", "Decimal"])
+def test_section5_risks_of_exact_numbers_are_the_float_values(kind: str) -> None:
+    """``R(Γ)`` and ``R_D(P)`` of Fraction or Decimal entries (exact references the domains
+    accept) are the float64 values of the same matrices (an object array would carry them into
+    the algebra: a Decimal times a float raises)."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    def exact(q: sp.Rational) -> Fraction | Decimal:
+        fr = Fraction(int(q.p), int(q.q))
+        return fr if kind == "Fraction" else Decimal(fr.numerator) / Decimal(fr.denominator)
+
+    Sx = [[exact(_SIGMA_KMS[i, j]) for j in range(3)] for i in range(3)]
+    Gx = [[exact(_GAMMA_GENERIC[i, j]) for j in range(3)] for i in range(3)]
+    Sn, Gn = np.array(_SIGMA_KMS, dtype=float), np.array(_GAMMA_GENERIC, dtype=float)
+    for f in (th.precond_gd_risk, th.precond_dgd_risk):
+        for G, S in ((Gx, Sn), (Gn, Sx), (Gx, Sx)):
+            got = f(G, S, 7, 0.3)
+            assert type(got) is float, (f.__name__, type(got))
+            assert got == pytest.approx(f(Gn, Sn, 7, 0.3), rel=1e-14), f.__name__
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_risk_given_design_of_a_symbolic_design_beside_a_float_noise() -> None:
+    """(D.34) with a SymPy design beside a plain float σ² is a SymPy number equal to the numeric
+    value (the dispatch reads X, not only σ²)."""
+    X = sp.Matrix([[3, -1, 2], [0, 4, -3], [1, 1, 5], [-2, 3, 0], [4, -2, 1]]) / 3
+    out = th.bayes_risk_given_design(X, 0.3)
+    assert isinstance(out, sp.Basic)
+    assert float(out) == pytest.approx(
+        th.bayes_risk_given_design(np.array(X, dtype=float), 0.3), rel=1e-12
+    )
+
+
+@pytest.mark.result("hpcy25:thm4.2iii")
+def test_bayes_risk_given_design_refuses_a_stack_with_a_symbolic_noise() -> None:
+    """A stack of designs with a symbolic σ² is refused, naming its shape (one design only)."""
+    Xn = np.arange(15.0).reshape(5, 3) % 4 - 1.5
+    with pytest.raises(ValueError) as err:
+        th.bayes_risk_given_design(np.stack([Xn, Xn]), sp.Symbol("s", positive=True))
+    assert str(err.value) == "X must be one (L, d) design when σ² is symbolic, got shape (2, 5, 3)"

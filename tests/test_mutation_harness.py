@@ -104,4 +104,4 @@ def test_docs_results_table_is_the_results_files(harness) -> None:
     text = (ROOT / "docs" / "mutation.md").read_text()
     start, end = harness.TABLE_MARKERS
     block = text[text.index(start) + len(start) : text.index(end)]
-    assert block == "\n" + harness.table(), "rerun: python -m benchmarks.mutation all --report --docs"
+    assert block == "\n" + harness.table(), "rerun: python -m benchmarks.mutation --docs"

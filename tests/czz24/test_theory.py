@@ -370,3 +370,35 @@ def test_data_model_errors_name_the_value_and_the_assumption() -> None:
     ):
         with pytest.raises(ValueError, match=msg):
             SparseRegressionICL(**{**base, **change})
+
+
+def test_effective_predictor_inputs_exact_numbers_a_column_and_a_wrong_length() -> None:
+    # Decimal entries (an exact reference the domain accepts) and a column y give the float64
+    # coefficient of the same context; a y of the wrong length is refused by name
+    from decimal import Decimal
+
+    rng = np.random.default_rng(7)
+    X, y = rng.standard_normal((5, 3)), rng.standard_normal(5)
+    model = pregd_transformer(3, 5, 0.4, 2)
+    ref = effective_predictor(model, X, y)
+    dec = np.vectorize(lambda v: Decimal(repr(float(v))), otypes=[object])
+    for Xi, yi in ((dec(X).tolist(), y), (X, dec(y).tolist()), (X, y[:, None])):
+        w = effective_predictor(model, Xi, yi)
+        assert w.dtype == np.float64 and w.shape == (3,)
+        np.testing.assert_allclose(w, ref, rtol=1e-14, atol=1e-15)
+    with pytest.raises(ValueError) as err:
+        effective_predictor(model, X, y[:4])
+    assert str(err.value) == "y must have n = 5 entries, got 4"
+
+
+def test_rhat_cov_of_decimal_entries_is_the_float_covariance() -> None:
+    from decimal import Decimal
+
+    from theory.czz24 import rhat_cov
+
+    S = np.array([[1.0, 0.3], [0.3, 0.7]])
+    w = np.array([0.8, -1.1])
+    Sd = [[Decimal(repr(float(v))) for v in row] for row in S]
+    got = rhat_cov(Sd, w, 0.2, 9)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, rhat_cov(S, w, 0.2, 9), rtol=1e-14)

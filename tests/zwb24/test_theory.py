@@ -617,3 +617,19 @@ def test_effective_params_without_the_residual_needs_both_mlp_matrices(given: st
     with pytest.raises(ValueError) as err:
         T.effective_params(I3, I3, I3, I3, mlp["W_1"], mlp["W_2"], mlp_residual=False)
     assert str(err.value) == "mlp_residual=False needs W_1 and W_2"
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:eq3.3")
+@pytest.mark.parametrize("given", ["W_1", "W_2"])
+def test_effective_params_rejects_one_mlp_matrix_alone(given: str) -> None:
+    """W_1 or W_2 alone (the LTB with its residual): an error naming both, not the LSA's
+    parameters with the given matrix dropped."""
+    I3 = np.eye(3)
+    mlp = {"W_1": None, "W_2": None, given: np.ones((3, 3))}
+    missing = "W_2" if given == "W_1" else "W_1"
+    with pytest.raises(ValueError) as err:
+        T.effective_params(I3, I3, I3, I3, mlp["W_1"], mlp["W_2"])
+    assert str(err.value) == (
+        f"W_1 and W_2 go together (both None: the LSA), got {given} with {missing}=None"
+    )

@@ -154,3 +154,19 @@ def test_k_matrix_with_one_sympy_matrix(name: str) -> None:
     np.testing.assert_allclose(
         _numbers(K), T.K_matrix(*{**args, name: num}.values(), 7), rtol=1e-9, atol=1e-12
     )
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm6.3")
+@pytest.mark.parametrize("kind", [Fraction, Decimal])
+def test_beta_rate_bound_takes_an_exact_time(kind: type) -> None:
+    """t as a Fraction / Decimal (a real t ≥ 0; @checked admits exact numbers), alone or in a list:
+    the float64 bound of the float t, exp(−4·1.3·t/8)·‖P_H(β_0 − β*)‖² with λ⁺_min(H) = 1.3."""
+    b, H, bs, N = [0.2, 0.1], np.diag([1.3, 0.0]), [0.5, -0.3], 7
+    ts = [0.0, 0.5, 1.5]
+    want = np.exp(-4 * 1.3 * np.array(ts) / (N + 1)) * 0.3**2
+    for t, w in ((kind("1.5"), want[2]), ([kind(str(s)) for s in ts], want)):
+        got = T.beta_rate_bound(t, b, H, bs, N)
+        assert np.asarray(got).dtype == np.float64
+        np.testing.assert_allclose(got, w, rtol=1e-14, atol=0)
+        np.testing.assert_array_equal(got, T.beta_rate_bound(np.asarray(t, float), b, H, bs, N))

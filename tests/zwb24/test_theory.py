@@ -562,3 +562,74 @@ def test_omega_condition_message_for_an_exact_zero_noise(kind: str) -> None:
         assert str(err.value) == (
             f"{what} + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got {what}=0, sigma2=0"
         )
+
+
+def _raw_forward(W: dict[str, np.ndarray], X: np.ndarray, y: np.ndarray, xq: np.ndarray, res: bool):
+    """The raw block written out ((3.1)-(3.3)): ``Z = [[Xᵀ, x], [yᵀ, 0]]``, mask ``M`` (3.2),
+    ``U = Z + W_PW_V Z M Zᵀ W_KᵀW_Q Z / N``, output ``[(I + W_2W_1)U]_{d+1,N+1}`` (``res``) or
+    ``[W_2W_1U]_{d+1,N+1}``."""
+    N, d = X.shape
+    Z = np.zeros((d + 1, N + 1))
+    Z[:d, :N], Z[d, :N], Z[:d, N] = X.T, y, xq
+    M = np.diag([1.0] * N + [0.0])
+    U = Z + W["W_P"] @ W["W_V"] @ Z @ M @ Z.T @ W["W_K"].T @ W["W_Q"] @ Z / N
+    mlp = W["W_2"] @ W["W_1"] + (np.eye(d + 1) if res else 0.0)
+    return float((mlp @ U)[d, N])
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:eq3.3")
+def test_effective_params_without_the_mlp_residual() -> None:
+    """``mlp_residual=False`` (the negative control's model ``W_2W_1U``): ``u = (W_2W_1)ᵀe_{d+1}``
+    and the chart predictor ``xᵀ[a + (1/N)(ΓXᵀ + φyᵀ)(y − Xb)]`` equals the raw no-residual block
+    written out at a generic point (d = 2, k = 3, v = 2, m = 3, N = 5); the residual one differs.
+    """
+    rng = np.random.default_rng(35)
+    d, N = 2, 5
+    shapes = {
+        "W_K": (3, 3),
+        "W_Q": (3, 3),
+        "W_V": (2, 3),
+        "W_P": (3, 2),
+        "W_1": (3, 3),
+        "W_2": (3, 3),
+    }
+    W = {n: rng.standard_normal(s) for n, s in shapes.items()}
+    X, y, xq = rng.standard_normal((N, d)), rng.standard_normal(N), rng.standard_normal(d)
+    for res in (False, True):
+        p = T.effective_params(*W.values(), mlp_residual=res)
+        mlp = W["W_2"] @ W["W_1"] + (np.eye(d + 1) if res else 0.0)
+        np.testing.assert_allclose(p["u"], mlp[d], rtol=1e-13, atol=1e-13)
+        r = y - X @ p["b"]
+        star = float(xq @ (p["a"] + (p["Gamma"] @ X.T @ r + p["phi"] * (y @ r)) / N))
+        raw = _raw_forward(W, X, y, xq, res)
+        assert star == pytest.approx(raw, rel=1e-11, abs=1e-12), res
+    assert abs(_raw_forward(W, X, y, xq, True) - _raw_forward(W, X, y, xq, False)) > 0.1
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:eq3.3")
+@pytest.mark.parametrize("given", ["W_1", "W_2"])
+def test_effective_params_without_the_residual_needs_both_mlp_matrices(given: str) -> None:
+    """``mlp_residual=False`` with only W_1 or only W_2 (the other None): the exact message."""
+    I3 = np.eye(3)
+    mlp = {"W_1": None, "W_2": None, given: np.ones((3, 3))}
+    with pytest.raises(ValueError) as err:
+        T.effective_params(I3, I3, I3, I3, mlp["W_1"], mlp["W_2"], mlp_residual=False)
+    assert str(err.value) == "mlp_residual=False needs W_1 and W_2"
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:eq3.3")
+@pytest.mark.parametrize("given", ["W_1", "W_2"])
+def test_effective_params_rejects_one_mlp_matrix_alone(given: str) -> None:
+    """W_1 or W_2 alone (the LTB with its residual): an error naming both, not the LSA's
+    parameters with the given matrix dropped."""
+    I3 = np.eye(3)
+    mlp = {"W_1": None, "W_2": None, given: np.ones((3, 3))}
+    missing = "W_2" if given == "W_1" else "W_1"
+    with pytest.raises(ValueError) as err:
+        T.effective_params(I3, I3, I3, I3, mlp["W_1"], mlp["W_2"])
+    assert str(err.value) == (
+        f"W_1 and W_2 go together (both None: the LSA), got {given} with {missing}=None"
+    )

@@ -99,7 +99,8 @@ def effective_params(
     Parameters
     ----------
     W_K, W_Q : ``(k, d+1)``; W_V : ``(v, d+1)``; W_P : ``(d+1, v)``;
-    W_1 : ``(m, d+1)``, W_2 : ``(d+1, m)`` (``None``: LSA, ``W_1 = W_2 = 0``).
+    W_1 : ``(m, d+1)``, W_2 : ``(d+1, m)`` (both ``None``: LSA, ``W_1 = W_2 = 0``; one
+        alone is an error).
     mlp_residual : the MLP is ``(I + W_2W_1)U`` (True, the LTB) or ``W_2W_1 U`` (False; a
         *different* model, only for negative controls).
 
@@ -131,6 +132,11 @@ def effective_params(
     if W_1 is None or W_2 is None:
         if not mlp_residual:
             raise ValueError("mlp_residual=False needs W_1 and W_2")
+        if W_1 is not None or W_2 is not None:  # one alone would be dropped silently
+            given, missing = ("W_1", "W_2") if W_2 is None else ("W_2", "W_1")
+            raise ValueError(
+                f"W_1 and W_2 go together (both None: the LSA), got {given} with {missing}=None"
+            )
         U = ops.eye(D)
     else:
         M = mat(W_2) @ mat(W_1)

@@ -633,3 +633,22 @@ def test_effective_params_rejects_one_mlp_matrix_alone(given: str) -> None:
     assert str(err.value) == (
         f"W_1 and W_2 go together (both None: the LSA), got {given} with {missing}=None"
     )
+
+
+@pytest.mark.parametrize("kind", ["Fraction", "Decimal"])
+def test_omega_condition_compares_an_exact_trace_as_a_float(kind: str) -> None:
+    """``check_omega_invertible`` takes an exact trace (its docstring: compared and named as a
+    float): a positive one passes, a negative one is refused with the float in the message."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from theory.zwb24.sec3_model import check_omega_invertible
+
+    exact = (lambda v: Fraction(v)) if kind == "Fraction" else (lambda v: Decimal(v))
+    check_omega_invertible(exact("0.25"), 0.1)
+    with pytest.raises(ValueError) as err:
+        check_omega_invertible(exact("-0.5"), 0.2)
+    assert str(err.value) == (
+        "tr(Psi_bar) + sigma2 must be > 0 (zwb24 Thm 5.2: Omega invertible), got "
+        "tr(Psi_bar)=-0.5, sigma2=0.2"
+    )

@@ -259,3 +259,47 @@ def test_docstring_scan_catches_a_planted_citation(tmp_path: Path, planted: str)
     assert bad and all(b.startswith("planted.py:g: ") for b in bad), bad
     assert not INTERNAL.search("Source: [zfb24] Theorem 4, eq. (11); the spectrum; Spec. 3")
     assert not INTERNAL.search("R(M, N), R_B∞, R², ``rho.R2``, Figs. 3-4 (R) and R̂ w̃")
+
+
+def test_docstrings_parse_as_numpydoc_without_a_warning() -> None:
+    """The API pages' parser (griffe, numpy style, as mkdocs.yml sets it) reads every docstring
+    of theory, numerics and sims without a warning: ``mkdocs build --strict`` (CI) aborts on one,
+    e.g. a continuation line of a parameter read as a parameter of its own."""
+    import logging
+
+    griffe = pytest.importorskip("griffe")
+
+    class Collect(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__()
+            self.messages: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.messages.append(record.getMessage())
+
+    seen = Collect()
+    logger = logging.getLogger("griffe")
+    logger.addHandler(seen)
+    try:
+
+        def walk(obj) -> None:
+            for member in obj.members.values():
+                if member.is_alias:
+                    continue
+                if member.docstring:
+                    member.docstring.parsed  # noqa: B018  (parsing is what warns)
+                if member.is_module or member.is_class:
+                    walk(member)
+
+        for pkg in ("theory", "numerics", "sims"):
+            walk(
+                griffe.load(
+                    pkg,
+                    docstring_parser="numpy",
+                    search_paths=[str(ROOT)],
+                    resolve_aliases=False,
+                )
+            )
+    finally:
+        logger.removeHandler(seen)
+    assert not seen.messages, seen.messages

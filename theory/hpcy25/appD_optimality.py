@@ -486,8 +486,12 @@ def bayes_risk_given_design(X: Any, sigma2: Any) -> Any:
     Parameters
     ----------
     X : design, numpy ``(L, d)`` or ``(B, L, d)`` (batched), or a SymPy ``Matrix``;
-    sigma2 : noise variance σ² > 0.  A SymPy ``X`` or ``σ²`` (with one ``(L, d)`` design) gives a
-    SymPy expression.
+    sigma2 : noise variance σ² > 0.
+
+    Returns
+    -------
+    float (an array for a batch of designs); a SymPy expression for a SymPy ``X`` or ``σ²`` (with
+    one ``(L, d)`` design).
 
     Notes
     -----

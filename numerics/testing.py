@@ -124,10 +124,22 @@ __all__ = [
     "assert_passed",
     "assert_fails",
     "not_converged",
+    "ROUTES_RTOL",
+    "ROUTES_ATOL",
+    "SYMBOLIC_RTOL",
+    "SYMBOLIC_ATOL",
 ]
 
-#: float64 evaluator vs 50-digit mpmath reference.
+#: float64 evaluator vs 50-digit mpmath reference (also: an exact SymPy route evaluated to float).
 FLOAT_RTOL = 1e-12
+#: One value by two float64 routes (or exact entries converted to float64): round-off only.
+ROUTES_RTOL = 1e-14
+#: Its absolute floor, for entries near 0.
+ROUTES_ATOL = 1e-15
+#: A SymPy expression substituted and evaluated vs the float64 route of a longer chain.
+SYMBOLIC_RTOL = 1e-9
+#: Its absolute floor, for entries near 0.
+SYMBOLIC_ATOL = 1e-12
 #: Verification solver tolerances (never solve_ivp's defaults).
 SOLVER_RTOL = 1e-10
 SOLVER_ATOL = 1e-12

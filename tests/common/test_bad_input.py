@@ -14,6 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from numerics.testing import ROUTES_RTOL
+
 _spec = importlib.util.spec_from_file_location(
     "bad_input", Path(__file__).with_name("bad_input.py")
 )
@@ -137,7 +139,7 @@ def test_a_stack_of_matrices_is_refused_unless_the_function_is_batched() -> None
     X = np.random.default_rng(7).normal(size=(3, 6, 2))
     batched = hp.bayes_risk_given_design(X, 0.5)
     assert np.shape(batched) == (3,)
-    assert np.allclose(batched, [hp.bayes_risk_given_design(x, 0.5) for x in X], rtol=1e-14)
+    assert np.allclose(batched, [hp.bayes_risk_given_design(x, 0.5) for x in X], rtol=ROUTES_RTOL)
     # per element, the (D.34) value σ² + σ² tr[(XᵀX + dσ² I)^{-1}] (independent numpy route)
     for x, got in zip(X, batched, strict=True):
         want = 0.5 + 0.5 * np.trace(np.linalg.inv(x.T @ x + 2 * 0.5 * np.eye(2)))

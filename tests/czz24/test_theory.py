@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from numerics.czz24 import sec4_constructions as CC
 from numerics.czz24.contexts import token_matrix
 from numerics.czz24.predictors import pregd_path
-from numerics.testing import FLOAT_RTOL, assert_passed
+from numerics.testing import FLOAT_RTOL, ROUTES_ATOL, ROUTES_RTOL, assert_passed
 from theory.common.symbols import d as d_sym
 from theory.common.symbols import n as n_sym
 from theory.common.symbols import sigma2 as s2_sym
@@ -385,7 +385,7 @@ def test_effective_predictor_inputs_exact_numbers_a_column_and_a_wrong_length() 
     for Xi, yi in ((dec(X).tolist(), y), (X, dec(y).tolist()), (X, y[:, None])):
         w = effective_predictor(model, Xi, yi)
         assert w.dtype == np.float64 and w.shape == (3,)
-        np.testing.assert_allclose(w, ref, rtol=1e-14, atol=1e-15)
+        np.testing.assert_allclose(w, ref, rtol=ROUTES_RTOL, atol=ROUTES_ATOL)
     with pytest.raises(ValueError) as err:
         effective_predictor(model, X, y[:4])
     assert str(err.value) == "y must have n = 5 entries, got 4"
@@ -401,4 +401,4 @@ def test_rhat_cov_of_decimal_entries_is_the_float_covariance() -> None:
     Sd = [[Decimal(repr(float(v))) for v in row] for row in S]
     got = rhat_cov(Sd, w, 0.2, 9)
     assert got.dtype == np.float64
-    np.testing.assert_allclose(got, rhat_cov(S, w, 0.2, 9), rtol=1e-14)
+    np.testing.assert_allclose(got, rhat_cov(S, w, 0.2, 9), rtol=ROUTES_RTOL)

@@ -10,7 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import theory.hpcy25 as th
-from numerics.testing import FLOAT_RTOL, assert_passed, float_agreement
+from numerics.testing import FLOAT_RTOL, ROUTES_ATOL, assert_passed, float_agreement
 from theory.hpcy25.settings import HpcySetting
 from theory.strategies import hpcy25_settings
 
@@ -362,12 +362,14 @@ def test_gamma_star_and_pd_star_zero_the_shared_risks_gradient_at_a_generic_poin
         Gf = np.array(G, dtype=float)
         for sym in (opt(Sn, Ls, s2).subs(Ls, L), opt(Sn, L, ss).subs(ss, s2)):
             assert isinstance(sym, sp.MatrixBase)
-            np.testing.assert_allclose(np.array(sym, dtype=float), Gf, rtol=1e-12, atol=1e-15)
+            np.testing.assert_allclose(
+                np.array(sym, dtype=float), Gf, rtol=FLOAT_RTOL, atol=ROUTES_ATOL
+            )
         frac = [[Fraction(2, 5) ** abs(i - j) for j in range(3)] for i in range(3)]
         for Sigma in (Sn, frac):
             got = opt(Sigma, L, float(s2))
             assert got.dtype == np.float64
-            np.testing.assert_allclose(got, Gf, rtol=1e-12, atol=1e-15)
+            np.testing.assert_allclose(got, Gf, rtol=FLOAT_RTOL, atol=ROUTES_ATOL)
     np.testing.assert_array_equal(
         th.gamma_star(np.eye(3, dtype=int), 7, 0.3), th.gamma_star(np.eye(3), 7, 0.3)
     )
@@ -427,7 +429,9 @@ def test_section5_formulas_take_the_symbolic_branch_for_each_argument_alone(name
         out = f(*args)
         assert isinstance(out, (sp.Basic, sp.MatrixBase)), (name, [type(a).__name__ for a in args])
         out = out.subs({Ls: L, ss: s2})
-        np.testing.assert_allclose(np.array(out, dtype=float), ref, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(
+            np.array(out, dtype=float), ref, rtol=FLOAT_RTOL, atol=ROUTES_ATOL
+        )
 
 
 @pytest.mark.result("hpcy25:eq5.6")

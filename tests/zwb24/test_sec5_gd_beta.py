@@ -8,6 +8,7 @@ import pytest
 import sympy as sp
 
 import theory.zwb24 as T
+from numerics.testing import FLOAT_RTOL, ROUTES_RTOL, SYMBOLIC_RTOL
 
 
 @pytest.mark.float
@@ -23,11 +24,13 @@ def test_optimal_risk_eig_batched_is_row_by_row() -> None:
     assert isinstance(r, np.ndarray) and r.shape == (3,)
     rows = [T.optimal_risk_eig(row, s2, N) for row in lams]
     assert all(isinstance(x, float) for x in rows)
-    np.testing.assert_allclose(r, rows, rtol=1e-14, atol=0)
+    np.testing.assert_allclose(r, rows, rtol=ROUTES_RTOL, atol=0)
     stack = np.stack([lams, lams[::-1] * 1.7])
     r2 = T.optimal_risk_eig(stack, s2, N)
     assert r2.shape == (2, 3)
-    np.testing.assert_allclose(r2[1], [T.optimal_risk_eig(x, s2, N) for x in stack[1]], rtol=1e-14)
+    np.testing.assert_allclose(
+        r2[1], [T.optimal_risk_eig(x, s2, N) for x in stack[1]], rtol=ROUTES_RTOL
+    )
 
 
 @pytest.mark.float
@@ -86,7 +89,9 @@ def test_a_sympy_task_covariance_alone_takes_the_symbolic_branch() -> None:
     G = T.optimal_gamma(H, Psi, s2, N)
     assert isinstance(G, sp.MatrixBase) and x in G.free_symbols
     np.testing.assert_allclose(
-        np.array(G.subs(x, 0.37).evalf(), dtype=float), T.optimal_gamma(H, Pn, s2, N), rtol=1e-9
+        np.array(G.subs(x, 0.37).evalf(), dtype=float),
+        T.optimal_gamma(H, Pn, s2, N),
+        rtol=SYMBOLIC_RTOL,
     )
     R = T.optimal_risk(H, Psi, s2, N)
     assert isinstance(R, sp.Basic) and x in R.free_symbols
@@ -95,7 +100,7 @@ def test_a_sympy_task_covariance_alone_takes_the_symbolic_branch() -> None:
         M = f(Psi, s2, N)
         assert isinstance(M, sp.MatrixBase) and x in M.free_symbols, f.__name__
         got = np.array(M.subs(x, 0.37).evalf(), dtype=float)
-        np.testing.assert_allclose(got, f(Pn, s2, N), rtol=1e-9, err_msg=f.__name__)
+        np.testing.assert_allclose(got, f(Pn, s2, N), rtol=SYMBOLIC_RTOL, err_msg=f.__name__)
 
 
 @pytest.mark.float
@@ -110,6 +115,6 @@ def test_optimal_gamma_without_the_finite_sample_factor_is_the_declared_fault() 
     c = np.trace(H @ Psi) + s2
     want = np.linalg.inv(H + (c / N) * np.linalg.inv(Psi))
     got = T.optimal_gamma(H, Psi, s2, N, finite_sample_factor=False)
-    np.testing.assert_allclose(got, want, rtol=1e-12)
+    np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL)
     right = np.linalg.inv((N + 1) / N * H + (c / N) * np.linalg.inv(Psi))
-    np.testing.assert_allclose(T.optimal_gamma(H, Psi, s2, N), right, rtol=1e-12)
+    np.testing.assert_allclose(T.optimal_gamma(H, Psi, s2, N), right, rtol=FLOAT_RTOL)

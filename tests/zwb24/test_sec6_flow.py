@@ -12,6 +12,7 @@ import pytest
 import sympy as sp
 
 import theory.zwb24 as T
+from numerics.testing import ROUTES_RTOL, SYMBOLIC_ATOL, SYMBOLIC_RTOL
 
 # A generic d = 2 point (lists: the numbers beside a SymPy argument).
 _POINT = {
@@ -61,7 +62,7 @@ def test_one_sympy_argument_among_numbers_takes_the_symbolic_branch(fn: str, nam
     assert all(isinstance(p, (sp.Basic, sp.MatrixBase)) for p in parts), f"{fn}: numeric output"
     assert any(_X in sp.sympify(p).free_symbols for p in parts)  # dβ/dt does not depend on Ψ
     ref = f(*{**_POINT, name: num}.values(), 0.25, 7)
-    np.testing.assert_allclose(_numbers(out), _numbers(ref), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(_numbers(out), _numbers(ref), rtol=SYMBOLIC_RTOL, atol=SYMBOLIC_ATOL)
 
 
 def _exact(kind: type, x: Any) -> Any:
@@ -152,7 +153,10 @@ def test_k_matrix_with_one_sympy_matrix(name: str) -> None:
     K = T.K_matrix(*{**args, name: sym}.values(), 7)
     assert isinstance(K, sp.MatrixBase) and _X in K.free_symbols
     np.testing.assert_allclose(
-        _numbers(K), T.K_matrix(*{**args, name: num}.values(), 7), rtol=1e-9, atol=1e-12
+        _numbers(K),
+        T.K_matrix(*{**args, name: num}.values(), 7),
+        rtol=SYMBOLIC_RTOL,
+        atol=SYMBOLIC_ATOL,
     )
 
 
@@ -168,5 +172,5 @@ def test_beta_rate_bound_takes_an_exact_time(kind: type) -> None:
     for t, w in ((kind("1.5"), want[2]), ([kind(str(s)) for s in ts], want)):
         got = T.beta_rate_bound(t, b, H, bs, N)
         assert np.asarray(got).dtype == np.float64
-        np.testing.assert_allclose(got, w, rtol=1e-14, atol=0)
+        np.testing.assert_allclose(got, w, rtol=ROUTES_RTOL, atol=0)
         np.testing.assert_array_equal(got, T.beta_rate_bound(np.asarray(t, float), b, H, bs, N))

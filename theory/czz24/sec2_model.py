@@ -10,7 +10,7 @@ text serves the symbolic and the numeric checks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -303,15 +303,16 @@ def effective_predictor(
 
 
 def _float_layer(layer: LayerWeights) -> LayerWeights:
-    """The layer with float64 matrices (an exact SymPy model evaluated numerically)."""
+    """The layer with float64 matrices (an exact SymPy model evaluated numerically); every other
+    field (the heads' rows) as it is."""
 
     def f(M: Any) -> np.ndarray:
         return np.asarray(M, dtype=float)
 
-    return LayerWeights(
+    return replace(
+        layer,
         WQ=[f(M) for M in layer.WQ],
         WK=[f(M) for M in layer.WK],
         WV=[f(M) for M in layer.WV],
         W1=f(layer.W1),
-        head_rows=layer.head_rows,
     )

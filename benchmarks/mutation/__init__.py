@@ -431,13 +431,20 @@ def function_of(mutant: str) -> str:
 
 
 def changed_line(diff: str) -> str:
-    """The mutated code of a diff: its ``+`` lines (without the ``+++`` header), stripped."""
-    plus = [
-        ln[1:].strip()
-        for ln in diff.splitlines()
-        if ln.startswith("+") and not ln.startswith("+++")
-    ]
-    return " / ".join(plus)
+    r"""The mutated code of a diff: its ``+`` lines (without the ``+++`` header), stripped; a
+    mutant that only deletes (an argument's line dropped) as ``removed: `` and its ``-`` lines.
+
+    >>> changed_line("--- a\n+++ b\n-    x = f(a, b)\n+    x = f(a, None)\n")
+    'x = f(a, None)'
+    >>> changed_line("--- a\n+++ b\n     WQ=[f(M) for M in WQ],\n-    WK=[f(M) for M in WK],\n")
+    'removed: WK=[f(M) for M in WK],'
+    """
+    lines = diff.splitlines()
+    plus = [ln[1:].strip() for ln in lines if ln.startswith("+") and not ln.startswith("+++")]
+    if plus:
+        return " / ".join(plus)
+    minus = [ln[1:].strip() for ln in lines if ln.startswith("-") and not ln.startswith("---")]
+    return "removed: " + " / ".join(minus) if minus else ""
 
 
 def equivalents(key: str) -> dict[str, dict[str, str]]:

@@ -97,6 +97,35 @@ def test_results_file_adds_up_and_no_equivalent_is_stale(path: Path) -> None:
     eq = tomllib.loads((HERE / "equivalent.toml").read_text()).get(res["paper"], {})
     for name, rec in res["equivalent"].items():
         assert eq[name]["line"] == rec["line"], name
+    # every decided verdict names the source it is about, so a fresh checkout resumes from it
+    hashes = res["function_hashes"]
+    decided = {n for n, v in res["verdicts"].items() if v != "not checked"}
+    assert {n.rsplit("__mutmut_", 1)[0] for n in decided} <= set(hashes)
+
+
+def test_a_fresh_copy_resumes_only_the_verdicts_of_unchanged_functions(harness) -> None:
+    prev = {
+        "function_hashes": {"m.x_f": "h1", "m.x_g": "h2", "m.x_k": "h4"},
+        "verdicts": {
+            "m.x_f__mutmut_1": "killed",
+            "m.x_f__mutmut_2": "surviving",
+            "m.x_f__mutmut_3": "not checked",
+            "m.x_f__mutmut_4": "equivalent",
+            "m.x_g__mutmut_1": "killed",
+            "m.x_h__mutmut_1": "killed",
+            "m.x_k__mutmut_1": "killed",
+        },
+        "surviving": {"m.x_f__mutmut_2": {"status": "no tests"}},
+        "equivalent": {"m.x_f__mutmut_4": {"status": "survived"}},
+    }
+    now = {"m.x_f": "h1", "m.x_g": "changed", "m.x_h": "h3"}  # x_k is gone
+    assert harness.recorded_statuses(prev, now) == {
+        "m.x_f__mutmut_1": "killed",
+        "m.x_f__mutmut_2": "no tests",
+        "m.x_f__mutmut_4": "survived",
+    }
+    # a results file from before the hashes resumes nothing
+    assert harness.recorded_statuses({**prev, "function_hashes": {}}, now) == {}
 
 
 def test_docs_results_table_is_the_results_files(harness) -> None:

@@ -11,7 +11,9 @@ paper's tests, the doctests of its floors and the registry test's runs of its de
 without the ``train``/``slow``/``thorough`` marks -- so one mutant costs seconds, not a training
 run.  mutmut (pinned in ``pyproject.toml``) writes every mutant of a function into a copy of the
 tree and picks one at run time; it runs only the tests that reach the mutated function, and
-remembers every verdict, so a run stopped at any point resumes where it stopped.
+remembers every verdict, so a run stopped at any point resumes where it stopped; a new copy (a
+clean checkout) resumes from the checked-in results file, whose verdicts carry the hash of the
+function they are about (:func:`recorded_statuses`).
 
 The copy lives in ``.mutation/<key>/`` (ignored by git): the repository's ``theory``, ``numerics``,
 ``sims``, ``tests``, ``docs``, ``conftest.py`` and ``pyproject.toml`` with a ``[tool.mutmut]``
@@ -297,6 +299,46 @@ for path in walk_mutatable_files():
 json.dump(out, sys.stdout)
 """
 
+#: Run in the copy: every mutated function's hash (mutmut's, of its source), by the qualified
+#: name its mutants' names start with.
+_HASHES = """
+import json, sys
+from mutmut.mutation.data import SourceFileMutationData
+from mutmut.utils.file_utils import walk_mutatable_files
+from mutmut.utils.format_utils import get_mutant_name
+out = {}
+for path in walk_mutatable_files():
+    m = SourceFileMutationData(path=path)
+    m.load()
+    out.update({get_mutant_name(path, f): h for f, h in m.hash_by_function_name.items()})
+json.dump(out, sys.stdout)
+"""
+
+#: Run in the copy with the path of a JSON file {mutant name: mutmut status}: each mutant of the
+#: copy not yet checked gets that status's exit code (what mutmut itself would have stored).
+_SEED = """
+import json, sys
+from mutmut.mutation.data import SourceFileMutationData
+from mutmut.stats import status_by_exit_code
+from mutmut.utils.file_utils import walk_mutatable_files
+given = json.load(open(sys.argv[1]))
+code = {}
+for c, status in status_by_exit_code.items():
+    if c is not None:
+        code.setdefault(status, c)
+n = 0
+for path in walk_mutatable_files():
+    m = SourceFileMutationData(path=path)
+    m.load()
+    hit = [k for k, v in m.exit_code_by_key.items() if v is None and k in given]
+    for k in hit:
+        m.exit_code_by_key[k] = code[given[k]]
+    if hit:
+        m.save()
+        n += len(hit)
+print(n)
+"""
+
 
 def mutmut_python() -> str:
     """The Python that has mutmut: this one, or the worktree's ``.venv`` (see docs/mutation.md)."""
@@ -320,9 +362,13 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _python(work: Path, code: str) -> str:
+def _python(work: Path, code: str, *args: str) -> str:
     res = subprocess.run(
-        [mutmut_python(), "-c", code], cwd=work, env=_env(), capture_output=True, text=True
+        [mutmut_python(), "-c", code, *args],
+        cwd=work,
+        env=_env(),
+        capture_output=True,
+        text=True,
     )
     if res.returncode != 0:
         raise SystemExit(
@@ -335,6 +381,50 @@ def export(work: Path) -> dict[str, dict]:
     """Every generated mutant of the copy: status, source path, seconds, diff (unless killed)."""
     text = _python(work, _EXPORT)
     return json.loads(text[text.index("{") :]) if "{" in text else {}
+
+
+def function_hashes(work: Path) -> dict[str, str]:
+    """mutmut's hash of every mutated function of the copy, by qualified name (a mutant's name is
+    its function's qualified name, ``__mutmut_`` and a number)."""
+    text = _python(work, _HASHES)
+    return json.loads(text[text.index("{") :]) if "{" in text else {}
+
+
+def recorded_statuses(previous: dict, hashes: dict[str, str]) -> dict[str, str]:
+    """The mutmut status of every mutant a results file decided, for the functions whose hash is
+    still the one the file recorded: the verdicts a fresh copy resumes from.
+
+    A function whose source changed since (its hash differs, or the file predates hashes) gives
+    nothing: its mutants may be renumbered, and they run again.
+
+    >>> prev = {"function_hashes": {"m.x_f": "h1", "m.x_g": "h2"},
+    ...         "verdicts": {"m.x_f__mutmut_1": "killed", "m.x_f__mutmut_2": "surviving",
+    ...                      "m.x_g__mutmut_1": "killed", "m.x_f__mutmut_3": "not checked"},
+    ...         "surviving": {"m.x_f__mutmut_2": {"status": "no tests"}}, "equivalent": {}}
+    >>> recorded_statuses(prev, {"m.x_f": "h1", "m.x_g": "changed"})
+    {'m.x_f__mutmut_1': 'killed', 'm.x_f__mutmut_2': 'no tests'}
+    """
+    recorded = previous.get("function_hashes") or {}
+    out: dict[str, str] = {}
+    for name, verdict in previous.get("verdicts", {}).items():
+        fn = name.rsplit("__mutmut_", 1)[0]
+        if verdict == "not checked" or fn not in recorded or recorded[fn] != hashes.get(fn):
+            continue
+        if verdict == "killed":
+            out[name] = "killed"
+        else:
+            rec = previous.get(verdict, {}).get(name, {})
+            out[name] = rec.get("status", "survived")
+    return out
+
+
+def seed(work: Path, statuses: dict[str, str]) -> int:
+    """Store ``statuses`` in the copy's mutmut data for the mutants not yet checked; how many."""
+    if not statuses:
+        return 0
+    path = work / "seed.json"
+    path.write_text(json.dumps(statuses))
+    return int(_python(work, _SEED, str(path)).split()[-1])
 
 
 def run_mutmut(work: Path, names: list[str], jobs: int, log: Path) -> int:
@@ -475,8 +565,14 @@ def _counts(recs: list[dict]) -> dict[str, int]:
     return c
 
 
-def summarise(target: Target, raw: dict[str, dict], sample: list[str] | None) -> dict:
-    """The results file of ``target`` from the copy's verdicts and the equivalent list."""
+def summarise(
+    target: Target,
+    raw: dict[str, dict],
+    sample: list[str] | None,
+    hashes: dict[str, str] | None = None,
+) -> dict:
+    """The results file of ``target`` from the copy's verdicts and the equivalent list
+    (``hashes``: mutmut's hash of each mutated function, kept so that a fresh copy resumes)."""
     eq = equivalents(target.key)
     scope = object_scope(target)
     recs: dict[str, dict] = {}
@@ -523,6 +619,9 @@ def summarise(target: Target, raw: dict[str, dict], sample: list[str] | None) ->
         "surviving": {n: r for n, r in recs.items() if r["verdict"] == "surviving"},
         "equivalent": {n: r for n, r in recs.items() if r["verdict"] == "equivalent"},
         "verdicts": {n: r["verdict"] for n, r in recs.items()},
+        # the source each verdict is about: a fresh copy (another machine, a new checkout)
+        # resumes from the verdicts of the functions whose hash is unchanged
+        "function_hashes": dict(sorted((hashes or {}).items())),
     }
 
 
@@ -627,9 +726,17 @@ def run_target(
     work = SCRATCH / target.key
     if fresh and work.exists():
         shutil.rmtree(work)
+    previous = results_path(target.key)
+    prev = json.loads(previous.read_text()) if previous.is_file() else {}
     if not report:
         work = sync(target)
         _python(work, _GENERATE)
+    hashes = function_hashes(work)
+    if not report and not fresh:
+        # the checked-in verdicts of unchanged functions: a new checkout resumes, as the copy does
+        n = seed(work, recorded_statuses(prev, hashes))
+        if n:
+            print(f"{target.key}: {n} verdicts resumed from {previous.relative_to(ROOT)}")
     raw = export(work)
     names = sorted(raw)
     drawn = sample is not None or bool(functions)
@@ -662,10 +769,8 @@ def run_target(
                 f"{time.time() - t0:.0f} s (rc {rc})"
             )
             raw = export(work)
-    res = summarise(target, raw, chosen if drawn else None)
-    previous = results_path(target.key)
-    if previous.is_file():
-        res["runs"] = json.loads(previous.read_text()).get("runs", [])
+    res = summarise(target, raw, chosen if drawn else None, hashes)
+    res["runs"] = prev.get("runs", [])
     if not report and pending and command:
         res["runs"].append(command)
     write_results(res)

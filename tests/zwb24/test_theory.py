@@ -474,6 +474,68 @@ def test_gap_upper_bound_eig_at_a_zero_task_covariance() -> None:
 
 
 @pytest.mark.float
+@pytest.mark.result("zwb24:thm4.1")
+def test_gap_upper_bound_eig_zero_task_covariance_large_integer_mu() -> None:
+    """Ψ̄ = 0 with integer eigen-coordinates whose squares exceed int64 (μ̄ = (4·10⁹, 3), a
+    finite vector of Python ints): U = ‖μ̄‖² = 1.6·10¹⁹ + 9, computed in floats.  μ̄ kept as an
+    int64 array wraps ‖μ̄‖² round to -2.4·10¹⁸."""
+    U = T.gap_upper_bound_eig([0.0, 0.0], [4 * 10**9, 3], 0.3, 7)
+    assert U == pytest.approx(16 * 10**18 + 9, rel=FLOAT_RTOL)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:thm4.1")
+def test_gap_upper_bound_eig_exact_when_only_sigma2_is_sympy() -> None:
+    """σ² a SymPy number, λ and μ̄ Python ints (d = 2, λ = (3, 1), μ̄ = (2, 1), σ² = 1/2, N = 4):
+    U is the exact rational, no float in it.  By hand: c = 9/2, g = (8/13, 8/19),
+    f = 33920/61009, the direction factors (g² + f)/(5g² + f) = 891/2335 and 699/1375, so
+    U = 4·891/2335 + 699/1375 = 1306533/642125.  μ̄ turned into float64 puts Floats in U."""
+    U = T.gap_upper_bound_eig([3, 1], [2, 1], sp.Rational(1, 2), 4)
+    assert isinstance(U, sp.Rational), U
+    assert U == sp.Rational(1306533, 642125)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm4.1")
+def test_gap_upper_bound_of_a_round_off_negative_eigenvalue() -> None:
+    """A Ψ the PSD check accepts with a round-off negative eigenvalue (−9·10⁻¹¹ ≥ −PSD_RTOL·1 at
+    a scale below 1, d = 3, H = I): U is that of its PSD projection, λ = (2, 1, 0)·10⁻⁹ with
+    σ² = 10⁻⁹, N = 4, μ̄ = (2, 1, 1).  U is invariant under (λ, σ²) → t(λ, σ²), so by hand at
+    λ = (2, 1, 0), σ² = 1: c = 4, g = (4/7, 4/9, 0), f = 2080/3969, direction factors
+    211/535, 179/375, 1: U = 4·211/535 + 179/375 + 1 = 122578/40125.  The negative eigenvalue
+    left in would shrink c by 2% and make its direction's g_i ≈ −0.15 (U ≈ 2.9988)."""
+    Psi = np.diag([2e-9, 1e-9, -9e-11])
+    U = T.gap_upper_bound(np.eye(3), Psi, [2.0, 1.0, 1.0], 1e-9, 4)
+    assert U == pytest.approx(122578 / 40125, rel=FLOAT_RTOL)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm4.1")
+def test_gap_lower_bound_simplified_rank_is_the_backend_rank_cut() -> None:
+    """r = rank(Ψ̄) is counted with the backend's cut (``rank_mask``: λ > RANK_RTOL·max(1, λ_max);
+    β* = (2, 1), σ² = 1/4, N = 10, bound 2(‖β*‖_H² − (r+1) tr HΨ − rσ²)/12):
+
+    * Ψ = diag(1, 10⁻¹⁰), H = I: the small eigenvalue sits exactly at the cut and counts as zero,
+      r = 1: 2(5 − 2(1 + 10⁻¹⁰) − 1/4)/12;
+    * Ψ = diag(1, 1.5·10⁻¹⁰): above the cut, r = 2: 2(5 − 3(1 + 1.5·10⁻¹⁰) − 1/2)/12;
+    * Ψ = t·uuᵀ (u = (0.6, 0.8), rank 1) with H = [[1.3, 0.3], [0.3, 2.1]], β* = √t (2, 1),
+      σ² = t/4: uᵀHu = 2.1, ‖β*‖_H² = 8.5t, r = 1 and the bound is homogeneous of degree 1:
+      2t(8.5 − 2·2.1 − 0.25)/12 = 0.675t, at t = 1 and at t = 10⁶ (where the round-off null
+      eigenvalue of Ψ̄, ~10⁻¹⁰, is far below the relative cut 2.1·10⁻⁴)."""
+    b = [2.0, 1.0]
+    at_cut = T.gap_lower_bound_simplified(np.eye(2), np.diag([1.0, 1e-10]), b, 0.25, 10)
+    assert at_cut == pytest.approx(2 * (5 - 2 * (1 + 1e-10) - 0.25) / 12, rel=FLOAT_RTOL)
+    above = T.gap_lower_bound_simplified(np.eye(2), np.diag([1.0, 1.5e-10]), b, 0.25, 10)
+    assert above == pytest.approx(2 * (5 - 3 * (1 + 1.5e-10) - 0.5) / 12, rel=FLOAT_RTOL)
+    H, u = np.array([[1.3, 0.3], [0.3, 2.1]]), np.array([0.6, 0.8])
+    for t in (1.0, 1e6):
+        value = T.gap_lower_bound_simplified(
+            H, t * np.outer(u, u), np.sqrt(t) * np.array(b), 0.25 * t, 10
+        )
+        assert value == pytest.approx(0.675 * t, rel=FLOAT_RTOL), t
+
+
+@pytest.mark.float
 @pytest.mark.result("zwb24:table1")
 @pytest.mark.parametrize(
     ("args", "message"),

@@ -1,5 +1,7 @@
 """zwb24 §5 (GD-β): the batched eigen form of R*, Lemma 5.1's width messages, and the symbolic
-per-direction columns' lengths (mutation triage, issue 35)."""
+per-direction columns' lengths (mutation triage, issue 35); Lemma 5.1's weights for a uint8 β, a
+complex Γ and a wrong-size SymPy Γ, R* of large integer and of Rational eigenvalues, and the
+symbolic R*'s simplified form (session 11)."""
 
 from __future__ import annotations
 
@@ -118,3 +120,80 @@ def test_optimal_gamma_without_the_finite_sample_factor_is_the_declared_fault() 
     np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL)
     right = np.linalg.inv((N + 1) / N * H + (c / N) * np.linalg.inv(Psi))
     np.testing.assert_allclose(T.optimal_gamma(H, Psi, s2, N), right, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:lem5.1")
+def test_lemma51_weights_of_an_unsigned_integer_beta() -> None:
+    """β given as a ``uint8`` array (a finite real vector, accepted by @checked): the weights are
+    Lemma 5.1's matrices in floats, ``W_P W_V`` with last row ``(−βᵀ, 1)`` and ``W_2 W_1`` with
+    last row ``(βᵀ, 0)``, ``W_Kᵀ W_Q = diag(Γᵀ, 0)``; negating β in ``uint8`` would wrap
+    −3 to 253."""
+    beta = np.array([3, 5], dtype=np.uint8)
+    Gamma = [[0.5, 0.2], [-0.1, 0.4]]
+    w = T.lemma51_weights(Gamma, beta)
+    assert all(x.dtype == np.float64 for x in w.values())
+    np.testing.assert_array_equal((w["W_P"] @ w["W_V"])[2], [-3.0, -5.0, 1.0])
+    np.testing.assert_array_equal((w["W_2"] @ w["W_1"])[2], [3.0, 5.0, 0.0])
+    np.testing.assert_array_equal((w["W_K"].T @ w["W_Q"])[:2, :2], np.array(Gamma).T)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:lem5.1")
+def test_lemma51_weights_refuse_a_complex_gamma() -> None:
+    """@checked lets complex (complex-step) input through, but Lemma 5.1's weights are real
+    arrays: a complex Γ must raise, not lose its imaginary part in the float ``W_Q``."""
+    with pytest.raises(TypeError, match="complex"):
+        T.lemma51_weights([[0.5 + 0.25j, 0.2], [-0.1, 0.4]], [3.0, 5.0])
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm5.2")
+def test_optimal_risk_eig_of_large_integer_eigenvalues() -> None:
+    """Integer eigenvalues λ = (3u, 2u), u = 2^61 (int64 each, but Σλ = 5u ≥ 2^63): the sums are
+    taken in floats, so R* = σ² + u (12/19 + 14/27) (by hand: c = 5u + σ², term λ(λ+c)/((N+1)λ+c)
+    at N = 10); an int64 sum would wrap to a negative c and be rejected."""
+    u = 2**61
+    want = 0.25 + u * (12 / 19 + 14 / 27)
+    assert T.optimal_risk_eig([3 * u, 2 * u], 0.25, 10) == pytest.approx(want, rel=FLOAT_RTOL)
+    got = T.optimal_risk_eig(np.array([3 * u, 2 * u], dtype=np.int64), 0.25, 10)
+    assert got == pytest.approx(want, rel=FLOAT_RTOL)
+
+
+@pytest.mark.float
+@pytest.mark.result("zwb24:thm5.2")
+def test_optimal_risk_eig_of_a_numpy_array_of_rationals_is_a_float() -> None:
+    """A numpy (object) array of exact SymPy Rationals is a numpy array, not a list of SymPy
+    expressions: the numeric branch, a float.  λ = (1/2, 1/3), σ² = 1/4, N = 10: c = 13/12 and
+    R* = 1/4 + 19/158 + 17/171 (by hand)."""
+    lams = np.array([sp.Rational(1, 2), sp.Rational(1, 3)], dtype=object)
+    r = T.optimal_risk_eig(lams, 0.25, 10)
+    assert isinstance(r, float)
+    assert r == pytest.approx(1 / 4 + 19 / 158 + 17 / 171, rel=FLOAT_RTOL)
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:thm5.2")
+def test_symbolic_optimal_risk_is_returned_simplified() -> None:
+    """Exact H, Ψ (generic, non-commuting) with symbols N, σ²: R* comes back as one simplified
+    fraction (``sp.simplify`` leaves it unchanged), not the raw trace of a matrix inverse, and
+    equals the eigen form σ² + Σ λ(λ+c)/((N+1)λ+c) over the exact eigenvalues of HΨ."""
+    N, s2 = sp.symbols("N sigma2", positive=True)
+    H = sp.Matrix([[2, 1], [1, 3]]) / 3
+    Psi = sp.Matrix([[1, 0], [0, 2]]) / 2
+    R = T.optimal_risk(H, Psi, s2, N)
+    assert sp.simplify(R) == R
+    A = H * Psi
+    c = A.trace() + s2
+    eig = sum(m * lam * (lam + c) / ((N + 1) * lam + c) for lam, m in A.eigenvals().items())
+    assert sp.simplify(R - s2 - eig) == 0
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("zwb24:lem5.1")
+def test_lemma51_weights_reject_a_sympy_gamma_of_the_wrong_size() -> None:
+    """A SymPy Γ passes @checked unchecked (its size is not compared with β's); a 3×3 Γ with a
+    length-2 β is rejected by Lemma 5.1's own shape check, naming Γ, the shape it needs and the
+    one it got."""
+    with pytest.raises(ValueError, match=r"^Gamma must have shape \(2, 2\), got \(3, 3\)$"):
+        T.lemma51_weights(sp.eye(3) / 2, [3.0, 5.0])

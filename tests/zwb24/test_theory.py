@@ -138,6 +138,26 @@ def test_ltb_risk_symbolic_d1_reduces_to_gd_beta() -> None:
 
 
 @pytest.mark.float
+@pytest.mark.result("zwb24:eq-ltb-risk")
+@pytest.mark.parametrize("shape", ["flat", "row"])
+def test_ltb_risk_whitened_takes_vectors_as_rows(shape: str) -> None:
+    """``a, b, φ, μ̄`` as ``1×d`` rows (vectors of the domain, whose trailing axis is ``d``) are
+    flattened like ``(d,)`` ones: at the GD-β point ``a = b = β, φ = 0`` (d = 2, generic Γ, Ψ̄)
+    the risk is the float of the shared §2.1 GD-β risk with ``H = I`` (an independent closed
+    form).  Left 2-D, ``m·m`` is a ``(1, d) @ (1, d)`` product and fails."""
+    from theory.common.baselines import gd_beta_risk
+
+    beta, mu = [0.3, -0.15], [0.8, -0.4]
+    G = np.array([[0.5, 0.1], [-0.2, 0.35]])
+    P = np.array([[0.6, 0.1], [0.1, 0.9]])
+    ref = float(gd_beta_risk(G, np.array(beta), np.eye(2), np.array(mu), P, 0.3, 7))
+    wrap = (lambda v: [v]) if shape == "row" else (lambda v: v)
+    r = T.ltb_risk_whitened(wrap(beta), wrap(beta), G, wrap([0.0, 0.0]), P, wrap(mu), 0.3, 7)
+    assert isinstance(r, float)
+    assert r == pytest.approx(ref, rel=FLOAT_RTOL, abs=0)
+
+
+@pytest.mark.float
 @pytest.mark.result("zwb24:thm5.2")
 def test_omega_condition_error_names_the_whitened_trace() -> None:
     with pytest.raises(ValueError) as err:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -135,6 +138,26 @@ def test_ltb_risk_symbolic_d1_reduces_to_gd_beta() -> None:
 
 
 @pytest.mark.float
+@pytest.mark.result("zwb24:eq-ltb-risk")
+@pytest.mark.parametrize("shape", ["flat", "row"])
+def test_ltb_risk_whitened_takes_vectors_as_rows(shape: str) -> None:
+    """``a, b, φ, μ̄`` as ``1×d`` rows (vectors of the domain, whose trailing axis is ``d``) are
+    flattened like ``(d,)`` ones: at the GD-β point ``a = b = β, φ = 0`` (d = 2, generic Γ, Ψ̄)
+    the risk is the float of the shared §2.1 GD-β risk with ``H = I`` (an independent closed
+    form).  Left 2-D, ``m·m`` is a ``(1, d) @ (1, d)`` product and fails."""
+    from theory.common.baselines import gd_beta_risk
+
+    beta, mu = [0.3, -0.15], [0.8, -0.4]
+    G = np.array([[0.5, 0.1], [-0.2, 0.35]])
+    P = np.array([[0.6, 0.1], [0.1, 0.9]])
+    ref = float(gd_beta_risk(G, np.array(beta), np.eye(2), np.array(mu), P, 0.3, 7))
+    wrap = (lambda v: [v]) if shape == "row" else (lambda v: v)
+    r = T.ltb_risk_whitened(wrap(beta), wrap(beta), G, wrap([0.0, 0.0]), P, wrap(mu), 0.3, 7)
+    assert isinstance(r, float)
+    assert r == pytest.approx(ref, rel=FLOAT_RTOL, abs=0)
+
+
+@pytest.mark.float
 @pytest.mark.result("zwb24:thm5.2")
 def test_omega_condition_error_names_the_whitened_trace() -> None:
     with pytest.raises(ValueError) as err:
@@ -159,25 +182,35 @@ def test_effective_params_off_the_chart_v2_zero() -> None:
 
 
 #: One symbol among numbers: each public formula at d = 1 (eigen forms at two eigenvalues) as a
-#: function of (σ², N); the symbolic branch must be taken and agree with the numeric one.
+#: function of (σ², N); the symbolic branch must be taken and agree with the numeric one.  The
+#: numeric matrices come as lists or (``_mixed(np.asarray)``) as numpy arrays.
 _P, _H, _B, _G, _L = [[0.6]], [[1.3]], [0.8], [[0.5]], [0.3, 0.9]
-MIXED = {
-    "omega": lambda s2, N: T.omega(_P, s2, N),
-    "optimal_gamma_whitened": lambda s2, N: T.optimal_gamma_whitened(_P, s2, N),
-    "optimal_gamma": lambda s2, N: T.optimal_gamma(_H, _P, s2, N),
-    "optimal_risk": lambda s2, N: T.optimal_risk(_H, _P, s2, N),
-    "optimal_risk_eig": lambda s2, N: T.optimal_risk_eig(_L, s2, N),
-    "gd0_gap": lambda s2, N: T.gd0_gap(_H, _P, _B, s2, N),
-    "lsa_risk_floor": lambda s2, N: T.lsa_risk_floor(_H, _P, _B, s2, N),
-    "gap_lower_bound": lambda s2, N: T.gap_lower_bound(_H, _P, _B, s2, N),
-    "gap_upper_bound_eig": lambda s2, N: T.gap_upper_bound_eig(_L, [0.8, -0.5], s2, N),
-    "gap_exact_d1_noiseless": lambda s2, N: T.gap_exact_d1_noiseless(0.7, N),
-    "label_second_moment": lambda s2, N: T.label_second_moment(_H, _P, _B, s2),
-    "K_matrix": lambda s2, N: T.K_matrix(_G, _H, N),
-    "excess_risk": lambda s2, N: T.excess_risk(_G, [0.2], _H, _P, _B, s2, N),
-    "flow_rhs": lambda s2, N: T.flow_rhs(_G, [0.2], _H, _P, _B, s2, N),
-    "ltb_risk_whitened": lambda s2, N: T.ltb_risk_whitened([0.1], [0.3], _G, [0.2], _P, _B, s2, N),
-}
+
+
+def _mixed(c: Callable[[Any], Any]) -> dict[str, Callable[[Any, Any], Any]]:
+    P, H, G = c(_P), c(_H), c(_G)
+    B, L = _B, _L
+    return {
+        "omega": lambda s2, N: T.omega(P, s2, N),
+        "optimal_gamma_whitened": lambda s2, N: T.optimal_gamma_whitened(P, s2, N),
+        "optimal_gamma": lambda s2, N: T.optimal_gamma(H, P, s2, N),
+        "optimal_risk": lambda s2, N: T.optimal_risk(H, P, s2, N),
+        "optimal_risk_eig": lambda s2, N: T.optimal_risk_eig(L, s2, N),
+        "gd0_gap": lambda s2, N: T.gd0_gap(H, P, B, s2, N),
+        "lsa_risk_floor": lambda s2, N: T.lsa_risk_floor(H, P, B, s2, N),
+        "gap_lower_bound": lambda s2, N: T.gap_lower_bound(H, P, B, s2, N),
+        "gap_upper_bound_eig": lambda s2, N: T.gap_upper_bound_eig(L, [0.8, -0.5], s2, N),
+        "gap_exact_d1_noiseless": lambda s2, N: T.gap_exact_d1_noiseless(0.7, N),
+        "label_second_moment": lambda s2, N: T.label_second_moment(H, P, B, s2),
+        "K_matrix": lambda s2, N: T.K_matrix(G, H, N),
+        "excess_risk": lambda s2, N: T.excess_risk(G, [0.2], H, P, B, s2, N),
+        "flow_rhs": lambda s2, N: T.flow_rhs(G, [0.2], H, P, B, s2, N),
+        "ltb_risk_whitened": lambda s2, N: T.ltb_risk_whitened([0.1], [0.3], G, [0.2], P, B, s2, N),
+    }
+
+
+#: How the numeric matrices (2-D lists) are passed: as lists or as numpy arrays.
+CONTAINERS: dict[str, Callable[[Any], Any]] = {"list": lambda x: x, "ndarray": np.asarray}
 
 
 def _numbers(x: object, at: dict) -> np.ndarray:
@@ -193,17 +226,20 @@ def _numbers(x: object, at: dict) -> np.ndarray:
 @pytest.mark.symbolic
 @pytest.mark.result("zwb24:thm5.2")
 @pytest.mark.result("zwb24:corG.1")
+@pytest.mark.parametrize("container", list(CONTAINERS))
 @pytest.mark.parametrize("which", ["sigma2", "N"])
-def test_one_symbol_among_numbers_takes_the_symbolic_branch(which: str) -> None:
+def test_one_symbol_among_numbers_takes_the_symbolic_branch(which: str, container: str) -> None:
     """SymPy in -> expression out, whichever argument is the symbol: σ² or N alone symbolic (the
-    matrices numeric) gives an expression equal to the numeric value there (``x`` and ``x²``
-    would both pass at σ² = 0 or N = 1, so the point is generic)."""
+    matrices numeric, as lists or numpy arrays) gives an expression equal to the numeric value
+    there (``x`` and ``x²`` would both pass at σ² = 0 or N = 1, so the point is generic).  A numpy
+    Γ, H or Ψ in the symbolic branch was once ``sympify``-ed into an N-dim ``Array`` inside a 1×1
+    ``Matrix`` (``sym_mat``): a TypeError / ValueError instead of the expression."""
     s2v, Nv = 0.3, 7
     sym = sp.Symbol(which, positive=True)
     args = (sym, Nv) if which == "sigma2" else (s2v, sym)
     at = {sym: s2v if which == "sigma2" else Nv}
     bad = []
-    for name, f in MIXED.items():
+    for name, f in _mixed(CONTAINERS[container]).items():
         out = f(*args)
         depends = name not in (
             ("gap_exact_d1_noiseless", "K_matrix")
@@ -350,12 +386,16 @@ ONE_SYMBOLIC_ARGUMENT = {
 @pytest.mark.result("zwb24:asm3.1")
 @pytest.mark.result("zwb24:eq-ltb-risk")
 @pytest.mark.result("zwb24:thm4.1")
+@pytest.mark.parametrize("container", list(CONTAINERS))
 @pytest.mark.parametrize("case", list(ONE_SYMBOLIC_ARGUMENT))
-def test_each_argument_alone_symbolic_takes_the_symbolic_branch(case: str) -> None:
+def test_each_argument_alone_symbolic_takes_the_symbolic_branch(case: str, container: str) -> None:
     """SymPy in -> expression out whichever argument is the SymPy one (a covariance, β*, a
-    parameter vector or matrix of the LTB, an eigen-coordinate), the others numbers: the value
-    at the replaced entry is the numeric one (generic point, so a dropped term shows)."""
+    parameter vector or matrix of the LTB, an eigen-coordinate), the others numbers (matrices as
+    lists or numpy arrays): the value at the replaced entry is the numeric one (generic point, so a
+    dropped term shows)."""
     f, args, i = ONE_SYMBOLIC_ARGUMENT[case]
+    c = CONTAINERS[container]
+    args = tuple(c(a) if isinstance(a, list) and np.ndim(a) == 2 else a for a in args)
     x = sp.Symbol("x", real=True)
     arg = args[i]
     if f is T.gap_upper_bound_eig:

@@ -66,8 +66,11 @@ def check_omega_invertible(trace: Any, sigma2: Any, what: str = "tr(Psi_bar)") -
 
 
 def sym_mat(A: Any) -> Any:
-    """A SymPy ``Matrix`` (lists and scalars converted; matrices as they are)."""
-    return SP.mat(sp.sympify(A) if not isinstance(A, (sp.MatrixBase, list, tuple)) else A)
+    """A SymPy ``Matrix`` (lists, numpy arrays and scalars converted; matrices and matrix
+    expressions as they are): :meth:`~theory.common.backend.SympyOps.mat`.  A numpy matrix among
+    SymPy arguments (a numeric Γ with a symbolic σ², say) becomes its ``Matrix``; it used to be
+    ``sympify``-ed into an N-dim ``Array`` wrapped as one 1×1 entry (a TypeError downstream)."""
+    return SP.mat(A)
 
 
 # -------------------------------------------------------------- (★) effective parameterisation

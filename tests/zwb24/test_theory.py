@@ -386,16 +386,18 @@ ONE_SYMBOLIC_ARGUMENT = {
 @pytest.mark.result("zwb24:asm3.1")
 @pytest.mark.result("zwb24:eq-ltb-risk")
 @pytest.mark.result("zwb24:thm4.1")
-@pytest.mark.parametrize("container", list(CONTAINERS))
+@pytest.mark.parametrize("container", [*CONTAINERS, "ndarray-vectors-too"])
 @pytest.mark.parametrize("case", list(ONE_SYMBOLIC_ARGUMENT))
 def test_each_argument_alone_symbolic_takes_the_symbolic_branch(case: str, container: str) -> None:
     """SymPy in -> expression out whichever argument is the SymPy one (a covariance, β*, a
     parameter vector or matrix of the LTB, an eigen-coordinate), the others numbers (matrices as
-    lists or numpy arrays): the value at the replaced entry is the numeric one (generic point, so a
-    dropped term shows)."""
+    lists or numpy arrays, and vectors too): the value at the replaced entry is the numeric one
+    (generic point, so a dropped term shows).  A numpy vector (d = 2) in the symbolic branch was
+    once a 1×d row (``SympyOps.vec``): a ShapeError instead of the expression."""
     f, args, i = ONE_SYMBOLIC_ARGUMENT[case]
-    c = CONTAINERS[container]
-    args = tuple(c(a) if isinstance(a, list) and np.ndim(a) == 2 else a for a in args)
+    c = CONTAINERS["ndarray" if container == "ndarray-vectors-too" else container]
+    dims = (1, 2) if container == "ndarray-vectors-too" else (2,)
+    args = tuple(c(a) if isinstance(a, list) and np.ndim(a) in dims else a for a in args)
     x = sp.Symbol("x", real=True)
     arg = args[i]
     if f is T.gap_upper_bound_eig:

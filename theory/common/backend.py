@@ -260,6 +260,8 @@ class SympyOps:
             return v.reshape(len(v), 1)
         if isinstance(v, (list, tuple)):
             return sp.Matrix(v)
+        if isinstance(v, np.ndarray):  # a numpy vector among SymPy arguments: its entries
+            return sp.Matrix(np.ravel(v).tolist())
         return sp.Matrix([v])
 
     @staticmethod

@@ -159,9 +159,9 @@ def test_whitened_m_refuses_a_stack_naming_its_shape(stacked: str) -> None:
 @pytest.mark.result("collins24:lemB.5")
 @pytest.mark.parametrize("shape", [(3, 2, 2), (2, 3, 2, 2)])
 def test_whitened_m_raw_blames_a_stacked_m_not_sigma(shape: tuple[int, ...]) -> None:
-    """A stack of d×d matrices M (3 ≠ d = 2 of them) with one Σ is M's fault: the unchecked
-    ``.raw`` names M and its shape (d is M's trailing size, not its leading one; the old code
-    asked Σ to be 3×3)."""
+    """A stack of 2×2 matrices M whose leading size is not d = 2, with one 2×2 Σ, is M's fault:
+    the unchecked ``.raw`` names M and its shape (d is M's trailing size, not its leading one;
+    the old code asked Σ to be 3×3 for the (3, 2, 2) stack)."""
     with pytest.raises(
         ValueError,
         match=rf"^M must be one d×d matrix .*got shape {re.escape(str(shape))}$",

@@ -156,6 +156,55 @@ def test_whitened_m_refuses_a_stack_naming_its_shape(stacked: str) -> None:
         T.whitened_M.raw(M, Sigma)
 
 
+@pytest.mark.result("collins24:lemB.5")
+@pytest.mark.parametrize("shape", [(3, 2, 2), (2, 3, 2, 2)])
+def test_whitened_m_raw_blames_a_stacked_m_not_sigma(shape: tuple[int, ...]) -> None:
+    """A stack of 2×2 matrices M whose leading size is not d = 2, with one 2×2 Σ, is M's fault:
+    the unchecked ``.raw`` names M and its shape (d is M's trailing size, not its leading one;
+    the old code asked Σ to be 3×3 for the (3, 2, 2) stack)."""
+    with pytest.raises(
+        ValueError,
+        match=rf"^M must be one d×d matrix .*got shape {re.escape(str(shape))}$",
+    ):
+        T.whitened_M.raw(np.zeros(shape), np.eye(2))
+
+
+@pytest.mark.result("collins24:lemB.5")
+def test_lemb5_raw_bodies_name_the_bad_matrix() -> None:
+    """The unchecked bodies of Lemma B.5's M′ = Σ^{1/2} M Σ^{1/2} and M* = ω Σ⁻¹ name the
+    argument at fault: a non-square M or Σ, and a Σ of another size than M's d×d."""
+    with pytest.raises(
+        ValueError, match=r"^M must have trailing shape square, got shape \(2, 3\)$"
+    ):
+        T.whitened_M.raw(np.ones((2, 3)), np.eye(2))
+    with pytest.raises(
+        ValueError, match=r"^Sigma must have trailing shape \(2, 2\), got shape \(3, 3\)$"
+    ):
+        T.whitened_M.raw(np.eye(2), np.diag([1.0, 2.0, 3.0]))
+    with pytest.raises(
+        ValueError, match=r"^Sigma must have trailing shape square, got shape \(2, 3\)$"
+    ):
+        T.lemB5_optimum.raw(2.0, np.ones((2, 3)))
+
+
+@pytest.mark.result("collins24:corC.6")
+@pytest.mark.parametrize(
+    ("omega", "n", "d", "expected"),
+    [
+        # 1/16 + 4^{3/2}/8 + 1/8 = 1/16 + 1 + 1/8
+        (4.0, 8, 5, 19 / 16),
+        # 1/9 + 3^2/10 + 1/10 = 1/9 + 1
+        (3.0, 10, 6, 10 / 9),
+    ],
+)
+def test_c6_upper_shape_pinned_at_generic_points(
+    omega: float, n: int, d: int, expected: float
+) -> None:
+    """Corollary C.6's upper shape 1/ω² + ω^{d/2−1}/n + 1/n (eq. (13)) at ω ≠ 1, odd and even d:
+    hand arithmetic (the doctest's ω = 1 makes every power of ω equal 1)."""
+    assert T.c6_upper_shape(omega, n, d) == pytest.approx(expected, rel=DOUBLE_RTOL)
+
+
 @pytest.mark.parametrize("bad", ["x_width", "x_batch"])
 def test_small_omega_prediction_names_the_shapes(bad: str) -> None:
     """Remark 2.2's predictor needs X (B, n, d), y (B, n), x (B, d): a query of the wrong width

@@ -90,7 +90,7 @@ def whitened_M(M: Any, Sigma: Any) -> np.ndarray:
     One matrix at a time: a stack of matrices is refused (``M`` and ``Σ`` are both d×d).
     """
     M = num_square("M", M)
-    S = num_square("Sigma", Sigma, M.shape[0])
+    S = num_square("Sigma", Sigma, M.shape[-1])
     for name, arr in (("M", M), ("Sigma", S)):
         if arr.ndim != 2:
             raise ValueError(

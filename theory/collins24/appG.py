@@ -112,7 +112,7 @@ def gp_mean(p: float, r: float, d: int, n: int) -> float:
 
     (mpmath's Kummer function keeps its relative accuracy at every r; the quadrature used until
     session 11 stopped on mpmath's absolute tolerance once E g_p was small: 40 % off at d = 5,
-    r = 10⁶, 20 % at d = 8, r = 10⁴, 2e-10 relative at d = 2 for every r).
+    r = 10⁶, 20 % at d = 8, r = 10⁴, up to 5e-10 relative at d = 2 for every r).
 
     Source: [collins24] App. G.4/G.5; [derived exact expectation].
 

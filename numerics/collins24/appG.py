@@ -1,7 +1,7 @@
 """[collins24] checks of App. G (reconstructed, low priority): G.1's cap measure
 against sphere MC and its bounds, Stirling/Kershaw (G.6) and G.7 on grids; the sum
 γ(d, α, m) against the G.2 bounds and the G.3 scale Γ(d+1)/α^{d+1}, and the kernel sums
-g_p(r) = Σ_i ‖x_i − x‖^p e^{−r‖x_i − x‖²}: their exact expectation (mpmath quadrature) against
+g_p(r) = Σ_i ‖x_i − x‖^p e^{−r‖x_i − x‖²}: their exact expectation (Kummer closed form) against
 Monte Carlo on the sphere, and the large-r exponent −(d−1+p)/2 against the paper's −(d+p)/2.
 
 App. G's lemmas are statements about the sphere and scalar sums over their own variables (ε, α,
@@ -220,7 +220,7 @@ def _gp_samples(
 def check_appg_mc_gp(
     setting: Setting, *, quick: bool = True, seed: int = 0, fault_rate_factor: float | None = None
 ) -> list[Evidence]:
-    """G.4/G.5 [derived]: E g_p(r) = n E[(2s)^{p/2} e^{−2rs}] (mpmath quadrature) against MC of
+    """G.4/G.5 [derived]: E g_p(r) = n E[(2s)^{p/2} e^{−2rs}] (closed form, ₁F₁) against MC of
     g_p on uniform sphere points (n = 20) at (p, r, d) ∈ {(0, 1, 3), (1, 3, 5), (2, 10, 5),
     (1, 30, 3)}.  ``fault_rate_factor`` multiplies r inside the MC kernel."""
     rng = check_rng(seed, "numerics.softmax_window.checks_appg:check_appg_mc_gp")  # stream label
@@ -239,7 +239,7 @@ def check_appg_mc_gp(
         # drawn for the row's power: se <= 2 % of the prediction
         (est,) = powered_samples(draw, reps, rng, MC_POWER * abs(pred))
         out.append(
-            mc_agreement(f"E g_p(r) quadrature vs MC (p={p:g}, r={r:g}, d={d}, n={n})", pred, est)
+            mc_agreement(f"E g_p(r) closed form vs MC (p={p:g}, r={r:g}, d={d}, n={n})", pred, est)
         )
     return out
 
@@ -252,7 +252,7 @@ def check_appg_rate_gp(
     fault_exponent: float | None = None,
     fault_asymptote_fn: Callable[..., Any] | None = None,
 ) -> list[Evidence]:
-    """G.4/G.5: the large-r slope of E g_p(r) (mpmath quadrature over r ∈ [200, 3200]) is
+    """G.4/G.5: the large-r slope of E g_p(r) (closed form over r ∈ [200, 3200]) is
     −(d−1+p)/2 (RATE against the [derived] Laplace asymptote's exponent); the paper's
     Θ(n r^{−(d+p)/2}) is half a unit off (the cap of S^{d−1} is (d−1)-dimensional): a
     discrepancy for each (p, d).  The asymptote's value is pinned too: at d = 3 and d = 5 the

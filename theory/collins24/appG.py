@@ -10,7 +10,6 @@ illegible: the bounds below are our reading; failures are reported, never "fixed
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import mpmath as mp
 
@@ -107,7 +106,13 @@ def g3_scale(d: int, alpha: float) -> float:
 @checked
 def gp_mean(p: float, r: float, d: int, n: int) -> float:
     """E g_p(r) = n E[(2s)^{p/2} e^{−2rs}] with s = 1 − x_iᵀx of density
-    c'_d [s(2−s)]^{(d−3)/2} on (0, 2] (mpmath quadrature, split at 1/r).
+    c'_d [s(2−s)]^{(d−3)/2} on (0, 2], in closed form (s = 2x, x ~ Beta):
+
+    E g_p(r) = n c'_d 2^{2a+1} B(a+1, e+1) ₁F₁(a+1; a+e+2; −4r),  e = (d−3)/2, a = e + p/2
+
+    (mpmath's Kummer function keeps its relative accuracy at every r; the quadrature used until
+    session 11 stopped on mpmath's absolute tolerance once E g_p was small: 40 % off at d = 5,
+    r = 10⁶, 20 % at d = 8, r = 10⁴, up to 5e-10 relative at d = 2 for every r).
 
     Source: [collins24] App. G.4/G.5; [derived exact expectation].
 
@@ -115,13 +120,11 @@ def gp_mean(p: float, r: float, d: int, n: int) -> float:
     1.0
     """
     c = t_density_constant(d)
-    e = (d - 3) / 2
-
-    def f(s: Any) -> Any:
-        return (2 * s) ** (mp.mpf(p) / 2) * mp.exp(-2 * r * s) * (s * (2 - s)) ** e
-
-    knots = [0, min(mp.mpf(1) / max(r, 1e-9), 1), 2] if r > 0.5 else [0, 1, 2]
-    return float(n * c * mp.quad(f, knots))
+    with mp.workdps(30):
+        e = mp.mpf(d - 3) / 2
+        a = e + mp.mpf(p) / 2
+        kummer = mp.hyp1f1(a + 1, a + e + 2, -4 * mp.mpf(r))
+        return float(n * c * 2 ** (2 * a + 1) * mp.beta(a + 1, e + 1) * kummer)
 
 
 @checked

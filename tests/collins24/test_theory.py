@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numerics.collins24.tolerances import DOUBLE_RTOL
+from numerics.testing import FLOAT_RTOL, ROUTES_ATOL
 from theory import collins24 as T
 from theory.collins24.settings import LipschitzTasks, SoftmaxWindowSetting, SphereCovariates
 from theory.common.symbols import Lip, d, n, sigma2
@@ -237,3 +239,81 @@ def test_softmax_window_setting_errors_name_the_value_and_its_assumption(
     message naming the value and §2's assumption."""
     with pytest.raises(ValueError, match=message):
         SoftmaxWindowSetting(covariates=SphereCovariates(d=3), tasks=LipschitzTasks(), **kw)
+
+
+#: A 4×4 orthogonal matrix with exact dyadic entries ±1/2 (Sylvester's Hadamard matrix / 2): its
+#: first two columns are an orthonormal basis B of a generic (not coordinate) 2-plane of R⁴.
+_H4 = [[1, 1, 1, 1], [1, 1, -1, -1], [1, -1, 1, -1], [1, -1, -1, 1]]
+
+
+def _basis(exact: bool) -> np.ndarray:
+    """The first two columns of _H4 / 2, as exact Fractions (an object array: the domain
+    takes Fraction entries as high-precision references) or as float64."""
+    half = Fraction(1, 2) if exact else 0.5
+    return np.array([[half * v for v in row[:2]] for row in _H4], dtype=object if exact else float)
+
+
+@pytest.mark.result("collins24:thm4.4")
+@pytest.mark.parametrize("exact", [False, True], ids=["float", "fraction"])
+def test_lowrank_M_is_c1_on_the_subspace_and_c2_off_it(exact: bool) -> None:
+    """Lemma H.2's family M = c₁BBᵀ + c₂B⊥B⊥ᵀ at c₁ = 1.5, c₂ = −0.4 and a rotated basis
+    (B = two columns of the Hadamard matrix / 2).  By hand: (BBᵀ)_ij = (1 + s_i s_j)/4 with
+    s = (1, 1, −1, −1), so BBᵀ = (I + G)/2, G the swap 1↔2, 3↔4, and M = c₂I + (c₁ − c₂)BBᵀ =
+    (c₁ + c₂)/2 I + (c₁ − c₂)/2 G.  The result is float64 with eigenvalues c₂ (×2) and c₁ (×2);
+    B with exact Fraction entries gives the same float matrix."""
+    c1, c2 = 1.5, -0.4
+    G = np.array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]], dtype=float)
+    expected = (c1 + c2) / 2 * np.eye(4) + (c1 - c2) / 2 * G
+    M = T.lowrank_M(c1, c2, _basis(exact))
+    assert M.dtype == np.float64
+    np.testing.assert_allclose(M, expected, rtol=FLOAT_RTOL, atol=ROUTES_ATOL)
+    np.testing.assert_allclose(np.linalg.eigvalsh(M), [c2, c2, c1, c1], rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("collins24:thm4.4")
+def test_lowrank_M_refuses_a_basis_that_is_not_orthonormal() -> None:
+    """A 2-D B with unit but non-orthogonal columns (0.6, 0.8, 0), (0, 0.6, 0.8) (inner product
+    0.48) is not Def. 4.2's basis: the error names B, the assumption and the shape."""
+    B = np.array([[0.6, 0.0], [0.8, 0.6], [0.0, 0.8]])
+    with pytest.raises(
+        ValueError,
+        match=r"^B must be d×k with orthonormal columns \(Def 4.2\), got shape \(3, 2\)$",
+    ):
+        T.lowrank_M(1.0, 0.5, B)
+
+
+@pytest.mark.result("collins24:fig9")
+@pytest.mark.parametrize("exact", [False, True], ids=["float", "fraction"])
+def test_rho_metric_pinned_at_a_rotated_basis(exact: bool) -> None:
+    """ρ(M, B) = ‖B⊥ᵀMB⊥‖₂ / σ_min(BᵀMB) at M = H D Hᵀ (H the orthogonal Hadamard matrix / 2,
+    B = H[:, :2]): in H's basis the blocks are D's, BᵀMB = [[2.5, 0.5], [0.5, 2.5]] (eigenvalues
+    3 and 2, σ_min = 2) and B⊥ᵀMB⊥ ≅ diag(0.3, 0.4) (spectral norm 0.4; Frobenius 0.5), so ρ =
+    0.4/2 = 0.2 by hand (the cross blocks 0.7, −0.3, 0.1, 0.2 do not enter).  B with exact
+    Fraction entries gives the same value."""
+    H = np.array(_H4, dtype=float) / 2
+    D = np.array(
+        [[2.5, 0.5, 0.7, 0.0], [0.5, 2.5, 0.0, -0.3], [0.1, 0.0, 0.3, 0.0], [0.0, 0.2, 0.0, 0.4]]
+    )
+    rho = T.rho_metric(H @ D @ H.T, _basis(exact))
+    assert rho == pytest.approx(0.2, rel=FLOAT_RTOL)
+
+
+@pytest.mark.result("collins24:fig9")
+def test_rho_metric_errors_name_the_value_and_the_assumption() -> None:
+    """B with d′ ≠ d rows (orthonormal, 3 rows for a 2×2 M) is refused naming B, Def. 4.2 and
+    its shape; a singular BᵀMB (the zero 2×2 block) is refused as making ρ undefined; a symbolic
+    M (which the domain check lets through as SymPy) is refused naming M as a real matrix."""
+    with pytest.raises(
+        ValueError,
+        match=r"^B must be d×k with orthonormal columns \(Def 4.2\), got shape \(3, 1\)$",
+    ):
+        T.rho_metric(np.array([[0.6, 0.1], [-0.2, 0.4]]), np.array([[0.6], [0.8], [0.0]]))
+    M0 = np.array([[0.0, 0.0, 0.3], [0.0, 0.0, -0.2], [0.5, 0.1, 1.0]])
+    with pytest.raises(
+        ValueError,
+        match=r"^rho_metric: BᵀMB is singular \(σ_min = 0\), ρ\(M, B\) is undefined$",
+    ):
+        T.rho_metric(M0, np.eye(3)[:, :2])
+    x = sp.Symbol("x")
+    with pytest.raises(ValueError, match=r"^M must be a real matrix, got Matrix\("):
+        T.rho_metric(sp.Matrix([[x, 0], [0, 1]]), np.array([[0.6], [0.8]]))

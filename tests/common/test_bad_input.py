@@ -113,6 +113,27 @@ def test_collins24_domains() -> None:
         cz.la_floor("two")
 
 
+def test_an_exact_sympy_number_is_checked_against_the_domain() -> None:
+    """SymPy input skips the numeric path, but an exact number (no free symbol) is still a value
+    in the domain or not: [collins24] ``t_cdf_mp`` (a CDF) of the cosine t = -3/2 returned -0.25,
+    silently; now refused naming t.  A symbol, or a valid exact number, still goes through (the
+    exact value is the float one's), and so does an exact matrix in the domain."""
+    import sympy as sp
+
+    import theory.collins24 as co
+    import theory.zwb24 as zwb
+
+    with pytest.raises(ValueError, match=r"^t must be a cosine .*got -3/2$"):
+        co.t_cdf_mp(sp.Rational(-3, 2), 3)
+    assert float(co.t_cdf_mp(sp.Rational(1, 3), 3)) == pytest.approx(
+        float(co.t_cdf_mp(1 / 3, 3)), rel=ROUTES_RTOL
+    )
+    with pytest.raises(ValueError, match=r"^Psi_bar must be .*not positive semidefinite\)$"):
+        zwb.omega(sp.Matrix([[1, 0], [0, -1]]), 0.5, 7)  # an exact matrix that is not PSD
+    x = sp.Symbol("x", positive=True)
+    assert isinstance(zwb.omega(sp.Matrix([[x, 0], [0, 1]]), sp.Rational(1, 2), 7), sp.MatrixBase)
+
+
 def test_a_stack_of_matrices_is_refused_unless_the_function_is_batched() -> None:
     """A matrix parameter takes one matrix: a ``(1, d, d)`` stack of H to [zwb24]'s 2-D-only
     flow (which used to broadcast into a wrong Ω̇) is refused naming H and the stack; a parameter

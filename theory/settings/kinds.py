@@ -275,8 +275,35 @@ def check_value(name: str, value: Any, dom: Domain) -> Any:
     if _is_sympy(value):
         if not dom.symbolic:
             raise _fail(name, dom, f"the SymPy object {value!r} (numbers only here)", TypeError)
+        exact = _exact_numbers(value) if dom.kind in _ARRAY_KINDS else None
+        if exact is not None:
+            # an exact number (or a matrix of them) is still checked against the domain: a
+            # SymPy -3/2 for a cosine t would otherwise be a silent wrong answer
+            _check_array(name, exact, dom, value)
         return None
     return _check_array(name, _numeric(name, value, dom), dom, value)
+
+
+def _exact_numbers(value: Any) -> np.ndarray | None:
+    """The float64 array of a SymPy value with no free symbol (an exact number, a ``Matrix`` or a
+    list of them), or ``None`` for anything symbolic or not real (left to the formula).
+
+    >>> import sympy as sp
+    >>> _exact_numbers(sp.Rational(-3, 2)), _exact_numbers(sp.Symbol("x")), _exact_numbers(sp.I)
+    (array(-1.5), None, None)
+    >>> _exact_numbers(sp.Matrix([[1, sp.Rational(1, 2)], [0, sp.sqrt(2)]])).round(3).tolist()
+    [[1.0, 0.5], [0.0, 1.414]]
+    """
+    import sympy as sp  # local: only SymPy input gets here
+
+    if isinstance(value, (sp.Basic, sp.MatrixBase)) and value.free_symbols:
+        return None
+    if isinstance(value, sp.MatrixBase):
+        value = value.tolist()
+    try:
+        return np.asarray(value, dtype=object).astype(float)
+    except (TypeError, ValueError, AttributeError):
+        return None
 
 
 _ARRAY_KINDS = ("count", "real", "psd", "pd", "square", "matrix", "vector", "array")

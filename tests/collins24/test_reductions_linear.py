@@ -1,0 +1,104 @@
+"""collins24 §2 reductions and §3 linear attention: pinned values at generic points, closed-form
+1-NN limits, exact-entry inputs and the bodies' own input guards (issue 35's mutation triage)."""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from numerics.collins24.quadrature import a_infinity
+from numerics.testing import FLOAT_RTOL
+from theory import collins24 as T
+
+
+@pytest.mark.symbolic
+@pytest.mark.result("collins24:lemB.1")
+def test_affine_signal_rho_pinned_at_a_generic_point() -> None:
+    """ρ(τ) = E[b²] + E[l²] xᵀE[vvᵀ]y = L²/3 + (L²/3)τ/d (b, l ~ U[−L, L], v ~ U^d): at
+    τ = 1/2, d = 4, L = 3 by hand 3·(1 + 1/8) = 27/8, and ρ scales as L² (c = 2: ×4)."""
+    half = sp.Rational(1, 2)
+    assert T.affine_signal_rho(half, 4, sp.Integer(3)) == sp.Rational(27, 8)
+    assert T.affine_signal_rho(0.5, 4, 3.0) == pytest.approx(3.375, rel=FLOAT_RTOL)
+    assert T.affine_signal_rho(half, 4, sp.Integer(6)) == 4 * sp.Rational(27, 8)
+
+
+@pytest.mark.result("collins24:limits")
+@pytest.mark.parametrize(
+    ("t", "message"),
+    [(1.5, r"^t must be ≤ 1, got 1\.5$"), (-1.5, r"^t must be ≥ -1, got -1\.5$")],
+)
+def test_t_cdf_mp_body_refuses_a_cosine_outside_the_interval(t: float, message: str) -> None:
+    """t = x_iᵀx is a cosine in [−1, 1]: past either end the export's domain check refuses it,
+    and so does the body's own guard on the unchecked ``.raw`` (it would otherwise feed
+    1 − t² < 0 to the incomplete beta)."""
+    with pytest.raises(ValueError, match=rf"^t must be a cosine .*\[−1, 1\].*, got {t}$"):
+        T.t_cdf_mp(t, 5)
+    with pytest.raises(ValueError, match=message):
+        T.t_cdf_mp.raw(t, 5)
+
+
+@pytest.mark.result("collins24:limits")
+@pytest.mark.parametrize(
+    ("n", "d", "expected"),
+    [
+        # d = 3: t is uniform on [−1, 1] (Archimedes), F_3 = (1 + t)/2, 2∫F^n = 4/(n + 1)
+        (200, 3, 4 / 201),
+        # d = 2: t = cos θ, θ ~ U[0, π], F_2 = 1 − θ/π; 2∫F^n = 2π∫_0^1 u^n sin(πu) du, which at
+        # n = 2 is 2π(π² − 4)/π³ = 2 − 8/π² (two integrations by parts)
+        (2, 2, 2 - 8 / math.pi**2),
+    ],
+)
+def test_a_infinity_mp_closed_forms(n: int, d: int, expected: float) -> None:
+    """Remark 2.1(ii)'s 1-NN limit A(∞) = 2∫_{−1}^{1} F_d(t)^n dt in the two dimensions where F_d
+    is elementary (the quadrature's subintervals must tile [−1, 1] exactly)."""
+    assert T.a_infinity_mp(n, d) == pytest.approx(expected, rel=FLOAT_RTOL)
+
+
+@pytest.mark.result("collins24:limits")
+def test_a_infinity_mp_at_high_dimension_matches_scipy() -> None:
+    """At d = 300 the density of t = x_iᵀx sits within ~0.06 of 0 and F_d^n (n = 1000) steps
+    near t ≈ 0.2: the mpmath route (breakpoint at 0) against the independent scipy betainc +
+    QUADPACK route to FLOAT_RTOL."""
+    assert T.a_infinity_mp(1000, 300) == pytest.approx(a_infinity(1000, 300), rel=FLOAT_RTOL)
+
+
+@pytest.mark.result("collins24:rem2.2")
+@pytest.mark.parametrize("exact", ["X", "y", "x"])
+@pytest.mark.parametrize("kind", ["fraction", "sympy"])
+def test_small_omega_prediction_of_exact_entries_is_float64(exact: str, kind: str) -> None:
+    """Exact (Fraction / SymPy Rational) entries are finite reals, so the export takes them; the
+    prediction is still a float64 array.  By hand: x_1ᵀx = 1/4 + 1/2 = 3/4,
+    x_2ᵀx = 3/2 − 1/12 = 17/12, ȳ = 1/2, y − ȳ = (1, −1), so
+    ŷ = 1/2 + (0.3/2)(3/4 − 17/12) = 1/2 − 0.15·2/3 = 0.4."""
+    q = Fraction if kind == "fraction" else sp.Rational
+    args = {
+        "X": [[[q(1, 2), q(2)], [q(3), q(-1, 3)]]],
+        "y": [[q(3, 2), q(-1, 2)]],
+        "x": [[q(1, 2), q(1, 4)]],
+    }
+    as_float = {k: np.array(v, dtype=float) for k, v in args.items()}
+    call = {k: (args[k] if k == exact else as_float[k]) for k in args}
+    out = T.small_omega_prediction(call["X"], call["y"], call["x"], 0.3)
+    assert out.dtype == np.float64 and out.shape == (1,)
+    assert float(out[0]) == pytest.approx(0.4, rel=FLOAT_RTOL)
+
+
+@pytest.mark.result("collins24:rem2.2")
+@pytest.mark.parametrize("ndim", [2, 4])
+def test_small_omega_prediction_refuses_a_context_of_the_wrong_rank(ndim: int) -> None:
+    """X must be (B, n, d): a rank-2 (B, n) or rank-4 (B, n, d, 1) context whose leading axes
+    match y (B, n) and x (B, d) is still the function's shape error, naming the three shapes."""
+    y, x = np.zeros((2, 3)), np.zeros((2, 4))
+    X = np.zeros((2, 3)) if ndim == 2 else np.zeros((2, 3, 4, 1))
+    with pytest.raises(
+        ValueError,
+        match=r"^small_omega_prediction needs X \(B, n, d\), y \(B, n\), x \(B, d\); got "
+        + re.escape(f"{X.shape}, {y.shape}, {x.shape}")
+        + "$",
+    ):
+        T.small_omega_prediction(X, y, x, 0.1)

@@ -27,6 +27,34 @@ def test_affine_signal_rho_pinned_at_a_generic_point() -> None:
     assert T.affine_signal_rho(half, 4, sp.Integer(6)) == 4 * sp.Rational(27, 8)
 
 
+@pytest.mark.result("collins24:sec3.1")
+@pytest.mark.parametrize(
+    ("d", "expected"),
+    [
+        # c'_d = 1/∫_{−1}^{1}(1 − t²)^{(d−3)/2} dt: d = 4, ∫√(1 − t²) = π/2; d = 5, ∫(1 − t²) = 4/3;
+        # d = 7, ∫(1 − t²)² = 16/15 (by hand)
+        (4, 2 / math.pi),
+        (5, 0.75),
+        (7, 0.9375),
+    ],
+)
+def test_t_density_constant_pinned_and_correctly_rounded(d: int, expected: float) -> None:
+    """The density constant of t = x_iᵀx, c'_d = Γ(d/2)/(√π Γ((d−1)/2)), is the normaliser of
+    (1 − t²)^{(d−3)/2}; its float is the correctly rounded value (mpmath at 30 digits), a float."""
+    out = T.t_density_constant(d)
+    assert type(out) is float
+    assert out == expected
+
+
+@pytest.mark.result("collins24:sec3.1")
+def test_t_density_constant_past_float64_gamma() -> None:
+    """At d = 400, Γ(d/2) = Γ(200) overflows float64, yet c'_d ~ √(d/(2π)) is about 7.96: against
+    the independent log-gamma route exp(lgamma(d/2) − lgamma((d−1)/2) − ½ log π)."""
+    d = 400
+    ref = math.exp(math.lgamma(d / 2) - math.lgamma((d - 1) / 2) - 0.5 * math.log(math.pi))
+    assert T.t_density_constant(d) == pytest.approx(ref, rel=FLOAT_RTOL)
+
+
 @pytest.mark.result("collins24:limits")
 @pytest.mark.parametrize(
     ("t", "message"),

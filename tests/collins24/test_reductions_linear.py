@@ -7,6 +7,7 @@ import math
 import re
 from fractions import Fraction
 
+import mpmath as mp
 import numpy as np
 import pytest
 import sympy as sp
@@ -23,7 +24,7 @@ def test_affine_signal_rho_pinned_at_a_generic_point() -> None:
     τ = 1/2, d = 4, L = 3 by hand 3·(1 + 1/8) = 27/8, and ρ scales as L² (c = 2: ×4)."""
     half = sp.Rational(1, 2)
     assert T.affine_signal_rho(half, 4, sp.Integer(3)) == sp.Rational(27, 8)
-    assert T.affine_signal_rho(0.5, 4, 3.0) == pytest.approx(3.375, rel=FLOAT_RTOL)
+    assert T.affine_signal_rho(0.5, 4, 3.0) == pytest.approx(3.375, rel=FLOAT_RTOL, abs=0.0)
     assert T.affine_signal_rho(half, 4, sp.Integer(6)) == 4 * sp.Rational(27, 8)
 
 
@@ -52,7 +53,7 @@ def test_t_density_constant_past_float64_gamma() -> None:
     the independent log-gamma route exp(lgamma(d/2) − lgamma((d−1)/2) − ½ log π)."""
     d = 400
     ref = math.exp(math.lgamma(d / 2) - math.lgamma((d - 1) / 2) - 0.5 * math.log(math.pi))
-    assert T.t_density_constant(d) == pytest.approx(ref, rel=FLOAT_RTOL)
+    assert T.t_density_constant(d) == pytest.approx(ref, rel=FLOAT_RTOL, abs=0.0)
 
 
 @pytest.mark.result("collins24:limits")
@@ -84,7 +85,30 @@ def test_t_cdf_mp_body_refuses_a_cosine_outside_the_interval(t: float, message: 
 def test_a_infinity_mp_closed_forms(n: int, d: int, expected: float) -> None:
     """Remark 2.1(ii)'s 1-NN limit A(∞) = 2∫_{−1}^{1} F_d(t)^n dt in the two dimensions where F_d
     is elementary (the quadrature's subintervals must tile [−1, 1] exactly)."""
-    assert T.a_infinity_mp(n, d) == pytest.approx(expected, rel=FLOAT_RTOL)
+    assert T.a_infinity_mp(n, d) == pytest.approx(expected, rel=FLOAT_RTOL, abs=0.0)
+
+
+def _a_infinity_circle(n: int) -> float:
+    """A(∞) at d = 2 by a series, independent of the incomplete beta: θ ~ U[0, π], F_2 = 1 − θ/π,
+    so 2∫F^n dt = 2π∫_0^1 u^n sin(πu) du = 2π Σ_k (−1)^k π^{2k+1}/((2k+1)! (n + 2k + 2))."""
+    with mp.workdps(50):
+        terms = (
+            (-1) ** k * mp.pi ** (2 * k + 1) / (mp.factorial(2 * k + 1) * (n + 2 * k + 2))
+            for k in range(60)
+        )
+        return float(2 * mp.pi * mp.fsum(terms))
+
+
+@pytest.mark.result("collins24:limits")
+@pytest.mark.parametrize("n", [2, 10**7, 10**9])
+def test_a_infinity_mp_on_the_circle_at_large_n(n: int) -> None:
+    """At d = 2 the mass of F_2^n sits within ~(π/n)² of t = 1: the default working precision
+    must resolve it (at 20 digits the value was off by 1.2e-11 at n = 1e7, 2.2e-7 at n = 1e9);
+    against the series route to FLOAT_RTOL (n = 2: the closed form 2 − 8/π² as well)."""
+    ref = _a_infinity_circle(n)
+    if n == 2:
+        assert ref == pytest.approx(2 - 8 / math.pi**2, rel=FLOAT_RTOL, abs=0.0)
+    assert T.a_infinity_mp(n, 2) == pytest.approx(ref, rel=FLOAT_RTOL, abs=0.0)
 
 
 @pytest.mark.result("collins24:limits")
@@ -92,7 +116,9 @@ def test_a_infinity_mp_at_high_dimension_matches_scipy() -> None:
     """At d = 300 the density of t = x_iᵀx sits within ~0.06 of 0 and F_d^n (n = 1000) steps
     near t ≈ 0.2: the mpmath route (breakpoint at 0) against the independent scipy betainc +
     QUADPACK route to FLOAT_RTOL."""
-    assert T.a_infinity_mp(1000, 300) == pytest.approx(a_infinity(1000, 300), rel=FLOAT_RTOL)
+    assert T.a_infinity_mp(1000, 300) == pytest.approx(
+        a_infinity(1000, 300), rel=FLOAT_RTOL, abs=0.0
+    )
 
 
 @pytest.mark.result("collins24:rem2.2")
@@ -113,7 +139,7 @@ def test_small_omega_prediction_of_exact_entries_is_float64(exact: str, kind: st
     call = {k: (args[k] if k == exact else as_float[k]) for k in args}
     out = T.small_omega_prediction(call["X"], call["y"], call["x"], 0.3)
     assert out.dtype == np.float64 and out.shape == (1,)
-    assert float(out[0]) == pytest.approx(0.4, rel=FLOAT_RTOL)
+    assert float(out[0]) == pytest.approx(0.4, rel=FLOAT_RTOL, abs=0.0)
 
 
 @pytest.mark.result("collins24:rem2.2")

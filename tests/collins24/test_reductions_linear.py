@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+from typing import Any
 
 import mpmath as mp
 import numpy as np
@@ -109,6 +110,26 @@ def test_a_infinity_mp_on_the_circle_at_large_n(n: int) -> None:
     if n == 2:
         assert ref == pytest.approx(2 - 8 / math.pi**2, rel=FLOAT_RTOL, abs=0.0)
     assert T.a_infinity_mp(n, 2) == pytest.approx(ref, rel=FLOAT_RTOL, abs=0.0)
+
+
+@pytest.mark.result("collins24:limits")
+def test_a_infinity_mp_resolves_the_step_at_high_dimension() -> None:
+    """At d = 1000, n = 1e7, F_d^n steps from 0 to 1 around t ≈ √(2 ln n / d) ≈ 0.18, inside
+    the quadrature's [0, 0.9]: against a 40-digit reference written here (F_d from the
+    incomplete beta, breakpoints every 0.05) to FLOAT_RTOL; mpmath's default number of tanh-sinh
+    levels left the value off by 7e-12."""
+    d, n = 1000, 10**7
+    with mp.workdps(40):
+        a, b = mp.mpf(d - 1) / 2, mp.mpf(1) / 2
+
+        def cdf(t: Any) -> Any:
+            half = mp.betainc(a, b, 0, 1 - t * t, regularized=True) / 2
+            return 1 - half if t >= 0 else half
+
+        points = [-1] + [mp.mpf(k) / 20 for k in range(20)] + [1]
+        val: Any = mp.quad(lambda t: cdf(t) ** n, points)
+        ref = float(2 * val)
+    assert T.a_infinity_mp(n, d) == pytest.approx(ref, rel=FLOAT_RTOL, abs=0.0)
 
 
 @pytest.mark.result("collins24:limits")

@@ -188,3 +188,51 @@ def test_softmax_window_setting_errors_name_the_value_and_its_assumption(
     message naming the value and §2's assumption."""
     with pytest.raises(ValueError, match=message):
         SoftmaxWindowSetting(covariates=SphereCovariates(d=3), tasks=LipschitzTasks(), **kw)
+
+
+_SEC2 = r"\(\[collins24\] §2 \(Preliminaries\)"
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"n": 0}, rf"^n must be ≥ 1 {_SEC2}: n ≥ 1 context examples\), got 0$"),
+        ({"L": -0.5}, rf"^L must be ≥ 0 {_SEC2}: Lipschitz constant L ≥ 0\), got -0.5$"),
+        ({"sigma2": -0.1}, rf"^sigma2 must be ≥ 0 {_SEC2}: noise variance σ² ≥ 0\), got -0.1$"),
+    ],
+    ids=["n", "L", "sigma2"],
+)
+def test_setting_errors_name_the_value_and_its_assumption(kw: dict, message: str) -> None:
+    """The settings-first Setting refuses n = 0, L < 0 and σ² < 0 with a message naming the
+    parameter, §2's assumption and the value."""
+    from theory.collins24.settings import Setting
+
+    with pytest.raises(ValueError, match=message):
+        Setting(**kw)
+
+
+def test_setting_accepts_its_boundary_and_a_generic_lipschitz_constant() -> None:
+    """§2's domain is n ≥ 1, L ≥ 0, σ² ≥ 0: n = 1, L = 0 and σ² = 0 are settings, and so is a
+    generic L = 0.5 in (0, 1); L is stored as a float."""
+    from theory.collins24.settings import Setting
+
+    s = Setting(n=1, L=0.5, sigma2=0.0)
+    assert (s.n, s.L, s.sigma2s) == (1, 0.5, (0.0,))
+    assert Setting(L=0).L == 0.0
+    assert type(Setting(L=2).L) is float
+
+
+def test_i3_ratio_of_large_integer_entries() -> None:
+    """Σa²/(Σa)² is scale-free: integer entries 2³²·(1, 2, 3) (positive, in Lemma I.3's domain)
+    give 14/36 = 7/18 by hand, where int64 arithmetic would overflow a² and (Σa)²; exact
+    Fraction entries (1/3, 2/3) give the float 5/9."""
+    from fractions import Fraction
+
+    big = [2**32, 2 * 2**32, 3 * 2**32]
+    assert np.isclose(T.i3_ratio(big), 7 / 18, rtol=DOUBLE_RTOL, atol=0.0)
+    assert np.allclose(
+        T.i3_ratio(np.array([big, [1, 1, 1]])), [7 / 18, 1 / 3], rtol=DOUBLE_RTOL, atol=0.0
+    )
+    r = T.i3_ratio([Fraction(1, 3), Fraction(2, 3)])
+    assert isinstance(r, np.floating)
+    assert np.isclose(r, 5 / 9, rtol=DOUBLE_RTOL, atol=0.0)

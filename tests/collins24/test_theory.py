@@ -359,3 +359,12 @@ def test_data_models_accept_their_boundaries_and_generic_values() -> None:
         covariates=SphereCovariates(d=3), tasks=LipschitzTasks(L=1.0), n=5, sigma2=0.0
     )
     assert (iso.L, iso.sigma2, iso.tasks.kind) == (1.0, 0.0, "affine")
+
+
+@pytest.mark.result("collins24:thm3.4")
+def test_relu_bracket_is_beta_to_two_beta() -> None:
+    """Theorem 3.4 Case 2 (eq. (17), our reconstruction): the ReLU bracket is [β, 2β] with
+    β = 1/(d+2): exactly (1/5, 2/5) at d = 3 (SymPy) and (1/8, 1/4) at d = 6 (float), by hand."""
+    assert T.thm34_bracket(sp.Integer(3), "relu") == (sp.Rational(1, 5), sp.Rational(2, 5))
+    lo, hi = T.thm34_bracket(6, "relu")
+    assert np.allclose([lo, hi], [1 / 8, 1 / 4], rtol=DOUBLE_RTOL, atol=0.0)

@@ -341,7 +341,8 @@ def test_data_models_accept_their_boundaries_and_generic_values() -> None:
     σ² = 0 and affine tasks."""
     assert SphereCovariates(d=2).d == 2
     diag = _ellipsoid((1, 2, 3)).Sigma_diag
-    assert diag == (1.0, 2.0, 3.0) and all(type(v) is float for v in diag)
+    assert diag is not None and diag == (1.0, 2.0, 3.0)
+    assert all(type(v) is float for v in diag)
     low = _lowrank(k=2, c_u=-0.5, c_v=0.0)
     assert (low.k, low.c_u, low.c_v) == (2, -0.5, 0.0)
     assert (LipschitzTasks(L=0.0).L, LipschitzTasks(L=0.5, offset=2.0).offset) == (0.0, 2.0)

@@ -317,3 +317,184 @@ def test_rho_metric_errors_name_the_value_and_the_assumption() -> None:
     x = sp.Symbol("x")
     with pytest.raises(ValueError, match=r"^M must be a real matrix, got Matrix\("):
         T.rho_metric(sp.Matrix([[x, 0], [0, 1]]), np.array([[0.6], [0.8]]))
+
+
+_SEC2 = r"\(\[collins24\] §2 \(Preliminaries\)"
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"n": 0}, rf"^n must be ≥ 1 {_SEC2}: n ≥ 1 context examples\), got 0$"),
+        ({"L": -0.5}, rf"^L must be ≥ 0 {_SEC2}: Lipschitz constant L ≥ 0\), got -0.5$"),
+        ({"sigma2": -0.1}, rf"^sigma2 must be ≥ 0 {_SEC2}: noise variance σ² ≥ 0\), got -0.1$"),
+    ],
+    ids=["n", "L", "sigma2"],
+)
+def test_setting_errors_name_the_value_and_its_assumption(kw: dict, message: str) -> None:
+    """The settings-first Setting refuses n = 0, L < 0 and σ² < 0 with a message naming the
+    parameter, §2's assumption and the value."""
+    from theory.collins24.settings import Setting
+
+    with pytest.raises(ValueError, match=message):
+        Setting(**kw)
+
+
+def test_setting_accepts_its_boundary_and_a_generic_lipschitz_constant() -> None:
+    """§2's domain is n ≥ 1, L ≥ 0, σ² ≥ 0: n = 1, L = 0 and σ² = 0 are settings, and so is a
+    generic L = 0.5 in (0, 1); L is stored as a float."""
+    from theory.collins24.settings import Setting
+
+    s = Setting(n=1, L=0.5, sigma2=0.0)
+    assert (s.n, s.L, s.sigma2s) == (1, 0.5, (0.0,))
+    assert Setting(L=0).L == 0.0
+    assert type(Setting(L=2).L) is float
+
+
+def test_i3_ratio_of_large_integer_entries() -> None:
+    """Σa²/(Σa)² is scale-free: integer entries 2³²·(1, 2, 3) (positive, in Lemma I.3's domain)
+    give 14/36 = 7/18 by hand, where int64 arithmetic would overflow a² and (Σa)²; exact
+    Fraction entries (1/3, 2/3) give the float 5/9."""
+    from fractions import Fraction
+
+    big = [2**32, 2 * 2**32, 3 * 2**32]
+    assert np.isclose(T.i3_ratio(big), 7 / 18, rtol=DOUBLE_RTOL, atol=0.0)
+    assert np.allclose(
+        T.i3_ratio(np.array([big, [1, 1, 1]])), [7 / 18, 1 / 3], rtol=DOUBLE_RTOL, atol=0.0
+    )
+    r = T.i3_ratio([Fraction(1, 3), Fraction(2, 3)])
+    assert isinstance(r, np.floating)
+    assert np.isclose(r, 5 / 9, rtol=DOUBLE_RTOL, atol=0.0)
+
+
+_P2 = "[collins24] §2 (Preliminaries)"
+_COV = "('uniform', 'ellipsoid', 'acg', 'lowrank')"
+_TASKS = "('affine', 'relu', 'cos', 'linear', 'lowrank', 'constant', 'hills')"
+
+
+def _lowrank(**kw: object) -> SphereCovariates:
+    return SphereCovariates(d=3, kind="lowrank", **kw)  # type: ignore[arg-type]
+
+
+def _ellipsoid(diag: tuple) -> SphereCovariates:
+    return SphereCovariates(d=3, kind="ellipsoid", Sigma_diag=diag)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: SphereCovariates(d=1), f"d must be ≥ 2 ({_P2}: x lies on S^(d-1), d ≥ 2), got 1"),
+        (
+            lambda: SphereCovariates(d=3, kind="gauss"),
+            f"kind must be one of {_COV} ({_P2}), got 'gauss'",
+        ),
+        (
+            lambda: _ellipsoid((1.0, 2.0)),
+            "Sigma_diag must have shape (3,) (Assumption 3.3), got shape (2,)",
+        ),
+        (
+            lambda: _ellipsoid((1.5, 0.0, 2.5)),
+            "Sigma_diag must be positive (Σ ≻ 0, Assumption 3.3), got (1.5, 0.0, 2.5)",
+        ),
+        (
+            lambda: SphereCovariates(d=3, kind="acg", Sigma_diag=(1.0, 2.0, 3.0)),
+            "Sigma_diag is only used by kind='ellipsoid', got kind='acg'",
+        ),
+        (lambda: _lowrank(k=0), "k must be ≥ 1 (Assumption 4.3), got 0"),
+        (lambda: _lowrank(k=3), "k must be < d (Assumption 4.3), got k=3, d=3"),
+        (lambda: _lowrank(k=1, c_u=float("inf")), "c_u must be finite (Assumption 4.3), got inf"),
+        (lambda: _lowrank(k=1, c_u=0), "c_u must be ≠ 0 (Assumption 4.3), got 0"),
+        (
+            lambda: _lowrank(k=1, c_v=float("nan")),
+            "c_v must be finite (Assumption 4.3: |c_v| < ∞), got nan",
+        ),
+        (
+            lambda: LipschitzTasks(kind="quadratic"),
+            f"kind must be one of {_TASKS} ({_P2}), got 'quadratic'",
+        ),
+        (
+            lambda: LipschitzTasks(L=-0.5),
+            f"L must be ≥ 0 ({_P2}: Lipschitz constant L ≥ 0), got -0.5",
+        ),
+        (lambda: LipschitzTasks(offset=float("inf")), "offset must be finite (App. J.1), got inf"),
+        (
+            lambda: SoftmaxWindowSetting.isotropic(d=3, n=4, task="hills"),
+            "tasks kind='hills' lives on the circle: needs d = 2 and uniform covariates "
+            "(Fig. 1), got d=3, 'uniform'",
+        ),
+        (
+            lambda: SoftmaxWindowSetting(
+                covariates=SphereCovariates(d=2, kind="acg"),
+                tasks=LipschitzTasks(kind="hills"),
+                n=4,
+            ),
+            "tasks kind='hills' lives on the circle: needs d = 2 and uniform covariates "
+            "(Fig. 1), got d=2, 'acg'",
+        ),
+        (
+            lambda: SoftmaxWindowSetting.isotropic(d=3, n=4, task="lowrank"),
+            "tasks kind='lowrank' needs covariates kind='lowrank' (Def 4.2 uses B)",
+        ),
+    ],
+    ids=[
+        "d",
+        "cov_kind",
+        "Sigma_len",
+        "Sigma_zero",
+        "Sigma_unused",
+        "k0",
+        "k_eq_d",
+        "c_u_inf",
+        "c_u_zero",
+        "c_v_nan",
+        "task_kind",
+        "L",
+        "offset",
+        "hills_d3",
+        "hills_acg",
+        "lowrank_tasks",
+    ],
+)
+def test_data_model_errors_name_the_value_and_the_assumption(make, message: str) -> None:
+    """Each refusal of the covariate law, the task class and the ICL problem names the
+    parameter, the assumption it breaks (§2, Assumption 3.3 / 4.3, Def 4.2, Fig. 1, App. J.1)
+    and the value; the whole message is pinned."""
+    with pytest.raises(ValueError, match="^" + re.escape(message) + "$"):
+        make()
+
+
+def test_data_models_accept_their_boundaries_and_generic_values() -> None:
+    """Inside the domains: d = 2; Σ = diag(1, 2, 3) given as integers is stored as floats;
+    k = d − 1 with c_u = −0.5 (≠ 0) and c_v = 0; L = 0 and L = 0.5; n = 1, σ² = 0.5; hills on the
+    uniform circle; low-rank tasks on low-rank covariates.  ``isotropic`` defaults to L = 1,
+    σ² = 0 and affine tasks."""
+    assert SphereCovariates(d=2).d == 2
+    diag = _ellipsoid((1, 2, 3)).Sigma_diag
+    assert diag is not None and diag == (1.0, 2.0, 3.0)
+    assert all(type(v) is float for v in diag)
+    low = _lowrank(k=2, c_u=-0.5, c_v=0.0)
+    assert (low.k, low.c_u, low.c_v) == (2, -0.5, 0.0)
+    assert (LipschitzTasks(L=0.0).L, LipschitzTasks(L=0.5, offset=2.0).offset) == (0.0, 2.0)
+    s = SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=3), tasks=LipschitzTasks(L=0.7), n=1, sigma2=0.5
+    )
+    assert (s.d, s.L, s.n, s.sigma2) == (3, 0.7, 1, 0.5)
+    hills = SoftmaxWindowSetting.isotropic(d=2, n=4, L=3.0, sigma2=0.25, task="hills")
+    assert (hills.d, hills.L, hills.n, hills.sigma2, hills.tasks.kind) == (2, 3.0, 4, 0.25, "hills")
+    assert hills.covariates == SphereCovariates(d=2)
+    lr = SoftmaxWindowSetting(covariates=_lowrank(k=1), tasks=LipschitzTasks(kind="lowrank"), n=5)
+    assert (lr.tasks.kind, lr.sigma2) == ("lowrank", 0.0)
+    iso = SoftmaxWindowSetting.isotropic(d=3, n=5)
+    assert iso == SoftmaxWindowSetting(
+        covariates=SphereCovariates(d=3), tasks=LipschitzTasks(L=1.0), n=5, sigma2=0.0
+    )
+    assert (iso.L, iso.sigma2, iso.tasks.kind) == (1.0, 0.0, "affine")
+
+
+@pytest.mark.result("collins24:thm3.4")
+def test_relu_bracket_is_beta_to_two_beta() -> None:
+    """Theorem 3.4 Case 2 (eq. (17), our reconstruction): the ReLU bracket is [β, 2β] with
+    β = 1/(d+2): exactly (1/5, 2/5) at d = 3 (SymPy) and (1/8, 1/4) at d = 6 (float), by hand."""
+    assert T.thm34_bracket(sp.Integer(3), "relu") == (sp.Rational(1, 5), sp.Rational(2, 5))
+    lo, hi = T.thm34_bracket(6, "relu")
+    assert np.allclose([lo, hi], [1 / 8, 1 / 4], rtol=DOUBLE_RTOL, atol=0.0)

@@ -402,3 +402,13 @@ def test_rhat_cov_of_decimal_entries_is_the_float_covariance() -> None:
     got = rhat_cov(Sd, w, 0.2, 9)
     assert got.dtype == np.float64
     np.testing.assert_allclose(got, rhat_cov(S, w, 0.2, 9), rtol=ROUTES_RTOL)
+
+
+def test_lemD2_sample_size_at_a_generic_point() -> None:
+    # n ≳ C s log(d/δ)/β² ([czz24] App. D, Lemma D.2) at log(d/δ) = log 20 ≠ 1 and β = 0.3:
+    # the sample size grows with the log (not 1/log) and with 1/β² (not 2/β), by hand
+    from theory.czz24 import lemD2_sample_size
+
+    got = lemD2_sample_size(3, 10, 0.5, 0.3)
+    assert got == pytest.approx(3 * math.log(20) / 0.09, rel=FLOAT_RTOL)
+    assert lemD2_sample_size(3, 10, 0.5, 0.3, C=2.5) == pytest.approx(2.5 * got, rel=FLOAT_RTOL)

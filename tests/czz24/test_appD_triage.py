@@ -128,3 +128,24 @@ def test_error_decomposition_paper_variant_drops_only_eta() -> None:
         pregd_iterate(X, X @ w + eps, eta, 3),
         rtol=FLOAT_RTOL,
     )
+
+
+def test_lemma_rates_refuse_delta_at_or_above_d_by_name() -> None:
+    # log(d/δ) must be > 0: δ = d (log 1 = 0, the boundary) and δ > d are refused, naming d, δ
+    # and the assumption; δ just below d is accepted (a small positive log)
+    from theory.czz24 import lemD1_rate, lemD2_sample_size, lemD7_rate
+
+    for d, delta in ((4, 4.0), (4, 6.5)):
+        msg = (
+            r"^delta must be < d so that log\(d/δ\) > 0 \(\[czz24\] App\. D\), "
+            rf"got d = {d}, delta = {delta}$"
+        )
+        with pytest.raises(ValueError, match=msg):
+            lemD2_sample_size(2, d, delta, 0.5)
+        with pytest.raises(ValueError, match=msg):
+            lemD1_rate([1.0, 0.0, 0.0, 0.0], 1.0, 0.5, 8, d, delta)
+        with pytest.raises(ValueError, match=msg):
+            lemD7_rate(1.0, 2.0, 1, 0.5, 8, d, delta)
+    assert lemD2_sample_size(2, 4, 3.5, 0.5) == pytest.approx(
+        2 * np.log(4 / 3.5) / 0.25, rel=FLOAT_RTOL
+    )

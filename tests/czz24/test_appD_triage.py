@@ -149,3 +149,44 @@ def test_lemma_rates_refuse_delta_at_or_above_d_by_name() -> None:
     assert lemD2_sample_size(2, 4, 3.5, 0.5) == pytest.approx(
         2 * np.log(4 / 3.5) / 0.25, rel=FLOAT_RTOL
     )
+
+
+def test_concentration_shapes_at_a_generic_point() -> None:
+    # Lemma D.7's shape, E_ε of its noise term, E r̂ and Lemma D.1's shape by hand at log(d/δ) =
+    # log 20 ≠ 1 and C ≠ 1 ([czz24] App. D)
+    from theory.czz24 import lemD1_rate, lemD7_rate, noise_term_mean, rhat_mean
+
+    L = np.log(20.0)
+    got = lemD7_rate(1.3, 2.2, 3, 0.4, 5, 10, 0.5, C=1.7)
+    want = 1.7 * (0.4 * 1.3 * L / 5 + 0.4 * 3 * 2.2 * L**2 / 25)
+    assert got == pytest.approx(want, rel=FLOAT_RTOL)
+    # K = 1.5 + 0.4, ‖w*‖₁ + 1 = 2.5, d/δ = 3/0.15 = 20
+    want = 1.7 * 1.9 * 2.5 * np.sqrt(L / 5)
+    assert lemD1_rate([0.5, -1.0, 0.0], 1.5, 0.4, 5, 3, 0.15, C=1.7) == pytest.approx(
+        want, rel=FLOAT_RTOL
+    )
+    # Tr(RΣ̂R) = Σ r_i² Σ̂_ii = 0.25·2 + 2.25·1 + 4·1.5 = 8.75 for a diagonal R
+    R = np.diag([0.5, -1.5, 2.0])
+    assert noise_term_mean(R, SIG, 0.3, 7) == pytest.approx(0.3 / 7 * 8.75, rel=FLOAT_RTOL)
+    Rq = [[F(1, 2), 0, 0], [0, F(-3, 2), 0], [0, 0, F(2)]]
+    assert noise_term_mean(Rq, SIG, 0.3, 7) == pytest.approx(0.3 / 7 * 8.75, rel=FLOAT_RTOL)
+    # E r̂ = Σw*: (2·0.5 + 0.5·(−1), 0.5·0.5 − 1, 0.25·(−1)) on exact entries too
+    for S, w in ((SIG, [0.5, -1.0, 0.0]), ([[F(repr(v)) for v in r] for r in SIG.tolist()], WQ)):
+        m = rhat_mean(S, w)
+        assert m.dtype == np.float64
+        np.testing.assert_allclose(m, SIG @ np.array(w, dtype=float), rtol=FLOAT_RTOL)
+    np.testing.assert_allclose(rhat_mean(SIG, [0.5, -1.0, 0.0]), [0.5, -0.75, -0.25])
+
+
+def test_appF_lower_bound_and_lmmse_lambda_at_generic_points() -> None:
+    # Thm 5.3's λ-dependent lower-bound shapes ([czz24] App. F.4, F.8) and λ* = σ²d/(nα²), by hand
+    from theory.czz24 import linear_lower_bound, ridge_lmmse_lambda
+
+    assert linear_lower_bound(3, 7, 0.3, 0.4) == pytest.approx(0.9 / (1.96 * 7), rel=FLOAT_RTOL)
+    assert linear_lower_bound(3, 7, 0.3) == pytest.approx(0.9 / 7, rel=FLOAT_RTOL)
+    want = 1 - 4 / 9 + 0.3 * 4 / (1.96 * 9)
+    assert linear_lower_bound(9, 4, 0.3, 0.4) == pytest.approx(want, rel=FLOAT_RTOL)
+    assert linear_lower_bound(9, 4, 0.3) == pytest.approx(1 - 4 / 9 + 1.2 / 9, rel=FLOAT_RTOL)
+    # n = d: σ²/(1 + λ)² (both branches agree there)
+    assert linear_lower_bound(5, 5, 0.3, 0.4) == pytest.approx(0.3 / 1.96, rel=FLOAT_RTOL)
+    assert ridge_lmmse_lambda(6, 5, 0.3, 2.0) == pytest.approx(0.18, rel=FLOAT_RTOL)

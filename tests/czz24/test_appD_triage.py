@@ -160,6 +160,7 @@ def test_concentration_shapes_at_a_generic_point() -> None:
     got = lemD7_rate(1.3, 2.2, 3, 0.4, 5, 10, 0.5, C=1.7)
     want = 1.7 * (0.4 * 1.3 * L / 5 + 0.4 * 3 * 2.2 * L**2 / 25)
     assert got == pytest.approx(want, rel=FLOAT_RTOL)
+    assert lemD7_rate(1.3, 2.2, 3, 0.4, 5, 10, 0.5) == pytest.approx(want / 1.7, rel=FLOAT_RTOL)
     # K = 1.5 + 0.4, ‖w*‖₁ + 1 = 2.5, d/δ = 3/0.15 = 20
     want = 1.7 * 1.9 * 2.5 * np.sqrt(L / 5)
     assert lemD1_rate([0.5, -1.0, 0.0], 1.5, 0.4, 5, 3, 0.15, C=1.7) == pytest.approx(

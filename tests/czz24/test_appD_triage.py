@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from numerics.testing import FLOAT_RTOL, ROUTES_ATOL, ROUTES_RTOL
+from numerics.testing import FLOAT_RTOL, ROUTES_ATOL, ROUTES_RTOL, SOLVER_RTOL
 from theory.czz24 import error_decomposition, excess_from_parts
 
 F = Fraction
@@ -191,3 +191,25 @@ def test_appF_lower_bound_and_lmmse_lambda_at_generic_points() -> None:
     # n = d: σ²/(1 + λ)² (both branches agree there)
     assert linear_lower_bound(5, 5, 0.3, 0.4) == pytest.approx(0.3 / 1.96, rel=FLOAT_RTOL)
     assert ridge_lmmse_lambda(6, 5, 0.3, 2.0) == pytest.approx(0.18, rel=FLOAT_RTOL)
+
+
+def test_noise_term_mean_of_decimal_entries_is_the_float_value() -> None:
+    # R or Σ̂ with Decimal entries (an exact reference the domain accepts): the float value
+    from decimal import Decimal
+
+    from theory.czz24 import noise_term_mean
+
+    R = np.diag([0.5, -1.5, 2.0])
+    dec = [[Decimal(repr(v)) for v in row] for row in R.tolist()]
+    sdec = [[Decimal(repr(v)) for v in row] for row in SIG.tolist()]
+    for Ri, Si in ((dec, SIG), (R, sdec)):
+        assert noise_term_mean(Ri, Si, 0.3, 7) == pytest.approx(0.3 / 7 * 8.75, rel=FLOAT_RTOL)
+
+
+def test_ridge_star_limit_scales_with_the_signal() -> None:
+    # the ridge* excess is homogeneous: E(γ, σ², α²) = α² E(γ, σ²/α², 1) (w* → w*/α, y → y/α)
+    from theory.czz24 import ridge_star_limit
+
+    got = ridge_star_limit(0.5, 0.3, 2.0)
+    assert got == pytest.approx(2.0 * ridge_star_limit(0.5, 0.15, 1.0), rel=SOLVER_RTOL)
+    assert got != pytest.approx(ridge_star_limit(0.5, 0.3, 1.0), rel=SOLVER_RTOL)

@@ -1,0 +1,118 @@
+"""czz24 §4.2 closed forms at generic points and on the inputs their docstrings admit: exact
+(Fraction) entries, a label column n×1, a square context (n = d), and the refusals of
+``minnorm_interpolator`` (mutation triage, session 11)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from numerics.testing import FLOAT_RTOL
+from theory.czz24 import gd_population, minnorm_interpolator, pregd_limit
+
+#: a generic n ≥ d context (n = 3, d = 2) and its labels, as floats and as exact Fractions
+X3 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+Y3 = np.array([1.0, -0.5, 1.0])
+X3_EXACT = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)], [Fraction(1), Fraction(1)]]
+Y3_EXACT = [Fraction(1), Fraction(-1, 2), Fraction(1)]
+#: OLS of (X3, Y3) by hand: XᵀX = [[2, 1], [1, 2]], Xᵀy = (2, 1/2), so ŵ = (7/6, −1/3)
+OLS3 = np.array([7.0 / 6.0, -1.0 / 3.0])
+
+#: a generic n < d context (n = 2, d = 3) with positive weights ω
+X2 = np.array([[1.0, 2.0, 0.0], [0.5, -1.0, 2.0]])
+Y2 = np.array([1.0, 2.0])
+OM = np.array([0.5, 2.0, 1.5])
+
+
+def _minnorm_by_kkt(X: np.ndarray, y: np.ndarray, om: np.ndarray) -> np.ndarray:
+    """min Σ w_j²/ω_j s.t. Xw = y by its KKT system [[2Ω⁻¹, Xᵀ], [X, 0]] (an independent route)."""
+    n, d = X.shape
+    K = np.block([[2.0 * np.diag(1.0 / om), X.T], [X, np.zeros((n, n))]])
+    return np.linalg.solve(K, np.concatenate([np.zeros(d), y]))[:d]
+
+
+@pytest.mark.result("czz24:thm5.2")
+def test_gd_population_matches_population_gd_steps_at_generic_sigma() -> None:
+    # t steps of population GD from 0, w ← w + ηΣ(w* − w), at Σ_jj ∉ {0, 1}: the closed form
+    # w*_j[1 − (1 − ηΣ_jj)^t] (a mutant η/Σ_jj would agree only at Σ_jj = 1)
+    w_star, S, eta, t = np.array([1.0, -2.0, 0.5]), np.array([0.5, 2.0, 1.5]), 0.3, 3
+    w = np.zeros(3)
+    for _ in range(t):
+        w = w + eta * S * (w_star - w)
+    got = gd_population(w_star, S, eta, t)
+    np.testing.assert_allclose(got, w, rtol=FLOAT_RTOL)
+    # by hand at Σ_11 = 1/2: 1 − 0.85³ = 0.385875
+    assert got[0] == pytest.approx(0.385875, rel=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:thm5.2")
+def test_gd_population_of_exact_entries_is_float64() -> None:
+    # a task vector or a diagonal of Σ with exact (Fraction) entries is computed in float64, as
+    # the module documents: a float64 array (not an object array), the float values
+    w_star, S = np.array([1.0, -2.0, 0.5]), np.array([0.5, 2.0, 1.5])
+    want = gd_population(w_star, S, 0.3, 3)
+    w_ex = [Fraction(1), Fraction(-2), Fraction(1, 2)]
+    S_ex = [Fraction(1, 2), Fraction(2), Fraction(3, 2)]
+    for w, s in ((w_ex, S), (w_star, S_ex), (w_ex, S_ex)):
+        got = gd_population(w, s, 0.3, 3)
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_minnorm_interpolator_of_a_square_context_is_the_solution() -> None:
+    # n = d is in the domain (n ≤ d): X invertible, so every weighting gives X⁻¹y; by hand
+    # X = [[2, 1], [1, 1]] (det 1), X⁻¹ = [[1, −1], [−1, 2]], y = (3, 2) → (1, 1)
+    X, y = np.array([[2.0, 1.0], [1.0, 1.0]]), np.array([3.0, 2.0])
+    for weights in (None, np.array([1.0, 3.0])):
+        np.testing.assert_allclose(minnorm_interpolator(X, y, weights), [1.0, 1.0], rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_minnorm_interpolator_at_a_generic_weighting() -> None:
+    np.testing.assert_allclose(
+        minnorm_interpolator(X2, Y2, OM), _minnorm_by_kkt(X2, Y2, OM), rtol=FLOAT_RTOL
+    )
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_minnorm_interpolator_of_exact_labels_weights_or_a_label_column() -> None:
+    # exact (Fraction) labels or weights are computed in float64; a label column n×1 (as a SymPy
+    # or numpy column vector gives) is flattened: the (d,) interpolator
+    want = _minnorm_by_kkt(X2, Y2, OM)
+    y_ex, om_ex = [Fraction(1), Fraction(2)], [Fraction(1, 2), Fraction(2), Fraction(3, 2)]
+    for y, om in ((y_ex, OM), (Y2, om_ex), (Y2[:, None], OM)):
+        got = minnorm_interpolator(X2, y, om)
+        assert got.dtype == np.float64
+        assert got.shape == (3,)
+        np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:eq4.3")
+@pytest.mark.parametrize(
+    ("X", "y", "shapes"),
+    [
+        (X3, Y3, r"got X \(3, 2\) and y \(3,\)"),  # n > d: not an interpolation problem
+        (X2, np.ones(3), r"got X \(2, 3\) and y \(3,\)"),  # n ≤ d, one label too many
+        (np.ones(3), np.ones(1), r"got X \(3,\) and y \(1,\)"),  # X not a matrix
+    ],
+)
+def test_minnorm_interpolator_refuses_non_interpolation_shapes(
+    X: np.ndarray, y: np.ndarray, shapes: str
+) -> None:
+    with pytest.raises(ValueError, match=r"X must be n × d with n ≤ d and y of length n") as exc:
+        minnorm_interpolator.raw(X, y)
+    assert exc.match(shapes)
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_pregd_limit_n_ge_d_of_exact_entries_or_a_label_column_is_ols() -> None:
+    # n ≥ d: the limit is OLS (7/6, −1/3) by hand; exact (Fraction) X or y are computed in
+    # float64, and a label column n×1 gives the (d,) coefficient
+    for X, y in ((X3, Y3), (X3_EXACT, Y3), (X3, Y3_EXACT), (X3, Y3[:, None])):
+        got = pregd_limit(X, y)
+        assert got.dtype == np.float64
+        assert got.shape == (2,)
+        np.testing.assert_allclose(got, OLS3, rtol=FLOAT_RTOL)

@@ -4,13 +4,20 @@
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from numerics.testing import FLOAT_RTOL
-from theory.czz24 import gd_population, minnorm_interpolator, pregd_limit
+from numerics.testing import FLOAT_RTOL, ROUTES_ATOL
+from theory.czz24 import (
+    gd_coefficient,
+    gd_population,
+    minnorm_interpolator,
+    pregd_flow,
+    pregd_limit,
+)
 
 #: a generic n ≥ d context (n = 3, d = 2) and its labels, as floats and as exact Fractions
 X3 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
@@ -116,3 +123,27 @@ def test_pregd_limit_n_ge_d_of_exact_entries_or_a_label_column_is_ols() -> None:
         assert got.dtype == np.float64
         assert got.shape == (2,)
         np.testing.assert_allclose(got, OLS3, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:thm5.2")
+def test_gd_coefficient_of_an_exact_design_is_float64_gd() -> None:
+    # raw GD from 0 (App. E, Eq. (E.3)) by its t steps w ← w + η(Xᵀy/n − Σ̂w), at a generic
+    # context; an exact (Fraction) design gives the same float64 coefficient
+    X, y, eta, t = X3, Y3, 0.4, 5
+    w = np.zeros(2)
+    for _ in range(t):
+        w = w + eta * (X.T @ y / 3 - X.T @ X @ w / 3)
+    for design in (X, X3_EXACT):
+        got = gd_coefficient(design, y, eta, t)
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(got, w, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_pregd_flow_at_an_exact_zero_eigenvalue_is_silent() -> None:
+    # X = I_2, y = (2, 0): Ĝ = diag(1/2, 0) has an exact 0 eigenvalue, where the filter is
+    # τ (no 0/0 evaluated, so no RuntimeWarning); w̃_1(τ) = 2(1 − e^{−τ/2}) = 1 at τ = 2 ln 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = pregd_flow(np.eye(2), [2.0, 0.0], 2 * np.log(2))
+    np.testing.assert_allclose(got, [1.0, 0.0], rtol=FLOAT_RTOL, atol=ROUTES_ATOL)

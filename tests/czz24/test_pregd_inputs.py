@@ -9,12 +9,14 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import sympy as sp
 
 from numerics.testing import FLOAT_RTOL, ROUTES_ATOL
 from theory.czz24 import (
     gd_coefficient,
     gd_population,
     minnorm_interpolator,
+    one_step_prediction,
     pregd_flow,
     pregd_limit,
 )
@@ -147,3 +149,12 @@ def test_pregd_flow_at_an_exact_zero_eigenvalue_is_silent() -> None:
         warnings.simplefilter("error")
         got = pregd_flow(np.eye(2), [2.0, 0.0], 2 * np.log(2))
     np.testing.assert_allclose(got, [1.0, 0.0], rtol=FLOAT_RTOL, atol=ROUTES_ATOL)
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_one_step_prediction_of_a_query_column() -> None:
+    # ŷ¹ = η Σ_j r̂_j³ x_j; by hand r̂ = Xᵀy/2 = (2, 1), x = (1/2, −1), η = 1/2: (8·½ − 1)/2 = 3/2.
+    # An exact query given as a SymPy column (d×1) is the same query
+    X, y = np.array([[1.0, 2.0], [3.0, 0.0]]), np.array([1.0, 1.0])
+    for xq in ([0.5, -1.0], sp.Matrix([sp.Rational(1, 2), -1])):
+        assert one_step_prediction(X, y, xq, 0.5) == pytest.approx(1.5, rel=FLOAT_RTOL)

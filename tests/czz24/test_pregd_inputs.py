@@ -13,10 +13,12 @@ import sympy as sp
 
 from numerics.testing import FLOAT_RTOL, ROUTES_ATOL
 from theory.czz24 import (
+    alg1_kronecker_matrix,
     gd_coefficient,
     gd_population,
     minnorm_interpolator,
     one_step_prediction,
+    phi,
     pregd_flow,
     pregd_limit,
 )
@@ -158,3 +160,50 @@ def test_one_step_prediction_of_a_query_column() -> None:
     X, y = np.array([[1.0, 2.0], [3.0, 0.0]]), np.array([1.0, 1.0])
     for xq in ([0.5, -1.0], sp.Matrix([sp.Rational(1, 2), -1])):
         assert one_step_prediction(X, y, xq, 0.5) == pytest.approx(1.5, rel=FLOAT_RTOL)
+
+
+def _phi_by_sum(lam: np.ndarray, eta: float, t: int) -> np.ndarray:
+    """φ_t(λ) = η Σ_{k<t} (1 − ηλ)^k (the geometric sum; an independent route)."""
+    return eta * sum((1.0 - eta * lam) ** k for k in range(t))
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_phi_of_an_eigenvalue_array_with_zeros_is_silent_and_pinned() -> None:
+    # an eigenvalue array with an exact 0 and a subnormal 1e-310 (both φ = ηt = 2.4 to within
+    # C(t,2)η²λ) beside λ = 0.37: (1 − 0.704³)/0.37 = 1.7596928; no 0/0 is evaluated
+    lam = np.array([0.0, 0.37, 1e-310])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = phi(lam, 0.8, 3)
+    np.testing.assert_allclose(got, [2.4, 1.7596928, 2.4], rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_phi_of_float32_eigenvalues_is_float64() -> None:
+    # float32 eigenvalues (e.g. of a float32 model) are computed in float64, not in float32
+    lam32 = np.array([0.37, 1.2, 2.9], dtype=np.float32)
+    got = phi(lam32, 0.8, 7)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, _phi_by_sum(lam32.astype(float), 0.8, 7), rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:heads-alg1")
+@pytest.mark.parametrize("d", [2, 3])
+def test_alg1_kronecker_matrix_is_the_alg1_bilinear_map(d: int) -> None:
+    # the unfolding M[(o, i), (j, c)] (rows o·D + i, columns j·d + c, D = d + 1) contracted with a
+    # generic exact context moment Ĉ (D × D) and query z gives Alg. 1's x̃_o = Ĉ_{o, d+1} z_o
+    D = d + 1
+    M = alg1_kronecker_matrix(d)
+    assert M.shape == (d * D, D * d)
+    C = sp.Matrix(D, D, lambda i, j: sp.Rational(3 * i + 7 * j + 2, 5 + i))
+    z = [sp.Rational(2 * c + 3, 7 - c) for c in range(d)]
+    got = [
+        sum(
+            M[o * D + i, j * d + c] * C[i, j] * z[c]
+            for i in range(D)
+            for j in range(D)
+            for c in range(d)
+        )
+        for o in range(d)
+    ]
+    assert got == [C[o, d] * z[o] for o in range(d)]

@@ -13,6 +13,7 @@ import sympy as sp
 
 from numerics.testing import FLOAT_RTOL, ROUTES_ATOL
 from theory.czz24 import (
+    alg1,
     alg1_kronecker_matrix,
     gd_coefficient,
     gd_population,
@@ -21,6 +22,7 @@ from theory.czz24 import (
     phi,
     pregd_flow,
     pregd_limit,
+    pregd_transformer,
 )
 
 #: a generic n ≥ d context (n = 3, d = 2) and its labels, as floats and as exact Fractions
@@ -207,3 +209,23 @@ def test_alg1_kronecker_matrix_is_the_alg1_bilinear_map(d: int) -> None:
         for o in range(d)
     ]
     assert got == [C[o, d] * z[o] for o in range(d)]
+
+
+@pytest.mark.result("czz24:alg1")
+def test_alg1_of_exact_tokens_is_float64() -> None:
+    # r̂ = Xᵀy/2 = (2, 1) by hand; exact (Fraction) tokens (1/2, −3) → (1, −3) in float64
+    X, y = np.array([[1.0, 2.0], [3.0, 0.0]]), np.array([1.0, 1.0])
+    got = alg1(X, y, [[Fraction(1, 2), Fraction(-3)]])
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, [[1.0, -3.0]], rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:prop4.2")
+def test_pregd_transformer_passes_n_heads_and_builds_an_exact_readout() -> None:
+    # n_heads reaches the Alg. 1 layer (a negative control keeps heads 1..n_heads), and an exact
+    # model's read-out is the SymPy column −e_{d+1} (d = 3: 9 hidden rows)
+    assert pregd_transformer(3, 5, 0.4, 2).layers[0].n_heads == 3
+    assert pregd_transformer(3, 5, 0.4, 2, n_heads=2).layers[0].n_heads == 2
+    W_O = pregd_transformer(3, 5, sp.Rational(2, 5), 1, exact=True).W_O
+    assert isinstance(W_O, sp.MatrixBase)
+    assert W_O == sp.Matrix([0, 0, 0, -1, 0, 0, 0, 0, 0])

@@ -166,7 +166,7 @@ def test_one_step_prediction_of_a_query_column() -> None:
 
 def _phi_by_sum(lam: np.ndarray, eta: float, t: int) -> np.ndarray:
     """φ_t(λ) = η Σ_{k<t} (1 − ηλ)^k (the geometric sum; an independent route)."""
-    return eta * sum((1.0 - eta * lam) ** k for k in range(t))
+    return eta * np.sum([(1.0 - eta * lam) ** k for k in range(t)], axis=0)
 
 
 @pytest.mark.result("czz24:eq4.3")

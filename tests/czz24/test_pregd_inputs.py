@@ -15,6 +15,7 @@ from numerics.testing import FLOAT_RTOL, ROUTES_ATOL
 from theory.czz24 import (
     alg1,
     alg1_kronecker_matrix,
+    alg1_layer,
     gd_coefficient,
     gd_population,
     minnorm_interpolator,
@@ -229,3 +230,22 @@ def test_pregd_transformer_passes_n_heads_and_builds_an_exact_readout() -> None:
     W_O = pregd_transformer(3, 5, sp.Rational(2, 5), 1, exact=True).W_O
     assert isinstance(W_O, sp.MatrixBase)
     assert W_O == sp.Matrix([0, 0, 0, -1, 0, 0, 0, 0, 0])
+
+
+@pytest.mark.result("czz24:prop4.1")
+def test_alg1_layer_refuses_more_heads_than_d_and_keys_carry_1_over_n() -> None:
+    with pytest.raises(
+        ValueError, match=r"n_heads must be ≤ d = 2 \(Prop. 4.1 uses d heads\), got 3"
+    ):
+        alg1_layer(2, 4, n_heads=3)
+    # exact=True: W_E is the SymPy matrix of App. C.1 (rows 3i−2 = e_i, 3i−1 = e_{d+1}, 3i = 0)
+    W_E = alg1_layer(2, 3, exact=True)[0]
+    assert isinstance(W_E, sp.MatrixBase)
+    assert W_E == sp.Matrix([[1, 0, 0], [0, 0, 1], [0, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]])
+    # W_{K_1} = (1/n)[0; 0; e_2]: 1/3 as a float64 entry, and the exact 1/3 when exact=True
+    WK = alg1_layer(2, 3)[1].WK[0]
+    assert WK.dtype == np.float64
+    assert WK[2, 1] == pytest.approx(1.0 / 3.0, rel=FLOAT_RTOL)
+    WK_exact = alg1_layer(2, 3, exact=True)[1].WK[0]
+    assert isinstance(WK_exact[2, 1], sp.Rational)
+    assert WK_exact[2, 1] == sp.Rational(1, 3)

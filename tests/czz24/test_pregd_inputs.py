@@ -22,6 +22,7 @@ from theory.czz24 import (
     one_step_prediction,
     phi,
     pregd_flow,
+    pregd_gram,
     pregd_limit,
     pregd_transformer,
 )
@@ -249,3 +250,15 @@ def test_alg1_layer_refuses_more_heads_than_d_and_keys_carry_1_over_n() -> None:
     WK_exact = alg1_layer(2, 3, exact=True)[1].WK[0]
     assert isinstance(WK_exact[2, 1], sp.Rational)
     assert WK_exact[2, 1] == sp.Rational(1, 3)
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_pregd_gram_of_an_exact_design_is_float64() -> None:
+    # X3, Y3 by hand: r̂ = Xᵀy/3 = (2/3, 1/6), Σ̂ = [[2, 1], [1, 2]]/3, Ĝ = R̂Σ̂R̂; an exact
+    # (Fraction) design gives the same float64 Ĝ, b̃ = r̂²
+    r = np.array([2.0 / 3.0, 1.0 / 6.0])
+    G_want = r[:, None] * (np.array([[2.0, 1.0], [1.0, 2.0]]) / 3.0) * r[None, :]
+    G, b, _ = pregd_gram(X3_EXACT, Y3)
+    assert G.dtype == np.float64
+    np.testing.assert_allclose(G, G_want, rtol=FLOAT_RTOL)
+    np.testing.assert_allclose(b, r**2, rtol=FLOAT_RTOL)

@@ -24,6 +24,7 @@ from theory.czz24 import (
     pregd_flow,
     pregd_gram,
     pregd_limit,
+    pregd_population,
     pregd_transformer,
 )
 
@@ -262,3 +263,15 @@ def test_pregd_gram_of_an_exact_design_is_float64() -> None:
     assert G.dtype == np.float64
     np.testing.assert_allclose(G, G_want, rtol=FLOAT_RTOL)
     np.testing.assert_allclose(b, r**2, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:eq4.3")
+def test_pregd_population_of_exact_entries_is_float64() -> None:
+    # by hand at w* = (1, −2), Σ = (1/2, 2), η = 0.3, t = 2: r = Σw* = (1/2, −4),
+    # ηr²Σ = (0.0375, 9.6): w*_j[1 − (1 − ηr²Σ)^t] = (0.07359375, 145.92); Fraction → float64
+    want = np.array([1.0 - 0.9625**2, -2.0 * (1.0 - 8.6**2)])
+    w_ex, S_ex = [Fraction(1), Fraction(-2)], [Fraction(1, 2), Fraction(2)]
+    for w, s in ((w_ex, [0.5, 2.0]), ([1.0, -2.0], S_ex)):
+        got = pregd_population(w, s, 0.3, 2)
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL)

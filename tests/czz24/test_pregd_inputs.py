@@ -26,6 +26,7 @@ from theory.czz24 import (
     pregd_limit,
     pregd_population,
     pregd_transformer,
+    rhat,
 )
 
 #: a generic n ≥ d context (n = 3, d = 2) and its labels, as floats and as exact Fractions
@@ -275,3 +276,9 @@ def test_pregd_population_of_exact_entries_is_float64() -> None:
         got = pregd_population(w, s, 0.3, 2)
         assert got.dtype == np.float64
         np.testing.assert_allclose(got, want, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("czz24:alg1")
+def test_rhat_refusal_names_the_context_length() -> None:
+    with pytest.raises(ValueError, match=r"one label per row of X \(n = 3\), got 2 labels"):
+        rhat.raw(X3, np.ones(2))

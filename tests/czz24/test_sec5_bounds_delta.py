@@ -7,7 +7,7 @@ import math
 import pytest
 
 from numerics.testing import FLOAT_RTOL
-from theory.czz24 import eta_t_star_51
+from theory.czz24 import eta_t_star_51, thm51_bound
 
 
 @pytest.mark.result("czz24:thm5.1")
@@ -31,3 +31,12 @@ def test_eta_t_star_51_at_a_generic_point() -> None:
     assert float(eta_t_star_51(n, s2, s, beta, a, trS, d, dl)) == pytest.approx(
         want, rel=FLOAT_RTOL
     )
+
+
+@pytest.mark.result("czz24:thm5.1")
+def test_thm51_bound_refuses_delta_not_below_d() -> None:
+    # the bound's log(d/δ) ≤ 0 at δ ≥ d: refused, naming d and δ (no NaN from a negative root)
+    with pytest.raises(
+        ValueError, match=r"^delta must be < d so that log\(d/δ\) > 0 .*d = 2, delta = 8\.0$"
+    ):
+        thm51_bound(4, math.e, 1.0, 1, 1.0, 4.0, 48.0, 2, 8.0)

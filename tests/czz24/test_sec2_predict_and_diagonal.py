@@ -1,0 +1,66 @@
+"""czz24 §2: the read-out of :func:`predict` (a numpy column ``W_O``, head masks passed through to
+the forward pass) and :meth:`SparseRegressionICL.diagonal` (its fields and its messages)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from numerics.testing import ROUTES_ATOL, ROUTES_RTOL
+from theory.czz24 import predict, pregd_coefficient, pregd_transformer
+from theory.czz24.sec2_model import LinTFWeights
+from theory.czz24.settings import SparseRegressionICL
+
+# a generic context: n = 3 rows in d = 2, two queries (label slot 0)
+X = np.array([[1.0, 0.25], [-0.5, 1.0], [0.75, 1.5]])
+Y = np.array([1.0, -0.5, 0.25])
+XQ = np.array([[1.0, 2.0], [-1.5, 0.5]])
+E = np.vstack([np.vstack([X, XQ]).T, np.append(Y, [0.0, 0.0])])
+ETA = 0.5
+
+
+@pytest.mark.result("czz24:eq2.2")
+def test_predict_reads_out_through_a_numpy_column_w_o() -> None:
+    # W_O given as a d_hid × 1 numpy column (LinTFWeights: "column d_hid × 1, or 1-D numpy"):
+    # the same 1 × m read-out as the 1-D vector, Props. 4.1 + 4.2's pre-GD prediction (Eq. (4.3))
+    model = pregd_transformer(2, 3, ETA, 2)
+    col = LinTFWeights(W_E=model.W_E, layers=model.layers, W_O=model.W_O.reshape(-1, 1))
+    yhat = predict(col, E, 3)
+    assert yhat.shape == (5,), yhat.shape
+    want = XQ @ pregd_coefficient(X, Y, ETA, 2)
+    np.testing.assert_allclose(yhat[3:], want, rtol=ROUTES_RTOL, atol=ROUTES_ATOL)
+
+
+@pytest.mark.result("czz24:eq2.2")
+@pytest.mark.result("czz24:prop4.2")
+def test_predict_passes_head_masks_to_the_forward_pass() -> None:
+    # Prop. 4.2's GD layer has one head and W_1 = I: masking it skips that GD step, so the
+    # (1 + 2)-layer model with its last head masked predicts 1 pre-GD step, not 2 (Eq. (4.3))
+    model = pregd_transformer(2, 3, ETA, 2)
+    yhat = predict(model, E, 3, head_masks=[None, None, [False]])
+    one, two = XQ @ pregd_coefficient(X, Y, ETA, 1), XQ @ pregd_coefficient(X, Y, ETA, 2)
+    np.testing.assert_allclose(yhat[3:], one, rtol=ROUTES_RTOL, atol=ROUTES_ATOL)
+    assert not np.allclose(one, two, rtol=ROUTES_RTOL, atol=ROUTES_ATOL)
+
+
+@pytest.mark.result("czz24:sec2")
+def test_diagonal_keeps_its_diagonal_prior_and_queries() -> None:
+    st = SparseRegressionICL.diagonal([0.5, 2.0, 1.25], s=2, n=5, sigma2=0.25)
+    assert (st.d, st.Sigma_diag, st.prior, st.q) == (3, (0.5, 2.0, 1.25), "sign", 1)
+    g = SparseRegressionICL.diagonal((0.5, 2.0, 1.25), s=2, n=5, sigma2=0.25, prior="gauss", q=4)
+    assert (g.prior, g.q, g.signal) == ("gauss", 4, 2.0)
+
+
+@pytest.mark.result("czz24:sec2")
+def test_diagonal_messages_name_sigma_diag() -> None:
+    with pytest.raises(
+        ValueError,
+        match=r"^Sigma_diag \(diagonal of Σ\) must have a 1-D array, got shape \(1, 2\)$",
+    ):
+        bad: object = [[1.0, 2.0]]  # a matrix where Σ's diagonal is expected
+        SparseRegressionICL.diagonal(bad, s=1, n=3, sigma2=0.0)  # pyright: ignore[reportArgumentType]
+    with pytest.raises(
+        ValueError,
+        match=r"^Sigma_diag \(diagonal of Σ\) must have finite entries, got \[1\.0, nan\]$",
+    ):
+        SparseRegressionICL.diagonal([1.0, float("nan")], s=1, n=3, sigma2=0.0)

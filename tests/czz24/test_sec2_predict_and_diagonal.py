@@ -5,10 +5,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import sympy as sp
 
 from numerics.testing import ROUTES_ATOL, ROUTES_RTOL
-from theory.czz24 import predict, pregd_coefficient, pregd_transformer
-from theory.czz24.sec2_model import LinTFWeights
+from theory.czz24 import (
+    apply_layer,
+    forward,
+    gd_layer,
+    layer_operator,
+    predict,
+    pregd_coefficient,
+    pregd_transformer,
+)
+from theory.czz24.sec2_model import LayerWeights, LinTFWeights
 from theory.czz24.settings import SparseRegressionICL
 
 # a generic context: n = 3 rows in d = 2, two queries (label slot 0)
@@ -64,3 +73,52 @@ def test_diagonal_messages_name_sigma_diag() -> None:
         match=r"^Sigma_diag \(diagonal of Σ\) must have finite entries, got \[1\.0, nan\]$",
     ):
         SparseRegressionICL.diagonal([1.0, float("nan")], s=1, n=3, sigma2=0.0)
+
+
+def _two_unit_heads() -> LayerWeights:
+    # d_hid = 2, two 1 × 2 heads reading one row each (head k: W_Q = W_K = W_V = e_kᵀ), W_1 = I
+    e = np.eye(2)
+    return LayerWeights(WQ=[e[:1], e[1:]], WK=[e[:1], e[1:]], WV=[e[:1], e[1:]], W1=np.eye(2))
+
+
+# H = [[1, 2, 1], [1, −1, 2]], n = 2: head 0 adds (1² + 2²)·[1, 2, 1] = [5, 10, 5] to row 0,
+# head 1 adds (1² + (−1)²)·[1, −1, 2] = [2, −2, 4] to row 1 (Eq. (2.2) by hand)
+H2 = np.array([[1.0, 2.0, 1.0], [1.0, -1.0, 2.0]])
+
+
+@pytest.mark.result("czz24:eq2.2")
+def test_apply_layer_head_mask_drops_only_the_masked_heads() -> None:
+    layer = _two_unit_heads()
+    assert apply_layer(H2, layer, 2).tolist() == [[6.0, 12.0, 6.0], [3.0, -3.0, 6.0]]
+    assert apply_layer(H2, layer, 2, head_mask=[False, True]).tolist() == [
+        [1.0, 2.0, 1.0],
+        [3.0, -3.0, 6.0],
+    ]
+    assert apply_layer(H2, layer, 2, head_mask=[True, False]).tolist() == [
+        [6.0, 12.0, 6.0],
+        [1.0, -1.0, 2.0],
+    ]
+    with pytest.raises(ValueError, match=r"^n \(context columns\) must be ≤ m = 3 columns, got 4$"):
+        apply_layer(H2, layer, 4)
+
+
+@pytest.mark.result("czz24:eq2.2")
+def test_forward_applies_attn_scale_and_head_masks() -> None:
+    # attn_scale = 1/2 halves both heads' terms; head_masks[0] = [True, False] drops head 1
+    w = LinTFWeights(W_E=np.eye(2), layers=(_two_unit_heads(),), W_O=np.ones(2), attn_scale=0.5)
+    assert forward(w, H2, 2)[-1].tolist() == [[3.5, 7.0, 3.5], [2.0, -2.0, 4.0]]
+    assert forward(w, H2, 2, head_masks=[[True, False]])[-1].tolist() == [
+        [3.5, 7.0, 3.5],
+        [1.0, -1.0, 2.0],
+    ]
+
+
+@pytest.mark.result("czz24:eq2.2")
+@pytest.mark.result("czz24:prop4.2")
+def test_layer_operator_of_an_exact_gd_layer_is_exact() -> None:
+    # Prop. 4.2's GD layer at d = 1 (d_hid = 3): W_V = −(η/n) e_2e_2ᵀ, W_K = W_Q = e_1e_1ᵀ, W_1 = I,
+    # so A = I + W_V Ĉ W_Kᵀ W_Q = I − (η/n) Ĉ_21 e_2e_1ᵀ; η = 1/3, n = 3, Ĉ_21 = 2: A_21 = −2/9
+    C = sp.Matrix([[5, 2, 0], [2, 7, 1], [0, 1, 3]])
+    A = layer_operator(gd_layer(1, sp.Rational(1, 3), 3, exact=True), C)
+    assert isinstance(A, sp.MatrixBase) and all(isinstance(a, sp.Rational) for a in A), A
+    assert A == sp.Matrix([[1, 0, 0], [sp.Rational(-2, 9), 1, 0], [0, 0, 1]])

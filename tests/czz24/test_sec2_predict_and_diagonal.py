@@ -16,7 +16,9 @@ from theory.czz24 import (
     predict,
     pregd_coefficient,
     pregd_transformer,
+    task_second_moment,
 )
+from theory.czz24.sec2_data import population_correlation
 from theory.czz24.sec2_model import LayerWeights, LinTFWeights
 from theory.czz24.settings import SparseRegressionICL
 
@@ -122,3 +124,25 @@ def test_layer_operator_of_an_exact_gd_layer_is_exact() -> None:
     A = layer_operator(gd_layer(1, sp.Rational(1, 3), 3, exact=True), C)
     assert isinstance(A, sp.MatrixBase) and all(isinstance(a, sp.Rational) for a in A), A
     assert A == sp.Matrix([[1, 0, 0], [sp.Rational(-2, 9), 1, 0], [0, 0, 1]])
+
+
+@pytest.mark.result("czz24:sec2")
+def test_population_correlation_of_exact_entries_is_float64() -> None:
+    # r = Σw* (§4.1) with Σ or w* given exactly (Fraction entries): a float64 vector
+    from fractions import Fraction
+
+    S = [[Fraction(2), Fraction(1, 2)], [Fraction(1, 2), Fraction(1)]]
+    for Sigma, w in ((S, [1.0, -2.0]), ([[2.0, 0.5], [0.5, 1.0]], [Fraction(1), Fraction(-2)])):
+        r = population_correlation(Sigma, w)
+        assert r.dtype == np.float64 and r.tolist() == [1.0, -1.5], r
+
+
+@pytest.mark.result("czz24:sec2")
+def test_task_second_moment_values_and_sparsity_message() -> None:
+    # c = 1/d (sign prior, Thm 5.3) and s/d (Gaussian slab, Sec. 3) at d = 8, s = 2
+    assert task_second_moment(8, 2, "sign") == 0.125
+    assert task_second_moment(8, 2, "gauss") == 0.25
+    with pytest.raises(
+        ValueError, match=r"^s \(sparsity\) must be ≤ d = 3 \(\[czz24\] §2\), got s = 4$"
+    ):
+        task_second_moment(3, 4, "sign")

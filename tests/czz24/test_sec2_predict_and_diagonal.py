@@ -140,7 +140,7 @@ def test_population_correlation_of_exact_entries_is_float64() -> None:
 @pytest.mark.result("czz24:sec2")
 def test_task_second_moment_values_and_sparsity_message() -> None:
     # c = 1/d (sign prior, Thm 5.3) and s/d (Gaussian slab, Sec. 3) at d = 8, s = 2
-    assert task_second_moment(8, 2, "sign") == 0.125
+    assert task_second_moment(8, 2, "sign") == task_second_moment(8, 2) == 0.125  # default: sign
     assert task_second_moment(8, 2, "gauss") == 0.25
     with pytest.raises(
         ValueError, match=r"^s \(sparsity\) must be ≤ d = 3 \(\[czz24\] §2\), got s = 4$"

@@ -146,3 +146,14 @@ def test_task_second_moment_values_and_sparsity_message() -> None:
         ValueError, match=r"^s \(sparsity\) must be ≤ d = 3 \(\[czz24\] §2\), got s = 4$"
     ):
         task_second_moment(3, 4, "sign")
+
+
+@pytest.mark.result("czz24:sec2")
+def test_setting_validates_prior_zeta_q_and_passes_zeta_and_a_scalar_diagonal() -> None:
+    from theory.czz24.settings import Setting
+
+    for kw, msg in (({"prior": "laplace"}, "^prior"), ({"zeta": -1.0}, "^zeta"), ({"q": 0}, "^q")):
+        with pytest.raises(ValueError, match=msg):
+            Setting(**kw)  # pyright: ignore[reportArgumentType]
+    assert Setting(d=1, s=1, Sigma_diag=2.0).Sigma_diag == (2.0,)  # pyright: ignore[reportArgumentType]
+    assert Setting(zeta=0.5).data().zeta == 0.5

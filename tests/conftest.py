@@ -64,17 +64,13 @@ class DeclaredRuns:
         from sims.verify import run_check_safely
         from theory.settings.domains import record_arguments
 
-        if os.environ.get("MUTANT_UNDER_TEST") == "stats":
-            # mutmut is recording which tests reach which function (benchmarks/mutation): every
-            # test that reads this run must reach the functions the check calls, or a mutant is
-            # run only against the first such test (which may assert nothing the mutant changes)
-            with record_arguments() as rec:
-                self.memo[path] = run_check_safely(path)
-            self.arguments[path] = rec
+        # While mutmut records which tests reach which function (benchmarks/mutation) every test
+        # that reads this run must reach the functions the check calls, or a mutant is run only
+        # against the first such test (which may assert nothing the mutant changes): no reuse.
+        recording = os.environ.get("MUTANT_UNDER_TEST") == "stats"
+        if path in self.memo and not recording:
             return self.memo[path]
-        if path in self.memo:
-            return self.memo[path]
-        file = self._file(path)
+        file = None if recording else self._file(path)
         with exclusive_lock(file.with_suffix(".lock")) if file else contextlib.nullcontext():
             if file is not None and file.exists():
                 self.memo[path], self.arguments[path] = pickle.loads(file.read_bytes())

@@ -377,17 +377,20 @@ def _python(work: Path, code: str, *args: str) -> str:
     return res.stdout
 
 
+def _json_out(text: str) -> dict:
+    """The JSON object a copy's script printed (after whatever mutmut printed first)."""
+    return json.loads(text[text.index("{") :]) if "{" in text else {}
+
+
 def export(work: Path) -> dict[str, dict]:
     """Every generated mutant of the copy: status, source path, seconds, diff (unless killed)."""
-    text = _python(work, _EXPORT)
-    return json.loads(text[text.index("{") :]) if "{" in text else {}
+    return _json_out(_python(work, _EXPORT))
 
 
 def function_hashes(work: Path) -> dict[str, str]:
     """mutmut's hash of every mutated function of the copy, by qualified name (a mutant's name is
     its function's qualified name, ``__mutmut_`` and a number)."""
-    text = _python(work, _HASHES)
-    return json.loads(text[text.index("{") :]) if "{" in text else {}
+    return _json_out(_python(work, _HASHES))
 
 
 def recorded_statuses(previous: dict, hashes: dict[str, str]) -> dict[str, str]:

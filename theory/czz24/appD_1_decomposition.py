@@ -63,7 +63,14 @@ def error_decomposition(
     eta, t = float(eta), int(t)
     X = np.asarray(X, dtype=float)
     w, eps = np.asarray(w, dtype=float), np.asarray(eps, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be an n×d context matrix, got shape {X.shape} ([czz24] Eq. 4.1)")
     n, d = X.shape
+    if w.shape != (d,) or eps.shape != (n,):
+        raise ValueError(
+            f"w* must be a vector of length d = {d} and ε one of length n = {n} "
+            f"(y = Xw* + ε, [czz24] Eq. 4.1), got shapes {w.shape} and {eps.shape}"
+        )
     y = X @ w + eps
     G, _, r = pregd_gram(X, y)
     S = w != 0
@@ -112,6 +119,7 @@ def excess_from_parts(parts: dict[str, np.ndarray], Sigma: Any) -> dict[str, flo
     True
     """
     S12 = psd_sqrt(np.asarray(Sigma, dtype=float))
+    vec: dict[str, np.ndarray] = {}
     for key in ("bias", "noise", "rhat"):
         v = np.asarray(parts.get(key, np.nan), dtype=float)
         if v.shape != (S12.shape[0],) or not np.isfinite(v).all():
@@ -119,7 +127,8 @@ def excess_from_parts(parts: dict[str, np.ndarray], Sigma: Any) -> dict[str, flo
                 f"parts[{key!r}] must be a finite vector of length d = "
                 f"{S12.shape[0]} (error_decomposition's output), got {v!r}"[:300]
             )
-    r = parts["rhat"]
-    b, v = S12 @ (r * parts["bias"]), S12 @ (r * parts["noise"])
+        vec[key] = v
+    r = vec["rhat"]
+    b, v = S12 @ (r * vec["bias"]), S12 @ (r * vec["noise"])
     E, B, V = float(np.sum((b + v) ** 2)), float(b @ b), float(v @ v)
     return {"excess": E, "bias": B, "variance": V, "cross": E - B - V}

@@ -105,7 +105,8 @@ WEIGHT_DOMAINS = {
 
 def _zeros_like(H: Any, rows: int, cols: int) -> Any:
     if isinstance(H, np.ndarray):
-        return np.zeros((rows, cols), dtype=H.dtype)
+        # at least float: an integer H with a fractional attn_scale or weight would truncate
+        return np.zeros((rows, cols), dtype=np.result_type(H.dtype, float))
     return sp.zeros(rows, cols)
 
 

@@ -44,6 +44,11 @@ def sorted_importance(Ws: Any) -> np.ndarray:
     [[0.7, 0.3]]
     """
     A = np.asarray(Ws, dtype=float)
+    if A.ndim not in (2, 3):
+        raise ValueError(
+            f"Ws must be models × layers × heads (or one layers × heads table), got shape "
+            f"{A.shape} ([czz24] App. B)"
+        )
     if A.ndim == 2:
         A = A[None]
     return np.mean(-np.sort(-A, axis=2), axis=0)

@@ -49,14 +49,29 @@ def phi(lam: Any, eta: Any, t: Any) -> Any:
 
     >>> float(phi(0.5, 1.0, 2)), float(phi(0.0, 0.1, 3))
     (1.5, 0.30000000000000004)
+    >>> round(float(phi(1e-20, 0.1, 3)), 12)   # → ηt as λ → 0, no cancellation
+    0.3
     """
     if not isinstance(lam, np.ndarray) and not isinstance(lam, (int, float)):
         return dual(_phi_expr, (lam_sym, eta_sym, t_sym), (lam, eta, t))
     lam = np.asarray(lam, dtype=float)
-    small = np.abs(lam) < 1e-300
+    # below the smallest normal float, ηλ underflows: the limit ηt is exact there
+    small = np.abs(lam) < np.finfo(float).tiny
     safe = np.where(small, 1.0, lam)
-    with np.errstate(over="ignore", invalid="ignore"):
-        val = (1.0 - (1.0 - eta * safe) ** t) / safe
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        # 1 − (1−ηλ)^t = −expm1(t·log1p(−ηλ)) where 1 − ηλ > 0: no cancellation at small ηλ
+        # (the direct form returned 0 at λ = 1e-20, not ηt); the direct form elsewhere
+        # (1 − ηλ ≤ 0: no cancellation, and log1p is undefined)
+        x = -eta * safe
+        pos = x > -1.0
+        val = (
+            np.where(
+                pos,
+                -np.expm1(t * np.log1p(np.where(pos, x, 0.0))),
+                1.0 - (1.0 + x) ** t,
+            )
+            / safe
+        )
     return np.where(small, eta * t, val)
 
 

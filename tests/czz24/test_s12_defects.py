@@ -3,6 +3,8 @@ on the code before its fix."""
 
 from __future__ import annotations
 
+import warnings
+
 import mpmath as mp
 import numpy as np
 import pytest
@@ -77,3 +79,15 @@ def test_error_decomposition_names_a_wrong_shape() -> None:
         error_decomposition(X, sp.Matrix([1, 0]), np.array([0.1, -0.2, 0.05]), 0.5, 3)
     with pytest.raises(ValueError, match=r"ε one of length n = 3 .*\(2,\)"):
         error_decomposition(X, np.array([1.0, 0.0]), np.array([0.1, -0.2]), 0.5, 3)
+
+
+def test_phi_divergent_step_overflows_silently() -> None:
+    """ηλ > 2 diverges: (1 − ηλ)^t overflows at large t, and φ is ±inf without a warning
+    (η = 1, λ = 1000, t = 400: (1 − (−999)^400)/1000 = −inf; t = 401: +inf); small λ and
+    λ = 0 in the same call keep their finite values (0.3·... by hand: ηt = 401)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float(phi(1e3, 1.0, 400)) == -np.inf
+        got = phi(np.array([1e3, 0.0, 1e-20]), 1.0, 401)
+    assert got[0] == np.inf
+    assert got[1:] == pytest.approx([401.0, 401.0], rel=FLOAT_RTOL)

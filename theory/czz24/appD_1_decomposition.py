@@ -63,8 +63,6 @@ def error_decomposition(
     eta, t = float(eta), int(t)
     X = np.asarray(X, dtype=float)
     w, eps = np.asarray(w, dtype=float), np.asarray(eps, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"X must be an n×d context matrix, got shape {X.shape} ([czz24] Eq. 4.1)")
     n, d = X.shape
     if w.shape != (d,) or eps.shape != (n,):
         raise ValueError(

@@ -58,7 +58,7 @@ def phi(lam: Any, eta: Any, t: Any) -> Any:
     # below the smallest normal float, ηλ underflows: the limit ηt is exact there
     small = np.abs(lam) < np.finfo(float).tiny
     safe = np.where(small, 1.0, lam)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+    with np.errstate(over="ignore"):  # ηλ > 2 (a divergent step) overflows to ±inf at large t
         # 1 − (1−ηλ)^t = −expm1(t·log1p(−ηλ)) where 1 − ηλ > 0: no cancellation at small ηλ
         # (the direct form returned 0 at λ = 1e-20, not ηt); the direct form elsewhere
         # (1 − ηλ ≤ 0: no cancellation, and log1p is undefined)

@@ -91,3 +91,22 @@ def test_phi_divergent_step_overflows_silently() -> None:
         got = phi(np.array([1e3, 0.0, 1e-20]), 1.0, 401)
     assert got[0] == np.inf
     assert got[1:] == pytest.approx([401.0, 401.0], rel=FLOAT_RTOL)
+
+
+def test_apply_layer_complex_tokens_keep_their_imaginary_part() -> None:
+    """A complex token matrix (accepted by the domain) keeps its dtype: by hand, H = [[1+i, 3]],
+    one head with unit weights, n = 1, scale ½: v = k = 1+i, head = (1+i)²·H = 2i·H, so
+    H' = H + i·H = [[2i, 3+3i]]."""
+    L = LayerWeights(WQ=[np.eye(1)], WK=[np.eye(1)], WV=[np.eye(1)], W1=np.eye(1))
+    got = apply_layer(np.array([[1 + 1j, 3]]), L, 1, attn_scale=0.5)
+    assert got.dtype == np.complex128
+    assert got.tolist() == [[2j, 3 + 3j]]
+
+
+def test_phi_at_eta_lambda_one_is_exact_and_silent() -> None:
+    """ηλ = 1 exactly: (1 − ηλ)^t = 0, so φ_t(λ) = 1/λ for t ≥ 1 (λ = 2, η = ½: 0.5), and
+    φ_0 = 0; no log1p(−1) is taken on the way (no warning)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert phi(np.array([2.0, 2.0]), 0.5, 3).tolist() == [0.5, 0.5]
+        assert float(phi(2.0, 0.5, 0)) == 0.0

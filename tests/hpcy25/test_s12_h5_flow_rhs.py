@@ -75,3 +75,50 @@ def test_reduced_rhs_and_imbalance_rate_on_the_symmetric_orbit() -> None:
     np.testing.assert_allclose(
         [float(sp.N(e, 30)) for e in ex], [w_dot, m_dot], rtol=FLOAT_RTOL, atol=ROUTES_ATOL
     )
+
+
+def test_flow_laws_default_time_scale_is_one() -> None:
+    """Without ``s`` every App. B right-hand side is our flow s = 1: −∇L̃ (by hand)."""
+    om, mu = [0.21, -0.43], [1.7, -0.6]
+    g_om, g_mu = th.ltilde_grad(np.array(om), np.array(mu), D, L, S2)
+    minus_grad = -np.concatenate([np.ravel(g_om), np.ravel(g_mu)])
+    got = th.flow_rhs_fn(0.0, np.array(om + mu), D, L, S2)
+    np.testing.assert_allclose(got, minus_grad, rtol=ROUTES_RTOL, atol=ROUTES_ATOL)
+    w1, w2, m1, m2 = sp.symbols("w1 w2 m1 m2")
+    pt = {w1: om[0], w2: om[1], m1: mu[0], m2: mu[1]}
+    sym = [float(e.subs(pt)) for e in th.flow_rhs([w1, w2], [m1, m2], D, L, S2)]
+    np.testing.assert_allclose(sym, minus_grad, rtol=FLOAT_RTOL, atol=ROUTES_ATOL)
+    # on the symmetric orbit: the reduced system and the imbalance rate at s = 1
+    w, m = 0.27, 1.9
+    g_om, g_mu = th.ltilde_grad(np.array([w, -w]), np.array([m, -m]), D, L, S2)
+    w_dot, m_dot = -g_om[0], -g_mu[0]
+    np.testing.assert_allclose(
+        th.reduced_rhs(w, m, D, L, S2), [w_dot, m_dot], rtol=ROUTES_RTOL, atol=ROUTES_ATOL
+    )
+    np.testing.assert_allclose(
+        th.reduced_rhs_fn(0.0, np.array([w, m]), D, L, S2),
+        [w_dot, m_dot],
+        rtol=ROUTES_RTOL,
+        atol=ROUTES_ATOL,
+    )
+    cancel = ROUTES_RTOL * 4 * w * m  # round-off of the cancelling 4ωμ terms
+    np.testing.assert_allclose(
+        th.imbalance_rate(w, m, D, L, S2),
+        2 * w * w_dot - 2 * m * m_dot,
+        rtol=ROUTES_RTOL,
+        atol=cancel,
+    )
+
+
+def test_flow_twins_return_float64_for_float32_input() -> None:
+    """The solve_ivp twins return float64 whatever real dtype the state and parameters have
+    (float32 here: a finite real state, inside the documented domain)."""
+    f32 = np.float32
+    y = np.array([0.21, -0.43, 1.7, -0.6], dtype=f32)
+    args = (f32(D), f32(L), f32(S2), f32(S))
+    full = th.flow_rhs_fn(f32(0.0), y, *args)
+    red = th.reduced_rhs_fn(f32(0.0), y[[0, 2]], *args)
+    assert full.dtype == np.float64
+    assert full.shape == (4,)
+    assert red.dtype == np.float64
+    assert red.shape == (2,)

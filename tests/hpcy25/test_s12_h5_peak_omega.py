@@ -8,6 +8,8 @@ W, ``w e^w = L/(1+σ²)``, found by mpmath.findroot at 50 digits, then ``ω = �
 
 from __future__ import annotations
 
+from typing import Any
+
 import mpmath
 import pytest
 import sympy as sp
@@ -18,7 +20,7 @@ from numerics.testing import FLOAT_RTOL
 pytestmark = pytest.mark.symbolic
 
 
-def _omega_by_root(d: int, L: int, s2: mpmath.mpf) -> float:
+def _omega_by_root(d: int, L: int, s2: Any) -> float:
     """``√(w/d)`` with ``w e^w = L/(1+σ²)`` solved by Newton at 50 digits (no Lambert W call)."""
     with mpmath.workdps(50):
         x = mpmath.mpf(L) / (1 + s2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,7 +21,7 @@ _OM, _MU = [0.1, -0.2], [1.0, 0.5]
 _ARGS = {"d": 5, "L": 40, "sigma2": 0.1}
 
 
-def _ltilde_by_hand(om: list, mu: list, d: object, L: object, s2: object, ks: object = None):
+def _ltilde_by_hand(om: list, mu: list, d: Any, L: Any, s2: Any, ks: Any = None) -> Any:
     """Prop. 4.1 written out here as the double sum over heads (independent of the module)."""
     ks = d if ks is None else ks
     cL = (1 + s2) / L
@@ -60,7 +61,8 @@ def test_s12_ltilde_expr_refuses_unequal_head_counts() -> None:
 @pytest.mark.parametrize("which", ["omega", "mu"])
 def test_s12_ltilde_omega_or_mu_alone_symbolic_gives_the_expression(which: str) -> None:
     x = sp.Symbol("x", real=True)
-    om, mu = list(_OM), list(_MU)
+    om: list[Any] = list(_OM)
+    mu: list[Any] = list(_MU)
     (om if which == "omega" else mu)[0] = x
     expr = th.ltilde(om, mu, **_ARGS)
     assert isinstance(expr, sp.Expr) and expr.free_symbols == {x}
@@ -147,7 +149,7 @@ def test_s12_ltilde_grad_one_symbolic_argument_gives_sympy_gradients(which: str)
             )
 
 
-def _series_by_hand(om: list, mu: list, d: object, L: object, s2: object, K: int):
+def _series_by_hand(om: list, mu: list, d: Any, L: Any, s2: Any, K: int) -> Any:
     """L̃ with each exp(d ω_h ω_h') replaced by its Taylor polynomial of degree K (the double
     sum over heads; exact for Rational input)."""
     t = sp.Symbol("t")

@@ -4,6 +4,7 @@ silent overflow, gradient branches and the truncated power series at a generic p
 from __future__ import annotations
 
 import warnings
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -106,6 +107,29 @@ def test_s12_ltilde_of_exact_fraction_entries_is_the_float_value() -> None:
     )
     assert grid.dtype == np.float64 and grid.shape == (3,)
     np.testing.assert_allclose(grid, float(sp.N(exact, 30)), rtol=FLOAT_RTOL)
+
+
+@pytest.mark.result("hpcy25:prop4.1")
+def test_s12_ltilde_of_decimal_entries_is_the_float_value() -> None:
+    """Decimal ω and μ entries (d, L, σ² plain numbers): the float value of the exact formula,
+    on a scalar point and on a grid."""
+    om = [Decimal("0.1"), Decimal("-0.2")]
+    mu = [Decimal("1"), Decimal("0.5")]
+    exact = _ltilde_by_hand(
+        [sp.Rational(str(v)) for v in om], [sp.Rational(str(v)) for v in mu], 5, 40, 0.1
+    )
+    want = float(sp.N(exact, 30))
+    got = th.ltilde(om, mu, 5, 40, 0.1)
+    assert isinstance(got, float) and got == pytest.approx(want, rel=FLOAT_RTOL)
+    grid = th.ltilde_fn(
+        [np.full(3, v, dtype=object) for v in om],
+        [np.full(3, v, dtype=object) for v in mu],
+        5,
+        40,
+        0.1,
+    )
+    assert grid.dtype == np.float64 and grid.shape == (3,)
+    np.testing.assert_allclose(grid, want, rtol=FLOAT_RTOL)
 
 
 @pytest.mark.result("hpcy25:prop4.1")

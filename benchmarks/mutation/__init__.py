@@ -27,8 +27,8 @@ mutated line of each one that is not killed, and the counts in and outside the f
 paper's results name (every function a ``Result`` lists in ``objects``, with the functions of the
 target they call).  A mutant that cannot change any result is listed in ``equivalent.toml`` beside
 this file with its mutated line and a one-line reason; the run reads that list (an entry whose
-line no longer matches is reported as stale and not counted).  None of this runs in the default
-``pytest`` or in ``.ci/run``.
+line no longer matches, or whose mutant a test kills, is reported as stale and not counted).
+None of this runs in the default ``pytest`` or in ``.ci/run``.
 """
 
 from __future__ import annotations
@@ -586,6 +586,10 @@ def summarise(
         status = rec["status"]
         if status in _KILLED:
             verdict = "killed"
+            if name in eq:
+                # a test tells it from the original: the entry (an old numbering, or a fix
+                # since) is wrong
+                stale.append(name)
         elif status == "not checked":
             verdict = "not checked"
         elif name in eq and eq[name]["line"] == line:

@@ -247,7 +247,7 @@ def test_limits_symbolic_and_mixed_input():
 
 
 # ξ → 0 with λ = O(1) (b ≫ ξλ: the rationalised branch), ξ > 1 + λ with λ ≪ 1 (the point mass
-# split off), 0 < b < 1 with λ ≪ 1, and moderate points on both sides
+# split off), 0 < b < 1 with λ ≪ 1, moderate points on both sides, and b = 0 with λ ≪ 1
 PRECISION_POINTS = [
     (1e-9, 2.0, 0.3, 1.5),
     (1e-6, 0.5, 0.0, 4.0),
@@ -257,6 +257,7 @@ PRECISION_POINTS = [
     (0.9, 1e-5, 0.5, 3.0),
     (0.3, 0.7, 2.0, 0.5),
     (5.0, 2.0, 0.25, 1.0),
+    (1 + 2.0**-36, 2.0**-36, 0.0, 1.0),  # b = 0 exactly (in float64 too): w = 1 − 1/ξ cancels
 ]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -236,12 +237,12 @@ def test_limits_symbolic_and_mixed_input():
     assert isinstance(B.mp_stieltjes(0.5, half), sp.Basic)
     args = [0.5, 0.5, 0.25, 2.0]
     for i in range(4):
-        mixed = list(args)
+        mixed: list[Any] = list(args)
         mixed[i] = sp.nsimplify(args[i])
         assert isinstance(B.ridge_risk_limit(*mixed), sp.Basic)
     args = [0.5, 0.25, 2.0]
     for i in range(3):
-        mixed = list(args)
+        mixed: list[Any] = list(args)
         mixed[i] = sp.nsimplify(args[i])
         assert isinstance(B.bayes_risk_limit_mp(*mixed), sp.Basic)
 

@@ -148,6 +148,16 @@ def test_ridge_predictor_messages() -> None:
         ridge_predictor([[1.0], [2.0]], [1.0, 2.0], -0.5)
 
 
+def test_batched_design_message_names_the_full_label_shape() -> None:
+    """A batch of designs ``(B, N, d)`` needs labels ``(B, N)``: the message names that shape."""
+    X = np.ones((2, 3, 1))
+    with pytest.raises(
+        ValueError,
+        match=r"^y must be finite with shape \(2, 3\) \(X is \(2, 3, 1\)\), got \(2, 2\)$",
+    ):
+        ridge_predictor(X, np.ones((2, 2)), 1.0)
+
+
 # ------------------------------------------------------------------------- Bayes posterior mean
 def test_bayes_posterior_mean_at_a_generic_point_numeric_batched_and_symbolic() -> None:
     want = _bayes_mean_cond(X3, Y3, MU3, PSI3, S2)

@@ -158,6 +158,56 @@ def test_batched_design_message_names_the_full_label_shape() -> None:
         ridge_predictor(X, np.ones((2, 2)), 1.0)
 
 
+def test_ridge_predictor_two_batch_axes() -> None:
+    """Designs batched over two leading axes ``(2, 3, N, d)``: every slice is its own ridge."""
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((2, 3, 4, 2))
+    y = rng.standard_normal((2, 3, 4))
+    got = ridge_predictor(X, y, 0.7)
+    assert got.shape == (2, 3, 2)
+    for i in range(2):
+        for j in range(3):
+            Xi, yi = X[i, j], y[i, j]
+            want = Xi.T @ np.linalg.solve(Xi @ Xi.T + 0.7 * np.eye(4), yi)  # dual form
+            np.testing.assert_allclose(got[i, j], want, rtol=FLOAT_RTOL)
+
+
+@pytest.mark.parametrize("which", ["X", "y", "lam"])
+def test_ridge_predictor_one_symbolic_argument_takes_the_sympy_route(which: str) -> None:
+    """Any one SymPy argument among numbers gives a SymPy result, exact at the symbol's value."""
+    a = sp.Symbol("a")
+    X, y, lam = X3.tolist(), Y3.T.tolist()[0], LAM
+    if which == "X":
+        X = sp.Matrix([[1, 2], [3, -1], [R(1, 2), a]])
+        val = {a: 1}
+    elif which == "y":
+        y = sp.Matrix([1, a, -1])
+        val = {a: 2}
+    else:
+        lam = a
+        val = {a: LAM}
+    X = X if which == "X" else [[float(v) for v in r] for r in X]
+    y = y if which == "y" else [float(v) for v in y]
+    lam = lam if which == "lam" else float(lam)
+    got = ridge_predictor(X, y, lam)
+    assert isinstance(got, sp.MatrixBase) and a in got.free_symbols
+    want = _f(_ridge_dual(X3, Y3, LAM))[:, 0]
+    np.testing.assert_allclose(_f(got.subs(val)), want[:, None], rtol=FLOAT_RTOL)
+
+
+def test_symbolic_route_refuses_numpy_arrays_by_name() -> None:
+    """On the SymPy route (a symbolic λ) a NumPy X or y is refused, naming the argument."""
+    lam = sp.Symbol("lam")
+    with pytest.raises(
+        ValueError, match=r"^X must be a SymPy Matrix or MatrixSymbol when symbolic, got array\("
+    ):
+        ridge_predictor(np.ones((2, 1)), [1.0, 2.0], lam)
+    with pytest.raises(
+        ValueError, match=r"^y must be a SymPy Matrix or MatrixSymbol when symbolic, got array\("
+    ):
+        ridge_predictor([[1.0], [2.0]], np.ones(2), lam)
+
+
 # ------------------------------------------------------------------------- Bayes posterior mean
 def test_bayes_posterior_mean_at_a_generic_point_numeric_batched_and_symbolic() -> None:
     want = _bayes_mean_cond(X3, Y3, MU3, PSI3, S2)
@@ -327,6 +377,80 @@ def test_ridge_conditional_risk_messages() -> None:
         match=r"^X\^T X \+ lam I is singular at lam = 0\.0 \(OLS needs rank\(X\) = d\)$",
     ):
         ridge_conditional_risk([[1.0, 0.0], [2.0, 0.0], [3.0, 0.0]], 0.0, *args, 0.3)
+
+
+def _floats(M: sp.Matrix) -> list:
+    return [[float(v) for v in r] for r in M.tolist()]
+
+
+_A = sp.Symbol("a")
+# (function, argument names, exact values, the reference, the symbolic stand-ins: one entry is a)
+_ROUTES = {
+    "bayes_posterior_mean": (
+        bayes_posterior_mean,
+        ("X", "y", "task_mean", "task_cov", "noise_var"),
+        (X3, Y3, MU3, PSI3, S2),
+        _bayes_mean_cond,
+    ),
+    "bayes_conditional_risk": (
+        bayes_conditional_risk,
+        ("X", "Sigma_x", "task_cov", "noise_var"),
+        (X3, S3, PSI3, S2),
+        _bayes_risk_cond,
+    ),
+    "ridge_conditional_risk": (
+        ridge_conditional_risk,
+        ("X", "lam", "Sigma_x", "task_mean", "task_cov", "noise_var"),
+        (X3, LAM, S3, MU3, PSI3, S2),
+        _ridge_risk_dual,
+    ),
+}
+_CASES = [(f, i) for f, v in _ROUTES.items() for i in range(len(v[1]))]
+
+
+def _symbolic_at(v):
+    """``v`` with one entry replaced by the symbol a (a scalar: a itself), and a's value."""
+    if isinstance(v, sp.MatrixBase):
+        w = sp.Matrix(v)
+        w[w.rows - 1, 0] = _A
+        return w, v[v.rows - 1, 0]
+    return _A, v
+
+
+@pytest.mark.parametrize(("fn", "i"), _CASES, ids=[f"{f}-{i}" for f, i in _CASES])
+def test_one_symbolic_argument_takes_the_sympy_route(fn: str, i: int) -> None:
+    """Any one SymPy argument among plain numbers (lists, floats) gives a SymPy result that is
+    exact at the symbol's value (a symmetric matrix keeps its symmetry only off the substitution,
+    so the symbol sits in its last row, first column: value checked there)."""
+    f, _, vals, ref = _ROUTES[fn]
+    args: list = [_floats(v) if isinstance(v, sp.MatrixBase) else float(v) for v in vals]
+    args[i], at = _symbolic_at(vals[i])
+    got = f(*args)
+    assert _A in sp.sympify(got).free_symbols
+    want = ref(*vals)
+    if isinstance(want, sp.MatrixBase):
+        np.testing.assert_allclose(_f(got.subs(_A, at)), _f(want), rtol=FLOAT_RTOL)
+    else:
+        assert float(got.subs(_A, at)) == pytest.approx(float(want), rel=FLOAT_RTOL)
+
+
+_MATRIX_CASES = [
+    (f, i) for f, v in _ROUTES.items() for i in range(len(v[1])) if isinstance(v[2][i], sp.Matrix)
+]
+
+
+@pytest.mark.parametrize(("fn", "i"), _MATRIX_CASES, ids=[f"{f}-{i}" for f, i in _MATRIX_CASES])
+def test_symbolic_route_names_a_numpy_matrix_argument(fn: str, i: int) -> None:
+    """On the SymPy route (a symbolic σ²) a NumPy matrix argument is refused by its name."""
+    f, names, vals, _ = _ROUTES[fn]
+    args: list = [_floats(v) if isinstance(v, sp.MatrixBase) else float(v) for v in vals]
+    args[-1] = _A
+    args[i] = _f(vals[i])
+    with pytest.raises(
+        ValueError,
+        match=rf"^{names[i]} must be a SymPy Matrix or MatrixSymbol when symbolic, got array\(",
+    ):
+        f(*args)
 
 
 # ----------------------------------------------------------------------------------------- OLS

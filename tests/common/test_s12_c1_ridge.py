@@ -453,6 +453,59 @@ def test_symbolic_route_names_a_numpy_matrix_argument(fn: str, i: int) -> None:
         f(*args)
 
 
+_XL, _YL = _floats(X3), [1.0, 2.0, -1.0]
+_SL, _ML, _PL = _floats(S3), [0.3, -0.6], _floats(PSI3)
+_SHAPE_CASES = [
+    (
+        lambda: bayes_posterior_mean(_XL, _YL, [0.3, -0.6, 1.0], _PL, 0.3),
+        r"^task_mean must have shape \(2,\), got shape \(3,\)$",
+    ),
+    (
+        lambda: bayes_posterior_mean(_XL, _YL, [np.nan, 1.0], _PL, 0.3),
+        r"^task_mean must have finite entries, got \[nan, 1\.0\]$",
+    ),
+    (
+        lambda: bayes_posterior_mean(_XL, _YL, _ML, np.eye(3), 0.3),
+        r"^task_cov must have shape \(2, 2\), got shape \(3, 3\)$",
+    ),
+    (
+        lambda: bayes_conditional_risk(_XL, np.eye(3), _PL, 0.3),
+        r"^Sigma_x must have shape \(2, 2\), got shape \(3, 3\)$",
+    ),
+    (
+        lambda: bayes_conditional_risk(_XL, _SL, np.eye(3), 0.3),
+        r"^task_cov must have shape \(2, 2\), got shape \(3, 3\)$",
+    ),
+    (
+        lambda: ridge_conditional_risk(_XL, 0.5, np.eye(3), _ML, _PL, 0.3),
+        r"^Sigma_x must have shape \(2, 2\), got shape \(3, 3\)$",
+    ),
+    (
+        lambda: ridge_conditional_risk(_XL, 0.5, _SL, [1.0, 2.0, 3.0], _PL, 0.3),
+        r"^task_mean must have shape \(2,\), got shape \(3,\)$",
+    ),
+    (
+        lambda: ridge_conditional_risk(_XL, 0.5, _SL, _ML, np.eye(3), 0.3),
+        r"^task_cov must have shape \(2, 2\), got shape \(3, 3\)$",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "msg"), _SHAPE_CASES, ids=[str(i) for i in range(8)])
+def test_data_model_arguments_are_checked_against_the_design_dimension(call, msg: str) -> None:
+    with pytest.raises(ValueError, match=msg):
+        call()
+
+
+def test_symbolic_zero_task_mean_is_the_zero_vector() -> None:
+    """On the SymPy route the scalar 0 stands for β* = 0 (a ZeroMatrix of X's width)."""
+    z = sp.zeros(2, 1)
+    got = bayes_posterior_mean(X3, Y3, 0, PSI3, S2)
+    assert sp.simplify(got - _bayes_mean_cond(X3, Y3, z, PSI3, S2)) == z
+    got = ridge_conditional_risk(X3, LAM, S3, 0, PSI3, S2)
+    assert sp.simplify(got - _ridge_risk_dual(X3, LAM, S3, z, PSI3, S2)) == 0
+
+
 # ----------------------------------------------------------------------------------------- OLS
 @pytest.mark.parametrize(
     ("d", "N", "s2", "want"),

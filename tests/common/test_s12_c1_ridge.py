@@ -11,6 +11,7 @@ batching, and every refusal's message in full.
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -43,7 +44,7 @@ X3b = sp.Matrix([[-1, R(1, 2)], [2, 2], [R(3, 2), -2]])
 Y3b = sp.Matrix([R(1, 2), -1, 3])
 
 
-def _f(M: sp.Matrix) -> np.ndarray:
+def _f(M: Any) -> np.ndarray:
     return np.array(M.tolist(), dtype=float)
 
 
@@ -176,7 +177,9 @@ def test_ridge_predictor_two_batch_axes() -> None:
 def test_ridge_predictor_one_symbolic_argument_takes_the_sympy_route(which: str) -> None:
     """Any one SymPy argument among numbers gives a SymPy result, exact at the symbol's value."""
     a = sp.Symbol("a")
-    X, y, lam = X3.tolist(), Y3.T.tolist()[0], LAM
+    X: Any = X3.tolist()
+    y: Any = [Y3[i, 0] for i in range(Y3.rows)]
+    lam: Any = LAM
     if which == "X":
         X = sp.Matrix([[1, 2], [3, -1], [R(1, 2), a]])
         val = {a: 1}
@@ -379,7 +382,7 @@ def test_ridge_conditional_risk_messages() -> None:
         ridge_conditional_risk([[1.0, 0.0], [2.0, 0.0], [3.0, 0.0]], 0.0, *args, 0.3)
 
 
-def _floats(M: sp.Matrix) -> list:
+def _floats(M: Any) -> list:
     return [[float(v) for v in r] for r in M.tolist()]
 
 

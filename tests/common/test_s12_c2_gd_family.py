@@ -17,6 +17,8 @@ import sympy as sp
 
 from numerics.testing import FLOAT_RTOL
 from theory.common.baselines import dgd_risk, gd_beta_risk, gd_risk
+from theory.common.baselines.gd import float_out, setting_kwargs
+from theory.settings import LinearRegressionICL
 
 # A generic point: d = 2, non-symmetric Γ and P, correlated H and Ψ, non-zero β*, β0, σ², η.
 H = [[F(2), F(1, 2)], [F(1, 2), F(1)]]
@@ -290,3 +292,38 @@ def test_dgd_risk_sympy_route_names_a_numpy_array_it_refuses(field: str) -> None
     kw[field] = np.array(_fl(dict(zip(names, _DGD_ARGS, strict=True))[field]))
     with pytest.raises(ValueError, match=_sym_refusal(field)):
         dgd_risk(**kw)
+
+
+def test_sympy_route_takes_task_mean_zero_as_the_zero_vector() -> None:
+    # hpcy25's isotropic specialisation calls gd_risk(ηI, I, 0, I/d, σ², L) symbolically
+    # (theory/hpcy25/appD_optimality.py::_isotropic_risk): β* = 0 is the scalar 0 there
+    zero = [F(0), F(0)]
+    r = gd_beta_risk(_sp(GAMMA), _sp(BETA0), _sp(H), 0, _sp(PSI), _sp(S2), sp.Integer(N_GD))
+    assert r == _sp(_gd_beta_display(GAMMA, BETA0, H, zero, PSI, S2, N_GD))
+    r = gd_risk(_sp(GAMMA), _sp(H), 0, _sp(PSI), _sp(S2), sp.Integer(N_GD))
+    assert r == _sp(_gd_beta_display(GAMMA, zero, H, zero, PSI, S2, N_GD))
+
+
+def test_float_out_makes_integer_input_float64() -> None:
+    # a 0-d result is an np.float64, anything else a float64 array (integer input included)
+    x = float_out(np.int64(3))
+    assert type(x) is np.float64 and x == 3.0
+    a = float_out([[1, 2], [3, 4]])
+    assert isinstance(a, np.ndarray) and a.dtype == np.float64 and a.shape == (2, 2)
+    assert a.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    assert float_out([7]).dtype == np.float64
+
+
+def test_setting_kwargs_feed_the_risks_at_a_generic_setting() -> None:
+    s = LinearRegressionICL.from_arrays(
+        N=N_GD,
+        Sigma_x=_fl(H),
+        task_mean=_fl(MU),
+        task_cov=_fl(PSI),
+        noise_var=float(S2),
+    )
+    kw = setting_kwargs(s)
+    assert set(kw) == {"Sigma_x", "task_mean", "task_cov", "noise_var", "N"}
+    assert float(gd_risk(_fl(GAMMA), **kw)) == pytest.approx(float(GD_EXPECTED), rel=FLOAT_RTOL)
+    r = gd_beta_risk(_fl(GAMMA), _fl(BETA0), **kw)
+    assert float(r) == pytest.approx(float(GD_BETA_EXPECTED), rel=FLOAT_RTOL)

@@ -167,7 +167,7 @@ def test_gd_beta_risk_one_sympy_argument_among_floats_takes_the_sympy_route(whic
     a = GD_BETA_ARGS[which]
     args[which] = sp.Integer(a) if isinstance(a, int) else _sp(a)
     r = gd_beta_risk(*args)
-    assert isinstance(r, sp.Basic)
+    assert isinstance(r, sp.Expr)
     assert float(r) == pytest.approx(float(GD_BETA_EXPECTED), rel=FLOAT_RTOL)
 
 
@@ -180,7 +180,7 @@ def test_gd_risk_one_sympy_argument_among_floats_takes_the_sympy_route(which: in
     a = _GD_ARGS[which]
     args[which] = sp.Integer(a) if isinstance(a, int) else _sp(a)
     r = gd_risk(*args)
-    assert isinstance(r, sp.Basic)
+    assert isinstance(r, sp.Expr)
     assert float(r) == pytest.approx(float(GD_EXPECTED), rel=FLOAT_RTOL)
 
 
@@ -196,7 +196,7 @@ def test_dgd_risk_one_sympy_argument_among_floats_takes_the_sympy_route(which: i
     args[which] = sp.Integer(a) if isinstance(a, int) else _sp(a)
     *pos, mu = args
     r = dgd_risk(*pos, task_mean=mu)
-    assert isinstance(r, sp.Basic)
+    assert isinstance(r, sp.Expr)
     assert float(r) == pytest.approx(float(DGD_EXPECTED), rel=FLOAT_RTOL)
 
 
@@ -278,7 +278,8 @@ def test_gd_beta_risk_sympy_route_names_a_numpy_array_it_refuses(field: str) -> 
     kw: dict[str, Any] = {
         k: _sp(v) if k != "N" else v for k, v in zip(_GD_BETA_NAMES, GD_BETA_ARGS, strict=True)
     }
-    kw[field] = np.array(_fl(dict(zip(_GD_BETA_NAMES, GD_BETA_ARGS, strict=True))[field]))
+    exact: dict[str, Any] = dict(zip(_GD_BETA_NAMES, GD_BETA_ARGS, strict=True))
+    kw[field] = np.array(_fl(exact[field]))
     with pytest.raises(ValueError, match=_sym_refusal(field)):
         gd_beta_risk(**kw)
 
@@ -289,7 +290,8 @@ def test_dgd_risk_sympy_route_names_a_numpy_array_it_refuses(field: str) -> None
     kw: dict[str, Any] = {
         k: _sp(v) if k != "N" else v for k, v in zip(names, _DGD_ARGS, strict=True)
     }
-    kw[field] = np.array(_fl(dict(zip(names, _DGD_ARGS, strict=True))[field]))
+    exact: dict[str, Any] = dict(zip(names, _DGD_ARGS, strict=True))
+    kw[field] = np.array(_fl(exact[field]))
     with pytest.raises(ValueError, match=_sym_refusal(field)):
         dgd_risk(**kw)
 

@@ -130,6 +130,10 @@ TARGETS: dict[str, Target] = {
         tests=(
             "tests/common/test_gaussian.py",
             "tests/common/test_baselines.py",
+            # the triage's checks of the shared formulas (session 12)
+            "tests/common/test_s12_c1_ridge.py",
+            "tests/common/test_s12_c2_gd_family.py",
+            "tests/common/test_s12_c3_limits_gaussian.py",
             "tests/test_registry.py",
             "theory/common/gaussian.py",
             "theory/common/baselines",

@@ -137,3 +137,53 @@ def test_docs_results_table_is_the_results_files(harness) -> None:
     start, end = harness.TABLE_MARKERS
     block = text[text.index(start) + len(start) : text.index(end)]
     assert block == "\n" + harness.table(), "rerun: python -m benchmarks.mutation --docs"
+
+
+def test_cache_hook_empties_the_code_caches_but_not_the_expression_keyed_one(harness) -> None:
+    """The hook appended to the copy's conftest.py (session 13): a cached builder hid which tests
+    reach the function it calls, so mutants only a later test kills survived."""
+    import functools
+    import sys
+    import types
+
+    calls: list[int] = []
+
+    @functools.cache
+    def builder(x: int) -> int:
+        calls.append(x)
+        return x
+
+    class Holder:
+        @staticmethod
+        @functools.lru_cache(maxsize=4)
+        def build(x: int) -> int:
+            calls.append(-x)
+            return x
+
+    @functools.lru_cache(maxsize=4)
+    def _lambdify_cached(x: int) -> int:
+        calls.append(100 + x)
+        return x
+
+    outside = functools.cache(lambda x: calls.append(1000 + x))
+    mods = {
+        "theory._mm_probe": types.ModuleType("theory._mm_probe"),
+        "elsewhere_mm_probe": types.ModuleType("elsewhere_mm_probe"),
+    }
+    vars(mods["theory._mm_probe"]).update(builder=builder, Holder=Holder, lam=_lambdify_cached)
+    vars(mods["elsewhere_mm_probe"]).update(outside=outside)
+    ns: dict = {}
+    sys.modules.update(mods)
+    try:
+        exec(harness.CACHE_HOOK, ns)
+        for f in (builder, Holder.build, _lambdify_cached, outside):
+            f(1)
+            f(1)
+        assert calls == [1, -1, 101, 1001]
+        assert ns["_mm_clear_caches"]() >= 2
+        for f in (builder, Holder.build, _lambdify_cached, outside):
+            f(1)
+        assert calls == [1, -1, 101, 1001, 1, -1]
+    finally:
+        for k in mods:
+            sys.modules.pop(k)

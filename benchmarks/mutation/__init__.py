@@ -28,7 +28,9 @@ paper's results name (every function a ``Result`` lists in ``objects``, with the
 target they call).  A mutant that cannot change any result is listed in ``equivalent.toml`` beside
 this file with its mutated line and a one-line reason; the run reads that list (an entry whose
 line no longer matches, or whose mutant a test kills, is reported as stale and not counted).
-None of this runs in the default ``pytest`` or in ``.ci/run``.
+The copy's ``conftest.py`` also empties the code's caches where they would hide which test
+reaches a function (:data:`CACHE_HOOK`).  None of this runs in the default ``pytest`` or in
+``.ci/run``.
 """
 
 from __future__ import annotations
@@ -232,6 +234,55 @@ def mutmut_table(target: Target) -> str:
     return f"\n\n[tool.mutmut]\n{body}\n"
 
 
+#: Appended to the copy's ``conftest.py``.  A function reached only through a cached builder
+#: (``@functools.cache def _fn(): return lambdified(..., _expr(...))``) is reached by the first
+#: test that fills the cache, and the later tests read the cache: mutmut's stats would record only
+#: that first test as reaching ``_expr``, so a mutant of ``_expr`` that only a later test kills
+#: survives (found in session 13: ``_ridge_limit_expr``'s branch conditions).  So every cache of
+#: ``theory``/``numerics``/``sims`` is emptied before each test while the stats are collected, and
+#: before the first test of each mutant's run (its fork server imported the test modules, which
+#: may fill a cache with the unmutated code).  ``_lambdify_cached`` is keyed by the expression
+#: itself, so it is left warm.
+CACHE_HOOK = """
+
+# ---- appended by benchmarks.mutation (the copy only): caches must not hide which test reaches what
+import functools as _mm_functools
+import sys as _mm_sys
+
+import pytest as _mm_pytest
+
+_mm_first = [True]
+_MM_KEEP = {"_lambdify_cached"}
+
+
+def _mm_clear_caches() -> int:
+    n = 0
+    for name, mod in list(_mm_sys.modules.items()):
+        if name.partition(".")[0] not in ("theory", "numerics", "sims"):
+            continue
+        for v in list(vars(mod).values()):
+            inner = list(vars(v).values()) if isinstance(v, type) else []
+            for o in (v, *inner):
+                o = getattr(o, "__func__", o)
+                if isinstance(o, _mm_functools._lru_cache_wrapper) and (
+                    o.__name__ not in _MM_KEEP
+                ):
+                    o.cache_clear()
+                    n += 1
+    return n
+
+
+@_mm_pytest.fixture(autouse=True)
+def _mm_cold_caches():
+    from mutmut.mutation.trampoline import get_mutant_under_test
+
+    if _mm_first[0] or get_mutant_under_test() == "stats":
+        _mm_first[0] = False
+        _mm_clear_caches()
+    yield
+"""
+
+
 def _write_if_changed(path: Path, data: bytes) -> bool:
     if path.is_file() and path.read_bytes() == data:
         return False
@@ -251,13 +302,17 @@ def sync(target: Target) -> Path:
         data = (ROOT / rel).read_bytes()
         if rel == "pyproject.toml":
             data += mutmut_table(target).encode()
+        elif rel == "conftest.py":
+            data += CACHE_HOOK.encode()
         elif rel.endswith(".py") and mutated(target, rel):
             data = undecorate(data.decode()).encode()
         keep.add(rel)
         _write_if_changed(work / rel, data)
         inside = work / "mutants" / rel
         if not mutated(target, rel) and inside.parent.is_dir():
-            _write_if_changed(inside, data)
+            if _write_if_changed(inside, data) and rel == "conftest.py":
+                # which tests reach which function may change with the hooks: collect it again
+                (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     for base in (work, work / "mutants"):
         for prefix in COPIED:
             top = base / prefix

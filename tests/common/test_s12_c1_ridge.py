@@ -555,3 +555,36 @@ def test_ols_risk_symbolic_and_expr() -> None:
 def test_ols_risk_messages(args: tuple, msg: str) -> None:
     with pytest.raises(ValueError, match=msg):
         ols_risk(*args)
+
+
+# ---------------------------------------------------------------- session 13 (mutation triage)
+@pytest.mark.parametrize("i", [0, 1, 2])
+def test_ols_risk_one_sympy_argument_takes_the_sympy_route(i: int) -> None:
+    """Exactly one SymPy argument, the others plain Python numbers: the SymPy route, whichever
+    argument it is (a check of only some of the three would send the others to the numeric
+    route, which refuses a Symbol)."""
+    syms = sp.symbols("a b c", positive=True)
+    args: list[Any] = [3, 10, 0.5]
+    args[i] = syms[i]
+    got = ols_risk(*args)
+    d_, N_, s2_ = args
+    assert isinstance(got, sp.Basic)
+    assert sp.simplify(got - s2_ * (1 + sp.sympify(d_) / (N_ - d_ - 1))) == 0
+
+
+def test_ridge_conditional_risk_numerical_rank_does_not_depend_on_the_batch_size() -> None:
+    """The round-off cut of the SVD route is s_max·max(N, d)·eps of each design: a batch of 40
+    copies of a 2×2 design with s₂ = 8 eps (above 2 eps, so a real direction) must give the
+    design's own risk.  At λ = s₂² that direction is half shrunk: bias Σ_22 Ψ0_22 / 4 there,
+    where a cut that grew with the batch (40 eps) would shrink it fully (Σ_22 Ψ0_22)."""
+    s_small = 8 * EPS
+    X = np.array([[1.0, 0.0], [0.0, s_small]])
+    lam = s_small**2
+    S, mu, Psi = [[1.5, 0.0], [0.0, 0.8]], [0.3, -0.6], [[0.9, 0.0], [0.0, 0.4]]
+    # noiseless: R = Σ_11 Ψ0_11 (λ/(1 + λ))² + Σ_22 Ψ0_22 (1/2)², Ψ0 = Ψ + β*β*ᵀ
+    want = 1.5 * (0.9 + 0.09) * (lam / (1 + lam)) ** 2 + 0.8 * (0.4 + 0.36) * 0.25
+    one = ridge_conditional_risk(X, lam, S, mu, Psi, 0.0)
+    many = ridge_conditional_risk(np.broadcast_to(X, (40, 2, 2)), lam, S, mu, Psi, 0.0)
+    assert float(one) == pytest.approx(want, rel=FLOAT_RTOL)
+    assert many.shape == (40,)
+    np.testing.assert_allclose(many, want, rtol=FLOAT_RTOL)

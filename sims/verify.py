@@ -117,9 +117,14 @@ def fault_kwargs(check: Check, fault: str) -> dict[str, Any]:
 
 
 def rows_status(evidence: Sequence[Evidence], error: str | None = None) -> str:
-    """The status of one check from its rows: ``fail`` on an error, no row or a failed row; else
+    """The status of one check from its rows: ``fail`` on an error, no row that judges (none, or
+    INFO rows only) or a failed row; else
     the most severe verdict any row carries (:data:`VERDICTS`), else ``pass``."""
-    if error is not None or not evidence or any(not e.passed for e in evidence):
+    if (
+        error is not None
+        or all(e.informational for e in evidence)
+        or any(not e.passed for e in evidence)
+    ):
         return "fail"
     got = {e.status for e in evidence}
     return next((v for v in VERDICTS if v in got), "pass")
@@ -234,11 +239,11 @@ class Outcome:
 
     @property
     def passed(self) -> bool:
-        """No error, some evidence, no failed row (verdicts do not fail) and every control run
-        rejected its fault."""
+        """No error, at least one row that judges (INFO rows only report), no failed row (verdicts
+        do not fail) and every control run rejected its fault."""
         return (
             not self.errors
-            and bool(self.evidence)
+            and any(not e.informational for e in self.evidence)
             and all(e.passed for e in self.evidence)
             and all(c.rejected for c in self.controls)
         )

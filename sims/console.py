@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from theory.common.protocols import Evidence, jsonable
+from theory.common.protocols import REPORTED, Evidence, jsonable
 
 __all__ = [
     "row_status",
@@ -41,8 +41,9 @@ __all__ = [
     "console",
 ]
 
-#: The order statuses are counted in (worst first after ``fail``); INFO rows count as ``info``.
-ORDER = ("fail", "discrepancy", "unconfirmed", "untested", "skipped", "pass", "info")
+#: The order statuses are counted in (worst first after ``fail``); INFO rows are counted apart,
+#: as ``reported`` values (they judge nothing: never a pass).
+ORDER = ("fail", "discrepancy", "unconfirmed", "untested", "skipped", "pass", REPORTED)
 _STYLE = {
     "fail": "bold red",
     "discrepancy": "magenta",
@@ -50,7 +51,7 @@ _STYLE = {
     "untested": "yellow",
     "skipped": "yellow",
     "pass": "green",
-    "info": "dim",
+    REPORTED: "dim",
 }
 
 
@@ -68,8 +69,8 @@ def console(*, stderr: bool = False) -> Any:
 
 
 def row_status(e: Evidence) -> str:
-    """``info`` for an INFO row, else the row's status."""
-    return "info" if e.informational and e.status == "pass" else e.status
+    """The row's status (``reported`` for an INFO row without a verdict)."""
+    return e.status
 
 
 def _reason(e: Evidence) -> str:
@@ -97,8 +98,8 @@ def summary_line(
     for s in ORDER:
         if not counts[s]:
             continue
-        text = f"{counts[s]} {s}"
-        if reasons and s not in ("pass", "info"):
+        text = f"{counts[s]} {s}" if s != REPORTED else f"{counts[s]} reported (no verdict)"
+        if reasons and s not in ("pass", REPORTED):
             why = next((_reason(e) for e in rows if row_status(e) == s and _reason(e)), "")
             if why:
                 text += f" ({why if len(why) <= width else why[: width - 1] + '…'})"
@@ -236,7 +237,7 @@ def evidence_from_json(j: dict[str, Any]) -> Evidence:
         observed=j.get("observed"),
         tolerance=float(tol) if isinstance(tol, (int, float)) else 0.0,
         error=float(err) if isinstance(err, (int, float, str)) else 0.0,
-        passed=bool(j.get("pass", j.get("status") in ("pass", "info"))),
+        passed=bool(j.get("pass", j.get("status") in ("pass", "info", REPORTED))),
         se=j.get("se"),
         scale=j.get("scale"),
         details=j.get("details") or {},
@@ -362,7 +363,7 @@ def print_report(
             if path in seen:
                 continue
             seen.add(path)
-            bad += [(o.result.id, e) for e in evs if row_status(e) not in ("pass", "info")]
+            bad += [(o.result.id, e) for e in evs if row_status(e) not in ("pass", REPORTED)]
     if bad:
         out.print("")
         print_rows(

@@ -25,6 +25,7 @@ from sims.verify import Outcome
 from theory.common.protocols import (
     INDEPENDENT_KINDS,
     KIND_MEANINGS,
+    REPORTED,
     SELF_CONSISTENCY_KINDS,
     STATUS_KEYS,
     STATUS_MEANINGS,
@@ -173,6 +174,8 @@ def headline_counts(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "failed_rows": sum(not e.passed for e in flat),
         "discrepancy_rows": sum(e.discrepancy for e in flat),
         "rows_by_status": {s: sum(e.status == s for e in flat) for s in STATUS_MEANINGS},
+        # INFO rows without a verdict: reported beside the rows that judge, never a pass
+        "reported_values": sum(e.status == REPORTED for e in flat),
         # a passing result is listed under every verdict one of its rows carries
         **{
             key: [o.result.id for o in outcomes if o.passed and v in o.statuses]
@@ -228,7 +231,7 @@ def headline(outcomes: Sequence[Outcome], mode: str, seed: int) -> str:
         f"independent-route comparisons (MC, ODE, trained models), "
         f"{c['self_consistency_rows']} self-consistency rows (symbolic, two float forms of "
         f"one formula) and {other} others (orderings, rates, optimisers, printed numbers, "
-        f"informational)."
+        f"{c['reported_values']} values reported without a verdict)."
     )
 
 
@@ -467,7 +470,7 @@ def html_report(
         "<!doctype html><html><head><meta charset='utf-8'><title>icl-verify report</title>",
         "<style>body{font-family:sans-serif;max-width:1200px;margin:auto}"
         "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px}"
-        ".pass{color:#070}.fail{color:#b00;font-weight:bold}img{max-width:100%}</style></head><body>",
+        ".pass{color:#070}.info{color:#777}.fail{color:#b00;font-weight:bold}img{max-width:100%}</style></head><body>",
         "<h1>icl-verify verification report</h1>",
         f"<p>{esc(headline(outcomes, mode, seed))}</p>",
         "<img src='figures/agreement.png' alt='agreement'>",
@@ -502,7 +505,7 @@ def html_report(
         )
         for e in o.evidence + tuple(c.evidence() for c in o.controls):
             j = e.to_json()
-            cls = "pass" if e.passed else "fail"
+            cls = "info" if e.status == REPORTED else "pass" if e.passed else "fail"
             parts.append(
                 f"<tr><td>{esc(e.name)}</td><td>{e.kind}</td><td>{esc(fmt_value(j['predicted']))}</td>"
                 f"<td>{esc(fmt_value(j['observed']))}</td><td>{esc(fmt_value(j['tolerance']))}</td>"

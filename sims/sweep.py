@@ -46,7 +46,7 @@ from sims.parallel import ExecutorSpec, UnitReturn, executor, run_all, store_ent
 from sims.registry import get, trainer_module
 from sims.sweep_grid import SweepSpec, parse_grid, parse_seeds, split_preset
 from sims.verify import check_parameters, run_check_safely
-from theory.common.protocols import STATUSES
+from theory.common.protocols import REPORTED, STATUSES
 
 __all__ = [
     "SweepSpec",
@@ -212,14 +212,14 @@ def preset_cell(
         "observed": float(res.final_loss),
         "tolerance": None,
         "se": None,
-        "status": "info",
+        "status": REPORTED,
     }
     return {"rows": [row], "error": None}
 
 
 def _row_status(ev: Mapping[str, Any]) -> str:
-    if ev.get("kind") == "INFO" and ev.get("status") in (None, "pass"):
-        return "info"  # a reported value; an INFO row with a verdict keeps it (e.g. skipped)
+    if ev.get("kind") == "INFO" and ev.get("status") in (None, "pass", "info"):
+        return REPORTED  # a reported value; an INFO row with a verdict keeps it (e.g. skipped)
     return str(ev.get("status", "pass" if ev.get("pass") else "fail"))
 
 
@@ -318,7 +318,7 @@ def _fixed_text(why: str | None, setting: Mapping[str, Any] | None) -> str | Non
 def _summary(spec: SweepSpec, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Counts of rows by status per grid point, then (when there are any) one entry for the rows
     of the fixed checks (grid keys ``None``, ``"fixed": True``)."""
-    counts = {**{s: 0 for s in STATUSES}, "info": 0, "error": 0}
+    counts = {**{s: 0 for s in STATUSES}, REPORTED: 0, "error": 0}
     out: dict[tuple[Any, ...], dict[str, Any]] = {}
     for point in spec.points():
         out[tuple(v for _, v in point)] = {**dict(point), **counts, "fixed": False}

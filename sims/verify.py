@@ -27,7 +27,7 @@ from typing import Any
 from numerics.testing import claim_contract_violations, train_contract_violations
 from sims.config import coerce
 from sims.registry import resolve
-from theory.common.protocols import VERDICTS, Check, Evidence, Ref, Result
+from theory.common.protocols import REPORTED, VERDICTS, Check, Evidence, Ref, Result
 from theory.common.setting import setting_fields, setting_json
 
 __all__ = [
@@ -117,11 +117,15 @@ def fault_kwargs(check: Check, fault: str) -> dict[str, Any]:
 
 
 def rows_status(evidence: Sequence[Evidence], error: str | None = None) -> str:
-    """The status of one check from its rows: ``fail`` on an error, no row or a failed row; else
-    the most severe verdict any row carries (:data:`VERDICTS`), else ``pass``."""
+    """The status of one check from its rows: ``fail`` on an error, no row or a failed row;
+    ``reported`` when every row is an INFO row without a verdict (it judged nothing: not a pass;
+    a result needs a row that judges, :attr:`Outcome.passed`); else the most severe verdict any
+    row carries (:data:`VERDICTS`), else ``pass``."""
     if error is not None or not evidence or any(not e.passed for e in evidence):
         return "fail"
     got = {e.status for e in evidence}
+    if got == {REPORTED}:
+        return REPORTED
     return next((v for v in VERDICTS if v in got), "pass")
 
 
@@ -234,11 +238,11 @@ class Outcome:
 
     @property
     def passed(self) -> bool:
-        """No error, some evidence, no failed row (verdicts do not fail) and every control run
-        rejected its fault."""
+        """No error, at least one row that judges (INFO rows only report), no failed row (verdicts
+        do not fail) and every control run rejected its fault."""
         return (
             not self.errors
-            and bool(self.evidence)
+            and any(not e.informational for e in self.evidence)
             and all(e.passed for e in self.evidence)
             and all(c.rejected for c in self.controls)
         )

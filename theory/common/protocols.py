@@ -33,6 +33,7 @@ __all__ = [
     "STATUSES",
     "STATUS_MEANINGS",
     "VERDICTS",
+    "REPORTED",
     "STATUS_KEYS",
     "TIERS",
     "Claim",
@@ -76,7 +77,10 @@ KIND_MEANINGS: dict[str, str] = {
     "DERIVED": "a value we compute against a number derived on the docs page cited in "
     "details['derived_in'] (the paper prints none), within half a unit of its last digit unless "
     "stated",
-    "INFO": "reported only, never fails (context for the rows that judge, not a claim)",
+    "INFO": (
+        "a value reported beside the rows that judge (context, not a claim): never fails, "
+        "never a pass (status `reported`, no verdict)"
+    ),
     "CONTROL": "a declared negative control: the check rerun with a planted fault (a wrong input "
     "through one of its fault_* parameters) must fail; a control that passes is a fail "
     "row (icl-verify check/report --controls)",
@@ -102,6 +106,10 @@ STATUSES = tuple(STATUS_MEANINGS)
 #: The statuses a passing row may carry instead of ``pass`` (none of them fails the run), in the
 #: order a result reports them: the most severe first.
 VERDICTS = ("discrepancy", "unconfirmed", "untested", "skipped")
+#: What an INFO row (``kind == "INFO"``) without a verdict shows instead of a status: a value
+#: reported beside the rows that judge -- no claim, so no verdict, and never counted as a pass
+#: (a result needs at least one row that judges).
+REPORTED = "reported"
 #: ``results.json`` key listing the result ids of each non-pass, non-fail status.
 STATUS_KEYS: dict[str, str] = {
     "discrepancy": "discrepancies",
@@ -209,7 +217,8 @@ class Evidence:
     ``error`` is the discrepancy in units of ``tolerance`` (pass iff ``error ≤ 1`` and any power
     condition holds); ``se`` is the Monte Carlo standard error where there is one; ``scale`` is the
     scale of the quantity used by the power check (``se ≤ 0.02·scale`` for MC).  Informational rows
-    (``kind == "INFO"``) are reported but never fail.
+    (``kind == "INFO"``) are reported but never fail, and never pass: their status is
+    :data:`REPORTED` (unless a verdict says why they could not be computed).
 
     ``status`` is one of :data:`STATUSES`: ``"pass"`` or ``"fail"`` from ``passed``, unless the
     row carries a ``verdict`` (one of :data:`VERDICTS`).  A *discrepancy* is a row where the
@@ -266,9 +275,12 @@ class Evidence:
 
     @property
     def status(self) -> str:
-        """One of :data:`STATUSES`."""
+        """One of :data:`STATUSES`, or :data:`REPORTED` for an INFO row without a verdict (it
+        judges nothing, so it is not a pass)."""
         if self.verdict:
             return self.verdict
+        if self.kind == "INFO":
+            return REPORTED
         return "pass" if self.passed else "fail"
 
     def to_json(self) -> dict[str, Any]:

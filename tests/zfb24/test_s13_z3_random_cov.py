@@ -36,15 +36,22 @@ def _law_moments() -> tuple[list[F], list[F], list[F]]:
     )
 
 
-def _enumerate(N: int) -> tuple[list[list[F]], list[F]]:
-    """Zc_ij = E[g_iλ_iλ_j] and ξ_i = E[λ_i²] by summing over the 2³ outcomes of :data:`LAWS`."""
-    d = len(LAWS)
+def _prob(law: tuple[F, F, F], o: int) -> F:
+    return law[2] if o == 0 else 1 - law[2]
+
+
+def _enumerate(N: int, laws: tuple[tuple[F, F, F], ...] = LAWS) -> tuple[list[list[F]], list[F]]:
+    """Zc_ij = E[g_iλ_iλ_j] and ξ_i = E[λ_i²] by summing over the 2^d outcomes of independent
+    two-point ``laws`` (default :data:`LAWS`)."""
+    d = len(laws)
     Zc = [[F(0)] * d for _ in range(d)]
     xi = [F(0)] * d
     for pick in itertools.product((0, 1), repeat=d):
-        lam = [law[o] for law, o in zip(LAWS, pick, strict=True)]
-        p = math.prod(law[2] if o == 0 else 1 - law[2] for law, o in zip(LAWS, pick, strict=True))
-        s = sum(lam)
+        lam = [law[o] for law, o in zip(laws, pick, strict=True)]
+        p = F(1)
+        for law, o in zip(laws, pick, strict=True):
+            p *= _prob(law, o)
+        s = sum(lam, F(0))
         for i in range(d):
             g = F(N + 1, N) * lam[i] + s / N
             xi[i] += p * lam[i] ** 2
@@ -197,28 +204,12 @@ def test_u_min_refusal_message_whole() -> None:
 def test_pl_constant_eta_is_the_least_coefficient(d: int) -> None:
     """η = min{γ_i, ζ_ij}: at d = 1 it is γ; at d = 2, 3 (the non-iid law) the least ζ_ij."""
     m = (M1[:d], M2[:d], M3[:d])
-    Zc = _enumerate_d(d)
+    Zc, _ = _enumerate(N5, LAWS[:d])
     Th = np.eye(d) / d**0.25
     s, E = 0.2, 3.0
     eta = float(min(Zc[i][j] for i in range(d) for j in range(d)))
     um = T.rdm_u_min(m[0], m[1], Th, s, E)
     assert T.rdm_pl_constant(*m, N5, Th, s, E) == pytest.approx(eta * um**2, rel=FLOAT_RTOL)
-
-
-def _enumerate_d(d: int) -> list[list[F]]:
-    """Zc of the first d laws of :data:`LAWS` (independent coordinates: a marginal of them)."""
-    Zc = [[F(0)] * d for _ in range(d)]
-    for pick in itertools.product((0, 1), repeat=d):
-        lam = [law[o] for law, o in zip(LAWS[:d], pick, strict=True)]
-        p = math.prod(
-            law[2] if o == 0 else 1 - law[2] for law, o in zip(LAWS[:d], pick, strict=True)
-        )
-        s = sum(lam)
-        for i in range(d):
-            g = F(N5 + 1, N5) * lam[i] + s / N5
-            for j in range(d):
-                Zc[i][j] += p * g * lam[i] * lam[j]
-    return Zc
 
 
 def test_random_and_fixed_test_risk_at_a_generic_point() -> None:
@@ -276,15 +267,7 @@ SKEW = (F(1, 10), F(5), F(9, 10))
 @pytest.mark.parametrize("d", [2, 3])
 def test_pl_constant_eta_is_an_off_diagonal_zeta_for_a_skewed_law(d: int) -> None:
     """iid skewed entries: η = ζ = E[g_1λ_1λ_2] (enumerated), below γ; ν = η u_min²."""
-    Zc = [[F(0)] * d for _ in range(d)]
-    for pick in itertools.product((0, 1), repeat=d):
-        lam = [SKEW[o] for o in pick]
-        p = math.prod(SKEW[2] if o == 0 else 1 - SKEW[2] for o in pick)
-        s = sum(lam)
-        for i in range(d):
-            g = F(N5 + 1, N5) * lam[i] + s / N5
-            for j in range(d):
-                Zc[i][j] += p * g * lam[i] * lam[j]
+    Zc, _ = _enumerate(N5, (SKEW,) * d)
     assert Zc[0][1] < Zc[0][0]
     m = tuple(
         np.full(d, float(SKEW[2] * SKEW[0] ** k + (1 - SKEW[2]) * SKEW[1] ** k)) for k in (1, 2, 3)

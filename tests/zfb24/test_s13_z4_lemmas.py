@@ -1,0 +1,56 @@
+"""Session 13 triage (z4): Theorem 4's condition and Lemmas 18–20 (init_condition,
+initial_loss_bound, u_min, pl_constant) pinned at a generic point: a non-diagonal Λ, a
+non-identity Θ, d = 2, N = 5, σ = 0.3.
+
+Independent route (exact, by hand from the eigenvalues; the functions use matrices):
+Λ = [[2, 1], [1, 3]] has eigenvalues λ± = (5 ± √5)/2, tr Λ = 5, so Γ = (6/5)Λ + I with
+eigenvalues γ± = 6λ±/5 + 1, ‖Γ‖_op = γ₊ = 4 + 3√5/5, ‖Λ‖_op = λ₊.
+Θ = 7^(-1/4)[[1, 1], [0, 1]] (ΘΘᵀ = [[2, 1], [1, 1]]/√7, so ‖ΘΘᵀ‖_F = 1):
+ΛΘ = 7^(-1/4)[[2, 3], [1, 4]], ‖ΛΘ‖_F² = 30/√7.
+tr Λ⁻¹ = 1/λ₊ + 1/λ₋ = 5/5 = 1, tr(Γ⁻¹Λ⁻¹) = Σ 1/(γλ) (Γ and Λ commute)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import theory.zfb24 as T
+from numerics.testing import FLOAT_RTOL
+
+LAM = np.array([[2.0, 1.0], [1.0, 3.0]])
+THETA = 7.0**-0.25 * np.array([[1.0, 1.0], [0.0, 1.0]])
+N = 5
+SIGMA = 0.3
+
+_s2 = sp.Rational(9, 100)
+_lp, _lm = (5 + sp.sqrt(5)) / 2, (5 - sp.sqrt(5)) / 2
+_gp, _gm = 6 * _lp / 5 + 1, 6 * _lm / 5 + 1
+COND = _s2 * _gp * sp.sqrt(2)  # σ²‖Γ‖_op√d
+LT2 = 30 / sp.sqrt(7)  # ‖ΛΘ‖_F²
+BOUND = _s2 / 2 * LT2 * (COND - 2)  # Lemma 18
+UMIN2 = _s2 * LT2 * (2 - COND) / (2 * sp.sqrt(2) * _lp**2)  # Lemma 19
+MU = 2 * UMIN2 / ((1 / (_gp * _lp) + 1 / (_gm * _lm)) * (1 / _lp + 1 / _lm))  # Lemma 20
+
+
+def test_init_condition_exact_at_a_generic_point() -> None:
+    got = T.init_condition(sp.Matrix([[2, 1], [1, 3]]), 5, sp.Rational(3, 10))
+    assert sp.simplify(got - COND) == 0
+    assert sp.simplify(COND - sp.sqrt(2) * (sp.Rational(9, 25) + 27 * sp.sqrt(5) / 500)) == 0
+    assert float(T.init_condition(LAM, N, SIGMA)) == pytest.approx(float(COND), rel=FLOAT_RTOL)
+
+
+def test_initial_loss_bound_pinned_at_a_generic_point() -> None:
+    assert float(BOUND) < 0
+    got = T.initial_loss_bound(LAM, N, SIGMA, THETA)
+    assert got == pytest.approx(float(BOUND), rel=FLOAT_RTOL)
+
+
+def test_u_min_pinned_at_a_generic_point() -> None:
+    got = T.u_min(LAM, N, SIGMA, THETA)
+    assert got == pytest.approx(float(sp.sqrt(UMIN2)), rel=FLOAT_RTOL)
+
+
+def test_pl_constant_pinned_at_a_generic_point() -> None:
+    got = T.pl_constant(LAM, N, SIGMA, THETA)
+    assert got == pytest.approx(float(MU), rel=FLOAT_RTOL)

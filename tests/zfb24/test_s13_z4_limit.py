@@ -3,6 +3,8 @@ of limit_params.  Expected values are worked by hand in exact arithmetic (commen
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -52,4 +54,20 @@ def test_limit_params_uses_the_given_Gamma_numeric() -> None:
     np.testing.assert_allclose(np.asarray(U, dtype=float), expected, rtol=FLOAT_RTOL, atol=0)
     U2, u2 = T.limit_params_fn(np.diag([0.5, 2.0]), 4, G)
     assert u2 == pytest.approx(float(U_GIVEN), rel=FLOAT_RTOL)
+    np.testing.assert_allclose(U2, expected, rtol=FLOAT_RTOL, atol=0)
+
+
+def test_limit_params_fn_takes_exact_fraction_entries() -> None:
+    """Fraction entries (the domain's high-precision references) are read as float64: the
+    Λ route against u₋₁(∞) = (464/625)^{1/4} and the Γ route against (3/5)^{1/4} (above)."""
+    lam = [[Fraction(1, 2), Fraction(0)], [Fraction(0), Fraction(2)]]
+    U, u = T.limit_params_fn(lam, 4)
+    assert u == pytest.approx(float(U_INF), rel=FLOAT_RTOL)
+    np.testing.assert_allclose(
+        U, np.diag([0.8, 0.32]) / float(U_INF), rtol=FLOAT_RTOL, atol=0
+    )  # Γ⁻¹ = diag(4/5, 8/25)
+    gam = [[Fraction(2), Fraction(1)], [Fraction(1), Fraction(3)]]
+    U2, u2 = T.limit_params_fn(lam, 4, gam)
+    assert u2 == pytest.approx(float(U_GIVEN), rel=FLOAT_RTOL)
+    expected = np.array(GI_GIVEN / U_GIVEN, dtype=float)
     np.testing.assert_allclose(U2, expected, rtol=FLOAT_RTOL, atol=0)

@@ -54,3 +54,11 @@ def test_u_min_pinned_at_a_generic_point() -> None:
 def test_pl_constant_pinned_at_a_generic_point() -> None:
     got = T.pl_constant(LAM, N, SIGMA, THETA)
     assert got == pytest.approx(float(MU), rel=FLOAT_RTOL)
+
+
+def test_u_min_refuses_the_edge_of_the_condition() -> None:
+    """At d = 1, Λ = 1, N = 2: Γ = λ(N + 2)/N = 2, so σ = 1 gives σ²‖Γ‖_op√d = 2 exactly, where
+    u_min² = 0: the strict condition of Theorem 4 fails and u_min refuses (not 0)."""
+    msg = r"^u_min needs σ²‖Γ‖_op√d < 2 \(Theorem 4\), got σ²‖Γ‖_op√d = 2 \(sigma_init = 1\.0\)$"
+    with pytest.raises(ValueError, match=msg):
+        T.u_min(np.eye(1), 2, 1.0, np.eye(1))

@@ -3,11 +3,12 @@ initial_loss_bound, u_min, pl_constant) pinned at a generic point: a non-diagona
 non-identity Θ, d = 2, N = 5, σ = 0.3.
 
 Independent route (exact, by hand from the eigenvalues; the functions use matrices):
-Λ = [[2, 1], [1, 3]] has eigenvalues λ± = (5 ± √5)/2, tr Λ = 5, so Γ = (6/5)Λ + I with
-eigenvalues γ± = 6λ±/5 + 1, ‖Γ‖_op = γ₊ = 4 + 3√5/5, ‖Λ‖_op = λ₊.
+Λ = [[2, 1], [1, 4]] has eigenvalues λ± = 3 ± √2, tr Λ = 6, det Λ = 7, so Γ = (6/5)(Λ + I) with
+eigenvalues γ± = 6(λ± + 1)/5, ‖Γ‖_op = γ₊ = 6(4 + √2)/5, ‖Λ‖_op = λ₊.
 Θ = 7^(-1/4)[[1, 1], [0, 1]] (ΘΘᵀ = [[2, 1], [1, 1]]/√7, so ‖ΘΘᵀ‖_F = 1):
-ΛΘ = 7^(-1/4)[[2, 3], [1, 4]], ‖ΛΘ‖_F² = 30/√7.
-tr Λ⁻¹ = 1/λ₊ + 1/λ₋ = 5/5 = 1, tr(Γ⁻¹Λ⁻¹) = Σ 1/(γλ) (Γ and Λ commute)."""
+ΛΘ = 7^(-1/4)[[2, 3], [1, 5]], ‖ΛΘ‖_F² = 39/√7.
+tr Λ⁻¹ = tr Λ/det Λ = 6/7 (not 1: a factor tr Λ⁻¹ is seen), tr(Γ⁻¹Λ⁻¹) = Σ 1/(γλ) (Γ and Λ
+commute)."""
 
 from __future__ import annotations
 
@@ -18,25 +19,25 @@ import sympy as sp
 import theory.zfb24 as T
 from numerics.testing import FLOAT_RTOL
 
-LAM = np.array([[2.0, 1.0], [1.0, 3.0]])
+LAM = np.array([[2.0, 1.0], [1.0, 4.0]])
 THETA = 7.0**-0.25 * np.array([[1.0, 1.0], [0.0, 1.0]])
 N = 5
 SIGMA = 0.3
 
 _s2 = sp.Rational(9, 100)
-_lp, _lm = (5 + sp.sqrt(5)) / 2, (5 - sp.sqrt(5)) / 2
-_gp, _gm = 6 * _lp / 5 + 1, 6 * _lm / 5 + 1
+_lp, _lm = 3 + sp.sqrt(2), 3 - sp.sqrt(2)
+_gp, _gm = 6 * (_lp + 1) / 5, 6 * (_lm + 1) / 5
 COND = _s2 * _gp * sp.sqrt(2)  # σ²‖Γ‖_op√d
-LT2 = 30 / sp.sqrt(7)  # ‖ΛΘ‖_F²
+LT2 = 39 / sp.sqrt(7)  # ‖ΛΘ‖_F²
 BOUND = _s2 / 2 * LT2 * (COND - 2)  # Lemma 18
 UMIN2 = _s2 * LT2 * (2 - COND) / (2 * sp.sqrt(2) * _lp**2)  # Lemma 19
 MU = 2 * UMIN2 / ((1 / (_gp * _lp) + 1 / (_gm * _lm)) * (1 / _lp + 1 / _lm))  # Lemma 20
 
 
 def test_init_condition_exact_at_a_generic_point() -> None:
-    got = T.init_condition(sp.Matrix([[2, 1], [1, 3]]), 5, sp.Rational(3, 10))
+    got = T.init_condition(sp.Matrix([[2, 1], [1, 4]]), 5, sp.Rational(3, 10))
     assert sp.simplify(got - COND) == 0
-    assert sp.simplify(COND - sp.sqrt(2) * (sp.Rational(9, 25) + 27 * sp.sqrt(5) / 500)) == 0
+    assert sp.simplify(COND - sp.Rational(27, 250) * (4 * sp.sqrt(2) + 2)) == 0
     assert float(T.init_condition(LAM, N, SIGMA)) == pytest.approx(float(COND), rel=FLOAT_RTOL)
 
 

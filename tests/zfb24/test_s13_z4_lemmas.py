@@ -12,6 +12,8 @@ commute)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -63,3 +65,24 @@ def test_u_min_refuses_the_edge_of_the_condition() -> None:
     msg = r"^u_min needs σ²‖Γ‖_op√d < 2 \(Theorem 4\), got σ²‖Γ‖_op√d = 2 \(sigma_init = 1\.0\)$"
     with pytest.raises(ValueError, match=msg):
         T.u_min(np.eye(1), 2, 1.0, np.eye(1))
+
+
+@pytest.mark.parametrize(
+    ("N", "sigma", "cond"),
+    [
+        (2, 1.0, "2"),  # the edge: σ²λ(N + 2)/N = 1·1·4/2 = 2, where μ = 0
+        (4, 1.5, "3.375"),  # beyond: 2.25·1·6/4 = 3.375, where μ < 0
+    ],
+)
+def test_pl_constant_refuses_outside_the_condition(N: int, sigma: float, cond: str) -> None:
+    """Defect fixed in session 13: pl_constant returned μ ≤ 0 silently where σ²‖Γ‖_op√d ≥ 2
+    (d = 1, Λ = 1: σ²‖Γ‖_op√d = σ²(N + 2)/N); it now refuses, as u_min does."""
+    msg = (
+        r"^pl_constant needs σ²‖Γ‖_op√d < 2 \(Lemma 20 / Theorem 4\), got σ²‖Γ‖_op√d = "
+        + re.escape(cond)
+        + r" \(sigma_init = "
+        + re.escape(repr(sigma))
+        + r"\)$"
+    )
+    with pytest.raises(ValueError, match=msg):
+        T.pl_constant(np.eye(1), N, sigma, np.eye(1))

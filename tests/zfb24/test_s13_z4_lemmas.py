@@ -68,15 +68,16 @@ def test_u_min_refuses_the_edge_of_the_condition() -> None:
 
 
 @pytest.mark.parametrize(
-    ("N", "sigma", "cond"),
+    ("d", "N", "sigma", "cond"),
     [
-        (2, 1.0, "2"),  # the edge: σ²λ(N + 2)/N = 1·1·4/2 = 2, where μ = 0
-        (4, 1.5, "3.375"),  # beyond: 2.25·1·6/4 = 3.375, where μ < 0
+        (1, 2, 1.0, "2"),  # the edge: σ²λ(N + 2)/N = 1·1·4/2 = 2, where μ = 0
+        (1, 4, 1.5, "3.375"),  # beyond: 2.25·1·6/4 = 3.375, where μ < 0
+        (2, 2, 1.0, "3.53553"),  # d = 2, Λ = I: Γ = (3/2 + 1)I, 1·2.5·√2 = 3.5355339
     ],
 )
-def test_pl_constant_refuses_outside_the_condition(N: int, sigma: float, cond: str) -> None:
+def test_pl_constant_refuses_outside_the_condition(d: int, N: int, sigma: float, cond: str) -> None:
     """Defect fixed in session 13: pl_constant returned μ ≤ 0 silently where σ²‖Γ‖_op√d ≥ 2
-    (d = 1, Λ = 1: σ²‖Γ‖_op√d = σ²(N + 2)/N); it now refuses, as u_min does."""
+    (Λ = I_d: Γ = ((N + 1 + d)/N)I); it now refuses, as u_min does."""
     msg = (
         r"^pl_constant needs σ²‖Γ‖_op√d < 2 \(Lemma 20 / Theorem 4\), got σ²‖Γ‖_op√d = "
         + re.escape(cond)
@@ -85,4 +86,4 @@ def test_pl_constant_refuses_outside_the_condition(N: int, sigma: float, cond: s
         + r"\)$"
     )
     with pytest.raises(ValueError, match=msg):
-        T.pl_constant(np.eye(1), N, sigma, np.eye(1))
+        T.pl_constant(np.eye(d), N, sigma, np.eye(d) / d**0.25)

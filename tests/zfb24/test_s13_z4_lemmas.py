@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -87,3 +88,15 @@ def test_pl_constant_refuses_outside_the_condition(d: int, N: int, sigma: float,
     )
     with pytest.raises(ValueError, match=msg):
         T.pl_constant(np.eye(d), N, sigma, np.eye(d) / d**0.25)
+
+
+def test_a_high_precision_theta_is_read_as_float64() -> None:
+    """Θ with mpmath entries (the domain's high-precision input; ΘΘᵀ = I/2 to 30 digits) is read
+    as float64: each bound equals, to the last bit, its value at the float64 Θ (not a value
+    computed in mixed float64/mpmath arithmetic, which differs in the last bits)."""
+    L = np.diag([0.5, 1.0, 1.5, 2.0])
+    with mpmath.workdps(30):
+        th = (mpmath.eye(4) / mpmath.sqrt(2)).tolist()
+        th64 = np.array(th, dtype=float)
+        for fn in (T.initial_loss_bound, T.u_min, T.pl_constant):
+            assert fn(L, 5, 0.3, th) == fn(L, 5, 0.3, th64), fn.__name__

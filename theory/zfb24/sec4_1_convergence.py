@@ -223,6 +223,9 @@ def pl_constant(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
               = \frac{2u_{\min}^2}{\operatorname{tr}(\Gamma^{-1}\Lambda^{-1})
               \operatorname{tr}(\Lambda^{-1})}
 
+    Raises ``ValueError`` where ``σ²‖Γ‖_op√d ≥ 2`` (there ``μ ≤ 0`` is no PL constant), as
+    :func:`u_min` does.
+
     Examples
     --------
     >>> round(pl_constant(np.diag([0.5, 1, 1.5, 2]), 16, 0.3, np.eye(4) / np.sqrt(2)) * 1e3, 4)
@@ -230,6 +233,13 @@ def pl_constant(Lambda: Any, N: Any, sigma_init: float, Theta: Any) -> float:
     """
     L = as_Lambda(Lambda)
     G = gamma_xp(L, as_N(N), NP)
-    um2 = _umin2(L, G, float(sigma_init), np.asarray(Theta, dtype=float))
+    s = float(sigma_init)
+    um2 = _umin2(L, G, s, np.asarray(Theta, dtype=float))
+    if um2 <= 0:
+        c = s**2 * np.max(np.linalg.eigvalsh(G)) * np.sqrt(L.shape[0])
+        raise ValueError(
+            f"pl_constant needs σ²‖Γ‖_op√d < 2 (Lemma 20 / Theorem 4), got σ²‖Γ‖_op√d = {c:.6g} "
+            f"(sigma_init = {sigma_init!r})"
+        )
     Li = np.linalg.inv(L)
     return float(2 * um2 / (np.trace(np.linalg.inv(G) @ Li) * np.trace(Li)))

@@ -31,10 +31,12 @@ def _diag(v: list, kind: str) -> object:
     return sp.Matrix([[sp.Rational(x.numerator, x.denominator) for x in r] for r in rows])
 
 
-def _risk_by_coordinate(lam: list, g: list, N: int, M: int) -> F:
+def _risk_by_coordinate(lam: list[F], g: list[F], N: int, M: int) -> F:
     T = sum(lam, F(0))
-    var = sum((x**3 + T * x**2) / gi**2 for x, gi in zip(lam, g, strict=True)) / M
-    bias = sum(x * (x + T) ** 2 / gi**2 for x, gi in zip(lam, g, strict=True)) / N**2
+    var, bias = F(0), F(0)
+    for x, gi in zip(lam, g, strict=True):
+        var += (x**3 + T * x**2) / gi**2 / M
+        bias += x * (x + T) ** 2 / gi**2 / N**2
     return var + bias
 
 

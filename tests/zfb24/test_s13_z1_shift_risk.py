@@ -10,6 +10,7 @@ evaluated in exact Fraction arithmetic in its split form: with D = PᵀΛ' − I
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction as F
 
 import numpy as np
@@ -75,3 +76,20 @@ def test_shift_risk_of_float32_input_is_float64() -> None:
         got = f(P, Lp, Sq, 7, Om)
         assert isinstance(got, float)
         assert got == pytest.approx(want, rel=FLOAT_RTOL)
+
+
+@pytest.mark.parametrize("which", ["P", "Lambda_test", "S_q", "Omega"])
+def test_shift_risk_fn_of_decimal_entries_is_float64(which: str) -> None:
+    """The numpy twin converts exact Decimal entries (which do not mix with floats in an object
+    array) to float64 in every matrix argument."""
+    args: dict = {
+        "P": np.array(_P, dtype=float),
+        "Lambda_test": np.array(_LP, dtype=float),
+        "S_q": np.array(_SQ, dtype=float),
+        "M": _M,
+        "Omega": np.array(_OM, dtype=float),
+    }
+    args[which] = [[Decimal(x) for x in row] for row in args[which].astype(int).tolist()]
+    got = shift_risk_fn(**args)
+    assert isinstance(got, float)
+    assert got == pytest.approx(float(_WANT), rel=FLOAT_RTOL)

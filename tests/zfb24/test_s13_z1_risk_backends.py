@@ -42,7 +42,7 @@ def _sp(v: list) -> sp.Matrix:
     return sp.diag(*[sp.Rational(x.numerator, x.denominator) for x in v])
 
 
-def _rat(x: F) -> sp.Rational:
+def _rat(x: F) -> sp.Expr:
     return sp.Rational(x.numerator, x.denominator)
 
 

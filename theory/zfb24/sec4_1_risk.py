@@ -389,7 +389,7 @@ def _shift_risk(P: Any, Lp: Any, Sq: Any, M: Any, Om: Any, xp: Any) -> Any:
 
 @checked
 def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) -> Any:
-    r"""[derived] Exact risk of ``ŷ = x_qᵀP(1/M)Σyᵢxᵢ`` under shifts.
+    r"""[derived] Exact risk of the read-out ``ŷ = ĝᵀP x_q``, ``ĝ = (1/M)Σyᵢxᵢ``, under shifts.
 
     The general exact risk [derived] (docs/papers/zfb24.md).
 
@@ -402,7 +402,8 @@ def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) ->
 
     Parameters
     ----------
-    P : effective matrix (trained: Γ⁻¹); Lambda_test : covariance Λ' of the prompt covariates
+    P : effective matrix (trained: Γ⁻¹; the LSA's u₋₁U₁₁: ŷ = x_qᵀPᵀĝ, which is eq. (12)'s
+        x_qᵀPĝ only for symmetric P); Lambda_test : covariance Λ' of the prompt covariates
         (zero-mean Gaussian); S_q : second moment E[x_q x_qᵀ] of the query (any law, independent of
         the prompt); M : test length; Omega : task covariance, w ~ N(0, Ω) (default I), noiseless.
 
@@ -421,9 +422,10 @@ def shift_risk(P: Any, Lambda_test: Any, S_q: Any, M: Any, Omega: Any = None) ->
     True
     """
     xp = ops_for(P, Lambda_test, S_q, M, Omega)
-    Lp = xp.mat(Lambda_test) if xp is SP else as_Lambda(Lambda_test, spd=False)
-    d = xp.dim(Lp)
-    Om = xp.eye(d) if Omega is None else xp.mat(Omega)
+    if xp is NP:  # numbers in: float64 throughout, whatever the float width given (R3)
+        return shift_risk_fn(P, Lambda_test, S_q, M, Omega)
+    Lp = xp.mat(Lambda_test)
+    Om = xp.eye(xp.dim(Lp)) if Omega is None else xp.mat(Omega)
     return _shift_risk(xp.mat(P), Lp, xp.mat(S_q), _M(M, xp), Om, xp)
 
 

@@ -110,3 +110,39 @@ def test_initial_state_exact_theta_and_norm_message() -> None:
     assert ok[0, 0] == pytest.approx(1 + 5e-11, rel=FLOAT_RTOL)
     with pytest.raises(ValueError, match=r"^‖ΘΘᵀ‖_F must be 1 \(Assumption 3\), got 1$"):
         initial_state(np.diag([(1 + 3e-10) ** 0.5, 0.0]), 1.0)
+
+
+def _risk_by_hand(P: list, Lp: list, Sq: list, M: int) -> Fraction:
+    """The [derived] shift risk with Ω = I, by exact sums: tr[(Λ'P − I)S_q(Λ'P − I)ᵀ]
+    + [tr(Λ'AΛ') + tr(AΛ')tr Λ']/M, A = P S_q Pᵀ."""
+
+    def mm(A: list, B: list) -> list:
+        return [[sum(A[i][k] * B[k][j] for k in range(2)) for j in range(2)] for i in range(2)]
+
+    def tr(A: list) -> Fraction:
+        return A[0][0] + A[1][1]
+
+    def t(A: list) -> list:
+        return [[A[j][i] for j in range(2)] for i in range(2)]
+
+    B = mm(Lp, P)
+    B = [[B[i][j] - (1 if i == j else 0) for j in range(2)] for i in range(2)]
+    A = mm(mm(P, Sq), t(P))
+    return tr(mm(mm(B, Sq), t(B))) + (tr(mm(mm(Lp, A), Lp)) + tr(mm(A, Lp)) * tr(Lp)) / M
+
+
+def test_shift_risk_takes_lambda_test_as_given() -> None:
+    """Λ' is taken as given (``as_Lambda(..., spd=False)``): with a round-off asymmetry of 1e-10
+    (accepted by the PSD validator) and a non-symmetric P, the risk is the formula at that Λ', not
+    at its symmetric part (the two differ by ~1e-11 relative, above FLOAT_RTOL)."""
+    from theory.zfb24 import shift_risk
+
+    P = np.array([[0.6, 0.3], [-0.1, 0.8]])
+    Lp = np.array([[2.0, 0.5 + 1e-10], [0.5, 1.0]])
+    Sq = np.array([[1.5, 0.2], [0.2, 0.7]])
+    Fr = [[[Fraction(float(v)) for v in row] for row in A] for A in (P, Lp, Sq)]
+    want = _risk_by_hand(*Fr, 5)
+    Ls = [[(Fr[1][i][j] + Fr[1][j][i]) / 2 for j in range(2)] for i in range(2)]
+    sym = _risk_by_hand(Fr[0], Ls, Fr[2], 5)
+    assert abs(sym - want) > 10 * FLOAT_RTOL * abs(want)  # the asymmetry matters here
+    assert shift_risk(P, Lp, Sq, 5) == pytest.approx(float(want), rel=FLOAT_RTOL)

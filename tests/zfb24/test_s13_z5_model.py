@@ -6,6 +6,7 @@ argument, whichever it is, giving an exact SymPy result."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -155,7 +156,7 @@ def test_prediction_quadratic_one_sympy_argument_is_sympy() -> None:
         for order, w in (("column", want), ("row", want_row)):
             got = prediction_quadratic(*args, order=order)
             assert isinstance(got, sp.Basic), (args, type(got))
-            assert float(got) == pytest.approx(float(w), rel=FLOAT_RTOL)
+            assert float(cast(Any, got)) == pytest.approx(float(w), rel=FLOAT_RTOL)
     exact = (sp.Matrix(U), sp.Matrix(E_INT), sp.Integer(RHO))
     assert prediction_quadratic(*exact) == want
     assert prediction_quadratic(*exact, order="row") == want_row

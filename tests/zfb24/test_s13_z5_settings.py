@@ -5,6 +5,7 @@ accept converted (tuples of floats, floats)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -72,13 +73,13 @@ def test_setting_messages_whole(change: dict, msg: str) -> None:
 def test_setting_stores_floats_and_accepts_its_edges() -> None:
     """Integers in, floats stored; a list or a scalar spectrum becomes a tuple; σ² = 0 (no label
     noise) and a negative δ (the domain is "finite") are accepted."""
-    s = Setting(d=2, spectrum=[1, 3], sigma_init=2, noise_var=0, delta=-2)
-    assert s.spectrum == (1.0, 3.0) and all(type(v) is float for v in s.spectrum)
+    s = Setting(d=2, spectrum=cast(Any, [1, 3]), sigma_init=2, noise_var=0, delta=-2)
+    assert s.spectrum == (1.0, 3.0) and all(type(v) is float for v in s.spectrum or ())
     assert type(s.sigma_init) is float and s.sigma_init == 2.0
     assert type(s.noise_var) is float and s.noise_var == 0.0
     assert type(s.delta) is float and s.delta == -2.0
     assert s.Lambda is not None and s.Lambda.tolist() == [[1.0, 0.0], [0.0, 3.0]]
-    one = Setting(d=1, spectrum=2.5)
+    one = Setting(d=1, spectrum=cast(Any, 2.5))
     assert one.spectrum == (2.5,)
     assert Setting(d=2, spectrum=None).Lambda is None
     assert Setting(delta=None).delta is None
@@ -126,7 +127,7 @@ def test_lsa_flow_data_stores_lambda_as_float_rows() -> None:
     """An integer Λ is stored as a tuple of float rows; random covariance keeps Λ = None."""
     data = LSAFlowData(d=2, N=3, Lambda=np.array([[2, 1], [1, 3]]))
     assert data.Lambda == ((2.0, 1.0), (1.0, 3.0))
-    assert all(type(v) is float for row in data.Lambda for v in row)
+    assert all(type(v) is float for row in data.Lambda or () for v in row)
     rnd = LSAFlowData(d=2, N=3, random_cov=True)
     assert rnd.Lambda is None and rnd.random_cov is True
 
@@ -184,7 +185,7 @@ def test_assumption3_theta_norm_tolerance_and_storage() -> None:
 def test_assumption3_accepts_an_exact_rational_theta() -> None:
     """Θ = [[3/5, 4/5], [0, 0]] in exact fractions: ΘΘᵀ = diag(1, 0), ‖ΘΘᵀ‖_F = 1 exactly, so
     the setting is accepted and Θ stored as float rows."""
-    Th = [[Fraction(3, 5), Fraction(4, 5)], [Fraction(0), Fraction(0)]]
+    Th = np.array([[Fraction(3, 5), Fraction(4, 5)], [Fraction(0), Fraction(0)]], dtype=object)
     s = Assumption3Setting(Lambda=_L2, N=4, sigma_init=0.3, Theta=Th)
     assert s.Theta == ((0.6, 0.8), (0.0, 0.0))
     assert all(type(v) is float for row in s.Theta for v in row)

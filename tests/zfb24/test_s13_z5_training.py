@@ -141,7 +141,7 @@ def test_shift_risk_takes_lambda_test_as_given() -> None:
     Lp = np.array([[2.0, 0.5 + 1e-10], [0.5, 1.0]])
     Sq = np.array([[1.5, 0.2], [0.2, 0.7]])
     Fr = [[[Fraction(float(v)) for v in row] for row in A] for A in (P, Lp, Sq)]
-    want = _risk_by_hand(*Fr, 5)
+    want = _risk_by_hand(Fr[0], Fr[1], Fr[2], 5)
     Ls = [[(Fr[1][i][j] + Fr[1][j][i]) / 2 for j in range(2)] for i in range(2)]
     sym = _risk_by_hand(Fr[0], Ls, Fr[2], 5)
     assert abs(sym - want) > 10 * FLOAT_RTOL * abs(want)  # the asymmetry matters here

@@ -104,7 +104,7 @@ from sims.collins24.sec4_lowrank import (
     check_thm4_4_train_paper,
 )
 from theory.collins24.settings import PRESETS, Setting
-from theory.common.protocols import Check, Result, TrainedProperty
+from theory.common.protocols import REPORTED, Check, Result, TrainedProperty
 from theory.strategies.collins24 import thm34_relu_train_settings, thm34_train_settings
 
 __all__ = ["RESULTS", "PROPERTIES"]
@@ -379,7 +379,7 @@ RESULTS: tuple[Result, ...] = (
                           **alternative_faults(*THM34_ALTERNATIVES)}),
             Check(check_thm3_4_train_relu, at=PAPER,
                   faults=alternative_faults(*THM34_RELU_ALTERNATIVES)),
-            Check(check_thm3_4_train_cos, at=PAPER,
+            Check(check_thm3_4_train_cos, at=PAPER, expect=REPORTED,
                   fixed="report-only rows next to computed cosine optima, which "
                         "are for S2's d = 5, n = 20"),
         ),

@@ -408,7 +408,8 @@ class Check(str):
     * ``faults`` -- negative controls, ``{name: {parameter: value, ...}}``: each entry reruns the
       check with those keyword arguments (a planted fault) and the rerun must fail.  Values are
       literals, objects, or :class:`Ref` strings;
-    * ``expect`` -- the status the check is expected to have (:data:`STATUSES` but ``fail``);
+    * ``expect`` -- the status the check is expected to have (:data:`STATUSES` but ``fail``, or
+      :data:`REPORTED` for a check whose rows are all INFO rows: it reports and judges nothing);
     * ``tier`` -- the test tier (:data:`TIERS`) in which the registry test runs it (``full``: and
       only the full tier of the report runs it).
 
@@ -439,9 +440,10 @@ class Check(str):
         path = target if isinstance(target, str) else function_path(target)
         if ":" not in path and "." not in path:
             raise ValueError(f"Check path {path!r} is not a dotted path 'module:function'")
-        if expect not in STATUSES or expect == "fail":
+        if (expect not in STATUSES and expect != REPORTED) or expect == "fail":
             raise ValueError(
-                f"{path}: Check.expect must be one of {STATUSES[:1] + VERDICTS}, got {expect!r}"
+                f"{path}: Check.expect must be one of {(*STATUSES[:1], *VERDICTS, REPORTED)}, "
+                f"got {expect!r}"
             )
         if tier not in TIERS:
             raise ValueError(f"{path}: Check.tier must be one of {TIERS}, got {tier!r}")

@@ -67,3 +67,54 @@ def test_loss_of_P_fn_integer_lambda_does_not_overflow() -> None:
     exact in float64.  Integer arithmetic on Λ would wrap Λ² to 0 and give 3λ/2."""
     lam_int = [[LAM_BIG, 0], [0, LAM_BIG]]
     assert T.loss_of_P_fn(np.eye(2) / 2**33, lam_int, 3) == 2**31
+
+
+def test_reduced_loss_grad_fn_uses_the_given_gamma() -> None:
+    """Lemma 15's gradients with a replaced Γ: d = 1, λ = 2, Γ = 5 (not Γ(λ, N=4) = 3),
+    U₁₁ = ½, u₋₁ = 3/2: A = ΓλUλ = 10, ∂_U = u²A − uλ² = 45/2 − 6 = 33/2 and
+    ∂_u = uAU − λ²U = 15/2 − 2 = 11/2 (by hand)."""
+    gU, gu = T.reduced_loss_grad_fn([[0.5]], 1.5, [[2.0]], 4, Gamma=[[5.0]])
+    assert gU.tolist() == [[16.5]]
+    assert gu == 5.5
+
+
+def test_reduced_loss_grad_fn_integer_lambda_does_not_overflow() -> None:
+    """Λ = λI₂ with integer λ = 2³², N = 3 (Γ = 2λI), U₁₁ = 2⁻³³I = Γ⁻¹, u₋₁ = 2:
+    A = ΓΛUΛ = λ²I, ∂_U = u²A − uΛ² = 2λ²I = 2⁶⁵I and ∂_u = tr(uAUᵀ − Λ²Uᵀ) = 2·λ²·2⁻³³ = 2³²
+    (by hand, exact in float64).  Integer arithmetic would wrap Λ² = 2⁶⁴I to 0 (∂_U = 2⁶⁶I)."""
+    lam_int = [[LAM_BIG, 0], [0, LAM_BIG]]
+    gU, gu = T.reduced_loss_grad_fn(np.eye(2) / 2**33, 2.0, lam_int, 3)
+    np.testing.assert_array_equal(gU, 2.0**65 * np.eye(2))
+    assert gu == 2.0**32
+
+
+def test_reduced_loss_grad_fn_returns_float64_for_exact_entries() -> None:
+    """The numpy twin returns a float64 ∂_U (its documented type) for exact-entries U₁₁ or Γ,
+    equal to the float64 inputs' value bit for bit."""
+    L = np.array([[2.0, 1.0], [1.0, 3.0]])
+    U_frac = [[Fraction(x, 3) for x in row] for row in ([1, -2], [3, 1])]
+    U_float = np.array([[1, -2], [3, 1]], dtype=float) / 3
+    G_frac = [[Fraction(5), Fraction(1)], [Fraction(1), Fraction(4)]]
+    G_float = np.array([[5.0, 1.0], [1.0, 4.0]])
+    for U, G, G_ref in ((U_frac, None, None), (U_float, G_frac, G_float)):
+        gU, gu = T.reduced_loss_grad_fn(U, 1.5, L, 4, Gamma=G)
+        assert gU.dtype == np.float64
+        want_U, want_u = T.reduced_loss_grad_fn(U_float, 1.5, L, 4, Gamma=G_ref)
+        np.testing.assert_array_equal(gU, want_U)
+        assert gu == want_u
+
+
+def test_excess_identity_converts_exact_u11_to_float64_first() -> None:
+    """Corollary 16's ½‖Γ^{1/2}(u₋₁Λ^{1/2}U₁₁Λ^{1/2} − ΛΓ⁻¹)‖_F² at Λ = [[2, 1], [1, 3]], N = 4,
+    U₁₁ = [[1, −2], [3, 1]]/3, u₋₁ = 7/10: an exact-entries U₁₁ gives the float64 array's value
+    bit for bit, and it is ℓ̃ − min ℓ̃ = 143699/15840 (exact SymPy route: ℓ̃ of eq. (28) minus
+    L* − ½trΛ)."""
+    L = np.array([[2.0, 1.0], [1.0, 3.0]])
+    U_frac = [[Fraction(x, 3) for x in row] for row in ([1, -2], [3, 1])]
+    U_float = np.array([[1, -2], [3, 1]], dtype=float) / 3
+    got = T.excess_identity(U_frac, 0.7, L, 4)
+    assert got == T.excess_identity(U_float, 0.7, L, 4)
+    Ls, Us = sp.Matrix([[2, 1], [1, 3]]), sp.Matrix([[1, -2], [3, 1]]) / 3
+    exact = T.reduced_loss(Us, R(7, 10), Ls, 4) - T.optimal_loss(Ls, 4) + Ls.trace() / 2
+    assert sp.simplify(exact - R(143699, 15840)) == 0
+    assert abs(got - 143699 / 15840) <= FLOAT_RTOL * got

@@ -118,3 +118,34 @@ def test_excess_identity_converts_exact_u11_to_float64_first() -> None:
     exact = T.reduced_loss(Us, R(7, 10), Ls, 4) - T.optimal_loss(Ls, 4) + Ls.trace() / 2
     assert sp.simplify(exact - R(143699, 15840)) == 0
     assert abs(got - 143699 / 15840) <= FLOAT_RTOL * got
+
+
+# ------------------------------------------------- defects fixed in session 13 (helper z2)
+def test_flow_rhs_fn_integer_inputs_give_float64_without_overflow() -> None:
+    """Defect (fixed): ``flow_rhs_fn`` did integer arithmetic on integer arrays, returning an
+    int64 U̇₁₁ (documented float64) and wrapping Λ² silently.  Lemma 10 by hand at Λ = λI₂,
+    λ = 2³², Γ = 2λI (= Γ(Λ, N=3)), U₁₁ = 2⁻³³I, u₋₁ = 2: A = ΓΛUΛ = λ²I,
+    U̇₁₁ = −u²A + uΛ² = −2λ²I = −2⁶⁵I and u̇₋₁ = −tr(uAUᵀ − Λ²Uᵀ) = −2·λ²·2⁻³³ = −2³²."""
+    lam = np.array([[LAM_BIG, 0], [0, LAM_BIG]])
+    dU, du = T.flow_rhs_fn(np.eye(2) / 2**33, 2, lam, 2 * lam)
+    assert dU.dtype == np.float64
+    np.testing.assert_array_equal(dU, -(2.0**65) * np.eye(2))
+    assert du == -(2.0**32)
+    # small integers: d = 1, λ = 2, Γ = 5, U₁₁ = 1, u₋₁ = 1: U̇ = −20 + 4, u̇ = −(20 − 4)
+    dU, du = T.flow_rhs_fn(np.array([[1]]), 1, np.array([[2]]), np.array([[5]]))
+    assert dU.dtype == np.float64
+    assert dU.tolist() == [[-16.0]]
+    assert du == -16.0
+
+
+def test_reduced_loss_grad_fn_exact_u_gives_float64() -> None:
+    """Defect (fixed): an exact u₋₁ (Fraction, SymPy Rational) made ∂_U an object array; the
+    numpy twin now reads u₋₁ as a float: the float64 value of u₋₁ = 3/2, bit for bit."""
+    L = np.array([[2.0, 1.0], [1.0, 3.0]])
+    U = np.array([[1.0, -2.0], [3.0, 1.0]]) / 3
+    want_U, want_u = T.reduced_loss_grad_fn(U, 1.5, L, 4)
+    for u in (Fraction(3, 2), R(3, 2)):
+        gU, gu = T.reduced_loss_grad_fn(U, u, L, 4)
+        assert gU.dtype == np.float64
+        np.testing.assert_array_equal(gU, want_U)
+        assert gu == want_u

@@ -120,6 +120,20 @@ def test_excess_identity_converts_exact_u11_to_float64_first() -> None:
     assert abs(got - 143699 / 15840) <= FLOAT_RTOL * got
 
 
+def test_optimal_loss_fn_integer_lambda_does_not_overflow() -> None:
+    """Corollary 16 at Λ = λI₂, integer λ = 2³², N = 3 (Γ = 2λI): L* = ½[trΛ − tr(Λ²Γ⁻¹)]
+    = ½[2λ − λ] = 2³¹ (by hand, exact in float64); integer Λ² would wrap to 0 and give λ."""
+    assert T.optimal_loss_fn([[LAM_BIG, 0], [0, LAM_BIG]], 3) == 2**31
+
+
+def test_reduced_loss_uses_the_given_gamma() -> None:
+    """eq. (28) with a replaced Γ: d = 1, λ = 2, Γ = 5 (not Γ(λ, N=4) = 3), U₁₁ = ½, u₋₁ = 3/2:
+    ℓ̃ = ½u²ΓλUλU − uλ²U = 45/8 − 3 = 21/8 (by hand); numeric and exact."""
+    assert float(T.reduced_loss([[0.5]], 1.5, [[2.0]], 4, Gamma=[[5.0]])) == 21 / 8
+    got = T.reduced_loss(sp.Matrix([[R(1, 2)]]), R(3, 2), sp.Matrix([[2]]), 4, Gamma=[[5]])
+    assert got == R(21, 8)
+
+
 # ------------------------------------------------- defects fixed in session 13 (helper z2)
 def test_flow_rhs_fn_integer_inputs_give_float64_without_overflow() -> None:
     """Defect (fixed): ``flow_rhs_fn`` did integer arithmetic on integer arrays, returning an

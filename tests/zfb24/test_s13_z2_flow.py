@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pytest
 import sympy as sp
 
 import theory.zfb24 as T
@@ -163,3 +164,14 @@ def test_reduced_loss_grad_fn_exact_u_gives_float64() -> None:
         assert gU.dtype == np.float64
         np.testing.assert_array_equal(gU, want_U)
         assert gu == want_u
+
+
+def test_flow_rhs_fn_refuses_an_unknown_variant() -> None:
+    """Defect (fixed): ``flow_rhs_fn`` (and so ``numerics.zfb24.ode.integrate_flow``, which
+    validates through it) ran a misspelt variant silently as "paper"; it now refuses it with
+    :func:`flow_rhs`'s message."""
+    msg = r"^variant must be one of \('paper', 'symmetrised', 'transposed'\), got 'symetrised'$"
+    with pytest.raises(ValueError, match=msg):
+        T.flow_rhs_fn(np.eye(2), 1.0, np.eye(2), 3 * np.eye(2), variant="symetrised")
+    with pytest.raises(ValueError, match=msg):
+        T.flow_rhs(np.eye(2), 1.0, np.eye(2), 3, variant="symetrised")

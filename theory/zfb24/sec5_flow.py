@@ -357,6 +357,7 @@ def flow_rhs_fn(
     >>> bool(np.allclose(dU, 0)), bool(abs(du) < 1e-12)
     (True, True)
     """
+    check_choice("variant", variant, FLOW_VARIANTS)
     L = np.asarray(Lambda, dtype=float)
     G = np.asarray(Gamma, dtype=float)
     dU, du = _flow(np.asarray(U11, dtype=float), float(u), L, G, NP, variant)

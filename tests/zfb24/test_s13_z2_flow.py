@@ -166,12 +166,21 @@ def test_reduced_loss_grad_fn_exact_u_gives_float64() -> None:
         assert gu == want_u
 
 
+_VARIANT_MSG = (
+    r"^variant must be one of \('paper', 'symmetrised', 'transposed'\), got 'symetrised'$"
+)
+
+
 def test_flow_rhs_fn_refuses_an_unknown_variant() -> None:
     """Defect (fixed): ``flow_rhs_fn`` (and so ``numerics.zfb24.ode.integrate_flow``, which
     validates through it) ran a misspelt variant silently as "paper"; it now refuses it with
     :func:`flow_rhs`'s message."""
-    msg = r"^variant must be one of \('paper', 'symmetrised', 'transposed'\), got 'symetrised'$"
-    with pytest.raises(ValueError, match=msg):
+    with pytest.raises(ValueError, match=_VARIANT_MSG):
         T.flow_rhs_fn(np.eye(2), 1.0, np.eye(2), 3 * np.eye(2), variant="symetrised")
-    with pytest.raises(ValueError, match=msg):
+
+
+def test_flow_rhs_names_the_variant_and_the_choices() -> None:
+    """Lemma 10's flow refuses a misspelt variant with a message naming the parameter, the
+    choices and the value, whole."""
+    with pytest.raises(ValueError, match=_VARIANT_MSG):
         T.flow_rhs(np.eye(2), 1.0, np.eye(2), 3, variant="symetrised")

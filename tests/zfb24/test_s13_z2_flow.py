@@ -135,6 +135,28 @@ def test_reduced_loss_uses_the_given_gamma() -> None:
     assert got == R(21, 8)
 
 
+def test_reduced_loss_fn_integer_lambda_and_given_gamma() -> None:
+    """eq. (28) by hand.  (i) Λ = λI₂, integer λ = 2³², N = 3 (Γ = 2λI), U₁₁ = 2⁻³³I = Γ⁻¹,
+    u₋₁ = 1: ℓ̃ = 2[½·2λ³·2⁻⁶⁶ − λ²·2⁻³³] = 2[2³⁰ − 2³¹] = −2³¹ = L* − ½trΛ (exact in
+    float64; integer Λ² would wrap to 0).  (ii) d = 1, λ = 2, a given Γ = 5 (not Γ(λ, 4) = 3),
+    U₁₁ = ½, u₋₁ = 3/2: ℓ̃ = ½u²ΓλUλU − uλ²U = 45/8 − 3 = 21/8."""
+    assert T.reduced_loss_fn(np.eye(2) / 2**33, 1.0, [[LAM_BIG, 0], [0, LAM_BIG]], 3) == -(2**31)
+    assert T.reduced_loss_fn([[0.5]], 1.5, [[2.0]], 4, Gamma=[[5.0]]) == 21 / 8
+
+
+def test_reduced_loss_fn_converts_exact_entries_to_float64_first() -> None:
+    """An exact-entries U₁₁ (at N = 5) or Γ (Fractions) gives the float64 arrays' value of ℓ̃,
+    bit for bit, at Λ = [[2, 1], [1, 3]], U₁₁ = [[1, −2], [3, 1]]/3, u₋₁ = 3/2."""
+    L = np.array([[2.0, 1.0], [1.0, 3.0]])
+    U_frac = [[Fraction(x, 3) for x in row] for row in ([1, -2], [3, 1])]
+    U_float = np.array([[1, -2], [3, 1]], dtype=float) / 3
+    assert T.reduced_loss_fn(U_frac, 1.5, L, 5) == T.reduced_loss_fn(U_float, 1.5, L, 5)
+    G_frac = [[Fraction(5, 3), Fraction(1, 3)], [Fraction(1, 3), Fraction(4, 3)]]
+    G_float = np.array([[5.0, 1.0], [1.0, 4.0]]) / 3
+    got = T.reduced_loss_fn(U_float, 1.5, L, 5, Gamma=G_frac)
+    assert got == T.reduced_loss_fn(U_float, 1.5, L, 5, Gamma=G_float)
+
+
 # ------------------------------------------------- defects fixed in session 13 (helper z2)
 def test_flow_rhs_fn_integer_inputs_give_float64_without_overflow() -> None:
     """Defect (fixed): ``flow_rhs_fn`` did integer arithmetic on integer arrays, returning an

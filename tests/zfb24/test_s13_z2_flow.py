@@ -157,6 +157,13 @@ def test_reduced_loss_fn_converts_exact_entries_to_float64_first() -> None:
     assert got == T.reduced_loss_fn(U_float, 1.5, L, 5, Gamma=G_float)
 
 
+def test_optimal_loss_uses_the_given_gamma() -> None:
+    """Corollary 16's L* = ½[trΛ − tr(Λ²Γ⁻¹)] with a replaced Γ: d = 1, λ = 2, Γ = 5 (not
+    Γ(λ, N=4) = 3): ½[2 − 4/5] = 3/5 (by hand); numeric and exact."""
+    assert float(T.optimal_loss([[2.0]], 4, Gamma=[[5.0]])) == 0.6
+    assert T.optimal_loss(sp.Matrix([[2]]), 4, Gamma=[[5]]) == R(3, 5)
+
+
 # ------------------------------------------------- defects fixed in session 13 (helper z2)
 def test_flow_rhs_fn_integer_inputs_give_float64_without_overflow() -> None:
     """Defect (fixed): ``flow_rhs_fn`` did integer arithmetic on integer arrays, returning an

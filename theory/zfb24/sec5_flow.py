@@ -235,7 +235,7 @@ def reduced_loss_grad_fn(
     """
     L = np.asarray(Lambda, dtype=float)
     G = gamma_xp(L, N, NP) if Gamma is None else np.asarray(Gamma, dtype=float)
-    gU, gu = _grad(np.asarray(U11, dtype=float), u, L, G, NP)
+    gU, gu = _grad(np.asarray(U11, dtype=float), float(u), L, G, NP)
     return gU, float(gu)
 
 
@@ -345,7 +345,7 @@ def flow_rhs_fn(
 
     Returns
     -------
-    (U̇₁₁ (d, d) float64 array, u̇₋₁ float)
+    (U̇₁₁ (d, d) float64 array, u̇₋₁ float); integer or exact entries are read as float64.
 
     Examples
     --------
@@ -357,7 +357,10 @@ def flow_rhs_fn(
     >>> bool(np.allclose(dU, 0)), bool(abs(du) < 1e-12)
     (True, True)
     """
-    dU, du = _flow(U11, u, Lambda, Gamma, NP, variant)
+    check_choice("variant", variant, FLOW_VARIANTS)
+    L = np.asarray(Lambda, dtype=float)
+    G = np.asarray(Gamma, dtype=float)
+    dU, du = _flow(np.asarray(U11, dtype=float), float(u), L, G, NP, variant)
     return dU, float(du)
 
 

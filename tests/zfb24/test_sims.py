@@ -224,7 +224,10 @@ SMALL_N_SETTING = Setting(d=2, N=3, spectrum=(0.5, 2.0), sigma_init=0.3)
 @pytest.mark.result("zfb24:thm4")
 def test_thm4_sgd_at_small_n_passes_or_is_skipped_with_numbers() -> None:
     ev = SC.check_thm4_train_sgd(SMALL_N_SETTING)
-    assert all(e.status in ("pass", "skipped") for e in ev), [(e.name, e.status) for e in ev]
+    # an INFO row (balancedness under SGD) is reported, never a pass
+    assert all(
+        e.status in ("pass", "skipped") or (e.informational and e.status == "reported") for e in ev
+    ), [(e.name, e.status) for e in ev]
     if any(e.status == "skipped" for e in ev):
         (row,) = ev
         assert row.kind == "TRAIN" and row.details["why"]
